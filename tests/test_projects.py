@@ -205,6 +205,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("v0_env/rewards.py", "CitationRubric.citation_precision"): ("reward function", "group"),
     ("v0_env/rewards.py", "judged_faithful"): ("reward function",),
     ("v0_env/rewards.py", "extract_final_answer"): (("parser", "extract_fn"),),
+    ("v0_env/rewards.py", "passage_objects"): ("score object provider", "every reward function call"),
+    ("v0_env/rewards.py", "group_lengths"): ("group score object provider", "whole group"),
     ("v0_env/tools.py", "search_corpus"): ("tool call",),
     ("v0_env/tools.py", "list_sections"): ("tool call",),
     ("v0_env/tools.py", "read_section"): ("tool call",),

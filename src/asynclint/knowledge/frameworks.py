@@ -109,6 +109,12 @@ SYNC_REWARD = Hook(
 )
 TOOL = Hook("tool", "tool", note="run by the framework on every tool call")
 PARSER_FN = Hook("parser callable", "call", note="run on every parse")
+# Rubric.score_objects runs every provider, sync and inline, before each reward function call;
+# group providers get the states of a whole group at once.
+SCORE_OBJECTS = Hook("score-object provider", "call", note="run inline before every reward function call")
+GROUP_SCORE_OBJECTS = Hook(
+    "group score-object provider", "group", note="run inline over the states of a whole group"
+)
 LOOP_CALLBACK = Hook("event-loop callback", "call", note="run on the loop by asyncio")
 
 
@@ -136,6 +142,8 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(TOOL, "tools", owner=_ENVS),
     Registration(TOOL, "0", method="add_tool"),
     Registration(PARSER_FN, "extract_fn", any_verifiers_call=True),
+    Registration(SCORE_OBJECTS, "0", method="add_score_object_provider"),
+    Registration(GROUP_SCORE_OBJECTS, "0", method="add_group_score_object_provider"),
     *(Registration(LOOP_CALLBACK, str(slot), method=name) for name, slot in LOOP_CALLBACK_METHODS.items()),
 )
 

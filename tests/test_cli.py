@@ -447,7 +447,13 @@ def test_cache_and_parallel_runs_agree(tmp_path: Path):
     cold = run("check", "--format", "json", "-j", "1", "--no-cache", "proj", cwd=tmp_path)
     parallel = run("check", "--format", "json", "-j", "2", "proj", cwd=tmp_path)
     assert (tmp_path / ".asynclint_cache").is_dir()
+    (written,) = (tmp_path / ".asynclint_cache").glob("summaries-*.pickle")
+    stamp = written.stat().st_mtime_ns
     warm = run("check", "--format", "json", "-j", "2", "proj", cwd=tmp_path)
+    # Another process, every summary a hit: the same cache file, not rewritten (its name must
+    # not depend on per-process string hashing).
+    assert [p.name for p in (tmp_path / ".asynclint_cache").glob("summaries-*.pickle")] == [written.name]
+    assert written.stat().st_mtime_ns == stamp
     assert cold.stdout == parallel.stdout == warm.stdout
     assert len(findings(cold)) == 60
     for cache in (tmp_path / ".asynclint_cache").glob("*.pickle"):

@@ -188,6 +188,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),
+    ("values_env/values_env/env.py", "JudgedEnv.setup_state"): ("setup_state", "per rollout"),
     # v0: environment hooks, through BaseQAEnv / QAEnv / ScratchpadEnv
     ("v0_env/base.py", "BaseQAEnv.setup_state"): ("setup_state", "per rollout"),
     ("v0_env/env.py", "QAEnv.env_response"): ("env_response", "per turn"),

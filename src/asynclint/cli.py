@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from asynclint import __version__
-from asynclint.config import ConfigError, find_pyproject, load
+from asynclint.config import MAX_FOLLOW_DEPTH, ConfigError, find_pyproject, load
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
 from asynclint.model import Severity
@@ -76,8 +76,13 @@ def main() -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for indexing (default: the CPU count).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .asynclint_cache.")
+@click.option("--follow-imports/--no-follow-imports", default=None,
+              help="Also analyse the installed third-party code that hot code calls into, and report "
+                   "what blocks inside it at the project's call (default: off).")
+@click.option("--follow-depth", type=click.IntRange(1, MAX_FOLLOW_DEPTH), default=None, metavar="N",
+              help="With --follow-imports: how many calls deep to follow into installed packages (default: 2).")
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
-          exclude, jobs, no_cache) -> None:
+          exclude, jobs, no_cache, follow_imports, follow_depth) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
@@ -96,6 +101,9 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
             pyproject = find_pyproject(Path(paths[0]))
         config = load(pyproject, Path.cwd()).with_flags(
             select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+            # --follow-depth alone asks for deep mode too
+            follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
+            follow_depth=follow_depth,
         )
         result = run_check(paths, config, jobs=jobs, use_cache=not no_cache)
     except (ConfigError, PathError) as exc:

@@ -23,6 +23,8 @@ class ConfigError(Exception):
     """Bad configuration or flags; the message is one line for the user."""
 
 
+MAX_FOLLOW_DEPTH = 8
+
 _KEYS = {
     "select": "rules to enable: codes, code prefixes, rule names or ALL",
     "ignore": "rules to disable (same forms as select)",
@@ -35,6 +37,8 @@ _KEYS = {
     "cold-roots": "qualified-name patterns of coroutine functions that never run per rollout",
     "offload-helpers": "functions that run a callable argument off the loop: 'pkg.run' or 'pkg.run:1' (index)",
     "registrations": "callables handed to a framework: [[tool.asynclint.registrations]] call, arg or keyword, kind, frequency",
+    "follow-imports": "also analyse the installed third-party code that hot code calls into (default false)",
+    "follow-depth": f"how many calls deep to follow into installed packages (1-{MAX_FOLLOW_DEPTH}, default 2)",
 }
 _API_KEYS = {"name", "category", "severity", "fix"}
 _REGISTRATION_KEYS = {"call", "arg", "keyword", "kind", "frequency"}
@@ -64,6 +68,8 @@ class Config:
     offload: dict[str, int] = field(default_factory=dict)  # offload helper -> callable's position
     registrations: tuple[Registration, ...] = ()
     min_severity: Severity = Severity.LOW
+    follow_imports: bool = False
+    follow_depth: int = 2
 
     def enabled_rules(self) -> tuple[type[Rule], ...]:
         selected = _expand(self.select, "select")
@@ -80,6 +86,8 @@ class Config:
         ignore: Sequence[str] = (),
         exclude: Sequence[str] = (),
         min_severity: str | None = None,
+        follow_imports: bool | None = None,
+        follow_depth: int | None = None,
     ) -> Config:
         """Command-line flags: ``--select`` replaces, ``--ignore``/``--exclude`` extend."""
         updated = replace(
@@ -88,6 +96,8 @@ class Config:
             ignore=(*self.ignore, *ignore),
             extend_exclude=(*self.extend_exclude, *exclude),
             min_severity=Severity.parse(min_severity) if min_severity else self.min_severity,
+            follow_imports=self.follow_imports if follow_imports is None else follow_imports,
+            follow_depth=self.follow_depth if follow_depth is None else follow_depth,
         )
         updated.enabled_rules()  # validate selectors now, not halfway through a run
         return updated
@@ -179,6 +189,15 @@ def _from_table(table: dict, pyproject: Path) -> Config:
         if not isinstance(table["respect-gitignore"], bool):
             raise ConfigError("respect-gitignore must be true or false")
         changes["respect_gitignore"] = table["respect-gitignore"]
+    if "follow-imports" in table:
+        if not isinstance(table["follow-imports"], bool):
+            raise ConfigError("follow-imports must be true or false")
+        changes["follow_imports"] = table["follow-imports"]
+    if "follow-depth" in table:
+        depth = table["follow-depth"]
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_FOLLOW_DEPTH:
+            raise ConfigError(f"follow-depth must be an integer from 1 to {MAX_FOLLOW_DEPTH}")
+        changes["follow_depth"] = depth
     if "severity" in table:
         if not isinstance(table["severity"], dict):
             raise ConfigError("severity must be a table of rule = severity")

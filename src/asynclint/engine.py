@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asynclint.config import Config
 from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
@@ -51,15 +51,20 @@ def check(
     checker = _Checker(ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations),
                        texts, config, catalogue)
     findings: list[Finding] = []
+    inside_libraries: list[Finding] = []
     for position, summary in enumerate(ordered):
+        if summary.library is not None:
+            inside_libraries.extend(checker.calls(position, summary))
+            continue
         findings.extend(checker.definitions(position, summary))
         findings.extend(checker.handoffs(summary))
         findings.extend(checker.calls(position, summary))
+    findings.extend(_one_per_call(inside_libraries))
     findings.sort(key=Finding.sort_key)
     return Result(
         findings=tuple(findings),
         errors=tuple(sorted(errors, key=lambda e: e.path)),
-        files_checked=len(summaries) + len(errors),
+        files_checked=sum(1 for s in summaries if s.library is None) + len(errors),
         rules=tuple(rule_meta(rule) for rule in ALL_RULES),
     )
 
@@ -143,24 +148,58 @@ class _Checker:
             in_loop = site.in_loop or hot.in_loop
             if in_loop or hot.frequent:  # once, however many reasons: critical stays critical
                 severity = severity.escalated()
-            if not self._keep(summary.path, site.line, rule, severity):
+            # Blocking code inside an installed library is reported where the project calls in.
+            shown, prefix = (summary.path, site), ""
+            if summary.library is not None:
+                entry = graph.entry(key)
+                if entry is None:
+                    continue
+                caller, shown_site, callee = entry
+                shown = (graph.summaries[caller[0]].path, shown_site)
+                # Named as the project wrote it (``slowlib.Client``), not where it is defined.
+                entered = shown_site.target or graph.canonical(
+                    graph.call_target(shown_site) or graph.function(callee).qualname
+                )
+                entered_from = graph.summaries[callee[0]].library
+                through = f", through {summary.library}" if summary.library != entered_from else ""
+                prefix = f"inside `{entered}` ({entered_from}{through}): "
+            if not self._keep(shown[0], shown[1].line, rule, severity):
                 continue
-            message = rule.message.format(
+            message = prefix + rule.message.format(
                 callee=target.removeprefix("builtins."), what=CATEGORIES[api.category] + " on the event loop",
                 where=_where(graph, key, hot, in_loop), **rule.facts(candidate),
             )
             yield Finding(
-                path=summary.path,
-                line=site.line,
-                column=site.col,
-                end_line=site.end_line,
-                end_column=site.end_col,
+                path=shown[0],
+                line=shown[1].line,
+                column=shown[1].col,
+                end_line=shown[1].end_line,
+                end_column=shown[1].end_col,
                 code=rule.code,
                 rule=rule.name,
                 severity=severity,
                 message=message,
                 chain=graph.chain(key, site),
             )
+
+
+def _one_per_call(findings: list[Finding]) -> list[Finding]:
+    """Offenders inside an installed library, one finding per project call into it: the worst
+    (then the one with the shortest chain), naming how many more there are. One call, one
+    fix: offload the call."""
+    by_call: dict[tuple[str, int, int], list[Finding]] = {}
+    for finding in findings:
+        by_call.setdefault((finding.path, finding.line, finding.column), []).append(finding)
+    kept = []
+    for group in by_call.values():
+        group.sort(key=lambda f: (-f.severity, len(f.chain), f.code, f.message))
+        worst, others = group[0], group[1:]
+        if others:
+            codes = ", ".join(sorted({f.code for f in others}))
+            more = f" (and {len(others)} more blocking call{'s' if len(others) > 1 else ''} inside: {codes})"
+            worst = replace(worst, message=worst.message + more)
+        kept.append(worst)
+    return kept
 
 
 def _handoff_use(graph: ProjectGraph, catalogue: Catalogue, handoff: Handoff):

@@ -13,7 +13,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from asynclint.index import CallSite, ClassInfo, Function, FunctionRef, ModuleSummary, extend
+from asynclint.index import SUPER, CallSite, ClassInfo, Function, FunctionRef, ModuleSummary, extend, split_super
+from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
     DECORATORS,
@@ -32,6 +33,8 @@ FuncKey = tuple[int, int]  # (summary position, function position)
 HotState = tuple[FuncKey, bool]  # a function, and whether it is reached more than once per rollout
 
 _MAX_ALIAS_HOPS = 8
+#: ``@overload`` stubs are never what a call runs: the undecorated definition after them is.
+_OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
 COROUTINE = Hook("async def", "rollout")
 CONFIGURED = Hook("configured hot root", "rollout")
 
@@ -78,7 +81,7 @@ class ProjectGraph:
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             for index, function in enumerate(summary.functions):
-                if function.kind == "function":
+                if function.kind == "function" and _OVERLOAD.isdisjoint(function.decorators):
                     self.defs.setdefault(f"{summary.module}.{function.qualname}", (position, index))
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
@@ -117,6 +120,9 @@ class ProjectGraph:
             return key
         if name in self.classes:
             return self.method_of(name, "__init__")
+        owner, _, method = name.rpartition(".")
+        if owner in self.classes:  # a method inherited from a base class
+            return self.method_of(owner, method)
         return None
 
     def mro(self, cls: str) -> list[str]:
@@ -131,11 +137,17 @@ class ProjectGraph:
         return None
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
-        """``self.<path>`` on ``cls``, through base classes in other modules."""
+        """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
+        skip, path = split_super(path)
+        if not path:
+            return None
         attr, rest = path[0], path[1:]
-        for owner in self.mro(cls):
+        for owner in self.mro(cls)[skip:]:
             _, info = self.classes[owner]
             attrs = dict(info.attrs)
+            if attr.endswith("()") and attr[:-2] in info.methods:
+                returned = self.values.get(f"{owner}.{attr}")  # ``self.make_client()``
+                return extend(returned, rest) if returned else None
             if attr in attrs:
                 return extend(attrs[attr], rest)
             if attr in info.methods:
@@ -208,6 +220,8 @@ class ProjectGraph:
         """Callables handed to the framework (rewards, tools, parsers), wherever that happens."""
         found: dict[FuncKey, Hook] = {}
         for summary in self.summaries:
+            if summary.library is not None:
+                continue  # a library registering its own callables is the library's business
             for ref in summary.refs:
                 if ref.offloaded:
                     continue
@@ -225,7 +239,7 @@ class ProjectGraph:
 
     def _registration(self, ref: FunctionRef) -> Hook | None:
         receiver = self.canonical(ref.passed_to) if ref.passed_to else None
-        if receiver is None and ref.passed_to_self is not None and ref.passed_to_self[1] == ("__init__",):
+        if receiver is None and ref.passed_to_self is not None and ref.passed_to_self[1] == (SUPER, "__init__"):
             receiver = ref.passed_to_self[0]  # super().__init__(...) in a framework subclass
         table = self.framework_table(receiver) if receiver in self.classes else (
             framework_class(receiver) if receiver else None
@@ -247,6 +261,8 @@ class ProjectGraph:
         registered = self._registered()
         roots: dict[FuncKey, Hook] = {}
         for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue  # library code is hot only where project code calls into it
             for index, function in enumerate(summary.functions):
                 if function.kind != "function":
                     continue
@@ -304,6 +320,48 @@ class ProjectGraph:
         for (key, raised), info in self.states.items():
             if raised or key not in self.hot:
                 self.hot[key] = info
+
+    def external_calls(self, catalogue: Catalogue) -> set[str]:
+        """Dotted names that hot code calls but the graph cannot resolve and the knowledge base
+        does not know: where deep mode looks next (``slowlib.Client``, ``slowlib.fetch_all``)."""
+        found = set()
+        for key in self.hot:
+            for site in self._calls_by_caller.get(key, ()):
+                if site.api is not None:
+                    continue
+                target = self.call_target(site)
+                if not target:
+                    continue
+                target = self.typed(target) or self.canonical(target)
+                # Up to the first call result: ``lib.get().json`` is looked for as ``lib.get``.
+                target = target.split("().", 1)[0].removesuffix("()")
+                if catalogue.covers(target) or self.function_for(target) is not None:
+                    continue  # a known API, something reached through one, or settled already
+                module = self._module_of(target)
+                if module is not None and self.summaries[self.modules[module][0]].library is None:
+                    continue  # the project's own name, just not one the graph can settle
+                found.add(target)
+        return found
+
+    def _module_of(self, name: str) -> str | None:
+        while name and name not in self.modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    def is_library(self, key: FuncKey) -> bool:
+        return self.summaries[key[0]].library is not None
+
+    def entry(self, key: FuncKey) -> tuple[FuncKey, CallSite, FuncKey] | None:
+        """For a library function on a hot path: the project call site that crosses into the
+        library on the way to it, as (project caller, call site, library callee)."""
+        steps = self.path(key)
+        for (caller, line), (callee, _) in zip(steps, steps[1:]):
+            if self.is_library(caller) or not self.is_library(callee):
+                continue
+            for site in self._calls_by_caller.get(caller, ()):
+                if site.line == line and self.function_for(self.call_target(site)) == callee:
+                    return caller, site, callee
+        return None
 
     def function(self, key: FuncKey) -> Function:
         return self.summaries[key[0]].functions[key[1]]

@@ -80,6 +80,18 @@ class Refs:
 Value = Sym | Inst | SelfRef | Refs | None
 
 
+#: First element of a :class:`SelfRef` path written through ``super()``.
+SUPER = "super()"
+
+
+def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+    """-> (how many classes of the MRO to skip, the attribute path): ``super().x`` starts
+    looking for ``x`` after the class itself."""
+    if path and path[0] == SUPER:
+        return 1, path[1:]
+    return 0, path
+
+
 def extend(name: str, parts: tuple[str, ...] | list[str]) -> str:
     """Append attribute names (``"create()"`` for a call's result) to a dotted name, renaming
     through :data:`RETURNS` at each step."""
@@ -175,6 +187,9 @@ class ModuleSummary:
     #: Names whose value has a known type, for other modules: module-level instances
     #: (``JUDGE = OpenAI()``) and functions that return one (``def make_client(): return OpenAI()``).
     values: tuple[tuple[str, str], ...] = ()
+    #: Set for an installed third-party module read in deep mode (``slowlib 1.2.0``): its code
+    #: is hot only where the project's hot code calls into it, and it is never reported itself.
+    library: str | None = None
 
 
 class IndexError_(Exception):
@@ -225,6 +240,7 @@ class _Indexer:
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_lines: dict[str, int] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
+        self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
         self._ascii = source.isascii()
         self._lines: list[bytes] | None = None
         self.frames: list[_Frame] = []
@@ -307,8 +323,9 @@ class _Indexer:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
                 return wrapped if isinstance(wrapped, Sym) else None
             if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
-                # ``super().__init__(tools=[...])``: the framework base sees what is passed.
-                return SelfRef(self.frame.cls, ())
+                # ``super().method()``: looked up from the first base on (and ``super().__init__
+                # (tools=[...])`` shows the framework base what is passed).
+                return SelfRef(self.frame.cls, (SUPER,))
             if isinstance(func, Sym):
                 # A constructor or factory: the instance is named after it (``sqlite3.connect``).
                 return Inst(RETURNS.get(f"{func.name}()", func.name), "expr")
@@ -317,7 +334,7 @@ class _Indexer:
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
                 result = f"{func.name}()"
                 return Inst(RETURNS.get(result, result), func.origin)
-            if isinstance(func, SelfRef) and len(func.path) > 1:
+            if isinstance(func, SelfRef) and func.path and func.path[-1] != SUPER:
                 return SelfRef(func.cls, (*func.path[:-1], f"{func.path[-1]}()"))
             return None
         if isinstance(node, ast.Subscript):
@@ -450,6 +467,7 @@ class _Indexer:
         self.values.extend(
             (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Inst)
         )
+        self._method_returns = {f"{self.module}.{name}": type_ for name, type_ in self.values if name.endswith("()")}
         self._settle_self_refs()
         classes = tuple(
             ClassInfo(
@@ -694,8 +712,10 @@ class _Indexer:
         self.frames.append(frame)
         self.visit_body(node.body)
         self.frames.pop()
-        if len(frame.returns) == 1 and "" not in frame.returns and cls is None:
-            self.values.append((qualname, frame.returns.pop()))
+        if len(frame.returns) == 1 and "" not in frame.returns:
+            # A function's value is named after it (``make`` -> what ``make()`` returns); a
+            # method's after its call (``Env.client()``), as ``SelfRef`` paths spell it.
+            self.values.append((qualname if cls is None else f"{qualname}()", frame.returns.pop()))
 
     # -- expressions ------------------------------------------------------------------------
 
@@ -848,9 +868,15 @@ class _Indexer:
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> tuple[str | None, bool]:
         """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver."""
+        skip, path = split_super(path)
+        if not path:
+            return None, True
         attr, rest = path[0], path[1:]
-        for owner in self._class_chain(cls):
+        for owner in self._class_chain(cls)[skip:]:
             attrs = self.class_attrs.get(owner, {})
+            if attr.endswith("()") and attr[:-2] in self.class_methods.get(owner, ()):
+                returned = self._method_returns.get(f"{owner}.{attr}")  # ``self.make_client()``
+                return (extend(returned, rest) if returned else None), True
             if attr in attrs:
                 value = attrs[attr]
                 if isinstance(value, (Inst, Sym)):

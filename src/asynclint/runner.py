@@ -5,16 +5,21 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
+import sys
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from asynclint import __version__
 from asynclint.config import Config
 from asynclint.engine import SourceFile, check, summarize
 from asynclint.files import decode, discover, display_path, module_name
-from asynclint.index import ModuleSummary
+from asynclint.hotpaths import ProjectGraph
+from asynclint.index import IndexError_, ModuleSummary, index_source
+from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import FileError, Result
@@ -93,15 +98,145 @@ class SummaryCache:
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             (self.file.parent / ".gitignore").write_text("*\n")
-            fd, temp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(self.entries, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temp, self.file)
+            _write_pickle(self.file, self.entries)
             for stale in self.file.parent.glob("summaries-*.pickle"):
                 if stale != self.file:  # written by another version or configuration
                     stale.unlink(missing_ok=True)
         except OSError:
             pass  # a read-only checkout still gets its findings
+
+
+def _write_pickle(file: Path, value: object) -> None:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, file)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+class LibraryCache:
+    """Summaries of installed modules, one pickle per distribution and version: an installed
+    package's files change when its version does, so nothing needs hashing."""
+
+    def __init__(self, root: Path, catalogue: Catalogue):
+        self.directory = root / CACHE_DIR / "libraries"
+        self.fingerprint = f"{_analysis_fingerprint()}-{catalogue.fingerprint}"
+        self.packages: dict[str, dict[str, ModuleSummary]] = {}
+        self.dirty: set[str] = set()
+
+    def _file(self, name: str) -> Path:
+        return self.directory / f"{name}-{self.fingerprint}.pickle"
+
+    @staticmethod
+    def _name(library: LibraryFile) -> str | None:
+        if library.dist is None or library.version is None:
+            return None  # not installed from a distribution: no version to key it by
+        return f"{_safe(library.dist)}-{_safe(library.version)}"
+
+    def _package(self, name: str) -> dict[str, ModuleSummary]:
+        if name not in self.packages:
+            try:
+                with self._file(name).open("rb") as handle:
+                    loaded = pickle.load(handle)
+                self.packages[name] = loaded if isinstance(loaded, dict) else {}
+            except Exception:  # missing, stale or corrupt: analyse again
+                self.packages[name] = {}
+        return self.packages[name]
+
+    def get(self, library: LibraryFile) -> ModuleSummary | None:
+        name = self._name(library)
+        return self._package(name).get(library.module) if name else None
+
+    def put(self, library: LibraryFile, summary: ModuleSummary) -> None:
+        name = self._name(library)
+        if name:
+            self._package(name)[library.module] = summary
+            self.dirty.add(name)
+
+    def save(self) -> None:
+        for name in sorted(self.dirty):
+            try:
+                _write_pickle(self._file(name), self.packages[name])
+                dist = name.partition("-")[0]
+                for stale in self.directory.glob(f"{dist}-*.pickle"):  # other versions, older analyses
+                    if stale != self._file(name):
+                        stale.unlink(missing_ok=True)
+            except OSError:
+                pass  # a read-only checkout still gets its findings
+        self.dirty.clear()
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", text)
+
+
+class _Follower:
+    """Deep mode: index the installed modules that hot code calls into, a call level at a time."""
+
+    def __init__(self, installed: Installed, catalogue: Catalogue, cache: LibraryCache | None):
+        self.installed, self.catalogue, self.cache = installed, catalogue, cache
+        self.library: dict[str, ModuleSummary] = {}
+        self.unreadable: set[str] = set()
+        self.resolved: set[str] = set()
+
+    def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
+        looked: set[str] = set()
+        for _ in range(config.follow_depth):
+            graph = ProjectGraph([*project, *self.library.values()], config.hot_roots, config.cold_roots,
+                                 config.registrations)
+            targets = graph.external_calls(self.catalogue) - looked
+            looked |= targets
+            before = len(self.library)
+            for target in sorted(targets):
+                self.resolve(target)
+            if len(self.library) == before:
+                break
+        return [self.library[module] for module in sorted(self.library)]
+
+    def resolve(self, name: str) -> None:
+        """Index the module defining ``name``, through re-exports, and its class's bases."""
+        for _ in range(8):
+            if name in self.resolved:
+                return
+            self.resolved.add(name)
+            found = self.installed.locate(name)
+            summary = self.load(found) if found else None
+            if found is None or summary is None or name == found.module:
+                return
+            head, _, rest = name[len(found.module) + 1:].partition(".")
+            exported = dict(summary.exports).get(head)
+            if exported is not None and exported != f"{found.module}.{head}":
+                name = f"{exported}.{rest}" if rest else exported
+                continue
+            for info in summary.classes:
+                if info.qualname == head:
+                    for base in info.bases:  # inherited methods and __init__ live there
+                        self.resolve(base)
+            return
+
+    def load(self, found: LibraryFile) -> ModuleSummary | None:
+        if found.module in self.library:
+            return self.library[found.module]
+        if found.module in self.unreadable:
+            return None
+        summary = self.cache.get(found) if self.cache else None
+        if summary is None:
+            try:
+                text = decode(found.path.read_bytes())
+                summary = index_source(text, found.path.as_posix(), found.module, found.package, self.catalogue)
+            except (OSError, UnicodeDecodeError, SyntaxError, IndexError_):
+                # Not the user's code: a library we cannot read is skipped, not reported.
+                self.unreadable.add(found.module)
+                return None
+            summary = replace(summary, library=found.label)
+            if self.cache:
+                self.cache.put(found, summary)
+        self.library[found.module] = summary
+        return summary
 
 
 _worker_catalogue: Catalogue | None = None
@@ -130,8 +265,18 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def run_check(paths: Sequence[str], config: Config, *, jobs: int | None = None, use_cache: bool = True) -> Result:
-    """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths."""
+def run_check(
+    paths: Sequence[str],
+    config: Config,
+    *,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+) -> Result:
+    """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
+
+    With ``config.follow_imports``, installed modules are looked for on ``search_path``
+    (default: this interpreter's ``sys.path``)."""
     files = discover(paths, config)
     sources, errors = read_sources(files)
     catalogue = config.catalogue()
@@ -153,5 +298,13 @@ def run_check(paths: Sequence[str], config: Config, *, jobs: int | None = None, 
                 cache.put(source, outcome)
     if cache:
         cache.save({cache.key(s) for s in sources})
+    if config.follow_imports:
+        installed = Installed(
+            sys.path if search_path is None else search_path, {summary.module.partition(".")[0] for summary in summaries}
+        )
+        library_cache = LibraryCache(config.root, catalogue) if use_cache else None
+        summaries.extend(_Follower(installed, catalogue, library_cache).follow(summaries, config))
+        if library_cache:
+            library_cache.save()
     texts = {source.path: source.text for source in sources}
     return check(summaries, texts, config, catalogue, errors)

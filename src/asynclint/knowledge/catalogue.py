@@ -29,9 +29,12 @@ class Catalogue:
             else:
                 self._exact[pattern] = api
         self._prefix_roots = frozenset(p.split(".", 1)[0] for p in self._prefix)
+
         digest = hashlib.sha256()
         for pattern in sorted(self.apis):
-            digest.update(repr(self.apis[pattern]).encode())
+            api = self.apis[pattern]
+            # Sorted by hand: a frozenset's repr follows string hashing, which changes per process.
+            digest.update(repr((api.pattern, api.category, int(api.severity), api.fix, sorted(api.unless))).encode())
         digest.update(repr(sorted(self.offload.items())).encode())
         self.fingerprint = digest.hexdigest()[:16]
 
@@ -51,6 +54,15 @@ class Catalogue:
         if method:
             return self._duck.get(method)
         return None
+
+    def covers(self, target: str) -> bool:
+        """``target`` is a known API or reached through one (``requests.get.json`` is a method
+        of what ``requests.get`` returns): deep mode trusts the table and does not read it."""
+        parts = target.split(".")
+        return any(
+            ".".join(parts[:end]) in self._exact or ".".join(parts[:end]) in self._prefix
+            for end in range(len(parts), 0, -1)
+        )
 
     def get(self, pattern: str) -> BlockingApi:
         return self.apis[pattern]

@@ -1,0 +1,139 @@
+"""Deep mode's edge: find the source of installed third-party modules, and what they belong to.
+
+Nothing here imports or runs the code it finds: modules are located with
+:class:`importlib.machinery.PathFinder` over an explicit search path (the interpreter's
+``sys.path`` by default), and distributions are read from their ``.dist-info`` directories.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+
+#: Never followed: the catalogue already knows what in the standard library blocks, and
+#: asyncio's internals would only add noise.
+_STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
+
+
+@dataclass(frozen=True)
+class LibraryFile:
+    module: str  # dotted module name
+    package: str  # what relative imports in it resolve against
+    path: Path
+    dist: str | None  # the distribution that installed it, when its metadata says so
+    version: str | None
+
+    @property
+    def label(self) -> str:
+        """How messages name where the code comes from: ``slowlib 1.2.0``."""
+        if self.dist is None:
+            return self.module.partition(".")[0]
+        return f"{self.dist} {self.version}" if self.version else self.dist
+
+
+class Installed:
+    """Modules importable from ``search_path`` that are neither the project's nor the standard
+    library's."""
+
+    def __init__(self, search_path: Sequence[str], project_packages: Iterable[str]):
+        cwd = Path.cwd()
+        self._search = [
+            entry for entry in dict.fromkeys(search_path)
+            # "" is the working directory: the project, not an installed package.
+            if entry and Path(entry).is_dir() and Path(entry).resolve() != cwd.resolve()
+        ]
+        self._skip = _STDLIB | frozenset(project_packages)
+        self._specs: dict[str, ModuleSpec | None] = {}
+        self._owners: dict[Path, dict[str, tuple[str, str | None]]] = {}
+
+    def _spec(self, module: str) -> ModuleSpec | None:
+        if module in self._specs:
+            return self._specs[module]
+        parent, _, _ = module.rpartition(".")
+        if parent:
+            parent_spec = self._spec(parent)
+            locations = list(parent_spec.submodule_search_locations or ()) if parent_spec else []
+        else:
+            locations = self._search
+        spec = None
+        if locations:
+            try:
+                spec = importlib.machinery.PathFinder.find_spec(module, locations)
+            except (ImportError, ValueError, OSError):
+                spec = None
+        self._specs[module] = spec
+        return spec
+
+    def find(self, module: str) -> LibraryFile | None:
+        """The source file of ``module``, if it is an installed pure-Python module."""
+        top = module.partition(".")[0]
+        if not top.isidentifier() or top in self._skip:
+            return None
+        spec = self._spec(module)
+        origin = spec.origin if spec is not None else None
+        if origin is None or not origin.endswith(".py"):
+            return None  # namespace package, extension module, or not installed
+        path = Path(origin)
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        dist, version = self._owner(top)
+        return LibraryFile(module, package, path, dist, version)
+
+    def locate(self, dotted: str) -> LibraryFile | None:
+        """The module holding the longest importable prefix of ``dotted``
+        (``slowlib.Client.query`` -> ``slowlib``)."""
+        parts = dotted.split(".")
+        for end in range(len(parts), 0, -1):
+            found = self.find(".".join(parts[:end]))
+            if found is not None:
+                return found
+        return None
+
+    def _owner(self, top: str) -> tuple[str | None, str | None]:
+        spec = self._spec(top)
+        if spec is None or spec.origin is None:
+            return None, None
+        origin = Path(spec.origin)
+        directory = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+        if directory not in self._owners:
+            self._owners[directory] = _installed_here(directory)
+        return self._owners[directory].get(top, (None, None))
+
+
+def _installed_here(directory: Path) -> dict[str, tuple[str, str | None]]:
+    """Top-level name -> (distribution, version) for the wheels installed in ``directory``,
+    read from the ``.dist-info`` directory names and their ``top_level.txt`` or ``RECORD``
+    (parsing every METADATA file through importlib.metadata costs ~100x more)."""
+    owners: dict[str, tuple[str, str | None]] = {}
+    try:
+        entries = sorted(directory.glob("*.dist-info"))
+    except OSError:
+        return owners
+    for info in entries:
+        name, _, version = info.name.removesuffix(".dist-info").partition("-")
+        for top in _top_level(info):
+            owners.setdefault(top, (name, version or None))
+    return owners
+
+
+def _top_level(info: Path) -> set[str]:
+    try:
+        text = (info / "top_level.txt").read_text(encoding="utf-8")
+        return {line.strip() for line in text.splitlines() if line.strip()}
+    except OSError:
+        pass
+    try:
+        record = (info / "RECORD").read_text(encoding="utf-8")
+    except OSError:
+        return set()
+    names = set()
+    for line in record.splitlines():
+        first = line.split(",", 1)[0].split("/", 1)
+        if len(first) == 2 and first[0].isidentifier():
+            names.add(first[0])  # a package directory
+        elif first[0].endswith(".py") and first[0][:-3].isidentifier():
+            names.add(first[0][:-3])  # a top-level module
+    return names

@@ -1,0 +1,140 @@
+"""Deep mode (``--follow-imports``): blocking code inside installed packages, reported at the
+project's call into them.
+
+``tests/fixtures/deep/site`` stands for a site-packages directory (two distributions with
+their ``.dist-info``: ``slowlib`` 1.2.0, declaring its packages in ``top_level.txt``, and
+``otherlib`` 0.3, only in its ``RECORD``); ``tests/fixtures/deep/project`` is the project,
+whose ``# expect:`` lines state the findings of deep mode at the default depth. Nothing in
+either is ever imported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+from test_cli import run as run_cli
+from test_fixtures import expectations
+
+from asynclint.config import Config, ConfigError, load
+from asynclint.model import ChainLink, Result
+from asynclint.runner import CACHE_DIR, run_check
+
+DEEP = Path(__file__).parent / "fixtures" / "deep"
+ENV = "deep_env/env.py"
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the fixture tree (caches and version bumps must not touch the original),
+    with the project as the working directory."""
+    shutil.copytree(DEEP, tmp_path / "deep", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.chdir(tmp_path / "deep" / "project")
+    return tmp_path / "deep"
+
+
+def deep_check(tree: Path, *, depth: int | None = None, follow: bool = True, cache: bool = False) -> Result:
+    config = dataclasses.replace(Config(root=tree / "project"), follow_imports=follow)
+    if depth is not None:
+        config = dataclasses.replace(config, follow_depth=depth)
+    result = run_check(["."], config, use_cache=cache, search_path=[str(tree / "site")])
+    assert not result.errors, result.errors
+    return result
+
+
+def found(result: Result) -> set[tuple[int, str, str]]:
+    assert {f.path for f in result.findings} <= {ENV}, "library files are never reported themselves"
+    return {(f.line, f.code, f.severity.label) for f in result.findings}
+
+
+def expected(tree: Path) -> set[tuple[int, str, str]]:
+    return expectations((tree / "project" / ENV).read_text(encoding="utf-8"))
+
+
+def test_deep_mode_finds_exactly_the_expected_offenders(tree: Path) -> None:
+    assert found(deep_check(tree)) == expected(tree)
+
+
+def test_without_deep_mode_the_library_calls_look_clean(tree: Path) -> None:
+    assert found(deep_check(tree, follow=False)) == set()
+
+
+def test_depth_bounds_how_far_calls_are_followed(tree: Path) -> None:
+    # level1 (slowlib) -> level2 (otherlib) -> time.sleep: otherlib is a second hop away.
+    two_packages_deep = next(e for e in expected(tree) if e[1] == "ASL101")
+    assert found(deep_check(tree, depth=1)) == expected(tree) - {two_packages_deep}
+
+
+def test_chain_crosses_into_the_library(tree: Path) -> None:
+    site = (tree / "site").resolve().as_posix()
+    finding = next(f for f in deep_check(tree).findings if f.code == "ASL102" and f.line == 14)
+    assert finding.chain == (
+        ChainLink(ENV, 12, "handle"),
+        ChainLink(ENV, 14, "handle"),
+        ChainLink(f"{site}/slowlib/_client.py", 17, "Client.query"),
+        ChainLink(f"{site}/slowlib/_client.py", 20, "Client._post"),
+    )
+    assert finding.message.startswith("inside `slowlib.Client.query` (slowlib 1.2.0): `requests.post`")
+    assert (finding.column, finding.end_column) == (5, 22)  # the project's call, not the library's
+
+
+def test_message_names_both_packages_when_the_offender_is_further_away(tree: Path) -> None:
+    finding = next(f for f in deep_check(tree).findings if f.code == "ASL101")
+    assert finding.message.startswith("inside `slowlib.chain.level1` (slowlib 1.2.0, through otherlib 0.3):")
+    assert [link.function for link in finding.chain] == ["handle", "handle", "level1", "level2"]
+
+
+def test_one_finding_per_call_into_a_library_naming_the_rest(tree: Path) -> None:
+    # Client(url): requests.get in Client.__init__, and open + json.load in the base class's.
+    finding = next(f for f in deep_check(tree).findings if f.line == 13)
+    assert finding.code == "ASL102" and "in `Client.__init__`" in finding.message
+    assert finding.message.endswith("(and 2 more blocking calls inside: ASL107, ASL111)")
+
+
+def test_suppression_at_the_project_call_hides_library_findings(tree: Path) -> None:
+    env = tree / "project" / ENV
+    env.write_text(env.read_text().replace("client.query(\"q\")  # expect: ASL102 critical",
+                                           "client.query(\"q\")  # asynclint: ignore[ASL102]"))
+    assert found(deep_check(tree)) == expected(tree)
+
+
+def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -> None:
+    first = deep_check(tree, cache=True)
+    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
+    assert cached == ["otherlib-0.3", "slowlib-1.2.0"]
+    assert deep_check(tree, cache=True).findings == first.findings
+
+    # Same version, edited file: the cache (keyed by version) still answers...
+    util = tree / "site" / "slowlib" / "util.py"
+    util.write_text(util.read_text().replace("return Path(path).read_text()", "return str(path)"))
+    assert deep_check(tree, cache=True).findings == first.findings
+    # ...a new version is analysed afresh.
+    (tree / "site" / "slowlib-1.2.0.dist-info").rename(tree / "site" / "slowlib-1.3.0.dist-info")
+    assert {f.code for f in deep_check(tree, cache=True).findings if f.line == 24} == set()
+
+
+def test_config_keys(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[tool.asynclint]\nfollow-imports = true\nfollow-depth = 3\n")
+    config = load(pyproject, tmp_path)
+    assert (config.follow_imports, config.follow_depth) == (True, 3)
+    for bad in ("follow-imports = 1", "follow-depth = 0", "follow-depth = true", "follow-depth = 99"):
+        pyproject.write_text(f"[tool.asynclint]\n{bad}\n")
+        with pytest.raises(ConfigError, match="follow-"):
+            load(pyproject, tmp_path)
+
+
+def test_cli_follows_the_interpreters_search_path(tmp_path: Path) -> None:
+    shutil.copytree(DEEP, tmp_path / "deep", ignore=shutil.ignore_patterns("__pycache__"))
+    project, site = tmp_path / "deep" / "project", str(tmp_path / "deep" / "site")
+    plain = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env={"PYTHONPATH": site})
+    assert plain.returncode == 0, plain.stdout
+    deep = run_cli("check", "--format", "concise", "--follow-imports", ".", cwd=project, env={"PYTHONPATH": site})
+    assert deep.returncode == 1
+    assert "deep_env/env.py:14:5: ASL102 [critical] inside `slowlib.Client.query` (slowlib 1.2.0)" in deep.stdout
+    shallow = run_cli("check", "--format", "concise", "--follow-depth", "1", ".", cwd=project, env={"PYTHONPATH": site})
+    assert "ASL101" not in shallow.stdout and "ASL102" in shallow.stdout
+    bad = run_cli("check", "--follow-depth", "0", ".", cwd=project)
+    assert bad.returncode == 2 and "--follow-depth" in bad.stderr

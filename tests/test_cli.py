@@ -477,3 +477,49 @@ def test_rules_and_rule(tmp_path: Path):
     assert "await asyncio.sleep" in explained.stdout
     words = " ".join(explained.stdout.split())  # rich wraps lines at the terminal width
     assert "Grading" in words and "per tool call" in words  # the frequency grading is documented
+
+
+# --- baseline ----------------------------------------------------------------------------------
+
+
+def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    recorded = run("check", "--baseline", "known.json", "--write-baseline", "examples", cwd=tmp_path)
+    assert recorded.returncode == 0 and "recorded 20 findings" in recorded.stderr
+    document = json.loads((tmp_path / "known.json").read_text())
+    assert len(document["findings"]) == 20
+
+    assert run("check", "--baseline", "known.json", "examples", cwd=tmp_path).returncode == 0
+    env = tmp_path / "examples" / "wiki_qa" / "env.py"
+    text = env.read_text()
+    # Every line shifts: the known findings stay known; a new offender is reported.
+    env.write_text("# a comment that moves every line down\n" + text.replace(
+        "    if not query.strip():",
+        "    time.sleep(0.1)\n    if not query.strip():",
+    ))
+    shifted = run("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
+    assert shifted.returncode == 1
+    assert [(f["path"], f["code"]) for f in findings(shifted)] == [("examples/wiki_qa/env.py", "ASL101")]
+    assert "20 known findings hidden" in shifted.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        ("not json", "known.json: not JSON"),
+        ("{}", "known.json: not an asynclint baseline"),
+        ('{"asynclint_baseline": 1, "findings": [1]}', 'known.json: "findings" must be a list'),
+    ],
+)
+def test_bad_baseline_is_one_line_exit_2(tmp_path: Path, content: str, error: str):
+    write(tmp_path, {"known.json": content, "m.py": "x = 1\n"})
+    result = run("check", "--baseline", "known.json", "m.py", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and error in result.stderr
+
+
+def test_write_baseline_needs_a_file(tmp_path: Path):
+    write(tmp_path, {"m.py": "x = 1\n"})
+    result = run("check", "--write-baseline", "m.py", cwd=tmp_path)
+    assert result.returncode == 2 and "--write-baseline needs --baseline FILE" in result.stderr
+    missing = run("check", "--baseline", "nope.json", "m.py", cwd=tmp_path)
+    assert missing.returncode == 2 and "nope.json: cannot read baseline" in missing.stderr

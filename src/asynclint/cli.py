@@ -6,11 +6,12 @@ import json
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from asynclint import __version__
+from asynclint import __version__, baseline
 from asynclint.config import MAX_FOLLOW_DEPTH, ConfigError, find_pyproject, load
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
@@ -81,8 +82,12 @@ def main() -> None:
                    "what blocks inside it at the project's call (default: off).")
 @click.option("--follow-depth", type=click.IntRange(1, MAX_FOLLOW_DEPTH), default=None, metavar="N",
               help="With --follow-imports: how many calls deep to follow into installed packages (default: 2).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Hide the findings recorded in FILE (see --write-baseline): fail on new ones only.")
+@click.option("--write-baseline", is_flag=True,
+              help="Record the current findings in the --baseline FILE and exit 0.")
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
-          exclude, jobs, no_cache, follow_imports, follow_depth) -> None:
+          exclude, jobs, no_cache, follow_imports, follow_depth, baseline_file, write_baseline) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
@@ -92,6 +97,16 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     from asynclint.runner import run_check
 
     paths = paths or (".",)
+    if write_baseline and baseline_file is None:
+        _fail("--write-baseline needs --baseline FILE")
+    known = None
+    if baseline_file is not None and not write_baseline:
+        try:
+            known = baseline.parse(Path(baseline_file).read_text(encoding="utf-8"))
+        except OSError as exc:
+            _fail(f"{baseline_file}: cannot read baseline: {exc.strerror or exc}")
+        except (UnicodeDecodeError, baseline.BaselineError) as exc:
+            _fail(f"{baseline_file}: {exc}")
     try:
         if config_file is not None:
             if not Path(config_file).is_file():
@@ -110,6 +125,18 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
         _fail(str(exc))
     if not result.files_checked:
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
+    if write_baseline:
+        try:
+            write_atomic(Path(baseline_file), baseline.render(result.findings))
+        except OSError as exc:
+            _fail(f"{baseline_file}: cannot write baseline: {exc.strerror or exc}")
+        click.echo(f"asynclint: recorded {len(result.findings)} findings in {baseline_file}", err=True)
+        sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+    if known is not None:
+        new, hidden = known.split(result.findings)
+        result = replace(result, findings=new)
+        if hidden and not quiet:
+            click.echo(f"asynclint: {hidden} known findings hidden by the baseline {baseline_file}", err=True)
     text = render(result, fmt, color=_use_color(no_color, output), show_statistics=statistics, quiet=quiet)
     if output:
         try:

@@ -38,6 +38,7 @@ CATEGORIES: dict[str, str] = {
     "copy": "copies a whole object graph while holding the GIL",
     "serialization": "serializes or parses a payload while holding the GIL",
     "cpu": "runs CPU-heavy work while holding the GIL",
+    "wait": "waits for another thread or process",
 }
 
 #: Fix recipes a knowledge entry may name; the fixers implement them.
@@ -179,6 +180,31 @@ BUILTIN_APIS: tuple[BlockingApi, ...] = tuple(
             "tempfile.",
         ),
         *_many("fs", H, "to-thread", "glob iglob", "glob."),
+        *_many("fs", H, "to-thread", "tarfile.open zipfile.ZipFile shutil.unpack_archive"),
+        *_many("fs", H, "to-thread", "extractall extract extractfile add addfile getmembers getnames", "tarfile.open."),
+        *_many("fs", H, "to-thread", "extractall extract read write writestr namelist infolist open", "zipfile.ZipFile."),
+        # --- waiting for threads and processes --------------------------------------------------
+        # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
+        # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.
+        *_many("wait", C, None, "acquire", "threading.Lock."),
+        *_many("wait", C, None, "acquire", "threading.RLock."),
+        *_many("wait", C, None, "acquire", "threading.Semaphore."),
+        *_many("wait", C, None, "acquire", "threading.BoundedSemaphore."),
+        *_many("wait", C, None, "wait wait_for", "threading.Condition."),
+        *_many("wait", C, "to-thread", "wait", "threading.Event."),
+        *_many("wait", C, "to-thread", "wait", "threading.Barrier."),
+        *_many("wait", C, "to-thread", "join", "threading.Thread."),
+        *(
+            api
+            for queue in ("queue.Queue", "queue.LifoQueue", "queue.PriorityQueue", "multiprocessing.Queue",
+                          "multiprocessing.JoinableQueue")
+            for api in _many("wait", C, "to-thread", "get join", f"{queue}.")
+        ),
+        *_many("wait", C, "to-thread", "get", "queue.SimpleQueue."),
+        *_many("wait", C, "to-thread", "result exception", "concurrent.futures.Future."),
+        *_many("wait", C, "to-thread", "wait as_completed", "concurrent.futures."),
+        *_many("wait", C, "to-thread", "join", "multiprocessing.Process."),
+        *_many("wait", C, "to-thread", "map starmap apply join", "multiprocessing.Pool."),
         # --- copying ------------------------------------------------------------------------
         BlockingApi("copy.deepcopy", "copy", H, "deepcopy-memo"),
         BlockingApi("*.model_copy", "copy", H, "to-thread"),
@@ -263,6 +289,13 @@ RETURNS: dict[str, str] = {
     "boto3.Session": "boto3.session.Session",
     "boto3.session.Session.client()": "boto3.client",
     "boto3.session.Session.resource()": "boto3.resource",
+    **{
+        f"concurrent.futures.{executor}.submit()": "concurrent.futures.Future"
+        for executor in ("ThreadPoolExecutor", "ProcessPoolExecutor", "Executor")
+    },
+    "asyncio.run_coroutine_threadsafe()": "concurrent.futures.Future",
+    "multiprocessing.pool.Pool": "multiprocessing.Pool",
+    "multiprocessing.pool.ThreadPool": "multiprocessing.Pool",
     "asyncio.get_event_loop()": "asyncio.AbstractEventLoop",
     "asyncio.get_running_loop()": "asyncio.AbstractEventLoop",
 }

@@ -1,0 +1,52 @@
+"""ASL113: waiting for another thread or process on the event loop."""
+
+from __future__ import annotations
+
+from asynclint.model import Severity
+from asynclint.rules.base import Rule
+
+
+class BlockingWait(Rule):
+    """`future.result()`, `queue.get()`, `lock.acquire()`, `thread.join()` block the loop until another thread or process is done.
+
+    **Why is this bad?**
+    Handing work to a thread pool is right; waiting for it with a blocking call undoes it. The
+    loop stops until the other thread finishes, and if that thread needs the loop (a coroutine
+    scheduled with `run_coroutine_threadsafe`, a callback), the program deadlocks. A
+    `threading.Lock` held by another thread stalls every rollout for as long as it is held.
+
+    **Example**
+    ```python
+    from concurrent.futures import ThreadPoolExecutor
+
+    POOL = ThreadPoolExecutor(4)
+
+    async def score(text: str) -> float:
+        future = POOL.submit(len, text)
+        return float(future.result())
+    ```
+
+    **Use instead**
+    ```python
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    POOL = ThreadPoolExecutor(4)
+
+    async def score(text: str) -> float:
+        loop = asyncio.get_running_loop()
+        return float(await loop.run_in_executor(POOL, len, text))
+    ```
+
+    **Fix**
+    Await the work instead of waiting for it: `await asyncio.wrap_future(future)`,
+    `loop.run_in_executor`, `asyncio.Queue`, `asyncio.Lock`/`asyncio.Event`; or, as a last
+    resort, `await asyncio.to_thread(queue.get)`. Locks get no automatic fix: acquiring one in
+    a worker thread changes which thread owns it.
+    """
+
+    code = "ASL113"
+    name = "blocking-wait"
+    category = "wait"
+    default_severity = Severity.CRITICAL
+    message = "`{callee}` waits for another thread or process on the event loop {where}"

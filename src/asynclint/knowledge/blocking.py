@@ -202,7 +202,9 @@ BUILTIN_APIS: tuple[BlockingApi, ...] = tuple(
         ),
         *_many("wait", C, "to-thread", "get", "queue.SimpleQueue."),
         *_many("wait", C, "to-thread", "result exception", "concurrent.futures.Future."),
-        *_many("wait", C, "to-thread", "wait as_completed", "concurrent.futures."),
+        BlockingApi("concurrent.futures.wait", "wait", C, "to-thread"),
+        # The call returns at once; iterating over it blocks, so a worker thread cannot help.
+        BlockingApi("concurrent.futures.as_completed", "wait", C, None),
         *_many("wait", C, "to-thread", "join", "multiprocessing.Process."),
         *_many("wait", C, "to-thread", "map starmap apply join", "multiprocessing.Pool."),
         # --- copying ------------------------------------------------------------------------

@@ -18,11 +18,12 @@ from asynclint.model import Finding
 from asynclint.profiler.monitor import Recording, StackEntry, Stall
 
 #: What held the loop, for each site and for the cause totals.
-USER, LIBRARY, RUNTIME, GC, UNSEEN = "user", "library", "runtime", "gc", "unattributed"
-CAUSES = (USER, LIBRARY, RUNTIME, GC, UNSEEN)
+USER, LIBRARY, PROFILER, RUNTIME, GC, UNSEEN = "user", "library", "profiler", "runtime", "gc", "unattributed"
+CAUSES = (USER, LIBRARY, PROFILER, RUNTIME, GC, UNSEEN)
 CAUSE_HELP = {
     USER: "your code (the innermost frame outside the stdlib and installed packages)",
     LIBRARY: "an installed package with no frame of yours below it on the stack",
+    PROFILER: "asynclint's own load driver and heartbeat",
     RUNTIME: "only stdlib/asyncio frames: the loop itself, often waiting for the GIL held by "
              "another thread, or the host",
     GC: "the garbage collector",
@@ -127,13 +128,13 @@ _STDLIB, _PACKAGES = _prefixes()
 
 
 @lru_cache(maxsize=4096)
-def file_cause(filename: str) -> str | None:
-    """USER, LIBRARY or RUNTIME (stdlib) for a code object's file; None for asynclint itself."""
+def file_cause(filename: str) -> str:
+    """USER, LIBRARY, PROFILER (asynclint itself) or RUNTIME (stdlib) for a code object's file."""
     if filename.startswith("<"):
         return RUNTIME  # <frozen ...>, <string>: stdlib machinery or generated code
     real = os.path.realpath(filename)
     if real.startswith(PACKAGE_DIR):
-        return None
+        return PROFILER
     if any(real.startswith(p) or "site-packages" in real or "dist-packages" in real for p in _PACKAGES):
         return LIBRARY
     if any(real.startswith(p) for p in _STDLIB):
@@ -143,10 +144,22 @@ def file_cause(filename: str) -> str | None:
 
 @lru_cache(maxsize=4096)
 def shown_path(filename: str) -> str:
-    try:
-        return Path(filename).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except (ValueError, OSError):
+    """Relative to the working directory when below it; stdlib and installed files relative to
+    their library directory (``json/decoder.py``, ``verifiers/envs/tool_env.py``)."""
+    if filename.startswith("<"):
         return filename
+    real = os.path.realpath(filename)
+    for prefix in (*_PACKAGES, *_STDLIB):
+        if real.startswith(prefix):
+            return Path(real[len(prefix):]).as_posix()
+    for marker in ("site-packages", "dist-packages"):
+        head, found, tail = real.partition(os.sep + marker + os.sep)
+        if found:
+            return Path(tail).as_posix()
+    try:
+        return Path(real).relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return Path(real).as_posix()
 
 
 @lru_cache(maxsize=4096)
@@ -156,23 +169,27 @@ def _is_loop_boundary(code: CodeType) -> bool:
         code.co_name == "_run_once" and code.co_filename.endswith(os.path.join("asyncio", "base_events.py")))
 
 
+def loop_part(stack: Sequence[StackEntry]) -> Sequence[StackEntry]:
+    """The frames from the innermost out to the loop running the callback: what is further out
+    started the loop (``asyncio.run(main())``) and did not hold it."""
+    for index, entry in enumerate(stack):
+        if _is_loop_boundary(entry[0]):
+            return stack[:index + 1]
+    return stack
+
+
 def _frame(entry: StackEntry) -> Frame:
     code, line = entry
     return Frame(shown_path(code.co_filename), line, getattr(code, "co_qualname", code.co_name))
 
 
 def classify(stack: Sequence[StackEntry]) -> tuple[str, Frame, tuple[Frame, ...]] | None:
-    """(cause, site frame, chain above it) for one sample; None when only asynclint's own frames
-    were on the stack (a sample taken inside the profiler)."""
-    by_cause: dict[str, list[StackEntry]] = {USER: [], LIBRARY: [], RUNTIME: []}
-    for entry in stack:
-        if _is_loop_boundary(entry[0]):
-            by_cause[RUNTIME].append(entry)
-            break  # what is further out started the loop (asyncio.run(...)): not the stall's code
-        cause = file_cause(entry[0].co_filename)
-        if cause is not None:
-            by_cause[cause].append(entry)
-    for cause in (USER, LIBRARY, RUNTIME):
+    """(cause, site frame, chain above it) for one sample: the innermost frame of the first cause
+    present among USER, LIBRARY, PROFILER, RUNTIME. None for an empty stack."""
+    by_cause: dict[str, list[StackEntry]] = {USER: [], LIBRARY: [], PROFILER: [], RUNTIME: []}
+    for entry in loop_part(stack):
+        by_cause[file_cause(entry[0].co_filename)].append(entry)
+    for cause in (USER, LIBRARY, PROFILER, RUNTIME):
         frames = by_cause[cause]
         if frames:
             return cause, _frame(frames[0]), tuple(_frame(f) for f in frames[1:MAX_CHAIN])

@@ -149,7 +149,7 @@ def explain_rule(code: str) -> None:
 @main.command("profile")
 @click.argument("target", required=False)
 @click.option("--rollouts", type=click.IntRange(min=1), default=None,
-              help="Rollouts to run (default: 256 for a function, 20 for a verifiers environment).")
+              help="Rollouts to run (default: 256 for a function, 24 for a verifiers environment).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=64, show_default=True,
               help="Rollouts in flight at once.")
 @click.option("--duration", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",

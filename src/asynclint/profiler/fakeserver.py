@@ -8,8 +8,8 @@ The scripted model (``reply``) behaves like a small tool-using agent: with tools
 up to ``tool_turns`` tool calls, one per turn, cycling through the tools in order; a string
 argument is the user's question on the first call and, on later calls, the first thing the last
 tool returned (the text before the first ``:`` of its first line, e.g. a page title from a search).
-Then it answers ``<think>…</think><answer>…</answer>`` and cites what it looked at as
-``[[reference]]``. Without tools it answers the same way at once.
+Then it answers ``<think>…</think><answer>…</answer>`` (the answer is a word of the last tool
+result, or of the question) and cites what it looked up last as ``[[reference]]``. Without tools it answers the same way at once.
 
 ``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
 until SIGTERM/SIGINT or until its standard input closes (so it never outlives its parent).
@@ -68,6 +68,20 @@ def _reference(tool_output: str) -> str:
     return head.strip() if colon and head.strip() else first.strip()[:80]
 
 
+def _string_arguments(messages: list[dict]) -> list[str]:
+    """String arguments of the tool calls made so far, in order."""
+    found = []
+    for message in messages:
+        for call in message.get("tool_calls") or []:
+            try:
+                arguments = json.loads((call.get("function") or {}).get("arguments") or "{}")
+            except (TypeError, ValueError):
+                continue
+            if isinstance(arguments, dict):
+                found.extend(v for v in arguments.values() if isinstance(v, str) and v)
+    return found
+
+
 def _argument(schema: dict, value: str, rng: random.Random) -> Any:
     if "enum" in schema and schema["enum"]:
         return schema["enum"][0]
@@ -92,6 +106,7 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
     calls_made = sum(1 for m in since if m.get("role") == "assistant" and m.get("tool_calls"))
     tool_outputs = [_text(m.get("content")) for m in since if m.get("role") == "tool"]
     reference = _reference(tool_outputs[-1]) if tool_outputs else ""
+    looked_up = [value for value in _string_arguments(since) if value != question]
     rng = _rng(settings, question, calls_made, tool_outputs[-1:] or "")
     tools = [t for t in request.get("tools") or [] if isinstance(t, dict) and t.get("function")]
     if tools and calls_made < settings.tool_turns:
@@ -110,7 +125,8 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
     thinking = " ".join(rng.choice(FILLER) for _ in range(max(0, settings.tokens)))
     pool = (tool_outputs[-1] if tool_outputs else question).split() or ["unknown"]
     answer = rng.choice(pool).strip(".,;:()[]\"'") or "unknown"
-    cite = f"\n[[{reference}]]" if reference else ""
+    cited = looked_up[-1] if looked_up else reference
+    cite = f"\n[[{cited}]]" if cited else ""
     return {"role": "assistant", "content": f"<think>{thinking}</think>\n<answer>{answer}</answer>{cite}"}, "stop"
 
 

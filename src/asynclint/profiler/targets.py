@@ -5,10 +5,12 @@ environment driven offline against the fake model server. Loading is cold (befor
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import importlib.util
 import inspect
 import json
+import math
 import os
 import sys
 import time
@@ -188,7 +190,8 @@ async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan) -> Ru
 
 class VerifiersTarget(Target):
     """A verifiers v0 environment (``load_environment()`` in a module, package or installed id),
-    evaluated with ``env.evaluate`` against the fake model server."""
+    run with ``env.generate`` (what ``env.evaluate`` calls) on its evaluation dataset, repeated
+    in dataset order to the number of rollouts asked for, against the fake model server."""
 
     kind = "verifiers-v0"
     needs_server = True
@@ -200,12 +203,14 @@ class VerifiersTarget(Target):
         self.sources = module_sources(module)
         self.env: Any = None
         self.client: Any = None
+        self.rows: list[dict[str, Any]] = []
 
     def prepare(self, base_url: str | None, plan: LoadPlan) -> None:
         # Any OpenAI client the environment builds itself (a judge, say) reads these: point it at
         # the fake server too, before load_environment builds it.
         os.environ["OPENAI_BASE_URL"] = base_url or ""
         os.environ["OPENAI_API_KEY"] = FAKE_API_KEY
+        os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
         try:
             env = self.module.load_environment(**self.env_args)
         except Exception as exc:
@@ -218,33 +223,34 @@ class VerifiersTarget(Target):
                                   "one rollout function as a module:function target instead")
             raise TargetError(f"{self.spec}: load_environment() returned {type(env).__name__}, "
                               "not a verifiers (v0) Environment")
+        dataset = env.get_eval_dataset()
+        if dataset is None or len(dataset) == 0:
+            raise TargetError(f"{self.spec}: the environment has no dataset to run")
+        self.rows = dataset.to_list()
         self.env = env
         self.client = _client(base_url)
 
     async def run(self, plan: LoadPlan) -> RunOutcome:
         env = self.env
-        dataset = env.get_eval_dataset()
-        if dataset is None or len(dataset) == 0:
-            raise TargetError(f"{self.spec}: the environment has no dataset to run")
-        wanted = plan.rollouts or len(dataset)
-        examples = min(wanted, len(dataset))
-        per_example = max(1, wanted // examples)
-        # max_concurrent counts groups (one per example) in verifiers' default group scoring.
-        groups_in_flight = max(1, plan.concurrency // per_example)
         loop = asyncio.get_running_loop()
+        # What the framework's own runner does: a default executor sized for its to_thread calls.
         loop.set_default_executor(ThreadPoolExecutor(max_workers=getattr(env, "max_workers", None) or 32))
         deadline = None if plan.duration is None else time.monotonic() + plan.duration
         outputs: list[Any] = []
         errors: list[str] = []
         while True:
+            wanted = plan.rollouts or len(self.rows)
+            inputs = [copy.deepcopy(self.rows[i % len(self.rows)]) for i in range(wanted)]
+            per_example = math.ceil(wanted / len(self.rows))
             try:
-                results = await env.evaluate(
-                    self.client, MODEL_NAME, num_examples=examples, rollouts_per_example=per_example,
-                    max_concurrent=groups_in_flight,
+                # max_concurrent counts groups (all rollouts of one example) under group scoring.
+                results = await env.generate(
+                    inputs, client=self.client, model=MODEL_NAME,
+                    max_concurrent=max(1, plan.concurrency // per_example),
                     on_start=lambda *args, **kwargs: None, on_progress=lambda *args, **kwargs: None,
                 )
             except Exception as exc:
-                raise TargetError(f"{self.spec}: evaluate() failed: {_error_text(exc)}") from None
+                raise TargetError(f"{self.spec}: generate() failed: {_error_text(exc)}") from None
             for output in results["outputs"]:
                 error = output.get("error")
                 if error:
@@ -328,7 +334,7 @@ def _returns_awaitable_hint(function: Callable) -> bool:
 def default_rollouts(target: Target, rollouts: int | None, duration: float | None) -> int | None:
     if rollouts is not None or duration is not None:
         return rollouts
-    return 20 if isinstance(target, VerifiersTarget) else 256
+    return 24 if isinstance(target, VerifiersTarget) else 256
 
 
 __all__ = ["CallableTarget", "LoadPlan", "RunOutcome", "Target", "TargetError", "VerifiersTarget",

@@ -60,6 +60,7 @@ class SiteStats:
     cause: str  # USER, LIBRARY or RUNTIME
     frame: Frame  # innermost frame of that kind
     chain: tuple[Frame, ...]  # frames of the same kind above it, innermost first
+    inner: Frame | None  # the innermost frame of the stack (in a library or the stdlib), if not the site
     count: int  # stalls this site took part in
     total_ms: float  # stall time attributed to it (a stall's time is shared among its samples)
     max_ms: float  # the most attributed to it in one stall
@@ -183,16 +184,23 @@ def _frame(entry: StackEntry) -> Frame:
     return Frame(shown_path(code.co_filename), line, getattr(code, "co_qualname", code.co_name))
 
 
-def classify(stack: Sequence[StackEntry]) -> tuple[str, Frame, tuple[Frame, ...]] | None:
-    """(cause, site frame, chain above it) for one sample: the innermost frame of the first cause
-    present among USER, LIBRARY, PROFILER, RUNTIME. None for an empty stack."""
+Classified = tuple[str, Frame, tuple[Frame, ...], "Frame | None"]
+
+
+def classify(stack: Sequence[StackEntry]) -> Classified | None:
+    """(cause, site frame, chain above it, innermost frame) for one sample: the site is the
+    innermost frame of the first cause present among USER, LIBRARY, PROFILER, RUNTIME; the
+    innermost frame is kept when it is elsewhere (``json/encoder.py`` under a user line). None for
+    an empty stack."""
     by_cause: dict[str, list[StackEntry]] = {USER: [], LIBRARY: [], PROFILER: [], RUNTIME: []}
-    for entry in loop_part(stack):
+    part = loop_part(stack)
+    for entry in part:
         by_cause[file_cause(entry[0].co_filename)].append(entry)
     for cause in (USER, LIBRARY, PROFILER, RUNTIME):
         frames = by_cause[cause]
         if frames:
-            return cause, _frame(frames[0]), tuple(_frame(f) for f in frames[1:MAX_CHAIN])
+            inner = _frame(part[0]) if part[0] is not frames[0] else None
+            return cause, _frame(frames[0]), tuple(_frame(f) for f in frames[1:MAX_CHAIN]), inner
     return None
 
 
@@ -234,20 +242,19 @@ def lag_stats(recording: Recording) -> LagStats:
     )
 
 
-def _share(stall: Stall) -> tuple[list[tuple[str, Frame, tuple[Frame, ...], float]], float]:
-    """Split one stall's time: (cause, frame, chain, ms) per site, and the unattributed rest."""
+def _share(stall: Stall) -> tuple[list[tuple[Classified, float]], float]:
+    """Split one stall's time: (classified sample, ms) per sample, and the unattributed rest."""
     total_ms = stall.duration * 1000
     gc_ms = stall.gc_time * 1000
     classified = [c for c in (classify(s.stack) for s in stall.samples) if c is not None]
     rest = total_ms - gc_ms
-    parts: list[tuple[str, Frame, tuple[Frame, ...], float]] = []
+    parts: list[tuple[Classified, float]] = []
     if gc_ms > 0:
-        parts.append((GC, Frame("<gc>", 0, "garbage collection"), (), gc_ms))
+        parts.append(((GC, Frame("<gc>", 0, "garbage collection"), (), None), gc_ms))
     if not classified:
         return parts, rest
     each = rest / len(classified)
-    for cause, frame, chain in classified:
-        parts.append((cause, frame, chain, each))
+    parts.extend((sample, each) for sample in classified)
     return parts, 0.0
 
 
@@ -260,10 +267,10 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
         parts, unattributed = _share(stall)
         causes[UNSEEN] += unattributed
         in_stall: dict[tuple[str, Frame], float] = {}
-        for cause, frame, chain, ms in parts:
+        for (cause, frame, chain, inner), ms in parts:
             causes[cause] += ms
             key = (cause, frame)
-            entry = sites.setdefault(key, {"chain": chain, "count": 0, "total": 0.0, "max": 0.0})
+            sites.setdefault(key, {"chain": chain, "inner": inner, "count": 0, "total": 0.0, "max": 0.0})
             in_stall[key] = in_stall.get(key, 0.0) + ms
         for key, ms in in_stall.items():
             entry = sites[key]
@@ -278,7 +285,7 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
         ))
     index = FindingIndex(findings)
     stats = [
-        SiteStats(cause, frame, entry["chain"], entry["count"], entry["total"], entry["max"],
+        SiteStats(cause, frame, entry["chain"], entry["inner"], entry["count"], entry["total"], entry["max"],
                   index.match(frame, entry["chain"]) if cause == USER else None)
         for (cause, frame), entry in sites.items()
     ]

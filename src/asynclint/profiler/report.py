@@ -86,6 +86,7 @@ def _site(site: SiteStats) -> dict[str, Any]:
                    "via": _frame(f.via) if f.via else None}
     return {
         "cause": site.cause, **_frame(site.frame), "chain": [_frame(c) for c in site.chain],
+        "inner": _frame(site.inner) if site.inner else None,
         "count": site.count, "total_ms": round(site.total_ms, 3), "max_ms": round(site.max_ms, 3),
         "finding": finding, "blind_spot": site.blind_spot,
     }
@@ -197,12 +198,12 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
         console.print(Text(f"No stall of {a.threshold_ms:g} ms or more: nothing held the loop.", style="green"))
     else:
         sites = Table(box=box.SIMPLE_HEAD, title="Where the loop was held", title_justify="left", title_style="bold")
-        sites.add_column("site")
-        sites.add_column("function")
+        sites.add_column("site", no_wrap=True)
+        sites.add_column("function", overflow="ellipsis", no_wrap=True, max_width=30)
         sites.add_column("stalls", justify="right")
-        sites.add_column("total", justify="right")
-        sites.add_column("max", justify="right")
-        sites.add_column("static finding")
+        sites.add_column("total", justify="right", no_wrap=True)
+        sites.add_column("max", justify="right", no_wrap=True)
+        sites.add_column("static finding", no_wrap=True)
         for site in a.sites[:TOP_SITES]:
             sites.add_row(_where(site.frame), site.frame.function, str(site.count), _ms(site.total_ms),
                           _ms(site.max_ms), site_verdict(site))
@@ -210,8 +211,10 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
         hidden = len(a.sites) - TOP_SITES
         if hidden > 0:
             console.print(Text(f"… and {hidden} more sites (--format json lists them all)", style="dim"))
-        for site in [s for s in a.sites[:TOP_SITES] if s.chain and s.cause == USER][:5]:
+        for site in [s for s in a.sites[:TOP_SITES] if (s.chain or s.inner) and s.cause == USER][:6]:
             line = Text(f"{_where(site.frame)} {site.frame.function}", style="bold")
+            if site.inner is not None:
+                line.append(f"  (inside {site.inner.function}, {_where(site.inner)})", style="dim")
             for frame in site.chain:
                 line.append(f"\n  ← {frame.function}  {_where(frame)}", style="dim")
             console.print(line)

@@ -17,7 +17,7 @@ from asynclint.profiler.attribution import USER, SiteStats
 from asynclint.profiler.monitor import LoopMonitor, MonitorError
 from asynclint.profiler.report import Settings
 from asynclint.profiler.session import profile
-from asynclint.profiler.watch import watch
+from asynclint.profiler.live import watch
 
 WORKLOADS = Path(__file__).parent / "data" / "profiler"
 WORKLOAD = WORKLOADS / "workload.py"

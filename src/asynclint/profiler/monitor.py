@@ -185,7 +185,14 @@ class LoopMonitor:
         self._handle = loop.call_at(self._due, self._beat)
 
     def stop(self) -> Recording:
+        """Detach (from the loop's thread). A stall still running now, typically the very code
+        that calls ``stop``, is recorded too: no later heartbeat will."""
         wall = time.monotonic() - self._started
+        if self._loop is not None and self._handle is not None:
+            lag = self._loop.time() - self._due
+            if lag >= self.threshold:
+                self._lags.append(lag)
+                self._record_stall(lag)
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None

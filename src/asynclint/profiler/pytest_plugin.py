@@ -73,7 +73,7 @@ def verdict(report: Any, budget_ms: float) -> str | None:
 
 @contextmanager
 def _watching(budget_ms: float, threshold_ms: float) -> Iterator[Any]:
-    from asynclint.profiler.watch import watch
+    from asynclint.profiler.live import watch
 
     with watch(loop_threshold_ms=threshold_ms) as report:
         yield report

@@ -80,6 +80,19 @@ async def clean(index: int) -> int:
     return value % 7
 
 
+SMALL = {"role": "assistant", "content": "a short reply " * 8, "tool_calls": [{"id": "c1", "args": [1, 2, 3]}]}
+
+
+async def busy(index: int) -> int:
+    """A loop kept busy by many small steps (~50 µs each) and no stall: the worst case for the
+    profiler's overhead (bench/bench_profile.py)."""
+    total = 0
+    for _ in range(20):
+        total += len(json.dumps(SMALL))
+        await asyncio.sleep(0)
+    return total + index % 5
+
+
 async def offset(index: int) -> int:
     """Like ``clean``, but its outputs change with ASYNCLINT_TEST_OFFSET (for --compare tests)."""
     await asyncio.sleep(0.001)

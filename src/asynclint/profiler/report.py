@@ -19,6 +19,8 @@ from asynclint.profiler.attribution import CAUSE_HELP, USER, Analysis, Frame, Si
 #: Bump only on a breaking change to the JSON shape (docs/profiler.md, "JSON format").
 PROFILE_FORMAT_VERSION = 1
 TOP_SITES = 12
+#: A blind spot is called out below the table when it holds at least this share of the blocked time.
+BLIND_SPOT_SHARE = 0.01
 SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "cyan"}
 
 
@@ -134,12 +136,16 @@ def render_json(report: ProfileReport) -> str:
 # -- rich ------------------------------------------------------------------------------------
 def _console(buffer: io.StringIO, color: bool, width: int | None) -> Console:
     return Console(file=buffer, force_terminal=color, no_color=not color,
-                   color_system="standard" if color else None, width=width or 110, highlight=False,
+                   color_system="standard" if color else None, width=width or 128, highlight=False,
                    soft_wrap=False)
 
 
 def _ms(value: float) -> str:
     return f"{value:,.1f} ms" if value < 10_000 else f"{value / 1000:,.2f} s"
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _where(frame: Frame) -> str:
@@ -199,13 +205,13 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     else:
         sites = Table(box=box.SIMPLE_HEAD, title="Where the loop was held", title_justify="left", title_style="bold")
         sites.add_column("site", no_wrap=True)
-        sites.add_column("function", overflow="ellipsis", no_wrap=True, max_width=30)
-        sites.add_column("stalls", justify="right")
+        sites.add_column("function", overflow="ellipsis", no_wrap=True, max_width=26)
+        sites.add_column("stalls", justify="right", no_wrap=True)
         sites.add_column("total", justify="right", no_wrap=True)
         sites.add_column("max", justify="right", no_wrap=True)
         sites.add_column("static finding", no_wrap=True)
         for site in a.sites[:TOP_SITES]:
-            sites.add_row(_where(site.frame), site.frame.function, str(site.count), _ms(site.total_ms),
+            sites.add_row(_where(site.frame), _shorten(site.frame.function, 26), str(site.count), _ms(site.total_ms),
                           _ms(site.max_ms), site_verdict(site))
         console.print(sites)
         hidden = len(a.sites) - TOP_SITES
@@ -218,12 +224,16 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
             for frame in site.chain:
                 line.append(f"\n  ← {frame.function}  {_where(frame)}", style="dim")
             console.print(line)
-        blind = [s for s in a.sites if s.blind_spot]
+        # Only blind spots that matter: a sample that happened to land on an await line is not one.
+        blind = [s for s in a.sites if s.blind_spot and s.total_ms >= BLIND_SPOT_SHARE * a.lag.blocked_ms]
         if blind:
             console.print()
+            named = ", ".join(f"{_where(s.frame)} ({_ms(s.total_ms)})" for s in blind[:3])
             console.print(Text(
-                f"{len(blind)} site(s) of your code held the loop with no static finding: the linter's blind "
-                "spots (third-party code it cannot see into, or a pattern it does not know).", style="magenta"))
+                f"Blind spots: {len(blind)} site(s) of your code held the loop for at least "
+                f"{BLIND_SPOT_SHARE:.0%} of the blocked time with no static finding: {named}. "
+                "Look for third-party calls the linter cannot see into, or a pattern it does not know.",
+                style="magenta"))
     console.print()
     causes = Table(box=box.SIMPLE_HEAD, title="Stall time by cause", title_justify="left", title_style="bold")
     causes.add_column("cause")

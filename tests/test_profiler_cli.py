@@ -8,9 +8,12 @@ import re
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from test_cli import run
+
+SCHEMA = json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text())
 
 WORKLOAD = Path(__file__).parent / "data" / "profiler" / "workload.py"
 QUICK = ("--rollouts", "64", "--concurrency", "64")
@@ -26,7 +29,9 @@ def profile_json(workdir: Path, target: str, name: str, *extra: str, env: dict |
     result = run("profile", target, *QUICK, "--format", "json", "--output", name, *extra, cwd=workdir, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""  # the report went to the file
-    return json.loads((workdir / name).read_text())
+    report = json.loads((workdir / name).read_text())
+    jsonschema.validate(report, SCHEMA)  # the contract documented in docs/profiler.md
+    return report
 
 
 def test_json_report_names_the_injected_lines(workdir: Path):

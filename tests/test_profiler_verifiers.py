@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from test_cli import EXAMPLES, run
@@ -27,7 +28,9 @@ def project(tmp_path_factory) -> Path:
 def before(project: Path) -> dict:
     result = run("profile", "examples/wiki_qa", *ARGS, "-o", "before.json", cwd=project)
     assert result.returncode == 0, result.stderr[-2000:]
-    return json.loads((project / "before.json").read_text())
+    report = json.loads((project / "before.json").read_text())
+    jsonschema.validate(report, json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text()))
+    return report
 
 
 def _site(report: dict, path: str, line: int) -> dict | None:

@@ -31,13 +31,18 @@ def marker_lines() -> dict[int, str]:
 
 
 def run_once(function: str, plan: LoadPlan, method: str | None, threshold_ms: float, interval_ms: float):
-    """(throughput, analysis or None) for one run; method None = no profiler at all."""
+    """(throughput, CPU seconds per rollout, analysis or None) for one run; method None = no
+    profiler at all. CPU time counts every thread of the process (the watchdog too) and is far
+    less disturbed than wall-clock time by other work on a shared machine."""
     target = resolve(f"{WORKLOAD}:{function}")
     monitor = None if method is None else LoopMonitor(threshold=threshold_ms / 1000, interval=interval_ms / 1000,
                                                       method=method)
     gc.collect()
+    cpu = time.process_time()
     outcome, wall, recording = asyncio.run(measure(target, plan, monitor))
-    return len(outcome.outputs) / wall, (analyze(recording) if recording else None)
+    cpu = time.process_time() - cpu
+    count = len(outcome.outputs)
+    return count / wall, cpu / count, (analyze(recording) if recording else None)
 
 
 def overhead(args) -> None:
@@ -45,20 +50,26 @@ def overhead(args) -> None:
     variants = [None, "none", *METHODS]
     names = {None: "no profiler", "none": "heartbeat only"}
     throughput: dict[str | None, list[float]] = {v: [] for v in variants}
+    cpu: dict[str | None, list[float]] = {v: [] for v in variants}
     run_once("busy", plan, None, args.threshold, args.interval)  # warm-up: imports, caches
     for repetition in range(args.repeat):
         order = variants[repetition % len(variants):] + variants[:repetition % len(variants)]
         for variant in order:
-            throughput[variant].append(run_once("busy", plan, variant, args.threshold, args.interval)[0])
+            speed, cpu_per_rollout, _ = run_once("busy", plan, variant, args.threshold, args.interval)
+            throughput[variant].append(speed)
+            cpu[variant].append(cpu_per_rollout)
     base = throughput[None]
     print(f"\nOverhead: workload.busy ({args.busy_rollouts} rollouts x 20 steps of ~50 us, no stall), concurrency "
           f"{args.concurrency}, heartbeat {args.interval:g} ms, threshold {args.threshold:g} ms, "
           f"{args.repeat} repetitions, order rotated")
-    print(f"{'variant':<16} {'rollouts/s (median)':>20} {'throughput / no profiler':>26} {'min-max':>14}")
+    print(f"{'variant':<16} {'rollouts/s':>11} {'throughput / no profiler':>25} {'min-max':>13} "
+          f"{'CPU per rollout / no profiler':>31} {'min-max':>13}")
     for variant in variants:
         ratios = [w / b for w, b in zip(throughput[variant], base)]
-        print(f"{names.get(variant, variant):<16} {statistics.median(throughput[variant]):>20.0f} "
-              f"{statistics.median(ratios):>26.3f} {min(ratios):>7.3f}-{max(ratios):.3f}")
+        costs = [c / b for c, b in zip(cpu[variant], cpu[None])]
+        print(f"{names.get(variant, variant):<16} {statistics.median(throughput[variant]):>11.0f} "
+              f"{statistics.median(ratios):>25.3f} {min(ratios):>6.3f}-{max(ratios):.3f} "
+              f"{statistics.median(costs):>31.3f} {min(costs):>6.3f}-{max(costs):.3f}")
 
 
 def accuracy(args, shares: dict[str, float]) -> None:
@@ -70,15 +81,16 @@ def accuracy(args, shares: dict[str, float]) -> None:
         order = variants[repetition % len(variants):] + variants[:repetition % len(variants)]
         for variant in order:
             results[variant].append(run_once("stalls", plan, variant, args.threshold, args.interval))
-    base = [speed for speed, _ in results[None]]
+    base = [speed for speed, _, _ in results[None]]
     print(f"\nAttribution: workload.stalls ({args.rollouts} rollouts, 5 injected sites: "
           f"{', '.join(lines.values())}), concurrency {args.concurrency}, threshold {args.threshold:g} ms, "
           f"{args.repeat} repetitions")
     print(f"{'method':<10} {'sites at the exact line':>24} {'blocked time on them':>22} "
           f"{'site estimate / truth':>24} {'throughput / no profiler':>26}")
     for method in METHODS:
-        found, on_share, estimates = [], [], []
-        for speed, analysis in results[method]:
+        found, on_share = [], []
+        estimates: dict[int, list[float]] = {line: [] for line in lines}
+        for speed, _, analysis in results[method]:
             user = {s.frame.line: s for s in analysis.sites if s.cause == USER and s.frame.path.endswith("workload.py")}
             hits = [line for line in lines if line in user]
             found.append(len(hits))
@@ -86,9 +98,13 @@ def accuracy(args, shares: dict[str, float]) -> None:
             on_share.append(on_lines / analysis.lag.blocked_ms if analysis.lag.blocked_ms else 0.0)
             # Each site's share of the injected stall time, against its true share (each operation
             # timed alone): 1.00 is a perfect split.
-            estimates.extend((user[line].total_ms / on_lines) / shares[lines[line]] for line in hits if on_lines)
-        ratios = [speed / b for (speed, _), b in zip(results[method], base)]
-        spread = f"{min(estimates):.2f}-{max(estimates):.2f}" if estimates else "-"
+            for line in hits:
+                if on_lines:
+                    estimates[line].append((user[line].total_ms / on_lines) / shares[lines[line]])
+        ratios = [speed / b for (speed, _, _), b in zip(results[method], base)]
+        # Per site, the median over repetitions; shown: the worst two sites' medians.
+        medians = [statistics.median(values) for values in estimates.values() if values]
+        spread = f"{min(medians):.2f}-{max(medians):.2f}" if medians else "-"
         print(f"{method:<10} {statistics.median(found):>22.0f}/5 {statistics.median(on_share):>22.0%} "
               f"{spread:>24} {statistics.median(ratios):>26.3f}")
 

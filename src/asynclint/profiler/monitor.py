@@ -75,9 +75,15 @@ class Recording:
 
 
 def capture_stack(frame: FrameType | None) -> tuple[StackEntry, ...]:
+    """(code, line) from ``frame`` outwards. The type checks matter for the watchdog thread, which
+    walks another thread's frames: CPython 3.11 can hand it a garbled ``f_back`` when that thread
+    moved on mid-walk, and the walk then stops there instead of failing."""
     stack = []
-    while frame is not None and len(stack) < MAX_STACK_DEPTH:
-        stack.append((frame.f_code, frame.f_lineno or frame.f_code.co_firstlineno))
+    while type(frame) is FrameType and len(stack) < MAX_STACK_DEPTH:
+        code = frame.f_code
+        if type(code) is not CodeType:
+            break
+        stack.append((code, frame.f_lineno or code.co_firstlineno))
         frame = frame.f_back
     return tuple(stack)
 
@@ -130,8 +136,10 @@ class LoopMonitor:
         self.threshold = threshold
         self.interval = interval
         self.requested_method = method
-        # Sampling starts once the heartbeat is half a threshold late and repeats at that period,
-        # so every stall above the threshold gets at least one sample.
+        # Sampling starts once the heartbeat is 0.8 threshold late (so every stall above the
+        # threshold gets a sample, but a busy loop that is merely a little late costs nothing) and
+        # then repeats every half threshold.
+        self.first_sample = 0.8 * threshold
         self.sample_period = sample_period or max(threshold / 2, 0.0005)
         self.method = method
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -247,7 +255,7 @@ class LoopMonitor:
                                   min(gc_time, lag)))
 
     def _arm(self) -> None:
-        first = self.interval + self.sample_period
+        first = self.interval + self.first_sample
         if self.method == "signal":
             signal.setitimer(signal.ITIMER_REAL, first, self.sample_period)
         elif self.method == "thread":
@@ -263,9 +271,13 @@ class LoopMonitor:
         while not self._stopping.wait(period):
             if time.monotonic() >= self._deadline:
                 frame = sys._current_frames().get(loop_thread)
-                if frame is not None:
-                    self._pending.append(Sample(time.monotonic(), capture_stack(frame)))
+                try:
+                    stack = capture_stack(frame)
+                except Exception:  # a frame torn down under us (see capture_stack): skip the sample
+                    stack = ()
                 del frame
+                if stack:
+                    self._pending.append(Sample(time.monotonic(), stack))
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":

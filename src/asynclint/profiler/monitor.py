@@ -20,6 +20,7 @@ importing it (the pytest plugin does) costs nothing.
 from __future__ import annotations
 
 import asyncio
+import asyncio.base_events
 import gc
 import signal
 import sys
@@ -74,16 +75,23 @@ class Recording:
     method: str  # the method actually used (``auto`` resolved)
 
 
+#: The loop running one callback. Frames further out only started the loop (``asyncio.run``), so
+#: the walk stops here: each frame costs about a microsecond, and the sampler runs inside stalls.
+LOOP_BOUNDARY = frozenset({asyncio.events.Handle._run.__code__, asyncio.base_events.BaseEventLoop._run_once.__code__})
+
+
 def capture_stack(frame: FrameType | None) -> tuple[StackEntry, ...]:
-    """(code, line) from ``frame`` outwards. The type checks matter for the watchdog thread, which
-    walks another thread's frames: CPython 3.11 can hand it a garbled ``f_back`` when that thread
-    moved on mid-walk, and the walk then stops there instead of failing."""
+    """(code, line) from ``frame`` outwards to the loop's ``Handle._run``. The type checks matter
+    for the watchdog thread, which walks another thread's frames: CPython 3.11 can hand it a
+    garbled ``f_back`` when that thread moved on mid-walk, and the walk then stops there."""
     stack = []
     while type(frame) is FrameType and len(stack) < MAX_STACK_DEPTH:
         code = frame.f_code
         if type(code) is not CodeType:
             break
         stack.append((code, frame.f_lineno or code.co_firstlineno))
+        if code in LOOP_BOUNDARY:
+            break
         frame = frame.f_back
     return tuple(stack)
 

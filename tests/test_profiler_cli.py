@@ -81,6 +81,16 @@ def test_compare_different_outputs_exits_1_and_says_where(workdir: Path):
     assert "64 of 64 outputs differ; first at rollout 0: 0 before, 1 after" == comparison["outputs_note"]
 
 
+def test_a_module_name_from_the_working_directory_and_a_duration(workdir: Path):
+    result = run("profile", "workload:clean", "--duration", "0.3", "--concurrency", "8", "--format", "json",
+                 cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["settings"]["duration_s"] == 0.3 and report["settings"]["rollouts"] is None
+    assert report["run"]["rollouts"] == report["outputs"]["count"] > 8
+    assert report["run"]["wall_s"] >= 0.3
+
+
 def test_failing_rollouts_are_outputs_and_exit_1(workdir: Path):
     result = run("profile", "workload.py:flaky", "--rollouts", "10", "--format", "json", cwd=workdir)
     assert result.returncode == 1

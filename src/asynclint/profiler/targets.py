@@ -97,6 +97,10 @@ def _load(where: str) -> Any:
             if path.is_dir() and not (path / "__init__.py").is_file():
                 raise TargetError(f"{where}: not a Python package (no __init__.py)")
             return _import_file(path)
+        # Like `python -m`, a module name is looked up from the working directory first (the
+        # console script's own directory is what sys.path starts with otherwise).
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
         return importlib.import_module(where)
     except TargetError:
         raise

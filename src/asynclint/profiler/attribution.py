@@ -133,7 +133,8 @@ def file_cause(filename: str) -> str:
     """USER, LIBRARY, PROFILER (asynclint itself) or RUNTIME (stdlib) for a code object's file."""
     if filename.startswith("<"):
         return RUNTIME  # <frozen ...>, <string>: stdlib machinery or generated code
-    real = os.path.realpath(filename)
+    # Once per file (cached), when a recording is analysed: a few stat calls, not per sample.
+    real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call]
     if real.startswith(PACKAGE_DIR):
         return PROFILER
     if any(real.startswith(p) or "site-packages" in real or "dist-packages" in real for p in _PACKAGES):
@@ -149,7 +150,7 @@ def shown_path(filename: str) -> str:
     their library directory (``json/decoder.py``, ``verifiers/envs/tool_env.py``)."""
     if filename.startswith("<"):
         return filename
-    real = os.path.realpath(filename)
+    real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call] (cached per file)
     for prefix in (*_PACKAGES, *_STDLIB):
         if real.startswith(prefix):
             return Path(real[len(prefix):]).as_posix()
@@ -158,7 +159,7 @@ def shown_path(filename: str) -> str:
         if found:
             return Path(tail).as_posix()
     try:
-        return Path(real).relative_to(Path.cwd().resolve()).as_posix()
+        return Path(real).relative_to(Path.cwd().resolve()).as_posix()  # asynclint: ignore[blocking-path-io]
     except ValueError:
         return Path(real).as_posix()
 
@@ -327,6 +328,6 @@ class FindingIndex:
 @lru_cache(maxsize=4096)
 def _resolved(path: str) -> str:
     try:
-        return str(Path(path).resolve())
+        return str(Path(path).resolve())  # asynclint: ignore[blocking-path-io] (cached per file)
     except OSError:
         return path

@@ -28,14 +28,16 @@ class Watch:
         self._analysis: Analysis | None = None
 
     def snapshot(self) -> Analysis:
-        """The analysis so far (call from the loop's thread while watching, e.g. a /metrics route)."""
-        if self._analysis is not None:
-            return self._analysis
-        return analyze(self.monitor.snapshot(), self.findings)
+        """The analysis so far (call from the loop's thread while watching, e.g. a /metrics route);
+        after the block, the final one."""
+        if self.recording is None:
+            return analyze(self.monitor.snapshot(), self.findings)
+        if self._analysis is None:  # analysed on first use, not on the way out of the block
+            self._analysis = analyze(self.recording, self.findings)
+        return self._analysis
 
     def _finish(self) -> None:
         self.recording = self.monitor.stop()
-        self._analysis = analyze(self.recording, self.findings)
 
     @property
     def analysis(self) -> Analysis:

@@ -208,6 +208,7 @@ class VerifiersTarget(Target):
         self.env: Any = None
         self.client: Any = None
         self.rows: list[dict[str, Any]] = []
+        self.first_batch: list[dict[str, Any]] = []
 
     def prepare(self, base_url: str | None, plan: LoadPlan) -> None:
         # Any OpenAI client the environment builds itself (a judge, say) reads these: point it at
@@ -231,6 +232,7 @@ class VerifiersTarget(Target):
         if dataset is None or len(dataset) == 0:
             raise TargetError(f"{self.spec}: the environment has no dataset to run")
         self.rows = dataset.to_list()
+        self.first_batch = self.batch(plan.rollouts or len(self.rows))
         self.env = env
         self.client = _client(base_url)
 
@@ -242,9 +244,9 @@ class VerifiersTarget(Target):
         deadline = None if plan.duration is None else time.monotonic() + plan.duration
         outputs: list[Any] = []
         errors: list[str] = []
+        inputs = self.first_batch
         while True:
-            wanted = plan.rollouts or len(self.rows)
-            inputs = [copy.deepcopy(self.rows[i % len(self.rows)]) for i in range(wanted)]
+            wanted = len(inputs)
             per_example = math.ceil(wanted / len(self.rows))
             try:
                 # max_concurrent counts groups (all rollouts of one example) under group scoring.
@@ -265,7 +267,14 @@ class VerifiersTarget(Target):
                 })
             if deadline is None or time.monotonic() >= deadline:
                 break
+            # --duration: another batch, copied off the loop (still GIL-bound, but not a stall).
+            inputs = await asyncio.to_thread(self.batch, wanted)
         return RunOutcome(tuple(outputs), len(errors), errors[0] if errors else None)
+
+    def batch(self, size: int) -> list[dict[str, Any]]:
+        """``size`` rollout inputs, the dataset's rows in order and over again; each its own copy,
+        as the framework may write into an input."""
+        return [copy.deepcopy(self.rows[i % len(self.rows)]) for i in range(size)]
 
 
 def _v0_environment_class() -> type | None:

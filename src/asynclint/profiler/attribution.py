@@ -8,6 +8,7 @@ import os
 import site
 import sys
 import sysconfig
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -60,7 +61,7 @@ class SiteStats:
     cause: str  # USER, LIBRARY or RUNTIME
     frame: Frame  # innermost frame of that kind
     chain: tuple[Frame, ...]  # frames of the same kind above it, innermost first
-    inner: Frame | None  # the innermost frame of the stack (in a library or the stdlib), if not the site
+    inner: Frame | None  # the innermost frame most samples saw (in a library or the stdlib), if not the site
     count: int  # stalls this site took part in
     total_ms: float  # stall time attributed to it (a stall's time is shared among its samples)
     max_ms: float  # the most attributed to it in one stall
@@ -197,10 +198,12 @@ def classify(stack: Sequence[StackEntry]) -> Classified | None:
     part = loop_part(stack)
     for entry in part:
         by_cause[file_cause(entry[0].co_filename)].append(entry)
+    # The innermost frame, not counting asynclint's own (its GC hook can be running when sampled).
+    innermost = next((e for e in part if file_cause(e[0].co_filename) != PROFILER), part[0] if part else None)
     for cause in (USER, LIBRARY, PROFILER, RUNTIME):
         frames = by_cause[cause]
         if frames:
-            inner = _frame(part[0]) if part[0] is not frames[0] else None
+            inner = _frame(innermost) if innermost is not None and innermost is not frames[0] else None
             return cause, _frame(frames[0]), tuple(_frame(f) for f in frames[1:MAX_CHAIN]), inner
     return None
 
@@ -271,7 +274,8 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
         for (cause, frame, chain, inner), ms in parts:
             causes[cause] += ms
             key = (cause, frame)
-            sites.setdefault(key, {"chain": chain, "inner": inner, "count": 0, "total": 0.0, "max": 0.0})
+            entry = sites.setdefault(key, {"chain": chain, "inner": Counter(), "count": 0, "total": 0.0, "max": 0.0})
+            entry["inner"][inner] += 1
             in_stall[key] = in_stall.get(key, 0.0) + ms
         for key, ms in in_stall.items():
             entry = sites[key]
@@ -286,7 +290,8 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
         ))
     index = FindingIndex(findings)
     stats = [
-        SiteStats(cause, frame, entry["chain"], entry["inner"], entry["count"], entry["total"], entry["max"],
+        SiteStats(cause, frame, entry["chain"], entry["inner"].most_common(1)[0][0], entry["count"], entry["total"],
+                  entry["max"],
                   index.match(frame, entry["chain"]) if cause == USER else None)
         for (cause, frame), entry in sites.items()
     ]

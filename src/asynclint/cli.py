@@ -154,6 +154,8 @@ def explain_rule(code: str) -> None:
               help="Rollouts in flight at once.")
 @click.option("--duration", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
               help="Keep starting rollouts for S seconds (with --rollouts: whichever ends first).")
+@click.option("--warmup", type=click.IntRange(min=0), default=8, show_default=True,
+              help="Unmeasured rollouts first (imports, client set-up, caches happen once per process).")
 @click.option("--latency", type=click.FloatRange(min=0), default=50.0, show_default=True, metavar="MS",
               help="Fake model server: milliseconds per chat completion.")
 @click.option("--tokens", type=click.IntRange(min=0), default=24, show_default=True,
@@ -176,7 +178,7 @@ def explain_rule(code: str) -> None:
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
 @click.option("--compare", nargs=2, type=click.Path(dir_okay=False), default=None, metavar="BEFORE AFTER",
               help="Compare two JSON profile reports instead of profiling.")
-def profile_command(target, rollouts, concurrency, duration, latency, tokens, tool_turns, seed, env_args,
+def profile_command(target, rollouts, concurrency, duration, warmup, latency, tokens, tool_turns, seed, env_args,
                     threshold, interval, method, fmt, output, html_file, no_check, no_color, compare) -> None:
     """Run TARGET under concurrent load and report where the event loop was held.
 
@@ -204,7 +206,7 @@ def profile_command(target, rollouts, concurrency, duration, latency, tokens, to
         run = cli_support.profile_target(
             target, rollouts=rollouts, concurrency=concurrency, duration=duration, latency_ms=latency,
             seed=seed, tokens=tokens, tool_turns=tool_turns, env_args=env_args, threshold_ms=threshold,
-            interval_ms=interval, method=method, check=not no_check)
+            interval_ms=interval, method=method, check=not no_check, warmup=warmup)
     except cli_support.ProfileError as exc:
         _fail(str(exc))
     if html_file:

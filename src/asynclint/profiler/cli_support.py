@@ -32,10 +32,10 @@ def _env_args(text: str | None) -> dict[str, Any]:
 
 def profile_target(target: str, *, rollouts: int | None, concurrency: int, duration: float | None,
                    latency_ms: float, seed: int, tokens: int, tool_turns: int, env_args: str | None,
-                   threshold_ms: float, interval_ms: float, method: str, check: bool) -> ProfileRun:
+                   threshold_ms: float, interval_ms: float, method: str, check: bool, warmup: int) -> ProfileRun:
     if interval_ms >= threshold_ms:
         raise ProfileError(f"--interval ({interval_ms:g} ms) must be shorter than --threshold ({threshold_ms:g} ms)")
-    settings = Settings(rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method)
+    settings = Settings(rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method, warmup)
     try:
         return profile(target, settings, tokens=tokens, tool_turns=tool_turns, env_args=_env_args(env_args),
                        check=check)

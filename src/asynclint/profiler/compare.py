@@ -173,7 +173,7 @@ def _short(value: Any, limit: int = 80) -> str:
 
 def _settings_note(before: dict, after: dict) -> str | None:
     first, second = before.get("settings") or {}, after.get("settings") or {}
-    keys = ("rollouts", "concurrency", "duration_s", "latency_ms", "seed", "threshold_ms", "interval_ms")
+    keys = ("rollouts", "concurrency", "duration_s", "warmup", "latency_ms", "seed", "threshold_ms", "interval_ms")
     changed = [f"{k} {first.get(k)!r} → {second.get(k)!r}" for k in keys if first.get(k) != second.get(k)]
     return "settings differ: " + ", ".join(changed) if changed else None
 

@@ -26,7 +26,6 @@ import select
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ HOST = "127.0.0.1"
 FILLER = ("the", "page", "says", "so", "answer", "is", "likely", "this", "given", "search", "result",
           "which", "matches", "question", "and", "reference", "text", "checked", "carefully", "done")
 MAX_BODY = 64 * 1024 * 1024
+FIXED_CREATED = 1_700_000_000  # every response's "created": a clock reading would differ per run
 
 
 class FakeServerError(Exception):
@@ -147,14 +147,19 @@ def _usage(request: dict, message: dict) -> dict:
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
-def chat_completion(request: dict, settings: ReplySettings, number: int) -> dict:
+def chat_completion(request: dict, settings: ReplySettings) -> dict:
+    """The whole response body. Its id and timestamp derive from the request and the seed, not
+    from arrival order or the clock: environments store responses in their trajectories, and
+    two runs must produce the same outputs."""
     choices = []
     for index in range(max(1, int(request.get("n") or 1))):
         message, finish = reply(request, settings if not index else ReplySettings(
             settings.seed + index, settings.latency_ms, settings.tokens, settings.tool_turns))
         choices.append({"index": index, "message": message, "finish_reason": finish, "logprobs": None})
     return {
-        "id": f"chatcmpl-fake-{number}", "object": "chat.completion", "created": int(time.time()),
+        "id": "chatcmpl-fake-" + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode())
+        .hexdigest()[:24],
+        "object": "chat.completion", "created": FIXED_CREATED,
         "model": str(request.get("model") or "fake"), "choices": choices,
         "usage": _usage(request, choices[0]["message"]), "system_fingerprint": "asynclint-fake",
     }
@@ -222,10 +227,9 @@ class _Server:
             except ValueError as exc:
                 return "400 Bad Request", _error(f"invalid request body: {exc}"), "application/json"
             self.requests += 1
-            number = self.requests
             if self.settings.latency_ms > 0:
                 await asyncio.sleep(self.settings.latency_ms / 1000)
-            completion = chat_completion(request, self.settings, number)
+            completion = chat_completion(request, self.settings)
             if request.get("stream"):
                 return "200 OK", _stream_body(completion), "text/event-stream"
             return "200 OK", _dump(completion).encode(), "application/json"

@@ -34,6 +34,7 @@ class Settings:
     threshold_ms: float
     interval_ms: float
     method: str
+    warmup: int = 0  # unmeasured rollouts run first
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def to_dict(report: ProfileReport) -> dict[str, Any]:
         "settings": {
             "rollouts": s.rollouts, "concurrency": s.concurrency, "duration_s": s.duration_s,
             "latency_ms": s.latency_ms, "seed": s.seed, "threshold_ms": s.threshold_ms,
-            "interval_ms": s.interval_ms, "method": a.method,
+            "interval_ms": s.interval_ms, "method": a.method, "warmup": s.warmup,
         },
         "run": {
             "rollouts": report.rollouts, "errors": report.outputs.errors, "first_error": report.first_error,
@@ -171,7 +172,8 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     a, s = report.analysis, report.settings
     console.print(Text(f"asynclint profile  {report.target}", style="bold"), Text(f"  ({report.kind})", style="dim"))
     console.print(Text(
-        f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s · "
+        f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s "
+        f"(after {s.warmup} unmeasured) · "
         f"concurrency {s.concurrency} · model latency {s.latency_ms:g} ms · seed {s.seed} · "
         f"heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms · sampler {a.method}",
         style="dim"))

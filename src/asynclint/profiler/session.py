@@ -25,8 +25,13 @@ class ProfileRun:
     recording: Recording
 
 
-async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None) -> tuple[RunOutcome, float, Recording | None]:
-    """Drive ``target`` on the running loop with ``monitor`` attached (or none, for baselines)."""
+async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
+                  warmup: int = 0) -> tuple[RunOutcome, float, Recording | None]:
+    """Drive ``target`` on the running loop with ``monitor`` attached (or none, for baselines),
+    after ``warmup`` unmeasured rollouts on the same loop: first calls import modules, build
+    clients and validators, and fill caches, once per process — not what a long run is made of."""
+    if warmup:
+        await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None))
     if monitor is not None:
         monitor.start()
     started = time.perf_counter()
@@ -89,7 +94,7 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
         target.prepare(server.base_url if server else None, plan)
         monitor = LoopMonitor(threshold=settings.threshold_ms / 1000, interval=settings.interval_ms / 1000,
                               method=settings.method)
-        outcome, wall, recording = asyncio.run(measure(target, plan, monitor))
+        outcome, wall, recording = asyncio.run(measure(target, plan, monitor, settings.warmup))
     finally:
         if server is not None:
             server.stop()
@@ -102,7 +107,7 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
     report = ProfileReport(
         target=spec, kind=target.kind,
         settings=Settings(rollouts, settings.concurrency, settings.duration_s, settings.latency_ms, settings.seed,
-                          settings.threshold_ms, settings.interval_ms, recording.method),
+                          settings.threshold_ms, settings.interval_ms, recording.method, settings.warmup),
         rollouts=len(outcome.outputs), wall_s=wall, analysis=analysis,
         outputs=OutputsDigest.of(tuple(canonical(value) for value in outcome.outputs), outcome.errors), static=static, first_error=outcome.first_error,
     )

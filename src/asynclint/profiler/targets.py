@@ -137,6 +137,10 @@ class Target:
     async def run(self, plan: LoadPlan) -> RunOutcome:
         raise NotImplementedError
 
+    async def warm_up(self, plan: LoadPlan) -> None:
+        """Rollouts before measuring; their outputs are not part of the run's."""
+        await self.run(plan)
+
 
 class CallableTarget(Target):
     """``module:function`` or ``path/to/file.py:function``: ``await function(index)`` per rollout."""
@@ -209,6 +213,7 @@ class VerifiersTarget(Target):
         self.client: Any = None
         self.rows: list[dict[str, Any]] = []
         self.first_batch: list[dict[str, Any]] = []
+        self._executor_set = False
 
     def prepare(self, base_url: str | None, plan: LoadPlan) -> None:
         # Any OpenAI client the environment builds itself (a judge, say) reads these: point it at
@@ -236,40 +241,48 @@ class VerifiersTarget(Target):
         self.env = env
         self.client = _client(base_url)
 
+    async def warm_up(self, plan: LoadPlan) -> None:
+        await self._generate(self.batch(plan.rollouts or len(self.rows)), plan, [], [])
+
     async def run(self, plan: LoadPlan) -> RunOutcome:
-        env = self.env
-        loop = asyncio.get_running_loop()
-        # What the framework's own runner does: a default executor sized for its to_thread calls.
-        loop.set_default_executor(ThreadPoolExecutor(max_workers=getattr(env, "max_workers", None) or 32))
         deadline = None if plan.duration is None else time.monotonic() + plan.duration
         outputs: list[Any] = []
         errors: list[str] = []
         inputs = self.first_batch
         while True:
-            wanted = len(inputs)
-            per_example = math.ceil(wanted / len(self.rows))
-            try:
-                # max_concurrent counts groups (all rollouts of one example) under group scoring.
-                results = await env.generate(
-                    inputs, client=self.client, model=MODEL_NAME,
-                    max_concurrent=max(1, plan.concurrency // per_example),
-                    on_start=lambda *args, **kwargs: None, on_progress=lambda *args, **kwargs: None,
-                )
-            except Exception as exc:
-                raise TargetError(f"{self.spec}: generate() failed: {_error_text(exc)}") from None
-            for output in results["outputs"]:
-                error = output.get("error")
-                if error:
-                    errors.append(str(error).splitlines()[0] if str(error).strip() else "error")
-                outputs.append({
-                    "example_id": output.get("example_id"), "reward": output.get("reward"),
-                    "metrics": output.get("metrics") or {}, **({"error": str(error)} if error else {}),
-                })
+            await self._generate(inputs, plan, outputs, errors)
             if deadline is None or time.monotonic() >= deadline:
                 break
             # --duration: another batch, copied off the loop (still GIL-bound, but not a stall).
-            inputs = await asyncio.to_thread(self.batch, wanted)
+            inputs = await asyncio.to_thread(self.batch, len(inputs))
         return RunOutcome(tuple(outputs), len(errors), errors[0] if errors else None)
+
+    async def _generate(self, inputs: list[dict[str, Any]], plan: LoadPlan, outputs: list[Any],
+                        errors: list[str]) -> None:
+        """One ``env.generate`` over ``inputs``; outputs and error lines are appended."""
+        env = self.env
+        if not self._executor_set:
+            # What the framework's own runner does: a default executor sized for its to_thread calls.
+            asyncio.get_running_loop().set_default_executor(
+                ThreadPoolExecutor(max_workers=getattr(env, "max_workers", None) or 32))
+            self._executor_set = True
+        per_example = math.ceil(len(inputs) / len(self.rows))
+        try:
+            # max_concurrent counts groups (all rollouts of one example) under group scoring.
+            results = await env.generate(
+                inputs, client=self.client, model=MODEL_NAME, max_concurrent=max(1, plan.concurrency // per_example),
+                on_start=lambda *args, **kwargs: None, on_progress=lambda *args, **kwargs: None,
+            )
+        except Exception as exc:
+            raise TargetError(f"{self.spec}: generate() failed: {_error_text(exc)}") from None
+        for output in results["outputs"]:
+            error = output.get("error")
+            if error:
+                errors.append(str(error).splitlines()[0] if str(error).strip() else "error")
+            outputs.append({
+                "example_id": output.get("example_id"), "reward": output.get("reward"),
+                "metrics": output.get("metrics") or {}, **({"error": str(error)} if error else {}),
+            })
 
     def batch(self, size: int) -> list[dict[str, Any]]:
         """``size`` rollout inputs, the dataset's rows in order and over again; each its own copy,

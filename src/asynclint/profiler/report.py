@@ -172,11 +172,11 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     a, s = report.analysis, report.settings
     console.print(Text(f"asynclint profile  {report.target}", style="bold"), Text(f"  ({report.kind})", style="dim"))
     console.print(Text(
-        f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s "
-        f"(after {s.warmup} unmeasured) · "
-        f"concurrency {s.concurrency} · model latency {s.latency_ms:g} ms · seed {s.seed} · "
-        f"heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms · sampler {a.method}",
-        style="dim"))
+        f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s, "
+        f"concurrency {s.concurrency}, after {s.warmup} unmeasured warm-up rollouts", style="dim"))
+    console.print(Text(
+        f"model latency {s.latency_ms:g} ms · seed {s.seed} · heartbeat {a.interval_ms:g} ms · "
+        f"stall threshold {a.threshold_ms:g} ms · sampler {a.method}", style="dim"))
     if report.outputs.errors:
         console.print(Text(f"{report.outputs.errors} rollouts raised; first: {report.first_error}", style="yellow"))
     console.print()

@@ -242,7 +242,7 @@ def lag_stats(recording: Recording) -> LagStats:
         mean_ms=(sum(lags) / len(lags) if lags else 0.0) * 1000,
         stalls=len(recording.stalls),
         blocked_ms=sum(s.duration for s in recording.stalls) * 1000,
-        histogram=tuple(zip(histogram_labels(), counts)),
+        histogram=tuple(zip(histogram_labels(), counts, strict=True)),
     )
 
 

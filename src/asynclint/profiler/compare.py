@@ -145,7 +145,8 @@ def pair_sites(first: dict[tuple, dict], second: dict[tuple, dict]) -> list[tupl
         by_function.setdefault(key[:3], ([], []))[1].append(key)
     for before_keys, after_keys in by_function.values():
         if len(before_keys) == len(after_keys):
-            pairs.extend(zip(sorted(before_keys, key=lambda k: k[3]), sorted(after_keys, key=lambda k: k[3])))
+            pairs.extend(zip(sorted(before_keys, key=lambda k: k[3]), sorted(after_keys, key=lambda k: k[3]),
+                             strict=True))
         else:
             pairs.extend((key, None) for key in before_keys)
             pairs.extend((None, key) for key in after_keys)
@@ -158,9 +159,10 @@ def _outputs(before: dict, after: dict) -> tuple[bool, str]:
         return True, f"identical: {a['count']} outputs, sha256 {a['sha256'][:16]}…"
     if a["count"] != b["count"]:
         return False, f"different number of outputs: {a['count']} before, {b['count']} after"
-    for index, (x, y) in enumerate(zip(a["values"], b["values"])):
+    # Not strict: a hand-edited report may list fewer values than its count says.
+    for index, (x, y) in enumerate(zip(a["values"], b["values"], strict=False)):
         if x != y:
-            differing = sum(1 for p, q in zip(a["values"], b["values"]) if p != q)
+            differing = sum(1 for p, q in zip(a["values"], b["values"], strict=False) if p != q)
             return False, (f"{differing} of {a['count']} outputs differ; first at rollout {index}: "
                            f"{_short(x)} before, {_short(y)} after")
     return False, "outputs differ (their digests differ)"
@@ -221,11 +223,13 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
     if result.settings_note:
         console.print(Text(f"note: {result.settings_note}; the ratios compare different loads", style="yellow"))
     table = Table(box=box.SIMPLE_HEAD)
-    for column, justify in (("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left")):
+    columns = (("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left"))
+    for column, justify in columns:
         table.add_column(column, justify=justify)
+    verdicts = {True: Text("better", style="green"), False: Text("worse", style="red"), None: Text("")}
     for metric in result.metrics:
-        verdict = {True: Text("better", style="green"), False: Text("worse", style="red"), None: Text("")}[metric.improved]
-        table.add_row(metric.name, _number_text(metric.before), _number_text(metric.after), _ratio(metric.ratio), verdict)
+        table.add_row(metric.name, _number_text(metric.before), _number_text(metric.after), _ratio(metric.ratio),
+                      verdicts[metric.improved])
     console.print(table)
     if result.sites:
         sites = Table(box=box.SIMPLE_HEAD, title="Top sites (stall time, by function)", title_justify="left",

@@ -9,7 +9,8 @@ up to ``tool_turns`` tool calls, one per turn, cycling through the tools in orde
 argument is the user's question on the first call and, on later calls, the first thing the last
 tool returned (the text before the first ``:`` of its first line, e.g. a page title from a search).
 Then it answers ``<think>…</think><answer>…</answer>`` (the answer is a word of the last tool
-result, or of the question) and cites what it looked up last as ``[[reference]]``. Without tools it answers the same way at once.
+result, or of the question) and cites what it looked up last as ``[[reference]]``. Without
+tools it answers the same way at once.
 
 ``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
 until SIGTERM/SIGINT or until its standard input closes (so it never outlives its parent).
@@ -234,7 +235,8 @@ class _Server:
                 return "200 OK", _stream_body(completion), "text/event-stream"
             return "200 OK", _dump(completion).encode(), "application/json"
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            models = {"object": "list", "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "asynclint"}]}
+            models = {"object": "list",
+                      "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "asynclint"}]}
             return "200 OK", _dump(models).encode(), "application/json"
         if method == "GET" and path == "/_stats":
             return "200 OK", _dump({"requests": self.requests}).encode(), "application/json"

@@ -87,7 +87,9 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
     target = resolve(spec, env_args)
     rollouts = default_rollouts(target, settings.rollouts, settings.duration_s)
     plan = LoadPlan(rollouts, settings.concurrency, settings.duration_s)
-    server = FakeServer(ReplySettings(settings.seed, settings.latency_ms, tokens, tool_turns)) if target.needs_server else None
+    server = None
+    if target.needs_server:
+        server = FakeServer(ReplySettings(settings.seed, settings.latency_ms, tokens, tool_turns))
     if server is not None:
         server.start()
     try:
@@ -109,7 +111,8 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
         settings=Settings(rollouts, settings.concurrency, settings.duration_s, settings.latency_ms, settings.seed,
                           settings.threshold_ms, settings.interval_ms, recording.method, settings.warmup),
         rollouts=len(outcome.outputs), wall_s=wall, analysis=analysis,
-        outputs=OutputsDigest.of(tuple(canonical(value) for value in outcome.outputs), outcome.errors), static=static, first_error=outcome.first_error,
+        outputs=OutputsDigest.of(tuple(canonical(value) for value in outcome.outputs), outcome.errors),
+        static=static, first_error=outcome.first_error,
     )
     return ProfileRun(report, recording)
 
@@ -124,7 +127,8 @@ def html_call_tree(recording: Recording, *, worst: int = 10, title: str = "async
     records: list[tuple[list[str], float]] = []
     stalls = sorted(recording.stalls, key=lambda s: -s.duration)[:worst]
     for rank, stall in enumerate(stalls, 1):
-        root = f"stall #{rank}: {stall.duration * 1000:.1f} ms at +{stall.due - recording.started:.3f} s\x00<stall>\x00{rank}"
+        label = f"stall #{rank}: {stall.duration * 1000:.1f} ms at +{stall.due - recording.started:.3f} s"
+        root = f"{label}\x00<stall>\x00{rank}"
         samples = [s for s in stall.samples if classify(s.stack) is not None]
         if not samples:
             records.append(([top, root, "no sample landed in this stall\x00<unattributed>\x000"], stall.duration))

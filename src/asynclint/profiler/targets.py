@@ -324,8 +324,9 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
             raise TargetError(f"{spec}: {where} has no attribute {name!r}")
         if not callable(function):
             raise TargetError(f"{spec}: {name!r} is not callable")
-        if inspect.isclass(function) or not (inspect.iscoroutinefunction(function) or
-                                             inspect.iscoroutinefunction(getattr(function, "__call__", None))):
+        is_async = inspect.iscoroutinefunction(function) or (
+            not inspect.isroutine(function) and inspect.iscoroutinefunction(type(function).__call__))
+        if inspect.isclass(function) or not is_async:
             if not _returns_awaitable_hint(function):
                 raise TargetError(f"{spec}: {name!r} is not an async function (profile `async def {name}(index)`)")
         return CallableTarget(spec, function, module_sources(module))

@@ -104,8 +104,8 @@ def overhead(args) -> None:
     print(f"{'variant':<16} {'rollouts/s':>11} {'throughput / no profiler':>25} {'min-max':>13} "
           f"{'CPU per rollout / no profiler':>31} {'min-max':>13}")
     for variant in variants:
-        ratios = [w / b for w, b in zip(throughput[variant], base)]
-        costs = [c / b for c, b in zip(cpu[variant], cpu[None])]
+        ratios = [w / b for w, b in zip(throughput[variant], base, strict=True)]
+        costs = [c / b for c, b in zip(cpu[variant], cpu[None], strict=True)]
         print(f"{names.get(variant, variant):<16} {statistics.median(throughput[variant]):>11.0f} "
               f"{statistics.median(ratios):>25.3f} {min(ratios):>6.3f}-{max(ratios):.3f} "
               f"{statistics.median(costs):>31.3f} {min(costs):>6.3f}-{max(costs):.3f}")
@@ -129,7 +129,7 @@ def accuracy(args, shares: dict[str, float]) -> None:
     for method in METHODS:
         found, on_share = [], []
         estimates: dict[int, list[float]] = {line: [] for line in lines}
-        for speed, _, analysis in results[method]:
+        for _, _, analysis in results[method]:
             user = {s.frame.line: s for s in analysis.sites if s.cause == USER and s.frame.path.endswith("workload.py")}
             hits = [line for line in lines if line in user]
             found.append(len(hits))
@@ -140,7 +140,7 @@ def accuracy(args, shares: dict[str, float]) -> None:
             for line in hits:
                 if on_lines:
                     estimates[line].append((user[line].total_ms / on_lines) / shares[lines[line]])
-        ratios = [speed / b for (speed, _, _), b in zip(results[method], base)]
+        ratios = [speed / b for (speed, _, _), b in zip(results[method], base, strict=True)]
         # Per site, the median over repetitions; shown: the worst two sites' medians.
         medians = [statistics.median(values) for values in estimates.values() if values]
         spread = f"{min(medians):.2f}-{max(medians):.2f}" if medians else "-"

@@ -96,11 +96,11 @@ class WikiQAEnv(vf.ToolEnv):
         state["transcript"] += str(messages[-1].get("content") or "") + "\n"
 
         # Tools may touch state; roll back to this snapshot if one of them blows up.
-        snapshot = copy.deepcopy(state)
+        snapshot = copy.deepcopy({k: v for k, v in state.items() if k not in ("client", "usage", "usage_tracker")})
         try:
             tool_messages = await super().env_response(messages, state, **kwargs)
         except Exception:
-            state.clear()
+            # Live objects (the client, usage trackers) were not copied: keep them, restore the rest.
             state.update(snapshot)
             raise
 
@@ -118,7 +118,7 @@ class WikiQAEnv(vf.ToolEnv):
     async def remove_workdir(self, state: vf.State) -> None:
         def archive() -> None:
             with open(WORK_ROOT / "trajectories.jsonl", "a") as f:
-                f.write(json.dumps(state["trajectory"]) + "\n")
+                f.write(json.dumps(state["trajectory"], default=str) + "\n")
 
         await asyncio.to_thread(archive)
         workdir = state.get("workdir")

@@ -53,7 +53,7 @@ async def citation_check(completion: vf.Messages, state: vf.State) -> float:
 
 async def trajectory_bytes(state: vf.State) -> float:
     """Serialized size of the rollout, to spot runaway tool loops."""
-    return float(len(json.dumps(state["trajectory"])))
+    return float(len(json.dumps(state["trajectory"], default=str)))
 
 
 class WikiJudgeRubric(vf.Rubric):

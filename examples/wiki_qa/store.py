@@ -18,7 +18,7 @@ def slug(title: str) -> str:
 
 
 def terms(text: str) -> list[str]:
-    return [w.strip(".,;:()[]\"'") for w in text.lower().split()]
+    return [w.strip(".,;:!?()[]\"'") for w in text.lower().split()]
 
 
 def shard_key(term: str) -> str:

@@ -179,3 +179,86 @@ def explain_rule(code: str) -> None:
     if text is None:
         _fail(f"unknown rule {code!r} (see `asynclint rules`)")
     click.echo(text, nl=False)
+
+
+@main.command("profile")
+@click.argument("target", required=False)
+@click.option("--rollouts", type=click.IntRange(min=1), default=None,
+              help="Rollouts to run (default: 256 for a function, 24 for a verifiers environment).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=64, show_default=True,
+              help="Rollouts in flight at once.")
+@click.option("--duration", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
+              help="Keep starting rollouts for S seconds (with --rollouts: whichever ends first).")
+@click.option("--warmup", type=click.IntRange(min=0), default=8, show_default=True,
+              help="Unmeasured rollouts first (imports, client set-up, caches happen once per process).")
+@click.option("--latency", type=click.FloatRange(min=0), default=50.0, show_default=True, metavar="MS",
+              help="Fake model server: milliseconds per chat completion.")
+@click.option("--tokens", type=click.IntRange(min=0), default=24, show_default=True,
+              help="Fake model server: words of reasoning per reply.")
+@click.option("--tool-turns", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Fake model server: tool calls before the final answer.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Fake model server: reply seed.")
+@click.option("--env-args", default=None, metavar="JSON", help="Keyword arguments for load_environment().")
+@click.option("--threshold", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+              metavar="MS", help="A heartbeat this late is a stall and gets attributed.")
+@click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True, metavar="MS",
+              help="Heartbeat period.")
+@click.option("--method", type=click.Choice(["auto", "signal", "thread", "callbacks"]), default="auto",
+              show_default=True, help="How stalls are attributed (see docs/profiler.md).")
+@click.option("--format", "fmt", type=click.Choice(["rich", "json"]), default="rich", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the report to FILE.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
+              help="Write pyinstrument's call tree of the worst stalls to FILE.")
+@click.option("--no-check", is_flag=True, help="Do not match stall sites with `asynclint check` findings.")
+@click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
+@click.option("--compare", nargs=2, type=click.Path(dir_okay=False), default=None, metavar="BEFORE AFTER",
+              help="Compare two JSON profile reports instead of profiling.")
+def profile_command(target, rollouts, concurrency, duration, warmup, latency, tokens, tool_turns, seed, env_args,
+                    threshold, interval, method, fmt, output, html_file, no_check, no_color, compare) -> None:
+    """Run TARGET under concurrent load and report where the event loop was held.
+
+    TARGET is a verifiers environment (module file, package directory or installed id), driven
+    offline against a fake model server, or an async function `module:function` /
+    `path/to/file.py:function` called with each rollout index.
+
+    Exit status: 0 done; 1 some rollouts raised (profile) or the outputs differ (--compare);
+    2 bad command line, target or report file.
+    """
+    from asynclint.profiler import cli_support
+
+    if compare:
+        if target:
+            _fail("--compare takes two reports and no TARGET")
+        try:
+            text, outputs_identical = cli_support.compare_reports(*compare, fmt=fmt, color=_use_color(no_color, output))
+        except cli_support.ProfileError as exc:
+            _fail(str(exc))
+        _emit(text, output)
+        sys.exit(EXIT_CLEAN if outputs_identical else EXIT_FINDINGS)
+    if not target:
+        _fail("missing TARGET (a verifiers environment, or module:function)")
+    try:
+        run = cli_support.profile_target(
+            target, rollouts=rollouts, concurrency=concurrency, duration=duration, latency_ms=latency,
+            seed=seed, tokens=tokens, tool_turns=tool_turns, env_args=env_args, threshold_ms=threshold,
+            interval_ms=interval, method=method, check=not no_check, warmup=warmup)
+    except cli_support.ProfileError as exc:
+        _fail(str(exc))
+    if html_file:
+        _write(Path(html_file), cli_support.html(run))
+    _emit(cli_support.render(run, fmt, color=_use_color(no_color, output)), output)
+    sys.exit(EXIT_FINDINGS if run.report.outputs.errors else EXIT_CLEAN)
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        _fail(f"{path}: cannot write report: {exc.strerror or exc}")
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        _write(Path(output), text)
+    else:
+        click.echo(text, nl=not text.endswith("\n"))

@@ -1,0 +1,62 @@
+"""What the ``profile`` command needs besides option parsing: argument checks turned into
+``ProfileError`` one-liners, the run, and rendering. It returns text; cli.py prints and exits."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from asynclint.profiler.compare import CompareError, comparison_to_dict, compare, load_report, render_comparison
+from asynclint.profiler.fakeserver import FakeServerError
+from asynclint.profiler.monitor import MonitorError
+from asynclint.profiler.report import Settings, render_json, render_rich
+from asynclint.profiler.session import ProfileRun, html_call_tree, profile
+from asynclint.profiler.targets import TargetError
+
+
+class ProfileError(Exception):
+    """Bad command line, target or report: one line for stderr, exit status 2."""
+
+
+def _env_args(text: str | None) -> dict[str, Any]:
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"--env-args: not valid JSON ({exc.msg})") from None
+    if not isinstance(value, dict):
+        raise ProfileError("--env-args: expected a JSON object, e.g. '{\"num_examples\": 5}'")
+    return value
+
+
+def profile_target(target: str, *, rollouts: int | None, concurrency: int, duration: float | None,
+                   latency_ms: float, seed: int, tokens: int, tool_turns: int, env_args: str | None,
+                   threshold_ms: float, interval_ms: float, method: str, check: bool, warmup: int) -> ProfileRun:
+    if interval_ms >= threshold_ms:
+        raise ProfileError(f"--interval ({interval_ms:g} ms) must be shorter than --threshold ({threshold_ms:g} ms)")
+    settings = Settings(rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method, warmup)
+    try:
+        return profile(target, settings, tokens=tokens, tool_turns=tool_turns, env_args=_env_args(env_args),
+                       check=check)
+    except (TargetError, MonitorError, FakeServerError) as exc:
+        raise ProfileError(str(exc)) from None
+
+
+def render(run: ProfileRun, fmt: str, *, color: bool) -> str:
+    return render_json(run.report) if fmt == "json" else render_rich(run.report, color=color)
+
+
+def html(run: ProfileRun) -> str:
+    return html_call_tree(run.recording, title=f"asynclint profile {run.report.target}")
+
+
+def compare_reports(before: str, after: str, *, fmt: str, color: bool) -> tuple[str, bool]:
+    """(rendered comparison, outputs identical?)."""
+    try:
+        result = compare(load_report(before), load_report(after), before, after)
+    except CompareError as exc:
+        raise ProfileError(str(exc)) from None
+    if fmt == "json":
+        return json.dumps(comparison_to_dict(result), indent=2) + "\n", result.outputs_identical
+    return render_comparison(result, color=color), result.outputs_identical

@@ -1,0 +1,275 @@
+"""``asynclint profile --compare BEFORE.json AFTER.json``: two profile reports side by side — lag,
+blocked time, throughput, top sites, with ratios — and whether the outputs are the same."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from asynclint.profiler.report import PROFILE_FORMAT_VERSION
+
+#: A site whose stall time did not at least halve did not get a fix that helped.
+HELPED_RATIO = 0.5
+TOP_SITES = 10
+_REQUIRED = {"run": ("rollouts", "wall_s", "throughput_per_s"),
+             "lag": ("p50_ms", "p90_ms", "p99_ms", "max_ms", "stalls", "blocked_ms"),
+             "outputs": ("count", "sha256", "values")}
+
+
+class CompareError(Exception):
+    """A report that cannot be compared (unreadable, not JSON, not a profile report)."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    before: float
+    after: float
+    lower_is_better: bool
+
+    @property
+    def ratio(self) -> float | None:
+        """after / before; None when before is zero."""
+        return self.after / self.before if self.before else None
+
+    @property
+    def improved(self) -> bool | None:
+        if self.before == self.after:
+            return None
+        return (self.after < self.before) == self.lower_is_better
+
+
+@dataclass(frozen=True)
+class SiteChange:
+    cause: str
+    path: str
+    function: str
+    line: int
+    before_ms: float
+    after_ms: float
+    finding: str | None  # "ASL101 critical" from whichever run had it
+
+    @property
+    def ratio(self) -> float | None:
+        return self.after_ms / self.before_ms if self.before_ms else None
+
+    @property
+    def helped(self) -> bool:
+        return self.before_ms > 0 and self.after_ms <= self.before_ms * HELPED_RATIO
+
+    @property
+    def judged(self) -> bool:
+        """Only code can be fixed: GC and the loop's own time get no verdict."""
+        return self.cause in ("user", "library")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    before: str
+    after: str
+    metrics: tuple[Metric, ...]
+    sites: tuple[SiteChange, ...]
+    outputs_identical: bool
+    outputs_note: str  # what differs, or how many outputs matched
+    settings_note: str | None  # settings that differ between the runs (ratios then mislead)
+
+
+def load_report(path: str | Path) -> dict[str, Any]:
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CompareError(f"{name}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompareError(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CompareError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(document, dict) or "asynclint_profile" not in document:
+        raise CompareError(f"{name}: not an asynclint profile report (write one with "
+                           "`asynclint profile TARGET --format json -o FILE`)")
+    if document["asynclint_profile"] != PROFILE_FORMAT_VERSION:
+        raise CompareError(f"{name}: profile report version {document['asynclint_profile']!r} "
+                           f"(this asynclint reads version {PROFILE_FORMAT_VERSION})")
+    for section, keys in _REQUIRED.items():
+        block = document.get(section)
+        if not isinstance(block, dict) or any(key not in block for key in keys):
+            raise CompareError(f"{name}: malformed profile report (section {section!r} is incomplete)")
+    if not isinstance(document.get("sites", []), list) or not isinstance(document["outputs"]["values"], list):
+        raise CompareError(f"{name}: malformed profile report ('sites' and 'outputs.values' must be lists)")
+    return document
+
+
+def _number(document: dict, section: str, key: str) -> float:
+    value = document[section][key]
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise CompareError(f"malformed profile report: {section}.{key} is not a number")
+    return float(value)
+
+
+def _sites(document: dict) -> dict[tuple[str, str, str, int], dict]:
+    merged: dict[tuple[str, str, str, int], dict] = {}
+    for site in document.get("sites", []):
+        try:
+            key = (str(site["cause"]), str(site["path"]), str(site["function"]), int(site["line"]))
+            entry = merged.setdefault(key, {"ms": 0.0, "finding": None})
+            entry["ms"] += float(site["total_ms"])
+        except (KeyError, TypeError, ValueError):
+            raise CompareError("malformed profile report: a site lacks cause/path/function/line/total_ms") from None
+        finding = site.get("finding")
+        if isinstance(finding, dict) and entry["finding"] is None:
+            entry["finding"] = f"{finding.get('code')} {finding.get('severity')}"
+    return merged
+
+
+def pair_sites(first: dict[tuple, dict], second: dict[tuple, dict]) -> list[tuple[tuple | None, tuple | None]]:
+    """Pairs (before key, after key). Same file, function and line first; then, within one
+    function, the leftover sites in line order when both sides have as many (a fix that adds an
+    import or a line shifts the lines below it, not their order); the rest stay unpaired."""
+    pairs: list[tuple[tuple | None, tuple | None]] = [(key, key) for key in first if key in second]
+    left = {k for k in first if k not in second}
+    right = {k for k in second if k not in first}
+    by_function: dict[tuple, tuple[list, list]] = {}
+    for key in left:
+        by_function.setdefault(key[:3], ([], []))[0].append(key)
+    for key in right:
+        by_function.setdefault(key[:3], ([], []))[1].append(key)
+    for before_keys, after_keys in by_function.values():
+        if len(before_keys) == len(after_keys):
+            pairs.extend(zip(sorted(before_keys, key=lambda k: k[3]), sorted(after_keys, key=lambda k: k[3]),
+                             strict=True))
+        else:
+            pairs.extend((key, None) for key in before_keys)
+            pairs.extend((None, key) for key in after_keys)
+    return pairs
+
+
+def _outputs(before: dict, after: dict) -> tuple[bool, str]:
+    a, b = before["outputs"], after["outputs"]
+    if a["sha256"] == b["sha256"] and a["count"] == b["count"]:
+        return True, f"identical: {a['count']} outputs, sha256 {a['sha256'][:16]}…"
+    if a["count"] != b["count"]:
+        return False, f"different number of outputs: {a['count']} before, {b['count']} after"
+    # Not strict: a hand-edited report may list fewer values than its count says.
+    for index, (x, y) in enumerate(zip(a["values"], b["values"], strict=False)):
+        if x != y:
+            differing = sum(1 for p, q in zip(a["values"], b["values"], strict=False) if p != q)
+            return False, (f"{differing} of {a['count']} outputs differ; first at rollout {index}: "
+                           f"{_short(x)} before, {_short(y)} after")
+    return False, "outputs differ (their digests differ)"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _settings_note(before: dict, after: dict) -> str | None:
+    first, second = before.get("settings") or {}, after.get("settings") or {}
+    keys = ("rollouts", "concurrency", "duration_s", "warmup", "latency_ms", "seed", "threshold_ms", "interval_ms")
+    changed = [f"{k} {first.get(k)!r} → {second.get(k)!r}" for k in keys if first.get(k) != second.get(k)]
+    return "settings differ: " + ", ".join(changed) if changed else None
+
+
+def compare(before: dict, after: dict, before_name: str = "before", after_name: str = "after") -> Comparison:
+    metrics = (
+        Metric("lag p50 (ms)", _number(before, "lag", "p50_ms"), _number(after, "lag", "p50_ms"), True),
+        Metric("lag p90 (ms)", _number(before, "lag", "p90_ms"), _number(after, "lag", "p90_ms"), True),
+        Metric("lag p99 (ms)", _number(before, "lag", "p99_ms"), _number(after, "lag", "p99_ms"), True),
+        Metric("lag max (ms)", _number(before, "lag", "max_ms"), _number(after, "lag", "max_ms"), True),
+        Metric("stalls", _number(before, "lag", "stalls"), _number(after, "lag", "stalls"), True),
+        Metric("blocked (ms)", _number(before, "lag", "blocked_ms"), _number(after, "lag", "blocked_ms"), True),
+        Metric("wall clock (s)", _number(before, "run", "wall_s"), _number(after, "run", "wall_s"), True),
+        Metric("throughput (rollouts/s)", _number(before, "run", "throughput_per_s"),
+               _number(after, "run", "throughput_per_s"), False),
+    )
+    first, second = _sites(before), _sites(after)
+    changes = []
+    for old, new in pair_sites(first, second):
+        key = old or new
+        assert key is not None
+        was, now = first.get(old) or {}, second.get(new) or {}
+        changes.append(SiteChange(key[0], key[1], key[2], key[3], was.get("ms", 0.0), now.get("ms", 0.0),
+                                  was.get("finding") or now.get("finding")))
+    changes.sort(key=lambda c: (-max(c.before_ms, c.after_ms), c.path, c.line))
+    identical, note = _outputs(before, after)
+    return Comparison(before_name, after_name, metrics, tuple(changes), identical, note, _settings_note(before, after))
+
+
+def _ratio(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.2f}×" if value >= 0.01 or value == 0 else "<0.01×"
+
+
+def _number_text(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.2f}"
+
+
+def render_comparison(result: Comparison, *, color: bool = True, width: int | None = None) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color,
+                      color_system="standard" if color else None, width=width or 110, highlight=False)
+    console.print(Text(f"asynclint profile --compare  {result.before}  →  {result.after}", style="bold"))
+    if result.settings_note:
+        console.print(Text(f"note: {result.settings_note}; the ratios compare different loads", style="yellow"))
+    table = Table(box=box.SIMPLE_HEAD)
+    columns = (("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left"))
+    for column, justify in columns:
+        table.add_column(column, justify=justify)
+    verdicts = {True: Text("better", style="green"), False: Text("worse", style="red"), None: Text("")}
+    for metric in result.metrics:
+        table.add_row(metric.name, _number_text(metric.before), _number_text(metric.after), _ratio(metric.ratio),
+                      verdicts[metric.improved])
+    console.print(table)
+    if result.sites:
+        sites = Table(box=box.SIMPLE_HEAD, title="Top sites (stall time, by function)", title_justify="left",
+                      title_style="bold")
+        for column, justify in (("site", "left"), ("static", "left"), ("before", "right"), ("after", "right"),
+                                ("after / before", "right"), ("", "left")):
+            sites.add_column(column, justify=justify)
+        for change in result.sites[:TOP_SITES]:
+            if not change.judged:
+                verdict = Text(change.cause, style="dim")
+            elif change.before_ms == 0:
+                verdict = Text("new", style="yellow")
+            elif change.helped:
+                verdict = Text("fixed" if change.after_ms == 0 else "helped", style="green")
+            else:
+                verdict = Text("did not help", style="bold red")
+            sites.add_row(f"{change.path}:{change.line} {change.function}", change.finding or "",
+                          f"{change.before_ms:,.1f} ms", f"{change.after_ms:,.1f} ms", _ratio(change.ratio), verdict)
+        console.print(sites)
+        blocked = next(m.before for m in result.metrics if m.name.startswith("blocked"))
+        stubborn = [c for c in result.sites[:TOP_SITES]
+                    if c.judged and c.before_ms > max(blocked * 0.02, 0.0) and not c.helped]
+        if stubborn:
+            console.print(Text(
+                f"{len(stubborn)} site(s) still hold the loop at least half as long as before. If the change moved "
+                "pure-Python work (json, deepcopy) to a thread, the GIL still serialises it: do less work, "
+                "or use a process pool.", style="yellow"))
+    style = "green" if result.outputs_identical else "bold red"
+    console.print(Text(f"outputs: {result.outputs_note}", style=style))
+    return buffer.getvalue()
+
+
+def comparison_to_dict(result: Comparison) -> dict[str, Any]:
+    return {
+        "before": result.before, "after": result.after,
+        "outputs_identical": result.outputs_identical, "outputs_note": result.outputs_note,
+        "settings_note": result.settings_note,
+        "metrics": [{"name": m.name, "before": m.before, "after": m.after, "ratio": m.ratio,
+                     "improved": m.improved} for m in result.metrics],
+        "sites": [{"cause": c.cause, "path": c.path, "line": c.line, "function": c.function,
+                   "finding": c.finding, "before_ms": round(c.before_ms, 3), "after_ms": round(c.after_ms, 3),
+                   "ratio": c.ratio, "helped": c.helped} for c in result.sites],
+    }

@@ -1,0 +1,348 @@
+"""A fake OpenAI-compatible chat-completions server on 127.0.0.1, so environments run offline.
+
+It runs in a child process (``FakeServer``), not a thread: a server sharing the GIL with the
+profiled loop would steal time from it and blur the measurement. Replies are deterministic: a
+function of the seed and the conversation, never of timing or arrival order.
+
+The scripted model (``reply``) behaves like a small tool-using agent: with tools on offer it makes
+up to ``tool_turns`` tool calls, one per turn, cycling through the tools in order; a string
+argument is the user's question on the first call and, on later calls, the first thing the last
+tool returned (the text before the first ``:`` of its first line, e.g. a page title from a search).
+Then it answers ``<think>…</think><answer>…</answer>`` (the answer is a word of the last tool
+result, or of the question) and cites what it looked up last as ``[[reference]]``. Without
+tools it answers the same way at once.
+
+``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
+until SIGTERM/SIGINT or until its standard input closes (so it never outlives its parent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import random
+import select
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+HOST = "127.0.0.1"
+FILLER = ("the", "page", "says", "so", "answer", "is", "likely", "this", "given", "search", "result",
+          "which", "matches", "question", "and", "reference", "text", "checked", "carefully", "done")
+MAX_BODY = 64 * 1024 * 1024
+FIXED_CREATED = 1_700_000_000  # every response's "created": a clock reading would differ per run
+
+
+class FakeServerError(Exception):
+    """The fake server could not be started."""
+
+
+@dataclass(frozen=True)
+class ReplySettings:
+    seed: int = 0
+    latency_ms: float = 50.0
+    tokens: int = 24  # words of reasoning per reply (stand-ins for tokens)
+    tool_turns: int = 2
+
+
+# -- the scripted model ------------------------------------------------------------------------
+# The fake server's loop is the load generator in its own process, not code under measurement,
+# and its messages are a few kilobytes: it serializes on its loop on purpose, in these two places.
+def _dump(value: Any, **options: Any) -> str:
+    return json.dumps(value, **options)  # asynclint: ignore[inline-serialization]
+
+
+def _load(text: str | bytes) -> Any:
+    return json.loads(text)  # asynclint: ignore[inline-serialization]
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return "" if content is None else str(content)
+
+
+def _rng(settings: ReplySettings, *parts: Any) -> random.Random:
+    digest = hashlib.sha256(_dump([settings.seed, *parts], sort_keys=True, default=str).encode())
+    return random.Random(int.from_bytes(digest.digest()[:8], "big"))
+
+
+def _reference(tool_output: str) -> str:
+    first = tool_output.strip().splitlines()[0] if tool_output.strip() else ""
+    head, colon, _ = first.partition(":")
+    return head.strip() if colon and head.strip() else first.strip()[:80]
+
+
+def _string_arguments(messages: list[dict]) -> list[str]:
+    """String arguments of the tool calls made so far, in order."""
+    found = []
+    for message in messages:
+        for call in message.get("tool_calls") or []:
+            try:
+                arguments = _load((call.get("function") or {}).get("arguments") or "{}")
+            except (TypeError, ValueError):
+                continue
+            if isinstance(arguments, dict):
+                found.extend(v for v in arguments.values() if isinstance(v, str) and v)
+    return found
+
+
+def _argument(schema: dict, value: str, rng: random.Random) -> Any:
+    if "enum" in schema and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "string")
+    return {
+        "integer": lambda: rng.randint(1, 5),
+        "number": lambda: round(rng.uniform(0, 1), 3),
+        "boolean": lambda: True,
+        "array": lambda: [],
+        "object": lambda: {},
+    }.get(kind, lambda: value)()
+
+
+def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
+    """(assistant message, finish_reason) for a chat-completions request body."""
+    messages = request.get("messages") or []
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    question = _text(messages[last_user].get("content")) if last_user >= 0 else ""
+    since = messages[last_user + 1:]
+    calls_made = sum(1 for m in since if m.get("role") == "assistant" and m.get("tool_calls"))
+    tool_outputs = [_text(m.get("content")) for m in since if m.get("role") == "tool"]
+    reference = _reference(tool_outputs[-1]) if tool_outputs else ""
+    looked_up = [value for value in _string_arguments(since) if value != question]
+    rng = _rng(settings, question, calls_made, tool_outputs[-1:] or "")
+    tools = [t for t in request.get("tools") or [] if isinstance(t, dict) and t.get("function")]
+    if tools and calls_made < settings.tool_turns:
+        function = tools[calls_made % len(tools)]["function"]
+        parameters = function.get("parameters") or {}
+        properties = parameters.get("properties") or {}
+        names = parameters.get("required") or list(properties)
+        value = reference if calls_made and reference else question
+        arguments = {name: _argument(properties.get(name) or {}, value, rng) for name in names}
+        call_id = "call_" + hashlib.sha256(f"{settings.seed}:{question}:{calls_made}".encode()).hexdigest()[:16]
+        message = {"role": "assistant", "content": None, "tool_calls": [{
+            "id": call_id, "type": "function",
+            "function": {"name": function.get("name", ""), "arguments": _dump(arguments)},
+        }]}
+        return message, "tool_calls"
+    thinking = " ".join(rng.choice(FILLER) for _ in range(max(0, settings.tokens)))
+    pool = (tool_outputs[-1] if tool_outputs else question).split() or ["unknown"]
+    answer = rng.choice(pool).strip(".,;:()[]\"'") or "unknown"
+    cited = looked_up[-1] if looked_up else reference
+    cite = f"\n[[{cited}]]" if cited else ""
+    return {"role": "assistant", "content": f"<think>{thinking}</think>\n<answer>{answer}</answer>{cite}"}, "stop"
+
+
+def _usage(request: dict, message: dict) -> dict:
+    prompt = sum(len(_text(m.get("content")).split()) for m in request.get("messages") or [])
+    completion = len(_text(message.get("content")).split()) + sum(
+        len(call["function"]["arguments"].split()) for call in message.get("tool_calls") or [])
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def chat_completion(request: dict, settings: ReplySettings) -> dict:
+    """The whole response body. Its id and timestamp derive from the request and the seed, not
+    from arrival order or the clock: environments store responses in their trajectories, and
+    two runs must produce the same outputs."""
+    choices = []
+    for index in range(max(1, int(request.get("n") or 1))):
+        message, finish = reply(request, settings if not index else ReplySettings(
+            settings.seed + index, settings.latency_ms, settings.tokens, settings.tool_turns))
+        choices.append({"index": index, "message": message, "finish_reason": finish, "logprobs": None})
+    return {
+        "id": "chatcmpl-fake-" + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode())
+        .hexdigest()[:24],
+        "object": "chat.completion", "created": FIXED_CREATED,
+        "model": str(request.get("model") or "fake"), "choices": choices,
+        "usage": _usage(request, choices[0]["message"]), "system_fingerprint": "asynclint-fake",
+    }
+
+
+def _stream_body(completion: dict) -> bytes:
+    """The same completion as server-sent events: one delta per choice, then a finish chunk."""
+    events = []
+    for choice in completion["choices"]:
+        delta = dict(choice["message"])
+        if delta.get("tool_calls"):
+            delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(delta["tool_calls"])]
+        for piece in ({"index": choice["index"], "delta": delta, "finish_reason": None},
+                      {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]}):
+            events.append({"id": completion["id"], "object": "chat.completion.chunk",
+                           "created": completion["created"], "model": completion["model"], "choices": [piece]})
+    return b"".join(b"data: " + _dump(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
+
+
+# -- HTTP/1.1 over asyncio streams -------------------------------------------------------------
+class _Server:
+    def __init__(self, settings: ReplySettings):
+        self.settings = settings
+        self.requests = 0
+        self.connections: set[asyncio.StreamWriter] = set()
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections.add(writer)
+        try:
+            while await self._one(reader, writer):
+                pass
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            pass
+        finally:
+            self.connections.discard(writer)
+            writer.close()
+
+    async def _one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        head = await reader.readuntil(b"\r\n\r\n")
+        request_line, *header_lines = head.decode("latin-1").split("\r\n")
+        method, target, _version = request_line.split(" ", 2)
+        headers = {}
+        for line in header_lines:
+            if ":" in line:
+                name, _, value = line.partition(":")
+                headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length") or 0)
+        if length > MAX_BODY:
+            raise ValueError("body too large")
+        body = await reader.readexactly(length) if length else b""
+        status, payload, content_type = await self._route(method, target.split("?", 1)[0], body)
+        keep_alive = headers.get("connection", "").lower() != "close"
+        writer.write(
+            f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(payload)}\r\n"
+            f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n".encode() + payload)
+        await writer.drain()
+        return keep_alive
+
+    async def _route(self, method: str, path: str, body: bytes) -> tuple[str, bytes, str]:
+        if method == "POST" and path.rstrip("/").endswith("/chat/completions"):
+            try:
+                request = _load(body or b"{}")
+                if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
+                    raise ValueError("'messages' must be a list")
+            except ValueError as exc:
+                return "400 Bad Request", _error(f"invalid request body: {exc}"), "application/json"
+            self.requests += 1
+            if self.settings.latency_ms > 0:
+                await asyncio.sleep(self.settings.latency_ms / 1000)
+            completion = chat_completion(request, self.settings)
+            if request.get("stream"):
+                return "200 OK", _stream_body(completion), "text/event-stream"
+            return "200 OK", _dump(completion).encode(), "application/json"
+        if method == "GET" and path.rstrip("/").endswith("/models"):
+            models = {"object": "list",
+                      "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "asynclint"}]}
+            return "200 OK", _dump(models).encode(), "application/json"
+        if method == "GET" and path == "/_stats":
+            return "200 OK", _dump({"requests": self.requests}).encode(), "application/json"
+        return "404 Not Found", _error(f"no route for {method} {path}"), "application/json"
+
+
+def _error(message: str) -> bytes:
+    return _dump({"error": {"message": message, "type": "invalid_request_error", "code": None}}).encode()
+
+
+async def serve(settings: ReplySettings, port: int = 0, ready=None) -> None:
+    """Serve on 127.0.0.1:port until cancelled; ``ready(port)`` is called once listening."""
+    state = _Server(settings)
+    server = await asyncio.start_server(state.handle, HOST, port, backlog=1024)
+    try:
+        if ready is not None:
+            ready(server.sockets[0].getsockname()[1])
+        await asyncio.Event().wait()
+    finally:
+        server.close()
+        for writer in list(state.connections):
+            writer.close()
+        await server.wait_closed()
+
+
+async def _main(settings: ReplySettings, port: int) -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not sys.stdin.buffer.read1(4096) else None)
+
+    def ready(bound: int) -> None:
+        print(f"listening {HOST} {bound}", flush=True)
+
+    task = asyncio.create_task(serve(settings, port, ready))
+    await stop.wait()
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m asynclint.profiler.fakeserver", description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--latency-ms", type=float, default=50.0)
+    parser.add_argument("--tokens", type=int, default=24)
+    parser.add_argument("--tool-turns", type=int, default=2)
+    args = parser.parse_args(argv)
+    settings = ReplySettings(args.seed, args.latency_ms, args.tokens, args.tool_turns)
+    asyncio.run(_main(settings, args.port))
+    return 0
+
+
+class FakeServer:
+    """The server in a child process: ``with FakeServer(settings) as server: server.base_url``."""
+
+    def __init__(self, settings: ReplySettings = ReplySettings(), *, start_timeout: float = 30.0):
+        self.settings = settings
+        self.start_timeout = start_timeout
+        self.process: subprocess.Popen | None = None
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.port}/v1"
+
+    def start(self) -> FakeServer:
+        s = self.settings
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
+             "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        ready, _, _ = select.select([self.process.stdout], [], [], self.start_timeout)
+        line = self.process.stdout.readline() if ready else ""
+        if not line.startswith("listening "):
+            self.stop()
+            raise FakeServerError(f"the fake model server did not start: {line.strip() or 'no answer'}")
+        self.port = int(line.split()[2])
+        return self
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+    def __enter__(self) -> FakeServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""pytest plugin (entry point ``pytest11``): fail an async test whose event loop was held longer
+than a budget, naming the code that held it.
+
+- ``@pytest.mark.loop_budget(50)`` on an ``async def`` test: asynclint runs the test on a fresh
+  loop (``asyncio.run``) under ``asynclint.profiler.watch``; no asyncio plugin is needed. If the
+  test also carries another runner's marker (``asyncio``, ``anyio``, ``trio``), that runner keeps
+  the test and asynclint watches the coroutine inside the runner's loop.
+- The ``loop_budget`` fixture, for any runner: ``with loop_budget(50): await work()``.
+
+Nothing happens for tests that use neither: the hooks return at once and nothing heavy is
+imported until a marked test runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+MARKER = "loop_budget"
+OTHER_RUNNERS = ("asyncio", "anyio", "trio")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(ms, threshold_ms=None): fail this async test if its event loop is held longer than ms "
+        "at once, naming the code that held it (asynclint)",
+    )
+
+
+def _budget(marker: pytest.Mark) -> tuple[float, float]:
+    args, kwargs = marker.args, dict(marker.kwargs)
+    if len(args) > 1 or (args and "ms" in kwargs) or set(kwargs) - {"ms", "threshold_ms"}:
+        raise pytest.UsageError(f"{MARKER}: expected {MARKER}(ms, threshold_ms=None)")
+    ms = args[0] if args else kwargs.get("ms")
+    if not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms <= 0:
+        raise pytest.UsageError(f"{MARKER}: the budget must be a positive number of milliseconds, got {ms!r}")
+    threshold = kwargs.get("threshold_ms") or default_threshold(ms)
+    return float(ms), float(threshold)
+
+
+def default_threshold(budget_ms: float) -> float:
+    """Stalls are attributed from this lateness on: below the budget, so an over-budget stall
+    always has its site, and not below 1 ms, to keep the heartbeat cheap."""
+    return max(1.0, min(5.0, budget_ms / 2))
+
+
+def verdict(report: Any, budget_ms: float) -> str | None:
+    """The failure message when the worst stall exceeded the budget, else None."""
+    analysis = report.analysis
+    if analysis.lag.max_ms <= budget_ms:
+        return None
+    lines = [f"event loop held for {analysis.lag.max_ms:.1f} ms at once (budget {budget_ms:g} ms); "
+             f"{analysis.lag.stalls} stalls >= {analysis.threshold_ms:g} ms, {analysis.lag.blocked_ms:.1f} ms blocked"]
+    worst = analysis.worst[0] if analysis.worst else None
+    if worst is not None and worst.sites:
+        lines.append("the worst stall was spent in:")
+        for frame, cause, ms in worst.sites[:3]:
+            lines.append(f"  {frame.path}:{frame.line} in {frame.function} ({cause}): {ms:.1f} ms")
+    by_site = {(s.cause, s.frame): s for s in analysis.sites}
+    if worst is not None and worst.sites:
+        site = by_site.get((worst.sites[0][1], worst.sites[0][0]))
+        for frame in site.chain if site else ():
+            lines.append(f"    ← {frame.function}  {frame.path}:{frame.line}")
+    return "\n".join(lines)
+
+
+@contextmanager
+def _watching(budget_ms: float, threshold_ms: float) -> Iterator[Any]:
+    from asynclint.profiler.live import watch
+
+    with watch(loop_threshold_ms=threshold_ms) as report:
+        yield report
+    message = verdict(report, budget_ms)
+    if message:
+        pytest.fail(message, pytrace=False)
+
+
+def _watched(function: Callable[..., Any], budget_ms: float, threshold_ms: float) -> Callable[..., Any]:
+    @functools.wraps(function)
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        with _watching(budget_ms, threshold_ms):
+            return await function(*args, **kwargs)
+
+    return run
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    marker = pyfuncitem.get_closest_marker(MARKER)
+    if marker is None:
+        return None
+    budget_ms, threshold_ms = _budget(marker)
+    function = pyfuncitem.obj
+    if any(pyfuncitem.get_closest_marker(name) for name in OTHER_RUNNERS):
+        if not inspect.iscoroutinefunction(function):
+            pytest.fail(f"{MARKER}: another plugin already turned this test into a plain function; "
+                        "use the loop_budget fixture inside the test instead", pytrace=False)
+        pyfuncitem.obj = _watched(function, budget_ms, threshold_ms)
+        return None  # the other runner runs the watched coroutine in its own loop
+    if not inspect.iscoroutinefunction(function):
+        pytest.fail(f"{MARKER} applies to `async def` tests (this one is a plain function; "
+                    "use the loop_budget fixture inside its asyncio.run)", pytrace=False)
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    asyncio.run(_watched(function, budget_ms, threshold_ms)(**arguments))
+    return True
+
+
+@pytest.fixture
+def loop_budget() -> Callable[..., Any]:
+    """``with loop_budget(ms): ...`` inside a running loop fails the test if the loop was held
+    longer than ``ms`` at once within the block; it yields the watch report."""
+
+    def budget(ms: float, *, threshold_ms: float | None = None):
+        if not isinstance(ms, (int, float)) or ms <= 0:
+            raise ValueError(f"loop_budget: the budget must be a positive number of milliseconds, got {ms!r}")
+        return _watching(float(ms), float(threshold_ms or default_threshold(ms)))
+
+    return budget

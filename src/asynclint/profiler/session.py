@@ -1,0 +1,151 @@
+"""One profiling run: resolve the target, start the fake server if it needs one, drive the load
+on a fresh loop under the monitor, match stall sites with the static check, build the report."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from asynclint.model import Finding
+from asynclint.profiler.attribution import USER, analyze, classify, file_cause, loop_part
+from asynclint.profiler.fakeserver import FakeServer, ReplySettings
+from asynclint.profiler.monitor import LoopMonitor, Recording
+from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary
+from asynclint.profiler.targets import LoadPlan, RunOutcome, Target, canonical, default_rollouts, resolve
+
+
+@dataclass(frozen=True)
+class ProfileRun:
+    report: ProfileReport
+    recording: Recording
+
+
+async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
+                  warmup: int = 0) -> tuple[RunOutcome, float, Recording | None]:
+    """Drive ``target`` on the running loop with ``monitor`` attached (or none, for baselines),
+    after ``warmup`` unmeasured rollouts on the same loop: first calls import modules, build
+    clients and validators, and fill caches, once per process — not what a long run is made of."""
+    if warmup:
+        await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None))
+    if monitor is not None:
+        monitor.start()
+    started = time.perf_counter()
+    try:
+        outcome = await target.run(plan)
+    finally:
+        wall = time.perf_counter() - started
+        recording = monitor.stop() if monitor is not None else None
+    return outcome, wall, recording
+
+
+def static_findings(paths: Sequence[Path]) -> tuple[list[Finding], StaticSummary]:
+    """``asynclint check`` on the target's files (and other user files seen in stalls)."""
+    from asynclint.config import ConfigError, find_pyproject, load
+    from asynclint.files import PathError
+    from asynclint.runner import run_check
+
+    existing = [p for p in dict.fromkeys(paths) if p.exists()]
+    if not existing:
+        return [], StaticSummary(0, 0, "no source files to check")
+    try:
+        config = load(find_pyproject(existing[0]), Path.cwd())
+        result = run_check([str(p) for p in _explicit_files(existing)], config, jobs=1, use_cache=False)
+    except (ConfigError, PathError) as exc:
+        return [], StaticSummary(0, 0, f"static check skipped: {exc}")
+    return list(result.findings), StaticSummary(result.files_checked, len(result.findings))
+
+
+def _explicit_files(paths: Sequence[Path]) -> list[Path]:
+    """Files named one by one are checked even where the project's excludes would skip them."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts))
+        else:
+            files.append(path)
+    return list(dict.fromkeys(files))
+
+
+def _user_files(recording: Recording) -> list[Path]:
+    seen: dict[Path, None] = {}
+    for stall in recording.stalls:
+        for sample in stall.samples:
+            for code, _line in sample.stack:
+                if file_cause(code.co_filename) == USER and Path(code.co_filename).is_file():
+                    seen[Path(code.co_filename).resolve()] = None
+    return list(seen)
+
+
+def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int = 2,
+            env_args: dict[str, Any] | None = None, check: bool = True) -> ProfileRun:
+    """Run ``spec`` under load and return the report (TargetError/MonitorError on bad input)."""
+    target = resolve(spec, env_args)
+    rollouts = default_rollouts(target, settings.rollouts, settings.duration_s)
+    plan = LoadPlan(rollouts, settings.concurrency, settings.duration_s)
+    server = None
+    if target.needs_server:
+        server = FakeServer(ReplySettings(settings.seed, settings.latency_ms, tokens, tool_turns))
+    if server is not None:
+        server.start()
+    try:
+        target.prepare(server.base_url if server else None, plan)
+        monitor = LoopMonitor(threshold=settings.threshold_ms / 1000, interval=settings.interval_ms / 1000,
+                              method=settings.method)
+        outcome, wall, recording = asyncio.run(measure(target, plan, monitor, settings.warmup))
+    finally:
+        if server is not None:
+            server.stop()
+    assert recording is not None
+    if check:
+        findings, static = static_findings([*target.sources, *_user_files(recording)])
+    else:
+        findings, static = [], StaticSummary(0, 0, "static check not run")
+    analysis = analyze(recording, findings)
+    report = ProfileReport(
+        target=spec, kind=target.kind,
+        settings=Settings(rollouts, settings.concurrency, settings.duration_s, settings.latency_ms, settings.seed,
+                          settings.threshold_ms, settings.interval_ms, recording.method, settings.warmup),
+        rollouts=len(outcome.outputs), wall_s=wall, analysis=analysis,
+        outputs=OutputsDigest.of(tuple(canonical(value) for value in outcome.outputs), outcome.errors),
+        static=static, first_error=outcome.first_error,
+    )
+    return ProfileRun(report, recording)
+
+
+def html_call_tree(recording: Recording, *, worst: int = 10, title: str = "asynclint profile") -> str:
+    """pyinstrument's interactive call tree of the ``worst`` stalls: each stall is a root named by
+    its duration, under it the sampled stacks weighted by their share of the stall."""
+    from pyinstrument.renderers import HTMLRenderer
+    from pyinstrument.session import Session
+
+    top = f"{title}: the {worst} worst stalls\x00<stalls>\x000"
+    records: list[tuple[list[str], float]] = []
+    stalls = sorted(recording.stalls, key=lambda s: -s.duration)[:worst]
+    for rank, stall in enumerate(stalls, 1):
+        label = f"stall #{rank}: {stall.duration * 1000:.1f} ms at +{stall.due - recording.started:.3f} s"
+        root = f"{label}\x00<stall>\x00{rank}"
+        samples = [s for s in stall.samples if classify(s.stack) is not None]
+        if not samples:
+            records.append(([top, root, "no sample landed in this stall\x00<unattributed>\x000"], stall.duration))
+            continue
+        weight = stall.duration / len(samples)
+        for sample in samples:
+            frames = [f"{code.co_name}\x00{code.co_filename}\x00{code.co_firstlineno}\x01l{line}"
+                      for code, line in reversed(loop_part(sample.stack))]
+            records.append(([top, root, *frames], weight))
+    session = Session(
+        frame_records=records, start_time=time.time(), duration=sum(s.duration for s in stalls),
+        min_interval=recording.interval, max_interval=recording.interval, sample_count=len(records),
+        start_call_stack=[top], target_description=title, cpu_time=0.0, sys_path=sys.path,
+        sys_prefixes=_sys_prefixes(),
+    )
+    return HTMLRenderer().render(session)
+
+
+def _sys_prefixes() -> list[str]:
+    return sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix})

@@ -1,0 +1,110 @@
+"""Workloads for the profiler tests and bench/bench_profile.py.
+
+``stalls`` holds the loop at the lines marked ``# stall: NAME``; the tests find those lines by
+their markers, so editing this file cannot silently break them. ``clean`` does the same amount of
+awaiting and no blocking work. Each blocking operation is a module-level function the tests can
+also time on its own (``BLOCKERS``), which is how they judge a reported total as plausible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+SLEEP_S = 0.006
+PAYLOAD = {f"key{i}": {"values": list(range(12)), "text": "x" * 40} for i in range(2500)}
+STATE = {"turns": [{"role": "user", "content": "y" * 30, "meta": {"n": i}} for i in range(1500)]}
+BLOB = "z" * (6 * 1024 * 1024)
+SCRATCH = os.path.join(tempfile.gettempdir(), f"asynclint-workload-{os.getpid()}.txt")
+
+
+def block_sleep() -> None:
+    time.sleep(SLEEP_S)  # stall: sleep
+
+
+def block_json() -> int:
+    return len(json.dumps(PAYLOAD))  # stall: json
+
+
+def block_deepcopy() -> int:
+    return len(copy.deepcopy(STATE)["turns"])  # stall: deepcopy
+
+
+def block_write() -> int:
+    return Path(SCRATCH).write_text(BLOB)  # stall: write
+
+
+def _tokenize(text: str) -> int:
+    return sum(ord(character) & 7 for character in text)  # stall: helper
+
+
+def score(text: str) -> int:
+    """A sync helper that does its work two calls deep (score -> _tokenize)."""
+    return _tokenize(text)
+
+
+def block_helper() -> int:
+    return score(BLOB[:120_000])
+
+
+BLOCKERS = {"sleep": block_sleep, "json": block_json, "deepcopy": block_deepcopy, "write": block_write,
+            "helper": block_helper}
+
+
+async def stalls(index: int) -> int:
+    await asyncio.sleep(0.001)
+    kind = index % 8
+    if kind == 0:
+        block_sleep()
+    elif kind == 1:
+        block_json()
+    elif kind == 2:
+        block_deepcopy()
+    elif kind == 3:
+        block_write()
+    elif kind == 4:
+        block_helper()
+    await asyncio.sleep(0.001)
+    return kind * 10 + index % 3
+
+
+async def clean(index: int) -> int:
+    await asyncio.sleep(0.001)
+    value = sum(range(50)) + index
+    await asyncio.sleep(0.001)
+    return value % 7
+
+
+SMALL = {"role": "assistant", "content": "a short reply " * 8, "tool_calls": [{"id": "c1", "args": [1, 2, 3]}]}
+
+
+async def busy(index: int) -> int:
+    """A loop kept busy by many small steps (~50 µs each) and no stall: the worst case for the
+    profiler's overhead (bench/bench_profile.py)."""
+    total = 0
+    for _ in range(20):
+        total += len(json.dumps(SMALL))
+        await asyncio.sleep(0)
+    return total + index % 5
+
+
+async def offset(index: int) -> int:
+    """Like ``clean``, but its outputs change with ASYNCLINT_TEST_OFFSET (for --compare tests)."""
+    await asyncio.sleep(0.001)
+    return index + int(os.environ.get("ASYNCLINT_TEST_OFFSET", "0"))
+
+
+async def flaky(index: int) -> int:
+    await asyncio.sleep(0.001)
+    if index % 5 == 0:
+        raise ValueError(f"rollout {index} failed")
+    return index
+
+
+def not_async(index: int) -> int:
+    return index

@@ -1,0 +1,142 @@
+"""Pure parts of the profiler: frame classification, aggregation, finding matching, the compare
+logic and report loading. No loop, no timing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from asynclint.model import Finding, Severity
+from asynclint.profiler.attribution import (
+    GC, LIBRARY, PROFILER, RUNTIME, UNSEEN, USER, FindingIndex, Frame, analyze, classify, percentile,
+)
+from asynclint.profiler.compare import CompareError, compare, load_report, pair_sites
+from asynclint.profiler.monitor import Recording, Sample, Stall
+
+
+def code_at(path: str, name: str = "work", first_line: int = 1):
+    namespace: dict = {}
+    exec(compile("\n" * (first_line - 1) + f"def {name}():\n    pass\n", path, "exec"), namespace)
+    return namespace[name].__code__
+
+
+USER_FILE = str(Path("/srv/project/app.py"))
+HELPER_FILE = str(Path("/srv/project/helpers.py"))
+LIBRARY_FILE = str(Path(sysconfig.get_paths()["purelib"]) / "somepkg" / "client.py")
+LOOP_RUN = asyncio.events.Handle._run.__code__
+RUN_ONCE = asyncio.base_events.BaseEventLoop._run_once.__code__
+DUMPS = json.dumps.__code__
+PROFILER_CODE = analyze.__code__
+
+
+def test_the_innermost_user_frame_is_the_site_and_the_loop_bounds_the_chain():
+    stack = ((DUMPS, 231), (code_at(HELPER_FILE, "encode"), 12), (code_at(USER_FILE, "step"), 40),
+             (LOOP_RUN, 80), (RUN_ONCE, 1922), (code_at(USER_FILE, "main"), 99))
+    cause, site, chain, inner = classify(stack)
+    assert (cause, site.path.endswith("helpers.py"), site.line, site.function) == (USER, True, 12, "encode")
+    assert [(f.function, f.line) for f in chain] == [("step", 40)]  # not main: it only started the loop
+    assert inner is not None and inner.function == "dumps"
+
+
+def test_without_user_frames_the_library_then_profiler_then_runtime_is_named():
+    library = classify(((DUMPS, 1), (code_at(LIBRARY_FILE, "send"), 7), (LOOP_RUN, 80)))
+    assert library[0] == LIBRARY and library[1].path == "somepkg/client.py"
+    assert classify(((PROFILER_CODE, 5), (LOOP_RUN, 80)))[0] == PROFILER
+    runtime = classify(((RUN_ONCE, 1906),))
+    assert runtime[0] == RUNTIME and runtime[1].path == "asyncio/base_events.py"
+    assert classify(()) is None
+
+
+def test_stall_time_is_shared_among_samples_and_gc():
+    user = (code_at(USER_FILE, "a"), 3), (LOOP_RUN, 80)
+    other = (code_at(USER_FILE, "b"), 9), (LOOP_RUN, 80)
+    stalls = (
+        Stall(due=10.0, duration=0.030, samples=(Sample(10.01, user), Sample(10.02, user), Sample(10.03, other)),
+              gc_time=0.006),
+        Stall(due=11.0, duration=0.010, samples=(), gc_time=0.0),
+    )
+    recording = Recording(lags=(0.0001, 0.030, 0.010), stalls=stalls, started=9.0, wall=3.0, interval=0.002,
+                          threshold=0.005, method="signal")
+    result = analyze(recording)
+    by_line = {s.frame.line: s for s in result.sites}
+    assert by_line[3].total_ms == pytest.approx(16.0) and by_line[9].total_ms == pytest.approx(8.0)
+    assert by_line[3].count == 1 and by_line[3].blind_spot
+    causes = dict(result.causes)
+    assert causes[GC] == pytest.approx(6.0) and causes[UNSEEN] == pytest.approx(10.0)
+    assert sum(causes.values()) == pytest.approx(result.lag.blocked_ms) == pytest.approx(40.0)
+    assert result.worst[0].duration_ms == pytest.approx(30.0) and result.worst[0].at_s == pytest.approx(1.0)
+
+
+def test_percentile_is_nearest_rank():
+    values = sorted(float(v) for v in range(1, 101))
+    assert (percentile(values, 0.5), percentile(values, 0.99), percentile(values, 1.0)) == (50.0, 99.0, 100.0)
+    assert percentile([], 0.5) == 0.0
+
+
+def _finding(path: str, line: int, end_line: int, code: str = "ASL101") -> Finding:
+    return Finding(path, line, 5, end_line, 20, code, "blocking-sleep", Severity.CRITICAL, "m")
+
+
+def test_findings_match_a_line_inside_the_call_span_or_a_caller_frame(tmp_path: Path):
+    app = tmp_path / "app.py"
+    index = FindingIndex([_finding(str(app), 10, 12), _finding(str(app), 30, 30, "ASL111")])
+    assert index.match(Frame(str(app), 11, "f"), ()).code == "ASL101"
+    via = index.match(Frame(str(app), 50, "helper"), (Frame(str(app), 30, "caller"),))
+    assert via.code == "ASL111" and via.via == Frame(str(app), 30, "caller")
+    assert index.match(Frame(str(app), 13, "f"), ()) is None
+
+
+def test_sites_pair_by_line_then_in_order_within_a_function():
+    key = lambda line, function="f": ("user", "app.py", function, line)  # noqa: E731
+    before = {key(10): {}, key(20): {}, key(5, "g"): {}, key(7, "gone"): {}}
+    after = {key(10): {}, key(22): {}, key(6, "g"): {}, key(8, "g"): {}}
+    pairs = pair_sites(before, after)
+    assert (key(10), key(10)) in pairs and (key(20), key(22)) in pairs
+    # Uneven counts in g: no guessing, each side stands alone.
+    assert (key(5, "g"), None) in pairs and (None, key(6, "g")) in pairs and (None, key(8, "g")) in pairs
+    assert (key(7, "gone"), None) in pairs
+
+
+def _report(values: list, blocked: float = 100.0, sites: list | None = None) -> dict:
+    return {
+        "asynclint_profile": 1, "settings": {"rollouts": len(values), "concurrency": 8},
+        "run": {"rollouts": len(values), "wall_s": 1.0, "throughput_per_s": float(len(values))},
+        "lag": {"p50_ms": 1.0, "p90_ms": 2.0, "p99_ms": 50.0, "max_ms": 60.0, "stalls": 3, "blocked_ms": blocked},
+        "sites": sites or [],
+        "outputs": {"count": len(values), "sha256": str(hash(json.dumps(values))), "values": values},
+    }
+
+
+def test_compare_reports_ratios_outputs_and_sites_that_did_not_help():
+    site = {"cause": "user", "path": "app.py", "function": "f", "line": 3, "total_ms": 80.0,
+            "finding": {"code": "ASL111", "severity": "medium"}}
+    before = _report([1, 2, 3], 100.0, [site])
+    after = _report([1, 2, 3], 90.0, [{**site, "total_ms": 70.0}])
+    result = compare(before, after)
+    blocked = next(m for m in result.metrics if m.name.startswith("blocked"))
+    assert blocked.ratio == pytest.approx(0.9) and blocked.improved is True
+    assert result.outputs_identical
+    assert result.sites[0].finding == "ASL111 medium" and not result.sites[0].helped
+    changed = compare(before, _report([1, 5, 7]))
+    assert not changed.outputs_identical
+    assert changed.outputs_note == "2 of 3 outputs differ; first at rollout 1: 2 before, 5 after"
+    assert compare(before, _report([1, 2])).outputs_note == "different number of outputs: 3 before, 2 after"
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("{", "not valid JSON (line 1, column 2"),
+    ("[]", "not an asynclint profile report"),
+    ('{"asynclint_profile": 99}', "profile report version 99"),
+    ('{"asynclint_profile": 1, "run": {}}', "section 'run' is incomplete"),
+])
+def test_load_report_rejects_bad_files_with_one_line(tmp_path: Path, content: str, message: str):
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    with pytest.raises(CompareError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_report(path)
+    with pytest.raises(CompareError, match="no such file"):
+        load_report(tmp_path / "missing.json")

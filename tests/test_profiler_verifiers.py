@@ -1,0 +1,68 @@
+"""End to end on the bundled verifiers example, driven offline against the fake model server:
+profile, hand-fix one offender on a copy, profile again, compare. Needs the `verifiers` extra."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from test_cli import EXAMPLES, run
+
+pytest.importorskip("verifiers.legacy", reason="needs `pip install -e .[verifiers]` (verifiers 0.3.x)")
+
+ARGS = ("--rollouts", "12", "--concurrency", "12", "--latency", "20", "--format", "json")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("wiki")
+    shutil.copytree(EXAMPLES, root / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def before(project: Path) -> dict:
+    result = run("profile", "examples/wiki_qa", *ARGS, "-o", "before.json", cwd=project)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads((project / "before.json").read_text())
+    jsonschema.validate(report, json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text()))
+    return report
+
+
+def _site(report: dict, path: str, line: int) -> dict | None:
+    return next((s for s in report["sites"] if (s["path"], s["line"]) == (path, line)), None)
+
+
+def test_the_example_runs_offline_and_its_offenders_are_attributed(before: dict):
+    assert before["kind"] == "verifiers-v0"
+    assert before["run"]["rollouts"] == 12 and before["run"]["errors"] == 0
+    rewards = [value["reward"] for value in before["outputs"]["values"]]
+    assert len(rewards) == 12 and all(isinstance(r, float) for r in rewards)
+    judge = _site(before, "examples/wiki_qa/rewards.py", 78)  # sync OpenAI judge, to the fake server
+    assert judge and judge["finding"]["code"] == "ASL103" and judge["finding"]["severity"] == "critical"
+    checker = _site(before, "examples/wiki_qa/rewards.py", 47)  # subprocess.run in a reward
+    assert checker and checker["finding"]["code"] == "ASL106"
+    assert before["static"]["findings"] == 20
+
+
+def test_a_fix_shows_in_compare_with_identical_outputs(project: Path, before: dict):
+    env = project / "examples" / "wiki_qa" / "env.py"
+    source = env.read_text()
+    blocking = "            time.sleep(wait)  # back off to stay under the search API's rate limit"
+    assert blocking in source
+    env.write_text(source.replace(blocking, "            await asyncio.sleep(wait)"))
+    result = run("profile", "examples/wiki_qa", *ARGS, "-o", "after.json", cwd=project)
+    assert result.returncode == 0, result.stderr[-2000:]
+    after = json.loads((project / "after.json").read_text())
+    slept, fixed = _site(before, "examples/wiki_qa/env.py", 94), _site(after, "examples/wiki_qa/env.py", 94)
+    assert slept and slept["finding"]["code"] == "ASL101"
+    # A sample may still land on the line while it sets up the awaited sleep, but not the sleep.
+    assert fixed is None or fixed["total_ms"] <= slept["total_ms"] / 10
+    compared = run("profile", "--compare", "before.json", "after.json", "--format", "json", cwd=project)
+    assert compared.returncode == 0, compared.stdout
+    comparison = json.loads(compared.stdout)
+    assert comparison["outputs_identical"] is True

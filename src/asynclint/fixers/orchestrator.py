@@ -1,0 +1,317 @@
+"""Apply fixes to a project in memory: lint, ask the fixers, apply what does not overlap,
+verify, repeat to a fixed point. Pure: texts in, new texts and a report out.
+
+Verification, per round: every changed file must compile, and re-linting the whole project (the
+engine, in memory) must show each finding a fix claimed gone and no new finding more severe than
+the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
+reported and never applied. Edits that overlap in one round wait for the next, where the code
+they target has been re-linted (often the first fix has removed the second finding too).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from asynclint import fixers
+from asynclint.config import Config
+from asynclint.engine import SourceFile, check, summarize
+from asynclint.fixers.analysis import FixProject, ParsedFile, add_import
+from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.index import ModuleSummary
+from asynclint.model import FileError, Finding, Result, Severity
+
+#: Rounds of lint -> fix -> verify; each round fixes everything that does not overlap, so real
+#: files settle in two or three.
+MAX_ROUNDS = 10
+
+Key = tuple[str, str, str]  # (path, code, message): a finding, independent of its line
+
+
+def finding_key(finding: Finding) -> Key:
+    return (finding.path, finding.code, finding.message)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One fix made, for the report."""
+
+    path: str  # the file changed
+    finding: Finding  # the finding it was made for (as found, before any edit)
+    recipe: str
+    safe: bool
+    title: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Left:
+    """A finding still there at the end, and why."""
+
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    original: dict[str, str]
+    texts: dict[str, str]  # every file, fixed or not
+    applied: tuple[Applied, ...]
+    left: tuple[Left, ...]
+    errors: tuple[FileError, ...]
+    rounds: int
+
+    @property
+    def changed(self) -> dict[str, str]:
+        return {path: text for path, text in self.texts.items() if text != self.original[path]}
+
+
+class _Linter:
+    """The engine over the current texts, re-indexing only files that changed."""
+
+    def __init__(self, sources: Sequence[SourceFile], config: Config):
+        self.config, self.catalogue = config, config.catalogue()
+        self.sources = {source.path: source for source in sources}
+        self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
+
+    def lint(self, texts: dict[str, str]) -> Result:
+        summaries, errors = [], []
+        for path, text in texts.items():
+            cached = self._summaries.get(path)
+            if cached is None or cached[0] != text:
+                cached = self._summaries[path] = (text, summarize(replace(self.sources[path], text=text), self.catalogue))
+            (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
+        return check(summaries, texts, self.config, self.catalogue, errors)
+
+
+def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool = False) -> FixOutcome:
+    """Fix every finding at or above ``config.min_severity`` that a fixer can, to a fixed point."""
+    original = {source.path: source.text for source in sources}
+    texts = dict(original)
+    linter = _Linter(sources, config)
+    applied: list[Applied] = []
+    reasons: dict[Key, str] = {}
+    result = linter.lint(texts)
+    broken = {error.path for error in result.errors}
+    rounds = 0
+    while rounds < MAX_ROUNDS:
+        rounds += 1
+        project = FixProject({path: text for path, text in texts.items() if path not in broken})
+        proposals = _propose(result.findings, project, unsafe, reasons)
+        if not proposals:
+            break
+        chosen = _without_overlaps(proposals, project, reasons)
+        batch = _verified(chosen, project, texts, result, linter, reasons)
+        if not batch:
+            break
+        for fix in batch:
+            applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims[:1])
+        texts = _apply(batch, project, texts)
+        result = linter.lint(texts)
+    left = tuple(
+        Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call"))
+        for finding in result.findings
+    )
+    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds)
+
+
+def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Key, str]) -> list[Fix]:
+    proposals: list[Fix] = []
+    for finding in findings:
+        if finding.path not in project.texts:
+            continue
+        recipe = finding.fix.recipe if finding.fix else None
+        names = ((fixers.DEFINITION_RECIPES[finding.code],) if finding.code in fixers.DEFINITION_RECIPES
+                 else fixers.candidates(recipe, unsafe))
+        if not names:
+            unsafe_only = fixers.candidates(recipe, True)
+            if unsafe_only:
+                spec = fixers.SPECS[unsafe_only[0]]
+                reasons[finding_key(finding)] = f"unsafe fix, needs --unsafe-fixes: {spec.unsafe_because}"
+            continue
+        declines: list[Decline] = []
+        for name in names:
+            try:
+                outcome = fixers.load(name)(finding, project)
+            except Exception as exc:  # a fixer bug must cost one fix, not the run
+                where = traceback.extract_tb(exc.__traceback__)[-1]
+                outcome = Decline(f"internal error in the {name} fixer ({type(exc).__name__}: {exc} at line {where.lineno})")
+            if isinstance(outcome, Fix):
+                proposals.append(outcome)
+                break
+            declines.append(outcome)
+        else:
+            shown = next((d for d in declines if d.applicable), declines[-1])
+            reason = shown.reason
+            skipped = [n for n in fixers.CANDIDATES.get(recipe or "", ()) if not fixers.SPECS[n].safe and n not in names]
+            if skipped:
+                reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
+            reasons[finding_key(finding)] = reason
+    return proposals
+
+
+Span = tuple[str, tuple[int, int], tuple[int, int]]
+
+
+def _spans(fix: Fix, project: FixProject) -> list[Span]:
+    file = project.file(fix.path)
+    return [(fix.path, *file.span(edit.node)) for edit in fix.edits]
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
+
+
+def _signature(fix: Fix, project: FixProject) -> tuple:
+    file = project.file(fix.path)
+    return tuple((file.span(edit.node), _code(edit.replacement)) for edit in fix.edits) + (fix.path,)
+
+
+def _code(node: cst.CSTNode | cst.FlattenSentinel) -> str:
+    nodes = list(node.nodes) if isinstance(node, cst.FlattenSentinel) else [node]
+    return "".join(cst.Module([]).code_for_node(n) for n in nodes)
+
+
+def _size(span: Span) -> tuple[int, int]:
+    (l1, c1), (l2, c2) = span[1], span[2]
+    return (l2 - l1, c2 - c1 if l1 == l2 else 10**6)
+
+
+def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[Key, str]) -> list[Fix]:
+    """Outer edits first (a ``with`` block before the calls inside it); identical fixes (two
+    findings in one helper, offloaded by one edit) are merged; the rest wait a round."""
+    ordered = sorted(proposals, key=lambda fix: max(_size(span) for span in _spans(fix, project)), reverse=True)
+    chosen: list[Fix] = []
+    taken: list[Span] = []
+    signatures: dict[tuple, int] = {}
+    for fix in ordered:
+        signature = _signature(fix, project)
+        if signature in signatures:
+            index = signatures[signature]
+            chosen[index] = replace(chosen[index], claims=chosen[index].claims + fix.claims)
+            continue
+        spans = _spans(fix, project)
+        if any(_overlap(span, other) for span in spans for other in taken):
+            for claim in fix.claims:
+                reasons.setdefault(finding_key(claim), "its edit overlapped another fix")
+            continue
+        signatures[signature] = len(chosen)
+        chosen.append(fix)
+        taken.extend(spans)
+    return chosen
+
+
+def _verified(
+    chosen: list[Fix], project: FixProject, texts: dict[str, str], before: Result, linter: _Linter,
+    reasons: dict[Key, str],
+) -> list[Fix]:
+    """The fixes whose result compiles and re-lints clean of what they claimed."""
+    if not chosen:
+        return []
+    if _check(chosen, project, texts, before, linter) is None:
+        return chosen
+    kept = []
+    for fix in chosen:
+        problem = _check([fix], project, texts, before, linter)
+        if problem is None:
+            kept.append(fix)
+        else:
+            for claim in fix.claims:
+                reasons[finding_key(claim)] = f"the `{fix.recipe}` fix failed verification and was not applied: {problem}"
+    if len(kept) > 1 and _check(kept, project, texts, before, linter) is not None:
+        kept = kept[:1]  # fixes that pass alone but clash together: one now, the rest next round
+    return kept
+
+
+def _check(fixes: list[Fix], project: FixProject, texts: dict[str, str], before: Result, linter: _Linter) -> str | None:
+    """Why these fixes must not be applied, or ``None``."""
+    try:
+        after_texts = _apply(fixes, project, texts)
+    except Exception as exc:  # libcst refuses to render an invalid tree
+        return f"the edited code cannot be rendered ({type(exc).__name__}: {exc})"
+    for path, text in after_texts.items():
+        if text == texts[path]:
+            continue
+        try:
+            compile(text, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            return f"the result does not compile ({exc})"
+    after = linter.lint(after_texts)
+    if len(after.errors) > len(before.errors):
+        return f"the result cannot be analysed ({after.errors[0].message})"
+    old, new = Counter(map(finding_key, before.findings)), Counter(map(finding_key, after.findings))
+    claimed = Counter(finding_key(claim) for fix in fixes for claim in fix.claims)
+    for key, count in claimed.items():
+        if new[key] > old[key] - count:
+            return f"`{key[1]}` at {key[0]} is still reported after the edit"
+    worst = max((claim.severity for fix in fixes for claim in fix.claims), default=Severity.LOW)
+    for finding in after.findings:
+        key = finding_key(finding)
+        if new[key] > old[key] and finding.severity > worst:
+            return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
+    return None
+
+
+def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:
+    updated = dict(texts)
+    by_path: dict[str, list[Fix]] = {}
+    for fix in fixes:
+        by_path.setdefault(fix.path, []).append(fix)
+    for path, group in by_path.items():
+        updated[path] = _apply_to_file(project.file(path), group)
+    return updated
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: dict[int, cst.CSTNode | cst.FlattenSentinel]):
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), updated_node)
+
+
+def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
+    replacements = {id(edit.node): edit.replacement for fix in fixes for edit in fix.edits}
+    module = file.module.visit(_Replace(replacements))
+    for needed in dict.fromkeys(needed for fix in fixes for needed in fix.imports):
+        module = add_import(module, needed.module, needed.name)
+    statements = list(dict.fromkeys(statement for fix in fixes for statement in fix.statements))
+    if statements:
+        module = _add_statements(module, statements, file.module_level_names())
+    return module.code
+
+
+def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound: set[str]) -> cst.Module:
+    """Module-level statements after the last import of the leading import block."""
+    body = list(module.body)
+    position = 0
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
+        ):
+            position = index + 1
+        elif index == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr):
+            position = 1  # the docstring
+        elif isinstance(statement, cst.If | cst.Try):
+            continue  # `if TYPE_CHECKING:` and guarded imports
+        else:
+            break
+    new = []
+    for statement in statements:
+        if statement.name in bound:
+            continue
+        parsed = cst.parse_statement(statement.code + "\n")
+        leading = [cst.EmptyLine()]
+        if statement.comment:
+            leading.append(cst.EmptyLine(comment=cst.Comment(f"# {statement.comment}")))
+        new.append(parsed.with_changes(leading_lines=leading))
+    if position < len(body) and new:
+        following = body[position]
+        if not following.leading_lines:
+            body[position] = following.with_changes(leading_lines=[cst.EmptyLine()])
+    body[position:position] = new
+    return module.with_changes(body=body)

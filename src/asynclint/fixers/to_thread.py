@@ -1,0 +1,59 @@
+"""Recipe ``to-thread``: ``f(a, k=v)`` -> ``await asyncio.to_thread(f, a, k=v)``.
+
+Safe: the callee and its arguments are still evaluated on the loop, in the same order; only the
+call itself runs in the loop's default executor, and its value (or exception) comes back where
+the call was. Also the fallback for a sync helper reached from ``async def`` (its call is
+offloaded) and for a sync callable the framework awaits (made ``async`` first).
+
+Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
+work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
+"""
+
+from __future__ import annotations
+
+from asynclint.fixers.analysis import FixProject, awaited, last_name, offload_call, site_edit
+from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.model import Finding
+
+#: Callees whose objects are tied to the thread that made them: moving a call to another thread
+#: raises (sqlite3's ``check_same_thread``) -- matched on the resolved callee's prefix.
+THREAD_BOUND = ("sqlite3.connect.",)
+
+#: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
+GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
+
+
+def fix(finding: Finding, project: FixProject) -> Fix | Decline:
+    target = finding.fix.target if finding.fix else ""
+    if target.startswith(THREAD_BOUND):
+        return Decline(f"`{target}` works only on the thread that opened the connection")
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return site
+    file, call = site.file, site.call
+    if file.in_generator_expression(call, site.function):
+        return Decline("the call is inside a generator expression (an `await` there would make it async)")
+    offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
+    callee = file.code(call.func)
+    if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
+        callee = f"….{last_name(call.func) or 'call'}"
+    name = f"`{site.helper}`" if site.helper else f"`{callee}`"
+    if site.placement == "helper":
+        title = f"ran the call of the sync helper {name} in `{site.function.name.value}` in a worker thread"
+    elif site.placement == "root":
+        title = f"made `{site.function.name.value}` `async def` and ran {name} in a worker thread"
+    else:
+        title = f"ran {name} in a worker thread with `asyncio.to_thread`"
+    note = ""
+    if site.offending and target.startswith(GIL_BOUND):
+        note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
+    return Fix(
+        path=file.path,
+        edits=(site_edit(site, awaited(file, call, offloaded)),),
+        recipe="to-thread",
+        safe=True,
+        title=title,
+        imports=(Import("asyncio"),),
+        claims=(finding,),
+        note=note,
+    )

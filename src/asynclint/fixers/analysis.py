@@ -327,8 +327,14 @@ def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
     return BlockNames(frozenset(scan.bound), frozenset(scan.read), frozenset(unconditional), tuple(scan.problems))
 
 
-def names_read(file: ParsedFile, nodes: list[cst.CSTNode]) -> set[str]:
-    scan = _BlockScan(file)
+def names_read(file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None) -> set[str]:
+    """Names read anywhere in ``nodes``, leaving out the subtree ``skip``."""
+
+    class Reads(_BlockScan):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            return node is not skip and super().on_visit(node)
+
+    scan = Reads(file)
     for node in nodes:
         node.visit(scan)
     return scan.read
@@ -504,10 +510,17 @@ def _is_generator(function: cst.FunctionDef) -> bool:
 # --- building the replacement ------------------------------------------------------------------
 
 
+#: Lines the fixers write are wrapped when they would pass this length (or the original line's).
+LINE_LENGTH = 100
+
+
 def awaited(file: ParsedFile, call: cst.Call, value: cst.BaseExpression) -> cst.Await:
     """``await value`` standing where ``call`` was: the call's own parentheses move onto the
     ``await``, and parentheses are added where ``await`` would otherwise bind wrongly
-    (``f(a).attr`` -> ``(await ...).attr``, also as a subscript's or call's target)."""
+    (``f(a).attr`` -> ``(await ...).attr``, also as a subscript's or call's target). A line
+    made too long is wrapped the way black would: arguments on their own line(s)."""
+    if isinstance(value, cst.Call):
+        value = _fit(file, call, value)
     node = cst.Await(expression=value, lpar=call.lpar, rpar=call.rpar)
     parent = file.parent(call)
     needs_parens = (
@@ -518,6 +531,33 @@ def awaited(file: ParsedFile, call: cst.Call, value: cst.BaseExpression) -> cst.
     if needs_parens and not call.lpar:
         node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return node
+
+
+def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
+    (start_line, _), (end_line, _) = file.span(call)
+    old = file.code(call)
+    new = file.code(value)
+    if start_line != end_line or "\n" in new or not value.args:
+        return value
+    line = file.text.splitlines()[start_line - 1]
+    if len(line) - len(old) + len(new) + len("await ") <= max(LINE_LENGTH, len(line)):
+        return value
+    step = file.module.default_indent
+    block_indent = line[: len(line) - len(line.lstrip())]
+
+    def broken(extra: str) -> cst.ParenthesizedWhitespace:
+        return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,
+                                           last_line=cst.SimpleWhitespace(extra))
+
+    args = [arg.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) for arg in value.args]
+    one_line = ", ".join(file.code(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for arg in args)
+    if len(block_indent) + len(step) + len(one_line) <= LINE_LENGTH:
+        args = [arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for arg in args[:-1]] + [
+            args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=broken(""))]
+    else:  # one argument per line, with the trailing comma black would add
+        args = [arg.with_changes(comma=cst.Comma(whitespace_after=broken(step))) for arg in args[:-1]] + [
+            args[-1].with_changes(comma=cst.Comma(whitespace_after=broken("")))]
+    return value.with_changes(args=args, whitespace_before_args=broken(step))
 
 
 def site_edit(site: Site, replacement: cst.BaseExpression):

@@ -8,7 +8,7 @@ applies its own edits; :mod:`asynclint.fixers.orchestrator` does, then verifies 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from asynclint.model import Finding
@@ -25,8 +25,8 @@ class Edit:
 
     A statement may be replaced by several (``cst.FlattenSentinel``)."""
 
-    node: cst.CSTNode
-    replacement: cst.CSTNode | cst.FlattenSentinel
+    node: cst.CSTNode = field(repr=False)
+    replacement: cst.CSTNode | cst.FlattenSentinel = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,8 @@ class Fix:
     statements: tuple[ModuleStatement, ...] = ()
     #: Findings this fix removes; the orchestrator checks each is gone after re-linting.
     claims: tuple[Finding, ...] = ()
+    #: Also claim every finding inside the edited nodes (a block moved off the loop whole).
+    claims_inside: bool = False
     note: str = ""  # a caveat or a choice the user should know about
 
 

@@ -109,7 +109,7 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
         if not batch:
             break
         for fix in batch:
-            applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims[:1])
+            applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims)
         texts = _apply(batch, project, texts)
         result = linter.lint(texts)
     left = tuple(
@@ -141,7 +141,7 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 outcome = Decline(f"internal error in the {name} fixer ({type(exc).__name__}: {exc} at line {where.lineno})")
             if isinstance(outcome, Fix):
-                proposals.append(outcome)
+                proposals.append(_with_inner_claims(outcome, findings, project))
                 break
             declines.append(outcome)
         else:
@@ -155,6 +155,21 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
 
 
 Span = tuple[str, tuple[int, int], tuple[int, int]]
+
+
+def _with_inner_claims(fix: Fix, findings: Sequence[Finding], project: FixProject) -> Fix:
+    if not fix.claims_inside:
+        return fix
+    spans = _spans(fix, project)
+    inner = tuple(
+        finding for finding in findings
+        if finding not in fix.claims and any(
+            span[0] == finding.path and span[1] <= (finding.line, finding.column - 1)
+            and (finding.end_line, finding.end_column - 1) <= span[2]
+            for span in spans
+        )
+    )
+    return replace(fix, claims=fix.claims + inner)
 
 
 def _spans(fix: Fix, project: FixProject) -> list[Span]:

@@ -144,20 +144,23 @@ class ParsedFile:
 
     def module_level_names(self) -> set[str]:
         """Names bound by top-level statements: imports, defs, classes, assignments."""
+        return {name for statement in self.module.body for name in self.statement_bindings(statement)}
+
+    @staticmethod
+    def statement_bindings(statement: cst.CSTNode) -> set[str]:
         bound: set[str] = set()
-        for statement in self.module.body:
-            if isinstance(statement, cst.FunctionDef | cst.ClassDef):
-                bound.add(statement.name.value)
-            elif isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, cst.Import):
-                        for alias in small.names:
-                            bound.add(_alias_name(alias, dotted_first=True))
-                    elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                        bound.update(_alias_name(alias) for alias in small.names)
-                    elif isinstance(small, cst.Assign | cst.AnnAssign):
-                        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                        bound.update(t.value for t in targets if isinstance(t, cst.Name))
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            bound.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        bound.add(_alias_name(alias, dotted_first=True))
+                elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    bound.update(_alias_name(alias) for alias in small.names)
+                elif isinstance(small, cst.Assign | cst.AnnAssign):
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    bound.update(t.value for t in targets if isinstance(t, cst.Name))
         return bound
 
     def imported_modules(self) -> dict[str, str]:
@@ -242,6 +245,14 @@ class _BlockScan(cst.CSTVisitor):
                 self.problems.append(f"uses `{node.value}`, which means something else in a helper")
         elif context in (ExpressionContext.STORE, ExpressionContext.DEL):
             self._bind(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)  # a keyword's name is not a variable
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # nor is an attribute's
+        return False
 
     def _enter_scope(self, node: cst.CSTNode) -> None:
         if isinstance(node, cst.FunctionDef | cst.ClassDef):

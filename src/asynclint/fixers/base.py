@@ -44,6 +44,7 @@ class ModuleStatement:
     name: str
     code: str  # one line, e.g. "_PROCESS_POOL = ProcessPoolExecutor()"
     comment: str = ""  # a comment line written above it
+    after: tuple[str, ...] = ()  # module-level names it uses: it goes below their bindings
 
 
 @dataclass(frozen=True, eq=False)

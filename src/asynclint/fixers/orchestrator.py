@@ -127,6 +127,9 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
         recipe = finding.fix.recipe if finding.fix else None
         names = ((fixers.DEFINITION_RECIPES[finding.code],) if finding.code in fixers.DEFINITION_RECIPES
                  else fixers.candidates(recipe, unsafe))
+        if finding.fix is None and finding.code not in fixers.DEFINITION_RECIPES:
+            reasons[finding_key(finding)] = _why_no_fix(finding, project)
+            continue
         if not names:
             unsafe_only = fixers.candidates(recipe, True)
             if unsafe_only:
@@ -152,6 +155,16 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
                 reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
             reasons[finding_key(finding)] = reason
     return proposals
+
+
+def _why_no_fix(finding: Finding, project: FixProject) -> str:
+    """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
+    if len(finding.chain) < 2:  # an object handed to the framework, not a call on a hot path
+        return "no automatic fix: the object is handed to the framework here; pass it an async client"
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return f"no automatic fix: {site.reason}"
+    return "no automatic fix: the knowledge base names no fix recipe for this API"
 
 
 Span = tuple[str, tuple[int, int], tuple[int, int]]
@@ -315,18 +328,25 @@ def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound
             continue  # `if TYPE_CHECKING:` and guarded imports
         else:
             break
-    new = []
     for statement in statements:
         if statement.name in bound:
             continue
+        at = max([position, *(_after_binding(body, name) for name in statement.after)])
         parsed = cst.parse_statement(statement.code + "\n")
-        leading = [cst.EmptyLine()]
+        leading = [cst.EmptyLine(indent=False)]
         if statement.comment:
             leading.append(cst.EmptyLine(comment=cst.Comment(f"# {statement.comment}")))
-        new.append(parsed.with_changes(leading_lines=leading))
-    if position < len(body) and new:
-        following = body[position]
-        if not following.leading_lines:
-            body[position] = following.with_changes(leading_lines=[cst.EmptyLine()])
-    body[position:position] = new
+        if at < len(body) and not body[at].leading_lines:
+            body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        body.insert(at, parsed.with_changes(leading_lines=leading))
+        bound.add(statement.name)
     return module.with_changes(body=body)
+
+
+def _after_binding(body: list[cst.BaseStatement], name: str) -> int:
+    """The index just past the last top-level statement binding ``name`` (0 if none)."""
+    at = 0
+    for index, statement in enumerate(body):
+        if name in ParsedFile.statement_bindings(statement):
+            at = index + 1
+    return at

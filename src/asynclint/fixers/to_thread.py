@@ -17,7 +17,7 @@ from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
 #: raises (sqlite3's ``check_same_thread``) -- matched on the resolved callee's prefix.
-THREAD_BOUND = ("sqlite3.connect.",)
+THREAD_BOUND = ("sqlite3.connect",)
 
 #: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
 GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
@@ -25,11 +25,11 @@ GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64."
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     target = finding.fix.target if finding.fix else ""
-    if target.startswith(THREAD_BOUND):
-        return Decline(f"`{target}` works only on the thread that opened the connection")
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
+    if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
+        return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")

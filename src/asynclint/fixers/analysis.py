@@ -656,6 +656,10 @@ def add_import(module: cst.Module, wanted_module: str, name: str | None = None) 
     (``import`` lines before ``from`` lines, then by module)."""
     if _has_import(module, wanted_module, name):
         return module
+    if name is not None:
+        merged = _merge_from_import(module, wanted_module, name)
+        if merged is not None:
+            return merged
     code = f"import {wanted_module}" if name is None else f"from {wanted_module} import {name}"
     new = cst.parse_statement(code + "\n")
     key = (name is not None, wanted_module, name or "")
@@ -694,3 +698,21 @@ def add_import(module: cst.Module, wanted_module: str, name: str | None = None) 
     else:
         body.insert(block[-1] + 1, new.with_changes(leading_lines=[cst.EmptyLine()]))
     return module.with_changes(body=body)
+
+
+def _merge_from_import(module: cst.Module, wanted_module: str, name: str) -> cst.Module | None:
+    """Add ``name`` to an existing one-line ``from wanted_module import ...``, in order."""
+    for index, statement in enumerate(module.body):
+        key = _import_key(statement)
+        if key is None or not key[0] or key[1] != wanted_module:
+            continue
+        small = statement.body[0]
+        if isinstance(small.names, cst.ImportStar) or small.lpar is not None:
+            continue
+        names = [alias.with_changes(comma=cst.MaybeSentinel.DEFAULT) for alias in small.names]
+        names.append(cst.ImportAlias(name=cst.Name(name)))
+        names.sort(key=lambda alias: module.code_for_node(alias).lower())
+        separated = [alias.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for alias in names[:-1]]
+        updated = statement.with_changes(body=[small.with_changes(names=[*separated, names[-1]])])
+        return module.with_changes(body=[*module.body[:index], updated, *module.body[index + 1:]])
+    return None

@@ -40,5 +40,15 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         safe=True,
         title=title,
         imports=(Import("asyncio"),),
+        unused_imports=_sleep_import(file, callee),
         claims=(finding,),
     )
+
+
+def _sleep_import(file, callee: str) -> tuple[Import, ...]:
+    """The import that made ``callee`` mean ``time.sleep``, to drop if nothing else uses it."""
+    head = callee.split(".")[0]
+    target = file.imported_modules().get(head, "")
+    if target == "time.sleep":
+        return (Import("time", "sleep"),)
+    return (Import(target),) if target == "time" else ()

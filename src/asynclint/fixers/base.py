@@ -55,6 +55,8 @@ class Fix:
     safe: bool
     title: str  # what was done, in words the report prints
     imports: tuple[Import, ...] = ()
+    #: Imports the edit may have left unused; each is removed only if nothing uses it any more.
+    unused_imports: tuple[Import, ...] = ()
     statements: tuple[ModuleStatement, ...] = ()
     #: Findings this fix removes; the orchestrator checks each is gone after re-linting.
     claims: tuple[Finding, ...] = ()

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import RemoveImportsVisitor
 
 from asynclint import fixers
 from asynclint.config import Config
@@ -307,6 +309,12 @@ def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
     module = file.module.visit(_Replace(replacements))
     for needed in dict.fromkeys(needed for fix in fixes for needed in fix.imports):
         module = add_import(module, needed.module, needed.name)
+    unused = list(dict.fromkeys(old for fix in fixes for old in fix.unused_imports))
+    if unused:
+        context = CodemodContext()
+        for old in unused:
+            RemoveImportsVisitor.remove_unused_import(context, old.module, old.name)
+        module = RemoveImportsVisitor(context).transform_module(module)
     statements = list(dict.fromkeys(statement for fix in fixes for statement in fix.statements))
     if statements:
         module = _add_statements(module, statements, file.module_level_names())

@@ -1,0 +1,161 @@
+"""Recipe ``async-client``: a sync SDK client kept on ``self`` (or at module level) becomes the
+library's async client, and every call made through it is awaited::
+
+    self.judge = OpenAI(...)                   ->  self.judge = AsyncOpenAI(...)
+    r = self.judge.chat.completions.create(...)  ->  r = await self.judge.chat.completions.create(...)
+
+The async clients of these SDKs return the same response objects, so only the calls change.
+Unsafe: every use of the client changes, and uses this cannot see (subclasses, other modules,
+code that receives the client) would get coroutines. Declines unless the client is assigned in
+exactly one place and every use in its class (module) is a direct call made in ``async def``:
+no use in a sync function, no client handed elsewhere, no ``with``, no streaming, no calls
+chained through methods that return another client (``with_options``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, is_async
+from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.model import Finding
+
+#: Sync client class -> the async class in the same module.
+ASYNC_CLIENTS: dict[str, str] = {
+    "openai.OpenAI": "AsyncOpenAI",
+    "openai.AzureOpenAI": "AsyncAzureOpenAI",
+    "anthropic.Anthropic": "AsyncAnthropic",
+    "httpx.Client": "AsyncClient",
+    "groq.Groq": "AsyncGroq",
+    "together.Together": "AsyncTogether",
+    "cohere.Client": "AsyncClient",
+    "cohere.ClientV2": "AsyncClientV2",
+    "huggingface_hub.InferenceClient": "AsyncInferenceClient",
+}
+
+
+def fix(finding: Finding, project: FixProject) -> Fix | Decline:
+    target = finding.fix.target if finding.fix else ""
+    client_type = next((name for name in ASYNC_CLIENTS if target.startswith(name + ".")), None)
+    if client_type is None:
+        return Decline(f"no async counterpart known for `{target}`", applicable=False)
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return site
+    if site.placement != "direct":
+        return Decline("the call is not written in `async def`", applicable=False)
+    file, call = site.file, site.call
+    callee = dotted(call.func) or ""
+    holder = re.match(r"(self\.\w+|\w+)\.", callee)
+    if holder is None:
+        return Decline("the client is not kept on `self` or in a module-level name", applicable=False)
+    holder_name = holder.group(1)
+    scope = file.enclosing_class(site.function) if holder_name.startswith("self.") else file.module
+    if scope is None:
+        return Decline("`self` outside a class", applicable=False)
+    if holder_name in file.module_level_names() or holder_name.startswith("self."):
+        pass
+    else:
+        return Decline(f"`{holder_name}` is a local or a parameter: the client comes from elsewhere", applicable=False)
+    if not holder_name.startswith("self.") and _used_elsewhere(project, file, holder_name):
+        return Decline(f"`{holder_name}` is used in other modules too")
+    built = _constructions(file, scope, holder_name)
+    if len(built) != 1:
+        return Decline(f"`{holder_name}` is assigned in {len(built)} places")
+    construction = built[0]
+    if _resolve(file, construction.func) != client_type:
+        return Decline(f"`{holder_name}` is not built by calling `{client_type}` directly")
+    uses = _uses(file, scope, holder_name, construction)
+    if isinstance(uses, Decline):
+        return uses
+    if call not in uses:  # the finding's own call must be among those awaited, or nothing is fixed
+        return Decline(f"cannot find the finding's call among the uses of `{holder_name}`")
+    new_name = ASYNC_CLIENTS[client_type]
+    module = client_type.rpartition(".")[0]
+    if isinstance(construction.func, cst.Name):
+        new_func: cst.BaseExpression = cst.Name(new_name)
+        imports = (Import(module, new_name),)
+        unused = (Import(module, construction.func.value),)
+    else:
+        new_func = construction.func.with_changes(attr=cst.Name(new_name))
+        imports = unused = ()
+    edits = [Edit(construction, construction.with_changes(func=new_func))]
+    edits += [Edit(use, awaited(file, use, use)) for use in uses]
+    methods = sorted({file.enclosing_function(use).name.value for use in uses})
+    return Fix(
+        path=file.path,
+        edits=tuple(edits),
+        recipe="async-client",
+        safe=False,
+        title=(f"switched `{holder_name}` to `{new_name}` and awaited its {len(uses)} "
+               f"call{'s' if len(uses) != 1 else ''} (in {', '.join(f'`{m}`' for m in methods)})"),
+        imports=imports,
+        unused_imports=unused,
+        claims=(finding,),
+        note=f"code outside {'the class' if holder_name.startswith('self.') else 'this module'} that uses "
+             f"`{holder_name}` is not updated",
+    )
+
+
+def _resolve(file: ParsedFile, func: cst.BaseExpression) -> str | None:
+    name = dotted(func)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    imported = file.imported_modules().get(head)
+    return (f"{imported}.{rest}" if rest else imported) if imported else None
+
+
+def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
+    return scope is file.module or any(ancestor is scope for ancestor in file.ancestors(node))
+
+
+def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cst.Call]:
+    """Every value assigned to ``holder`` in ``scope`` (non-calls included, as ``None``)."""
+    found = []
+    for node in file.positions:
+        if isinstance(node, cst.Assign) and _in_scope(file, node, scope):
+            if any(dotted(t.target) == holder for t in node.targets):
+                found.append(node.value)
+        elif isinstance(node, cst.AnnAssign | cst.AugAssign) and dotted(node.target) == holder and _in_scope(file, node, scope):
+            found.append(node.value)
+    return [value if isinstance(value, cst.Call) else None for value in found]
+
+
+def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.Call) -> list[cst.Call] | Decline:
+    """The calls made through the client; declines on any other kind of use."""
+    calls: list[cst.Call] = []
+    for node in file.positions:
+        if not (isinstance(node, cst.Attribute | cst.Name) and dotted(node) == holder and _in_scope(file, node, scope)):
+            continue
+        parent = file.parent(node)
+        if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AnnAssign) and parent.target is node):
+            continue  # the construction itself
+        chain = node  # up to the longest attribute chain on the client, which must be called
+        while isinstance(file.parent(chain), cst.Attribute):
+            chain = file.parent(chain)
+        call = file.parent(chain)
+        function = file.enclosing_function(node)
+        where = f"`{function.name.value}`" if isinstance(function, cst.FunctionDef) else "module level"
+        if not isinstance(call, cst.Call) or call.func is not chain:
+            return Decline(f"`{holder}` is used without being called in {where}")
+        if not isinstance(function, cst.FunctionDef) or not is_async(function):
+            return Decline(f"`{holder}` is called in {where}, which is not `async def`")
+        if isinstance(file.parent(call), cst.Await):
+            continue
+        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or dotted(call.func).endswith(".stream"):
+            return Decline(f"`{holder}` streams in {where}: async streams are iterated differently")
+        if isinstance(file.parent(call), cst.WithItem | cst.Attribute | cst.Subscript) and not isinstance(file.parent(call), cst.Attribute):
+            return Decline(f"`{holder}`'s call in {where} is used as a context manager")
+        calls.append(call)
+    for outer in calls:
+        if any(inner is not outer and any(a is outer for a in file.ancestors(inner)) for inner in calls):
+            return Decline(f"calls through `{holder}` are nested in one another")
+    return calls
+
+
+def _used_elsewhere(project: FixProject, file: ParsedFile, name: str) -> bool:
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any(word.search(text) for path, text in project.texts.items() if path != file.path)

@@ -391,8 +391,9 @@ class FixProject:
     """What fixers may look at: the project's texts, parsed on demand (one parse per file per
     round), plus project-wide answers (who calls a function)."""
 
-    def __init__(self, texts: Mapping[str, str]):
+    def __init__(self, texts: Mapping[str, str], findings: tuple[Finding, ...] = ()):
         self.texts = texts
+        self.findings = findings  # this round's, for fixers that look at their neighbours
         self._files: dict[str, ParsedFile] = {}
         self._calls: dict[str, set[str]] | None = None
 
@@ -487,6 +488,15 @@ class FixProject:
         return Site(root_file, found[0], root, "root", helper=chain[2].function)
 
 
+def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, but: Finding) -> tuple[Finding, ...]:
+    """The other findings whose call lies inside ``node``."""
+    (start, end) = file.span(node)
+    return tuple(
+        f for f in project.findings
+        if f is not but and f.path == file.path and start <= (f.line, f.column - 1) and (f.end_line, f.end_column - 1) <= end
+    )
+
+
 def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: str) -> list[cst.Call]:
     """Calls on ``line`` inside ``function`` (not in nested functions) naming ``callee``'s last part."""
     short = callee.rpartition(".")[2]
@@ -550,7 +560,10 @@ def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
     new = file.code(value)
     if start_line != end_line or "\n" in new or not value.args:
         return value
-    line = file.text.splitlines()[start_line - 1]
+    parent = file.parent(call)
+    if not isinstance(parent, cst.Expr | cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Return):
+        return value  # broken inside a larger expression it reads worse than a long line
+    line = _code_part(file.text.splitlines()[start_line - 1], file.span(call)[1][1])
     if len(line) - len(old) + len(new) + len("await ") <= max(LINE_LENGTH, len(line)):
         return value
     step = file.module.default_indent
@@ -569,6 +582,20 @@ def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
         args = [arg.with_changes(comma=cst.Comma(whitespace_after=broken(step))) for arg in args[:-1]] + [
             args[-1].with_changes(comma=cst.Comma(whitespace_after=broken("")))]
     return value.with_changes(args=args, whitespace_before_args=broken(step))
+
+
+def _code_part(line: str, end: int) -> str:
+    """The line without its trailing comment (a comment is no reason to wrap code)."""
+    import io
+    import tokenize
+
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line.lstrip()).readline):
+            if token.type == tokenize.COMMENT:
+                return line[: len(line) - len(line.lstrip()) + token.start[1]].rstrip()
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return line
 
 
 def site_edit(site: Site, replacement: cst.BaseExpression):
@@ -593,7 +620,8 @@ def offload_call(call: cst.Call, runner: str, leading: tuple[cst.BaseExpression,
     """
     layout = call.whitespace_before_args
     multiline = isinstance(layout, cst.ParenthesizedWhitespace)
-    separator = layout if multiline else cst.SimpleWhitespace(" ")
+    # after the new leading arguments: the call's own line break, without the comment it may carry
+    separator = layout.with_changes(first_line=cst.TrailingWhitespace()) if multiline else cst.SimpleWhitespace(" ")
     heads = [cst.Arg(value=value, comma=cst.Comma(whitespace_after=separator)) for value in leading]
     if not call.args:
         heads[-1] = heads[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)

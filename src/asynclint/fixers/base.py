@@ -63,6 +63,9 @@ class Fix:
     #: Also claim every finding inside the edited nodes (a block moved off the loop whole).
     claims_inside: bool = False
     note: str = ""  # a caveat or a choice the user should know about
+    #: Nodes only one fix per round may claim besides its edits (the function a fix binds
+    #: ``loop`` in), so two fixes never each add the same binding.
+    reserve: tuple[cst.CSTNode, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True)

@@ -46,10 +46,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if depends:
         return Decline(f"the client is built from `{depends[0]}`, which is not a module-level name")
     variable = _assigned_name(file, call)
-    if variable and _closes(file, function, variable):
-        return Decline(f"`{variable}` is closed in `{function.name.value}`; a shared client must stay open")
-    # `AsyncOpenAI` -> `_ASYNC_OPENAI`; `httpx.Client` -> `_HTTPX_CLIENT` (the module says which client)
-    name = file.fresh_name("_" + _upper_snake(constructor))
+    if variable is None:
+        return Decline("the client is not kept in a local variable (returned, stored or dropped): "
+                       "callers may rely on getting a new one")
+    escape = _escapes(file, function, variable)
+    if escape:
+        return Decline(f"`{variable}` {escape} in `{function.name.value}`; a shared client must not be")
+    code = file.code(call.with_changes(lpar=[], rpar=[]))
+    name = _existing(file, code) or file.fresh_name("_" + _upper_snake(_name_part(constructor)))
     anchors = tuple(sorted(used & file.module_level_names()))
     return Fix(
         path=file.path,
@@ -57,7 +61,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="hoist-client",
         safe=False,
         title=f"built `{constructor}` once, as the module-level `{name}`, instead of on every call",
-        statements=(ModuleStatement(name, f"{name} = {file.code(call.with_changes(lpar=[], rpar=[]))}",
+        statements=(ModuleStatement(name, f"{name} = {code}",
                                     "One client for every call: building one costs a TLS setup.", after=anchors),),
         claims=(finding,),
         note="the client is now shared by every call and built at import",
@@ -71,16 +75,44 @@ def _assigned_name(file, call: cst.Call) -> str | None:
     return None
 
 
-def _closes(file, function: cst.FunctionDef, variable: str) -> bool:
+def _escapes(file, function: cst.FunctionDef, variable: str) -> str | None:
+    """How the local client leaves the function or is changed, if it does: only calls of its
+    methods (``client.chat.create(...)``) and reads of its attributes are allowed."""
     for node in file.positions:
-        if (
-            isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == variable
-            and node.attr.value in _CLOSERS and file.enclosing_function(node) is function
-        ):
-            return True
-        if isinstance(node, cst.WithItem) and isinstance(node.item, cst.Name) and node.item.value == variable:
-            return file.enclosing_function(node) is function
-    return False
+        if not (isinstance(node, cst.Name) and node.value == variable and file.enclosing_function(node) is function):
+            continue
+        parent = file.parent(node)
+        if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.Assign):
+            continue  # the assignment being hoisted
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            if parent.attr.value in _CLOSERS:
+                return "is closed"
+            grand = file.parent(parent)
+            if isinstance(grand, cst.AssignTarget | cst.AugAssign) or (isinstance(grand, cst.Del)):
+                return "is changed"
+            continue
+        if isinstance(parent, cst.WithItem):
+            return "is closed by a `with` block"
+        return "is handed on (returned, stored or passed)"
+    return None
+
+
+def _existing(file, code: str) -> str | None:
+    """A module-level name already bound to exactly this constructor call (a previous round's)."""
+    for statement in file.module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name) and file.code(assign.value) == code:
+                return assign.targets[0].target.value
+    return None
+
+
+def _name_part(constructor: str) -> str:
+    """``AsyncOpenAI`` for ``openai.AsyncOpenAI``; ``httpx.Client`` keeps its module (``Client``
+    alone does not say which)."""
+    head, _, last = constructor.rpartition(".")
+    generic = last.lower() in ("client", "session", "resource", "connect", "create_default_context")
+    return constructor if generic and head else last
 
 
 def _upper_snake(name: str) -> str:

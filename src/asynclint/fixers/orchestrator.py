@@ -102,7 +102,7 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
     rounds = 0
     while rounds < MAX_ROUNDS:
         rounds += 1
-        project = FixProject({path: text for path, text in texts.items() if path not in broken})
+        project = FixProject({path: text for path, text in texts.items() if path not in broken}, result.findings)
         proposals = _propose(result.findings, project, unsafe, reasons)
         if not proposals:
             break
@@ -150,11 +150,14 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
                 break
             declines.append(outcome)
         else:
-            shown = next((d for d in declines if d.applicable), declines[-1])
-            reason = shown.reason
             skipped = [n for n in fixers.CANDIDATES.get(recipe or "", ()) if not fixers.SPECS[n].safe and n not in names]
-            if skipped:
-                reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
+            relevant = [d for d in declines if d.applicable]
+            if not relevant and skipped:
+                reason = f"unsafe fix, needs --unsafe-fixes: {fixers.SPECS[skipped[0]].unsafe_because}"
+            else:
+                reason = (relevant or declines)[-1 if not relevant else 0].reason
+                if skipped:
+                    reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
             reasons[finding_key(finding)] = reason
     return proposals
 
@@ -217,6 +220,7 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
     ordered = sorted(proposals, key=lambda fix: max(_size(span) for span in _spans(fix, project)), reverse=True)
     chosen: list[Fix] = []
     taken: list[Span] = []
+    reserved: list[Span] = []
     signatures: dict[tuple, int] = {}
     for fix in ordered:
         signature = _signature(fix, project)
@@ -225,13 +229,18 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
             chosen[index] = replace(chosen[index], claims=chosen[index].claims + fix.claims)
             continue
         spans = _spans(fix, project)
-        if any(_overlap(span, other) for span in spans for other in taken):
+        file = project.file(fix.path)
+        reserves = [(fix.path, *file.span(node)) for node in fix.reserve]
+        if any(_overlap(span, other) for span in spans for other in taken) or any(
+            _overlap(span, other) for span in reserves for other in reserved
+        ):
             for claim in fix.claims:
                 reasons.setdefault(finding_key(claim), "its edit overlapped another fix")
             continue
         signatures[signature] = len(chosen)
         chosen.append(fix)
         taken.extend(spans)
+        reserved.extend(reserves)
     return chosen
 
 

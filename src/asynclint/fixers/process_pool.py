@@ -77,6 +77,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         statements=statements,
         claims=(finding,),
         note="its arguments and result are pickled to and from a worker process",
+        reserve=(site.function,),
     )
 
 
@@ -112,17 +113,22 @@ def _existing_pool(file: ParsedFile) -> str | None:
 
 def _loop(file: ParsedFile, site) -> tuple[str, cst.SimpleStatementLine | None]:
     """The name of the running loop in the site's function, and the statement binding it
-    (``None`` when the function already binds it, or when nothing can go before the call)."""
-    for node in file.positions:
-        if (
-            isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
-            and isinstance(node.value, cst.Call) and dotted(node.value.func) in ("asyncio.get_running_loop",
-                                                                                 "asyncio.get_event_loop")
-            and file.enclosing_function(node) is site.function
-            and file.positions[node].start.line < file.positions[site.call].start.line
-        ):
-            return node.targets[0].target.value, None
-    bound = names_bound_in(file, site.function)
-    if site.placement == "root" or "loop" in bound or file.statement_of(site.call) is None:
+    (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
+    bindings = [
+        node for node in file.positions
+        if isinstance(node, cst.Assign) and any(dotted(t.target) == "loop" for t in node.targets)
+        and file.enclosing_function(node) is site.function
+    ]
+    for node in bindings:
+        if _is_get_loop(node.value) and file.positions[node].start.line < file.positions[site.call].start.line:
+            return "loop", None
+    rebinds_other = any(not _is_get_loop(node.value) for node in bindings)
+    if site.placement == "root" or rebinds_other or file.statement_of(site.call) is None:
         return "asyncio.get_running_loop()", None
+    if "loop" in names_bound_in(file, site.function) and not bindings:
+        return "asyncio.get_running_loop()", None  # a parameter or loop variable named `loop`
     return "loop", cst.parse_statement("loop = asyncio.get_running_loop()\n")
+
+
+def _is_get_loop(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Call) and dotted(value.func) in ("asyncio.get_running_loop", "asyncio.get_event_loop")

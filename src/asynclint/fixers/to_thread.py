@@ -11,13 +11,22 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 
 from __future__ import annotations
 
-from asynclint.fixers.analysis import FixProject, awaited, last_name, offload_call, site_edit
+import libcst as cst
+
+from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
 from asynclint.fixers.base import Decline, Fix, Import
 from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
 #: raises (sqlite3's ``check_same_thread``) -- matched on the resolved callee's prefix.
 THREAD_BOUND = ("sqlite3.connect",)
+
+#: Calls returning lazy iterators: the I/O happens while iterating, so the thread must consume
+#: them: ``await asyncio.to_thread(lambda: list(path.iterdir()))``.
+LAZY = frozenset(
+    "pathlib.Path.iterdir pathlib.Path.glob pathlib.Path.rglob pathlib.Path.walk os.walk os.fwalk os.scandir "
+    "glob.iglob".split()
+)
 
 #: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
 GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
@@ -33,7 +42,19 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     file, call = site.file, site.call
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
-    offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
+    nested = findings_within(project, file, call, finding) if site.offending else ()
+    if site.offending and target in LAZY:
+        if isinstance(file.parent(call), cst.WithItem):
+            return Decline(f"`{target}` is used as a context manager")
+        listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
+        offloaded = cst.Call(func=cst.parse_expression("asyncio.to_thread"),
+                             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))])
+    elif site.offending and nested and not _awaits(call):
+        # `json.load(open(p))`: both calls go to the thread together, not one await inside another
+        offloaded = cst.Call(func=cst.parse_expression("asyncio.to_thread"),
+                             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))])
+    else:
+        offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
@@ -54,6 +75,18 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         safe=True,
         title=title,
         imports=(Import("asyncio"),),
-        claims=(finding,),
+        claims=(finding, *nested),
         note=note,
     )
+
+
+def _awaits(node: cst.CSTNode) -> bool:
+    class Finder(cst.CSTVisitor):
+        found = False
+
+        def visit_Await(self, node: cst.Await) -> None:
+            self.found = True
+
+    finder = Finder()
+    node.visit(finder)
+    return finder.found

@@ -70,11 +70,16 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     body: list[cst.BaseStatement] = [statement.with_changes(leading_lines=[])]
     if used_later:
         body.append(cst.parse_statement(f"return {', '.join(used_later)}\n"))
+    leading = list(statement.leading_lines)
+    container = file.parent(statement)
+    first = isinstance(container, cst.IndentedBlock) and container.body and container.body[0] is statement
+    if not first and not (leading and leading[0].comment is None):
+        leading.insert(0, cst.EmptyLine(indent=False))  # set the helper apart, as black would
     definition = cst.FunctionDef(
         name=cst.Name(helper),
         params=cst.Parameters(),
         body=cst.IndentedBlock(body=body),
-        leading_lines=statement.leading_lines,
+        leading_lines=leading,
     )
     target = f"{', '.join(used_later)} = " if used_later else ""
     run = cst.parse_statement(f"{target}await asyncio.to_thread({helper})\n").with_changes(
@@ -119,13 +124,19 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
     ``self.attr`` it assigns)."""
     callee = statement.items[0].item
     name = last_name(callee.func) if isinstance(callee, cst.Call) else None
-    verb = "run"
-    if name in ("open", "NamedTemporaryFile", "TemporaryFile") or (name or "").endswith("open"):
+    verb, default = "run", "block"
+    if name == "open":  # open, io.open, gzip.open, Path.open, ...
         mode = _open_mode(callee)
-        verb = "write" if any(flag in mode for flag in "wax+") else "read"
+        verb, default = ("write" if any(flag in mode for flag in "wax+") else "read"), "file"
+    elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
+        verb, default = "use", "temp"
+    elif name == "Popen":
+        default = "process"
+    elif name == "connect":
+        verb, default = "query", "db"
     elif name and any(word in name.lower() for word in _CLIENT_WORDS):
         verb = "fetch"
-    subject = results[0] if results else _assigned_key(statement) or ("file" if verb in ("read", "write") else "block")
+    subject = results[0] if results else _assigned_key(statement) or default
     return f"_{verb}_{subject.strip('_')}"
 
 

@@ -338,12 +338,14 @@ def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
     return BlockNames(frozenset(scan.bound), frozenset(scan.read), frozenset(unconditional), tuple(scan.problems))
 
 
-def names_read(file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None) -> set[str]:
-    """Names read anywhere in ``nodes``, leaving out the subtree ``skip``."""
+def names_read(file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None,
+               also_skip: list[cst.CSTNode] = ()) -> set[str]:
+    """Names read anywhere in ``nodes``, leaving out the subtrees ``skip`` and ``also_skip``."""
+    skipped = {id(node) for node in (skip, *also_skip) if node is not None}
 
     class Reads(_BlockScan):
         def on_visit(self, node: cst.CSTNode) -> bool:
-            return node is not skip and super().on_visit(node)
+            return id(node) not in skipped and super().on_visit(node)
 
     scan = Reads(file)
     for node in nodes:

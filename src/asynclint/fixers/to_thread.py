@@ -40,6 +40,9 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
+    if site.offending and isinstance(file.parent(call), cst.WithItem):
+        # the block would still use the resource on the loop; only moving the block helps
+        return Decline("the call opens a `with` block", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
     nested = findings_within(project, file, call, finding) if site.offending else ()

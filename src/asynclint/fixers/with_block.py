@@ -25,7 +25,6 @@ from asynclint.fixers.analysis import (
     block_names,
     is_async,
     last_name,
-    names_bound_in,
     names_read,
 )
 from asynclint.fixers.base import Decline, Edit, Fix, Import
@@ -56,18 +55,25 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"the `with` block {names.problems[0]}")
     if names.read & _LOOP_NAMES:
         return Decline(f"the `with` block uses `{sorted(names.read & _LOOP_NAMES)[0]}`, which needs the event loop")
-    bound_elsewhere = names_bound_in(file, function) - names.bound | _bound_outside(file, function, statement)
-    clash = sorted(names.bound & names.read & bound_elsewhere)
-    if clash:
-        return Decline(f"the `with` block reads and rebinds `{clash[0]}`")
-    used_later = sorted(names.bound & names_read(file, [function.body], skip=statement))
+    outside = _parameters(function) | _bound_outside(file, function, statement)
+    targets = _with_targets(statement)
+    read_after = {
+        name for name in names.bound
+        if name in names_read(file, [function.body], skip=statement, also_skip=_other_withs_binding(file, function, name, statement))
+    }
+    # Names the function already binds elsewhere are rebound in place (`nonlocal`); names only
+    # the block binds and the function reads later come back as the helper's return value.
+    shared = sorted((read_after | (names.bound & names.read)) & outside)
+    used_later = sorted(read_after - outside)
     top_level = list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else []
-    unconditional = block_names(file, top_level).unconditional | _with_targets(statement)
+    unconditional = block_names(file, top_level).unconditional | targets
     partial = [name for name in used_later if name not in unconditional]
     if partial:
         return Decline(f"the `with` block assigns `{partial[0]}` only on some paths")
-    helper = file.fresh_name(_helper_name(file, statement, used_later))
+    helper = file.fresh_name(_helper_name(file, statement, used_later or shared))
     body: list[cst.BaseStatement] = [statement.with_changes(leading_lines=[])]
+    if shared:
+        body.insert(0, cst.parse_statement(f"nonlocal {', '.join(shared)}\n"))
     if used_later:
         body.append(cst.parse_statement(f"return {', '.join(used_later)}\n"))
     leading = list(statement.leading_lines)
@@ -97,6 +103,22 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         claims=(finding,),
         claims_inside=True,
     )
+
+
+def _parameters(function: cst.FunctionDef) -> set[str]:
+    params = function.params
+    names = {p.name.value for p in (*params.params, *params.posonly_params, *params.kwonly_params)}
+    names |= {star.name.value for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)}
+    return names
+
+
+def _other_withs_binding(file: ParsedFile, function: cst.FunctionDef, name: str, statement: cst.With) -> list[cst.With]:
+    """Other ``with ... as name`` blocks: reads of ``name`` in them see their own binding."""
+    return [
+        node for node in file.positions
+        if isinstance(node, cst.With) and node is not statement and name in _with_targets(node)
+        and file.enclosing_function(node) is function
+    ]
 
 
 def _with_targets(statement: cst.With) -> set[str]:

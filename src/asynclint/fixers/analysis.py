@@ -33,7 +33,8 @@ class ParsedFile:
 
     def __init__(self, path: str, text: str):
         self.path, self.text = path, text
-        self.wrapper = MetadataWrapper(cst.parse_module(text))
+        # Freshly parsed and never shared, so the wrapper need not deep-copy it first.
+        self.wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         self.module = self.wrapper.module
         self.positions = self.wrapper.resolve(PositionProvider)
         self.parents = self.wrapper.resolve(ParentNodeProvider)

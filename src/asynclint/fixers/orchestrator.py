@@ -99,23 +99,23 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
     reasons: dict[Key, str] = {}
     result = linter.lint(texts)
     broken = {error.path for error in result.errors}
-    rounds = 0
+    rounds, settled = 0, False
     while rounds < MAX_ROUNDS:
         rounds += 1
         project = FixProject({path: text for path, text in texts.items() if path not in broken}, result.findings)
         proposals = _propose(result.findings, project, unsafe, reasons)
-        if not proposals:
-            break
         chosen = _without_overlaps(proposals, project, reasons)
         batch = _verified(chosen, project, texts, result, linter, reasons)
         if not batch:
+            settled = True
             break
         for fix in batch:
             applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims)
         texts = _apply(batch, project, texts)
         result = linter.lint(texts)
+    unfinished = f"not reached in {MAX_ROUNDS} rounds of fixes; run `asynclint fix` again"
     left = tuple(
-        Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call"))
+        Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call") if settled else unfinished)
         for finding in result.findings
     )
     return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds)

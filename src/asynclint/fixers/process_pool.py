@@ -77,7 +77,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         statements=statements,
         claims=(finding,),
         note="its arguments and result are pickled to and from a worker process",
-        reserve=(site.function,),
+        reserve=(site.function,) if setup is not None else (),  # one new `loop = ...` per function and round
     )
 
 

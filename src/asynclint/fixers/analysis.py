@@ -565,12 +565,18 @@ def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
         return value
     parent = file.parent(call)
     if not isinstance(parent, cst.Expr | cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Return):
-        return value  # broken inside a larger expression it reads worse than a long line
+        return value  # broken inside a larger expression it reads worse: see site_edit's hoisting
     line = _code_part(file.text.splitlines()[start_line - 1], file.span(call)[1][1])
     if len(line) - len(old) + len(new) + len("await ") <= max(LINE_LENGTH, len(line)):
         return value
+    return _layout(file, value, line[: len(line) - len(line.lstrip())])
+
+
+def _layout(file: ParsedFile, value: cst.Call, block_indent: str) -> cst.Call:
+    """``value``'s arguments on one continuation line, or one per line when that is too long."""
     step = file.module.default_indent
-    block_indent = line[: len(line) - len(line.lstrip())]
+    if not value.args:
+        return value
 
     def broken(extra: str) -> cst.ParenthesizedWhitespace:
         return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,
@@ -601,15 +607,113 @@ def _code_part(line: str, end: int) -> str:
     return line
 
 
-def site_edit(site: Site, replacement: cst.BaseExpression):
-    """The edit putting ``replacement`` where the site's call is; at a ``root`` site, the root
-    function is rewritten as ``async def`` in the same edit."""
+def site_edit(site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = ()):
+    """The edit putting ``replacement`` where the site's call is.
+
+    At a ``root`` site the root function becomes ``async def`` in the same edit. ``prelude``
+    statements go just before the call's statement. When the call sits inside a larger
+    expression and the line would grow past :data:`LINE_LENGTH`, the awaited value is first
+    stored in a local (``matches = await ...``), as a person would write it -- only where that
+    cannot change what runs first (see :func:`_hoistable`)."""
     from asynclint.fixers.base import Edit
 
-    if site.placement != "root":
-        return Edit(site.call, replacement)
-    updated = site.function.deep_replace(site.call, replacement)
-    return Edit(site.function, updated.with_changes(asynchronous=cst.Asynchronous()))
+    if site.placement == "root":
+        updated = site.function.deep_replace(site.call, replacement)
+        return Edit(site.function, updated.with_changes(asynchronous=cst.Asynchronous()))
+    file, call = site.file, site.call
+    statement = file.statement_of(call)
+    hoist = statement is not None and _too_long(file, call, replacement) and _hoistable(file, call, statement)
+    if not prelude and not hoist:
+        return Edit(call, replacement)
+    if statement is None:
+        raise ValueError("statements can only be inserted before a statement in a block")
+    before = list(prelude)
+    if hoist:
+        local = file.fresh_name(_result_name(call), names_bound_in(file, site.function))
+        value = replacement.with_changes(lpar=[], rpar=[]) if isinstance(replacement, cst.Await) else replacement
+        assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(local))], value)])
+        before.append(_wrapped(file, statement, assign))
+        replacement = cst.Name(local)
+    updated = statement.deep_replace(call, replacement)
+    first, *rest = before
+    return Edit(statement, cst.FlattenSentinel([
+        first.with_changes(leading_lines=statement.leading_lines),
+        *rest,
+        updated.with_changes(leading_lines=[]),
+    ]))
+
+
+#: A result's name from the function that produced it, for values stored before use.
+_RESULT_NAMES = {
+    "findall": "matches", "finditer": "matches", "search": "match", "match": "match", "fullmatch": "match",
+    "split": "parts", "sub": "replaced", "subn": "replaced", "sympify": "expression", "simplify": "simplified",
+    "parse_expr": "expression", "parse_latex": "expression", "loads": "data", "load": "data", "dumps": "encoded",
+    "read_text": "text", "read_bytes": "data", "deepcopy": "copied", "run": "completed", "listdir": "names",
+}
+
+
+def _result_name(call: cst.Call) -> str:
+    name = last_name(call.func) or "result"
+    return _RESULT_NAMES.get(name, f"{name.strip('_')}_result")
+
+
+def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression) -> bool:
+    (start_line, _), (end_line, end_col) = file.span(call)
+    new = file.code(replacement)
+    if start_line != end_line or "\n" in new:
+        return False
+    line = _code_part(file.text.splitlines()[start_line - 1], end_col)
+    grown = len(line) - len(file.code(call)) + len(new)
+    return grown > max(LINE_LENGTH, len(line))
+
+
+#: Expressions that evaluate without running anything that could observe the order.
+_SIMPLE = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)
+
+
+def _simple(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Attribute):
+        return _simple(node.value)
+    return isinstance(node, _SIMPLE)
+
+
+def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -> bool:
+    """Whether ``call`` can be evaluated before the rest of its statement without changing what
+    runs, or in which order: it must run unconditionally (no ``and``/``or``/``if``-expression,
+    comprehension or lambda around it), and everything evaluated before it must be a plain name,
+    attribute or literal. Only one-line simple statements are rewritten this way."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    child: cst.CSTNode = call
+    for parent in file.ancestors(call):
+        if parent is statement:
+            return True
+        if isinstance(parent, cst.BooleanOperation | cst.IfExp | cst.Lambda | cst.ListComp | cst.SetComp
+                      | cst.DictComp | cst.GeneratorExp):
+            return False
+        for sibling in parent.children:
+            if sibling is child:
+                break
+            if isinstance(parent, cst.Assign | cst.AnnAssign) and sibling is not getattr(parent, "value", None):
+                continue  # assignment targets are stored after the value is computed
+            if isinstance(sibling, cst.BaseExpression | cst.Arg) and not _simple(
+                sibling.value if isinstance(sibling, cst.Arg) else sibling
+            ):
+                return False
+        child = parent
+    return False
+
+
+def _wrapped(file: ParsedFile, statement: cst.BaseStatement, assign: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+    """The hoisted assignment, its call's arguments on their own line(s) when it is too long."""
+    start = file.span(statement)[0][1]
+    value = assign.body[0].value
+    call = value.expression if isinstance(value, cst.Await) else value
+    if not isinstance(call, cst.Call) or start + len(file.code(assign).rstrip()) <= LINE_LENGTH:
+        return assign
+    laid_out = _layout(file, call, " " * start)
+    new_value = value.with_changes(expression=laid_out) if isinstance(value, cst.Await) else laid_out
+    return assign.with_changes(body=[assign.body[0].with_changes(value=new_value)])
 
 
 def offload_call(call: cst.Call, runner: str, leading: tuple[cst.BaseExpression, ...]) -> cst.Call:

@@ -17,7 +17,7 @@ import builtins
 import libcst as cst
 
 from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, names_bound_in, offload_call, site_edit
-from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
+from asynclint.fixers.base import Decline, Fix, Import, ModuleStatement
 from asynclint.model import Finding
 
 _NOT_PORTABLE = {
@@ -53,16 +53,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     loop_name, setup = _loop(file, site)
     if loop_name != "loop":
         offloaded = offloaded.with_changes(func=cst.parse_expression(f"{loop_name}.run_in_executor"))
-    replacement = awaited(file, call, offloaded)
-    if setup is None:
-        edit = site_edit(site, replacement)
-    else:
-        statement = file.statement_of(call)
-        updated = statement.deep_replace(call, replacement)
-        edit = Edit(statement, cst.FlattenSentinel([
-            setup.with_changes(leading_lines=statement.leading_lines),
-            updated.with_changes(leading_lines=[]),
-        ]))
+    edit = site_edit(site, awaited(file, call, offloaded), prelude=(setup,) if setup is not None else ())
     statements = () if pool == _existing_pool(file) else (
         ModuleStatement(pool, f"{pool} = ProcessPoolExecutor()",
                         "CPU-heavy calls run in worker processes: a thread would still hold the GIL."),

@@ -79,8 +79,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     leading = list(statement.leading_lines)
     container = file.parent(statement)
     first = isinstance(container, cst.IndentedBlock) and container.body and container.body[0] is statement
-    if not first and not (leading and leading[0].comment is None):
-        leading.insert(0, cst.EmptyLine(indent=False))  # set the helper apart, as black would
+    if not first and not leading:
+        leading.insert(0, cst.EmptyLine(indent=False))  # set the helper apart (a comment above does already)
     definition = cst.FunctionDef(
         name=cst.Name(helper),
         params=cst.Parameters(),

@@ -111,6 +111,9 @@ SHAPES = [
     "out.append(str({e}).upper())",
     "out.append(len(str({e})) + 1)",
     "out.append(({e}, {e}))",
+    # long lines: the awaited value may be stored in a local first, never ahead of a call that ran before it
+    "out.append(('" + "padding " * 8 + "', str({e}), len(str({e}))))",
+    "out.append((tick(), str({e}), '" + "padding " * 8 + "', tick()))",
 ]
 
 PRELUDE = """\
@@ -130,7 +133,18 @@ def untouched(x):
     return [x, x * 2]
 
 
+TICKS = []
+
+
+def tick():
+    # a side effect the offenders can see: any reordering of it changes the results
+    TICKS.append(len(TICKS))
+    Path(FILE).write_text("tick %d\\nsecond\\n" % len(TICKS), encoding="utf-8")
+    return len(TICKS)
+
+
 async def generated():
+    Path(FILE).write_text("first line\\nsecond\\n", encoding="utf-8")
     out = []
 """
 

@@ -667,21 +667,28 @@ def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression)
     return grown > max(LINE_LENGTH, len(line))
 
 
-#: Expressions that evaluate without running anything that could observe the order.
-_SIMPLE = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis)
+def _runs_nothing(node: cst.CSTNode) -> bool:
+    """No call, ``await``, ``yield`` or walrus inside: evaluating it cannot observe or change
+    what a call evaluated before or after it does (attribute and item reads are taken as plain)."""
 
+    class Finder(cst.CSTVisitor):
+        found = False
 
-def _simple(node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Attribute):
-        return _simple(node.value)
-    return isinstance(node, _SIMPLE)
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.Call | cst.Await | cst.Yield | cst.NamedExpr):
+                self.found = True
+            return not self.found
+
+    finder = Finder()
+    node.visit(finder)
+    return not finder.found
 
 
 def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -> bool:
     """Whether ``call`` can be evaluated before the rest of its statement without changing what
     runs, or in which order: it must run unconditionally (no ``and``/``or``/``if``-expression,
-    comprehension or lambda around it), and everything evaluated before it must be a plain name,
-    attribute or literal. Only one-line simple statements are rewritten this way."""
+    comprehension or lambda around it), and nothing evaluated before it may run code (see
+    :func:`_runs_nothing`). Only one-line simple statements are rewritten this way."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return False
     child: cst.CSTNode = call
@@ -696,9 +703,7 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
                 break
             if isinstance(parent, cst.Assign | cst.AnnAssign) and sibling is not getattr(parent, "value", None):
                 continue  # assignment targets are stored after the value is computed
-            if isinstance(sibling, cst.BaseExpression | cst.Arg) and not _simple(
-                sibling.value if isinstance(sibling, cst.Arg) else sibling
-            ):
+            if not _runs_nothing(sibling):
                 return False
         child = parent
     return False

@@ -298,3 +298,30 @@ def test_a_helper_in_another_module_is_offloaded_where_the_async_caller_calls_it
     assert any("sync helper" in applied.title for applied in elsewhere), "expected a helper offloaded at its caller"
     for applied in elsewhere:  # the async caller's call of the helper, or a sync root made async
         assert "sync helper" in applied.title or "`async def`" in applied.title
+
+
+def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
+    source = textwrap.dedent("""\
+        import verifiers as vf
+        from openai import OpenAI
+
+
+        def load_environment():
+            judge = OpenAI(base_url="http://localhost:8000/v1")
+            direct = vf.JudgeRubric(judge_client=OpenAI(max_retries=1))
+            shared = OpenAI()
+            shared.models.list()
+            return [vf.JudgeRubric(judge_client=judge), direct, vf.JudgeRubric(judge_client=shared)]
+    """)
+    path = Path("judge_env.py")
+    checked = {f.line: f for f in lint(path, source)}
+    assert checked[7].fix is not None and not checked[7].fix.safe
+    safe = fix_text(path, source, unsafe=False)
+    assert safe.texts[str(path)] == source and "needs --unsafe-fixes" in safe.left[0].reason
+    outcome = fix_text(path, source)
+    fixed = outcome.texts[str(path)]
+    assert 'judge = AsyncOpenAI(base_url="http://localhost:8000/v1")' in fixed
+    assert "judge_client=AsyncOpenAI(max_retries=1)" in fixed
+    assert "shared = OpenAI()" in fixed and "from openai import AsyncOpenAI, OpenAI" in fixed
+    assert [left.finding.line for left in outcome.left] == [10]
+    assert "used elsewhere" in outcome.left[0].reason

@@ -115,6 +115,7 @@ class _Checker:
             yield Finding(
                 summary.path, handoff.line, handoff.col, handoff.end_line, handoff.end_col, rule.code,
                 rule.name, severity, message, (ChainLink(summary.path, handoff.line, caller),),
+                fix=fixers.handoff_plan(handoff.value) if api.fix == "async-client" else None,
             )
 
     def calls(self, position: int, summary: ModuleSummary) -> Iterator[Finding]:

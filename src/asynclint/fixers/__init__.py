@@ -50,6 +50,11 @@ SPECS: dict[str, FixerSpec] = {
             "build the client once at module level and reuse it",
             "one client is shared by every call (its connection pool, headers and lifetime)",
         ),
+        FixerSpec(
+            "handoff-client", "async_client", False,
+            "hand the framework the library's async client (it awaits the client's calls)",
+            "the object handed over changes type; anything else holding it would get coroutines",
+        ),
         FixerSpec("async-def", "redefine", True, "make it `async def` (the framework awaits it)"),
         FixerSpec("sync-def", "redefine", True, "make it a plain `def` (the framework calls it without awaiting)"),
     )
@@ -68,6 +73,7 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
     "hoist-client": ("with-block", "hoist-client"),
     "deepcopy-memo": ("deepcopy-memo", "to-thread"),
     "process-pool": ("process-pool",),
+    "handoff-client": ("handoff-client",),  # an object handed to the framework, not a call
 }
 
 #: Definition rules (how a hook is written, not a call) -> their recipe.
@@ -118,6 +124,11 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
         title = f"make the framework callable `async def`, then {title}"
     return FixInfo(spec.safe, title[0].upper() + title[1:], recipe=recipe or "", target=target,
                    root_awaited=root_awaited)
+
+
+def handoff_plan(client_type: str) -> FixInfo:
+    spec = SPECS["handoff-client"]
+    return FixInfo(spec.safe, spec.title[0].upper() + spec.title[1:], recipe="handoff-client", target=client_type)
 
 
 def definition_plan(code: str) -> FixInfo | None:

@@ -56,6 +56,17 @@ class ParsedFile:
                     self._calls.setdefault(key, node)
         return self._calls.get((line, column, end_line, end_column))
 
+    def expression_at(self, line: int, column: int, end_line: int, end_column: int) -> cst.BaseExpression | None:
+        """The outermost expression spanning exactly those 1-based positions (end exclusive)."""
+        for node, where in self.positions.items():
+            if (
+                isinstance(node, cst.BaseExpression)
+                and (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+                == (line, column, end_line, end_column)
+            ):
+                return node
+        return None
+
     def span(self, node: cst.CSTNode) -> tuple[tuple[int, int], tuple[int, int]]:
         where = self.positions[node]
         return (where.start.line, where.start.column), (where.end.line, where.end.column)

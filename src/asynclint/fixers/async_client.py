@@ -159,3 +159,51 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
 def _used_elsewhere(project: FixProject, file: ParsedFile, name: str) -> bool:
     word = re.compile(rf"\b{re.escape(name)}\b")
     return any(word.search(text) for path, text in project.texts.items() if path != file.path)
+
+
+def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
+    """A sync client handed to the framework (``JudgeRubric(judge_client=OpenAI())``), which
+    calls it on the loop and awaits what it returns when that is awaitable: hand it the async
+    client instead. The constructor is switched where it is written -- in the argument, or in the
+    one assignment of the local variable passed, provided nothing else uses that variable."""
+    client_type = finding.fix.target if finding.fix else ""
+    if client_type not in ASYNC_CLIENTS:
+        return Decline(f"no async counterpart known for `{client_type}`")
+    if finding.path not in project.texts:
+        return Decline(f"{finding.path} is not among the files being fixed")
+    file = project.file(finding.path)
+    value = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)
+    construction: cst.CSTNode | None = value if isinstance(value, cst.Call) else None
+    if isinstance(value, cst.Name):
+        function = file.enclosing_function(value)
+        scope = function if function is not None else file.module
+        uses = [node for node in file.positions if isinstance(node, cst.Name) and node.value == value.value
+                and node is not value and file.enclosing_function(node) is function and _in_scope(file, node, scope)]
+        stores = [node for node in uses if isinstance(file.parent(node), cst.AssignTarget)]
+        if len(stores) != 1 or len(uses) != 1:
+            return Decline(f"`{value.value}` is used elsewhere too; only a client made for the framework can change")
+        assign = file.parent(file.parent(stores[0]))
+        construction = assign.value if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+    if not isinstance(construction, cst.Call) or _resolve(file, construction.func) != client_type:
+        return Decline(f"the client is not built here by calling `{client_type}`")
+    new_name = ASYNC_CLIENTS[client_type]
+    module = client_type.rpartition(".")[0]
+    if isinstance(construction.func, cst.Name):
+        new_func: cst.BaseExpression = cst.Name(new_name)
+        imports, unused = (Import(module, new_name),), (Import(module, construction.func.value),)
+    else:
+        new_func, imports, unused = construction.func.with_changes(attr=cst.Name(new_name)), (), ()
+    return Fix(
+        path=file.path,
+        edits=(Edit(construction, construction.with_changes(func=new_func)),),
+        recipe="handoff-client",
+        safe=False,
+        title=f"handed the framework `{new_name}` instead of `{client_type.rpartition('.')[2]}` (it awaits the client's calls)",
+        imports=imports,
+        unused_imports=unused,
+        claims=(finding,),
+        note="the framework must await the client's calls (verifiers does: it awaits whatever is awaitable)",
+    )
+
+
+FIXERS = {"async-client": fix, "handoff-client": fix_handoff}

@@ -165,7 +165,7 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
 def _why_no_fix(finding: Finding, project: FixProject) -> str:
     """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
     if len(finding.chain) < 2:  # an object handed to the framework, not a call on a hot path
-        return "no automatic fix: the object is handed to the framework here; pass it an async client"
+        return "no automatic fix: the object is handed to the framework here; hand it an async client"
     site = project.site(finding)
     if isinstance(site, Decline):
         return f"no automatic fix: {site.reason}"

@@ -96,8 +96,9 @@ def root_awaited(hook: Hook) -> bool:
 
 
 def candidates(recipe: str | None, unsafe: bool) -> tuple[str, ...]:
-    """The fixers to try for a knowledge-base recipe, unsafe ones only when allowed."""
-    names = CANDIDATES.get(recipe or "", ())
+    """The fixers to try for a finding's recipe (a knowledge-base recipe, or a definition
+    rule's own), unsafe ones only when allowed."""
+    names = CANDIDATES.get(recipe or "", (recipe,) if recipe in SPECS else ())
     return tuple(name for name in names if unsafe or SPECS[name].safe)
 
 

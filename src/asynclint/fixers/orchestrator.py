@@ -122,44 +122,48 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
 
 
 def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Key, str]) -> list[Fix]:
+    """One fix per finding where some fixer can; the reason recorded where none can."""
     proposals: list[Fix] = []
     for finding in findings:
         if finding.path not in project.texts:
             continue
-        recipe = finding.fix.recipe if finding.fix else None
-        names = ((fixers.DEFINITION_RECIPES[finding.code],) if finding.code in fixers.DEFINITION_RECIPES
-                 else fixers.candidates(recipe, unsafe))
-        if finding.fix is None and finding.code not in fixers.DEFINITION_RECIPES:
-            reasons[finding_key(finding)] = _why_no_fix(finding, project)
+        key = finding_key(finding)
+        if finding.fix is None:
+            reasons[key] = _why_no_fix(finding, project)
             continue
-        if not names:
-            unsafe_only = fixers.candidates(recipe, True)
-            if unsafe_only:
-                spec = fixers.SPECS[unsafe_only[0]]
-                reasons[finding_key(finding)] = f"unsafe fix, needs --unsafe-fixes: {spec.unsafe_because}"
-            continue
+        recipe = finding.fix.recipe
+        names = fixers.candidates(recipe, unsafe)
         declines: list[Decline] = []
         for name in names:
-            try:
-                outcome = fixers.load(name)(finding, project)
-            except Exception as exc:  # a fixer bug must cost one fix, not the run
-                where = traceback.extract_tb(exc.__traceback__)[-1]
-                outcome = Decline(f"internal error in the {name} fixer ({type(exc).__name__}: {exc} at line {where.lineno})")
+            outcome = _run_fixer(name, finding, project)
             if isinstance(outcome, Fix):
                 proposals.append(_with_inner_claims(outcome, findings, project))
                 break
             declines.append(outcome)
         else:
-            skipped = [n for n in fixers.CANDIDATES.get(recipe or "", ()) if not fixers.SPECS[n].safe and n not in names]
-            relevant = [d for d in declines if d.applicable]
-            if not relevant and skipped:
-                reason = f"unsafe fix, needs --unsafe-fixes: {fixers.SPECS[skipped[0]].unsafe_because}"
-            else:
-                reason = (relevant or declines)[-1 if not relevant else 0].reason
-                if skipped:
-                    reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
-            reasons[finding_key(finding)] = reason
+            reasons[key] = _decline_reason(recipe, names, declines)
     return proposals
+
+
+def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Decline:
+    try:
+        return fixers.load(name)(finding, project)
+    except Exception as exc:  # a fixer bug must cost one fix, not the run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return Decline(f"internal error in the {name} fixer ({type(exc).__name__}: {exc} at line {where.lineno})")
+
+
+def _decline_reason(recipe: str, tried: Sequence[str], declines: list[Decline]) -> str:
+    """The reason to show: the first decline from a recipe that applied to this code (one that
+    merely did not fit its shape says little), and whether an unsafe recipe was not tried."""
+    skipped = [name for name in fixers.CANDIDATES.get(recipe, ()) if name not in tried and not fixers.SPECS[name].safe]
+    relevant = [decline for decline in declines if decline.applicable]
+    if not relevant and skipped:
+        return f"unsafe fix, needs --unsafe-fixes: {fixers.SPECS[skipped[0]].unsafe_because}"
+    reason = relevant[0].reason if relevant else declines[-1].reason if declines else "no fixer applies"
+    if skipped:
+        reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
+    return reason
 
 
 def _why_no_fix(finding: Finding, project: FixProject) -> str:

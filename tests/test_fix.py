@@ -168,12 +168,15 @@ def _left(source: str, unsafe: bool = True) -> dict[int, str]:
 
 
 def test_unsafe_recipes_wait_for_the_flag():
-    reasons = _left("""
+    reasons = _left(
+        """
         import re
 
         async def tags(state):
             return re.findall(r"<a>", state["transcript"])
-    """, unsafe=False)
+    """,
+        unsafe=False,
+    )
     assert "needs --unsafe-fixes" in reasons[5] and "pickle" in reasons[5]
 
 
@@ -235,8 +238,14 @@ def test_a_fix_that_does_not_compile_is_reported_and_not_applied(monkeypatch):
 def test_a_fix_that_leaves_its_finding_is_reported_and_not_applied(monkeypatch):
     def useless(finding, project):
         file, call = project.locate(finding)
-        return Fix(finding.path, (Edit(call, call.with_changes(args=[cst.Arg(cst.Integer("2"))])),),
-                   "to-thread", True, "useless", claims=(finding,))
+        return Fix(
+            finding.path,
+            (Edit(call, call.with_changes(args=[cst.Arg(cst.Integer("2"))])),),
+            "to-thread",
+            True,
+            "useless",
+            claims=(finding,),
+        )
 
     _install(monkeypatch, useless)
     outcome = fix_text(Path("snippet.py"), OFFENDER)
@@ -281,8 +290,9 @@ def test_fixture_projects_fix_to_a_verified_fixed_point(name: str):
     assert outcome.applied
     for path, text in outcome.changed.items():
         compile(text, path, "exec")
-    again = fix_sources([SourceFile(s.path, outcome.texts[s.path], s.module, s.package) for s in sources], config,
-                        unsafe=True)
+    again = fix_sources(
+        [SourceFile(s.path, outcome.texts[s.path], s.module, s.package) for s in sources], config, unsafe=True
+    )
     assert not again.changed, "a second run must change nothing"
     remaining = {finding_key(left.finding) for left in outcome.left}
     fixed = {finding_key(applied.finding) for applied in outcome.applied}

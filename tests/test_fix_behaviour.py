@@ -33,8 +33,9 @@ def load(text: str, name: str) -> types.ModuleType:
 
 def before_and_after(path: Path, name: str, *, unsafe: bool = True) -> tuple[types.ModuleType, types.ModuleType]:
     text = path.read_text(encoding="utf-8")
-    outcome = fix_sources([SourceFile(str(path), text, path.stem, "")], Config(root=path.parent,
-                          min_severity=Severity.LOW), unsafe=unsafe)
+    outcome = fix_sources(
+        [SourceFile(str(path), text, path.stem, "")], Config(root=path.parent, min_severity=Severity.LOW), unsafe=unsafe
+    )
     fixed = outcome.texts[str(path)]
     assert fixed != text, "the fixture should need fixing"
     return load(text, f"{name}_before"), load(fixed, f"{name}_after")
@@ -42,6 +43,7 @@ def before_and_after(path: Path, name: str, *, unsafe: bool = True) -> tuple[typ
 
 def call(function, *args):
     """Call as the framework does: await the result when it is awaitable."""
+
     async def run():
         result = function(*args)
         return await result if inspect.isawaitable(result) else result
@@ -70,16 +72,27 @@ def test_to_thread_shapes(files: Path):
     before, after = before_and_after(RECIPES / "to_thread_shapes.py", "to_thread_shapes")
     a, b, sub = str(files / "a.txt"), str(files / "b.json"), str(files)
     cases = [
-        ("attribute_of_result", a), ("subscript_of_result", sub), ("method_of_result", sub),
-        ("nested_offenders", b), ("unary_and_binary", a), ("in_conditions", a), ("in_conditions", sub),
-        ("in_a_list_comprehension", [a, b]), ("parenthesized", a), ("keeps_comments", sub),
-        ("lazy_iterators", sub), ("in_a_generator_expression", [a, b]), ("in_a_lambda", [b, a]),
+        ("attribute_of_result", a),
+        ("subscript_of_result", sub),
+        ("method_of_result", sub),
+        ("nested_offenders", b),
+        ("unary_and_binary", a),
+        ("in_conditions", a),
+        ("in_conditions", sub),
+        ("in_a_list_comprehension", [a, b]),
+        ("parenthesized", a),
+        ("keeps_comments", sub),
+        ("lazy_iterators", sub),
+        ("in_a_generator_expression", [a, b]),
+        ("in_a_lambda", [b, a]),
         ("attribute_of_result", str(files / "missing.txt")),
     ]
     for name, argument in cases:
         assert outcome_of(getattr(before, name), argument) == outcome_of(getattr(after, name), argument), name
     # side effects: the same file written, the same copy made
-    assert outcome_of(before.bound_method, str(files / "w1.txt"), "x") == outcome_of(after.bound_method, str(files / "w1.txt"), "x")
+    assert outcome_of(before.bound_method, str(files / "w1.txt"), "x") == outcome_of(
+        after.bound_method, str(files / "w1.txt"), "x"
+    )
     call(before.starred_and_keywords, [a, str(files / "c1.txt")], {"follow_symlinks": True})
     call(after.starred_and_keywords, [a, str(files / "c2.txt")], {"follow_symlinks": True})
     assert (files / "c1.txt").read_text() == (files / "c2.txt").read_text() == "alpha\nbeta\n"
@@ -89,9 +102,14 @@ def test_with_block_shapes(files: Path):
     before, after = before_and_after(RECIPES / "with_block_shapes.py", "with_block_shapes")
     a, b, empty = str(files / "a.txt"), str(files / "b.json"), str(files / "empty.txt")
     for name, args in [
-        ("returns_a_name", (b,)), ("returns_two_names", (a,)), ("in_a_loop", ([a, b],)),
-        ("assigns_conditionally", (a,)), ("assigns_conditionally", (empty,)), ("reads_and_rebinds", (a, 3)),
-        ("returns_inside", (a,)), ("returns_a_name", (str(files / "missing.json"),)),
+        ("returns_a_name", (b,)),
+        ("returns_two_names", (a,)),
+        ("in_a_loop", ([a, b],)),
+        ("assigns_conditionally", (a,)),
+        ("assigns_conditionally", (empty,)),
+        ("reads_and_rebinds", (a, 3)),
+        ("returns_inside", (a,)),
+        ("returns_a_name", (str(files / "missing.json"),)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     states = [{"path": str(files / f"out{i}.json"), "payload": {"k": [1, 2]}} for i in (1, 2)]
@@ -104,6 +122,7 @@ def fake_verifiers(monkeypatch):
     """Enough of ``verifiers`` for fixture modules that register callables (when it is not installed)."""
     try:
         import verifiers  # noqa: F401
+
         return
     except ImportError:
         pass
@@ -124,16 +143,24 @@ def fake_verifiers(monkeypatch):
 def test_sync_callables(files: Path, fake_verifiers):
     before, after = before_and_after(RECIPES / "sync_callables.py", "sync_callables")
     b = str(files / "b.json")
-    assert inspect.iscoroutinefunction(after.reward_from_file) and not inspect.iscoroutinefunction(before.reward_from_file)
+    assert inspect.iscoroutinefunction(after.reward_from_file) and not inspect.iscoroutinefunction(
+        before.reward_from_file
+    )
     for name, args in [
-        ("async_caller", (b,)), ("reward_from_file", (None, "42", {"path": b})),
-        ("reward_from_file", (None, "41", {"path": b})), ("reward_that_sleeps", (None,)),
-        ("reward_also_called_directly", (None,)), ("offline_summary", (None,)),
+        ("async_caller", (b,)),
+        ("reward_from_file", (None, "42", {"path": b})),
+        ("reward_from_file", (None, "41", {"path": b})),
+        ("reward_that_sleeps", (None,)),
+        ("reward_also_called_directly", (None,)),
+        ("offline_summary", (None,)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     environment = after.load_environment()
-    assert [f.__name__ for f in environment.rubric.funcs] == ["reward_from_file", "reward_that_sleeps",
-                                                              "reward_also_called_directly"]
+    assert [f.__name__ for f in environment.rubric.funcs] == [
+        "reward_from_file",
+        "reward_that_sleeps",
+        "reward_also_called_directly",
+    ]
 
 
 def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
@@ -161,17 +188,21 @@ def test_process_pool():
         transcript = "<tool>a</tool> text <tool>b\nc</tool>"
         assert call(before.tags, transcript) == call(after.tags, transcript)
         assert call(before.simplify, "x + x") == call(after.simplify, "x + x")
-        assert outcome_of(before.simplify, "(") [0] == outcome_of(after.simplify, "(")[0]
+        assert outcome_of(before.simplify, "(")[0] == outcome_of(after.simplify, "(")[0]
     finally:
         after._PROCESS_POOL.shutdown(cancel_futures=True)
 
 
 def test_process_pool_with_stdlib_functions_only():
     """The pool itself, without sympy: a regex over a transcript in a worker process."""
-    text = "import re\n\n\nasync def tags(state):\n    return re.findall(r'<t>(.*?)</t>', state['transcript'], flags=re.S)\n"
+    text = (
+        "import re\n\n\nasync def tags(state):\n"
+        "    return re.findall(r'<t>(.*?)</t>', state['transcript'], flags=re.S)\n"
+    )
     path = Path("pool_probe.py")
-    outcome = fix_sources([SourceFile(str(path), text, "pool_probe", "")], Config(root=Path("."),
-                          min_severity=Severity.LOW), unsafe=True)
+    outcome = fix_sources(
+        [SourceFile(str(path), text, "pool_probe", "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
+    )
     fixed = outcome.texts[str(path)]
     assert "run_in_executor" in fixed
     before, after = load(text, "pool_probe_before"), load(fixed, "pool_probe_after")
@@ -235,7 +266,8 @@ def test_example_rewards_score_the_same(tmp_path: Path):
         assert call(before.citation_check, completion, state) == call(after.citation_check, completion, state)
         try:
             assert call(before.numeric_match, _Parser("1,815"), completion, "1815") == call(
-                after.numeric_match, _Parser("1,815"), completion, "1815")
+                after.numeric_match, _Parser("1,815"), completion, "1815"
+            )
         finally:
             after._PROCESS_POOL.shutdown(cancel_futures=True)
     finally:

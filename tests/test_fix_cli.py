@@ -45,8 +45,10 @@ async def tags(state):
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    return write(tmp_path, {"pkg/__init__.py": "", "pkg/hot.py": HOT, "pkg/cpu.py": CPU,
-                            "pkg/clean.py": "async def f():\n    return 1\n"})
+    return write(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/hot.py": HOT, "pkg/cpu.py": CPU, "pkg/clean.py": "async def f():\n    return 1\n"},
+    )
 
 
 def test_fix_writes_the_fix_and_exits_0_when_nothing_is_left(project: Path):
@@ -154,7 +156,10 @@ def test_permissions_are_kept(project: Path):
 
 
 def test_encoding_and_line_endings_are_kept(tmp_path: Path):
-    source = "# -*- coding: latin-1 -*-\r\nimport time\r\n\r\n\r\nasync def f():\r\n    s = 'caf\xe9'\r\n    time.sleep(1)\r\n"
+    source = (
+        "# -*- coding: latin-1 -*-\r\nimport time\r\n\r\n\r\n"
+        "async def f():\r\n    s = 'caf\xe9'\r\n    time.sleep(1)\r\n"
+    )
     write(tmp_path, {"legacy.py": source.encode("latin-1")})
     assert run("fix", "legacy.py", cwd=tmp_path).returncode == 0
     data = (tmp_path / "legacy.py").read_bytes()

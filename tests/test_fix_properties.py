@@ -24,7 +24,10 @@ from asynclint.fixers.orchestrator import fix_sources
 from asynclint.model import Severity
 
 settings.register_profile(
-    "fix", derandomize=True, deadline=None, database=None,
+    "fix",
+    derandomize=True,
+    deadline=None,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 FIX = settings.get_profile("fix")
@@ -32,8 +35,9 @@ FIX = settings.get_profile("fix")
 
 def fixed(text: str, name: str = "generated") -> str:
     path = Path(f"{name}.py")
-    outcome = fix_sources([SourceFile(str(path), text, name, "")], Config(root=Path("."), min_severity=Severity.LOW),
-                          unsafe=True)
+    outcome = fix_sources(
+        [SourceFile(str(path), text, name, "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
+    )
     return outcome.texts[str(path)]
 
 

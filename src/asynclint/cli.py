@@ -130,7 +130,8 @@ def _load_config(paths, config_file, select, ignore, exclude, severity):
               help="Print a unified diff of the fixes and write nothing (exit 1 if there is anything to fix).")
 @click.option("--dry-run", is_flag=True, help="Report what would be fixed and what would be left; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True,
-              help="Also apply fixes that can change behaviour (async clients, process pools, shared memos, hoisted clients).")
+              help="Also apply fixes that can change behaviour "
+                   "(async clients, process pools, shared memos, hoisted clients).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read [tool.asynclint] from this pyproject.toml instead of the nearest one.")

@@ -25,33 +25,47 @@ SPECS: dict[str, FixerSpec] = {
     spec.recipe: spec
     for spec in (
         FixerSpec("asyncio-sleep", "asyncio_sleep", True, "replace with `await asyncio.sleep(...)`"),
-        FixerSpec("with-block", "with_block", True,
-                  "move the `with` block into a small sync helper run with `await asyncio.to_thread(...)`"),
+        FixerSpec(
+            "with-block",
+            "with_block",
+            True,
+            "move the `with` block into a small sync helper run with `await asyncio.to_thread(...)`",
+        ),
         FixerSpec("to-thread", "to_thread", True, "run it in a worker thread with `await asyncio.to_thread(...)`"),
         FixerSpec(
-            "process-pool", "process_pool", False,
+            "process-pool",
+            "process_pool",
+            False,
             "run it in a module-level `ProcessPoolExecutor` with `await loop.run_in_executor(...)`",
             "arguments and result cross a process boundary (they must pickle; changes the function makes"
             " to its arguments or to globals are not seen by the caller)",
         ),
         FixerSpec(
-            "deepcopy-memo", "deepcopy_memo", False,
+            "deepcopy-memo",
+            "deepcopy_memo",
+            False,
             "share a deepcopy memo of the fields assigned once in `__init__`, and deep-copy in a worker thread",
             "the copy shares the chosen fields with the original instead of copying them, which is only"
             " right while nothing mutates them",
         ),
         FixerSpec(
-            "async-client", "async_client", False,
+            "async-client",
+            "async_client",
+            False,
             "switch to the library's async client and await its calls",
             "every use of the client changes; code outside the class that uses it is not updated",
         ),
         FixerSpec(
-            "hoist-client", "hoist_client", False,
+            "hoist-client",
+            "hoist_client",
+            False,
             "build the client once at module level and reuse it",
             "one client is shared by every call (its connection pool, headers and lifetime)",
         ),
         FixerSpec(
-            "handoff-client", "async_client", False,
+            "handoff-client",
+            "async_client",
+            False,
             "hand the framework the library's async client (it awaits the client's calls)",
             "the object handed over changes type; anything else holding it would get coroutines",
         ),
@@ -108,7 +122,8 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
     ``helper`` (an ``async def`` up the chain calls the sync function) or ``root`` (the chain
     starts at a sync callable the framework awaits); ``None`` when no ``async def`` is near."""
     usable = [
-        name for name in CANDIDATES.get(recipe or "", ())
+        name
+        for name in CANDIDATES.get(recipe or "", ())
         if name in ANYWHERE or placement == "direct" or (placement and name in MOVABLE)
     ]
     usable = [name for name in usable if name != "with-block"]  # depends on the code's shape
@@ -123,8 +138,9 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
         title = f"offload the call of the sync helper: {title}"
     elif placement == "root":
         title = f"make the framework callable `async def`, then {title}"
-    return FixInfo(spec.safe, title[0].upper() + title[1:], recipe=recipe or "", target=target,
-                   root_awaited=root_awaited)
+    return FixInfo(
+        spec.safe, title[0].upper() + title[1:], recipe=recipe or "", target=target, root_awaited=root_awaited
+    )
 
 
 def handoff_plan(client_type: str) -> FixInfo:

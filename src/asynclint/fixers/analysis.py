@@ -59,11 +59,12 @@ class ParsedFile:
     def expression_at(self, line: int, column: int, end_line: int, end_column: int) -> cst.BaseExpression | None:
         """The outermost expression spanning exactly those 1-based positions (end exclusive)."""
         for node, where in self.positions.items():
-            if (
-                isinstance(node, cst.BaseExpression)
-                and (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
-                == (line, column, end_line, end_column)
-            ):
+            if isinstance(node, cst.BaseExpression) and (
+                where.start.line,
+                where.start.column + 1,
+                where.end.line,
+                where.end.column + 1,
+            ) == (line, column, end_line, end_column):
                 return node
         return None
 
@@ -89,12 +90,8 @@ class ParsedFile:
         return next((a for a in self.ancestors(node) if isinstance(a, cst.FunctionDef | cst.Lambda)), None)
 
     def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
-        for ancestor in self.ancestors(node):
-            if isinstance(ancestor, cst.ClassDef):
-                return ancestor
-            if isinstance(ancestor, cst.FunctionDef) and ancestor is not node:
-                continue
-        return None
+        """The nearest class around ``node`` (through the method it is written in)."""
+        return next((a for a in self.ancestors(node) if isinstance(a, cst.ClassDef)), None)
 
     def in_generator_expression(self, node: cst.CSTNode, stop: cst.CSTNode) -> bool:
         """Inside a generator expression (an ``await`` there makes it an async generator)."""
@@ -286,12 +283,6 @@ class _BlockScan(cst.CSTVisitor):
     def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
         self._bind(_alias_name(node, dotted_first=True))
 
-    def _problem(self, what: str):
-        def visit(node: cst.CSTNode) -> None:
-            if not self._nested:
-                self.problems.append(what)
-        return visit
-
     def visit_For(self, node: cst.For) -> None:
         if node.asynchronous is not None and not self._nested:
             self.problems.append("contains `async for`")
@@ -350,8 +341,9 @@ def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
     return BlockNames(frozenset(scan.bound), frozenset(scan.read), frozenset(unconditional), tuple(scan.problems))
 
 
-def names_read(file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None,
-               also_skip: list[cst.CSTNode] = ()) -> set[str]:
+def names_read(
+    file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None, also_skip: list[cst.CSTNode] = ()
+) -> set[str]:
     """Names read anywhere in ``nodes``, leaving out the subtrees ``skip`` and ``also_skip``."""
     skipped = {id(node) for node in (skip, *also_skip) if node is not None}
 
@@ -369,8 +361,9 @@ def names_bound_in(file: ParsedFile, function: cst.FunctionDef) -> set[str]:
     """Parameters and every name the function's own scope binds."""
     scan = _BlockScan(file)
     function.body.visit(scan)
-    params = {p.name.value for p in (*function.params.params, *function.params.posonly_params,
-                                      *function.params.kwonly_params)}
+    params = {
+        p.name.value for p in (*function.params.params, *function.params.posonly_params, *function.params.kwonly_params)
+    }
     for star in (function.params.star_arg, function.params.star_kwarg):
         if isinstance(star, cst.Param):
             params.add(star.name.value)
@@ -433,7 +426,13 @@ class FixProject:
                 for node in ast.walk(tree):
                     if isinstance(node, ast.Call):
                         func = node.func
-                        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+                        name = (
+                            func.id
+                            if isinstance(func, ast.Name)
+                            else func.attr
+                            if isinstance(func, ast.Attribute)
+                            else None
+                        )
                         if name:
                             self._calls.setdefault(name, set()).add(path)
         return self._calls
@@ -477,7 +476,9 @@ class FixProject:
                 return Site(caller_file, found[0], caller, "helper", helper=callee)
         return self._root_site(finding, file, call, function)
 
-    def _root_site(self, finding: Finding, file: ParsedFile, call: cst.Call, function: cst.FunctionDef) -> Site | Decline:
+    def _root_site(
+        self, finding: Finding, file: ParsedFile, call: cst.Call, function: cst.FunctionDef
+    ) -> Site | Decline:
         chain = finding.chain
         root_link = chain[0]
         fix = finding.fix
@@ -506,8 +507,12 @@ def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, bu
     """The other findings whose call lies inside ``node``."""
     (start, end) = file.span(node)
     return tuple(
-        f for f in project.findings
-        if f is not but and f.path == file.path and start <= (f.line, f.column - 1) and (f.end_line, f.end_column - 1) <= end
+        f
+        for f in project.findings
+        if f is not but
+        and f.path == file.path
+        and start <= (f.line, f.column - 1)
+        and (f.end_line, f.end_column - 1) <= end
     )
 
 
@@ -517,7 +522,9 @@ def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: st
     found = []
     for node, where in file.positions.items():
         if (
-            isinstance(node, cst.Call) and where.start.line == line and last_name(node.func) == short
+            isinstance(node, cst.Call)
+            and where.start.line == line
+            and last_name(node.func) == short
             and file.enclosing_function(node) is function
         ):
             found.append(node)
@@ -590,17 +597,20 @@ def _layout(file: ParsedFile, value: cst.Call, block_indent: str) -> cst.Call:
         return value
 
     def broken(extra: str) -> cst.ParenthesizedWhitespace:
-        return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), indent=True,
-                                           last_line=cst.SimpleWhitespace(extra))
+        return cst.ParenthesizedWhitespace(
+            first_line=cst.TrailingWhitespace(), indent=True, last_line=cst.SimpleWhitespace(extra)
+        )
 
     args = [arg.with_changes(whitespace_after_arg=cst.SimpleWhitespace("")) for arg in value.args]
     one_line = ", ".join(file.code(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for arg in args)
     if len(block_indent) + len(step) + len(one_line) <= LINE_LENGTH:
         args = [arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for arg in args[:-1]] + [
-            args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=broken(""))]
+            args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=broken(""))
+        ]
     else:  # one argument per line, with the trailing comma black would add
         args = [arg.with_changes(comma=cst.Comma(whitespace_after=broken(step))) for arg in args[:-1]] + [
-            args[-1].with_changes(comma=cst.Comma(whitespace_after=broken("")))]
+            args[-1].with_changes(comma=cst.Comma(whitespace_after=broken("")))
+        ]
     return value.with_changes(args=args, whitespace_before_args=broken(step))
 
 
@@ -647,19 +657,40 @@ def site_edit(site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.Ba
         replacement = cst.Name(local)
     updated = statement.deep_replace(call, replacement)
     first, *rest = before
-    return Edit(statement, cst.FlattenSentinel([
-        first.with_changes(leading_lines=statement.leading_lines),
-        *rest,
-        updated.with_changes(leading_lines=[]),
-    ]))
+    return Edit(
+        statement,
+        cst.FlattenSentinel(
+            [
+                first.with_changes(leading_lines=statement.leading_lines),
+                *rest,
+                updated.with_changes(leading_lines=[]),
+            ]
+        ),
+    )
 
 
 #: A result's name from the function that produced it, for values stored before use.
 _RESULT_NAMES = {
-    "findall": "matches", "finditer": "matches", "search": "match", "match": "match", "fullmatch": "match",
-    "split": "parts", "sub": "replaced", "subn": "replaced", "sympify": "expression", "simplify": "simplified",
-    "parse_expr": "expression", "parse_latex": "expression", "loads": "data", "load": "data", "dumps": "encoded",
-    "read_text": "text", "read_bytes": "data", "deepcopy": "copied", "run": "completed", "listdir": "names",
+    "findall": "matches",
+    "finditer": "matches",
+    "search": "match",
+    "match": "match",
+    "fullmatch": "match",
+    "split": "parts",
+    "sub": "replaced",
+    "subn": "replaced",
+    "sympify": "expression",
+    "simplify": "simplified",
+    "parse_expr": "expression",
+    "parse_latex": "expression",
+    "loads": "data",
+    "load": "data",
+    "dumps": "encoded",
+    "read_text": "text",
+    "read_bytes": "data",
+    "deepcopy": "copied",
+    "run": "completed",
+    "listdir": "names",
 }
 
 
@@ -706,8 +737,16 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
     for parent in file.ancestors(call):
         if parent is statement:
             return True
-        if isinstance(parent, cst.BooleanOperation | cst.IfExp | cst.Lambda | cst.ListComp | cst.SetComp
-                      | cst.DictComp | cst.GeneratorExp):
+        if isinstance(
+            parent,
+            cst.BooleanOperation
+            | cst.IfExp
+            | cst.Lambda
+            | cst.ListComp
+            | cst.SetComp
+            | cst.DictComp
+            | cst.GeneratorExp,
+        ):
             return False
         for sibling in parent.children:
             if sibling is child:
@@ -720,7 +759,9 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
     return False
 
 
-def _wrapped(file: ParsedFile, statement: cst.BaseStatement, assign: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+def _wrapped(
+    file: ParsedFile, statement: cst.BaseStatement, assign: cst.SimpleStatementLine
+) -> cst.SimpleStatementLine:
     """The hoisted assignment, its call's arguments on their own line(s) when it is too long."""
     start = file.span(statement)[0][1]
     value = assign.body[0].value
@@ -789,7 +830,11 @@ def _has_import(module: cst.Module, wanted_module: str, name: str | None) -> boo
                 if any(render(a.name) == wanted_module and a.asname is None for a in small.names):
                     return True
             if name is not None and isinstance(small, cst.ImportFrom) and small.module is not None:
-                if render(small.module) == wanted_module and not small.relative and not isinstance(small.names, cst.ImportStar):
+                if (
+                    render(small.module) == wanted_module
+                    and not small.relative
+                    and not isinstance(small.names, cst.ImportStar)
+                ):
                     if any(render(a.name) == name and a.asname is None for a in small.names):
                         return True
     return False
@@ -827,9 +872,13 @@ def add_import(module: cst.Module, wanted_module: str, name: str | None = None) 
         else:
             break
     if not block:
-        insert_at = 1 if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) else 0
+        insert_at = (
+            1 if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) else 0
+        )
         if insert_at < len(body):
-            body[insert_at] = body[insert_at].with_changes(leading_lines=[cst.EmptyLine(), *body[insert_at].leading_lines])
+            body[insert_at] = body[insert_at].with_changes(
+                leading_lines=[cst.EmptyLine(), *body[insert_at].leading_lines]
+            )
         body.insert(insert_at, new.with_changes(leading_lines=[cst.EmptyLine()] if insert_at else []))
         return module.with_changes(body=body)
     section = [i for i in block if _is_stdlib(_import_key(body[i])[1]) == stdlib]
@@ -863,7 +912,9 @@ def _merge_from_import(module: cst.Module, wanted_module: str, name: str) -> cst
         names = [alias.with_changes(comma=cst.MaybeSentinel.DEFAULT) for alias in small.names]
         names.append(cst.ImportAlias(name=cst.Name(name)))
         names.sort(key=lambda alias: module.code_for_node(alias).lower())
-        separated = [alias.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for alias in names[:-1]]
+        separated = [
+            alias.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for alias in names[:-1]
+        ]
         updated = statement.with_changes(body=[small.with_changes(names=[*separated, names[-1]])])
-        return module.with_changes(body=[*module.body[:index], updated, *module.body[index + 1:]])
+        return module.with_changes(body=[*module.body[:index], updated, *module.body[index + 1 :]])
     return None

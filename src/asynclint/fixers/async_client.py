@@ -89,13 +89,15 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         edits=tuple(edits),
         recipe="async-client",
         safe=False,
-        title=(f"switched `{holder_name}` to `{new_name}` and awaited its {len(uses)} "
-               f"call{'s' if len(uses) != 1 else ''} (in {', '.join(f'`{m}`' for m in methods)})"),
+        title=(
+            f"switched `{holder_name}` to `{new_name}` and awaited its {len(uses)} "
+            f"call{'s' if len(uses) != 1 else ''} (in {', '.join(f'`{m}`' for m in methods)})"
+        ),
         imports=imports,
         unused_imports=unused,
         claims=(finding,),
         note=f"code outside {'the class' if holder_name.startswith('self.') else 'this module'} that uses "
-             f"`{holder_name}` is not updated",
+        f"`{holder_name}` is not updated",
     )
 
 
@@ -119,7 +121,11 @@ def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cs
         if isinstance(node, cst.Assign) and _in_scope(file, node, scope):
             if any(dotted(t.target) == holder for t in node.targets):
                 found.append(node.value)
-        elif isinstance(node, cst.AnnAssign | cst.AugAssign) and dotted(node.target) == holder and _in_scope(file, node, scope):
+        elif (
+            isinstance(node, cst.AnnAssign | cst.AugAssign)
+            and dotted(node.target) == holder
+            and _in_scope(file, node, scope)
+        ):
             found.append(node.value)
     return [value if isinstance(value, cst.Call) else None for value in found]
 
@@ -145,9 +151,13 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
             return Decline(f"`{holder}` is called in {where}, which is not `async def`")
         if isinstance(file.parent(call), cst.Await):
             continue
-        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or dotted(call.func).endswith(".stream"):
+        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or dotted(call.func).endswith(
+            ".stream"
+        ):
             return Decline(f"`{holder}` streams in {where}: async streams are iterated differently")
-        if isinstance(file.parent(call), cst.WithItem | cst.Attribute | cst.Subscript) and not isinstance(file.parent(call), cst.Attribute):
+        if isinstance(file.parent(call), cst.WithItem | cst.Attribute | cst.Subscript) and not isinstance(
+            file.parent(call), cst.Attribute
+        ):
             return Decline(f"`{holder}`'s call in {where} is used as a context manager")
         calls.append(call)
     for outer in calls:
@@ -177,8 +187,15 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
     if isinstance(value, cst.Name):
         function = file.enclosing_function(value)
         scope = function if function is not None else file.module
-        uses = [node for node in file.positions if isinstance(node, cst.Name) and node.value == value.value
-                and node is not value and file.enclosing_function(node) is function and _in_scope(file, node, scope)]
+        uses = [
+            node
+            for node in file.positions
+            if isinstance(node, cst.Name)
+            and node.value == value.value
+            and node is not value
+            and file.enclosing_function(node) is function
+            and _in_scope(file, node, scope)
+        ]
         stores = [node for node in uses if isinstance(file.parent(node), cst.AssignTarget)]
         if len(stores) != 1 or len(uses) != 1:
             return Decline(f"`{value.value}` is used elsewhere too; only a client made for the framework can change")
@@ -186,7 +203,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         construction = assign.value if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
     if not isinstance(construction, cst.Call) or _resolve(file, construction.func) != client_type:
         return Decline(f"the client is not built here by calling `{client_type}`")
-    new_name = ASYNC_CLIENTS[client_type]
+    new_name, old_name = ASYNC_CLIENTS[client_type], client_type.rpartition(".")[2]
     module = client_type.rpartition(".")[0]
     if isinstance(construction.func, cst.Name):
         new_func: cst.BaseExpression = cst.Name(new_name)
@@ -198,7 +215,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         edits=(Edit(construction, construction.with_changes(func=new_func)),),
         recipe="handoff-client",
         safe=False,
-        title=f"handed the framework `{new_name}` instead of `{client_type.rpartition('.')[2]}` (it awaits the client's calls)",
+        title=f"handed the framework `{new_name}` instead of `{old_name}` (it awaits the client's calls)",
         imports=imports,
         unused_imports=unused,
         claims=(finding,),

@@ -60,20 +60,26 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"`{cls.name.value}` customises copying", applicable=False)
     fields = _immutable_fields(file, cls, init)
     if not fields:
-        return Decline(f"no field of `{cls.name.value}` is assigned once in `__init__` and never mutated",
-                       applicable=False)
+        return Decline(
+            f"no field of `{cls.name.value}` is assigned once in `__init__` and never mutated", applicable=False
+        )
     if _returns_early(init):
         return Decline("`__init__` returns early, so the memo might never be built", applicable=False)
     memo = _fresh_attribute(file, cls, "_deepcopy_memo")
     entries = ", ".join(f"id(self.{name}): self.{name}" for name in fields)
-    build = cst.parse_statement(f"self.{memo} = {{{entries}}}\n").with_changes(leading_lines=[
-        cst.EmptyLine(comment=cst.Comment("# Assigned once here and never mutated: every deepcopy of self shares them.")),
-    ])
+    build = cst.parse_statement(f"self.{memo} = {{{entries}}}\n").with_changes(
+        leading_lines=[
+            cst.EmptyLine(
+                comment=cst.Comment("# Assigned once here and never mutated: every deepcopy of self shares them.")
+            ),
+        ]
+    )
     body = init.body
     new_init = init.with_changes(body=body.with_changes(body=[*body.body, build]))
     memo_copy = cst.parse_expression(f"self.{memo}.copy()")
-    offloaded = offload_call(call.with_changes(args=[]), "asyncio.to_thread",
-                             (call.func, call.args[0].value, memo_copy))
+    offloaded = offload_call(
+        call.with_changes(args=[]), "asyncio.to_thread", (call.func, call.args[0].value, memo_copy)
+    )
     chosen = ", ".join(f"`{name}`" for name in fields)
     return Fix(
         path=file.path,
@@ -122,8 +128,13 @@ def _immutable_fields(file: ParsedFile, cls: cst.ClassDef, init: cst.FunctionDef
                 name = _self_field(target)
                 if name is not None and small.value is not None:
                     assigned.setdefault(name, []).append(small.value)
-    candidates = {name for name, values in assigned.items() if len(values) == 1 and not isinstance(values[0], _ATOMS)
-                  and not (isinstance(values[0], cst.Name) and values[0].value in ("True", "False", "None"))}
+    candidates = {
+        name
+        for name, values in assigned.items()
+        if len(values) == 1
+        and not isinstance(values[0], _ATOMS)
+        and not (isinstance(values[0], cst.Name) and values[0].value in ("True", "False", "None"))
+    }
     changed = _changed_fields(file, cls)
     return sorted(name for name in candidates if changed.get(name, 0) <= 1)  # the one assignment in __init__
 

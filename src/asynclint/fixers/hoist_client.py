@@ -47,8 +47,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"the client is built from `{depends[0]}`, which is not a module-level name")
     variable = _assigned_name(file, call)
     if variable is None:
-        return Decline("the client is not kept in a local variable (returned, stored or dropped): "
-                       "callers may rely on getting a new one")
+        return Decline(
+            "the client is not kept in a local variable (returned, stored or dropped): "
+            "callers may rely on getting a new one"
+        )
     escape = _escapes(file, function, variable)
     if escape:
         return Decline(f"`{variable}` {escape} in `{function.name.value}`; a shared client must not be")
@@ -61,8 +63,11 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="hoist-client",
         safe=False,
         title=f"built `{constructor}` once, as the module-level `{name}`, instead of on every call",
-        statements=(ModuleStatement(name, f"{name} = {code}",
-                                    "One client for every call: building one costs a TLS setup.", after=anchors),),
+        statements=(
+            ModuleStatement(
+                name, f"{name} = {code}", "One client for every call: building one costs a TLS setup.", after=anchors
+            ),
+        ),
         claims=(finding,),
         note="the client is now shared by every call and built at import",
     )
@@ -102,7 +107,11 @@ def _existing(file, code: str) -> str | None:
     for statement in file.module.body:
         if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
             assign = statement.body[0]
-            if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name) and file.code(assign.value) == code:
+            if (
+                len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+                and file.code(assign.value) == code
+            ):
                 return assign.targets[0].target.value
     return None
 

@@ -85,7 +85,10 @@ class _Linter:
         for path, text in texts.items():
             cached = self._summaries.get(path)
             if cached is None or cached[0] != text:
-                cached = self._summaries[path] = (text, summarize(replace(self.sources[path], text=text), self.catalogue))
+                cached = self._summaries[path] = (
+                    text,
+                    summarize(replace(self.sources[path], text=text), self.catalogue),
+                )
             (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
         return check(summaries, texts, self.config, self.catalogue, errors)
 
@@ -184,9 +187,12 @@ def _with_inner_claims(fix: Fix, findings: Sequence[Finding], project: FixProjec
         return fix
     spans = _spans(fix, project)
     inner = tuple(
-        finding for finding in findings
-        if finding not in fix.claims and any(
-            span[0] == finding.path and span[1] <= (finding.line, finding.column - 1)
+        finding
+        for finding in findings
+        if finding not in fix.claims
+        and any(
+            span[0] == finding.path
+            and span[1] <= (finding.line, finding.column - 1)
             and (finding.end_line, finding.end_column - 1) <= span[2]
             for span in spans
         )
@@ -249,7 +255,11 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
 
 
 def _verified(
-    chosen: list[Fix], project: FixProject, texts: dict[str, str], before: Result, linter: _Linter,
+    chosen: list[Fix],
+    project: FixProject,
+    texts: dict[str, str],
+    before: Result,
+    linter: _Linter,
     reasons: dict[Key, str],
 ) -> list[Fix]:
     """The fixes whose result compiles and re-lints clean of what they claimed."""
@@ -264,7 +274,9 @@ def _verified(
             kept.append(fix)
         else:
             for claim in fix.claims:
-                reasons[finding_key(claim)] = f"the `{fix.recipe}` fix failed verification and was not applied: {problem}"
+                reasons[finding_key(claim)] = (
+                    f"the `{fix.recipe}` fix failed verification and was not applied: {problem}"
+                )
     if len(kept) > 1 and _check(kept, project, texts, before, linter) is not None:
         kept = kept[:1]  # fixes that pass alone but clash together: one now, the rest next round
     return kept

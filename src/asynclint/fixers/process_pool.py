@@ -54,9 +54,16 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if loop_name != "loop":
         offloaded = offloaded.with_changes(func=cst.parse_expression(f"{loop_name}.run_in_executor"))
     edit = site_edit(site, awaited(file, call, offloaded), prelude=(setup,) if setup is not None else ())
-    statements = () if pool == _existing_pool(file) else (
-        ModuleStatement(pool, f"{pool} = ProcessPoolExecutor()",
-                        "CPU-heavy calls run in worker processes: a thread would still hold the GIL."),
+    statements = (
+        ()
+        if pool == _existing_pool(file)
+        else (
+            ModuleStatement(
+                pool,
+                f"{pool} = ProcessPoolExecutor()",
+                "CPU-heavy calls run in worker processes: a thread would still hold the GIL.",
+            ),
+        )
     )
     return Fix(
         path=file.path,
@@ -95,8 +102,10 @@ def _existing_pool(file: ParsedFile) -> str | None:
             assign = statement.body[0]
             value = assign.value
             if (
-                isinstance(value, cst.Call) and (dotted(value.func) or "").endswith("ProcessPoolExecutor")
-                and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+                isinstance(value, cst.Call)
+                and (dotted(value.func) or "").endswith("ProcessPoolExecutor")
+                and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
             ):
                 return assign.targets[0].target.value
     return None
@@ -106,8 +115,10 @@ def _loop(file: ParsedFile, site) -> tuple[str, cst.SimpleStatementLine | None]:
     """The name of the running loop in the site's function, and the statement binding it
     (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
     bindings = [
-        node for node in file.positions
-        if isinstance(node, cst.Assign) and any(dotted(t.target) == "loop" for t in node.targets)
+        node
+        for node in file.positions
+        if isinstance(node, cst.Assign)
+        and any(dotted(t.target) == "loop" for t in node.targets)
         and file.enclosing_function(node) is site.function
     ]
     for node in bindings:

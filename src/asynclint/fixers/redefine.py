@@ -41,7 +41,10 @@ def make_async(finding: Finding, project: FixProject) -> Fix | Decline:
     callers = _direct_callers(project, name)
     if callers:
         return Decline(f"`{name}` is also called directly (in {', '.join(callers)}); those calls would get a coroutine")
-    if any(isinstance(node, ast.Yield | ast.YieldFrom) for node in _own_nodes(project.texts[finding.path], function, project, finding)):
+    if any(
+        isinstance(node, ast.Yield | ast.YieldFrom)
+        for node in _own_nodes(project.texts[finding.path], function, project, finding)
+    ):
         return Decline(f"`{name}` is a generator")
     return Fix(
         path=finding.path,
@@ -59,8 +62,13 @@ def make_sync(finding: Finding, project: FixProject) -> Fix | Decline:
         return function
     name = function.name.value
     file = project.file(finding.path)
-    problems = [p for p in block_names(file, list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []).problems
-                if "await" in p or "async" in p]
+    problems = [
+        p
+        for p in block_names(
+            file, list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+        ).problems
+        if "await" in p or "async" in p
+    ]
     if problems:
         return Decline(f"`{name}` {problems[0]}, so it cannot simply become a plain `def`")
     callers = _direct_callers(project, name)

@@ -50,12 +50,16 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         if isinstance(file.parent(call), cst.WithItem):
             return Decline(f"`{target}` is used as a context manager")
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
-        offloaded = cst.Call(func=cst.parse_expression("asyncio.to_thread"),
-                             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))])
+        offloaded = cst.Call(
+            func=cst.parse_expression("asyncio.to_thread"),
+            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
+        )
     elif site.offending and nested and not _awaits(call):
         # `json.load(open(p))`: both calls go to the thread together, not one await inside another
-        offloaded = cst.Call(func=cst.parse_expression("asyncio.to_thread"),
-                             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))])
+        offloaded = cst.Call(
+            func=cst.parse_expression("asyncio.to_thread"),
+            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))],
+        )
     else:
         offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
     callee = file.code(call.func)

@@ -58,8 +58,12 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     outside = _parameters(function) | _bound_outside(file, function, statement)
     targets = _with_targets(statement)
     read_after = {
-        name for name in names.bound
-        if name in names_read(file, [function.body], skip=statement, also_skip=_other_withs_binding(file, function, name, statement))
+        name
+        for name in names.bound
+        if name
+        in names_read(
+            file, [function.body], skip=statement, also_skip=_other_withs_binding(file, function, name, statement)
+        )
     }
     # Names the function already binds elsewhere are rebound in place (`nonlocal`); names only
     # the block binds and the function reads later come back as the helper's return value.
@@ -115,15 +119,21 @@ def _parameters(function: cst.FunctionDef) -> set[str]:
 def _other_withs_binding(file: ParsedFile, function: cst.FunctionDef, name: str, statement: cst.With) -> list[cst.With]:
     """Other ``with ... as name`` blocks: reads of ``name`` in them see their own binding."""
     return [
-        node for node in file.positions
-        if isinstance(node, cst.With) and node is not statement and name in _with_targets(node)
+        node
+        for node in file.positions
+        if isinstance(node, cst.With)
+        and node is not statement
+        and name in _with_targets(node)
         and file.enclosing_function(node) is function
     ]
 
 
 def _with_targets(statement: cst.With) -> set[str]:
-    return {item.asname.name.value for item in statement.items
-            if item.asname is not None and isinstance(item.asname.name, cst.Name)}
+    return {
+        item.asname.name.value
+        for item in statement.items
+        if item.asname is not None and isinstance(item.asname.name, cst.Name)
+    }
 
 
 def _bound_outside(file: ParsedFile, function: cst.FunctionDef, statement: cst.With) -> set[str]:

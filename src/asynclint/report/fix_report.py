@@ -14,9 +14,14 @@ def render_diff(outcome: FixOutcome) -> str:
     """One unified diff per changed file, in path order (``git apply`` reads it with ``-p0``)."""
     parts = []
     for path, text in sorted(outcome.changed.items()):
-        parts.extend(difflib.unified_diff(
-            outcome.original[path].splitlines(keepends=True), text.splitlines(keepends=True), path, path,
-        ))
+        parts.extend(
+            difflib.unified_diff(
+                outcome.original[path].splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                path,
+                path,
+            )
+        )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in parts)
 
 

@@ -335,3 +335,34 @@ def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
     assert "shared = OpenAI()" in fixed and "from openai import AsyncOpenAI, OpenAI" in fixed
     assert [left.finding.line for left in outcome.left] == [10]
     assert "used elsewhere" in outcome.left[0].reason
+
+
+def test_requests_calls_go_through_one_shared_async_client_only_when_spelled_alike():
+    source = textwrap.dedent("""\
+        import requests
+
+
+        async def search(url, query):
+            hits = requests.get(url, params={"q": query}, timeout=10)
+            return hits.json()
+
+
+        async def download(url):
+            return requests.get(url, stream=True)
+
+
+        async def guarded(url):
+            try:
+                return requests.post(url, json={})
+            except requests.RequestException:
+                return None
+    """)
+    path = Path("http_env.py")
+    outcome = fix_text(path, source)
+    fixed = outcome.texts[str(path)]
+    assert "_HTTP_CLIENT = httpx.AsyncClient(follow_redirects=True)" in fixed
+    assert 'hits = await _HTTP_CLIENT.get(url, params={"q": query}, timeout=10)' in fixed
+    # the other two keep requests (it behaves differently there), in a worker thread
+    assert "await asyncio.to_thread(requests.get, url, stream=True)" in fixed
+    assert "await asyncio.to_thread(requests.post, url, json={})" in fixed
+    assert fixed.count("httpx.AsyncClient(") == 1 and "import requests" in fixed

@@ -18,8 +18,8 @@ import re
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, is_async
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, is_async, names_read
+from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
 from asynclint.model import Finding
 
 #: Sync client class -> the async class in the same module.
@@ -38,6 +38,8 @@ ASYNC_CLIENTS: dict[str, str] = {
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     target = finding.fix.target if finding.fix else ""
+    if target in REQUESTS_FUNCTIONS:
+        return _requests_function(finding, project, target)
     client_type = next((name for name in ASYNC_CLIENTS if target.startswith(name + ".")), None)
     if client_type is None:
         return Decline(f"no async counterpart known for `{target}`", applicable=False)
@@ -55,9 +57,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     scope = file.enclosing_class(site.function) if holder_name.startswith("self.") else file.module
     if scope is None:
         return Decline("`self` outside a class", applicable=False)
-    if holder_name in file.module_level_names() or holder_name.startswith("self."):
-        pass
-    else:
+    if not (holder_name in file.module_level_names() or holder_name.startswith("self.")):
         return Decline(f"`{holder_name}` is a local or a parameter: the client comes from elsewhere", applicable=False)
     if not holder_name.startswith("self.") and _used_elsewhere(project, file, holder_name):
         return Decline(f"`{holder_name}` is used in other modules too")
@@ -99,6 +99,100 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         note=f"code outside {'the class' if holder_name.startswith('self.') else 'this module'} that uses "
         f"`{holder_name}` is not updated",
     )
+
+
+#: ``requests.<verb>(url, ...)`` -> ``await <shared httpx.AsyncClient>.<verb>(url, ...)``: the
+#: keyword arguments both libraries read the same way (``requests`` follows redirects, so the
+#: shared client is made to as well). Anything else -- ``stream=``, ``files=``, ``allow_redirects=``,
+#: ``verify=``, ``proxies=`` -- is spelled or behaves differently, and the fix declines.
+REQUESTS_FUNCTIONS = frozenset(f"requests.{verb}" for verb in "get post put patch delete head options".split())
+_SAME_KEYWORDS = frozenset({"params", "headers", "json", "data", "timeout", "cookies", "auth"})
+SHARED_HTTP = "_HTTP_CLIENT"
+
+
+def _requests_function(finding: Finding, project: FixProject, target: str) -> Fix | Decline:
+    """``requests.get(...)`` in ``async def`` -> ``await _HTTP_CLIENT.get(...)`` on one module-level
+    ``httpx.AsyncClient``. Unsafe: exceptions become httpx's (code catching ``requests``'
+    exceptions is declined, but callers further up may catch them too), and the shared client
+    belongs to the first event loop that uses it."""
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return site
+    if site.placement != "direct":
+        return Decline("the call is not written in `async def`", applicable=False)
+    file, call = site.file, site.call
+    odd = [arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in _SAME_KEYWORDS)]
+    if odd:
+        shown = (
+            f"**{file.code(odd[0].value)}" if odd[0].star == "**" else (odd[0].keyword.value if odd[0].keyword else "*")
+        )
+        return Decline(f"`{shown}` means something else (or nothing) to httpx", applicable=False)
+    handlers = [
+        node
+        for node in file.positions
+        if isinstance(node, cst.ExceptHandler)
+        and node.type is not None
+        and file.enclosing_function(node) is site.function
+        and "requests" in names_read(file, [node.type])
+    ]
+    if handlers:
+        return Decline(
+            f"`{site.function.name.value}` catches `requests`' exceptions, which httpx does not raise", applicable=False
+        )
+    client = _shared_http_client(file)
+    verb = target.rpartition(".")[2]
+    new_call = call.with_changes(func=cst.parse_expression(f"{client}.{verb}"))
+    statements = (
+        ()
+        if client != SHARED_HTTP or SHARED_HTTP in file.module_level_names()
+        else (
+            ModuleStatement(
+                SHARED_HTTP,
+                f"{SHARED_HTTP} = httpx.AsyncClient(follow_redirects=True)",
+                "One async HTTP client for every request (follows redirects, as requests did).",
+            ),
+        )
+    )
+    return Fix(
+        path=file.path,
+        edits=(Edit(call, awaited(file, call, new_call)),),
+        recipe="async-client",
+        safe=False,
+        title=f"sent `{target}` through the shared `httpx.AsyncClient` `{client}` and awaited it",
+        imports=(Import("httpx"),),
+        unused_imports=_import_of(file, call),
+        statements=statements,
+        claims=(finding,),
+        note="errors are now httpx's (`httpx.HTTPError`), not requests'",
+    )
+
+
+def _import_of(file: ParsedFile, call: cst.Call) -> tuple[Import, ...]:
+    """How the callee's name was imported (``import requests as r``, ``from requests import
+    post``), to drop that import if nothing else uses it."""
+    head = (dotted(call.func) or "").split(".")[0]
+    target = file.imported_modules().get(head, "")
+    module, _, name = target.rpartition(".") if "." in target else (target, "", "")
+    if not target:
+        return ()
+    if not name:
+        return (Import(target, None, head if head != target else None),)
+    return (Import(module, name, head if head != name else None),)
+
+
+def _shared_http_client(file: ParsedFile) -> str:
+    """A module-level client made exactly as this fix makes it (an earlier round's) to reuse --
+    not any ``AsyncClient``, whose base URL, headers or auth would apply -- else a new name."""
+    for statement in file.module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            if (
+                len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+                and file.code(assign.value) == "httpx.AsyncClient(follow_redirects=True)"
+            ):
+                return assign.targets[0].target.value
+    return SHARED_HTTP if SHARED_HTTP not in file.module_level_names() else file.fresh_name(SHARED_HTTP)
 
 
 def _resolve(file: ParsedFile, func: cst.BaseExpression) -> str | None:

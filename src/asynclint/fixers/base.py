@@ -35,6 +35,7 @@ class Import:
 
     module: str
     name: str | None = None
+    alias: str | None = None  # ``as`` name: only for imports to drop once unused
 
 
 @dataclass(frozen=True)

@@ -338,7 +338,7 @@ def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
     if unused:
         context = CodemodContext()
         for old in unused:
-            RemoveImportsVisitor.remove_unused_import(context, old.module, old.name)
+            RemoveImportsVisitor.remove_unused_import(context, old.module, old.name, old.alias)
         module = RemoveImportsVisitor(context).transform_module(module)
     statements = list(dict.fromkeys(statement for fix in fixes for statement in fix.statements))
     if statements:

@@ -123,9 +123,8 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     file, call = site.file, site.call
     odd = [arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in _SAME_KEYWORDS)]
     if odd:
-        shown = (
-            f"**{file.code(odd[0].value)}" if odd[0].star == "**" else (odd[0].keyword.value if odd[0].keyword else "*")
-        )
+        first = odd[0]
+        shown = first.keyword.value if first.keyword else f"{first.star}{file.code(first.value)}"
         return Decline(f"`{shown}` means something else (or nothing) to httpx", applicable=False)
     handlers = [
         node

@@ -179,7 +179,7 @@ def _run(text: str, name: str) -> list:
     return asyncio.run(module.generated())
 
 
-@settings(FIX, max_examples=40)
+@settings(FIX, max_examples=30)
 @given(body=programs())
 def test_generated_functions_compute_the_same_after_fixing(body: list[str], workspace: Path):
     prelude = PRELUDE.format(dir=str(workspace), file=str(workspace / "a.txt"), json=str(workspace / "b.json"))

@@ -918,3 +918,47 @@ def _merge_from_import(module: cst.Module, wanted_module: str, name: str) -> cst
         updated = statement.with_changes(body=[small.with_changes(names=[*separated, names[-1]])])
         return module.with_changes(body=[*module.body[:index], updated, *module.body[index + 1 :]])
     return None
+
+
+def drop_unused_import(module: cst.Module, from_module: str, name: str | None, alias: str | None) -> cst.Module:
+    """Remove ``import from_module`` / ``from from_module import name`` (``as alias``) when the
+    name it binds appears nowhere else in the file -- not in code, strings (``__all__``) or
+    comments: a purely textual test, so it never removes an import something still uses."""
+    import re
+
+    bound = alias or name or from_module.split(".")[0]
+    if len(re.findall(rf"\b{re.escape(bound)}\b", module.code)) > 1:
+        return module
+    render = module.code_for_node
+    body = list(module.body)
+    for index, statement in enumerate(body):
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            continue
+        small = statement.body[0]
+        if isinstance(small, cst.Import) and name is None:
+            names = small.names
+        elif (
+            isinstance(small, cst.ImportFrom) and name is not None and small.module is not None
+            and not small.relative and render(small.module) == from_module and not isinstance(small.names, cst.ImportStar)
+        ):
+            names = small.names
+        else:
+            continue
+        wanted = name if name is not None else from_module
+        def same(a: cst.ImportAlias) -> bool:
+            asname = a.asname.name.value if a.asname is not None and isinstance(a.asname.name, cst.Name) else None
+            return render(a.name) == wanted and asname == alias
+
+        kept = [a for a in names if not same(a)]
+        if len(kept) == len(names):
+            continue
+        if not kept:
+            following = body[index + 1] if index + 1 < len(body) else None
+            if following is not None and not following.leading_lines and statement.leading_lines:
+                body[index + 1] = following.with_changes(leading_lines=statement.leading_lines)
+            del body[index]
+        else:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            body[index] = statement.with_changes(body=[small.with_changes(names=kept)])
+        return module.with_changes(body=body)
+    return module

@@ -16,13 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import RemoveImportsVisitor
 
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.engine import SourceFile, check, summarize
-from asynclint.fixers.analysis import FixProject, ParsedFile, add_import
+from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, drop_unused_import
 from asynclint.fixers.base import Decline, Fix, ModuleStatement
 from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
@@ -108,14 +106,13 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
         project = FixProject({path: text for path, text in texts.items() if path not in broken}, result.findings)
         proposals = _propose(result.findings, project, unsafe, reasons)
         chosen = _without_overlaps(proposals, project, reasons)
-        batch = _verified(chosen, project, texts, result, linter, reasons)
-        if not batch:
+        verified = _verified(chosen, project, texts, result, linter, reasons)
+        if verified is None:
             settled = True
             break
-        for fix in batch:
+        for fix in verified.fixes:
             applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims)
-        texts = _apply(batch, project, texts)
-        result = linter.lint(texts)
+        texts, result = verified.texts, verified.result
     unfinished = f"not reached in {MAX_ROUNDS} rounds of fixes; run `asynclint fix` again"
     left = tuple(
         Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call") if settled else unfinished)
@@ -254,6 +251,13 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
     return chosen
 
 
+@dataclass(frozen=True)
+class _Verified:
+    fixes: list[Fix]
+    texts: dict[str, str]  # the project with them applied
+    result: Result  # and linted
+
+
 def _verified(
     chosen: list[Fix],
     project: FixProject,
@@ -261,29 +265,34 @@ def _verified(
     before: Result,
     linter: _Linter,
     reasons: dict[Key, str],
-) -> list[Fix]:
-    """The fixes whose result compiles and re-lints clean of what they claimed."""
+) -> _Verified | None:
+    """The fixes whose result compiles and re-lints clean of what they claimed (the whole batch
+    when it can, else each alone), with the texts and findings that result."""
     if not chosen:
-        return []
-    if _check(chosen, project, texts, before, linter) is None:
-        return chosen
+        return None
+    outcome = _check(chosen, project, texts, before, linter)
+    if isinstance(outcome, _Verified):
+        return outcome
     kept = []
     for fix in chosen:
-        problem = _check([fix], project, texts, before, linter)
-        if problem is None:
+        alone = _check([fix], project, texts, before, linter)
+        if isinstance(alone, _Verified):
             kept.append(fix)
         else:
             for claim in fix.claims:
-                reasons[finding_key(claim)] = (
-                    f"the `{fix.recipe}` fix failed verification and was not applied: {problem}"
-                )
-    if len(kept) > 1 and _check(kept, project, texts, before, linter) is not None:
-        kept = kept[:1]  # fixes that pass alone but clash together: one now, the rest next round
-    return kept
+                reasons[finding_key(claim)] = f"the `{fix.recipe}` fix failed verification and was not applied: {alone}"
+    while kept:  # fixes that pass alone but clash together: the first now, the rest next round
+        together = _check(kept, project, texts, before, linter)
+        if isinstance(together, _Verified):
+            return together
+        kept = kept[:1]
+    return None
 
 
-def _check(fixes: list[Fix], project: FixProject, texts: dict[str, str], before: Result, linter: _Linter) -> str | None:
-    """Why these fixes must not be applied, or ``None``."""
+def _check(
+    fixes: list[Fix], project: FixProject, texts: dict[str, str], before: Result, linter: _Linter
+) -> _Verified | str:
+    """The verified outcome of applying these fixes, or why they must not be applied."""
     try:
         after_texts = _apply(fixes, project, texts)
     except Exception as exc:  # libcst refuses to render an invalid tree
@@ -308,7 +317,7 @@ def _check(fixes: list[Fix], project: FixProject, texts: dict[str, str], before:
         key = finding_key(finding)
         if new[key] > old[key] and finding.severity > worst:
             return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
-    return None
+    return _Verified(fixes, after_texts, after)
 
 
 def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:
@@ -334,12 +343,8 @@ def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
     module = file.module.visit(_Replace(replacements))
     for needed in dict.fromkeys(needed for fix in fixes for needed in fix.imports):
         module = add_import(module, needed.module, needed.name)
-    unused = list(dict.fromkeys(old for fix in fixes for old in fix.unused_imports))
-    if unused:
-        context = CodemodContext()
-        for old in unused:
-            RemoveImportsVisitor.remove_unused_import(context, old.module, old.name, old.alias)
-        module = RemoveImportsVisitor(context).transform_module(module)
+    for old in dict.fromkeys(old for fix in fixes for old in fix.unused_imports):
+        module = drop_unused_import(module, old.module, old.name, old.alias)
     statements = list(dict.fromkeys(statement for fix in fixes for statement in fix.statements))
     if statements:
         module = _add_statements(module, statements, file.module_level_names())

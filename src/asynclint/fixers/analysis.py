@@ -920,6 +920,10 @@ def _merge_from_import(module: cst.Module, wanted_module: str, name: str) -> cst
     return None
 
 
+def _asname(alias: cst.ImportAlias) -> str | None:
+    return alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else None
+
+
 def drop_unused_import(module: cst.Module, from_module: str, name: str | None, alias: str | None) -> cst.Module:
     """Remove ``import from_module`` / ``from from_module import name`` (``as alias``) when the
     name it binds appears nowhere else in the file -- not in code, strings (``__all__``) or
@@ -938,18 +942,18 @@ def drop_unused_import(module: cst.Module, from_module: str, name: str | None, a
         if isinstance(small, cst.Import) and name is None:
             names = small.names
         elif (
-            isinstance(small, cst.ImportFrom) and name is not None and small.module is not None
-            and not small.relative and render(small.module) == from_module and not isinstance(small.names, cst.ImportStar)
+            isinstance(small, cst.ImportFrom)
+            and name is not None
+            and small.module is not None
+            and not small.relative
+            and render(small.module) == from_module
+            and not isinstance(small.names, cst.ImportStar)
         ):
             names = small.names
         else:
             continue
         wanted = name if name is not None else from_module
-        def same(a: cst.ImportAlias) -> bool:
-            asname = a.asname.name.value if a.asname is not None and isinstance(a.asname.name, cst.Name) else None
-            return render(a.name) == wanted and asname == alias
-
-        kept = [a for a in names if not same(a)]
+        kept = [a for a in names if not (render(a.name) == wanted and _asname(a) == alias)]
         if len(kept) == len(names):
             continue
         if not kept:

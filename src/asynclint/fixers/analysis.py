@@ -463,7 +463,7 @@ class FixProject:
         for position in range(len(chain) - 2, 0, -1):  # the call sites, nearest caller first
             link, callee = chain[position], chain[position + 1].function
             if link.path not in self.texts:
-                return Decline(f"the chain leaves the files being fixed at {link.path}")
+                continue  # inside an installed package (deep mode) or a file not being fixed
             caller_file = self.file(link.path)
             caller = caller_file.function(link.function)
             if caller is None:

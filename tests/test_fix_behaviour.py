@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
+import json
 import shutil
 import sys
 import types
@@ -239,8 +240,6 @@ def test_example_store_lookup_returns_the_same_hits(tmp_path: Path, monkeypatch)
     before = load((original / "store.py").read_text(), "wiki_store_before")
     after = load((fixed / "store.py").read_text(), "wiki_store_after")
     assert before is not after and "to_thread(_read_shard" in (fixed / "store.py").read_text()
-    import json
-
     docs = [json.loads(line) for line in (EXAMPLE / "data" / "docs.jsonl").read_text().splitlines() if line.strip()]
     index = tmp_path / "index"
     before.build_index(docs, index)
@@ -265,12 +264,30 @@ def test_example_rewards_score_the_same(tmp_path: Path):
         completion = [{"role": "assistant", "content": "see [[Ada Lovelace]]"}]
         assert call(before.trajectory_bytes, state) == call(after.trajectory_bytes, state)
         assert call(before.citation_check, completion, state) == call(after.citation_check, completion, state)
+        old_env = importlib.import_module("wiki_qa_before.env")
+        new_env = importlib.import_module("wiki_qa_after.env")
         try:
-            assert call(before.numeric_match, _Parser("1,815"), completion, "1815") == call(
-                after.numeric_match, _Parser("1,815"), completion, "1815"
-            )
+            for guess, answer in [("1,815", "1815"), ("2*3", "6"), ("x", "1"), ("(", "1")]:
+                assert call(before.numeric_match, _Parser(guess), completion, answer) == call(
+                    after.numeric_match, _Parser(guess), completion, answer
+                ), guess
+            # the tools and the stop condition, against a local index (no network: every query hits)
+            docs = [json.loads(line) for line in (EXAMPLE / "data" / "docs.jsonl").read_text().splitlines() if line]
+            index = tmp_path / "index"
+            old_env.store.build_index(docs, index)
+            for module in (old_env, new_env):
+                module.INDEX_DIR = index
+            for query in (docs[0]["title"], "", docs[-1]["title"].split()[0]):
+                assert call(old_env.search_wiki, query) == call(new_env.search_wiki, query), query
+            assert call(old_env.fetch_page, docs[0]["title"]) == call(new_env.fetch_page, docs[0]["title"])
+            for transcript in ("<answer>42</answer>", "no answer yet"):
+                state = {"transcript": transcript}
+                assert call(old_env.WikiQAEnv.gave_answer, None, state) == call(
+                    new_env.WikiQAEnv.gave_answer, None, state
+                )
         finally:
             after._PROCESS_POOL.shutdown(cancel_futures=True)
+            new_env._PROCESS_POOL.shutdown(cancel_futures=True)
     finally:
         sys.path.remove(str(tmp_path))
 

@@ -87,6 +87,7 @@ def test_to_thread_shapes(files: Path):
         ("in_a_generator_expression", [a, b]),
         ("in_a_lambda", [b, a]),
         ("attribute_of_result", str(files / "missing.txt")),
+        ("read_whole_file", a),
     ]
     for name, argument in cases:
         assert outcome_of(getattr(before, name), argument) == outcome_of(getattr(after, name), argument), name

@@ -22,7 +22,7 @@ from libcst.metadata import (
     PositionProvider,
 )
 
-from asynclint.fixers.base import Decline
+from asynclint.fixers.base import Decline, Import
 from asynclint.model import Finding
 
 FunctionNode = cst.FunctionDef | cst.Lambda
@@ -840,6 +840,22 @@ def _has_import(module: cst.Module, wanted_module: str, name: str | None) -> boo
     return False
 
 
+def _is_preamble(statement: cst.CSTNode, index: int) -> bool:
+    """The module docstring (first statement) or a ``from __future__`` import."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if (
+        index == 0
+        and isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.SimpleString | cst.ConcatenatedString)
+    ):
+        return True
+    return (
+        isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+    )
+
+
 def _is_stdlib(module: str) -> bool:
     import sys
 
@@ -871,15 +887,13 @@ def add_import(module: cst.Module, wanted_module: str, name: str | None = None) 
             continue  # from __future__ / relative imports
         else:
             break
-    if not block:
-        insert_at = (
-            1 if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) else 0
-        )
-        if insert_at < len(body):
-            body[insert_at] = body[insert_at].with_changes(
-                leading_lines=[cst.EmptyLine(), *body[insert_at].leading_lines]
-            )
-        body.insert(insert_at, new.with_changes(leading_lines=[cst.EmptyLine()] if insert_at else []))
+    if not block:  # after the docstring and any `from __future__` import, which must stay first
+        insert_at = 0
+        while insert_at < len(body) and _is_preamble(body[insert_at], insert_at):
+            insert_at += 1
+        if insert_at < len(body) and not body[insert_at].leading_lines:
+            body[insert_at] = body[insert_at].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        body.insert(insert_at, new.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if insert_at else []))
         return module.with_changes(body=body)
     section = [i for i in block if _is_stdlib(_import_key(body[i])[1]) == stdlib]
     if section:
@@ -926,12 +940,12 @@ def _asname(alias: cst.ImportAlias) -> str | None:
 
 def drop_unused_import(module: cst.Module, from_module: str, name: str | None, alias: str | None) -> cst.Module:
     """Remove ``import from_module`` / ``from from_module import name`` (``as alias``) when the
-    name it binds appears nowhere else in the file -- not in code, strings (``__all__``) or
-    comments: a purely textual test, so it never removes an import something still uses."""
+    name it binds appears nowhere else in the file (other than after a dot) -- not in code,
+    strings (``__all__``) or comments: a textual test that errs on the side of keeping it."""
     import re
 
     bound = alias or name or from_module.split(".")[0]
-    if len(re.findall(rf"\b{re.escape(bound)}\b", module.code)) > 1:
+    if len(re.findall(rf"(?<![.\w]){re.escape(bound)}\b", module.code)) > 1:  # `x.name` is not a use
         return module
     render = module.code_for_node
     body = list(module.body)
@@ -966,3 +980,23 @@ def drop_unused_import(module: cst.Module, from_module: str, name: str | None, a
             body[index] = statement.with_changes(body=[small.with_changes(names=kept)])
         return module.with_changes(body=body)
     return module
+
+
+def import_binding(file: ParsedFile, name: str) -> tuple[Import, ...]:
+    """The top-level import that binds ``name`` (``import requests as r``, ``from time import
+    sleep``), as an :class:`~asynclint.fixers.base.Import` to drop once nothing uses it."""
+    for statement in file.module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if _alias_name(alias, dotted_first=True) == name:
+                        return (Import(file.code(alias.name), None, _asname(alias)),)
+            elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+                if isinstance(small.names, cst.ImportStar):
+                    continue
+                for alias in small.names:
+                    if _alias_name(alias) == name:
+                        return (Import(file.code(small.module), file.code(alias.name), _asname(alias)),)
+    return ()

@@ -18,7 +18,7 @@ import re
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, is_async, names_read
+from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, import_binding, is_async, names_read
 from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
 from asynclint.model import Finding
 
@@ -159,24 +159,11 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         safe=False,
         title=f"sent `{target}` through the shared `httpx.AsyncClient` `{client}` and awaited it",
         imports=(Import("httpx"),),
-        unused_imports=_import_of(file, call),
+        unused_imports=import_binding(file, (dotted(call.func) or "").split(".")[0]),
         statements=statements,
         claims=(finding,),
         note="errors are now httpx's (`httpx.HTTPError`), not requests'",
     )
-
-
-def _import_of(file: ParsedFile, call: cst.Call) -> tuple[Import, ...]:
-    """How the callee's name was imported (``import requests as r``, ``from requests import
-    post``), to drop that import if nothing else uses it."""
-    head = (dotted(call.func) or "").split(".")[0]
-    target = file.imported_modules().get(head, "")
-    module, _, name = target.rpartition(".") if "." in target else (target, "", "")
-    if not target:
-        return ()
-    if not name:
-        return (Import(target, None, head if head != target else None),)
-    return (Import(module, name, head if head != name else None),)
 
 
 def _shared_http_client(file: ParsedFile) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, dotted, site_edit
+from asynclint.fixers.analysis import FixProject, awaited, dotted, import_binding, site_edit
 from asynclint.fixers.base import Decline, Fix, Import
 from asynclint.model import Finding
 
@@ -41,15 +41,6 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         safe=True,
         title=title,
         imports=(Import("asyncio"),),
-        unused_imports=_sleep_import(file, callee),
+        unused_imports=import_binding(file, callee.split(".")[0]),
         claims=(finding,),
     )
-
-
-def _sleep_import(file, callee: str) -> tuple[Import, ...]:
-    """The import that made ``callee`` mean ``time.sleep``, to drop if nothing else uses it."""
-    head = callee.split(".")[0]
-    target = file.imported_modules().get(head, "")
-    if target == "time.sleep":
-        return (Import("time", "sleep"),)
-    return (Import(target),) if target == "time" else ()

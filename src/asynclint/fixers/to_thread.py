@@ -11,6 +11,8 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
@@ -27,6 +29,9 @@ LAZY = frozenset(
     "pathlib.Path.iterdir pathlib.Path.glob pathlib.Path.rglob pathlib.Path.walk os.walk os.fwalk os.scandir "
     "glob.iglob".split()
 )
+
+#: Calls returning a file object, whose methods then do the reading and writing.
+OPENERS = frozenset("builtins.open io.open codecs.open gzip.open bz2.open lzma.open".split())
 
 #: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
 GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
@@ -46,7 +51,16 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
     nested = findings_within(project, file, call, finding) if site.offending else ()
-    if site.offending and target in LAZY:
+    used = _method_call_on_result(file, call)
+    if site.offending and target in OPENERS and used is not None and not _awaits(used):
+        # `open(p).read()`: the read is the disk I/O too; both go to the thread in one call
+        site = replace(site, call=used)
+        call = used
+        offloaded = cst.Call(
+            func=cst.parse_expression("asyncio.to_thread"),
+            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
+        )
+    elif site.offending and target in LAZY:
         if isinstance(file.parent(call), cst.WithItem):
             return Decline(f"`{target}` is used as a context manager")
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
@@ -85,6 +99,16 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         claims=(finding, *nested),
         note=note,
     )
+
+
+def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
+    """``open(p).read()`` for the call ``open(p)``: a method called on its result at once."""
+    attribute = file.parent(call)
+    if isinstance(attribute, cst.Attribute) and attribute.value is call:
+        outer = file.parent(attribute)
+        if isinstance(outer, cst.Call) and outer.func is attribute:
+            return outer
+    return None
 
 
 def _awaits(node: cst.CSTNode) -> bool:

@@ -233,3 +233,35 @@ def test_example_environment_fixes_clean(example: Path):
     assert env.count("import asyncio") == 1 and "to_thread(asyncio.to_thread" not in env
     for path in (example / "examples/wiki_qa").glob("*.py"):
         compile(path.read_text(), str(path), "exec")
+
+
+# --- the writer, in process ------------------------------------------------------------------------
+
+
+def test_writer_refuses_a_file_changed_since_it_was_read(tmp_path: Path):
+    from asynclint.writer import WriteError, replace_source
+
+    target = tmp_path / "mod.py"
+    target.write_text("x = 2\n", encoding="utf-8")
+    with pytest.raises(WriteError, match="changed on disk"):
+        replace_source(target, "x = 1\n", "x = 3\n")
+    assert target.read_text() == "x = 2\n"
+
+
+def test_writer_keeps_a_byte_order_mark(tmp_path: Path):
+    from asynclint.writer import replace_source
+
+    target = tmp_path / "bom.py"
+    target.write_bytes(b"\xef\xbb\xbfx = 1\n")
+    replace_source(target, "x = 1\n", "x = 'caf\u00e9'\n")
+    assert target.read_bytes() == b"\xef\xbb\xbfx = 'caf\xc3\xa9'\n"
+
+
+def test_writer_reports_text_the_encoding_cannot_hold(tmp_path: Path):
+    from asynclint.writer import WriteError, replace_source
+
+    target = tmp_path / "latin.py"
+    target.write_bytes(b"# -*- coding: latin-1 -*-\nx = 1\n")
+    with pytest.raises(WriteError, match="encoding"):
+        replace_source(target, "# -*- coding: latin-1 -*-\nx = 1\n", "# -*- coding: latin-1 -*-\nx = '\u2603'\n")
+    assert target.read_bytes() == b"# -*- coding: latin-1 -*-\nx = 1\n"

@@ -133,7 +133,9 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
     spec = SPECS[chosen]
     title = spec.title
     if chosen in ANYWHERE:
-        pass
+        if "with-block" in CANDIDATES.get(recipe or "", ()):
+            # check cannot see whether the call opens a `with` block; fix then moves the block (safe)
+            title += "; a `with` block is moved off the loop instead (safe)"
     elif placement == "helper":
         title = f"offload the call of the sync helper: {title}"
     elif placement == "root":

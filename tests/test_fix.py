@@ -70,9 +70,16 @@ def test_golden(path: Path):
         assert after[key] <= max(0, before[key] - count), f"{key} is still reported in the golden"
 
 
-def test_every_fixture_has_a_golden():
+def test_every_fixture_has_a_golden_and_every_golden_a_fixture():
     missing = [str(path) for path in inputs() if not golden(path).exists()]
     assert not missing, missing
+    goldens = [*FIXTURES.glob("*.fixed.py"), *RECIPES.glob("*.fixed.py")]
+    orphans = [
+        str(path)
+        for path in goldens
+        if not path.with_name(path.name.removesuffix(".fixed.py") + ".py").exists() or path.name.count(".fixed") > 1
+    ]
+    assert not orphans, orphans
 
 
 @pytest.mark.parametrize("path", [p for p in inputs() if p.parent == FIXTURES], ids=lambda p: p.stem)

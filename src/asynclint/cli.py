@@ -88,7 +88,15 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
 
     paths = paths or (".",)
     try:
-        config = _load_config(paths, config_file, select, ignore, exclude, severity)
+        if config_file is not None:
+            if not Path(config_file).is_file():
+                _fail(f"{config_file}: no such configuration file")
+            pyproject = Path(config_file)
+        else:
+            pyproject = find_pyproject(Path(paths[0]))
+        config = load(pyproject, Path.cwd()).with_flags(
+            select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+        )
         result = run_check(paths, config, jobs=jobs, use_cache=not no_cache)
     except (ConfigError, PathError) as exc:
         _fail(str(exc))

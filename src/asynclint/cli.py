@@ -150,6 +150,88 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     sys.exit(EXIT_FINDINGS if result.findings else EXIT_CLEAN)
 
 
+def _load_config(paths, config_file, select, ignore, exclude, severity):
+    if config_file is not None:
+        if not Path(config_file).is_file():
+            _fail(f"{config_file}: no such configuration file")
+        pyproject = Path(config_file)
+    else:
+        pyproject = find_pyproject(Path(paths[0]))
+    return load(pyproject, Path.cwd()).with_flags(
+        select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+    )
+
+
+@main.command("fix")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--severity", type=click.Choice(SEVERITIES), default="high", show_default=True,
+              help="Fix findings at or above this severity.")
+@click.option("--select", multiple=True, metavar="RULES",
+              help="Rules to fix: codes, code prefixes or names, comma-separated (replaces the config).")
+@click.option("--ignore", multiple=True, metavar="RULES", help="Rules not to fix, comma-separated.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print a unified diff of the fixes and write nothing (exit 1 if there is anything to fix).")
+@click.option("--dry-run", is_flag=True, help="Report what would be fixed and what would be left; write nothing.")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="Also apply fixes that can change behaviour "
+                   "(async clients, process pools, shared memos, hoisted clients).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+              help="Read [tool.asynclint] from this pyproject.toml instead of the nearest one.")
+@click.option("--exclude", multiple=True, metavar="PATTERNS",
+              help="Extra gitignore-style patterns to skip, comma-separated.")
+def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude) -> None:
+    """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
+
+    Every fix is verified before it is written: the file still compiles, the finding is gone
+    and nothing more severe appeared; files are replaced atomically, permissions kept.
+
+    Exit status: 0 nothing left at or above --severity; 1 findings left (the report says why),
+    or with --diff / --dry-run, anything to fix; 2 a file could not be analysed or written, or
+    the command line / configuration is wrong.
+    """
+    from asynclint.fixers.orchestrator import fix_sources
+    from asynclint.report.fix_report import render_diff, render_fix_report
+    from asynclint.files import discover, display_path
+    from asynclint.runner import read_sources
+    from asynclint.writer import WriteError, replace_source
+
+    paths = paths or (".",)
+    try:
+        config = _load_config(paths, config_file, select, ignore, exclude, severity)
+        files = discover(paths, config)
+    except (ConfigError, PathError) as exc:
+        _fail(str(exc))
+    if not files:
+        click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
+    sources, read_errors = read_sources(files)
+    outcome = fix_sources(sources, config, unsafe=unsafe_fixes)
+    changed = outcome.changed
+    if show_diff:
+        text = render_diff(outcome)
+        click.echo(text, nl=False)
+        errors = [*read_errors, *outcome.errors]
+        for error in errors:
+            click.echo(f"asynclint: error: {error.path}: {error.message}", err=True)
+        sys.exit(EXIT_ERROR if errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
+    write_errors: dict[str, str] = {}
+    if not dry_run:
+        real = {display_path(file): file for file in files}
+        for shown, text in changed.items():
+            try:
+                replace_source(real[shown], outcome.original[shown], text)
+            except WriteError as exc:
+                write_errors[shown] = str(exc)
+    report = render_fix_report(outcome, [*read_errors, *outcome.errors], write_errors, dry_run=dry_run,
+                               unsafe=unsafe_fixes, quiet=quiet)
+    click.echo(report, nl=not report.endswith("\n"))
+    if read_errors or outcome.errors or write_errors:
+        sys.exit(EXIT_ERROR)
+    if dry_run:
+        sys.exit(EXIT_FINDINGS if changed or outcome.left else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if outcome.left else EXIT_CLEAN)
+
+
 @main.command("rules")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table",
               show_default=True)

@@ -48,7 +48,28 @@ def rules_markdown() -> str:
     for meta in _metas():
         parts.append(f"## {meta.code} `{meta.name}`\n\nDefault severity: **{meta.default_severity.label}**."
                      f" Automatic fix: {'yes' if meta.fix_available else 'not yet'}.\n\n{meta.doc}\n")
+    parts.append(fix_recipes_markdown())
     return "\n".join(parts)
+
+
+def fix_recipes_markdown() -> str:
+    """The recipes ``asynclint fix`` applies, from the fixer registry: safety and what each does."""
+    from asynclint import fixers
+
+    lines = [
+        "## Fix recipes\n",
+        "`asynclint fix` tries, for each finding, the recipes its knowledge-base entry names, in order,"
+        " until one applies; unsafe recipes only with `--unsafe-fixes`. Every fix is verified (the file"
+        " compiles, the finding is gone, nothing more severe appeared) before it is written.\n",
+        "| Recipe | Safe | What it does | Why it can change behaviour |",
+        "|---|---|---|---|",
+    ]
+    for spec in fixers.SPECS.values():
+        lines.append(f"| `{spec.recipe}` | {'yes' if spec.safe else 'no'} | {spec.title} | {spec.unsafe_because or '—'} |")
+    lines += ["", "| Knowledge-base recipe | Fixers tried, in order |", "|---|---|"]
+    for recipe, names in fixers.CANDIDATES.items():
+        lines.append(f"| `{recipe}` | {', '.join(f'`{name}`' for name in names)} |")
+    return "\n".join(lines) + "\n"
 
 
 def _console(color: bool):

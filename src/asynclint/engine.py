@@ -10,10 +10,11 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from asynclint import fixers
 from asynclint.config import Config
 from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
 from asynclint.index import Handoff, IndexError_, ModuleSummary, index_source
-from asynclint.knowledge.blocking import CATEGORIES
+from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import CLIENT_HANDOFFS, framework_class
 from asynclint.model import ChainLink, FileError, Finding, Result, RuleMeta, Severity
@@ -36,7 +37,9 @@ def summarize(source: SourceFile, catalogue: Catalogue) -> ModuleSummary | FileE
 
 
 def rule_meta(rule: type[Rule]) -> RuleMeta:
-    return RuleMeta(rule.code, rule.name, rule.summary(), rule.default_severity, fix_available=False, doc=rule.doc())
+    recipes = frozenset(api.fix for api in BUILTIN_APIS if api.category == rule.category and api.fix)
+    return RuleMeta(rule.code, rule.name, rule.summary(), rule.default_severity,
+                    fix_available=fixers.fix_available(rule.code, recipes), doc=rule.doc())
 
 
 def check(
@@ -96,6 +99,7 @@ class _Checker:
                     rule.code, rule.name, severity,
                     rule.message.format(hook=hook.kind, function=function.qualname, requirement=rule.requirement),
                     (ChainLink(summary.path, function.line, function.qualname),),
+                    fix=fixers.definition_plan(rule.code),
                 )
 
     def handoffs(self, summary: ModuleSummary) -> Iterator[Finding]:
@@ -116,6 +120,7 @@ class _Checker:
             yield Finding(
                 summary.path, handoff.line, handoff.col, handoff.end_line, handoff.end_col, rule.code,
                 rule.name, severity, message, (ChainLink(summary.path, handoff.line, caller),),
+                fix=fixers.handoff_plan(handoff.value) if api.fix == "async-client" else None,
             )
 
     def calls(self, position: int, summary: ModuleSummary) -> Iterator[Finding]:
@@ -180,6 +185,7 @@ class _Checker:
                 severity=severity,
                 message=message,
                 chain=graph.chain(key, site),
+                fix=fixers.plan(api.fix, target, _placement(graph, key), fixers.root_awaited(hot.root_hook)),
             )
 
 
@@ -216,6 +222,15 @@ def _handoff_use(graph: ProjectGraph, catalogue: Catalogue, handoff: Handoff):
             api = catalogue.match(callee, method.rpartition(".")[2])
             return (api, callee, owner, note) if api is not None else None
     return None
+
+
+def _placement(graph: ProjectGraph, key: FuncKey) -> str | None:
+    """Where a fix can take the call off the loop (see :func:`asynclint.fixers.plan`)."""
+    if graph.function(key).is_async:
+        return "direct"
+    if any(graph.function(step).is_async for step, _ in graph.path(key)[:-1]):
+        return "helper"
+    return "root" if fixers.root_awaited(graph.hot[key].root_hook) else None
 
 
 def _where(graph: ProjectGraph, key: FuncKey, hot: HotInfo, in_loop: bool) -> str:

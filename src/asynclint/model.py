@@ -45,8 +45,19 @@ class ChainLink:
 
 @dataclass(frozen=True)
 class FixInfo:
+    """The automatic fix ``asynclint fix`` would try for a finding (see :mod:`asynclint.fixers`).
+
+    ``safe`` and ``title`` are the JSON contract. The remaining fields are the facts the fixers
+    read (convention 6: findings carry facts, fixers read the same facts) and are not
+    serialized: the knowledge entry's recipe, the resolved callee, and whether the hot root is
+    a callable the framework awaits when it is a coroutine function (so it may become ``async``).
+    """
+
     safe: bool
     title: str
+    recipe: str = ""
+    target: str = ""
+    root_awaited: bool = False
 
 
 @dataclass(frozen=True)

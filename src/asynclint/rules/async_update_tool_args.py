@@ -36,6 +36,7 @@ class AsyncUpdateToolArgs(DefinitionRule):
 
     **Fix**
     Write it as a plain `def`; keep it cheap (it runs on the loop for every tool call).
+    `asynclint fix` does (safe), unless its body awaits or the project calls it itself.
     """
 
     code = "ASL202"

@@ -40,7 +40,11 @@ class BlockingDeepcopy(Rule):
 
     **Fix**
     The shared-memo pattern: build `{id(field): field}` for the large immutable fields once,
-    pass `memo.copy()` to each `deepcopy`, run it off the loop.
+    pass `memo.copy()` to each `deepcopy`, run it off the loop. `asynclint fix --unsafe-fixes`
+    does that for `copy.deepcopy(self)`, choosing the fields `__init__` assigns once and no
+    method changes (it names them; the copies then share them). Otherwise, and by default, it
+    runs the copy with `await asyncio.to_thread(...)` (safe, but a thread frees the loop, not
+    the GIL).
     """
 
     code = "ASL110"

@@ -40,7 +40,7 @@ class BlockingFsCall(Rule):
     ```
 
     **Fix**
-    `await asyncio.to_thread(fn, *args)`.
+    `await asyncio.to_thread(fn, *args)`, which `asynclint fix` writes (safe).
     """
 
     code = "ASL109"

@@ -43,7 +43,9 @@ class BlockingOpen(Rule):
 
     **Fix**
     Move the block into a small sync function and `await asyncio.to_thread(...)` it, or read
-    the data once at load time.
+    the data once at load time. `asynclint fix` does the former (safe): the helper is defined
+    just above, returns the names the function uses afterwards and rebinds the ones it already
+    had (`nonlocal`); it declines when the block awaits, returns or breaks out.
     """
 
     code = "ASL107"

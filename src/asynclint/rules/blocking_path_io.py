@@ -32,7 +32,9 @@ class BlockingPathIo(Rule):
     ```
 
     **Fix**
-    `await asyncio.to_thread(path.method, ...)`; or `anyio.Path` / `aiofiles`.
+    `await asyncio.to_thread(path.method, ...)`; or `anyio.Path` / `aiofiles`. `asynclint fix`
+    writes the former (safe); lazy iterators (`iterdir`, `glob`, `rglob`) are listed in the
+    thread, since iterating them is where the disk is read.
     """
 
     code = "ASL108"

@@ -32,7 +32,10 @@ class BlockingSleep(Rule):
 
     **Fix**
     Replace with `await asyncio.sleep(...)` (safe inside `async def`; a sync helper must
-    become async first).
+    become async first). `asynclint fix` (safe) does exactly that; for a sleep in a sync helper it
+    runs the helper's call in the nearest `async def` with `asyncio.to_thread`, and a sync reward,
+    tool or `@vf.stop` the framework awaits becomes `async def` first (unless the project calls
+    it too). A callee that may be swapped at run time (`self._sleep`) is offloaded instead.
     """
 
     code = "ASL101"

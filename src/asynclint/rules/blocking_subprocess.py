@@ -33,7 +33,9 @@ class BlockingSubprocess(Rule):
 
     **Fix**
     `asyncio.create_subprocess_exec` / `create_subprocess_shell`, awaited; or
-    `await asyncio.to_thread(subprocess.run, ...)`.
+    `await asyncio.to_thread(subprocess.run, ...)`. `asynclint fix` writes the latter (safe):
+    the same call in a worker thread keeps `input=`, `timeout=`, `check=` and `text=` meaning
+    exactly what they meant, which a rewrite to `create_subprocess_exec` would not.
     """
 
     code = "ASL106"

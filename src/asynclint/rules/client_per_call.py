@@ -42,7 +42,10 @@ class ClientPerCall(Rule):
 
     **Fix**
     Build one client at start-up (module level, `__init__`, `load_environment`) and reuse it.
-    Unsafe as an automatic fix: the client's lifetime changes.
+    `asynclint fix` moves a `with Client() as c:` block off the loop (safe); with
+    `--unsafe-fixes` it builds a client kept in a local variable once, at module level (the
+    client's lifetime changes), and declines when the client is returned, stored, closed or built
+    from local values.
     """
 
     code = "ASL105"

@@ -43,7 +43,9 @@ class CpuHeavyCall(Rule):
 
     **Fix**
     A module-level `ProcessPoolExecutor` and `await loop.run_in_executor(pool, fn, *args)`
-    with a picklable top-level `fn`.
+    with a picklable top-level `fn`. `asynclint fix --unsafe-fixes` writes it (arguments and
+    result are pickled; keyword arguments go through `functools.partial`); it declines for
+    methods and locals, and for `exec`/`eval` (the caller's namespace) and `compile`.
     """
 
     code = "ASL112"

@@ -37,6 +37,7 @@ class InlineSerialization(Rule):
     **Fix**
     Serialize less (only the fields needed), use a faster serializer (`orjson`), or move it
     off the loop with `asyncio.to_thread` -- which frees the loop but not the GIL.
+    `asynclint fix` does the last (safe) and says so.
     """
 
     code = "ASL111"

@@ -36,7 +36,10 @@ class SyncHttpCall(Rule):
 
     **Fix**
     Switch to the async client (`httpx.AsyncClient`, `aiohttp`) and await the call, sharing
-    one client; or, as a stopgap, `await asyncio.to_thread(...)`.
+    one client; or, as a stopgap, `await asyncio.to_thread(...)`. `asynclint fix` does the
+    stopgap by default (safe; a `with httpx.Client() as c:` block moves off the loop whole); with
+    `--unsafe-fixes` an `httpx.Client` kept on `self` or at module level becomes `AsyncClient`
+    and every call through it is awaited (declined if any use is not a call in `async def`).
     """
 
     code = "ASL102"

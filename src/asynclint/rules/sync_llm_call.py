@@ -47,7 +47,9 @@ class SyncLlmCall(Rule):
 
     **Fix**
     Use the async client (`AsyncOpenAI`, `AsyncAnthropic`, `litellm.acompletion`) and await
-    it. Unsafe as an automatic fix: every use of the client changes.
+    it. `asynclint fix` does that only with `--unsafe-fixes` (every use of the client changes),
+    for a client kept on `self` or at module level whose every use is a call in `async def`;
+    otherwise, and by default, it runs the call with `await asyncio.to_thread(...)` (safe).
     """
 
     code = "ASL103"

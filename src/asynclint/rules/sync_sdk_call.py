@@ -37,6 +37,8 @@ class SyncSdkCall(Rule):
     **Fix**
     Use the SDK's asyncio client where it has one (`redis.asyncio`, `motor`, `psycopg`'s
     `AsyncConnection`, `aioboto3`), or `await asyncio.to_thread(...)` around the call.
+    `asynclint fix` does the latter (safe). `sqlite3` connections only work on the thread that
+    opened them, so their calls are left alone unless a whole `with` block moves to one thread.
     """
 
     code = "ASL104"

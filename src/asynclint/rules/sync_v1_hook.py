@@ -38,7 +38,8 @@ class SyncV1Hook(DefinitionRule):
     ```
 
     **Fix**
-    Write it as `async def` (and offload any blocking work inside it).
+    Write it as `async def` (and offload any blocking work inside it). `asynclint fix` does
+    (safe), unless the project also calls the hook itself.
     """
 
     code = "ASL201"

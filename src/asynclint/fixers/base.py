@@ -1,0 +1,92 @@
+"""The fixer protocol and its records: what a fixer is given, and the edits or decline it returns.
+
+A fixer is pure (convention 7): it reads one finding, the libcst module(s) it needs through a
+:class:`FixProject`, and returns a :class:`Fix` (node replacements, imports, module-level
+statements) or a :class:`Decline` with a reason the user reads. It never writes files and never
+applies its own edits; :mod:`asynclint.fixers.orchestrator` does, then verifies the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from asynclint.model import Finding
+
+if TYPE_CHECKING:  # at run time the registry imports this module without libcst (check never loads it)
+    import libcst as cst
+
+    from asynclint.fixers.analysis import FixProject
+
+
+@dataclass(frozen=True, eq=False)
+class Edit:
+    """Replace ``node`` (a node of the parsed module, compared by identity) with ``replacement``.
+
+    A statement may be replaced by several (``cst.FlattenSentinel``)."""
+
+    node: cst.CSTNode = field(repr=False)
+    replacement: cst.CSTNode | cst.FlattenSentinel = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Import:
+    """``import module`` (``name`` None) or ``from module import name``; added only if missing."""
+
+    module: str
+    name: str | None = None
+    alias: str | None = None  # ``as`` name: only for imports to drop once unused
+
+
+@dataclass(frozen=True)
+class ModuleStatement:
+    """A module-level statement placed after the imports, unless ``name`` is already bound there."""
+
+    name: str
+    code: str  # one line, e.g. "_PROCESS_POOL = ProcessPoolExecutor()"
+    comment: str = ""  # a comment line written above it
+    after: tuple[str, ...] = ()  # module-level names it uses: it goes below their bindings
+
+
+@dataclass(frozen=True, eq=False)
+class Fix:
+    path: str  # the file the edits apply to (not always the finding's: see offloading a helper)
+    edits: tuple[Edit, ...]
+    recipe: str
+    safe: bool
+    title: str  # what was done, in words the report prints
+    imports: tuple[Import, ...] = ()
+    #: Imports the edit may have left unused; each is removed only if nothing uses it any more.
+    unused_imports: tuple[Import, ...] = ()
+    statements: tuple[ModuleStatement, ...] = ()
+    #: Findings this fix removes; the orchestrator checks each is gone after re-linting.
+    claims: tuple[Finding, ...] = ()
+    #: Also claim every finding inside the edited nodes (a block moved off the loop whole).
+    claims_inside: bool = False
+    note: str = ""  # a caveat or a choice the user should know about
+    #: Nodes only one fix per round may claim besides its edits (the function a fix binds
+    #: ``loop`` in), so two fixes never each add the same binding.
+    reserve: tuple[cst.CSTNode, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class Decline:
+    reason: str
+    #: False when the recipe simply does not apply to this shape of code (the next candidate is
+    #: tried and this reason is not shown unless nothing else applies either).
+    applicable: bool = True
+
+
+class Fixer(Protocol):
+    def __call__(self, finding: Finding, project: FixProject) -> Fix | Decline: ...
+
+
+@dataclass(frozen=True)
+class FixerSpec:
+    """A recipe as the registry knows it: how safe it is and what it does, in words."""
+
+    recipe: str
+    module: str  # under asynclint.fixers; imported only when fixing (it imports libcst)
+    safe: bool
+    title: str
+    unsafe_because: str = ""  # why it can change behaviour, for the report and the docs

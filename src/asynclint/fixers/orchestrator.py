@@ -1,0 +1,390 @@
+"""Apply fixes to a project in memory: lint, ask the fixers, apply what does not overlap,
+verify, repeat to a fixed point. Pure: texts in, new texts and a report out.
+
+Verification, per round: every changed file must compile, and re-linting the whole project (the
+engine, in memory) must show each finding a fix claimed gone and no new finding more severe than
+the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
+reported and never applied. Edits that overlap in one round wait for the next, where the code
+they target has been re-linted (often the first fix has removed the second finding too).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from asynclint import fixers
+from asynclint.config import Config
+from asynclint.engine import SourceFile, check, summarize
+from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, drop_unused_import
+from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.index import ModuleSummary
+from asynclint.model import FileError, Finding, Result, Severity
+
+#: Rounds of lint -> fix -> verify; each round fixes everything that does not overlap, so real
+#: files settle in two or three.
+MAX_ROUNDS = 10
+
+Key = tuple[str, str, str]  # (path, code, message): a finding, independent of its line
+
+
+def finding_key(finding: Finding) -> Key:
+    return (finding.path, finding.code, finding.message)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One fix made, for the report."""
+
+    path: str  # the file changed
+    finding: Finding  # the finding it was made for (as found, before any edit)
+    recipe: str
+    safe: bool
+    title: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Left:
+    """A finding still there at the end, and why."""
+
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True)
+class FixOutcome:
+    original: dict[str, str]
+    texts: dict[str, str]  # every file, fixed or not
+    applied: tuple[Applied, ...]
+    left: tuple[Left, ...]
+    errors: tuple[FileError, ...]
+    rounds: int
+
+    @property
+    def changed(self) -> dict[str, str]:
+        return {path: text for path, text in self.texts.items() if text != self.original[path]}
+
+
+class _Linter:
+    """The engine over the current texts, re-indexing only files that changed."""
+
+    def __init__(self, sources: Sequence[SourceFile], config: Config):
+        self.config, self.catalogue = config, config.catalogue()
+        self.sources = {source.path: source for source in sources}
+        self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
+
+    def lint(self, texts: dict[str, str]) -> Result:
+        summaries, errors = [], []
+        for path, text in texts.items():
+            cached = self._summaries.get(path)
+            if cached is None or cached[0] != text:
+                cached = self._summaries[path] = (
+                    text,
+                    summarize(replace(self.sources[path], text=text), self.catalogue),
+                )
+            (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
+        return check(summaries, texts, self.config, self.catalogue, errors)
+
+
+def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool = False) -> FixOutcome:
+    """Fix every finding at or above ``config.min_severity`` that a fixer can, to a fixed point."""
+    original = {source.path: source.text for source in sources}
+    texts = dict(original)
+    linter = _Linter(sources, config)
+    applied: list[Applied] = []
+    reasons: dict[Key, str] = {}
+    result = linter.lint(texts)
+    broken = {error.path for error in result.errors}
+    rounds, settled = 0, False
+    while rounds < MAX_ROUNDS:
+        rounds += 1
+        project = FixProject({path: text for path, text in texts.items() if path not in broken}, result.findings)
+        proposals = _propose(result.findings, project, unsafe, reasons)
+        chosen = _without_overlaps(proposals, project, reasons)
+        verified = _verified(chosen, project, texts, result, linter, reasons)
+        if verified is None:
+            settled = True
+            break
+        for fix in verified.fixes:
+            applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims)
+        texts, result = verified.texts, verified.result
+    unfinished = f"not reached in {MAX_ROUNDS} rounds of fixes; run `asynclint fix` again"
+    left = tuple(
+        Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call") if settled else unfinished)
+        for finding in result.findings
+    )
+    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds)
+
+
+def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Key, str]) -> list[Fix]:
+    """One fix per finding where some fixer can; the reason recorded where none can."""
+    proposals: list[Fix] = []
+    for finding in findings:
+        if finding.path not in project.texts:
+            continue
+        key = finding_key(finding)
+        if finding.fix is None:
+            reasons[key] = _why_no_fix(finding, project)
+            continue
+        recipe = finding.fix.recipe
+        names = fixers.candidates(recipe, unsafe)
+        declines: list[Decline] = []
+        for name in names:
+            outcome = _run_fixer(name, finding, project)
+            if isinstance(outcome, Fix):
+                proposals.append(_with_inner_claims(outcome, findings, project))
+                break
+            declines.append(outcome)
+        else:
+            reasons[key] = _decline_reason(recipe, names, declines)
+    return proposals
+
+
+def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Decline:
+    try:
+        return fixers.load(name)(finding, project)
+    except Exception as exc:  # a fixer bug must cost one fix, not the run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return Decline(f"internal error in the {name} fixer ({type(exc).__name__}: {exc} at line {where.lineno})")
+
+
+def _decline_reason(recipe: str, tried: Sequence[str], declines: list[Decline]) -> str:
+    """The reason to show: the first decline from a recipe that applied to this code (one that
+    merely did not fit its shape says little), and whether an unsafe recipe was not tried."""
+    skipped = [name for name in fixers.CANDIDATES.get(recipe, ()) if name not in tried and not fixers.SPECS[name].safe]
+    relevant = [decline for decline in declines if decline.applicable]
+    if not relevant and skipped:
+        return f"unsafe fix, needs --unsafe-fixes: {fixers.SPECS[skipped[0]].unsafe_because}"
+    reason = relevant[0].reason if relevant else declines[-1].reason if declines else "no fixer applies"
+    if skipped:
+        reason += f" (an unsafe recipe exists: --unsafe-fixes tries `{skipped[0]}`)"
+    return reason
+
+
+def _why_no_fix(finding: Finding, project: FixProject) -> str:
+    """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
+    if len(finding.chain) < 2:  # an object handed to the framework, not a call on a hot path
+        return "no automatic fix: the object is handed to the framework here; hand it an async client"
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return f"no automatic fix: {site.reason}"
+    return "no automatic fix: the knowledge base names no fix recipe for this API"
+
+
+Span = tuple[str, tuple[int, int], tuple[int, int]]
+
+
+def _with_inner_claims(fix: Fix, findings: Sequence[Finding], project: FixProject) -> Fix:
+    if not fix.claims_inside:
+        return fix
+    spans = _spans(fix, project)
+    inner = tuple(
+        finding
+        for finding in findings
+        if finding not in fix.claims
+        and any(
+            span[0] == finding.path
+            and span[1] <= (finding.line, finding.column - 1)
+            and (finding.end_line, finding.end_column - 1) <= span[2]
+            for span in spans
+        )
+    )
+    return replace(fix, claims=fix.claims + inner)
+
+
+def _spans(fix: Fix, project: FixProject) -> list[Span]:
+    file = project.file(fix.path)
+    return [(fix.path, *file.span(edit.node)) for edit in fix.edits]
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
+
+
+def _signature(fix: Fix, project: FixProject) -> tuple:
+    file = project.file(fix.path)
+    return tuple((file.span(edit.node), _code(edit.replacement)) for edit in fix.edits) + (fix.path,)
+
+
+def _code(node: cst.CSTNode | cst.FlattenSentinel) -> str:
+    nodes = list(node.nodes) if isinstance(node, cst.FlattenSentinel) else [node]
+    return "".join(cst.Module([]).code_for_node(n) for n in nodes)
+
+
+def _size(span: Span) -> tuple[int, int]:
+    (l1, c1), (l2, c2) = span[1], span[2]
+    return (l2 - l1, c2 - c1 if l1 == l2 else 10**6)
+
+
+def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[Key, str]) -> list[Fix]:
+    """Outer edits first (a ``with`` block before the calls inside it); identical fixes (two
+    findings in one helper, offloaded by one edit) are merged; the rest wait a round."""
+    ordered = sorted(proposals, key=lambda fix: max(_size(span) for span in _spans(fix, project)), reverse=True)
+    chosen: list[Fix] = []
+    taken: list[Span] = []
+    reserved: list[Span] = []
+    signatures: dict[tuple, int] = {}
+    for fix in ordered:
+        signature = _signature(fix, project)
+        if signature in signatures:
+            index = signatures[signature]
+            chosen[index] = replace(chosen[index], claims=chosen[index].claims + fix.claims)
+            continue
+        spans = _spans(fix, project)
+        file = project.file(fix.path)
+        reserves = [(fix.path, *file.span(node)) for node in fix.reserve]
+        if any(_overlap(span, other) for span in spans for other in taken) or any(
+            _overlap(span, other) for span in reserves for other in reserved
+        ):
+            for claim in fix.claims:
+                reasons.setdefault(finding_key(claim), "its edit overlapped another fix")
+            continue
+        signatures[signature] = len(chosen)
+        chosen.append(fix)
+        taken.extend(spans)
+        reserved.extend(reserves)
+    return chosen
+
+
+@dataclass(frozen=True)
+class _Verified:
+    fixes: list[Fix]
+    texts: dict[str, str]  # the project with them applied
+    result: Result  # and linted
+
+
+def _verified(
+    chosen: list[Fix],
+    project: FixProject,
+    texts: dict[str, str],
+    before: Result,
+    linter: _Linter,
+    reasons: dict[Key, str],
+) -> _Verified | None:
+    """The fixes whose result compiles and re-lints clean of what they claimed (the whole batch
+    when it can, else each alone), with the texts and findings that result."""
+    if not chosen:
+        return None
+    outcome = _check(chosen, project, texts, before, linter)
+    if isinstance(outcome, _Verified):
+        return outcome
+    kept = []
+    for fix in chosen:
+        alone = _check([fix], project, texts, before, linter)
+        if isinstance(alone, _Verified):
+            kept.append(fix)
+        else:
+            for claim in fix.claims:
+                reasons[finding_key(claim)] = f"the `{fix.recipe}` fix failed verification and was not applied: {alone}"
+    while kept:  # fixes that pass alone but clash together: the first now, the rest next round
+        together = _check(kept, project, texts, before, linter)
+        if isinstance(together, _Verified):
+            return together
+        kept = kept[:1]
+    return None
+
+
+def _check(
+    fixes: list[Fix], project: FixProject, texts: dict[str, str], before: Result, linter: _Linter
+) -> _Verified | str:
+    """The verified outcome of applying these fixes, or why they must not be applied."""
+    try:
+        after_texts = _apply(fixes, project, texts)
+    except Exception as exc:  # libcst refuses to render an invalid tree
+        return f"the edited code cannot be rendered ({type(exc).__name__}: {exc})"
+    for path, text in after_texts.items():
+        if text == texts[path]:
+            continue
+        try:
+            compile(text, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            return f"the result does not compile ({exc})"
+    after = linter.lint(after_texts)
+    if len(after.errors) > len(before.errors):
+        return f"the result cannot be analysed ({after.errors[0].message})"
+    old, new = Counter(map(finding_key, before.findings)), Counter(map(finding_key, after.findings))
+    claimed = Counter(finding_key(claim) for fix in fixes for claim in fix.claims)
+    for key, count in claimed.items():
+        if new[key] > old[key] - count:
+            return f"`{key[1]}` at {key[0]} is still reported after the edit"
+    worst = max((claim.severity for fix in fixes for claim in fix.claims), default=Severity.LOW)
+    for finding in after.findings:
+        key = finding_key(finding)
+        if new[key] > old[key] and finding.severity > worst:
+            return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
+    return _Verified(fixes, after_texts, after)
+
+
+def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:
+    updated = dict(texts)
+    by_path: dict[str, list[Fix]] = {}
+    for fix in fixes:
+        by_path.setdefault(fix.path, []).append(fix)
+    for path, group in by_path.items():
+        updated[path] = _apply_to_file(project.file(path), group)
+    return updated
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replacements: dict[int, cst.CSTNode | cst.FlattenSentinel]):
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), updated_node)
+
+
+def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
+    replacements = {id(edit.node): edit.replacement for fix in fixes for edit in fix.edits}
+    module = file.module.visit(_Replace(replacements))
+    for needed in dict.fromkeys(needed for fix in fixes for needed in fix.imports):
+        module = add_import(module, needed.module, needed.name)
+    for old in dict.fromkeys(old for fix in fixes for old in fix.unused_imports):
+        module = drop_unused_import(module, old.module, old.name, old.alias)
+    statements = list(dict.fromkeys(statement for fix in fixes for statement in fix.statements))
+    if statements:
+        module = _add_statements(module, statements, file.module_level_names())
+    return module.code
+
+
+def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound: set[str]) -> cst.Module:
+    """Module-level statements after the last import of the leading import block."""
+    body = list(module.body)
+    position = 0
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
+        ):
+            position = index + 1
+        elif index == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr):
+            position = 1  # the docstring
+        elif isinstance(statement, cst.If | cst.Try):
+            continue  # `if TYPE_CHECKING:` and guarded imports
+        else:
+            break
+    for statement in statements:
+        if statement.name in bound:
+            continue
+        at = max([position, *(_after_binding(body, name) for name in statement.after)])
+        parsed = cst.parse_statement(statement.code + "\n")
+        leading = [cst.EmptyLine(indent=False)]
+        if statement.comment:
+            leading.append(cst.EmptyLine(comment=cst.Comment(f"# {statement.comment}")))
+        if at < len(body) and not body[at].leading_lines:
+            body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        body.insert(at, parsed.with_changes(leading_lines=leading))
+        bound.add(statement.name)
+    return module.with_changes(body=body)
+
+
+def _after_binding(body: list[cst.BaseStatement], name: str) -> int:
+    """The index just past the last top-level statement binding ``name`` (0 if none)."""
+    at = 0
+    for index, statement in enumerate(body):
+        if name in ParsedFile.statement_bindings(statement):
+            at = index + 1
+    return at

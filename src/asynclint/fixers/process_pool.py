@@ -1,0 +1,136 @@
+"""Recipe ``process-pool``: CPU-heavy ``f(a, k=v)`` in ``async def`` ->
+``await loop.run_in_executor(_PROCESS_POOL, functools.partial(f, a, k=v))`` with
+``loop = asyncio.get_running_loop()`` and one module-level ``ProcessPoolExecutor``.
+
+A worker thread would free the loop but not the GIL, which is the whole cost of CPU work; a
+process does. Unsafe: the function runs in another process, so its arguments and result are
+pickled, and whatever it changes in its arguments or in module globals stays over there.
+Declines unless ``f`` is a picklable reference to a top-level function (a module-level ``def`` in
+this file or a function reached through an imported module), and for ``exec``/``eval`` (they run
+in the caller's namespace) and ``compile`` (a code object does not pickle).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import libcst as cst
+
+from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, names_bound_in, offload_call, site_edit
+from asynclint.fixers.base import Decline, Fix, Import, ModuleStatement
+from asynclint.model import Finding
+
+_NOT_PORTABLE = {
+    "builtins.exec": "runs code in the caller's namespace, which a worker process does not have",
+    "builtins.eval": "evaluates in the caller's namespace, which a worker process does not have",
+    "builtins.compile": "returns a code object, which does not pickle",
+}
+POOL = "_PROCESS_POOL"
+
+
+def fix(finding: Finding, project: FixProject) -> Fix | Decline:
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return site
+    file, call = site.file, site.call
+    callee = dotted(call.func)
+    reference = _top_level(file, callee) if callee else None
+    if reference is None:
+        shown = file.code(call.func)
+        return Decline(f"`{shown}` is not a picklable top-level function (a method, a local or an expression)")
+    if reference in _NOT_PORTABLE:
+        return Decline(f"`{callee}` {_NOT_PORTABLE[reference]}")
+    if file.in_generator_expression(call, site.function):
+        return Decline("the call is inside a generator expression")
+    pool = _existing_pool(file) or file.fresh_name(POOL)
+    imports = [Import("asyncio"), Import("concurrent.futures", "ProcessPoolExecutor")]
+    if any(arg.keyword is not None or arg.star == "**" for arg in call.args):
+        imports.append(Import("functools"))
+        partial = offload_call(call, "functools.partial", (call.func,))
+        offloaded = offload_call(call.with_changes(args=[]), "loop.run_in_executor", (cst.Name(pool), partial))
+    else:
+        offloaded = offload_call(call, "loop.run_in_executor", (cst.Name(pool), call.func))
+    loop_name, setup = _loop(file, site)
+    if loop_name != "loop":
+        offloaded = offloaded.with_changes(func=cst.parse_expression(f"{loop_name}.run_in_executor"))
+    edit = site_edit(site, awaited(file, call, offloaded), prelude=(setup,) if setup is not None else ())
+    statements = (
+        ()
+        if pool == _existing_pool(file)
+        else (
+            ModuleStatement(
+                pool,
+                f"{pool} = ProcessPoolExecutor()",
+                "CPU-heavy calls run in worker processes: a thread would still hold the GIL.",
+            ),
+        )
+    )
+    return Fix(
+        path=file.path,
+        edits=(edit,),
+        recipe="process-pool",
+        safe=False,
+        title=f"ran `{callee}` in the module-level process pool `{pool}` with `loop.run_in_executor`",
+        imports=tuple(imports),
+        statements=statements,
+        claims=(finding,),
+        note="its arguments and result are pickled to and from a worker process",
+        reserve=(site.function,) if setup is not None else (),  # one new `loop = ...` per function and round
+    )
+
+
+def _top_level(file: ParsedFile, callee: str) -> str | None:
+    """The qualified name ``callee`` refers to, when that is a module-level function: a ``def``
+    of this file, something imported, or a builtin."""
+    head, _, rest = callee.partition(".")
+    imported = file.imported_modules()
+    if head in imported:
+        return f"{imported[head]}.{rest}" if rest else imported[head]
+    if rest:
+        return None
+    for statement in file.module.body:
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == head:
+            return head if statement.asynchronous is None else None
+    if head in file.module_level_names():
+        return None  # a module-level value, not a def: cannot tell what it is
+    return f"builtins.{head}" if hasattr(builtins, head) and callable(getattr(builtins, head)) else None
+
+
+def _existing_pool(file: ParsedFile) -> str | None:
+    for statement in file.module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            value = assign.value
+            if (
+                isinstance(value, cst.Call)
+                and (dotted(value.func) or "").endswith("ProcessPoolExecutor")
+                and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+            ):
+                return assign.targets[0].target.value
+    return None
+
+
+def _loop(file: ParsedFile, site) -> tuple[str, cst.SimpleStatementLine | None]:
+    """The name of the running loop in the site's function, and the statement binding it
+    (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
+    bindings = [
+        node
+        for node in file.positions
+        if isinstance(node, cst.Assign)
+        and any(dotted(t.target) == "loop" for t in node.targets)
+        and file.enclosing_function(node) is site.function
+    ]
+    for node in bindings:
+        if _is_get_loop(node.value) and file.positions[node].start.line < file.positions[site.call].start.line:
+            return "loop", None
+    rebinds_other = any(not _is_get_loop(node.value) for node in bindings)
+    if site.placement == "root" or rebinds_other or file.statement_of(site.call) is None:
+        return "asyncio.get_running_loop()", None
+    if "loop" in names_bound_in(file, site.function) and not bindings:
+        return "asyncio.get_running_loop()", None  # a parameter or loop variable named `loop`
+    return "loop", cst.parse_statement("loop = asyncio.get_running_loop()\n")
+
+
+def _is_get_loop(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Call) and dotted(value.func) in ("asyncio.get_running_loop", "asyncio.get_event_loop")

@@ -1,0 +1,123 @@
+"""Recipe ``to-thread``: ``f(a, k=v)`` -> ``await asyncio.to_thread(f, a, k=v)``.
+
+Safe: the callee and its arguments are still evaluated on the loop, in the same order; only the
+call itself runs in the loop's default executor, and its value (or exception) comes back where
+the call was. Also the fallback for a sync helper reached from ``async def`` (its call is
+offloaded) and for a sync callable the framework awaits (made ``async`` first).
+
+Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
+work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import libcst as cst
+
+from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
+from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.model import Finding
+
+#: Callees whose objects are tied to the thread that made them: moving a call to another thread
+#: raises (sqlite3's ``check_same_thread``) -- matched on the resolved callee's prefix.
+THREAD_BOUND = ("sqlite3.connect",)
+
+#: Calls returning lazy iterators: the I/O happens while iterating, so the thread must consume
+#: them: ``await asyncio.to_thread(lambda: list(path.iterdir()))``.
+LAZY = frozenset(
+    "pathlib.Path.iterdir pathlib.Path.glob pathlib.Path.rglob pathlib.Path.walk os.walk os.fwalk os.scandir "
+    "glob.iglob".split()
+)
+
+#: Calls returning a file object, whose methods then do the reading and writing.
+OPENERS = frozenset("builtins.open io.open codecs.open gzip.open bz2.open lzma.open".split())
+
+#: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
+GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
+
+
+def fix(finding: Finding, project: FixProject) -> Fix | Decline:
+    target = finding.fix.target if finding.fix else ""
+    site = project.site(finding)
+    if isinstance(site, Decline):
+        return site
+    if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
+        return Decline(f"`{target}` connections work only on the thread that opened them")
+    file, call = site.file, site.call
+    if site.offending and isinstance(file.parent(call), cst.WithItem):
+        # the block would still use the resource on the loop; only moving the block helps
+        return Decline("the call opens a `with` block", applicable=False)
+    if file.in_generator_expression(call, site.function):
+        return Decline("the call is inside a generator expression (an `await` there would make it async)")
+    nested = findings_within(project, file, call, finding) if site.offending else ()
+    used = _method_call_on_result(file, call)
+    if site.offending and target in OPENERS and used is not None and not _awaits(used):
+        # `open(p).read()`: the read is the disk I/O too; both go to the thread in one call
+        site = replace(site, call=used)
+        call = used
+        offloaded = cst.Call(
+            func=cst.parse_expression("asyncio.to_thread"),
+            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
+        )
+    elif site.offending and target in LAZY:
+        if isinstance(file.parent(call), cst.WithItem):
+            return Decline(f"`{target}` is used as a context manager")
+        listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
+        offloaded = cst.Call(
+            func=cst.parse_expression("asyncio.to_thread"),
+            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
+        )
+    elif site.offending and nested and not _awaits(call):
+        # `json.load(open(p))`: both calls go to the thread together, not one await inside another
+        offloaded = cst.Call(
+            func=cst.parse_expression("asyncio.to_thread"),
+            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))],
+        )
+    else:
+        offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
+    callee = file.code(call.func)
+    if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
+        callee = f"….{last_name(call.func) or 'call'}"
+    name = f"`{site.helper}`" if site.helper else f"`{callee}`"
+    if site.placement == "helper":
+        title = f"ran the call of the sync helper {name} in `{site.function.name.value}` in a worker thread"
+    elif site.placement == "root":
+        title = f"made `{site.function.name.value}` `async def` and ran {name} in a worker thread"
+    else:
+        title = f"ran {name} in a worker thread with `asyncio.to_thread`"
+    note = ""
+    if site.offending and target.startswith(GIL_BOUND):
+        note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
+    return Fix(
+        path=file.path,
+        edits=(site_edit(site, awaited(file, call, offloaded)),),
+        recipe="to-thread",
+        safe=True,
+        title=title,
+        imports=(Import("asyncio"),),
+        claims=(finding, *nested),
+        note=note,
+    )
+
+
+def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
+    """``open(p).read()`` for the call ``open(p)``: a method called on its result at once."""
+    attribute = file.parent(call)
+    if isinstance(attribute, cst.Attribute) and attribute.value is call:
+        outer = file.parent(attribute)
+        if isinstance(outer, cst.Call) and outer.func is attribute:
+            return outer
+    return None
+
+
+def _awaits(node: cst.CSTNode) -> bool:
+    class Finder(cst.CSTVisitor):
+        found = False
+
+        def visit_Await(self, node: cst.Await) -> None:
+            self.found = True
+
+    finder = Finder()
+    node.visit(finder)
+    return finder.found

@@ -1,0 +1,200 @@
+"""Recipe ``with-block``: a blocking ``with`` block in ``async def`` becomes a small sync helper
+defined just above it and run with ``await asyncio.to_thread(helper)``::
+
+    with open(path) as f:                    def _read_data():
+        data = json.load(f)          ->          with open(path) as f:
+                                                     data = json.load(f)
+                                                 return data
+
+                                             data = await asyncio.to_thread(_read_data)
+
+Safe: the helper is a closure, so it reads the same variables at the same moment; the names
+the block assigns that the function uses afterwards are returned and rebound; exceptions come
+back through the ``await``. Declines when the block cannot move into another function as it
+is: ``await``/``return``/``yield``/``break``, ``global``/``nonlocal``, ``super()``, loop APIs, a
+name it both reads and rebinds, or a later-used name it assigns only on some paths.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from asynclint.fixers.analysis import (
+    FixProject,
+    ParsedFile,
+    block_names,
+    is_async,
+    last_name,
+    names_read,
+)
+from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.model import Finding
+
+#: Names whose use means the block talks to the event loop, which a worker thread cannot.
+_LOOP_NAMES = frozenset({"asyncio", "loop", "anyio", "trio"})
+#: Callees whose ``with`` block reads a client's responses rather than a file.
+_CLIENT_WORDS = ("client", "session", "openai", "anthropic")
+
+
+def fix(finding: Finding, project: FixProject) -> Fix | Decline:
+    located = project.locate(finding)
+    if isinstance(located, Decline):
+        return located
+    file, call = located
+    item = file.parent(call)
+    statement = file.parent(item) if isinstance(item, cst.WithItem) and item.item is call else None
+    if not isinstance(statement, cst.With):
+        return Decline("not a `with` item", applicable=False)
+    if statement.asynchronous is not None:
+        return Decline("an `async with` block", applicable=False)
+    function = file.enclosing_function(statement)
+    if not isinstance(function, cst.FunctionDef) or not is_async(function):
+        return Decline("the `with` block is not written in `async def`", applicable=False)
+    names = block_names(file, [statement])
+    if names.problems:
+        return Decline(f"the `with` block {names.problems[0]}")
+    if names.read & _LOOP_NAMES:
+        return Decline(f"the `with` block uses `{sorted(names.read & _LOOP_NAMES)[0]}`, which needs the event loop")
+    outside = _parameters(function) | _bound_outside(file, function, statement)
+    targets = _with_targets(statement)
+    read_after = {
+        name
+        for name in names.bound
+        if name
+        in names_read(
+            file, [function.body], skip=statement, also_skip=_other_withs_binding(file, function, name, statement)
+        )
+    }
+    # Names the function already binds elsewhere are rebound in place (`nonlocal`); names only
+    # the block binds and the function reads later come back as the helper's return value.
+    shared = sorted((read_after | (names.bound & names.read)) & outside)
+    used_later = sorted(read_after - outside)
+    top_level = list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else []
+    unconditional = block_names(file, top_level).unconditional | targets
+    partial = [name for name in used_later if name not in unconditional]
+    if partial:
+        return Decline(f"the `with` block assigns `{partial[0]}` only on some paths")
+    helper = file.fresh_name(_helper_name(file, statement, used_later or shared))
+    body: list[cst.BaseStatement] = [statement.with_changes(leading_lines=[])]
+    if shared:
+        body.insert(0, cst.parse_statement(f"nonlocal {', '.join(shared)}\n"))
+    if used_later:
+        body.append(cst.parse_statement(f"return {', '.join(used_later)}\n"))
+    leading = list(statement.leading_lines)
+    container = file.parent(statement)
+    first = isinstance(container, cst.IndentedBlock) and container.body and container.body[0] is statement
+    if not first and not leading:
+        leading.insert(0, cst.EmptyLine(indent=False))  # set the helper apart (a comment above does already)
+    definition = cst.FunctionDef(
+        name=cst.Name(helper),
+        params=cst.Parameters(),
+        body=cst.IndentedBlock(body=body),
+        leading_lines=leading,
+    )
+    target = f"{', '.join(used_later)} = " if used_later else ""
+    run = cst.parse_statement(f"{target}await asyncio.to_thread({helper})\n").with_changes(
+        leading_lines=[cst.EmptyLine(indent=False)]
+    )
+    opened = file.code(call.func)
+    kept = f", returning `{', '.join(used_later)}`" if used_later else ""
+    return Fix(
+        path=file.path,
+        edits=(Edit(statement, cst.FlattenSentinel([definition, run])),),
+        recipe="with-block",
+        safe=True,
+        title=f"moved the `with {opened}(...)` block into the helper `{helper}`, run in a worker thread{kept}",
+        imports=(Import("asyncio"),),
+        claims=(finding,),
+        claims_inside=True,
+    )
+
+
+def _parameters(function: cst.FunctionDef) -> set[str]:
+    params = function.params
+    names = {p.name.value for p in (*params.params, *params.posonly_params, *params.kwonly_params)}
+    names |= {star.name.value for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)}
+    return names
+
+
+def _other_withs_binding(file: ParsedFile, function: cst.FunctionDef, name: str, statement: cst.With) -> list[cst.With]:
+    """Other ``with ... as name`` blocks: reads of ``name`` in them see their own binding."""
+    return [
+        node
+        for node in file.positions
+        if isinstance(node, cst.With)
+        and node is not statement
+        and name in _with_targets(node)
+        and file.enclosing_function(node) is function
+    ]
+
+
+def _with_targets(statement: cst.With) -> set[str]:
+    return {
+        item.asname.name.value
+        for item in statement.items
+        if item.asname is not None and isinstance(item.asname.name, cst.Name)
+    }
+
+
+def _bound_outside(file: ParsedFile, function: cst.FunctionDef, statement: cst.With) -> set[str]:
+    """Names bound by the function's other statements."""
+    others = [s for s in _walk_statements(function.body) if s is not statement and not _contains(file, statement, s)]
+    return set(block_names(file, others).bound) if others else set()
+
+
+def _walk_statements(block: cst.BaseSuite) -> list[cst.BaseStatement]:
+    return list(block.body) if isinstance(block, cst.IndentedBlock) else []
+
+
+def _contains(file: ParsedFile, inner: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(ancestor is outer for ancestor in file.ancestors(inner))
+
+
+def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> str:
+    """``_<verb>_<object>``: the verb from the context manager (read/write a file, fetch with a
+    client), the object from what the block produces (a returned name, a ``state["key"]`` or
+    ``self.attr`` it assigns)."""
+    callee = statement.items[0].item
+    name = last_name(callee.func) if isinstance(callee, cst.Call) else None
+    verb, default = "run", "block"
+    if name == "open":  # open, io.open, gzip.open, Path.open, ...
+        mode = _open_mode(callee)
+        verb, default = ("write" if any(flag in mode for flag in "wax+") else "read"), "file"
+    elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
+        verb, default = "use", "temp"
+    elif name == "Popen":
+        default = "process"
+    elif name == "connect":
+        verb, default = "query", "db"
+    elif name and any(word in name.lower() for word in _CLIENT_WORDS):
+        verb = "fetch"
+    subject = results[0] if results else _assigned_key(statement) or default
+    return f"_{verb}_{subject.strip('_')}"
+
+
+def _open_mode(call: cst.Call) -> str:
+    for position, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword else None
+        if keyword == "mode" or (keyword is None and position == 1 and not arg.star):
+            if isinstance(arg.value, cst.SimpleString):
+                return arg.value.evaluated_value if isinstance(arg.value.evaluated_value, str) else ""
+            return "w"  # unknown mode: do not call it a read
+    return "r"
+
+
+def _assigned_key(statement: cst.With) -> str | None:
+    body = statement.body
+    for line in body.body if isinstance(body, cst.IndentedBlock) else ():
+        if isinstance(line, cst.SimpleStatementLine) and isinstance(line.body[0], cst.Assign):
+            target = line.body[0].targets[0].target
+            if isinstance(target, cst.Subscript) and len(target.slice) == 1:
+                index = target.slice[0].slice
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    key = index.value.evaluated_value
+                    if isinstance(key, str) and key.isidentifier():
+                        return key
+            if isinstance(target, cst.Attribute):
+                return target.attr.value
+            if isinstance(target, cst.Name):
+                return target.value
+    return None

@@ -1,0 +1,69 @@
+"""What ``asynclint fix`` prints: the fixes made, the findings left and why, or a unified diff."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+
+from asynclint.fixers.orchestrator import FixOutcome
+from asynclint.model import FileError
+from asynclint.report._common import plural
+
+
+def render_diff(outcome: FixOutcome) -> str:
+    """One unified diff per changed file, in path order (``git apply`` reads it with ``-p0``)."""
+    parts = []
+    for path, text in sorted(outcome.changed.items()):
+        parts.extend(
+            difflib.unified_diff(
+                outcome.original[path].splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                path,
+                path,
+            )
+        )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in parts)
+
+
+def render_fix_report(
+    outcome: FixOutcome,
+    errors: Iterable[FileError],
+    write_errors: Mapping[str, str],
+    *,
+    dry_run: bool = False,
+    unsafe: bool = False,
+    quiet: bool = False,
+) -> str:
+    lines: list[str] = []
+    verb = "would fix" if dry_run else "fixed"
+    written = [a for a in outcome.applied if a.path not in write_errors]
+    if not quiet:
+        for applied in sorted(written, key=lambda a: (a.finding.path, a.finding.line, a.finding.column)):
+            f = applied.finding
+            text = f"{f.path}:{f.line}:{f.column}: {f.code} {verb}: {applied.title}"
+            if applied.path != f.path:
+                text += f" (in {applied.path})"
+            if not applied.safe:
+                text += " [unsafe]"
+            if applied.note:
+                text += f"; note: {applied.note}"
+            lines.append(text)
+    for left in outcome.left:
+        f = left.finding
+        lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.label}] left: {left.reason}")
+    for path, message in sorted(write_errors.items()):
+        lines.append(f"{path}: error: not fixed, {message}")
+    for error in errors:
+        lines.append(f"{error.path}: error: {error.message}")
+    files = {a.path for a in written}
+    summary = f"{'Would fix' if dry_run else 'Fixed'} {plural(len(written), 'finding')}"
+    summary += f" in {plural(len(files), 'file')}" if files else ""
+    if outcome.left:
+        needs_unsafe = sum("--unsafe-fixes" in left.reason for left in outcome.left)
+        summary += f"; {len(outcome.left)} left"
+        if needs_unsafe and not unsafe:
+            summary += f" ({needs_unsafe} with an unsafe fix: --unsafe-fixes)"
+    if write_errors:
+        summary += f"; {plural(len(write_errors), 'file')} could not be written"
+    lines.append(summary + ".")
+    return "\n".join(lines) + "\n"

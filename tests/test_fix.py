@@ -1,0 +1,374 @@
+"""``asynclint fix`` in memory: goldens, what ``check`` says about fixes, declines, verification.
+
+Goldens: every rule fixture ``tests/fixtures/<rule>.py`` and every recipe fixture
+``tests/fixtures/fixers/<recipe>.py`` has a ``.fixed.py`` beside it: the result of fixing it at
+severity low with ``--unsafe-fixes``. Review a changed golden as you would a human's diff, then
+regenerate with ``ASYNCLINT_REGENERATE=1 python -m pytest tests/test_fix.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from asynclint import fixers
+from asynclint.config import Config
+from asynclint.engine import SourceFile, check_sources
+from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.orchestrator import FixOutcome, finding_key, fix_sources
+from asynclint.model import Severity
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RECIPES = FIXTURES / "fixers"
+PROJECTS = FIXTURES / "projects"
+REGENERATE = os.environ.get("ASYNCLINT_REGENERATE") == "1"
+
+
+def fix_text(path: Path, text: str, *, unsafe: bool = True, severity: Severity = Severity.LOW) -> FixOutcome:
+    source = SourceFile(str(path), text, module=path.stem, package="")
+    return fix_sources([source], Config(root=path.parent, min_severity=severity), unsafe=unsafe)
+
+
+def lint(path: Path, text: str):
+    result = check_sources([SourceFile(str(path), text, module=path.stem, package="")], Config(root=path.parent))
+    assert not result.errors, result.errors
+    return result.findings
+
+
+def inputs() -> list[Path]:
+    found = [*FIXTURES.glob("*.py"), *RECIPES.glob("*.py")]
+    return sorted(path for path in found if not path.name.endswith(".fixed.py"))
+
+
+def golden(path: Path) -> Path:
+    return path.with_name(path.stem + ".fixed.py")
+
+
+@pytest.mark.parametrize("path", inputs(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_golden(path: Path):
+    text = path.read_text(encoding="utf-8")
+    outcome = fix_text(path, text)
+    fixed = outcome.texts[str(path)]
+    if REGENERATE:
+        golden(path).write_text(fixed, encoding="utf-8")
+    expected = golden(path).read_text(encoding="utf-8")
+    assert fixed == expected, f"fix({path.name}) differs from its golden: review, then ASYNCLINT_REGENERATE=1"
+    compile(expected, str(golden(path)), "exec")
+    assert fix_text(path, expected).texts[str(path)] == expected, "fixing the golden again must change nothing"
+    # Re-linting the golden finds none of what the fix claimed (counted: a message can repeat).
+    before = Counter(finding_key(f) for f in lint(path, text))
+    after = Counter(finding_key(f) for f in lint(path, expected))
+    claimed = Counter(finding_key(applied.finding) for applied in outcome.applied)
+    for key, count in claimed.items():
+        assert after[key] <= max(0, before[key] - count), f"{key} is still reported in the golden"
+
+
+def test_every_fixture_has_a_golden_and_every_golden_a_fixture():
+    missing = [str(path) for path in inputs() if not golden(path).exists()]
+    assert not missing, missing
+    goldens = [*FIXTURES.glob("*.fixed.py"), *RECIPES.glob("*.fixed.py")]
+    orphans = [
+        str(path)
+        for path in goldens
+        if not path.with_name(path.name.removesuffix(".fixed.py") + ".py").exists() or path.name.count(".fixed") > 1
+    ]
+    assert not orphans, orphans
+
+
+@pytest.mark.parametrize("path", [p for p in inputs() if p.parent == FIXTURES], ids=lambda p: p.stem)
+def test_safe_mode_applies_only_safe_fixes(path: Path):
+    text = path.read_text(encoding="utf-8")
+    outcome = fix_text(path, text, unsafe=False)
+    assert all(applied.safe for applied in outcome.applied)
+    compile(outcome.texts[str(path)], str(path), "exec")  # (fixed points: see test_golden, a superset)
+    assert all(left.reason for left in outcome.left)
+    assert all("--unsafe-fixes" in left.reason for left in outcome.left if "unsafe" in left.reason)
+
+
+# --- what `check` says about fixes ---------------------------------------------------------------
+
+
+def _findings(source: str):
+    return lint(Path("snippet.py"), textwrap.dedent(source))
+
+
+def test_check_marks_safe_unsafe_and_missing_fixes():
+    findings = _findings("""
+        import time, re
+
+        async def handler(state):
+            time.sleep(1)
+            return re.findall(r"<a>", state["transcript"])
+
+        def _heartbeat():
+            time.sleep(0.1)
+
+        async def schedule(loop):
+            loop.call_soon(_heartbeat)
+    """)
+    by_line = {f.line: f for f in findings}
+    assert by_line[5].fix.safe and "asyncio.sleep" in by_line[5].fix.title
+    assert not by_line[6].fix.safe and "ProcessPoolExecutor" in by_line[6].fix.title
+    assert by_line[9].fix is None  # a loop callback: no async def to await in, and asyncio would not await it
+
+
+def test_helper_and_root_placements_are_named():
+    findings = _findings("""
+        import time
+        import verifiers as vf
+
+        def _wait():
+            time.sleep(1)
+
+        async def caller():
+            _wait()
+
+        def reward(completion) -> float:
+            time.sleep(1)
+            return 1.0
+
+        def load_environment():
+            return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[reward]))
+    """)
+    titles = sorted(f.fix.title for f in findings)
+    assert any(t.startswith("Offload the call of the sync helper") for t in titles), titles
+    assert any(t.startswith("Make the framework callable `async def`") for t in titles), titles
+
+
+def test_rules_table_and_json_know_which_rules_have_fixes():
+    from asynclint.engine import rule_meta
+    from asynclint.rules import ALL_RULES
+
+    assert all(rule_meta(rule).fix_available for rule in ALL_RULES)
+    assert fixers.fix_available("ASL999", frozenset()) is False
+
+
+def test_check_never_imports_libcst():
+    code = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+        from asynclint.config import Config
+        from asynclint.engine import SourceFile, check_sources
+        result = check_sources([SourceFile("x.py", "import time\\nasync def f():\\n    time.sleep(1)\\n", "x", "")],
+                               Config(root=Path(".")))
+        assert result.findings[0].fix is not None
+        assert "libcst" not in sys.modules, "check imported libcst"
+    """)
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+
+
+# --- declines and their reasons ---------------------------------------------------------------------
+
+
+def _left(source: str, unsafe: bool = True) -> dict[int, str]:
+    outcome = fix_text(Path("snippet.py"), textwrap.dedent(source), unsafe=unsafe)
+    return {left.finding.line: left.reason for left in outcome.left}
+
+
+def test_unsafe_recipes_wait_for_the_flag():
+    reasons = _left(
+        """
+        import re
+
+        async def tags(state):
+            return re.findall(r"<a>", state["transcript"])
+    """,
+        unsafe=False,
+    )
+    assert "needs --unsafe-fixes" in reasons[5] and "pickle" in reasons[5]
+
+
+def test_thread_bound_connections_are_not_moved_to_a_thread():
+    reasons = _left("""
+        import sqlite3
+
+        async def rows(path):
+            conn = sqlite3.connect(path)
+            return conn.execute("select 1").fetchall()
+    """)
+    assert "thread that opened them" in reasons[5]
+
+
+def test_a_sync_callable_the_framework_does_not_await_is_left_with_the_reason():
+    reasons = _left("""
+        import time
+        import verifiers as vf
+
+        class Env(vf.StatefulToolEnv):
+            def update_tool_args(self, tool_name, tool_args, messages, state, **kwargs):
+                time.sleep(1)
+                return tool_args
+    """)
+    assert "does not await `Env.update_tool_args`" in reasons[7]
+
+
+# --- verification guards every edit ----------------------------------------------------------------
+
+
+OFFENDER = """\
+import time
+
+
+async def handler():
+    time.sleep(1)
+"""
+
+
+def _install(monkeypatch, make_fix):
+    """Make every recipe answer with ``make_fix(finding, project)``."""
+    monkeypatch.setattr(fixers, "load", lambda name: make_fix)
+
+
+def test_a_fix_that_does_not_compile_is_reported_and_not_applied(monkeypatch):
+    def broken(finding, project):
+        file, call = project.locate(finding)
+        function = file.enclosing_function(call)
+        sync = function.with_changes(asynchronous=None, body=function.body.deep_replace(call, cst.Await(call)))
+        return Fix(finding.path, (Edit(function, sync),), "to-thread", True, "broken", claims=(finding,))
+
+    _install(monkeypatch, broken)
+    outcome = fix_text(Path("snippet.py"), OFFENDER)
+    assert outcome.texts["snippet.py"] == OFFENDER
+    assert not outcome.applied
+    assert "failed verification" in outcome.left[0].reason and "does not compile" in outcome.left[0].reason
+
+
+def test_a_fix_that_leaves_its_finding_is_reported_and_not_applied(monkeypatch):
+    def useless(finding, project):
+        file, call = project.locate(finding)
+        return Fix(
+            finding.path,
+            (Edit(call, call.with_changes(args=[cst.Arg(cst.Integer("2"))])),),
+            "to-thread",
+            True,
+            "useless",
+            claims=(finding,),
+        )
+
+    _install(monkeypatch, useless)
+    outcome = fix_text(Path("snippet.py"), OFFENDER)
+    assert outcome.texts["snippet.py"] == OFFENDER
+    assert "still reported" in outcome.left[0].reason
+
+
+def test_a_crashing_fixer_costs_one_fix_not_the_run(monkeypatch):
+    def crash(finding, project):
+        raise RuntimeError("boom")
+
+    _install(monkeypatch, crash)
+    outcome = fix_text(Path("snippet.py"), OFFENDER)
+    assert outcome.texts["snippet.py"] == OFFENDER
+    assert "internal error" in outcome.left[0].reason and "boom" in outcome.left[0].reason
+
+
+def test_a_declining_fixer_leaves_the_file_alone(monkeypatch):
+    _install(monkeypatch, lambda finding, project: Decline("not sure"))
+    outcome = fix_text(Path("snippet.py"), OFFENDER)
+    assert outcome.texts["snippet.py"] == OFFENDER and outcome.left[0].reason == "not sure"
+
+
+# --- projects: fixes across files ---------------------------------------------------------------------
+
+
+def _project_sources(root: Path) -> list[SourceFile]:
+    from asynclint.files import module_name
+
+    sources = []
+    for path in sorted(root.rglob("*.py")):
+        module, package = module_name(path)
+        sources.append(SourceFile(str(path), path.read_text(encoding="utf-8"), module, package))
+    return sources
+
+
+@pytest.mark.parametrize("name", ["v0_env", "v1_env", "values_env"])
+def test_fixture_projects_fix_to_a_verified_fixed_point(name: str):
+    sources = _project_sources(PROJECTS / name)
+    config = Config(root=PROJECTS / name)
+    outcome = fix_sources(sources, config, unsafe=True)
+    assert outcome.applied
+    for path, text in outcome.changed.items():
+        compile(text, path, "exec")
+    again = fix_sources(
+        [SourceFile(s.path, outcome.texts[s.path], s.module, s.package) for s in sources], config, unsafe=True
+    )
+    assert not again.changed, "a second run must change nothing"
+    remaining = {finding_key(left.finding) for left in outcome.left}
+    fixed = {finding_key(applied.finding) for applied in outcome.applied}
+    assert not (fixed & remaining) or all(
+        Counter(finding_key(left.finding) for left in outcome.left)[key] < 2 for key in fixed & remaining
+    )
+
+
+def test_a_helper_in_another_module_is_offloaded_where_the_async_caller_calls_it():
+    sources = _project_sources(PROJECTS / "v0_env")
+    outcome = fix_sources(sources, Config(root=PROJECTS / "v0_env"), unsafe=False)
+    elsewhere = [a for a in outcome.applied if a.path != a.finding.path]
+    assert any("sync helper" in applied.title for applied in elsewhere), "expected a helper offloaded at its caller"
+    for applied in elsewhere:  # the async caller's call of the helper, or a sync root made async
+        assert "sync helper" in applied.title or "`async def`" in applied.title
+
+
+def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
+    source = textwrap.dedent("""\
+        import verifiers as vf
+        from openai import OpenAI
+
+
+        def load_environment():
+            judge = OpenAI(base_url="http://localhost:8000/v1")
+            direct = vf.JudgeRubric(judge_client=OpenAI(max_retries=1))
+            shared = OpenAI()
+            shared.models.list()
+            return [vf.JudgeRubric(judge_client=judge), direct, vf.JudgeRubric(judge_client=shared)]
+    """)
+    path = Path("judge_env.py")
+    checked = {f.line: f for f in lint(path, source)}
+    assert checked[7].fix is not None and not checked[7].fix.safe
+    safe = fix_text(path, source, unsafe=False)
+    assert safe.texts[str(path)] == source and "needs --unsafe-fixes" in safe.left[0].reason
+    outcome = fix_text(path, source)
+    fixed = outcome.texts[str(path)]
+    assert 'judge = AsyncOpenAI(base_url="http://localhost:8000/v1")' in fixed
+    assert "judge_client=AsyncOpenAI(max_retries=1)" in fixed
+    assert "shared = OpenAI()" in fixed and "from openai import AsyncOpenAI, OpenAI" in fixed
+    assert [left.finding.line for left in outcome.left] == [10]
+    assert "used elsewhere" in outcome.left[0].reason
+
+
+def test_requests_calls_go_through_one_shared_async_client_only_when_spelled_alike():
+    source = textwrap.dedent("""\
+        import requests
+
+
+        async def search(url, query):
+            hits = requests.get(url, params={"q": query}, timeout=10)
+            return hits.json()
+
+
+        async def download(url):
+            return requests.get(url, stream=True)
+
+
+        async def guarded(url):
+            try:
+                return requests.post(url, json={})
+            except requests.RequestException:
+                return None
+    """)
+    path = Path("http_env.py")
+    outcome = fix_text(path, source)
+    fixed = outcome.texts[str(path)]
+    assert "_HTTP_CLIENT = httpx.AsyncClient(follow_redirects=True)" in fixed
+    assert 'hits = await _HTTP_CLIENT.get(url, params={"q": query}, timeout=10)' in fixed
+    # the other two keep requests (it behaves differently there), in a worker thread
+    assert "await asyncio.to_thread(requests.get, url, stream=True)" in fixed
+    assert "await asyncio.to_thread(requests.post, url, json={})" in fixed
+    assert fixed.count("httpx.AsyncClient(") == 1 and "import requests" in fixed

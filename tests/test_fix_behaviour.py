@@ -1,0 +1,301 @@
+"""Fixed code computes what the original computed: run functions before and after the fix on the
+same inputs and compare (recipe fixtures, and the example environment where its imports exist)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+import json
+import shutil
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from asynclint.config import Config
+from asynclint.engine import SourceFile
+from asynclint.fixers.orchestrator import fix_sources
+from asynclint.model import Severity
+
+RECIPES = Path(__file__).parent / "fixtures" / "fixers"
+EXAMPLE = Path(__file__).parent.parent / "examples" / "wiki_qa"
+
+
+def load(text: str, name: str) -> types.ModuleType:
+    """``text`` as an importable module (registered, so a process pool can pickle its functions)."""
+    module = types.ModuleType(name)
+    module.__file__ = f"<{name}>"
+    sys.modules[name] = module
+    exec(compile(text, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+def before_and_after(path: Path, name: str, *, unsafe: bool = True) -> tuple[types.ModuleType, types.ModuleType]:
+    text = path.read_text(encoding="utf-8")
+    outcome = fix_sources(
+        [SourceFile(str(path), text, path.stem, "")], Config(root=path.parent, min_severity=Severity.LOW), unsafe=unsafe
+    )
+    fixed = outcome.texts[str(path)]
+    assert fixed != text, "the fixture should need fixing"
+    return load(text, f"{name}_before"), load(fixed, f"{name}_after")
+
+
+def call(function, *args):
+    """Call as the framework does: await the result when it is awaitable."""
+
+    async def run():
+        result = function(*args)
+        return await result if inspect.isawaitable(result) else result
+
+    return asyncio.run(run())
+
+
+def outcome_of(function, *args):
+    """The value, or the type and message of the exception: both must match."""
+    try:
+        return ("value", call(function, *args))
+    except Exception as exc:  # noqa: BLE001 - the exception is the behaviour being compared
+        return ("raised", type(exc).__name__, str(exc).replace("_before", "").replace("_after", ""))
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "a.txt").write_text("alpha\nbeta\n", encoding="utf-8")
+    (tmp_path / "b.json").write_text('{"answer": "42", "n": [1, 2]}', encoding="utf-8")
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    return tmp_path
+
+
+def test_to_thread_shapes(files: Path):
+    before, after = before_and_after(RECIPES / "to_thread_shapes.py", "to_thread_shapes")
+    a, b, sub = str(files / "a.txt"), str(files / "b.json"), str(files)
+    cases = [
+        ("attribute_of_result", a),
+        ("subscript_of_result", sub),
+        ("method_of_result", sub),
+        ("nested_offenders", b),
+        ("unary_and_binary", a),
+        ("in_conditions", a),
+        ("in_conditions", sub),
+        ("in_a_list_comprehension", [a, b]),
+        ("parenthesized", a),
+        ("keeps_comments", sub),
+        ("lazy_iterators", sub),
+        ("in_a_generator_expression", [a, b]),
+        ("in_a_lambda", [b, a]),
+        ("attribute_of_result", str(files / "missing.txt")),
+        ("read_whole_file", a),
+    ]
+    for name, argument in cases:
+        assert outcome_of(getattr(before, name), argument) == outcome_of(getattr(after, name), argument), name
+    # side effects: the same file written, the same copy made
+    assert outcome_of(before.bound_method, str(files / "w1.txt"), "x") == outcome_of(
+        after.bound_method, str(files / "w1.txt"), "x"
+    )
+    call(before.starred_and_keywords, [a, str(files / "c1.txt")], {"follow_symlinks": True})
+    call(after.starred_and_keywords, [a, str(files / "c2.txt")], {"follow_symlinks": True})
+    assert (files / "c1.txt").read_text() == (files / "c2.txt").read_text() == "alpha\nbeta\n"
+
+
+def test_with_block_shapes(files: Path):
+    before, after = before_and_after(RECIPES / "with_block_shapes.py", "with_block_shapes")
+    a, b, empty = str(files / "a.txt"), str(files / "b.json"), str(files / "empty.txt")
+    for name, args in [
+        ("returns_a_name", (b,)),
+        ("returns_two_names", (a,)),
+        ("in_a_loop", ([a, b],)),
+        ("assigns_conditionally", (a,)),
+        ("assigns_conditionally", (empty,)),
+        ("reads_and_rebinds", (a, 3)),
+        ("returns_inside", (a,)),
+        ("returns_a_name", (str(files / "missing.json"),)),
+    ]:
+        assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
+    states = [{"path": str(files / f"out{i}.json"), "payload": {"k": [1, 2]}} for i in (1, 2)]
+    assert call(before.mutates_only, states[0])["written"] == call(after.mutates_only, states[1])["written"]
+    assert (files / "out1.json").read_text() == (files / "out2.json").read_text()
+
+
+@pytest.fixture
+def fake_verifiers(monkeypatch):
+    """Enough of ``verifiers`` for fixture modules that register callables (when it is not installed)."""
+    try:
+        import verifiers  # noqa: F401
+
+        return
+    except ImportError:
+        pass
+    fake = types.ModuleType("verifiers")
+
+    class Rubric:
+        def __init__(self, funcs=(), **kwargs):
+            self.funcs = list(funcs)
+
+    class SingleTurnEnv:
+        def __init__(self, **kwargs):
+            self.__dict__.update(kwargs)
+
+    fake.Rubric, fake.SingleTurnEnv, fake.Environment = Rubric, SingleTurnEnv, SingleTurnEnv
+    monkeypatch.setitem(sys.modules, "verifiers", fake)
+
+
+def test_sync_callables(files: Path, fake_verifiers):
+    before, after = before_and_after(RECIPES / "sync_callables.py", "sync_callables")
+    b = str(files / "b.json")
+    assert inspect.iscoroutinefunction(after.reward_from_file) and not inspect.iscoroutinefunction(
+        before.reward_from_file
+    )
+    for name, args in [
+        ("async_caller", (b,)),
+        ("reward_from_file", (None, "42", {"path": b})),
+        ("reward_from_file", (None, "41", {"path": b})),
+        ("reward_that_sleeps", (None,)),
+        ("reward_also_called_directly", (None,)),
+        ("offline_summary", (None,)),
+    ]:
+        assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
+    environment = after.load_environment()
+    assert [f.__name__ for f in environment.rubric.funcs] == [
+        "reward_from_file",
+        "reward_that_sleeps",
+        "reward_also_called_directly",
+    ]
+
+
+def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
+    before, after = before_and_after(RECIPES / "deepcopy_memo.py", "deepcopy_memo")
+    corpus = {"a": "one two", "b": "two three"}
+    old, new = before.Branches(corpus), after.Branches(corpus)
+    for branches in (old, new):
+        branches.record("x")
+    old_copy, new_copy = call(old.fork), call(new.fork)
+    for attribute in ("corpus", "vocabulary", "history", "turns", "scores"):
+        assert getattr(old_copy, attribute) == getattr(new_copy, attribute), attribute
+    assert new_copy.corpus is new.corpus and new_copy.vocabulary is new.vocabulary  # shared, as chosen
+    assert new_copy.history is not new.history and old_copy.corpus is not old.corpus
+    new_copy.record("y")
+    assert new.history == ["x"], "the mutable fields must still be copied"
+    state = {"k": [1, {"v": 2}]}
+    assert call(old.snapshot, state) == call(new.snapshot, state)
+    assert call(before.Customised([1, 2]).fork).rows == call(after.Customised([1, 2]).fork).rows
+
+
+def test_process_pool():
+    pytest.importorskip("sympy")
+    before, after = before_and_after(RECIPES / "process_pool.py", "process_pool")
+    try:
+        transcript = "<tool>a</tool> text <tool>b\nc</tool>"
+        assert call(before.tags, transcript) == call(after.tags, transcript)
+        assert call(before.simplify, "x + x") == call(after.simplify, "x + x")
+        assert outcome_of(before.simplify, "(")[0] == outcome_of(after.simplify, "(")[0]
+    finally:
+        after._PROCESS_POOL.shutdown(cancel_futures=True)
+
+
+def test_process_pool_with_stdlib_functions_only():
+    """The pool itself, without sympy: a regex over a transcript in a worker process."""
+    text = (
+        "import re\n\n\nasync def tags(state):\n"
+        "    return re.findall(r'<t>(.*?)</t>', state['transcript'], flags=re.S)\n"
+    )
+    path = Path("pool_probe.py")
+    outcome = fix_sources(
+        [SourceFile(str(path), text, "pool_probe", "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
+    )
+    fixed = outcome.texts[str(path)]
+    assert "run_in_executor" in fixed
+    before, after = load(text, "pool_probe_before"), load(fixed, "pool_probe_after")
+    try:
+        state = {"transcript": "<t>a</t><t>b\nc</t>"}
+        assert call(before.tags, state) == call(after.tags, state) == ["a", "b\nc"]
+    finally:
+        after._PROCESS_POOL.shutdown(cancel_futures=True)
+
+
+# --- the example environment --------------------------------------------------------------------
+
+
+def _fixed_example(tmp_path: Path, unsafe: bool) -> tuple[Path, Path]:
+    """Copies of examples/wiki_qa before and after ``fix --severity low``, as two packages."""
+    from asynclint.files import module_name
+
+    original, fixed = tmp_path / "wiki_qa_before", tmp_path / "wiki_qa_after"
+    shutil.copytree(EXAMPLE, original)
+    sources = []
+    for path in sorted(original.glob("*.py")):
+        module, package = module_name(path)
+        sources.append(SourceFile(str(path), path.read_text(encoding="utf-8"), module, package))
+    outcome = fix_sources(sources, Config(root=original, min_severity=Severity.LOW), unsafe=unsafe)
+    shutil.copytree(original, fixed)
+    for path, text in outcome.changed.items():
+        (fixed / Path(path).name).write_text(text, encoding="utf-8")
+    return original, fixed
+
+
+def test_example_store_lookup_returns_the_same_hits(tmp_path: Path, monkeypatch):
+    original, fixed = _fixed_example(tmp_path, unsafe=False)
+    monkeypatch.delenv("WIKI_QA_CACHE", raising=False)
+    before = load((original / "store.py").read_text(), "wiki_store_before")
+    after = load((fixed / "store.py").read_text(), "wiki_store_after")
+    assert before is not after and "to_thread(_read_shard" in (fixed / "store.py").read_text()
+    docs = [json.loads(line) for line in (EXAMPLE / "data" / "docs.jsonl").read_text().splitlines() if line.strip()]
+    index = tmp_path / "index"
+    before.build_index(docs, index)
+    for query in ["Ada Lovelace", "analytical engine", "nothing-matches-this", docs[0]["title"]]:
+        assert call(before.lookup, index, query) == call(after.lookup, index, query), query
+        before._cache.clear(), after._cache.clear()
+    assert call(before.load_doc, index, docs[0]["id"]) == call(after.load_doc, index, docs[0]["id"])
+
+
+def test_example_rewards_score_the_same(tmp_path: Path):
+    # importing the package imports env.py too, with everything it needs
+    for name in ("verifiers", "sympy", "openai", "datasets", "requests", "httpx"):
+        pytest.importorskip(name)
+    original, fixed = _fixed_example(tmp_path, unsafe=True)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import importlib
+
+        before = importlib.import_module("wiki_qa_before.rewards")
+        after = importlib.import_module("wiki_qa_after.rewards")
+        state = {"trajectory": [{"role": "user", "content": "q"}], "index_dir": str(tmp_path / "nowhere")}
+        completion = [{"role": "assistant", "content": "see [[Ada Lovelace]]"}]
+        assert call(before.trajectory_bytes, state) == call(after.trajectory_bytes, state)
+        assert call(before.citation_check, completion, state) == call(after.citation_check, completion, state)
+        old_env = importlib.import_module("wiki_qa_before.env")
+        new_env = importlib.import_module("wiki_qa_after.env")
+        try:
+            for guess, answer in [("1,815", "1815"), ("2*3", "6"), ("x", "1"), ("(", "1")]:
+                assert call(before.numeric_match, _Parser(guess), completion, answer) == call(
+                    after.numeric_match, _Parser(guess), completion, answer
+                ), guess
+            # the tools and the stop condition, against a local index (no network: every query hits)
+            docs = [json.loads(line) for line in (EXAMPLE / "data" / "docs.jsonl").read_text().splitlines() if line]
+            index = tmp_path / "index"
+            old_env.store.build_index(docs, index)
+            for module in (old_env, new_env):
+                module.INDEX_DIR = index
+            for query in (docs[0]["title"], "", docs[-1]["title"].split()[0]):
+                assert call(old_env.search_wiki, query) == call(new_env.search_wiki, query), query
+            assert call(old_env.fetch_page, docs[0]["title"]) == call(new_env.fetch_page, docs[0]["title"])
+            for transcript in ("<answer>42</answer>", "no answer yet"):
+                state = {"transcript": transcript}
+                assert call(old_env.WikiQAEnv.gave_answer, None, state) == call(
+                    new_env.WikiQAEnv.gave_answer, None, state
+                )
+        finally:
+            after._PROCESS_POOL.shutdown(cancel_futures=True)
+            new_env._PROCESS_POOL.shutdown(cancel_futures=True)
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+class _Parser:
+    def __init__(self, answer: str):
+        self.answer = answer
+
+    def parse_answer(self, completion) -> str:
+        return copy.copy(self.answer)

@@ -186,6 +186,39 @@ def test_unsafe_recipes_wait_for_the_flag():
     assert "needs --unsafe-fixes" in reasons[5] and "pickle" in reasons[5]
 
 
+SHARED_STATE_HELPER = """
+    import json
+
+
+    class Env:
+        def record(self, key):
+            self.seen += 1
+            with open(self.path) as f:
+                data = json.load(f)
+            return data
+
+        def lookup(self, key, table):
+            with open(self.path) as f:
+                table[key] = json.load(f)
+            return table
+
+        async def step(self, key):
+            return self.record(key), self.lookup(key, {})
+"""
+
+
+def test_offloading_a_helper_that_changes_shared_state_is_unsafe():
+    # On the loop, `record`'s steps never interleave with another rollout's; in a thread they do.
+    reasons = _left(SHARED_STATE_HELPER, unsafe=False)
+    assert set(reasons) == {9, 10}  # open and json.load in `record`; `lookup` only fills its argument
+    assert all("needs --unsafe-fixes" in r and "`self.seen = ...` in `Env.record`" in r for r in reasons.values())
+    fixed = fix_text(Path("snippet.py"), textwrap.dedent(SHARED_STATE_HELPER), unsafe=True)
+    assert not fixed.left
+    assert "return await asyncio.to_thread(self.record, key), await asyncio.to_thread(self.lookup, key, {})" in (
+        fixed.texts["snippet.py"]
+    )
+
+
 def test_thread_bound_connections_are_not_moved_to_a_thread():
     reasons = _left("""
         import sqlite3

@@ -112,6 +112,7 @@ def test_with_block_shapes(files: Path):
         ("reads_and_rebinds", (a, 3)),
         ("returns_inside", (a,)),
         ("returns_a_name", (str(files / "missing.json"),)),
+        ("counts_in_a_global", (a,)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     states = [{"path": str(files / f"out{i}.json"), "payload": {"k": [1, 2]}} for i in (1, 2)]

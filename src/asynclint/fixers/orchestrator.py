@@ -136,6 +136,9 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
         declines: list[Decline] = []
         for name in names:
             outcome = _run_fixer(name, finding, project)
+            if isinstance(outcome, Fix) and not outcome.safe and not unsafe:
+                # a safe recipe that found this particular rewrite unsafe (its note says why)
+                outcome = Decline(f"unsafe fix, needs --unsafe-fixes: {outcome.note or outcome.title}")
             if isinstance(outcome, Fix):
                 proposals.append(_with_inner_claims(outcome, findings, project))
                 break

@@ -86,14 +86,21 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         title = f"made `{site.function.name.value}` `async def` and ran {name} in a worker thread"
     else:
         title = f"ran {name} in a worker thread with `asyncio.to_thread`"
-    note = ""
+    note, safe = "", True
     if site.offending and target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
+    if site.placement == "helper":
+        changed = _shared_state_changes(finding, project)
+        if changed:
+            # On the loop, the helper's steps never interleaved with another rollout's; in a
+            # worker thread they do (a read-modify-write of a file, `self.count += 1`).
+            safe = False
+            note = f"the helper changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
     return Fix(
         path=file.path,
         edits=(site_edit(site, awaited(file, call, offloaded)),),
         recipe="to-thread",
-        safe=True,
+        safe=safe,
         title=title,
         imports=(Import("asyncio"),),
         claims=(finding, *nested),
@@ -121,3 +128,95 @@ def _awaits(node: cst.CSTNode) -> bool:
     finder = Finder()
     node.visit(finder)
     return finder.found
+
+
+#: Calls that change the filesystem: two rollouts doing them at once on one path can interleave.
+_FILE_WRITES = frozenset(
+    "write_text write_bytes unlink rename replace rmtree remove rmdir makedirs mkdir dump move copy copyfile "
+    "copytree touch".split()
+)
+#: Methods that change a container in place.
+_MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
+
+
+def _shared_state_changes(finding: Finding, project: FixProject) -> str:
+    """What the sync functions on the finding's chain below its async caller change that other
+    rollouts can see ("" when nothing): attributes, subscripts, globals, containers reached
+    through ``self`` or module names, files."""
+    for link in finding.chain[1:]:
+        if link.path not in project.texts:
+            continue
+        function = project.file(link.path).function(link.function)
+        if function is None or function.asynchronous is not None:
+            continue
+        found = _SharedWrites()
+        function.body.visit(found)
+        if found.what:
+            return f"`{found.what}` in `{link.function}`"
+    return ""
+
+
+class _SharedWrites(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.what = ""
+
+    def _saw(self, text: str) -> None:
+        self.what = self.what or text
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested function runs only if called
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self._saw(f"global {node.names[0].name.value}")
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self._saw(f"nonlocal {node.names[0].name.value}")
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Attribute):
+            self._saw(f"{cst.Module([]).code_for_node(target)} = ...")
+        elif isinstance(target, cst.Subscript) and not _local_literal(target):
+            self._saw(f"{cst.Module([]).code_for_node(target.value)}[...] = ...")
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._target(element.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._target(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = last_name(node.func)
+        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+        if name in _FILE_WRITES:
+            self._saw(f"{name}()")
+        elif name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
+            self._saw("open(..., 'w')")
+        elif name in _MUTATORS and receiver is not None and _shared_receiver(receiver):
+            self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")
+
+
+def _shared_receiver(receiver: cst.BaseExpression) -> bool:
+    """``self.items``, ``CACHE`` (a module-level constant-style name): not a local list."""
+    while isinstance(receiver, (cst.Attribute, cst.Subscript)):
+        receiver = receiver.value
+    return isinstance(receiver, cst.Name) and (receiver.value in ("self", "cls") or receiver.value.isupper())
+
+
+def _local_literal(target: cst.Subscript) -> bool:
+    """``result["k"] = ...`` on a plain local name: the helper's own dict (lower-case, not self)."""
+    return isinstance(target.value, cst.Name) and target.value.value not in ("self", "cls") and not target.value.value.isupper()
+
+
+def _open_mode(call: cst.Call) -> str:
+    for position, arg in enumerate(call.args):
+        if (arg.keyword is not None and arg.keyword.value == "mode") or (arg.keyword is None and position == 1):
+            if isinstance(arg.value, cst.SimpleString):
+                return arg.value.evaluated_value if isinstance(arg.value.evaluated_value, str) else ""
+    return "r"

@@ -10,9 +10,10 @@ defined just above it and run with ``await asyncio.to_thread(helper)``::
 
 Safe: the helper is a closure, so it reads the same variables at the same moment; the names
 the block assigns that the function uses afterwards are returned and rebound; exceptions come
-back through the ``await``. Declines when the block cannot move into another function as it
-is: ``await``/``return``/``yield``/``break``, ``global``/``nonlocal``, ``super()``, loop APIs, a
-name it both reads and rebinds, or a later-used name it assigns only on some paths.
+back through the ``await``; names the function rebinds elsewhere get ``nonlocal`` in the helper,
+names it declares ``global`` get ``global``. Declines when the block cannot move into another
+function as it is: ``await``/``return``/``yield``/``break``, ``super()``, loop APIs, or a
+later-used name it assigns only on some paths.
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"the `with` block {names.problems[0]}")
     if names.read & _LOOP_NAMES:
         return Decline(f"the `with` block uses `{sorted(names.read & _LOOP_NAMES)[0]}`, which needs the event loop")
-    outside = _parameters(function) | _bound_outside(file, function, statement)
+    # A name the function declares `global` stays global in the helper (`global` there too);
+    # it is neither returned nor rebound with `nonlocal`.
+    declared_global = names.bound & _declared_global(function)
+    outside = _parameters(function) | _bound_outside(file, function, statement) | declared_global
     targets = _with_targets(statement)
     read_after = {
         name
@@ -67,7 +71,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     }
     # Names the function already binds elsewhere are rebound in place (`nonlocal`); names only
     # the block binds and the function reads later come back as the helper's return value.
-    shared = sorted((read_after | (names.bound & names.read)) & outside)
+    shared = sorted((read_after | (names.bound & names.read)) & outside - declared_global)
     used_later = sorted(read_after - outside)
     top_level = list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else []
     unconditional = block_names(file, top_level).unconditional | targets
@@ -78,6 +82,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     body: list[cst.BaseStatement] = [statement.with_changes(leading_lines=[])]
     if shared:
         body.insert(0, cst.parse_statement(f"nonlocal {', '.join(shared)}\n"))
+    if declared_global:
+        body.insert(0, cst.parse_statement(f"global {', '.join(sorted(declared_global))}\n"))
     if used_later:
         body.append(cst.parse_statement(f"return {', '.join(used_later)}\n"))
     leading = list(statement.leading_lines)
@@ -140,6 +146,24 @@ def _bound_outside(file: ParsedFile, function: cst.FunctionDef, statement: cst.W
     """Names bound by the function's other statements."""
     others = [s for s in _walk_statements(function.body) if s is not statement and not _contains(file, statement, s)]
     return set(block_names(file, others).bound) if others else set()
+
+
+def _declared_global(function: cst.FunctionDef) -> set[str]:
+    """Names ``function`` itself declares ``global`` (not its nested functions or classes)."""
+    found: set[str] = set()
+
+    class Declarations(cst.CSTVisitor):
+        def visit_Global(self, node: cst.Global) -> None:
+            found.update(item.name.value for item in node.names)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+    function.body.visit(Declarations())
+    return found
 
 
 def _walk_statements(block: cst.BaseSuite) -> list[cst.BaseStatement]:

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -86,7 +87,7 @@ def test_unsafe_fixes_flag(project: Path):
 def test_diff_writes_nothing_and_exits_1(project: Path):
     result = run("fix", "--severity", "low", "--diff", "pkg", cwd=project)
     assert result.returncode == 1
-    assert result.stdout.startswith("--- pkg/hot.py\n+++ pkg/hot.py\n")
+    assert result.stdout.startswith("--- a/pkg/hot.py\n+++ b/pkg/hot.py\n")
     lines = result.stdout.splitlines()
     assert "-    time.sleep(1)" in lines and "+    await asyncio.sleep(1)" in lines and "+import asyncio" in lines
     assert (project / "pkg/hot.py").read_text() == HOT
@@ -94,13 +95,13 @@ def test_diff_writes_nothing_and_exits_1(project: Path):
     assert (clean.returncode, clean.stdout) == (0, "")
 
 
-def test_diff_applies_with_patch(project: Path):
-    if shutil.which("patch") is None:
-        pytest.skip("no patch(1)")
-    import subprocess
-
+@pytest.mark.parametrize("tool", [["git", "apply"], ["patch", "-p1", "-s"]], ids=["git-apply", "patch"])
+def test_diff_applies_with_git_apply_and_patch(project: Path, tool: list[str]):
+    if shutil.which(tool[0]) is None:
+        pytest.skip(f"no {tool[0]}")
     diff = run("fix", "--severity", "low", "--diff", "pkg/hot.py", cwd=project).stdout
-    subprocess.run(["patch", "-p0", "-s"], input=diff, text=True, cwd=project, check=True)
+    assert diff.startswith("--- a/pkg/hot.py\n+++ b/pkg/hot.py\n")
+    subprocess.run(tool, input=diff, text=True, cwd=project, check=True)
     assert (project / "pkg/hot.py").read_text() == FIXED_HOT
 
 
@@ -265,3 +266,25 @@ def test_writer_reports_text_the_encoding_cannot_hold(tmp_path: Path):
     with pytest.raises(WriteError, match="encoding"):
         replace_source(target, "# -*- coding: latin-1 -*-\nx = 1\n", "# -*- coding: latin-1 -*-\nx = '\u2603'\n")
     assert target.read_bytes() == b"# -*- coding: latin-1 -*-\nx = 1\n"
+
+
+def test_dry_run_places_what_it_leaves_in_the_file_as_it_is(tmp_path: Path):
+    # The fix of line 5 adds `import asyncio` (and a blank line) above; nothing is written, so
+    # the finding left on line 9 must be reported on line 9, not where the fixed text has it.
+    source = (
+        "import time\n"
+        "\n"
+        "\n"
+        "async def step(path):\n"
+        "    time.sleep(1)\n"
+        "\n"
+        "\n"
+        "async def read(path):\n"
+        "    with open(path) as f:\n"
+        "        return f.read()\n"
+    )
+    (tmp_path / "m.py").write_text(source)
+    result = run("fix", "--severity", "low", "--dry-run", "m.py", cwd=tmp_path)
+    assert "m.py:5:5: ASL101 would fix:" in result.stdout
+    assert "m.py:9:10: ASL107 [high] left: " in result.stdout, result.stdout
+    assert (tmp_path / "m.py").read_text() == source

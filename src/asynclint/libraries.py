@@ -120,13 +120,14 @@ def _installed_here(directory: Path) -> dict[str, tuple[str, str | None]]:
 
 
 def _top_level(info: Path) -> set[str]:
+    # Metadata written by any tool, in any state: what cannot be read just names no package.
     try:
-        text = (info / "top_level.txt").read_text(encoding="utf-8")
+        text = (info / "top_level.txt").read_text(encoding="utf-8", errors="replace")
         return {line.strip() for line in text.splitlines() if line.strip()}
     except OSError:
         pass
     try:
-        record = (info / "RECORD").read_text(encoding="utf-8")
+        record = (info / "RECORD").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return set()
     names = set()

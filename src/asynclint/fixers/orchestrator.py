@@ -64,10 +64,23 @@ class FixOutcome:
     left: tuple[Left, ...]
     errors: tuple[FileError, ...]
     rounds: int
+    checked: tuple[Finding, ...] = ()  # the findings in the original texts, before any fix
 
     @property
     def changed(self) -> dict[str, str]:
         return {path: text for path, text in self.texts.items() if text != self.original[path]}
+
+    def as_checked(self, findings: Sequence[Finding]) -> list[Finding]:
+        """``findings`` (from any round) at their places in the original texts, matched by
+        path, rule and message in order; one with no match keeps its own place."""
+        unused: dict[Key, list[Finding]] = {}
+        for finding in self.checked:
+            unused.setdefault(finding_key(finding), []).append(finding)
+        placed = []
+        for finding in findings:
+            matches = unused.get(finding_key(finding))
+            placed.append(matches.pop(0) if matches else finding)
+        return placed
 
 
 class _Linter:
@@ -99,6 +112,7 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
     applied: list[Applied] = []
     reasons: dict[Key, str] = {}
     result = linter.lint(texts)
+    checked = result.findings
     broken = {error.path for error in result.errors}
     rounds, settled = 0, False
     while rounds < MAX_ROUNDS:
@@ -118,7 +132,7 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
         Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call") if settled else unfinished)
         for finding in result.findings
     )
-    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds)
+    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked))
 
 
 def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Key, str]) -> list[Fix]:
@@ -311,10 +325,12 @@ def _check(
     if len(after.errors) > len(before.errors):
         return f"the result cannot be analysed ({after.errors[0].message})"
     old, new = Counter(map(finding_key, before.findings)), Counter(map(finding_key, after.findings))
+    claims = {finding_key(claim): claim for fix in fixes for claim in fix.claims}
     claimed = Counter(finding_key(claim) for fix in fixes for claim in fix.claims)
     for key, count in claimed.items():
         if new[key] > old[key] - count:
-            return f"`{key[1]}` at {key[0]} is still reported after the edit"
+            claim = claims[key]
+            return f"`{claim.code}` at {claim.path}:{claim.line} is still reported after the edit"
     worst = max((claim.severity for fix in fixes for claim in fix.claims), default=Severity.LOW)
     for finding in after.findings:
         key = finding_key(finding)

@@ -27,8 +27,9 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 HOST = "127.0.0.1"
 FILLER = ("the", "page", "says", "so", "answer", "is", "likely", "this", "given", "search", "result",
@@ -301,6 +302,7 @@ class FakeServer:
         self.settings = settings
         self.start_timeout = start_timeout
         self.process: subprocess.Popen | None = None
+        self._errors: IO[bytes] | None = None  # the server's stderr
         self.port = 0
 
     @property
@@ -309,16 +311,26 @@ class FakeServer:
 
     def start(self) -> FakeServer:
         s = self.settings
+        self._errors = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
              "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full
+            # pipe would block the server mid-run.
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True,
         )
         ready, _, _ = select.select([self.process.stdout], [], [], self.start_timeout)
         line = self.process.stdout.readline() if ready else ""
         if not line.startswith("listening "):
+            if self.process.poll() is None:
+                self.process.terminate()
+            self.process.wait()
+            self._errors.seek(0)
+            said = self._errors.read().decode(errors="replace").strip().splitlines()
             self.stop()
-            raise FakeServerError(f"the fake model server did not start: {line.strip() or 'no answer'}")
+            raise FakeServerError(
+                f"the fake model server did not start: {line.strip() or (said[-1] if said else 'no answer')}"
+            )
         self.port = int(line.split()[2])
         return self
 
@@ -333,7 +345,7 @@ class FakeServer:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
+        for stream in (process.stdin, process.stdout, self._errors):
             if stream is not None:
                 stream.close()
 

@@ -184,9 +184,6 @@ class LoopMonitor:
             raise MonitorError("method 'signal' needs the loop on the main thread and SIGALRM unused "
                                "(use method 'thread')")
         self.method = method
-        LoopMonitor._active = self
-        if method != "none":
-            gc.callbacks.append(self._on_gc)
         if method == "signal":
             self._previous_alarm = signal.signal(signal.SIGALRM, self._on_alarm)
         elif method == "thread":
@@ -195,6 +192,10 @@ class LoopMonitor:
             self._thread.start()
         elif method == "callbacks":
             self._patch_handles()
+        # Claimed only once the sampler is in place: a failure above leaves no stale claim.
+        LoopMonitor._active = self
+        if method != "none":
+            gc.callbacks.append(self._on_gc)
         self._started = time.monotonic()
         self._due = loop.time() + self.interval
         self._arm()

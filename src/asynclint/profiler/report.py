@@ -247,7 +247,9 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     if any(ms > 0 for _, ms in a.causes):
         console.print(causes)
     outputs = report.outputs
-    console.print(Text(f"outputs: {outputs.count} rollouts, sha256 {outputs.sha256[:16]}…  "
-                       f"static check: {report.static.findings} findings in {report.static.files} files"
-                       + (f" ({report.static.note})" if report.static.note else ""), style="dim"))
+    static = (
+        f"static check: {report.static.note}" if report.static.note
+        else f"static check: {report.static.findings} findings in {report.static.files} files"
+    )
+    console.print(Text(f"outputs: {outputs.count} rollouts, sha256 {outputs.sha256[:16]}…  {static}", style="dim"))
     return buffer.getvalue()

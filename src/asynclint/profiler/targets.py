@@ -183,7 +183,7 @@ async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan) -> Ru
                 results[index] = await awaitable  # made canonical after the run, off the clock
             except TargetError:
                 raise
-            except Exception as exc:  # a failing rollout is an output too; the run goes on
+            except (Exception, SystemExit) as exc:  # a failing rollout is an output too; the run goes on
                 errors.append(_error_text(exc))
                 results[index] = {"error": _error_text(exc)}
 

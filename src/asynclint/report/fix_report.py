@@ -11,15 +11,16 @@ from asynclint.report._common import plural
 
 
 def render_diff(outcome: FixOutcome) -> str:
-    """One unified diff per changed file, in path order (``git apply`` reads it with ``-p0``)."""
+    """One unified diff per changed file, in path order, with git's ``a/`` and ``b/`` prefixes
+    (``git apply`` and ``patch -p1`` read it as it is)."""
     parts = []
     for path, text in sorted(outcome.changed.items()):
         parts.extend(
             difflib.unified_diff(
                 outcome.original[path].splitlines(keepends=True),
                 text.splitlines(keepends=True),
-                path,
-                path,
+                f"a/{path}",
+                f"b/{path}",
             )
         )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in parts)
@@ -37,9 +38,11 @@ def render_fix_report(
     lines: list[str] = []
     verb = "would fix" if dry_run else "fixed"
     written = [a for a in outcome.applied if a.path not in write_errors]
+    # Fixed findings are placed in the files as they were; findings left, in the files as they
+    # are now -- which, when nothing is written, is as they were.
+    placed = outcome.as_checked([a.finding for a in written])
     if not quiet:
-        for applied in sorted(written, key=lambda a: (a.finding.path, a.finding.line, a.finding.column)):
-            f = applied.finding
+        for applied, f in sorted(zip(written, placed), key=lambda pair: (pair[1].path, pair[1].line, pair[1].column)):
             text = f"{f.path}:{f.line}:{f.column}: {f.code} {verb}: {applied.title}"
             if applied.path != f.path:
                 text += f" (in {applied.path})"
@@ -48,8 +51,9 @@ def render_fix_report(
             if applied.note:
                 text += f"; note: {applied.note}"
             lines.append(text)
-    for left in outcome.left:
-        f = left.finding
+    left_findings = [left.finding for left in outcome.left]
+    shown = outcome.as_checked(left_findings) if dry_run else left_findings
+    for left, f in zip(outcome.left, shown):
         lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.label}] left: {left.reason}")
     for path, message in sorted(write_errors.items()):
         lines.append(f"{path}: error: not fixed, {message}")

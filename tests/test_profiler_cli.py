@@ -99,6 +99,13 @@ def test_failing_rollouts_are_outputs_and_exit_1(workdir: Path):
     assert report["outputs"]["values"][0] == {"error": "ValueError: rollout 0 failed"}
 
 
+def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
+    result = run("profile", "workload.py:exits", "--rollouts", "6", "--warmup", "0", "--format", "json", cwd=workdir)
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["run"]["errors"] == 1 and report["outputs"]["values"][3] == {"error": "SystemExit: 3"}
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("missing.py:run",), "missing.py: no such file or directory"),
     (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),

@@ -12,6 +12,7 @@ import asyncio
 import copy
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -103,6 +104,13 @@ async def flaky(index: int) -> int:
     await asyncio.sleep(0.001)
     if index % 5 == 0:
         raise ValueError(f"rollout {index} failed")
+    return index
+
+
+async def exits(index: int) -> int:
+    await asyncio.sleep(0.001)
+    if index == 3:
+        sys.exit(3)  # a rollout that calls sys.exit is a failed rollout, not the profiler's exit
     return index
 
 

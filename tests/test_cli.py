@@ -523,3 +523,28 @@ def test_write_baseline_needs_a_file(tmp_path: Path):
     assert result.returncode == 2 and "--write-baseline needs --baseline FILE" in result.stderr
     missing = run("check", "--baseline", "nope.json", "m.py", cwd=tmp_path)
     assert missing.returncode == 2 and "nope.json: cannot read baseline" in missing.stderr
+
+
+class _Planted:
+    """A pickle that runs code when loaded: what a hostile checkout could commit as a cache."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (self.marker,))
+
+
+def test_a_cache_file_this_user_did_not_write_is_never_unpickled(tmp_path: Path):
+    import pickle
+
+    write(tmp_path, {"proj/m.py": "import time\n\nasync def f():\n    time.sleep(1)\n"})
+    env = {"XDG_CACHE_HOME": str(tmp_path / "home-cache")}
+    first = run("check", "--format", "json", "proj", cwd=tmp_path, env=env)
+    (cache,) = (tmp_path / ".asynclint_cache").glob("summaries-*.pickle")
+    assert (tmp_path / "home-cache" / "asynclint" / "cache-key").stat().st_mode & 0o777 == 0o600
+    marker = tmp_path / "owned"
+    for forged in (pickle.dumps(_Planted(str(marker))), b"\0" * 32 + pickle.dumps(_Planted(str(marker)))):
+        cache.write_bytes(forged)
+        again = run("check", "--format", "json", "proj", cwd=tmp_path, env=env)
+        assert not marker.exists() and again.stdout == first.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import pickle
 import re
@@ -71,8 +72,7 @@ class SummaryCache:
         self.entries: dict[str, ModuleSummary] = {}
         self.dirty = False
         try:
-            with self.file.open("rb") as handle:
-                loaded = pickle.load(handle)
+            loaded = _read_pickle(self.file)
             if isinstance(loaded, dict):
                 self.entries = loaded
         except Exception:  # a missing, stale or corrupt cache is just a cold start
@@ -106,12 +106,50 @@ class SummaryCache:
             pass  # a read-only checkout still gets its findings
 
 
+def _signing_key() -> bytes | None:
+    """This user's secret for signing cache files, kept outside every project (created once).
+
+    Unpickling runs code, and a cache directory can come with a checkout (a committed
+    ``.asynclint_cache``, a pull request checked in CI): only files this user's asynclint wrote,
+    i.e. signed with this key, are ever unpickled. ``None`` (no cache) when it cannot be kept."""
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key_file = Path(home) / "asynclint" / "cache-key"
+    try:
+        return key_file.read_bytes()
+    except OSError:
+        pass
+    try:
+        key_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(32))
+        return key_file.read_bytes()
+    except FileExistsError:  # another process made it first
+        return key_file.read_bytes()
+    except OSError:
+        return None
+
+
+def _read_pickle(file: Path) -> object:
+    """The value in a cache file this user's asynclint signed; raises on anything else."""
+    key = _signing_key()
+    data = file.read_bytes()
+    digest, payload = data[:32], data[32:]
+    if key is None or not hmac.compare_digest(digest, hmac.new(key, payload, hashlib.sha256).digest()):
+        raise ValueError(f"{file}: not a cache file this user wrote")
+    return pickle.loads(payload)
+
+
 def _write_pickle(file: Path, value: object) -> None:
+    key = _signing_key()
+    if key is None:
+        return  # nowhere to keep the key: no cache rather than an unverifiable one
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
     try:
         with os.fdopen(fd, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(hmac.new(key, payload, hashlib.sha256).digest() + payload)
         os.replace(temp, file)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
@@ -140,8 +178,7 @@ class LibraryCache:
     def _package(self, name: str) -> dict[str, ModuleSummary]:
         if name not in self.packages:
             try:
-                with self._file(name).open("rb") as handle:
-                    loaded = pickle.load(handle)
+                loaded = _read_pickle(self._file(name))
                 self.packages[name] = loaded if isinstance(loaded, dict) else {}
             except Exception:  # missing, stale or corrupt: analyse again
                 self.packages[name] = {}

@@ -115,7 +115,7 @@ def test_check_marks_safe_unsafe_and_missing_fixes():
     """)
     by_line = {f.line: f for f in findings}
     assert by_line[5].fix.safe and "asyncio.sleep" in by_line[5].fix.title
-    assert not by_line[6].fix.safe and "ProcessPoolExecutor" in by_line[6].fix.title
+    assert by_line[6].fix.safe and "ProcessPoolExecutor" in by_line[6].fix.title  # pure: only its result matters
     assert by_line[9].fix is None  # a loop callback: no async def to await in, and asyncio would not await it
 
 
@@ -177,13 +177,16 @@ def test_unsafe_recipes_wait_for_the_flag():
     reasons = _left(
         """
         import re
+        import sympy
 
-        async def tags(state):
-            return re.findall(r"<a>", state["transcript"])
+        async def tags(state, replacement):
+            factors = sympy.factor(state["expression"])
+            return re.sub(r"<a>", replacement, state["transcript"]), factors
     """,
         unsafe=False,
     )
-    assert "needs --unsafe-fixes" in reasons[5] and "pickle" in reasons[5]
+    assert "needs --unsafe-fixes" in reasons[6] and "pickle" in reasons[6]  # not known to be pure
+    assert "needs --unsafe-fixes" in reasons[7] and "replacement may be a function" in reasons[7]
 
 
 SHARED_STATE_HELPER = """

@@ -36,11 +36,11 @@ async def poll(path):
 """
 
 CPU = """\
-import re
+import sympy
 
 
-async def tags(state):
-    return re.findall(r"<t>", state["transcript"])
+async def factors(state):
+    return sympy.factor(state["expression"])
 """
 
 
@@ -215,15 +215,12 @@ def example(tmp_path: Path) -> Path:
 
 
 def test_example_environment_fixes_clean(example: Path):
-    """The issue's 'done when': `fix --severity low --unsafe-fixes examples/` leaves nothing for
-    `check` at that severity; the safe default leaves only the CPU-bound calls, which need a
-    process pool (unsafe), and says so."""
-    safe = run("fix", "--severity", "low", "examples", cwd=example)
-    assert safe.returncode == 1
-    left = [line for line in safe.stdout.splitlines() if " left: " in line]
-    assert left and all("ASL112" in line and "--unsafe-fixes" in line for line in left), safe.stdout
-    result = run("fix", "--severity", "low", "--unsafe-fixes", "examples", cwd=example)
+    """The issue's 'done when': `fix --severity low examples/` leaves nothing for `check` at that
+    severity (the CPU-bound calls are pure library functions: a process pool is safe for them),
+    the result is a fixed point, and `--unsafe-fixes` on top still checks clean."""
+    result = run("fix", "--severity", "low", "examples", cwd=example)
     assert result.returncode == 0, result.stdout
+    assert " left: " not in result.stdout and "[unsafe]" not in result.stdout, result.stdout
     check = run("check", "--severity", "low", "--format", "json", "examples", cwd=example)
     assert (check.returncode, json.loads(check.stdout)["findings"]) == (0, [])
     again = run("fix", "--severity", "low", "--unsafe-fixes", "--diff", "examples", cwd=example)
@@ -234,6 +231,17 @@ def test_example_environment_fixes_clean(example: Path):
     assert env.count("import asyncio") == 1 and "to_thread(asyncio.to_thread" not in env
     for path in (example / "examples/wiki_qa").glob("*.py"):
         compile(path.read_text(), str(path), "exec")
+
+
+def test_example_environment_fixes_clean_with_unsafe_fixes(tmp_path: Path):
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    result = run("fix", "--severity", "low", "--unsafe-fixes", "examples", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert "[unsafe]" in result.stdout  # the judge's sync client became the async one
+    check = run("check", "--severity", "low", "--format", "json", "examples", cwd=tmp_path)
+    assert (check.returncode, json.loads(check.stdout)["findings"]) == (0, [])
+    again = run("fix", "--severity", "low", "--unsafe-fixes", "--diff", "examples", cwd=tmp_path)
+    assert (again.returncode, again.stdout) == (0, "")
 
 
 # --- the writer, in process ------------------------------------------------------------------------

@@ -41,6 +41,12 @@ SPECS: dict[str, FixerSpec] = {
             " to its arguments or to globals are not seen by the caller)",
         ),
         FixerSpec(
+            "pure-process-pool",
+            "process_pool",
+            True,
+            "run the pure function in a module-level `ProcessPoolExecutor` with `await loop.run_in_executor(...)`",
+        ),
+        FixerSpec(
             "deepcopy-memo",
             "deepcopy_memo",
             False,
@@ -87,6 +93,7 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
     "hoist-client": ("with-block", "hoist-client"),
     "deepcopy-memo": ("deepcopy-memo", "to-thread"),
     "process-pool": ("process-pool",),
+    "pure-process-pool": ("pure-process-pool",),
     "handoff-client": ("handoff-client",),  # an object handed to the framework, not a call
 }
 
@@ -96,7 +103,7 @@ DEFINITION_RECIPES: dict[str, str] = {"ASL201": "async-def", "ASL202": "sync-def
 #: Recipes that rewrite a call wherever the chain says to (the call itself, the call of a sync
 #: helper, or inside a root made async); the others only apply to a call written in ``async def``
 #: -- except those in ANYWHERE, which do not need one (a client hoisted out of any function).
-MOVABLE = frozenset({"to-thread", "process-pool"})
+MOVABLE = frozenset({"to-thread", "process-pool", "pure-process-pool"})
 ANYWHERE = frozenset({"hoist-client"})
 
 #: Sync callables the framework runs inline but awaits when they are coroutine functions

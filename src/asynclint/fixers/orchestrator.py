@@ -219,6 +219,11 @@ def _spans(fix: Fix, project: FixProject) -> list[Span]:
     return [(fix.path, *file.span(edit.node)) for edit in fix.edits]
 
 
+def _reserves(fix: Fix, project: FixProject) -> list[Span]:
+    file = project.file(fix.path)
+    return [(fix.path, *file.span(node)) for node in fix.reserve]
+
+
 def _overlap(a: Span, b: Span) -> bool:
     return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
 
@@ -240,8 +245,17 @@ def _size(span: Span) -> tuple[int, int]:
 
 def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[Key, str]) -> list[Fix]:
     """Outer edits first (a ``with`` block before the calls inside it); identical fixes (two
-    findings in one helper, offloaded by one edit) are merged; the rest wait a round."""
+    findings in one helper, offloaded by one edit) are merged; the rest wait a round.
+
+    Of the fixes that reserve one function (each adds a statement the later ones reuse, such as
+    ``loop = asyncio.get_running_loop()``), only the first in the source goes this round: a
+    later call fixed first would bind it below the earlier call, which would then bind it again."""
     ordered = sorted(proposals, key=lambda fix: max(_size(span) for span in _spans(fix, project)), reverse=True)
+    first_reserving: dict[Span, tuple[int, int]] = {}
+    for fix in proposals:
+        start = min(span[1] for span in _spans(fix, project))
+        for span in _reserves(fix, project):
+            first_reserving[span] = min(first_reserving.get(span, start), start)
     chosen: list[Fix] = []
     taken: list[Span] = []
     reserved: list[Span] = []
@@ -253,10 +267,12 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
             chosen[index] = replace(chosen[index], claims=chosen[index].claims + fix.claims)
             continue
         spans = _spans(fix, project)
-        file = project.file(fix.path)
-        reserves = [(fix.path, *file.span(node)) for node in fix.reserve]
-        if any(_overlap(span, other) for span in spans for other in taken) or any(
-            _overlap(span, other) for span in reserves for other in reserved
+        reserves = _reserves(fix, project)
+        start = min(span[1] for span in spans)
+        if (
+            any(_overlap(span, other) for span in spans for other in taken)
+            or any(_overlap(span, other) for span in reserves for other in reserved)
+            or any(first_reserving[span] < start for span in reserves)
         ):
             for claim in fix.claims:
                 reasons.setdefault(finding_key(claim), "its edit overlapped another fix")

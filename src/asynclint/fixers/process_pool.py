@@ -1,13 +1,17 @@
-"""Recipe ``process-pool``: CPU-heavy ``f(a, k=v)`` in ``async def`` ->
-``await loop.run_in_executor(_PROCESS_POOL, functools.partial(f, a, k=v))`` with
+"""Recipes ``process-pool`` and ``pure-process-pool``: CPU-heavy ``f(a, k=v)`` in ``async def``
+-> ``await loop.run_in_executor(_PROCESS_POOL, functools.partial(f, a, k=v))`` with
 ``loop = asyncio.get_running_loop()`` and one module-level ``ProcessPoolExecutor``.
 
 A worker thread would free the loop but not the GIL, which is the whole cost of CPU work; a
-process does. Unsafe: the function runs in another process, so its arguments and result are
-pickled, and whatever it changes in its arguments or in module globals stays over there.
-Declines unless ``f`` is a picklable reference to a top-level function (a module-level ``def`` in
-this file or a function reached through an imported module), and for ``exec``/``eval`` (they run
-in the caller's namespace) and ``compile`` (a code object does not pickle).
+process does. In general that is unsafe: the function runs in another process, so its arguments
+and result are pickled, and whatever it changes in its arguments or in module globals stays over
+there. ``pure-process-pool`` is the knowledge base saying the callee is a library function whose
+only effect is its result and whose inputs and result pickle to equal values (``re.findall``,
+``sympy.sympify``): safe, unless an argument may not pickle (a callable replacement, a namespace
+``dict``), which makes that one rewrite unsafe.
+Both decline unless ``f`` is a picklable reference to a top-level function (a module-level ``def``
+in this file or a function reached through an imported module), and for functions whose result
+does not pickle back (a ``re.Match``, a code object) or that run in the caller's namespace.
 """
 
 from __future__ import annotations
@@ -24,11 +28,26 @@ _NOT_PORTABLE = {
     "builtins.exec": "runs code in the caller's namespace, which a worker process does not have",
     "builtins.eval": "evaluates in the caller's namespace, which a worker process does not have",
     "builtins.compile": "returns a code object, which does not pickle",
+    **{
+        f"re.{name}": "returns a `re.Match` object, which does not pickle back"
+        for name in ("search", "match", "fullmatch")
+    },
+    "re.finditer": "returns a lazy iterator of `re.Match` objects, which does not pickle back",
 }
+#: Keyword arguments of pure functions that carry namespaces, which may hold anything.
+_NAMESPACES = frozenset({"locals", "local_dict", "global_dict"})
 POOL = "_PROCESS_POOL"
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
+    return _offload(finding, project, pure=False)
+
+
+def fix_pure(finding: Finding, project: FixProject) -> Fix | Decline:
+    return _offload(finding, project, pure=True)
+
+
+def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline:
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
@@ -65,18 +84,41 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             ),
         )
     )
+    if pure and site.placement != "helper":
+        doubt = _may_not_pickle(call, reference)
+    else:  # the project's own function (a helper up the chain, too): its effects are unknown
+        doubt = "its arguments and result are pickled to and from a worker process"
     return Fix(
         path=file.path,
         edits=(edit,),
-        recipe="process-pool",
-        safe=False,
+        recipe="pure-process-pool" if pure else "process-pool",
+        safe=doubt is None,
         title=f"ran `{callee}` in the module-level process pool `{pool}` with `loop.run_in_executor`",
         imports=tuple(imports),
         statements=statements,
         claims=(finding,),
-        note="its arguments and result are pickled to and from a worker process",
+        note=doubt or "",
         reserve=(site.function,) if setup is not None else (),  # one new `loop = ...` per function and round
     )
+
+
+def _may_not_pickle(call: cst.Call, reference: str) -> str | None:
+    """Why an argument of a pure function's call may not reach the worker process, if it may."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in _NAMESPACES:
+            return f"`{arg.keyword.value}=` may hold values that do not pickle"
+        if isinstance(arg.value, cst.Lambda):
+            return "a `lambda` argument does not pickle"
+    if reference in ("re.sub", "re.subn"):
+        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+        replacement = next((arg for arg in call.args if arg.keyword and arg.keyword.value == "repl"), None)
+        replacement = replacement or (positional[1] if len(positional) > 1 else None)
+        if replacement is None or not isinstance(replacement.value, (cst.SimpleString, cst.ConcatenatedString)):
+            return "the replacement may be a function, which pickles only when it is defined at module level"
+    return None
+
+
+FIXERS = {"process-pool": fix, "pure-process-pool": fix_pure}
 
 
 def _top_level(file: ParsedFile, callee: str) -> str | None:
@@ -121,8 +163,16 @@ def _loop(file: ParsedFile, site) -> tuple[str, cst.SimpleStatementLine | None]:
         and any(dotted(t.target) == "loop" for t in node.targets)
         and file.enclosing_function(node) is site.function
     ]
+    above = set(file.ancestors(site.call))
     for node in bindings:
-        if _is_get_loop(node.value) and file.positions[node].start.line < file.positions[site.call].start.line:
+        statement = file.statement_of(node)
+        if (
+            _is_get_loop(node.value)
+            and file.positions[node].start.line < file.positions[site.call].start.line
+            # bound in a block the call is inside too, so it always ran first (not in a branch)
+            and statement is not None
+            and file.parent(statement) in above
+        ):
             return "loop", None
     rebinds_other = any(not _is_get_loop(node.value) for node in bindings)
     if site.placement == "root" or rebinds_other or file.statement_of(site.call) is None:

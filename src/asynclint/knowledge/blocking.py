@@ -50,6 +50,7 @@ RECIPES: dict[str, str] = {
     "hoist-client": "build one client once (e.g. in `__init__`) and reuse it",
     "deepcopy-memo": "share a deepcopy memo of the large immutable fields, off the loop",
     "process-pool": "run it in a `ProcessPoolExecutor` via `loop.run_in_executor`",
+    "pure-process-pool": "run it in a `ProcessPoolExecutor` via `loop.run_in_executor` (only its result matters)",
 }
 
 
@@ -230,14 +231,17 @@ BUILTIN_APIS: tuple[BlockingApi, ...] = tuple(
         *_many("serialization", M, "to-thread", "model_dump model_dump_json model_validate model_validate_json", "*."),
         # --- CPU-heavy work -----------------------------------------------------------------
         *_many("cpu", M, "process-pool", "exec eval compile", "builtins."),
-        *_many("cpu", M, "process-pool", "search match fullmatch findall finditer sub subn split", "re."),
+        # "pure-process-pool": functions whose only effect is a result that pickles back equal,
+        # so running them in another process changes nothing but where the CPU time is spent.
+        *_many("cpu", M, "process-pool", "search match fullmatch finditer", "re."),
+        *_many("cpu", M, "pure-process-pool", "findall sub subn split", "re."),
         *_many("cpu", M, "process-pool", "search match fullmatch findall finditer sub subn split", "re.compile."),
         BlockingApi("sympy.**", "cpu", M, "process-pool"),
-        *_many("cpu", M, "process-pool", "sympify simplify parse_expr solve integrate latex", "sympy."),
-        *_many("cpu", M, "process-pool", "parse_latex", "sympy.parsing.latex."),
-        *_many("cpu", M, "process-pool", "parse_expr", "sympy.parsing.sympy_parser."),
-        *_many("cpu", M, "process-pool", "parse verify", "math_verify."),
-        BlockingApi("latex2sympy2.latex2sympy", "cpu", M, "process-pool"),
+        *_many("cpu", M, "pure-process-pool", "sympify simplify parse_expr solve integrate latex", "sympy."),
+        *_many("cpu", M, "pure-process-pool", "parse_latex", "sympy.parsing.latex."),
+        *_many("cpu", M, "pure-process-pool", "parse_expr", "sympy.parsing.sympy_parser."),
+        *_many("cpu", M, "pure-process-pool", "parse verify", "math_verify."),
+        BlockingApi("latex2sympy2.latex2sympy", "cpu", M, "pure-process-pool"),
         *_many("cpu", M, "process-pool", "open", "PIL.Image."),
         *_many("cpu", M, "process-pool", "convert resize save thumbnail tobytes rotate", "PIL.Image.open."),
         *_many("cpu", M, "process-pool", "imread imdecode imencode imwrite resize", "cv2."),

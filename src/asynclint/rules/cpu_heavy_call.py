@@ -43,9 +43,12 @@ class CpuHeavyCall(Rule):
 
     **Fix**
     A module-level `ProcessPoolExecutor` and `await loop.run_in_executor(pool, fn, *args)`
-    with a picklable top-level `fn`. `asynclint fix --unsafe-fixes` writes it (arguments and
-    result are pickled; keyword arguments go through `functools.partial`); it declines for
-    methods and locals, and for `exec`/`eval` (the caller's namespace) and `compile`.
+    with a picklable top-level `fn` (keyword arguments go through `functools.partial`).
+    `asynclint fix` writes it as a safe fix for pure library functions whose result pickles
+    back equal (`re.findall`, `sympy.sympify`, `math_verify.verify`, ...), and with
+    `--unsafe-fixes` for other functions (arguments and result are pickled; what the function
+    changes stays in the worker). It declines for methods and locals, for `exec`/`eval` (the
+    caller's namespace), `compile`, and `re.search`/`match`/`finditer` (a `Match` does not pickle).
     """
 
     code = "ASL112"

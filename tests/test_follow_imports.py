@@ -113,6 +113,9 @@ def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -
     # ...a new version is analysed afresh.
     (tree / "site" / "slowlib-1.2.0.dist-info").rename(tree / "site" / "slowlib-1.3.0.dist-info")
     assert {f.code for f in deep_check(tree, cache=True).findings if f.line == 24} == set()
+    # Both versions stay cached: two environments may share one project directory.
+    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
+    assert cached == ["otherlib-0.3", "slowlib-1.2.0", "slowlib-1.3.0"]
 
 
 def test_config_keys(tmp_path: Path) -> None:

@@ -198,8 +198,9 @@ class LibraryCache:
         for name in sorted(self.dirty):
             try:
                 _write_pickle(self._file(name), self.packages[name])
-                dist = name.partition("-")[0]
-                for stale in self.directory.glob(f"{dist}-*.pickle"):  # other versions, older analyses
+                # Older analyses of this version are dead; other versions stay, as two
+                # environments with different versions may share the project directory.
+                for stale in self.directory.glob(f"{name}-*.pickle"):
                     if stale != self._file(name):
                         stale.unlink(missing_ok=True)
             except OSError:

@@ -14,8 +14,9 @@ from asynclint.model import Finding, Severity
 from asynclint.profiler.attribution import (
     GC, LIBRARY, PROFILER, RUNTIME, UNSEEN, USER, FindingIndex, Frame, analyze, classify, percentile,
 )
-from asynclint.profiler.compare import CompareError, compare, load_report, pair_sites
+from asynclint.profiler.compare import CompareError, compare, load_report, pair_sites, render_comparison
 from asynclint.profiler.monitor import Recording, Sample, Stall
+from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary, render_json, render_rich
 
 
 def code_at(path: str, name: str = "work", first_line: int = 1):
@@ -140,3 +141,26 @@ def test_load_report_rejects_bad_files_with_one_line(tmp_path: Path, content: st
         load_report(path)
     with pytest.raises(CompareError, match="no such file"):
         load_report(tmp_path / "missing.json")
+
+
+def test_rich_site_table_keeps_numbers_and_verdicts_whole_when_paths_are_long():
+    deep = str(Path("/srv", *(["a-rather-long-directory-name"] * 6), "app.py"))
+    stack = (code_at(deep, "score_with_a_long_function_name", first_line=7), 7), (LOOP_RUN, 80)
+    recording = Recording(lags=(0.0001, 0.3), stalls=(Stall(due=1.0, duration=12.3456, samples=(Sample(1.1, stack),),
+                                                           gc_time=0.0),),
+                          started=0.0, wall=13.0, interval=0.002, threshold=0.005, method="signal")
+    analysis = analyze(recording, [_finding(deep, 7, 7)])
+    settings = Settings(rollouts=8, concurrency=8, duration_s=None, latency_ms=50, seed=0, threshold_ms=5,
+                        interval_ms=2, method="signal")
+    report = ProfileReport("app.py:run", "callable", settings, 8, 13.0, analysis, OutputsDigest.of((), 0),
+                           StaticSummary(1, 1))
+    text = render_rich(report, color=False, width=128)
+    row = next(line for line in text.splitlines() if "app.py:7" in line)
+    assert "12.35 s" in row and "ASL101 critical" in row and row.lstrip().startswith("…")
+    assert max(len(line) for line in text.splitlines()) <= 128
+    before = json.loads(render_json(report))
+    after = json.loads(json.dumps(before).replace('"total_ms": 12345.6', '"total_ms": 100.0'))
+    compared = render_comparison(compare(before, after), color=False)
+    row = next(line for line in compared.splitlines() if "app.py:7" in line)
+    assert "ASL101 critical" in row and "12,345.6 ms" in row and "did not help" not in row
+    assert max(len(line) for line in compared.splitlines()) <= 128

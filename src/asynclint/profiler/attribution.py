@@ -148,10 +148,13 @@ def file_cause(filename: str) -> str:
 @lru_cache(maxsize=4096)
 def shown_path(filename: str) -> str:
     """Relative to the working directory when below it; stdlib and installed files relative to
-    their library directory (``json/decoder.py``, ``verifiers/envs/tool_env.py``)."""
+    their library directory (``json/decoder.py``, ``verifiers/envs/tool_env.py``); asynclint's
+    own files as ``asynclint/...``."""
     if filename.startswith("<"):
         return filename
     real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call] (cached per file)
+    if real.startswith(PACKAGE_DIR):  # asynclint's own frames, wherever it is installed or cloned
+        return Path("asynclint", real[len(PACKAGE_DIR):]).as_posix()
     for prefix in (*_PACKAGES, *_STDLIB):
         if real.startswith(prefix):
             return Path(real[len(prefix):]).as_posix()

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from asynclint.profiler.report import PROFILE_FORMAT_VERSION
+from asynclint.profiler.report import PROFILE_FORMAT_VERSION, SITE_WIDTH, fill_table, shorten_left
 
 #: A site whose stall time did not at least halve did not get a fix that helped.
 HELPED_RATIO = 0.5
@@ -218,7 +218,7 @@ def _number_text(value: float) -> str:
 def render_comparison(result: Comparison, *, color: bool = True, width: int | None = None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color,
-                      color_system="standard" if color else None, width=width or 110, highlight=False)
+                      color_system="standard" if color else None, width=width or 128, highlight=False)
     console.print(Text(f"asynclint profile --compare  {result.before}  →  {result.after}", style="bold"))
     if result.settings_note:
         console.print(Text(f"note: {result.settings_note}; the ratios compare different loads", style="yellow"))
@@ -234,9 +234,7 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
     if result.sites:
         sites = Table(box=box.SIMPLE_HEAD, title="Top sites (stall time, by function)", title_justify="left",
                       title_style="bold")
-        for column, justify in (("site", "left"), ("static", "left"), ("before", "right"), ("after", "right"),
-                                ("after / before", "right"), ("", "left")):
-            sites.add_column(column, justify=justify)
+        rows = []
         for change in result.sites[:TOP_SITES]:
             if not change.judged:
                 verdict = Text(change.cause, style="dim")
@@ -246,8 +244,11 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
                 verdict = Text("fixed" if change.after_ms == 0 else "helped", style="green")
             else:
                 verdict = Text("did not help", style="bold red")
-            sites.add_row(f"{change.path}:{change.line} {change.function}", change.finding or "",
-                          f"{change.before_ms:,.1f} ms", f"{change.after_ms:,.1f} ms", _ratio(change.ratio), verdict)
+            rows.append((shorten_left(f"{change.path}:{change.line} {change.function}", SITE_WIDTH),
+                         change.finding or "", f"{change.before_ms:,.1f} ms", f"{change.after_ms:,.1f} ms",
+                         _ratio(change.ratio), verdict))
+        fill_table(sites, (("site", "left"), ("static", "left"), ("before", "right"), ("after", "right"),
+                           ("after / before", "right"), ("", "left")), rows)
         console.print(sites)
         blocked = next(m.before for m in result.metrics if m.name.startswith("blocked"))
         stubborn = [c for c in result.sites[:TOP_SITES]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from asynclint.profiler.attribution import CAUSE_HELP, USER, Analysis, Frame, Si
 #: Bump only on a breaking change to the JSON shape (docs/profiler.md, "JSON format").
 PROFILE_FORMAT_VERSION = 1
 TOP_SITES = 12
+SITE_WIDTH = 44  # with the other columns at their widest, the table still fits 128 columns
 #: A blind spot is called out below the table when it holds at least this share of the blocked time.
 BLIND_SPOT_SHARE = 0.01
 SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "cyan"}
@@ -149,6 +151,22 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def shorten_left(text: str, width: int) -> str:
+    """Keep the end of a ``path:line``: the file name and line matter more than the directories."""
+    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
+
+
+def fill_table(table: Table, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str | Text]]) -> None:
+    """Add ``columns`` (header, justify) and ``rows``, every cell at its full width: numbers and
+    verdicts are the point of these tables, so rich may never cut or wrap them. Callers shorten
+    the one free-text column (a path) beforehand."""
+    for index, (header, justify) in enumerate(columns):
+        width = max([len(header)] + [len(str(row[index])) for row in rows])
+        table.add_column(header, justify=justify, no_wrap=True, min_width=width)
+    for row in rows:
+        table.add_row(*row)
+
+
 def _where(frame: Frame) -> str:
     return f"{frame.path}:{frame.line}"
 
@@ -206,15 +224,13 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
         console.print(Text(f"No stall of {a.threshold_ms:g} ms or more: nothing held the loop.", style="green"))
     else:
         sites = Table(box=box.SIMPLE_HEAD, title="Where the loop was held", title_justify="left", title_style="bold")
-        sites.add_column("site", no_wrap=True)
-        sites.add_column("function", overflow="ellipsis", no_wrap=True, max_width=26)
-        sites.add_column("stalls", justify="right", no_wrap=True)
-        sites.add_column("total", justify="right", no_wrap=True)
-        sites.add_column("max", justify="right", no_wrap=True)
-        sites.add_column("static finding", no_wrap=True)
-        for site in a.sites[:TOP_SITES]:
-            sites.add_row(_where(site.frame), _shorten(site.frame.function, 26), str(site.count), _ms(site.total_ms),
-                          _ms(site.max_ms), site_verdict(site))
+        rows = [
+            (shorten_left(_where(site.frame), SITE_WIDTH), _shorten(site.frame.function, 26), str(site.count),
+             _ms(site.total_ms), _ms(site.max_ms), site_verdict(site))
+            for site in a.sites[:TOP_SITES]
+        ]
+        fill_table(sites, (("site", "left"), ("function", "left"), ("stalls", "right"), ("total", "right"),
+                           ("max", "right"), ("static finding", "left")), rows)
         console.print(sites)
         hidden = len(a.sites) - TOP_SITES
         if hidden > 0:

@@ -111,7 +111,7 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
     (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
     (("workload.py:not_async",), "'not_async' is not an async function"),
     (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
-    (("workload.py",), "has no load_environment()"),
+    (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
     ((), "missing TARGET"),
     (("--compare", "missing.json", "workload.py"), "missing.json: no such file"),
     (("--compare", "workload.py", "workload.py"), "workload.py: not valid JSON"),

@@ -280,7 +280,8 @@ def explain_rule(code: str) -> None:
 @click.option("--tool-turns", type=click.IntRange(min=0), default=2, show_default=True,
               help="Fake model server: tool calls before the final answer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Fake model server: reply seed.")
-@click.option("--env-args", default=None, metavar="JSON", help="Keyword arguments for load_environment().")
+@click.option("--env-args", default=None, metavar="JSON",
+              help="verifiers v0: keyword arguments for load_environment(); v1: the env config (taskset, agent, ...).")
 @click.option("--threshold", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
               metavar="MS", help="A heartbeat this late is a stall and gets attributed.")
 @click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True, metavar="MS",
@@ -299,9 +300,10 @@ def profile_command(target, rollouts, concurrency, duration, warmup, latency, to
                     threshold, interval, method, fmt, output, html_file, no_check, no_color, compare) -> None:
     """Run TARGET under concurrent load and report where the event loop was held.
 
-    TARGET is a verifiers environment (module file, package directory or installed id), driven
-    offline against a fake model server, or an async function `module:function` /
-    `path/to/file.py:function` called with each rollout index.
+    TARGET is a verifiers environment (module file, package directory or installed id; v0 with
+    load_environment(), or v1 exporting a Taskset), driven offline against a fake model server,
+    or an async function `module:function` / `path/to/file.py:function` called with each rollout
+    index.
 
     Exit status: 0 done; 1 some rollouts raised (profile) or the outputs differ (--compare);
     2 bad command line, target or report file.

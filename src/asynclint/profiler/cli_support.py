@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from asynclint.profiler.compare import CompareError, comparison_to_dict, compare, load_report, render_comparison
+from asynclint.profiler.compare import CompareError, compare, comparison_to_dict, load_report, render_comparison
 from asynclint.profiler.fakeserver import FakeServerError
 from asynclint.profiler.monitor import MonitorError
 from asynclint.profiler.report import Settings, render_json, render_rich

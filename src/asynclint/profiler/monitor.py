@@ -218,7 +218,7 @@ class LoopMonitor:
             signal.signal(signal.SIGALRM, self._previous_alarm or signal.SIG_DFL)
         elif self.method == "thread" and self._thread is not None:
             self._stopping.set()
-            self._thread.join()
+            self._thread.join()  # asynclint: ignore[blocking-wait] (after measuring; it ends within one interval)
             self._thread = None
         elif self.method == "callbacks":
             self._unpatch_handles()

@@ -30,16 +30,20 @@ async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
     """Drive ``target`` on the running loop with ``monitor`` attached (or none, for baselines),
     after ``warmup`` unmeasured rollouts on the same loop: first calls import modules, build
     clients and validators, and fill caches, once per process — not what a long run is made of."""
-    if warmup:
-        await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None))
-    if monitor is not None:
-        monitor.start()
-    started = time.perf_counter()
+    await target.start()
     try:
-        outcome = await target.run(plan)
+        if warmup:
+            await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None))
+        if monitor is not None:
+            monitor.start()
+        started = time.perf_counter()
+        try:
+            outcome = await target.run(plan)
+        finally:
+            wall = time.perf_counter() - started
+            recording = monitor.stop() if monitor is not None else None
     finally:
-        wall = time.perf_counter() - started
-        recording = monitor.stop() if monitor is not None else None
+        await target.close()
     return outcome, wall, recording
 
 

@@ -29,6 +29,11 @@ class TargetError(Exception):
     """The target cannot be found, loaded or run (one line, for the CLI)."""
 
 
+class RolloutError(Exception):
+    """A rollout that failed in a way the target has already put into words (its first line is the
+    rollout's output, without this class's name in front)."""
+
+
 @dataclass(frozen=True)
 class LoadPlan:
     rollouts: int | None  # None: until ``duration`` runs out
@@ -53,6 +58,8 @@ def canonical(value: Any) -> Any:
 
 def _error_text(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
+    if isinstance(exc, RolloutError) and text:
+        return text[0]
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
@@ -133,6 +140,12 @@ class Target:
 
     def prepare(self, base_url: str | None, plan: LoadPlan) -> None:
         """Cold work before measuring (imports, loading the environment)."""
+
+    async def start(self) -> None:
+        """Cold work on the profiled loop before the warm-up (servers the rollouts share)."""
+
+    async def close(self) -> None:
+        """Undo ``start``, after measuring."""
 
     async def run(self, plan: LoadPlan) -> RunOutcome:
         raise NotImplementedError
@@ -220,17 +233,18 @@ class VerifiersTarget(Target):
         # the fake server too, before load_environment builds it.
         os.environ["OPENAI_BASE_URL"] = base_url or ""
         os.environ["OPENAI_API_KEY"] = FAKE_API_KEY
+        # A progress bar per dataset.map in load_environment is noise around the report. The
+        # variable works only before `datasets` is imported; importing the target usually did that.
         os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
+        datasets = sys.modules.get("datasets")
+        if datasets is not None and hasattr(datasets, "disable_progress_bars"):
+            datasets.disable_progress_bars()
         try:
             env = self.module.load_environment(**self.env_args)
         except Exception as exc:
             raise TargetError(f"{self.spec}: load_environment() failed: {_error_text(exc)}") from None
         legacy_environment = _v0_environment_class()
         if legacy_environment is None or not isinstance(env, legacy_environment):
-            origin = type(env).__module__
-            if origin.startswith("verifiers.v1"):
-                raise TargetError(f"{self.spec}: verifiers v1 environments are not supported yet; profile "
-                                  "one rollout function as a module:function target instead")
             raise TargetError(f"{self.spec}: load_environment() returned {type(env).__name__}, "
                               "not a verifiers (v0) Environment")
         dataset = env.get_eval_dataset()
@@ -242,7 +256,7 @@ class VerifiersTarget(Target):
         self.client = _client(base_url)
 
     async def warm_up(self, plan: LoadPlan) -> None:
-        await self._generate(self.batch(plan.rollouts or len(self.rows)), plan, [], [])
+        await self._generate(await asyncio.to_thread(self.batch, plan.rollouts or len(self.rows)), plan, [], [])
 
     async def run(self, plan: LoadPlan) -> RunOutcome:
         deadline = None if plan.duration is None else time.monotonic() + plan.duration
@@ -342,10 +356,15 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
         except TargetError as exc:
             if candidate == candidates[-1] or "no such" not in str(exc):
                 raise
-    if not hasattr(module, "load_environment"):
-        raise TargetError(f"{spec}: has no load_environment() (for any other code, name an async "
-                          "function: module:function)")
-    return VerifiersTarget(spec, module, env_args or {})
+    if hasattr(module, "load_environment"):
+        return VerifiersTarget(spec, module, env_args or {})
+    from asynclint.profiler.v1 import VerifiersV1Target, exports_v1_taskset
+
+    if exports_v1_taskset(module):
+        return VerifiersV1Target(spec, module, env_args or {})
+    raise TargetError(f"{spec}: neither a verifiers v0 environment (no load_environment()) nor a v1 one "
+                      "(no Taskset subclass in __all__); for any other code, name an async function: "
+                      "module:function")
 
 
 def _returns_awaitable_hint(function: Callable) -> bool:
@@ -361,8 +380,8 @@ def _returns_awaitable_hint(function: Callable) -> bool:
 def default_rollouts(target: Target, rollouts: int | None, duration: float | None) -> int | None:
     if rollouts is not None or duration is not None:
         return rollouts
-    return 24 if isinstance(target, VerifiersTarget) else 256
+    return 256 if isinstance(target, CallableTarget) else 24
 
 
-__all__ = ["CallableTarget", "LoadPlan", "RunOutcome", "Target", "TargetError", "VerifiersTarget",
+__all__ = ["CallableTarget", "LoadPlan", "RolloutError", "RunOutcome", "Target", "TargetError", "VerifiersTarget",
            "canonical", "default_rollouts", "drive", "resolve"]

@@ -1,0 +1,105 @@
+"""A verifiers v1 environment (a package exporting a Taskset) profiled offline: the local
+subprocess runtime, asynclint's in-process agent, the model behind the fake server. Needs
+verifiers with ``verifiers.v1`` (0.3.x bundles it; 0.4.x is only that)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+from test_cli import run
+
+pytest.importorskip("verifiers.v1", reason="needs verifiers with the v1 API (`pip install -e .[verifiers]`)")
+
+DATA = Path(__file__).parent / "data" / "profiler"
+SCHEMA = json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text())
+ARGS = ("--rollouts", "12", "--concurrency", "6", "--latency", "10", "--warmup", "3", "--format", "json")
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("v1")
+    shutil.copytree(DATA / "qa_v1", root / "qa_v1", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _profile(workdir: Path, name: str, *extra: str) -> dict:
+    result = run("profile", "qa_v1", *ARGS, "-o", name, *extra, cwd=workdir)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads((workdir / name).read_text())
+    jsonschema.validate(report, SCHEMA)
+    return report
+
+
+@pytest.fixture(scope="module")
+def first(workdir: Path) -> dict:
+    return _profile(workdir, "first.json")
+
+
+def _line(workdir: Path, marker: str) -> int:
+    source = (workdir / "qa_v1" / "__init__.py").read_text().splitlines()
+    return next(n for n, text in enumerate(source, 1) if text.endswith(f"# stall: {marker}"))
+
+
+def test_rollouts_run_in_task_order_with_their_rewards(first: dict):
+    assert first["kind"] == "verifiers-v1"
+    assert first["run"]["rollouts"] == 12 and first["run"]["errors"] == 0
+    values = first["outputs"]["values"]
+    assert [v["task"] for v in values] == [0, 1, 2] * 4
+    assert all(set(v) == {"task", "reward", "rewards", "metrics"} for v in values)
+    assert all(v["rewards"]["mentions_answer"] in (0.0, 1.0) and v["metrics"]["reply_chars"] > 0 for v in values)
+    # Same task, same conversation, same seed: the same reward every time it comes round.
+    assert values[:3] == values[3:6] == values[9:]
+
+
+def test_a_blocking_reward_is_attributed_to_its_line_and_finding(workdir: Path, first: dict):
+    sleep = _line(workdir, "sleep")
+    site = next(s for s in first["sites"] if (s["path"], s["line"]) == ("qa_v1/__init__.py", sleep))
+    assert site["function"] == "QATask.mentions_answer" and site["cause"] == "user"
+    assert site["finding"]["code"] == "ASL101" and site["finding"]["severity"] == "critical"
+    # Twelve rollouts each sleep 20 ms in the reward, on the loop: most of that is seen.
+    assert site["total_ms"] >= 0.5 * 12 * 20
+    assert first["static"]["findings"] >= 3  # the sleep, mkdtemp and write_text in setup
+
+
+def test_the_same_seed_gives_identical_outputs_and_another_seed_differs(workdir: Path, first: dict):
+    _profile(workdir, "again.json")
+    same = run("profile", "--compare", "first.json", "again.json", cwd=workdir)
+    assert same.returncode == 0, same.stdout + same.stderr
+    other = _profile(workdir, "seed.json", "--seed", "2")
+    assert other["outputs"]["sha256"] != first["outputs"]["sha256"]
+
+
+def test_a_failing_hook_makes_failed_rollouts_and_exit_1(tmp_path: Path):
+    shutil.copytree(DATA / "qa_v1", tmp_path / "qa_v1", ignore=shutil.ignore_patterns("__pycache__"))
+    module = tmp_path / "qa_v1" / "__init__.py"
+    module.write_text(module.read_text().replace(
+        "        time.sleep(0.02)  # stall: sleep\n", "        raise ValueError('judge unavailable')\n"))
+    result = run("profile", "qa_v1", *ARGS, "-o", "broken.json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr[-2000:]
+    report = json.loads((tmp_path / "broken.json").read_text())
+    assert report["run"]["errors"] == 12
+    assert "judge unavailable" in report["run"]["first_error"]
+    assert not report["run"]["first_error"].startswith("RolloutError")
+
+
+def test_a_module_without_a_taskset_or_load_environment_is_one_line(tmp_path: Path):
+    (tmp_path / "plain.py").write_text("import verifiers.v1 as vf\n\nVALUE = 1\n")
+    result = run("profile", "plain.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "no Taskset subclass in __all__" in result.stderr
+
+
+def test_tools_are_called_over_mcp_by_the_in_process_agent(tmp_path: Path):
+    pytest.importorskip("mcp", reason="v1 tool servers need the `mcp` package (verifiers 0.4 installs it)")
+    shutil.copytree(DATA / "lookup_v1", tmp_path / "lookup_v1", ignore=shutil.ignore_patterns("__pycache__"))
+    result = run("profile", "lookup_v1", "--rollouts", "2", "--concurrency", "2", "--warmup", "0",
+                 "--tool-turns", "1", "--format", "json", "-o", "tools.json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads((tmp_path / "tools.json").read_text())
+    assert report["run"]["errors"] == 0, report["run"]["first_error"]
+    # The fake model searches with the question, then answers with a word of the tool's result.
+    assert [v["reward"] for v in report["outputs"]["values"]] == [1.0, 1.0]

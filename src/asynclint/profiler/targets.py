@@ -209,12 +209,9 @@ async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan) -> Ru
     return RunOutcome(tuple(results[i] for i in sorted(results)), len(errors), errors[0] if errors else None)
 
 
-class VerifiersTarget(Target):
-    """A verifiers v0 environment (``load_environment()`` in a module, package or installed id),
-    run with ``env.generate`` (what ``env.evaluate`` calls) on its evaluation dataset, repeated
-    in dataset order to the number of rollouts asked for, against the fake model server."""
+class EnvironmentTarget(Target):
+    """A verifiers environment module, run against the fake model server with ``env_args``."""
 
-    kind = "verifiers-v0"
     needs_server = True
 
     def __init__(self, spec: str, module: Any, env_args: dict[str, Any]):
@@ -223,6 +220,17 @@ class VerifiersTarget(Target):
         self.env_args = env_args
         self.sources = module_sources(module)
         self.env: Any = None
+
+
+class VerifiersTarget(EnvironmentTarget):
+    """A verifiers v0 environment (``load_environment()`` in a module, package or installed id),
+    run with ``env.generate`` (what ``env.evaluate`` calls) on its evaluation dataset, repeated
+    in dataset order to the number of rollouts asked for, against the fake model server."""
+
+    kind = "verifiers-v0"
+
+    def __init__(self, spec: str, module: Any, env_args: dict[str, Any]):
+        super().__init__(spec, module, env_args)
         self.client: Any = None
         self.rows: list[dict[str, Any]] = []
         self.first_batch: list[dict[str, Any]] = []
@@ -383,5 +391,5 @@ def default_rollouts(target: Target, rollouts: int | None, duration: float | Non
     return 256 if isinstance(target, CallableTarget) else 24
 
 
-__all__ = ["CallableTarget", "LoadPlan", "RolloutError", "RunOutcome", "Target", "TargetError", "VerifiersTarget",
-           "canonical", "default_rollouts", "drive", "resolve"]
+__all__ = ["CallableTarget", "EnvironmentTarget", "LoadPlan", "RolloutError", "RunOutcome", "Target", "TargetError",
+           "VerifiersTarget", "canonical", "default_rollouts", "drive", "resolve"]

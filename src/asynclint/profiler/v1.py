@@ -17,16 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from asynclint.profiler.targets import (
-    FAKE_API_KEY,
-    MODEL_NAME,
-    LoadPlan,
-    RolloutError,
-    RunOutcome,
-    Target,
-    TargetError,
-    _error_text,
-    drive,
-    module_sources,
+    FAKE_API_KEY, MODEL_NAME, EnvironmentTarget, LoadPlan, RolloutError, RunOutcome, TargetError, _error_text, drive,
 )
 
 #: The variable the model client config reads its key from (verifiers reads keys by variable name).
@@ -49,18 +40,14 @@ def exports_v1_taskset(module: Any) -> bool:
     return bool(_exported(module, "Taskset"))
 
 
-class VerifiersV1Target(Target):
-    """``rollout i`` is one episode of the taskset's task ``i mod len(tasks)``, in load order."""
+class VerifiersV1Target(EnvironmentTarget):
+    """``rollout i`` is one episode of the taskset's task ``i mod len(tasks)``, in load order.
+    ``env_args`` is an env config (``--env-args``)."""
 
     kind = "verifiers-v1"
-    needs_server = True
 
-    def __init__(self, spec: str, module: Any, env_config: dict[str, Any]):
-        super().__init__(spec)
-        self.module = module
-        self.env_config = env_config
-        self.sources = module_sources(module)
-        self.env: Any = None
+    def __init__(self, spec: str, module: Any, env_args: dict[str, Any]):
+        super().__init__(spec, module, env_args)
         self.ctx: Any = None
         self.tasks: list[Any] = []
         self.own_agent = False
@@ -95,7 +82,7 @@ class VerifiersV1Target(Target):
     def _config(self) -> dict[str, Any]:
         """The user's ``--env-args`` (an env config), with this module as the taskset and, where the
         user chose nothing, a local runtime and an agent that runs without installing anything."""
-        config = {**self.env_config}
+        config = {**self.env_args}
         # verifiers finds a taskset by a flat, lower-case module id; any module can be one under an alias.
         alias = "asynclint_target_" + re.sub(r"\W", "_", self.module.__name__).lower()
         sys.modules[alias] = self.module

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field, replace
 
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
-    COROUTINE_CONSUMER_METHODS,
-    COROUTINE_CONSUMERS,
     OFFLOAD_KEYWORDS,
     OFFLOAD_METHODS,
+    consumer_name,
 )
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
@@ -143,6 +142,9 @@ class CallSite:
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
     kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
     words: tuple[str, ...] = ()  # see _arg_words
+    #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
+    #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
+    consumer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +236,7 @@ class _Indexer:
         self.refs: list[FunctionRef] = []
         self.handoffs: list[Handoff] = []
         self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
+        self._consumed: dict[int, str] = {}  # id of a call node -> the coroutine consumer it is passed to
         self.values: list[tuple[str, str]] = []
         self.class_attrs: dict[str, dict[str, Value]] = {}
         self.class_methods: dict[str, list[str]] = {}
@@ -408,6 +411,8 @@ class _Indexer:
             self_ref = (func_value.cls, func_value.path)
         if target is None and self_ref is None and method is None:
             return None
+        consumer = self._consumed.pop(id(node), None)
+        awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         api = self.catalogue.match(target, method) if not awaited else None
         site = CallSite(
             caller=self.frame.func,
@@ -423,6 +428,7 @@ class _Indexer:
             self_ref=self_ref,
             api=api.pattern if api else None,
             origin=origin,
+            consumer=consumer,
             **(_argument_facts(node, self._data_receiver(node)) if (api or self_ref) else {}),
         )
         if self_ref is not None:
@@ -750,7 +756,10 @@ class _Indexer:
         offload_at = offload_functions.get(target) if target else None
         if offload_at is None and method in OFFLOAD_METHODS and target not in offload_functions:
             offload_at = OFFLOAD_METHODS[method]
-        consumes = (target in COROUTINE_CONSUMERS) or (method in COROUTINE_CONSUMER_METHODS)
+        consumer = consumer_name(target, method)
+        consumes = consumer is not None
+        if consumes:
+            self._mark_consumed(node, consumer)
         for position, arg in enumerate(node.args):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
             context = _CallContext(target, method, self_target, str(position))
@@ -763,6 +772,16 @@ class _Indexer:
                 self._record_handoff(keyword, context)
         if method in ("append", "extend") and isinstance(node.func, ast.Attribute) and node.args:
             self._grow_refs(node.func.value, node.args[0], method)
+
+    def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
+        """Remember which calls among ``node``'s arguments make the coroutines it consumes,
+        also one per item: ``gather(*(fetch(u) for u in urls))``."""
+        for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
+            inner = arg.value if isinstance(arg, ast.Starred) else arg
+            if isinstance(inner, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+                inner = inner.elt
+            if isinstance(inner, ast.Call):
+                self._consumed[id(inner)] = consumer
 
     def _record_handoff(self, keyword: ast.keyword, call: _CallContext) -> None:
         value = self.infer(keyword.value)

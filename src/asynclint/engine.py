@@ -27,11 +27,12 @@ class SourceFile:
     text: str
     module: str  # dotted module name, from the package layout
     package: str  # the package relative imports resolve against
+    imports: tuple[tuple[str, str], ...] = ()  # see asynclint.files.ModuleName
 
 
 def summarize(source: SourceFile, catalogue: Catalogue) -> ModuleSummary | FileError:
     try:
-        return index_source(source.text, source.path, source.module, source.package, catalogue)
+        return index_source(source.text, source.path, source.module, source.package, catalogue, source.imports)
     except IndexError_ as exc:
         return FileError(source.path, str(exc))
 

@@ -225,12 +225,16 @@ class _Frame:
 
 
 class _Indexer:
-    def __init__(self, source: str, path: str, module: str, package: str, catalogue: Catalogue):
+    def __init__(
+        self, source: str, path: str, module: str, package: str, catalogue: Catalogue,
+        imports: tuple[tuple[str, str], ...] = (),
+    ):
         self.source = source
         self.path = path
         self.module = module
         self.package = package
         self.catalogue = catalogue
+        self.imports = dict(imports)  # top-level name -> the project module it means here
         self.functions: list[Function] = [Function("<module>", "<module>", 1, False, "module")]
         self.calls: list[CallSite] = []
         self.refs: list[FunctionRef] = []
@@ -634,12 +638,12 @@ class _Indexer:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
-                    bindings[alias.asname] = Sym(alias.name)
+                    bindings[alias.asname] = Sym(self._absolute(alias.name))
                 else:
                     top = alias.name.split(".", 1)[0]
-                    bindings[top] = Sym(top)
+                    bindings[top] = Sym(self._absolute(top))
             return
-        base = node.module or ""
+        base = self._absolute(node.module or "")
         if node.level:
             parts = self.package.split(".") if self.package else []
             if node.level > 1:
@@ -650,6 +654,11 @@ class _Indexer:
                 continue
             name = f"{base}.{alias.name}" if base else alias.name
             bindings[alias.asname or alias.name] = Sym(RETURNS.get(name, name))  # StrictRedis is Redis
+
+    def _absolute(self, name: str) -> str:
+        """An absolute import's module as the project names it (see ``files.module_names``)."""
+        top, dot, rest = name.partition(".")
+        return self.imports[top] + dot + rest if top in self.imports else name
 
     def visit_class(self, node: ast.ClassDef) -> None:
         for decorator in node.decorator_list:
@@ -995,8 +1004,11 @@ def _argument_facts(node: ast.Call, receiver: ast.expr | None) -> dict:
     }
 
 
-def index_source(source: str, path: str, module: str, package: str, catalogue: Catalogue) -> ModuleSummary:
-    """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input."""
+def index_source(
+    source: str, path: str, module: str, package: str, catalogue: Catalogue, imports: tuple[tuple[str, str], ...] = ()
+) -> ModuleSummary:
+    """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input.
+    ``imports`` maps top-level names to the project modules they mean from this file."""
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
@@ -1008,6 +1020,6 @@ def index_source(source: str, path: str, module: str, package: str, catalogue: C
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
         raise IndexError_("expression nesting too deep to parse") from None
     try:
-        return _Indexer(source, path, module, package, catalogue).run(tree)
+        return _Indexer(source, path, module, package, catalogue, imports).run(tree)
     except RecursionError:
         raise IndexError_("expression nesting too deep to analyse") from None

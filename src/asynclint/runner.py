@@ -17,7 +17,7 @@ from pathlib import Path
 from asynclint import __version__
 from asynclint.config import Config
 from asynclint.engine import SourceFile, check, summarize
-from asynclint.files import decode, discover, display_path, module_name
+from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
 from asynclint.hotpaths import ProjectGraph
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.libraries import Installed, LibraryFile
@@ -32,6 +32,7 @@ CACHE_DIR = ".asynclint_cache"
 
 def read_sources(files: Sequence[Path]) -> tuple[list[SourceFile], list[FileError]]:
     sources, errors = [], []
+    names = module_names(files)
     for file in files:
         shown = display_path(file)
         try:
@@ -48,8 +49,8 @@ def read_sources(files: Sequence[Path]) -> tuple[list[SourceFile], list[FileErro
             reason = "not valid utf-8 (no encoding declaration)" if "missing" in str(exc) else str(exc)
             errors.append(FileError(shown, f"cannot decode: {reason}"))
             continue
-        module, package = module_name(file)
-        sources.append(SourceFile(shown, text, module, package))
+        name = names[file]
+        sources.append(SourceFile(shown, text, name.module, name.package, name.imports))
     return sources, errors
 
 
@@ -81,7 +82,7 @@ class SummaryCache:
     @staticmethod
     def key(source: SourceFile) -> str:
         digest = hashlib.sha256(source.text.encode("utf-8", "surrogatepass"))
-        digest.update(f"\0{source.path}\0{source.module}\0{source.package}".encode())
+        digest.update(f"\0{source.path}\0{source.module}\0{source.package}\0{source.imports}".encode())
         return digest.hexdigest()
 
     def get(self, source: SourceFile) -> ModuleSummary | None:
@@ -338,7 +339,8 @@ def run_check(
         cache.save({cache.key(s) for s in sources})
     if config.follow_imports:
         installed = Installed(
-            sys.path if search_path is None else search_path, {summary.module.partition(".")[0] for summary in summaries}
+            sys.path if search_path is None else search_path,
+            {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
         )
         library_cache = LibraryCache(config.root, catalogue) if use_cache else None
         summaries.extend(_Follower(installed, catalogue, library_cache).follow(summaries, config))

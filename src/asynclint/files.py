@@ -180,6 +180,9 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
         roots_of.setdefault(module.partition(".")[0], set()).add(root)
     shared = {top: sorted(roots) for top, roots in roots_of.items() if len(roots) > 1}
     labels = {top: _labels(roots) for top, roots in shared.items()}
+    # What a bare name means depends only on the importer's root: between a file and its root
+    # every directory is a package (it has an ``__init__.py``), so no other root lies between.
+    meaning: dict[Path, tuple[tuple[str, str], ...]] = {}
     names = {}
     for path, (module, package, root) in layouts.items():
         top = module.partition(".")[0]
@@ -187,18 +190,18 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
             unique = f"{top}{ROOT_MARK}{labels[top][root]}"
             module = unique + module[len(top):]
             package = unique + package[len(top):] if package.partition(".")[0] == top else package
-        imports = tuple(
-            (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root, path.parent)]}")
-            for name, roots in sorted(shared.items())
-        )
-        names[path] = ModuleName(module, package, imports)
+        if root not in meaning:
+            meaning[root] = tuple(
+                (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}") for name, roots in sorted(shared.items())
+            )
+        names[path] = ModuleName(module, package, meaning[root])
     return names
 
 
-def _nearest(roots: list[Path], own: Path, directory: Path) -> Path:
+def _nearest(roots: list[Path], own: Path) -> Path:
     if own in roots:
         return own
-    above = [root for root in roots if root == directory or root in directory.parents]
+    above = [root for root in roots if root in own.parents]
     return max(above, key=lambda root: len(root.parts)) if above else roots[0]
 
 

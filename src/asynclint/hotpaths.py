@@ -21,7 +21,17 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from asynclint.index import SUPER, CallSite, ClassInfo, Function, FunctionRef, ModuleSummary, extend, split_super
+from asynclint.index import (
+    SUPER,
+    CallSite,
+    ClassInfo,
+    Function,
+    FunctionRef,
+    ModuleSummary,
+    extend,
+    linear_chain,
+    split_super,
+)
 from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
     TASK_SPAWNER_METHODS,
@@ -114,6 +124,7 @@ class ProjectGraph:
         self._canonical: dict[str, str] = {}
         self._ancestors: dict[str, list[str]] = {}
         self._mro: dict[str, list[str]] = {}
+        self._tables: dict[str, HookClass | None] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._overrides: dict[tuple[str, str], list[FuncKey]] = {}
         self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
@@ -224,28 +235,17 @@ class ProjectGraph:
 
     def ancestors(self, cls: str) -> list[str]:
         """``cls`` and every base class, project or external, nearest first."""
-        found = self._ancestors.get(cls)
-        if found is not None:
-            return found
-        order, seen, queue = [], set(), deque([cls])
-        while queue:
-            current = self.canonical(queue.popleft())
-            if current in seen:
-                continue
-            seen.add(current)
-            order.append(current)
-            if current in self.classes:
-                queue.extend(self.classes[current][1].bases)
-        self._ancestors[cls] = order
-        return order
+        return linear_chain(cls, self._bases, self._ancestors)
+
+    def _bases(self, cls: str) -> tuple[str, tuple[str, ...]]:
+        name = self.canonical(cls)
+        return name, self.classes[name][1].bases if name in self.classes else ()
 
     def framework_table(self, cls: str) -> HookClass | None:
         """The framework hook table a (project) class inherits, if any."""
-        for ancestor in self.ancestors(cls):
-            table = framework_class(ancestor)
-            if table is not None:
-                return table
-        return None
+        if cls not in self._tables:
+            self._tables[cls] = next(filter(None, map(framework_class, self.ancestors(cls))), None)
+        return self._tables[cls]
 
     def overrides(self, cls: str, method: str) -> list[FuncKey]:
         """Definitions of ``method`` in the project's subclasses of ``cls`` (at any depth): what

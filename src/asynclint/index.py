@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from asynclint.knowledge.asyncio_apis import (
@@ -89,6 +91,45 @@ def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     if path and path[0] == SUPER:
         return 1, path[1:]
     return 0, path
+
+
+def linear_chain(
+    cls: str,
+    lookup: Callable[[str], tuple[str, tuple[str, ...]]],
+    memo: dict[str, list[str]],
+    known: Callable[[str], bool] = lambda name: True,
+) -> list[str]:
+    """``cls`` and its base classes breadth first, nearest first, kept in ``memo``.
+    ``lookup(name)`` -> (the class's name, its bases); classes ``known`` rejects are left out.
+
+    A class with one base extends its base's list, so a deep single-inheritance hierarchy costs
+    one list per class instead of one walk of the whole hierarchy per class."""
+    links: list[tuple[str, str]] = []  # (as asked, as named) from ``cls`` down the single bases
+    current = cls
+    while current not in memo:
+        name, bases = lookup(current)
+        if len(bases) != 1 or not known(name) or any(name == seen for _, seen in links):
+            memo[current] = _breadth_first(current, lookup, known)
+            break
+        links.append((current, name))
+        current = bases[0]
+    tail = memo[current]
+    for asked, name in reversed(links):
+        tail = [name, *tail] if name not in tail else _breadth_first(asked, lookup, known)
+        memo[asked] = tail
+    return memo[cls]
+
+
+def _breadth_first(cls: str, lookup: Callable[[str], tuple[str, tuple[str, ...]]], known: Callable[[str], bool]):
+    order, seen, queue = [], set(), deque([cls])
+    while queue:
+        name, bases = lookup(queue.popleft())
+        if name in seen or not known(name):
+            continue
+        seen.add(name)
+        order.append(name)
+        queue.extend(bases)
+    return order
 
 
 def extend(name: str, parts: tuple[str, ...] | list[str]) -> str:
@@ -248,6 +289,7 @@ class _Indexer:
         self.class_lines: dict[str, int] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
+        self._chains: dict[str, list[str]] = {}
         self._ascii = source.isascii()
         self._lines: list[bytes] | None = None
         self.frames: list[_Frame] = []
@@ -885,14 +927,10 @@ class _Indexer:
     # -- settling self.<attr> ---------------------------------------------------------------
 
     def _class_chain(self, cls: str) -> list[str]:
-        chain, queue = [], [cls]
-        while queue:
-            current = queue.pop(0)
-            if current in chain or current not in self.class_lines:
-                continue
-            chain.append(current)
-            queue.extend(self.class_bases.get(current, ()))
-        return chain
+        """``cls`` and its bases defined in this module, nearest first (asked once the whole
+        module has been read, so kept: a deep hierarchy asks for every class's chain)."""
+        return linear_chain(cls, lambda name: (name, self.class_bases.get(name, ())), self._chains,
+                            known=self.class_lines.__contains__)
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> tuple[str | None, bool]:
         """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver."""

@@ -10,6 +10,7 @@ of what they block on by one level.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from asynclint.knowledge.asyncio_apis import LOOP_CALLBACK_METHODS
@@ -233,6 +234,7 @@ CLIENT_HANDOFFS: dict[tuple[str, str], tuple[str, str]] = {
 HANDOFF_SLOTS: frozenset[str] = frozenset(slot for _, slot in CLIENT_HANDOFFS)
 
 
+@functools.cache
 def framework_class(qualname: str) -> HookClass | None:
     """The hook table for an external base class name (``verifiers.envs.x.MultiTurnEnv``)."""
     package, _, name = public_name(qualname).rpartition(".")

@@ -106,12 +106,12 @@ def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -
     assert cached == ["otherlib-0.3", "slowlib-1.2.0"]
     assert deep_check(tree, cache=True).findings == first.findings
 
-    # Same version, edited file: the cache (keyed by version) still answers...
+    # A new version is analysed afresh...
+    (tree / "site" / "slowlib-1.2.0.dist-info").rename(tree / "site" / "slowlib-1.3.0.dist-info")
+    assert found(deep_check(tree, cache=True)) == found(first)
+    # ...and so is a file edited under the same version (an editable install, a patched file).
     util = tree / "site" / "slowlib" / "util.py"
     util.write_text(util.read_text().replace("return Path(path).read_text()", "return str(path)"))
-    assert deep_check(tree, cache=True).findings == first.findings
-    # ...a new version is analysed afresh.
-    (tree / "site" / "slowlib-1.2.0.dist-info").rename(tree / "site" / "slowlib-1.3.0.dist-info")
     assert {f.code for f in deep_check(tree, cache=True).findings if f.line == 24} == set()
     # Both versions stay cached: two environments may share one project directory.
     cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))

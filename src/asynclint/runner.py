@@ -158,13 +158,14 @@ def _write_pickle(file: Path, value: object) -> None:
 
 
 class LibraryCache:
-    """Summaries of installed modules, one pickle per distribution and version: an installed
-    package's files change when its version does, so nothing needs hashing."""
+    """Summaries of installed modules, one pickle per distribution and version, each summary
+    kept with its file's size and modification time: an editable install, or a file edited in
+    place, changes under the same version number."""
 
     def __init__(self, root: Path, catalogue: Catalogue):
         self.directory = root / CACHE_DIR / "libraries"
         self.fingerprint = f"{_analysis_fingerprint()}-{catalogue.fingerprint}"
-        self.packages: dict[str, dict[str, ModuleSummary]] = {}
+        self.packages: dict[str, dict[str, tuple[tuple[int, int], ModuleSummary]]] = {}
         self.dirty: set[str] = set()
 
     def _file(self, name: str) -> Path:
@@ -176,7 +177,15 @@ class LibraryCache:
             return None  # not installed from a distribution: no version to key it by
         return f"{_safe(library.dist)}-{_safe(library.version)}"
 
-    def _package(self, name: str) -> dict[str, ModuleSummary]:
+    @staticmethod
+    def _stamp(library: LibraryFile) -> tuple[int, int] | None:
+        try:
+            status = library.path.stat()
+        except OSError:
+            return None
+        return status.st_size, status.st_mtime_ns
+
+    def _package(self, name: str) -> dict[str, tuple[tuple[int, int], ModuleSummary]]:
         if name not in self.packages:
             try:
                 loaded = _read_pickle(self._file(name))
@@ -187,12 +196,15 @@ class LibraryCache:
 
     def get(self, library: LibraryFile) -> ModuleSummary | None:
         name = self._name(library)
-        return self._package(name).get(library.module) if name else None
+        entry = self._package(name).get(library.module) if name else None
+        if entry is None or not isinstance(entry, tuple) or entry[0] != self._stamp(library):
+            return None  # not analysed yet, or the file changed since
+        return entry[1]
 
     def put(self, library: LibraryFile, summary: ModuleSummary) -> None:
-        name = self._name(library)
-        if name:
-            self._package(name)[library.module] = summary
+        name, stamp = self._name(library), self._stamp(library)
+        if name and stamp:
+            self._package(name)[library.module] = (stamp, summary)
             self.dirty.add(name)
 
     def save(self) -> None:

@@ -316,6 +316,27 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
+def follow_libraries(
+    summaries: Sequence[ModuleSummary],
+    config: Config,
+    *,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+) -> list[ModuleSummary]:
+    """Deep mode: summaries of the installed modules the project's hot code calls into, looked
+    for on ``search_path`` (default: this interpreter's ``sys.path``)."""
+    catalogue = config.catalogue()
+    installed = Installed(
+        sys.path if search_path is None else search_path,
+        {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
+    )
+    library_cache = LibraryCache(config.root, catalogue) if use_cache else None
+    libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
+    if library_cache:
+        library_cache.save()
+    return libraries
+
+
 def run_check(
     paths: Sequence[str],
     config: Config,
@@ -350,13 +371,6 @@ def run_check(
     if cache:
         cache.save({cache.key(s) for s in sources})
     if config.follow_imports:
-        installed = Installed(
-            sys.path if search_path is None else search_path,
-            {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
-        )
-        library_cache = LibraryCache(config.root, catalogue) if use_cache else None
-        summaries.extend(_Follower(installed, catalogue, library_cache).follow(summaries, config))
-        if library_cache:
-            library_cache.save()
+        summaries.extend(follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path))
     texts = {source.path: source.text for source in sources}
     return check(summaries, texts, config, catalogue, errors)

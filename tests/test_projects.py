@@ -310,6 +310,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # asyncio_app: a generic service
     ("asyncio_app/app/web.py", "health"): ("async def",),
     ("asyncio_app/app/web.py", "list_items"): ("async def",),
+    ("asyncio_app/app/web.py", "version"): ("async def",),
     ("asyncio_app/app/workers.py", "drain"): ("asyncio task", "create_task", "main"),
     ("asyncio_app/app/workers.py", "fetch_size"): ("asyncio task", "gather", "main"),
     ("asyncio_app/app/workers.py", "rotate_logs"): ("asyncio task", "create_task", "main"),

@@ -293,10 +293,13 @@ class ProjectGraph:
             return None, True
         return None, self._is_test(position, function)
 
+    def _in_test_file(self, position: int) -> bool:
+        filename = self.summaries[position].path.rpartition("/")[2]
+        return any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES)
+
     def _is_test(self, position: int, function: Function) -> bool:
         """A test function or fixture, collected and run by pytest."""
-        filename = self.summaries[position].path.rpartition("/")[2]
-        if not any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES):
+        if not self._in_test_file(position):
             return False
         if any(public_name(decorator) in TEST_DECORATORS for decorator in function.decorators):
             return True
@@ -393,14 +396,20 @@ class ProjectGraph:
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue
+            # A test awaiting a coroutine of the project says nothing about who runs it in
+            # production (a handler tested by calling it is still the server's to call); it
+            # does settle the test file's own helpers.
+            from_tests = self._in_test_file(position)
             for site in summary.calls:
                 caller = (position, site.caller)
-                spawn = spawns_task(site.consumer)
+                spawn = spawns_task(site.consumer) and not from_tests
                 if not (site.awaited or site.consumer):
                     continue  # a coroutine made here and run by whatever receives it
                 for callee in self._targets(caller, site):
                     if callee == caller:
                         continue  # recursion: the function still needs a caller of its own
+                    if from_tests and not self._in_test_file(callee[0]):
+                        continue
                     called.add(callee)
                     if spawn and callee not in spawned and self.function(callee).is_async:
                         spawned[callee] = _task_hook(site.consumer or "", summary.functions[site.caller].qualname)
@@ -410,8 +419,10 @@ class ProjectGraph:
                     continue
                 target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
                 for callee in self.functions_for(target):  # ``anyio.run(main)``, ``tg.start_soon(worker)``
+                    if from_tests and not self._in_test_file(callee[0]):
+                        continue
                     called.add(callee)
-                    if spawner and callee not in spawned and self.function(callee).is_async:
+                    if spawner and not from_tests and callee not in spawned and self.function(callee).is_async:
                         consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
                         spawned[callee] = _task_hook(consumer, summary.functions[ref.caller].qualname)
         return spawned, called

@@ -106,12 +106,12 @@ def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -
     assert cached == ["otherlib-0.3", "slowlib-1.2.0"]
     assert deep_check(tree, cache=True).findings == first.findings
 
-    # Same version, edited file: the cache (keyed by version) still answers...
+    # A new version is analysed afresh...
+    (tree / "site" / "slowlib-1.2.0.dist-info").rename(tree / "site" / "slowlib-1.3.0.dist-info")
+    assert found(deep_check(tree, cache=True)) == found(first)
+    # ...and so is a file edited under the same version (an editable install, a patched file).
     util = tree / "site" / "slowlib" / "util.py"
     util.write_text(util.read_text().replace("return Path(path).read_text()", "return str(path)"))
-    assert deep_check(tree, cache=True).findings == first.findings
-    # ...a new version is analysed afresh.
-    (tree / "site" / "slowlib-1.2.0.dist-info").rename(tree / "site" / "slowlib-1.3.0.dist-info")
     assert {f.code for f in deep_check(tree, cache=True).findings if f.line == 24} == set()
     # Both versions stay cached: two environments may share one project directory.
     cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
@@ -141,3 +141,32 @@ def test_cli_follows_the_interpreters_search_path(tmp_path: Path) -> None:
     assert "ASL101" not in shallow.stdout and "ASL102" in shallow.stdout
     bad = run_cli("check", "--follow-depth", "0", ".", cwd=project)
     assert bad.returncode == 2 and "--follow-depth" in bad.stderr
+
+
+def test_the_fix_shown_is_the_one_for_the_projects_line(tree: Path) -> None:
+    """A finding reported at the project's call offers what applies there: offloading that call
+    (or, from a sync reward the framework awaits, making the reward async first); nothing for an
+    awaited library coroutine, whatever the blocking call inside would get."""
+    fixes = {f.line: f.fix for f in deep_check(tree).findings}
+    assert fixes[16] is None  # `await fetch_all(...)`: time.sleep inside would get asyncio.sleep
+    for line in (13, 14, 19):
+        assert fixes[line] is not None and fixes[line].recipe == "to-thread", fixes[line]
+        assert fixes[line].title.startswith("Run it in a worker thread")
+    assert fixes[24].title.startswith("Make the framework callable `async def`, then run it in a worker thread")
+
+
+def test_fix_offloads_the_calls_check_offers_to_offload(tree: Path) -> None:
+    site = str(tree / "site")
+    diff = run_cli("fix", "--diff", "--severity", "low", "--follow-imports", ".", cwd=tree / "project",
+                   env={"PYTHONPATH": site})
+    assert diff.returncode == 1, diff.stderr
+    assert "+    client = await asyncio.to_thread(Client, url)" in diff.stdout
+    assert "+    await asyncio.to_thread(level1)" in diff.stdout
+    assert "+async def cached_answer(" in diff.stdout
+    assert not [line for line in diff.stdout.splitlines() if line.startswith("+") and "fetch_all" in line]
+    dry = run_cli("fix", "--dry-run", "--severity", "low", "--follow-imports", ".", cwd=tree / "project",
+                  env={"PYTHONPATH": site})
+    assert "deep_env/env.py:16:17: ASL106 [critical] left: no automatic fix: the blocking code runs inside the " \
+           "awaited library coroutine" in dry.stdout
+    plain = run_cli("fix", "--dry-run", ".", cwd=tree / "project", env={"PYTHONPATH": site})
+    assert plain.returncode == 0 and "Would fix 0" in plain.stdout, plain.stdout

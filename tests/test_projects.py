@@ -1,7 +1,9 @@
 """Multi-file project specifications: framework-aware hot paths across modules.
 
 Each directory under ``tests/fixtures/projects/`` is a small but realistic ``verifiers``
-environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``). As in the
+environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
+values defined in other modules; ``side_envs``: two environments side by side, each with its
+own ``utils.py``), or a generic asyncio service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -11,7 +13,10 @@ names from the package layout, so the expectations also pin down:
 - the grade: the rule's own, raised one level (never more) when the call is in a loop or its
   root runs per turn, per tool call, or is a sync reward/metric run back to back for a group;
 - what stays cold (``__init__``, ``load_environment``, teardown, ``Env.start``/``stop``,
-  ``Taskset.load``, offloaded functions, plain classes that only share a hook's name);
+  ``Taskset.load``, offloaded functions, plain classes that only share a hook's name, tests,
+  sandbox scripts, v1 tools, coroutines awaited only from cold code or run by ``asyncio.run``);
+- what a generic asyncio program runs on its loop: handlers the server awaits, coroutines started
+  as tasks (even by a cold ``main``), loop callbacks -- and not what it hands to threads;
 - ``ASL103`` for a sync client handed to ``JudgeRubric(judge_client=...)``, ``ASL201`` (sync v1
   reward/metric/setup/finalize) and ``ASL202`` (``async def update_tool_args``).
 """
@@ -31,7 +36,7 @@ from test_fixtures import expectations
 
 from asynclint.config import Config
 from asynclint.engine import SourceFile, check_sources
-from asynclint.files import module_name
+from asynclint.files import module_names
 from asynclint.model import ChainLink, Finding, Result
 from asynclint.runner import PARALLEL_THRESHOLD
 
@@ -49,13 +54,13 @@ def project_dirs() -> list[Path]:
 
 def load_sources(project: Path) -> list[SourceFile]:
     """Every module of ``project``, named from the package layout, shown relative to PROJECTS."""
-    sources = []
-    for path in sorted(project.rglob("*.py")):
-        if "__pycache__" in path.parts:
-            continue
-        module, package = module_name(path)
-        sources.append(SourceFile(path.relative_to(PROJECTS).as_posix(), path.read_text(encoding="utf-8"), module, package))
-    return sources
+    paths = [path for path in sorted(project.rglob("*.py")) if "__pycache__" not in path.parts]
+    names = module_names(paths)
+    return [
+        SourceFile(path.relative_to(PROJECTS).as_posix(), path.read_text(encoding="utf-8"), names[path].module,
+                   names[path].package, names[path].imports)
+        for path in paths
+    ]
 
 
 def run(project: Path, sources: list[SourceFile] | None = None) -> Result:
@@ -102,7 +107,7 @@ V1 = PROJECTS / "v1_env"
 
 
 def test_both_projects_are_there() -> None:
-    assert [p.name for p in project_dirs()] == ["v0_env", "v1_env", "values_env"]
+    assert [p.name for p in project_dirs()] == ["asyncio_app", "side_envs", "v0_env", "v1_env", "values_env"]
 
 
 @pytest.mark.parametrize("project", PROJECT_PARAMS)
@@ -177,6 +182,88 @@ def test_chain_v1_reward_method() -> None:
     ), finding.chain
 
 
+def test_chain_self_call_dispatches_to_the_override_in_a_subclass_module() -> None:
+    """(d) ``GameEnv.env_response`` calls ``self.step(...)``; ``GameEnv.step`` only raises, and
+    ``ChessEnv(GameEnv)``, in another module, overrides it with a child process per move."""
+    result = run(V0)
+    base, chess = "v0_env/games/base.py", "v0_env/games/chess.py"
+    line = line_of(chess, "# expect: ASL106 critical")
+    finding = finding_at(result, chess, line, "ASL106")
+    assert finding.chain == (
+        ChainLink(base, line_of(base, "async def env_response("), "GameEnv.env_response"),
+        ChainLink(base, line_of(base, "observation = self.step("), "GameEnv.env_response"),
+        ChainLink(chess, line, "ChessEnv.step"),
+    ), finding.chain
+    assert finding.severity.label == "critical"
+    assert "in `ChessEnv.step`, called from per-turn hook `GameEnv.env_response`" in finding.message
+
+
+def test_chain_helper_three_calls_deep() -> None:
+    """(e) ``setup_state`` -> ``prepare_workspace`` -> ``_populate`` -> ``_copy_template``."""
+    result = run(V0)
+    base, workspace = "v0_env/base.py", "v0_env/helpers/workspace.py"
+    line = line_of(workspace, "# expect: ASL109 high")
+    finding = finding_at(result, workspace, line, "ASL109")
+    assert finding.chain == (
+        ChainLink(base, line_of(base, "async def setup_state("), "BaseQAEnv.setup_state"),
+        ChainLink(base, line_of(base, 'prepare_workspace(state["workdir"])'), "BaseQAEnv.setup_state"),
+        ChainLink(workspace, line_of(workspace, "    _populate(Path(workdir))"), "prepare_workspace"),
+        ChainLink(workspace, line_of(workspace, "    _copy_template(workdir)"), "_populate"),
+        ChainLink(workspace, line, "_copy_template"),
+    ), finding.chain
+    assert "via `prepare_workspace` → `_populate`" in finding.message
+
+
+def test_chain_of_a_helper_called_from_a_cold_and_a_hot_function_starts_at_the_hot_one() -> None:
+    """(f) ``read_manifest`` is called by ``load_environment`` (cold) and ``setup_state`` (hot)."""
+    result = run(V0)
+    base, workspace = "v0_env/base.py", "v0_env/helpers/workspace.py"
+    line = line_of(workspace, "# expect: ASL107 high")
+    finding = finding_at(result, workspace, line, "ASL107")
+    assert finding.chain == (
+        ChainLink(base, line_of(base, "async def setup_state("), "BaseQAEnv.setup_state"),
+        ChainLink(base, line_of(base, "read_manifest(os.path.join"), "BaseQAEnv.setup_state"),
+        ChainLink(workspace, line, "read_manifest"),
+    ), finding.chain
+
+
+def test_chain_of_an_awaited_coroutine_starts_at_the_hook_awaiting_it() -> None:
+    """(g) ``drain`` is started with ``asyncio.create_task`` by ``main`` (itself cold, run by
+    ``asyncio.run``) and awaits ``store``: the task is the root, named with who started it."""
+    result = run(PROJECTS / "asyncio_app")
+    workers, main = "asyncio_app/app/workers.py", "asyncio_app/app/main.py"
+    line = line_of(workers, "# expect: ASL108 critical")
+    finding = finding_at(result, workers, line, "ASL108")
+    assert finding.chain == (
+        ChainLink(workers, line_of(workers, "async def drain("), "drain"),
+        ChainLink(workers, line_of(workers, "await store(item)"), "drain"),
+        ChainLink(workers, line, "store"),
+    ), finding.chain
+    assert "called from asyncio task `drain`, started with `asyncio.create_task(...)` in `main`" in finding.message
+    assert not [f for f in result.findings if f.path == main]
+
+
+def test_side_by_side_environments_keep_their_own_modules() -> None:
+    """(h) env_a/utils.py and env_b/utils.py are both the top-level module ``utils``: each
+    environment's ``from utils import ...`` means its own, and neither file is dropped."""
+    sources = load_sources(PROJECTS / "side_envs")
+    modules = {s.path.rpartition("/side_envs/")[2] or s.path: s.module for s in sources}
+    assert modules == {
+        "side_envs/environments/env_a/env_a.py": "env_a",
+        "side_envs/environments/env_a/utils.py": "utils@env_a",
+        "side_envs/environments/env_b/env_b.py": "env_b",
+        "side_envs/environments/env_b/utils.py": "utils@env_b",
+    }
+    result = run(PROJECTS / "side_envs", sources)
+    utils_b, env_b = "side_envs/environments/env_b/utils.py", "side_envs/environments/env_b/env_b.py"
+    (finding,) = result.findings
+    assert finding.chain == (
+        ChainLink(env_b, line_of(env_b, "async def setup_state("), "BEnv.setup_state"),
+        ChainLink(env_b, line_of(env_b, 'cleanup(state["workdir"])'), "BEnv.setup_state"),
+        ChainLink(utils_b, line_of(utils_b, "# expect: ASL109 high"), "cleanup"),
+    )
+
+
 # -- messages -----------------------------------------------------------------------------------
 
 Words = tuple[str | tuple[str, ...], ...]  # every item must appear; a tuple item: one of its words
@@ -216,6 +303,18 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("v0_env/rewards.py", "BoxedParser.parse_answer"): ("parse_answer",),
     ("v0_env/rewards.py", "CitationRubric.cleanup"): ("cleanup", "per rollout"),
     ("v0_env/rewards.py", "CitationRubric.score_group"): ("score_group", "group"),
+    # v0: a base class's per-turn hook calling a method its subclass overrides
+    ("v0_env/games/base.py", "GameEnv.env_response"): ("env_response", "per turn"),
+    # side_envs: each environment's own helpers
+    ("side_envs/environments/env_b/env_b.py", "BEnv.setup_state"): ("setup_state", "per rollout"),
+    # asyncio_app: a generic service
+    ("asyncio_app/app/web.py", "health"): ("async def",),
+    ("asyncio_app/app/web.py", "list_items"): ("async def",),
+    ("asyncio_app/app/web.py", "version"): ("async def",),
+    ("asyncio_app/app/workers.py", "drain"): ("asyncio task", "create_task", "main"),
+    ("asyncio_app/app/workers.py", "fetch_size"): ("asyncio task", "gather", "main"),
+    ("asyncio_app/app/workers.py", "rotate_logs"): ("asyncio task", "create_task", "main"),
+    ("asyncio_app/app/workers.py", "on_tick"): ("event loop callback",),
     # v1
     ("v1_env/tasks.py", "RepairTask.setup"): ("setup", "per rollout"),
     ("v1_env/tasks.py", "RepairTask.runtime_env"): ("runtime_env", "per rollout"),

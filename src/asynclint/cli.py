@@ -15,7 +15,7 @@ from asynclint import __version__, baseline
 from asynclint.config import MAX_FOLLOW_DEPTH, ConfigError, find_pyproject, load
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
-from asynclint.model import Severity
+from asynclint.model import FileError, Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 SEVERITIES = [s.label for s in sorted(Severity, reverse=True)]
@@ -180,7 +180,10 @@ def _load_config(paths, config_file, select, ignore, exclude, severity):
               help="Read [tool.asynclint] from this pyproject.toml instead of the nearest one.")
 @click.option("--exclude", multiple=True, metavar="PATTERNS",
               help="Extra gitignore-style patterns to skip, comma-separated.")
-def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude) -> None:
+@click.option("--follow-imports/--no-follow-imports", default=None,
+              help="Also fix the project's calls into installed code that blocks inside (as check reports them).")
+def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude,
+        follow_imports) -> None:
     """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
 
     Every fix is verified before it is written: the file still compiles, the finding is gone
@@ -193,19 +196,25 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     from asynclint.fixers.orchestrator import fix_sources
     from asynclint.report.fix_report import render_diff, render_fix_report
     from asynclint.files import discover, display_path
-    from asynclint.runner import read_sources
+    from asynclint.runner import index, follow_libraries, read_sources
     from asynclint.writer import WriteError, replace_source
 
     paths = paths or (".",)
     try:
         config = _load_config(paths, config_file, select, ignore, exclude, severity)
+        if follow_imports is not None:
+            config = config.with_flags(follow_imports=follow_imports)
         files = discover(paths, config)
     except (ConfigError, PathError) as exc:
         _fail(str(exc))
     if not files:
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
     sources, read_errors = read_sources(files)
-    outcome = fix_sources(sources, config, unsafe=unsafe_fixes)
+    libraries = []
+    if config.follow_imports:
+        summaries = [s for s in index(sources, config.catalogue(), 1) if not isinstance(s, FileError)]
+        libraries = follow_libraries(summaries, config)
+    outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries)
     changed = outcome.changed
     if show_diff:
         text = render_diff(outcome)

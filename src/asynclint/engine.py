@@ -20,6 +20,9 @@ from asynclint.knowledge.frameworks import CLIENT_HANDOFFS, framework_class
 from asynclint.model import ChainLink, FileError, Finding, Result, RuleMeta, Severity
 from asynclint.rules import ALL_RULES, Candidate, DefinitionRule, Rule
 
+#: How a call into an installed library that blocks inside is fixed at the project's line.
+LIBRARY_CALL_RECIPE = "to-thread"
+
 
 @dataclass(frozen=True)
 class SourceFile:
@@ -27,11 +30,12 @@ class SourceFile:
     text: str
     module: str  # dotted module name, from the package layout
     package: str  # the package relative imports resolve against
+    imports: tuple[tuple[str, str], ...] = ()  # see asynclint.files.ModuleName
 
 
 def summarize(source: SourceFile, catalogue: Catalogue) -> ModuleSummary | FileError:
     try:
-        return index_source(source.text, source.path, source.module, source.package, catalogue)
+        return index_source(source.text, source.path, source.module, source.package, catalogue, source.imports)
     except IndexError_ as exc:
         return FileError(source.path, str(exc))
 
@@ -155,6 +159,7 @@ class _Checker:
                 severity = severity.escalated()
             # Blocking code inside an installed library is reported where the project calls in.
             shown, prefix = (summary.path, site), ""
+            fix = fixers.plan(api.fix, target, _placement(graph, key), fixers.root_awaited(hot.root_hook))
             if summary.library is not None:
                 entry = graph.entry(key)
                 if entry is None:
@@ -168,6 +173,12 @@ class _Checker:
                 entered_from = graph.summaries[callee[0]].library
                 through = f", through {summary.library}" if summary.library != entered_from else ""
                 prefix = f"inside `{entered}` ({entered_from}{through}): "
+                # The project's line is where a fix can go: offload the call into the library
+                # (what ``asynclint fix`` does there); an awaited library coroutine has nothing
+                # to offload at that line.
+                fix = None if shown_site.awaited else fixers.plan(
+                    LIBRARY_CALL_RECIPE, entered, _placement(graph, caller), fixers.root_awaited(hot.root_hook)
+                )
             if not self._keep(shown[0], shown[1].line, rule, severity):
                 continue
             message = prefix + rule.message.format(
@@ -185,7 +196,7 @@ class _Checker:
                 severity=severity,
                 message=message,
                 chain=graph.chain(key, site),
-                fix=fixers.plan(api.fix, target, _placement(graph, key), fixers.root_awaited(hot.root_hook)),
+                fix=fix,
             )
 
 

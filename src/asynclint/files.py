@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import tokenize
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +127,13 @@ def decode(data: bytes) -> str:
 
 def module_name(path: Path) -> tuple[str, str]:
     """(module, package) from the ``__init__.py`` files above ``path``."""
+    module, package, _ = _layout(path)
+    return module, package
+
+
+def _layout(path: Path) -> tuple[str, str, Path]:
+    """(module, package, import root): the root is the directory above the top-level package,
+    the one that must be on ``sys.path`` for the import to work."""
     parts: list[str] = []
     directory = path.parent
     while (directory / "__init__.py").is_file():
@@ -137,6 +144,71 @@ def module_name(path: Path) -> tuple[str, str]:
     stem = path.stem
     if stem == "__init__":
         module = ".".join(parts) or directory.name
-        return module, module
+        return module, module, directory
     package = ".".join(parts)
-    return (f"{package}.{stem}" if package else stem), package
+    return (f"{package}.{stem}" if package else stem), package, directory
+
+
+@dataclass(frozen=True)
+class ModuleName:
+    module: str
+    package: str
+    #: Top-level names that several import roots of the project define -> the module such an
+    #: import means from this file (see :func:`module_names`).
+    imports: tuple[tuple[str, str], ...] = ()
+
+
+#: Joins a top-level name defined in several import roots to the root it comes from: ``utils@env_a``
+#: (never valid in an import, so never confused with a real module).
+ROOT_MARK = "@"
+
+
+def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
+    """Module names for the files of one project, unique even where two import roots define the
+    same top-level module.
+
+    A directory without ``__init__.py`` that holds a top-level module is an import root of its
+    own -- a script's directory is ``sys.path[0]`` when it runs -- so two environments side by
+    side can each have a ``utils.py``, and each one's ``from utils import helper`` means its
+    own. Such a name becomes ``utils@env_a`` / ``utils@env_b`` (after the shortest distinct
+    paths of the roots), and every file is told what a bare ``utils`` means from where it is:
+    the module in its own root first, else the one whose root is nearest above it, else the
+    first in path order."""
+    layouts = {path: _layout(path) for path in paths}
+    roots_of: dict[str, set[Path]] = {}
+    for module, _, root in layouts.values():
+        roots_of.setdefault(module.partition(".")[0], set()).add(root)
+    shared = {top: sorted(roots) for top, roots in roots_of.items() if len(roots) > 1}
+    labels = {top: _labels(roots) for top, roots in shared.items()}
+    # What a bare name means depends only on the importer's root: between a file and its root
+    # every directory is a package (it has an ``__init__.py``), so no other root lies between.
+    meaning: dict[Path, tuple[tuple[str, str], ...]] = {}
+    names = {}
+    for path, (module, package, root) in layouts.items():
+        top = module.partition(".")[0]
+        if top in shared:
+            unique = f"{top}{ROOT_MARK}{labels[top][root]}"
+            module = unique + module[len(top):]
+            package = unique + package[len(top):] if package.partition(".")[0] == top else package
+        if root not in meaning:
+            meaning[root] = tuple(
+                (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}") for name, roots in sorted(shared.items())
+            )
+        names[path] = ModuleName(module, package, meaning[root])
+    return names
+
+
+def _nearest(roots: list[Path], own: Path) -> Path:
+    if own in roots:
+        return own
+    above = [root for root in roots if root in own.parents]
+    return max(above, key=lambda root: len(root.parts)) if above else roots[0]
+
+
+def _labels(roots: list[Path]) -> dict[Path, str]:
+    """Each root named by the fewest trailing path parts that tell it from the others."""
+    for depth in range(1, max(len(root.parts) for root in roots) + 1):
+        labels = {root: "/".join(root.parts[-depth:]).replace(".", "_") for root in roots}
+        if len(set(labels.values())) == len(roots):
+            return labels
+    return {root: root.as_posix().replace(".", "_") for root in roots}

@@ -1,9 +1,17 @@
 """Project call graph: which functions run on the event loop, and the shortest chain proving it.
 
-Hot roots are coroutine functions (and configured entry points); a sync function is hot when a
-hot function calls it directly -- not when it is only handed to ``asyncio.to_thread`` or an
-executor. Calls resolve across modules through imports and re-exports, and ``self.method()``
-through base classes defined anywhere in the project.
+Hot roots are the entry points something outside the project runs on the loop: framework hooks
+and the callables registered with the framework, coroutines started as tasks of their own
+(``asyncio.create_task``, ``gather``, ``TaskGroup.create_task``), loop callbacks, configured
+entry points, and every ``async def`` that no project code calls or awaits (a server's handler,
+a callback some library awaits). A coroutine the project awaits is hot only through its callers,
+so its chain starts at the real entry point; one run by ``asyncio.run`` is a program's entry
+point, cold like the code that starts the loop. Cold roots (``load_environment``, ``__init__``,
+teardown, test functions) stay cold unless a hot function also reaches them. A function is hot
+when a hot function calls it directly -- not when it is only handed to ``asyncio.to_thread`` or
+an executor. Calls resolve across modules through imports and re-exports, ``self.method()``
+through base classes defined anywhere in the project, and to the overrides of the method in the
+project's subclasses (class-hierarchy analysis: ``self`` may be any of them).
 """
 
 from __future__ import annotations
@@ -13,7 +21,24 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from asynclint.index import SUPER, CallSite, ClassInfo, Function, FunctionRef, ModuleSummary, extend, split_super
+from asynclint.index import (
+    SUPER,
+    CallSite,
+    ClassInfo,
+    Function,
+    FunctionRef,
+    ModuleSummary,
+    extend,
+    linear_chain,
+    split_super,
+)
+from asynclint.knowledge.asyncio_apis import (
+    LOOP_RUNNERS,
+    TASK_SPAWNER_METHODS,
+    TASK_SPAWNERS,
+    runs_loop,
+    spawns_task,
+)
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
@@ -21,11 +46,16 @@ from asynclint.knowledge.frameworks import (
     FREQUENT,
     REGISTRATIONS,
     REWARD,
-    Registration,
     SYNC_REWARD,
+    TEST_CLASSES,
+    TEST_DECORATORS,
+    TEST_FILES,
+    TEST_FUNCTIONS,
     Hook,
     HookClass,
+    Registration,
     framework_class,
+    public_name,
 )
 from asynclint.model import ChainLink
 
@@ -72,7 +102,10 @@ class ProjectGraph:
         self._hot_patterns = tuple(hot_roots)
         self._cold_patterns = tuple(cold_roots)
         self.modules: dict[str, list[int]] = {}
-        self.defs: dict[str, FuncKey] = {}
+        #: Qualified name -> every definition of it, first one first. A name defined twice (under
+        #: ``if``/``else``, or by two files given the same module name) may run either: calls go
+        #: to all of them.
+        self.defs: dict[str, list[FuncKey]] = {}
         self.classes: dict[str, tuple[int, ClassInfo]] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.values: dict[str, str] = {}
@@ -82,18 +115,31 @@ class ProjectGraph:
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             for index, function in enumerate(summary.functions):
                 if function.kind == "function" and _OVERLOAD.isdisjoint(function.decorators):
-                    self.defs.setdefault(f"{summary.module}.{function.qualname}", (position, index))
+                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append((position, index))
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
         self.hot: dict[FuncKey, HotInfo] = {}
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
+        self._canonical: dict[str, str] = {}
+        self._ancestors: dict[str, list[str]] = {}
+        self._mro: dict[str, list[str]] = {}
+        self._tables: dict[str, HookClass | None] = {}
+        self._subclasses: dict[str, list[str]] | None = None
+        self._overrides: dict[tuple[str, str], list[FuncKey]] = {}
+        self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
         self._propagate()
 
     # -- name resolution ----------------------------------------------------------------------
 
     def canonical(self, name: str) -> str:
         """Follow re-exports: ``pkg.helper`` imported into ``pkg/__init__`` -> ``pkg.mod.helper``."""
+        found = self._canonical.get(name)
+        if found is None:
+            found = self._canonical[name] = self._follow_exports(name)
+        return found
+
+    def _follow_exports(self, name: str) -> str:
         for _ in range(_MAX_ALIAS_HOPS):
             if name in self.defs or name in self.classes:
                 return name
@@ -110,30 +156,41 @@ class ProjectGraph:
             name = ".".join([exported, *rest[1:]])
         return name
 
-    def function_for(self, target: str | None) -> FuncKey | None:
-        """The project function a call target runs: the function itself, or a class's ``__init__``."""
+    def functions_for(self, target: str | None) -> list[FuncKey]:
+        """The project functions a call target runs: the function itself (every definition of
+        it), or a class's ``__init__`` (inherited ones included)."""
         if not target:
-            return None
+            return []
         name = self.canonical(target)
-        key = self.defs.get(name)
-        if key is not None:
-            return key
+        keys = self.defs.get(name)
+        if keys is not None:
+            return keys
         if name in self.classes:
-            return self.method_of(name, "__init__")
+            key = self.method_of(name, "__init__")
+            return [key] if key is not None else []
         owner, _, method = name.rpartition(".")
         if owner in self.classes:  # a method inherited from a base class
-            return self.method_of(owner, method)
-        return None
+            key = self.method_of(owner, method)
+            return [key] if key is not None else []
+        return []
+
+    def function_for(self, target: str | None) -> FuncKey | None:
+        """The project function a call target runs: the function itself, or a class's ``__init__``."""
+        keys = self.functions_for(target)
+        return keys[0] if keys else None
 
     def mro(self, cls: str) -> list[str]:
         """The project classes among ``cls`` and its bases, nearest first."""
-        return [name for name in self.ancestors(cls) if name in self.classes]
+        found = self._mro.get(cls)
+        if found is None:
+            found = self._mro[cls] = [name for name in self.ancestors(cls) if name in self.classes]
+        return found
 
     def method_of(self, cls: str, name: str) -> FuncKey | None:
         for owner in self.mro(cls):
-            key = self.defs.get(f"{owner}.{name}")
-            if key is not None:
-                return key
+            keys = self.defs.get(f"{owner}.{name}")
+            if keys is not None:
+                return keys[0]
         return None
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
@@ -174,37 +231,57 @@ class ProjectGraph:
                 return extend(type_, parts[end:])
         return None
 
+    # -- classes --------------------------------------------------------------------------------
+
+    def ancestors(self, cls: str) -> list[str]:
+        """``cls`` and every base class, project or external, nearest first."""
+        return linear_chain(cls, self._bases, self._ancestors)
+
+    def _bases(self, cls: str) -> tuple[str, tuple[str, ...]]:
+        name = self.canonical(cls)
+        return name, self.classes[name][1].bases if name in self.classes else ()
+
+    def framework_table(self, cls: str) -> HookClass | None:
+        """The framework hook table a (project) class inherits, if any."""
+        if cls not in self._tables:
+            self._tables[cls] = next(filter(None, map(framework_class, self.ancestors(cls))), None)
+        return self._tables[cls]
+
+    def overrides(self, cls: str, method: str) -> list[FuncKey]:
+        """Definitions of ``method`` in the project's subclasses of ``cls`` (at any depth): what
+        ``self.method()`` written in ``cls`` may run instead of its own."""
+        key = (cls, method)
+        found = self._overrides.get(key)
+        if found is not None:
+            return found
+        if self._subclasses is None:
+            self._subclasses = {}
+            for name, (_, info) in sorted(self.classes.items()):
+                for base in info.bases:
+                    self._subclasses.setdefault(self.canonical(base), []).append(name)
+        found, seen, queue = [], {cls}, deque(self._subclasses.get(cls, ()))
+        while queue:
+            sub = queue.popleft()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            found.extend(self.defs.get(f"{sub}.{method}", ()))
+            queue.extend(self._subclasses.get(sub, ()))
+        self._overrides[key] = found
+        return found
+
     # -- hotness --------------------------------------------------------------------------------
 
     def _matches(self, patterns: tuple[str, ...], name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
-    def ancestors(self, cls: str) -> list[str]:
-        """``cls`` and every base class, project or external, nearest first."""
-        order, queue = [], deque([cls])
-        while queue:
-            current = self.canonical(queue.popleft())
-            if current in order:
-                continue
-            order.append(current)
-            if current in self.classes:
-                queue.extend(self.classes[current][1].bases)
-        return order
-
-    def framework_table(self, cls: str) -> HookClass | None:
-        """The framework hook table a (project) class inherits, if any."""
-        for ancestor in self.ancestors(cls):
-            table = framework_class(ancestor)
-            if table is not None:
-                return table
-        return None
-
     def hook_of(self, position: int, function: Function) -> tuple[Hook | None, bool]:
         """(the framework hook ``function`` is, cold?) from its decorators and its class."""
         module = self.summaries[position].module
         for decorator in function.decorators:
-            if decorator in DECORATORS:
-                hook = DECORATORS[decorator]
+            name = public_name(decorator)
+            if name in DECORATORS:
+                hook = DECORATORS[name]
                 return hook, hook is None
         if function.class_qualname is not None:
             table = self.framework_table(f"{module}.{function.class_qualname}")
@@ -214,7 +291,22 @@ class ProjectGraph:
                 return table.methods.get(function.name), False
         elif function.name in COLD_FUNCTIONS:
             return None, True
-        return None, False
+        return None, self._is_test(position, function)
+
+    def _in_test_file(self, position: int) -> bool:
+        filename = self.summaries[position].path.rpartition("/")[2]
+        return any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES)
+
+    def _is_test(self, position: int, function: Function) -> bool:
+        """A test function or fixture, collected and run by pytest."""
+        if not self._in_test_file(position):
+            return False
+        if any(public_name(decorator) in TEST_DECORATORS for decorator in function.decorators):
+            return True
+        owner = function.class_qualname
+        if owner is not None and ("." in owner or not self._matches(TEST_CLASSES, owner)):
+            return False
+        return function.qualname.count(".") == (owner is not None) and self._matches(TEST_FUNCTIONS, function.name)
 
     def _registered(self) -> dict[FuncKey, Hook]:
         """Callables handed to the framework (rewards, tools, parsers), wherever that happens."""
@@ -257,8 +349,87 @@ class ProjectGraph:
                 return registration.hook
         return None
 
+    def _edges_of(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """Project functions ``key`` runs on the loop: sync calls, coroutines it awaits (an
+        awaited coroutine runs as part of its caller, as often as the caller runs), and
+        coroutines it starts as tasks (they run on the loop as often as it starts them) -- not
+        coroutines it hands to a new event loop, nor ones it makes and leaves to others."""
+        found = self._edges.get(key)
+        if found is not None:
+            return found
+        found = self._edges[key] = []
+        for site in self._calls_by_caller.get(key, ()):
+            if runs_loop(site.consumer):
+                continue
+            for callee in self._targets(key, site):
+                if callee != key and site.awaited == self.function(callee).is_async:
+                    found.append((callee, site))
+        return found
+
+    def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
+        """What a call runs: the function its target names, and when it is called through
+        ``self``, the overrides of that method in the project's subclasses of the caller's class."""
+        keys = self.functions_for(self.call_target(site))
+        through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
+        if not keys or not through_self:
+            return keys
+        method = self.function(keys[0])
+        if method.class_qualname is None:
+            return keys
+        owner = f"{self.summaries[keys[0][0]].module}.{method.class_qualname}"
+        function = self.function(caller)
+        receiver = owner
+        if function.class_qualname is not None:
+            own = f"{self.summaries[caller[0]].module}.{function.class_qualname}"
+            if owner in self.ancestors(own):
+                if self.method_of(own, method.name) != keys[0]:
+                    return keys  # ``super().method()``: never one of the overrides below
+                receiver = own  # ``self`` is an instance of the caller's class or a subclass of it
+        overrides = self.overrides(receiver, method.name)
+        return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
+
+    def _entered(self) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
+        """From the project's own code: (coroutines started as tasks -> their root hook, every
+        function something in the project calls, awaits or starts)."""
+        spawned: dict[FuncKey, Hook] = {}
+        called: set[FuncKey] = set()
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue
+            # A test awaiting a coroutine of the project says nothing about who runs it in
+            # production (a handler tested by calling it is still the server's to call); it
+            # does settle the test file's own helpers.
+            from_tests = self._in_test_file(position)
+            for site in summary.calls:
+                caller = (position, site.caller)
+                spawn = spawns_task(site.consumer) and not from_tests
+                if not (site.awaited or site.consumer):
+                    continue  # a coroutine made here and run by whatever receives it
+                for callee in self._targets(caller, site):
+                    if callee == caller:
+                        continue  # recursion: the function still needs a caller of its own
+                    if from_tests and not self._in_test_file(callee[0]):
+                        continue
+                    called.add(callee)
+                    if spawn and callee not in spawned and self.function(callee).is_async:
+                        spawned[callee] = _task_hook(site.consumer or "", summary.functions[site.caller].qualname)
+            for ref in summary.refs:
+                spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
+                if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
+                    continue
+                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                for callee in self.functions_for(target):  # ``anyio.run(main)``, ``tg.start_soon(worker)``
+                    if from_tests and not self._in_test_file(callee[0]):
+                        continue
+                    called.add(callee)
+                    if spawner and not from_tests and callee not in spawned and self.function(callee).is_async:
+                        consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
+                        spawned[callee] = _task_hook(consumer, summary.functions[ref.caller].qualname)
+        return spawned, called
+
     def _roots(self) -> dict[FuncKey, Hook]:
         registered = self._registered()
+        spawned, called = self._entered()
         roots: dict[FuncKey, Hook] = {}
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
@@ -269,29 +440,16 @@ class ProjectGraph:
                 key = (position, index)
                 name = f"{summary.module}.{function.qualname}"
                 hook, cold = self.hook_of(position, function)
-                hook = registered.get(key, hook)
+                hook = registered.get(key, hook) or spawned.get(key)
                 if hook is not None:
                     roots[key] = hook
                 elif cold or (self._cold_patterns and self._matches(self._cold_patterns, name)):
                     continue
-                elif function.is_async:
-                    roots[key] = COROUTINE
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
+                elif function.is_async and key not in called:
+                    roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
-
-    def _callees(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
-        """Project functions ``key`` runs on the loop: sync calls, and coroutines it awaits (an
-        awaited coroutine runs as part of its caller, as often as the caller runs)."""
-        found = []
-        for site in self._calls_by_caller.get(key, ()):
-            callee = self.function_for(self.call_target(site))
-            if callee is None or callee == key:
-                continue
-            if site.awaited != self.function(callee).is_async:
-                continue  # awaiting a sync result, or a coroutine made and never run here
-            found.append((callee, site))
-        return found
 
     def _propagate(self) -> None:
         self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}
@@ -309,7 +467,7 @@ class ProjectGraph:
         while queue:
             state = queue.popleft()
             info = self.states[state]
-            for callee, site in self._callees(state[0]):
+            for callee, site in self._edges_of(state[0]):
                 reached = HotInfo(
                     info.root, info.root_hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1
                 )
@@ -335,7 +493,7 @@ class ProjectGraph:
                 target = self.typed(target) or self.canonical(target)
                 # Up to the first call result: ``lib.get().json`` is looked for as ``lib.get``.
                 target = target.split("().", 1)[0].removesuffix("()")
-                if catalogue.covers(target) or self.function_for(target) is not None:
+                if catalogue.covers(target) or self.functions_for(target):
                     continue  # a known API, something reached through one, or settled already
                 module = self._module_of(target)
                 if module is not None and self.summaries[self.modules[module][0]].library is None:
@@ -358,8 +516,8 @@ class ProjectGraph:
         for (caller, line), (callee, _) in zip(steps, steps[1:]):
             if self.is_library(caller) or not self.is_library(callee):
                 continue
-            for site in self._calls_by_caller.get(caller, ()):
-                if site.line == line and self.function_for(self.call_target(site)) == callee:
+            for edge, site in self._edges_of(caller):
+                if site.line == line and edge == callee:
                     return caller, site, callee
         return None
 
@@ -385,3 +543,9 @@ class ProjectGraph:
             links.append(ChainLink(self.summaries[caller[0]].path, line, self.function(caller).qualname))
         links.append(ChainLink(self.summaries[key[0]].path, site.line, self.function(key).qualname))
         return tuple(links)
+
+
+def _task_hook(consumer: str, caller: str) -> Hook:
+    """A coroutine started as a task of its own runs on the loop next to every other task."""
+    started = consumer.removeprefix(".")
+    return Hook("asyncio task", "rollout", note=f"started with `{started}(...)` in `{caller}`")

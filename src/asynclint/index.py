@@ -18,14 +18,15 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
-    COROUTINE_CONSUMER_METHODS,
-    COROUTINE_CONSUMERS,
     OFFLOAD_KEYWORDS,
     OFFLOAD_METHODS,
+    consumer_name,
 )
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
@@ -92,6 +93,45 @@ def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     return 0, path
 
 
+def linear_chain(
+    cls: str,
+    lookup: Callable[[str], tuple[str, tuple[str, ...]]],
+    memo: dict[str, list[str]],
+    known: Callable[[str], bool] = lambda name: True,
+) -> list[str]:
+    """``cls`` and its base classes breadth first, nearest first, kept in ``memo``.
+    ``lookup(name)`` -> (the class's name, its bases); classes ``known`` rejects are left out.
+
+    A class with one base extends its base's list, so a deep single-inheritance hierarchy costs
+    one list per class instead of one walk of the whole hierarchy per class."""
+    links: list[tuple[str, str]] = []  # (as asked, as named) from ``cls`` down the single bases
+    current = cls
+    while current not in memo:
+        name, bases = lookup(current)
+        if len(bases) != 1 or not known(name) or any(name == seen for _, seen in links):
+            memo[current] = _breadth_first(current, lookup, known)
+            break
+        links.append((current, name))
+        current = bases[0]
+    tail = memo[current]
+    for asked, name in reversed(links):
+        tail = [name, *tail] if name not in tail else _breadth_first(asked, lookup, known)
+        memo[asked] = tail
+    return memo[cls]
+
+
+def _breadth_first(cls: str, lookup: Callable[[str], tuple[str, tuple[str, ...]]], known: Callable[[str], bool]):
+    order, seen, queue = [], set(), deque([cls])
+    while queue:
+        name, bases = lookup(queue.popleft())
+        if name in seen or not known(name):
+            continue
+        seen.add(name)
+        order.append(name)
+        queue.extend(bases)
+    return order
+
+
 def extend(name: str, parts: tuple[str, ...] | list[str]) -> str:
     """Append attribute names (``"create()"`` for a call's result) to a dotted name, renaming
     through :data:`RETURNS` at each step."""
@@ -143,6 +183,9 @@ class CallSite:
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
     kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
     words: tuple[str, ...] = ()  # see _arg_words
+    #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
+    #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
+    consumer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,17 +266,22 @@ class _Frame:
 
 
 class _Indexer:
-    def __init__(self, source: str, path: str, module: str, package: str, catalogue: Catalogue):
+    def __init__(
+        self, source: str, path: str, module: str, package: str, catalogue: Catalogue,
+        imports: tuple[tuple[str, str], ...] = (),
+    ):
         self.source = source
         self.path = path
         self.module = module
         self.package = package
         self.catalogue = catalogue
+        self.imports = dict(imports)  # top-level name -> the project module it means here
         self.functions: list[Function] = [Function("<module>", "<module>", 1, False, "module")]
         self.calls: list[CallSite] = []
         self.refs: list[FunctionRef] = []
         self.handoffs: list[Handoff] = []
         self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
+        self._consumed: dict[int, str] = {}  # id of a call node -> the coroutine consumer it is passed to
         self.values: list[tuple[str, str]] = []
         self.class_attrs: dict[str, dict[str, Value]] = {}
         self.class_methods: dict[str, list[str]] = {}
@@ -241,6 +289,7 @@ class _Indexer:
         self.class_lines: dict[str, int] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
+        self._chains: dict[str, list[str]] = {}
         self._ascii = source.isascii()
         self._lines: list[bytes] | None = None
         self.frames: list[_Frame] = []
@@ -408,6 +457,8 @@ class _Indexer:
             self_ref = (func_value.cls, func_value.path)
         if target is None and self_ref is None and method is None:
             return None
+        consumer = self._consumed.pop(id(node), None)
+        awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         api = self.catalogue.match(target, method) if not awaited else None
         site = CallSite(
             caller=self.frame.func,
@@ -423,6 +474,7 @@ class _Indexer:
             self_ref=self_ref,
             api=api.pattern if api else None,
             origin=origin,
+            consumer=consumer,
             **(_argument_facts(node, self._data_receiver(node)) if (api or self_ref) else {}),
         )
         if self_ref is not None:
@@ -628,12 +680,12 @@ class _Indexer:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
-                    bindings[alias.asname] = Sym(alias.name)
+                    bindings[alias.asname] = Sym(self._absolute(alias.name))
                 else:
                     top = alias.name.split(".", 1)[0]
-                    bindings[top] = Sym(top)
+                    bindings[top] = Sym(self._absolute(top))
             return
-        base = node.module or ""
+        base = self._absolute(node.module or "")
         if node.level:
             parts = self.package.split(".") if self.package else []
             if node.level > 1:
@@ -644,6 +696,11 @@ class _Indexer:
                 continue
             name = f"{base}.{alias.name}" if base else alias.name
             bindings[alias.asname or alias.name] = Sym(RETURNS.get(name, name))  # StrictRedis is Redis
+
+    def _absolute(self, name: str) -> str:
+        """An absolute import's module as the project names it (see ``files.module_names``)."""
+        top, dot, rest = name.partition(".")
+        return self.imports[top] + dot + rest if top in self.imports else name
 
     def visit_class(self, node: ast.ClassDef) -> None:
         for decorator in node.decorator_list:
@@ -750,7 +807,10 @@ class _Indexer:
         offload_at = offload_functions.get(target) if target else None
         if offload_at is None and method in OFFLOAD_METHODS and target not in offload_functions:
             offload_at = OFFLOAD_METHODS[method]
-        consumes = (target in COROUTINE_CONSUMERS) or (method in COROUTINE_CONSUMER_METHODS)
+        consumer = consumer_name(target, method)
+        consumes = consumer is not None
+        if consumes:
+            self._mark_consumed(node, consumer)
         for position, arg in enumerate(node.args):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
             context = _CallContext(target, method, self_target, str(position))
@@ -763,6 +823,16 @@ class _Indexer:
                 self._record_handoff(keyword, context)
         if method in ("append", "extend") and isinstance(node.func, ast.Attribute) and node.args:
             self._grow_refs(node.func.value, node.args[0], method)
+
+    def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
+        """Remember which calls among ``node``'s arguments make the coroutines it consumes,
+        also one per item: ``gather(*(fetch(u) for u in urls))``."""
+        for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
+            inner = arg.value if isinstance(arg, ast.Starred) else arg
+            if isinstance(inner, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+                inner = inner.elt
+            if isinstance(inner, ast.Call):
+                self._consumed[id(inner)] = consumer
 
     def _record_handoff(self, keyword: ast.keyword, call: _CallContext) -> None:
         value = self.infer(keyword.value)
@@ -857,14 +927,10 @@ class _Indexer:
     # -- settling self.<attr> ---------------------------------------------------------------
 
     def _class_chain(self, cls: str) -> list[str]:
-        chain, queue = [], [cls]
-        while queue:
-            current = queue.pop(0)
-            if current in chain or current not in self.class_lines:
-                continue
-            chain.append(current)
-            queue.extend(self.class_bases.get(current, ()))
-        return chain
+        """``cls`` and its bases defined in this module, nearest first (asked once the whole
+        module has been read, so kept: a deep hierarchy asks for every class's chain)."""
+        return linear_chain(cls, lambda name: (name, self.class_bases.get(name, ())), self._chains,
+                            known=self.class_lines.__contains__)
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> tuple[str | None, bool]:
         """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver."""
@@ -976,8 +1042,11 @@ def _argument_facts(node: ast.Call, receiver: ast.expr | None) -> dict:
     }
 
 
-def index_source(source: str, path: str, module: str, package: str, catalogue: Catalogue) -> ModuleSummary:
-    """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input."""
+def index_source(
+    source: str, path: str, module: str, package: str, catalogue: Catalogue, imports: tuple[tuple[str, str], ...] = ()
+) -> ModuleSummary:
+    """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input.
+    ``imports`` maps top-level names to the project modules they mean from this file."""
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
@@ -989,6 +1058,6 @@ def index_source(source: str, path: str, module: str, package: str, catalogue: C
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
         raise IndexError_("expression nesting too deep to parse") from None
     try:
-        return _Indexer(source, path, module, package, catalogue).run(tree)
+        return _Indexer(source, path, module, package, catalogue, imports).run(tree)
     except RecursionError:
         raise IndexError_("expression nesting too deep to analyse") from None

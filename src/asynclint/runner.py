@@ -17,7 +17,7 @@ from pathlib import Path
 from asynclint import __version__
 from asynclint.config import Config
 from asynclint.engine import SourceFile, check, summarize
-from asynclint.files import decode, discover, display_path, module_name
+from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
 from asynclint.hotpaths import ProjectGraph
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.libraries import Installed, LibraryFile
@@ -32,6 +32,7 @@ CACHE_DIR = ".asynclint_cache"
 
 def read_sources(files: Sequence[Path]) -> tuple[list[SourceFile], list[FileError]]:
     sources, errors = [], []
+    names = module_names(files)
     for file in files:
         shown = display_path(file)
         try:
@@ -48,8 +49,8 @@ def read_sources(files: Sequence[Path]) -> tuple[list[SourceFile], list[FileErro
             reason = "not valid utf-8 (no encoding declaration)" if "missing" in str(exc) else str(exc)
             errors.append(FileError(shown, f"cannot decode: {reason}"))
             continue
-        module, package = module_name(file)
-        sources.append(SourceFile(shown, text, module, package))
+        name = names[file]
+        sources.append(SourceFile(shown, text, name.module, name.package, name.imports))
     return sources, errors
 
 
@@ -81,7 +82,7 @@ class SummaryCache:
     @staticmethod
     def key(source: SourceFile) -> str:
         digest = hashlib.sha256(source.text.encode("utf-8", "surrogatepass"))
-        digest.update(f"\0{source.path}\0{source.module}\0{source.package}".encode())
+        digest.update(f"\0{source.path}\0{source.module}\0{source.package}\0{source.imports}".encode())
         return digest.hexdigest()
 
     def get(self, source: SourceFile) -> ModuleSummary | None:
@@ -157,13 +158,14 @@ def _write_pickle(file: Path, value: object) -> None:
 
 
 class LibraryCache:
-    """Summaries of installed modules, one pickle per distribution and version: an installed
-    package's files change when its version does, so nothing needs hashing."""
+    """Summaries of installed modules, one pickle per distribution and version, each summary
+    kept with its file's size and modification time: an editable install, or a file edited in
+    place, changes under the same version number."""
 
     def __init__(self, root: Path, catalogue: Catalogue):
         self.directory = root / CACHE_DIR / "libraries"
         self.fingerprint = f"{_analysis_fingerprint()}-{catalogue.fingerprint}"
-        self.packages: dict[str, dict[str, ModuleSummary]] = {}
+        self.packages: dict[str, dict[str, tuple[tuple[int, int], ModuleSummary]]] = {}
         self.dirty: set[str] = set()
 
     def _file(self, name: str) -> Path:
@@ -175,7 +177,15 @@ class LibraryCache:
             return None  # not installed from a distribution: no version to key it by
         return f"{_safe(library.dist)}-{_safe(library.version)}"
 
-    def _package(self, name: str) -> dict[str, ModuleSummary]:
+    @staticmethod
+    def _stamp(library: LibraryFile) -> tuple[int, int] | None:
+        try:
+            status = library.path.stat()
+        except OSError:
+            return None
+        return status.st_size, status.st_mtime_ns
+
+    def _package(self, name: str) -> dict[str, tuple[tuple[int, int], ModuleSummary]]:
         if name not in self.packages:
             try:
                 loaded = _read_pickle(self._file(name))
@@ -186,12 +196,15 @@ class LibraryCache:
 
     def get(self, library: LibraryFile) -> ModuleSummary | None:
         name = self._name(library)
-        return self._package(name).get(library.module) if name else None
+        entry = self._package(name).get(library.module) if name else None
+        if entry is None or not isinstance(entry, tuple) or entry[0] != self._stamp(library):
+            return None  # not analysed yet, or the file changed since
+        return entry[1]
 
     def put(self, library: LibraryFile, summary: ModuleSummary) -> None:
-        name = self._name(library)
-        if name:
-            self._package(name)[library.module] = summary
+        name, stamp = self._name(library), self._stamp(library)
+        if name and stamp:
+            self._package(name)[library.module] = (stamp, summary)
             self.dirty.add(name)
 
     def save(self) -> None:
@@ -303,6 +316,27 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
+def follow_libraries(
+    summaries: Sequence[ModuleSummary],
+    config: Config,
+    *,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+) -> list[ModuleSummary]:
+    """Deep mode: summaries of the installed modules the project's hot code calls into, looked
+    for on ``search_path`` (default: this interpreter's ``sys.path``)."""
+    catalogue = config.catalogue()
+    installed = Installed(
+        sys.path if search_path is None else search_path,
+        {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
+    )
+    library_cache = LibraryCache(config.root, catalogue) if use_cache else None
+    libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
+    if library_cache:
+        library_cache.save()
+    return libraries
+
+
 def run_check(
     paths: Sequence[str],
     config: Config,
@@ -337,12 +371,6 @@ def run_check(
     if cache:
         cache.save({cache.key(s) for s in sources})
     if config.follow_imports:
-        installed = Installed(
-            sys.path if search_path is None else search_path, {summary.module.partition(".")[0] for summary in summaries}
-        )
-        library_cache = LibraryCache(config.root, catalogue) if use_cache else None
-        summaries.extend(_Follower(installed, catalogue, library_cache).follow(summaries, config))
-        if library_cache:
-            library_cache.save()
+        summaries.extend(follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path))
     texts = {source.path: source.text for source in sources}
     return check(summaries, texts, config, catalogue, errors)

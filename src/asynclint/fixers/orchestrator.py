@@ -86,9 +86,10 @@ class FixOutcome:
 class _Linter:
     """The engine over the current texts, re-indexing only files that changed."""
 
-    def __init__(self, sources: Sequence[SourceFile], config: Config):
+    def __init__(self, sources: Sequence[SourceFile], config: Config, libraries: Sequence[ModuleSummary] = ()):
         self.config, self.catalogue = config, config.catalogue()
         self.sources = {source.path: source for source in sources}
+        self.libraries = list(libraries)  # deep mode: installed modules, never edited
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
 
     def lint(self, texts: dict[str, str]) -> Result:
@@ -101,14 +102,18 @@ class _Linter:
                     summarize(replace(self.sources[path], text=text), self.catalogue),
                 )
             (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
-        return check(summaries, texts, self.config, self.catalogue, errors)
+        return check([*summaries, *self.libraries], texts, self.config, self.catalogue, errors)
 
 
-def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool = False) -> FixOutcome:
-    """Fix every finding at or above ``config.min_severity`` that a fixer can, to a fixed point."""
+def fix_sources(
+    sources: Sequence[SourceFile], config: Config, *, unsafe: bool = False, libraries: Sequence[ModuleSummary] = ()
+) -> FixOutcome:
+    """Fix every finding at or above ``config.min_severity`` that a fixer can, to a fixed point.
+    ``libraries``: deep mode's summaries of installed modules, so blocking code inside them is
+    fixed where the project calls in."""
     original = {source.path: source.text for source in sources}
     texts = dict(original)
-    linter = _Linter(sources, config)
+    linter = _Linter(sources, config, libraries)
     applied: list[Applied] = []
     reasons: dict[Key, str] = {}
     result = linter.lint(texts)
@@ -187,6 +192,9 @@ def _why_no_fix(finding: Finding, project: FixProject) -> str:
     """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
     if len(finding.chain) < 2:  # an object handed to the framework, not a call on a hot path
         return "no automatic fix: the object is handed to the framework here; hand it an async client"
+    if finding.chain[-1].path not in project.texts:  # deep mode: it blocks inside an installed package
+        return ("no automatic fix: the blocking code runs inside the awaited library coroutine; "
+                "only the library can take it off the loop")
     site = project.site(finding)
     if isinstance(site, Decline):
         return f"no automatic fix: {site.reason}"

@@ -47,6 +47,54 @@ COROUTINE_CONSUMERS: frozenset[str] = frozenset(
 )
 COROUTINE_CONSUMER_METHODS: frozenset[str] = frozenset({"create_task", "start_soon", "run_until_complete"})
 
+#: Consumers that run the coroutine as a task of its own, concurrently with everything else on
+#: the loop: whatever it blocks on stalls every other task, however cold the code that started
+#: it (a ``main`` run once). Their coroutines are hot roots. Methods are matched by name
+#: (``loop.create_task``, ``TaskGroup.create_task``, anyio/trio ``start_soon``).
+TASK_SPAWNERS: frozenset[str] = frozenset(
+    {
+        "asyncio.create_task",
+        "asyncio.ensure_future",
+        "asyncio.gather",
+        "asyncio.as_completed",
+        "asyncio.wait",
+        "asyncio.run_coroutine_threadsafe",
+    }
+)
+TASK_SPAWNER_METHODS: frozenset[str] = frozenset({"create_task", "start_soon"})
+
+#: Calls that start an event loop and run a coroutine (or, for anyio/trio, an async callable)
+#: to completion: a program's entry point, as cold as the code that calls it. A loop started
+#: from code already on a loop fails at run time, so nothing makes their target hot but other
+#: callers.
+LOOP_RUNNERS: frozenset[str] = frozenset({"asyncio.run", "anyio.run", "trio.run"})
+LOOP_RUNNER_METHODS: frozenset[str] = frozenset({"run_until_complete"})
+
+
+def consumer_name(target: str | None, method: str | None) -> str | None:
+    """How a call site records the coroutine consumer it is an argument of: the qualified name
+    (``asyncio.gather``), or ``.method`` for consumers known by method name only."""
+    if target in COROUTINE_CONSUMERS:
+        return target
+    if method in COROUTINE_CONSUMER_METHODS:
+        return f".{method}"
+    return None
+
+
+def spawns_task(consumer: str | None) -> bool:
+    return _is(consumer, TASK_SPAWNERS, TASK_SPAWNER_METHODS)
+
+
+def runs_loop(consumer: str | None) -> bool:
+    return _is(consumer, LOOP_RUNNERS, LOOP_RUNNER_METHODS)
+
+
+def _is(consumer: str | None, functions: frozenset[str], methods: frozenset[str]) -> bool:
+    if consumer is None:
+        return False
+    return consumer[1:] in methods if consumer.startswith(".") else consumer in functions
+
+
 #: Methods that schedule a callable to run *on* the loop (positional index of the callable).
 LOOP_CALLBACK_METHODS: dict[str, int] = {
     "call_soon": 0,

@@ -10,6 +10,7 @@ of what they block on by one level.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from asynclint.knowledge.asyncio_apis import LOOP_CALLBACK_METHODS
@@ -42,35 +43,53 @@ def _hooks(frequency: str, names: str, what: str = "hook", must_be: str | None =
     return {name: Hook(f"{label} {what}", frequency, must_be) for name in names.split()}
 
 
+# The framework classes of verifiers 0.3.1, by family, and the methods their own code calls on
+# ``self`` per rollout (``tests/data/make_verifiers_classes.py`` reads them off the installed
+# source; ``tests/test_framework_tables.py`` checks these tables against its output). A user's
+# subclass overriding one of those methods has it run where the framework calls it.
 _V0_ENVS = frozenset(
-    "Environment MultiTurnEnv SingleTurnEnv ToolEnv StatefulToolEnv SandboxEnv PythonEnv MCPEnv EnvGroup".split()
+    "Environment MultiTurnEnv SingleTurnEnv ToolEnv StatefulToolEnv SandboxEnv PythonEnv MCPEnv EnvGroup "
+    "CliAgentEnv HarborEnv ComposableEnv OpenCodeEnv OpenCodeQAEnv OpenCodeRLMEnv SWEDebugEnv SandboxDebugEnv "
+    "GymEnv BrowserEnv ReasoningGymEnv TextArenaEnv OpenEnvEnv".split()
 )
+_V0_RUBRICS = frozenset(
+    "Rubric JudgeRubric RubricGroup MathRubric ToolRubric HybridMathRubric RemoteHybridMathRubric EnvGroupRubric "
+    "CPRubric HarborRubric HarborDatasetRubric MultiSWERubric OpenSWERubric R2ERubric SWEBenchRubric SWELegoRubric "
+    "SWERebenchV2Rubric SWESmithRubric ScaleSWERubric SWEDebugRubric SandboxDebugRubric HarnessMetricsRubricGroup "
+    "CliAgentMonitorRubric MultiTurnMonitorRubric OpenCodeMonitorRubric OpenCodeRLMMonitorRubric PythonMonitorRubric "
+    "SandboxMonitorRubric ToolMonitorRubric EpisodicSumRubric OpenEnvEpisodicSumRubric".split()
+)
+_V0_PARSERS = frozenset("Parser XMLParser ThinkParser MaybeThinkParser".split())
 
 HOOK_CLASSES: tuple[HookClass, ...] = (
     HookClass(
         "verifiers",
         _V0_ENVS,
         {
-            **_hooks("rollout", "setup_state rollout render_completion post_rollout get_sandbox_request"),
+            **_hooks("rollout", "setup_state rollout render_completion post_rollout get_sandbox_request init_state "
+                                "cleanup run_rollout run_group mark_timed_out get_env_for_name build_env_vars "
+                                "get_docker_image get_sandbox_resources get_tunnel_url start_agent wait_for_completion"),
             **_hooks("turn", "env_response get_prompt_messages add_trajectory_step add_model_response "
-                             "get_model_response is_completed"),
+                             "get_model_response is_completed increment_state_usage_from_response obs_to_text "
+                             "wrap_response normalize_response normalize_intercepted_messages "
+                             "normalize_intercepted_tools check_agent_completed poll_job_completion"),
             **_hooks("tool", "call_tool"),
             "update_tool_args": Hook("per-tool-call hook", "tool", must_be="sync"),
         },
     ),
     HookClass(
         "verifiers",
-        frozenset("Rubric JudgeRubric RubricGroup MathRubric ToolRubric".split()),
-        {**_hooks("rollout", "score_rollout cleanup"), **_hooks("group", "score_group")},
+        _V0_RUBRICS,
+        {
+            **_hooks("rollout", "score_rollout cleanup cleanup_objects"),
+            **_hooks("group", "score_group group_score_objects"),
+            **_hooks("call", "score_objects task_for_state task_score_fields", "rubric method"),
+        },
     ),
-    HookClass(
-        "verifiers",
-        frozenset("Parser XMLParser ThinkParser MaybeThinkParser".split()),
-        _hooks("call", "parse parse_answer", "parser method"),
-    ),
+    HookClass("verifiers", _V0_PARSERS, _hooks("call", "parse parse_answer get_assistant_messages", "parser method")),
     HookClass(
         "verifiers.v1",
-        frozenset({"Task"}),
+        frozenset("Task HarborTask JudgeTask LeanTask NeMoGymTask OpenEnvTask TextArenaTask".split()),
         {
             **_hooks("rollout", "runtime_env toolsets key hash"),
             # v1 awaits whatever these return (verifiers/v1/rollout.py): a sync one is a TypeError.
@@ -79,15 +98,65 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         cold=frozenset({"__init__", "load"}),
     ),
     # Awaited directly by the rollout and env loops (``await self.harness.setup(runtime)``).
-    HookClass("verifiers.v1", frozenset({"Harness"}),
-              _hooks("rollout", "setup launch resume session cleanup", must_be="async")),
-    HookClass("verifiers.v1", frozenset({"Env"}), _hooks("rollout", "setup run finalize", must_be="async"),
-              cold=frozenset({"__init__", "start", "stop"})),
-    HookClass("verifiers.v1", frozenset({"Taskset"}), {}, cold=frozenset({"__init__", "load"})),
-    HookClass("verifiers.v1", frozenset({"Judge"}), _hooks("call", "score parse build_messages", "judge method")),
+    HookClass(
+        "verifiers.v1",
+        frozenset(
+            "Harness ACPHarness BashHarness BrowserUseHarness ClaudeCodeHarness CodexHarness HermesAgentHarness "
+            "KimiCodeHarness MiniSWEAgentHarness NullHarness OpenClawHarness PiHarness PoolHarness RLMHarness "
+            "Terminus2Harness".split()
+        ),
+        {
+            **_hooks("rollout", "setup launch resume session cleanup", must_be="async"),
+            **_hooks("rollout", "install_skills prepare_acp build_env resolve_prompt resolve_text_prompt config_dir "
+                                "trace_home summarize_threshold"),
+        },
+    ),
+    HookClass(
+        "verifiers.v1",
+        frozenset(
+            "Env AgenticJudgeEnv BestOfNEnv HarborEnv IsolatedAgenticJudgeEnv NeMoGymEnv OpenEnvEnv "
+            "SharedAgenticJudgeEnv SingleAgentEnv TextArenaEnv UserSimEnv".split()
+        ),
+        _hooks("rollout", "setup run finalize", must_be="async"),
+        cold=frozenset({"__init__", "start", "stop"}),
+    ),
+    HookClass(
+        "verifiers.v1",
+        frozenset("Taskset HarborTaskset LeanTaskset NeMoGymTaskset OpenEnvTaskset TextArenaTaskset".split()),
+        {},
+        cold=frozenset({"__init__", "load"}),
+    ),
+    HookClass(
+        "verifiers.v1",
+        frozenset("Judge ReferenceJudge RubricJudge".split()),
+        _hooks("call", "score parse build_messages complete evaluate grade_batch", "judge method"),
+    ),
 )
 
-#: Decorators that make a function a root (or keep it cold: ``None``).
+#: Where verifiers defines a public name -> where users import it from: ``verifiers.X`` is an
+#: alias of ``verifiers.legacy.X`` (the v0 stack, reached through an import hook and a module
+#: ``__getattr__``), and the decorators are re-exported by the package of each stack. Names are
+#: compared after rewriting the longest matching module prefix.
+REEXPORTS: dict[str, str] = {
+    "verifiers.legacy.decorators": "verifiers",
+    "verifiers.decorators": "verifiers",
+    "verifiers.legacy": "verifiers",
+    "verifiers.v1.utils.decorators": "verifiers.v1",
+}
+
+
+def public_name(qualname: str) -> str:
+    """``verifiers.legacy.decorators.stop`` -> ``verifiers.stop``: the name the tables use."""
+    module = qualname
+    while module:
+        module = module.rpartition(".")[0]
+        public = REEXPORTS.get(module)
+        if public is not None:
+            return public + qualname[len(module):]
+    return qualname
+
+
+#: Decorators that make a function a root (or keep it cold: ``None``), by public name.
 DECORATORS: dict[str, Hook | None] = {
     "verifiers.stop": Hook("per-turn `@vf.stop` condition", "turn"),
     "verifiers.cleanup": Hook("per-rollout `@vf.cleanup` handler", "rollout"),
@@ -98,7 +167,17 @@ DECORATORS: dict[str, Hook | None] = {
     "verifiers.v1.intercept": Hook("per-turn `@vf.intercept` hook", "turn"),
     "verifiers.v1.cleanup": Hook("per-rollout `@vf.cleanup` handler", "rollout"),
     "verifiers.v1.teardown": None,
+    # A v1 tool runs in the tool server of the rollout or taskset: its own process and loop.
+    "verifiers.v1.tool": None,
 }
+
+#: Test code runs under a test runner, not on a rollout's loop: pytest's default collection
+#: (``python_files``, ``python_functions``, ``python_classes``) and its fixtures are cold. A
+#: framework hook a test defines or calls is still hot by itself.
+TEST_FILES: tuple[str, ...] = ("test_*.py", "*_test.py", "conftest.py")
+TEST_FUNCTIONS: tuple[str, ...] = ("test*",)
+TEST_CLASSES: tuple[str, ...] = ("Test*",)
+TEST_DECORATORS: frozenset[str] = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 #: Functions that never run per rollout, whatever else they look like.
 COLD_FUNCTIONS: frozenset[str] = frozenset({"load_environment"})
@@ -155,9 +234,10 @@ CLIENT_HANDOFFS: dict[tuple[str, str], tuple[str, str]] = {
 HANDOFF_SLOTS: frozenset[str] = frozenset(slot for _, slot in CLIENT_HANDOFFS)
 
 
+@functools.cache
 def framework_class(qualname: str) -> HookClass | None:
     """The hook table for an external base class name (``verifiers.envs.x.MultiTurnEnv``)."""
-    package, _, name = qualname.rpartition(".")
+    package, _, name = public_name(qualname).rpartition(".")
     if not package.startswith("verifiers"):
         return None
     is_v1 = package == "verifiers.v1" or package.startswith("verifiers.v1.")

@@ -1,0 +1,64 @@
+"""Module names from the file layout, unique across the import roots of one project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from asynclint.config import Config
+from asynclint.files import ModuleName, module_names
+from asynclint.runner import run_check
+
+
+def layout(root: Path, files: dict[str, str]) -> list[Path]:
+    paths = []
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        paths.append(path)
+    return sorted(paths)
+
+
+def test_packages_and_single_roots_keep_their_plain_names(tmp_path: Path) -> None:
+    paths = layout(tmp_path, {"pkg/__init__.py": "", "pkg/mod.py": "", "tools/run.py": ""})
+    names = module_names(paths)
+    assert names[tmp_path / "pkg/mod.py"] == ModuleName("pkg.mod", "pkg")
+    assert names[tmp_path / "pkg/__init__.py"] == ModuleName("pkg", "pkg")
+    assert names[tmp_path / "tools/run.py"] == ModuleName("run", "")
+
+
+def test_a_top_level_name_in_two_roots_is_told_apart_and_imports_prefer_the_own_root(tmp_path: Path) -> None:
+    paths = layout(tmp_path, {
+        "envs/a/utils.py": "", "envs/a/main.py": "",
+        "envs/b/utils/__init__.py": "", "envs/b/utils/io.py": "", "envs/b/main.py": "",
+        "envs/c/other.py": "",  # no utils of its own: the first root in path order
+        "envs/a/sub/script.py": "",  # a root of its own below envs/a: the nearest root above it
+    })
+    names = module_names(paths)
+    assert names[tmp_path / "envs/a/utils.py"].module == "utils@a"
+    assert names[tmp_path / "envs/b/utils/io.py"] == ModuleName("utils@b.io", "utils@b", (("main", "main@b"), ("utils", "utils@b")))
+    assert dict(names[tmp_path / "envs/a/main.py"].imports) == {"main": "main@a", "utils": "utils@a"}
+    assert dict(names[tmp_path / "envs/c/other.py"].imports)["utils"] == "utils@a"
+    assert dict(names[tmp_path / "envs/a/sub/script.py"].imports)["utils"] == "utils@a"
+    assert len({name.module for name in names.values()}) == len(paths), "two files share a module name"
+
+
+def test_roots_with_the_same_directory_name_are_named_by_more_of_their_path(tmp_path: Path) -> None:
+    paths = layout(tmp_path, {"x/env/utils.py": "", "y/env/utils.py": ""})
+    names = module_names(paths)
+    assert {names[path].module for path in paths} == {"utils@x/env", "utils@y/env"}
+
+
+def test_check_resolves_each_environment_to_its_own_helper(tmp_path: Path, monkeypatch) -> None:
+    hot = "import verifiers as vf\nfrom utils import helper\n\n\nclass E(vf.MultiTurnEnv):\n" \
+          "    async def setup_state(self, state, **kw):\n        return helper(state)\n"
+    cold = "import verifiers as vf\nfrom utils import helper\n\n\ndef load_environment():\n    return helper(1)\n"
+    sleeps = "import time\n\n\ndef helper(x):\n    time.sleep(1)\n    return x\n"
+    clean = "def helper(x):\n    return x\n"
+    layout(tmp_path, {"a/env_a.py": cold, "a/utils.py": sleeps, "b/env_b.py": hot, "b/utils.py": clean})
+    monkeypatch.chdir(tmp_path)
+    assert run_check(["."], Config(root=tmp_path), use_cache=False).findings == ()
+    (tmp_path / "a/utils.py").write_text(clean)
+    (tmp_path / "b/utils.py").write_text(sleeps)
+    (finding,) = run_check(["."], Config(root=tmp_path), use_cache=False).findings
+    assert (finding.path, finding.code) == ("b/utils.py", "ASL101")

@@ -170,7 +170,8 @@ def test_check_never_imports_libcst():
 
 def _left(source: str, unsafe: bool = True) -> dict[int, str]:
     outcome = fix_text(Path("snippet.py"), textwrap.dedent(source), unsafe=unsafe)
-    return {left.finding.line: left.reason for left in outcome.left}
+    placed = outcome.as_checked([left.finding for left in outcome.left])  # at their lines in `source`
+    return {finding.line: left.reason for finding, left in zip(placed, outcome.left)}
 
 
 def test_unsafe_recipes_wait_for_the_flag():
@@ -213,13 +214,46 @@ SHARED_STATE_HELPER = """
 def test_offloading_a_helper_that_changes_shared_state_is_unsafe():
     # On the loop, `record`'s steps never interleave with another rollout's; in a thread they do.
     reasons = _left(SHARED_STATE_HELPER, unsafe=False)
-    assert set(reasons) == {9, 10}  # open and json.load in `record`; `lookup` only fills its argument
+    assert set(reasons) == {8, 9}  # open and json.load in `record`; `lookup` only fills its argument
     assert all("needs --unsafe-fixes" in r and "`self.seen = ...` in `Env.record`" in r for r in reasons.values())
     fixed = fix_text(Path("snippet.py"), textwrap.dedent(SHARED_STATE_HELPER), unsafe=True)
     assert not fixed.left
     assert "return await asyncio.to_thread(self.record, key), await asyncio.to_thread(self.lookup, key, {})" in (
         fixed.texts["snippet.py"]
     )
+
+
+def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
+    # As for an offloaded helper: in a worker thread the block runs concurrently with other rollouts.
+    reasons = _left(
+        """
+        def make_counter():
+            total = 0
+
+            async def count(path):
+                nonlocal total
+                with open(path) as f:
+                    total += len(f.read())
+                return total
+
+            return count
+
+        class Reader:
+            async def remember(self, path):
+                with open(path) as f:
+                    self.last = f.read()
+                return self.last
+
+        async def local_only(path, seen):
+            with open(path) as f:
+                seen.append(f.read())
+            return seen
+        """,
+        unsafe=False,
+    )
+    assert set(reasons) == {7, 15}  # `local_only` fills its own argument: still a safe fix
+    assert "needs --unsafe-fixes" in reasons[7] and "`total`, declared `nonlocal`" in reasons[7]
+    assert "needs --unsafe-fixes" in reasons[15] and "`self.last = ...`" in reasons[15]
 
 
 def test_thread_bound_connections_are_not_moved_to_a_thread():

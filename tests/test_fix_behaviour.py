@@ -113,8 +113,17 @@ def test_with_block_shapes(files: Path):
         ("returns_inside", (a,)),
         ("returns_a_name", (str(files / "missing.json"),)),
         ("counts_in_a_global", (a,)),
+        ("read_in_the_handler", (a,)),  # not JSON: the handler reads the text the block had read
+        ("read_in_the_handler", (b,)),
+        ("read_in_the_handler", (str(files / "missing.json"),)),  # nothing read: the same error
+        ("default_in_the_handler", (a,)),
+        ("default_in_the_handler", (b,)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
+    counters = before.make_counter(), after.make_counter()
+    assert [call(counters[0], a), call(counters[0], a)] == [call(counters[1], a), call(counters[1], a)] == [11, 22]
+    readers = before.Reader(), after.Reader()
+    assert call(readers[0].remember, a) == call(readers[1].remember, a) and readers[0].last == readers[1].last
     states = [{"path": str(files / f"out{i}.json"), "payload": {"k": [1, 2]}} for i in (1, 2)]
     assert call(before.mutates_only, states[0])["written"] == call(after.mutates_only, states[1])["written"]
     assert (files / "out1.json").read_text() == (files / "out2.json").read_text()

@@ -345,16 +345,25 @@ def names_read(
     file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None, also_skip: list[cst.CSTNode] = ()
 ) -> set[str]:
     """Names read anywhere in ``nodes``, leaving out the subtrees ``skip`` and ``also_skip``."""
-    skipped = {id(node) for node in (skip, *also_skip) if node is not None}
+    return _scan_skipping(file, nodes, (skip, *also_skip)).read
 
-    class Reads(_BlockScan):
+
+def names_bound(file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None) -> set[str]:
+    """Names ``nodes`` bind in their own scope, leaving out the subtree ``skip``."""
+    return _scan_skipping(file, nodes, (skip,)).bound
+
+
+def _scan_skipping(file: ParsedFile, nodes: list[cst.CSTNode], skip: tuple[cst.CSTNode | None, ...]) -> _BlockScan:
+    skipped = {id(node) for node in skip if node is not None}
+
+    class Scan(_BlockScan):
         def on_visit(self, node: cst.CSTNode) -> bool:
             return id(node) not in skipped and super().on_visit(node)
 
-    scan = Reads(file)
+    scan = Scan(file)
     for node in nodes:
         node.visit(scan)
-    return scan.read
+    return scan
 
 
 def names_bound_in(file: ParsedFile, function: cst.FunctionDef) -> set[str]:

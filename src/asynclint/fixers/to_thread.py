@@ -149,16 +149,26 @@ def _shared_state_changes(finding: Finding, project: FixProject) -> str:
         function = project.file(link.path).function(link.function)
         if function is None or function.asynchronous is not None:
             continue
-        found = _SharedWrites()
-        function.body.visit(found)
-        if found.what:
-            return f"`{found.what}` in `{link.function}`"
+        what = shared_writes(function.body)
+        if what:
+            return f"`{what}` in `{link.function}`"
     return ""
 
 
+def shared_writes(node: cst.CSTNode, files: bool = True) -> str:
+    """The first change ``node`` makes that other rollouts can see ("" when none): attributes,
+    subscripts and containers reached through ``self`` or module names, ``global``/``nonlocal``
+    names, and (``files``) the filesystem. The with-block recipe leaves files out: a block that
+    opens, writes and closes a file does what offloading ``write_text`` does, a safe fix."""
+    found = _SharedWrites(files)
+    node.visit(found)
+    return found.what
+
+
 class _SharedWrites(cst.CSTVisitor):
-    def __init__(self) -> None:
+    def __init__(self, files: bool) -> None:
         self.what = ""
+        self.files = files
 
     def _saw(self, text: str) -> None:
         self.what = self.what or text
@@ -194,9 +204,9 @@ class _SharedWrites(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         name = last_name(node.func)
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if name in _FILE_WRITES:
+        if self.files and name in _FILE_WRITES:
             self._saw(f"{name}()")
-        elif name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
+        elif self.files and name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
             self._saw("open(..., 'w')")
         elif name in _MUTATORS and receiver is not None and _shared_receiver(receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")

@@ -256,6 +256,25 @@ def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
     assert "needs --unsafe-fixes" in reasons[15] and "`self.last = ...`" in reasons[15]
 
 
+def test_an_opened_object_is_offloaded_only_with_its_use():
+    # `f = await asyncio.to_thread(open, p)` would leave every read on the loop, and hide it.
+    reasons = _left("""
+        import tempfile
+        import zipfile
+
+        async def handler(path):
+            f = open(path)
+            data = f.read()
+            for line in open(path):
+                data += line
+            archive = zipfile.ZipFile(path)
+            scratch = tempfile.NamedTemporaryFile()
+            return data, open(path).read(), zipfile.ZipFile(path).namelist(), archive, scratch
+    """)
+    assert set(reasons) == {6, 8, 10, 11}
+    assert all("would stay on the loop" in reason and "`with` block" in reason for reason in reasons.values())
+
+
 def test_thread_bound_connections_are_not_moved_to_a_thread():
     reasons = _left("""
         import sqlite3

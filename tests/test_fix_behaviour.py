@@ -88,6 +88,8 @@ def test_to_thread_shapes(files: Path):
         ("in_a_lambda", [b, a]),
         ("attribute_of_result", str(files / "missing.txt")),
         ("read_whole_file", a),
+        ("file_kept_open", a),
+        ("file_iterated", a),
     ]
     for name, argument in cases:
         assert outcome_of(getattr(before, name), argument) == outcome_of(getattr(after, name), argument), name

@@ -264,7 +264,8 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
         signature = _signature(fix, project)
         if signature in signatures:
             index = signatures[signature]
-            chosen[index] = replace(chosen[index], claims=chosen[index].claims + fix.claims)
+            merged = tuple(dict.fromkeys(chosen[index].claims + fix.claims))  # each finding claimed once
+            chosen[index] = replace(chosen[index], claims=merged)
             continue
         spans = _spans(fix, project)
         reserves = _reserves(fix, project)

@@ -17,6 +17,7 @@ import libcst as cst
 
 from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
 from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.knowledge.blocking import OPENERS
 from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
@@ -29,9 +30,6 @@ LAZY = frozenset(
     "pathlib.Path.iterdir pathlib.Path.glob pathlib.Path.rglob pathlib.Path.walk os.walk os.fwalk os.scandir "
     "glob.iglob".split()
 )
-
-#: Calls returning a file object, whose methods then do the reading and writing.
-OPENERS = frozenset("builtins.open io.open codecs.open gzip.open bz2.open lzma.open".split())
 
 #: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
 GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
@@ -59,6 +57,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         offloaded = cst.Call(
             func=cst.parse_expression("asyncio.to_thread"),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
+        )
+    elif site.offending and target in OPENERS:
+        if _inside_other_finding(project, file, call, finding):  # `json.load(open(p))`: offloaded with it
+            return Decline("offloaded with the call it is passed to", applicable=False)
+        return Decline(
+            f"`{file.code(call.func)}(...)` returns an object whose reads and writes would stay on the loop:"
+            " open it in a `with` block (moved off the loop whole), or use it in the same expression"
+            " (`open(path).read()`)"
         )
     elif site.offending and target in LAZY:
         if isinstance(file.parent(call), cst.WithItem):
@@ -116,6 +122,21 @@ def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
         if isinstance(outer, cst.Call) and outer.func is attribute:
             return outer
     return None
+
+
+def _inside_other_finding(project: FixProject, file, call: cst.Call, finding: Finding) -> bool:
+    """``call`` is an argument (at any depth) of another finding's call in the same statement."""
+    spans = {
+        ((f.line, f.column - 1), (f.end_line, f.end_column - 1))
+        for f in project.findings
+        if f is not finding and f.path == file.path
+    }
+    for ancestor in file.ancestors(call):
+        if isinstance(ancestor, cst.BaseStatement):
+            return False
+        if isinstance(ancestor, cst.Call) and file.span(ancestor) in spans:
+            return True
+    return False
 
 
 def _awaits(node: cst.CSTNode) -> bool:

@@ -299,6 +299,55 @@ def test_a_sync_callable_the_framework_does_not_await_is_left_with_the_reason():
     assert "does not await `Env.update_tool_args`" in reasons[7]
 
 
+def test_a_sync_callable_is_made_async_only_when_the_framework_alone_uses_it():
+    env = textwrap.dedent("""\
+        import functools
+        import time
+
+        import verifiers as vf
+
+
+        def judge(completion, answer) -> float:
+            time.sleep(0.1)
+            return 1.0
+
+
+        def batch(completions, answers):
+            return list(map(judge, completions, answers))
+
+
+        @functools.lru_cache
+        def cached(completion) -> float:
+            time.sleep(0.1)
+            return 1.0
+
+
+        def tested(completion) -> float:
+            time.sleep(0.1)
+            return 1.0
+
+
+        @vf.stop
+        def done(state) -> bool:
+            time.sleep(0.1)
+            return True
+
+
+        def load_environment():
+            return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[judge, cached, tested]))
+    """)
+    test = "from env import tested\n\n\ndef test_tested():\n    assert tested('a') == 1.0\n"
+    sources = [SourceFile("env.py", env, "env", ""), SourceFile("tests/test_env.py", test, "test_env", "")]
+    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    reasons = {finding.line: left.reason for finding, left in zip(placed, outcome.left)}
+    assert "passed to `map` in `batch` (env.py)" in reasons[8] and "would get a coroutine" in reasons[8]
+    assert "decorated with `@functools.lru_cache`" in reasons[18]
+    assert "called in `test_tested` (tests/test_env.py)" in reasons[23]
+    assert "async def done(state)" in outcome.texts["env.py"]  # the framework's own decorator hands it through
+    assert outcome.texts["tests/test_env.py"] == test
+
+
 # --- verification guards every edit ----------------------------------------------------------------
 
 

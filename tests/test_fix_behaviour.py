@@ -162,6 +162,9 @@ def test_sync_callables(files: Path, fake_verifiers):
         ("reward_that_sleeps", (None,)),
         ("reward_also_called_directly", (None,)),
         ("offline_summary", (None,)),
+        ("cached_reward", ("same",)),
+        ("cached_reward", ("same",)),  # from the cache
+        ("batch_scores", (["a", "b"],)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     environment = after.load_environment()
@@ -169,6 +172,8 @@ def test_sync_callables(files: Path, fake_verifiers):
         "reward_from_file",
         "reward_that_sleeps",
         "reward_also_called_directly",
+        "cached_reward",
+        "reward_also_mapped",
     ]
 
 

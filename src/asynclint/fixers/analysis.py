@@ -9,7 +9,6 @@ sees it (outer parentheses excluded); libcst's ``PositionProvider`` gives 1-base
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -23,6 +22,8 @@ from libcst.metadata import (
 )
 
 from asynclint.fixers.base import Decline, Import
+from asynclint.hotpaths import ProjectGraph
+from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS
 from asynclint.model import Finding
 
 FunctionNode = cst.FunctionDef | cst.Lambda
@@ -407,11 +408,13 @@ class FixProject:
     """What fixers may look at: the project's texts, parsed on demand (one parse per file per
     round), plus project-wide answers (who calls a function)."""
 
-    def __init__(self, texts: Mapping[str, str], findings: tuple[Finding, ...] = ()):
+    def __init__(
+        self, texts: Mapping[str, str], findings: tuple[Finding, ...] = (), graph: ProjectGraph | None = None
+    ):
         self.texts = texts
         self.findings = findings  # this round's, for fixers that look at their neighbours
+        self.graph = graph  # the call graph those findings came from
         self._files: dict[str, ParsedFile] = {}
-        self._calls: dict[str, set[str]] | None = None
 
     def file(self, path: str) -> ParsedFile:
         parsed = self._files.get(path)
@@ -422,29 +425,25 @@ class FixProject:
     def parsed(self) -> dict[str, ParsedFile]:
         return self._files
 
-    def calls_by_name(self) -> dict[str, set[str]]:
-        """Name (last component) of every called function -> files that call it, project-wide
-        (one cheap ``ast`` pass, so a callable can be checked for callers besides the framework)."""
-        if self._calls is None:
-            self._calls = {}
-            for path, text in self.texts.items():
-                try:
-                    tree = ast.parse(text)
-                except SyntaxError:
-                    continue
-                for node in ast.walk(tree):
-                    if isinstance(node, ast.Call):
-                        func = node.func
-                        name = (
-                            func.id
-                            if isinstance(func, ast.Name)
-                            else func.attr
-                            if isinstance(func, ast.Attribute)
-                            else None
-                        )
-                        if name:
-                            self._calls.setdefault(name, set()).add(path)
-        return self._calls
+    def redefinable(self, path: str, qualname: str, becomes: str) -> Decline | None:
+        """Why the function cannot switch between ``def`` and ``async def`` (``None`` if it can):
+        a decorator not known to hand the function through unchanged (``lru_cache`` would cache
+        the coroutine, which cannot be awaited twice), or any use in the project besides its
+        registration with the framework -- calls, ``map(f, ...)``, imports by tests -- each of
+        which would get ``becomes`` instead of what it gets now."""
+        key = self.graph.key_of(path, qualname) if self.graph else None
+        name = qualname.rpartition(".")[2]
+        if key is None:
+            return Decline(f"cannot tell where else `{name}` is used")
+        wrapped = [d for d in self.graph.function(key).decorators if d not in TRANSPARENT_DECORATORS]
+        if wrapped:
+            return Decline(f"`{name}` is decorated with `@{wrapped[0]}`, which would wrap {becomes}")
+        uses = self.graph.uses(key)
+        if uses:
+            where = ", ".join(map(str, uses[:3]))
+            more = f" and {len(uses) - 3} more" if len(uses) > 3 else ""
+            return Decline(f"`{name}` is also used by the project ({where}{more}); those uses would get {becomes}")
+        return None
 
     def locate(self, finding: Finding) -> tuple[ParsedFile, cst.Call] | Decline:
         if finding.path not in self.texts:
@@ -498,10 +497,9 @@ class FixProject:
         if root_file is None or root is None:
             return Decline(f"cannot find `{root_link.function}`")
         name = root.name.value
-        callers = self.calls_by_name().get(name, set())
-        if callers:
-            where = ", ".join(sorted(callers))
-            return Decline(f"`{name}` is also called directly (in {where}); making it async would break those calls")
+        refused = self.redefinable(root_link.path, root_link.function, "a coroutine")
+        if refused is not None:
+            return refused
         if _is_generator(root):
             return Decline(f"`{name}` is a generator")
         if len(chain) == 2:

@@ -19,9 +19,10 @@ import libcst as cst
 
 from asynclint import fixers
 from asynclint.config import Config
-from asynclint.engine import SourceFile, check, summarize
+from asynclint.engine import SourceFile, check, project_graph, summarize
 from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, drop_unused_import
 from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.hotpaths import ProjectGraph
 from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
 
@@ -83,6 +84,12 @@ class FixOutcome:
         return placed
 
 
+@dataclass(frozen=True)
+class _Linted:
+    result: Result
+    graph: ProjectGraph  # the call graph the findings came from (who calls what, for the fixers)
+
+
 class _Linter:
     """The engine over the current texts, re-indexing only files that changed."""
 
@@ -91,7 +98,7 @@ class _Linter:
         self.sources = {source.path: source for source in sources}
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
 
-    def lint(self, texts: dict[str, str]) -> Result:
+    def lint(self, texts: dict[str, str]) -> _Linted:
         summaries, errors = [], []
         for path, text in texts.items():
             cached = self._summaries.get(path)
@@ -101,7 +108,8 @@ class _Linter:
                     summarize(replace(self.sources[path], text=text), self.catalogue),
                 )
             (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
-        return check(summaries, texts, self.config, self.catalogue, errors)
+        graph = project_graph(summaries, self.config)
+        return _Linted(check(summaries, texts, self.config, self.catalogue, errors, graph), graph)
 
 
 def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool = False) -> FixOutcome:
@@ -111,13 +119,16 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
     linter = _Linter(sources, config)
     applied: list[Applied] = []
     reasons: dict[Key, str] = {}
-    result = linter.lint(texts)
+    linted = linter.lint(texts)
+    result = linted.result
     checked = result.findings
     broken = {error.path for error in result.errors}
     rounds, settled = 0, False
     while rounds < MAX_ROUNDS:
         rounds += 1
-        project = FixProject({path: text for path, text in texts.items() if path not in broken}, result.findings)
+        project = FixProject(
+            {path: text for path, text in texts.items() if path not in broken}, result.findings, linted.graph
+        )
         proposals = _propose(result.findings, project, unsafe, reasons)
         chosen = _without_overlaps(proposals, project, reasons)
         verified = _verified(chosen, project, texts, result, linter, reasons)
@@ -126,7 +137,8 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
             break
         for fix in verified.fixes:
             applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims)
-        texts, result = verified.texts, verified.result
+        texts, linted = verified.texts, verified.linted
+        result = linted.result
     unfinished = f"not reached in {MAX_ROUNDS} rounds of fixes; run `asynclint fix` again"
     left = tuple(
         Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call") if settled else unfinished)
@@ -289,7 +301,7 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
 class _Verified:
     fixes: list[Fix]
     texts: dict[str, str]  # the project with them applied
-    result: Result  # and linted
+    linted: _Linted  # and linted
 
 
 def _verified(
@@ -338,7 +350,8 @@ def _check(
             compile(text, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
             return f"the result does not compile ({exc})"
-    after = linter.lint(after_texts)
+    linted = linter.lint(after_texts)
+    after = linted.result
     if len(after.errors) > len(before.errors):
         return f"the result cannot be analysed ({after.errors[0].message})"
     old, new = Counter(map(finding_key, before.findings)), Counter(map(finding_key, after.findings))
@@ -353,7 +366,7 @@ def _check(
         key = finding_key(finding)
         if new[key] > old[key] and finding.severity > worst:
             return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
-    return _Verified(fixes, after_texts, after)
+    return _Verified(fixes, after_texts, linted)
 
 
 def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:

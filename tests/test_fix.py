@@ -348,6 +348,98 @@ def test_a_sync_callable_is_made_async_only_when_the_framework_alone_uses_it():
     assert outcome.texts["tests/test_env.py"] == test
 
 
+HELPER_CALLED_TWICE = """\
+import json
+
+
+def _read(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+async def both(first, second):
+    x = _read(first)
+    y = _read(second)
+    return x, y
+
+
+async def other(path):
+    return _read(path)
+"""
+
+
+def test_a_helper_is_offloaded_at_every_call_from_async_code_and_counted_as_check_counts():
+    checked = lint(Path("snippet.py"), HELPER_CALLED_TWICE)
+    assert len(checked) == 2  # open and json.load in `_read`, one finding each
+    outcome = fix_text(Path("snippet.py"), HELPER_CALLED_TWICE, unsafe=False)
+    fixed = outcome.texts["snippet.py"]
+    assert fixed.count("await asyncio.to_thread(_read, ") == 3 and not outcome.left
+    assert sorted(outcome.as_checked([a.finding for a in outcome.applied]), key=lambda f: f.line) == list(checked)
+    assert "3 calls of the sync helper `_read` in `both`, `other`" in outcome.applied[0].title
+
+
+def test_a_helper_fix_that_would_leave_a_route_on_the_loop_is_declined():
+    reasons = _left(HELPER_CALLED_TWICE + "\n\nasync def lazily(paths):\n    return list(_read(p) for p in paths)\n")
+    assert set(reasons) == {5, 6}
+    assert all("inside a generator expression in `lazily`" in reason for reason in reasons.values())
+
+
+def test_verification_counts_a_finding_reached_by_another_route_as_still_there(monkeypatch):
+    # Offloading only the chain's call changes the finding's message (now reached from `other`),
+    # not the finding: the fix must not pass as having removed it.
+    from asynclint.fixers import to_thread
+    from asynclint.fixers.analysis import FixProject
+
+    monkeypatch.setattr(FixProject, "sites", lambda self, finding: (self.site(finding),))
+    _install(monkeypatch, to_thread.fix)
+    outcome = fix_text(Path("snippet.py"), HELPER_CALLED_TWICE)
+    assert outcome.texts["snippet.py"] == HELPER_CALLED_TWICE
+    assert all("still reported after the edit" in left.reason for left in outcome.left)
+
+
+def test_calls_are_placed_where_their_code_runs():
+    # A default value runs in the function around the `def`; a class body cannot await.
+    source = textwrap.dedent("""\
+        import time as t
+
+
+        async def deco():
+            def inner(d=t.sleep(0.1)):
+                return d
+
+            class K:
+                v = t.sleep(0.1)
+
+            return inner, K
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    assert "def inner(d=await asyncio.sleep(0.1)):" in outcome.texts["snippet.py"]
+    [left] = outcome.left
+    assert outcome.as_checked([left.finding])[0].line == 9
+    assert left.reason == "the call runs in the body of class `K`, where `await` cannot go"
+
+
+def test_each_fix_and_reason_is_reported_at_its_own_finding():
+    source = textwrap.dedent("""\
+        import time
+        from time import sleep
+
+
+        async def f(path):
+            sleep(1)
+            time.sleep(
+                2)
+            handle = open(path)
+            other = open(path)
+            return handle, other, open(path).read()
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    applied = {f.line: a.title for a, f in zip(outcome.applied, outcome.as_checked([a.finding for a in outcome.applied]))}
+    assert "`sleep`" in applied[6] and "`time.sleep`" in applied[7] and "open(path).read" in applied[11]
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    assert sorted(f.line for f in placed) == [9, 10]
+
+
 # --- verification guards every edit ----------------------------------------------------------------
 
 

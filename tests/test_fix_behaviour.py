@@ -157,6 +157,8 @@ def test_sync_callables(files: Path, fake_verifiers):
     )
     for name, args in [
         ("async_caller", (b,)),
+        ("reads_two", (b, b)),
+        ("reads_one_more", (b,)),
         ("reward_from_file", (None, "42", {"path": b})),
         ("reward_from_file", (None, "41", {"path": b})),
         ("reward_that_sleeps", (None,)),

@@ -361,6 +361,22 @@ class ProjectGraph:
                     self._callers.setdefault(callee, []).append((caller, site))
         return self._callers.get(key, [])
 
+    def callees(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """The project functions ``key`` runs on the loop, with the calls that run them."""
+        return self._callees(key)
+
+    def reaches(self, key: FuncKey, target: FuncKey) -> bool:
+        """``key`` runs ``target`` on the loop through calls of sync functions."""
+        seen, queue = {key}, [key]
+        while queue:
+            for callee, _ in self._callees(queue.pop()):
+                if callee == target:
+                    return True
+                if callee not in seen and not self.function(callee).is_async:
+                    seen.add(callee)
+                    queue.append(callee)
+        return False
+
     def uses(self, key: FuncKey) -> list[Use]:
         """Where project code uses the function ``key`` besides handing it to the framework:
         calls (awaited or not), references (``map(f, ...)``, ``key=f``, ``to_thread(f)``), and

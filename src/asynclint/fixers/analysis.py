@@ -22,7 +22,8 @@ from libcst.metadata import (
 )
 
 from asynclint.fixers.base import Decline, Import
-from asynclint.hotpaths import ProjectGraph
+from asynclint.hotpaths import FuncKey, ProjectGraph
+from asynclint.index import CallSite
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS
 from asynclint.model import Finding
 
@@ -397,6 +398,7 @@ class Site:
     function: cst.FunctionDef
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
+    callee: FuncKey | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
 
     @property
     def offending(self) -> bool:
@@ -460,7 +462,9 @@ class FixProject:
         if isinstance(located, Decline):
             return located
         file, call = located
-        function = file.enclosing_function(call)
+        function = _evaluated_in(file, call)
+        if isinstance(function, cst.ClassDef):
+            return Decline(f"the call runs in the body of class `{function.name.value}`, where `await` cannot go")
         if function is None:
             return Decline("the call is not inside a function")
         if isinstance(function, cst.Lambda):
@@ -483,6 +487,96 @@ class FixProject:
                     return Decline(f"ambiguous: {what} of `{callee}` on line {link.line} of `{link.function}`")
                 return Site(caller_file, found[0], caller, "helper", helper=callee)
         return self._root_site(finding, file, call, function)
+
+    def sites(self, finding: Finding) -> tuple[Site, ...] | Decline:
+        """Every place the finding's call must leave the loop for the finding to be gone.
+
+        Written in ``async def``: the call itself. Otherwise every hot route to the sync function
+        it is in, not only the chain's: each call of a sync function on the way, written in an
+        ``async def`` (a helper called twice, or from two coroutines), and each sync root the
+        framework awaits, made ``async`` (with its call of the next function, or the call itself)."""
+        primary = self.site(finding)
+        if isinstance(primary, Decline) or primary.placement == "direct":
+            return primary if isinstance(primary, Decline) else (primary,)
+        graph = self.graph
+        start = graph.key_of(finding.chain[-1].path, finding.chain[-1].function) if graph else None
+        if start is None:
+            return (primary,)
+        found: list[Site] = []
+        roots: list[FuncKey] = []
+        seen, queue = {start}, [start]
+        while queue:
+            key = queue.pop(0)
+            if graph.hot.get(key) is not None and graph.hot[key].parent is None:
+                roots.append(key)  # a sync root: no `async def` above it on this route
+            for caller, call_site in graph.callers(key):
+                if caller not in graph.hot:
+                    continue
+                if graph.function(caller).is_async:
+                    site = self._call_site(graph, caller, call_site, "helper", key)
+                    if isinstance(site, Decline):
+                        return site
+                    found.append(site)
+                elif caller not in seen:
+                    seen.add(caller)
+                    queue.append(caller)
+        for root in roots:
+            made = self._root_sites(finding, graph, root, start)
+            if isinstance(made, Decline):
+                return made
+            found.extend(made)
+        return tuple(found) or primary
+
+    def _call_site(
+        self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
+    ) -> Site | Decline:
+        path, qualname = graph.summaries[caller[0]].path, graph.function(caller).qualname
+        helper = graph.function(callee).qualname
+        if path not in self.texts:
+            return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, not among the files fixed")
+        file = self.file(path)
+        function = file.function(qualname)
+        call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)
+        if function is None or call is None:
+            return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
+        return Site(file, call, function, placement, helper=helper, callee=callee)
+
+    def _root_sites(
+        self, finding: Finding, graph: ProjectGraph, root: FuncKey, start: FuncKey
+    ) -> list[Site] | Decline:
+        """A sync root on a route to the finding's function, made ``async``: its calls of the
+        functions on the way (or, when it is that function, the finding's own call)."""
+        from asynclint.fixers import root_awaited  # the registry imports this package lazily
+
+        qualname, path = graph.function(root).qualname, graph.summaries[root[0]].path
+        if not root_awaited(graph.hot[root].root_hook):
+            return Decline(f"no `async def` on the way from `{qualname}`, and the framework does not await it")
+        if root == start:
+            located = self.locate(finding)
+            if isinstance(located, Decline):
+                return located
+            file, call = located
+            function = file.function(qualname)
+            if function is None:
+                return Decline(f"cannot find `{qualname}`")
+            checked = self._redefinable_root(path, qualname, function)
+            return checked or [Site(file, call, function, "root")]
+        sites = []
+        for callee, call_site in graph.callees(root):
+            if callee == start or graph.reaches(callee, start):
+                site = self._call_site(graph, root, call_site, "root", callee)
+                if isinstance(site, Decline):
+                    return site
+                sites.append(site)
+        if not sites:
+            return Decline(f"cannot find the call that leads from `{qualname}` to the blocking call")
+        return self._redefinable_root(path, qualname, sites[0].function) or sites
+
+    def _redefinable_root(self, path: str, qualname: str, function: cst.FunctionDef) -> Decline | None:
+        refused = self.redefinable(path, qualname, "a coroutine")
+        if refused is None and _is_generator(function):
+            refused = Decline(f"`{function.name.value}` is a generator")
+        return refused
 
     def _root_site(
         self, finding: Finding, file: ParsedFile, call: cst.Call, function: cst.FunctionDef
@@ -508,6 +602,17 @@ class FixProject:
         if len(found) != 1:
             return Decline(f"ambiguous: cannot single out the call of `{chain[2].function}` in `{name}`")
         return Site(root_file, found[0], root, "root", helper=chain[2].function)
+
+
+def _evaluated_in(file: ParsedFile, node: cst.CSTNode) -> FunctionNode | cst.ClassDef | None:
+    """The function (or class body) whose code evaluates ``node``: a default value, decorator or
+    annotation of a nested ``def`` is evaluated by the code around that ``def``."""
+    child = node
+    for ancestor in file.ancestors(node):
+        if isinstance(ancestor, cst.FunctionDef | cst.Lambda | cst.ClassDef) and child is ancestor.body:
+            return ancestor
+        child = ancestor
+    return None
 
 
 def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, but: Finding) -> tuple[Finding, ...]:
@@ -635,14 +740,17 @@ def _code_part(line: str, end: int) -> str:
     return line
 
 
-def site_edit(site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = ()):
+def site_edit(
+    site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = (), hoist: bool = True
+):
     """The edit putting ``replacement`` where the site's call is.
 
     At a ``root`` site the root function becomes ``async def`` in the same edit. ``prelude``
     statements go just before the call's statement. When the call sits inside a larger
     expression and the line would grow past :data:`LINE_LENGTH`, the awaited value is first
     stored in a local (``matches = await ...``), as a person would write it -- only where that
-    cannot change what runs first (see :func:`_hoistable`)."""
+    cannot change what runs first (see :func:`_hoistable`), and unless ``hoist`` is false (the
+    statement has another call to replace)."""
     from asynclint.fixers.base import Edit
 
     if site.placement == "root":
@@ -650,7 +758,7 @@ def site_edit(site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.Ba
         return Edit(site.function, updated.with_changes(asynchronous=cst.Asynchronous()))
     file, call = site.file, site.call
     statement = file.statement_of(call)
-    hoist = statement is not None and _too_long(file, call, replacement) and _hoistable(file, call, statement)
+    hoist = hoist and statement is not None and _too_long(file, call, replacement) and _hoistable(file, call, statement)
     if not prelude and not hoist:
         return Edit(call, replacement)
     if statement is None:

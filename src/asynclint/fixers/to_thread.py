@@ -11,12 +11,21 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
-from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.fixers.analysis import (
+    FixProject,
+    Site,
+    awaited,
+    findings_within,
+    last_name,
+    offload_call,
+    site_edit,
+)
+from asynclint.fixers.base import Decline, Edit, Fix, Import
 from asynclint.knowledge.blocking import OPENERS
 from asynclint.model import Finding
 
@@ -37,9 +46,14 @@ GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64."
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     target = finding.fix.target if finding.fix else ""
-    site = project.site(finding)
-    if isinstance(site, Decline):
-        return site
+    sites = project.sites(finding)
+    if isinstance(sites, Decline):
+        return sites
+    if not sites[0].offending:
+        return _offload_helper_calls(finding, project, sites)
+    if len(sites) > 1:
+        return Decline(f"`{sites[0].function.name.value}` also runs on the loop by other routes")
+    site = sites[0]
     if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
@@ -85,33 +99,93 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
-    name = f"`{site.helper}`" if site.helper else f"`{callee}`"
-    if site.placement == "helper":
-        title = f"ran the call of the sync helper {name} in `{site.function.name.value}` in a worker thread"
-    elif site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and ran {name} in a worker thread"
+    if site.placement == "root":
+        title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
     else:
-        title = f"ran {name} in a worker thread with `asyncio.to_thread`"
-    note, safe = "", True
-    if site.offending and target.startswith(GIL_BOUND):
-        note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
-    if site.placement == "helper":
-        changed = _shared_state_changes(finding, project)
-        if changed:
-            # On the loop, the helper's steps never interleaved with another rollout's; in a
-            # worker thread they do (a read-modify-write of a file, `self.count += 1`).
-            safe = False
-            note = f"the helper changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
+        title = f"ran `{callee}` in a worker thread with `asyncio.to_thread`"
+    note = "frees the loop but not the GIL: pure-Python work still slows other rollouts" if target.startswith(GIL_BOUND) else ""
     return Fix(
         path=file.path,
         edits=(site_edit(site, awaited(file, call, offloaded)),),
         recipe="to-thread",
-        safe=safe,
+        safe=True,
         title=title,
         imports=(Import("asyncio"),),
         claims=(finding, *nested),
         note=note,
     )
+
+
+def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Site, ...]) -> Fix | Decline:
+    """Each call, from ``async def``, of a sync function on the way to the finding (and each sync
+    root made ``async`` with its calls): the finding is gone only when no route is left."""
+    for site in sites:
+        if site.file.in_generator_expression(site.call, site.function):
+            return Decline(
+                f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
+                " (an `await` there would make it async): the call stays on the loop by that route"
+            )
+    statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
+    edits: list[Edit] = []
+    roots: dict[int, list[Site]] = {}
+    for site in sites:
+        offloaded = awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
+        if site.placement == "root":
+            roots.setdefault(id(site.function), []).append(site)
+        else:  # two calls in one statement are each replaced in place, never hoisted out of it
+            hoist = statements[id(site.file.statement_of(site.call))] == 1
+            edits.append(_at(site_edit(site, offloaded, hoist=hoist), site, sites[0]))
+    for group in roots.values():
+        function = group[0].function
+        replacements = {
+            id(site.call): awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
+            for site in group
+        }
+        updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
+        edits.append(_at(Edit(function, updated), group[0], sites[0]))
+    helpers = sorted({site.helper for site in sites})
+    callers = sorted(dict.fromkeys(site.function.name.value for site in sites), key=[s.function.name.value for s in sites].index)
+    made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
+    what = f"{len(sites)} calls" if len(sites) > 1 else "the call"
+    title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
+    if made_async:
+        title += f" (made {_names(made_async)} `async def`)"
+    note, safe = "", True
+    changed = _shared_state_changes(sites, project)
+    if changed:
+        # On the loop, the helper's steps never interleaved with another rollout's; in a
+        # worker thread they do (a read-modify-write of a file, `self.count += 1`).
+        safe = False
+        note = f"the helper changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
+    return Fix(
+        path=sites[0].file.path,
+        edits=tuple(edits),
+        recipe="to-thread",
+        safe=safe,
+        title=title,
+        imports=(Import("asyncio"),),
+        claims=(finding,),
+        note=note,
+    )
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
+
+
+def _at(edit: Edit, site: Site, first: Site) -> Edit:
+    """The edit, naming its file when it is not the fix's own."""
+    return edit if site.file.path == first.file.path else replace(edit, path=site.file.path)
+
+
+class _Replacing(cst.CSTTransformer):
+    """Several nodes of one tree replaced at once (``deep_replace`` finds only the first)."""
+
+    def __init__(self, replacements: dict[int, cst.CSTNode]):
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), updated_node)
 
 
 def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
@@ -160,19 +234,25 @@ _FILE_WRITES = frozenset(
 _MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
 
 
-def _shared_state_changes(finding: Finding, project: FixProject) -> str:
-    """What the sync functions on the finding's chain below its async caller change that other
-    rollouts can see ("" when nothing): attributes, subscripts, globals, containers reached
-    through ``self`` or module names, files."""
-    for link in finding.chain[1:]:
-        if link.path not in project.texts:
-            continue
-        function = project.file(link.path).function(link.function)
-        if function is None or function.asynchronous is not None:
-            continue
-        what = shared_writes(function.body)
-        if what:
-            return f"`{what}` in `{link.function}`"
+def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
+    """What the sync functions the offloaded calls run change that other rollouts can see ("" when
+    nothing): attributes, subscripts, globals, containers reached through ``self`` or module
+    names, files -- in the helpers and in every sync function they call."""
+    graph = project.graph
+    queue = [site.callee for site in sites if site.callee is not None]
+    seen = set(queue)
+    while queue:
+        key = queue.pop(0)
+        path, qualname = graph.summaries[key[0]].path, graph.function(key).qualname
+        function = project.file(path).function(qualname) if path in project.texts else None
+        if function is not None and function.asynchronous is None:
+            what = shared_writes(function.body)
+            if what:
+                return f"`{what}` in `{qualname}`"
+        for callee, _ in graph.callees(key):
+            if callee not in seen and not graph.function(callee).is_async:
+                seen.add(callee)
+                queue.append(callee)
     return ""
 
 

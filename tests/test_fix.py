@@ -378,6 +378,24 @@ def test_a_helper_is_offloaded_at_every_call_from_async_code_and_counted_as_chec
     assert "3 calls of the sync helper `_read` in `both`, `other`" in outcome.applied[0].title
 
 
+def test_a_helper_called_from_two_modules_is_offloaded_in_both_by_one_fix():
+    util = "import json\n\n\ndef read(p):\n    with open(p) as f:\n        return json.load(f)\n"
+    a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
+    b = "from .util import read\n\n\nasync def b(p):\n    x = read(p)\n    return x\n"
+    sources = [
+        SourceFile("pkg/__init__.py", "", "pkg", "pkg"),
+        SourceFile("pkg/util.py", util, "pkg.util", "pkg"),
+        SourceFile("pkg/a.py", a, "pkg.a", "pkg"),
+        SourceFile("pkg/b.py", b, "pkg.b", "pkg"),
+    ]
+    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    assert not outcome.left and len(outcome.applied) == 2
+    assert "return await asyncio.to_thread(read, p)" in outcome.texts["pkg/a.py"]
+    assert "x = await asyncio.to_thread(read, p)" in outcome.texts["pkg/b.py"]
+    assert all(text.count("import asyncio") == 1 for text in (outcome.texts["pkg/a.py"], outcome.texts["pkg/b.py"]))
+    assert {applied.paths for applied in outcome.applied} == {("pkg/a.py", "pkg/b.py")}
+
+
 def test_a_helper_fix_that_would_leave_a_route_on_the_loop_is_declined():
     reasons = _left(HELPER_CALLED_TWICE + "\n\nasync def lazily(paths):\n    return list(_read(p) for p in paths)\n")
     assert set(reasons) == {5, 6}

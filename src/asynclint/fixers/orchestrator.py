@@ -47,11 +47,16 @@ class Applied:
     """One fix made, for the report."""
 
     path: str  # the file changed
-    finding: Finding  # the finding it was made for (as found, before any edit)
+    finding: Finding  # the finding it was made for, as ``check`` reported it
     recipe: str
     safe: bool
     title: str
     note: str = ""
+    also: tuple[str, ...] = ()  # other files the same fix changed (a helper's callers elsewhere)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return (self.path, *self.also)
 
 
 @dataclass(frozen=True)
@@ -140,8 +145,10 @@ def fix_sources(sources: Sequence[SourceFile], config: Config, *, unsafe: bool =
             break
         claimed = {claim for fix in verified.fixes for claim in fix.claims}
         for fix in verified.fixes:
+            also = tuple(dict.fromkeys(path for path in (_path(edit, fix) for edit in fix.edits) if path != fix.path))
             applied.extend(
-                Applied(fix.path, origins[claim], fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims
+                Applied(fix.path, origins[claim], fix.recipe, fix.safe, fix.title, fix.note, also)
+                for claim in fix.claims
             )
         texts, linted = verified.texts, verified.linted
         origins = _follow(result.findings, claimed, linted.result.findings, origins)

@@ -275,6 +275,17 @@ def test_an_opened_object_is_offloaded_only_with_its_use():
     assert all("would stay on the loop" in reason and "`with` block" in reason for reason in reasons.values())
 
 
+def test_a_with_block_declines_a_name_it_assigns_only_on_some_paths():
+    reasons = _left("""
+        async def behind_or(path, known):
+            with open(path) as f:
+                if known or (size := len(f.read())):
+                    pass
+            return size
+    """)
+    assert reasons == {3: "the `with` block assigns `size` only on some paths"}
+
+
 def test_thread_bound_connections_are_not_moved_to_a_thread():
     reasons = _left("""
         import sqlite3

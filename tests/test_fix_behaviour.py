@@ -120,6 +120,8 @@ def test_with_block_shapes(files: Path):
         ("read_in_the_handler", (str(files / "missing.json"),)),  # nothing read: the same error
         ("default_in_the_handler", (a,)),
         ("default_in_the_handler", (b,)),
+        ("walrus_in_the_test", (a,)),
+        ("walrus_in_the_test", (empty,)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     counters = before.make_counter(), after.make_counter()

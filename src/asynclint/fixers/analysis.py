@@ -340,7 +340,30 @@ def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
             top = _BlockScan(file)
             statement.visit(top)
             unconditional |= top.bound
+        elif isinstance(statement, cst.If | cst.While):
+            unconditional |= _walrus_always(statement.test)  # the test always runs: `if (n := ...)`
     return BlockNames(frozenset(scan.bound), frozenset(scan.read), frozenset(unconditional), tuple(scan.problems))
+
+
+def _walrus_always(expression: cst.BaseExpression) -> set[str]:
+    """Names a walrus binds whenever ``expression`` is evaluated: not behind ``and``/``or``'s
+    right operand, a conditional expression's branches, a lambda or a comprehension."""
+    if isinstance(expression, cst.NamedExpr):
+        bound = {expression.target.value} if isinstance(expression.target, cst.Name) else set()
+        return bound | _walrus_always(expression.value)
+    if isinstance(expression, cst.BooleanOperation):
+        return _walrus_always(expression.left)
+    if isinstance(expression, cst.IfExp):
+        return _walrus_always(expression.test)
+    if isinstance(expression, cst.Lambda | cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp):
+        return set()
+    found: set[str] = set()
+    for child in expression.children:
+        if isinstance(child, cst.BaseExpression):
+            found |= _walrus_always(child)
+        elif isinstance(child, cst.Arg | cst.Element | cst.DictElement | cst.ComparisonTarget | cst.Index):
+            found |= set().union(*(_walrus_always(c) for c in child.children if isinstance(c, cst.BaseExpression)))
+    return found
 
 
 def names_read(

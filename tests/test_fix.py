@@ -241,6 +241,7 @@ def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
         class Reader:
             async def remember(self, path):
                 with open(path) as f:
+                    self.reads += 1
                     self.last = f.read()
                 return self.last
 
@@ -253,7 +254,7 @@ def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
     )
     assert set(reasons) == {7, 15}  # `local_only` fills its own argument: still a safe fix
     assert "needs --unsafe-fixes" in reasons[7] and "`total`, declared `nonlocal`" in reasons[7]
-    assert "needs --unsafe-fixes" in reasons[15] and "`self.last = ...`" in reasons[15]
+    assert "needs --unsafe-fixes" in reasons[15] and "`self.reads = ...`" in reasons[15]
 
 
 def test_an_opened_object_is_offloaded_only_with_its_use():

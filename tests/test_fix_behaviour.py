@@ -128,6 +128,7 @@ def test_with_block_shapes(files: Path):
     assert [call(counters[0], a), call(counters[0], a)] == [call(counters[1], a), call(counters[1], a)] == [11, 22]
     readers = before.Reader(), after.Reader()
     assert call(readers[0].remember, a) == call(readers[1].remember, a) and readers[0].last == readers[1].last
+    assert call(readers[0].count, a) == call(readers[1].count, a) and readers[0].reads == readers[1].reads == 1
     states = [{"path": str(files / f"out{i}.json"), "payload": {"k": [1, 2]}} for i in (1, 2)]
     assert call(before.mutates_only, states[0])["written"] == call(after.mutates_only, states[1])["written"]
     assert (files / "out1.json").read_text() == (files / "out2.json").read_text()

@@ -94,7 +94,11 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"the `with` block assigns `{partial[0]}` only on some paths")
     shared, used_later = sorted(shared), sorted(used_later)
     helper = file.fresh_name(_helper_name(file, statement, used_later or shared))
-    body: list[cst.BaseStatement] = [statement.with_changes(leading_lines=[])]
+    # `state["doc"] = json.load(f)` ending the block: the helper returns the value and the store
+    # happens on the loop, where other code sees it (only closing the resource ran after it).
+    store = None if used_later else _trailing_store(statement, names.bound)
+    moved = statement if store is None else _returning(statement, store)
+    body: list[cst.BaseStatement] = [moved.with_changes(leading_lines=[])]
     if shared or declared_nonlocal:
         body.insert(0, cst.parse_statement(f"nonlocal {', '.join(sorted({*shared, *declared_nonlocal}))}\n"))
     if declared_global:
@@ -112,18 +116,19 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         body=cst.IndentedBlock(body=body),
         leading_lines=leading,
     )
-    target = f"{', '.join(used_later)} = " if used_later else ""
+    stored = file.code(store.targets[0].target) if store is not None else ""
+    target = f"{', '.join(used_later)} = " if used_later else f"{stored} = " if stored else ""
     run = cst.parse_statement(f"{target}await asyncio.to_thread({helper})\n").with_changes(
         leading_lines=[cst.EmptyLine(indent=False)]
     )
     opened = file.code(call.func)
-    kept = f", returning `{', '.join(used_later)}`" if used_later else ""
+    kept = f", returning `{', '.join(used_later)}`" if used_later else f", returning the value of `{stored}`" if stored else ""
     # On the loop the block's steps never interleaved with another rollout's; in a worker thread
     # they do: changing what other rollouts see is unsafe, as for an offloaded helper.
     changed = next(
         (f"`{name}`, declared `{'global' if name in declared_global else 'nonlocal'}`" for name in sorted(outer)),
         "",
-    ) or shared_writes(statement.body, files=False)
+    ) or shared_writes(moved.body, files=False)
     note = (
         f"the block changes shared state ({changed if '`' in changed else f'`{changed}`'}): in a worker thread it runs concurrently with other rollouts"
         if changed
@@ -140,6 +145,48 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         claims=(finding,),
         claims_inside=True,
     )
+
+
+def _trailing_store(statement: cst.With, bound: frozenset[str]) -> cst.Assign | None:
+    """The block's last statement when it stores one value into an attribute or item
+    (``state["doc"] = ...``) whose object and key the block neither binds nor computes with a
+    call, so the store may run on the loop right after the block instead of inside it."""
+    body = statement.body
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if not isinstance(last, cst.SimpleStatementLine) or len(last.body) != 1:
+        return None
+    assign = last.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Attribute | cst.Subscript):
+        return None
+
+    class Plain(cst.CSTVisitor):
+        ok = True
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.Call | cst.Await | cst.NamedExpr | cst.Yield) or (
+                isinstance(node, cst.Name) and node.value in bound
+            ):
+                self.ok = False
+            return self.ok
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # an attribute's name is not a variable
+            return False
+
+    plain = Plain()
+    target.visit(plain)
+    return assign if plain.ok else None
+
+
+def _returning(statement: cst.With, store: cst.Assign) -> cst.With:
+    """``statement`` with its trailing store made ``return <value>``."""
+    body = statement.body
+    last = body.body[-1]
+    returned = last.with_changes(body=[cst.Return(value=store.value)])
+    return statement.with_changes(body=body.with_changes(body=[*body.body[:-1], returned]))
 
 
 def _parameters(function: cst.FunctionDef) -> set[str]:

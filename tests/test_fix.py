@@ -464,7 +464,8 @@ def test_each_fix_and_reason_is_reported_at_its_own_finding():
             return handle, other, open(path).read()
     """)
     outcome = fix_text(Path("snippet.py"), source)
-    applied = {f.line: a.title for a, f in zip(outcome.applied, outcome.as_checked([a.finding for a in outcome.applied]))}
+    placed = outcome.as_checked([applied.finding for applied in outcome.applied])
+    applied = {finding.line: applied.title for applied, finding in zip(outcome.applied, placed)}
     assert "`sleep`" in applied[6] and "`time.sleep`" in applied[7] and "open(path).read" in applied[11]
     placed = outcome.as_checked([left.finding for left in outcome.left])
     assert sorted(f.line for f in placed) == [9, 10]

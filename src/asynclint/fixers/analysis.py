@@ -556,7 +556,7 @@ class FixProject:
         path, qualname = graph.summaries[caller[0]].path, graph.function(caller).qualname
         helper = graph.function(callee).qualname
         if path not in self.texts:
-            return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, not among the files fixed")
+            return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
         file = self.file(path)
         function = file.function(qualname)
         call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)

@@ -2,8 +2,9 @@
 verify, repeat to a fixed point. Pure: texts in, new texts and a report out.
 
 Verification, per round: every changed file must compile, and re-linting the whole project (the
-engine, in memory) must show each finding a fix claimed gone and no new finding more severe than
-the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
+engine, in memory) must show each finding a fix claimed gone -- the same rule, function and
+callee, counted, whatever its line or the route that reaches it -- and no new finding more
+severe than the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
 reported and never applied. Edits that overlap in one round wait for the next, where the code
 they target has been re-linted (often the first fix has removed the second finding too).
 """

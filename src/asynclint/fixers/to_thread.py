@@ -2,8 +2,10 @@
 
 Safe: the callee and its arguments are still evaluated on the loop, in the same order; only the
 call itself runs in the loop's default executor, and its value (or exception) comes back where
-the call was. Also the fallback for a sync helper reached from ``async def`` (its call is
-offloaded) and for a sync callable the framework awaits (made ``async`` first).
+the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
+runs it on the loop is offloaded, in one fix) and for a sync callable the framework awaits (made
+``async`` first). A call that opens a file or archive goes only with its use in the same
+expression: the object's reads would otherwise stay on the loop.
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
@@ -103,7 +105,9 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
     else:
         title = f"ran `{callee}` in a worker thread with `asyncio.to_thread`"
-    note = "frees the loop but not the GIL: pure-Python work still slows other rollouts" if target.startswith(GIL_BOUND) else ""
+    note = ""
+    if target.startswith(GIL_BOUND):
+        note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
     return Fix(
         path=file.path,
         edits=(site_edit(site, awaited(file, call, offloaded)),),
@@ -129,7 +133,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
-        offloaded = awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
+        offloaded = _offloaded(site)
         if site.placement == "root":
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
@@ -137,14 +141,11 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
             edits.append(_at(site_edit(site, offloaded, hoist=hoist), site, sites[0]))
     for group in roots.values():
         function = group[0].function
-        replacements = {
-            id(site.call): awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
-            for site in group
-        }
+        replacements = {id(site.call): _offloaded(site) for site in group}
         updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
         edits.append(_at(Edit(function, updated), group[0], sites[0]))
     helpers = sorted({site.helper for site in sites})
-    callers = sorted(dict.fromkeys(site.function.name.value for site in sites), key=[s.function.name.value for s in sites].index)
+    callers = list(dict.fromkeys(site.function.name.value for site in sites))
     made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
     what = f"{len(sites)} calls" if len(sites) > 1 else "the call"
     title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
@@ -156,7 +157,10 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         # On the loop, the helper's steps never interleaved with another rollout's; in a
         # worker thread they do (a read-modify-write of a file, `self.count += 1`).
         safe = False
-        note = f"the helper changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
+        note = (
+            f"the helper changes shared state ({changed}):"
+            " in a worker thread it runs concurrently with other rollouts"
+        )
     return Fix(
         path=sites[0].file.path,
         edits=tuple(edits),
@@ -167,6 +171,10 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         claims=(finding,),
         note=note,
     )
+
+
+def _offloaded(site: Site) -> cst.Await:
+    return awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
 
 
 def _names(names: list[str]) -> str:

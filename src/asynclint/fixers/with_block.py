@@ -122,15 +122,18 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         leading_lines=[cst.EmptyLine(indent=False)]
     )
     opened = file.code(call.func)
-    kept = f", returning `{', '.join(used_later)}`" if used_later else f", returning the value of `{stored}`" if stored else ""
+    kept = f", returning `{', '.join(used_later)}`" if used_later else ""
+    kept = kept or (f", returning the value of `{stored}`" if stored else "")
     # On the loop the block's steps never interleaved with another rollout's; in a worker thread
     # they do: changing what other rollouts see is unsafe, as for an offloaded helper.
     changed = next(
         (f"`{name}`, declared `{'global' if name in declared_global else 'nonlocal'}`" for name in sorted(outer)),
         "",
-    ) or shared_writes(moved.body, files=False)
+    )
+    if not changed and (written := shared_writes(moved.body, files=False)):
+        changed = f"`{written}`"
     note = (
-        f"the block changes shared state ({changed if '`' in changed else f'`{changed}`'}): in a worker thread it runs concurrently with other rollouts"
+        f"the block changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
         if changed
         else ""
     )

@@ -522,7 +522,10 @@ class FixProject:
         if isinstance(primary, Decline) or primary.placement == "direct":
             return primary if isinstance(primary, Decline) else (primary,)
         graph = self.graph
-        start = graph.key_of(finding.chain[-1].path, finding.chain[-1].function) if graph else None
+        # the project function the call is written in (a finding inside an installed library is
+        # shown, and fixed, where the project calls into it)
+        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
+        start = graph.key_of(finding.path, written_in) if graph and written_in else None
         if start is None:
             return (primary,)
         found: list[Site] = []

@@ -170,7 +170,8 @@ def test_check_never_imports_libcst():
 
 def _left(source: str, unsafe: bool = True) -> dict[int, str]:
     outcome = fix_text(Path("snippet.py"), textwrap.dedent(source), unsafe=unsafe)
-    return {left.finding.line: left.reason for left in outcome.left}
+    placed = outcome.as_checked([left.finding for left in outcome.left])  # at their lines in `source`
+    return {finding.line: left.reason for finding, left in zip(placed, outcome.left)}
 
 
 def test_unsafe_recipes_wait_for_the_flag():
@@ -213,13 +214,77 @@ SHARED_STATE_HELPER = """
 def test_offloading_a_helper_that_changes_shared_state_is_unsafe():
     # On the loop, `record`'s steps never interleave with another rollout's; in a thread they do.
     reasons = _left(SHARED_STATE_HELPER, unsafe=False)
-    assert set(reasons) == {9, 10}  # open and json.load in `record`; `lookup` only fills its argument
+    assert set(reasons) == {8, 9}  # open and json.load in `record`; `lookup` only fills its argument
     assert all("needs --unsafe-fixes" in r and "`self.seen = ...` in `Env.record`" in r for r in reasons.values())
     fixed = fix_text(Path("snippet.py"), textwrap.dedent(SHARED_STATE_HELPER), unsafe=True)
     assert not fixed.left
     assert "return await asyncio.to_thread(self.record, key), await asyncio.to_thread(self.lookup, key, {})" in (
         fixed.texts["snippet.py"]
     )
+
+
+def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
+    # As for an offloaded helper: in a worker thread the block runs concurrently with other rollouts.
+    reasons = _left(
+        """
+        def make_counter():
+            total = 0
+
+            async def count(path):
+                nonlocal total
+                with open(path) as f:
+                    total += len(f.read())
+                return total
+
+            return count
+
+        class Reader:
+            async def remember(self, path):
+                with open(path) as f:
+                    self.reads += 1
+                    self.last = f.read()
+                return self.last
+
+        async def local_only(path, seen):
+            with open(path) as f:
+                seen.append(f.read())
+            return seen
+        """,
+        unsafe=False,
+    )
+    assert set(reasons) == {7, 15}  # `local_only` fills its own argument: still a safe fix
+    assert "needs --unsafe-fixes" in reasons[7] and "`total`, declared `nonlocal`" in reasons[7]
+    assert "needs --unsafe-fixes" in reasons[15] and "`self.reads = ...`" in reasons[15]
+
+
+def test_an_opened_object_is_offloaded_only_with_its_use():
+    # `f = await asyncio.to_thread(open, p)` would leave every read on the loop, and hide it.
+    reasons = _left("""
+        import tempfile
+        import zipfile
+
+        async def handler(path):
+            f = open(path)
+            data = f.read()
+            for line in open(path):
+                data += line
+            archive = zipfile.ZipFile(path)
+            scratch = tempfile.NamedTemporaryFile()
+            return data, open(path).read(), zipfile.ZipFile(path).namelist(), archive, scratch
+    """)
+    assert set(reasons) == {6, 8, 10, 11}
+    assert all("would stay on the loop" in reason and "`with` block" in reason for reason in reasons.values())
+
+
+def test_a_with_block_declines_a_name_it_assigns_only_on_some_paths():
+    reasons = _left("""
+        async def behind_or(path, known):
+            with open(path) as f:
+                if known or (size := len(f.read())):
+                    pass
+            return size
+    """)
+    assert reasons == {3: "the `with` block assigns `size` only on some paths"}
 
 
 def test_thread_bound_connections_are_not_moved_to_a_thread():
@@ -244,6 +309,166 @@ def test_a_sync_callable_the_framework_does_not_await_is_left_with_the_reason():
                 return tool_args
     """)
     assert "does not await `Env.update_tool_args`" in reasons[7]
+
+
+def test_a_sync_callable_is_made_async_only_when_the_framework_alone_uses_it():
+    env = textwrap.dedent("""\
+        import functools
+        import time
+
+        import verifiers as vf
+
+
+        def judge(completion, answer) -> float:
+            time.sleep(0.1)
+            return 1.0
+
+
+        def batch(completions, answers):
+            return list(map(judge, completions, answers))
+
+
+        @functools.lru_cache
+        def cached(completion) -> float:
+            time.sleep(0.1)
+            return 1.0
+
+
+        def tested(completion) -> float:
+            time.sleep(0.1)
+            return 1.0
+
+
+        @vf.stop
+        def done(state) -> bool:
+            time.sleep(0.1)
+            return True
+
+
+        def load_environment():
+            return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[judge, cached, tested]))
+    """)
+    test = "from env import tested\n\n\ndef test_tested():\n    assert tested('a') == 1.0\n"
+    sources = [SourceFile("env.py", env, "env", ""), SourceFile("tests/test_env.py", test, "test_env", "")]
+    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    reasons = {finding.line: left.reason for finding, left in zip(placed, outcome.left)}
+    assert "passed to `map` in `batch` (env.py)" in reasons[8] and "would get a coroutine" in reasons[8]
+    assert "decorated with `@functools.lru_cache`" in reasons[18]
+    assert "called in `test_tested` (tests/test_env.py)" in reasons[23]
+    assert "async def done(state)" in outcome.texts["env.py"]  # the framework's own decorator hands it through
+    assert outcome.texts["tests/test_env.py"] == test
+
+
+HELPER_CALLED_TWICE = """\
+import json
+
+
+def _read(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+async def both(first, second):
+    x = _read(first)
+    y = _read(second)
+    return x, y
+
+
+async def other(path):
+    return _read(path)
+"""
+
+
+def test_a_helper_is_offloaded_at_every_call_from_async_code_and_counted_as_check_counts():
+    checked = lint(Path("snippet.py"), HELPER_CALLED_TWICE)
+    assert len(checked) == 2  # open and json.load in `_read`, one finding each
+    outcome = fix_text(Path("snippet.py"), HELPER_CALLED_TWICE, unsafe=False)
+    fixed = outcome.texts["snippet.py"]
+    assert fixed.count("await asyncio.to_thread(_read, ") == 3 and not outcome.left
+    assert sorted(outcome.as_checked([a.finding for a in outcome.applied]), key=lambda f: f.line) == list(checked)
+    assert "3 calls of the sync helper `_read` in `both`, `other`" in outcome.applied[0].title
+
+
+def test_a_helper_called_from_two_modules_is_offloaded_in_both_by_one_fix():
+    util = "import json\n\n\ndef read(p):\n    with open(p) as f:\n        return json.load(f)\n"
+    a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
+    b = "from .util import read\n\n\nasync def b(p):\n    x = read(p)\n    return x\n"
+    sources = [
+        SourceFile("pkg/__init__.py", "", "pkg", "pkg"),
+        SourceFile("pkg/util.py", util, "pkg.util", "pkg"),
+        SourceFile("pkg/a.py", a, "pkg.a", "pkg"),
+        SourceFile("pkg/b.py", b, "pkg.b", "pkg"),
+    ]
+    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    assert not outcome.left and len(outcome.applied) == 2
+    assert "return await asyncio.to_thread(read, p)" in outcome.texts["pkg/a.py"]
+    assert "x = await asyncio.to_thread(read, p)" in outcome.texts["pkg/b.py"]
+    assert all(text.count("import asyncio") == 1 for text in (outcome.texts["pkg/a.py"], outcome.texts["pkg/b.py"]))
+    assert {applied.paths for applied in outcome.applied} == {("pkg/a.py", "pkg/b.py")}
+
+
+def test_a_helper_fix_that_would_leave_a_route_on_the_loop_is_declined():
+    reasons = _left(HELPER_CALLED_TWICE + "\n\nasync def lazily(paths):\n    return list(_read(p) for p in paths)\n")
+    assert set(reasons) == {5, 6}
+    assert all("inside a generator expression in `lazily`" in reason for reason in reasons.values())
+
+
+def test_verification_counts_a_finding_reached_by_another_route_as_still_there(monkeypatch):
+    # Offloading only the chain's call changes the finding's message (now reached from `other`),
+    # not the finding: the fix must not pass as having removed it.
+    from asynclint.fixers import to_thread
+    from asynclint.fixers.analysis import FixProject
+
+    monkeypatch.setattr(FixProject, "sites", lambda self, finding: (self.site(finding),))
+    _install(monkeypatch, to_thread.fix)
+    outcome = fix_text(Path("snippet.py"), HELPER_CALLED_TWICE)
+    assert outcome.texts["snippet.py"] == HELPER_CALLED_TWICE
+    assert all("still reported after the edit" in left.reason for left in outcome.left)
+
+
+def test_calls_are_placed_where_their_code_runs():
+    # A default value runs in the function around the `def`; a class body cannot await.
+    source = textwrap.dedent("""\
+        import time as t
+
+
+        async def deco():
+            def inner(d=t.sleep(0.1)):
+                return d
+
+            class K:
+                v = t.sleep(0.1)
+
+            return inner, K
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    assert "def inner(d=await asyncio.sleep(0.1)):" in outcome.texts["snippet.py"]
+    [left] = outcome.left
+    assert outcome.as_checked([left.finding])[0].line == 9
+    assert left.reason == "the call runs in the body of class `K`, where `await` cannot go"
+
+
+def test_each_fix_and_reason_is_reported_at_its_own_finding():
+    source = textwrap.dedent("""\
+        import time
+        from time import sleep
+
+
+        async def f(path):
+            sleep(1)
+            time.sleep(
+                2)
+            handle = open(path)
+            other = open(path)
+            return handle, other, open(path).read()
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    placed = outcome.as_checked([applied.finding for applied in outcome.applied])
+    applied = {finding.line: applied.title for applied, finding in zip(outcome.applied, placed)}
+    assert "`sleep`" in applied[6] and "`time.sleep`" in applied[7] and "open(path).read" in applied[11]
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    assert sorted(f.line for f in placed) == [9, 10]
 
 
 # --- verification guards every edit ----------------------------------------------------------------

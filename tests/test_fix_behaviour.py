@@ -88,6 +88,8 @@ def test_to_thread_shapes(files: Path):
         ("in_a_lambda", [b, a]),
         ("attribute_of_result", str(files / "missing.txt")),
         ("read_whole_file", a),
+        ("file_kept_open", a),
+        ("file_iterated", a),
     ]
     for name, argument in cases:
         assert outcome_of(getattr(before, name), argument) == outcome_of(getattr(after, name), argument), name
@@ -113,8 +115,20 @@ def test_with_block_shapes(files: Path):
         ("returns_inside", (a,)),
         ("returns_a_name", (str(files / "missing.json"),)),
         ("counts_in_a_global", (a,)),
+        ("read_in_the_handler", (a,)),  # not JSON: the handler reads the text the block had read
+        ("read_in_the_handler", (b,)),
+        ("read_in_the_handler", (str(files / "missing.json"),)),  # nothing read: the same error
+        ("default_in_the_handler", (a,)),
+        ("default_in_the_handler", (b,)),
+        ("walrus_in_the_test", (a,)),
+        ("walrus_in_the_test", (empty,)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
+    counters = before.make_counter(), after.make_counter()
+    assert [call(counters[0], a), call(counters[0], a)] == [call(counters[1], a), call(counters[1], a)] == [11, 22]
+    readers = before.Reader(), after.Reader()
+    assert call(readers[0].remember, a) == call(readers[1].remember, a) and readers[0].last == readers[1].last
+    assert call(readers[0].count, a) == call(readers[1].count, a) and readers[0].reads == readers[1].reads == 1
     states = [{"path": str(files / f"out{i}.json"), "payload": {"k": [1, 2]}} for i in (1, 2)]
     assert call(before.mutates_only, states[0])["written"] == call(after.mutates_only, states[1])["written"]
     assert (files / "out1.json").read_text() == (files / "out2.json").read_text()
@@ -146,11 +160,16 @@ def test_sync_callables(files: Path, fake_verifiers):
     )
     for name, args in [
         ("async_caller", (b,)),
+        ("reads_two", (b, b)),
+        ("reads_one_more", (b,)),
         ("reward_from_file", (None, "42", {"path": b})),
         ("reward_from_file", (None, "41", {"path": b})),
         ("reward_that_sleeps", (None,)),
         ("reward_also_called_directly", (None,)),
         ("offline_summary", (None,)),
+        ("cached_reward", ("same",)),
+        ("cached_reward", ("same",)),  # from the cache
+        ("batch_scores", (["a", "b"],)),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     environment = after.load_environment()
@@ -158,6 +177,8 @@ def test_sync_callables(files: Path, fake_verifiers):
         "reward_from_file",
         "reward_that_sleeps",
         "reward_also_called_directly",
+        "cached_reward",
+        "reward_also_mapped",
     ]
 
 

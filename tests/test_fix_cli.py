@@ -148,6 +148,22 @@ def test_read_only_file_is_reported_and_the_others_are_still_fixed(project: Path
     assert not list(project.glob("pkg/.*tmp")), "no temporary file left behind"
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_file_without_write_bits_is_read_only_even_for_root(tmp_path: Path):
+    from asynclint.writer import WriteError, replace_source
+
+    path = tmp_path / "locked.py"
+    path.write_text(HOT, encoding="utf-8")
+    path.chmod(0o444)
+    try:
+        with pytest.raises(WriteError, match="read-only"):
+            replace_source(path, HOT, FIXED_HOT)
+        assert path.read_text(encoding="utf-8") == HOT and stat.S_IMODE(path.stat().st_mode) == 0o444
+        assert [p.name for p in tmp_path.iterdir()] == ["locked.py"], "no temporary file left behind"
+    finally:
+        path.chmod(0o644)
+
+
 def test_permissions_are_kept(project: Path):
     script = project / "pkg/hot.py"
     script.chmod(0o750)

@@ -46,17 +46,25 @@ def rule_meta(rule: type[Rule]) -> RuleMeta:
                     fix_available=fixers.fix_available(rule.code, recipes), doc=rule.doc())
 
 
+def project_graph(summaries: Sequence[ModuleSummary], config: Config) -> ProjectGraph:
+    """The call graph ``check`` reads (summaries in path order); the fixers ask it too."""
+    ordered = sorted(summaries, key=lambda s: s.path)
+    return ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations)
+
+
 def check(
     summaries: Sequence[ModuleSummary],
     texts: Mapping[str, str],
     config: Config,
     catalogue: Catalogue,
     errors: Sequence[FileError] = (),
+    graph: ProjectGraph | None = None,
 ) -> Result:
-    """Findings for every enabled rule over the whole project; order-independent."""
-    ordered = sorted(summaries, key=lambda s: s.path)
-    checker = _Checker(ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations),
-                       texts, config, catalogue)
+    """Findings for every enabled rule over the whole project; order-independent. ``graph``:
+    :func:`project_graph` of the same summaries, when the caller has built it already."""
+    graph = graph or project_graph(summaries, config)
+    ordered = graph.summaries
+    checker = _Checker(graph, texts, config, catalogue)
     findings: list[Finding] = []
     inside_libraries: list[Finding] = []
     for position, summary in enumerate(ordered):

@@ -70,6 +70,18 @@ CONFIGURED = Hook("configured hot root", "rollout")
 
 
 @dataclass(frozen=True)
+class Use:
+    """A place project code uses a function: ``how`` is "called", "passed to `map`", "imported"."""
+
+    path: str
+    function: str | None  # the qualname of the function it is in; None at module level / an import
+    how: str
+
+    def __str__(self) -> str:
+        return f"{self.how} in `{self.function}` ({self.path})" if self.function else f"{self.how} in {self.path}"
+
+
+@dataclass(frozen=True)
 class HotInfo:
     root: FuncKey
     root_hook: Hook  # what kind of entry point the root is, and how often it runs
@@ -128,6 +140,8 @@ class ProjectGraph:
         self._subclasses: dict[str, list[str]] | None = None
         self._overrides: dict[tuple[str, str], list[FuncKey]] = {}
         self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
+        self._by_path: dict[str, list[int]] | None = None
+        self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
         self._propagate()
 
     # -- name resolution ----------------------------------------------------------------------
@@ -478,6 +492,80 @@ class ProjectGraph:
         for (key, raised), info in self.states.items():
             if raised or key not in self.hot:
                 self.hot[key] = info
+
+    # -- who uses a function (asked by the fixers) -----------------------------------------------
+
+    def key_of(self, path: str, qualname: str) -> FuncKey | None:
+        """The function ``qualname`` defined in the file ``path``."""
+        for position in self._positions_by_path().get(path, ()):
+            for index, function in enumerate(self.summaries[position].functions):
+                if function.kind == "function" and function.qualname == qualname:
+                    return (position, index)
+        return None
+
+    def _positions_by_path(self) -> dict[str, list[int]]:
+        if self._by_path is None:
+            self._by_path = {}
+            for position, summary in enumerate(self.summaries):
+                self._by_path.setdefault(summary.path, []).append(position)
+        return self._by_path
+
+    def callers(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """The calls that run ``key`` on the loop (as :meth:`_edges_of` sees them), from any caller."""
+        if self._callers is None:
+            self._callers = {}
+            for caller in self._calls_by_caller:
+                for callee, site in self._edges_of(caller):
+                    self._callers.setdefault(callee, []).append((caller, site))
+        return self._callers.get(key, [])
+
+    def callees(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """The project functions ``key`` runs on the loop, with the calls that run them."""
+        return self._edges_of(key)
+
+    def reaches(self, key: FuncKey, target: FuncKey) -> bool:
+        """``key`` runs ``target`` on the loop through calls of sync functions."""
+        seen, queue = {key}, [key]
+        while queue:
+            for callee, _ in self._edges_of(queue.pop()):
+                if callee == target:
+                    return True
+                if callee not in seen and not self.function(callee).is_async:
+                    seen.add(callee)
+                    queue.append(callee)
+        return False
+
+    def uses(self, key: FuncKey) -> list[Use]:
+        """Where project code uses the function ``key`` besides handing it to the framework:
+        calls (awaited or not), references (``map(f, ...)``, ``key=f``, ``to_thread(f)``), and
+        imports into modules that do not register it (a test importing a reward)."""
+        name = f"{self.summaries[key[0]].module}.{self.function(key).qualname}"
+        found: list[Use] = []
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue
+            for site in summary.calls:
+                if key in self.functions_for(self.call_target(site)):
+                    found.append(Use(summary.path, self._qualname(position, site.caller), "called"))
+            registered = False
+            for ref in summary.refs:
+                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                if key not in self.functions_for(target):
+                    continue
+                if not ref.offloaded and self._registration(ref) is not None:
+                    registered = True
+                else:
+                    passed = (ref.passed_to or ref.passed_to_method or "a call").removeprefix("builtins.")
+                    found.append(Use(summary.path, self._qualname(position, ref.caller), f"passed to `{passed}`"))
+            used_here = any(use.path == summary.path for use in found)
+            if position != key[0] and not registered and not used_here:
+                if any(self.canonical(target) == name for _, target in summary.exports):
+                    found.append(Use(summary.path, None, "imported"))
+        return found
+
+    def _qualname(self, position: int, index: int) -> str | None:
+        function = self.summaries[position].functions[index]
+        return function.qualname if function.kind == "function" else None
 
     def external_calls(self, catalogue: Catalogue) -> set[str]:
         """Dotted names that hot code calls but the graph cannot resolve and the knowledge base

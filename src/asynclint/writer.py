@@ -33,8 +33,11 @@ def replace_source(path: Path, expected: str, text: str) -> None:
         raise WriteError(f"cannot read: {exc.strerror or exc}") from None
     if decode(data) != expected:
         raise WriteError("changed on disk while it was being fixed; run again")
-    if not os.access(path, os.W_OK):
-        raise WriteError("not writable (permission denied)")
+    # A file with no write bit is read-only by intent. The rename below needs permission on the
+    # directory only, and root passes os.access whatever the bits say: checked here, so that a
+    # read-only file is never replaced, by anyone (editors also refuse it without a forced write).
+    if not mode & 0o222 or not os.access(path, os.W_OK):
+        raise WriteError("read-only (no write permission)")
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
     try:

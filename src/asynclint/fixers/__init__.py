@@ -5,9 +5,10 @@ This module is imported by the engine on every ``check``, so it stays light: the
 (which import libcst) load only when ``asynclint fix`` asks for them.
 
 Two steps make a fix. *Where*: the offending call itself when it is written in ``async def``;
-otherwise the call of the sync helper in the nearest ``async def`` on the finding's chain; or, when
-the chain starts at a sync callable the framework awaits (a v0 reward or tool, ``@vf.stop``, ...),
-that callable made ``async``. *How*: the recipe rewrites the call found there. A recipe that does
+otherwise every call that runs the sync function it is in on the loop: each call, in an
+``async def``, of a sync function on a route to it, and each sync callable the framework awaits
+(a v0 reward or tool, ``@vf.stop``, ...) at the top of a route, made ``async``. *How*: the
+recipe rewrites the call found there. A recipe that does
 not apply declines and the next candidate is tried, so every finding gets the best fix its
 code allows, and ``--unsafe-fixes`` only ever adds candidates in front of the safe ones.
 """

@@ -9,7 +9,6 @@ sees it (outer parentheses excluded); libcst's ``PositionProvider`` gives 1-base
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -23,6 +22,9 @@ from libcst.metadata import (
 )
 
 from asynclint.fixers.base import Decline, Import
+from asynclint.hotpaths import FuncKey, ProjectGraph
+from asynclint.index import CallSite
+from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS
 from asynclint.model import Finding
 
 FunctionNode = cst.FunctionDef | cst.Lambda
@@ -338,23 +340,55 @@ def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
             top = _BlockScan(file)
             statement.visit(top)
             unconditional |= top.bound
+        elif isinstance(statement, cst.If | cst.While):
+            unconditional |= _walrus_always(statement.test)  # the test always runs: `if (n := ...)`
     return BlockNames(frozenset(scan.bound), frozenset(scan.read), frozenset(unconditional), tuple(scan.problems))
+
+
+def _walrus_always(expression: cst.BaseExpression) -> set[str]:
+    """Names a walrus binds whenever ``expression`` is evaluated: not behind ``and``/``or``'s
+    right operand, a conditional expression's branches, a lambda or a comprehension."""
+    if isinstance(expression, cst.NamedExpr):
+        bound = {expression.target.value} if isinstance(expression.target, cst.Name) else set()
+        return bound | _walrus_always(expression.value)
+    if isinstance(expression, cst.BooleanOperation):
+        return _walrus_always(expression.left)
+    if isinstance(expression, cst.IfExp):
+        return _walrus_always(expression.test)
+    if isinstance(expression, cst.Lambda | cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp):
+        return set()
+    found: set[str] = set()
+    for child in expression.children:
+        if isinstance(child, cst.BaseExpression):
+            found |= _walrus_always(child)
+        elif isinstance(child, cst.Arg | cst.Element | cst.DictElement | cst.ComparisonTarget | cst.Index):
+            found |= set().union(*(_walrus_always(c) for c in child.children if isinstance(c, cst.BaseExpression)))
+    return found
 
 
 def names_read(
     file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None, also_skip: list[cst.CSTNode] = ()
 ) -> set[str]:
     """Names read anywhere in ``nodes``, leaving out the subtrees ``skip`` and ``also_skip``."""
-    skipped = {id(node) for node in (skip, *also_skip) if node is not None}
+    return _scan_skipping(file, nodes, (skip, *also_skip)).read
 
-    class Reads(_BlockScan):
+
+def names_bound(file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None) -> set[str]:
+    """Names ``nodes`` bind in their own scope, leaving out the subtree ``skip``."""
+    return _scan_skipping(file, nodes, (skip,)).bound
+
+
+def _scan_skipping(file: ParsedFile, nodes: list[cst.CSTNode], skip: tuple[cst.CSTNode | None, ...]) -> _BlockScan:
+    skipped = {id(node) for node in skip if node is not None}
+
+    class Scan(_BlockScan):
         def on_visit(self, node: cst.CSTNode) -> bool:
             return id(node) not in skipped and super().on_visit(node)
 
-    scan = Reads(file)
+    scan = Scan(file)
     for node in nodes:
         node.visit(scan)
-    return scan.read
+    return scan
 
 
 def names_bound_in(file: ParsedFile, function: cst.FunctionDef) -> set[str]:
@@ -387,6 +421,7 @@ class Site:
     function: cst.FunctionDef
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
+    callee: FuncKey | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
 
     @property
     def offending(self) -> bool:
@@ -398,11 +433,13 @@ class FixProject:
     """What fixers may look at: the project's texts, parsed on demand (one parse per file per
     round), plus project-wide answers (who calls a function)."""
 
-    def __init__(self, texts: Mapping[str, str], findings: tuple[Finding, ...] = ()):
+    def __init__(
+        self, texts: Mapping[str, str], findings: tuple[Finding, ...] = (), graph: ProjectGraph | None = None
+    ):
         self.texts = texts
         self.findings = findings  # this round's, for fixers that look at their neighbours
+        self.graph = graph  # the call graph those findings came from
         self._files: dict[str, ParsedFile] = {}
-        self._calls: dict[str, set[str]] | None = None
 
     def file(self, path: str) -> ParsedFile:
         parsed = self._files.get(path)
@@ -413,29 +450,25 @@ class FixProject:
     def parsed(self) -> dict[str, ParsedFile]:
         return self._files
 
-    def calls_by_name(self) -> dict[str, set[str]]:
-        """Name (last component) of every called function -> files that call it, project-wide
-        (one cheap ``ast`` pass, so a callable can be checked for callers besides the framework)."""
-        if self._calls is None:
-            self._calls = {}
-            for path, text in self.texts.items():
-                try:
-                    tree = ast.parse(text)
-                except SyntaxError:
-                    continue
-                for node in ast.walk(tree):
-                    if isinstance(node, ast.Call):
-                        func = node.func
-                        name = (
-                            func.id
-                            if isinstance(func, ast.Name)
-                            else func.attr
-                            if isinstance(func, ast.Attribute)
-                            else None
-                        )
-                        if name:
-                            self._calls.setdefault(name, set()).add(path)
-        return self._calls
+    def redefinable(self, path: str, qualname: str, becomes: str) -> Decline | None:
+        """Why the function cannot switch between ``def`` and ``async def`` (``None`` if it can):
+        a decorator not known to hand the function through unchanged (``lru_cache`` would cache
+        the coroutine, which cannot be awaited twice), or any use in the project besides its
+        registration with the framework -- calls, ``map(f, ...)``, imports by tests -- each of
+        which would get ``becomes`` instead of what it gets now."""
+        key = self.graph.key_of(path, qualname) if self.graph else None
+        name = qualname.rpartition(".")[2]
+        if key is None:
+            return Decline(f"cannot tell where else `{name}` is used")
+        wrapped = [d for d in self.graph.function(key).decorators if d not in TRANSPARENT_DECORATORS]
+        if wrapped:
+            return Decline(f"`{name}` is decorated with `@{wrapped[0]}`, which would wrap {becomes}")
+        uses = self.graph.uses(key)
+        if uses:
+            where = ", ".join(map(str, uses[:3]))
+            more = f" and {len(uses) - 3} more" if len(uses) > 3 else ""
+            return Decline(f"`{name}` is also used by the project ({where}{more}); those uses would get {becomes}")
+        return None
 
     def locate(self, finding: Finding) -> tuple[ParsedFile, cst.Call] | Decline:
         if finding.path not in self.texts:
@@ -452,7 +485,9 @@ class FixProject:
         if isinstance(located, Decline):
             return located
         file, call = located
-        function = file.enclosing_function(call)
+        function = _evaluated_in(file, call)
+        if isinstance(function, cst.ClassDef):
+            return Decline(f"the call runs in the body of class `{function.name.value}`, where `await` cannot go")
         if function is None:
             return Decline("the call is not inside a function")
         if isinstance(function, cst.Lambda):
@@ -476,6 +511,99 @@ class FixProject:
                 return Site(caller_file, found[0], caller, "helper", helper=callee)
         return self._root_site(finding, file, call, function)
 
+    def sites(self, finding: Finding) -> tuple[Site, ...] | Decline:
+        """Every place the finding's call must leave the loop for the finding to be gone.
+
+        Written in ``async def``: the call itself. Otherwise every hot route to the sync function
+        it is in, not only the chain's: each call of a sync function on the way, written in an
+        ``async def`` (a helper called twice, or from two coroutines), and each sync root the
+        framework awaits, made ``async`` (with its call of the next function, or the call itself)."""
+        primary = self.site(finding)
+        if isinstance(primary, Decline) or primary.placement == "direct":
+            return primary if isinstance(primary, Decline) else (primary,)
+        graph = self.graph
+        # the project function the call is written in (a finding inside an installed library is
+        # shown, and fixed, where the project calls into it)
+        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
+        start = graph.key_of(finding.path, written_in) if graph and written_in else None
+        if start is None:
+            return (primary,)
+        found: list[Site] = []
+        roots: list[FuncKey] = []
+        seen, queue = {start}, [start]
+        while queue:
+            key = queue.pop(0)
+            if graph.hot.get(key) is not None and graph.hot[key].parent is None:
+                roots.append(key)  # a sync root: no `async def` above it on this route
+            for caller, call_site in graph.callers(key):
+                if caller not in graph.hot:
+                    continue
+                if graph.function(caller).is_async:
+                    site = self._call_site(graph, caller, call_site, "helper", key)
+                    if isinstance(site, Decline):
+                        return site
+                    found.append(site)
+                elif caller not in seen:
+                    seen.add(caller)
+                    queue.append(caller)
+        for root in roots:
+            made = self._root_sites(finding, graph, root, start)
+            if isinstance(made, Decline):
+                return made
+            found.extend(made)
+        return tuple(found) or primary
+
+    def _call_site(
+        self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
+    ) -> Site | Decline:
+        path, qualname = graph.summaries[caller[0]].path, graph.function(caller).qualname
+        helper = graph.function(callee).qualname
+        if path not in self.texts:
+            return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
+        file = self.file(path)
+        function = file.function(qualname)
+        call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)
+        if function is None or call is None:
+            return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
+        return Site(file, call, function, placement, helper=helper, callee=callee)
+
+    def _root_sites(
+        self, finding: Finding, graph: ProjectGraph, root: FuncKey, start: FuncKey
+    ) -> list[Site] | Decline:
+        """A sync root on a route to the finding's function, made ``async``: its calls of the
+        functions on the way (or, when it is that function, the finding's own call)."""
+        from asynclint.fixers import root_awaited  # the registry imports this package lazily
+
+        qualname, path = graph.function(root).qualname, graph.summaries[root[0]].path
+        if not root_awaited(graph.hot[root].root_hook):
+            return Decline(f"no `async def` on the way from `{qualname}`, and the framework does not await it")
+        if root == start:
+            located = self.locate(finding)
+            if isinstance(located, Decline):
+                return located
+            file, call = located
+            function = file.function(qualname)
+            if function is None:
+                return Decline(f"cannot find `{qualname}`")
+            checked = self._redefinable_root(path, qualname, function)
+            return checked or [Site(file, call, function, "root")]
+        sites = []
+        for callee, call_site in graph.callees(root):
+            if callee == start or graph.reaches(callee, start):
+                site = self._call_site(graph, root, call_site, "root", callee)
+                if isinstance(site, Decline):
+                    return site
+                sites.append(site)
+        if not sites:
+            return Decline(f"cannot find the call that leads from `{qualname}` to the blocking call")
+        return self._redefinable_root(path, qualname, sites[0].function) or sites
+
+    def _redefinable_root(self, path: str, qualname: str, function: cst.FunctionDef) -> Decline | None:
+        refused = self.redefinable(path, qualname, "a coroutine")
+        if refused is None and _is_generator(function):
+            refused = Decline(f"`{function.name.value}` is a generator")
+        return refused
+
     def _root_site(
         self, finding: Finding, file: ParsedFile, call: cst.Call, function: cst.FunctionDef
     ) -> Site | Decline:
@@ -489,10 +617,9 @@ class FixProject:
         if root_file is None or root is None:
             return Decline(f"cannot find `{root_link.function}`")
         name = root.name.value
-        callers = self.calls_by_name().get(name, set())
-        if callers:
-            where = ", ".join(sorted(callers))
-            return Decline(f"`{name}` is also called directly (in {where}); making it async would break those calls")
+        refused = self.redefinable(root_link.path, root_link.function, "a coroutine")
+        if refused is not None:
+            return refused
         if _is_generator(root):
             return Decline(f"`{name}` is a generator")
         if len(chain) == 2:
@@ -501,6 +628,17 @@ class FixProject:
         if len(found) != 1:
             return Decline(f"ambiguous: cannot single out the call of `{chain[2].function}` in `{name}`")
         return Site(root_file, found[0], root, "root", helper=chain[2].function)
+
+
+def _evaluated_in(file: ParsedFile, node: cst.CSTNode) -> FunctionNode | cst.ClassDef | None:
+    """The function (or class body) whose code evaluates ``node``: a default value, decorator or
+    annotation of a nested ``def`` is evaluated by the code around that ``def``."""
+    child = node
+    for ancestor in file.ancestors(node):
+        if isinstance(ancestor, cst.FunctionDef | cst.Lambda | cst.ClassDef) and child is ancestor.body:
+            return ancestor
+        child = ancestor
+    return None
 
 
 def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, but: Finding) -> tuple[Finding, ...]:
@@ -628,14 +766,17 @@ def _code_part(line: str, end: int) -> str:
     return line
 
 
-def site_edit(site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = ()):
+def site_edit(
+    site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = (), hoist: bool = True
+):
     """The edit putting ``replacement`` where the site's call is.
 
     At a ``root`` site the root function becomes ``async def`` in the same edit. ``prelude``
     statements go just before the call's statement. When the call sits inside a larger
     expression and the line would grow past :data:`LINE_LENGTH`, the awaited value is first
     stored in a local (``matches = await ...``), as a person would write it -- only where that
-    cannot change what runs first (see :func:`_hoistable`)."""
+    cannot change what runs first (see :func:`_hoistable`), and unless ``hoist`` is false (the
+    statement has another call to replace)."""
     from asynclint.fixers.base import Edit
 
     if site.placement == "root":
@@ -643,7 +784,7 @@ def site_edit(site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.Ba
         return Edit(site.function, updated.with_changes(asynchronous=cst.Asynchronous()))
     file, call = site.file, site.call
     statement = file.statement_of(call)
-    hoist = statement is not None and _too_long(file, call, replacement) and _hoistable(file, call, statement)
+    hoist = hoist and statement is not None and _too_long(file, call, replacement) and _hoistable(file, call, statement)
     if not prelude and not hoist:
         return Edit(call, replacement)
     if statement is None:

@@ -27,6 +27,7 @@ class Edit:
 
     node: cst.CSTNode = field(repr=False)
     replacement: cst.CSTNode | cst.FlattenSentinel = field(repr=False)
+    path: str | None = None  # the file ``node`` is in, when it is not the fix's own (a helper called elsewhere)
 
 
 @dataclass(frozen=True)

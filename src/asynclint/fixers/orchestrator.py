@@ -2,8 +2,9 @@
 verify, repeat to a fixed point. Pure: texts in, new texts and a report out.
 
 Verification, per round: every changed file must compile, and re-linting the whole project (the
-engine, in memory) must show each finding a fix claimed gone and no new finding more severe than
-the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
+engine, in memory) must show each finding a fix claimed gone -- the same rule, function and
+callee, counted, whatever its line or the route that reaches it -- and no new finding more
+severe than the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
 reported and never applied. Edits that overlap in one round wait for the next, where the code
 they target has been re-linted (often the first fix has removed the second finding too).
 """
@@ -12,16 +13,17 @@ from __future__ import annotations
 
 import traceback
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
 from asynclint import fixers
 from asynclint.config import Config
-from asynclint.engine import SourceFile, check, summarize
+from asynclint.engine import SourceFile, check, project_graph, summarize
 from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, drop_unused_import
-from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
+from asynclint.hotpaths import ProjectGraph
 from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
 
@@ -29,11 +31,16 @@ from asynclint.model import FileError, Finding, Result, Severity
 #: files settle in two or three.
 MAX_ROUNDS = 10
 
-Key = tuple[str, str, str]  # (path, code, message): a finding, independent of its line
+Key = tuple[str, str, str, str]  # (path, code, function, callee): a finding, whatever its line or chain
 
 
 def finding_key(finding: Finding) -> Key:
-    return (finding.path, finding.code, finding.message)
+    """What stays the same for a finding while fixes move lines around it or change the route by
+    which its call is reached (and so its message): the rule, the function the call is written
+    in and what it calls. Two findings can share a key (two sleeps in one function): compare counts."""
+    function = next((link.function for link in reversed(finding.chain) if link.path == finding.path), "")
+    callee = finding.fix.target if finding.fix is not None and finding.fix.target else finding.message
+    return (finding.path, finding.code, function, callee)
 
 
 @dataclass(frozen=True)
@@ -41,11 +48,16 @@ class Applied:
     """One fix made, for the report."""
 
     path: str  # the file changed
-    finding: Finding  # the finding it was made for (as found, before any edit)
+    finding: Finding  # the finding it was made for, as ``check`` reported it
     recipe: str
     safe: bool
     title: str
     note: str = ""
+    also: tuple[str, ...] = ()  # other files the same fix changed (a helper's callers elsewhere)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return (self.path, *self.also)
 
 
 @dataclass(frozen=True)
@@ -65,22 +77,23 @@ class FixOutcome:
     errors: tuple[FileError, ...]
     rounds: int
     checked: tuple[Finding, ...] = ()  # the findings in the original texts, before any fix
+    #: A finding of any round -> the same finding as ``check`` reported it in the original texts.
+    origins: Mapping[Finding, Finding] = field(default_factory=dict)
 
     @property
     def changed(self) -> dict[str, str]:
         return {path: text for path, text in self.texts.items() if text != self.original[path]}
 
     def as_checked(self, findings: Sequence[Finding]) -> list[Finding]:
-        """``findings`` (from any round) at their places in the original texts, matched by
-        path, rule and message in order; one with no match keeps its own place."""
-        unused: dict[Key, list[Finding]] = {}
-        for finding in self.checked:
-            unused.setdefault(finding_key(finding), []).append(finding)
-        placed = []
-        for finding in findings:
-            matches = unused.get(finding_key(finding))
-            placed.append(matches.pop(0) if matches else finding)
-        return placed
+        """``findings`` (from any round) as ``check`` reported them in the original texts; one
+        that was not there (a fix made it) keeps its own place."""
+        return [self.origins.get(finding, finding) for finding in findings]
+
+
+@dataclass(frozen=True)
+class _Linted:
+    result: Result
+    graph: ProjectGraph  # the call graph the findings came from (who calls what, for the fixers)
 
 
 class _Linter:
@@ -92,7 +105,7 @@ class _Linter:
         self.libraries = list(libraries)  # deep mode: installed modules, never edited
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
 
-    def lint(self, texts: dict[str, str]) -> Result:
+    def lint(self, texts: dict[str, str]) -> _Linted:
         summaries, errors = [], []
         for path, text in texts.items():
             cached = self._summaries.get(path)
@@ -102,7 +115,10 @@ class _Linter:
                     summarize(replace(self.sources[path], text=text), self.catalogue),
                 )
             (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
-        return check([*summaries, *self.libraries], texts, self.config, self.catalogue, errors)
+        # Deep mode: installed modules join the project for the analysis, never for editing.
+        every = [*summaries, *self.libraries]
+        graph = project_graph(every, self.config)
+        return _Linted(check(every, texts, self.config, self.catalogue, errors, graph), graph)
 
 
 def fix_sources(
@@ -115,40 +131,71 @@ def fix_sources(
     texts = dict(original)
     linter = _Linter(sources, config, libraries)
     applied: list[Applied] = []
-    reasons: dict[Key, str] = {}
-    result = linter.lint(texts)
+    reasons: dict[Finding, str] = {}  # by the finding as checked
+    linted = linter.lint(texts)
+    result = linted.result
     checked = result.findings
+    origins = {finding: finding for finding in checked}
     broken = {error.path for error in result.errors}
     rounds, settled = 0, False
     while rounds < MAX_ROUNDS:
         rounds += 1
-        project = FixProject({path: text for path, text in texts.items() if path not in broken}, result.findings)
-        proposals = _propose(result.findings, project, unsafe, reasons)
-        chosen = _without_overlaps(proposals, project, reasons)
-        verified = _verified(chosen, project, texts, result, linter, reasons)
+        project = FixProject(
+            {path: text for path, text in texts.items() if path not in broken}, result.findings, linted.graph
+        )
+        found: dict[Finding, str] = {}  # this round's reasons, by this round's findings
+        proposals = _propose(result.findings, project, unsafe, found)
+        chosen = _without_overlaps(proposals, project, found)
+        verified = _verified(chosen, project, texts, result, linter, found)
+        reasons.update((origins[finding], reason) for finding, reason in found.items())
         if verified is None:
             settled = True
             break
+        claimed = {claim for fix in verified.fixes for claim in fix.claims}
         for fix in verified.fixes:
-            applied.extend(Applied(fix.path, claim, fix.recipe, fix.safe, fix.title, fix.note) for claim in fix.claims)
-        texts, result = verified.texts, verified.result
+            also = tuple(dict.fromkeys(path for path in (_path(edit, fix) for edit in fix.edits) if path != fix.path))
+            applied.extend(
+                Applied(fix.path, origins[claim], fix.recipe, fix.safe, fix.title, fix.note, also)
+                for claim in fix.claims
+            )
+        texts, linted = verified.texts, verified.linted
+        origins = _follow(result.findings, claimed, linted.result.findings, origins)
+        result = linted.result
     unfinished = f"not reached in {MAX_ROUNDS} rounds of fixes; run `asynclint fix` again"
     left = tuple(
-        Left(finding, reasons.get(finding_key(finding), "no automatic fix for this call") if settled else unfinished)
+        Left(finding, reasons.get(origins[finding], "no automatic fix for this call") if settled else unfinished)
         for finding in result.findings
     )
-    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked))
+    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked), origins)
 
 
-def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Key, str]) -> list[Fix]:
+def _follow(
+    before: Sequence[Finding], claimed: set[Finding], after: Sequence[Finding], origins: Mapping[Finding, Finding]
+) -> dict[Finding, Finding]:
+    """``origins`` carried over one round of fixes: the findings no fix claimed are still there,
+    in the same order among those with the same key (their lines may have moved); a finding
+    with nothing to match was made by the round (or reached by a new route) and is its own."""
+    waiting: dict[Key, list[Finding]] = {}
+    for finding in sorted(before, key=Finding.sort_key):
+        if finding not in claimed:
+            waiting.setdefault(finding_key(finding), []).append(finding)
+    carried = {}
+    for finding in sorted(after, key=Finding.sort_key):
+        queue = waiting.get(finding_key(finding))
+        carried[finding] = origins[queue.pop(0)] if queue else finding
+    return carried
+
+
+def _propose(
+    findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Finding, str]
+) -> list[Fix]:
     """One fix per finding where some fixer can; the reason recorded where none can."""
     proposals: list[Fix] = []
     for finding in findings:
         if finding.path not in project.texts:
             continue
-        key = finding_key(finding)
         if finding.fix is None:
-            reasons[key] = _why_no_fix(finding, project)
+            reasons[finding] = _why_no_fix(finding, project)
             continue
         recipe = finding.fix.recipe
         names = fixers.candidates(recipe, unsafe)
@@ -163,7 +210,7 @@ def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, rea
                 break
             declines.append(outcome)
         else:
-            reasons[key] = _decline_reason(recipe, names, declines)
+            reasons[finding] = _decline_reason(recipe, names, declines)
     return proposals
 
 
@@ -223,8 +270,11 @@ def _with_inner_claims(fix: Fix, findings: Sequence[Finding], project: FixProjec
 
 
 def _spans(fix: Fix, project: FixProject) -> list[Span]:
-    file = project.file(fix.path)
-    return [(fix.path, *file.span(edit.node)) for edit in fix.edits]
+    return [(_path(edit, fix), *project.file(_path(edit, fix)).span(edit.node)) for edit in fix.edits]
+
+
+def _path(edit: Edit, fix: Fix) -> str:
+    return edit.path or fix.path
 
 
 def _reserves(fix: Fix, project: FixProject) -> list[Span]:
@@ -237,8 +287,7 @@ def _overlap(a: Span, b: Span) -> bool:
 
 
 def _signature(fix: Fix, project: FixProject) -> tuple:
-    file = project.file(fix.path)
-    return tuple((file.span(edit.node), _code(edit.replacement)) for edit in fix.edits) + (fix.path,)
+    return tuple((span, _code(edit.replacement)) for span, edit in zip(_spans(fix, project), fix.edits))
 
 
 def _code(node: cst.CSTNode | cst.FlattenSentinel) -> str:
@@ -251,7 +300,7 @@ def _size(span: Span) -> tuple[int, int]:
     return (l2 - l1, c2 - c1 if l1 == l2 else 10**6)
 
 
-def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[Key, str]) -> list[Fix]:
+def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[Finding, str]) -> list[Fix]:
     """Outer edits first (a ``with`` block before the calls inside it); identical fixes (two
     findings in one helper, offloaded by one edit) are merged; the rest wait a round.
 
@@ -272,7 +321,8 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
         signature = _signature(fix, project)
         if signature in signatures:
             index = signatures[signature]
-            chosen[index] = replace(chosen[index], claims=chosen[index].claims + fix.claims)
+            merged = tuple(dict.fromkeys(chosen[index].claims + fix.claims))  # each finding claimed once
+            chosen[index] = replace(chosen[index], claims=merged)
             continue
         spans = _spans(fix, project)
         reserves = _reserves(fix, project)
@@ -283,7 +333,7 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
             or any(first_reserving[span] < start for span in reserves)
         ):
             for claim in fix.claims:
-                reasons.setdefault(finding_key(claim), "its edit overlapped another fix")
+                reasons.setdefault(claim, "its edit overlapped another fix")
             continue
         signatures[signature] = len(chosen)
         chosen.append(fix)
@@ -296,7 +346,7 @@ def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[K
 class _Verified:
     fixes: list[Fix]
     texts: dict[str, str]  # the project with them applied
-    result: Result  # and linted
+    linted: _Linted  # and linted
 
 
 def _verified(
@@ -305,7 +355,7 @@ def _verified(
     texts: dict[str, str],
     before: Result,
     linter: _Linter,
-    reasons: dict[Key, str],
+    reasons: dict[Finding, str],
 ) -> _Verified | None:
     """The fixes whose result compiles and re-lints clean of what they claimed (the whole batch
     when it can, else each alone), with the texts and findings that result."""
@@ -321,7 +371,7 @@ def _verified(
             kept.append(fix)
         else:
             for claim in fix.claims:
-                reasons[finding_key(claim)] = f"the `{fix.recipe}` fix failed verification and was not applied: {alone}"
+                reasons[claim] = f"the `{fix.recipe}` fix failed verification and was not applied: {alone}"
     while kept:  # fixes that pass alone but clash together: the first now, the rest next round
         together = _check(kept, project, texts, before, linter)
         if isinstance(together, _Verified):
@@ -345,12 +395,14 @@ def _check(
             compile(text, path, "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
             return f"the result does not compile ({exc})"
-    after = linter.lint(after_texts)
+    linted = linter.lint(after_texts)
+    after = linted.result
     if len(after.errors) > len(before.errors):
         return f"the result cannot be analysed ({after.errors[0].message})"
     old, new = Counter(map(finding_key, before.findings)), Counter(map(finding_key, after.findings))
-    claims = {finding_key(claim): claim for fix in fixes for claim in fix.claims}
-    claimed = Counter(finding_key(claim) for fix in fixes for claim in fix.claims)
+    unique = dict.fromkeys(claim for fix in fixes for claim in fix.claims)  # two fixes may claim one finding
+    claims = {finding_key(claim): claim for claim in unique}
+    claimed = Counter(map(finding_key, unique))
     for key, count in claimed.items():
         if new[key] > old[key] - count:
             claim = claims[key]
@@ -360,16 +412,14 @@ def _check(
         key = finding_key(finding)
         if new[key] > old[key] and finding.severity > worst:
             return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
-    return _Verified(fixes, after_texts, after)
+    return _Verified(fixes, after_texts, linted)
 
 
 def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:
     updated = dict(texts)
-    by_path: dict[str, list[Fix]] = {}
-    for fix in fixes:
-        by_path.setdefault(fix.path, []).append(fix)
-    for path, group in by_path.items():
-        updated[path] = _apply_to_file(project.file(path), group)
+    paths = dict.fromkeys(path for fix in fixes for path in (fix.path, *(_path(edit, fix) for edit in fix.edits)))
+    for path in paths:
+        updated[path] = _apply_to_file(project.file(path), fixes)
     return updated
 
 
@@ -382,13 +432,16 @@ class _Replace(cst.CSTTransformer):
 
 
 def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
-    replacements = {id(edit.node): edit.replacement for fix in fixes for edit in fix.edits}
-    module = file.module.visit(_Replace(replacements))
-    for needed in dict.fromkeys(needed for fix in fixes for needed in fix.imports):
+    """The fixes' edits in ``file``; the imports of each fix that edits it; the module-level
+    changes of the fixes made for it (a fix's other files only get the calls it rewrote there)."""
+    edits = [(fix, edit) for fix in fixes for edit in fix.edits if _path(edit, fix) == file.path]
+    own = [fix for fix in fixes if fix.path == file.path]
+    module = file.module.visit(_Replace({id(edit.node): edit.replacement for _, edit in edits}))
+    for needed in dict.fromkeys(needed for fix in dict.fromkeys(fix for fix, _ in edits) for needed in fix.imports):
         module = add_import(module, needed.module, needed.name)
-    for old in dict.fromkeys(old for fix in fixes for old in fix.unused_imports):
+    for old in dict.fromkeys(old for fix in own for old in fix.unused_imports):
         module = drop_unused_import(module, old.module, old.name, old.alias)
-    statements = list(dict.fromkeys(statement for fix in fixes for statement in fix.statements))
+    statements = list(dict.fromkeys(statement for fix in own for statement in fix.statements))
     if statements:
         module = _add_statements(module, statements, file.module_level_names())
     return module.code

@@ -29,18 +29,14 @@ def _function(finding: Finding, project: FixProject) -> cst.FunctionDef | Declin
     return function
 
 
-def _direct_callers(project: FixProject, name: str) -> list[str]:
-    return sorted(project.calls_by_name().get(name, set()))
-
-
 def make_async(finding: Finding, project: FixProject) -> Fix | Decline:
     function = _function(finding, project)
     if isinstance(function, Decline):
         return function
     name = function.name.value
-    callers = _direct_callers(project, name)
-    if callers:
-        return Decline(f"`{name}` is also called directly (in {', '.join(callers)}); those calls would get a coroutine")
+    refused = project.redefinable(finding.path, finding.chain[0].function, "a coroutine")
+    if refused is not None:
+        return refused
     if any(
         isinstance(node, ast.Yield | ast.YieldFrom)
         for node in _own_nodes(project.texts[finding.path], function, project, finding)
@@ -71,9 +67,9 @@ def make_sync(finding: Finding, project: FixProject) -> Fix | Decline:
     ]
     if problems:
         return Decline(f"`{name}` {problems[0]}, so it cannot simply become a plain `def`")
-    callers = _direct_callers(project, name)
-    if callers:
-        return Decline(f"`{name}` is also called directly (in {', '.join(callers)}), perhaps awaited")
+    refused = project.redefinable(finding.path, finding.chain[0].function, "a plain value where they may await")
+    if refused is not None:
+        return refused
     return Fix(
         path=finding.path,
         edits=(Edit(function, function.with_changes(asynchronous=None)),),

@@ -2,8 +2,10 @@
 
 Safe: the callee and its arguments are still evaluated on the loop, in the same order; only the
 call itself runs in the loop's default executor, and its value (or exception) comes back where
-the call was. Also the fallback for a sync helper reached from ``async def`` (its call is
-offloaded) and for a sync callable the framework awaits (made ``async`` first).
+the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
+runs it on the loop is offloaded, in one fix) and for a sync callable the framework awaits (made
+``async`` first). A call that opens a file or archive goes only with its use in the same
+expression: the object's reads would otherwise stay on the loop.
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
@@ -11,12 +13,22 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
-from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.fixers.analysis import (
+    FixProject,
+    Site,
+    awaited,
+    findings_within,
+    last_name,
+    offload_call,
+    site_edit,
+)
+from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.knowledge.blocking import OPENERS
 from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
@@ -30,18 +42,20 @@ LAZY = frozenset(
     "glob.iglob".split()
 )
 
-#: Calls returning a file object, whose methods then do the reading and writing.
-OPENERS = frozenset("builtins.open io.open codecs.open gzip.open bz2.open lzma.open".split())
-
 #: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
 GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     target = finding.fix.target if finding.fix else ""
-    site = project.site(finding)
-    if isinstance(site, Decline):
-        return site
+    sites = project.sites(finding)
+    if isinstance(sites, Decline):
+        return sites
+    if not sites[0].offending:
+        return _offload_helper_calls(finding, project, sites)
+    if len(sites) > 1:
+        return Decline(f"`{sites[0].function.name.value}` also runs on the loop by other routes")
+    site = sites[0]
     if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
@@ -59,6 +73,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         offloaded = cst.Call(
             func=cst.parse_expression("asyncio.to_thread"),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
+        )
+    elif site.offending and target in OPENERS:
+        if _inside_other_finding(project, file, call, finding):  # `json.load(open(p))`: offloaded with it
+            return Decline("offloaded with the call it is passed to", applicable=False)
+        return Decline(
+            f"`{file.code(call.func)}(...)` returns an object whose reads and writes would stay on the loop:"
+            " open it in a `with` block (moved off the loop whole), or use it in the same expression"
+            " (`open(path).read()`)"
         )
     elif site.offending and target in LAZY:
         if isinstance(file.parent(call), cst.WithItem):
@@ -79,33 +101,99 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
-    name = f"`{site.helper}`" if site.helper else f"`{callee}`"
-    if site.placement == "helper":
-        title = f"ran the call of the sync helper {name} in `{site.function.name.value}` in a worker thread"
-    elif site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and ran {name} in a worker thread"
+    if site.placement == "root":
+        title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
     else:
-        title = f"ran {name} in a worker thread with `asyncio.to_thread`"
-    note, safe = "", True
-    if site.offending and target.startswith(GIL_BOUND):
+        title = f"ran `{callee}` in a worker thread with `asyncio.to_thread`"
+    note = ""
+    if target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
-    if site.placement == "helper":
-        changed = _shared_state_changes(finding, project)
-        if changed:
-            # On the loop, the helper's steps never interleaved with another rollout's; in a
-            # worker thread they do (a read-modify-write of a file, `self.count += 1`).
-            safe = False
-            note = f"the helper changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
     return Fix(
         path=file.path,
         edits=(site_edit(site, awaited(file, call, offloaded)),),
         recipe="to-thread",
-        safe=safe,
+        safe=True,
         title=title,
         imports=(Import("asyncio"),),
         claims=(finding, *nested),
         note=note,
     )
+
+
+def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Site, ...]) -> Fix | Decline:
+    """Each call, from ``async def``, of a sync function on the way to the finding (and each sync
+    root made ``async`` with its calls): the finding is gone only when no route is left."""
+    for site in sites:
+        if site.file.in_generator_expression(site.call, site.function):
+            return Decline(
+                f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
+                " (an `await` there would make it async): the call stays on the loop by that route"
+            )
+    statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
+    edits: list[Edit] = []
+    roots: dict[int, list[Site]] = {}
+    for site in sites:
+        offloaded = _offloaded(site)
+        if site.placement == "root":
+            roots.setdefault(id(site.function), []).append(site)
+        else:  # two calls in one statement are each replaced in place, never hoisted out of it
+            hoist = statements[id(site.file.statement_of(site.call))] == 1
+            edits.append(_at(site_edit(site, offloaded, hoist=hoist), site, sites[0]))
+    for group in roots.values():
+        function = group[0].function
+        replacements = {id(site.call): _offloaded(site) for site in group}
+        updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
+        edits.append(_at(Edit(function, updated), group[0], sites[0]))
+    helpers = sorted({site.helper for site in sites})
+    callers = list(dict.fromkeys(site.function.name.value for site in sites))
+    made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
+    what = f"{len(sites)} calls" if len(sites) > 1 else "the call"
+    title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
+    if made_async:
+        title += f" (made {_names(made_async)} `async def`)"
+    note, safe = "", True
+    changed = _shared_state_changes(sites, project)
+    if changed:
+        # On the loop, the helper's steps never interleaved with another rollout's; in a
+        # worker thread they do (a read-modify-write of a file, `self.count += 1`).
+        safe = False
+        note = (
+            f"the helper changes shared state ({changed}):"
+            " in a worker thread it runs concurrently with other rollouts"
+        )
+    return Fix(
+        path=sites[0].file.path,
+        edits=tuple(edits),
+        recipe="to-thread",
+        safe=safe,
+        title=title,
+        imports=(Import("asyncio"),),
+        claims=(finding,),
+        note=note,
+    )
+
+
+def _offloaded(site: Site) -> cst.Await:
+    return awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
+
+
+def _at(edit: Edit, site: Site, first: Site) -> Edit:
+    """The edit, naming its file when it is not the fix's own."""
+    return edit if site.file.path == first.file.path else replace(edit, path=site.file.path)
+
+
+class _Replacing(cst.CSTTransformer):
+    """Several nodes of one tree replaced at once (``deep_replace`` finds only the first)."""
+
+    def __init__(self, replacements: dict[int, cst.CSTNode]):
+        self.replacements = replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), updated_node)
 
 
 def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
@@ -116,6 +204,21 @@ def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
         if isinstance(outer, cst.Call) and outer.func is attribute:
             return outer
     return None
+
+
+def _inside_other_finding(project: FixProject, file, call: cst.Call, finding: Finding) -> bool:
+    """``call`` is an argument (at any depth) of another finding's call in the same statement."""
+    spans = {
+        ((f.line, f.column - 1), (f.end_line, f.end_column - 1))
+        for f in project.findings
+        if f is not finding and f.path == file.path
+    }
+    for ancestor in file.ancestors(call):
+        if isinstance(ancestor, cst.BaseStatement):
+            return False
+        if isinstance(ancestor, cst.Call) and file.span(ancestor) in spans:
+            return True
+    return False
 
 
 def _awaits(node: cst.CSTNode) -> bool:
@@ -139,26 +242,42 @@ _FILE_WRITES = frozenset(
 _MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
 
 
-def _shared_state_changes(finding: Finding, project: FixProject) -> str:
-    """What the sync functions on the finding's chain below its async caller change that other
-    rollouts can see ("" when nothing): attributes, subscripts, globals, containers reached
-    through ``self`` or module names, files."""
-    for link in finding.chain[1:]:
-        if link.path not in project.texts:
-            continue
-        function = project.file(link.path).function(link.function)
-        if function is None or function.asynchronous is not None:
-            continue
-        found = _SharedWrites()
-        function.body.visit(found)
-        if found.what:
-            return f"`{found.what}` in `{link.function}`"
+def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
+    """What the sync functions the offloaded calls run change that other rollouts can see ("" when
+    nothing): attributes, subscripts, globals, containers reached through ``self`` or module
+    names, files -- in the helpers and in every sync function they call."""
+    graph = project.graph
+    queue = [site.callee for site in sites if site.callee is not None]
+    seen = set(queue)
+    while queue:
+        key = queue.pop(0)
+        path, qualname = graph.summaries[key[0]].path, graph.function(key).qualname
+        function = project.file(path).function(qualname) if path in project.texts else None
+        if function is not None and function.asynchronous is None:
+            what = shared_writes(function.body)
+            if what:
+                return f"`{what}` in `{qualname}`"
+        for callee, _ in graph.callees(key):
+            if callee not in seen and not graph.function(callee).is_async:
+                seen.add(callee)
+                queue.append(callee)
     return ""
 
 
+def shared_writes(node: cst.CSTNode, files: bool = True) -> str:
+    """The first change ``node`` makes that other rollouts can see ("" when none): attributes,
+    subscripts and containers reached through ``self`` or module names, ``global``/``nonlocal``
+    names, and (``files``) the filesystem. The with-block recipe leaves files out: a block that
+    opens, writes and closes a file does what offloading ``write_text`` does, a safe fix."""
+    found = _SharedWrites(files)
+    node.visit(found)
+    return found.what
+
+
 class _SharedWrites(cst.CSTVisitor):
-    def __init__(self) -> None:
+    def __init__(self, files: bool) -> None:
         self.what = ""
+        self.files = files
 
     def _saw(self, text: str) -> None:
         self.what = self.what or text
@@ -194,9 +313,9 @@ class _SharedWrites(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         name = last_name(node.func)
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if name in _FILE_WRITES:
+        if self.files and name in _FILE_WRITES:
             self._saw(f"{name}()")
-        elif name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
+        elif self.files and name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
             self._saw("open(..., 'w')")
         elif name in _MUTATORS and receiver is not None and _shared_receiver(receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")

@@ -11,9 +11,13 @@ defined just above it and run with ``await asyncio.to_thread(helper)``::
 Safe: the helper is a closure, so it reads the same variables at the same moment; the names
 the block assigns that the function uses afterwards are returned and rebound; exceptions come
 back through the ``await``; names the function rebinds elsewhere get ``nonlocal`` in the helper,
-names it declares ``global`` get ``global``. Declines when the block cannot move into another
-function as it is: ``await``/``return``/``yield``/``break``, ``super()``, loop APIs, or a
-later-used name it assigns only on some paths.
+names it declares ``global``/``nonlocal`` keep that declaration. When an exception from the block
+can be caught in the function (a ``try`` or ``with`` around it), the names it assigns are assigned
+in place (``nonlocal``), so a handler sees what was assigned before the exception. Unsafe when
+the block changes state other rollouts see (attributes, module containers, ``global`` or
+enclosing-function names), as for an offloaded helper. Declines when the block cannot move into
+another function as it is: ``await``/``return``/``yield``/``break``, ``super()``, loop APIs, or
+a later-used name it assigns only on some paths.
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ from asynclint.fixers.analysis import (
     block_names,
     is_async,
     last_name,
+    names_bound,
     names_read,
 )
 from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.to_thread import shared_writes
 from asynclint.model import Finding
 
 #: Names whose use means the block talks to the event loop, which a worker thread cannot.
@@ -56,10 +62,12 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"the `with` block {names.problems[0]}")
     if names.read & _LOOP_NAMES:
         return Decline(f"the `with` block uses `{sorted(names.read & _LOOP_NAMES)[0]}`, which needs the event loop")
-    # A name the function declares `global` stays global in the helper (`global` there too);
-    # it is neither returned nor rebound with `nonlocal`.
-    declared_global = names.bound & _declared_global(function)
-    outside = _parameters(function) | _bound_outside(file, function, statement) | declared_global
+    # A name the function declares `global` or `nonlocal` keeps that declaration in the helper;
+    # it is neither returned nor rebound.
+    declared = _declared(function, cst.Global), _declared(function, cst.Nonlocal)
+    declared_global, declared_nonlocal = names.bound & declared[0], names.bound & declared[1]
+    outer = declared_global | declared_nonlocal
+    outside = _parameters(function) | _bound_outside(file, function, statement) | outer
     targets = _with_targets(statement)
     read_after = {
         name
@@ -71,17 +79,28 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     }
     # Names the function already binds elsewhere are rebound in place (`nonlocal`); names only
     # the block binds and the function reads later come back as the helper's return value.
-    shared = sorted((read_after | (names.bound & names.read)) & outside - declared_global)
-    used_later = sorted(read_after - outside)
+    shared = (read_after | (names.bound & names.read)) & outside - outer
+    used_later = read_after - outside
+    if _catchable(file, statement, function):
+        # An exception from the block can be caught inside the function (a `try` or a `with`
+        # around it), after which the names it assigned before raising are still read. Returned
+        # values are lost with the exception, so those names are assigned in place (`nonlocal`);
+        # the ones nothing else binds are also returned, which makes them the function's own.
+        shared |= read_after - outer
     top_level = list(statement.body.body) if isinstance(statement.body, cst.IndentedBlock) else []
     unconditional = block_names(file, top_level).unconditional | targets
-    partial = [name for name in used_later if name not in unconditional]
+    partial = sorted(name for name in used_later if name not in unconditional)
     if partial:
         return Decline(f"the `with` block assigns `{partial[0]}` only on some paths")
+    shared, used_later = sorted(shared), sorted(used_later)
     helper = file.fresh_name(_helper_name(file, statement, used_later or shared))
-    body: list[cst.BaseStatement] = [statement.with_changes(leading_lines=[])]
-    if shared:
-        body.insert(0, cst.parse_statement(f"nonlocal {', '.join(shared)}\n"))
+    # `state["doc"] = json.load(f)` ending the block: the helper returns the value and the store
+    # happens on the loop, where other code sees it (only closing the resource ran after it).
+    store = None if used_later else _trailing_store(statement, names.bound)
+    moved = statement if store is None else _returning(statement, store)
+    body: list[cst.BaseStatement] = [moved.with_changes(leading_lines=[])]
+    if shared or declared_nonlocal:
+        body.insert(0, cst.parse_statement(f"nonlocal {', '.join(sorted({*shared, *declared_nonlocal}))}\n"))
     if declared_global:
         body.insert(0, cst.parse_statement(f"global {', '.join(sorted(declared_global))}\n"))
     if used_later:
@@ -97,22 +116,80 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         body=cst.IndentedBlock(body=body),
         leading_lines=leading,
     )
-    target = f"{', '.join(used_later)} = " if used_later else ""
+    stored = file.code(store.targets[0].target) if store is not None else ""
+    target = f"{', '.join(used_later)} = " if used_later else f"{stored} = " if stored else ""
     run = cst.parse_statement(f"{target}await asyncio.to_thread({helper})\n").with_changes(
         leading_lines=[cst.EmptyLine(indent=False)]
     )
     opened = file.code(call.func)
     kept = f", returning `{', '.join(used_later)}`" if used_later else ""
+    kept = kept or (f", returning the value of `{stored}`" if stored else "")
+    # On the loop the block's steps never interleaved with another rollout's; in a worker thread
+    # they do: changing what other rollouts see is unsafe, as for an offloaded helper.
+    changed = next(
+        (f"`{name}`, declared `{'global' if name in declared_global else 'nonlocal'}`" for name in sorted(outer)),
+        "",
+    )
+    if not changed and (written := shared_writes(moved.body, files=False)):
+        changed = f"`{written}`"
+    note = (
+        f"the block changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
+        if changed
+        else ""
+    )
     return Fix(
         path=file.path,
         edits=(Edit(statement, cst.FlattenSentinel([definition, run])),),
         recipe="with-block",
-        safe=True,
+        safe=not changed,
+        note=note,
         title=f"moved the `with {opened}(...)` block into the helper `{helper}`, run in a worker thread{kept}",
         imports=(Import("asyncio"),),
         claims=(finding,),
         claims_inside=True,
     )
+
+
+def _trailing_store(statement: cst.With, bound: frozenset[str]) -> cst.Assign | None:
+    """The block's last statement when it stores one value into an attribute or item
+    (``state["doc"] = ...``) whose object and key the block neither binds nor computes with a
+    call, so the store may run on the loop right after the block instead of inside it."""
+    body = statement.body
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if not isinstance(last, cst.SimpleStatementLine) or len(last.body) != 1:
+        return None
+    assign = last.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Attribute | cst.Subscript):
+        return None
+
+    class Plain(cst.CSTVisitor):
+        ok = True
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, cst.Call | cst.Await | cst.NamedExpr | cst.Yield) or (
+                isinstance(node, cst.Name) and node.value in bound
+            ):
+                self.ok = False
+            return self.ok
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # an attribute's name is not a variable
+            return False
+
+    plain = Plain()
+    target.visit(plain)
+    return assign if plain.ok else None
+
+
+def _returning(statement: cst.With, store: cst.Assign) -> cst.With:
+    """``statement`` with its trailing store made ``return <value>``."""
+    body = statement.body
+    last = body.body[-1]
+    returned = last.with_changes(body=[cst.Return(value=store.value)])
+    return statement.with_changes(body=body.with_changes(body=[*body.body[:-1], returned]))
 
 
 def _parameters(function: cst.FunctionDef) -> set[str]:
@@ -143,18 +220,19 @@ def _with_targets(statement: cst.With) -> set[str]:
 
 
 def _bound_outside(file: ParsedFile, function: cst.FunctionDef, statement: cst.With) -> set[str]:
-    """Names bound by the function's other statements."""
-    others = [s for s in _walk_statements(function.body) if s is not statement and not _contains(file, statement, s)]
-    return set(block_names(file, others).bound) if others else set()
+    """Names the function binds outside the block (in an ``except`` around it too)."""
+    return names_bound(file, [function.body], skip=statement)
 
 
-def _declared_global(function: cst.FunctionDef) -> set[str]:
-    """Names ``function`` itself declares ``global`` (not its nested functions or classes)."""
+def _declared(function: cst.FunctionDef, kind: type[cst.Global] | type[cst.Nonlocal]) -> set[str]:
+    """Names ``function`` itself declares ``global`` / ``nonlocal`` (not its nested functions or classes)."""
     found: set[str] = set()
 
     class Declarations(cst.CSTVisitor):
-        def visit_Global(self, node: cst.Global) -> None:
-            found.update(item.name.value for item in node.names)
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if isinstance(node, kind):
+                found.update(item.name.value for item in node.names)
+            return super().on_visit(node)
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
@@ -166,12 +244,15 @@ def _declared_global(function: cst.FunctionDef) -> set[str]:
     return found
 
 
-def _walk_statements(block: cst.BaseSuite) -> list[cst.BaseStatement]:
-    return list(block.body) if isinstance(block, cst.IndentedBlock) else []
-
-
-def _contains(file: ParsedFile, inner: cst.CSTNode, outer: cst.CSTNode) -> bool:
-    return any(ancestor is outer for ancestor in file.ancestors(inner))
+def _catchable(file: ParsedFile, statement: cst.With, function: cst.FunctionDef) -> bool:
+    """Whether an exception from ``statement`` can be caught before it leaves ``function``: a
+    ``try`` around it, or a ``with`` (its context manager may suppress the exception)."""
+    for ancestor in file.ancestors(statement):
+        if ancestor is function:
+            return False
+        if isinstance(ancestor, cst.Try | cst.TryStar | cst.With):
+            return True
+    return False
 
 
 def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> str:

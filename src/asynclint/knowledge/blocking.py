@@ -306,6 +306,19 @@ RETURNS: dict[str, str] = {
     "asyncio.get_running_loop()": "asyncio.AbstractEventLoop",
 }
 
+#: Calls returning an object (a file, an archive, a temporary file) whose own methods and
+#: iteration then do the I/O. Offloading such a call alone would leave that I/O on the loop and
+#: hide it from the analysis, which does not follow the object through ``to_thread``: the
+#: to-thread fix takes one only with its use in the same expression (``open(p).read()``), and a
+#: ``with`` block is moved off the loop whole.
+OPENERS: frozenset[str] = frozenset(
+    (
+        "builtins.open io.open codecs.open gzip.open bz2.open lzma.open os.fdopen pathlib.Path.open "
+        "tarfile.open tarfile.TarFile zipfile.ZipFile tempfile.NamedTemporaryFile tempfile.TemporaryFile "
+        "tempfile.SpooledTemporaryFile shelve.open dbm.open"
+    ).split()
+)
+
 #: What iterating over an instance yields, when that is worth tracking.
 ITEMS: dict[str, str] = {
     "pathlib.Path.iterdir()": "pathlib.Path",

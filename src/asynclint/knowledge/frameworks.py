@@ -179,6 +179,22 @@ TEST_FUNCTIONS: tuple[str, ...] = ("test*",)
 TEST_CLASSES: tuple[str, ...] = ("Test*",)
 TEST_DECORATORS: frozenset[str] = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
+#: Decorators that hand the function through unchanged (or call it and return its result as
+#: is), so it may switch between ``def`` and ``async def`` under them: the framework's own hook
+#: decorators and the builtins. Any other decorator (``functools.lru_cache``, a retry, a timer)
+#: would wrap the coroutine function and keep, return or time coroutines instead of results.
+TRANSPARENT_DECORATORS: frozenset[str] = frozenset(
+    {
+        *DECORATORS,
+        "builtins.staticmethod",
+        "builtins.classmethod",
+        "abc.abstractmethod",
+        "typing.final",
+        "typing.override",
+        "typing_extensions.override",
+    }
+)
+
 #: Functions that never run per rollout, whatever else they look like.
 COLD_FUNCTIONS: frozenset[str] = frozenset({"load_environment"})
 

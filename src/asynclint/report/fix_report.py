@@ -37,15 +37,16 @@ def render_fix_report(
 ) -> str:
     lines: list[str] = []
     verb = "would fix" if dry_run else "fixed"
-    written = [a for a in outcome.applied if a.path not in write_errors]
+    written = [a for a in outcome.applied if not any(path in write_errors for path in a.paths)]
     # Fixed findings are placed in the files as they were; findings left, in the files as they
     # are now -- which, when nothing is written, is as they were.
     placed = outcome.as_checked([a.finding for a in written])
     if not quiet:
         for applied, f in sorted(zip(written, placed), key=lambda pair: (pair[1].path, pair[1].line, pair[1].column)):
             text = f"{f.path}:{f.line}:{f.column}: {f.code} {verb}: {applied.title}"
-            if applied.path != f.path:
-                text += f" (in {applied.path})"
+            elsewhere = [path for path in applied.paths if path != f.path]
+            if elsewhere:
+                text += f" (in {', '.join(elsewhere)})"
             if not applied.safe:
                 text += " [unsafe]"
             if applied.note:
@@ -59,7 +60,7 @@ def render_fix_report(
         lines.append(f"{path}: error: not fixed, {message}")
     for error in errors:
         lines.append(f"{error.path}: error: {error.message}")
-    files = {a.path for a in written}
+    files = {path for a in written for path in a.paths}
     summary = f"{'Would fix' if dry_run else 'Fixed'} {plural(len(written), 'finding')}"
     summary += f" in {plural(len(files), 'file')}" if files else ""
     if outcome.left:

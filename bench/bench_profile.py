@@ -6,18 +6,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import re
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from asynclint.profiler.attribution import USER, analyze
-from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.attribution import THREAD, USER, analyze, classify
+from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.session import measure
 from asynclint.profiler.targets import LoadPlan, resolve
 
 WORKLOAD = Path(__file__).resolve().parent.parent / "tests" / "data" / "profiler" / "workload.py"
+CONTENTION = WORKLOAD.with_name("contention.py")
 METHODS = ("signal", "thread", "callbacks")
 
 
@@ -69,11 +71,13 @@ def marker_lines() -> dict[int, str]:
     return found
 
 
-def run_once(function: str, plan: LoadPlan, method: str | None, threshold_ms: float, interval_ms: float):
+def run_once(function: str, plan: LoadPlan, method: str | None, threshold_ms: float, interval_ms: float,
+             module: Path = WORKLOAD, recordings: list | None = None):
     """(throughput, CPU seconds per rollout, analysis or None) for one run; method None = no
     profiler at all. CPU time counts every thread of the process (the watchdog too) and is far
-    less disturbed than wall-clock time by other work on a shared machine."""
-    target = resolve(f"{WORKLOAD}:{function}")
+    less disturbed than wall-clock time by other work on a shared machine. ``recordings`` collects
+    (recording, outputs) when given."""
+    target = resolve(f"{module}:{function}")
     monitor = None if method is None else LoopMonitor(threshold=threshold_ms / 1000, interval=interval_ms / 1000,
                                                       method=method)
     gc.collect()
@@ -81,6 +85,8 @@ def run_once(function: str, plan: LoadPlan, method: str | None, threshold_ms: fl
     outcome, wall, recording = asyncio.run(measure(target, plan, monitor))
     cpu = time.process_time() - cpu
     count = len(outcome.outputs)
+    if recordings is not None:
+        recordings.append((recording, outcome.outputs))
     return count / wall, cpu / count, (analyze(recording) if recording else None)
 
 
@@ -148,6 +154,69 @@ def accuracy(args, shares: dict[str, float]) -> None:
               f"{spread:>24} {statistics.median(ratios):>26.3f}")
 
 
+def _even_split(recording: Recording) -> dict[str, float]:
+    """ms per function as attribution did before: each stall's time split evenly among its samples."""
+    found: dict[str, float] = {}
+    for stall in recording.stalls:
+        classified = [c for c in (classify(sample.stack) for sample in stall.samples) if c is not None]
+        for _cause, frame, _chain, _inner in classified:
+            found[frame.function] = found.get(frame.function, 0.0) + stall.duration * 1000 / len(classified)
+    return found
+
+
+def _by_function(analysis, cause: str = USER) -> dict[str, float]:
+    found: dict[str, float] = {}
+    for site in analysis.sites:
+        if site.cause == cause and site.frame.path.endswith("contention.py"):
+            name = site.frame.function.split(".<locals>")[0]
+            found[name] = found.get(name, 0.0) + site.total_ms
+    return found
+
+
+def contention(args) -> None:
+    """Where an even split of each stall per sample goes wrong, and what each method makes of it:
+    a 100 ms C call followed by Python code, a thread holding the GIL, a target's own results."""
+    sys.path.insert(0, str(CONTENTION.parent))
+    import contention as workload
+
+    def alone(function) -> float:
+        return statistics.median(_timed(function) for _ in range(5))
+
+    true_ratio = alone(workload.c_call) / alone(workload.py_loop)
+    print(f"\nContention (tests/data/profiler/contention.py), {args.repeat} repetitions, median:")
+    print(f"{'method':<10} {'C call / Python, estimate / truth':>34} {'same, even split / truth':>26} "
+          f"{'GIL wait charged to the holder':>32} {'sqlite results as without':>27}")
+    os.environ.setdefault("ASYNCLINT_TEST_HOG_S", "1.2")
+    for method in METHODS:
+        mixed, even, holder, intact = [], [], [], []
+        for _ in range(args.repeat):
+            recordings: list = []
+            _, _, analysis = run_once("mixed", LoadPlan(16, 1, None), method, args.threshold, args.interval,
+                                      CONTENTION, recordings)
+            found, naive = _by_function(analysis), _even_split(recordings[0][0])
+            if found.get("c_call") and found.get("py_loop"):
+                mixed.append(found["c_call"] / found["py_loop"] / true_ratio)
+            if naive.get("c_call") and naive.get("py_loop"):
+                even.append(naive["c_call"] / naive["py_loop"] / true_ratio)
+            _, _, analysis = run_once("gil", LoadPlan(None, 16, 1.0), method, args.threshold, args.interval,
+                                      CONTENTION)
+            blocked = analysis.lag.blocked_ms
+            holder.append(_by_function(analysis, THREAD).get("_hog", 0.0) / blocked if blocked else 0.0)
+            recordings = []
+            run_once("sqlite_wait", LoadPlan(8, 1, None), method, args.threshold, args.interval, CONTENTION,
+                     recordings)
+            intact.append(all(value in ("ok", "skip") for value in recordings[0][1]))
+        show = lambda values: f"{statistics.median(values):.2f}" if values else "-"  # noqa: E731
+        print(f"{method:<10} {show(mixed):>34} {show(even):>26} {statistics.median(holder):>32.0%} "
+              f"{f'{sum(intact)}/{len(intact)}':>27}")
+
+
+def _timed(function) -> float:
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
+
+
 def true_shares(repeat: int = 5) -> dict[str, float]:
     sys.path.insert(0, str(WORKLOAD.parent))
     import workload
@@ -172,7 +241,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=128)
     parser.add_argument("--threshold", type=float, default=5.0, help="stall threshold, ms")
     parser.add_argument("--interval", type=float, default=2.0, help="heartbeat period, ms")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["overhead", "self-time", "accuracy"])
+    parser.add_argument("--skip", nargs="*", default=[], choices=["overhead", "self-time", "accuracy", "contention"])
     args = parser.parse_args()
     if "overhead" not in args.skip:
         overhead(args)
@@ -183,6 +252,8 @@ def main() -> None:
         print("\nTrue shares of the injected operations (each timed alone): "
               + ", ".join(f"{name} {share:.0%}" for name, share in shares.items()))
         accuracy(args, shares)
+    if "contention" not in args.skip:
+        contention(args)
 
 
 if __name__ == "__main__":

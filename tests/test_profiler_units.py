@@ -12,10 +12,12 @@ import pytest
 
 from asynclint.model import Finding, Severity
 from asynclint.profiler.attribution import (
-    GC, LIBRARY, PROFILER, RUNTIME, UNSEEN, USER, FindingIndex, Frame, analyze, classify, percentile,
+    GC, LIBRARY, PROFILER, RUNTIME, THREAD, UNSEEN, USER, FindingIndex, Frame, analyze, classify, percentile,
 )
 from asynclint.profiler.compare import CompareError, compare, load_report, pair_sites, render_comparison
-from asynclint.profiler.monitor import Recording, Sample, Stall
+from asynclint.profiler.monitor import (
+    BLOCKED, GIL_WAIT, HOST_WAIT, RAN, Clocks, Recording, Sample, Stall, interval_verdict,
+)
 from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary, render_json, render_rich
 
 
@@ -164,3 +166,54 @@ def test_rich_site_table_keeps_numbers_and_verdicts_whole_when_paths_are_long():
     row = next(line for line in compared.splitlines() if "app.py:7" in line)
     assert "ASL101 critical" in row and "12,345.6 ms" in row and "did not help" not in row
     assert max(len(line) for line in compared.splitlines()) <= 128
+
+
+def _clocks(wall: float, cpu: float, process: float, waiting: float = 0.0) -> Clocks:
+    return Clocks(wall, cpu, process, waiting)
+
+
+def test_a_sample_stands_for_the_time_since_the_look_before_it():
+    c_call = (code_at(USER_FILE, "c_call", 4), 4), (LOOP_RUN, 80)
+    python = (code_at(USER_FILE, "py_loop", 9), 9), (LOOP_RUN, 80)
+    # One sample lands when a 100 ms C call returns, then four while Python code runs 10 ms.
+    samples = (Sample(1.100, c_call), *(Sample(1.1025 + 0.0025 * k, python) for k in range(4)))
+    stall = Stall(due=1.0, duration=0.110, samples=samples, gc_time=0.0)
+    result = analyze(Recording(lags=(0.110,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
+                               threshold=0.005, method="signal"))
+    by_line = {s.frame.line: s.total_ms for s in result.sites}
+    assert by_line[4] == pytest.approx(100.0) and by_line[9] == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize(("after", "verdict"), [
+    (_clocks(1.1, 0.09, 0.09), RAN),  # the loop thread computed
+    (_clocks(1.1, 0.001, 0.001), BLOCKED),  # it slept or waited on I/O
+    (_clocks(1.1, 0.001, 0.095), GIL_WAIT),  # it waited while another thread computed
+    (_clocks(1.1, 0.001, 0.001, 0.08), HOST_WAIT),  # it was ready, but the machine was busy
+])
+def test_the_loop_threads_clocks_say_what_it_did(after: Clocks, verdict: str):
+    assert interval_verdict(_clocks(1.0, 0.0, 0.0), after) == verdict
+    assert interval_verdict(None, after) == RAN  # nothing to compare with: trust the sample
+
+
+def test_waiting_for_the_gil_is_charged_to_the_other_threads_code():
+    innocent = (code_at(USER_FILE, "innocent", 20), 20), (LOOP_RUN, 80)
+    hog = ((code_at(HELPER_FILE, "hog", 6), 6),)
+    stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.1, innocent, _clocks(1.1, 0.001, 0.099), (hog,)),),
+                  gc_time=0.0, before=_clocks(1.0, 0.0, 0.0), after=_clocks(1.1, 0.001, 0.099))
+    result = analyze(Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
+                               threshold=0.005, method="signal"))
+    (site,) = result.sites
+    assert (site.cause, site.frame.function, site.frame.line) == (THREAD, "hog", 6)
+    assert site.total_ms == pytest.approx(100.0) and not site.blind_spot
+
+
+def test_the_targets_own_files_are_the_users_wherever_installed_and_suppressed_lines_are_no_blind_spot():
+    installed = (code_at(LIBRARY_FILE, "reward", 30), 30), (LOOP_RUN, 80)
+    stall = Stall(due=1.0, duration=0.05, samples=(Sample(1.05, installed),), gc_time=0.0)
+    recording = Recording(lags=(0.05,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
+                          threshold=0.005, method="signal")
+    assert analyze(recording).sites[0].cause == LIBRARY
+    (site,) = analyze(recording, user_roots=[str(Path(LIBRARY_FILE).parent)]).sites
+    assert site.cause == USER and site.blind_spot
+    (quiet,) = analyze(recording, user_roots=[str(Path(LIBRARY_FILE).parent)], suppressed=[(LIBRARY_FILE, 30)]).sites
+    assert quiet.suppressed and not quiet.blind_spot

@@ -305,6 +305,22 @@ class _Suppressions:
         return False
 
 
+def suppressed_lines(text: str) -> frozenset[int]:
+    """Lines an asynclint suppression covers (any code): where a profiler stall is not a blind spot."""
+    lines = text.splitlines()
+    found = set()
+    for number, line in enumerate(lines, 1):
+        if "#" in line and (_IGNORE.search(line) or any(_asl_codes(m.group("codes")) for m in _NOQA.finditer(line))):
+            found.add(number)
+            if line.lstrip().startswith("#"):
+                found.add(number + 1)  # a comment line of its own covers the line below
+    return frozenset(found)
+
+
+def _asl_codes(codes: str) -> bool:
+    return any(part.upper().startswith("ASL") for part in re.split(r"[\s,]+", codes) if part)
+
+
 def _mentions(codes: str, rule: type[Rule]) -> bool:
     parts = [part for part in re.split(r"[\s,]+", codes) if part]
     return any(part.upper() == rule.code or part.lower() == rule.name for part in parts)

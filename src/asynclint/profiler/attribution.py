@@ -10,27 +10,31 @@ import sys
 import sysconfig
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import CodeType
 
 from asynclint.model import Finding
-from asynclint.profiler.monitor import Recording, StackEntry, Stall
+from asynclint.profiler.monitor import GIL_WAIT, HOST_WAIT, Recording, Sample, StackEntry, Stall, interval_verdict
 
 #: What held the loop, for each site and for the cause totals.
 USER, LIBRARY, PROFILER, RUNTIME, GC, UNSEEN = "user", "library", "profiler", "runtime", "gc", "unattributed"
-CAUSES = (USER, LIBRARY, PROFILER, RUNTIME, GC, UNSEEN)
+THREAD, HOST = "thread", "host"
+CAUSES = (USER, LIBRARY, PROFILER, RUNTIME, THREAD, HOST, GC, UNSEEN)
 CAUSE_HELP = {
     USER: "your code (the innermost frame outside the stdlib and installed packages)",
     LIBRARY: "an installed package with no frame of yours below it on the stack",
     PROFILER: "asynclint's own load driver and heartbeat",
-    RUNTIME: "only stdlib/asyncio frames: the loop itself, often waiting for the GIL held by "
-             "another thread, or the host",
+    RUNTIME: "only stdlib/asyncio frames: the event loop's own work",
+    THREAD: "another thread held the GIL while the loop waited for it (work moved to a thread "
+            "that is still pure Python); the site is that thread's code",
+    HOST: "the loop thread was ready to run but the machine gave its CPU to other processes",
     GC: "the garbage collector",
     UNSEEN: "a stall no sample landed in (shorter than the sampling period, or the sampler "
             "could not get the GIL in time)",
 }
+
 #: Upper edges of the lag histogram buckets, in milliseconds (the last bucket is open).
 HISTOGRAM_EDGES_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000)
 MAX_CHAIN = 8
@@ -39,9 +43,19 @@ PACKAGE_DIR = str(Path(__file__).resolve().parent.parent) + os.sep
 
 @dataclass(frozen=True)
 class Frame:
-    path: str  # relative to the working directory when below it
+    path: str  # relative to the working directory when below it (what reports show)
     line: int
     function: str
+    file: str = field(default="", compare=False)  # the real file, to match findings (not reported)
+
+    @property
+    def location(self) -> str:
+        return self.file or self.path
+
+
+GC_FRAME = Frame("<gc>", 0, "garbage collection")
+OTHER_THREAD = Frame("<thread>", 0, "another thread (not seen)")
+MACHINE = Frame("<host>", 0, "other processes on the machine")
 
 
 @dataclass(frozen=True)
@@ -66,11 +80,12 @@ class SiteStats:
     total_ms: float  # stall time attributed to it (a stall's time is shared among its samples)
     max_ms: float  # the most attributed to it in one stall
     finding: StaticMatch | None = None
+    suppressed: bool = False  # the line carries an asynclint suppression
 
     @property
     def blind_spot(self) -> bool:
-        """Your code held the loop and ``asynclint check`` said nothing about it."""
-        return self.cause == USER and self.finding is None
+        """Your code held the loop and ``asynclint check`` said nothing about it (nor was told to)."""
+        return self.cause == USER and self.finding is None and not self.suppressed
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,7 @@ class Analysis:
     threshold_ms: float
     interval_ms: float
     wall_s: float
+    notes: tuple[str, ...] = ()  # how it was measured, when the reader should know (a sampler switch)
 
 
 # -- where a frame comes from ----------------------------------------------------------------
@@ -130,14 +146,18 @@ _STDLIB, _PACKAGES = _prefixes()
 
 
 @lru_cache(maxsize=4096)
-def file_cause(filename: str) -> str:
-    """USER, LIBRARY, PROFILER (asynclint itself) or RUNTIME (stdlib) for a code object's file."""
+def file_cause(filename: str, user_roots: tuple[str, ...] = ()) -> str:
+    """USER, LIBRARY, PROFILER (asynclint itself) or RUNTIME (stdlib) for a code object's file.
+    Files under ``user_roots`` (the profiled target's own directories, which may be an installed
+    environment in site-packages) are the user's wherever they live."""
     if filename.startswith("<"):
         return RUNTIME  # <frozen ...>, <string>: stdlib machinery or generated code
     # Once per file (cached), when a recording is analysed: a few stat calls, not per sample.
     real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call]
     if real.startswith(PACKAGE_DIR):
         return PROFILER
+    if any(real.startswith(root) for root in user_roots):
+        return USER
     if any(real.startswith(p) or "site-packages" in real or "dist-packages" in real for p in _PACKAGES):
         return LIBRARY
     if any(real.startswith(p) for p in _STDLIB):
@@ -168,11 +188,21 @@ def shown_path(filename: str) -> str:
         return Path(real).as_posix()
 
 
+#: (file, function) where the loop runs a callback, or where a program hands itself to a loop:
+#: frames further out started the loop and did not hold it. The runners matter for loops whose
+#: callback machinery is not Python (uvloop), where the first two are never on the stack.
+_LOOP_BOUNDARIES = frozenset({
+    (os.path.join("asyncio", "events.py"), "_run"), (os.path.join("asyncio", "base_events.py"), "_run_once"),
+    (os.path.join("asyncio", "base_events.py"), "run_until_complete"),
+    (os.path.join("asyncio", "base_events.py"), "run_forever"), (os.path.join("asyncio", "runners.py"), "run"),
+    (os.path.join("uvloop", "__init__.py"), "run"),
+})
+
+
 @lru_cache(maxsize=4096)
 def _is_loop_boundary(code: CodeType) -> bool:
     """The loop running one callback: frames outside it belong to whoever started the loop."""
-    return (code.co_name == "_run" and code.co_filename.endswith(os.path.join("asyncio", "events.py"))) or (
-        code.co_name == "_run_once" and code.co_filename.endswith(os.path.join("asyncio", "base_events.py")))
+    return any(code.co_name == name and code.co_filename.endswith(suffix) for suffix, name in _LOOP_BOUNDARIES)
 
 
 def loop_part(stack: Sequence[StackEntry]) -> Sequence[StackEntry]:
@@ -186,13 +216,13 @@ def loop_part(stack: Sequence[StackEntry]) -> Sequence[StackEntry]:
 
 def _frame(entry: StackEntry) -> Frame:
     code, line = entry
-    return Frame(shown_path(code.co_filename), line, getattr(code, "co_qualname", code.co_name))
+    return Frame(shown_path(code.co_filename), line, getattr(code, "co_qualname", code.co_name), code.co_filename)
 
 
 Classified = tuple[str, Frame, tuple[Frame, ...], "Frame | None"]
 
 
-def classify(stack: Sequence[StackEntry]) -> Classified | None:
+def classify(stack: Sequence[StackEntry], user_roots: tuple[str, ...] = ()) -> Classified | None:
     """(cause, site frame, chain above it, innermost frame) for one sample: the site is the
     innermost frame of the first cause present among USER, LIBRARY, PROFILER, RUNTIME; the
     innermost frame is kept when it is elsewhere (``json/encoder.py`` under a user line). None for
@@ -200,9 +230,10 @@ def classify(stack: Sequence[StackEntry]) -> Classified | None:
     by_cause: dict[str, list[StackEntry]] = {USER: [], LIBRARY: [], PROFILER: [], RUNTIME: []}
     part = loop_part(stack)
     for entry in part:
-        by_cause[file_cause(entry[0].co_filename)].append(entry)
+        by_cause[file_cause(entry[0].co_filename, user_roots)].append(entry)
     # The innermost frame, not counting asynclint's own (its GC hook can be running when sampled).
-    innermost = next((e for e in part if file_cause(e[0].co_filename) != PROFILER), part[0] if part else None)
+    innermost = next((e for e in part if file_cause(e[0].co_filename, user_roots) != PROFILER),
+                     part[0] if part else None)
     for cause in (USER, LIBRARY, PROFILER, RUNTIME):
         frames = by_cause[cause]
         if frames:
@@ -249,29 +280,71 @@ def lag_stats(recording: Recording) -> LagStats:
     )
 
 
-def _share(stall: Stall) -> tuple[list[tuple[Classified, float]], float]:
-    """Split one stall's time: (classified sample, ms) per sample, and the unattributed rest."""
+def _share(stall: Stall, user_roots: tuple[str, ...] = ()) -> tuple[list[tuple[Classified, float]], float]:
+    """Split one stall's time: (classified site, ms) parts, and the unattributed rest.
+
+    A sample stands for the time since the look before it (the heartbeat before the stall, for
+    the first one), and the last sample also for the rest of the stall: with the signal sampler a
+    sample lands when the code it interrupts lets it, so one sample after a 100 ms C call stands
+    for those 100 ms, and samples 2.5 ms apart in Python code stand for 2.5 ms each. What the loop
+    thread's clocks say about each span decides whom it is charged to: the sampled code when the
+    thread ran or waited in a call of its own, the other threads when it waited for the GIL, the
+    machine when it waited for a CPU."""
     total_ms = stall.duration * 1000
     gc_ms = stall.gc_time * 1000
-    classified = [c for c in (classify(s.stack) for s in stall.samples) if c is not None]
-    rest = total_ms - gc_ms
+    rest = max(0.0, total_ms - gc_ms)
     parts: list[tuple[Classified, float]] = []
     if gc_ms > 0:
-        parts.append(((GC, Frame("<gc>", 0, "garbage collection"), (), None), gc_ms))
-    if not classified:
+        parts.append(((GC, GC_FRAME, (), None), gc_ms))
+    samples = sorted(stall.samples, key=lambda sample: sample.time)
+    if not samples:
         return parts, rest
-    each = rest / len(classified)
-    parts.extend((sample, each) for sample in classified)
-    return parts, 0.0
+    start, end = stall.due, stall.due + stall.duration
+    times = [start, *(min(max(sample.time, start), end) for sample in samples), end]
+    clocks = [stall.before, *(sample.clocks for sample in samples), stall.after]
+    spans: list[tuple[Sample, float, str]] = []
+    for index in range(len(times) - 1):
+        sample = samples[min(index, len(samples) - 1)]
+        spans.append((sample, times[index + 1] - times[index], interval_verdict(clocks[index], clocks[index + 1])))
+    total_span = sum(span for _, span, _ in spans)
+    unattributed = 0.0
+    for sample, span, verdict in spans:
+        if span <= 0 < total_span:
+            continue  # e.g. the last sample came at the very end: no tail to charge
+        culprits = _culprits(sample, verdict, user_roots)
+        ms = rest * (span / total_span if total_span > 0 else 1 / len(spans)) / len(culprits)
+        for culprit in culprits:
+            if culprit is None:
+                unattributed += ms
+            else:
+                parts.append((culprit, ms))
+    return parts, unattributed
 
 
-def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: int = 10) -> Analysis:
-    """Aggregate a recording by site, and match user sites to ``findings`` (from ``run_check``)."""
+def _culprits(sample: Sample, verdict: str, user_roots: tuple[str, ...]) -> list[Classified | None]:
+    """Whom one span of a stall is charged to (evenly, when several)."""
+    if verdict == HOST_WAIT:
+        return [(HOST, MACHINE, (), None)]
+    if verdict == GIL_WAIT:
+        threads = [classified for classified in (classify(stack, user_roots) for stack in sample.others) if classified]
+        if not threads:
+            return [(THREAD, OTHER_THREAD, (), None)]
+        return [(THREAD, frame, chain, inner) for _cause, frame, chain, inner in threads]
+    return [classify(sample.stack, user_roots)]
+
+
+def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: int = 10,
+            user_roots: Sequence[str] = (), suppressed: Iterable[tuple[str, int]] = ()) -> Analysis:
+    """Aggregate a recording by site, and match user sites to ``findings`` (from ``run_check``).
+    ``user_roots``: directories whose files are the user's wherever they are installed;
+    ``suppressed``: (path, line) pairs carrying an asynclint suppression."""
+    roots = tuple(sorted({os.path.realpath(root).rstrip(os.sep) + os.sep for root in user_roots}))
+    hidden = {(_resolved(path), line) for path, line in suppressed}
     sites: dict[tuple[str, Frame], dict] = {}
     causes = dict.fromkeys(CAUSES, 0.0)
     views: list[StallView] = []
     for stall in recording.stalls:
-        parts, unattributed = _share(stall)
+        parts, unattributed = _share(stall, roots)
         causes[UNSEEN] += unattributed
         in_stall: dict[tuple[str, Frame], float] = {}
         for (cause, frame, chain, inner), ms in parts:
@@ -295,7 +368,8 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
     stats = [
         SiteStats(cause, frame, entry["chain"], entry["inner"].most_common(1)[0][0], entry["count"], entry["total"],
                   entry["max"],
-                  index.match(frame, entry["chain"]) if cause == USER else None)
+                  index.match(frame, entry["chain"]) if cause in (USER, THREAD) else None,
+                  (_resolved(frame.location), frame.line) in hidden)
         for (cause, frame), entry in sites.items()
     ]
     stats.sort(key=lambda s: (-s.total_ms, s.frame.path, s.frame.line))
@@ -309,6 +383,7 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
         threshold_ms=recording.threshold * 1000,
         interval_ms=recording.interval * 1000,
         wall_s=recording.wall,
+        notes=recording.notes,
     )
 
 
@@ -321,7 +396,7 @@ class FindingIndex:
             self.by_file.setdefault(_resolved(finding.path), []).append(finding)
 
     def at(self, frame: Frame) -> Finding | None:
-        candidates = [f for f in self.by_file.get(_resolved(frame.path), ()) if f.line <= frame.line <= f.end_line]
+        candidates = [f for f in self.by_file.get(_resolved(frame.location), ()) if f.line <= frame.line <= f.end_line]
         return max(candidates, key=lambda f: (f.severity, -f.line), default=None)
 
     def match(self, frame: Frame, chain: Sequence[Frame]) -> StaticMatch | None:

@@ -4,24 +4,34 @@ loop while the heartbeat was late.
 Three ways to find the code that held the loop (``method``), compared in docs/profiler.md with
 bench/bench_profile.py:
 
-- ``signal``: every heartbeat re-arms a one-shot ``ITIMER_REAL``; if the next heartbeat is late,
-  ``SIGALRM`` fires and its handler runs *inside* the blocking code on the loop thread, so the
-  interrupted frame is the exact line. Needs the loop on the main thread and SIGALRM unused.
+- ``signal``: every heartbeat re-arms a timer; if the next heartbeat is late, the timer's signal
+  fires and its handler runs *inside* the blocking code on the loop thread, so the interrupted
+  frame is the exact line. On Linux the timer is a POSIX timer sending a real-time signal to the
+  loop thread alone (``SIGEV_THREAD_ID``), so the target's own ``SIGALRM`` (timeouts, as in
+  ``math_verify``) and its worker threads are left alone; elsewhere it is ``ITIMER_REAL`` and
+  ``SIGALRM``. Needs the loop on the main thread (Python runs signal handlers there). Should the
+  target take the signal over anyway, the monitor notices at the next heartbeat and carries on
+  with ``thread``.
 - ``thread``: a watchdog thread reads the loop thread's stack (``sys._current_frames()``) while
   the heartbeat is late. Works on any thread, but it needs the GIL to run, so it sees pure-Python
   blocks only at the interpreter's switch interval.
 - ``callbacks``: times every ``Handle._run``; a slow callback is named by where its task is
   suspended *after* the step (the next ``await``), never by the blocking line.
 
-``auto`` picks ``signal`` when it can and ``thread`` otherwise. Everything here is stdlib only, so
-importing it (the pytest plugin does) costs nothing.
+``auto`` picks ``signal`` when it can and ``thread`` otherwise. Each heartbeat and each sample also
+reads the loop thread's CPU time, the process's CPU time and (Linux) how long the loop thread
+waited for a CPU, so the analysis can tell code that ran on the loop from a loop that waited for
+the GIL held by another thread, or for the machine. Everything here is stdlib only, so importing
+it (the pytest plugin does) costs nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import asyncio.base_events
+import ctypes
 import gc
+import os
 import signal
 import sys
 import threading
@@ -36,6 +46,12 @@ METHODS = ("auto", "signal", "thread", "callbacks", "none")
 MAX_STACK_DEPTH = 128
 #: Collections shorter than this are not worth remembering (they cannot make a stall alone).
 MIN_GC_PAUSE = 0.0005
+#: While the loop thread sits in one call that released the GIL (a sleep, I/O), the signal
+#: sampler backs off up to this period: one sample at that line already names it, and every
+#: signal interrupts the call (C code that sleeps without retrying, like SQLite's busy wait,
+#: wakes early and counts the time as slept). The timer is one-shot, re-armed by the handler, so
+#: a call that keeps the handler from running (C code) is interrupted once, not every period.
+MAX_BLOCKED_PERIOD = 0.1
 
 StackEntry = tuple[CodeType, int]  # (code object, line being executed)
 
@@ -45,11 +61,26 @@ class MonitorError(Exception):
 
 
 @dataclass(frozen=True)
+class Clocks:
+    """Where the loop thread's time went, read at one moment (seconds, cumulative)."""
+
+    wall: float  # time.monotonic()
+    cpu: float | None  # the loop thread's CPU time, None where it cannot be read from this thread
+    process: float  # the whole process's CPU time, every thread
+    waiting: float | None  # the loop thread's time runnable but not running (Linux), None where unknown
+
+
+@dataclass(frozen=True)
 class Sample:
     """One look at the loop thread's stack while the heartbeat was late."""
 
     time: float  # time.monotonic() when taken
     stack: tuple[StackEntry, ...]  # innermost frame first
+    clocks: Clocks | None = None
+    # Other threads running Python at that moment, taken when the loop thread had spent the time
+    # since the previous look neither computing nor waiting for a CPU while other threads computed:
+    # it was waiting for the GIL, and one of these held it.
+    others: tuple[tuple[StackEntry, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -60,6 +91,8 @@ class Stall:
     duration: float  # seconds late
     samples: tuple[Sample, ...]
     gc_time: float  # seconds of garbage collection inside the stall
+    before: Clocks | None = None  # at the heartbeat before the stall
+    after: Clocks | None = None  # at the late heartbeat that ended it
 
 
 @dataclass(frozen=True)
@@ -72,7 +105,30 @@ class Recording:
     wall: float  # seconds between start and stop
     interval: float
     threshold: float
-    method: str  # the method actually used (``auto`` resolved)
+    method: str  # the method actually used (``auto`` resolved; the last one, if it changed)
+    notes: tuple[str, ...] = ()  # what the reader should know about how it was measured
+
+
+#: How the loop thread spent an interval (see :func:`interval_verdict`).
+RAN, BLOCKED, GIL_WAIT, HOST_WAIT = "ran", "blocked", "gil", "host"
+
+
+def interval_verdict(before: Clocks | None, after: Clocks | None) -> str:
+    """What the loop thread did between two readings: ``ran`` (it computed: the sampled frame is
+    the culprit), ``blocked`` (it waited in a call that released the GIL: sleep, I/O, a lock --
+    still the sampled frame's doing), ``gil`` (it waited for the GIL while other threads computed)
+    or ``host`` (it was ready to run but the machine gave its CPU to others)."""
+    if before is None or after is None or after.wall <= before.wall or before.cpu is None or after.cpu is None:
+        return RAN
+    wall = after.wall - before.wall
+    cpu = after.cpu - before.cpu
+    if after.waiting is not None and before.waiting is not None and after.waiting - before.waiting >= 0.5 * wall:
+        return HOST_WAIT
+    if cpu >= 0.3 * wall:
+        return RAN
+    if (after.process - before.process) - cpu >= 0.5 * wall:
+        return GIL_WAIT
+    return BLOCKED
 
 
 #: The loop running one callback. Frames further out only started the loop (``asyncio.run``), so
@@ -118,12 +174,174 @@ def _task_stack(callback: object) -> tuple[StackEntry, ...]:
 
 
 def signal_available() -> bool:
-    """SIGALRM can be ours: main thread, POSIX, no handler or timer installed by someone else."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    """The signal sampler can run: the main thread, and a timer of our own (a free real-time
+    signal on Linux; elsewhere SIGALRM with no handler or timer installed by someone else)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if _ThreadTimer.supported() and _free_realtime_signal() is not None:
+        return True
+    if not hasattr(signal, "setitimer"):
         return False
     if signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, signal.SIG_IGN, None):
         return False  # e.g. pytest-timeout's alarm
     return signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def _free_realtime_signal() -> int | None:
+    """A real-time signal nobody handles, from the top (libraries that use one start at SIGRTMIN)."""
+    low, high = getattr(signal, "SIGRTMIN", None), getattr(signal, "SIGRTMAX", None)
+    if low is None or high is None:
+        return None
+    for candidate in range(high - 1, low + 3, -1):
+        if signal.getsignal(candidate) == signal.SIG_DFL:
+            return candidate
+    return None
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:  # real-time signals have no member of their own
+        return f"SIGRTMIN+{number - signal.SIGRTMIN}"
+
+
+class _Timespec(ctypes.Structure):
+    _fields_ = [("tv_sec", ctypes.c_long), ("tv_nsec", ctypes.c_long)]
+
+
+class _Itimerspec(ctypes.Structure):
+    _fields_ = [("it_interval", _Timespec), ("it_value", _Timespec)]
+
+
+class _Sigevent(ctypes.Structure):
+    """glibc's ``struct sigevent`` (64 bytes) with the ``SIGEV_THREAD_ID`` member."""
+
+    _fields_ = [("sigev_value", ctypes.c_void_p), ("sigev_signo", ctypes.c_int), ("sigev_notify", ctypes.c_int),
+                ("sigev_tid", ctypes.c_int), ("_pad", ctypes.c_int * 11)]
+
+
+class _ThreadTimer:
+    """A POSIX timer (``CLOCK_MONOTONIC``) whose signal goes to one thread only: Linux's
+    ``SIGEV_THREAD_ID``. A process-wide ``ITIMER_REAL`` would be shared with the target's own
+    ``signal.alarm`` and could be delivered to any thread that does not block it."""
+
+    SIGEV_THREAD_ID = 4
+    CLOCK_MONOTONIC = 1
+
+    def __init__(self, signum: int, thread_id: int):
+        libc = _libc()
+        assert libc is not None
+        self._libc = libc
+        event = _Sigevent(sigev_signo=signum, sigev_notify=self.SIGEV_THREAD_ID, sigev_tid=thread_id)
+        self._timer = ctypes.c_void_p()
+        if libc.timer_create(self.CLOCK_MONOTONIC, ctypes.byref(event), ctypes.byref(self._timer)) != 0:
+            raise OSError(ctypes.get_errno(), "timer_create failed")
+        self._spec = _Itimerspec()
+        self._off = _Itimerspec()
+
+    @staticmethod
+    def supported() -> bool:
+        return sys.platform.startswith("linux") and _libc() is not None
+
+    def set(self, delay: float) -> None:
+        """Fire once, ``delay`` seconds from now (re-arming replaces)."""
+        spec = self._spec
+        spec.it_value.tv_sec, spec.it_value.tv_nsec = int(delay), int(delay % 1 * 1e9)
+        self._libc.timer_settime(self._timer, 0, ctypes.byref(spec), None)
+
+    def close(self) -> None:
+        self._libc.timer_settime(self._timer, 0, ctypes.byref(self._off), None)
+        self._libc.timer_delete(self._timer)
+
+
+_LIBC: list = []
+
+
+def _libc() -> ctypes.CDLL | None:
+    if not _LIBC:
+        try:
+            # PyDLL keeps the GIL across the call: timer_settime never blocks, and releasing the GIL
+            # at every heartbeat would hand it to any other thread that wants it.
+            libc = ctypes.PyDLL(None, use_errno=True)
+            if not all(hasattr(libc, name) for name in ("timer_create", "timer_settime", "timer_delete", "pread")):
+                raise OSError("no POSIX timers")
+            libc.timer_create.argtypes = [ctypes.c_int, ctypes.POINTER(_Sigevent), ctypes.POINTER(ctypes.c_void_p)]
+            libc.timer_settime.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_Itimerspec), ctypes.c_void_p]
+            libc.timer_delete.argtypes = [ctypes.c_void_p]
+            libc.pread.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long]
+            libc.pread.restype = ctypes.c_ssize_t
+            _LIBC.append(libc)
+        except OSError:
+            _LIBC.append(None)
+    return _LIBC[0]
+
+
+class _ClockReader:
+    """Reads a thread's :class:`Clocks` from any thread: its CPU clock, the process's, and the
+    run-queue wait Linux keeps per thread in ``/proc/self/task/<tid>/schedstat``."""
+
+    def __init__(self, thread: threading.Thread):
+        self._ident = thread.ident
+        self._cpu_clock: int | None = None
+        if hasattr(time, "pthread_getcpuclockid") and thread.ident is not None:
+            try:
+                self._cpu_clock = time.pthread_getcpuclockid(thread.ident)
+            except OSError:
+                self._cpu_clock = None
+        self._schedstat: int | None = None
+        self._buffer = ctypes.create_string_buffer(64)
+        native = getattr(thread, "native_id", None)
+        libc = _libc()
+        if native is not None and libc is not None and sys.platform.startswith("linux"):
+            try:
+                # Once per monitor, on procfs: no disk behind it.
+                self._schedstat = os.open(  # asynclint: ignore[blocking-fs-call]
+                    f"/proc/self/task/{native}/schedstat", os.O_RDONLY)
+            except OSError:
+                self._schedstat = None
+
+    def read(self) -> Clocks:
+        if self._cpu_clock is not None:
+            cpu: float | None = time.clock_gettime(self._cpu_clock)
+        else:
+            cpu = time.thread_time() if threading.get_ident() == self._ident else None
+        waiting = None
+        if self._schedstat is not None:
+            # libc's pread through PyDLL keeps the GIL: os.pread would release it, and any thread
+            # waiting for the GIL would take it in the middle of a heartbeat.
+            size = _libc().pread(self._schedstat, self._buffer, 63, 0)
+            try:
+                waiting = int(self._buffer.raw[:max(size, 0)].split()[1]) / 1e9
+            except (IndexError, ValueError):
+                waiting = None
+        return Clocks(time.monotonic(), cpu, time.process_time(), waiting)
+
+    def close(self) -> None:
+        if self._schedstat is not None:
+            os.close(self._schedstat)
+            self._schedstat = None
+
+
+#: Where an idle thread waits: such a thread cannot be the one holding the GIL.
+_IDLE_FRAMES = frozenset({
+    ("threading.py", "wait"), ("threading.py", "_wait_for_tstate_lock"), ("threading.py", "join"),
+    ("queue.py", "get"), ("selectors.py", "select"), ("thread.py", "_worker"), ("socket.py", "accept"),
+})
+
+
+def _busy_stacks(skip: set[int]) -> tuple[tuple[StackEntry, ...], ...]:
+    """Stacks of the threads (but ``skip``) that are not parked in a known wait."""
+    stacks = []
+    for ident, frame in sys._current_frames().items():
+        if ident in skip:
+            continue
+        code = frame.f_code
+        if (os.path.basename(code.co_filename), code.co_name) in _IDLE_FRAMES:
+            continue
+        stack = capture_stack(frame)
+        if stack:
+            stacks.append(stack)
+    return tuple(stacks)
 
 
 class LoopMonitor:
@@ -150,6 +368,7 @@ class LoopMonitor:
         self.first_sample = 0.8 * threshold
         self.sample_period = sample_period or max(threshold / 2, 0.0005)
         self.method = method
+        self.notes: list[str] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lags = array("d")
         self._stalls: list[Stall] = []
@@ -164,6 +383,14 @@ class LoopMonitor:
         self._stopping = threading.Event()
         self._previous_alarm: object = None
         self._original_run = None
+        self._signum = signal.SIGALRM if hasattr(signal, "SIGALRM") else 0
+        self._timer: _ThreadTimer | None = None
+        self._handler = self._on_alarm  # the one object installed, so it can be recognised later
+        self._clocks: _ClockReader | None = None
+        self._last_beat: Clocks | None = None  # readings at the last heartbeat ...
+        self._last_look: Clocks | None = None  # ... and at the last heartbeat or sample
+        self._loop_ident = 0
+        self._period = self.sample_period  # the signal sampler's current period (see MAX_BLOCKED_PERIOD)
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -184,12 +411,12 @@ class LoopMonitor:
             raise MonitorError("method 'signal' needs the loop on the main thread and SIGALRM unused "
                                "(use method 'thread')")
         self.method = method
+        self._loop_ident = threading.get_ident()
+        self._clocks = _ClockReader(threading.current_thread())
         if method == "signal":
-            self._previous_alarm = signal.signal(signal.SIGALRM, self._on_alarm)
+            self._start_signal()
         elif method == "thread":
-            self._thread = threading.Thread(target=self._watchdog, args=(threading.get_ident(),),
-                                            name="asynclint-watchdog", daemon=True)
-            self._thread.start()
+            self._start_watchdog()
         elif method == "callbacks":
             self._patch_handles()
         # Claimed only once the sampler is in place: a failure above leaves no stale claim.
@@ -197,9 +424,58 @@ class LoopMonitor:
         if method != "none":
             gc.callbacks.append(self._on_gc)
         self._started = time.monotonic()
+        self._last_beat = self._last_look = self._clocks.read()
         self._due = loop.time() + self.interval
         self._arm()
         self._handle = loop.call_at(self._due, self._beat)
+
+    def _start_signal(self) -> None:
+        realtime = _free_realtime_signal() if _ThreadTimer.supported() else None
+        if realtime is not None:
+            self._signum = realtime
+            self._previous_alarm = signal.signal(realtime, self._handler)
+            # Restart what the loop thread's system calls can restart rather than fail them with
+            # EINTR (Python retries its own; C libraries often do not).
+            signal.siginterrupt(realtime, False)
+            try:
+                self._timer = _ThreadTimer(realtime, threading.get_native_id())
+            except OSError:
+                signal.signal(realtime, self._previous_alarm or signal.SIG_DFL)
+                self._timer = None
+        if self._timer is None:
+            self._signum = signal.SIGALRM
+            self._previous_alarm = signal.signal(signal.SIGALRM, self._handler)
+
+    def _start_watchdog(self) -> None:
+        self._thread = threading.Thread(target=self._watchdog, args=(self._loop_ident,),
+                                        name="asynclint-watchdog", daemon=True)
+        self._thread.start()
+
+    def _stop_signal(self) -> None:
+        if self._timer is not None:
+            self._timer.close()
+            self._timer = None
+        else:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if signal.getsignal(self._signum) is self._handler:  # never undo what the target installed
+            signal.signal(self._signum, self._previous_alarm or signal.SIG_DFL)
+
+    def _signal_taken(self) -> str | None:
+        """Why the signal sampler can no longer see stalls, if it cannot: the target installed its
+        own handler for our signal, or cancelled our ``ITIMER_REAL`` (at a heartbeat the timer is
+        always armed: the heartbeat or the handler, which ran before it, re-armed it)."""
+        if signal.getsignal(self._signum) is not self._handler:
+            return f"the target installed its own {_signal_name(self._signum)} handler"
+        if self._timer is None and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0):
+            return "the target cancelled the SIGALRM timer (signal.alarm or setitimer)"
+        return None
+
+    def _switch_to_thread(self, reason: str) -> None:
+        self._stop_signal()
+        self.method = "thread"
+        self._start_watchdog()
+        self.notes.append(f"sampler switched from signal to thread at +{time.monotonic() - self._started:.2f} s: "
+                          f"{reason}")
 
     def stop(self) -> Recording:
         """Detach (from the loop's thread). A stall still running now, typically the very code
@@ -209,13 +485,12 @@ class LoopMonitor:
             lag = self._loop.time() - self._due
             if lag >= self.threshold:
                 self._lags.append(lag)
-                self._record_stall(lag)
+                self._record_stall(lag, self._clocks.read() if self._clocks is not None else None)
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
         if self.method == "signal":
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._previous_alarm or signal.SIG_DFL)
+            self._stop_signal()
         elif self.method == "thread" and self._thread is not None:
             self._stopping.set()
             self._thread.join()  # asynclint: ignore[blocking-wait] (after measuring; it ends within one interval)
@@ -224,6 +499,8 @@ class LoopMonitor:
             self._unpatch_handles()
         if self._on_gc in gc.callbacks:
             gc.callbacks.remove(self._on_gc)
+        if self._clocks is not None:
+            self._clocks.close()
         if LoopMonitor._active is self:
             LoopMonitor._active = None
         return self.snapshot(wall)
@@ -233,7 +510,7 @@ class LoopMonitor:
         return Recording(
             lags=tuple(self._lags), stalls=tuple(self._stalls), started=self._started,
             wall=time.monotonic() - self._started if wall is None else wall,
-            interval=self.interval, threshold=self.threshold, method=self.method,
+            interval=self.interval, threshold=self.threshold, method=self.method, notes=tuple(self.notes),
         )
 
     # -- heartbeat -------------------------------------------------------------------------
@@ -243,15 +520,24 @@ class LoopMonitor:
         now = loop.time()
         lag = max(0.0, now - self._due)
         self._lags.append(lag)
+        assert self._clocks is not None
+        clocks = self._clocks.read()
         if lag >= self.threshold:
-            self._record_stall(lag)
+            self._record_stall(lag, clocks)
         elif self._pending:
             self._pending = []  # samples of a late-but-below-threshold beat
-        self._due = now + self.interval
+        self._last_beat = self._last_look = clocks
+        if self.method == "signal":
+            taken = self._signal_taken()
+            if taken is not None:
+                self._switch_to_thread(taken)
+        # From when this beat's own work ended: were the beat itself held up (a thread holding the
+        # GIL), the next beat would otherwise count that time again as a stall of its own.
+        self._due = loop.time() + self.interval
         self._arm()
         self._handle = loop.call_at(self._due, self._beat)
 
-    def _record_stall(self, lag: float) -> None:
+    def _record_stall(self, lag: float, after: Clocks | None = None) -> None:
         samples, self._pending = self._pending, []
         now = time.monotonic()
         start = now - lag
@@ -261,19 +547,39 @@ class LoopMonitor:
                 gc_time += max(0.0, min(end, now) - max(begin, start))
             self._gc_pauses = []
         self._stalls.append(Stall(start, lag, tuple(s for s in samples if s.time >= start - self.interval),
-                                  min(gc_time, lag)))
+                                  min(gc_time, lag), self._last_beat, after))
 
     def _arm(self) -> None:
+        self._period = self.sample_period
         first = self.interval + self.first_sample
         if self.method == "signal":
-            signal.setitimer(signal.ITIMER_REAL, first, self.sample_period)
+            self._set_signal_timer(first)
         elif self.method == "thread":
             self._deadline = time.monotonic() + first
+
+    def _set_signal_timer(self, delay: float) -> None:
+        if self._timer is not None:
+            self._timer.set(delay)
+        else:
+            signal.setitimer(signal.ITIMER_REAL, delay)
+
+    def _look(self, stack: tuple[StackEntry, ...], skip: set[int]) -> None:
+        """Record a sample: the loop thread's ``stack`` and clocks, and the other threads' stacks
+        when the loop thread seems to have been waiting for the GIL since the last look."""
+        assert self._clocks is not None
+        clocks = self._clocks.read()
+        verdict = interval_verdict(self._last_look, clocks)
+        others = _busy_stacks(skip) if verdict == GIL_WAIT else ()
+        self._last_look = clocks
+        self._pending.append(Sample(clocks.wall, stack, clocks, others))
+        if self.method == "signal":
+            self._period = self.sample_period if verdict == RAN else min(2 * self._period, MAX_BLOCKED_PERIOD)
+            self._set_signal_timer(self._period)
 
     # -- samplers --------------------------------------------------------------------------
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         if frame is not None:
-            self._pending.append(Sample(time.monotonic(), capture_stack(frame)))
+            self._look(capture_stack(frame), {self._loop_ident})
 
     def _watchdog(self, loop_thread: int) -> None:
         period = self.sample_period
@@ -286,7 +592,7 @@ class LoopMonitor:
                     stack = ()
                 del frame
                 if stack:
-                    self._pending.append(Sample(time.monotonic(), stack))
+                    self._look(stack, {loop_thread, threading.get_ident()})
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
@@ -308,8 +614,7 @@ class LoopMonitor:
             started = time.perf_counter()
             original(handle)
             if time.perf_counter() - started >= threshold:
-                stack = _task_stack(getattr(handle, "_callback", None))
-                pending_owner._pending.append(Sample(time.monotonic(), stack))
+                pending_owner._look(_task_stack(getattr(handle, "_callback", None)), {pending_owner._loop_ident})
 
         self._original_run = original
         handle_class._run = timed_run  # type: ignore[method-assign]

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from asynclint.profiler.attribution import CAUSE_HELP, USER, Analysis, Frame, SiteStats
+from asynclint.profiler.attribution import CAUSE_HELP, THREAD, USER, Analysis, Frame, SiteStats
 
 #: Bump only on a breaking change to the JSON shape (docs/profiler.md, "JSON format").
 PROFILE_FORMAT_VERSION = 1
@@ -93,7 +93,7 @@ def _site(site: SiteStats) -> dict[str, Any]:
         "cause": site.cause, **_frame(site.frame), "chain": [_frame(c) for c in site.chain],
         "inner": _frame(site.inner) if site.inner else None,
         "count": site.count, "total_ms": round(site.total_ms, 3), "max_ms": round(site.max_ms, 3),
-        "finding": finding, "blind_spot": site.blind_spot,
+        "finding": finding, "blind_spot": site.blind_spot, "suppressed": site.suppressed,
     }
 
 
@@ -119,6 +119,7 @@ def to_dict(report: ProfileReport) -> dict[str, Any]:
             "blocked_ms": round(a.lag.blocked_ms, 3),
             "histogram": [{"bucket": label, "count": count} for label, count in a.lag.histogram],
         },
+        "notes": list(a.notes),
         "causes": {cause: round(ms, 3) for cause, ms in a.causes},
         "sites": [_site(site) for site in a.sites],
         "worst_stalls": [
@@ -179,8 +180,12 @@ def site_verdict(site: SiteStats) -> Text:
         if f.via is not None:
             text.append(f" (at caller {f.via.path}:{f.via.line})", style="dim")
         return text
+    if site.suppressed:
+        return Text("suppressed", style="dim")
     if site.cause == USER:
         return Text("blind spot", style="bold magenta")
+    if site.cause == THREAD:
+        return Text("other thread (GIL)", style="yellow")
     return Text(site.cause, style="dim")
 
 
@@ -195,6 +200,8 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     console.print(Text(
         f"model latency {s.latency_ms:g} ms · seed {s.seed} · heartbeat {a.interval_ms:g} ms · "
         f"stall threshold {a.threshold_ms:g} ms · sampler {a.method}", style="dim"))
+    for note in a.notes:
+        console.print(Text(f"note: {note}", style="yellow"))
     if report.outputs.errors:
         console.print(Text(f"{report.outputs.errors} rollouts raised; first: {report.first_error}", style="yellow"))
     console.print()

@@ -4,6 +4,7 @@ on a fresh loop under the monitor, match stall sites with the static check, buil
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -75,14 +76,31 @@ def _explicit_files(paths: Sequence[Path]) -> list[Path]:
     return list(dict.fromkeys(files))
 
 
-def _user_files(recording: Recording) -> list[Path]:
+def _user_files(recording: Recording, roots: tuple[str, ...] = ()) -> list[Path]:
+    """The user's files a stall passed through, on the loop thread or on another one."""
+    user_roots = tuple(os.path.realpath(root).rstrip(os.sep) + os.sep for root in roots)
     seen: dict[Path, None] = {}
     for stall in recording.stalls:
         for sample in stall.samples:
-            for code, _line in sample.stack:
-                if file_cause(code.co_filename) == USER and Path(code.co_filename).is_file():
-                    seen[Path(code.co_filename).resolve()] = None
+            for stack in (sample.stack, *sample.others):
+                for code, _line in stack:
+                    if file_cause(code.co_filename, user_roots) == USER and Path(code.co_filename).is_file():
+                        seen[Path(code.co_filename).resolve()] = None
     return list(seen)
+
+
+def _suppressed(paths: Sequence[Path]) -> list[tuple[str, int]]:
+    """(file, line) pairs an asynclint suppression covers: a stall there is no blind spot."""
+    from asynclint.engine import suppressed_lines
+
+    found = []
+    for file in _explicit_files([p for p in dict.fromkeys(paths) if p.exists()]):
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        found.extend((str(file), line) for line in suppressed_lines(text))
+    return found
 
 
 def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int = 2,
@@ -105,11 +123,13 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
         if server is not None:
             server.stop()
     assert recording is not None
+    roots = tuple(str(path) for path in target.sources)
+    user_files = _user_files(recording, roots)
     if check:
-        findings, static = static_findings([*target.sources, *_user_files(recording)])
+        findings, static = static_findings([*target.sources, *user_files])
     else:
         findings, static = [], StaticSummary(0, 0, "static check not run")
-    analysis = analyze(recording, findings)
+    analysis = analyze(recording, findings, user_roots=roots, suppressed=_suppressed([*target.sources, *user_files]))
     report = ProfileReport(
         target=spec, kind=target.kind,
         settings=Settings(rollouts, settings.concurrency, settings.duration_s, settings.latency_ms, settings.seed,

@@ -296,16 +296,9 @@ def _share(stall: Stall, user_roots: tuple[str, ...] = ()) -> tuple[list[tuple[C
     parts: list[tuple[Classified, float]] = []
     if gc_ms > 0:
         parts.append(((GC, GC_FRAME, (), None), gc_ms))
-    samples = sorted(stall.samples, key=lambda sample: sample.time)
-    if not samples:
+    spans = sample_spans(stall)
+    if not spans:
         return parts, rest
-    start, end = stall.due, stall.due + stall.duration
-    times = [start, *(min(max(sample.time, start), end) for sample in samples), end]
-    clocks = [stall.before, *(sample.clocks for sample in samples), stall.after]
-    spans: list[tuple[Sample, float, str]] = []
-    for index in range(len(times) - 1):
-        sample = samples[min(index, len(samples) - 1)]
-        spans.append((sample, times[index + 1] - times[index], interval_verdict(clocks[index], clocks[index + 1])))
     total_span = sum(span for _, span, _ in spans)
     unattributed = 0.0
     for sample, span, verdict in spans:
@@ -319,6 +312,22 @@ def _share(stall: Stall, user_roots: tuple[str, ...] = ()) -> tuple[list[tuple[C
             else:
                 parts.append((culprit, ms))
     return parts, unattributed
+
+
+def sample_spans(stall: Stall) -> list[tuple[Sample, float, str]]:
+    """(sample, seconds it stands for, what the loop thread did then) over a stall, in time order:
+    each sample stands for the time since the look before it, the last one also for the rest."""
+    samples = sorted(stall.samples, key=lambda sample: sample.time)
+    if not samples:
+        return []
+    start, end = stall.due, stall.due + stall.duration
+    times = [start, *(min(max(sample.time, start), end) for sample in samples), end]
+    clocks = [stall.before, *(sample.clocks for sample in samples), stall.after]
+    return [
+        (samples[min(index, len(samples) - 1)], times[index + 1] - times[index],
+         interval_verdict(clocks[index], clocks[index + 1]))
+        for index in range(len(times) - 1)
+    ]
 
 
 def _culprits(sample: Sample, verdict: str, user_roots: tuple[str, ...]) -> list[Classified | None]:

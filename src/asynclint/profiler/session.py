@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from asynclint.model import Finding
-from asynclint.profiler.attribution import USER, analyze, classify, file_cause, loop_part
+from asynclint.profiler.attribution import USER, analyze, classify, file_cause, loop_part, sample_spans
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary
@@ -153,15 +153,15 @@ def html_call_tree(recording: Recording, *, worst: int = 10, title: str = "async
     for rank, stall in enumerate(stalls, 1):
         label = f"stall #{rank}: {stall.duration * 1000:.1f} ms at +{stall.due - recording.started:.3f} s"
         root = f"{label}\x00<stall>\x00{rank}"
-        samples = [s for s in stall.samples if classify(s.stack) is not None]
-        if not samples:
+        spans = [(sample, span) for sample, span, _ in sample_spans(stall) if classify(sample.stack) is not None]
+        total = sum(span for _, span in spans)
+        if not spans or total <= 0:
             records.append(([top, root, "no sample landed in this stall\x00<unattributed>\x000"], stall.duration))
             continue
-        weight = stall.duration / len(samples)
-        for sample in samples:
+        for sample, span in spans:  # each sample weighted by the time it stands for
             frames = [f"{code.co_name}\x00{code.co_filename}\x00{code.co_firstlineno}\x01l{line}"
                       for code, line in reversed(loop_part(sample.stack))]
-            records.append(([top, root, *frames], weight))
+            records.append(([top, root, *frames], stall.duration * span / total))
     session = Session(
         frame_records=records, start_time=time.time(), duration=sum(s.duration for s in stalls),
         min_interval=recording.interval, max_interval=recording.interval, sample_count=len(records),

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -41,6 +42,8 @@ from asynclint.knowledge.frameworks import HANDOFF_SLOTS
 from asynclint.knowledge.functions import PROPERTIES
 
 _BUILTINS = frozenset(dir(builtins))
+#: Roots of values no project function can be: what the standard library makes.
+_STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 #: ``x: T = field(...)`` declares a field of type ``T``; the call's own result says nothing.
 _FIELD_SPECIFIERS = frozenset(
     {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib", "attr.attrib"}
@@ -524,6 +527,8 @@ class _Indexer:
         value = self.infer(node)
         items = value.items if isinstance(value, Refs) else (value,)
         for item in items:
+            if isinstance(item, Inst) and not self._may_be_callable(item):
+                continue
             if isinstance(item, (Sym, Inst)):
                 target, self_ref = item.name, None  # an instance's bound method, or a call's result
             elif isinstance(item, SelfRef) and item.path:
@@ -581,11 +586,15 @@ class _Indexer:
         items = tuple(
             exported
             for item in (refs.items if refs else ())
-            # An instance of a type the knowledge base knows is no project function.
-            if not (isinstance(item, Inst) and item.name in self.catalogue.producers) and (exported := _export(item))
+            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := _export(item))
         )
         if items:
             self.callables.append((name, items))
+
+    def _may_be_callable(self, value: Inst) -> bool:
+        """Could this object be (or hold) a project function? Not if the standard library made
+        it, nor if it is an instance of a type the knowledge base describes."""
+        return value.name.partition(".")[0] not in _STDLIB and value.name not in self.catalogue.producers
 
     def _prebind(self, body: list[ast.stmt]) -> None:
         """Module-level names first, so functions see definitions and imports made below them."""

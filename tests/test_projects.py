@@ -3,7 +3,8 @@
 Each directory under ``tests/fixtures/projects/`` is a small but realistic ``verifiers``
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules; ``side_envs``: two environments side by side, each with its
-own ``utils.py``), or a generic asyncio service (``asyncio_app``). As in the
+own ``utils.py``; ``registrations_env``: callables registered in every shape), or a generic asyncio
+service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -107,7 +108,9 @@ V1 = PROJECTS / "v1_env"
 
 
 def test_both_projects_are_there() -> None:
-    assert [p.name for p in project_dirs()] == ["asyncio_app", "side_envs", "v0_env", "v1_env", "values_env"]
+    assert [p.name for p in project_dirs()] == [
+        "asyncio_app", "registrations_env", "side_envs", "v0_env", "v1_env", "values_env",
+    ]
 
 
 @pytest.mark.parametrize("project", PROJECT_PARAMS)
@@ -276,6 +279,32 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),
     ("values_env/values_env/env.py", "JudgedEnv.setup_state"): ("setup_state", "per rollout"),
+    ("values_env/values_env/env.py", "CatalogEnv.setup_state"): ("setup_state", "per rollout"),
+    # memoized: graded once, whatever calls it
+    ("values_env/values_env/env.py", "CatalogEnv.env_response"): ("env_response", "per turn", "first call only"),
+    ("values_env/values_env/steps.py", "StepEnv.env_response"): ("env_response", "per turn"),
+    ("values_env/values_env/tools.py", "search_docs"): ("tool call",),
+    ("values_env/values_env/tools.py", "search_remote"): ("tool call",),
+    # registrations_env: callables registered through lists, loops, lambdas, partials, factories
+    ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
+    ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),
+    ("registrations_env/registrations_env/env.py", "load_environment.<locals>.<lambda>"): (
+        ("reward function", "parser callable"),
+    ),
+    ("registrations_env/registrations_env/parsers.py", "JsonParser.get_format_reward_func.<locals>.format_reward"): (
+        "reward function", "group",
+    ),
+    ("registrations_env/registrations_env/rewards.py", "listed_reward"): ("reward function", "group"),
+    ("registrations_env/registrations_env/rewards.py", "factory_reward"): ("reward function", "group"),
+    ("registrations_env/registrations_env/rewards.py", "looped_metric"): (("reward function", "metric"), "group"),
+    ("registrations_env/registrations_env/rewards.py", "starred_reward"): ("reward function", "group"),
+    ("registrations_env/registrations_env/rewards.py", "augmented_reward"): ("reward function", "group"),
+    ("registrations_env/registrations_env/rewards.py", "moded_reward"): ("reward function", "group"),
+    ("registrations_env/registrations_env/rewards.py", "make_reward.<locals>.keyed_reward"): (
+        "reward function", "group",
+    ),
+    ("registrations_env/registrations_env/rewards.py", "web_search"): ("tool call",),
+    ("registrations_env/registrations_env/rewards.py", "run_shell"): ("tool call",),
     # v0: environment hooks, through BaseQAEnv / QAEnv / ScratchpadEnv
     ("v0_env/base.py", "BaseQAEnv.setup_state"): ("setup_state", "per rollout"),
     ("v0_env/env.py", "QAEnv.env_response"): ("env_response", "per turn"),

@@ -37,6 +37,7 @@ _KEYS = {
     "cold-roots": "qualified-name patterns of coroutine functions that never run per rollout",
     "offload-helpers": "functions that run a callable argument off the loop: 'pkg.run' or 'pkg.run:1' (index)",
     "registrations": "callables handed to a framework: [[tool.asynclint.registrations]] call, arg or keyword, kind, frequency",
+    "memoizing-decorators": "decorators whose function runs once per argument set, like functools.cache",
     "follow-imports": "also analyse the installed third-party code that hot code calls into (default false)",
     "follow-depth": f"how many calls deep to follow into installed packages (1-{MAX_FOLLOW_DEPTH}, default 2)",
 }
@@ -67,6 +68,7 @@ class Config:
     cold_roots: tuple[str, ...] = ()
     offload: dict[str, int] = field(default_factory=dict)  # offload helper -> callable's position
     registrations: tuple[Registration, ...] = ()
+    memoizers: tuple[str, ...] = ()  # extra memoizing decorators (knowledge.functions.MEMOIZERS)
     min_severity: Severity = Severity.LOW
     follow_imports: bool = False
     follow_depth: int = 2
@@ -182,6 +184,7 @@ def _from_table(table: dict, pyproject: Path) -> Config:
     for key, attr in (
         ("select", "select"), ("ignore", "ignore"), ("exclude", "exclude"),
         ("extend-exclude", "extend_exclude"), ("hot-roots", "hot_roots"), ("cold-roots", "cold_roots"),
+        ("memoizing-decorators", "memoizers"),
     ):
         if key in table:
             changes[attr] = _strings(table, key)

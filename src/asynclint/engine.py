@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
-from asynclint.index import Handoff, IndexError_, ModuleSummary, index_source
+from asynclint.index import SUPER, Handoff, IndexError_, ModuleSummary, index_source
 from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import CLIENT_HANDOFFS, framework_class
@@ -46,10 +46,13 @@ def rule_meta(rule: type[Rule]) -> RuleMeta:
                     fix_available=fixers.fix_available(rule.code, recipes), doc=rule.doc())
 
 
-def project_graph(summaries: Sequence[ModuleSummary], config: Config) -> ProjectGraph:
+def project_graph(
+    summaries: Sequence[ModuleSummary], config: Config, catalogue: Catalogue | None = None
+) -> ProjectGraph:
     """The call graph ``check`` reads (summaries in path order); the fixers ask it too."""
     ordered = sorted(summaries, key=lambda s: s.path)
-    return ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations)
+    return ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations,
+                        catalogue or config.catalogue(), config.memoizers)
 
 
 def check(
@@ -62,7 +65,7 @@ def check(
 ) -> Result:
     """Findings for every enabled rule over the whole project; order-independent. ``graph``:
     :func:`project_graph` of the same summaries, when the caller has built it already."""
-    graph = graph or project_graph(summaries, config)
+    graph = graph or project_graph(summaries, config, catalogue)
     ordered = graph.summaries
     checker = _Checker(graph, texts, config, catalogue)
     findings: list[Finding] = []
@@ -119,29 +122,35 @@ class _Checker:
             used = _handoff_use(self.graph, self.catalogue, handoff)
             if used is None or used[0].category not in self.rules:
                 continue
-            api, callee, owner, note = used
+            api, value, callee, owner, note = used
             rule = self.rules[api.category]
             severity = self.config.severity.get(rule.code, api.severity)
             if not self._keep(summary.path, handoff.line, rule, severity):
                 continue
             message = rule.handoff_message.format(
-                value=handoff.value, owner=owner, slot=handoff.slot, note=note, callee=callee,
+                value=value, owner=owner, slot=handoff.slot, note=note, callee=callee,
                 what=CATEGORIES[api.category] + " on the event loop",
             )
             caller = summary.functions[handoff.caller].qualname
             yield Finding(
                 summary.path, handoff.line, handoff.col, handoff.end_line, handoff.end_col, rule.code,
                 rule.name, severity, message, (ChainLink(summary.path, handoff.line, caller),),
-                fix=fixers.handoff_plan(handoff.value) if api.fix == "async-client" else None,
+                fix=fixers.handoff_plan(value) if api.fix == "async-client" else None,
             )
 
     def calls(self, position: int, summary: ModuleSummary) -> Iterator[Finding]:
         graph = self.graph
         for site in summary.calls:
-            if site.awaited:
-                continue
+            if site.awaited or site.read:
+                continue  # a property read blocks only through its getter, a function of its own
             key: FuncKey = (position, site.caller)
             hot = graph.hot.get(key)
+            for index, in_loop in site.lambdas if hot is None else ():
+                # A lambda handed over (a registered reward) runs the call when it runs on its own.
+                key, hot = (position, index), graph.hot.get((position, index))
+                if hot is not None:
+                    site = replace(site, in_loop=in_loop)
+                    break
             if hot is None:
                 continue
             if site.api is not None:
@@ -150,20 +159,23 @@ class _Checker:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
                 resolved = graph.call_target(site)
-                resolved = resolved and (graph.typed(resolved) or graph.canonical(resolved))
+                resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     continue
                 api, target = self.catalogue.match(resolved, site.method), resolved
             if api is None or api.category not in self.rules:
                 continue
             rule = self.rules[api.category]
-            candidate = Candidate(site, api, target, summary.functions[site.caller], hot)
+            memoized = graph.memoized(key)
+            candidate = Candidate(site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None)
             severity = rule.grade(candidate)
             if severity is None:
                 continue
             severity = self.config.severity.get(rule.code, severity)
-            in_loop = site.in_loop or hot.in_loop
-            if in_loop or hot.frequent:  # once, however many reasons: critical stays critical
+            # Memoized code runs once per argument set, however often its callers run: only a
+            # loop around the call itself still multiplies its cost.
+            in_loop = site.in_loop or (hot.in_loop and memoized is None)
+            if in_loop or (hot.frequent and memoized is None):  # once, however many reasons
                 severity = severity.escalated()
             # Blocking code inside an installed library is reported where the project calls in.
             shown, prefix = (summary.path, site), ""
@@ -175,7 +187,7 @@ class _Checker:
                 caller, shown_site, callee = entry
                 shown = (graph.summaries[caller[0]].path, shown_site)
                 # Named as the project wrote it (``slowlib.Client``), not where it is defined.
-                entered = shown_site.target or graph.canonical(
+                entered = graph.as_written(shown_site.target) if shown_site.target else graph.canonical(
                     graph.call_target(shown_site) or graph.function(callee).qualname
                 )
                 entered_from = graph.summaries[callee[0]].library
@@ -191,7 +203,7 @@ class _Checker:
                 continue
             message = prefix + rule.message.format(
                 callee=target.removeprefix("builtins."), what=CATEGORIES[api.category] + " on the event loop",
-                where=_where(graph, key, hot, in_loop), **rule.facts(candidate),
+                where=_where(graph, key, hot, in_loop, memoized), **rule.facts(candidate),
             )
             yield Finding(
                 path=shown[0],
@@ -229,17 +241,21 @@ def _one_per_call(findings: list[Finding]) -> list[Finding]:
 
 def _handoff_use(graph: ProjectGraph, catalogue: Catalogue, handoff: Handoff):
     """What the framework calls on an object handed to it, when that blocks:
-    -> (knowledge entry, callee, framework class, note) or ``None``."""
-    if handoff.passed_to is None:
+    -> (knowledge entry, type of the object, callee, framework class, note) or ``None``."""
+    receiver = handoff.passed_to
+    if receiver is None and handoff.passed_to_self is not None and handoff.passed_to_self[1] == (SUPER, "__init__"):
+        receiver = handoff.passed_to_self[0]  # ``super().__init__(judge_client=...)`` in a subclass
+    value = graph.handed_type(handoff) if receiver is not None else None
+    if value is None:
         return None
-    for ancestor in graph.ancestors(handoff.passed_to):
+    for ancestor in graph.ancestors(receiver):
         owner = ancestor.rpartition(".")[2]
         use = CLIENT_HANDOFFS.get((owner, handoff.slot))
         if use is not None and framework_class(ancestor) is not None:
             method, note = use
-            callee = f"{handoff.value}.{method}"
+            callee = f"{value}.{method}"
             api = catalogue.match(callee, method.rpartition(".")[2])
-            return (api, callee, owner, note) if api is not None else None
+            return (api, value, callee, owner, note) if api is not None else None
     return None
 
 
@@ -252,7 +268,7 @@ def _placement(graph: ProjectGraph, key: FuncKey) -> str | None:
     return "root" if fixers.root_awaited(graph.hot[key].root_hook) else None
 
 
-def _where(graph: ProjectGraph, key: FuncKey, hot: HotInfo, in_loop: bool) -> str:
+def _where(graph: ProjectGraph, key: FuncKey, hot: HotInfo, in_loop: bool, memoized: tuple[str, str] | None) -> str:
     root, hook = graph.function(hot.root), hot.root_hook
     entry = f"{hook.kind} `{root.qualname}`"
     if hot.depth == 0:
@@ -264,6 +280,10 @@ def _where(graph: ProjectGraph, key: FuncKey, hot: HotInfo, in_loop: bool) -> st
             text += " via " + " → ".join(f"`{name}`" for name in via)
     if hook.note:
         text += f", {hook.note}"
+    if memoized is not None:
+        function, decorator = memoized
+        text += f" (on the first call only: `{function}` is memoized by `{decorator}`"
+        return text + ("; inside a loop: graded one level up)" if in_loop else ")")
     if in_loop:
         text += " (inside a loop: graded one level up)"
     elif hot.frequent:

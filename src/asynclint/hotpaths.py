@@ -9,9 +9,12 @@ so its chain starts at the real entry point; one run by ``asyncio.run`` is a pro
 point, cold like the code that starts the loop. Cold roots (``load_environment``, ``__init__``,
 teardown, test functions) stay cold unless a hot function also reaches them. A function is hot
 when a hot function calls it directly -- not when it is only handed to ``asyncio.to_thread`` or
-an executor. Calls resolve across modules through imports and re-exports, ``self.method()``
-through base classes defined anywhere in the project, and to the overrides of the method in the
-project's subclasses (class-hierarchy analysis: ``self`` may be any of them).
+an executor. Calls resolve across modules through imports, re-exports and star imports,
+``self.method()`` through base classes defined anywhere in the project, and to the overrides of
+the method in the project's subclasses (class-hierarchy analysis: ``self`` may be any of them).
+Values resolve across modules from the summaries' exports (:meth:`ProjectGraph.resolve`):
+module-level instances, what functions and methods return, attributes set on ``self`` in any
+class of the MRO, properties, and the callables that lists and factories hold.
 """
 
 from __future__ import annotations
@@ -19,16 +22,17 @@ from __future__ import annotations
 import fnmatch
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from asynclint.index import (
+    SELF,
     SUPER,
     CallSite,
     ClassInfo,
     Function,
     FunctionRef,
+    Handoff,
     ModuleSummary,
-    extend,
     linear_chain,
     split_super,
 )
@@ -39,6 +43,7 @@ from asynclint.knowledge.asyncio_apis import (
     runs_loop,
     spawns_task,
 )
+from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
@@ -57,6 +62,7 @@ from asynclint.knowledge.frameworks import (
     framework_class,
     public_name,
 )
+from asynclint.knowledge.functions import MEMOIZERS, PROPERTIES
 from asynclint.model import ChainLink
 
 FuncKey = tuple[int, int]  # (summary position, function position)
@@ -108,8 +114,12 @@ class ProjectGraph:
         hot_roots: Iterable[str] = (),
         cold_roots: Iterable[str] = (),
         registrations: Iterable[Registration] = (),
+        catalogue: Catalogue | None = None,
+        memoizers: Iterable[str] = (),
     ):
         self.summaries = summaries
+        self._producers = (catalogue or Catalogue()).producers
+        self._memoizers = MEMOIZERS.union(memoizers)
         self._registrations = tuple(registrations)
         self._hot_patterns = tuple(hot_roots)
         self._cold_patterns = tuple(cold_roots)
@@ -121,10 +131,18 @@ class ProjectGraph:
         self.classes: dict[str, tuple[int, ClassInfo]] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.values: dict[str, str] = {}
+        self.callables: dict[str, tuple[str, ...]] = {}
+        self.stars: dict[str, tuple[str, ...]] = {}
+        self.public: dict[str, tuple[str, ...] | None] = {}
         for position, summary in enumerate(summaries):
             self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
+            self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
+            if summary.stars:
+                self.stars[summary.module] = (*self.stars.get(summary.module, ()), *summary.stars)
+            if summary.public is not None:
+                self.public.setdefault(summary.module, summary.public)
             for index, function in enumerate(summary.functions):
                 if function.kind == "function" and _OVERLOAD.isdisjoint(function.decorators):
                     self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append((position, index))
@@ -142,12 +160,15 @@ class ProjectGraph:
         self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
+        self._resolved: dict[str, str] = {}
         self._propagate()
 
     # -- name resolution ----------------------------------------------------------------------
 
     def canonical(self, name: str) -> str:
-        """Follow re-exports: ``pkg.helper`` imported into ``pkg/__init__`` -> ``pkg.mod.helper``."""
+        """Follow re-exports: ``pkg.helper`` imported into ``pkg/__init__`` (or brought there by
+        ``from .mod import *``) -> ``pkg.mod.helper``."""
         found = self._canonical.get(name)
         if found is None:
             found = self._canonical[name] = self._follow_exports(name)
@@ -155,7 +176,7 @@ class ProjectGraph:
 
     def _follow_exports(self, name: str) -> str:
         for _ in range(_MAX_ALIAS_HOPS):
-            if name in self.defs or name in self.classes:
+            if self._defined(name):
                 return name
             head, _, tail = name.rpartition(".")
             module, rest = head, [tail]
@@ -165,33 +186,157 @@ class ProjectGraph:
             if not module:
                 return name
             exported = self.exports.get(module, {}).get(rest[0])
+            if exported is None and module in self.stars and not self._defined(f"{module}.{rest[0]}"):
+                exported = self._star_export(module, rest[0])  # its own names win over star imports
             if exported is None or exported == name:
                 return name
             name = ".".join([exported, *rest[1:]])
         return name
 
-    def functions_for(self, target: str | None) -> list[FuncKey]:
-        """The project functions a call target runs: the function itself (every definition of
-        it), or a class's ``__init__`` (inherited ones included)."""
-        if not target:
-            return []
-        name = self.canonical(target)
+    def _defined(self, name: str) -> bool:
+        return name in self.defs or name in self.classes or name in self.values or name in self.callables
+
+    def _star_export(self, module: str, name: str, depth: int = 0) -> str | None:
+        """Where ``from m import *`` in ``module`` gets ``name`` from: the last star-imported
+        project module that defines or imports it, and exports it (``__all__``, else not private)."""
+        for source in reversed(self.stars.get(module, ())):
+            if source not in self.modules or depth > _MAX_ALIAS_HOPS:
+                continue
+            public = self.public.get(source)
+            if (name not in public) if public is not None else name.startswith("_"):
+                continue
+            if self._defined(f"{source}.{name}") or name in self.exports.get(source, {}):
+                return f"{source}.{name}"
+            further = self._star_export(source, name, depth + 1)
+            if further is not None:
+                return further
+        return None
+
+    def resolve(self, name: str) -> str:
+        """What a dotted value path denotes, as far as the summaries say: re-exports followed,
+        module-level values replaced by their types, ``f()`` by what ``f`` returns, attributes of
+        project instances (``pkg.Judge()``) looked up along their class's MRO, property reads by
+        what the getter returns. ``pkg.clients.JUDGE.chat.completions.create`` ->
+        ``openai.OpenAI.chat.completions.create``; unknown parts stay as they are written."""
+        found = self._resolved.get(name)
+        if found is None:
+            self._resolved[name] = name  # a cycle through values settles on the name itself
+            found = self._resolved[name] = self._walk("", name.split("."))
+        return found
+
+    def _walk(self, current: str, parts: Sequence[str]) -> str:
+        for part in parts:
+            called = part.endswith("()")
+            current = self._attribute(current, part[:-2] if called else part)
+            if called:
+                current = self._result(current)
+        return current
+
+    def _attribute(self, owner: str, attr: str) -> str:
+        name = f"{owner}.{attr}" if owner else attr
+        if owner.partition(".")[0] not in self._roots_of_modules:
+            return RETURNS.get(name, name) if owner else name  # not the project's: as written
+        instance = owner.endswith("()")
+        cls = owner[:-2] if instance else owner
+        if name in self.defs:
+            return name  # a function of the module, or a method of the class itself
+        if cls in self.classes:
+            member = self._member(cls, attr, 0, instance)
+            return name if member is None else member
+        name = self.canonical(name)
+        value = self.values.get(name)
+        return self.resolve(value) if value is not None else name
+
+    def _member(self, cls: str, attr: str, skip: int, instance: bool) -> str | None:
+        """``attr`` of ``cls`` (or of an instance of it), looked up along the MRO from ``skip``."""
+        for owner in self.mro(cls)[skip:]:
+            info = self.classes[owner][1]
+            if attr in info.methods:
+                if instance and attr in info.properties:
+                    return self._result(f"{owner}.{attr}")  # reading a property runs the getter
+                return f"{owner}.{attr}"
+            value = self._attrs[owner].get(attr)
+            if value is not None and value.startswith(SELF):  # ``self.pages = self.db.collection()``
+                return self._on_instance(owner, value)
+            if value is not None:
+                return self.resolve(value)
+        return None
+
+    def _result(self, callee: str) -> str:
+        """What calling ``callee`` (resolved) gives."""
+        returned = RETURNS.get(f"{callee}()")
+        if returned is not None:
+            return returned
+        if callee in self._producers:
+            return callee  # the knowledge base names instances after their producer
+        if callee in self.classes:
+            return f"{callee}()"  # an instance of a project class
+        key = self._definition(callee)
+        if key is None:
+            return f"{callee}()"
+        # Named after the definition, so an unknown result still finds what it holds (callables).
+        defined = f"{self.summaries[key[0]].module}.{self.function(key).qualname}()"
+        value = self.values.get(defined)
+        if value is None:
+            return defined
+        if value.startswith(SELF):  # ``return self._http``: an attribute of the receiver
+            return self._on_instance(defined[:-2].rpartition(".")[0], value)
+        return self.resolve(value)
+
+    def _on_instance(self, cls: str, path: str) -> str:
+        """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo
+        stops ``self.a = self.b; self.b = self.a`` from going round)."""
+        return self.resolve(f"{cls}(){path[len(SELF):]}")
+
+    def _definitions(self, name: str) -> list[FuncKey]:
+        """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
         keys = self.defs.get(name)
         if keys is not None:
             return keys
+        owner, _, method = name.rpartition(".")
+        owner = owner.removesuffix("()")
+        key = self.method_of(owner, method) if owner in self.classes else None
+        return [key] if key is not None else []
+
+    def _definition(self, name: str) -> FuncKey | None:
+        keys = self._definitions(name)
+        return keys[0] if keys else None
+
+    def functions_for(self, target: str | None) -> list[FuncKey]:
+        """The project functions a call target runs: the function itself (every definition of
+        it), a class's ``__init__`` (inherited ones included), or an instance's ``__call__``."""
+        if not target:
+            return []
+        name = self.resolve(target)
         if name in self.classes:
             key = self.method_of(name, "__init__")
             return [key] if key is not None else []
-        owner, _, method = name.rpartition(".")
-        if owner in self.classes:  # a method inherited from a base class
-            key = self.method_of(owner, method)
+        if name.endswith("()") and name[:-2] in self.classes:
+            key = self.method_of(name[:-2], "__call__")
             return [key] if key is not None else []
-        return []
+        return self._definitions(name)
 
     def function_for(self, target: str | None) -> FuncKey | None:
-        """The project function a call target runs: the function itself, or a class's ``__init__``."""
+        """The project function a call target runs (the first, when it is defined more than once)."""
         keys = self.functions_for(target)
         return keys[0] if keys else None
+
+    def functions_denoted(self, target: str | None, depth: int = 0) -> list[FuncKey]:
+        """The project functions a value handed over may be: a function, a bound method, a
+        list of them (``REWARDS``), what a call returns (``get_rewards()``,
+        ``parser.get_format_reward_func()``), and so on through lists of lists."""
+        keys = self.functions_for(target)
+        if keys or not target or depth > _MAX_ALIAS_HOPS:
+            return keys
+        name = self.resolve(target)
+        items = self.callables.get(name, ())
+        receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
+        found: list[FuncKey] = []
+        for item in items:
+            if item.startswith(SELF):  # ``return self.scored``: a method of the receiver
+                item = self._on_instance(receiver, item) if receiver else ""
+            found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
+        return found
 
     def mro(self, cls: str) -> list[str]:
         """The project classes among ``cls`` and its bases, nearest first."""
@@ -212,37 +357,47 @@ class ProjectGraph:
         skip, path = split_super(path)
         if not path:
             return None
-        attr, rest = path[0], path[1:]
-        for owner in self.mro(cls)[skip:]:
-            _, info = self.classes[owner]
-            attrs = dict(info.attrs)
-            if attr.endswith("()") and attr[:-2] in info.methods:
-                returned = self.values.get(f"{owner}.{attr}")  # ``self.make_client()``
-                return extend(returned, rest) if returned else None
-            if attr in attrs:
-                return extend(attrs[attr], rest)
-            if attr in info.methods:
-                return f"{owner}.{attr}" if not rest else None
-        return None
+        called = path[0].endswith("()")
+        current = self._member(cls, path[0].removesuffix("()"), skip, instance=True)
+        if current is None:
+            return None
+        return self._walk(self._result(current) if called else current, path[1:])
 
     def call_target(self, site: CallSite) -> str | None:
+        if site.read:  # ``self.corpus``: a call of the getter, if it is a property
+            target = site.target or (f"{site.self_ref[0]}.{site.self_ref[1][0]}" if site.self_ref else None)
+            key = self.function_for(target)
+            return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         if site.self_ref is not None:
             return self.resolve_self(*site.self_ref)
         return site.target
 
-    def typed(self, target: str | None) -> str | None:
-        """``target`` with a leading project value replaced by its type, when one is known:
-        ``pkg.clients.JUDGE.chat.completions.create`` -> ``openai.OpenAI.chat.completions.create``
-        (``JUDGE = OpenAI()`` in ``pkg/clients.py``), likewise through a factory function's return
-        value. ``None`` when nothing is known."""
-        if not target or target.partition(".")[0] not in self._roots_of_modules:
+    def handed_type(self, handoff: Handoff) -> str | None:
+        """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
+        ``JUDGE`` is a value (not a class or a function)."""
+        if handoff.self_ref is not None:
+            return self.resolve_self(*handoff.self_ref)
+        if handoff.named and self.canonical(handoff.value) not in self.values:
             return None
-        parts = target.split(".")
-        for end in range(len(parts) - 1, 0, -1):
-            head = self.canonical(".".join(parts[:end]))
-            type_ = self.values.get(head)
-            if type_ is not None:
-                return extend(type_, parts[end:])
+        return self.resolve(handoff.value) if handoff.value else None
+
+    def as_written(self, name: str) -> str:
+        """``name`` as a reader writes it: ``slowlib.Client().query`` (a method of an instance of
+        the class) is ``slowlib.Client.query``."""
+        parts = name.split(".")
+        for end, part in enumerate(parts[:-1]):
+            if part.endswith("()") and self.canonical(".".join([*parts[:end], part[:-2]])) in self.classes:
+                parts[end] = part[:-2]
+        return ".".join(parts)
+
+    def memoized(self, key: FuncKey) -> tuple[str, str] | None:
+        """(function, decorator): the first function on the chain to ``key`` whose body runs
+        once per argument set (``@functools.lru_cache``), if any."""
+        for step, _ in self.path(key):
+            function = self.function(step)
+            decorator = next((d for d in function.decorators if d in self._memoizers), None)
+            if decorator is not None:
+                return function.qualname, decorator
         return None
 
     # -- classes --------------------------------------------------------------------------------
@@ -325,7 +480,7 @@ class ProjectGraph:
     def _registered(self) -> dict[FuncKey, Hook]:
         """Callables handed to the framework (rewards, tools, parsers), wherever that happens."""
         found: dict[FuncKey, Hook] = {}
-        for summary in self.summaries:
+        for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue  # a library registering its own callables is the library's business
             for ref in summary.refs:
@@ -334,13 +489,16 @@ class ProjectGraph:
                 hook = self._registration(ref)
                 if hook is None:
                     continue
-                key = self.function_for(ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref))
-                if key is None:
-                    continue
-                if hook is REWARD and not self.function(key).is_async:
-                    hook = SYNC_REWARD  # v0 scores a group by calling sync rewards back to back
-                if key not in found or hook.frequency in FREQUENT:
-                    found[key] = hook
+                if ref.function is not None:  # a lambda written in the call
+                    keys = [(position, ref.function)]
+                else:
+                    target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                    keys = self.functions_denoted(target)
+                for key in keys:
+                    # v0 scores a group by calling sync rewards back to back
+                    own = SYNC_REWARD if hook is REWARD and not self.function(key).is_async else hook
+                    if key not in found or own.frequency in FREQUENT:
+                        found[key] = own
         return found
 
     def _registration(self, ref: FunctionRef) -> Hook | None:
@@ -350,10 +508,12 @@ class ProjectGraph:
         table = self.framework_table(receiver) if receiver in self.classes else (
             framework_class(receiver) if receiver else None
         )
+        # A method of an instance (``bot.Bot().on_message``) is configured as ``bot.Bot.on_message``.
+        written = receiver.replace("()", "") if receiver else None
         for registration in (*self._registrations, *REGISTRATIONS):
             if registration.slot != ref.slot:
                 continue
-            if registration.callee is not None and registration.callee == receiver:
+            if registration.callee is not None and registration.callee == written:
                 return registration.hook
             if registration.method is not None and registration.method == ref.passed_to_method:
                 return registration.hook
@@ -470,6 +630,10 @@ class ProjectGraph:
         for position, summary in enumerate(self.summaries):
             for site in summary.calls:
                 self._calls_by_caller.setdefault((position, site.caller), []).append(site)
+                for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
+                    self._calls_by_caller.setdefault((position, index), []).append(
+                        replace(site, in_loop=in_loop, lambdas=())
+                    )
         # Breadth-first over (function, looped?) states, so a helper reached both plainly and
         # from inside a loop is graded by the loop, whatever the order of the calls, and each
         # state's parent was found before it (the chains cannot cycle).
@@ -578,7 +742,7 @@ class ProjectGraph:
                 target = self.call_target(site)
                 if not target:
                     continue
-                target = self.typed(target) or self.canonical(target)
+                target = self.resolve(target)
                 # Up to the first call result: ``lib.get().json`` is looked for as ``lib.get``.
                 target = target.split("().", 1)[0].removesuffix("()")
                 if catalogue.covers(target) or self.functions_for(target):

@@ -7,10 +7,17 @@ here. Everything in a :class:`ModuleSummary` is plain data, so summaries can be 
 worker processes and cached by content hash.
 
 Name resolution is deliberately simple and flow-ordered: a name means what its latest binding
-in the enclosing function (then module, then builtins) says at the point of use. Values are
-tracked only as far as the knowledge base cares: which module/function a name denotes
-(:class:`Sym`), which type of object an expression is (:class:`Inst`), or which attribute of
-``self`` it reads (:class:`SelfRef`, settled once the whole class has been seen).
+in the enclosing function (then module, then builtins, then what a star import may bring) says
+at the point of use. Values are tracked only as far as the knowledge base cares: which
+module/function a name denotes (:class:`Sym`), which type of object an expression is
+(:class:`Inst`), which attribute of ``self`` it reads (:class:`SelfRef`, settled once the whole
+class has been seen), or which callables a list holds (:class:`Refs`).
+
+Types are dotted names. A call's result is ``callee()`` unless the knowledge base names the
+instance after its producer (``sqlite3.connect``, ``openai.OpenAI``): what a project function
+returns is only known once every summary is read, so the project graph settles ``make()``,
+``pkg.Judge()`` (an instance of a project class) and ``JUDGE.chat.completions.create()`` (a
+response, never the client) from the summaries' exports.
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from asynclint.knowledge.asyncio_apis import (
@@ -31,8 +39,11 @@ from asynclint.knowledge.asyncio_apis import (
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import HANDOFF_SLOTS
+from asynclint.knowledge.functions import PROPERTIES
 
 _BUILTINS = frozenset(dir(builtins))
+#: Roots of values no project function can be: what the standard library makes.
+_STDLIB = frozenset(sys.stdlib_module_names) | {"builtins"}
 #: ``x: T = field(...)`` declares a field of type ``T``; the call's own result says nothing.
 _FIELD_SPECIFIERS = frozenset(
     {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib", "attr.attrib"}
@@ -73,9 +84,11 @@ class SelfRef:
 
 @dataclass(frozen=True, slots=True)
 class Refs:
-    """A list of callables (``funcs = [correct, self.format_ok]``), to be handed to a framework."""
+    """Callables: a list of them (``funcs = [correct, self.format_ok]``), or any one of them (the
+    variable of ``for f in funcs``), to be handed to a framework. An item may itself stand for
+    several: a list defined in another module, or what a call returns (``get_rewards()``)."""
 
-    items: tuple[Sym | SelfRef, ...]
+    items: tuple[Sym | SelfRef | Inst, ...]
 
 
 Value = Sym | Inst | SelfRef | Refs | None
@@ -83,6 +96,8 @@ Value = Sym | Inst | SelfRef | Refs | None
 
 #: First element of a :class:`SelfRef` path written through ``super()``.
 SUPER = "super()"
+#: In exported values: the instance a method was called on (``<self>._http``).
+SELF = "<self>"
 
 
 def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
@@ -163,6 +178,7 @@ class ClassInfo:
     bases: tuple[str, ...]  # resolved dotted names
     methods: tuple[str, ...]
     attrs: tuple[tuple[str, str], ...]  # attribute -> dotted type name, where known
+    properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +202,11 @@ class CallSite:
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None
+    #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
+    read: bool = False
+    #: Lambdas the call is written in that may also run on their own (handed to a call, so
+    #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
+    lambdas: tuple[tuple[int, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +222,7 @@ class FunctionRef:
     slot: str = ""  # keyword name, or positional index as a string
     passed_to_method: str | None = None  # method name of that call (``add_reward_func``)
     passed_to_self: tuple[str, tuple[str, ...]] | None = None  # that call's unresolved self target
+    function: int | None = None  # a lambda written as the argument: its index in the functions
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,11 +232,14 @@ class Handoff:
     caller: int
     passed_to: str | None
     slot: str
-    value: str  # dotted type name of the object
+    value: str  # dotted type of the object, or (``named``) the name of a value defined elsewhere
     line: int
     col: int
     end_line: int
     end_col: int
+    named: bool = False  # ``judge_client=JUDGE`` imported: an instance only if JUDGE is a value
+    self_ref: tuple[str, tuple[str, ...]] | None = None  # ``judge_client=self.client``, left for the graph
+    passed_to_self: tuple[str, tuple[str, ...]] | None = None  # ``super().__init__(judge_client=...)``
 
 
 @dataclass(frozen=True)
@@ -228,8 +253,14 @@ class ModuleSummary:
     handoffs: tuple[Handoff, ...] = ()
     exports: tuple[tuple[str, str], ...] = ()  # module-level imported name -> dotted target
     #: Names whose value has a known type, for other modules: module-level instances
-    #: (``JUDGE = OpenAI()``) and functions that return one (``def make_client(): return OpenAI()``).
+    #: (``JUDGE = OpenAI()``), and what functions and methods return, keyed by their call
+    #: (``make_client()``, ``Env.client()``; ``<self>._http`` for an attribute of the receiver).
     values: tuple[tuple[str, str], ...] = ()
+    #: Names that hold callables, keyed likewise: module-level lists (``REWARDS = [a, b]``) and
+    #: functions returning functions or lists of them (``get_format_reward_func()``).
+    callables: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    stars: tuple[str, ...] = ()  # modules star-imported at module level, in order
+    public: tuple[str, ...] | None = None  # ``__all__``, when it is a literal list of names
     #: Set for an installed third-party module read in deep mode (``slowlib 1.2.0``): its code
     #: is hot only where the project's hot code calls into it, and it is never reported itself.
     library: str | None = None
@@ -260,7 +291,7 @@ class _Frame:
     bindings: dict[str, Value] = field(default_factory=dict)
     cls: str | None = None  # global qualname of the class this frame defines / method belongs to
     loop_depth: int = 0
-    returns: set[str] = field(default_factory=set)  # types of the values it returns
+    returns: list[Value] = field(default_factory=list)  # the values it returns
     globals: set[str] = field(default_factory=set)  # names declared ``global`` here
     conditional: int = 0  # depth of ``if`` statements around the current statement
 
@@ -287,9 +318,16 @@ class _Indexer:
         self.class_methods: dict[str, list[str]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_lines: dict[str, int] = {}
+        self.callables: list[tuple[str, tuple[str, ...]]] = []
+        self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
         self._chains: dict[str, list[str]] = {}
+        self.stars: list[str] = []
+        #: ``self.<attr>`` reads: (caller, class, attribute, in a loop?, lambdas) -> the first one
+        self._reads: dict[tuple, ast.Attribute] = {}
+        #: Lambdas handed to a call whose body is being walked: (function index, loop depth at the lambda).
+        self._lambdas: list[tuple[int, int]] = []
         self._ascii = source.isascii()
         self._lines: list[bytes] | None = None
         self.frames: list[_Frame] = []
@@ -322,7 +360,18 @@ class _Indexer:
                 return frame.bindings[name]
         if name in _BUILTINS:
             return Sym(f"builtins.{name}")
+        if self.stars:
+            return self._starred(name)
         return None
+
+    def _starred(self, name: str) -> Sym:
+        """A name bound nowhere in a module with ``from m import *``: a star-imported module the
+        knowledge base knows to define it (``from time import *``), else this module's global,
+        which the project graph looks up in the star-imported project modules."""
+        for module in reversed(self.stars):
+            if self.catalogue.covers(f"{module}.{name}"):
+                return Sym(f"{module}.{name}")
+        return Sym(f"{self.module}.{name}")
 
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
@@ -368,16 +417,16 @@ class _Indexer:
             return None
         if isinstance(node, ast.Call):
             func = self.infer(node.func)
-            if func == Sym("functools.partial") and node.args:
+            if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
-                return wrapped if isinstance(wrapped, Sym) else None
+                return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
             if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
                 # ``super().method()``: looked up from the first base on (and ``super().__init__
                 # (tools=[...])`` shows the framework base what is passed).
                 return SelfRef(self.frame.cls, (SUPER,))
             if isinstance(func, Sym):
-                # A constructor or factory: the instance is named after it (``sqlite3.connect``).
-                return Inst(RETURNS.get(f"{func.name}()", func.name), "expr")
+                # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
+                return Inst(self.catalogue.result_of(func.name), "expr")
             if isinstance(func, Inst):
                 # What a method returns is not its receiver: ``create(...)`` of a client gives a
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
@@ -386,6 +435,8 @@ class _Indexer:
             if isinstance(func, SelfRef) and func.path and func.path[-1] != SUPER:
                 return SelfRef(func.cls, (*func.path[:-1], f"{func.path[-1]}()"))
             return None
+        if isinstance(node, ast.Await):
+            return self.infer(node.value)  # what a coroutine function returns, as its summary says
         if isinstance(node, ast.Subscript):
             base = self.infer(node.value)
             return base if isinstance(base, (Inst, SelfRef)) else None
@@ -397,9 +448,12 @@ class _Indexer:
             if isinstance(left, SelfRef) and left.path:
                 return SelfRef(left.cls, (*left.path, "__truediv__()"))
             return None
-        if isinstance(node, (ast.List, ast.Tuple)):
-            items = tuple(v for v in map(self.infer, node.elts) if isinstance(v, (Sym, SelfRef)))
-            return Refs(items) if items else None
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return _refs(map(self.infer, node.elts))
+        if isinstance(node, ast.Starred):
+            return self.infer(node.value)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self._infer_comprehension(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self.infer(node.left), self.infer(node.right)
             if isinstance(left, Refs) or isinstance(right, Refs):
@@ -412,10 +466,27 @@ class _Indexer:
                     return inferred
             return None
         if isinstance(node, ast.IfExp):
-            return self.infer(node.body)
+            # Known only when both branches agree (``None`` on one side says nothing new).
+            body, orelse = self.infer(node.body), self.infer(node.orelse)
+            if body == orelse or _is_none(node.orelse):
+                return body
+            if _is_none(node.body):
+                return orelse
+            return _refs((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None
+
+    def _infer_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
+        """``[make(x) for x in names]``: what the element is, with the loop variables bound to
+        the items of what they iterate over (``[f for f in FUNCS]`` holds the callables of FUNCS)."""
+        saved = dict(self.frame.bindings)
+        try:
+            for generator in node.generators:
+                self._bind_names(generator.target, self._item_type(generator.iter))
+            return _refs((self.infer(node.elt),))
+        finally:
+            self.frame.bindings = saved
 
     def annotation_type(self, node: ast.expr | None) -> Value:
         """``p: Path``, ``c: OpenAI | None``, ``Optional[Session]`` -> an instance of it."""
@@ -438,7 +509,8 @@ class _Indexer:
             return self.annotation_type(node.value)  # a generic: ``IO[str]`` is an ``IO``
         value = self.infer(node)
         if isinstance(value, Sym):
-            return Inst(value.name, "param")
+            # An instance of the class: named as calling it would name it.
+            return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
         return None
 
     # -- recording --------------------------------------------------------------------------
@@ -475,12 +547,25 @@ class _Indexer:
             api=api.pattern if api else None,
             origin=origin,
             consumer=consumer,
+            lambdas=self._inside_lambdas(),
             **(_argument_facts(node, self._data_receiver(node)) if (api or self_ref) else {}),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None:
+        """``self.<attr>`` read in a method: a call of the getter if it is a property, which may
+        be defined in a base class in another module (settled at the end, or by the graph)."""
+        receiver = self.lookup(owner.id)
+        if not isinstance(receiver, SelfRef) or receiver.path or self.frame.kind != "function":
+            return
+        key = (self.frame.func, receiver.cls, node.attr, self.frame.loop_depth > 0, self._inside_lambdas())
+        self._reads.setdefault(key, node)  # the first read in a function is the one a chain shows
+
+    def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
+        return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()
 
     def _data_receiver(self, node: ast.Call) -> ast.expr | None:
         """The object a method is called on, unless it is a module or class (``json.dumps``,
@@ -493,8 +578,10 @@ class _Indexer:
         value = self.infer(node)
         items = value.items if isinstance(value, Refs) else (value,)
         for item in items:
-            if isinstance(item, Sym):
-                target, self_ref = item.name, None
+            if isinstance(item, Inst) and not self._may_be_callable(item):
+                continue
+            if isinstance(item, (Sym, Inst)):
+                target, self_ref = item.name, None  # an instance's bound method, or a call's result
             elif isinstance(item, SelfRef) and item.path:
                 target, self_ref = None, (item.cls, item.path)
             else:
@@ -516,11 +603,14 @@ class _Indexer:
         exports = tuple(
             (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym)
         )
-        self.values.extend(
-            (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Inst)
-        )
+        for name, value in module_frame.bindings.items():
+            if isinstance(value, Inst):
+                self.values.append((name, value.name))
+            elif isinstance(value, Refs):
+                self._export_callables(name, (value,))
         self._method_returns = {f"{self.module}.{name}": type_ for name, type_ in self.values if name.endswith("()")}
         self._settle_self_refs()
+        self._settle_reads()
         classes = tuple(
             ClassInfo(
                 qualname=qn[len(self.module) + 1 :],
@@ -528,17 +618,34 @@ class _Indexer:
                 bases=self.class_bases.get(qn, ()),
                 methods=tuple(self.class_methods.get(qn, ())),
                 attrs=tuple(
-                    (attr, v.name)
-                    for attr, v in self.class_attrs.get(qn, {}).items()
-                    if isinstance(v, (Inst, Sym))
+                    (attr, exported)
+                    for attr, value in self.class_attrs.get(qn, {}).items()
+                    if isinstance(value, (Inst, Sym, SelfRef)) and (exported := _export(value))
                 ),
+                properties=tuple(sorted(self.class_properties.get(qn, ()))),
             )
             for qn in self.class_lines
         )
         return ModuleSummary(
             self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
-            tuple(self.handoffs), exports, tuple(self.values),
+            tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
+            _public_names(tree.body),
         )
+
+    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
+        refs = _refs(v for v in values if isinstance(v, (Sym, Refs)))
+        items = tuple(
+            exported
+            for item in (refs.items if refs else ())
+            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := _export(item))
+        )
+        if items:
+            self.callables.append((name, items))
+
+    def _may_be_callable(self, value: Inst) -> bool:
+        """Could this object be (or hold) a project function? Not if the standard library made
+        it, nor if it is an instance of a type the knowledge base describes."""
+        return value.name.partition(".")[0] not in _STDLIB and value.name not in self.catalogue.producers
 
     def _prebind(self, body: list[ast.stmt]) -> None:
         """Module-level names first, so functions see definitions and imports made below them."""
@@ -587,7 +694,7 @@ class _Indexer:
             if node.value is not None:
                 self.visit_expr(node.value)
             value = self.infer(node.value) if node.value is not None else None
-            if value is None or (isinstance(value, Inst) and value.name in _FIELD_SPECIFIERS):
+            if value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in _FIELD_SPECIFIERS):
                 value = self.annotation_type(node.annotation)
             self.visit_target(node.target)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
@@ -595,6 +702,8 @@ class _Indexer:
         elif isinstance(node, ast.AugAssign):
             self.visit_expr(node.value)
             self.visit_target(node.target)
+            if isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+                self._grow(node.target, self.infer(node.value))  # rewards += [extra]
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             self.visit_expr(node.iter)
             self.bind(node.target, self._item_type(node.iter))
@@ -619,8 +728,7 @@ class _Indexer:
                 self.visit_import(node)
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
-            value = self.infer(node.value)
-            self.frame.returns.add(value.name if isinstance(value, Inst) else "")
+            self.frame.returns.append(self.infer(node.value))
         elif isinstance(node, ast.If):
             self.visit_expr(node.test)
             self.frame.conditional += 1
@@ -659,14 +767,28 @@ class _Indexer:
             for child in ast.iter_child_nodes(target):
                 if isinstance(child, ast.expr):
                     self.visit_target(child)
-        elif isinstance(target, (ast.Subscript, ast.Attribute)):
+        elif isinstance(target, ast.Subscript):
             self.visit_expr(target)
+        elif isinstance(target, ast.Attribute):
+            self.visit_expr(target.value)  # assigned, not read
 
     def _item_type(self, iterable: ast.expr) -> Value:
         value = self.infer(iterable)
         if isinstance(value, Inst) and value.name in ITEMS:
             return Inst(ITEMS[value.name], "local")
+        if isinstance(value, Refs):
+            return value  # any one of the callables
+        if isinstance(value, Sym) or (isinstance(value, Inst) and value.name.endswith("()")):
+            return _refs((value,))  # a list defined elsewhere, or returned by a call: any of its items
         return None
+
+    def _bind_names(self, target: ast.expr, value: Value) -> None:
+        """``bind`` for loop variables: names only, nothing recorded."""
+        if isinstance(target, ast.Name):
+            self.frame.bindings[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._bind_names(elt.value if isinstance(elt, ast.Starred) else elt, None)
 
     def _enter_type(self, expr: ast.expr) -> Value:
         value = self.infer(expr)
@@ -693,6 +815,8 @@ class _Indexer:
             base = ".".join([*parts, *([node.module] if node.module else [])])
         for alias in node.names:
             if alias.name == "*":
+                if self.frame.kind == "module" and base not in self.stars:
+                    self.stars.append(base)  # looked up for names bound nowhere (see lookup)
                 continue
             name = f"{base}.{alias.name}" if base else alias.name
             bindings[alias.asname or alias.name] = Sym(RETURNS.get(name, name))  # StrictRedis is Redis
@@ -753,6 +877,8 @@ class _Indexer:
         if cls is not None:
             self.class_methods[cls].append(node.name)
             outer.bindings.pop(node.name, None)
+            if not PROPERTIES.isdisjoint(decorators):
+                self.class_properties.setdefault(cls, set()).add(node.name)
         else:
             outer.bindings[node.name] = Sym(global_qn)
         frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls)
@@ -769,10 +895,19 @@ class _Indexer:
         self.frames.append(frame)
         self.visit_body(node.body)
         self.frames.pop()
-        if len(frame.returns) == 1 and "" not in frame.returns:
-            # A function's value is named after it (``make`` -> what ``make()`` returns); a
-            # method's after its call (``Env.client()``), as ``SelfRef`` paths spell it.
-            self.values.append((qualname if cls is None else f"{qualname}()", frame.returns.pop()))
+        self._export_returns(f"{qualname}()", frame.returns)
+
+    def _export_returns(self, key: str, returned: list[Value]) -> None:
+        """What a function returns, for other modules, keyed by its call (``make()``,
+        ``Env.client()``): one type (or one attribute of the receiver) when every ``return``
+        agrees; and the functions it may return (``return format_reward``, ``return [a, b]``)."""
+        named = {
+            value.name if isinstance(value, Inst) else _export(value) if isinstance(value, SelfRef) else None
+            for value in returned
+        }
+        if len(named) == 1 and None not in named:
+            self.values.append((key, named.pop()))
+        self._export_callables(key, returned)
 
     # -- expressions ------------------------------------------------------------------------
 
@@ -790,6 +925,10 @@ class _Indexer:
             self.bind(node.target, self.infer(node.value))
         elif isinstance(node, (ast.Name, ast.Constant)):
             return
+        elif isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
+                self._note_read(node, node.value)
+            self.visit_expr(node.value)
         else:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
@@ -798,7 +937,7 @@ class _Indexer:
                     self.visit_expr(child.iter)
 
     def visit_call(self, node: ast.Call, awaited: bool) -> None:
-        self.visit_expr(node.func)
+        self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func)
         func_value = self.infer(node.func)
         target = self.record_call(node, awaited, func_value)
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
@@ -821,8 +960,11 @@ class _Indexer:
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
             if keyword.arg in HANDOFF_SLOTS:
                 self._record_handoff(keyword, context)
-        if method in ("append", "extend") and isinstance(node.func, ast.Attribute) and node.args:
-            self._grow_refs(node.func.value, node.args[0], method)
+        if method in _GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            arg = node.args[-1] if node.args else None
+            added = self.infer(arg) if arg is not None else None
+            if added is not None:
+                self._grow(node.func.value, added)
 
     def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
         """Remember which calls among ``node``'s arguments make the coroutines it consumes,
@@ -835,31 +977,42 @@ class _Indexer:
                 self._consumed[id(inner)] = consumer
 
     def _record_handoff(self, keyword: ast.keyword, call: _CallContext) -> None:
+        """``JudgeRubric(judge_client=X)``: X built here, a value imported from elsewhere
+        (``JUDGE``, ``clients.JUDGE``), a factory's result, or an attribute of ``self``."""
         value = self.infer(keyword.value)
-        if isinstance(value, Inst):
-            node = keyword.value
-            self.handoffs.append(
-                Handoff(
-                    self.frame.func, call.target, call.slot, value.name, node.lineno,
-                    self._col(node.lineno, node.col_offset), node.end_lineno or node.lineno,
-                    self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
-                )
-            )
-
-    def _grow_refs(self, receiver: ast.expr, arg: ast.expr, method: str) -> None:
-        """``funcs.append(f)`` / ``funcs.extend([...])`` on a list of callables."""
-        if not isinstance(receiver, ast.Name):
+        if isinstance(value, SelfRef) and value.path and SUPER not in value.path:
+            name, self_ref = "", (value.cls, value.path)
+        elif isinstance(value, (Inst, Sym)):
+            name, self_ref = value.name, None
+        else:
             return
+        node = keyword.value
+        self.handoffs.append(
+            Handoff(
+                self.frame.func, call.target, call.slot, name, node.lineno,
+                self._col(node.lineno, node.col_offset), node.end_lineno or node.lineno,
+                self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                named=isinstance(value, Sym), self_ref=self_ref, passed_to_self=call.self_ref,
+            )
+        )
+
+    def _grow(self, receiver: ast.Name, added: Value) -> None:
+        """``funcs.append(f)``, ``funcs.extend(more)``, ``funcs += [f]`` on a list of callables
+        (``more`` may be a list defined elsewhere: it stands for its items)."""
         current = self.lookup(receiver.id)
-        added = self.infer(arg)
-        if method == "append" and isinstance(added, (Sym, SelfRef)):
-            added = Refs((added,))
-        if isinstance(added, Refs) and isinstance(current, (Refs, type(None))):
-            items = current.items if isinstance(current, Refs) else ()
-            self.frame.bindings[receiver.id] = Refs(items + added.items)
+        if isinstance(current, (Refs, type(None))) and (grown := _refs((current, added))) is not None:
+            self.frame.bindings[receiver.id] = grown
 
     def _visit_argument(self, arg: ast.expr, offloaded: bool, call: _CallContext, awaited: bool) -> None:
-        if isinstance(arg, (ast.Name, ast.Attribute, ast.List, ast.Tuple)):
+        if isinstance(arg, (ast.List, ast.Tuple)):
+            self.record_ref(arg, offloaded, call)
+            for element in arg.elts:
+                element = element.value if isinstance(element, ast.Starred) else element
+                if isinstance(element, ast.Lambda):
+                    self.visit_lambda(element, offloaded=offloaded, handed=call)
+                else:
+                    self.visit_expr(element)
+        elif isinstance(arg, (ast.Name, ast.Attribute, ast.ListComp, ast.GeneratorExp)):
             self.record_ref(arg, offloaded, call)
             self.visit_expr(arg)
         elif offloaded and isinstance(arg, ast.Call) and arg.args:
@@ -873,23 +1026,43 @@ class _Indexer:
                 return
             self.visit_expr(arg, awaited=awaited)
         elif isinstance(arg, ast.Lambda):
-            self.visit_lambda(arg, offloaded=offloaded)
+            self.visit_lambda(arg, offloaded=offloaded, handed=call)
         else:
+            if isinstance(arg, ast.Call):  # ``partial(reward, mode="b")``, ``parser.get_format_reward_func()``
+                self.record_ref(arg, offloaded, call)
             self.visit_expr(arg, awaited=awaited)
 
-    def visit_lambda(self, node: ast.Lambda, offloaded: bool = False, name: str | None = None) -> None:
+    def visit_lambda(
+        self, node: ast.Lambda, offloaded: bool = False, name: str | None = None, handed: _CallContext | None = None
+    ) -> None:
         for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
             self.visit_expr(default)
         outer = self.frame
         qualname = f"{outer.qualprefix}<lambda>"
         index, loop_depth = outer.func, outer.loop_depth
+        col = self._col(node.lineno, node.col_offset)
+        handed_over = False
         if name is not None:  # ``f = lambda: ...`` is ``def f(): ...``: hot only where it is called
             qualname, index, loop_depth = f"{outer.qualprefix}{name}", len(self.functions), 0
-            self.functions.append(Function(qualname, name, node.lineno, False, "function"))
+            self.functions.append(Function(qualname, name, node.lineno, False, "function", col=col))
             outer.bindings[name] = Sym(f"{self.module}.{qualname}")
         elif offloaded:  # runs in a worker: a function of its own, which nothing makes hot
             index, loop_depth = len(self.functions), 0
-            self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "lambda"))
+            self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "lambda", col=col))
+        elif handed is not None:
+            # Handed to a call: assumed to run inline there (a sort key), so its calls stay the
+            # enclosing function's; it is also a function of its own, which the project graph
+            # makes a root when the call registers it with a framework (``add_reward_func``).
+            handed_over = True
+            own = len(self.functions)
+            self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "function", col=col))
+            self.refs.append(
+                FunctionRef(
+                    outer.func, None, node.lineno, False, handed.target, None, handed.slot, handed.method,
+                    handed.self_ref, function=own,
+                )
+            )
+            self._lambdas.append((own, outer.loop_depth))
         # Any other lambda (a sort key, a callback) is assumed to run where it is written, on
         # the enclosing function's thread: its calls are that function's calls.
         frame = _Frame(
@@ -902,6 +1075,8 @@ class _Indexer:
         self.frames.append(frame)
         self.visit_expr(node.body)
         self.frames.pop()
+        if handed_over:
+            self._lambdas.pop()
 
     def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         first, *rest = node.generators
@@ -932,25 +1107,70 @@ class _Indexer:
         return linear_chain(cls, lambda name: (name, self.class_bases.get(name, ())), self._chains,
                             known=self.class_lines.__contains__)
 
-    def resolve_self(self, cls: str, path: tuple[str, ...]) -> tuple[str | None, bool]:
-        """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver."""
+    def resolve_self(self, cls: str, path: tuple[str, ...], depth: int = 0) -> tuple[str | None, bool]:
+        """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver, as do
+        results this module cannot name (``pkg.make()``)."""
         skip, path = split_super(path)
-        if not path:
+        if not path or depth > _MAX_SELF_HOPS:
             return None, True
         attr, rest = path[0], path[1:]
+        name = attr.removesuffix("()")
         for owner in self._class_chain(cls)[skip:]:
             attrs = self.class_attrs.get(owner, {})
-            if attr.endswith("()") and attr[:-2] in self.class_methods.get(owner, ()):
-                returned = self._method_returns.get(f"{owner}.{attr}")  # ``self.make_client()``
-                return (extend(returned, rest) if returned else None), True
+            if name in self.class_methods.get(owner, ()):
+                is_property = name in self.class_properties.get(owner, ())
+                if attr == name and not is_property:
+                    return (f"{owner}.{attr}" if not rest else None), True
+                if attr != name and is_property:
+                    return None, True  # calling what a property returns
+                # ``self.make_client()``, or a property read: what the method returns
+                returned = self._method_returns.get(f"{owner}.{name}()")
+                if returned is None:
+                    return extend(f"{owner}.{name}()", rest), True  # the graph may know more
+                if returned.startswith(SELF):  # ``return self._http``
+                    return self.resolve_self(cls, (*returned.split(".")[1:], *rest), depth + 1)
+                return extend(returned, rest), True
             if attr in attrs:
                 value = attrs[attr]
                 if isinstance(value, (Inst, Sym)):
                     return extend(value.name, rest), True
+                if isinstance(value, SelfRef) and value.path:  # ``self.pages = self.db.collection()``
+                    return self.resolve_self(value.cls, (*value.path, *rest), depth + 1)
                 return None, True
-            if attr in self.class_methods.get(owner, ()):
-                return (f"{owner}.{attr}" if not rest else None), True
         return None, False
+
+    def _settle_reads(self) -> None:
+        """Property reads become calls of the getter; reads of plain attributes and methods are
+        dropped; reads this module cannot settle (a base class elsewhere) are left to the graph."""
+        for (caller, cls, attr, in_loop, lambdas), node in self._reads.items():
+            target, self_ref = None, None
+            for owner in self._class_chain(cls):
+                if attr in self.class_properties.get(owner, ()):
+                    target = f"{owner}.{attr}"
+                    break
+                if attr in self.class_attrs.get(owner, {}) or attr in self.class_methods.get(owner, ()):
+                    break
+            else:
+                if self._closed(cls):
+                    continue  # every base is known here: an attribute set some other way
+                self_ref = (cls, (attr,))
+            if target is None and self_ref is None:
+                continue
+            self.calls.append(
+                CallSite(
+                    caller, target, None, node.lineno, self._col(node.lineno, node.col_offset),
+                    node.end_lineno or node.lineno, self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                    in_loop=in_loop, self_ref=self_ref, read=True, lambdas=lambdas,
+                )
+            )
+
+    def _closed(self, cls: str) -> bool:
+        """Every class ``cls`` inherits from is defined in this module (or is ``object``)."""
+        return all(
+            base in self.class_lines or base == "builtins.object"
+            for owner in self._class_chain(cls)
+            for base in self.class_bases.get(owner, ())
+        )
 
     def _settle_self_refs(self) -> None:
         for position in self.pending:
@@ -968,9 +1188,40 @@ class _Indexer:
                 target, settled = self.resolve_self(*ref.self_ref)
                 if settled:
                     self.refs[position] = replace(ref, target=target, self_ref=None)
+        for position, handoff in enumerate(self.handoffs):
+            if handoff.self_ref is not None:
+                target, settled = self.resolve_self(*handoff.self_ref)
+                if settled:
+                    self.handoffs[position] = replace(handoff, value=target or "", self_ref=None)
 
 
 _CONFLICT = Sym("<conflicting assignments>")
+_MAX_SELF_HOPS = 8
+#: List methods that add callables to a list: ``funcs.append(f)``.
+_GROWING = frozenset({"append", "extend", "insert"})
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _refs(values: Iterable[Value]) -> Refs | None:
+    """The callables among ``values``, lists spliced in (``[*REWARDS, extra]``)."""
+    items: list[Sym | SelfRef | Inst] = []
+    for value in values:
+        if isinstance(value, Refs):
+            items.extend(value.items)  # flat: every Refs is built here
+        elif value is not None:
+            items.append(value)
+    return Refs(tuple(dict.fromkeys(items))) if items else None
+
+
+def _export(value: Sym | SelfRef | Inst) -> str | None:
+    """An item of a :class:`Refs` as other modules read it: a dotted name (``<self>.x`` for a
+    method's receiver), or ``None`` for ``super()`` paths, which name no value of their own."""
+    if isinstance(value, SelfRef):
+        return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
+    return value.name
 
 
 def _lambda_name(node: ast.Assign) -> str | None:
@@ -978,6 +1229,40 @@ def _lambda_name(node: ast.Assign) -> str | None:
     if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
         return node.targets[0].id
     return None
+
+
+def _public_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
+    """``__all__`` when it is built from literal lists of names (``=``, ``+=``, ``.extend``,
+    ``.append``); ``None`` when there is none, or it is computed."""
+    names: list[str] | None = None
+    for stmt in body:
+        value: ast.expr | None = None
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                names, value = [], stmt.value
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == "__all__":
+            value = stmt.value
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(call := stmt.value, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == "__all__"
+            and call.func.attr in ("extend", "append")
+            and len(call.args) == 1
+        ):
+            value = ast.List([call.args[0]], ast.Load()) if call.func.attr == "append" else call.args[0]
+        else:
+            continue
+        if names is None:
+            return None  # grown before it was set: not something to read statically
+        if not isinstance(value, (ast.List, ast.Tuple)) or not all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+        ):
+            return None
+        names.extend(e.value for e in value.elts)
+    return tuple(names) if names is not None else None
 
 
 _MAX_WORDS = 32

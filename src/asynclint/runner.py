@@ -238,7 +238,7 @@ class _Follower:
         looked: set[str] = set()
         for _ in range(config.follow_depth):
             graph = ProjectGraph([*project, *self.library.values()], config.hot_roots, config.cold_roots,
-                                 config.registrations)
+                                 config.registrations, self.catalogue, config.memoizers)
             targets = graph.external_calls(self.catalogue) - looked
             looked |= targets
             before = len(self.library)
@@ -263,11 +263,23 @@ class _Follower:
             if exported is not None and exported != f"{found.module}.{head}":
                 name = f"{exported}.{rest}" if rest else exported
                 continue
+            if exported is None and not self._defines(summary, head):
+                for source in summary.stars:  # ``from ._impl import *``: the name may come from any
+                    self.resolve(f"{source}.{head}.{rest}" if rest else f"{source}.{head}")
+                return
             for info in summary.classes:
                 if info.qualname == head:
                     for base in info.bases:  # inherited methods and __init__ live there
                         self.resolve(base)
             return
+
+    @staticmethod
+    def _defines(summary: ModuleSummary, name: str) -> bool:
+        return (
+            any(f.qualname == name for f in summary.functions)
+            or any(c.qualname == name for c in summary.classes)
+            or any(n == name for n, _ in summary.values)
+        )
 
     def load(self, found: LibraryFile) -> ModuleSummary | None:
         if found.module in self.library:

@@ -73,6 +73,13 @@ _NOT_A_REQUEST = frozenset(
     "auth params cursor __enter__ __exit__ pipeline".split()
 )
 
+#: Calls that only make a local handle on the same database: nothing is sent yet.
+_MONGO_HANDLES = frozenset({"get_database", "get_default_database", "get_collection"})
+#: boto3 resource objects (``s3.Bucket(name)``, ``dynamodb.Table(name)``) are lazy handles.
+_BOTO3_SUBRESOURCES = frozenset({"Bucket", "Object", "Table", "Queue", "Topic", "Instance", "meta"})
+_CHROMA_LOCAL = ("Client", "PersistentClient", "EphemeralClient")
+_CHROMA_REMOTE = ("HttpClient", "CloudClient")
+
 BUILTIN_APIS: tuple[BlockingApi, ...] = tuple(
     [
         # --- sleeping ---------------------------------------------------------------------
@@ -115,9 +122,11 @@ BUILTIN_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("google.generativeai.GenerativeModel.generate_content", "llm", C, None),
         # --- other sync SDKs: databases, caches, object and vector stores -------------------
         BlockingApi("boto3.client.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
-        BlockingApi("boto3.resource.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        BlockingApi("boto3.resource.**", "sdk", C, "to-thread", _NOT_A_REQUEST | _BOTO3_SUBRESOURCES),
         BlockingApi("redis.Redis.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
-        BlockingApi("pymongo.MongoClient.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        # A pipeline buffers its commands and sends them all on execute().
+        BlockingApi("redis.client.Pipeline.execute", "sdk", C, "to-thread"),
+        BlockingApi("pymongo.MongoClient.**", "sdk", C, "to-thread", _NOT_A_REQUEST | _MONGO_HANDLES),
         BlockingApi("psycopg.connect.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
         BlockingApi("psycopg2.connect.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
         BlockingApi("pymysql.connect.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
@@ -126,11 +135,17 @@ BUILTIN_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("sqlite3.connect", "sdk", H, "to-thread"),
         BlockingApi("sqlite3.connect.**", "sdk", H, "to-thread", _NOT_A_REQUEST),
         BlockingApi("elasticsearch.Elasticsearch.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
-        BlockingApi("chromadb.Client.**", "sdk", H, "to-thread", _NOT_A_REQUEST),
-        BlockingApi("chromadb.PersistentClient.**", "sdk", H, "to-thread", _NOT_A_REQUEST),
-        BlockingApi("chromadb.HttpClient.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        # In-process chroma reads and writes a local store and runs the embedding model inline.
+        *(BlockingApi(f"chromadb.{c}.**", "sdk", H, "to-thread", _NOT_A_REQUEST) for c in _CHROMA_LOCAL),
+        *(BlockingApi(f"chromadb.{c}.**", "sdk", C, "to-thread", _NOT_A_REQUEST) for c in _CHROMA_REMOTE),
+        BlockingApi("chromadb.Collection.**", "sdk", H, "to-thread", _NOT_A_REQUEST),  # client unknown
         BlockingApi("qdrant_client.QdrantClient.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
-        BlockingApi("google.cloud.storage.Client.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        BlockingApi("pinecone.Pinecone.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        BlockingApi("pinecone.grpc.PineconeGRPC.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        BlockingApi("pinecone.Index.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
+        BlockingApi("google.cloud.storage.Client.**", "sdk", C, "to-thread", _NOT_A_REQUEST | {"bucket"}),
+        BlockingApi("google.cloud.storage.Bucket.**", "sdk", C, "to-thread", _NOT_A_REQUEST | {"blob"}),
+        BlockingApi("google.cloud.storage.Blob.**", "sdk", C, "to-thread", _NOT_A_REQUEST),
         # --- building clients per call ------------------------------------------------------
         *_many("client", H, "hoist-client", "httpx.Client httpx.AsyncClient requests.Session requests.session"),
         *_many("client", H, "hoist-client", "OpenAI AsyncOpenAI AzureOpenAI AsyncAzureOpenAI", "openai."),
@@ -279,6 +294,25 @@ RETURNS: dict[str, str] = {
         f"{connect}.cursor()": connect
         for connect in ("sqlite3.connect", "psycopg.connect", "psycopg2.connect", "pymysql.connect", "mysql.connector.connect")
     },
+    # Handles on a store, named after what produced them so that their calls are graded like
+    # their client's (a collection of an in-process chroma client reads a local store, one of an
+    # HttpClient goes over the network).
+    **{
+        f"chromadb.{client}.{method}()": f"chromadb.{client}.{method}"
+        for client in (*_CHROMA_LOCAL, *_CHROMA_REMOTE)
+        for method in ("get_collection", "get_or_create_collection", "create_collection")
+    },
+    "chromadb.api.models.Collection.Collection": "chromadb.Collection",
+    "pinecone.Pinecone.Index()": "pinecone.Pinecone.Index",
+    "pinecone.grpc.PineconeGRPC.Index()": "pinecone.grpc.PineconeGRPC.Index",
+    "pinecone.data.Index": "pinecone.Index",
+    "redis.Redis.pipeline()": "redis.client.Pipeline",
+    "redis.client.Redis": "redis.Redis",
+    **{f"pymongo.MongoClient.{method}()": "pymongo.MongoClient" for method in _MONGO_HANDLES},
+    **{name: "pymongo.MongoClient" for name in ("pymongo.database.Database", "pymongo.collection.Collection")},
+    **{f"boto3.resource.{kind}()": f"boto3.resource.{kind}" for kind in _BOTO3_SUBRESOURCES if kind != "meta"},
+    **{f"google.cloud.storage.Client.{method}()": "google.cloud.storage.Bucket" for method in ("bucket", "get_bucket")},
+    **{f"google.cloud.storage.Bucket.{method}()": "google.cloud.storage.Blob" for method in ("blob", "get_blob")},
     # Annotated parameters name the class; the catalogue names the factory that made it.
     **{
         name: "builtins.open"

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Iterable
 
 from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS
-from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
+from asynclint.knowledge.blocking import BUILTIN_APIS, ENTER_RETURNS, ITEMS, RETURNS, BlockingApi
 
 
 class Catalogue:
@@ -29,6 +29,7 @@ class Catalogue:
             else:
                 self._exact[pattern] = api
         self._prefix_roots = frozenset(p.split(".", 1)[0] for p in self._prefix)
+        self.producers = _producers(self.apis)
 
         digest = hashlib.sha256()
         for pattern in sorted(self.apis):
@@ -55,6 +56,18 @@ class Catalogue:
             return self._duck.get(method)
         return None
 
+    def result_of(self, callee: str) -> str:
+        """The name of what calling ``callee`` gives. An instance is named after what produced
+        it (``sqlite3.connect``, ``openai.OpenAI``) when the knowledge base describes that
+        producer's instances; :data:`RETURNS` renames some (``redis.from_url()`` is a
+        ``redis.Redis``). Anything else is ``callee()``: a result whose type is not known here
+        (a project function's, settled by the project graph), so attribute chains on it never
+        read as calls of the callee itself (``JUDGE.chat.completions.create().choices``)."""
+        returned = RETURNS.get(f"{callee}()")
+        if returned is not None:
+            return returned
+        return callee if callee in self.producers else f"{callee}()"
+
     def covers(self, target: str) -> bool:
         """``target`` is a known API or reached through one (``requests.get.json`` is a method
         of what ``requests.get`` returns): deep mode trusts the table and does not read it."""
@@ -66,3 +79,23 @@ class Catalogue:
 
     def get(self, pattern: str) -> BlockingApi:
         return self.apis[pattern]
+
+
+def _producers(apis: dict[str, BlockingApi]) -> frozenset[str]:
+    """Names whose call results the tables describe: the owners in every pattern
+    (``requests.Session`` of ``requests.Session.get``, ``openai.OpenAI`` of ``openai.OpenAI.**``)
+    and every type :data:`RETURNS`, :data:`ITEMS` and :data:`ENTER_RETURNS` speak of. A module
+    among them (``os.path``) is harmless: nothing calls a module."""
+    names: set[str] = set()
+    for pattern in apis:
+        if pattern.startswith("*."):
+            continue
+        parts = pattern.removesuffix(".**").split(".")
+        last = len(parts) + 1 if pattern.endswith(".**") else len(parts)
+        names.update(".".join(parts[:end]) for end in range(2, last))
+    for table in (RETURNS, ITEMS, ENTER_RETURNS):
+        for key, value in table.items():
+            names.add(key.removesuffix("()").rpartition(".")[0] if key.endswith("()") else key)
+            if value:
+                names.add(value)
+    return frozenset(names)

@@ -22,6 +22,9 @@ class Candidate:
     target: str  # resolved dotted name of the callee
     function: Function  # the function the call is written in
     hot: HotInfo  # why that function runs on the loop
+    #: The memoizing decorator (``functools.lru_cache``) of a function on the chain, if any: the
+    #: call runs once per argument set, not once per call.
+    memoized: str | None = None
 
     def kwarg(self, name: str) -> str | None:
         return dict(self.site.kwargs).get(name)

@@ -37,7 +37,8 @@ class ClientPerCall(Rule):
     ```
 
     A client built lazily -- under a condition, and kept on `self` or in a `global`
-    (`if self._client is None: self._client = AsyncOpenAI()`) -- is built once and is not
+    (`if self._client is None: self._client = AsyncOpenAI()`), or in a memoized function
+    (`@functools.lru_cache`, `@functools.cache`, `@cached_property`) -- is built once and is not
     flagged; an unconditional `self._client = AsyncOpenAI()` in a hot function still is.
 
     **Fix**
@@ -55,6 +56,6 @@ class ClientPerCall(Rule):
     message = "`{callee}` builds a client (TLS context, connection pool) on the event loop {where}; build it once and reuse it"
 
     def grade(self, candidate: Candidate) -> Severity | None:
-        if candidate.site.kept:
-            return None  # stored on self or in a global: built once (lazily), then reused
+        if candidate.site.kept or candidate.memoized:
+            return None  # stored on self, in a global or in a memo: built once (lazily), then reused
         return candidate.api.severity

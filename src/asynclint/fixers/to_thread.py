@@ -15,8 +15,16 @@ from dataclasses import replace
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, findings_within, last_name, offload_call, site_edit
-from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.fixers.analysis import (
+    FixProject,
+    awaited,
+    findings_within,
+    last_name,
+    offload_call,
+    reference,
+    site_edit,
+)
+from asynclint.fixers.base import Decline, Fix
 from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
@@ -45,6 +53,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
+    asyncio = reference(file, "asyncio", at=(call,))
+    if isinstance(asyncio, Decline):
+        return asyncio
+    to_thread = f"{asyncio.code}.to_thread"
     if site.offending and isinstance(file.parent(call), cst.WithItem):
         # the block would still use the resource on the loop; only moving the block helps
         return Decline("the call opens a `with` block", applicable=False)
@@ -57,7 +69,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         site = replace(site, call=used)
         call = used
         offloaded = cst.Call(
-            func=cst.parse_expression("asyncio.to_thread"),
+            func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
         )
     elif site.offending and target in LAZY:
@@ -65,17 +77,17 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             return Decline(f"`{target}` is used as a context manager")
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
         offloaded = cst.Call(
-            func=cst.parse_expression("asyncio.to_thread"),
+            func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
         )
     elif site.offending and nested and not _awaits(call):
         # `json.load(open(p))`: both calls go to the thread together, not one await inside another
         offloaded = cst.Call(
-            func=cst.parse_expression("asyncio.to_thread"),
+            func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))],
         )
     else:
-        offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
+        offloaded = offload_call(call, to_thread, (call.func,))
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
@@ -85,7 +97,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     elif site.placement == "root":
         title = f"made `{site.function.name.value}` `async def` and ran {name} in a worker thread"
     else:
-        title = f"ran {name} in a worker thread with `asyncio.to_thread`"
+        title = f"ran {name} in a worker thread with `{to_thread}`"
     note, safe = "", True
     if site.offending and target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
@@ -102,7 +114,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="to-thread",
         safe=safe,
         title=title,
-        imports=(Import("asyncio"),),
+        imports=asyncio.imports,
         claims=(finding, *nested),
         note=note,
     )

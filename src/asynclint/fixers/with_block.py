@@ -27,8 +27,9 @@ from asynclint.fixers.analysis import (
     is_async,
     last_name,
     names_read,
+    reference,
 )
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.model import Finding
 
 #: Names whose use means the block talks to the event loop, which a worker thread cannot.
@@ -98,7 +99,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         leading_lines=leading,
     )
     target = f"{', '.join(used_later)} = " if used_later else ""
-    run = cst.parse_statement(f"{target}await asyncio.to_thread({helper})\n").with_changes(
+    asyncio = reference(file, "asyncio", at=(statement,))
+    if isinstance(asyncio, Decline):
+        return asyncio
+    run = cst.parse_statement(f"{target}await {asyncio.code}.to_thread({helper})\n").with_changes(
         leading_lines=[cst.EmptyLine(indent=False)]
     )
     opened = file.code(call.func)
@@ -109,7 +113,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="with-block",
         safe=True,
         title=f"moved the `with {opened}(...)` block into the helper `{helper}`, run in a worker thread{kept}",
-        imports=(Import("asyncio"),),
+        imports=asyncio.imports,
         claims=(finding,),
         claims_inside=True,
     )

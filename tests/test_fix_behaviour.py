@@ -183,30 +183,36 @@ def test_process_pool():
     pytest.importorskip("sympy")
     before, after = before_and_after(RECIPES / "process_pool.py", "process_pool")
     try:
-        transcript = "<tool>a</tool> text <tool>b\nc</tool>"
-        assert call(before.tags, transcript) == call(after.tags, transcript)
-        assert call(before.simplify, "x + x") == call(after.simplify, "x + x")
+        for name, args in [
+            ("expand", ("x/2 + 0.5",)),
+            ("simplify", ("x + x",)),
+            ("first_call_binds_the_loop", ("x**2 - 1", "(x - 1)*(x + 1)")),
+            ("bound_in_a_branch", ("x + x", True)),
+            ("bound_in_a_branch", ("x + x", False)),
+            ("factors", ("x**2 - 1",)),
+            ("with_a_namespace", ("a + 1", {})),
+        ]:
+            assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
         assert outcome_of(before.simplify, "(")[0] == outcome_of(after.simplify, "(")[0]
     finally:
         after._PROCESS_POOL.shutdown(cancel_futures=True)
 
 
 def test_process_pool_with_stdlib_functions_only():
-    """The pool itself, without sympy: a regex over a transcript in a worker process."""
-    text = (
-        "import re\n\n\nasync def tags(state):\n"
-        "    return re.findall(r'<t>(.*?)</t>', state['transcript'], flags=re.S)\n"
-    )
+    """The pool itself, without sympy: a configured pure CPU function run in a spawned worker."""
+    from asynclint.knowledge.blocking import BlockingApi
+
+    text = "import zlib\n\n\nasync def packed(state):\n    return zlib.compress(state['transcript'].encode(), 9)\n"
     path = Path("pool_probe.py")
-    outcome = fix_sources(
-        [SourceFile(str(path), text, "pool_probe", "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
-    )
+    compress = BlockingApi("zlib.compress", "cpu", Severity.MEDIUM, "pure-process-pool")
+    config = Config(root=Path("."), min_severity=Severity.LOW, blocking_apis=(compress,))
+    outcome = fix_sources([SourceFile(str(path), text, "pool_probe", "")], config)
     fixed = outcome.texts[str(path)]
-    assert "run_in_executor" in fixed
+    assert "run_in_executor" in fixed and 'get_context("spawn")' in fixed
     before, after = load(text, "pool_probe_before"), load(fixed, "pool_probe_after")
     try:
-        state = {"transcript": "<t>a</t><t>b\nc</t>"}
-        assert call(before.tags, state) == call(after.tags, state) == ["a", "b\nc"]
+        state = {"transcript": "<t>a</t><t>b\nc</t>" * 50}
+        assert call(before.packed, state) == call(after.packed, state)
     finally:
         after._PROCESS_POOL.shutdown(cancel_futures=True)
 

@@ -18,6 +18,7 @@ import importlib
 from collections.abc import Callable
 
 from asynclint.fixers.base import FixerSpec
+from asynclint.knowledge.blocking import NOT_PORTABLE
 from asynclint.knowledge.frameworks import DECORATORS, REWARD, SYNC_REWARD, TOOL, Hook
 from asynclint.model import FixInfo
 
@@ -134,6 +135,8 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
         if name in ANYWHERE or placement == "direct" or (placement and name in MOVABLE)
     ]
     usable = [name for name in usable if name != "with-block"]  # depends on the code's shape
+    if target in NOT_PORTABLE:  # the process-pool recipes always decline these
+        usable = [name for name in usable if SPECS[name].module != "process_pool"]
     if not usable:
         return None
     chosen = next((name for name in usable if SPECS[name].safe), usable[0])

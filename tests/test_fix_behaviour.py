@@ -289,8 +289,7 @@ def test_example_rewards_score_the_same(tmp_path: Path):
                     new_env.WikiQAEnv.gave_answer, None, state
                 )
         finally:
-            after._PROCESS_POOL.shutdown(cancel_futures=True)
-            new_env._PROCESS_POOL.shutdown(cancel_futures=True)
+            after._PROCESS_POOL.shutdown(cancel_futures=True)  # the numeric check's sympy (env.py has none)
     finally:
         sys.path.remove(str(tmp_path))
 

@@ -143,6 +143,7 @@ class CallSite:
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
     kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
     words: tuple[str, ...] = ()  # see _arg_words
+    displays: tuple[bool, ...] = ()  # per positional argument: see _small_display
 
 
 @dataclass(frozen=True, slots=True)
@@ -934,6 +935,22 @@ def _literal(arg: ast.expr) -> str | None:
     return None
 
 
+def _small_display(arg: ast.expr) -> bool:
+    """A short dict/list/tuple/set display whose leaves are constants or plain names
+    (``{"ok": False, "error": msg}``): its size is that of the names' values, which rules judge
+    by their names (:func:`_arg_words`). A subscript, attribute or call inside may be anything."""
+    if isinstance(arg, ast.Dict):
+        children = [*arg.keys, *arg.values]
+    elif isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
+        children = list(arg.elts)
+    else:
+        return False
+    return len(children) <= 16 and all(
+        child is not None and (isinstance(child, (ast.Constant, ast.Name)) or _small_display(child))
+        for child in children
+    )
+
+
 def _arg_words(node: ast.Call, receiver: ast.expr | None) -> tuple[str, ...]:
     """Names, attribute names and string subscript keys in the arguments (and the receiver,
     when it is data), lowercased.
@@ -973,6 +990,7 @@ def _argument_facts(node: ast.Call, receiver: ast.expr | None) -> dict:
             (k.arg, repr(k.value.value)) for k in node.keywords if k.arg and isinstance(k.value, ast.Constant)
         ),
         "words": _arg_words(node, receiver),
+        "displays": tuple(_small_display(a) for a in node.args[:4]),
     }
 
 

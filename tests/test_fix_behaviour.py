@@ -42,6 +42,12 @@ def before_and_after(path: Path, name: str, *, unsafe: bool = True) -> tuple[typ
     return load(text, f"{name}_before"), load(fixed, f"{name}_after")
 
 
+def lint_text(path: str, text: str):
+    from asynclint.engine import check_sources
+
+    return check_sources([SourceFile(path, text, Path(path).stem, "")], Config(root=Path("."))).findings
+
+
 def call(function, *args):
     """Call as the framework does: await the result when it is awaitable."""
 
@@ -168,15 +174,53 @@ def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
     for branches in (old, new):
         branches.record("x")
     old_copy, new_copy = call(old.fork), call(new.fork)
-    for attribute in ("corpus", "vocabulary", "history", "turns", "scores"):
+    for attribute in ("corpus", "vocabulary", "stopwords", "history", "turns", "scores"):
         assert getattr(old_copy, attribute) == getattr(new_copy, attribute), attribute
+    assert old_copy.rng.random() == new_copy.rng.random()
     assert new_copy.corpus is new.corpus and new_copy.vocabulary is new.vocabulary  # shared, as chosen
-    assert new_copy.history is not new.history and old_copy.corpus is not old.corpus
+    assert new_copy.history is not new.history and new_copy.rng is not new.rng and old_copy.corpus is not old.corpus
     new_copy.record("y")
-    assert new.history == ["x"], "the mutable fields must still be copied"
+    assert new.history == ["x"] and new.scores == {"x": 1}, "the fields that change must still be copied"
+    assert call(old_copy.count, "a", "two") == call(new_copy.count, "a", "two") == 1
     state = {"k": [1, {"v": 2}]}
     assert call(old.snapshot, state) == call(new.snapshot, state)
-    assert call(before.Customised([1, 2]).fork).rows == call(after.Customised([1, 2]).fork).rows
+    # a copy of another object of this file's classes: the Board's memo, built in Board.__init__
+    game_before, game_after = before.Game(3), after.Game(3)
+    for name, old_args, new_args in [
+        ("new_board", (), ()),
+        ("from_parameter", (before.Board(2),), (after.Board(2),)),
+        ("from_local", (2,), (2,)),
+    ]:
+        expected, board = call(getattr(game_before, name), *old_args), call(getattr(game_after, name), *new_args)
+        assert (board.cells, board.rules) == (expected.cells, expected.rules), name
+    copied = call(game_after.new_board)
+    assert copied.rules is game_after.prototype.rules and copied.cells is not game_after.prototype.cells
+    copied.play(1, 1)
+    assert game_after.prototype.cells[1][1] == 0
+    for cls in ("Customised", "Slotted", "Dynamic"):
+        assert call(getattr(before, cls)([1, 2]).fork).__class__.__name__ == cls
+        assert call(getattr(after, cls)([1, 2]).fork).__class__.__name__ == cls
+
+
+def test_deepcopy_memo_names_why_it_shares_nothing():
+    from asynclint.fixers import deepcopy_memo
+    from asynclint.fixers.analysis import FixProject
+
+    source = (
+        "import copy\nimport random\n\n\nclass Env:\n    def __init__(self, corpus):\n"
+        "        self.corpus = corpus\n        self.index = build(corpus)\n        self.history = []\n"
+        "        self.rng = random.Random(0)\n\n"
+        "    def remember(self, x):\n        h = self.history\n        h.append(x)\n        self.index.add_doc(x)\n\n"
+        "    async def step(self):\n        self.rng.random()\n        return copy.deepcopy(self)\n\n\n"
+        "def build(corpus):\n    return dict(corpus)\n"
+    )
+    path = "env.py"
+    findings = [f for f in lint_text(path, source) if f.code == "ASL110"]
+    decline = deepcopy_memo.fix(findings[0], FixProject({path: source}, tuple(findings)))
+    assert not decline.applicable  # the plain worker-thread fix is used instead
+    assert "`corpus` is handed to `build` in `__init__` (through `corpus`)" in decline.reason
+    assert "`history` has `.append()` called on it in `remember` (through `h`)" in decline.reason
+    assert "`index` has `.add_doc()` called on it in `remember`" in decline.reason
 
 
 def test_process_pool():

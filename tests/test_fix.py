@@ -457,3 +457,25 @@ def test_a_module_imported_under_a_condition_is_imported_for_real():
     source = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import asyncio\nimport time\n\n\nasync def a(x):\n    time.sleep(x)\n"
     fixed = fix_text(Path("snippet.py"), source).texts["snippet.py"]
     assert fixed.startswith("import asyncio\nfrom typing import TYPE_CHECKING\n") and "await asyncio.sleep(x)" in fixed
+
+
+def test_waits_that_consume_what_they_wait_for_are_offloaded_only_as_unsafe():
+    # a cancelled rollout's worker thread still takes the item: nobody receives it
+    source = textwrap.dedent("""
+        import queue
+        import threading
+
+        JOBS = queue.Queue()
+        DONE = threading.Event()
+
+        async def next_job():
+            DONE.wait(1)
+            return JOBS.get()
+    """)
+    checked = {f.line: f for f in _findings(source)}
+    assert checked[9].fix.safe and not checked[10].fix.safe  # check says what fix will do
+    (reason,) = _left(source, unsafe=False).values()  # (on line 11 once `import asyncio` is added)
+    assert "needs --unsafe-fixes" in reason and "an item taken after the awaiting task is cancelled is lost" in reason
+    fixed = fix_text(Path("snippet.py"), source)
+    assert "return await asyncio.to_thread(JOBS.get)" in fixed.texts["snippet.py"]
+    assert [a.safe for a in fixed.applied] == [True, False] and "lost" in fixed.applied[1].note

@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Callable
 
 from asynclint.fixers.base import FixerSpec
-from asynclint.knowledge.blocking import NOT_PORTABLE
+from asynclint.knowledge.blocking import LOSES_ON_CANCEL, NOT_PORTABLE
 from asynclint.knowledge.frameworks import DECORATORS, REWARD, SYNC_REWARD, TOOL, Hook
 from asynclint.model import FixInfo
 
@@ -150,9 +150,8 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
         title = f"offload the call of the sync helper: {title}"
     elif placement == "root":
         title = f"make the framework callable `async def`, then {title}"
-    return FixInfo(
-        spec.safe, title[0].upper() + title[1:], recipe=recipe or "", target=target, root_awaited=root_awaited
-    )
+    safe = spec.safe and not (spec.module == "to_thread" and target in LOSES_ON_CANCEL)  # as the fixer says
+    return FixInfo(safe, title[0].upper() + title[1:], recipe=recipe or "", target=target, root_awaited=root_awaited)
 
 
 def handoff_plan(client_type: str) -> FixInfo:

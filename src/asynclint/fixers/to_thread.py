@@ -25,6 +25,7 @@ from asynclint.fixers.analysis import (
     site_edit,
 )
 from asynclint.fixers.base import Decline, Fix
+from asynclint.knowledge.blocking import LOSES_ON_CANCEL
 from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
@@ -101,7 +102,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     note, safe = "", True
     if site.offending and target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
-    if site.placement == "helper":
+    if target in LOSES_ON_CANCEL:
+        # the thread cannot be cancelled with the task that awaits it: it still takes what it waited for
+        safe, note = False, f"{LOSES_ON_CANCEL[target]} (the worker thread cannot be cancelled)"
+    elif site.placement == "helper":
         changed = _shared_state_changes(finding, project)
         if changed:
             # On the loop, the helper's steps never interleaved with another rollout's; in a

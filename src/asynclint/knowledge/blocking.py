@@ -256,6 +256,32 @@ NOT_PORTABLE: dict[str, str] = {
     "builtins.compile": "returns a code object, which does not pickle",
 }
 
+#: Blocking calls that consume what they wait for, and what a worker thread loses when the
+#: awaiting task is cancelled (a rollout timeout): the thread keeps waiting, takes the item (or the
+#: bytes, or the connection), and nobody receives it. Offloading them is an unsafe fix.
+LOSES_ON_CANCEL: dict[str, str] = {
+    **{
+        f"{queue}.get": "an item taken after the awaiting task is cancelled is lost"
+        for queue in (
+            "queue.Queue",
+            "queue.LifoQueue",
+            "queue.PriorityQueue",
+            "queue.SimpleQueue",
+            "multiprocessing.Queue",
+            "multiprocessing.JoinableQueue",
+        )
+    },
+    **{
+        f"{sock}.{method}": "data received after the awaiting task is cancelled is lost"
+        for sock in ("socket.socket", "socket.create_connection")
+        for method in ("recv", "recv_into", "recvfrom")
+    },
+    **{
+        f"{sock}.accept": "a connection accepted after the awaiting task is cancelled is never served"
+        for sock in ("socket.socket", "socket.create_connection")
+    },
+}
+
 #: Names better written as another type. A key ending in ``()`` is the result of a call
 #: (``Path.resolve()`` is a ``Path``, ``conn.cursor()`` talks to the same database); the callee
 #: itself keeps its own name, so ``client.with_options`` stays a method of the client. A key

@@ -51,9 +51,9 @@ SPECS: dict[str, FixerSpec] = {
             "deepcopy-memo",
             "deepcopy_memo",
             False,
-            "share a deepcopy memo of the fields assigned once in `__init__`, and deep-copy in a worker thread",
+            "share a deepcopy memo of the fields nothing changes after `__init__`, and deep-copy in a worker thread",
             "the copy shares the chosen fields with the original instead of copying them, which is only"
-            " right while nothing mutates them",
+            " right while nothing changes them (code outside this file is not checked)",
         ),
         FixerSpec(
             "async-client",
@@ -66,7 +66,7 @@ SPECS: dict[str, FixerSpec] = {
             "hoist-client",
             "hoist_client",
             False,
-            "build the client once at module level and reuse it",
+            "build the client once, on first use, in a module-level `functools.cache` function, and reuse it",
             "one client is shared by every call (its connection pool, headers and lifetime)",
         ),
         FixerSpec(

@@ -479,3 +479,21 @@ def test_waits_that_consume_what_they_wait_for_are_offloaded_only_as_unsafe():
     fixed = fix_text(Path("snippet.py"), source)
     assert "return await asyncio.to_thread(JOBS.get)" in fixed.texts["snippet.py"]
     assert [a.safe for a in fixed.applied] == [True, False] and "lost" in fixed.applied[1].note
+
+
+def test_requests_responses_read_through_what_httpx_lacks_are_not_converted():
+    from asynclint.fixers import async_client
+    from asynclint.fixers.analysis import FixProject
+
+    path = RECIPES / "requests_calls.py"
+    text = path.read_text(encoding="utf-8")
+    findings = lint(path, text)
+    project = FixProject({str(path): text}, tuple(findings))
+    by_function = {}
+    for finding in findings:
+        outcome = async_client.fix(finding, project)
+        by_function[finding.chain[-1].function] = outcome
+    assert isinstance(by_function["search"], Fix) and isinstance(by_function["alive"], Fix)
+    assert "`response.ok` means something else (or nothing)" in by_function["uses_ok"].reason
+    assert "the response is handed on" in by_function["hands_it_on"].reason
+    assert "`.raise_for_status` of the response" in by_function["head_raises"].reason

@@ -261,6 +261,28 @@ def test_process_pool_with_stdlib_functions_only():
         after._PROCESS_POOL.shutdown(cancel_futures=True)
 
 
+def test_a_hoisted_client_is_built_on_first_use_not_at_import(tmp_path: Path, monkeypatch):
+    """The client's arguments may read what only exists once the program runs (an API key set
+    by the launcher): importing the fixed module must not evaluate them."""
+    import ssl
+
+    text = (
+        "import os\nimport ssl\n\n\nasync def handshake():\n"
+        "    context = ssl.create_default_context(capath=os.environ['CA_DIR'])\n    return context.verify_mode\n"
+    )
+    path = Path("hoist_probe.py")
+    outcome = fix_sources(
+        [SourceFile(str(path), text, "hoist_probe", "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
+    )
+    fixed = outcome.texts[str(path)]
+    assert "@functools.cache" in fixed and [a.recipe for a in outcome.applied] == ["hoist-client"]
+    monkeypatch.delenv("CA_DIR", raising=False)
+    after = load(fixed, "hoist_probe_after")  # no KeyError: nothing is built yet
+    monkeypatch.setenv("CA_DIR", str(tmp_path))
+    assert call(after.handshake) == call(after.handshake) == ssl.CERT_REQUIRED
+    assert after._ssl_create_default_context.cache_info().misses == 1, "one context, built once"
+
+
 # --- the example environment --------------------------------------------------------------------
 
 

@@ -42,6 +42,16 @@ def before_and_after(path: Path, name: str, *, unsafe: bool = True) -> tuple[typ
     return load(text, f"{name}_before"), load(fixed, f"{name}_after")
 
 
+_ITERATED = "is iterated in `step`, and may be an iterator (copies would share its position)"
+
+
+def _class_and_init(file, name: str):
+    from asynclint.fixers import deepcopy_memo
+
+    cls = next(node for node in file.positions if getattr(node, "name", None) and node.name.value == name)
+    return file, cls, deepcopy_memo._methods(cls)["__init__"], deepcopy_memo._family(file, cls)
+
+
 def lint_text(path: str, text: str):
     from asynclint.engine import check_sources
 
@@ -221,6 +231,18 @@ def test_deepcopy_memo_names_why_it_shares_nothing():
     assert "`corpus` is handed to `build` in `__init__` (through `corpus`)" in decline.reason
     assert "`history` has `.append()` called on it in `remember` (through `h`)" in decline.reason
     assert "`index` has `.add_doc()` called on it in `remember`" in decline.reason
+    # an iterator is changed by iterating it: copies sharing it would share its position
+    iterators = (
+        "import copy\n\n\nclass Feed:\n    def __init__(self, items):\n        self.items = list(items)\n"
+        "        self.pending = iter(list(items))\n\n"
+        "    async def step(self):\n        for item in self.pending:\n            if item in self.items:\n"
+        "                break\n        return copy.deepcopy(self)\n"
+    )
+    findings = [f for f in lint_text(path, iterators) if f.code == "ASL110"]
+    fix = deepcopy_memo.fix(findings[0], FixProject({path: iterators}, tuple(findings)))
+    assert fix.title.endswith("sharing `items`"), fix.title
+    shared, rejected = deepcopy_memo._shared_fields(*_class_and_init(FixProject({path: iterators}).file(path), "Feed"))
+    assert shared == ["items"] and rejected == [("pending", _ITERATED)]
 
 
 def test_process_pool():

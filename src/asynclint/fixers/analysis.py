@@ -1091,7 +1091,9 @@ class Reference:
     imports: tuple[Import, ...] = ()
 
 
-def reference(file: ParsedFile, module: str, name: str | None = None, at: tuple[cst.CSTNode, ...] = ()) -> Reference | Decline:
+def reference(
+    file: ParsedFile, module: str, name: str | None = None, at: tuple[cst.CSTNode, ...] = ()
+) -> Reference | Decline:
     """An expression referring to ``module`` (or ``module.name``) wherever the nodes ``at`` are
     (the module itself when empty), for every fixer to write instead of a hard-coded name.
 

@@ -74,7 +74,9 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if scope is None:
         return Decline("`self` outside a class", applicable=False)
     if not (local or holder_name in file.module_level_names() or holder_name.startswith("self.")):
-        return Decline(f"`{holder_name}` is a parameter or a closure's: the client comes from elsewhere", applicable=False)
+        return Decline(
+            f"`{holder_name}` is a parameter or a closure's: the client comes from elsewhere", applicable=False
+        )
     if not (local or holder_name.startswith("self.")) and _used_elsewhere(project, file, holder_name):
         return Decline(f"`{holder_name}` is used in other modules too")
     built = _constructions(file, scope, holder_name)
@@ -164,9 +166,8 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     file, call = site.file, site.call
     verb = target.rpartition(".")[2]
     renamed = {"allow_redirects": "follow_redirects"}
-    odd = [
-        arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in _SAME_KEYWORDS | renamed.keys())
-    ]
+    known = _SAME_KEYWORDS | renamed.keys()
+    odd = [arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in known)]
     if odd:
         first = odd[0]
         shown = first.keyword.value if first.keyword else f"{first.star}{file.code(first.value)}"
@@ -240,8 +241,11 @@ def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, v
         return ""  # the response is dropped
     if isinstance(parent, cst.Attribute) and parent.value is call:
         attribute = parent.attr.value
-        return "" if attribute in alike else f"`.{attribute}` of the response means something else (or nothing) to httpx"
-    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        if attribute in alike:
+            return ""
+        return f"`.{attribute}` of the response means something else (or nothing) to httpx"
+    single = isinstance(parent, cst.Assign) and len(parent.targets) == 1
+    if not (single and isinstance(parent.targets[0].target, cst.Name)):
         return "the response is handed on: whoever gets it may use what an `httpx.Response` lacks (`ok`, `reason`)"
     name = parent.targets[0].target.value
     for node in file.positions:

@@ -60,8 +60,13 @@ CONSUMERS = frozenset(
 ) | frozenset({"copy.deepcopy", "json.dumps", "pickle.dumps"})
 #: Calls whose result holds parts of their argument (a new container of the same items).
 PART_BUILDERS = frozenset(
-    f"builtins.{name}" for name in "list tuple set frozenset dict sorted reversed enumerate zip iter next min max".split()
-) | frozenset({"copy.copy"})
+    f"builtins.{name}" for name in "list tuple set frozenset dict sorted reversed enumerate zip iter min max".split()
+) | frozenset({"copy.copy"})  # not `next`: it advances an iterator
+#: What makes a value a container (iterating it reads it) rather than an iterator (iterating it
+#: advances it, so copies sharing it would share its position).
+CONTAINERS = frozenset(
+    f"builtins.{name}" for name in "list tuple set frozenset dict sorted str bytes".split()
+) | frozenset({"types.MappingProxyType"})
 #: Methods of the builtin types that only read their receiver and return new data.
 FRESH_METHODS = frozenset(
     "count index find rfind rindex startswith endswith lower upper casefold strip lstrip rstrip split rsplit "
@@ -314,7 +319,9 @@ def _existing_memo(file: ParsedFile, init: cst.FunctionDef) -> tuple[str, list[s
         target = assign.targets[0].target if len(assign.targets) == 1 else None
         if not (isinstance(target, cst.Attribute) and _is_name(target.value, receiver)):
             continue
-        if not target.attr.value.startswith(MEMO) or not isinstance(assign.value, cst.Dict) or not assign.value.elements:
+        if not target.attr.value.startswith(MEMO) or not isinstance(assign.value, cst.Dict):
+            continue
+        if not assign.value.elements:
             continue
         fields = []
         for element in assign.value.elements:
@@ -356,7 +363,7 @@ def _changed(
     file: ParsedFile, field: str, value: cst.BaseExpression, init: cst.FunctionDef, family: list[cst.ClassDef]
 ) -> str:
     """How the field (or a part of it) may change or escape after ``__init__``, "" if it cannot."""
-    walk = _Walk(file)
+    walk = _Walk(file, init, _container(file, value))
     for node in _attribute_nodes(file, field):
         if _own_field_of_another_class(file, node, family):
             continue
@@ -416,18 +423,26 @@ class _Walk:
     to, until each use is known harmless -- or finds the first that is not."""
 
     file: ParsedFile
+    init: cst.FunctionDef
+    container: bool  # the field is known to be a container, not an iterator
 
     def __post_init__(self) -> None:
-        self.followed: set[tuple[int, str]] = set()
+        self.followed: set[tuple[int, str, bool]] = set()
 
-    def uses(self, start: cst.CSTNode) -> str:
+    def uses(self, start: cst.CSTNode, whole: bool = True) -> str:
+        """Why the value at ``start`` may change or escape ("" if it cannot); ``whole``: the
+        value is the field itself, not a part of it."""
         file = self.file
         child = start
         while True:
             parent = file.parent(child)
             where = _where(file, child)
+            whole = whole and child is start
             if parent is None:
                 return ""
+            after_init = file.enclosing_function(child) is not self.init  # (before any copy, iterating is harmless)
+            if whole and not self.container and after_init and _iterates(file, parent, child):
+                return f"is iterated{where}, and may be an iterator (copies would share its position)"
             if isinstance(parent, cst.Attribute) and parent.value is child:
                 if file.context(parent) in (ExpressionContext.STORE, ExpressionContext.DEL):
                     return f"has `.{parent.attr.value}` assigned{where}"
@@ -490,57 +505,70 @@ class _Walk:
                 if callee in PART_BUILDERS:
                     child = call
                     continue
-                shown = (callee or "").removeprefix("builtins.") or dotted(call.func) if isinstance(call, cst.Call) else ""
+                shown = (callee or "").removeprefix("builtins.")
+                shown = shown or (dotted(call.func) or "" if isinstance(call, cst.Call) else "")
                 return f"is handed to {f'`{shown}`' if shown else 'a function'}{where}"
             if isinstance(parent, cst.Call) and parent.func is child:
                 return f"is called{where}"
             if isinstance(parent, cst.For | cst.CompFor) and parent.iter is child:
-                reason = self._bound(parent.target, where)
-                if reason:
-                    return reason
-                return ""
+                return self._bound(parent.target, where, whole=False)
             if isinstance(parent, cst.Assign) and parent.value is child:
                 for target in parent.targets:
-                    reason = self._bound(target.target, where)
+                    reason = self._bound(target.target, where, whole)
                     if reason:
                         return reason
                 return ""
             if isinstance(parent, cst.AnnAssign) and parent.value is child:
-                return self._bound(parent.target, where)
+                return self._bound(parent.target, where, whole)
             if isinstance(parent, cst.NamedExpr) and parent.value is child:
-                return self._bound(parent.target, where)
+                return self._bound(parent.target, where, whole)
             if isinstance(parent, cst.AugAssign):
-                return f"is changed with `{parent.operator.__class__.__name__}`{where}"
+                return f"is changed in place (`{file.code(parent.operator).strip()}`){where}"
             if isinstance(parent, cst.Return):
                 return f"is returned{where}"
             if isinstance(parent, cst.Yield):
                 return f"is yielded{where}"
             return f"is used in a `{type(parent).__name__}`{where}"
 
-    def _bound(self, target: cst.BaseExpression, where: str) -> str:
+    def _bound(self, target: cst.BaseExpression, where: str, whole: bool) -> str:
         """The value is bound to ``target``: every use of a local name bound so is followed."""
         if isinstance(target, cst.Tuple | cst.List):
             for element in target.elements:
-                reason = self._bound(element.value, where)
+                reason = self._bound(element.value, where, whole=False)
                 if reason:
                     return reason
             return ""
         if isinstance(target, cst.StarredElement):
-            return self._bound(target.value, where)
+            return self._bound(target.value, where, whole=False)
         if not isinstance(target, cst.Name):
             return f"is stored in `{self.file.code(target)}`{where}"
         scope = self.file.scope(target)
         if scope is None or isinstance(scope, GlobalScope) or target.value in getattr(scope, "_global_names", ()):
             return f"is stored in the global `{target.value}`{where}"
-        key = (id(scope), target.value)
+        key = (id(scope), target.value, whole)
         if key in self.followed:
             return ""
         self.followed.add(key)
         for node in _loads_of(self.file, target):
-            reason = self.uses(node)
+            reason = self.uses(node, whole)
             if reason:
                 return f"{reason} (through `{target.value}`)"
         return ""
+
+
+def _iterates(file: ParsedFile, parent: cst.CSTNode, child: cst.CSTNode) -> bool:
+    """``child`` is iterated over here: a ``for`` or comprehension, or a builtin that walks it."""
+    if isinstance(parent, cst.For | cst.CompFor):
+        return parent.iter is child
+    call = file.parent(parent) if isinstance(parent, cst.Arg) else None
+    return isinstance(call, cst.Call) and _callee(file, call) in PART_BUILDERS | {"builtins.any", "builtins.all"}
+
+
+def _container(file: ParsedFile, value: cst.BaseExpression) -> bool:
+    """``value`` builds a container: a display, a comprehension, or ``list(...)`` and friends."""
+    if isinstance(value, cst.List | cst.Dict | cst.Set | cst.Tuple | cst.ListComp | cst.SetComp | cst.DictComp):
+        return True
+    return isinstance(value, cst.Call) and _callee(file, value) in CONTAINERS
 
 
 def _loads_of(file: ParsedFile, name: cst.Name) -> list[cst.Name]:

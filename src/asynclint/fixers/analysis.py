@@ -1,6 +1,7 @@
 """Shared libcst analysis the fixers ask (convention 4): parse a file once, find a finding's call
 by its recorded position, enclosing function, async or not, names a block binds and reads, where
-along the chain a call can leave the loop, fresh names, and await-with-the-right-parentheses.
+along the chain a call can leave the loop, fresh names, await-with-the-right-parentheses, and
+what a name means at a place (so a fix writes a module as the file imports it, or declines).
 
 Positions: findings carry 1-based lines and 1-based *character* columns of the call as ``ast``
 sees it (outer parentheses excluded); libcst's ``PositionProvider`` gives 1-based lines and
@@ -15,10 +16,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import (
+    BuiltinAssignment,
     ExpressionContext,
     ExpressionContextProvider,
-    MetadataWrapper,
+    GlobalScope,
     ImportAssignment,
+    MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
     Scope,
@@ -181,24 +184,6 @@ class ParsedFile:
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                     bound.update(t.value for t in targets if isinstance(t, cst.Name))
         return bound
-
-    def imported_modules(self) -> dict[str, str]:
-        """Top-level ``import x`` / ``import x.y as z`` / ``from x import y``: local name -> dotted target."""
-        found: dict[str, str] = {}
-        for statement in self.module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if isinstance(small, cst.Import):
-                    for alias in small.names:
-                        dotted = self.code(alias.name)
-                        found[_alias_name(alias, dotted_first=True)] = dotted if alias.asname else dotted.split(".")[0]
-                elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
-                    if not isinstance(small.names, cst.ImportStar):
-                        module = self.code(small.module)
-                        for alias in small.names:
-                            found[_alias_name(alias)] = f"{module}.{self.code(alias.name)}"
-        return found
 
 
 def _alias_name(alias: cst.ImportAlias, dotted_first: bool = False) -> str:
@@ -1024,8 +1009,6 @@ class Binding:
 
 def binding(file: ParsedFile, name: str, at: cst.CSTNode) -> Binding:
     """What ``name`` means where ``at`` (a node of the parsed module) is evaluated."""
-    from libcst.metadata import BuiltinAssignment, GlobalScope
-
     scope = file.scope(at)
     assignments = list(scope[name]) if scope is not None else []
     if not assignments:
@@ -1078,8 +1061,6 @@ def _what_binds(file: ParsedFile, assignment) -> str:
         return f"a parameter{where}"
     if isinstance(node, cst.FunctionDef | cst.ClassDef):
         return f"a {'class' if isinstance(node, cst.ClassDef) else 'function'}{where}"
-    from libcst.metadata import GlobalScope
-
     return f"{'a module-level' if isinstance(assignment.scope, GlobalScope) else 'a local'} variable{where}"
 
 

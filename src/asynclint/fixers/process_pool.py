@@ -17,7 +17,10 @@ The pool is made with the ``spawn`` start method: the default on Linux before Py
 ``fork``, and forking a process that already runs threads (``asyncio.to_thread`` workers, client
 libraries' threads) can deadlock the child (Python 3.12+ warns). Creating the pool lazily would
 not avoid that: by the first call those threads exist. ``spawn`` is what macOS and Windows use
-anyway; its workers import the callee's module by name, as unpickling the function needs anyway.
+anyway (and Python 3.14 moves Linux to ``forkserver``, which starts workers the same way). The
+cost: each worker imports the callee's module afresh (a forked one inherited it) and re-runs the
+main script unless it is guarded by ``if __name__ == "__main__"``, as the launchers environments
+run under (``vf-eval``, trainers, pytest) are.
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def simple_statements(draw) -> str:
     if shape == 5:
         return f"{target} = {expression}; c = {draw(st.sampled_from(EXPRESSIONS))}"
     if shape == 6:
-        return f"items = list(\n    [a, b],\n)  # laid out over lines"
+        return "items = list(\n    [a, b],\n)  # laid out over lines"
     return f"b = {{'x': {expression}}}.get('x')"
 
 
@@ -204,7 +204,9 @@ def programs(draw) -> Program:
         header = f"{'async ' if is_async else ''}def {name}({', '.join(params)}):"
         function = f"{header}\n{_indent(body)}\n"
         if draw(st.integers(0, 3)) == 0:  # the same function as a method
-            function = f"class C_{index}:\n    marker = {index}\n\n{_indent(function.replace('(a, ', '(self, a, ', 1))}\n"
+            function = (
+                f"class C_{index}:\n    marker = {index}\n\n{_indent(function.replace('(a, ', '(self, a, ', 1))}\n"
+            )
         functions.append(function)
     head = "import contextlib\nimport copy\nimport json\nimport os\nimport shutil\nimport subprocess\nimport time\n"
     if aliased:
@@ -337,7 +339,9 @@ def test_fixed_programs_compile_stay_fixed_and_change_only_the_offenders(program
         assert line in checked_lines, f"offender {offender} on line {line} was not reported"
         on_line = [f for f in outcome.checked if f.line == line]
         if offender.fixable:
-            assert all(f in fixed for f in on_line), f"{offender} not fixed: {[left[f].reason for f in on_line if f in left]}"
+            assert all(f in fixed for f in on_line), (
+                f"{offender} not fixed: {[left[f].reason for f in on_line if f in left]}"
+            )
             assert _awaited_off_the_loop(tree, offender.key), f"{offender} claimed fixed, but nothing is awaited"
         else:
             assert all(f in left and "asyncio" in left[f].reason for f in on_line), f"{offender} fixed through a clash"

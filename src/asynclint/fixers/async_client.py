@@ -128,9 +128,7 @@ def _bound_in(file: ParsedFile, name: str, at: cst.CSTNode, function: cst.Functi
     scope = file.scope(at)
     assignments = list(scope[name]) if scope is not None else []
     return bool(assignments) and all(
-        isinstance(a, Assignment)
-        and not isinstance(a.node, cst.Param)
-        and file.scope(function.body) is a.scope
+        isinstance(a, Assignment) and not isinstance(a.node, cst.Param) and file.scope(function.body) is a.scope
         for a in assignments
     )
 

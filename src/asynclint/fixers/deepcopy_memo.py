@@ -298,11 +298,7 @@ def _init_assignments(init: cst.FunctionDef) -> dict[str, list[cst.BaseExpressio
             small = statement.body[0]
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             for target in targets:
-                if (
-                    isinstance(target, cst.Attribute)
-                    and _is_name(target.value, receiver)
-                    and small.value is not None
-                ):
+                if isinstance(target, cst.Attribute) and _is_name(target.value, receiver) and small.value is not None:
                     assigned.setdefault(target.attr.value, []).append(small.value)
     return assigned
 

@@ -27,6 +27,7 @@ import re
 
 import libcst as cst
 
+from asynclint.fixers import async_client
 from asynclint.fixers.analysis import FixProject, dotted, last_name, names_bound_in, names_read, reference
 from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
 from asynclint.model import Finding
@@ -68,7 +69,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(waiting, applicable=False)
     code = file.code(call.with_changes(lpar=[], rpar=[]))
     shared = _existing(file, code)  # a module-level client built eagerly, by hand
-    getter = shared is None and _existing_getter(file, code)
+    getter = _existing_getter(file, code) if shared is None else None
     statements: tuple[ModuleStatement, ...] = ()
     imports: tuple[Import, ...] = ()
     if shared is not None:
@@ -107,8 +108,6 @@ def _async_conversion_first(finding: Finding, project: FixProject, call: cst.Cal
     """When a call through this client is about to become async (the ``async-client`` recipe
     switches ``c = OpenAI()`` to ``AsyncOpenAI()`` in the same function), hoisting the sync client
     first would leave it sync: the conversion goes first, and the async client is hoisted next."""
-    from asynclint.fixers import async_client
-
     for other in project.findings:
         if other is finding or other.path != finding.path or other.fix is None or other.fix.recipe != "async-client":
             continue

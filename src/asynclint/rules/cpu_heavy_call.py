@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from asynclint.model import Severity
-from asynclint.rules.base import Candidate, Rule
+from asynclint.rules.base import Rule
 
 
 class CpuHeavyCall(Rule):

@@ -497,3 +497,4 @@ def test_requests_responses_read_through_what_httpx_lacks_are_not_converted():
     assert "`response.ok` means something else (or nothing)" in by_function["uses_ok"].reason
     assert "the response is handed on" in by_function["hands_it_on"].reason
     assert "`.raise_for_status` of the response" in by_function["head_raises"].reason
+    assert "inside a generator expression" in by_function["lazily"].reason

@@ -182,6 +182,8 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         return Decline(
             f"`{site.function.name.value}` catches `requests`' exceptions, which httpx does not raise", applicable=False
         )
+    if file.in_generator_expression(call, site.function):
+        return Decline("the call is inside a generator expression (an `await` there would make it async)")
     unlike = _response_use(file, call, site.function, verb)
     if unlike:
         return Decline(unlike, applicable=False)
@@ -347,6 +349,8 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
             return Decline(f"`{holder}` is called in {where}, which is not `async def`")
         if isinstance(file.parent(call), cst.Await):
             continue
+        if file.in_generator_expression(call, function):
+            return Decline(f"`{holder}` is called inside a generator expression in {where}")
         if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or dotted(call.func).endswith(
             ".stream"
         ):

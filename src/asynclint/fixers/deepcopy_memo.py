@@ -90,6 +90,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     file, call = site.file, site.call
     if site.placement != "direct" or len(call.args) != 1 or call.args[0].keyword or call.args[0].star:
         return Decline("not `copy.deepcopy(obj)` written in `async def`", applicable=False)
+    if file.in_generator_expression(call, site.function):
+        return Decline("the call is inside a generator expression", applicable=False)
     argument = call.args[0].value
     cls = _copied_class(file, site.function, argument)
     if isinstance(cls, Decline):

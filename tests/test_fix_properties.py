@@ -75,6 +75,7 @@ DIRECT = {
     "with": "with open(v_{k}) as fh_{k}:\n    line_{k} = fh_{k}.readline()",
     "comprehension": "dumped_{k} = [json.dumps(v_{k}) for _ in range(2)]",
     "nested": "total = len(str(json.loads(v_{k}))) + a",
+    "sympy": "expr_{k} = sympy.simplify(v_{k}) if a else sympy.sympify(v_{k}, rational=True)",
 }
 #: Offenders where the call itself cannot be awaited: only the invariants are checked there.
 ELSEWHERE = [
@@ -208,7 +209,7 @@ def programs(draw) -> Program:
                 f"class C_{index}:\n    marker = {index}\n\n{_indent(function.replace('(a, ', '(self, a, ', 1))}\n"
             )
         functions.append(function)
-    head = "import contextlib\nimport copy\nimport json\nimport os\nimport shutil\nimport subprocess\nimport time\n"
+    head = "import contextlib\nimport copy\nimport json\nimport os\nimport shutil\nimport subprocess\nimport time\n\nimport sympy\n"
     if aliased:
         head = "import asyncio as aio\n" + head
     if rebinds_asyncio:

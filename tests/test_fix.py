@@ -101,11 +101,11 @@ def _findings(source: str):
 
 def test_check_marks_safe_unsafe_and_missing_fixes():
     findings = _findings("""
-        import time, re
+        import time, sympy
 
         async def handler(state):
             time.sleep(1)
-            return re.findall(r"<a>", state["transcript"])
+            return sympy.simplify(state["answer"])
 
         def _heartbeat():
             time.sleep(0.1)
@@ -177,17 +177,36 @@ def _left(source: str, unsafe: bool = True) -> dict[int, str]:
 def test_unsafe_recipes_wait_for_the_flag():
     reasons = _left(
         """
-        import re
         import sympy
+        from sympy.parsing.sympy_parser import parse_expr
 
-        async def tags(state, replacement):
+        async def tags(state, namespace):
             factors = sympy.factor(state["expression"])
-            return re.sub(r"<a>", replacement, state["transcript"]), factors
+            return parse_expr(state["answer"], local_dict=namespace), factors
     """,
         unsafe=False,
     )
     assert "needs --unsafe-fixes" in reasons[6] and "pickle" in reasons[6]  # not known to be pure
-    assert "needs --unsafe-fixes" in reasons[7] and "replacement may be a function" in reasons[7]
+    assert "needs --unsafe-fixes" in reasons[7] and "`local_dict=` may hold values that do not pickle" in reasons[7]
+
+
+def test_check_advertises_exactly_the_fixes_fix_makes():
+    # exec/eval/compile cannot run in a worker process: no fix is advertised, none is tried,
+    # also when a configuration names the process-pool recipe for one of them.
+    from asynclint.knowledge.blocking import BlockingApi
+
+    source = textwrap.dedent("""
+        async def run(code, state):
+            exec(code, {})
+            return eval(state["expression"])
+    """)
+    configured = BlockingApi("builtins.eval", "cpu", Severity.MEDIUM, "process-pool")
+    for config in (Config(root=Path(".")), Config(root=Path("."), blocking_apis=(configured,))):
+        findings = check_sources([SourceFile("snippet.py", source, "snippet", "")], config).findings
+        assert [f.line for f in findings] == [3, 4] and all(f.fix is None for f in findings)
+    for unsafe in (False, True):
+        reasons = _left(source, unsafe=unsafe)
+        assert set(reasons) == {3, 4} and all("no automatic fix" in r for r in reasons.values()), reasons
 
 
 SHARED_STATE_HELPER = """
@@ -633,3 +652,74 @@ def test_requests_calls_go_through_one_shared_async_client_only_when_spelled_ali
     assert "await asyncio.to_thread(requests.get, url, stream=True)" in fixed
     assert "await asyncio.to_thread(requests.post, url, json={})" in fixed
     assert fixed.count("httpx.AsyncClient(") == 1 and "import requests" in fixed
+
+
+# --- names: what a fix writes must mean the same module where it writes it -----------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "reason"),
+    [
+        ("import time\n\n\nasync def a(asyncio):\n    time.sleep(asyncio)\n", 5, "`asyncio` is a parameter (line 4)"),
+        ("import time\n\nasyncio = None\n\n\nasync def a(x):\n    time.sleep(x)\n", 7, "a module-level variable (line 3)"),
+        ("import time\n\n\nasync def a(xs):\n    return [time.sleep(0) for asyncio in xs]\n", 5, "a local variable"),
+    ],
+    ids=["parameter", "module-level", "comprehension"],
+)
+def test_a_module_name_that_means_something_else_is_not_captured(source: str, line: int, reason: str):
+    outcome = fix_text(Path("snippet.py"), source)
+    assert outcome.texts["snippet.py"] == source
+    (left,) = outcome.left
+    assert left.finding.line == line and reason in left.reason and "import it under another name" in left.reason
+    # the way out the reason names: import it under another name, which every fix then uses
+    renamed = "import asyncio as aio\n" + source
+    fixed = fix_text(Path("snippet.py"), renamed).texts["snippet.py"]
+    assert "aio.sleep(" in fixed or "aio.to_thread(" in fixed
+    assert fixed.count("import asyncio") == 1
+
+
+def test_a_module_imported_under_a_condition_is_imported_for_real():
+    source = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import asyncio\nimport time\n\n\nasync def a(x):\n    time.sleep(x)\n"
+    fixed = fix_text(Path("snippet.py"), source).texts["snippet.py"]
+    assert fixed.startswith("import asyncio\nfrom typing import TYPE_CHECKING\n") and "await asyncio.sleep(x)" in fixed
+
+
+def test_waits_that_consume_what_they_wait_for_are_offloaded_only_as_unsafe():
+    # a cancelled rollout's worker thread still takes the item: nobody receives it
+    source = textwrap.dedent("""
+        import queue
+        import threading
+
+        JOBS = queue.Queue()
+        DONE = threading.Event()
+
+        async def next_job():
+            DONE.wait(1)
+            return JOBS.get()
+    """)
+    checked = {f.line: f for f in _findings(source)}
+    assert checked[9].fix.safe and not checked[10].fix.safe  # check says what fix will do
+    (reason,) = _left(source, unsafe=False).values()  # (on line 11 once `import asyncio` is added)
+    assert "needs --unsafe-fixes" in reason and "an item taken after the awaiting task is cancelled is lost" in reason
+    fixed = fix_text(Path("snippet.py"), source)
+    assert "return await asyncio.to_thread(JOBS.get)" in fixed.texts["snippet.py"]
+    assert [a.safe for a in fixed.applied] == [True, False] and "lost" in fixed.applied[1].note
+
+
+def test_requests_responses_read_through_what_httpx_lacks_are_not_converted():
+    from asynclint.fixers import async_client
+    from asynclint.fixers.analysis import FixProject
+
+    path = RECIPES / "requests_calls.py"
+    text = path.read_text(encoding="utf-8")
+    findings = lint(path, text)
+    project = FixProject({str(path): text}, tuple(findings))
+    by_function = {}
+    for finding in findings:
+        outcome = async_client.fix(finding, project)
+        by_function[finding.chain[-1].function] = outcome
+    assert isinstance(by_function["search"], Fix) and isinstance(by_function["alive"], Fix)
+    assert "`response.ok` means something else (or nothing)" in by_function["uses_ok"].reason
+    assert "the response is handed on" in by_function["hands_it_on"].reason
+    assert "`.raise_for_status` of the response" in by_function["head_raises"].reason
+    assert "inside a generator expression" in by_function["lazily"].reason

@@ -42,6 +42,22 @@ def before_and_after(path: Path, name: str, *, unsafe: bool = True) -> tuple[typ
     return load(text, f"{name}_before"), load(fixed, f"{name}_after")
 
 
+_ITERATED = "is iterated in `step`, and may be an iterator (copies would share its position)"
+
+
+def _class_and_init(file, name: str):
+    from asynclint.fixers import deepcopy_memo
+
+    cls = next(node for node in file.positions if getattr(node, "name", None) and node.name.value == name)
+    return file, cls, deepcopy_memo._methods(cls)["__init__"], deepcopy_memo._family(file, cls)
+
+
+def lint_text(path: str, text: str):
+    from asynclint.engine import check_sources
+
+    return check_sources([SourceFile(path, text, Path(path).stem, "")], Config(root=Path("."))).findings
+
+
 def call(function, *args):
     """Call as the framework does: await the result when it is awaitable."""
 
@@ -189,47 +205,125 @@ def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
     for branches in (old, new):
         branches.record("x")
     old_copy, new_copy = call(old.fork), call(new.fork)
-    for attribute in ("corpus", "vocabulary", "history", "turns", "scores"):
+    for attribute in ("corpus", "vocabulary", "stopwords", "history", "turns", "scores"):
         assert getattr(old_copy, attribute) == getattr(new_copy, attribute), attribute
+    assert old_copy.rng.random() == new_copy.rng.random()
     assert new_copy.corpus is new.corpus and new_copy.vocabulary is new.vocabulary  # shared, as chosen
-    assert new_copy.history is not new.history and old_copy.corpus is not old.corpus
+    assert new_copy.history is not new.history and new_copy.rng is not new.rng and old_copy.corpus is not old.corpus
     new_copy.record("y")
-    assert new.history == ["x"], "the mutable fields must still be copied"
+    assert new.history == ["x"] and new.scores == {"x": 1}, "the fields that change must still be copied"
+    assert call(old_copy.count, "a", "two") == call(new_copy.count, "a", "two") == 1
     state = {"k": [1, {"v": 2}]}
     assert call(old.snapshot, state) == call(new.snapshot, state)
-    assert call(before.Customised([1, 2]).fork).rows == call(after.Customised([1, 2]).fork).rows
+    # a copy of another object of this file's classes: the Board's memo, built in Board.__init__
+    game_before, game_after = before.Game(3), after.Game(3)
+    for name, old_args, new_args in [
+        ("new_board", (), ()),
+        ("from_parameter", (before.Board(2),), (after.Board(2),)),
+        ("from_local", (2,), (2,)),
+    ]:
+        expected, board = call(getattr(game_before, name), *old_args), call(getattr(game_after, name), *new_args)
+        assert (board.cells, board.rules) == (expected.cells, expected.rules), name
+    copied = call(game_after.new_board)
+    assert copied.rules is game_after.prototype.rules and copied.cells is not game_after.prototype.cells
+    copied.play(1, 1)
+    assert game_after.prototype.cells[1][1] == 0
+    for cls in ("Customised", "Slotted", "Dynamic"):
+        assert call(getattr(before, cls)([1, 2]).fork).__class__.__name__ == cls
+        assert call(getattr(after, cls)([1, 2]).fork).__class__.__name__ == cls
+
+
+def test_deepcopy_memo_names_why_it_shares_nothing():
+    from asynclint.fixers import deepcopy_memo
+    from asynclint.fixers.analysis import FixProject
+
+    source = (
+        "import copy\nimport random\n\n\nclass Env:\n    def __init__(self, corpus):\n"
+        "        self.corpus = corpus\n        self.index = build(corpus)\n        self.history = []\n"
+        "        self.rng = random.Random(0)\n\n"
+        "    def remember(self, x):\n        h = self.history\n        h.append(x)\n        self.index.add_doc(x)\n\n"
+        "    async def step(self):\n        self.rng.random()\n        return copy.deepcopy(self)\n\n\n"
+        "def build(corpus):\n    return dict(corpus)\n"
+    )
+    path = "env.py"
+    findings = [f for f in lint_text(path, source) if f.code == "ASL110"]
+    decline = deepcopy_memo.fix(findings[0], FixProject({path: source}, tuple(findings)))
+    assert not decline.applicable  # the plain worker-thread fix is used instead
+    assert "`corpus` is handed to `build` in `__init__` (through `corpus`)" in decline.reason
+    assert "`history` has `.append()` called on it in `remember` (through `h`)" in decline.reason
+    assert "`index` has `.add_doc()` called on it in `remember`" in decline.reason
+    # an iterator is changed by iterating it: copies sharing it would share its position
+    iterators = (
+        "import copy\n\n\nclass Feed:\n    def __init__(self, items):\n        self.items = list(items)\n"
+        "        self.pending = iter(list(items))\n\n"
+        "    async def step(self):\n        for item in self.pending:\n            if item in self.items:\n"
+        "                break\n        return copy.deepcopy(self)\n"
+    )
+    findings = [f for f in lint_text(path, iterators) if f.code == "ASL110"]
+    fix = deepcopy_memo.fix(findings[0], FixProject({path: iterators}, tuple(findings)))
+    assert fix.title.endswith("sharing `items`"), fix.title
+    shared, rejected = deepcopy_memo._shared_fields(*_class_and_init(FixProject({path: iterators}).file(path), "Feed"))
+    assert shared == ["items"] and rejected == [("pending", _ITERATED)]
 
 
 def test_process_pool():
     pytest.importorskip("sympy")
     before, after = before_and_after(RECIPES / "process_pool.py", "process_pool")
     try:
-        transcript = "<tool>a</tool> text <tool>b\nc</tool>"
-        assert call(before.tags, transcript) == call(after.tags, transcript)
-        assert call(before.simplify, "x + x") == call(after.simplify, "x + x")
+        for name, args in [
+            ("expand", ("x/2 + 0.5",)),
+            ("simplify", ("x + x",)),
+            ("first_call_binds_the_loop", ("x**2 - 1", "(x - 1)*(x + 1)")),
+            ("bound_in_a_branch", ("x + x", True)),
+            ("bound_in_a_branch", ("x + x", False)),
+            ("factors", ("x**2 - 1",)),
+            ("with_a_namespace", ("a + 1", {})),
+        ]:
+            assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
         assert outcome_of(before.simplify, "(")[0] == outcome_of(after.simplify, "(")[0]
     finally:
         after._PROCESS_POOL.shutdown(cancel_futures=True)
 
 
 def test_process_pool_with_stdlib_functions_only():
-    """The pool itself, without sympy: a regex over a transcript in a worker process."""
-    text = (
-        "import re\n\n\nasync def tags(state):\n"
-        "    return re.findall(r'<t>(.*?)</t>', state['transcript'], flags=re.S)\n"
-    )
+    """The pool itself, without sympy: a configured pure CPU function run in a spawned worker."""
+    from asynclint.knowledge.blocking import BlockingApi
+
+    text = "import zlib\n\n\nasync def packed(state):\n    return zlib.compress(state['transcript'].encode(), 9)\n"
     path = Path("pool_probe.py")
-    outcome = fix_sources(
-        [SourceFile(str(path), text, "pool_probe", "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
-    )
+    compress = BlockingApi("zlib.compress", "cpu", Severity.MEDIUM, "pure-process-pool")
+    config = Config(root=Path("."), min_severity=Severity.LOW, blocking_apis=(compress,))
+    outcome = fix_sources([SourceFile(str(path), text, "pool_probe", "")], config)
     fixed = outcome.texts[str(path)]
-    assert "run_in_executor" in fixed
+    assert "run_in_executor" in fixed and 'get_context("spawn")' in fixed
     before, after = load(text, "pool_probe_before"), load(fixed, "pool_probe_after")
     try:
-        state = {"transcript": "<t>a</t><t>b\nc</t>"}
-        assert call(before.tags, state) == call(after.tags, state) == ["a", "b\nc"]
+        state = {"transcript": "<t>a</t><t>b\nc</t>" * 50}
+        assert call(before.packed, state) == call(after.packed, state)
     finally:
         after._PROCESS_POOL.shutdown(cancel_futures=True)
+
+
+def test_a_hoisted_client_is_built_on_first_use_not_at_import(tmp_path: Path, monkeypatch):
+    """The client's arguments may read what only exists once the program runs (an API key set
+    by the launcher): importing the fixed module must not evaluate them."""
+    import ssl
+
+    text = (
+        "import os\nimport ssl\n\n\nasync def handshake():\n"
+        "    context = ssl.create_default_context(capath=os.environ['CA_DIR'])\n    return context.verify_mode\n"
+    )
+    path = Path("hoist_probe.py")
+    outcome = fix_sources(
+        [SourceFile(str(path), text, "hoist_probe", "")], Config(root=Path("."), min_severity=Severity.LOW), unsafe=True
+    )
+    fixed = outcome.texts[str(path)]
+    assert "@functools.cache" in fixed and [a.recipe for a in outcome.applied] == ["hoist-client"]
+    monkeypatch.delenv("CA_DIR", raising=False)
+    after = load(fixed, "hoist_probe_after")  # no KeyError: nothing is built yet
+    monkeypatch.setenv("CA_DIR", str(tmp_path))
+    assert call(after.handshake) == call(after.handshake) == ssl.CERT_REQUIRED
+    assert after._ssl_create_default_context.cache_info().misses == 1, "one context, built once"
 
 
 # --- the example environment --------------------------------------------------------------------
@@ -304,8 +398,7 @@ def test_example_rewards_score_the_same(tmp_path: Path):
                     new_env.WikiQAEnv.gave_answer, None, state
                 )
         finally:
-            after._PROCESS_POOL.shutdown(cancel_futures=True)
-            new_env._PROCESS_POOL.shutdown(cancel_futures=True)
+            after._PROCESS_POOL.shutdown(cancel_futures=True)  # the numeric check's sympy (env.py has none)
     finally:
         sys.path.remove(str(tmp_path))
 

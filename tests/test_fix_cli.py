@@ -80,7 +80,8 @@ def test_unsafe_fixes_flag(project: Path):
     result = run("fix", "--severity", "low", "--unsafe-fixes", "pkg/cpu.py", cwd=project)
     assert result.returncode == 0, result.stdout
     text = (project / "pkg/cpu.py").read_text()
-    assert "_PROCESS_POOL = ProcessPoolExecutor()" in text and "loop.run_in_executor" in text
+    assert '_PROCESS_POOL = ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn"))' in text
+    assert "loop.run_in_executor" in text
     assert "[unsafe]" in result.stdout
 
 

@@ -207,6 +207,7 @@ class CallSite:
     #: Lambdas the call is written in that may also run on their own (handed to a call, so
     #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
     lambdas: tuple[tuple[int, bool], ...] = ()
+    displays: tuple[bool, ...] = ()  # per positional argument: see _small_display
 
 
 @dataclass(frozen=True, slots=True)
@@ -1285,6 +1286,22 @@ def _literal(arg: ast.expr) -> str | None:
     return None
 
 
+def _small_display(arg: ast.expr) -> bool:
+    """A short dict/list/tuple/set display whose leaves are constants or plain names
+    (``{"ok": False, "error": msg}``): its size is that of the names' values, which rules judge
+    by their names (:func:`_arg_words`). A subscript, attribute or call inside may be anything."""
+    if isinstance(arg, ast.Dict):
+        children = [*arg.keys, *arg.values]
+    elif isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
+        children = list(arg.elts)
+    else:
+        return False
+    return len(children) <= 16 and all(
+        child is not None and (isinstance(child, (ast.Constant, ast.Name)) or _small_display(child))
+        for child in children
+    )
+
+
 def _arg_words(node: ast.Call, receiver: ast.expr | None) -> tuple[str, ...]:
     """Names, attribute names and string subscript keys in the arguments (and the receiver,
     when it is data), lowercased.
@@ -1324,6 +1341,7 @@ def _argument_facts(node: ast.Call, receiver: ast.expr | None) -> dict:
             (k.arg, repr(k.value.value)) for k in node.keywords if k.arg and isinstance(k.value, ast.Constant)
         ),
         "words": _arg_words(node, receiver),
+        "displays": tuple(_small_display(a) for a in node.args[:4]),
     }
 
 

@@ -19,6 +19,7 @@ import importlib
 from collections.abc import Callable
 
 from asynclint.fixers.base import FixerSpec
+from asynclint.knowledge.blocking import LOSES_ON_CANCEL, NOT_PORTABLE
 from asynclint.knowledge.frameworks import DECORATORS, REWARD, SYNC_REWARD, TOOL, Hook
 from asynclint.model import FixInfo
 
@@ -51,9 +52,9 @@ SPECS: dict[str, FixerSpec] = {
             "deepcopy-memo",
             "deepcopy_memo",
             False,
-            "share a deepcopy memo of the fields assigned once in `__init__`, and deep-copy in a worker thread",
+            "share a deepcopy memo of the fields nothing changes after `__init__`, and deep-copy in a worker thread",
             "the copy shares the chosen fields with the original instead of copying them, which is only"
-            " right while nothing mutates them",
+            " right while nothing changes them (code outside this file is not checked)",
         ),
         FixerSpec(
             "async-client",
@@ -66,7 +67,7 @@ SPECS: dict[str, FixerSpec] = {
             "hoist-client",
             "hoist_client",
             False,
-            "build the client once at module level and reuse it",
+            "build the client once, on first use, in a module-level `functools.cache` function, and reuse it",
             "one client is shared by every call (its connection pool, headers and lifetime)",
         ),
         FixerSpec(
@@ -135,6 +136,8 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
         if name in ANYWHERE or placement == "direct" or (placement and name in MOVABLE)
     ]
     usable = [name for name in usable if name != "with-block"]  # depends on the code's shape
+    if target in NOT_PORTABLE:  # the process-pool recipes always decline these
+        usable = [name for name in usable if SPECS[name].module != "process_pool"]
     if not usable:
         return None
     chosen = next((name for name in usable if SPECS[name].safe), usable[0])
@@ -148,9 +151,8 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
         title = f"offload the call of the sync helper: {title}"
     elif placement == "root":
         title = f"make the framework callable `async def`, then {title}"
-    return FixInfo(
-        spec.safe, title[0].upper() + title[1:], recipe=recipe or "", target=target, root_awaited=root_awaited
-    )
+    safe = spec.safe and not (spec.module == "to_thread" and target in LOSES_ON_CANCEL)  # as the fixer says
+    return FixInfo(safe, title[0].upper() + title[1:], recipe=recipe or "", target=target, root_awaited=root_awaited)
 
 
 def handoff_plan(client_type: str) -> FixInfo:

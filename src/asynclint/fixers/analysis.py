@@ -1,6 +1,7 @@
 """Shared libcst analysis the fixers ask (convention 4): parse a file once, find a finding's call
 by its recorded position, enclosing function, async or not, names a block binds and reads, where
-along the chain a call can leave the loop, fresh names, and await-with-the-right-parentheses.
+along the chain a call can leave the loop, fresh names, await-with-the-right-parentheses, and
+what a name means at a place (so a fix writes a module as the file imports it, or declines).
 
 Positions: findings carry 1-based lines and 1-based *character* columns of the call as ``ast``
 sees it (outer parentheses excluded); libcst's ``PositionProvider`` gives 1-based lines and
@@ -14,11 +15,16 @@ from dataclasses import dataclass
 
 import libcst as cst
 from libcst.metadata import (
+    BuiltinAssignment,
     ExpressionContext,
     ExpressionContextProvider,
+    GlobalScope,
+    ImportAssignment,
     MetadataWrapper,
     ParentNodeProvider,
     PositionProvider,
+    Scope,
+    ScopeProvider,
 )
 
 from asynclint.fixers.base import Decline, Import
@@ -41,6 +47,7 @@ class ParsedFile:
         self.positions = self.wrapper.resolve(PositionProvider)
         self.parents = self.wrapper.resolve(ParentNodeProvider)
         self._contexts: Mapping[cst.CSTNode, ExpressionContext] | None = None
+        self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._calls: dict[tuple[int, int, int, int], cst.Call] | None = None
         self._functions: dict[str, cst.FunctionDef] | None = None
         self._names: set[str] | None = None
@@ -138,6 +145,12 @@ class ParsedFile:
             self._contexts = self.wrapper.resolve(ExpressionContextProvider)
         return self._contexts.get(node)
 
+    def scope(self, node: cst.CSTNode) -> Scope | None:
+        """The scope ``node`` is evaluated in (libcst's scope analysis, resolved on first use)."""
+        if self._scopes is None:
+            self._scopes = self.wrapper.resolve(ScopeProvider)
+        return self._scopes.get(node)
+
     def all_names(self) -> set[str]:
         """Every identifier written anywhere in the file (for picking names nothing shadows)."""
         if self._names is None:
@@ -173,24 +186,6 @@ class ParsedFile:
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                     bound.update(t.value for t in targets if isinstance(t, cst.Name))
         return bound
-
-    def imported_modules(self) -> dict[str, str]:
-        """Top-level ``import x`` / ``import x.y as z`` / ``from x import y``: local name -> dotted target."""
-        found: dict[str, str] = {}
-        for statement in self.module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if isinstance(small, cst.Import):
-                    for alias in small.names:
-                        dotted = self.code(alias.name)
-                        found[_alias_name(alias, dotted_first=True)] = dotted if alias.asname else dotted.split(".")[0]
-                elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
-                    if not isinstance(small.names, cst.ImportStar):
-                        module = self.code(small.module)
-                        for alias in small.names:
-                            found[_alias_name(alias)] = f"{module}.{self.code(alias.name)}"
-        return found
 
 
 def _alias_name(alias: cst.ImportAlias, dotted_first: bool = False) -> str:
@@ -812,14 +807,6 @@ def site_edit(
 
 #: A result's name from the function that produced it, for values stored before use.
 _RESULT_NAMES = {
-    "findall": "matches",
-    "finditer": "matches",
-    "search": "match",
-    "match": "match",
-    "fullmatch": "match",
-    "split": "parts",
-    "sub": "replaced",
-    "subn": "replaced",
     "sympify": "expression",
     "simplify": "simplified",
     "parse_expr": "expression",
@@ -1141,3 +1128,153 @@ def import_binding(file: ParsedFile, name: str) -> tuple[Import, ...]:
                     if _alias_name(alias) == name:
                         return (Import(file.code(small.module), file.code(alias.name), _asname(alias)),)
     return ()
+
+
+# --- what a name means at a place, and how to refer to a module there -----------------------------
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What ``name`` means at one place, by Python's scoping rules (libcst's scope analysis)."""
+
+    name: str
+    #: The dotted name every binding visible there imports (``import time`` -> ``time``,
+    #: ``from time import sleep`` -> ``time.sleep``, ``import a.b`` -> ``a``, ``import a.b as c``
+    #: -> ``a.b``); ``None`` when something else binds it too (a parameter, an assignment, a def).
+    target: str | None
+    local: bool = False  # bound in the scope of a function (or class) rather than the module's
+    unconditional: bool = False  # one of those imports always runs first: a top-level statement of its scope
+    free: bool = True  # nothing binds it there, not even a builtin
+    what: str = ""  # what else binds it, in words, for a decline reason
+
+
+def binding(file: ParsedFile, name: str, at: cst.CSTNode) -> Binding:
+    """What ``name`` means where ``at`` (a node of the parsed module) is evaluated."""
+    scope = file.scope(at)
+    assignments = list(scope[name]) if scope is not None else []
+    if not assignments:
+        return Binding(name, None)
+    if all(isinstance(a, BuiltinAssignment) for a in assignments):
+        return Binding(name, None, free=False, what="a builtin")
+    targets, unconditional = set(), False
+    local = not any(isinstance(a.scope, GlobalScope) for a in assignments)
+    for assignment in assignments:
+        if not isinstance(assignment, ImportAssignment):
+            return Binding(name, None, local, free=False, what=_what_binds(file, assignment))
+        targets.add(_import_target(file, assignment.node, name))
+        unconditional = unconditional or _runs_first(file, assignment.node, at, local)
+    if len(targets) != 1:
+        return Binding(name, None, local, free=False, what="imported from different places")
+    return Binding(name, targets.pop(), local, unconditional, free=False)
+
+
+def _import_target(file: ParsedFile, statement: cst.Import | cst.ImportFrom, name: str) -> str:
+    if isinstance(statement, cst.Import):
+        for alias in statement.names:
+            if _alias_name(alias, dotted_first=True) == name:
+                spelled = file.code(alias.name)
+                return spelled if alias.asname else spelled.split(".")[0]
+    elif not isinstance(statement.names, cst.ImportStar):
+        dots = "." * len(statement.relative)  # relative imports never match an absolute name
+        source = f"{file.code(statement.module)}." if statement.module is not None else ""
+        for alias in statement.names:
+            if _alias_name(alias) == name:
+                return f"{dots}{source}{file.code(alias.name)}"
+    return f"<{name}>"
+
+
+def _runs_first(file: ParsedFile, statement: cst.CSTNode, at: cst.CSTNode, local: bool) -> bool:
+    """The import is a top-level statement of its scope (not under ``if``/``try``/``with``), and,
+    inside a function, written above ``at``."""
+    line = file.parent(statement)
+    block = file.parent(line) if line is not None else None
+    if isinstance(block, cst.Module):
+        return True
+    if not local or not isinstance(block, cst.IndentedBlock) or not isinstance(file.parent(block), cst.FunctionDef):
+        return False
+    return file.positions[statement].start.line < file.positions[at].start.line
+
+
+def _what_binds(file: ParsedFile, assignment) -> str:
+    node = assignment.node
+    where = f" (line {file.positions[node].start.line})" if node in file.positions else ""
+    if isinstance(node, cst.Param):
+        return f"a parameter{where}"
+    if isinstance(node, cst.FunctionDef | cst.ClassDef):
+        return f"a {'class' if isinstance(node, cst.ClassDef) else 'function'}{where}"
+    return f"{'a module-level' if isinstance(assignment.scope, GlobalScope) else 'a local'} variable{where}"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """How to write a module (or a name in it) at the places a fix edits, and the imports that needs."""
+
+    code: str  # ``asyncio``, ``aio``, ``ProcessPoolExecutor``, ``concurrent.futures.ProcessPoolExecutor``
+    imports: tuple[Import, ...] = ()
+
+
+def reference(
+    file: ParsedFile, module: str, name: str | None = None, at: tuple[cst.CSTNode, ...] = ()
+) -> Reference | Decline:
+    """An expression referring to ``module`` (or ``module.name``) wherever the nodes ``at`` are
+    (the module itself when empty), for every fixer to write instead of a hard-coded name.
+
+    An existing import is reused, under whatever name it binds (``import asyncio as aio`` ->
+    ``aio``; ``import concurrent.futures`` -> ``concurrent.futures.ProcessPoolExecutor``), where
+    nothing shadows it. Otherwise ``import module`` / ``from module import name`` is added,
+    provided the name it binds is free in the module and at every place. When the name means
+    something else there (a parameter called ``asyncio``, ``asyncio = None``), the fix declines
+    rather than inventing an alias: like ruff's fixes, it does not rename around a clash, and the
+    reason says how to make room (import it under a name of your choosing)."""
+    wanted = f"{module}.{name}" if name else module
+    places = tuple(at) or (file.module,)
+    for local, code, target in _import_candidates(file, module, name):
+        bindings = [binding(file, local, place) for place in places]
+        if not all(b.target == target for b in bindings):
+            continue
+        if all(b.unconditional for b in bindings):
+            return Reference(code)
+        if not any(b.local for b in bindings) and local == (name or module.split(".")[0]) and code == (name or module):
+            # only imported under a condition (`if TYPE_CHECKING:`): import it for real as well
+            return Reference(code, (Import(module, name),))
+    local = name or module.split(".")[0]
+    for place in (file.module, *places):
+        bound = binding(file, local, place)
+        if not bound.free and not (name is None and bound.target == local and not bound.local):
+            where = "in this module" if place is file.module else "where the fix would write it"
+            instead = f"`import {module} as ...`" if name is None else f"`from {module} import {name} as ...`"
+            return Decline(
+                f"`{local}` is {bound.what} {where}, not `{wanted}`: import it under another name ({instead}) and"
+                " fix again"
+            )
+    return Reference(name or module, (Import(module, name),))
+
+
+def _import_candidates(file: ParsedFile, module: str, name: str | None) -> list[tuple[str, str, str]]:
+    """(name bound, code to write, what the name must be bound to) for the file's imports of
+    ``module.name`` (first) and of ``module``, in any scope: :func:`reference` checks each where
+    it would be used."""
+    direct, via_module = [], []
+    parent, _, leaf = module.rpartition(".")
+    for node in file.positions:
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                spelled, asname = file.code(alias.name), _asname(alias)
+                if spelled != module:
+                    continue
+                if asname:
+                    via_module.append((asname, f"{asname}.{name}" if name else asname, module))
+                else:
+                    head = module.split(".")[0]
+                    via_module.append((head, f"{module}.{name}" if name else module, head))
+        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            if isinstance(node.names, cst.ImportStar):
+                continue
+            source = file.code(node.module)
+            for alias in node.names:
+                imported, bound = file.code(alias.name), _alias_name(alias)
+                if name is not None and source == module and imported == name:
+                    direct.append((bound, bound, f"{module}.{name}"))
+                elif source == parent and imported == leaf:
+                    via_module.append((bound, f"{bound}.{name}" if name else bound, module))
+    return list(dict.fromkeys(direct + via_module))

@@ -17,8 +17,19 @@ from __future__ import annotations
 import re
 
 import libcst as cst
+from libcst.metadata import ExpressionContext
 
-from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, import_binding, is_async, names_read
+from asynclint.fixers.analysis import (
+    FixProject,
+    ParsedFile,
+    awaited,
+    binding,
+    dotted,
+    import_binding,
+    is_async,
+    names_read,
+    reference,
+)
 from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
 from asynclint.model import Finding
 
@@ -54,14 +65,23 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if holder is None:
         return Decline("the client is not kept on `self` or in a module-level name", applicable=False)
     holder_name = holder.group(1)
-    scope = file.enclosing_class(site.function) if holder_name.startswith("self.") else file.module
+    # a client built in this very function (`c = OpenAI()`): its uses are all here too
+    local = not holder_name.startswith("self.") and _bound_in(file, holder_name, call, site.function)
+    if holder_name.startswith("self."):
+        scope = file.enclosing_class(site.function)
+    else:
+        scope = site.function if local else file.module
     if scope is None:
         return Decline("`self` outside a class", applicable=False)
-    if not (holder_name in file.module_level_names() or holder_name.startswith("self.")):
-        return Decline(f"`{holder_name}` is a local or a parameter: the client comes from elsewhere", applicable=False)
-    if not holder_name.startswith("self.") and _used_elsewhere(project, file, holder_name):
+    if not (local or holder_name in file.module_level_names() or holder_name.startswith("self.")):
+        return Decline(
+            f"`{holder_name}` is a parameter or a closure's: the client comes from elsewhere", applicable=False
+        )
+    if not (local or holder_name.startswith("self.")) and _used_elsewhere(project, file, holder_name):
         return Decline(f"`{holder_name}` is used in other modules too")
     built = _constructions(file, scope, holder_name)
+    if local and not built:
+        return Decline(f"`{holder_name}` is not built in `{site.function.name.value}`", applicable=False)
     if len(built) != 1:
         return Decline(f"`{holder_name}` is assigned in {len(built)} places")
     construction = built[0]
@@ -73,14 +93,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if call not in uses:  # the finding's own call must be among those awaited, or nothing is fixed
         return Decline(f"cannot find the finding's call among the uses of `{holder_name}`")
     new_name = ASYNC_CLIENTS[client_type]
-    module = client_type.rpartition(".")[0]
-    if isinstance(construction.func, cst.Name):
-        new_func: cst.BaseExpression = cst.Name(new_name)
-        imports = (Import(module, new_name),)
-        unused = (Import(module, construction.func.value),)
-    else:
-        new_func = construction.func.with_changes(attr=cst.Name(new_name))
-        imports = unused = ()
+    swapped = _async_constructor(file, construction, client_type)
+    if isinstance(swapped, Decline):
+        return swapped
+    new_func, imports, unused = swapped
     edits = [Edit(construction, construction.with_changes(func=new_func))]
     edits += [Edit(use, awaited(file, use, use)) for use in uses]
     methods = sorted({file.enclosing_function(use).name.value for use in uses})
@@ -96,32 +112,60 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         imports=imports,
         unused_imports=unused,
         claims=(finding,),
-        note=f"code outside {'the class' if holder_name.startswith('self.') else 'this module'} that uses "
-        f"`{holder_name}` is not updated",
+        note=(
+            "the client is still built on every call"
+            if local
+            else f"code outside {'the class' if holder_name.startswith('self.') else 'this module'} that uses "
+            f"`{holder_name}` is not updated"
+        ),
+    )
+
+
+def _bound_in(file: ParsedFile, name: str, at: cst.CSTNode, function: cst.FunctionDef) -> bool:
+    """``name`` is a local variable of ``function`` (not a parameter, nor a closure's)."""
+    from libcst.metadata import Assignment
+
+    scope = file.scope(at)
+    assignments = list(scope[name]) if scope is not None else []
+    return bool(assignments) and all(
+        isinstance(a, Assignment) and not isinstance(a.node, cst.Param) and file.scope(function.body) is a.scope
+        for a in assignments
     )
 
 
 #: ``requests.<verb>(url, ...)`` -> ``await <shared httpx.AsyncClient>.<verb>(url, ...)``: the
-#: keyword arguments both libraries read the same way (``requests`` follows redirects, so the
-#: shared client is made to as well). Anything else -- ``stream=``, ``files=``, ``allow_redirects=``,
-#: ``verify=``, ``proxies=`` -- is spelled or behaves differently, and the fix declines.
+#: keyword arguments both libraries read the same way, and ``allow_redirects=`` under httpx's
+#: name. Anything else -- ``stream=``, ``files=``, ``verify=``, ``proxies=`` -- is spelled or
+#: behaves differently, and the fix declines. ``requests.Session`` is left to a worker thread:
+#: its mounted adapters, retries and hooks have no one-to-one httpx spelling.
 REQUESTS_FUNCTIONS = frozenset(f"requests.{verb}" for verb in "get post put patch delete head options".split())
 _SAME_KEYWORDS = frozenset({"params", "headers", "json", "data", "timeout", "cookies", "auth"})
+#: requests follows redirects for every verb but ``head`` (httpx for none): the shared client
+#: follows them, and a ``head`` says it does not.
+_NO_REDIRECTS = frozenset({"head"})
+#: What a ``requests.Response`` and an ``httpx.Response`` offer alike. Not: ``ok``, ``reason``,
+#: ``iter_content``, ``apparent_encoding``, ``links`` (httpx lacks them), ``url`` (an
+#: ``httpx.URL``, not a ``str``), ``raise_for_status`` after a ``head`` (httpx also raises on 3xx).
+_RESPONSE_ALIKE = frozenset("status_code text content json headers encoding cookies history elapsed".split())
 SHARED_HTTP = "_HTTP_CLIENT"
 
 
 def _requests_function(finding: Finding, project: FixProject, target: str) -> Fix | Decline:
     """``requests.get(...)`` in ``async def`` -> ``await _HTTP_CLIENT.get(...)`` on one module-level
-    ``httpx.AsyncClient``. Unsafe: exceptions become httpx's (code catching ``requests``'
-    exceptions is declined, but callers further up may catch them too), and the shared client
-    belongs to the first event loop that uses it."""
+    ``httpx.AsyncClient(follow_redirects=True)``. Unsafe: exceptions become httpx's (code catching
+    ``requests``' exceptions is declined, but callers further up may catch them too), and the
+    shared client belongs to the first event loop that uses it. Declines when the response is
+    used through what ``httpx.Response`` lacks, or handed on (whoever gets it may)."""
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
     if site.placement != "direct":
         return Decline("the call is not written in `async def`", applicable=False)
     file, call = site.file, site.call
-    odd = [arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in _SAME_KEYWORDS)]
+    verb = target.rpartition(".")[2]
+    renamed = {"allow_redirects": "follow_redirects"}
+    known = _SAME_KEYWORDS | renamed.keys()
+    odd = [arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in known)]
     if odd:
         first = odd[0]
         shown = first.keyword.value if first.keyword else f"{first.star}{file.code(first.value)}"
@@ -138,17 +182,35 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         return Decline(
             f"`{site.function.name.value}` catches `requests`' exceptions, which httpx does not raise", applicable=False
         )
-    client = _shared_http_client(file)
-    verb = target.rpartition(".")[2]
-    new_call = call.with_changes(func=cst.parse_expression(f"{client}.{verb}"))
+    if file.in_generator_expression(call, site.function):
+        return Decline("the call is inside a generator expression (an `await` there would make it async)")
+    unlike = _response_use(file, call, site.function, verb)
+    if unlike:
+        return Decline(unlike, applicable=False)
+    httpx = reference(file, "httpx")
+    if isinstance(httpx, Decline):
+        return httpx
+    made = f"{httpx.code}.AsyncClient(follow_redirects=True)"
+    client = _shared_http_client(file, made)
+    args = [
+        arg.with_changes(keyword=cst.Name(renamed[arg.keyword.value]))
+        if arg.keyword and arg.keyword.value in renamed
+        else arg
+        for arg in call.args
+    ]
+    if verb in _NO_REDIRECTS and not any(arg.keyword and arg.keyword.value in renamed for arg in call.args):
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("follow_redirects"), equal=_EQUAL))
+    new_call = call.with_changes(func=cst.parse_expression(f"{client}.{verb}"), args=args)
     statements = (
         ()
         if client != SHARED_HTTP or SHARED_HTTP in file.module_level_names()
         else (
             ModuleStatement(
                 SHARED_HTTP,
-                f"{SHARED_HTTP} = httpx.AsyncClient(follow_redirects=True)",
-                "One async HTTP client for every request (follows redirects, as requests did).",
+                f"{SHARED_HTTP} = {made}",
+                "One async HTTP client for every request (follows redirects, as requests does but for HEAD).",
             ),
         )
     )
@@ -158,7 +220,7 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         recipe="async-client",
         safe=False,
         title=f"sent `{target}` through the shared `httpx.AsyncClient` `{client}` and awaited it",
-        imports=(Import("httpx"),),
+        imports=httpx.imports,
         unused_imports=import_binding(file, (dotted(call.func) or "").split(".")[0]),
         statements=statements,
         claims=(finding,),
@@ -166,7 +228,43 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     )
 
 
-def _shared_http_client(file: ParsedFile) -> str:
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, verb: str) -> str:
+    """Why the response of ``call`` may be used in a way an ``httpx.Response`` does not support
+    ("" when every use is one of :data:`_RESPONSE_ALIKE`): read on the spot, or through the one
+    local it is assigned to."""
+    alike = _RESPONSE_ALIKE | ({"raise_for_status"} if verb not in _NO_REDIRECTS else set())
+    parent = file.parent(call)
+    if isinstance(parent, cst.Expr):
+        return ""  # the response is dropped
+    if isinstance(parent, cst.Attribute) and parent.value is call:
+        attribute = parent.attr.value
+        if attribute in alike:
+            return ""
+        return f"`.{attribute}` of the response means something else (or nothing) to httpx"
+    single = isinstance(parent, cst.Assign) and len(parent.targets) == 1
+    if not (single and isinstance(parent.targets[0].target, cst.Name)):
+        return "the response is handed on: whoever gets it may use what an `httpx.Response` lacks (`ok`, `reason`)"
+    name = parent.targets[0].target.value
+    for node in file.positions:
+        if not (
+            isinstance(node, cst.Name)
+            and node.value == name
+            and file.context(node) is ExpressionContext.LOAD
+            and any(ancestor is function for ancestor in file.ancestors(node))
+        ):
+            continue
+        use = file.parent(node)
+        if not (isinstance(use, cst.Attribute) and use.value is node):
+            return f"the response `{name}` is handed on: whoever gets it may use what an `httpx.Response` lacks"
+        if use.attr.value not in alike:
+            return f"`{name}.{use.attr.value}` means something else (or nothing) to an `httpx.Response`"
+    return ""
+
+
+def _shared_http_client(file: ParsedFile, made: str) -> str:
     """A module-level client made exactly as this fix makes it (an earlier round's) to reuse --
     not any ``AsyncClient``, whose base URL, headers or auth would apply -- else a new name."""
     for statement in file.module.body:
@@ -175,19 +273,39 @@ def _shared_http_client(file: ParsedFile) -> str:
             if (
                 len(assign.targets) == 1
                 and isinstance(assign.targets[0].target, cst.Name)
-                and file.code(assign.value) == "httpx.AsyncClient(follow_redirects=True)"
+                and file.code(assign.value) == made
             ):
                 return assign.targets[0].target.value
     return SHARED_HTTP if SHARED_HTTP not in file.module_level_names() else file.fresh_name(SHARED_HTTP)
 
 
 def _resolve(file: ParsedFile, func: cst.BaseExpression) -> str | None:
+    """The qualified name ``func`` refers to where it is written, when an import binds it."""
     name = dotted(func)
     if name is None:
         return None
     head, _, rest = name.partition(".")
-    imported = file.imported_modules().get(head)
+    imported = binding(file, head, func).target
     return (f"{imported}.{rest}" if rest else imported) if imported else None
+
+
+def _async_constructor(
+    file: ParsedFile, construction: cst.Call, client_type: str
+) -> tuple[cst.BaseExpression, tuple[Import, ...], tuple[Import, ...]] | Decline:
+    """The async class to call instead of ``client_type`` where ``construction`` is, the imports
+    that needs, and the import the sync class may no longer need: ``openai.OpenAI(...)`` keeps
+    its module (``openai.AsyncOpenAI``); ``OpenAI(...)`` uses ``AsyncOpenAI`` as imported (or
+    imports it)."""
+    new_name = ASYNC_CLIENTS[client_type]
+    module = client_type.rpartition(".")[0]
+    if isinstance(construction.func, cst.Attribute):
+        return construction.func.with_changes(attr=cst.Name(new_name)), (), ()
+    async_class = reference(file, module, new_name, at=(construction,))
+    if isinstance(async_class, Decline):
+        return async_class
+    old = construction.func.value if isinstance(construction.func, cst.Name) else ""
+    unused = import_binding(file, old) if old else ()
+    return cst.parse_expression(async_class.code), async_class.imports, unused
 
 
 def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
@@ -231,6 +349,8 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
             return Decline(f"`{holder}` is called in {where}, which is not `async def`")
         if isinstance(file.parent(call), cst.Await):
             continue
+        if file.in_generator_expression(call, function):
+            return Decline(f"`{holder}` is called inside a generator expression in {where}")
         if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or dotted(call.func).endswith(
             ".stream"
         ):
@@ -284,12 +404,10 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
     if not isinstance(construction, cst.Call) or _resolve(file, construction.func) != client_type:
         return Decline(f"the client is not built here by calling `{client_type}`")
     new_name, old_name = ASYNC_CLIENTS[client_type], client_type.rpartition(".")[2]
-    module = client_type.rpartition(".")[0]
-    if isinstance(construction.func, cst.Name):
-        new_func: cst.BaseExpression = cst.Name(new_name)
-        imports, unused = (Import(module, new_name),), (Import(module, construction.func.value),)
-    else:
-        new_func, imports, unused = construction.func.with_changes(attr=cst.Name(new_name)), (), ()
+    swapped = _async_constructor(file, construction, client_type)
+    if isinstance(swapped, Decline):
+        return swapped
+    new_func, imports, unused = swapped
     return Fix(
         path=file.path,
         edits=(Edit(construction, construction.with_changes(func=new_func)),),

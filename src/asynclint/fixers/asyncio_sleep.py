@@ -1,16 +1,18 @@
 """Recipe ``asyncio-sleep``: ``time.sleep(x)`` -> ``await asyncio.sleep(x)``.
 
 Safe in ``async def``: the coroutine waits as long as before, and the loop runs the other
-rollouts meanwhile. Declines (so ``to-thread`` is tried) when the sleep is in a sync helper, or
-when the callee may not be ``time.sleep`` at run time (``self._sleep``, injected for tests).
+rollouts meanwhile. The callee is resolved where it is called (a function-local ``import time``
+counts), and ``asyncio`` is written under the name the module already imports it as. Declines
+(so ``to-thread`` is tried) when the sleep is in a sync helper, or when the callee may not be
+``time.sleep`` at run time (``self._sleep``, injected for tests).
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, dotted, import_binding, site_edit
-from asynclint.fixers.base import Decline, Fix, Import
+from asynclint.fixers.analysis import FixProject, awaited, binding, dotted, import_binding, reference, site_edit
+from asynclint.fixers.base import Decline, Fix
 from asynclint.model import Finding
 
 
@@ -22,16 +24,24 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"the sleep is in the sync helper `{site.helper}`", applicable=False)
     call, file = site.call, site.file
     callee = dotted(call.func)
-    if callee is None or callee.split(".")[0] not in file.imported_modules():
+    head, _, rest = (callee or "").partition(".")
+    bound = binding(file, head, call) if callee else None
+    if bound is None or bound.target is None:
         # `self._sleep`, a module-level alias: may be swapped at run time (tests inject fakes)
         return Decline(f"`{file.code(call.func)}` may be replaced at run time", applicable=False)
+    target = finding.fix.target if finding.fix else ""
+    if target and ".".join(filter(None, (bound.target, rest))) != target:
+        return Decline(f"`{callee}` here is not `{target}`", applicable=False)
     if len(call.args) != 1 or call.args[0].star or call.args[0].keyword is not None:
         return Decline("expected exactly one positional argument", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression", applicable=False)
+    asyncio = reference(file, "asyncio", at=(call,))
+    if isinstance(asyncio, Decline):
+        return asyncio
     argument = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    sleep = call.with_changes(func=cst.parse_expression("asyncio.sleep"), args=[argument], lpar=[], rpar=[])
-    title = f"replaced `{callee}` with `await asyncio.sleep`"
+    sleep = call.with_changes(func=cst.parse_expression(f"{asyncio.code}.sleep"), args=[argument], lpar=[], rpar=[])
+    title = f"replaced `{callee}` with `await {asyncio.code}.sleep`"
     if site.placement == "root":
         title = f"made `{site.function.name.value}` `async def` and {title}"
     return Fix(
@@ -40,7 +50,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="asyncio-sleep",
         safe=True,
         title=title,
-        imports=(Import("asyncio"),),
-        unused_imports=import_binding(file, callee.split(".")[0]),
+        imports=asyncio.imports,
+        unused_imports=import_binding(file, head) if not bound.local else (),
         claims=(finding,),
     )

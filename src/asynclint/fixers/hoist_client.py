@@ -1,14 +1,23 @@
-"""Recipe ``hoist-client``: a client built on every call -> one module-level client, built once::
+"""Recipe ``hoist-client``: a client built on every call -> one module-level client, built once,
+on first use::
 
-    async def judge(...):                      _ASYNC_OPENAI = AsyncOpenAI(timeout=30.0)
-        client = AsyncOpenAI(timeout=30.0)  ->
-        ...                                    async def judge(...):
-                                                   client = _ASYNC_OPENAI
+                                               @functools.cache
+    async def judge(...):                      def _async_openai():
+        client = AsyncOpenAI(timeout=30.0)  ->     return AsyncOpenAI(timeout=30.0)
+        ...
+                                               async def judge(...):
+                                                   client = _async_openai()
+
+Built on first use, not at import: constructors read what may not exist yet when the module is
+imported (``os.environ["KEY"]`` in the arguments, ``OPENAI_API_KEY`` read by the SDK itself),
+and the first call builds it when the original code did. A module-level name already bound to
+the same constructor call is reused instead.
 
 Unsafe: every call now shares one client (its connection pool, headers, lifetime), and the
-constructor's arguments are evaluated once, at import. Declines when they depend on anything
-but module-level names (parameters, locals), when the function closes the client (the shared one
+constructor's arguments are evaluated once. Declines when they depend on anything but
+module-level names (parameters, locals), when the function closes the client (the shared one
 would be closed for everyone), and for ``with``/``async with`` items (the block closes it).
+Waits a round when the same client is about to become async (``async-client``).
 """
 
 from __future__ import annotations
@@ -18,8 +27,9 @@ import re
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, dotted, names_bound_in, names_read
-from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
+from asynclint.fixers import async_client
+from asynclint.fixers.analysis import FixProject, dotted, last_name, names_bound_in, names_read, reference
+from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
 from asynclint.model import Finding
 
 _CLOSERS = frozenset({"close", "aclose", "__exit__", "__aexit__"})
@@ -54,23 +64,57 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     escape = _escapes(file, function, variable)
     if escape:
         return Decline(f"`{variable}` {escape} in `{function.name.value}`; a shared client must not be")
+    waiting = _async_conversion_first(finding, project, call, variable)
+    if waiting:
+        return Decline(waiting, applicable=False)
     code = file.code(call.with_changes(lpar=[], rpar=[]))
-    name = _existing(file, code) or file.fresh_name("_" + _upper_snake(_name_part(constructor)))
-    anchors = tuple(sorted(used & file.module_level_names()))
+    shared = _existing(file, code)  # a module-level client built eagerly, by hand
+    getter = _existing_getter(file, code) if shared is None else None
+    statements: tuple[ModuleStatement, ...] = ()
+    imports: tuple[Import, ...] = ()
+    if shared is not None:
+        replacement: cst.BaseExpression = cst.Name(shared, lpar=call.lpar, rpar=call.rpar)
+        how = f"reused the module-level `{shared}`"
+    else:
+        if not getter:
+            functools = reference(file, "functools")
+            if isinstance(functools, Decline):
+                return functools
+            imports = functools.imports
+            getter = file.fresh_name("_" + _upper_snake(_name_part(constructor)).lower())
+            statements = (
+                ModuleStatement(
+                    getter,
+                    f"@{functools.code}.cache\ndef {getter}():\n    return {code}",
+                    "One client for every call, built on first use: building one costs a TLS setup.",
+                ),
+            )
+        replacement = cst.Call(cst.Name(getter), lpar=call.lpar, rpar=call.rpar)
+        how = f"built `{constructor}` once, on first use, by the module-level `{getter}()`"
     return Fix(
         path=file.path,
-        edits=(Edit(call, cst.Name(name, lpar=call.lpar, rpar=call.rpar)),),
+        edits=(Edit(call, replacement),),
         recipe="hoist-client",
         safe=False,
-        title=f"built `{constructor}` once, as the module-level `{name}`, instead of on every call",
-        statements=(
-            ModuleStatement(
-                name, f"{name} = {code}", "One client for every call: building one costs a TLS setup.", after=anchors
-            ),
-        ),
+        title=f"{how} instead of on every call",
+        imports=imports,
+        statements=statements,
         claims=(finding,),
-        note="the client is now shared by every call and built at import",
+        note="one client is now shared by every call",
     )
+
+
+def _async_conversion_first(finding: Finding, project: FixProject, call: cst.Call, variable: str) -> str:
+    """When a call through this client is about to become async (the ``async-client`` recipe
+    switches ``c = OpenAI()`` to ``AsyncOpenAI()`` in the same function), hoisting the sync client
+    first would leave it sync: the conversion goes first, and the async client is hoisted next."""
+    for other in project.findings:
+        if other is finding or other.path != finding.path or other.fix is None or other.fix.recipe != "async-client":
+            continue
+        fixed = async_client.fix(other, project)
+        if isinstance(fixed, Fix) and any(edit.node is call for edit in fixed.edits):
+            return f"`{variable}` becomes the async client first (with --unsafe-fixes), then it is hoisted"
+    return ""
 
 
 def _assigned_name(file, call: cst.Call) -> str | None:
@@ -103,7 +147,7 @@ def _escapes(file, function: cst.FunctionDef, variable: str) -> str | None:
 
 
 def _existing(file, code: str) -> str | None:
-    """A module-level name already bound to exactly this constructor call (a previous round's)."""
+    """A module-level name already bound to exactly this constructor call."""
     for statement in file.module.body:
         if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
             assign = statement.body[0]
@@ -113,6 +157,23 @@ def _existing(file, code: str) -> str | None:
                 and file.code(assign.value) == code
             ):
                 return assign.targets[0].target.value
+    return None
+
+
+def _existing_getter(file, code: str) -> str | None:
+    """A module-level ``@functools.cache`` function without parameters returning exactly this
+    client (one an earlier round wrote)."""
+    for statement in file.module.body:
+        if (
+            isinstance(statement, cst.FunctionDef)
+            and not statement.params.params
+            and statement.asynchronous is None
+            and [last_name(d.decorator) for d in statement.decorators] == ["cache"]
+            and isinstance(statement.body, cst.IndentedBlock)
+            and len(statement.body.body) == 1
+            and file.code(statement.body.body[0]).strip() == f"return {code}"
+        ):
+            return statement.name.value
     return None
 
 

@@ -467,11 +467,15 @@ def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound
             continue
         at = max([position, *(_after_binding(body, name) for name in statement.after)])
         parsed = cst.parse_statement(statement.code + "\n")
-        leading = [cst.EmptyLine(indent=False)]
+        blank = 2 if isinstance(parsed, cst.FunctionDef | cst.ClassDef) else 1  # PEP 8 sets defs apart by two
+        leading = [cst.EmptyLine(indent=False)] * blank
         if statement.comment:
             leading.append(cst.EmptyLine(comment=cst.Comment(f"# {statement.comment}")))
-        if at < len(body) and not body[at].leading_lines:
-            body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
+        if at < len(body):
+            lines = list(body[at].leading_lines)
+            empty = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
+            if empty < blank:
+                body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine(indent=False)] * (blank - empty) + lines)
         body.insert(at, parsed.with_changes(leading_lines=leading))
         bound.add(statement.name)
     return module.with_changes(body=body)

@@ -6,12 +6,21 @@ A worker thread would free the loop but not the GIL, which is the whole cost of 
 process does. In general that is unsafe: the function runs in another process, so its arguments
 and result are pickled, and whatever it changes in its arguments or in module globals stays over
 there. ``pure-process-pool`` is the knowledge base saying the callee is a library function whose
-only effect is its result and whose inputs and result pickle to equal values (``re.findall``,
-``sympy.sympify``): safe, unless an argument may not pickle (a callable replacement, a namespace
+only effect is its result and whose inputs and result pickle to equal values (``sympy.sympify``,
+``math_verify.verify``): safe, unless an argument may not pickle (a ``lambda``, a namespace
 ``dict``), which makes that one rewrite unsafe.
 Both decline unless ``f`` is a picklable reference to a top-level function (a module-level ``def``
-in this file or a function reached through an imported module), and for functions whose result
-does not pickle back (a ``re.Match``, a code object) or that run in the caller's namespace.
+in this file or a function reached through an import), and for the callees the knowledge base
+says a worker process cannot run (:data:`~asynclint.knowledge.blocking.NOT_PORTABLE`).
+
+The pool is made with the ``spawn`` start method: the default on Linux before Python 3.14 is
+``fork``, and forking a process that already runs threads (``asyncio.to_thread`` workers, client
+libraries' threads) can deadlock the child (Python 3.12+ warns). Creating the pool lazily would
+not avoid that: by the first call those threads exist. ``spawn`` is what macOS and Windows use
+anyway (and Python 3.14 moves Linux to ``forkserver``, which starts workers the same way). The
+cost: each worker imports the callee's module afresh (a forked one inherited it) and re-runs the
+main script unless it is guarded by ``if __name__ == "__main__"``, as the launchers environments
+run under (``vf-eval``, trainers, pytest) are.
 """
 
 from __future__ import annotations
@@ -20,20 +29,21 @@ import builtins
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, ParsedFile, awaited, dotted, names_bound_in, offload_call, site_edit
-from asynclint.fixers.base import Decline, Fix, Import, ModuleStatement
+from asynclint.fixers.analysis import (
+    FixProject,
+    ParsedFile,
+    awaited,
+    binding,
+    dotted,
+    names_bound_in,
+    offload_call,
+    reference,
+    site_edit,
+)
+from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.knowledge.blocking import NOT_PORTABLE
 from asynclint.model import Finding
 
-_NOT_PORTABLE = {
-    "builtins.exec": "runs code in the caller's namespace, which a worker process does not have",
-    "builtins.eval": "evaluates in the caller's namespace, which a worker process does not have",
-    "builtins.compile": "returns a code object, which does not pickle",
-    **{
-        f"re.{name}": "returns a `re.Match` object, which does not pickle back"
-        for name in ("search", "match", "fullmatch")
-    },
-    "re.finditer": "returns a lazy iterator of `re.Match` objects, which does not pickle back",
-}
 #: Keyword arguments of pure functions that carry namespaces, which may hold anything.
 _NAMESPACES = frozenset({"locals", "local_dict", "global_dict"})
 POOL = "_PROCESS_POOL"
@@ -53,39 +63,50 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         return site
     file, call = site.file, site.call
     callee = dotted(call.func)
-    reference = _top_level(file, callee) if callee else None
-    if reference is None:
+    qualified = _top_level(file, callee, call) if callee else None
+    if qualified is None:
         shown = file.code(call.func)
         return Decline(f"`{shown}` is not a picklable top-level function (a method, a local or an expression)")
-    if reference in _NOT_PORTABLE:
-        return Decline(f"`{callee}` {_NOT_PORTABLE[reference]}")
+    if qualified in NOT_PORTABLE:
+        return Decline(f"`{callee}` {NOT_PORTABLE[qualified]}")
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
-    pool = _existing_pool(file) or file.fresh_name(POOL)
-    imports = [Import("asyncio"), Import("concurrent.futures", "ProcessPoolExecutor")]
+    asyncio = reference(file, "asyncio", at=(call,))
+    if isinstance(asyncio, Decline):
+        return asyncio
+    imports = list(asyncio.imports)
+    existing = _existing_pool(file)
+    pool = existing or file.fresh_name(POOL)
+    statements: tuple[ModuleStatement, ...] = ()
+    if existing is None:
+        executor = reference(file, "concurrent.futures", "ProcessPoolExecutor")
+        multiprocessing = reference(file, "multiprocessing")
+        for needed in (executor, multiprocessing):
+            if isinstance(needed, Decline):
+                return needed
+            imports += needed.imports
+        statements = (
+            ModuleStatement(
+                pool,
+                f'{pool} = {executor.code}(mp_context={multiprocessing.code}.get_context("spawn"))',
+                "CPU-heavy calls run in worker processes; `spawn`, since forking a threaded process can deadlock.",
+            ),
+        )
     if any(arg.keyword is not None or arg.star == "**" for arg in call.args):
-        imports.append(Import("functools"))
-        partial = offload_call(call, "functools.partial", (call.func,))
+        functools = reference(file, "functools", at=(call,))
+        if isinstance(functools, Decline):
+            return functools
+        imports += functools.imports
+        partial = offload_call(call, f"{functools.code}.partial", (call.func,))
         offloaded = offload_call(call.with_changes(args=[]), "loop.run_in_executor", (cst.Name(pool), partial))
     else:
         offloaded = offload_call(call, "loop.run_in_executor", (cst.Name(pool), call.func))
-    loop_name, setup = _loop(file, site)
+    loop_name, setup = _loop(file, site, asyncio.code)
     if loop_name != "loop":
         offloaded = offloaded.with_changes(func=cst.parse_expression(f"{loop_name}.run_in_executor"))
     edit = site_edit(site, awaited(file, call, offloaded), prelude=(setup,) if setup is not None else ())
-    statements = (
-        ()
-        if pool == _existing_pool(file)
-        else (
-            ModuleStatement(
-                pool,
-                f"{pool} = ProcessPoolExecutor()",
-                "CPU-heavy calls run in worker processes: a thread would still hold the GIL.",
-            ),
-        )
-    )
     if pure and site.placement != "helper":
-        doubt = _may_not_pickle(call, reference)
+        doubt = _may_not_pickle(call)
     else:  # the project's own function (a helper up the chain, too): its effects are unknown
         doubt = "its arguments and result are pickled to and from a worker process"
     return Fix(
@@ -102,33 +123,28 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     )
 
 
-def _may_not_pickle(call: cst.Call, reference: str) -> str | None:
+def _may_not_pickle(call: cst.Call) -> str | None:
     """Why an argument of a pure function's call may not reach the worker process, if it may."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value in _NAMESPACES:
             return f"`{arg.keyword.value}=` may hold values that do not pickle"
         if isinstance(arg.value, cst.Lambda):
             return "a `lambda` argument does not pickle"
-    if reference in ("re.sub", "re.subn"):
-        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-        replacement = next((arg for arg in call.args if arg.keyword and arg.keyword.value == "repl"), None)
-        replacement = replacement or (positional[1] if len(positional) > 1 else None)
-        if replacement is None or not isinstance(replacement.value, (cst.SimpleString, cst.ConcatenatedString)):
-            return "the replacement may be a function, which pickles only when it is defined at module level"
     return None
 
 
 FIXERS = {"process-pool": fix, "pure-process-pool": fix_pure}
 
 
-def _top_level(file: ParsedFile, callee: str) -> str | None:
-    """The qualified name ``callee`` refers to, when that is a module-level function: a ``def``
-    of this file, something imported, or a builtin."""
+def _top_level(file: ParsedFile, callee: str, call: cst.Call) -> str | None:
+    """The qualified name ``callee`` refers to where ``call`` is, when that is a module-level
+    function: something imported (at module level or in the function), a ``def`` of this file,
+    or a builtin."""
     head, _, rest = callee.partition(".")
-    imported = file.imported_modules()
-    if head in imported:
-        return f"{imported[head]}.{rest}" if rest else imported[head]
-    if rest:
+    bound = binding(file, head, call)
+    if bound.target is not None:
+        return f"{bound.target}.{rest}" if rest else bound.target
+    if rest or bound.local:
         return None
     for statement in file.module.body:
         if isinstance(statement, cst.FunctionDef) and statement.name.value == head:
@@ -153,7 +169,7 @@ def _existing_pool(file: ParsedFile) -> str | None:
     return None
 
 
-def _loop(file: ParsedFile, site) -> tuple[str, cst.SimpleStatementLine | None]:
+def _loop(file: ParsedFile, site, asyncio: str) -> tuple[str, cst.SimpleStatementLine | None]:
     """The name of the running loop in the site's function, and the statement binding it
     (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
     bindings = [
@@ -167,20 +183,25 @@ def _loop(file: ParsedFile, site) -> tuple[str, cst.SimpleStatementLine | None]:
     for node in bindings:
         statement = file.statement_of(node)
         if (
-            _is_get_loop(node.value)
+            _is_get_loop(file, node.value)
             and file.positions[node].start.line < file.positions[site.call].start.line
             # bound in a block the call is inside too, so it always ran first (not in a branch)
             and statement is not None
             and file.parent(statement) in above
         ):
             return "loop", None
-    rebinds_other = any(not _is_get_loop(node.value) for node in bindings)
+    get_loop = f"{asyncio}.get_running_loop()"
+    rebinds_other = any(not _is_get_loop(file, node.value) for node in bindings)
     if site.placement == "root" or rebinds_other or file.statement_of(site.call) is None:
-        return "asyncio.get_running_loop()", None
+        return get_loop, None
     if "loop" in names_bound_in(file, site.function) and not bindings:
-        return "asyncio.get_running_loop()", None  # a parameter or loop variable named `loop`
-    return "loop", cst.parse_statement("loop = asyncio.get_running_loop()\n")
+        return get_loop, None  # a parameter or loop variable named `loop`
+    return "loop", cst.parse_statement(f"loop = {get_loop}\n")
 
 
-def _is_get_loop(value: cst.BaseExpression) -> bool:
-    return isinstance(value, cst.Call) and dotted(value.func) in ("asyncio.get_running_loop", "asyncio.get_event_loop")
+def _is_get_loop(file: ParsedFile, value: cst.BaseExpression) -> bool:
+    if not isinstance(value, cst.Call) or dotted(value.func) is None:
+        return False
+    head, _, rest = dotted(value.func).partition(".")
+    target = binding(file, head, value).target
+    return target is not None and f"{target}.{rest}" in ("asyncio.get_running_loop", "asyncio.get_event_loop")

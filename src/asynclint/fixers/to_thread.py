@@ -25,10 +25,11 @@ from asynclint.fixers.analysis import (
     findings_within,
     last_name,
     offload_call,
+    reference,
     site_edit,
 )
 from asynclint.fixers.base import Decline, Edit, Fix, Import
-from asynclint.knowledge.blocking import OPENERS
+from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
 from asynclint.model import Finding
 
 #: Callees whose objects are tied to the thread that made them: moving a call to another thread
@@ -59,6 +60,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
+    asyncio = reference(file, "asyncio", at=(call,))
+    if isinstance(asyncio, Decline):
+        return asyncio
+    to_thread = f"{asyncio.code}.to_thread"
     if site.offending and isinstance(file.parent(call), cst.WithItem):
         # the block would still use the resource on the loop; only moving the block helps
         return Decline("the call opens a `with` block", applicable=False)
@@ -71,7 +76,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         site = replace(site, call=used)
         call = used
         offloaded = cst.Call(
-            func=cst.parse_expression("asyncio.to_thread"),
+            func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
         )
     elif site.offending and target in OPENERS:
@@ -87,34 +92,37 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             return Decline(f"`{target}` is used as a context manager")
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
         offloaded = cst.Call(
-            func=cst.parse_expression("asyncio.to_thread"),
+            func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
         )
     elif site.offending and nested and not _awaits(call):
         # `json.load(open(p))`: both calls go to the thread together, not one await inside another
         offloaded = cst.Call(
-            func=cst.parse_expression("asyncio.to_thread"),
+            func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))],
         )
     else:
-        offloaded = offload_call(call, "asyncio.to_thread", (call.func,))
+        offloaded = offload_call(call, to_thread, (call.func,))
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
     if site.placement == "root":
         title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
     else:
-        title = f"ran `{callee}` in a worker thread with `asyncio.to_thread`"
-    note = ""
+        title = f"ran `{callee}` in a worker thread with `{to_thread}`"
+    note, safe = "", True
     if target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
+    if target in LOSES_ON_CANCEL:
+        # the thread cannot be cancelled with the task that awaits it: it still takes what it waited for
+        safe, note = False, f"{LOSES_ON_CANCEL[target]} (the worker thread cannot be cancelled)"
     return Fix(
         path=file.path,
         edits=(site_edit(site, awaited(file, call, offloaded)),),
         recipe="to-thread",
-        safe=True,
+        safe=safe,
         title=title,
-        imports=(Import("asyncio"),),
+        imports=asyncio.imports,
         claims=(finding, *nested),
         note=note,
     )
@@ -129,11 +137,21 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
                 f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
                 " (an `await` there would make it async): the call stays on the loop by that route"
             )
+    # `asyncio` as each call site's file and scope bind it (`import asyncio as aio`, a parameter
+    # called `asyncio`): see `reference`.
+    references: dict[int, str] = {}
+    imports: dict[Import, None] = {}
+    for site in sites:
+        found = reference(site.file, "asyncio", at=(site.call,))
+        if isinstance(found, Decline):
+            return found
+        references[id(site.call)] = found.code
+        imports.update(dict.fromkeys(found.imports))
     statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
-        offloaded = _offloaded(site)
+        offloaded = _offloaded(site, references[id(site.call)])
         if site.placement == "root":
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
@@ -141,7 +159,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
             edits.append(_at(site_edit(site, offloaded, hoist=hoist), site, sites[0]))
     for group in roots.values():
         function = group[0].function
-        replacements = {id(site.call): _offloaded(site) for site in group}
+        replacements = {id(site.call): _offloaded(site, references[id(site.call)]) for site in group}
         updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
         edits.append(_at(Edit(function, updated), group[0], sites[0]))
     helpers = sorted({site.helper for site in sites})
@@ -167,14 +185,14 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         recipe="to-thread",
         safe=safe,
         title=title,
-        imports=(Import("asyncio"),),
+        imports=tuple(imports),
         claims=(finding,),
         note=note,
     )
 
 
-def _offloaded(site: Site) -> cst.Await:
-    return awaited(site.file, site.call, offload_call(site.call, "asyncio.to_thread", (site.call.func,)))
+def _offloaded(site: Site, asyncio: str) -> cst.Await:
+    return awaited(site.file, site.call, offload_call(site.call, f"{asyncio}.to_thread", (site.call.func,)))
 
 
 def _names(names: list[str]) -> str:

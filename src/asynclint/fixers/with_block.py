@@ -32,8 +32,9 @@ from asynclint.fixers.analysis import (
     last_name,
     names_bound,
     names_read,
+    reference,
 )
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.to_thread import shared_writes
 from asynclint.model import Finding
 
@@ -118,7 +119,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     )
     stored = file.code(store.targets[0].target) if store is not None else ""
     target = f"{', '.join(used_later)} = " if used_later else f"{stored} = " if stored else ""
-    run = cst.parse_statement(f"{target}await asyncio.to_thread({helper})\n").with_changes(
+    asyncio = reference(file, "asyncio", at=(statement,))
+    if isinstance(asyncio, Decline):
+        return asyncio
+    run = cst.parse_statement(f"{target}await {asyncio.code}.to_thread({helper})\n").with_changes(
         leading_lines=[cst.EmptyLine(indent=False)]
     )
     opened = file.code(call.func)
@@ -144,7 +148,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         safe=not changed,
         note=note,
         title=f"moved the `with {opened}(...)` block into the helper `{helper}`, run in a worker thread{kept}",
-        imports=(Import("asyncio"),),
+        imports=asyncio.imports,
         claims=(finding,),
         claims_inside=True,
     )

@@ -41,10 +41,11 @@ class BlockingDeepcopy(Rule):
     **Fix**
     The shared-memo pattern: build `{id(field): field}` for the large immutable fields once,
     pass `memo.copy()` to each `deepcopy`, run it off the loop. `asynclint fix --unsafe-fixes`
-    does that for `copy.deepcopy(self)`, choosing the fields `__init__` assigns once and no
-    method changes (it names them; the copies then share them). Otherwise, and by default, it
-    runs the copy with `await asyncio.to_thread(...)` (safe, but a thread frees the loop, not
-    the GIL).
+    does that for copies of `self`, of `self.attr` and of locals whose class is in the file,
+    sharing the fields that nothing in the file changes after `__init__` -- no method call that
+    is not known to be read-only, no store, no alias or hand-off (it names them; the copies
+    then share them). Otherwise, and by default, it runs the copy with
+    `await asyncio.to_thread(...)` (safe, but a thread frees the loop, not the GIL).
     """
 
     code = "ASL110"

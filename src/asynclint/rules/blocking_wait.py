@@ -41,9 +41,10 @@ class BlockingWait(Rule):
     **Fix**
     Await the work instead of waiting for it: `await asyncio.wrap_future(future)`,
     `loop.run_in_executor`, `asyncio.Queue`, `asyncio.Lock`/`asyncio.Event`. `asynclint fix`
-    moves the wait to a worker thread (`await asyncio.to_thread(queue.get)`, safe); it leaves
-    locks alone (acquiring one in a worker thread changes which thread owns it) and
-    `as_completed` (iterating over it blocks, not the call).
+    moves the wait to a worker thread (`await asyncio.to_thread(event.wait)`, safe; for
+    `queue.get` unsafe: when the rollout is cancelled the thread still takes the item, and it
+    is lost); it leaves locks alone (acquiring one in a worker thread changes which thread owns
+    it) and `as_completed` (iterating over it blocks, not the call).
     """
 
     code = "ASL113"

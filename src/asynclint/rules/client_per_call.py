@@ -44,9 +44,10 @@ class ClientPerCall(Rule):
     **Fix**
     Build one client at start-up (module level, `__init__`, `load_environment`) and reuse it.
     `asynclint fix` moves a `with Client() as c:` block off the loop (safe); with
-    `--unsafe-fixes` it builds a client kept in a local variable once, at module level (the
-    client's lifetime changes), and declines when the client is returned, stored, closed or built
-    from local values.
+    `--unsafe-fixes` it builds a client kept in a local variable once, on first use, in a
+    module-level `functools.cache` function (the client's lifetime changes; not at import, where
+    an API key may not be set yet), and declines when the client is returned, stored, closed or
+    built from local values.
     """
 
     code = "ASL105"

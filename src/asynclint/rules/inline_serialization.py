@@ -11,11 +11,15 @@ class InlineSerialization(Rule):
     """`json`, `pickle`, `marshal`, `base64`, `msgpack`, `yaml` or pydantic dumps/parses a payload on the loop.
 
     **Why is this bad?**
-    Serializing is pure CPU under the GIL, proportional to the payload. Dumping a small
-    literal is negligible (low); dumping a whole state, trajectory or message history costs
-    milliseconds per call and grows with every turn (high); payloads of unknown size are
-    medium. The fast serializers (`orjson`, `ujson`) are graded one level lower. The file
-    variants (`json.load(f)`, `pickle.dump(obj, f)`) also do disk I/O (high).
+    Serializing is pure CPU under the GIL, proportional to the payload. Dumping a whole state,
+    trajectory or message history costs milliseconds per call and grows with every turn
+    (high); payloads of unknown size (a subscript, an attribute, a call's result) are medium.
+    The fast serializers (`orjson`, `ujson`) are graded one level lower. The file variants
+    (`json.load(f)`, `pickle.dump(obj, f)`) also do disk I/O (high). A small literal -- a
+    constant, or a dict/list/tuple display of constants and plain names such as
+    `json.dumps({"ok": False, "error": msg})` -- is not reported: it costs about 2 µs inline,
+    less than the 41 µs a worker thread would add (unless a name says it holds a state,
+    trajectory or history: `json.dumps([state])` is as large as the state).
 
     **Example**
     ```python
@@ -49,16 +53,20 @@ class InlineSerialization(Rule):
     def grade(self, candidate: Candidate) -> Severity | None:
         if candidate.api.severity >= Severity.HIGH:
             return candidate.api.severity  # the file variants: disk I/O as well
-        if candidate.site.literals and candidate.literal(0) is not None:
-            return Severity.LOW
         if candidate.mentions(LARGE_PAYLOAD_HINTS):
             # One level above the serializer's own grade: a fast one (orjson) stays below json.
             return candidate.api.severity.escalated()
+        if _small_literal(candidate):
+            return None  # negligible: cheaper inline than any way of moving it off the loop
         return candidate.api.severity
 
     def facts(self, candidate: Candidate) -> dict[str, str]:
-        if candidate.site.literals and candidate.literal(0) is not None:
-            return {"payload": "a small literal"}
         if candidate.mentions(LARGE_PAYLOAD_HINTS):
             return {"payload": "a rollout-sized payload"}
         return {"payload": "a payload"}
+
+
+def _small_literal(candidate: Candidate) -> bool:
+    """The payload is a constant or a short display of constants and plain names."""
+    displays = candidate.site.displays
+    return candidate.literal(0) is not None or bool(displays and displays[0])

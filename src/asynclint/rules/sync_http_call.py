@@ -38,8 +38,11 @@ class SyncHttpCall(Rule):
     Switch to the async client (`httpx.AsyncClient`, `aiohttp`) and await the call, sharing
     one client; or, as a stopgap, `await asyncio.to_thread(...)`. `asynclint fix` does the
     stopgap by default (safe; a `with httpx.Client() as c:` block moves off the loop whole); with
-    `--unsafe-fixes` an `httpx.Client` kept on `self` or at module level becomes `AsyncClient`
-    and every call through it is awaited (declined if any use is not a call in `async def`).
+    `--unsafe-fixes` an `httpx.Client` kept on `self`, at module level or built in the function
+    becomes `AsyncClient` and every call through it is awaited (declined if any use is not a
+    call in `async def`), and `requests.get(...)` and friends go through one shared
+    `httpx.AsyncClient` where both libraries behave alike (not for a response read through
+    `ok`, `reason` or `url`, which `httpx.Response` lacks or types differently).
     """
 
     code = "ASL102"

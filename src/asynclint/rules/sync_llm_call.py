@@ -48,7 +48,8 @@ class SyncLlmCall(Rule):
     **Fix**
     Use the async client (`AsyncOpenAI`, `AsyncAnthropic`, `litellm.acompletion`) and await
     it. `asynclint fix` does that only with `--unsafe-fixes` (every use of the client changes),
-    for a client kept on `self` or at module level whose every use is a call in `async def`;
+    for a client kept on `self`, at module level or built in the function, whose every use is a
+    call in `async def`;
     otherwise, and by default, it runs the call with `await asyncio.to_thread(...)` (safe).
     """
 

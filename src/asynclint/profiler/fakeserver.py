@@ -13,15 +13,21 @@ result, or of the question) and cites what it looked up last as ``[[reference]]`
 tools it answers the same way at once.
 
 ``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
-until SIGTERM/SIGINT or until its standard input closes (so it never outlives its parent).
+until SIGTERM/SIGINT or until its standard input closes. With ``--parent-pid`` it also exits when
+that process dies, however it dies (``kill -9`` included): on Linux the kernel sends it SIGTERM
+(``PR_SET_PDEATHSIG``), and everywhere it notices its parent changed within a second. Its stdin
+is a pipe whose write end only the profiler holds: children the profiled code forks close their
+copy, so they cannot keep the server alive either.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import hashlib
 import json
+import os
 import random
 import select
 import signal
@@ -263,23 +269,49 @@ async def serve(settings: ReplySettings, port: int = 0, ready=None) -> None:
         await server.wait_closed()
 
 
-async def _main(settings: ReplySettings, port: int) -> None:
+#: Seconds between checks that the parent is still alive (where the kernel cannot tell us).
+PARENT_POLL = 1.0
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux for SIGTERM when the parent dies (the process that started us; SIGKILL of it
+    included). Then check it did not die before we asked: the signal would never come."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl: the poll below still notices
+    if os.getppid() != parent:
+        sys.exit(0)
+
+
+async def _watch_parent(parent: int, stop: asyncio.Event) -> None:
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_POLL)
+    stop.set()
+
+
+async def _main(settings: ReplySettings, port: int, parent: int | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not sys.stdin.buffer.read1(4096) else None)
+    watcher = asyncio.create_task(_watch_parent(parent, stop)) if parent else None
 
     def ready(bound: int) -> None:
         print(f"listening {HOST} {bound}", flush=True)
 
     task = asyncio.create_task(serve(settings, port, ready))
     await stop.wait()
-    task.cancel()
-    try:
-        await task
-    except asyncio.CancelledError:
-        pass
+    for running in (task, watcher):
+        if running is not None:
+            running.cancel()
+            try:
+                await running
+            except asyncio.CancelledError:
+                pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,10 +321,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-ms", type=float, default=50.0)
     parser.add_argument("--tokens", type=int, default=24)
     parser.add_argument("--tool-turns", type=int, default=2)
+    parser.add_argument("--parent-pid", type=int, default=None, help="exit when this process dies")
     args = parser.parse_args(argv)
+    if args.parent_pid:
+        _die_with_parent(args.parent_pid)
     settings = ReplySettings(args.seed, args.latency_ms, args.tokens, args.tool_turns)
-    asyncio.run(_main(settings, args.port))
+    asyncio.run(_main(settings, args.port, args.parent_pid))
     return 0
+
+
+#: Write ends of the stdin pipes of the servers this process runs. A child forked from it (a
+#: process pool of the profiled code) closes its copies at once: an inherited copy would keep the
+#: pipe open, and the server waiting for EOF alive, after the profiler itself died.
+_LIFELINES: set[int] = set()
+_fork_hook_installed = False
+
+
+def _close_lifelines_in_child() -> None:
+    for fd in _LIFELINES:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _LIFELINES.clear()
 
 
 class FakeServer:
@@ -303,6 +354,7 @@ class FakeServer:
         self.start_timeout = start_timeout
         self.process: subprocess.Popen | None = None
         self._errors: IO[bytes] | None = None  # the server's stderr
+        self._lifeline: int | None = None  # write end of the server's stdin; closing it stops the server
         self.port = 0
 
     @property
@@ -310,15 +362,30 @@ class FakeServer:
         return f"http://{HOST}:{self.port}/v1"
 
     def start(self) -> FakeServer:
+        global _fork_hook_installed
         s = self.settings
         self._errors = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
-             "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns)],
-            # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full
-            # pipe would block the server mid-run.
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True,
-        )
+        if not _fork_hook_installed and hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=_close_lifelines_in_child)
+            _fork_hook_installed = True
+        # Both ends are non-inheritable (PEP 446): programs the profiled code runs never get them,
+        # and forked children close the write end (above).
+        read_end, self._lifeline = os.pipe()
+        _LIFELINES.add(self._lifeline)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
+                 "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns),
+                 "--parent-pid", str(os.getpid())],
+                # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full
+                # pipe would block the server mid-run.
+                stdin=read_end, stdout=subprocess.PIPE, stderr=self._errors, text=True,
+            )
+        except OSError as exc:
+            self.stop()
+            raise FakeServerError(f"the fake model server did not start: {exc}") from None
+        finally:
+            os.close(read_end)
         ready, _, _ = select.select([self.process.stdout], [], [], self.start_timeout)
         line = self.process.stdout.readline() if ready else ""
         if not line.startswith("listening "):
@@ -336,7 +403,13 @@ class FakeServer:
 
     def stop(self) -> None:
         process, self.process = self.process, None
+        if self._lifeline is not None:
+            _LIFELINES.discard(self._lifeline)
+            os.close(self._lifeline)
+            self._lifeline = None
         if process is None:
+            if self._errors is not None:
+                self._errors.close()
             return
         if process.poll() is None:
             process.terminate()
@@ -345,7 +418,7 @@ class FakeServer:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        for stream in (process.stdin, process.stdout, self._errors):
+        for stream in (process.stdout, self._errors):
             if stream is not None:
                 stream.close()
 

@@ -4,14 +4,19 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
+import stat
+import subprocess
+import time
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from test_cli import run
+from test_cli import ASYNCLINT, run
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text())
 
@@ -118,13 +123,24 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
     (("--compare", "plain.json", "plain.json"), "plain.json: not an asynclint profile report"),
     (("workload.py:clean", "--threshold", "1", "--interval", "2"), "must be shorter than --threshold"),
     (("workload.py:clean", "--env-args", "[1]"), "--env-args: expected a JSON object"),
+    (("workload.py:clean", "-o", "no/such/dir/report.json"), "no/such/dir/report.json: cannot write report"),
+    (("workload.py:clean", "--html", "ro.html"), "ro.html: cannot write report: read-only (no write permission)"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message):
     (workdir / "plain.json").write_text('{"version": 1}')
+    (workdir / "ro.html").write_text("kept")
+    (workdir / "ro.html").chmod(0o444)
     result = run("profile", *args, cwd=workdir)
     assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr
+
+
+@pytest.mark.parametrize("option", ["--threshold", "--interval", "--duration", "--timeout", "--latency"])
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_numbers_must_be_finite(workdir: Path, option: str, value: str):
+    result = run("profile", "workload.py:clean", option, value, cwd=workdir)
+    assert result.returncode == 2 and f"Invalid value for '{option}': '{value}' is not a finite number" in result.stderr
 
 
 def test_an_import_error_in_the_target_is_one_line(workdir: Path):
@@ -133,3 +149,90 @@ def test_an_import_error_in_the_target_is_one_line(workdir: Path):
     assert result.returncode == 2
     assert result.stderr.strip() == ("asynclint: error: cannot import broken.py: ModuleNotFoundError: "
                                      "No module named 'no_such_dependency_xyz'")
+
+
+def test_a_rollout_that_never_ends_is_cancelled_at_the_timeout_and_counted(workdir: Path):
+    started = time.monotonic()
+    result = run("profile", "workload.py:hangs", "--duration", "0.3", "--timeout", "0.8", "--warmup", "0",
+                 "--format", "json", cwd=workdir)
+    assert time.monotonic() - started < 30
+    assert result.returncode == 1, result.stderr  # like a rollout that raised
+    report = json.loads(result.stdout)
+    assert report["run"]["timed_out"] == 1 and report["settings"]["timeout_s"] == 0.8
+    assert report["outputs"]["values"][3] == {"error": "timed out: still running at --timeout (0.8 s)"}
+    rich = run("profile", "workload.py:hangs", "--duration", "0.2", "--timeout", "0.5", "--warmup", "0", cwd=workdir)
+    assert "1 rollouts timed out: still running at --timeout (0.5 s), cancelled" in rich.stdout
+
+
+def _interrupt_when(path: Path, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert process.poll() is None and time.monotonic() < deadline, "the run never started measuring"
+        time.sleep(0.02)
+    time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+
+
+def test_ctrl_c_writes_the_partial_report_and_exits_130(workdir: Path):
+    env = {**os.environ, "NO_COLOR": "1", "ASYNCLINT_TEST_STARTED": str(workdir / "started")}
+    process = subprocess.Popen([ASYNCLINT, "profile", "workload.py:hangs", "--rollouts", "100", "--warmup", "0",
+                                "--format", "json", "-o", "partial.json"], cwd=workdir, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _interrupt_when(workdir / "started", process)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and stdout == ""
+    report = json.loads((workdir / "partial.json").read_text())
+    jsonschema.validate(report, SCHEMA)
+    assert report["run"]["interrupted"] is True and report["run"]["cancelled"] == 1
+    assert report["outputs"]["values"][3] == {"error": "interrupted: still running when the run was interrupted"}
+    assert not list(workdir.glob(".partial.json.*"))  # no temporary file left behind
+
+
+def test_ctrl_c_before_measuring_exits_130_without_a_report(workdir: Path):
+    (workdir / "slow_import.py").write_text("import time\n\ntime.sleep(30)\n\n\nasync def run(i):\n    return i\n")
+    process = subprocess.Popen([ASYNCLINT, "profile", "slow_import.py:run", "-o", "none.json"], cwd=workdir,
+                               text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr.strip() == "asynclint: interrupted: no report" and not (workdir / "none.json").exists()
+
+
+def test_rollouts_raising_keyboard_interrupt_or_cancelled_error_are_failed_rollouts(workdir: Path):
+    result = run("profile", "workload.py:raises_base", "--rollouts", "6", "--warmup", "0", "--format", "json",
+                 cwd=workdir)
+    assert result.returncode == 1, result.stderr
+    values = json.loads(result.stdout)["outputs"]["values"]
+    assert values[2] == {"error": "KeyboardInterrupt"} and values[4] == {"error": "CancelledError"}
+    assert values[5] == 5
+
+
+def test_what_the_target_prints_goes_to_stderr_when_the_report_is_on_stdout(workdir: Path):
+    result = run("profile", "workload.py:chatty", "--rollouts", "4", "--format", "json", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["outputs"]["count"] == 4
+    assert "rollout 0 says hello" in result.stderr and "from a child process" in result.stderr
+
+
+def test_concurrency_above_the_rollouts_runs_only_as_many(workdir: Path):
+    started = time.monotonic()
+    result = run("profile", "workload.py:clean", "--rollouts", "10", "--concurrency", "1000000", cwd=workdir)
+    assert result.returncode == 0 and time.monotonic() - started < 30
+    assert "concurrency 10 (1000000 asked: only 10 rollouts)" in result.stdout
+    assert "model latency" not in result.stdout  # no fake server ran for a function
+
+
+def test_reports_keep_the_files_mode_or_take_the_umask(workdir: Path):
+    profile_json(workdir, "workload.py:clean", "new.json")
+    assert stat.S_IMODE((workdir / "new.json").stat().st_mode) == 0o666 & ~_umask()
+    (workdir / "new.json").chmod(0o640)
+    profile_json(workdir, "workload.py:clean", "new.json")
+    assert stat.S_IMODE((workdir / "new.json").stat().st_mode) == 0o640
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

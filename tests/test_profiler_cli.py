@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 import re
 import shutil
 import signal
@@ -114,7 +115,7 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
 @pytest.mark.parametrize(("args", "message"), [
     (("missing.py:run",), "missing.py: no such file or directory"),
     (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
-    (("workload.py:not_async",), "'not_async' is not an async function"),
+    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
     (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
     (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
     ((), "missing TARGET"),
@@ -236,3 +237,96 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def test_sync_callables_that_return_awaitables_are_profiled(workdir: Path):
+    (workdir / "factories.py").write_text(textwrap.dedent("""
+        import asyncio
+        import functools
+
+
+        async def _inner(i):
+            await asyncio.sleep(0.001)
+            return i
+
+
+        def sync_returns_coroutine(i):
+            return _inner(i)
+
+
+        as_lambda = lambda i: _inner(i)  # noqa: E731
+
+
+        def logged(function):
+            @functools.wraps(function)
+            def wrapper(*args):
+                return function(*args)
+            return wrapper
+
+
+        @logged
+        async def decorated(i):
+            return await _inner(i)
+
+
+        partial = functools.partial(_inner)
+    """))
+    for name in ("sync_returns_coroutine", "as_lambda", "decorated", "partial"):
+        result = run("profile", f"factories.py:{name}", "--rollouts", "5", "--format", "json", cwd=workdir)
+        assert result.returncode == 0, (name, result.stderr)
+        assert json.loads(result.stdout)["outputs"]["values"] == [0, 1, 2, 3, 4]
+
+
+def test_a_module_inside_a_package_is_imported_as_the_packages_module(workdir: Path):
+    package = workdir / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("OFFSET = 100\n")
+    (package / "mod.py").write_text("from .helper import OFFSET\n\n\nasync def fn(i):\n    return i + OFFSET\n")
+    result = run("profile", "pkg/mod.py:fn", "--rollouts", "3", "--format", "json", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["outputs"]["values"] == [100, 101, 102]
+
+
+def test_outputs_are_the_same_for_equal_results_of_two_runs(workdir: Path):
+    (workdir / "objects.py").write_text(textwrap.dedent("""
+        class Result:
+            def __init__(self, value):
+                self.value = value
+
+
+        async def run(i):
+            return {"object": Result(i), "tags": {"b", "a", "c"}, "nan": float("nan"), 1: "int key", "k": "str key"}
+    """))
+    first = profile_json(workdir, "objects.py:run", "first.json", env={"PYTHONHASHSEED": "1"})
+    second = profile_json(workdir, "objects.py:run", "second.json", env={"PYTHONHASHSEED": "2"})
+    assert first["outputs"]["sha256"] == second["outputs"]["sha256"]
+    value = first["outputs"]["values"][0]
+    assert value == {"object": "<objects.Result object>", "tags": ["a", "b", "c"], "nan": "nan", "1": "int key",
+                     "k": "str key"}
+    assert "NaN" not in (workdir / "first.json").read_text()  # strict JSON
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda r: r.update(settings=[1, 2]), "'settings' is not an object"),
+    (lambda r: r["lag"].update(p99_ms=float("nan")), "lag.p99_ms is nan, not a finite number >= 0"),
+    (lambda r: r["lag"].update(max_ms=float("inf")), "lag.max_ms is inf"),
+    (lambda r: r["run"].update(wall_s="fast"), "run.wall_s is 'fast'"),
+    (lambda r: r["sites"].append({"cause": "user", "path": "a.py", "line": 1.5, "total_ms": 1}), "site "),
+    (lambda r: r.update(sites={"a": 1}), "'sites' is not a list"),
+])
+def test_malformed_reports_are_named_in_one_line(workdir: Path, edit, message):
+    report = profile_json(workdir, "workload.py:clean", "good.json")
+    edit(report)
+    (workdir / "bad.json").write_text(json.dumps(report))
+    result = run("profile", "--compare", "good.json", "bad.json", cwd=workdir)
+    assert result.returncode == 2
+    assert result.stderr.startswith("asynclint: error: bad.json: malformed profile report (") and message in result.stderr
+
+
+def test_compare_notes_a_different_target_and_sampler(workdir: Path):
+    profile_json(workdir, "workload.py:clean", "a.json")
+    profile_json(workdir, "workload.py:stalls", "b.json", "--method", "thread")
+    result = run("profile", "--compare", "a.json", "b.json", cwd=workdir)
+    assert "the runs differ: target 'workload.py:clean' → 'workload.py:stalls'" in result.stdout
+    assert "method 'signal' → 'thread'" in result.stdout

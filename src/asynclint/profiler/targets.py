@@ -13,6 +13,7 @@ import itertools
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -118,12 +119,43 @@ class Pool:
             await asyncio.gather(everything, return_exceptions=True)
 
 
+#: The memory address in a default ``repr`` (``<Result object at 0x7f3a…>``): it differs between
+#: runs that produced the same thing.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def canonical(value: Any) -> Any:
-    """A JSON-able copy of a rollout's output, stable across runs (dict keys sorted on dump)."""
+    """A JSON value standing for a rollout's output, the same for equal outputs of two runs. JSON
+    types stay; dict keys become strings (sorted on dump; ``1`` and ``True`` as JSON writes them);
+    tuples become lists and sets sorted lists; ``nan`` and ``inf`` become the strings ``"nan"``,
+    ``"inf"``, ``"-inf"`` (JSON has no such numbers); anything else becomes its ``repr``, with
+    memory addresses (`` at 0x7f…``) taken out."""
     try:
-        return json.loads(json.dumps(value, sort_keys=True, default=repr))
-    except (TypeError, ValueError):
-        return repr(value)
+        return _canonical(value)
+    except RecursionError:  # a structure that contains itself
+        return _ADDRESS.sub("", repr(value))
+
+
+def _canonical(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else repr(float(value))
+    if isinstance(value, dict):
+        return {_key(key): _canonical(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canonical(item) for item in value), key=lambda item: json.dumps(item, sort_keys=True))
+    return _ADDRESS.sub("", repr(value))
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)  # what json.dumps does with such a key: 1 -> "1", True -> "true"
+    return _ADDRESS.sub("", repr(key))
 
 
 def _error_text(exc: BaseException) -> str:
@@ -133,10 +165,23 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
+def _package_root(directory: Path) -> Path | None:
+    """The outermost package directory holding ``directory`` (itself included), if it is one."""
+    root = None
+    while (directory / "__init__.py").is_file():
+        root, directory = directory, directory.parent
+    return root
+
+
 def _import_file(path: Path) -> Any:
-    """Import a module file, or a package directory, by path (its parent goes on sys.path, so
-    sibling and relative imports work as they would for the user)."""
+    """Import a module file, or a package directory, by path. One inside a package is imported as
+    that package's module (``pkg/mod.py`` as ``pkg.mod``, with the package's parent on sys.path),
+    so its relative imports work; any other has its parent put on sys.path, so sibling imports
+    work as they would for the user."""
     path = path.resolve()
+    root = _package_root(path.parent)
+    if root is not None:
+        return _import_in_package(path, root)
     package = path.is_dir()
     name = path.name if package else path.stem
     parent = str(path.parent)
@@ -161,6 +206,19 @@ def _import_file(path: Path) -> Any:
     except BaseException:
         del sys.modules[name]
         raise
+    return module
+
+
+def _import_in_package(path: Path, root: Path) -> Any:
+    parts = path.relative_to(root.parent).parts
+    name = ".".join([*parts[:-1], parts[-1] if path.is_dir() else path.stem])
+    if str(root.parent) not in sys.path:
+        sys.path.insert(0, str(root.parent))
+    module = importlib.import_module(name)
+    origin = getattr(module, "__file__", None)
+    expected = path / "__init__.py" if path.is_dir() else path
+    if not origin or Path(origin).resolve() != expected:
+        raise TargetError(f"{path}: a different module named {name!r} is already importable ({origin})")
     return module
 
 
@@ -476,11 +534,8 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
             raise TargetError(f"{spec}: {where} has no attribute {name!r}")
         if not callable(function):
             raise TargetError(f"{spec}: {name!r} is not callable")
-        is_async = inspect.iscoroutinefunction(function) or (
-            not inspect.isroutine(function) and inspect.iscoroutinefunction(type(function).__call__))
-        if inspect.isclass(function) or not is_async:
-            if not _returns_awaitable_hint(function):
-                raise TargetError(f"{spec}: {name!r} is not an async function (profile `async def {name}(index)`)")
+        # Whether it returns an awaitable is checked at the first call (drive): a sync function,
+        # lambda or decorator can return a coroutine, and no signature says so reliably.
         return CallableTarget(spec, function, module_sources(module))
     path = Path(spec)
     candidates = [spec]
@@ -503,16 +558,6 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
     raise TargetError(f"{spec}: neither a verifiers v0 environment (no load_environment()) nor a v1 one "
                       "(no Taskset subclass in __all__); for any other code, name an async function: "
                       "module:function")
-
-
-def _returns_awaitable_hint(function: Callable) -> bool:
-    """A sync factory annotated to return an awaitable/coroutine is accepted too."""
-    try:
-        annotation = inspect.signature(function).return_annotation
-    except (TypeError, ValueError):
-        return False
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
-    return any(word in str(text) for word in ("Awaitable", "Coroutine", "Future", "Task"))
 
 
 def default_rollouts(target: Target, rollouts: int | None, duration: float | None) -> int | None:

@@ -103,12 +103,32 @@ def test_sync_client_streaming_and_models(server):
     assert [m.id for m in models.data] == ["fake"]
 
 
+def test_usage_in_streams_for_several_choices_and_text_completions(server):
+    openai = _openai()
+    client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
+    try:
+        chunks = list(client.chat.completions.create(model="m", messages=QUESTION, stream=True,
+                                                     stream_options={"include_usage": True}))
+        plain = client.chat.completions.create(model="m", messages=QUESTION)
+        two = client.chat.completions.create(model="m", messages=QUESTION, n=2)
+        text = client.completions.create(model="m", prompt="Who designed the engine?")
+        streamed_text = list(client.completions.create(model="m", prompt="Who designed the engine?", stream=True))
+    finally:
+        client.close()
+    assert chunks[-1].choices == [] and chunks[-1].usage.total_tokens == plain.usage.total_tokens
+    assert all(chunk.usage is None for chunk in chunks[:-1])
+    assert two.usage.completion_tokens == sum(len(c.message.content.split()) for c in two.choices)
+    assert two.usage.prompt_tokens == plain.usage.prompt_tokens
+    assert "<answer>" in text.choices[0].text and text.usage.total_tokens > 0
+    assert "".join(chunk.choices[0].text for chunk in streamed_text) == text.choices[0].text
+
+
 def test_errors_use_the_openai_error_shape(server):
     openai = _openai()
     client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
     try:
         with pytest.raises(openai.NotFoundError):
-            client.completions.create(model="m", prompt="hi")
+            client.embeddings.create(model="m", input="hi")
         with pytest.raises(openai.BadRequestError, match="messages"):
             client.chat.completions.create(model="m", messages="not a list")  # type: ignore[arg-type]
     finally:

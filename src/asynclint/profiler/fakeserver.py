@@ -10,7 +10,8 @@ argument is the user's question on the first call and, on later calls, the first
 tool returned (the text before the first ``:`` of its first line, e.g. a page title from a search).
 Then it answers ``<think>…</think><answer>…</answer>`` (the answer is a word of the last tool
 result, or of the question) and cites what it looked up last as ``[[reference]]``. Without
-tools it answers the same way at once.
+tools it answers the same way at once. ``/completions`` answers each prompt like a chat of one
+user message.
 
 ``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
 until SIGTERM/SIGINT or until its standard input closes. With ``--parent-pid`` it also exits when
@@ -148,11 +149,17 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
     return {"role": "assistant", "content": f"<think>{thinking}</think>\n<answer>{answer}</answer>{cite}"}, "stop"
 
 
-def _usage(request: dict, message: dict) -> dict:
-    prompt = sum(len(_text(m.get("content")).split()) for m in request.get("messages") or [])
-    completion = len(_text(message.get("content")).split()) + sum(
+def _usage(prompt_text: str, messages: list[dict]) -> dict:
+    """Words standing in for tokens: the prompt once, every choice's completion (``n`` > 1)."""
+    prompt = len(prompt_text.split())
+    completion = sum(len(_text(message.get("content")).split()) + sum(
         len(call["function"]["arguments"].split()) for call in message.get("tool_calls") or [])
+        for message in messages)
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def _prompt_text(request: dict) -> str:
+    return " ".join(_text(m.get("content")) for m in request.get("messages") or [])
 
 
 def chat_completion(request: dict, settings: ReplySettings) -> dict:
@@ -169,21 +176,56 @@ def chat_completion(request: dict, settings: ReplySettings) -> dict:
         .hexdigest()[:24],
         "object": "chat.completion", "created": FIXED_CREATED,
         "model": str(request.get("model") or "fake"), "choices": choices,
-        "usage": _usage(request, choices[0]["message"]), "system_fingerprint": "asynclint-fake",
+        "usage": _usage(_prompt_text(request), [choice["message"] for choice in choices]),
+        "system_fingerprint": "asynclint-fake",
     }
 
 
-def _stream_body(completion: dict) -> bytes:
-    """The same completion as server-sent events: one delta per choice, then a finish chunk."""
+def text_completion(request: dict, settings: ReplySettings) -> dict:
+    """``/completions``: each prompt answered like a chat of one user message, ``n`` times."""
+    prompts = request.get("prompt")
+    prompts = [prompts] if isinstance(prompts, str) else [str(p) for p in prompts or [""]]
+    choices = []
+    for prompt in prompts:
+        chat = chat_completion({**request, "messages": [{"role": "user", "content": prompt}], "tools": None},
+                               settings)
+        for choice in chat["choices"]:
+            choices.append({"index": len(choices), "text": choice["message"]["content"] or "",
+                            "finish_reason": choice["finish_reason"], "logprobs": None})
+    return {
+        "id": "cmpl-fake-" + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode())
+        .hexdigest()[:24],
+        "object": "text_completion", "created": FIXED_CREATED, "model": str(request.get("model") or "fake"),
+        "choices": choices,
+        "usage": _usage(" ".join(prompts), [{"content": choice["text"]} for choice in choices]),
+    }
+
+
+def _stream_body(completion: dict, include_usage: bool = False) -> bytes:
+    """The same completion as server-sent events: one delta per choice, then a finish chunk, and
+    with ``stream_options.include_usage`` a last chunk with no choices and the usage (the others
+    then carry ``"usage": null``)."""
+    chat = completion["object"] == "chat.completion"
+    kind = "chat.completion.chunk" if chat else "text_completion"
     events = []
     for choice in completion["choices"]:
-        delta = dict(choice["message"])
-        if delta.get("tool_calls"):
-            delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(delta["tool_calls"])]
-        for piece in ({"index": choice["index"], "delta": delta, "finish_reason": None},
-                      {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]}):
-            events.append({"id": completion["id"], "object": "chat.completion.chunk",
-                           "created": completion["created"], "model": completion["model"], "choices": [piece]})
+        if chat:
+            delta = dict(choice["message"])
+            if delta.get("tool_calls"):
+                delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(delta["tool_calls"])]
+            pieces = ({"index": choice["index"], "delta": delta, "finish_reason": None},
+                      {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]})
+        else:
+            pieces = ({**choice, "finish_reason": None},
+                      {**choice, "text": "", "finish_reason": choice["finish_reason"]})
+        for piece in pieces:
+            events.append({"id": completion["id"], "object": kind, "created": completion["created"],
+                           "model": completion["model"], "choices": [piece]})
+    if include_usage:
+        for event in events:
+            event["usage"] = None
+        events.append({"id": completion["id"], "object": kind, "created": completion["created"],
+                       "model": completion["model"], "choices": [], "usage": completion["usage"]})
     return b"".join(b"data: " + _dump(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
 
 
@@ -227,19 +269,27 @@ class _Server:
         return keep_alive
 
     async def _route(self, method: str, path: str, body: bytes) -> tuple[str, bytes, str]:
-        if method == "POST" and path.rstrip("/").endswith("/chat/completions"):
+        route = path.rstrip("/")
+        if method == "POST" and (route.endswith("/chat/completions") or route.endswith("/completions")):
+            chat = route.endswith("/chat/completions")
             try:
                 request = _load(body or b"{}")
-                if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
+                if not isinstance(request, dict):
+                    raise ValueError("expected a JSON object")
+                if chat and not isinstance(request.get("messages"), list):
                     raise ValueError("'messages' must be a list")
+                if not chat and not isinstance(request.get("prompt"), (str, list)):
+                    raise ValueError("'prompt' must be a string or a list of strings")
             except ValueError as exc:
                 return "400 Bad Request", _error(f"invalid request body: {exc}"), "application/json"
             self.requests += 1
             if self.settings.latency_ms > 0:
                 await asyncio.sleep(self.settings.latency_ms / 1000)
-            completion = chat_completion(request, self.settings)
+            completion = (chat_completion if chat else text_completion)(request, self.settings)
             if request.get("stream"):
-                return "200 OK", _stream_body(completion), "text/event-stream"
+                options = request.get("stream_options")
+                include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+                return "200 OK", _stream_body(completion, include_usage), "text/event-stream"
             return "200 OK", _dump(completion).encode(), "application/json"
         if method == "GET" and path.rstrip("/").endswith("/models"):
             models = {"object": "list",

@@ -9,6 +9,12 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+
+@pytest.fixture(autouse=True)
+def _quiet_pytest_asyncio(pytester: pytest.Pytester) -> None:
+    # pytest-asyncio (a dev dependency) warns in every run that does not choose this.
+    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+
 TESTS = """
     import asyncio
     import time

@@ -321,7 +321,8 @@ def test_malformed_reports_are_named_in_one_line(workdir: Path, edit, message):
     (workdir / "bad.json").write_text(json.dumps(report))
     result = run("profile", "--compare", "good.json", "bad.json", cwd=workdir)
     assert result.returncode == 2
-    assert result.stderr.startswith("asynclint: error: bad.json: malformed profile report (") and message in result.stderr
+    assert result.stderr.startswith("asynclint: error: bad.json: malformed profile report (")
+    assert message in result.stderr
 
 
 def test_compare_notes_a_different_target_and_sampler(workdir: Path):

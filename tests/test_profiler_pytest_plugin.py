@@ -144,16 +144,15 @@ RUNNER_TESTS = """
         await asyncio.sleep(0.001)
 """
 
+ASYNC_FIXTURE = "async def value():\n    await asyncio.sleep(0)\n    return 3"
 RUNNERS = {
     # No runner plugin at all: asynclint runs the coroutine with asyncio.run.
     "plain": ("", "", "", "tmp_path", ("-p", "no:asyncio", "-p", "no:anyio")),
     "pytest-asyncio strict": (
-        "import pytest_asyncio", "@pytest_asyncio.fixture\nasync def value():\n    await asyncio.sleep(0)\n    return 3",
-        "@pytest.mark.asyncio", "value", ("-o", "asyncio_mode=strict")),
-    # Auto mode claims every async test, marked or not.
-    "pytest-asyncio auto": (
-        "", "async def _unused():\n    pass\n\n@pytest.fixture\nasync def value():\n    await asyncio.sleep(0)\n    return 3",
-        "", "value", ("-o", "asyncio_mode=auto")),
+        "import pytest_asyncio", "@pytest_asyncio.fixture\n" + ASYNC_FIXTURE, "@pytest.mark.asyncio", "value",
+        ("-o", "asyncio_mode=strict")),
+    # Auto mode claims every async test, marked or not, and every async fixture.
+    "pytest-asyncio auto": ("", "@pytest.fixture\n" + ASYNC_FIXTURE, "", "value", ("-o", "asyncio_mode=auto")),
     "anyio": ("", "@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'", "@pytest.mark.anyio", "anyio_backend",
               ()),
 }

@@ -202,4 +202,5 @@ def test_drive_cancels_at_the_timeout_and_on_stop_and_keeps_rollout_order():
 
     outcome = asyncio.run(interrupted())
     assert outcome.ended == INTERRUPTED and outcome.errors == 0 and 2 <= outcome.cut <= 4
-    assert outcome.outputs[1] == outcome.outputs[5] == {"error": "interrupted: still running when the run was interrupted"}
+    cancelled = {"error": "interrupted: still running when the run was interrupted"}
+    assert outcome.outputs[1] == outcome.outputs[5] == cancelled

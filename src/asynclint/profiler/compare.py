@@ -208,7 +208,8 @@ def _short(value: Any, limit: int = 80) -> str:
 def _settings_note(before: dict, after: dict) -> str | None:
     """What differs between the two runs besides the code: the target, its kind, the settings
     (the sampler too: it changes what the sites are)."""
-    changed = [f"{k} {before.get(k)!r} → {after.get(k)!r}" for k in ("target", "kind") if before.get(k) != after.get(k)]
+    changed = [f"{k} {before.get(k)!r} → {after.get(k)!r}"
+               for k in ("target", "kind") if before.get(k) != after.get(k)]
     first, second = before.get("settings") or {}, after.get("settings") or {}
     keys = ("rollouts", "concurrency", "duration_s", "timeout_s", "warmup", "latency_ms", "seed", "threshold_ms",
             "interval_ms", "method")

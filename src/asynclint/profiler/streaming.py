@@ -123,9 +123,9 @@ class Tally:
             if known is None:
                 self._sites[key] = site
             else:
-                self._sites[key] = replace(known, count=known.count + site.count, total_ms=known.total_ms + site.total_ms,
-                                           max_ms=max(known.max_ms, site.max_ms),
-                                           finding=known.finding or site.finding)
+                self._sites[key] = replace(
+                    known, count=known.count + site.count, total_ms=known.total_ms + site.total_ms,
+                    max_ms=max(known.max_ms, site.max_ms), finding=known.finding or site.finding)
             # The innermost frame most samples saw, approximated across chunks by each chunk's
             # choice weighted by the stalls it covered.
             self._inner.setdefault(key, Counter())[site.inner] += site.count

@@ -4,14 +4,20 @@
 from __future__ import annotations
 
 import json
+import os
+import textwrap
 import re
 import shutil
+import signal
+import stat
+import subprocess
+import time
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-from test_cli import run
+from test_cli import ASYNCLINT, run
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text())
 
@@ -109,7 +115,7 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
 @pytest.mark.parametrize(("args", "message"), [
     (("missing.py:run",), "missing.py: no such file or directory"),
     (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
-    (("workload.py:not_async",), "'not_async' is not an async function"),
+    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
     (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
     (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
     ((), "missing TARGET"),
@@ -118,13 +124,24 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
     (("--compare", "plain.json", "plain.json"), "plain.json: not an asynclint profile report"),
     (("workload.py:clean", "--threshold", "1", "--interval", "2"), "must be shorter than --threshold"),
     (("workload.py:clean", "--env-args", "[1]"), "--env-args: expected a JSON object"),
+    (("workload.py:clean", "-o", "no/such/dir/report.json"), "no/such/dir/report.json: cannot write report"),
+    (("workload.py:clean", "--html", "ro.html"), "ro.html: cannot write report: read-only (no write permission)"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message):
     (workdir / "plain.json").write_text('{"version": 1}')
+    (workdir / "ro.html").write_text("kept")
+    (workdir / "ro.html").chmod(0o444)
     result = run("profile", *args, cwd=workdir)
     assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr
+
+
+@pytest.mark.parametrize("option", ["--threshold", "--interval", "--duration", "--timeout", "--latency"])
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_numbers_must_be_finite(workdir: Path, option: str, value: str):
+    result = run("profile", "workload.py:clean", option, value, cwd=workdir)
+    assert result.returncode == 2 and f"Invalid value for '{option}': '{value}' is not a finite number" in result.stderr
 
 
 def test_an_import_error_in_the_target_is_one_line(workdir: Path):
@@ -133,3 +150,184 @@ def test_an_import_error_in_the_target_is_one_line(workdir: Path):
     assert result.returncode == 2
     assert result.stderr.strip() == ("asynclint: error: cannot import broken.py: ModuleNotFoundError: "
                                      "No module named 'no_such_dependency_xyz'")
+
+
+def test_a_rollout_that_never_ends_is_cancelled_at_the_timeout_and_counted(workdir: Path):
+    started = time.monotonic()
+    result = run("profile", "workload.py:hangs", "--duration", "0.3", "--timeout", "0.8", "--warmup", "0",
+                 "--format", "json", cwd=workdir)
+    assert time.monotonic() - started < 30
+    assert result.returncode == 1, result.stderr  # like a rollout that raised
+    report = json.loads(result.stdout)
+    assert report["run"]["timed_out"] == 1 and report["settings"]["timeout_s"] == 0.8
+    assert report["outputs"]["values"][3] == {"error": "timed out: still running at --timeout (0.8 s)"}
+    rich = run("profile", "workload.py:hangs", "--duration", "0.2", "--timeout", "0.5", "--warmup", "0", cwd=workdir)
+    assert "1 rollouts timed out: still running at --timeout (0.5 s), cancelled" in rich.stdout
+
+
+def _interrupt_when(path: Path, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert process.poll() is None and time.monotonic() < deadline, "the run never started measuring"
+        time.sleep(0.02)
+    time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+
+
+def test_ctrl_c_writes_the_partial_report_and_exits_130(workdir: Path):
+    env = {**os.environ, "NO_COLOR": "1", "ASYNCLINT_TEST_STARTED": str(workdir / "started")}
+    process = subprocess.Popen([ASYNCLINT, "profile", "workload.py:hangs", "--rollouts", "100", "--warmup", "0",
+                                "--format", "json", "-o", "partial.json"], cwd=workdir, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _interrupt_when(workdir / "started", process)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and stdout == ""
+    report = json.loads((workdir / "partial.json").read_text())
+    jsonschema.validate(report, SCHEMA)
+    assert report["run"]["interrupted"] is True and report["run"]["cancelled"] == 1
+    assert report["outputs"]["values"][3] == {"error": "interrupted: still running when the run was interrupted"}
+    assert not list(workdir.glob(".partial.json.*"))  # no temporary file left behind
+
+
+def test_ctrl_c_before_measuring_exits_130_without_a_report(workdir: Path):
+    (workdir / "slow_import.py").write_text("import time\n\ntime.sleep(30)\n\n\nasync def run(i):\n    return i\n")
+    process = subprocess.Popen([ASYNCLINT, "profile", "slow_import.py:run", "-o", "none.json"], cwd=workdir,
+                               text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert stderr.strip() == "asynclint: interrupted: no report" and not (workdir / "none.json").exists()
+
+
+def test_rollouts_raising_keyboard_interrupt_or_cancelled_error_are_failed_rollouts(workdir: Path):
+    result = run("profile", "workload.py:raises_base", "--rollouts", "6", "--warmup", "0", "--format", "json",
+                 cwd=workdir)
+    assert result.returncode == 1, result.stderr
+    values = json.loads(result.stdout)["outputs"]["values"]
+    assert values[2] == {"error": "KeyboardInterrupt"} and values[4] == {"error": "CancelledError"}
+    assert values[5] == 5
+
+
+def test_what_the_target_prints_goes_to_stderr_when_the_report_is_on_stdout(workdir: Path):
+    result = run("profile", "workload.py:chatty", "--rollouts", "4", "--format", "json", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["outputs"]["count"] == 4
+    assert "rollout 0 says hello" in result.stderr and "from a child process" in result.stderr
+
+
+def test_concurrency_above_the_rollouts_runs_only_as_many(workdir: Path):
+    started = time.monotonic()
+    result = run("profile", "workload.py:clean", "--rollouts", "10", "--concurrency", "1000000", cwd=workdir)
+    assert result.returncode == 0 and time.monotonic() - started < 30
+    assert "concurrency 10 (1000000 asked: only 10 rollouts)" in result.stdout
+    assert "model latency" not in result.stdout  # no fake server ran for a function
+
+
+def test_reports_keep_the_files_mode_or_take_the_umask(workdir: Path):
+    profile_json(workdir, "workload.py:clean", "new.json")
+    assert stat.S_IMODE((workdir / "new.json").stat().st_mode) == 0o666 & ~_umask()
+    (workdir / "new.json").chmod(0o640)
+    profile_json(workdir, "workload.py:clean", "new.json")
+    assert stat.S_IMODE((workdir / "new.json").stat().st_mode) == 0o640
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_sync_callables_that_return_awaitables_are_profiled(workdir: Path):
+    (workdir / "factories.py").write_text(textwrap.dedent("""
+        import asyncio
+        import functools
+
+
+        async def _inner(i):
+            await asyncio.sleep(0.001)
+            return i
+
+
+        def sync_returns_coroutine(i):
+            return _inner(i)
+
+
+        as_lambda = lambda i: _inner(i)  # noqa: E731
+
+
+        def logged(function):
+            @functools.wraps(function)
+            def wrapper(*args):
+                return function(*args)
+            return wrapper
+
+
+        @logged
+        async def decorated(i):
+            return await _inner(i)
+
+
+        partial = functools.partial(_inner)
+    """))
+    for name in ("sync_returns_coroutine", "as_lambda", "decorated", "partial"):
+        result = run("profile", f"factories.py:{name}", "--rollouts", "5", "--format", "json", cwd=workdir)
+        assert result.returncode == 0, (name, result.stderr)
+        assert json.loads(result.stdout)["outputs"]["values"] == [0, 1, 2, 3, 4]
+
+
+def test_a_module_inside_a_package_is_imported_as_the_packages_module(workdir: Path):
+    package = workdir / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text("OFFSET = 100\n")
+    (package / "mod.py").write_text("from .helper import OFFSET\n\n\nasync def fn(i):\n    return i + OFFSET\n")
+    result = run("profile", "pkg/mod.py:fn", "--rollouts", "3", "--format", "json", cwd=workdir)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["outputs"]["values"] == [100, 101, 102]
+
+
+def test_outputs_are_the_same_for_equal_results_of_two_runs(workdir: Path):
+    (workdir / "objects.py").write_text(textwrap.dedent("""
+        class Result:
+            def __init__(self, value):
+                self.value = value
+
+
+        async def run(i):
+            return {"object": Result(i), "tags": {"b", "a", "c"}, "nan": float("nan"), 1: "int key", "k": "str key"}
+    """))
+    first = profile_json(workdir, "objects.py:run", "first.json", env={"PYTHONHASHSEED": "1"})
+    second = profile_json(workdir, "objects.py:run", "second.json", env={"PYTHONHASHSEED": "2"})
+    assert first["outputs"]["sha256"] == second["outputs"]["sha256"]
+    value = first["outputs"]["values"][0]
+    assert value == {"object": "<objects.Result object>", "tags": ["a", "b", "c"], "nan": "nan", "1": "int key",
+                     "k": "str key"}
+    assert "NaN" not in (workdir / "first.json").read_text()  # strict JSON
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda r: r.update(settings=[1, 2]), "'settings' is not an object"),
+    (lambda r: r["lag"].update(p99_ms=float("nan")), "lag.p99_ms is nan, not a finite number >= 0"),
+    (lambda r: r["lag"].update(max_ms=float("inf")), "lag.max_ms is inf"),
+    (lambda r: r["run"].update(wall_s="fast"), "run.wall_s is 'fast'"),
+    (lambda r: r["sites"].append({"cause": "user", "path": "a.py", "line": 1.5, "total_ms": 1}), "site "),
+    (lambda r: r.update(sites={"a": 1}), "'sites' is not a list"),
+])
+def test_malformed_reports_are_named_in_one_line(workdir: Path, edit, message):
+    report = profile_json(workdir, "workload.py:clean", "good.json")
+    edit(report)
+    (workdir / "bad.json").write_text(json.dumps(report))
+    result = run("profile", "--compare", "good.json", "bad.json", cwd=workdir)
+    assert result.returncode == 2
+    assert result.stderr.startswith("asynclint: error: bad.json: malformed profile report (")
+    assert message in result.stderr
+
+
+def test_compare_notes_a_different_target_and_sampler(workdir: Path):
+    profile_json(workdir, "workload.py:clean", "a.json")
+    profile_json(workdir, "workload.py:stalls", "b.json", "--method", "thread")
+    result = run("profile", "--compare", "a.json", "b.json", cwd=workdir)
+    assert "the runs differ: target 'workload.py:clean' → 'workload.py:stalls'" in result.stdout
+    assert "method 'signal' → 'thread'" in result.stdout

@@ -6,8 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -99,12 +103,32 @@ def test_sync_client_streaming_and_models(server):
     assert [m.id for m in models.data] == ["fake"]
 
 
+def test_usage_in_streams_for_several_choices_and_text_completions(server):
+    openai = _openai()
+    client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
+    try:
+        chunks = list(client.chat.completions.create(model="m", messages=QUESTION, stream=True,
+                                                     stream_options={"include_usage": True}))
+        plain = client.chat.completions.create(model="m", messages=QUESTION)
+        two = client.chat.completions.create(model="m", messages=QUESTION, n=2)
+        text = client.completions.create(model="m", prompt="Who designed the engine?")
+        streamed_text = list(client.completions.create(model="m", prompt="Who designed the engine?", stream=True))
+    finally:
+        client.close()
+    assert chunks[-1].choices == [] and chunks[-1].usage.total_tokens == plain.usage.total_tokens
+    assert all(chunk.usage is None for chunk in chunks[:-1])
+    assert two.usage.completion_tokens == sum(len(c.message.content.split()) for c in two.choices)
+    assert two.usage.prompt_tokens == plain.usage.prompt_tokens
+    assert "<answer>" in text.choices[0].text and text.usage.total_tokens > 0
+    assert "".join(chunk.choices[0].text for chunk in streamed_text) == text.choices[0].text
+
+
 def test_errors_use_the_openai_error_shape(server):
     openai = _openai()
     client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
     try:
         with pytest.raises(openai.NotFoundError):
-            client.completions.create(model="m", prompt="hi")
+            client.embeddings.create(model="m", input="hi")
         with pytest.raises(openai.BadRequestError, match="messages"):
             client.chat.completions.create(model="m", messages="not a list")  # type: ignore[arg-type]
     finally:
@@ -163,6 +187,70 @@ def test_binds_only_loopback_on_a_free_port_and_shuts_down_cleanly():
 def test_the_server_exits_when_its_parent_closes_stdin():
     server = FakeServer(ReplySettings(latency_ms=0)).start()
     process = server.process
-    process.stdin.close()
+    os.close(server._lifeline)
+    server._lifeline = None
     assert process.wait(timeout=10) == 0
     server.stop()
+
+
+# The profiler is killed (-9) while a child it forked (a process pool of the profiled code, say)
+# still runs: the server must not outlive the profiler.
+KILLED_PARENT = """
+import os, sys, time
+from asynclint.profiler.fakeserver import FakeServer, ReplySettings
+server = FakeServer(ReplySettings(latency_ms=0)).start()
+child = os.fork()
+if child == 0:
+    time.sleep(60)
+    os._exit(0)
+print(server.process.pid, child, flush=True)
+time.sleep(60)
+"""
+
+
+def _gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        if Path(f"/proc/{pid}/stat").is_file() and Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+            return True  # exited; only its (re-parented) zombie remains to be reaped
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX only")
+def test_the_server_dies_with_a_killed_profiler_even_when_a_forked_child_lives_on():
+    profiler = subprocess.Popen([sys.executable, "-c", KILLED_PARENT], stdout=subprocess.PIPE, text=True)
+    server_pid, child_pid = map(int, profiler.stdout.readline().split())
+    try:
+        os.kill(profiler.pid, signal.SIGKILL)
+        profiler.wait()
+        assert _gone(server_pid, timeout=5), "the fake server outlived its parent"
+    finally:
+        for pid in (server_pid, child_pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        profiler.stdout.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX only")
+def test_a_forked_child_does_not_hold_the_servers_stdin():
+    with FakeServer(ReplySettings(latency_ms=0)) as server:
+        read_end, write_end = os.pipe()
+        child = os.fork()
+        if child == 0:  # report whether the lifeline is still open here
+            try:
+                os.fstat(server._lifeline)
+                os.write(write_end, b"open")
+            except OSError:
+                os.write(write_end, b"closed")
+            os._exit(0)
+        os.waitpid(child, 0)
+        os.close(write_end)
+        assert os.read(read_end, 10) == b"closed"
+        os.close(read_end)

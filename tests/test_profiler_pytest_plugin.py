@@ -9,6 +9,12 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+
+@pytest.fixture(autouse=True)
+def _quiet_pytest_asyncio(pytester: pytest.Pytester) -> None:
+    # pytest-asyncio (a dev dependency) warns in every run that does not choose this.
+    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+
 TESTS = """
     import asyncio
     import time
@@ -108,3 +114,122 @@ def test_unrelated_suites_are_untouched(pytester: pytest.Pytester):
     """))
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(passed=1)
+
+
+RUNNER_TESTS = """
+    import asyncio
+    import time
+
+    import pytest
+    {imports}
+
+
+    def slow_helper():
+        time.sleep(0.08)  # held here
+
+
+    {fixtures}
+
+    {mark}
+    @pytest.mark.loop_budget(30)
+    async def test_over_budget():
+        await asyncio.sleep(0.001)
+        slow_helper()
+        await asyncio.sleep(0.001)
+
+
+    {mark}
+    @pytest.mark.loop_budget(30)
+    async def test_within_budget({fixture_arg}):
+        await asyncio.sleep(0.001)
+"""
+
+ASYNC_FIXTURE = "async def value():\n    await asyncio.sleep(0)\n    return 3"
+RUNNERS = {
+    # No runner plugin at all: asynclint runs the coroutine with asyncio.run.
+    "plain": ("", "", "", "tmp_path", ("-p", "no:asyncio", "-p", "no:anyio")),
+    "pytest-asyncio strict": (
+        "import pytest_asyncio", "@pytest_asyncio.fixture\n" + ASYNC_FIXTURE, "@pytest.mark.asyncio", "value",
+        ("-o", "asyncio_mode=strict")),
+    # Auto mode claims every async test, marked or not, and every async fixture.
+    "pytest-asyncio auto": ("", "@pytest.fixture\n" + ASYNC_FIXTURE, "", "value", ("-o", "asyncio_mode=auto")),
+    "anyio": ("", "@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'", "@pytest.mark.anyio", "anyio_backend",
+              ()),
+}
+
+
+@pytest.mark.parametrize("runner", list(RUNNERS))
+def test_the_marker_works_under_every_runner(pytester: pytest.Pytester, runner: str):
+    imports, fixtures, mark, fixture_arg, options = RUNNERS[runner]
+    source = textwrap.dedent(RUNNER_TESTS).format(imports=imports, fixtures=fixtures, mark=mark,
+                                                  fixture_arg=fixture_arg)
+    path = pytester.makepyfile(test_runner=source)
+    result = pytester.runpytest(*options)
+    result.assert_outcomes(failed=1, passed=1)
+    text = result.stdout.str()
+    assert "(budget 30 ms)" in text and f"test_runner.py:{line_of(path, '# held here')} in slow_helper" in text
+    assert "another plugin" not in text
+
+
+def test_the_fixture_works_under_pytest_asyncio(pytester: pytest.Pytester):
+    pytester.makepyfile(test_fixture_pa=textwrap.dedent("""
+        import asyncio
+        import time
+
+        import pytest
+
+
+        @pytest.mark.asyncio
+        async def test_fixture_api(loop_budget):
+            with loop_budget(30):
+                await asyncio.sleep(0.001)
+                time.sleep(0.08)
+    """))
+    result = pytester.runpytest("-o", "asyncio_mode=strict")
+    result.assert_outcomes(failed=1)
+    assert "(budget 30 ms)" in result.stdout.str()
+
+
+def test_nested_budgets_share_the_running_monitor(pytester: pytest.Pytester):
+    # A budget inside another judges only its own block, each against its own limit; neither
+    # raises for the other's monitor.
+    pytester.makepyfile(test_nested=textwrap.dedent("""
+        import asyncio
+        import time
+
+        import pytest
+
+
+        @pytest.mark.loop_budget(200)
+        async def test_inner_budget_fails_inside_a_generous_marker(loop_budget):
+            with loop_budget(30):
+                await asyncio.sleep(0.001)
+                time.sleep(0.06)  # inner stall
+
+
+        @pytest.mark.loop_budget(30)
+        async def test_stall_outside_the_inner_block_fails_only_the_marker(loop_budget):
+            with loop_budget(200) as inner:
+                await asyncio.sleep(0.005)
+            time.sleep(0.06)  # outer stall
+            assert inner.max_stall_ms < 30
+
+
+        def test_fixture_inside_fixture(loop_budget):
+            async def main():
+                with loop_budget(500) as outer:
+                    with loop_budget(500) as inner:
+                        time.sleep(0.02)
+                        await asyncio.sleep(0.005)
+                    time.sleep(0.04)
+                    await asyncio.sleep(0.005)
+                return outer, inner
+            outer, inner = asyncio.run(main())
+            assert outer.analysis.lag.stalls >= 2 and inner.analysis.lag.stalls == 1
+            assert 30 <= outer.max_stall_ms and inner.max_stall_ms < 35
+    """))
+    result = pytester.runpytest("-p", "no:asyncio", "-p", "no:anyio")
+    result.assert_outcomes(failed=2, passed=1)
+    text = result.stdout.str()
+    assert "(budget 30 ms)" in text and "inner stall" not in text  # the message names lines, not comments
+    assert "MonitorError" not in text

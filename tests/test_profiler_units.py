@@ -217,3 +217,43 @@ def test_the_targets_own_files_are_the_users_wherever_installed_and_suppressed_l
     assert site.cause == USER and site.blind_spot
     (quiet,) = analyze(recording, user_roots=[str(Path(LIBRARY_FILE).parent)], suppressed=[(LIBRARY_FILE, 30)]).sites
     assert quiet.suppressed and not quiet.blind_spot
+
+
+def test_v0_load_is_whole_groups_and_the_concurrency_says_so():
+    import types
+
+    from asynclint.profiler.targets import LoadPlan, VerifiersTarget
+
+    target = VerifiersTarget("env", types.SimpleNamespace(), {})
+    target.rows = [{"example_id": i} for i in range(6)]
+    assert list(target.groups(8)) == [(0, 2), (1, 2), (2, 1), (3, 1), (4, 1), (5, 1)]
+    assert list(target.groups(3)) == [(0, 1), (1, 1), (2, 1)]
+    assert target.concurrency(LoadPlan(500, 64, None)) == (
+        84, "verifiers runs each example's 84 rollouts together, as one group")
+    assert target.concurrency(LoadPlan(120, 64, None)) == (60, "whole groups of 20 rollouts (one example each)")
+    assert target.concurrency(LoadPlan(30, 64, None)) == (30, "only 30 rollouts")
+    assert target.concurrency(LoadPlan(None, 64, 1.0)) == (64, None)
+
+
+def test_drive_cancels_at_the_timeout_and_on_stop_and_keeps_rollout_order():
+    from asynclint.profiler.targets import INTERRUPTED, TIMED_OUT, LoadPlan, drive
+
+    async def rollout(index: int) -> int:
+        if index in (1, 5):
+            await asyncio.Event().wait()
+        await asyncio.sleep(0)
+        return index
+
+    outcome = asyncio.run(drive(rollout, LoadPlan(8, 3, None, 0.2)))
+    assert (outcome.ended, outcome.cut) == (TIMED_OUT, 2) and outcome.outputs[0] == 0
+    assert [type(v).__name__ for v in outcome.outputs] == ["int", "dict", "int", "int", "int", "dict", "int", "int"]
+
+    async def interrupted():
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(0.1, stop.set)
+        return await drive(rollout, LoadPlan(None, 4, None), stop)
+
+    outcome = asyncio.run(interrupted())
+    assert outcome.ended == INTERRUPTED and outcome.errors == 0 and 2 <= outcome.cut <= 4
+    cancelled = {"error": "interrupted: still running when the run was interrupted"}
+    assert outcome.outputs[1] == outcome.outputs[5] == cancelled

@@ -5,12 +5,16 @@ verifiers with ``verifiers.v1`` (0.3.x bundles it; 0.4.x is only that)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import jsonschema
 import pytest
-from test_cli import run
+from test_cli import ASYNCLINT, run
 
 pytest.importorskip("verifiers.v1", reason="needs verifiers with the v1 API (`pip install -e .[verifiers]`)")
 
@@ -103,3 +107,36 @@ def test_tools_are_called_over_mcp_by_the_in_process_agent(tmp_path: Path):
     assert report["run"]["errors"] == 0, report["run"]["first_error"]
     # The fake model searches with the question, then answers with a word of the tool's result.
     assert [v["reward"] for v in report["outputs"]["values"]] == [1.0, 1.0]
+
+
+def _server_child(parent: int) -> int | None:
+    """The fake server among ``parent``'s children, from /proc."""
+    for task in Path(f"/proc/{parent}/task").glob("*"):
+        for child in (task / "children").read_text().split():
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"asynclint.profiler.fakeserver" in cmdline:
+                return int(child)
+    return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_ctrl_c_during_the_run_reaps_the_fake_server_and_writes_the_partial_report(workdir: Path):
+    env = {**os.environ, "NO_COLOR": "1"}
+    # Model calls of 3 s: the run is still measuring when it is interrupted.
+    process = subprocess.Popen([ASYNCLINT, "profile", "qa_v1", "--rollouts", "4", "--warmup", "0", "--latency", "3000",
+                                "--format", "json", "-o", "partial.json"], cwd=workdir, env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    server = None
+    while server is None and time.monotonic() < deadline and process.poll() is None:
+        server = _server_child(process.pid)
+        time.sleep(0.05)
+    assert server is not None, "no fake server started"
+    time.sleep(2.5)  # loading the environment and starting its servers takes about a second here
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr[-2000:]
+    assert not Path(f"/proc/{server}").exists() or Path(f"/proc/{server}/stat").read_text().split()[2] == "Z"
+    report = json.loads((workdir / "partial.json").read_text())
+    jsonschema.validate(report, SCHEMA)
+    assert report["run"]["interrupted"] is True and report["run"]["cancelled"] == 4

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import replace
@@ -18,6 +21,8 @@ from asynclint.files import PathError
 from asynclint.model import FileError, Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: `profile` stopped by SIGINT (Ctrl-C), as shells report it: 128 + SIGINT.
+EXIT_INTERRUPTED = 130
 SEVERITIES = [s.label for s in sorted(Severity, reverse=True)]
 FORMATS = ("rich", "json", "sarif", "github", "concise")
 
@@ -37,13 +42,38 @@ def _use_color(no_color: bool, output: str | None) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename: never a half-written report."""
+def _new_file_mode() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def check_writable(path: Path) -> None:
+    """OSError now, before a long run, if ``write_atomic(path, ...)`` would fail: the directory
+    missing or not writable, a directory in the file's place, a read-only file there."""
     directory = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory")
+    if not directory.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such directory")
+    if path.exists() and (not stat.S_IMODE(path.stat().st_mode) & 0o222 or not os.access(path, os.W_OK)):
+        raise PermissionError(errno.EACCES, "read-only (no write permission)")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "directory not writable")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file and a rename: never a half-written report. The file keeps
+    the permission bits it had, and a new one gets the umask's (as ``open`` would give it); a
+    read-only file is not replaced (as ``asynclint fix`` does not replace one)."""
+    directory = path.parent if str(path.parent) else Path(".")
+    check_writable(path)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _new_file_mode()
     fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
@@ -272,17 +302,36 @@ def explain_rule(code: str) -> None:
     click.echo(text, nl=False)
 
 
+class FiniteFloat(click.FloatRange):
+    """A float range that also refuses nan and inf (which every comparison lets through)."""
+
+    name = "finite float"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
+FINITE_POSITIVE = FiniteFloat(min=0, min_open=True)
+FINITE_NON_NEGATIVE = FiniteFloat(min=0)
+
+
 @main.command("profile")
 @click.argument("target", required=False)
 @click.option("--rollouts", type=click.IntRange(min=1), default=None,
               help="Rollouts to run (default: 256 for a function, 24 for a verifiers environment).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=64, show_default=True,
               help="Rollouts in flight at once.")
-@click.option("--duration", type=click.FloatRange(min=0, min_open=True), default=None, metavar="S",
+@click.option("--duration", type=FINITE_POSITIVE, default=None, metavar="S",
               help="Keep starting rollouts for S seconds (with --rollouts: whichever ends first).")
+@click.option("--timeout", type=FINITE_POSITIVE, default=None, metavar="S",
+              help="Cancel rollouts still running S seconds after measuring began, counted as timed out "
+                   "(default: --duration + 10 s with --duration, else none).")
 @click.option("--warmup", type=click.IntRange(min=0), default=8, show_default=True,
               help="Unmeasured rollouts first (imports, client set-up, caches happen once per process).")
-@click.option("--latency", type=click.FloatRange(min=0), default=50.0, show_default=True, metavar="MS",
+@click.option("--latency", type=FINITE_NON_NEGATIVE, default=50.0, show_default=True, metavar="MS",
               help="Fake model server: milliseconds per chat completion.")
 @click.option("--tokens", type=click.IntRange(min=0), default=24, show_default=True,
               help="Fake model server: words of reasoning per reply.")
@@ -291,9 +340,9 @@ def explain_rule(code: str) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Fake model server: reply seed.")
 @click.option("--env-args", default=None, metavar="JSON",
               help="verifiers v0: keyword arguments for load_environment(); v1: the env config (taskset, agent, ...).")
-@click.option("--threshold", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+@click.option("--threshold", type=FINITE_POSITIVE, default=5.0, show_default=True,
               metavar="MS", help="A heartbeat this late is a stall and gets attributed.")
-@click.option("--interval", type=click.FloatRange(min=0.1), default=2.0, show_default=True, metavar="MS",
+@click.option("--interval", type=FiniteFloat(min=0.1), default=2.0, show_default=True, metavar="MS",
               help="Heartbeat period.")
 @click.option("--method", type=click.Choice(["auto", "signal", "thread", "callbacks"]), default="auto",
               show_default=True, help="How stalls are attributed (see docs/profiler.md).")
@@ -305,8 +354,8 @@ def explain_rule(code: str) -> None:
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
 @click.option("--compare", nargs=2, type=click.Path(dir_okay=False), default=None, metavar="BEFORE AFTER",
               help="Compare two JSON profile reports instead of profiling.")
-def profile_command(target, rollouts, concurrency, duration, warmup, latency, tokens, tool_turns, seed, env_args,
-                    threshold, interval, method, fmt, output, html_file, no_check, no_color, compare) -> None:
+def profile_command(target, rollouts, concurrency, duration, timeout, warmup, latency, tokens, tool_turns, seed,
+                    env_args, threshold, interval, method, fmt, output, html_file, no_check, no_color, compare) -> None:
     """Run TARGET under concurrent load and report where the event loop was held.
 
     TARGET is a verifiers environment (module file, package directory or installed id; v0 with
@@ -314,8 +363,9 @@ def profile_command(target, rollouts, concurrency, duration, warmup, latency, to
     or an async function `module:function` / `path/to/file.py:function` called with each rollout
     index.
 
-    Exit status: 0 done; 1 some rollouts raised (profile) or the outputs differ (--compare);
-    2 bad command line, target or report file.
+    Exit status: 0 done; 1 some rollouts raised or timed out (profile) or the outputs differ
+    (--compare); 2 bad command line, target or report file; 130 interrupted (Ctrl-C): the report
+    so far is still written, marked as interrupted.
     """
     from asynclint.profiler import cli_support
 
@@ -330,17 +380,31 @@ def profile_command(target, rollouts, concurrency, duration, warmup, latency, to
         sys.exit(EXIT_CLEAN if outputs_identical else EXIT_FINDINGS)
     if not target:
         _fail("missing TARGET (a verifiers environment, or module:function)")
+    for name in (output, html_file):  # found out now, not after a long run
+        if name:
+            try:
+                check_writable(Path(name))
+            except OSError as exc:
+                _fail(f"{name}: cannot write report: {exc.strerror or exc}")
     try:
-        run = cli_support.profile_target(
-            target, rollouts=rollouts, concurrency=concurrency, duration=duration, latency_ms=latency,
-            seed=seed, tokens=tokens, tool_turns=tool_turns, env_args=env_args, threshold_ms=threshold,
-            interval_ms=interval, method=method, check=not no_check, warmup=warmup)
+        # The report goes to stdout: what the target prints goes to stderr meanwhile.
+        with cli_support.stdout_to_stderr(enabled=not output):
+            run = cli_support.profile_target(
+                target, rollouts=rollouts, concurrency=concurrency, duration=duration, timeout=timeout,
+                latency_ms=latency, seed=seed, tokens=tokens, tool_turns=tool_turns, env_args=env_args,
+                threshold_ms=threshold, interval_ms=interval, method=method, check=not no_check, warmup=warmup)
     except cli_support.ProfileError as exc:
         _fail(str(exc))
+    except (cli_support.ProfileInterrupted, KeyboardInterrupt) as exc:
+        click.echo(f"asynclint: {str(exc) or 'interrupted: no report'}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    _emit(cli_support.render(run, fmt, color=_use_color(no_color, output)), output)
     if html_file:
         _write(Path(html_file), cli_support.html(run))
-    _emit(cli_support.render(run, fmt, color=_use_color(no_color, output)), output)
-    sys.exit(EXIT_FINDINGS if run.report.outputs.errors else EXIT_CLEAN)
+    facts = run.report.facts
+    if facts.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(EXIT_FINDINGS if run.report.outputs.errors or facts.timed_out else EXIT_CLEAN)
 
 
 def _write(path: Path, text: str) -> None:

@@ -4,18 +4,45 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asynclint.profiler.compare import CompareError, compare, comparison_to_dict, load_report, render_comparison
 from asynclint.profiler.fakeserver import FakeServerError
 from asynclint.profiler.monitor import MonitorError
 from asynclint.profiler.report import Settings, render_json, render_rich
-from asynclint.profiler.session import ProfileRun, html_call_tree, profile
+from asynclint.profiler.session import Interrupted, ProfileRun, html_call_tree, profile
 from asynclint.profiler.targets import TargetError
 
 
 class ProfileError(Exception):
     """Bad command line, target or report: one line for stderr, exit status 2."""
+
+
+class ProfileInterrupted(Exception):
+    """Interrupted before anything was measured: one line for stderr, no report."""
+
+
+@contextmanager
+def stdout_to_stderr(enabled: bool = True) -> Iterator[None]:
+    """While profiling with the report bound for stdout, send everything written to stdout (the
+    target's prints, its subprocesses' output) to stderr, so that ``--format json`` stays JSON.
+    Done on file descriptor 1, which Python's ``sys.stdout`` and child processes both write to."""
+    if not enabled:
+        yield
+        return
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _env_args(text: str | None) -> dict[str, Any]:
@@ -32,15 +59,19 @@ def _env_args(text: str | None) -> dict[str, Any]:
 
 def profile_target(target: str, *, rollouts: int | None, concurrency: int, duration: float | None,
                    latency_ms: float, seed: int, tokens: int, tool_turns: int, env_args: str | None,
-                   threshold_ms: float, interval_ms: float, method: str, check: bool, warmup: int) -> ProfileRun:
+                   threshold_ms: float, interval_ms: float, method: str, check: bool, warmup: int,
+                   timeout: float | None = None) -> ProfileRun:
     if interval_ms >= threshold_ms:
         raise ProfileError(f"--interval ({interval_ms:g} ms) must be shorter than --threshold ({threshold_ms:g} ms)")
-    settings = Settings(rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method, warmup)
+    settings = Settings(rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method, warmup,
+                        timeout)
     try:
         return profile(target, settings, tokens=tokens, tool_turns=tool_turns, env_args=_env_args(env_args),
                        check=check)
     except (TargetError, MonitorError, FakeServerError) as exc:
         raise ProfileError(str(exc)) from None
+    except Interrupted as exc:
+        raise ProfileInterrupted(str(exc)) from None
 
 
 def render(run: ProfileRun, fmt: str, *, color: bool) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,27 +105,58 @@ def load_report(path: str | Path) -> dict[str, Any]:
         block = document.get(section)
         if not isinstance(block, dict) or any(key not in block for key in keys):
             raise CompareError(f"{name}: malformed profile report (section {section!r} is incomplete)")
-    if not isinstance(document.get("sites", []), list) or not isinstance(document["outputs"]["values"], list):
-        raise CompareError(f"{name}: malformed profile report ('sites' and 'outputs.values' must be lists)")
+    problem = _problem(document)
+    if problem:
+        raise CompareError(f"{name}: malformed profile report ({problem})")
     return document
 
 
+def _is_number(value: Any) -> bool:
+    """A finite, non-negative JSON number (json.loads accepts NaN and Infinity; a report has none)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+
+
+def _problem(document: dict) -> str | None:
+    """What makes a report unusable for a comparison, or None."""
+    for section in ("run", "lag"):
+        for key in _REQUIRED[section]:
+            if not _is_number(document[section][key]):
+                return f"{section}.{key} is {document[section][key]!r}, not a finite number >= 0"
+    outputs = document["outputs"]
+    if not isinstance(outputs["count"], int) or isinstance(outputs["count"], bool) or outputs["count"] < 0:
+        return f"outputs.count is {outputs['count']!r}, not a count"
+    if not isinstance(outputs["sha256"], str):
+        return "outputs.sha256 is not a string"
+    if not isinstance(outputs["values"], list):
+        return "outputs.values is not a list"
+    for key in ("settings",):
+        if not isinstance(document.get(key, {}), dict):
+            return f"{key!r} is not an object"
+    for key in ("target", "kind"):
+        if not isinstance(document.get(key, ""), str):
+            return f"{key!r} is not a string"
+    sites = document.get("sites", [])
+    if not isinstance(sites, list):
+        return "'sites' is not a list"
+    for index, site in enumerate(sites):
+        if not (isinstance(site, dict) and all(isinstance(site.get(k), str) for k in ("cause", "path", "function"))
+                and isinstance(site.get("line"), int) and not isinstance(site.get("line"), bool)
+                and _is_number(site.get("total_ms"))
+                and (site.get("finding") is None or isinstance(site.get("finding"), dict))):
+            return f"site {index} lacks a valid cause, path, function, line, total_ms or finding"
+    return None
+
+
 def _number(document: dict, section: str, key: str) -> float:
-    value = document[section][key]
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise CompareError(f"malformed profile report: {section}.{key} is not a number")
-    return float(value)
+    return float(document[section][key])  # checked by load_report
 
 
 def _sites(document: dict) -> dict[tuple[str, str, str, int], dict]:
     merged: dict[tuple[str, str, str, int], dict] = {}
     for site in document.get("sites", []):
-        try:
-            key = (str(site["cause"]), str(site["path"]), str(site["function"]), int(site["line"]))
-            entry = merged.setdefault(key, {"ms": 0.0, "finding": None})
-            entry["ms"] += float(site["total_ms"])
-        except (KeyError, TypeError, ValueError):
-            raise CompareError("malformed profile report: a site lacks cause/path/function/line/total_ms") from None
+        key = (site["cause"], site["path"], site["function"], site["line"])
+        entry = merged.setdefault(key, {"ms": 0.0, "finding": None})
+        entry["ms"] += float(site["total_ms"])
         finding = site.get("finding")
         if isinstance(finding, dict) and entry["finding"] is None:
             entry["finding"] = f"{finding.get('code')} {finding.get('severity')}"
@@ -174,10 +206,15 @@ def _short(value: Any, limit: int = 80) -> str:
 
 
 def _settings_note(before: dict, after: dict) -> str | None:
+    """What differs between the two runs besides the code: the target, its kind, the settings
+    (the sampler too: it changes what the sites are)."""
+    changed = [f"{k} {before.get(k)!r} → {after.get(k)!r}"
+               for k in ("target", "kind") if before.get(k) != after.get(k)]
     first, second = before.get("settings") or {}, after.get("settings") or {}
-    keys = ("rollouts", "concurrency", "duration_s", "warmup", "latency_ms", "seed", "threshold_ms", "interval_ms")
-    changed = [f"{k} {first.get(k)!r} → {second.get(k)!r}" for k in keys if first.get(k) != second.get(k)]
-    return "settings differ: " + ", ".join(changed) if changed else None
+    keys = ("rollouts", "concurrency", "duration_s", "timeout_s", "warmup", "latency_ms", "seed", "threshold_ms",
+            "interval_ms", "method")
+    changed += [f"{k} {first.get(k)!r} → {second.get(k)!r}" for k in keys if first.get(k) != second.get(k)]
+    return "the runs differ: " + ", ".join(changed) if changed else None
 
 
 def compare(before: dict, after: dict, before_name: str = "before", after_name: str = "after") -> Comparison:

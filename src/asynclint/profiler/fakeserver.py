@@ -10,18 +10,25 @@ argument is the user's question on the first call and, on later calls, the first
 tool returned (the text before the first ``:`` of its first line, e.g. a page title from a search).
 Then it answers ``<think>…</think><answer>…</answer>`` (the answer is a word of the last tool
 result, or of the question) and cites what it looked up last as ``[[reference]]``. Without
-tools it answers the same way at once.
+tools it answers the same way at once. ``/completions`` answers each prompt like a chat of one
+user message.
 
 ``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
-until SIGTERM/SIGINT or until its standard input closes (so it never outlives its parent).
+until SIGTERM/SIGINT or until its standard input closes. With ``--parent-pid`` it also exits when
+that process dies, however it dies (``kill -9`` included): on Linux the kernel sends it SIGTERM
+(``PR_SET_PDEATHSIG``), and everywhere it notices its parent changed within a second. Its stdin
+is a pipe whose write end only the profiler holds: children the profiled code forks close their
+copy, so they cannot keep the server alive either.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import hashlib
 import json
+import os
 import random
 import select
 import signal
@@ -142,11 +149,17 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
     return {"role": "assistant", "content": f"<think>{thinking}</think>\n<answer>{answer}</answer>{cite}"}, "stop"
 
 
-def _usage(request: dict, message: dict) -> dict:
-    prompt = sum(len(_text(m.get("content")).split()) for m in request.get("messages") or [])
-    completion = len(_text(message.get("content")).split()) + sum(
+def _usage(prompt_text: str, messages: list[dict]) -> dict:
+    """Words standing in for tokens: the prompt once, every choice's completion (``n`` > 1)."""
+    prompt = len(prompt_text.split())
+    completion = sum(len(_text(message.get("content")).split()) + sum(
         len(call["function"]["arguments"].split()) for call in message.get("tool_calls") or [])
+        for message in messages)
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def _prompt_text(request: dict) -> str:
+    return " ".join(_text(m.get("content")) for m in request.get("messages") or [])
 
 
 def chat_completion(request: dict, settings: ReplySettings) -> dict:
@@ -163,21 +176,56 @@ def chat_completion(request: dict, settings: ReplySettings) -> dict:
         .hexdigest()[:24],
         "object": "chat.completion", "created": FIXED_CREATED,
         "model": str(request.get("model") or "fake"), "choices": choices,
-        "usage": _usage(request, choices[0]["message"]), "system_fingerprint": "asynclint-fake",
+        "usage": _usage(_prompt_text(request), [choice["message"] for choice in choices]),
+        "system_fingerprint": "asynclint-fake",
     }
 
 
-def _stream_body(completion: dict) -> bytes:
-    """The same completion as server-sent events: one delta per choice, then a finish chunk."""
+def text_completion(request: dict, settings: ReplySettings) -> dict:
+    """``/completions``: each prompt answered like a chat of one user message, ``n`` times."""
+    prompts = request.get("prompt")
+    prompts = [prompts] if isinstance(prompts, str) else [str(p) for p in prompts or [""]]
+    choices = []
+    for prompt in prompts:
+        chat = chat_completion({**request, "messages": [{"role": "user", "content": prompt}], "tools": None},
+                               settings)
+        for choice in chat["choices"]:
+            choices.append({"index": len(choices), "text": choice["message"]["content"] or "",
+                            "finish_reason": choice["finish_reason"], "logprobs": None})
+    return {
+        "id": "cmpl-fake-" + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode())
+        .hexdigest()[:24],
+        "object": "text_completion", "created": FIXED_CREATED, "model": str(request.get("model") or "fake"),
+        "choices": choices,
+        "usage": _usage(" ".join(prompts), [{"content": choice["text"]} for choice in choices]),
+    }
+
+
+def _stream_body(completion: dict, include_usage: bool = False) -> bytes:
+    """The same completion as server-sent events: one delta per choice, then a finish chunk, and
+    with ``stream_options.include_usage`` a last chunk with no choices and the usage (the others
+    then carry ``"usage": null``)."""
+    chat = completion["object"] == "chat.completion"
+    kind = "chat.completion.chunk" if chat else "text_completion"
     events = []
     for choice in completion["choices"]:
-        delta = dict(choice["message"])
-        if delta.get("tool_calls"):
-            delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(delta["tool_calls"])]
-        for piece in ({"index": choice["index"], "delta": delta, "finish_reason": None},
-                      {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]}):
-            events.append({"id": completion["id"], "object": "chat.completion.chunk",
-                           "created": completion["created"], "model": completion["model"], "choices": [piece]})
+        if chat:
+            delta = dict(choice["message"])
+            if delta.get("tool_calls"):
+                delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(delta["tool_calls"])]
+            pieces = ({"index": choice["index"], "delta": delta, "finish_reason": None},
+                      {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]})
+        else:
+            pieces = ({**choice, "finish_reason": None},
+                      {**choice, "text": "", "finish_reason": choice["finish_reason"]})
+        for piece in pieces:
+            events.append({"id": completion["id"], "object": kind, "created": completion["created"],
+                           "model": completion["model"], "choices": [piece]})
+    if include_usage:
+        for event in events:
+            event["usage"] = None
+        events.append({"id": completion["id"], "object": kind, "created": completion["created"],
+                       "model": completion["model"], "choices": [], "usage": completion["usage"]})
     return b"".join(b"data: " + _dump(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
 
 
@@ -221,19 +269,27 @@ class _Server:
         return keep_alive
 
     async def _route(self, method: str, path: str, body: bytes) -> tuple[str, bytes, str]:
-        if method == "POST" and path.rstrip("/").endswith("/chat/completions"):
+        route = path.rstrip("/")
+        if method == "POST" and (route.endswith("/chat/completions") or route.endswith("/completions")):
+            chat = route.endswith("/chat/completions")
             try:
                 request = _load(body or b"{}")
-                if not isinstance(request, dict) or not isinstance(request.get("messages"), list):
+                if not isinstance(request, dict):
+                    raise ValueError("expected a JSON object")
+                if chat and not isinstance(request.get("messages"), list):
                     raise ValueError("'messages' must be a list")
+                if not chat and not isinstance(request.get("prompt"), (str, list)):
+                    raise ValueError("'prompt' must be a string or a list of strings")
             except ValueError as exc:
                 return "400 Bad Request", _error(f"invalid request body: {exc}"), "application/json"
             self.requests += 1
             if self.settings.latency_ms > 0:
                 await asyncio.sleep(self.settings.latency_ms / 1000)
-            completion = chat_completion(request, self.settings)
+            completion = (chat_completion if chat else text_completion)(request, self.settings)
             if request.get("stream"):
-                return "200 OK", _stream_body(completion), "text/event-stream"
+                options = request.get("stream_options")
+                include_usage = isinstance(options, dict) and bool(options.get("include_usage"))
+                return "200 OK", _stream_body(completion, include_usage), "text/event-stream"
             return "200 OK", _dump(completion).encode(), "application/json"
         if method == "GET" and path.rstrip("/").endswith("/models"):
             models = {"object": "list",
@@ -263,23 +319,49 @@ async def serve(settings: ReplySettings, port: int = 0, ready=None) -> None:
         await server.wait_closed()
 
 
-async def _main(settings: ReplySettings, port: int) -> None:
+#: Seconds between checks that the parent is still alive (where the kernel cannot tell us).
+PARENT_POLL = 1.0
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux for SIGTERM when the parent dies (the process that started us; SIGKILL of it
+    included). Then check it did not die before we asked: the signal would never come."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl: the poll below still notices
+    if os.getppid() != parent:
+        sys.exit(0)
+
+
+async def _watch_parent(parent: int, stop: asyncio.Event) -> None:
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_POLL)
+    stop.set()
+
+
+async def _main(settings: ReplySettings, port: int, parent: int | None = None) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not sys.stdin.buffer.read1(4096) else None)
+    watcher = asyncio.create_task(_watch_parent(parent, stop)) if parent else None
 
     def ready(bound: int) -> None:
         print(f"listening {HOST} {bound}", flush=True)
 
     task = asyncio.create_task(serve(settings, port, ready))
     await stop.wait()
-    task.cancel()
-    try:
-        await task
-    except asyncio.CancelledError:
-        pass
+    for running in (task, watcher):
+        if running is not None:
+            running.cancel()
+            try:
+                await running
+            except asyncio.CancelledError:
+                pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,10 +371,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-ms", type=float, default=50.0)
     parser.add_argument("--tokens", type=int, default=24)
     parser.add_argument("--tool-turns", type=int, default=2)
+    parser.add_argument("--parent-pid", type=int, default=None, help="exit when this process dies")
     args = parser.parse_args(argv)
+    if args.parent_pid:
+        _die_with_parent(args.parent_pid)
     settings = ReplySettings(args.seed, args.latency_ms, args.tokens, args.tool_turns)
-    asyncio.run(_main(settings, args.port))
+    asyncio.run(_main(settings, args.port, args.parent_pid))
     return 0
+
+
+#: Write ends of the stdin pipes of the servers this process runs. A child forked from it (a
+#: process pool of the profiled code) closes its copies at once: an inherited copy would keep the
+#: pipe open, and the server waiting for EOF alive, after the profiler itself died.
+_LIFELINES: set[int] = set()
+_fork_hook_installed = False
+
+
+def _close_lifelines_in_child() -> None:
+    for fd in _LIFELINES:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _LIFELINES.clear()
 
 
 class FakeServer:
@@ -303,6 +404,7 @@ class FakeServer:
         self.start_timeout = start_timeout
         self.process: subprocess.Popen | None = None
         self._errors: IO[bytes] | None = None  # the server's stderr
+        self._lifeline: int | None = None  # write end of the server's stdin; closing it stops the server
         self.port = 0
 
     @property
@@ -310,15 +412,30 @@ class FakeServer:
         return f"http://{HOST}:{self.port}/v1"
 
     def start(self) -> FakeServer:
+        global _fork_hook_installed
         s = self.settings
         self._errors = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
-             "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns)],
-            # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full
-            # pipe would block the server mid-run.
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, text=True,
-        )
+        if not _fork_hook_installed and hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=_close_lifelines_in_child)
+            _fork_hook_installed = True
+        # Both ends are non-inheritable (PEP 446): programs the profiled code runs never get them,
+        # and forked children close the write end (above).
+        read_end, self._lifeline = os.pipe()
+        _LIFELINES.add(self._lifeline)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
+                 "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns),
+                 "--parent-pid", str(os.getpid())],
+                # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full
+                # pipe would block the server mid-run.
+                stdin=read_end, stdout=subprocess.PIPE, stderr=self._errors, text=True,
+            )
+        except OSError as exc:
+            self.stop()
+            raise FakeServerError(f"the fake model server did not start: {exc}") from None
+        finally:
+            os.close(read_end)
         ready, _, _ = select.select([self.process.stdout], [], [], self.start_timeout)
         line = self.process.stdout.readline() if ready else ""
         if not line.startswith("listening "):
@@ -336,7 +453,13 @@ class FakeServer:
 
     def stop(self) -> None:
         process, self.process = self.process, None
+        if self._lifeline is not None:
+            _LIFELINES.discard(self._lifeline)
+            os.close(self._lifeline)
+            self._lifeline = None
         if process is None:
+            if self._errors is not None:
+                self._errors.close()
             return
         if process.poll() is None:
             process.terminate()
@@ -345,7 +468,7 @@ class FakeServer:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        for stream in (process.stdin, process.stdout, self._errors):
+        for stream in (process.stdout, self._errors):
             if stream is not None:
                 stream.close()
 

@@ -1,11 +1,11 @@
 """pytest plugin (entry point ``pytest11``): fail an async test whose event loop was held longer
 than a budget, naming the code that held it.
 
-- ``@pytest.mark.loop_budget(50)`` on an ``async def`` test: asynclint runs the test on a fresh
-  loop (``asyncio.run``) under ``asynclint.profiler.watch``; no asyncio plugin is needed. If the
-  test also carries another runner's marker (``asyncio``, ``anyio``, ``trio``), that runner keeps
-  the test and asynclint watches the coroutine inside the runner's loop.
-- The ``loop_budget`` fixture, for any runner: ``with loop_budget(50): await work()``.
+- ``@pytest.mark.loop_budget(50)`` on an ``async def`` test: the test runs under
+  ``asynclint.profiler.watch`` inside whatever loop runs it: pytest-asyncio's, anyio's, another
+  runner's, or, when no runner takes it, a fresh one of asynclint's (``asyncio.run``).
+- The ``loop_budget`` fixture, for any runner: ``with loop_budget(50): await work()``. Budgets
+  nest: an inner one judges its own block, sharing the running monitor.
 
 Nothing happens for tests that use neither: the hooks return at once and nothing heavy is
 imported until a marked test runs.
@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 MARKER = "loop_budget"
-OTHER_RUNNERS = ("asyncio", "anyio", "trio")
+#: The watched coroutine function a marked test's ``obj`` was replaced with.
+_WATCHED = pytest.StashKey[Any]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -91,24 +92,38 @@ def _watched(function: Callable[..., Any], budget_ms: float, threshold_ms: float
     return run
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    marker = pyfuncitem.get_closest_marker(MARKER)
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Wrap a marked test's coroutine function before any runner touches it. Runners take the
+    test at different points: pytest-asyncio swaps ``item.obj`` for a sync function inside
+    ``runtest``, anyio and others run the coroutine from their own ``pytest_pyfunc_call``; all of
+    them start from ``item.obj``, so the watch is inside whatever loop runs the test."""
+    marker = item.get_closest_marker(MARKER) if isinstance(item, pytest.Function) else None
     if marker is None:
-        return None
+        yield
+        return
     budget_ms, threshold_ms = _budget(marker)
-    function = pyfuncitem.obj
-    if any(pyfuncitem.get_closest_marker(name) for name in OTHER_RUNNERS):
-        if not inspect.iscoroutinefunction(function):
-            pytest.fail(f"{MARKER}: another plugin already turned this test into a plain function; "
-                        "use the loop_budget fixture inside the test instead", pytrace=False)
-        pyfuncitem.obj = _watched(function, budget_ms, threshold_ms)
-        return None  # the other runner runs the watched coroutine in its own loop
+    function = item.obj
     if not inspect.iscoroutinefunction(function):
         pytest.fail(f"{MARKER} applies to `async def` tests (this one is a plain function; "
-                    "use the loop_budget fixture inside its asyncio.run)", pytrace=False)
+                    "use the loop_budget fixture inside the loop it runs)", pytrace=False)
+    item.obj = item.stash[_WATCHED] = _watched(function, budget_ms, threshold_ms)
+    try:
+        yield
+    finally:
+        item.obj = function
+
+
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """No runner took the marked coroutine (it is still ours, unrun): run it with asyncio.run.
+    Runners that call the test from this hook (anyio) are ``tryfirst`` and come before; pytest's
+    own call, which fails an async test, is ``trylast`` and comes after."""
+    function = pyfuncitem.obj
+    # By identity: a runner's sync wrapper made with functools.wraps copies every attribute.
+    if function is not pyfuncitem.stash.get(_WATCHED, None):
+        return None
     arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-    asyncio.run(_watched(function, budget_ms, threshold_ms)(**arguments))
+    asyncio.run(function(**arguments))
     return True
 
 

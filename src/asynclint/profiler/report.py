@@ -37,6 +37,19 @@ class Settings:
     interval_ms: float
     method: str
     warmup: int = 0  # unmeasured rollouts run first
+    timeout_s: float | None = None  # rollouts still running then were cancelled (timed out)
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """How the run went, beyond its numbers."""
+
+    concurrency: int  # rollouts in flight at most
+    concurrency_note: str | None = None  # why that is not what was asked, when it is not
+    timed_out: int = 0  # rollouts cancelled at the timeout
+    interrupted: bool = False  # stopped by SIGINT: a partial report
+    cancelled: int = 0  # rollouts in flight when it was interrupted
+    fake_server: bool = True  # the fake model server ran (its settings mean something)
 
 
 @dataclass(frozen=True)
@@ -72,10 +85,17 @@ class ProfileReport:
     outputs: OutputsDigest
     static: StaticSummary
     first_error: str | None = None
+    run: RunFacts | None = None  # None: as asked, nothing cut short
+
+    @property
+    def facts(self) -> RunFacts:
+        return self.run or RunFacts(self.settings.concurrency)
 
     @property
     def throughput(self) -> float:
-        return self.rollouts / self.wall_s if self.wall_s > 0 else 0.0
+        """Rollouts completed (not cancelled) per second."""
+        done = self.rollouts - self.facts.timed_out - self.facts.cancelled
+        return done / self.wall_s if self.wall_s > 0 else 0.0
 
 
 # -- JSON ------------------------------------------------------------------------------------
@@ -106,11 +126,13 @@ def to_dict(report: ProfileReport) -> dict[str, Any]:
         "settings": {
             "rollouts": s.rollouts, "concurrency": s.concurrency, "duration_s": s.duration_s,
             "latency_ms": s.latency_ms, "seed": s.seed, "threshold_ms": s.threshold_ms,
-            "interval_ms": s.interval_ms, "method": a.method, "warmup": s.warmup,
+            "interval_ms": s.interval_ms, "method": a.method, "warmup": s.warmup, "timeout_s": s.timeout_s,
         },
         "run": {
             "rollouts": report.rollouts, "errors": report.outputs.errors, "first_error": report.first_error,
             "wall_s": round(report.wall_s, 4), "throughput_per_s": round(report.throughput, 4),
+            "concurrency": report.facts.concurrency, "timed_out": report.facts.timed_out,
+            "interrupted": report.facts.interrupted, "cancelled": report.facts.cancelled,
         },
         "lag": {
             "beats": a.lag.beats, "p50_ms": round(a.lag.p50_ms, 3), "p90_ms": round(a.lag.p90_ms, 3),
@@ -194,14 +216,25 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     console = _console(buffer, color, width)
     a, s = report.analysis, report.settings
     console.print(Text(f"asynclint profile  {report.target}", style="bold"), Text(f"  ({report.kind})", style="dim"))
+    facts = report.facts
+    if facts.interrupted:
+        console.print(Text(f"INTERRUPTED after {report.wall_s:.2f} s of measuring: a partial report; "
+                           f"{facts.cancelled} rollouts in flight were cancelled", style="bold yellow"))
+    concurrency = f"concurrency {facts.concurrency}"
+    if facts.concurrency_note:
+        concurrency += f" ({s.concurrency} asked: {facts.concurrency_note})"
     console.print(Text(
         f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s, "
-        f"concurrency {s.concurrency}, after {s.warmup} unmeasured warm-up rollouts", style="dim"))
+        f"{concurrency}, after {s.warmup} unmeasured warm-up rollouts", style="dim"))
+    server = f"model latency {s.latency_ms:g} ms · seed {s.seed} · " if facts.fake_server else ""
     console.print(Text(
-        f"model latency {s.latency_ms:g} ms · seed {s.seed} · heartbeat {a.interval_ms:g} ms · "
-        f"stall threshold {a.threshold_ms:g} ms · sampler {a.method}", style="dim"))
+        f"{server}heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms · sampler {a.method}",
+        style="dim"))
     for note in a.notes:
         console.print(Text(f"note: {note}", style="yellow"))
+    if facts.timed_out:
+        console.print(Text(f"{facts.timed_out} rollouts timed out: still running at --timeout "
+                           f"({s.timeout_s:g} s), cancelled", style="yellow"))
     if report.outputs.errors:
         console.print(Text(f"{report.outputs.errors} rollouts raised; first: {report.first_error}", style="yellow"))
     console.print()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -16,8 +17,19 @@ from asynclint.model import Finding
 from asynclint.profiler.attribution import USER, analyze, classify, file_cause, loop_part, sample_spans
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
-from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary
-from asynclint.profiler.targets import LoadPlan, RunOutcome, Target, canonical, default_rollouts, resolve
+from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
+from asynclint.profiler.targets import (
+    INTERRUPTED, TIMED_OUT, LoadPlan, RunOutcome, Target, canonical, default_rollouts, resolve,
+)
+
+
+#: Seconds a run with --duration waits for the rollouts in flight before cancelling them, unless
+#: --timeout says otherwise.
+DURATION_GRACE = 10.0
+
+
+class Interrupted(Exception):
+    """Interrupted (SIGINT) before anything was measured: there is no report to give."""
 
 
 @dataclass(frozen=True)
@@ -26,25 +38,54 @@ class ProfileRun:
     recording: Recording
 
 
+def run_timeout(duration: float | None, timeout: float | None) -> float | None:
+    """The measured phase's hard limit: ``--timeout``, else ``--duration`` plus a grace period."""
+    if timeout is not None:
+        return timeout
+    return None if duration is None else duration + DURATION_GRACE
+
+
 async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
                   warmup: int = 0) -> tuple[RunOutcome, float, Recording | None]:
     """Drive ``target`` on the running loop with ``monitor`` attached (or none, for baselines),
     after ``warmup`` unmeasured rollouts on the same loop: first calls import modules, build
-    clients and validators, and fill caches, once per process — not what a long run is made of."""
-    await target.start()
+    clients and validators, and fill caches, once per process — not what a long run is made of.
+
+    The first SIGINT stops the run: rollouts in flight are cancelled and the outcome says it was
+    interrupted (``Interrupted`` if that happened before measuring). A second one is the usual
+    KeyboardInterrupt."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def interrupt() -> None:
+        stop.set()
+        loop.remove_signal_handler(signal.SIGINT)  # the next Ctrl-C is a KeyboardInterrupt again
+
     try:
-        if warmup:
-            await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None))
-        if monitor is not None:
-            monitor.start()
-        started = time.perf_counter()
+        loop.add_signal_handler(signal.SIGINT, interrupt)
+        handling = True
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread, or no signals here
+        handling = False
+    try:
+        await target.start()
         try:
-            outcome = await target.run(plan)
+            if warmup and not stop.is_set():
+                await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None, plan.timeout), stop)
+            if stop.is_set():
+                raise Interrupted("interrupted before measuring: no report")
+            if monitor is not None:
+                monitor.start()
+            started = time.perf_counter()
+            try:
+                outcome = await target.run(plan, stop)
+            finally:
+                wall = time.perf_counter() - started
+                recording = monitor.stop() if monitor is not None else None
         finally:
-            wall = time.perf_counter() - started
-            recording = monitor.stop() if monitor is not None else None
+            await target.close()
     finally:
-        await target.close()
+        if handling and not stop.is_set():
+            loop.remove_signal_handler(signal.SIGINT)
     return outcome, wall, recording
 
 
@@ -108,7 +149,8 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
     """Run ``spec`` under load and return the report (TargetError/MonitorError on bad input)."""
     target = resolve(spec, env_args)
     rollouts = default_rollouts(target, settings.rollouts, settings.duration_s)
-    plan = LoadPlan(rollouts, settings.concurrency, settings.duration_s)
+    timeout = run_timeout(settings.duration_s, settings.timeout_s)
+    plan = LoadPlan(rollouts, settings.concurrency, settings.duration_s, timeout)
     server = None
     if target.needs_server:
         server = FakeServer(ReplySettings(settings.seed, settings.latency_ms, tokens, tool_turns))
@@ -130,13 +172,17 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
     else:
         findings, static = [], StaticSummary(0, 0, "static check not run")
     analysis = analyze(recording, findings, user_roots=roots, suppressed=_suppressed([*target.sources, *user_files]))
+    concurrency, concurrency_note = target.concurrency(plan)
     report = ProfileReport(
         target=spec, kind=target.kind,
         settings=Settings(rollouts, settings.concurrency, settings.duration_s, settings.latency_ms, settings.seed,
-                          settings.threshold_ms, settings.interval_ms, recording.method, settings.warmup),
+                          settings.threshold_ms, settings.interval_ms, recording.method, settings.warmup, timeout),
         rollouts=len(outcome.outputs), wall_s=wall, analysis=analysis,
         outputs=OutputsDigest.of(tuple(canonical(value) for value in outcome.outputs), outcome.errors),
         static=static, first_error=outcome.first_error,
+        run=RunFacts(concurrency, concurrency_note, outcome.cut if outcome.ended == TIMED_OUT else 0,
+                     outcome.ended == INTERRUPTED, outcome.cut if outcome.ended == INTERRUPTED else 0,
+                     server is not None),
     )
     return ProfileRun(report, recording)
 

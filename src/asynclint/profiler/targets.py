@@ -9,12 +9,14 @@ import copy
 import importlib
 import importlib.util
 import inspect
+import itertools
 import json
 import math
 import os
+import re
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +40,12 @@ class RolloutError(Exception):
 class LoadPlan:
     rollouts: int | None  # None: until ``duration`` runs out
     concurrency: int
-    duration: float | None  # seconds
+    duration: float | None  # seconds: no rollout starts after this
+    timeout: float | None = None  # seconds: rollouts still running then are cancelled (timed out)
+
+
+#: Why a run ended before its rollouts did.
+TIMED_OUT, INTERRUPTED = "timed out", "interrupted"
 
 
 @dataclass(frozen=True)
@@ -46,14 +53,109 @@ class RunOutcome:
     outputs: tuple[Any, ...]  # one per rollout, in rollout order (``canonical`` makes them JSON)
     errors: int  # rollouts that raised
     first_error: str | None
+    cut: int = 0  # rollouts cancelled while running, at the timeout or on an interrupt
+    ended: str | None = None  # TIMED_OUT or INTERRUPTED when the run was cut short
+
+
+@dataclass(frozen=True)
+class PoolEnding:
+    """How a pool ended: the jobs it cancelled while they ran, and why (None: all finished)."""
+
+    cut: tuple[Any, ...]
+    reason: str | None
+
+
+class Pool:
+    """Runs jobs with ``workers`` at a time, starting none after ``plan.duration``. At
+    ``plan.timeout`` seconds, or when ``stop`` is set (an interrupt), jobs still running are
+    cancelled. ``stopping`` tells a job's ``CancelledError`` apart from one a rollout raised itself."""
+
+    def __init__(self, plan: LoadPlan, workers: int, stop: asyncio.Event | None = None):
+        self.plan, self.workers, self.stop = plan, workers, stop
+        self.stopping = False
+
+    async def run(self, next_job: Callable[[], Any], run: Callable[[Any], Awaitable[None]]) -> PoolEnding:
+        """``run(job)`` for each ``next_job()`` (None: no more). ``run`` records its own results and
+        failures; what it raises ends the pool (a TargetError: the target cannot be run at all)."""
+        plan = self.plan
+        started = time.monotonic()
+        deadline = None if plan.duration is None else started + plan.duration
+        running: dict[int, Any] = {}
+
+        def take() -> Any:
+            if self.stopping or (deadline is not None and time.monotonic() >= deadline):
+                return None
+            return next_job()
+
+        async def worker(number: int) -> None:
+            while (job := take()) is not None:
+                running[number] = job
+                await run(job)
+                del running[number]
+
+        tasks = [asyncio.ensure_future(worker(n)) for n in range(self.workers)]
+        everything = asyncio.gather(*tasks)
+        interrupted = asyncio.ensure_future(self.stop.wait()) if self.stop is not None else None
+        try:
+            limit = None if plan.timeout is None else max(0.0, started + plan.timeout - time.monotonic())
+            await asyncio.wait({everything} | ({interrupted} if interrupted else set()), timeout=limit,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if everything.done():
+                everything.result()  # a TargetError ends the run
+                return PoolEnding((), None)
+            reason = INTERRUPTED if self.stop is not None and self.stop.is_set() else TIMED_OUT
+            self.stopping = True
+            cut = tuple(running.values())
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            return PoolEnding(cut, reason)
+        finally:
+            self.stopping = True
+            for task in tasks:
+                task.cancel()
+            if interrupted is not None:
+                interrupted.cancel()
+            await asyncio.gather(everything, return_exceptions=True)
+
+
+#: The memory address in a default ``repr`` (``<Result object at 0x7f3a…>``): it differs between
+#: runs that produced the same thing.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def canonical(value: Any) -> Any:
-    """A JSON-able copy of a rollout's output, stable across runs (dict keys sorted on dump)."""
+    """A JSON value standing for a rollout's output, the same for equal outputs of two runs. JSON
+    types stay; dict keys become strings (sorted on dump; ``1`` and ``True`` as JSON writes them);
+    tuples become lists and sets sorted lists; ``nan`` and ``inf`` become the strings ``"nan"``,
+    ``"inf"``, ``"-inf"`` (JSON has no such numbers); anything else becomes its ``repr``, with
+    memory addresses (`` at 0x7f…``) taken out."""
     try:
-        return json.loads(json.dumps(value, sort_keys=True, default=repr))
-    except (TypeError, ValueError):
-        return repr(value)
+        return _canonical(value)
+    except RecursionError:  # a structure that contains itself
+        return _ADDRESS.sub("", repr(value))
+
+
+def _canonical(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else repr(float(value))
+    if isinstance(value, dict):
+        return {_key(key): _canonical(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canonical(item) for item in value), key=lambda item: json.dumps(item, sort_keys=True))
+    return _ADDRESS.sub("", repr(value))
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)  # what json.dumps does with such a key: 1 -> "1", True -> "true"
+    return _ADDRESS.sub("", repr(key))
 
 
 def _error_text(exc: BaseException) -> str:
@@ -63,10 +165,23 @@ def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
+def _package_root(directory: Path) -> Path | None:
+    """The outermost package directory holding ``directory`` (itself included), if it is one."""
+    root = None
+    while (directory / "__init__.py").is_file():
+        root, directory = directory, directory.parent
+    return root
+
+
 def _import_file(path: Path) -> Any:
-    """Import a module file, or a package directory, by path (its parent goes on sys.path, so
-    sibling and relative imports work as they would for the user)."""
+    """Import a module file, or a package directory, by path. One inside a package is imported as
+    that package's module (``pkg/mod.py`` as ``pkg.mod``, with the package's parent on sys.path),
+    so its relative imports work; any other has its parent put on sys.path, so sibling imports
+    work as they would for the user."""
     path = path.resolve()
+    root = _package_root(path.parent)
+    if root is not None:
+        return _import_in_package(path, root)
     package = path.is_dir()
     name = path.name if package else path.stem
     parent = str(path.parent)
@@ -91,6 +206,19 @@ def _import_file(path: Path) -> Any:
     except BaseException:
         del sys.modules[name]
         raise
+    return module
+
+
+def _import_in_package(path: Path, root: Path) -> Any:
+    parts = path.relative_to(root.parent).parts
+    name = ".".join([*parts[:-1], parts[-1] if path.is_dir() else path.stem])
+    if str(root.parent) not in sys.path:
+        sys.path.insert(0, str(root.parent))
+    module = importlib.import_module(name)
+    origin = getattr(module, "__file__", None)
+    expected = path / "__init__.py" if path.is_dir() else path
+    if not origin or Path(origin).resolve() != expected:
+        raise TargetError(f"{path}: a different module named {name!r} is already importable ({origin})")
     return module
 
 
@@ -147,12 +275,19 @@ class Target:
     async def close(self) -> None:
         """Undo ``start``, after measuring."""
 
-    async def run(self, plan: LoadPlan) -> RunOutcome:
+    async def run(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> RunOutcome:
+        """The measured rollouts; ``stop`` set (an interrupt) cancels the ones running."""
         raise NotImplementedError
 
-    async def warm_up(self, plan: LoadPlan) -> None:
+    async def warm_up(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> None:
         """Rollouts before measuring; their outputs are not part of the run's."""
-        await self.run(plan)
+        await self.run(plan, stop)
+
+    def concurrency(self, plan: LoadPlan) -> tuple[int, str | None]:
+        """Rollouts in flight at most, and why that is not ``plan.concurrency`` when it is not."""
+        if plan.rollouts is not None and plan.rollouts < plan.concurrency:
+            return plan.rollouts, f"only {plan.rollouts} rollouts"
+        return plan.concurrency, None
 
 
 class CallableTarget(Target):
@@ -165,48 +300,55 @@ class CallableTarget(Target):
         self.function = function
         self.sources = sources
 
-    async def run(self, plan: LoadPlan) -> RunOutcome:
-        return await drive(self.function, plan)
+    async def run(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> RunOutcome:
+        return await drive(self.function, plan, stop)
 
 
-async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan) -> RunOutcome:
+def cut_output(reason: str, plan: LoadPlan) -> dict[str, str]:
+    """The output of a rollout cancelled while it ran."""
+    if reason == TIMED_OUT:
+        return {"error": f"timed out: still running at --timeout ({plan.timeout:g} s)"}
+    return {"error": "interrupted: still running when the run was interrupted"}
+
+
+def _awaitable_of(function: Callable[[int], Any], index: int) -> Awaitable[Any]:
+    awaitable = function(index)
+    if not inspect.isawaitable(awaitable):
+        raise TargetError(f"{getattr(function, '__qualname__', function)!s} returned {type(awaitable).__name__}, "
+                          "not an awaitable: profile an async function (or one that returns an awaitable)")
+    return awaitable
+
+
+async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan,
+                stop: asyncio.Event | None = None) -> RunOutcome:
     """Run ``function(0), function(1), …`` with ``plan.concurrency`` in flight, until
-    ``plan.rollouts`` are done or ``plan.duration`` has passed (then the ones in flight finish)."""
+    ``plan.rollouts`` are done or ``plan.duration`` has passed (then the ones in flight finish, up
+    to ``plan.timeout``), or ``stop`` is set."""
     results: dict[int, Any] = {}
     errors: list[str] = []
-    next_index = 0
-    deadline = None if plan.duration is None else time.monotonic() + plan.duration
+    indices = itertools.count() if plan.rollouts is None else iter(range(plan.rollouts))
+    # No more workers than rollouts: each is a task on the measured loop.
+    workers = Pool(plan, plan.concurrency if plan.rollouts is None else min(plan.concurrency, plan.rollouts), stop)
 
-    def take() -> int | None:
-        nonlocal next_index
-        if plan.rollouts is not None and next_index >= plan.rollouts:
-            return None
-        if deadline is not None and time.monotonic() >= deadline:
-            return None
-        next_index += 1
-        return next_index - 1
-
-    async def worker() -> None:
-        while (index := take()) is not None:
-            try:
-                awaitable = function(index)
-                if not inspect.isawaitable(awaitable):
-                    raise TargetError(f"{getattr(function, '__qualname__', function)!s} returned "
-                                      f"{type(awaitable).__name__}, not an awaitable: profile an async function")
-                results[index] = await awaitable  # made canonical after the run, off the clock
-            except TargetError:
+    async def one(index: int) -> None:
+        try:
+            results[index] = await _awaitable_of(function, index)  # made canonical after the run, off the clock
+        except TargetError:
+            raise
+        except BaseException as exc:
+            # A failing rollout is an output too, and the run goes on: whatever it raised, a
+            # KeyboardInterrupt or CancelledError of its own included (a real Ctrl-C reaches the
+            # loop's signal handler, not the rollout). Only the pool's own cancellation passes.
+            if isinstance(exc, asyncio.CancelledError) and workers.stopping:
                 raise
-            except (Exception, SystemExit) as exc:  # a failing rollout is an output too; the run goes on
-                errors.append(_error_text(exc))
-                results[index] = {"error": _error_text(exc)}
+            errors.append(_error_text(exc))
+            results[index] = {"error": _error_text(exc)}
 
-    workers = [asyncio.ensure_future(worker()) for _ in range(plan.concurrency)]
-    try:
-        await asyncio.gather(*workers)
-    finally:
-        for task in workers:
-            task.cancel()
-    return RunOutcome(tuple(results[i] for i in sorted(results)), len(errors), errors[0] if errors else None)
+    ending = await workers.run(lambda: next(indices, None), one)
+    for index in ending.cut:
+        results[index] = cut_output(ending.reason, plan)
+    return RunOutcome(tuple(results[i] for i in sorted(results)), len(errors), errors[0] if errors else None,
+                      len(ending.cut), ending.reason)
 
 
 class EnvironmentTarget(Target):
@@ -225,7 +367,13 @@ class EnvironmentTarget(Target):
 class VerifiersTarget(EnvironmentTarget):
     """A verifiers v0 environment (``load_environment()`` in a module, package or installed id),
     run with ``env.generate`` (what ``env.evaluate`` calls) on its evaluation dataset, repeated
-    in dataset order to the number of rollouts asked for, against the fake model server."""
+    in dataset order to the number of rollouts asked for, against the fake model server.
+
+    verifiers runs (and scores) all rollouts of one example together, as a group, and its
+    ``max_concurrent`` counts groups. So the load is a stream of groups, each example's rollouts
+    one group (one rollout per example and pass with ``--duration`` alone), each group one
+    ``env.generate`` call, with as many groups in flight as ``--concurrency`` holds: concurrency
+    stays where it was asked between groups, and ``--duration`` stops starting groups on time."""
 
     kind = "verifiers-v0"
 
@@ -233,7 +381,7 @@ class VerifiersTarget(EnvironmentTarget):
         super().__init__(spec, module, env_args)
         self.client: Any = None
         self.rows: list[dict[str, Any]] = []
-        self.first_batch: list[dict[str, Any]] = []
+        self.prepared: dict[int, list[dict[str, Any]]] = {}  # the measured run's inputs, by example, copied cold
         self._executor_set = False
 
     def prepare(self, base_url: str | None, plan: LoadPlan) -> None:
@@ -259,57 +407,97 @@ class VerifiersTarget(EnvironmentTarget):
         if dataset is None or len(dataset) == 0:
             raise TargetError(f"{self.spec}: the environment has no dataset to run")
         self.rows = dataset.to_list()
-        self.first_batch = self.batch(plan.rollouts or len(self.rows))
+        if plan.rollouts is not None:
+            self.prepared = {example: self.inputs(example, size) for example, size in self.groups(plan.rollouts)}
         self.env = env
         self.client = _client(base_url)
 
-    async def warm_up(self, plan: LoadPlan) -> None:
-        await self._generate(await asyncio.to_thread(self.batch, plan.rollouts or len(self.rows)), plan, [], [])
+    def groups(self, rollouts: int | None) -> Iterator[tuple[int, int]]:
+        """(example, rollouts of it) in run order: the dataset repeated in order to ``rollouts``
+        inputs makes each example one group; without a count, pass after pass, one rollout each."""
+        count = len(self.rows)
+        if rollouts is None:
+            return ((index % count, 1) for index in itertools.count())
+        return ((example, len(range(example, rollouts, count))) for example in range(min(count, rollouts)))
 
-    async def run(self, plan: LoadPlan) -> RunOutcome:
-        deadline = None if plan.duration is None else time.monotonic() + plan.duration
-        outputs: list[Any] = []
-        errors: list[str] = []
-        inputs = self.first_batch
-        while True:
-            await self._generate(inputs, plan, outputs, errors)
-            if deadline is None or time.monotonic() >= deadline:
-                break
-            # --duration: another batch, copied off the loop (still GIL-bound, but not a stall).
-            inputs = await asyncio.to_thread(self.batch, len(inputs))
-        return RunOutcome(tuple(outputs), len(errors), errors[0] if errors else None)
+    def group_size(self, rollouts: int | None) -> int:
+        return 1 if rollouts is None else math.ceil(rollouts / len(self.rows))
 
-    async def _generate(self, inputs: list[dict[str, Any]], plan: LoadPlan, outputs: list[Any],
-                        errors: list[str]) -> None:
-        """One ``env.generate`` over ``inputs``; outputs and error lines are appended."""
-        env = self.env
+    def concurrency(self, plan: LoadPlan) -> tuple[int, str | None]:
+        size = self.group_size(plan.rollouts)
+        effective = max(1, plan.concurrency // size) * size
+        if plan.rollouts is not None:
+            effective = min(effective, plan.rollouts)
+        if effective == plan.concurrency:
+            return effective, None
+        if plan.rollouts is not None and effective == plan.rollouts:
+            return effective, f"only {plan.rollouts} rollouts"
+        if size > plan.concurrency:
+            return effective, f"verifiers runs each example's {size} rollouts together, as one group"
+        return effective, f"whole groups of {size} rollouts (one example each)"
+
+    async def warm_up(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> None:
+        inputs = await asyncio.to_thread(lambda: {e: self.inputs(e, n) for e, n in self.groups(plan.rollouts)})
+        await self._drive(plan, inputs, stop)
+
+    async def run(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> RunOutcome:
+        return await self._drive(plan, self.prepared, stop)
+
+    async def _drive(self, plan: LoadPlan, prepared: dict[int, list[dict[str, Any]]],
+                     stop: asyncio.Event | None) -> RunOutcome:
         if not self._executor_set:
             # What the framework's own runner does: a default executor sized for its to_thread calls.
             asyncio.get_running_loop().set_default_executor(
-                ThreadPoolExecutor(max_workers=getattr(env, "max_workers", None) or 32))
+                ThreadPoolExecutor(max_workers=getattr(self.env, "max_workers", None) or 32))
             self._executor_set = True
-        per_example = math.ceil(len(inputs) / len(self.rows))
+        results: dict[int, list[Any]] = {}  # by group, in run order
+        errors: list[str] = []
+        planned = enumerate(self.groups(plan.rollouts))
+        workers = Pool(plan, max(1, plan.concurrency // self.group_size(plan.rollouts)), stop)
+
+        async def one(job: tuple[int, tuple[int, int]]) -> None:
+            number, (example, size) = job
+            inputs = prepared.get(example) if plan.rollouts is not None else None
+            if inputs is None:  # --duration alone: copied per group, off the loop
+                inputs = await asyncio.to_thread(self.inputs, example, size)
+            results[number] = self._outputs(await self._generate(inputs), errors)
+
+        ending = await workers.run(lambda: next(planned, None), one)
+        for number, (example, size) in ending.cut:
+            results[number] = [{"example_id": self.rows[example].get("example_id", example),
+                                **cut_output(ending.reason, plan)}] * size
+        outputs = [output for number in sorted(results) for output in results[number]]
+        return RunOutcome(tuple(outputs), len(errors), errors[0] if errors else None,
+                          sum(size for _, (_, size) in ending.cut), ending.reason)
+
+    async def _generate(self, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One ``env.generate`` over one group's inputs, all in flight."""
         try:
-            # max_concurrent counts groups (all rollouts of one example) under group scoring.
-            results = await env.generate(
-                inputs, client=self.client, model=MODEL_NAME, max_concurrent=max(1, plan.concurrency // per_example),
+            results = await self.env.generate(
+                inputs, client=self.client, model=MODEL_NAME, max_concurrent=1,
                 on_start=lambda *args, **kwargs: None, on_progress=lambda *args, **kwargs: None,
             )
         except Exception as exc:
             raise TargetError(f"{self.spec}: generate() failed: {_error_text(exc)}") from None
-        for output in results["outputs"]:
+        return results["outputs"]
+
+    @staticmethod
+    def _outputs(outputs: list[dict[str, Any]], errors: list[str]) -> list[dict[str, Any]]:
+        """Each rollout's reward and metrics; error lines are appended to ``errors``."""
+        kept = []
+        for output in outputs:
             error = output.get("error")
             if error:
                 errors.append(str(error).splitlines()[0] if str(error).strip() else "error")
-            outputs.append({
+            kept.append({
                 "example_id": output.get("example_id"), "reward": output.get("reward"),
                 "metrics": output.get("metrics") or {}, **({"error": str(error)} if error else {}),
             })
+        return kept
 
-    def batch(self, size: int) -> list[dict[str, Any]]:
-        """``size`` rollout inputs, the dataset's rows in order and over again; each its own copy,
-        as the framework may write into an input."""
-        return [copy.deepcopy(self.rows[i % len(self.rows)]) for i in range(size)]
+    def inputs(self, example: int, size: int) -> list[dict[str, Any]]:
+        """``size`` rollout inputs of one example, each its own copy: the framework may write into one."""
+        return [copy.deepcopy(self.rows[example]) for _ in range(size)]
 
 
 def _v0_environment_class() -> type | None:
@@ -346,11 +534,8 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
             raise TargetError(f"{spec}: {where} has no attribute {name!r}")
         if not callable(function):
             raise TargetError(f"{spec}: {name!r} is not callable")
-        is_async = inspect.iscoroutinefunction(function) or (
-            not inspect.isroutine(function) and inspect.iscoroutinefunction(type(function).__call__))
-        if inspect.isclass(function) or not is_async:
-            if not _returns_awaitable_hint(function):
-                raise TargetError(f"{spec}: {name!r} is not an async function (profile `async def {name}(index)`)")
+        # Whether it returns an awaitable is checked at the first call (drive): a sync function,
+        # lambda or decorator can return a coroutine, and no signature says so reliably.
         return CallableTarget(spec, function, module_sources(module))
     path = Path(spec)
     candidates = [spec]
@@ -373,16 +558,6 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
     raise TargetError(f"{spec}: neither a verifiers v0 environment (no load_environment()) nor a v1 one "
                       "(no Taskset subclass in __all__); for any other code, name an async function: "
                       "module:function")
-
-
-def _returns_awaitable_hint(function: Callable) -> bool:
-    """A sync factory annotated to return an awaitable/coroutine is accepted too."""
-    try:
-        annotation = inspect.signature(function).return_annotation
-    except (TypeError, ValueError):
-        return False
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
-    return any(word in str(text) for word in ("Awaitable", "Coroutine", "Future", "Task"))
 
 
 def default_rollouts(target: Target, rollouts: int | None, duration: float | None) -> int | None:

@@ -9,6 +9,7 @@ asynclint's in-process agent instead of an agent program installed with ``uv``.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import sys
@@ -139,11 +140,11 @@ class VerifiersV1Target(EnvironmentTarget):
         traces = [_trace_output(trace) for trace in episode.traces]
         return {"task": task_index, **(traces[0] if len(traces) == 1 else {"traces": traces})}
 
-    async def warm_up(self, plan: LoadPlan) -> None:
-        await drive(self.rollout, plan)
+    async def warm_up(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> None:
+        await drive(self.rollout, plan, stop)
 
-    async def run(self, plan: LoadPlan) -> RunOutcome:
-        return await drive(self.rollout, plan)
+    async def run(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> RunOutcome:
+        return await drive(self.rollout, plan, stop)
 
 
 def _trace_output(trace: Any) -> dict[str, Any]:

@@ -116,3 +116,34 @@ async def exits(index: int) -> int:
 
 def not_async(index: int) -> int:
     return index
+
+
+async def hangs(index: int) -> int:
+    """Rollout 3 never finishes (for --timeout and interrupt tests). The first rollout creates the
+    file named by ASYNCLINT_TEST_STARTED, if set: measuring has begun (with --warmup 0)."""
+    started = os.environ.get("ASYNCLINT_TEST_STARTED")
+    if started and index == 0:
+        Path(started).touch()
+    if index == 3:
+        await asyncio.Event().wait()
+    await asyncio.sleep(0.001)
+    return index
+
+
+async def raises_base(index: int) -> int:
+    """Rollouts that raise what is not an Exception: each is a failed rollout, not the run's end."""
+    await asyncio.sleep(0.001)
+    if index == 2:
+        raise KeyboardInterrupt
+    if index == 4:
+        raise asyncio.CancelledError
+    return index
+
+
+async def chatty(index: int) -> int:
+    """Writes to stdout, itself and through a child process: never into a report on stdout."""
+    print(f"rollout {index} says hello")
+    if index == 0:
+        os.system("echo from a child process")  # noqa: S605 - the child's output is the point
+    await asyncio.sleep(0.001)
+    return index

@@ -46,12 +46,6 @@ METHODS = ("auto", "signal", "thread", "callbacks", "none")
 MAX_STACK_DEPTH = 128
 #: Collections shorter than this are not worth remembering (they cannot make a stall alone).
 MIN_GC_PAUSE = 0.0005
-#: While the loop thread sits in one call that released the GIL (a sleep, I/O), the signal
-#: sampler backs off up to this period: one sample at that line already names it, and every
-#: signal interrupts the call (C code that sleeps without retrying, like SQLite's busy wait,
-#: wakes early and counts the time as slept). The timer is one-shot, re-armed by the handler, so
-#: a call that keeps the handler from running (C code) is interrupted once, not every period.
-MAX_BLOCKED_PERIOD = 0.1
 
 StackEntry = tuple[CodeType, int]  # (code object, line being executed)
 
@@ -390,7 +384,6 @@ class LoopMonitor:
         self._last_beat: Clocks | None = None  # readings at the last heartbeat ...
         self._last_look: Clocks | None = None  # ... and at the last heartbeat or sample
         self._loop_ident = 0
-        self._period = self.sample_period  # the signal sampler's current period (see MAX_BLOCKED_PERIOD)
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -550,7 +543,6 @@ class LoopMonitor:
                                   min(gc_time, lag), self._last_beat, after))
 
     def _arm(self) -> None:
-        self._period = self.sample_period
         first = self.interval + self.first_sample
         if self.method == "signal":
             self._set_signal_timer(first)
@@ -573,8 +565,10 @@ class LoopMonitor:
         self._last_look = clocks
         self._pending.append(Sample(clocks.wall, stack, clocks, others))
         if self.method == "signal":
-            self._period = self.sample_period if verdict == RAN else min(2 * self._period, MAX_BLOCKED_PERIOD)
-            self._set_signal_timer(self._period)
+            # One-shot, re-armed here: C code that keeps this handler from running (and may sleep
+            # without retrying when a signal interrupts it, like SQLite's busy wait) is
+            # interrupted once, not every period; Python retries its own interrupted calls.
+            self._set_signal_timer(self.sample_period)
 
     # -- samplers --------------------------------------------------------------------------
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:

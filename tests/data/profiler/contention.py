@@ -49,6 +49,7 @@ def _hog() -> None:
 
 
 def innocent(index: int) -> int:
+    time.sleep(0)  # hands the GIL over, as any I/O call does: the hog thread takes it for a whole C call
     return sum([k * index for k in range(300)])  # stall: innocent
 
 

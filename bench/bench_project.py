@@ -36,8 +36,7 @@ from pathlib import Path
 import libcst
 
 from asynclint.config import Config
-from asynclint.engine import check
-from asynclint.hotpaths import ProjectGraph
+from asynclint.engine import check, project_graph
 from asynclint.runner import index, read_sources, run_check
 from asynclint.files import discover
 
@@ -213,7 +212,7 @@ def main() -> None:
             "libcst.parse_module": lambda: [libcst.parse_module(text) for text in texts],
             "asynclint -j 1 (cold)": lambda: run_check([str(scratch)], config, jobs=1, use_cache=False),
             "asynclint warm": lambda: run_check([str(scratch)], config, jobs=1, use_cache=True),
-            "project graph": lambda: ProjectGraph(sorted(summaries, key=lambda s: s.path)),
+            "project graph": lambda: project_graph(summaries, config, catalogue),  # the graph `check` builds
             "graph + rules": lambda: check(summaries, {s.path: s.text for s in sources}, config, catalogue),
         }
         run_check([str(scratch)], config, jobs=1, use_cache=True)  # writes the cache the warm runs read

@@ -97,3 +97,11 @@ def test_a_target_taking_the_signal_over_switches_the_sampler_to_a_thread():
     assert any("switched from signal to thread" in note for note in report.analysis.notes), report.analysis.notes
     # Stalls after the switch are still attributed, by the watchdog thread.
     assert site_ms(report, "block") >= 0.5 * report.analysis.lag.blocked_ms
+
+
+def test_threads_parked_in_c_are_not_blamed_for_the_gil(monkeypatch):
+    monkeypatch.setenv("ASYNCLINT_TEST_HOG_S", "1.2")
+    report = run("gil_among_sleepers", rollouts=None, concurrency=16, duration_s=1.0)
+    charged = {s.frame.function: s.total_ms for s in report.analysis.sites if s.cause == THREAD}
+    hog = charged.get("_hog", 0.0)
+    assert hog >= 0.8 * sum(charged.values()), charged  # the six sleeping workers held nothing

@@ -257,3 +257,23 @@ def test_drive_cancels_at_the_timeout_and_on_stop_and_keeps_rollout_order():
     assert outcome.ended == INTERRUPTED and outcome.errors == 0 and 2 <= outcome.cut <= 4
     cancelled = {"error": "interrupted: still running when the run was interrupted"}
     assert outcome.outputs[1] == outcome.outputs[5] == cancelled
+
+
+def test_the_html_call_tree_charges_a_gil_wait_to_the_other_thread_as_the_report_does():
+    from asynclint.profiler.session import html_call_tree
+
+    innocent = (code_at(USER_FILE, "innocent", 20), 20), (LOOP_RUN, 80)
+    hog = ((code_at(HELPER_FILE, "hog", 6), 6),)
+    stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.1, innocent, _clocks(1.1, 0.001, 0.099), (hog,)),),
+                  gc_time=0.0, before=_clocks(1.0, 0.0, 0.0), after=_clocks(1.1, 0.001, 0.099))
+    html = html_call_tree(Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
+                                    threshold=0.005, method="signal"))
+    assert "another thread, holding the GIL" in html and "hog" in html
+    assert "innocent" not in html  # the loop thread only waited
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_compare_reads_reports_of_either_version(tmp_path: Path, version: int):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**_report([1, 2, 3]), "asynclint_profile": version}))
+    assert load_report(path)["outputs"]["count"] == 3

@@ -6,7 +6,6 @@ the :class:`~asynclint.model.Result`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -19,6 +18,7 @@ from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import CLIENT_HANDOFFS, framework_class
 from asynclint.model import ChainLink, FileError, Finding, Result, RuleMeta, Severity
 from asynclint.rules import ALL_RULES, Candidate, DefinitionRule, Rule
+from asynclint.suppressions import covering, mentions
 
 #: How a call into an installed library that blocks inside is fixed at the project's line.
 LIBRARY_CALL_RECIPE = "to-thread"
@@ -291,59 +291,18 @@ def _where(graph: ProjectGraph, key: FuncKey, hot: HotInfo, in_loop: bool, memoi
     return text
 
 
-_IGNORE = re.compile(r"#\s*asynclint\s*:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
-_NOQA = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
-
-
 class _Suppressions:
-    """``# asynclint: ignore[CODE]``, bare ``# asynclint: ignore`` and ``# noqa: CODE``,
-    on the finding's line or the line above it. A bare ``# noqa`` is not honoured: it is
-    usually there for another tool, and a blocking call is too costly to hide by accident."""
+    """The suppression comments of the checked texts (see :mod:`asynclint.suppressions`)."""
 
     def __init__(self, texts: Mapping[str, str]):
         self._texts = texts
         self._lines: dict[str, list[str]] = {}
 
-    def _line(self, path: str, number: int) -> str:
+    def hides(self, path: str, line: int, rule: type[Rule]) -> bool:
         lines = self._lines.get(path)
         if lines is None:
             lines = self._lines[path] = self._texts.get(path, "").splitlines()
-        return lines[number - 1] if 0 < number <= len(lines) else ""
-
-    def hides(self, path: str, line: int, rule: type[Rule]) -> bool:
-        above = self._line(path, line - 1)
-        for number, text in ((line, self._line(path, line)), (line - 1, above)):
-            if "#" not in text or (number != line and not text.lstrip().startswith("#")):
-                continue  # the line above counts only when it is a comment of its own
-            for match in _IGNORE.finditer(text):
-                codes = match.group("codes")
-                if codes is None or _mentions(codes, rule):
-                    return True
-            for match in _NOQA.finditer(text):
-                if _mentions(match.group("codes"), rule):
-                    return True
-        return False
-
-
-def suppressed_lines(text: str) -> frozenset[int]:
-    """Lines an asynclint suppression covers (any code): where a profiler stall is not a blind spot."""
-    lines = text.splitlines()
-    found = set()
-    for number, line in enumerate(lines, 1):
-        if "#" in line and (_IGNORE.search(line) or any(_asl_codes(m.group("codes")) for m in _NOQA.finditer(line))):
-            found.add(number)
-            if line.lstrip().startswith("#"):
-                found.add(number + 1)  # a comment line of its own covers the line below
-    return frozenset(found)
-
-
-def _asl_codes(codes: str) -> bool:
-    return any(part.upper().startswith("ASL") for part in re.split(r"[\s,]+", codes) if part)
-
-
-def _mentions(codes: str, rule: type[Rule]) -> bool:
-    parts = [part for part in re.split(r"[\s,]+", codes) if part]
-    return any(part.upper() == rule.code or part.lower() == rule.name for part in parts)
+        return any(mentions(suppression, rule.code, rule.name) for suppression in covering(lines, line))
 
 
 def check_sources(sources: Sequence[SourceFile], config: Config) -> Result:

@@ -16,9 +16,8 @@ from pathlib import Path
 
 from asynclint import __version__
 from asynclint.config import Config
-from asynclint.engine import SourceFile, check, summarize
+from asynclint.engine import SourceFile, check, project_graph, summarize
 from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
-from asynclint.hotpaths import ProjectGraph
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
@@ -237,8 +236,8 @@ class _Follower:
     def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
         looked: set[str] = set()
         for _ in range(config.follow_depth):
-            graph = ProjectGraph([*project, *self.library.values()], config.hot_roots, config.cold_roots,
-                                 config.registrations, self.catalogue, config.memoizers)
+            # The graph `check` builds (summaries in path order, so lookups never depend on discovery order).
+            graph = project_graph([*project, *self.library.values()], config, self.catalogue)
             targets = graph.external_calls(self.catalogue) - looked
             looked |= targets
             before = len(self.library)

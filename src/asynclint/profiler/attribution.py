@@ -290,27 +290,14 @@ def _share(stall: Stall, user_roots: tuple[str, ...] = ()) -> tuple[list[tuple[C
     thread's clocks say about each span decides whom it is charged to: the sampled code when the
     thread ran or waited in a call of its own, the other threads when it waited for the GIL, the
     machine when it waited for a CPU."""
-    total_ms = stall.duration * 1000
-    gc_ms = stall.gc_time * 1000
-    rest = max(0.0, total_ms - gc_ms)
     parts: list[tuple[Classified, float]] = []
-    if gc_ms > 0:
-        parts.append(((GC, GC_FRAME, (), None), gc_ms))
-    spans = sample_spans(stall)
-    if not spans:
-        return parts, rest
-    total_span = sum(span for _, span, _ in spans)
     unattributed = 0.0
-    for sample, span, verdict in spans:
-        if span <= 0 < total_span:
-            continue  # e.g. the last sample came at the very end: no tail to charge
-        culprits = _culprits(sample, verdict, user_roots)
-        ms = rest * (span / total_span if total_span > 0 else 1 / len(spans)) / len(culprits)
-        for culprit in culprits:
-            if culprit is None:
-                unattributed += ms
-            else:
-                parts.append((culprit, ms))
+    for owner, seconds in stall_owners(stall):
+        classified = _classified(owner, user_roots)
+        if classified is None:
+            unattributed += seconds * 1000
+        else:
+            parts.append((classified, seconds * 1000))
     return parts, unattributed
 
 
@@ -330,16 +317,55 @@ def sample_spans(stall: Stall) -> list[tuple[Sample, float, str]]:
     ]
 
 
-def _culprits(sample: Sample, verdict: str, user_roots: tuple[str, ...]) -> list[Classified | None]:
-    """Whom one span of a stall is charged to (evenly, when several)."""
+#: Who a span of a stall belongs to: the loop thread's stack, another thread's stack, or no code
+#: at all (``HOST``: the machine; ``THREAD`` with an empty stack: a thread that could not be seen).
+Owner = tuple[str, tuple[StackEntry, ...]]
+
+
+def span_owners(sample: Sample, verdict: str) -> list[Owner]:
+    """Whom one span of a stall is charged to (evenly, when several): see :func:`_share`."""
     if verdict == HOST_WAIT:
-        return [(HOST, MACHINE, (), None)]
+        return [(HOST, ())]
     if verdict == GIL_WAIT:
-        threads = [classified for classified in (classify(stack, user_roots) for stack in sample.others) if classified]
-        if not threads:
-            return [(THREAD, OTHER_THREAD, (), None)]
-        return [(THREAD, frame, chain, inner) for _cause, frame, chain, inner in threads]
-    return [classify(sample.stack, user_roots)]
+        return [(THREAD, stack) for stack in sample.others] or [(THREAD, ())]
+    return [(USER, sample.stack)]  # the loop thread's own code (classified later)
+
+
+def stall_owners(stall: Stall) -> list[tuple[Owner | None, float]]:
+    """(owner, seconds) for one stall, as the report charges it; ``None`` for garbage collection
+    (owner ``(GC, ())``) and for time no sample covered (owner ``None``). The HTML call tree
+    draws these stacks; the report classifies them into sites."""
+    parts: list[tuple[Owner | None, float]] = []
+    if stall.gc_time > 0:
+        parts.append(((GC, ()), stall.gc_time))
+    rest = max(0.0, stall.duration - stall.gc_time)
+    spans = sample_spans(stall)
+    if not spans:
+        return [*parts, (None, rest)] if rest > 0 else parts
+    total = sum(span for _, span, _ in spans)
+    for sample, span, verdict in spans:
+        if span <= 0 < total:
+            continue  # e.g. the last sample came at the very end: no tail to charge
+        owners = span_owners(sample, verdict)
+        seconds = rest * (span / total if total > 0 else 1 / len(spans)) / len(owners)
+        parts.extend((owner, seconds) for owner in owners)
+    return parts
+
+
+def _classified(owner: Owner | None, user_roots: tuple[str, ...]) -> Classified | None:
+    if owner is None:
+        return None
+    kind, stack = owner
+    if kind == GC:
+        return GC, GC_FRAME, (), None
+    if kind == HOST:
+        return HOST, MACHINE, (), None
+    if kind == THREAD and not stack:
+        return THREAD, OTHER_THREAD, (), None
+    found = classify(stack, user_roots)
+    if found is None:
+        return (THREAD, OTHER_THREAD, (), None) if kind == THREAD else None
+    return (THREAD, *found[1:]) if kind == THREAD else found
 
 
 def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: int = 10,

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from asynclint.profiler.report import PROFILE_FORMAT_VERSION, SITE_WIDTH, fill_table, shorten_left
+from asynclint.profiler.report import PROFILE_FORMAT_VERSION, READABLE_VERSIONS, SITE_WIDTH, fill_table, shorten_left
 
 #: A site whose stall time did not at least halve did not get a fix that helped.
 HELPED_RATIO = 0.5
@@ -98,9 +98,10 @@ def load_report(path: str | Path) -> dict[str, Any]:
     if not isinstance(document, dict) or "asynclint_profile" not in document:
         raise CompareError(f"{name}: not an asynclint profile report (write one with "
                            "`asynclint profile TARGET --format json -o FILE`)")
-    if document["asynclint_profile"] != PROFILE_FORMAT_VERSION:
+    if document["asynclint_profile"] not in READABLE_VERSIONS:
         raise CompareError(f"{name}: profile report version {document['asynclint_profile']!r} "
-                           f"(this asynclint reads version {PROFILE_FORMAT_VERSION})")
+                           f"(this asynclint reads versions {', '.join(map(str, READABLE_VERSIONS))}; "
+                           f"it writes {PROFILE_FORMAT_VERSION})")
     for section, keys in _REQUIRED.items():
         block = document.get(section)
         if not isinstance(block, dict) or any(key not in block for key in keys):

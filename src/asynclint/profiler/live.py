@@ -21,6 +21,7 @@ that started it ends.
 from __future__ import annotations
 
 import asyncio
+import linecache
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from asynclint.model import Finding
 from asynclint.profiler.attribution import Analysis, SiteStats, analyze
 from asynclint.profiler.monitor import LoopMonitor, MonitorError, Recording, Stall
 from asynclint.profiler.streaming import Tally
+from asynclint.suppressions import suppressed_lines
 
 __all__ = ["MonitorError", "Watch", "watch"]
 
@@ -42,8 +44,11 @@ WORST_STALLS = 10
 class Watch:
     """What ``watch()`` yields: live while the block runs (``snapshot()``), final after it."""
 
-    def __init__(self, template: Recording, threshold: float, findings: Sequence[Finding] = ()):
+    def __init__(self, template: Recording, threshold: float, findings: Sequence[Finding] = (),
+                 monitor: LoopMonitor | None = None):
         self.findings = tuple(findings)
+        self._monitor = monitor  # its method and notes can change while the watch runs (a sampler switch)
+        self._suppressed: dict[str, frozenset[int]] = {}  # suppressed lines per file read
         self.threshold = threshold  # the effective one: never below the running monitor's
         self.started = time.monotonic()
         self._template = replace(template, lags=(), stalls=(), started=self.started, threshold=threshold, wall=0.0)
@@ -67,8 +72,30 @@ class Watch:
                                 samples=tuple(x for x in stall.samples if x.time >= self.started))
             if stall.duration >= self.threshold:
                 mine.append(stall)
-        chunk = replace(self._template, lags=tuple(lags), stalls=tuple(mine), wall=now - self.started)
+        chunk = replace(self._current(), lags=tuple(lags), stalls=tuple(mine), wall=now - self.started)
         self._tally.add(chunk.lags, chunk.stalls, analyze(chunk, self.findings, worst=WORST_STALLS))
+
+    def _current(self) -> Recording:
+        """The template with the monitor's method and notes as they are now."""
+        if self._monitor is None:
+            return self._template
+        return replace(self._template, method=self._monitor.method, notes=tuple(self._monitor.notes))
+
+    def _with_suppressions(self, analysis: Analysis) -> Analysis:
+        """Blind spots on lines with an asynclint suppression are not blind spots: someone decided.
+        Only the files of such sites are read, once each, through ``linecache`` (usually one or two
+        small files, not every file a stack passed through: this runs on the watched loop)."""
+        marked = []
+        for site in analysis.sites:
+            if site.blind_spot and site.frame.file:
+                lines = self._suppressed.get(site.frame.file)
+                if lines is None:
+                    lines = suppressed_lines("".join(linecache.getlines(site.frame.file)))
+                    self._suppressed[site.frame.file] = lines
+                if site.frame.line in lines:
+                    site = replace(site, suppressed=True)
+            marked.append(site)
+        return replace(analysis, sites=tuple(marked))
 
     def snapshot(self) -> Analysis:
         """The analysis so far (call from the loop's thread while watching, e.g. a /metrics route);
@@ -77,11 +104,12 @@ class Watch:
             return self._final
         if self._feed is not None:
             self._feed.pull()
-        return self._tally.analysis(analyze(self._template, self.findings), time.monotonic() - self.started)
+        return self._with_suppressions(
+            self._tally.analysis(analyze(self._current(), self.findings), time.monotonic() - self.started))
 
     def _finish(self) -> None:
         self._wall = time.monotonic() - self.started
-        self._final = self._tally.analysis(analyze(self._template, self.findings), self._wall)
+        self._final = self._with_suppressions(self._tally.analysis(analyze(self._current(), self.findings), self._wall))
 
     @property
     def analysis(self) -> Analysis:
@@ -212,7 +240,8 @@ def watch(loop_threshold_ms: float = 5.0, *, interval_ms: float = 2.0, method: s
     user sites like ``asynclint profile`` does. Inside another watch (or ``asynclint profile``) on
     the same loop, it shares the running monitor (its interval and method; see the module doc)."""
     feed = _Feed.attach(loop_threshold_ms / 1000, interval_ms / 1000, method)
-    report = Watch(feed.monitor.snapshot(), max(loop_threshold_ms / 1000, feed.monitor.threshold), findings)
+    report = Watch(feed.monitor.snapshot(), max(loop_threshold_ms / 1000, feed.monitor.threshold), findings,
+                   feed.monitor)
     feed.add(report)
     try:
         yield report

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import asyncio.base_events
+import atexit
 import ctypes
 import gc
 import os
@@ -46,12 +47,15 @@ METHODS = ("auto", "signal", "thread", "callbacks", "none")
 MAX_STACK_DEPTH = 128
 #: Collections shorter than this are not worth remembering (they cannot make a stall alone).
 MIN_GC_PAUSE = 0.0005
+#: Samples kept for one stall in progress. A longer stall is thinned, every other sample dropped:
+#: each sample stands for the time since the one before it, so the total is unchanged.
+MAX_PENDING = 1024
 
 StackEntry = tuple[CodeType, int]  # (code object, line being executed)
 
 
 class MonitorError(Exception):
-    """The monitor cannot run as asked (no running loop, SIGALRM taken, a second monitor)."""
+    """The monitor cannot run as asked (no running loop, no signal for the sampler, a second monitor)."""
 
 
 @dataclass(frozen=True)
@@ -253,6 +257,9 @@ _LIBC: list = []
 
 def _libc() -> ctypes.CDLL | None:
     if not _LIBC:
+        if os.name != "posix":
+            _LIBC.append(None)
+            return None
         try:
             # PyDLL keeps the GIL across the call: timer_settime never blocks, and releasing the GIL
             # at every heartbeat would hand it to any other thread that wants it.
@@ -265,7 +272,7 @@ def _libc() -> ctypes.CDLL | None:
             libc.pread.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long]
             libc.pread.restype = ctypes.c_ssize_t
             _LIBC.append(libc)
-        except OSError:
+        except (OSError, TypeError, AttributeError):
             _LIBC.append(None)
     return _LIBC[0]
 
@@ -323,16 +330,37 @@ _IDLE_FRAMES = frozenset({
 })
 
 
-def _busy_stacks(skip: set[int]) -> tuple[tuple[StackEntry, ...], ...]:
-    """Stacks of the threads (but ``skip``) that are not parked in a known wait."""
-    stacks = []
-    for ident, frame in sys._current_frames().items():
+def _thread_cpu(skip: set[int]) -> dict[int, float]:
+    """CPU seconds of every Python thread but ``skip``, read from any thread (Linux: a clock per
+    thread). Empty where threads' clocks cannot be read."""
+    if not hasattr(time, "pthread_getcpuclockid"):
+        return {}
+    found = {}
+    for ident in sys._current_frames():  # no lock taken, unlike threading.enumerate()
         if ident in skip:
             continue
-        code = frame.f_code
-        if (os.path.basename(code.co_filename), code.co_name) in _IDLE_FRAMES:
-            continue
-        stack = capture_stack(frame)
+        try:
+            found[ident] = time.clock_gettime(time.pthread_getcpuclockid(ident))
+        except (OSError, OverflowError):
+            continue  # it ended meanwhile
+    return found
+
+
+def _busy_stacks(skip: set[int], before: dict[int, float] | None, now: dict[int, float],
+                 span: float) -> tuple[tuple[StackEntry, ...], ...]:
+    """Stacks of the threads that held the GIL while the loop thread waited ``span`` seconds for
+    it: those whose CPU time grew by a good part of the span. Without an earlier reading of the
+    threads' clocks, those not parked in a known wait (a guess: a thread blocked in C looks busy)."""
+    frames = sys._current_frames()
+    if before is not None and now:
+        chosen = [ident for ident, cpu in now.items() if cpu - before.get(ident, cpu) >= 0.3 * span]
+    else:
+        chosen = [ident for ident, frame in frames.items() if ident not in skip and
+                  (os.path.basename(frame.f_code.co_filename), frame.f_code.co_name) not in _IDLE_FRAMES]
+    stacks = []
+    for ident in chosen:
+        frame = frames.get(ident)
+        stack = capture_stack(frame) if frame is not None else ()
         if stack:
             stacks.append(stack)
     return tuple(stacks)
@@ -363,6 +391,7 @@ class LoopMonitor:
         self.sample_period = sample_period or max(threshold / 2, 0.0005)
         self.method = method
         self.notes: list[str] = []
+        self._wall = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lags = array("d")
         self._stalls: list[Stall] = []
@@ -383,11 +412,16 @@ class LoopMonitor:
         self._clocks: _ClockReader | None = None
         self._last_beat: Clocks | None = None  # readings at the last heartbeat ...
         self._last_look: Clocks | None = None  # ... and at the last heartbeat or sample
+        self._threads_cpu: dict[int, float] | None = None  # other threads' CPU at the last look, when read
         self._loop_ident = 0
+        self._stopped = False
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         """Attach to ``loop`` (default: the running loop); call from the loop's thread."""
+        active = LoopMonitor._active
+        if active is not None and active._abandoned():
+            active._release("its event loop ended without stop()")
         if LoopMonitor._active is not None:
             raise MonitorError("another loop monitor is already running in this process")
         if loop is None:
@@ -401,8 +435,8 @@ class LoopMonitor:
         if method == "auto":
             method = "signal" if signal_available() else "thread"
         elif method == "signal" and not signal_available():
-            raise MonitorError("method 'signal' needs the loop on the main thread and SIGALRM unused "
-                               "(use method 'thread')")
+            raise MonitorError("method 'signal' needs the loop on the main thread and a timer signal of its own "
+                               "(outside Linux: SIGALRM unused); use method 'thread'")
         self.method = method
         self._loop_ident = threading.get_ident()
         self._clocks = _ClockReader(threading.current_thread())
@@ -414,6 +448,9 @@ class LoopMonitor:
             self._patch_handles()
         # Claimed only once the sampler is in place: a failure above leaves no stale claim.
         LoopMonitor._active = self
+        # A process that exits without stop() must not be killed by the timer's signal once the
+        # interpreter has put the default action (terminate) back.
+        atexit.register(self._release, "the interpreter exited")
         if method != "none":
             gc.callbacks.append(self._on_gc)
         self._started = time.monotonic()
@@ -445,12 +482,13 @@ class LoopMonitor:
         self._thread.start()
 
     def _stop_signal(self) -> None:
+        ours = signal.getsignal(self._signum) is self._handler
         if self._timer is not None:
             self._timer.close()
             self._timer = None
-        else:
+        elif ours:  # ITIMER_REAL: cancelled only while the handler is ours, never the target's alarm
             signal.setitimer(signal.ITIMER_REAL, 0)
-        if signal.getsignal(self._signum) is self._handler:  # never undo what the target installed
+        if ours:  # never undo what the target installed
             signal.signal(self._signum, self._previous_alarm or signal.SIG_DFL)
 
     def _signal_taken(self) -> str | None:
@@ -472,7 +510,10 @@ class LoopMonitor:
 
     def stop(self) -> Recording:
         """Detach (from the loop's thread). A stall still running now, typically the very code
-        that calls ``stop``, is recorded too: no later heartbeat will."""
+        that calls ``stop``, is recorded too: no later heartbeat will. Stopping twice returns the
+        same recording and touches nothing."""
+        if self._stopped:
+            return self.snapshot(self._wall)
         wall = time.monotonic() - self._started
         if self._loop is not None and self._handle is not None:
             lag = self._loop.time() - self._due
@@ -482,11 +523,26 @@ class LoopMonitor:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+        self._wall = wall
+        self._release(None)
+        return self.snapshot(wall)
+
+    def _release(self, why: str | None) -> None:
+        """Take the samplers down and give up the process-wide claim (once)."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if why is not None:
+            self.notes.append(f"monitor released: {why}")
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
         if self.method == "signal":
             self._stop_signal()
         elif self.method == "thread" and self._thread is not None:
             self._stopping.set()
-            self._thread.join()  # asynclint: ignore[blocking-wait] (after measuring; it ends within one interval)
+            if self._thread is not threading.current_thread():
+                self._thread.join()  # asynclint: ignore[blocking-wait] (after measuring; it ends within one interval)
             self._thread = None
         elif self.method == "callbacks":
             self._unpatch_handles()
@@ -496,7 +552,11 @@ class LoopMonitor:
             self._clocks.close()
         if LoopMonitor._active is self:
             LoopMonitor._active = None
-        return self.snapshot(wall)
+        atexit.unregister(self._release)
+
+    def _abandoned(self) -> bool:
+        """Its loop is closed or no longer running: nobody will call ``stop`` from it."""
+        return self._loop is None or self._loop.is_closed() or not self._loop.is_running()
 
     def snapshot(self, wall: float | None = None) -> Recording:
         """What was recorded so far (safe to call while running, from the loop's thread)."""
@@ -510,8 +570,19 @@ class LoopMonitor:
     def _beat(self) -> None:
         loop = self._loop
         assert loop is not None
-        now = loop.time()
-        lag = max(0.0, now - self._due)
+        try:
+            self._measure_beat(loop)
+        except Exception as exc:  # a heartbeat that stopped would leave every later stall unseen
+            self._note_error("heartbeat", exc)
+        finally:
+            # From when this beat's own work ended: were the beat itself held up (a thread holding
+            # the GIL), the next beat would otherwise count that time again as a stall of its own.
+            self._due = loop.time() + self.interval
+            self._arm()
+            self._handle = loop.call_at(self._due, self._beat)
+
+    def _measure_beat(self, loop: asyncio.AbstractEventLoop) -> None:
+        lag = max(0.0, loop.time() - self._due)
         self._lags.append(lag)
         assert self._clocks is not None
         clocks = self._clocks.read()
@@ -519,16 +590,30 @@ class LoopMonitor:
             self._record_stall(lag, clocks)
         elif self._pending:
             self._pending = []  # samples of a late-but-below-threshold beat
+        self._threads_cpu = self._other_threads_cpu(self._last_beat, clocks)
         self._last_beat = self._last_look = clocks
         if self.method == "signal":
             taken = self._signal_taken()
             if taken is not None:
                 self._switch_to_thread(taken)
-        # From when this beat's own work ended: were the beat itself held up (a thread holding the
-        # GIL), the next beat would otherwise count that time again as a stall of its own.
-        self._due = loop.time() + self.interval
-        self._arm()
-        self._handle = loop.call_at(self._due, self._beat)
+
+    def _other_threads_cpu(self, before: Clocks | None, now: Clocks) -> dict[int, float] | None:
+        """The other threads' clocks, read only when they computed since ``before``: the baseline
+        a GIL wait in the next stall is judged against (idle threads cost nothing to watch)."""
+        if before is None or now.cpu is None or before.cpu is None:
+            return None
+        others = (now.process - before.process) - (now.cpu - before.cpu)
+        if others < 0.1 * max(now.wall - before.wall, 1e-9):
+            return None
+        return _thread_cpu({self._loop_ident, *self._sampler_threads()})
+
+    def _sampler_threads(self) -> set[int]:
+        return {self._thread.ident} if self._thread is not None and self._thread.ident is not None else set()
+
+    def _note_error(self, where: str, exc: BaseException) -> None:
+        note = f"{where} error (measurement continues): {type(exc).__name__}: {exc}"
+        if note not in self.notes:
+            self.notes.append(note)
 
     def _record_stall(self, lag: float, after: Clocks | None = None) -> None:
         samples, self._pending = self._pending, []
@@ -560,10 +645,17 @@ class LoopMonitor:
         when the loop thread seems to have been waiting for the GIL since the last look."""
         assert self._clocks is not None
         clocks = self._clocks.read()
-        verdict = interval_verdict(self._last_look, clocks)
-        others = _busy_stacks(skip) if verdict == GIL_WAIT else ()
+        others: tuple[tuple[StackEntry, ...], ...] = ()
+        if interval_verdict(self._last_look, clocks) == GIL_WAIT:
+            skip = skip | self._sampler_threads()
+            threads = _thread_cpu(skip)
+            span = clocks.wall - self._last_look.wall if self._last_look is not None else 0.0
+            others = _busy_stacks(skip, self._threads_cpu, threads, span)
+            self._threads_cpu = threads
         self._last_look = clocks
         self._pending.append(Sample(clocks.wall, stack, clocks, others))
+        if len(self._pending) >= MAX_PENDING:
+            del self._pending[::2]
         if self.method == "signal":
             # One-shot, re-armed here: C code that keeps this handler from running (and may sleep
             # without retrying when a signal interrupts it, like SQLite's busy wait) is
@@ -572,13 +664,24 @@ class LoopMonitor:
 
     # -- samplers --------------------------------------------------------------------------
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
-        if frame is not None:
-            self._look(capture_stack(frame), {self._loop_ident})
+        # Runs inside the target's code: it must never raise there, nor keep firing for a loop
+        # that is gone (a monitor never stopped).
+        try:
+            if self._stopped or self._abandoned():
+                if not self._stopped:
+                    self._release("its event loop ended without stop()")
+                return
+            if frame is not None:
+                self._look(capture_stack(frame), {self._loop_ident})
+        except Exception as exc:
+            self._note_error("signal sampler", exc)
 
     def _watchdog(self, loop_thread: int) -> None:
         period = self.sample_period
         while not self._stopping.wait(period):
-            if time.monotonic() >= self._deadline:
+            if time.monotonic() < self._deadline:
+                continue
+            try:
                 frame = sys._current_frames().get(loop_thread)
                 try:
                     stack = capture_stack(frame)
@@ -587,6 +690,8 @@ class LoopMonitor:
                 del frame
                 if stack:
                     self._look(stack, {loop_thread, threading.get_ident()})
+            except Exception as exc:
+                self._note_error("watchdog", exc)
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":

@@ -18,7 +18,9 @@ from rich.text import Text
 from asynclint.profiler.attribution import CAUSE_HELP, THREAD, USER, Analysis, Frame, SiteStats
 
 #: Bump only on a breaking change to the JSON shape (docs/profiler.md, "JSON format").
-PROFILE_FORMAT_VERSION = 1
+PROFILE_FORMAT_VERSION = 2
+#: Versions ``--compare`` reads: 2 only added fields (docs/profiler.md, "JSON format").
+READABLE_VERSIONS = (1, 2)
 TOP_SITES = 12
 SITE_WIDTH = 44  # with the other columns at their widest, the table still fits 128 columns
 #: A blind spot is called out below the table when it holds at least this share of the blocked time.
@@ -166,6 +168,10 @@ def _console(buffer: io.StringIO, color: bool, width: int | None) -> Console:
                    soft_wrap=False)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _ms(value: float) -> str:
     return f"{value:,.1f} ms" if value < 10_000 else f"{value / 1000:,.2f} s"
 
@@ -305,7 +311,7 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     outputs = report.outputs
     static = (
         f"static check: {report.static.note}" if report.static.note
-        else f"static check: {report.static.findings} findings in {report.static.files} files"
+        else f"static check: {_count(report.static.findings, 'finding')} in {_count(report.static.files, 'file')}"
     )
     console.print(Text(f"outputs: {outputs.count} rollouts, sha256 {outputs.sha256[:16]}…  {static}", style="dim"))
     return buffer.getvalue()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from asynclint.model import Finding
-from asynclint.profiler.attribution import USER, analyze, classify, file_cause, loop_part, sample_spans
+from asynclint.profiler.attribution import GC, HOST, THREAD, USER, analyze, file_cause, loop_part, stall_owners
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
@@ -132,7 +132,7 @@ def _user_files(recording: Recording, roots: tuple[str, ...] = ()) -> list[Path]
 
 def _suppressed(paths: Sequence[Path]) -> list[tuple[str, int]]:
     """(file, line) pairs an asynclint suppression covers: a stall there is no blind spot."""
-    from asynclint.engine import suppressed_lines
+    from asynclint.suppressions import suppressed_lines
 
     found = []
     for file in _explicit_files([p for p in dict.fromkeys(paths) if p.exists()]):
@@ -199,15 +199,21 @@ def html_call_tree(recording: Recording, *, worst: int = 10, title: str = "async
     for rank, stall in enumerate(stalls, 1):
         label = f"stall #{rank}: {stall.duration * 1000:.1f} ms at +{stall.due - recording.started:.3f} s"
         root = f"{label}\x00<stall>\x00{rank}"
-        spans = [(sample, span) for sample, span, _ in sample_spans(stall) if classify(sample.stack) is not None]
-        total = sum(span for _, span in spans)
-        if not spans or total <= 0:
-            records.append(([top, root, "no sample landed in this stall\x00<unattributed>\x000"], stall.duration))
-            continue
-        for sample, span in spans:  # each sample weighted by the time it stands for
-            frames = [f"{code.co_name}\x00{code.co_filename}\x00{code.co_firstlineno}\x01l{line}"
-                      for code, line in reversed(loop_part(sample.stack))]
-            records.append(([top, root, *frames], stall.duration * span / total))
+        # Charged as the report charges it: GIL waits to the other thread's stack, under a frame
+        # that says so; waits for a CPU and garbage collection as frames of their own.
+        for owner, seconds in stall_owners(stall):
+            if owner is None:
+                frames = ["no sample landed here\x00<unattributed>\x000"]
+            elif owner[0] == GC:
+                frames = ["garbage collection\x00<gc>\x000"]
+            elif owner[0] == HOST:
+                frames = ["waiting for a CPU (other processes)\x00<host>\x000"]
+            else:
+                frames = [f"{code.co_name}\x00{code.co_filename}\x00{code.co_firstlineno}\x01l{line}"
+                          for code, line in reversed(loop_part(owner[1]))]
+                if owner[0] == THREAD:
+                    frames.insert(0, "another thread, holding the GIL\x00<thread>\x000")
+            records.append(([top, root, *frames], seconds))
     session = Session(
         frame_records=records, start_time=time.time(), duration=sum(s.duration for s in stalls),
         min_interval=recording.interval, max_interval=recording.interval, sample_count=len(records),

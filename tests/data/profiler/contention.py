@@ -1,7 +1,8 @@
 """Workloads where naive attribution goes wrong (profiler tests; blocking lines marked ``# stall``).
 
 ``mixed``: one long C call that holds the GIL, then a shorter pure-Python loop, in each rollout.
-``gil``: rollouts doing a little innocent work while another thread holds the GIL in long C calls.
+``gil``: rollouts doing a little innocent work while another thread holds the GIL in long C calls
+(``gil_among_sleepers``: with sleeping worker threads beside it).
 ``own_alarm``: the target uses SIGALRM itself (a timeout, as math_verify does) around CPU work.
 ``sqlite_wait``: a SQLite busy wait on the loop thread (C code that sleeps without retrying).
 ``takeover``: the target installs its own handler for every real-time signal mid-run.
@@ -57,6 +58,26 @@ async def gil(index: int) -> int:
     global _hog_until
     if index == 0:
         _hog_until = time.monotonic() + float(os.environ.get("ASYNCLINT_TEST_HOG_S", "1.5"))
+        threading.Thread(target=_hog, daemon=True).start()
+    for _ in range(5):
+        innocent(index)
+        await asyncio.sleep(0)
+    return index % 3
+
+
+def _sleeper() -> None:
+    while time.monotonic() < _hog_until:
+        time.sleep(0.05)  # stall: sleeper (a worker thread blocked in C: it holds no GIL)
+
+
+async def gil_among_sleepers(index: int) -> int:
+    """Like ``gil``, with worker threads parked in ``time.sleep`` beside the hog, as after
+    ``asynclint fix`` moved blocking calls to threads: only the hog may be blamed."""
+    global _hog_until
+    if index == 0:
+        _hog_until = time.monotonic() + float(os.environ.get("ASYNCLINT_TEST_HOG_S", "1.5"))
+        for _ in range(6):
+            threading.Thread(target=_sleeper, daemon=True).start()
         threading.Thread(target=_hog, daemon=True).start()
     for _ in range(5):
         innocent(index)

@@ -1,0 +1,114 @@
+"""The loop monitor's life cycle where programs misbehave: never stopped, an error inside the
+heartbeat, stopped twice, a target with its own alarm. Real loops, real signals, small bounds."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from asynclint.profiler.monitor import LoopMonitor, signal_available
+
+needs_signal = pytest.mark.skipif(not signal_available(), reason="the signal sampler")
+
+
+@needs_signal
+def test_a_monitor_never_stopped_lets_go_when_its_loop_ends_and_the_process_exits_cleanly():
+    script = textwrap.dedent("""
+        import asyncio, time
+        from asynclint.profiler.monitor import LoopMonitor
+
+        async def forget():
+            LoopMonitor(method="signal").start()  # and never stop() it
+            await asyncio.sleep(0.01)
+            time.sleep(0.02)
+
+        asyncio.run(forget())
+        time.sleep(0.1)  # sync code after the loop: the sampler must not keep sampling it
+
+        async def again():
+            monitor = LoopMonitor(method="signal")
+            monitor.start()  # the abandoned one is released, not "already running"
+            await asyncio.sleep(0.01)
+            time.sleep(0.03)
+            await asyncio.sleep(0.01)
+            return monitor.stop()
+
+        recording = asyncio.run(again())
+        print(len(recording.stalls) >= 1)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    # Killed by the timer's real-time signal at exit would be a negative return code.
+    assert result.returncode == 0, (result.returncode, result.stderr[-2000:])
+    assert result.stdout.strip() == "True"
+
+
+def test_an_error_in_the_heartbeat_is_noted_and_measuring_goes_on():
+    class Flaky(LoopMonitor):
+        failures = 1
+
+        def _measure_beat(self, loop):
+            if self.failures:
+                self.failures -= 1
+                raise RuntimeError("transient")
+            super()._measure_beat(loop)
+
+    async def main():
+        monitor = Flaky(method="auto")
+        monitor.start()
+        await asyncio.sleep(0.02)
+        time.sleep(0.03)  # a stall after the failed beat must still be seen
+        await asyncio.sleep(0.02)
+        return monitor.stop()
+
+    recording = asyncio.run(main())
+    assert any("heartbeat error" in note and "transient" in note for note in recording.notes)
+    assert any(stall.duration >= 0.02 for stall in recording.stalls)
+    assert all(stall.duration < 0.2 for stall in recording.stalls)  # no phantom stall over the idle time
+
+
+@needs_signal
+def test_stop_twice_is_harmless_and_never_cancels_the_targets_alarm():
+    fired = []
+
+    async def main():
+        monitor = LoopMonitor(method="signal")
+        monitor.start()
+        await asyncio.sleep(0.01)
+        first = monitor.stop()
+        previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            again = monitor.stop()
+            await asyncio.sleep(0.15)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        return first, again
+
+    first, again = asyncio.run(main())
+    assert fired == [True]  # the second stop() left the target's timer alone
+    assert again.lags == first.lags and again.stalls == first.stalls
+
+
+def test_watch_does_not_call_a_suppressed_line_a_blind_spot():
+    from asynclint.profiler.live import watch
+
+    async def main():
+        await asyncio.sleep(0)
+        with watch(loop_threshold_ms=5) as report:
+            await asyncio.sleep(0.005)
+            time.sleep(0.03)  # asynclint: ignore[blocking-sleep] (the line under test)
+            await asyncio.sleep(0.005)
+        return report
+
+    report = asyncio.run(main())
+    top = report.sites[0]
+    assert top.frame.line == next(n for n, text in enumerate(open(__file__).read().splitlines(), 1)
+                                  if text.endswith("(the line under test)"))
+    assert top.suppressed and not top.blind_spot

@@ -306,6 +306,73 @@ def test_a_with_block_declines_a_name_it_assigns_only_on_some_paths():
     assert reasons == {3: "the `with` block assigns `size` only on some paths"}
 
 
+def test_a_with_block_that_uses_the_event_loop_stays_on_it():
+    # In a worker thread `get_running_loop()` raises, and a loop's (or queue's) methods are not
+    # thread-safe: whatever name the block reaches asyncio, anyio or trio by.
+    source = """
+        import asyncio as aio
+        import anyio as aa
+        from asyncio import get_running_loop
+
+        LOOP = aio.new_event_loop()
+
+        async def alias(path):
+            with open(path) as f:
+                loop = aio.get_running_loop()
+                data = f.read()
+            return data, loop
+
+        async def imported_function(path):
+            with open(path) as f:
+                return_here = get_running_loop()
+                data = f.read()
+            return data, return_here
+
+        async def running_loop_local(path):
+            running = aio.get_running_loop()
+            scheduler = running
+            with open(path) as f:
+                scheduler.call_soon(print)
+                data = f.read()
+            return data
+
+        async def module_loop(path):
+            with open(path) as f:
+                LOOP.call_soon(print)
+                data = f.read()
+            return data
+
+        async def other_library(path):
+            with open(path) as f:
+                aa.get_cancelled_exc_class()
+                data = f.read()
+            return data
+
+        async def loop_parameter(path, loop):
+            with open(path) as f:
+                loop.call_soon(print)
+                data = f.read()
+            return data
+
+        async def gathered(path, jobs):
+            results = await aio.gather(*jobs)  # the coroutines' results: data, not loop objects
+            with open(path, "w") as f:
+                f.write(str(results))
+    """
+    reasons = _left(source)
+    suffix = ", which works only on the event loop's thread"
+    assert reasons == {
+        9: "the `with` block uses `aio` (from `asyncio`)" + suffix,
+        15: "the `with` block uses `get_running_loop` (from `asyncio`)" + suffix,
+        23: "the `with` block uses `scheduler`, obtained from `asyncio`" + suffix,
+        29: "the `with` block uses `LOOP`, obtained from `asyncio`" + suffix,
+        35: "the `with` block uses `aa` (from `anyio`)" + suffix,
+        41: "the `with` block uses `loop`" + suffix,  # nothing says what it is: its name does
+    }
+    fixed = fix_text(Path("snippet.py"), textwrap.dedent(source)).texts["snippet.py"]
+    assert "    await aio.to_thread(_write_file)\n" in fixed
+
+
 def test_thread_bound_connections_are_not_moved_to_a_thread():
     reasons = _left("""
         import sqlite3

@@ -1205,6 +1205,76 @@ def _what_binds(file: ParsedFile, assignment) -> str:
     return f"{'a module-level' if isinstance(assignment.scope, GlobalScope) else 'a local'} variable{where}"
 
 
+def modules_behind(file: ParsedFile, name: str, at: cst.CSTNode) -> frozenset[str]:
+    """The top-level modules ``name`` comes from where ``at`` is evaluated: the module an import
+    binding it imports from (``import asyncio as aio`` -> ``asyncio``), and for a variable, the
+    modules of the names read by the values assigned to it, followed through other variables
+    (``loop = aio.get_running_loop()``; ``runner = loop``). An awaited value is what the coroutine
+    returned, not the module's object (``results = await asyncio.gather(...)`` is data): names
+    inside an ``await`` are not followed. Empty for what no assignment tells (a parameter, a
+    ``def``, a builtin, a name nothing binds)."""
+    return frozenset(_modules_behind(file, name, at, set()))
+
+
+def _modules_behind(file: ParsedFile, name: str, at: cst.CSTNode, seen: set[int]) -> set[str]:
+    scope = file.scope(at)
+    found: set[str] = set()
+    for assignment in scope[name] if scope is not None else ():
+        if id(assignment) in seen or isinstance(assignment, BuiltinAssignment):
+            continue
+        seen.add(id(assignment))
+        if isinstance(assignment, ImportAssignment):
+            target = _import_target(file, assignment.node, name)
+            if not target.startswith((".", "<")):  # a relative import is the project's own
+                found.add(target.split(".")[0])
+            continue
+        value = _assigned_value(file, assignment.node)
+        for read in _names_read_in(file, value) if value is not None else ():
+            found |= _modules_behind(file, read.value, read, seen)
+    return found
+
+
+def _assigned_value(file: ParsedFile, target: cst.CSTNode) -> cst.BaseExpression | None:
+    """The expression whose value (or an element of it) the name ``target`` is bound to: an
+    assignment's value, a ``with`` item's context manager, a ``for`` loop's iterable."""
+    if not isinstance(target, cst.Name):
+        return None  # a def, a class, a parameter
+    for ancestor in file.ancestors(target):
+        if isinstance(ancestor, cst.Assign | cst.AnnAssign | cst.AugAssign | cst.NamedExpr):
+            return ancestor.value
+        if isinstance(ancestor, cst.WithItem):
+            return ancestor.item
+        if isinstance(ancestor, cst.For | cst.CompFor):
+            return ancestor.iter
+        if isinstance(ancestor, cst.BaseSuite | cst.BaseStatement | cst.ExceptHandler | cst.Lambda | cst.Param):
+            return None
+    return None
+
+
+def _names_read_in(file: ParsedFile, expression: cst.BaseExpression) -> list[cst.Name]:
+    """The variables ``expression`` reads (not attribute or keyword names), outside ``await``."""
+    found: list[cst.Name] = []
+
+    class Reads(cst.CSTVisitor):
+        def visit_Await(self, node: cst.Await) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if file.context(node) is ExpressionContext.LOAD:
+                found.append(node)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+    expression.visit(Reads())
+    return found
+
+
 @dataclass(frozen=True)
 class Reference:
     """How to write a module (or a name in it) at the places a fix edits, and the imports that needs."""

@@ -16,8 +16,9 @@ can be caught in the function (a ``try`` or ``with`` around it), the names it as
 in place (``nonlocal``), so a handler sees what was assigned before the exception. Unsafe when
 the block changes state other rollouts see (attributes, module containers, ``global`` or
 enclosing-function names), as for an offloaded helper. Declines when the block cannot move into
-another function as it is: ``await``/``return``/``yield``/``break``, ``super()``, loop APIs, or
-a later-used name it assigns only on some paths.
+another function as it is: ``await``/``return``/``yield``/``break``, ``super()``, the event loop
+(asyncio, anyio or trio under any name, or a loop obtained from them), or a later-used name it
+assigns only on some paths.
 """
 
 from __future__ import annotations
@@ -27,18 +28,22 @@ import libcst as cst
 from asynclint.fixers.analysis import (
     FixProject,
     ParsedFile,
+    binding,
     block_names,
     is_async,
     last_name,
+    modules_behind,
     names_bound,
     names_read,
     reference,
 )
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.to_thread import shared_writes
+from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES
 from asynclint.model import Finding
 
-#: Names whose use means the block talks to the event loop, which a worker thread cannot.
+#: Names taken to mean the event loop (or its library) when nothing in the file says what they
+#: are (a parameter called ``loop``, a name a star import binds).
 _LOOP_NAMES = frozenset({"asyncio", "loop", "anyio", "trio"})
 #: Callees whose ``with`` block reads a client's responses rather than a file.
 _CLIENT_WORDS = ("client", "session", "openai", "anthropic")
@@ -61,8 +66,9 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     names = block_names(file, [statement])
     if names.problems:
         return Decline(f"the `with` block {names.problems[0]}")
-    if names.read & _LOOP_NAMES:
-        return Decline(f"the `with` block uses `{sorted(names.read & _LOOP_NAMES)[0]}`, which needs the event loop")
+    for name in sorted(names.read):
+        if uses_loop := _loop_use(file, name, statement):
+            return Decline(f"the `with` block uses {uses_loop}, which works only on the event loop's thread")
     # A name the function declares `global` or `nonlocal` keeps that declaration in the helper;
     # it is neither returned nor rebound.
     declared = _declared(function, cst.Global), _declared(function, cst.Nonlocal)
@@ -152,6 +158,20 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         claims=(finding,),
         claims_inside=True,
     )
+
+
+def _loop_use(file: ParsedFile, name: str, statement: cst.With) -> str:
+    """How ``name``, read in the block, ties it to the event loop ("" when it does not): bound to
+    asyncio, anyio or trio (under any alias, or a name imported from them), or to a value obtained
+    from them (``loop = aio.get_running_loop()``); by its spelling alone when nothing in the file
+    says what it is."""
+    libraries = sorted(modules_behind(file, name, statement) & EVENT_LOOP_LIBRARIES)
+    bound = binding(file, name, statement)
+    if libraries and bound.target is not None:
+        return f"`{name}`" if name == libraries[0] else f"`{name}` (from `{libraries[0]}`)"
+    if libraries:
+        return f"`{name}`, obtained from `{libraries[0]}`"
+    return f"`{name}`" if name in _LOOP_NAMES and bound.target is None else ""
 
 
 def _trailing_store(statement: cst.With, bound: frozenset[str]) -> cst.Assign | None:

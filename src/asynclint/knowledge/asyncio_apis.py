@@ -63,6 +63,10 @@ TASK_SPAWNERS: frozenset[str] = frozenset(
 )
 TASK_SPAWNER_METHODS: frozenset[str] = frozenset({"create_task", "start_soon"})
 
+#: Libraries whose objects belong to the running event loop (its loop, tasks, queues, locks): used
+#: from a worker thread they raise or misbehave, so code using them stays on the loop.
+EVENT_LOOP_LIBRARIES: frozenset[str] = frozenset({"asyncio", "anyio", "trio"})
+
 #: Calls that start an event loop and run a coroutine (or, for anyio/trio, an async callable)
 #: to completion: a program's entry point, as cold as the code that calls it. A loop started
 #: from code already on a loop fails at run time, so nothing makes their target hot but other

@@ -494,6 +494,23 @@ def test_a_helper_called_from_two_modules_is_offloaded_in_both_by_one_fix():
     assert {applied.paths for applied in outcome.applied} == {("pkg/a.py", "pkg/b.py")}
 
 
+def test_a_helper_offloaded_in_several_modules_adds_to_each_only_the_import_it_needs():
+    util = "def read(p):\n    with open(p) as f:\n        return f.read()\n"
+    a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
+    b = "import asyncio as aio\n\nfrom pkg.util import read\n\n\nasync def b(p):\n    await aio.sleep(0)\n"
+    b += "    return read(p)\n"
+    sources = [
+        SourceFile("pkg/__init__.py", "", "pkg", "pkg"),
+        SourceFile("pkg/util.py", util, "pkg.util", "pkg"),
+        SourceFile("pkg/a.py", a, "pkg.a", "pkg"),
+        SourceFile("pkg/b.py", b, "pkg.b", "pkg"),
+    ]
+    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    assert not outcome.left
+    assert outcome.texts["pkg/a.py"] == "import asyncio\n\n" + a.replace("read(p)", "await asyncio.to_thread(read, p)")
+    assert outcome.texts["pkg/b.py"] == b.replace("return read(p)", "return await aio.to_thread(read, p)")
+
+
 def test_a_helper_fix_that_would_leave_a_route_on_the_loop_is_declined():
     reasons = _left(HELPER_CALLED_TWICE + "\n\nasync def lazily(paths):\n    return list(_read(p) for p in paths)\n")
     assert set(reasons) == {5, 6}

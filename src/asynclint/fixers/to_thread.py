@@ -24,11 +24,12 @@ from asynclint.fixers.analysis import (
     awaited,
     findings_within,
     last_name,
+    Reference,
     offload_call,
     reference,
     site_edit,
 )
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
 from asynclint.model import Finding
 
@@ -138,30 +139,28 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
                 " (an `await` there would make it async): the call stays on the loop by that route"
             )
     # `asyncio` as each call site's file and scope bind it (`import asyncio as aio`, a parameter
-    # called `asyncio`): see `reference`.
-    references: dict[int, str] = {}
-    imports: dict[Import, None] = {}
+    # called `asyncio`): see `reference`. Each edit carries the import its own file lacks.
+    references: dict[int, Reference] = {}
     for site in sites:
         found = reference(site.file, "asyncio", at=(site.call,))
         if isinstance(found, Decline):
             return found
-        references[id(site.call)] = found.code
-        imports.update(dict.fromkeys(found.imports))
+        references[id(site.call)] = found
     statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
-        offloaded = _offloaded(site, references[id(site.call)])
         if site.placement == "root":
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
             hoist = statements[id(site.file.statement_of(site.call))] == 1
-            edits.append(_at(site_edit(site, offloaded, hoist=hoist), site, sites[0]))
+            offloaded = _offloaded(site, references[id(site.call)].code)
+            edits.append(_at(site_edit(site, offloaded, hoist=hoist), [site], sites[0], references))
     for group in roots.values():
         function = group[0].function
-        replacements = {id(site.call): _offloaded(site, references[id(site.call)]) for site in group}
+        replacements = {id(site.call): _offloaded(site, references[id(site.call)].code) for site in group}
         updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
-        edits.append(_at(Edit(function, updated), group[0], sites[0]))
+        edits.append(_at(Edit(function, updated), group, sites[0], references))
     helpers = sorted({site.helper for site in sites})
     callers = list(dict.fromkeys(site.function.name.value for site in sites))
     made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
@@ -185,7 +184,6 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         recipe="to-thread",
         safe=safe,
         title=title,
-        imports=tuple(imports),
         claims=(finding,),
         note=note,
     )
@@ -199,9 +197,12 @@ def _names(names: list[str]) -> str:
     return ", ".join(f"`{name}`" for name in names)
 
 
-def _at(edit: Edit, site: Site, first: Site) -> Edit:
-    """The edit, naming its file when it is not the fix's own."""
-    return edit if site.file.path == first.file.path else replace(edit, path=site.file.path)
+def _at(edit: Edit, sites: list[Site], first: Site, references: dict[int, Reference]) -> Edit:
+    """The edit of the calls ``sites`` (in one file) with the imports they need there, naming its
+    file when it is not the fix's own."""
+    imports = tuple(dict.fromkeys(needed for site in sites for needed in references[id(site.call)].imports))
+    path = sites[0].file.path
+    return replace(edit, imports=imports, path=None if path == first.file.path else path)
 
 
 class _Replacing(cst.CSTTransformer):

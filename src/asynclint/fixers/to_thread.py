@@ -58,21 +58,21 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if len(sites) > 1:
         return Decline(f"`{sites[0].function.name.value}` also runs on the loop by other routes")
     site = sites[0]
-    if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
+    if target.startswith(THREAD_BOUND):  # (a helper connecting and querying in one thread was offloaded above)
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
     asyncio = reference(file, "asyncio", at=(call,))
     if isinstance(asyncio, Decline):
         return asyncio
     to_thread = f"{asyncio.code}.to_thread"
-    if site.offending and isinstance(file.parent(call), cst.WithItem):
+    if isinstance(file.parent(call), cst.WithItem):
         # the block would still use the resource on the loop; only moving the block helps
         return Decline("the call opens a `with` block", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
-    nested = findings_within(project, file, call, finding) if site.offending else ()
+    nested = findings_within(project, file, call, finding)
     used = _method_call_on_result(file, call)
-    if site.offending and target in OPENERS and used is not None and not _awaits(used):
+    if target in OPENERS and used is not None and not _awaits(used):
         # `open(p).read()`: the read is the disk I/O too; both go to the thread in one call
         site = replace(site, call=used)
         call = used
@@ -80,7 +80,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
         )
-    elif site.offending and target in OPENERS:
+    elif target in OPENERS:
         if _inside_other_finding(project, file, call, finding):  # `json.load(open(p))`: offloaded with it
             return Decline("offloaded with the call it is passed to", applicable=False)
         return Decline(
@@ -88,15 +88,13 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             " open it in a `with` block (moved off the loop whole), or use it in the same expression"
             " (`open(path).read()`)"
         )
-    elif site.offending and target in LAZY:
-        if isinstance(file.parent(call), cst.WithItem):
-            return Decline(f"`{target}` is used as a context manager")
+    elif target in LAZY:
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
         offloaded = cst.Call(
             func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
         )
-    elif site.offending and nested and not _awaits(call):
+    elif nested and not _awaits(call):
         # `json.load(open(p))`: both calls go to the thread together, not one await inside another
         offloaded = cst.Call(
             func=cst.parse_expression(to_thread),

@@ -472,7 +472,7 @@ def test_a_helper_is_offloaded_at_every_call_from_async_code_and_counted_as_chec
     outcome = fix_text(Path("snippet.py"), HELPER_CALLED_TWICE, unsafe=False)
     fixed = outcome.texts["snippet.py"]
     assert fixed.count("await asyncio.to_thread(_read, ") == 3 and not outcome.left
-    assert sorted(outcome.as_checked([a.finding for a in outcome.applied]), key=lambda f: f.line) == list(checked)
+    assert sorted((a.finding for a in outcome.applied), key=lambda f: f.line) == list(checked)  # as check said
     assert "3 calls of the sync helper `_read` in `both`, `other`" in outcome.applied[0].title
 
 
@@ -567,8 +567,7 @@ def test_each_fix_and_reason_is_reported_at_its_own_finding():
             return handle, other, open(path).read()
     """)
     outcome = fix_text(Path("snippet.py"), source)
-    placed = outcome.as_checked([applied.finding for applied in outcome.applied])
-    applied = {finding.line: applied.title for applied, finding in zip(outcome.applied, placed)}
+    applied = {applied.finding.line: applied.title for applied in outcome.applied}  # each at its line in `source`
     assert "`sleep`" in applied[6] and "`time.sleep`" in applied[7] and "open(path).read" in applied[11]
     placed = outcome.as_checked([left.finding for left in outcome.left])
     assert sorted(f.line for f in placed) == [9, 10]

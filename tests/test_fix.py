@@ -242,6 +242,68 @@ def test_offloading_a_helper_that_changes_shared_state_is_unsafe():
     )
 
 
+def test_a_helper_opening_a_file_in_a_mode_it_may_write_with_is_offloaded_only_as_unsafe():
+    # A mode that is not a literal may be "w": two rollouts could then write one file at once.
+    reasons = _left(
+        """
+        import gzip
+        from pathlib import Path
+
+        def save(path, mode, text):
+            with open(path, mode) as f:
+                f.write(text)
+
+        def append(path, text):
+            with Path(path).open("a") as f:
+                f.write(text)
+
+        def passed_on(path, *args):
+            with open(path, *args) as f:
+                return f.read()
+
+        def load(path):
+            with gzip.open(path, encoding="utf-8") as f:
+                return f.read()
+
+        async def handler(path, mode):
+            save(path, mode, "x")
+            append(path, "y")
+            passed_on(path)
+            return load(path)
+        """,
+        unsafe=False,
+    )
+    assert set(reasons) == {6, 10, 14}  # `load` reads (gzip.open's mode comes second): offloaded as safe
+    assert all("needs --unsafe-fixes" in reason and "`open(..., 'w')`" in reason for reason in reasons.values())
+
+
+def test_a_with_block_is_named_for_what_its_open_mode_may_do():
+    fixed = fix_text(
+        Path("snippet.py"),
+        textwrap.dedent("""\
+            from pathlib import Path
+
+
+            async def method_mode(path):
+                with Path(path).open("w") as f:
+                    f.write("x")
+
+
+            async def unknown_mode(path, mode):
+                with open(path, mode) as f:
+                    f.write("y")
+
+
+            async def method_default(path):
+                with Path(path).open(encoding="utf-8") as f:
+                    text = f.read()
+                return text
+        """),
+    ).texts["snippet.py"]
+    assert fixed.count("    def _write_file():\n") == 2
+    assert "text = await asyncio.to_thread(_read_text)" in fixed
+
+
 def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
     # As for an offloaded helper: in a worker thread the block runs concurrently with other rollouts.
     reasons = _left(

@@ -924,6 +924,41 @@ def offload_call(call: cst.Call, runner: str, leading: tuple[cst.BaseExpression,
     )
 
 
+#: Characters of an ``open`` mode string; one that writes contains one of ``_WRITING``.
+_MODE_CHARACTERS, _WRITING = frozenset("rwxabt+U"), frozenset("wax+")
+
+
+def opens_for_writing(file: ParsedFile, call: cst.Call) -> bool:
+    """Whether an ``open`` call (``open``, ``io.open``, ``gzip.open``, ``Path.open``, ...) may
+    open its file for writing: its mode says so, or cannot be read from the call (a variable,
+    ``*args``/``**kwargs``), so it may."""
+    mode = _open_mode(file, call)
+    return mode is None or bool(_WRITING & set(mode))
+
+
+def _open_mode(file: ParsedFile, call: cst.Call) -> str | None:
+    """The mode given as ``mode=`` or at its position (the second argument of a function,
+    ``open(path, mode)``; the first of a method, ``Path(p).open(mode)``), ``"r"`` when none is,
+    ``None`` when it is not a literal mode string."""
+    receiver = dotted(call.func.value) if isinstance(call.func, cst.Attribute) else ""
+    # `gzip.open(...)`: a module's function (the name binds an import); `Path(p).open(...)`, `path.open(...)`: a method
+    method = receiver is None or (receiver != "" and binding(file, receiver.split(".")[0], call).target is None)
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "mode":
+            return _literal_mode(arg.value)
+    for index, arg in enumerate(arg for arg in call.args if arg.keyword is None):
+        if arg.star:  # `*args` or `**kwargs` may hold it
+            return None
+        if index == (0 if method else 1):
+            return _literal_mode(arg.value)
+    return "r"
+
+
+def _literal_mode(value: cst.BaseExpression) -> str | None:
+    mode = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    return mode if isinstance(mode, str) and mode and set(mode) <= _MODE_CHARACTERS else None
+
+
 def call_args_plain(call: cst.Call) -> bool:
     """No argument unpacking (``*args`` / ``**kwargs``)."""
     return all(arg.star == "" for arg in call.args)

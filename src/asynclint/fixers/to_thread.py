@@ -20,12 +20,14 @@ import libcst as cst
 
 from asynclint.fixers.analysis import (
     FixProject,
+    ParsedFile,
+    Reference,
     Site,
     awaited,
     findings_within,
     last_name,
-    Reference,
     offload_call,
+    opens_for_writing,
     reference,
     site_edit,
 )
@@ -271,7 +273,7 @@ def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
         path, qualname = graph.summaries[key[0]].path, graph.function(key).qualname
         function = project.file(path).function(qualname) if path in project.texts else None
         if function is not None and function.asynchronous is None:
-            what = shared_writes(function.body)
+            what = shared_writes(project.file(path), function.body)
             if what:
                 return f"`{what}` in `{qualname}`"
         for callee, _ in graph.callees(key):
@@ -281,20 +283,21 @@ def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
     return ""
 
 
-def shared_writes(node: cst.CSTNode, files: bool = True) -> str:
-    """The first change ``node`` makes that other rollouts can see ("" when none): attributes,
-    subscripts and containers reached through ``self`` or module names, ``global``/``nonlocal``
-    names, and (``files``) the filesystem. The with-block recipe leaves files out: a block that
-    opens, writes and closes a file does what offloading ``write_text`` does, a safe fix."""
-    found = _SharedWrites(files)
+def shared_writes(file: ParsedFile, node: cst.CSTNode, files: bool = True) -> str:
+    """The first change ``node`` (in ``file``) makes that other rollouts can see ("" when none):
+    attributes, subscripts and containers reached through ``self`` or module names,
+    ``global``/``nonlocal`` names, and (``files``) the filesystem. The with-block recipe leaves
+    files out: a block that opens, writes and closes a file does what offloading ``write_text``
+    does, a safe fix."""
+    found = _SharedWrites(file, files)
     node.visit(found)
     return found.what
 
 
 class _SharedWrites(cst.CSTVisitor):
-    def __init__(self, files: bool) -> None:
+    def __init__(self, file: ParsedFile, files: bool) -> None:
         self.what = ""
-        self.files = files
+        self.file, self.files = file, files
 
     def _saw(self, text: str) -> None:
         self.what = self.what or text
@@ -332,7 +335,7 @@ class _SharedWrites(cst.CSTVisitor):
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
         if self.files and name in _FILE_WRITES:
             self._saw(f"{name}()")
-        elif self.files and name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
+        elif self.files and name == "open" and opens_for_writing(self.file, node):
             self._saw("open(..., 'w')")
         elif name in _MUTATORS and receiver is not None and _shared_receiver(receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")
@@ -347,12 +350,5 @@ def _shared_receiver(receiver: cst.BaseExpression) -> bool:
 
 def _local_literal(target: cst.Subscript) -> bool:
     """``result["k"] = ...`` on a plain local name: the helper's own dict (lower-case, not self)."""
-    return isinstance(target.value, cst.Name) and target.value.value not in ("self", "cls") and not target.value.value.isupper()
-
-
-def _open_mode(call: cst.Call) -> str:
-    for position, arg in enumerate(call.args):
-        if (arg.keyword is not None and arg.keyword.value == "mode") or (arg.keyword is None and position == 1):
-            if isinstance(arg.value, cst.SimpleString):
-                return arg.value.evaluated_value if isinstance(arg.value.evaluated_value, str) else ""
-    return "r"
+    name = target.value
+    return isinstance(name, cst.Name) and name.value not in ("self", "cls") and not name.value.isupper()

@@ -35,6 +35,7 @@ from asynclint.fixers.analysis import (
     modules_behind,
     names_bound,
     names_read,
+    opens_for_writing,
     reference,
 )
 from asynclint.fixers.base import Decline, Edit, Fix
@@ -140,7 +141,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         (f"`{name}`, declared `{'global' if name in declared_global else 'nonlocal'}`" for name in sorted(outer)),
         "",
     )
-    if not changed and (written := shared_writes(moved.body, files=False)):
+    if not changed and (written := shared_writes(file, moved.body, files=False)):
         changed = f"`{written}`"
     note = (
         f"the block changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
@@ -287,8 +288,7 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
     name = last_name(callee.func) if isinstance(callee, cst.Call) else None
     verb, default = "run", "block"
     if name == "open":  # open, io.open, gzip.open, Path.open, ...
-        mode = _open_mode(callee)
-        verb, default = ("write" if any(flag in mode for flag in "wax+") else "read"), "file"
+        verb, default = ("write" if opens_for_writing(file, callee) else "read"), "file"
     elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
         verb, default = "use", "temp"
     elif name == "Popen":
@@ -299,16 +299,6 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
         verb = "fetch"
     subject = results[0] if results else _assigned_key(statement) or default
     return f"_{verb}_{subject.strip('_')}"
-
-
-def _open_mode(call: cst.Call) -> str:
-    for position, arg in enumerate(call.args):
-        keyword = arg.keyword.value if arg.keyword else None
-        if keyword == "mode" or (keyword is None and position == 1 and not arg.star):
-            if isinstance(arg.value, cst.SimpleString):
-                return arg.value.evaluated_value if isinstance(arg.value.evaluated_value, str) else ""
-            return "w"  # unknown mode: do not call it a read
-    return "r"
 
 
 def _assigned_key(statement: cst.With) -> str | None:

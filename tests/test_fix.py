@@ -791,12 +791,19 @@ def test_requests_calls_go_through_one_shared_async_client_only_when_spelled_ali
     path = Path("http_env.py")
     outcome = fix_text(path, source)
     fixed = outcome.texts[str(path)]
-    assert "_HTTP_CLIENT = httpx.AsyncClient(follow_redirects=True)" in fixed
-    assert 'hits = await _HTTP_CLIENT.get(url, params={"q": query}, timeout=10)' in fixed
+    # built on first use, as hoist-client builds a client: not at import, outside any event loop
+    assert "@functools.cache\ndef _http_client():\n    return httpx.AsyncClient(follow_redirects=True)\n" in fixed
+    assert 'hits = await _http_client().get(url, params={"q": query}, timeout=10)' in fixed
+    assert "serves one event loop" in outcome.applied[0].note
     # the other two keep requests (it behaves differently there), in a worker thread
     assert "await asyncio.to_thread(requests.get, url, stream=True)" in fixed
     assert "await asyncio.to_thread(requests.post, url, json={})" in fixed
     assert fixed.count("httpx.AsyncClient(") == 1 and "import requests" in fixed
+    # a client built so by hand is reused; fixing again changes nothing
+    shared = "import httpx\nimport requests\n\nHTTP = httpx.AsyncClient(follow_redirects=True)\n"
+    by_hand = source.replace("import requests\n", shared)
+    assert "hits = await HTTP.get(" in fix_text(path, by_hand).texts[str(path)]
+    assert fix_text(path, fixed).texts[str(path)] == fixed
 
 
 # --- names: what a fix writes must mean the same module where it writes it -----------------------

@@ -27,7 +27,7 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from asynclint.fixers.base import Decline, Import
+from asynclint.fixers.base import Decline, Import, ModuleStatement
 from asynclint.hotpaths import FuncKey, ProjectGraph
 from asynclint.index import CallSite
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS
@@ -1353,6 +1353,54 @@ def reference(
                 " fix again"
             )
     return Reference(name or module, (Import(module, name),))
+
+
+def module_level_name_of(file: ParsedFile, code: str) -> str | None:
+    """A module-level name bound to exactly the expression ``code`` (``HTTP = httpx.AsyncClient()``)."""
+    for statement in file.module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            if (
+                len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+                and file.code(assign.value) == code
+            ):
+                return assign.targets[0].target.value
+    return None
+
+
+@dataclass(frozen=True)
+class Getter:
+    """A module-level function building one object on its first call, and what adding it takes."""
+
+    name: str
+    imports: tuple[Import, ...] = ()
+    statements: tuple[ModuleStatement, ...] = ()  # empty when the file has it already
+
+
+def cached_getter(file: ParsedFile, code: str, base: str, comment: str) -> Getter | Decline:
+    """``@functools.cache def <name>(): return <code>``, for one object (a client) shared by every
+    call and built on the first, not at import: its constructor may read what is not set yet when
+    the module is imported (an API key), and builds it when the code it replaces did. The file's
+    own getter returning exactly ``code`` (an earlier round's) is reused; else one named from
+    ``base`` is added."""
+    for statement in file.module.body:
+        if (
+            isinstance(statement, cst.FunctionDef)
+            and not statement.params.params
+            and statement.asynchronous is None
+            and [last_name(d.decorator) for d in statement.decorators] == ["cache"]
+            and isinstance(statement.body, cst.IndentedBlock)
+            and len(statement.body.body) == 1
+            and file.code(statement.body.body[0]).strip() == f"return {code}"
+        ):
+            return Getter(statement.name.value)
+    functools = reference(file, "functools")
+    if isinstance(functools, Decline):
+        return functools
+    name = file.fresh_name(base)
+    made = ModuleStatement(name, f"@{functools.code}.cache\ndef {name}():\n    return {code}", comment)
+    return Getter(name, functools.imports, (made,))
 
 
 def _import_candidates(file: ParsedFile, module: str, name: str | None) -> list[tuple[str, str, str]]:

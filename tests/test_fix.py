@@ -704,13 +704,15 @@ def test_a_declining_fixer_leaves_the_file_alone(monkeypatch):
 
 
 def _project_sources(root: Path) -> list[SourceFile]:
-    from asynclint.files import module_name
+    from asynclint.files import module_names
 
-    sources = []
-    for path in sorted(root.rglob("*.py")):
-        module, package = module_name(path)
-        sources.append(SourceFile(str(path), path.read_text(encoding="utf-8"), module, package))
-    return sources
+    paths = sorted(root.rglob("*.py"))
+    names = module_names(paths)  # as the CLI names them, with what each import root's bare names mean
+    return [
+        SourceFile(str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package,
+                   names[path].imports)
+        for path in paths
+    ]
 
 
 @pytest.mark.parametrize("name", ["registrations_env", "v0_env", "v1_env", "values_env"])

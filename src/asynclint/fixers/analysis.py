@@ -959,11 +959,6 @@ def _literal_mode(value: cst.BaseExpression) -> str | None:
     return mode if isinstance(mode, str) and mode and set(mode) <= _MODE_CHARACTERS else None
 
 
-def call_args_plain(call: cst.Call) -> bool:
-    """No argument unpacking (``*args`` / ``**kwargs``)."""
-    return all(arg.star == "" for arg in call.args)
-
-
 # --- imports ----------------------------------------------------------------------------------
 
 

@@ -186,7 +186,8 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
             package = unique + package[len(top):] if package.partition(".")[0] == top else package
         if root not in meaning:
             meaning[root] = tuple(
-                (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}") for name, roots in sorted(shared.items())
+                (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}")
+                for name, roots in sorted(shared.items())
             )
         names[path] = ModuleName(module, package, meaning[root])
     return names

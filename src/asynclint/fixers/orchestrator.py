@@ -287,7 +287,7 @@ def _overlap(a: Span, b: Span) -> bool:
 
 
 def _signature(fix: Fix, project: FixProject) -> tuple:
-    return tuple((span, _code(edit.replacement)) for span, edit in zip(_spans(fix, project), fix.edits))
+    return tuple((span, _code(edit.replacement)) for span, edit in zip(_spans(fix, project), fix.edits, strict=True))
 
 
 def _code(node: cst.CSTNode | cst.FlattenSentinel) -> str:

@@ -416,6 +416,13 @@ def test_a_with_block_that_uses_the_event_loop_stays_on_it():
                 data = f.read()
             return data
 
+        class Client:
+            async def read(self, path):
+                with open(path) as f:
+                    self._loop.call_soon(print)
+                    data = f.read()
+                return data
+
         async def gathered(path, jobs):
             results = await aio.gather(*jobs)  # the coroutines' results: data, not loop objects
             with open(path, "w") as f:
@@ -430,6 +437,7 @@ def test_a_with_block_that_uses_the_event_loop_stays_on_it():
         29: "the `with` block uses `LOOP`, obtained from `asyncio`" + suffix,
         35: "the `with` block uses `aa` (from `anyio`)" + suffix,
         41: "the `with` block uses `loop`" + suffix,  # nothing says what it is: its name does
+        48: "the `with` block uses `self._loop`" + suffix,
     }
     fixed = fix_text(Path("snippet.py"), textwrap.dedent(source)).texts["snippet.py"]
     assert "    await aio.to_thread(_write_file)\n" in fixed

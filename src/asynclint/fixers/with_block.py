@@ -46,6 +46,8 @@ from asynclint.model import Finding
 #: Names taken to mean the event loop (or its library) when nothing in the file says what they
 #: are (a parameter called ``loop``, a name a star import binds).
 _LOOP_NAMES = frozenset({"asyncio", "loop", "anyio", "trio"})
+#: Attributes taken to hold the event loop (``self._loop``): nothing in one file says what they are.
+_LOOP_ATTRIBUTES = frozenset({"loop", "_loop", "event_loop", "_event_loop"})
 #: Callees whose ``with`` block reads a client's responses rather than a file.
 _CLIENT_WORDS = ("client", "session", "openai", "anthropic")
 
@@ -67,9 +69,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     names = block_names(file, [statement])
     if names.problems:
         return Decline(f"the `with` block {names.problems[0]}")
-    for name in sorted(names.read):
-        if uses_loop := _loop_use(file, name, statement):
-            return Decline(f"the `with` block uses {uses_loop}, which works only on the event loop's thread")
+    loop_uses = (_loop_use(file, name, statement) for name in sorted(names.read))
+    uses_loop = next(filter(None, loop_uses), "") or _loop_attribute(file, statement)
+    if uses_loop:
+        return Decline(f"the `with` block uses {uses_loop}, which works only on the event loop's thread")
     # A name the function declares `global` or `nonlocal` keeps that declaration in the helper;
     # it is neither returned nor rebound.
     declared = _declared(function, cst.Global), _declared(function, cst.Nonlocal)
@@ -173,6 +176,19 @@ def _loop_use(file: ParsedFile, name: str, statement: cst.With) -> str:
     if libraries:
         return f"`{name}`, obtained from `{libraries[0]}`"
     return f"`{name}`" if name in _LOOP_NAMES and bound.target is None else ""
+
+
+def _loop_attribute(file: ParsedFile, statement: cst.With) -> str:
+    """The first attribute of the block spelled as one holding the event loop (``self._loop``)."""
+    found: list[str] = []
+
+    class Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if node.attr.value in _LOOP_ATTRIBUTES and not found:
+                found.append(f"`{file.code(node)}`")
+
+    statement.visit(Attributes())
+    return found[0] if found else ""
 
 
 def _trailing_store(statement: cst.With, bound: frozenset[str]) -> cst.Assign | None:

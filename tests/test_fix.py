@@ -423,6 +423,10 @@ def test_a_with_block_that_uses_the_event_loop_stays_on_it():
                     data = f.read()
                 return data
 
+        async def keyword_only(path, send):
+            with open(path) as f:
+                send(f.read(), loop=None)  # a keyword called `loop` is not the loop
+
         async def gathered(path, jobs):
             results = await aio.gather(*jobs)  # the coroutines' results: data, not loop objects
             with open(path, "w") as f:
@@ -441,6 +445,34 @@ def test_a_with_block_that_uses_the_event_loop_stays_on_it():
     }
     fixed = fix_text(Path("snippet.py"), textwrap.dedent(source)).texts["snippet.py"]
     assert "    await aio.to_thread(_write_file)\n" in fixed
+
+
+def test_a_helper_that_uses_the_event_loop_is_not_offloaded():
+    # `to_thread(schedule, ...)` would call `get_running_loop()` in a worker thread: RuntimeError.
+    source = """
+        import asyncio as aio
+        import time
+
+        def _now():
+            return aio.get_running_loop().time()
+
+        def schedule(delay):
+            time.sleep(delay)
+            return _now()
+
+        def pause(delay):
+            time.sleep(delay)
+
+        async def handler(delay):
+            pause(delay)
+            return schedule(delay)
+    """
+    reasons = _left(source)
+    assert reasons == {
+        9: "the helper uses `aio` (from `asyncio`) in `_now`, which works only on the event loop's thread"
+    }
+    fixed = fix_text(Path("snippet.py"), textwrap.dedent(source)).texts["snippet.py"]
+    assert "    await aio.to_thread(pause, delay)\n" in fixed  # `pause` alone is offloaded
 
 
 def test_thread_bound_connections_are_not_moved_to_a_thread():

@@ -30,6 +30,7 @@ from libcst.metadata import (
 from asynclint.fixers.base import Decline, Import, ModuleStatement
 from asynclint.hotpaths import FuncKey, ProjectGraph
 from asynclint.index import CallSite
+from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS
 from asynclint.model import Finding
 
@@ -1244,6 +1245,46 @@ def modules_behind(file: ParsedFile, name: str, at: cst.CSTNode) -> frozenset[st
     inside an ``await`` are not followed. Empty for what no assignment tells (a parameter, a
     ``def``, a builtin, a name nothing binds)."""
     return frozenset(_modules_behind(file, name, at, set()))
+
+
+def event_loop_use(file: ParsedFile, node: cst.CSTNode) -> str:
+    """What in ``node`` (code about to move to a worker thread) ties it to the event loop, in words
+    ("" when nothing does): the first name bound to asyncio, anyio or trio (under any alias, or a
+    name imported from them) or to a value obtained from them (``loop = aio.get_running_loop()``),
+    else a name or attribute spelled as the loop where nothing in the file says what it is (a
+    parameter ``loop``, ``self._loop``)."""
+    found: list[str] = []
+
+    class Uses(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            return not found and super().on_visit(node)
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if file.context(node) is ExpressionContext.LOAD and (use := _loop_name(file, node)):
+                found.append(use)
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)  # a keyword's name is not a variable
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # nor is an attribute's
+            if not found and node.attr.value in LOOP_ATTRIBUTES:
+                found.append(f"`{file.code(node)}`")
+            return False
+
+    node.visit(Uses())
+    return found[0] if found else ""
+
+
+def _loop_name(file: ParsedFile, name: cst.Name) -> str:
+    libraries = sorted(modules_behind(file, name.value, name) & EVENT_LOOP_LIBRARIES)
+    bound = binding(file, name.value, name)
+    if libraries and bound.target is not None:
+        return f"`{name.value}`" if name.value == libraries[0] else f"`{name.value}` (from `{libraries[0]}`)"
+    if libraries:
+        return f"`{name.value}`, obtained from `{libraries[0]}`"
+    return f"`{name.value}`" if name.value in LOOP_NAMES and bound.target is None else ""
 
 
 def _modules_behind(file: ParsedFile, name: str, at: cst.CSTNode, seen: set[int]) -> set[str]:

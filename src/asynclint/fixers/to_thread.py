@@ -3,8 +3,8 @@
 Safe: the callee and its arguments are still evaluated on the loop, in the same order; only the
 call itself runs in the loop's default executor, and its value (or exception) comes back where
 the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
-runs it on the loop is offloaded, in one fix) and for a sync callable the framework awaits (made
-``async`` first). A call that opens a file or archive goes only with its use in the same
+runs it on the loop is offloaded, in one fix; declined when the helper, or a sync function it
+calls, uses the event loop) and for a sync callable the framework awaits (made ``async`` first). A call that opens a file or archive goes only with its use in the same
 expression: the object's reads would otherwise stay on the loop.
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
@@ -14,6 +14,7 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
 import libcst as cst
@@ -24,6 +25,7 @@ from asynclint.fixers.analysis import (
     Reference,
     Site,
     awaited,
+    event_loop_use,
     findings_within,
     last_name,
     offload_call,
@@ -138,6 +140,8 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
                 f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
                 " (an `await` there would make it async): the call stays on the loop by that route"
             )
+    if uses_loop := _loop_use(sites, project):
+        return Decline(f"the helper uses {uses_loop}, which works only on the event loop's thread")
     # `asyncio` as each call site's file and scope bind it (`import asyncio as aio`, a parameter
     # called `asyncio`): see `reference`. Each edit carries the import its own file lacks.
     references: dict[int, Reference] = {}
@@ -261,10 +265,9 @@ _FILE_WRITES = frozenset(
 _MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
 
 
-def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
-    """What the sync functions the offloaded calls run change that other rollouts can see ("" when
-    nothing): attributes, subscripts, globals, containers reached through ``self`` or module
-    names, files -- in the helpers and in every sync function they call."""
+def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tuple[ParsedFile, str, cst.FunctionDef]]:
+    """(file, qualified name, definition) of each sync function the offloaded calls run: the
+    helpers and every sync function they call, in the project's files."""
     graph = project.graph
     queue = [site.callee for site in sites if site.callee is not None]
     seen = set(queue)
@@ -273,13 +276,28 @@ def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
         path, qualname = graph.summaries[key[0]].path, graph.function(key).qualname
         function = project.file(path).function(qualname) if path in project.texts else None
         if function is not None and function.asynchronous is None:
-            what = shared_writes(project.file(path), function.body)
-            if what:
-                return f"`{what}` in `{qualname}`"
+            yield project.file(path), qualname, function
         for callee, _ in graph.callees(key):
             if callee not in seen and not graph.function(callee).is_async:
                 seen.add(callee)
                 queue.append(callee)
+
+
+def _loop_use(sites: tuple[Site, ...], project: FixProject) -> str:
+    """What ties a function the offloaded calls run to the event loop ("" when nothing does)."""
+    for file, qualname, function in _run_in_thread(sites, project):
+        if what := event_loop_use(file, function.body):
+            return f"{what} in `{qualname}`"
+    return ""
+
+
+def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
+    """What the sync functions the offloaded calls run change that other rollouts can see ("" when
+    nothing): attributes, subscripts, globals, containers reached through ``self`` or module
+    names, files -- in the helpers and in every sync function they call."""
+    for file, qualname, function in _run_in_thread(sites, project):
+        if what := shared_writes(file, function.body):
+            return f"`{what}` in `{qualname}`"
     return ""
 
 

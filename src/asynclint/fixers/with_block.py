@@ -28,11 +28,10 @@ import libcst as cst
 from asynclint.fixers.analysis import (
     FixProject,
     ParsedFile,
-    binding,
     block_names,
+    event_loop_use,
     is_async,
     last_name,
-    modules_behind,
     names_bound,
     names_read,
     opens_for_writing,
@@ -40,14 +39,8 @@ from asynclint.fixers.analysis import (
 )
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.to_thread import shared_writes
-from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES
 from asynclint.model import Finding
 
-#: Names taken to mean the event loop (or its library) when nothing in the file says what they
-#: are (a parameter called ``loop``, a name a star import binds).
-_LOOP_NAMES = frozenset({"asyncio", "loop", "anyio", "trio"})
-#: Attributes taken to hold the event loop (``self._loop``): nothing in one file says what they are.
-_LOOP_ATTRIBUTES = frozenset({"loop", "_loop", "event_loop", "_event_loop"})
 #: Callees whose ``with`` block reads a client's responses rather than a file.
 _CLIENT_WORDS = ("client", "session", "openai", "anthropic")
 
@@ -69,9 +62,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     names = block_names(file, [statement])
     if names.problems:
         return Decline(f"the `with` block {names.problems[0]}")
-    loop_uses = (_loop_use(file, name, statement) for name in sorted(names.read))
-    uses_loop = next(filter(None, loop_uses), "") or _loop_attribute(file, statement)
-    if uses_loop:
+    if uses_loop := event_loop_use(file, statement):
         return Decline(f"the `with` block uses {uses_loop}, which works only on the event loop's thread")
     # A name the function declares `global` or `nonlocal` keeps that declaration in the helper;
     # it is neither returned nor rebound.
@@ -162,33 +153,6 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         claims=(finding,),
         claims_inside=True,
     )
-
-
-def _loop_use(file: ParsedFile, name: str, statement: cst.With) -> str:
-    """How ``name``, read in the block, ties it to the event loop ("" when it does not): bound to
-    asyncio, anyio or trio (under any alias, or a name imported from them), or to a value obtained
-    from them (``loop = aio.get_running_loop()``); by its spelling alone when nothing in the file
-    says what it is."""
-    libraries = sorted(modules_behind(file, name, statement) & EVENT_LOOP_LIBRARIES)
-    bound = binding(file, name, statement)
-    if libraries and bound.target is not None:
-        return f"`{name}`" if name == libraries[0] else f"`{name}` (from `{libraries[0]}`)"
-    if libraries:
-        return f"`{name}`, obtained from `{libraries[0]}`"
-    return f"`{name}`" if name in _LOOP_NAMES and bound.target is None else ""
-
-
-def _loop_attribute(file: ParsedFile, statement: cst.With) -> str:
-    """The first attribute of the block spelled as one holding the event loop (``self._loop``)."""
-    found: list[str] = []
-
-    class Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            if node.attr.value in _LOOP_ATTRIBUTES and not found:
-                found.append(f"`{file.code(node)}`")
-
-    statement.visit(Attributes())
-    return found[0] if found else ""
 
 
 def _trailing_store(statement: cst.With, bound: frozenset[str]) -> cst.Assign | None:

@@ -4,8 +4,9 @@ Safe: the callee and its arguments are still evaluated on the loop, in the same 
 call itself runs in the loop's default executor, and its value (or exception) comes back where
 the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
 runs it on the loop is offloaded, in one fix; declined when the helper, or a sync function it
-calls, uses the event loop) and for a sync callable the framework awaits (made ``async`` first). A call that opens a file or archive goes only with its use in the same
-expression: the object's reads would otherwise stay on the loop.
+calls, uses the event loop) and for a sync callable the framework awaits (made ``async``
+first). A call that opens a file or archive goes only with its use in the same expression: the
+object's reads would otherwise stay on the loop.
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).

@@ -242,6 +242,68 @@ def test_offloading_a_helper_that_changes_shared_state_is_unsafe():
     )
 
 
+def test_a_helper_opening_a_file_in_a_mode_it_may_write_with_is_offloaded_only_as_unsafe():
+    # A mode that is not a literal may be "w": two rollouts could then write one file at once.
+    reasons = _left(
+        """
+        import gzip
+        from pathlib import Path
+
+        def save(path, mode, text):
+            with open(path, mode) as f:
+                f.write(text)
+
+        def append(path, text):
+            with Path(path).open("a") as f:
+                f.write(text)
+
+        def passed_on(path, *args):
+            with open(path, *args) as f:
+                return f.read()
+
+        def load(path):
+            with gzip.open(path, encoding="utf-8") as f:
+                return f.read()
+
+        async def handler(path, mode):
+            save(path, mode, "x")
+            append(path, "y")
+            passed_on(path)
+            return load(path)
+        """,
+        unsafe=False,
+    )
+    assert set(reasons) == {6, 10, 14}  # `load` reads (gzip.open's mode comes second): offloaded as safe
+    assert all("needs --unsafe-fixes" in reason and "`open(..., 'w')`" in reason for reason in reasons.values())
+
+
+def test_a_with_block_is_named_for_what_its_open_mode_may_do():
+    fixed = fix_text(
+        Path("snippet.py"),
+        textwrap.dedent("""\
+            from pathlib import Path
+
+
+            async def method_mode(path):
+                with Path(path).open("w") as f:
+                    f.write("x")
+
+
+            async def unknown_mode(path, mode):
+                with open(path, mode) as f:
+                    f.write("y")
+
+
+            async def method_default(path):
+                with Path(path).open(encoding="utf-8") as f:
+                    text = f.read()
+                return text
+        """),
+    ).texts["snippet.py"]
+    assert fixed.count("    def _write_file():\n") == 2
+    assert "text = await asyncio.to_thread(_read_text)" in fixed
+
+
 def test_a_with_block_that_changes_shared_state_waits_for_unsafe_fixes():
     # As for an offloaded helper: in a worker thread the block runs concurrently with other rollouts.
     reasons = _left(
@@ -304,6 +366,113 @@ def test_a_with_block_declines_a_name_it_assigns_only_on_some_paths():
             return size
     """)
     assert reasons == {3: "the `with` block assigns `size` only on some paths"}
+
+
+def test_a_with_block_that_uses_the_event_loop_stays_on_it():
+    # In a worker thread `get_running_loop()` raises, and a loop's (or queue's) methods are not
+    # thread-safe: whatever name the block reaches asyncio, anyio or trio by.
+    source = """
+        import asyncio as aio
+        import anyio as aa
+        from asyncio import get_running_loop
+
+        LOOP = aio.new_event_loop()
+
+        async def alias(path):
+            with open(path) as f:
+                loop = aio.get_running_loop()
+                data = f.read()
+            return data, loop
+
+        async def imported_function(path):
+            with open(path) as f:
+                return_here = get_running_loop()
+                data = f.read()
+            return data, return_here
+
+        async def running_loop_local(path):
+            running = aio.get_running_loop()
+            scheduler = running
+            with open(path) as f:
+                scheduler.call_soon(print)
+                data = f.read()
+            return data
+
+        async def module_loop(path):
+            with open(path) as f:
+                LOOP.call_soon(print)
+                data = f.read()
+            return data
+
+        async def other_library(path):
+            with open(path) as f:
+                aa.get_cancelled_exc_class()
+                data = f.read()
+            return data
+
+        async def loop_parameter(path, loop):
+            with open(path) as f:
+                loop.call_soon(print)
+                data = f.read()
+            return data
+
+        class Client:
+            async def read(self, path):
+                with open(path) as f:
+                    self._loop.call_soon(print)
+                    data = f.read()
+                return data
+
+        async def keyword_only(path, send):
+            with open(path) as f:
+                send(f.read(), loop=None)  # a keyword called `loop` is not the loop
+
+        async def gathered(path, jobs):
+            results = await aio.gather(*jobs)  # the coroutines' results: data, not loop objects
+            with open(path, "w") as f:
+                f.write(str(results))
+    """
+    reasons = _left(source)
+    suffix = ", which works only on the event loop's thread"
+    assert reasons == {
+        9: "the `with` block uses `aio` (from `asyncio`)" + suffix,
+        15: "the `with` block uses `get_running_loop` (from `asyncio`)" + suffix,
+        23: "the `with` block uses `scheduler`, obtained from `asyncio`" + suffix,
+        29: "the `with` block uses `LOOP`, obtained from `asyncio`" + suffix,
+        35: "the `with` block uses `aa` (from `anyio`)" + suffix,
+        41: "the `with` block uses `loop`" + suffix,  # nothing says what it is: its name does
+        48: "the `with` block uses `self._loop`" + suffix,
+    }
+    fixed = fix_text(Path("snippet.py"), textwrap.dedent(source)).texts["snippet.py"]
+    assert "    await aio.to_thread(_write_file)\n" in fixed
+
+
+def test_a_helper_that_uses_the_event_loop_is_not_offloaded():
+    # `to_thread(schedule, ...)` would call `get_running_loop()` in a worker thread: RuntimeError.
+    source = """
+        import asyncio as aio
+        import time
+
+        def _now():
+            return aio.get_running_loop().time()
+
+        def schedule(delay):
+            time.sleep(delay)
+            return _now()
+
+        def pause(delay):
+            time.sleep(delay)
+
+        async def handler(delay):
+            pause(delay)
+            return schedule(delay)
+    """
+    reasons = _left(source)
+    assert reasons == {
+        9: "the helper uses `aio` (from `asyncio`) in `_now`, which works only on the event loop's thread"
+    }
+    fixed = fix_text(Path("snippet.py"), textwrap.dedent(source)).texts["snippet.py"]
+    assert "    await aio.to_thread(pause, delay)\n" in fixed  # `pause` alone is offloaded
 
 
 def test_thread_bound_connections_are_not_moved_to_a_thread():
@@ -405,7 +574,7 @@ def test_a_helper_is_offloaded_at_every_call_from_async_code_and_counted_as_chec
     outcome = fix_text(Path("snippet.py"), HELPER_CALLED_TWICE, unsafe=False)
     fixed = outcome.texts["snippet.py"]
     assert fixed.count("await asyncio.to_thread(_read, ") == 3 and not outcome.left
-    assert sorted(outcome.as_checked([a.finding for a in outcome.applied]), key=lambda f: f.line) == list(checked)
+    assert sorted((a.finding for a in outcome.applied), key=lambda f: f.line) == list(checked)  # as check said
     assert "3 calls of the sync helper `_read` in `both`, `other`" in outcome.applied[0].title
 
 
@@ -425,6 +594,23 @@ def test_a_helper_called_from_two_modules_is_offloaded_in_both_by_one_fix():
     assert "x = await asyncio.to_thread(read, p)" in outcome.texts["pkg/b.py"]
     assert all(text.count("import asyncio") == 1 for text in (outcome.texts["pkg/a.py"], outcome.texts["pkg/b.py"]))
     assert {applied.paths for applied in outcome.applied} == {("pkg/a.py", "pkg/b.py")}
+
+
+def test_a_helper_offloaded_in_several_modules_adds_to_each_only_the_import_it_needs():
+    util = "def read(p):\n    with open(p) as f:\n        return f.read()\n"
+    a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
+    b = "import asyncio as aio\n\nfrom pkg.util import read\n\n\nasync def b(p):\n    await aio.sleep(0)\n"
+    b += "    return read(p)\n"
+    sources = [
+        SourceFile("pkg/__init__.py", "", "pkg", "pkg"),
+        SourceFile("pkg/util.py", util, "pkg.util", "pkg"),
+        SourceFile("pkg/a.py", a, "pkg.a", "pkg"),
+        SourceFile("pkg/b.py", b, "pkg.b", "pkg"),
+    ]
+    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    assert not outcome.left
+    assert outcome.texts["pkg/a.py"] == "import asyncio\n\n" + a.replace("read(p)", "await asyncio.to_thread(read, p)")
+    assert outcome.texts["pkg/b.py"] == b.replace("return read(p)", "return await aio.to_thread(read, p)")
 
 
 def test_a_helper_fix_that_would_leave_a_route_on_the_loop_is_declined():
@@ -483,8 +669,7 @@ def test_each_fix_and_reason_is_reported_at_its_own_finding():
             return handle, other, open(path).read()
     """)
     outcome = fix_text(Path("snippet.py"), source)
-    placed = outcome.as_checked([applied.finding for applied in outcome.applied])
-    applied = {finding.line: applied.title for applied, finding in zip(outcome.applied, placed)}
+    applied = {applied.finding.line: applied.title for applied in outcome.applied}  # each at its line in `source`
     assert "`sleep`" in applied[6] and "`time.sleep`" in applied[7] and "open(path).read" in applied[11]
     placed = outcome.as_checked([left.finding for left in outcome.left])
     assert sorted(f.line for f in placed) == [9, 10]
@@ -559,13 +744,15 @@ def test_a_declining_fixer_leaves_the_file_alone(monkeypatch):
 
 
 def _project_sources(root: Path) -> list[SourceFile]:
-    from asynclint.files import module_name
+    from asynclint.files import module_names
 
-    sources = []
-    for path in sorted(root.rglob("*.py")):
-        module, package = module_name(path)
-        sources.append(SourceFile(str(path), path.read_text(encoding="utf-8"), module, package))
-    return sources
+    paths = sorted(root.rglob("*.py"))
+    names = module_names(paths)  # as the CLI names them, with what each import root's bare names mean
+    return [
+        SourceFile(str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package,
+                   names[path].imports)
+        for path in paths
+    ]
 
 
 @pytest.mark.parametrize("name", ["registrations_env", "v0_env", "v1_env", "values_env"])
@@ -646,12 +833,19 @@ def test_requests_calls_go_through_one_shared_async_client_only_when_spelled_ali
     path = Path("http_env.py")
     outcome = fix_text(path, source)
     fixed = outcome.texts[str(path)]
-    assert "_HTTP_CLIENT = httpx.AsyncClient(follow_redirects=True)" in fixed
-    assert 'hits = await _HTTP_CLIENT.get(url, params={"q": query}, timeout=10)' in fixed
+    # built on first use, as hoist-client builds a client: not at import, outside any event loop
+    assert "@functools.cache\ndef _http_client():\n    return httpx.AsyncClient(follow_redirects=True)\n" in fixed
+    assert 'hits = await _http_client().get(url, params={"q": query}, timeout=10)' in fixed
+    assert "serves one event loop" in outcome.applied[0].note
     # the other two keep requests (it behaves differently there), in a worker thread
     assert "await asyncio.to_thread(requests.get, url, stream=True)" in fixed
     assert "await asyncio.to_thread(requests.post, url, json={})" in fixed
     assert fixed.count("httpx.AsyncClient(") == 1 and "import requests" in fixed
+    # a client built so by hand is reused; fixing again changes nothing
+    shared = "import httpx\nimport requests\n\nHTTP = httpx.AsyncClient(follow_redirects=True)\n"
+    by_hand = source.replace("import requests\n", shared)
+    assert "hits = await HTTP.get(" in fix_text(path, by_hand).texts[str(path)]
+    assert fix_text(path, fixed).texts[str(path)] == fixed
 
 
 # --- names: what a fix writes must mean the same module where it writes it -----------------------

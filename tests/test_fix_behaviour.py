@@ -331,14 +331,17 @@ def test_a_hoisted_client_is_built_on_first_use_not_at_import(tmp_path: Path, mo
 
 def _fixed_example(tmp_path: Path, unsafe: bool) -> tuple[Path, Path]:
     """Copies of examples/wiki_qa before and after ``fix --severity low``, as two packages."""
-    from asynclint.files import module_name
+    from asynclint.files import module_names
 
     original, fixed = tmp_path / "wiki_qa_before", tmp_path / "wiki_qa_after"
     shutil.copytree(EXAMPLE, original)
-    sources = []
-    for path in sorted(original.glob("*.py")):
-        module, package = module_name(path)
-        sources.append(SourceFile(str(path), path.read_text(encoding="utf-8"), module, package))
+    paths = sorted(original.glob("*.py"))
+    names = module_names(paths)  # as the CLI names them
+    sources = [
+        SourceFile(str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package,
+                   names[path].imports)
+        for path in paths
+    ]
     outcome = fix_sources(sources, Config(root=original, min_severity=Severity.LOW), unsafe=unsafe)
     shutil.copytree(original, fixed)
     for path, text in outcome.changed.items():

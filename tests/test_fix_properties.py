@@ -333,7 +333,7 @@ def test_fixed_programs_compile_stay_fixed_and_change_only_the_offenders(program
     assert not _captured_names(tree), "a module written through a local name"
     assert not (changed := _unchanged_outside_edits(program.text, result)), f"changed outside the edits: {changed}"
     checked_lines = {finding.line for finding in outcome.checked}
-    fixed = outcome.as_checked([applied.finding for applied in outcome.applied])
+    fixed = [applied.finding for applied in outcome.applied]  # as check reported them
     left = dict(zip(outcome.as_checked([item.finding for item in outcome.left]), outcome.left))
     for offender in program.offenders:
         line = program.lines[offender.key]

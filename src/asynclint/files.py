@@ -125,12 +125,6 @@ def decode(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def module_name(path: Path) -> tuple[str, str]:
-    """(module, package) from the ``__init__.py`` files above ``path``."""
-    module, package, _ = _layout(path)
-    return module, package
-
-
 def _layout(path: Path) -> tuple[str, str, Path]:
     """(module, package, import root): the root is the directory above the top-level package,
     the one that must be on ``sys.path`` for the import to work."""
@@ -192,7 +186,8 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
             package = unique + package[len(top):] if package.partition(".")[0] == top else package
         if root not in meaning:
             meaning[root] = tuple(
-                (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}") for name, roots in sorted(shared.items())
+                (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}")
+                for name, roots in sorted(shared.items())
             )
         names[path] = ModuleName(module, package, meaning[root])
     return names

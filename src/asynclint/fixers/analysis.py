@@ -27,9 +27,10 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
-from asynclint.fixers.base import Decline, Import
+from asynclint.fixers.base import Decline, Import, ModuleStatement
 from asynclint.hotpaths import FuncKey, ProjectGraph
 from asynclint.index import CallSite
+from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS
 from asynclint.model import Finding
 
@@ -924,9 +925,39 @@ def offload_call(call: cst.Call, runner: str, leading: tuple[cst.BaseExpression,
     )
 
 
-def call_args_plain(call: cst.Call) -> bool:
-    """No argument unpacking (``*args`` / ``**kwargs``)."""
-    return all(arg.star == "" for arg in call.args)
+#: Characters of an ``open`` mode string; one that writes contains one of ``_WRITING``.
+_MODE_CHARACTERS, _WRITING = frozenset("rwxabt+U"), frozenset("wax+")
+
+
+def opens_for_writing(file: ParsedFile, call: cst.Call) -> bool:
+    """Whether an ``open`` call (``open``, ``io.open``, ``gzip.open``, ``Path.open``, ...) may
+    open its file for writing: its mode says so, or cannot be read from the call (a variable,
+    ``*args``/``**kwargs``), so it may."""
+    mode = _open_mode(file, call)
+    return mode is None or bool(_WRITING & set(mode))
+
+
+def _open_mode(file: ParsedFile, call: cst.Call) -> str | None:
+    """The mode given as ``mode=`` or at its position (the second argument of a function,
+    ``open(path, mode)``; the first of a method, ``Path(p).open(mode)``), ``"r"`` when none is,
+    ``None`` when it is not a literal mode string."""
+    receiver = dotted(call.func.value) if isinstance(call.func, cst.Attribute) else ""
+    # `gzip.open(...)`: a module's function (the name binds an import); `Path(p).open(...)`, `path.open(...)`: a method
+    method = receiver is None or (receiver != "" and binding(file, receiver.split(".")[0], call).target is None)
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "mode":
+            return _literal_mode(arg.value)
+    for index, arg in enumerate(arg for arg in call.args if arg.keyword is None):
+        if arg.star:  # `*args` or `**kwargs` may hold it
+            return None
+        if index == (0 if method else 1):
+            return _literal_mode(arg.value)
+    return "r"
+
+
+def _literal_mode(value: cst.BaseExpression) -> str | None:
+    mode = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    return mode if isinstance(mode, str) and mode and set(mode) <= _MODE_CHARACTERS else None
 
 
 # --- imports ----------------------------------------------------------------------------------
@@ -1205,6 +1236,116 @@ def _what_binds(file: ParsedFile, assignment) -> str:
     return f"{'a module-level' if isinstance(assignment.scope, GlobalScope) else 'a local'} variable{where}"
 
 
+def modules_behind(file: ParsedFile, name: str, at: cst.CSTNode) -> frozenset[str]:
+    """The top-level modules ``name`` comes from where ``at`` is evaluated: the module an import
+    binding it imports from (``import asyncio as aio`` -> ``asyncio``), and for a variable, the
+    modules of the names read by the values assigned to it, followed through other variables
+    (``loop = aio.get_running_loop()``; ``runner = loop``). An awaited value is what the coroutine
+    returned, not the module's object (``results = await asyncio.gather(...)`` is data): names
+    inside an ``await`` are not followed. Empty for what no assignment tells (a parameter, a
+    ``def``, a builtin, a name nothing binds)."""
+    return frozenset(_modules_behind(file, name, at, set()))
+
+
+def event_loop_use(file: ParsedFile, node: cst.CSTNode) -> str:
+    """What in ``node`` (code about to move to a worker thread) ties it to the event loop, in words
+    ("" when nothing does): the first name bound to asyncio, anyio or trio (under any alias, or a
+    name imported from them) or to a value obtained from them (``loop = aio.get_running_loop()``),
+    else a name or attribute spelled as the loop where nothing in the file says what it is (a
+    parameter ``loop``, ``self._loop``)."""
+    found: list[str] = []
+
+    class Uses(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            return not found and super().on_visit(node)
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if file.context(node) is ExpressionContext.LOAD and (use := _loop_name(file, node)):
+                found.append(use)
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)  # a keyword's name is not a variable
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # nor is an attribute's
+            if not found and node.attr.value in LOOP_ATTRIBUTES:
+                found.append(f"`{file.code(node)}`")
+            return False
+
+    node.visit(Uses())
+    return found[0] if found else ""
+
+
+def _loop_name(file: ParsedFile, name: cst.Name) -> str:
+    libraries = sorted(modules_behind(file, name.value, name) & EVENT_LOOP_LIBRARIES)
+    bound = binding(file, name.value, name)
+    if libraries and bound.target is not None:
+        return f"`{name.value}`" if name.value == libraries[0] else f"`{name.value}` (from `{libraries[0]}`)"
+    if libraries:
+        return f"`{name.value}`, obtained from `{libraries[0]}`"
+    return f"`{name.value}`" if name.value in LOOP_NAMES and bound.target is None else ""
+
+
+def _modules_behind(file: ParsedFile, name: str, at: cst.CSTNode, seen: set[int]) -> set[str]:
+    scope = file.scope(at)
+    found: set[str] = set()
+    for assignment in scope[name] if scope is not None else ():
+        if id(assignment) in seen or isinstance(assignment, BuiltinAssignment):
+            continue
+        seen.add(id(assignment))
+        if isinstance(assignment, ImportAssignment):
+            target = _import_target(file, assignment.node, name)
+            if not target.startswith((".", "<")):  # a relative import is the project's own
+                found.add(target.split(".")[0])
+            continue
+        value = _assigned_value(file, assignment.node)
+        for read in _names_read_in(file, value) if value is not None else ():
+            found |= _modules_behind(file, read.value, read, seen)
+    return found
+
+
+def _assigned_value(file: ParsedFile, target: cst.CSTNode) -> cst.BaseExpression | None:
+    """The expression whose value (or an element of it) the name ``target`` is bound to: an
+    assignment's value, a ``with`` item's context manager, a ``for`` loop's iterable."""
+    if not isinstance(target, cst.Name):
+        return None  # a def, a class, a parameter
+    for ancestor in file.ancestors(target):
+        if isinstance(ancestor, cst.Assign | cst.AnnAssign | cst.AugAssign | cst.NamedExpr):
+            return ancestor.value
+        if isinstance(ancestor, cst.WithItem):
+            return ancestor.item
+        if isinstance(ancestor, cst.For | cst.CompFor):
+            return ancestor.iter
+        if isinstance(ancestor, cst.BaseSuite | cst.BaseStatement | cst.ExceptHandler | cst.Lambda | cst.Param):
+            return None
+    return None
+
+
+def _names_read_in(file: ParsedFile, expression: cst.BaseExpression) -> list[cst.Name]:
+    """The variables ``expression`` reads (not attribute or keyword names), outside ``await``."""
+    found: list[cst.Name] = []
+
+    class Reads(cst.CSTVisitor):
+        def visit_Await(self, node: cst.Await) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            if file.context(node) is ExpressionContext.LOAD:
+                found.append(node)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+    expression.visit(Reads())
+    return found
+
+
 @dataclass(frozen=True)
 class Reference:
     """How to write a module (or a name in it) at the places a fix edits, and the imports that needs."""
@@ -1248,6 +1389,54 @@ def reference(
                 " fix again"
             )
     return Reference(name or module, (Import(module, name),))
+
+
+def module_level_name_of(file: ParsedFile, code: str) -> str | None:
+    """A module-level name bound to exactly the expression ``code`` (``HTTP = httpx.AsyncClient()``)."""
+    for statement in file.module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
+            assign = statement.body[0]
+            if (
+                len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)
+                and file.code(assign.value) == code
+            ):
+                return assign.targets[0].target.value
+    return None
+
+
+@dataclass(frozen=True)
+class Getter:
+    """A module-level function building one object on its first call, and what adding it takes."""
+
+    name: str
+    imports: tuple[Import, ...] = ()
+    statements: tuple[ModuleStatement, ...] = ()  # empty when the file has it already
+
+
+def cached_getter(file: ParsedFile, code: str, base: str, comment: str) -> Getter | Decline:
+    """``@functools.cache def <name>(): return <code>``, for one object (a client) shared by every
+    call and built on the first, not at import: its constructor may read what is not set yet when
+    the module is imported (an API key), and builds it when the code it replaces did. The file's
+    own getter returning exactly ``code`` (an earlier round's) is reused; else one named from
+    ``base`` is added."""
+    for statement in file.module.body:
+        if (
+            isinstance(statement, cst.FunctionDef)
+            and not statement.params.params
+            and statement.asynchronous is None
+            and [last_name(d.decorator) for d in statement.decorators] == ["cache"]
+            and isinstance(statement.body, cst.IndentedBlock)
+            and len(statement.body.body) == 1
+            and file.code(statement.body.body[0]).strip() == f"return {code}"
+        ):
+            return Getter(statement.name.value)
+    functools = reference(file, "functools")
+    if isinstance(functools, Decline):
+        return functools
+    name = file.fresh_name(base)
+    made = ModuleStatement(name, f"@{functools.code}.cache\ndef {name}():\n    return {code}", comment)
+    return Getter(name, functools.imports, (made,))
 
 
 def _import_candidates(file: ParsedFile, module: str, name: str | None) -> list[tuple[str, str, str]]:

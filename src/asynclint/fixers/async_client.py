@@ -24,13 +24,15 @@ from asynclint.fixers.analysis import (
     ParsedFile,
     awaited,
     binding,
+    cached_getter,
     dotted,
     import_binding,
     is_async,
+    module_level_name_of,
     names_read,
     reference,
 )
-from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
+from asynclint.fixers.base import Decline, Edit, Fix, Import
 from asynclint.model import Finding
 
 #: Sync client class -> the async class in the same module.
@@ -147,14 +149,22 @@ _NO_REDIRECTS = frozenset({"head"})
 #: ``iter_content``, ``apparent_encoding``, ``links`` (httpx lacks them), ``url`` (an
 #: ``httpx.URL``, not a ``str``), ``raise_for_status`` after a ``head`` (httpx also raises on 3xx).
 _RESPONSE_ALIKE = frozenset("status_code text content json headers encoding cookies history elapsed".split())
-SHARED_HTTP = "_HTTP_CLIENT"
+#: The getter of the shared client (``_http_client()``), as hoist-client writes one.
+SHARED_HTTP = "_http_client"
+#: Why one event loop only: its pooled connections belong to the loop they were opened on.
+ONE_LOOP = (
+    "the shared client serves one event loop: code that starts another (a second `asyncio.run`, tests each on a loop"
+    " of their own) needs a client of its own"
+)
 
 
 def _requests_function(finding: Finding, project: FixProject, target: str) -> Fix | Decline:
-    """``requests.get(...)`` in ``async def`` -> ``await _HTTP_CLIENT.get(...)`` on one module-level
-    ``httpx.AsyncClient(follow_redirects=True)``. Unsafe: exceptions become httpx's (code catching
+    """``requests.get(...)`` in ``async def`` -> ``await _http_client().get(...)``: one
+    ``httpx.AsyncClient(follow_redirects=True)`` built on first use by a module-level
+    ``functools.cache`` function, as hoist-client builds a client (or a module-level client
+    built exactly so, by hand, reused). Unsafe: exceptions become httpx's (code catching
     ``requests``' exceptions is declined, but callers further up may catch them too), and the
-    shared client belongs to the first event loop that uses it. Declines when the response is
+    shared client serves one event loop (see :data:`ONE_LOOP`). Declines when the response is
     used through what ``httpx.Response`` lacks, or handed on (whoever gets it may)."""
     site = project.site(finding)
     if isinstance(site, Decline):
@@ -191,7 +201,14 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     if isinstance(httpx, Decline):
         return httpx
     made = f"{httpx.code}.AsyncClient(follow_redirects=True)"
-    client = _shared_http_client(file, made)
+    client = module_level_name_of(file, made)
+    imports, statements = httpx.imports, ()
+    if client is None:
+        comment = "One async HTTP client for every request, built on first use (follows redirects, as requests does but"
+        getter = cached_getter(file, made, SHARED_HTTP, comment + " for HEAD).")
+        if isinstance(getter, Decline):
+            return getter
+        client, imports, statements = f"{getter.name}()", imports + getter.imports, getter.statements
     args = [
         arg.with_changes(keyword=cst.Name(renamed[arg.keyword.value]))
         if arg.keyword and arg.keyword.value in renamed
@@ -203,28 +220,17 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
             args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("follow_redirects"), equal=_EQUAL))
     new_call = call.with_changes(func=cst.parse_expression(f"{client}.{verb}"), args=args)
-    statements = (
-        ()
-        if client != SHARED_HTTP or SHARED_HTTP in file.module_level_names()
-        else (
-            ModuleStatement(
-                SHARED_HTTP,
-                f"{SHARED_HTTP} = {made}",
-                "One async HTTP client for every request (follows redirects, as requests does but for HEAD).",
-            ),
-        )
-    )
     return Fix(
         path=file.path,
         edits=(Edit(call, awaited(file, call, new_call)),),
         recipe="async-client",
         safe=False,
         title=f"sent `{target}` through the shared `httpx.AsyncClient` `{client}` and awaited it",
-        imports=httpx.imports,
+        imports=imports,
         unused_imports=import_binding(file, (dotted(call.func) or "").split(".")[0]),
         statements=statements,
         claims=(finding,),
-        note="errors are now httpx's (`httpx.HTTPError`), not requests'",
+        note=f"errors are now httpx's (`httpx.HTTPError`), not requests'; {ONE_LOOP}",
     )
 
 
@@ -262,21 +268,6 @@ def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, v
         if use.attr.value not in alike:
             return f"`{name}.{use.attr.value}` means something else (or nothing) to an `httpx.Response`"
     return ""
-
-
-def _shared_http_client(file: ParsedFile, made: str) -> str:
-    """A module-level client made exactly as this fix makes it (an earlier round's) to reuse --
-    not any ``AsyncClient``, whose base URL, headers or auth would apply -- else a new name."""
-    for statement in file.module.body:
-        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
-            assign = statement.body[0]
-            if (
-                len(assign.targets) == 1
-                and isinstance(assign.targets[0].target, cst.Name)
-                and file.code(assign.value) == made
-            ):
-                return assign.targets[0].target.value
-    return SHARED_HTTP if SHARED_HTTP not in file.module_level_names() else file.fresh_name(SHARED_HTTP)
 
 
 def _resolve(file: ParsedFile, func: cst.BaseExpression) -> str | None:

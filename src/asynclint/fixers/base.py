@@ -28,6 +28,9 @@ class Edit:
     node: cst.CSTNode = field(repr=False)
     replacement: cst.CSTNode | cst.FlattenSentinel = field(repr=False)
     path: str | None = None  # the file ``node`` is in, when it is not the fix's own (a helper called elsewhere)
+    #: Imports the replacement needs in that file, for a fix whose files need different ones (each
+    #: file spells ``asyncio`` as it imports it); the fix's own ``imports`` go to its own file.
+    imports: tuple[Import, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ class Fix:
     recipe: str
     safe: bool
     title: str  # what was done, in words the report prints
-    imports: tuple[Import, ...] = ()
+    imports: tuple[Import, ...] = ()  # added to ``path`` (an edit elsewhere carries its file's own)
     #: Imports the edit may have left unused; each is removed only if nothing uses it any more.
     unused_imports: tuple[Import, ...] = ()
     statements: tuple[ModuleStatement, ...] = ()

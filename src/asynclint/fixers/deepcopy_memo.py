@@ -109,7 +109,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"`{cls.name.value}` reaches its attributes dynamically ({dynamic})", applicable=False)
     if _returns_early(init):
         return Decline("`__init__` returns early, so the memo might never be built", applicable=False)
-    existing = _existing_memo(file, init)
+    existing = _existing_memo(init)
     memo = existing[0] if existing else _fresh_attribute(file, MEMO)
     slots = _slots(file, family)
     if slots is not None and memo not in slots:
@@ -305,7 +305,7 @@ def _init_assignments(init: cst.FunctionDef) -> dict[str, list[cst.BaseExpressio
     return assigned
 
 
-def _existing_memo(file: ParsedFile, init: cst.FunctionDef) -> tuple[str, list[str]] | None:
+def _existing_memo(init: cst.FunctionDef) -> tuple[str, list[str]] | None:
     """The memo an earlier fix built in ``__init__`` (``self.M = {id(self.a): self.a, ...}``):
     its attribute and fields, reused by every later fix of the class."""
     receiver = _receiver(init)

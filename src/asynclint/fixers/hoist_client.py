@@ -28,8 +28,15 @@ import re
 import libcst as cst
 
 from asynclint.fixers import async_client
-from asynclint.fixers.analysis import FixProject, dotted, last_name, names_bound_in, names_read, reference
-from asynclint.fixers.base import Decline, Edit, Fix, Import, ModuleStatement
+from asynclint.fixers.analysis import (
+    FixProject,
+    cached_getter,
+    dotted,
+    module_level_name_of,
+    names_bound_in,
+    names_read,
+)
+from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.model import Finding
 
 _CLOSERS = frozenset({"close", "aclose", "__exit__", "__aexit__"})
@@ -68,29 +75,20 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if waiting:
         return Decline(waiting, applicable=False)
     code = file.code(call.with_changes(lpar=[], rpar=[]))
-    shared = _existing(file, code)  # a module-level client built eagerly, by hand
-    getter = _existing_getter(file, code) if shared is None else None
-    statements: tuple[ModuleStatement, ...] = ()
-    imports: tuple[Import, ...] = ()
+    shared = module_level_name_of(file, code)  # a module-level client built eagerly, by hand
     if shared is not None:
         replacement: cst.BaseExpression = cst.Name(shared, lpar=call.lpar, rpar=call.rpar)
         how = f"reused the module-level `{shared}`"
+        imports, statements = (), ()
     else:
-        if not getter:
-            functools = reference(file, "functools")
-            if isinstance(functools, Decline):
-                return functools
-            imports = functools.imports
-            getter = file.fresh_name("_" + _upper_snake(_name_part(constructor)).lower())
-            statements = (
-                ModuleStatement(
-                    getter,
-                    f"@{functools.code}.cache\ndef {getter}():\n    return {code}",
-                    "One client for every call, built on first use: building one costs a TLS setup.",
-                ),
-            )
-        replacement = cst.Call(cst.Name(getter), lpar=call.lpar, rpar=call.rpar)
-        how = f"built `{constructor}` once, on first use, by the module-level `{getter}()`"
+        base = "_" + _upper_snake(_name_part(constructor)).lower()
+        comment = "One client for every call, built on first use: building one costs a TLS setup."
+        getter = cached_getter(file, code, base, comment)
+        if isinstance(getter, Decline):
+            return getter
+        replacement = cst.Call(cst.Name(getter.name), lpar=call.lpar, rpar=call.rpar)
+        how = f"built `{constructor}` once, on first use, by the module-level `{getter.name}()`"
+        imports, statements = getter.imports, getter.statements
     return Fix(
         path=file.path,
         edits=(Edit(call, replacement),),
@@ -143,37 +141,6 @@ def _escapes(file, function: cst.FunctionDef, variable: str) -> str | None:
         if isinstance(parent, cst.WithItem):
             return "is closed by a `with` block"
         return "is handed on (returned, stored or passed)"
-    return None
-
-
-def _existing(file, code: str) -> str | None:
-    """A module-level name already bound to exactly this constructor call."""
-    for statement in file.module.body:
-        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Assign):
-            assign = statement.body[0]
-            if (
-                len(assign.targets) == 1
-                and isinstance(assign.targets[0].target, cst.Name)
-                and file.code(assign.value) == code
-            ):
-                return assign.targets[0].target.value
-    return None
-
-
-def _existing_getter(file, code: str) -> str | None:
-    """A module-level ``@functools.cache`` function without parameters returning exactly this
-    client (one an earlier round wrote)."""
-    for statement in file.module.body:
-        if (
-            isinstance(statement, cst.FunctionDef)
-            and not statement.params.params
-            and statement.asynchronous is None
-            and [last_name(d.decorator) for d in statement.decorators] == ["cache"]
-            and isinstance(statement.body, cst.IndentedBlock)
-            and len(statement.body.body) == 1
-            and file.code(statement.body.body[0]).strip() == f"return {code}"
-        ):
-            return statement.name.value
     return None
 
 

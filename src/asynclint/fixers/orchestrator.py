@@ -287,7 +287,7 @@ def _overlap(a: Span, b: Span) -> bool:
 
 
 def _signature(fix: Fix, project: FixProject) -> tuple:
-    return tuple((span, _code(edit.replacement)) for span, edit in zip(_spans(fix, project), fix.edits))
+    return tuple((span, _code(edit.replacement)) for span, edit in zip(_spans(fix, project), fix.edits, strict=True))
 
 
 def _code(node: cst.CSTNode | cst.FlattenSentinel) -> str:
@@ -432,13 +432,14 @@ class _Replace(cst.CSTTransformer):
 
 
 def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
-    """The fixes' edits in ``file``; the imports of each fix that edits it; the module-level
+    """The fixes' edits in ``file`` with the imports they need there; the imports and module-level
     changes of the fixes made for it (a fix's other files only get the calls it rewrote there)."""
-    edits = [(fix, edit) for fix in fixes for edit in fix.edits if _path(edit, fix) == file.path]
+    edits = [edit for fix in fixes for edit in fix.edits if _path(edit, fix) == file.path]
     own = [fix for fix in fixes if fix.path == file.path]
-    module = file.module.visit(_Replace({id(edit.node): edit.replacement for _, edit in edits}))
-    for needed in dict.fromkeys(needed for fix in dict.fromkeys(fix for fix, _ in edits) for needed in fix.imports):
-        module = add_import(module, needed.module, needed.name)
+    module = file.module.visit(_Replace({id(edit.node): edit.replacement for edit in edits}))
+    needed = [wanted for fix in own for wanted in fix.imports] + [wanted for edit in edits for wanted in edit.imports]
+    for wanted in dict.fromkeys(needed):
+        module = add_import(module, wanted.module, wanted.name)
     for old in dict.fromkeys(old for fix in own for old in fix.unused_imports):
         module = drop_unused_import(module, old.module, old.name, old.alias)
     statements = list(dict.fromkeys(statement for fix in own for statement in fix.statements))

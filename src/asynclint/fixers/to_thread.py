@@ -3,9 +3,10 @@
 Safe: the callee and its arguments are still evaluated on the loop, in the same order; only the
 call itself runs in the loop's default executor, and its value (or exception) comes back where
 the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
-runs it on the loop is offloaded, in one fix) and for a sync callable the framework awaits (made
-``async`` first). A call that opens a file or archive goes only with its use in the same
-expression: the object's reads would otherwise stay on the loop.
+runs it on the loop is offloaded, in one fix; declined when the helper, or a sync function it
+calls, uses the event loop) and for a sync callable the framework awaits (made ``async``
+first). A call that opens a file or archive goes only with its use in the same expression: the
+object's reads would otherwise stay on the loop.
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
@@ -14,21 +15,26 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 
 import libcst as cst
 
 from asynclint.fixers.analysis import (
     FixProject,
+    ParsedFile,
+    Reference,
     Site,
     awaited,
+    event_loop_use,
     findings_within,
     last_name,
     offload_call,
+    opens_for_writing,
     reference,
     site_edit,
 )
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
 from asynclint.model import Finding
 
@@ -57,21 +63,21 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if len(sites) > 1:
         return Decline(f"`{sites[0].function.name.value}` also runs on the loop by other routes")
     site = sites[0]
-    if site.offending and target.startswith(THREAD_BOUND):  # a helper doing all its work in one thread is fine
+    if target.startswith(THREAD_BOUND):  # (a helper connecting and querying in one thread was offloaded above)
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
     asyncio = reference(file, "asyncio", at=(call,))
     if isinstance(asyncio, Decline):
         return asyncio
     to_thread = f"{asyncio.code}.to_thread"
-    if site.offending and isinstance(file.parent(call), cst.WithItem):
+    if isinstance(file.parent(call), cst.WithItem):
         # the block would still use the resource on the loop; only moving the block helps
         return Decline("the call opens a `with` block", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
-    nested = findings_within(project, file, call, finding) if site.offending else ()
+    nested = findings_within(project, file, call, finding)
     used = _method_call_on_result(file, call)
-    if site.offending and target in OPENERS and used is not None and not _awaits(used):
+    if target in OPENERS and used is not None and not _awaits(used):
         # `open(p).read()`: the read is the disk I/O too; both go to the thread in one call
         site = replace(site, call=used)
         call = used
@@ -79,7 +85,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
         )
-    elif site.offending and target in OPENERS:
+    elif target in OPENERS:
         if _inside_other_finding(project, file, call, finding):  # `json.load(open(p))`: offloaded with it
             return Decline("offloaded with the call it is passed to", applicable=False)
         return Decline(
@@ -87,15 +93,13 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
             " open it in a `with` block (moved off the loop whole), or use it in the same expression"
             " (`open(path).read()`)"
         )
-    elif site.offending and target in LAZY:
-        if isinstance(file.parent(call), cst.WithItem):
-            return Decline(f"`{target}` is used as a context manager")
+    elif target in LAZY:
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
         offloaded = cst.Call(
             func=cst.parse_expression(to_thread),
             args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
         )
-    elif site.offending and nested and not _awaits(call):
+    elif nested and not _awaits(call):
         # `json.load(open(p))`: both calls go to the thread together, not one await inside another
         offloaded = cst.Call(
             func=cst.parse_expression(to_thread),
@@ -137,31 +141,31 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
                 f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
                 " (an `await` there would make it async): the call stays on the loop by that route"
             )
+    if uses_loop := _loop_use(sites, project):
+        return Decline(f"the helper uses {uses_loop}, which works only on the event loop's thread")
     # `asyncio` as each call site's file and scope bind it (`import asyncio as aio`, a parameter
-    # called `asyncio`): see `reference`.
-    references: dict[int, str] = {}
-    imports: dict[Import, None] = {}
+    # called `asyncio`): see `reference`. Each edit carries the import its own file lacks.
+    references: dict[int, Reference] = {}
     for site in sites:
         found = reference(site.file, "asyncio", at=(site.call,))
         if isinstance(found, Decline):
             return found
-        references[id(site.call)] = found.code
-        imports.update(dict.fromkeys(found.imports))
+        references[id(site.call)] = found
     statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
-        offloaded = _offloaded(site, references[id(site.call)])
         if site.placement == "root":
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
             hoist = statements[id(site.file.statement_of(site.call))] == 1
-            edits.append(_at(site_edit(site, offloaded, hoist=hoist), site, sites[0]))
+            offloaded = _offloaded(site, references[id(site.call)].code)
+            edits.append(_at(site_edit(site, offloaded, hoist=hoist), [site], sites[0], references))
     for group in roots.values():
         function = group[0].function
-        replacements = {id(site.call): _offloaded(site, references[id(site.call)]) for site in group}
+        replacements = {id(site.call): _offloaded(site, references[id(site.call)].code) for site in group}
         updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
-        edits.append(_at(Edit(function, updated), group[0], sites[0]))
+        edits.append(_at(Edit(function, updated), group, sites[0], references))
     helpers = sorted({site.helper for site in sites})
     callers = list(dict.fromkeys(site.function.name.value for site in sites))
     made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
@@ -185,7 +189,6 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         recipe="to-thread",
         safe=safe,
         title=title,
-        imports=tuple(imports),
         claims=(finding,),
         note=note,
     )
@@ -199,9 +202,12 @@ def _names(names: list[str]) -> str:
     return ", ".join(f"`{name}`" for name in names)
 
 
-def _at(edit: Edit, site: Site, first: Site) -> Edit:
-    """The edit, naming its file when it is not the fix's own."""
-    return edit if site.file.path == first.file.path else replace(edit, path=site.file.path)
+def _at(edit: Edit, sites: list[Site], first: Site, references: dict[int, Reference]) -> Edit:
+    """The edit of the calls ``sites`` (in one file) with the imports they need there, naming its
+    file when it is not the fix's own."""
+    imports = tuple(dict.fromkeys(needed for site in sites for needed in references[id(site.call)].imports))
+    path = sites[0].file.path
+    return replace(edit, imports=imports, path=None if path == first.file.path else path)
 
 
 class _Replacing(cst.CSTTransformer):
@@ -260,10 +266,9 @@ _FILE_WRITES = frozenset(
 _MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
 
 
-def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
-    """What the sync functions the offloaded calls run change that other rollouts can see ("" when
-    nothing): attributes, subscripts, globals, containers reached through ``self`` or module
-    names, files -- in the helpers and in every sync function they call."""
+def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tuple[ParsedFile, str, cst.FunctionDef]]:
+    """(file, qualified name, definition) of each sync function the offloaded calls run: the
+    helpers and every sync function they call, in the project's files."""
     graph = project.graph
     queue = [site.callee for site in sites if site.callee is not None]
     seen = set(queue)
@@ -272,30 +277,46 @@ def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
         path, qualname = graph.summaries[key[0]].path, graph.function(key).qualname
         function = project.file(path).function(qualname) if path in project.texts else None
         if function is not None and function.asynchronous is None:
-            what = shared_writes(function.body)
-            if what:
-                return f"`{what}` in `{qualname}`"
+            yield project.file(path), qualname, function
         for callee, _ in graph.callees(key):
             if callee not in seen and not graph.function(callee).is_async:
                 seen.add(callee)
                 queue.append(callee)
+
+
+def _loop_use(sites: tuple[Site, ...], project: FixProject) -> str:
+    """What ties a function the offloaded calls run to the event loop ("" when nothing does)."""
+    for file, qualname, function in _run_in_thread(sites, project):
+        if what := event_loop_use(file, function.body):
+            return f"{what} in `{qualname}`"
     return ""
 
 
-def shared_writes(node: cst.CSTNode, files: bool = True) -> str:
-    """The first change ``node`` makes that other rollouts can see ("" when none): attributes,
-    subscripts and containers reached through ``self`` or module names, ``global``/``nonlocal``
-    names, and (``files``) the filesystem. The with-block recipe leaves files out: a block that
-    opens, writes and closes a file does what offloading ``write_text`` does, a safe fix."""
-    found = _SharedWrites(files)
+def _shared_state_changes(sites: tuple[Site, ...], project: FixProject) -> str:
+    """What the sync functions the offloaded calls run change that other rollouts can see ("" when
+    nothing): attributes, subscripts, globals, containers reached through ``self`` or module
+    names, files -- in the helpers and in every sync function they call."""
+    for file, qualname, function in _run_in_thread(sites, project):
+        if what := shared_writes(file, function.body):
+            return f"`{what}` in `{qualname}`"
+    return ""
+
+
+def shared_writes(file: ParsedFile, node: cst.CSTNode, files: bool = True) -> str:
+    """The first change ``node`` (in ``file``) makes that other rollouts can see ("" when none):
+    attributes, subscripts and containers reached through ``self`` or module names,
+    ``global``/``nonlocal`` names, and (``files``) the filesystem. The with-block recipe leaves
+    files out: a block that opens, writes and closes a file does what offloading ``write_text``
+    does, a safe fix."""
+    found = _SharedWrites(file, files)
     node.visit(found)
     return found.what
 
 
 class _SharedWrites(cst.CSTVisitor):
-    def __init__(self, files: bool) -> None:
+    def __init__(self, file: ParsedFile, files: bool) -> None:
         self.what = ""
-        self.files = files
+        self.file, self.files = file, files
 
     def _saw(self, text: str) -> None:
         self.what = self.what or text
@@ -333,7 +354,7 @@ class _SharedWrites(cst.CSTVisitor):
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
         if self.files and name in _FILE_WRITES:
             self._saw(f"{name}()")
-        elif self.files and name == "open" and any(flag in _open_mode(node) for flag in "wax+"):
+        elif self.files and name == "open" and opens_for_writing(self.file, node):
             self._saw("open(..., 'w')")
         elif name in _MUTATORS and receiver is not None and _shared_receiver(receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")
@@ -348,12 +369,5 @@ def _shared_receiver(receiver: cst.BaseExpression) -> bool:
 
 def _local_literal(target: cst.Subscript) -> bool:
     """``result["k"] = ...`` on a plain local name: the helper's own dict (lower-case, not self)."""
-    return isinstance(target.value, cst.Name) and target.value.value not in ("self", "cls") and not target.value.value.isupper()
-
-
-def _open_mode(call: cst.Call) -> str:
-    for position, arg in enumerate(call.args):
-        if (arg.keyword is not None and arg.keyword.value == "mode") or (arg.keyword is None and position == 1):
-            if isinstance(arg.value, cst.SimpleString):
-                return arg.value.evaluated_value if isinstance(arg.value.evaluated_value, str) else ""
-    return "r"
+    name = target.value
+    return isinstance(name, cst.Name) and name.value not in ("self", "cls") and not name.value.isupper()

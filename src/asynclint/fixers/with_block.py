@@ -16,8 +16,9 @@ can be caught in the function (a ``try`` or ``with`` around it), the names it as
 in place (``nonlocal``), so a handler sees what was assigned before the exception. Unsafe when
 the block changes state other rollouts see (attributes, module containers, ``global`` or
 enclosing-function names), as for an offloaded helper. Declines when the block cannot move into
-another function as it is: ``await``/``return``/``yield``/``break``, ``super()``, loop APIs, or
-a later-used name it assigns only on some paths.
+another function as it is: ``await``/``return``/``yield``/``break``, ``super()``, the event loop
+(asyncio, anyio or trio under any name, or a loop obtained from them), or a later-used name it
+assigns only on some paths.
 """
 
 from __future__ import annotations
@@ -28,18 +29,18 @@ from asynclint.fixers.analysis import (
     FixProject,
     ParsedFile,
     block_names,
+    event_loop_use,
     is_async,
     last_name,
     names_bound,
     names_read,
+    opens_for_writing,
     reference,
 )
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.to_thread import shared_writes
 from asynclint.model import Finding
 
-#: Names whose use means the block talks to the event loop, which a worker thread cannot.
-_LOOP_NAMES = frozenset({"asyncio", "loop", "anyio", "trio"})
 #: Callees whose ``with`` block reads a client's responses rather than a file.
 _CLIENT_WORDS = ("client", "session", "openai", "anthropic")
 
@@ -61,8 +62,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     names = block_names(file, [statement])
     if names.problems:
         return Decline(f"the `with` block {names.problems[0]}")
-    if names.read & _LOOP_NAMES:
-        return Decline(f"the `with` block uses `{sorted(names.read & _LOOP_NAMES)[0]}`, which needs the event loop")
+    if uses_loop := event_loop_use(file, statement):
+        return Decline(f"the `with` block uses {uses_loop}, which works only on the event loop's thread")
     # A name the function declares `global` or `nonlocal` keeps that declaration in the helper;
     # it is neither returned nor rebound.
     declared = _declared(function, cst.Global), _declared(function, cst.Nonlocal)
@@ -134,7 +135,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         (f"`{name}`, declared `{'global' if name in declared_global else 'nonlocal'}`" for name in sorted(outer)),
         "",
     )
-    if not changed and (written := shared_writes(moved.body, files=False)):
+    if not changed and (written := shared_writes(file, moved.body, files=False)):
         changed = f"`{written}`"
     note = (
         f"the block changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
@@ -267,8 +268,7 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
     name = last_name(callee.func) if isinstance(callee, cst.Call) else None
     verb, default = "run", "block"
     if name == "open":  # open, io.open, gzip.open, Path.open, ...
-        mode = _open_mode(callee)
-        verb, default = ("write" if any(flag in mode for flag in "wax+") else "read"), "file"
+        verb, default = ("write" if opens_for_writing(file, callee) else "read"), "file"
     elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
         verb, default = "use", "temp"
     elif name == "Popen":
@@ -279,16 +279,6 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
         verb = "fetch"
     subject = results[0] if results else _assigned_key(statement) or default
     return f"_{verb}_{subject.strip('_')}"
-
-
-def _open_mode(call: cst.Call) -> str:
-    for position, arg in enumerate(call.args):
-        keyword = arg.keyword.value if arg.keyword else None
-        if keyword == "mode" or (keyword is None and position == 1 and not arg.star):
-            if isinstance(arg.value, cst.SimpleString):
-                return arg.value.evaluated_value if isinstance(arg.value.evaluated_value, str) else ""
-            return "w"  # unknown mode: do not call it a read
-    return "r"
 
 
 def _assigned_key(statement: cst.With) -> str | None:

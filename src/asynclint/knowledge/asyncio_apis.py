@@ -63,6 +63,14 @@ TASK_SPAWNERS: frozenset[str] = frozenset(
 )
 TASK_SPAWNER_METHODS: frozenset[str] = frozenset({"create_task", "start_soon"})
 
+#: Libraries whose objects belong to the running event loop (its loop, tasks, queues, locks): used
+#: from a worker thread they raise or misbehave, so code using them stays on the loop.
+EVENT_LOOP_LIBRARIES: frozenset[str] = frozenset({"asyncio", "anyio", "trio"})
+#: Names and attributes taken to mean the event loop (or its library) when nothing in the file says
+#: what they are: a parameter called ``loop``, a name a star import binds, ``self._loop``.
+LOOP_NAMES: frozenset[str] = EVENT_LOOP_LIBRARIES | {"loop", "event_loop"}
+LOOP_ATTRIBUTES: frozenset[str] = frozenset({"loop", "_loop", "event_loop", "_event_loop"})
+
 #: Calls that start an event loop and run a coroutine (or, for anyio/trio, an async callable)
 #: to completion: a program's entry point, as cold as the code that calls it. A loop started
 #: from code already on a loop fails at run time, so nothing makes their target hot but other

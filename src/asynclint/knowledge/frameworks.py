@@ -68,7 +68,8 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         {
             **_hooks("rollout", "setup_state rollout render_completion post_rollout get_sandbox_request init_state "
                                 "cleanup run_rollout run_group mark_timed_out get_env_for_name build_env_vars "
-                                "get_docker_image get_sandbox_resources get_tunnel_url start_agent wait_for_completion"),
+                                "get_docker_image get_sandbox_resources get_tunnel_url start_agent "
+                                "wait_for_completion"),
             **_hooks("turn", "env_response get_prompt_messages add_trajectory_step add_model_response "
                              "get_model_response is_completed increment_state_usage_from_response obs_to_text "
                              "wrap_response normalize_response normalize_intercepted_messages "
@@ -244,7 +245,10 @@ REGISTRATIONS: tuple[Registration, ...] = (
 
 #: A client handed to the framework, which then calls ``method`` on it per use.
 CLIENT_HANDOFFS: dict[tuple[str, str], tuple[str, str]] = {
-    ("JudgeRubric", "judge_client"): ("chat.completions.create", "judge client called by the framework on every judge call"),
+    ("JudgeRubric", "judge_client"): (
+        "chat.completions.create",
+        "judge client called by the framework on every judge call",
+    ),
 }
 
 HANDOFF_SLOTS: frozenset[str] = frozenset(slot for _, slot in CLIENT_HANDOFFS)

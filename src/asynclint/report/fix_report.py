@@ -38,11 +38,12 @@ def render_fix_report(
     lines: list[str] = []
     verb = "would fix" if dry_run else "fixed"
     written = [a for a in outcome.applied if not any(path in write_errors for path in a.paths)]
-    # Fixed findings are placed in the files as they were; findings left, in the files as they
-    # are now -- which, when nothing is written, is as they were.
-    placed = outcome.as_checked([a.finding for a in written])
+    # Fixed findings are placed in the files as they were (each fix records its finding as
+    # `check` reported it); findings left, in the files as they are now -- which, when nothing is
+    # written, is as they were.
     if not quiet:
-        for applied, f in sorted(zip(written, placed), key=lambda pair: (pair[1].path, pair[1].line, pair[1].column)):
+        for applied in sorted(written, key=lambda a: (a.finding.path, a.finding.line, a.finding.column)):
+            f = applied.finding
             text = f"{f.path}:{f.line}:{f.column}: {f.code} {verb}: {applied.title}"
             elsewhere = [path for path in applied.paths if path != f.path]
             if elsewhere:
@@ -54,7 +55,7 @@ def render_fix_report(
             lines.append(text)
     left_findings = [left.finding for left in outcome.left]
     shown = outcome.as_checked(left_findings) if dry_run else left_findings
-    for left, f in zip(outcome.left, shown):
+    for left, f in zip(outcome.left, shown, strict=True):
         lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.label}] left: {left.reason}")
     for path, message in sorted(write_errors.items()):
         lines.append(f"{path}: error: not fixed, {message}")

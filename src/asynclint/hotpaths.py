@@ -22,6 +22,7 @@ from __future__ import annotations
 import fnmatch
 from collections import deque
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from dataclasses import dataclass, replace
 
 from asynclint.index import (
@@ -765,7 +766,7 @@ class ProjectGraph:
         """For a library function on a hot path: the project call site that crosses into the
         library on the way to it, as (project caller, call site, library callee)."""
         steps = self.path(key)
-        for (caller, line), (callee, _) in zip(steps, steps[1:]):
+        for (caller, line), (callee, _) in pairwise(steps):
             if self.is_library(caller) or not self.is_library(callee):
                 continue
             for edge, site in self._edges_of(caller):

@@ -195,14 +195,18 @@ def test_the_loop_threads_clocks_say_what_it_did(after: Clocks, verdict: str):
     assert interval_verdict(None, after) == RAN  # nothing to compare with: trust the sample
 
 
-def test_waiting_for_the_gil_is_charged_to_the_other_threads_code():
+def _gil_wait() -> Recording:
+    """100 ms in which the loop thread (at ``innocent``) computed 1 ms while ``hog`` computed 99."""
     innocent = (code_at(USER_FILE, "innocent", 20), 20), (LOOP_RUN, 80)
     hog = ((code_at(HELPER_FILE, "hog", 6), 6),)
     stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.1, innocent, _clocks(1.1, 0.001, 0.099), (hog,)),),
                   gc_time=0.0, before=_clocks(1.0, 0.0, 0.0), after=_clocks(1.1, 0.001, 0.099))
-    result = analyze(Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
-                               threshold=0.005, method="signal"))
-    (site,) = result.sites
+    return Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002, threshold=0.005,
+                     method="signal")
+
+
+def test_waiting_for_the_gil_is_charged_to_the_other_threads_code():
+    (site,) = analyze(_gil_wait()).sites
     assert (site.cause, site.frame.function, site.frame.line) == (THREAD, "hog", 6)
     assert site.total_ms == pytest.approx(100.0) and not site.blind_spot
 
@@ -262,12 +266,7 @@ def test_drive_cancels_at_the_timeout_and_on_stop_and_keeps_rollout_order():
 def test_the_html_call_tree_charges_a_gil_wait_to_the_other_thread_as_the_report_does():
     from asynclint.profiler.session import html_call_tree
 
-    innocent = (code_at(USER_FILE, "innocent", 20), 20), (LOOP_RUN, 80)
-    hog = ((code_at(HELPER_FILE, "hog", 6), 6),)
-    stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.1, innocent, _clocks(1.1, 0.001, 0.099), (hog,)),),
-                  gc_time=0.0, before=_clocks(1.0, 0.0, 0.0), after=_clocks(1.1, 0.001, 0.099))
-    html = html_call_tree(Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
-                                    threshold=0.005, method="signal"))
+    html = html_call_tree(_gil_wait())
     assert "another thread, holding the GIL" in html and "hog" in html
     assert "innocent" not in html  # the loop thread only waited
 

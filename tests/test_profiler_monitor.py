@@ -112,3 +112,22 @@ def test_watch_does_not_call_a_suppressed_line_a_blind_spot():
     assert top.frame.line == next(n for n, text in enumerate(open(__file__).read().splitlines(), 1)
                                   if text.endswith("(the line under test)"))
     assert top.suppressed and not top.blind_spot
+
+
+@needs_signal
+def test_a_long_stall_on_one_line_keeps_few_samples_and_all_its_time():
+    from asynclint.profiler.attribution import analyze
+
+    async def main():
+        monitor = LoopMonitor(method="signal")
+        monitor.start()
+        await asyncio.sleep(0.01)
+        time.sleep(0.3)  # one long wait: ~120 looks, all alike
+        await asyncio.sleep(0.01)
+        return monitor.stop()
+
+    recording = asyncio.run(main())
+    (stall,) = [stall for stall in recording.stalls if stall.duration >= 0.25]
+    assert len(stall.samples) <= 5, len(stall.samples)  # alike samples merged, not kept one by one
+    top = analyze(recording).sites[0]
+    assert top.frame.function.endswith(".main") and top.total_ms >= 0.9 * stall.duration * 1000

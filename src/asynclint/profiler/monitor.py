@@ -47,9 +47,11 @@ METHODS = ("auto", "signal", "thread", "callbacks", "none")
 MAX_STACK_DEPTH = 128
 #: Collections shorter than this are not worth remembering (they cannot make a stall alone).
 MIN_GC_PAUSE = 0.0005
-#: Samples kept for one stall in progress. A longer stall is thinned, every other sample dropped:
-#: each sample stands for the time since the one before it, so the total is unchanged.
-MAX_PENDING = 1024
+#: Samples kept for one stall in progress. A sample like the one before it (same stack, same
+#: verdict) replaces it, losing nothing: each stands for the time since the look before it. Past
+#: this many distinct samples a stall is thinned, every other sample dropped (the total is
+#: unchanged, the split between neighbouring sites coarser): a bound on memory, rarely reached.
+MAX_PENDING = 20_000
 
 StackEntry = tuple[CodeType, int]  # (code object, line being executed)
 
@@ -413,6 +415,7 @@ class LoopMonitor:
         self._last_beat: Clocks | None = None  # readings at the last heartbeat ...
         self._last_look: Clocks | None = None  # ... and at the last heartbeat or sample
         self._threads_cpu: dict[int, float] | None = None  # other threads' CPU at the last look, when read
+        self._last_verdict = ""  # what the loop thread did before the last sample
         self._loop_ident = 0
         self._stopped = False
 
@@ -646,16 +649,24 @@ class LoopMonitor:
         assert self._clocks is not None
         clocks = self._clocks.read()
         others: tuple[tuple[StackEntry, ...], ...] = ()
-        if interval_verdict(self._last_look, clocks) == GIL_WAIT:
+        verdict = interval_verdict(self._last_look, clocks)
+        if verdict == GIL_WAIT:
             skip = skip | self._sampler_threads()
             threads = _thread_cpu(skip)
             span = clocks.wall - self._last_look.wall if self._last_look is not None else 0.0
             others = _busy_stacks(skip, self._threads_cpu, threads, span)
             self._threads_cpu = threads
         self._last_look = clocks
-        self._pending.append(Sample(clocks.wall, stack, clocks, others))
-        if len(self._pending) >= MAX_PENDING:
-            del self._pending[::2]
+        sample = Sample(clocks.wall, stack, clocks, others)
+        pending = self._pending
+        if pending and not others and verdict == self._last_verdict and pending[-1].stack == stack \
+                and not pending[-1].others:
+            pending[-1] = sample  # the same code, doing the same: one sample stands for both spans
+        else:
+            pending.append(sample)
+            if len(pending) >= MAX_PENDING:
+                del pending[::2]
+        self._last_verdict = verdict
         if self.method == "signal":
             # One-shot, re-armed here: C code that keeps this handler from running (and may sleep
             # without retrying when a signal interrupts it, like SQLite's busy wait) is

@@ -170,8 +170,13 @@ def test_check_never_imports_libcst():
 
 def _left(source: str, unsafe: bool = True) -> dict[int, str]:
     outcome = fix_text(Path("snippet.py"), textwrap.dedent(source), unsafe=unsafe)
-    placed = outcome.as_checked([left.finding for left in outcome.left])  # at their lines in `source`
-    return {finding.line: left.reason for finding, left in zip(placed, outcome.left)}
+    return _reasons_by_line(outcome)
+
+
+def _reasons_by_line(outcome: FixOutcome) -> dict[int, str]:
+    """Why each finding was left, by its line in the source as given (not as fixed)."""
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    return {finding.line: left.reason for finding, left in zip(placed, outcome.left, strict=True)}
 
 
 def test_unsafe_recipes_wait_for_the_flag():
@@ -539,8 +544,7 @@ def test_a_sync_callable_is_made_async_only_when_the_framework_alone_uses_it():
     test = "from env import tested\n\n\ndef test_tested():\n    assert tested('a') == 1.0\n"
     sources = [SourceFile("env.py", env, "env", ""), SourceFile("tests/test_env.py", test, "test_env", "")]
     outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
-    placed = outcome.as_checked([left.finding for left in outcome.left])
-    reasons = {finding.line: left.reason for finding, left in zip(placed, outcome.left)}
+    reasons = _reasons_by_line(outcome)
     assert "passed to `map` in `batch` (env.py)" in reasons[8] and "would get a coroutine" in reasons[8]
     assert "decorated with `@functools.lru_cache`" in reasons[18]
     assert "called in `test_tested` (tests/test_env.py)" in reasons[23]
@@ -578,17 +582,22 @@ def test_a_helper_is_offloaded_at_every_call_from_async_code_and_counted_as_chec
     assert "3 calls of the sync helper `_read` in `both`, `other`" in outcome.applied[0].title
 
 
-def test_a_helper_called_from_two_modules_is_offloaded_in_both_by_one_fix():
-    util = "import json\n\n\ndef read(p):\n    with open(p) as f:\n        return json.load(f)\n"
-    a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
-    b = "from .util import read\n\n\nasync def b(p):\n    x = read(p)\n    return x\n"
+def _fix_package(util: str, a: str, b: str) -> FixOutcome:
+    """Fix ``pkg`` made of a helper module ``util`` and two modules ``a`` and ``b`` calling it."""
     sources = [
         SourceFile("pkg/__init__.py", "", "pkg", "pkg"),
         SourceFile("pkg/util.py", util, "pkg.util", "pkg"),
         SourceFile("pkg/a.py", a, "pkg.a", "pkg"),
         SourceFile("pkg/b.py", b, "pkg.b", "pkg"),
     ]
-    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    return fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+
+
+def test_a_helper_called_from_two_modules_is_offloaded_in_both_by_one_fix():
+    util = "import json\n\n\ndef read(p):\n    with open(p) as f:\n        return json.load(f)\n"
+    a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
+    b = "from .util import read\n\n\nasync def b(p):\n    x = read(p)\n    return x\n"
+    outcome = _fix_package(util, a, b)
     assert not outcome.left and len(outcome.applied) == 2
     assert "return await asyncio.to_thread(read, p)" in outcome.texts["pkg/a.py"]
     assert "x = await asyncio.to_thread(read, p)" in outcome.texts["pkg/b.py"]
@@ -601,13 +610,7 @@ def test_a_helper_offloaded_in_several_modules_adds_to_each_only_the_import_it_n
     a = "from pkg.util import read\n\n\nasync def a(p):\n    return read(p)\n"
     b = "import asyncio as aio\n\nfrom pkg.util import read\n\n\nasync def b(p):\n    await aio.sleep(0)\n"
     b += "    return read(p)\n"
-    sources = [
-        SourceFile("pkg/__init__.py", "", "pkg", "pkg"),
-        SourceFile("pkg/util.py", util, "pkg.util", "pkg"),
-        SourceFile("pkg/a.py", a, "pkg.a", "pkg"),
-        SourceFile("pkg/b.py", b, "pkg.b", "pkg"),
-    ]
-    outcome = fix_sources(sources, Config(root=Path("."), min_severity=Severity.LOW))
+    outcome = _fix_package(util, a, b)
     assert not outcome.left
     assert outcome.texts["pkg/a.py"] == "import asyncio\n\n" + a.replace("read(p)", "await asyncio.to_thread(read, p)")
     assert outcome.texts["pkg/b.py"] == b.replace("return read(p)", "return await aio.to_thread(read, p)")

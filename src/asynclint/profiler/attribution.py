@@ -145,6 +145,11 @@ def _prefixes() -> tuple[tuple[str, ...], tuple[str, ...]]:
 _STDLIB, _PACKAGES = _prefixes()
 
 
+def root_prefixes(roots: Iterable[str]) -> tuple[str, ...]:
+    """Directories as the path prefixes :func:`file_cause` compares real file names with."""
+    return tuple(sorted({os.path.realpath(root).rstrip(os.sep) + os.sep for root in roots}))
+
+
 @lru_cache(maxsize=4096)
 def file_cause(filename: str, user_roots: tuple[str, ...] = ()) -> str:
     """USER, LIBRARY, PROFILER (asynclint itself) or RUNTIME (stdlib) for a code object's file.
@@ -373,7 +378,7 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
     """Aggregate a recording by site, and match user sites to ``findings`` (from ``run_check``).
     ``user_roots``: directories whose files are the user's wherever they are installed;
     ``suppressed``: (path, line) pairs carrying an asynclint suppression."""
-    roots = tuple(sorted({os.path.realpath(root).rstrip(os.sep) + os.sep for root in user_roots}))
+    roots = root_prefixes(user_roots)
     hidden = {(_resolved(path), line) for path, line in suppressed}
     sites: dict[tuple[str, Frame], dict] = {}
     causes = dict.fromkeys(CAUSES, 0.0)

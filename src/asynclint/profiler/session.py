@@ -4,7 +4,6 @@ on a fresh loop under the monitor, match stall sites with the static check, buil
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 import time
@@ -14,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from asynclint.model import Finding
-from asynclint.profiler.attribution import GC, HOST, THREAD, USER, analyze, file_cause, loop_part, stall_owners
+from asynclint.profiler.attribution import (
+    GC, HOST, THREAD, USER, analyze, file_cause, loop_part, root_prefixes, stall_owners,
+)
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
@@ -119,7 +120,7 @@ def _explicit_files(paths: Sequence[Path]) -> list[Path]:
 
 def _user_files(recording: Recording, roots: tuple[str, ...] = ()) -> list[Path]:
     """The user's files a stall passed through, on the loop thread or on another one."""
-    user_roots = tuple(os.path.realpath(root).rstrip(os.sep) + os.sep for root in roots)
+    user_roots = root_prefixes(roots)
     seen: dict[Path, None] = {}
     for stall in recording.stalls:
         for sample in stall.samples:

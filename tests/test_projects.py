@@ -351,6 +351,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("v1_tools/v1_tools/toolsets.py", "CorpusSearch.search"): ("shared toolset", "shared tool server", "per tool call"),
     ("v1_tools/v1_tools/toolsets.py", "CorpusSearch.read"): ("shared toolset", "shared tool server", "per tool call"),
     ("v1_tools/v1_tools/tasks.py", "BuildTask.builds"): ("reward", "env loop", "per rollout"),
+    # v1_tools: harness programs named by string reference, in process (a sandboxed one is cold)
+    ("v1_tools/v1_tools/harnesses.py", "local_program"): ("harness program", "env loop", "per rollout"),
+    ("v1_tools/v1_tools/agents/solver.py", "replay"): ("harness program", "env loop", "per rollout"),
     ("v1_env/tasks.py", "RepairTask.runtime_env"): ("runtime_env", "per rollout"),
     ("v1_env/tasks.py", "RepairTask.key"): ("key", "per rollout"),
     ("v1_env/tasks.py", "RepairTask.tests_pass"): ("reward",),

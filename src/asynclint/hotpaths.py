@@ -559,7 +559,7 @@ class ProjectGraph:
             if summary.library is not None:
                 continue  # a library registering its own callables is the library's business
             for ref in summary.refs:
-                if ref.offloaded:
+                if ref.offloaded or ref.away is not None:
                     continue
                 hook = self._registration(ref)
                 if hook is None or self._in_own_process(position, ref.caller):
@@ -691,9 +691,20 @@ class ProjectGraph:
                         spawned[callee] = _task_hook(consumer, summary.functions[ref.caller].qualname)
         return spawned, called
 
+    def _sent_away(self) -> set[FuncKey]:
+        """Functions the project ships to run elsewhere (a program run in a sandbox): cold here,
+        unless something on the loop calls them too."""
+        return {
+            key
+            for summary in self.summaries if summary.library is None
+            for ref in summary.refs if ref.away is not None
+            for key in self.functions_denoted(ref.target)
+        }
+
     def _roots(self) -> dict[FuncKey, Hook]:
         registered = self._registered()
         spawned, called = self._entered()
+        away = self._sent_away()
         roots: dict[FuncKey, Hook] = {}
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
@@ -707,7 +718,7 @@ class ProjectGraph:
                 hook = registered.get(key, hook) or spawned.get(key)
                 if hook is not None:
                     roots[key] = hook
-                elif cold or (self._cold_patterns and self._matches(self._cold_patterns, name)):
+                elif cold or key in away or (self._cold_patterns and self._matches(self._cold_patterns, name)):
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED

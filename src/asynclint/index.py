@@ -50,7 +50,7 @@ from asynclint.knowledge.asyncio_apis import (
 )
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import HANDOFF_SLOTS
+from asynclint.knowledge.frameworks import HANDOFF_SLOTS, PROGRAM_CALLEES, PROGRAM_SLOTS, public_name
 from asynclint.knowledge.functions import PROPERTIES
 
 _BUILTINS = frozenset(dir(builtins))
@@ -250,6 +250,9 @@ class FunctionRef:
     passed_to_method: str | None = None  # method name of that call (``add_reward_func``)
     passed_to_self: tuple[str, tuple[str, ...]] | None = None  # that call's unresolved self target
     function: int | None = None  # a lambda written as the argument: its index in the functions
+    #: Named by a string reference and shipped elsewhere to run (``ProgramConfig(fn="m:f",
+    #: sandbox=True)``): where it runs instead of this process.
+    away: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1112,6 +1115,8 @@ class _Indexer:
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
             if keyword.arg in HANDOFF_SLOTS:
                 self._record_handoff(keyword, context)
+        if target is not None and public_name(target) in PROGRAM_CALLEES:
+            self._record_program(node, public_name(target), method, self_target)
         if method in _GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             arg = node.args[-1] if node.args else None
             added = self.infer(arg) if arg is not None else None
@@ -1147,6 +1152,27 @@ class _Indexer:
                 named=isinstance(value, Sym), self_ref=self_ref, passed_to_self=call.self_ref,
             )
         )
+
+    def _record_program(
+        self, node: ast.Call, target: str, method: str | None, self_target: tuple[str, tuple[str, ...]] | None
+    ) -> None:
+        """``ProgramConfig(fn="pkg.module:run", sandbox=True)``: the function the string names,
+        looked up like the framework does (a bare name in this module)."""
+        keywords = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
+        for (callee, slot_name), slot in PROGRAM_SLOTS.items():
+            value = keywords.get(slot_name)
+            if callee != target or not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                continue
+            module, colon, attribute = value.value.partition(":")
+            name = f"{module}.{attribute}" if colon else f"{self.module}.{value.value}"
+            away = keywords.get(slot.away)
+            moved = away is not None and not (isinstance(away, ast.Constant) and away.value in (None, False))
+            self.refs.append(
+                FunctionRef(
+                    self.frame.func, name, value.lineno, False, target, None, slot_name, method, self_target,
+                    away=slot.context if moved else None,
+                )
+            )
 
     def _grow(self, receiver: ast.Name, added: Value) -> None:
         """``funcs.append(f)``, ``funcs.extend(more)``, ``funcs += [f]`` on a list of callables

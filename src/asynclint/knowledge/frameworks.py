@@ -242,6 +242,7 @@ SYNC_REWARD = Hook(
     "sync reward function", "group", note="run inline by the framework, back to back for every rollout of a group"
 )
 TOOL = Hook("tool", "tool", note="run by the framework on every tool call")
+PROGRAM = Hook("harness program", "rollout", note="run by the harness on the loop for every rollout")
 PARSER_FN = Hook("parser callable", "call", note="run on every parse")
 # Rubric.score_objects runs every provider, sync and inline, before each reward function call;
 # group providers get the states of a whole group at once.
@@ -254,7 +255,9 @@ LOOP_CALLBACK = Hook("event-loop callback", "call", note="run on the loop by asy
 #: Sync callables the framework runs inline but awaits when they are coroutine functions
 #: (verifiers calls them through ``maybe_await``): rewards, metrics, tools, stop conditions,
 #: cleanup handlers, and hooks that must be async anyway. Such a root may become ``async def``.
-AWAITED_ROOTS: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD, TOOL, *(h for h in DECORATORS.values() if h)})
+AWAITED_ROOTS: frozenset[Hook] = frozenset(
+    {REWARD, SYNC_REWARD, TOOL, PROGRAM, *(h for h in DECORATORS.values() if h)}
+)
 
 
 def root_awaited(hook: Hook) -> bool:
@@ -275,6 +278,29 @@ class Registration:
     callee: str | None = None  # a qualified function or class name (from configuration)
 
 
+@dataclass(frozen=True)
+class ProgramSlot:
+    """A callable a framework call names by a string reference, ``"pkg.module:fn"`` or a bare
+    ``"fn"`` looked up in the module the call is written in, and runs as ``hook`` -- unless the
+    call gives ``away`` a value (anything but a literal ``None``/``False``): then the callable
+    is shipped to ``context`` and runs there, never on the rollout loop."""
+
+    callee: str
+    slot: str
+    hook: Hook
+    away: str
+    context: str
+
+
+#: verifiers v1 harness programs (``verifiers/v1/harness.py`` ``compile_program``, May 2026): a
+#: ``fn`` program runs in process, awaited per rollout; with ``sandbox=`` set it is uploaded and
+#: run inside the rollout's sandbox.
+PROGRAM_SLOTS: dict[tuple[str, str], ProgramSlot] = {
+    (slot.callee, slot.slot): slot
+    for slot in (ProgramSlot("verifiers.v1.ProgramConfig", "fn", PROGRAM, away="sandbox", context="sandbox"),)
+}
+PROGRAM_CALLEES: frozenset[str] = frozenset(callee for callee, _ in PROGRAM_SLOTS)
+
 _RUBRICS, _ENVS = HOOK_CLASSES[1], HOOK_CLASSES[0]
 
 REGISTRATIONS: tuple[Registration, ...] = (
@@ -288,6 +314,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(SCORE_OBJECTS, "0", method="add_score_object_provider"),
     Registration(GROUP_SCORE_OBJECTS, "0", method="add_group_score_object_provider"),
     *(Registration(LOOP_CALLBACK, str(slot), method=name) for name, slot in LOOP_CALLBACK_METHODS.items()),
+    *(Registration(slot.hook, slot.slot, callee=slot.callee) for slot in PROGRAM_SLOTS.values()),
 )
 
 #: A client handed to the framework, which then calls ``method`` on it per use.

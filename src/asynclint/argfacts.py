@@ -185,7 +185,14 @@ def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
 #: Calls whose result is their argument in another shape: look through them for the payload.
 _PASS_THROUGH = frozenset({"str", "list", "dict", "tuple", "repr", "bytes"})
 #: Methods whose result is as large as their receiver.
-_SAME_SIZE = frozenset({"model_dump", "model_dump_json", "dict", "to_dict", "json", "copy", "items", "values"})
+_SAME_SIZE = frozenset(
+    {"model_dump", "model_dump_json", "dict", "to_dict", "json", "copy", "items", "values",
+     "strip", "lstrip", "rstrip", "lower", "upper", "replace"}
+)
+#: Mapping reads by a string key: ``state.get("answer", "{}")`` says what it is like ``state["answer"]``.
+_KEY_READS = frozenset({"get", "pop", "setdefault"})
+#: Methods of a regex match: a piece cut out of one text (``re.search(r"\{.*\}", reply).group()``).
+_MATCH_PARTS = frozenset({"group", "groups", "groupdict"})
 
 
 def payload_of(
@@ -196,7 +203,7 @@ def payload_of(
 
     Shapes: ``literal`` (a constant or a display of constants), ``display`` (a display of
     names: ``word`` lists them), ``item`` (``messages[-1]``: one element of ``word``), ``read``
-    (a file's or stream's contents), ``name`` / ``attr`` / ``key`` / ``call`` (``word`` is the
+    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` / ``key`` / ``call`` (``word`` is the
     name, attribute, string key or called function that says what it is), ``each`` (a loop
     variable: every item of ``word`` in turn, as much as the whole over the loop), ``""``
     unknown. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
@@ -254,6 +261,12 @@ def _payload(arg: ast.expr, depth: int) -> tuple[str, str]:
                 return ("read", "")
             if func.attr in _SAME_SIZE:
                 return _payload(func.value, depth + 1)
+            if func.attr in _KEY_READS and arg.args:
+                key = arg.args[0]
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    return ("key", key.value)
+            if func.attr in _MATCH_PARTS:
+                return ("match", "")
             return ("call", func.attr)
         if isinstance(func, ast.Name):
             return ("call", func.id)

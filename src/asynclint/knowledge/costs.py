@@ -128,7 +128,7 @@ CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".
 def payload_evidence(shape: str, word: str) -> str:
     """``small``, ``whole`` or ``unknown`` for a payload argument of ``shape`` whose name,
     attribute or string key is ``word`` (see :func:`asynclint.argfacts.payload_of`)."""
-    if shape in ("literal", "item"):
+    if shape in ("literal", "item", "match"):
         return "small"
     if shape == "read":
         return "whole"
@@ -160,6 +160,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return f"every item of `{word}` in turn ({kind})"
     if shape == "read":
         return "a file's contents"
+    if shape == "match":
+        return "a regex match cut out of a text"
     if not word:
         return "a payload of unknown size"
     kind = {"whole": "a whole rollout-sized payload", "small": "one small item", "unknown": "size unknown"}[evidence]

@@ -196,7 +196,7 @@ _MATCH_PARTS = frozenset({"group", "groups", "groupdict"})
 
 
 def payload_of(
-    node: ast.Call, receiver: ast.expr | None, loop_items: dict[str, tuple[str, str]] | None = None
+    node: ast.Call, receiver: ast.expr | None, known: dict[str, tuple[str, str]] | None = None
 ) -> tuple[str, str]:
     """(shape, word) of what a serializer, parser or copier is handed: the receiver when the
     call is a method of data (``trajectory.model_dump()``), else the first argument.
@@ -210,9 +210,14 @@ def payload_of(
     arg = receiver if receiver is not None else node.args[0] if node.args else (
         node.keywords[0].value if node.keywords and node.keywords[0].arg else None
     )
-    if isinstance(arg, ast.Name) and loop_items and arg.id in loop_items:
-        return loop_items[arg.id]
+    if isinstance(arg, ast.Name) and known and arg.id in known:
+        return known[arg.id]  # a loop variable, or a name just bound to a display
     return _payload(arg, 0) if arg is not None else ("", "")
+
+
+def payload_of_value(value: ast.expr) -> tuple[str, str]:
+    """The payload of an expression bound to a name, for when the name is passed later."""
+    return _payload(value, 0)
 
 
 def loop_item(iterable: ast.expr) -> tuple[str, str]:
@@ -273,11 +278,11 @@ def _payload(arg: ast.expr, depth: int) -> tuple[str, str]:
     return ("", "")
 
 
-def argument_facts(node: ast.Call, receiver: ast.expr | None, loop_items: dict[str, tuple[str, str]]) -> dict:
+def argument_facts(node: ast.Call, receiver: ast.expr | None, known: dict[str, tuple[str, str]]) -> dict:
     return {
         "literals": tuple(literal(a) for a in node.args[:4]),
         "kwargs": tuple(
             (k.arg, repr(k.value.value)) for k in node.keywords if k.arg and isinstance(k.value, ast.Constant)
         ),
-        "payload": payload_of(node, receiver, loop_items),
+        "payload": payload_of(node, receiver, known),
     }

@@ -36,6 +36,7 @@ from asynclint.argfacts import (
     fixed_iterable,
     guard_target,
     loop_item,
+    payload_of_value,
     scalar_annotation,
     state_get,
     state_key,
@@ -330,7 +331,9 @@ class _Frame:
     once: int = 0  # depth of lazy initialisations around it (see _lazy_guard)
     first_turn: int = 0  # depth of per-rollout initialisations around it (see _first_turn_guard)
     #: Loop variables -> the payload of what they iterate over (see asynclint.argfacts.payload_of).
-    loop_items: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
+    #: or a dict display it was just bound to (``response = {"ok": False, "grid": grid}``).
+    payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class _Indexer:
@@ -416,7 +419,7 @@ class _Indexer:
 
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
-            self.frame.loop_items.pop(target.id, None)
+            self.frame.payloads.pop(target.id, None)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = Inst(value.name, "local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":
@@ -613,7 +616,7 @@ class _Indexer:
             origin=origin,
             consumer=consumer,
             lambdas=self._inside_lambdas(),
-            **(argument_facts(node, self._data_receiver(node), self.frame.loop_items) if (api or self_ref) else {}),
+            **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
@@ -751,10 +754,10 @@ class _Indexer:
 
     def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
         if isinstance(target, ast.Name):
-            self.frame.loop_items[target.id] = loop_item(iterable)
+            self.frame.payloads[target.id] = loop_item(iterable)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
-            self.frame.loop_items[target.elts[1].id] = loop_item(iterable)
+            self.frame.payloads[target.elts[1].id] = loop_item(iterable)
 
     def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
         """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
@@ -818,6 +821,8 @@ class _Indexer:
             for target in node.targets:
                 self.visit_target(target)
                 self.bind(target, value)
+                if isinstance(target, ast.Name) and _filled_dict(node.value):
+                    self.frame.payloads[target.id] = payload_of_value(node.value)
                 if elements is not None and isinstance(target, ast.Tuple) and len(target.elts) == len(elements):
                     for element, typed in zip(target.elts, elements, strict=True):
                         if typed is not None:
@@ -918,6 +923,8 @@ class _Indexer:
                 if isinstance(child, ast.expr):
                     self.visit_target(child)
         elif isinstance(target, ast.Subscript):
+            if isinstance(target.value, ast.Name):
+                self.frame.payloads.pop(target.value.id, None)  # ``response["log"] = ...``: no longer the display
             self.visit_expr(target)
         elif isinstance(target, ast.Attribute):
             self.visit_expr(target.value)  # assigned, not read
@@ -1117,6 +1124,8 @@ class _Indexer:
                 self._record_handoff(keyword, context)
         if target is not None and public_name(target) in PROGRAM_CALLEES:
             self._record_program(node, public_name(target), method, self_target)
+        if method in _MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            self.frame.payloads.pop(node.func.value.id, None)
         if method in _GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             arg = node.args[-1] if node.args else None
             added = self.infer(arg) if arg is not None else None
@@ -1259,7 +1268,7 @@ class _Indexer:
     def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         first, *rest = node.generators
         self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
-        saved, saved_items = dict(self.frame.bindings), dict(self.frame.loop_items)
+        saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)
         self.frame.loop_depth += 1
         self.bind(first.target, self._item_type(first.iter))
         self._bind_loop_item(first.target, first.iter)
@@ -1277,7 +1286,7 @@ class _Indexer:
         else:
             self.visit_expr(node.elt)
         self.frame.loop_depth -= 1
-        self.frame.loop_items = saved_items
+        self.frame.payloads = saved_items
         self.frame.bindings = saved  # comprehension variables do not leak
 
     # -- settling self.<attr> ---------------------------------------------------------------
@@ -1381,6 +1390,13 @@ _UNBOUND = object()  # a name with no binding in the function: a global, a built
 _MAX_SELF_HOPS = 8
 #: List methods that add callables to a list: ``funcs.append(f)``.
 _GROWING = frozenset({"append", "extend", "insert"})
+#: Methods that change a mapping or list in place: what it was bound to no longer says its size.
+_MUTATORS = frozenset({*_GROWING, "update", "setdefault", "__setitem__", "__ior__"})
+
+
+def _filled_dict(node: ast.expr) -> bool:
+    """A dict display with keys of its own (``{}`` is filled later; ``{**other}`` is as large as other)."""
+    return isinstance(node, ast.Dict) and bool(node.keys) and all(key is not None for key in node.keys)
 
 
 def _is_none(node: ast.expr) -> bool:

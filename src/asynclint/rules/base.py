@@ -164,8 +164,8 @@ class BlockingCallRule(Rule):
                 facts, handed_to=f"{handed.owner}.{handed.handoff.slot}", handed_through=call.user,
                 handed_at=f"{handed.summary.path}:{handed.handoff.line}",
             )
-            if call.user:
-                request = None  # the fix is the client handed over, not this call (``fix`` declines here)
+            if call.user:  # the fix is the client handed over, not this call
+                request = FixRequest("handoff", target=handed.value) if api.fix == "async-client" else None
         # Blocking code inside an installed library is reported where the project calls in.
         shown = (summary.path, site)
         if entry is not None:

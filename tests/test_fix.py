@@ -789,6 +789,7 @@ def test_a_helper_in_another_module_is_offloaded_where_the_async_caller_calls_it
 
 
 def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
+    """Reported where a reward calls the judge; fixed where the client is handed over."""
     source = textwrap.dedent("""\
         import verifiers as vf
         from openai import OpenAI
@@ -799,11 +800,25 @@ def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
             direct = vf.JudgeRubric(judge_client=OpenAI(max_retries=1))
             shared = OpenAI()
             shared.models.list()
-            return [vf.JudgeRubric(judge_client=judge), direct, vf.JudgeRubric(judge_client=shared)]
+            named = vf.JudgeRubric(judge_client=judge)
+            kept = vf.JudgeRubric(judge_client=shared)
+
+            async def judged(prompt, completion, answer, state):
+                verdicts = [
+                    await named.judge(prompt, completion, answer, state),
+                    await direct.judge(prompt, completion, answer, state),
+                    await kept.judge(prompt, completion, answer, state),
+                ]
+                return float(all("yes" in verdict for verdict in verdicts))
+
+            named.add_reward_func(judged)
+            return [named, direct, kept]
     """)
     path = Path("judge_env.py")
     checked = {f.line: f for f in lint(path, source)}
-    assert checked[7].fix is not None and not checked[7].fix.safe
+    assert sorted(checked) == [15, 16, 17]
+    assert checked[16].fix is not None and not checked[16].fix.safe
+    assert checked[16].facts.handed_at == "judge_env.py:7"
     safe = fix_text(path, source, unsafe=False)
     assert safe.texts[str(path)] == source and "needs --unsafe-fixes" in safe.left[0].reason
     outcome = fix_text(path, source)
@@ -811,7 +826,7 @@ def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
     assert 'judge = AsyncOpenAI(base_url="http://localhost:8000/v1")' in fixed
     assert "judge_client=AsyncOpenAI(max_retries=1)" in fixed
     assert "shared = OpenAI()" in fixed and "from openai import AsyncOpenAI, OpenAI" in fixed
-    assert [left.finding.line for left in outcome.left] == [10]
+    assert [left.finding.line for left in outcome.left] == [17]
     assert "used elsewhere" in outcome.left[0].reason
 
 

@@ -120,8 +120,9 @@ def test_a_version_1_baseline_is_refused_with_a_way_out():
 
 
 def test_an_object_handed_over_is_graded_by_the_cost_model_whatever_its_cost_class(tmp_path: Path):
-    """A configured entry with a payload-graded cost on a client handed to a judge rubric is
-    graded like any call whose payload is unknown (it used to raise ``KeyError``)."""
+    """A configured entry with a payload-graded cost on a client handed to a judge rubric, whose
+    judge a reward calls, is graded like any call whose payload is unknown (it used to raise
+    ``KeyError``)."""
     from asynclint.config import load
 
     (tmp_path / "pyproject.toml").write_text(
@@ -130,7 +131,9 @@ def test_an_object_handed_over_is_graded_by_the_cost_model_whatever_its_cost_cla
     )
     text = (
         "import verifiers as vf\nfrom myjudge import Client\n\n\n"
-        "def load_environment():\n    return vf.JudgeRubric(judge_client=Client())\n"
+        "async def judged(judge, prompt, completion, answer, state):\n"
+        "    return float('yes' in await judge(prompt, completion, answer, state))\n\n\n"
+        "def load_environment():\n    return vf.JudgeRubric(judge_client=Client(), funcs=[judged])\n"
     )
     config = load(tmp_path / "pyproject.toml", tmp_path)
     [finding] = check_sources([SourceFile("env.py", text, module="env", package="")], config).findings

@@ -18,7 +18,8 @@ names from the package layout, so the expectations also pin down:
   sandbox scripts, v1 tools, coroutines awaited only from cold code or run by ``asyncio.run``);
 - what a generic asyncio program runs on its loop: handlers the server awaits, coroutines started
   as tasks (even by a cold ``main``), loop callbacks -- and not what it hands to threads;
-- ``ASL103`` for a sync client handed to ``JudgeRubric(judge_client=...)``, ``ASL201`` (sync v1
+- ``ASL103`` where a reward calls the judge of a ``JudgeRubric(judge_client=...)`` handed a sync
+  client (``judges_env``: used, never used, through the client, a subclass, by parameter), ``ASL201`` (sync v1
   reward/metric/setup/finalize) and ``ASL202`` (``async def update_tool_args``).
 """
 
@@ -110,7 +111,7 @@ V1 = PROJECTS / "v1_env"
 
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
-        "asyncio_app", "registrations_env", "side_envs", "v0_env", "v1_env", "v1_tools", "values_env",
+        "asyncio_app", "judges_env", "registrations_env", "side_envs", "v0_env", "v1_env", "v1_tools", "values_env",
     ]
 
 
@@ -276,6 +277,13 @@ Words = tuple[str | tuple[str, ...], ...]  # every item must appear; a tuple ite
 #: lower-casing, turning hyphens into spaces and dropping backticks. They name the kind of root
 #: and, where it matters for the grade, how often it runs.
 ROOT_KINDS: dict[tuple[str, str], Words] = {
+    ("judges_env/judges_env/env.py", "load_environment.<locals>.judged"): ("reward function", "judge_client"),
+    ("judges_env/judges_env/env.py", "load_environment.<locals>.asks_the_client"): ("reward function", "judge_client"),
+    ("judges_env/judges_env/rubrics.py", "GradingRubric.correct"): ("reward function", "judge_client"),
+    ("judges_env/judges_env/rubrics.py", "by_name"): ("reward function", "judge_client"),
+    ("values_env/values_env/judges.py", "StrictJudge.graded"): ("reward function", "judge_client"),
+    ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
+    ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),
@@ -387,14 +395,9 @@ def _missing_words(message: str, words: Words) -> list[str]:
     return missing
 
 
-def _is_handoff(finding: Finding, texts: dict[str, str]) -> bool:
-    return finding.code == "ASL103" and "judge_client=" in texts[finding.path].splitlines()[finding.line - 1]
-
-
 @pytest.mark.parametrize("project", PROJECT_PARAMS)
 def test_messages_name_the_root_kind(project: Path) -> None:
     sources = load_sources(project)
-    texts = {s.path: s.text for s in sources}
     problems = []
     for finding in run(project, sources).findings:
         where = f"{finding.path}:{finding.line} {finding.code}"
@@ -402,8 +405,6 @@ def test_messages_name_the_root_kind(project: Path) -> None:
             words: Words = (("plain def", "async def", "sync def"),)
         elif finding.code == "ASL202":
             words = ("update_tool_args", "sync")
-        elif _is_handoff(finding, texts):
-            words = ("judge_client",)
         else:
             if not finding.chain:
                 problems.append(f"{where}: no chain")

@@ -561,7 +561,7 @@ class ProjectGraph:
             for ref in summary.refs:
                 if ref.offloaded or ref.away is not None:
                     continue
-                hook = self._registration(ref)
+                hook = self.registration(ref)
                 if hook is None or self._in_own_process(position, ref.caller):
                     continue
                 if ref.function is not None:  # a lambda written in the call
@@ -586,7 +586,7 @@ class ProjectGraph:
         table = self.framework_table(f"{self.summaries[position].module}.{owner}") if owner else None
         return table is not None and table.own_process
 
-    def _registration(self, ref: FunctionRef) -> Hook | None:
+    def registration(self, ref: FunctionRef) -> Hook | None:
         receiver = self.canonical(ref.passed_to) if ref.passed_to else None
         if receiver is None and ref.passed_to_self is not None and ref.passed_to_self[1] == (SUPER, "__init__"):
             receiver = ref.passed_to_self[0]  # super().__init__(...) in a framework subclass
@@ -867,7 +867,7 @@ class ProjectGraph:
                 target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
                 if key not in self.functions_for(target):
                     continue
-                if not ref.offloaded and self._registration(ref) is not None:
+                if not ref.offloaded and self.registration(ref) is not None:
                     registered = True
                 else:
                     passed = (ref.passed_to or ref.passed_to_method or "a call").removeprefix("builtins.")

@@ -51,7 +51,14 @@ from asynclint.knowledge.asyncio_apis import (
 )
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import HANDOFF_SLOTS, PROGRAM_CALLEES, PROGRAM_SLOTS, public_name
+from asynclint.knowledge.frameworks import (
+    HANDOFF_ATTRIBUTES,
+    HANDOFF_SLOTS,
+    PASSED_NAMES,
+    PROGRAM_CALLEES,
+    PROGRAM_SLOTS,
+    public_name,
+)
 from asynclint.knowledge.functions import PROPERTIES
 
 _BUILTINS = frozenset(dir(builtins))
@@ -86,6 +93,9 @@ class Inst:
 
     name: str
     origin: str  # local | param | module | self | expr
+    #: Built by a call that handed it objects (``JudgeRubric(judge_client=...)``): indexes of
+    #: those hand-overs in the module's ``handoffs``, so its calls can be traced back to them.
+    handed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +125,9 @@ SELF = "<self>"
 #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
 #: ``SelfRef(STATE, ("driver",))``, typed project-wide from what hooks store under that key.
 STATE = "<rollout state>"
+#: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
+#: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
+PASSED = "<passed>"
 
 
 def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
@@ -235,6 +248,8 @@ class CallSite:
     #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
     #: on its first turn, however often the hook around it runs.
     first_turn: bool = False
+    #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
+    handed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +266,8 @@ class FunctionRef:
     passed_to_method: str | None = None  # method name of that call (``add_reward_func``)
     passed_to_self: tuple[str, tuple[str, ...]] | None = None  # that call's unresolved self target
     function: int | None = None  # a lambda written as the argument: its index in the functions
+    #: Registered on an object built with hand-overs, or in the call making them: those hand-overs.
+    handed: tuple[int, ...] = ()
     #: Named by a string reference and shipped elsewhere to run (``ProgramConfig(fn="m:f",
     #: sandbox=True)``): where it runs instead of this process.
     away: str | None = None
@@ -315,6 +332,7 @@ class _CallContext:
     method: str | None
     self_ref: tuple[str, tuple[str, ...]] | None
     slot: str
+    handed: tuple[int, ...] = ()  # hand-overs made by the call or to the object it is made on
 
 
 @dataclass
@@ -351,6 +369,8 @@ class _Indexer:
         self.calls: list[CallSite] = []
         self.refs: list[FunctionRef] = []
         self.handoffs: list[Handoff] = []
+        self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
+        self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
         self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
         self._consumed: dict[int, str] = {}  # id of a call node -> the coroutine consumer it is passed to
         self.values: list[tuple[str, str]] = []
@@ -421,9 +441,9 @@ class _Indexer:
         if isinstance(target, ast.Name):
             self.frame.payloads.pop(target.id, None)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
-                value = Inst(value.name, "local")
+                value = replace(value, origin="local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":
-                value = Inst(value.name, "module")
+                value = replace(value, origin="module")
             self.frame.bindings[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
@@ -456,7 +476,8 @@ class _Indexer:
             if isinstance(base, Sym):
                 return Sym(extend(base.name, (node.attr,)))
             if isinstance(base, Inst):
-                return Inst(extend(base.name, (node.attr,)), base.origin)
+                kept = self._kept_handed(base, node.attr)
+                return kept if kept is not None else Inst(extend(base.name, (node.attr,)), base.origin, base.handed)
             if isinstance(base, SelfRef):
                 return SelfRef(base.cls, (*base.path, node.attr))
             return None
@@ -474,7 +495,7 @@ class _Indexer:
                 return SelfRef(self.frame.cls, (SUPER,))
             if isinstance(func, Sym):
                 # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
-                return Inst(self.catalogue.result_of(func.name), "expr")
+                return Inst(self.catalogue.result_of(func.name), "expr", self._built.get(id(node), ()))
             if isinstance(func, Inst):
                 # What a method returns is not its receiver: ``create(...)`` of a client gives a
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
@@ -526,6 +547,20 @@ class _Indexer:
             return _refs((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
+        return None
+
+    def _kept_handed(self, holder: Inst, attr: str) -> Value:
+        """``rubric.judge_client`` on an object built with ``judge_client=X``: X, marked with
+        the hand-over (the framework keeps what it is handed under that attribute)."""
+        for index in holder.handed:
+            if HANDOFF_ATTRIBUTES.get(self.handoffs[index].slot) != attr:
+                continue
+            value = self._handed_values.get(index)
+            if isinstance(value, Inst):
+                return replace(value, handed=(index,))
+            if isinstance(value, Sym):
+                return Inst(value.name, "module", (index,))  # a value defined elsewhere: resolved by the graph
+            return value
         return None
 
     def _infer_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
@@ -587,10 +622,11 @@ class _Indexer:
         target: str | None = None
         origin: str | None = None
         self_ref = None
+        handed: tuple[int, ...] = ()
         if isinstance(func_value, Sym):
             target = func_value.name
         elif isinstance(func_value, Inst):
-            target, origin = func_value.name, func_value.origin
+            target, origin, handed = func_value.name, func_value.origin, func_value.handed
         elif isinstance(func_value, SelfRef) and func_value.path:
             self_ref = (func_value.cls, func_value.path)
         if target is None and self_ref is None and method is None:
@@ -616,6 +652,7 @@ class _Indexer:
             origin=origin,
             consumer=consumer,
             lambdas=self._inside_lambdas(),
+            handed=handed,
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
@@ -657,7 +694,7 @@ class _Indexer:
             self.refs.append(
                 FunctionRef(
                     self.frame.func, target, node.lineno, offloaded, call.target, self_ref,
-                    call.slot, call.method, call.self_ref,
+                    call.slot, call.method, call.self_ref, handed=call.handed,
                 )
             )
 
@@ -1049,6 +1086,8 @@ class _Indexer:
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:
                 frame.bindings[arg.arg] = SelfRef(cls, ())
+            elif arg.annotation is None and arg.arg in PASSED_NAMES:
+                frame.bindings[arg.arg] = Inst(f"{PASSED}.{arg.arg}", "param")  # what a framework hands a reward
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
         for arg in (node.args.vararg, node.args.kwarg):
@@ -1112,16 +1151,19 @@ class _Indexer:
         consumes = consumer is not None
         if consumes:
             self._mark_consumed(node, consumer)
+        # Hand-overs first: a reward registered in the same call (``funcs=[...]``) is tied to them.
+        for keyword in node.keywords:
+            if keyword.arg in HANDOFF_SLOTS:
+                self._record_handoff(node, keyword, _CallContext(target, method, self_target, keyword.arg))
+        handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
         for position, arg in enumerate(node.args):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
-            context = _CallContext(target, method, self_target, str(position))
+            context = _CallContext(target, method, self_target, str(position), handed)
             self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=consumes)
         for keyword in node.keywords:
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
-            context = _CallContext(target, method, self_target, keyword.arg or "**")
+            context = _CallContext(target, method, self_target, keyword.arg or "**", handed)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
-            if keyword.arg in HANDOFF_SLOTS:
-                self._record_handoff(keyword, context)
         if target is not None and public_name(target) in PROGRAM_CALLEES:
             self._record_program(node, public_name(target), method, self_target)
         if method in _MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
@@ -1142,9 +1184,11 @@ class _Indexer:
             if isinstance(inner, ast.Call):
                 self._consumed[id(inner)] = consumer
 
-    def _record_handoff(self, keyword: ast.keyword, call: _CallContext) -> None:
+    def _record_handoff(self, call_node: ast.Call, keyword: ast.keyword, call: _CallContext) -> None:
         """``JudgeRubric(judge_client=X)``: X built here, a value imported from elsewhere
-        (``JUDGE``, ``clients.JUDGE``), a factory's result, or an attribute of ``self``."""
+        (``JUDGE``, ``clients.JUDGE``), a factory's result, or an attribute of ``self``. The
+        object the call builds keeps X (``rubric.judge_client``); so does ``self`` in a subclass
+        handing X to ``super().__init__``."""
         value = self.infer(keyword.value)
         if isinstance(value, SelfRef) and value.path and SUPER not in value.path:
             name, self_ref = "", (value.cls, value.path)
@@ -1152,6 +1196,11 @@ class _Indexer:
             name, self_ref = value.name, None
         else:
             return
+        if call.self_ref is not None and call.self_ref[1] == (SUPER, "__init__") and isinstance(value, (Inst, Sym, SelfRef)):
+            self._set_class_attr(call.self_ref[0], HANDOFF_ATTRIBUTES[keyword.arg or ""], value)
+        index = len(self.handoffs)
+        self._built[id(call_node)] = (*self._built.get(id(call_node), ()), index)
+        self._handed_values[index] = value
         node = keyword.value
         self.handoffs.append(
             Handoff(
@@ -1246,7 +1295,7 @@ class _Indexer:
             self.refs.append(
                 FunctionRef(
                     outer.func, None, node.lineno, False, handed.target, None, handed.slot, handed.method,
-                    handed.self_ref, function=own,
+                    handed.self_ref, function=own, handed=handed.handed,
                 )
             )
             self._lambdas.append((own, outer.loop_depth))

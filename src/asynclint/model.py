@@ -95,6 +95,12 @@ class Facts:
     also_inside: tuple[str, ...] = ()  # codes of the other blocking calls behind the same call
     knowledge: str = "catalogue"  # what says the call blocks: catalogue | configuration | discovered | deep
     twin: str = ""  # the async alternative the knowledge names: "`exa_py.AsyncExa` and await the call"
+    #: A client handed to a framework object and called through it: the object's class and slot
+    #: (``JudgeRubric.judge_client``), the object's method the project calls that calls the client
+    #: (``judge``; empty when the project calls the client itself), where it was handed over.
+    handed_to: str = ""
+    handed_through: str = ""
+    handed_at: str = ""  # "env.py:91"
 
 
 @dataclass(frozen=True)

@@ -370,10 +370,22 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
     client_type = finding.fix.target if finding.fix else ""
     if client_type not in ASYNC_CLIENTS:
         return Decline(f"no async counterpart known for `{client_type}`")
-    if finding.path not in project.texts:
-        return Decline(f"{finding.path} is not among the files being fixed")
-    file = project.file(finding.path)
-    value = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)
+    # The finding sits where the project makes the framework call the client; the fix is where
+    # it was handed over (``facts.handed_at``, in the keyword ``facts.handed_to`` names).
+    path, _, line = finding.facts.handed_at.rpartition(":")
+    slot = finding.facts.handed_to.rpartition(".")[2]
+    if path not in project.texts:
+        return Decline(f"{path or 'the hand-over'} is not among the files being fixed")
+    file = project.file(path)
+    value = next(
+        (
+            node.value
+            for node, where in file.positions.items()
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == slot
+            and str(file.positions[node.value].start.line) == line
+        ),
+        None,
+    )
     construction: cst.CSTNode | None = value if isinstance(value, cst.Call) else None
     if isinstance(value, cst.Name):
         function = file.enclosing_function(value)

@@ -317,15 +317,43 @@ REGISTRATIONS: tuple[Registration, ...] = (
     *(Registration(slot.hook, slot.slot, callee=slot.callee) for slot in PROGRAM_SLOTS.values()),
 )
 
-#: A client handed to the framework, which then calls ``method`` on it per use.
-CLIENT_HANDOFFS: dict[tuple[str, str], tuple[str, str]] = {
-    ("JudgeRubric", "judge_client"): (
-        "chat.completions.create",
-        "judge client called by the framework on every judge call",
-    ),
-}
+@dataclass(frozen=True)
+class HandedClient:
+    """A client handed to a framework class, which keeps it and calls it when its own methods
+    run -- never by itself: only a project call of one of ``users`` (``rubric.judge(...)``), or
+    of ``method`` on the attribute it keeps (``rubric.judge_client.chat.completions.create``),
+    makes the framework call the client on the loop. Reward functions registered on the
+    instance get what ``passed`` names by parameter name (``async def r(judge, ...)``)."""
 
-HANDOFF_SLOTS: frozenset[str] = frozenset(slot for _, slot in CLIENT_HANDOFFS)
+    owner: str  # the framework class (and its subclasses, project or framework)
+    slot: str  # the keyword it is handed in
+    attribute: str  # the attribute the instance keeps it as
+    method: str  # what the framework calls on it
+    users: frozenset[str]  # the instance's methods that call it
+    passed: frozenset[str]  # parameter names under which registered rewards get users or the client
+
+
+# verifiers' JudgeRubric keeps the client as ``judge_client`` and calls it in ``judge``, which it
+# also hands reward functions by parameter name (``class_objects``, from 0.1.3; 0.3.1 awaits the
+# client's call only when it returns an awaitable). In 0.1.2 and earlier ``judge`` is a plain
+# method calling a sync ``OpenAI()`` of its own when none is handed: not modelled yet.
+CLIENT_HOLDERS: tuple[HandedClient, ...] = (
+    HandedClient(
+        "JudgeRubric", "judge_client", "judge_client", "chat.completions.create",
+        users=frozenset({"judge"}), passed=frozenset({"judge", "judge_client"}),
+    ),
+)
+
+HANDOFF_SLOTS: frozenset[str] = frozenset(holder.slot for holder in CLIENT_HOLDERS)
+#: Slot -> the attribute an instance keeps what is handed in it as (typed from the argument).
+HANDOFF_ATTRIBUTES: dict[str, str] = {holder.slot: holder.attribute for holder in CLIENT_HOLDERS}
+#: Parameter names under which a framework hands reward functions a holder's users or client.
+PASSED_NAMES: frozenset[str] = frozenset(name for holder in CLIENT_HOLDERS for name in holder.passed)
+
+
+def client_holder(owner: str, slot: str) -> HandedClient | None:
+    """The holder spec of the framework class named ``owner`` (last part) for ``slot``."""
+    return next((h for h in CLIENT_HOLDERS if h.owner == owner and h.slot == slot), None)
 
 
 @functools.cache

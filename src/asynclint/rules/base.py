@@ -17,7 +17,7 @@ from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
-from asynclint.rules.context import CallInHotCode, CheckContext, HandedOver, knowledge_of
+from asynclint.rules.context import CallInHotCode, CheckContext, knowledge_of
 
 #: How a call into an installed library that blocks inside is fixed at the project's line.
 LIBRARY_CALL_RECIPE = "to-thread"
@@ -82,10 +82,6 @@ class BlockingCallRule(Rule):
     #: (function, entry point, context and frequency) and ``payload`` (what a payload-graded
     #: call is handed, in words).
     message: ClassVar[str] = "`{callee}` {what} {where}"
-    #: For an object handed to a framework that then calls a blocking method on it.
-    handoff_message: ClassVar[str] = (
-        "`{value}` is handed to `{owner}` as `{slot}`: {note}, and `{callee}` {what}"
-    )
 
     def cost(self, candidate: Candidate) -> str | None:
         """The cost class of this call (:data:`asynclint.knowledge.costs.COST_CLASSES`), or
@@ -94,32 +90,11 @@ class BlockingCallRule(Rule):
         return candidate.cost.name
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        for handed in ctx.handoffs(self.category):
-            finding = self._handoff_finding(ctx, handed)
-            if finding is not None:
-                yield finding
+        # A client handed to the framework blocks where the project makes the framework call it.
+        for call in ctx.client_uses(self.category):
+            yield from self._call_findings(ctx, call)
         for call in ctx.calls(self.category):
             yield from self._call_findings(ctx, call)
-
-    def _handoff_finding(self, ctx: CheckContext, handed: HandedOver) -> Finding | None:
-        api, handoff, path = handed.api, handed.handoff, handed.summary.path
-        cost = cost_of(api, ("", ""), "call")  # what the framework calls on the object: no payload known
-        severity = self._base_severity(ctx, api, cost.name)
-        if severity is None or not ctx.keep(path, handoff.line, self.code, self.name, severity):
-            return None
-        message = self.handoff_message.format(
-            value=handed.value, owner=handed.owner, slot=handoff.slot, note=handed.note, callee=handed.callee,
-            what=CATEGORIES[api.category] + " on the event loop",
-        )
-        caller = handed.summary.functions[handoff.caller].qualname
-        return Finding(
-            path, handoff.line, handoff.col, handoff.end_line, handoff.end_col, self.code, self.name, severity,
-            message, (ChainLink(path, handoff.line, caller),),
-            facts=Facts(callee=handed.callee, function=caller, root=f"{handed.owner}.{handoff.slot}",
-                        root_kind=handed.note, frequency="call", context="env loop", cost=cost.name,
-                        evidence=cost.evidence),
-            fix_request=FixRequest("handoff", target=handed.value) if api.fix == "async-client" else None,
-        )
 
     def _base_severity(self, ctx: CheckContext, api: BlockingApi, cost_name: str) -> Severity | None:
         """The grade before frequency: the project's for this rule, the entry's fixed one, or the
@@ -183,6 +158,14 @@ class BlockingCallRule(Rule):
         )
         awaited = root_awaited(hot.root_hook)
         request: FixRequest | None = FixRequest("call", api.fix or "", target, ctx.placement(key), awaited)
+        if call.handed is not None:
+            handed = call.handed
+            facts = replace(
+                facts, handed_to=f"{handed.owner}.{handed.handoff.slot}", handed_through=call.user,
+                handed_at=f"{handed.summary.path}:{handed.handoff.line}",
+            )
+            if call.user:  # the fix is the client handed over, not this call
+                request = FixRequest("handoff", target=handed.value) if api.fix == "async-client" else None
         # Blocking code inside an installed library is reported where the project calls in.
         shown = (summary.path, site)
         if entry is not None:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
-from asynclint.index import SUPER, CallSite, Function, Handoff, ModuleSummary
+from asynclint.index import PASSED, SUPER, CallSite, Function, Handoff, ModuleSummary
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import CLIENT_HANDOFFS, Hook, framework_class, root_awaited
+from asynclint.knowledge.frameworks import HandedClient, Hook, client_holder, framework_class, root_awaited
 from asynclint.model import Severity
 from asynclint.suppressions import covering, mentions
 
@@ -25,6 +25,21 @@ MODEL_METHOD_PREFIX = "*.model_"
 
 
 @dataclass(frozen=True)
+class HandedOver:
+    """An object handed to the framework, which calls a blocking method on it when the project
+    calls one of the holder's ``users`` (or the method through the attribute it keeps it as)."""
+
+    summary: ModuleSummary
+    handoff: Handoff
+    api: BlockingApi
+    value: str  # the object's type
+    callee: str  # what the framework calls on it
+    owner: str  # the framework class it is handed to
+    holder: HandedClient
+    receiver: str  # the class it is handed to, as the project names it (a subclass of ``owner``)
+
+
+@dataclass(frozen=True)
 class CallInHotCode:
     """A call the knowledge base says blocks, written in a function that runs on the loop."""
 
@@ -34,19 +49,10 @@ class CallInHotCode:
     site: CallSite
     api: BlockingApi
     target: str  # resolved dotted name of the callee
-
-
-@dataclass(frozen=True)
-class HandedOver:
-    """An object handed to the framework, which then calls a blocking method on it."""
-
-    summary: ModuleSummary
-    handoff: Handoff
-    api: BlockingApi
-    value: str  # the object's type
-    callee: str  # what the framework calls on it
-    owner: str  # the framework class it is handed to
-    note: str  # how often the framework calls it
+    #: The call reaches a client handed to a framework object: ``user`` names the holder's method
+    #: called (``judge``), empty when the client's own method is called through the holder.
+    handed: HandedOver | None = None
+    user: str = ""
 
 
 class CheckContext:
@@ -55,7 +61,8 @@ class CheckContext:
         self._texts = texts
         self._lines: dict[str, list[str]] = {}
         self._calls: dict[str, list[CallInHotCode]] | None = None
-        self._handoffs: dict[str, list[HandedOver]] | None = None
+        self._handed: dict[tuple[int, int], HandedOver] | None = None
+        self._uses: dict[str, list[CallInHotCode]] | None = None
 
     def keep(self, path: str, line: int, code: str, name: str, severity: Severity) -> bool:
         """At or above the threshold, and no suppression comment covers the line."""
@@ -85,21 +92,26 @@ class CheckContext:
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
 
+    def _hot_site(self, position: int, site: CallSite) -> tuple[FuncKey, HotInfo, CallSite] | None:
+        """Where ``site`` runs hot: its function, or a lambda around it registered on its own."""
+        key: FuncKey = (position, site.caller)
+        hot = self.graph.hot.get(key)
+        for index, in_loop in site.lambdas if hot is None else ():
+            # A lambda handed over (a registered reward) runs the call when it runs on its own.
+            key, hot = (position, index), self.graph.hot.get((position, index))
+            if hot is not None:
+                return key, hot, replace(site, in_loop=in_loop)
+        return (key, hot, site) if hot is not None else None
+
     def _calls_in(self, position: int, summary: ModuleSummary) -> Iterator[CallInHotCode]:
         graph = self.graph
         for site in summary.calls:
             if site.awaited or site.read:
                 continue  # a property read blocks only through its getter, a function of its own
-            key: FuncKey = (position, site.caller)
-            hot = graph.hot.get(key)
-            for index, in_loop in site.lambdas if hot is None else ():
-                # A lambda handed over (a registered reward) runs the call when it runs on its own.
-                key, hot = (position, index), graph.hot.get((position, index))
-                if hot is not None:
-                    site = replace(site, in_loop=in_loop)
-                    break
-            if hot is None:
+            found = self._hot_site(position, site)
+            if found is None:
                 continue
+            key, hot, site = found
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             else:
@@ -111,36 +123,125 @@ class CheckContext:
                     continue
                 api, target = self.catalogue.match(resolved, site.method), resolved
             if api is not None:
-                yield CallInHotCode(summary, key, hot, site, api, target)
+                handed = next(filter(None, (self.handed_over(position, i) for i in site.handed)), None)
+                yield CallInHotCode(summary, key, hot, site, api, target, handed)
 
-    def handoffs(self, category: str) -> list[HandedOver]:
-        """Objects handed to the framework whose blocking method is of ``category``."""
-        if self._handoffs is None:
-            self._handoffs = {}
-            for summary in self.graph.summaries:
-                for handoff in summary.handoffs if summary.library is None else ():
-                    used = self._handoff_use(summary, handoff)
-                    if used is not None:
-                        self._handoffs.setdefault(used.api.category, []).append(used)
-        return self._handoffs.get(category, [])
+    # -- clients handed to the framework ---------------------------------------------------------
 
-    def _handoff_use(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
+    def handed_over(self, position: int, index: int) -> HandedOver | None:
+        """Hand-over ``index`` of summary ``position``, when what is handed is a client whose
+        method the framework calls blocks."""
+        if self._handed is None:
+            self._handed = {}
+            for at, summary in enumerate(self.graph.summaries):
+                for number, handoff in enumerate(summary.handoffs if summary.library is None else ()):
+                    handed = self._handed_client(summary, handoff)
+                    if handed is not None:
+                        self._handed[(at, number)] = handed
+        return self._handed.get((position, index))
+
+    def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
         graph = self.graph
-        receiver = handoff.passed_to
+        receiver = graph.canonical(handoff.passed_to.removesuffix("()")) if handoff.passed_to else None
         if receiver is None and handoff.passed_to_self is not None and handoff.passed_to_self[1] == (SUPER, "__init__"):
             receiver = handoff.passed_to_self[0]  # ``super().__init__(judge_client=...)`` in a subclass
         value = graph.handed_type(handoff) if receiver is not None else None
-        if value is None:
+        if value is None or receiver is None:
             return None
         for ancestor in graph.ancestors(receiver):
             owner = ancestor.rpartition(".")[2]
-            use = CLIENT_HANDOFFS.get((owner, handoff.slot))
-            if use is not None and framework_class(ancestor) is not None:
-                method, note = use
-                callee = f"{value}.{method}"
-                api = self.catalogue.match(callee, method.rpartition(".")[2])
-                return HandedOver(summary, handoff, api, value, callee, owner, note) if api is not None else None
+            holder = client_holder(owner, handoff.slot)
+            if holder is not None and framework_class(ancestor) is not None:
+                callee = f"{value}.{holder.method}"
+                api = self.catalogue.match(callee, holder.method.rpartition(".")[2])
+                if api is None:
+                    return None
+                return HandedOver(summary, handoff, api, value, callee, owner, holder, receiver)
         return None
+
+    def client_uses(self, category: str) -> list[CallInHotCode]:
+        """Hot project calls that make the framework call a blocking client handed to it, the
+        client's own call through the holder excepted (that one is a call like any other, see
+        :meth:`calls`): ``rubric.judge(...)`` on the object built with the client, ``self.judge(...)``
+        or ``self.judge_client.<...>`` in a subclass of the class handed it, and ``judge(...)`` or
+        ``judge_client.<...>`` in a reward function registered on the holder, which gets them by
+        parameter name."""
+        if self._uses is None:
+            self._uses = {}
+            registered = self._registered_on()
+            for position, summary in enumerate(self.graph.summaries):
+                if summary.library is not None:
+                    continue
+                for site in summary.calls:
+                    found = None if site.read else self._hot_site(position, site)
+                    if found is None:
+                        continue
+                    # One finding per call, for the first hand-over it may reach (in project order).
+                    use = next(self._uses_of(position, summary, *found, registered), None)
+                    if use is not None:
+                        self._uses.setdefault(use.api.category, []).append(use)
+        return self._uses.get(category, [])
+
+    def _uses_of(
+        self, position: int, summary: ModuleSummary, key: FuncKey, hot: HotInfo, site: CallSite,
+        registered: dict[FuncKey, list[HandedOver]],
+    ) -> Iterator[CallInHotCode]:
+        if site.handed and site.method is not None:  # ``rubric.judge(...)``
+            for index in site.handed:
+                handed = self.handed_over(position, index)
+                if handed is not None and site.method in handed.holder.users:
+                    yield CallInHotCode(summary, key, hot, site, handed.api, handed.callee, handed, site.method)
+            return
+        if site.self_ref is not None and self.graph.call_target(site) is None:  # ``self.judge(...)``
+            cls, path = site.self_ref
+            candidates = [h for h in self._all_handed() if self._holds(cls, h)]
+        elif site.target is not None and site.target.startswith(f"{PASSED}."):  # ``judge(...)`` in a reward
+            path = tuple(site.target.split(".")[1:])
+            candidates = registered.get(key, [])
+        else:
+            return
+        for handed in candidates:
+            if path == (path[0],) and path[0] in handed.holder.users:
+                yield CallInHotCode(summary, key, hot, site, handed.api, handed.callee, handed, path[0])
+            elif path[0] == handed.holder.attribute and len(path) > 1 and not site.awaited:
+                callee = self.graph.resolve(".".join((handed.value, *path[1:])))
+                api = self.catalogue.match(callee, path[-1])
+                if api is not None:
+                    yield CallInHotCode(summary, key, hot, site, api, callee, handed)
+
+    def _all_handed(self) -> list[HandedOver]:
+        self.handed_over(0, 0)
+        return list(self._handed.values()) if self._handed else []
+
+    def _holds(self, cls: str, handed: HandedOver) -> bool:
+        """May ``self`` in a method of ``cls`` hold what ``handed`` hands over? When the object built
+        is an instance of ``cls`` (or of a subclass), or -- handed to ``super().__init__`` in a
+        class -- when ``cls`` is that class, one of its bases or one of its subclasses."""
+        if cls in self.graph.ancestors(handed.receiver):
+            return True
+        return handed.handoff.passed_to is None and handed.receiver in self.graph.ancestors(cls)
+
+    def _registered_on(self) -> dict[FuncKey, list[HandedOver]]:
+        """Functions registered on an object holding a handed client (``rubric.add_reward_func(f)``,
+        ``JudgeRubric(funcs=[f], judge_client=...)``, ``self.add_reward_func(self.f)`` in a
+        subclass of the class handed it) -> those hand-overs."""
+        graph, found = self.graph, {}
+        for position, summary in enumerate(graph.summaries):
+            for ref in summary.refs if summary.library is None else ():
+                if ref.offloaded or graph.registration(ref) is None:
+                    continue
+                handed = [h for i in ref.handed if (h := self.handed_over(position, i)) is not None]
+                if ref.passed_to_self is not None:
+                    handed += [h for h in self._all_handed() if self._holds(ref.passed_to_self[0], h)]
+                if not handed:
+                    continue
+                if ref.function is not None:
+                    keys = [(position, ref.function)]
+                else:
+                    keys = graph.functions_denoted(ref.target if ref.self_ref is None else graph.resolve_self(*ref.self_ref))
+                for function in keys:
+                    found.setdefault(function, []).extend(h for h in handed if h not in found.get(function, []))
+        return found
 
     # -- answers rules share -----------------------------------------------------------------------
 

@@ -21,8 +21,15 @@ def call_message(rule: Rule, facts: Facts, what: str, memoized: tuple[str, str] 
     if facts.library:
         through = f", through {facts.library}" if facts.library != facts.entered_library else ""
         text = f"inside `{facts.entered}` ({facts.entered_library}{through}): {text}"
-    elif facts.twin:  # inside a library, the twin of what it calls is not the project's fix
+    elif facts.twin and not facts.handed_through:  # inside a library, the twin of what it calls is not the project's fix
         text += f"; use {facts.twin}"
+    if facts.handed_to:
+        owner, _, slot = facts.handed_to.partition(".")
+        handed = f"the client handed to `{owner}` as `{slot}` at {facts.handed_at}"
+        if facts.handed_through:  # the framework awaits the client's calls: handing it an async one is the fix
+            text = f"`{owner}.{facts.handed_through}` calls {handed}: {text}; hand it an async client"
+        else:
+            text += f" ({handed})"
     return text
 
 

@@ -238,8 +238,8 @@ def _decline_reason(recipe: str, tried: Sequence[str], declines: list[Decline]) 
 
 def _why_no_fix(finding: Finding, project: FixProject) -> str:
     """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
-    if len(finding.chain) < 2:  # an object handed to the framework, not a call on a hot path
-        return "no automatic fix: the object is handed to the framework here; hand it an async client"
+    if len(finding.chain) < 2:  # a definition's finding: no call on a hot path to rewrite
+        return "no automatic fix: the knowledge base names no fix recipe for this finding"
     if finding.chain[-1].path not in project.texts:  # deep mode: it blocks inside an installed package
         return ("no automatic fix: the blocking code runs inside the awaited library coroutine; "
                 "only the library can take it off the loop")

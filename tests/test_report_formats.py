@@ -126,7 +126,7 @@ def test_json_round_trips_every_value():
             "root_kind": "per-rollout hook", "root_note": "", "frequency": "rollout", "context": "env loop",
             "cost": "network", "evidence": "waits on a remote host", "escalation": "", "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
-            "knowledge": "catalogue", "twin": "",
+            "knowledge": "catalogue", "twin": "", "awaited": "",
         },
     }
     assert list(document["findings"][0]) == [

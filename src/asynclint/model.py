@@ -95,6 +95,8 @@ class Facts:
     also_inside: tuple[str, ...] = ()  # codes of the other blocking calls behind the same call
     knowledge: str = "catalogue"  # what says the call blocks: catalogue | configuration | discovered | deep
     twin: str = ""  # the async alternative the knowledge names: "`exa_py.AsyncExa` and await the call"
+    #: The call is awaited and blocks all the same: what it does synchronously before it yields.
+    awaited: str = ""
 
 
 @dataclass(frozen=True)

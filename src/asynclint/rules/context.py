@@ -88,7 +88,7 @@ class CheckContext:
     def _calls_in(self, position: int, summary: ModuleSummary) -> Iterator[CallInHotCode]:
         graph = self.graph
         for site in summary.calls:
-            if site.awaited or site.read:
+            if site.read:
                 continue  # a property read blocks only through its getter, a function of its own
             key: FuncKey = (position, site.caller)
             hot = graph.hot.get(key)
@@ -110,7 +110,8 @@ class CheckContext:
                 if resolved is None or resolved == site.target:
                     continue
                 api, target = self.catalogue.match(resolved, site.method), resolved
-            if api is not None:
+            # An awaited call blocks only when its entry says it blocks although awaited.
+            if api is not None and api.blocks(site.awaited, site.keywords):
                 yield CallInHotCode(summary, key, hot, site, api, target)
 
     def handoffs(self, category: str) -> list[HandedOver]:

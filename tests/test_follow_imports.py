@@ -143,6 +143,14 @@ def test_cli_follows_the_interpreters_search_path(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "--follow-depth" in bad.stderr
 
 
+def test_an_awaited_library_coroutine_that_blocks_says_so_at_the_await(tree: Path) -> None:
+    by_line = {f.line: f for f in deep_check(tree).findings}
+    awaited = by_line[16]  # `out = await fetch_all([url])`: subprocess.run inside the coroutine
+    assert awaited.facts.awaited and "although `slowlib.fetch_all` is awaited" in awaited.message
+    assert [link.function for link in awaited.chain] == ["handle", "handle", "fetch_all"]
+    assert by_line[13].facts.awaited == ""  # `Client(url)`: a plain call, nothing awaited
+
+
 def test_the_fix_shown_is_the_one_for_the_projects_line(tree: Path) -> None:
     """A finding reported at the project's call offers what applies there: offloading that call
     (or, from a sync reward the framework awaits, making the reward async first); nothing for an

@@ -105,3 +105,15 @@ def test_no_twin_no_suffix():
             shutil.rmtree(path)
     """)
     assert "; use" not in message
+
+
+def test_an_entry_that_blocks_although_awaited_says_why_and_offers_no_recipe():
+    awaited = [api for api in BUILTIN_APIS if api.awaited]
+    assert {"chromadb.AsyncCollection.query", "verifiers.v1.Judge.complete"} <= {api.pattern for api in awaited}
+    for api in awaited:
+        assert api.fix is None, f"{api.pattern}: a coroutine cannot be handed to a worker thread"
+        assert api.blocks(True, ()) is (not api.blocks_with)
+    query = next(api for api in awaited if api.pattern == "chromadb.AsyncCollection.query")
+    assert query.blocks(True, ("query_texts", "n_results")) and not query.blocks(True, ("query_embeddings",))
+    sync = Catalogue().match("chromadb.HttpClient.get_collection", "get_collection")
+    assert sync is not None and sync.blocks(False, ()) and not sync.blocks(True, ())

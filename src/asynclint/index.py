@@ -250,6 +250,8 @@ class CallSite:
     first_turn: bool = False
     #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
     handed: tuple[int, ...] = ()
+    #: The names of the keyword arguments written (``**spread`` ones are not known).
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,7 +635,10 @@ class _Indexer:
             return None
         consumer = self._consumed.pop(id(node), None)
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
-        api = self.catalogue.match(target, method) if not awaited else None
+        keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg)
+        api = self.catalogue.match(target, method)
+        if api is not None and not api.blocks(awaited, keywords):
+            api = None
         site = CallSite(
             caller=self.frame.func,
             target=target,
@@ -653,6 +658,7 @@ class _Indexer:
             consumer=consumer,
             lambdas=self._inside_lambdas(),
             handed=handed,
+            keywords=keywords,
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
@@ -877,6 +883,10 @@ class _Indexer:
             value = self.infer(node.value) if node.value is not None else None
             if value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in _FIELD_SPECIFIERS):
                 value = self.annotation_type(node.annotation)
+            elif isinstance(value, SelfRef):
+                # ``env: AsyncEnv = state.get("env")``: the annotation says what a value read from
+                # an attribute or the rollout's state is, where the graph may not find out.
+                value = self.annotation_type(node.annotation) or value
             self.visit_target(node.target)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
@@ -1093,6 +1103,11 @@ class _Indexer:
         for arg in (node.args.vararg, node.args.kwarg):
             if arg is not None:
                 frame.bindings[arg.arg] = None
+        # Nested functions first, so a closure sees a sibling defined below it (``def ready():
+        # init()`` before ``def init(): ...``): it runs after both are defined.
+        for stmt in node.body:
+            if isinstance(stmt, _FUNCS):
+                frame.bindings.setdefault(stmt.name, Sym(f"{self.module}.{qualname}.<locals>.{stmt.name}"))
         self.frames.append(frame)
         self.visit_body(node.body)
         self.frames.pop()
@@ -1418,7 +1433,9 @@ class _Indexer:
             target, settled = self.resolve_self(cls, path)
             if not settled:
                 continue
-            api = self.catalogue.match(target, site.method) if (target or site.method) and not site.awaited else None
+            api = self.catalogue.match(target, site.method) if target or site.method else None
+            if api is not None and not api.blocks(site.awaited, site.keywords):
+                api = None
             self.calls[position] = replace(
                 site, target=target, self_ref=None, api=api.pattern if api else None, origin="self"
             )

@@ -101,6 +101,8 @@ class Facts:
     handed_to: str = ""
     handed_through: str = ""
     handed_at: str = ""  # "env.py:91"
+    #: The call is awaited and blocks all the same: what it does synchronously before it yields.
+    awaited: str = ""
 
 
 @dataclass(frozen=True)

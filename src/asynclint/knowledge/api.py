@@ -24,6 +24,19 @@ class BlockingApi:
     #: The async alternative, phrased to follow "use" in a message (``"`exa_py.AsyncExa`"``);
     #: empty when the library has none. See :mod:`asynclint.knowledge.twins`.
     twin: str = ""
+    #: An async API that blocks the loop although it is awaited: what it does synchronously
+    #: before it yields, phrased to follow "it" (``"embeds `query_texts` with ..."``). Empty for
+    #: every other entry: an awaited call of them is a coroutine, not a blocking call.
+    awaited: str = ""
+    #: Keyword arguments of which at least one must be written for the call to block (an
+    #: awaited chroma query embeds only the texts it is given); empty: it always blocks.
+    blocks_with: frozenset[str] = frozenset()
+
+    def blocks(self, awaited: bool, keywords: tuple[str, ...]) -> bool:
+        """Whether a call of this entry, awaited or not and written with ``keywords``, blocks."""
+        if awaited and not self.awaited:
+            return False
+        return not self.blocks_with or not self.blocks_with.isdisjoint(keywords)
 
 
 def many(
@@ -36,9 +49,10 @@ def many(
     unless: frozenset[str] = frozenset(),
     source: str = "",
     twin: str = "",
+    awaited: str = "",
 ) -> list[BlockingApi]:
     """One entry per space-separated name, each prefixed with ``prefix``."""
-    return [BlockingApi(prefix + n, category, cost, fix, unless, None, source, twin) for n in names.split()]
+    return [BlockingApi(prefix + n, category, cost, fix, unless, None, source, twin, awaited) for n in names.split()]
 
 
 def entry(
@@ -49,6 +63,9 @@ def entry(
     unless: frozenset[str] = frozenset(),
     source: str = "",
     twin: str = "",
+    *,
+    awaited: str = "",
+    blocks_with: frozenset[str] = frozenset(),
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
-    return BlockingApi(pattern, category, cost, fix, unless, None, source, twin)
+    return BlockingApi(pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with)

@@ -64,8 +64,6 @@ _NOT_A_REQUEST = frozenset(
 _MONGO_HANDLES = frozenset({"get_database", "get_default_database", "get_collection"})
 #: boto3 resource objects (``s3.Bucket(name)``, ``dynamodb.Table(name)``) are lazy handles.
 _BOTO3_SUBRESOURCES = frozenset({"Bucket", "Object", "Table", "Queue", "Topic", "Instance", "meta"})
-_CHROMA_LOCAL = ("Client", "PersistentClient", "EphemeralClient")
-_CHROMA_REMOTE = ("HttpClient", "CloudClient")
 
 _CORE_APIS: tuple[BlockingApi, ...] = tuple(
     [
@@ -126,10 +124,6 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("sqlite3.connect.commit", "sdk", "disk-content", "to-thread"),
         BlockingApi("sqlite3.connect.**", "sdk", "local-store", "to-thread", _NOT_A_REQUEST),
         BlockingApi("elasticsearch.Elasticsearch.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
-        # In-process chroma reads and writes a local store and runs the embedding model inline.
-        *(BlockingApi(f"chromadb.{c}.**", "sdk", "local-store", "to-thread", _NOT_A_REQUEST) for c in _CHROMA_LOCAL),
-        *(BlockingApi(f"chromadb.{c}.**", "sdk", "network", "to-thread", _NOT_A_REQUEST) for c in _CHROMA_REMOTE),
-        BlockingApi("chromadb.Collection.**", "sdk", "local-store", "to-thread", _NOT_A_REQUEST),  # client unknown
         BlockingApi("qdrant_client.QdrantClient.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("pinecone.Pinecone.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("pinecone.grpc.PineconeGRPC.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
@@ -323,15 +317,6 @@ RETURNS: dict[str, str] = {
         f"{connect}.cursor()": connect
         for connect in ("sqlite3.connect", "psycopg.connect", "psycopg2.connect", "pymysql.connect", "mysql.connector.connect")
     },
-    # Handles on a store, named after what produced them so that their calls are graded like
-    # their client's (a collection of an in-process chroma client reads a local store, one of an
-    # HttpClient goes over the network).
-    **{
-        f"chromadb.{client}.{method}()": f"chromadb.{client}.{method}"
-        for client in (*_CHROMA_LOCAL, *_CHROMA_REMOTE)
-        for method in ("get_collection", "get_or_create_collection", "create_collection")
-    },
-    "chromadb.api.models.Collection.Collection": "chromadb.Collection",
     "pinecone.Pinecone.Index()": "pinecone.Pinecone.Index",
     "pinecone.grpc.PineconeGRPC.Index()": "pinecone.grpc.PineconeGRPC.Index",
     "pinecone.data.Index": "pinecone.Index",

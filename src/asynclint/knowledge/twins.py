@@ -68,9 +68,6 @@ TWINS: dict[str, Twin] = {
                                        "https://python-client.qdrant.tech/#async-client"),
     "pinecone.Pinecone": Twin("`pinecone.PineconeAsyncio` and await the call", "https://docs.pinecone.io/reference/python-sdk#async-requests"),
     "pinecone.Index": Twin("`pc.IndexAsyncio(host=...)` and await the call", "https://docs.pinecone.io/reference/python-sdk#async-requests"),
-    **{f"chromadb.{client}": Twin("`await chromadb.AsyncHttpClient(...)` and await the call",
-                                  "https://docs.trychroma.com/docs/run-chroma/python-http-client")
-       for client in ("HttpClient", "CloudClient")},
     "boto3": Twin("`aioboto3` (a separate package) and await the call", "https://aioboto3.readthedocs.io/"),
 }
 

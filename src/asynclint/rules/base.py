@@ -21,6 +21,8 @@ from asynclint.rules.context import CallInHotCode, CheckContext, knowledge_of
 
 #: How a call into an installed library that blocks inside is fixed at the project's line.
 LIBRARY_CALL_RECIPE = "to-thread"
+#: Deep mode's ``awaited`` fact: an awaited library coroutine that blocks inside.
+DEEP_AWAITED = "runs this call synchronously, holding the loop"
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,14 @@ class BlockingCallRule(Rule):
             first_call=graph.function(first_call).qualname if first_call is not None else "",
             knowledge=knowledge_of(api),
             twin=api.twin,
+            awaited=api.awaited if site.awaited else "",
         )
         awaited = root_awaited(hot.root_hook)
-        request: FixRequest | None = FixRequest("call", api.fix or "", target, ctx.placement(key), awaited)
+        # A coroutine cannot be handed to a worker thread: an awaited call that blocks anyway is
+        # fixed by what its twin says, not by a recipe.
+        request: FixRequest | None = None if site.awaited else FixRequest(
+            "call", api.fix or "", target, ctx.placement(key), awaited
+        )
         if call.handed is not None:
             handed = call.handed
             facts = replace(
@@ -175,7 +182,8 @@ class BlockingCallRule(Rule):
                 graph.call_target(entry.site) or graph.function(entry.callee).qualname
             )
             facts = replace(facts, library=summary.library, entered=entered, knowledge="deep", twin="",
-                            entered_library=graph.summaries[entry.callee[0]].library or "")
+                            entered_library=graph.summaries[entry.callee[0]].library or "",
+                            awaited=DEEP_AWAITED if entry.site.awaited else "")
             # The project's line is where a fix can go: offload the call into the library
             # (what ``asynclint fix`` does there); an awaited library coroutine has nothing
             # to offload at that line.

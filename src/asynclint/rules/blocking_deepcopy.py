@@ -54,7 +54,7 @@ class BlockingDeepcopy(BlockingCallRule):
     name = "blocking-deepcopy"
     category = "copy"
     default_severity = Severity.HIGH
-    message = "`{callee}` deep-copies {payload} on the event loop {where}"
+    message = "`{callee}` deep-copies {payload}{on_loop} {where}"
 
     def cost(self, candidate: Candidate) -> str | None:
         if candidate.site.method == "model_copy" and candidate.kwarg("deep") != "True":

@@ -42,7 +42,7 @@ class BlockingSleep(BlockingCallRule):
     name = "blocking-sleep"
     category = "sleep"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` sleeps on the event loop, stalling every rollout, {where}"
+    message = "`{callee}` sleeps{on_loop}, stalling every rollout, {where}"
 
     def cost(self, candidate: Candidate) -> str | None:
         if candidate.literal(0) in ("0", "0.0"):

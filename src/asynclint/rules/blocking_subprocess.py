@@ -42,4 +42,4 @@ class BlockingSubprocess(BlockingCallRule):
     name = "blocking-subprocess"
     category = "subprocess"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` waits for a child process on the event loop {where}"
+    message = "`{callee}` waits for a child process{on_loop} {where}"

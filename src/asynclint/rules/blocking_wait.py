@@ -51,4 +51,4 @@ class BlockingWait(BlockingCallRule):
     name = "blocking-wait"
     category = "wait"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` waits for another thread or process on the event loop {where}"
+    message = "`{callee}` waits for another thread or process{on_loop} {where}"

@@ -54,7 +54,7 @@ class ClientPerCall(BlockingCallRule):
     name = "client-per-call"
     category = "client"
     default_severity = Severity.HIGH
-    message = "`{callee}` builds a client (TLS context, connection pool) on the event loop {where}; build it once and reuse it"
+    message = "`{callee}` builds a client (TLS context, connection pool){on_loop} {where}; build it once and reuse it"
 
     def cost(self, candidate: Candidate) -> str | None:
         if candidate.site.kept or candidate.memoized:

@@ -106,7 +106,7 @@ class CheckContext:
     def _calls_in(self, position: int, summary: ModuleSummary) -> Iterator[CallInHotCode]:
         graph = self.graph
         for site in summary.calls:
-            if site.awaited or site.read:
+            if site.read:
                 continue  # a property read blocks only through its getter, a function of its own
             found = self._hot_site(position, site)
             if found is None:
@@ -122,9 +122,12 @@ class CheckContext:
                 if resolved is None or resolved == site.target:
                     continue
                 api, target = self.catalogue.match(resolved, site.method), resolved
+            # An awaited call blocks only when its entry says it blocks although awaited, or when it
+            # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:
                 handed = next(filter(None, (self.handed_over(position, i) for i in site.handed)), None)
-                yield CallInHotCode(summary, key, hot, site, api, target, handed)
+                if handed is not None or api.blocks(site.awaited, site.keywords):
+                    yield CallInHotCode(summary, key, hot, site, api, target, handed)
 
     # -- clients handed to the framework ---------------------------------------------------------
 

@@ -50,4 +50,4 @@ class InlineSerialization(BlockingCallRule):
     name = "inline-serialization"
     category = "serialization"
     default_severity = Severity.MEDIUM
-    message = "`{callee}` serializes or parses {payload} on the event loop {where}"
+    message = "`{callee}` serializes or parses {payload}{on_loop} {where}"

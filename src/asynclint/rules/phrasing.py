@@ -15,8 +15,12 @@ def call_message(rule: Rule, facts: Facts, what: str, memoized: tuple[str, str] 
     """The message of a blocking call on a hot path, from ``rule.message``'s template."""
     # A payload-graded call names its payload; the file variants (``json.load(f)``) read a file.
     payload = facts.evidence if facts.cost.startswith("payload") else "a file"
+    on_loop = " on the event loop"
+    if facts.awaited:  # an async API that does sync work before it yields
+        awaited = f"`{facts.entered}`" if facts.library else "it"
+        on_loop += f" although {awaited} is awaited (it {facts.awaited})"
     text = rule.message.format(
-        callee=facts.callee, what=what + " on the event loop", where=where(facts, memoized), payload=payload
+        callee=facts.callee, what=what + on_loop, on_loop=on_loop, where=where(facts, memoized), payload=payload
     )
     if facts.library:
         through = f", through {facts.library}" if facts.library != facts.entered_library else ""

@@ -51,4 +51,4 @@ class SyncBrowserCall(BlockingCallRule):
     name = "sync-browser-call"
     category = "browser"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` drives a browser and waits for it on the event loop {where}"
+    message = "`{callee}` drives a browser and waits for it{on_loop} {where}"

@@ -49,4 +49,4 @@ class SyncHttpCall(BlockingCallRule):
     name = "sync-http-call"
     category = "http"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` waits on the network on the event loop {where}"
+    message = "`{callee}` waits on the network{on_loop} {where}"

@@ -57,4 +57,4 @@ class SyncLlmCall(BlockingCallRule):
     name = "sync-llm-call"
     category = "llm"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` waits on a model API on the event loop {where}"
+    message = "`{callee}` waits on a model API{on_loop} {where}"

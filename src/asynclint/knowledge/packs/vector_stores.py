@@ -1,10 +1,18 @@
-"""Vector stores and indexes searched in process: faiss, lancedb (chromadb is in the core table).
+"""Vector stores and indexes searched in process: faiss, lancedb, chromadb.
 
 faiss runs its searches in C++ and releases the GIL while it does (its SWIG wrappers are built
 with threads enabled), so ``asyncio.to_thread`` really frees the loop: unlike pure-Python CPU
 work, the offload is the fix. lancedb's sync connection reads (and, for ``db://`` URIs, queries
 over the network) in the calling thread; ``lancedb.connect_async`` is its async twin. A lancedb
 ``search()`` only builds a query: its ``to_list()``/``to_pandas()``/... runs it.
+
+chromadb's sync clients wait in the calling thread: an ``HttpClient`` (or ``CloudClient``) on
+the server (its constructor already asks it for the tenant and the database: two round trips),
+an in-process client on its local store. Their collections are named after the client that
+made them, so a collection's calls are graded like the client's. ``AsyncHttpClient`` is the
+twin, but its collections still embed texts with the collection's embedding function, a sync
+call (``OpenAIEmbeddingFunction`` holds a sync ``openai.OpenAI``; the default one runs an ONNX
+model), before their first await: an awaited ``query(query_texts=...)`` blocks all the same.
 """
 
 from __future__ import annotations
@@ -23,6 +31,26 @@ _FAISS_INDEXES = (
 ).split()
 _LANCE_BUILDER = "limit offset select where metric distance_type nprobes refine_factor vector text rerank with_row_id"
 
+_CHROMA = "source: pkg chromadb 1.5.9"
+CHROMA_TWIN = "`await chromadb.AsyncHttpClient(...)` and await the call"
+CHROMA_EMBED_TWIN = (
+    "`query_embeddings=`/`embeddings=` computed by an async client "
+    "(`await openai.AsyncOpenAI().embeddings.create(...)`)"
+)
+_CHROMA_LOCAL = ("Client", "PersistentClient", "EphemeralClient")
+_CHROMA_REMOTE = ("HttpClient", "CloudClient")
+#: Client methods that send nothing (chromadb/api/client.py ``get_settings``,
+#: shared_system_client.py ``clear_system_cache``).
+_CHROMA_QUIET = frozenset({"get_settings", "clear_system_cache"})
+_CHROMA_COLLECTION_MAKERS = ("get_collection", "get_or_create_collection", "create_collection")
+#: AsyncCollection methods that embed what they are given (api/models/CollectionCommon.py
+#: ``_validate_and_prepare_*_request`` -> ``_embed_record_set`` -> the embedding function, sync).
+_CHROMA_EMBEDS = {
+    "query": ("query texts, images or URIs", frozenset({"query_texts", "query_images", "query_uris"})),
+    **{method: ("documents, images or URIs", frozenset({"documents", "images", "uris"}))
+       for method in ("add", "upsert", "update")},
+}
+
 APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", "to-thread", "search add add_with_ids train range_search search_and_reconstruct reconstruct_n "
           "remove_ids", "faiss.Index.", source=_FAISS),
@@ -33,6 +61,39 @@ APIS: tuple[BlockingApi, ...] = (
     entry("lancedb.table.Table.**", "sdk", "local-store", "to-thread", frozenset({"search"}), _LANCEDB, LANCEDB_TWIN),
     *many("sdk", "local-store", "to-thread", "to_list to_pandas to_df to_arrow to_batches to_pydantic to_polars",
           "lancedb.query.LanceQueryBuilder.", source=_LANCEDB, twin=LANCEDB_TWIN),
+    # In-process chroma reads and writes a local store and runs the embedding model inline.
+    *(
+        entry(f"chromadb.{client}.**", "sdk", "local-store", "to-thread", _CHROMA_QUIET,
+              f"{_CHROMA} chromadb/__init__.py, api/client.py, api/models/Collection.py")
+        for client in _CHROMA_LOCAL
+    ),
+    entry("chromadb.PersistentClient", "sdk", "local-store", "to-thread", frozenset(),
+          f"{_CHROMA} chromadb/__init__.py (PersistentClient -> Client(): opens the store, validates tenant "
+          "and database)"),
+    *(
+        entry(f"chromadb.{client}.**", "sdk", "network", "to-thread", _CHROMA_QUIET,
+              f"{_CHROMA} chromadb/api/fastapi.py (sync httpx)", CHROMA_TWIN)
+        for client in _CHROMA_REMOTE
+    ),
+    *(
+        entry(f"chromadb.{client}", "sdk", "network", "to-thread", frozenset(),
+              f"{_CHROMA} chromadb/api/client.py (Client.__init__ -> _validate_tenant_database: get_tenant, "
+              "get_database)", CHROMA_TWIN)
+        for client in _CHROMA_REMOTE
+    ),
+    # A collection whose client is not known (an annotated parameter): graded as the cheaper store.
+    entry("chromadb.Collection.**", "sdk", "local-store", "to-thread", frozenset(),
+          f"{_CHROMA} chromadb/api/models/Collection.py"),
+    *(
+        entry(f"chromadb.AsyncCollection.{method}", "sdk", "network", None, frozenset(),
+              f"{_CHROMA} chromadb/api/models/AsyncCollection.py, CollectionCommon.py (_embed_record_set), "
+              "utils/embedding_functions/openai_embedding_function.py (sync openai.OpenAI)",
+              CHROMA_EMBED_TWIN,
+              awaited=f"embeds the {what} it is given with the collection's embedding function, a synchronous "
+                      "call, before its first await",
+              blocks_with=given)
+        for method, (what, given) in _CHROMA_EMBEDS.items()
+    ),
 )
 
 RETURNS: dict[str, str] = {
@@ -43,4 +104,15 @@ RETURNS: dict[str, str] = {
     "lancedb.table.Table.search()": "lancedb.query.LanceQueryBuilder",
     **{f"lancedb.query.LanceQueryBuilder.{method}()": "lancedb.query.LanceQueryBuilder"
        for method in _LANCE_BUILDER.split()},
+    # Handles on a store, named after what produced them (see the module docstring).
+    **{
+        f"chromadb.{client}.{method}()": f"chromadb.{client}.{method}"
+        for client in (*_CHROMA_LOCAL, *_CHROMA_REMOTE)
+        for method in _CHROMA_COLLECTION_MAKERS
+    },
+    "chromadb.api.models.Collection.Collection": "chromadb.Collection",
+    **{f"chromadb.AsyncHttpClient.{method}()": "chromadb.AsyncCollection"
+       for method in (*_CHROMA_COLLECTION_MAKERS, "get_collection_by_id")},
+    "chromadb.api.models.AsyncCollection.AsyncCollection": "chromadb.AsyncCollection",
+    "chromadb.api.AsyncClientAPI": "chromadb.AsyncHttpClient",
 }

@@ -1,0 +1,67 @@
+"""Agent benchmarks driven through their own synchronous harnesses: android_world, tau_bench,
+mini-swe-agent, SWE-bench.
+
+android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
+screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
+``get_state`` and ``execute_action`` is a round trip to the device, and a task's
+``initialize_task``/``is_successful``/``tear_down`` run adb commands on it. tau_bench's ``Env``
+loads its domain's JSON data when it is built and again on every ``reset`` and
+``calculate_reward``; ``reset`` and ``step`` (a reply to the user) ask the simulated user, a
+sync litellm ``completion``. mini-swe-agent's environments run ``docker``/``bash`` with
+``subprocess.run`` (the constructor starts the container); SWE-bench's ``run_evaluation`` builds
+images and runs the tests in containers. None of them has an async API.
+"""
+
+from __future__ import annotations
+
+from asynclint.knowledge.api import BlockingApi, entry, many
+
+_ANDROID = "source: google-research/android_world@d9c569f (GitHub; not on PyPI)"
+_TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_bench/envs/base.py, envs/user.py"
+_MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
+_SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
+_TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
+
+APIS: tuple[BlockingApi, ...] = (
+    entry("android_world.env.interface.AsyncEnv.**", "sdk", "network", "to-thread", frozenset(),
+          f"{_ANDROID} android_world/env/interface.py (AsyncAndroidEnv: controller.step/reset over gRPC, adb)"),
+    *many("sdk", "network", "to-thread", "initialize_task is_successful tear_down",
+          "android_world.task_evals.task_eval.TaskEval.",
+          source=f"{_ANDROID} android_world/task_evals/task_eval.py (adb_utils on env.controller)"),
+    *many("sdk", "network", "to-thread", "load_and_setup_env setup_env", "android_world.env.env_launcher.",
+          source=f"{_ANDROID} android_world/env/env_launcher.py"),
+    # The simulated user answers through litellm.completion (sync) on reset and on a reply.
+    *many("llm", "network", "to-thread", "reset step", "tau_bench.Env.", source=_TAU),
+    # Reloads the domain's JSON data, replays the expected actions and hashes both databases.
+    entry("tau_bench.Env.calculate_reward", "fs", "disk-content", "to-thread", frozenset(),
+          f"{_TAU} (calculate_reward: data_load_func(), step() per action, get_data_hash)"),
+    *(
+        entry(f"tau_bench.envs.{domain}", "fs", "disk-content", "to-thread", frozenset(),
+              f"{_TAU}, envs/{domain.partition('.')[0]}/data/__init__.py (load_data: json.load of the domain's files)")
+        for domain in _TAU_DOMAINS
+    ),
+    entry("tau_bench.envs.get_env", "fs", "disk-content", "to-thread", frozenset(),
+          f"{_TAU}, envs/__init__.py (get_env builds a domain env)"),
+    *(
+        entry(f"minisweagent.environments.{env}.execute", "subprocess", "child-process", "to-thread", frozenset(),
+              f"{_MINISWE}{env.partition('.')[0]}.py (execute: subprocess.run)")
+        for env in ("docker.DockerEnvironment", "local.LocalEnvironment", "singularity.SingularityEnvironment")
+    ),
+    *(
+        entry(f"minisweagent.environments.{env}", "subprocess", "child-process", "to-thread", frozenset(),
+              f"{_MINISWE}{env.partition('.')[0]}.py (__init__ starts the container with subprocess.run)")
+        for env in ("docker.DockerEnvironment", "singularity.SingularityEnvironment")
+    ),
+    entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
+)
+
+RETURNS: dict[str, str] = {
+    "android_world.env.interface.AsyncAndroidEnv": "android_world.env.interface.AsyncEnv",
+    "android_world.env.env_launcher.load_and_setup_env()": "android_world.env.interface.AsyncEnv",
+    "tau_bench.envs.base.Env": "tau_bench.Env",
+    "tau_bench.envs.get_env()": "tau_bench.Env",
+    **{f"tau_bench.envs.{domain}()": "tau_bench.Env" for domain in _TAU_DOMAINS},
+    # The domain packages re-export their env (tau_bench/envs/retail/__init__.py).
+    **{f"tau_bench.envs.{domain.partition('.')[0]}.env.{domain.partition('.')[2]}": f"tau_bench.envs.{domain}"
+       for domain in _TAU_DOMAINS},
+}

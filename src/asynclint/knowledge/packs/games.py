@@ -1,0 +1,50 @@
+"""Game and simulation engines stepped inline: gymnasium, gym, jericho.
+
+A ``step`` or ``reset`` runs the engine in the calling thread: microseconds for a toy control
+task, milliseconds and more for an emulator or a rendered game, so they are CPU of some size.
+``make`` builds the environment (imports its module the first time, loads its assets). None of
+them has an async API; a stateful environment cannot move to a worker process, and most engines
+hold the GIL, so there is no automatic recipe. jericho's Z-machine is a C library loaded with
+``ctypes.cdll``, whose calls release the GIL: its work really runs in parallel from a worker
+thread. ``FrotzEnv(story_file)`` copies the library to a temporary directory, loads it and reads
+the game file.
+"""
+
+from __future__ import annotations
+
+from asynclint.knowledge.api import BlockingApi, entry, many
+
+_GYMNASIUM = "source: pkg gymnasium 1.4.0 gymnasium/core.py (Env, Wrapper), envs/registration.py (make)"
+_GYM = "source: pkg gym 0.26.2 gym/core.py (Env, Wrapper), gym/envs/registration.py (make)"
+_JERICHO = "source: pkg jericho 3.3.1 jericho/jericho.py (FrotzEnv: ctypes.cdll calls into libfrotz)"
+#: Engine calls; ``close`` only releases resources, ``seed`` (gym) sets a generator.
+_ENGINE = "step reset render"
+_WRAPPERS = "Wrapper ObservationWrapper ActionWrapper RewardWrapper"
+#: FrotzEnv methods that load a game (``load``, ``copy``) or search the emulator
+#: (``get_valid_actions`` tries every candidate action against saved states: seconds). One
+#: ``step``/``reset`` runs the C interpreter to the next prompt, well under the cost of the other
+#: engines' steps, and is left out: reporting it would be noise.
+_FROTZ = "load copy get_valid_actions"
+
+APIS: tuple[BlockingApi, ...] = (
+    *many("cpu", "cpu-heavy", None, _ENGINE, "gymnasium.Env.", source=_GYMNASIUM),
+    *many("cpu", "cpu-heavy", None, "make make_vec", "gymnasium.", source=_GYMNASIUM),
+    *many("cpu", "cpu-heavy", None, _ENGINE, "gym.Env.", source=_GYM),
+    entry("gym.make", "cpu", "cpu-heavy", None, frozenset(), _GYM),
+    entry("jericho.FrotzEnv", "fs", "disk-content", "to-thread", frozenset(), _JERICHO),
+    *many("cpu", "cpu-heavy", "to-thread", _FROTZ, "jericho.FrotzEnv.", source=_JERICHO),
+)
+
+RETURNS: dict[str, str] = {
+    "gymnasium.make()": "gymnasium.Env",
+    "gymnasium.make_vec()": "gymnasium.Env",
+    "gymnasium.core.Env": "gymnasium.Env",
+    **{f"gymnasium.{wrapper}": "gymnasium.Env" for wrapper in _WRAPPERS.split()},
+    **{f"gymnasium.core.{wrapper}": "gymnasium.Env" for wrapper in _WRAPPERS.split()},
+    "gym.make()": "gym.Env",
+    "gym.core.Env": "gym.Env",
+    **{f"gym.{wrapper}": "gym.Env" for wrapper in _WRAPPERS.split()},
+    **{f"gym.core.{wrapper}": "gym.Env" for wrapper in _WRAPPERS.split()},
+    "jericho.jericho.FrotzEnv": "jericho.FrotzEnv",
+    "jericho.FrotzEnv.copy()": "jericho.FrotzEnv",
+}

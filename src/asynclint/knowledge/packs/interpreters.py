@@ -1,0 +1,32 @@
+"""Code run in process: quickjs's JavaScript contexts, modules executed by importlib.
+
+``quickjs.Context.eval`` (a C extension) runs the script to completion in the calling thread:
+model-written code costs whatever it loops for (bounded only by ``set_time_limit``). A context
+must stay on the thread that made it and does not pickle, so there is no automatic recipe.
+``quickjs.Function`` compiles and calls on its own single worker thread, but waits for it with
+``concurrent.futures.wait``: building one and calling it block the caller all the same.
+``spec.loader.exec_module(module)`` reads, compiles and runs a module's top level (and every
+import in it), like ``exec``.
+"""
+
+from __future__ import annotations
+
+from asynclint.knowledge.api import BlockingApi, entry, many
+
+_QUICKJS = "source: pkg quickjs 1.19.4 quickjs/__init__.py (Context = _quickjs.Context; Function waits on its executor)"
+_IMPORTLIB = "source: CPython 3.11 Lib/importlib/_bootstrap_external.py (SourceLoader.exec_module: get_code, exec)"
+
+APIS: tuple[BlockingApi, ...] = (
+    *many("cpu", "cpu-heavy", None, "eval module execute_pending_job", "quickjs.Context.", source=_QUICKJS),
+    # Building a Function compiles on its worker thread; calling the instance is a call of the
+    # same name (``f(...)``): both wait for the worker.
+    entry("quickjs.Function", "wait", "thread-wait", None, frozenset(), _QUICKJS),
+    entry("importlib.abc.Loader.exec_module", "cpu", "cpu-heavy", None, frozenset(), _IMPORTLIB),
+)
+
+RETURNS: dict[str, str] = {
+    "_quickjs.Context": "quickjs.Context",
+    "importlib.util.spec_from_file_location()": "importlib.machinery.ModuleSpec",
+    "importlib.util.find_spec()": "importlib.machinery.ModuleSpec",
+    "importlib.machinery.ModuleSpec.loader": "importlib.abc.Loader",
+}

@@ -70,6 +70,7 @@ class DiscoveredTwin:
 class _Method:
     is_async: bool
     params: str  # the parameter list as compared: names, kinds and defaults, no annotations
+    awaitable: bool  # ``async def`` without ``yield``: calling it gives something to await
 
 
 class _Reader:
@@ -130,11 +131,13 @@ class _Reader:
         with ``public`` False, ``__init__`` too."""
         found: dict[str, _Method] = {}
         for node in cls.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                not node.name.startswith("_") or (not public and node.name == "__init__")
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and (not node.name.startswith("_") or (not public and node.name == "__init__"))
+                and not any(_decorator_name(d) in _ATTRIBUTES for d in node.decorator_list)
             ):
-                if not any(_decorator_name(d) in _ATTRIBUTES for d in node.decorator_list):
-                    found.setdefault(node.name, _Method(isinstance(node, ast.AsyncFunctionDef), _params(node.args)))
+                is_async = isinstance(node, ast.AsyncFunctionDef)
+                found.setdefault(node.name, _Method(is_async, _params(node.args), is_async and not _yields(node)))
         if depth < 4:
             for base in cls.bases:
                 name = _dotted(base)
@@ -172,11 +175,10 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
         if located and isinstance(located[1], ast.Assign):
             family = _aio_family(reader, *located)
             if family is not None:
-                blocking, local = family
+                blocking, local, same = family
                 where = located[0].replace(".", "/") + ".py"
-                # ``X.m`` and ``X.m.aio`` wrap one coroutine function: the same parameters.
                 twins.append(DiscoveredTwin(f"{top}.{name}", f"{top}.{name}", "aio", blocking, local,
-                                            f"discovered: {label} {where} ({name} = synchronize_api(...))", blocking))
+                                            f"discovered: {label} {where} ({name} = synchronize_api(...))", same))
 
     for submodule in _ASYNC_SUBMODULES:
         async_module = f"{top}.{submodule}"
@@ -212,7 +214,7 @@ def _pair(reader: _Reader, sync_def, async_def) -> _Pair | None:
     if compared is None:
         return None
     blocking, local = compared
-    same = tuple(m for m in blocking if sync[m].params == twin[m].params)
+    same = tuple(m for m in blocking if sync[m].params == twin[m].params and twin[m].awaitable)
     # No ``__init__`` on either side (``object``'s) counts as the same constructor.
     same_init = (init[0].params if init[0] else "") == (init[1].params if init[1] else "")
     return blocking, local, (("__init__",) if same_init else ()) + same
@@ -248,7 +250,11 @@ def _aio_family(reader: _Reader, module: str, node: ast.Assign):
         return None
     methods = reader.methods(*located)
     blocking = tuple(sorted(m for m, read in methods.items() if read.is_async and m not in _LOCAL))
-    return (blocking, tuple(sorted(m for m in methods if m not in blocking))) if blocking else None
+    if not blocking:
+        return None
+    # ``X.m`` and ``X.m.aio`` wrap one function: the same parameters, awaitable unless a generator.
+    same = tuple(m for m in blocking if methods[m].awaitable)
+    return blocking, tuple(sorted(m for m in methods if m not in blocking)), same
 
 
 def discovered_apis(twins: Iterable[DiscoveredTwin]) -> tuple[BlockingApi, ...]:
@@ -405,6 +411,18 @@ def _dotted(node: ast.expr) -> str | None:
         owner = _dotted(node.value)
         return f"{owner}.{node.attr}" if owner else None
     return None
+
+
+def _yields(function: ast.AsyncFunctionDef | ast.FunctionDef) -> bool:
+    """The function's own body yields (nested functions and classes aside): a generator."""
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _params(args: ast.arguments) -> str:

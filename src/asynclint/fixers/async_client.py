@@ -115,7 +115,9 @@ def switch_client(
         reason = unlike(method)
         if reason:
             return Decline(reason)
-    new_name = async_class.rpartition(".")[2]
+    module, new_name = async_class.rpartition(".")[::2]
+    if module != client_type.rpartition(".")[0]:
+        new_name = async_class  # `Redis` -> `redis.asyncio.Redis`: the module is the difference
     swapped = _async_constructor(file, construction, client_type, async_class)
     if isinstance(swapped, Decline):
         return swapped

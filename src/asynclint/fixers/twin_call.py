@@ -25,7 +25,7 @@ import libcst as cst
 
 from asynclint.fixers.analysis import FixProject, ParsedFile, Site, awaited, dotted, import_binding, reference
 from asynclint.fixers.async_client import ASYNC_CLIENTS, switch_client
-from asynclint.fixers.base import Decline, Fix, Edit
+from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.knowledge.twins import TwinCall, twin_call_of
 from asynclint.model import Finding
 
@@ -83,9 +83,12 @@ def _unlike(twin: TwinCall, method: str) -> str:
         return f"`{method}` goes through an attribute of `{twin.sync}`: its `.aio` variant was not read"
     if method.partition(".")[0] in twin.methods:
         return ""
-    shown = twin.twin if method == "__init__" else f"{twin.twin}.{twin.twin_method(method)}"
     source = twin.source.removeprefix("discovered: ")
-    return f"`{shown}` takes other arguments than `{twin.sync}{'.' + method if method != '__init__' else ''}` (read in {source})"
+    if twin.kind == "aio":  # one function both ways: only a generator is not awaited
+        return f"`{twin.sync}.{method}.aio` is an async generator, iterated with `async for` (read in {source})"
+    shown = twin.twin if method == "__init__" else f"{twin.twin}.{twin.twin_method(method)}"
+    sync = twin.sync if method == "__init__" else f"{twin.sync}.{method}"
+    return f"`{shown}` takes other arguments than `{sync}`, or is an async generator (read in {source})"
 
 
 def _breaks_a_coroutine(file: ParsedFile, call: cst.Call, site: Site) -> str:

@@ -995,6 +995,9 @@ def test_twin_call_declines_say_why():
                for r in reasons["parameters_differ"]) and len(reasons["parameters_differ"]) == 2
     assert reasons["_exec_in"] == ["the call is not written in `async def`, where its twin could be awaited"] * 2
     assert reasons["lookup"] == ["`self.cache` is called in `__init__`, which is not `async def`"]
+    assert reasons["bump"] == [
+        "`pipeline` is not a coroutine on `redis.asyncio.Redis`: what it returns is used differently there"
+    ]
 
 
 def test_discovered_twins_are_rewritten_only_where_the_parameters_read_match():

@@ -121,6 +121,9 @@ class TwinCall:
     #: Discovered twins: the methods (``__init__`` for a class's constructor) whose twin was read to
     #: take the same parameters; ``None`` when ``same_signature`` speaks for every method.
     methods: frozenset[str] | None = None
+    #: Methods that stay plain ``def`` on the twin class and return something used differently
+    #: there (``pipeline()``): an object using them is not switched.
+    local: frozenset[str] = frozenset()
     differs: str = ""  # how the twin's parameters differ, in words, when they do
     source: str = ""
 
@@ -132,6 +135,8 @@ class TwinCall:
 _MODAL_AIO = "source: pkg modal 1.6.4 (synchronicity: `X.m` and `X.m.aio` wrap one coroutine function)"
 _GENAI_AIO = "source: pkg google-genai 3.6.1 google/genai/client.py (`Client.aio` mirrors the client's services)"
 _LITELLM_A = f"{_LITELLM} (each `a<name>` takes `<name>`'s parameters and passes them on)"
+#: Client methods that build another client or a handle locally, on both twins.
+_HANDLES = frozenset({"with_options", "with_raw_response", "with_streaming_response", "copy", "options"})
 
 TWIN_CALLS: dict[str, TwinCall] = {
     call.sync: call
@@ -159,15 +164,19 @@ TWIN_CALLS: dict[str, TwinCall] = {
             for name in "completion embedding text_completion image_generation transcription speech responses rerank".split()
         ),
         # --- class pairs the async-client recipe does not know ----------------------------------------
-        TwinCall("class", "anthropic.AnthropicBedrock", "anthropic.AsyncAnthropicBedrock", True, source=_ANTHROPIC),
-        TwinCall("class", "anthropic.AnthropicVertex", "anthropic.AsyncAnthropicVertex", True, source=_ANTHROPIC),
-        TwinCall("class", "elasticsearch.Elasticsearch", "elasticsearch.AsyncElasticsearch", True,
+        TwinCall("class", "anthropic.AnthropicBedrock", "anthropic.AsyncAnthropicBedrock", True, local=_HANDLES,
+                 source=_ANTHROPIC),
+        TwinCall("class", "anthropic.AnthropicVertex", "anthropic.AsyncAnthropicVertex", True, local=_HANDLES,
+                 source=_ANTHROPIC),
+        TwinCall("class", "elasticsearch.Elasticsearch", "elasticsearch.AsyncElasticsearch", True, local=_HANDLES,
                  source="https://elasticsearch-py.readthedocs.io/en/stable/async.html (the same methods, awaited)"),
-        TwinCall("class", "qdrant_client.QdrantClient", "qdrant_client.AsyncQdrantClient", True,
+        TwinCall("class", "qdrant_client.QdrantClient", "qdrant_client.AsyncQdrantClient", True, local=_HANDLES,
                  source="https://python-client.qdrant.tech/#async-client (the same methods, awaited)"),
         # --- module pairs ------------------------------------------------------------------------------
         TwinCall("module", "redis.Redis", "redis.asyncio.Redis", True,
-                 source="https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html (the same commands, awaited)"),
+                 local=frozenset({"pipeline", "pubsub", "lock", "register_script", "monitor"}),
+                 source="https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html (the same commands, awaited;"
+                 " pipelines, pub/sub and locks are built locally and used differently)"),
         # --- twins whose parameters differ: named in messages, never rewritten ---------------------------
         TwinCall("class", "pinecone.Pinecone", "pinecone.PineconeAsyncio", False,
                  differs="an async index is opened with `pc.IndexAsyncio(host=...)`, not `pc.Index(name)`",

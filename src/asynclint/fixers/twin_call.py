@@ -3,7 +3,6 @@ where the twin takes the same arguments::
 
     process = sb.exec("ls")                      ->  process = await sb.exec.aio("ls")
     reply = litellm.completion(model=m, ...)     ->  reply = await litellm.acompletion(model=m, ...)
-    answer = llm.invoke(prompt)                  ->  answer = await llm.ainvoke(prompt)
     self.store = kvstore.Store(); self.store.get(k)  ->  kvstore.asyncio.Store(); await self.store.get(k)
 
 The rewrites come from :data:`asynclint.knowledge.twins.TWIN_CALLS` (curated, each saying
@@ -88,7 +87,7 @@ def _unlike(twin: TwinCall, method: str) -> str:
     source = twin.source.removeprefix("discovered: ")
     if twin.kind == "aio":  # one function both ways: only a generator is not awaited
         return f"`{twin.sync}.{method}.aio` is an async generator, iterated with `async for` (read in {source})"
-    shown = twin.twin if method == "__init__" else f"{twin.twin}.{twin.twin_method(method)}"
+    shown = twin.twin if method == "__init__" else f"{twin.twin}.{method}"
     sync = twin.sync if method == "__init__" else f"{twin.sync}.{method}"
     return f"`{shown}` takes other arguments than `{sync}`, or is an async generator (read in {source})"
 
@@ -114,7 +113,9 @@ def _twin_func(
     """The callee of the twin, written where ``call`` is, with the imports that needs and the
     import the sync function may no longer need."""
     func = call.func
-    if twin.kind == "prefix" and not rest:  # a function: `litellm.completion` -> `litellm.acompletion`
+    if twin.kind == "prefix":  # a function: `litellm.completion` -> `litellm.acompletion`
+        if rest:
+            return Decline(f"the call goes through what `{twin.sync}` returns, not to it", applicable=False)
         module, name = twin.twin.rpartition(".")[::2]
         if isinstance(func, cst.Attribute):
             return func.with_changes(attr=cst.Name(name)), (), ()
@@ -126,10 +127,6 @@ def _twin_func(
     written = _trailing(func, len(parts))
     if written is None or [attribute.attr.value for attribute in written] != parts:
         return Decline(f"`{file.code(func)}` does not end in `.{rest}` as written", applicable=False)
-    if twin.kind == "prefix":  # a method: `llm.invoke` -> `llm.ainvoke`
-        if len(parts) != 1:
-            return Decline(f"`{rest}` is not a method of `{twin.sync}`", applicable=False)
-        return func.with_changes(attr=cst.Name(twin.twin_method(parts[0]))), (), ()
     if twin.kind == "aio":  # `sb.exec` -> `sb.exec.aio`
         if not parts:
             return Decline(f"`{twin.sync}` itself is called, not one of its methods", applicable=False)

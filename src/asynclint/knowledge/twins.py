@@ -104,9 +104,8 @@ class TwinCall:
       ``sb.exec(...)`` -> ``await sb.exec.aio(...)``;
     * ``client-aio`` -- the client has an ``.aio`` attribute mirroring it (google-genai):
       ``client.models.generate_content(...)`` -> ``await client.aio.models.generate_content(...)``;
-    * ``prefix`` -- the twin sits beside the sync function or method with an ``a`` in front:
-      ``litellm.completion(...)`` -> ``await litellm.acompletion(...)``,
-      ``llm.invoke(x)`` -> ``await llm.ainvoke(x)``;
+    * ``prefix`` -- the twin function sits beside the sync one with an ``a`` in front:
+      ``litellm.completion(...)`` -> ``await litellm.acompletion(...)``;
     * ``class`` / ``module`` -- ``sync`` is a class whose twin is the class ``twin``, in the same
       module or a sibling one (``redis.Redis`` -> ``redis.asyncio.Redis``): the object is built from
       the twin and every call through it is awaited (the ``async-client`` machinery).
@@ -126,10 +125,6 @@ class TwinCall:
     local: frozenset[str] = frozenset()
     differs: str = ""  # how the twin's parameters differ, in words, when they do
     source: str = ""
-
-    def twin_method(self, method: str) -> str:
-        """The twin of ``method`` called through ``sync`` (``invoke`` -> ``ainvoke``)."""
-        return f"a{method}" if self.kind == "prefix" else method
 
 
 _MODAL_AIO = "source: pkg modal 1.6.4 (synchronicity: `X.m` and `X.m.aio` wrap one coroutine function)"

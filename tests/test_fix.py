@@ -962,7 +962,7 @@ def test_golden_with_discovered_twins():
         assert after[key] <= max(0, before[key] - count), f"{key} is still reported in the golden"
     recipes = {applied.finding.line: applied.recipe for applied in outcome.applied}
     assert {line for line, recipe in recipes.items() if recipe == "twin-call"} == {18, 21, 22, 26, 27}
-    assert recipes[34] == recipes[38] == "to-thread"
+    assert recipes[34] == recipes[38] == recipes[47] == "to-thread"
     # Without the discovered twins nothing in the file is known to block.
     assert not _fix_with_twins(DISCOVERED, text, ()).checked
 
@@ -1009,7 +1009,11 @@ def test_discovered_twins_are_rewritten_only_where_the_parameters_read_match():
     )
     (follow,) = by_function["follow"]
     assert follow.reason.startswith("`aiolib.Sandbox.logs.aio` is an async generator, iterated with `async for`")
-    assert all(isinstance(outcome, Fix) for outcome in by_function["run"] + by_function["search"])
+    assert all(isinstance(outcome, Fix) for outcome in by_function["run"] + by_function["remember"])
+    assert [type(outcome) for outcome in by_function["search"]] == [Fix, Decline]  # Tools, BuildsUrlsToo
+    assert by_function["search"][1].reason == (
+        "`build_url` is not a coroutine on `syncsdk.AsyncClient`: what it returns is used differently there"
+    )
 
 
 def test_twin_call_is_tried_only_with_unsafe_fixes_and_only_for_calls_with_a_twin():

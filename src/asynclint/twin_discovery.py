@@ -282,10 +282,8 @@ class TwinCache:
     def get(self, dist: str, version: str) -> list[DiscoveredTwin] | None:
         try:
             rows = json.loads(self._file(dist, version).read_text(encoding="utf-8"))
-            return [
-                DiscoveredTwin(**{**row, **{field: tuple(row[field]) for field in ("blocking", "local", "same_signature")}})
-                for row in rows
-            ]
+            tuples = ("blocking", "local", "same_signature")
+            return [DiscoveredTwin(**{**row, **{field: tuple(row[field]) for field in tuples}}) for row in rows]
         except (OSError, ValueError, TypeError, KeyError):
             return None
 
@@ -339,7 +337,9 @@ def twin_calls(twins: Iterable[DiscoveredTwin]) -> dict[str, TwinCall]:
     """The discovered twins as rewrites for the ``twin-call`` fix: only the methods (and, for a
     class, the constructor) whose twin was read to take the same parameters are rewritten."""
     return {
-        twin.sync: TwinCall(twin.kind, twin.sync, twin.twin, True, frozenset(twin.same_signature), source=twin.source)
+        twin.sync: TwinCall(
+            twin.kind, twin.sync, twin.twin, True, frozenset(twin.same_signature), frozenset(twin.local), source=twin.source
+        )
         for twin in twins
     }
 

@@ -212,8 +212,8 @@ def _propose(
         if finding.fix is None:
             reasons[finding] = _why_no_fix(finding, project)
             continue
-        recipe = finding.fix.recipe
-        names = fixers.candidates(recipe, unsafe, twin=bool(finding.facts.twin))
+        recipe, twin = finding.fix.recipe, bool(finding.facts.twin)  # the knowledge names an async twin
+        names = fixers.candidates(recipe, unsafe, twin)
         declines: list[Decline] = []
         for name in names:
             outcome = _run_fixer(name, finding, project)
@@ -225,7 +225,7 @@ def _propose(
                 break
             declines.append(outcome)
         else:
-            reasons[finding] = _decline_reason(fixers.candidates(recipe, True, bool(finding.facts.twin)), names, declines)
+            reasons[finding] = _decline_reason(fixers.candidates(recipe, True, twin), names, declines)
     return proposals
 
 

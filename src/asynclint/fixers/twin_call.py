@@ -76,13 +76,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
 def _unlike(twin: TwinCall, method: str) -> str:
     """Why the twin of ``method`` (a dotted path below the sync API, ``__init__`` for a class's
     constructor, "" for the function itself) may not take the same arguments ("" when it does)."""
-    if method.partition(".")[0] in twin.local:
-        return f"`{method.partition('.')[0]}` is not a coroutine on `{twin.twin}`: what it returns is used differently there"
+    first = method.partition(".")[0]
+    if first in twin.local:
+        return f"`{first}` is not a coroutine on `{twin.twin}`: what it returns is used differently there"
     if twin.methods is None:
         return ""
-    if twin.kind == "aio" and "." in method:
-        return f"`{method}` goes through an attribute of `{twin.sync}`: its `.aio` variant was not read"
-    if method.partition(".")[0] in twin.methods:
+    if "." in method:
+        return f"`{method}` goes through an attribute of `{twin.sync}`: its twin was not read"
+    if first in twin.methods:
         return ""
     source = twin.source.removeprefix("discovered: ")
     if twin.kind == "aio":  # one function both ways: only a generator is not awaited

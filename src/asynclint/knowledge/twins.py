@@ -120,8 +120,8 @@ class TwinCall:
     #: Discovered twins: the methods (``__init__`` for a class's constructor) whose twin was read to
     #: take the same parameters; ``None`` when ``same_signature`` speaks for every method.
     methods: frozenset[str] | None = None
-    #: Methods that stay plain ``def`` on the twin class and return something used differently
-    #: there (``pipeline()``): an object using them is not switched.
+    #: Methods that are no coroutine on the twin class (a plain ``def``, or one building a handle
+    #: used differently there, as ``pipeline()``): an object used through them is not switched.
     local: frozenset[str] = frozenset()
     differs: str = ""  # how the twin's parameters differ, in words, when they do
     source: str = ""

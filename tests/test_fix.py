@@ -937,3 +937,105 @@ def test_requests_responses_read_through_what_httpx_lacks_are_not_converted():
     assert "the response is handed on" in by_function["hands_it_on"].reason
     assert "`.raise_for_status` of the response" in by_function["head_raises"].reason
     assert "inside a generator expression" in by_function["lazily"].reason
+
+
+# --- twin-call: a sync call rewritten to its async twin --------------------------------------------
+
+TWIN_SITE = Path(__file__).parent / "data" / "twins" / "site"
+DISCOVERED = FIXTURES / "twins" / "discovered.py"
+
+
+def _discovered_twins():
+    from asynclint.libraries import Installed
+    from asynclint.twin_discovery import twins_for
+
+    return twins_for(["syncsdk", "aiolib", "kvstore"], Installed([str(TWIN_SITE)], ()))
+
+
+def _fix_with_twins(path: Path, text: str, twins) -> FixOutcome:
+    source = SourceFile(str(path), text, module=path.stem, package="")
+    return fix_sources([source], Config(root=path.parent, min_severity=Severity.LOW), unsafe=True, twins=twins)
+
+
+def test_golden_with_discovered_twins():
+    # As test_golden, with the twins discovered in the fake installed packages (deep mode's).
+    twins = _discovered_twins()
+    text = DISCOVERED.read_text(encoding="utf-8")
+    outcome = _fix_with_twins(DISCOVERED, text, twins)
+    fixed = outcome.texts[str(DISCOVERED)]
+    if REGENERATE:
+        golden(DISCOVERED).write_text(fixed, encoding="utf-8")
+    expected = golden(DISCOVERED).read_text(encoding="utf-8")
+    assert fixed == expected, "fix(twins/discovered.py) differs from its golden: review, then ASYNCLINT_REGENERATE=1"
+    compile(expected, str(golden(DISCOVERED)), "exec")
+    again = _fix_with_twins(DISCOVERED, expected, twins)
+    assert again.texts[str(DISCOVERED)] == expected, "fixing the golden again must change nothing"
+    before = Counter(finding_key(f) for f in outcome.checked)
+    after = Counter(finding_key(f) for f in again.checked)  # the golden re-linted with the same twins
+    claimed = Counter(finding_key(applied.finding) for applied in outcome.applied)
+    for key, count in claimed.items():
+        assert after[key] <= max(0, before[key] - count), f"{key} is still reported in the golden"
+    recipes = {applied.finding.line: applied.recipe for applied in outcome.applied}
+    assert {line for line, recipe in recipes.items() if recipe == "twin-call"} == {18, 21, 22, 26, 27}
+    assert recipes[34] == recipes[38] == recipes[47] == "to-thread"
+    # Without the discovered twins nothing in the file is known to block.
+    assert not _fix_with_twins(DISCOVERED, text, ()).checked
+
+
+def _twin_outcomes(path: Path, twins=()) -> dict[str, list]:
+    """What the twin-call fixer itself says for each finding, by the function it is in."""
+    from asynclint.fixers import twin_call
+    from asynclint.fixers.analysis import FixProject
+    from asynclint.twin_discovery import twin_calls
+
+    text = path.read_text(encoding="utf-8")
+    findings = _fix_with_twins(path, text, twins).checked
+    project = FixProject({str(path): text}, tuple(findings), None, twin_calls(twins))
+    outcomes: dict[str, list] = {}
+    for finding in findings:
+        outcomes.setdefault(finding.chain[-1].function.rpartition(".")[2], []).append(twin_call.fix(finding, project))
+    return outcomes
+
+
+def test_twin_call_declines_say_why():
+    by_function = _twin_outcomes(RECIPES / "twin_calls.py")
+    for rewritten in ("aio_family", "prefixed", "client_aio", "search", "remember"):
+        assert all(isinstance(outcome, Fix) for outcome in by_function[rewritten]), by_function[rewritten]
+    reasons = {name: [o.reason for o in outcomes if isinstance(o, Decline)] for name, outcomes in by_function.items()}
+    assert reasons["streamed"] == ["the call streams: the twin's stream is iterated with `async for`"]
+    assert reasons["in_a_generator"] == ["the call is inside a generator expression (an `await` there would make it async)"]
+    assert reasons["iterated"] == ["the call's result is iterated: the twin's is iterated with `async for`"]
+    assert reasons["as_a_context_manager"] == ["the call's result is a context manager: the twin's is entered with `async with`"]
+    assert all(r.startswith("`pinecone.PineconeAsyncio` takes other arguments than `pinecone.Pinecone`: an async index")
+               for r in reasons["parameters_differ"]) and len(reasons["parameters_differ"]) == 2
+    assert reasons["_exec_in"] == ["the call is not written in `async def`, where its twin could be awaited"] * 2
+    assert reasons["lookup"] == ["`self.cache` is called in `__init__`, which is not `async def`"]
+    assert reasons["bump"] == [
+        "`pipeline` is not a coroutine on `redis.asyncio.Redis`: what it returns is used differently there"
+    ]
+
+
+def test_discovered_twins_are_rewritten_only_where_the_parameters_read_match():
+    by_function = _twin_outcomes(DISCOVERED, _discovered_twins())
+    (fetch,) = by_function["fetch"]
+    assert fetch.reason == (
+        "`syncsdk.AsyncClient.fetch` takes other arguments than `syncsdk.Client.fetch`, or is an async generator"
+        " (read in syncsdk 1.0 syncsdk/__init__.py (Client / AsyncClient))"
+    )
+    (follow,) = by_function["follow"]
+    assert follow.reason.startswith("`aiolib.Sandbox.logs.aio` is an async generator, iterated with `async for`")
+    assert all(isinstance(outcome, Fix) for outcome in by_function["run"] + by_function["remember"])
+    assert [type(outcome) for outcome in by_function["search"]] == [Fix, Decline]  # Tools, BuildsUrlsToo
+    assert by_function["search"][1].reason == (
+        "`build_url` is not a coroutine on `syncsdk.AsyncClient`: what it returns is used differently there"
+    )
+
+
+def test_twin_call_is_tried_only_with_unsafe_fixes_and_only_for_calls_with_a_twin():
+    assert fixers.candidates("to-thread", True, twin=True) == ("twin-call", "with-block", "to-thread")
+    assert fixers.candidates("async-client", True, twin=True) == ("async-client", "twin-call", "with-block", "to-thread")
+    assert fixers.candidates("to-thread", False, twin=True) == ("with-block", "to-thread")
+    assert "twin-call" not in fixers.candidates("to-thread", True, twin=False)
+    outcome = fix_text(RECIPES / "twin_calls.py", (RECIPES / "twin_calls.py").read_text(encoding="utf-8"), unsafe=False)
+    assert outcome.applied and all(applied.safe for applied in outcome.applied)
+    assert not [applied for applied in outcome.applied if applied.recipe == "twin-call"]

@@ -42,13 +42,16 @@ def test_a_class_pair_is_found_and_its_local_methods_are_not_blocking(installed)
     assert twin.local == ("build_url", "close")  # a plain def on the twin; close is never a wait
     assert twin.source == "discovered: syncsdk 1.0 syncsdk/__init__.py (Client / AsyncClient)"
     assert twin.phrase == "`syncsdk.AsyncClient` and await the call"
+    # the parameters read: ``AsyncClient.fetch`` takes a ``limit`` that ``Client.fetch`` does not
+    assert twin.same_signature == ("__init__", "request", "search")
 
 
 def test_an_aio_family_is_found_through_guarded_imports_and_re_exports(installed):
     (twin,) = discover("aiolib", installed)
     assert (twin.sync, twin.kind) == ("aiolib.Sandbox", "aio")
-    assert twin.blocking == ("create", "exec", "terminate")
+    assert twin.blocking == ("create", "exec", "logs", "terminate")
     assert twin.local == ("from_name",)  # a plain def under the synchronizer: a lazy handle
+    assert twin.same_signature == ("create", "exec", "terminate")  # `logs.aio()` is iterated, not awaited
     assert "`.aio`" in twin.phrase
 
 
@@ -56,6 +59,7 @@ def test_a_module_pair_is_found(installed):
     (twin,) = discover("kvstore", installed)
     assert (twin.sync, twin.twin, twin.kind) == ("kvstore.Store", "kvstore.asyncio.Store", "module")
     assert twin.blocking == ("get", "set") and twin.local == ("pipeline",)
+    assert twin.same_signature == ("__init__", "get", "set")  # neither class defines `__init__`
 
 
 def test_nothing_is_found_without_the_package_on_the_path():
@@ -136,3 +140,34 @@ def test_deep_mode_reports_sync_calls_with_the_discovered_twin(tmp_path):
     assert "`.aio` variant" in found[(13, "ASL104")]
     plain = run_check([str(project)], Config(root=project), jobs=1, use_cache=False, search_path=[str(SITE)])
     assert not plain.findings  # without deep mode nothing is read from installed packages
+
+
+def test_fix_with_follow_imports_rewrites_calls_to_the_discovered_twins(tmp_path):
+    import os
+
+    from test_cli import run
+
+    project = tmp_path / "env"
+    project.mkdir()
+    (project / "env.py").write_text(textwrap.dedent("""\
+        import aiolib
+        import syncsdk
+
+        CLIENT = syncsdk.Client()
+
+
+        async def tool(query: str) -> str:
+            aiolib.Sandbox.exec("ls")
+            return CLIENT.fetch([query])
+    """))
+    # the site first, then whatever PYTHONPATH points at this checkout's code
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, (str(SITE), os.environ.get("PYTHONPATH"))))}
+    args = ("fix", "--severity", "low")
+    plain = run(*args, "--unsafe-fixes", "--dry-run", ".", cwd=project, env=env)
+    assert "Would fix 0" in plain.stdout, plain.stdout  # without deep mode nothing is known to block
+    fixed = run(*args, "--unsafe-fixes", "--follow-imports", ".", cwd=project, env=env)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    text = (project / "env.py").read_text()
+    assert '    await aiolib.Sandbox.exec.aio("ls")\n' in text
+    # `AsyncClient.fetch` takes another parameter: the call goes to a worker thread instead
+    assert "    return await asyncio.to_thread(CLIENT.fetch, [query])\n" in text

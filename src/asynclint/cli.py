@@ -205,7 +205,7 @@ def _load_config(paths, config_file, select, ignore, exclude, severity):
 @click.option("--dry-run", is_flag=True, help="Report what would be fixed and what would be left; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True,
               help="Also apply fixes that can change behaviour "
-                   "(async clients, process pools, shared memos, hoisted clients).")
+                   "(async clients and twins, process pools, shared memos, hoisted clients).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Read [tool.asynclint] from this pyproject.toml instead of the nearest one.")
@@ -227,7 +227,8 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     from asynclint.fixers.orchestrator import fix_sources
     from asynclint.report.fix_report import render_diff, render_fix_report
     from asynclint.files import discover, display_path
-    from asynclint.runner import index, follow_libraries, read_sources
+    from asynclint.runner import discovered_twins, index, follow_libraries, read_sources
+    from asynclint.twin_discovery import with_discovered
     from asynclint.writer import WriteError, replace_source
 
     paths = paths or (".",)
@@ -241,11 +242,13 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     if not files:
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
     sources, read_errors = read_sources(files)
-    libraries = []
-    if config.follow_imports:
-        summaries = [s for s in index(sources, config.catalogue(), 1) if not isinstance(s, FileError)]
-        libraries = follow_libraries(summaries, config)
-    outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries)
+    libraries, twins = [], []
+    if config.follow_imports:  # what check reads from installed packages: twins, then library code
+        twins = discovered_twins(sources, config)
+        catalogue = with_discovered(config.catalogue(), twins)
+        summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
+        libraries = follow_libraries(summaries, config, catalogue=catalogue)
+    outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins)
     changed = outcome.changed
     if show_diff:
         text = render_diff(outcome)

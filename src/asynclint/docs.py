@@ -96,6 +96,13 @@ def fix_recipes_markdown() -> str:
     lines += ["", "| Knowledge-base recipe | Fixers tried, in order |", "|---|---|"]
     for recipe, names in fixers.CANDIDATES.items():
         lines.append(f"| `{recipe}` | {', '.join(f'`{name}`' for name in names)} |")
+    lines += [
+        "",
+        f"A call whose knowledge names an async twin (the twins table, a knowledge pack, or, with"
+        f" `--follow-imports`, a twin discovered in an installed package) also tries `{fixers.TWIN_CANDIDATE}`"
+        " in front of its recipe's safe fixers; it rewrites the call only where the twin is known to take the"
+        " same arguments.",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -24,7 +24,7 @@ from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import FileError, Result
 from asynclint.pipeline import check_project
-from asynclint.twin_discovery import TwinCache, imported_packages, twins_for, with_discovered
+from asynclint.twin_discovery import DiscoveredTwin, TwinCache, imported_packages, twins_for, with_discovered
 
 #: Below this many files to index, worker start-up costs more than it saves.
 PARALLEL_THRESHOLD = 48
@@ -358,17 +358,16 @@ def follow_libraries(
     return libraries
 
 
-def _with_twins(
-    catalogue: Catalogue, sources: Sequence[SourceFile], config: Config, use_cache: bool,
-    search_path: Sequence[str] | None,
-) -> Catalogue:
+def discovered_twins(
+    sources: Sequence[SourceFile], config: Config, use_cache: bool = True, search_path: Sequence[str] | None = None
+) -> list[DiscoveredTwin]:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
     project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
     own = {source.module.partition(".")[0].partition(ROOT_MARK)[0] for source in sources}
     installed = Installed(sys.path if search_path is None else search_path, own)
     cache = TwinCache(config.root / CACHE_DIR / "libraries") if use_cache else None
     packages = imported_packages((source.text for source in sources), installed)
-    return with_discovered(catalogue, twins_for(packages, installed, cache))
+    return twins_for(packages, installed, cache)
 
 
 def run_check(
@@ -387,7 +386,7 @@ def run_check(
     sources, errors = read_sources(files)
     catalogue = config.catalogue()
     if config.follow_imports:
-        catalogue = _with_twins(catalogue, sources, config, use_cache, search_path)
+        catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, search_path))
     cache = SummaryCache(config.root, catalogue) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []

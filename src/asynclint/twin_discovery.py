@@ -11,8 +11,10 @@ Three shapes, each checked against the code rather than trusted from names alone
   (``redis.Redis`` / ``redis.asyncio.Redis``).
 
 Each twin becomes a catalogue entry (:func:`discovered_apis`) of lower trust than the curated
-table and the knowledge packs: a pattern they state wins. Results are cached per distribution
-and version (:class:`TwinCache`, JSON: nothing executable is ever loaded back).
+table and the knowledge packs: a pattern they state wins. The parameter lists of both sides are
+compared as read, so that the unsafe ``twin-call`` fix (:func:`twin_calls`) rewrites a call only
+where its twin takes the same arguments. Results are cached per distribution and version
+(:class:`TwinCache`, JSON: nothing executable is ever loaded back).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from asynclint.knowledge.api import BlockingApi, entry
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.twins import TwinCall
 from asynclint.libraries import Installed, LibraryFile
 
 #: Wrappers that turn an async class into a sync one with ``.aio`` variants.
@@ -52,6 +55,9 @@ class DiscoveredTwin:
     #: Public methods that do not (their twin is a plain ``def``): exempt.
     local: tuple[str, ...]
     source: str  # ``discovered: e2b 2.63.0 e2b/__init__.py``
+    #: Blocking methods whose twin takes the same parameters (names, kinds, defaults), and
+    #: ``__init__`` when the twin class's constructor does too.
+    same_signature: tuple[str, ...] = ()
 
     @property
     def phrase(self) -> str:
@@ -61,8 +67,10 @@ class DiscoveredTwin:
 
 
 @dataclass(frozen=True)
-class _Class:
-    methods: dict[str, bool]  # public method -> is ``async def``
+class _Method:
+    is_async: bool
+    params: str  # the parameter list as compared: names, kinds and defaults, no annotations
+    awaitable: bool  # ``async def`` without ``yield``: calling it gives something to await
 
 
 class _Reader:
@@ -118,20 +126,25 @@ class _Reader:
                         return self.definition(_absolute(node, self.package_of(module)), alias.name, depth + 1)
         return None
 
-    def methods(self, module: str, cls: ast.ClassDef, depth: int = 0) -> dict[str, bool]:
-        """Public methods of ``cls`` and of its bases found in the package (own ones first)."""
-        found: dict[str, bool] = {}
+    def methods(self, module: str, cls: ast.ClassDef, depth: int = 0, public: bool = True) -> dict[str, _Method]:
+        """Public methods of ``cls`` and of its bases found in the package (own ones first);
+        with ``public`` False, ``__init__`` too."""
+        found: dict[str, _Method] = {}
         for node in cls.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
-                if not any(_decorator_name(d) in _ATTRIBUTES for d in node.decorator_list):
-                    found.setdefault(node.name, isinstance(node, ast.AsyncFunctionDef))
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and (not node.name.startswith("_") or (not public and node.name == "__init__"))
+                and not any(_decorator_name(d) in _ATTRIBUTES for d in node.decorator_list)
+            ):
+                is_async = isinstance(node, ast.AsyncFunctionDef)
+                found.setdefault(node.name, _Method(is_async, _params(node.args), is_async and not _yields(node)))
         if depth < 4:
             for base in cls.bases:
                 name = _dotted(base)
                 located = self.definition(module, name) if name and "." not in name else None
                 if located and isinstance(located[1], ast.ClassDef):
-                    for method, is_async in self.methods(located[0], located[1], depth + 1).items():
-                        found.setdefault(method, is_async)
+                    for method, read in self.methods(located[0], located[1], depth + 1, public).items():
+                        found.setdefault(method, read)
         return found
 
 
@@ -154,18 +167,18 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
         if twin_name in exports:
             pair = _class_pair(reader, top, name, twin_name)
             if pair is not None:
-                blocking, local = pair
+                blocking, local, same = pair
                 twins.append(DiscoveredTwin(f"{top}.{name}", f"{top}.{twin_name}", "class", blocking, local,
-                                            f"discovered: {label} {init} ({name} / {twin_name})"))
+                                            f"discovered: {label} {init} ({name} / {twin_name})", same))
                 continue
         located = reader.definition(top, name) if synchronized else None
         if located and isinstance(located[1], ast.Assign):
             family = _aio_family(reader, *located)
             if family is not None:
-                blocking, local = family
+                blocking, local, same = family
                 where = located[0].replace(".", "/") + ".py"
                 twins.append(DiscoveredTwin(f"{top}.{name}", f"{top}.{name}", "aio", blocking, local,
-                                            f"discovered: {label} {where} ({name} = synchronize_api(...))"))
+                                            f"discovered: {label} {where} ({name} = synchronize_api(...))", same))
 
     for submodule in _ASYNC_SUBMODULES:
         async_module = f"{top}.{submodule}"
@@ -175,31 +188,43 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
                 continue
             pair = _module_pair(reader, top, async_module, name)
             if pair is not None:
-                blocking, local = pair
+                blocking, local, same = pair
                 twins.append(DiscoveredTwin(f"{top}.{name}", f"{async_module}.{name}", "module", blocking, local,
-                                            f"discovered: {label} {init} and {submodule}/ ({name})"))
+                                            f"discovered: {label} {init} and {submodule}/ ({name})", same))
     return twins
 
 
-def _class_pair(reader: _Reader, top: str, name: str, twin: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    sync_def, async_def = reader.definition(top, name), reader.definition(top, twin)
+_Pair = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # blocking, local, same signature
+
+
+def _class_pair(reader: _Reader, top: str, name: str, twin: str) -> _Pair | None:
+    return _pair(reader, reader.definition(top, name), reader.definition(top, twin))
+
+
+def _module_pair(reader: _Reader, top: str, async_module: str, name: str) -> _Pair | None:
+    return _pair(reader, reader.definition(top, name), reader.definition(async_module, name))
+
+
+def _pair(reader: _Reader, sync_def, async_def) -> _Pair | None:
     if not (sync_def and async_def and isinstance(sync_def[1], ast.ClassDef) and isinstance(async_def[1], ast.ClassDef)):
         return None
-    return _compare(reader.methods(*sync_def), reader.methods(*async_def))
-
-
-def _module_pair(reader: _Reader, top: str, async_module: str, name: str):
-    sync_def, async_def = reader.definition(top, name), reader.definition(async_module, name)
-    if not (sync_def and async_def and isinstance(sync_def[1], ast.ClassDef) and isinstance(async_def[1], ast.ClassDef)):
+    sync, twin = reader.methods(*sync_def, public=False), reader.methods(*async_def, public=False)
+    init = sync.pop("__init__", None), twin.pop("__init__", None)
+    compared = _compare(sync, twin)
+    if compared is None:
         return None
-    return _compare(reader.methods(*sync_def), reader.methods(*async_def))
+    blocking, local = compared
+    same = tuple(m for m in blocking if sync[m].params == twin[m].params and twin[m].awaitable)
+    # No ``__init__`` on either side (``object``'s) counts as the same constructor.
+    same_init = (init[0].params if init[0] else "") == (init[1].params if init[1] else "")
+    return blocking, local, (("__init__",) if same_init else ()) + same
 
 
-def _compare(sync: dict[str, bool], twin: dict[str, bool]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+def _compare(sync: dict[str, _Method], twin: dict[str, _Method]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     shared = [method for method in sync if method in twin]
     if not shared or len(shared) < _SHARED * len(sync):
         return None
-    blocking = tuple(sorted(m for m in shared if twin[m] and m not in _LOCAL))
+    blocking = tuple(sorted(m for m in shared if twin[m].is_async and m not in _LOCAL))
     if not blocking:
         return None
     return blocking, tuple(sorted(m for m in sync if m not in blocking))
@@ -224,8 +249,12 @@ def _aio_family(reader: _Reader, module: str, node: ast.Assign):
     if located is None or not isinstance(located[1], ast.ClassDef):
         return None
     methods = reader.methods(*located)
-    blocking = tuple(sorted(m for m, is_async in methods.items() if is_async and m not in _LOCAL))
-    return (blocking, tuple(sorted(m for m in methods if m not in blocking))) if blocking else None
+    blocking = tuple(sorted(m for m, read in methods.items() if read.is_async and m not in _LOCAL))
+    if not blocking:
+        return None
+    # ``X.m`` and ``X.m.aio`` wrap one function: the same parameters, awaitable unless a generator.
+    same = tuple(m for m in blocking if methods[m].awaitable)
+    return blocking, tuple(sorted(m for m in methods if m not in blocking)), same
 
 
 def discovered_apis(twins: Iterable[DiscoveredTwin]) -> tuple[BlockingApi, ...]:
@@ -253,8 +282,8 @@ class TwinCache:
     def get(self, dist: str, version: str) -> list[DiscoveredTwin] | None:
         try:
             rows = json.loads(self._file(dist, version).read_text(encoding="utf-8"))
-            return [DiscoveredTwin(**{**row, "blocking": tuple(row["blocking"]), "local": tuple(row["local"])})
-                    for row in rows]
+            tuples = ("blocking", "local", "same_signature")
+            return [DiscoveredTwin(**{**row, **{field: tuple(row[field]) for field in tuples}}) for row in rows]
         except (OSError, ValueError, TypeError, KeyError):
             return None
 
@@ -302,6 +331,17 @@ def imported_packages(texts: Iterable[str], installed: Installed) -> set[str]:
                 packages.add(".".join(parts[:end]))
                 break
     return packages
+
+
+def twin_calls(twins: Iterable[DiscoveredTwin]) -> dict[str, TwinCall]:
+    """The discovered twins as rewrites for the ``twin-call`` fix: only the methods (and, for a
+    class, the constructor) whose twin was read to take the same parameters are rewritten."""
+    return {
+        twin.sync: TwinCall(
+            twin.kind, twin.sync, twin.twin, True, frozenset(twin.same_signature), frozenset(twin.local), source=twin.source
+        )
+        for twin in twins
+    }
 
 
 def with_discovered(catalogue: Catalogue, twins: Iterable[DiscoveredTwin]) -> Catalogue:
@@ -371,6 +411,36 @@ def _dotted(node: ast.expr) -> str | None:
         owner = _dotted(node.value)
         return f"{owner}.{node.attr}" if owner else None
     return None
+
+
+def _yields(function: ast.AsyncFunctionDef | ast.FunctionDef) -> bool:
+    """The function's own body yields (nested functions and classes aside): a generator."""
+    pending = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _params(args: ast.arguments) -> str:
+    """A parameter list as two twins must share it: each parameter's kind, name and default
+    (annotations differ between twins without changing what a call may pass)."""
+
+    def default(node: ast.expr | None) -> str:
+        return "" if node is None else "=" + ast.unparse(node)
+
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    parts = [f"{arg.arg}{default(value)}" for arg, value in zip(positional, defaults, strict=True)]
+    if args.posonlyargs:
+        parts.insert(len(args.posonlyargs), "/")
+    parts.append(f"*{args.vararg.arg}" if args.vararg else "*" if args.kwonlyargs else "")
+    parts += [f"{arg.arg}{default(value)}" for arg, value in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+    parts.append(f"**{args.kwarg.arg}" if args.kwarg else "")
+    return ", ".join(part for part in parts if part)
 
 
 def _decorator_name(node: ast.expr) -> str:

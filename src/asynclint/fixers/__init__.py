@@ -64,6 +64,14 @@ SPECS: dict[str, FixerSpec] = {
             "every use of the client changes; code outside the class that uses it is not updated",
         ),
         FixerSpec(
+            "twin-call",
+            "twin_call",
+            False,
+            "call the library's async twin with the same arguments and await it (`.aio`, `a`-prefixed, async class)",
+            "the twin is another implementation of the API (its errors, retries and defaults may differ); a class"
+            " switched to its twin changes every use of the object, and uses outside the file are not updated",
+        ),
+        FixerSpec(
             "hoist-client",
             "hoist_client",
             False,
@@ -99,6 +107,10 @@ CANDIDATES: dict[str, tuple[str, ...]] = {
     "handoff-client": ("handoff-client",),  # an object handed to the framework, not a call
 }
 
+#: Tried in front of a call recipe's safe fixers when the knowledge names an async twin for the
+#: call (the curated table, a pack, or a twin discovered in installed source).
+TWIN_CANDIDATE = "twin-call"
+
 #: Definition rules (how a hook is written, not a call) -> their recipe.
 DEFINITION_RECIPES: dict[str, str] = {"ASL201": "async-def", "ASL202": "sync-def"}
 
@@ -108,10 +120,13 @@ DEFINITION_RECIPES: dict[str, str] = {"ASL201": "async-def", "ASL202": "sync-def
 MOVABLE = frozenset({"to-thread", "process-pool", "pure-process-pool"})
 ANYWHERE = frozenset({"hoist-client"})
 
-def candidates(recipe: str | None, unsafe: bool) -> tuple[str, ...]:
+def candidates(recipe: str | None, unsafe: bool, twin: bool = False) -> tuple[str, ...]:
     """The fixers to try for a finding's recipe (a knowledge-base recipe, or a definition
-    rule's own), unsafe ones only when allowed."""
+    rule's own), unsafe ones only when allowed; ``twin``: the call has a known async twin."""
     names = CANDIDATES.get(recipe or "", (recipe,) if recipe in SPECS else ())
+    if twin and recipe in CANDIDATES and recipe != "handoff-client":
+        first_safe = next((at for at, name in enumerate(names) if SPECS[name].safe), len(names))
+        names = (*names[:first_safe], TWIN_CANDIDATE, *names[first_safe:])
     return tuple(name for name in names if unsafe or SPECS[name].safe)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import libcst as cst
 from libcst.metadata import (
@@ -32,6 +33,7 @@ from asynclint.hotpaths import FuncKey, ProjectGraph
 from asynclint.index import CallSite
 from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
+from asynclint.knowledge.twins import TwinCall
 from asynclint.model import Finding
 
 FunctionNode = cst.FunctionDef | cst.Lambda
@@ -430,11 +432,16 @@ class FixProject:
     round), plus project-wide answers (who calls a function)."""
 
     def __init__(
-        self, texts: Mapping[str, str], findings: tuple[Finding, ...] = (), graph: ProjectGraph | None = None
+        self,
+        texts: Mapping[str, str],
+        findings: tuple[Finding, ...] = (),
+        graph: ProjectGraph | None = None,
+        twins: Mapping[str, TwinCall] = MappingProxyType({}),
     ):
         self.texts = texts
         self.findings = findings  # this round's, for fixers that look at their neighbours
         self.graph = graph  # the call graph those findings came from
+        self.twins = twins  # async twins discovered in installed packages, by sync API (twin-call)
         self._files: dict[str, ParsedFile] = {}
 
     def file(self, path: str) -> ParsedFile:

@@ -15,6 +15,7 @@ chained through methods that return another client (``with_options``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import libcst as cst
 from libcst.metadata import ExpressionContext
@@ -56,6 +57,22 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     client_type = next((name for name in ASYNC_CLIENTS if target.startswith(name + ".")), None)
     if client_type is None:
         return Decline(f"no async counterpart known for `{target}`", applicable=False)
+    async_class = f"{client_type.rpartition('.')[0]}.{ASYNC_CLIENTS[client_type]}"
+    return switch_client(finding, project, client_type, async_class, "async-client")
+
+
+def switch_client(
+    finding: Finding,
+    project: FixProject,
+    client_type: str,
+    async_class: str,
+    recipe: str,
+    unlike: Callable[[str], str] = lambda method: "",
+) -> Fix | Decline:
+    """The client the finding's call goes through, built from ``async_class`` instead of
+    ``client_type``, with every call through it awaited. ``unlike(method)`` says why the twin's
+    ``method`` (a dotted path below the client; ``__init__`` for the constructor) cannot take the
+    same arguments ("" when it can)."""
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
@@ -94,8 +111,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return uses
     if call not in uses:  # the finding's own call must be among those awaited, or nothing is fixed
         return Decline(f"cannot find the finding's call among the uses of `{holder_name}`")
-    new_name = ASYNC_CLIENTS[client_type]
-    swapped = _async_constructor(file, construction, client_type)
+    for method in ("__init__", *(dotted(use.func).removeprefix(holder_name + ".") for use in uses)):
+        reason = unlike(method)
+        if reason:
+            return Decline(reason)
+    module, new_name = async_class.rpartition(".")[::2]
+    if module != client_type.rpartition(".")[0]:
+        new_name = async_class  # `Redis` -> `redis.asyncio.Redis`: the module is the difference
+    swapped = _async_constructor(file, construction, client_type, async_class)
     if isinstance(swapped, Decline):
         return swapped
     new_func, imports, unused = swapped
@@ -105,7 +128,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     return Fix(
         path=file.path,
         edits=tuple(edits),
-        recipe="async-client",
+        recipe=recipe,
         safe=False,
         title=(
             f"switched `{holder_name}` to `{new_name}` and awaited its {len(uses)} "
@@ -281,22 +304,27 @@ def _resolve(file: ParsedFile, func: cst.BaseExpression) -> str | None:
 
 
 def _async_constructor(
-    file: ParsedFile, construction: cst.Call, client_type: str
+    file: ParsedFile, construction: cst.Call, client_type: str, async_class: str
 ) -> tuple[cst.BaseExpression, tuple[Import, ...], tuple[Import, ...]] | Decline:
     """The async class to call instead of ``client_type`` where ``construction`` is, the imports
     that needs, and the import the sync class may no longer need: ``openai.OpenAI(...)`` keeps
-    its module (``openai.AsyncOpenAI``); ``OpenAI(...)`` uses ``AsyncOpenAI`` as imported (or
+    its module (``openai.AsyncOpenAI``), ``redis.Redis(...)`` names the twin's module as the file
+    refers to it (``redis.asyncio.Redis``); ``OpenAI(...)`` uses ``AsyncOpenAI`` as imported (or
     imports it)."""
-    new_name = ASYNC_CLIENTS[client_type]
-    module = client_type.rpartition(".")[0]
+    module, new_name = async_class.rpartition(".")[::2]
     if isinstance(construction.func, cst.Attribute):
-        return construction.func.with_changes(attr=cst.Name(new_name)), (), ()
-    async_class = reference(file, module, new_name, at=(construction,))
-    if isinstance(async_class, Decline):
-        return async_class
+        if module == client_type.rpartition(".")[0]:
+            return construction.func.with_changes(attr=cst.Name(new_name)), (), ()
+        twin_module = reference(file, module, at=(construction,))
+        if isinstance(twin_module, Decline):
+            return twin_module
+        return cst.parse_expression(f"{twin_module.code}.{new_name}"), twin_module.imports, ()
+    found = reference(file, module, new_name, at=(construction,))
+    if isinstance(found, Decline):
+        return found
     old = construction.func.value if isinstance(construction.func, cst.Name) else ""
     unused = import_binding(file, old) if old else ()
-    return cst.parse_expression(async_class.code), async_class.imports, unused
+    return cst.parse_expression(found.code), found.imports, unused
 
 
 def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
@@ -407,7 +435,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
     if not isinstance(construction, cst.Call) or _resolve(file, construction.func) != client_type:
         return Decline(f"the client is not built here by calling `{client_type}`")
     new_name, old_name = ASYNC_CLIENTS[client_type], client_type.rpartition(".")[2]
-    swapped = _async_constructor(file, construction, client_type)
+    swapped = _async_constructor(file, construction, client_type, f"{client_type.rpartition('.')[0]}.{new_name}")
     if isinstance(swapped, Decline):
         return swapped
     new_func, imports, unused = swapped

@@ -27,6 +27,7 @@ from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
 from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
+from asynclint.twin_discovery import DiscoveredTwin, twin_calls, with_discovered
 
 #: Rounds of lint -> fix -> verify; each round fixes everything that does not overlap, so real
 #: files settle in two or three.
@@ -100,8 +101,14 @@ class _Linted:
 class _Linter:
     """The engine over the current texts, re-indexing only files that changed."""
 
-    def __init__(self, sources: Sequence[SourceFile], config: Config, libraries: Sequence[ModuleSummary] = ()):
-        self.config, self.catalogue = config, config.catalogue()
+    def __init__(
+        self,
+        sources: Sequence[SourceFile],
+        config: Config,
+        libraries: Sequence[ModuleSummary] = (),
+        twins: Sequence[DiscoveredTwin] = (),
+    ):
+        self.config, self.catalogue = config, with_discovered(config.catalogue(), twins)
         self.sources = {source.path: source for source in sources}
         self.libraries = list(libraries)  # deep mode: installed modules, never edited
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
@@ -123,14 +130,21 @@ class _Linter:
 
 
 def fix_sources(
-    sources: Sequence[SourceFile], config: Config, *, unsafe: bool = False, libraries: Sequence[ModuleSummary] = ()
+    sources: Sequence[SourceFile],
+    config: Config,
+    *,
+    unsafe: bool = False,
+    libraries: Sequence[ModuleSummary] = (),
+    twins: Sequence[DiscoveredTwin] = (),
 ) -> FixOutcome:
     """Fix every finding at or above ``config.min_severity`` that a fixer can, to a fixed point.
     ``libraries``: deep mode's summaries of installed modules, so blocking code inside them is
-    fixed where the project calls in."""
+    fixed where the project calls in; ``twins``: deep mode's sync/async twins discovered in the
+    installed packages the project imports (found as ``check`` finds them, rewritten by twin-call)."""
     original = {source.path: source.text for source in sources}
     texts = dict(original)
-    linter = _Linter(sources, config, libraries)
+    linter = _Linter(sources, config, libraries, twins)
+    rewrites = twin_calls(twins)
     applied: list[Applied] = []
     reasons: dict[Finding, str] = {}  # by the finding as checked
     linted = linter.lint(texts)
@@ -142,7 +156,7 @@ def fix_sources(
     while rounds < MAX_ROUNDS:
         rounds += 1
         project = FixProject(
-            {path: text for path, text in texts.items() if path not in broken}, result.findings, linted.graph
+            {path: text for path, text in texts.items() if path not in broken}, result.findings, linted.graph, rewrites
         )
         found: dict[Finding, str] = {}  # this round's reasons, by this round's findings
         proposals = _propose(result.findings, project, unsafe, found)
@@ -198,8 +212,8 @@ def _propose(
         if finding.fix is None:
             reasons[finding] = _why_no_fix(finding, project)
             continue
-        recipe = finding.fix.recipe
-        names = fixers.candidates(recipe, unsafe)
+        recipe, twin = finding.fix.recipe, bool(finding.facts.twin)  # the knowledge names an async twin
+        names = fixers.candidates(recipe, unsafe, twin)
         declines: list[Decline] = []
         for name in names:
             outcome = _run_fixer(name, finding, project)
@@ -211,7 +225,7 @@ def _propose(
                 break
             declines.append(outcome)
         else:
-            reasons[finding] = _decline_reason(recipe, names, declines)
+            reasons[finding] = _decline_reason(fixers.candidates(recipe, True, twin), names, declines)
     return proposals
 
 
@@ -223,10 +237,11 @@ def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Declin
         return Decline(f"internal error in the {name} fixer ({type(exc).__name__}: {exc} at line {where.lineno})")
 
 
-def _decline_reason(recipe: str, tried: Sequence[str], declines: list[Decline]) -> str:
+def _decline_reason(every: Sequence[str], tried: Sequence[str], declines: list[Decline]) -> str:
     """The reason to show: the first decline from a recipe that applied to this code (one that
-    merely did not fit its shape says little), and whether an unsafe recipe was not tried."""
-    skipped = [name for name in fixers.CANDIDATES.get(recipe, ()) if name not in tried and not fixers.SPECS[name].safe]
+    merely did not fit its shape says little), and whether an unsafe recipe (of ``every`` that
+    could be tried) was not tried."""
+    skipped = [name for name in every if name not in tried and not fixers.SPECS[name].safe]
     relevant = [decline for decline in declines if decline.applicable]
     if not relevant and skipped:
         return f"unsafe fix, needs --unsafe-fixes: {fixers.SPECS[skipped[0]].unsafe_because}"

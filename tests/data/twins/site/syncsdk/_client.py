@@ -31,8 +31,8 @@ class AsyncClient:
     async def search(self, query):
         return query
 
-    async def fetch(self, ids):
-        return ids
+    async def fetch(self, ids, *, limit=100):  # a parameter the sync method does not take
+        return ids[:limit]
 
     async def close(self):
         pass

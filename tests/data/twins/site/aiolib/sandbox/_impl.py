@@ -13,6 +13,9 @@ class _Sandbox:
     async def terminate(self):
         return None
 
+    async def logs(self):  # an async generator: its `.aio` variant is iterated, not awaited
+        yield "started"
+
     @property
     def stdout(self):
         return None

@@ -305,10 +305,13 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     if config.follow_imports:
         summaries = [s for s in index(sources, config.catalogue(), 1) if not isinstance(s, FileError)]
         libraries = follow_libraries(summaries, config)
-    from asynclint.project import touches
+    from asynclint.project import covers, touches
 
     only = None if wanted is None else (lambda finding: touches(finding, wanted))
     outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, only=only)
+    if wanted is not None:  # a file elsewhere that cannot be read is not this change's problem
+        read_errors = [e for e in read_errors if covers(wanted, e.path)]
+        outcome = replace(outcome, errors=tuple(e for e in outcome.errors if covers(wanted, e.path)))
     changed = outcome.changed
     if show_diff:
         text = render_diff(outcome)

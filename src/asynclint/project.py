@@ -14,8 +14,10 @@ settings. What a configuration decides splits in two:
 The call graph spans the whole project -- a chain from one environment's hook can run through a
 shared helper configured elsewhere -- so it is built once, with all the knowledge: knowledge
 describes code (a blocking API blocks whoever calls it), not the file that calls it. A finding is
-then reported by the configuration of the file it is shown in. The configurations are merged in
-path order, so the result never depends on the order of the paths on the command line.
+then reported by the configuration of the file it is shown in. The configurations are those of
+the whole project (every directory below its root that is not excluded), merged in path order:
+a file's findings depend neither on the order of the paths on the command line nor on which
+other paths a run names.
 """
 
 from __future__ import annotations
@@ -83,8 +85,16 @@ def configure(paths: Sequence[str], explicit: Path | None = None, cwd: Path | No
         only = load(explicit, root)
         return replace(only, root=root, scopes=(Scope(Path(root.anchor), only),))
     nearest = _Nearest(root)
-    files = discover(paths, Config(root=root), nearest)
-    in_effect = sorted({id(c): c for c in (nearest(f.parent) for f in files)}.values(), key=_order)
+    walked: list[Config] = []  # what excluded what matters as much as what applies to a file
+
+    def resolver(directory: Path) -> Config:
+        walked.append(nearest(directory))
+        return walked[-1]
+
+    # The whole project's configurations, whichever paths are checked: the knowledge, and so the
+    # findings of a file, must not depend on which other files a run names.
+    files = discover([str(root), *paths], Config(root=root), resolver)
+    in_effect = sorted({id(c): c for c in (*walked, *(nearest(f.parent) for f in files))}.values(), key=_order)
     scopes = tuple(Scope(c.root, c) for c in in_effect if c is not nearest.default)
     return _merged(root, scopes)
 

@@ -102,7 +102,8 @@ def main() -> None:
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
 @click.option("--statistics", is_flag=True, help="Show counts per rule.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's nearest one.")
+              help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
+                   "instead of each file's nearest one.")
 @click.option("--exclude", multiple=True, metavar="PATTERNS",
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -262,7 +263,8 @@ def _load_config(paths, config_file) -> Config:
                    "(async clients, process pools, shared memos, hoisted clients).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's nearest one.")
+              help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
+                   "instead of each file's nearest one.")
 @click.option("--exclude", multiple=True, metavar="PATTERNS",
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("--follow-imports/--no-follow-imports", default=None,

@@ -117,7 +117,8 @@ def _merged(root: Path, scopes: tuple[Scope, ...]) -> Config:
         for api in config.blocking_apis:
             known = apis.setdefault(api.pattern, (api, config.source))
             if known[0] != api:
-                raise ConfigError(f"blocking API {api.pattern!r} is described differently in {known[1]} and {config.source}")
+                raise ConfigError(
+                    f"blocking API {api.pattern!r} is described differently in {known[1]} and {config.source}")
         for name, position in config.offload.items():
             known_position = offload.setdefault(name, (position, config.source))
             if known_position[0] != position:

@@ -203,7 +203,7 @@ def main() -> None:
         write_project(scratch, args.envs, args.modules, args.depth)
         config = Config(root=scratch)
         files = discover([str(scratch)], config)
-        sources, _ = read_sources(files)
+        sources, _ = read_sources(files, config.root)
         texts = [source.text for source in sources]
         lines = sum(text.count("\n") for text in texts)
         catalogue = config.catalogue()

@@ -79,7 +79,7 @@ def environments(corpus: Path) -> list[tuple[str, Path]]:
 def survey_env(label: str, env: Path, libraries: dict[str, Library]) -> tuple[int, int]:
     config = Config(root=env)
     files = discover([str(env)], config)
-    sources, _ = read_sources(files)
+    sources, _ = read_sources(files, config.root)
     catalogue = config.catalogue()
     summaries = [s for s in (summarize(source, catalogue) for source in sources) if not isinstance(s, FileError)]
     # The environment's own modules and packages, however it imports them (``utils.browser``).

@@ -6,6 +6,11 @@ chain, from the entry point to the function the call is written in. Line numbers
 out, so editing code above a known finding does not resurface it; rewording a message does
 not either; changing the offending call or how it is reached does. Identical findings are
 counted: a second copy of a known call is new.
+
+Paths are relative to the project root (:mod:`asynclint.project`), so a baseline written in one
+directory matches in any other. An entry no finding matches any more is *stale* (fixed, or
+reached another way): reported, and dropped when the baseline is written again; entries of files
+a run did not check are kept as they are.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from asynclint.model import Finding
@@ -32,13 +37,22 @@ def fingerprint(finding: Finding) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
 
 
+def entry(finding: Finding) -> dict:
+    return {"path": finding.path, "code": finding.code, "line": finding.line, "severity": finding.severity.label,
+            "fingerprint": fingerprint(finding), "message": finding.message}
+
+
 @dataclass(frozen=True)
 class Baseline:
-    counts: Counter[str]
+    entries: tuple[dict, ...]
+
+    @property
+    def counts(self) -> Counter[str]:
+        return Counter(e["fingerprint"] for e in self.entries)
 
     def split(self, findings: Sequence[Finding]) -> tuple[tuple[Finding, ...], int]:
         """-> (findings not in the baseline, how many were)."""
-        remaining = Counter(self.counts)
+        remaining = self.counts
         new = []
         for finding in findings:
             key = fingerprint(finding)
@@ -48,13 +62,30 @@ class Baseline:
                 new.append(finding)
         return tuple(new), len(findings) - len(new)
 
+    def stale(self, findings: Sequence[Finding], checked: Callable[[dict], bool]) -> tuple[dict, ...]:
+        """The entries no finding matches, among those ``checked`` says this run could have
+        found (its file was checked, its rule reported there, at a severity shown)."""
+        unmatched = self.counts
+        unmatched.subtract(fingerprint(f) for f in findings)
+        stale = []
+        for item in self.entries:
+            if unmatched[item["fingerprint"]] > 0 and checked(item):
+                unmatched[item["fingerprint"]] -= 1
+                stale.append(item)
+        return tuple(stale)
 
-def render(findings: Iterable[Finding]) -> str:
+    def kept(self, checked_paths: Iterable[str]) -> tuple[dict, ...]:
+        """The entries of files this run did not check: writing the baseline leaves them alone."""
+        paths = set(checked_paths)
+        return tuple(item for item in self.entries if item.get("path") not in paths)
+
+
+def render(findings: Iterable[Finding], kept: Iterable[dict] = ()) -> str:
     """The baseline file: sorted, one entry per finding, readable in a diff."""
-    entries = [
-        {"path": f.path, "code": f.code, "line": f.line, "fingerprint": fingerprint(f), "message": f.message}
-        for f in sorted(findings, key=Finding.sort_key)
-    ]
+    entries = sorted(
+        [*kept, *(entry(f) for f in findings)],
+        key=lambda e: (str(e.get("path", "")), int(e.get("line", 0) or 0), str(e.get("code", "")), e["fingerprint"]),
+    )
     return json.dumps({"asynclint_baseline": FORMAT_VERSION, "findings": entries}, indent=2) + "\n"
 
 
@@ -73,4 +104,4 @@ def parse(text: str) -> Baseline:
         isinstance(e, dict) and isinstance(e.get("fingerprint"), str) for e in entries
     ):
         raise BaselineError("\"findings\" must be a list of objects with a \"fingerprint\"")
-    return Baseline(Counter(e["fingerprint"] for e in entries))
+    return Baseline(tuple(entries))

@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from asynclint import __version__, baseline
-from asynclint.config import MAX_FOLLOW_DEPTH, ConfigError, find_pyproject, load
+from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
 from asynclint.model import FileError, Severity
@@ -102,7 +102,8 @@ def main() -> None:
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
 @click.option("--statistics", is_flag=True, help="Show counts per rule.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Read [tool.asynclint] from this pyproject.toml instead of the nearest one.")
+              help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
+                   "instead of each file's nearest one.")
 @click.option("--exclude", multiple=True, metavar="PATTERNS",
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -116,9 +117,13 @@ def main() -> None:
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Hide the findings recorded in FILE (see --write-baseline): fail on new ones only.")
 @click.option("--write-baseline", is_flag=True,
-              help="Record the current findings in the --baseline FILE and exit 0.")
+              help="Record the current findings in the --baseline FILE and exit 0 (entries no finding matches "
+                   "any more are dropped; those of files not checked are kept).")
+@click.option("--whole-project", is_flag=True,
+              help="Analyse the whole project PATHS belong to and report only the findings in PATHS or whose "
+                   "chain runs through one of them (the pre-commit hook: PATHS are the staged files).")
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
-          exclude, jobs, no_cache, follow_imports, follow_depth, baseline_file, write_baseline) -> None:
+          exclude, jobs, no_cache, follow_imports, follow_depth, baseline_file, write_baseline, whole_project) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
@@ -131,21 +136,18 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     if write_baseline and baseline_file is None:
         _fail("--write-baseline needs --baseline FILE")
     known = None
-    if baseline_file is not None and not write_baseline:
+    # Written again, a baseline keeps the entries of files this run does not check.
+    if baseline_file is not None and (not write_baseline or Path(baseline_file).is_file()):
         try:
             known = baseline.parse(Path(baseline_file).read_text(encoding="utf-8"))
         except OSError as exc:
             _fail(f"{baseline_file}: cannot read baseline: {exc.strerror or exc}")
         except (UnicodeDecodeError, baseline.BaselineError) as exc:
-            _fail(f"{baseline_file}: {exc}")
+            if not write_baseline:
+                _fail(f"{baseline_file}: {exc}")
     try:
-        if config_file is not None:
-            if not Path(config_file).is_file():
-                _fail(f"{config_file}: no such configuration file")
-            pyproject = Path(config_file)
-        else:
-            pyproject = find_pyproject(Path(paths[0]))
-        config = load(pyproject, Path.cwd()).with_flags(
+        paths, wanted = _scope(paths, whole_project)
+        config = _load_config(paths, config_file).with_flags(
             select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
             # --follow-depth alone asks for deep mode too
             follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
@@ -156,18 +158,30 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
         _fail(str(exc))
     if not result.files_checked:
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
+    if known is not None:
+        stale = known.stale(result.findings, _could_find(result, config))
     if write_baseline:
+        kept = known.kept(result.paths) if known is not None else ()
         try:
-            write_atomic(Path(baseline_file), baseline.render(result.findings))
+            write_atomic(Path(baseline_file), baseline.render(result.findings, kept))
         except OSError as exc:
             _fail(f"{baseline_file}: cannot write baseline: {exc.strerror or exc}")
-        click.echo(f"asynclint: recorded {len(result.findings)} findings in {baseline_file}", err=True)
+        pruned = f", pruned {len(stale)} stale entries" if known is not None and stale else ""
+        click.echo(f"asynclint: recorded {len(result.findings)} findings in {baseline_file}{pruned}", err=True)
         sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
     if known is not None:
         new, hidden = known.split(result.findings)
         result = replace(result, findings=new)
         if hidden and not quiet:
             click.echo(f"asynclint: {hidden} known findings hidden by the baseline {baseline_file}", err=True)
+        if stale:
+            click.echo(f"asynclint: {len(stale)} baseline entries match no finding any more (fixed, or reached "
+                       f"another way); `--write-baseline` prunes them:", err=True)
+            for item in stale:
+                click.echo(f"  {item.get('path')}:{item.get('line')}: {item.get('code')} {item.get('message', '')}",
+                           err=True)
+    if wanted is not None:
+        result = _touching(result, wanted)
     text = render(result, fmt, color=_use_color(no_color, output), show_statistics=statistics, quiet=quiet)
     if output:
         try:
@@ -181,16 +195,57 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     sys.exit(EXIT_FINDINGS if result.findings else EXIT_CLEAN)
 
 
-def _load_config(paths, config_file, select, ignore, exclude, severity):
-    if config_file is not None:
-        if not Path(config_file).is_file():
-            _fail(f"{config_file}: no such configuration file")
-        pyproject = Path(config_file)
-    else:
-        pyproject = find_pyproject(Path(paths[0]))
-    return load(pyproject, Path.cwd()).with_flags(
-        select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+def _scope(paths: tuple[str, ...], whole_project: bool) -> tuple[tuple[str, ...], frozenset[str] | None]:
+    """-> (the paths to analyse, the files whose findings to report: ``None`` for all). With
+    ``--whole-project``, the project's root is analysed and only what touches PATHS reported."""
+    if not whole_project:
+        return paths, None
+    from asynclint.project import project_root, touched
+
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise PathError(f"{missing[0]}: no such file or directory")
+    root = project_root([Path(p) for p in paths], Path.cwd())
+    return (str(root),), touched(paths, root)
+
+
+def _touching(result, wanted: frozenset[str]):
+    """The findings (and unreadable files) in ``wanted`` files or whose chain runs through one."""
+    from asynclint.project import covers, touches
+
+    return replace(
+        result,
+        findings=tuple(f for f in result.findings if touches(f, wanted)),
+        errors=tuple(e for e in result.errors if covers(wanted, e.path)),
     )
+
+
+def _could_find(result, config: Config):
+    """Whether this run could have found a baseline entry again: its file was checked, that
+    file's configuration reports its rule, at a severity this run shows."""
+    checked = set(result.paths)
+
+    def could(item: dict) -> bool:
+        path, code = item.get("path"), item.get("code")
+        if path not in checked or not isinstance(code, str):
+            return False
+        if code not in {rule.code for rule in config.for_shown(path).enabled_rules()}:
+            return False
+        try:
+            return Severity.parse(item.get("severity", "critical")) >= config.min_severity
+        except (ValueError, AttributeError):
+            return True
+
+    return could
+
+
+def _load_config(paths, config_file) -> Config:
+    """The project's configuration: ``--config`` for every file, or each file's nearest one."""
+    from asynclint.project import configure
+
+    if config_file is not None and not Path(config_file).is_file():
+        _fail(f"{config_file}: no such configuration file")
+    return configure(paths, Path(config_file) if config_file is not None else None)
 
 
 @main.command("fix")
@@ -208,13 +263,17 @@ def _load_config(paths, config_file, select, ignore, exclude, severity):
                    "(async clients and twins, process pools, shared memos, hoisted clients).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Read [tool.asynclint] from this pyproject.toml instead of the nearest one.")
+              help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
+                   "instead of each file's nearest one.")
 @click.option("--exclude", multiple=True, metavar="PATTERNS",
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("--follow-imports/--no-follow-imports", default=None,
               help="Also fix the project's calls into installed code that blocks inside (as check reports them).")
+@click.option("--whole-project", is_flag=True,
+              help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
+                   "runs through one of them (the asynclint-fix pre-commit hook).")
 def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude,
-        follow_imports) -> None:
+        follow_imports, whole_project) -> None:
     """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
 
     Every fix is verified before it is written: the file still compiles, the finding is gone
@@ -233,7 +292,10 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
 
     paths = paths or (".",)
     try:
-        config = _load_config(paths, config_file, select, ignore, exclude, severity)
+        paths, wanted = _scope(paths, whole_project)
+        config = _load_config(paths, config_file).with_flags(
+            select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+        )
         if follow_imports is not None:
             config = config.with_flags(follow_imports=follow_imports)
         files = discover(paths, config)
@@ -241,14 +303,20 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
         _fail(str(exc))
     if not files:
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
-    sources, read_errors = read_sources(files)
+    sources, read_errors = read_sources(files, config.root)
     libraries, twins = [], []
     if config.follow_imports:  # what check reads from installed packages: twins, then library code
         twins = discovered_twins(sources, config)
         catalogue = with_discovered(config.catalogue(), twins)
         summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
         libraries = follow_libraries(summaries, config, catalogue=catalogue)
-    outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins)
+    from asynclint.project import covers, touches
+
+    only = None if wanted is None else (lambda finding: touches(finding, wanted))
+    outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins, only=only)
+    if wanted is not None:  # a file elsewhere that cannot be read is not this change's problem
+        read_errors = [e for e in read_errors if covers(wanted, e.path)]
+        outcome = replace(outcome, errors=tuple(e for e in outcome.errors if covers(wanted, e.path)))
     changed = outcome.changed
     if show_diff:
         text = render_diff(outcome)
@@ -259,7 +327,7 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
         sys.exit(EXIT_ERROR if errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
     write_errors: dict[str, str] = {}
     if not dry_run:
-        real = {display_path(file): file for file in files}
+        real = {display_path(file, config.root): file for file in files}
         for shown, text in changed.items():
             try:
                 replace_source(real[shown], outcome.original[shown], text)

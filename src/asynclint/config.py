@@ -1,4 +1,5 @@
-"""``[tool.asynclint]`` in the nearest pyproject.toml, merged with command-line flags."""
+"""``[tool.asynclint]`` in a pyproject.toml (or an ``asynclint.toml``), merged with command-line
+flags; which file applies to which source is :mod:`asynclint.project`'s business."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class ConfigError(Exception):
 MAX_FOLLOW_DEPTH = 8
 
 _KEYS = {
+    "extend": "another configuration file (path relative to this one) whose settings this one starts from",
     "select": "rules to enable: codes, code prefixes, rule names or ALL",
     "ignore": "rules to disable (same forms as select)",
     "exclude": "gitignore-style patterns of paths to skip, replacing the defaults",
@@ -55,9 +57,17 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
+class Scope:
+    """The configuration that applies to the files below ``directory`` (the nearest one wins)."""
+
+    directory: Path
+    config: Config
+
+
+@dataclass(frozen=True)
 class Config:
-    root: Path  # the directory patterns are relative to
-    source: Path | None = None  # the pyproject.toml read, if any
+    root: Path  # the directory patterns are relative to; for a project, its root (paths are shown from it)
+    source: Path | None = None  # the configuration file read, if any
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDES
@@ -73,11 +83,37 @@ class Config:
     min_severity: Severity = Severity.LOW
     follow_imports: bool = False
     follow_depth: int = 2
+    #: Per-directory configurations of a project (:mod:`asynclint.project`), innermost last
+    #: among nested ones: which rules a file reports, at which severity, and what is excluded.
+    #: The analysis (knowledge, roots, deep mode) is the project's, above.
+    scopes: tuple[Scope, ...] = ()
 
     def enabled_rules(self) -> tuple[type[Rule], ...]:
         selected = _expand(self.select, "select")
         ignored = _expand(self.ignore, "ignore")
         return tuple(rule for rule in ALL_RULES if rule.code in selected and rule.code not in ignored)
+
+    def rules_anywhere(self) -> tuple[type[Rule], ...]:
+        """The rules some file of the project reports: every one runs once over the whole graph."""
+        codes = {rule.code for config in (self, *(s.config for s in self.scopes)) for rule in config.enabled_rules()}
+        return tuple(rule for rule in ALL_RULES if rule.code in codes)
+
+    def for_path(self, path: Path) -> Config:
+        """The configuration of the file or directory ``path`` (absolute): the scope nearest above it."""
+        best: Scope | None = None
+        for scope in self.scopes:
+            if (scope.directory == path or scope.directory in path.parents) and (
+                best is None or len(scope.directory.parts) > len(best.directory.parts)
+            ):
+                best = scope
+        return self if best is None else best.config
+
+    def for_shown(self, shown: str) -> Config:
+        """:meth:`for_path` of a path as reports show it (relative to the project root, or absolute)."""
+        if not self.scopes:
+            return self
+        path = Path(shown)
+        return self.for_path(path if path.is_absolute() else self.root / path)
 
     def catalogue(self) -> Catalogue:
         return Catalogue((*BUILTIN_APIS, *self.blocking_apis), self.offload)
@@ -92,15 +128,23 @@ class Config:
         follow_imports: bool | None = None,
         follow_depth: int | None = None,
     ) -> Config:
-        """Command-line flags: ``--select`` replaces, ``--ignore``/``--exclude`` extend."""
+        """Command-line flags: ``--select`` replaces, ``--ignore``/``--exclude`` extend, in every
+        directory's configuration."""
+
+        def flagged(config: Config) -> Config:
+            return replace(
+                config,
+                select=tuple(select) if select else config.select,
+                ignore=(*config.ignore, *ignore),
+                extend_exclude=(*config.extend_exclude, *exclude),
+            )
+
         updated = replace(
-            self,
-            select=tuple(select) if select else self.select,
-            ignore=(*self.ignore, *ignore),
-            extend_exclude=(*self.extend_exclude, *exclude),
+            flagged(self),
             min_severity=Severity.parse(min_severity) if min_severity else self.min_severity,
             follow_imports=self.follow_imports if follow_imports is None else follow_imports,
             follow_depth=self.follow_depth if follow_depth is None else follow_depth,
+            scopes=tuple(Scope(s.directory, flagged(s.config)) for s in self.scopes),
         )
         updated.enabled_rules()  # validate selectors now, not halfway through a run
         return updated
@@ -131,38 +175,82 @@ def _rule_code(key: str) -> str:
     raise ConfigError(f"severity: unknown rule {key!r} (see `asynclint rules`)")
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a ``[tool.asynclint]`` table, walking up from ``start``."""
-    start = start.resolve()
-    for directory in (start, *start.parents) if start.is_dir() else start.parents:
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                if "asynclint" in tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {}):
-                    return candidate
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                return candidate  # report the problem when it is loaded
+#: The file that configures a directory: an ``asynclint.toml`` (the settings at its top level),
+#: else a ``pyproject.toml`` with a ``[tool.asynclint]`` table.
+CONFIG_FILES = ("asynclint.toml", "pyproject.toml")
+
+
+def config_in(directory: Path) -> Path | None:
+    """The configuration file of ``directory`` itself, if it has one."""
+    candidate = directory / CONFIG_FILES[0]
+    if candidate.is_file():
+        return candidate
+    candidate = directory / CONFIG_FILES[1]
+    if candidate.is_file():
+        try:
+            if "asynclint" in tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {}):
+                return candidate
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return candidate  # report the problem when it is loaded
     return None
 
 
-def load(pyproject: Path | None, default_root: Path) -> Config:
-    if pyproject is None:
-        return Config(root=default_root.resolve())
+def find_config(start: Path) -> Path | None:
+    """The nearest configuration file (:func:`config_in`), walking up from ``start``."""
+    start = start.resolve()
+    for directory in (start, *start.parents) if start.is_dir() else start.parents:
+        found = config_in(directory)
+        if found is not None:
+            return found
+    return None
+
+
+def _where(file: Path) -> str:
+    return f"{file}:" if file.name == CONFIG_FILES[0] else f"{file}: [tool.asynclint]"
+
+
+def _read_table(file: Path) -> dict:
     try:
-        document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        document = tomllib.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"{pyproject}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{file}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{pyproject}: not valid UTF-8") from None
+        raise ConfigError(f"{file}: not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{pyproject}: invalid TOML: {exc}") from None
-    table = document.get("tool", {}).get("asynclint", {})
+        raise ConfigError(f"{file}: invalid TOML: {exc}") from None
+    table = document if file.name == CONFIG_FILES[0] else document.get("tool", {}).get("asynclint", {})
     if not isinstance(table, dict):
-        raise ConfigError(f"{pyproject}: [tool.asynclint] must be a table")
+        raise ConfigError(f"{file}: [tool.asynclint] must be a table")
+    return table
+
+
+def _settings(file: Path, extending: tuple[Path, ...] = ()) -> dict:
+    """``file``'s settings over those of the file it ``extend``s (recursively): key by key, the
+    extending file's win, as in ruff."""
+    table = dict(_read_table(file))
+    if "extend" not in table:
+        return table
+    base = table.pop("extend")
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{_where(file)} extend must be the path of another configuration file")
+    target = (file.parent / base).resolve()
+    if target in (file.resolve(), *extending):
+        raise ConfigError(f"{_where(file)} extend: {base!r} extends itself through a cycle")
+    if not target.is_file():
+        raise ConfigError(f"{_where(file)} extend: {base!r}: no such configuration file")
+    return {**_settings(target, (*extending, file.resolve())), **table}
+
+
+def load(config_file: Path | None, default_root: Path) -> Config:
+    """The settings of one configuration file (with what it extends); patterns are relative to
+    its directory."""
+    if config_file is None:
+        return Config(root=default_root.resolve())
+    table = _settings(config_file)
     try:
-        return _from_table(table, pyproject)
+        return _from_table(table, config_file)
     except ConfigError as exc:
-        raise ConfigError(f"{pyproject}: [tool.asynclint] {exc}") from None
+        raise ConfigError(f"{_where(config_file)} {exc}") from None
 
 
 def _reject_unknown(table: dict, known, where: str) -> None:

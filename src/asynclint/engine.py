@@ -58,7 +58,7 @@ def check(
     context = CheckContext(graph, texts, config, catalogue)
     findings: list[Finding] = []
     inside_libraries: list[Finding] = []
-    for rule in config.enabled_rules():
+    for rule in config.rules_anywhere():  # each file's configuration picks its own (CheckContext.keep)
         for finding in rule().check(context):
             (inside_libraries if finding.facts.library else findings).append(finding)
     findings.extend(_one_per_call(inside_libraries))
@@ -67,6 +67,7 @@ def check(
         findings=tuple(findings),
         errors=tuple(sorted(errors, key=lambda e: e.path)),
         files_checked=sum(1 for s in summaries if s.library is None) + len(errors),
+        paths=tuple(sorted({*(s.path for s in summaries if s.library is None), *(e.path for e in errors)})),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import tokenize
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,17 +28,30 @@ def _spec(patterns: Iterable[str]) -> pathspec.PathSpec:
     return pathspec.GitIgnoreSpec.from_lines(list(patterns))
 
 
-def display_path(path: Path) -> str:
-    """Relative to the working directory when below it, with forward slashes."""
+def display_path(path: Path, root: Path) -> str:
+    """Relative to the project root when below it, else absolute; with forward slashes."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return path.resolve().as_posix()
 
 
-def discover(paths: Iterable[str], config: Config) -> list[Path]:
-    """Python files under ``paths``, sorted, without duplicates."""
-    excluded = _spec((*config.exclude, *config.extend_exclude))
+#: The configuration in effect for a directory (absolute): see :meth:`Config.for_path`.
+Resolver = Callable[[Path], Config]
+
+
+def discover(paths: Iterable[str], config: Config, resolver: Resolver | None = None) -> list[Path]:
+    """Python files under ``paths``, sorted, without duplicates. Each directory's entries are
+    excluded by the configuration in effect there (``resolver``, default ``config.for_path``)."""
+    resolver = resolver or config.for_path
+    specs: dict[int, pathspec.PathSpec] = {}
+
+    def settings(directory: Path) -> tuple[Config, pathspec.PathSpec]:
+        scope = resolver(directory)
+        if id(scope) not in specs:
+            specs[id(scope)] = _spec((*scope.exclude, *scope.extend_exclude))
+        return scope, specs[id(scope)]
+
     found: dict[Path, None] = {}
     for raw in paths:
         path = Path(raw)
@@ -47,7 +60,7 @@ def discover(paths: Iterable[str], config: Config) -> list[Path]:
         if path.is_file():
             found[path.resolve()] = None  # named explicitly: checked whatever the excludes say
             continue
-        for file in _walk(path.resolve(), config, excluded):
+        for file in _walk(path.resolve(), config.root, settings):
             found[file] = None
     return sorted(found)
 
@@ -67,16 +80,16 @@ def _is_excluded(path: Path, is_dir: bool, config: Config, excluded: pathspec.Pa
     return relative is not None and excluded.match_file(relative + ("/" if is_dir else ""))
 
 
-def _walk(top: Path, config: Config, excluded: pathspec.PathSpec) -> Iterator[Path]:
+def _walk(top: Path, root: Path, settings) -> Iterator[Path]:
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
-    if config.respect_gitignore:
+    if settings(top)[0].respect_gitignore:
         # .gitignore files between the project root and ``top`` apply too, as they do in git.
-        above = [p for p in top.parents if p == config.root or config.root in p.parents]
+        above = [p for p in top.parents if p == root or root in p.parents]
         for parent in reversed([top, *above]):
             spec = _gitignore(parent)
             if spec is not None:
                 ignores.append((parent, spec))
-    yield from _walk_dir(top, config, excluded, ignores)
+    yield from _walk_dir(top, settings, ignores)
 
 
 def _gitignore(directory: Path) -> pathspec.PathSpec | None:
@@ -97,7 +110,8 @@ def _git_ignored(path: Path, is_dir: bool, ignores: list[tuple[Path, pathspec.Pa
     return False
 
 
-def _walk_dir(directory: Path, config: Config, excluded, ignores) -> Iterator[Path]:
+def _walk_dir(directory: Path, settings, ignores) -> Iterator[Path]:
+    config, excluded = settings(directory)
     if config.respect_gitignore and directory != Path(directory.anchor):
         spec = _gitignore(directory)
         if spec is not None and all(base != directory for base, _ in ignores):
@@ -109,10 +123,12 @@ def _walk_dir(directory: Path, config: Config, excluded, ignores) -> Iterator[Pa
     for entry in entries:
         path = Path(entry.path)
         is_dir = entry.is_dir(follow_symlinks=False)
-        if _is_excluded(path, is_dir, config, excluded) or _git_ignored(path, is_dir, ignores):
+        if _is_excluded(path, is_dir, config, excluded) or (
+            config.respect_gitignore and _git_ignored(path, is_dir, ignores)
+        ):
             continue
         if is_dir:
-            yield from _walk_dir(path, config, excluded, ignores)
+            yield from _walk_dir(path, settings, ignores)
         elif entry.name.endswith(".py") and entry.is_file():
             yield path
 

@@ -151,3 +151,7 @@ class Result:
     errors: tuple[FileError, ...] = ()
     files_checked: int = 0
     rules: tuple[RuleMeta, ...] = field(default=(), compare=False)
+    #: The project files checked (paths as findings show them), analysed or not.
+    paths: tuple[str, ...] = field(default=(), compare=False)
+    #: The absolute project root the findings' relative paths start from ("" when not on disk).
+    root: str = field(default="", compare=False)

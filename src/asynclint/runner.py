@@ -31,11 +31,12 @@ PARALLEL_THRESHOLD = 48
 CACHE_DIR = ".asynclint_cache"
 
 
-def read_sources(files: Sequence[Path]) -> tuple[list[SourceFile], list[FileError]]:
+def read_sources(files: Sequence[Path], root: Path) -> tuple[list[SourceFile], list[FileError]]:
+    """The files' text, each named by its path from the project ``root``."""
     sources, errors = [], []
     names = module_names(files)
     for file in files:
-        shown = display_path(file)
+        shown = display_path(file, root)
         try:
             data = file.read_bytes()
         except OSError as exc:
@@ -383,7 +384,7 @@ def run_check(
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
     (default: this interpreter's ``sys.path``)."""
     files = discover(paths, config)
-    sources, errors = read_sources(files)
+    sources, errors = read_sources(files, config.root)
     catalogue = config.catalogue()
     if config.follow_imports:
         catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, search_path))
@@ -410,4 +411,4 @@ def run_check(
             follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue)
         )
     texts = {source.path: source.text for source in sources}
-    return check_project(summaries, texts, config, catalogue, errors)
+    return replace(check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import traceback
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -136,11 +136,14 @@ def fix_sources(
     unsafe: bool = False,
     libraries: Sequence[ModuleSummary] = (),
     twins: Sequence[DiscoveredTwin] = (),
+    only: Callable[[Finding], bool] | None = None,
 ) -> FixOutcome:
     """Fix every finding at or above ``config.min_severity`` that a fixer can, to a fixed point.
     ``libraries``: deep mode's summaries of installed modules, so blocking code inside them is
     fixed where the project calls in; ``twins``: deep mode's sync/async twins discovered in the
-    installed packages the project imports (found as ``check`` finds them, rewritten by twin-call)."""
+    installed packages the project imports (found as ``check`` finds them, rewritten by twin-call).
+    ``only``: the findings to fix and report (the others are still checked: a fix must not make
+    one worse)."""
     original = {source.path: source.text for source in sources}
     texts = dict(original)
     linter = _Linter(sources, config, libraries, twins)
@@ -159,7 +162,8 @@ def fix_sources(
             {path: text for path, text in texts.items() if path not in broken}, result.findings, linted.graph, rewrites
         )
         found: dict[Finding, str] = {}  # this round's reasons, by this round's findings
-        proposals = _propose(result.findings, project, unsafe, found)
+        wanted = [finding for finding in result.findings if only is None or only(finding)]
+        proposals = _propose(wanted, project, unsafe, found)
         chosen = _without_overlaps(proposals, project, found)
         verified = _verified(chosen, project, texts, result, linter, found)
         reasons.update((origins[finding], reason) for finding, reason in found.items())
@@ -180,6 +184,7 @@ def fix_sources(
     left = tuple(
         Left(finding, reasons.get(origins[finding], "no automatic fix for this call") if settled else unfinished)
         for finding in result.findings
+        if only is None or only(finding)
     )
     return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked), origins)
 

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Coroutine, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -124,19 +124,23 @@ def run_on(loop: str, main: Coroutine[Any, Any, T]) -> T:
 
 def static_findings(paths: Sequence[Path]) -> tuple[list[Finding], StaticSummary]:
     """``asynclint check`` on the target's files (and other user files seen in stalls)."""
-    from asynclint.config import ConfigError, find_pyproject, load
-    from asynclint.files import PathError
+    from asynclint.config import ConfigError
+    from asynclint.files import PathError, display_path
+    from asynclint.project import configure
     from asynclint.runner import run_check
 
     existing = [p for p in dict.fromkeys(paths) if p.exists()]
     if not existing:
         return [], StaticSummary(0, 0, "no source files to check")
     try:
-        config = load(find_pyproject(existing[0]), Path.cwd())
-        result = run_check([str(p) for p in _explicit_files(existing)], config, jobs=1, use_cache=False)
+        files = [str(p) for p in _explicit_files(existing)]
+        config = configure(files)
+        result = run_check(files, config, jobs=1, use_cache=False)
     except (ConfigError, PathError) as exc:
         return [], StaticSummary(0, 0, f"static check skipped: {exc}")
-    return list(result.findings), StaticSummary(result.files_checked, len(result.findings))
+    # Findings are shown from the project root; a profile names files as the working directory sees them.
+    findings = [replace(f, path=display_path(config.root / f.path, Path.cwd())) for f in result.findings]
+    return findings, StaticSummary(result.files_checked, len(result.findings))
 
 
 def _explicit_files(paths: Sequence[Path]) -> list[Path]:

@@ -135,6 +135,15 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
     return sarif_result
 
 
+def _base_ids(result: Result) -> dict:
+    """Where ``%SRCROOT%`` is: the project root the relative paths start from (SARIF 3.14.14;
+    a base URI ends with a slash). Code scanning resolves the paths against the checkout."""
+    if not result.root:
+        return {}
+    uri = PurePosixPath(result.root).as_uri()
+    return {"originalUriBaseIds": {"%SRCROOT%": {"uri": uri if uri.endswith("/") else uri + "/"}}}
+
+
 def render_sarif(result: Result) -> str:
     descriptors, rule_index = _rule_descriptors(result)
     notifications = [
@@ -162,6 +171,7 @@ def render_sarif(result: Result) -> str:
                 ],
                 # Finding columns count characters, not UTF-16 units.
                 "columnKind": "unicodeCodePoints",
+                **_base_ids(result),
                 "results": [_result(f, rule_index[f.code]) for f in result.findings],
             }
         ],

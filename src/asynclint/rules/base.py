@@ -98,10 +98,10 @@ class BlockingCallRule(Rule):
         for call in ctx.calls(self.category):
             yield from self._call_findings(ctx, call)
 
-    def _base_severity(self, ctx: CheckContext, api: BlockingApi, cost_name: str) -> Severity | None:
-        """The grade before frequency: the project's for this rule, the entry's fixed one, or the
-        cost class's (``None``: not worth reporting)."""
-        return ctx.config.severity.get(self.code) or api.severity or COST_CLASSES[cost_name].severity
+    def _base_severity(self, ctx: CheckContext, path: str, api: BlockingApi, cost_name: str) -> Severity | None:
+        """The grade before frequency: the one the configuration of the file at ``path`` gives
+        this rule, the entry's fixed one, or the cost class's (``None``: not worth reporting)."""
+        return ctx.overridden(path, self.code) or api.severity or COST_CLASSES[cost_name].severity
 
     def _call_findings(self, ctx: CheckContext, call: CallInHotCode) -> Iterator[Finding]:
         """The finding of a blocking call in project code; for one inside an installed library,
@@ -136,7 +136,9 @@ class BlockingCallRule(Rule):
         cost = cost_of(api, site.payload, frequency, ctx.model(api, target))
         candidate = Candidate(site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost)
         cost_name = self.cost(candidate)
-        base = self._base_severity(ctx, api, cost_name) if cost_name is not None else None
+        # Blocking code inside an installed library is reported where the project calls in.
+        shown_path = summary.path if entry is None else graph.summaries[entry.caller[0]].path
+        base = self._base_severity(ctx, shown_path, api, cost_name) if cost_name is not None else None
         if base is None:
             return None  # cheaper inline than any way of moving it off the loop
         # Memoized or lazily built code runs on a first call, however often its callers run.
@@ -176,7 +178,7 @@ class BlockingCallRule(Rule):
         # Blocking code inside an installed library is reported where the project calls in.
         shown = (summary.path, site)
         if entry is not None:
-            shown = (graph.summaries[entry.caller[0]].path, entry.site)
+            shown = (shown_path, entry.site)
             # Named as the project wrote it (``slowlib.Client``), not where it is defined.
             entered = graph.as_written(entry.site.target) if entry.site.target else graph.canonical(
                 graph.call_target(entry.site) or graph.function(entry.callee).qualname
@@ -224,8 +226,8 @@ class DefinitionRule(Rule):
         return hook.must_be == self.requirement and function.is_async != (self.requirement == "async")
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        severity = ctx.config.severity.get(self.code, self.default_severity)
         for summary, function, hook in ctx.hooks():
+            severity = ctx.overridden(summary.path, self.code) or self.default_severity
             if not self.violated(function, hook) or not ctx.keep(
                 summary.path, function.line, self.code, self.name, severity
             ):

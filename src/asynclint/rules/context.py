@@ -63,10 +63,21 @@ class CheckContext:
         self._calls: dict[str, list[CallInHotCode]] | None = None
         self._handed: dict[tuple[int, int], HandedOver] | None = None
         self._uses: dict[str, list[CallInHotCode]] | None = None
+        self._reported: dict[int, frozenset[str]] = {}
+
+    def overridden(self, path: str, code: str) -> Severity | None:
+        """The severity the configuration of the file at ``path`` gives rule ``code``, if any."""
+        return self.config.for_shown(path).severity.get(code)
 
     def keep(self, path: str, line: int, code: str, name: str, severity: Severity) -> bool:
-        """At or above the threshold, and no suppression comment covers the line."""
+        """The file's configuration reports the rule, at or above the threshold, and no
+        suppression comment covers the line."""
         if severity < self.config.min_severity:
+            return False
+        scope = self.config.for_shown(path)
+        if id(scope) not in self._reported:
+            self._reported[id(scope)] = frozenset(rule.code for rule in scope.enabled_rules())
+        if code not in self._reported[id(scope)]:
             return False
         lines = self._lines.get(path)
         if lines is None:

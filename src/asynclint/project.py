@@ -1,0 +1,161 @@
+"""A project: its root (what every report's paths are relative to) and which configuration file
+applies to which source.
+
+Each file uses the nearest configuration above it (an ``asynclint.toml``, else a
+``pyproject.toml`` with ``[tool.asynclint]``), as ruff does; ``extend`` inherits another file's
+settings. What a configuration decides splits in two:
+
+- **per file**, from the file's own configuration: which rules report (``select``/``ignore``),
+  their severity overrides, and what is excluded below its directory;
+- **per project**, from every configuration in effect together: the knowledge the analysis uses
+  (``blocking-apis``, ``offload-helpers``, ``hot-roots``, ``cold-roots``, ``registrations``,
+  ``memoizing-decorators``) and deep mode (on when any asks, at the deepest depth asked).
+
+The call graph spans the whole project -- a chain from one environment's hook can run through a
+shared helper configured elsewhere -- so it is built once, with all the knowledge: knowledge
+describes code (a blocking API blocks whoever calls it), not the file that calls it. A finding is
+then reported by the configuration of the file it is shown in. The configurations are those of
+the whole project (every directory below its root that is not excluded), merged in path order:
+a file's findings depend neither on the order of the paths on the command line nor on which
+other paths a run names.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from asynclint.config import Config, ConfigError, Scope, config_in, load
+from asynclint.files import discover, display_path
+from asynclint.model import Finding
+
+
+def project_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The git work tree holding ``paths`` (code scanning and annotations resolve paths against
+    it), else the outermost directory above them with a configuration file, else ``cwd`` when
+    they are below it, else the directory they share."""
+    existing = [path.resolve() for path in paths if path.exists()]
+    if not existing:
+        return cwd.resolve()
+    common = Path(os.path.commonpath(existing))
+    if common.is_file():
+        common = common.parent
+    for directory in (common, *common.parents):
+        if (directory / ".git").exists():
+            return directory
+    configured = [directory for directory in (common, *common.parents) if config_in(directory) is not None]
+    if configured:
+        return configured[-1]
+    return cwd.resolve() if cwd.resolve() in (common, *common.parents) else common
+
+
+class _Nearest:
+    """The configuration in effect in a directory, loaded once per file and per directory."""
+
+    def __init__(self, root: Path):
+        self.default = Config(root=root)
+        self.loaded: dict[Path, Config] = {}
+        self.by_directory: dict[Path, Config] = {}
+
+    def __call__(self, directory: Path) -> Config:
+        if directory not in self.by_directory:
+            file = config_in(directory)
+            if file is not None:
+                self.by_directory[directory] = self.load(file)
+            elif directory.parent == directory:
+                self.by_directory[directory] = self.default
+            else:
+                self.by_directory[directory] = self(directory.parent)
+        return self.by_directory[directory]
+
+    def load(self, file: Path) -> Config:
+        if file not in self.loaded:
+            self.loaded[file] = load(file, file.parent)
+        return self.loaded[file]
+
+
+def configure(paths: Sequence[str], explicit: Path | None = None, cwd: Path | None = None) -> Config:
+    """The project's configuration for checking ``paths``: ``explicit`` (``--config``) for every
+    file, or each file's nearest configuration file. Raises ``ConfigError``."""
+    cwd = cwd or Path.cwd()
+    root = project_root([Path(p) for p in paths], cwd)
+    if explicit is not None:
+        only = load(explicit, root)
+        return replace(only, root=root, scopes=(Scope(Path(root.anchor), only),))
+    nearest = _Nearest(root)
+    walked: list[Config] = []  # what excluded what matters as much as what applies to a file
+
+    def resolver(directory: Path) -> Config:
+        walked.append(nearest(directory))
+        return walked[-1]
+
+    # The whole project's configurations, whichever paths are checked: the knowledge, and so the
+    # findings of a file, must not depend on which other files a run names.
+    files = discover([str(root), *paths], Config(root=root), resolver)
+    in_effect = sorted({id(c): c for c in (*walked, *(nearest(f.parent) for f in files))}.values(), key=_order)
+    scopes = tuple(Scope(c.root, c) for c in in_effect if c is not nearest.default)
+    return _merged(root, scopes)
+
+
+def _order(config: Config) -> tuple:
+    return (config.source is not None, config.root.parts)
+
+
+def _merged(root: Path, scopes: tuple[Scope, ...]) -> Config:
+    """The project's analysis settings: the knowledge of every configuration in effect."""
+    apis: dict[str, tuple] = {}
+    offload: dict[str, tuple[int, Path | None]] = {}
+    hot: dict[str, None] = {}
+    cold: dict[str, None] = {}
+    memoizers: dict[str, None] = {}
+    registrations: dict = {}
+    deep = [scope.config.follow_depth for scope in scopes if scope.config.follow_imports]
+    for scope in scopes:
+        config = scope.config
+        for api in config.blocking_apis:
+            known = apis.setdefault(api.pattern, (api, config.source))
+            if known[0] != api:
+                raise ConfigError(
+                    f"blocking API {api.pattern!r} is described differently in {known[1]} and {config.source}")
+        for name, position in config.offload.items():
+            known_position = offload.setdefault(name, (position, config.source))
+            if known_position[0] != position:
+                raise ConfigError(
+                    f"offload helper {name!r} takes the callable at different positions in "
+                    f"{known_position[1]} and {config.source}")
+        hot.update(dict.fromkeys(config.hot_roots))
+        cold.update(dict.fromkeys(config.cold_roots))
+        memoizers.update(dict.fromkeys(config.memoizers))
+        registrations.update(dict.fromkeys(config.registrations))
+    return Config(
+        root=root,
+        blocking_apis=tuple(api for api, _ in apis.values()),
+        hot_roots=tuple(hot), cold_roots=tuple(cold), memoizers=tuple(memoizers),
+        offload={name: position for name, (position, _) in offload.items()},
+        registrations=tuple(registrations),
+        follow_imports=bool(deep), follow_depth=max(deep, default=Config(root=root).follow_depth),
+        scopes=scopes,
+    )
+
+
+def touched(paths: Sequence[str], root: Path) -> frozenset[str]:
+    """``paths`` as findings show them (from the project ``root``); a directory as a prefix
+    ending in ``/`` (the root itself: ``""``, everything)."""
+    shown = set()
+    for path in map(Path, paths):
+        name = display_path(path, root)
+        shown.add(name if not path.is_dir() else "" if name == "." else name + "/")
+    return frozenset(shown)
+
+
+def covers(wanted: frozenset[str], path: str) -> bool:
+    """``path`` (as shown) is one of the ``wanted`` files (:func:`touched`) or below a wanted directory."""
+    return path in wanted or any(w == "" or (w.endswith("/") and path.startswith(w)) for w in wanted)
+
+
+def touches(finding: Finding, wanted: frozenset[str]) -> bool:
+    """The finding is in one of the ``wanted`` files or its chain runs through one: a change
+    there can make it appear (a helper that now sleeps, called from an unchanged hook)."""
+    return covers(wanted, finding.path) or any(covers(wanted, link.path) for link in finding.chain)

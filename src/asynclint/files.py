@@ -52,6 +52,23 @@ def discover(paths: Iterable[str], config: Config) -> list[Path]:
     return sorted(found)
 
 
+def real_files(files: Sequence[Path], paths: Iterable[str]) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """The files ``fix`` may rewrite, each at its real path and once: a file reached through a
+    symbolic link is edited where the link points when that lies under one of ``paths`` (once,
+    however many links lead to it); a link that leads outside them is left alone ->
+    (files, skipped as (link, target))."""
+    roots = [Path(raw).resolve() for raw in paths]
+    real: dict[Path, None] = {}
+    skipped = []
+    for file in files:
+        target = file.resolve()
+        if target == file or any(root == target or root in target.parents for root in roots):
+            real[target] = None
+        else:
+            skipped.append((file, target))
+    return sorted(real), skipped
+
+
 def _relative(path: Path, root: Path) -> str | None:
     try:
         return path.relative_to(root).as_posix()

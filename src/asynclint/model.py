@@ -143,3 +143,5 @@ class Result:
     errors: tuple[FileError, ...] = ()
     files_checked: int = 0
     rules: tuple[RuleMeta, ...] = field(default=(), compare=False)
+    #: Warnings about the run itself, one line each (a cache directory refused, ...).
+    notes: tuple[str, ...] = ()

@@ -95,6 +95,8 @@ def _inspect(path: Path, dir_fd: int, *, streams: bool) -> tuple[str, os.stat_re
 
 
 def _stream_target(path: Path) -> os.stat_result | None:
+    """What a system stream link (``/dev/stdout``) leads to: a terminal, a pipe, or the file the
+    shell redirected the stream to (``> report.txt``)."""
     absolute = os.path.abspath(path)
     if not absolute.startswith(_STREAM_LINKS):
         return None
@@ -102,7 +104,7 @@ def _stream_target(path: Path) -> os.stat_result | None:
         status = os.stat(absolute)
     except OSError:
         return None
-    return status if _is_stream(status.st_mode) else None
+    return status if _is_stream(status.st_mode) or stat.S_ISREG(status.st_mode) else None
 
 
 def check_output(path: Path) -> None:
@@ -150,7 +152,8 @@ def atomic_write(path: Path, data: str | bytes, *, mode: int | None = None, stre
 
 def _write_stream(path: Path, dir_fd: int, payload: bytes) -> None:
     if os.path.islink(path):  # one of the system's stream links, checked by _inspect
-        fd = os.open(os.path.abspath(path), os.O_WRONLY | _CLOEXEC)
+        # Appending: reopened through /proc, a redirected stdout would start again at offset 0.
+        fd = os.open(os.path.abspath(path), os.O_WRONLY | os.O_APPEND | _CLOEXEC)
     else:
         fd = os.open(path.name, os.O_WRONLY | _NOFOLLOW | _CLOEXEC, dir_fd=dir_fd)
     with os.fdopen(fd, "wb") as handle:

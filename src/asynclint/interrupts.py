@@ -25,6 +25,10 @@ class Interrupted(BaseException):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
 
+    def __reduce__(self):
+        # Raised in an index worker (it inherited the handler), it travels back to the parent.
+        return Interrupted, (self.signum,)
+
     @property
     def name(self) -> str:
         return signal.Signals(self.signum).name

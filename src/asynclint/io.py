@@ -216,17 +216,17 @@ def _stale_temps_in(dir_fd: int, names: Sequence[str] | None = None) -> list[str
     return stale
 
 
-def remove_stale_temps(directory: Path, names: Sequence[str] | None = None) -> list[str]:
-    """Delete the temporary files a killed asynclint left in ``directory`` (``names``: next to
-    these files only) -> the names deleted. A live run's are kept; only directory entries are
-    removed (unlinking a link deletes the link, never its target)."""
+def remove_stale_temps(directory: Path) -> list[str]:
+    """Delete the temporary files a killed asynclint left in ``directory`` -> the names deleted.
+    A live run's are kept; only directory entries are removed (unlinking a link deletes the link,
+    never its target)."""
     try:
         dir_fd = _open_directory(directory)
     except OSError:
         return []
     try:
         removed = []
-        for entry in _stale_temps_in(dir_fd, names):
+        for entry in _stale_temps_in(dir_fd):
             try:
                 os.unlink(entry, dir_fd=dir_fd)
                 removed.append(entry)

@@ -94,6 +94,8 @@ def parse(text: str) -> Baseline:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BaselineError(f"not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise BaselineError("not an asynclint baseline (arrays or objects nested too deeply)") from None
     if isinstance(document, dict) and document.get("asynclint_baseline") == 1:
         raise BaselineError("written by an older asynclint (its fingerprints hash message text): "
                             "write it again with --write-baseline")

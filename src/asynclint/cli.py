@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import errno
+import functools
 import json
 import math
 import os
-import stat
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +17,8 @@ from asynclint import __version__, baseline
 from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
+from asynclint.interrupts import Deferred, Interrupted, raise_on_stop
+from asynclint.io import check_output, write_output
 from asynclint.model import FileError, Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -43,42 +43,20 @@ def _use_color(no_color: bool, output: str | None) -> bool:
     return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
 
 
-def _new_file_mode() -> int:
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
+def _stops_cleanly(command):
+    """A command that a stop signal (Ctrl-C, SIGTERM, SIGHUP) ends with a one-line notice and
+    128 + the signal's number, its clean-up run (no temporary file stays behind)."""
 
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        with raise_on_stop():
+            try:
+                return command(*args, **kwargs)
+            except Interrupted as stop:
+                click.echo(f"asynclint: stopped by {stop.name}", err=True)
+                sys.exit(stop.exit_code)
 
-def check_writable(path: Path) -> None:
-    """OSError now, before a long run, if ``write_atomic(path, ...)`` would fail: the directory
-    missing or not writable, a directory in the file's place, a read-only file there."""
-    directory = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a directory")
-    if not directory.is_dir():
-        raise FileNotFoundError(errno.ENOENT, "no such directory")
-    if path.exists() and (not stat.S_IMODE(path.stat().st_mode) & 0o222 or not os.access(path, os.W_OK)):
-        raise PermissionError(errno.EACCES, "read-only (no write permission)")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise PermissionError(errno.EACCES, "directory not writable")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file and a rename: never a half-written report. The file keeps
-    the permission bits it had, and a new one gets the umask's (as ``open`` would give it); a
-    read-only file is not replaced (as ``asynclint fix`` does not replace one)."""
-    directory = path.parent if str(path.parent) else Path(".")
-    check_writable(path)
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _new_file_mode()
-    fd, temp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    return run
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -122,12 +100,13 @@ def main() -> None:
 @click.option("--whole-project", is_flag=True,
               help="Analyse the whole project PATHS belong to and report only the findings in PATHS or whose "
                    "chain runs through one of them (the pre-commit hook: PATHS are the staged files).")
+@_stops_cleanly
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
           exclude, jobs, no_cache, follow_imports, follow_depth, baseline_file, write_baseline, whole_project) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
-    or the command line / configuration is wrong.
+    or the command line / configuration is wrong; 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP).
     """
     from asynclint.report import render
     from asynclint.runner import run_check
@@ -160,10 +139,12 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
     if known is not None:
         stale = known.stale(result.findings, _could_find(result, config))
+    for note in result.notes:
+        click.echo(f"asynclint: warning: {note}", err=True)
     if write_baseline:
         kept = known.kept(result.paths) if known is not None else ()
         try:
-            write_atomic(Path(baseline_file), baseline.render(result.findings, kept))
+            write_output(Path(baseline_file), baseline.render(result.findings, kept))
         except OSError as exc:
             _fail(f"{baseline_file}: cannot write baseline: {exc.strerror or exc}")
         pruned = f", pruned {len(stale)} stale entries" if known is not None and stale else ""
@@ -185,7 +166,7 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     text = render(result, fmt, color=_use_color(no_color, output), show_statistics=statistics, quiet=quiet)
     if output:
         try:
-            write_atomic(Path(output), text)
+            write_output(Path(output), text)
         except OSError as exc:
             _fail(f"{output}: cannot write report: {exc.strerror or exc}")
     else:
@@ -193,6 +174,19 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     if result.errors:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if result.findings else EXIT_CLEAN)
+
+
+def _stopped(stop: Interrupted, written: list[str], planned: int) -> None:
+    """Exit after a stop signal, saying which files were rewritten before it (all others are as
+    they were: each file is replaced whole or not at all)."""
+    if not written:
+        click.echo(f"asynclint: stopped by {stop.name}: no file was changed", err=True)
+    else:
+        click.echo(f"asynclint: stopped by {stop.name} after rewriting {len(written)} of {planned} files "
+                   "(the others are unchanged):", err=True)
+        for shown in written:
+            click.echo(f"  {shown}", err=True)
+    sys.exit(stop.exit_code)
 
 
 def _scope(paths: tuple[str, ...], whole_project: bool) -> tuple[tuple[str, ...], frozenset[str] | None]:
@@ -281,39 +275,48 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
 
     Exit status: 0 nothing left at or above --severity; 1 findings left (the report says why),
     or with --diff / --dry-run, anything to fix; 2 a file could not be analysed or written, or
-    the command line / configuration is wrong.
+    the command line / configuration is wrong; 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP):
+    the file being written is finished, and the files rewritten so far are listed.
     """
     from asynclint.fixers.orchestrator import fix_sources
     from asynclint.report.fix_report import render_diff, render_fix_report
-    from asynclint.files import discover, display_path
-    from asynclint.runner import discovered_twins, index, follow_libraries, read_sources
+    from asynclint.files import discover, display_path, real_files
+    from asynclint.io import remove_stale_temps
+    from asynclint.project import covers, touches
+    from asynclint.runner import discovered_twins, follow_libraries, index, read_sources
     from asynclint.twin_discovery import with_discovered
     from asynclint.writer import WriteError, replace_source
 
     paths = paths or (".",)
-    try:
-        paths, wanted = _scope(paths, whole_project)
-        config = _load_config(paths, config_file).with_flags(
-            select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
-        )
-        if follow_imports is not None:
-            config = config.with_flags(follow_imports=follow_imports)
-        files = discover(paths, config)
-    except (ConfigError, PathError) as exc:
-        _fail(str(exc))
-    if not files:
-        click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
-    sources, read_errors = read_sources(files, config.root)
-    libraries, twins = [], []
-    if config.follow_imports:  # what check reads from installed packages: twins, then library code
-        twins = discovered_twins(sources, config)
-        catalogue = with_discovered(config.catalogue(), twins)
-        summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
-        libraries = follow_libraries(summaries, config, catalogue=catalogue)
-    from asynclint.project import covers, touches
-
-    only = None if wanted is None else (lambda finding: touches(finding, wanted))
-    outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins, only=only)
+    with raise_on_stop():  # nothing is written yet: a stop signal ends the run at once
+        try:
+            try:
+                paths, wanted = _scope(paths, whole_project)
+                config = _load_config(paths, config_file).with_flags(
+                    select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude),
+                    min_severity=severity,
+                )
+                if follow_imports is not None:
+                    config = config.with_flags(follow_imports=follow_imports)
+                files, skipped = real_files(discover(paths, config), paths)
+            except (ConfigError, PathError) as exc:
+                _fail(str(exc))
+            for link, target in skipped:
+                click.echo(f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
+                           f"{', '.join(paths)}: not fixed", err=True)
+            if not files and not skipped:
+                click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
+            sources, read_errors = read_sources(files, config.root)
+            libraries, twins = [], []
+            if config.follow_imports:  # what check reads from installed packages: twins, then library code
+                twins = discovered_twins(sources, config)
+                catalogue = with_discovered(config.catalogue(), twins)
+                summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
+                libraries = follow_libraries(summaries, config, catalogue=catalogue)
+            only = None if wanted is None else (lambda finding: touches(finding, wanted))
+            outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins, only=only)
+        except Interrupted as stop:
+            _stopped(stop, [], 0)
     if wanted is not None:  # a file elsewhere that cannot be read is not this change's problem
         read_errors = [e for e in read_errors if covers(wanted, e.path)]
         outcome = replace(outcome, errors=tuple(e for e in outcome.errors if covers(wanted, e.path)))
@@ -328,11 +331,22 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     write_errors: dict[str, str] = {}
     if not dry_run:
         real = {display_path(file, config.root): file for file in files}
-        for shown, text in changed.items():
-            try:
-                replace_source(real[shown], outcome.original[shown], text)
-            except WriteError as exc:
-                write_errors[shown] = str(exc)
+        written: list[str] = []
+        # A stop signal now is recorded, not raised: the file being written is finished (or, if
+        # its write fails, left as it was) and the run stops before the next one.
+        with Deferred() as signals:
+            for directory in sorted({file.parent for file in files}):
+                remove_stale_temps(directory)  # what a killed run left next to the files it rewrote
+            for shown, text in changed.items():
+                if signals.stopped:
+                    break
+                try:
+                    replace_source(real[shown], outcome.original[shown], text)
+                    written.append(shown)
+                except WriteError as exc:
+                    write_errors[shown] = str(exc)
+        if signals.stopped:
+            _stopped(signals.stopped, written, len(changed))
     report = render_fix_report(outcome, [*read_errors, *outcome.errors], write_errors, dry_run=dry_run,
                                unsafe=unsafe_fixes, quiet=quiet)
     click.echo(report, nl=not report.endswith("\n"))
@@ -452,7 +466,7 @@ def profile_command(target, rollouts, concurrency, duration, timeout, warmup, la
     for name in (output, html_file):  # found out now, not after a long run
         if name:
             try:
-                check_writable(Path(name))
+                check_output(Path(name))
             except OSError as exc:
                 _fail(f"{name}: cannot write report: {exc.strerror or exc}")
     if compare:
@@ -492,7 +506,7 @@ def profile_command(target, rollouts, concurrency, duration, timeout, warmup, la
 
 def _write(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text)
+        write_output(path, text)
     except OSError as exc:
         _fail(f"{path}: cannot write report: {exc.strerror or exc}")
 

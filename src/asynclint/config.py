@@ -188,10 +188,11 @@ def config_in(directory: Path) -> Path | None:
     candidate = directory / CONFIG_FILES[1]
     if candidate.is_file():
         try:
-            if "asynclint" in tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {}):
-                return candidate
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             return candidate  # report the problem when it is loaded
+        if not isinstance(tool, dict) or "asynclint" in tool:
+            return candidate  # a [tool] that is not a table: reported when loaded too
     return None
 
 
@@ -218,7 +219,15 @@ def _read_table(file: Path) -> dict:
         raise ConfigError(f"{file}: not valid UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{file}: invalid TOML: {exc}") from None
-    table = document if file.name == CONFIG_FILES[0] else document.get("tool", {}).get("asynclint", {})
+    except RecursionError:
+        raise ConfigError(f"{file}: invalid TOML: arrays or tables nested too deeply") from None
+    if file.name == CONFIG_FILES[0]:
+        table = document
+    else:
+        tool = document.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{file}: [tool] must be a table")
+        table = tool.get("asynclint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{file}: [tool.asynclint] must be a table")
     return table
@@ -334,7 +343,9 @@ def _registration(entry: dict) -> Registration:
     if not isinstance(call, str) or not call:
         raise ConfigError("registrations: every entry needs a call (the qualified name the callable is passed to)")
     arg, keyword = entry.get("arg"), entry.get("keyword")
-    if (arg is None) == (keyword is None) or not isinstance(arg if keyword is None else keyword, int if keyword is None else str):
+    if (arg is None) == (keyword is None) or (
+        keyword is None and (isinstance(arg, bool) or not isinstance(arg, int) or arg < 0)
+    ) or (arg is None and (not isinstance(keyword, str) or not keyword)):
         raise ConfigError(f"registrations {call!r}: give exactly one of arg (an index) or keyword (a name)")
     frequency = entry.get("frequency", "rollout")
     if frequency not in _FREQUENCIES:
@@ -352,7 +363,7 @@ def _api(entry: dict) -> BlockingApi:
     if not isinstance(name, str) or not name:
         raise ConfigError("blocking-apis: every entry needs a name (a qualified name like 'mylib.fetch')")
     category = entry.get("category")
-    if category not in CATEGORIES:
+    if not isinstance(category, str) or category not in CATEGORIES:
         raise ConfigError(f"blocking-apis {name!r}: category must be one of {', '.join(CATEGORIES)}")
     cost = entry.get("cost", CATEGORY_COSTS[category])
     if not isinstance(cost, str) or (cost not in COST_CLASSES and cost not in PAYLOAD_GRADES):
@@ -364,7 +375,7 @@ def _api(entry: dict) -> BlockingApi:
     except (ValueError, AttributeError) as exc:
         raise ConfigError(f"blocking-apis {name!r}: {exc}") from None
     fix = entry.get("fix")
-    if fix is not None and fix not in RECIPES:
+    if fix is not None and (not isinstance(fix, str) or fix not in RECIPES):
         raise ConfigError(f"blocking-apis {name!r}: fix must be one of {', '.join(RECIPES)}")
     return BlockingApi(name, category, cost, fix, severity=severity)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pathspec
 
-from asynclint.config import Config
+from asynclint.config import Config, ConfigError
 
 
 class PathError(Exception):
@@ -25,7 +25,21 @@ class Discovered:
 
 
 def _spec(patterns: Iterable[str]) -> pathspec.PathSpec:
-    return pathspec.GitIgnoreSpec.from_lines(list(patterns))
+    """Patterns from the configuration or the command line: an invalid one is an error."""
+    patterns = list(patterns)
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(patterns)
+    except ValueError:
+        bad = next(p for p in patterns if not _valid(p))
+        raise ConfigError(f"exclude: invalid gitignore-style pattern {bad!r}") from None
+
+
+def _valid(pattern: str) -> bool:
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except ValueError:
+        return False
+    return True
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -65,6 +79,23 @@ def discover(paths: Iterable[str], config: Config, resolver: Resolver | None = N
     return sorted(found)
 
 
+def real_files(files: Sequence[Path], paths: Iterable[str]) -> tuple[list[Path], list[tuple[Path, Path]]]:
+    """The files ``fix`` may rewrite, each at its real path and once: a file reached through a
+    symbolic link is edited where the link points when that lies under one of ``paths`` (once,
+    however many links lead to it); a link that leads outside them is left alone ->
+    (files, skipped as (link, target))."""
+    roots = [Path(raw).resolve() for raw in paths]
+    real: dict[Path, None] = {}
+    skipped = []
+    for file in files:
+        target = file.resolve()
+        if target == file or any(root == target or root in target.parents for root in roots):
+            real[target] = None
+        else:
+            skipped.append((file, target))
+    return sorted(real), skipped
+
+
 def _relative(path: Path, root: Path) -> str | None:
     try:
         return path.relative_to(root).as_posix()
@@ -97,9 +128,13 @@ def _gitignore(directory: Path) -> pathspec.PathSpec | None:
     if not file.is_file():
         return None
     try:
-        return _spec(file.read_text(encoding="utf-8", errors="replace").splitlines())
+        lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # git skips a pattern it cannot use (a lone "!") and keeps the others
+        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if _valid(line)])
 
 
 def _git_ignored(path: Path, is_dir: bool, ignores: list[tuple[Path, pathspec.PathSpec]]) -> bool:

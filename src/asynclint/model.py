@@ -155,3 +155,5 @@ class Result:
     paths: tuple[str, ...] = field(default=(), compare=False)
     #: The absolute project root the findings' relative paths start from ("" when not on disk).
     root: str = field(default="", compare=False)
+    #: Warnings about the run itself, one line each (a cache directory refused, ...).
+    notes: tuple[str, ...] = ()

@@ -7,8 +7,8 @@ import hmac
 import os
 import pickle
 import re
+import signal
 import sys
-import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -19,6 +19,7 @@ from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
 from asynclint.index import IndexError_, ModuleSummary, index_source
+from asynclint.io import CacheDir, UnsafeCache
 from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -66,20 +67,40 @@ def _analysis_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def open_cache(root: Path, *parts: str, create: bool, refusals: list[str] | None = None) -> CacheDir | None:
+    """``root/.asynclint_cache/parts...``, or None: missing (without ``create``), unwritable, or
+    refused (a symbolic link or another user's: a checkout may bring one, see
+    :class:`asynclint.io.CacheDir`), the reason then added to ``refusals``."""
+    try:
+        return CacheDir.open(root, CACHE_DIR, *parts, create=create)
+    except UnsafeCache as exc:
+        if refusals is not None and str(exc) not in refusals:
+            refusals.append(str(exc))
+        return None
+    except OSError:
+        return None  # missing, or a read-only checkout: a cold start, and nothing saved
+
+
 class SummaryCache:
     """Summaries keyed by file content, the indexer's code and the knowledge base; one pickle
     per project."""
 
     def __init__(self, root: Path, catalogue: Catalogue):
-        self.file = root / CACHE_DIR / f"summaries-{_analysis_fingerprint()}-{catalogue.fingerprint}.pickle"
+        self.root = root
+        self.name = f"summaries-{_analysis_fingerprint()}-{catalogue.fingerprint}.pickle"
         self.entries: dict[str, ModuleSummary] = {}
         self.dirty = False
-        try:
-            loaded = _read_pickle(self.file)
-            if isinstance(loaded, dict):
-                self.entries = loaded
-        except Exception:  # a missing, stale or corrupt cache is just a cold start
-            self.entries = {}
+        self.refusals: list[str] = []
+        directory = open_cache(root, create=False, refusals=self.refusals)
+        if directory is None:
+            return
+        with directory:
+            try:
+                loaded = _read_pickle(directory, self.name)
+                if isinstance(loaded, dict):
+                    self.entries = loaded
+            except Exception:  # a missing, stale or corrupt cache is just a cold start
+                self.entries = {}
 
     @staticmethod
     def key(source: SourceFile) -> str:
@@ -95,18 +116,27 @@ class SummaryCache:
         self.dirty = True
 
     def save(self, keep: set[str]) -> None:
-        if not self.dirty:
+        if not self.dirty or self.refusals:
             return
         self.entries = {k: v for k, v in self.entries.items() if k in keep}
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            (self.file.parent / ".gitignore").write_text("*\n")
-            _write_pickle(self.file, self.entries)
-            for stale in self.file.parent.glob("summaries-*.pickle"):
-                if stale != self.file:  # written by another version or configuration
-                    stale.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only checkout still gets its findings
+        directory = open_cache(self.root, create=True, refusals=self.refusals)
+        if directory is None:
+            return
+        with directory:
+            try:
+                directory.remove_stale_temps()
+                try:
+                    ignored = directory.read(".gitignore") == b"*\n"
+                except OSError:
+                    ignored = False
+                if not ignored:
+                    directory.write(".gitignore", "*\n")
+                _write_pickle(directory, self.name, self.entries)
+                for stale in directory.names():
+                    if stale.startswith("summaries-") and stale.endswith(".pickle") and stale != self.name:
+                        directory.remove(stale)  # written by another version or configuration
+            except OSError:
+                pass  # a read-only checkout still gets its findings
 
 
 def _signing_key() -> bytes | None:
@@ -133,30 +163,22 @@ def _signing_key() -> bytes | None:
         return None
 
 
-def _read_pickle(file: Path) -> object:
+def _read_pickle(directory: CacheDir, name: str) -> object:
     """The value in a cache file this user's asynclint signed; raises on anything else."""
     key = _signing_key()
-    data = file.read_bytes()
+    data = directory.read(name)
     digest, payload = data[:32], data[32:]
     if key is None or not hmac.compare_digest(digest, hmac.new(key, payload, hashlib.sha256).digest()):
-        raise ValueError(f"{file}: not a cache file this user wrote")
+        raise ValueError(f"{directory.path / name}: not a cache file this user wrote")
     return pickle.loads(payload)
 
 
-def _write_pickle(file: Path, value: object) -> None:
+def _write_pickle(directory: CacheDir, name: str, value: object) -> None:
     key = _signing_key()
     if key is None:
         return  # nowhere to keep the key: no cache rather than an unverifiable one
     payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(hmac.new(key, payload, hashlib.sha256).digest() + payload)
-        os.replace(temp, file)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    directory.write(name, hmac.new(key, payload, hashlib.sha256).digest() + payload, mode=0o600)
 
 
 class LibraryCache:
@@ -165,13 +187,15 @@ class LibraryCache:
     place, changes under the same version number."""
 
     def __init__(self, root: Path, catalogue: Catalogue):
-        self.directory = root / CACHE_DIR / "libraries"
+        self.root = root
         self.fingerprint = f"{_analysis_fingerprint()}-{catalogue.fingerprint}"
         self.packages: dict[str, dict[str, tuple[tuple[int, int], ModuleSummary]]] = {}
         self.dirty: set[str] = set()
+        self.refusals: list[str] = []
+        self.directory = open_cache(root, "libraries", create=False, refusals=self.refusals)
 
-    def _file(self, name: str) -> Path:
-        return self.directory / f"{name}-{self.fingerprint}.pickle"
+    def _file(self, name: str) -> str:
+        return f"{name}-{self.fingerprint}.pickle"
 
     @staticmethod
     def _name(library: LibraryFile) -> str | None:
@@ -189,11 +213,13 @@ class LibraryCache:
 
     def _package(self, name: str) -> dict[str, tuple[tuple[int, int], ModuleSummary]]:
         if name not in self.packages:
-            try:
-                loaded = _read_pickle(self._file(name))
-                self.packages[name] = loaded if isinstance(loaded, dict) else {}
-            except Exception:  # missing, stale or corrupt: analyse again
-                self.packages[name] = {}
+            self.packages[name] = {}
+            if self.directory is not None:
+                try:
+                    loaded = _read_pickle(self.directory, self._file(name))
+                    self.packages[name] = loaded if isinstance(loaded, dict) else {}
+                except Exception:  # missing, stale or corrupt: analyse again
+                    pass
         return self.packages[name]
 
     def get(self, library: LibraryFile) -> ModuleSummary | None:
@@ -210,16 +236,24 @@ class LibraryCache:
             self.dirty.add(name)
 
     def save(self) -> None:
-        for name in sorted(self.dirty):
-            try:
-                _write_pickle(self._file(name), self.packages[name])
-                # Older analyses of this version are dead; other versions stay, as two
-                # environments with different versions may share the project directory.
-                for stale in self.directory.glob(f"{name}-*.pickle"):
-                    if stale != self._file(name):
-                        stale.unlink(missing_ok=True)
-            except OSError:
-                pass  # a read-only checkout still gets its findings
+        if self.directory is not None:
+            self.directory.close()
+        directory = None if self.refusals or not self.dirty else open_cache(
+            self.root, "libraries", create=True, refusals=self.refusals)
+        if directory is None:
+            return
+        with directory:
+            directory.remove_stale_temps()
+            for name in sorted(self.dirty):
+                try:
+                    _write_pickle(directory, self._file(name), self.packages[name])
+                    # Older analyses of this version are dead; other versions stay, as two
+                    # environments with different versions may share the project directory.
+                    for stale in directory.names():
+                        if stale.startswith(f"{name}-") and stale.endswith(".pickle") and stale != self._file(name):
+                            directory.remove(stale)
+                except OSError:
+                    pass  # a read-only checkout still gets its findings
         self.dirty.clear()
 
 
@@ -316,6 +350,9 @@ _worker_catalogue: Catalogue | None = None
 
 def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None:
     global _worker_catalogue
+    # Ctrl-C reaches the whole process group: the parent stops the run and reports it; a
+    # worker's own KeyboardInterrupt would only print a traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_catalogue = Catalogue(apis, offload)
 
 
@@ -329,8 +366,14 @@ def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> lis
         return [summarize(source, catalogue) for source in sources]
     apis = tuple(catalogue.apis.values())
     initargs = (apis, catalogue.offload)
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs)
+    try:
         return list(pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4))))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)  # interrupted: the queued work is dropped
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 def default_jobs() -> int:
@@ -344,9 +387,11 @@ def follow_libraries(
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
     catalogue: Catalogue | None = None,
+    notes: list[str] | None = None,
 ) -> list[ModuleSummary]:
     """Deep mode: summaries of the installed modules the project's hot code calls into, looked
-    for on ``search_path`` (default: this interpreter's ``sys.path``)."""
+    for on ``search_path`` (default: this interpreter's ``sys.path``). Why a cache directory was
+    refused is added to ``notes``."""
     catalogue = catalogue or config.catalogue()
     installed = Installed(
         sys.path if search_path is None else search_path,
@@ -356,6 +401,8 @@ def follow_libraries(
     libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
     if library_cache:
         library_cache.save()
+        if notes is not None:
+            notes.extend(refusal for refusal in library_cache.refusals if refusal not in notes)
     return libraries
 
 
@@ -366,7 +413,7 @@ def discovered_twins(
     project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
     own = {source.module.partition(".")[0].partition(ROOT_MARK)[0] for source in sources}
     installed = Installed(sys.path if search_path is None else search_path, own)
-    cache = TwinCache(config.root / CACHE_DIR / "libraries") if use_cache else None
+    cache = TwinCache(config.root, CACHE_DIR, "libraries") if use_cache else None
     packages = imported_packages((source.text for source in sources), installed)
     return twins_for(packages, installed, cache)
 
@@ -404,11 +451,14 @@ def run_check(
             summaries.append(outcome)
             if cache:
                 cache.put(source, outcome)
+    notes: list[str] = []
     if cache:
         cache.save({cache.key(s) for s in sources})
+        notes.extend(cache.refusals)
     if config.follow_imports:
-        summaries.extend(
-            follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue)
-        )
+        summaries.extend(follow_libraries(
+            summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue, notes=notes))
     texts = {source.path: source.text for source in sources}
-    return replace(check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix())
+    return replace(
+        check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix(), notes=tuple(notes)
+    )

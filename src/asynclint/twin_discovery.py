@@ -22,13 +22,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from asynclint.io import CacheDir, UnsafeCache
 from asynclint.knowledge.api import BlockingApi, entry
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.twins import TwinCall
@@ -272,30 +271,30 @@ class TwinCache:
 
     CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
 
-    def __init__(self, directory: Path):
-        self.directory = directory
+    def __init__(self, base: Path, *parts: str):
+        """The cache directory ``base/parts...``: each of ``parts`` is refused when it is a link or
+        another user's (see :class:`asynclint.io.CacheDir`)."""
+        self.base, self.parts = base, parts
 
-    def _file(self, dist: str, version: str) -> Path:
+    def _file(self, dist: str, version: str) -> str:
         dist, version = (re.sub(r"[^A-Za-z0-9_.]+", "_", part) for part in (dist, version))
-        return self.directory / f"twins-{dist}-{version}-{self.CODE}.json"
+        return f"twins-{dist}-{version}-{self.CODE}.json"
 
     def get(self, dist: str, version: str) -> list[DiscoveredTwin] | None:
         try:
-            rows = json.loads(self._file(dist, version).read_text(encoding="utf-8"))
+            with CacheDir.open(self.base, *self.parts, create=False) as directory:
+                rows = json.loads(directory.read(self._file(dist, version)).decode("utf-8"))
             tuples = ("blocking", "local", "same_signature")
             return [DiscoveredTwin(**{**row, **{field: tuple(row[field]) for field in tuples}}) for row in rows]
-        except (OSError, ValueError, TypeError, KeyError):
+        except (OSError, UnsafeCache, ValueError, TypeError, KeyError, RecursionError):
             return None
 
     def put(self, dist: str, version: str, twins: list[DiscoveredTwin]) -> None:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump([asdict(twin) for twin in twins], out)
-            os.replace(temp, self._file(dist, version))
-        except OSError:
-            pass  # a read-only checkout still gets its findings
+            with CacheDir.open(self.base, *self.parts, create=True) as directory:
+                directory.write(self._file(dist, version), json.dumps([asdict(twin) for twin in twins]))
+        except (OSError, UnsafeCache):
+            pass  # a read-only checkout (or a refused cache) still gets its findings
 
 
 def twins_for(tops: Iterable[str], installed: Installed, cache: TwinCache | None = None) -> list[DiscoveredTwin]:

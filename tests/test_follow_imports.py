@@ -274,3 +274,23 @@ def test_public_alias_modules_are_followed_to_the_defining_module(monkeypatch: p
                           16: "legacy/utils/file_utils.py"}
     by_line = {f.line: f.message for f in result.findings}
     assert by_line[11].startswith("inside `aliasfw.utils.net_utils.fetch_config` (aliasfw 2.0): `requests.get`")
+
+
+def test_a_package_is_labelled_with_its_distribution_named_alike_or_not(tmp_path: Path) -> None:
+    """The distribution named after the package is read first (``prime_sandboxes`` from
+    ``prime_sandboxes-0.5.1``, its ``RECORD`` only); one named otherly (``PIL`` from ``pillow``)
+    is found among all of them."""
+    from asynclint.libraries import Installed
+
+    site = tmp_path / "site"
+    for package, info, metadata, text in (
+        ("PIL", "pillow-11.0.0.dist-info", "top_level.txt", "PIL\n"),
+        ("prime_sandboxes", "prime_sandboxes-0.5.1.dist-info", "RECORD", "prime_sandboxes/__init__.py,sha256=x,0\n"),
+    ):
+        (site / package).mkdir(parents=True)
+        (site / package / "__init__.py").write_text("")
+        (site / info).mkdir()
+        (site / info / metadata).write_text(text)
+    installed = Installed([str(site)], ())
+    assert installed.find("PIL").label == "pillow 11.0.0"
+    assert installed.find("prime_sandboxes").label == "prime_sandboxes 0.5.1"

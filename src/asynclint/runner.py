@@ -9,7 +9,7 @@ import pickle
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -336,6 +336,13 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
+def _installed(search_path: Sequence[str] | None, modules: Iterable[str]) -> Installed:
+    """What is installed on ``search_path`` (default: this interpreter's ``sys.path``) beside
+    the project whose modules are ``modules``."""
+    own = {module.partition(".")[0].partition(ROOT_MARK)[0] for module in modules}
+    return Installed(sys.path if search_path is None else search_path, own)
+
+
 def follow_libraries(
     summaries: Sequence[ModuleSummary],
     config: Config,
@@ -343,14 +350,12 @@ def follow_libraries(
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
     catalogue: Catalogue | None = None,
+    installed: Installed | None = None,
 ) -> list[ModuleSummary]:
     """Deep mode: summaries of the installed modules the project's hot code calls into, looked
-    for on ``search_path`` (default: this interpreter's ``sys.path``)."""
+    for in ``installed`` (default: on ``search_path``, by default this interpreter's ``sys.path``)."""
     catalogue = catalogue or config.catalogue()
-    installed = Installed(
-        sys.path if search_path is None else search_path,
-        {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
-    )
+    installed = installed or _installed(search_path, (summary.module for summary in summaries))
     library_cache = LibraryCache(config.root, catalogue) if use_cache else None
     libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
     if library_cache:
@@ -359,13 +364,10 @@ def follow_libraries(
 
 
 def _with_twins(
-    catalogue: Catalogue, sources: Sequence[SourceFile], config: Config, use_cache: bool,
-    search_path: Sequence[str] | None,
+    catalogue: Catalogue, sources: Sequence[SourceFile], config: Config, use_cache: bool, installed: Installed
 ) -> Catalogue:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
     project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
-    own = {source.module.partition(".")[0].partition(ROOT_MARK)[0] for source in sources}
-    installed = Installed(sys.path if search_path is None else search_path, own)
     cache = TwinCache(config.root / CACHE_DIR / "libraries") if use_cache else None
     packages = imported_packages((source.text for source in sources), installed)
     return with_discovered(catalogue, twins_for(packages, installed, cache))
@@ -386,8 +388,11 @@ def run_check(
     files = discover(paths, config)
     sources, errors = read_sources(files)
     catalogue = config.catalogue()
+    installed = None
     if config.follow_imports:
-        catalogue = _with_twins(catalogue, sources, config, use_cache, search_path)
+        # One look at what is installed, for the twins and for the calls followed.
+        installed = _installed(search_path, (source.module for source in sources))
+        catalogue = _with_twins(catalogue, sources, config, use_cache, installed)
     cache = SummaryCache(config.root, catalogue) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []
@@ -408,7 +413,7 @@ def run_check(
         cache.save({cache.key(s) for s in sources})
     if config.follow_imports:
         summaries.extend(
-            follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue)
+            follow_libraries(summaries, config, use_cache=use_cache, catalogue=catalogue, installed=installed)
         )
     texts = {source.path: source.text for source in sources}
     return check_project(summaries, texts, config, catalogue, errors)

@@ -294,3 +294,31 @@ def test_a_package_is_labelled_with_its_distribution_named_alike_or_not(tmp_path
     installed = Installed([str(site)], ())
     assert installed.find("PIL").label == "pillow 11.0.0"
     assert installed.find("prime_sandboxes").label == "prime_sandboxes 0.5.1"
+
+
+def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second run with the same sources, configuration and installed packages reads the
+    library summaries the first one read, from the cache, without looking for them again level
+    by level (one project graph, the check's); installing a package the project calls into is
+    seen on the next run."""
+    import asynclint.runner as runner
+
+    aside = tree / "aside"
+    aside.mkdir()
+    for name in ("otherlib", "otherlib-0.3.dist-info"):
+        (tree / "site" / name).rename(aside / name)
+    first = deep_check(tree, cache=True)
+    assert found(first) == {e for e in expected(tree) if e[1] != "ASL101"}  # level2 is not installed
+
+    graphs = []
+    original = runner.project_graph
+    monkeypatch.setattr(runner, "project_graph", lambda *args: graphs.append(1) or original(*args))
+    assert deep_check(tree, cache=True).findings == first.findings
+    assert graphs == []  # the check builds its own graph (pipeline); none to find the modules again
+
+    for name in ("otherlib", "otherlib-0.3.dist-info"):
+        (aside / name).rename(tree / "site" / name)
+    assert found(deep_check(tree, cache=True)) == expected(tree)
+    assert len(graphs) == 2  # looked for again, a level at a time

@@ -53,6 +53,17 @@ class Installed:
         self._scanned: dict[Path, dict[str, tuple[str, str | None]]] = {}
         self._infos: dict[Path, list[Path]] = {}
 
+    def fingerprint(self) -> str:
+        """The search path and when each directory on it last changed: installing, upgrading or
+        removing a package adds or removes entries in one of them."""
+        stamps = []
+        for entry in self._search:
+            try:
+                stamps.append(f"{entry}:{Path(entry).stat().st_mtime_ns}")
+            except OSError:
+                stamps.append(f"{entry}:-")
+        return "\n".join(stamps)
+
     def _spec(self, module: str) -> ModuleSpec | None:
         if module in self._specs:
             return self._specs[module]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import pickle
 import re
@@ -208,6 +209,31 @@ class LibraryCache:
             self._package(name)[library.module] = (stamp, summary)
             self.dirty.add(name)
 
+    def _plan_file(self) -> Path:
+        return self.directory / f"plan-{self.fingerprint}.json"
+
+    def plan(self, key: str) -> list[str] | None:
+        """The installed modules the last run read, if it had the same inputs (``key``)."""
+        try:
+            stored = json.loads(self._plan_file().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        modules = stored.get("modules") if isinstance(stored, dict) and stored.get("key") == key else None
+        return modules if isinstance(modules, list) and all(isinstance(m, str) for m in modules) else None
+
+    def save_plan(self, key: str, modules: Sequence[str]) -> None:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"key": key, "modules": list(modules)}, handle)
+            os.replace(temp, self._plan_file())
+            for stale in self.directory.glob("plan-*.json"):
+                if stale != self._plan_file():
+                    stale.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only checkout still gets its findings
+
     def save(self) -> None:
         for name in sorted(self.dirty):
             try:
@@ -238,6 +264,19 @@ class _Follower:
         self.library: dict[str, ModuleSummary] = {}
         self.unreadable: set[str] = set()
         self.resolved: set[str] = set()
+
+    def replay(self, modules: Sequence[str]) -> list[ModuleSummary] | None:
+        """The summaries of ``modules`` (what a run with the same inputs read), all from the cache
+        and unchanged since; ``None`` if any is not."""
+        assert self.cache is not None
+        summaries = []
+        for module in modules:
+            found = self.installed.find(module)
+            summary = self.cache.get(found) if found is not None else None
+            if summary is None:
+                return None
+            summaries.append(summary)
+        return summaries
 
     def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
         looked: set[str] = set()
@@ -351,15 +390,31 @@ def follow_libraries(
     search_path: Sequence[str] | None = None,
     catalogue: Catalogue | None = None,
     installed: Installed | None = None,
+    project_key: str | None = None,
 ) -> list[ModuleSummary]:
     """Deep mode: summaries of the installed modules the project's hot code calls into, looked
-    for in ``installed`` (default: on ``search_path``, by default this interpreter's ``sys.path``)."""
+    for in ``installed`` (default: on ``search_path``, by default this interpreter's ``sys.path``).
+
+    ``project_key`` names the project's sources (:meth:`SummaryCache.key` of each): a run with the
+    same sources, configuration and installed packages as the last one reads the same modules,
+    so the cache replays that run's list instead of finding it again call level by call level
+    (a whole-project graph per level)."""
     catalogue = catalogue or config.catalogue()
     installed = installed or _installed(search_path, (summary.module for summary in summaries))
     library_cache = LibraryCache(config.root, catalogue) if use_cache else None
-    libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
+    follower = _Follower(installed, catalogue, library_cache)
+    plan_key = None
+    if library_cache is not None and project_key is not None:
+        plan_key = hashlib.sha256(f"{project_key}\0{config!r}\0{installed.fingerprint()}".encode()).hexdigest()
+        planned = library_cache.plan(plan_key)
+        replayed = follower.replay(planned) if planned is not None else None
+        if replayed is not None:
+            return replayed
+    libraries = follower.follow(summaries, config)
     if library_cache:
         library_cache.save()
+        if plan_key is not None:
+            library_cache.save_plan(plan_key, [summary.module for summary in libraries])
     return libraries
 
 
@@ -409,11 +464,13 @@ def run_check(
             summaries.append(outcome)
             if cache:
                 cache.put(source, outcome)
+    keys = {SummaryCache.key(s) for s in sources}
     if cache:
-        cache.save({cache.key(s) for s in sources})
+        cache.save(keys)
     if config.follow_imports:
-        summaries.extend(
-            follow_libraries(summaries, config, use_cache=use_cache, catalogue=catalogue, installed=installed)
-        )
+        project_key = hashlib.sha256("\0".join(sorted(keys)).encode()).hexdigest()
+        summaries.extend(follow_libraries(
+            summaries, config, use_cache=use_cache, catalogue=catalogue, installed=installed, project_key=project_key
+        ))
     texts = {source.path: source.text for source in sources}
     return check_project(summaries, texts, config, catalogue, errors)

@@ -303,7 +303,7 @@ def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
     library summaries the first one read, from the cache, without looking for them again level
     by level (one project graph, the check's); installing a package the project calls into is
     seen on the next run."""
-    import asynclint.runner as runner
+    from asynclint import runner
 
     aside = tree / "aside"
     aside.mkdir()

@@ -23,7 +23,7 @@ from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.model import FileError, Result
+from asynclint.model import FileError, Result, Severity
 from asynclint.pipeline import check_project
 from asynclint.twin_discovery import TwinCache, imported_packages, twins_for, with_discovered
 
@@ -405,7 +405,9 @@ def follow_libraries(
     follower = _Follower(installed, catalogue, library_cache)
     plan_key = None
     if library_cache is not None and project_key is not None:
-        plan_key = hashlib.sha256(f"{project_key}\0{config!r}\0{installed.fingerprint()}".encode()).hexdigest()
+        # Which rules run and what is shown does not change what is read.
+        following = replace(config, select=("ALL",), ignore=(), severity={}, min_severity=Severity.LOW)
+        plan_key = hashlib.sha256(f"{project_key}\0{following!r}\0{installed.fingerprint()}".encode()).hexdigest()
         planned = library_cache.plan(plan_key)
         replayed = follower.replay(planned) if planned is not None else None
         if replayed is not None:

@@ -225,9 +225,13 @@ class LibraryCache:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"key": key, "modules": list(modules)}, handle)
-            os.replace(temp, self._plan_file())
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    json.dump({"key": key, "modules": list(modules)}, handle)
+                os.replace(temp, self._plan_file())
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise
             for stale in self.directory.glob("plan-*.json"):
                 if stale != self._plan_file():
                     stale.unlink(missing_ok=True)

@@ -51,7 +51,7 @@ import tokenize
 import zipfile
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from asynclint import __version__ as ASYNCLINT_VERSION
@@ -287,8 +287,9 @@ class Bench:
     def add_asynclint(self, skip: set[str]) -> None:
         self.versions["asynclint"] = ASYNCLINT_VERSION
         root = self.corpus.root
-        # Config(root=...) with defaults: the temporary copy has no pyproject.toml to find.
-        config = Config(root=root)
+        # Config(root=...) with defaults: the temporary copy has no pyproject.toml to find. Without
+        # deep mode: the peers read no dependencies either (bench_follow.py measures deep mode).
+        config = replace(Config(root=root), follow_imports=False)
 
         def check(name: str, jobs: int, use_cache: bool) -> float:
             seconds, result = perf(lambda: run_check([str(root)], config, jobs=jobs, use_cache=use_cache))
@@ -427,7 +428,8 @@ class Bench:
                 libcst.parse_module(text)
         for text in few:
             ast.parse(text)
-        run_check([str(root / self.corpus.files[0])], Config(root=root), jobs=1, use_cache=False)
+        run_check([str(root / self.corpus.files[0])], replace(Config(root=root), follow_imports=False), jobs=1,
+                  use_cache=False)
 
     def run(self, repeat: int, slow_repeat: int, progress: bool) -> None:
         self.warm_up()

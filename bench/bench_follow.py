@@ -1,21 +1,28 @@
 #!/usr/bin/env python
-"""What deep mode (``--follow-imports``) costs, side by side with a plain check, in one run.
+"""What deep mode (on by default) costs against a check without it, cold and warm, in one run.
 
-A throwaway project calls public entry points of installed packages from an ``async def``
-(whichever of ``CALLS`` are installed in this interpreter: the more, the better the picture).
-Each repetition runs, in a rotated order:
+The project is either a throwaway one whose ``async def`` calls public entry points of installed
+packages (whichever of ``CALLS`` are installed in this interpreter: the more, the better the
+picture), or ``--corpus PATH`` (e.g. the labelled corpus, ``/work/corpus``), copied to a
+temporary directory (``.py`` files only) so the caches land there and every run sees the same
+files. Each repetition runs, the two pairs in a rotated order:
 
-* ``plain``: ``run_check`` without deep mode (project cache warm: the baseline);
-* ``deep cold``: deep mode with the library cache cleared (every installed module read,
-  indexed and cached per distribution and version);
-* ``deep warm``: deep mode again (library summaries from the cache);
+* ``plain cold`` then ``plain warm``: ``--no-follow-imports``, first with no cache at all, then
+  with the project's summaries cached;
+* ``deep cold`` then ``deep warm``: the default, first with no cache at all (every installed
+  module the project's hot code calls into is read and indexed, its twins discovered, all
+  cached per distribution and version), then with every cache written.
 
-and prints medians, the median per-repetition ratios against ``deep cold``, the installed
-modules read, and the findings deep mode adds. Nothing asserts a time: machines here are shared.
+A pair runs back to back because the project cache is keyed by the knowledge base, which deep
+mode extends with discovered twins: the two modes do not share it. Times are medians; ratios
+are medians of per-repetition ratios (both sides measured moments apart), deep over plain in
+the same cache state. It also prints the installed modules read and the findings each mode
+reports. Nothing asserts a time: machines here are shared.
 
 Usage::
 
     python bench/bench_follow.py [--repeat 5] [--depth 2]
+    python bench/bench_follow.py --corpus /work/corpus --repeat 3
 """
 
 from __future__ import annotations
@@ -23,15 +30,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib.util
+import os
 import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from asynclint import runner
-from asynclint.config import Config
+from asynclint.config import DEFAULT_EXCLUDES, Config
+from asynclint.model import Result
 
 #: module -> a call written in the project (only installed modules are used).
 CALLS = {
@@ -46,18 +56,31 @@ CALLS = {
     "tiktoken": "tiktoken.get_encoding('cl100k_base')",
     "transformers": "transformers.AutoTokenizer.from_pretrained('gpt2')",
 }
+RUNS = ("plain cold", "plain warm", "deep cold", "deep warm")
 
 
-def project(root: Path) -> list[str]:
+def synthetic_project(root: Path) -> str:
     used = [name for name in CALLS if importlib.util.find_spec(name) is not None]
     lines = [f"import {name}" for name in used]
     lines += ["", "", "async def handle(payload, schema, lines, code):"]
     lines += [f"    {CALLS[name]}" for name in used] or ["    pass"]
     (root / "app.py").write_text("\n".join(lines) + "\n")
-    return used
+    return f"a project calling into {', '.join(used) or 'nothing installed'}"
 
 
-def timed(config: Config, deep: bool) -> tuple[float, runner.Result, int]:
+def copied_corpus(source: Path, root: Path) -> str:
+    skipped = {pattern for pattern in DEFAULT_EXCLUDES if "*" not in pattern}
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        return {n for n in names if n in skipped or (not n.endswith(".py") and not (Path(directory) / n).is_dir())}
+
+    shutil.copytree(source, root, ignore=ignore, dirs_exist_ok=True)
+    files = sum(1 for _ in root.rglob("*.py"))
+    return f"{source} ({files} .py files, copied)"
+
+
+def timed(config: Config, deep: bool) -> tuple[float, Result, int]:
+    """One in-process ``run_check``: seconds, the result, installed modules read."""
     loaded = []
     original = runner._Follower.follow
 
@@ -79,41 +102,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--depth", type=int, default=2)
+    parser.add_argument("--corpus", type=Path, help="check this directory (copied) instead of a throwaway project")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        used = project(root)
-        print(f"python {sys.version.split()[0]}; project calls into: {', '.join(used) or 'nothing installed'}")
+    with tempfile.TemporaryDirectory(prefix="asynclint-bench-follow-") as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        what = copied_corpus(args.corpus, root) if args.corpus else synthetic_project(root)
+        print(f"python {sys.version.split()[0]}; {what}")
         config = dataclasses.replace(Config(root=root), follow_depth=args.depth)
-        import os
-
         os.chdir(root)
-        library_cache = root / runner.CACHE_DIR / "libraries"
-        timed(config, False)  # warm the project cache and imports
-        times: dict[str, list[float]] = {"plain": [], "deep cold": [], "deep warm": []}
-        modules, findings = 0, (0, 0)
+        cache = root / runner.CACHE_DIR
+        timed(config, True)  # imports and the page cache: not what a first run is about
+        times: dict[str, list[float]] = {name: [] for name in RUNS}
+        modules, results = 0, {}
         for repetition in range(args.repeat):
-            order = ["plain", "deep cold", "deep warm"]
-            order = order[repetition % 3:] + order[: repetition % 3]
-            if order.index("deep warm") < order.index("deep cold"):
-                order.remove("deep warm")
-                order.insert(order.index("deep cold") + 1, "deep warm")
-            for name in order:
-                if name == "deep cold":
-                    shutil.rmtree(library_cache, ignore_errors=True)
-                elapsed, result, read = timed(config, name != "plain")
-                times[name].append(elapsed)
-                if name == "deep cold":
-                    modules = read
-                findings = (len(result.findings), findings[1]) if name == "plain" else (findings[0], len(result.findings))
-        print(f"{'run':<10} {'median s':>9} {'x deep cold':>12}")
-        for name, values in times.items():
-            ratios = [value / cold for value, cold in zip(values, times["deep cold"], strict=True)]
-            print(f"{name:<10} {statistics.median(values):>9.3f} {statistics.median(ratios):>12.2f}")
-        cold = statistics.median(times["deep cold"])
-        print(f"installed modules read in deep mode (depth {args.depth}): {modules}"
-              f" ({1000 * cold / max(modules, 1):.1f} ms each, cold)")
-        print(f"findings: plain {findings[0]}, deep {findings[1]}")
+            pairs = [("plain cold", "plain warm"), ("deep cold", "deep warm")]
+            for cold, warm in pairs[repetition % 2:] + pairs[: repetition % 2]:
+                shutil.rmtree(cache, ignore_errors=True)
+                for name in (cold, warm):
+                    elapsed, result, read = timed(config, name.startswith("deep"))
+                    times[name].append(elapsed)
+                    results[name] = result
+                    modules = read if name == "deep cold" else modules
+        print(f"{'run':<11} {'median s':>9} {'deep / plain':>13}")
+        for name in RUNS:
+            line = f"{name:<11} {statistics.median(times[name]):>9.3f}"
+            if name.startswith("deep"):
+                plain = times[name.replace("deep", "plain")]
+                ratios = [value / base for value, base in zip(times[name], plain, strict=True)]
+                line += f" {statistics.median(ratios):>12.2f}x  (min {min(ratios):.2f}, max {max(ratios):.2f})"
+            print(line)
+        warm_ratio = [w / c for w, c in zip(times["deep warm"], times["deep cold"], strict=True)]
+        print(f"deep warm / deep cold: {statistics.median(warm_ratio):.2f}x; "
+              f"installed modules read (depth {args.depth}): {modules}")
+        for mode in ("plain", "deep"):
+            found = results[f"{mode} warm"].findings
+            by_severity = Counter(f.severity.label for f in found)
+            inside = sum(1 for f in found if f.facts.library)
+            print(f"findings, {mode}: {len(found)} ({', '.join(f'{k} {v}' for k, v in sorted(by_severity.items()))})"
+                  + (f", {inside} inside installed packages" if mode == "deep" else ""))
+        os.chdir(Path(tmp).parent)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ either is ever imported.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 from pathlib import Path
 
@@ -119,10 +120,11 @@ def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -
 
 
 def test_config_keys(tmp_path: Path) -> None:
+    assert load(None, tmp_path).follow_imports is True  # on unless switched off
     pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text("[tool.asynclint]\nfollow-imports = true\nfollow-depth = 3\n")
+    pyproject.write_text("[tool.asynclint]\nfollow-imports = false\nfollow-depth = 3\n")
     config = load(pyproject, tmp_path)
-    assert (config.follow_imports, config.follow_depth) == (True, 3)
+    assert (config.follow_imports, config.follow_depth) == (False, 3)
     for bad in ("follow-imports = 1", "follow-depth = 0", "follow-depth = true", "follow-depth = 99"):
         pyproject.write_text(f"[tool.asynclint]\n{bad}\n")
         with pytest.raises(ConfigError, match="follow-"):
@@ -212,3 +214,119 @@ def test_star_imports_chained_past_the_recursion_limit_are_followed_without_a_cr
         result = run_check(["."], config, use_cache=False, search_path=[str(root / "site")])
         assert not result.errors, result.errors
         assert [(f.line, f.code) for f in result.findings] == expected
+
+
+def test_deep_mode_is_on_by_default_where_the_imports_resolve(tree: Path) -> None:
+    """Without a word about deep mode, the installed packages the project calls into are read;
+    where they do not resolve (not installed in this interpreter), the check is the plain one."""
+    result = run_check(["."], Config(root=tree / "project"), use_cache=False, search_path=[str(tree / "site")])
+    assert not result.errors and found(result) == expected(tree)
+    empty = tree / "empty-site"
+    empty.mkdir()
+    nothing_installed = run_check(["."], Config(root=tree / "project"), use_cache=False, search_path=[str(empty)])
+    assert not nothing_installed.errors and found(nothing_installed) == set()
+
+
+def on_path(site: str) -> dict[str, str]:
+    """PYTHONPATH with ``site`` in front of what the tests run with (the checkout under test may
+    be on it)."""
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH", "")]))}
+
+
+def test_cli_follows_by_default_and_switches_off(tmp_path: Path) -> None:
+    shutil.copytree(DEEP, tmp_path / "deep", ignore=shutil.ignore_patterns("__pycache__"))
+    project, site = tmp_path / "deep" / "project", str(tmp_path / "deep" / "site")
+    line = "deep_env/env.py:14:5: ASL102 [critical] inside `slowlib.Client.query` (slowlib 1.2.0)"
+    default = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env=on_path(site),
+                      hermetic=False)
+    assert default.returncode == 1 and line in default.stdout, default.stdout
+    off = run_cli("check", "--format", "concise", "--no-cache", "--no-follow-imports", ".", cwd=project,
+                  env=on_path(site))
+    assert off.returncode == 0, off.stdout
+    (project / "pyproject.toml").write_text("[tool.asynclint]\nfollow-imports = false\n")
+    configured = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env=on_path(site),
+                         hermetic=False)
+    assert configured.returncode == 0, configured.stdout
+    flag_wins = run_cli("check", "--format", "concise", "--no-cache", "--follow-imports", ".", cwd=project,
+                        env=on_path(site))
+    assert line in flag_wins.stdout
+    fixed = run_cli("fix", "--diff", "--severity", "low", ".", cwd=project, env=on_path(site),
+                    hermetic=False)
+    assert fixed.returncode == 0 and fixed.stdout == "", fixed.stdout  # the configuration switched it off
+    (project / "pyproject.toml").unlink()
+    fixed = run_cli("fix", "--diff", "--severity", "low", ".", cwd=project, env=on_path(site),
+                    hermetic=False)
+    assert fixed.returncode == 1 and "+    client = await asyncio.to_thread(Client, url)" in fixed.stdout, fixed.stdout
+
+
+ALIAS = Path(__file__).parent / "data" / "alias"
+
+
+def test_public_alias_modules_are_followed_to_the_defining_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """verifiers 0.3 answers for its v0 modules at their old paths (``verifiers.utils.async_utils``
+    is ``verifiers/legacy/utils/async_utils.py``) through a meta-path finder; ``aliasfw`` under
+    ``tests/data/alias/site`` has the same shape, and the project reaches its blocking helpers by
+    every alias path: the finder's (stated by the package's ``TYPE_CHECKING`` star import), a
+    package re-exporting by a star, the package's ``__getattr__`` forwarding, a ``sys.modules``
+    entry. Each call is reported, with the chain ending in the module that defines the helper;
+    a helper that does not block (``parse_url``) is not."""
+    project = ALIAS / "project"
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(ALIAS / "site")])
+    assert not result.errors, result.errors
+    env = project / "alias_env" / "env.py"
+    assert {(f.line, f.code, f.severity.label) for f in result.findings} == expectations(env.read_text())
+    defined_in = {f.line: f.chain[-1].path.rpartition("/aliasfw/")[2] for f in result.findings}
+    assert defined_in == {11: "legacy/utils/net_utils.py", 13: "legacy/utils/file_utils.py",
+                          14: "legacy/utils/net_utils.py", 15: "legacy/utils/file_utils.py",
+                          16: "legacy/utils/file_utils.py"}
+    by_line = {f.line: f.message for f in result.findings}
+    assert by_line[11].startswith("inside `aliasfw.utils.net_utils.fetch_config` (aliasfw 2.0): `requests.get`")
+
+
+def test_a_package_is_labelled_with_its_distribution_named_alike_or_not(tmp_path: Path) -> None:
+    """The distribution named after the package is read first (``prime_sandboxes`` from
+    ``prime_sandboxes-0.5.1``, its ``RECORD`` only); one named otherly (``PIL`` from ``pillow``)
+    is found among all of them."""
+    from asynclint.libraries import Installed
+
+    site = tmp_path / "site"
+    for package, info, metadata, text in (
+        ("PIL", "pillow-11.0.0.dist-info", "top_level.txt", "PIL\n"),
+        ("prime_sandboxes", "prime_sandboxes-0.5.1.dist-info", "RECORD", "prime_sandboxes/__init__.py,sha256=x,0\n"),
+    ):
+        (site / package).mkdir(parents=True)
+        (site / package / "__init__.py").write_text("")
+        (site / info).mkdir()
+        (site / info / metadata).write_text(text)
+    installed = Installed([str(site)], ())
+    assert installed.find("PIL").label == "pillow 11.0.0"
+    assert installed.find("prime_sandboxes").label == "prime_sandboxes 0.5.1"
+
+
+def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second run with the same sources, configuration and installed packages reads the
+    library summaries the first one read, from the cache, without looking for them again level
+    by level (one project graph, the check's); installing a package the project calls into is
+    seen on the next run."""
+    from asynclint import runner
+
+    aside = tree / "aside"
+    aside.mkdir()
+    for name in ("otherlib", "otherlib-0.3.dist-info"):
+        (tree / "site" / name).rename(aside / name)
+    first = deep_check(tree, cache=True)
+    assert found(first) == {e for e in expected(tree) if e[1] != "ASL101"}  # level2 is not installed
+
+    graphs = []
+    original = runner.project_graph
+    monkeypatch.setattr(runner, "project_graph", lambda *args: graphs.append(1) or original(*args))
+    assert deep_check(tree, cache=True).findings == first.findings
+    assert graphs == []  # the check builds its own graph (pipeline); none to find the modules again
+
+    for name in ("otherlib", "otherlib-0.3.dist-info"):
+        (aside / name).rename(tree / "site" / name)
+    assert found(deep_check(tree, cache=True)) == expected(tree)
+    assert len(graphs) == 2  # looked for again, a level at a time

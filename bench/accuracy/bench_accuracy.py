@@ -110,8 +110,10 @@ def environment_dirs(corpus: Path, sources: list[dict]) -> list[tuple[str, Path,
     return out
 
 
-def run_asynclint(envs: list[tuple[str, Path, Path]]) -> tuple[list[Reported], int, str]:
+def run_asynclint(envs: list[tuple[str, Path, Path]], follow: bool) -> tuple[list[Reported], int, str]:
     try:
+        from dataclasses import replace
+
         from asynclint import __version__
         from asynclint.config import Config
         from asynclint.runner import run_check
@@ -120,7 +122,8 @@ def run_asynclint(envs: list[tuple[str, Path, Path]]) -> tuple[list[Reported], i
     findings: dict[tuple[str, str, int], Reported] = {}
     files = 0
     for repo, root, env_dir in envs:
-        result = run_check([str(env_dir)], Config(root=env_dir), jobs=1, use_cache=False)
+        config = replace(Config(root=env_dir), follow_imports=follow)
+        result = run_check([str(env_dir)], config, jobs=1, use_cache=False)
         files += result.files_checked
         for f in result.findings:
             p = Path(f.path)
@@ -267,13 +270,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-misses", action="store_true", help="list labelled offenders asynclint did not report")
     ap.add_argument("--show-wrong", action="store_true", help="list findings whose grade differs from the label")
     ap.add_argument("--by-env", action="store_true", help="per environment: offenders, reported, findings, noise")
+    ap.add_argument("--follow-imports", action=argparse.BooleanOptionalAction, default=True,
+                    help="deep mode, as `asynclint check` runs by default: what it adds depends on the libraries "
+                         "installed in this interpreter (--no-follow-imports: the environments' own code only)")
     args = ap.parse_args(argv)
     try:
         sources = load_corpus(Path(args.sample))
         labels = load_labels(Path(args.labels))
         envs = environment_dirs(Path(args.corpus), sources)
         start = time.perf_counter()
-        reported, files, version = run_asynclint(envs)
+        reported, files, version = run_asynclint(envs, args.follow_imports)
         elapsed = time.perf_counter() - start
     except BenchError as exc:
         print(f"bench_accuracy: error: {exc}", file=sys.stderr)
@@ -283,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     m = evaluate(reported, labels)
     print(f"asynclint {version}: {len(envs)} environments, {files} files, {len(reported)} finding lines "
-          f"in {elapsed:.1f} s; {len(labels)} labels {dict(sorted(m['labels'].items(), key=lambda kv: -RANK[kv[0]]))}")
+          f"in {elapsed:.1f} s ({'deep mode' if args.follow_imports else 'no deep mode'}); {len(labels)} labels {dict(sorted(m['labels'].items(), key=lambda kv: -RANK[kv[0]]))}")
     print_table(m, reported, labels)
     if args.show_misses:
         show_misses(reported, labels)

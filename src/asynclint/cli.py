@@ -88,10 +88,11 @@ def main() -> None:
               help="Worker processes for indexing (default: the CPU count).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .asynclint_cache.")
 @click.option("--follow-imports/--no-follow-imports", default=None,
-              help="Also analyse the installed third-party code that hot code calls into, and report "
-                   "what blocks inside it at the project's call (default: off).")
+              help="Analyse the installed third-party code that hot code calls into, where it resolves "
+                   "on this interpreter's path, and report what blocks inside it at the project's call "
+                   "(default: on; --no-follow-imports: the project's own code only).")
 @click.option("--follow-depth", type=click.IntRange(1, MAX_FOLLOW_DEPTH), default=None, metavar="N",
-              help="With --follow-imports: how many calls deep to follow into installed packages (default: 2).")
+              help="How many calls deep to follow into installed packages (default: 2).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Hide the findings recorded in FILE (see --write-baseline): fail on new ones only.")
 @click.option("--write-baseline", is_flag=True,
@@ -262,7 +263,8 @@ def _load_config(paths, config_file) -> Config:
 @click.option("--exclude", multiple=True, metavar="PATTERNS",
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("--follow-imports/--no-follow-imports", default=None,
-              help="Also fix the project's calls into installed code that blocks inside (as check reports them).")
+              help="Fix the project's calls into installed code that blocks inside, as check reports them "
+                   "(default: on).")
 @click.option("--whole-project", is_flag=True,
               help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
                    "runs through one of them (the asynclint-fix pre-commit hook).")

@@ -41,7 +41,8 @@ _KEYS = {
     "offload-helpers": "functions that run a callable argument off the loop: 'pkg.run' or 'pkg.run:1' (index)",
     "registrations": "callables handed to a framework: [[tool.asynclint.registrations]] call, arg or keyword, kind, frequency",
     "memoizing-decorators": "decorators whose function runs once per argument set, like functools.cache",
-    "follow-imports": "also analyse the installed third-party code that hot code calls into (default false)",
+    "follow-imports": "also analyse the installed third-party code that hot code calls into, where it resolves on "
+                      "the interpreter's path (default true)",
     "follow-depth": f"how many calls deep to follow into installed packages (1-{MAX_FOLLOW_DEPTH}, default 2)",
 }
 _API_KEYS = {"name", "category", "cost", "severity", "fix"}
@@ -81,7 +82,9 @@ class Config:
     registrations: tuple[Registration, ...] = ()
     memoizers: tuple[str, ...] = ()  # extra memoizing decorators (knowledge.functions.MEMOIZERS)
     min_severity: Severity = Severity.LOW
-    follow_imports: bool = False
+    #: Deep mode (:mod:`asynclint.runner`): on unless switched off; it reads only what resolves on
+    #: the search path, so a project whose imports are not installed is checked as without it.
+    follow_imports: bool = True
     follow_depth: int = 2
     #: Per-directory configurations of a project (:mod:`asynclint.project`), innermost last
     #: among nested ones: which rules a file reports, at which severity, and what is excluded.

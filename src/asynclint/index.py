@@ -847,6 +847,22 @@ class _Indexer:
         local = self.frame.bindings.get(guarded.id, _UNBOUND) if guarded.id not in self.frame.globals else _UNBOUND
         return local is _UNBOUND or isinstance(local, SelfRef)
 
+    def _module_alias(self, target: ast.expr) -> str | None:
+        """``sys.modules["pkg.name"] = other`` (or ``sys.modules[__name__ + ".name"]``) at the
+        top of package ``pkg``: a public alias module, ``pkg.name`` answering for ``other``."""
+        if self.frame.kind != "module" or not isinstance(target, ast.Subscript):
+            return None
+        if not (isinstance(owner := self.infer(target.value), Sym) and owner.name == "sys.modules"):
+            return None
+        key = target.slice
+        if isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add) and isinstance(key.left, ast.Name) \
+                and key.left.id == "__name__" and isinstance(key.right, ast.Constant):
+            key = ast.Constant(f"{self.module}{key.right.value}")
+        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+            return None
+        package, _, name = key.value.rpartition(".")
+        return name if package == self.module and name.isidentifier() else None
+
     def visit_stmt(self, node: ast.stmt) -> None:
         if isinstance(node, _FUNCS):
             self.visit_function(node)
@@ -866,6 +882,8 @@ class _Indexer:
                 self.bind(target, value)
                 if isinstance(target, ast.Name) and _filled_dict(node.value):
                     self.frame.payloads[target.id] = payload_of_value(node.value)
+                if isinstance(value, Sym) and (alias := self._module_alias(target)) is not None:
+                    self.frame.bindings[alias] = value  # read as ``from x import y as alias``
                 if elements is not None and isinstance(target, ast.Tuple) and len(target.elts) == len(elements):
                     for element, typed in zip(target.elts, elements, strict=True):
                         if typed is not None:

@@ -8,6 +8,7 @@ Nothing here imports or runs the code it finds: modules are located with
 from __future__ import annotations
 
 import importlib.machinery
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -48,7 +49,20 @@ class Installed:
         ]
         self._skip = _STDLIB | frozenset(project_packages)
         self._specs: dict[str, ModuleSpec | None] = {}
-        self._owners: dict[Path, dict[str, tuple[str, str | None]]] = {}
+        self._owners: dict[Path, dict[str, tuple[str | None, str | None]]] = {}
+        self._scanned: dict[Path, dict[str, tuple[str, str | None]]] = {}
+        self._infos: dict[Path, list[Path]] = {}
+
+    def fingerprint(self) -> str:
+        """The search path and when each directory on it last changed: installing, upgrading or
+        removing a package adds or removes entries in one of them."""
+        stamps = []
+        for entry in self._search:
+            try:
+                stamps.append(f"{entry}:{Path(entry).stat().st_mtime_ns}")
+            except OSError:
+                stamps.append(f"{entry}:-")
+        return "\n".join(stamps)
 
     def _spec(self, module: str) -> ModuleSpec | None:
         if module in self._specs:
@@ -102,9 +116,27 @@ class Installed:
             return None, None
         origin = Path(spec.origin)
         directory = origin.parent.parent if origin.name == "__init__.py" else origin.parent
-        if directory not in self._owners:
-            self._owners[directory] = _installed_here(directory)
-        return self._owners[directory].get(top, (None, None))
+        owners = self._owners.setdefault(directory, {})
+        if top not in owners:
+            # Most distributions are named after their package: read that one's metadata only,
+            # and every distribution's (hundreds of files in a big environment) only for the rest.
+            owners[top] = _named_after(self._dist_infos(directory), top) or self._all_owners(directory).get(
+                top, (None, None)
+            )
+        return owners[top]
+
+    def _dist_infos(self, directory: Path) -> list[Path]:
+        if directory not in self._infos:
+            try:
+                self._infos[directory] = sorted(directory.glob("*.dist-info"))
+            except OSError:
+                self._infos[directory] = []
+        return self._infos[directory]
+
+    def _all_owners(self, directory: Path) -> dict[str, tuple[str, str | None]]:
+        if directory not in self._scanned:
+            self._scanned[directory] = _installed_here(self._dist_infos(directory))
+        return self._scanned[directory]
 
 
 def _namespace_spec(module: str, locations: Sequence[str]) -> ModuleSpec | None:
@@ -117,16 +149,28 @@ def _namespace_spec(module: str, locations: Sequence[str]) -> ModuleSpec | None:
     return spec
 
 
-def _installed_here(directory: Path) -> dict[str, tuple[str, str | None]]:
-    """Top-level name -> (distribution, version) for the wheels installed in ``directory``,
-    read from the ``.dist-info`` directory names and their ``top_level.txt`` or ``RECORD``
-    (parsing every METADATA file through importlib.metadata costs ~100x more)."""
+def _named_after(infos: Sequence[Path], top: str) -> tuple[str, str | None] | None:
+    """(distribution, version) of the wheel among ``infos`` (``.dist-info`` directories) whose
+    name is ``top``'s (as normalized: ``prime-sandboxes`` for ``prime_sandboxes``) and which
+    installed ``top``."""
+    wanted = _normalized(top)
+    for info in infos:
+        name, _, version = info.name.removesuffix(".dist-info").partition("-")
+        if _normalized(name) == wanted and top in _top_level(info):
+            return name, version or None
+    return None
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()  # PEP 503
+
+
+def _installed_here(infos: Sequence[Path]) -> dict[str, tuple[str, str | None]]:
+    """Top-level name -> (distribution, version) for the wheels whose ``.dist-info`` directories
+    are ``infos``, read from their names and their ``top_level.txt`` or ``RECORD`` (parsing every
+    METADATA file through importlib.metadata costs ~100x more)."""
     owners: dict[str, tuple[str, str | None]] = {}
-    try:
-        entries = sorted(directory.glob("*.dist-info"))
-    except OSError:
-        return owners
-    for info in entries:
+    for info in infos:
         name, _, version = info.name.removesuffix(".dist-info").partition("-")
         for top in _top_level(info):
             owners.setdefault(top, (name, version or None))

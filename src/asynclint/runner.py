@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import pickle
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +24,7 @@ from asynclint.io import CacheDir, UnsafeCache
 from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.model import FileError, Result
+from asynclint.model import FileError, Result, Severity
 from asynclint.pipeline import check_project
 from asynclint.twin_discovery import DiscoveredTwin, TwinCache, imported_packages, twins_for, with_discovered
 
@@ -235,6 +236,33 @@ class LibraryCache:
             self._package(name)[library.module] = (stamp, summary)
             self.dirty.add(name)
 
+    def _plan_file(self) -> str:
+        return f"plan-{self.fingerprint}.json"
+
+    def plan(self, key: str) -> list[str] | None:
+        """The installed modules the last run read, if it had the same inputs (``key``)."""
+        if self.directory is None:
+            return None
+        try:
+            stored = json.loads(self.directory.read(self._plan_file()).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        modules = stored.get("modules") if isinstance(stored, dict) and stored.get("key") == key else None
+        return modules if isinstance(modules, list) and all(isinstance(m, str) for m in modules) else None
+
+    def save_plan(self, key: str, modules: Sequence[str]) -> None:
+        directory = None if self.refusals else open_cache(self.root, "libraries", create=True, refusals=self.refusals)
+        if directory is None:
+            return
+        with directory:
+            try:
+                directory.write(self._plan_file(), json.dumps({"key": key, "modules": list(modules)}))
+                for stale in directory.names():
+                    if stale.startswith("plan-") and stale.endswith(".json") and stale != self._plan_file():
+                        directory.remove(stale)
+            except OSError:
+                pass  # a read-only checkout still gets its findings
+
     def save(self) -> None:
         if self.directory is not None:
             self.directory.close()
@@ -273,6 +301,19 @@ class _Follower:
         self.library: dict[str, ModuleSummary] = {}
         self.unreadable: set[str] = set()
         self.resolved: set[str] = set()
+
+    def replay(self, modules: Sequence[str]) -> list[ModuleSummary] | None:
+        """The summaries of ``modules`` (what a run with the same inputs read), all from the cache
+        and unchanged since; ``None`` if any is not."""
+        assert self.cache is not None
+        summaries = []
+        for module in modules:
+            found = self.installed.find(module)
+            summary = self.cache.get(found) if found is not None else None
+            if summary is None:
+                return None
+            summaries.append(summary)
+        return summaries
 
     def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
         looked: set[str] = set()
@@ -380,6 +421,13 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
+def _installed(search_path: Sequence[str] | None, modules: Iterable[str]) -> Installed:
+    """What is installed on ``search_path`` (default: this interpreter's ``sys.path``) beside
+    the project whose modules are ``modules``."""
+    own = {module.partition(".")[0].partition(ROOT_MARK)[0] for module in modules}
+    return Installed(sys.path if search_path is None else search_path, own)
+
+
 def follow_libraries(
     summaries: Sequence[ModuleSummary],
     config: Config,
@@ -388,31 +436,50 @@ def follow_libraries(
     search_path: Sequence[str] | None = None,
     catalogue: Catalogue | None = None,
     notes: list[str] | None = None,
+    installed: Installed | None = None,
+    project_key: str | None = None,
 ) -> list[ModuleSummary]:
     """Deep mode: summaries of the installed modules the project's hot code calls into, looked
-    for on ``search_path`` (default: this interpreter's ``sys.path``). Why a cache directory was
-    refused is added to ``notes``."""
+    for in ``installed`` (default: on ``search_path``, by default this interpreter's ``sys.path``).
+    Why a cache directory was refused is added to ``notes``.
+
+    ``project_key`` names the project's sources (:meth:`SummaryCache.key` of each): a run with the
+    same sources, configuration and installed packages as the last one reads the same modules,
+    so the cache replays that run's list instead of finding it again call level by call level
+    (a whole-project graph per level)."""
     catalogue = catalogue or config.catalogue()
-    installed = Installed(
-        sys.path if search_path is None else search_path,
-        {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
-    )
+    installed = installed or _installed(search_path, (summary.module for summary in summaries))
     library_cache = LibraryCache(config.root, catalogue) if use_cache else None
-    libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
+    follower = _Follower(installed, catalogue, library_cache)
+    plan_key, libraries = None, None
+    if library_cache is not None and project_key is not None:
+        # Which rules run and what is shown does not change what is read.
+        following = replace(config, select=("ALL",), ignore=(), severity={}, min_severity=Severity.LOW)
+        plan_key = hashlib.sha256(f"{project_key}\0{following!r}\0{installed.fingerprint()}".encode()).hexdigest()
+        planned = library_cache.plan(plan_key)
+        libraries = follower.replay(planned) if planned is not None else None
+    replayed = libraries is not None
+    if libraries is None:
+        libraries = follower.follow(summaries, config)
     if library_cache:
-        library_cache.save()
+        library_cache.save()  # also closes the cache directory
+        if plan_key is not None and not replayed:
+            library_cache.save_plan(plan_key, [summary.module for summary in libraries])
         if notes is not None:
             notes.extend(refusal for refusal in library_cache.refusals if refusal not in notes)
     return libraries
 
 
 def discovered_twins(
-    sources: Sequence[SourceFile], config: Config, use_cache: bool = True, search_path: Sequence[str] | None = None
+    sources: Sequence[SourceFile],
+    config: Config,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+    installed: Installed | None = None,
 ) -> list[DiscoveredTwin]:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
     project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
-    own = {source.module.partition(".")[0].partition(ROOT_MARK)[0] for source in sources}
-    installed = Installed(sys.path if search_path is None else search_path, own)
+    installed = installed or _installed(search_path, (source.module for source in sources))
     cache = TwinCache(config.root, CACHE_DIR, "libraries") if use_cache else None
     packages = imported_packages((source.text for source in sources), installed)
     return twins_for(packages, installed, cache)
@@ -433,8 +500,11 @@ def run_check(
     files = discover(paths, config)
     sources, errors = read_sources(files, config.root)
     catalogue = config.catalogue()
+    installed = None
     if config.follow_imports:
-        catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, search_path))
+        # One look at what is installed, for the twins and for the calls followed.
+        installed = _installed(search_path, (source.module for source in sources))
+        catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, installed=installed))
     cache = SummaryCache(config.root, catalogue) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []
@@ -452,12 +522,16 @@ def run_check(
             if cache:
                 cache.put(source, outcome)
     notes: list[str] = []
+    keys = {SummaryCache.key(s) for s in sources}
     if cache:
-        cache.save({cache.key(s) for s in sources})
+        cache.save(keys)
         notes.extend(cache.refusals)
     if config.follow_imports:
+        project_key = hashlib.sha256("\0".join(sorted(keys)).encode()).hexdigest()
         summaries.extend(follow_libraries(
-            summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue, notes=notes))
+            summaries, config, use_cache=use_cache, catalogue=catalogue, notes=notes, installed=installed,
+            project_key=project_key,
+        ))
     texts = {source.path: source.text for source in sources}
     return replace(
         check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix(), notes=tuple(notes)

@@ -1,0 +1,3 @@
+"""A public alias module: the legacy file helpers under a shorter name."""
+
+from aliasfw.legacy.utils.file_utils import *

@@ -135,7 +135,9 @@ def _merged(root: Path, scopes: tuple[Scope, ...]) -> Config:
         hot_roots=tuple(hot), cold_roots=tuple(cold), memoizers=tuple(memoizers),
         offload={name: position for name, (position, _) in offload.items()},
         registrations=tuple(registrations),
-        follow_imports=bool(deep), follow_depth=max(deep, default=Config(root=root).follow_depth),
+        # Deep mode unless every configuration in effect switches it off (none: the default).
+        follow_imports=bool(deep) if scopes else Config(root=root).follow_imports,
+        follow_depth=max(deep, default=Config(root=root).follow_depth),
         scopes=scopes,
     )
 

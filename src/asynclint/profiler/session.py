@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Coroutine, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -87,7 +88,11 @@ async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
         if _holds_the_loop(loop, frame, driver):
             # The rollout holding the loop gets its cancellation here, inside the blocking call
             # (a sleep, a socket read, a subprocess wait returns EINTR and Python raises from this
-            # handler), not at its next await, which may be seconds away.
+            # handler), not at its next await, which may be seconds away. Raised between any two
+            # bytecodes, it can leave a coroutine made but never awaited (anyio's happy-eyeballs
+            # connect did, once in ten runs of the example): the warning of that says nothing
+            # about the target, only that it was interrupted.
+            warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
             raise asyncio.CancelledError("interrupted (Ctrl-C)")
 
     if threading.current_thread() is threading.main_thread():

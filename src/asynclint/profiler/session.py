@@ -83,8 +83,9 @@ async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
             pass
         try:
             stop.halt(loop)
-        finally:
-            loop.call_soon_threadsafe(stop.set)
+        except Exception:  # noqa: BLE001 - never raise the handler's own error into the target
+            pass  # (the event below still stops the run, at the loop's pace)
+        loop.call_soon_threadsafe(stop.set)
         if _holds_the_loop(loop, frame, driver):
             # The rollout holding the loop gets its cancellation here, inside the blocking call
             # (a sleep, a socket read, a subprocess wait returns EINTR and Python raises from this

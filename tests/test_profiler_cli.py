@@ -243,10 +243,26 @@ def _catches(pid: int, signum: int) -> bool:
     return False
 
 
+def test_the_first_ctrl_c_cuts_the_blocking_call_short_and_no_scheduled_step_runs(workdir: Path):
+    # Rollout 0 holds the loop in a one-minute time.sleep when Ctrl-C comes, and eight substeps
+    # are scheduled behind it, which the rollouts wait for through asyncio.as_completed (so a
+    # cancelled rollout does not cancel them). The sleep is cut short, none of them runs.
+    started = time.monotonic()
+    result = run("profile", "workload.py:fans_out", "--rollouts", "3", "--warmup", "0", "--format", "json",
+                 "-o", "partial.json", cwd=workdir)
+    assert time.monotonic() - started < 45, "the one-minute sleep ran on"
+    assert result.returncode == 130, result.stderr
+    assert result.stderr.splitlines() == ["asynclint: interrupted: stopping (Ctrl-C again to abort)"]
+    report = json.loads((workdir / "partial.json").read_text())
+    assert report["run"]["interrupted"] is True and report["run"]["cancelled"] == 3
+    line = next(n for n, text in enumerate(WORKLOAD.read_text().splitlines(), 1) if "# cut short by Ctrl-C" in text)
+    assert any(site["line"] == line and site["function"] == "_substep" for site in report["sites"]), report["sites"]
+
+
 @pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads /proc")
 def test_a_second_ctrl_c_aborts_at_once(workdir: Path):
-    # The loop is held in time.sleep(60): the first Ctrl-C cannot stop the run before that call
-    # returns; the second kills the process by SIGINT (a shell reports 130) with no report.
+    # The loop is held for a minute in code that swallows the first Ctrl-C's cancellation; the
+    # second kills the process by SIGINT (a shell reports 130) with no report.
     process = _profile_in_a_terminal_group(workdir, "workload.py:stuck", "--rollouts", "4", "--warmup", "0",
                                            "--format", "json", "-o", "none.json")
     _interrupt_when(workdir / "started", process, after=0.5)

@@ -129,8 +129,8 @@ def test_a_long_stall_on_one_line_keeps_few_samples_and_all_its_time():
 
         verdicts: list[str] = []
 
-        def _look(self, stack, skip):
-            super()._look(stack, skip)
+        def _look(self, stack, skip, fired=None):
+            super()._look(stack, skip, fired)
             Looking.verdicts.append(self._last_verdict)
 
     async def main():
@@ -145,19 +145,17 @@ def test_a_long_stall_on_one_line_keeps_few_samples_and_all_its_time():
 
     recording, looks = asyncio.run(main())
     (stall,) = [stall for stall in recording.stalls if stall.duration >= 0.25]
-    # Alike looks (same line, same verdict) merged into one sample. On a loaded machine each
-    # signal that wakes the sleeping thread can leave it waiting for a CPU (a "host" span), so
-    # verdicts alternate and only runs of equal verdicts can merge: never more samples than runs.
+    # Alike looks (same line, same verdict) merged into one sample: never more samples than runs
+    # of equal verdicts.
     runs = 1 + sum(1 for before, after in zip(looks, looks[1:]) if before != after)
     assert len(looks) >= 20 and len(stall.samples) <= runs + 4, (len(stall.samples), runs, len(looks))
-    # All of its time is charged, to the line or, where the thread waited for a CPU, to the host
-    # (on a loaded machine, most of it: the thread woken by each signal waits for a CPU to run
-    # the handler, and those spans say "host"; see docs/profiler.md, "Under load").
+    # All of its time is charged to the line, on a loaded machine too: there the thread, woken by
+    # each signal, waits for a CPU to run the handler, a wait the signal caused, not the host
+    # (only the wait after the sleep's own end is the host's). See docs/profiler.md, "Under load".
     analysis = analyze(recording)
     number = _line_ending("at the same line")
     (line,) = [site for site in analysis.sites if site.frame.function.endswith(".main") and site.frame.line == number]
-    assert line.total_ms > 0
-    assert line.total_ms + dict(analysis.causes)[HOST] >= 0.9 * stall.duration * 1000
+    assert line.total_ms >= 0.7 * stall.duration * 1000, (line.total_ms, dict(analysis.causes))
 
 
 # The target has a loop signal handler (so the process's wakeup descriptor is the loop's socket,

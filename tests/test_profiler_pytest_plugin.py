@@ -236,3 +236,28 @@ def test_nested_budgets_share_the_running_monitor(pytester: pytest.Pytester):
     text = result.stdout.str()
     assert "(budget 30 ms)" in text and "inner stall" not in text  # the message names lines, not comments
     assert "MonitorError" not in text
+
+
+def test_a_budget_judges_the_time_code_held_the_loop_not_the_wait_for_a_cpu():
+    # A 100 ms stall: the loop thread computed for the first 50 ms at `work`, then was ready to run
+    # but the machine kept it waiting for a CPU (its run-queue clock grew by 50 ms).
+    from types import SimpleNamespace
+
+    from asynclint.profiler.attribution import analyze
+    from asynclint.profiler.monitor import Clocks, Recording, Sample, Stall
+    from asynclint.profiler.pytest_plugin import verdict
+
+    namespace: dict = {}
+    exec(compile("def work():\n    pass\n", "/srv/project/app.py", "exec"), namespace)
+    stack = ((namespace["work"].__code__, 2),)
+    computed, waited = Clocks(1.05, 0.05, 0.05, 0.0), Clocks(1.1, 0.05, 0.05, 0.05)
+    stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.05, stack, computed), Sample(1.1, stack, waited)),
+                  gc_time=0.0, before=Clocks(1.0, 0.0, 0.0, 0.0), after=waited)
+    report = SimpleNamespace(analysis=analyze(Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2,
+                                                        interval=0.002, threshold=0.005, method="signal")))
+    assert report.analysis.lag.max_ms == pytest.approx(100.0)
+    assert verdict(report, 60) is None  # over budget only with the machine's part counted
+    message = verdict(report, 30)
+    assert message is not None and message.startswith(
+        "event loop held for 50.0 ms at once (and waited 50.0 ms for a CPU) (budget 30 ms)"), message
+    assert "/srv/project/app.py:2 in work (user): 50.0 ms" in message

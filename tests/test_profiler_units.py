@@ -168,8 +168,8 @@ def test_rich_site_table_keeps_numbers_and_verdicts_whole_when_paths_are_long():
     assert max(len(line) for line in compared.splitlines()) <= 128
 
 
-def _clocks(wall: float, cpu: float, process: float, waiting: float = 0.0) -> Clocks:
-    return Clocks(wall, cpu, process, waiting)
+def _clocks(wall: float, cpu: float, process: float, waiting: float = 0.0, delivery: float = 0.0) -> Clocks:
+    return Clocks(wall, cpu, process, waiting, delivery)
 
 
 def test_a_sample_stands_for_the_time_since_the_look_before_it():
@@ -189,6 +189,12 @@ def test_a_sample_stands_for_the_time_since_the_look_before_it():
     (_clocks(1.1, 0.001, 0.001), BLOCKED),  # it slept or waited on I/O
     (_clocks(1.1, 0.001, 0.095), GIL_WAIT),  # it waited while another thread computed
     (_clocks(1.1, 0.001, 0.001, 0.08), HOST_WAIT),  # it was ready, but the machine was busy
+    # Asleep in a call for 25 ms until the sampler's signal woke it, then 75 ms waiting for a CPU
+    # to run the handler: the signal caused that wait, the host did not lengthen the call.
+    (_clocks(1.1, 0.0005, 0.0005, 0.075, 0.075), BLOCKED),
+    # Computing, or ready to, when the signal came: its wait for the handler is the host's.
+    (_clocks(1.1, 0.025, 0.025, 0.075, 0.075), HOST_WAIT),
+    (_clocks(1.1, 0.09, 0.09, 0.0, 0.08), RAN),  # in a C call holding the GIL: the handler ran after it
 ])
 def test_the_loop_threads_clocks_say_what_it_did(after: Clocks, verdict: str):
     assert interval_verdict(_clocks(1.0, 0.0, 0.0), after) == verdict

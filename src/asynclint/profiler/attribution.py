@@ -111,6 +111,12 @@ class StallView:
     duration_ms: float
     sites: tuple[tuple[Frame, str, float], ...]  # (frame, cause, ms)
 
+    @property
+    def held_ms(self) -> float:
+        """The part of the stall the loop thread was not kept waiting for a CPU by the machine:
+        how long the code (or the garbage collector, or another thread) held the loop."""
+        return max(0.0, self.duration_ms - sum(ms for _, cause, ms in self.sites if cause == HOST))
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -123,6 +129,7 @@ class Analysis:
     interval_ms: float
     wall_s: float
     notes: tuple[str, ...] = ()  # how it was measured, when the reader should know (a sampler switch)
+    most_held: StallView | None = None  # the stall with the largest ``held_ms`` (the host's part left out)
 
 
 # -- where a frame comes from ----------------------------------------------------------------
@@ -428,6 +435,7 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
         interval_ms=recording.interval * 1000,
         wall_s=recording.wall,
         notes=recording.notes,
+        most_held=max(views, key=lambda view: view.held_ms, default=None),
     )
 
 

@@ -93,6 +93,10 @@ class Clocks:
     cpu: float | None  # the loop thread's CPU time, None where it cannot be read from this thread
     process: float  # the whole process's CPU time, every thread
     waiting: float | None  # the loop thread's time runnable but not running (Linux), None where unknown
+    # Read by the signal sampler's handler: how long after its timer fired the handler ran. For a
+    # thread asleep in a call, that is the wait for a CPU that the signal itself caused by waking
+    # it: without the sampler the thread would have gone on sleeping.
+    delivery: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -144,13 +148,29 @@ def interval_verdict(before: Clocks | None, after: Clocks | None) -> str:
     """What the loop thread did between two readings: ``ran`` (it computed: the sampled frame is
     the culprit), ``blocked`` (it waited in a call that released the GIL: sleep, I/O, a lock --
     still the sampled frame's doing), ``gil`` (it waited for the GIL while other threads computed)
-    or ``host`` (it was ready to run but the machine gave its CPU to others)."""
+    or ``host`` (it was ready to run but the machine gave its CPU to others).
+
+    The wait for a CPU that delivering the sampler's signal caused is left out (see
+    ``Clocks.delivery``): on a busy machine a thread asleep in ``time.sleep`` or a socket read,
+    woken by each signal, waits for a CPU to run the handler and would otherwise look like a
+    thread the host kept from running, although the host did not lengthen its call at all."""
     if before is None or after is None or after.wall <= before.wall or before.cpu is None or after.cpu is None:
         return RAN
     wall = after.wall - before.wall
     cpu = after.cpu - before.cpu
-    if after.waiting is not None and before.waiting is not None and after.waiting - before.waiting >= 0.5 * wall:
-        return HOST_WAIT
+    if after.waiting is not None and before.waiting is not None:
+        waiting = after.waiting - before.waiting
+        asleep = wall - cpu - waiting  # neither running nor ready to: in a call, or waiting for the GIL
+        if after.delivery and asleep >= 0.5 * (wall - after.delivery):
+            # It slept until the signal woke it, then waited for a CPU to run the handler: that
+            # wait is the signal's doing (as much of the delivery as it spent runnable). A thread
+            # that was computing, or ready to, when the signal came waited for the host as before.
+            caused = min(after.delivery, waiting)
+            wall, waiting = wall - caused, waiting - caused
+            if wall <= 0:
+                return BLOCKED
+        if waiting >= 0.5 * wall:
+            return HOST_WAIT
     if cpu >= 0.3 * wall:
         return RAN
     if (after.process - before.process) - cpu >= 0.5 * wall:
@@ -474,7 +494,8 @@ class _ClockReader:
             except OSError:
                 self._schedstat = None
 
-    def read(self) -> Clocks:
+    def read(self, fired: float | None = None) -> Clocks:
+        """The clocks now; ``fired``: when the sampler's timer fired, if this is its handler."""
         if self._cpu_clock is not None:
             cpu: float | None = time.clock_gettime(self._cpu_clock)
         else:
@@ -488,7 +509,8 @@ class _ClockReader:
                 waiting = int(self._buffer.raw[:max(size, 0)].split()[1]) / 1e9
             except (IndexError, ValueError):
                 waiting = None
-        return Clocks(time.monotonic(), cpu, time.process_time(), waiting)
+        wall = time.monotonic()
+        return Clocks(wall, cpu, time.process_time(), waiting, 0.0 if fired is None else max(0.0, wall - fired))
 
     def close(self) -> None:
         if self._schedstat is not None:
@@ -589,6 +611,7 @@ class LoopMonitor:
         self._last_look: Clocks | None = None  # ... and at the last heartbeat or sample
         self._threads_cpu: dict[int, float] | None = None  # other threads' CPU at the last look, when read
         self._last_verdict = ""  # what the loop thread did before the last sample
+        self._fires_at = 0.0  # monotonic time the signal sampler's timer is set to fire
         self._loop_ident = 0
         self._stopped = False
 
@@ -825,16 +848,18 @@ class LoopMonitor:
             self._deadline = time.monotonic() + first
 
     def _set_signal_timer(self, delay: float) -> None:
+        self._fires_at = time.monotonic() + delay
         if self._timer is not None:
             self._timer.set(delay)
         else:
             signal.setitimer(signal.ITIMER_REAL, delay)
 
-    def _look(self, stack: tuple[StackEntry, ...], skip: set[int]) -> None:
+    def _look(self, stack: tuple[StackEntry, ...], skip: set[int], fired: float | None = None) -> None:
         """Record a sample: the loop thread's ``stack`` and clocks, and the other threads' stacks
-        when the loop thread seems to have been waiting for the GIL since the last look."""
+        when the loop thread seems to have been waiting for the GIL since the last look. ``fired``:
+        when the signal sampler's timer fired (from its handler)."""
         assert self._clocks is not None
-        clocks = self._clocks.read()
+        clocks = self._clocks.read(fired)
         others: tuple[tuple[StackEntry, ...], ...] = ()
         verdict = interval_verdict(self._last_look, clocks)
         if verdict == GIL_WAIT:
@@ -844,12 +869,18 @@ class LoopMonitor:
             others = _busy_stacks(skip, self._threads_cpu, threads, span)
             self._threads_cpu = threads
         self._last_look = clocks
-        sample = Sample(clocks.wall, stack, clocks, others)
         pending = self._pending
         if pending and not others and verdict == self._last_verdict and pending[-1].stack == stack \
                 and not pending[-1].others:
-            pending[-1] = sample  # the same code, doing the same: one sample stands for both spans
+            # The same code, doing the same: one sample stands for both spans, and for the wake-ups
+            # of both signals.
+            merged = pending[-1].clocks
+            if merged is not None and merged.delivery:
+                clocks = Clocks(clocks.wall, clocks.cpu, clocks.process, clocks.waiting,
+                                clocks.delivery + merged.delivery)
+            pending[-1] = Sample(clocks.wall, stack, clocks, others)
         else:
+            sample = Sample(clocks.wall, stack, clocks, others)
             pending.append(sample)
             if len(pending) >= MAX_PENDING:
                 del pending[::2]
@@ -872,7 +903,7 @@ class LoopMonitor:
             if self._relay is not None:
                 self._relay.tick()
             if frame is not None:
-                self._look(capture_stack(frame), {self._loop_ident})
+                self._look(capture_stack(frame), {self._loop_ident}, self._fires_at)
         except Exception as exc:
             self._note_error("signal sampler", exc)
 

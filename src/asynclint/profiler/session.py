@@ -9,10 +9,12 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Coroutine, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import FrameType
 from typing import Any, TypeVar
 
 from asynclint.model import Finding
@@ -23,7 +25,7 @@ from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
 from asynclint.profiler.targets import (
-    INTERRUPTED, TIMED_OUT, LoadPlan, RunOutcome, Target, canonical, default_rollouts, resolve,
+    INTERRUPTED, TIMED_OUT, LoadPlan, RunOutcome, Stop, Target, canonical, default_rollouts, resolve,
 )
 
 
@@ -61,11 +63,12 @@ async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
     The first SIGINT stops the run: rollouts in flight are cancelled and the outcome says it was
     interrupted (``Interrupted`` if that happened before measuring). A second one aborts at once.
     """
-    stop = asyncio.Event()
+    stop = Stop()
     loop = asyncio.get_running_loop()
+    driver = asyncio.current_task()
     handling, previous = False, None
 
-    def interrupt(signum: int, frame: object) -> None:
+    def interrupt(signum: int, frame: FrameType | None) -> None:
         # A plain handler, not loop.add_signal_handler: that one learns of the signal only from a
         # byte in the loop's wakeup descriptor, which a full descriptor loses (see monitor's
         # _WakeupRelay), and it runs only once the loop gets back from a stall. This one runs on
@@ -78,17 +81,31 @@ async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
             os.write(2, b"asynclint: interrupted: stopping (Ctrl-C again to abort)\n")
         except OSError:
             pass
+        try:
+            stop.halt(loop)
+        except Exception:  # noqa: BLE001 - never raise the handler's own error into the target
+            pass  # (the event below still stops the run, at the loop's pace)
         loop.call_soon_threadsafe(stop.set)
+        if _holds_the_loop(loop, frame, driver):
+            # The rollout holding the loop gets its cancellation here, inside the blocking call
+            # (a sleep, a socket read, a subprocess wait returns EINTR and Python raises from this
+            # handler), not at its next await, which may be seconds away. Raised between any two
+            # bytecodes, it can leave a coroutine made but never awaited (anyio's happy-eyeballs
+            # connect did, once in ten runs of the example): the warning of that says nothing
+            # about the target, only that it was interrupted.
+            warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
+            raise asyncio.CancelledError("interrupted (Ctrl-C)")
 
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGINT, interrupt)
         handling = True
     try:
         await target.start()
+        stop.spare(asyncio.all_tasks(loop))
         try:
-            if warmup and not stop.is_set():
+            if warmup and not stop.halted:
                 await target.warm_up(LoadPlan(warmup, min(plan.concurrency, warmup), None, plan.timeout), stop)
-            if stop.is_set():
+            if stop.halted:
                 raise Interrupted("interrupted before measuring: no report")
             if monitor is not None:
                 monitor.start()
@@ -103,9 +120,23 @@ async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
     finally:
         # Once interrupted, SIGINT keeps its default action until the process ends, so that a
         # second Ctrl-C aborts the analysis and the writing of the report too.
-        if handling and not stop.is_set() and signal.getsignal(signal.SIGINT) is interrupt:
+        if handling and not stop.halted and signal.getsignal(signal.SIGINT) is interrupt:
             signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
     return outcome, wall, recording
+
+
+_ASYNCIO = os.path.dirname(asyncio.__file__) + os.sep
+
+
+def _holds_the_loop(loop: asyncio.AbstractEventLoop, frame: FrameType | None, driver: asyncio.Task | None) -> bool:
+    """The code ``frame`` is in (interrupted by a signal on the loop's thread) is a step of the
+    target's tasks: neither the loop waiting for events or running a plain callback (no task,
+    such as the monitor's heartbeat), nor the profiler's own driver, nor asyncio's machinery in
+    the middle of a step, where an exception would land in the loop rather than in a rollout."""
+    if frame is None or frame.f_code.co_filename.startswith(_ASYNCIO):
+        return False
+    task = asyncio.current_task(loop)
+    return task is not None and task is not driver
 
 
 #: Event loops a target can run on (``--loop``).

@@ -16,7 +16,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 
-from asynclint.profiler.attribution import CAUSES, HISTOGRAM_EDGES_MS, Analysis, LagStats, SiteStats, histogram_labels
+from asynclint.profiler.attribution import (
+    CAUSES, HISTOGRAM_EDGES_MS, Analysis, LagStats, SiteStats, StallView, histogram_labels,
+)
 from asynclint.profiler.monitor import Stall
 
 #: Percentile buckets grow by this ratio: a percentile is the geometric middle of its bucket, so
@@ -112,6 +114,7 @@ class Tally:
         self._worst: list[tuple[float, int, object]] = []  # min-heap of (duration, order, StallView)
         self._order = 0
         self._last: Analysis | None = None
+        self._most_held: StallView | None = None
 
     def add(self, lags: Iterable[float], stalls: Iterable[Stall], analysis: Analysis) -> None:
         """One chunk: its raw lags and stalls (for the digest) and ``analyze`` of the same chunk."""
@@ -138,6 +141,9 @@ class Tally:
                 heapq.heappush(self._worst, entry)
             elif entry[0] > self._worst[0][0]:
                 heapq.heapreplace(self._worst, entry)
+        held = analysis.most_held
+        if held is not None and (self._most_held is None or held.held_ms > self._most_held.held_ms):
+            self._most_held = held
         self._last = analysis
 
     def analysis(self, empty: Analysis, wall_s: float) -> Analysis:
@@ -147,4 +153,4 @@ class Tally:
         sites.sort(key=lambda s: (-s.total_ms, s.frame.path, s.frame.line))
         worst = [view for _, _, view in sorted(self._worst, key=lambda entry: (-entry[0], entry[1]))]
         return replace(like, lag=self.lag.stats(like.lag), sites=tuple(sites), causes=tuple(self._causes.items()),
-                       worst=tuple(worst), wall_s=wall_s)
+                       worst=tuple(worst), wall_s=wall_s, most_held=self._most_held)

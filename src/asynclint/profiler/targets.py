@@ -57,6 +57,43 @@ class RunOutcome:
     ended: str | None = None  # TIMED_OUT or INTERRUPTED when the run was cut short
 
 
+class Stop(asyncio.Event):
+    """An interrupt (Ctrl-C) of a run: an event the pools wait on, and ``halt``, which a SIGINT
+    handler calls while the loop may be held. ``halt`` marks the pools as stopping and cancels,
+    at once, every task the target started since ``spare`` was called (its rollouts, and the
+    tasks they started), as ``asyncio.Runner``'s own SIGINT handler cancels its main task. A
+    rollout step already scheduled then gets its ``CancelledError`` instead of running: on the
+    bundled example, verifiers waits for its group tasks through ``asyncio.as_completed``, which
+    does not pass a cancellation on to them, and their scheduled steps made the sync judge's
+    calls for seconds after the Ctrl-C. Tasks from before (the target's servers, the profiler's
+    driver) are left to the target's ``close``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.halted = False
+        self._pools: list[Pool] = []
+        self._spared: set[asyncio.Task[Any]] = set()
+
+    def spare(self, tasks: set[asyncio.Task[Any]]) -> None:
+        self._spared = tasks
+
+    def halt(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.halted = True
+        for pool in list(self._pools):
+            pool.stopping = True
+        for task in asyncio.all_tasks(loop) - self._spared:
+            task.cancel()
+
+    def attach(self, pool: Pool) -> None:
+        self._pools.append(pool)
+        if self.halted:
+            pool.stopping = True
+
+    def detach(self, pool: Pool) -> None:
+        if pool in self._pools:
+            self._pools.remove(pool)
+
+
 @dataclass(frozen=True)
 class PoolEnding:
     """How a pool ended: the jobs it cancelled while they ran, and why (None: all finished)."""
@@ -73,6 +110,9 @@ class Pool:
     def __init__(self, plan: LoadPlan, workers: int, stop: asyncio.Event | None = None):
         self.plan, self.workers, self.stop = plan, workers, stop
         self.stopping = False
+
+    def _interrupted(self) -> bool:
+        return self.stop is not None and (self.stop.is_set() or getattr(self.stop, "halted", False))
 
     async def run(self, next_job: Callable[[], Any], run: Callable[[Any], Awaitable[None]]) -> PoolEnding:
         """``run(job)`` for each ``next_job()`` (None: no more). ``run`` records its own results and
@@ -96,14 +136,17 @@ class Pool:
         tasks = [asyncio.ensure_future(worker(n)) for n in range(self.workers)]
         everything = asyncio.gather(*tasks)
         interrupted = asyncio.ensure_future(self.stop.wait()) if self.stop is not None else None
+        if isinstance(self.stop, Stop):
+            self.stop.attach(self)
         try:
             limit = None if plan.timeout is None else max(0.0, started + plan.timeout - time.monotonic())
             await asyncio.wait({everything} | ({interrupted} if interrupted else set()), timeout=limit,
                                return_when=asyncio.FIRST_COMPLETED)
-            if everything.done():
+            # Halted, the jobs were cancelled before the event was set: their gather may be done first.
+            if everything.done() and not self._interrupted():
                 everything.result()  # a TargetError ends the run
                 return PoolEnding((), None)
-            reason = INTERRUPTED if self.stop is not None and self.stop.is_set() else TIMED_OUT
+            reason = INTERRUPTED if self._interrupted() else TIMED_OUT
             self.stopping = True
             cut = tuple(running.values())
             for task in tasks:
@@ -111,6 +154,8 @@ class Pool:
             await asyncio.gather(*tasks, return_exceptions=True)
             return PoolEnding(cut, reason)
         finally:
+            if isinstance(self.stop, Stop):
+                self.stop.detach(self)
             self.stopping = True
             for task in tasks:
                 task.cancel()

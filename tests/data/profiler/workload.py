@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -172,10 +173,36 @@ async def floods(index: int) -> int:
 
 
 async def stuck(index: int) -> int:
-    """Holds the loop in one C call for a minute: only an abort can end the run early."""
+    """Holds the loop for a minute in code that swallows every exception (the first Ctrl-C's
+    cancellation included, raised inside ``time.sleep``): only an abort can end the run early."""
     started = os.environ.get("ASYNCLINT_TEST_STARTED")
     if started and index == 0:
         Path(started).touch()
     await asyncio.sleep(0.001)
-    time.sleep(60)  # held for the interrupt tests
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            time.sleep(deadline - time.monotonic())  # held for the interrupt tests
+        except BaseException:  # noqa: BLE001 - the point: code that will not be interrupted
+            pass
+    return index
+
+
+async def _substep(index: int, part: int) -> None:
+    if index == 0 and part == 0:
+        # Ctrl-C arrives inside a minute-long blocking call of the loop thread, while the other
+        # substeps' first steps are already scheduled behind it.
+        main = threading.main_thread().ident
+        threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGINT)).start()
+        time.sleep(60)  # cut short by Ctrl-C
+    print(f"rollout {index} part {part} ran", file=sys.stderr, flush=True)
+    time.sleep(0.05)
+
+
+async def fans_out(index: int) -> int:
+    """Each rollout runs three substeps as tasks of its own and waits for them the way verifiers
+    waits for its groups, with ``asyncio.as_completed``, which does not pass a cancellation of the
+    rollout on to them. Rollout 0's first substep is interrupted by a Ctrl-C (see ``_substep``)."""
+    for waiting in asyncio.as_completed([asyncio.ensure_future(_substep(index, part)) for part in range(3)]):
+        await waiting
     return index

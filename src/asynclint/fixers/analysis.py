@@ -30,7 +30,14 @@ from libcst.metadata import (
 from asynclint.fixers.base import Decline, Import, ModuleStatement
 from asynclint.hotpaths import FuncKey, ProjectGraph
 from asynclint.index import CallSite
-from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
+from asynclint.knowledge.asyncio_apis import (
+    ACQUIRES,
+    EVENT_LOOP_LIBRARIES,
+    LOOP_ATTRIBUTES,
+    LOOP_NAMES,
+    SLEEPS,
+    THREAD_RUNNERS,
+)
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
 from asynclint.model import Finding
 
@@ -594,7 +601,7 @@ class FixProject:
 
     def _redefinable_root(self, path: str, qualname: str, function: cst.FunctionDef) -> Decline | None:
         refused = self.redefinable(path, qualname, "a coroutine")
-        if refused is None and _is_generator(function):
+        if refused is None and is_generator(function):
             refused = Decline(f"`{function.name.value}` is a generator")
         return refused
 
@@ -614,7 +621,7 @@ class FixProject:
         refused = self.redefinable(root_link.path, root_link.function, "a coroutine")
         if refused is not None:
             return refused
-        if _is_generator(root):
+        if is_generator(root):
             return Decline(f"`{name}` is a generator")
         if len(chain) == 2:
             return Site(file, call, function, "root")
@@ -663,7 +670,7 @@ def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: st
     return found
 
 
-def _is_generator(function: cst.FunctionDef) -> bool:
+def is_generator(function: cst.FunctionDef) -> bool:
     class Finder(cst.CSTVisitor):
         found = False
 
@@ -679,6 +686,109 @@ def _is_generator(function: cst.FunctionDef) -> bool:
     finder = Finder()
     function.visit(finder)
     return finder.found
+
+
+# --- where an await may go ----------------------------------------------------------------
+
+
+def acquired_names(file: ParsedFile, statement: cst.CSTNode) -> tuple[set[str], str]:
+    """The names ``statement`` binds to something only an explicit release gives back (see
+    :data:`~asynclint.knowledge.asyncio_apis.ACQUIRES`), and the call that acquires it."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return set(), ""
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign | cst.AnnAssign) or small.value is None:
+        return set(), ""
+    acquired = _acquired_by(file, small.value)
+    if not acquired:
+        return set(), ""
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    names: set[str] = set()
+    for target in targets:  # `fd, path = tempfile.mkstemp()`
+        parts = [element.value for element in target.elements] if isinstance(target, cst.Tuple | cst.List) else [target]
+        names.update(part.value for part in parts if isinstance(part, cst.Name))
+    return names, acquired
+
+
+def _acquired_by(file: ParsedFile, value: cst.BaseExpression) -> str:
+    """The acquiring callee ``value`` calls, directly or handed to a thread runner
+    (``await asyncio.to_thread(tempfile.mkdtemp)``), "" if none."""
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return ""
+    if found := _acquires(file, value):
+        return found
+    first = value.args[0].value if value.args else None
+    if first is None:
+        return ""
+    if isinstance(first, cst.Call):  # `functools.partial(tempfile.NamedTemporaryFile, delete=False)`
+        return _acquired_by(file, first)
+    handed = value.with_changes(func=first, args=value.args[1:])  # `to_thread(NamedTemporaryFile, delete=False)`
+    return _acquires(file, handed)
+
+
+def _resolved_name(file: ParsedFile, func: cst.BaseExpression) -> str:
+    name = dotted(func)
+    if name is None:
+        return ""
+    head, _, rest = name.partition(".")
+    target = binding(file, head, func).target
+    return ".".join(filter(None, (target, rest))) if target is not None else ""
+
+
+def _acquires(file: ParsedFile, call: cst.Call) -> str:
+    name = _resolved_name(file, call.func)
+    if name not in ACQUIRES:
+        return ""
+    condition = ACQUIRES[name]
+    if not condition:
+        return name
+    keyword, _, literal = condition.partition("=")
+    given = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
+    return name if given is not None and file.code(given) == literal else ""
+
+
+def cancellation_window(file: ParsedFile, node: cst.CSTNode) -> str:
+    """Why an ``await`` added at ``node`` would leak a resource if the task were cancelled there
+    ("" when it would not): ``node``'s statement acquires it, or comes after the statement that
+    does, in the same block (or an enclosing one), before the ``try`` whose ``finally`` or
+    handler releases it. Until that ``try`` is entered nothing releases it, and an ``await`` is
+    where a cancellation is delivered."""
+    child: cst.CSTNode | None = node if isinstance(node, cst.BaseStatement) else file.statement_of(node)
+    while child is not None:
+        block = file.parent(child)
+        if not isinstance(block, cst.IndentedBlock | cst.Module):
+            return ""
+        body = list(block.body)
+        index = next((i for i, statement in enumerate(body) if statement is child), None)
+        if index is None:
+            return ""
+        for before in range(index, -1, -1):
+            names, acquired = acquired_names(file, body[before])
+            if not names:
+                continue
+            for later in body[index + 1 :]:
+                if isinstance(later, cst.Try) and _releases(file, later, names):
+                    name = sorted(names)[0]
+                    return (
+                        f"an `await` there would come between `{acquired}` (line"
+                        f" {file.span(body[before])[0][0]}) and the `try` that releases `{name}`"
+                        f" (line {file.span(later)[0][0]}): a cancellation there would leak it"
+                    )
+        owner = file.parent(block)
+        if owner is None or isinstance(owner, cst.FunctionDef | cst.ClassDef | cst.Module):
+            return ""
+        child = file.statement_of(owner)  # the `if`, `with`, loop or `try` holding this block
+    return ""
+
+
+def _releases(file: ParsedFile, statement: cst.Try, names: set[str]) -> bool:
+    """The ``try``'s ``finally`` or a handler reads one of ``names``."""
+    parts: list[cst.CSTNode] = [*statement.handlers]
+    if statement.finalbody is not None:
+        parts.append(statement.finalbody)
+    return bool(names_read(file, parts) & names)
 
 
 # --- building the replacement ------------------------------------------------------------------
@@ -836,7 +946,7 @@ def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression)
     return grown > max(LINE_LENGTH, len(line))
 
 
-def _runs_nothing(node: cst.CSTNode) -> bool:
+def runs_nothing(node: cst.CSTNode) -> bool:
     """No call, ``await``, ``yield`` or walrus inside: evaluating it cannot observe or change
     what a call evaluated before or after it does (attribute and item reads are taken as plain)."""
 
@@ -857,7 +967,7 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
     """Whether ``call`` can be evaluated before the rest of its statement without changing what
     runs, or in which order: it must run unconditionally (no ``and``/``or``/``if``-expression,
     comprehension or lambda around it), and nothing evaluated before it may run code (see
-    :func:`_runs_nothing`). Only one-line simple statements are rewritten this way."""
+    :func:`runs_nothing`). Only one-line simple statements are rewritten this way."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return False
     child: cst.CSTNode = call
@@ -880,7 +990,7 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
                 break
             if isinstance(parent, cst.Assign | cst.AnnAssign) and sibling is not getattr(parent, "value", None):
                 continue  # assignment targets are stored after the value is computed
-            if not _runs_nothing(sibling):
+            if not runs_nothing(sibling):
                 return False
         child = parent
     return False
@@ -1269,10 +1379,81 @@ def event_loop_use(file: ParsedFile, node: cst.CSTNode) -> str:
             node.value.visit(self)  # nor is an attribute's
             if not found and node.attr.value in LOOP_ATTRIBUTES:
                 found.append(f"`{file.code(node)}`")
+            elif not found and isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
+                cls = file.enclosing_class(node)
+                bound = loop_bound_attributes(file, cls) if cls is not None else {}
+                if node.attr.value in bound:
+                    found.append(f"`{file.code(node)}` ({bound[node.attr.value]})")
             return False
 
     node.visit(Uses())
     return found[0] if found else ""
+
+
+def loop_bound_attributes(file: ParsedFile, cls: cst.ClassDef) -> dict[str, str]:
+    """Attributes of ``cls``'s instances (or the class) holding objects of the event loop, each
+    with where it comes from in words: assigned (in any method, or in the class body) a value
+    built from asyncio, anyio or trio or obtained from the loop (``self._done = asyncio.Event()``,
+    ``self.fut = loop.create_future()``, ``done: asyncio.Event = field(...)``), also an item of
+    a container kept on ``self`` (``self.events[k] = asyncio.Event()``). Code that sets such an
+    event or puts into such a queue must stay on the loop's thread."""
+    bound: dict[str, str] = {}
+
+    def attribute_of_self(target: cst.BaseExpression) -> str | None:
+        while isinstance(target, cst.Subscript):
+            target = target.value
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            if target.value.value in ("self", "cls"):
+                return target.attr.value
+        return None
+
+    class Stores(cst.CSTVisitor):
+        def _store(self, target: cst.BaseExpression, *values: cst.BaseExpression | None) -> None:
+            name = attribute_of_self(target)
+            if name is None and isinstance(target, cst.Name):
+                statement = file.statement_of(target)  # a class attribute, written in the class body
+                if statement is not None and file.parent(file.parent(statement)) is cls:
+                    name = target.value
+            if name is None or name in bound:
+                return
+            for value in values:
+                if value is not None and (origin := _loop_origin(file, value)):
+                    bound[name] = origin
+                    return
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                self._store(target.target, node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._store(node.target, node.value, node.annotation.annotation)
+
+    cls.body.visit(Stores())
+    return bound
+
+
+def _loop_origin(file: ParsedFile, value: cst.BaseExpression) -> str:
+    """Where ``value`` (outside any ``await``) gets an object of the event loop from, in words ("" if
+    nowhere): a name bound to asyncio/anyio/trio or to a value obtained from them, or the loop."""
+    for read in _names_read_in(file, value):
+        libraries = sorted(_modules_behind(file, read.value, read, set()) & EVENT_LOOP_LIBRARIES)
+        if libraries:
+            return f"built from `{libraries[0]}`"
+        if read.value in LOOP_NAMES and binding(file, read.value, read).target is None:
+            return "obtained from the event loop"
+
+    class LoopAttribute(cst.CSTVisitor):
+        found = False
+
+        def visit_Await(self, node: cst.Await) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            self.found = self.found or node.attr.value in LOOP_ATTRIBUTES
+
+    finder = LoopAttribute()
+    value.visit(finder)
+    return "obtained from the event loop" if finder.found else ""
 
 
 def _loop_name(file: ParsedFile, name: cst.Name) -> str:
@@ -1387,6 +1568,88 @@ def reference(
                 " fix again"
             )
     return Reference(name or module, (Import(module, name),))
+
+
+def concurrency_library(file: ParsedFile) -> str | Decline:
+    """The event-loop library the module's code runs under, from what it imports (any scope):
+    asyncio when it imports asyncio (code using asyncio's own primitives runs on an asyncio loop,
+    anyio's asyncio backend included), else trio, else anyio (whose runner works under either
+    backend); a module importing none of them is taken to run under asyncio, as before.
+    Declines when it imports both asyncio and trio: which loop runs a given function is unknown."""
+    imported = set()
+    for node in file.positions:
+        if isinstance(node, cst.Import):
+            imported.update(file.code(alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            imported.add(file.code(node.module).split(".")[0])
+    libraries = imported & EVENT_LOOP_LIBRARIES
+    if {"asyncio", "trio"} <= libraries:
+        return Decline("the module imports both asyncio and trio: cannot tell which event loop runs this code")
+    return next((library for library in ("asyncio", "trio", "anyio") if library in libraries), "asyncio")
+
+
+def asyncio_only(file: ParsedFile, recipe: str) -> Decline | None:
+    """A decline for a recipe written only for asyncio (an executor of the running loop, an
+    asyncio client) in a module that runs under trio or anyio."""
+    library = concurrency_library(file)
+    if isinstance(library, Decline):
+        return library
+    if library != "asyncio":
+        return Decline(f"the module runs under {library}; the {recipe} recipe is written for asyncio")
+    return None
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How to run a sync call in a worker thread in one file: ``asyncio.to_thread``,
+    ``trio.to_thread.run_sync`` or ``anyio.to_thread.run_sync``, written as the file imports it."""
+
+    code: str
+    imports: tuple[Import, ...]
+    keywords: bool  # passes keyword arguments on (else they are bound with ``functools.partial``)
+    file: ParsedFile
+
+    def offload(self, call: cst.Call) -> tuple[cst.Call, tuple[Import, ...]] | Decline:
+        """``runner(f, *args, **kwargs)`` for the call ``f(*args, **kwargs)``, with the imports it
+        needs; for a runner that takes no keyword arguments, ``runner(functools.partial(f, *args,
+        **kwargs))`` (the arguments are still evaluated on the loop, in the same order)."""
+        if self.keywords or all(arg.keyword is None and arg.star != "**" for arg in call.args):
+            return offload_call(call, self.code, (call.func,)), self.imports
+        functools = reference(self.file, "functools", at=(call,))
+        if isinstance(functools, Decline):
+            return functools
+        bound = offload_call(call, f"{functools.code}.partial", (call.func,))
+        runner = cst.Call(func=cst.parse_expression(self.code), args=[cst.Arg(bound)])
+        return runner, tuple(dict.fromkeys((*self.imports, *functools.imports)))
+
+    def lambda_(self, body: cst.BaseExpression) -> cst.Call:
+        """``runner(lambda: body)``: ``body`` evaluated whole in the thread."""
+        return cst.Call(
+            func=cst.parse_expression(self.code), args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=body))]
+        )
+
+
+def thread_runner(file: ParsedFile, at: tuple[cst.CSTNode, ...]) -> Runner | Decline:
+    """The worker-thread runner of the module's event-loop library (see
+    :func:`concurrency_library`), referable at the nodes ``at``."""
+    library = concurrency_library(file)
+    if isinstance(library, Decline):
+        return library
+    module, function, keywords = THREAD_RUNNERS[library]
+    found = reference(file, module, at=at)
+    if isinstance(found, Decline):
+        return found
+    return Runner(f"{found.code}.{function}", found.imports, keywords, file)
+
+
+def sleep_reference(file: ParsedFile, at: tuple[cst.CSTNode, ...]) -> Reference | Decline:
+    """``asyncio.sleep``, ``trio.sleep`` or ``anyio.sleep``, as the module's library has it."""
+    library = concurrency_library(file)
+    if isinstance(library, Decline):
+        return library
+    module, function = SLEEPS[library]
+    found = reference(file, module, at=at)
+    return found if isinstance(found, Decline) else Reference(f"{found.code}.{function}", found.imports)
 
 
 def module_level_name_of(file: ParsedFile, code: str) -> str | None:

@@ -99,7 +99,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if isinstance(swapped, Decline):
         return swapped
     new_func, imports, unused = swapped
-    edits = [Edit(construction, construction.with_changes(func=new_func))]
+    edits = [_constructed(file, construction, new_func, client_type)]
     edits += [Edit(use, awaited(file, use, use)) for use in uses]
     methods = sorted({file.enclosing_function(use).name.value for use in uses})
     return Fix(
@@ -299,6 +299,34 @@ def _async_constructor(
     return cst.parse_expression(async_class.code), async_class.imports, unused
 
 
+def _constructed(file: ParsedFile, construction: cst.Call, new_func: cst.BaseExpression, client_type: str) -> Edit:
+    """The edit calling ``new_func`` instead; in an annotated assignment (``client: OpenAI =
+    OpenAI()``) the annotation follows, wherever it names the sync class (``OpenAI | None``,
+    ``Optional["OpenAI"]``), so it does not claim a type the value no longer has."""
+    swapped = construction.with_changes(func=new_func)
+    assignment = file.parent(construction)
+    if not isinstance(assignment, cst.AnnAssign) or assignment.value is not construction:
+        return Edit(construction, swapped)
+    old_spelling = file.code(construction.func)
+    new_spelling = file.code(new_func)
+
+    class Follow(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return new_func if _resolve(file, original) == client_type else updated
+
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            return new_func if _resolve(file, original) == client_type else updated
+
+        def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.SimpleString:
+            if original.evaluated_value == old_spelling:
+                quote = original.prefix + original.quote
+                return updated.with_changes(value=f"{quote}{new_spelling}{original.quote}")
+            return updated
+
+    annotation = assignment.annotation.with_changes(annotation=assignment.annotation.annotation.visit(Follow()))
+    return Edit(assignment, assignment.with_changes(annotation=annotation, value=swapped))
+
+
 def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
     return scope is file.module or any(ancestor is scope for ancestor in file.ancestors(node))
 
@@ -401,7 +429,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
     new_func, imports, unused = swapped
     return Fix(
         path=file.path,
-        edits=(Edit(construction, construction.with_changes(func=new_func)),),
+        edits=(_constructed(file, construction, new_func, client_type),),
         recipe="handoff-client",
         safe=False,
         title=f"handed the framework `{new_name}` instead of `{old_name}` (it awaits the client's calls)",

@@ -21,7 +21,7 @@ import libcst as cst
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, drop_unused_import
+from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, cancellation_window, drop_unused_import
 from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
 from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
@@ -206,6 +206,8 @@ def _propose(
             if isinstance(outcome, Fix) and not outcome.safe and not unsafe:
                 # a safe recipe that found this particular rewrite unsafe (its note says why)
                 outcome = Decline(f"unsafe fix, needs --unsafe-fixes: {outcome.note or outcome.title}")
+            if isinstance(outcome, Fix) and (leak := _cancellation_leak(outcome, project)):
+                outcome = Decline(leak)
             if isinstance(outcome, Fix):
                 proposals.append(_with_inner_claims(outcome, findings, project))
                 break
@@ -213,6 +215,38 @@ def _propose(
         else:
             reasons[finding] = _decline_reason(recipe, names, declines)
     return proposals
+
+
+def _cancellation_leak(fix: Fix, project: FixProject) -> str:
+    """Why the fix must not be applied because an ``await`` it adds is a point where a
+    cancellation leaks a resource ("" when none is): see :func:`cancellation_window`. Checked here,
+    for every recipe, where an edit adds an ``await`` to a statement of an ``async def``."""
+    for edit in fix.edits:
+        if isinstance(edit.node, cst.FunctionDef):
+            continue  # a sync function made `async def`: it had no awaits to be cancelled at before
+        if _awaits(edit.replacement) > _awaits(edit.node):
+            if why := cancellation_window(project.file(_path(edit, fix)), edit.node):
+                return why
+    return ""
+
+
+def _awaits(node: cst.CSTNode | cst.FlattenSentinel) -> int:
+    class Count(cst.CSTVisitor):
+        found = 0
+
+        def visit_Await(self, node: cst.Await) -> None:
+            self.found += 1
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False  # a helper defined in the edit awaits nothing where it is defined
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    count = Count()
+    for part in node.nodes if isinstance(node, cst.FlattenSentinel) else [node]:
+        part.visit(count)
+    return count.found
 
 
 def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Decline:

@@ -31,6 +31,7 @@ import libcst as cst
 
 from asynclint.fixers.analysis import (
     FixProject,
+    asyncio_only,
     ParsedFile,
     awaited,
     binding,
@@ -71,6 +72,8 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         return Decline(f"`{callee}` {NOT_PORTABLE[qualified]}")
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
+    if refused := asyncio_only(file, "process-pool"):
+        return refused
     asyncio = reference(file, "asyncio", at=(call,))
     if isinstance(asyncio, Decline):
         return asyncio

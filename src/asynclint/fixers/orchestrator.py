@@ -37,10 +37,15 @@ Key = tuple[str, str, str, str]  # (path, code, function, callee): a finding, wh
 
 def finding_key(finding: Finding) -> Key:
     """What stays the same for a finding while fixes move lines around it or change the route by
-    which its call is reached (and so its message): the rule, the function the call is written
-    in and what it calls. Two findings can share a key (two sleeps in one function): compare counts."""
-    function = next((link.function for link in reversed(finding.chain) if link.path == finding.path), "")
-    callee = finding.fix.target if finding.fix is not None and finding.fix.target else finding.message
+    which its call is reached: its call site (the file and the function the call is written in)
+    and its callee -- facts of the call, never the message (which names the route) nor whether a
+    fix is planned (a rerouted finding may lose or gain one). Two findings can share a key (two
+    sleeps in one function): compare counts."""
+    function = finding.facts.function or next(
+        (link.function for link in reversed(finding.chain) if link.path == finding.path), ""
+    )
+    request = finding.fix_request
+    callee = finding.facts.callee or (request.target if request is not None else "")
     return (finding.path, finding.code, function, callee)
 
 
@@ -89,6 +94,22 @@ class FixOutcome:
         """``findings`` (from any round) as ``check`` reported them in the original texts; one
         that was not there (a fix made it) keeps its own place."""
         return [self.origins.get(finding, finding) for finding in findings]
+
+    @property
+    def resolved(self) -> tuple[Finding, ...]:
+        """Findings ``check`` reported that no fix claimed and that are gone all the same: their
+        route ran through code another fix changed (verification accepts nothing else). With the
+        fixed and the left, they add up to what ``check`` reported: all in original positions."""
+        fixed = {applied.finding for applied in self.applied}
+        left = set(self.as_checked([item.finding for item in self.left]))
+        return tuple(finding for finding in self.checked if finding not in fixed and finding not in left)
+
+    @property
+    def introduced(self) -> tuple[Left, ...]:
+        """Findings left that ``check`` did not report before: a fix made them (never one more
+        severe than what it removed), placed in the fixed texts."""
+        checked = set(self.checked)
+        return tuple(item for item in self.left if self.origins.get(item.finding, item.finding) not in checked)
 
 
 @dataclass(frozen=True)
@@ -442,12 +463,44 @@ def _check(
         if new[key] > old[key] - count:
             claim = claims[key]
             return f"`{claim.code}` at {claim.path}:{claim.line} is still reported after the edit"
+    if vanished := _unexplained(fixes, project, before.findings, old - new, claimed):
+        return (
+            f"`{vanished.code}` at {vanished.path}:{vanished.line} disappeared without any fix claiming it"
+            " or any edit on its route: the edit changed more than it says"
+        )
     worst = max((claim.severity for fix in fixes for claim in fix.claims), default=Severity.LOW)
     for finding in after.findings:
         key = finding_key(finding)
         if new[key] > old[key] and finding.severity > worst:
             return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
     return _Verified(fixes, after_texts, linted)
+
+
+def _unexplained(
+    fixes: list[Fix], project: FixProject, before: Sequence[Finding], gone: Counter, claimed: Counter
+) -> Finding | None:
+    """A finding that disappeared although no fix claimed it, and nothing explains it: neither
+    its call nor a call on its route (a link of its chain) lies in code the fixes edited (a
+    helper offloaded by another finding's fix takes its other blocking calls off the loop too).
+    Such a batch is suspect: it is retried one fix at a time, and a fix that does it alone is
+    declined."""
+    spans = [span for fix in fixes for span in _spans(fix, project)]
+
+    def on_route(finding: Finding) -> bool:
+        links = [(link.path, link.line) for link in finding.chain[1:]] + [(finding.path, finding.line)]
+        return any(span[0] == path and span[1][0] <= line <= span[2][0] for span in spans for path, line in links)
+
+    waiting: dict[Key, list[Finding]] = {}
+    for finding in before:
+        waiting.setdefault(finding_key(finding), []).append(finding)
+    for key, count in gone.items():
+        unclaimed = count - claimed[key]
+        if unclaimed <= 0:
+            continue
+        candidates = waiting.get(key, [])
+        if sum(on_route(finding) for finding in candidates) < unclaimed:
+            return next((finding for finding in candidates if not on_route(finding)), candidates[0])
+    return None
 
 
 def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:

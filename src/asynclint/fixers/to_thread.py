@@ -150,11 +150,13 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     # running under trio): see `thread_runner`. Each edit carries the import its own file lacks.
     offloaded: dict[int, tuple[cst.Await, tuple[Import, ...]]] = {}
     moved: list[Site] = []
+    consumed_whole = False
     for site in sites:
         consumed = _consumed_with(project, finding, site)
         if isinstance(consumed, Decline):
             return consumed
         site, call, whole = consumed
+        consumed_whole = consumed_whole or whole
         runner = thread_runner(site.file, (site.call,))
         if isinstance(runner, Decline):
             return runner
@@ -186,6 +188,8 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
     if made_async:
         title += f" (made {_names(made_async)} `async def`)"
+    if consumed_whole:
+        title += ", consuming its lazy result there"
     note, safe = "", True
     changed = _shared_state_changes(sites, project)
     if changed:

@@ -59,6 +59,10 @@ class ParsedFile:
         self._calls: dict[tuple[int, int, int, int], cst.Call] | None = None
         self._functions: dict[str, cst.FunctionDef] | None = None
         self._names: set[str] | None = None
+        self._of_types: dict[tuple[type, ...], list[cst.CSTNode]] = {}
+        self._library: str | Decline | None = None
+        self._lines: list[str] | None = None
+        self._calls_by_line: dict[int, list[cst.Call]] | None = None
 
     # -- positions ----------------------------------------------------------------------------
 
@@ -84,6 +88,29 @@ class ParsedFile:
             ) == (line, column, end_line, end_column):
                 return node
         return None
+
+    def nodes_of(self, *types: type) -> list:
+        """Every node of these types, in document order, found in one walk per file and set of
+        types: each fixer asking for the file's calls or imports would otherwise walk all of it,
+        which made fixing a file quadratic in its findings."""
+        found = self._of_types.get(types)
+        if found is None:
+            found = self._of_types[types] = [node for node in self.positions if isinstance(node, types)]
+        return found
+
+    def line(self, number: int) -> str:
+        """The text of the 1-based line ``number``."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines[number - 1]
+
+    def calls_starting_on(self, line: int) -> list[cst.Call]:
+        """The calls whose first token is on the 1-based ``line``."""
+        if self._calls_by_line is None:
+            self._calls_by_line = {}
+            for node in self.nodes_of(cst.Call):
+                self._calls_by_line.setdefault(self.positions[node].start.line, []).append(node)
+        return self._calls_by_line.get(line, [])
 
     def span(self, node: cst.CSTNode) -> tuple[tuple[int, int], tuple[int, int]]:
         where = self.positions[node]
@@ -443,6 +470,19 @@ class FixProject:
         self.findings = findings  # this round's, for fixers that look at their neighbours
         self.graph = graph  # the call graph those findings came from
         self._files: dict[str, ParsedFile] = {}
+        self._by_line: dict[str, dict[int, list[Finding]]] | None = None
+
+    def findings_in(self, path: str, first: int, last: int) -> list[Finding]:
+        """This round's findings in ``path`` starting on lines ``first`` to ``last`` (indexed once,
+        so a fixer asking about its neighbours does not go through every finding of the project)."""
+        if self._by_line is None:
+            self._by_line = {}
+            for finding in self.findings:
+                self._by_line.setdefault(finding.path, {}).setdefault(finding.line, []).append(finding)
+        lines = self._by_line.get(path, {})
+        if last - first > len(lines):
+            return [f for line, found in sorted(lines.items()) if first <= line <= last for f in found]
+        return [f for line in range(first, last + 1) for f in lines.get(line, ())]
 
     def file(self, path: str) -> ParsedFile:
         parsed = self._files.get(path)
@@ -647,9 +687,8 @@ def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, bu
     (start, end) = file.span(node)
     return tuple(
         f
-        for f in project.findings
+        for f in project.findings_in(file.path, start[0], end[0])
         if f is not but
-        and f.path == file.path
         and start <= (f.line, f.column - 1)
         and (f.end_line, f.end_column - 1) <= end
     )
@@ -659,11 +698,9 @@ def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: st
     """Calls on ``line`` inside ``function`` (not in nested functions) naming ``callee``'s last part."""
     short = callee.rpartition(".")[2]
     found = []
-    for node, where in file.positions.items():
+    for node in file.calls_starting_on(line):
         if (
-            isinstance(node, cst.Call)
-            and where.start.line == line
-            and last_name(node.func) == short
+            last_name(node.func) == short
             and file.enclosing_function(node) is function
         ):
             found.append(node)
@@ -826,7 +863,7 @@ def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
     parent = file.parent(call)
     if not isinstance(parent, cst.Expr | cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Return):
         return value  # broken inside a larger expression it reads worse: see site_edit's hoisting
-    line = _code_part(file.text.splitlines()[start_line - 1], file.span(call)[1][1])
+    line = _code_part(file.line(start_line), file.span(call)[1][1])
     if len(line) - len(old) + len(new) + len("await ") <= max(LINE_LENGTH, len(line)):
         return value
     return _layout(file, value, line[: len(line) - len(line.lstrip())])
@@ -941,7 +978,7 @@ def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression)
     new = file.code(replacement)
     if start_line != end_line or "\n" in new:
         return False
-    line = _code_part(file.text.splitlines()[start_line - 1], end_col)
+    line = _code_part(file.line(start_line), end_col)
     grown = len(line) - len(file.code(call)) + len(new)
     return grown > max(LINE_LENGTH, len(line))
 
@@ -1576,16 +1613,20 @@ def concurrency_library(file: ParsedFile) -> str | Decline:
     anyio's asyncio backend included), else trio, else anyio (whose runner works under either
     backend); a module importing none of them is taken to run under asyncio, as before.
     Declines when it imports both asyncio and trio: which loop runs a given function is unknown."""
+    if file._library is not None:
+        return file._library
     imported = set()
-    for node in file.positions:
+    for node in file.nodes_of(cst.Import, cst.ImportFrom):
         if isinstance(node, cst.Import):
             imported.update(file.code(alias.name).split(".")[0] for alias in node.names)
         elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
             imported.add(file.code(node.module).split(".")[0])
     libraries = imported & EVENT_LOOP_LIBRARIES
     if {"asyncio", "trio"} <= libraries:
-        return Decline("the module imports both asyncio and trio: cannot tell which event loop runs this code")
-    return next((library for library in ("asyncio", "trio", "anyio") if library in libraries), "asyncio")
+        file._library = Decline("the module imports both asyncio and trio: cannot tell which event loop runs this code")
+    else:
+        file._library = next((library for library in ("asyncio", "trio", "anyio") if library in libraries), "asyncio")
+    return file._library
 
 
 def asyncio_only(file: ParsedFile, recipe: str) -> Decline | None:
@@ -1706,7 +1747,7 @@ def _import_candidates(file: ParsedFile, module: str, name: str | None) -> list[
     it would be used."""
     direct, via_module = [], []
     parent, _, leaf = module.rpartition(".")
-    for node in file.positions:
+    for node in file.nodes_of(cst.Import, cst.ImportFrom):
         if isinstance(node, cst.Import):
             for alias in node.names:
                 spelled, asname = file.code(alias.name), _asname(alias)

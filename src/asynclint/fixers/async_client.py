@@ -182,7 +182,7 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         return Decline(f"`{shown}` means something else (or nothing) to httpx", applicable=False)
     handlers = [
         node
-        for node in file.positions
+        for node in file.nodes_of(cst.ExceptHandler)
         if isinstance(node, cst.ExceptHandler)
         and node.type is not None
         and file.enclosing_function(node) is site.function
@@ -254,7 +254,7 @@ def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, v
     if not (single and isinstance(parent.targets[0].target, cst.Name)):
         return "the response is handed on: whoever gets it may use what an `httpx.Response` lacks (`ok`, `reason`)"
     name = parent.targets[0].target.value
-    for node in file.positions:
+    for node in file.nodes_of(cst.Name):
         if not (
             isinstance(node, cst.Name)
             and node.value == name
@@ -334,7 +334,7 @@ def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
 def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cst.Call]:
     """Every value assigned to ``holder`` in ``scope`` (non-calls included, as ``None``)."""
     found = []
-    for node in file.positions:
+    for node in file.nodes_of(cst.Assign, cst.AnnAssign, cst.AugAssign):
         if isinstance(node, cst.Assign) and _in_scope(file, node, scope):
             if any(dotted(t.target) == holder for t in node.targets):
                 found.append(node.value)
@@ -350,7 +350,7 @@ def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cs
 def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.Call) -> list[cst.Call] | Decline:
     """The calls made through the client; declines on any other kind of use."""
     calls: list[cst.Call] = []
-    for node in file.positions:
+    for node in file.nodes_of(cst.Attribute, cst.Name):
         if not (isinstance(node, cst.Attribute | cst.Name) and dotted(node) == holder and _in_scope(file, node, scope)):
             continue
         parent = file.parent(node)
@@ -408,7 +408,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         scope = function if function is not None else file.module
         uses = [
             node
-            for node in file.positions
+            for node in file.nodes_of(cst.Name)
             if isinstance(node, cst.Name)
             and node.value == value.value
             and node is not value

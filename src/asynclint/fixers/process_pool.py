@@ -177,7 +177,7 @@ def _loop(file: ParsedFile, site, asyncio: str) -> tuple[str, cst.SimpleStatemen
     (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
     bindings = [
         node
-        for node in file.positions
+        for node in file.nodes_of(cst.Assign)
         if isinstance(node, cst.Assign)
         and any(dotted(t.target) == "loop" for t in node.targets)
         and file.enclosing_function(node) is site.function

@@ -403,16 +403,16 @@ def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
 
 def _inside_other_finding(project: FixProject, file, call: cst.Call, finding: Finding) -> bool:
     """``call`` is an argument (at any depth) of another finding's call in the same statement."""
-    spans = {
-        ((f.line, f.column - 1), (f.end_line, f.end_column - 1))
-        for f in project.findings
-        if f is not finding and f.path == file.path
-    }
     for ancestor in file.ancestors(call):
         if isinstance(ancestor, cst.BaseStatement):
             return False
-        if isinstance(ancestor, cst.Call) and file.span(ancestor) in spans:
-            return True
+        if isinstance(ancestor, cst.Call):
+            (line, column), end = file.span(ancestor)
+            if any(
+                f is not finding and ((f.line, f.column - 1), (f.end_line, f.end_column - 1)) == ((line, column), end)
+                for f in project.findings_in(file.path, line, line)
+            ):
+                return True
     return False
 
 

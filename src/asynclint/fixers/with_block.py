@@ -208,7 +208,7 @@ def _other_withs_binding(file: ParsedFile, function: cst.FunctionDef, name: str,
     """Other ``with ... as name`` blocks: reads of ``name`` in them see their own binding."""
     return [
         node
-        for node in file.positions
+        for node in file.nodes_of(cst.With)
         if isinstance(node, cst.With)
         and node is not statement
         and name in _with_targets(node)

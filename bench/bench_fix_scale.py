@@ -5,7 +5,8 @@ A generated module holds n offenders of three shapes (a ``time.sleep`` in ``asyn
 helper reading a file called from ``async def``, ``json.load(open(p))``), 4 findings per 3
 shapes. For each size the same process times ``check`` and ``fix`` (CPU seconds, in memory: no
 start-up, no disk) and prints the time per finding, ``fix``/``check``, and the growth exponent
-between successive sizes (1.0 is linear, 2.0 quadratic). Nothing is asserted: the machine is
+between successive sizes (1.0 is linear, 2.0 quadratic), and the process's peak memory (one
+process per size with ``--src``). Nothing is asserted: the machine is
 shared; the exponent and the ratios are measured within one run.
 
 ``--src DIR`` (repeatable) measures other checkouts too, each in a subprocess with
@@ -61,11 +62,19 @@ def measure(n: int) -> dict:
     start = time.process_time()
     outcome = fix_sources(sources, config)
     fix = time.process_time() - start
-    return {"n": n, "findings": findings, "check": check, "fix": fix, "fixed": len(outcome.applied)}
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    return {"n": n, "findings": findings, "check": check, "fix": fix, "fixed": len(outcome.applied), "peak": peak}
 
 
 def table(rows: list[dict]) -> str:
-    lines = [f"{'findings':>8} {'check s':>8} {'fix s':>8} {'fix ms/finding':>15} {'fix/check':>10} {'growth':>7}"]
+    lines = [
+        (
+            f"{'findings':>8} {'check s':>8} {'fix s':>8} {'fix ms/finding':>15} {'fix/check':>10} {'growth':>7}"
+            f" {'peak MB':>8}"
+        )
+    ]
     previous = None
     for row in rows:
         growth = ""
@@ -75,6 +84,7 @@ def table(rows: list[dict]) -> str:
         per = 1000 * row["fix"] / max(row["findings"], 1)
         lines.append(
             f"{row['findings']:>8} {row['check']:>8.2f} {row['fix']:>8.2f} {per:>15.2f} {ratio:>10.0f} {growth:>7}"
+            f" {row['peak']:>8.0f}"
         )
         previous = row
     return "\n".join(lines)

@@ -807,7 +807,7 @@ def cancellation_window(file: ParsedFile, node: cst.CSTNode) -> str:
                 continue
             for later in body[index + 1 :]:
                 if isinstance(later, cst.Try) and _releases(file, later, names):
-                    name = sorted(names)[0]
+                    name = min(names)
                     return (
                         f"an `await` there would come between `{acquired}` (line"
                         f" {file.span(body[before])[0][0]}) and the `try` that releases `{name}`"
@@ -1439,9 +1439,9 @@ def loop_bound_attributes(file: ParsedFile, cls: cst.ClassDef) -> dict[str, str]
     def attribute_of_self(target: cst.BaseExpression) -> str | None:
         while isinstance(target, cst.Subscript):
             target = target.value
-        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
-            if target.value.value in ("self", "cls"):
-                return target.attr.value
+        receiver = target.value if isinstance(target, cst.Attribute) else None
+        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+            return target.attr.value
         return None
 
     class Stores(cst.CSTVisitor):

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, binding, dotted, import_binding, site_edit, sleep_reference
+from asynclint.fixers.analysis import (
+    FixProject,
+    awaited,
+    binding,
+    dotted,
+    import_binding,
+    site_edit,
+    sleep_reference,
+)
 from asynclint.fixers.base import Decline, Fix
 from asynclint.model import Finding
 

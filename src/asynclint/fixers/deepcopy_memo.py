@@ -44,12 +44,12 @@ from asynclint.fixers.analysis import (
     LINE_LENGTH,
     FixProject,
     ParsedFile,
+    asyncio_only,
     awaited,
     binding,
     dotted,
     offload_call,
     reference,
-    asyncio_only,
 )
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.model import Finding

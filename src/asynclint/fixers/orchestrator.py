@@ -246,9 +246,9 @@ def _cancellation_leak(fix: Fix, project: FixProject) -> str:
     for edit in fix.edits:
         if isinstance(edit.node, cst.FunctionDef):
             continue  # a sync function made `async def`: it had no awaits to be cancelled at before
-        if _awaits(edit.replacement) > _awaits(edit.node):
-            if why := cancellation_window(project.file(_path(edit, fix)), edit.node):
-                return why
+        adds_await = _awaits(edit.replacement) > _awaits(edit.node)
+        if adds_await and (why := cancellation_window(project.file(_path(edit, fix)), edit.node)):
+            return why
     return ""
 
 

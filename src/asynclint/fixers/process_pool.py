@@ -31,8 +31,8 @@ import libcst as cst
 
 from asynclint.fixers.analysis import (
     FixProject,
-    asyncio_only,
     ParsedFile,
+    asyncio_only,
     awaited,
     binding,
     dotted,

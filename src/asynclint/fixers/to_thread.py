@@ -4,9 +4,12 @@ Safe: the callee and its arguments are still evaluated on the loop, in the same 
 call itself runs in the loop's default executor, and its value (or exception) comes back where
 the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
 runs it on the loop is offloaded, in one fix; declined when the helper, or a sync function it
-calls, uses the event loop) and for a sync callable the framework awaits (made ``async``
-first). A call that opens a file or archive goes only with its use in the same expression: the
-object's reads would otherwise stay on the loop.
+calls, uses the event loop, or an object of the loop kept on ``self``) and for a sync callable
+the framework awaits (made ``async`` first). A call that opens a file or archive goes only with
+its use in the same expression: the object's reads would otherwise stay on the loop; likewise a
+helper whose work runs when its result is consumed (a generator, a ``@contextmanager``) goes
+with its consumption, or is declined. The runner is the module's event-loop library's
+(``trio.to_thread.run_sync`` in a trio module: see ``thread_runner``).
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).

@@ -69,6 +69,13 @@ def test_golden(path: Path):
     claimed = Counter(finding_key(applied.finding) for applied in outcome.applied)
     for key, count in claimed.items():
         assert after[key] <= max(0, before[key] - count), f"{key} is still reported in the golden"
+    # The report adds up: fixed + left + resolved by other fixes = what `check` reported.
+    left = [item for item in outcome.left if item not in outcome.introduced]
+    fixed = {applied.finding for applied in outcome.applied} & set(outcome.checked)  # not what a fix made
+    assert len(fixed) + len(left) + len(outcome.resolved) == len(outcome.checked)
+    assert fixed | set(outcome.as_checked([item.finding for item in left])) | set(outcome.resolved) == set(
+        outcome.checked
+    )
 
 
 def test_every_fixture_has_a_golden_and_every_golden_a_fixture():
@@ -743,6 +750,83 @@ def test_a_declining_fixer_leaves_the_file_alone(monkeypatch):
     _install(monkeypatch, lambda finding, project: Decline("not sure"))
     outcome = fix_text(Path("snippet.py"), OFFENDER)
     assert outcome.texts["snippet.py"] == OFFENDER and outcome.left[0].reason == "not sure"
+
+
+def test_a_finding_is_identified_by_its_call_site_and_callee_not_its_message_or_fix():
+    # Rerouted (reached from another root) a finding's message changes, and its fix may go: it is
+    # still the same finding, so a fix claiming it cannot pass while `check` still reports it.
+    from dataclasses import replace
+
+    [finding] = lint(Path("snippet.py"), OFFENDER)
+    rerouted = replace(finding, message="`time.sleep` ... in event-loop callback `tick`", fix=None)
+    assert finding_key(rerouted) == finding_key(finding)
+
+
+TWO_OFFENDERS = """\
+import time
+
+
+async def handler():
+    time.sleep(1)
+
+
+async def other():
+    time.sleep(2)
+"""
+
+
+def test_a_fix_that_makes_another_finding_vanish_unclaimed_is_declined(monkeypatch):
+    # The edit claims the sleep in `handler`, but rebinding `time` also hides the one in `other`:
+    # an edit off that finding's route that makes it disappear changed more than it says.
+    def rebinds_time(finding, project):
+        if finding.line != 5:
+            return Decline("not this one")
+        file = project.file(finding.path)
+        statement = file.module.body[0]
+        return Fix(
+            finding.path,
+            (Edit(statement, cst.parse_statement("import asyncio as time\n")),),
+            "to-thread",
+            True,
+            "rebinds time",
+            claims=(finding,),
+        )
+
+    _install(monkeypatch, rebinds_time)
+    outcome = fix_text(Path("snippet.py"), TWO_OFFENDERS)
+    assert outcome.texts["snippet.py"] == TWO_OFFENDERS and not outcome.applied
+    reasons = {left.finding.line: left.reason for left in outcome.left}
+    assert "`ASL101` at snippet.py:9 disappeared without any fix claiming it" in reasons[5]
+
+
+def test_the_report_adds_up_in_the_original_line_numbers(tmp_path: Path):
+    # A fix above a finding left moves its line; the report places both where `check` did.
+    from asynclint.report.fix_report import render_fix_report
+
+    source = textwrap.dedent("""\
+        import time
+
+
+        async def handler(path):
+            with open(path) as f:
+                data = f.read()
+
+            class K:
+                v = time.sleep(0.1)
+
+            return data, K
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    checked = {(f.line, f.code) for f in outcome.checked}
+    fixed = [applied.finding for applied in outcome.applied]
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    assert len(fixed) + len(placed) + len(outcome.resolved) == len(outcome.checked)
+    assert {(f.line, f.code) for f in [*fixed, *placed, *outcome.resolved]} == checked
+    moved = [(f.line, left.finding.line) for f, left in zip(placed, outcome.left) if f.line != left.finding.line]
+    assert moved, "the fixture should leave a finding below a fix that adds lines"
+    report = render_fix_report(outcome, [], {})
+    for original, now in moved:
+        assert f"snippet.py:{original}:" in report and f"(now line {now})" in report
 
 
 # --- projects: fixes across files ---------------------------------------------------------------------

@@ -412,3 +412,106 @@ class _Parser:
 
     def parse_answer(self, completion) -> str:
         return copy.copy(self.answer)
+
+
+# --- a safe fix keeps behaviour under load (issue 14) ------------------------------------------------
+
+SEMANTICS = RECIPES / "safe_semantics.py"
+
+
+@pytest.mark.timing
+def test_a_generator_helper_is_consumed_in_the_thread_so_the_loop_stays_free(tmp_path: Path):
+    # Offloading only the call of a generator returns the generator: its body, and its sleeps,
+    # would still run on the loop while the caller iterates. The longest the loop goes without
+    # running a heartbeat is compared with the time the call takes, in the same run.
+    import time
+
+    path = tmp_path / "rows.txt"
+    path.write_text("".join(f"row {i}\n" for i in range(150)), encoding="utf-8")
+    before, after = before_and_after(SEMANTICS, "semantics_generator", unsafe=False)
+
+    async def longest_gap(module) -> tuple[list[str], float, float]:
+        gaps: list[float] = []
+        running = True
+
+        async def heartbeat() -> None:
+            last = time.perf_counter()
+            while running:
+                await asyncio.sleep(0.001)
+                now = time.perf_counter()
+                gaps.append(now - last)
+                last = now
+
+        beat = asyncio.create_task(heartbeat())
+        await asyncio.sleep(0.005)
+        gaps.clear()
+        start = time.perf_counter()
+        rows = await module.iterated(str(path))
+        elapsed = time.perf_counter() - start
+        running = False
+        await beat
+        return rows, max(gaps), elapsed
+
+    rows, blocked_gap, blocked_for = asyncio.run(longest_gap(before))
+    assert blocked_gap > 0.5 * blocked_for  # the premise: on the loop, the loop is held throughout
+    for _ in range(3):  # a starved host can stall one heartbeat; it cannot stall most of the call
+        fixed_rows, gap, elapsed = asyncio.run(longest_gap(after))
+        if gap < 0.25 * elapsed:
+            break
+    assert fixed_rows == rows == [f"row {i}" for i in range(150)]
+    assert gap < 0.25 * elapsed, f"the loop was held {gap * 1000:.0f} ms of a {elapsed * 1000:.0f} ms call"
+
+
+def test_a_helper_putting_into_a_loop_queue_stays_on_the_loop_in_debug_mode():
+    # asyncio's debug mode raises when a worker thread wakes a task through a loop's future.
+    _, after = before_and_after(SEMANTICS, "semantics_event", unsafe=False)
+
+    async def run(module) -> int:
+        worker = module.Worker()
+        waiting = asyncio.create_task(worker.results.get())
+        await asyncio.sleep(0)  # the consumer waits on the queue
+        await asyncio.wait_for(worker.run(7), 5)
+        return await asyncio.wait_for(waiting, 5)
+
+    # Run in a thread of its own: a task woken from the wrong thread is never resumed, and the
+    # loop would wait for it forever (so the test reports that instead of hanging).
+    import threading
+
+    outcome: list[object] = []
+    runner = threading.Thread(target=lambda: outcome.append(asyncio.run(run(after), debug=True)), daemon=True)
+    runner.start()
+    runner.join(30)
+    assert outcome == [7], "the loop never finished: a worker thread used the loop's queue"
+
+
+def test_a_helper_appending_to_a_module_level_list_keeps_its_order_under_8_concurrent_calls():
+    _, after = before_and_after(SEMANTICS, "semantics_shared", unsafe=False)
+
+    async def run() -> list[int]:
+        return list(await asyncio.gather(*(after.handler(value) for value in range(8))))
+
+    assert asyncio.run(run()) == list(range(8))
+    assert after.log == [(value, value) for value in range(8)]  # each read its position, then appended
+
+
+def test_no_await_between_a_temporary_directory_and_the_try_that_removes_it(tmp_path: Path):
+    # Cancelled at its first await, the fixed coroutine must still remove what it made.
+    import contextlib
+
+    _, after = before_and_after(SEMANTICS, "semantics_scratch", unsafe=False)
+
+    async def cancelled() -> None:
+        task = asyncio.create_task(after.scratch("x", str(tmp_path)))
+        await asyncio.sleep(0)  # the task runs up to its first await
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancelled())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_trio_module_is_fixed_with_trio_primitives_and_runs_under_trio():
+    trio = pytest.importorskip("trio")
+    before, after = before_and_after(RECIPES / "trio_module.py", "trio_module")
+    assert trio.run(after.main, [1, 2, 3]) == trio.run(before.main, [1, 2, 3]) == [3, 6, 9]

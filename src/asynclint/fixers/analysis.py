@@ -31,7 +31,14 @@ from libcst.metadata import (
 from asynclint.fixers.base import Decline, Import, ModuleStatement
 from asynclint.hotpaths import FuncKey, ProjectGraph
 from asynclint.index import CallSite
-from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
+from asynclint.knowledge.asyncio_apis import (
+    ACQUIRES,
+    EVENT_LOOP_LIBRARIES,
+    LOOP_ATTRIBUTES,
+    LOOP_NAMES,
+    SLEEPS,
+    THREAD_RUNNERS,
+)
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
 from asynclint.knowledge.twins import TwinCall
 from asynclint.model import Finding
@@ -54,6 +61,10 @@ class ParsedFile:
         self._calls: dict[tuple[int, int, int, int], cst.Call] | None = None
         self._functions: dict[str, cst.FunctionDef] | None = None
         self._names: set[str] | None = None
+        self._of_types: dict[tuple[type, ...], list[cst.CSTNode]] = {}
+        self._library: str | Decline | None = None
+        self._lines: list[str] | None = None
+        self._calls_by_line: dict[int, list[cst.Call]] | None = None
 
     # -- positions ----------------------------------------------------------------------------
 
@@ -79,6 +90,29 @@ class ParsedFile:
             ) == (line, column, end_line, end_column):
                 return node
         return None
+
+    def nodes_of(self, *types: type) -> list:
+        """Every node of these types, in document order, found in one walk per file and set of
+        types: each fixer asking for the file's calls or imports would otherwise walk all of it,
+        which made fixing a file quadratic in its findings."""
+        found = self._of_types.get(types)
+        if found is None:
+            found = self._of_types[types] = [node for node in self.positions if isinstance(node, types)]
+        return found
+
+    def line(self, number: int) -> str:
+        """The text of the 1-based line ``number``."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines[number - 1]
+
+    def calls_starting_on(self, line: int) -> list[cst.Call]:
+        """The calls whose first token is on the 1-based ``line``."""
+        if self._calls_by_line is None:
+            self._calls_by_line = {}
+            for node in self.nodes_of(cst.Call):
+                self._calls_by_line.setdefault(self.positions[node].start.line, []).append(node)
+        return self._calls_by_line.get(line, [])
 
     def span(self, node: cst.CSTNode) -> tuple[tuple[int, int], tuple[int, int]]:
         where = self.positions[node]
@@ -443,6 +477,19 @@ class FixProject:
         self.graph = graph  # the call graph those findings came from
         self.twins = twins  # async twins discovered in installed packages, by sync API (twin-call)
         self._files: dict[str, ParsedFile] = {}
+        self._by_line: dict[str, dict[int, list[Finding]]] | None = None
+
+    def findings_in(self, path: str, first: int, last: int) -> list[Finding]:
+        """This round's findings in ``path`` starting on lines ``first`` to ``last`` (indexed once,
+        so a fixer asking about its neighbours does not go through every finding of the project)."""
+        if self._by_line is None:
+            self._by_line = {}
+            for finding in self.findings:
+                self._by_line.setdefault(finding.path, {}).setdefault(finding.line, []).append(finding)
+        lines = self._by_line.get(path, {})
+        if last - first > len(lines):
+            return [f for line, found in sorted(lines.items()) if first <= line <= last for f in found]
+        return [f for line in range(first, last + 1) for f in lines.get(line, ())]
 
     def file(self, path: str) -> ParsedFile:
         parsed = self._files.get(path)
@@ -601,7 +648,7 @@ class FixProject:
 
     def _redefinable_root(self, path: str, qualname: str, function: cst.FunctionDef) -> Decline | None:
         refused = self.redefinable(path, qualname, "a coroutine")
-        if refused is None and _is_generator(function):
+        if refused is None and is_generator(function):
             refused = Decline(f"`{function.name.value}` is a generator")
         return refused
 
@@ -621,7 +668,7 @@ class FixProject:
         refused = self.redefinable(root_link.path, root_link.function, "a coroutine")
         if refused is not None:
             return refused
-        if _is_generator(root):
+        if is_generator(root):
             return Decline(f"`{name}` is a generator")
         if len(chain) == 2:
             return Site(file, call, function, "root")
@@ -647,9 +694,8 @@ def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, bu
     (start, end) = file.span(node)
     return tuple(
         f
-        for f in project.findings
+        for f in project.findings_in(file.path, start[0], end[0])
         if f is not but
-        and f.path == file.path
         and start <= (f.line, f.column - 1)
         and (f.end_line, f.end_column - 1) <= end
     )
@@ -659,18 +705,16 @@ def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: st
     """Calls on ``line`` inside ``function`` (not in nested functions) naming ``callee``'s last part."""
     short = callee.rpartition(".")[2]
     found = []
-    for node, where in file.positions.items():
+    for node in file.calls_starting_on(line):
         if (
-            isinstance(node, cst.Call)
-            and where.start.line == line
-            and last_name(node.func) == short
+            last_name(node.func) == short
             and file.enclosing_function(node) is function
         ):
             found.append(node)
     return found
 
 
-def _is_generator(function: cst.FunctionDef) -> bool:
+def is_generator(function: cst.FunctionDef) -> bool:
     class Finder(cst.CSTVisitor):
         found = False
 
@@ -686,6 +730,109 @@ def _is_generator(function: cst.FunctionDef) -> bool:
     finder = Finder()
     function.visit(finder)
     return finder.found
+
+
+# --- where an await may go ----------------------------------------------------------------
+
+
+def acquired_names(file: ParsedFile, statement: cst.CSTNode) -> tuple[set[str], str]:
+    """The names ``statement`` binds to something only an explicit release gives back (see
+    :data:`~asynclint.knowledge.asyncio_apis.ACQUIRES`), and the call that acquires it."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return set(), ""
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign | cst.AnnAssign) or small.value is None:
+        return set(), ""
+    acquired = _acquired_by(file, small.value)
+    if not acquired:
+        return set(), ""
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+    names: set[str] = set()
+    for target in targets:  # `fd, path = tempfile.mkstemp()`
+        parts = [element.value for element in target.elements] if isinstance(target, cst.Tuple | cst.List) else [target]
+        names.update(part.value for part in parts if isinstance(part, cst.Name))
+    return names, acquired
+
+
+def _acquired_by(file: ParsedFile, value: cst.BaseExpression) -> str:
+    """The acquiring callee ``value`` calls, directly or handed to a thread runner
+    (``await asyncio.to_thread(tempfile.mkdtemp)``), "" if none."""
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return ""
+    if found := _acquires(file, value):
+        return found
+    first = value.args[0].value if value.args else None
+    if first is None:
+        return ""
+    if isinstance(first, cst.Call):  # `functools.partial(tempfile.NamedTemporaryFile, delete=False)`
+        return _acquired_by(file, first)
+    handed = value.with_changes(func=first, args=value.args[1:])  # `to_thread(NamedTemporaryFile, delete=False)`
+    return _acquires(file, handed)
+
+
+def _resolved_name(file: ParsedFile, func: cst.BaseExpression) -> str:
+    name = dotted(func)
+    if name is None:
+        return ""
+    head, _, rest = name.partition(".")
+    target = binding(file, head, func).target
+    return ".".join(filter(None, (target, rest))) if target is not None else ""
+
+
+def _acquires(file: ParsedFile, call: cst.Call) -> str:
+    name = _resolved_name(file, call.func)
+    if name not in ACQUIRES:
+        return ""
+    condition = ACQUIRES[name]
+    if not condition:
+        return name
+    keyword, _, literal = condition.partition("=")
+    given = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
+    return name if given is not None and file.code(given) == literal else ""
+
+
+def cancellation_window(file: ParsedFile, node: cst.CSTNode) -> str:
+    """Why an ``await`` added at ``node`` would leak a resource if the task were cancelled there
+    ("" when it would not): ``node``'s statement acquires it, or comes after the statement that
+    does, in the same block (or an enclosing one), before the ``try`` whose ``finally`` or
+    handler releases it. Until that ``try`` is entered nothing releases it, and an ``await`` is
+    where a cancellation is delivered."""
+    child: cst.CSTNode | None = node if isinstance(node, cst.BaseStatement) else file.statement_of(node)
+    while child is not None:
+        block = file.parent(child)
+        if not isinstance(block, cst.IndentedBlock | cst.Module):
+            return ""
+        body = list(block.body)
+        index = next((i for i, statement in enumerate(body) if statement is child), None)
+        if index is None:
+            return ""
+        for before in range(index, -1, -1):
+            names, acquired = acquired_names(file, body[before])
+            if not names:
+                continue
+            for later in body[index + 1 :]:
+                if isinstance(later, cst.Try) and _releases(file, later, names):
+                    name = min(names)
+                    return (
+                        f"an `await` there would come between `{acquired}` (line"
+                        f" {file.span(body[before])[0][0]}) and the `try` that releases `{name}`"
+                        f" (line {file.span(later)[0][0]}): a cancellation there would leak it"
+                    )
+        owner = file.parent(block)
+        if owner is None or isinstance(owner, cst.FunctionDef | cst.ClassDef | cst.Module):
+            return ""
+        child = file.statement_of(owner)  # the `if`, `with`, loop or `try` holding this block
+    return ""
+
+
+def _releases(file: ParsedFile, statement: cst.Try, names: set[str]) -> bool:
+    """The ``try``'s ``finally`` or a handler reads one of ``names``."""
+    parts: list[cst.CSTNode] = [*statement.handlers]
+    if statement.finalbody is not None:
+        parts.append(statement.finalbody)
+    return bool(names_read(file, parts) & names)
 
 
 # --- building the replacement ------------------------------------------------------------------
@@ -723,7 +870,7 @@ def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
     parent = file.parent(call)
     if not isinstance(parent, cst.Expr | cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Return):
         return value  # broken inside a larger expression it reads worse: see site_edit's hoisting
-    line = _code_part(file.text.splitlines()[start_line - 1], file.span(call)[1][1])
+    line = _code_part(file.line(start_line), file.span(call)[1][1])
     if len(line) - len(old) + len(new) + len("await ") <= max(LINE_LENGTH, len(line)):
         return value
     return _layout(file, value, line[: len(line) - len(line.lstrip())])
@@ -838,12 +985,12 @@ def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression)
     new = file.code(replacement)
     if start_line != end_line or "\n" in new:
         return False
-    line = _code_part(file.text.splitlines()[start_line - 1], end_col)
+    line = _code_part(file.line(start_line), end_col)
     grown = len(line) - len(file.code(call)) + len(new)
     return grown > max(LINE_LENGTH, len(line))
 
 
-def _runs_nothing(node: cst.CSTNode) -> bool:
+def runs_nothing(node: cst.CSTNode) -> bool:
     """No call, ``await``, ``yield`` or walrus inside: evaluating it cannot observe or change
     what a call evaluated before or after it does (attribute and item reads are taken as plain)."""
 
@@ -864,7 +1011,7 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
     """Whether ``call`` can be evaluated before the rest of its statement without changing what
     runs, or in which order: it must run unconditionally (no ``and``/``or``/``if``-expression,
     comprehension or lambda around it), and nothing evaluated before it may run code (see
-    :func:`_runs_nothing`). Only one-line simple statements are rewritten this way."""
+    :func:`runs_nothing`). Only one-line simple statements are rewritten this way."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return False
     child: cst.CSTNode = call
@@ -887,7 +1034,7 @@ def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -
                 break
             if isinstance(parent, cst.Assign | cst.AnnAssign) and sibling is not getattr(parent, "value", None):
                 continue  # assignment targets are stored after the value is computed
-            if not _runs_nothing(sibling):
+            if not runs_nothing(sibling):
                 return False
         child = parent
     return False
@@ -1276,10 +1423,81 @@ def event_loop_use(file: ParsedFile, node: cst.CSTNode) -> str:
             node.value.visit(self)  # nor is an attribute's
             if not found and node.attr.value in LOOP_ATTRIBUTES:
                 found.append(f"`{file.code(node)}`")
+            elif not found and isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
+                cls = file.enclosing_class(node)
+                bound = loop_bound_attributes(file, cls) if cls is not None else {}
+                if node.attr.value in bound:
+                    found.append(f"`{file.code(node)}` ({bound[node.attr.value]})")
             return False
 
     node.visit(Uses())
     return found[0] if found else ""
+
+
+def loop_bound_attributes(file: ParsedFile, cls: cst.ClassDef) -> dict[str, str]:
+    """Attributes of ``cls``'s instances (or the class) holding objects of the event loop, each
+    with where it comes from in words: assigned (in any method, or in the class body) a value
+    built from asyncio, anyio or trio or obtained from the loop (``self._done = asyncio.Event()``,
+    ``self.fut = loop.create_future()``, ``done: asyncio.Event = field(...)``), also an item of
+    a container kept on ``self`` (``self.events[k] = asyncio.Event()``). Code that sets such an
+    event or puts into such a queue must stay on the loop's thread."""
+    bound: dict[str, str] = {}
+
+    def attribute_of_self(target: cst.BaseExpression) -> str | None:
+        while isinstance(target, cst.Subscript):
+            target = target.value
+        receiver = target.value if isinstance(target, cst.Attribute) else None
+        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+            return target.attr.value
+        return None
+
+    class Stores(cst.CSTVisitor):
+        def _store(self, target: cst.BaseExpression, *values: cst.BaseExpression | None) -> None:
+            name = attribute_of_self(target)
+            if name is None and isinstance(target, cst.Name):
+                statement = file.statement_of(target)  # a class attribute, written in the class body
+                if statement is not None and file.parent(file.parent(statement)) is cls:
+                    name = target.value
+            if name is None or name in bound:
+                return
+            for value in values:
+                if value is not None and (origin := _loop_origin(file, value)):
+                    bound[name] = origin
+                    return
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                self._store(target.target, node.value)
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            self._store(node.target, node.value, node.annotation.annotation)
+
+    cls.body.visit(Stores())
+    return bound
+
+
+def _loop_origin(file: ParsedFile, value: cst.BaseExpression) -> str:
+    """Where ``value`` (outside any ``await``) gets an object of the event loop from, in words ("" if
+    nowhere): a name bound to asyncio/anyio/trio or to a value obtained from them, or the loop."""
+    for read in _names_read_in(file, value):
+        libraries = sorted(_modules_behind(file, read.value, read, set()) & EVENT_LOOP_LIBRARIES)
+        if libraries:
+            return f"built from `{libraries[0]}`"
+        if read.value in LOOP_NAMES and binding(file, read.value, read).target is None:
+            return "obtained from the event loop"
+
+    class LoopAttribute(cst.CSTVisitor):
+        found = False
+
+        def visit_Await(self, node: cst.Await) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            self.found = self.found or node.attr.value in LOOP_ATTRIBUTES
+
+    finder = LoopAttribute()
+    value.visit(finder)
+    return "obtained from the event loop" if finder.found else ""
 
 
 def _loop_name(file: ParsedFile, name: cst.Name) -> str:
@@ -1396,6 +1614,92 @@ def reference(
     return Reference(name or module, (Import(module, name),))
 
 
+def concurrency_library(file: ParsedFile) -> str | Decline:
+    """The event-loop library the module's code runs under, from what it imports (any scope):
+    asyncio when it imports asyncio (code using asyncio's own primitives runs on an asyncio loop,
+    anyio's asyncio backend included), else trio, else anyio (whose runner works under either
+    backend); a module importing none of them is taken to run under asyncio, as before.
+    Declines when it imports both asyncio and trio: which loop runs a given function is unknown."""
+    if file._library is not None:
+        return file._library
+    imported = set()
+    for node in file.nodes_of(cst.Import, cst.ImportFrom):
+        if isinstance(node, cst.Import):
+            imported.update(file.code(alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+            imported.add(file.code(node.module).split(".")[0])
+    libraries = imported & EVENT_LOOP_LIBRARIES
+    if {"asyncio", "trio"} <= libraries:
+        file._library = Decline("the module imports both asyncio and trio: cannot tell which event loop runs this code")
+    else:
+        file._library = next((library for library in ("asyncio", "trio", "anyio") if library in libraries), "asyncio")
+    return file._library
+
+
+def asyncio_only(file: ParsedFile, recipe: str) -> Decline | None:
+    """A decline for a recipe written only for asyncio (an executor of the running loop, an
+    asyncio client) in a module that runs under trio or anyio."""
+    library = concurrency_library(file)
+    if isinstance(library, Decline):
+        return library
+    if library != "asyncio":
+        return Decline(f"the module runs under {library}; the {recipe} recipe is written for asyncio")
+    return None
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How to run a sync call in a worker thread in one file: ``asyncio.to_thread``,
+    ``trio.to_thread.run_sync`` or ``anyio.to_thread.run_sync``, written as the file imports it."""
+
+    code: str
+    imports: tuple[Import, ...]
+    keywords: bool  # passes keyword arguments on (else they are bound with ``functools.partial``)
+    file: ParsedFile
+
+    def offload(self, call: cst.Call) -> tuple[cst.Call, tuple[Import, ...]] | Decline:
+        """``runner(f, *args, **kwargs)`` for the call ``f(*args, **kwargs)``, with the imports it
+        needs; for a runner that takes no keyword arguments, ``runner(functools.partial(f, *args,
+        **kwargs))`` (the arguments are still evaluated on the loop, in the same order)."""
+        if self.keywords or all(arg.keyword is None and arg.star != "**" for arg in call.args):
+            return offload_call(call, self.code, (call.func,)), self.imports
+        functools = reference(self.file, "functools", at=(call,))
+        if isinstance(functools, Decline):
+            return functools
+        bound = offload_call(call, f"{functools.code}.partial", (call.func,))
+        runner = cst.Call(func=cst.parse_expression(self.code), args=[cst.Arg(bound)])
+        return runner, tuple(dict.fromkeys((*self.imports, *functools.imports)))
+
+    def lambda_(self, body: cst.BaseExpression) -> cst.Call:
+        """``runner(lambda: body)``: ``body`` evaluated whole in the thread."""
+        return cst.Call(
+            func=cst.parse_expression(self.code), args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=body))]
+        )
+
+
+def thread_runner(file: ParsedFile, at: tuple[cst.CSTNode, ...]) -> Runner | Decline:
+    """The worker-thread runner of the module's event-loop library (see
+    :func:`concurrency_library`), referable at the nodes ``at``."""
+    library = concurrency_library(file)
+    if isinstance(library, Decline):
+        return library
+    module, function, keywords = THREAD_RUNNERS[library]
+    found = reference(file, module, at=at)
+    if isinstance(found, Decline):
+        return found
+    return Runner(f"{found.code}.{function}", found.imports, keywords, file)
+
+
+def sleep_reference(file: ParsedFile, at: tuple[cst.CSTNode, ...]) -> Reference | Decline:
+    """``asyncio.sleep``, ``trio.sleep`` or ``anyio.sleep``, as the module's library has it."""
+    library = concurrency_library(file)
+    if isinstance(library, Decline):
+        return library
+    module, function = SLEEPS[library]
+    found = reference(file, module, at=at)
+    return found if isinstance(found, Decline) else Reference(f"{found.code}.{function}", found.imports)
+
+
 def module_level_name_of(file: ParsedFile, code: str) -> str | None:
     """A module-level name bound to exactly the expression ``code`` (``HTTP = httpx.AsyncClient()``)."""
     for statement in file.module.body:
@@ -1450,7 +1754,7 @@ def _import_candidates(file: ParsedFile, module: str, name: str | None) -> list[
     it would be used."""
     direct, via_module = [], []
     parent, _, leaf = module.rpartition(".")
-    for node in file.positions:
+    for node in file.nodes_of(cst.Import, cst.ImportFrom):
         if isinstance(node, cst.Import):
             for alias in node.names:
                 spelled, asname = file.code(alias.name), _asname(alias)

@@ -122,7 +122,7 @@ def switch_client(
     if isinstance(swapped, Decline):
         return swapped
     new_func, imports, unused = swapped
-    edits = [Edit(construction, construction.with_changes(func=new_func))]
+    edits = [_constructed(file, construction, new_func, client_type)]
     edits += [Edit(use, awaited(file, use, use)) for use in uses]
     methods = sorted({file.enclosing_function(use).name.value for use in uses})
     return Fix(
@@ -205,7 +205,7 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         return Decline(f"`{shown}` means something else (or nothing) to httpx", applicable=False)
     handlers = [
         node
-        for node in file.positions
+        for node in file.nodes_of(cst.ExceptHandler)
         if isinstance(node, cst.ExceptHandler)
         and node.type is not None
         and file.enclosing_function(node) is site.function
@@ -277,7 +277,7 @@ def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, v
     if not (single and isinstance(parent.targets[0].target, cst.Name)):
         return "the response is handed on: whoever gets it may use what an `httpx.Response` lacks (`ok`, `reason`)"
     name = parent.targets[0].target.value
-    for node in file.positions:
+    for node in file.nodes_of(cst.Name):
         if not (
             isinstance(node, cst.Name)
             and node.value == name
@@ -327,6 +327,34 @@ def _async_constructor(
     return cst.parse_expression(found.code), found.imports, unused
 
 
+def _constructed(file: ParsedFile, construction: cst.Call, new_func: cst.BaseExpression, client_type: str) -> Edit:
+    """The edit calling ``new_func`` instead; in an annotated assignment (``client: OpenAI =
+    OpenAI()``) the annotation follows, wherever it names the sync class (``OpenAI | None``,
+    ``Optional["OpenAI"]``), so it does not claim a type the value no longer has."""
+    swapped = construction.with_changes(func=new_func)
+    assignment = file.parent(construction)
+    if not isinstance(assignment, cst.AnnAssign) or assignment.value is not construction:
+        return Edit(construction, swapped)
+    old_spelling = file.code(construction.func)
+    new_spelling = file.code(new_func)
+
+    class Follow(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return new_func if _resolve(file, original) == client_type else updated
+
+        def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+            return new_func if _resolve(file, original) == client_type else updated
+
+        def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.SimpleString:
+            if original.evaluated_value == old_spelling:
+                quote = original.prefix + original.quote
+                return updated.with_changes(value=f"{quote}{new_spelling}{original.quote}")
+            return updated
+
+    annotation = assignment.annotation.with_changes(annotation=assignment.annotation.annotation.visit(Follow()))
+    return Edit(assignment, assignment.with_changes(annotation=annotation, value=swapped))
+
+
 def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
     return scope is file.module or any(ancestor is scope for ancestor in file.ancestors(node))
 
@@ -334,7 +362,7 @@ def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
 def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cst.Call]:
     """Every value assigned to ``holder`` in ``scope`` (non-calls included, as ``None``)."""
     found = []
-    for node in file.positions:
+    for node in file.nodes_of(cst.Assign, cst.AnnAssign, cst.AugAssign):
         if isinstance(node, cst.Assign) and _in_scope(file, node, scope):
             if any(dotted(t.target) == holder for t in node.targets):
                 found.append(node.value)
@@ -350,7 +378,7 @@ def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cs
 def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.Call) -> list[cst.Call] | Decline:
     """The calls made through the client; declines on any other kind of use."""
     calls: list[cst.Call] = []
-    for node in file.positions:
+    for node in file.nodes_of(cst.Attribute, cst.Name):
         if not (isinstance(node, cst.Attribute | cst.Name) and dotted(node) == holder and _in_scope(file, node, scope)):
             continue
         parent = file.parent(node)
@@ -420,7 +448,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         scope = function if function is not None else file.module
         uses = [
             node
-            for node in file.positions
+            for node in file.nodes_of(cst.Name)
             if isinstance(node, cst.Name)
             and node.value == value.value
             and node is not value
@@ -441,7 +469,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
     new_func, imports, unused = swapped
     return Fix(
         path=file.path,
-        edits=(Edit(construction, construction.with_changes(func=new_func)),),
+        edits=(_constructed(file, construction, new_func, client_type),),
         recipe="handoff-client",
         safe=False,
         title=f"handed the framework `{new_name}` instead of `{old_name}` (it awaits the client's calls)",

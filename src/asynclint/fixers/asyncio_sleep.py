@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, awaited, binding, dotted, import_binding, reference, site_edit
+from asynclint.fixers.analysis import (
+    FixProject,
+    awaited,
+    binding,
+    dotted,
+    import_binding,
+    site_edit,
+    sleep_reference,
+)
 from asynclint.fixers.base import Decline, Fix
 from asynclint.model import Finding
 
@@ -36,12 +44,12 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline("expected exactly one positional argument", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression", applicable=False)
-    asyncio = reference(file, "asyncio", at=(call,))
-    if isinstance(asyncio, Decline):
-        return asyncio
+    sleeper = sleep_reference(file, (call,))  # `trio.sleep` in a module running under trio
+    if isinstance(sleeper, Decline):
+        return sleeper
     argument = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    sleep = call.with_changes(func=cst.parse_expression(f"{asyncio.code}.sleep"), args=[argument], lpar=[], rpar=[])
-    title = f"replaced `{callee}` with `await {asyncio.code}.sleep`"
+    sleep = call.with_changes(func=cst.parse_expression(sleeper.code), args=[argument], lpar=[], rpar=[])
+    title = f"replaced `{callee}` with `await {sleeper.code}`"
     if site.placement == "root":
         title = f"made `{site.function.name.value}` `async def` and {title}"
     return Fix(
@@ -50,7 +58,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="asyncio-sleep",
         safe=True,
         title=title,
-        imports=asyncio.imports,
+        imports=sleeper.imports,
         unused_imports=import_binding(file, head) if not bound.local else (),
         claims=(finding,),
     )

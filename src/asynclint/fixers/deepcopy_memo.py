@@ -44,6 +44,7 @@ from asynclint.fixers.analysis import (
     LINE_LENGTH,
     FixProject,
     ParsedFile,
+    asyncio_only,
     awaited,
     binding,
     dotted,
@@ -137,6 +138,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         )
         body = init.body
         edits.append(Edit(init, init.with_changes(body=body.with_changes(body=[*body.body, build]))))
+    if refused := asyncio_only(file, "deepcopy-memo"):
+        return refused
     asyncio = reference(file, "asyncio", at=(call,))
     if isinstance(asyncio, Decline):
         return asyncio

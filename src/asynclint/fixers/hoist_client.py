@@ -125,7 +125,7 @@ def _assigned_name(file, call: cst.Call) -> str | None:
 def _escapes(file, function: cst.FunctionDef, variable: str) -> str | None:
     """How the local client leaves the function or is changed, if it does: only calls of its
     methods (``client.chat.create(...)``) and reads of its attributes are allowed."""
-    for node in file.positions:
+    for node in file.nodes_of(cst.Name):
         if not (isinstance(node, cst.Name) and node.value == variable and file.enclosing_function(node) is function):
             continue
         parent = file.parent(node)

@@ -3,8 +3,9 @@ verify, repeat to a fixed point. Pure: texts in, new texts and a report out.
 
 Verification, per round: every changed file must compile, and re-linting the whole project (the
 engine, in memory) must show each finding a fix claimed gone -- the same rule, function and
-callee, counted, whatever its line or the route that reaches it -- and no new finding more
-severe than the ones it removed. A batch that fails is retried one fix at a time; a fix that fails alone is
+callee, counted, whatever its line or the route that reaches it -- no finding gone that no fix
+claimed and no edit lay on the route of, and no new finding more severe than the ones it
+removed. A batch that fails is split in halves down to single fixes; a fix that fails alone is
 reported and never applied. Edits that overlap in one round wait for the next, where the code
 they target has been re-linted (often the first fix has removed the second finding too).
 """
@@ -21,7 +22,7 @@ import libcst as cst
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, drop_unused_import
+from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, cancellation_window, drop_unused_import
 from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
 from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
@@ -38,10 +39,15 @@ Key = tuple[str, str, str, str]  # (path, code, function, callee): a finding, wh
 
 def finding_key(finding: Finding) -> Key:
     """What stays the same for a finding while fixes move lines around it or change the route by
-    which its call is reached (and so its message): the rule, the function the call is written
-    in and what it calls. Two findings can share a key (two sleeps in one function): compare counts."""
-    function = next((link.function for link in reversed(finding.chain) if link.path == finding.path), "")
-    callee = finding.fix.target if finding.fix is not None and finding.fix.target else finding.message
+    which its call is reached: its call site (the file and the function the call is written in)
+    and its callee -- facts of the call, never the message (which names the route) nor whether a
+    fix is planned (a rerouted finding may lose or gain one). Two findings can share a key (two
+    sleeps in one function): compare counts."""
+    function = finding.facts.function or next(
+        (link.function for link in reversed(finding.chain) if link.path == finding.path), ""
+    )
+    request = finding.fix_request
+    callee = finding.facts.callee or (request.target if request is not None else "")
     return (finding.path, finding.code, function, callee)
 
 
@@ -90,6 +96,22 @@ class FixOutcome:
         """``findings`` (from any round) as ``check`` reported them in the original texts; one
         that was not there (a fix made it) keeps its own place."""
         return [self.origins.get(finding, finding) for finding in findings]
+
+    @property
+    def resolved(self) -> tuple[Finding, ...]:
+        """Findings ``check`` reported that no fix claimed and that are gone all the same: their
+        route ran through code another fix changed (verification accepts nothing else). With the
+        fixed and the left, they add up to what ``check`` reported: all in original positions."""
+        fixed = {applied.finding for applied in self.applied}
+        left = set(self.as_checked([item.finding for item in self.left]))
+        return tuple(finding for finding in self.checked if finding not in fixed and finding not in left)
+
+    @property
+    def introduced(self) -> tuple[Left, ...]:
+        """Findings left that ``check`` did not report before: a fix made them (never one more
+        severe than what it removed), placed in the fixed texts."""
+        checked = set(self.checked)
+        return tuple(item for item in self.left if self.origins.get(item.finding, item.finding) not in checked)
 
 
 @dataclass(frozen=True)
@@ -225,6 +247,8 @@ def _propose(
             if isinstance(outcome, Fix) and not outcome.safe and not unsafe:
                 # a safe recipe that found this particular rewrite unsafe (its note says why)
                 outcome = Decline(f"unsafe fix, needs --unsafe-fixes: {outcome.note or outcome.title}")
+            if isinstance(outcome, Fix) and (leak := _cancellation_leak(outcome, project)):
+                outcome = Decline(leak)
             if isinstance(outcome, Fix):
                 proposals.append(_with_inner_claims(outcome, findings, project))
                 break
@@ -232,6 +256,38 @@ def _propose(
         else:
             reasons[finding] = _decline_reason(fixers.candidates(recipe, True, twin), names, declines)
     return proposals
+
+
+def _cancellation_leak(fix: Fix, project: FixProject) -> str:
+    """Why the fix must not be applied because an ``await`` it adds is a point where a
+    cancellation leaks a resource ("" when none is): see :func:`cancellation_window`. Checked here,
+    for every recipe, where an edit adds an ``await`` to a statement of an ``async def``."""
+    for edit in fix.edits:
+        if isinstance(edit.node, cst.FunctionDef):
+            continue  # a sync function made `async def`: it had no awaits to be cancelled at before
+        adds_await = _awaits(edit.replacement) > _awaits(edit.node)
+        if adds_await and (why := cancellation_window(project.file(_path(edit, fix)), edit.node)):
+            return why
+    return ""
+
+
+def _awaits(node: cst.CSTNode | cst.FlattenSentinel) -> int:
+    class Count(cst.CSTVisitor):
+        found = 0
+
+        def visit_Await(self, node: cst.Await) -> None:
+            self.found += 1
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False  # a helper defined in the edit awaits nothing where it is defined
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    count = Count()
+    for part in node.nodes if isinstance(node, cst.FlattenSentinel) else [node]:
+        part.visit(count)
+    return count.found
 
 
 def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Decline:
@@ -379,26 +435,44 @@ def _verified(
     reasons: dict[Finding, str],
 ) -> _Verified | None:
     """The fixes whose result compiles and re-lints clean of what they claimed (the whole batch
-    when it can, else each alone), with the texts and findings that result."""
+    when it can), with the texts and findings that result. A batch that fails is split in halves,
+    down to single fixes, and a fix that fails alone is declined: with one bad fix among n, that
+    takes about 2 log2(n) re-lints, where retrying each fix alone took n (fixing a file with
+    thousands of findings went quadratic)."""
     if not chosen:
         return None
-    outcome = _check(chosen, project, texts, before, linter)
+    groups = _passing(chosen, project, texts, before, linter, reasons)
+    if not groups:
+        return None
+    if len(groups) == 1:
+        return groups[0]
+    together = _check([fix for group in groups for fix in group.fixes], project, texts, before, linter)
+    # groups that pass apart but clash together: the first now, the rest next round
+    return together if isinstance(together, _Verified) else groups[0]
+
+
+def _passing(
+    fixes: list[Fix],
+    project: FixProject,
+    texts: dict[str, str],
+    before: Result,
+    linter: _Linter,
+    reasons: dict[Finding, str],
+) -> list[_Verified]:
+    """Groups of ``fixes``, each verified together, leaving out (with the reason) each fix that
+    fails on its own."""
+    outcome = _check(fixes, project, texts, before, linter)
     if isinstance(outcome, _Verified):
-        return outcome
-    kept = []
-    for fix in chosen:
-        alone = _check([fix], project, texts, before, linter)
-        if isinstance(alone, _Verified):
-            kept.append(fix)
-        else:
-            for claim in fix.claims:
-                reasons[claim] = f"the `{fix.recipe}` fix failed verification and was not applied: {alone}"
-    while kept:  # fixes that pass alone but clash together: the first now, the rest next round
-        together = _check(kept, project, texts, before, linter)
-        if isinstance(together, _Verified):
-            return together
-        kept = kept[:1]
-    return None
+        return [outcome]
+    if len(fixes) == 1:
+        for claim in fixes[0].claims:
+            reasons[claim] = f"the `{fixes[0].recipe}` fix failed verification and was not applied: {outcome}"
+        return []
+    half = len(fixes) // 2
+    return [
+        *_passing(fixes[:half], project, texts, before, linter, reasons),
+        *_passing(fixes[half:], project, texts, before, linter, reasons),
+    ]
 
 
 def _check(
@@ -428,12 +502,44 @@ def _check(
         if new[key] > old[key] - count:
             claim = claims[key]
             return f"`{claim.code}` at {claim.path}:{claim.line} is still reported after the edit"
+    if vanished := _unexplained(fixes, project, before.findings, old - new, claimed):
+        return (
+            f"`{vanished.code}` at {vanished.path}:{vanished.line} disappeared without any fix claiming it"
+            " or any edit on its route: the edit changed more than it says"
+        )
     worst = max((claim.severity for fix in fixes for claim in fix.claims), default=Severity.LOW)
     for finding in after.findings:
         key = finding_key(finding)
         if new[key] > old[key] and finding.severity > worst:
             return f"it would add a {finding.severity.label} `{finding.code}` finding ({finding.message})"
     return _Verified(fixes, after_texts, linted)
+
+
+def _unexplained(
+    fixes: list[Fix], project: FixProject, before: Sequence[Finding], gone: Counter, claimed: Counter
+) -> Finding | None:
+    """A finding that disappeared although no fix claimed it, and nothing explains it: neither
+    its call nor a call on its route (a link of its chain) lies in code the fixes edited (a
+    helper offloaded by another finding's fix takes its other blocking calls off the loop too).
+    Such a batch is suspect: it is retried one fix at a time, and a fix that does it alone is
+    declined."""
+    spans = [span for fix in fixes for span in _spans(fix, project)]
+
+    def on_route(finding: Finding) -> bool:
+        links = [(link.path, link.line) for link in finding.chain[1:]] + [(finding.path, finding.line)]
+        return any(span[0] == path and span[1][0] <= line <= span[2][0] for span in spans for path, line in links)
+
+    waiting: dict[Key, list[Finding]] = {}
+    for finding in before:
+        waiting.setdefault(finding_key(finding), []).append(finding)
+    for key, count in gone.items():
+        unclaimed = count - claimed[key]
+        if unclaimed <= 0:
+            continue
+        candidates = waiting.get(key, [])
+        if sum(on_route(finding) for finding in candidates) < unclaimed:
+            return next((finding for finding in candidates if not on_route(finding)), candidates[0])
+    return None
 
 
 def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:

@@ -32,6 +32,7 @@ import libcst as cst
 from asynclint.fixers.analysis import (
     FixProject,
     ParsedFile,
+    asyncio_only,
     awaited,
     binding,
     dotted,
@@ -71,6 +72,8 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         return Decline(f"`{callee}` {NOT_PORTABLE[qualified]}")
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
+    if refused := asyncio_only(file, "process-pool"):
+        return refused
     asyncio = reference(file, "asyncio", at=(call,))
     if isinstance(asyncio, Decline):
         return asyncio
@@ -174,7 +177,7 @@ def _loop(file: ParsedFile, site, asyncio: str) -> tuple[str, cst.SimpleStatemen
     (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
     bindings = [
         node
-        for node in file.positions
+        for node in file.nodes_of(cst.Assign)
         if isinstance(node, cst.Assign)
         and any(dotted(t.target) == "loop" for t in node.targets)
         and file.enclosing_function(node) is site.function

@@ -4,9 +4,12 @@ Safe: the callee and its arguments are still evaluated on the loop, in the same 
 call itself runs in the loop's default executor, and its value (or exception) comes back where
 the call was. Also the fallback for a sync helper reached from ``async def`` (every call that
 runs it on the loop is offloaded, in one fix; declined when the helper, or a sync function it
-calls, uses the event loop) and for a sync callable the framework awaits (made ``async``
-first). A call that opens a file or archive goes only with its use in the same expression: the
-object's reads would otherwise stay on the loop.
+calls, uses the event loop, or an object of the loop kept on ``self``) and for a sync callable
+the framework awaits (made ``async`` first). A call that opens a file or archive goes only with
+its use in the same expression: the object's reads would otherwise stay on the loop; likewise a
+helper whose work runs when its result is consumed (a generator, a ``@contextmanager``) goes
+with its consumption, or is declined. The runner is the module's event-loop library's
+(``trio.to_thread.run_sync`` in a trio module: see ``thread_runner``).
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
@@ -19,22 +22,31 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import libcst as cst
+from libcst.metadata import BuiltinAssignment, GlobalScope
 
 from asynclint.fixers.analysis import (
     FixProject,
     ParsedFile,
-    Reference,
     Site,
     awaited,
+    binding,
+    dotted,
     event_loop_use,
     findings_within,
+    is_generator,
     last_name,
-    offload_call,
     opens_for_writing,
-    reference,
+    runs_nothing,
     site_edit,
+    thread_runner,
 )
-from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.knowledge.asyncio_apis import (
+    CONSUMED_LATER_DECORATORS,
+    CONSUMERS,
+    ITERATOR_ANNOTATIONS,
+    ITERATOR_FACTORIES,
+)
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
 from asynclint.model import Finding
 
@@ -66,10 +78,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if target.startswith(THREAD_BOUND):  # (a helper connecting and querying in one thread was offloaded above)
         return Decline(f"`{target}` connections work only on the thread that opened them")
     file, call = site.file, site.call
-    asyncio = reference(file, "asyncio", at=(call,))
-    if isinstance(asyncio, Decline):
-        return asyncio
-    to_thread = f"{asyncio.code}.to_thread"
+    runner = thread_runner(file, (call,))
+    if isinstance(runner, Decline):
+        return runner
+    imports = runner.imports
     if isinstance(file.parent(call), cst.WithItem):
         # the block would still use the resource on the loop; only moving the block helps
         return Decline("the call opens a `with` block", applicable=False)
@@ -81,10 +93,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         # `open(p).read()`: the read is the disk I/O too; both go to the thread in one call
         site = replace(site, call=used)
         call = used
-        offloaded = cst.Call(
-            func=cst.parse_expression(to_thread),
-            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=used.with_changes(lpar=[], rpar=[])))],
-        )
+        offloaded = runner.lambda_(used.with_changes(lpar=[], rpar=[]))
     elif target in OPENERS:
         if _inside_other_finding(project, file, call, finding):  # `json.load(open(p))`: offloaded with it
             return Decline("offloaded with the call it is passed to", applicable=False)
@@ -95,25 +104,22 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         )
     elif target in LAZY:
         listed = cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))])
-        offloaded = cst.Call(
-            func=cst.parse_expression(to_thread),
-            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=listed))],
-        )
+        offloaded = runner.lambda_(listed)
     elif nested and not _awaits(call):
         # `json.load(open(p))`: both calls go to the thread together, not one await inside another
-        offloaded = cst.Call(
-            func=cst.parse_expression(to_thread),
-            args=[cst.Arg(cst.Lambda(params=cst.Parameters(), body=call.with_changes(lpar=[], rpar=[])))],
-        )
+        offloaded = runner.lambda_(call.with_changes(lpar=[], rpar=[]))
     else:
-        offloaded = offload_call(call, to_thread, (call.func,))
+        made = runner.offload(call)
+        if isinstance(made, Decline):
+            return made
+        offloaded, imports = made
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
     if site.placement == "root":
         title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
     else:
-        title = f"ran `{callee}` in a worker thread with `{to_thread}`"
+        title = f"ran `{callee}` in a worker thread with `{runner.code}`"
     note, safe = "", True
     if target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
@@ -126,7 +132,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         recipe="to-thread",
         safe=safe,
         title=title,
-        imports=asyncio.imports,
+        imports=imports,
         claims=(finding, *nested),
         note=note,
     )
@@ -143,14 +149,26 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
             )
     if uses_loop := _loop_use(sites, project):
         return Decline(f"the helper uses {uses_loop}, which works only on the event loop's thread")
-    # `asyncio` as each call site's file and scope bind it (`import asyncio as aio`, a parameter
-    # called `asyncio`): see `reference`. Each edit carries the import its own file lacks.
-    references: dict[int, Reference] = {}
+    # The runner as each call site's file and scope bind it (`import asyncio as aio`, a module
+    # running under trio): see `thread_runner`. Each edit carries the import its own file lacks.
+    offloaded: dict[int, tuple[cst.Await, tuple[Import, ...]]] = {}
+    moved: list[Site] = []
+    consumed_whole = False
     for site in sites:
-        found = reference(site.file, "asyncio", at=(site.call,))
-        if isinstance(found, Decline):
-            return found
-        references[id(site.call)] = found
+        consumed = _consumed_with(project, finding, site)
+        if isinstance(consumed, Decline):
+            return consumed
+        site, call, whole = consumed
+        consumed_whole = consumed_whole or whole
+        runner = thread_runner(site.file, (site.call,))
+        if isinstance(runner, Decline):
+            return runner
+        made = (runner.lambda_(call.with_changes(lpar=[], rpar=[])), runner.imports) if whole else runner.offload(call)
+        if isinstance(made, Decline):
+            return made
+        offloaded[id(site.call)] = (awaited(site.file, site.call, made[0]), made[1])
+        moved.append(site)
+    sites = tuple(moved)
     statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
@@ -159,13 +177,13 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
             hoist = statements[id(site.file.statement_of(site.call))] == 1
-            offloaded = _offloaded(site, references[id(site.call)].code)
-            edits.append(_at(site_edit(site, offloaded, hoist=hoist), [site], sites[0], references))
+            edit = site_edit(site, offloaded[id(site.call)][0], hoist=hoist)
+            edits.append(_at(edit, [site], sites[0], offloaded))
     for group in roots.values():
         function = group[0].function
-        replacements = {id(site.call): _offloaded(site, references[id(site.call)].code) for site in group}
+        replacements = {id(site.call): offloaded[id(site.call)][0] for site in group}
         updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
-        edits.append(_at(Edit(function, updated), group, sites[0], references))
+        edits.append(_at(Edit(function, updated), group, sites[0], offloaded))
     helpers = sorted({site.helper for site in sites})
     callers = list(dict.fromkeys(site.function.name.value for site in sites))
     made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
@@ -173,6 +191,8 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
     if made_async:
         title += f" (made {_names(made_async)} `async def`)"
+    if consumed_whole:
+        title += ", consuming its lazy result there"
     note, safe = "", True
     changed = _shared_state_changes(sites, project)
     if changed:
@@ -194,18 +214,172 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     )
 
 
-def _offloaded(site: Site, asyncio: str) -> cst.Await:
-    return awaited(site.file, site.call, offload_call(site.call, f"{asyncio}.to_thread", (site.call.func,)))
+def _consumed_with(project: FixProject, finding: Finding, site: Site) -> tuple[Site, cst.Call, bool] | Decline:
+    """The site to rewrite and the call to run in the thread there. Usually the helper's call
+    itself; for a helper whose work runs only when its result is consumed (a generator, a
+    ``@contextmanager``, a function returning an iterator), offloading the call alone would move
+    nothing off the loop, so it goes with its consumption, in a lambda (the third value: so the
+    linter, too, sees the helper called in the thread): ``list(rows(p))`` is offloaded whole
+    (``to_thread(lambda: list(rows(p)))``), and ``for r in rows(p):`` iterates a list built in
+    the thread -- when the loop always runs to the end (no ``break``/``return``), so consuming
+    the iterator whole first does what iterating it did, and when the arguments are plain names
+    and constants (evaluated in the thread, they must not run code). Anything else declines."""
+    kind = _consumed_later(project, finding, site)
+    if not kind:
+        return site, site.call, False
+    file, call = site.file, site.call
+    if not all(runs_nothing(arg.value) for arg in call.args):
+        return Decline(
+            f"`{site.helper}` is {kind}, consumed on the loop; its arguments run code, which would move"
+            " into the worker thread with it"
+        )
+    argument = file.parent(call)
+    consumer = file.parent(argument) if isinstance(argument, cst.Arg) else None
+    if (
+        isinstance(consumer, cst.Call)
+        and len(consumer.args) == 1
+        and consumer.args[0] is argument
+        and argument.keyword is None
+        and not argument.star
+        and isinstance(consumer.func, cst.Name)
+        and consumer.func.value in CONSUMERS
+        and binding(file, consumer.func.value, consumer).what == "a builtin"
+    ):
+        return replace(site, call=consumer), consumer, True
+    loop = file.parent(call)
+    if isinstance(loop, cst.For) and loop.iter is call and loop.asynchronous is None and not _leaves_early(loop):
+        return site, cst.Call(func=cst.Name("list"), args=[cst.Arg(call.with_changes(lpar=[], rpar=[]))]), True
+    instead = (
+        "move the `with` block into a sync helper and offload that"
+        if "context manager" in kind
+        else "consume it whole where it is called (`list(...)`, or a `for` loop that always runs to the end)"
+    )
+    return Decline(
+        f"`{site.helper}` is {kind}: its body runs when the result is consumed, on the loop, so running the call"
+        f" in a worker thread moves nothing off it; {instead}"
+    )
+
+
+def _consumed_later(project: FixProject, finding: Finding, site: Site) -> str:
+    """What makes the helper's result do its work after the call returns, in words ("" if nothing)."""
+    function = _definition(project, finding, site)
+    if function is None:
+        return ""
+    file, definition = function
+    decorators = {last_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in definition.decorators}
+    if decorators & CONSUMED_LATER_DECORATORS:
+        return "a context manager (its body runs when the `with` block is entered and left)"
+    if is_generator(definition):
+        return "a generator"
+    returns = definition.returns.annotation if definition.returns is not None else None
+    if returns is not None:
+        named = returns.value if isinstance(returns, cst.Subscript) else returns
+        if last_name(named) in ITERATOR_ANNOTATIONS:
+            return f"annotated to return `{file.code(returns)}`"
+    for returned in _returned(definition):
+        if isinstance(returned, cst.GeneratorExp):
+            return "a function returning a generator expression"
+        if isinstance(returned, cst.Call) and (name := _resolved(file, returned.func)) in ITERATOR_FACTORIES:
+            return f"a function returning a lazy iterator (`{name}(...)`)"
+    return ""
+
+
+def _definition(project: FixProject, finding: Finding, site: Site) -> tuple[ParsedFile, cst.FunctionDef] | None:
+    """The helper's ``def`` (the project function the offloaded call runs)."""
+    graph = project.graph
+    if site.callee is not None and graph is not None:
+        path, qualname = graph.summaries[site.callee[0]].path, graph.function(site.callee).qualname
+    else:
+        link = next((link for link in finding.chain if link.function == site.helper), None)
+        if link is None:
+            return None
+        path, qualname = link.path, link.function
+    if path not in project.texts:
+        return None
+    file = project.file(path)
+    function = file.function(qualname)
+    return (file, function) if function is not None and function.asynchronous is None else None
+
+
+def _returned(function: cst.FunctionDef) -> list[cst.BaseExpression]:
+    """The values the function's own ``return`` statements return (not those of nested functions)."""
+    found: list[cst.BaseExpression] = []
+
+    class Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            if node.value is not None:
+                found.append(node.value)
+
+    function.visit(Returns())
+    return found
+
+
+def _resolved(file: ParsedFile, func: cst.BaseExpression) -> str:
+    """``os.scandir`` for ``scandir`` imported from ``os``; a builtin's own name."""
+    name = dotted(func)
+    if name is None:
+        return ""
+    head, _, rest = name.partition(".")
+    bound = binding(file, head, func)
+    if bound.target is not None:
+        return ".".join(filter(None, (bound.target, rest)))
+    return name if bound.what == "a builtin" else ""
+
+
+def _leaves_early(loop: cst.For) -> bool:
+    """The loop's body can stop iterating before the end: ``break`` (of this loop), ``return``,
+    ``yield`` (the caller may never resume it)."""
+
+    class Exits(cst.CSTVisitor):
+        found = False
+        depth = 0
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_For(self, node: cst.For) -> None:
+            self.depth += 1
+
+        def leave_For(self, node: cst.For) -> None:
+            self.depth -= 1
+
+        def visit_While(self, node: cst.While) -> None:
+            self.depth += 1
+
+        def leave_While(self, node: cst.While) -> None:
+            self.depth -= 1
+
+        def visit_Break(self, node: cst.Break) -> None:
+            self.found = self.found or self.depth == 0
+
+        def visit_Return(self, node: cst.Return) -> None:
+            self.found = True
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            self.found = True
+
+    exits = Exits()
+    loop.body.visit(exits)
+    return exits.found
 
 
 def _names(names: list[str]) -> str:
     return ", ".join(f"`{name}`" for name in names)
 
 
-def _at(edit: Edit, sites: list[Site], first: Site, references: dict[int, Reference]) -> Edit:
+def _at(edit: Edit, sites: list[Site], first: Site, offloaded: dict[int, tuple[cst.Await, tuple[Import, ...]]]) -> Edit:
     """The edit of the calls ``sites`` (in one file) with the imports they need there, naming its
     file when it is not the fix's own."""
-    imports = tuple(dict.fromkeys(needed for site in sites for needed in references[id(site.call)].imports))
+    imports = tuple(dict.fromkeys(needed for site in sites for needed in offloaded[id(site.call)][1]))
     path = sites[0].file.path
     return replace(edit, imports=imports, path=None if path == first.file.path else path)
 
@@ -232,16 +406,16 @@ def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
 
 def _inside_other_finding(project: FixProject, file, call: cst.Call, finding: Finding) -> bool:
     """``call`` is an argument (at any depth) of another finding's call in the same statement."""
-    spans = {
-        ((f.line, f.column - 1), (f.end_line, f.end_column - 1))
-        for f in project.findings
-        if f is not finding and f.path == file.path
-    }
     for ancestor in file.ancestors(call):
         if isinstance(ancestor, cst.BaseStatement):
             return False
-        if isinstance(ancestor, cst.Call) and file.span(ancestor) in spans:
-            return True
+        if isinstance(ancestor, cst.Call):
+            (line, column), end = file.span(ancestor)
+            if any(
+                f is not finding and ((f.line, f.column - 1), (f.end_line, f.end_column - 1)) == ((line, column), end)
+                for f in project.findings_in(file.path, line, line)
+            ):
+                return True
     return False
 
 
@@ -333,7 +507,7 @@ class _SharedWrites(cst.CSTVisitor):
     def _target(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Attribute):
             self._saw(f"{cst.Module([]).code_for_node(target)} = ...")
-        elif isinstance(target, cst.Subscript) and not _local_literal(target):
+        elif isinstance(target, cst.Subscript) and _shared_receiver(self.file, target.value):
             self._saw(f"{cst.Module([]).code_for_node(target.value)}[...] = ...")
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
@@ -356,18 +530,22 @@ class _SharedWrites(cst.CSTVisitor):
             self._saw(f"{name}()")
         elif self.files and name == "open" and opens_for_writing(self.file, node):
             self._saw("open(..., 'w')")
-        elif name in _MUTATORS and receiver is not None and _shared_receiver(receiver):
+        elif name in _MUTATORS and receiver is not None and _shared_receiver(self.file, receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")
 
 
-def _shared_receiver(receiver: cst.BaseExpression) -> bool:
-    """``self.items``, ``CACHE`` (a module-level constant-style name): not a local list."""
+def _shared_receiver(file: ParsedFile, receiver: cst.BaseExpression) -> bool:
+    """``self.items``, ``cls.cache``, or a name bound at module level (``results``, ``CACHE``, an
+    imported module's ``os.environ``) where nothing in the function rebinds it: not the function's
+    own list or dict, nor a parameter (one rollout's own object)."""
     while isinstance(receiver, (cst.Attribute, cst.Subscript)):
         receiver = receiver.value
-    return isinstance(receiver, cst.Name) and (receiver.value in ("self", "cls") or receiver.value.isupper())
-
-
-def _local_literal(target: cst.Subscript) -> bool:
-    """``result["k"] = ...`` on a plain local name: the helper's own dict (lower-case, not self)."""
-    name = target.value
-    return isinstance(name, cst.Name) and name.value not in ("self", "cls") and not name.value.isupper()
+    if not isinstance(receiver, cst.Name):
+        return False
+    if receiver.value in ("self", "cls"):
+        return True
+    scope = file.scope(receiver)
+    assignments = list(scope[receiver.value]) if scope is not None else []
+    return bool(assignments) and all(
+        isinstance(a.scope, GlobalScope) and not isinstance(a, BuiltinAssignment) for a in assignments
+    )

@@ -35,7 +35,7 @@ from asynclint.fixers.analysis import (
     names_bound,
     names_read,
     opens_for_writing,
-    reference,
+    thread_runner,
 )
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.to_thread import shared_writes
@@ -120,10 +120,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     )
     stored = file.code(store.targets[0].target) if store is not None else ""
     target = f"{', '.join(used_later)} = " if used_later else f"{stored} = " if stored else ""
-    asyncio = reference(file, "asyncio", at=(statement,))
-    if isinstance(asyncio, Decline):
-        return asyncio
-    run = cst.parse_statement(f"{target}await {asyncio.code}.to_thread({helper})\n").with_changes(
+    runner = thread_runner(file, (statement,))  # `trio.to_thread.run_sync` in a module running under trio
+    if isinstance(runner, Decline):
+        return runner
+    run = cst.parse_statement(f"{target}await {runner.code}({helper})\n").with_changes(
         leading_lines=[cst.EmptyLine(indent=False)]
     )
     opened = file.code(call.func)
@@ -149,7 +149,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         safe=not changed,
         note=note,
         title=f"moved the `with {opened}(...)` block into the helper `{helper}`, run in a worker thread{kept}",
-        imports=asyncio.imports,
+        imports=runner.imports,
         claims=(finding,),
         claims_inside=True,
     )
@@ -208,7 +208,7 @@ def _other_withs_binding(file: ParsedFile, function: cst.FunctionDef, name: str,
     """Other ``with ... as name`` blocks: reads of ``name`` in them see their own binding."""
     return [
         node
-        for node in file.positions
+        for node in file.nodes_of(cst.With)
         if isinstance(node, cst.With)
         and node is not statement
         and name in _with_targets(node)

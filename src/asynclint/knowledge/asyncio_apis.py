@@ -114,3 +114,51 @@ LOOP_CALLBACK_METHODS: dict[str, int] = {
     "add_writer": 1,
     "add_signal_handler": 1,
 }
+
+#: How each event-loop library runs a sync call in a worker thread and sleeps, for the fixers:
+#: code written for trio or anyio must not get ``asyncio.to_thread`` (under trio there is no
+#: asyncio loop: ``RuntimeError: no running event loop``). ``keywords``: whether the runner passes
+#: keyword arguments on to the callable (``trio.to_thread.run_sync`` and anyio's do not: the fix
+#: binds them with ``functools.partial``, evaluated on the loop as before). anyio's runner works
+#: under either backend, so a module importing anyio gets it even when it also imports asyncio.
+THREAD_RUNNERS: dict[str, tuple[str, str, bool]] = {  # library -> (module, function, keywords)
+    "asyncio": ("asyncio", "to_thread", True),
+    "anyio": ("anyio", "to_thread.run_sync", False),  # `import anyio` binds its submodules too
+    "trio": ("trio", "to_thread.run_sync", False),
+}
+SLEEPS: dict[str, tuple[str, str]] = {
+    "asyncio": ("asyncio", "sleep"),
+    "anyio": ("anyio", "sleep"),
+    "trio": ("trio", "sleep"),
+}
+
+#: Decorators whose function's result is consumed by the caller after the call returns: the body
+#: of a ``@contextmanager`` helper runs when the ``with`` enters and exits, so offloading the call
+#: alone moves no work off the loop (matched on the decorator's last name).
+CONSUMED_LATER_DECORATORS: frozenset[str] = frozenset({"contextmanager", "asynccontextmanager"})
+#: Builtins and stdlib callables returning a lazy iterator: a helper returning one does its work
+#: while the caller iterates, on the loop.
+ITERATOR_FACTORIES: frozenset[str] = frozenset(
+    "iter map filter zip reversed enumerate itertools.chain itertools.islice itertools.starmap "
+    "os.scandir os.walk os.fwalk glob.iglob".split()
+)
+#: Return annotations that say a helper hands back something the caller consumes lazily.
+ITERATOR_ANNOTATIONS: frozenset[str] = frozenset(
+    "Iterator Iterable Generator ContextManager AbstractContextManager".split()
+)
+#: Callables that consume an iterable whole, in one call: a lazy helper offloaded together with
+#: its consumer does all its work in the thread (``list(rows(p))`` -> ``to_thread(list, rows(p))``).
+CONSUMERS: frozenset[str] = frozenset({"list", "tuple", "set", "frozenset", "sorted", "dict", "sum"})
+
+#: Calls that acquire something only an explicit release gives back (a directory, a file left on
+#: disk, a process, a socket): an ``await`` added between such a call and the ``try`` whose
+#: ``finally`` releases it is a point where a cancellation leaks it. Value: a keyword argument and
+#: its literal value that make the call acquire (``NamedTemporaryFile(delete=False)``), or "".
+ACQUIRES: dict[str, str] = {
+    "tempfile.mkdtemp": "",
+    "tempfile.mkstemp": "",
+    "tempfile.NamedTemporaryFile": "delete=False",
+    "subprocess.Popen": "",
+    "socket.socket": "",
+    "socket.create_connection": "",
+}

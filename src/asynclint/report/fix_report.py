@@ -38,9 +38,9 @@ def render_fix_report(
     lines: list[str] = []
     verb = "would fix" if dry_run else "fixed"
     written = [a for a in outcome.applied if not any(path in write_errors for path in a.paths)]
-    # Fixed findings are placed in the files as they were (each fix records its finding as
-    # `check` reported it); findings left, in the files as they are now -- which, when nothing is
-    # written, is as they were.
+    # Every finding is placed where `check` reported it, in the files as they were, so that the
+    # fixed, the left and the resolved add up to what `check` reported; a finding left whose line
+    # moved says where it is now, and one a fix made is placed in the fixed file.
     if not quiet:
         for applied in sorted(written, key=lambda a: (a.finding.path, a.finding.line, a.finding.column)):
             f = applied.finding
@@ -53,20 +53,38 @@ def render_fix_report(
             if applied.note:
                 text += f"; note: {applied.note}"
             lines.append(text)
-    left_findings = [left.finding for left in outcome.left]
-    shown = outcome.as_checked(left_findings) if dry_run else left_findings
-    for left, f in zip(outcome.left, shown, strict=True):
-        lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.label}] left: {left.reason}")
+        for f in outcome.resolved:
+            lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} {'would be ' if dry_run else ''}resolved by"
+                         " another fix (its route ran through the code that fix changed)")
+    introduced = set(map(id, outcome.introduced))
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    for left, f in zip(outcome.left, placed, strict=True):
+        now = left.finding
+        where = f"{f.path}:{f.line}:{f.column}"
+        if id(left) in introduced:
+            text = f"{where}: {f.code} [{f.severity.label}] new{'' if dry_run else ' (in the fixed file)'}"
+        else:
+            moved = not dry_run and now.line != f.line
+            text = f"{where}: {f.code} [{f.severity.label}] left{f' (now line {now.line})' if moved else ''}"
+        lines.append(f"{text}: {left.reason}")
     for path, message in sorted(write_errors.items()):
         lines.append(f"{path}: error: not fixed, {message}")
     for error in errors:
         lines.append(f"{error.path}: error: {error.message}")
     files = {path for a in written for path in a.paths}
-    summary = f"{'Would fix' if dry_run else 'Fixed'} {plural(len(written), 'finding')}"
+    checked = set(outcome.checked)
+    # a finding an earlier fix made (a client switched, then built once) is counted apart
+    later = sum(applied.finding not in checked for applied in written)
+    summary = f"{'Would fix' if dry_run else 'Fixed'} {plural(len(written) - later, 'finding')}"
     summary += f" in {plural(len(files), 'file')}" if files else ""
+    if later:
+        summary += f" (and {later} that an earlier fix made)"
+    if outcome.resolved:
+        summary += f"; {len(outcome.resolved)} resolved by other fixes"
     if outcome.left:
         needs_unsafe = sum("--unsafe-fixes" in left.reason for left in outcome.left)
-        summary += f"; {len(outcome.left)} left"
+        new = len(outcome.introduced)
+        summary += f"; {len(outcome.left) - new} left" + (f", {new} new" if new else "")
         if needs_unsafe and not unsafe:
             summary += f" ({needs_unsafe} with an unsafe fix: --unsafe-fixes)"
     if write_errors:

@@ -155,7 +155,12 @@ def test_a_storm_of_stop_signals_leaves_every_file_old_or_new(tmp_path):
     for tree, (signum, when), outcome in zip(trees, TRIALS, outcomes):
         after = {name: data for name, (_, data) in _snapshot(tree).items()}
         context = f"{signal.Signals(signum).name} at {when}: exit {outcome['code']}\n{outcome['stderr']}"
-        assert set(after) == set(original), context  # no temporary file, nothing else created
+        # Deep mode may keep what it read of installed packages in the cache directory; any
+        # other new file (a temporary one) must not be left behind.
+        created = {name for name in set(after) - set(original)
+                   if not (name.startswith(".asynclint_cache/") and not name.endswith(asynclint.io.TEMP_SUFFIX))}
+        assert not created and set(original) <= set(after), context
+        after = {name: after[name] for name in original}
         assert all(after[name] in (original[name][1], reference[name]) for name in after), context
         rewritten = {name for name in fixable if after[name] == reference[name]}
         assert "Traceback" not in outcome["stderr"], context

@@ -72,6 +72,19 @@ _FIELD_SPECIFIERS = frozenset(
 _WRAPPING_ANNOTATIONS = frozenset(
     f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final")
 )
+#: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
+_VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
+#: Containers whose last type argument is the type of the items ``x[key]`` reads.
+_CONTAINER_ANNOTATIONS = frozenset(
+    {
+        *(f"builtins.{name}" for name in ("dict", "list")),
+        *(f"typing.{name}" for name in ("Dict", "List", "Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        *(f"collections.abc.{name}" for name in ("Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        "collections.defaultdict", "collections.OrderedDict", "typing.DefaultDict", "typing.OrderedDict",
+    }
+)
+#: ``type[T]``: the annotated value is a class, not an instance.
+_CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -125,6 +138,9 @@ SELF = "<self>"
 #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
 #: ``SelfRef(STATE, ("driver",))``, typed project-wide from what hooks store under that key.
 STATE = "<rollout state>"
+#: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
+#: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
+ITEM = "[]"
 #: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
 #: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
 PASSED = "<passed>"
@@ -454,6 +470,17 @@ class _Indexer:
             owner = self.lookup(target.value.id)
             if isinstance(owner, SelfRef) and not owner.path:
                 self._set_class_attr(owner.cls, target.attr, value)
+        elif isinstance(target, ast.Subscript) and (attr := self._own_attribute(target.value)) is not None:
+            # ``self.envs[run_id] = DockerEnvironment(...)``: what ``self.envs[key]`` holds.
+            self._set_class_attr(attr[0], f"{attr[1]}{ITEM}", value)
+
+    def _own_attribute(self, node: ast.expr) -> tuple[str, str] | None:
+        """``self.<attr>`` written in a method -> (its class, the attribute)."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = self.lookup(node.value.id)
+            if isinstance(owner, SelfRef) and not owner.path and owner.cls != STATE:
+                return owner.cls, node.attr
+        return None
 
     def _set_class_attr(self, cls: str, attr: str, value: Value) -> None:
         attrs = self.class_attrs.setdefault(cls, {})
@@ -513,6 +540,10 @@ class _Indexer:
             if key is not None:
                 return SelfRef(STATE, (key,))
             base = self.infer(node.value)
+            if isinstance(base, SelfRef) and base.cls != STATE and base.path and base.path[-1].isidentifier():
+                # ``self.envs[run_id]``: an item, typed by what is stored in ``self.envs[...]``
+                # (else, as before, by ``self.envs`` itself).
+                return SelfRef(base.cls, (*base.path[:-1], f"{base.path[-1]}{ITEM}"))
             return base if isinstance(base, (Inst, SelfRef)) else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             # ``a / b`` calls ``a.__truediv__(b)``: RETURNS says ``Path / str`` is a ``Path``.
@@ -604,6 +635,10 @@ class _Indexer:
             return self.annotation_type(node.left) or self.annotation_type(node.right)
         if isinstance(node, ast.Subscript):
             outer = self.infer(node.value)
+            if isinstance(outer, Sym) and outer.name in _CLASS_ANNOTATIONS:
+                # ``task_class: type[TaskEval]`` is the class itself: calling it builds an instance.
+                cls = self.annotation_type(node.slice)
+                return Sym(cls.name.removesuffix("()")) if isinstance(cls, Inst) else None
             if isinstance(outer, Sym) and outer.name in _WRAPPING_ANNOTATIONS:
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 if outer.name != "typing.Union":
@@ -871,7 +906,7 @@ class _Indexer:
                         if typed is not None:
                             self.bind(element, typed)
                 key = state_key(target)
-                exported = _export(value) if key is not None and isinstance(value, (Inst, Sym)) else None
+                exported = _stored(value) if key is not None else None
                 if exported:
                     # Two different types stored under one key: typed as neither.
                     known = self.state_values.setdefault(key, exported)
@@ -887,9 +922,21 @@ class _Indexer:
                 # ``env: AsyncEnv = state.get("env")``: the annotation says what a value read from
                 # an attribute or the rollout's state is, where the graph may not find out.
                 value = self.annotation_type(node.annotation) or value
+            elif not _called(node.value):
+                # ``task_class: type[TaskEval] = registry[name]``: what the author declares beats
+                # what an item or attribute read guesses; a call written there says what it built.
+                value = self._declared(node.annotation) or value
             self.visit_target(node.target)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
+            item = self._item_annotation(node.annotation)
+            if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
+                owner = self._own_attribute(node.target) or (
+                    (self.frame.cls, node.target.id)
+                    if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
+                )
+                if owner is not None:
+                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM}", item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
@@ -1108,22 +1155,46 @@ class _Indexer:
         for stmt in node.body:
             if isinstance(stmt, _FUNCS):
                 frame.bindings.setdefault(stmt.name, Sym(f"{self.module}.{qualname}.<locals>.{stmt.name}"))
+        declared = self._declared(node.returns)  # names in annotations mean what they mean outside
         self.frames.append(frame)
         self.visit_body(node.body)
         self.frames.pop()
-        self._export_returns(f"{qualname}()", frame.returns)
+        self._export_returns(f"{qualname}()", frame.returns, declared)
 
-    def _export_returns(self, key: str, returned: list[Value]) -> None:
+    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
-        ``Env.client()``): one type (or one attribute of the receiver) when every ``return``
-        agrees; and the functions it may return (``return format_reward``, ``return [a, b]``)."""
+        ``Env.client()``): the one object every ``return`` builds; else the type its signature
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``); else the one
+        attribute of the receiver every ``return`` gives (``return self._http``). And the
+        functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
             value.name if isinstance(value, Inst) else _export(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
-        if len(named) == 1 and None not in named:
+        built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
+        if not built and isinstance(declared, (Inst, Sym)):
+            self.values.append((key, declared.name))
+        elif len(named) == 1 and None not in named:
             self.values.append((key, named.pop()))
         self._export_callables(key, returned)
+
+    def _item_annotation(self, annotation: ast.expr) -> Value:
+        """``dict[str, X]``, ``list[X]``, ``Mapping[str, X]`` -> an instance of ``X``, the items' type."""
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        outer = self.infer(annotation.value)
+        if not (isinstance(outer, Sym) and outer.name in _CONTAINER_ANNOTATIONS):
+            return None
+        arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        return self._declared(arguments[-1])
+
+    def _declared(self, annotation: ast.expr | None) -> Value:
+        """The type an annotation declares, when it says more than a builtin or ``typing`` does
+        (``-> dict``, ``-> Any``, ``-> Iterator[str]`` name no receiver worth a lookup)."""
+        value = self.annotation_type(annotation)
+        if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in _VAGUE_ANNOTATIONS:
+            return value
+        return None
 
     # -- expressions ------------------------------------------------------------------------
 
@@ -1368,8 +1439,11 @@ class _Indexer:
         if not path or depth > _MAX_SELF_HOPS:
             return None, True
         attr, rest = path[0], path[1:]
+        chain = self._class_chain(cls)[skip:]
+        if attr.endswith(ITEM) and not any(attr in self.class_attrs.get(owner, {}) for owner in chain):
+            attr = attr.removesuffix(ITEM)  # nothing stored per key here: the container's own type
         name = attr.removesuffix("()")
-        for owner in self._class_chain(cls)[skip:]:
+        for owner in chain:
             attrs = self.class_attrs.get(owner, {})
             if name in self.class_methods.get(owner, ()):
                 is_property = name in self.class_properties.get(owner, ())
@@ -1486,6 +1560,22 @@ def _export(value: Sym | SelfRef | Inst) -> str | None:
     if isinstance(value, SelfRef):
         return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
     return value.name
+
+
+def _called(node: ast.expr) -> bool:
+    """A call, awaited or not: its value is what the callee builds or returns."""
+    return isinstance(node.value if isinstance(node, ast.Await) else node, ast.Call)
+
+
+def _stored(value: Value) -> str | None:
+    """A value stored in the rollout's state, as the project graph reads it: a type, or a path
+    from an instance of the storing method's class (``state["env"] = self.make_env()`` is
+    ``pkg.Env().make_env()``, whatever ``make_env`` turns out to return)."""
+    if isinstance(value, (Inst, Sym)):
+        return value.name
+    if isinstance(value, SelfRef) and value.path and value.cls != STATE and SUPER not in value.path:
+        return ".".join((f"{value.cls}()", *value.path))
+    return None
 
 
 def _lambda_name(node: ast.Assign) -> str | None:

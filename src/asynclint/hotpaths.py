@@ -26,7 +26,7 @@ from itertools import pairwise
 from dataclasses import dataclass, replace
 
 from asynclint.index import (
-    ITEM,
+    ITEM_SUFFIX,
     SELF,
     STATE,
     SUPER,
@@ -270,10 +270,10 @@ class ProjectGraph:
         return current
 
     def _attribute(self, owner: str, attr: str) -> str:
-        if attr.endswith(ITEM):  # ``self.envs[k]``: what is stored per key, else typed like ``self.envs``
+        if attr.endswith(ITEM_SUFFIX):  # ``self.envs[k]``: what is stored per key, else typed like ``self.envs``
             cls = owner.removesuffix("()")
             member = self._member(cls, attr, 0, True) if owner.endswith("()") and cls in self.classes else None
-            return member if member is not None else self._attribute(owner, attr.removesuffix(ITEM))
+            return member if member is not None else self._attribute(owner, attr.removesuffix(ITEM_SUFFIX))
         name = f"{owner}.{attr}" if owner else attr
         if owner.partition(".")[0] not in self._roots_of_modules:
             return RETURNS.get(name, name) if owner else name  # not the project's: as written
@@ -395,8 +395,8 @@ class ProjectGraph:
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
-        if path and path[0].endswith(ITEM) and cls != STATE and self._member(cls, path[0], 0, instance=True) is None:
-            path = (path[0].removesuffix(ITEM), *path[1:])  # nothing stored per key: typed like the container
+        if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, instance=True) is None:
+            path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
         if cls == STATE:  # ``state["driver"].get(url)``: typed from what the project stores there
             stored = self.state_types.get(path[0]) if path and not path[0].endswith("()") else None
             return self._walk(self.resolve(stored) or stored, path[1:]) if stored else None

@@ -140,7 +140,7 @@ SELF = "<self>"
 STATE = "<rollout state>"
 #: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
 #: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
-ITEM = "[]"
+ITEM_SUFFIX = "[]"
 #: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
 #: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
 PASSED = "<passed>"
@@ -472,7 +472,7 @@ class _Indexer:
                 self._set_class_attr(owner.cls, target.attr, value)
         elif isinstance(target, ast.Subscript) and (attr := self._own_attribute(target.value)) is not None:
             # ``self.envs[run_id] = DockerEnvironment(...)``: what ``self.envs[key]`` holds.
-            self._set_class_attr(attr[0], f"{attr[1]}{ITEM}", value)
+            self._set_class_attr(attr[0], f"{attr[1]}{ITEM_SUFFIX}", value)
 
     def _own_attribute(self, node: ast.expr) -> tuple[str, str] | None:
         """``self.<attr>`` written in a method -> (its class, the attribute)."""
@@ -540,10 +540,10 @@ class _Indexer:
             if key is not None:
                 return SelfRef(STATE, (key,))
             base = self.infer(node.value)
-            if isinstance(base, SelfRef) and base.cls != STATE and base.path and base.path[-1].isidentifier():
+            if isinstance(base, SelfRef) and base.cls != STATE and len(base.path) == 1 and base.path[0].isidentifier():
                 # ``self.envs[run_id]``: an item, typed by what is stored in ``self.envs[...]``
                 # (else, as before, by ``self.envs`` itself).
-                return SelfRef(base.cls, (*base.path[:-1], f"{base.path[-1]}{ITEM}"))
+                return SelfRef(base.cls, (f"{base.path[0]}{ITEM_SUFFIX}",))
             return base if isinstance(base, (Inst, SelfRef)) else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             # ``a / b`` calls ``a.__truediv__(b)``: RETURNS says ``Path / str`` is a ``Path``.
@@ -936,7 +936,7 @@ class _Indexer:
                     if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
                 )
                 if owner is not None:
-                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM}", item)
+                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
@@ -1440,8 +1440,8 @@ class _Indexer:
             return None, True
         attr, rest = path[0], path[1:]
         chain = self._class_chain(cls)[skip:]
-        if attr.endswith(ITEM) and not any(attr in self.class_attrs.get(owner, {}) for owner in chain):
-            attr = attr.removesuffix(ITEM)  # nothing stored per key here: the container's own type
+        if attr.endswith(ITEM_SUFFIX) and not any(attr in self.class_attrs.get(owner, {}) for owner in chain):
+            attr = attr.removesuffix(ITEM_SUFFIX)  # nothing stored per key here: the container's own type
         name = attr.removesuffix("()")
         for owner in chain:
             attrs = self.class_attrs.get(owner, {})

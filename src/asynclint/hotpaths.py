@@ -63,6 +63,7 @@ from asynclint.knowledge.frameworks import (
     TEST_DECORATORS,
     TEST_FILES,
     TEST_FUNCTIONS,
+    TOOL,
     Hook,
     HookClass,
     Registration,
@@ -167,9 +168,15 @@ class ProjectGraph:
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
         self.state_types: dict[str, str] = {}
+        #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when they differ).
+        self.injected: dict[str, str] = {}
+        #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.
+        self._tools: frozenset[FuncKey] = frozenset()
         for position, summary in enumerate(summaries):
             for key, type_ in summary.state_values:
                 self.state_types[key] = type_ if self.state_types.get(key, type_) == type_ else ""
+            for key, stored in summary.injected:
+                self.injected[key] = stored if self.injected.get(key, stored) == stored else ""
             self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.modules.setdefault(summary.module, []).append(position)
@@ -409,7 +416,13 @@ class ProjectGraph:
             return None
         return self._walk(self._result(current) if called else current, path[1:])
 
-    def call_target(self, site: CallSite) -> str | None:
+    def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
+        """What ``site`` calls, as far as the project says (``caller``: the function it is
+        written in, which types its parameters when a framework says what they receive)."""
+        if site.param is not None and caller is not None and caller in self._tools:
+            received = self.injected_type(site.param[0])
+            if received:
+                return self._walk(received, site.param[1:])
         if site.read:  # ``self.corpus``: a call of the getter, if it is a property
             target = site.target or (f"{site.self_ref[0]}.{site.self_ref[1][0]}" if site.self_ref else None)
             key = self.function_for(target)
@@ -417,6 +430,17 @@ class ProjectGraph:
         if site.self_ref is not None:
             return self.resolve_self(*site.self_ref)
         return site.target
+
+    def injected_type(self, name: str) -> str | None:
+        """What ``update_tool_args`` passes a tool's parameter ``name``: a type, or what the
+        rollout's state holds under a key (``updated["env"] = state.get("emulator_env")``)."""
+        stored = self.injected.get(name)
+        if not stored:
+            return None
+        owner, _, key = stored.partition(".")
+        if owner == STATE:
+            return self.resolve_self(STATE, tuple(key.split(".")))
+        return self.resolve(stored)
 
     def handed_type(self, handoff: Handoff) -> str | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
@@ -638,7 +662,7 @@ class ProjectGraph:
     def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
         """What a call runs: the function its target names, and when it is called through
         ``self``, the overrides of that method in the project's subclasses of the caller's class."""
-        keys = self.functions_for(self.call_target(site))
+        keys = self.functions_for(self.call_target(site, caller))
         through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
         if not keys or not through_self:
             return keys
@@ -710,6 +734,7 @@ class ProjectGraph:
 
     def _roots(self) -> dict[FuncKey, Hook]:
         registered = self._registered()
+        self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
         spawned, called = self._entered()
         away = self._sent_away()
         roots: dict[FuncKey, Hook] = {}

@@ -52,6 +52,7 @@ from asynclint.knowledge.asyncio_apis import (
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
+    ARGUMENT_INJECTORS,
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
     PASSED_NAMES,
@@ -268,6 +269,9 @@ class CallSite:
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known).
     keywords: tuple[str, ...] = ()
+    #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
+    #: on it up to the method), for the project graph to type from what a framework passes there.
+    param: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +337,9 @@ class ModuleSummary:
     #: Keys of the rollout's state this module stores a value of known type under
     #: (``state["driver"] = webdriver.Chrome()``): key -> dotted type.
     state_values: tuple[tuple[str, str], ...] = ()
+    #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
+    #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
+    injected: tuple[tuple[str, str], ...] = ()
 
 
 class IndexError_(Exception):
@@ -370,6 +377,8 @@ class _Frame:
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or a dict display it was just bound to (``response = {"ok": False, "grid": grid}``).
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
+    untyped: set[str] = field(default_factory=set)
 
 
 class _Indexer:
@@ -398,6 +407,7 @@ class _Indexer:
         self.class_type_args: dict[str, tuple[str, ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
         self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
+        self.injected: dict[str, str] = {}  # see ModuleSummary.injected
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see _tuple_return_annotations
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []
@@ -458,6 +468,7 @@ class _Indexer:
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
             self.frame.payloads.pop(target.id, None)
+            self.frame.untyped.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = replace(value, origin="local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":
@@ -694,12 +705,26 @@ class _Indexer:
             lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,
+            param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _param_path(self, func: ast.expr) -> tuple[str, ...] | None:
+        """``env.execute_action`` on a parameter ``env`` of no informative type -> ("env",
+        "execute_action"); ``None`` when the receiver is anything else."""
+        if not self.frame.untyped or not isinstance(func, ast.Attribute):
+            return None
+        attrs: list[str] = []
+        while isinstance(func, ast.Attribute):
+            attrs.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id not in self.frame.untyped:
+            return None
+        return (func.id, *reversed(attrs))
 
     def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None:
         """``self.<attr>`` read in a method: a call of the getter if it is a property, which may
@@ -779,6 +804,7 @@ class _Indexer:
             self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
             tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
             _public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
+            injected=tuple(sorted(self.injected.items())),
         )
 
     def _export_callables(self, name: str, values: Iterable[Value]) -> None:
@@ -905,6 +931,8 @@ class _Indexer:
                     for element, typed in zip(target.elts, elements, strict=True):
                         if typed is not None:
                             self.bind(element, typed)
+                if isinstance(target, ast.Subscript) and self._injecting():
+                    self._inject(target.slice, value)
                 key = state_key(target)
                 exported = _stored(value) if key is not None else None
                 if exported:
@@ -972,6 +1000,10 @@ class _Indexer:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
+            if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
+                for key, value in zip(node.value.keys, node.value.values, strict=True):
+                    if key is not None:
+                        self._inject(key, self.infer(value))
         elif isinstance(node, ast.If):
             self.visit_expr(node.test)
             self.frame.conditional += 1
@@ -999,9 +1031,27 @@ class _Indexer:
                         self.visit_expr(child.type)
                     if child.name:
                         self.frame.bindings[child.name] = None
+                        self.frame.untyped.discard(child.name)
                     self.visit_body(child.body)
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
+
+    def _injecting(self) -> bool:
+        """Is this the body of a method whose dict the framework calls tools with?"""
+        function = self.functions[self.frame.func]
+        return self.frame.kind == "function" and function.class_qualname is not None and function.name in ARGUMENT_INJECTORS
+
+    def _inject(self, key: ast.expr, value: Value) -> None:
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return
+        if isinstance(value, SelfRef) and value.cls == STATE and value.path:
+            stored = ".".join((STATE, *value.path))
+        else:
+            stored = _stored(value)
+        if stored:  # two different values under one key: typed as neither
+            known = self.injected.setdefault(key.value, stored)
+            if known != stored:
+                self.injected[key.value] = ""
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""
@@ -1037,6 +1087,7 @@ class _Indexer:
         """``bind`` for loop variables: names only, nothing recorded."""
         if isinstance(target, ast.Name):
             self.frame.bindings[target.id] = value
+            self.frame.untyped.discard(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self._bind_names(elt.value if isinstance(elt, ast.Starred) else elt, None)
@@ -1147,6 +1198,8 @@ class _Indexer:
                 frame.bindings[arg.arg] = Inst(f"{PASSED}.{arg.arg}", "param")  # what a framework hands a reward
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
+                if _vague(frame.bindings[arg.arg]):
+                    frame.untyped.add(arg.arg)
         for arg in (node.args.vararg, node.args.kwarg):
             if arg is not None:
                 frame.bindings[arg.arg] = None
@@ -1560,6 +1613,11 @@ def _export(value: Sym | SelfRef | Inst) -> str | None:
     if isinstance(value, SelfRef):
         return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
     return value.name
+
+
+def _vague(value: Value) -> bool:
+    """A parameter's type says nothing a receiver could be looked up by: none, or ``Any``-like."""
+    return value is None or (isinstance(value, Inst) and value.name.partition(".")[0] in _VAGUE_ANNOTATIONS)
 
 
 def _called(node: ast.expr) -> bool:

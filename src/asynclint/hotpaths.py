@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from asynclint.index import (
     ITEM_SUFFIX,
+    PARAM,
     SELF,
     STATE,
     SUPER,
@@ -204,6 +205,8 @@ class ProjectGraph:
         self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._param_types: dict[tuple[FuncKey, str], str | None] = {}
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._propagate()
@@ -419,8 +422,8 @@ class ProjectGraph:
     def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
         """What ``site`` calls, as far as the project says (``caller``: the function it is
         written in, which types its parameters when a framework says what they receive)."""
-        if site.param is not None and caller is not None and caller in self._tools:
-            received = self.injected_type(site.param[0])
+        if site.param is not None and caller is not None:
+            received = self.param_type(caller, site.param[0])
             if received:
                 return self._walk(received, site.param[1:])
         if site.read:  # ``self.corpus``: a call of the getter, if it is a property
@@ -430,6 +433,55 @@ class ProjectGraph:
         if site.self_ref is not None:
             return self.resolve_self(*site.self_ref)
         return site.target
+
+    def param_type(self, key: FuncKey, name: str, depth: int = 0) -> str | None:
+        """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
+        what ``update_tool_args`` passes it when ``key`` is a tool, else what the project's calls
+        of ``key`` hand it, when every one that is known agrees (``mark_page(driver)`` with
+        ``driver: webdriver.Chrome``; a caller's own parameter handed on is typed the same way)."""
+        memo = (key, name)
+        if memo in self._param_types:
+            return self._param_types[memo]
+        self._param_types[memo] = None  # a cycle of calls handing a parameter round says nothing
+        found = self.injected_type(name) if key in self._tools else None
+        if found is None and depth <= _MAX_ALIAS_HOPS:
+            found = self._argument_type(key, name, depth)
+        self._param_types[memo] = found
+        return found
+
+    def _argument_type(self, key: FuncKey, name: str, depth: int) -> str | None:
+        function = self.function(key)
+        if name not in function.params:
+            return None
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        position = function.params.index(name) - shift
+        types: set[str] = set()
+        for caller, site in self._argument_sites().get(key, ()):
+            keywords = dict(site.keyword_arguments)
+            value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
+            owner, _, rest = value.partition(".")
+            if owner == PARAM:
+                typed = self.param_type(caller, rest, depth + 1)
+            elif owner == STATE:
+                typed = self.resolve_self(STATE, tuple(rest.split(".")))
+            else:
+                typed = self.resolve(value) if value else None
+            if typed:
+                types.add(typed)
+        return types.pop() if len(types) == 1 else None
+
+    def _argument_sites(self) -> dict[FuncKey, list[tuple[FuncKey, CallSite]]]:
+        """Project functions -> the calls handing them a known argument (resolved without typing
+        parameters, so this never asks itself)."""
+        if self._arguments is None:
+            self._arguments = {}
+            for position, summary in enumerate(self.summaries):
+                for site in summary.calls:
+                    if site.arguments or site.keyword_arguments:
+                        for callee in self.functions_for(self.call_target(site)):
+                            self._arguments.setdefault(callee, []).append(((position, site.caller), site))
+        return self._arguments
 
     def injected_type(self, name: str) -> str | None:
         """What ``update_tool_args`` passes a tool's parameter ``name``: a type, or what the

@@ -84,6 +84,11 @@ _CONTAINER_ANNOTATIONS = frozenset(
         "collections.defaultdict", "collections.OrderedDict", "typing.DefaultDict", "typing.OrderedDict",
     }
 )
+#: Displays an argument may be written as -> the type of the value.
+_DISPLAYS: dict[type, str] = {
+    ast.Dict: "builtins.dict", ast.DictComp: "builtins.dict", ast.List: "builtins.list", ast.ListComp: "builtins.list",
+    ast.Set: "builtins.set", ast.SetComp: "builtins.set", ast.Tuple: "builtins.tuple", ast.JoinedStr: "builtins.str",
+}
 #: ``type[T]``: the annotated value is a class, not an instance.
 _CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -142,6 +147,9 @@ STATE = "<rollout state>"
 #: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
 #: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
 ITEM_SUFFIX = "[]"
+#: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
+#: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
+PARAM = "<param>"
 #: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
 #: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
 PASSED = "<passed>"
@@ -216,6 +224,7 @@ class Function:
     class_qualname: str | None = None  # module-relative qualname of the class of a method
     decorators: tuple[str, ...] = ()
     col: int = 1  # 1-based column of ``def`` / ``async def``
+    params: tuple[str, ...] = ()  # positional then keyword-only parameter names, ``self`` included
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +281,11 @@ class CallSite:
     #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
     #: on it up to the method), for the project graph to type from what a framework passes there.
     param: tuple[str, ...] | None = None
+    #: What a call of a function the knowledge base does not know is handed, for typing that
+    #: function's untyped parameters: per positional argument, and (name, value) per keyword
+    #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
+    arguments: tuple[str, ...] = ()
+    keyword_arguments: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -706,12 +720,47 @@ class _Indexer:
             handed=handed,
             keywords=keywords,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
+            **(self._arguments(node) if api is None and (target or "").partition(".")[0] not in _STDLIB else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _arguments(self, node: ast.Call) -> dict[str, tuple]:
+        """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""
+        if not node.args and not node.keywords:
+            return {}
+        positional = tuple(
+            "" if isinstance(arg, ast.Starred) else self._argument(arg) for arg in node.args
+        )
+        keywords = tuple(
+            (keyword.arg, typed) for keyword in node.keywords
+            if keyword.arg is not None and (typed := self._argument(keyword.value))
+        )
+        if not keywords and not any(positional):
+            return {}
+        return {"arguments": positional if any(positional) else (), "keyword_arguments": keywords}
+
+    def _argument(self, node: ast.expr) -> str:
+        """An argument's value for the project graph: a type, a path from an instance of a class
+        (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
+        (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
+        if isinstance(node, ast.Name) and node.id in self.frame.untyped:
+            return f"{PARAM}.{node.id}"
+        if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
+            return f"builtins.{type(node.value).__name__}"
+        if type(node) in _DISPLAYS:
+            return _DISPLAYS[type(node)]
+        value = self.infer(node)
+        if isinstance(value, Inst) and not value.name.startswith((PASSED, PARAM)):
+            return value.name
+        if isinstance(value, SelfRef) and SUPER not in value.path:
+            if value.cls == STATE:
+                return ".".join((STATE, *value.path)) if value.path else ""
+            return ".".join((f"{value.cls}()", *value.path))
+        return ""
 
     def _param_path(self, func: ast.expr) -> tuple[str, ...] | None:
         """``env.execute_action`` on a parameter ``env`` of no informative type -> ("env",
@@ -1179,6 +1228,7 @@ class _Indexer:
                 class_qualname=cls[len(self.module) + 1 :] if cls else None,
                 decorators=tuple(decorators),
                 col=self._col(node.lineno, node.col_offset),
+                params=tuple(arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)),
             )
         )
         if cls is not None:

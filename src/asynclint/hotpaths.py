@@ -405,7 +405,7 @@ class ProjectGraph:
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
-        if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, instance=True) is None:
+        if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, True) is None:
             path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
         if cls == STATE:  # ``state["driver"].get(url)``: typed from what the project stores there
             stored = self.state_types.get(path[0]) if path and not path[0].endswith("()") else None

@@ -1088,7 +1088,10 @@ class _Indexer:
     def _injecting(self) -> bool:
         """Is this the body of a method whose dict the framework calls tools with?"""
         function = self.functions[self.frame.func]
-        return self.frame.kind == "function" and function.class_qualname is not None and function.name in ARGUMENT_INJECTORS
+        return (
+            self.frame.kind == "function" and function.class_qualname is not None
+            and function.name in ARGUMENT_INJECTORS
+        )
 
     def _inject(self, key: ast.expr, value: Value) -> None:
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):

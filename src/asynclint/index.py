@@ -720,7 +720,7 @@ class _Indexer:
             handed=handed,
             keywords=keywords,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
-            **(self._arguments(node) if api is None and (target or "").partition(".")[0] not in _STDLIB else {}),
+            **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
@@ -753,6 +753,8 @@ class _Indexer:
             return f"builtins.{type(node.value).__name__}"
         if type(node) in _DISPLAYS:
             return _DISPLAYS[type(node)]
+        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+            return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
         value = self.infer(node)
         if isinstance(value, Inst) and not value.name.startswith((PASSED, PARAM)):
             return value.name
@@ -1666,6 +1668,11 @@ def _export(value: Sym | SelfRef | Inst) -> str | None:
     if isinstance(value, SelfRef):
         return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
     return value.name
+
+
+def _may_be_project(target: str | None) -> bool:
+    """Could this call target be a project function (whose parameters its arguments type)?"""
+    return target is not None and target.partition(".")[0] not in _STDLIB and not target.startswith((PASSED, PARAM))
 
 
 def _vague(value: Value) -> bool:

@@ -56,6 +56,36 @@ def test_a_tool_registered_from_a_namespace_portion_is_hot(tmp_path: Path) -> No
     assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("search.py", "ASL101")]
 
 
+def test_a_directory_without_init_beside_a_top_level_module_is_its_namespace_package(tmp_path: Path) -> None:
+    """``web_voyager/utils/browser.py`` next to ``web_voyager/web_voyager.py`` is imported by it as
+    ``utils.browser``; run as a script, a file there may import a sibling by its bare name."""
+    paths = layout(tmp_path, {
+        "env/env.py": "", "env/utils/browser.py": "", "env/utils/tree.py": "",
+        "env/utils/deeper/more.py": "",  # one level only: a directory inside keeps its own names
+        "tools/run.py": "",  # no top-level module beside it: a script directory, as before
+    })
+    names = module_names(paths)
+    assert names[tmp_path / "env/utils/browser.py"] == ModuleName(
+        "utils.browser", "utils", (("browser", "utils.browser"), ("tree", "utils.tree"))
+    )
+    assert names[tmp_path / "env/env.py"] == ModuleName("env", "")
+    assert names[tmp_path / "env/utils/deeper/more.py"].module == "more"
+    assert names[tmp_path / "tools/run.py"].module == "run"
+
+
+def test_a_helper_in_a_namespace_directory_beside_the_environment_is_hot(tmp_path: Path) -> None:
+    layout(tmp_path, {
+        "env/env.py": (
+            "import verifiers as vf\nfrom utils.browser import mark\n\n\nclass E(vf.MultiTurnEnv):\n"
+            "    async def setup_state(self, state, **kw):\n        return mark(state)\n"
+        ),
+        "env/utils/browser.py": "from tree import walk\n\n\ndef mark(x):\n    return walk(x)\n",
+        "env/utils/tree.py": "import time\n\n\ndef walk(x):\n    time.sleep(1)\n    return x\n",
+    })
+    result = run_check([str(tmp_path / "env")], Config(root=tmp_path / "env"), use_cache=False)
+    assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("tree.py", "ASL101")]
+
+
 def test_a_top_level_name_in_two_roots_is_told_apart_and_imports_prefer_the_own_root(tmp_path: Path) -> None:
     paths = layout(tmp_path, {
         "envs/a/utils.py": "", "envs/a/main.py": "",

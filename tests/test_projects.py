@@ -292,6 +292,10 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # memoized: graded once, whatever calls it
     ("values_env/values_env/env.py", "CatalogEnv.env_response"): ("env_response", "per turn", "first call only"),
     ("values_env/values_env/steps.py", "StepEnv.env_response"): ("env_response", "per turn"),
+    # receivers typed by what another module's methods declare they return, kept in the state
+    ("values_env/values_env/devices.py", "LeasedEnv.setup_state"): ("setup_state", "per rollout"),
+    ("values_env/values_env/devices.py", "LeasedEnv.env_response"): ("env_response", "per turn"),
+    ("values_env/values_env/browser_tools.py", "open_url"): ("tool", "tool call"),
     ("values_env/values_env/tools.py", "search_docs"): ("tool call",),
     ("values_env/values_env/tools.py", "search_remote"): ("tool call",),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories

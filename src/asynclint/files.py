@@ -6,7 +6,7 @@ import io
 import os
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pathspec
@@ -224,6 +224,9 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
     the module in its own root first, else the one whose root is nearest above it, else the
     first in path order."""
     layouts = {path: _layout(path) for path in paths}
+    beside = _beside_modules(layouts)
+    for path, directory in beside.items():
+        layouts[path] = (f"{directory.name}.{path.stem}", directory.name, directory.parent)
     roots_of: dict[str, set[Path]] = {}
     for module, _, root in layouts.values():
         roots_of.setdefault(module.partition(".")[0], set()).add(root)
@@ -245,7 +248,30 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
                 for name, roots in sorted(shared.items())
             )
         names[path] = ModuleName(module, package, meaning[root])
+    # Run as a script, a file of such a directory imports its siblings by their bare names.
+    for path, directory in beside.items():
+        own = {name.partition(".")[0] for name, _, root in layouts.values() if root == directory.parent}
+        siblings = tuple(
+            (other.stem, names[other].module) for other in sorted(beside)
+            if other.parent == directory and other.stem not in own and other.stem not in dict(names[path].imports)
+        )
+        names[path] = replace(names[path], imports=names[path].imports + siblings)
     return names
+
+
+def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, Path]:
+    """Files of a directory without ``__init__.py`` that sits beside a top-level module of the
+    project (``web_voyager/utils/browser.py`` next to ``web_voyager/web_voyager.py``) -> that
+    directory: a namespace package of the module's root, imported as ``utils.browser``. One
+    level only; a directory inside such a directory keeps its files' own names."""
+    holding = {path.parent for path, (_, package, _) in layouts.items() if not package and path.stem != "__init__"}
+    candidates = {directory for directory in holding if directory.parent in holding and directory.name.isidentifier()}
+    return {
+        path: path.parent
+        for path, (_, package, _) in layouts.items()
+        if not package and path.stem != "__init__" and path.parent in candidates
+        and path.parent.parent not in candidates
+    }
 
 
 def _nearest(roots: list[Path], own: Path) -> Path:

@@ -26,6 +26,8 @@ from itertools import pairwise
 from dataclasses import dataclass, replace
 
 from asynclint.index import (
+    ITEM_SUFFIX,
+    PARAM,
     SELF,
     STATE,
     SUPER,
@@ -62,6 +64,7 @@ from asynclint.knowledge.frameworks import (
     TEST_DECORATORS,
     TEST_FILES,
     TEST_FUNCTIONS,
+    TOOL,
     Hook,
     HookClass,
     Registration,
@@ -166,9 +169,15 @@ class ProjectGraph:
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
         self.state_types: dict[str, str] = {}
+        #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when they differ).
+        self.injected: dict[str, str] = {}
+        #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.
+        self._tools: frozenset[FuncKey] = frozenset()
         for position, summary in enumerate(summaries):
             for key, type_ in summary.state_values:
                 self.state_types[key] = type_ if self.state_types.get(key, type_) == type_ else ""
+            for key, stored in summary.injected:
+                self.injected[key] = stored if self.injected.get(key, stored) == stored else ""
             self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.modules.setdefault(summary.module, []).append(position)
@@ -197,6 +206,8 @@ class ProjectGraph:
         self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._param_types: dict[tuple[FuncKey, str], str | None] = {}
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._propagate()
@@ -296,6 +307,10 @@ class ProjectGraph:
         return current
 
     def _attribute(self, owner: str, attr: str) -> str:
+        if attr.endswith(ITEM_SUFFIX):  # ``self.envs[k]``: what is stored per key, else typed like ``self.envs``
+            cls = owner.removesuffix("()")
+            member = self._member(cls, attr, 0, True) if owner.endswith("()") and cls in self.classes else None
+            return member if member is not None else self._attribute(owner, attr.removesuffix(ITEM_SUFFIX))
         name = f"{owner}.{attr}" if owner else attr
         if owner.partition(".")[0] not in self._roots_of_modules:
             return RETURNS.get(name, name) if owner else name  # not the project's: as written
@@ -417,6 +432,8 @@ class ProjectGraph:
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
+        if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, True) is None:
+            path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
         if cls == STATE:  # ``state["driver"].get(url)``: typed from what the project stores there
             stored = self.state_types.get(path[0]) if path and not path[0].endswith("()") else None
             return self._walk(self.resolve(stored) or stored, path[1:]) if stored else None
@@ -429,7 +446,13 @@ class ProjectGraph:
             return None
         return self._walk(self._result(current) if called else current, path[1:])
 
-    def call_target(self, site: CallSite) -> str | None:
+    def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
+        """What ``site`` calls, as far as the project says (``caller``: the function it is
+        written in, which types its parameters when a framework says what they receive)."""
+        if site.param is not None and caller is not None:
+            received = self.param_type(caller, site.param[0])
+            if received:
+                return self._walk(received, site.param[1:])
         if site.read:  # ``self.corpus``: a call of the getter, if it is a property
             target = site.target or (f"{site.self_ref[0]}.{site.self_ref[1][0]}" if site.self_ref else None)
             key = self.function_for(target)
@@ -437,6 +460,66 @@ class ProjectGraph:
         if site.self_ref is not None:
             return self.resolve_self(*site.self_ref)
         return site.target
+
+    def param_type(self, key: FuncKey, name: str, depth: int = 0) -> str | None:
+        """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
+        what ``update_tool_args`` passes it when ``key`` is a tool, else what the project's calls
+        of ``key`` hand it, when every one that is known agrees (``mark_page(driver)`` with
+        ``driver: webdriver.Chrome``; a caller's own parameter handed on is typed the same way)."""
+        memo = (key, name)
+        if memo in self._param_types:
+            return self._param_types[memo]
+        self._param_types[memo] = None  # a cycle of calls handing a parameter round says nothing
+        found = self.injected_type(name) if key in self._tools else None
+        if found is None and depth <= _MAX_ALIAS_HOPS:
+            found = self._argument_type(key, name, depth)
+        self._param_types[memo] = found
+        return found
+
+    def _argument_type(self, key: FuncKey, name: str, depth: int) -> str | None:
+        function = self.function(key)
+        if name not in function.params:
+            return None
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        position = function.params.index(name) - shift
+        types: set[str] = set()
+        for caller, site in self._argument_sites().get(key, ()):
+            keywords = dict(site.keyword_arguments)
+            value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
+            owner, _, rest = value.partition(".")
+            if owner == PARAM:
+                typed = self.param_type(caller, rest, depth + 1)
+            elif owner == STATE:
+                typed = self.resolve_self(STATE, tuple(rest.split(".")))
+            else:
+                typed = self.resolve(value) if value else None
+            if typed:
+                types.add(typed)
+        return types.pop() if len(types) == 1 else None
+
+    def _argument_sites(self) -> dict[FuncKey, list[tuple[FuncKey, CallSite]]]:
+        """Project functions -> the calls handing them a known argument (resolved without typing
+        parameters, so this never asks itself)."""
+        if self._arguments is None:
+            self._arguments = {}
+            for position, summary in enumerate(self.summaries):
+                for site in summary.calls:
+                    if site.arguments or site.keyword_arguments:
+                        for callee in self.functions_for(self.call_target(site)):
+                            self._arguments.setdefault(callee, []).append(((position, site.caller), site))
+        return self._arguments
+
+    def injected_type(self, name: str) -> str | None:
+        """What ``update_tool_args`` passes a tool's parameter ``name``: a type, or what the
+        rollout's state holds under a key (``updated["env"] = state.get("emulator_env")``)."""
+        stored = self.injected.get(name)
+        if not stored:
+            return None
+        owner, _, key = stored.partition(".")
+        if owner == STATE:
+            return self.resolve_self(STATE, tuple(key.split(".")))
+        return self.resolve(stored)
 
     def handed_type(self, handoff: Handoff) -> str | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
@@ -658,7 +741,7 @@ class ProjectGraph:
     def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
         """What a call runs: the function its target names, and when it is called through
         ``self``, the overrides of that method in the project's subclasses of the caller's class."""
-        keys = self.functions_for(self.call_target(site))
+        keys = self.functions_for(self.call_target(site, caller))
         through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
         if not keys or not through_self:
             return keys
@@ -730,6 +813,7 @@ class ProjectGraph:
 
     def _roots(self) -> dict[FuncKey, Hook]:
         registered = self._registered()
+        self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
         spawned, called = self._entered()
         away = self._sent_away()
         roots: dict[FuncKey, Hook] = {}

@@ -52,6 +52,7 @@ from asynclint.knowledge.asyncio_apis import (
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
+    ARGUMENT_INJECTORS,
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
     PASSED_NAMES,
@@ -72,6 +73,24 @@ _FIELD_SPECIFIERS = frozenset(
 _WRAPPING_ANNOTATIONS = frozenset(
     f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final")
 )
+#: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
+_VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
+#: Containers whose last type argument is the type of the items ``x[key]`` reads.
+_CONTAINER_ANNOTATIONS = frozenset(
+    {
+        *(f"builtins.{name}" for name in ("dict", "list")),
+        *(f"typing.{name}" for name in ("Dict", "List", "Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        *(f"collections.abc.{name}" for name in ("Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        "collections.defaultdict", "collections.OrderedDict", "typing.DefaultDict", "typing.OrderedDict",
+    }
+)
+#: Displays an argument may be written as -> the type of the value.
+_DISPLAYS: dict[type, str] = {
+    ast.Dict: "builtins.dict", ast.DictComp: "builtins.dict", ast.List: "builtins.list", ast.ListComp: "builtins.list",
+    ast.Set: "builtins.set", ast.SetComp: "builtins.set", ast.Tuple: "builtins.tuple", ast.JoinedStr: "builtins.str",
+}
+#: ``type[T]``: the annotated value is a class, not an instance.
+_CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -125,6 +144,12 @@ SELF = "<self>"
 #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
 #: ``SelfRef(STATE, ("driver",))``, typed project-wide from what hooks store under that key.
 STATE = "<rollout state>"
+#: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
+#: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
+ITEM_SUFFIX = "[]"
+#: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
+#: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
+PARAM = "<param>"
 #: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
 #: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
 PASSED = "<passed>"
@@ -199,6 +224,7 @@ class Function:
     class_qualname: str | None = None  # module-relative qualname of the class of a method
     decorators: tuple[str, ...] = ()
     col: int = 1  # 1-based column of ``def`` / ``async def``
+    params: tuple[str, ...] = ()  # positional then keyword-only parameter names, ``self`` included
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +278,14 @@ class CallSite:
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known).
     keywords: tuple[str, ...] = ()
+    #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
+    #: on it up to the method), for the project graph to type from what a framework passes there.
+    param: tuple[str, ...] | None = None
+    #: What a call of a function the knowledge base does not know is handed, for typing that
+    #: function's untyped parameters: per positional argument, and (name, value) per keyword
+    #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
+    arguments: tuple[str, ...] = ()
+    keyword_arguments: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +351,9 @@ class ModuleSummary:
     #: Keys of the rollout's state this module stores a value of known type under
     #: (``state["driver"] = webdriver.Chrome()``): key -> dotted type.
     state_values: tuple[tuple[str, str], ...] = ()
+    #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
+    #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
+    injected: tuple[tuple[str, str], ...] = ()
 
 
 class IndexError_(Exception):
@@ -354,6 +391,8 @@ class _Frame:
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or a dict display it was just bound to (``response = {"ok": False, "grid": grid}``).
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
+    untyped: set[str] = field(default_factory=set)
 
 
 class _Indexer:
@@ -382,6 +421,7 @@ class _Indexer:
         self.class_type_args: dict[str, tuple[str, ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
         self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
+        self.injected: dict[str, str] = {}  # see ModuleSummary.injected
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see _tuple_return_annotations
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []
@@ -442,6 +482,7 @@ class _Indexer:
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
             self.frame.payloads.pop(target.id, None)
+            self.frame.untyped.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = replace(value, origin="local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":
@@ -454,6 +495,17 @@ class _Indexer:
             owner = self.lookup(target.value.id)
             if isinstance(owner, SelfRef) and not owner.path:
                 self._set_class_attr(owner.cls, target.attr, value)
+        elif isinstance(target, ast.Subscript) and (attr := self._own_attribute(target.value)) is not None:
+            # ``self.envs[run_id] = DockerEnvironment(...)``: what ``self.envs[key]`` holds.
+            self._set_class_attr(attr[0], f"{attr[1]}{ITEM_SUFFIX}", value)
+
+    def _own_attribute(self, node: ast.expr) -> tuple[str, str] | None:
+        """``self.<attr>`` written in a method -> (its class, the attribute)."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            owner = self.lookup(node.value.id)
+            if isinstance(owner, SelfRef) and not owner.path and owner.cls != STATE:
+                return owner.cls, node.attr
+        return None
 
     def _set_class_attr(self, cls: str, attr: str, value: Value) -> None:
         attrs = self.class_attrs.setdefault(cls, {})
@@ -513,6 +565,10 @@ class _Indexer:
             if key is not None:
                 return SelfRef(STATE, (key,))
             base = self.infer(node.value)
+            if isinstance(base, SelfRef) and base.cls != STATE and len(base.path) == 1 and base.path[0].isidentifier():
+                # ``self.envs[run_id]``: an item, typed by what is stored in ``self.envs[...]``
+                # (else, as before, by ``self.envs`` itself).
+                return SelfRef(base.cls, (f"{base.path[0]}{ITEM_SUFFIX}",))
             return base if isinstance(base, (Inst, SelfRef)) else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             # ``a / b`` calls ``a.__truediv__(b)``: RETURNS says ``Path / str`` is a ``Path``.
@@ -604,6 +660,10 @@ class _Indexer:
             return self.annotation_type(node.left) or self.annotation_type(node.right)
         if isinstance(node, ast.Subscript):
             outer = self.infer(node.value)
+            if isinstance(outer, Sym) and outer.name in _CLASS_ANNOTATIONS:
+                # ``task_class: type[TaskEval]`` is the class itself: calling it builds an instance.
+                cls = self.annotation_type(node.slice)
+                return Sym(cls.name.removesuffix("()")) if isinstance(cls, Inst) else None
             if isinstance(outer, Sym) and outer.name in _WRAPPING_ANNOTATIONS:
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 if outer.name != "typing.Union":
@@ -659,12 +719,63 @@ class _Indexer:
             lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,
+            param=self._param_path(node.func) if api is None and self_ref is None else None,
+            **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _arguments(self, node: ast.Call) -> dict[str, tuple]:
+        """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""
+        if not node.args and not node.keywords:
+            return {}
+        positional = tuple(
+            "" if isinstance(arg, ast.Starred) else self._argument(arg) for arg in node.args
+        )
+        keywords = tuple(
+            (keyword.arg, typed) for keyword in node.keywords
+            if keyword.arg is not None and (typed := self._argument(keyword.value))
+        )
+        if not keywords and not any(positional):
+            return {}
+        return {"arguments": positional if any(positional) else (), "keyword_arguments": keywords}
+
+    def _argument(self, node: ast.expr) -> str:
+        """An argument's value for the project graph: a type, a path from an instance of a class
+        (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
+        (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
+        if isinstance(node, ast.Name) and node.id in self.frame.untyped:
+            return f"{PARAM}.{node.id}"
+        if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
+            return f"builtins.{type(node.value).__name__}"
+        if type(node) in _DISPLAYS:
+            return _DISPLAYS[type(node)]
+        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+            return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
+        value = self.infer(node)
+        if isinstance(value, Inst) and not value.name.startswith((PASSED, PARAM)):
+            return value.name
+        if isinstance(value, SelfRef) and SUPER not in value.path:
+            if value.cls == STATE:
+                return ".".join((STATE, *value.path)) if value.path else ""
+            return ".".join((f"{value.cls}()", *value.path))
+        return ""
+
+    def _param_path(self, func: ast.expr) -> tuple[str, ...] | None:
+        """``env.execute_action`` on a parameter ``env`` of no informative type -> ("env",
+        "execute_action"); ``None`` when the receiver is anything else."""
+        if not self.frame.untyped or not isinstance(func, ast.Attribute):
+            return None
+        attrs: list[str] = []
+        while isinstance(func, ast.Attribute):
+            attrs.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id not in self.frame.untyped:
+            return None
+        return (func.id, *reversed(attrs))
 
     def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None:
         """``self.<attr>`` read in a method: a call of the getter if it is a property, which may
@@ -744,6 +855,7 @@ class _Indexer:
             self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
             tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
             _public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
+            injected=tuple(sorted(self.injected.items())),
         )
 
     def _export_callables(self, name: str, values: Iterable[Value]) -> None:
@@ -888,8 +1000,10 @@ class _Indexer:
                     for element, typed in zip(target.elts, elements, strict=True):
                         if typed is not None:
                             self.bind(element, typed)
+                if isinstance(target, ast.Subscript) and self._injecting():
+                    self._inject(target.slice, value)
                 key = state_key(target)
-                exported = _export(value) if key is not None and isinstance(value, (Inst, Sym)) else None
+                exported = _stored(value) if key is not None else None
                 if exported:
                     # Two different types stored under one key: typed as neither.
                     known = self.state_values.setdefault(key, exported)
@@ -905,9 +1019,21 @@ class _Indexer:
                 # ``env: AsyncEnv = state.get("env")``: the annotation says what a value read from
                 # an attribute or the rollout's state is, where the graph may not find out.
                 value = self.annotation_type(node.annotation) or value
+            elif not _called(node.value):
+                # ``task_class: type[TaskEval] = registry[name]``: what the author declares beats
+                # what an item or attribute read guesses; a call written there says what it built.
+                value = self._declared(node.annotation) or value
             self.visit_target(node.target)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
+            item = self._item_annotation(node.annotation)
+            if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
+                owner = self._own_attribute(node.target) or (
+                    (self.frame.cls, node.target.id)
+                    if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
+                )
+                if owner is not None:
+                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
@@ -943,6 +1069,10 @@ class _Indexer:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
+            if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
+                for key, value in zip(node.value.keys, node.value.values, strict=True):
+                    if key is not None:
+                        self._inject(key, self.infer(value))
         elif isinstance(node, ast.If):
             self.visit_expr(node.test)
             self.frame.conditional += 1
@@ -970,9 +1100,30 @@ class _Indexer:
                         self.visit_expr(child.type)
                     if child.name:
                         self.frame.bindings[child.name] = None
+                        self.frame.untyped.discard(child.name)
                     self.visit_body(child.body)
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
+
+    def _injecting(self) -> bool:
+        """Is this the body of a method whose dict the framework calls tools with?"""
+        function = self.functions[self.frame.func]
+        return (
+            self.frame.kind == "function" and function.class_qualname is not None
+            and function.name in ARGUMENT_INJECTORS
+        )
+
+    def _inject(self, key: ast.expr, value: Value) -> None:
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return
+        if isinstance(value, SelfRef) and value.cls == STATE and value.path:
+            stored = ".".join((STATE, *value.path))
+        else:
+            stored = _stored(value)
+        if stored:  # two different values under one key: typed as neither
+            known = self.injected.setdefault(key.value, stored)
+            if known != stored:
+                self.injected[key.value] = ""
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""
@@ -1008,6 +1159,7 @@ class _Indexer:
         """``bind`` for loop variables: names only, nothing recorded."""
         if isinstance(target, ast.Name):
             self.frame.bindings[target.id] = value
+            self.frame.untyped.discard(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self._bind_names(elt.value if isinstance(elt, ast.Starred) else elt, None)
@@ -1099,6 +1251,7 @@ class _Indexer:
                 class_qualname=cls[len(self.module) + 1 :] if cls else None,
                 decorators=tuple(decorators),
                 col=self._col(node.lineno, node.col_offset),
+                params=tuple(arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)),
             )
         )
         if cls is not None:
@@ -1118,6 +1271,8 @@ class _Indexer:
                 frame.bindings[arg.arg] = Inst(f"{PASSED}.{arg.arg}", "param")  # what a framework hands a reward
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
+                if _vague(frame.bindings[arg.arg]):
+                    frame.untyped.add(arg.arg)
         for arg in (node.args.vararg, node.args.kwarg):
             if arg is not None:
                 frame.bindings[arg.arg] = None
@@ -1126,22 +1281,46 @@ class _Indexer:
         for stmt in node.body:
             if isinstance(stmt, _FUNCS):
                 frame.bindings.setdefault(stmt.name, Sym(f"{self.module}.{qualname}.<locals>.{stmt.name}"))
+        declared = self._declared(node.returns)  # names in annotations mean what they mean outside
         self.frames.append(frame)
         self.visit_body(node.body)
         self.frames.pop()
-        self._export_returns(f"{qualname}()", frame.returns)
+        self._export_returns(f"{qualname}()", frame.returns, declared)
 
-    def _export_returns(self, key: str, returned: list[Value]) -> None:
+    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
-        ``Env.client()``): one type (or one attribute of the receiver) when every ``return``
-        agrees; and the functions it may return (``return format_reward``, ``return [a, b]``)."""
+        ``Env.client()``): the one object every ``return`` builds; else the type its signature
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``); else the one
+        attribute of the receiver every ``return`` gives (``return self._http``). And the
+        functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
             value.name if isinstance(value, Inst) else _export(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
-        if len(named) == 1 and None not in named:
+        built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
+        if not built and isinstance(declared, (Inst, Sym)):
+            self.values.append((key, declared.name))
+        elif len(named) == 1 and None not in named:
             self.values.append((key, named.pop()))
         self._export_callables(key, returned)
+
+    def _item_annotation(self, annotation: ast.expr) -> Value:
+        """``dict[str, X]``, ``list[X]``, ``Mapping[str, X]`` -> an instance of ``X``, the items' type."""
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        outer = self.infer(annotation.value)
+        if not (isinstance(outer, Sym) and outer.name in _CONTAINER_ANNOTATIONS):
+            return None
+        arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        return self._declared(arguments[-1])
+
+    def _declared(self, annotation: ast.expr | None) -> Value:
+        """The type an annotation declares, when it says more than a builtin or ``typing`` does
+        (``-> dict``, ``-> Any``, ``-> Iterator[str]`` name no receiver worth a lookup)."""
+        value = self.annotation_type(annotation)
+        if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in _VAGUE_ANNOTATIONS:
+            return value
+        return None
 
     # -- expressions ------------------------------------------------------------------------
 
@@ -1386,8 +1565,11 @@ class _Indexer:
         if not path or depth > _MAX_SELF_HOPS:
             return None, True
         attr, rest = path[0], path[1:]
+        chain = self._class_chain(cls)[skip:]
+        if attr.endswith(ITEM_SUFFIX) and not any(attr in self.class_attrs.get(owner, {}) for owner in chain):
+            attr = attr.removesuffix(ITEM_SUFFIX)  # nothing stored per key here: the container's own type
         name = attr.removesuffix("()")
-        for owner in self._class_chain(cls)[skip:]:
+        for owner in chain:
             attrs = self.class_attrs.get(owner, {})
             if name in self.class_methods.get(owner, ()):
                 is_property = name in self.class_properties.get(owner, ())
@@ -1504,6 +1686,32 @@ def _export(value: Sym | SelfRef | Inst) -> str | None:
     if isinstance(value, SelfRef):
         return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
     return value.name
+
+
+def _may_be_project(target: str | None) -> bool:
+    """Could this call target be a project function (whose parameters its arguments type)?"""
+    return target is not None and target.partition(".")[0] not in _STDLIB and not target.startswith((PASSED, PARAM))
+
+
+def _vague(value: Value) -> bool:
+    """A parameter's type says nothing a receiver could be looked up by: none, or ``Any``-like."""
+    return value is None or (isinstance(value, Inst) and value.name.partition(".")[0] in _VAGUE_ANNOTATIONS)
+
+
+def _called(node: ast.expr) -> bool:
+    """A call, awaited or not: its value is what the callee builds or returns."""
+    return isinstance(node.value if isinstance(node, ast.Await) else node, ast.Call)
+
+
+def _stored(value: Value) -> str | None:
+    """A value stored in the rollout's state, as the project graph reads it: a type, or a path
+    from an instance of the storing method's class (``state["env"] = self.make_env()`` is
+    ``pkg.Env().make_env()``, whatever ``make_env`` turns out to return)."""
+    if isinstance(value, (Inst, Sym)):
+        return value.name
+    if isinstance(value, SelfRef) and value.path and value.cls != STATE and SUPER not in value.path:
+        return ".".join((f"{value.cls}()", *value.path))
+    return None
 
 
 def _lambda_name(node: ast.Assign) -> str | None:

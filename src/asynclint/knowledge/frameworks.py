@@ -345,6 +345,13 @@ CLIENT_HOLDERS: tuple[HandedClient, ...] = (
 )
 
 HANDOFF_SLOTS: frozenset[str] = frozenset(holder.slot for holder in CLIENT_HOLDERS)
+#: Hooks whose returned dict is the arguments the framework calls a registered tool with: what
+#: ``update_tool_args`` stores under a key (``updated["env"] = state["emulator_env"]``) is what the
+#: tool's parameter of that name receives (verifiers v0 ``StatefulToolEnv``, tools added with
+#: ``args_to_skip``; source: pkg verifiers 0.3.1 verifiers/legacy/envs/stateful_tool_env.py: env_response
+#: passes ``update_tool_args(...)`` to ``call_tool``).
+ARGUMENT_INJECTORS: frozenset[str] = frozenset({"update_tool_args"})
+
 #: Slot -> the attribute an instance keeps what is handed in it as (typed from the argument).
 HANDOFF_ATTRIBUTES: dict[str, str] = {holder.slot: holder.attribute for holder in CLIENT_HOLDERS}
 #: Parameter names under which a framework hands reward functions a holder's users or client.

@@ -156,7 +156,9 @@ _STDLIB, _PACKAGES = _prefixes()
 
 def root_prefixes(roots: Iterable[str]) -> tuple[str, ...]:
     """Directories as the path prefixes :func:`file_cause` compares real file names with."""
-    return tuple(sorted({os.path.realpath(root).rstrip(os.sep) + os.sep for root in roots}))
+    # Once per analysis (a watch's exit, on the loop), over the few roots of the target: microseconds.
+    real = {os.path.realpath(root) for root in roots}  # asynclint: ignore[blocking-fs-call]
+    return tuple(sorted({path.rstrip(os.sep) + os.sep for path in real}))
 
 
 @lru_cache(maxsize=4096)

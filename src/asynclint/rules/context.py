@@ -128,7 +128,7 @@ class CheckContext:
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
-                resolved = graph.call_target(site)
+                resolved = graph.call_target(site, (position, site.caller))
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     continue

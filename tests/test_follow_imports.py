@@ -102,7 +102,7 @@ def test_suppression_at_the_project_call_hides_library_findings(tree: Path) -> N
 
 def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -> None:
     first = deep_check(tree, cache=True)
-    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
+    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.jsonl"))
     assert cached == ["otherlib-0.3", "slowlib-1.2.0"]
     assert deep_check(tree, cache=True).findings == first.findings
 
@@ -114,7 +114,7 @@ def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -
     util.write_text(util.read_text().replace("return Path(path).read_text()", "return str(path)"))
     assert {f.code for f in deep_check(tree, cache=True).findings if f.line == 24} == set()
     # Both versions stay cached: two environments may share one project directory.
-    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
+    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.jsonl"))
     assert cached == ["otherlib-0.3", "slowlib-1.2.0", "slowlib-1.3.0"]
 
 

@@ -108,7 +108,10 @@ def main() -> None:
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for indexing (default: the CPU count).")
-@click.option("--no-cache", is_flag=True, help="Do not read or write .asynclint_cache.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
+              help="Keep the cache in DIR instead of .asynclint_cache in the project root "
+                   "(also: ASYNCLINT_CACHE_DIR).")
 @click.option("--follow-imports/--no-follow-imports", default=None,
               help="Also analyse the installed third-party code that hot code calls into, and report "
                    "what blocks inside it at the project's call (default: off).")
@@ -123,7 +126,8 @@ def main() -> None:
               help="Analyse the whole project PATHS belong to and report only the findings in PATHS or whose "
                    "chain runs through one of them (the pre-commit hook: PATHS are the staged files).")
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
-          exclude, jobs, no_cache, follow_imports, follow_depth, baseline_file, write_baseline, whole_project) -> None:
+          exclude, jobs, no_cache, cache_dir, follow_imports, follow_depth, baseline_file, write_baseline,
+          whole_project) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
@@ -153,7 +157,8 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
             follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
             follow_depth=follow_depth,
         )
-        result = run_check(paths, config, jobs=jobs, use_cache=not no_cache)
+        result = run_check(paths, config, jobs=jobs, use_cache=not no_cache,
+                           cache_directory=Path(cache_dir).resolve() if cache_dir else None)
     except (ConfigError, PathError) as exc:
         _fail(str(exc))
     if not result.files_checked:
@@ -341,6 +346,23 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     if dry_run:
         sys.exit(EXIT_FINDINGS if changed or outcome.left else EXIT_CLEAN)
     sys.exit(EXIT_FINDINGS if outcome.left else EXIT_CLEAN)
+
+
+@main.command("clean")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
+              help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
+def clean_cache(paths, cache_dir) -> None:
+    """Remove the cache of the project PATHS belong to (default: the current directory's)."""
+    from asynclint.cache import cache_dir as where, clean
+    from asynclint.project import project_root
+
+    directory = where(project_root([Path(p) for p in paths or (".",)], Path.cwd()), cache_dir)
+    try:
+        removed = clean(directory)
+    except OSError as exc:
+        _fail(f"{directory}: cannot remove the cache: {exc.strerror or exc}")
+    click.echo(f"asynclint: removed {removed} cache files from {directory}", err=True)
 
 
 @main.command("rules")

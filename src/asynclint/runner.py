@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
-import pickle
-import re
 import sys
-import tempfile
+import time
+from typing import TYPE_CHECKING
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from asynclint import __version__
+# CACHE_DIR is re-exported: benches and tests find the cache through it.
+from asynclint.cache import CACHE_DIR, LibraryCache, ResultCache, Stamp, SummaryCache, cache_dir  # noqa: F401
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
@@ -23,22 +20,30 @@ from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import FileError, Result
-from asynclint.pipeline import check_project
-from asynclint.twin_discovery import DiscoveredTwin, TwinCache, imported_packages, twins_for, with_discovered
+
+if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
+    from asynclint.twin_discovery import DiscoveredTwin
 
 #: Below this many files to index, worker start-up costs more than it saves.
 PARALLEL_THRESHOLD = 48
-CACHE_DIR = ".asynclint_cache"
 
 
-def read_sources(files: Sequence[Path], root: Path) -> tuple[list[SourceFile], list[FileError]]:
-    """The files' text, each named by its path from the project ``root``."""
+def read_sources(
+    files: Sequence[Path], root: Path, stamps: dict[str, Stamp] | None = None
+) -> tuple[list[SourceFile], list[FileError]]:
+    """The files' text, each named by its path from the project ``root``; ``stamps`` gets what
+    each file read was (for the result cache)."""
     sources, errors = [], []
     names = module_names(files)
+    now = time.time_ns()
     for file in files:
         shown = display_path(file, root)
         try:
-            data = file.read_bytes()
+            with open(file, "rb") as handle:
+                status = os.fstat(handle.fileno())  # taken first: a later edit is never missed
+                data = handle.read()
+            if stamps is not None:
+                stamps[shown] = Stamp.of(status, data, now)
         except OSError as exc:
             errors.append(FileError(shown, f"cannot read: {exc.strerror or exc}"))
             continue
@@ -54,177 +59,6 @@ def read_sources(files: Sequence[Path], root: Path) -> tuple[list[SourceFile], l
         name = names[file]
         sources.append(SourceFile(shown, text, name.module, name.package, name.imports))
     return sources, errors
-
-
-def _analysis_fingerprint() -> str:
-    """A digest of the code that shapes summaries, so an upgraded or edited indexer never
-    reads summaries an older one wrote (the version number alone does not change in between)."""
-    package = Path(__file__).parent
-    digest = hashlib.sha256(__version__.encode())
-    for source in sorted([package / "index.py", *(package / "knowledge").rglob("*.py")]):
-        digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-class SummaryCache:
-    """Summaries keyed by file content, the indexer's code and the knowledge base; one pickle
-    per project."""
-
-    def __init__(self, root: Path, catalogue: Catalogue):
-        self.file = root / CACHE_DIR / f"summaries-{_analysis_fingerprint()}-{catalogue.fingerprint}.pickle"
-        self.entries: dict[str, ModuleSummary] = {}
-        self.dirty = False
-        try:
-            loaded = _read_pickle(self.file)
-            if isinstance(loaded, dict):
-                self.entries = loaded
-        except Exception:  # a missing, stale or corrupt cache is just a cold start
-            self.entries = {}
-
-    @staticmethod
-    def key(source: SourceFile) -> str:
-        digest = hashlib.sha256(source.text.encode("utf-8", "surrogatepass"))
-        digest.update(f"\0{source.path}\0{source.module}\0{source.package}\0{source.imports}".encode())
-        return digest.hexdigest()
-
-    def get(self, source: SourceFile) -> ModuleSummary | None:
-        return self.entries.get(self.key(source))
-
-    def put(self, source: SourceFile, summary: ModuleSummary) -> None:
-        self.entries[self.key(source)] = summary
-        self.dirty = True
-
-    def save(self, keep: set[str]) -> None:
-        if not self.dirty:
-            return
-        self.entries = {k: v for k, v in self.entries.items() if k in keep}
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            (self.file.parent / ".gitignore").write_text("*\n")
-            _write_pickle(self.file, self.entries)
-            for stale in self.file.parent.glob("summaries-*.pickle"):
-                if stale != self.file:  # written by another version or configuration
-                    stale.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only checkout still gets its findings
-
-
-def _signing_key() -> bytes | None:
-    """This user's secret for signing cache files, kept outside every project (created once).
-
-    Unpickling runs code, and a cache directory can come with a checkout (a committed
-    ``.asynclint_cache``, a pull request checked in CI): only files this user's asynclint wrote,
-    i.e. signed with this key, are ever unpickled. ``None`` (no cache) when it cannot be kept."""
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key_file = Path(home) / "asynclint" / "cache-key"
-    try:
-        return key_file.read_bytes()
-    except OSError:
-        pass
-    try:
-        key_file.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(os.urandom(32))
-        return key_file.read_bytes()
-    except FileExistsError:  # another process made it first
-        return key_file.read_bytes()
-    except OSError:
-        return None
-
-
-def _read_pickle(file: Path) -> object:
-    """The value in a cache file this user's asynclint signed; raises on anything else."""
-    key = _signing_key()
-    data = file.read_bytes()
-    digest, payload = data[:32], data[32:]
-    if key is None or not hmac.compare_digest(digest, hmac.new(key, payload, hashlib.sha256).digest()):
-        raise ValueError(f"{file}: not a cache file this user wrote")
-    return pickle.loads(payload)
-
-
-def _write_pickle(file: Path, value: object) -> None:
-    key = _signing_key()
-    if key is None:
-        return  # nowhere to keep the key: no cache rather than an unverifiable one
-    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(hmac.new(key, payload, hashlib.sha256).digest() + payload)
-        os.replace(temp, file)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-class LibraryCache:
-    """Summaries of installed modules, one pickle per distribution and version, each summary
-    kept with its file's size and modification time: an editable install, or a file edited in
-    place, changes under the same version number."""
-
-    def __init__(self, root: Path, catalogue: Catalogue):
-        self.directory = root / CACHE_DIR / "libraries"
-        self.fingerprint = f"{_analysis_fingerprint()}-{catalogue.fingerprint}"
-        self.packages: dict[str, dict[str, tuple[tuple[int, int], ModuleSummary]]] = {}
-        self.dirty: set[str] = set()
-
-    def _file(self, name: str) -> Path:
-        return self.directory / f"{name}-{self.fingerprint}.pickle"
-
-    @staticmethod
-    def _name(library: LibraryFile) -> str | None:
-        if library.dist is None or library.version is None:
-            return None  # not installed from a distribution: no version to key it by
-        return f"{_safe(library.dist)}-{_safe(library.version)}"
-
-    @staticmethod
-    def _stamp(library: LibraryFile) -> tuple[int, int] | None:
-        try:
-            status = library.path.stat()
-        except OSError:
-            return None
-        return status.st_size, status.st_mtime_ns
-
-    def _package(self, name: str) -> dict[str, tuple[tuple[int, int], ModuleSummary]]:
-        if name not in self.packages:
-            try:
-                loaded = _read_pickle(self._file(name))
-                self.packages[name] = loaded if isinstance(loaded, dict) else {}
-            except Exception:  # missing, stale or corrupt: analyse again
-                self.packages[name] = {}
-        return self.packages[name]
-
-    def get(self, library: LibraryFile) -> ModuleSummary | None:
-        name = self._name(library)
-        entry = self._package(name).get(library.module) if name else None
-        if entry is None or not isinstance(entry, tuple) or entry[0] != self._stamp(library):
-            return None  # not analysed yet, or the file changed since
-        return entry[1]
-
-    def put(self, library: LibraryFile, summary: ModuleSummary) -> None:
-        name, stamp = self._name(library), self._stamp(library)
-        if name and stamp:
-            self._package(name)[library.module] = (stamp, summary)
-            self.dirty.add(name)
-
-    def save(self) -> None:
-        for name in sorted(self.dirty):
-            try:
-                _write_pickle(self._file(name), self.packages[name])
-                # Older analyses of this version are dead; other versions stay, as two
-                # environments with different versions may share the project directory.
-                for stale in self.directory.glob(f"{name}-*.pickle"):
-                    if stale != self._file(name):
-                        stale.unlink(missing_ok=True)
-            except OSError:
-                pass  # a read-only checkout still gets its findings
-        self.dirty.clear()
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.]+", "_", text)
 
 
 #: How many re-exports, star imports and base classes a name is followed through.
@@ -325,6 +159,8 @@ def _summarize_in_worker(source: SourceFile) -> ModuleSummary | FileError:
 
 
 def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> list[ModuleSummary | FileError]:
+    from concurrent.futures import ProcessPoolExecutor
+
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
         return [summarize(source, catalogue) for source in sources]
     apis = tuple(catalogue.apis.values())
@@ -344,6 +180,7 @@ def follow_libraries(
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
     catalogue: Catalogue | None = None,
+    cache_directory: Path | None = None,
 ) -> list[ModuleSummary]:
     """Deep mode: summaries of the installed modules the project's hot code calls into, looked
     for on ``search_path`` (default: this interpreter's ``sys.path``)."""
@@ -352,7 +189,8 @@ def follow_libraries(
         sys.path if search_path is None else search_path,
         {summary.module.partition(".")[0].partition(ROOT_MARK)[0] for summary in summaries},
     )
-    library_cache = LibraryCache(config.root, catalogue) if use_cache else None
+    directory = cache_directory or cache_dir(config.root)
+    library_cache = LibraryCache(directory, catalogue.fingerprint) if use_cache else None
     libraries = _Follower(installed, catalogue, library_cache).follow(summaries, config)
     if library_cache:
         library_cache.save()
@@ -360,13 +198,19 @@ def follow_libraries(
 
 
 def discovered_twins(
-    sources: Sequence[SourceFile], config: Config, use_cache: bool = True, search_path: Sequence[str] | None = None
+    sources: Sequence[SourceFile],
+    config: Config,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+    cache_directory: Path | None = None,
 ) -> list[DiscoveredTwin]:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
     project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
+    from asynclint.twin_discovery import TwinCache, imported_packages, twins_for
+
     own = {source.module.partition(".")[0].partition(ROOT_MARK)[0] for source in sources}
     installed = Installed(sys.path if search_path is None else search_path, own)
-    cache = TwinCache(config.root / CACHE_DIR / "libraries") if use_cache else None
+    cache = TwinCache((cache_directory or cache_dir(config.root)) / "libraries") if use_cache else None
     packages = imported_packages((source.text for source in sources), installed)
     return twins_for(packages, installed, cache)
 
@@ -378,23 +222,41 @@ def run_check(
     jobs: int | None = None,
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
+    cache_directory: Path | None = None,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
-    (default: this interpreter's ``sys.path``)."""
+    (default: this interpreter's ``sys.path``). The cache lives in ``cache_directory`` (default:
+    ``.asynclint_cache`` in the project root)."""
+    from asynclint.pipeline import check_project
+
     files = discover(paths, config)
-    sources, errors = read_sources(files, config.root)
+    directory = cache_directory or cache_dir(config.root)
+    # Deep mode's result also depends on the installed packages, which the result cache does
+    # not watch: it reuses summaries only.
+    results = ResultCache(directory, config, paths) if use_cache and not config.follow_imports else None
+    if results is not None:
+        cached = results.lookup(files)
+        if cached is not None:
+            from asynclint.registry import all_rule_meta
+
+            return replace(cached, rules=all_rule_meta(), root=config.root.as_posix())
+    stamps: dict[str, Stamp] = {}
+    sources, errors = read_sources(files, config.root, stamps)
     catalogue = config.catalogue()
     if config.follow_imports:
-        catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, search_path))
-    cache = SummaryCache(config.root, catalogue) if use_cache else None
+        from asynclint.twin_discovery import with_discovered
+
+        twins = discovered_twins(sources, config, use_cache, search_path, directory)
+        catalogue = with_discovered(catalogue, twins)
+    cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []
     for source in sources:
-        cached = cache.get(source) if cache else None
-        if cached is not None:
-            summaries.append(cached)
+        cached_summary = cache.get(source) if cache else None
+        if cached_summary is not None:
+            summaries.append(cached_summary)
         else:
             missing.append(source)
     for source, outcome in zip(missing, index(missing, catalogue, jobs or default_jobs()), strict=True):
@@ -407,8 +269,10 @@ def run_check(
     if cache:
         cache.save({cache.key(s) for s in sources})
     if config.follow_imports:
-        summaries.extend(
-            follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue)
-        )
+        summaries.extend(follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path,
+                                          catalogue=catalogue, cache_directory=directory))
     texts = {source.path: source.text for source in sources}
-    return replace(check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix())
+    result = check_project(summaries, texts, config, catalogue, errors)
+    if results is not None and len(stamps) == len(files):  # a file that could not be read: ask again
+        results.store(result, stamps)
+    return replace(result, root=config.root.as_posix())

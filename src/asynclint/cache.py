@@ -1,0 +1,568 @@
+"""The on-disk cache: summaries per file, library summaries per distribution, and the last result
+of a project -- all plain JSON, validated when read back.
+
+Why JSON and not pickle: a cache directory travels (CI restores it on a fresh runner, a checkout
+can commit one), and unpickling runs code. Plain data needs no per-user signing key, so a cache
+written on one machine is used on another, and reading a hostile or damaged file can at worst
+be a miss: every value is checked against the record's field types before a record is built.
+
+Records are encoded as lists of their field values in declaration order (no field names: the
+files stay small and decoding is positional). What shapes them -- the field lists, the indexer,
+the knowledge base, the rules -- is part of every file's key, so a changed asynclint never reads
+what another version wrote.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import types
+import typing
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from asynclint import __version__
+
+#: Bumped when the encoding itself changes (not needed when a record gains a field: the field
+#: lists are part of :func:`code_fingerprint`).
+SCHEMA = 1
+CACHE_DIR = ".asynclint_cache"
+_PACKAGE = Path(__file__).parent
+
+
+class Malformed(ValueError):
+    """A cached value that does not have the shape of the record it claims to be."""
+
+
+# --- plain data <-> records -----------------------------------------------------------------
+
+Decoder = Callable[[object], object]
+
+
+def _fail(value: object) -> typing.NoReturn:
+    raise Malformed(f"unexpected {type(value).__name__}")
+
+
+def _decoder(annotation: object, owner: type) -> Decoder:
+    """A function checking that a JSON value fits ``annotation`` and building it."""
+    if annotation is str or annotation is int or annotation is bool:
+        kind = annotation
+
+        def scalar(value):  # bool is not an int here, nor an int a bool
+            return value if type(value) is kind else _fail(value)
+
+        return scalar
+    if annotation is type(None):
+        return lambda value: value if value is None else _fail(value)
+    if isinstance(annotation, type) and issubclass(annotation, enum.IntEnum):
+        members = {member.value: member for member in annotation}
+
+        def member(value):
+            if type(value) is int and value in members:
+                return members[value]
+            _fail(value)
+
+        return member
+    if dataclasses.is_dataclass(annotation):
+        return _record_decoder(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = _decoder(next(a for a in args if a is not type(None)), owner)
+        return lambda value: None if value is None else inner(value)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = args[0]
+        if item in (str, int, bool):  # the common case, checked without a call per item
+
+            def flat(value):
+                if type(value) is list and all(type(x) is item for x in value):
+                    return tuple(value)
+                _fail(value)
+
+            return flat
+        each = _decoder(item, owner)
+
+        def variadic(value):
+            if type(value) is not list:
+                _fail(value)
+            return tuple([each(x) for x in value])
+
+        return variadic
+    if origin is tuple:
+        parts = [_decoder(arg, owner) for arg in args]
+
+        def fixed(value):
+            if type(value) is not list or len(value) != len(parts):
+                _fail(value)
+            return tuple([part(x) for part, x in zip(parts, value)])
+
+        return fixed
+    raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
+
+
+_RECORDS: dict[type, Decoder] = {}
+
+
+def _record_decoder(cls: type) -> Decoder:
+    if cls in _RECORDS:
+        return _RECORDS[cls]
+    fields = dataclasses.fields(cls)
+    hints = typing.get_type_hints(cls)
+    parts: list[Decoder] = []
+
+    def record(value):
+        if type(value) is not list or len(value) != len(parts):
+            _fail(value)
+        return cls(*[part(x) for part, x in zip(parts, value)])
+
+    _RECORDS[cls] = record  # before the fields: a record may hold records of its own kind
+    parts.extend(_decoder(hints[field.name], cls) for field in fields)
+    return record
+
+
+def decode(cls: type, value: object) -> object:
+    """``value`` (from :func:`encode`, through JSON) as a ``cls``; raises :class:`Malformed`."""
+    try:
+        return _record_decoder(cls)(value)
+    except (TypeError, ValueError, KeyError) as exc:  # also a record's own checks failing
+        raise Malformed(str(exc)) from None
+
+
+def _plain(value: object) -> object:
+    """``json.dumps``' ``default``: a record is the list of its field values (tuples and
+    enums it encodes itself, as lists and numbers)."""
+    names = _FIELD_NAMES.get(type(value))
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            raise TypeError(f"cannot cache a {type(value).__name__}")
+        names = _FIELD_NAMES[type(value)] = tuple(field.name for field in dataclasses.fields(value))
+    return [getattr(value, name) for name in names]
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def encode(value: object) -> str:
+    """One line of JSON (no newline inside: JSON escapes them in strings)."""
+    # ASCII: a string the source held may carry a lone surrogate, which UTF-8 cannot write.
+    return json.dumps(value, default=_plain, separators=(",", ":"), check_circular=False)
+
+
+def shapes(*classes: type) -> str:
+    """The field lists and types of ``classes`` and the records they hold, as text to hash."""
+    seen: dict[type, str] = {}
+    pending = list(classes)
+    while pending:
+        cls = pending.pop()
+        if cls in seen:
+            continue
+        hints = typing.get_type_hints(cls)
+        seen[cls] = f"{cls.__module__}.{cls.__qualname__}(" + ",".join(
+            f"{field.name}:{hints[field.name]!r}" for field in dataclasses.fields(cls)) + ")"
+        for hint in hints.values():
+            pending.extend(_records_in(hint))
+    return ";".join(sorted(seen.values()))
+
+
+def _records_in(annotation: object) -> Iterator[type]:
+    if dataclasses.is_dataclass(annotation):
+        yield annotation
+    for arg in typing.get_args(annotation):
+        yield from _records_in(arg)
+
+
+def code_fingerprint(*sources: str) -> str:
+    """A digest of asynclint's version, the Python version (which names the standard library)
+    and the source files ``sources`` (globs under the package): an edited checkout never
+    reads what its previous state wrote, an installed copy on any machine reads its own."""
+    digest = hashlib.sha256(f"{SCHEMA}\0{__version__}\0{sys.version_info[:2]}".encode())
+    for pattern in sources:
+        for file in sorted(_PACKAGE.glob(pattern)):
+            digest.update(file.relative_to(_PACKAGE).as_posix().encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def cache_dir(root: Path, override: str | os.PathLike | None = None) -> Path:
+    """Where a project's cache lives: ``override`` (``--cache-dir``), else in its root."""
+    return Path(override).resolve() if override is not None else root / CACHE_DIR
+
+
+def write_cache_file(file: Path, lines: Sequence[str] | Iterator[str]) -> None:
+    """Write a cache file atomically (temporary file + rename), one line per item: every cache
+    write goes through here. Raises ``OSError``; callers treat that as "no cache"."""
+    file.parent.mkdir(parents=True, exist_ok=True)
+    ignore = file.parent / ".gitignore"
+    if file.parent.name == CACHE_DIR and not ignore.exists():
+        ignore.write_text("*\n")  # never committed by accident
+    fd, temp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for line in lines:
+                handle.write(line)
+                handle.write("\n")
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)  # as ``open`` would make it: CI caches and other users read it
+        os.replace(temp, file)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def read_lines(file: Path) -> list[str]:
+    """The lines of a cache file; raises ``OSError`` or ``UnicodeDecodeError``."""
+    return file.read_text(encoding="utf-8").splitlines()
+
+
+#: What ``asynclint clean`` removes from a cache directory: only names asynclint writes there,
+#: so that ``--cache-dir`` pointing somewhere shared never loses anything else.
+_OURS = ("summaries-*", "results-*", ".tmp-*", ".gitignore")
+
+
+def clean(directory: Path) -> int:
+    """Remove asynclint's files from ``directory`` (and the directory, once empty); -> how many."""
+    removed = 0
+    places = [directory, directory / "libraries"]
+    for place, patterns in ((places[0], _OURS), (places[1], ("*.json", "*.jsonl", "*.pickle", ".tmp-*"))):
+        if not place.is_dir() or place.is_symlink():
+            continue
+        for pattern in patterns:
+            for file in place.glob(pattern):
+                if file.is_file() or file.is_symlink():
+                    file.unlink(missing_ok=True)
+                    removed += 1
+    for place in reversed(places):
+        try:
+            place.rmdir()  # only when empty: anything else someone keeps there stays
+        except OSError:
+            pass
+    return removed
+
+
+def _stale(directory: Path, pattern: str, current: Path) -> None:
+    """Remove what other versions or configurations wrote under ``pattern`` (never ``current``)."""
+    for stale in directory.glob(pattern):
+        if stale != current:
+            stale.unlink(missing_ok=True)
+
+
+# --- summaries of the project's files ---------------------------------------------------------
+
+
+@functools.cache
+def analysis_fingerprint() -> str:
+    """What shapes a summary: the indexer, what it reads from the knowledge base, the records."""
+    from asynclint.index import ModuleSummary
+
+    return code_fingerprint("index.py", "argfacts.py", "knowledge/**/*.py") + _digest(shapes(ModuleSummary))[:8]
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SummaryCache:
+    """Summaries keyed by file content and name (so portable across machines and checkouts),
+    one line per file (``<key> <json>``), one file per project and analysis. Lines are decoded
+    only when asked for; one that does not decode is a miss, re-indexed and rewritten."""
+
+    def __init__(self, directory: Path, catalogue_fingerprint: str):
+        self.file = directory / f"summaries-{analysis_fingerprint()}-{catalogue_fingerprint}.jsonl"
+        self.raw: dict[str, str] = {}
+        self.fresh: dict[str, object] = {}
+        self.dirty = False
+        try:
+            lines = read_lines(self.file)
+        except (OSError, UnicodeDecodeError):  # missing or unreadable: a cold start
+            lines = []
+        for line in lines:
+            key, _, value = line.partition(" ")
+            if len(key) == 64:
+                self.raw[key] = value
+
+    @staticmethod
+    def key(source) -> str:
+        return _digest(f"{source.path}\0{source.module}\0{source.package}\0{source.imports}\0{source.text}")
+
+    def get(self, source):
+        from asynclint.index import ModuleSummary
+
+        key = self.key(source)
+        if key in self.fresh:
+            return self.fresh[key]
+        value = self.raw.get(key)
+        if value is None:
+            return None
+        try:
+            summary = decode(ModuleSummary, json.loads(value))
+            if summary.path != source.path or summary.module != source.module or summary.library is not None:
+                raise Malformed("another file's summary")
+        except (ValueError, RecursionError):  # Malformed and JSON errors: analyse the file again
+            del self.raw[key]
+            self.dirty = True
+            return None
+        return summary
+
+    def put(self, source, summary) -> None:
+        self.fresh[self.key(source)] = summary
+        self.dirty = True
+
+    def save(self, keep: set[str]) -> None:
+        if not self.dirty and set(self.raw) <= keep:
+            return
+        lines = (
+            f"{key} {encode(self.fresh[key]) if key in self.fresh else self.raw[key]}"
+            for key in sorted(keep) if key in self.fresh or key in self.raw
+        )
+        try:
+            write_cache_file(self.file, lines)
+            _stale(self.file.parent, "summaries-*", self.file)
+        except OSError:
+            pass  # a read-only checkout still gets its findings
+
+
+# --- summaries of installed modules (deep mode) -----------------------------------------------
+
+
+class LibraryCache:
+    """Summaries of installed modules, one file per distribution and version, each summary kept
+    with its file's size and modification time: an editable install, or a file edited in place,
+    changes under the same version number."""
+
+    def __init__(self, directory: Path, catalogue_fingerprint: str):
+        self.directory = directory / "libraries"
+        self.fingerprint = f"{analysis_fingerprint()}-{catalogue_fingerprint}"
+        self.packages: dict[str, dict[str, tuple[int, int, object]]] = {}
+        self.dirty: set[str] = set()
+
+    def _file(self, name: str) -> Path:
+        return self.directory / f"{name}-{self.fingerprint}.jsonl"
+
+    @staticmethod
+    def _name(library) -> str | None:
+        if library.dist is None or library.version is None:
+            return None  # not installed from a distribution: no version to key it by
+        return f"{_safe(library.dist)}-{_safe(library.version)}"
+
+    @staticmethod
+    def _stamp(library) -> tuple[int, int] | None:
+        try:
+            status = library.path.stat()
+        except OSError:
+            return None
+        return status.st_size, status.st_mtime_ns
+
+    def _package(self, name: str) -> dict[str, tuple[int, int, object]]:
+        if name not in self.packages:
+            self.packages[name] = self._load(name)
+        return self.packages[name]
+
+    def _load(self, name: str) -> dict[str, tuple[int, int, object]]:
+        from asynclint.index import ModuleSummary
+
+        entries = {}
+        try:
+            for line in read_lines(self._file(name)):
+                module, size, mtime, summary = json.loads(line)
+                if type(module) is not str or type(size) is not int or type(mtime) is not int:
+                    raise Malformed("bad entry")
+                entries[module] = (size, mtime, decode(ModuleSummary, summary))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, RecursionError):
+            return {}  # missing, stale or damaged: analyse again
+        return entries
+
+    def get(self, library):
+        name = self._name(library)
+        entry = self._package(name).get(library.module) if name else None
+        if entry is None or entry[:2] != self._stamp(library):
+            return None  # not analysed yet, or the file changed since
+        return entry[2]
+
+    def put(self, library, summary) -> None:
+        name, stamp = self._name(library), self._stamp(library)
+        if name and stamp:
+            self._package(name)[library.module] = (*stamp, summary)
+            self.dirty.add(name)
+
+    def save(self) -> None:
+        for name in sorted(self.dirty):
+            entries = self.packages[name]
+            try:
+                write_cache_file(self._file(name), (encode([m, *entries[m]]) for m in sorted(entries)))
+                # Older analyses of this version are dead; other versions stay, as two
+                # environments with different versions may share the project directory.
+                _stale(self.directory, f"{name}-*.jsonl", self._file(name))
+                _stale(self.directory, f"{name}-*.pickle", self._file(name))
+            except OSError:
+                pass  # a read-only checkout still gets its findings
+        self.dirty.clear()
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", text)
+
+
+# --- the last result of a project -------------------------------------------------------------
+
+#: A file modified this close to when its stamp was taken may change again within the same
+#: timestamp tick: its stamp is not trusted, its content is hashed next time (git's racy-clean rule).
+_RACY_NS = 2_000_000_000
+
+
+@functools.cache
+def result_fingerprint() -> str:
+    """Everything that shapes findings: the analysis, the rules, the knowledge, the records."""
+    from asynclint.model import Finding, FileError
+
+    return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/__init__.py") + _digest(
+        shapes(Finding, FileError))[:8]
+
+
+def canonical(value: object, root: Path) -> object:
+    """``value`` (a configuration) as plain data with paths relative to ``root``: the same
+    project configured the same way has the same key on any machine, in any checkout."""
+    if isinstance(value, Path):
+        try:
+            return value.relative_to(root).as_posix()
+        except ValueError:
+            return value.as_posix()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__qualname__, *(canonical(getattr(value, f.name), root) for f in dataclasses.fields(value))]
+    if isinstance(value, dict):
+        return sorted(([canonical(k, root), canonical(v, root)] for k, v in value.items()), key=repr)
+    if isinstance(value, (set, frozenset)):
+        return sorted((canonical(v, root) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [canonical(v, root) for v in value]
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Stamp:
+    """What a checked file was: size and modification time (``None`` when not trusted) to tell
+    quickly that it did not change, the content's digest to tell for sure."""
+
+    size: int
+    mtime_ns: int | None
+    digest: str
+
+    @staticmethod
+    def of(status: os.stat_result, data: bytes, now_ns: int) -> Stamp:
+        racy = status.st_mtime_ns >= now_ns - _RACY_NS
+        return Stamp(status.st_size, None if racy else status.st_mtime_ns, hashlib.sha256(data).hexdigest())
+
+
+_STAMPS = _decoder(tuple[tuple[str, int, int | None, str], ...], Stamp)
+
+
+def shown_path(file: Path, root: Path) -> str:
+    """A discovered (absolute, resolved) path as reports show it: :func:`asynclint.files.display_path`
+    without resolving again."""
+    try:
+        return file.relative_to(root).as_posix()
+    except ValueError:
+        return file.as_posix()
+
+
+class ResultCache:
+    """The last result of checking the same paths with the same configuration and asynclint:
+    when every file discovered is one it checked, unchanged, it is the result again -- no file
+    read, no summary loaded, no graph built. Unchanged means the same size and modification
+    time, or else (a fresh checkout, a restored CI cache) the same content."""
+
+    KEEP = 8  # results of other path sets and configurations kept beside it
+
+    def __init__(self, directory: Path, config, paths: Sequence[str]):
+        root = config.root
+        key = encode([result_fingerprint(), canonical(config, root),
+                      sorted(shown_path(Path(p).resolve(), root) for p in paths)])
+        self.file = directory / f"results-{_digest(key)[:24]}.json"
+        self.root = root
+
+    def lookup(self, files: Sequence[Path]):
+        """The cached :class:`~asynclint.model.Result` of exactly ``files``, or ``None``."""
+        from asynclint.model import FileError, Finding, Result
+
+        try:
+            document = json.loads(self.file.read_text(encoding="utf-8"))
+            if type(document) is not dict or document.get("schema") != SCHEMA:
+                return None
+            stamps = {
+                path: Stamp(size, mtime, digest)
+                for path, size, mtime, digest in _STAMPS(document["files"])
+            }
+            if len(stamps) != len(files):
+                return None
+            restamped = False
+            now = time.time_ns()
+            for file in files:
+                shown = shown_path(file, self.root)
+                stamp = stamps.get(shown)
+                if stamp is None:
+                    return None
+                status = os.stat(file)
+                if stamp.size == status.st_size and stamp.mtime_ns == status.st_mtime_ns:
+                    continue
+                data = file.read_bytes()
+                if hashlib.sha256(data).hexdigest() != stamp.digest:
+                    return None
+                stamps[shown] = Stamp.of(status, data, now)
+                restamped |= stamps[shown].mtime_ns is not None
+            result = Result(
+                findings=decode_all(Finding, document["findings"]),
+                errors=decode_all(FileError, document["errors"]),
+                files_checked=_decoder(int, Result)(document["files_checked"]),
+                paths=_decoder(tuple[str, ...], Result)(document["paths"]),
+            )
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+            return None  # missing, damaged or another version's: check again
+        if restamped:  # content unchanged, stamps new (a fresh checkout): stat-only next time
+            self._write(stamps, document["findings"], document["errors"], result)
+        return result
+
+    def store(self, result, stamps: dict[str, Stamp]) -> None:
+        findings = json.loads(encode(list(result.findings)))
+        errors = json.loads(encode(list(result.errors)))
+        self._write(stamps, findings, errors, result)
+
+    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, result) -> None:
+        document = {
+            "schema": SCHEMA,
+            "files": [[path, s.size, s.mtime_ns, s.digest] for path, s in sorted(stamps.items())],
+            "findings": findings,
+            "errors": errors,
+            "files_checked": result.files_checked,
+            "paths": list(result.paths),
+        }
+        try:
+            write_cache_file(self.file, [encode(document)])
+            others = sorted(self.file.parent.glob("results-*.json"), key=_mtime, reverse=True)
+            for old in [o for o in others if o != self.file][self.KEEP:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only checkout still gets its findings
+
+
+def _mtime(file: Path) -> int:
+    try:
+        return file.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+def decode_all(cls: type, value: object) -> tuple:
+    if type(value) is not list:
+        raise Malformed("not a list")
+    return tuple(decode(cls, item) for item in value)

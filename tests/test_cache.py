@@ -15,7 +15,7 @@ from test_cli import EXAMPLES, findings, run, write
 
 from asynclint import runner
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
-from asynclint.config import Config
+from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
 from asynclint.index import ModuleSummary
 from asynclint.model import Finding
@@ -239,3 +239,29 @@ def test_a_changed_configuration_is_not_the_last_result(tmp_path: Path):
     write(tmp_path, {"pyproject.toml": '[tool.asynclint]\nseverity = { blocking-sleep = "low" }\n'})
     assert run("check", "proj", cwd=tmp_path).returncode == 1
     assert run("check", "--severity", "critical", "proj", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        list(DEFAULT_EXCLUDES),
+        ["build", "/dist", "docs/_build/", "*.py[cod]", "**/generated/**", "a/**/b", "[Tt]emp*", "\\#x"],
+        ["*.py", "!keep.py", "vendor/", "!vendor/ours/"],  # negations: pathspec decides
+        [],
+    ],
+)
+def test_patterns_match_as_pathspec_does(patterns):
+    """A warm run's discovery tries all exclude patterns as one regex: the same answers."""
+    import pathspec
+
+    from asynclint.files import _Patterns
+
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    ours = _Patterns(patterns)
+    paths = [
+        "build", "build/", "src/build/", "src/build/x.py", "dist/", "src/dist/", "docs/_build/", "docs/_build/x",
+        "m.pyc", "pkg/m.pyo", "m.py", "keep.py", "pkg/keep.py", "vendor/", "vendor/ours/", "vendor/ours/a.py",
+        "x/generated/y.py", "a/b", "a/x/y/b", "Temp1/", "temporary.py", "#x", ".git/", "pkg.egg-info/",
+        "node_modules/", "deep/nested/.venv/", "site-packages/", "__pycache__/", "ok/fine.py",
+    ]
+    assert [ours.match_file(p) for p in paths] == [spec.match_file(p) for p in paths]

@@ -469,11 +469,11 @@ _STAMPS = _decoder(tuple[tuple[str, int, int | None, str], ...], Stamp)
 
 def shown_path(file: Path, root: Path) -> str:
     """A discovered (absolute, resolved) path as reports show it: :func:`asynclint.files.display_path`
-    without resolving again."""
-    try:
-        return file.relative_to(root).as_posix()
-    except ValueError:
-        return file.as_posix()
+    without resolving again, on the strings (asked for every file of a warm run)."""
+    text, base = str(file), str(root)
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    shown = text[len(prefix):] if text.startswith(prefix) else text
+    return shown if os.sep == "/" else shown.replace(os.sep, "/")
 
 
 class ResultCache:

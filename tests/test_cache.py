@@ -48,7 +48,7 @@ def test_summaries_and_findings_survive_json_unchanged():
     "damage",
     [
         lambda good: [1, *good[1:]],  # a number where the path is
-        lambda good: good[:-1],  # a field short
+        lambda good: good[:5],  # a field without a default missing
         lambda good: [*good[:2], [["f", "f", "1", True, "function", None, [], 1]], *good[3:]],  # a line as text
         lambda good: [*good[:2], [[None] * 8], *good[3:]],
         lambda good: {"path": good[0]},

@@ -110,21 +110,74 @@ def _decoder(annotation: object, owner: type) -> Decoder:
 _RECORDS: dict[type, Decoder] = {}
 
 
+def _scalar(annotation: object) -> tuple[type, bool] | None:
+    """(type, may be None) of a field checked inline: ``str``, ``int``, ``bool``, or one of them or None."""
+    if annotation in (str, int, bool):
+        return annotation, False
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = next(a for a in args if a is not type(None))
+        if inner in (str, int, bool):
+            return inner, True
+    return None
+
+
 def _record_decoder(cls: type) -> Decoder:
+    """A record's decoder, written out from its field types as one function (as ``dataclasses``
+    writes ``__init__``): a summary has tens of thousands of fields, and a call per field made
+    reading a large project's cache slower than indexing part of it. The generated code comes
+    from asynclint's own annotations only, never from what a cache file holds."""
     if cls in _RECORDS:
         return _RECORDS[cls]
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
-    parts: list[Decoder] = []
+    required = len(_defaults(cls)[0])
+    namespace: dict[str, object] = {"cls": cls, "_fail": _fail, "list": list}
+    _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
+    lines = [
+        "def record(v):",
+        f"    if type(v) is not list or not {required} <= len(v) <= {len(fields)}:",
+        "        _fail(v)",
+        "    n = len(v)",
+    ]
+    for i, field in enumerate(fields):
+        indent = "    "
+        if i >= required:  # trailing fields left at their defaults are not written
+            lines.append(f"    if n > {i}:")
+            indent = "        "
+        scalar = _scalar(hints[field.name])
+        if scalar is not None:
+            namespace[f"k{i}"], optional = scalar
+            check = f"type(v[{i}]) is not k{i}"
+            lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
+            lines.append(f"{indent}    _fail(v[{i}])")
+        else:
+            namespace[f"d{i}"] = _decoder(hints[field.name], cls)
+            lines.append(f"{indent}v[{i}] = d{i}(v[{i}])")
+    lines.append("    return cls(*v)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - see the docstring
+    _RECORDS[cls] = namespace["record"]
+    return _RECORDS[cls]
 
-    def record(value):
-        if type(value) is not list or len(value) != len(parts):
-            _fail(value)
-        return cls(*[part(x) for part, x in zip(parts, value)])
 
-    _RECORDS[cls] = record  # before the fields: a record may hold records of its own kind
-    parts.extend(_decoder(hints[field.name], cls) for field in fields)
-    return record
+_DEFAULTS: dict[type, tuple[tuple[str, ...], tuple[object, ...]]] = {}
+
+
+def _defaults(cls: type) -> tuple[tuple[str, ...], tuple[object, ...]]:
+    """(names of the fields without a default, the defaults of the others, in order)."""
+    if cls not in _DEFAULTS:
+        required, defaults = [], []
+        for field in dataclasses.fields(cls):
+            if field.default is not dataclasses.MISSING:
+                defaults.append(field.default)
+            elif field.default_factory is not dataclasses.MISSING:
+                defaults.append(field.default_factory())
+            elif defaults:
+                raise TypeError(f"{cls.__name__}.{field.name}: a field without a default after one with")
+            else:
+                required.append(field.name)
+        _DEFAULTS[cls] = tuple(required), tuple(defaults)
+    return _DEFAULTS[cls]
 
 
 def decode(cls: type, value: object) -> object:
@@ -137,16 +190,23 @@ def decode(cls: type, value: object) -> object:
 
 def _plain(value: object) -> object:
     """``json.dumps``' ``default``: a record is the list of its field values (tuples and
-    enums it encodes itself, as lists and numbers)."""
-    names = _FIELD_NAMES.get(type(value))
-    if names is None:
+    enums it encodes itself, as lists and numbers), without the trailing ones left at their
+    defaults (most of a call site's)."""
+    shape = _FIELD_NAMES.get(type(value))
+    if shape is None:
         if not dataclasses.is_dataclass(value) or isinstance(value, type):
             raise TypeError(f"cannot cache a {type(value).__name__}")
-        names = _FIELD_NAMES[type(value)] = tuple(field.name for field in dataclasses.fields(value))
-    return [getattr(value, name) for name in names]
+        required, defaults = _defaults(type(value))
+        shape = _FIELD_NAMES[type(value)] = (
+            tuple(field.name for field in dataclasses.fields(value)), len(required), (*[object()] * len(required), *defaults))
+    names, required, defaults = shape
+    values = [getattr(value, name) for name in names]
+    while len(values) > required and values[-1] == defaults[len(values) - 1]:
+        values.pop()
+    return values
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_FIELD_NAMES: dict[type, tuple[tuple[str, ...], int, tuple[object, ...]]] = {}
 
 
 def encode(value: object) -> str:
@@ -264,7 +324,7 @@ def analysis_fingerprint() -> str:
     """What shapes a summary: the indexer, what it reads from the knowledge base, the records."""
     from asynclint.index import ModuleSummary
 
-    return code_fingerprint("index.py", "argfacts.py", "knowledge/**/*.py") + _digest(shapes(ModuleSummary))[:8]
+    return code_fingerprint("cache.py", "index.py", "argfacts.py", "knowledge/**/*.py") + _digest(shapes(ModuleSummary))[:8]
 
 
 def _digest(text: str) -> str:

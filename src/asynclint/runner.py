@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import sys
 import time
 from typing import TYPE_CHECKING
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -215,6 +217,20 @@ def discovered_twins(
     return twins_for(packages, installed, cache)
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Decoding cached summaries makes millions of containers and no cycles: the cyclic
+    collector, triggered by allocations, would walk the growing heap over and over (it took
+    most of the time of reading a large project's cache)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def run_check(
     paths: Sequence[str],
     config: Config,
@@ -253,12 +269,13 @@ def run_check(
     cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []
-    for source in sources:
-        cached_summary = cache.get(source) if cache else None
-        if cached_summary is not None:
-            summaries.append(cached_summary)
-        else:
-            missing.append(source)
+    with _collector_paused():
+        for source in sources:
+            cached_summary = cache.get(source) if cache else None
+            if cached_summary is not None:
+                summaries.append(cached_summary)
+            else:
+                missing.append(source)
     for source, outcome in zip(missing, index(missing, catalogue, jobs or default_jobs()), strict=True):
         if isinstance(outcome, FileError):
             errors.append(outcome)
@@ -272,7 +289,13 @@ def run_check(
         summaries.extend(follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path,
                                           catalogue=catalogue, cache_directory=directory))
     texts = {source.path: source.text for source in sources}
-    result = check_project(summaries, texts, config, catalogue, errors)
+    # The summaries live until the end: the cyclic collector need not walk them again and again
+    # while the graph is built (on a large project, most of that time).
+    gc.freeze()
+    try:
+        result = check_project(summaries, texts, config, catalogue, errors)
+    finally:
+        gc.unfreeze()
     if results is not None and len(stamps) == len(files):  # a file that could not be read: ask again
         results.store(result, stamps)
     return replace(result, root=config.root.as_posix())

@@ -8,8 +8,8 @@ temporary directory. Then, with the ``asynclint`` and ``ruff`` command lines as 
 
 * **cold**: ``asynclint check`` with an empty cache (it writes the cache), once;
 * per repetition, in a rotated order: **warm** (nothing changed), **ruff warm**
-  (``ruff check --select ASYNC`` with its cache), and **one file changed** (a line appended to
-  one module: the last result cannot be reused, every other summary comes from the cache);
+  (``ruff check --select ASYNC`` with its cache), and **one file changed** (a function appended
+  to one module: the last result cannot be reused, every other summary comes from the cache);
 * **fresh machine**: the tree copied elsewhere (every modification time new), the cache
   restored beside it, another ``HOME``: the first run there;
 * **cold cost**, in-process on two samples of the corpus (every 16th and every 8th file):
@@ -171,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
             return timed(check, root)
 
         def changed() -> tuple[float, int]:
+            # A real edit: a new function, so the file's summary changes (a comment would not).
             with open(edited, "a", encoding="utf-8") as handle:
-                handle.write(f"# edited {time.time_ns()}\n")
+                handle.write(f"\n\ndef _edited_{time.time_ns()}():\n    return 1\n")
             return timed(check, root)
 
         steps = {"asynclint warm": warm, "asynclint one file changed": changed}

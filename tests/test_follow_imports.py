@@ -11,6 +11,7 @@ either is ever imported.
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 from pathlib import Path
 
@@ -164,10 +165,13 @@ def test_the_fix_shown_is_the_one_for_the_projects_line(tree: Path) -> None:
 
 
 def test_fix_offloads_the_calls_check_offers_to_offload(tree: Path) -> None:
-    site = str(tree / "site")
-    diff = run_cli("fix", "--diff", "--severity", "low", "--follow-imports", ".", cwd=tree / "project",
-                   env={"PYTHONPATH": site})
+    # The installed packages first, then whatever asynclint the caller's PYTHONPATH names.
+    site = os.pathsep.join(filter(None, [str(tree / "site"), os.environ.get("PYTHONPATH")]))
+    elsewhere = tree / "cache-elsewhere"
+    diff = run_cli("fix", "--diff", "--severity", "low", "--follow-imports", "--cache-dir", str(elsewhere), ".",
+                   cwd=tree / "project", env={"PYTHONPATH": site})
     assert diff.returncode == 1, diff.stderr
+    assert list((elsewhere / "libraries").glob("slowlib-*.jsonl")) and not (tree / "project" / CACHE_DIR).exists()
     assert "+    client = await asyncio.to_thread(Client, url)" in diff.stdout
     assert "+    await asyncio.to_thread(level1)" in diff.stdout
     assert "+async def cached_answer(" in diff.stdout

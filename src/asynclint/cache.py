@@ -482,7 +482,7 @@ _RACY_NS = 2_000_000_000
 @functools.cache
 def result_fingerprint() -> str:
     """Everything that shapes findings: the analysis, the rules, the knowledge, the records."""
-    from asynclint.model import Finding, FileError
+    from asynclint.model import FileError, Finding
 
     return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/__init__.py") + _digest(
         shapes(Finding, FileError))[:8]
@@ -532,7 +532,7 @@ def shown_path(file: Path, root: Path) -> str:
     without resolving again, on the strings (asked for every file of a warm run)."""
     text, base = str(file), str(root)
     prefix = base if base.endswith(os.sep) else base + os.sep
-    shown = text[len(prefix):] if text.startswith(prefix) else text
+    shown = text.removeprefix(prefix)
     return shown if os.sep == "/" else shown.replace(os.sep, "/")
 
 

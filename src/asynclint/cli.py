@@ -274,11 +274,13 @@ def _load_config(paths, config_file) -> Config:
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("--follow-imports/--no-follow-imports", default=None,
               help="Also fix the project's calls into installed code that blocks inside (as check reports them).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
+              help="With --follow-imports: keep the cache of installed packages in DIR (also: ASYNCLINT_CACHE_DIR).")
 @click.option("--whole-project", is_flag=True,
               help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
                    "runs through one of them (the asynclint-fix pre-commit hook).")
 def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude,
-        follow_imports, whole_project) -> None:
+        follow_imports, cache_dir, whole_project) -> None:
     """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
 
     Every fix is verified before it is written: the file still compiles, the finding is gone
@@ -311,10 +313,11 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     sources, read_errors = read_sources(files, config.root)
     libraries, twins = [], []
     if config.follow_imports:  # what check reads from installed packages: twins, then library code
-        twins = discovered_twins(sources, config)
+        directory = Path(cache_dir).resolve() if cache_dir else None
+        twins = discovered_twins(sources, config, cache_directory=directory)
         catalogue = with_discovered(config.catalogue(), twins)
         summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
-        libraries = follow_libraries(summaries, config, catalogue=catalogue)
+        libraries = follow_libraries(summaries, config, catalogue=catalogue, cache_directory=directory)
     from asynclint.project import covers, touches
 
     only = None if wanted is None else (lambda finding: touches(finding, wanted))
@@ -354,7 +357,8 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
               help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
 def clean_cache(paths, cache_dir) -> None:
     """Remove the cache of the project PATHS belong to (default: the current directory's)."""
-    from asynclint.cache import cache_dir as where, clean
+    from asynclint.cache import cache_dir as where
+    from asynclint.cache import clean
     from asynclint.project import project_root
 
     directory = where(project_root([Path(p) for p in paths or (".",)], Path.cwd()), cache_dir)

@@ -7,20 +7,27 @@ import gc
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # CACHE_DIR is re-exported: benches and tests find the cache through it.
-from asynclint.cache import CACHE_DIR, LibraryCache, ResultCache, Stamp, SummaryCache, cache_dir  # noqa: F401
+from asynclint.cache import (  # noqa: F401
+    CACHE_DIR,
+    LibraryCache,
+    ResultCache,
+    Stamp,
+    SummaryCache,
+    cache_dir,
+)
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
 from asynclint.index import IndexError_, ModuleSummary, index_source
-from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.libraries import Installed, LibraryFile
 from asynclint.model import FileError, Result
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them

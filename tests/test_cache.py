@@ -119,7 +119,8 @@ def test_a_restored_cache_is_used_on_a_fresh_machine(tmp_path: Path):
     modification times, another HOME. The cache holds no machine's key: it is used."""
     shutil.copytree(EXAMPLES, tmp_path / "first" / "examples")
     home_a = {"HOME": str(tmp_path / "home-a"), "XDG_CACHE_HOME": str(tmp_path / "home-a" / ".cache")}
-    cold = run("check", "--format", "json", "examples", cwd=tmp_path / "first", env=home_a)
+    # "." as CI names the checkout: the root itself must key the same in any directory.
+    cold = run("check", "--format", "json", ".", cwd=tmp_path / "first", env=home_a)
     assert cold.returncode == 1 and findings(cold)
     time.sleep(0.01)
     fresh = tmp_path / "second"
@@ -127,7 +128,7 @@ def test_a_restored_cache_is_used_on_a_fresh_machine(tmp_path: Path):
     shutil.copytree(tmp_path / "first" / CACHE_DIR, fresh / CACHE_DIR)  # the restored cache
     _tamper_messages(fresh / CACHE_DIR, "from the restored cache")
     home_b = {"HOME": str(tmp_path / "home-b"), "XDG_CACHE_HOME": str(tmp_path / "home-b" / ".cache")}
-    warm = run("check", "--format", "json", "examples", cwd=fresh, env=home_b)
+    warm = run("check", "--format", "json", ".", cwd=fresh, env=home_b)
     assert warm.returncode == 1
     assert {f["message"] for f in findings(warm)} == {"from the restored cache"}
     assert [(f["path"], f["line"]) for f in findings(warm)] == [(f["path"], f["line"]) for f in findings(cold)]

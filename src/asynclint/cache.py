@@ -28,6 +28,7 @@ import types
 import typing
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from sys import intern
 
 from asynclint import __version__
 
@@ -53,7 +54,9 @@ def _fail(value: object) -> typing.NoReturn:
 
 def _decoder(annotation: object, owner: type) -> Decoder:
     """A function checking that a JSON value fits ``annotation`` and building it."""
-    if annotation is str or annotation is int or annotation is bool:
+    if annotation is str:
+        return lambda value: intern(value) if type(value) is str else _fail(value)
+    if annotation is int or annotation is bool:
         kind = annotation
 
         def scalar(value):  # bool is not an int here, nor an int a bool
@@ -83,7 +86,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
 
             def flat(value):
                 if type(value) is list and all(type(x) is item for x in value):
-                    return tuple(value)
+                    return tuple(map(intern, value)) if item is str else tuple(value)
                 _fail(value)
 
             return flat
@@ -132,7 +135,7 @@ def _record_decoder(cls: type) -> Decoder:
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
     required = len(_defaults(cls)[0])
-    namespace: dict[str, object] = {"cls": cls, "_fail": _fail, "list": list}
+    namespace: dict[str, object] = {"cls": cls, "_fail": _fail, "list": list, "intern": intern}
     _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
     lines = [
         "def record(v):",
@@ -151,6 +154,9 @@ def _record_decoder(cls: type) -> Decoder:
             check = f"type(v[{i}]) is not k{i}"
             lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
             lines.append(f"{indent}    _fail(v[{i}])")
+            if scalar[0] is str:  # one copy of each name: half a large project's summaries are strings
+                guard = f"if v[{i}] is not None: " if optional else ""
+                lines.append(f"{indent}{guard}v[{i}] = intern(v[{i}])")
         else:
             namespace[f"d{i}"] = _decoder(hints[field.name], cls)
             lines.append(f"{indent}v[{i}] = d{i}(v[{i}])")
@@ -531,6 +537,8 @@ def shown_path(file: Path, root: Path) -> str:
     """A discovered (absolute, resolved) path as reports show it: :func:`asynclint.files.display_path`
     without resolving again, on the strings (asked for every file of a warm run)."""
     text, base = str(file), str(root)
+    if text == base:
+        return "."  # the root itself, named on the command line: the same key on any machine
     prefix = base if base.endswith(os.sep) else base + os.sep
     shown = text.removeprefix(prefix)
     return shown if os.sep == "/" else shown.replace(os.sep, "/")

@@ -215,6 +215,7 @@ def test_cache_dir_and_clean(tmp_path: Path):
     elsewhere = tmp_path / "ci-cache"
     elsewhere.mkdir()
     (elsewhere / "keep.txt").write_text("not asynclint's")
+    (elsewhere / ".gitignore").write_text("*.log\n")
     first = run("check", "--cache-dir", str(elsewhere), "proj", cwd=tmp_path)
     assert first.returncode == 1 and not (tmp_path / CACHE_DIR).exists()
     assert list(elsewhere.glob("results-*.json")) and list(elsewhere.glob("summaries-*.jsonl"))
@@ -223,7 +224,7 @@ def test_cache_dir_and_clean(tmp_path: Path):
 
     cleaned = run("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
     assert cleaned.returncode == 0 and "removed" in cleaned.stderr
-    assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]  # nothing else is touched
+    assert sorted(p.name for p in elsewhere.iterdir()) == [".gitignore", "keep.txt"]  # nothing else is touched
 
     run("check", "proj", cwd=tmp_path)
     assert (tmp_path / CACHE_DIR).is_dir()

@@ -292,7 +292,7 @@ def read_lines(file: Path) -> list[str]:
 
 #: What ``asynclint clean`` removes from a cache directory: only names asynclint writes there,
 #: so that ``--cache-dir`` pointing somewhere shared never loses anything else.
-_OURS = ("summaries-*", "results-*", ".tmp-*", ".gitignore")
+_OURS = ("summaries-*", "results-*", ".tmp-*")
 
 
 def clean(directory: Path) -> int:
@@ -307,6 +307,10 @@ def clean(directory: Path) -> int:
                 if file.is_file() or file.is_symlink():
                     file.unlink(missing_ok=True)
                     removed += 1
+    ignore = directory / ".gitignore"
+    if directory.name == CACHE_DIR and ignore.is_file() and not ignore.is_symlink() and ignore.read_text() == "*\n":
+        ignore.unlink()  # the one write_cache_file made
+        removed += 1
     for place in reversed(places):
         try:
             place.rmdir()  # only when empty: anything else someone keeps there stays
@@ -487,10 +491,11 @@ _RACY_NS = 2_000_000_000
 
 @functools.cache
 def result_fingerprint() -> str:
-    """Everything that shapes findings: the analysis, the rules, the knowledge, the records."""
+    """Everything that shapes findings and the fixes they offer: the analysis, the rules, the
+    knowledge, the fixers, the records."""
     from asynclint.model import FileError, Finding
 
-    return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/__init__.py") + _digest(
+    return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py") + _digest(
         shapes(Finding, FileError))[:8]
 
 

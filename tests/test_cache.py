@@ -83,12 +83,29 @@ def test_unchanged_files_reuse_the_last_result_without_reading_them(tmp_path: Pa
     text = env.read_text()
     env.write_text(text.replace("async def fetch_page(title: str) -> str:\n", "async def fetch_page(title: str) -> str:\n    time.sleep(0.1)\n"))
     assert env.read_text() != text
-    indexed = []
-    real_index = runner.index
+    indexed, read = [], []
+    real_index, real_read = runner.index, runner.read_sources
     monkeypatch.setattr(runner, "index", lambda sources, *a: indexed.extend(s.path for s in sources) or real_index(sources, *a))
+    monkeypatch.setattr(runner, "read_sources", lambda files, *a: read.extend(f.name for f in files) or real_read(files, *a))
     changed = run_check(["examples"], config, jobs=1)
     assert indexed == ["examples/wiki_qa/env.py"]
+    assert read == ["env.py"]  # the others' summaries found by their recorded digests
     assert changed == run_check(["examples"], config, jobs=1, use_cache=False) != first
+
+
+def test_suppressions_in_files_not_read_again_still_hold(tmp_path: Path, monkeypatch):
+    write(tmp_path, {
+        "proj/a.py": "import time\n\nasync def f():\n    time.sleep(1)\n",
+        "proj/b.py": "import time\n\nasync def g():\n    time.sleep(1)  # asynclint: ignore[ASL101]\n    time.sleep(2)\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path)
+    first = run_check(["proj"], config)
+    assert [(f.path, f.line) for f in first.findings] == [("proj/a.py", 4), ("proj/b.py", 5)]
+    (tmp_path / "proj" / "a.py").write_text("import time\n\nasync def f():\n    time.sleep(3)\n    time.sleep(4)\n")
+    again = run_check(["proj"], config)
+    assert [(f.path, f.line) for f in again.findings] == [("proj/a.py", 4), ("proj/a.py", 5), ("proj/b.py", 5)]
+    assert again == run_check(["proj"], config, use_cache=False)
 
 
 def test_a_same_size_edit_right_after_a_check_is_not_missed(tmp_path: Path, monkeypatch):

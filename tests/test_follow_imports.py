@@ -132,7 +132,9 @@ def test_config_keys(tmp_path: Path) -> None:
 
 def test_cli_follows_the_interpreters_search_path(tmp_path: Path) -> None:
     shutil.copytree(DEEP, tmp_path / "deep", ignore=shutil.ignore_patterns("__pycache__"))
-    project, site = tmp_path / "deep" / "project", str(tmp_path / "deep" / "site")
+    project = tmp_path / "deep" / "project"
+    # The installed packages first, then whatever asynclint the caller's PYTHONPATH names.
+    site = os.pathsep.join(filter(None, [str(tmp_path / "deep" / "site"), os.environ.get("PYTHONPATH")]))
     plain = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env={"PYTHONPATH": site})
     assert plain.returncode == 0, plain.stdout
     deep = run_cli("check", "--format", "concise", "--follow-imports", ".", cwd=project, env={"PYTHONPATH": site})

@@ -361,13 +361,15 @@ class SummaryCache:
                 self.raw[key] = value
 
     @staticmethod
-    def key(source) -> str:
-        return _digest(f"{source.path}\0{source.module}\0{source.package}\0{source.imports}\0{source.text}")
+    def key(source, digest: str) -> str:
+        """The key of ``source``'s summary: its name and the digest of its bytes (a
+        :class:`Stamp`'s), so that an unchanged file's summary is found without reading it."""
+        return _digest(f"{source.path}\0{source.module}\0{source.package}\0{source.imports}\0{digest}")
 
-    def get(self, source):
+    def get(self, source, key: str):
+        """The summary of ``source`` (only its name is read) under ``key``, if cached."""
         from asynclint.index import ModuleSummary
 
-        key = self.key(source)
         if key in self.fresh:
             return self.fresh[key]
         value = self.raw.get(key)
@@ -383,8 +385,8 @@ class SummaryCache:
             return None
         return summary
 
-    def put(self, source, summary) -> None:
-        self.fresh[self.key(source)] = summary
+    def put(self, key: str, summary) -> None:
+        self.fresh[key] = summary
         self.dirty = True
 
     def save(self, keep: set[str]) -> None:
@@ -565,9 +567,11 @@ class ResultCache:
         self.root = root
 
     def lookup(self, files: Sequence[Path]):
-        """The cached :class:`~asynclint.model.Result` of exactly ``files``, or ``None``."""
+        """The cached :class:`~asynclint.model.Result` of exactly ``files``, or ``None``; then
+        :attr:`known` holds the stamps of the files found unchanged (by their shown path)."""
         from asynclint.model import FileError, Finding, Result
 
+        self.known: dict[str, Stamp] = {}
         try:
             document = json.loads(self.file.read_text(encoding="utf-8"))
             if type(document) is not dict or document.get("schema") != SCHEMA:
@@ -576,23 +580,29 @@ class ResultCache:
                 path: Stamp(size, mtime, digest)
                 for path, size, mtime, digest in _STAMPS(document["files"])
             }
-            if len(stamps) != len(files):
-                return None
+            # Every file is looked at, even after a change is found: the unchanged ones need not
+            # be read again to find their summaries (``known``).
+            changed = len(stamps) != len(files)
             restamped = False
             now = time.time_ns()
             for file in files:
                 shown = shown_path(file, self.root)
                 stamp = stamps.get(shown)
                 if stamp is None:
-                    return None
+                    changed = True
+                    continue
                 status = os.stat(file)
                 if stamp.size == status.st_size and stamp.mtime_ns == status.st_mtime_ns:
+                    self.known[shown] = stamp
                     continue
                 data = file.read_bytes()
                 if hashlib.sha256(data).hexdigest() != stamp.digest:
-                    return None
-                stamps[shown] = Stamp.of(status, data, now)
+                    changed = True
+                    continue
+                stamps[shown] = self.known[shown] = Stamp.of(status, data, now)
                 restamped |= stamps[shown].mtime_ns is not None
+            if changed:
+                return None
             result = Result(
                 findings=decode_all(Finding, document["findings"]),
                 errors=decode_all(FileError, document["errors"]),

@@ -7,7 +7,7 @@ import gc
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,10 +20,18 @@ from asynclint.cache import (  # noqa: F401
     Stamp,
     SummaryCache,
     cache_dir,
+    shown_path,
 )
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
+from asynclint.files import (
+    ROOT_MARK,
+    ModuleName,
+    decode,
+    discover,
+    display_path,
+    module_names,
+)
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -38,12 +46,16 @@ PARALLEL_THRESHOLD = 48
 
 
 def read_sources(
-    files: Sequence[Path], root: Path, stamps: dict[str, Stamp] | None = None
+    files: Sequence[Path],
+    root: Path,
+    stamps: dict[str, Stamp] | None = None,
+    names: Mapping[Path, ModuleName] | None = None,
 ) -> tuple[list[SourceFile], list[FileError]]:
     """The files' text, each named by its path from the project ``root``; ``stamps`` gets what
-    each file read was (for the result cache)."""
+    each file read was (for the caches); ``names``: the module names of the project's files,
+    when ``files`` are only some of them."""
     sources, errors = [], []
-    names = module_names(files)
+    names = names if names is not None else module_names(files)
     now = time.time_ns()
     for file in files:
         shown = display_path(file, root)
@@ -68,6 +80,30 @@ def read_sources(
         name = names[file]
         sources.append(SourceFile(shown, text, name.module, name.package, name.imports))
     return sources, errors
+
+
+class _Texts(Mapping[str, str]):
+    """The texts of the files read, and of the others (unchanged, their summaries cached) when
+    asked: the rules read a file's text only for the suppressions on its findings' lines."""
+
+    def __init__(self, read: dict[str, str], on_disk: dict[str, Path]):
+        self.read, self.on_disk = read, on_disk
+
+    def __getitem__(self, path: str) -> str:
+        if path not in self.read:
+            if path not in self.on_disk:
+                raise KeyError(path)
+            try:
+                self.read[path] = decode(self.on_disk[path].read_bytes())
+            except (OSError, UnicodeDecodeError, SyntaxError):
+                raise KeyError(path) from None  # changed since its summary was made: no suppressions
+        return self.read[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self.read), **dict.fromkeys(self.on_disk)})
+
+    def __len__(self) -> int:
+        return len(self.read.keys() | self.on_disk.keys())
 
 
 #: How many re-exports, star imports and base classes a name is followed through.
@@ -266,9 +302,16 @@ def run_check(
 
             return replace(cached, rules=all_rule_meta(), root=config.root.as_posix())
     stamps: dict[str, Stamp] = {}
-    sources, errors = read_sources(files, config.root, stamps)
+    names = module_names(files)
+    known = results.known if results is not None else {}
+    shown = {file: shown_path(file, config.root) for file in files} if known else {}
+    # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
+    # read only if that summary is not in the cache, or to show a finding's suppressions.
+    unread = [file for file in files if shown.get(file) in known]
+    sources, errors = read_sources([f for f in files if shown.get(f) not in known], config.root,
+                                   stamps if use_cache else None, names)
     catalogue = config.catalogue()
-    if config.follow_imports:
+    if config.follow_imports:  # no last result in deep mode: every file was read
         from asynclint.twin_discovery import with_discovered
 
         twins = discovered_twins(sources, config, use_cache, search_path, directory)
@@ -276,9 +319,30 @@ def run_check(
     cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []
+    keys: dict[str, str] = {}  # shown path -> summary key
+    on_disk: dict[str, Path] = {}  # files not read, by shown path
     with _collector_paused():
+        if cache is not None and unread:
+            late = []
+            for file in unread:
+                path, name = shown[file], names[file]
+                source = SourceFile(path, "", name.module, name.package, name.imports)
+                key = cache.key(source, known[path].digest)
+                cached_summary = cache.get(source, key)
+                if cached_summary is None:
+                    late.append(file)
+                    continue
+                summaries.append(cached_summary)
+                keys[path], stamps[path], on_disk[path] = key, known[path], file
+            more, more_errors = read_sources(late, config.root, stamps, names)
+            sources.extend(more)
+            errors.extend(more_errors)
         for source in sources:
-            cached_summary = cache.get(source) if cache else None
+            if cache is None:
+                missing.append(source)
+                continue
+            key = keys[source.path] = cache.key(source, stamps[source.path].digest)
+            cached_summary = cache.get(source, key)
             if cached_summary is not None:
                 summaries.append(cached_summary)
             else:
@@ -289,13 +353,13 @@ def run_check(
         else:
             summaries.append(outcome)
             if cache:
-                cache.put(source, outcome)
+                cache.put(keys[source.path], outcome)
     if cache:
-        cache.save({cache.key(s) for s in sources})
+        cache.save(set(keys.values()))
     if config.follow_imports:
         summaries.extend(follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path,
                                           catalogue=catalogue, cache_directory=directory))
-    texts = {source.path: source.text for source in sources}
+    texts = _Texts({source.path: source.text for source in sources}, on_disk)
     # The summaries live until the end: the cyclic collector need not walk them again and again
     # while the graph is built (on a large project, most of that time).
     gc.freeze()

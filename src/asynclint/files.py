@@ -161,6 +161,8 @@ def _walk_dir(directory: Path, settings, ignores) -> Iterator[Path]:
         return
     for entry in entries:
         is_dir = entry.is_dir(follow_symlinks=False)
+        if not is_dir and not entry.name.endswith(".py"):
+            continue  # never yielded, excluded or not: no pattern need be asked
         if _is_excluded(entry.path, is_dir, config, excluded) or (
             config.respect_gitignore and _git_ignored(entry.path, is_dir, ignores)
         ):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import sys
 import time
@@ -20,8 +21,10 @@ from asynclint.cache import (  # noqa: F401
     Stamp,
     SummaryCache,
     cache_dir,
+    encode,
     shown_path,
 )
+from asynclint.cache import decode as decode_record
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import (
@@ -82,9 +85,15 @@ def read_sources(
     return sources, errors
 
 
+def _on_disk(shown: str, root: Path) -> Path:
+    """The file a path as reports show it names (:func:`asynclint.files.display_path`)."""
+    path = Path(shown)
+    return path if path.is_absolute() else root / path
+
+
 class _Texts(Mapping[str, str]):
-    """The texts of the files read, and of the others (unchanged, their summaries cached) when
-    asked: the rules read a file's text only for the suppressions on its findings' lines."""
+    """The project's texts, read from the disk when asked (and kept): the rules read a file's
+    text only for the suppressions on its findings' lines."""
 
     def __init__(self, read: dict[str, str], on_disk: dict[str, Path]):
         self.read, self.on_disk = read, on_disk
@@ -198,9 +207,16 @@ def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None
     _worker_catalogue = Catalogue(apis, offload)
 
 
-def _summarize_in_worker(source: SourceFile) -> ModuleSummary | FileError:
+def _summarize_in_worker(source: SourceFile) -> str | FileError:
+    """The summary as the cache writes it: the parent decodes it with one copy of each string
+    (pickled objects would arrive with a copy per file: half a large project's summaries)."""
     assert _worker_catalogue is not None
-    return summarize(source, _worker_catalogue)
+    outcome = summarize(source, _worker_catalogue)
+    return outcome if isinstance(outcome, FileError) else encode(outcome)
+
+
+def _received(outcome: str | FileError) -> ModuleSummary | FileError:
+    return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
 
 
 def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> list[ModuleSummary | FileError]:
@@ -211,7 +227,9 @@ def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> lis
     apis = tuple(catalogue.apis.values())
     initargs = (apis, catalogue.offload)
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs) as pool:
-        return list(pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4))))
+        outcomes = pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4)))
+        with _collector_paused():
+            return [_received(outcome) for outcome in outcomes]
 
 
 def default_jobs() -> int:
@@ -359,7 +377,12 @@ def run_check(
     if config.follow_imports:
         summaries.extend(follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path,
                                           catalogue=catalogue, cache_directory=directory))
-    texts = _Texts({source.path: source.text for source in sources}, on_disk)
+    # The texts are not kept through the graph: the rules read a file's only for the
+    # suppressions on its findings' lines (a few percent of files), from the disk again.
+    # A file edited meanwhile is read as it is then: its suppressions, never its findings.
+    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
+    texts = _Texts({}, on_disk)
+    del sources, missing
     # The summaries live until the end: the cyclic collector need not walk them again and again
     # while the graph is built (on a large project, most of that time).
     gc.freeze()

@@ -440,33 +440,6 @@ def test_python_dash_m_entry_point(project: Path):
     assert result.returncode == 1 and len(findings(result)) == 3
 
 
-# --- cache and parallelism -------------------------------------------------------------------
-
-
-def test_cache_and_parallel_runs_agree(tmp_path: Path):
-    files = {"proj/__init__.py": ""}
-    for n in range(60):  # above the threshold where indexing goes parallel
-        files[f"proj/m{n:02}.py"] = f"import time\nfrom proj import m{(n + 1) % 60:02}\n\n" + (
-            f"def helper_{n}():\n    time.sleep({n})\n\n\nasync def entry_{n}():\n    helper_{n}()\n"
-        )
-    write(tmp_path, files)
-    cold = run("check", "--format", "json", "-j", "1", "--no-cache", "proj", cwd=tmp_path)
-    parallel = run("check", "--format", "json", "-j", "2", "proj", cwd=tmp_path)
-    assert (tmp_path / ".asynclint_cache").is_dir()
-    (written,) = (tmp_path / ".asynclint_cache").glob("summaries-*.pickle")
-    stamp = written.stat().st_mtime_ns
-    warm = run("check", "--format", "json", "-j", "2", "proj", cwd=tmp_path)
-    # Another process, every summary a hit: the same cache file, not rewritten (its name must
-    # not depend on per-process string hashing).
-    assert [p.name for p in (tmp_path / ".asynclint_cache").glob("summaries-*.pickle")] == [written.name]
-    assert written.stat().st_mtime_ns == stamp
-    assert cold.stdout == parallel.stdout == warm.stdout
-    assert len(findings(cold)) == 60
-    for cache in (tmp_path / ".asynclint_cache").glob("*.pickle"):
-        cache.write_bytes(b"not a pickle")
-    assert run("check", "--format", "json", "proj", cwd=tmp_path).stdout == cold.stdout
-
-
 # --- rule listing ----------------------------------------------------------------------------
 
 
@@ -529,31 +502,6 @@ def test_write_baseline_needs_a_file(tmp_path: Path):
     assert result.returncode == 2 and "--write-baseline needs --baseline FILE" in result.stderr
     missing = run("check", "--baseline", "nope.json", "m.py", cwd=tmp_path)
     assert missing.returncode == 2 and "nope.json: cannot read baseline" in missing.stderr
-
-
-class _Planted:
-    """A pickle that runs code when loaded: what a hostile checkout could commit as a cache."""
-
-    def __init__(self, marker: str):
-        self.marker = marker
-
-    def __reduce__(self):
-        return (os.mkdir, (self.marker,))
-
-
-def test_a_cache_file_this_user_did_not_write_is_never_unpickled(tmp_path: Path):
-    import pickle
-
-    write(tmp_path, {"proj/m.py": "import time\n\nasync def f():\n    time.sleep(1)\n"})
-    env = {"XDG_CACHE_HOME": str(tmp_path / "home-cache")}
-    first = run("check", "--format", "json", "proj", cwd=tmp_path, env=env)
-    (cache,) = (tmp_path / ".asynclint_cache").glob("summaries-*.pickle")
-    assert (tmp_path / "home-cache" / "asynclint" / "cache-key").stat().st_mode & 0o777 == 0o600
-    marker = tmp_path / "owned"
-    for forged in (pickle.dumps(_Planted(str(marker))), b"\0" * 32 + pickle.dumps(_Planted(str(marker)))):
-        cache.write_bytes(forged)
-        again = run("check", "--format", "json", "proj", cwd=tmp_path, env=env)
-        assert not marker.exists() and again.stdout == first.stdout
 
 
 def test_asynclint_passes_its_own_check():

@@ -103,7 +103,7 @@ def test_suppression_at_the_project_call_hides_library_findings(tree: Path) -> N
 
 def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -> None:
     first = deep_check(tree, cache=True)
-    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
+    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.jsonl"))
     assert cached == ["otherlib-0.3", "slowlib-1.2.0"]
     assert deep_check(tree, cache=True).findings == first.findings
 
@@ -115,7 +115,7 @@ def test_library_summaries_are_cached_per_distribution_and_version(tree: Path) -
     util.write_text(util.read_text().replace("return Path(path).read_text()", "return str(path)"))
     assert {f.code for f in deep_check(tree, cache=True).findings if f.line == 24} == set()
     # Both versions stay cached: two environments may share one project directory.
-    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.pickle"))
+    cached = sorted(p.name.rsplit("-", 2)[0] for p in (tree / "project" / CACHE_DIR / "libraries").glob("*.jsonl"))
     assert cached == ["otherlib-0.3", "slowlib-1.2.0", "slowlib-1.3.0"]
 
 
@@ -133,7 +133,9 @@ def test_config_keys(tmp_path: Path) -> None:
 
 def test_cli_follows_the_interpreters_search_path(tmp_path: Path) -> None:
     shutil.copytree(DEEP, tmp_path / "deep", ignore=shutil.ignore_patterns("__pycache__"))
-    project, site = tmp_path / "deep" / "project", str(tmp_path / "deep" / "site")
+    project = tmp_path / "deep" / "project"
+    # The installed packages first, then whatever asynclint the caller's PYTHONPATH names.
+    site = os.pathsep.join(filter(None, [str(tmp_path / "deep" / "site"), os.environ.get("PYTHONPATH")]))
     plain = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env={"PYTHONPATH": site})
     assert plain.returncode == 0, plain.stdout
     deep = run_cli("check", "--format", "concise", "--follow-imports", ".", cwd=project, env={"PYTHONPATH": site})
@@ -166,10 +168,13 @@ def test_the_fix_shown_is_the_one_for_the_projects_line(tree: Path) -> None:
 
 
 def test_fix_offloads_the_calls_check_offers_to_offload(tree: Path) -> None:
-    site = str(tree / "site")
-    diff = run_cli("fix", "--diff", "--severity", "low", "--follow-imports", ".", cwd=tree / "project",
-                   env={"PYTHONPATH": site})
+    # The installed packages first, then whatever asynclint the caller's PYTHONPATH names.
+    site = os.pathsep.join(filter(None, [str(tree / "site"), os.environ.get("PYTHONPATH")]))
+    elsewhere = tree / "cache-elsewhere"
+    diff = run_cli("fix", "--diff", "--severity", "low", "--follow-imports", "--cache-dir", str(elsewhere), ".",
+                   cwd=tree / "project", env={"PYTHONPATH": site})
     assert diff.returncode == 1, diff.stderr
+    assert list((elsewhere / "libraries").glob("slowlib-*.jsonl")) and not (tree / "project" / CACHE_DIR).exists()
     assert "+    client = await asyncio.to_thread(Client, url)" in diff.stdout
     assert "+    await asyncio.to_thread(level1)" in diff.stdout
     assert "+async def cached_answer(" in diff.stdout

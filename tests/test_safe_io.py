@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache, atomic_write, remove_stale_temps, write_output
-from asynclint.runner import CACHE_DIR, open_cache
+from asynclint.cache import refusal
+from asynclint.runner import CACHE_DIR
 from asynclint.twin_discovery import DiscoveredTwin, TwinCache
 from test_cli import run, write
 
@@ -25,12 +26,12 @@ def victim(tmp_path: Path) -> Path:
     directory = tmp_path / "victim"
     directory.mkdir()
     (directory / "important.txt").write_text("keep\n")
-    (directory / "summaries-old.pickle").write_text("keep\n")  # the name the stale clean-up removes
+    (directory / "summaries-old.jsonl").write_text("keep\n")  # the name the stale clean-up removes
     return directory
 
 
 def _unchanged(victim: Path) -> None:
-    assert sorted(p.name for p in victim.iterdir()) == ["important.txt", "summaries-old.pickle"]
+    assert sorted(p.name for p in victim.iterdir()) == ["important.txt", "summaries-old.jsonl"]
     assert (victim / "important.txt").read_text() == "keep\n"
 
 
@@ -47,26 +48,31 @@ def test_a_symlinked_gitignore_or_cache_file_is_replaced_not_followed(tmp_path: 
     project = write(tmp_path / "proj", {"m.py": HOT})
     run("check", ".", cwd=project)
     cache = project / CACHE_DIR
-    (pickle_file,) = cache.glob("summaries-*.pickle")
+    (summaries,) = cache.glob("summaries-*.jsonl")
+    for result_file in cache.glob("results-*"):
+        result_file.unlink()  # the last result would answer without reading the summaries
     (cache / ".gitignore").unlink()
     (cache / ".gitignore").symlink_to(victim / "important.txt")
-    (cache / "summaries-zzz.pickle").symlink_to(victim / "summaries-old.pickle")  # stale: removed
-    pickle_file.unlink()
-    pickle_file.symlink_to(victim / "important.txt")  # read: refused as not signed; written: replaced
+    (cache / "summaries-zzz.jsonl").symlink_to(victim / "summaries-old.jsonl")  # stale: removed
+    summaries.unlink()
+    summaries.symlink_to(victim / "important.txt")  # read: refused (a link); written: replaced
+    (project / "m.py").write_text(HOT + "\n")  # a change: the summaries are written again
     result = run("check", ".", cwd=project)
     assert result.returncode == 1 and "warning" not in result.stderr
     _unchanged(victim)
-    assert not (cache / ".gitignore").is_symlink() and (cache / ".gitignore").read_text() == "*\n"
-    assert not pickle_file.is_symlink() and pickle_file.stat().st_mode & 0o777 == 0o600
-    assert not (cache / "summaries-zzz.pickle").exists()
+    assert (cache / ".gitignore").is_symlink()  # the user's (a link is never written through or replaced)
+    assert not summaries.is_symlink() and summaries.read_text().count("\n") == 1
+    assert not (cache / "summaries-zzz.jsonl").exists()
 
 
 def test_a_fifo_planted_as_a_cache_file_does_not_hang_check(tmp_path: Path):
     project = write(tmp_path / "proj", {"m.py": HOT})
     run("check", ".", cwd=project)
-    (pickle_file,) = (project / CACHE_DIR).glob("summaries-*.pickle")
-    pickle_file.unlink()
-    os.mkfifo(pickle_file)
+    for result_file in (project / CACHE_DIR).glob("results-*"):
+        result_file.unlink()
+    (summaries,) = (project / CACHE_DIR).glob("summaries-*.jsonl")
+    summaries.unlink()
+    os.mkfifo(summaries)
     result = run("check", "--format", "concise", ".", cwd=project)  # the helper's timeout fails a hang
     assert result.returncode == 1 and "ASL101" in result.stdout
 
@@ -74,9 +80,7 @@ def test_a_fifo_planted_as_a_cache_file_does_not_hang_check(tmp_path: Path):
 def test_a_symlinked_libraries_directory_is_refused(tmp_path: Path, victim: Path):
     (tmp_path / CACHE_DIR).mkdir()
     (tmp_path / CACHE_DIR / "libraries").symlink_to(victim)
-    refusals: list[str] = []
-    assert open_cache(tmp_path, "libraries", create=True, refusals=refusals) is None
-    assert refusals == [f"{tmp_path / CACHE_DIR / 'libraries'} is a symbolic link: not used as a cache"]
+    assert refusal(tmp_path / CACHE_DIR) == f"{tmp_path / CACHE_DIR / 'libraries'} is a symbolic link: not used as a cache"
     twin = DiscoveredTwin("syncsdk.Client", "syncsdk.AsyncClient", "class", ("get",), (), "discovered: x")
     cache = TwinCache(tmp_path, CACHE_DIR, "libraries")
     cache.put("syncsdk", "1.0", [twin])

@@ -86,7 +86,10 @@ def main() -> None:
               help="Extra gitignore-style patterns to skip, comma-separated.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for indexing (default: the CPU count).")
-@click.option("--no-cache", is_flag=True, help="Do not read or write .asynclint_cache.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
+              help="Keep the cache in DIR instead of .asynclint_cache in the project root "
+                   "(also: ASYNCLINT_CACHE_DIR).")
 @click.option("--follow-imports/--no-follow-imports", default=None,
               help="Analyse the installed third-party code that hot code calls into, where it resolves "
                    "on this interpreter's path, and report what blocks inside it at the project's call "
@@ -103,7 +106,8 @@ def main() -> None:
                    "chain runs through one of them (the pre-commit hook: PATHS are the staged files).")
 @_stops_cleanly
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
-          exclude, jobs, no_cache, follow_imports, follow_depth, baseline_file, write_baseline, whole_project) -> None:
+          exclude, jobs, no_cache, cache_dir, follow_imports, follow_depth, baseline_file, write_baseline,
+          whole_project) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
@@ -133,7 +137,8 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
             follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
             follow_depth=follow_depth,
         )
-        result = run_check(paths, config, jobs=jobs, use_cache=not no_cache)
+        result = run_check(paths, config, jobs=jobs, use_cache=not no_cache,
+                           cache_directory=Path(cache_dir).resolve() if cache_dir else None)
     except (ConfigError, PathError) as exc:
         _fail(str(exc))
     if not result.files_checked:
@@ -265,11 +270,13 @@ def _load_config(paths, config_file) -> Config:
 @click.option("--follow-imports/--no-follow-imports", default=None,
               help="Fix the project's calls into installed code that blocks inside, as check reports them "
                    "(default: on).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
+              help="Keep deep mode's cache of installed packages in DIR (also: ASYNCLINT_CACHE_DIR).")
 @click.option("--whole-project", is_flag=True,
               help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
                    "runs through one of them (the asynclint-fix pre-commit hook).")
 def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude,
-        follow_imports, whole_project) -> None:
+        follow_imports, cache_dir, whole_project) -> None:
     """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
 
     Every fix is verified before it is written: the file still compiles, the finding is gone
@@ -311,10 +318,11 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
             sources, read_errors = read_sources(files, config.root)
             libraries, twins = [], []
             if config.follow_imports:  # what check reads from installed packages: twins, then library code
-                twins = discovered_twins(sources, config)
+                directory = Path(cache_dir).resolve() if cache_dir else None
+                twins = discovered_twins(sources, config, cache_directory=directory)
                 catalogue = with_discovered(config.catalogue(), twins)
                 summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
-                libraries = follow_libraries(summaries, config, catalogue=catalogue)
+                libraries = follow_libraries(summaries, config, catalogue=catalogue, cache_directory=directory)
             only = None if wanted is None else (lambda finding: touches(finding, wanted))
             outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins, only=only)
         except Interrupted as stop:
@@ -357,6 +365,24 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     if dry_run:
         sys.exit(EXIT_FINDINGS if changed or outcome.left else EXIT_CLEAN)
     sys.exit(EXIT_FINDINGS if outcome.left else EXIT_CLEAN)
+
+
+@main.command("clean")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
+              help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
+def clean_cache(paths, cache_dir) -> None:
+    """Remove the cache of the project PATHS belong to (default: the current directory's)."""
+    from asynclint.cache import cache_dir as where
+    from asynclint.cache import clean
+    from asynclint.project import project_root
+
+    directory = where(project_root([Path(p) for p in paths or (".",)], Path.cwd()), cache_dir)
+    try:
+        removed = clean(directory)
+    except OSError as exc:
+        _fail(f"{directory}: cannot remove the cache: {exc.strerror or exc}")
+    click.echo(f"asynclint: removed {removed} cache files from {directory}", err=True)
 
 
 @main.command("rules")

@@ -93,7 +93,8 @@ def configure(paths: Sequence[str], explicit: Path | None = None, cwd: Path | No
 
     # The whole project's configurations, whichever paths are checked: the knowledge, and so the
     # findings of a file, must not depend on which other files a run names.
-    files = discover([str(root), *paths], Config(root=root), resolver)
+    # A path that is the root itself is walked once (a warm run's largest cost on a big tree).
+    files = discover([str(root), *(p for p in paths if Path(p).resolve() != root)], Config(root=root), resolver)
     in_effect = sorted({id(c): c for c in (*walked, *(nearest(f.parent) for f in files))}.values(), key=_order)
     scopes = tuple(Scope(c.root, c) for c in in_effect if c is not nearest.default)
     return _merged(root, scopes)

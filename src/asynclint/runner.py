@@ -2,45 +2,76 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
-import hmac
 import json
 import os
-import pickle
-import re
-import signal
 import sys
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from asynclint import __version__
+# CACHE_DIR is re-exported: benches and tests find the cache through it.
+from asynclint.cache import (  # noqa: F401
+    CACHE_DIR,
+    LIBRARIES,
+    LibraryCache,
+    ResultCache,
+    Stamp,
+    SummaryCache,
+    cache_dir,
+    encode,
+    refusal,
+    shown_path,
+)
+from asynclint.cache import decode as decode_record
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
+from asynclint.files import (
+    ROOT_MARK,
+    ModuleName,
+    decode,
+    discover,
+    display_path,
+    module_names,
+)
 from asynclint.index import IndexError_, ModuleSummary, index_source
-from asynclint.io import CacheDir, UnsafeCache
-from asynclint.libraries import Installed, LibraryFile
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.libraries import Installed, LibraryFile
 from asynclint.model import FileError, Result, Severity
-from asynclint.pipeline import check_project
-from asynclint.twin_discovery import DiscoveredTwin, TwinCache, imported_packages, twins_for, with_discovered
+
+if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
+    from asynclint.twin_discovery import DiscoveredTwin
 
 #: Below this many files to index, worker start-up costs more than it saves.
 PARALLEL_THRESHOLD = 48
-CACHE_DIR = ".asynclint_cache"
 
 
-def read_sources(files: Sequence[Path], root: Path) -> tuple[list[SourceFile], list[FileError]]:
-    """The files' text, each named by its path from the project ``root``."""
+def read_sources(
+    files: Sequence[Path],
+    root: Path,
+    stamps: dict[str, Stamp] | None = None,
+    names: Mapping[Path, ModuleName] | None = None,
+) -> tuple[list[SourceFile], list[FileError]]:
+    """The files' text, each named by its path from the project ``root``; ``stamps`` gets what
+    each file read was (for the caches); ``names``: the module names of the project's files,
+    when ``files`` are only some of them."""
     sources, errors = [], []
-    names = module_names(files)
+    names = names if names is not None else module_names(files)
+    now = time.time_ns()
     for file in files:
         shown = display_path(file, root)
         try:
-            data = file.read_bytes()
+            with open(file, "rb") as handle:
+                status = os.fstat(handle.fileno())  # taken first: a later edit is never missed
+                data = handle.read()
+            if stamps is not None:
+                stamps[shown] = Stamp.of(status, data, now)
         except OSError as exc:
             errors.append(FileError(shown, f"cannot read: {exc.strerror or exc}"))
             continue
@@ -58,235 +89,34 @@ def read_sources(files: Sequence[Path], root: Path) -> tuple[list[SourceFile], l
     return sources, errors
 
 
-def _analysis_fingerprint() -> str:
-    """A digest of the code that shapes summaries, so an upgraded or edited indexer never
-    reads summaries an older one wrote (the version number alone does not change in between)."""
-    package = Path(__file__).parent
-    digest = hashlib.sha256(__version__.encode())
-    for source in sorted([package / "index.py", *(package / "knowledge").rglob("*.py")]):
-        digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
+def _on_disk(shown: str, root: Path) -> Path:
+    """The file a path as reports show it names (:func:`asynclint.files.display_path`)."""
+    path = Path(shown)
+    return path if path.is_absolute() else root / path
 
 
-def open_cache(root: Path, *parts: str, create: bool, refusals: list[str] | None = None) -> CacheDir | None:
-    """``root/.asynclint_cache/parts...``, or None: missing (without ``create``), unwritable, or
-    refused (a symbolic link or another user's: a checkout may bring one, see
-    :class:`asynclint.io.CacheDir`), the reason then added to ``refusals``."""
-    try:
-        return CacheDir.open(root, CACHE_DIR, *parts, create=create)
-    except UnsafeCache as exc:
-        if refusals is not None and str(exc) not in refusals:
-            refusals.append(str(exc))
-        return None
-    except OSError:
-        return None  # missing, or a read-only checkout: a cold start, and nothing saved
+class _Texts(Mapping[str, str]):
+    """The project's texts, read from the disk when asked (and kept): the rules read a file's
+    text only for the suppressions on its findings' lines."""
 
+    def __init__(self, read: dict[str, str], on_disk: dict[str, Path]):
+        self.read, self.on_disk = read, on_disk
 
-class SummaryCache:
-    """Summaries keyed by file content, the indexer's code and the knowledge base; one pickle
-    per project."""
-
-    def __init__(self, root: Path, catalogue: Catalogue):
-        self.root = root
-        self.name = f"summaries-{_analysis_fingerprint()}-{catalogue.fingerprint}.pickle"
-        self.entries: dict[str, ModuleSummary] = {}
-        self.dirty = False
-        self.refusals: list[str] = []
-        directory = open_cache(root, create=False, refusals=self.refusals)
-        if directory is None:
-            return
-        with directory:
+    def __getitem__(self, path: str) -> str:
+        if path not in self.read:
+            if path not in self.on_disk:
+                raise KeyError(path)
             try:
-                loaded = _read_pickle(directory, self.name)
-                if isinstance(loaded, dict):
-                    self.entries = loaded
-            except Exception:  # a missing, stale or corrupt cache is just a cold start
-                self.entries = {}
+                self.read[path] = decode(self.on_disk[path].read_bytes())
+            except (OSError, UnicodeDecodeError, SyntaxError):
+                raise KeyError(path) from None  # changed since its summary was made: no suppressions
+        return self.read[path]
 
-    @staticmethod
-    def key(source: SourceFile) -> str:
-        digest = hashlib.sha256(source.text.encode("utf-8", "surrogatepass"))
-        digest.update(f"\0{source.path}\0{source.module}\0{source.package}\0{source.imports}".encode())
-        return digest.hexdigest()
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self.read), **dict.fromkeys(self.on_disk)})
 
-    def get(self, source: SourceFile) -> ModuleSummary | None:
-        return self.entries.get(self.key(source))
-
-    def put(self, source: SourceFile, summary: ModuleSummary) -> None:
-        self.entries[self.key(source)] = summary
-        self.dirty = True
-
-    def save(self, keep: set[str]) -> None:
-        if not self.dirty or self.refusals:
-            return
-        self.entries = {k: v for k, v in self.entries.items() if k in keep}
-        directory = open_cache(self.root, create=True, refusals=self.refusals)
-        if directory is None:
-            return
-        with directory:
-            try:
-                directory.remove_stale_temps()
-                try:
-                    ignored = directory.read(".gitignore") == b"*\n"
-                except OSError:
-                    ignored = False
-                if not ignored:
-                    directory.write(".gitignore", "*\n")
-                _write_pickle(directory, self.name, self.entries)
-                for stale in directory.names():
-                    if stale.startswith("summaries-") and stale.endswith(".pickle") and stale != self.name:
-                        directory.remove(stale)  # written by another version or configuration
-            except OSError:
-                pass  # a read-only checkout still gets its findings
-
-
-def _signing_key() -> bytes | None:
-    """This user's secret for signing cache files, kept outside every project (created once).
-
-    Unpickling runs code, and a cache directory can come with a checkout (a committed
-    ``.asynclint_cache``, a pull request checked in CI): only files this user's asynclint wrote,
-    i.e. signed with this key, are ever unpickled. ``None`` (no cache) when it cannot be kept."""
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key_file = Path(home) / "asynclint" / "cache-key"
-    try:
-        return key_file.read_bytes()
-    except OSError:
-        pass
-    try:
-        key_file.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(os.urandom(32))
-        return key_file.read_bytes()
-    except FileExistsError:  # another process made it first
-        return key_file.read_bytes()
-    except OSError:
-        return None
-
-
-def _read_pickle(directory: CacheDir, name: str) -> object:
-    """The value in a cache file this user's asynclint signed; raises on anything else."""
-    key = _signing_key()
-    data = directory.read(name)
-    digest, payload = data[:32], data[32:]
-    if key is None or not hmac.compare_digest(digest, hmac.new(key, payload, hashlib.sha256).digest()):
-        raise ValueError(f"{directory.path / name}: not a cache file this user wrote")
-    return pickle.loads(payload)
-
-
-def _write_pickle(directory: CacheDir, name: str, value: object) -> None:
-    key = _signing_key()
-    if key is None:
-        return  # nowhere to keep the key: no cache rather than an unverifiable one
-    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    directory.write(name, hmac.new(key, payload, hashlib.sha256).digest() + payload, mode=0o600)
-
-
-class LibraryCache:
-    """Summaries of installed modules, one pickle per distribution and version, each summary
-    kept with its file's size and modification time: an editable install, or a file edited in
-    place, changes under the same version number."""
-
-    def __init__(self, root: Path, catalogue: Catalogue):
-        self.root = root
-        self.fingerprint = f"{_analysis_fingerprint()}-{catalogue.fingerprint}"
-        self.packages: dict[str, dict[str, tuple[tuple[int, int], ModuleSummary]]] = {}
-        self.dirty: set[str] = set()
-        self.refusals: list[str] = []
-        self.directory = open_cache(root, "libraries", create=False, refusals=self.refusals)
-
-    def _file(self, name: str) -> str:
-        return f"{name}-{self.fingerprint}.pickle"
-
-    @staticmethod
-    def _name(library: LibraryFile) -> str | None:
-        if library.dist is None or library.version is None:
-            return None  # not installed from a distribution: no version to key it by
-        return f"{_safe(library.dist)}-{_safe(library.version)}"
-
-    @staticmethod
-    def _stamp(library: LibraryFile) -> tuple[int, int] | None:
-        try:
-            status = library.path.stat()
-        except OSError:
-            return None
-        return status.st_size, status.st_mtime_ns
-
-    def _package(self, name: str) -> dict[str, tuple[tuple[int, int], ModuleSummary]]:
-        if name not in self.packages:
-            self.packages[name] = {}
-            if self.directory is not None:
-                try:
-                    loaded = _read_pickle(self.directory, self._file(name))
-                    self.packages[name] = loaded if isinstance(loaded, dict) else {}
-                except Exception:  # missing, stale or corrupt: analyse again
-                    pass
-        return self.packages[name]
-
-    def get(self, library: LibraryFile) -> ModuleSummary | None:
-        name = self._name(library)
-        entry = self._package(name).get(library.module) if name else None
-        if entry is None or not isinstance(entry, tuple) or entry[0] != self._stamp(library):
-            return None  # not analysed yet, or the file changed since
-        return entry[1]
-
-    def put(self, library: LibraryFile, summary: ModuleSummary) -> None:
-        name, stamp = self._name(library), self._stamp(library)
-        if name and stamp:
-            self._package(name)[library.module] = (stamp, summary)
-            self.dirty.add(name)
-
-    def _plan_file(self) -> str:
-        return f"plan-{self.fingerprint}.json"
-
-    def plan(self, key: str) -> list[str] | None:
-        """The installed modules the last run read, if it had the same inputs (``key``)."""
-        if self.directory is None:
-            return None
-        try:
-            stored = json.loads(self.directory.read(self._plan_file()).decode("utf-8"))
-        except (OSError, ValueError, RecursionError):
-            return None
-        modules = stored.get("modules") if isinstance(stored, dict) and stored.get("key") == key else None
-        return modules if isinstance(modules, list) and all(isinstance(m, str) for m in modules) else None
-
-    def save_plan(self, key: str, modules: Sequence[str]) -> None:
-        directory = None if self.refusals else open_cache(self.root, "libraries", create=True, refusals=self.refusals)
-        if directory is None:
-            return
-        with directory:
-            try:
-                directory.write(self._plan_file(), json.dumps({"key": key, "modules": list(modules)}))
-                for stale in directory.names():
-                    if stale.startswith("plan-") and stale.endswith(".json") and stale != self._plan_file():
-                        directory.remove(stale)
-            except OSError:
-                pass  # a read-only checkout still gets its findings
-
-    def save(self) -> None:
-        if self.directory is not None:
-            self.directory.close()
-        directory = None if self.refusals or not self.dirty else open_cache(
-            self.root, "libraries", create=True, refusals=self.refusals)
-        if directory is None:
-            return
-        with directory:
-            directory.remove_stale_temps()
-            for name in sorted(self.dirty):
-                try:
-                    _write_pickle(directory, self._file(name), self.packages[name])
-                    # Older analyses of this version are dead; other versions stay, as two
-                    # environments with different versions may share the project directory.
-                    for stale in directory.names():
-                        if stale.startswith(f"{name}-") and stale.endswith(".pickle") and stale != self._file(name):
-                            directory.remove(stale)
-                except OSError:
-                    pass  # a read-only checkout still gets its findings
-        self.dirty.clear()
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.]+", "_", text)
+    def __len__(self) -> int:
+        return len(self.read.keys() | self.on_disk.keys())
 
 
 #: How many re-exports, star imports and base classes a name is followed through.
@@ -391,15 +221,19 @@ _worker_catalogue: Catalogue | None = None
 
 def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None:
     global _worker_catalogue
-    # Ctrl-C reaches the whole process group: the parent stops the run and reports it; a
-    # worker's own KeyboardInterrupt would only print a traceback per worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_catalogue = Catalogue(apis, offload)
 
 
-def _summarize_in_worker(source: SourceFile) -> ModuleSummary | FileError:
+def _summarize_in_worker(source: SourceFile) -> str | FileError:
+    """The summary as the cache writes it: the parent decodes it with one copy of each string
+    (pickled objects would arrive with a copy per file: half a large project's summaries)."""
     assert _worker_catalogue is not None
-    return summarize(source, _worker_catalogue)
+    outcome = summarize(source, _worker_catalogue)
+    return outcome if isinstance(outcome, FileError) else encode(outcome)
+
+
+def _received(outcome: str | FileError) -> ModuleSummary | FileError:
+    return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
 
 
 def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> list[ModuleSummary | FileError]:
@@ -409,7 +243,9 @@ def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> lis
     initargs = (apis, catalogue.offload)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs)
     try:
-        return list(pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4))))
+        outcomes = pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4)))
+        with _collector_paused():
+            return [_received(outcome) for outcome in outcomes]
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)  # interrupted: the queued work is dropped
         raise
@@ -435,21 +271,21 @@ def follow_libraries(
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
     catalogue: Catalogue | None = None,
-    notes: list[str] | None = None,
+    cache_directory: Path | None = None,
     installed: Installed | None = None,
     project_key: str | None = None,
 ) -> list[ModuleSummary]:
     """Deep mode: summaries of the installed modules the project's hot code calls into, looked
     for in ``installed`` (default: on ``search_path``, by default this interpreter's ``sys.path``).
-    Why a cache directory was refused is added to ``notes``.
 
-    ``project_key`` names the project's sources (:meth:`SummaryCache.key` of each): a run with the
+    ``project_key`` names the project's sources (the summary cache's key of each): a run with the
     same sources, configuration and installed packages as the last one reads the same modules,
     so the cache replays that run's list instead of finding it again call level by call level
     (a whole-project graph per level)."""
     catalogue = catalogue or config.catalogue()
     installed = installed or _installed(search_path, (summary.module for summary in summaries))
-    library_cache = LibraryCache(config.root, catalogue) if use_cache else None
+    directory = cache_directory or cache_dir(config.root)
+    library_cache = LibraryCache(directory, catalogue.fingerprint) if use_cache else None
     follower = _Follower(installed, catalogue, library_cache)
     plan_key, libraries = None, None
     if library_cache is not None and project_key is not None:
@@ -462,11 +298,9 @@ def follow_libraries(
     if libraries is None:
         libraries = follower.follow(summaries, config)
     if library_cache:
-        library_cache.save()  # also closes the cache directory
+        library_cache.save()
         if plan_key is not None and not replayed:
             library_cache.save_plan(plan_key, [summary.module for summary in libraries])
-        if notes is not None:
-            notes.extend(refusal for refusal in library_cache.refusals if refusal not in notes)
     return libraries
 
 
@@ -475,14 +309,32 @@ def discovered_twins(
     config: Config,
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
+    cache_directory: Path | None = None,
     installed: Installed | None = None,
 ) -> list[DiscoveredTwin]:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
     project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
+    from asynclint.twin_discovery import TwinCache, imported_packages, twins_for
+
     installed = installed or _installed(search_path, (source.module for source in sources))
-    cache = TwinCache(config.root, CACHE_DIR, "libraries") if use_cache else None
+    directory = cache_directory or cache_dir(config.root)
+    cache = TwinCache(directory.parent, directory.name, LIBRARIES) if use_cache else None
     packages = imported_packages((source.text for source in sources), installed)
     return twins_for(packages, installed, cache)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Decoding cached summaries makes millions of containers and no cycles: the cyclic
+    collector, triggered by allocations, would walk the growing heap over and over (it took
+    most of the time of reading a large project's cache)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def run_check(
@@ -492,47 +344,114 @@ def run_check(
     jobs: int | None = None,
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
+    cache_directory: Path | None = None,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
-    (default: this interpreter's ``sys.path``)."""
+    (default: this interpreter's ``sys.path``). The cache lives in ``cache_directory`` (default:
+    ``.asynclint_cache`` in the project root)."""
+    from asynclint.pipeline import check_project
+
     files = discover(paths, config)
-    sources, errors = read_sources(files, config.root)
-    catalogue = config.catalogue()
+    directory = cache_directory or cache_dir(config.root)
+    notes: list[str] = []
+    refused = refusal(directory) if use_cache else None
+    if refused is not None:  # a link or another user's: neither read nor written
+        notes.append(refused)
+        use_cache = False
+    names = module_names(files)
     installed = None
     if config.follow_imports:
-        # One look at what is installed, for the twins and for the calls followed.
-        installed = _installed(search_path, (source.module for source in sources))
-        catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, installed=installed))
-    cache = SummaryCache(config.root, catalogue) if use_cache else None
+        # One look at what is installed, for the result's key, the twins and the calls followed.
+        installed = _installed(search_path, (name.module for name in names.values()))
+    # Deep mode's result also depends on what is installed: its key says so (a package
+    # installed, upgraded or removed changes a directory on the search path).
+    results = ResultCache(directory, config, paths, installed.fingerprint() if installed else "") if use_cache else None
+    if results is not None:
+        cached = results.lookup(files)
+        if cached is not None:
+            from asynclint.registry import all_rule_meta
+
+            return replace(cached, rules=all_rule_meta(), root=config.root.as_posix())
+    stamps: dict[str, Stamp] = {}
+    library_files: list[Path] = []
+    # Deep mode reads every file when anything changed: which twins it trusts depends on what
+    # every file imports.
+    known = results.known if results is not None and installed is None else {}
+    shown = {file: shown_path(file, config.root) for file in files} if known else {}
+    # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
+    # read only if that summary is not in the cache, or to show a finding's suppressions.
+    unread = [file for file in files if shown.get(file) in known]
+    sources, errors = read_sources([f for f in files if shown.get(f) not in known], config.root,
+                                   stamps if use_cache else None, names)
+    catalogue = config.catalogue()
+    if installed is not None:
+        from asynclint.twin_discovery import with_discovered
+
+        twins = discovered_twins(sources, config, use_cache, search_path, directory, installed)
+        catalogue = with_discovered(catalogue, twins)
+    cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []
-    for source in sources:
-        cached = cache.get(source) if cache else None
-        if cached is not None:
-            summaries.append(cached)
-        else:
-            missing.append(source)
+    keys: dict[str, str] = {}  # shown path -> summary key
+    on_disk: dict[str, Path] = {}  # files not read, by shown path
+    with _collector_paused():
+        if cache is not None and unread:
+            late = []
+            for file in unread:
+                path, name = shown[file], names[file]
+                source = SourceFile(path, "", name.module, name.package, name.imports)
+                key = cache.key(source, known[path].digest)
+                cached_summary = cache.get(source, key)
+                if cached_summary is None:
+                    late.append(file)
+                    continue
+                summaries.append(cached_summary)
+                keys[path], stamps[path], on_disk[path] = key, known[path], file
+            more, more_errors = read_sources(late, config.root, stamps, names)
+            sources.extend(more)
+            errors.extend(more_errors)
+        for source in sources:
+            if cache is None:
+                missing.append(source)
+                continue
+            key = keys[source.path] = cache.key(source, stamps[source.path].digest)
+            cached_summary = cache.get(source, key)
+            if cached_summary is not None:
+                summaries.append(cached_summary)
+            else:
+                missing.append(source)
     for source, outcome in zip(missing, index(missing, catalogue, jobs or default_jobs()), strict=True):
         if isinstance(outcome, FileError):
             errors.append(outcome)
         else:
             summaries.append(outcome)
             if cache:
-                cache.put(source, outcome)
-    notes: list[str] = []
-    keys = {SummaryCache.key(s) for s in sources}
+                cache.put(keys[source.path], outcome)
     if cache:
-        cache.save(keys)
-        notes.extend(cache.refusals)
+        cache.save(set(keys.values()))
     if config.follow_imports:
-        project_key = hashlib.sha256("\0".join(sorted(keys)).encode()).hexdigest()
-        summaries.extend(follow_libraries(
-            summaries, config, use_cache=use_cache, catalogue=catalogue, notes=notes, installed=installed,
-            project_key=project_key,
-        ))
-    texts = {source.path: source.text for source in sources}
-    return replace(
-        check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix(), notes=tuple(notes)
-    )
+        project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
+        libraries = follow_libraries(
+            summaries, config, use_cache=use_cache, catalogue=catalogue, cache_directory=directory,
+            installed=installed, project_key=project_key,
+        )
+        summaries.extend(libraries)
+        library_files = [Path(summary.path) for summary in libraries]
+    # The texts are not kept through the graph: the rules read a file's only for the
+    # suppressions on its findings' lines (a few percent of files), from the disk again.
+    # A file edited meanwhile is read as it is then: its suppressions, never its findings.
+    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
+    texts = _Texts({}, on_disk)
+    del sources, missing
+    # The summaries live until the end: the cyclic collector need not walk them again and again
+    # while the graph is built (on a large project, most of that time).
+    gc.freeze()
+    try:
+        result = check_project(summaries, texts, config, catalogue, errors)
+    finally:
+        gc.unfreeze()
+    if results is not None and len(stamps) == len(files):  # a file that could not be read: ask again
+        results.store(result, stamps, library_files)
+    return replace(result, root=config.root.as_posix(), notes=tuple(notes))

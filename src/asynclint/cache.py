@@ -1,0 +1,732 @@
+"""The on-disk cache: summaries per file, library summaries per distribution, and the last result
+of a project -- all plain JSON, validated when read back.
+
+Why JSON and not pickle: a cache directory travels (CI restores it on a fresh runner, a checkout
+can commit one), and unpickling runs code. Plain data needs no per-user signing key, so a cache
+written on one machine is used on another, and reading a hostile or damaged file can at worst
+be a miss: every value is checked against the record's field types before a record is built.
+
+Records are encoded as lists of their field values in declaration order (no field names: the
+files stay small and decoding is positional). What shapes them -- the field lists, the indexer,
+the knowledge base, the rules -- is part of every file's key, so a changed asynclint never reads
+what another version wrote.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import fnmatch
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+import types
+import typing
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from sys import intern
+
+from asynclint import __version__
+from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache
+
+#: Bumped when the encoding itself changes (not needed when a record gains a field: the field
+#: lists are part of :func:`code_fingerprint`).
+SCHEMA = 1
+CACHE_DIR = ".asynclint_cache"
+_PACKAGE = Path(__file__).parent
+
+
+class Malformed(ValueError):
+    """A cached value that does not have the shape of the record it claims to be."""
+
+
+# --- plain data <-> records -----------------------------------------------------------------
+
+Decoder = Callable[[object], object]
+
+
+def _fail(value: object) -> typing.NoReturn:
+    raise Malformed(f"unexpected {type(value).__name__}")
+
+
+def _decoder(annotation: object, owner: type) -> Decoder:
+    """A function checking that a JSON value fits ``annotation`` and building it."""
+    if annotation is str:
+        return lambda value: intern(value) if type(value) is str else _fail(value)
+    if annotation is int or annotation is bool:
+        kind = annotation
+
+        def scalar(value):  # bool is not an int here, nor an int a bool
+            return value if type(value) is kind else _fail(value)
+
+        return scalar
+    if annotation is type(None):
+        return lambda value: value if value is None else _fail(value)
+    if isinstance(annotation, type) and issubclass(annotation, enum.IntEnum):
+        members = {member.value: member for member in annotation}
+
+        def member(value):
+            if type(value) is int and value in members:
+                return members[value]
+            _fail(value)
+
+        return member
+    if dataclasses.is_dataclass(annotation):
+        return _record_decoder(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = _decoder(next(a for a in args if a is not type(None)), owner)
+        return lambda value: None if value is None else inner(value)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = args[0]
+        if item in (str, int, bool):  # the common case, checked without a call per item
+
+            def flat(value):
+                if type(value) is list and all(type(x) is item for x in value):
+                    return tuple(map(intern, value)) if item is str else tuple(value)
+                _fail(value)
+
+            return flat
+        each = _decoder(item, owner)
+
+        def variadic(value):
+            if type(value) is not list:
+                _fail(value)
+            return tuple([each(x) for x in value])
+
+        return variadic
+    if origin is tuple:
+        parts = [_decoder(arg, owner) for arg in args]
+
+        def fixed(value):
+            if type(value) is not list or len(value) != len(parts):
+                _fail(value)
+            return tuple([part(x) for part, x in zip(parts, value)])
+
+        return fixed
+    raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
+
+
+_RECORDS: dict[type, Decoder] = {}
+
+
+def _scalar(annotation: object) -> tuple[type, bool] | None:
+    """(type, may be None) of a field checked inline: ``str``, ``int``, ``bool``, or one of them or None."""
+    if annotation in (str, int, bool):
+        return annotation, False
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = next(a for a in args if a is not type(None))
+        if inner in (str, int, bool):
+            return inner, True
+    return None
+
+
+def _record_decoder(cls: type) -> Decoder:
+    """A record's decoder, written out from its field types as one function (as ``dataclasses``
+    writes ``__init__``): a summary has tens of thousands of fields, and a call per field made
+    reading a large project's cache slower than indexing part of it. The generated code comes
+    from asynclint's own annotations only, never from what a cache file holds."""
+    if cls in _RECORDS:
+        return _RECORDS[cls]
+    fields = dataclasses.fields(cls)
+    hints = typing.get_type_hints(cls)
+    required = len(_defaults(cls)[0])
+    namespace: dict[str, object] = {"cls": cls, "_fail": _fail, "list": list, "intern": intern}
+    _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
+    lines = [
+        "def record(v):",
+        f"    if type(v) is not list or not {required} <= len(v) <= {len(fields)}:",
+        "        _fail(v)",
+        "    n = len(v)",
+    ]
+    for i, field in enumerate(fields):
+        indent = "    "
+        if i >= required:  # trailing fields left at their defaults are not written
+            lines.append(f"    if n > {i}:")
+            indent = "        "
+        scalar = _scalar(hints[field.name])
+        if scalar is not None:
+            namespace[f"k{i}"], optional = scalar
+            check = f"type(v[{i}]) is not k{i}"
+            lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
+            lines.append(f"{indent}    _fail(v[{i}])")
+            if scalar[0] is str:  # one copy of each name: half a large project's summaries are strings
+                guard = f"if v[{i}] is not None: " if optional else ""
+                lines.append(f"{indent}{guard}v[{i}] = intern(v[{i}])")
+        else:
+            namespace[f"d{i}"] = _decoder(hints[field.name], cls)
+            lines.append(f"{indent}v[{i}] = d{i}(v[{i}])")
+    lines.append("    return cls(*v)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - see the docstring
+    _RECORDS[cls] = namespace["record"]
+    return _RECORDS[cls]
+
+
+_DEFAULTS: dict[type, tuple[tuple[str, ...], tuple[object, ...]]] = {}
+
+
+def _defaults(cls: type) -> tuple[tuple[str, ...], tuple[object, ...]]:
+    """(names of the fields without a default, the defaults of the others, in order)."""
+    if cls not in _DEFAULTS:
+        required, defaults = [], []
+        for field in dataclasses.fields(cls):
+            if field.default is not dataclasses.MISSING:
+                defaults.append(field.default)
+            elif field.default_factory is not dataclasses.MISSING:
+                defaults.append(field.default_factory())
+            elif defaults:
+                raise TypeError(f"{cls.__name__}.{field.name}: a field without a default after one with")
+            else:
+                required.append(field.name)
+        _DEFAULTS[cls] = tuple(required), tuple(defaults)
+    return _DEFAULTS[cls]
+
+
+def decode(cls: type, value: object) -> object:
+    """``value`` (from :func:`encode`, through JSON) as a ``cls``; raises :class:`Malformed`."""
+    try:
+        return _record_decoder(cls)(value)
+    except (TypeError, ValueError, KeyError) as exc:  # also a record's own checks failing
+        raise Malformed(str(exc)) from None
+
+
+def _plain(value: object) -> object:
+    """``json.dumps``' ``default``: a record is the list of its field values (tuples and
+    enums it encodes itself, as lists and numbers), without the trailing ones left at their
+    defaults (most of a call site's)."""
+    shape = _FIELD_NAMES.get(type(value))
+    if shape is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            raise TypeError(f"cannot cache a {type(value).__name__}")
+        required, defaults = _defaults(type(value))
+        shape = _FIELD_NAMES[type(value)] = (
+            tuple(field.name for field in dataclasses.fields(value)), len(required), (*[object()] * len(required), *defaults))
+    names, required, defaults = shape
+    values = [getattr(value, name) for name in names]
+    while len(values) > required and values[-1] == defaults[len(values) - 1]:
+        values.pop()
+    return values
+
+
+_FIELD_NAMES: dict[type, tuple[tuple[str, ...], int, tuple[object, ...]]] = {}
+
+
+def encode(value: object) -> str:
+    """One line of JSON (no newline inside: JSON escapes them in strings)."""
+    # ASCII: a string the source held may carry a lone surrogate, which UTF-8 cannot write.
+    return json.dumps(value, default=_plain, separators=(",", ":"), check_circular=False)
+
+
+def shapes(*classes: type) -> str:
+    """The field lists and types of ``classes`` and the records they hold, as text to hash."""
+    seen: dict[type, str] = {}
+    pending = list(classes)
+    while pending:
+        cls = pending.pop()
+        if cls in seen:
+            continue
+        hints = typing.get_type_hints(cls)
+        seen[cls] = f"{cls.__module__}.{cls.__qualname__}(" + ",".join(
+            f"{field.name}:{hints[field.name]!r}" for field in dataclasses.fields(cls)) + ")"
+        for hint in hints.values():
+            pending.extend(_records_in(hint))
+    return ";".join(sorted(seen.values()))
+
+
+def _records_in(annotation: object) -> Iterator[type]:
+    if dataclasses.is_dataclass(annotation):
+        yield annotation
+    for arg in typing.get_args(annotation):
+        yield from _records_in(arg)
+
+
+def code_fingerprint(*sources: str) -> str:
+    """A digest of asynclint's version, the Python version (which names the standard library)
+    and the source files ``sources`` (globs under the package): an edited checkout never
+    reads what its previous state wrote, an installed copy on any machine reads its own."""
+    digest = hashlib.sha256(f"{SCHEMA}\0{__version__}\0{sys.version_info[:2]}".encode())
+    for pattern in sources:
+        for file in sorted(_PACKAGE.glob(pattern)):
+            digest.update(file.relative_to(_PACKAGE).as_posix().encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def cache_dir(root: Path, override: str | os.PathLike | None = None) -> Path:
+    """Where a project's cache lives: ``override`` (``--cache-dir``), else in its root."""
+    return Path(override).resolve() if override is not None else root / CACHE_DIR
+
+
+#: The subdirectory of deep mode's caches (installed modules' summaries, twins, plans).
+LIBRARIES = "libraries"
+
+
+def _directory(directory: Path, create: bool) -> CacheDir:
+    """``directory`` -- a cache directory, or its ``libraries`` -- opened so that no link in it
+    or swapped in for it is ever followed; the cache directory and ``libraries`` are each refused
+    when a link or another user's (a checkout may bring one: :class:`asynclint.io.CacheDir`).
+    Every failure is an ``OSError``: to the caches, a refused directory is no cache."""
+    try:
+        if directory.name == LIBRARIES:
+            return CacheDir.open(directory.parent.parent, directory.parent.name, LIBRARIES, create=create)
+        return CacheDir.open(directory.parent, directory.name, create=create)
+    except UnsafeCache as exc:
+        raise OSError(str(exc)) from None
+
+
+def refusal(directory: Path) -> str | None:
+    """Why the cache ``directory`` may not be used, if it may not (a link, another user's)."""
+    for place in (directory, directory / LIBRARIES):
+        try:
+            CacheDir.open(place.parent, place.name, create=False).close()
+        except UnsafeCache as exc:
+            return str(exc)
+        except OSError:
+            return None  # missing: made, safely, when first written
+    return None
+
+
+def write_cache_file(file: Path, lines: Sequence[str] | Iterator[str]) -> None:
+    """Write a cache file atomically (temporary file + rename in the opened directory), one line
+    per item: every cache write goes through here. Raises ``OSError``; callers treat that as
+    "no cache"."""
+    with _directory(file.parent, create=True) as directory:
+        directory.remove_stale_temps()
+        if file.parent.name == CACHE_DIR and ".gitignore" not in directory.names():
+            directory.write(".gitignore", "*\n")  # never committed by accident
+        directory.write(file.name, "".join(f"{line}\n" for line in lines))
+
+
+def read_lines(file: Path) -> list[str]:
+    """The lines of a cache file; raises ``OSError`` or ``UnicodeDecodeError``."""
+    with _directory(file.parent, create=False) as directory:
+        return directory.read(file.name).decode("utf-8").splitlines()
+
+
+#: What ``asynclint clean`` removes from a cache directory: only names asynclint writes there,
+#: so that ``--cache-dir`` pointing somewhere shared never loses anything else.
+_OURS = ("summaries-*", "results-*", ".tmp-*", f"*{TEMP_SUFFIX}")
+_OURS_IN_LIBRARIES = ("*.json", "*.jsonl", "*.pickle", ".tmp-*", f"*{TEMP_SUFFIX}")
+
+
+def clean(directory: Path) -> int:
+    """Remove asynclint's files from ``directory`` (and the directory, once empty); -> how many.
+    A directory refused as a cache (a link, another user's) is left alone."""
+    removed = 0
+    try:
+        top = _directory(directory, create=False)
+    except OSError:
+        return 0
+    with top:
+        for name, patterns in ((None, _OURS), (LIBRARIES, _OURS_IN_LIBRARIES)):
+            try:
+                place = top if name is None else _directory(directory / name, create=False)
+            except OSError:
+                continue
+            for entry in place.names():
+                if any(fnmatch.fnmatchcase(entry, pattern) for pattern in patterns):
+                    place.remove(entry)
+                    removed += 1
+            if place is not top:
+                place.close()
+        if directory.name == CACHE_DIR:
+            try:
+                if top.read(".gitignore") == b"*\n":
+                    top.remove(".gitignore")  # the one write_cache_file made
+                    removed += 1
+            except OSError:
+                pass
+    for place in (directory / LIBRARIES, directory):
+        try:
+            place.rmdir()  # only when empty (and never through a link): anything else someone keeps stays
+        except OSError:
+            pass
+    return removed
+
+
+def _stale(directory: Path, pattern: str, current: Path) -> None:
+    """Remove what other versions or configurations wrote under ``pattern`` (never ``current``)."""
+    with _directory(directory, create=False) as opened:
+        for name in opened.names():
+            if name != current.name and fnmatch.fnmatchcase(name, pattern):
+                opened.remove(name)
+
+
+# --- summaries of the project's files ---------------------------------------------------------
+
+
+@functools.cache
+def analysis_fingerprint() -> str:
+    """What shapes a summary: the indexer, what it reads from the knowledge base, the records."""
+    from asynclint.index import ModuleSummary
+
+    return code_fingerprint("cache.py", "index.py", "argfacts.py", "knowledge/**/*.py") + _digest(shapes(ModuleSummary))[:8]
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SummaryCache:
+    """Summaries keyed by file content and name (so portable across machines and checkouts),
+    one line per file (``<key> <json>``), one file per project and analysis. Lines are decoded
+    only when asked for; one that does not decode is a miss, re-indexed and rewritten."""
+
+    def __init__(self, directory: Path, catalogue_fingerprint: str):
+        self.file = directory / f"summaries-{analysis_fingerprint()}-{catalogue_fingerprint}.jsonl"
+        self.raw: dict[str, str] = {}
+        self.fresh: dict[str, object] = {}
+        self.dirty = False
+        try:
+            lines = read_lines(self.file)
+        except (OSError, UnicodeDecodeError):  # missing or unreadable: a cold start
+            lines = []
+        for line in lines:
+            key, _, value = line.partition(" ")
+            if len(key) == 64:
+                self.raw[key] = value
+
+    @staticmethod
+    def key(source, digest: str) -> str:
+        """The key of ``source``'s summary: its name and the digest of its bytes (a
+        :class:`Stamp`'s), so that an unchanged file's summary is found without reading it."""
+        return _digest(f"{source.path}\0{source.module}\0{source.package}\0{source.imports}\0{digest}")
+
+    def get(self, source, key: str):
+        """The summary of ``source`` (only its name is read) under ``key``, if cached."""
+        from asynclint.index import ModuleSummary
+
+        if key in self.fresh:
+            return self.fresh[key]
+        value = self.raw.get(key)
+        if value is None:
+            return None
+        try:
+            summary = decode(ModuleSummary, json.loads(value))
+            if summary.path != source.path or summary.module != source.module or summary.library is not None:
+                raise Malformed("another file's summary")
+        except (ValueError, RecursionError):  # Malformed and JSON errors: analyse the file again
+            del self.raw[key]
+            self.dirty = True
+            return None
+        return summary
+
+    def put(self, key: str, summary) -> None:
+        self.fresh[key] = summary
+        self.dirty = True
+
+    def save(self, keep: set[str]) -> None:
+        if not self.dirty and set(self.raw) <= keep:
+            return
+        lines = (
+            f"{key} {encode(self.fresh[key]) if key in self.fresh else self.raw[key]}"
+            for key in sorted(keep) if key in self.fresh or key in self.raw
+        )
+        try:
+            write_cache_file(self.file, lines)
+            _stale(self.file.parent, "summaries-*", self.file)
+        except OSError:
+            pass  # a read-only checkout still gets its findings
+
+
+# --- summaries of installed modules (deep mode) -----------------------------------------------
+
+
+class LibraryCache:
+    """Summaries of installed modules, one file per distribution and version, each summary kept
+    with its file's size and modification time: an editable install, or a file edited in place,
+    changes under the same version number."""
+
+    def __init__(self, directory: Path, catalogue_fingerprint: str):
+        self.directory = directory / "libraries"
+        self.fingerprint = f"{analysis_fingerprint()}-{catalogue_fingerprint}"
+        self.packages: dict[str, dict[str, tuple[int, int, object]]] = {}
+        self.dirty: set[str] = set()
+
+    def _file(self, name: str) -> Path:
+        return self.directory / f"{name}-{self.fingerprint}.jsonl"
+
+    @staticmethod
+    def _name(library) -> str | None:
+        if library.dist is None or library.version is None:
+            return None  # not installed from a distribution: no version to key it by
+        return f"{_safe(library.dist)}-{_safe(library.version)}"
+
+    @staticmethod
+    def _stamp(library) -> tuple[int, int] | None:
+        try:
+            status = library.path.stat()
+        except OSError:
+            return None
+        return status.st_size, status.st_mtime_ns
+
+    def _package(self, name: str) -> dict[str, tuple[int, int, object]]:
+        if name not in self.packages:
+            self.packages[name] = self._load(name)
+        return self.packages[name]
+
+    def _load(self, name: str) -> dict[str, tuple[int, int, object]]:
+        from asynclint.index import ModuleSummary
+
+        entries = {}
+        try:
+            for line in read_lines(self._file(name)):
+                module, size, mtime, summary = json.loads(line)
+                if type(module) is not str or type(size) is not int or type(mtime) is not int:
+                    raise Malformed("bad entry")
+                entries[module] = (size, mtime, decode(ModuleSummary, summary))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, RecursionError):
+            return {}  # missing, stale or damaged: analyse again
+        return entries
+
+    def get(self, library):
+        name = self._name(library)
+        entry = self._package(name).get(library.module) if name else None
+        if entry is None or entry[:2] != self._stamp(library):
+            return None  # not analysed yet, or the file changed since
+        return entry[2]
+
+    def put(self, library, summary) -> None:
+        name, stamp = self._name(library), self._stamp(library)
+        if name and stamp:
+            self._package(name)[library.module] = (*stamp, summary)
+            self.dirty.add(name)
+
+    def _plan_file(self) -> Path:
+        return self.directory / f"plan-{self.fingerprint}.json"
+
+    def plan(self, key: str) -> list[str] | None:
+        """The installed modules the last run read, if it had the same inputs (``key``)."""
+        try:
+            stored = json.loads("\n".join(read_lines(self._plan_file())))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        modules = stored.get("modules") if isinstance(stored, dict) and stored.get("key") == key else None
+        return modules if isinstance(modules, list) and all(type(m) is str for m in modules) else None
+
+    def save_plan(self, key: str, modules: Sequence[str]) -> None:
+        try:
+            write_cache_file(self._plan_file(), [json.dumps({"key": key, "modules": list(modules)})])
+            _stale(self.directory, "plan-*.json", self._plan_file())
+        except OSError:
+            pass  # a read-only checkout still gets its findings
+
+    def save(self) -> None:
+        for name in sorted(self.dirty):
+            entries = self.packages[name]
+            try:
+                write_cache_file(self._file(name), (encode([m, *entries[m]]) for m in sorted(entries)))
+                # Older analyses of this version are dead; other versions stay, as two
+                # environments with different versions may share the project directory.
+                _stale(self.directory, f"{name}-*.jsonl", self._file(name))
+                _stale(self.directory, f"{name}-*.pickle", self._file(name))
+            except OSError:
+                pass  # a read-only checkout still gets its findings
+        self.dirty.clear()
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.]+", "_", text)
+
+
+# --- the last result of a project -------------------------------------------------------------
+
+#: A file modified this close to when its stamp was taken may change again within the same
+#: timestamp tick: its stamp is not trusted, its content is hashed next time (git's racy-clean rule).
+_RACY_NS = 2_000_000_000
+
+
+@functools.cache
+def result_fingerprint() -> str:
+    """Everything that shapes findings and the fixes they offer: the analysis, the rules, the
+    knowledge, the fixers, the records."""
+    from asynclint.model import FileError, Finding
+
+    return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py") + _digest(
+        shapes(Finding, FileError))[:8]
+
+
+def canonical(value: object, root: Path) -> object:
+    """``value`` (a configuration) as plain data with paths relative to ``root``: the same
+    project configured the same way has the same key on any machine, in any checkout."""
+    if isinstance(value, Path):
+        try:
+            return value.relative_to(root).as_posix()
+        except ValueError:
+            return value.as_posix()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__qualname__, *(canonical(getattr(value, f.name), root) for f in dataclasses.fields(value))]
+    if isinstance(value, dict):
+        return sorted(([canonical(k, root), canonical(v, root)] for k, v in value.items()), key=repr)
+    if isinstance(value, (set, frozenset)):
+        return sorted((canonical(v, root) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [canonical(v, root) for v in value]
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Stamp:
+    """What a checked file was: size and modification time (``None`` when not trusted) to tell
+    quickly that it did not change, the content's digest to tell for sure."""
+
+    size: int
+    mtime_ns: int | None
+    digest: str
+
+    @staticmethod
+    def of(status: os.stat_result, data: bytes, now_ns: int) -> Stamp:
+        racy = status.st_mtime_ns >= now_ns - _RACY_NS
+        return Stamp(status.st_size, None if racy else status.st_mtime_ns, hashlib.sha256(data).hexdigest())
+
+
+_STAMPS = _decoder(tuple[tuple[str, int, int | None, str], ...], Stamp)
+
+
+def shown_path(file: Path, root: Path) -> str:
+    """A discovered (absolute, resolved) path as reports show it: :func:`asynclint.files.display_path`
+    without resolving again, on the strings (asked for every file of a warm run)."""
+    text, base = str(file), str(root)
+    if text == base:
+        return "."  # the root itself, named on the command line: the same key on any machine
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    shown = text.removeprefix(prefix)
+    return shown if os.sep == "/" else shown.replace(os.sep, "/")
+
+
+class ResultCache:
+    """The last result of checking the same paths with the same configuration and asynclint:
+    when every file discovered is one it checked, unchanged, it is the result again -- no file
+    read, no summary loaded, no graph built. Unchanged means the same size and modification
+    time, or else (a fresh checkout, a restored CI cache) the same content."""
+
+    KEEP = 8  # results of other path sets and configurations kept beside it
+
+    def __init__(self, directory: Path, config, paths: Sequence[str], installed: str = ""):
+        """``installed``: what deep mode reads from, when it is on (the search path and when each of
+        its directories last changed: installing, upgrading or removing a package changes it)."""
+        root = config.root
+        key = encode([result_fingerprint(), canonical(config, root),
+                      sorted(shown_path(Path(p).resolve(), root) for p in paths), installed])
+        self.file = directory / f"results-{_digest(key)[:24]}.json"
+        self.root = root
+
+    def lookup(self, files: Sequence[Path]):
+        """The cached :class:`~asynclint.model.Result` of exactly ``files``, or ``None``; then
+        :attr:`known` holds the stamps of the files found unchanged (by their shown path)."""
+        from asynclint.model import FileError, Finding, Result
+
+        self.known: dict[str, Stamp] = {}
+        try:
+            document = json.loads("\n".join(read_lines(self.file)))
+            if type(document) is not dict or document.get("schema") != SCHEMA:
+                return None
+            stamps = {
+                path: Stamp(size, mtime, digest)
+                for path, size, mtime, digest in _STAMPS(document["files"])
+            }
+            # Every file is looked at, even after a change is found: the unchanged ones need not
+            # be read again to find their summaries (``known``).
+            changed = len(stamps) != len(files)
+            restamped = False
+            now = time.time_ns()
+            for file in files:
+                shown = shown_path(file, self.root)
+                stamp = stamps.get(shown)
+                if stamp is None:
+                    changed = True
+                    continue
+                status = os.stat(file)
+                if stamp.size == status.st_size and stamp.mtime_ns == status.st_mtime_ns:
+                    self.known[shown] = stamp
+                    continue
+                data = file.read_bytes()
+                if hashlib.sha256(data).hexdigest() != stamp.digest:
+                    changed = True
+                    continue
+                stamps[shown] = self.known[shown] = Stamp.of(status, data, now)
+                restamped |= stamps[shown].mtime_ns is not None
+            if changed or not _unchanged(document.get("libraries", [])):
+                return None
+            result = Result(
+                findings=decode_all(Finding, document["findings"]),
+                errors=decode_all(FileError, document["errors"]),
+                files_checked=_decoder(int, Result)(document["files_checked"]),
+                paths=_decoder(tuple[str, ...], Result)(document["paths"]),
+            )
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+            return None  # missing, damaged or another version's: check again
+        if restamped:  # content unchanged, stamps new (a fresh checkout): stat-only next time
+            self._write(stamps, document["findings"], document["errors"], result, document.get("libraries", []))
+        return result
+
+    def store(self, result, stamps: dict[str, Stamp], libraries: Sequence[Path] = ()) -> None:
+        """``libraries``: the installed files deep mode read, whose edits in place (an editable
+        install, a patched file: the version does not change) make the result stale too."""
+        findings = json.loads(encode(list(result.findings)))
+        errors = json.loads(encode(list(result.errors)))
+        read = []
+        for file in sorted(set(libraries)):
+            try:
+                status = os.stat(file)
+            except OSError:
+                return  # gone already: nothing to compare with next time
+            read.append([str(file), status.st_size, status.st_mtime_ns])
+        self._write(stamps, findings, errors, result, read)
+
+    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, result, libraries: list) -> None:
+        document = {
+            "schema": SCHEMA,
+            "libraries": libraries,
+            "files": [[path, s.size, s.mtime_ns, s.digest] for path, s in sorted(stamps.items())],
+            "findings": findings,
+            "errors": errors,
+            "files_checked": result.files_checked,
+            "paths": list(result.paths),
+        }
+        try:
+            write_cache_file(self.file, [encode(document)])
+            others = sorted(self.file.parent.glob("results-*.json"), key=_mtime, reverse=True)
+            for old in [o for o in others if o != self.file][self.KEEP:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only checkout still gets its findings
+
+
+def _unchanged(libraries: object) -> bool:
+    """Every installed file a deep-mode result read has its recorded size and modification time."""
+    if type(libraries) is not list:
+        raise Malformed("libraries")
+    for entry in libraries:
+        if type(entry) is not list or len(entry) != 3:
+            raise Malformed("libraries")
+        path, size, mtime = entry
+        try:
+            status = os.stat(path)
+        except OSError:
+            return False
+        if (status.st_size, status.st_mtime_ns) != (size, mtime):
+            return False
+    return True
+
+
+def _mtime(file: Path) -> int:
+    try:
+        return file.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+def decode_all(cls: type, value: object) -> tuple:
+    if type(value) is not list:
+        raise Malformed("not a list")
+    return tuple(decode(cls, item) for item in value)

@@ -1,0 +1,295 @@
+"""The cache: plain JSON that any machine can read back, never code; a damaged file is a miss;
+the last result is reused when no file changed, and only then."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from test_cli import EXAMPLES, findings, run, write
+
+from asynclint import runner
+from asynclint.cache import CACHE_DIR, Malformed, decode, encode
+from asynclint.config import DEFAULT_EXCLUDES, Config
+from asynclint.engine import SourceFile, summarize
+from asynclint.index import ModuleSummary
+from asynclint.model import Finding
+from asynclint.runner import run_check
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _sources(root: Path) -> list[SourceFile]:
+    files = sorted(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
+    sources, errors = runner.read_sources(files, root)
+    assert not errors
+    return sources
+
+
+def test_summaries_and_findings_survive_json_unchanged():
+    catalogue = Config(root=FIXTURES).catalogue()
+    summaries = [summarize(source, catalogue) for source in _sources(FIXTURES)]
+    assert len(summaries) > 50
+    for summary in summaries:
+        assert isinstance(summary, ModuleSummary), summary
+        assert decode(ModuleSummary, json.loads(encode(summary))) == summary
+    result = run_check([str(EXAMPLES)], Config(root=EXAMPLES), use_cache=False)
+    assert result.findings
+    for finding in result.findings:
+        assert decode(Finding, json.loads(encode(finding))) == finding
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda good: [1, *good[1:]],  # a number where the path is
+        lambda good: good[:5],  # a field without a default missing
+        lambda good: [*good[:2], [["f", "f", "1", True, "function", None, [], 1]], *good[3:]],  # a line as text
+        lambda good: [*good[:2], [[None] * 8], *good[3:]],
+        lambda good: {"path": good[0]},
+        lambda good: [*good[:4], [[0, None, None, 1, 1, 1, 1, 1]], *good[5:]],  # an int where a bool is
+    ],
+)
+def test_a_value_of_the_wrong_shape_does_not_decode(damage):
+    (source,) = _sources(EXAMPLES / "wiki_qa")[:1]
+    summary = summarize(source, Config(root=EXAMPLES).catalogue())
+    good = json.loads(encode(summary))
+    with pytest.raises(Malformed):
+        decode(ModuleSummary, damage(good))
+
+
+def test_unchanged_files_reuse_the_last_result_without_reading_them(tmp_path: Path, monkeypatch):
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    # Without deep mode: with it, a change reads every file again (the twins it trusts depend on
+    # what every file imports); nothing changed is answered the same way either way (below).
+    config = Config(root=tmp_path, follow_imports=False)
+    first = run_check(["examples"], config, jobs=1)
+    assert first.findings and list((tmp_path / CACHE_DIR).glob("results-*.json"))
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("a warm run with nothing changed read the sources")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(runner, "read_sources", no_reading)
+        again = run_check(["examples"], config, jobs=1)
+    assert again == first and again.paths == first.paths and again.rules == first.rules
+
+    # One file changed: checked again, the others' summaries reused, the result right.
+    env = tmp_path / "examples" / "wiki_qa" / "env.py"
+    text = env.read_text()
+    env.write_text(text.replace("async def fetch_page(title: str) -> str:\n", "async def fetch_page(title: str) -> str:\n    time.sleep(0.1)\n"))
+    assert env.read_text() != text
+    indexed, read = [], []
+    real_index, real_read = runner.index, runner.read_sources
+    monkeypatch.setattr(runner, "index", lambda sources, *a: indexed.extend(s.path for s in sources) or real_index(sources, *a))
+    monkeypatch.setattr(runner, "read_sources", lambda files, *a: read.extend(f.name for f in files) or real_read(files, *a))
+    changed = run_check(["examples"], config, jobs=1)
+    assert indexed == ["examples/wiki_qa/env.py"]
+    assert read == ["env.py"]  # the others' summaries found by their recorded digests
+    assert changed == run_check(["examples"], config, jobs=1, use_cache=False) != first
+
+    deep = Config(root=tmp_path)
+    assert deep.follow_imports
+    deep_first = run_check(["examples"], deep, jobs=1)
+    with monkeypatch.context() as patched:
+        patched.setattr(runner, "read_sources", no_reading)
+        assert run_check(["examples"], deep, jobs=1) == deep_first
+
+
+def test_suppressions_in_files_not_read_again_still_hold(tmp_path: Path, monkeypatch):
+    write(tmp_path, {
+        "proj/a.py": "import time\n\nasync def f():\n    time.sleep(1)\n",
+        "proj/b.py": "import time\n\nasync def g():\n    time.sleep(1)  # asynclint: ignore[ASL101]\n    time.sleep(2)\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path)
+    first = run_check(["proj"], config)
+    assert [(f.path, f.line) for f in first.findings] == [("proj/a.py", 4), ("proj/b.py", 5)]
+    (tmp_path / "proj" / "a.py").write_text("import time\n\nasync def f():\n    time.sleep(3)\n    time.sleep(4)\n")
+    again = run_check(["proj"], config)
+    assert [(f.path, f.line) for f in again.findings] == [("proj/a.py", 4), ("proj/a.py", 5), ("proj/b.py", 5)]
+    assert again == run_check(["proj"], config, use_cache=False)
+
+
+def test_a_same_size_edit_right_after_a_check_is_not_missed(tmp_path: Path, monkeypatch):
+    """A file written moments before the check may change again within its timestamp's tick:
+    its stamp is not trusted, and its content decides next time (git's racy-clean rule)."""
+    write(tmp_path, {"proj/m.py": "import time\n\nasync def f():\n    time.sleep(1)\n"})
+    module = tmp_path / "proj" / "m.py"
+    monkeypatch.chdir(tmp_path)
+    just_now = time.time_ns() + 60_000_000_000  # "just written" however slowly the check starts
+    os.utime(module, ns=(just_now, just_now))
+    config = Config(root=tmp_path)
+    assert len(run_check(["proj"], config).findings) == 1
+    module.write_text(module.read_text().replace("time.sleep(1)", "print(123456)"))
+    os.utime(module, ns=(just_now, just_now))  # same size, same time: only the content tells
+    assert run_check(["proj"], config).findings == ()
+
+
+def _tamper_messages(cache: Path, text: str) -> None:
+    (results,) = cache.glob("results-*.json")
+    document = json.loads(results.read_text())
+    for finding in document["findings"]:
+        finding[8] = text  # Finding.message: still a well-formed result, visibly this one
+    results.write_text(json.dumps(document))
+
+
+def test_a_restored_cache_is_used_on_a_fresh_machine(tmp_path: Path):
+    """CI restores ``.asynclint_cache`` into a fresh checkout: another directory, new
+    modification times, another HOME. The cache holds no machine's key: it is used."""
+    shutil.copytree(EXAMPLES, tmp_path / "first" / "examples")
+    home_a = {"HOME": str(tmp_path / "home-a"), "XDG_CACHE_HOME": str(tmp_path / "home-a" / ".cache")}
+    # "." as CI names the checkout: the root itself must key the same in any directory.
+    cold = run("check", "--format", "json", ".", cwd=tmp_path / "first", env=home_a)
+    assert cold.returncode == 1 and findings(cold)
+    time.sleep(0.01)
+    fresh = tmp_path / "second"
+    shutil.copytree(EXAMPLES, fresh / "examples")  # a new checkout: every file newer
+    shutil.copytree(tmp_path / "first" / CACHE_DIR, fresh / CACHE_DIR)  # the restored cache
+    _tamper_messages(fresh / CACHE_DIR, "from the restored cache")
+    home_b = {"HOME": str(tmp_path / "home-b"), "XDG_CACHE_HOME": str(tmp_path / "home-b" / ".cache")}
+    warm = run("check", "--format", "json", ".", cwd=fresh, env=home_b)
+    assert warm.returncode == 1
+    assert {f["message"] for f in findings(warm)} == {"from the restored cache"}
+    assert [(f["path"], f["line"]) for f in findings(warm)] == [(f["path"], f["line"]) for f in findings(cold)]
+    assert not (tmp_path / "home-b").exists()  # nothing kept per user
+
+
+def test_restored_summaries_are_used_on_a_fresh_machine(tmp_path: Path, monkeypatch):
+    shutil.copytree(EXAMPLES, tmp_path / "first" / "examples")
+    monkeypatch.chdir(tmp_path / "first")
+    first = run_check(["examples"], Config(root=tmp_path / "first"), jobs=1)
+    fresh = tmp_path / "second"
+    shutil.copytree(EXAMPLES, fresh / "examples")
+    shutil.copytree(tmp_path / "first" / CACHE_DIR, fresh / CACHE_DIR)
+    for results in (fresh / CACHE_DIR).glob("results-*.json"):
+        results.unlink()  # a result cache left out: the summaries alone must be used
+    monkeypatch.chdir(fresh)
+    monkeypatch.setattr(runner, "index", lambda sources, *a: [] if not sources else pytest.fail("re-indexed"))
+    assert run_check(["examples"], Config(root=fresh), jobs=1).findings == first.findings
+
+
+def test_parallel_and_cached_runs_agree(tmp_path: Path):
+    files = {"proj/__init__.py": ""}
+    for n in range(60):  # above the threshold where indexing goes parallel
+        files[f"proj/m{n:02}.py"] = f"import time\nfrom proj import m{(n + 1) % 60:02}\n\n" + (
+            f"def helper_{n}():\n    time.sleep({n})\n\n\nasync def entry_{n}():\n    helper_{n}()\n"
+        )
+    write(tmp_path, files)
+    cold = run("check", "--format", "json", "-j", "1", "--no-cache", "proj", cwd=tmp_path)
+    assert not (tmp_path / CACHE_DIR).exists()
+    parallel = run("check", "--format", "json", "-j", "2", "proj", cwd=tmp_path)
+    (written,) = (tmp_path / CACHE_DIR).glob("summaries-*.jsonl")
+    stamp = written.stat().st_mtime_ns
+    (tmp_path / "proj" / "m00.py").touch()  # not the last result: summaries come from the cache
+    warm = run("check", "--format", "json", "-j", "2", "proj", cwd=tmp_path)
+    # Every summary a hit: the same cache file, not rewritten (its name must not depend on
+    # per-process string hashing).
+    assert [p.name for p in (tmp_path / CACHE_DIR).glob("summaries-*.jsonl")] == [written.name]
+    assert written.stat().st_mtime_ns == stamp
+    assert cold.stdout == parallel.stdout == warm.stdout
+    assert len(findings(cold)) == 60
+
+
+class _Planted:
+    """A pickle that runs code when loaded: what a hostile checkout could commit as a cache."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.mkdir, (self.marker,))
+
+
+def test_a_damaged_or_hostile_cache_is_a_miss_never_code(tmp_path: Path):
+    write(tmp_path, {"proj/m.py": "import time\n\nasync def f():\n    time.sleep(1)\n"})
+    first = run("check", "--format", "json", "proj", cwd=tmp_path)
+    cache = tmp_path / CACHE_DIR
+    (summaries,) = cache.glob("summaries-*.jsonl")
+    (results,) = cache.glob("results-*.json")
+    good_summaries, good_results = summaries.read_bytes(), results.read_bytes()
+    key = good_summaries.split(b" ", 1)[0]
+    marker = tmp_path / "owned"
+    planted = pickle.dumps(_Planted(str(marker)))
+    damaged = [
+        planted, b"\0" * 32 + planted, b"not json", b"\xff\xfe", b"", b"[]", b"{}", b'{"schema": 1}',
+        key + b" " + planted, key + b' {"path": 1}', key + b" [" * 100000, key + b" " + json.dumps([1] * 17).encode(),
+    ]
+    for content in damaged:
+        # The summaries damaged and no last result (which would spare reading them); then the
+        # last result damaged. Either way: the findings of a cold run, and the file written anew.
+        for file, other in ((summaries, results), (results, None)):
+            if other is not None:
+                other.unlink()
+            file.write_bytes(content)
+            again = run("check", "--format", "json", "proj", cwd=tmp_path)
+            assert again.stdout == first.stdout and again.returncode == first.returncode, content[:40]
+            assert not marker.exists()
+            assert file.read_bytes() != content
+        summaries.write_bytes(good_summaries)
+        results.write_bytes(good_results)
+
+
+def test_cache_dir_and_clean(tmp_path: Path):
+    write(tmp_path, {"proj/m.py": "import time\n\nasync def f():\n    time.sleep(1)\n"})
+    elsewhere = tmp_path / "ci-cache"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("not asynclint's")
+    (elsewhere / ".gitignore").write_text("*.log\n")
+    first = run("check", "--cache-dir", str(elsewhere), "proj", cwd=tmp_path)
+    assert first.returncode == 1 and not (tmp_path / CACHE_DIR).exists()
+    assert list(elsewhere.glob("results-*.json")) and list(elsewhere.glob("summaries-*.jsonl"))
+    by_env = run("check", "proj", cwd=tmp_path, env={"ASYNCLINT_CACHE_DIR": str(elsewhere)})
+    assert by_env.stdout == first.stdout and not (tmp_path / CACHE_DIR).exists()
+
+    cleaned = run("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
+    assert cleaned.returncode == 0 and "removed" in cleaned.stderr
+    assert sorted(p.name for p in elsewhere.iterdir()) == [".gitignore", "keep.txt"]  # nothing else is touched
+
+    run("check", "proj", cwd=tmp_path)
+    assert (tmp_path / CACHE_DIR).is_dir()
+    assert run("clean", "proj", cwd=tmp_path).returncode == 0  # the cache `check proj` made
+    assert not (tmp_path / CACHE_DIR).exists()
+    assert run("clean", cwd=tmp_path).returncode == 0  # nothing to remove is fine
+
+
+def test_a_changed_configuration_is_not_the_last_result(tmp_path: Path):
+    write(tmp_path, {"proj/m.py": "import time\n\nasync def f():\n    time.sleep(1)\n"})
+    assert run("check", "proj", cwd=tmp_path).returncode == 1
+    write(tmp_path, {"pyproject.toml": '[tool.asynclint]\nignore = ["blocking-sleep"]\n'})
+    assert run("check", "proj", cwd=tmp_path).returncode == 0
+    write(tmp_path, {"pyproject.toml": '[tool.asynclint]\nseverity = { blocking-sleep = "low" }\n'})
+    assert run("check", "proj", cwd=tmp_path).returncode == 1
+    assert run("check", "--severity", "critical", "proj", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        list(DEFAULT_EXCLUDES),
+        ["build", "/dist", "docs/_build/", "*.py[cod]", "**/generated/**", "a/**/b", "[Tt]emp*", "\\#x"],
+        ["*.py", "!keep.py", "vendor/", "!vendor/ours/"],  # negations: pathspec decides
+        [],
+    ],
+)
+def test_patterns_match_as_pathspec_does(patterns):
+    """A warm run's discovery tries all exclude patterns as one regex: the same answers."""
+    import pathspec
+
+    from asynclint.files import _Patterns
+
+    spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+    ours = _Patterns(patterns)
+    paths = [
+        "build", "build/", "src/build/", "src/build/x.py", "dist/", "src/dist/", "docs/_build/", "docs/_build/x",
+        "m.pyc", "pkg/m.pyo", "m.py", "keep.py", "pkg/keep.py", "vendor/", "vendor/ours/", "vendor/ours/a.py",
+        "x/generated/y.py", "a/b", "a/x/y/b", "Temp1/", "temporary.py", "#x", ".git/", "pkg.egg-info/",
+        "node_modules/", "deep/nested/.venv/", "site-packages/", "__pycache__/", "ok/fine.py",
+    ]
+    assert [ours.match_file(p) for p in paths] == [spec.match_file(p) for p in paths]

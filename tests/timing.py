@@ -26,23 +26,32 @@ STARVED = 0.8
 ATTEMPTS = 4
 
 
+def _causes(report) -> dict[str, float]:
+    """A report's time per cause, from a ``ProfileReport`` or its JSON (``--format json``)."""
+    return dict(report["causes"]) if isinstance(report, dict) else dict(report.analysis.causes)
+
+
+def blocked_ms(report) -> float:
+    return report["lag"]["blocked_ms"] if isinstance(report, dict) else report.analysis.lag.blocked_ms
+
+
 def host_ms(report) -> float:
-    return dict(report.analysis.causes).get(HOST, 0.0)
+    return _causes(report).get(HOST, 0.0)
 
 
 def held_ms(report) -> float:
     """Blocked time the loop thread had a CPU for: the part the code under test can be judged by."""
-    return report.analysis.lag.blocked_ms - host_ms(report)
+    return blocked_ms(report) - host_ms(report)
 
 
 def code_ms(report) -> float:
     """Blocked time charged to code: neither to the host nor to garbage collection, whose pauses
     are timed by the clock and so stretched by a busy host like any wait."""
-    return held_ms(report) - dict(report.analysis.causes).get(GC, 0.0)
+    return held_ms(report) - _causes(report).get(GC, 0.0)
 
 
 def starved(report, share: float = STARVED) -> bool:
-    blocked = report.analysis.lag.blocked_ms
+    blocked = blocked_ms(report)
     return blocked > 0 and host_ms(report) > share * blocked
 
 

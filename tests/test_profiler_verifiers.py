@@ -77,8 +77,11 @@ def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before
     # subprocess off the loop: waits that are the code's under any load. Compared, the time each run
     # charged to code: the host's share (the loop thread waiting for a CPU) and the collector's
     # (timed by the clock, so stretched alike) swing with the machine's load, not with the fix.
+    # Measured on two cores (ms charged to code): unfixed 1603 at load 4, 4297 beside two CPU
+    # burners, fixed 56 and 61. So a quarter keeps a fixed run clear of an unfixed one under either
+    # load, and fails a fix that leaves the waits on the loop even if load halves between the runs.
     assert after["lag"]["p99_ms"] < before["lag"]["p99_ms"]
-    assert code_ms(after) < 0.8 * code_ms(before), (after["causes"], before["causes"])
+    assert code_ms(after) < 0.25 * code_ms(before), (after["causes"], before["causes"])
 
 
 def test_duration_stops_starting_groups_on_time_and_concurrency_is_what_ran(project: Path):

@@ -10,6 +10,7 @@ import re
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from asynclint.profiler.monitor import LoopMonitor, MonitorError
 from asynclint.profiler.report import Settings
 from asynclint.profiler.session import profile
 from asynclint.profiler.live import watch
-from timing import code_ms, measure
+from timing import code_ms, held_a_cpu, held_time_ms, measure
 
 pytestmark = [pytest.mark.timing, pytest.mark.slow]
 
@@ -60,29 +61,35 @@ def workload_module():
         sys.path.remove(str(WORKLOADS))
 
 
-def time_blockers(workload_module) -> dict[str, list[float]]:
-    """Each blocking operation timed alone, now, on this machine (5 runs each, in ms)."""
-    timings = {}
-    for name, blocker in workload_module.BLOCKERS.items():
-        samples = []
-        for _ in range(5):
-            started = time.perf_counter()
-            blocker()
-            samples.append((time.perf_counter() - started) * 1000)
-        timings[name] = samples
-    return timings
+def time_blockers(workload_module) -> dict[str, list[tuple[float, float]]]:
+    """Each blocking operation timed alone, now, on this machine (5 runs each): the milliseconds it
+    held the thread, less any wait for a CPU (which the profiler charges to the host, not to the
+    line), and of those the milliseconds it computed (see ``timing.held_time_ms``)."""
+    return {name: [held_time_ms(blocker) for _ in range(5)] for name, blocker in workload_module.BLOCKERS.items()}
+
+
+@dataclass(frozen=True)
+class Alone:
+    typical_ms: float  # the median: a site's total is a sum over many runs of the operation
+    slowest_ms: float
+    computes: bool  # on a CPU for most of its time, so its line can lose that time to <host>
 
 
 @pytest.fixture(scope="module")
-def calibrated_run(workload_module):
-    """The stalled workload's report, and each blocker's time range measured alone just before and
-    just after it: disk writes in particular swing several-fold as the shared machine's page cache
-    fills and drains, so a single calibration can miss the conditions the run saw."""
+def calibrated_run(workload_module) -> tuple:
+    """The stalled workload's report, and each blocker's time measured alone just before and just
+    after it: disk writes in particular swing several-fold as the shared machine's page cache fills
+    and drains, so a single calibration can miss the conditions the run saw. The run is measured
+    again while the host took so much of it that the lines that compute cannot be judged."""
     before = time_blockers(workload_module)
-    report = measure(lambda: profile(f"{WORKLOAD}:stalls", settings()).report)
+    report = measure(lambda: profile(f"{WORKLOAD}:stalls", settings()).report, held_a_cpu)
     after = time_blockers(workload_module)
-    ranges = {name: (min(before[name] + after[name]), max(before[name] + after[name])) for name in before}
-    return report, ranges
+    alone = {}
+    for name in before:
+        held = [ms for ms, _ in before[name] + after[name]]
+        cpu = [ms for _, ms in before[name] + after[name]]
+        alone[name] = Alone(statistics.median(held), max(held), statistics.median(cpu) >= statistics.median(held) / 2)
+    return report, alone
 
 
 @pytest.fixture(scope="module")
@@ -90,21 +97,25 @@ def stalled(calibrated_run):
     return calibrated_run[0]
 
 
+def judged_lines(report, alone: dict[str, Alone]) -> dict[str, int]:
+    """The injected lines whose time ``report`` must show: all of them when the loop thread had a
+    CPU, else those that do not compute (the host took what the others did, rightly charged to it)."""
+    return {name: line for name, line in marker_lines().items() if held_a_cpu(report) or not alone[name].computes}
+
+
 def test_every_injected_stall_is_reported_at_its_line(calibrated_run):
-    stalled, ranges = calibrated_run
+    stalled, alone = calibrated_run
     sites = user_sites(stalled)
     per_kind = ROLLOUTS // KINDS
+    judged = judged_lines(stalled, alone)
+    assert "sleep" in judged  # time.sleep keeps its time under any load: every run judges something
     for name, line in marker_lines().items():
-        assert line in sites, f"{name} (line {line}) not reported; sites: {sorted(sites)}"
-        site = sites[line]
-        fastest, slowest = ranges[name]
+        assert line in sites or name not in judged, f"{name} (line {line}) not reported; sites: {sorted(sites)}"
+        total = sites[line].total_ms if line in sites else 0.0
         # Samples split each stall among the code that shared it, so a total is an estimate:
-        # within 4x either way of the operation's own time, measured alone around the run, of
-        # which the site keeps the part charged to code (the rest is the host's, or the garbage
-        # collector's, which a busy host stretches alike).
-        kept = code_ms(stalled) / stalled.analysis.lag.blocked_ms
-        assert fastest * per_kind * kept / 4 <= site.total_ms <= slowest * per_kind * 4, \
-            (name, site.total_ms, ranges[name], kept)
+        # within 4x either way of the operation's own time, measured alone around the run.
+        floor = alone[name].typical_ms * per_kind / 4 if name in judged else 0.0
+        assert floor <= total <= alone[name].slowest_ms * per_kind * 4, (name, total, alone[name], stalled.analysis.causes)
 
 
 def test_injected_sites_dominate_the_blocked_time(stalled):
@@ -114,17 +125,19 @@ def test_injected_sites_dominate_the_blocked_time(stalled):
     assert injected >= 0.6 * code_ms(stalled), stalled.analysis.causes
 
 
-def test_uvloop_reports_the_same_sites():
+def test_uvloop_reports_the_same_sites(calibrated_run):
     pytest.importorskip("uvloop")
-    report = measure(lambda: profile(f"{WORKLOAD}:stalls", settings(loop="uvloop")).report)
+    alone = calibrated_run[1]
+    report = measure(lambda: profile(f"{WORKLOAD}:stalls", settings(loop="uvloop")).report, held_a_cpu)
     assert report.settings.loop == "uvloop" and report.outputs.errors == 0
     sites = user_sites(report)
-    assert set(marker_lines().values()) <= set(sites), sorted(sites)
+    assert set(judged_lines(report, alone).values()) <= set(sites), (sorted(sites), report.analysis.causes)
     injected = sum(s.total_ms for line, s in sites.items() if line in marker_lines().values())
     assert injected >= 0.6 * code_ms(report), report.analysis.causes
     # uvloop runs callbacks from C: the chain still reaches the rollout, and no further than the runner.
-    chain = [frame.function for frame in sites[marker_lines()["helper"]].chain]
-    assert chain[:3] == ["_tokenize", "score", "block_helper"] and "stalls" in chain, chain
+    if marker_lines()["helper"] in sites:
+        chain = [frame.function for frame in sites[marker_lines()["helper"]].chain]
+        assert chain[:3] == ["_tokenize", "score", "block_helper"] and "stalls" in chain, chain
 
 
 def test_a_helper_two_calls_deep_carries_its_chain(stalled):
@@ -153,10 +166,12 @@ def test_lag_statistics_are_consistent(stalled):
     assert sum(ms for _, ms in stalled.analysis.causes) == pytest.approx(lag.blocked_ms, rel=1e-6)
 
 
-def test_a_clean_workload_is_not_blamed(stalled):
+def test_a_clean_workload_is_not_blamed(calibrated_run):
+    stalled, alone = calibrated_run
     clean = profile(f"{WORKLOAD}:clean", settings(threshold_ms=10.0)).report
     blamed = sum(s.total_ms for s in clean.analysis.sites if s.cause == USER)
-    smallest_injected = min(s.total_ms for line, s in user_sites(stalled).items() if line in marker_lines().values())
+    sites = user_sites(stalled)
+    smallest_injected = min(sites[line].total_ms for line in judged_lines(stalled, alone).values())
     # Host noise can land a rare sample in user code; anything systematic would be far larger.
     assert blamed < smallest_injected / 5, [(s.frame, s.total_ms) for s in clean.analysis.sites]
     assert clean.outputs.count == ROLLOUTS

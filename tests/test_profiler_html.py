@@ -14,7 +14,7 @@ from test_profiler_cli import profile_json, run, workdir  # noqa: F401 (a fixtur
 
 from asynclint.profiler.attribution import analyze
 from asynclint.profiler.compare import compare
-from asynclint.profiler.html import TOP_SITES, render_compare_html, render_html
+from asynclint.profiler.html import TOP_SITES, lag_chart, render_compare_html, render_html
 from asynclint.profiler.monitor import LagTimeline, Recording, Sample, Stall
 from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary, to_dict
 from asynclint.profiler.session import html_call_tree
@@ -108,6 +108,48 @@ def test_user_controlled_strings_render_as_text():
     assert escape(SCRIPT) in text
     page = Page(text)
     assert any(SCRIPT in cell for row in page.rows for cell in row)  # shown, as text, in the sites table
+
+
+def _one_stall_doc(path: str, stall_s: float) -> dict:
+    """The JSON report of a run whose loop one function at ``path`` held for ``stall_s``."""
+    stack = ((_code("handler", path), 1), (_code("step", path), 2))
+    stall = Stall(due=10.5, duration=stall_s, samples=(Sample(10.51, stack),), gc_time=0.0)
+    recording = Recording(lags=(0.0001, stall_s), stalls=(stall,), started=10.0, wall=4.0, interval=0.002,
+                          threshold=0.005, method="signal", notes=(), timeline=(0.0001, None, stall_s), timeline_s=1.0)
+    report = ProfileReport(
+        target="app.py:main", kind="callable", settings=Settings(4, 4, None, 50.0, 0, 5.0, 2.0, "signal"),
+        rollouts=4, wall_s=4.0, analysis=analyze(recording, user_roots=(path.rsplit("/", 1)[0],)),
+        outputs=OutputsDigest.of(("ok",), 0), static=StaticSummary(1, 0), first_error=None)
+    return to_dict(report)
+
+
+@pytest.mark.parametrize("stall_s", [0.05, 0.999, 1.0, 2.5, 10.0, 40.0])
+def test_the_unit_of_the_lag_axis_clears_the_numbers_of_the_top_tick(stall_s: float):
+    chart = lag_chart(_one_stall_doc("/srv/project/app.py", stall_s))
+    texts = [(float(y), float(x), anchor, text) for x, y, anchor, text in re.findall(
+        r'<text x="([\d.]+)" y="([\d.]+)" font-size="10"(?: text-anchor="(\w+)")? fill="#667">([^<]*)</text>', chart)]
+    unit = [entry for entry in texts if entry[3] == "ms"]
+    ticks = [entry for entry in texts if re.fullmatch(r"[\d.]+", entry[3])]
+    assert len(unit) == 1 and ticks, texts
+    highest = min(y for y, *_ in ticks)
+    assert any(float(text) >= 1000 for *_, text in ticks) == (stall_s >= 1.0)
+    # Both 10 px text: the unit's baseline a full line plus a gap above the top tick's baseline.
+    assert unit[0][0] + 10 + 2 <= highest, (unit, ticks)
+
+
+def test_a_long_path_is_shortened_in_the_middle_and_whole_in_its_tooltip():
+    path = "/srv/" + "/".join(f"package_with_a_long_name_{n}" for n in range(12)) + "/handler_module.py"
+    doc = _one_stall_doc(path, 0.03)
+    shown = doc["sites"][0]["path"]
+    assert len(shown) > 200
+    text = render_html(doc, None)
+    page = check_page(text)
+    row = next(row for row in page.rows if "handler" in " ".join(row))
+    assert shown not in row[0] and row[0].startswith(shown[:10]) and row[0].endswith("handler_module.py:1"), row[0]
+    assert len(row[0]) < 80
+    assert f'title="{escape(shown)}:1"' in text
+    # the caller's path too
+    assert shown + ":2" not in " ".join(row) and f'title="{escape(shown)}:2"' in text
 
 
 def test_the_lag_timeline_stays_bounded_and_keeps_each_bucket_s_maximum():

@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from test_cli import EXAMPLES, run
+from timing import code_ms, measure
 
 pytest.importorskip("verifiers.legacy", reason="needs `pip install -e .[verifiers]` (verifiers 0.3.x)")
 
@@ -56,9 +57,14 @@ def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before
     fixed = run("fix", "--severity", "low", "--unsafe-fixes", "examples", cwd=project)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert run("check", "--severity", "low", "examples", cwd=project).returncode == 0
-    result = run("profile", "examples/wiki_qa", *ARGS, "-o", "after.json", cwd=project)
-    assert result.returncode == 0, result.stderr[-2000:]
-    after = json.loads((project / "after.json").read_text())
+
+    def profile_after() -> dict:
+        result = run("profile", "examples/wiki_qa", *ARGS, "-o", "after.json", cwd=project)
+        assert result.returncode == 0, result.stderr[-2000:]
+        return json.loads((project / "after.json").read_text())
+
+    # Measured again (once) if the host kept the loop thread from its CPU for most of the blocked time.
+    after = measure(profile_after, attempts=2)
     assert after["run"]["errors"] == 0 and after["static"]["findings"] == 0
     for line in (78, 47):  # the sync judge call and the checker subprocess: gone from the loop
         site = _site(after, "examples/wiki_qa/rewards.py", line)
@@ -67,10 +73,15 @@ def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before
     assert compared.returncode == 0, compared.stdout
     comparison = json.loads(compared.stdout)
     assert comparison["outputs_identical"] is True
-    # Ratios measured in one test, moments apart; the fix removes seconds of blocking, so even
-    # a loaded machine keeps well inside these.
+    # Measured in one test, moments apart. The fix takes the judge's round trips and the checker's
+    # subprocess off the loop: waits that are the code's under any load. Compared, the time each run
+    # charged to code: the host's share (the loop thread waiting for a CPU) and the collector's
+    # (timed by the clock, so stretched alike) swing with the machine's load, not with the fix.
+    # Measured on two cores (ms charged to code): unfixed 1603 at load 4, 4297 beside two CPU
+    # burners, fixed 56 and 61. So a quarter keeps a fixed run clear of an unfixed one under either
+    # load, and fails a fix that leaves the waits on the loop even if load halves between the runs.
     assert after["lag"]["p99_ms"] < before["lag"]["p99_ms"]
-    assert after["lag"]["blocked_ms"] < 0.8 * before["lag"]["blocked_ms"]
+    assert code_ms(after) < 0.25 * code_ms(before), (after["causes"], before["causes"])
 
 
 def test_duration_stops_starting_groups_on_time_and_concurrency_is_what_ran(project: Path):

@@ -11,6 +11,7 @@ shows the premise held (``measure``).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -25,23 +26,32 @@ STARVED = 0.8
 ATTEMPTS = 4
 
 
+def _causes(report) -> dict[str, float]:
+    """A report's time per cause, from a ``ProfileReport`` or its JSON (``--format json``)."""
+    return dict(report["causes"]) if isinstance(report, dict) else dict(report.analysis.causes)
+
+
+def blocked_ms(report) -> float:
+    return report["lag"]["blocked_ms"] if isinstance(report, dict) else report.analysis.lag.blocked_ms
+
+
 def host_ms(report) -> float:
-    return dict(report.analysis.causes).get(HOST, 0.0)
+    return _causes(report).get(HOST, 0.0)
 
 
 def held_ms(report) -> float:
     """Blocked time the loop thread had a CPU for: the part the code under test can be judged by."""
-    return report.analysis.lag.blocked_ms - host_ms(report)
+    return blocked_ms(report) - host_ms(report)
 
 
 def code_ms(report) -> float:
     """Blocked time charged to code: neither to the host nor to garbage collection, whose pauses
     are timed by the clock and so stretched by a busy host like any wait."""
-    return held_ms(report) - dict(report.analysis.causes).get(GC, 0.0)
+    return held_ms(report) - _causes(report).get(GC, 0.0)
 
 
 def starved(report, share: float = STARVED) -> bool:
-    blocked = report.analysis.lag.blocked_ms
+    blocked = blocked_ms(report)
     return blocked > 0 and host_ms(report) > share * blocked
 
 
@@ -64,6 +74,41 @@ def with_cpu_share(run: Callable[[], T]) -> tuple[T, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     result = run()
     return result, (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
+
+
+def _run_queue_s() -> float:
+    """Seconds the calling thread has waited for a CPU, from the run-queue clock Linux keeps per
+    thread (the one the profiler charges to the host); 0 where there is none."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat") as clock:
+            return int(clock.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def held_time_ms(run: Callable[[], object]) -> tuple[float, float]:
+    """Milliseconds ``run()`` took on this thread less the time the thread waited for a CPU (how
+    long the operation holds a loop when the host lets it run, which is what the profiler charges
+    to code: comparable with a site's total under any load, unlike the wall time), and of those
+    the milliseconds it computed (thread CPU time; the rest it slept or waited for the kernel)."""
+    wall, cpu, waited = time.perf_counter(), time.thread_time(), _run_queue_s()
+    run()
+    held = (time.perf_counter() - wall) - (_run_queue_s() - waited)
+    return max(0.0, held) * 1000, (time.thread_time() - cpu) * 1000
+
+
+#: Host share of a run's blocked time up to which its CPU-bound lines can be judged by their totals.
+#: The profiler charges a sampling interval to the host when the loop thread waited for a CPU for
+#: half of it or more, so when the host takes a large share, a line that computes can lose most of
+#: its time, or all of it, to ``<host>`` (measured: at 44% a 130 ms line kept 2.5 ms); a line that
+#: sleeps or waits for the kernel is not runnable meanwhile, and keeps its time under any load.
+HELD = 0.25
+
+
+def held_a_cpu(report) -> bool:
+    """The loop thread had a CPU for nearly all of the run's blocked time: lines that compute keep
+    their time."""
+    return not starved(report, HELD)
 
 
 #: CPU share (see ``with_cpu_share``) below which CPU-bound code was mostly waiting for a CPU.

@@ -14,6 +14,11 @@ from asynclint.profiler.compare import Comparison, site_change_verdict
 #: Sites listed in the page's tables (the JSON report lists them all).
 TOP_SITES = 25
 CHART_W, CHART_H, CHART_PAD = 1060, 170, 34
+#: The plot's top edge: the band above it holds the axis's unit, clear of the top tick's number.
+PLOT_TOP = 26
+#: Paths longer than this are shortened in the middle (the full path in the tooltip), so that one
+#: deep path cannot widen a table past the page.
+PATH_CHARS = 64
 #: Callers shown under a site; the rest fold into a <details>.
 SHOWN_CALLERS = 3
 #: The lag axis is logarithmic from this floor up: a 0.1 ms beat and a 1 s stall on one chart.
@@ -46,6 +51,14 @@ def _e(value: Any) -> str:
 
 def _ms(value: float) -> str:
     return f"{value:,.1f} ms" if value < 10_000 else f"{value / 1000:,.2f} s"
+
+
+def _location(path: str, line: Any) -> str:
+    """``path:line`` as code, a long path shortened in the middle: its start says where, its end
+    which file; the whole path in the tooltip."""
+    shown = path if len(path) <= PATH_CHARS else f"{path[:PATH_CHARS // 3]}…{path[-(PATH_CHARS - PATH_CHARS // 3 - 1):]}"
+    title = f' title="{_e(path)}:{_e(line)}"' if shown != path else ""
+    return f"<code{title}>{_e(shown)}:{_e(line)}</code>"
 
 
 def _page(title: str, body: Iterable[str]) -> str:
@@ -97,7 +110,8 @@ def _y(ms: float, top_ms: float) -> float:
     """The chart's vertical position of ``ms`` on a log axis from FLOOR_MS to ``top_ms``."""
     span = math.log10(top_ms / FLOOR_MS)
     fraction = math.log10(max(ms, FLOOR_MS) / FLOOR_MS) / span if span > 0 else 0.0
-    return CHART_H - CHART_PAD / 2 - min(1.0, fraction) * (CHART_H - CHART_PAD)
+    bottom = CHART_H - CHART_PAD / 2
+    return bottom - min(1.0, fraction) * (bottom - PLOT_TOP)
 
 
 def _usable(timeline: Any) -> bool:
@@ -160,7 +174,8 @@ def lag_chart(doc: dict, top_ms: float | None = None) -> str:
                      f'stroke-dasharray="4 3"><title>stall threshold {threshold:g} ms</title></line>')
     parts.append(f'<text x="{left}" y="{CHART_H - 2}" font-size="10" fill="#667">0 s</text>'
                  f'<text x="{left + plot_w}" y="{CHART_H - 2}" font-size="10" fill="#667" text-anchor="end">'
-                 f"{total_s:.2f} s</text><text x=\"4\" y=\"12\" font-size=\"10\" fill=\"#667\">ms</text></svg>")
+                 f'{total_s:.2f} s</text><text x="{left - 4}" y="{PLOT_TOP - 14}" font-size="10" text-anchor="end" '
+                 'fill="#667">ms</text></svg>')
     return "".join(parts) + (f'<p class="dim">Largest heartbeat lag per {width_s * 1000:g} ms slice (log scale); '
                              "red: a stall, over the dashed threshold; shaded and numbered: the worst stalls.</p>")
 
@@ -180,7 +195,7 @@ def _finding(finding: dict | None, site: dict) -> str:
                 f'{_e(finding.get("severity"))}</span> <span class="dim">{_e(finding.get("rule", ""))}</span>')
         via = finding.get("via")
         if via:
-            text += f'<div class="chain">at caller {_e(via["path"])}:{_e(via["line"])}</div>'
+            text += f'<div class="chain">at caller {_location(via["path"], via["line"])}</div>'
         return text
     if site.get("suppressed"):
         return '<span class="dim">suppressed</span>'
@@ -198,11 +213,11 @@ def sites_table(doc: dict) -> str:
     rows = []
     for site in sites[:TOP_SITES]:
         share = float(site["total_ms"]) / blocked
-        where = f'<code>{_e(site["path"])}:{_e(site["line"])}</code>'
+        where = _location(site["path"], site["line"])
         if site.get("inner"):
             inner = site["inner"]
-            where += f'<div class="chain">inside {_e(inner["function"])}, {_e(inner["path"])}:{_e(inner["line"])}</div>'
-        callers = [f'<div class="chain">← {_e(c["function"])} <code>{_e(c["path"])}:{_e(c["line"])}</code></div>'
+            where += f'<div class="chain">inside {_e(inner["function"])}, {_location(inner["path"], inner["line"])}</div>'
+        callers = [f'<div class="chain">← {_e(c["function"])} {_location(c["path"], c["line"])}</div>'
                    for c in site.get("chain") or []]
         chain = "".join(callers[:SHOWN_CALLERS])
         if len(callers) > SHOWN_CALLERS:
@@ -270,7 +285,7 @@ def render_compare_html(before: dict, after: dict, result: Comparison) -> str:
     rows = []
     for change in result.sites[:TOP_SITES]:
         word = site_change_verdict(change)
-        rows.append((f"<code>{_e(change.path)}:{_e(change.line)}</code>", f"<code>{_e(change.function)}</code>",
+        rows.append((_location(change.path, change.line), f"<code>{_e(change.function)}</code>",
                      _e(change.finding or ""), _ms(change.before_ms), _ms(change.after_ms), _ratio(change.ratio),
                      f'<span class="{styles.get(word, "dim")}">{_e(word)}</span>'))
     body += ["<h2>Sites: stall time before and after</h2>",

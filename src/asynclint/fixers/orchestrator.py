@@ -27,6 +27,7 @@ from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
 from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
+from asynclint.suppressions import rewritten_suppressed_line, suppressed_lines
 from asynclint.twin_discovery import DiscoveredTwin, twin_calls, with_discovered
 
 #: Rounds of lint -> fix -> verify; each round fixes everything that does not overlap, so real
@@ -226,12 +227,37 @@ def _propose(
                 # a safe recipe that found this particular rewrite unsafe (its note says why)
                 outcome = Decline(f"unsafe fix, needs --unsafe-fixes: {outcome.note or outcome.title}")
             if isinstance(outcome, Fix):
+                marked = _rewrites_suppressed(outcome, project)
+                if marked is not None:
+                    outcome = Decline(marked)
+            if isinstance(outcome, Fix):
                 proposals.append(_with_inner_claims(outcome, findings, project))
                 break
             declines.append(outcome)
         else:
             reasons[finding] = _decline_reason(fixers.candidates(recipe, True, twin), names, declines)
     return proposals
+
+
+def _rewrites_suppressed(fix: Fix, project: FixProject) -> str | None:
+    """Why ``fix`` must not be made: it would rewrite a line a suppression comment covers (or
+    part a comment from the line below it it covers). Someone decided about that line; a fix
+    never overrides the decision, whichever rule the comment names."""
+    texts = {path: project.texts[path] for path in dict.fromkeys(_path(edit, fix) for edit in fix.edits)}
+    if not any(suppressed_lines(text) for text in texts.values()):
+        return None
+    try:
+        after = _apply([fix], project, {**project.texts})
+    except Exception:  # libcst refuses to render it: verification reports that
+        return None
+    for path, before in texts.items():
+        line = rewritten_suppressed_line(before, after[path])
+        if line is not None:
+            # Quoted, not numbered: the lines move as other fixes land, and a dry run writes nothing.
+            where = "" if path == fix.path else f" in {path}"
+            return (f"its edit would rewrite `{before.splitlines()[line - 1].strip()}`{where}, a line a "
+                    "suppression comment covers (marked lines are left as written)")
+    return None
 
 
 def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Decline:

@@ -9,7 +9,7 @@ import pickle
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -324,13 +324,31 @@ def _summarize_in_worker(source: SourceFile) -> ModuleSummary | FileError:
     return summarize(source, _worker_catalogue)
 
 
-def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> list[ModuleSummary | FileError]:
+#: Told what a run is doing: (stage, items done, items in all or ``None`` when not counted).
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def _quiet(stage: str, done: int, total: int | None) -> None:
+    """The progress of a run nobody watches."""
+
+
+def index(
+    sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int, progress: Progress = _quiet
+) -> list[ModuleSummary | FileError]:
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
-        return [summarize(source, catalogue) for source in sources]
+        summaries = []
+        for source in sources:
+            summaries.append(summarize(source, catalogue))
+            progress("indexing", len(summaries), len(sources))
+        return summaries
     apis = tuple(catalogue.apis.values())
     initargs = (apis, catalogue.offload)
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs) as pool:
-        return list(pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4))))
+        summaries = []
+        for summary in pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4))):
+            summaries.append(summary)
+            progress("indexing", len(summaries), len(sources))
+        return summaries
 
 
 def default_jobs() -> int:
@@ -378,12 +396,15 @@ def run_check(
     jobs: int | None = None,
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
+    progress: Progress = _quiet,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
-    (default: this interpreter's ``sys.path``)."""
+    (default: this interpreter's ``sys.path``). ``progress`` is told each stage as it goes."""
+    progress("finding files", 0, None)
     files = discover(paths, config)
+    progress("reading files", 0, len(files))
     sources, errors = read_sources(files, config.root)
     catalogue = config.catalogue()
     if config.follow_imports:
@@ -397,7 +418,8 @@ def run_check(
             summaries.append(cached)
         else:
             missing.append(source)
-    for source, outcome in zip(missing, index(missing, catalogue, jobs or default_jobs()), strict=True):
+    indexed = index(missing, catalogue, jobs or default_jobs(), progress)
+    for source, outcome in zip(missing, indexed, strict=True):
         if isinstance(outcome, FileError):
             errors.append(outcome)
         else:
@@ -407,8 +429,10 @@ def run_check(
     if cache:
         cache.save({cache.key(s) for s in sources})
     if config.follow_imports:
+        progress("reading installed packages", 0, None)
         summaries.extend(
             follow_libraries(summaries, config, use_cache=use_cache, search_path=search_path, catalogue=catalogue)
         )
+    progress("analysing the project", 0, None)
     texts = {source.path: source.text for source in sources}
     return replace(check_project(summaries, texts, config, catalogue, errors), root=config.root.as_posix())

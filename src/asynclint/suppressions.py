@@ -71,6 +71,8 @@ def comments(text: str) -> list[Comment]:
                 continue
             line, start = token.start
             for match, suppression in _in_line(token.string):
+                if match.start() and not token.string[match.start() - 1].isspace():
+                    continue  # quoted in a comment's prose (``# asynclint: ignore``), not written as one
                 if suppression[0] == "noqa" and not any(_ours(part) for part in suppression[1] or ()):
                     continue  # codes for other tools only
                 column = start + match.start() + 1

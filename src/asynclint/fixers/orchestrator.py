@@ -82,6 +82,8 @@ class FixOutcome:
     checked: tuple[Finding, ...] = ()  # the findings in the original texts, before any fix
     #: A finding of any round -> the same finding as ``check`` reported it in the original texts.
     origins: Mapping[Finding, Finding] = field(default_factory=dict)
+    #: The findings below ``config.min_severity`` in the original texts: not tried, but said.
+    below: tuple[Finding, ...] = ()
 
     @property
     def changed(self) -> dict[str, str]:
@@ -114,7 +116,7 @@ class _Linter:
         self.libraries = list(libraries)  # deep mode: installed modules, never edited
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
 
-    def lint(self, texts: dict[str, str]) -> _Linted:
+    def lint(self, texts: dict[str, str], *, every_severity: bool = False) -> _Linted:
         summaries, errors = [], []
         for path, text in texts.items():
             cached = self._summaries.get(path)
@@ -127,7 +129,8 @@ class _Linter:
         # Deep mode: installed modules join the project for the analysis, never for editing.
         every = [*summaries, *self.libraries]
         graph = project_graph(every, self.config)
-        return _Linted(check_project(every, texts, self.config, self.catalogue, errors, graph), graph)
+        config = replace(self.config, min_severity=Severity.LOW) if every_severity else self.config
+        return _Linted(check_project(every, texts, config, self.catalogue, errors, graph), graph)
 
 
 def fix_sources(
@@ -151,8 +154,12 @@ def fix_sources(
     rewrites = twin_calls(twins)
     applied: list[Applied] = []
     reasons: dict[Finding, str] = {}  # by the finding as checked
-    linted = linter.lint(texts)
-    result = linted.result
+    # Linted once at every severity, to say what the threshold leaves out; fixed at the threshold.
+    linted = linter.lint(texts, every_severity=True)
+    below = tuple(f for f in linted.result.findings
+                  if f.severity < config.min_severity and (only is None or only(f)))
+    result = replace(linted.result, findings=tuple(f for f in linted.result.findings if f.severity >= config.min_severity))
+    linted = replace(linted, result=result)
     checked = result.findings
     origins = {finding: finding for finding in checked}
     broken = {error.path for error in result.errors}
@@ -187,7 +194,7 @@ def fix_sources(
         for finding in result.findings
         if only is None or only(finding)
     )
-    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked), origins)
+    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked), origins, below)
 
 
 def _follow(
@@ -284,6 +291,8 @@ def _decline_reason(every: Sequence[str], tried: Sequence[str], declines: list[D
 
 def _why_no_fix(finding: Finding, project: FixProject) -> str:
     """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
+    if finding.facts.suppression:  # ASL901: the comment is the user's decision to edit
+        return "no automatic fix: edit the suppression comment (fix never rewrites a line one covers)"
     if len(finding.chain) < 2:  # a definition's finding: no call on a hot path to rewrite
         return "no automatic fix: the knowledge base names no fix recipe for this finding"
     if finding.chain[-1].path not in project.texts:  # deep mode: it blocks inside an installed package

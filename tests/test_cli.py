@@ -471,7 +471,9 @@ def on_terminal(*args: str, cwd: Path, columns: int, stream: str = "stdout", sta
     environment = {**os.environ, "NO_COLOR": "1"}
     environment.pop("COLUMNS", None)
     other = tempfile.TemporaryFile()  # a file, not a pipe: nothing waits for it to be read
-    streams = {"stdout": slave, "stderr": other} if stream == "stdout" else {"stdout": other, "stderr": slave}
+    streams = {"stdout": slave, "stderr": other}
+    if stream == "stderr":
+        streams = {"stdout": other, "stderr": slave}
     process = subprocess.Popen([ASYNCLINT, *args], cwd=cwd, env=environment, **streams)
     os.close(slave)
     chunks = []

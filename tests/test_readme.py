@@ -84,7 +84,8 @@ def test_walkthrough_runs_as_written(body: str, tmp_path: Path):
     bin_dir = tmp_path / "bin"  # `asynclint` on PATH is the one under test
     bin_dir.mkdir()
     (bin_dir / "asynclint").symlink_to(ASYNCLINT)
-    environment = {**os.environ, "NO_COLOR": "1", "TMPDIR": str(tmp_path), "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    environment = {**os.environ, "NO_COLOR": "1", "TMPDIR": str(tmp_path), "PATH": path}
     subprocess.run(["bash", "-c", "\n".join(script)], cwd=start, env=environment, check=True, timeout=900)
     for number, step in enumerate(walk):
         printed = (out / f"{number}.out").read_text(encoding="utf-8", errors="replace")

@@ -20,7 +20,7 @@ from asynclint import __version__, baseline
 from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
-from asynclint.model import FileError, Severity
+from asynclint.model import Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: `profile` or `check --watch` stopped by SIGINT (Ctrl-C), as shells report it: 128 + SIGINT.
@@ -149,7 +149,7 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
-    or the command line / configuration is wrong.
+    or the command line / configuration is wrong, 130 --watch stopped by Ctrl-C.
     """
     from asynclint.progress import ProgressBar
     from asynclint.report import render

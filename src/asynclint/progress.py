@@ -63,7 +63,9 @@ class ProgressBar:
             self._bar.remove_task(self._task)
         self._task = self._bar.add_task(stage, total=total, completed=done)
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         with self._lock:
             self._closed = True
             if self._timer is not None:

@@ -158,7 +158,8 @@ def fix_sources(
     linted = linter.lint(texts, every_severity=True)
     below = tuple(f for f in linted.result.findings
                   if f.severity < config.min_severity and (only is None or only(f)))
-    result = replace(linted.result, findings=tuple(f for f in linted.result.findings if f.severity >= config.min_severity))
+    shown = tuple(f for f in linted.result.findings if f.severity >= config.min_severity)
+    result = replace(linted.result, findings=shown)
     linted = replace(linted, result=result)
     checked = result.findings
     origins = {finding: finding for finding in checked}

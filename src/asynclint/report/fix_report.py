@@ -36,7 +36,8 @@ def fixed_lines(outcome: FixOutcome, write_errors: Mapping[str, str], *, dry_run
     records its finding as ``check`` reported it."""
     verb = "would fix" if dry_run else "fixed"
     lines = []
-    for applied in sorted(_written(outcome, write_errors), key=lambda a: (a.finding.path, a.finding.line, a.finding.column)):
+    written = _written(outcome, write_errors)
+    for applied in sorted(written, key=lambda a: (a.finding.path, a.finding.line, a.finding.column)):
         f = applied.finding
         text = f"{f.path}:{f.line}:{f.column}: {f.code} {verb}: {applied.title}"
         elsewhere = [path for path in applied.paths if path != f.path]

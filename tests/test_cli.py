@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -145,6 +146,18 @@ def test_directory_without_python_files_warns_and_exits_0(tmp_path: Path):
     result = run("check", "empty", cwd=tmp_path)
     assert result.returncode == 0
     assert "no Python files found" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_a_non_python_file_named_explicitly_is_refused(tmp_path: Path, command: str):
+    write(tmp_path, {"notes.md": "time.sleep(1)\n", "tool": "#!/usr/bin/env python3\nimport time\n\n\n"
+                     "async def main():\n    time.sleep(1)\n", "app.py": "x = 1\n"})
+    result = run(command, "app.py", "notes.md", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("asynclint: error: notes.md: not a Python file (asynclint reads .py files and scripts "
+                             "with a python shebang; a directory is searched for .py files)\n")
+    script = run("check", "--format", "concise", "tool", cwd=tmp_path)  # a python script without a suffix
+    assert script.returncode == 1 and "tool:6:5: ASL101" in script.stdout
 
 
 @pytest.mark.parametrize(
@@ -326,6 +339,25 @@ def test_excludes_gitignore_and_default_directories(project: Path):
     assert findings(result) == []
 
 
+def test_git_info_exclude_and_the_global_excludes_file_are_honoured(project: Path, tmp_path_factory):
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    write(project, {"local/tmp.py": HOT, "mine/tmp.py": HOT, "sub/mine/deep.py": HOT, ".git/info/exclude": "local/\n"})
+    home = tmp_path_factory.mktemp("home")
+    write(home, {"ignore": "mine/\n", "gitconfig": f"[core]\n\texcludesFile = {home / 'ignore'}\n"})
+    env = {"GIT_CONFIG_GLOBAL": str(home / "gitconfig"), "XDG_CONFIG_HOME": str(home / "nowhere")}
+    result = run("check", "--format", "json", ".", cwd=project, env=env)
+    assert {f["path"] for f in findings(result)} == {"pkg/hot.py"}
+    # From a subdirectory too: the patterns match from the work tree's top.
+    result = run("check", "--format", "json", "sub", cwd=project, env=env)
+    assert findings(result) == []
+    # Without core.excludesFile, git's default place for it: $XDG_CONFIG_HOME/git/ignore.
+    write(home, {"gitconfig": "", "xdg/git/ignore": "local/\n"})
+    (project / ".git/info/exclude").write_text("")
+    env = {"GIT_CONFIG_GLOBAL": str(home / "gitconfig"), "XDG_CONFIG_HOME": str(home / "xdg")}
+    result = run("check", "--format", "json", ".", cwd=project, env=env)
+    assert {f["path"] for f in findings(result)} == {"pkg/hot.py", "mine/tmp.py", "sub/mine/deep.py"}
+
+
 def test_inline_suppressions(tmp_path: Path):
     write(
         tmp_path,
@@ -346,7 +378,8 @@ def test_inline_suppressions(tmp_path: Path):
         },
     )
     result = run("check", "--format", "json", "app.py", cwd=tmp_path)
-    assert [f["line"] for f in findings(result)] == [10, 11]
+    # The suppression of another rule hides nothing: it is reported itself.
+    assert [(f["line"], f["code"]) for f in findings(result)] == [(10, "ASL101"), (11, "ASL101"), (11, "ASL901")]
 
 
 # --- output formats --------------------------------------------------------------------------
@@ -358,7 +391,7 @@ def test_json_output_follows_the_contract(tmp_path: Path):
     report = json.loads(result.stdout)
     schema = json.loads((DATA / "asynclint-report.schema.json").read_text())
     jsonschema.validate(report, schema)
-    assert report["version"] == 2
+    assert report["version"] == 3
     by_line = {(f["path"], f["line"]): f for f in report["findings"]}
     helper = by_line[("examples/wiki_qa/store.py", 48)]
     assert helper["code"] == "ASL107" and helper["rule"] == "blocking-open"
@@ -415,11 +448,119 @@ def test_rich_output_without_color_has_no_escapes(project: Path):
     assert "pkg/hot.py" in result.stdout and "ASL102" in result.stdout and "Summary" in result.stdout
 
 
-def test_statistics(project: Path):
-    result = run("check", "--format", "concise", "--statistics", "pkg", cwd=project)
-    rows = [line.split() for line in result.stdout.strip().splitlines()]
-    assert ["1", "ASL101", "blocking-sleep"] == rows[0][:3] or ["1", "ASL101", "blocking-sleep"] in [r[:3] for r in rows]
-    assert any(r[:3] == ["1", "ASL111", "inline-serialization"] for r in rows)
+def test_statistics_replace_the_findings_in_ruffs_shape(project: Path):
+    for fmt in ("rich", "concise"):
+        result = run("check", "--format", fmt, "--statistics", "pkg", cwd=project)
+        assert result.returncode == 1
+        rows = [line.split("\t") for line in result.stdout.splitlines() if "\t" in line]
+        assert ["1", "ASL101", "[*] blocking-sleep"] in rows, result.stdout
+        assert ["1", "ASL111", "[*] inline-serialization"] in rows, result.stdout
+        assert "pkg/hot.py" not in result.stdout and "Summary" not in result.stdout
+        assert result.stdout.splitlines()[-1].startswith("[*] ") and "`asynclint check --fix`" in result.stdout
+    stats = json.loads(run("check", "--format", "json", "--statistics", "pkg", cwd=project).stdout)
+    assert {"code": "ASL101", "name": "blocking-sleep", "count": 1, "fixable": True, "fixable_count": 1} in stats
+    refused = run("check", "--format", "sarif", "--statistics", "pkg", cwd=project)
+    assert refused.returncode == 2
+    assert refused.stderr == "asynclint: error: --statistics has no sarif form (use --format rich, concise or json)\n"
+
+
+def on_terminal(*args: str, cwd: Path, columns: int, stream: str = "stdout", status: int = 1) -> str:
+    """What ``asynclint ARGS`` prints to a terminal ``columns`` wide (a pseudo-terminal) on
+    ``stream``; the other stream is a pipe."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    environment = {**os.environ, "NO_COLOR": "1"}
+    environment.pop("COLUMNS", None)
+    other = tempfile.TemporaryFile()  # a file, not a pipe: nothing waits for it to be read
+    streams = {"stdout": slave, "stderr": other}
+    if stream == "stderr":
+        streams = {"stdout": other, "stderr": slave}
+    process = subprocess.Popen([ASYNCLINT, *args], cwd=cwd, env=environment, **streams)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    status_now = process.wait(timeout=300)
+    other.seek(0)
+    assert status_now == status, other.read().decode()
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+@pytest.mark.slow
+def test_a_progress_bar_on_a_terminals_stderr_for_a_long_run_only(tmp_path: Path):
+    # Long enough to take well over a second anywhere: 600 modules of 40 functions, one worker, no cache.
+    body = "import json\nimport time\n\n\n" + "".join(
+        f"def helper_{i}(x):\n    return json.dumps(x) + str({i})\n\n\n" for i in range(40)
+    ) + "async def handle(state):\n    time.sleep(1)\n    return helper_1(state)\n"
+    write(tmp_path, {f"pkg/m{n}.py": body for n in range(600)})
+    args = ("check", "--no-cache", "-j", "1", "pkg")
+    shown = on_terminal(*args, "--format", "concise", cwd=tmp_path, columns=100, stream="stderr")
+    assert "asynclint: indexing" in shown and "/600" in shown
+    assert on_terminal(*args, "--format", "json", cwd=tmp_path, columns=100, stream="stderr") == ""
+    assert "asynclint: indexing" not in run(*args, cwd=tmp_path).stderr  # stderr piped
+    # A quick run shows nothing.
+    assert on_terminal("check", "--no-cache", "pkg/m0.py", cwd=tmp_path, columns=100, stream="stderr") == ""
+
+
+def test_rich_report_takes_the_terminals_width_and_pads_nothing_in_a_pipe(project: Path):
+    for columns in (60, 140):
+        text = on_terminal("check", "pkg", cwd=project, columns=columns)
+        lines = text.splitlines()
+        assert lines[0].startswith("pkg/hot.py ─") and len(lines[0]) == columns, lines[0]
+        assert max(len(line) for line in lines) <= columns
+        # words wrap whole: every word of the messages is on one line
+        assert "`requests.get`" in text and "`time.sleep`" in text
+    wide = on_terminal("check", "pkg", cwd=project, columns=140)
+    assert len(wide.splitlines()) < len(on_terminal("check", "pkg", cwd=project, columns=60).splitlines())
+    piped = run("check", "pkg", cwd=project, env={"COLUMNS": "80"}).stdout
+    assert piped.splitlines()[0] == "pkg/hot.py"  # the heading alone: no rule of dashes
+    assert "─" not in piped.split("Summary")[0]
+    assert max(len(line) for line in piped.splitlines()) <= 80
+    assert not any(line.endswith(" ") for line in piped.splitlines())
+
+
+@pytest.mark.slow
+def test_watch_checks_again_when_a_file_changes_and_ctrl_c_exits_130(tmp_path: Path):
+    import queue
+    import signal
+    import threading
+
+    write(tmp_path, {"pkg/a.py": "import time\n\n\nasync def f():\n    time.sleep(1)\n"})
+    environment = {**os.environ, "NO_COLOR": "1"}
+    process = subprocess.Popen([ASYNCLINT, "check", "--watch", "--format", "concise", "pkg"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+
+    def summary() -> str:  # the next round's closing line; generous: the machine may be loaded
+        while True:
+            line = lines.get(timeout=120)
+            if line.startswith(("Found", "No findings")):
+                return line.strip()
+
+    try:
+        assert summary() == "Found 1 finding (1 critical) in 1 file."
+        (tmp_path / "pkg/a.py").write_text("import time\n\n\nasync def f():\n    time.sleep(1)\n    time.sleep(2)\n")
+        assert summary() == "Found 2 findings (2 critical) in 1 file."
+        (tmp_path / "pkg/b.py").write_text("async def g():\n    return 1\n")  # a new file is seen too
+        assert summary() == "Found 2 findings (2 critical) in 2 files."
+    finally:
+        process.send_signal(signal.SIGINT)
+        status = process.wait(timeout=120)
+    assert status == 130
+    assert process.stderr.read().splitlines()[-1] == "asynclint: stopped watching"
 
 
 def test_output_file(project: Path):
@@ -446,8 +587,8 @@ def test_python_dash_m_entry_point(project: Path):
 def test_rules_and_rule(tmp_path: Path):
     listing = run("rules", "--format", "json", cwd=tmp_path)
     rules = json.loads(listing.stdout)
-    assert [r["code"] for r in rules] == [f"ASL1{n:02}" for n in range(1, 15)] + ["ASL201", "ASL202"]
-    assert {r["severity"] for r in rules} == {"critical", "high", "medium"}
+    assert [r["code"] for r in rules] == [f"ASL1{n:02}" for n in range(1, 15)] + ["ASL201", "ASL202", "ASL901"]
+    assert {r["severity"] for r in rules} == {"critical", "high", "medium", "low"}
     table = run("rules", cwd=tmp_path)
     assert "blocking-sleep" in table.stdout and "critical" in table.stdout
     explained = run("rule", "blocking-sleep", cwd=tmp_path)

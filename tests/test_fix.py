@@ -9,6 +9,7 @@ regenerate with ``ASYNCLINT_REGENERATE=1 python -m pytest tests/test_fix.py``.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -154,7 +155,8 @@ def test_rules_table_and_json_know_which_rules_have_fixes():
     from asynclint.registry import rule_meta
     from asynclint.rules import ALL_RULES
 
-    assert all(rule_meta(rule).fix_available for rule in ALL_RULES)
+    # Every rule about code has a fix; an unused suppression is the user's comment to edit.
+    assert {rule.code for rule in ALL_RULES if not rule_meta(rule).fix_available} == {"ASL901"}
     assert fixers.fix_available("ASL999", frozenset()) is False
 
 
@@ -202,6 +204,42 @@ def test_unsafe_recipes_wait_for_the_flag():
     )
     assert "needs --unsafe-fixes" in reasons[6] and "pickle" in reasons[6]  # not known to be pure
     assert "needs --unsafe-fixes" in reasons[7] and "`local_dict=` may hold values that do not pickle" in reasons[7]
+
+
+def test_a_line_a_suppression_covers_is_never_rewritten():
+    source = textwrap.dedent(
+        """
+        import json
+        import time
+
+        def helper():
+            time.sleep(1)
+
+        async def handle():
+            helper()  # asynclint: ignore
+            return 1
+
+        async def load(path, state):
+            # asynclint: ignore[inline-serialization]
+            with open(path) as f:
+                state["doc"] = f.read()
+            data = json.loads(open(path).read())  # noqa: ASL111
+            return data
+    """
+    )
+    outcome = fix_text(Path("snippet.py"), source)
+    placed = outcome.as_checked([left.finding for left in outcome.left])
+    reasons = {f.line: left.reason for f, left in zip(placed, outcome.left, strict=True) if f.code != "ASL901"}
+    # The helper's only route runs through the marked call: offloading it would rewrite that line;
+    # the block under a comment line would be moved away from it; the marked call would be wrapped.
+    assert set(reasons) == {6, 14, 16}, reasons
+    assert "`helper()  # asynclint: ignore`, a line a suppression comment covers" in reasons[6]
+    assert "`with open(path) as f:`" in reasons[14]
+    assert "`data = json.loads(open(path).read())  # noqa: ASL111`" in reasons[16]
+    assert outcome.texts["snippet.py"] == source
+    # Unmarked, the same code is fixed.
+    unmarked = re.sub(r"  # (asynclint: ignore|noqa: ASL111)|\n *# asynclint: ignore\[.*\]", "", source)
+    assert not fix_text(Path("snippet.py"), unmarked).left
 
 
 def test_check_advertises_exactly_the_fixes_fix_makes():

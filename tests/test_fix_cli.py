@@ -61,11 +61,36 @@ def test_fix_writes_the_fix_and_exits_0_when_nothing_is_left(project: Path):
     assert run("check", "--severity", "low", "pkg/hot.py", cwd=project).returncode == 0
 
 
-def test_default_severity_is_high(project: Path):
-    result = run("fix", "pkg/hot.py", cwd=project)
+def test_default_severity_is_checks_and_the_closing_line_says_what_a_higher_one_leaves(project: Path):
+    original = (project / "pkg/hot.py").read_text()
+    result = run("fix", "--severity", "high", "pkg/hot.py", cwd=project)
     assert result.returncode == 0
     text = (project / "pkg/hot.py").read_text()
     assert "await asyncio.sleep(1)" in text and "os.path.exists(path)" in text and "to_thread" not in text
+    assert result.stdout.splitlines()[-1] == (
+        "Fixed 1 finding in 1 file; 1 below --severity high not tried (1 low; --severity low tries them)."
+    )
+    (project / "pkg/hot.py").write_text(original)
+    result = run("fix", "pkg/hot.py", cwd=project)  # as check: every severity
+    assert result.returncode == 0 and (project / "pkg/hot.py").read_text() == FIXED_HOT
+    assert result.stdout.splitlines()[-1] == "Fixed 2 findings in 1 file."
+
+
+def test_check_fix_fixes_then_reports_what_is_left(project: Path):
+    result = run("check", "--fix", "--format", "json", "pkg", cwd=project)
+    assert result.returncode == 1  # the CPU call needs --unsafe-fixes
+    assert (project / "pkg/hot.py").read_text() == FIXED_HOT
+    assert [(f["path"], f["code"]) for f in json.loads(result.stdout)["findings"]] == [("pkg/cpu.py", "ASL112")]
+    assert result.stderr == "asynclint: Fixed 2 findings in 1 file.\n"
+    result = run("check", "--fix", "--unsafe-fixes", "--show-fixes", "pkg", cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "pkg/cpu.py:5:12: ASL112 fixed: " in result.stderr and "[unsafe]" in result.stderr
+    assert "No blocking calls found in 4 files." in result.stdout
+    for flag in ("--unsafe-fixes", "--show-fixes"):
+        refused = run("check", flag, "pkg", cwd=project)
+        assert refused.returncode == 2 and refused.stderr == (
+            f"asynclint: error: {flag} needs --fix (to see the fixes without writing them: asynclint fix --dry-run)\n"
+        )
 
 
 def test_findings_left_exit_1_and_say_why(project: Path):
@@ -219,7 +244,8 @@ def test_check_shows_the_fix_in_json_and_rich(project: Path):
 
 def test_rules_command_shows_which_rules_can_be_fixed(tmp_path: Path):
     rules = json.loads(run("rules", "--format", "json", cwd=tmp_path).stdout)
-    assert all(rule["fix_available"] for rule in rules)
+    # Every rule about code has a fix; an unused suppression is the user's comment to edit.
+    assert {rule["code"] for rule in rules if not rule["fix_available"]} == {"ASL901"}
 
 
 # --- the example environment, on a copy ------------------------------------------------------------

@@ -53,13 +53,14 @@ class ExpectComment:
 
 
 def expect_comments(text: str) -> list[ExpectComment]:
-    """The ``# expect:`` comments, found with ``tokenize`` so that strings are never read as one."""
+    """The ``# expect:`` comments, found with ``tokenize`` so that strings are never read as one.
+    One may follow another comment on its line (``# noqa: ASL999  # expect: ASL901 low``)."""
     found = []
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        match = _EXPECT.match(token.string) if token.type == tokenize.COMMENT else None
+        match = _EXPECT.search(token.string) if token.type == tokenize.COMMENT else None
         if match is None:
             continue
-        line, col = token.start
+        line, col = token.start[0], token.start[1] + match.start()
         items = []
         for item in match.group("items").split(","):
             parsed = _ITEM.fullmatch(item.strip())

@@ -104,7 +104,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 2
+    assert document["version"] == 3
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -127,7 +127,7 @@ def test_json_round_trips_every_value():
             "cost": "network", "evidence": "waits on a remote host", "escalation": "", "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
             "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",
-            "awaited": "",
+            "awaited": "", "suppression": "", "unused": [], "unknown": [],
         },
     }
     assert list(document["findings"][0]) == [
@@ -146,8 +146,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 2,'
-    assert render_json(Result()) == '{\n  "version": 2,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 3,'
+    assert render_json(Result()) == '{\n  "version": 3,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------
@@ -372,19 +372,30 @@ def test_concise_quiet_and_clean():
     assert render_concise(one).splitlines()[-1] == "Found 1 finding (1 critical) in 1 file."
 
 
-def test_concise_statistics():
+def test_statistics_in_ruffs_shape():
     findings = (
         *FINDINGS,
         make_finding("z.py", (1, 1, 1, 5), "ASY110", "blocking-file-io", Severity.CRITICAL, "m"),
         make_finding("z.py", (2, 1, 2, 5), "ASY110", "blocking-file-io", Severity.HIGH, "m"),
     )
-    assert render_concise(Result(findings, (), 3), show_statistics=True) == (
-        "3  ASY110  blocking-file-io  1 critical, 2 high\n"
-        "1  ASY100  blocking-http     1 critical\n"
-        "1  ASY120  cpu-heavy         1 medium\n"
-        "1  ASY130  sleep-zero        1 low\n"
-        "Found 6 findings (2 critical, 2 high, 1 medium, 1 low) in 3 files.\n"
+    result = Result(findings, (), 3)
+    text = (
+        "3\tASY110\t[ ] blocking-file-io\n"
+        "1\tASY100\t[*] blocking-http\n"
+        "1\tASY120\t[ ] cpu-heavy\n"
+        "1\tASY130\t[ ] sleep-zero\n"
+        "Found 6 findings.\n"
+        "[*] 1 fixable with `asynclint check --fix` (1 unsafe fix available with `--fix --unsafe-fixes`).\n"
     )
+    assert render(result, "concise", show_statistics=True) == text
+    assert render(result, "rich", show_statistics=True) == text  # the same lines: no table, no colour
+    assert render(result, "concise", show_statistics=True, quiet=True) == "".join(text.splitlines(True)[:4])
+    assert json.loads(render(result, "json", show_statistics=True))[0] == {
+        "code": "ASY110", "name": "blocking-file-io", "count": 3, "fixable": False, "fixable_count": 0,
+    }
+    assert render(CLEAN, "concise", show_statistics=True) == "No findings in 1 file.\n"
+    with pytest.raises(ValueError, match="--statistics has no sarif form"):
+        render(result, "sarif", show_statistics=True)
 
 
 # --- rich ---------------------------------------------------------------------------------
@@ -429,16 +440,13 @@ def test_rich_quiet_statistics_and_clean():
     quiet = render_rich(RESULT, color=False, quiet=True)
     assert "ASY100" in quiet
     assert "Summary" not in quiet and "Found 4" not in quiet
-    stats = render_rich(RESULT, color=False, show_statistics=True)
-    assert "Findings by rule" in stats
-    assert "Findings by rule" not in render_rich(RESULT, color=False)
     clean = render_rich(CLEAN, color=False)
     assert clean == "No blocking calls found in 1 file.\n"
     assert render_rich(CLEAN, color=False, quiet=True) == ""
 
 
 def test_rich_respects_width():
-    text = render_rich(RESULT, color=False, width=60, show_statistics=True)
+    text = render_rich(RESULT, color=False, width=60)
     assert max(len(line) for line in text.splitlines()) <= 60
 
 

@@ -62,7 +62,7 @@ def test_ctrl_c_while_fix_analyses_writes_nothing(tmp_path, monkeypatch):
         os.kill(os.getpid(), signal.SIGINT)
         raise AssertionError("the signal did not stop the run")
 
-    monkeypatch.setattr("asynclint.fixers.orchestrator.fix_sources", interrupted)
+    monkeypatch.setattr("asynclint.fixrun.fix_sources", interrupted)
     result = _invoke(["fix", "."], tmp_path)
     assert result.exit_code == 130 and "stopped by SIGINT: no file was changed" in result.stderr
     assert (tmp_path / "a.py").read_text() == HOT

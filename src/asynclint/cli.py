@@ -7,6 +7,7 @@ import functools
 import json
 import math
 import os
+import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -17,12 +18,12 @@ from asynclint import __version__, baseline
 from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
 from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
-from asynclint.interrupts import Deferred, Interrupted, raise_on_stop
+from asynclint.interrupts import Interrupted, raise_on_stop
 from asynclint.io import check_output, write_output
-from asynclint.model import FileError, Severity
+from asynclint.model import Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-#: `profile` stopped by SIGINT (Ctrl-C), as shells report it: 128 + SIGINT.
+#: `profile` or `check --watch` stopped by SIGINT (Ctrl-C), as shells report it: 128 + SIGINT.
 EXIT_INTERRUPTED = 130
 SEVERITIES = [s.label for s in sorted(Severity, reverse=True)]
 FORMATS = ("rich", "json", "sarif", "github", "concise")
@@ -41,6 +42,16 @@ def _use_color(no_color: bool, output: str | None) -> bool:
     if no_color or output or os.environ.get("NO_COLOR"):
         return False
     return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def _terminal(output: str | None) -> tuple[int | None, bool]:
+    """(width, fill) for the rich report: a terminal's real width, headings ruled across it; to
+    a pipe or a file, ``$COLUMNS`` or the default width, and no rules padding the headings."""
+    columns = os.environ.get("COLUMNS", "")
+    width = int(columns) if columns.isdigit() and int(columns) > 0 else None
+    if output or not sys.stdout.isatty():
+        return width, False
+    return width or shutil.get_terminal_size().columns, True
 
 
 def _stops_cleanly(command):
@@ -78,7 +89,9 @@ def main() -> None:
               help="Write the report to FILE instead of standard output.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary.")
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
-@click.option("--statistics", is_flag=True, help="Show counts per rule.")
+@click.option("--statistics", is_flag=True,
+              help="Print counts per rule instead of the findings, as ruff does (`count  code  [*] name`, [*]: "
+                   "some have a safe fix); with --format json, a JSON array.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
               help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
                    "instead of each file's nearest one.")
@@ -104,82 +117,166 @@ def main() -> None:
 @click.option("--whole-project", is_flag=True,
               help="Analyse the whole project PATHS belong to and report only the findings in PATHS or whose "
                    "chain runs through one of them (the pre-commit hook: PATHS are the staged files).")
+@click.option("--fix", "apply_fixes", is_flag=True,
+              help="Apply the safe fixes first (as `asynclint fix` at the same --severity), then report what is "
+                   "left; what was fixed is counted on stderr.")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix: also apply fixes that can change behaviour.")
+@click.option("--show-fixes", is_flag=True, help="With --fix: list each fix made (on stderr).")
+@click.option("--watch", is_flag=True,
+              help="Check again whenever a checked file or a configuration changes (the cache keeps it quick); "
+                   "Ctrl-C stops.")
 @_stops_cleanly
 def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
           exclude, jobs, no_cache, cache_dir, follow_imports, follow_depth, baseline_file, write_baseline,
-          whole_project) -> None:
+          whole_project, apply_fixes, unsafe_fixes, show_fixes, watch) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
-    or the command line / configuration is wrong; 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP).
+    or the command line / configuration is wrong; 130 interrupted (Ctrl-C, also ending --watch;
+    143 SIGTERM, 129 SIGHUP).
     """
+    from asynclint.progress import ProgressBar
     from asynclint.report import render
     from asynclint.runner import run_check
 
     paths = paths or (".",)
     if write_baseline and baseline_file is None:
         _fail("--write-baseline needs --baseline FILE")
-    known = None
-    # Written again, a baseline keeps the entries of files this run does not check.
-    if baseline_file is not None and (not write_baseline or Path(baseline_file).is_file()):
+    if statistics and fmt not in ("rich", "concise", "json"):
+        _fail(f"--statistics has no {fmt} form (use --format rich, concise or json)")
+    if (unsafe_fixes or show_fixes) and not apply_fixes:
+        flag = "--unsafe-fixes" if unsafe_fixes else "--show-fixes"
+        _fail(f"{flag} needs --fix (to see the fixes without writing them: asynclint fix --dry-run)")
+    if watch and write_baseline:
+        _fail("--watch and --write-baseline do not go together: record the baseline once")
+
+    def once() -> int:
+        """One check: the exit status it calls for."""
+        known = None
+        # Written again, a baseline keeps the entries of files this run does not check.
+        if baseline_file is not None and (not write_baseline or Path(baseline_file).is_file()):
+            try:
+                known = baseline.parse(Path(baseline_file).read_text(encoding="utf-8"))
+            except OSError as exc:
+                _fail(f"{baseline_file}: cannot read baseline: {exc.strerror or exc}")
+            except (UnicodeDecodeError, baseline.BaselineError) as exc:
+                if not write_baseline:
+                    _fail(f"{baseline_file}: {exc}")
         try:
-            known = baseline.parse(Path(baseline_file).read_text(encoding="utf-8"))
-        except OSError as exc:
-            _fail(f"{baseline_file}: cannot read baseline: {exc.strerror or exc}")
-        except (UnicodeDecodeError, baseline.BaselineError) as exc:
-            if not write_baseline:
-                _fail(f"{baseline_file}: {exc}")
+            scoped, wanted = _scope(paths, whole_project)
+            config = _load_config(scoped, config_file).with_flags(
+                select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+                # --follow-depth alone asks for deep mode too
+                follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
+                follow_depth=follow_depth,
+            )
+            if apply_fixes:
+                _fix_first(scoped, config, wanted, unsafe_fixes, show_fixes, quiet,
+                           Path(cache_dir).resolve() if cache_dir else None)
+            # A person waiting at a terminal sees a bar; the machine formats are read by programs.
+            with ProgressBar(enabled=fmt in ("rich", "concise") and not quiet and sys.stderr.isatty()) as bar:
+                result = run_check(scoped, config, jobs=jobs, use_cache=not no_cache, progress=bar,
+                                   cache_directory=Path(cache_dir).resolve() if cache_dir else None)
+        except (ConfigError, PathError) as exc:
+            _fail(str(exc))
+        if not result.files_checked:
+            click.echo("asynclint: warning: no Python files found under " + ", ".join(scoped), err=True)
+        for note in result.notes:
+            click.echo(f"asynclint: warning: {note}", err=True)
+        if known is not None:
+            stale = known.stale(result.findings, _could_find(result, config))
+        if write_baseline:
+            kept = known.kept(result.paths) if known is not None else ()
+            try:
+                write_output(Path(baseline_file), baseline.render(result.findings, kept))
+            except OSError as exc:
+                _fail(f"{baseline_file}: cannot write baseline: {exc.strerror or exc}")
+            pruned = f", pruned {len(stale)} stale entries" if known is not None and stale else ""
+            click.echo(f"asynclint: recorded {len(result.findings)} findings in {baseline_file}{pruned}", err=True)
+            return EXIT_ERROR if result.errors else EXIT_CLEAN
+        if known is not None:
+            new, hidden = known.split(result.findings)
+            result = replace(result, findings=new)
+            if hidden and not quiet:
+                click.echo(f"asynclint: {hidden} known findings hidden by the baseline {baseline_file}", err=True)
+            if stale:
+                click.echo(f"asynclint: {len(stale)} baseline entries match no finding any more (fixed, or reached "
+                           f"another way); `--write-baseline` prunes them:", err=True)
+                for item in stale:
+                    click.echo(f"  {item.get('path')}:{item.get('line')}: {item.get('code')} {item.get('message', '')}",
+                               err=True)
+        if wanted is not None:
+            result = _touching(result, wanted)
+        width, fill = _terminal(output)
+        text = render(result, fmt, color=_use_color(no_color, output), width=width, fill=fill,
+                      show_statistics=statistics, quiet=quiet)
+        if output:
+            try:
+                write_output(Path(output), text)
+            except OSError as exc:
+                _fail(f"{output}: cannot write report: {exc.strerror or exc}")
+        else:
+            click.echo(text, nl=not text.endswith("\n"))
+        if result.errors:
+            return EXIT_ERROR
+        return EXIT_FINDINGS if result.findings else EXIT_CLEAN
+
+    if not watch:
+        sys.exit(once())
+    _watch(once, paths, whole_project, config_file)
+
+
+#: How the line after each round of ``--watch`` words the round's exit status.
+_OUTCOME = {EXIT_CLEAN: "clean", EXIT_FINDINGS: "findings", EXIT_ERROR: "errors"}
+
+
+def _watch(once, paths: tuple[str, ...], whole_project: bool, config_file: str | None) -> None:
+    """``check --watch``: ``once`` now and after every change, until Ctrl-C (exit 130). A round
+    that fails (a configuration being edited) says why in one line and the watch goes on."""
+    import time
+
+    from asynclint.watch import snapshot, watch
+
     try:
-        paths, wanted = _scope(paths, whole_project)
-        config = _load_config(paths, config_file).with_flags(
-            select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
-            # --follow-depth alone asks for deep mode too
-            follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
-            follow_depth=follow_depth,
-        )
-        result = run_check(paths, config, jobs=jobs, use_cache=not no_cache,
-                           cache_directory=Path(cache_dir).resolve() if cache_dir else None)
+        scoped, _ = _scope(paths, whole_project)
+        config = _load_config(scoped, config_file)
     except (ConfigError, PathError) as exc:
         _fail(str(exc))
-    if not result.files_checked:
-        click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
-    if known is not None:
-        stale = known.stale(result.findings, _could_find(result, config))
-    for note in result.notes:
-        click.echo(f"asynclint: warning: {note}", err=True)
-    if write_baseline:
-        kept = known.kept(result.paths) if known is not None else ()
+    clear = sys.stdout.isatty()
+
+    def round_() -> None:
+        if clear:
+            click.clear()
         try:
-            write_output(Path(baseline_file), baseline.render(result.findings, kept))
-        except OSError as exc:
-            _fail(f"{baseline_file}: cannot write baseline: {exc.strerror or exc}")
-        pruned = f", pruned {len(stale)} stale entries" if known is not None and stale else ""
-        click.echo(f"asynclint: recorded {len(result.findings)} findings in {baseline_file}{pruned}", err=True)
-        sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
-    if known is not None:
-        new, hidden = known.split(result.findings)
-        result = replace(result, findings=new)
-        if hidden and not quiet:
-            click.echo(f"asynclint: {hidden} known findings hidden by the baseline {baseline_file}", err=True)
-        if stale:
-            click.echo(f"asynclint: {len(stale)} baseline entries match no finding any more (fixed, or reached "
-                       f"another way); `--write-baseline` prunes them:", err=True)
-            for item in stale:
-                click.echo(f"  {item.get('path')}:{item.get('line')}: {item.get('code')} {item.get('message', '')}",
-                           err=True)
-    if wanted is not None:
-        result = _touching(result, wanted)
-    text = render(result, fmt, color=_use_color(no_color, output), show_statistics=statistics, quiet=quiet)
-    if output:
-        try:
-            write_output(Path(output), text)
-        except OSError as exc:
-            _fail(f"{output}: cannot write report: {exc.strerror or exc}")
-    else:
-        click.echo(text, nl=not text.endswith("\n"))
-    if result.errors:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if result.findings else EXIT_CLEAN)
+            status = once()
+        except SystemExit as exc:  # _fail: the one line is on stderr already
+            status = exc.code if isinstance(exc.code, int) else EXIT_ERROR
+        click.echo(f"asynclint: [{time.strftime('%H:%M:%S')}] {_OUTCOME.get(status, 'errors')}; "
+                   "watching for changes (Ctrl-C stops)", err=True)
+
+    try:
+        watch(round_, lambda: snapshot(scoped, config))
+    except (KeyboardInterrupt, Interrupted):  # Ctrl-C ends a watch: not an interruption of one check
+        click.echo("asynclint: stopped watching", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _fix_first(paths, config: Config, wanted, unsafe: bool, show: bool, quiet: bool,
+               cache_directory: Path | None) -> None:
+    """``check --fix``: fix and write, saying on stderr what was fixed (the report that follows
+    shows what is left, and its exit status is the run's)."""
+    from asynclint.fixrun import run_fix
+    from asynclint.report.fix_report import fixed_lines, fixed_summary
+
+    run = run_fix(paths, config, unsafe=unsafe, wanted=wanted, cache_directory=cache_directory)
+    if run.stopped is not None:
+        _stopped(run.stopped, list(run.written), len(run.outcome.changed))
+    for line in fixed_lines(run.outcome, run.write_errors) if show else ():
+        click.echo(line, err=True)
+    for path, message in sorted(run.write_errors.items()):
+        click.echo(f"asynclint: error: {path}: not fixed, {message}", err=True)
+    if run.outcome.applied and not quiet or show:
+        click.echo(f"asynclint: {fixed_summary(run.outcome, run.write_errors)}.", err=True)
 
 
 def _stopped(stop: Interrupted, written: list[str], planned: int) -> None:
@@ -250,8 +347,9 @@ def _load_config(paths, config_file) -> Config:
 
 @main.command("fix")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--severity", type=click.Choice(SEVERITIES), default="high", show_default=True,
-              help="Fix findings at or above this severity.")
+@click.option("--severity", type=click.Choice(SEVERITIES), default=None,
+              help="Fix findings at or above this severity (default: low, as check: everything check "
+                   "reports; the closing line counts what a higher one leaves out).")
 @click.option("--select", multiple=True, metavar="RULES",
               help="Rules to fix: codes, code prefixes or names, comma-separated (replaces the config).")
 @click.option("--ignore", multiple=True, metavar="RULES", help="Rules not to fix, comma-separated.")
@@ -287,80 +385,40 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
     the command line / configuration is wrong; 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP):
     the file being written is finished, and the files rewritten so far are listed.
     """
-    from asynclint.fixers.orchestrator import fix_sources
+    from asynclint.fixrun import run_fix
     from asynclint.report.fix_report import render_diff, render_fix_report
-    from asynclint.files import discover, display_path, real_files
-    from asynclint.io import remove_stale_temps
-    from asynclint.project import covers, touches
-    from asynclint.runner import discovered_twins, follow_libraries, index, read_sources
-    from asynclint.twin_discovery import with_discovered
-    from asynclint.writer import WriteError, replace_source
 
     paths = paths or (".",)
-    with raise_on_stop():  # nothing is written yet: a stop signal ends the run at once
-        try:
-            try:
-                paths, wanted = _scope(paths, whole_project)
-                config = _load_config(paths, config_file).with_flags(
-                    select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude),
-                    min_severity=severity,
-                )
-                if follow_imports is not None:
-                    config = config.with_flags(follow_imports=follow_imports)
-                files, skipped = real_files(discover(paths, config), paths)
-            except (ConfigError, PathError) as exc:
-                _fail(str(exc))
-            for link, target in skipped:
-                click.echo(f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
-                           f"{', '.join(paths)}: not fixed", err=True)
-            if not files and not skipped:
-                click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
-            sources, read_errors = read_sources(files, config.root)
-            libraries, twins = [], []
-            if config.follow_imports:  # what check reads from installed packages: twins, then library code
-                directory = Path(cache_dir).resolve() if cache_dir else None
-                twins = discovered_twins(sources, config, cache_directory=directory)
-                catalogue = with_discovered(config.catalogue(), twins)
-                summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
-                libraries = follow_libraries(summaries, config, catalogue=catalogue, cache_directory=directory)
-            only = None if wanted is None else (lambda finding: touches(finding, wanted))
-            outcome = fix_sources(sources, config, unsafe=unsafe_fixes, libraries=libraries, twins=twins, only=only)
-        except Interrupted as stop:
-            _stopped(stop, [], 0)
-    if wanted is not None:  # a file elsewhere that cannot be read is not this change's problem
-        read_errors = [e for e in read_errors if covers(wanted, e.path)]
-        outcome = replace(outcome, errors=tuple(e for e in outcome.errors if covers(wanted, e.path)))
-    changed = outcome.changed
+    try:
+        paths, wanted = _scope(paths, whole_project)
+        config = _load_config(paths, config_file).with_flags(
+            select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+        )
+        if follow_imports is not None:
+            config = config.with_flags(follow_imports=follow_imports)
+        run = run_fix(paths, config, unsafe=unsafe_fixes, wanted=wanted, write=not (show_diff or dry_run),
+                      cache_directory=Path(cache_dir).resolve() if cache_dir else None)
+    except (ConfigError, PathError) as exc:
+        _fail(str(exc))
+    except Interrupted as stop:
+        _stopped(stop, [], 0)
+    for link, target in run.skipped:
+        click.echo(f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
+                   f"{', '.join(paths)}: not fixed", err=True)
+    if not run.files and not run.skipped:
+        click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
+    if run.stopped is not None:
+        _stopped(run.stopped, list(run.written), len(run.outcome.changed))
+    outcome, changed = run.outcome, run.outcome.changed
     if show_diff:
-        text = render_diff(outcome)
-        click.echo(text, nl=False)
-        errors = [*read_errors, *outcome.errors]
-        for error in errors:
+        click.echo(render_diff(outcome), nl=False)
+        for error in run.errors:
             click.echo(f"asynclint: error: {error.path}: {error.message}", err=True)
-        sys.exit(EXIT_ERROR if errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
-    write_errors: dict[str, str] = {}
-    if not dry_run:
-        real = {display_path(file, config.root): file for file in files}
-        written: list[str] = []
-        # A stop signal now is recorded, not raised: the file being written is finished (or, if
-        # its write fails, left as it was) and the run stops before the next one.
-        with Deferred() as signals:
-            for directory in sorted({file.parent for file in files}):
-                remove_stale_temps(directory)  # what a killed run left next to the files it rewrote
-            for shown, text in changed.items():
-                if signals.stopped:
-                    break
-                try:
-                    replace_source(real[shown], outcome.original[shown], text)
-                    written.append(shown)
-                except WriteError as exc:
-                    write_errors[shown] = str(exc)
-        if signals.stopped:
-            _stopped(signals.stopped, written, len(changed))
-    report = render_fix_report(outcome, [*read_errors, *outcome.errors], write_errors, dry_run=dry_run,
-                               unsafe=unsafe_fixes, quiet=quiet)
+        sys.exit(EXIT_ERROR if run.errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
+    report = render_fix_report(outcome, run.errors, run.write_errors, dry_run=dry_run, unsafe=unsafe_fixes,
+                               quiet=quiet, threshold=config.min_severity)
     click.echo(report, nl=not report.endswith("\n"))
-    if read_errors or outcome.errors or write_errors:
+    if run.errors or run.write_errors:
         sys.exit(EXIT_ERROR)
     if dry_run:
         sys.exit(EXIT_FINDINGS if changed or outcome.left else EXIT_CLEAN)

@@ -58,7 +58,8 @@ def check(
     context = CheckContext(graph, texts, config, catalogue)
     findings: list[Finding] = []
     inside_libraries: list[Finding] = []
-    for rule in config.rules_anywhere():  # each file's configuration picks its own (CheckContext.keep)
+    # Each file's configuration picks its own rules (CheckContext.keep).
+    for rule in sorted(config.rules_anywhere(), key=lambda rule: rule.runs_last):
         for finding in rule().check(context):
             (inside_libraries if finding.facts.library else findings).append(finding)
     findings.extend(_one_per_call(inside_libraries))

@@ -1,10 +1,12 @@
-"""File discovery (excludes, .gitignore), decoding, and module names from the package layout."""
+"""File discovery (excludes, .gitignore and git's other excludes), decoding, module names."""
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
+import subprocess
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -105,6 +107,9 @@ def discover(paths: Iterable[str], config: Config, resolver: Resolver | None = N
         if not path.exists():
             raise PathError(f"{raw}: no such file or directory")
         if path.is_file():
+            if not is_python(path):
+                raise PathError(f"{raw}: not a Python file (asynclint reads .py files and scripts with a "
+                                "python shebang; a directory is searched for .py files)")
             found[path.resolve()] = None  # named explicitly: checked whatever the excludes say
             continue
         for file in _walk(path.resolve(), config.root, settings):
@@ -127,6 +132,24 @@ def real_files(files: Sequence[Path], paths: Iterable[str]) -> tuple[list[Path],
         else:
             skipped.append((file, target))
     return sorted(real), skipped
+
+
+#: What a file named on the command line may be called to be read as Python.
+PYTHON_SUFFIXES = (".py", ".pyw")
+
+
+def is_python(path: Path) -> bool:
+    """A ``.py``/``.pyw`` file, or a script without a suffix whose ``#!`` line runs python."""
+    if path.suffix in PYTHON_SUFFIXES:
+        return True
+    if path.suffix:
+        return False
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return True  # unreadable: reading it reports why
+    return first.startswith(b"#!") and b"python" in first
 
 
 def _relative(path: Path | str, root: Path) -> str | None:
@@ -153,6 +176,8 @@ def _is_excluded(path: Path | str, is_dir: bool, config: Config, excluded: _Patt
 def _walk(top: Path, root: Path, settings) -> Iterator[Path]:
     ignores: list[tuple[Path, _Patterns]] = []
     if settings(top)[0].respect_gitignore:
+        if top == root or root in top.parents:
+            ignores.extend((root, spec) for spec in repository_excludes(root))
         # .gitignore files between the project root and ``top`` apply too, as they do in git.
         above = [p for p in top.parents if p == root or root in p.parents]
         for parent in reversed([top, *above]):
@@ -160,6 +185,39 @@ def _walk(top: Path, root: Path, settings) -> Iterator[Path]:
             if spec is not None:
                 ignores.append((parent, spec))
     yield from _walk_dir(top, settings, ignores)
+
+
+@functools.cache
+def repository_excludes(root: Path) -> tuple[_Patterns, ...]:
+    """What git ignores besides the ``.gitignore`` files, when ``root`` is a git work tree: the
+    repository's ``info/exclude`` and the user's global excludes file (``core.excludesFile``,
+    else ``$XDG_CONFIG_HOME/git/ignore``); both match from the work tree's top."""
+    if not (root / ".git").exists():
+        return ()
+    info = _git(root, "rev-parse", "--git-path", "info/exclude")
+    files = [root / info if info else root / ".git" / "info" / "exclude"]  # absolute stays absolute
+    configured = _git(root, "config", "--path", "--get", "core.excludesFile")
+    if configured:
+        files.append(Path(configured).expanduser())
+    else:
+        config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        files.append(Path(config_home) / "git" / "ignore")
+    specs = []
+    for file in files:
+        try:
+            specs.append(_lenient(file.read_text(encoding="utf-8", errors="replace").splitlines()))
+        except OSError:
+            continue  # none there: nothing excluded by it
+    return tuple(specs)
+
+
+def _git(root: Path, *args: str) -> str:
+    """One line of git's answer in ``root``; ``""`` without git or an answer."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def _gitignore(directory: Path) -> _Patterns | None:
@@ -170,10 +228,15 @@ def _gitignore(directory: Path) -> _Patterns | None:
         lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
+    return _lenient(lines)
+
+
+def _lenient(lines: list[str]) -> _Patterns:
+    """An ignore file's patterns: git skips a pattern it cannot use (a lone "!") and keeps the others."""
     try:
-        return pathspec.GitIgnoreSpec.from_lines(lines)
-    except ValueError:  # git skips a pattern it cannot use (a lone "!") and keeps the others
-        return pathspec.GitIgnoreSpec.from_lines([line for line in lines if _valid(line)])
+        return _Patterns(lines)
+    except ValueError:
+        return _Patterns([line for line in lines if _valid(line)])
 
 
 def _git_ignored(path: Path | str, is_dir: bool, ignores: list[tuple[Path, _Patterns]]) -> bool:

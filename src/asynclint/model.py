@@ -103,6 +103,11 @@ class Facts:
     handed_at: str = ""  # "env.py:91"
     #: The call is awaited and blocks all the same: what it does synchronously before it yields.
     awaited: str = ""
+    #: A suppression comment that hides nothing (ASL901): the comment as written, the rules it
+    #: lists that hid no finding (``ignore`` for a bare one) and the entries that name no rule.
+    suppression: str = ""
+    unused: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -236,16 +236,34 @@ def _received(outcome: str | FileError) -> ModuleSummary | FileError:
     return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
 
 
-def index(sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int) -> list[ModuleSummary | FileError]:
+#: Told what a run is doing: (stage, items done, items in all or ``None`` when not counted).
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def _quiet(stage: str, done: int, total: int | None) -> None:
+    """The progress of a run nobody watches."""
+
+
+def index(
+    sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int, progress: Progress = _quiet
+) -> list[ModuleSummary | FileError]:
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
-        return [summarize(source, catalogue) for source in sources]
+        summaries = []
+        for source in sources:
+            summaries.append(summarize(source, catalogue))
+            progress("indexing", len(summaries), len(sources))
+        return summaries
     apis = tuple(catalogue.apis.values())
     initargs = (apis, catalogue.offload)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs)
     try:
         outcomes = pool.map(_summarize_in_worker, sources, chunksize=max(1, len(sources) // (jobs * 4)))
+        summaries = []
         with _collector_paused():
-            return [_received(outcome) for outcome in outcomes]
+            for outcome in outcomes:
+                summaries.append(_received(outcome))
+                progress("indexing", len(summaries), len(sources))
+        return summaries
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)  # interrupted: the queued work is dropped
         raise
@@ -345,14 +363,16 @@ def run_check(
     use_cache: bool = True,
     search_path: Sequence[str] | None = None,
     cache_directory: Path | None = None,
+    progress: Progress = _quiet,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
     (default: this interpreter's ``sys.path``). The cache lives in ``cache_directory`` (default:
-    ``.asynclint_cache`` in the project root)."""
+    ``.asynclint_cache`` in the project root). ``progress`` is told each stage as it goes."""
     from asynclint.pipeline import check_project
 
+    progress("finding files", 0, None)
     files = discover(paths, config)
     directory = cache_directory or cache_dir(config.root)
     notes: list[str] = []
@@ -383,6 +403,7 @@ def run_check(
     # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
     # read only if that summary is not in the cache, or to show a finding's suppressions.
     unread = [file for file in files if shown.get(file) in known]
+    progress("reading files", 0, len(files))
     sources, errors = read_sources([f for f in files if shown.get(f) not in known], config.root,
                                    stamps if use_cache else None, names)
     catalogue = config.catalogue()
@@ -422,7 +443,8 @@ def run_check(
                 summaries.append(cached_summary)
             else:
                 missing.append(source)
-    for source, outcome in zip(missing, index(missing, catalogue, jobs or default_jobs()), strict=True):
+    indexed = index(missing, catalogue, jobs or default_jobs(), progress)
+    for source, outcome in zip(missing, indexed, strict=True):
         if isinstance(outcome, FileError):
             errors.append(outcome)
         else:
@@ -432,6 +454,7 @@ def run_check(
     if cache:
         cache.save(set(keys.values()))
     if config.follow_imports:
+        progress("reading installed packages", 0, None)
         project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
         libraries = follow_libraries(
             summaries, config, use_cache=use_cache, catalogue=catalogue, cache_directory=directory,
@@ -447,6 +470,7 @@ def run_check(
     del sources, missing
     # The summaries live until the end: the cyclic collector need not walk them again and again
     # while the graph is built (on a large project, most of that time).
+    progress("analysing the project", 0, None)
     gc.freeze()
     try:
         result = check_project(summaries, texts, config, catalogue, errors)

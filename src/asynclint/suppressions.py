@@ -1,7 +1,8 @@
 """Suppression comments: ``# asynclint: ignore[CODES]``, bare ``# asynclint: ignore`` and
 ``# noqa: CODES``, on a line or on a comment line of its own just above it. One parser for the
 linter (which findings to hide) and the profiler (a stall on such a line is no blind spot: someone
-decided about it). Only ``re``, so the profiler's live API can use it without importing the linter.
+decided about it). Only the standard library, so the profiler's live API can use it without
+importing the linter.
 
 A bare ``# noqa`` is not honoured: it is usually there for another tool, and a blocking call is
 too costly to hide by accident.
@@ -9,8 +10,12 @@ too costly to hide by accident.
 
 from __future__ import annotations
 
+import difflib
+import io
 import re
+import tokenize
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 _IGNORE = re.compile(r"#\s*asynclint\s*:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*)", re.IGNORECASE)
@@ -21,21 +26,82 @@ Suppression = tuple[str, tuple[str, ...] | None]
 
 def covering(lines: Sequence[str], number: int) -> Iterator[Suppression]:
     """The suppressions covering line ``number`` (1-based) of ``lines``."""
+    for _, suppression in covering_at(lines, number):
+        yield suppression
+
+
+def covering_at(lines: Sequence[str], number: int) -> Iterator[tuple[int, Suppression]]:
+    """The suppressions covering line ``number`` of ``lines``, each with the line it is written on."""
     for index, own in ((number, True), (number - 1, False)):
         text = lines[index - 1] if 0 < index <= len(lines) else ""
         if "#" not in text or (not own and not text.lstrip().startswith("#")):
             continue  # the line above counts only when it is a comment of its own
-        for match in _IGNORE.finditer(text):
-            codes = match.group("codes")
-            yield "ignore", None if codes is None else _parts(codes)
-        for match in _NOQA.finditer(text):
-            yield "noqa", _parts(match.group("codes"))
+        for _, suppression in _in_line(text):
+            yield index, suppression
+
+
+def _in_line(text: str) -> Iterator[tuple[re.Match[str], Suppression]]:
+    for match in _IGNORE.finditer(text):
+        codes = match.group("codes")
+        yield match, ("ignore", None if codes is None else _parts(codes))
+    for match in _NOQA.finditer(text):
+        yield match, ("noqa", _parts(match.group("codes")))
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A suppression written in a real comment (never in a string), where it is written."""
+
+    line: int
+    column: int  # 1-based, of its ``#``
+    end_column: int  # 1-based, one past its last character
+    text: str  # as written: ``# asynclint: ignore[ASL101]``
+    suppression: Suppression
+
+
+def comments(text: str) -> list[Comment]:
+    """Every suppression comment of a module's source, in order. Only comment tokens count: a
+    docstring that shows the syntax suppresses nothing and is not judged unused."""
+    if "asynclint" not in text and "noqa" not in text.lower():
+        return []
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.COMMENT:
+                continue
+            line, start = token.start
+            for match, suppression in _in_line(token.string):
+                if match.start() and not token.string[match.start() - 1].isspace():
+                    continue  # quoted in a comment's prose (``# asynclint: ignore``), not written as one
+                if suppression[0] == "noqa" and not any(_ours(part) for part in suppression[1] or ()):
+                    continue  # codes for other tools only
+                column = start + match.start() + 1
+                found.append(Comment(line, column, column + len(match.group()), match.group(), suppression))
+    except (tokenize.TokenError, SyntaxError):  # the indexer reports a file Python cannot read
+        return []
+    return sorted(found, key=lambda comment: (comment.line, comment.column))
+
+
+def ours(suppression: Suppression) -> tuple[str, ...]:
+    """The codes and names a suppression lists that are asynclint's to judge: all of an
+    ``asynclint: ignore[...]``, the ``ASL`` codes of a ``noqa`` (the rest are other tools')."""
+    kind, parts = suppression
+    return tuple(part for part in parts or () if kind == "ignore" or _ours(part))
+
+
+def _ours(part: str) -> bool:
+    return part.upper().startswith("ASL")
 
 
 def mentions(suppression: Suppression, code: str, name: str) -> bool:
     """Does it hide the rule ``code`` (``ASL101``) / ``name`` (``blocking-sleep``)?"""
     _, parts = suppression
-    return parts is None or any(part.upper() == code or part.lower() == name for part in parts)
+    return parts is None or bool(naming(suppression, code, name))
+
+
+def naming(suppression: Suppression, code: str, name: str) -> tuple[str, ...]:
+    """The parts of a suppression's list, as written, that name the rule ``code`` / ``name``."""
+    return tuple(part for part in suppression[1] or () if part.upper() == code or part.lower() == name)
 
 
 def suppressed_lines(text: str) -> frozenset[int]:
@@ -43,9 +109,26 @@ def suppressed_lines(text: str) -> frozenset[int]:
     lines = text.splitlines()
     return frozenset(
         number for number in range(1, len(lines) + 1)
-        if any(kind == "ignore" or any(part.upper().startswith("ASL") for part in parts or ())
+        if any(kind == "ignore" or any(_ours(part) for part in parts or ())
                for kind, parts in covering(lines, number))
     )
+
+
+def rewritten_suppressed_line(before: str, after: str) -> int | None:
+    """The first line of ``before`` that a suppression covers and that ``after`` no longer has as
+    it was: changed, removed, or cut off from the comment line above that covers it."""
+    marked = suppressed_lines(before)
+    if not marked:
+        return None
+    old, new = before.splitlines(), after.splitlines()
+    for tag, start, end, _, _ in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            hit = next((line for line in range(start + 1, end + 1) if line in marked), None)
+            if hit is not None:
+                return hit
+        elif tag == "insert" and start + 1 in marked and old[start - 1].lstrip().startswith("#") and start in marked:
+            return start + 1  # a line slipped in between a comment and the line it covers
+    return None
 
 
 def _parts(codes: str) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
 from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
+from asynclint.suppressions import rewritten_suppressed_line, suppressed_lines
 from asynclint.twin_discovery import DiscoveredTwin, twin_calls, with_discovered
 
 #: Rounds of lint -> fix -> verify; each round fixes everything that does not overlap, so real
@@ -87,6 +88,8 @@ class FixOutcome:
     checked: tuple[Finding, ...] = ()  # the findings in the original texts, before any fix
     #: A finding of any round -> the same finding as ``check`` reported it in the original texts.
     origins: Mapping[Finding, Finding] = field(default_factory=dict)
+    #: The findings below ``config.min_severity`` in the original texts: not tried, but said.
+    below: tuple[Finding, ...] = ()
 
     @property
     def changed(self) -> dict[str, str]:
@@ -135,7 +138,7 @@ class _Linter:
         self.libraries = list(libraries)  # deep mode: installed modules, never edited
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
 
-    def lint(self, texts: dict[str, str]) -> _Linted:
+    def lint(self, texts: dict[str, str], *, every_severity: bool = False) -> _Linted:
         summaries, errors = [], []
         for path, text in texts.items():
             cached = self._summaries.get(path)
@@ -148,7 +151,8 @@ class _Linter:
         # Deep mode: installed modules join the project for the analysis, never for editing.
         every = [*summaries, *self.libraries]
         graph = project_graph(every, self.config)
-        return _Linted(check_project(every, texts, self.config, self.catalogue, errors, graph), graph)
+        config = replace(self.config, min_severity=Severity.LOW) if every_severity else self.config
+        return _Linted(check_project(every, texts, config, self.catalogue, errors, graph), graph)
 
 
 def fix_sources(
@@ -172,8 +176,13 @@ def fix_sources(
     rewrites = twin_calls(twins)
     applied: list[Applied] = []
     reasons: dict[Finding, str] = {}  # by the finding as checked
-    linted = linter.lint(texts)
-    result = linted.result
+    # Linted once at every severity, to say what the threshold leaves out; fixed at the threshold.
+    linted = linter.lint(texts, every_severity=True)
+    below = tuple(f for f in linted.result.findings
+                  if f.severity < config.min_severity and (only is None or only(f)))
+    shown = tuple(f for f in linted.result.findings if f.severity >= config.min_severity)
+    result = replace(linted.result, findings=shown)
+    linted = replace(linted, result=result)
     checked = result.findings
     origins = {finding: finding for finding in checked}
     broken = {error.path for error in result.errors}
@@ -208,7 +217,7 @@ def fix_sources(
         for finding in result.findings
         if only is None or only(finding)
     )
-    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked), origins)
+    return FixOutcome(original, texts, tuple(applied), left, result.errors, rounds, tuple(checked), origins, below)
 
 
 def _follow(
@@ -250,6 +259,10 @@ def _propose(
             if isinstance(outcome, Fix) and (leak := _cancellation_leak(outcome, project)):
                 outcome = Decline(leak)
             if isinstance(outcome, Fix):
+                marked = _rewrites_suppressed(outcome, project)
+                if marked is not None:
+                    outcome = Decline(marked)
+            if isinstance(outcome, Fix):
                 proposals.append(_with_inner_claims(outcome, findings, project))
                 break
             declines.append(outcome)
@@ -290,6 +303,27 @@ def _awaits(node: cst.CSTNode | cst.FlattenSentinel) -> int:
     return count.found
 
 
+def _rewrites_suppressed(fix: Fix, project: FixProject) -> str | None:
+    """Why ``fix`` must not be made: it would rewrite a line a suppression comment covers (or
+    part a comment from the line below it it covers). Someone decided about that line; a fix
+    never overrides the decision, whichever rule the comment names."""
+    texts = {path: project.texts[path] for path in dict.fromkeys(_path(edit, fix) for edit in fix.edits)}
+    if not any(suppressed_lines(text) for text in texts.values()):
+        return None
+    try:
+        after = _apply([fix], project, {**project.texts})
+    except Exception:  # libcst refuses to render it: verification reports that
+        return None
+    for path, before in texts.items():
+        line = rewritten_suppressed_line(before, after[path])
+        if line is not None:
+            # Quoted, not numbered: the lines move as other fixes land, and a dry run writes nothing.
+            where = "" if path == fix.path else f" in {path}"
+            return (f"its edit would rewrite `{before.splitlines()[line - 1].strip()}`{where}, a line a "
+                    "suppression comment covers (marked lines are left as written)")
+    return None
+
+
 def _run_fixer(name: str, finding: Finding, project: FixProject) -> Fix | Decline:
     try:
         return fixers.load(name)(finding, project)
@@ -314,6 +348,8 @@ def _decline_reason(every: Sequence[str], tried: Sequence[str], declines: list[D
 
 def _why_no_fix(finding: Finding, project: FixProject) -> str:
     """For a finding ``check`` shows without a fix: where the analysis gives up, in words."""
+    if finding.facts.suppression:  # ASL901: the comment is the user's decision to edit
+        return "no automatic fix: edit the suppression comment (fix never rewrites a line one covers)"
     if len(finding.chain) < 2:  # a definition's finding: no call on a hot path to rewrite
         return "no automatic fix: the knowledge base names no fix recipe for this finding"
     if finding.chain[-1].path not in project.texts:  # deep mode: it blocks inside an installed package

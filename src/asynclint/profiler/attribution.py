@@ -169,7 +169,7 @@ def file_cause(filename: str, user_roots: tuple[str, ...] = ()) -> str:
     if filename.startswith("<"):
         return RUNTIME  # <frozen ...>, <string>: stdlib machinery or generated code
     # Once per file (cached), when a recording is analysed: a few stat calls, not per sample.
-    real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call]
+    real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call] (cached per file)
     if real.startswith(PACKAGE_DIR):
         return PROFILER
     if any(real.startswith(root) for root in user_roots):
@@ -188,7 +188,7 @@ def shown_path(filename: str) -> str:
     own files as ``asynclint/...``."""
     if filename.startswith("<"):
         return filename
-    real = os.path.realpath(filename)  # asynclint: ignore[blocking-fs-call] (cached per file)
+    real = os.path.realpath(filename)  # cached per file  # asynclint: ignore[blocking-fs-call] (cached per file)
     if real.startswith(PACKAGE_DIR):  # asynclint's own frames, wherever it is installed or cloned
         return Path("asynclint", real[len(PACKAGE_DIR):]).as_posix()
     for prefix in (*_PACKAGES, *_STDLIB):
@@ -199,7 +199,7 @@ def shown_path(filename: str) -> str:
         if found:
             return Path(tail).as_posix()
     try:
-        return Path(real).relative_to(Path.cwd().resolve()).as_posix()  # asynclint: ignore[blocking-path-io]
+        return Path(real).relative_to(Path.cwd().resolve()).as_posix()  # asynclint: ignore[blocking-path-io] (cached per file)
     except ValueError:
         return Path(real).as_posix()
 
@@ -465,6 +465,6 @@ class FindingIndex:
 @lru_cache(maxsize=4096)
 def _resolved(path: str) -> str:
     try:
-        return str(Path(path).resolve())  # asynclint: ignore[blocking-path-io] (cached per file)
+        return str(Path(path).resolve())  # cached per file  # asynclint: ignore[blocking-path-io] (cached per file)
     except OSError:
         return path

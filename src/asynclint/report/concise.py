@@ -3,21 +3,7 @@
 from __future__ import annotations
 
 from asynclint.model import Result
-from asynclint.report._common import plural, rule_statistics, severity_breakdown
-
-
-def _statistics_lines(result: Result) -> list[str]:
-    stats = rule_statistics(result.findings)
-    if not stats:
-        return []
-    count_width = max(len(str(len(stat.findings))) for stat in stats)
-    code_width = max(len(stat.code) for stat in stats)
-    rule_width = max(len(stat.rule) for stat in stats)
-    return [
-        f"{len(stat.findings):>{count_width}}  {stat.code:<{code_width}}  "
-        f"{stat.rule:<{rule_width}}  {severity_breakdown(stat.findings)}"
-        for stat in stats
-    ]
+from asynclint.report._common import plural, severity_breakdown
 
 
 def summary_line(result: Result) -> str:
@@ -30,14 +16,8 @@ def summary_line(result: Result) -> str:
     )
 
 
-def render_concise(result: Result, *, show_statistics: bool = False, quiet: bool = False) -> str:
-    if show_statistics:
-        lines = _statistics_lines(result)
-    else:
-        lines = [
-            f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.label}] {f.message}"
-            for f in result.findings
-        ]
+def render_concise(result: Result, *, quiet: bool = False) -> str:
+    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} [{f.severity.label}] {f.message}" for f in result.findings]
     lines += [f"{error.path}: error: {error.message}" for error in result.errors]
     if not quiet:
         lines.append(summary_line(result))

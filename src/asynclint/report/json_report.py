@@ -10,8 +10,8 @@ from dataclasses import asdict
 from asynclint.model import ChainLink, Facts, Finding, FixInfo, Result
 
 # Bump only on a breaking change to the shape below (see "Versioning" in docs/json-format.md).
-# 2: every finding has "facts".
-JSON_FORMAT_VERSION = 2
+# 2: every finding has "facts". 3: facts of suppression comments (ASL901).
+JSON_FORMAT_VERSION = 3
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from asynclint.model import Finding, FixInfo, Result, Severity
 from asynclint.report._common import (
     chain_steps,
     plural,
-    rule_statistics,
     severity_counts,
 )
 
@@ -92,41 +91,35 @@ def _file_table(findings: list[Finding], location_width: int, code_width: int) -
     return table
 
 
-def _print_findings(console: Console, findings: tuple[Finding, ...]) -> None:
+def _heading(console: Console, text: Text, style: str, fill: bool) -> None:
+    """A section heading: a rule across the terminal, or the text alone when nobody's screen
+    sets the width (a file, a pipe: no line of dashes to grep past)."""
+    if fill:
+        console.rule(text, align="left", style=style)
+    else:
+        console.print(text)
+
+
+def _print_findings(console: Console, findings: tuple[Finding, ...], fill: bool) -> None:
     location_width = max(len(f"{f.line}:{f.column}") for f in findings)
     code_width = max(len(f.code) for f in findings)
     by_file: dict[str, list[Finding]] = {}
     for finding in findings:
         by_file.setdefault(finding.path, []).append(finding)
     for path, file_findings in by_file.items():
-        console.rule(Text(path, style="bold"), align="left", style=LOCATION_STYLE)
+        _heading(console, Text(path, style="bold"), LOCATION_STYLE, fill)
         table = _file_table(file_findings, location_width, code_width)
         console.print(Padding(table, (0, 0, 0, 2), expand=False))
         console.print()
 
 
-def _print_errors(console: Console, result: Result) -> None:
-    console.rule(Text("Errors", style="bold red"), align="left", style="red")
+def _print_errors(console: Console, result: Result, fill: bool) -> None:
+    _heading(console, Text("Errors", style="bold red"), "red", fill)
     for error in result.errors:
         console.print(
             Text.assemble((error.path, "bold red"), (": ", "red"), (error.message, "red"))
         )
     console.print()
-
-
-def _statistics_table(result: Result) -> Table:
-    table = Table(title="Findings by rule", title_justify="left", box=box.ROUNDED)
-    table.add_column("Count", justify="right")
-    table.add_column("Code", style=CODE_STYLE)
-    table.add_column("Rule")
-    table.add_column("Severities")
-    for stat in rule_statistics(result.findings):
-        severities = Text(", ").join(
-            Text(f"{count} {sev.label}", style=SEVERITY_STYLE[sev])
-            for sev, count in severity_counts(stat.findings)
-        )
-        table.add_row(str(len(stat.findings)), stat.code, stat.rule, severities)
-    return table
 
 
 def _summary_table(result: Result) -> Table:
@@ -165,9 +158,11 @@ def render_rich(
     *,
     color: bool = True,
     width: int | None = None,
-    show_statistics: bool = False,
     quiet: bool = False,
+    fill: bool = True,
 ) -> str:
+    """``width``: the terminal's columns (default 100); ``fill``: headings drawn as rules across
+    it (for a terminal; a pipe or a file gets the heading text alone)."""
     buffer = io.StringIO()
     console = Console(
         file=buffer,
@@ -180,12 +175,9 @@ def render_rich(
         soft_wrap=False,
     )
     if result.findings:
-        _print_findings(console, result.findings)
+        _print_findings(console, result.findings, fill)
     if result.errors:
-        _print_errors(console, result)
-    if show_statistics and result.findings:
-        console.print(_statistics_table(result))
-        console.print()
+        _print_errors(console, result, fill)
     if not quiet:
         if result.findings:
             console.print(_summary_table(result))

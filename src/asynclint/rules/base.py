@@ -61,6 +61,8 @@ class Rule:
     category: ClassVar[str] = ""  # the knowledge-base category a blocking-call rule reports
     default_severity: ClassVar[Severity]
     message: ClassVar[str]
+    #: Runs after every other rule: it judges what their findings' suppressions hid.
+    runs_last: ClassVar[bool] = False
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         raise NotImplementedError

@@ -14,7 +14,7 @@ from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import HandedClient, Hook, client_holder, framework_class, root_awaited
 from asynclint.model import Severity
-from asynclint.suppressions import covering, mentions
+from asynclint.suppressions import covering_at, mentions, naming
 
 if TYPE_CHECKING:  # the configuration names rules, which import this module
     from asynclint.config import Config
@@ -64,25 +64,43 @@ class CheckContext:
         self._handed: dict[tuple[int, int], HandedOver] | None = None
         self._uses: dict[str, list[CallInHotCode]] | None = None
         self._reported: dict[int, frozenset[str]] = {}
+        #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
+        #: the suppressions that hid a finding so far (rules that judge them run last).
+        self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
 
     def overridden(self, path: str, code: str) -> Severity | None:
         """The severity the configuration of the file at ``path`` gives rule ``code``, if any."""
         return self.config.for_shown(path).severity.get(code)
 
-    def keep(self, path: str, line: int, code: str, name: str, severity: Severity) -> bool:
+    def keep(self, path: str, line: int, code: str, name: str, severity: Severity, *, bare: bool = True) -> bool:
         """The file's configuration reports the rule, at or above the threshold, and no
-        suppression comment covers the line."""
-        if severity < self.config.min_severity:
-            return False
-        scope = self.config.for_shown(path)
-        if id(scope) not in self._reported:
-            self._reported[id(scope)] = frozenset(rule.code for rule in scope.enabled_rules())
-        if code not in self._reported[id(scope)]:
+        suppression comment covers the line (``bare``: a bare ``# asynclint: ignore`` counts).
+        A suppression that hides the finding is recorded as used, whatever the threshold."""
+        if code not in self.enabled(path):
             return False
         lines = self._lines.get(path)
         if lines is None:
             lines = self._lines[path] = self._texts.get(path, "").splitlines()
-        return not any(mentions(suppression, code, name) for suppression in covering(lines, line))
+        hidden = False
+        for at, suppression in covering_at(lines, line):
+            if suppression[1] is None and not bare:
+                continue
+            if mentions(suppression, code, name):
+                hidden = True
+                for part in naming(suppression, code, name) or (None,):
+                    self.used_suppressions.add((path, at, suppression[0], part))
+        return not hidden and severity >= self.config.min_severity
+
+    def enabled(self, path: str) -> frozenset[str]:
+        """The codes of the rules the configuration of the file at ``path`` reports."""
+        scope = self.config.for_shown(path)
+        if id(scope) not in self._reported:
+            self._reported[id(scope)] = frozenset(rule.code for rule in scope.enabled_rules())
+        return self._reported[id(scope)]
+
+    def texts(self) -> Mapping[str, str]:
+        """The project's sources, by path as shown."""
+        return self._texts
 
     def hooks(self) -> Iterator[tuple[ModuleSummary, Function, Hook]]:
         """Every function of the project that is a framework hook, with its hook."""

@@ -73,3 +73,17 @@ def also_inside(codes: tuple[str, ...]) -> str:
     """Said after a library finding that stands for several blocking calls behind one call."""
     kinds = ", ".join(sorted(set(codes)))
     return f" (and {len(codes)} more blocking call{'s' if len(codes) > 1 else ''} inside: {kinds})"
+
+
+def suppression_message(facts: Facts) -> str:
+    """Why a suppression comment is dead weight (ASL901): what it lists that hides nothing."""
+    reasons = []
+    if facts.unused == ("ignore",) and not facts.unknown:
+        reasons.append("no finding on the line it covers")
+    elif facts.unused:
+        listed = ", ".join(f"`{part}`" for part in facts.unused)
+        reasons.append(f"{listed} {'hides' if len(facts.unused) == 1 else 'hide'} no finding on the line it covers")
+    if facts.unknown:
+        listed = ", ".join(f"`{part}`" for part in facts.unknown)
+        reasons.append(f"{listed} {'is' if len(facts.unknown) == 1 else 'are'} no asynclint rule code or name")
+    return f"`{facts.suppression}` suppresses nothing: {'; '.join(reasons)}"

@@ -127,7 +127,7 @@ def test_json_round_trips_every_value():
             "cost": "network", "evidence": "waits on a remote host", "escalation": "", "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
             "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",
-            "awaited": "",
+            "sync_method": "", "sync_in": "", "async_from": "", "awaited": "",
         },
     }
     assert list(document["findings"][0]) == [

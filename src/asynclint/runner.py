@@ -21,9 +21,10 @@ from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.io import CacheDir, UnsafeCache
-from asynclint.libraries import Installed, LibraryFile
+from asynclint.libraries import Installed, LibraryFile, project_versions
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.model import FileError, Result, Severity
 from asynclint.pipeline import check_project
 from asynclint.twin_discovery import DiscoveredTwin, TwinCache, imported_packages, twins_for, with_discovered
@@ -505,6 +506,9 @@ def run_check(
         # One look at what is installed, for the twins and for the calls followed.
         installed = _installed(search_path, (source.module for source in sources))
         catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, installed=installed))
+    if not config.framework_versions:
+        # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS).
+        config = replace(config, framework_versions=project_versions(config.root, VERSIONED_DISTRIBUTIONS, installed))
     cache = SummaryCache(config.root, catalogue) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []

@@ -71,7 +71,7 @@ def load_sources(project: Path) -> list[SourceFile]:
 
 def run(project: Path, sources: list[SourceFile] | None = None) -> Result:
     # The framework's version comes from the project's pins, as the runner reads it (judges_old).
-    config = Config(root=project, framework_versions=project_versions(project, VERSIONED_DISTRIBUTIONS, None))
+    config = Config(root=project, framework_versions=project_versions(project / "pyproject.toml", VERSIONED_DISTRIBUTIONS, None))
     result = check_sources(load_sources(project) if sources is None else sources, config)
     assert not result.errors, result.errors
     return result
@@ -543,6 +543,20 @@ def test_the_runner_reads_the_framework_version_the_project_pins(tmp_path: Path)
     assert sorted((Path(f.path).name, f.line) for f in ranged.findings) == HANDED_SYNC
 
 
+def test_in_a_repository_of_environments_the_checked_environments_pin_counts(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "envs"\ndependencies = ["verifiers==0.3.1"]\n')
+    project = tmp_path / "environments" / "judges_old"
+    shutil.copytree(JUDGES_OLD, project, ignore=shutil.ignore_patterns("__pycache__"))
+    config = Config(root=tmp_path, follow_imports=False)
+    result = run_check([str(project)], config, use_cache=False)
+    assert sorted((Path(f.path).name, f.line) for f in result.findings) == sorted([*HANDED_SYNC, HANDED_NONE])
+    other = tmp_path / "environments" / "other"
+    other.mkdir()
+    (other / "other.py").write_text('"""Another environment: the repository\'s pin is the one both share."""\n')
+    whole = run_check([str(tmp_path)], config, use_cache=False)
+    assert sorted((Path(f.path).name, f.line) for f in whole.findings) == HANDED_SYNC
+
+
 def test_a_pin_wins_over_what_is_installed(tmp_path: Path) -> None:
     site = tmp_path / "site"
     (site / "verifiers").mkdir(parents=True)
@@ -550,12 +564,12 @@ def test_a_pin_wins_over_what_is_installed(tmp_path: Path) -> None:
     (site / "verifiers-0.1.2.dist-info").mkdir()
     (site / "verifiers-0.1.2.dist-info" / "top_level.txt").write_text("verifiers\n")
     installed = Installed([str(site)], ())
-    assert project_versions(tmp_path, {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["Verifiers[all] == 0.3.1 ; python_version >= \'3.10\'"]\n')
-    assert project_versions(tmp_path, {"verifiers"}, installed) == (("verifiers", "0.3.1"),)
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.3.1"),)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["verifiers>=0.1,<0.1.3"]\n')
-    assert project_versions(tmp_path, {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
-    assert project_versions(tmp_path, {"verifiers"}, None) == ()
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, None) == ()
 
 
 @pytest.mark.parametrize(

@@ -223,14 +223,27 @@ def pinned(requirements: Iterable[str]) -> dict[str, str]:
     return pins
 
 
-def project_versions(root: Path, distributions: Iterable[str], installed: Installed | None) -> tuple[tuple[str, str], ...]:
-    """The project's versions of ``distributions``: the exact one its ``pyproject.toml`` (at
-    ``root``) pins in ``[project] dependencies``, else the installed one (``installed``, deep
-    mode's search path), else none. A pin wins: it is what the project runs with wherever it is
-    checked. An unreadable pyproject.toml pins nothing (the configuration loader reports it)."""
+def nearest_pyproject(start: Path, root: Path) -> Path | None:
+    """The ``pyproject.toml`` nearest above ``start`` (a directory), up to ``root``: in a
+    repository of environments, the one of the environment checked."""
+    for directory in (start, *start.parents):
+        if (directory / "pyproject.toml").is_file():
+            return directory / "pyproject.toml"
+        if directory == root:
+            break
+    return None
+
+
+def project_versions(
+    pyproject: Path | None, distributions: Iterable[str], installed: Installed | None
+) -> tuple[tuple[str, str], ...]:
+    """The project's versions of ``distributions``: the exact one its ``pyproject`` pins in
+    ``[project] dependencies``, else the installed one (``installed``, deep mode's search path),
+    else none. A pin wins: it is what the project runs with wherever it is checked. An
+    unreadable pyproject.toml pins nothing (the configuration loader reports it)."""
     declared: dict[str, str] = {}
     try:
-        document = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        document = tomllib.loads(pyproject.read_text(encoding="utf-8")) if pyproject is not None else {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         document = {}
     project = document.get("project")

@@ -21,7 +21,7 @@ from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import ROOT_MARK, decode, discover, display_path, module_names
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.io import CacheDir, UnsafeCache
-from asynclint.libraries import Installed, LibraryFile, project_versions
+from asynclint.libraries import Installed, LibraryFile, nearest_pyproject, project_versions
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
@@ -508,7 +508,11 @@ def run_check(
         catalogue = with_discovered(catalogue, discovered_twins(sources, config, use_cache, installed=installed))
     if not config.framework_versions:
         # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS).
-        config = replace(config, framework_versions=project_versions(config.root, VERSIONED_DISTRIBUTIONS, installed))
+        # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
+        # repository of them), up to the project's root.
+        checked = Path(os.path.commonpath([str(file) for file in files])) if files else config.root
+        pyproject = nearest_pyproject(checked if checked.is_dir() else checked.parent, config.root)
+        config = replace(config, framework_versions=project_versions(pyproject, VERSIONED_DISTRIBUTIONS, installed))
     cache = SummaryCache(config.root, catalogue) if use_cache else None
     summaries: list[ModuleSummary] = []
     missing: list[SourceFile] = []

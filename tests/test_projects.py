@@ -19,7 +19,8 @@ names from the package layout, so the expectations also pin down:
 - what a generic asyncio program runs on its loop: handlers the server awaits, coroutines started
   as tasks (even by a cold ``main``), loop callbacks -- and not what it hands to threads;
 - ``ASL103`` where a reward calls the judge of a ``JudgeRubric(judge_client=...)`` handed a sync
-  client (``judges_env``: used, never used, through the client, a subclass, by parameter), ``ASL201`` (sync v1
+  client (``judges_env``: used, never used, through the client, a subclass, by parameter), or of any
+  ``JudgeRubric`` when the project pins verifiers 0.1.2, whose ``judge`` is sync (``judges_old``), ``ASL201`` (sync v1
   reward/metric/setup/finalize) and ``ASL202`` (``async def update_tool_args``).
 """
 
@@ -40,8 +41,10 @@ from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.pipeline import check_sources
 from asynclint.files import module_names
+from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
+from asynclint.libraries import Installed, pinned, project_versions
 from asynclint.model import ChainLink, Finding, Result
-from asynclint.runner import PARALLEL_THRESHOLD
+from asynclint.runner import PARALLEL_THRESHOLD, run_check
 
 PROJECTS = Path(__file__).parent / "fixtures" / "projects"
 
@@ -67,7 +70,9 @@ def load_sources(project: Path) -> list[SourceFile]:
 
 
 def run(project: Path, sources: list[SourceFile] | None = None) -> Result:
-    result = check_sources(load_sources(project) if sources is None else sources, Config(root=project))
+    # The framework's version comes from the project's pins, as the runner reads it (judges_old).
+    config = Config(root=project, framework_versions=project_versions(project / "pyproject.toml", VERSIONED_DISTRIBUTIONS, None))
+    result = check_sources(load_sources(project) if sources is None else sources, config)
     assert not result.errors, result.errors
     return result
 
@@ -111,7 +116,7 @@ V1 = PROJECTS / "v1_env"
 
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
-        "asyncio_app", "judges_env", "registrations_env", "side_envs", "v0_env", "v1_env", "v1_tools", "values_env",
+        "asyncio_app", "judges_env", "judges_old", "registrations_env", "side_envs", "v0_env", "v1_env", "v1_tools", "values_env",
     ]
 
 
@@ -281,6 +286,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("judges_env/judges_env/env.py", "load_environment.<locals>.asks_the_client"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "GradingRubric.correct"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "by_name"): ("reward function", "judge_client"),
+    ("judges_old/judges_old/rubrics.py", "StrictRubric.strict"): ("sync reward function", "verifiers 0.1.2", ">= 0.1.3"),
+    ("judges_old/judges_old/env.py", "load_environment.<locals>.judged"): ("sync reward function", "verifiers 0.1.2"),
+    ("judges_old/judges_old/env.py", "load_environment.<locals>.judged_handed"): ("sync reward function", "judge_client"),
     ("values_env/values_env/judges.py", "StrictJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
@@ -476,3 +484,103 @@ def test_cli_parallel_indexing_gives_the_same_json(tmp_path: Path) -> None:
     assert report["errors"] == []
     actual = {(f["path"], f["line"], f["code"], f["severity"]) for f in report["findings"]}
     assert actual == expected_entries(load_sources(V0))
+
+
+# -- the framework's release ----------------------------------------------------------------------
+
+JUDGES_OLD = PROJECTS / "judges_old"
+
+
+def _judged_lines(versions: tuple[tuple[str, str], ...]) -> dict[tuple[str, int], Finding]:
+    sources = load_sources(JUDGES_OLD)
+    result = check_sources(sources, Config(root=JUDGES_OLD, framework_versions=versions))
+    assert not result.errors, result.errors
+    return {(Path(f.path).name, f.line): f for f in result.findings}
+
+
+#: judges_old's judge calls: on a rubric handed a sync client (a subclass, then a JudgeRubric), and
+#: on one handed none (verifiers 0.1.2 builds a sync OpenAI(), later releases an AsyncOpenAI()).
+HANDED_SYNC = [("env.py", 24), ("rubrics.py", 13)]
+HANDED_NONE = ("env.py", 20)
+
+
+@pytest.mark.parametrize("versions", [(("verifiers", "0.1.3"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.3", "0.3.1", "unknown"])
+def test_an_async_judge_blocks_only_through_a_sync_client_handed_to_it(versions) -> None:
+    """Near miss of judges_old: from verifiers 0.1.3 on (or when the version is not known) ``judge``
+    awaits its client, so only the rubrics handed a sync ``OpenAI()`` block (the default is async)."""
+    found = _judged_lines(versions)
+    assert sorted(found) == HANDED_SYNC
+    for finding in found.values():
+        assert "hand it an async client" in finding.message and "0.1.2" not in finding.message
+        assert finding.facts.sync_method == "" and finding.facts.handed_through == "judge"
+
+
+@pytest.mark.parametrize("version", ["0.1.2", "0.1.2.post1"])
+def test_a_sync_judge_blocks_with_any_client_or_none(version: str) -> None:
+    found = _judged_lines((("verifiers", version),))
+    assert sorted(found) == sorted([*HANDED_SYNC, HANDED_NONE])
+    own_default = found[HANDED_NONE]
+    assert own_default.facts.sync_method == "JudgeRubric.judge"
+    assert own_default.facts.sync_in == f"verifiers {version}" and own_default.facts.async_from == "0.1.3"
+    assert own_default.facts.handed_at == "" and own_default.fix is None
+    assert f"`JudgeRubric.judge` is a sync method in verifiers {version}" in own_default.message
+    assert own_default.message.endswith("upgrade to verifiers >= 0.1.3, or offload the call")
+    assert found[HANDED_SYNC[0]].facts.handed_at == "judges_old/judges_old/env.py:15"
+    assert found[HANDED_SYNC[1]].facts.handed_at == "judges_old/judges_old/env.py:37"
+
+
+def test_before_the_judge_existed_nothing_is_reported_at_the_constructor() -> None:
+    """verifiers 0.1.1 has no ``judge``; its JudgeRubric scores with a sync reward of its own, which
+    its rubric runs in ``asyncio.to_thread``: a sync client handed over blocks a worker, not the loop.
+    So nothing is reported where the client is handed over, and the calls are as without a version."""
+    assert sorted(_judged_lines((("verifiers", "0.1.1"),))) == HANDED_SYNC
+
+
+def test_the_runner_reads_the_framework_version_the_project_pins(tmp_path: Path) -> None:
+    project = tmp_path / "judges_old"
+    shutil.copytree(JUDGES_OLD, project, ignore=shutil.ignore_patterns("__pycache__"))
+    pinned_old = run_check([str(project)], Config(root=project, follow_imports=False), use_cache=False)
+    assert sorted((Path(f.path).name, f.line) for f in pinned_old.findings) == sorted([*HANDED_SYNC, HANDED_NONE])
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("verifiers==0.1.2", "verifiers>=0.1.3"))
+    ranged = run_check([str(project)], Config(root=project, follow_imports=False), use_cache=False)
+    assert sorted((Path(f.path).name, f.line) for f in ranged.findings) == HANDED_SYNC
+
+
+def test_in_a_repository_of_environments_the_checked_environments_pin_counts(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "envs"\ndependencies = ["verifiers==0.3.1"]\n')
+    project = tmp_path / "environments" / "judges_old"
+    shutil.copytree(JUDGES_OLD, project, ignore=shutil.ignore_patterns("__pycache__"))
+    config = Config(root=tmp_path, follow_imports=False)
+    result = run_check([str(project)], config, use_cache=False)
+    assert sorted((Path(f.path).name, f.line) for f in result.findings) == sorted([*HANDED_SYNC, HANDED_NONE])
+    other = tmp_path / "environments" / "other"
+    other.mkdir()
+    (other / "other.py").write_text('"""Another environment: the repository\'s pin is the one both share."""\n')
+    whole = run_check([str(tmp_path)], config, use_cache=False)
+    assert sorted((Path(f.path).name, f.line) for f in whole.findings) == HANDED_SYNC
+
+
+def test_a_pin_wins_over_what_is_installed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "verifiers").mkdir(parents=True)
+    (site / "verifiers" / "__init__.py").write_text("")
+    (site / "verifiers-0.1.2.dist-info").mkdir()
+    (site / "verifiers-0.1.2.dist-info" / "top_level.txt").write_text("verifiers\n")
+    installed = Installed([str(site)], ())
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["Verifiers[all] == 0.3.1 ; python_version >= \'3.10\'"]\n')
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.3.1"),)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["verifiers>=0.1,<0.1.3"]\n')
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
+    assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, None) == ()
+
+
+@pytest.mark.parametrize(
+    ("requirement", "version"),
+    [("verifiers==0.1.2", "0.1.2"), ("verifiers===0.1.2", "0.1.2"), ("verifiers (==0.1.2)", "0.1.2"),
+     ("verifiers>=0.1,==0.1.2", "0.1.2"), ("verifiers==0.1.*", None), ("verifiers~=0.1.2", None),
+     ("verifiers!=0.1.2", None), ("verifiers", None)],
+)
+def test_only_an_exact_pin_pins_a_version(requirement: str, version: str | None) -> None:
+    assert pinned([requirement]).get("verifiers") == version

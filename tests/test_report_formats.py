@@ -127,6 +127,7 @@ def test_json_round_trips_every_value():
             "cost": "network", "evidence": "waits on a remote host", "escalation": "", "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
             "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",
+            "sync_method": "", "sync_in": "", "async_from": "",
             "awaited": "", "suppression": "", "unused": [], "unknown": [],
         },
     }

@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 #: Never followed: the catalogue already knows what in the standard library blocks, and
 #: asyncio's internals would only add noise.
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
@@ -196,3 +201,62 @@ def _top_level(info: Path) -> set[str]:
         elif first[0].endswith(".py") and first[0][:-3].isidentifier():
             names.add(first[0][:-3])  # a top-level module
     return names
+
+
+#: A requirement's name, extras and version specifiers (PEP 508, the markers after ``;`` dropped).
+_REQUIREMENT = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?([^;()]*)\)?")
+
+
+def pinned(requirements: Iterable[str]) -> dict[str, str]:
+    """Distribution -> version for the requirements that pin one exact version
+    (``verifiers==0.1.2``); a range or a wildcard (``==0.1.*``) pins none."""
+    pins: dict[str, str] = {}
+    for requirement in requirements:
+        match = _REQUIREMENT.match(requirement) if isinstance(requirement, str) else None
+        if match is None:
+            continue
+        for specifier in match.group(2).split(","):
+            operator, _, version = specifier.strip().partition("==")
+            version = version.removeprefix("=").strip()
+            if not operator and version and "*" not in version:
+                pins[_normalized(match.group(1))] = version
+    return pins
+
+
+def nearest_pyproject(start: Path, root: Path) -> Path | None:
+    """The ``pyproject.toml`` nearest above ``start`` (a directory), up to ``root``: in a
+    repository of environments, the one of the environment checked."""
+    for directory in (start, *start.parents):
+        if (directory / "pyproject.toml").is_file():
+            return directory / "pyproject.toml"
+        if directory == root:
+            break
+    return None
+
+
+def project_versions(
+    pyproject: Path | None, distributions: Iterable[str], installed: Installed | None
+) -> tuple[tuple[str, str], ...]:
+    """The project's versions of ``distributions``: the exact one its ``pyproject`` pins in
+    ``[project] dependencies``, else the installed one (``installed``, deep mode's search path),
+    else none. A pin wins: it is what the project runs with wherever it is checked. An
+    unreadable pyproject.toml pins nothing (the configuration loader reports it)."""
+    declared: dict[str, str] = {}
+    try:
+        document = tomllib.loads(pyproject.read_text(encoding="utf-8")) if pyproject is not None else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        document = {}
+    project = document.get("project")
+    dependencies = project.get("dependencies") if isinstance(project, dict) else None
+    if isinstance(dependencies, list):
+        declared = pinned(dependencies)
+    versions = []
+    for distribution in sorted(distributions):
+        version = declared.get(_normalized(distribution))
+        if version is None and installed is not None:
+            found = installed.find(distribution)
+            if found is not None and found.dist is not None and _normalized(found.dist) == _normalized(distribution):
+                version = found.version
+        if version:
+            versions.append((distribution, version))
+    return tuple(versions)

@@ -101,6 +101,11 @@ class Facts:
     handed_to: str = ""
     handed_through: str = ""
     handed_at: str = ""  # "env.py:91"
+    #: The framework method the project calls (``JudgeRubric.judge``) is a sync one in the
+    #: project's release of the framework (``verifiers 0.1.2``), async from ``async_from`` on.
+    sync_method: str = ""
+    sync_in: str = ""
+    async_from: str = ""
     #: The call is awaited and blocks all the same: what it does synchronously before it yields.
     awaited: str = ""
     #: A suppression comment that hides nothing (ASL901): the comment as written, the rules it

@@ -42,7 +42,8 @@ from asynclint.files import (
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.libraries import Installed, LibraryFile
+from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
+from asynclint.libraries import Installed, LibraryFile, nearest_pyproject, project_versions
 from asynclint.model import FileError, Result, Severity
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
@@ -385,6 +386,13 @@ def run_check(
     if config.follow_imports:
         # One look at what is installed, for the result's key, the twins and the calls followed.
         installed = _installed(search_path, (name.module for name in names.values()))
+    if not config.framework_versions:
+        # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS).
+        # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
+        # repository of them), up to the project's root; part of the result cache's key.
+        checked = Path(os.path.commonpath([str(file) for file in files])) if files else config.root
+        pyproject = nearest_pyproject(checked if checked.is_dir() else checked.parent, config.root)
+        config = replace(config, framework_versions=project_versions(pyproject, VERSIONED_DISTRIBUTIONS, installed))
     # Deep mode's result also depends on what is installed: its key says so (a package
     # installed, upgraded or removed changes a directory on the search path).
     results = ResultCache(directory, config, paths, installed.fingerprint() if installed else "") if use_cache else None

@@ -11,6 +11,8 @@ of what they block on by one level.
 from __future__ import annotations
 
 import functools
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from asynclint.knowledge.asyncio_apis import LOOP_CALLBACK_METHODS
@@ -335,8 +337,8 @@ class HandedClient:
 
 # verifiers' JudgeRubric keeps the client as ``judge_client`` and calls it in ``judge``, which it
 # also hands reward functions by parameter name (``class_objects``, from 0.1.3; 0.3.1 awaits the
-# client's call only when it returns an awaitable). In 0.1.2 and earlier ``judge`` is a plain
-# method calling a sync ``OpenAI()`` of its own when none is handed: not modelled yet.
+# client's call only when it returns an awaitable). In 0.1.2 ``judge`` is a plain method: see
+# SYNC_METHODS.
 CLIENT_HOLDERS: tuple[HandedClient, ...] = (
     HandedClient(
         "JudgeRubric", "judge_client", "judge_client", "chat.completions.create",
@@ -356,6 +358,60 @@ ARGUMENT_INJECTORS: frozenset[str] = frozenset({"update_tool_args"})
 HANDOFF_ATTRIBUTES: dict[str, str] = {holder.slot: holder.attribute for holder in CLIENT_HOLDERS}
 #: Parameter names under which a framework hands reward functions a holder's users or client.
 PASSED_NAMES: frozenset[str] = frozenset(name for holder in CLIENT_HOLDERS for name in holder.passed)
+
+
+@dataclass(frozen=True)
+class SyncMethod:
+    """A framework method that the releases from ``since`` up to (not including) ``until`` of
+    ``distribution`` define as a plain method making the blocking call ``calls`` (with the client
+    handed over, else one of its own) -- later releases await it. When the project's version of
+    the distribution (``Config.framework_versions``) is in that range, the project's call of the
+    method in hot code blocks the loop; otherwise (also when the version is unknown) the method
+    is taken to be today's."""
+
+    distribution: str
+    since: str
+    until: str
+    owner: str  # the framework class (and its subclasses)
+    method: str
+    calls: str  # the blocking call it makes
+
+
+#: verifiers 0.1.2's ``JudgeRubric.judge`` calls ``self.judge_client.chat.completions.create`` without
+#: awaiting, on an ``OpenAI()`` of its own when none is handed; 0.1.3 made it ``async def`` (and
+#: awaits the client's call). 0.1.1 has no ``judge``: it registers a sync reward of its own, which
+#: its ``Rubric.score_rollout`` runs in ``asyncio.to_thread``, off the loop like every reward there.
+SYNC_METHODS: tuple[SyncMethod, ...] = (
+    SyncMethod("verifiers", "0.1.2", "0.1.3", "JudgeRubric", "judge", "openai.OpenAI.chat.completions.create"),
+)
+
+#: The distributions whose version changes what asynclint knows (what the runner looks up).
+VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(change.distribution for change in SYNC_METHODS)
+
+
+def release(version: str) -> tuple[int, ...] | None:
+    """The release numbers of a version string (``0.1.2.post1`` -> ``(0, 1, 2)``), ``None`` when
+    it does not start with one."""
+    match = re.match(r"v?(\d+(?:\.\d+)*)", version.strip())
+    if match is None:
+        return None
+    numbers = [int(part) for part in match.group(1).split(".")]
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()  # 0.1 == 0.1.0
+    return tuple(numbers)
+
+
+def sync_method(owner: str, method: str, versions: Mapping[str, str]) -> SyncMethod | None:
+    """The entry making ``owner.method`` sync at the project's ``versions`` (distribution ->
+    version), if any."""
+    for change in SYNC_METHODS:
+        if change.owner != owner or change.method != method or change.distribution not in versions:
+            continue
+        version = release(versions[change.distribution])
+        since, until = release(change.since), release(change.until)
+        if version is not None and since is not None and until is not None and since <= version < until:
+            return change
+    return None
 
 
 def client_holder(owner: str, slot: str) -> HandedClient | None:

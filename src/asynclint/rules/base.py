@@ -182,6 +182,16 @@ class BlockingCallRule(Rule):
             )
             if call.user:  # the fix is the client handed over, not this call
                 request = FixRequest("handoff", target=handed.value) if api.fix == "async-client" else None
+        if call.sync is not None:
+            # The framework's own method blocks: an async client would not be awaited; the fix is
+            # a newer framework, or offloading the call (not a recipe of ours).
+            sync = call.sync
+            version = dict(ctx.config.framework_versions)[sync.distribution]
+            facts = replace(
+                facts, handed_through="", twin="", sync_method=f"{sync.owner}.{sync.method}",
+                sync_in=f"{sync.distribution} {version}", async_from=sync.until,
+            )
+            request = None
         # Blocking code inside an installed library is reported where the project calls in.
         shown = (summary.path, site)
         if entry is not None:

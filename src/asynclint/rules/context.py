@@ -12,7 +12,9 @@ from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
 from asynclint.index import PASSED, SUPER, CallSite, Function, Handoff, ModuleSummary
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import HandedClient, Hook, client_holder, framework_class, root_awaited
+from asynclint.knowledge.frameworks import (
+    HandedClient, Hook, SyncMethod, client_holder, framework_class, root_awaited, sync_method,
+)
 from asynclint.model import Severity
 from asynclint.suppressions import covering_at, mentions, naming
 
@@ -53,6 +55,8 @@ class CallInHotCode:
     #: called (``judge``), empty when the client's own method is called through the holder.
     handed: HandedOver | None = None
     user: str = ""
+    #: The framework method called is a sync one at the project's version of the framework.
+    sync: SyncMethod | None = None
 
 
 class CheckContext:
@@ -209,7 +213,9 @@ class CheckContext:
                     if found is None:
                         continue
                     # One finding per call, for the first hand-over it may reach (in project order).
-                    use = next(self._uses_of(position, summary, *found, registered), None)
+                    use = self._sync_use(position, summary, *found) or next(
+                        self._uses_of(position, summary, *found, registered), None
+                    )
                     if use is not None:
                         self._uses.setdefault(use.api.category, []).append(use)
         return self._uses.get(category, [])
@@ -240,6 +246,46 @@ class CheckContext:
                 api = self.catalogue.match(callee, path[-1])
                 if api is not None:
                     yield CallInHotCode(summary, key, hot, site, api, callee, handed)
+
+    def _sync_use(
+        self, position: int, summary: ModuleSummary, key: FuncKey, hot: HotInfo, site: CallSite
+    ) -> CallInHotCode | None:
+        """``rubric.judge(...)`` or ``self.judge(...)`` (not overridden by the project) where the
+        project's version of the framework defines the method sync (verifiers 0.1.2's
+        ``JudgeRubric.judge``): the call blocks whatever client was handed over, and also when
+        none was -- unless the one handed is not a blocking one."""
+        versions = dict(self.config.framework_versions)
+        if not versions:
+            return None
+        graph = self.graph
+        if site.self_ref is not None:
+            if len(site.self_ref[1]) != 1 or graph.call_target(site) is not None:
+                return None
+            cls, method = site.self_ref[0], site.self_ref[1][0]
+        elif site.method is not None and site.target is not None and site.target.endswith(f"().{site.method}"):
+            built = graph.canonical(site.target.removesuffix(f"().{site.method}"))
+            if built is None:
+                return None
+            cls, method = built, site.method
+        else:
+            return None
+        handed = [h for i in site.handed if (h := self.handed_over(position, i)) is not None]
+        if site.handed and not handed:
+            return None  # handed an async client (0.1.2 would not await its calls: broken, not blocking)
+        if site.self_ref is not None:
+            handed = [h for h in self._all_handed() if self._holds(cls, h)]
+        for ancestor in graph.ancestors(cls):
+            change = sync_method(ancestor.rpartition(".")[2], method, versions)
+            if change is None or framework_class(ancestor) is None:
+                continue
+            api = self.catalogue.match(change.calls, change.calls.rpartition(".")[2])
+            if api is None:
+                return None
+            callee = handed[0].callee if handed else change.calls
+            return CallInHotCode(
+                summary, key, hot, site, api, callee, handed[0] if handed else None, method, change
+            )
+        return None
 
     def _all_handed(self) -> list[HandedOver]:
         self.handed_over(0, 0)

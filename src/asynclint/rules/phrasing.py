@@ -27,6 +27,17 @@ def call_message(rule: Rule, facts: Facts, what: str, memoized: tuple[str, str] 
         text = f"inside `{facts.entered}` ({facts.entered_library}{through}): {text}"
     elif facts.twin and not facts.handed_through:  # inside a library, the twin of what it calls is not the project's fix
         text += f"; use {facts.twin}"
+    if facts.sync_method:
+        distribution = facts.sync_in.partition(" ")[0]
+        handed = ""
+        if facts.handed_to:
+            owner, _, slot = facts.handed_to.partition(".")
+            handed = f" (the client handed to `{owner}` as `{slot}` at {facts.handed_at})"
+        return (
+            f"`{facts.sync_method}` is a sync method in {facts.sync_in} (async from {facts.async_from} on), "
+            f"so the call blocks: {text}{handed}; upgrade to {distribution} >= {facts.async_from}, "
+            "or offload the call"
+        )
     if facts.handed_to:
         owner, _, slot = facts.handed_to.partition(".")
         handed = f"the client handed to `{owner}` as `{slot}` at {facts.handed_at}"

@@ -301,7 +301,7 @@ def write_cache_file(file: Path, lines: Sequence[str] | Iterator[str]) -> None:
         directory.remove_stale_temps()
         if file.parent.name == CACHE_DIR and ".gitignore" not in directory.names():
             directory.write(".gitignore", "*\n")  # never committed by accident
-        directory.write(file.name, "".join(f"{line}\n" for line in lines))
+        directory.write_lines(file.name, lines)
 
 
 def read_lines(file: Path) -> list[str]:

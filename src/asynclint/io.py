@@ -25,7 +25,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 TEMP_SUFFIX = ".asynclint-tmp"
@@ -160,7 +160,9 @@ def _write_stream(path: Path, dir_fd: int, payload: bytes) -> None:
         handle.write(payload)
 
 
-def _replace_in(dir_fd: int, name: str, payload: bytes, mode: int, *, fsync: bool = False) -> None:
+def _replace_in(dir_fd: int, name: str, payload: bytes | Iterable[bytes], mode: int, *, fsync: bool = False) -> None:
+    """Replace ``name`` in the directory by ``payload`` (bytes, or chunks of them written as they
+    come: a large cache file is never held twice in memory) through a temporary file and a rename."""
     for stale in _stale_temps_in(dir_fd, [name]):  # a killed run's, for this very file
         try:
             os.unlink(stale, dir_fd=dir_fd)
@@ -170,7 +172,8 @@ def _replace_in(dir_fd: int, name: str, payload: bytes, mode: int, *, fsync: boo
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dir_fd)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
+            for chunk in (payload,) if isinstance(payload, bytes) else payload:
+                handle.write(chunk)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             if fsync:
@@ -306,6 +309,10 @@ class CacheDir:
     def write(self, name: str, data: str | bytes, mode: int = 0o644) -> None:
         payload = data.encode("utf-8") if isinstance(data, str) else data
         _replace_in(self._fd, name, payload, mode & _new_file_mode())
+
+    def write_lines(self, name: str, lines: Iterable[str], mode: int = 0o644) -> None:
+        """``write`` of one line per item, streamed to the file."""
+        _replace_in(self._fd, name, (f"{line}\n".encode() for line in lines), mode & _new_file_mode())
 
     def remove(self, name: str) -> None:
         """Unlink the entry ``name`` (a link is removed, never what it points to)."""

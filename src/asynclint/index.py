@@ -57,6 +57,7 @@ from asynclint.knowledge.frameworks import (
     HANDOFF_SLOTS,
     PASSED_NAMES,
     PROGRAM_CALLEES,
+    PROGRAM_KEYWORDS,
     PROGRAM_SLOTS,
     public_name,
 )
@@ -1376,8 +1377,11 @@ class _Indexer:
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
             context = _CallContext(target, method, self_target, keyword.arg or "**", handed)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
-        if target is not None and public_name(target) in PROGRAM_CALLEES:
-            self._record_program(node, public_name(target), method, self_target)
+        # Looked up only for calls passing a program keyword: public_name walks the name's prefixes.
+        if target is not None and any(keyword.arg in PROGRAM_KEYWORDS for keyword in node.keywords):
+            callee = public_name(target)
+            if callee in PROGRAM_CALLEES:
+                self._record_program(node, callee, method, self_target)
         if method in _MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             self.frame.payloads.pop(node.func.value.id, None)
         if method in _GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):

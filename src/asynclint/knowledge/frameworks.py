@@ -302,6 +302,8 @@ PROGRAM_SLOTS: dict[tuple[str, str], ProgramSlot] = {
     for slot in (ProgramSlot("verifiers.v1.ProgramConfig", "fn", PROGRAM, away="sandbox", context="sandbox"),)
 }
 PROGRAM_CALLEES: frozenset[str] = frozenset(callee for callee, _ in PROGRAM_SLOTS)
+#: The keywords that name a program: a call without one is no program configuration.
+PROGRAM_KEYWORDS: frozenset[str] = frozenset(slot for _, slot in PROGRAM_SLOTS)
 
 _RUBRICS, _ENVS = HOOK_CLASSES[1], HOOK_CLASSES[0]
 

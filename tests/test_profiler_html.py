@@ -28,7 +28,7 @@ REMOTE = re.compile(r"""(?:\b(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:
 class Page(HTMLParser):
     """What the tests look at: headings, table rows, script and style content, unclosed tags."""
 
-    VOID = frozenset({"meta", "br", "img", "input", "link", "hr", "rect", "line", "source"})
+    VOID = frozenset({"meta", "br", "wbr", "img", "input", "link", "hr", "rect", "line", "source"})
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
@@ -152,6 +152,23 @@ def test_a_long_path_is_shortened_in_the_middle_and_whole_in_its_tooltip():
     assert shown + ":2" not in " ".join(row) and f'title="{escape(shown)}:2"' in text
 
 
+@pytest.mark.parametrize("path", ["/srv/project/examples/wiki_qa/rewards.py",
+                                  "/srv/" + "/".join(f"package_{n}" for n in range(12)) + "/handler_module.py"])
+def test_a_site_s_location_wraps_only_after_a_path_separator(path: str):
+    text = render_html(_one_stall_doc(path, 0.03), None)
+    check_page(text)
+    locations = re.findall(r'<code class="loc"[^>]*>(.*?)</code>', text)
+    assert locations, text
+    for location in locations:
+        *directories, name = location.split("<wbr>")
+        # A break opportunity after every directory and nowhere else: not inside a name, not before ":line".
+        assert all(part.endswith("/") and "/" not in part[:-1] for part in directories), location
+        assert "/" not in name and re.fullmatch(r"[\w.]+\.py:\d+", name), location
+    # The browser must not break inside a segment either (``overflow-wrap: anywhere`` did: "rewards.py" / ":78").
+    rule = re.search(r"td code\.loc\{([^}]*)\}", text)
+    assert rule and "overflow-wrap:normal" in rule.group(1) and "word-break:normal" in rule.group(1), rule
+
+
 def test_the_lag_timeline_stays_bounded_and_keeps_each_bucket_s_maximum():
     timeline = LagTimeline(100.0, points=64, width=0.01)
     for beat in range(50_000):  # 100 s of 2 ms beats
@@ -219,7 +236,7 @@ def test_the_compare_page_shows_both_runs_and_reads_older_reports(workdir: Path)
     assert len(rows) == min(len(changes), TOP_SITES)
     fixed = next(row for row in rows if row[:2] == [f"{fixed_site['path']}:{fixed_site['line']}",
                                                     fixed_site["function"]])
-    assert fixed[6] == "fixed" and fixed[4] == "0.0 ms"
+    assert fixed[6] == "none left" and fixed[4] == "0.0 ms"
     assert render_compare_html(before, after, compare(before, after)) != text  # names come from the command line
     after["lag"]["timeline"] = {"bucket_s": "x", "max_ms": ["nan"]}  # hand-edited: left out, not a crash
     assert "No lag timeline" in render_compare_html(before, after, compare(before, after))

@@ -14,7 +14,15 @@ from asynclint.model import Finding, Severity
 from asynclint.profiler.attribution import (
     GC, LIBRARY, PROFILER, RUNTIME, THREAD, UNSEEN, USER, FindingIndex, Frame, analyze, classify, percentile,
 )
-from asynclint.profiler.compare import CompareError, compare, load_report, pair_sites, render_comparison
+from asynclint.profiler.compare import (
+    CompareError,
+    SiteChange,
+    compare,
+    load_report,
+    pair_sites,
+    render_comparison,
+    site_change_verdict,
+)
 from asynclint.profiler.monitor import (
     BLOCKED, GIL_WAIT, HOST_WAIT, RAN, Clocks, Recording, Sample, Stall, interval_verdict,
 )
@@ -130,6 +138,27 @@ def test_compare_reports_ratios_outputs_and_sites_that_did_not_help():
     assert compare(before, _report([1, 2])).outputs_note == "different number of outputs: 3 before, 2 after"
 
 
+@pytest.mark.parametrize(("cause", "before_ms", "after_ms", "text", "tone"), [
+    ("user", 3184.9, 0.0, "none left", "good"),
+    # The bundled example's citation_check after asynclint fix: its asyncio.to_thread call still
+    # starts a worker thread on the loop. Nearly all of the time went; the words say how much.
+    ("user", 3184.9, 31.6, "99% less", "good"),
+    ("user", 1000.0, 0.001, "99% less", "good"),  # some left: never "100% less"
+    ("user", 100.0, 50.0, "50% less", "good"),  # halved: the fix helped
+    ("user", 100.0, 50.1, "50% less, not halved", "bad"),
+    ("user", 100.0, 99.9, "1% less, not halved", "bad"),  # some went: never "0% less"
+    ("user", 100.0, 100.0, "unchanged", "bad"),
+    ("library", 100.0, 121.0, "21% more", "bad"),
+    ("user", 0.0, 12.0, "new", "new"),
+    ("host", 500.0, 100.0, "host", ""),  # no code to fix: the cause, no verdict
+])
+def test_a_site_s_verdict_says_how_its_stall_time_changed(cause, before_ms, after_ms, text, tone):
+    change = SiteChange(cause, "app.py", "f", 3, before_ms, after_ms, None)
+    verdict = site_change_verdict(change)
+    assert (verdict.text, verdict.tone) == (text, tone)
+    assert (tone == "good") == (change.judged and change.helped)
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ("{", "not valid JSON (line 1, column 2"),
     ("[]", "not an asynclint profile report"),
@@ -164,7 +193,7 @@ def test_rich_site_table_keeps_numbers_and_verdicts_whole_when_paths_are_long():
     after = json.loads(json.dumps(before).replace('"total_ms": 12345.6', '"total_ms": 100.0'))
     compared = render_comparison(compare(before, after), color=False)
     row = next(line for line in compared.splitlines() if "app.py:7" in line)
-    assert "ASL101 critical" in row and "12,345.6 ms" in row and "did not help" not in row
+    assert "ASL101 critical" in row and "12,345.6 ms" in row and row.rstrip().endswith("99% less")
     assert max(len(line) for line in compared.splitlines()) <= 128
 
 

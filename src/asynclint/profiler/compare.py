@@ -17,7 +17,7 @@ from rich.text import Text
 
 from asynclint.profiler.report import PROFILE_FORMAT_VERSION, READABLE_VERSIONS, SITE_WIDTH, fill_table, shorten_left
 
-#: A site whose stall time did not at least halve did not get a fix that helped.
+#: A site whose stall time did not at least halve did not get a fix that helped (``not halved``).
 HELPED_RATIO = 0.5
 TOP_SITES = 10
 _REQUIRED = {"run": ("rollouts", "wall_s", "throughput_per_s"),
@@ -244,18 +244,37 @@ def compare(before: dict, after: dict, before_name: str = "before", after_name: 
     return Comparison(before_name, after_name, metrics, tuple(changes), identical, note, _settings_note(before, after))
 
 
-VERDICT_STYLE = {"new": "yellow", "fixed": "green", "helped": "green", "did not help": "bold red"}
+@dataclass(frozen=True)
+class Verdict:
+    """What became of a site's stall time, in words that say what was measured ("97% less"), and
+    its tone: ``good`` when it at least halved (``SiteChange.helped``), ``bad`` when it did not,
+    ``new`` for a site only the second run has, empty for sites that get no verdict."""
+    text: str
+    tone: str
 
 
-def site_change_verdict(change: SiteChange) -> str:
-    """``fixed``, ``helped``, ``did not help``, ``new``; the cause for sites that get no verdict."""
+VERDICT_STYLE = {"good": "green", "bad": "bold red", "new": "yellow"}
+
+
+def site_change_verdict(change: SiteChange) -> Verdict:
+    """The change of a site's stall time from the first run to the second: ``none left``, ``97%
+    less``, ``30% less, not halved``, ``40% more``, ``unchanged`` or ``new``; the cause for sites
+    that get no verdict. A site paired across a fix may keep some time for the fix's own work
+    (``asyncio.to_thread`` starting a worker thread): a few percent left is not "fixed", and a
+    third less is not "did not help", so the words give the measured share instead."""
     if not change.judged:
-        return change.cause
+        return Verdict(change.cause, "")
     if change.before_ms == 0:
-        return "new"
-    if change.helped:
-        return "fixed" if change.after_ms == 0 else "helped"
-    return "did not help"
+        return Verdict("new", "new")
+    if change.after_ms == 0:
+        return Verdict("none left", "good")
+    if change.after_ms == change.before_ms:
+        return Verdict("unchanged", "bad")
+    if change.after_ms > change.before_ms:
+        return Verdict(f"{max(1, round((change.after_ms / change.before_ms - 1) * 100))}% more", "bad")
+    # Rounded into 1..99: some time is left, and some went.
+    less = f"{min(99, max(1, round((1 - change.after_ms / change.before_ms) * 100)))}% less"
+    return Verdict(less, "good") if change.helped else Verdict(f"{less}, not halved", "bad")
 
 
 def _ratio(value: float | None) -> str:
@@ -289,13 +308,12 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
                       title_style="bold")
         rows = []
         for change in result.sites[:TOP_SITES]:
-            word = site_change_verdict(change)
-            verdict = Text(word, style=VERDICT_STYLE.get(word, "dim"))
+            verdict = site_change_verdict(change)
             rows.append((shorten_left(f"{change.path}:{change.line} {change.function}", SITE_WIDTH),
                          change.finding or "", f"{change.before_ms:,.1f} ms", f"{change.after_ms:,.1f} ms",
-                         _ratio(change.ratio), verdict))
+                         _ratio(change.ratio), Text(verdict.text, style=VERDICT_STYLE.get(verdict.tone, "dim"))))
         fill_table(sites, (("site", "left"), ("static", "left"), ("before", "right"), ("after", "right"),
-                           ("after / before", "right"), ("", "left")), rows)
+                           ("after / before", "right"), ("stall time", "left")), rows)
         console.print(sites)
         blocked = next(m.before for m in result.metrics if m.name.startswith("blocked"))
         stubborn = [c for c in result.sites[:TOP_SITES]

@@ -35,7 +35,8 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 8px;b
 text-align:left;vertical-align:top}td code{overflow-wrap:anywhere}th{background:#f0f1f6;font-weight:600}td.n,th.n{text-align:right;
 font-variant-numeric:tabular-nums;white-space:nowrap}code{font:12px ui-monospace,Menlo,Consolas,monospace}
 .bar{display:inline-block;height:10px;background:#5b7bd5;vertical-align:middle;margin-right:6px}
-td:first-child{max-width:220px}td:last-child{min-width:130px}.chain{font-size:12px;color:#556}summary{font-size:12px;color:#556;cursor:pointer}.sev-critical{color:#b3261e;font-weight:700}.sev-high{color:#c4421a;font-weight:600}
+td code.loc{overflow-wrap:normal;word-break:normal}
+td:first-child{max-width:250px}td:last-child{min-width:130px}.chain{font-size:12px;color:#556}summary{font-size:12px;color:#556;cursor:pointer}.sev-critical{color:#b3261e;font-weight:700}.sev-high{color:#c4421a;font-weight:600}
 .sev-medium{color:#9a6a00}.sev-low{color:#2a6f97}.banner{padding:8px 12px;border-radius:6px;margin:10px 0}
 .banner.good{background:#e6f4ea}.banner.bad{background:#fce8e6}.banner.warn{background:#fff4e0;font-weight:400}
 .stats{display:flex;gap:10px;flex-wrap:wrap}.stat{background:#fff;border:1px solid #e2e4ee;border-radius:6px;
@@ -55,10 +56,11 @@ def _ms(value: float) -> str:
 
 def _location(path: str, line: Any) -> str:
     """``path:line`` as code, a long path shortened in the middle: its start says where, its end
-    which file; the whole path in the tooltip."""
+    which file; the whole path in the tooltip. A narrow column wraps it only after a ``/``
+    (``<wbr>``; the ``loc`` style breaks no name), never inside a file name or before ``:line``."""
     shown = path if len(path) <= PATH_CHARS else f"{path[:PATH_CHARS // 3]}…{path[-(PATH_CHARS - PATH_CHARS // 3 - 1):]}"
     title = f' title="{_e(path)}:{_e(line)}"' if shown != path else ""
-    return f"<code{title}>{_e(shown)}:{_e(line)}</code>"
+    return f'<code class="loc"{title}>{_e(shown).replace("/", "/<wbr>")}:{_e(line)}</code>'
 
 
 def _page(title: str, body: Iterable[str]) -> str:
@@ -281,16 +283,16 @@ def render_compare_html(before: dict, after: dict, result: Comparison) -> str:
         (("", False), ("before", True), ("after", True), ("after / before", True), ("", False)),
         [(_e(m.name), f"{m.before:,.2f}", f"{m.after:,.2f}", _ratio(m.ratio), words[m.improved])
          for m in result.metrics])]
-    styles = {"fixed": "good", "helped": "good", "new": "warn", "did not help": "bad"}
+    styles = {"good": "good", "bad": "bad", "new": "warn"}
     rows = []
     for change in result.sites[:TOP_SITES]:
-        word = site_change_verdict(change)
+        verdict = site_change_verdict(change)
         rows.append((_location(change.path, change.line), f"<code>{_e(change.function)}</code>",
                      _e(change.finding or ""), _ms(change.before_ms), _ms(change.after_ms), _ratio(change.ratio),
-                     f'<span class="{styles.get(word, "dim")}">{_e(word)}</span>'))
+                     f'<span class="{styles.get(verdict.tone, "dim")}">{_e(verdict.text)}</span>'))
     body += ["<h2>Sites: stall time before and after</h2>",
              _table((("site", False), ("function", False), ("static finding", False), ("before", True),
-                     ("after", True), ("after / before", True), ("", False)), rows) if rows
+                     ("after", True), ("after / before", True), ("stall time", False)), rows) if rows
              else '<p class="good">Neither run stalled.</p>']
     top = max([float(doc["lag"]["max_ms"]) for doc in (before, after)]
               + [2 * float((doc.get("settings") or {}).get("threshold_ms") or 0) for doc in (before, after)])

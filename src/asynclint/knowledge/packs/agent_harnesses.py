@@ -1,5 +1,5 @@
 """Agent benchmarks driven through their own synchronous harnesses: android_world, tau_bench,
-mini-swe-agent, SWE-bench.
+mini-swe-agent, SWE-bench, AgentDojo.
 
 android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
 screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
@@ -9,7 +9,13 @@ loads its domain's JSON data when it is built and again on every ``reset`` and
 ``calculate_reward``; ``reset`` and ``step`` (a reply to the user) ask the simulated user, a
 sync litellm ``completion``. mini-swe-agent's environments run ``docker``/``bash`` with
 ``subprocess.run`` (the constructor starts the container); SWE-bench's ``run_evaluation`` builds
-images and runs the tests in containers. None of them has an async API.
+images and runs the tests in containers. AgentDojo's ``TaskSuite.load_and_inject_default_environment``
+formats the suite's whole environment YAML (read once, cached) with the injections, parses it
+and validates it into the suite's pydantic environment on every call; an attack built by
+``load_attack`` parses the injection vectors, and its ``attack`` builds such an environment and
+runs the ground-truth pipeline over it (cached per attack object only). Its
+``TransformersBasedPIDetector.detect`` runs a transformers text-classification model on the
+text in process. None of them has an async API.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ _ANDROID = "source: google-research/android_world@d9c569f (GitHub; not on PyPI)"
 _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_bench/envs/base.py, envs/user.py"
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
+_AGENTDOJO = "source: pkg agentdojo 0.1.35"
 _TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
 
 APIS: tuple[BlockingApi, ...] = (
@@ -53,9 +60,27 @@ APIS: tuple[BlockingApi, ...] = (
         for env in ("docker.DockerEnvironment", "singularity.SingularityEnvironment")
     ),
     entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
+    entry("agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment", "serialization",
+          "payload-whole", "to-thread", frozenset(),
+          f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py (environment.yaml formatted, yaml.safe_load, model_validate)"),
+    entry("agentdojo.attacks.attack_registry.load_attack", "serialization", "payload-whole", "to-thread", frozenset(),
+          f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (BaseAttack.__init__: get_injection_vector_defaults parses "
+          "injection_vectors.yaml)"),
+    entry("agentdojo.attacks.base_attacks.BaseAttack.attack", "serialization", "payload-whole", "to-thread",
+          frozenset(), f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (get_injection_candidates: "
+          "load_and_inject_default_environment, GroundTruthPipeline.query; lru_cache on the attack object)"),
+    # transformers' pipeline runs torch, which releases the GIL: a worker thread really frees the loop.
+    entry("agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect", "cpu", "cpu-heavy", "to-thread",
+          frozenset(), f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py (self.pipeline(tool_output): "
+          "transformers text-classification)"),
 )
 
 RETURNS: dict[str, str] = {
+    **{f"agentdojo.task_suite.{module}get_suite()": "agentdojo.task_suite.task_suite.TaskSuite"
+       for module in ("", "load_suites.")},
+    "agentdojo.task_suite.TaskSuite": "agentdojo.task_suite.task_suite.TaskSuite",
+    "agentdojo.attacks.attack_registry.load_attack()": "agentdojo.attacks.base_attacks.BaseAttack",
+    "agentdojo.attacks.load_attack()": "agentdojo.attacks.base_attacks.BaseAttack",
     "android_world.env.interface.AsyncAndroidEnv": "android_world.env.interface.AsyncEnv",
     "android_world.env.env_launcher.load_and_setup_env()": "android_world.env.interface.AsyncEnv",
     "tau_bench.envs.base.Env": "tau_bench.Env",

@@ -1,5 +1,5 @@
 """Agent benchmarks driven through their own synchronous harnesses: android_world, tau_bench,
-mini-swe-agent, SWE-bench, AgentDojo.
+mini-swe-agent, SWE-bench, AgentDojo, MCP-Universe.
 
 android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
 screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
@@ -15,7 +15,10 @@ and validates it into the suite's pydantic environment on every call; an attack 
 ``load_attack`` parses the injection vectors, and its ``attack`` builds such an environment and
 runs the ground-truth pipeline over it (cached per attack object only). Its
 ``TransformersBasedPIDetector.detect`` runs a transformers text-classification model on the
-text in process. None of them has an async API.
+text in process. MCP-Universe's ``Task(path)`` reads and validates the task's JSON file and builds
+an ``MCPManager``, whose constructor reads its server list (``configs/server_list.json``) unless
+handed a dict. None of them has an async API (MCP-Universe's ``evaluate`` and client builds are
+coroutines).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_benc
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
+_MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
 _TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
 
 APIS: tuple[BlockingApi, ...] = (
@@ -69,6 +73,11 @@ APIS: tuple[BlockingApi, ...] = (
     entry("agentdojo.attacks.base_attacks.BaseAttack.attack", "serialization", "payload-whole", "to-thread",
           frozenset(), f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (get_injection_candidates: "
           "load_and_inject_default_environment, GroundTruthPipeline.query; lru_cache on the attack object)"),
+    entry("mcpuniverse.benchmark.task.Task", "fs", "disk-content", "to-thread", frozenset(),
+          f"{_MCPUNIVERSE} mcpuniverse/benchmark/task.py (Task.__init__: open(config).read(), model_validate, "
+          "MCPManager(...))"),
+    entry("mcpuniverse.mcp.manager.MCPManager", "fs", "disk-content", "to-thread", frozenset(),
+          f"{_MCPUNIVERSE} mcpuniverse/mcp/manager.py (MCPManager.__init__ -> load_configs: reads server_list.json)"),
     # transformers' pipeline runs torch, which releases the GIL: a worker thread really frees the loop.
     entry("agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect", "cpu", "cpu-heavy", "to-thread",
           frozenset(), f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py (self.pipeline(tool_output): "

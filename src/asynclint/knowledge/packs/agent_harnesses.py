@@ -6,8 +6,10 @@ screen to settle) talks to the emulator over gRPC and adb in the calling thread:
 ``get_state`` and ``execute_action`` is a round trip to the device, and a task's
 ``initialize_task``/``is_successful``/``tear_down`` run adb commands on it. tau_bench's ``Env``
 loads its domain's JSON data when it is built and again on every ``reset`` and
-``calculate_reward``; ``reset`` and ``step`` (a reply to the user) ask the simulated user, a
-sync litellm ``completion``. mini-swe-agent's environments run ``docker``/``bash`` with
+``calculate_reward``; ``reset`` and ``step`` of a reply to the user (an ``Action`` named
+``RESPOND_ACTION_NAME``) ask the simulated user, a sync litellm ``completion``; ``step`` of a tool
+action runs the tool over the data in memory, and is not reported when the action is known to
+be one. mini-swe-agent's environments run ``docker``/``bash`` with
 ``subprocess.run`` (the constructor starts the container); SWE-bench's ``run_evaluation`` builds
 images and runs the tests in containers. AgentDojo's ``TaskSuite.load_and_inject_default_environment``
 formats the suite's whole environment YAML (read once, cached) with the injections, parses it
@@ -31,6 +33,8 @@ _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
+#: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
+TAU_RESPOND = "tau_bench.types.Action[respond]"
 _TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
 
 APIS: tuple[BlockingApi, ...] = (
@@ -42,7 +46,12 @@ APIS: tuple[BlockingApi, ...] = (
     *many("sdk", "network", "to-thread", "load_and_setup_env setup_env", "android_world.env.env_launcher.",
           source=f"{_ANDROID} android_world/env/env_launcher.py"),
     # The simulated user answers through litellm.completion (sync) on reset and on a reply.
-    *many("llm", "network", "to-thread", "reset step", "tau_bench.Env.", source=_TAU),
+    entry("tau_bench.Env.reset", "llm", "network", "to-thread", frozenset(), _TAU),
+    # ``step`` asks the user only for a ``respond`` action; a tool action runs the tool over the
+    # in-memory data (a terminating tool also computes the reward, once per rollout).
+    entry("tau_bench.Env.step", "llm", "network", "to-thread", frozenset(),
+          f"{_TAU} (step: user.step only when action.name == RESPOND_ACTION_NAME, else tools_map[name].invoke)",
+          blocks_on=frozenset({TAU_RESPOND})),
     # Reloads the domain's JSON data, replays the expected actions and hashes both databases.
     entry("tau_bench.Env.calculate_reward", "fs", "disk-content", "to-thread", frozenset(),
           f"{_TAU} (calculate_reward: data_load_func(), step() per action, get_data_hash)"),
@@ -98,4 +107,8 @@ RETURNS: dict[str, str] = {
     # The domain packages re-export their env (tau_bench/envs/retail/__init__.py).
     **{f"tau_bench.envs.{domain.partition('.')[0]}.env.{domain.partition('.')[2]}": f"tau_bench.envs.{domain}"
        for domain in _TAU_DOMAINS},
+}
+
+BUILT: dict[str, tuple[str, dict[str, str]]] = {
+    "tau_bench.types.Action": ("name", {"tau_bench.types.RESPOND_ACTION_NAME": TAU_RESPOND, "'respond'": TAU_RESPOND}),
 }

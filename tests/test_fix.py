@@ -1121,10 +1121,12 @@ def _twin_outcomes(path: Path, twins=()) -> dict[str, list]:
 
 def test_twin_call_declines_say_why():
     by_function = _twin_outcomes(RECIPES / "twin_calls.py")
-    for rewritten in ("aio_family", "prefixed", "client_aio", "search", "remember"):
+    for rewritten in ("aio_family", "prefixed", "prefixed_methods", "client_aio", "search", "remember"):
         assert all(isinstance(outcome, Fix) for outcome in by_function[rewritten]), by_function[rewritten]
     reasons = {name: [o.reason for o in outcomes if isinstance(o, Decline)] for name, outcomes in by_function.items()}
     assert reasons["streamed"] == ["the call streams: the twin's stream is iterated with `async for`"]
+    # A `stream` call only makes a generator: no recipe, the twin (`astream`) is named in the message.
+    assert [outcome.applicable for outcome in by_function["streamed_method"]] == [False]
     assert reasons["in_a_generator"] == ["the call is inside a generator expression (an `await` there would make it async)"]
     assert reasons["iterated"] == ["the call's result is iterated: the twin's is iterated with `async for`"]
     assert reasons["as_a_context_manager"] == ["the call's result is a context manager: the twin's is entered with `async with`"]

@@ -117,3 +117,11 @@ def test_an_entry_that_blocks_although_awaited_says_why_and_offers_no_recipe():
     assert query.blocks(True, ("query_texts", "n_results")) and not query.blocks(True, ("query_embeddings",))
     sync = Catalogue().match("chromadb.HttpClient.get_collection", "get_collection")
     assert sync is not None and sync.blocks(False, ()) and not sync.blocks(True, ())
+
+
+def test_an_entry_that_blocks_only_on_some_arguments_blocks_when_the_argument_is_not_known():
+    step = Catalogue().get("tau_bench.Env.step")
+    assert step.blocks_on and "step" in Catalogue().argument_methods
+    (respond,) = step.blocks_on
+    assert step.blocks(False, (), respond) and step.blocks(False, (), "")
+    assert not step.blocks(False, (), "tau_bench.types.Action()") and not step.blocks(True, (), respond)

@@ -62,6 +62,17 @@ def test_a_module_pair_is_found(installed):
     assert twin.same_signature == ("__init__", "get", "set")  # neither class defines `__init__`
 
 
+def test_a_prefixed_method_twins_are_found_in_the_classes_of_modules_already_read(installed):
+    (twin,) = discover("chainlib", installed)
+    assert (twin.sync, twin.twin, twin.kind) == ("chainlib.Chain", "chainlib.Chain", "method")
+    # `stream` is a generator (calling it waits for nothing); `name`/`aname` are properties
+    assert twin.blocking == ("batch", "invoke") and twin.local == ()
+    assert twin.same_signature == ("invoke",)  # `abatch` takes a `return_exceptions` that `batch` does not
+    assert twin.source == "discovered: chainlib chainlib/__init__.py (Chain: a<method>)"
+    assert [api.pattern for api in discovered_apis([twin])] == ["chainlib.Chain.batch", "chainlib.Chain.invoke"]
+    assert twin_discovery.twin_calls([twin])["chainlib.Chain"].methods == frozenset({"invoke"})
+
+
 def test_nothing_is_found_without_the_package_on_the_path():
     nowhere = Installed([str(SITE.parent)], ())
     assert discover("syncsdk", nowhere) == []
@@ -129,12 +140,21 @@ def test_deep_mode_reports_sync_calls_with_the_discovered_twin(tmp_path):
             box = aiolib.Sandbox.create("python")
             await aiolib.Sandbox.exec.aio("ls")
             return str(box)
+
+        import chainlib
+        CHAIN = chainlib.make_chain()
+
+        async def answer(query: str) -> str:
+            CHAIN.pipe(None)
+            await CHAIN.ainvoke(query)
+            return CHAIN.invoke(query)
     """))
     config = dataclasses.replace(Config(root=project), follow_imports=True)
     result = run_check([str(project)], config, jobs=1, use_cache=False, search_path=[str(SITE)])
     found = {(f.line, f.code): f.message for f in result.findings}
     assert {f.facts.knowledge for f in result.findings} == {"discovered"}
-    assert set(found) == {(11, "ASL104"), (12, "ASL104"), (13, "ASL104")}, found
+    assert set(found) == {(11, "ASL104"), (12, "ASL104"), (13, "ASL104"), (23, "ASL104")}, found
+    assert found[(23, "ASL104")].endswith("; use `await ….ainvoke(...)`")
     assert found[(11, "ASL104")].endswith("; use `syncsdk.AsyncClient` and await the call")
     assert found[(12, "ASL104")].endswith("; use `kvstore.asyncio.Store` and await the call")
     assert "`.aio` variant" in found[(13, "ASL104")]
@@ -152,13 +172,17 @@ def test_fix_with_follow_imports_rewrites_calls_to_the_discovered_twins(tmp_path
     project.mkdir()
     (project / "env.py").write_text(textwrap.dedent("""\
         import aiolib
+        import chainlib
         import syncsdk
 
         CLIENT = syncsdk.Client()
+        CHAIN = chainlib.Chain()
 
 
         async def tool(query: str) -> str:
             aiolib.Sandbox.exec("ls")
+            CHAIN.batch([query])
+            CHAIN.invoke(query)
             return CLIENT.fetch([query])
     """))
     # the site first, then whatever PYTHONPATH points at this checkout's code
@@ -170,5 +194,7 @@ def test_fix_with_follow_imports_rewrites_calls_to_the_discovered_twins(tmp_path
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     text = (project / "env.py").read_text()
     assert '    await aiolib.Sandbox.exec.aio("ls")\n' in text
+    assert "    await CHAIN.ainvoke(query)\n" in text
+    assert "    await asyncio.to_thread(CHAIN.batch, [query])\n" in text  # `abatch` takes other parameters
     # `AsyncClient.fetch` takes another parameter: the call goes to a worker thread instead
     assert "    return await asyncio.to_thread(CLIENT.fetch, [query])\n" in text

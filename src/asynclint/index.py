@@ -49,7 +49,7 @@ from asynclint.knowledge.asyncio_apis import (
     OFFLOAD_METHODS,
     consumer_name,
 )
-from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
+from asynclint.knowledge.blocking import BUILT, ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
     ARGUMENT_INJECTORS,
@@ -279,6 +279,8 @@ class CallSite:
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known).
     keywords: tuple[str, ...] = ()
+    #: The type of the first positional argument, for a method whose entry asks (``blocks_on``).
+    argument: str = ""
     #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
     #: on it up to the method), for the project graph to type from what a framework passes there.
     param: tuple[str, ...] | None = None
@@ -480,6 +482,19 @@ class _Indexer:
                 return Sym(f"{module}.{name}")
         return Sym(f"{self.module}.{name}")
 
+    def _built_as(self, node: ast.Call, constructor: str) -> str | None:
+        """The type :data:`BUILT` gives what ``node`` (a call of ``constructor``) builds, by the
+        value of its keyword argument."""
+        built = BUILT.get(constructor)
+        if built is None:
+            return None
+        keyword, types = built
+        value = next((k.value for k in node.keywords if k.arg == keyword), None)
+        if isinstance(value, ast.Constant):
+            return types.get(repr(value.value))
+        written = self.infer(value) if value is not None else None
+        return types.get(written.name) if isinstance(written, Sym) else None
+
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
             self.frame.payloads.pop(target.id, None)
@@ -550,7 +565,8 @@ class _Indexer:
                 return SelfRef(self.frame.cls, (SUPER,))
             if isinstance(func, Sym):
                 # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
-                return Inst(self.catalogue.result_of(func.name), "expr", self._built.get(id(node), ()))
+                name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
+                return Inst(name, "expr", self._built.get(id(node), ()))
             if isinstance(func, Inst):
                 # What a method returns is not its receiver: ``create(...)`` of a client gives a
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
@@ -697,8 +713,12 @@ class _Indexer:
         consumer = self._consumed.pop(id(node), None)
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg)
+        argument = ""
+        if method in self.catalogue.argument_methods and node.args:
+            first = self.infer(node.args[0])
+            argument = first.name if isinstance(first, Inst) else ""
         api = self.catalogue.match(target, method)
-        if api is not None and not api.blocks(awaited, keywords):
+        if api is not None and not api.blocks(awaited, keywords, argument):
             api = None
         site = CallSite(
             caller=self.frame.func,
@@ -720,6 +740,7 @@ class _Indexer:
             lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,
+            argument=argument,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
@@ -1638,7 +1659,7 @@ class _Indexer:
             if not settled:
                 continue
             api = self.catalogue.match(target, site.method) if target or site.method else None
-            if api is not None and not api.blocks(site.awaited, site.keywords):
+            if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
                 api = None
             self.calls[position] = replace(
                 site, target=target, self_ref=None, api=api.pattern if api else None, origin="self"

@@ -3,6 +3,7 @@ where the twin takes the same arguments::
 
     process = sb.exec("ls")                      ->  process = await sb.exec.aio("ls")
     reply = litellm.completion(model=m, ...)     ->  reply = await litellm.acompletion(model=m, ...)
+    answer = llm.invoke(prompt)                  ->  answer = await llm.ainvoke(prompt)
     self.store = kvstore.Store(); self.store.get(k)  ->  kvstore.asyncio.Store(); await self.store.get(k)
 
 The rewrites come from :data:`asynclint.knowledge.twins.TWIN_CALLS` (curated, each saying
@@ -88,7 +89,7 @@ def _unlike(twin: TwinCall, method: str) -> str:
     source = twin.source.removeprefix("discovered: ")
     if twin.kind == "aio":  # one function both ways: only a generator is not awaited
         return f"`{twin.sync}.{method}.aio` is an async generator, iterated with `async for` (read in {source})"
-    shown = twin.twin if method == "__init__" else f"{twin.twin}.{method}"
+    shown = twin.twin if method == "__init__" else f"{twin.twin}.{'a' if twin.kind == 'method' else ''}{method}"
     sync = twin.sync if method == "__init__" else f"{twin.sync}.{method}"
     return f"`{shown}` takes other arguments than `{sync}`, or is an async generator (read in {source})"
 
@@ -128,6 +129,10 @@ def _twin_func(
     written = _trailing(func, len(parts))
     if written is None or [attribute.attr.value for attribute in written] != parts:
         return Decline(f"`{file.code(func)}` does not end in `.{rest}` as written", applicable=False)
+    if twin.kind == "method":  # `llm.invoke` -> `llm.ainvoke`
+        if len(parts) != 1:
+            return Decline(f"`{rest}` is not a method of `{twin.sync}`", applicable=False)
+        return written[0].with_changes(attr=cst.Name(f"a{parts[0]}")), (), ()
     if twin.kind == "aio":  # `sb.exec` -> `sb.exec.aio`
         if not parts:
             return Decline(f"`{twin.sync}` itself is called, not one of its methods", applicable=False)

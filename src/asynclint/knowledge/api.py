@@ -31,10 +31,17 @@ class BlockingApi:
     #: Keyword arguments of which at least one must be written for the call to block (an
     #: awaited chroma query embeds only the texts it is given); empty: it always blocks.
     blocks_with: frozenset[str] = frozenset()
+    #: Types of the first positional argument with which a call blocks (tau_bench's ``Env.step``
+    #: asks the simulated user only for a ``respond`` action; see :data:`BUILT`): a call whose
+    #: argument is known to be of another type does not. Empty: the argument does not matter.
+    blocks_on: frozenset[str] = frozenset()
 
-    def blocks(self, awaited: bool, keywords: tuple[str, ...]) -> bool:
-        """Whether a call of this entry, awaited or not and written with ``keywords``, blocks."""
+    def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
+        """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
+        first argument of type ``argument`` ("" when not known), blocks."""
         if awaited and not self.awaited:
+            return False
+        if self.blocks_on and argument and argument not in self.blocks_on:
             return False
         return not self.blocks_with or not self.blocks_with.isdisjoint(keywords)
 
@@ -66,6 +73,7 @@ def entry(
     *,
     awaited: str = "",
     blocks_with: frozenset[str] = frozenset(),
+    blocks_on: frozenset[str] = frozenset(),
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
-    return BlockingApi(pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with)
+    return BlockingApi(pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with, blocks_on)

@@ -19,7 +19,7 @@ same database.
 from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, many
-from asynclint.knowledge.packs import PACK_APIS, PACK_ENTER_RETURNS, PACK_ITEMS, PACK_RETURNS
+from asynclint.knowledge.packs import PACK_APIS, PACK_BUILT, PACK_ENTER_RETURNS, PACK_ITEMS, PACK_RETURNS
 from asynclint.knowledge.twins import twin_of
 
 #: Category -> what it blocks on, in words used by messages and docs.
@@ -374,6 +374,13 @@ ITEMS: dict[str, str] = {
     "builtins.open": "builtins.str",
     **PACK_ITEMS,
 }
+
+#: Constructors whose instance is typed by one keyword argument's value: constructor -> (the
+#: keyword, {the value as written -> the type of what is built}). A value is a qualified name
+#: (``tau_bench.types.RESPOND_ACTION_NAME``) or the ``repr`` of a constant (``'respond'``); any
+#: other value builds the constructor's usual type. Entries whose ``blocks_on`` names such a
+#: type block only when handed one.
+BUILT: dict[str, tuple[str, dict[str, str]]] = {**PACK_BUILT}
 
 #: ``with X() as v``: types whose ``__enter__`` returns something other than the instance.
 ENTER_RETURNS: dict[str, str | None] = {

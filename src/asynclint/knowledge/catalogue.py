@@ -31,6 +31,9 @@ class Catalogue:
                 self._exact[pattern] = api
         self._prefix_roots = frozenset(p.split(".", 1)[0] for p in self._prefix)
         self.producers = _producers(self.apis)
+        #: Method names whose entries care what their first argument is (``blocks_on``): the
+        #: index types that argument only for calls of these.
+        self.argument_methods = frozenset(p.rpartition(".")[2] for p, api in self.apis.items() if api.blocks_on)
 
         digest = hashlib.sha256()
         for pattern in sorted(self.apis):
@@ -38,7 +41,7 @@ class Catalogue:
             # Sorted by hand: a frozenset's repr follows string hashing, which changes per process.
             fixed = None if api.severity is None else int(api.severity)
             digest.update(repr((api.pattern, api.category, api.cost, fixed, api.fix, sorted(api.unless), api.awaited,
-                                sorted(api.blocks_with))).encode())
+                                sorted(api.blocks_with), sorted(api.blocks_on))).encode())
         digest.update(repr(sorted(self.offload.items())).encode())
         self.fingerprint = digest.hexdigest()[:16]
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from asynclint.knowledge.api import BlockingApi
+from asynclint.knowledge.packs import langchain
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ class TwinCall:
       ``client.models.generate_content(...)`` -> ``await client.aio.models.generate_content(...)``;
     * ``prefix`` -- the twin function sits beside the sync one with an ``a`` in front:
       ``litellm.completion(...)`` -> ``await litellm.acompletion(...)``;
+    * ``method`` -- every method ``m`` of ``sync`` has a twin ``am`` on the same object
+      (LangChain): ``llm.invoke(x)`` -> ``await llm.ainvoke(x)``;
     * ``class`` / ``module`` -- ``sync`` is a class whose twin is the class ``twin``, in the same
       module or a sibling one (``redis.Redis`` -> ``redis.asyncio.Redis``): the object is built from
       the twin and every call through it is awaited (the ``async-client`` machinery).
@@ -127,6 +130,9 @@ class TwinCall:
 _MODAL_AIO = "source: pkg modal 1.6.4 (synchronicity: `X.m` and `X.m.aio` wrap one coroutine function)"
 _GENAI_AIO = "source: pkg google-genai 3.6.1 google/genai/client.py (`Client.aio` mirrors the client's services)"
 _LITELLM_A = f"{_LITELLM} (each `a<name>` takes `<name>`'s parameters and passes them on)"
+_LANGCHAIN_A = (
+    "source: pkg langchain-core 1.8.4 (each `a<m>` takes `<m>`'s parameters; by default it runs `<m>` in an executor)"
+)
 #: Client methods that build another client or a handle locally, on both twins.
 _HANDLES = frozenset({"with_options", "with_raw_response", "with_streaming_response", "copy", "options"})
 
@@ -154,6 +160,11 @@ TWIN_CALLS: dict[str, TwinCall] = {
         *(
             TwinCall("prefix", f"litellm.{name}", f"litellm.a{name}", True, source=_LITELLM_A)
             for name in "completion embedding text_completion image_generation transcription speech responses rerank".split()
+        ),
+        # --- `a`-prefixed methods ------------------------------------------------------------------
+        *(
+            TwinCall("method", interface, interface, True, methods, source=_LANGCHAIN_A)
+            for interface, methods in langchain.REWRITABLE.items()
         ),
         # --- class pairs the async-client recipe does not know ----------------------------------------
         TwinCall("class", "anthropic.AnthropicBedrock", "anthropic.AsyncAnthropicBedrock", True, local=_HANDLES,

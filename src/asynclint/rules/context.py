@@ -159,7 +159,7 @@ class CheckContext:
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:
                 handed = next(filter(None, (self.handed_over(position, i) for i in site.handed)), None)
-                if handed is not None or api.blocks(site.awaited, site.keywords):
+                if handed is not None or api.blocks(site.awaited, site.keywords, site.argument):
                     yield CallInHotCode(summary, key, hot, site, api, target, handed)
 
     # -- clients handed to the framework ---------------------------------------------------------

@@ -2,8 +2,8 @@
 
 A pack is data. It exports ``APIS: tuple[BlockingApi, ...]`` (every entry with the ``source``
 its fact comes from, and its async ``twin`` where the library has one) and, where the types of
-results matter, any of ``RETURNS``, ``ITEMS`` and ``ENTER_RETURNS`` (same meaning as the tables
-of :mod:`asynclint.knowledge.blocking`, into which they are merged). Which families get a pack,
+results matter, any of ``RETURNS``, ``ITEMS``, ``ENTER_RETURNS`` and ``BUILT`` (same meaning as
+the tables of :mod:`asynclint.knowledge.blocking`, into which they are merged). Which families get a pack,
 and in what order they were written, came from ``bench/survey_imports.py`` (see bench/README.md).
 """
 
@@ -24,8 +24,8 @@ def _discover() -> dict[str, ModuleType]:
     }
 
 
-def _merged(table: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
+def _merged(table: str) -> dict:
+    merged: dict = {}
     for name, pack in PACKS.items():
         for key, value in getattr(pack, table, {}).items():
             if merged.get(key, value) != value:
@@ -40,3 +40,4 @@ PACK_APIS: tuple[BlockingApi, ...] = tuple(api for pack in PACKS.values() for ap
 PACK_RETURNS: dict[str, str] = _merged("RETURNS")
 PACK_ITEMS: dict[str, str] = _merged("ITEMS")
 PACK_ENTER_RETURNS: dict[str, str] = _merged("ENTER_RETURNS")
+PACK_BUILT: dict[str, tuple[str, dict[str, str]]] = _merged("BUILT")

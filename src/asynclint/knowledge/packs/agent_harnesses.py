@@ -1,15 +1,26 @@
 """Agent benchmarks driven through their own synchronous harnesses: android_world, tau_bench,
-mini-swe-agent, SWE-bench.
+mini-swe-agent, SWE-bench, AgentDojo, MCP-Universe.
 
 android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
 screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
 ``get_state`` and ``execute_action`` is a round trip to the device, and a task's
 ``initialize_task``/``is_successful``/``tear_down`` run adb commands on it. tau_bench's ``Env``
 loads its domain's JSON data when it is built and again on every ``reset`` and
-``calculate_reward``; ``reset`` and ``step`` (a reply to the user) ask the simulated user, a
-sync litellm ``completion``. mini-swe-agent's environments run ``docker``/``bash`` with
+``calculate_reward``; ``reset`` and ``step`` of a reply to the user (an ``Action`` named
+``RESPOND_ACTION_NAME``) ask the simulated user, a sync litellm ``completion``; ``step`` of a tool
+action runs the tool over the data in memory, and is not reported when the action is known to
+be one. mini-swe-agent's environments run ``docker``/``bash`` with
 ``subprocess.run`` (the constructor starts the container); SWE-bench's ``run_evaluation`` builds
-images and runs the tests in containers. None of them has an async API.
+images and runs the tests in containers. AgentDojo's ``TaskSuite.load_and_inject_default_environment``
+formats the suite's whole environment YAML (read once, cached) with the injections, parses it
+and validates it into the suite's pydantic environment on every call; an attack built by
+``load_attack`` parses the injection vectors, and its ``attack`` builds such an environment and
+runs the ground-truth pipeline over it (cached per attack object only). Its
+``TransformersBasedPIDetector.detect`` runs a transformers text-classification model on the
+text in process. MCP-Universe's ``Task(path)`` reads and validates the task's JSON file and builds
+an ``MCPManager``, whose constructor reads its server list (``configs/server_list.json``) unless
+handed a dict. None of them has an async API (MCP-Universe's ``evaluate`` and client builds are
+coroutines).
 """
 
 from __future__ import annotations
@@ -20,6 +31,10 @@ _ANDROID = "source: google-research/android_world@d9c569f (GitHub; not on PyPI)"
 _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_bench/envs/base.py, envs/user.py"
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
+_AGENTDOJO = "source: pkg agentdojo 0.1.35"
+_MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
+#: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
+TAU_RESPOND = "tau_bench.types.Action[respond]"
 _TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
 
 APIS: tuple[BlockingApi, ...] = (
@@ -31,7 +46,12 @@ APIS: tuple[BlockingApi, ...] = (
     *many("sdk", "network", "to-thread", "load_and_setup_env setup_env", "android_world.env.env_launcher.",
           source=f"{_ANDROID} android_world/env/env_launcher.py"),
     # The simulated user answers through litellm.completion (sync) on reset and on a reply.
-    *many("llm", "network", "to-thread", "reset step", "tau_bench.Env.", source=_TAU),
+    entry("tau_bench.Env.reset", "llm", "network", "to-thread", frozenset(), _TAU),
+    # ``step`` asks the user only for a ``respond`` action; a tool action runs the tool over the
+    # in-memory data (a terminating tool also computes the reward, once per rollout).
+    entry("tau_bench.Env.step", "llm", "network", "to-thread", frozenset(),
+          f"{_TAU} (step: user.step only when action.name == RESPOND_ACTION_NAME, else tools_map[name].invoke)",
+          blocks_on=frozenset({TAU_RESPOND})),
     # Reloads the domain's JSON data, replays the expected actions and hashes both databases.
     entry("tau_bench.Env.calculate_reward", "fs", "disk-content", "to-thread", frozenset(),
           f"{_TAU} (calculate_reward: data_load_func(), step() per action, get_data_hash)"),
@@ -53,9 +73,32 @@ APIS: tuple[BlockingApi, ...] = (
         for env in ("docker.DockerEnvironment", "singularity.SingularityEnvironment")
     ),
     entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
+    entry("agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment", "serialization",
+          "payload-whole", "to-thread", frozenset(),
+          f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py (environment.yaml formatted, yaml.safe_load, model_validate)"),
+    entry("agentdojo.attacks.attack_registry.load_attack", "serialization", "payload-whole", "to-thread", frozenset(),
+          f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (BaseAttack.__init__: get_injection_vector_defaults parses "
+          "injection_vectors.yaml)"),
+    entry("agentdojo.attacks.base_attacks.BaseAttack.attack", "serialization", "payload-whole", "to-thread",
+          frozenset(), f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (get_injection_candidates: "
+          "load_and_inject_default_environment, GroundTruthPipeline.query; lru_cache on the attack object)"),
+    entry("mcpuniverse.benchmark.task.Task", "fs", "disk-content", "to-thread", frozenset(),
+          f"{_MCPUNIVERSE} mcpuniverse/benchmark/task.py (Task.__init__: open(config).read(), model_validate, "
+          "MCPManager(...))"),
+    entry("mcpuniverse.mcp.manager.MCPManager", "fs", "disk-content", "to-thread", frozenset(),
+          f"{_MCPUNIVERSE} mcpuniverse/mcp/manager.py (MCPManager.__init__ -> load_configs: reads server_list.json)"),
+    # transformers' pipeline runs torch, which releases the GIL: a worker thread really frees the loop.
+    entry("agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect", "cpu", "cpu-heavy", "to-thread",
+          frozenset(), f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py (self.pipeline(tool_output): "
+          "transformers text-classification)"),
 )
 
 RETURNS: dict[str, str] = {
+    **{f"agentdojo.task_suite.{module}get_suite()": "agentdojo.task_suite.task_suite.TaskSuite"
+       for module in ("", "load_suites.")},
+    "agentdojo.task_suite.TaskSuite": "agentdojo.task_suite.task_suite.TaskSuite",
+    "agentdojo.attacks.attack_registry.load_attack()": "agentdojo.attacks.base_attacks.BaseAttack",
+    "agentdojo.attacks.load_attack()": "agentdojo.attacks.base_attacks.BaseAttack",
     "android_world.env.interface.AsyncAndroidEnv": "android_world.env.interface.AsyncEnv",
     "android_world.env.env_launcher.load_and_setup_env()": "android_world.env.interface.AsyncEnv",
     "tau_bench.envs.base.Env": "tau_bench.Env",
@@ -64,4 +107,8 @@ RETURNS: dict[str, str] = {
     # The domain packages re-export their env (tau_bench/envs/retail/__init__.py).
     **{f"tau_bench.envs.{domain.partition('.')[0]}.env.{domain.partition('.')[2]}": f"tau_bench.envs.{domain}"
        for domain in _TAU_DOMAINS},
+}
+
+BUILT: dict[str, tuple[str, dict[str, str]]] = {
+    "tau_bench.types.Action": ("name", {"tau_bench.types.RESPOND_ACTION_NAME": TAU_RESPOND, "'respond'": TAU_RESPOND}),
 }

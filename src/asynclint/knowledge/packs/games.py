@@ -1,4 +1,4 @@
-"""Game and simulation engines stepped inline: gymnasium, gym, jericho.
+"""Game and simulation engines stepped inline: gymnasium, gym, jericho, BALROG.
 
 A ``step`` or ``reset`` runs the engine in the calling thread: microseconds for a toy control
 task, milliseconds and more for an emulator or a rendered game, so they are CPU of some size.
@@ -7,7 +7,8 @@ them has an async API; a stateful environment cannot move to a worker process, a
 hold the GIL, so there is no automatic recipe. jericho's Z-machine is a C library loaded with
 ``ctypes.cdll``, whose calls release the GIL: its work really runs in parallel from a worker
 thread. ``FrotzEnv(story_file)`` copies the library to a temporary directory, loads it and reads
-the game file.
+the game file. BALROG's ``make_env`` builds one of its games (NetHack, MiniHack, BabyAI,
+Crafter, TextWorld, Baba Is AI) in process and wraps it in ``EnvWrapper``, a ``gymnasium.Wrapper``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ _WRAPPERS = "Wrapper ObservationWrapper ActionWrapper RewardWrapper"
 #: ``step``/``reset`` runs the C interpreter to the next prompt, well under the cost of the other
 #: engines' steps, and is left out: reporting it would be noise.
 _FROTZ = "load copy get_valid_actions"
+_BALROG = ("source: balrog-ai/BALROG@af7d1f1 (GitHub; not on PyPI) balrog/environments/__init__.py (make_env), "
+           "env_wrapper.py (EnvWrapper(gymnasium.Wrapper))")
 
 APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", None, _ENGINE, "gymnasium.Env.", source=_GYMNASIUM),
@@ -33,6 +36,7 @@ APIS: tuple[BlockingApi, ...] = (
     entry("gym.make", "cpu", "cpu-heavy", None, frozenset(), _GYM),
     entry("jericho.FrotzEnv", "fs", "disk-content", "to-thread", frozenset(), _JERICHO),
     *many("cpu", "cpu-heavy", "to-thread", _FROTZ, "jericho.FrotzEnv.", source=_JERICHO),
+    entry("balrog.environments.make_env", "cpu", "cpu-heavy", None, frozenset(), _BALROG),
 )
 
 RETURNS: dict[str, str] = {
@@ -46,5 +50,7 @@ RETURNS: dict[str, str] = {
     **{f"gym.{wrapper}": "gym.Env" for wrapper in _WRAPPERS.split()},
     **{f"gym.core.{wrapper}": "gym.Env" for wrapper in _WRAPPERS.split()},
     "jericho.jericho.FrotzEnv": "jericho.FrotzEnv",
+    "balrog.environments.make_env()": "gymnasium.Env",
+    "balrog.environments.env_wrapper.EnvWrapper": "gymnasium.Env",
     "jericho.FrotzEnv.copy()": "jericho.FrotzEnv",
 }

@@ -1,0 +1,135 @@
+"""LangChain: chat models, LLMs, chains, retrievers, vector stores and embeddings called through
+their sync methods.
+
+Every LangChain component is a ``Runnable`` (or an ``Embeddings``/``VectorStore``) whose public
+sync methods wait in the calling thread: a chat model's ``invoke`` is an HTTP request to the
+provider (``ChatOpenAI`` holds a sync ``openai.OpenAI`` beside its async one), a retriever's
+``invoke`` embeds the query and searches the store, ``embed_query`` is a request to the
+embeddings API. Each has an ``a``-prefixed twin with the same parameters (read side by side in
+langchain-core 1.8.4: ``invoke``/``ainvoke``, ``batch``/``abatch``, ``stream``/``astream``,
+``similarity_search``/``asimilarity_search``, ``embed_query``/``aembed_query``...; in 0.3.86 also
+the deprecated ``predict``/``apredict``, ``get_relevant_documents``/``aget_relevant_documents``,
+and a chain's ``run``/``arun``). The default twin of a component without a native async
+implementation runs the sync method in an executor, so the twin never blocks the loop.
+``astream`` is an async generator (iterated with ``async for``, not awaited).
+
+Receivers are typed by their interface, the way the library's own annotations name them: a
+``ChatOpenAI(...)``, an ``init_chat_model(...)`` or an annotated ``llm: BaseChatModel`` are all a
+``langchain_core.language_models.BaseChatModel`` (the concrete class is an alias of it), and what
+``bind_tools``/``with_structured_output`` make of one still calls the model. Not matched: a
+project's own subclass of these bases (the analysis does not look through third-party bases), a
+``prompt | llm`` pipe, and a call of the object itself (the deprecated ``chain(inputs)``, which
+reads as the constructor).
+"""
+
+from __future__ import annotations
+
+from asynclint.knowledge.api import BlockingApi, entry
+
+_CORE = "source: pkg langchain-core 1.8.4"
+_CORE_03 = "source: pkg langchain-core 0.3.86"
+_CLASSIC = "source: pkg langchain-classic 1.0.8 langchain_classic/chains/base.py; pkg langchain 0.3.30 langchain/chains/base.py"
+
+CHAT = "langchain_core.language_models.BaseChatModel"
+LLM = "langchain_core.language_models.BaseLLM"
+CHAIN = "langchain_classic.chains.base.Chain"  # langchain < 1.0: langchain.chains.base.Chain
+RETRIEVER = "langchain_core.retrievers.BaseRetriever"
+STORE = "langchain_core.vectorstores.VectorStore"
+EMBEDDINGS = "langchain_core.embeddings.Embeddings"
+
+
+def _twin_phrase(method: str) -> str:
+    """How a finding names the twin of ``method`` (follows "use")."""
+    if method == "stream":
+        return "`async for chunk in ….astream(...)`"
+    return f"`await ….a{method}(...)`"
+
+
+#: Interface -> (category, cost, {method: source}).
+_RUNNABLE = {m: f"{_CORE} langchain_core/runnables/base.py (Runnable.{m} / a{m})" for m in ("invoke", "batch", "stream")}
+_MODEL = {
+    **_RUNNABLE,
+    **{m: f"{_CORE} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m})"
+       for m in ("generate", "generate_prompt")},
+    **{m: f"{_CORE_03} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m}; deprecated, removed in 1.0)"
+       for m in ("predict", "predict_messages")},
+}
+_INTERFACES: dict[str, tuple[str, str, dict[str, str]]] = {
+    CHAT: ("llm", "network", _MODEL),
+    LLM: ("llm", "network", _MODEL),
+    CHAIN: ("llm", "network", {**_RUNNABLE, "run": f"{_CLASSIC} (run / arun: deprecated)"}),
+    RETRIEVER: ("sdk", "network", {
+        **_RUNNABLE,
+        "get_relevant_documents": f"{_CORE_03} langchain_core/retrievers.py (get_relevant_documents / "
+                                  "aget_relevant_documents: deprecated, removed in 1.0)",
+    }),
+    STORE: ("sdk", "network", {
+        m: f"{_CORE} langchain_core/vectorstores/base.py ({m} / a{m}: embeds the query or texts, then the store)"
+        for m in (
+            "similarity_search similarity_search_with_score similarity_search_with_relevance_scores "
+            "similarity_search_by_vector max_marginal_relevance_search max_marginal_relevance_search_by_vector "
+            "search add_texts add_documents delete get_by_ids from_texts from_documents"
+        ).split()
+    }),
+    EMBEDDINGS: ("llm", "network", {
+        m: f"{_CORE} langchain_core/embeddings/embeddings.py; pkg langchain-openai 1.7.4 "
+           f"langchain_openai/embeddings/base.py ({m} / a{m})"
+        for m in ("embed_documents", "embed_query")
+    }),
+}
+
+#: Concrete classes -> the interface their instances are typed as (an alias: the class's own
+#: methods, ``FAISS.from_texts``, are the interface's).
+_CLASSES: dict[str, str] = {
+    **{f"langchain_openai.{cls}": CHAT for cls in ("ChatOpenAI", "AzureChatOpenAI")},
+    **{f"langchain_openai.{cls}": LLM for cls in ("OpenAI", "AzureOpenAI")},
+    **{f"langchain_openai.{cls}": EMBEDDINGS for cls in ("OpenAIEmbeddings", "AzureOpenAIEmbeddings")},
+    "langchain_anthropic.ChatAnthropic": CHAT,
+    "langchain_anthropic.AnthropicLLM": LLM,
+    **{f"langchain_community.chat_models.{cls}": CHAT for cls in ("ChatOpenAI", "ChatAnthropic")},
+    **{f"langchain_community.vectorstores.{cls}": STORE for cls in ("FAISS", "Chroma", "InMemoryVectorStore")},
+    "langchain_core.vectorstores.InMemoryVectorStore": STORE,
+    **{f"{chains}.{cls}": CHAIN
+       for chains in ("langchain.chains", "langchain_classic.chains")
+       for cls in ("LLMChain", "RetrievalQA", "ConversationalRetrievalChain")},
+}
+#: Factories and builders: what calling them gives.
+_FACTORIES: dict[str, str] = {
+    "langchain.chat_models.init_chat_model()": CHAT,
+    "langchain.embeddings.init_embeddings()": EMBEDDINGS,
+    **{f"{CHAT}.{m}()": CHAT for m in ("bind_tools", "with_structured_output", "bind", "with_retry", "with_config")},
+    **{f"{LLM}.{m}()": LLM for m in ("bind", "with_retry", "with_config")},
+    f"{STORE}.as_retriever()": RETRIEVER,
+    **{f"{STORE}.{m}()": STORE for m in ("from_texts", "from_documents", "load_local")},
+    **{f"{CHAIN}.{m}()": CHAIN for m in ("from_chain_type", "from_llm")},
+}
+#: Where the interfaces are defined (annotations written with the full path).
+_DEFINED = {
+    "langchain_core.language_models.chat_models.BaseChatModel": CHAT,
+    "langchain_core.language_models.llms.BaseLLM": LLM,
+    "langchain_core.language_models.LLM": LLM,
+    "langchain_core.language_models.llms.LLM": LLM,
+    "langchain_core.retrievers.BaseRetriever": RETRIEVER,
+    "langchain_core.vectorstores.base.VectorStore": STORE,
+    "langchain_core.vectorstores.base.VectorStoreRetriever": RETRIEVER,
+    "langchain_core.vectorstores.VectorStoreRetriever": RETRIEVER,
+    "langchain_core.embeddings.embeddings.Embeddings": EMBEDDINGS,
+    "langchain.chains.base.Chain": CHAIN,
+}
+
+APIS: tuple[BlockingApi, ...] = tuple(
+    # ``stream`` is a generator function: the work happens as it is iterated, so handing the
+    # call to a thread would move nothing off the loop.
+    entry(f"{interface}.{method}", category, cost, None if method == "stream" else "to-thread", frozenset(), source,
+          _twin_phrase(method))
+    for interface, (category, cost, methods) in _INTERFACES.items()
+    for method, source in methods.items()
+)
+
+RETURNS: dict[str, str] = {**_CLASSES, **_FACTORIES, **_DEFINED}
+
+#: The methods the ``twin-call`` fix rewrites to their ``a``-prefixed twin (same parameters, a
+#: coroutine): every entry above but ``stream`` (its twin is an async generator, iterated).
+REWRITABLE: dict[str, frozenset[str]] = {
+    interface: frozenset(methods) - {"stream"} for interface, (_, _, methods) in _INTERFACES.items()
+}

@@ -117,3 +117,21 @@ def test_an_entry_that_blocks_although_awaited_says_why_and_offers_no_recipe():
     assert query.blocks(True, ("query_texts", "n_results")) and not query.blocks(True, ("query_embeddings",))
     sync = Catalogue().match("chromadb.HttpClient.get_collection", "get_collection")
     assert sync is not None and sync.blocks(False, ()) and not sync.blocks(True, ())
+
+
+def test_property_entries_are_exact_and_match_only_reads():
+    catalogue = Catalogue()
+    properties = [api for api in PACK_APIS if api.read]
+    assert {"selenium.webdriver.Chrome.title", "selenium.webdriver.remote.webelement.WebElement.text"} <= {
+        api.pattern for api in properties
+    }
+    for api in properties:
+        assert not api.pattern.endswith(".**") and not api.pattern.startswith("*."), api.pattern
+        assert catalogue.match_read(api.pattern).pattern == api.pattern
+        called = catalogue.match(api.pattern, api.pattern.rpartition(".")[2])
+        assert called is None or not called.read, api.pattern
+        # What reading it gives is a value (or the type a pack names), never the object it is read on.
+        assert RETURNS[api.pattern] != api.pattern.rpartition(".")[0], api.pattern
+    assert catalogue.match_read("selenium.webdriver.Chrome.get") is None  # a method: called, not read
+    assert catalogue.match_read("selenium.webdriver.Chrome.name") is None  # a local property
+    assert RETURNS["selenium.webdriver.Chrome.title"] == "selenium.webdriver.Chrome.title()"

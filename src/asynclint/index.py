@@ -546,7 +546,7 @@ class _Indexer:
             if key is not None:
                 return SelfRef(STATE, (key,))
             func = self.infer(node.func)
-            if isinstance(func, Sym) and func.name in _THREAD_RESULTS and node.args:
+            if isinstance(func, Sym) and func.name in _THREAD_RESULTS and _runs_in_thread(node):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
                 return self.infer(_called_in_thread(node))
@@ -650,10 +650,10 @@ class _Indexer:
             value = value.value
         if not isinstance(value, ast.Call):
             return None
-        runner = self.infer(value.func)
-        if isinstance(runner, Sym) and runner.name in _THREAD_RESULTS and value.args:
-            value = _called_in_thread(value)
         func = self.infer(value.func)
+        if isinstance(func, Sym) and func.name in _THREAD_RESULTS and _runs_in_thread(value):
+            value = _called_in_thread(value)
+            func = self.infer(value.func)
         if isinstance(func, SelfRef) and len(func.path) == 1:
             name = f"{func.cls}.{func.path[0]}"
         elif isinstance(func, Sym):
@@ -1747,6 +1747,11 @@ _THREAD_RESULTS = frozenset(
     {"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync",
      "starlette.concurrency.run_in_threadpool", "fastapi.concurrency.run_in_threadpool"}
 )
+
+
+def _runs_in_thread(node: ast.Call) -> bool:
+    """A call of one of _THREAD_RESULTS that names the function it runs (not ``*args``)."""
+    return bool(node.args) and not isinstance(node.args[0], ast.Starred)
 
 
 def _called_in_thread(node: ast.Call) -> ast.Call:

@@ -409,6 +409,31 @@ def test_an_opened_object_is_offloaded_only_with_its_use():
     assert all("would stay on the loop" in reason and "`with` block" in reason for reason in reasons.values())
 
 
+def test_a_property_read_goes_to_the_thread_only_with_a_receiver_that_runs_no_code():
+    # `driver.title` is read in the thread (`lambda: driver.title`); a receiver that calls
+    # something would be called there too.
+    source = """
+        from selenium import webdriver
+
+        async def lease() -> webdriver.Chrome:
+            return POOL.pop()
+
+        async def titles(driver: webdriver.Chrome):
+            return driver.title, (await lease()).title, driver.switch_to.alert.text
+    """
+    outcome = fix_text(Path("snippet.py"), textwrap.dedent(source))
+    assert _reasons_by_line(outcome) == {
+        8: "the receiver `(await lease())` runs code, which would move into the worker thread with the read: bind it"
+        " to a name first"
+    }
+    # The line would grow too long: the first read is stored in a local first.
+    fixed = """
+        title_2 = await asyncio.to_thread(lambda: driver.title)
+        return title_2, (await lease()).title, await asyncio.to_thread(lambda: driver.switch_to.alert.text)
+    """
+    assert textwrap.indent(textwrap.dedent(fixed).strip(), "    ") in outcome.texts["snippet.py"]
+
+
 def test_a_with_block_declines_a_name_it_assigns_only_on_some_paths():
     reasons = _left("""
         async def behind_or(path, known):

@@ -125,3 +125,21 @@ def test_an_entry_that_blocks_only_on_some_arguments_blocks_when_the_argument_is
     (respond,) = step.blocks_on
     assert step.blocks(False, (), respond) and step.blocks(False, (), "")
     assert not step.blocks(False, (), "tau_bench.types.Action()") and not step.blocks(True, (), respond)
+
+
+def test_property_entries_are_exact_and_match_only_reads():
+    catalogue = Catalogue()
+    properties = [api for api in PACK_APIS if api.read]
+    assert {"selenium.webdriver.Chrome.title", "selenium.webdriver.remote.webelement.WebElement.text"} <= {
+        api.pattern for api in properties
+    }
+    for api in properties:
+        assert not api.pattern.endswith(".**") and not api.pattern.startswith("*."), api.pattern
+        assert catalogue.match_read(api.pattern).pattern == api.pattern
+        called = catalogue.match(api.pattern, api.pattern.rpartition(".")[2])
+        assert called is None or not called.read, api.pattern
+        # What reading it gives is a value (or the type a pack names), never the object it is read on.
+        assert RETURNS[api.pattern] != api.pattern.rpartition(".")[0], api.pattern
+    assert catalogue.match_read("selenium.webdriver.Chrome.get") is None  # a method: called, not read
+    assert catalogue.match_read("selenium.webdriver.Chrome.name") is None  # a local property
+    assert RETURNS["selenium.webdriver.Chrome.title"] == "selenium.webdriver.Chrome.title()"

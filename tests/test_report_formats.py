@@ -122,7 +122,7 @@ def test_json_round_trips_every_value():
         ],
         "fix": {"safe": True, "title": "Use `asyncio.to_thread`"},
         "facts": {
-            "callee": "requests.get", "function": "fetch_token", "root": "Env.setup_state",
+            "callee": "requests.get", "read": False, "function": "fetch_token", "root": "Env.setup_state",
             "root_kind": "per-rollout hook", "root_note": "", "frequency": "rollout", "context": "env loop",
             "cost": "network", "evidence": "waits on a remote host", "escalation": "", "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],

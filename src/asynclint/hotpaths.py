@@ -449,6 +449,8 @@ class ProjectGraph:
     def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
         """What ``site`` calls, as far as the project says (``caller``: the function it is
         written in, which types its parameters when a framework says what they receive)."""
+        if site.property_read:
+            return self._property_read(site, caller)
         if site.param is not None and caller is not None:
             received = self.param_type(caller, site.param[0])
             if received:
@@ -460,6 +462,24 @@ class ProjectGraph:
         if site.self_ref is not None:
             return self.resolve_self(*site.self_ref)
         return site.target
+
+    def _property_read(self, site: CallSite, caller: FuncKey | None) -> str | None:
+        """The attribute a property read reads (``selenium.webdriver.Chrome.title``): its receiver
+        resolved, the attribute as written (resolving it would give what reading it returns);
+        ``None`` when the receiver is not known, or is the project's own (a property of the
+        project runs a getter of its own: see ``CallSite.read``)."""
+        receiver: str | None = None
+        if site.param is not None:
+            received = self.param_type(caller, site.param[0]) if caller is not None else None
+            receiver = self._walk(received, site.param[1:-1]) if received else None
+        elif site.self_ref is not None:
+            cls, path = site.self_ref
+            receiver = self.resolve_self(cls, path[:-1])
+        elif site.target is not None:
+            receiver = self.resolve(site.target.rpartition(".")[0])
+        if not receiver or receiver.removesuffix("()") in self.classes:
+            return None
+        return f"{receiver}.{site.method}"
 
     def param_type(self, key: FuncKey, name: str, depth: int = 0) -> str | None:
         """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
@@ -999,7 +1019,7 @@ class ProjectGraph:
         found = set()
         for key in self.hot:
             for site in self._calls_by_caller.get(key, ()):
-                if site.api is not None:
+                if site.api is not None or site.property_read:  # deep mode follows calls, not reads
                     continue
                 target = self.call_target(site)
                 if not target:

@@ -267,6 +267,11 @@ class CallSite:
     consumer: str | None = None
     #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
     read: bool = False
+    #: Not a call: a read of a library object's attribute that the knowledge base lists as a
+    #: property whose getter blocks (``driver.title``; its name is ``method``). Typed like a call's
+    #: receiver: ``target`` when known here, else ``self_ref`` or ``param`` (whose last element
+    #: is the attribute), and matched with :meth:`Catalogue.match_read`.
+    property_read: bool = False
     #: Lambdas the call is written in that may also run on their own (handed to a call, so
     #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
     lambdas: tuple[tuple[int, bool], ...] = ()
@@ -556,6 +561,10 @@ class _Indexer:
             if key is not None:
                 return SelfRef(STATE, (key,))
             func = self.infer(node.func)
+            if isinstance(func, Sym) and func.name in _THREAD_RESULTS and _runs_in_thread(node):
+                # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
+                # made in a worker thread (as a fix writes it) is still of its type on the loop.
+                return self.infer(_called_in_thread(node))
             if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
                 return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
@@ -651,10 +660,16 @@ class _Indexer:
 
     def _unpacked(self, value: ast.expr) -> list[Value] | None:
         """``driver, workdir = self._create_driver(site)`` where the function is annotated
-        ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element."""
+        ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element (also
+        run in a worker thread: ``await asyncio.to_thread(self._create_driver, site)``)."""
+        if isinstance(value, ast.Await):
+            value = value.value
         if not isinstance(value, ast.Call):
             return None
         func = self.infer(value.func)
+        if isinstance(func, Sym) and func.name in _THREAD_RESULTS and _runs_in_thread(value):
+            value = _called_in_thread(value)
+            func = self.infer(value.func)
         if isinstance(func, SelfRef) and len(func.path) == 1:
             name = f"{func.cls}.{func.path[0]}"
         elif isinstance(func, Sym):
@@ -807,6 +822,59 @@ class _Indexer:
             return
         key = (self.frame.func, receiver.cls, node.attr, self.frame.loop_depth > 0, self._inside_lambdas())
         self._reads.setdefault(key, node)  # the first read in a function is the one a chain shows
+
+    def record_property_read(self, node: ast.Attribute) -> None:
+        """``driver.title`` (a name some blocking property has): recorded when its receiver is
+        typed, here or by the project graph, the same ways a method call's receiver is. A store,
+        a ``del`` and a method call's own attribute never come here; a bound method read for a
+        later call (``f = driver.get``) names no property."""
+        receiver = self.infer(node.value)
+        target = self_ref = param = None
+        api = None
+        origin, handed = None, ()
+        if isinstance(receiver, Inst):
+            target = f"{receiver.name}.{node.attr}"  # the property itself, not what reading it gives
+            api = self.catalogue.match_read(target)
+            if api is None and not self._graph_may_type(receiver.name):
+                return  # an object whose type is known here, without such a property
+            origin, handed = receiver.origin, receiver.handed
+        elif isinstance(receiver, Sym):  # a value defined in another module (``DRIVER``): typed by the graph
+            if not self._graph_may_type(receiver.name):
+                return
+            target = f"{receiver.name}.{node.attr}"
+        elif isinstance(receiver, SelfRef) and receiver.path and SUPER not in receiver.path:
+            self_ref = (receiver.cls, (*receiver.path, node.attr))
+        else:
+            param = self._param_path(node)
+            if param is None:
+                return
+        site = CallSite(
+            caller=self.frame.func,
+            target=target,
+            method=node.attr,
+            line=node.lineno,
+            col=self._col(node.lineno, node.col_offset),
+            end_line=node.end_lineno or node.lineno,
+            end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+            in_loop=self.frame.loop_depth > 0,
+            once=self.frame.once > 0,
+            first_turn=self.frame.first_turn > 0,
+            self_ref=self_ref,
+            api=api.pattern if api else None,
+            origin=origin,
+            lambdas=self._inside_lambdas(),
+            handed=handed,
+            param=param,
+            property_read=True,
+        )
+        if self_ref is not None:
+            self.pending.append(len(self.calls))
+        self.calls.append(site)
+
+    def _graph_may_type(self, name: str) -> bool:
+        """``name`` may turn out, project-wide, to be an object of another type (``make()``, an
+        imported ``DRIVER``): not the standard library's, nor one the knowledge base describes."""
+        return _may_be_project(name) and not self.catalogue.covers(name)
 
     def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
         return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()
@@ -1361,8 +1429,11 @@ class _Indexer:
         elif isinstance(node, (ast.Name, ast.Constant)):
             return
         elif isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Name) and isinstance(node.ctx, ast.Load):
-                self._note_read(node, node.value)
+            if isinstance(node.ctx, ast.Load):
+                if isinstance(node.value, ast.Name):
+                    self._note_read(node, node.value)
+                if node.attr in self.catalogue.read_names:
+                    self.record_property_read(node)
             self.visit_expr(node.value)
         else:
             for child in ast.iter_child_nodes(node):
@@ -1655,10 +1726,17 @@ class _Indexer:
         for position in self.pending:
             site = self.calls[position]
             cls, path = site.self_ref
-            target, settled = self.resolve_self(cls, path)
+            if site.property_read:  # the receiver resolved; the property named as written, not as read
+                receiver, settled = self.resolve_self(cls, path[:-1])
+                target = f"{receiver}.{path[-1]}" if receiver else None
+            else:
+                target, settled = self.resolve_self(cls, path)
             if not settled:
                 continue
-            api = self.catalogue.match(target, site.method) if target or site.method else None
+            if site.property_read:
+                api = self.catalogue.match_read(target)
+            else:
+                api = self.catalogue.match(target, site.method) if target or site.method else None
             if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
                 api = None
             self.calls[position] = replace(
@@ -1683,6 +1761,23 @@ _MAX_SELF_HOPS = 8
 _GROWING = frozenset({"append", "extend", "insert"})
 #: Methods that change a mapping or list in place: what it was bound to no longer says its size.
 _MUTATORS = frozenset({*_GROWING, "update", "setdefault", "__setitem__", "__ior__"})
+
+
+#: Offload functions whose awaited result is what the function handed to them returns.
+_THREAD_RESULTS = frozenset(
+    {"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync",
+     "starlette.concurrency.run_in_threadpool", "fastapi.concurrency.run_in_threadpool"}
+)
+
+
+def _runs_in_thread(node: ast.Call) -> bool:
+    """A call of one of _THREAD_RESULTS that names the function it runs (not ``*args``)."""
+    return bool(node.args) and not isinstance(node.args[0], ast.Starred)
+
+
+def _called_in_thread(node: ast.Call) -> ast.Call:
+    """``f(*args, **kwargs)`` for ``asyncio.to_thread(f, *args, **kwargs)`` (for inference only)."""
+    return ast.copy_location(ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords), node)
 
 
 def _filled_dict(node: ast.expr) -> bool:

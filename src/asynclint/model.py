@@ -78,6 +78,8 @@ class Facts:
     all derived from these (see ``docs/json-format.md`` for each field)."""
 
     callee: str = ""  # the blocking call, as resolved (``json.dumps``); empty for a definition
+    #: ``callee`` is a property read, not called (``selenium.webdriver.Chrome.title``): its getter blocks.
+    read: bool = False
     function: str = ""  # the function the call is written in
     root: str = ""  # the entry point the framework (or asyncio) runs
     root_kind: str = ""  # how it is run: "per-turn hook", "sync reward function"

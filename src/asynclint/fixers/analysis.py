@@ -520,10 +520,16 @@ class FixProject:
             return Decline(f"`{name}` is also used by the project ({where}{more}); those uses would get {becomes}")
         return None
 
-    def locate(self, finding: Finding) -> tuple[ParsedFile, cst.Call] | Decline:
+    def locate(self, finding: Finding) -> tuple[ParsedFile, cst.Call | cst.Attribute] | Decline:
+        """The finding's call, or for a property read (``driver.title``) the attribute read."""
         if finding.path not in self.texts:
             return Decline(f"{finding.path} is not among the files being fixed")
         file = self.file(finding.path)
+        if finding.facts.read:
+            read = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)
+            if not isinstance(read, cst.Attribute):
+                return Decline(f"no attribute read at {finding.line}:{finding.column} (the file changed since it was checked?)")
+            return file, read
         call = file.call_at(finding.line, finding.column, finding.end_line, finding.end_column)
         if call is None:
             return Decline(f"no call at {finding.line}:{finding.column} (the file changed since it was checked?)")
@@ -975,7 +981,10 @@ _RESULT_NAMES = {
 }
 
 
-def _result_name(call: cst.Call) -> str:
+def _result_name(call: cst.Call | cst.Attribute) -> str:
+    """``data`` for ``json.loads(...)``, ``title`` for a property read (``driver.title``)."""
+    if isinstance(call, cst.Attribute):
+        return call.attr.value
     name = last_name(call.func) or "result"
     return _RESULT_NAMES.get(name, f"{name.strip('_')}_result")
 

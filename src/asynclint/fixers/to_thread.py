@@ -8,7 +8,9 @@ calls, uses the event loop, or an object of the loop kept on ``self``) and for a
 the framework awaits (made ``async`` first). A call that opens a file or archive goes only with
 its use in the same expression: the object's reads would otherwise stay on the loop; likewise a
 helper whose work runs when its result is consumed (a generator, a ``@contextmanager``) goes
-with its consumption, or is declined. The runner is the module's event-loop library's
+with its consumption, or is declined. A property whose getter blocks (``driver.title``) is read
+in the thread, ``await asyncio.to_thread(lambda: driver.title)``, when evaluating its receiver
+runs no code (the receiver is evaluated there too). The runner is the module's event-loop library's
 (``trio.to_thread.run_sync`` in a trio module: see ``thread_runner``).
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
@@ -27,6 +29,7 @@ from libcst.metadata import BuiltinAssignment, GlobalScope
 from asynclint.fixers.analysis import (
     FixProject,
     ParsedFile,
+    Runner,
     Site,
     awaited,
     binding,
@@ -87,6 +90,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline("the call opens a `with` block", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
+    if isinstance(call, cst.Attribute):  # a property read: `driver.title`
+        return _offload_read(finding, site, runner)
     nested = findings_within(project, file, call, finding)
     used = _method_call_on_result(file, call)
     if target in OPENERS and used is not None and not _awaits(used):
@@ -135,6 +140,35 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         imports=imports,
         claims=(finding, *nested),
         note=note,
+    )
+
+
+def _offload_read(finding: Finding, site: Site, runner: Runner) -> Fix | Decline:
+    """``driver.title`` -> ``await asyncio.to_thread(lambda: driver.title)``: the getter runs in the
+    thread. So does the receiver's evaluation, which is why it must run no code (names, attribute
+    and item reads: see ``runs_nothing``); a receiver that calls something is declined."""
+    file, read = site.file, site.call
+    if not runs_nothing(read.value):
+        return Decline(
+            f"the receiver `{file.code(read.value)}` runs code, which would move into the worker thread with"
+            " the read: bind it to a name first"
+        )
+    offloaded = runner.lambda_(read.with_changes(lpar=[], rpar=[]))
+    shown = file.code(read)
+    if len(shown) > 40:
+        shown = f"….{read.attr.value}"
+    if site.placement == "root":
+        title = f"made `{site.function.name.value}` `async def` and read `{shown}` in a worker thread"
+    else:
+        title = f"read `{shown}` in a worker thread with `{runner.code}`"
+    return Fix(
+        path=file.path,
+        edits=(site_edit(site, awaited(file, read, offloaded)),),
+        recipe="to-thread",
+        safe=True,
+        title=title,
+        imports=runner.imports,
+        claims=(finding,),
     )
 
 

@@ -35,6 +35,10 @@ class BlockingApi:
     #: asks the simulated user only for a ``respond`` action; see :data:`BUILT`): a call whose
     #: argument is known to be of another type does not. Empty: the argument does not matter.
     blocks_on: frozenset[str] = frozenset()
+    #: A property whose getter does the blocking work (``driver.title`` asks the browser): an
+    #: exact pattern matched where the attribute is *read*, never on a call. Reading it again
+    #: through its value (``driver.title.strip()``) is a use of what was read, not a second read.
+    read: bool = False
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
@@ -77,3 +81,8 @@ def entry(
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
     return BlockingApi(pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with, blocks_on)
+
+
+def reads(category: str, cost: str, fix: str | None, names: str, owner: str, *, source: str, twin: str = "") -> list[BlockingApi]:
+    """One property entry (see :attr:`BlockingApi.read`) per space-separated attribute of ``owner``."""
+    return [BlockingApi(f"{owner}.{n}", category, cost, fix, source=source, twin=twin, read=True) for n in names.split()]

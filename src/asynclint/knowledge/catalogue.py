@@ -22,14 +22,20 @@ class Catalogue:
         self._exact: dict[str, BlockingApi] = {}
         self._prefix: dict[str, BlockingApi] = {}
         self._duck: dict[str, BlockingApi] = {}
+        #: Properties whose getter blocks (exact patterns), matched only on attribute reads.
+        self._reads: dict[str, BlockingApi] = {}
         for pattern, api in self.apis.items():
-            if pattern.startswith("*."):
+            if api.read:
+                self._reads[pattern] = api
+            elif pattern.startswith("*."):
                 self._duck[pattern[2:]] = api
             elif pattern.endswith(".**"):
                 self._prefix[pattern[:-3]] = api
             else:
                 self._exact[pattern] = api
         self._prefix_roots = frozenset(p.split(".", 1)[0] for p in self._prefix)
+        #: The attribute names of those properties: what the index looks at when it sees a read.
+        self.read_names = frozenset(pattern.rpartition(".")[2] for pattern in self._reads)
         self.producers = _producers(self.apis)
         #: Method names whose entries care what their first argument is (``blocks_on``): the
         #: index types that argument only for calls of these.
@@ -41,7 +47,7 @@ class Catalogue:
             # Sorted by hand: a frozenset's repr follows string hashing, which changes per process.
             fixed = None if api.severity is None else int(api.severity)
             digest.update(repr((api.pattern, api.category, api.cost, fixed, api.fix, sorted(api.unless), api.awaited,
-                                sorted(api.blocks_with), sorted(api.blocks_on))).encode())
+                                sorted(api.blocks_with), sorted(api.blocks_on), api.read)).encode())
         digest.update(repr(sorted(self.offload.items())).encode())
         self.fingerprint = digest.hexdigest()[:16]
 
@@ -63,6 +69,11 @@ class Catalogue:
         if method:
             return self._duck.get(method)
         return None
+
+    def match_read(self, attribute: str | None) -> BlockingApi | None:
+        """The entry of a property whose getter blocks, for the attribute read ``attribute``
+        (``selenium.webdriver.Chrome.title``: the receiver's type and the attribute's name)."""
+        return self._reads.get(attribute) if attribute else None
 
     def result_of(self, callee: str) -> str:
         """The name of what calling ``callee`` gives. An instance is named after what produced

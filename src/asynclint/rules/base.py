@@ -153,6 +153,7 @@ class BlockingCallRule(Rule):
         graded = grade(base, cost_name, frequency, in_loop, first_call is not None)
         facts = Facts(
             callee=target.removeprefix("builtins."),
+            read=site.property_read,
             function=graph.function(key).qualname,
             root=graph.function(hot.root).qualname,
             root_kind=hot.root_hook.kind,

@@ -147,6 +147,10 @@ class CheckContext:
             key, hot, site = found
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
+            elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
+                target = graph.call_target(site, (position, site.caller))
+                api = self.catalogue.match_read(target)
+                target = target or ""
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
@@ -209,7 +213,7 @@ class CheckContext:
                 if summary.library is not None:
                     continue
                 for site in summary.calls:
-                    found = None if site.read else self._hot_site(position, site)
+                    found = None if site.read or site.property_read else self._hot_site(position, site)
                     if found is None:
                         continue
                     # One finding per call, for the first hand-over it may reach (in project order).

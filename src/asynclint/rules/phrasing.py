@@ -22,6 +22,8 @@ def call_message(rule: Rule, facts: Facts, what: str, memoized: tuple[str, str] 
     text = rule.message.format(
         callee=facts.callee, what=what + on_loop, on_loop=on_loop, where=where(facts, memoized), payload=payload
     )
+    if facts.read:
+        text = f"reading the property {text}"
     if facts.library:
         through = f", through {facts.library}" if facts.library != facts.entered_library else ""
         text = f"inside `{facts.entered}` ({facts.entered_library}{through}): {text}"

@@ -12,7 +12,9 @@ class SyncBrowserCall(BlockingCallRule):
     **Why is this bad?**
     Every WebDriver and WebElement method is an HTTP round trip to the driver process and, through
     it, to the browser: `driver.get(url)` waits for the page to load, `WebDriverWait(...).until`
-    polls and sleeps, `element.click()` waits for the browser. A web-agent environment makes
+    polls and sleeps, `element.click()` waits for the browser; reading `driver.title`,
+    `driver.page_source` or `element.text` runs a getter that asks the driver too (reported at
+    the read, "reading the property ..."). A web-agent environment makes
     dozens of such calls per turn, and every other rollout waits for each of them. Playwright's
     sync API cannot even start inside a running event loop (it raises), and its objects are bound
     to the thread that created them.
@@ -43,7 +45,8 @@ class SyncBrowserCall(BlockingCallRule):
     Drive the browser with `playwright.async_api` and await every call (Selenium has no async
     API). Where Selenium must stay, run the browser session's calls in a worker thread
     (`await asyncio.to_thread(driver.get, url)`); `asynclint fix` does that for a Selenium call
-    (safe: the driver talks HTTP and may be called from any one thread at a time). Playwright
+    (safe: the driver talks HTTP and may be called from any one thread at a time), and reads a
+    property in the thread (`await asyncio.to_thread(lambda: driver.title)`). Playwright
     sync calls get no automatic fix: moving single calls to other threads breaks them.
     """
 

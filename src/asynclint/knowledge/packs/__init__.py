@@ -1,9 +1,10 @@
 """Knowledge packs: one module per library family, collected here (discovered, not listed).
 
 A pack is data. It exports ``APIS: tuple[BlockingApi, ...]`` (every entry with the ``source``
-its fact comes from, and its async ``twin`` where the library has one) and, where the types of
-results matter, any of ``RETURNS``, ``ITEMS``, ``ENTER_RETURNS`` and ``BUILT`` (same meaning as
-the tables of :mod:`asynclint.knowledge.blocking`, into which they are merged). Which families get a pack,
+its fact comes from, and its async ``twin`` where the library has one; properties whose getter
+blocks are entries marked ``read``) and, where the types of results matter, any of ``RETURNS``,
+``ITEMS``, ``ENTER_RETURNS`` and ``BUILT`` (same meaning as the tables of
+:mod:`asynclint.knowledge.blocking`, into which they are merged). Which families get a pack,
 and in what order they were written, came from ``bench/survey_imports.py`` (see bench/README.md).
 """
 
@@ -37,7 +38,12 @@ def _merged(table: str) -> dict:
 #: Pack name (the module's) -> module, in name order.
 PACKS: dict[str, ModuleType] = _discover()
 PACK_APIS: tuple[BlockingApi, ...] = tuple(api for pack in PACKS.values() for api in pack.APIS)
-PACK_RETURNS: dict[str, str] = _merged("RETURNS")
+#: What a blocking property gives is a value read, not the object it is read on (``driver.title``
+#: is ``...title()``, so ``driver.title.strip()`` is no call of the driver), unless a pack names it.
+PACK_RETURNS: dict[str, str] = {
+    **{api.pattern: f"{api.pattern}()" for api in PACK_APIS if api.read},
+    **_merged("RETURNS"),
+}
 PACK_ITEMS: dict[str, str] = _merged("ITEMS")
 PACK_ENTER_RETURNS: dict[str, str] = _merged("ENTER_RETURNS")
 PACK_BUILT: dict[str, tuple[str, dict[str, str]]] = _merged("BUILT")

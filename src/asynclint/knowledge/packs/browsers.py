@@ -8,13 +8,17 @@ bound to the thread that started it, and refuses to start in a thread whose even
 path it is a stall or an error, and moving single calls to a worker thread breaks its thread
 affinity, so no recipe is named; ``playwright.async_api`` is the fix.
 
-Property reads (``driver.title``, ``driver.page_source``, ``element.text``) are round trips too,
-but the analysis sees calls, not attribute reads: they are not reported.
+Some properties are round trips too: reading ``driver.title``, ``driver.page_source`` or
+``element.text`` runs a getter that calls ``execute`` (``READS`` below, each checked in the
+source). Playwright's sync properties are not: every one of the 106 in ``sync_api/_generated.py``
+returns what the object already holds (``page.url``, ``page.main_frame``), none waits on the
+driver -- except the ``value`` of what ``with page.expect_*() as info`` enters, which waits for
+the event.
 """
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, entry, many
+from asynclint.knowledge.api import BlockingApi, entry, many, reads
 
 _SELENIUM = "source: pkg selenium 4.52.0"
 _PLAYWRIGHT = "source: pkg playwright 1.65.2 playwright/sync_api/_generated.py"
@@ -45,6 +49,27 @@ _QUEUED = (
     "scroll_to_element scroll_by_amount scroll_from_origin"
 ).split()
 _SELECTS = ("selenium.webdriver.support.ui.Select", "selenium.webdriver.support.select.Select")
+_SWITCH_TO = "selenium.webdriver.remote.switch_to.SwitchTo"
+_ALERT = "selenium.webdriver.common.alert.Alert"
+#: WebDriver properties whose getter calls ``self.execute`` (remote/webdriver.py). ``name``,
+#: ``capabilities``, ``switch_to``, ``mobile`` and the BiDi modules (``script``, ``network``: a
+#: websocket opened on first use) do not wait on a command.
+_DRIVER_READS = "title current_url page_source current_window_handle window_handles orientation timeouts"
+#: WebElement properties whose getter calls ``self._execute`` (remote/webelement.py;
+#: ``screenshot_as_png`` through ``screenshot_as_base64``). ``id``, ``parent`` and
+#: ``session_id`` are local.
+_ELEMENT_READS = (
+    "text tag_name size location rect location_once_scrolled_into_view shadow_root aria_role accessible_name "
+    "screenshot_as_base64 screenshot_as_png"
+)
+_EVENT_INFO = "playwright._impl._sync_base.EventInfo"
+#: The context managers entering an ``EventInfo`` (sync_api/_generated.py).
+_PW_EXPECTS = {
+    "Page": "expect_console_message expect_download expect_event expect_file_chooser expect_navigation expect_popup "
+            "expect_request expect_request_finished expect_response expect_websocket expect_worker",
+    "BrowserContext": "expect_console_message expect_event expect_page",
+    "Frame": "expect_navigation",
+}
 
 _PW = "playwright.sync_api"
 #: Methods building a locator or registering a handler locally: no round trip.
@@ -87,6 +112,28 @@ APIS: tuple[BlockingApi, ...] = (
                     f"{_SELENIUM} selenium/webdriver/support/select.py", SELENIUM_TWIN)
         for select in _SELECTS
     ),
+    # ``driver.switch_to`` is a local object; its methods send commands, as do an alert's.
+    entry(f"{_SWITCH_TO}.**", "browser", "network", "to-thread", frozenset(),
+          f"{_SELENIUM} selenium/webdriver/remote/switch_to.py (every method calls self._driver.execute)", SELENIUM_TWIN),
+    entry(f"{_ALERT}.**", "browser", "network", "to-thread", frozenset(),
+          f"{_SELENIUM} selenium/webdriver/common/alert.py (every method calls self.driver.execute)", SELENIUM_TWIN),
+    # --- Selenium properties that are round trips (read, not called) -----------------------------
+    *(
+        api
+        for name in _DRIVERS
+        for api in reads("browser", "network", "to-thread", _DRIVER_READS, f"selenium.webdriver.{name}",
+                         source=f"{_SELENIUM} selenium/webdriver/remote/webdriver.py (the getter calls self.execute)",
+                         twin=SELENIUM_TWIN)
+    ),
+    *reads("browser", "network", "to-thread", _ELEMENT_READS, _ELEMENT,
+           source=f"{_SELENIUM} selenium/webdriver/remote/webelement.py (the getter calls self._execute)",
+           twin=SELENIUM_TWIN),
+    # ``switch_to.alert`` reads the alert's text to check there is one.
+    *reads("browser", "network", "to-thread", "active_element alert", _SWITCH_TO,
+           source=f"{_SELENIUM} selenium/webdriver/remote/switch_to.py (the getter calls execute)", twin=SELENIUM_TWIN),
+    *reads("browser", "network", "to-thread", "text", _ALERT,
+           source=f"{_SELENIUM} selenium/webdriver/common/alert.py (the getter calls self.driver.execute)",
+           twin=SELENIUM_TWIN),
     # --- Playwright sync API --------------------------------------------------------------------
     # The call that starts the driver when entered (or .start()-ed); nothing else is done with it.
     entry(f"{_PW}.sync_playwright", "browser", "network", None, frozenset(),
@@ -96,6 +143,10 @@ APIS: tuple[BlockingApi, ...] = (
         for cls in ("Playwright", "Browser", "BrowserContext", "Page", "Frame", "Locator", "ElementHandle",
                     "FrameLocator", "Keyboard", "Mouse", "APIRequestContext")
     ),
+    # ``with page.expect_navigation() as info: ...`` then ``info.value``: waits for the event.
+    *reads("browser", "network", None, "value", _EVENT_INFO,
+           source="source: pkg playwright 1.65.2 playwright/_impl/_sync_base.py (EventInfo.value calls wait_for_future)",
+           twin=PLAYWRIGHT_TWIN),
 )
 
 RETURNS: dict[str, str] = {
@@ -112,6 +163,10 @@ RETURNS: dict[str, str] = {
     **{f"{wait}.{method}()": _ELEMENT for wait in _WAITS for method in ("until",)},
     **{f"{actions}.{method}()": actions for actions in _ACTIONS for method in _QUEUED},
     "selenium.webdriver.common.action_chains.ActionChains": "selenium.webdriver.ActionChains",
+    # What the properties give: ``driver.switch_to`` (local), and the round trips returning objects.
+    **{f"selenium.webdriver.{name}.switch_to": _SWITCH_TO for name in _DRIVERS},
+    f"{_SWITCH_TO}.alert": _ALERT,
+    f"{_SWITCH_TO}.active_element": _ELEMENT,
     # Playwright: the objects each call returns.
     f"{_PW}.sync_playwright.start()": f"{_PW}.Playwright",
     **{f"{_PW}.Playwright.{engine}.{method}()": f"{_PW}.Browser"
@@ -138,6 +193,7 @@ ITEMS: dict[str, str] = {
 }
 
 ENTER_RETURNS: dict[str, str] = {
+    **{f"{_PW}.{owner}.{method}()": _EVENT_INFO for owner, methods in _PW_EXPECTS.items() for method in methods.split()},
     f"{_PW}.sync_playwright": f"{_PW}.Playwright",
     f"{_PW}.sync_playwright.__enter__": f"{_PW}.Playwright",
 }

@@ -5,12 +5,14 @@ is a round trip, ``containers.run`` waits for the container to start (and, unles
 exit), ``exec_run`` waits for the command. ``docker.from_env()`` and ``DockerClient()`` ask the
 daemon for its API version when none is given (docker/api/client.py ``_retrieve_server_version``).
 paramiko waits on the SSH server in the calling thread. Neither has an async API; ``aiodocker``
-and ``asyncssh`` are separate libraries.
+and ``asyncssh`` are separate libraries. Two model properties are round trips too (``READS``
+below: their getter asks the daemon); the others (``status``, ``name``, ``labels``, ``tags``)
+read what the model already holds, until ``reload()``.
 """
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, entry, many
+from asynclint.knowledge.api import BlockingApi, entry, many, reads
 
 _DOCKER = "source: pkg docker 7.1.0"
 DOCKER_TWIN = "`aiodocker` (docker-py has no async API), or `await asyncio.to_thread(...)`"
@@ -38,6 +40,13 @@ APIS: tuple[BlockingApi, ...] = (
                     f"{_DOCKER} docker/models/{model.partition('.')[0]}.py", DOCKER_TWIN)
         for model in _MODELS
     ),
+    # Properties whose getter asks the daemon (read, not called).
+    *reads("sdk", "network", "to-thread", "image", "docker.models.containers.Container",
+           source=f"{_DOCKER} docker/models/containers.py (Container.image calls self.client.images.get)",
+           twin=DOCKER_TWIN),
+    *reads("sdk", "network", "to-thread", "containers", "docker.models.networks.Network",
+           source=f"{_DOCKER} docker/models/networks.py (Network.containers calls self.client.containers.get per id)",
+           twin=DOCKER_TWIN),
     entry("paramiko.SSHClient.**", "sdk", "network", "to-thread", _SSH_LOCAL,
                 f"{_PARAMIKO} paramiko/client.py", PARAMIKO_TWIN),
     entry("paramiko.SFTPClient.**", "sdk", "network", "to-thread", frozenset({"close", "get_channel"}),
@@ -53,6 +62,7 @@ RETURNS: dict[str, str] = {
        for client in ("docker.from_env", "docker.DockerClient") for method in ("run", "create", "get")},
     **{f"{client}.images.{method}()": "docker.models.images.Image"
        for client in ("docker.from_env", "docker.DockerClient") for method in ("get", "pull")},
+    "docker.models.containers.Container.image": "docker.models.images.Image",
     "paramiko.client.SSHClient": "paramiko.SSHClient",
     "paramiko.SSHClient.open_sftp()": "paramiko.SFTPClient",
     "paramiko.sftp_client.SFTPClient": "paramiko.SFTPClient",
@@ -60,6 +70,7 @@ RETURNS: dict[str, str] = {
 }
 
 ITEMS: dict[str, str] = {
+    "docker.models.networks.Network.containers()": "docker.models.containers.Container",
     **{f"{client}.containers.list()": "docker.models.containers.Container"
        for client in ("docker.from_env", "docker.DockerClient")},
 }

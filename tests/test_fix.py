@@ -673,7 +673,7 @@ def test_verification_counts_a_finding_reached_by_another_route_as_still_there(m
     # Offloading only the chain's call changes the finding's message (now reached from `other`),
     # not the finding: the fix must not pass as having removed it.
     from asynclint.fixers import to_thread
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
 
     monkeypatch.setattr(FixProject, "sites", lambda self, finding: (self.site(finding),))
     _install(monkeypatch, to_thread.fix)
@@ -1044,7 +1044,7 @@ def test_waits_that_consume_what_they_wait_for_are_offloaded_only_as_unsafe():
 
 def test_requests_responses_read_through_what_httpx_lacks_are_not_converted():
     from asynclint.fixers import async_client
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
 
     path = RECIPES / "requests_calls.py"
     text = path.read_text(encoding="utf-8")
@@ -1107,7 +1107,7 @@ def test_golden_with_discovered_twins():
 def _twin_outcomes(path: Path, twins=()) -> dict[str, list]:
     """What the twin-call fixer itself says for each finding, by the function it is in."""
     from asynclint.fixers import twin_call
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
     from asynclint.twin_discovery import twin_calls
 
     text = path.read_text(encoding="utf-8")

@@ -235,7 +235,7 @@ def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
 
 def test_deepcopy_memo_names_why_it_shares_nothing():
     from asynclint.fixers import deepcopy_memo
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
 
     source = (
         "import copy\nimport random\n\n\nclass Env:\n    def __init__(self, corpus):\n"

@@ -20,20 +20,14 @@ from collections.abc import Callable
 import libcst as cst
 from libcst.metadata import ExpressionContext
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    awaited,
-    binding,
-    cached_getter,
-    dotted,
-    import_binding,
-    is_async,
-    module_level_name_of,
-    names_read,
-    reference,
-)
 from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import awaited
+from asynclint.fixers.cst.imports import import_binding
+from asynclint.fixers.cst.names import names_read
+from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_async
+from asynclint.fixers.cst.references import cached_getter, module_level_name_of, reference
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
 
 #: Sync client class -> the async class in the same module.

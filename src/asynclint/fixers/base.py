@@ -1,22 +1,20 @@
-"""The fixer protocol and its records: what a fixer is given, and the edits or decline it returns.
+"""The fixers' records: the edits or decline a fixer returns, and a recipe's spec.
 
 A fixer is pure (convention 7): it reads one finding, the libcst module(s) it needs through a
-:class:`FixProject`, and returns a :class:`Fix` (node replacements, imports, module-level
-statements) or a :class:`Decline` with a reason the user reads. It never writes files and never
+:class:`~asynclint.fixers.project.FixProject`, and returns a :class:`Fix` (node replacements,
+imports, module-level statements) or a :class:`Decline` with a reason the user reads. It never writes files and never
 applies its own edits; :mod:`asynclint.fixers.orchestrator` does, then verifies the result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from asynclint.model import Finding
 
 if TYPE_CHECKING:  # at run time the registry imports this module without libcst (check never loads it)
     import libcst as cst
-
-    from asynclint.fixers.analysis import FixProject
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,10 +77,6 @@ class Decline:
     #: False when the recipe simply does not apply to this shape of code (the next candidate is
     #: tried and this reason is not shown unless nothing else applies either).
     applicable: bool = True
-
-
-class Fixer(Protocol):
-    def __call__(self, finding: Finding, project: FixProject) -> Fix | Decline: ...
 
 
 @dataclass(frozen=True)

@@ -40,18 +40,12 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import Assignment, ExpressionContext, GlobalScope
 
-from asynclint.fixers.analysis import (
-    LINE_LENGTH,
-    FixProject,
-    ParsedFile,
-    asyncio_only,
-    awaited,
-    binding,
-    dotted,
-    offload_call,
-    reference,
-)
 from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import LINE_LENGTH, awaited, offload_call
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.references import asyncio_only, reference
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
 
 #: Calls that read their argument and keep nothing of it.

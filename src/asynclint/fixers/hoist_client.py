@@ -28,15 +28,11 @@ import re
 import libcst as cst
 
 from asynclint.fixers import async_client
-from asynclint.fixers.analysis import (
-    FixProject,
-    cached_getter,
-    dotted,
-    module_level_name_of,
-    names_bound_in,
-    names_read,
-)
 from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.cst.names import names_bound_in, names_read
+from asynclint.fixers.cst.parsed import dotted
+from asynclint.fixers.cst.references import cached_getter, module_level_name_of
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
 
 _CLOSERS = frozenset({"close", "aclose", "__exit__", "__aexit__"})

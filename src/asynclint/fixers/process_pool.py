@@ -29,19 +29,13 @@ import builtins
 
 import libcst as cst
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    asyncio_only,
-    awaited,
-    binding,
-    dotted,
-    names_bound_in,
-    offload_call,
-    reference,
-    site_edit,
-)
 from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import awaited, offload_call, site_edit
+from asynclint.fixers.cst.names import names_bound_in
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.references import asyncio_only, reference
+from asynclint.fixers.project import FixProject
 from asynclint.knowledge.blocking import NOT_PORTABLE
 from asynclint.model import Finding
 

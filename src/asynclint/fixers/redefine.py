@@ -14,8 +14,9 @@ import ast
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, block_names
 from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.cst.names import block_names
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
 
 

@@ -24,23 +24,12 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import BuiltinAssignment, GlobalScope
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    Site,
-    awaited,
-    binding,
-    dotted,
-    event_loop_use,
-    findings_within,
-    is_generator,
-    last_name,
-    opens_for_writing,
-    runs_nothing,
-    site_edit,
-    thread_runner,
-)
 from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.cst.bindings import binding, event_loop_use
+from asynclint.fixers.cst.build import awaited, opens_for_writing, runs_nothing, site_edit
+from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
+from asynclint.fixers.cst.references import thread_runner
+from asynclint.fixers.project import FixProject, Site, findings_within
 from asynclint.knowledge.asyncio_apis import (
     CONSUMED_LATER_DECORATORS,
     CONSUMERS,

@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, ParsedFile, Site, awaited, dotted, import_binding, reference
 from asynclint.fixers.async_client import ASYNC_CLIENTS, switch_client
 from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.cst.build import awaited
+from asynclint.fixers.cst.imports import import_binding
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.references import reference
+from asynclint.fixers.project import FixProject, Site
 from asynclint.knowledge.twins import TwinCall, twin_call_of
 from asynclint.model import Finding
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.base import Decline, Fix
+from asynclint.fixers.base import Decline, Fix, FixerSpec
 from asynclint.fixers.cst.bindings import binding
 from asynclint.fixers.cst.build import awaited, site_edit
 from asynclint.fixers.cst.imports import import_binding
@@ -19,6 +19,8 @@ from asynclint.fixers.cst.parsed import dotted
 from asynclint.fixers.cst.references import sleep_reference
 from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
+
+SPEC = FixerSpec("asyncio-sleep", True, "replace with `await asyncio.sleep(...)`", answers=("asyncio-sleep",))
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:

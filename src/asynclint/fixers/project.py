@@ -141,6 +141,15 @@ class FixProject:
                 return Site(caller_file, found[0], caller, "helper", helper=callee)
         return self._root_site(finding, file, call, function)
 
+    def direct_site(self, finding: Finding, why: str = "the call is not written in `async def`") -> Site | Decline:
+        """The finding's own call, for a recipe that rewrites it only where it is written in
+        ``async def``: anywhere else it declines with ``why``, as not applicable (the next
+        candidate is tried)."""
+        site = self.site(finding)
+        if isinstance(site, Decline) or site.placement == "direct":
+            return site
+        return Decline(why, applicable=False)
+
     def sites(self, finding: Finding) -> tuple[Site, ...] | Decline:
         """Every place the finding's call must leave the loop for the finding to be gone.
 
@@ -292,7 +301,6 @@ def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: st
         ):
             found.append(node)
     return found
-
 
 
 class Fixer(Protocol):

@@ -150,9 +150,6 @@ def _may_not_pickle(call: cst.Call) -> str | None:
     return None
 
 
-FIXERS = {"process-pool": fix, "pure-process-pool": fix_pure}
-
-
 def _top_level(file: ParsedFile, callee: str, call: cst.Call) -> str | None:
     """The qualified name ``callee`` refers to where ``call`` is, when that is a module-level
     function: something imported (at module level or in the function), a ``def`` of this file,

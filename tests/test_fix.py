@@ -26,6 +26,7 @@ from asynclint.pipeline import check_sources
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.orchestrator import FixOutcome, finding_key, fix_sources
 from asynclint.model import Severity
+from conftest import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RECIPES = FIXTURES / "fixers"
@@ -39,7 +40,7 @@ def fix_text(path: Path, text: str, *, unsafe: bool = True, severity: Severity =
 
 
 def lint(path: Path, text: str):
-    result = check_sources([SourceFile(str(path), text, module=path.stem, package="")], Config(root=path.parent))
+    result = check_text(text, path)
     assert not result.errors, result.errors
     return result.findings
 
@@ -254,7 +255,7 @@ def test_check_advertises_exactly_the_fixes_fix_makes():
     """)
     configured = BlockingApi("builtins.eval", "cpu", "cpu-heavy", "process-pool")
     for config in (Config(root=Path(".")), Config(root=Path("."), blocking_apis=(configured,))):
-        findings = check_sources([SourceFile("snippet.py", source, "snippet", "")], config).findings
+        findings = check_text(source, "snippet.py", config).findings
         assert [f.line for f in findings] == [3, 4] and all(f.fix is None for f in findings)
     for unsafe in (False, True):
         reasons = _left(source, unsafe=unsafe)

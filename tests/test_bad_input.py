@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from asynclint.cli import main
 from asynclint.config import _KEYS, ConfigError, _from_table
-from test_cli import write
+from conftest import write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_cli import EXAMPLES, findings, run, write
+from conftest import EXAMPLES, findings, run, write
 
 from asynclint import runner
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode

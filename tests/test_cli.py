@@ -9,52 +9,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 
 import jsonschema
 import pytest
 
-DATA = Path(__file__).parent / "data"
-EXAMPLES = Path(__file__).parent.parent / "examples"
-
-
-def _executable() -> str:
-    beside = Path(sys.executable).parent / "asynclint"
-    found = str(beside) if beside.exists() else shutil.which("asynclint")
-    assert found, "the asynclint console script is not installed (pip install -e .)"
-    return found
-
-
-ASYNCLINT = _executable()
-
-
-def run(*args: str, cwd: Path, env: dict | None = None, hermetic: bool = True) -> subprocess.CompletedProcess:
-    """The console script with ``args``. ``check`` and ``fix`` follow whatever imports resolve on
-    the interpreter's path by default (deep mode), and what happens to be installed where the tests
-    run is no fixture: unless a test passes a follow flag of its own (or ``hermetic=False``, to see
-    the default), they run with ``--no-follow-imports``."""
-    if hermetic and args[:1] in (("check",), ("fix",)) and not any("follow-" in arg for arg in args):
-        args = (args[0], "--no-follow-imports", *args[1:])
-    environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
-    environment.pop("FORCE_COLOR", None)
-    result = subprocess.run(
-        [ASYNCLINT, *args], cwd=cwd, capture_output=True, text=True, env=environment, timeout=120
-    )
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(textwrap.dedent(content), encoding="utf-8")
-    return root
-
+from conftest import ASYNCLINT, DATA, EXAMPLES, findings, run, write
 
 HOT = """\
 import json
@@ -83,10 +43,6 @@ async def poll():
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return write(tmp_path, {"pkg/__init__.py": "", "pkg/hot.py": HOT, "pkg/clean.py": CLEAN})
-
-
-def findings(result: subprocess.CompletedProcess) -> list[dict]:
-    return json.loads(result.stdout)["findings"]
 
 
 # --- exit codes ------------------------------------------------------------------------------

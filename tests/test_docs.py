@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from asynclint.config import Config
 from asynclint.docs import README_END, README_START, rules_markdown, rules_summary_table
-from asynclint.engine import SourceFile
-from asynclint.pipeline import check_sources
 from asynclint.rules import ALL_RULES
+from conftest import check_text
 
 ROOT = Path(__file__).parent.parent
 REGENERATE = "regenerate with `asynclint rules --format markdown > docs/rules.md`"
@@ -37,7 +35,7 @@ def _block_after(doc: str, heading: str) -> str:
 
 
 def _codes(source: str) -> list[str]:
-    result = check_sources([SourceFile("example.py", source, "example", "")], Config(root=Path(".")))
+    result = check_text(source, "example.py")
     assert not result.errors, result.errors
     return [finding.code for finding in result.findings]
 

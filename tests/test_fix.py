@@ -26,6 +26,7 @@ from asynclint.pipeline import check_sources
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.orchestrator import FixOutcome, finding_key, fix_sources
 from asynclint.model import Severity
+from conftest import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RECIPES = FIXTURES / "fixers"
@@ -39,7 +40,7 @@ def fix_text(path: Path, text: str, *, unsafe: bool = True, severity: Severity =
 
 
 def lint(path: Path, text: str):
-    result = check_sources([SourceFile(str(path), text, module=path.stem, package="")], Config(root=path.parent))
+    result = check_text(text, path)
     assert not result.errors, result.errors
     return result.findings
 
@@ -254,7 +255,7 @@ def test_check_advertises_exactly_the_fixes_fix_makes():
     """)
     configured = BlockingApi("builtins.eval", "cpu", "cpu-heavy", "process-pool")
     for config in (Config(root=Path(".")), Config(root=Path("."), blocking_apis=(configured,))):
-        findings = check_sources([SourceFile("snippet.py", source, "snippet", "")], config).findings
+        findings = check_text(source, "snippet.py", config).findings
         assert [f.line for f in findings] == [3, 4] and all(f.fix is None for f in findings)
     for unsafe in (False, True):
         reasons = _left(source, unsafe=unsafe)
@@ -698,7 +699,7 @@ def test_verification_counts_a_finding_reached_by_another_route_as_still_there(m
     # Offloading only the chain's call changes the finding's message (now reached from `other`),
     # not the finding: the fix must not pass as having removed it.
     from asynclint.fixers import to_thread
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
 
     monkeypatch.setattr(FixProject, "sites", lambda self, finding: (self.site(finding),))
     _install(monkeypatch, to_thread.fix)
@@ -1069,7 +1070,7 @@ def test_waits_that_consume_what_they_wait_for_are_offloaded_only_as_unsafe():
 
 def test_requests_responses_read_through_what_httpx_lacks_are_not_converted():
     from asynclint.fixers import async_client
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
 
     path = RECIPES / "requests_calls.py"
     text = path.read_text(encoding="utf-8")
@@ -1132,7 +1133,7 @@ def test_golden_with_discovered_twins():
 def _twin_outcomes(path: Path, twins=()) -> dict[str, list]:
     """What the twin-call fixer itself says for each finding, by the function it is in."""
     from asynclint.fixers import twin_call
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
     from asynclint.twin_discovery import twin_calls
 
     text = path.read_text(encoding="utf-8")

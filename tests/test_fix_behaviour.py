@@ -18,6 +18,7 @@ from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.fixers.orchestrator import fix_sources
 from asynclint.model import Severity
+from conftest import check_text
 
 RECIPES = Path(__file__).parent / "fixtures" / "fixers"
 EXAMPLE = Path(__file__).parent.parent / "examples" / "wiki_qa"
@@ -53,9 +54,7 @@ def _class_and_init(file, name: str):
 
 
 def lint_text(path: str, text: str):
-    from asynclint.pipeline import check_sources
-
-    return check_sources([SourceFile(path, text, Path(path).stem, "")], Config(root=Path("."))).findings
+    return check_text(text, path, Config(root=Path("."))).findings
 
 
 def call(function, *args):
@@ -235,7 +234,7 @@ def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
 
 def test_deepcopy_memo_names_why_it_shares_nothing():
     from asynclint.fixers import deepcopy_memo
-    from asynclint.fixers.analysis import FixProject
+    from asynclint.fixers.project import FixProject
 
     source = (
         "import copy\nimport random\n\n\nclass Env:\n    def __init__(self, corpus):\n"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import EXAMPLES, run, write
+from conftest import EXAMPLES, run, write
 
 HOT = """\
 import time

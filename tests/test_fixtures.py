@@ -8,29 +8,18 @@ inline ``noqa``, or a comment line of its own above) and check that nothing is l
 
 from __future__ import annotations
 
-import io
-import re
-import tokenize
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from asynclint.config import Config
-from asynclint.engine import SourceFile
-from asynclint.pipeline import check_sources
-from asynclint.model import Finding, Severity
+from asynclint.model import Finding
 from asynclint.rules import ALL_RULES
+from conftest import Expectation, check_text, expect_comments, expectations
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-# Loose on purpose: "# expect ASL101 critical" (no colon) must fail loudly, not be skipped.
-_EXPECT = re.compile(r"#\s*expect\b(?P<colon>:?)\s*(?P<items>.*)$")
-_ITEM = re.compile(r"(?P<code>[A-Z]+[0-9]+)\s+(?P<severity>[a-z]+)")
-_LABELS = frozenset(severity.label for severity in Severity)
-
-Expectation = tuple[int, str, str]  # (line, code, severity label)
 Suppression = Callable[[tuple[str, ...]], str]  # codes -> the comment that hides them
 
 
@@ -41,43 +30,9 @@ def fixture_files() -> list[Path]:
     return sorted(path for path in found if path.is_file() and not path.name.endswith(".fixed.py"))
 
 
-@dataclass(frozen=True)
-class ExpectComment:
-    line: int
-    col: int  # 0-based offset of the ``#`` in its line
-    items: tuple[tuple[str, str], ...]  # (code, severity label)
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(code for code, _ in self.items))
-
-
-def expect_comments(text: str) -> list[ExpectComment]:
-    """The ``# expect:`` comments, found with ``tokenize`` so that strings are never read as one.
-    One may follow another comment on its line (``# noqa: ASL999  # expect: ASL901 low``)."""
-    found = []
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        match = _EXPECT.search(token.string) if token.type == tokenize.COMMENT else None
-        if match is None:
-            continue
-        line, col = token.start[0], token.start[1] + match.start()
-        items = []
-        for item in match.group("items").split(","):
-            parsed = _ITEM.fullmatch(item.strip())
-            if not match.group("colon") or parsed is None or parsed.group("severity") not in _LABELS:
-                raise AssertionError(f"line {line}: malformed {token.string!r} (want '# expect: ASL101 critical')")
-            items.append((parsed.group("code"), parsed.group("severity")))
-        found.append(ExpectComment(line, col, tuple(items)))
-    return found
-
-
-def expectations(text: str) -> set[Expectation]:
-    return {(c.line, code, severity) for c in expect_comments(text) for code, severity in c.items}
-
-
 def run(path: Path, text: str) -> tuple[Finding, ...]:
     """``text`` checked alone, as the module named after the fixture."""
-    result = check_sources([SourceFile(str(path), text, module=path.stem, package="")], Config(root=FIXTURES))
+    result = check_text(text, path, Config(root=FIXTURES))
     assert not result.errors, result.errors
     return result.findings
 

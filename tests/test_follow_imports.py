@@ -16,8 +16,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_cli import run as run_cli
-from test_fixtures import expectations
+from conftest import expectations
+from conftest import run as run_cli
 
 from asynclint.config import Config, ConfigError, load
 from asynclint.model import ChainLink, Result

@@ -18,6 +18,7 @@ from asynclint.knowledge.blocking import BUILTIN_APIS
 from asynclint.knowledge.costs import CATEGORY_COSTS, COST_CLASSES, PAYLOAD_GRADES, payload_evidence
 from asynclint.model import Severity
 from asynclint.rules import ALL_RULES, phrasing
+from conftest import check_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -136,5 +137,5 @@ def test_an_object_handed_over_is_graded_by_the_cost_model_whatever_its_cost_cla
         "def load_environment():\n    return vf.JudgeRubric(judge_client=Client(), funcs=[judged])\n"
     )
     config = load(tmp_path / "pyproject.toml", tmp_path)
-    [finding] = check_sources([SourceFile("env.py", text, module="env", package="")], config).findings
+    [finding] = check_text(text, "env.py", config).findings
     assert (finding.code, finding.severity, finding.facts.cost) == ("ASL103", Severity.LOW, "payload-unknown")

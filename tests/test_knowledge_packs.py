@@ -7,14 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from asynclint.config import Config
-from asynclint.engine import SourceFile
-from asynclint.pipeline import check_sources
 from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES, RECIPES, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.packs import PACK_APIS, PACK_RETURNS, PACKS
 from asynclint.knowledge.twins import TWINS, twin_of
 from asynclint.rules import BY_CATEGORY
+from conftest import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -80,7 +78,7 @@ def test_an_entry_keeps_its_own_twin():
 
 
 def _messages(source: str) -> list[str]:
-    result = check_sources([SourceFile("env.py", textwrap.dedent(source), "env", "")], Config(root=Path(".")))
+    result = check_text(textwrap.dedent(source))
     assert not result.errors
     return [f.message for f in result.findings]
 

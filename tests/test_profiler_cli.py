@@ -7,7 +7,6 @@ import json
 import os
 import textwrap
 import re
-import shutil
 import signal
 import stat
 import subprocess
@@ -17,27 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from test_cli import ASYNCLINT, run
-
-SCHEMA = json.loads((Path(__file__).parent / "data" / "profile-report.schema.json").read_text())
-
-WORKLOAD = Path(__file__).parent / "data" / "profiler" / "workload.py"
-QUICK = ("--rollouts", "64", "--concurrency", "64")
-
-
-@pytest.fixture
-def workdir(tmp_path: Path) -> Path:
-    shutil.copy(WORKLOAD, tmp_path / "workload.py")
-    return tmp_path
-
-
-def profile_json(workdir: Path, target: str, name: str, *extra: str, env: dict | None = None) -> dict:
-    result = run("profile", target, *QUICK, "--format", "json", "--output", name, *extra, cwd=workdir, env=env)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == ""  # the report went to the file
-    report = json.loads((workdir / name).read_text())
-    jsonschema.validate(report, SCHEMA)  # the contract documented in docs/profiler.md
-    return report
+from conftest import ASYNCLINT, PROFILE_SCHEMA, QUICK, WORKLOAD, profile_json, run
 
 
 def test_json_report_names_the_injected_lines(workdir: Path):
@@ -210,7 +189,7 @@ def test_ctrl_c_writes_the_partial_report_and_exits_130(workdir: Path):
     assert process.returncode == 130, stderr
     assert stderr.splitlines() == ["asynclint: interrupted: stopping (Ctrl-C again to abort)"] and stdout == ""
     report = json.loads((workdir / "partial.json").read_text())
-    jsonschema.validate(report, SCHEMA)
+    jsonschema.validate(report, PROFILE_SCHEMA)
     assert report["run"]["interrupted"] is True and report["run"]["cancelled"] == 1
     assert report["outputs"]["values"][3] == {"error": "interrupted: still running when the run was interrupted"}
     assert not list(workdir.glob(".partial.json.*"))  # no temporary file left behind

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from test_profiler_cli import profile_json, run, workdir  # noqa: F401 (a fixture)
+from conftest import profile_json, run
 
 from asynclint.profiler.attribution import analyze
 from asynclint.profiler.compare import compare

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from test_cli import ASYNCLINT, run
+from conftest import ASYNCLINT, run
 
 pytest.importorskip("verifiers.v1", reason="needs verifiers with the v1 API (`pip install -e .[verifiers]`)")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from test_cli import EXAMPLES, run
+from conftest import EXAMPLES, run
 from timing import code_ms, measure
 
 pytest.importorskip("verifiers.legacy", reason="needs `pip install -e .[verifiers]` (verifiers 0.3.x)")

@@ -13,7 +13,7 @@ import pytest
 from asynclint.config import ConfigError
 from asynclint.project import configure, project_root
 from asynclint.runner import run_check
-from test_cli import run, write
+from conftest import run, write
 
 DATA = Path(__file__).parent / "data"
 SLEEPER = "import time\n\n\nasync def poll():\n    time.sleep(1)\n"

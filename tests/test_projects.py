@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_fixtures import expectations
+from conftest import expectations
 
 from asynclint.config import Config
 from asynclint.engine import SourceFile

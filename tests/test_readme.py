@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import ASYNCLINT, EXAMPLES
+from conftest import ASYNCLINT, EXAMPLES
 
 README = Path(__file__).parent.parent / "README.md"
 _BLOCK = re.compile(r"<!-- walkthrough\b[^>]*-->\n```bash\n(?P<body>.*?)```", re.DOTALL)

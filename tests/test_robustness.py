@@ -13,6 +13,7 @@ import pytest
 from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.pipeline import check_sources
+from conftest import check_text
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPUS = sorted(
@@ -43,7 +44,7 @@ def test_stdlib_corpus_is_analysed_without_errors():
     ],
 )
 def test_bad_sources_become_file_errors(source: str, message: str):
-    result = check_sources([SourceFile("bad.py", source, "bad", "")], Config(root=Path(".")))
+    result = check_text(source, "bad.py")
     assert result.findings == ()
     [error] = result.errors
     assert error.path == "bad.py" and message in error.message

@@ -14,7 +14,7 @@ from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache, atomic_write, remov
 from asynclint.cache import refusal
 from asynclint.runner import CACHE_DIR
 from asynclint.twin_discovery import DiscoveredTwin, TwinCache
-from test_cli import run, write
+from conftest import run, write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 FIXED = "import asyncio\n\n\nasync def setup_state(state):\n    await asyncio.sleep(1)\n    return state\n"

@@ -19,7 +19,7 @@ import asynclint.runner
 import asynclint.writer
 from asynclint.cli import main
 from asynclint.io import TEMP_SUFFIX
-from test_cli import ASYNCLINT, EXAMPLES, write
+from conftest import ASYNCLINT, EXAMPLES, write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 FIXED = "import asyncio\n\n\nasync def setup_state(state):\n    await asyncio.sleep(1)\n    return state\n"

@@ -166,7 +166,7 @@ def test_deep_mode_reports_sync_calls_with_the_discovered_twin(tmp_path):
 def test_fix_with_follow_imports_rewrites_calls_to_the_discovered_twins(tmp_path):
     import os
 
-    from test_cli import run
+    from conftest import run
 
     project = tmp_path / "env"
     project.mkdir()

@@ -15,118 +15,97 @@ code allows, and ``--unsafe-fixes`` only ever adds candidates in front of the sa
 
 from __future__ import annotations
 
+import ast
 import importlib
+import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from asynclint.fixers import base
 from asynclint.fixers.base import FixerSpec
-from asynclint.knowledge.blocking import LOSES_ON_CANCEL, NOT_PORTABLE
+from asynclint.knowledge.blocking import LOSES_ON_CANCEL, NOT_PORTABLE, RECIPES
 from asynclint.model import Finding, FixInfo, FixRequest
 
-SPECS: dict[str, FixerSpec] = {
-    spec.recipe: spec
-    for spec in (
-        FixerSpec("asyncio-sleep", "asyncio_sleep", True, "replace with `await asyncio.sleep(...)`"),
-        FixerSpec(
-            "with-block",
-            "with_block",
-            True,
-            "move the `with` block into a small sync helper run with `await asyncio.to_thread(...)`",
-        ),
-        FixerSpec("to-thread", "to_thread", True, "run it in a worker thread with `await asyncio.to_thread(...)`"),
-        FixerSpec(
-            "process-pool",
-            "process_pool",
-            False,
-            "run it in a module-level `ProcessPoolExecutor` with `await loop.run_in_executor(...)`",
-            "arguments and result cross a process boundary (they must pickle; changes the function makes"
-            " to its arguments or to globals are not seen by the caller)",
-        ),
-        FixerSpec(
-            "pure-process-pool",
-            "process_pool",
-            True,
-            "run the pure function in a module-level `ProcessPoolExecutor` with `await loop.run_in_executor(...)`",
-        ),
-        FixerSpec(
-            "deepcopy-memo",
-            "deepcopy_memo",
-            False,
-            "share a deepcopy memo of the fields nothing changes after `__init__`, and deep-copy in a worker thread",
-            "the copy shares the chosen fields with the original instead of copying them, which is only"
-            " right while nothing changes them (code outside this file is not checked)",
-        ),
-        FixerSpec(
-            "async-client",
-            "async_client",
-            False,
-            "switch to the library's async client and await its calls",
-            "every use of the client changes; code outside the class that uses it is not updated",
-        ),
-        FixerSpec(
-            "twin-call",
-            "twin_call",
-            False,
-            "call the library's async twin with the same arguments and await it (`.aio`, `a`-prefixed, async class)",
-            "the twin is another implementation of the API (its errors, retries and defaults may differ); a class"
-            " switched to its twin changes every use of the object, and uses outside the file are not updated",
-        ),
-        FixerSpec(
-            "hoist-client",
-            "hoist_client",
-            False,
-            "build the client once, on first use, in a module-level `functools.cache` function, and reuse it",
-            "one client is shared by every call (its connection pool, headers and lifetime)",
-        ),
-        FixerSpec(
-            "handoff-client",
-            "async_client",
-            False,
-            "hand the framework the library's async client (it awaits the client's calls)",
-            "the object handed over changes type; anything else holding it would get coroutines",
-        ),
-        FixerSpec("async-def", "redefine", True, "make it `async def` (the framework awaits it)"),
-        FixerSpec("sync-def", "redefine", True, "make it a plain `def` (the framework calls it without awaiting)"),
-    )
-}
+#: A recipe module's declaration, at the start of a line: ``SPEC = FixerSpec(...)`` or a tuple of them.
+_SPEC_LINE = re.compile(r"^SPEC\b[^=\n]*=", re.MULTILINE)
 
-#: Knowledge-base recipe -> fixers to try, in order. ``with-block`` comes first wherever a
+
+def _declared(source: str) -> tuple[FixerSpec, ...]:
+    """The specs a module's source declares in ``SPEC`` (none: the module is not a recipe).
+
+    Read from the source, not imported: the recipe modules import libcst, which ``check`` never
+    loads. The statement runs from ``SPEC`` to the next line that starts a statement of its own."""
+    found = _SPEC_LINE.search(source)
+    if found is None:
+        return ()
+    lines = source[found.start() :].split("\n")
+    length = 1 + next((at for at, line in enumerate(lines[1:]) if line[:1] not in ("", " ", ")")), len(lines) - 1)
+    value = _value(ast.parse("\n".join(lines[:length])).body[0].value)
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _value(node: ast.expr):
+    """A literal, a tuple, a placement named in :mod:`asynclint.fixers.base`, or ``FixerSpec(...)`` of those."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == FixerSpec.__name__:
+        return FixerSpec(*map(_value, node.args), **{keyword.arg: _value(keyword.value) for keyword in node.keywords})
+    if isinstance(node, ast.Tuple):
+        return tuple(map(_value, node.elts))
+    if isinstance(node, ast.Name) and node.id in ("IN_ASYNC_DEF", "ON_THE_CHAIN", "ANYWHERE"):
+        return getattr(base, node.id)
+    return ast.literal_eval(node)
+
+
+def _discover() -> dict[str, FixerSpec]:
+    """Every recipe of the package's modules, by name, in module order (then as each declares them)."""
+    specs: dict[str, FixerSpec] = {}
+    for module in pkgutil.iter_modules(__path__):
+        source = pkgutil.get_data(__name__, f"{module.name}.py") if not module.ispkg else None
+        for spec in _declared(source.decode("utf-8")) if source else ():
+            specs[spec.recipe] = replace(spec, module=module.name)
+    return specs
+
+
+SPECS: dict[str, FixerSpec] = _discover()
+
+
+def _tried_for(recipe: str) -> tuple[str, ...]:
+    answering = [spec for spec in SPECS.values() if recipe in spec.answers and not spec.with_twin]
+    return tuple(spec.recipe for spec in sorted(answering, key=lambda spec: (spec.priority, spec.recipe)))
+
+
+#: Knowledge-base recipe -> fixers to try, in order (in the knowledge base's order of recipes,
+#: then the recipes only fixers name). ``with-block`` comes before the generic fixers wherever a
 #: blocking call can open a ``with`` block (``open``, clients, temp files): moving the whole block
-#: off the loop is one readable edit instead of one per call inside it. Subprocesses get
-#: ``to_thread`` around the same call, not ``asyncio.create_subprocess_exec``: that rewrite changes
-#: how input, output, timeouts and errors are handled, while a worker thread changes nothing.
+#: off the loop is one readable edit instead of one per call inside it.
 CANDIDATES: dict[str, tuple[str, ...]] = {
-    "asyncio-sleep": ("asyncio-sleep", "to-thread"),
-    "to-thread": ("with-block", "to-thread"),
-    "async-subprocess": ("with-block", "to-thread"),
-    "async-client": ("async-client", "with-block", "to-thread"),
-    "hoist-client": ("with-block", "hoist-client"),
-    "deepcopy-memo": ("deepcopy-memo", "to-thread"),
-    "process-pool": ("process-pool",),
-    "pure-process-pool": ("pure-process-pool",),
-    "handoff-client": ("handoff-client",),  # an object handed to the framework, not a call
+    recipe: _tried_for(recipe)
+    for recipe in dict.fromkeys(
+        [*RECIPES, *sorted({answer for spec in SPECS.values() for answer in spec.answers} - RECIPES.keys())]
+    )
+    if _tried_for(recipe)
 }
 
 #: Tried in front of a call recipe's safe fixers when the knowledge names an async twin for the
 #: call (the curated table, a pack, or a twin discovered in installed source).
-TWIN_CANDIDATE = "twin-call"
+TWIN_CANDIDATES: dict[str, tuple[str, ...]] = {
+    recipe: tuple(spec.recipe for spec in SPECS.values() if spec.with_twin and recipe in spec.answers)
+    for recipe in CANDIDATES
+}
+TWIN_CANDIDATE = next(spec.recipe for spec in SPECS.values() if spec.with_twin)
 
 #: Definition rules (how a hook is written, not a call) -> their recipe.
-DEFINITION_RECIPES: dict[str, str] = {"ASL201": "async-def", "ASL202": "sync-def"}
+DEFINITION_RECIPES: dict[str, str] = {code: spec.recipe for spec in SPECS.values() for code in spec.definitions}
 
-#: Recipes that rewrite a call wherever the chain says to (the call itself, the call of a sync
-#: helper, or inside a root made async); the others only apply to a call written in ``async def``
-#: -- except those in ANYWHERE, which do not need one (a client hoisted out of any function).
-MOVABLE = frozenset({"to-thread", "process-pool", "pure-process-pool"})
-ANYWHERE = frozenset({"hoist-client"})
 
 def candidates(recipe: str | None, unsafe: bool, twin: bool = False) -> tuple[str, ...]:
     """The fixers to try for a finding's recipe (a knowledge-base recipe, or a definition
     rule's own), unsafe ones only when allowed; ``twin``: the call has a known async twin."""
     names = CANDIDATES.get(recipe or "", (recipe,) if recipe in SPECS else ())
-    if twin and recipe in CANDIDATES and recipe != "handoff-client":
+    twins = TWIN_CANDIDATES.get(recipe or "", ()) if twin else ()
+    if twins:
         first_safe = next((at for at, name in enumerate(names) if SPECS[name].safe), len(names))
-        names = (*names[:first_safe], TWIN_CANDIDATE, *names[first_safe:])
+        names = (*names[:first_safe], *twins, *names[first_safe:])
     return tuple(name for name in names if unsafe or SPECS[name].safe)
 
 
@@ -135,11 +114,7 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
     where the call is, else the first unsafe one. ``placement`` is ``direct`` (in ``async def``),
     ``helper`` (an ``async def`` up the chain calls the sync function) or ``root`` (the chain
     starts at a sync callable the framework awaits); ``None`` when no ``async def`` is near."""
-    usable = [
-        name
-        for name in CANDIDATES.get(recipe or "", ())
-        if name in ANYWHERE or placement == "direct" or (placement and name in MOVABLE)
-    ]
+    usable = [name for name in CANDIDATES.get(recipe or "", ()) if (placement or "unplaced") in SPECS[name].placements]
     usable = [name for name in usable if name != "with-block"]  # depends on the code's shape
     if target in NOT_PORTABLE:  # the process-pool recipes always decline these
         usable = [name for name in usable if SPECS[name].module != "process_pool"]
@@ -148,7 +123,7 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
     chosen = next((name for name in usable if SPECS[name].safe), usable[0])
     spec = SPECS[chosen]
     title = spec.title
-    if chosen in ANYWHERE:
+    if "unplaced" in spec.placements:
         if "with-block" in CANDIDATES.get(recipe or "", ()):
             # check cannot see whether the call opens a `with` block; fix then moves the block (safe)
             title += "; a `with` block is moved off the loop instead (safe)"
@@ -196,5 +171,5 @@ def fix_available(code: str, recipes: frozenset[str]) -> bool:
 
 def load(name: str) -> Callable:
     """The fixer function for a recipe (imports libcst on first use)."""
-    module = importlib.import_module(f"{__name__}.{SPECS[name].module}")
-    return module.FIXERS[name] if hasattr(module, "FIXERS") else module.fix
+    spec = SPECS[name]
+    return getattr(importlib.import_module(f"{__name__}.{spec.module}"), spec.function)

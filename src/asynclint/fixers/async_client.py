@@ -20,34 +20,34 @@ from collections.abc import Callable
 import libcst as cst
 from libcst.metadata import ExpressionContext
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    awaited,
-    binding,
-    cached_getter,
-    dotted,
-    import_binding,
-    is_async,
-    module_level_name_of,
-    names_read,
-    reference,
-)
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec, Import
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import awaited
+from asynclint.fixers.cst.imports import import_binding
+from asynclint.fixers.cst.names import names_read
+from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_async
+from asynclint.fixers.cst.references import cached_getter, module_level_name_of, reference
+from asynclint.fixers.project import FixProject
+from asynclint.knowledge.clients import ASYNC_CLIENTS
 from asynclint.model import Finding
 
-#: Sync client class -> the async class in the same module.
-ASYNC_CLIENTS: dict[str, str] = {
-    "openai.OpenAI": "AsyncOpenAI",
-    "openai.AzureOpenAI": "AsyncAzureOpenAI",
-    "anthropic.Anthropic": "AsyncAnthropic",
-    "httpx.Client": "AsyncClient",
-    "groq.Groq": "AsyncGroq",
-    "together.Together": "AsyncTogether",
-    "cohere.Client": "AsyncClient",
-    "cohere.ClientV2": "AsyncClientV2",
-    "huggingface_hub.InferenceClient": "AsyncInferenceClient",
-}
+SPEC = (
+    FixerSpec(
+        "async-client",
+        False,
+        "switch to the library's async client and await its calls",
+        "every use of the client changes; code outside the class that uses it is not updated",
+        answers=("async-client",),
+    ),
+    FixerSpec(
+        "handoff-client",
+        False,
+        "hand the framework the library's async client (it awaits the client's calls)",
+        "the object handed over changes type; anything else holding it would get coroutines",
+        answers=("handoff-client",),  # an object handed to the framework, not a call
+        function="fix_handoff",
+    ),
+)
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
@@ -73,11 +73,9 @@ def switch_client(
     ``client_type``, with every call through it awaited. ``unlike(method)`` says why the twin's
     ``method`` (a dotted path below the client; ``__init__`` for the constructor) cannot take the
     same arguments ("" when it can)."""
-    site = project.site(finding)
+    site = project.direct_site(finding)
     if isinstance(site, Decline):
         return site
-    if site.placement != "direct":
-        return Decline("the call is not written in `async def`", applicable=False)
     file, call = site.file, site.call
     callee = dotted(call.func) or ""
     holder = re.match(r"(self\.\w+|\w+)\.", callee)
@@ -189,11 +187,9 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     ``requests``' exceptions is declined, but callers further up may catch them too), and the
     shared client serves one event loop (see :data:`ONE_LOOP`). Declines when the response is
     used through what ``httpx.Response`` lacks, or handed on (whoever gets it may)."""
-    site = project.site(finding)
+    site = project.direct_site(finding)
     if isinstance(site, Decline):
         return site
-    if site.placement != "direct":
-        return Decline("the call is not written in `async def`", applicable=False)
     file, call = site.file, site.call
     verb = target.rpartition(".")[2]
     renamed = {"allow_redirects": "follow_redirects"}
@@ -478,6 +474,3 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         claims=(finding,),
         note="the framework must await the client's calls (verifiers does: it awaits whatever is awaitable)",
     )
-
-
-FIXERS = {"async-client": fix, "handoff-client": fix_handoff}

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    awaited,
-    binding,
-    dotted,
-    import_binding,
-    site_edit,
-    sleep_reference,
-)
-from asynclint.fixers.base import Decline, Fix
+from asynclint.fixers.base import Decline, Fix, FixerSpec
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import awaited, site_edit
+from asynclint.fixers.cst.imports import import_binding
+from asynclint.fixers.cst.parsed import dotted
+from asynclint.fixers.cst.references import sleep_reference
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
+
+SPEC = FixerSpec("asyncio-sleep", True, "replace with `await asyncio.sleep(...)`", answers=("asyncio-sleep",))
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:

@@ -1,22 +1,20 @@
-"""The fixer protocol and its records: what a fixer is given, and the edits or decline it returns.
+"""The fixers' records: the edits or decline a fixer returns, and a recipe's spec.
 
 A fixer is pure (convention 7): it reads one finding, the libcst module(s) it needs through a
-:class:`FixProject`, and returns a :class:`Fix` (node replacements, imports, module-level
-statements) or a :class:`Decline` with a reason the user reads. It never writes files and never
+:class:`~asynclint.fixers.project.FixProject`, and returns a :class:`Fix` (node replacements,
+imports, module-level statements) or a :class:`Decline` with a reason the user reads. It never writes files and never
 applies its own edits; :mod:`asynclint.fixers.orchestrator` does, then verifies the result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from asynclint.model import Finding
 
 if TYPE_CHECKING:  # at run time the registry imports this module without libcst (check never loads it)
     import libcst as cst
-
-    from asynclint.fixers.analysis import FixProject
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,16 +79,36 @@ class Decline:
     applicable: bool = True
 
 
-class Fixer(Protocol):
-    def __call__(self, finding: Finding, project: FixProject) -> Fix | Decline: ...
+#: Where a recipe can rewrite a call (see :class:`~asynclint.fixers.project.Site`): ``direct``,
+#: the offending call written in ``async def``; ``helper``, the call of the sync function that
+#: leads to it, in the nearest ``async def`` on the chain; ``root``, in a sync callable the
+#: framework awaits, made ``async``; ``unplaced``, where no ``async def`` is near at all.
+IN_ASYNC_DEF: tuple[str, ...] = ("direct",)
+ON_THE_CHAIN: tuple[str, ...] = ("direct", "helper", "root")
+ANYWHERE: tuple[str, ...] = (*ON_THE_CHAIN, "unplaced")
 
 
 @dataclass(frozen=True)
 class FixerSpec:
-    """A recipe as the registry knows it: how safe it is and what it does, in words."""
+    """A recipe as its module declares it (``SPEC``) and the registry discovers it: how safe it
+    is, what it does in words, which findings it answers and in what order it is tried.
+
+    The registry reads ``SPEC`` from the module's source (check never imports libcst), so a
+    spec is written as ``FixerSpec(...)`` with literal arguments and the placements above."""
 
     recipe: str
-    module: str  # under asynclint.fixers; imported only when fixing (it imports libcst)
     safe: bool
     title: str
     unsafe_because: str = ""  # why it can change behaviour, for the report and the docs
+    #: Knowledge-base recipes (``api.fix``) whose findings it is tried for.
+    answers: tuple[str, ...] = ()
+    #: Definition rules (a hook written the wrong way, not a call) whose findings it fixes.
+    definitions: tuple[str, ...] = ()
+    #: Among the fixers answering one recipe, lower is tried first: an API's own rewrite (10),
+    #: then moving a whole ``with`` block (20), then the generic ones (30).
+    priority: int = 10
+    placements: tuple[str, ...] = IN_ASYNC_DEF
+    #: Tried only for a call whose knowledge names an async twin, in front of the safe fixers.
+    with_twin: bool = False
+    function: str = "fix"  # the module's function implementing it
+    module: str = ""  # under asynclint.fixers, filled in by the registry; imported only when fixing

@@ -40,18 +40,12 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import Assignment, ExpressionContext, GlobalScope
 
-from asynclint.fixers.analysis import (
-    LINE_LENGTH,
-    FixProject,
-    ParsedFile,
-    asyncio_only,
-    awaited,
-    binding,
-    dotted,
-    offload_call,
-    reference,
-)
-from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import LINE_LENGTH, awaited, offload_call
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.references import asyncio_only, reference
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
 
 #: Calls that read their argument and keep nothing of it.
@@ -75,6 +69,15 @@ FRESH_METHODS = frozenset(
     "isspace islower isupper isdecimal isnumeric isidentifier title capitalize center ljust rjust zfill "
     "removeprefix removesuffix isdisjoint issubset issuperset".split()
 )
+
+SPEC = FixerSpec(
+    "deepcopy-memo",
+    False,
+    "share a deepcopy memo of the fields nothing changes after `__init__`, and deep-copy in a worker thread",
+    "the copy shares the chosen fields with the original instead of copying them, which is only"
+    " right while nothing changes them (code outside this file is not checked)",
+    answers=("deepcopy-memo",),
+)
 #: Methods of the builtin types that only read their receiver and return parts of it.
 PART_METHODS = frozenset("get keys values items copy union intersection difference symmetric_difference".split())
 
@@ -85,12 +88,13 @@ MEMO = "_deepcopy_memo"
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
-    site = project.site(finding)
+    not_applicable = "not `copy.deepcopy(obj)` written in `async def`"
+    site = project.direct_site(finding, not_applicable)
     if isinstance(site, Decline):
         return site
     file, call = site.file, site.call
-    if site.placement != "direct" or len(call.args) != 1 or call.args[0].keyword or call.args[0].star:
-        return Decline("not `copy.deepcopy(obj)` written in `async def`", applicable=False)
+    if len(call.args) != 1 or call.args[0].keyword or call.args[0].star:
+        return Decline(not_applicable, applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression", applicable=False)
     argument = call.args[0].value

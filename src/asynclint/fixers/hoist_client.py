@@ -28,16 +28,22 @@ import re
 import libcst as cst
 
 from asynclint.fixers import async_client
-from asynclint.fixers.analysis import (
-    FixProject,
-    cached_getter,
-    dotted,
-    module_level_name_of,
-    names_bound_in,
-    names_read,
-)
-from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.base import ANYWHERE, Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.cst.names import names_bound_in, names_read
+from asynclint.fixers.cst.parsed import dotted
+from asynclint.fixers.cst.references import cached_getter, module_level_name_of
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
+
+SPEC = FixerSpec(
+    "hoist-client",
+    False,
+    "build the client once, on first use, in a module-level `functools.cache` function, and reuse it",
+    "one client is shared by every call (its connection pool, headers and lifetime)",
+    answers=("hoist-client",),
+    priority=30,
+    placements=ANYWHERE,  # a client hoisted out of any function needs no `async def`
+)
 
 _CLOSERS = frozenset({"close", "aclose", "__exit__", "__aexit__"})
 

@@ -22,8 +22,11 @@ import libcst as cst
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.fixers.analysis import FixProject, ParsedFile, add_import, cancellation_window, drop_unused_import
 from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
+from asynclint.fixers.cst.awaits import cancellation_window
+from asynclint.fixers.cst.imports import add_import, drop_unused_import
+from asynclint.fixers.cst.parsed import ParsedFile
+from asynclint.fixers.project import FixProject
 from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
 from asynclint.index import ModuleSummary

@@ -29,21 +29,35 @@ import builtins
 
 import libcst as cst
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    asyncio_only,
-    awaited,
-    binding,
-    dotted,
-    names_bound_in,
-    offload_call,
-    reference,
-    site_edit,
-)
-from asynclint.fixers.base import Decline, Fix, ModuleStatement
+from asynclint.fixers.base import ON_THE_CHAIN, Decline, Fix, FixerSpec, ModuleStatement
+from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.build import awaited, offload_call, site_edit
+from asynclint.fixers.cst.names import names_bound_in
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.references import asyncio_only, reference
+from asynclint.fixers.project import FixProject
 from asynclint.knowledge.blocking import NOT_PORTABLE
 from asynclint.model import Finding
+
+SPEC = (
+    FixerSpec(
+        "process-pool",
+        False,
+        "run it in a module-level `ProcessPoolExecutor` with `await loop.run_in_executor(...)`",
+        "arguments and result cross a process boundary (they must pickle; changes the function makes"
+        " to its arguments or to globals are not seen by the caller)",
+        answers=("process-pool",),
+        placements=ON_THE_CHAIN,
+    ),
+    FixerSpec(
+        "pure-process-pool",
+        True,
+        "run the pure function in a module-level `ProcessPoolExecutor` with `await loop.run_in_executor(...)`",
+        answers=("pure-process-pool",),
+        placements=ON_THE_CHAIN,
+        function="fix_pure",
+    ),
+)
 
 #: Keyword arguments of pure functions that carry namespaces, which may hold anything.
 _NAMESPACES = frozenset({"locals", "local_dict", "global_dict"})
@@ -134,9 +148,6 @@ def _may_not_pickle(call: cst.Call) -> str | None:
         if isinstance(arg.value, cst.Lambda):
             return "a `lambda` argument does not pickle"
     return None
-
-
-FIXERS = {"process-pool": fix, "pure-process-pool": fix_pure}
 
 
 def _top_level(file: ParsedFile, callee: str, call: cst.Call) -> str | None:

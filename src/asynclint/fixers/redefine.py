@@ -14,9 +14,27 @@ import ast
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, block_names
-from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.cst.names import block_names
+from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
+
+SPEC = (
+    FixerSpec(
+        "async-def",
+        True,
+        "make it `async def` (the framework awaits it)",
+        definitions=("ASL201",),
+        function="make_async",
+    ),
+    FixerSpec(
+        "sync-def",
+        True,
+        "make it a plain `def` (the framework calls it without awaiting)",
+        definitions=("ASL202",),
+        function="make_sync",
+    ),
+)
 
 
 def _function(finding: Finding, project: FixProject) -> cst.FunctionDef | Decline:
@@ -93,6 +111,3 @@ def _own_nodes(text: str, function: cst.FunctionDef, project: FixProject, findin
                     stack.extend(ast.iter_child_nodes(item))
             return found
     return []
-
-
-FIXERS = {"async-def": make_async, "sync-def": make_sync}

@@ -26,24 +26,12 @@ from dataclasses import replace
 import libcst as cst
 from libcst.metadata import BuiltinAssignment, GlobalScope
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    Runner,
-    Site,
-    awaited,
-    binding,
-    dotted,
-    event_loop_use,
-    findings_within,
-    is_generator,
-    last_name,
-    opens_for_writing,
-    runs_nothing,
-    site_edit,
-    thread_runner,
-)
-from asynclint.fixers.base import Decline, Edit, Fix, Import
+from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import
+from asynclint.fixers.cst.bindings import binding, event_loop_use
+from asynclint.fixers.cst.build import awaited, opens_for_writing, runs_nothing, site_edit
+from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
+from asynclint.fixers.cst.references import Runner, thread_runner
+from asynclint.fixers.project import FixProject, Site, findings_within
 from asynclint.knowledge.asyncio_apis import (
     CONSUMED_LATER_DECORATORS,
     CONSUMERS,
@@ -51,21 +39,20 @@ from asynclint.knowledge.asyncio_apis import (
     ITERATOR_FACTORIES,
 )
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
+from asynclint.knowledge.threads import GIL_BOUND, LAZY, THREAD_BOUND
 from asynclint.model import Finding
 
-#: Callees whose objects are tied to the thread that made them: moving a call to another thread
-#: raises (sqlite3's ``check_same_thread``) -- matched on the resolved callee's prefix.
-THREAD_BOUND = ("sqlite3.connect",)
-
-#: Calls returning lazy iterators: the I/O happens while iterating, so the thread must consume
-#: them: ``await asyncio.to_thread(lambda: list(path.iterdir()))``.
-LAZY = frozenset(
-    "pathlib.Path.iterdir pathlib.Path.glob pathlib.Path.rglob pathlib.Path.walk os.walk os.fwalk os.scandir "
-    "glob.iglob".split()
+#: Subprocesses get ``to_thread`` around the same call, not ``asyncio.create_subprocess_exec``:
+#: that rewrite changes how input, output, timeouts and errors are handled, while a worker thread
+#: changes nothing.
+SPEC = FixerSpec(
+    "to-thread",
+    True,
+    "run it in a worker thread with `await asyncio.to_thread(...)`",
+    answers=("asyncio-sleep", "to-thread", "async-subprocess", "async-client", "deepcopy-memo"),
+    priority=30,
+    placements=ON_THE_CHAIN,
 )
-
-#: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
-GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
 
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:

@@ -23,11 +23,36 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import FixProject, ParsedFile, Site, awaited, dotted, import_binding, reference
-from asynclint.fixers.async_client import ASYNC_CLIENTS, switch_client
-from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.async_client import switch_client
+from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.cst.build import awaited
+from asynclint.fixers.cst.imports import import_binding
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.references import reference
+from asynclint.fixers.project import FixProject, Site
+from asynclint.knowledge.clients import ASYNC_CLIENTS
 from asynclint.knowledge.twins import TwinCall, twin_call_of
 from asynclint.model import Finding
+
+SPEC = FixerSpec(
+    "twin-call",
+    False,
+    "call the library's async twin with the same arguments and await it (`.aio`, `a`-prefixed, async class)",
+    "the twin is another implementation of the API (its errors, retries and defaults may differ); a class"
+    " switched to its twin changes every use of the object, and uses outside the file are not updated",
+    # every recipe of a call (the twin of the curated table, a pack, or discovered in installed source)
+    answers=(
+        "asyncio-sleep",
+        "to-thread",
+        "async-subprocess",
+        "async-client",
+        "hoist-client",
+        "deepcopy-memo",
+        "process-pool",
+        "pure-process-pool",
+    ),
+    with_twin=True,
+)
 
 RECIPE = "twin-call"
 
@@ -47,11 +72,9 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     reason = _unlike(twin, rest)
     if reason:
         return Decline(reason)
-    site = project.site(finding)
+    site = project.direct_site(finding, "the call is not written in `async def`, where its twin could be awaited")
     if isinstance(site, Decline):
         return site
-    if site.placement != "direct":
-        return Decline("the call is not written in `async def`, where its twin could be awaited", applicable=False)
     file, call = site.file, site.call
     reason = _breaks_a_coroutine(file, call, site)
     if reason:

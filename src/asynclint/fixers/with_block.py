@@ -25,21 +25,23 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.analysis import (
-    FixProject,
-    ParsedFile,
-    block_names,
-    event_loop_use,
-    is_async,
-    last_name,
-    names_bound,
-    names_read,
-    opens_for_writing,
-    thread_runner,
-)
-from asynclint.fixers.base import Decline, Edit, Fix
+from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.cst.bindings import event_loop_use
+from asynclint.fixers.cst.build import opens_for_writing
+from asynclint.fixers.cst.names import block_names, names_bound, names_read
+from asynclint.fixers.cst.parsed import ParsedFile, is_async, last_name
+from asynclint.fixers.cst.references import thread_runner
+from asynclint.fixers.project import FixProject
 from asynclint.fixers.to_thread import shared_writes
 from asynclint.model import Finding
+
+SPEC = FixerSpec(
+    "with-block",
+    True,
+    "move the `with` block into a small sync helper run with `await asyncio.to_thread(...)`",
+    answers=("to-thread", "async-subprocess", "async-client", "hoist-client"),
+    priority=20,
+)
 
 #: Callees whose ``with`` block reads a client's responses rather than a file.
 _CLIENT_WORDS = ("client", "session", "openai", "anthropic")

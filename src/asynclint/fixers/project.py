@@ -1,0 +1,315 @@
+"""The project as fixers see it: its texts parsed on demand, this round's findings and call
+graph, and where along a finding's chain its call can leave the loop (:class:`Site`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Protocol
+
+import libcst as cst
+
+from asynclint.fixers.base import Decline, Fix
+from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
+from asynclint.hotpaths import FuncKey, ProjectGraph
+from asynclint.index import CallSite
+from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
+from asynclint.knowledge.twins import TwinCall
+from asynclint.model import Finding
+
+
+@dataclass(frozen=True, eq=False)
+class Site:
+    """The call a fix rewrites and the function it is written in.
+
+    ``placement``: ``direct`` (the offending call, in ``async def``), ``helper`` (the call of the
+    sync function that leads to it, in the nearest ``async def`` on the chain) or ``root`` (no
+    ``async def`` on the chain; the root, a callable the framework awaits, becomes one).
+    """
+
+    file: ParsedFile
+    call: cst.Call
+    function: cst.FunctionDef
+    placement: str
+    helper: str | None = None  # the sync function whose call is offloaded
+    callee: FuncKey | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
+
+    @property
+    def offending(self) -> bool:
+        """The call is the finding's own call, not the call of a helper that leads to it."""
+        return self.helper is None
+
+
+class FixProject:
+    """What fixers may look at: the project's texts, parsed on demand (one parse per file per
+    round), plus project-wide answers (who calls a function)."""
+
+    def __init__(
+        self,
+        texts: Mapping[str, str],
+        findings: tuple[Finding, ...] = (),
+        graph: ProjectGraph | None = None,
+        twins: Mapping[str, TwinCall] = MappingProxyType({}),
+    ):
+        self.texts = texts
+        self.findings = findings  # this round's, for fixers that look at their neighbours
+        self.graph = graph  # the call graph those findings came from
+        self.twins = twins  # async twins discovered in installed packages, by sync API (twin-call)
+        self._files: dict[str, ParsedFile] = {}
+        self._by_line: dict[str, dict[int, list[Finding]]] | None = None
+
+    def findings_in(self, path: str, first: int, last: int) -> list[Finding]:
+        """This round's findings in ``path`` starting on lines ``first`` to ``last`` (indexed once,
+        so a fixer asking about its neighbours does not go through every finding of the project)."""
+        if self._by_line is None:
+            self._by_line = {}
+            for finding in self.findings:
+                self._by_line.setdefault(finding.path, {}).setdefault(finding.line, []).append(finding)
+        lines = self._by_line.get(path, {})
+        if last - first > len(lines):
+            return [f for line, found in sorted(lines.items()) if first <= line <= last for f in found]
+        return [f for line in range(first, last + 1) for f in lines.get(line, ())]
+
+    def file(self, path: str) -> ParsedFile:
+        parsed = self._files.get(path)
+        if parsed is None:
+            parsed = self._files[path] = ParsedFile(path, self.texts[path])
+        return parsed
+
+    def parsed(self) -> dict[str, ParsedFile]:
+        return self._files
+
+    def redefinable(self, path: str, qualname: str, becomes: str) -> Decline | None:
+        """Why the function cannot switch between ``def`` and ``async def`` (``None`` if it can):
+        a decorator not known to hand the function through unchanged (``lru_cache`` would cache
+        the coroutine, which cannot be awaited twice), or any use in the project besides its
+        registration with the framework -- calls, ``map(f, ...)``, imports by tests -- each of
+        which would get ``becomes`` instead of what it gets now."""
+        key = self.graph.key_of(path, qualname) if self.graph else None
+        name = qualname.rpartition(".")[2]
+        if key is None:
+            return Decline(f"cannot tell where else `{name}` is used")
+        wrapped = [d for d in self.graph.function(key).decorators if d not in TRANSPARENT_DECORATORS]
+        if wrapped:
+            return Decline(f"`{name}` is decorated with `@{wrapped[0]}`, which would wrap {becomes}")
+        uses = self.graph.uses(key)
+        if uses:
+            where = ", ".join(map(str, uses[:3]))
+            more = f" and {len(uses) - 3} more" if len(uses) > 3 else ""
+            return Decline(f"`{name}` is also used by the project ({where}{more}); those uses would get {becomes}")
+        return None
+
+    def locate(self, finding: Finding) -> tuple[ParsedFile, cst.Call | cst.Attribute] | Decline:
+        """The finding's call, or for a property read (``driver.title``) the attribute read."""
+        if finding.path not in self.texts:
+            return Decline(f"{finding.path} is not among the files being fixed")
+        file = self.file(finding.path)
+        if finding.facts.read:
+            read = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)
+            if not isinstance(read, cst.Attribute):
+                return Decline(f"no attribute read at {finding.line}:{finding.column} (the file changed since it was checked?)")
+            return file, read
+        call = file.call_at(finding.line, finding.column, finding.end_line, finding.end_column)
+        if call is None:
+            return Decline(f"no call at {finding.line}:{finding.column} (the file changed since it was checked?)")
+        return file, call
+
+    def site(self, finding: Finding) -> Site | Decline:
+        """Where the finding's call can be taken off the loop (see :class:`Site`)."""
+        located = self.locate(finding)
+        if isinstance(located, Decline):
+            return located
+        file, call = located
+        function = _evaluated_in(file, call)
+        if isinstance(function, cst.ClassDef):
+            return Decline(f"the call runs in the body of class `{function.name.value}`, where `await` cannot go")
+        if function is None:
+            return Decline("the call is not inside a function")
+        if isinstance(function, cst.Lambda):
+            return Decline("the call is inside a `lambda`, which cannot await")
+        if is_async(function):
+            return Site(file, call, function, "direct")
+        chain = finding.chain
+        for position in range(len(chain) - 2, 0, -1):  # the call sites, nearest caller first
+            link, callee = chain[position], chain[position + 1].function
+            if link.path not in self.texts:
+                continue  # inside an installed package (deep mode) or a file not being fixed
+            caller_file = self.file(link.path)
+            caller = caller_file.function(link.function)
+            if caller is None:
+                return Decline(f"cannot find `{link.function}` in {link.path}")
+            if is_async(caller):
+                found = _calls_of(caller_file, caller, link.line, callee)
+                if len(found) != 1:
+                    what = "no call" if not found else f"{len(found)} calls"
+                    return Decline(f"ambiguous: {what} of `{callee}` on line {link.line} of `{link.function}`")
+                return Site(caller_file, found[0], caller, "helper", helper=callee)
+        return self._root_site(finding, file, call, function)
+
+    def direct_site(self, finding: Finding, why: str = "the call is not written in `async def`") -> Site | Decline:
+        """The finding's own call, for a recipe that rewrites it only where it is written in
+        ``async def``: anywhere else it declines with ``why``, as not applicable (the next
+        candidate is tried)."""
+        site = self.site(finding)
+        if isinstance(site, Decline) or site.placement == "direct":
+            return site
+        return Decline(why, applicable=False)
+
+    def sites(self, finding: Finding) -> tuple[Site, ...] | Decline:
+        """Every place the finding's call must leave the loop for the finding to be gone.
+
+        Written in ``async def``: the call itself. Otherwise every hot route to the sync function
+        it is in, not only the chain's: each call of a sync function on the way, written in an
+        ``async def`` (a helper called twice, or from two coroutines), and each sync root the
+        framework awaits, made ``async`` (with its call of the next function, or the call itself)."""
+        primary = self.site(finding)
+        if isinstance(primary, Decline) or primary.placement == "direct":
+            return primary if isinstance(primary, Decline) else (primary,)
+        graph = self.graph
+        # the project function the call is written in (a finding inside an installed library is
+        # shown, and fixed, where the project calls into it)
+        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
+        start = graph.key_of(finding.path, written_in) if graph and written_in else None
+        if start is None:
+            return (primary,)
+        found: list[Site] = []
+        roots: list[FuncKey] = []
+        seen, queue = {start}, [start]
+        while queue:
+            key = queue.pop(0)
+            if graph.hot.get(key) is not None and graph.hot[key].parent is None:
+                roots.append(key)  # a sync root: no `async def` above it on this route
+            for caller, call_site in graph.callers(key):
+                if caller not in graph.hot:
+                    continue
+                if graph.function(caller).is_async:
+                    site = self._call_site(graph, caller, call_site, "helper", key)
+                    if isinstance(site, Decline):
+                        return site
+                    found.append(site)
+                elif caller not in seen:
+                    seen.add(caller)
+                    queue.append(caller)
+        for root in roots:
+            made = self._root_sites(finding, graph, root, start)
+            if isinstance(made, Decline):
+                return made
+            found.extend(made)
+        return tuple(found) or primary
+
+    def _call_site(
+        self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
+    ) -> Site | Decline:
+        path, qualname = graph.summaries[caller[0]].path, graph.function(caller).qualname
+        helper = graph.function(callee).qualname
+        if path not in self.texts:
+            return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
+        file = self.file(path)
+        function = file.function(qualname)
+        call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)
+        if function is None or call is None:
+            return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
+        return Site(file, call, function, placement, helper=helper, callee=callee)
+
+    def _root_sites(
+        self, finding: Finding, graph: ProjectGraph, root: FuncKey, start: FuncKey
+    ) -> list[Site] | Decline:
+        """A sync root on a route to the finding's function, made ``async``: its calls of the
+        functions on the way (or, when it is that function, the finding's own call)."""
+        qualname, path = graph.function(root).qualname, graph.summaries[root[0]].path
+        if not root_awaited(graph.hot[root].root_hook):
+            return Decline(f"no `async def` on the way from `{qualname}`, and the framework does not await it")
+        if root == start:
+            located = self.locate(finding)
+            if isinstance(located, Decline):
+                return located
+            file, call = located
+            function = file.function(qualname)
+            if function is None:
+                return Decline(f"cannot find `{qualname}`")
+            checked = self._redefinable_root(path, qualname, function)
+            return checked or [Site(file, call, function, "root")]
+        sites = []
+        for callee, call_site in graph.callees(root):
+            if callee == start or graph.reaches(callee, start):
+                site = self._call_site(graph, root, call_site, "root", callee)
+                if isinstance(site, Decline):
+                    return site
+                sites.append(site)
+        if not sites:
+            return Decline(f"cannot find the call that leads from `{qualname}` to the blocking call")
+        return self._redefinable_root(path, qualname, sites[0].function) or sites
+
+    def _redefinable_root(self, path: str, qualname: str, function: cst.FunctionDef) -> Decline | None:
+        refused = self.redefinable(path, qualname, "a coroutine")
+        if refused is None and is_generator(function):
+            refused = Decline(f"`{function.name.value}` is a generator")
+        return refused
+
+    def _root_site(
+        self, finding: Finding, file: ParsedFile, call: cst.Call, function: cst.FunctionDef
+    ) -> Site | Decline:
+        chain = finding.chain
+        root_link = chain[0]
+        fix = finding.fix
+        if fix is None or not fix.root_awaited:
+            return Decline(f"no `async def` on the chain, and the framework does not await `{root_link.function}`")
+        root_file = self.file(root_link.path) if root_link.path in self.texts else None
+        root = root_file.function(root_link.function) if root_file else None
+        if root_file is None or root is None:
+            return Decline(f"cannot find `{root_link.function}`")
+        name = root.name.value
+        refused = self.redefinable(root_link.path, root_link.function, "a coroutine")
+        if refused is not None:
+            return refused
+        if is_generator(root):
+            return Decline(f"`{name}` is a generator")
+        if len(chain) == 2:
+            return Site(file, call, function, "root")
+        found = _calls_of(root_file, root, chain[1].line, chain[2].function)
+        if len(found) != 1:
+            return Decline(f"ambiguous: cannot single out the call of `{chain[2].function}` in `{name}`")
+        return Site(root_file, found[0], root, "root", helper=chain[2].function)
+
+
+def _evaluated_in(file: ParsedFile, node: cst.CSTNode) -> FunctionNode | cst.ClassDef | None:
+    """The function (or class body) whose code evaluates ``node``: a default value, decorator or
+    annotation of a nested ``def`` is evaluated by the code around that ``def``."""
+    child = node
+    for ancestor in file.ancestors(node):
+        if isinstance(ancestor, cst.FunctionDef | cst.Lambda | cst.ClassDef) and child is ancestor.body:
+            return ancestor
+        child = ancestor
+    return None
+
+
+def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, but: Finding) -> tuple[Finding, ...]:
+    """The other findings whose call lies inside ``node``."""
+    (start, end) = file.span(node)
+    return tuple(
+        f
+        for f in project.findings_in(file.path, start[0], end[0])
+        if f is not but
+        and start <= (f.line, f.column - 1)
+        and (f.end_line, f.end_column - 1) <= end
+    )
+
+
+def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: str) -> list[cst.Call]:
+    """Calls on ``line`` inside ``function`` (not in nested functions) naming ``callee``'s last part."""
+    short = callee.rpartition(".")[2]
+    found = []
+    for node in file.calls_starting_on(line):
+        if (
+            last_name(node.func) == short
+            and file.enclosing_function(node) is function
+        ):
+            found.append(node)
+    return found
+
+
+class Fixer(Protocol):
+    """A recipe: one finding and the project in, a fix or a decline out (see :mod:`asynclint.fixers.base`)."""
+
+    def __call__(self, finding: Finding, project: FixProject) -> Fix | Decline: ...

@@ -63,7 +63,14 @@ def test_payload_evidence(shape: str, word: str, evidence: str):
 
 
 def test_frequency_raises_only_costs_that_add_up():
-    assert grade(Severity.HIGH, "disk-content", "turn", False, False).severity == Severity.CRITICAL
+    assert grade(Severity.MEDIUM, "cpu-heavy", "turn", False, False).severity == Severity.HIGH
+    # A few ms of local disk per turn, per tool call or per file of a step's loop stays a few ms
+    # each time; back to back for a whole group it is one stall of the group's size.
+    assert grade(Severity.HIGH, "disk-content", "turn", True, False).severity == Severity.HIGH
+    assert grade(Severity.HIGH, "disk-content", "tool", False, False).severity == Severity.HIGH
+    grouped = grade(Severity.HIGH, "disk-content", "group", False, False)
+    assert (grouped.severity, grouped.escalation) == (Severity.CRITICAL, "runs per group, back to back")
+    assert grade(Severity.HIGH, "local-store", "tool", False, False).severity == Severity.CRITICAL
     assert grade(Severity.LOW, "disk-metadata", "turn", True, False).severity == Severity.LOW
     assert grade(Severity.LOW, "payload-unknown", "group", False, False).severity == Severity.LOW
     rolled = grade(Severity.HIGH, "disk-content", "rollout", False, False)

@@ -13,7 +13,6 @@ from asynclint.knowledge.costs import (
     grows,
     payload_evidence,
 )
-from asynclint.knowledge.frameworks import FREQUENT
 from asynclint.model import Severity
 
 #: How often a root runs, in the words a finding uses (``Facts.frequency`` keeps the key).
@@ -72,16 +71,17 @@ def cost_of(
 
 
 def grade(base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool) -> Grade:
-    """``base`` (the cost class's grade, or the configured one) raised by repetition: once per
-    turn, per tool call, per group or inside a loop, when the cost class adds up. Code that
-    runs on a first call only is low, however costly: it stalls the rollouts in flight once."""
+    """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
+    loop, once per turn, per tool call or per group, where the cost class says the cost adds up
+    (``CostClass.raised_by``). Code that runs on a first call only is low, however costly: it
+    stalls the rollouts in flight once."""
     if first_call:
         return Grade(min(base, Severity.LOW), "first-call", "")
-    cost_class = COST_CLASSES[cost]
-    if not cost_class.repeats or base >= Severity.CRITICAL:
+    raised_by = COST_CLASSES[cost].raised_by
+    if base >= Severity.CRITICAL:
         return Grade(base, frequency, "")
-    if in_loop:
+    if in_loop and "loop" in raised_by:
         return Grade(base.escalated(), frequency, "inside a loop")
-    if frequency in FREQUENT and not (frequency == "turn" and cost_class.per_turn):
+    if frequency in raised_by:
         return Grade(base.escalated(), frequency, f"runs {FREQUENCY_WORDS[frequency]}")
     return Grade(base, frequency, "")

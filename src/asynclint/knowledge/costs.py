@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from asynclint.knowledge.frameworks import FREQUENT
 from asynclint.model import Severity
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
+
+
+#: What raises a grade: running inside a loop, and the frequencies of a root that repeat.
+REPETITIONS: frozenset[str] = FREQUENT | {"loop"}
 
 
 @dataclass(frozen=True)
@@ -23,45 +28,55 @@ class CostClass:
     name: str
     #: The grade of one call; ``None``: cheaper inline than any way of moving it off the loop.
     severity: Severity | None
-    #: Running it more often (per turn, per tool call, in a loop) raises the grade: the cost is
-    #: large enough to add up. Microsecond costs stay microseconds, however often they run.
-    repeats: bool
+    #: The repetitions that raise the grade one level (of :data:`REPETITIONS`): where the cost
+    #: adds up. Microsecond costs stay microseconds, however often they run (empty).
+    raised_by: frozenset[str]
     reason: str
-    #: Its cost already counts the turns of a rollout: a per-turn root does not raise it again
-    #: (a loop inside the turn still does).
-    per_turn: bool = False
     #: What the call does, when that says more than its category's words ("does disk I/O").
     what: str = ""
+    #: Why only some repetitions raise it, for the docs ("" when every one does, or none).
+    raised_why: str = ""
 
+
+#: A bounded local cost (a small file, one keyed row) adds up only where the calls run back to
+#: back in one step of the loop: a sync reward for every rollout of a group. Once per turn or per
+#: tool call it is a stall of milliseconds between two model calls of seconds, as it is once per
+#: rollout; a loop inside one step writes the few files that step has.
+_BACK_TO_BACK = frozenset({"group"})
+_BOUNDED = "back to back for a group only: a few ms each, the stall does not grow per turn or tool call"
 
 COST_CLASSES: dict[str, CostClass] = {
     cost.name: cost
     for cost in (
-        CostClass("sleep", C, True, "sleeps the whole thread for as long as asked"),
-        CostClass("network", C, True, "waits on a remote host: tens of milliseconds to seconds, unbounded"),
-        CostClass("child-process", C, True, "waits for a child process: as long as the child runs"),
-        CostClass("thread-wait", C, True, "waits for another thread or process: unbounded"),
-        CostClass("process-start", M, True, "forks and execs a child process: about a millisecond"),
-        CostClass("disk-content", H, True, "reads, writes, copies or deletes file contents: milliseconds, "
-                                           "unbounded on network storage"),
-        CostClass("local-store", H, True, "queries a local database or in-process store: disk and CPU"),
-        CostClass("client-build", H, True, "builds a TLS context and a connection pool: about 60 ms"),
-        CostClass("disk-metadata", L, False, "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
-                                             "on a local disk", what="makes a filesystem metadata call"),
-        CostClass("lazy-open", L, False, "reads a header only; decoding happens on first use",
+        CostClass("sleep", C, REPETITIONS, "sleeps the whole thread for as long as asked"),
+        CostClass("network", C, REPETITIONS, "waits on a remote host: tens of milliseconds to seconds, unbounded"),
+        CostClass("child-process", C, REPETITIONS, "waits for a child process: as long as the child runs"),
+        CostClass("thread-wait", C, REPETITIONS, "waits for another thread or process: unbounded"),
+        CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
+        CostClass("disk-content", H, _BACK_TO_BACK, "reads, writes, copies or deletes file contents: milliseconds "
+                                                    "on a local disk", raised_why=_BOUNDED),
+        CostClass("local-store", H, REPETITIONS, "queries a local database or in-process store: disk and CPU, "
+                                                 "unbounded for a statement built at run time"),
+        CostClass("local-lookup", H, _BACK_TO_BACK, "a fixed statement reading rows of one table by key: "
+                                                    "sub-ms to ms of disk I/O", raised_why=_BOUNDED),
+        CostClass("client-build", H, REPETITIONS, "builds a TLS context and a connection pool: about 60 ms"),
+        CostClass("disk-metadata", L, frozenset(), "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
+                                                   "on a local disk", what="makes a filesystem metadata call"),
+        CostClass("lazy-open", L, frozenset(), "reads a header only; decoding happens on first use",
                   what="opens a file and reads its header"),
-        CostClass("cpu-heavy", M, True, "CPU work holding the GIL: milliseconds to seconds"),
-        CostClass("payload-whole", H, True, "a whole state, trajectory, history, dataset or file's contents: "
-                                            "milliseconds, growing with the rollout"),
-        CostClass("payload-growing", H, True, "a history that grows every turn, re-processed inside the turn: "
-                                              "quadratic per rollout", per_turn=True),
-        CostClass("payload-whole-fast", M, True, "a whole rollout-sized payload, through a fast serializer"),
-        CostClass("payload-unknown", L, False, "a payload of unknown size: cheap unless it is large"),
-        CostClass("payload-small", None, False, "one reply, one message, a tool call's arguments or a short "
-                                                "literal: microseconds, less than a thread hop (41 µs)"),
-        CostClass("trivial", L, False, "returns at once: microseconds (``time.sleep(0)`` only yields the GIL)",
-                  what="yields the GIL and returns"),
-        CostClass("configured", None, True, "graded by the project's configuration"),
+        CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
+        CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
+                                                   "milliseconds, growing with the rollout"),
+        CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "
+                                                              "the turn: quadratic per rollout",
+                  raised_why="loops only: its cost counts the turns"),
+        CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
+        CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
+        CostClass("payload-small", None, frozenset(), "one reply, one message, a tool call's arguments or a short "
+                                                      "literal: microseconds, less than a thread hop (41 µs)"),
+        CostClass("trivial", L, frozenset(), "returns at once: microseconds (``time.sleep(0)`` only yields the GIL, "
+                                             "``BEGIN`` only marks a transaction)", what="returns at once"),
+        CostClass("configured", None, REPETITIONS, "graded by the project's configuration"),
     )
 }
 

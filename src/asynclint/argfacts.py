@@ -278,6 +278,22 @@ def _payload(arg: ast.expr, depth: int) -> tuple[str, str]:
     return ("", "")
 
 
+#: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.
+STATEMENT_RUNS = frozenset({"execute", "executemany", "executescript"})
+ROW_READS = frozenset({"fetchone", "fetchall", "fetchmany"})
+
+
+def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
+    """The SQL an ``execute`` runs, when the code says it: a string constant, or a name bound to
+    one in the function; ``None`` when it is built or passed in at run time."""
+    arg = node.args[0] if node.args else None
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.Name):
+        return constants.get(arg.id)
+    return None
+
+
 def argument_facts(node: ast.Call, receiver: ast.expr | None, known: dict[str, tuple[str, str]]) -> dict:
     return {
         "literals": tuple(literal(a) for a in node.args[:4]),

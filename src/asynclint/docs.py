@@ -36,11 +36,11 @@ GRADING = (
 def cost_model_markdown(category: str | None = None) -> str:
     """The cost classes (all, or those the rule of ``category`` uses), from the cost model's data."""
     from asynclint.knowledge.blocking import BUILTIN_APIS
-    from asynclint.knowledge.costs import COST_CLASSES, PAYLOAD_GRADES
+    from asynclint.knowledge.costs import COST_CLASSES, EVIDENCE_GRADES
 
     used = {api.cost for api in BUILTIN_APIS if category is None or api.category == category}
     names = [name for name in COST_CLASSES if name in used or any(
-        name in PAYLOAD_GRADES[p].values() for p in used if p in PAYLOAD_GRADES
+        name in EVIDENCE_GRADES[p].values() for p in used if p in EVIDENCE_GRADES
     )]
     lines = ["| Cost class | Grade | Frequency raises it | Why |", "|---|---|---|---|"]
     for name in names:

@@ -9,9 +9,12 @@ from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
     COST_CLASSES,
     PAYLOAD_GRADES,
+    STATEMENT_GRADES,
     describe_payload,
+    describe_statement,
     grows,
     payload_evidence,
+    statement_evidence,
 )
 from asynclint.model import Severity
 
@@ -45,13 +48,18 @@ class Grade:
 
 
 def cost_of(
-    api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None
+    api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
+    statement: str | None = None,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
-    an instance of a project class whose fields say how large it is."""
+    an instance of a project class whose fields say how large it is; ``statement``: the SQL the
+    call runs or reads the rows of, when the code says it."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
+    if api.cost == "statement":
+        evidence = statement_evidence(statement)
+        return Cost(STATEMENT_GRADES[evidence], describe_statement(evidence, statement))
     grades = PAYLOAD_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)

@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from asynclint.argfacts import (
+    ROW_READS,
+    STATEMENT_RUNS,
     argument_facts,
     first_turn_guard,
     fixed_iterable,
@@ -40,6 +42,7 @@ from asynclint.argfacts import (
     scalar_annotation,
     state_get,
     state_key,
+    statement_text,
     stores,
     tuple_return_annotations,
 )
@@ -287,6 +290,9 @@ class CallSite:
     #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
     arguments: tuple[str, ...] = ()
     keyword_arguments: tuple[tuple[str, str], ...] = ()
+    #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
+    #: the function), when the code says it: see :func:`asynclint.argfacts.statement_text`.
+    statement: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +398,11 @@ class _Frame:
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or a dict display it was just bound to (``response = {"ok": False, "grid": grid}``).
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Names bound to a string constant (an SQL statement written once, run later by name).
+    constants: dict[str, str] = field(default_factory=dict)
+    #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
+    #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
+    statement: str | None = None
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
 
@@ -723,6 +734,8 @@ class _Indexer:
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
+            # Asked of every ``execute``: the receiver's type may be settled only project-wide.
+            statement=self._statement(node, method),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
@@ -789,6 +802,14 @@ class _Indexer:
 
     def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
         return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()
+
+    def _statement(self, node: ast.Call, method: str | None) -> str | None:
+        if method in STATEMENT_RUNS:
+            # A name bound here, else a module-level constant (``EMAIL_SQL = "SELECT ..."``).
+            constants = {**self.frames[0].constants, **self.frame.constants}
+            self.frame.statement = statement_text(node, constants)
+            return self.frame.statement
+        return self.frame.statement if method in ROW_READS else None
 
     def _data_receiver(self, node: ast.Call) -> ast.expr | None:
         """The object a method is called on, unless it is a module or class (``json.dumps``,
@@ -995,6 +1016,11 @@ class _Indexer:
                 self.bind(target, value)
                 if isinstance(target, ast.Name) and _filled_dict(node.value):
                     self.frame.payloads[target.id] = payload_of_value(node.value)
+                if isinstance(target, ast.Name):
+                    if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                        self.frame.constants[target.id] = node.value.value
+                    else:
+                        self.frame.constants.pop(target.id, None)
                 if isinstance(value, Sym) and (alias := self._module_alias(target)) is not None:
                     self.frame.bindings[alias] = value  # read as ``from x import y as alias``
                 if elements is not None and isinstance(target, ast.Tuple) and len(target.elts) == len(elements):

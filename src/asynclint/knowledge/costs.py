@@ -11,6 +11,7 @@ cheaper than that is not worth reporting at all.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from asynclint.knowledge.frameworks import FREQUENT
@@ -56,9 +57,11 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass("disk-content", H, _BACK_TO_BACK, "reads, writes, copies or deletes file contents: milliseconds "
                                                     "on a local disk", raised_why=_BOUNDED),
         CostClass("local-store", H, REPETITIONS, "queries a local database or in-process store: disk and CPU, "
-                                                 "unbounded for a statement built at run time"),
+                                                 "unbounded for a statement built at run time",
+                  what="queries a local database or in-process store"),
         CostClass("local-lookup", H, _BACK_TO_BACK, "a fixed statement reading rows of one table by key: "
-                                                    "sub-ms to ms of disk I/O", raised_why=_BOUNDED),
+                                                    "sub-ms to ms of disk I/O", raised_why=_BOUNDED,
+                  what="reads rows of a local database by key"),
         CostClass("client-build", H, REPETITIONS, "builds a TLS context and a connection pool: about 60 ms"),
         CostClass("disk-metadata", L, frozenset(), "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
                                                    "on a local disk", what="makes a filesystem metadata call"),
@@ -114,6 +117,61 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "growing": "payload-whole-fast",
     },
 }
+
+#: SQL graded by its text (the DB-API entries whose cost is ``statement``: ``execute`` and the
+#: ``fetch*`` that reads the rows of the statement last run): evidence -> cost class. A statement
+#: built or passed in at run time (model-written SQL, an f-string) is unbounded.
+STATEMENT_GRADES: dict[str, str] = {
+    "trivial": "trivial",
+    "commit": "disk-content",  # an fsync, as ``connection.commit()``
+    "rollback": "disk-metadata",  # as ``connection.rollback()``
+    "lookup": "local-lookup",
+    "query": "local-store",
+    "built": "local-store",
+}
+#: A statement's first keyword that decides its evidence alone.
+STATEMENT_LEADS: dict[str, str] = {
+    "BEGIN": "trivial", "SAVEPOINT": "trivial", "COMMIT": "commit", "END": "commit", "ROLLBACK": "rollback",
+}
+#: Words of a ``SELECT`` that make it more than reading rows of one table by key: a join, a
+#: full-text or pattern match, sorting, grouping, a union, a subquery's second ``SELECT``.
+SCAN_WORDS: frozenset[str] = frozenset(
+    "JOIN MATCH LIKE GLOB REGEXP ORDER GROUP UNION DISTINCT EXISTS IN".split()
+)
+
+
+#: Every cost a knowledge entry may name that evidence about the call settles: name -> evidence
+#: -> cost class.
+EVIDENCE_GRADES: dict[str, dict[str, str]] = {**PAYLOAD_GRADES, "statement": STATEMENT_GRADES}
+
+
+def statement_evidence(sql: str | None) -> str:
+    """A key of :data:`STATEMENT_GRADES` for the SQL text ``sql`` (``None``: built at run time)."""
+    if sql is None:
+        return "built"
+    text = re.sub(r"--[^\n]*|/\*.*?\*/|'[^']*'", " ", sql, flags=re.S).upper()  # comments, string literals
+    upper = re.findall(r"\w+|=", text)
+    if not upper:
+        return "query"
+    if upper[0] in STATEMENT_LEADS:
+        return STATEMENT_LEADS[upper[0]]
+    tables = re.search(r"\bFROM\b(.*?)\bWHERE\b", text, flags=re.S)
+    if (
+        upper[0] == "SELECT" and upper.count("SELECT") == 1 and tables is not None and "," not in tables.group(1)
+        and "=" in upper and not SCAN_WORDS.intersection(upper)
+    ):
+        return "lookup"
+    return "query"
+
+
+def describe_statement(evidence: str, sql: str | None) -> str:
+    """The evidence in words, for messages."""
+    if sql is None:
+        return "a statement built at run time: unbounded"
+    first = " ".join(sql.split())[:40]
+    kind = {"lookup": "reads rows of one table by key", "trivial": "returns at once"}.get(evidence, "runs on the local database")
+    return f"`{first}`: {kind}"
+
 
 #: Name tokens of a whole rollout-sized payload: the last token of a name, attribute or
 #: string key decides (``state["trajectory"]`` and ``chat_history`` are whole,

@@ -34,10 +34,13 @@ from asynclint.argfacts import (
     ROW_READS,
     STATEMENT_RUNS,
     argument_facts,
+    constant_defaults,
     first_turn_guard,
     fixed_iterable,
+    given_arguments,
     guard_target,
     loop_item,
+    param_test,
     payload_of_value,
     scalar_annotation,
     state_get,
@@ -229,6 +232,8 @@ class Function:
     decorators: tuple[str, ...] = ()
     col: int = 1  # 1-based column of ``def`` / ``async def``
     params: tuple[str, ...] = ()  # positional then keyword-only parameter names, ``self`` included
+    #: Parameters whose default is a constant: (name, ``repr`` of the default).
+    defaults: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +295,13 @@ class CallSite:
     #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
     arguments: tuple[str, ...] = ()
     keyword_arguments: tuple[tuple[str, str], ...] = ()
+    #: Tests of the enclosing ``if``s that read the function's parameters, as source, each one
+    #: that must hold for the call to run (``not (...)`` in an ``else``): the project graph
+    #: evaluates them with the constants every caller passes (see :func:`argfacts.guard_holds`).
+    guards: tuple[str, ...] = ()
+    #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
+    #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
+    given: tuple[tuple[str, str], ...] = ()
     #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
     #: the function), when the code says it: see :func:`asynclint.argfacts.statement_text`.
     statement: str | None = None
@@ -403,6 +415,11 @@ class _Frame:
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
+    #: The parameter tests of the ``if``s around the current statement (see CallSite.guards),
+    #: and the parameters bound again since the function began (their tests say nothing).
+    guards: list[str] = field(default_factory=list)
+    rebound: set[str] = field(default_factory=set)
+    params: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
 
@@ -493,6 +510,7 @@ class _Indexer:
 
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
+            self.frame.rebound.add(target.id)
             self.frame.payloads.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
@@ -736,6 +754,8 @@ class _Indexer:
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
+            guards=tuple(self.frame.guards),
+            given=given_arguments(node) if api is None else (),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
@@ -1107,10 +1127,16 @@ class _Indexer:
             first_turn = not lazy and first_turn_guard(node.test, node.body)
             self.frame.once += lazy
             self.frame.first_turn += first_turn
+            tested = param_test(node.test, self.frame.params - self.frame.rebound)
+            guards = self.frame.guards
+            guards += [tested] if tested else []
             self.visit_body(node.body)
             self.frame.once -= lazy
             self.frame.first_turn -= first_turn
+            if tested:
+                guards[-1] = f"not ({tested})"
             self.visit_body(node.orelse)
+            del guards[len(guards) - bool(tested):]
             self.frame.conditional -= 1
         elif isinstance(node, ast.Global):
             self.frame.globals.update(node.names)
@@ -1279,6 +1305,7 @@ class _Indexer:
                 decorators=tuple(decorators),
                 col=self._col(node.lineno, node.col_offset),
                 params=tuple(arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)),
+                defaults=constant_defaults(node.args),
             )
         )
         if cls is not None:
@@ -1288,7 +1315,7 @@ class _Indexer:
                 self.class_properties.setdefault(cls, set()).add(node.name)
         else:
             outer.bindings[node.name] = Sym(global_qn)
-        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls)
+        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls, params=frozenset(self.functions[index].params))
         params = [*node.args.posonlyargs, *node.args.args]
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):

@@ -329,6 +329,8 @@ def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
 
 def given_arguments(node: ast.Call) -> tuple[tuple[str, str], ...]:
     """What a call passes, for the parameters of the function it calls: see CallSite.given."""
+    if not node.args and not node.keywords:
+        return ()
     given = [
         ("*", "") if isinstance(arg, ast.Starred) else (str(position), _constant(arg) or "")
         for position, arg in enumerate(node.args)
@@ -337,10 +339,18 @@ def given_arguments(node: ast.Call) -> tuple[tuple[str, str], ...]:
     return tuple(given)
 
 
+def stored_names(body: list[ast.stmt]) -> frozenset[str]:
+    """Every name ``body`` binds (assignments, loop targets, ``with ... as``, walrus, ``del``)."""
+    return frozenset(
+        node.id for stmt in body for node in ast.walk(stmt)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
+    )
+
+
 def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
-    """The source of an ``if`` test that reads one of ``params`` (not bound again since the
-    function began), for :func:`guard_holds` to evaluate with what the callers pass."""
-    if any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(test)):
+    """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
+    :func:`guard_holds` to evaluate with what the callers pass."""
+    if params and any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(test)):
         return ast.unparse(test)
     return None
 

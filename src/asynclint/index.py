@@ -46,6 +46,7 @@ from asynclint.argfacts import (
     state_get,
     state_key,
     statement_text,
+    stored_names,
     stores,
     tuple_return_annotations,
 )
@@ -295,9 +296,10 @@ class CallSite:
     #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
     arguments: tuple[str, ...] = ()
     keyword_arguments: tuple[tuple[str, str], ...] = ()
-    #: Tests of the enclosing ``if``s that read the function's parameters, as source, each one
-    #: that must hold for the call to run (``not (...)`` in an ``else``): the project graph
-    #: evaluates them with the constants every caller passes (see :func:`argfacts.guard_holds`).
+    #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
+    #: default), as source, each one that must hold for the call to run (``not (...)`` in an
+    #: ``else``): the project graph evaluates them with the constants every caller passes (see
+    #: :func:`asynclint.argfacts.guard_holds`).
     guards: tuple[str, ...] = ()
     #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
     #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
@@ -415,11 +417,10 @@ class _Frame:
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
-    #: The parameter tests of the ``if``s around the current statement (see CallSite.guards),
-    #: and the parameters bound again since the function began (their tests say nothing).
+    #: The flag tests of the ``if``s around the current statement (see CallSite.guards), and
+    #: the flags they may read: parameters with a constant default never bound again.
     guards: list[str] = field(default_factory=list)
-    rebound: set[str] = field(default_factory=set)
-    params: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
 
@@ -510,7 +511,6 @@ class _Indexer:
 
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
-            self.frame.rebound.add(target.id)
             self.frame.payloads.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
@@ -1127,7 +1127,7 @@ class _Indexer:
             first_turn = not lazy and first_turn_guard(node.test, node.body)
             self.frame.once += lazy
             self.frame.first_turn += first_turn
-            tested = param_test(node.test, self.frame.params - self.frame.rebound)
+            tested = param_test(node.test, self.frame.flags)
             guards = self.frame.guards
             guards += [tested] if tested else []
             self.visit_body(node.body)
@@ -1315,7 +1315,10 @@ class _Indexer:
                 self.class_properties.setdefault(cls, set()).add(node.name)
         else:
             outer.bindings[node.name] = Sym(global_qn)
-        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls, params=frozenset(self.functions[index].params))
+        # Flags are parameters with a constant default, never bound again in the body (a loop
+        # may bind one after the test): their tests are the ones the callers settle.
+        flags = frozenset(name for name, _ in self.functions[index].defaults) - stored_names(node.body)
+        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
         params = [*node.args.posonlyargs, *node.args.args]
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):

@@ -163,6 +163,22 @@ def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
     )
 
 
+def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:
+    """After ``if test: return``, does ``rest`` wait in a loop until ``test`` holds and return
+    then (``if is_port_open(h, p): return`` / start the server / ``while ...: if
+    is_port_open(h, p): return; time.sleep(0.2)``)? What it waits for outlives the call (a
+    server started, a file written): the next call returns at the first test, so the rest runs
+    once. The test must be the same call, as written."""
+    if not isinstance(test, ast.Call):
+        return False
+    want = ast.unparse(test)
+    return any(
+        isinstance(node, ast.If) and isinstance(node.body[-1], ast.Return) and ast.unparse(node.test) == want
+        for loop in (n for stmt in rest for n in ast.walk(stmt) if isinstance(n, (ast.While, ast.For)))
+        for node in ast.walk(loop)
+    )
+
+
 def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
     """Does ``body`` assign ``guarded`` (or one of its items)? Compared as source text, which
     ignores load/store contexts."""

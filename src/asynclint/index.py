@@ -49,6 +49,7 @@ from asynclint.argfacts import (
     stored_names,
     stores,
     tuple_return_annotations,
+    waits_until,
 )
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
@@ -975,6 +976,8 @@ class _Indexer:
         guarded = guard_target(stmt.test, ready=True)
         if guarded == "<exists>":
             return True  # ``if path.exists(): return path`` -- the rest makes the file, once
+        if waits_until(stmt.test, rest):
+            return True  # ``if server_up(): return`` -- the rest starts it and waits until it is up
         return (
             guarded is not None and self._fixed_key(stmt.test) and self._persistent(guarded) and stores(rest, guarded)
         )

@@ -87,6 +87,9 @@ def test_statement_evidence(sql, evidence):
         ("display", "reason state", "whole"),
         ("read", "", "whole"),
         ("each", "messages", "whole"),
+        ("call", "get_state", "whole"),  # a getter returns what it names
+        ("call", "get_answer", "small"),
+        ("call", "get_game_state", "unknown"),
     ],
 )
 def test_payload_evidence(shape: str, word: str, evidence: str):

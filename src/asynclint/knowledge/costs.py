@@ -194,6 +194,8 @@ SMALL_TOKENS: frozenset[str] = frozenset(
     "content text reply answer arguments args argument line message msg action move guess tool_call "
     "params parameters config settings chunk token key id name label value status error reason".split()
 )
+#: A getter's result is what its name says after this prefix (``env.get_state()`` is a state).
+GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
 
@@ -207,6 +209,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "whole"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
+    if shape == "call" and word.lower().startswith(GETTER_PREFIX):
+        return payload_evidence("name", word[len(GETTER_PREFIX):])  # ``get_state()`` returns the state
     tokens = word.lower().rsplit("_", 1)
     last = tokens[-1]
     if last in WHOLE_TOKENS or word.lower() in WHOLE_TOKENS or word.lower() in WHOLE_NAMES:

@@ -288,12 +288,13 @@ def test_configured_registrations_and_offload_helpers(tmp_path: Path):
             """,
             "app.py": """\
                 import shutil
+                import subprocess
                 from bot import Bot
                 from workers import in_pool
 
 
                 def handle(msg):
-                    return shutil.rmtree(msg)
+                    return subprocess.Popen(msg)
 
 
                 def heavy(path):
@@ -311,7 +312,7 @@ def test_configured_registrations_and_offload_helpers(tmp_path: Path):
         },
     )
     [finding] = findings(run("check", "--format", "json", "app.py", cwd=tmp_path))
-    assert (finding["line"], finding["code"], finding["severity"]) == (7, "ASL109", "critical")  # high, per turn
+    assert (finding["line"], finding["code"], finding["severity"]) == (8, "ASL106", "high")  # medium, per turn
     assert "message handler `handle`" in finding["message"]
     (tmp_path / "pyproject.toml").write_text('[tool.asynclint]\noffload-helpers = ["workers.in_pool:x"]\n')
     bad = run("check", "app.py", cwd=tmp_path)

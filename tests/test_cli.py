@@ -403,7 +403,7 @@ def test_json_output_follows_the_contract(tmp_path: Path):
         ("examples/wiki_qa/store.py", 72, "lookup"),
         ("examples/wiki_qa/store.py", 48, "_read_shard"),
     ]
-    assert helper["severity"] == "critical"  # high, run on every tool call
+    assert helper["severity"] == "high"  # a local file read per tool call: a few ms each time
     for finding in report["findings"]:
         assert finding["chain"][0]["path"] and finding["chain"][-1]["line"] == finding["line"]
         assert 1 <= finding["column"] < finding["end_column"] or finding["end_line"] > finding["line"]

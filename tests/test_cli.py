@@ -244,12 +244,13 @@ def test_configured_registrations_and_offload_helpers(tmp_path: Path):
             """,
             "app.py": """\
                 import shutil
+                import subprocess
                 from bot import Bot
                 from workers import in_pool
 
 
                 def handle(msg):
-                    return shutil.rmtree(msg)
+                    return subprocess.Popen(msg)
 
 
                 def heavy(path):
@@ -267,7 +268,7 @@ def test_configured_registrations_and_offload_helpers(tmp_path: Path):
         },
     )
     [finding] = findings(run("check", "--format", "json", "app.py", cwd=tmp_path))
-    assert (finding["line"], finding["code"], finding["severity"]) == (7, "ASL109", "critical")  # high, per turn
+    assert (finding["line"], finding["code"], finding["severity"]) == (8, "ASL106", "high")  # medium, per turn
     assert "message handler `handle`" in finding["message"]
     (tmp_path / "pyproject.toml").write_text('[tool.asynclint]\noffload-helpers = ["workers.in_pool:x"]\n')
     bad = run("check", "app.py", cwd=tmp_path)
@@ -358,7 +359,7 @@ def test_json_output_follows_the_contract(tmp_path: Path):
         ("examples/wiki_qa/store.py", 72, "lookup"),
         ("examples/wiki_qa/store.py", 48, "_read_shard"),
     ]
-    assert helper["severity"] == "critical"  # high, run on every tool call
+    assert helper["severity"] == "high"  # a local file read per tool call: a few ms each time
     for finding in report["findings"]:
         assert finding["chain"][0]["path"] and finding["chain"][-1]["line"] == finding["line"]
         assert 1 <= finding["column"] < finding["end_column"] or finding["end_line"] > finding["line"]

@@ -15,7 +15,14 @@ from asynclint.engine import SourceFile
 from asynclint.pipeline import check_sources
 from asynclint.grading import FREQUENCY_WORDS, grade
 from asynclint.knowledge.blocking import BUILTIN_APIS
-from asynclint.knowledge.costs import CATEGORY_COSTS, COST_CLASSES, PAYLOAD_GRADES, payload_evidence
+from asynclint.knowledge.costs import (
+    CATEGORY_COSTS,
+    COST_CLASSES,
+    EVIDENCE_GRADES,
+    PAYLOAD_GRADES,
+    payload_evidence,
+    statement_evidence,
+)
 from asynclint.model import Severity
 from asynclint.rules import ALL_RULES, phrasing
 from conftest import check_text
@@ -32,13 +39,37 @@ def check_examples():
 
 
 def test_every_catalogue_entry_names_a_known_cost():
-    known = set(COST_CLASSES) | set(PAYLOAD_GRADES)
+    known = set(COST_CLASSES) | set(EVIDENCE_GRADES)
     unknown = sorted({api.cost for api in BUILTIN_APIS} - known)
     assert not unknown, unknown
     assert set(CATEGORY_COSTS.values()) <= known
     for grades in PAYLOAD_GRADES.values():
         assert set(grades) == {"small", "unknown", "whole", "growing"}
         assert set(grades.values()) <= set(COST_CLASSES)
+    assert set(EVIDENCE_GRADES["statement"].values()) <= set(COST_CLASSES)
+
+
+@pytest.mark.parametrize(
+    ("sql", "evidence"),
+    [
+        ("BEGIN", "trivial"),
+        ("begin immediate", "trivial"),
+        ("COMMIT", "commit"),
+        ("SELECT body, subject FROM emails WHERE message_id = ?;", "lookup"),
+        ("SELECT message_id, from_address FROM emails WHERE message_id = ?", "lookup"),  # FROM inside a name
+        ("-- one row\nSELECT a FROM t WHERE id = ? AND kind = 'x'", "lookup"),
+        ("SELECT a FROM t", "query"),  # no key: the whole table
+        ("SELECT a FROM t WHERE body LIKE ?", "query"),
+        ("SELECT e.id FROM emails e JOIN emails_fts f ON e.id = f.rowid WHERE f MATCH ?", "query"),
+        ("SELECT a FROM t, u WHERE t.id = u.id", "query"),  # two tables
+        ("SELECT a FROM t WHERE id = ? ORDER BY date", "query"),
+        ("SELECT a FROM t WHERE id IN (SELECT id FROM u WHERE k = ?)", "query"),
+        ("INSERT INTO t VALUES (?, ?)", "query"),
+        (None, "built"),
+    ],
+)
+def test_statement_evidence(sql, evidence):
+    assert statement_evidence(sql) == evidence
 
 
 @pytest.mark.parametrize(
@@ -57,6 +88,9 @@ def test_every_catalogue_entry_names_a_known_cost():
         ("display", "reason state", "whole"),
         ("read", "", "whole"),
         ("each", "messages", "whole"),
+        ("call", "get_state", "whole"),  # a getter returns what it names
+        ("call", "get_answer", "small"),
+        ("call", "get_game_state", "unknown"),
     ],
 )
 def test_payload_evidence(shape: str, word: str, evidence: str):
@@ -64,7 +98,14 @@ def test_payload_evidence(shape: str, word: str, evidence: str):
 
 
 def test_frequency_raises_only_costs_that_add_up():
-    assert grade(Severity.HIGH, "disk-content", "turn", False, False).severity == Severity.CRITICAL
+    assert grade(Severity.MEDIUM, "cpu-heavy", "turn", False, False).severity == Severity.HIGH
+    # A few ms of local disk per turn, per tool call or per file of a step's loop stays a few ms
+    # each time; back to back for a whole group it is one stall of the group's size.
+    assert grade(Severity.HIGH, "disk-content", "turn", True, False).severity == Severity.HIGH
+    assert grade(Severity.HIGH, "disk-content", "tool", False, False).severity == Severity.HIGH
+    grouped = grade(Severity.HIGH, "disk-content", "group", False, False)
+    assert (grouped.severity, grouped.escalation) == (Severity.CRITICAL, "runs per group, back to back")
+    assert grade(Severity.HIGH, "local-store", "tool", False, False).severity == Severity.CRITICAL
     assert grade(Severity.LOW, "disk-metadata", "turn", True, False).severity == Severity.LOW
     assert grade(Severity.LOW, "payload-unknown", "group", False, False).severity == Severity.LOW
     rolled = grade(Severity.HIGH, "disk-content", "rollout", False, False)

@@ -170,7 +170,7 @@ def test_chain_env_response_of_a_subclass_of_a_subclass_into_an_inherited_helper
     ``QAEnv.env_response`` calls ``self.passage()``, defined in ``BaseQAEnv``."""
     result = run(V0)
     env, base = "v0_env/env.py", "v0_env/base.py"
-    line = line_of(base, "# expect: ASL107 critical")
+    line = line_of(base, "# expect: ASL107 high")
     finding = finding_at(result, base, line, "ASL107")
     assert finding.chain == (
         ChainLink(env, line_of(env, "async def env_response(self, messages: vf.Messages"), "QAEnv.env_response"),
@@ -242,7 +242,7 @@ def test_chain_of_an_awaited_coroutine_starts_at_the_hook_awaiting_it() -> None:
     ``asyncio.run``) and awaits ``store``: the task is the root, named with who started it."""
     result = run(PROJECTS / "asyncio_app")
     workers, main = "asyncio_app/app/workers.py", "asyncio_app/app/main.py"
-    line = line_of(workers, "# expect: ASL108 critical")
+    line = line_of(workers, "# expect: ASL108 high")
     finding = finding_at(result, workers, line, "ASL108")
     assert finding.chain == (
         ChainLink(workers, line_of(workers, "async def drain("), "drain"),

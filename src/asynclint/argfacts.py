@@ -163,6 +163,22 @@ def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
     )
 
 
+def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:
+    """After ``if test: return``, does ``rest`` wait in a loop until ``test`` holds and return
+    then (``if is_port_open(h, p): return`` / start the server / ``while ...: if
+    is_port_open(h, p): return; time.sleep(0.2)``)? What it waits for outlives the call (a
+    server started, a file written): the next call returns at the first test, so the rest runs
+    once. The test must be the same call, as written."""
+    if not isinstance(test, ast.Call):
+        return False
+    want = ast.unparse(test)
+    return any(
+        isinstance(node, ast.If) and isinstance(node.body[-1], ast.Return) and ast.unparse(node.test) == want
+        for loop in (n for stmt in rest for n in ast.walk(stmt) if isinstance(n, (ast.While, ast.For)))
+        for node in ast.walk(loop)
+    )
+
+
 def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
     """Does ``body`` assign ``guarded`` (or one of its items)? Compared as source text, which
     ignores load/store contexts."""
@@ -278,6 +294,22 @@ def _payload(arg: ast.expr, depth: int) -> tuple[str, str]:
     return ("", "")
 
 
+#: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.
+STATEMENT_RUNS = frozenset({"execute", "executemany", "executescript"})
+ROW_READS = frozenset({"fetchone", "fetchall", "fetchmany"})
+
+
+def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
+    """The SQL an ``execute`` runs, when the code says it: a string constant, or a name bound to
+    one in the function; ``None`` when it is built or passed in at run time."""
+    arg = node.args[0] if node.args else None
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.Name):
+        return constants.get(arg.id)
+    return None
+
+
 def argument_facts(node: ast.Call, receiver: ast.expr | None, known: dict[str, tuple[str, str]]) -> dict:
     return {
         "literals": tuple(literal(a) for a in node.args[:4]),
@@ -286,3 +318,99 @@ def argument_facts(node: ast.Call, receiver: ast.expr | None, known: dict[str, t
         ),
         "payload": payload_of(node, receiver, known),
     }
+
+
+# --- parameters every caller sets to the same constant ---------------------------------------
+
+#: Constants a parameter test can be evaluated with.
+_CONSTANT_TYPES = (bool, int, float, str, type(None))
+
+
+def _constant(node: ast.expr | None) -> str | None:
+    """``repr`` of a constant a flag test can read (``None``, a bool, a number, a string)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
+        return repr(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        return repr(-value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return None
+
+
+def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
+    """(parameter, ``repr`` of its default) for the parameters whose default is a constant."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    return tuple((arg.arg, text) for arg, default in pairs if (text := _constant(default)) is not None)
+
+
+def given_arguments(node: ast.Call) -> tuple[tuple[str, str], ...]:
+    """What a call passes, for the parameters of the function it calls: see CallSite.given."""
+    if not node.args and not node.keywords:
+        return ()
+    given = [
+        ("*", "") if isinstance(arg, ast.Starred) else (str(position), _constant(arg) or "")
+        for position, arg in enumerate(node.args)
+    ]
+    given += [("*", "") if k.arg is None else (k.arg, _constant(k.value) or "") for k in node.keywords]
+    return tuple(given)
+
+
+def stored_names(body: list[ast.stmt]) -> frozenset[str]:
+    """Every name ``body`` binds (assignments, loop targets, ``with ... as``, walrus, ``del``)."""
+    return frozenset(
+        node.id for stmt in body for node in ast.walk(stmt)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
+    )
+
+
+def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
+    """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
+    :func:`guard_holds` to evaluate with what the callers pass."""
+    if params and any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(test)):
+        return ast.unparse(test)
+    return None
+
+
+_UNKNOWN = object()
+_COMPARE = {
+    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+    ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+}
+
+
+def _value(node: ast.expr, env: dict[str, object]) -> object:
+    """The value of ``node`` when the parameters are ``env``, or ``_UNKNOWN``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _value(node.operand, env)
+        return _UNKNOWN if inner is _UNKNOWN else not inner
+    if isinstance(node, ast.BoolOp):
+        # ``a and b`` is false as soon as one part is false, whatever the others are.
+        decisive = not isinstance(node.op, ast.And)
+        parts = [_value(part, env) for part in node.values]
+        if any(part is not _UNKNOWN and bool(part) == decisive for part in parts):
+            return decisive
+        return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+        left, right = _value(node.left, env), _value(node.comparators[0], env)
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        try:
+            return _COMPARE[type(node.ops[0])](left, right)
+        except TypeError:
+            return _UNKNOWN
+    return _UNKNOWN
+
+
+def guard_holds(guards: tuple[str, ...], env: dict[str, object]) -> bool:
+    """False when one of ``guards`` (CallSite.guards) is false with the parameters ``env``: the
+    code behind it never runs. Anything the constants do not settle may hold."""
+    for guard in guards:
+        value = _value(ast.parse(guard, mode="eval").body, env)
+        if value is not _UNKNOWN and not value:
+            return False
+    return True

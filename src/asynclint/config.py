@@ -14,7 +14,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES, RECIPES, BlockingApi
-from asynclint.knowledge.costs import CATEGORY_COSTS, COST_CLASSES, PAYLOAD_GRADES
+from asynclint.knowledge.costs import CATEGORY_COSTS, COST_CLASSES, EVIDENCE_GRADES
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import Hook, Registration
 from asynclint.model import Severity
@@ -373,8 +373,8 @@ def _api(entry: dict) -> BlockingApi:
     if not isinstance(category, str) or category not in CATEGORIES:
         raise ConfigError(f"blocking-apis {name!r}: category must be one of {', '.join(CATEGORIES)}")
     cost = entry.get("cost", CATEGORY_COSTS[category])
-    if not isinstance(cost, str) or (cost not in COST_CLASSES and cost not in PAYLOAD_GRADES):
-        choices = ", ".join([*COST_CLASSES, *PAYLOAD_GRADES])
+    if not isinstance(cost, str) or (cost not in COST_CLASSES and cost not in EVIDENCE_GRADES):
+        choices = ", ".join([*COST_CLASSES, *EVIDENCE_GRADES])
         raise ConfigError(f"blocking-apis {name!r}: cost must be one of {choices}")
     level = entry.get("severity")
     try:

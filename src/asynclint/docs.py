@@ -22,7 +22,9 @@ GRADING = (
     " critical stays critical) where the code really repeats and the cost adds up: inside a loop"
     " (not one over a fixed few constants), or under a root that runs per turn (`env_response`,"
     " `@vf.stop`, `@vf.intercept`, ...), per tool call (tools, `call_tool`, `update_tool_args`), or"
-    " as a sync reward run back to back for every rollout of a group. Code that runs on a first call"
+    " as a sync reward run back to back for every rollout of a group; the cost model below says which"
+    " of these raise each class (a few milliseconds of local disk per turn stay a few milliseconds"
+    " each time: only back to back for a group do they add up to one long stall). Code that runs on a first call"
     " only (a memoized function, a lazy initialisation behind `if self._x is None:`) is low: it"
     " stalls the rollouts in flight once; when start-up (module level, `load_environment`,"
     " `__init__`) calls it first it is not reported at all. Every finding names where it runs"
@@ -34,17 +36,17 @@ GRADING = (
 def cost_model_markdown(category: str | None = None) -> str:
     """The cost classes (all, or those the rule of ``category`` uses), from the cost model's data."""
     from asynclint.knowledge.blocking import BUILTIN_APIS
-    from asynclint.knowledge.costs import COST_CLASSES, PAYLOAD_GRADES
+    from asynclint.knowledge.costs import COST_CLASSES, EVIDENCE_GRADES
 
     used = {api.cost for api in BUILTIN_APIS if category is None or api.category == category}
     names = [name for name in COST_CLASSES if name in used or any(
-        name in PAYLOAD_GRADES[p].values() for p in used if p in PAYLOAD_GRADES
+        name in EVIDENCE_GRADES[p].values() for p in used if p in EVIDENCE_GRADES
     )]
     lines = ["| Cost class | Grade | Frequency raises it | Why |", "|---|---|---|---|"]
     for name in names:
         cost = COST_CLASSES[name]
         grade = cost.severity.label if cost.severity else "not reported"
-        raises = ("loops only: its cost counts the turns" if cost.per_turn else "yes") if cost.repeats else "no"
+        raises = (cost.raised_why or "yes") if cost.raised_by else "no"
         lines.append(f"| `{name}` | {grade} | {raises} | {cost.reason} |")
     return "\n".join(lines) + "\n"
 

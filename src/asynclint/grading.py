@@ -9,11 +9,13 @@ from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
     COST_CLASSES,
     PAYLOAD_GRADES,
+    STATEMENT_GRADES,
     describe_payload,
+    describe_statement,
     grows,
     payload_evidence,
+    statement_evidence,
 )
-from asynclint.knowledge.frameworks import FREQUENT
 from asynclint.model import Severity
 
 #: How often a root runs, in the words a finding uses (``Facts.frequency`` keeps the key).
@@ -46,13 +48,18 @@ class Grade:
 
 
 def cost_of(
-    api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None
+    api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
+    statement: str | None = None,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
-    an instance of a project class whose fields say how large it is."""
+    an instance of a project class whose fields say how large it is; ``statement``: the SQL the
+    call runs or reads the rows of, when the code says it."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
+    if api.cost == "statement":
+        evidence = statement_evidence(statement)
+        return Cost(STATEMENT_GRADES[evidence], describe_statement(evidence, statement))
     grades = PAYLOAD_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)
@@ -72,16 +79,17 @@ def cost_of(
 
 
 def grade(base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool) -> Grade:
-    """``base`` (the cost class's grade, or the configured one) raised by repetition: once per
-    turn, per tool call, per group or inside a loop, when the cost class adds up. Code that
-    runs on a first call only is low, however costly: it stalls the rollouts in flight once."""
+    """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
+    loop, once per turn, per tool call or per group, where the cost class says the cost adds up
+    (``CostClass.raised_by``). Code that runs on a first call only is low, however costly: it
+    stalls the rollouts in flight once."""
     if first_call:
         return Grade(min(base, Severity.LOW), "first-call", "")
-    cost_class = COST_CLASSES[cost]
-    if not cost_class.repeats or base >= Severity.CRITICAL:
+    raised_by = COST_CLASSES[cost].raised_by
+    if base >= Severity.CRITICAL:
         return Grade(base, frequency, "")
-    if in_loop:
+    if in_loop and "loop" in raised_by:
         return Grade(base.escalated(), frequency, "inside a loop")
-    if frequency in FREQUENT and not (frequency == "turn" and cost_class.per_turn):
+    if frequency in raised_by:
         return Grade(base.escalated(), frequency, f"runs {FREQUENCY_WORDS[frequency]}")
     return Grade(base, frequency, "")

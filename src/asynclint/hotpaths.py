@@ -19,12 +19,14 @@ class of the MRO, properties, and the callables that lists and factories hold.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 from collections import deque
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from dataclasses import dataclass, replace
 
+from asynclint.argfacts import guard_holds
 from asynclint.index import (
     ITEM_SUFFIX,
     PARAM,
@@ -208,6 +210,9 @@ class ProjectGraph:
         self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
         self._arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
         self._param_types: dict[tuple[FuncKey, str], str | None] = {}
+        self._root_keys: frozenset[FuncKey] = frozenset()
+        self._project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None = None
+        self._fixed: dict[FuncKey, dict[str, object]] = {}
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._propagate()
@@ -751,12 +756,65 @@ class ProjectGraph:
             return found
         found = self._edges[key] = []
         for site in self._calls_by_caller.get(key, ()):
-            if runs_loop(site.consumer):
+            if runs_loop(site.consumer) or not self.runs(key, site):
                 continue
             for callee in self._targets(key, site):
                 if callee != key and (self.function(callee).is_async or not site.awaited):
                     found.append((callee, site))
         return found
+
+    def runs(self, key: FuncKey, site: CallSite) -> bool:
+        """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
+        ``key`` in the project leaves at (or sets to) one constant, and that is false with it:
+        ``if write_to_log:`` where nothing passes ``write_to_log=True``."""
+        return not site.guards or guard_holds(site.guards, self.fixed_params(key))
+
+    def fixed_params(self, key: FuncKey) -> dict[str, object]:
+        """Parameters of ``key`` every call passes the same constant (or leaves at its constant
+        default) -> that constant. Nothing for a root, a function handed over as a value, a
+        method a call of unknown receiver may mean, or a function nothing in the project calls:
+        someone else calls those, with anything."""
+        found = self._fixed.get(key)
+        if found is not None:
+            return found
+        found = self._fixed[key] = {}
+        calls, escaped, unresolved = self._calls_of_functions()
+        function = self.function(key)
+        sites = calls.get(key)
+        if not sites or key in self._root_keys or key in escaped or function.name in unresolved:
+            return found
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        defaults = dict(function.defaults)
+        for position, name in enumerate(function.params[shift:]):
+            values = set()
+            for site in sites:
+                given = dict(site.given)
+                values.add("" if "*" in given else given.get(name, given.get(str(position), defaults.get(name, ""))))
+            if len(values) == 1 and (value := values.pop()):
+                found[name] = ast.literal_eval(value)
+        return found
+
+    def _calls_of_functions(self) -> tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]]:
+        """Every project call of each project function; the functions also handed over as values;
+        the method names of calls whose receiver the project does not settle."""
+        if self._project_calls is None:
+            calls: dict[FuncKey, list[CallSite]] = {}
+            escaped: set[FuncKey] = set()
+            unresolved: set[str] = set()
+            for position, summary in enumerate(self.summaries):
+                for site in summary.calls:
+                    if site.read:
+                        continue
+                    keys = self.functions_for(self.call_target(site, (position, site.caller)))
+                    for callee in keys:
+                        calls.setdefault(callee, []).append(site)
+                    if not keys and site.method and site.target is None and site.self_ref is None:
+                        unresolved.add(site.method)  # ``self``/``super()`` calls resolve or are the library's
+                for ref in summary.refs:
+                    target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
+                    escaped.update(self.functions_for(target))
+            self._project_calls = (calls, escaped, unresolved)
+        return self._project_calls
 
     def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
         """What a call runs: the function its target names, and when it is called through
@@ -870,7 +928,9 @@ class ProjectGraph:
         # from inside a loop is graded by the loop, whatever the order of the calls, and each
         # state's parent was found before it (the chains cannot cycle).
         queue: deque[HotState] = deque()
-        for key, hook in sorted(self._roots().items()):
+        roots = self._roots()
+        self._root_keys = frozenset(roots)
+        for key, hook in sorted(roots.items()):
             root = HotInfo(key, hook, None, 0, False, 0)
             self.states[(key, root.raised, False)] = root
             queue.append((key, root.raised, False))

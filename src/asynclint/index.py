@@ -31,17 +31,25 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from asynclint.argfacts import (
+    ROW_READS,
+    STATEMENT_RUNS,
     argument_facts,
+    constant_defaults,
     first_turn_guard,
     fixed_iterable,
+    given_arguments,
     guard_target,
     loop_item,
+    param_test,
     payload_of_value,
     scalar_annotation,
     state_get,
     state_key,
+    statement_text,
+    stored_names,
     stores,
     tuple_return_annotations,
+    waits_until,
 )
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
@@ -226,6 +234,8 @@ class Function:
     decorators: tuple[str, ...] = ()
     col: int = 1  # 1-based column of ``def`` / ``async def``
     params: tuple[str, ...] = ()  # positional then keyword-only parameter names, ``self`` included
+    #: Parameters whose default is a constant: (name, ``repr`` of the default).
+    defaults: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +304,17 @@ class CallSite:
     #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
     arguments: tuple[str, ...] = ()
     keyword_arguments: tuple[tuple[str, str], ...] = ()
+    #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
+    #: default), as source, each one that must hold for the call to run (``not (...)`` in an
+    #: ``else``): the project graph evaluates them with the constants every caller passes (see
+    #: :func:`asynclint.argfacts.guard_holds`).
+    guards: tuple[str, ...] = ()
+    #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
+    #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
+    given: tuple[tuple[str, str], ...] = ()
+    #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
+    #: the function), when the code says it: see :func:`asynclint.argfacts.statement_text`.
+    statement: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +420,15 @@ class _Frame:
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or a dict display it was just bound to (``response = {"ok": False, "grid": grid}``).
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Names bound to a string constant (an SQL statement written once, run later by name).
+    constants: dict[str, str] = field(default_factory=dict)
+    #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
+    #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
+    statement: str | None = None
+    #: The flag tests of the ``if``s around the current statement (see CallSite.guards), and
+    #: the flags they may read: parameters with a constant default never bound again.
+    guards: list[str] = field(default_factory=list)
+    flags: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
 
@@ -759,6 +789,10 @@ class _Indexer:
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
+            # Asked of every ``execute``: the receiver's type may be settled only project-wide.
+            statement=self._statement(node, method),
+            guards=tuple(self.frame.guards),
+            given=given_arguments(node) if api is None else (),
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))
@@ -878,6 +912,14 @@ class _Indexer:
 
     def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
         return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()
+
+    def _statement(self, node: ast.Call, method: str | None) -> str | None:
+        if method in STATEMENT_RUNS:
+            # A name bound here, else a module-level constant (``EMAIL_SQL = "SELECT ..."``).
+            constants = {**self.frames[0].constants, **self.frame.constants}
+            self.frame.statement = statement_text(node, constants)
+            return self.frame.statement
+        return self.frame.statement if method in ROW_READS else None
 
     def _data_receiver(self, node: ast.Call) -> ast.expr | None:
         """The object a method is called on, unless it is a module or class (``json.dumps``,
@@ -1023,6 +1065,8 @@ class _Indexer:
         guarded = guard_target(stmt.test, ready=True)
         if guarded == "<exists>":
             return True  # ``if path.exists(): return path`` -- the rest makes the file, once
+        if waits_until(stmt.test, rest):
+            return True  # ``if server_up(): return`` -- the rest starts it and waits until it is up
         return (
             guarded is not None and self._fixed_key(stmt.test) and self._persistent(guarded) and stores(rest, guarded)
         )
@@ -1084,6 +1128,11 @@ class _Indexer:
                 self.bind(target, value)
                 if isinstance(target, ast.Name) and _filled_dict(node.value):
                     self.frame.payloads[target.id] = payload_of_value(node.value)
+                if isinstance(target, ast.Name):
+                    if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                        self.frame.constants[target.id] = node.value.value
+                    else:
+                        self.frame.constants.pop(target.id, None)
                 if isinstance(value, Sym) and (alias := self._module_alias(target)) is not None:
                     self.frame.bindings[alias] = value  # read as ``from x import y as alias``
                 if elements is not None and isinstance(target, ast.Tuple) and len(target.elts) == len(elements):
@@ -1170,10 +1219,16 @@ class _Indexer:
             first_turn = not lazy and first_turn_guard(node.test, node.body)
             self.frame.once += lazy
             self.frame.first_turn += first_turn
+            tested = param_test(node.test, self.frame.flags)
+            guards = self.frame.guards
+            guards += [tested] if tested else []
             self.visit_body(node.body)
             self.frame.once -= lazy
             self.frame.first_turn -= first_turn
+            if tested:
+                guards[-1] = f"not ({tested})"
             self.visit_body(node.orelse)
+            del guards[len(guards) - bool(tested):]
             self.frame.conditional -= 1
         elif isinstance(node, ast.Global):
             self.frame.globals.update(node.names)
@@ -1342,6 +1397,7 @@ class _Indexer:
                 decorators=tuple(decorators),
                 col=self._col(node.lineno, node.col_offset),
                 params=tuple(arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)),
+                defaults=constant_defaults(node.args),
             )
         )
         if cls is not None:
@@ -1351,7 +1407,10 @@ class _Indexer:
                 self.class_properties.setdefault(cls, set()).add(node.name)
         else:
             outer.bindings[node.name] = Sym(global_qn)
-        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls)
+        # Flags are parameters with a constant default, never bound again in the body (a loop
+        # may bind one after the test): their tests are the ones the callers settle.
+        flags = frozenset(name for name, _ in self.functions[index].defaults) - stored_names(node.body)
+        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
         params = [*node.args.posonlyargs, *node.args.args]
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):

@@ -12,7 +12,8 @@ class BlockingApi:
     pattern: str
     category: str
     #: What one call costs: a class of :data:`asynclint.knowledge.costs.COST_CLASSES`, or a
-    #: payload-graded cost (``payload``, ``payload-fast``) that the argument's evidence settles.
+    #: cost the evidence about the call settles (``payload``, ``payload-fast``: the argument's
+    #: size; ``statement``: the SQL it runs), see ``costs.EVIDENCE_GRADES``.
     cost: str
     fix: str | None = None
     unless: frozenset[str] = frozenset()  # method names exempt from a ``**`` pattern

@@ -122,7 +122,8 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("sqlite3.connect", "sdk", "disk-metadata", "to-thread"),
         *many("sdk", "disk-metadata", "to-thread", "rollback interrupt", "sqlite3.connect."),
         BlockingApi("sqlite3.connect.commit", "sdk", "disk-content", "to-thread"),
-        BlockingApi("sqlite3.connect.**", "sdk", "local-store", "to-thread", _NOT_A_REQUEST),
+        # Queries are graded by the statement they run (knowledge.costs.STATEMENT_GRADES).
+        BlockingApi("sqlite3.connect.**", "sdk", "statement", "to-thread", _NOT_A_REQUEST),
         BlockingApi("elasticsearch.Elasticsearch.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("qdrant_client.QdrantClient.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("pinecone.Pinecone.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),

@@ -11,11 +11,17 @@ cheaper than that is not worth reporting at all.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from asynclint.knowledge.frameworks import FREQUENT
 from asynclint.model import Severity
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
+
+
+#: What raises a grade: running inside a loop, and the frequencies of a root that repeat.
+REPETITIONS: frozenset[str] = FREQUENT | {"loop"}
 
 
 @dataclass(frozen=True)
@@ -23,45 +29,57 @@ class CostClass:
     name: str
     #: The grade of one call; ``None``: cheaper inline than any way of moving it off the loop.
     severity: Severity | None
-    #: Running it more often (per turn, per tool call, in a loop) raises the grade: the cost is
-    #: large enough to add up. Microsecond costs stay microseconds, however often they run.
-    repeats: bool
+    #: The repetitions that raise the grade one level (of :data:`REPETITIONS`): where the cost
+    #: adds up. Microsecond costs stay microseconds, however often they run (empty).
+    raised_by: frozenset[str]
     reason: str
-    #: Its cost already counts the turns of a rollout: a per-turn root does not raise it again
-    #: (a loop inside the turn still does).
-    per_turn: bool = False
     #: What the call does, when that says more than its category's words ("does disk I/O").
     what: str = ""
+    #: Why only some repetitions raise it, for the docs ("" when every one does, or none).
+    raised_why: str = ""
 
+
+#: A bounded local cost (a small file, one keyed row) adds up only where the calls run back to
+#: back in one step of the loop: a sync reward for every rollout of a group. Once per turn or per
+#: tool call it is a stall of milliseconds between two model calls of seconds, as it is once per
+#: rollout; a loop inside one step writes the few files that step has.
+_BACK_TO_BACK = frozenset({"group"})
+_BOUNDED = "back to back for a group only: a few ms each, the stall does not grow per turn or tool call"
 
 COST_CLASSES: dict[str, CostClass] = {
     cost.name: cost
     for cost in (
-        CostClass("sleep", C, True, "sleeps the whole thread for as long as asked"),
-        CostClass("network", C, True, "waits on a remote host: tens of milliseconds to seconds, unbounded"),
-        CostClass("child-process", C, True, "waits for a child process: as long as the child runs"),
-        CostClass("thread-wait", C, True, "waits for another thread or process: unbounded"),
-        CostClass("process-start", M, True, "forks and execs a child process: about a millisecond"),
-        CostClass("disk-content", H, True, "reads, writes, copies or deletes file contents: milliseconds, "
-                                           "unbounded on network storage"),
-        CostClass("local-store", H, True, "queries a local database or in-process store: disk and CPU"),
-        CostClass("client-build", H, True, "builds a TLS context and a connection pool: about 60 ms"),
-        CostClass("disk-metadata", L, False, "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
-                                             "on a local disk", what="makes a filesystem metadata call"),
-        CostClass("lazy-open", L, False, "reads a header only; decoding happens on first use",
+        CostClass("sleep", C, REPETITIONS, "sleeps the whole thread for as long as asked"),
+        CostClass("network", C, REPETITIONS, "waits on a remote host: tens of milliseconds to seconds, unbounded"),
+        CostClass("child-process", C, REPETITIONS, "waits for a child process: as long as the child runs"),
+        CostClass("thread-wait", C, REPETITIONS, "waits for another thread or process: unbounded"),
+        CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
+        CostClass("disk-content", H, _BACK_TO_BACK, "reads, writes, copies or deletes file contents: milliseconds "
+                                                    "on a local disk", raised_why=_BOUNDED),
+        CostClass("local-store", H, REPETITIONS, "queries a local database or in-process store: disk and CPU, "
+                                                 "unbounded for a statement built at run time",
+                  what="queries a local database or in-process store"),
+        CostClass("local-lookup", H, _BACK_TO_BACK, "a fixed statement reading rows of one table by key: "
+                                                    "sub-ms to ms of disk I/O", raised_why=_BOUNDED,
+                  what="reads rows of a local database by key"),
+        CostClass("client-build", H, REPETITIONS, "builds a TLS context and a connection pool: about 60 ms"),
+        CostClass("disk-metadata", L, frozenset(), "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
+                                                   "on a local disk", what="makes a filesystem metadata call"),
+        CostClass("lazy-open", L, frozenset(), "reads a header only; decoding happens on first use",
                   what="opens a file and reads its header"),
-        CostClass("cpu-heavy", M, True, "CPU work holding the GIL: milliseconds to seconds"),
-        CostClass("payload-whole", H, True, "a whole state, trajectory, history, dataset or file's contents: "
-                                            "milliseconds, growing with the rollout"),
-        CostClass("payload-growing", H, True, "a history that grows every turn, re-processed inside the turn: "
-                                              "quadratic per rollout", per_turn=True),
-        CostClass("payload-whole-fast", M, True, "a whole rollout-sized payload, through a fast serializer"),
-        CostClass("payload-unknown", L, False, "a payload of unknown size: cheap unless it is large"),
-        CostClass("payload-small", None, False, "one reply, one message, a tool call's arguments or a short "
-                                                "literal: microseconds, less than a thread hop (41 µs)"),
-        CostClass("trivial", L, False, "returns at once: microseconds (``time.sleep(0)`` only yields the GIL)",
-                  what="yields the GIL and returns"),
-        CostClass("configured", None, True, "graded by the project's configuration"),
+        CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
+        CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
+                                                   "milliseconds, growing with the rollout"),
+        CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "
+                                                              "the turn: quadratic per rollout",
+                  raised_why="loops only: its cost counts the turns"),
+        CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
+        CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
+        CostClass("payload-small", None, frozenset(), "one reply, one message, a tool call's arguments or a short "
+                                                      "literal: microseconds, less than a thread hop (41 µs)"),
+        CostClass("trivial", L, frozenset(), "returns at once: microseconds (``time.sleep(0)`` only yields the GIL, "
+                                             "``BEGIN`` only marks a transaction)", what="returns at once"),
+        CostClass("configured", None, REPETITIONS, "graded by the project's configuration"),
     )
 }
 
@@ -100,6 +118,61 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     },
 }
 
+#: SQL graded by its text (the DB-API entries whose cost is ``statement``: ``execute`` and the
+#: ``fetch*`` that reads the rows of the statement last run): evidence -> cost class. A statement
+#: built or passed in at run time (model-written SQL, an f-string) is unbounded.
+STATEMENT_GRADES: dict[str, str] = {
+    "trivial": "trivial",
+    "commit": "disk-content",  # an fsync, as ``connection.commit()``
+    "rollback": "disk-metadata",  # as ``connection.rollback()``
+    "lookup": "local-lookup",
+    "query": "local-store",
+    "built": "local-store",
+}
+#: A statement's first keyword that decides its evidence alone.
+STATEMENT_LEADS: dict[str, str] = {
+    "BEGIN": "trivial", "SAVEPOINT": "trivial", "COMMIT": "commit", "END": "commit", "ROLLBACK": "rollback",
+}
+#: Words of a ``SELECT`` that make it more than reading rows of one table by key: a join, a
+#: full-text or pattern match, sorting, grouping, a union, a subquery's second ``SELECT``.
+SCAN_WORDS: frozenset[str] = frozenset(
+    "JOIN MATCH LIKE GLOB REGEXP ORDER GROUP UNION DISTINCT EXISTS IN".split()
+)
+
+
+#: Every cost a knowledge entry may name that evidence about the call settles: name -> evidence
+#: -> cost class.
+EVIDENCE_GRADES: dict[str, dict[str, str]] = {**PAYLOAD_GRADES, "statement": STATEMENT_GRADES}
+
+
+def statement_evidence(sql: str | None) -> str:
+    """A key of :data:`STATEMENT_GRADES` for the SQL text ``sql`` (``None``: built at run time)."""
+    if sql is None:
+        return "built"
+    text = re.sub(r"--[^\n]*|/\*.*?\*/|'[^']*'", " ", sql, flags=re.S).upper()  # comments, string literals
+    upper = re.findall(r"\w+|=", text)
+    if not upper:
+        return "query"
+    if upper[0] in STATEMENT_LEADS:
+        return STATEMENT_LEADS[upper[0]]
+    tables = re.search(r"\bFROM\b(.*?)\bWHERE\b", text, flags=re.S)
+    if (
+        upper[0] == "SELECT" and upper.count("SELECT") == 1 and tables is not None and "," not in tables.group(1)
+        and "=" in upper and not SCAN_WORDS.intersection(upper)
+    ):
+        return "lookup"
+    return "query"
+
+
+def describe_statement(evidence: str, sql: str | None) -> str:
+    """The evidence in words, for messages."""
+    if sql is None:
+        return "a statement built at run time: unbounded"
+    first = " ".join(sql.split())[:40]
+    kind = {"lookup": "reads rows of one table by key", "trivial": "returns at once"}.get(evidence, "runs on the local database")
+    return f"`{first}`: {kind}"
+
+
 #: Name tokens of a whole rollout-sized payload: the last token of a name, attribute or
 #: string key decides (``state["trajectory"]`` and ``chat_history`` are whole,
 #: ``state["answer"]`` and ``state_id`` are not).
@@ -121,6 +194,8 @@ SMALL_TOKENS: frozenset[str] = frozenset(
     "content text reply answer arguments args argument line message msg action move guess tool_call "
     "params parameters config settings chunk token key id name label value status error reason".split()
 )
+#: A getter's result is what its name says after this prefix (``env.get_state()`` is a state).
+GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
 
@@ -134,6 +209,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "whole"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
+    if shape == "call" and word.lower().startswith(GETTER_PREFIX):
+        return payload_evidence("name", word[len(GETTER_PREFIX):])  # ``get_state()`` returns the state
     tokens = word.lower().rsplit("_", 1)
     last = tokens[-1]
     if last in WHOLE_TOKENS or word.lower() in WHOLE_TOKENS or word.lower() in WHOLE_NAMES:

@@ -145,6 +145,8 @@ class CheckContext:
             if found is None:
                 continue
             key, hot, site = found
+            if not graph.runs(key, site):
+                continue  # behind a flag every caller leaves off
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project

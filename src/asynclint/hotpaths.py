@@ -164,6 +164,8 @@ class ProjectGraph:
         self.classes: dict[str, tuple[int, ClassInfo]] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.values: dict[str, str] = {}
+        #: Module-level values -> (path, line, column) of the call that built them.
+        self.built: dict[str, tuple[str, int, int]] = {}
         self.callables: dict[str, tuple[str, ...]] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
@@ -179,6 +181,7 @@ class ProjectGraph:
             for key, stored in summary.injected:
                 self.injected[key] = stored if self.injected.get(key, stored) == stored else ""
             self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
+            self.built.update((f"{summary.module}.{name}", (summary.path, line, col)) for name, line, col in summary.built)
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
@@ -529,6 +532,14 @@ class ProjectGraph:
         if handoff.named and self.canonical(handoff.value) not in self.values:
             return None
         return self.resolve(handoff.value) if handoff.value else None
+
+    def built_at(self, summary: ModuleSummary, handoff: Handoff) -> tuple[str, int, int] | None:
+        """(path, line, column) of the call that built the object handed over, when the project
+        shows it: in the hand-over's module, or where an imported value (``JUDGE = OpenAI()``) is
+        defined."""
+        if handoff.built is not None:
+            return (summary.path, *handoff.built)
+        return self.built.get(self.canonical(handoff.value)) if handoff.named else None
 
     def as_written(self, name: str) -> str:
         """``name`` as a reader writes it: ``slowlib.Client().query`` (a method of an instance of

@@ -120,7 +120,8 @@ V1 = PROJECTS / "v1_env"
 
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
-        "asyncio_app", "judges_env", "judges_old", "registrations_env", "side_envs", "v0_env", "v1_env", "v1_tools", "values_env",
+        "asyncio_app", "judges_env", "judges_old", "registrations_env", "rewards_threaded", "side_envs", "v0_env", "v1_env",
+        "v1_tools", "values_env",
     ]
 
 
@@ -297,6 +298,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/judges.py", "StrictJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
+    ("rewards_threaded/rewards_threaded/env.py", "CachedRubric.score_rollout"): ("per rollout hook", "score_rollout"),
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),
@@ -619,9 +621,39 @@ def test_a_sync_judge_blocks_with_any_client_or_none(version: str) -> None:
 
 def test_before_the_judge_existed_nothing_is_reported_at_the_constructor() -> None:
     """verifiers 0.1.1 has no ``judge``; its JudgeRubric scores with a sync reward of its own, which
-    its rubric runs in ``asyncio.to_thread``: a sync client handed over blocks a worker, not the loop.
-    So nothing is reported where the client is handed over, and the calls are as without a version."""
-    assert sorted(_judged_lines((("verifiers", "0.1.1"),))) == HANDED_SYNC
+    its rubric runs in ``asyncio.to_thread`` like every reward (OFFLOADED_HOOKS): a sync client
+    handed over blocks a worker, not the loop. So nothing is reported where the client is handed
+    over, nor in the project's rewards."""
+    assert sorted(_judged_lines((("verifiers", "0.1.1"),))) == []
+
+
+REWARDS_THREADED = PROJECTS / "rewards_threaded"
+RT_REWARDS = "rewards_threaded/rewards_threaded/rewards.py"
+
+
+@pytest.mark.parametrize("versions", [(("verifiers", "0.1.2"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.2", "0.3.1", "unknown"])
+def test_rewards_run_on_the_loop_from_verifiers_0_1_2_on(versions) -> None:
+    """Near miss of rewards_threaded (pinned 0.1.1, where nothing only a reward reaches is
+    reported): the same code with 0.1.2 or later, or with the version unknown, calls its sync
+    rewards inline, so what they reach is reported, graded as a group's rewards run back to back."""
+    result = check_sources(load_sources(REWARDS_THREADED), Config(root=REWARDS_THREADED, framework_versions=versions))
+    found = {(f.line, f.code): f for f in result.findings}
+    assert sorted(found) == sorted([
+        (line_of(RT_REWARDS, "requests.get("), "ASL102"), (line_of(RT_REWARDS, "time.sleep("), "ASL101"),
+        (line_of(RT_REWARDS, "with open(path)"), "ASL107"), (line_of(RT_REWARDS, "json.load(handle)"), "ASL111"),
+    ])
+    assert {f.facts.root_kind for f in found.values()} == {"sync reward function"}
+
+
+@pytest.mark.parametrize("version", ["0.1.1", "0.1.0", "0.1.1.post1"])
+def test_before_verifiers_0_1_2_rewards_run_in_worker_threads(version: str) -> None:
+    """Only what the rubric's own ``score_rollout`` (awaited on the loop) reaches is reported."""
+    config = Config(root=REWARDS_THREADED, framework_versions=(("verifiers", version),))
+    result = check_sources(load_sources(REWARDS_THREADED), config)
+    assert {(f.line, f.code, f.facts.root) for f in result.findings} == {
+        (line_of(RT_REWARDS, "with open(path)"), "ASL107", "CachedRubric.score_rollout"),
+        (line_of(RT_REWARDS, "json.load(handle)"), "ASL111", "CachedRubric.score_rollout"),
+    }
 
 
 def test_the_runner_reads_the_framework_version_the_project_pins(tmp_path: Path) -> None:

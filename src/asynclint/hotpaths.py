@@ -149,8 +149,12 @@ class ProjectGraph:
         registrations: Iterable[Registration] = (),
         catalogue: Catalogue | None = None,
         memoizers: Iterable[str] = (),
+        offloaded: Iterable[Hook] = (),
     ):
         self.summaries = summaries
+        #: Hooks the project's release of the framework runs in worker threads (OFFLOADED_HOOKS):
+        #: what is registered as one is no hot root.
+        self._offloaded = frozenset(offloaded)
         self._producers = (catalogue or Catalogue()).producers
         self._memoizers = MEMOIZERS.union(memoizers)
         self._registrations = tuple(registrations)
@@ -683,7 +687,7 @@ class ProjectGraph:
                 if ref.offloaded or ref.away is not None:
                     continue
                 hook = self.registration(ref)
-                if hook is None or self._in_own_process(position, ref.caller):
+                if hook is None or hook in self._offloaded or self._in_own_process(position, ref.caller):
                     continue
                 if ref.function is not None:  # a lambda written in the call
                     keys = [(position, ref.function)]
@@ -693,6 +697,8 @@ class ProjectGraph:
                 for key in keys:
                     # v0 scores a group by calling sync rewards back to back
                     own = SYNC_REWARD if hook is REWARD and not self.function(key).is_async else hook
+                    if own in self._offloaded:
+                        continue
                     if key not in found or own.frequency in FREQUENT:
                         found[key] = own
         return found

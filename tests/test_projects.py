@@ -34,16 +34,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from conftest import expectations
 
+from asynclint import baseline
 from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.pipeline import check_sources
 from asynclint.files import module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.libraries import Installed, pinned, project_versions
-from asynclint.model import ChainLink, Finding, Result
+from asynclint.model import ChainLink, Finding, RelatedLocation, Result
+from asynclint.report.json_report import render_json
+from asynclint.report.sarif import render_sarif
 from asynclint.runner import PARALLEL_THRESHOLD, run_check
 
 PROJECTS = Path(__file__).parent / "fixtures" / "projects"
@@ -116,7 +120,8 @@ V1 = PROJECTS / "v1_env"
 
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
-        "asyncio_app", "judges_env", "judges_old", "registrations_env", "side_envs", "v0_env", "v1_env", "v1_tools", "values_env",
+        "asyncio_app", "judges_env", "judges_old", "registrations_env", "rewards_threaded", "side_envs", "v0_env", "v1_env",
+        "v1_tools", "values_env",
     ]
 
 
@@ -284,6 +289,7 @@ Words = tuple[str | tuple[str, ...], ...]  # every item must appear; a tuple ite
 ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged"): ("reward function", "judge_client"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.asks_the_client"): ("reward function", "judge_client"),
+    ("judges_env/judges_env/env.py", "load_environment.<locals>.judged_by_bound"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "GradingRubric.correct"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "by_name"): ("reward function", "judge_client"),
     ("judges_old/judges_old/rubrics.py", "StrictRubric.strict"): ("sync reward function", "verifiers 0.1.2", ">= 0.1.3"),
@@ -292,6 +298,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/judges.py", "StrictJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
+    ("rewards_threaded/rewards_threaded/env.py", "CachedRubric.score_rollout"): ("per rollout hook", "score_rollout"),
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),
@@ -486,6 +493,89 @@ def test_cli_parallel_indexing_gives_the_same_json(tmp_path: Path) -> None:
     assert actual == expected_entries(load_sources(V0))
 
 
+# -- related places: where a handed client was built and handed over --------------------------------
+
+JUDGES_ENV = PROJECTS / "judges_env"
+JE_ENV, JE_CLIENTS = "judges_env/judges_env/env.py", "judges_env/judges_env/clients.py"
+BUILT_AND_HANDED = "the client is built and handed to `JudgeRubric(judge_client=...)` here"
+BUILT = "the client handed to `JudgeRubric(judge_client=...)` is built here"
+HANDED = "the client is handed to `JudgeRubric(judge_client=...)` here"
+
+
+def _judges_env_related() -> dict[int, tuple[RelatedLocation, ...]]:
+    """env.py's findings: line -> related places."""
+    return {f.line: f.related for f in run(JUDGES_ENV).findings if f.path == JE_ENV}
+
+
+def test_a_handed_clients_finding_names_where_it_was_built_and_handed_over() -> None:
+    related = _judges_env_related()
+    used = line_of(JE_ENV, "used = vf.JudgeRubric(")
+    # ``judge_client=OpenAI()``: built in the hand-over, one place.
+    assert related[line_of(JE_ENV, "await used.judge(")] == (RelatedLocation(JE_ENV, used, BUILT_AND_HANDED),)
+    # ``judge_client=JUDGE``, built in another module.
+    assert related[line_of(JE_ENV, "through_client.judge_client.chat")] == (
+        RelatedLocation(JE_CLIENTS, line_of(JE_CLIENTS, "JUDGE = OpenAI()"), BUILT),
+        RelatedLocation(JE_ENV, line_of(JE_ENV, "through_client = vf.JudgeRubric("), HANDED),
+    )
+    # ``client = OpenAI()`` a line before ``JudgeRubric(judge_client=client)``.
+    assert related[line_of(JE_ENV, "await bound_earlier.judge(")] == (
+        RelatedLocation(JE_ENV, line_of(JE_ENV, "client = OpenAI()"), BUILT),
+        RelatedLocation(JE_ENV, line_of(JE_ENV, "bound_earlier = vf.JudgeRubric("), HANDED),
+    )
+
+
+def test_related_places_stay_off_the_chain() -> None:
+    """The fixers read the chain as root -> calls -> the offending call: no hand-over in it."""
+    for finding in run(JUDGES_ENV).findings:
+        assert finding.related and (finding.chain[-1].path, finding.chain[-1].line) == (finding.path, finding.line)
+        assert not {(link.path, link.line) for link in finding.chain} & {(r.path, r.line) for r in finding.related}
+
+
+def test_related_places_in_json_and_sarif() -> None:
+    result = run(JUDGES_ENV)
+    line = line_of(JE_ENV, "through_client.judge_client.chat")
+    document = json.loads(render_json(result))
+    schema = json.loads((Path(__file__).parent / "data" / "asynclint-report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(document)
+    (finding,) = [f for f in document["findings"] if (f["path"], f["line"]) == (JE_ENV, line)]
+    built = line_of(JE_CLIENTS, "JUDGE = OpenAI()")
+    handed = line_of(JE_ENV, "through_client = vf.JudgeRubric(")
+    assert finding["facts"]["built_at"] == f"{JE_CLIENTS}:{built}" and finding["facts"]["handed_at"] == f"{JE_ENV}:{handed}"
+    assert finding["related"] == [
+        {"path": JE_CLIENTS, "line": built, "column": None, "message": BUILT},
+        {"path": JE_ENV, "line": handed, "column": None, "message": HANDED},
+    ]
+    log = json.loads(render_sarif(result))
+    sarif_schema = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(sarif_schema).validate(log)
+    (sarif,) = [
+        r for r in log["runs"][0]["results"]
+        if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == JE_ENV
+        and r["locations"][0]["physicalLocation"]["region"]["startLine"] == line
+    ]
+    assert [
+        (place["id"], place["physicalLocation"]["artifactLocation"]["uri"],
+         place["physicalLocation"]["region"], place["message"]["text"])
+        for place in sarif["relatedLocations"]
+    ] == [(1, JE_CLIENTS, {"startLine": built}, BUILT), (2, JE_ENV, {"startLine": handed}, HANDED)]
+
+
+def test_moving_the_constructor_keeps_the_baseline() -> None:
+    """Related places (and ``built_at``) are not fingerprinted: building the client a few lines
+    further down is no new finding."""
+    sources = load_sources(JUDGES_ENV)
+    before = run(JUDGES_ENV, sources).findings
+    recorded = baseline.parse(baseline.render(before))
+    moved = [
+        SourceFile(s.path, s.text.replace("JUDGE = OpenAI()", "\n\nJUDGE = OpenAI()"), s.module, s.package, s.imports)
+        if s.path == JE_CLIENTS else s
+        for s in sources
+    ]
+    after = run(JUDGES_ENV, moved).findings
+    assert [f.related for f in after] != [f.related for f in before]
+    assert recorded.split(after) == ((), len(before))
+
+
 # -- the framework's release ----------------------------------------------------------------------
 
 JUDGES_OLD = PROJECTS / "judges_old"
@@ -531,9 +621,39 @@ def test_a_sync_judge_blocks_with_any_client_or_none(version: str) -> None:
 
 def test_before_the_judge_existed_nothing_is_reported_at_the_constructor() -> None:
     """verifiers 0.1.1 has no ``judge``; its JudgeRubric scores with a sync reward of its own, which
-    its rubric runs in ``asyncio.to_thread``: a sync client handed over blocks a worker, not the loop.
-    So nothing is reported where the client is handed over, and the calls are as without a version."""
-    assert sorted(_judged_lines((("verifiers", "0.1.1"),))) == HANDED_SYNC
+    its rubric runs in ``asyncio.to_thread`` like every reward (OFFLOADED_HOOKS): a sync client
+    handed over blocks a worker, not the loop. So nothing is reported where the client is handed
+    over, nor in the project's rewards."""
+    assert sorted(_judged_lines((("verifiers", "0.1.1"),))) == []
+
+
+REWARDS_THREADED = PROJECTS / "rewards_threaded"
+RT_REWARDS = "rewards_threaded/rewards_threaded/rewards.py"
+
+
+@pytest.mark.parametrize("versions", [(("verifiers", "0.1.2"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.2", "0.3.1", "unknown"])
+def test_rewards_run_on_the_loop_from_verifiers_0_1_2_on(versions) -> None:
+    """Near miss of rewards_threaded (pinned 0.1.1, where nothing only a reward reaches is
+    reported): the same code with 0.1.2 or later, or with the version unknown, calls its sync
+    rewards inline, so what they reach is reported, graded as a group's rewards run back to back."""
+    result = check_sources(load_sources(REWARDS_THREADED), Config(root=REWARDS_THREADED, framework_versions=versions))
+    found = {(f.line, f.code): f for f in result.findings}
+    assert sorted(found) == sorted([
+        (line_of(RT_REWARDS, "requests.get("), "ASL102"), (line_of(RT_REWARDS, "time.sleep("), "ASL101"),
+        (line_of(RT_REWARDS, "with open(path)"), "ASL107"), (line_of(RT_REWARDS, "json.load(handle)"), "ASL111"),
+    ])
+    assert {f.facts.root_kind for f in found.values()} == {"sync reward function"}
+
+
+@pytest.mark.parametrize("version", ["0.1.1", "0.1.0", "0.1.1.post1"])
+def test_before_verifiers_0_1_2_rewards_run_in_worker_threads(version: str) -> None:
+    """Only what the rubric's own ``score_rollout`` (awaited on the loop) reaches is reported."""
+    config = Config(root=REWARDS_THREADED, framework_versions=(("verifiers", version),))
+    result = check_sources(load_sources(REWARDS_THREADED), config)
+    assert {(f.line, f.code, f.facts.root) for f in result.findings} == {
+        (line_of(RT_REWARDS, "with open(path)"), "ASL107", "CachedRubric.score_rollout"),
+        (line_of(RT_REWARDS, "json.load(handle)"), "ASL111", "CachedRubric.score_rollout"),
+    }
 
 
 def test_the_runner_reads_the_framework_version_the_project_pins(tmp_path: Path) -> None:

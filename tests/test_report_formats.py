@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from asynclint.model import ChainLink, Facts, FileError, Finding, FixInfo, Result, RuleMeta, Severity
+from asynclint.model import ChainLink, Facts, FileError, Finding, FixInfo, RelatedLocation, Result, RuleMeta, Severity
 from asynclint.report import FORMATS, render
 from asynclint.report.concise import render_concise
 from asynclint.report.github import render_github
@@ -38,15 +38,21 @@ CPU_MESSAGE = "100% of the loop;\nliterally %0A, and a [bold]markup[/bold] look-
 
 
 
-def make_finding(path, span, code, rule, severity, message, chain=(), fix=None, facts=Facts()) -> Finding:
+def make_finding(path, span, code, rule, severity, message, chain=(), fix=None, facts=Facts(), related=()) -> Finding:
     """A finding whose ``span`` is ``(line, column, end_line, end_column)``."""
-    return Finding(path, *span, code, rule, severity, message, chain, fix, facts)
+    return Finding(path, *span, code, rule, severity, message, chain, fix, facts, related=related)
 
 
 HTTP_FACTS = Facts(
     callee="requests.get", function="fetch_token", root="Env.setup_state", root_kind="per-rollout hook",
     frequency="rollout", context="env loop", cost="network", evidence="waits on a remote host",
     via=("Env.setup_state",), knowledge="catalogue",
+)
+
+#: Places off the chain: one known to the column, one to the line only.
+RELATED = (
+    RelatedLocation("src/app/clients.py", 5, "the client handed to `JudgeRubric(judge_client=...)` is built here", 8),
+    RelatedLocation(WEIRD_PATH, 22, "the client is handed to `JudgeRubric(judge_client=...)` here"),
 )
 
 
@@ -57,7 +63,7 @@ FINDINGS = (
     ),
     make_finding(
         "src/app/env.py", (30, 5, 31, 2), "ASY110", "blocking-file-io", Severity.HIGH,
-        "`open()` reads the disk",
+        "`open()` reads the disk", related=RELATED,
     ),
     make_finding(
         WEIRD_PATH, (3, 1, 3, 12), "ASY120", "cpu-heavy", Severity.MEDIUM, CPU_MESSAGE,
@@ -104,7 +110,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 3
+    assert document["version"] == 4
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -127,15 +133,20 @@ def test_json_round_trips_every_value():
             "cost": "network", "evidence": "waits on a remote host", "escalation": "", "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
             "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",
-            "sync_method": "", "sync_in": "", "async_from": "",
+            "built_at": "", "sync_method": "", "sync_in": "", "async_from": "",
             "awaited": "", "suppression": "", "unused": [], "unknown": [],
         },
+        "related": [],
     }
     assert list(document["findings"][0]) == [
         "path", "line", "column", "end_line", "end_column",
-        "code", "rule", "severity", "message", "chain", "fix", "facts",
+        "code", "rule", "severity", "message", "chain", "fix", "facts", "related",
     ]
     assert document["findings"][1]["chain"] == []
+    assert document["findings"][1]["related"] == [
+        {"path": "src/app/clients.py", "line": 5, "column": 8, "message": RELATED[0].message},
+        {"path": WEIRD_PATH, "line": 22, "column": None, "message": RELATED[1].message},
+    ]
     assert document["findings"][1]["fix"] is None
     assert document["findings"][2]["fix"] == {"safe": False, "title": "Offload to a process pool"}
     assert document["findings"][2]["message"] == CPU_MESSAGE
@@ -147,8 +158,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 3,'
-    assert render_json(Result()) == '{\n  "version": 3,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 4,'
+    assert render_json(Result()) == '{\n  "version": 4,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------
@@ -232,6 +243,25 @@ def test_sarif_results(sarif_log):
         "src/app/env.py", "src/app/env.py", "src/app/net.py",
     ]
     assert [s["nestingLevel"] for s in steps] == [0, 0, 1]
+    assert "relatedLocations" not in first
+    assert results[1]["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "src/app/clients.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 5, "startColumn": 8},
+            },
+            "message": {"text": RELATED[0].message},
+        },
+        {
+            "id": 2,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "src/we%2Cird%3Adir/mod.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 22},
+            },
+            "message": {"text": RELATED[1].message},
+        },
+    ]
     assert "codeFlows" not in results[1]
     assert {k: v for k, v in results[1]["properties"].items() if k != "facts"} == {"severity": "high", "chain": []}
     weird = results[2]["locations"][0]["physicalLocation"]["artifactLocation"]
@@ -429,6 +459,16 @@ def test_rich_finding_line_layout():
     assert lines[1].split() == ["14:9", "ASY100", "critical", *HTTP_MESSAGE.split()]
     # A direct chain (the entry point's def, then the call in it) repeats the message: not shown.
     assert not any("↳ enter `Env.rollout`" in line for line in lines)
+
+
+def test_rich_notes_related_places_under_the_finding():
+    lines = render_rich(RESULT, color=False, width=200).splitlines()
+    opened = next(n for n, line in enumerate(lines) if "ASY110" in line)
+    assert [line.strip() for line in lines[opened + 1 : opened + 3]] == [
+        f"note: {RELATED[0].message}  src/app/clients.py:5:8",
+        f"note: {RELATED[1].message}  {WEIRD_PATH}:22",
+    ]
+    assert sum("note:" in line for line in lines) == 2  # only the finding with related places
 
 
 def test_rich_colour():

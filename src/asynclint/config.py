@@ -83,8 +83,9 @@ class Config:
     memoizers: tuple[str, ...] = ()  # extra memoizing decorators (knowledge.functions.MEMOIZERS)
     min_severity: Severity = Severity.LOW
     #: The project's versions of the framework distributions whose behaviour changed between
-    #: releases (knowledge.frameworks.SYNC_METHODS), as (distribution, version) pairs: read by the
-    #: runner from the project's pins and what is installed; none known, today's behaviour.
+    #: releases (knowledge.frameworks.SYNC_METHODS, OFFLOADED_HOOKS), as (distribution, version)
+    #: pairs: read by the runner from the project's pins and what is installed; none known,
+    #: today's behaviour.
     framework_versions: tuple[tuple[str, str], ...] = ()
     #: Deep mode (:mod:`asynclint.runner`): on unless switched off; it reads only what resolves on
     #: the search path, so a project whose imports are not installed is checked as without it.

@@ -13,6 +13,7 @@ from asynclint.config import Config
 from asynclint.hotpaths import ProjectGraph
 from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.frameworks import offloaded_hooks
 from asynclint.model import FileError, Finding, Result
 from asynclint.rules import phrasing
 from asynclint.rules.context import CheckContext
@@ -40,7 +41,8 @@ def project_graph(
     """The call graph ``check`` reads (summaries in path order); the fixers ask it too."""
     ordered = sorted(summaries, key=lambda s: s.path)
     return ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations,
-                        catalogue or config.catalogue(), config.memoizers)
+                        catalogue or config.catalogue(), config.memoizers,
+                        offloaded_hooks(dict(config.framework_versions)))
 
 
 def check(

@@ -151,8 +151,12 @@ class ProjectGraph:
         registrations: Iterable[Registration] = (),
         catalogue: Catalogue | None = None,
         memoizers: Iterable[str] = (),
+        offloaded: Iterable[Hook] = (),
     ):
         self.summaries = summaries
+        #: Hooks the project's release of the framework runs in worker threads (OFFLOADED_HOOKS):
+        #: what is registered as one is no hot root.
+        self._offloaded = frozenset(offloaded)
         self._producers = (catalogue or Catalogue()).producers
         self._memoizers = MEMOIZERS.union(memoizers)
         self._registrations = tuple(registrations)
@@ -166,6 +170,8 @@ class ProjectGraph:
         self.classes: dict[str, tuple[int, ClassInfo]] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.values: dict[str, str] = {}
+        #: Module-level values -> (path, line, column) of the call that built them.
+        self.built: dict[str, tuple[str, int, int]] = {}
         self.callables: dict[str, tuple[str, ...]] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
@@ -181,6 +187,7 @@ class ProjectGraph:
             for key, stored in summary.injected:
                 self.injected[key] = stored if self.injected.get(key, stored) == stored else ""
             self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
+            self.built.update((f"{summary.module}.{name}", (summary.path, line, col)) for name, line, col in summary.built)
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
@@ -555,6 +562,14 @@ class ProjectGraph:
             return None
         return self.resolve(handoff.value) if handoff.value else None
 
+    def built_at(self, summary: ModuleSummary, handoff: Handoff) -> tuple[str, int, int] | None:
+        """(path, line, column) of the call that built the object handed over, when the project
+        shows it: in the hand-over's module, or where an imported value (``JUDGE = OpenAI()``) is
+        defined."""
+        if handoff.built is not None:
+            return (summary.path, *handoff.built)
+        return self.built.get(self.canonical(handoff.value)) if handoff.named else None
+
     def as_written(self, name: str) -> str:
         """``name`` as a reader writes it: ``slowlib.Client().query`` (a method of an instance of
         the class) is ``slowlib.Client.query``."""
@@ -697,7 +712,7 @@ class ProjectGraph:
                 if ref.offloaded or ref.away is not None:
                     continue
                 hook = self.registration(ref)
-                if hook is None or self._in_own_process(position, ref.caller):
+                if hook is None or hook in self._offloaded or self._in_own_process(position, ref.caller):
                     continue
                 if ref.function is not None:  # a lambda written in the call
                     keys = [(position, ref.function)]
@@ -707,6 +722,8 @@ class ProjectGraph:
                 for key in keys:
                     # v0 scores a group by calling sync rewards back to back
                     own = SYNC_REWARD if hook is REWARD and not self.function(key).is_async else hook
+                    if own in self._offloaded:
+                        continue
                     if key not in found or own.frequency in FREQUENT:
                         found[key] = own
         return found

@@ -353,6 +353,9 @@ class Handoff:
     named: bool = False  # ``judge_client=JUDGE`` imported: an instance only if JUDGE is a value
     self_ref: tuple[str, tuple[str, ...]] | None = None  # ``judge_client=self.client``, left for the graph
     passed_to_self: tuple[str, tuple[str, ...]] | None = None  # ``super().__init__(judge_client=...)``
+    #: (line, column) of the call that built the object, when this module shows it: written as the
+    #: argument (``judge_client=OpenAI()``) or bound to the name passed (``client = OpenAI()``).
+    built: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -383,6 +386,9 @@ class ModuleSummary:
     #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
     #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
     injected: tuple[tuple[str, str], ...] = ()
+    #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
+    #: built them, for a hand-over of the value in another module.
+    built: tuple[tuple[str, int, int], ...] = ()
 
 
 class IndexError_(Exception):
@@ -431,6 +437,9 @@ class _Frame:
     flags: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
+    #: Names bound to what a call written here built (``client = OpenAI()``) -> that call's
+    #: (line, column): where an object handed over later was constructed.
+    built: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 class _Indexer:
@@ -508,6 +517,27 @@ class _Indexer:
             return self._starred(name)
         return None
 
+    def _note_built(self, target: ast.expr, node: ast.expr | None, value: Value) -> None:
+        """``client = OpenAI()``: remember where the object ``target`` now names was built."""
+        if isinstance(target, ast.Name) and isinstance(node, ast.Call) and isinstance(value, Inst):
+            self.frame.built[target.id] = (node.lineno, self._col(node.lineno, node.col_offset))
+
+    def _built_at(self, node: ast.expr) -> tuple[int, int] | None:
+        """Where the object ``node`` evaluates to was built, when that is in this module: the call
+        itself, or the one last bound to the name (looked up as :meth:`lookup` does)."""
+        if isinstance(node, ast.Call):
+            return node.lineno, self._col(node.lineno, node.col_offset)
+        if not isinstance(node, ast.Name):
+            return None
+        innermost = True
+        for frame in reversed(self.frames):
+            if frame.kind == "class" and not innermost:
+                continue
+            innermost = False
+            if node.id in frame.bindings:
+                return frame.built.get(node.id)
+        return None
+
     def _starred(self, name: str) -> Sym:
         """A name bound nowhere in a module with ``from m import *``: a star-imported module the
         knowledge base knows to define it (``from time import *``), else this module's global,
@@ -533,6 +563,7 @@ class _Indexer:
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
             self.frame.payloads.pop(target.id, None)
+            self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = replace(value, origin="local")
@@ -988,6 +1019,9 @@ class _Indexer:
             tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
             _public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
             injected=tuple(sorted(self.injected.items())),
+            built=tuple(sorted(
+                (name, *site) for name, site in module_frame.built.items() if isinstance(module_frame.bindings.get(name), Inst)
+            )),
         )
 
     def _export_callables(self, name: str, values: Iterable[Value]) -> None:
@@ -1018,6 +1052,7 @@ class _Indexer:
                 value = self.infer(stmt.value)
                 for target in stmt.targets:
                     self.bind(target, value)
+                    self._note_built(target, stmt.value, value)
             elif isinstance(stmt, ast.If):
                 self._prebind(stmt.body)
                 self._prebind(stmt.orelse)
@@ -1126,6 +1161,7 @@ class _Indexer:
             for target in node.targets:
                 self.visit_target(target)
                 self.bind(target, value)
+                self._note_built(target, node.value, value)
                 if isinstance(target, ast.Name) and _filled_dict(node.value):
                     self.frame.payloads[target.id] = payload_of_value(node.value)
                 if isinstance(target, ast.Name):
@@ -1165,6 +1201,7 @@ class _Indexer:
             self.visit_target(node.target)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
+                self._note_built(node.target, node.value, value)
             item = self._item_annotation(node.annotation)
             if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (
@@ -1575,6 +1612,7 @@ class _Indexer:
                 self._col(node.lineno, node.col_offset), node.end_lineno or node.lineno,
                 self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
                 named=isinstance(value, Sym), self_ref=self_ref, passed_to_self=call.self_ref,
+                built=self._built_at(node),
             )
         )
 

@@ -44,6 +44,20 @@ class ChainLink:
 
 
 @dataclass(frozen=True)
+class RelatedLocation:
+    """Another place a finding's story passes through, off its chain (the chain is the path the
+    loop takes to the call; the fixers read it): where the client it blocks on was built, where
+    it was handed to the framework. Rendered from the finding's facts
+    (:func:`asynclint.rules.phrasing.related`); reporters show it as SARIF ``relatedLocations``,
+    the JSON report's ``related`` and a ``note:`` line."""
+
+    path: str
+    line: int
+    message: str  # what happens there, in words: "the client is built here"
+    column: int | None = None  # 1-based; ``None``: the facts give the line only
+
+
+@dataclass(frozen=True)
 class FixInfo:
     """The automatic fix ``asynclint fix`` would try for a finding (see :mod:`asynclint.fixers`).
 
@@ -103,6 +117,7 @@ class Facts:
     handed_to: str = ""
     handed_through: str = ""
     handed_at: str = ""  # "env.py:91"
+    built_at: str = ""  # where the client handed over was built: "clients.py:5" (may be ``handed_at``)
     #: The framework method the project calls (``JudgeRubric.judge``) is a sync one in the
     #: project's release of the framework (``verifiers 0.1.2``), async from ``async_from`` on.
     sync_method: str = ""
@@ -132,6 +147,8 @@ class Finding:
     fix: FixInfo | None = None
     facts: Facts = field(default_factory=Facts)
     fix_request: FixRequest | None = None
+    #: Places off the chain the facts name (rendered from them; never part of a fingerprint).
+    related: tuple[RelatedLocation, ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)

@@ -387,7 +387,8 @@ def run_check(
         # One look at what is installed, for the result's key, the twins and the calls followed.
         installed = _installed(search_path, (name.module for name in names.values()))
     if not config.framework_versions:
-        # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS).
+        # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS,
+        # OFFLOADED_HOOKS).
         # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
         # repository of them), up to the project's root; part of the result cache's key.
         checked = Path(os.path.commonpath([str(file) for file in files])) if files else config.root

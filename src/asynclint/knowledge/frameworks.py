@@ -382,13 +382,45 @@ class SyncMethod:
 #: verifiers 0.1.2's ``JudgeRubric.judge`` calls ``self.judge_client.chat.completions.create`` without
 #: awaiting, on an ``OpenAI()`` of its own when none is handed; 0.1.3 made it ``async def`` (and
 #: awaits the client's call). 0.1.1 has no ``judge``: it registers a sync reward of its own, which
-#: its ``Rubric.score_rollout`` runs in ``asyncio.to_thread``, off the loop like every reward there.
+#: its ``Rubric.score_rollout`` runs in ``asyncio.to_thread``, off the loop like every reward there
+#: (OFFLOADED_HOOKS).
 SYNC_METHODS: tuple[SyncMethod, ...] = (
     SyncMethod("verifiers", "0.1.2", "0.1.3", "JudgeRubric", "judge", "openai.OpenAI.chat.completions.create"),
 )
 
+
+
+@dataclass(frozen=True)
+class OffloadedHooks:
+    """The releases from ``since`` up to (not including) ``until`` of ``distribution`` run every
+    callable registered as one of ``hooks`` in a worker thread, not on the loop: when the
+    project's version (``Config.framework_versions``) is in that range, such a callable is no hot
+    root, and what only it reaches is not reported. Otherwise (also when the version is unknown)
+    the framework is taken to run them on the loop, as today's releases do."""
+
+    distribution: str
+    since: str
+    until: str
+    hooks: frozenset[Hook]
+    how: str  # what the framework does, in words
+
+
+#: verifiers 0.1.1's ``Rubric.score_rollout`` gathers ``asyncio.to_thread(self._call_reward_func,
+#: func, ...)`` for every reward function (source: pkg verifiers 0.1.1 verifiers/rubrics/rubric.py:
+#: score_rollout), so a sync reward blocks a worker thread (and an async one is never awaited:
+#: broken, not blocking); 0.1.2 made ``call_reward_func`` an async method calling each reward
+#: inline on the loop (pkg verifiers 0.1.2, same file).
+OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
+    OffloadedHooks(
+        "verifiers", "0", "0.1.2", frozenset({REWARD, SYNC_REWARD}),
+        "`Rubric.score_rollout` runs every reward function in `asyncio.to_thread`",
+    ),
+)
+
 #: The distributions whose version changes what asynclint knows (what the runner looks up).
-VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(change.distribution for change in SYNC_METHODS)
+VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(
+    change.distribution for change in (*SYNC_METHODS, *OFFLOADED_HOOKS)
+)
 
 
 def release(version: str) -> tuple[int, ...] | None:
@@ -403,17 +435,27 @@ def release(version: str) -> tuple[int, ...] | None:
     return tuple(numbers)
 
 
+def _in_range(change: SyncMethod | OffloadedHooks, versions: Mapping[str, str]) -> bool:
+    """Is the project's version of ``change.distribution`` (from ``versions``, distribution ->
+    version) one of the releases ``change`` is about?"""
+    if change.distribution not in versions:
+        return False
+    version = release(versions[change.distribution])
+    since, until = release(change.since), release(change.until)
+    return version is not None and since is not None and until is not None and since <= version < until
+
+
 def sync_method(owner: str, method: str, versions: Mapping[str, str]) -> SyncMethod | None:
-    """The entry making ``owner.method`` sync at the project's ``versions`` (distribution ->
-    version), if any."""
-    for change in SYNC_METHODS:
-        if change.owner != owner or change.method != method or change.distribution not in versions:
-            continue
-        version = release(versions[change.distribution])
-        since, until = release(change.since), release(change.until)
-        if version is not None and since is not None and until is not None and since <= version < until:
-            return change
-    return None
+    """The entry making ``owner.method`` sync at the project's ``versions``, if any."""
+    return next(
+        (c for c in SYNC_METHODS if c.owner == owner and c.method == method and _in_range(c, versions)), None
+    )
+
+
+def offloaded_hooks(versions: Mapping[str, str]) -> frozenset[Hook]:
+    """The hooks whose registered callables the project's ``versions`` of the frameworks run in
+    worker threads."""
+    return frozenset(hook for change in OFFLOADED_HOOKS if _in_range(change, versions) for hook in change.hooks)
 
 
 def client_holder(owner: str, slot: str) -> HandedClient | None:

@@ -7,11 +7,12 @@ from typing import Any
 
 from dataclasses import asdict
 
-from asynclint.model import ChainLink, Facts, Finding, FixInfo, Result
+from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation, Result
 
 # Bump only on a breaking change to the shape below (see "Versioning" in docs/json-format.md).
-# 2: every finding has "facts". 3: facts of suppression comments (ASL901).
-JSON_FORMAT_VERSION = 3
+# 2: every finding has "facts". 3: facts of suppression comments (ASL901). 4: "related" locations,
+# and the fact "built_at".
+JSON_FORMAT_VERSION = 4
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:
@@ -29,6 +30,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "chain": chain_to_list(finding.chain),
         "fix": _fix_to_dict(finding.fix),
         "facts": facts_to_dict(finding.facts),
+        "related": related_to_list(finding.related),
     }
 
 
@@ -39,6 +41,13 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
 
 def chain_to_list(chain: tuple[ChainLink, ...]) -> list[dict[str, Any]]:
     return [{"path": link.path, "line": link.line, "function": link.function} for link in chain]
+
+
+def related_to_list(related: tuple[RelatedLocation, ...]) -> list[dict[str, Any]]:
+    return [
+        {"path": place.path, "line": place.line, "column": place.column, "message": place.message}
+        for place in related
+    ]
 
 
 def _fix_to_dict(fix: FixInfo | None) -> dict[str, Any] | None:

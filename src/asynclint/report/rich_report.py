@@ -59,6 +59,18 @@ def _chain_lines(finding: Finding) -> Group:
     return Group(*lines)
 
 
+def _related_lines(finding: Finding) -> Group:
+    """One ``note:`` line per related place, as rustc prints them: what happens there, and where."""
+    return Group(*(
+        Text.assemble(
+            Text("note: ", style=LOCATION_STYLE),
+            _with_inline_code(place.message),
+            Text(f"  {place.path}:{place.line}" + (f":{place.column}" if place.column else ""), style=LOCATION_STYLE),
+        )
+        for place in finding.related
+    ))
+
+
 def _fix_text(fix: FixInfo) -> Text:
     if fix.safe:
         label = Text("fix available (safe): ", style="green")
@@ -80,6 +92,8 @@ def _file_table(findings: list[Finding], location_width: int, code_width: int) -
         # A direct chain (entry point, then the call in it) only repeats what the message says.
         if len(finding.chain) > 2:
             detail.append(_chain_lines(finding))
+        if finding.related:
+            detail.append(_related_lines(finding))
         if finding.fix is not None:
             detail.append(_fix_text(finding.fix))
         table.add_row(

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import quote
 
-from asynclint.model import ChainLink, Finding, Result, RuleMeta, Severity
+from asynclint.model import ChainLink, Finding, RelatedLocation, Result, RuleMeta, Severity
 from asynclint.report._common import chain_steps
 from asynclint.report.json_report import chain_to_list, facts_to_dict
 
@@ -111,6 +111,14 @@ def _code_flow(chain: tuple[ChainLink, ...]) -> dict[str, Any]:
     return {"threadFlows": [{"locations": steps}]}
 
 
+def _related(place: RelatedLocation, number: int) -> dict[str, Any]:
+    """A related location (SARIF 3.27.22), with the id a message could link to as ``[text](id)``."""
+    region = {"startLine": place.line}
+    if place.column is not None:
+        region["startColumn"] = place.column
+    return {"id": number, **_location(place.path, region, place.message)}
+
+
 def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
     region = {
         "startLine": finding.line,
@@ -125,6 +133,8 @@ def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
         "message": {"text": finding.message},
         "locations": [_location(finding.path, region)],
     }
+    if finding.related:
+        sarif_result["relatedLocations"] = [_related(place, number) for number, place in enumerate(finding.related, 1)]
     if finding.chain:
         sarif_result["codeFlows"] = [_code_flow(finding.chain)]
     sarif_result["properties"] = {

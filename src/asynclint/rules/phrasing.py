@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from asynclint.grading import FREQUENCY_WORDS
-from asynclint.model import Facts
+from asynclint.model import Facts, RelatedLocation
 
 if TYPE_CHECKING:
     from asynclint.rules.base import Rule
@@ -48,6 +48,27 @@ def call_message(rule: Rule, facts: Facts, what: str, memoized: tuple[str, str] 
         else:
             text += f" ({handed})"
     return text
+
+
+def related(facts: Facts) -> tuple[RelatedLocation, ...]:
+    """The places off the chain a finding's facts name, in the order the story happens: where the
+    client was built, then where it was handed to the framework (one place when it is built in the
+    hand-over, ``judge_client=OpenAI()``)."""
+    if not facts.handed_at:
+        return ()
+    owner, _, slot = facts.handed_to.partition(".")
+    handed = f"handed to `{owner}({slot}=...)`"
+    if facts.built_at == facts.handed_at:
+        return (_location(facts.handed_at, f"the client is built and {handed} here"),)
+    handed_here = _location(facts.handed_at, f"the client is {handed} here")
+    if not facts.built_at:
+        return (handed_here,)
+    return (_location(facts.built_at, f"the client {handed} is built here"), handed_here)
+
+
+def _location(at: str, message: str) -> RelatedLocation:
+    path, _, line = at.rpartition(":")  # "env.py:91"
+    return RelatedLocation(path, int(line), message)
 
 
 def where(facts: Facts, memoized: tuple[str, str] | None) -> str:

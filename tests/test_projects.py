@@ -446,11 +446,14 @@ def test_messages_name_the_root_kind(project: Path) -> None:
 def test_result_does_not_depend_on_source_order(project: Path) -> None:
     sources = load_sources(project)
     baseline = run(project, sources)
-    shuffled = list(sources)
-    rng = random.Random(20240611)
-    while shuffled == sources or shuffled == sources[::-1]:  # a permutation neither order gives
-        rng.shuffle(shuffled)
-    for order in (list(reversed(sources)), shuffled):
+    orders = [list(reversed(sources))]
+    if len(sources) > 2:  # with two files the reversed order is the only other one
+        shuffled = list(sources)
+        rng = random.Random(20240611)
+        while shuffled == sources or shuffled == sources[::-1]:  # a permutation neither order gives
+            rng.shuffle(shuffled)
+        orders.append(shuffled)
+    for order in orders:
         result = run(project, order)
         assert result == baseline
         assert [f.message for f in result.findings] == [f.message for f in baseline.findings]

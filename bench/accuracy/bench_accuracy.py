@@ -99,16 +99,16 @@ def corpus_dir_name(repo: str) -> str:
     return repo.replace("/", "+")
 
 
-def environment_dirs(corpus: Path, sources: list[dict]) -> list[tuple[str, Path, Path]]:
+def environment_dirs(corpus: Path, sources: list[dict], sample: str = "corpus.toml") -> list[tuple[str, Path, Path]]:
     """(repo, repo root on disk, environment dir) for every sampled environment."""
     if not corpus.is_dir():
-        raise BenchError(f"corpus directory not found: {corpus} (see bench/accuracy/corpus.toml)")
+        raise BenchError(f"corpus directory not found: {corpus} (see bench/accuracy/{sample})")
     out = []
     for src in sources:
         repo = src["repo"]
         root = corpus / corpus_dir_name(repo)
         if not root.is_dir():
-            raise BenchError(f"corpus is missing {root} for {repo} (see bench/accuracy/corpus.toml)")
+            raise BenchError(f"corpus is missing {root} for {repo} (see bench/accuracy/{sample})")
         for env in src["environments"]:
             env_dir = root / src["subdirectory"] / env
             if not env_dir.is_dir():
@@ -292,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sources = load_corpus(Path(args.sample))
         labels = load_labels(Path(args.labels))
-        envs = environment_dirs(Path(args.corpus), sources)
+        envs = environment_dirs(Path(args.corpus), sources, Path(args.sample).name)
         start = time.perf_counter()
         reported, files, version = run_asynclint(envs, args.follow_imports)
         elapsed = time.perf_counter() - start

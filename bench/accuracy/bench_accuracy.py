@@ -20,6 +20,7 @@ Usage::
     python bench/accuracy/bench_accuracy.py                       # corpus at /work/corpus
     python bench/accuracy/bench_accuracy.py --corpus DIR --json numbers.json
     python bench/accuracy/bench_accuracy.py --show-misses --show-wrong --by-env
+    python bench/accuracy/bench_accuracy.py --split heldout       # the held-out split alone
 
 The corpus layout is ``DIR/<owner>+<name>/<subdirectory>/<environment>/...`` (see corpus.toml
 for how to materialise it).
@@ -37,6 +38,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# Each split: its sample, its labels and where its corpus is checked out by default. The held-out
+# split is environments nobody tuned on (README.md, "Held-out split"); it is reported alone.
+SPLITS = {
+    "main": (HERE / "corpus.toml", HERE / "labels.jsonl", "/work/corpus"),
+    "heldout": (HERE / "corpus-heldout.toml", HERE / "heldout.jsonl", "/work/corpus-heldout"),
+}
 GRADES = ("critical", "high", "medium", "low")
 RANK = {"none": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
 
@@ -92,16 +99,16 @@ def corpus_dir_name(repo: str) -> str:
     return repo.replace("/", "+")
 
 
-def environment_dirs(corpus: Path, sources: list[dict]) -> list[tuple[str, Path, Path]]:
+def environment_dirs(corpus: Path, sources: list[dict], sample: str = "corpus.toml") -> list[tuple[str, Path, Path]]:
     """(repo, repo root on disk, environment dir) for every sampled environment."""
     if not corpus.is_dir():
-        raise BenchError(f"corpus directory not found: {corpus} (see bench/accuracy/corpus.toml)")
+        raise BenchError(f"corpus directory not found: {corpus} (see bench/accuracy/{sample})")
     out = []
     for src in sources:
         repo = src["repo"]
         root = corpus / corpus_dir_name(repo)
         if not root.is_dir():
-            raise BenchError(f"corpus is missing {root} for {repo} (see bench/accuracy/corpus.toml)")
+            raise BenchError(f"corpus is missing {root} for {repo} (see bench/accuracy/{sample})")
         for env in src["environments"]:
             env_dir = root / src["subdirectory"] / env
             if not env_dir.is_dir():
@@ -263,9 +270,13 @@ def show_by_env(reported: list[Reported], labels: dict, out=sys.stdout) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", default="/work/corpus", help="corpus root, layout <owner+name>/... (default: /work/corpus)")
-    ap.add_argument("--labels", default=str(HERE / "labels.jsonl"))
-    ap.add_argument("--sample", default=str(HERE / "corpus.toml"), help="corpus.toml listing sources and environments")
+    ap.add_argument("--split", choices=sorted(SPLITS), default="main",
+                    help="main: corpus.toml + labels.jsonl; heldout: corpus-heldout.toml + heldout.jsonl, "
+                         "never used for tuning (sets the defaults of --sample, --labels, --corpus)")
+    ap.add_argument("--corpus", help="corpus root, layout <owner+name>/... (default: /work/corpus, "
+                                     "/work/corpus-heldout with --split heldout)")
+    ap.add_argument("--labels", help="labels file (default: the split's)")
+    ap.add_argument("--sample", help="corpus.toml listing sources and environments (default: the split's)")
     ap.add_argument("--json", metavar="FILE", help="save the numbers as JSON")
     ap.add_argument("--show-misses", action="store_true", help="list labelled offenders asynclint did not report")
     ap.add_argument("--show-wrong", action="store_true", help="list findings whose grade differs from the label")
@@ -274,10 +285,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="deep mode, as `asynclint check` runs by default: what it adds depends on the libraries "
                          "installed in this interpreter (--no-follow-imports: the environments' own code only)")
     args = ap.parse_args(argv)
+    sample, labels_file, corpus = SPLITS[args.split]
+    args.sample = args.sample or str(sample)
+    args.labels = args.labels or str(labels_file)
+    args.corpus = args.corpus or corpus
     try:
         sources = load_corpus(Path(args.sample))
         labels = load_labels(Path(args.labels))
-        envs = environment_dirs(Path(args.corpus), sources)
+        envs = environment_dirs(Path(args.corpus), sources, Path(args.sample).name)
         start = time.perf_counter()
         reported, files, version = run_asynclint(envs, args.follow_imports)
         elapsed = time.perf_counter() - start
@@ -288,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_accuracy: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     m = evaluate(reported, labels)
-    print(f"asynclint {version}: {len(envs)} environments, {files} files, {len(reported)} finding lines "
+    print(f"asynclint {version} ({args.split} split): {len(envs)} environments, {files} files, {len(reported)} finding lines "
           f"in {elapsed:.1f} s ({'deep mode' if args.follow_imports else 'no deep mode'}); {len(labels)} labels {dict(sorted(m['labels'].items(), key=lambda kv: -RANK[kv[0]]))}")
     print_table(m, reported, labels)
     if args.show_misses:
@@ -299,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         show_by_env(reported, labels)
     if args.json:
         m["asynclint_version"] = version
+        m["split"] = args.split
         m["environments"] = len(envs)
         m["files"] = files
         Path(args.json).write_text(json.dumps(m, indent=2) + "\n", encoding="utf-8")

@@ -10,7 +10,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,7 +29,6 @@ from asynclint.cache import (  # noqa: F401
 )
 from asynclint.cache import decode as decode_record
 from asynclint.config import Config
-from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import (
     ROOT_MARK,
     ModuleName,
@@ -39,14 +37,15 @@ from asynclint.files import (
     display_path,
     module_names,
 )
-from asynclint.index import IndexError_, ModuleSummary, index_source
-from asynclint.knowledge.blocking import BlockingApi
-from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.libraries import Installed, LibraryFile, nearest_pyproject, project_versions
 from asynclint.model import FileError, Result, Severity
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
+    from asynclint.engine import SourceFile
+    from asynclint.index import ModuleSummary
+    from asynclint.knowledge.blocking import BlockingApi
+    from asynclint.knowledge.catalogue import Catalogue
     from asynclint.twin_discovery import DiscoveredTwin
 
 #: Below this many files to index, worker start-up costs more than it saves.
@@ -62,6 +61,8 @@ def read_sources(
     """The files' text, each named by its path from the project ``root``; ``stamps`` gets what
     each file read was (for the caches); ``names``: the module names of the project's files,
     when ``files`` are only some of them."""
+    from asynclint.engine import SourceFile
+
     sources, errors = [], []
     names = names if names is not None else module_names(files)
     now = time.time_ns()
@@ -118,6 +119,14 @@ class _Texts(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self.read.keys() | self.on_disk.keys())
+
+
+def project_graph(summaries: Sequence[ModuleSummary], config: Config, catalogue: Catalogue):
+    """:func:`asynclint.engine.project_graph`, imported when first asked for: a run answered
+    from the result cache builds no graph, and needs neither the indexer nor the graph's code."""
+    from asynclint.engine import project_graph as build
+
+    return build(summaries, config, catalogue)
 
 
 #: How many re-exports, star imports and base classes a name is followed through.
@@ -203,6 +212,8 @@ class _Follower:
             return None
         summary = self.cache.get(found) if self.cache else None
         if summary is None:
+            from asynclint.index import IndexError_, index_source
+
             try:
                 text = decode(found.path.read_bytes())
                 summary = index_source(text, found.path.as_posix(), found.module, found.package, self.catalogue)
@@ -221,6 +232,8 @@ _worker_catalogue: Catalogue | None = None
 
 
 def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None:
+    from asynclint.knowledge.catalogue import Catalogue
+
     global _worker_catalogue
     _worker_catalogue = Catalogue(apis, offload)
 
@@ -228,12 +241,16 @@ def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None
 def _summarize_in_worker(source: SourceFile) -> str | FileError:
     """The summary as the cache writes it: the parent decodes it with one copy of each string
     (pickled objects would arrive with a copy per file: half a large project's summaries)."""
+    from asynclint.engine import summarize
+
     assert _worker_catalogue is not None
     outcome = summarize(source, _worker_catalogue)
     return outcome if isinstance(outcome, FileError) else encode(outcome)
 
 
 def _received(outcome: str | FileError) -> ModuleSummary | FileError:
+    from asynclint.index import ModuleSummary
+
     return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
 
 
@@ -248,6 +265,10 @@ def _quiet(stage: str, done: int, total: int | None) -> None:
 def index(
     sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int, progress: Progress = _quiet
 ) -> list[ModuleSummary | FileError]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from asynclint.engine import summarize
+
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
         summaries = []
         for source in sources:
@@ -365,16 +386,17 @@ def run_check(
     search_path: Sequence[str] | None = None,
     cache_directory: Path | None = None,
     progress: Progress = _quiet,
+    files: Sequence[Path] | None = None,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
+    ``files``: what ``discover(paths, config)`` finds, when the caller found it already (a
+    project's walk: :func:`asynclint.project.load_project`).
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
     (default: this interpreter's ``sys.path``). The cache lives in ``cache_directory`` (default:
     ``.asynclint_cache`` in the project root). ``progress`` is told each stage as it goes."""
-    from asynclint.pipeline import check_project
-
     progress("finding files", 0, None)
-    files = discover(paths, config)
+    files = discover(paths, config) if files is None else list(files)
     directory = cache_directory or cache_dir(config.root)
     notes: list[str] = []
     refused = refusal(directory) if use_cache else None
@@ -399,9 +421,10 @@ def run_check(
     if results is not None:
         cached = results.lookup(files)
         if cached is not None:
-            from asynclint.registry import all_rule_meta
+            return replace(cached, root=config.root.as_posix())
+    from asynclint.engine import SourceFile
+    from asynclint.pipeline import check_project
 
-            return replace(cached, rules=all_rule_meta(), root=config.root.as_posix())
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
     # Deep mode reads every file when anything changed: which twins it trusts depends on what
@@ -411,6 +434,7 @@ def run_check(
     # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
     # read only if that summary is not in the cache, or to show a finding's suppressions.
     unread = [file for file in files if shown.get(file) in known]
+
     progress("reading files", 0, len(files))
     sources, errors = read_sources([f for f in files if shown.get(f) not in known], config.root,
                                    stamps if use_cache else None, names)

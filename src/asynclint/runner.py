@@ -158,9 +158,7 @@ class _Follower:
     def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
         looked: set[str] = set()
         for _ in range(config.follow_depth):
-            # The graph `check` builds (summaries in path order, so lookups never depend on discovery order).
-            graph = project_graph([*project, *self.library.values()], config, self.catalogue)
-            targets = graph.external_calls(self.catalogue) - looked
+            targets = self._external_calls(project, config) - looked
             looked |= targets
             before = len(self.library)
             for target in sorted(targets):
@@ -168,6 +166,14 @@ class _Follower:
             if len(self.library) == before:
                 break
         return [self.library[module] for module in sorted(self.library)]
+
+    def _external_calls(self, project: Sequence[ModuleSummary], config: Config) -> set[str]:
+        """What the project and the modules read so far call in installed code. The graph asked is
+        the one `check` builds (summaries in path order, so lookups never depend on discovery
+        order); it is dropped before the next level's is built (two graphs of a large project at
+        once were the peak of a cold run's memory)."""
+        graph = project_graph([*project, *self.library.values()], config, self.catalogue)
+        return graph.external_calls(self.catalogue)
 
     def resolve(self, name: str) -> None:
         """Index the module defining ``name``, through re-exports, and its class's bases. A work
@@ -465,6 +471,7 @@ def run_check(
             more, more_errors = read_sources(late, config.root, stamps, names)
             sources.extend(more)
             errors.extend(more_errors)
+            del more
         for source in sources:
             if cache is None:
                 missing.append(source)
@@ -476,15 +483,22 @@ def run_check(
             else:
                 missing.append(source)
     indexed = index(missing, catalogue, jobs or default_jobs(), progress)
-    for source, outcome in zip(missing, indexed, strict=True):
+    for path, outcome in zip([source.path for source in missing], indexed, strict=True):
         if isinstance(outcome, FileError):
             errors.append(outcome)
         else:
             summaries.append(outcome)
             if cache:
-                cache.put(keys[source.path], outcome)
+                cache.put(keys[path], outcome)
     if cache:
         cache.save(set(keys.values()))
+    # Neither the texts nor the cache's lines (the JSON of every summary, a third of a large
+    # project's memory) are kept through deep mode and the graph: the rules read a file's text
+    # only for the suppressions on its findings' lines (a few percent of files), from the disk
+    # again. A file edited meanwhile is read as it is then: its suppressions, never its findings.
+    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
+    texts = _Texts({}, on_disk)
+    del sources, missing, cache, indexed
     if config.follow_imports:
         progress("reading installed packages", 0, None)
         project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
@@ -494,12 +508,6 @@ def run_check(
         )
         summaries.extend(libraries)
         library_files = [Path(summary.path) for summary in libraries]
-    # The texts are not kept through the graph: the rules read a file's only for the
-    # suppressions on its findings' lines (a few percent of files), from the disk again.
-    # A file edited meanwhile is read as it is then: its suppressions, never its findings.
-    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
-    texts = _Texts({}, on_disk)
-    del sources, missing
     # The summaries live until the end: the cyclic collector need not walk them again and again
     # while the graph is built (on a large project, most of that time).
     progress("analysing the project", 0, None)

@@ -170,8 +170,7 @@ class _Follower:
     def _external_calls(self, project: Sequence[ModuleSummary], config: Config) -> set[str]:
         """What the project and the modules read so far call in installed code. The graph asked is
         the one `check` builds (summaries in path order, so lookups never depend on discovery
-        order); it is dropped before the next level's is built (two graphs of a large project at
-        once were the peak of a cold run's memory)."""
+        order); it is dropped before the next level's is built, not kept alive beside it."""
         graph = project_graph([*project, *self.library.values()], config, self.catalogue)
         return graph.external_calls(self.catalogue)
 

@@ -17,9 +17,10 @@ temporary directory. Then, with the ``asynclint`` and ``ruff`` command lines as 
   ``asynclint check -j 1 --no-cache`` against ``libcst.parse_module`` of the same files, and
   the time per file of the larger sample against the smaller (1.0: linear in files).
 
-Each subprocess's peak memory is sampled from ``/proc`` (the process and its workers together)
-every 10 ms. Wall times are medians; ratios are medians of per-repetition ratios. Nothing
-asserts an absolute time: the machines are shared and noisy.
+Each subprocess's peak memory is sampled from ``/proc`` (the process and its workers together,
+proportional set sizes: a page a forked worker shares with its parent counts once) every 10 ms.
+Wall times are medians; ratios are medians of per-repetition ratios. Nothing asserts an
+absolute time: the machines are shared and noisy.
 
 Usage::
 
@@ -64,18 +65,31 @@ def build(root: Path, wanted: int) -> Corpus:
 
 
 def _tree_rss(pid: int) -> int:
-    """Resident bytes of ``pid`` and its children (the indexing workers)."""
+    """Memory of ``pid`` and its children (the indexing workers): the sum of their proportional
+    set sizes (a page shared by n processes counts 1/n in each), else of their resident sizes.
+    Resident sizes alone count twice what a forked worker shares with its parent."""
     total, pending = 0, [pid]
     while pending:
         current = pending.pop()
         try:
-            with open(f"/proc/{current}/statm") as handle:
-                total += int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            total += _pss(current)
             with open(f"/proc/{current}/task/{current}/children") as handle:
                 pending.extend(int(child) for child in handle.read().split())
         except (OSError, ValueError):
             continue
     return total
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass  # no smaps_rollup (kernels before 4.14): the resident size
+    with open(f"/proc/{pid}/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None, ok=(0, 1)) -> tuple[float, int]:
@@ -161,23 +175,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines "
               f"({', '.join(f'{label} {files}' for label, files, _ in corpus.parts)})", flush=True)
         root = corpus.root
+        # asynclint's bytecode cached as an installed package's is (pip compiles it; an editable
+        # install writes it on first import), in the scratch directory: with PYTHONDONTWRITEBYTECODE
+        # set, as on some shared machines, every run compiled asynclint's modules again (0.2 s).
+        environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        environment["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
         check = [*asynclint, "check", "--format", "concise", "-o", str(scratch / "report.txt"), "."]
         samples: dict[str, list[tuple[float, int]]] = {}
 
-        cold = timed(check, root)
+        cold = timed(check, root, environment)
         print(f"cold (writes the cache): {cold[0]:.1f} s, peak {cold[1] / 2**20:.0f} MB", flush=True)
         if ruff:
             subprocess.run([*ruff, "check", "--select", "ASYNC", "-q", "."], cwd=root, capture_output=True, check=False)
         edited = root / corpus.files[len(corpus.files) // 2]
 
         def warm() -> tuple[float, int]:
-            return timed(check, root)
+            return timed(check, root, environment)
 
         def changed() -> tuple[float, int]:
             # A real edit: a new function, so the file's summary changes (a comment would not).
             with open(edited, "a", encoding="utf-8") as handle:
                 handle.write(f"\n\ndef _edited_{time.time_ns()}():\n    return 1\n")
-            return timed(check, root)
+            return timed(check, root, environment)
 
         steps = {"asynclint warm": warm}
         if ruff:
@@ -188,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             # Untimed: the edited file was written moments before the run read it, so its stamp
             # is not trusted and this run hashes it; and the cache just written is still being
             # flushed to disk. The warm runs below are the steady state.
-            timed(check, root)
+            timed(check, root, environment)
             order = list(steps)[repetition % len(steps):] + list(steps)[:repetition % len(steps)]
             for name in order:
                 samples.setdefault(name, []).append(steps[name]())
@@ -199,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(root, fresh, ignore=shutil.ignore_patterns(CACHE_DIR, ".ruff_cache"))
         shutil.copytree(root / CACHE_DIR, fresh / CACHE_DIR)
         home = scratch / "new-home"
-        env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+        env = {**environment, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
         restored = timed([*asynclint, "check", "--format", "concise", "-o", str(scratch / "fresh.txt"), "."], fresh, env)
         again = timed([*asynclint, "check", "--format", "concise", "-o", str(scratch / "fresh.txt"), "."], fresh, env)
 

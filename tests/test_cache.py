@@ -293,3 +293,50 @@ def test_patterns_match_as_pathspec_does(patterns):
         "node_modules/", "deep/nested/.venv/", "site-packages/", "__pycache__/", "ok/fine.py",
     ]
     assert [ours.match_file(p) for p in paths] == [spec.match_file(p) for p in paths]
+
+
+@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
+def test_an_edit_in_one_file_changes_the_findings_of_files_left_alone(tmp_path: Path, monkeypatch, deep):
+    # A result cache that re-derived only the edited file's findings would miss both of these.
+    write(tmp_path, {
+        "proj/hooks.py": "from helpers import load\n\n\nasync def rollout():\n    return load()\n",
+        "proj/helpers.py": "def load():\n    return 1\n",
+        "proj/worker.py": "import time\n\n\ndef work():\n    time.sleep(1)\n",
+        "proj/tools.py": "async def tool():\n    return 1\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=deep)
+
+    def where(result):
+        return {(f.path, f.line, tuple(link.path for link in f.chain)) for f in result.findings}
+
+    assert run_check(["proj"], config).findings == ()
+    # A helper made to sleep: the unchanged hook's chain now blocks.
+    (tmp_path / "proj" / "helpers.py").write_text("import time\n\n\ndef load():\n    time.sleep(1)\n    return 1\n")
+    helper = run_check(["proj"], config)
+    assert {(path, line) for path, line, _ in where(helper)} == {("proj/helpers.py", 5)}
+    assert all("proj/hooks.py" in chain for _, _, chain in where(helper))
+    assert helper == run_check(["proj"], config, use_cache=False)
+    # A tool made to call an unchanged sync function: its sleep is now on the loop.
+    (tmp_path / "proj" / "tools.py").write_text("from worker import work\n\n\nasync def tool():\n    return work()\n")
+    tool = run_check(["proj"], config)
+    assert {(path, line) for path, line, _ in where(tool)} == {("proj/helpers.py", 5), ("proj/worker.py", 5)}
+    assert tool == run_check(["proj"], config, use_cache=False)
+
+
+def test_the_configurations_walk_is_the_checks_walk(tmp_path: Path, monkeypatch):
+    # `check` hands run_check the files its configuration's walk found: the same as it would find.
+    from asynclint.files import discover
+    from asynclint.project import load_project
+
+    write(tmp_path, {
+        "pyproject.toml": "[tool.asynclint]\nextend-exclude = ['skipped']\n",
+        "a/x.py": "x = 1\n", "a/skipped/y.py": "y = 1\n", "build/z.py": "z = 1\n",
+        "b/pyproject.toml": "[tool.asynclint]\nexclude = ['w.py']\n", "b/w.py": "w = 1\n", "b/v.py": "v = 1\n",
+        ".gitignore": "ignored/\n", "ignored/u.py": "u = 1\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    project = load_project(["."])
+    assert project.files == discover(["."], project.config)
+    assert [f.relative_to(tmp_path).as_posix() for f in project.files] == ["a/x.py", "b/v.py"]
+    assert load_project(["a"]).files is None  # the root was not walked as asked: run_check walks "a"

@@ -547,10 +547,10 @@ _RACY_NS = 2_000_000_000
 def result_fingerprint() -> str:
     """Everything that shapes findings and the fixes they offer: the analysis, the rules, the
     knowledge, the fixers, the records."""
-    from asynclint.model import FileError, Finding
+    from asynclint.model import FileError, Finding, RuleMeta
 
     return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py") + _digest(
-        shapes(Finding, FileError))[:8]
+        shapes(Finding, FileError, RuleMeta))[:8]
 
 
 def canonical(value: object, root: Path) -> object:
@@ -623,7 +623,7 @@ class ResultCache:
     def lookup(self, files: Sequence[Path]):
         """The cached :class:`~asynclint.model.Result` of exactly ``files``, or ``None``; then
         :attr:`known` holds the stamps of the files found unchanged (by their shown path)."""
-        from asynclint.model import FileError, Finding, Result
+        from asynclint.model import FileError, Finding, Result, RuleMeta
 
         self.known: dict[str, Stamp] = {}
         try:
@@ -662,11 +662,15 @@ class ResultCache:
                 errors=decode_all(FileError, document["errors"]),
                 files_checked=_decoder(int, Result)(document["files_checked"]),
                 paths=_decoder(tuple[str, ...], Result)(document["paths"]),
+                # What reports say about the rules, kept with the result: a run answered from
+                # here imports neither the rules nor the fixers.
+                rules=decode_all(RuleMeta, document["rules"]),
             )
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
             return None  # missing, damaged or another version's: check again
         if restamped:  # content unchanged, stamps new (a fresh checkout): stat-only next time
-            self._write(stamps, document["findings"], document["errors"], result, document.get("libraries", []))
+            self._write(stamps, document["findings"], document["errors"], document["rules"], result,
+                        document.get("libraries", []))
         return result
 
     def store(self, result, stamps: dict[str, Stamp], libraries: Sequence[Path] = ()) -> None:
@@ -674,6 +678,7 @@ class ResultCache:
         install, a patched file: the version does not change) make the result stale too."""
         findings = json.loads(encode(list(result.findings)))
         errors = json.loads(encode(list(result.errors)))
+        rules = json.loads(encode(list(result.rules)))
         read = []
         for file in sorted(set(libraries)):
             try:
@@ -681,15 +686,17 @@ class ResultCache:
             except OSError:
                 return  # gone already: nothing to compare with next time
             read.append([str(file), status.st_size, status.st_mtime_ns])
-        self._write(stamps, findings, errors, result, read)
+        self._write(stamps, findings, errors, rules, result, read)
 
-    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, result, libraries: list) -> None:
+    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, rules: list, result,
+               libraries: list) -> None:
         document = {
             "schema": SCHEMA,
             "libraries": libraries,
             "files": [[path, s.size, s.mtime_ns, s.digest] for path, s in sorted(stamps.items())],
             "findings": findings,
             "errors": errors,
+            "rules": rules,
             "files_checked": result.files_checked,
             "paths": list(result.paths),
         }

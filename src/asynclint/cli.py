@@ -14,9 +14,8 @@ from pathlib import Path
 
 import click
 
-from asynclint import __version__, baseline
+from asynclint import __version__
 from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
-from asynclint.docs import render_rule, rules_markdown, rules_table
 from asynclint.files import PathError
 from asynclint.interrupts import Interrupted, raise_on_stop
 from asynclint.io import check_output, write_output
@@ -153,6 +152,8 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
     def once() -> int:
         """One check: the exit status it calls for."""
         known = None
+        if baseline_file is not None:
+            from asynclint import baseline
         # Written again, a baseline keeps the entries of files this run does not check.
         if baseline_file is not None and (not write_baseline or Path(baseline_file).is_file()):
             try:
@@ -164,7 +165,8 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
                     _fail(f"{baseline_file}: {exc}")
         try:
             scoped, wanted = _scope(paths, whole_project)
-            config = _load_config(scoped, config_file).with_flags(
+            project = _load_project(scoped, config_file)
+            config = project.config.with_flags(
                 select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
                 # --follow-depth alone asks for deep mode too
                 follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
@@ -175,8 +177,10 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
                            Path(cache_dir).resolve() if cache_dir else None)
             # A person waiting at a terminal sees a bar; the machine formats are read by programs.
             with ProgressBar(enabled=fmt in ("rich", "concise") and not quiet and sys.stderr.isatty()) as bar:
+                # The files the configuration's walk found, unless --exclude or fixes change them.
+                files = project.files if not (_split(exclude) or apply_fixes) else None
                 result = run_check(scoped, config, jobs=jobs, use_cache=not no_cache, progress=bar,
-                                   cache_directory=Path(cache_dir).resolve() if cache_dir else None)
+                                   cache_directory=Path(cache_dir).resolve() if cache_dir else None, files=files)
         except (ConfigError, PathError) as exc:
             _fail(str(exc))
         if not result.files_checked:
@@ -326,7 +330,7 @@ def _could_find(result, config: Config):
         path, code = item.get("path"), item.get("code")
         if path not in checked or not isinstance(code, str):
             return False
-        if code not in {rule.code for rule in config.for_shown(path).enabled_rules()}:
+        if code not in config.for_shown(path).enabled_codes():
             return False
         try:
             return Severity.parse(item.get("severity", "critical")) >= config.min_severity
@@ -338,11 +342,16 @@ def _could_find(result, config: Config):
 
 def _load_config(paths, config_file) -> Config:
     """The project's configuration: ``--config`` for every file, or each file's nearest one."""
-    from asynclint.project import configure
+    return _load_project(paths, config_file).config
+
+
+def _load_project(paths, config_file):
+    """:func:`_load_config`, with the files its walk found (:class:`asynclint.project.Project`)."""
+    from asynclint.project import load_project
 
     if config_file is not None and not Path(config_file).is_file():
         _fail(f"{config_file}: no such configuration file")
-    return configure(paths, Path(config_file) if config_file is not None else None)
+    return load_project(paths, Path(config_file) if config_file is not None else None)
 
 
 @main.command("fix")
@@ -449,6 +458,8 @@ def clean_cache(paths, cache_dir) -> None:
 def list_rules(fmt: str) -> None:
     """List every rule: code, name, default severity, whether a fix exists."""
     if fmt == "markdown":
+        from asynclint.docs import rules_markdown
+
         click.echo(rules_markdown(), nl=False)
     elif fmt == "json":
         from asynclint.registry import rule_meta
@@ -461,6 +472,8 @@ def list_rules(fmt: str) -> None:
             for m in metas
         ], indent=2))
     else:
+        from asynclint.docs import rules_table
+
         click.echo(rules_table(color=_use_color(False, None)), nl=False)
 
 
@@ -468,6 +481,8 @@ def list_rules(fmt: str) -> None:
 @click.argument("code")
 def explain_rule(code: str) -> None:
     """Explain one rule (by code or name): why it matters, an example, the fix."""
+    from asynclint.docs import render_rule
+
     text = render_rule(code, color=_use_color(False, None))
     if text is None:
         _fail(f"unknown rule {code!r} (see `asynclint rules`)")

@@ -13,12 +13,18 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES, RECIPES, BlockingApi
-from asynclint.knowledge.costs import CATEGORY_COSTS, COST_CLASSES, EVIDENCE_GRADES
-from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import Hook, Registration
+from typing import TYPE_CHECKING
+
 from asynclint.model import Severity
-from asynclint.rules import ALL_RULES, BY_CODE, BY_NAME, Rule
+from asynclint.registry import UnknownRule, expand, rule_code
+
+# Values only: the knowledge and the rules are imported where a configuration names them (a
+# blocking API, a registration) or asks for them, never to read one (a warm run needs neither).
+if TYPE_CHECKING:
+    from asynclint.knowledge.blocking import BlockingApi
+    from asynclint.knowledge.catalogue import Catalogue
+    from asynclint.knowledge.frameworks import Registration
+    from asynclint.rules import Rule
 
 
 class ConfigError(Exception):
@@ -96,14 +102,21 @@ class Config:
     #: The analysis (knowledge, roots, deep mode) is the project's, above.
     scopes: tuple[Scope, ...] = ()
 
+    def enabled_codes(self) -> frozenset[str]:
+        """The codes of the rules this configuration reports. Raises ``ConfigError``."""
+        return frozenset(_expand(self.select, "select") - _expand(self.ignore, "ignore"))
+
     def enabled_rules(self) -> tuple[type[Rule], ...]:
-        selected = _expand(self.select, "select")
-        ignored = _expand(self.ignore, "ignore")
-        return tuple(rule for rule in ALL_RULES if rule.code in selected and rule.code not in ignored)
+        from asynclint.rules import ALL_RULES
+
+        codes = self.enabled_codes()
+        return tuple(rule for rule in ALL_RULES if rule.code in codes)
 
     def rules_anywhere(self) -> tuple[type[Rule], ...]:
         """The rules some file of the project reports: every one runs once over the whole graph."""
-        codes = {rule.code for config in (self, *(s.config for s in self.scopes)) for rule in config.enabled_rules()}
+        from asynclint.rules import ALL_RULES
+
+        codes = {code for config in (self, *(s.config for s in self.scopes)) for code in config.enabled_codes()}
         return tuple(rule for rule in ALL_RULES if rule.code in codes)
 
     def for_path(self, path: Path) -> Config:
@@ -124,6 +137,9 @@ class Config:
         return self.for_path(path if path.is_absolute() else self.root / path)
 
     def catalogue(self) -> Catalogue:
+        from asynclint.knowledge.blocking import BUILTIN_APIS
+        from asynclint.knowledge.catalogue import Catalogue
+
         return Catalogue((*BUILTIN_APIS, *self.blocking_apis), self.offload)
 
     def with_flags(
@@ -154,33 +170,22 @@ class Config:
             follow_depth=self.follow_depth if follow_depth is None else follow_depth,
             scopes=tuple(Scope(s.directory, flagged(s.config)) for s in self.scopes),
         )
-        updated.enabled_rules()  # validate selectors now, not halfway through a run
+        updated.enabled_codes()  # validate selectors now, not halfway through a run
         return updated
 
 
 def _expand(selectors: Iterable[str], where: str) -> set[str]:
-    codes: set[str] = set()
-    for selector in selectors:
-        text = selector.strip()
-        if text.upper() == "ALL":
-            codes.update(BY_CODE)
-            continue
-        if text in BY_NAME:
-            codes.add(BY_NAME[text].code)
-            continue
-        matched = {code for code in BY_CODE if code.startswith(text.upper())} if text else set()
-        if not matched:
-            raise ConfigError(f"{where}: unknown rule selector {selector!r} (see `asynclint rules`)")
-        codes.update(matched)
-    return codes
+    try:
+        return expand(selectors)
+    except UnknownRule as exc:
+        raise ConfigError(f"{where}: unknown rule selector {str(exc)!r} (see `asynclint rules`)") from None
 
 
 def _rule_code(key: str) -> str:
-    if key in BY_NAME:
-        return BY_NAME[key].code
-    if key.upper() in BY_CODE:
-        return key.upper()
-    raise ConfigError(f"severity: unknown rule {key!r} (see `asynclint rules`)")
+    code = rule_code(key)
+    if code is None:
+        raise ConfigError(f"severity: unknown rule {key!r} (see `asynclint rules`)")
+    return code
 
 
 #: The file that configures a directory: an ``asynclint.toml`` (the settings at its top level),
@@ -328,7 +333,7 @@ def _from_table(table: dict, pyproject: Path) -> Config:
             _registration(entry) for entry in _entries(table["registrations"], "registrations")
         )
     config = replace(config, **changes)
-    config.enabled_rules()
+    config.enabled_codes()
     return config
 
 
@@ -346,6 +351,8 @@ def _offload(text: str) -> tuple[str, int]:
 
 
 def _registration(entry: dict) -> Registration:
+    from asynclint.knowledge.frameworks import Hook, Registration
+
     _reject_unknown(entry, _REGISTRATION_KEYS, "registrations: ")
     call = entry.get("call")
     if not isinstance(call, str) or not call:
@@ -366,6 +373,9 @@ def _registration(entry: dict) -> Registration:
 
 
 def _api(entry: dict) -> BlockingApi:
+    from asynclint.knowledge.blocking import CATEGORIES, RECIPES, BlockingApi
+    from asynclint.knowledge.costs import CATEGORY_COSTS, COST_CLASSES, EVIDENCE_GRADES
+
     _reject_unknown(entry, _API_KEYS, "blocking-apis: ")
     name = entry.get("name")
     if not isinstance(name, str) or not name:

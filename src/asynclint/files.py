@@ -280,26 +280,47 @@ def decode(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _layout(path: Path) -> tuple[str, str, Path]:
+def _layout(path: Path, packages: Callable[[Path], tuple[tuple[str, ...], Path]]) -> tuple[str, str, Path]:
     """(module, package, import root): the root is the directory above the top-level package,
-    the one that must be on ``sys.path`` for the import to work. A directory without
-    ``__init__.py`` inside a package is a namespace portion of it (``art_e/utils/`` of the
-    package ``art_e`` is ``art_e.utils``), as Python imports it."""
-    parts: list[str] = []
-    directory = path.parent
-    while (directory / "__init__.py").is_file() or (
-        directory.name.isidentifier() and (directory.parent / "__init__.py").is_file()
-    ):
-        parts.insert(0, directory.name)
-        if directory.parent == directory:
-            break
-        directory = directory.parent
+    the one that must be on ``sys.path`` for the import to work. ``packages``: a directory's
+    package parts and import root (:func:`_packages`)."""
+    parts, directory = packages(path.parent)
     stem = path.stem
     if stem == "__init__":
         module = ".".join(parts) or directory.name
         return module, module, directory
     package = ".".join(parts)
     return (f"{package}.{stem}" if package else stem), package, directory
+
+
+def _packages() -> Callable[[Path], tuple[tuple[str, ...], Path]]:
+    """A directory -> (the package names from its import root down to it, the import root),
+    asked of the disk once per directory (every file of a directory has the same; a warm run
+    asked it of each file, most of its system calls). A directory without ``__init__.py``
+    inside a package is a namespace portion of it (``art_e/utils/`` of the package ``art_e``
+    is ``art_e.utils``), as Python imports it."""
+    holds_init: dict[Path, bool] = {}
+    known: dict[Path, tuple[tuple[str, ...], Path]] = {}
+
+    def is_package(directory: Path) -> bool:
+        found = holds_init.get(directory)
+        if found is None:
+            found = holds_init[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
+        return found
+
+    def packages(start: Path) -> tuple[tuple[str, ...], Path]:
+        if start not in known:
+            parts: list[str] = []
+            directory = start
+            while is_package(directory) or (directory.name.isidentifier() and is_package(directory.parent)):
+                parts.insert(0, directory.name)
+                if directory.parent == directory:
+                    break
+                directory = directory.parent
+            known[start] = tuple(parts), directory
+        return known[start]
+
+    return packages
 
 
 @dataclass(frozen=True)
@@ -327,7 +348,8 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
     paths of the roots), and every file is told what a bare ``utils`` means from where it is:
     the module in its own root first, else the one whose root is nearest above it, else the
     first in path order."""
-    layouts = {path: _layout(path) for path in paths}
+    packages = _packages()
+    layouts = {path: _layout(path, packages) for path in paths}
     beside = _beside_modules(layouts)
     for path, directory in beside.items():
         layouts[path] = (f"{directory.name}.{path.stem}", directory.name, directory.parent)

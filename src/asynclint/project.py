@@ -26,6 +26,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from asynclint.config import Config, ConfigError, Scope, config_in, load
 from asynclint.files import discover, display_path
@@ -76,14 +77,28 @@ class _Nearest:
         return self.loaded[file]
 
 
+class Project(NamedTuple):
+    """A project's configuration, and the files of its root when its walk found them."""
+
+    config: Config
+    #: Every file below the root (``discover([root], config)``), when the root is one of the paths
+    #: (else ``None``): a run checking the root needs no second walk of the tree.
+    files: list[Path] | None
+
+
 def configure(paths: Sequence[str], explicit: Path | None = None, cwd: Path | None = None) -> Config:
     """The project's configuration for checking ``paths``: ``explicit`` (``--config``) for every
     file, or each file's nearest configuration file. Raises ``ConfigError``."""
+    return load_project(paths, explicit, cwd).config
+
+
+def load_project(paths: Sequence[str], explicit: Path | None = None, cwd: Path | None = None) -> Project:
+    """:func:`configure`, with the files its walk of the project found (see :class:`Project`)."""
     cwd = cwd or Path.cwd()
     root = project_root([Path(p) for p in paths], cwd)
     if explicit is not None:
         only = load(explicit, root)
-        return replace(only, root=root, scopes=(Scope(Path(root.anchor), only),))
+        return Project(replace(only, root=root, scopes=(Scope(Path(root.anchor), only),)), None)
     nearest = _Nearest(root)
     walked: list[Config] = []  # what excluded what matters as much as what applies to a file
 
@@ -94,10 +109,13 @@ def configure(paths: Sequence[str], explicit: Path | None = None, cwd: Path | No
     # The whole project's configurations, whichever paths are checked: the knowledge, and so the
     # findings of a file, must not depend on which other files a run names.
     # A path that is the root itself is walked once (a warm run's largest cost on a big tree).
-    files = discover([str(root), *(p for p in paths if Path(p).resolve() != root)], Config(root=root), resolver)
+    others = [p for p in paths if Path(p).resolve() != root]
+    files = discover([str(root), *others], Config(root=root), resolver)
     in_effect = sorted({id(c): c for c in (*walked, *(nearest(f.parent) for f in files))}.values(), key=_order)
     scopes = tuple(Scope(c.root, c) for c in in_effect if c is not nearest.default)
-    return _merged(root, scopes)
+    # Each directory was walked with its nearest configuration, the one the merged configuration's
+    # ``for_path`` gives it: the walk is the one ``discover(paths, config)`` would make.
+    return Project(_merged(root, scopes), files if len(others) < len(paths) else None)
 
 
 def _order(config: Config) -> tuple:

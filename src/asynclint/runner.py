@@ -10,7 +10,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,7 +29,6 @@ from asynclint.cache import (  # noqa: F401
 )
 from asynclint.cache import decode as decode_record
 from asynclint.config import Config
-from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.files import (
     ROOT_MARK,
     ModuleName,
@@ -39,14 +37,15 @@ from asynclint.files import (
     display_path,
     module_names,
 )
-from asynclint.index import IndexError_, ModuleSummary, index_source
-from asynclint.knowledge.blocking import BlockingApi
-from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.libraries import Installed, LibraryFile, nearest_pyproject, project_versions
 from asynclint.model import FileError, Result, Severity
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
+    from asynclint.engine import SourceFile
+    from asynclint.index import ModuleSummary
+    from asynclint.knowledge.blocking import BlockingApi
+    from asynclint.knowledge.catalogue import Catalogue
     from asynclint.twin_discovery import DiscoveredTwin
 
 #: Below this many files to index, worker start-up costs more than it saves.
@@ -62,6 +61,8 @@ def read_sources(
     """The files' text, each named by its path from the project ``root``; ``stamps`` gets what
     each file read was (for the caches); ``names``: the module names of the project's files,
     when ``files`` are only some of them."""
+    from asynclint.engine import SourceFile
+
     sources, errors = [], []
     names = names if names is not None else module_names(files)
     now = time.time_ns()
@@ -120,6 +121,14 @@ class _Texts(Mapping[str, str]):
         return len(self.read.keys() | self.on_disk.keys())
 
 
+def project_graph(summaries: Sequence[ModuleSummary], config: Config, catalogue: Catalogue):
+    """:func:`asynclint.engine.project_graph`, imported when first asked for: a run answered
+    from the result cache builds no graph, and needs neither the indexer nor the graph's code."""
+    from asynclint.engine import project_graph as build
+
+    return build(summaries, config, catalogue)
+
+
 #: How many re-exports, star imports and base classes a name is followed through.
 _MAX_RESOLVE_HOPS = 4096
 
@@ -149,9 +158,7 @@ class _Follower:
     def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
         looked: set[str] = set()
         for _ in range(config.follow_depth):
-            # The graph `check` builds (summaries in path order, so lookups never depend on discovery order).
-            graph = project_graph([*project, *self.library.values()], config, self.catalogue)
-            targets = graph.external_calls(self.catalogue) - looked
+            targets = self._external_calls(project, config) - looked
             looked |= targets
             before = len(self.library)
             for target in sorted(targets):
@@ -159,6 +166,13 @@ class _Follower:
             if len(self.library) == before:
                 break
         return [self.library[module] for module in sorted(self.library)]
+
+    def _external_calls(self, project: Sequence[ModuleSummary], config: Config) -> set[str]:
+        """What the project and the modules read so far call in installed code. The graph asked is
+        the one `check` builds (summaries in path order, so lookups never depend on discovery
+        order); it is dropped before the next level's is built, not kept alive beside it."""
+        graph = project_graph([*project, *self.library.values()], config, self.catalogue)
+        return graph.external_calls(self.catalogue)
 
     def resolve(self, name: str) -> None:
         """Index the module defining ``name``, through re-exports, and its class's bases. A work
@@ -203,6 +217,8 @@ class _Follower:
             return None
         summary = self.cache.get(found) if self.cache else None
         if summary is None:
+            from asynclint.index import IndexError_, index_source
+
             try:
                 text = decode(found.path.read_bytes())
                 summary = index_source(text, found.path.as_posix(), found.module, found.package, self.catalogue)
@@ -221,6 +237,8 @@ _worker_catalogue: Catalogue | None = None
 
 
 def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None:
+    from asynclint.knowledge.catalogue import Catalogue
+
     global _worker_catalogue
     _worker_catalogue = Catalogue(apis, offload)
 
@@ -228,12 +246,16 @@ def _init_worker(apis: tuple[BlockingApi, ...], offload: dict[str, int]) -> None
 def _summarize_in_worker(source: SourceFile) -> str | FileError:
     """The summary as the cache writes it: the parent decodes it with one copy of each string
     (pickled objects would arrive with a copy per file: half a large project's summaries)."""
+    from asynclint.engine import summarize
+
     assert _worker_catalogue is not None
     outcome = summarize(source, _worker_catalogue)
     return outcome if isinstance(outcome, FileError) else encode(outcome)
 
 
 def _received(outcome: str | FileError) -> ModuleSummary | FileError:
+    from asynclint.index import ModuleSummary
+
     return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
 
 
@@ -248,6 +270,10 @@ def _quiet(stage: str, done: int, total: int | None) -> None:
 def index(
     sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int, progress: Progress = _quiet
 ) -> list[ModuleSummary | FileError]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from asynclint.engine import summarize
+
     if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
         summaries = []
         for source in sources:
@@ -365,16 +391,17 @@ def run_check(
     search_path: Sequence[str] | None = None,
     cache_directory: Path | None = None,
     progress: Progress = _quiet,
+    files: Sequence[Path] | None = None,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
+    ``files``: what ``discover(paths, config)`` finds, when the caller found it already (a
+    project's walk: :func:`asynclint.project.load_project`).
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
     (default: this interpreter's ``sys.path``). The cache lives in ``cache_directory`` (default:
     ``.asynclint_cache`` in the project root). ``progress`` is told each stage as it goes."""
-    from asynclint.pipeline import check_project
-
     progress("finding files", 0, None)
-    files = discover(paths, config)
+    files = discover(paths, config) if files is None else list(files)
     directory = cache_directory or cache_dir(config.root)
     notes: list[str] = []
     refused = refusal(directory) if use_cache else None
@@ -400,9 +427,10 @@ def run_check(
     if results is not None:
         cached = results.lookup(files)
         if cached is not None:
-            from asynclint.registry import all_rule_meta
+            return replace(cached, root=config.root.as_posix())
+    from asynclint.engine import SourceFile
+    from asynclint.pipeline import check_project
 
-            return replace(cached, rules=all_rule_meta(), root=config.root.as_posix())
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
     # Deep mode reads every file when anything changed: which twins it trusts depends on what
@@ -412,6 +440,7 @@ def run_check(
     # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
     # read only if that summary is not in the cache, or to show a finding's suppressions.
     unread = [file for file in files if shown.get(file) in known]
+
     progress("reading files", 0, len(files))
     sources, errors = read_sources([f for f in files if shown.get(f) not in known], config.root,
                                    stamps if use_cache else None, names)
@@ -442,6 +471,7 @@ def run_check(
             more, more_errors = read_sources(late, config.root, stamps, names)
             sources.extend(more)
             errors.extend(more_errors)
+            del more
         for source in sources:
             if cache is None:
                 missing.append(source)
@@ -453,15 +483,22 @@ def run_check(
             else:
                 missing.append(source)
     indexed = index(missing, catalogue, jobs or default_jobs(), progress)
-    for source, outcome in zip(missing, indexed, strict=True):
+    for path, outcome in zip([source.path for source in missing], indexed, strict=True):
         if isinstance(outcome, FileError):
             errors.append(outcome)
         else:
             summaries.append(outcome)
             if cache:
-                cache.put(keys[source.path], outcome)
+                cache.put(keys[path], outcome)
     if cache:
         cache.save(set(keys.values()))
+    # Neither the texts nor the cache's lines (the JSON of every summary, a third of a large
+    # project's memory) are kept through deep mode and the graph: the rules read a file's text
+    # only for the suppressions on its findings' lines (a few percent of files), from the disk
+    # again. A file edited meanwhile is read as it is then: its suppressions, never its findings.
+    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
+    texts = _Texts({}, on_disk)
+    del sources, missing, cache, indexed
     if config.follow_imports:
         progress("reading installed packages", 0, None)
         project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
@@ -471,12 +508,6 @@ def run_check(
         )
         summaries.extend(libraries)
         library_files = [Path(summary.path) for summary in libraries]
-    # The texts are not kept through the graph: the rules read a file's only for the
-    # suppressions on its findings' lines (a few percent of files), from the disk again.
-    # A file edited meanwhile is read as it is then: its suppressions, never its findings.
-    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
-    texts = _Texts({}, on_disk)
-    del sources, missing
     # The summaries live until the end: the cyclic collector need not walk them again and again
     # while the graph is built (on a large project, most of that time).
     progress("analysing the project", 0, None)

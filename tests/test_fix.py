@@ -153,7 +153,7 @@ def test_helper_and_root_placements_are_named():
 
 
 def test_rules_table_and_json_know_which_rules_have_fixes():
-    from asynclint.registry import rule_meta
+    from asynclint.metadata import rule_meta
     from asynclint.rules import ALL_RULES
 
     # Every rule about code has a fix; an unused suppression is the user's comment to edit.

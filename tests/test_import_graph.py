@@ -12,9 +12,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "asynclint"
 #: Cycles not yet taken apart (issue 13 lists them): a cycle may only lie within one of these.
 #: Remove an entry once its cycle is gone; never add one.
 NOT_YET_ACYCLIC = (
-    # config.py imports the rules to validate selectors; rules import config
-    frozenset({"asynclint.config", "asynclint.rules", "asynclint.rules.base", "asynclint.rules.context",
-               "asynclint.rules.phrasing"}),
     # the v1 target is found by targets.py, and imports its base classes from it
     frozenset({"asynclint.profiler.targets", "asynclint.profiler.v1"}),
 )
@@ -43,8 +40,8 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, *([node.module] if node.module else [])])
-            imported.add(base)
-            imported.update(f"{base}.{alias.name}" for alias in node.names)
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & known.keys()
+            imported.update(submodules if len(submodules) == len(node.names) else {base, *submodules})
     return {module for module in imported if module in known and module != name}
 
 

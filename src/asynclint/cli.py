@@ -462,7 +462,7 @@ def list_rules(fmt: str) -> None:
 
         click.echo(rules_markdown(), nl=False)
     elif fmt == "json":
-        from asynclint.registry import rule_meta
+        from asynclint.metadata import rule_meta
         from asynclint.rules import ALL_RULES
 
         metas = [rule_meta(rule) for rule in ALL_RULES]

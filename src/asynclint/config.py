@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from asynclint.knowledge.blocking import BlockingApi
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.knowledge.frameworks import Registration
-    from asynclint.rules import Rule
 
 
 class ConfigError(Exception):
@@ -106,18 +105,9 @@ class Config:
         """The codes of the rules this configuration reports. Raises ``ConfigError``."""
         return frozenset(_expand(self.select, "select") - _expand(self.ignore, "ignore"))
 
-    def enabled_rules(self) -> tuple[type[Rule], ...]:
-        from asynclint.rules import ALL_RULES
-
-        codes = self.enabled_codes()
-        return tuple(rule for rule in ALL_RULES if rule.code in codes)
-
-    def rules_anywhere(self) -> tuple[type[Rule], ...]:
-        """The rules some file of the project reports: every one runs once over the whole graph."""
-        from asynclint.rules import ALL_RULES
-
-        codes = {code for config in (self, *(s.config for s in self.scopes)) for code in config.enabled_codes()}
-        return tuple(rule for rule in ALL_RULES if rule.code in codes)
+    def codes_anywhere(self) -> frozenset[str]:
+        """The codes of the rules some file of the project reports."""
+        return frozenset(code for config in (self, *(s.config for s in self.scopes)) for code in config.enabled_codes())
 
     def for_path(self, path: Path) -> Config:
         """The configuration of the file or directory ``path`` (absolute): the scope nearest above it."""

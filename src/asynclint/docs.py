@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from asynclint.registry import rule_meta
+from asynclint.metadata import rule_meta
 from asynclint.model import RuleMeta
 from asynclint.rules import ALL_RULES, BY_CODE, BY_NAME
 

@@ -15,7 +15,7 @@ from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import offloaded_hooks
 from asynclint.model import FileError, Finding, Result
-from asynclint.rules import phrasing
+from asynclint.rules import phrasing, rules_anywhere
 from asynclint.rules.context import CheckContext
 
 
@@ -61,7 +61,7 @@ def check(
     findings: list[Finding] = []
     inside_libraries: list[Finding] = []
     # Each file's configuration picks its own rules (CheckContext.keep).
-    for rule in sorted(config.rules_anywhere(), key=lambda rule: rule.runs_last):
+    for rule in sorted(rules_anywhere(config), key=lambda rule: rule.runs_last):
         for finding in rule().check(context):
             (inside_libraries if finding.facts.library else findings).append(finding)
     findings.extend(_one_per_call(inside_libraries))

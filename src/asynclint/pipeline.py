@@ -13,7 +13,7 @@ from asynclint.hotpaths import ProjectGraph
 from asynclint.index import ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import FileError, Result
-from asynclint.registry import all_rule_meta
+from asynclint.metadata import all_rule_meta
 
 
 def check_project(

@@ -1,15 +1,9 @@
-"""The rules by code: their names (enough to read a configuration, without importing the
-analysis), and each rule's metadata for reports and docs, with whether a fixer answers it."""
+"""The rules by code: their names, enough to read a configuration without importing the rules
+or the analysis (each rule's full metadata is :mod:`asynclint.metadata`)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from asynclint.model import RuleMeta
-    from asynclint.rules import Rule
 
 #: Every rule's code -> its name. Selectors in a configuration or on the command line are checked
 #: against this table, so that a run answered from the result cache never imports the rules
@@ -65,20 +59,3 @@ def rule_code(key: str) -> str | None:
     if key in CODES_BY_NAME:
         return CODES_BY_NAME[key]
     return key.upper() if key.upper() in RULES else None
-
-
-def rule_meta(rule: type[Rule]) -> RuleMeta:
-    from asynclint import fixers
-    from asynclint.knowledge.blocking import BUILTIN_APIS
-    from asynclint.model import RuleMeta
-
-    recipes = frozenset(api.fix for api in BUILTIN_APIS if api.category == rule.category and api.fix)
-    return RuleMeta(rule.code, rule.name, rule.summary(), rule.default_severity,
-                    fix_available=fixers.fix_available(rule.code, recipes), doc=rule.doc())
-
-
-@functools.cache
-def all_rule_meta() -> tuple[RuleMeta, ...]:
-    from asynclint.rules import ALL_RULES
-
-    return tuple(rule_meta(rule) for rule in ALL_RULES)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import TYPE_CHECKING
 
 from asynclint.rules.base import Candidate, DefinitionRule, Rule
+
+if TYPE_CHECKING:
+    from asynclint.config import Config
 
 
 def _discover() -> tuple[type[Rule], ...]:
@@ -27,4 +31,12 @@ BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}
 BY_NAME: dict[str, type[Rule]] = {rule.name: rule for rule in ALL_RULES}
 BY_CATEGORY: dict[str, type[Rule]] = {rule.category: rule for rule in ALL_RULES if rule.category}
 
-__all__ = ["ALL_RULES", "BY_CATEGORY", "BY_CODE", "BY_NAME", "Candidate", "DefinitionRule", "Rule"]
+
+def rules_anywhere(config: Config) -> tuple[type[Rule], ...]:
+    """The rules some file of the project reports (the configuration holds codes only): every one
+    runs once over the whole graph."""
+    codes = config.codes_anywhere()
+    return tuple(rule for rule in ALL_RULES if rule.code in codes)
+
+
+__all__ = ["ALL_RULES", "BY_CATEGORY", "BY_CODE", "BY_NAME", "Candidate", "DefinitionRule", "Rule", "rules_anywhere"]

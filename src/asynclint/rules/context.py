@@ -99,7 +99,7 @@ class CheckContext:
         """The codes of the rules the configuration of the file at ``path`` reports."""
         scope = self.config.for_shown(path)
         if id(scope) not in self._reported:
-            self._reported[id(scope)] = frozenset(rule.code for rule in scope.enabled_rules())
+            self._reported[id(scope)] = scope.enabled_codes()
         return self._reported[id(scope)]
 
     def texts(self) -> Mapping[str, str]:

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from asynclint.grading import FREQUENCY_WORDS
 from asynclint.model import Facts, RelatedLocation
 
-if TYPE_CHECKING:
-    from asynclint.rules.base import Rule
 
-
-def call_message(rule: Rule, facts: Facts, what: str, memoized: tuple[str, str] | None) -> str:
-    """The message of a blocking call on a hot path, from ``rule.message``'s template."""
+def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, str] | None) -> str:
+    """The message of a blocking call on a hot path, from its rule's ``template`` (``Rule.message``)."""
     # A payload-graded call names its payload; the file variants (``json.load(f)``) read a file.
     payload = facts.evidence if facts.cost.startswith("payload") else "a file"
     on_loop = " on the event loop"
     if facts.awaited:  # an async API that does sync work before it yields
         awaited = f"`{facts.entered}`" if facts.library else "it"
         on_loop += f" although {awaited} is awaited (it {facts.awaited})"
-    text = rule.message.format(
+    text = template.format(
         callee=facts.callee, what=what + on_loop, on_loop=on_loop, where=where(facts, memoized), payload=payload
     )
     if facts.read:

@@ -66,8 +66,11 @@ def cost_of(
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)
     shape, word = payload
-    origin = word if passed is None else passed
-    evidence = "unknown" if passed == "" else payload_evidence(shape, origin)
+    origin = passed or word
+    evidence = payload_evidence(shape, origin)
+    named_only = passed == "" and evidence == "whole"  # a helper's parameter merely named like it
+    if named_only:
+        evidence = "unknown"
     if model is not None and model[1] != "unknown":
         cls, evidence, field = model
         short = cls.rpartition(".")[2]
@@ -80,7 +83,7 @@ def cost_of(
         text = describe_payload(shape, word, evidence)
     if passed and passed != word:
         text += f", the hook's `{passed}` handed on"
-    elif passed == "" and word:
+    elif named_only:
         text = f"`{word}` (size unknown: a helper's parameter, not the framework's value of that name)"
     return Cost(grades[evidence], text, loop_counted=shape == "each")
 

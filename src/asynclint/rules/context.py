@@ -12,10 +12,10 @@ from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
 from asynclint.index import PASSED, SUPER, CallSite, Function, Handoff, ModuleSummary
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.costs import payload_evidence
 from asynclint.knowledge.frameworks import (
     HandedClient, Hook, SyncMethod, client_holder, framework_class, root_awaited, sync_method,
 )
-from asynclint.knowledge.costs import payload_evidence
 from asynclint.model import Severity
 from asynclint.suppressions import covering_at, mentions, naming
 
@@ -349,7 +349,6 @@ class CheckContext:
         owner = target.rpartition(".")[0].removesuffix("()")
         size = self.graph.model_payload(owner) if owner else None
         return (owner, *size) if size is not None else None
-
 
     def passed_payload(self, key: FuncKey, site: CallSite) -> str | None:
         """What the payload of ``site`` (written in project function ``key``) is evidence of, when

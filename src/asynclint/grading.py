@@ -49,12 +49,14 @@ class Grade:
 
 def cost_of(
     api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
-    statement: str | None = None,
+    statement: str | None = None, passed: str | None = None,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
     an instance of a project class whose fields say how large it is; ``statement``: the SQL the
-    call runs or reads the rows of, when the code says it."""
+    call runs or reads the rows of, when the code says it; ``passed``: when the payload is a
+    helper's parameter, the framework hook's parameter every caller hands it ("" when some caller
+    hands it anything else): only a framework's value is what its name says."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
     if api.cost == "statement":
@@ -64,17 +66,25 @@ def cost_of(
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)
     shape, word = payload
-    evidence = payload_evidence(shape, word)
+    origin = passed or word
+    evidence = payload_evidence(shape, origin)
+    named_only = passed == "" and evidence == "whole"  # a helper's parameter merely named like it
+    if named_only:
+        evidence = "unknown"
     if model is not None and model[1] != "unknown":
         cls, evidence, field = model
         short = cls.rpartition(".")[2]
         text = f"a `{short}` (scalar fields only)" if evidence == "small" else f"a `{short}` holding `{field}`"
         return Cost(grades[evidence], text)
-    if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, word.split())):
+    if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
         text = f"`{word}` (it grows every turn and is processed again inside the turn: quadratic per rollout)"
     else:
         text = describe_payload(shape, word, evidence)
+    if passed and passed != word:
+        text += f", the hook's `{passed}` handed on"
+    elif named_only:
+        text = f"`{word}` (size unknown: a helper's parameter, not the framework's value of that name)"
     return Cost(grades[evidence], text, loop_counted=shape == "each")
 
 

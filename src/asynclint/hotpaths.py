@@ -970,6 +970,10 @@ class ProjectGraph:
             if current is None or (current.once, not current.raised) > (once, not raised):
                 self.hot[key] = info
 
+    def is_root(self, key: FuncKey) -> bool:
+        """``key`` is an entry point: the framework (or a spawned task) calls it."""
+        return key in self._root_keys
+
     def first_call_entry(self, key: FuncKey, site: CallSite) -> FuncKey | None:
         """The function whose first call runs ``site`` (written in ``key``) and nothing after,
         nearest the root on the chain: a memoized function, or the function holding the lazy

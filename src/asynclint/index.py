@@ -272,6 +272,12 @@ class CallSite:
     kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
     #: (shape, word) of the payload a serializer or copier is given: see :func:`asynclint.argfacts.payload_of`.
     payload: tuple[str, str] = ("", "")
+    #: The payload is (every item of) a parameter of the enclosing function still holding what
+    #: the caller passed: its name says what it is only if the callers' values say so too.
+    payload_param: bool = False
+    #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
+    #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
+    passed_params: tuple[tuple[str, str], ...] = ()
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None
@@ -437,6 +443,8 @@ class _Frame:
     flags: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
+    #: Parameters never bound again in the body: they hold what the caller passed.
+    params: frozenset[str] = frozenset()
     #: Names bound to what a call written here built (``client = OpenAI()``) -> that call's
     #: (line, column): where an object handed over later was constructed.
     built: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -819,7 +827,8 @@ class _Indexer:
             argument=argument,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
-            **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
+            **(self._argument_facts(node) if (api or self_ref) else {}),
+            passed_params=self._passed_params(node) if api is None else (),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
             guards=tuple(self.frame.guards),
@@ -829,6 +838,19 @@ class _Indexer:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _argument_facts(self, node: ast.Call) -> dict:
+        facts = argument_facts(node, self._data_receiver(node), self.frame.payloads)
+        shape, word = facts["payload"]
+        facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
+        return facts
+
+    def _passed_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
+        """CallSite.passed_params of a call."""
+        params = self.frame.params
+        slots = [(str(position), arg) for position, arg in enumerate(node.args)]
+        slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
+        return tuple((slot, arg.id) for slot, arg in slots if isinstance(arg, ast.Name) and arg.id in params)
 
     def _arguments(self, node: ast.Call) -> dict[str, tuple]:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""
@@ -1449,6 +1471,7 @@ class _Indexer:
         flags = frozenset(name for name, _ in self.functions[index].defaults) - stored_names(node.body)
         frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
         params = [*node.args.posonlyargs, *node.args.args]
+        frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:

@@ -177,7 +177,7 @@ def describe_statement(evidence: str, sql: str | None) -> str:
 #: string key decides (``state["trajectory"]`` and ``chat_history`` are whole,
 #: ``state["answer"]`` and ``state_id`` are not).
 WHOLE_TOKENS: frozenset[str] = frozenset(
-    "trajectory trajectories completion completions prompt messages history histories "
+    "trajectory trajectories completion completions messages history histories "
     "transcript transcripts rollout rollouts results records dataset datasets responses outputs logs "
     "documents corpus conversation conversations turns steps contents".split()
 )
@@ -189,9 +189,12 @@ WHOLE_NAMES: frozenset[str] = frozenset({"state", "states", "rollout_state"})
 GROWING_TOKENS: frozenset[str] = frozenset(
     "state trajectory completion messages history transcript conversation turns steps".split()
 )
-#: Name tokens of one small item: one reply, one message, one tool call's arguments.
+#: Name tokens of one small item: one reply, one message, one tool call's arguments. A rollout's
+#: ``prompt`` is its input messages (a system prompt and a question, fixed for the rollout): a
+#: message or two, not a history that grows (held-out labels: a deep copy or a ``model_dump`` of
+#: one costs microseconds).
 SMALL_TOKENS: frozenset[str] = frozenset(
-    "content text reply answer arguments args argument line message msg action move guess tool_call "
+    "content text reply answer arguments args argument line message msg action move guess tool_call prompt "
     "params parameters config settings chunk token key id name label value status error reason".split()
 )
 #: A getter's result is what its name says after this prefix (``env.get_state()`` is a state).

@@ -135,7 +135,8 @@ class BlockingCallRule(Rule):
         frequency = hot.root_hook.frequency
         if site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
-        cost = cost_of(api, site.payload, frequency, ctx.model(api, target), site.statement)
+        passed = ctx.passed_payload(key, site)
+        cost = cost_of(api, site.payload, frequency, ctx.model(api, target), site.statement, passed)
         candidate = Candidate(site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost)
         cost_name = self.cost(candidate)
         if entry is not None and cost_name == "payload-unknown":

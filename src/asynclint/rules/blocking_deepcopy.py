@@ -13,8 +13,9 @@ class BlockingDeepcopy(BlockingCallRule):
     Deep-copying a rollout state copies every message, tool result and cached document, in
     pure Python, holding the GIL: milliseconds to seconds per call. A thread does not help
     much (the GIL stays held); copying less does. Graded by what is copied, as serialization
-    is: the rollout's state, a trajectory or a history is high; an object of unknown size is
-    low; a small literal or one message is not reported.
+    is: the rollout's state, a trajectory or a history is high (a helper's parameter so named
+    only when its callers hand it the framework's value); an object of unknown size is low; a
+    small literal, one message or a rollout's prompt (its input messages) is not reported.
 
     **Example**
     ```python

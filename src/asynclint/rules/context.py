@@ -12,6 +12,7 @@ from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
 from asynclint.index import PASSED, SUPER, CallSite, Function, Handoff, ModuleSummary
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.costs import payload_evidence
 from asynclint.knowledge.frameworks import (
     HandedClient, Hook, SyncMethod, client_holder, framework_class, root_awaited, sync_method,
 )
@@ -68,6 +69,7 @@ class CheckContext:
         self._handed: dict[tuple[int, int], HandedOver] | None = None
         self._uses: dict[str, list[CallInHotCode]] | None = None
         self._reported: dict[int, frozenset[str]] = {}
+        self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
         self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
@@ -347,6 +349,54 @@ class CheckContext:
         owner = target.rpartition(".")[0].removesuffix("()")
         size = self.graph.model_payload(owner) if owner else None
         return (owner, *size) if size is not None else None
+
+    def passed_payload(self, key: FuncKey, site: CallSite) -> str | None:
+        """What the payload of ``site`` (written in project function ``key``) is evidence of, when
+        it is a parameter of ``key``: the framework hook's parameter it holds (traced up the calls
+        that pass it on as it is), or "" when some caller passes anything else. ``None`` when the
+        name alone says: not a parameter, or a parameter of an entry point (what the framework
+        passes a hook under a name is what the name says)."""
+        if not site.payload_param or self.graph.summaries[key[0]].library is not None:
+            return None
+        return self._passed(key, site.payload[1], frozenset())
+
+    def _passed(self, key: FuncKey, name: str, seen: frozenset[tuple[FuncKey, str]]) -> str:
+        graph = self.graph
+        if graph.is_root(key):
+            return name
+        callers = self._project_callers().get(key)
+        if not callers or (key, name) in seen or len(seen) > 8:
+            return ""  # called the way nothing here shows, or a cycle handing it round
+        function = graph.function(key)
+        if name not in function.params:
+            return ""
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        slots = (name, str(function.params.index(name) - shift))
+        origins: set[str] = set()
+        for caller, site in callers:
+            handed = dict(site.passed_params)
+            passed = next((handed[slot] for slot in slots if slot in handed), None)
+            origin = self._passed(caller, passed, seen | {(key, name)}) if passed is not None else ""
+            if not origin:
+                return ""
+            origins.add(origin)
+        return min(origins, key=lambda origin: (payload_evidence("name", origin) != "whole", origin))
+
+    def _project_callers(self) -> dict[FuncKey, list[tuple[FuncKey, CallSite]]]:
+        """Project functions -> every project call of them."""
+        if self._callers is None:
+            graph, self._callers = self.graph, {}
+            for position, summary in enumerate(graph.summaries):
+                if summary.library is not None:
+                    continue
+                for site in summary.calls:
+                    if site.api is not None or site.property_read or site.read:
+                        continue
+                    caller = (position, site.caller)
+                    for callee in graph.functions_for(graph.call_target(site, caller)):
+                        self._callers.setdefault(callee, []).append((caller, site))
+        return self._callers
 
 
 def knowledge_of(api: BlockingApi) -> str:

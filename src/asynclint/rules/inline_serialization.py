@@ -19,7 +19,10 @@ class InlineSerialization(BlockingCallRule):
     (`json.dumps({"ok": False, "error": msg})`) is not reported: about 2 µs inline, less than
     the 41 µs a worker thread would add -- unless a name says it holds the state or a history
     (`json.dumps([state])` is as large as the state). A name that merely contains `state`
-    (`state_id`, `game_state`) is no such evidence. The fast serializers (`orjson`, `ujson`,
+    (`state_id`, `game_state`) is no such evidence, nor is a helper's parameter named
+    `completion` or `messages` unless its callers hand it the framework's value of that name (a
+    judge's reply passed as `completion` is of unknown size); a rollout's `prompt` is its input
+    messages, a message or two. The fast serializers (`orjson`, `ujson`,
     `msgpack`) are one level lower. The file variants (`json.load(f)`, `pickle.dump(obj, f)`)
     do disk I/O (high).
 

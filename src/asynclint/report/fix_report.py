@@ -14,7 +14,7 @@ from asynclint.report._common import plural, severity_breakdown
 def render_diff(outcome: FixOutcome) -> str:
     """One unified diff per changed file, in path order, with git's ``a/`` and ``b/`` prefixes
     (``git apply`` and ``patch -p1`` read it as it is)."""
-    parts = []
+    parts: list[str] = []
     for path, text in sorted(outcome.changed.items()):
         parts.extend(
             difflib.unified_diff(

@@ -116,15 +116,17 @@ def site_edit(
         assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(local))], value)])
         before.append(_wrapped(file, statement, assign))
         replacement = cst.Name(local)
-    updated = statement.deep_replace(call, replacement)
+    rewritten = statement.deep_replace(call, replacement)
     first, *rest = before
+    # Every statement is a simple line or a compound statement, each with its leading lines.
+    assert isinstance(statement, cst.SimpleStatementLine | cst.BaseCompoundStatement)
     return Edit(
         statement,
         cst.FlattenSentinel(
             [
                 first.with_changes(leading_lines=statement.leading_lines),
                 *rest,
-                updated.with_changes(leading_lines=[]),
+                rewritten.with_changes(leading_lines=[]),
             ]
         ),
     )
@@ -220,7 +222,9 @@ def _wrapped(
 ) -> cst.SimpleStatementLine:
     """The hoisted assignment, its call's arguments on their own line(s) when it is too long."""
     start = file.span(statement)[0][1]
-    value = assign.body[0].value
+    small = assign.body[0]
+    assert isinstance(small, cst.Assign)  # built by the caller as ``local = value``
+    value = small.value
     call = value.expression if isinstance(value, cst.Await) else value
     if not isinstance(call, cst.Call) or start + len(file.code(assign).rstrip()) <= LINE_LENGTH:
         return assign

@@ -28,7 +28,7 @@ import re
 import libcst as cst
 
 from asynclint.fixers import async_client
-from asynclint.fixers.base import ANYWHERE, Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.base import ANYWHERE, Decline, Edit, Fix, FixerSpec, Import, ModuleStatement
 from asynclint.fixers.cst.names import names_bound_in, names_read
 from asynclint.fixers.cst.parsed import dotted
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of
@@ -53,6 +53,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if isinstance(located, Decline):
         return located
     file, call = located
+    if not isinstance(call, cst.Call):
+        return Decline(f"`{file.code(call)}` is a property read, not a client built", applicable=False)
     parent = file.parent(call)
     if isinstance(parent, cst.WithItem):
         return Decline("the client is a `with` item: its block closes it, so it cannot be shared")
@@ -85,7 +87,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if shared is not None:
         replacement: cst.BaseExpression = cst.Name(shared, lpar=call.lpar, rpar=call.rpar)
         how = f"reused the module-level `{shared}`"
-        imports, statements = (), ()
+        imports: tuple[Import, ...] = ()
+        statements: tuple[ModuleStatement, ...] = ()
     else:
         base = "_" + _upper_snake(_name_part(constructor)).lower()
         comment = "One client for every call, built on first use: building one costs a TLS setup."

@@ -157,7 +157,7 @@ def _result_name(call: cst.Call | cst.Attribute) -> str:
     return _RESULT_NAMES.get(name, f"{name.strip('_')}_result")
 
 
-def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression) -> bool:
+def _too_long(file: ParsedFile, call: cst.Call | cst.Attribute, replacement: cst.BaseExpression) -> bool:
     (start_line, _), (end_line, end_col) = file.span(call)
     new = file.code(replacement)
     if start_line != end_line or "\n" in new:
@@ -184,7 +184,7 @@ def runs_nothing(node: cst.CSTNode) -> bool:
     return not finder.found
 
 
-def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -> bool:
+def _hoistable(file: ParsedFile, call: cst.Call | cst.Attribute, statement: cst.BaseStatement) -> bool:
     """Whether ``call`` can be evaluated before the rest of its statement without changing what
     runs, or in which order: it must run unconditionally (no ``and``/``or``/``if``-expression,
     comprehension or lambda around it), and nothing evaluated before it may run code (see

@@ -116,7 +116,7 @@ class _BlockScan(cst.CSTVisitor):
         self.problems.append("declares `nonlocal` names")
 
 
-def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
+def block_names(file: ParsedFile, statements: Sequence[cst.CSTNode]) -> BlockNames:
     scan = _BlockScan(file)
     for statement in statements:
         statement.visit(scan)

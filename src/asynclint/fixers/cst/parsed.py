@@ -103,8 +103,9 @@ class ParsedFile:
 
     # -- structure ----------------------------------------------------------------------------
 
-    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parents.get(node)
+    def parent(self, node: cst.CSTNode | None) -> cst.CSTNode | None:
+        """``None`` for the module, and for ``None`` (so a chain of parents reads straight)."""
+        return self.parents.get(node) if node is not None else None
 
     def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         parent = self.parents.get(node)

@@ -15,7 +15,7 @@ from asynclint.fixers.project import Site
 LINE_LENGTH = 100
 
 
-def awaited(file: ParsedFile, call: cst.Call, value: cst.BaseExpression) -> cst.Await:
+def awaited(file: ParsedFile, call: cst.Call | cst.Attribute, value: cst.BaseExpression) -> cst.Await:
     """``await value`` standing where ``call`` was: the call's own parentheses move onto the
     ``await``, and parentheses are added where ``await`` would otherwise bind wrongly
     (``f(a).attr`` -> ``(await ...).attr``, also as a subscript's or call's target). A line
@@ -34,7 +34,7 @@ def awaited(file: ParsedFile, call: cst.Call, value: cst.BaseExpression) -> cst.
     return node
 
 
-def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
+def _fit(file: ParsedFile, call: cst.Call | cst.Attribute, value: cst.Call) -> cst.Call:
     (start_line, _), (end_line, _) = file.span(call)
     old = file.code(call)
     new = file.code(value)

@@ -35,6 +35,7 @@ dynamically, has ``__slots__`` without room for the memo, or has no ``__init__``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -248,9 +249,12 @@ def _family(file: ParsedFile, cls: cst.ClassDef) -> list[cst.ClassDef]:
     """``cls`` with its bases and subclasses among this file's classes (by name, transitively):
     their methods reach the same attributes through ``self``."""
     classes = {node.name.value: node for node in file.positions if isinstance(node, cst.ClassDef)}
-    bases = {name: {dotted(base.value) for base in node.bases} & classes.keys() for name, node in classes.items()}
+    bases = {
+        name: {base for written in node.bases if (base := dotted(written.value)) is not None and base in classes}
+        for name, node in classes.items()
+    }
 
-    def closure(start: str, step) -> set[str]:
+    def closure(start: str, step: Callable[[str], Iterable[str]]) -> set[str]:
         found, todo = {start}, [start]
         while todo:
             for other in step(todo.pop()):

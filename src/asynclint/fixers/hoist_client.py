@@ -30,7 +30,7 @@ import libcst as cst
 from asynclint.fixers import async_client
 from asynclint.fixers.base import ANYWHERE, Decline, Edit, Fix, FixerSpec, Import, ModuleStatement
 from asynclint.fixers.cst.names import names_bound_in, names_read
-from asynclint.fixers.cst.parsed import dotted
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of
 from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
@@ -124,14 +124,14 @@ def _async_conversion_first(finding: Finding, project: FixProject, call: cst.Cal
     return ""
 
 
-def _assigned_name(file, call: cst.Call) -> str | None:
+def _assigned_name(file: ParsedFile, call: cst.Call) -> str | None:
     parent = file.parent(call)
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
         return parent.targets[0].target.value
     return None
 
 
-def _escapes(file, function: cst.FunctionDef, variable: str) -> str | None:
+def _escapes(file: ParsedFile, function: cst.FunctionDef, variable: str) -> str | None:
     """How the local client leaves the function or is changed, if it does: only calls of its
     methods (``client.chat.create(...)``) and reads of its attributes are allowed."""
     for node in file.nodes_of(cst.Name):

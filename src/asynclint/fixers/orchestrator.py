@@ -16,6 +16,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import libcst as cst
 
@@ -598,7 +599,9 @@ class _Replace(cst.CSTTransformer):
     def __init__(self, replacements: dict[int, cst.CSTNode | cst.FlattenSentinel]):
         self.replacements = replacements
 
-    def on_leave(self, original_node, updated_node):
+    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
+    # back) cannot say.
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         return self.replacements.get(id(original_node), updated_node)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import BuiltinAssignment, GlobalScope
@@ -416,7 +417,9 @@ class _Replacing(cst.CSTTransformer):
     def __init__(self, replacements: Mapping[int, cst.CSTNode]):
         self.replacements = replacements
 
-    def on_leave(self, original_node, updated_node):
+    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
+    # back) cannot say.
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         return self.replacements.get(id(original_node), updated_node)
 
 
@@ -428,7 +431,7 @@ def _helper(site: Site) -> str:
     return site.helper
 
 
-def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
+def _method_call_on_result(file: ParsedFile, call: cst.Call) -> cst.Call | None:
     """``open(p).read()`` for the call ``open(p)``: a method called on its result at once."""
     attribute = file.parent(call)
     if isinstance(attribute, cst.Attribute) and attribute.value is call:
@@ -438,7 +441,7 @@ def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
     return None
 
 
-def _inside_other_finding(project: FixProject, file, call: cst.Call, finding: Finding) -> bool:
+def _inside_other_finding(project: FixProject, file: ParsedFile, call: cst.Call, finding: Finding) -> bool:
     """``call`` is an argument (at any depth) of another finding's call in the same statement."""
     for ancestor in file.ancestors(call):
         if isinstance(ancestor, cst.BaseStatement):

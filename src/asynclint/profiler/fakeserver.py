@@ -308,7 +308,7 @@ def _error(message: str) -> bytes:
     return _dump({"error": {"message": message, "type": "invalid_request_error", "code": None}}).encode()
 
 
-async def serve(settings: ReplySettings, port: int = 0, ready=None) -> None:
+async def serve(settings: ReplySettings, port: int = 0, ready: Callable[[int], None] | None = None) -> None:
     """Serve on 127.0.0.1:port until cancelled; ``ready(port)`` is called once listening."""
     state = _Server(settings)
     server = await asyncio.start_server(state.handle, HOST, port, backlog=1024)

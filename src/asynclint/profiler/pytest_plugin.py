@@ -17,7 +17,7 @@ import asyncio
 import functools
 import inspect
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
@@ -140,7 +140,7 @@ def loop_budget() -> Callable[..., Any]:
     """``with loop_budget(ms): ...`` inside a running loop fails the test if the loop was held
     longer than ``ms`` at once within the block; it yields the watch report."""
 
-    def budget(ms: float, *, threshold_ms: float | None = None):
+    def budget(ms: float, *, threshold_ms: float | None = None) -> AbstractContextManager[Any]:
         if not isinstance(ms, (int, float)) or ms <= 0:
             raise ValueError(f"loop_budget: the budget must be a positive number of milliseconds, got {ms!r}")
         return _watching(float(ms), float(threshold_ms or default_threshold(ms)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment, BuiltinAssignment, ExpressionContext, GlobalScope, ImportAssignment
+from libcst.metadata import Assignment, BaseAssignment, BuiltinAssignment, ExpressionContext, GlobalScope, ImportAssignment
 
 from asynclint.fixers.cst.parsed import ParsedFile, alias_name
 from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
@@ -75,7 +75,9 @@ def _runs_first(file: ParsedFile, statement: cst.CSTNode, at: cst.CSTNode, local
     return file.positions[statement].start.line < file.positions[at].start.line
 
 
-def _what_binds(file: ParsedFile, assignment) -> str:
+def _what_binds(file: ParsedFile, assignment: BaseAssignment) -> str:
+    if not isinstance(assignment, Assignment):
+        return "a builtin"
     node = assignment.node
     where = f" (line {file.positions[node].start.line})" if node in file.positions else ""
     if isinstance(node, cst.Param):

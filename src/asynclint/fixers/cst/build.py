@@ -89,7 +89,7 @@ def _code_part(line: str, end: int) -> str:
 
 def site_edit(
     site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = (), hoist: bool = True
-):
+) -> Edit:
     """The edit putting ``replacement`` where the site's call is.
 
     At a ``root`` site the root function becomes ``async def`` in the same edit. ``prelude``

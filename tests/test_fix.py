@@ -816,6 +816,46 @@ def test_a_declining_fixer_leaves_the_file_alone(monkeypatch):
     assert outcome.texts["snippet.py"] == OFFENDER and outcome.left[0].reason == "not sure"
 
 
+# Shapes on which a recipe once failed (an "internal error" decline) where it means to decline in words.
+DEEPCOPY_OF_A_BUILTIN = """\
+import copy
+
+
+async def snapshot(state: dict) -> dict:
+    return copy.deepcopy(state)
+"""
+
+CLIENT_HANDED_IN = """\
+import openai
+
+
+class Judge:
+    def __init__(self, factory):
+        self.client: openai.OpenAI = factory.client
+
+    async def score(self, prompt):
+        return self.client.chat.completions.create(model="m", messages=[{"role": "user", "content": prompt}])
+"""
+
+
+@pytest.mark.parametrize(
+    ("recipe", "text", "reason"),
+    [
+        # `dict` is a builtin: its binding has no node to be a class of this file.
+        ("deepcopy_memo", DEEPCOPY_OF_A_BUILTIN, "the class of `state` is not known in this file"),
+        # The holder is assigned once, from an attribute: nothing here builds it.
+        ("async_client", CLIENT_HANDED_IN, "`self.client` is not built by calling `openai.OpenAI` directly"),
+    ],
+)
+def test_a_recipe_declines_in_words_on_shapes_it_cannot_fix(monkeypatch, recipe, text, reason):
+    import importlib
+
+    _install(monkeypatch, importlib.import_module(f"asynclint.fixers.{recipe}").fix)
+    outcome = fix_text(Path("snippet.py"), text)
+    assert outcome.texts["snippet.py"] == text
+    assert [left.reason for left in outcome.left] == [reason]
+
+
 def test_a_finding_is_identified_by_its_call_site_and_callee_not_its_message_or_fix():
     # Rerouted (reached from another root) a finding's message changes, and its fix may go: it is
     # still the same finding, so a fix claiming it cannot pass while `check` still reports it.

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import FrameType
+from typing import NoReturn
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -25,7 +27,7 @@ class Interrupted(BaseException):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Interrupted], tuple[int]]:
         # Raised in an index worker (it inherited the handler), it travels back to the parent.
         return Interrupted, (self.signum,)
 
@@ -39,7 +41,7 @@ class Interrupted(BaseException):
         return 128 + self.signum
 
 
-def _handling(handler) -> dict:
+def _handling(handler: Callable[[int, FrameType | None], None]) -> dict:
     if threading.current_thread() is not threading.main_thread():
         return {}  # signal handlers can only be set from the main thread
     return {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
@@ -54,7 +56,7 @@ def _restore(previous: dict) -> None:
 def raise_on_stop() -> Iterator[None]:
     """Inside, a stop signal raises :class:`Interrupted`."""
 
-    def stop(signum, frame):
+    def stop(signum: int, frame: FrameType | None) -> NoReturn:
         raise Interrupted(signum)
 
     previous = _handling(stop)
@@ -72,7 +74,7 @@ class Deferred:
         self.stopped: Interrupted | None = None
         self._previous: dict = {}
 
-    def _record(self, signum, frame) -> None:
+    def _record(self, signum: int, frame: FrameType | None) -> None:
         if self.stopped is None:
             self.stopped = Interrupted(signum)
 
@@ -80,5 +82,5 @@ class Deferred:
         self._previous = _handling(self._record)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _restore(self._previous)

@@ -291,7 +291,7 @@ class CacheDir:
     def __enter__(self) -> CacheDir:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def names(self) -> list[str]:

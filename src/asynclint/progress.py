@@ -6,6 +6,10 @@ from __future__ import annotations
 import sys
 import threading
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 #: Seconds before the bar appears: a run that ends sooner shows none.
 DELAY = 1.0
@@ -21,8 +25,8 @@ class ProgressBar:
         self.enabled, self.delay = enabled, delay
         self._lock = threading.Lock()
         self._state: tuple[str, int, int | None] = ("starting", 0, None)
-        self._bar = None
-        self._task = None
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
         self._timer: threading.Timer | None = None
         self._closed = False
 
@@ -37,7 +41,7 @@ class ProgressBar:
         with self._lock:
             self._state = (stage, done, total)
             if self._bar is not None:
-                self._update()
+                self._update(self._bar)
 
     def _show(self) -> None:
         from rich.console import Console
@@ -46,22 +50,22 @@ class ProgressBar:
         with self._lock:
             if self._closed:
                 return
-            self._bar = Progress(
+            self._bar = bar = Progress(
                 SpinnerColumn(), TextColumn("asynclint: {task.description}"), BarColumn(), MofNCompleteColumn(),
                 TimeElapsedColumn(), console=Console(file=sys.stderr), transient=True,
             )
-            self._bar.start()
-            self._update()
+            bar.start()
+            self._update(bar)
 
-    def _update(self) -> None:
+    def _update(self, bar: Progress) -> None:
         stage, done, total = self._state
-        if self._task is not None and self._bar.tasks[0].description == stage:
-            self._bar.update(self._task, completed=done)
+        if self._task is not None and bar.tasks[0].description == stage:
+            bar.update(self._task, completed=done)
             return
         # A stage of its own: counted or not (a task's total cannot go back to "not counted").
         if self._task is not None:
-            self._bar.remove_task(self._task)
-        self._task = self._bar.add_task(stage, total=total, completed=done)
+            bar.remove_task(self._task)
+        self._task = bar.add_task(stage, total=total, completed=done)
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None

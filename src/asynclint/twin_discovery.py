@@ -178,8 +178,8 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
                                             f"discovered: {label} {init} ({name} / {twin_name})", same))
                 continue
         located = reader.definition(top, name) if synchronized else None
-        if located and isinstance(located[1], ast.Assign):
-            family = _aio_family(reader, *located)
+        if located and isinstance(assigned := located[1], ast.Assign):
+            family = _aio_family(reader, located[0], assigned)
             if family is not None:
                 blocking, local, same = family
                 where = located[0].replace(".", "/") + ".py"
@@ -227,10 +227,16 @@ def _module_pair(reader: _Reader, top: str, async_module: str, name: str) -> _Pa
     return _pair(reader, reader.definition(top, name), reader.definition(async_module, name))
 
 
-def _pair(reader: _Reader, sync_def, async_def) -> _Pair | None:
-    if not (sync_def and async_def and isinstance(sync_def[1], ast.ClassDef) and isinstance(async_def[1], ast.ClassDef)):
+def _pair(
+    reader: _Reader, sync_def: tuple[str, ast.stmt] | None, async_def: tuple[str, ast.stmt] | None
+) -> _Pair | None:
+    if not (sync_def and async_def):
         return None
-    sync, twin = reader.methods(*sync_def, public=False), reader.methods(*async_def, public=False)
+    (sync_module, sync_class), (async_module, async_class) = sync_def, async_def
+    if not (isinstance(sync_class, ast.ClassDef) and isinstance(async_class, ast.ClassDef)):
+        return None
+    sync = reader.methods(sync_module, sync_class, public=False)
+    twin = reader.methods(async_module, async_class, public=False)
     init = sync.pop("__init__", None), twin.pop("__init__", None)
     compared = _compare(sync, twin)
     if compared is None:
@@ -252,7 +258,7 @@ def _compare(sync: dict[str, _Method], twin: dict[str, _Method]) -> tuple[tuple[
     return blocking, tuple(sorted(m for m in sync if m not in blocking))
 
 
-def _aio_family(reader: _Reader, module: str, node: ast.Assign):
+def _aio_family(reader: _Reader, module: str, node: ast.Assign) -> _Pair | None:
     """``X = synchronize_api(_X, ...)``: the ``async def`` methods of ``_X`` block on ``X``."""
     call = node.value
     if not (isinstance(call, ast.Call) and call.args and _SYNCHRONIZERS.search(_dotted(call.func) or "")):
@@ -268,9 +274,9 @@ def _aio_family(reader: _Reader, module: str, node: ast.Assign):
         }
         where = modules.get(owner, f"{module}.{owner}")
     located = reader.definition(where, cls_name)
-    if located is None or not isinstance(located[1], ast.ClassDef):
+    if located is None or not isinstance(cls := located[1], ast.ClassDef):
         return None
-    methods = reader.methods(*located)
+    methods = reader.methods(located[0], cls)
     blocking = tuple(sorted(m for m, read in methods.items() if read.is_async and m not in _LOCAL))
     if not blocking:
         return None
@@ -355,12 +361,13 @@ def twins_for(tops: Iterable[str], installed: Installed, cache: TwinCache | None
         library = installed.find(top)
         if library is None:
             continue
-        keyed = cache is not None and library.dist is not None and library.version is not None
-        twins = cache.get(library.dist, library.version) if keyed else None
+        if cache is None or library.dist is None or library.version is None:
+            found.extend(discover(top, installed))  # nothing names the results to cache them by
+            continue
+        twins = cache.get(library.dist, library.version)
         if twins is None:
             twins = discover(top, installed)
-            if keyed:
-                cache.put(library.dist, library.version, twins)
+            cache.put(library.dist, library.version, twins)
         found.extend(twins)
     return found
 
@@ -464,7 +471,7 @@ def _dotted(node: ast.expr) -> str | None:
 
 def _yields(function: ast.AsyncFunctionDef | ast.FunctionDef) -> bool:
     """The function's own body yields (nested functions and classes aside): a generator."""
-    pending = list(function.body)
+    pending: list[ast.AST] = list(function.body)
     while pending:
         node = pending.pop()
         if isinstance(node, (ast.Yield, ast.YieldFrom)):

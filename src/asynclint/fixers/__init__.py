@@ -21,6 +21,7 @@ import pkgutil
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from asynclint.fixers import base
 from asynclint.fixers.base import FixerSpec
@@ -41,14 +42,21 @@ def _declared(source: str) -> tuple[FixerSpec, ...]:
         return ()
     lines = source[found.start() :].split("\n")
     length = 1 + next((at for at, line in enumerate(lines[1:]) if line[:1] not in ("", " ", ")")), len(lines) - 1)
-    value = _value(ast.parse("\n".join(lines[:length])).body[0].value)
+    statement = ast.parse("\n".join(lines[:length])).body[0]
+    # The pattern matched ``SPEC =`` or ``SPEC: ... =``: an assignment with a value.
+    assert isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None
+    value = _value(statement.value)
     return value if isinstance(value, tuple) else (value,)
 
 
-def _value(node: ast.expr):
+def _value(node: ast.expr) -> Any:
     """A literal, a tuple, a placement named in :mod:`asynclint.fixers.base`, or ``FixerSpec(...)`` of those."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == FixerSpec.__name__:
-        return FixerSpec(*map(_value, node.args), **{keyword.arg: _value(keyword.value) for keyword in node.keywords})
+        keywords = {}
+        for keyword in node.keywords:
+            assert keyword.arg is not None, "a SPEC spells out its keyword arguments (no **mapping)"
+            keywords[keyword.arg] = _value(keyword.value)
+        return FixerSpec(*map(_value, node.args), **keywords)
     if isinstance(node, ast.Tuple):
         return tuple(map(_value, node.elts))
     if isinstance(node, ast.Name) and node.id in ("IN_ASYNC_DEF", "ON_THE_CHAIN", "ANYWHERE"):

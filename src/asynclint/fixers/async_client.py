@@ -20,14 +20,14 @@ from collections.abc import Callable
 import libcst as cst
 from libcst.metadata import ExpressionContext
 
-from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec, Import
+from asynclint.fixers.base import Decline, Edit, Fix, FixerSpec, Import, ModuleStatement
 from asynclint.fixers.cst.bindings import binding
 from asynclint.fixers.cst.build import awaited
 from asynclint.fixers.cst.imports import import_binding
 from asynclint.fixers.cst.names import names_read
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_async
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of, reference
-from asynclint.fixers.project import FixProject
+from asynclint.fixers.project import FixProject, call_of
 from asynclint.knowledge.clients import ASYNC_CLIENTS
 from asynclint.model import Finding
 
@@ -76,7 +76,10 @@ def switch_client(
     site = project.direct_site(finding)
     if isinstance(site, Decline):
         return site
-    file, call = site.file, site.call
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
     callee = dotted(call.func) or ""
     holder = re.match(r"(self\.\w+|\w+)\.", callee)
     if holder is None:
@@ -84,6 +87,7 @@ def switch_client(
     holder_name = holder.group(1)
     # a client built in this very function (`c = OpenAI()`): its uses are all here too
     local = not holder_name.startswith("self.") and _bound_in(file, holder_name, call, site.function)
+    scope: cst.ClassDef | cst.FunctionDef | cst.Module | None
     if holder_name.startswith("self."):
         scope = file.enclosing_class(site.function)
     else:
@@ -102,14 +106,14 @@ def switch_client(
     if len(built) != 1:
         return Decline(f"`{holder_name}` is assigned in {len(built)} places")
     construction = built[0]
-    if _resolve(file, construction.func) != client_type:
+    if construction is None or _resolve(file, construction.func) != client_type:
         return Decline(f"`{holder_name}` is not built by calling `{client_type}` directly")
     uses = _uses(file, scope, holder_name, construction)
     if isinstance(uses, Decline):
         return uses
     if call not in uses:  # the finding's own call must be among those awaited, or nothing is fixed
         return Decline(f"cannot find the finding's call among the uses of `{holder_name}`")
-    for method in ("__init__", *(dotted(use.func).removeprefix(holder_name + ".") for use in uses)):
+    for method in ("__init__", *(_called(use).removeprefix(holder_name + ".") for use in uses)):
         reason = unlike(method)
         if reason:
             return Decline(reason)
@@ -122,7 +126,7 @@ def switch_client(
     new_func, imports, unused = swapped
     edits = [_constructed(file, construction, new_func, client_type)]
     edits += [Edit(use, awaited(file, use, use)) for use in uses]
-    methods = sorted({file.enclosing_function(use).name.value for use in uses})
+    methods = sorted({_async_function(file, use).name.value for use in uses})
     return Fix(
         path=file.path,
         edits=tuple(edits),
@@ -190,7 +194,10 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     site = project.direct_site(finding)
     if isinstance(site, Decline):
         return site
-    file, call = site.file, site.call
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
     verb = target.rpartition(".")[2]
     renamed = {"allow_redirects": "follow_redirects"}
     known = _SAME_KEYWORDS | renamed.keys()
@@ -221,7 +228,8 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
         return httpx
     made = f"{httpx.code}.AsyncClient(follow_redirects=True)"
     client = module_level_name_of(file, made)
-    imports, statements = httpx.imports, ()
+    imports = httpx.imports
+    statements: tuple[ModuleStatement, ...] = ()
     if client is None:
         comment = "One async HTTP client for every request, built on first use (follows redirects, as requests does but"
         getter = cached_getter(file, made, SHARED_HTTP, comment + " for HEAD).")
@@ -269,10 +277,12 @@ def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, v
         if attribute in alike:
             return ""
         return f"`.{attribute}` of the response means something else (or nothing) to httpx"
-    single = isinstance(parent, cst.Assign) and len(parent.targets) == 1
-    if not (single and isinstance(parent.targets[0].target, cst.Name)):
+    if not (
+        isinstance(parent, cst.Assign) and len(parent.targets) == 1
+        and isinstance(stored := parent.targets[0].target, cst.Name)
+    ):
         return "the response is handed on: whoever gets it may use what an `httpx.Response` lacks (`ok`, `reason`)"
-    name = parent.targets[0].target.value
+    name = stored.value
     for node in file.nodes_of(cst.Name):
         if not (
             isinstance(node, cst.Name)
@@ -355,9 +365,9 @@ def _in_scope(file: ParsedFile, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
     return scope is file.module or any(ancestor is scope for ancestor in file.ancestors(node))
 
 
-def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cst.Call]:
+def _constructions(file: ParsedFile, scope: cst.CSTNode, holder: str) -> list[cst.Call | None]:
     """Every value assigned to ``holder`` in ``scope`` (non-calls included, as ``None``)."""
-    found = []
+    found: list[cst.BaseExpression | None] = []
     for node in file.nodes_of(cst.Assign, cst.AnnAssign, cst.AugAssign):
         if isinstance(node, cst.Assign) and _in_scope(file, node, scope):
             if any(dotted(t.target) == holder for t in node.targets):
@@ -380,9 +390,9 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
         parent = file.parent(node)
         if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AnnAssign) and parent.target is node):
             continue  # the construction itself
-        chain = node  # up to the longest attribute chain on the client, which must be called
-        while isinstance(file.parent(chain), cst.Attribute):
-            chain = file.parent(chain)
+        chain: cst.CSTNode = node  # up to the longest attribute chain on the client, which must be called
+        while isinstance(above := file.parent(chain), cst.Attribute):
+            chain = above
         call = file.parent(chain)
         function = file.enclosing_function(node)
         where = f"`{function.name.value}`" if isinstance(function, cst.FunctionDef) else "module level"
@@ -394,7 +404,7 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
             continue
         if file.in_generator_expression(call, function):
             return Decline(f"`{holder}` is called inside a generator expression in {where}")
-        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or dotted(call.func).endswith(
+        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or _called(call).endswith(
             ".stream"
         ):
             return Decline(f"`{holder}` streams in {where}: async streams are iterated differently")
@@ -407,6 +417,19 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
         if any(inner is not outer and any(a is outer for a in file.ancestors(inner)) for inner in calls):
             return Decline(f"calls through `{holder}` are nested in one another")
     return calls
+
+
+def _called(use: cst.Call) -> str:
+    """The dotted name a use of the client calls (``client.chat.completions.create``)."""
+    called = dotted(use.func)
+    assert called is not None  # `_uses` keeps only calls of an attribute chain on the holder
+    return called
+
+
+def _async_function(file: ParsedFile, use: cst.Call) -> cst.FunctionDef:
+    function = file.enclosing_function(use)
+    assert isinstance(function, cst.FunctionDef)  # `_uses` keeps only calls written in `async def`
+    return function
 
 
 def _used_elsewhere(project: FixProject, file: ParsedFile, name: str) -> bool:
@@ -451,10 +474,10 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
             and file.enclosing_function(node) is function
             and _in_scope(file, node, scope)
         ]
-        stores = [node for node in uses if isinstance(file.parent(node), cst.AssignTarget)]
+        stores = [target for node in uses if isinstance(target := file.parent(node), cst.AssignTarget)]
         if len(stores) != 1 or len(uses) != 1:
             return Decline(f"`{value.value}` is used elsewhere too; only a client made for the framework can change")
-        assign = file.parent(file.parent(stores[0]))
+        assign = file.parent(stores[0])
         construction = assign.value if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
     if not isinstance(construction, cst.Call) or _resolve(file, construction.func) != client_type:
         return Decline(f"the client is not built here by calling `{client_type}`")

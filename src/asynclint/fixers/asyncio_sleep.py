@@ -17,7 +17,7 @@ from asynclint.fixers.cst.build import awaited, site_edit
 from asynclint.fixers.cst.imports import import_binding
 from asynclint.fixers.cst.parsed import dotted
 from asynclint.fixers.cst.references import sleep_reference
-from asynclint.fixers.project import FixProject
+from asynclint.fixers.project import FixProject, call_of
 from asynclint.model import Finding
 
 SPEC = FixerSpec("asyncio-sleep", True, "replace with `await asyncio.sleep(...)`", answers=("asyncio-sleep",))
@@ -29,7 +29,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return site
     if not site.offending:
         return Decline(f"the sleep is in the sync helper `{site.helper}`", applicable=False)
-    call, file = site.call, site.file
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
     callee = dotted(call.func)
     head, _, rest = (callee or "").partition(".")
     bound = binding(file, head, call) if callee else None

@@ -35,6 +35,7 @@ dynamically, has ``__slots__`` without room for the memo, or has no ``__init__``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -45,7 +46,7 @@ from asynclint.fixers.cst.bindings import binding
 from asynclint.fixers.cst.build import LINE_LENGTH, awaited, offload_call
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
-from asynclint.fixers.project import FixProject
+from asynclint.fixers.project import FixProject, call_of
 from asynclint.model import Finding
 
 #: Calls that read their argument and keep nothing of it.
@@ -92,7 +93,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     site = project.direct_site(finding, not_applicable)
     if isinstance(site, Decline):
         return site
-    file, call = site.file, site.call
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
     if len(call.args) != 1 or call.args[0].keyword or call.args[0].star:
         return Decline(not_applicable, applicable=False)
     if file.in_generator_expression(call, site.function):
@@ -217,9 +221,11 @@ def _module_class(file: ParsedFile, name: cst.BaseExpression, at: cst.CSTNode) -
         return None
     scope = file.scope(at)
     assignments = list(scope[name.value]) if scope is not None else []
-    if len(assignments) == 1 and isinstance(assignments[0].node, cst.ClassDef):
-        found = assignments[0].node
-        return found if isinstance(file.parent(found), cst.Module) else None
+    # A builtin's binding (``dict``) has no node: no class of this file.
+    if len(assignments) == 1 and isinstance(assignment := assignments[0], Assignment):
+        found = assignment.node
+        if isinstance(found, cst.ClassDef):
+            return found if isinstance(file.parent(found), cst.Module) else None
     return None
 
 
@@ -243,9 +249,12 @@ def _family(file: ParsedFile, cls: cst.ClassDef) -> list[cst.ClassDef]:
     """``cls`` with its bases and subclasses among this file's classes (by name, transitively):
     their methods reach the same attributes through ``self``."""
     classes = {node.name.value: node for node in file.positions if isinstance(node, cst.ClassDef)}
-    bases = {name: {dotted(base.value) for base in node.bases} & classes.keys() for name, node in classes.items()}
+    bases = {
+        name: {base for written in node.bases if (base := dotted(written.value)) is not None and base in classes}
+        for name, node in classes.items()
+    }
 
-    def closure(start: str, step) -> set[str]:
+    def closure(start: str, step: Callable[[str], Iterable[str]]) -> set[str]:
         found, todo = {start}, [start]
         while todo:
             for other in step(todo.pop()):
@@ -384,9 +393,9 @@ def _changed(
         if reason:
             return reason
     if isinstance(value, cst.Name):  # `self.corpus = corpus`: what __init__ does with `corpus` counts too
-        for node in _loads_of(file, value):
-            if node is not value:
-                reason = walk.uses(node)
+        for read in _loads_of(file, value):
+            if read is not value:
+                reason = walk.uses(read)
                 if reason:
                     return f"{reason} (through `{value.value}`)"
     return ""
@@ -399,11 +408,16 @@ def _own_field_of_another_class(file: ParsedFile, node: cst.Attribute, family: l
         return False
     scope = file.scope(node)
     assignments = list(scope[node.value.value]) if scope is not None else []
-    if len(assignments) != 1 or not isinstance(assignments[0].node, cst.Param):
+    # A builtin's binding (``dict.fromkeys``) has no node: no parameter.
+    if len(assignments) != 1 or not isinstance(assignment := assignments[0], Assignment):
         return False
-    param = assignments[0].node
+    param = assignment.node
+    if not isinstance(param, cst.Param):
+        return False
     method = file.parent(file.parent(param))
-    cls = file.parent(file.parent(method)) if isinstance(method, cst.FunctionDef) else None
+    if not isinstance(method, cst.FunctionDef):
+        return False
+    cls = file.parent(file.parent(method))
     return (
         isinstance(cls, cst.ClassDef)
         and all(cls is not member for member in family)
@@ -507,7 +521,7 @@ class _Walk:
                 callee = _callee(file, call) if isinstance(call, cst.Call) else None
                 if callee in CONSUMERS and not parent.star:
                     return ""
-                if callee in PART_BUILDERS:
+                if isinstance(call, cst.Call) and callee in PART_BUILDERS:
                     child = call
                     continue
                 shown = (callee or "").removeprefix("builtins.")
@@ -648,7 +662,7 @@ def _returns_early(init: cst.FunctionDef) -> bool:
 
 
 def _fresh_attribute(file: ParsedFile, base: str) -> str:
-    used = {node.attr.value for node in file.positions if isinstance(node, cst.Attribute)}
+    used: set[str | bytes] = {node.attr.value for node in file.positions if isinstance(node, cst.Attribute)}
     used |= {node.evaluated_value for node in file.positions if isinstance(node, cst.SimpleString)} - {base}
     name, number = base, 2
     while name in used:

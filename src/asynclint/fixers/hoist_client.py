@@ -28,9 +28,9 @@ import re
 import libcst as cst
 
 from asynclint.fixers import async_client
-from asynclint.fixers.base import ANYWHERE, Decline, Edit, Fix, FixerSpec
+from asynclint.fixers.base import ANYWHERE, Decline, Edit, Fix, FixerSpec, Import, ModuleStatement
 from asynclint.fixers.cst.names import names_bound_in, names_read
-from asynclint.fixers.cst.parsed import dotted
+from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of
 from asynclint.fixers.project import FixProject
 from asynclint.model import Finding
@@ -53,6 +53,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if isinstance(located, Decline):
         return located
     file, call = located
+    if not isinstance(call, cst.Call):
+        return Decline(f"`{file.code(call)}` is a property read, not a client built", applicable=False)
     parent = file.parent(call)
     if isinstance(parent, cst.WithItem):
         return Decline("the client is a `with` item: its block closes it, so it cannot be shared")
@@ -85,7 +87,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if shared is not None:
         replacement: cst.BaseExpression = cst.Name(shared, lpar=call.lpar, rpar=call.rpar)
         how = f"reused the module-level `{shared}`"
-        imports, statements = (), ()
+        imports: tuple[Import, ...] = ()
+        statements: tuple[ModuleStatement, ...] = ()
     else:
         base = "_" + _upper_snake(_name_part(constructor)).lower()
         comment = "One client for every call, built on first use: building one costs a TLS setup."
@@ -121,14 +124,14 @@ def _async_conversion_first(finding: Finding, project: FixProject, call: cst.Cal
     return ""
 
 
-def _assigned_name(file, call: cst.Call) -> str | None:
+def _assigned_name(file: ParsedFile, call: cst.Call) -> str | None:
     parent = file.parent(call)
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
         return parent.targets[0].target.value
     return None
 
 
-def _escapes(file, function: cst.FunctionDef, variable: str) -> str | None:
+def _escapes(file: ParsedFile, function: cst.FunctionDef, variable: str) -> str | None:
     """How the local client leaves the function or is changed, if it does: only calls of its
     methods (``client.chat.create(...)``) and reads of its attributes are allowed."""
     for node in file.nodes_of(cst.Name):

@@ -16,6 +16,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import libcst as cst
 
@@ -142,7 +143,8 @@ class _Linter:
         self._summaries: dict[str, tuple[str, ModuleSummary | FileError]] = {}
 
     def lint(self, texts: dict[str, str], *, every_severity: bool = False) -> _Linted:
-        summaries, errors = [], []
+        summaries: list[ModuleSummary] = []
+        errors: list[FileError] = []
         for path, text in texts.items():
             cached = self._summaries.get(path)
             if cached is None or cached[0] != text:
@@ -150,7 +152,11 @@ class _Linter:
                     text,
                     summarize(replace(self.sources[path], text=text), self.catalogue),
                 )
-            (errors if isinstance(cached[1], FileError) else summaries).append(cached[1])
+            summarized = cached[1]
+            if isinstance(summarized, FileError):
+                errors.append(summarized)
+            else:
+                summaries.append(summarized)
         # Deep mode: installed modules join the project for the analysis, never for editing.
         every = [*summaries, *self.libraries]
         graph = project_graph(every, self.config)
@@ -593,7 +599,9 @@ class _Replace(cst.CSTTransformer):
     def __init__(self, replacements: dict[int, cst.CSTNode | cst.FlattenSentinel]):
         self.replacements = replacements
 
-    def on_leave(self, original_node, updated_node):
+    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
+    # back) cannot say.
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         return self.replacements.get(id(original_node), updated_node)
 
 
@@ -618,14 +626,14 @@ def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound
     """Module-level statements after the last import of the leading import block."""
     body = list(module.body)
     position = 0
-    for index, statement in enumerate(body):
-        if isinstance(statement, cst.SimpleStatementLine) and all(
-            isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
+    for index, existing in enumerate(body):
+        if isinstance(existing, cst.SimpleStatementLine) and all(
+            isinstance(small, cst.Import | cst.ImportFrom) for small in existing.body
         ):
             position = index + 1
-        elif index == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr):
+        elif index == 0 and isinstance(existing, cst.SimpleStatementLine) and isinstance(existing.body[0], cst.Expr):
             position = 1  # the docstring
-        elif isinstance(statement, cst.If | cst.Try):
+        elif isinstance(existing, cst.If | cst.Try):
             continue  # `if TYPE_CHECKING:` and guarded imports
         else:
             break
@@ -648,7 +656,7 @@ def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound
     return module.with_changes(body=body)
 
 
-def _after_binding(body: list[cst.BaseStatement], name: str) -> int:
+def _after_binding(body: Sequence[cst.BaseStatement], name: str) -> int:
     """The index just past the last top-level statement binding ``name`` (0 if none)."""
     at = 0
     for index, statement in enumerate(body):

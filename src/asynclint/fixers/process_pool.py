@@ -35,7 +35,7 @@ from asynclint.fixers.cst.build import awaited, offload_call, site_edit
 from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
-from asynclint.fixers.project import FixProject
+from asynclint.fixers.project import FixProject, Site, call_of
 from asynclint.knowledge.blocking import NOT_PORTABLE
 from asynclint.model import Finding
 
@@ -76,7 +76,10 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
-    file, call = site.file, site.call
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
     callee = dotted(call.func)
     qualified = _top_level(file, callee, call) if callee else None
     if qualified is None:
@@ -97,11 +100,12 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     statements: tuple[ModuleStatement, ...] = ()
     if existing is None:
         executor = reference(file, "concurrent.futures", "ProcessPoolExecutor")
+        if isinstance(executor, Decline):
+            return executor
         multiprocessing = reference(file, "multiprocessing")
-        for needed in (executor, multiprocessing):
-            if isinstance(needed, Decline):
-                return needed
-            imports += needed.imports
+        if isinstance(multiprocessing, Decline):
+            return multiprocessing
+        imports += executor.imports + multiprocessing.imports
         statements = (
             ModuleStatement(
                 pool,
@@ -183,7 +187,7 @@ def _existing_pool(file: ParsedFile) -> str | None:
     return None
 
 
-def _loop(file: ParsedFile, site, asyncio: str) -> tuple[str, cst.SimpleStatementLine | None]:
+def _loop(file: ParsedFile, site: Site, asyncio: str) -> tuple[str, cst.BaseStatement | None]:
     """The name of the running loop in the site's function, and the statement binding it
     (``None`` when an earlier statement already binds it, or when nothing can go before the call)."""
     bindings = [
@@ -214,8 +218,8 @@ def _loop(file: ParsedFile, site, asyncio: str) -> tuple[str, cst.SimpleStatemen
 
 
 def _is_get_loop(file: ParsedFile, value: cst.BaseExpression) -> bool:
-    if not isinstance(value, cst.Call) or dotted(value.func) is None:
+    if not isinstance(value, cst.Call) or (called := dotted(value.func)) is None:
         return False
-    head, _, rest = dotted(value.func).partition(".")
+    head, _, rest = called.partition(".")
     target = binding(file, head, value).target
     return target is not None and f"{target}.{rest}" in ("asyncio.get_running_loop", "asyncio.get_event_loop")

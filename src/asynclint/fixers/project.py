@@ -29,7 +29,7 @@ class Site:
     """
 
     file: ParsedFile
-    call: cst.Call
+    call: cst.Call | cst.Attribute  # an attribute for a property read (``driver.title``)
     function: cst.FunctionDef
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
@@ -39,6 +39,14 @@ class Site:
     def offending(self) -> bool:
         """The call is the finding's own call, not the call of a helper that leads to it."""
         return self.helper is None
+
+
+def call_of(site: Site) -> cst.Call | Decline:
+    """The site's call, for a recipe that rewrites calls: a property read (``driver.title``) is
+    none, and the recipe does not apply to it."""
+    if isinstance(site.call, cst.Call):
+        return site.call
+    return Decline(f"`{site.file.code(site.call)}` is a property read, not a call", applicable=False)
 
 
 class FixProject:
@@ -86,14 +94,15 @@ class FixProject:
         the coroutine, which cannot be awaited twice), or any use in the project besides its
         registration with the framework -- calls, ``map(f, ...)``, imports by tests -- each of
         which would get ``becomes`` instead of what it gets now."""
-        key = self.graph.key_of(path, qualname) if self.graph else None
+        graph = self.graph
+        key = graph.key_of(path, qualname) if graph else None
         name = qualname.rpartition(".")[2]
-        if key is None:
+        if graph is None or key is None:
             return Decline(f"cannot tell where else `{name}` is used")
-        wrapped = [d for d in self.graph.function(key).decorators if d not in TRANSPARENT_DECORATORS]
+        wrapped = [d for d in graph.function(key).decorators if d not in TRANSPARENT_DECORATORS]
         if wrapped:
             return Decline(f"`{name}` is decorated with `@{wrapped[0]}`, which would wrap {becomes}")
-        uses = self.graph.uses(key)
+        uses = graph.uses(key)
         if uses:
             where = ", ".join(map(str, uses[:3]))
             more = f" and {len(uses) - 3} more" if len(uses) > 3 else ""
@@ -171,7 +180,7 @@ class FixProject:
         # shown, and fixed, where the project calls into it)
         written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
         start = graph.key_of(finding.path, written_in) if graph and written_in else None
-        if start is None:
+        if graph is None or start is None:
             return (primary,)
         found: list[Site] = []
         roots: list[FuncKey] = []
@@ -196,7 +205,7 @@ class FixProject:
             if isinstance(made, Decline):
                 return made
             found.extend(made)
-        return tuple(found) or primary
+        return tuple(found) or (primary,)
 
     def _call_site(
         self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
@@ -248,7 +257,7 @@ class FixProject:
         return refused
 
     def _root_site(
-        self, finding: Finding, file: ParsedFile, call: cst.Call, function: cst.FunctionDef
+        self, finding: Finding, file: ParsedFile, call: cst.Call | cst.Attribute, function: cst.FunctionDef
     ) -> Site | Decline:
         chain = finding.chain
         root_link = chain[0]

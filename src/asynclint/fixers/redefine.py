@@ -103,7 +103,8 @@ def _own_nodes(text: str, function: cst.FunctionDef, project: FixProject, findin
     tree = ast.parse(text)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.lineno == finding.line:
-            found, stack = [], list(node.body)
+            found: list[ast.AST] = []
+            stack: list[ast.AST] = list(node.body)
             while stack:
                 item = stack.pop()
                 found.append(item)

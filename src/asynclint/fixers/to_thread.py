@@ -20,8 +20,9 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import BuiltinAssignment, GlobalScope
@@ -31,7 +32,7 @@ from asynclint.fixers.cst.bindings import binding, event_loop_use
 from asynclint.fixers.cst.build import awaited, opens_for_writing, runs_nothing, site_edit
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
 from asynclint.fixers.cst.references import Runner, thread_runner
-from asynclint.fixers.project import FixProject, Site, findings_within
+from asynclint.fixers.project import FixProject, Site, call_of, findings_within
 from asynclint.knowledge.asyncio_apis import (
     CONSUMED_LATER_DECORATORS,
     CONSUMERS,
@@ -78,7 +79,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
     if isinstance(call, cst.Attribute):  # a property read: `driver.title`
-        return _offload_read(finding, site, runner)
+        return _offload_read(finding, site, call, runner)
     nested = findings_within(project, file, call, finding)
     used = _method_call_on_result(file, call)
     if target in OPENERS and used is not None and not _awaits(used):
@@ -130,11 +131,11 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     )
 
 
-def _offload_read(finding: Finding, site: Site, runner: Runner) -> Fix | Decline:
+def _offload_read(finding: Finding, site: Site, read: cst.Attribute, runner: Runner) -> Fix | Decline:
     """``driver.title`` -> ``await asyncio.to_thread(lambda: driver.title)``: the getter runs in the
     thread. So does the receiver's evaluation, which is why it must run no code (names, attribute
     and item reads: see ``runs_nothing``); a receiver that calls something is declined."""
-    file, read = site.file, site.call
+    file = site.file
     if not runs_nothing(read.value):
         return Decline(
             f"the receiver `{file.code(read.value)}` runs code, which would move into the worker thread with"
@@ -203,9 +204,11 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     for group in roots.values():
         function = group[0].function
         replacements = {id(site.call): offloaded[id(site.call)][0] for site in group}
-        updated = function.visit(_Replacing(replacements)).with_changes(asynchronous=cst.Asynchronous())
+        replaced = function.visit(_Replacing(replacements))
+        assert isinstance(replaced, cst.FunctionDef)  # only expressions inside it are replaced
+        updated = replaced.with_changes(asynchronous=cst.Asynchronous())
         edits.append(_at(Edit(function, updated), group, sites[0], offloaded))
-    helpers = sorted({site.helper for site in sites})
+    helpers = sorted({_helper(site) for site in sites})
     callers = list(dict.fromkeys(site.function.name.value for site in sites))
     made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
     what = f"{len(sites)} calls" if len(sites) > 1 else "the call"
@@ -245,10 +248,13 @@ def _consumed_with(project: FixProject, finding: Finding, site: Site) -> tuple[S
     the thread -- when the loop always runs to the end (no ``break``/``return``), so consuming
     the iterator whole first does what iterating it did, and when the arguments are plain names
     and constants (evaluated in the thread, they must not run code). Anything else declines."""
+    file = site.file
+    call = call_of(site)  # a helper's call (a property read is only ever the finding's own)
+    if isinstance(call, Decline):
+        return call
     kind = _consumed_later(project, finding, site)
     if not kind:
-        return site, site.call, False
-    file, call = site.file, site.call
+        return site, call, False
     if not all(runs_nothing(arg.value) for arg in call.args):
         return Decline(
             f"`{site.helper}` is {kind}, consumed on the loop; its arguments run code, which would move"
@@ -408,14 +414,24 @@ def _at(edit: Edit, sites: list[Site], first: Site, offloaded: dict[int, tuple[c
 class _Replacing(cst.CSTTransformer):
     """Several nodes of one tree replaced at once (``deep_replace`` finds only the first)."""
 
-    def __init__(self, replacements: dict[int, cst.CSTNode]):
+    def __init__(self, replacements: Mapping[int, cst.CSTNode]):
         self.replacements = replacements
 
-    def on_leave(self, original_node, updated_node):
+    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
+    # back) cannot say.
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
         return self.replacements.get(id(original_node), updated_node)
 
 
-def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
+def _helper(site: Site) -> str:
+    """The sync function whose call the site offloads."""
+    # Sites holding the finding's own call never get here: a root that is the finding's own
+    # function and is also called by the project is declined (``FixProject.redefinable``).
+    assert site.helper is not None
+    return site.helper
+
+
+def _method_call_on_result(file: ParsedFile, call: cst.Call) -> cst.Call | None:
     """``open(p).read()`` for the call ``open(p)``: a method called on its result at once."""
     attribute = file.parent(call)
     if isinstance(attribute, cst.Attribute) and attribute.value is call:
@@ -425,7 +441,7 @@ def _method_call_on_result(file, call: cst.Call) -> cst.Call | None:
     return None
 
 
-def _inside_other_finding(project: FixProject, file, call: cst.Call, finding: Finding) -> bool:
+def _inside_other_finding(project: FixProject, file: ParsedFile, call: cst.Call, finding: Finding) -> bool:
     """``call`` is an argument (at any depth) of another finding's call in the same statement."""
     for ancestor in file.ancestors(call):
         if isinstance(ancestor, cst.BaseStatement):
@@ -465,6 +481,8 @@ def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tup
     """(file, qualified name, definition) of each sync function the offloaded calls run: the
     helpers and every sync function they call, in the project's files."""
     graph = project.graph
+    if graph is None:
+        return  # no graph, no callee found in it to follow
     queue = [site.callee for site in sites if site.callee is not None]
     seen = set(queue)
     while queue:

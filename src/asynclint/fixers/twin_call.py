@@ -29,7 +29,7 @@ from asynclint.fixers.cst.build import awaited
 from asynclint.fixers.cst.imports import import_binding
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import reference
-from asynclint.fixers.project import FixProject, Site
+from asynclint.fixers.project import FixProject, Site, call_of
 from asynclint.knowledge.clients import ASYNC_CLIENTS
 from asynclint.knowledge.twins import TwinCall, twin_call_of
 from asynclint.model import Finding
@@ -75,7 +75,10 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     site = project.direct_site(finding, "the call is not written in `async def`, where its twin could be awaited")
     if isinstance(site, Decline):
         return site
-    file, call = site.file, site.call
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
     reason = _breaks_a_coroutine(file, call, site)
     if reason:
         return Decline(reason)

@@ -96,19 +96,19 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     partial = sorted(name for name in used_later if name not in unconditional)
     if partial:
         return Decline(f"the `with` block assigns `{partial[0]}` only on some paths")
-    shared, used_later = sorted(shared), sorted(used_later)
-    helper = file.fresh_name(_helper_name(file, statement, used_later or shared))
+    in_place, returned = sorted(shared), sorted(used_later)
+    helper = file.fresh_name(_helper_name(file, statement, returned or in_place))
     # `state["doc"] = json.load(f)` ending the block: the helper returns the value and the store
     # happens on the loop, where other code sees it (only closing the resource ran after it).
-    store = None if used_later else _trailing_store(statement, names.bound)
+    store = None if returned else _trailing_store(statement, names.bound)
     moved = statement if store is None else _returning(statement, store)
     body: list[cst.BaseStatement] = [moved.with_changes(leading_lines=[])]
-    if shared or declared_nonlocal:
-        body.insert(0, cst.parse_statement(f"nonlocal {', '.join(sorted({*shared, *declared_nonlocal}))}\n"))
+    if in_place or declared_nonlocal:
+        body.insert(0, cst.parse_statement(f"nonlocal {', '.join(sorted({*in_place, *declared_nonlocal}))}\n"))
     if declared_global:
         body.insert(0, cst.parse_statement(f"global {', '.join(sorted(declared_global))}\n"))
-    if used_later:
-        body.append(cst.parse_statement(f"return {', '.join(used_later)}\n"))
+    if returned:
+        body.append(cst.parse_statement(f"return {', '.join(returned)}\n"))
     leading = list(statement.leading_lines)
     container = file.parent(statement)
     first = isinstance(container, cst.IndentedBlock) and container.body and container.body[0] is statement
@@ -121,15 +121,15 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         leading_lines=leading,
     )
     stored = file.code(store.targets[0].target) if store is not None else ""
-    target = f"{', '.join(used_later)} = " if used_later else f"{stored} = " if stored else ""
+    target = f"{', '.join(returned)} = " if returned else f"{stored} = " if stored else ""
     runner = thread_runner(file, (statement,))  # `trio.to_thread.run_sync` in a module running under trio
     if isinstance(runner, Decline):
         return runner
     run = cst.parse_statement(f"{target}await {runner.code}({helper})\n").with_changes(
         leading_lines=[cst.EmptyLine(indent=False)]
     )
-    opened = file.code(call.func)
-    kept = f", returning `{', '.join(used_later)}`" if used_later else ""
+    opened = file.code(call.func if isinstance(call, cst.Call) else call)
+    kept = f", returning `{', '.join(returned)}`" if returned else ""
     kept = kept or (f", returning the value of `{stored}`" if stored else "")
     # On the loop the block's steps never interleaved with another rollout's; in a worker thread
     # they do: changing what other rollouts see is unsafe, as for an offloaded helper.
@@ -269,7 +269,7 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
     callee = statement.items[0].item
     name = last_name(callee.func) if isinstance(callee, cst.Call) else None
     verb, default = "run", "block"
-    if name == "open":  # open, io.open, gzip.open, Path.open, ...
+    if isinstance(callee, cst.Call) and name == "open":  # open, io.open, gzip.open, Path.open, ...
         verb, default = ("write" if opens_for_writing(file, callee) else "read"), "file"
     elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
         verb, default = "use", "temp"

@@ -419,7 +419,7 @@ OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
 
 #: The distributions whose version changes what asynclint knows (what the runner looks up).
 VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(
-    change.distribution for change in (*SYNC_METHODS, *OFFLOADED_HOOKS)
+    change.distribution for changes in (SYNC_METHODS, OFFLOADED_HOOKS) for change in changes
 )
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -171,15 +171,16 @@ def pair_sites(first: dict[tuple, dict], second: dict[tuple, dict]) -> list[tupl
     pairs: list[tuple[tuple | None, tuple | None]] = [(key, key) for key in first if key in second]
     left = {k for k in first if k not in second}
     right = {k for k in second if k not in first}
-    by_function: dict[tuple, tuple[list, list]] = {}
+    by_function: dict[tuple, tuple[list[tuple], list[tuple]]] = {}
     for key in left:
         by_function.setdefault(key[:3], ([], []))[0].append(key)
     for key in right:
         by_function.setdefault(key[:3], ([], []))[1].append(key)
     for before_keys, after_keys in by_function.values():
         if len(before_keys) == len(after_keys):
-            pairs.extend(zip(sorted(before_keys, key=lambda k: k[3]), sorted(after_keys, key=lambda k: k[3]),
-                             strict=True))
+            before_keys.sort(key=lambda k: k[3])
+            after_keys.sort(key=lambda k: k[3])
+            pairs.extend(zip(before_keys, after_keys, strict=True))
         else:
             pairs.extend((key, None) for key in before_keys)
             pairs.extend((None, key) for key in after_keys)
@@ -236,7 +237,8 @@ def compare(before: dict, after: dict, before_name: str = "before", after_name: 
     for old, new in pair_sites(first, second):
         key = old or new
         assert key is not None
-        was, now = first.get(old) or {}, second.get(new) or {}
+        was = first.get(old, {}) if old is not None else {}
+        now = second.get(new, {}) if new is not None else {}
         changes.append(SiteChange(key[0], key[1], key[2], key[3], was.get("ms", 0.0), now.get("ms", 0.0),
                                   was.get("finding") or now.get("finding")))
     changes.sort(key=lambda c: (-max(c.before_ms, c.after_ms), c.path, c.line))
@@ -295,7 +297,7 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
     if result.settings_note:
         console.print(Text(f"note: {result.settings_note}; the ratios compare different loads", style="yellow"))
     table = Table(box=box.SIMPLE_HEAD)
-    columns = (("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left"))
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left"))
     for column, justify in columns:
         table.add_column(column, justify=justify)
     verdicts = {True: Text("better", style="green"), False: Text("worse", style="red"), None: Text("")}

@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import ctypes
 import hashlib
+import io
 import json
 import os
 import random
@@ -36,8 +37,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, cast
 
 HOST = "127.0.0.1"
 FILLER = ("the", "page", "says", "so", "answer", "is", "likely", "this", "given", "search", "result",
@@ -90,7 +92,7 @@ def _reference(tool_output: str) -> str:
 
 def _string_arguments(messages: list[dict]) -> list[str]:
     """String arguments of the tool calls made so far, in order."""
-    found = []
+    found: list[str] = []
     for message in messages:
         for call in message.get("tool_calls") or []:
             try:
@@ -108,13 +110,14 @@ def _argument(schema: dict, value: str, rng: random.Random) -> Any:
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "string")
-    return {
+    by_type: dict[object, Callable[[], Any]] = {
         "integer": lambda: rng.randint(1, 5),
         "number": lambda: round(rng.uniform(0, 1), 3),
         "boolean": lambda: True,
         "array": lambda: [],
         "object": lambda: {},
-    }.get(kind, lambda: value)()
+    }
+    return by_type.get(kind, lambda: value)()
 
 
 def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
@@ -167,7 +170,7 @@ def chat_completion(request: dict, settings: ReplySettings) -> dict:
     """The whole response body. Its id and timestamp derive from the request and the seed, not
     from arrival order or the clock: environments store responses in their trajectories, and
     two runs must produce the same outputs."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for index in range(max(1, int(request.get("n") or 1))):
         message, finish = reply(request, settings if not index else ReplySettings(
             settings.seed + index, settings.latency_ms, settings.tokens, settings.tool_turns))
@@ -184,9 +187,9 @@ def chat_completion(request: dict, settings: ReplySettings) -> dict:
 
 def text_completion(request: dict, settings: ReplySettings) -> dict:
     """``/completions``: each prompt answered like a chat of one user message, ``n`` times."""
-    prompts = request.get("prompt")
-    prompts = [prompts] if isinstance(prompts, str) else [str(p) for p in prompts or [""]]
-    choices = []
+    asked = request.get("prompt")
+    prompts = [asked] if isinstance(asked, str) else [str(p) for p in asked or [""]]
+    choices: list[dict[str, Any]] = []
     for prompt in prompts:
         chat = chat_completion({**request, "messages": [{"role": "user", "content": prompt}], "tools": None},
                                settings)
@@ -305,7 +308,7 @@ def _error(message: str) -> bytes:
     return _dump({"error": {"message": message, "type": "invalid_request_error", "code": None}}).encode()
 
 
-async def serve(settings: ReplySettings, port: int = 0, ready=None) -> None:
+async def serve(settings: ReplySettings, port: int = 0, ready: Callable[[int], None] | None = None) -> None:
     """Serve on 127.0.0.1:port until cancelled; ``ready(port)`` is called once listening."""
     state = _Server(settings)
     server = await asyncio.start_server(state.handle, HOST, port, backlog=1024)
@@ -348,7 +351,9 @@ async def _main(settings: ReplySettings, port: int, parent: int | None = None) -
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not sys.stdin.buffer.read1(4096) else None)
+    # A process's own stdin buffer is a BufferedReader (typeshed says only BinaryIO, without read1).
+    stdin = cast(io.BufferedReader, sys.stdin.buffer)
+    loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not stdin.read1(4096) else None)
     watcher = asyncio.create_task(_watch_parent(parent, stop)) if parent else None
 
     def ready(bound: int) -> None:
@@ -442,8 +447,10 @@ class FakeServer:
             raise FakeServerError(f"the fake model server did not start: {exc}") from None
         finally:
             os.close(read_end)
-        ready, _, _ = select.select([self.process.stdout], [], [], self.start_timeout)
-        line = self.process.stdout.readline() if ready else ""
+        output = self.process.stdout
+        assert output is not None  # started with stdout=PIPE
+        ready, _, _ = select.select([output], [], [], self.start_timeout)
+        line = output.readline() if ready else ""
         if not line.startswith("listening "):
             if self.process.poll() is None:
                 self.process.terminate()

@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any
+from typing import Any, TypeGuard
 
 from asynclint.profiler.compare import Comparison, site_change_verdict
 
@@ -116,7 +116,7 @@ def _y(ms: float, top_ms: float) -> float:
     return bottom - min(1.0, fraction) * (bottom - PLOT_TOP)
 
 
-def _usable(timeline: Any) -> bool:
+def _usable(timeline: Any) -> TypeGuard[dict[str, Any]]:
     """A timeline as reports write it (a hand-edited one may not be)."""
     if not isinstance(timeline, dict) or not isinstance(timeline.get("max_ms"), list) or not timeline["max_ms"]:
         return False

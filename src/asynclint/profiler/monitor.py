@@ -39,8 +39,10 @@ import sys
 import threading
 import time
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType, FrameType
+from typing import Any
 
 METHODS = ("auto", "signal", "thread", "callbacks", "none")
 
@@ -181,15 +183,20 @@ def interval_verdict(before: Clocks | None, after: Clocks | None) -> str:
 #: The loop running one callback. Frames further out only started the loop (``asyncio.run``), so
 #: the walk stops here: each frame costs about a microsecond, and the sampler runs inside stalls.
 #: uvloop runs callbacks from C, with no frame of its own: there the walk stops at the runner.
-LOOP_BOUNDARY = frozenset({asyncio.events.Handle._run.__code__, asyncio.base_events.BaseEventLoop._run_once.__code__,
-                           *((asyncio.runners.Runner.run.__code__,) if hasattr(asyncio, "Runner") else ())})
+_BOUNDARY_CODES = [
+    asyncio.events.Handle._run.__code__,
+    asyncio.base_events.BaseEventLoop._run_once.__code__,  # type: ignore[attr-defined]  # private: typeshed leaves it out
+]
+if sys.version_info >= (3, 11):  # asyncio.Runner is new in 3.11
+    _BOUNDARY_CODES.append(asyncio.runners.Runner.run.__code__)
+LOOP_BOUNDARY = frozenset(_BOUNDARY_CODES)
 
 
 def capture_stack(frame: FrameType | None) -> tuple[StackEntry, ...]:
     """(code, line) from ``frame`` outwards to the loop's ``Handle._run``. The type checks matter
     for the watchdog thread, which walks another thread's frames: CPython 3.11 can hand it a
     garbled ``f_back`` when that thread moved on mid-walk, and the walk then stops there."""
-    stack = []
+    stack: list[StackEntry] = []
     while type(frame) is FrameType and len(stack) < MAX_STACK_DEPTH:
         code = frame.f_code
         if type(code) is not CodeType:
@@ -206,7 +213,7 @@ def _task_stack(callback: object) -> tuple[StackEntry, ...]:
     owner = getattr(callback, "__self__", None)
     if isinstance(owner, asyncio.Task):
         frames: list[StackEntry] = []
-        awaitable = owner.get_coro()
+        awaitable: object = owner.get_coro()
         while awaitable is not None:
             frame = getattr(awaitable, "cr_frame", None) or getattr(awaitable, "gi_frame", None)
             if frame is not None:
@@ -421,7 +428,7 @@ class _WakeupRelay:
 
     def _drain(self) -> bytes:
         libc = _libc()
-        chunks = []
+        chunks: list[bytes] = []
         while True:
             if libc is not None:
                 # libc's read through PyDLL keeps the GIL (os.read would hand it over: see _ClockReader).
@@ -504,7 +511,9 @@ class _ClockReader:
         if self._schedstat is not None:
             # libc's pread through PyDLL keeps the GIL: os.pread would release it, and any thread
             # waiting for the GIL would take it in the middle of a heartbeat.
-            size = _libc().pread(self._schedstat, self._buffer, 63, 0)
+            libc = _libc()
+            assert libc is not None  # the file is opened only where libc loaded (and _libc() keeps its answer)
+            size = libc.pread(self._schedstat, self._buffer, 63, 0)
             try:
                 waiting = int(self._buffer.raw[:max(size, 0)].split()[1]) / 1e9
             except (IndexError, ValueError):
@@ -600,8 +609,8 @@ class LoopMonitor:
         self._started = 0.0
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
-        self._previous_alarm: object = None
-        self._original_run = None
+        self._previous_alarm: Callable[[int, FrameType | None], Any] | int | signal.Handlers | None = None
+        self._original_run: Callable[[asyncio.Handle], None] | None = None
         self._signum = signal.SIGALRM if hasattr(signal, "SIGALRM") else 0
         self._timer: _ThreadTimer | None = None
         self._relay: _WakeupRelay | None = None
@@ -947,9 +956,10 @@ class LoopMonitor:
                 pending_owner._look(_task_stack(getattr(handle, "_callback", None)), {pending_owner._loop_ident})
 
         self._original_run = original
-        handle_class._run = timed_run  # type: ignore[method-assign]
+        # mypy reads a function set on a class as a method missing its ``self``; it takes the handle as one.
+        handle_class._run = timed_run  # type: ignore[method-assign, assignment]
 
     def _unpatch_handles(self) -> None:
         if self._original_run is not None:
-            asyncio.events.Handle._run = self._original_run  # type: ignore[method-assign]
+            asyncio.events.Handle._run = self._original_run  # type: ignore[method-assign, assignment]  # as above
             self._original_run = None

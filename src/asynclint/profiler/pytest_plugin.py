@@ -17,14 +17,14 @@ import asyncio
 import functools
 import inspect
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
 
 MARKER = "loop_budget"
 #: The watched coroutine function a marked test's ``obj`` was replaced with.
-_WATCHED = pytest.StashKey[Any]()
+_WATCHED = pytest.StashKey[Callable[..., Any]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -107,8 +107,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     test at different points: pytest-asyncio swaps ``item.obj`` for a sync function inside
     ``runtest``, anyio and others run the coroutine from their own ``pytest_pyfunc_call``; all of
     them start from ``item.obj``, so the watch is inside whatever loop runs the test."""
-    marker = item.get_closest_marker(MARKER) if isinstance(item, pytest.Function) else None
-    if marker is None:
+    if not isinstance(item, pytest.Function) or (marker := item.get_closest_marker(MARKER)) is None:
         yield
         return
     budget_ms, threshold_ms = _budget(marker)
@@ -127,12 +126,12 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     """No runner took the marked coroutine (it is still ours, unrun): run it with asyncio.run.
     Runners that call the test from this hook (anyio) are ``tryfirst`` and come before; pytest's
     own call, which fails an async test, is ``trylast`` and comes after."""
-    function = pyfuncitem.obj
+    watched = pyfuncitem.stash.get(_WATCHED, None)
     # By identity: a runner's sync wrapper made with functools.wraps copies every attribute.
-    if function is not pyfuncitem.stash.get(_WATCHED, None):
+    if watched is None or pyfuncitem.obj is not watched:
         return None
     arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-    asyncio.run(function(**arguments))
+    asyncio.run(watched(**arguments))
     return True
 
 
@@ -141,7 +140,7 @@ def loop_budget() -> Callable[..., Any]:
     """``with loop_budget(ms): ...`` inside a running loop fails the test if the loop was held
     longer than ``ms`` at once within the block; it yields the watch report."""
 
-    def budget(ms: float, *, threshold_ms: float | None = None):
+    def budget(ms: float, *, threshold_ms: float | None = None) -> AbstractContextManager[Any]:
         if not isinstance(ms, (int, float)) or ms <= 0:
             raise ValueError(f"loop_budget: the budget must be a positive number of milliseconds, got {ms!r}")
         return _watching(float(ms), float(threshold_ms or default_threshold(ms)))

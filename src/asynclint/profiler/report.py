@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -189,7 +189,7 @@ def shorten_left(text: str, width: int) -> str:
     return text if len(text) <= width else "…" + text[len(text) - width + 1:]
 
 
-def fill_table(table: Table, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[str | Text]]) -> None:
+def fill_table(table: Table, columns: Sequence[tuple[str, JustifyMethod]], rows: Sequence[Sequence[str | Text]]) -> None:
     """Add ``columns`` (header, justify) and ``rows``, every cell at its full width: numbers and
     verdicts are the point of these tables, so rich may never cut or wrap them. Callers shorten
     the one free-text column (a path) beforehand."""

@@ -202,7 +202,7 @@ def _suppressed(paths: Sequence[Path]) -> list[tuple[str, int]]:
     """(file, line) pairs an asynclint suppression covers: a stall there is no blind spot."""
     from asynclint.suppressions import suppressed_lines
 
-    found = []
+    found: list[tuple[str, int]] = []
     for file in _explicit_files([p for p in dict.fromkeys(paths) if p.exists()]):
         try:
             text = file.read_text(encoding="utf-8")

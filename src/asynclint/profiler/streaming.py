@@ -111,7 +111,7 @@ class Tally:
         self._sites: dict[tuple[str, object], SiteStats] = {}
         self._inner: dict[tuple[str, object], Counter] = {}
         self._causes = dict.fromkeys(CAUSES, 0.0)
-        self._worst: list[tuple[float, int, object]] = []  # min-heap of (duration, order, StallView)
+        self._worst: list[tuple[float, int, StallView]] = []  # min-heap of (duration, order, StallView)
         self._order = 0
         self._last: Analysis | None = None
         self._most_held: StallView | None = None

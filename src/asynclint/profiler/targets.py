@@ -391,6 +391,7 @@ async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan,
 
     ending = await workers.run(lambda: next(indices, None), one)
     for index in ending.cut:
+        assert ending.reason is not None  # a pool cuts jobs only when it says why
         results[index] = cut_output(ending.reason, plan)
     return RunOutcome(tuple(results[i] for i in sorted(results)), len(errors), errors[0] if errors else None,
                       len(ending.cut), ending.reason)
@@ -509,6 +510,7 @@ class VerifiersTarget(EnvironmentTarget):
 
         ending = await workers.run(lambda: next(planned, None), one)
         for number, (example, size) in ending.cut:
+            assert ending.reason is not None  # a pool cuts jobs only when it says why
             results[number] = [{"example_id": self.rows[example].get("example_id", example),
                                 **cut_output(ending.reason, plan)}] * size
         outputs = [output for number in sorted(results) for output in results[number]]
@@ -545,7 +547,7 @@ class VerifiersTarget(EnvironmentTarget):
         return [copy.deepcopy(self.rows[example]) for _ in range(size)]
 
 
-def _v0_environment_class() -> type | None:
+def _v0_environment_class() -> type[Any] | None:
     try:
         from verifiers.legacy.envs.environment import Environment
     except ImportError:

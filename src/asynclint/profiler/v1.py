@@ -15,7 +15,7 @@ import re
 import sys
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from asynclint.profiler.targets import (
     FAKE_API_KEY, MODEL_NAME, EnvironmentTarget, LoadPlan, RolloutError, RunOutcome, TargetError, _error_text, drive,
@@ -25,13 +25,13 @@ from asynclint.profiler.targets import (
 API_KEY_VAR = "ASYNCLINT_FAKE_API_KEY"
 
 
-def _is_v1_class(value: Any, base: str) -> bool:
+def _is_v1_class(value: Any, base: str) -> TypeGuard[type[Any]]:
     """A subclass of ``verifiers.v1``'s ``base``, recognised without importing verifiers."""
     return isinstance(value, type) and any(
         c.__name__ == base and c.__module__.startswith("verifiers.v1") for c in value.__mro__[1:])
 
 
-def _exported(module: Any, base: str) -> list[type]:
+def _exported(module: Any, base: str) -> list[type[Any]]:
     names = getattr(module, "__all__", None) or ()
     return [value for name in names if _is_v1_class(value := getattr(module, name, None), base)]
 

@@ -6,7 +6,7 @@ import difflib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from asynclint.fixers.orchestrator import FixOutcome
+from asynclint.fixers.orchestrator import Applied, FixOutcome
 from asynclint.model import FileError, Severity
 from asynclint.report._common import plural, severity_breakdown
 
@@ -14,7 +14,7 @@ from asynclint.report._common import plural, severity_breakdown
 def render_diff(outcome: FixOutcome) -> str:
     """One unified diff per changed file, in path order, with git's ``a/`` and ``b/`` prefixes
     (``git apply`` and ``patch -p1`` read it as it is)."""
-    parts = []
+    parts: list[str] = []
     for path, text in sorted(outcome.changed.items()):
         parts.extend(
             difflib.unified_diff(
@@ -27,7 +27,7 @@ def render_diff(outcome: FixOutcome) -> str:
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in parts)
 
 
-def _written(outcome: FixOutcome, write_errors: Mapping[str, str]):
+def _written(outcome: FixOutcome, write_errors: Mapping[str, str]) -> list[Applied]:
     return [a for a in outcome.applied if not any(path in write_errors for path in a.paths)]
 
 

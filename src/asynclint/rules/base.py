@@ -146,7 +146,9 @@ class BlockingCallRule(Rule):
             return None
         # Blocking code inside an installed library is reported where the project calls in.
         shown_path = summary.path if entry is None else graph.summaries[entry.caller[0]].path
-        base = self._base_severity(ctx, shown_path, api, cost_name) if cost_name is not None else None
+        if cost_name is None:
+            return None  # not an offender after all
+        base = self._base_severity(ctx, shown_path, api, cost_name)
         if base is None:
             return None  # cheaper inline than any way of moving it off the loop
         # Memoized or lazily built code runs on a first call, however often its callers run.
@@ -199,6 +201,7 @@ class BlockingCallRule(Rule):
         # Blocking code inside an installed library is reported where the project calls in.
         shown = (summary.path, site)
         if entry is not None:
+            assert summary.library is not None  # entries are looked up only for calls inside a library
             shown = (shown_path, entry.site)
             # Named as the project wrote it (``slowlib.Client``), not where it is defined.
             entered = graph.as_written(entry.site.target) if entry.site.target else graph.canonical(

@@ -149,12 +149,13 @@ class CheckContext:
             key, hot, site = found
             if not graph.runs(key, site):
                 continue  # behind a flag every caller leaves off
+            api: BlockingApi | None
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
-                target = graph.call_target(site, (position, site.caller))
-                api = self.catalogue.match_read(target)
-                target = target or ""
+                read = graph.call_target(site, (position, site.caller))
+                api = self.catalogue.match_read(read)
+                target = read or ""
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
@@ -311,7 +312,8 @@ class CheckContext:
         """Functions registered on an object holding a handed client (``rubric.add_reward_func(f)``,
         ``JudgeRubric(funcs=[f], judge_client=...)``, ``self.add_reward_func(self.f)`` in a
         subclass of the class handed it) -> those hand-overs."""
-        graph, found = self.graph, {}
+        graph = self.graph
+        found: dict[FuncKey, list[HandedOver]] = {}
         for position, summary in enumerate(graph.summaries):
             for ref in summary.refs if summary.library is None else ():
                 if ref.offloaded or graph.registration(ref) is None:

@@ -63,7 +63,9 @@ class UnusedSuppression(Rule):
             for comment in comments(text):
                 kind, listed = comment.suppression
                 if listed is None:
-                    unused = () if (path, comment.line, kind, None) in ctx.used_suppressions else ("ignore",)
+                    unused: tuple[str, ...] = (
+                        () if (path, comment.line, kind, None) in ctx.used_suppressions else ("ignore",)
+                    )
                     unknown: tuple[str, ...] = ()
                 else:
                     entries = ours(comment.suppression)

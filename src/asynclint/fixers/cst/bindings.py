@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import BuiltinAssignment, ExpressionContext, GlobalScope, ImportAssignment
+from libcst.metadata import Assignment, BaseAssignment, BuiltinAssignment, ExpressionContext, GlobalScope, ImportAssignment
 
 from asynclint.fixers.cst.parsed import ParsedFile, alias_name
 from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
@@ -46,7 +46,9 @@ def binding(file: ParsedFile, name: str, at: cst.CSTNode) -> Binding:
     return Binding(name, targets.pop(), local, unconditional, free=False)
 
 
-def _import_target(file: ParsedFile, statement: cst.Import | cst.ImportFrom, name: str) -> str:
+def _import_target(file: ParsedFile, statement: cst.CSTNode, name: str) -> str:
+    """Where the import ``statement`` (an ``ImportAssignment``'s node) takes ``name`` from."""
+    assert isinstance(statement, cst.Import | cst.ImportFrom)
     if isinstance(statement, cst.Import):
         for alias in statement.names:
             if alias_name(alias, dotted_first=True) == name:
@@ -73,7 +75,9 @@ def _runs_first(file: ParsedFile, statement: cst.CSTNode, at: cst.CSTNode, local
     return file.positions[statement].start.line < file.positions[at].start.line
 
 
-def _what_binds(file: ParsedFile, assignment) -> str:
+def _what_binds(file: ParsedFile, assignment: BaseAssignment) -> str:
+    if not isinstance(assignment, Assignment):
+        return "a builtin"
     node = assignment.node
     where = f" (line {file.positions[node].start.line})" if node in file.positions else ""
     if isinstance(node, cst.Param):
@@ -141,9 +145,9 @@ def loop_bound_attributes(file: ParsedFile, cls: cst.ClassDef) -> dict[str, str]
     def attribute_of_self(target: cst.BaseExpression) -> str | None:
         while isinstance(target, cst.Subscript):
             target = target.value
-        receiver = target.value if isinstance(target, cst.Attribute) else None
-        if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
-            return target.attr.value
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            if target.value.value in ("self", "cls"):
+                return target.attr.value
         return None
 
     class Stores(cst.CSTVisitor):
@@ -151,7 +155,8 @@ def loop_bound_attributes(file: ParsedFile, cls: cst.ClassDef) -> dict[str, str]
             name = attribute_of_self(target)
             if name is None and isinstance(target, cst.Name):
                 statement = file.statement_of(target)  # a class attribute, written in the class body
-                if statement is not None and file.parent(file.parent(statement)) is cls:
+                block = file.parent(statement) if statement is not None else None
+                if block is not None and file.parent(block) is cls:
                     name = target.value
             if name is None or name in bound:
                 return
@@ -217,6 +222,7 @@ def _modules_behind(file: ParsedFile, name: str, at: cst.CSTNode, seen: set[int]
             if not target.startswith((".", "<")):  # a relative import is the project's own
                 found.add(target.split(".")[0])
             continue
+        assert isinstance(assignment, Assignment)  # neither a builtin nor an import: written in the code
         value = _assigned_value(file, assignment.node)
         for read in _names_read_in(file, value) if value is not None else ():
             found |= _modules_behind(file, read.value, read, seen)

@@ -15,7 +15,7 @@ from asynclint.fixers.project import Site
 LINE_LENGTH = 100
 
 
-def awaited(file: ParsedFile, call: cst.Call, value: cst.BaseExpression) -> cst.Await:
+def awaited(file: ParsedFile, call: cst.Call | cst.Attribute, value: cst.BaseExpression) -> cst.Await:
     """``await value`` standing where ``call`` was: the call's own parentheses move onto the
     ``await``, and parentheses are added where ``await`` would otherwise bind wrongly
     (``f(a).attr`` -> ``(await ...).attr``, also as a subscript's or call's target). A line
@@ -34,7 +34,7 @@ def awaited(file: ParsedFile, call: cst.Call, value: cst.BaseExpression) -> cst.
     return node
 
 
-def _fit(file: ParsedFile, call: cst.Call, value: cst.Call) -> cst.Call:
+def _fit(file: ParsedFile, call: cst.Call | cst.Attribute, value: cst.Call) -> cst.Call:
     (start_line, _), (end_line, _) = file.span(call)
     old = file.code(call)
     new = file.code(value)
@@ -89,7 +89,7 @@ def _code_part(line: str, end: int) -> str:
 
 def site_edit(
     site: Site, replacement: cst.BaseExpression, prelude: tuple[cst.BaseStatement, ...] = (), hoist: bool = True
-):
+) -> Edit:
     """The edit putting ``replacement`` where the site's call is.
 
     At a ``root`` site the root function becomes ``async def`` in the same edit. ``prelude``
@@ -116,15 +116,17 @@ def site_edit(
         assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(local))], value)])
         before.append(_wrapped(file, statement, assign))
         replacement = cst.Name(local)
-    updated = statement.deep_replace(call, replacement)
+    rewritten = statement.deep_replace(call, replacement)
     first, *rest = before
+    # Every statement is a simple line or a compound statement, each with its leading lines.
+    assert isinstance(statement, cst.SimpleStatementLine | cst.BaseCompoundStatement)
     return Edit(
         statement,
         cst.FlattenSentinel(
             [
                 first.with_changes(leading_lines=statement.leading_lines),
                 *rest,
-                updated.with_changes(leading_lines=[]),
+                rewritten.with_changes(leading_lines=[]),
             ]
         ),
     )
@@ -155,7 +157,7 @@ def _result_name(call: cst.Call | cst.Attribute) -> str:
     return _RESULT_NAMES.get(name, f"{name.strip('_')}_result")
 
 
-def _too_long(file: ParsedFile, call: cst.Call, replacement: cst.BaseExpression) -> bool:
+def _too_long(file: ParsedFile, call: cst.Call | cst.Attribute, replacement: cst.BaseExpression) -> bool:
     (start_line, _), (end_line, end_col) = file.span(call)
     new = file.code(replacement)
     if start_line != end_line or "\n" in new:
@@ -182,7 +184,7 @@ def runs_nothing(node: cst.CSTNode) -> bool:
     return not finder.found
 
 
-def _hoistable(file: ParsedFile, call: cst.Call, statement: cst.BaseStatement) -> bool:
+def _hoistable(file: ParsedFile, call: cst.Call | cst.Attribute, statement: cst.BaseStatement) -> bool:
     """Whether ``call`` can be evaluated before the rest of its statement without changing what
     runs, or in which order: it must run unconditionally (no ``and``/``or``/``if``-expression,
     comprehension or lambda around it), and nothing evaluated before it may run code (see
@@ -220,7 +222,9 @@ def _wrapped(
 ) -> cst.SimpleStatementLine:
     """The hoisted assignment, its call's arguments on their own line(s) when it is too long."""
     start = file.span(statement)[0][1]
-    value = assign.body[0].value
+    small = assign.body[0]
+    assert isinstance(small, cst.Assign)  # built by the caller as ``local = value``
+    value = small.value
     call = value.expression if isinstance(value, cst.Await) else value
     if not isinstance(call, cst.Call) or start + len(file.code(assign).rstrip()) <= LINE_LENGTH:
         return assign

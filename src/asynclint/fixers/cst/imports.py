@@ -82,9 +82,12 @@ def add_import(module: cst.Module, wanted_module: str, name: str | None = None) 
     stdlib = _is_stdlib(wanted_module)
     body = list(module.body)
     block: list[int] = []  # indices of the leading import lines
+    keys: dict[int, tuple[bool, str, str]] = {}  # their import keys
     for index, statement in enumerate(body):
-        if _import_key(statement) is not None:
+        statement_key = _import_key(statement)
+        if statement_key is not None:
             block.append(index)
+            keys[index] = statement_key
         elif index == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr):
             continue  # module docstring
         elif isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.ImportFrom):
@@ -99,9 +102,9 @@ def add_import(module: cst.Module, wanted_module: str, name: str | None = None) 
             body[insert_at] = body[insert_at].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         body.insert(insert_at, new.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if insert_at else []))
         return module.with_changes(body=body)
-    section = [i for i in block if _is_stdlib(_import_key(body[i])[1]) == stdlib]
+    section = [i for i in block if _is_stdlib(keys[i][1]) == stdlib]
     if section:
-        after = [i for i in section if _import_key(body[i]) > key]
+        after = [i for i in section if keys[i] > key]
         if after:  # take the place (and the leading blank lines / comments) of the next one
             index = after[0]
             following = body[index]
@@ -124,7 +127,10 @@ def _merge_from_import(module: cst.Module, wanted_module: str, name: str) -> cst
         key = _import_key(statement)
         if key is None or not key[0] or key[1] != wanted_module:
             continue
+        # A key that says ``from`` comes of a line holding one ``from ... import``.
+        assert isinstance(statement, cst.SimpleStatementLine)
         small = statement.body[0]
+        assert isinstance(small, cst.ImportFrom)
         if isinstance(small.names, cst.ImportStar) or small.lpar is not None:
             continue
         names = [alias.with_changes(comma=cst.MaybeSentinel.DEFAULT) for alias in small.names]

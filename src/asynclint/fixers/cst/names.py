@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -55,13 +56,13 @@ class _BlockScan(cst.CSTVisitor):
             self._bind(node.name.value)
         self._nested += 1
 
-    def _leave_scope(self, node: cst.CSTNode) -> None:
+    def _leave_scope(self, original_node: cst.CSTNode) -> None:
         self._nested -= 1
 
-    visit_FunctionDef = visit_ClassDef = visit_Lambda = _enter_scope  # type: ignore[assignment]
-    leave_FunctionDef = leave_ClassDef = leave_Lambda = _leave_scope  # type: ignore[assignment]
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter_scope  # type: ignore[assignment]
-    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_scope  # type: ignore[assignment]
+    visit_FunctionDef = visit_ClassDef = visit_Lambda = _enter_scope
+    leave_FunctionDef = leave_ClassDef = leave_Lambda = _leave_scope
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter_scope
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_scope
 
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         if isinstance(node.target, cst.Name):  # a walrus in a comprehension binds in the function
@@ -115,7 +116,7 @@ class _BlockScan(cst.CSTVisitor):
         self.problems.append("declares `nonlocal` names")
 
 
-def block_names(file: ParsedFile, statements: list[cst.CSTNode]) -> BlockNames:
+def block_names(file: ParsedFile, statements: Sequence[cst.CSTNode]) -> BlockNames:
     scan = _BlockScan(file)
     for statement in statements:
         statement.visit(scan)
@@ -152,7 +153,7 @@ def _walrus_always(expression: cst.BaseExpression) -> set[str]:
 
 
 def names_read(
-    file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None, also_skip: list[cst.CSTNode] = ()
+    file: ParsedFile, nodes: list[cst.CSTNode], skip: cst.CSTNode | None = None, also_skip: Sequence[cst.CSTNode] = ()
 ) -> set[str]:
     """Names read anywhere in ``nodes``, leaving out the subtrees ``skip`` and ``also_skip``."""
     return _scan_skipping(file, nodes, (skip, *also_skip)).read

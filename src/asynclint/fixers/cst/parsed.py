@@ -8,7 +8,7 @@ sees it (outer parentheses excluded); libcst's ``PositionProvider`` gives 1-base
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Set as AbstractSet
 
 import libcst as cst
 from libcst.metadata import (
@@ -103,8 +103,9 @@ class ParsedFile:
 
     # -- structure ----------------------------------------------------------------------------
 
-    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
-        return self.parents.get(node)
+    def parent(self, node: cst.CSTNode | None) -> cst.CSTNode | None:
+        """``None`` for the module, and for ``None`` (so a chain of parents reads straight)."""
+        return self.parents.get(node) if node is not None else None
 
     def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         parent = self.parents.get(node)
@@ -174,7 +175,7 @@ class ParsedFile:
             self._names = {node.value for node in self.positions if isinstance(node, cst.Name)}
         return self._names
 
-    def fresh_name(self, base: str, taken: set[str] = frozenset()) -> str:
+    def fresh_name(self, base: str, taken: AbstractSet[str] = frozenset()) -> str:
         names = self.all_names() | set(taken)
         if base not in names:
             return base

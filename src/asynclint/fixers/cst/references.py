@@ -68,7 +68,7 @@ def concurrency_library(file: ParsedFile) -> str | Decline:
     Declines when it imports both asyncio and trio: which loop runs a given function is unknown."""
     if file._library is not None:
         return file._library
-    imported = set()
+    imported: set[str] = set()
     for node in file.nodes_of(cst.Import, cst.ImportFrom):
         if isinstance(node, cst.Import):
             imported.update(file.code(alias.name).split(".")[0] for alias in node.names)

@@ -265,7 +265,7 @@ def load(config_file: Path | None, default_root: Path) -> Config:
         raise ConfigError(f"{_where(config_file)} {exc}") from None
 
 
-def _reject_unknown(table: dict, known, where: str) -> None:
+def _reject_unknown(table: dict, known: Iterable[str], where: str) -> None:
     unknown = sorted(set(table) - set(known))
     if unknown:
         raise ConfigError(f"{where}unknown key {unknown[0]!r} (known keys: {', '.join(sorted(known))})")

@@ -26,22 +26,9 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from dataclasses import dataclass, replace
 
-from asynclint.argfacts import guard_holds
-from asynclint.index import (
-    ITEM_SUFFIX,
-    PARAM,
-    SELF,
-    STATE,
-    SUPER,
-    CallSite,
-    ClassInfo,
-    Function,
-    FunctionRef,
-    Handoff,
-    ModuleSummary,
-    linear_chain,
-    split_super,
-)
+from asynclint.analysis.index.argfacts import guard_holds
+from asynclint.analysis.index.records import CallSite, ClassInfo, Function, FunctionRef, Handoff, ModuleSummary
+from asynclint.analysis.index.values import ITEM_SUFFIX, PARAM, SELF, STATE, SUPER, linear_chain, split_super
 from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
     TASK_SPAWNER_METHODS,

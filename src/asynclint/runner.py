@@ -39,7 +39,8 @@ from asynclint.files import (
     display_path,
     module_names,
 )
-from asynclint.index import IndexError_, ModuleSummary, index_source
+from asynclint.analysis.index.records import IndexError_, ModuleSummary
+from asynclint.analysis.index.walker import index_source
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS

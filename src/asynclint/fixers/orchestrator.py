@@ -29,7 +29,7 @@ from asynclint.fixers.cst.parsed import ParsedFile
 from asynclint.fixers.project import FixProject
 from asynclint.hotpaths import ProjectGraph
 from asynclint.pipeline import check_project
-from asynclint.index import ModuleSummary
+from asynclint.analysis.index.records import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
 from asynclint.suppressions import rewritten_suppressed_line, suppressed_lines
 from asynclint.twin_discovery import DiscoveredTwin, twin_calls, with_discovered

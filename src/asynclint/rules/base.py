@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from asynclint.grading import Cost, cost_of, grade
 from asynclint.hotpaths import HotInfo, LibraryEntry
-from asynclint.index import CallSite, Function
+from asynclint.analysis.index.records import CallSite, Function
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited

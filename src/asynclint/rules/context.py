@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
-from asynclint.index import PASSED, SUPER, CallSite, Function, Handoff, ModuleSummary
+from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
+from asynclint.analysis.index.values import PASSED, SUPER
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (

@@ -10,10 +10,11 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
-from asynclint.hotpaths import FuncKey, ProjectGraph
-from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
 from asynclint.knowledge.twins import TwinCall
 from asynclint.model import Finding

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from asynclint.grading import Cost, cost_of, grade
-from asynclint.hotpaths import HotInfo, LibraryEntry
+from asynclint.analysis.graph_records import HotInfo, LibraryEntry
 from asynclint.analysis.index.records import CallSite, Function
+from asynclint.grading import Cost, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited

@@ -8,7 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.graph_records import FuncKey, HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
 from asynclint.analysis.index.values import PASSED, SUPER
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi

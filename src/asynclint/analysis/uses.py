@@ -4,10 +4,11 @@ callees, uses, calls into installed libraries, and the chains that prove a funct
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from itertools import pairwise
 
-from asynclint.analysis.graph_records import FuncKey, LibraryEntry, Use
-from asynclint.analysis.index.records import CallSite, Function
+from asynclint.analysis.graph_records import FuncKey, HotInfo, LibraryEntry, Use
+from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import ChainLink
 
@@ -152,6 +153,24 @@ class Uses:
         last = entry.steps[-1]
         links.append(ChainLink(self.summaries[last[0]].path, site.line, self.function(last).qualname))
         return tuple(links)
+
+    # -- what the engine, rules and fixers read (never the graph's tables themselves) ------------
+
+    def hot_info(self, key: FuncKey) -> HotInfo | None:
+        """How ``key`` is hot (its root, the call that reaches it, how often), ``None`` when cold."""
+        return self.hot.get(key)
+
+    def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]:
+        """The summaries with their positions (the first half of every :data:`FuncKey`)."""
+        return enumerate(self.summaries)
+
+    def summary_of(self, key: FuncKey) -> ModuleSummary:
+        """The summary of the file ``key`` is defined in."""
+        return self.summaries[key[0]]
+
+    def path_of(self, key: FuncKey) -> str:
+        """The path (as shown) of the file ``key`` is defined in."""
+        return self.summaries[key[0]].path
 
     def function(self, key: FuncKey) -> Function:
         return self.summaries[key[0]].functions[key[1]]

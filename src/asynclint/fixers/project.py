@@ -179,10 +179,10 @@ class FixProject:
         seen, queue = {start}, [start]
         while queue:
             key = queue.pop(0)
-            if graph.hot.get(key) is not None and graph.hot[key].parent is None:
+            if (hot := graph.hot_info(key)) is not None and hot.parent is None:
                 roots.append(key)  # a sync root: no `async def` above it on this route
             for caller, call_site in graph.callers(key):
-                if caller not in graph.hot:
+                if graph.hot_info(caller) is None:
                     continue
                 if graph.function(caller).is_async:
                     site = self._call_site(graph, caller, call_site, "helper", key)
@@ -202,7 +202,7 @@ class FixProject:
     def _call_site(
         self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
     ) -> Site | Decline:
-        path, qualname = graph.summaries[caller[0]].path, graph.function(caller).qualname
+        path, qualname = graph.path_of(caller), graph.function(caller).qualname
         helper = graph.function(callee).qualname
         if path not in self.texts:
             return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
@@ -218,8 +218,8 @@ class FixProject:
     ) -> list[Site] | Decline:
         """A sync root on a route to the finding's function, made ``async``: its calls of the
         functions on the way (or, when it is that function, the finding's own call)."""
-        qualname, path = graph.function(root).qualname, graph.summaries[root[0]].path
-        if not root_awaited(graph.hot[root].root_hook):
+        qualname, path = graph.function(root).qualname, graph.path_of(root)
+        if not root_awaited(graph.hot_info(root).root_hook):
             return Decline(f"no `async def` on the way from `{qualname}`, and the framework does not await it")
         if root == start:
             located = self.locate(finding)

@@ -110,7 +110,7 @@ class CheckContext:
 
     def hooks(self) -> Iterator[tuple[ModuleSummary, Function, Hook]]:
         """Every function of the project that is a framework hook, with its hook."""
-        for position, summary in enumerate(self.graph.summaries):
+        for position, summary in self.graph.numbered_summaries():
             if summary.library is not None:
                 continue
             for function in summary.functions:
@@ -122,7 +122,7 @@ class CheckContext:
         """The blocking calls of ``category`` in hot functions, project and library code."""
         if self._calls is None:
             self._calls = {}
-            for position, summary in enumerate(self.graph.summaries):
+            for position, summary in self.graph.numbered_summaries():
                 for call in self._calls_in(position, summary):
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
@@ -130,10 +130,10 @@ class CheckContext:
     def _hot_site(self, position: int, site: CallSite) -> tuple[FuncKey, HotInfo, CallSite] | None:
         """Where ``site`` runs hot: its function, or a lambda around it registered on its own."""
         key: FuncKey = (position, site.caller)
-        hot = self.graph.hot.get(key)
+        hot = self.graph.hot_info(key)
         for index, in_loop in site.lambdas if hot is None else ():
             # A lambda handed over (a registered reward) runs the call when it runs on its own.
-            key, hot = (position, index), self.graph.hot.get((position, index))
+            key, hot = (position, index), self.graph.hot_info((position, index))
             if hot is not None:
                 return key, hot, replace(site, in_loop=in_loop)
         return (key, hot, site) if hot is not None else None
@@ -177,7 +177,7 @@ class CheckContext:
         method the framework calls blocks."""
         if self._handed is None:
             self._handed = {}
-            for at, summary in enumerate(self.graph.summaries):
+            for at, summary in self.graph.numbered_summaries():
                 for number, handoff in enumerate(summary.handoffs if summary.library is None else ()):
                     handed = self._handed_client(summary, handoff)
                     if handed is not None:
@@ -213,7 +213,7 @@ class CheckContext:
         if self._uses is None:
             self._uses = {}
             registered = self._registered_on()
-            for position, summary in enumerate(self.graph.summaries):
+            for position, summary in self.graph.numbered_summaries():
                 if summary.library is not None:
                     continue
                 for site in summary.calls:
@@ -312,7 +312,7 @@ class CheckContext:
         ``JudgeRubric(funcs=[f], judge_client=...)``, ``self.add_reward_func(self.f)`` in a
         subclass of the class handed it) -> those hand-overs."""
         graph, found = self.graph, {}
-        for position, summary in enumerate(graph.summaries):
+        for position, summary in graph.numbered_summaries():
             for ref in summary.refs if summary.library is None else ():
                 if ref.offloaded or graph.registration(ref) is None:
                     continue
@@ -340,7 +340,7 @@ class CheckContext:
             return "direct"
         if any(graph.function(step).is_async for step, _ in graph.path(key)[:-1]):
             return "helper"
-        return "root" if root_awaited(graph.hot[key].root_hook) else None
+        return "root" if root_awaited(graph.hot_info(key).root_hook) else None
 
     def model(self, api: BlockingApi, target: str) -> tuple[str, str, str] | None:
         """(class, evidence, field) for a pydantic method (``*.model_dump``) of a project class."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from asynclint.analysis.graph_records import _OVERLOAD, FuncKey, HotInfo, HotState
+from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
 from asynclint.analysis.resolution import Resolution
@@ -87,7 +87,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
             if summary.public is not None:
                 self.public.setdefault(summary.module, summary.public)
             for index, function in enumerate(summary.functions):
-                if function.kind == "function" and _OVERLOAD.isdisjoint(function.decorators):
+                if function.kind == "function" and OVERLOAD.isdisjoint(function.decorators):
                     self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append((position, index))
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))

@@ -13,9 +13,9 @@ FuncKey = tuple[int, int]  # (summary position, function position)
 #: A function, whether it is reached more than once per rollout, and whether only on a first call.
 HotState = tuple[FuncKey, bool, bool]
 
-_MAX_ALIAS_HOPS = 8
+MAX_ALIAS_HOPS = 8
 #: ``@overload`` stubs are never what a call runs: the undecorated definition after them is.
-_OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
+OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
 COROUTINE = Hook("async def", "rollout")
 CONFIGURED = Hook("configured hot root", "rollout")
 
@@ -66,7 +66,7 @@ class HotInfo:
 
 #: (raised, once) -> the states of the same function that make one with these flags redundant:
 #: itself, and any reached as often or more often, on every call or on the same first calls.
-_DOMINATING: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {
+DOMINATING: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {
     (raised, once): tuple(
         (r, o) for r in (False, True) for o in (False, True) if r >= raised and o <= once
     )
@@ -75,7 +75,7 @@ _DOMINATING: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {
 }
 
 
-def _task_hook(consumer: str, caller: str) -> Hook:
+def task_hook(consumer: str, caller: str) -> Hook:
     """A coroutine started as a task of its own runs on the loop next to every other task."""
     started = consumer.removeprefix(".")
     return Hook("asyncio task", "rollout", note=f"started with `{started}(...)` in `{caller}`")

@@ -9,7 +9,7 @@ import fnmatch
 from collections import deque
 from dataclasses import replace
 
-from asynclint.analysis.graph_records import _DOMINATING, CONFIGURED, COROUTINE, FuncKey, HotInfo, HotState, _task_hook
+from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
 from asynclint.analysis.index.argfacts import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
 from asynclint.analysis.index.values import SUPER
@@ -293,7 +293,7 @@ class HotSet:
                         continue
                     called.add(callee)
                     if spawn and callee not in spawned and self.function(callee).is_async:
-                        spawned[callee] = _task_hook(site.consumer or "", summary.functions[site.caller].qualname)
+                        spawned[callee] = task_hook(site.consumer or "", summary.functions[site.caller].qualname)
             for ref in summary.refs:
                 spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
                 if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
@@ -305,7 +305,7 @@ class HotSet:
                     called.add(callee)
                     if spawner and not from_tests and callee not in spawned and self.function(callee).is_async:
                         consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
-                        spawned[callee] = _task_hook(consumer, summary.functions[ref.caller].qualname)
+                        spawned[callee] = task_hook(consumer, summary.functions[ref.caller].qualname)
         return spawned, called
 
     def _sent_away(self) -> set[FuncKey]:
@@ -372,7 +372,7 @@ class HotSet:
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 reached = HotInfo(info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once)
-                if any((callee, raised, first) in self.states for raised, first in _DOMINATING[(reached.raised, once)]):
+                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, once)]):
                     continue
                 self.states[(callee, reached.raised, once)] = reached
                 queue.append((callee, reached.raised, once))

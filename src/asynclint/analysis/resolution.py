@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from asynclint.analysis.graph_records import _MAX_ALIAS_HOPS, FuncKey
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
 from asynclint.knowledge.blocking import RETURNS
@@ -29,7 +29,7 @@ class Resolution:
         return found
 
     def _follow_exports(self, name: str) -> str:
-        for _ in range(_MAX_ALIAS_HOPS):
+        for _ in range(MAX_ALIAS_HOPS):
             if self._defined(name):
                 return name
             head, _, tail = name.rpartition(".")
@@ -80,7 +80,7 @@ class Resolution:
         """Where ``from m import *`` in ``module`` gets ``name`` from: the last star-imported
         project module that defines or imports it, and exports it (``__all__``, else not private)."""
         for source in reversed(self.stars.get(module, ())):
-            if source not in self.modules or depth > _MAX_ALIAS_HOPS:
+            if source not in self.modules or depth > MAX_ALIAS_HOPS:
                 continue
             public = self.public.get(source)
             if (name not in public) if public is not None else name.startswith("_"):
@@ -210,7 +210,7 @@ class Resolution:
         list of them (``REWARDS``), what a call returns (``get_rewards()``,
         ``parser.get_format_reward_func()``), and so on through lists of lists."""
         keys = self.functions_for(target)
-        if keys or not target or depth > _MAX_ALIAS_HOPS:
+        if keys or not target or depth > MAX_ALIAS_HOPS:
             return keys
         name = self.resolve(target)
         items = self.callables.get(name, ())
@@ -297,7 +297,7 @@ class Resolution:
             return self._param_types[memo]
         self._param_types[memo] = None  # a cycle of calls handing a parameter round says nothing
         found = self.injected_type(name) if key in self._tools else None
-        if found is None and depth <= _MAX_ALIAS_HOPS:
+        if found is None and depth <= MAX_ALIAS_HOPS:
             found = self._argument_type(key, name, depth)
         self._param_types[memo] = found
         return found

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.helpers import _GROWING, _MUTATORS, _refs
+from asynclint.analysis.index.helpers import GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
-from asynclint.analysis.index.scopes import _CallContext, _Frame
+from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_KEYWORDS, OFFLOAD_METHODS, consumer_name
 from asynclint.knowledge.frameworks import (
@@ -69,24 +69,24 @@ class Expressions:
         # Hand-overs first: a reward registered in the same call (``funcs=[...]``) is tied to them.
         for keyword in node.keywords:
             if keyword.arg in HANDOFF_SLOTS:
-                self._record_handoff(node, keyword, _CallContext(target, method, self_target, keyword.arg))
+                self._record_handoff(node, keyword, CallContext(target, method, self_target, keyword.arg))
         handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
         for position, arg in enumerate(node.args):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
-            context = _CallContext(target, method, self_target, str(position), handed)
+            context = CallContext(target, method, self_target, str(position), handed)
             self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=consumes)
         for keyword in node.keywords:
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
-            context = _CallContext(target, method, self_target, keyword.arg or "**", handed)
+            context = CallContext(target, method, self_target, keyword.arg or "**", handed)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
         # Looked up only for calls passing a program keyword: public_name walks the name's prefixes.
         if target is not None and any(keyword.arg in PROGRAM_KEYWORDS for keyword in node.keywords):
             callee = public_name(target)
             if callee in PROGRAM_CALLEES:
                 self._record_program(node, callee, method, self_target)
-        if method in _MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        if method in MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             self.frame.payloads.pop(node.func.value.id, None)
-        if method in _GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        if method in GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             arg = node.args[-1] if node.args else None
             added = self.infer(arg) if arg is not None else None
             if added is not None:
@@ -102,7 +102,7 @@ class Expressions:
             if isinstance(inner, ast.Call):
                 self._consumed[id(inner)] = consumer
 
-    def _record_handoff(self, call_node: ast.Call, keyword: ast.keyword, call: _CallContext) -> None:
+    def _record_handoff(self, call_node: ast.Call, keyword: ast.keyword, call: CallContext) -> None:
         """``JudgeRubric(judge_client=X)``: X built here, a value imported from elsewhere
         (``JUDGE``, ``clients.JUDGE``), a factory's result, or an attribute of ``self``. The
         object the call builds keeps X (``rubric.judge_client``); so does ``self`` in a subclass
@@ -155,10 +155,10 @@ class Expressions:
         """``funcs.append(f)``, ``funcs.extend(more)``, ``funcs += [f]`` on a list of callables
         (``more`` may be a list defined elsewhere: it stands for its items)."""
         current = self.lookup(receiver.id)
-        if isinstance(current, (Refs, type(None))) and (grown := _refs((current, added))) is not None:
+        if isinstance(current, (Refs, type(None))) and (grown := callables_of((current, added))) is not None:
             self.frame.bindings[receiver.id] = grown
 
-    def _visit_argument(self, arg: ast.expr, offloaded: bool, call: _CallContext, awaited: bool) -> None:
+    def _visit_argument(self, arg: ast.expr, offloaded: bool, call: CallContext, awaited: bool) -> None:
         if isinstance(arg, (ast.List, ast.Tuple)):
             self.record_ref(arg, offloaded, call)
             for element in arg.elts:
@@ -188,7 +188,7 @@ class Expressions:
             self.visit_expr(arg, awaited=awaited)
 
     def visit_lambda(
-        self, node: ast.Lambda, offloaded: bool = False, name: str | None = None, handed: _CallContext | None = None
+        self, node: ast.Lambda, offloaded: bool = False, name: str | None = None, handed: CallContext | None = None
     ) -> None:
         for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
             self.visit_expr(default)
@@ -220,7 +220,7 @@ class Expressions:
             self._lambdas.append((own, outer.loop_depth))
         # Any other lambda (a sort key, a callback) is assumed to run where it is written, on
         # the enclosing function's thread: its calls are that function's calls.
-        frame = _Frame(
+        frame = Frame(
             "function", index, f"{qualname}.<locals>.", cls=outer.cls if outer.kind != "class" else None,
             loop_depth=loop_depth,
         )

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 from asynclint.analysis.index.argfacts import state_get, state_key
 from asynclint.analysis.index.helpers import (
-    _CLASS_ANNOTATIONS,
-    _THREAD_RESULTS,
-    _WRAPPING_ANNOTATIONS,
-    _called_in_thread,
-    _is_none,
-    _refs,
-    _runs_in_thread,
+    CLASS_ANNOTATIONS,
+    THREAD_RESULTS,
+    WRAPPING_ANNOTATIONS,
+    callables_of,
+    called_in_thread,
+    is_none,
+    runs_in_thread,
 )
 from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value, extend
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
@@ -45,10 +45,10 @@ class Inference:
             if key is not None:
                 return SelfRef(STATE, (key,))
             func = self.infer(node.func)
-            if isinstance(func, Sym) and func.name in _THREAD_RESULTS and _runs_in_thread(node):
+            if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(node):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
-                return self.infer(_called_in_thread(node))
+                return self.infer(called_in_thread(node))
             if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
                 return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
@@ -89,7 +89,7 @@ class Inference:
                 return SelfRef(left.cls, (*left.path, "__truediv__()"))
             return None
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            return _refs(map(self.infer, node.elts))
+            return callables_of(map(self.infer, node.elts))
         if isinstance(node, ast.Starred):
             return self.infer(node.value)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
@@ -108,11 +108,11 @@ class Inference:
         if isinstance(node, ast.IfExp):
             # Known only when both branches agree (``None`` on one side says nothing new).
             body, orelse = self.infer(node.body), self.infer(node.orelse)
-            if body == orelse or _is_none(node.orelse):
+            if body == orelse or is_none(node.orelse):
                 return body
-            if _is_none(node.body):
+            if is_none(node.body):
                 return orelse
-            return _refs((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
+            return callables_of((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None
@@ -138,7 +138,7 @@ class Inference:
         try:
             for generator in node.generators:
                 self._bind_names(generator.target, self._item_type(generator.iter))
-            return _refs((self.infer(node.elt),))
+            return callables_of((self.infer(node.elt),))
         finally:
             self.frame.bindings = saved
 
@@ -151,8 +151,8 @@ class Inference:
         if not isinstance(value, ast.Call):
             return None
         func = self.infer(value.func)
-        if isinstance(func, Sym) and func.name in _THREAD_RESULTS and _runs_in_thread(value):
-            value = _called_in_thread(value)
+        if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(value):
+            value = called_in_thread(value)
             func = self.infer(value.func)
         if isinstance(func, SelfRef) and len(func.path) == 1:
             name = f"{func.cls}.{func.path[0]}"
@@ -176,11 +176,11 @@ class Inference:
             return self.annotation_type(node.left) or self.annotation_type(node.right)
         if isinstance(node, ast.Subscript):
             outer = self.infer(node.value)
-            if isinstance(outer, Sym) and outer.name in _CLASS_ANNOTATIONS:
+            if isinstance(outer, Sym) and outer.name in CLASS_ANNOTATIONS:
                 # ``task_class: type[TaskEval]`` is the class itself: calling it builds an instance.
                 cls = self.annotation_type(node.slice)
                 return Sym(cls.name.removesuffix("()")) if isinstance(cls, Inst) else None
-            if isinstance(outer, Sym) and outer.name in _WRAPPING_ANNOTATIONS:
+            if isinstance(outer, Sym) and outer.name in WRAPPING_ANNOTATIONS:
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 if outer.name != "typing.Union":
                     args = args[:1]  # Annotated[T, meta], ClassVar[T]: only T is the type

@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.argfacts import ROW_READS, STATEMENT_RUNS, argument_facts, given_arguments, statement_text
-from asynclint.analysis.index.helpers import _DISPLAYS, _may_be_project
+from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
-from asynclint.analysis.index.scopes import _CallContext
+from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
 
 
@@ -64,7 +64,7 @@ class Recording:
             keywords=keywords,
             argument=argument,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
-            **(self._arguments(node) if api is None and (self_ref or _may_be_project(target)) else {}),
+            **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),
             **(argument_facts(node, self._data_receiver(node), self.frame.payloads) if (api or self_ref) else {}),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
@@ -99,8 +99,8 @@ class Recording:
             return f"{PARAM}.{node.id}"
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
-        if type(node) in _DISPLAYS:
-            return _DISPLAYS[type(node)]
+        if type(node) in DISPLAYS:
+            return DISPLAYS[type(node)]
         if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
             return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
         value = self.infer(node)
@@ -185,7 +185,7 @@ class Recording:
     def _graph_may_type(self, name: str) -> bool:
         """``name`` may turn out, project-wide, to be an object of another type (``make()``, an
         imported ``DRIVER``): not the standard library's, nor one the knowledge base describes."""
-        return _may_be_project(name) and not self.catalogue.covers(name)
+        return may_be_project(name) and not self.catalogue.covers(name)
 
     def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
         return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()
@@ -205,7 +205,7 @@ class Recording:
             return None
         return node.func.value
 
-    def record_ref(self, node: ast.expr, offloaded: bool, call: _CallContext) -> None:
+    def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None:
         value = self.infer(node)
         items = value.items if isinstance(value, Refs) else (value,)
         for item in items:

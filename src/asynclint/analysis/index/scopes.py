@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
-from asynclint.analysis.index.helpers import _BUILTINS, _CONFLICT, _NEWLINE
+from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, NEWLINE
 from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, Inst, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import BUILT
 
 
 @dataclass(frozen=True)
-class _CallContext:
+class CallContext:
     """The call an argument is passed to, and where in it."""
 
     target: str | None
@@ -22,7 +22,7 @@ class _CallContext:
 
 
 @dataclass
-class _Frame:
+class Frame:
     kind: str  # module | class | function
     func: int  # index of the enclosing Function (class frames keep their parent's)
     qualprefix: str  # prefix for definitions made in this frame
@@ -64,7 +64,7 @@ class Scopes:
         if self._ascii:
             return byte_col + 1
         if self._lines is None:
-            self._lines = [ln.encode("utf-8") for ln in _NEWLINE.split(self.source)]
+            self._lines = [ln.encode("utf-8") for ln in NEWLINE.split(self.source)]
         if line > len(self._lines):
             return byte_col + 1
         return len(self._lines[line - 1][:byte_col].decode("utf-8", "replace")) + 1
@@ -72,7 +72,7 @@ class Scopes:
     # -- scopes ---------------------------------------------------------------------------
 
     @property
-    def frame(self) -> _Frame:
+    def frame(self) -> Frame:
         return self.frames[-1]
 
     def lookup(self, name: str) -> Value:
@@ -83,7 +83,7 @@ class Scopes:
             innermost = False
             if name in frame.bindings:
                 return frame.bindings[name]
-        if name in _BUILTINS:
+        if name in BUILTIN_NAMES:
             return Sym(f"builtins.{name}")
         if self.stars:
             return self._starred(name)
@@ -172,4 +172,4 @@ class Scopes:
         elif isinstance(previous, Inst) and isinstance(value, Inst) and previous.name == value.name:
             pass
         else:
-            attrs[attr] = _CONFLICT
+            attrs[attr] = CONFLICT

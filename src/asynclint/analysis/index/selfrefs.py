@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from asynclint.analysis.index.helpers import _MAX_SELF_HOPS
+from asynclint.analysis.index.helpers import MAX_SELF_HOPS
 from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.values import ITEM_SUFFIX, SELF, Inst, SelfRef, Sym, extend, linear_chain, split_super
 
@@ -25,7 +25,7 @@ class SelfReferences:
         """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver, as do
         results this module cannot name (``pkg.make()``)."""
         skip, path = split_super(path)
-        if not path or depth > _MAX_SELF_HOPS:
+        if not path or depth > MAX_SELF_HOPS:
             return None, True
         attr, rest = path[0], path[1:]
         chain = self._class_chain(cls)[skip:]

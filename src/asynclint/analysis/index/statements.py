@@ -20,22 +20,22 @@ from asynclint.analysis.index.argfacts import (
     waits_until,
 )
 from asynclint.analysis.index.helpers import (
-    _CONTAINER_ANNOTATIONS,
-    _FIELD_SPECIFIERS,
-    _FUNCS,
-    _STDLIB,
-    _UNBOUND,
-    _VAGUE_ANNOTATIONS,
-    _called,
-    _export,
-    _filled_dict,
-    _lambda_name,
-    _refs,
-    _stored,
-    _vague,
+    CONTAINER_ANNOTATIONS,
+    FIELD_SPECIFIERS,
+    FUNCTION_DEFS,
+    STDLIB_ROOTS,
+    UNBOUND,
+    VAGUE_ANNOTATIONS,
+    callables_of,
+    exported_name,
+    filled_dict,
+    is_call_result,
+    lambda_name,
+    stored_value,
+    vague,
 )
 from asynclint.analysis.index.records import Function
-from asynclint.analysis.index.scopes import _Frame
+from asynclint.analysis.index.scopes import Frame
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, PASSED_NAMES
@@ -48,11 +48,11 @@ class Statements:
     # -- statements -------------------------------------------------------------------------
 
     def _export_callables(self, name: str, values: Iterable[Value]) -> None:
-        refs = _refs(v for v in values if isinstance(v, (Sym, Refs)))
+        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
         items = tuple(
             exported
             for item in (refs.items if refs else ())
-            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := _export(item))
+            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
         )
         if items:
             self.callables.append((name, items))
@@ -60,16 +60,16 @@ class Statements:
     def _may_be_callable(self, value: Inst) -> bool:
         """Could this object be (or hold) a project function? Not if the standard library made
         it, nor if it is an instance of a type the knowledge base describes."""
-        return value.name.partition(".")[0] not in _STDLIB and value.name not in self.catalogue.producers
+        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
 
     def _prebind(self, body: list[ast.stmt]) -> None:
         """Module-level names first, so functions see definitions and imports made below them."""
         for stmt in body:
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 self.visit_import(stmt)
-            elif isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+            elif isinstance(stmt, (*FUNCTION_DEFS, ast.ClassDef)):
                 self.frame.bindings[stmt.name] = Sym(f"{self.module}.{stmt.name}")
-            elif isinstance(stmt, ast.Assign) and (name := _lambda_name(stmt)) is not None:
+            elif isinstance(stmt, ast.Assign) and (name := lambda_name(stmt)) is not None:
                 self.frame.bindings[name] = Sym(f"{self.module}.{name}")
             elif isinstance(stmt, ast.Assign):
                 value = self.infer(stmt.value)
@@ -148,8 +148,8 @@ class Statements:
             guarded = guarded.value
         if not isinstance(guarded, ast.Name):
             return False
-        local = self.frame.bindings.get(guarded.id, _UNBOUND) if guarded.id not in self.frame.globals else _UNBOUND
-        return local is _UNBOUND or isinstance(local, SelfRef)
+        local = self.frame.bindings.get(guarded.id, UNBOUND) if guarded.id not in self.frame.globals else UNBOUND
+        return local is UNBOUND or isinstance(local, SelfRef)
 
     def _module_alias(self, target: ast.expr) -> str | None:
         """``sys.modules["pkg.name"] = other`` (or ``sys.modules[__name__ + ".name"]``) at the
@@ -168,11 +168,11 @@ class Statements:
         return name if package == self.module and name.isidentifier() else None
 
     def visit_stmt(self, node: ast.stmt) -> None:
-        if isinstance(node, _FUNCS):
+        if isinstance(node, FUNCTION_DEFS):
             self.visit_function(node)
         elif isinstance(node, ast.ClassDef):
             self.visit_class(node)
-        elif isinstance(node, ast.Assign) and (name := _lambda_name(node)) and self.frame.kind != "class":
+        elif isinstance(node, ast.Assign) and (name := lambda_name(node)) and self.frame.kind != "class":
             self.visit_lambda(node.value, name=name)
         elif isinstance(node, ast.Assign):
             if self.frame.conditional and any(self._keeps(target) for target in node.targets):
@@ -185,7 +185,7 @@ class Statements:
                 self.visit_target(target)
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
-                if isinstance(target, ast.Name) and _filled_dict(node.value):
+                if isinstance(target, ast.Name) and filled_dict(node.value):
                     self.frame.payloads[target.id] = payload_of_value(node.value)
                 if isinstance(target, ast.Name):
                     if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -201,7 +201,7 @@ class Statements:
                 if isinstance(target, ast.Subscript) and self._injecting():
                     self._inject(target.slice, value)
                 key = state_key(target)
-                exported = _stored(value) if key is not None else None
+                exported = stored_value(value) if key is not None else None
                 if exported:
                     # Two different types stored under one key: typed as neither.
                     known = self.state_values.setdefault(key, exported)
@@ -211,13 +211,13 @@ class Statements:
             if node.value is not None:
                 self.visit_expr(node.value)
             value = self.infer(node.value) if node.value is not None else None
-            if value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in _FIELD_SPECIFIERS):
+            if value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in FIELD_SPECIFIERS):
                 value = self.annotation_type(node.annotation)
             elif isinstance(value, SelfRef):
                 # ``env: AsyncEnv = state.get("env")``: the annotation says what a value read from
                 # an attribute or the rollout's state is, where the graph may not find out.
                 value = self.annotation_type(node.annotation) or value
-            elif not _called(node.value):
+            elif not is_call_result(node.value):
                 # ``task_class: type[TaskEval] = registry[name]``: what the author declares beats
                 # what an item or attribute read guesses; a call written there says what it built.
                 value = self._declared(node.annotation) or value
@@ -324,7 +324,7 @@ class Statements:
         if isinstance(value, SelfRef) and value.cls == STATE and value.path:
             stored = ".".join((STATE, *value.path))
         else:
-            stored = _stored(value)
+            stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither
             known = self.injected.setdefault(key.value, stored)
             if known != stored:
@@ -357,7 +357,7 @@ class Statements:
         if isinstance(value, Refs):
             return value  # any one of the callables
         if isinstance(value, Sym) or (isinstance(value, Inst) and value.name.endswith("()")):
-            return _refs((value,))  # a list defined elsewhere, or returned by a call: any of its items
+            return callables_of((value,))  # a list defined elsewhere, or returned by a call: any of its items
         return None
 
     def _bind_names(self, target: ast.expr, value: Value) -> None:
@@ -426,7 +426,7 @@ class Statements:
         self.class_lines[global_qn] = node.lineno
         self.class_methods.setdefault(global_qn, [])
         self.frame.bindings[node.name] = Sym(global_qn)
-        self.frames.append(_Frame("class", self.frame.func, f"{qualname}.", cls=global_qn))
+        self.frames.append(Frame("class", self.frame.func, f"{qualname}.", cls=global_qn))
         self.visit_body(node.body)
         for name, value in self.frame.bindings.items():
             if name not in self.class_methods[global_qn] and value is not None:
@@ -470,7 +470,7 @@ class Statements:
         # Flags are parameters with a constant default, never bound again in the body (a loop
         # may bind one after the test): their tests are the ones the callers settle.
         flags = frozenset(name for name, _ in self.functions[index].defaults) - stored_names(node.body)
-        frame = _Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
+        frame = Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
         params = [*node.args.posonlyargs, *node.args.args]
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
@@ -480,7 +480,7 @@ class Statements:
                 frame.bindings[arg.arg] = Inst(f"{PASSED}.{arg.arg}", "param")  # what a framework hands a reward
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
-                if _vague(frame.bindings[arg.arg]):
+                if vague(frame.bindings[arg.arg]):
                     frame.untyped.add(arg.arg)
         for arg in (node.args.vararg, node.args.kwarg):
             if arg is not None:
@@ -488,7 +488,7 @@ class Statements:
         # Nested functions first, so a closure sees a sibling defined below it (``def ready():
         # init()`` before ``def init(): ...``): it runs after both are defined.
         for stmt in node.body:
-            if isinstance(stmt, _FUNCS):
+            if isinstance(stmt, FUNCTION_DEFS):
                 frame.bindings.setdefault(stmt.name, Sym(f"{self.module}.{qualname}.<locals>.{stmt.name}"))
         declared = self._declared(node.returns)  # names in annotations mean what they mean outside
         self.frames.append(frame)
@@ -503,7 +503,7 @@ class Statements:
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
-            value.name if isinstance(value, Inst) else _export(value) if isinstance(value, SelfRef) else None
+            value.name if isinstance(value, Inst) else exported_name(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
         built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
@@ -518,7 +518,7 @@ class Statements:
         if not isinstance(annotation, ast.Subscript):
             return None
         outer = self.infer(annotation.value)
-        if not (isinstance(outer, Sym) and outer.name in _CONTAINER_ANNOTATIONS):
+        if not (isinstance(outer, Sym) and outer.name in CONTAINER_ANNOTATIONS):
             return None
         arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
         return self._declared(arguments[-1])
@@ -527,6 +527,6 @@ class Statements:
         """The type an annotation declares, when it says more than a builtin or ``typing`` does
         (``-> dict``, ``-> Any``, ``-> Iterator[str]`` name no receiver worth a lookup)."""
         value = self.annotation_type(annotation)
-        if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in _VAGUE_ANNOTATIONS:
+        if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in VAGUE_ANNOTATIONS:
             return value
         return None

@@ -26,7 +26,7 @@ import ast
 
 from asynclint.analysis.index.argfacts import tuple_return_annotations
 from asynclint.analysis.index.expressions import Expressions
-from asynclint.analysis.index.helpers import _PYTHON, _export, _public_names
+from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, public_names
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.recording import Recording
 from asynclint.analysis.index.records import (
@@ -38,7 +38,7 @@ from asynclint.analysis.index.records import (
     IndexError_,
     ModuleSummary,
 )
-from asynclint.analysis.index.scopes import Scopes, _Frame
+from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.statements import Statements
 from asynclint.analysis.index.values import Inst, Refs, SelfRef, Sym, Value
@@ -88,10 +88,10 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self._lambdas: list[tuple[int, int]] = []
         self._ascii = source.isascii()
         self._lines: list[bytes] | None = None
-        self.frames: list[_Frame] = []
+        self.frames: list[Frame] = []
 
     def run(self, tree: ast.Module) -> ModuleSummary:
-        module_frame = _Frame("module", 0, "")
+        module_frame = Frame("module", 0, "")
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._prebind(tree.body)
@@ -116,7 +116,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 attrs=tuple(
                     (attr, exported)
                     for attr, value in self.class_attrs.get(qn, {}).items()
-                    if isinstance(value, (Inst, Sym, SelfRef)) and (exported := _export(value))
+                    if isinstance(value, (Inst, Sym, SelfRef)) and (exported := exported_name(value))
                 ),
                 properties=tuple(sorted(self.class_properties.get(qn, ()))),
                 type_args=self.class_type_args.get(qn, ()),
@@ -127,7 +127,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         return ModuleSummary(
             self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
             tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
-            _public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
+            public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
             injected=tuple(sorted(self.injected.items())),
             built=tuple(sorted(
                 (name, *site) for name, site in module_frame.built.items() if isinstance(module_frame.bindings.get(name), Inst)
@@ -147,7 +147,7 @@ def index_source(
             raise IndexError_(f"cannot parse: {exc.msg}") from None
         # The grammar is the running interpreter's: a file written for a newer Python (``type X =
         # ...``, 3.12) fails here, so the message says which one read it.
-        raise IndexError_(f"syntax error at line {exc.lineno}: {exc.msg} (read as Python {_PYTHON})") from None
+        raise IndexError_(f"syntax error at line {exc.lineno}: {exc.msg} (read as Python {PYTHON_VERSION})") from None
     except ValueError as exc:
         raise IndexError_(f"cannot parse: {exc}") from None
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting

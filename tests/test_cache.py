@@ -17,7 +17,7 @@ from asynclint import runner
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
-from asynclint.index import ModuleSummary
+from asynclint.analysis.index.records import ModuleSummary
 from asynclint.model import Finding
 from asynclint.runner import run_check
 

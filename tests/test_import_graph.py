@@ -105,3 +105,19 @@ def test_a_cycle_is_found_through_lazy_and_type_only_imports(tmp_path):
         encoding="utf-8",
     )
     assert imports("asynclint.x.z", module, known) == {"asynclint.model", "asynclint.engine", "asynclint.x.y"}
+
+
+def test_the_analysis_sits_below_the_rules_and_fixers_in_modules_of_readable_size():
+    """Issue 13: the analysis reads only the knowledge base and the records it answers with, and
+    no module of it is above 600 lines (a larger one is split along its sections)."""
+    known = modules()
+    analysis = {name: path for name, path in known.items() if name.startswith("asynclint.analysis")}
+    assert "asynclint.analysis.graph" in analysis and "asynclint.analysis.index.walker" in analysis
+    for name, path in analysis.items():
+        outside = {
+            module for module in imports(name, path, known)
+            if not module.startswith(("asynclint.analysis", "asynclint.knowledge")) and module != "asynclint.model"
+        }
+        assert not outside, f"{name} imports {sorted(outside)}"
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 600, f"{name} has {lines} lines"

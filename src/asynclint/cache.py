@@ -365,9 +365,9 @@ def _stale(directory: Path, pattern: str, current: Path) -> None:
 @functools.cache
 def analysis_fingerprint() -> str:
     """What shapes a summary: the indexer, what it reads from the knowledge base, the records."""
-    from asynclint.index import ModuleSummary
+    from asynclint.analysis.index.records import ModuleSummary
 
-    return code_fingerprint("cache.py", "index.py", "argfacts.py", "knowledge/**/*.py") + _digest(shapes(ModuleSummary))[:8]
+    return code_fingerprint("cache.py", "analysis/index/*.py", "knowledge/**/*.py") + _digest(shapes(ModuleSummary))[:8]
 
 
 def _digest(text: str) -> str:
@@ -401,7 +401,7 @@ class SummaryCache:
 
     def get(self, source, key: str):
         """The summary of ``source`` (only its name is read) under ``key``, if cached."""
-        from asynclint.index import ModuleSummary
+        from asynclint.analysis.index.records import ModuleSummary
 
         if key in self.fresh:
             return self.fresh[key]
@@ -473,7 +473,7 @@ class LibraryCache:
         return self.packages[name]
 
     def _load(self, name: str) -> dict[str, tuple[int, int, object]]:
-        from asynclint.index import ModuleSummary
+        from asynclint.analysis.index.records import ModuleSummary
 
         entries = {}
         try:
@@ -549,7 +549,7 @@ def result_fingerprint() -> str:
     knowledge, the fixers, the records."""
     from asynclint.model import FileError, Finding, RuleMeta
 
-    return code_fingerprint("*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py") + _digest(
+    return code_fingerprint("*.py", "analysis/**/*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py") + _digest(
         shapes(Finding, FileError, RuleMeta))[:8]
 
 

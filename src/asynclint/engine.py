@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.index.records import IndexError_, ModuleSummary
+from asynclint.analysis.index.walker import index_source
 from asynclint.config import Config
-from asynclint.hotpaths import ProjectGraph
-from asynclint.index import IndexError_, ModuleSummary, index_source
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import offloaded_hooks
 from asynclint.model import FileError, Finding, Result

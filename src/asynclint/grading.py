@@ -51,7 +51,7 @@ def cost_of(
     api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
     statement: str | None = None, passed: str | None = None,
 ) -> Cost:
-    """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.argfacts.payload_of`)
+    """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
     an instance of a project class whose fields say how large it is; ``statement``: the SQL the
     call runs or reads the rows of, when the code says it; ``passed``: when the payload is a

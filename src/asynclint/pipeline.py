@@ -9,8 +9,8 @@ from dataclasses import replace
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.engine import SourceFile, check, summarize
-from asynclint.hotpaths import ProjectGraph
-from asynclint.index import ModuleSummary
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.index.records import ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import FileError, Result
 from asynclint.metadata import all_rule_meta

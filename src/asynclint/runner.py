@@ -43,7 +43,7 @@ from asynclint.model import FileError, Result, Severity
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
     from asynclint.engine import SourceFile
-    from asynclint.index import ModuleSummary
+    from asynclint.analysis.index.records import ModuleSummary
     from asynclint.knowledge.blocking import BlockingApi
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.twin_discovery import DiscoveredTwin
@@ -217,7 +217,8 @@ class _Follower:
             return None
         summary = self.cache.get(found) if self.cache else None
         if summary is None:
-            from asynclint.index import IndexError_, index_source
+            from asynclint.analysis.index.records import IndexError_
+            from asynclint.analysis.index.walker import index_source
 
             try:
                 text = decode(found.path.read_bytes())
@@ -254,7 +255,7 @@ def _summarize_in_worker(source: SourceFile) -> str | FileError:
 
 
 def _received(outcome: str | FileError) -> ModuleSummary | FileError:
-    from asynclint.index import ModuleSummary
+    from asynclint.analysis.index.records import ModuleSummary
 
     return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
 

@@ -21,6 +21,8 @@ from typing import Any
 import libcst as cst
 
 from asynclint import fixers
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.index.records import ModuleSummary
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
 from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
@@ -28,10 +30,8 @@ from asynclint.fixers.cst.awaits import cancellation_window
 from asynclint.fixers.cst.imports import add_import, drop_unused_import
 from asynclint.fixers.cst.parsed import ParsedFile
 from asynclint.fixers.project import FixProject
-from asynclint.hotpaths import ProjectGraph
-from asynclint.pipeline import check_project
-from asynclint.index import ModuleSummary
 from asynclint.model import FileError, Finding, Result, Severity
+from asynclint.pipeline import check_project
 from asynclint.suppressions import rewritten_suppressed_line, suppressed_lines
 from asynclint.twin_discovery import DiscoveredTwin, twin_calls, with_discovered
 

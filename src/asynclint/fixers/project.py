@@ -10,10 +10,11 @@ from typing import Protocol
 
 import libcst as cst
 
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
-from asynclint.hotpaths import FuncKey, ProjectGraph
-from asynclint.index import CallSite
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
 from asynclint.knowledge.twins import TwinCall
 from asynclint.model import Finding
@@ -187,10 +188,10 @@ class FixProject:
         seen, queue = {start}, [start]
         while queue:
             key = queue.pop(0)
-            if graph.hot.get(key) is not None and graph.hot[key].parent is None:
+            if (hot := graph.hot_info(key)) is not None and hot.parent is None:
                 roots.append(key)  # a sync root: no `async def` above it on this route
             for caller, call_site in graph.callers(key):
-                if caller not in graph.hot:
+                if graph.hot_info(caller) is None:
                     continue
                 if graph.function(caller).is_async:
                     site = self._call_site(graph, caller, call_site, "helper", key)
@@ -210,7 +211,7 @@ class FixProject:
     def _call_site(
         self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
     ) -> Site | Decline:
-        path, qualname = graph.summaries[caller[0]].path, graph.function(caller).qualname
+        path, qualname = graph.path_of(caller), graph.function(caller).qualname
         helper = graph.function(callee).qualname
         if path not in self.texts:
             return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
@@ -226,8 +227,8 @@ class FixProject:
     ) -> list[Site] | Decline:
         """A sync root on a route to the finding's function, made ``async``: its calls of the
         functions on the way (or, when it is that function, the finding's own call)."""
-        qualname, path = graph.function(root).qualname, graph.summaries[root[0]].path
-        if not root_awaited(graph.hot[root].root_hook):
+        qualname, path = graph.function(root).qualname, graph.path_of(root)
+        if not root_awaited(graph.hot_of(root).root_hook):
             return Decline(f"no `async def` on the way from `{qualname}`, and the framework does not await it")
         if root == start:
             located = self.locate(finding)

@@ -315,7 +315,7 @@ def _definition(project: FixProject, finding: Finding, site: Site) -> tuple[Pars
     """The helper's ``def`` (the project function the offloaded call runs)."""
     graph = project.graph
     if site.callee is not None and graph is not None:
-        path, qualname = graph.summaries[site.callee[0]].path, graph.function(site.callee).qualname
+        path, qualname = graph.path_of(site.callee), graph.function(site.callee).qualname
     else:
         link = next((link for link in finding.chain if link.function == site.helper), None)
         if link is None:
@@ -487,7 +487,7 @@ def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tup
     seen = set(queue)
     while queue:
         key = queue.pop(0)
-        path, qualname = graph.summaries[key[0]].path, graph.function(key).qualname
+        path, qualname = graph.path_of(key), graph.function(key).qualname
         function = project.file(path).function(qualname) if path in project.texts else None
         if function is not None and function.asynchronous is None:
             yield project.file(path), qualname, function

@@ -205,7 +205,7 @@ CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".
 
 def payload_evidence(shape: str, word: str) -> str:
     """``small``, ``whole`` or ``unknown`` for a payload argument of ``shape`` whose name,
-    attribute or string key is ``word`` (see :func:`asynclint.argfacts.payload_of`)."""
+    attribute or string key is ``word`` (see :func:`asynclint.analysis.index.argfacts.payload_of`)."""
     if shape in ("literal", "item", "match"):
         return "small"
     if shape == "read":

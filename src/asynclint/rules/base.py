@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from asynclint.analysis.graph_records import HotInfo, LibraryEntry
+from asynclint.analysis.index.records import CallSite, Function
 from asynclint.grading import Cost, cost_of, grade
-from asynclint.hotpaths import HotInfo, LibraryEntry
-from asynclint.index import CallSite, Function
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited
@@ -115,7 +115,7 @@ class BlockingCallRule(Rule):
                 yield found
             return
         for entry in graph.entries(call.key):
-            hot = graph.hot[entry.caller]
+            hot = graph.hot_of(entry.caller)
             in_loop = call.site.in_loop or entry.site.in_loop
             found = self._call_finding(ctx, call, hot, in_loop, graph.library_chain(entry, call.site), entry)
             if found is not None:
@@ -145,7 +145,7 @@ class BlockingCallRule(Rule):
             # findings on the labelled corpus (bench/accuracy), 28 were labelled `none`.
             return None
         # Blocking code inside an installed library is reported where the project calls in.
-        shown_path = summary.path if entry is None else graph.summaries[entry.caller[0]].path
+        shown_path = summary.path if entry is None else graph.path_of(entry.caller)
         if cost_name is None:
             return None  # not an offender after all
         base = self._base_severity(ctx, shown_path, api, cost_name)
@@ -208,7 +208,7 @@ class BlockingCallRule(Rule):
                 graph.call_target(entry.site) or graph.function(entry.callee).qualname
             )
             facts = replace(facts, library=summary.library, entered=entered, knowledge="deep", twin="",
-                            entered_library=graph.summaries[entry.callee[0]].library or "",
+                            entered_library=graph.summary_of(entry.callee).library or "",
                             awaited=DEEP_AWAITED if entry.site.awaited else "")
             # The project's line is where a fix can go: offload the call into the library
             # (what ``asynclint fix`` does there); an awaited library coroutine has nothing

@@ -8,8 +8,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from asynclint.hotpaths import FuncKey, HotInfo, ProjectGraph
-from asynclint.index import PASSED, SUPER, CallSite, Function, Handoff, ModuleSummary
+from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.graph_records import FuncKey, HotInfo
+from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
+from asynclint.analysis.index.values import PASSED, SUPER
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import payload_evidence
@@ -110,7 +112,7 @@ class CheckContext:
 
     def hooks(self) -> Iterator[tuple[ModuleSummary, Function, Hook]]:
         """Every function of the project that is a framework hook, with its hook."""
-        for position, summary in enumerate(self.graph.summaries):
+        for position, summary in self.graph.numbered_summaries():
             if summary.library is not None:
                 continue
             for function in summary.functions:
@@ -122,7 +124,7 @@ class CheckContext:
         """The blocking calls of ``category`` in hot functions, project and library code."""
         if self._calls is None:
             self._calls = {}
-            for position, summary in enumerate(self.graph.summaries):
+            for position, summary in self.graph.numbered_summaries():
                 for call in self._calls_in(position, summary):
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
@@ -130,10 +132,10 @@ class CheckContext:
     def _hot_site(self, position: int, site: CallSite) -> tuple[FuncKey, HotInfo, CallSite] | None:
         """Where ``site`` runs hot: its function, or a lambda around it registered on its own."""
         key: FuncKey = (position, site.caller)
-        hot = self.graph.hot.get(key)
+        hot = self.graph.hot_info(key)
         for index, in_loop in site.lambdas if hot is None else ():
             # A lambda handed over (a registered reward) runs the call when it runs on its own.
-            key, hot = (position, index), self.graph.hot.get((position, index))
+            key, hot = (position, index), self.graph.hot_info((position, index))
             if hot is not None:
                 return key, hot, replace(site, in_loop=in_loop)
         return (key, hot, site) if hot is not None else None
@@ -178,7 +180,7 @@ class CheckContext:
         method the framework calls blocks."""
         if self._handed is None:
             self._handed = {}
-            for at, summary in enumerate(self.graph.summaries):
+            for at, summary in self.graph.numbered_summaries():
                 for number, handoff in enumerate(summary.handoffs if summary.library is None else ()):
                     handed = self._handed_client(summary, handoff)
                     if handed is not None:
@@ -214,7 +216,7 @@ class CheckContext:
         if self._uses is None:
             self._uses = {}
             registered = self._registered_on()
-            for position, summary in enumerate(self.graph.summaries):
+            for position, summary in self.graph.numbered_summaries():
                 if summary.library is not None:
                     continue
                 for site in summary.calls:
@@ -314,7 +316,7 @@ class CheckContext:
         subclass of the class handed it) -> those hand-overs."""
         graph = self.graph
         found: dict[FuncKey, list[HandedOver]] = {}
-        for position, summary in enumerate(graph.summaries):
+        for position, summary in graph.numbered_summaries():
             for ref in summary.refs if summary.library is None else ():
                 if ref.offloaded or graph.registration(ref) is None:
                     continue
@@ -342,7 +344,7 @@ class CheckContext:
             return "direct"
         if any(graph.function(step).is_async for step, _ in graph.path(key)[:-1]):
             return "helper"
-        return "root" if root_awaited(graph.hot[key].root_hook) else None
+        return "root" if root_awaited(graph.hot_of(key).root_hook) else None
 
     def model(self, api: BlockingApi, target: str) -> tuple[str, str, str] | None:
         """(class, evidence, field) for a pydantic method (``*.model_dump``) of a project class."""
@@ -358,7 +360,7 @@ class CheckContext:
         that pass it on as it is), or "" when some caller passes anything else. ``None`` when the
         name alone says: not a parameter, or a parameter of an entry point (what the framework
         passes a hook under a name is what the name says)."""
-        if not site.payload_param or self.graph.summaries[key[0]].library is not None:
+        if not site.payload_param or self.graph.summary_of(key).library is not None:
             return None
         return self._passed(key, site.payload[1], frozenset())
 
@@ -389,7 +391,7 @@ class CheckContext:
         """Project functions -> every project call of them."""
         if self._callers is None:
             graph, self._callers = self.graph, {}
-            for position, summary in enumerate(graph.summaries):
+            for position, summary in graph.numbered_summaries():
                 if summary.library is not None:
                     continue
                 for site in summary.calls:

@@ -1,7 +1,7 @@
 """What a call's arguments and the code around it say, read from the syntax alone: the payload a
 serializer or copier is handed (its shape and the name that says what it is), literals, loops
 over a fixed few constants, lazy-initialisation and first-turn guards, keys of the rollout's
-state, and tuple return annotations. :mod:`asynclint.index` records these per call site; the
+state, and tuple return annotations. :mod:`asynclint.analysis.index.recording` records these per call site; the
 cost model (:mod:`asynclint.knowledge.costs`) and the graph read them."""
 
 from __future__ import annotations

@@ -1,0 +1,116 @@
+"""Project call graph: which functions run on the event loop, and the shortest chain proving it.
+
+Hot roots are the entry points something outside the project runs on the loop: framework hooks
+and the callables registered with the framework, coroutines started as tasks of their own
+(``asyncio.create_task``, ``gather``, ``TaskGroup.create_task``), loop callbacks, configured
+entry points, and every ``async def`` that no project code calls or awaits (a server's handler,
+a callback some library awaits). A coroutine the project awaits is hot only through its callers,
+so its chain starts at the real entry point; one run by ``asyncio.run`` is a program's entry
+point, cold like the code that starts the loop. Cold roots (``load_environment``, ``__init__``,
+teardown, test functions) stay cold unless a hot function also reaches them. A function is hot
+when a hot function calls it directly -- not when it is only handed to ``asyncio.to_thread`` or
+an executor. Calls resolve across modules through imports, re-exports and star imports,
+``self.method()`` through base classes defined anywhere in the project, and to the overrides of
+the method in the project's subclasses (class-hierarchy analysis: ``self`` may be any of them).
+Values resolve across modules from the summaries' exports (:meth:`ProjectGraph.resolve`):
+module-level instances, what functions and methods return, attributes set on ``self`` in any
+class of the MRO, properties, and the callables that lists and factories hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
+from asynclint.analysis.hot import HotSet
+from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
+from asynclint.analysis.resolution import Resolution
+from asynclint.analysis.uses import Uses
+from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.frameworks import Hook, HookClass, Registration
+from asynclint.knowledge.functions import MEMOIZERS
+
+
+class ProjectGraph(Resolution, HotSet, Uses):
+    """The project's summaries read as one program; built once, then asked."""
+
+    def __init__(
+        self,
+        summaries: Sequence[ModuleSummary],
+        hot_roots: Iterable[str] = (),
+        cold_roots: Iterable[str] = (),
+        registrations: Iterable[Registration] = (),
+        catalogue: Catalogue | None = None,
+        memoizers: Iterable[str] = (),
+        offloaded: Iterable[Hook] = (),
+    ):
+        self.summaries = summaries
+        #: Hooks the project's release of the framework runs in worker threads (OFFLOADED_HOOKS):
+        #: what is registered as one is no hot root.
+        self._offloaded = frozenset(offloaded)
+        self._producers = (catalogue or Catalogue()).producers
+        self._memoizers = MEMOIZERS.union(memoizers)
+        self._registrations = tuple(registrations)
+        self._hot_patterns = tuple(hot_roots)
+        self._cold_patterns = tuple(cold_roots)
+        self.modules: dict[str, list[int]] = {}
+        #: Qualified name -> every definition of it, first one first. A name defined twice (under
+        #: ``if``/``else``, or by two files given the same module name) may run either: calls go
+        #: to all of them.
+        self.defs: dict[str, list[FuncKey]] = {}
+        self.classes: dict[str, tuple[int, ClassInfo]] = {}
+        self.exports: dict[str, dict[str, str]] = {}
+        self.values: dict[str, str] = {}
+        #: Module-level values -> (path, line, column) of the call that built them.
+        self.built: dict[str, tuple[str, int, int]] = {}
+        self.callables: dict[str, tuple[str, ...]] = {}
+        self.stars: dict[str, tuple[str, ...]] = {}
+        self.public: dict[str, tuple[str, ...] | None] = {}
+        #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
+        self.state_types: dict[str, str] = {}
+        #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when they differ).
+        self.injected: dict[str, str] = {}
+        #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.
+        self._tools: frozenset[FuncKey] = frozenset()
+        for position, summary in enumerate(summaries):
+            for key, type_ in summary.state_values:
+                self.state_types[key] = type_ if self.state_types.get(key, type_) == type_ else ""
+            for key, stored in summary.injected:
+                self.injected[key] = stored if self.injected.get(key, stored) == stored else ""
+            self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
+            self.built.update((f"{summary.module}.{name}", (summary.path, line, col)) for name, line, col in summary.built)
+            self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
+            self.modules.setdefault(summary.module, []).append(position)
+            self.exports.setdefault(summary.module, {}).update(summary.exports)
+            if summary.stars:
+                self.stars[summary.module] = (*self.stars.get(summary.module, ()), *summary.stars)
+            if summary.public is not None:
+                self.public.setdefault(summary.module, summary.public)
+            for index, function in enumerate(summary.functions):
+                if function.kind == "function" and OVERLOAD.isdisjoint(function.decorators):
+                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append((position, index))
+            for info in summary.classes:
+                self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
+        self.states: dict[HotState, HotInfo] = {}
+        self._contexts: dict[str, dict[str, Hook]] = {}
+        self._direct_callers: dict[FuncKey, list[FuncKey]] | None = None
+        self.hot: dict[FuncKey, HotInfo] = {}
+        self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
+        self._canonical: dict[str, str] = {}
+        self._package_names: frozenset[str] | None = None
+        self._ancestors: dict[str, list[str]] = {}
+        self._mro: dict[str, list[str]] = {}
+        self._tables: dict[str, HookClass | None] = {}
+        self._subclasses: dict[str, list[str]] | None = None
+        self._overrides: dict[tuple[str, str], list[FuncKey]] = {}
+        self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
+        self._by_path: dict[str, list[int]] | None = None
+        self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._param_types: dict[tuple[FuncKey, str], str | None] = {}
+        self._root_keys: frozenset[FuncKey] = frozenset()
+        self._project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None = None
+        self._fixed: dict[FuncKey, dict[str, object]] = {}
+        self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
+        self._resolved: dict[str, str] = {}
+        self._propagate()

@@ -1,0 +1,81 @@
+"""What the project graph answers with: function keys, the hot set's entries
+(:class:`HotInfo`), uses of a function, calls into installed libraries; and the hooks of the
+roots it finds itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from asynclint.analysis.index.records import CallSite
+from asynclint.knowledge.frameworks import FREQUENT, Hook
+
+FuncKey = tuple[int, int]  # (summary position, function position)
+#: A function, whether it is reached more than once per rollout, and whether only on a first call.
+HotState = tuple[FuncKey, bool, bool]
+
+MAX_ALIAS_HOPS = 8
+#: ``@overload`` stubs are never what a call runs: the undecorated definition after them is.
+OVERLOAD = frozenset({"typing.overload", "typing_extensions.overload"})
+COROUTINE = Hook("async def", "rollout")
+CONFIGURED = Hook("configured hot root", "rollout")
+
+
+@dataclass(frozen=True)
+class Use:
+    """A place project code uses a function: ``how`` is "called", "passed to `map`", "imported"."""
+
+    path: str
+    function: str | None  # the qualname of the function it is in; None at module level / an import
+    how: str
+
+    def __str__(self) -> str:
+        return f"{self.how} in `{self.function}` ({self.path})" if self.function else f"{self.how} in {self.path}"
+
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    """A hot project call into an installed library, on the way to a library function."""
+
+    caller: FuncKey  # the project function
+    site: CallSite  # its call into the library
+    callee: FuncKey  # the library function it calls
+    steps: tuple[FuncKey, ...]  # library functions from ``callee`` down to the one asked about
+
+
+@dataclass(frozen=True)
+class HotInfo:
+    root: FuncKey
+    root_hook: Hook  # what kind of entry point the root is, and how often it runs
+    parent: HotState | None
+    call_line: int  # line of the call in ``parent`` that reaches this function
+    in_loop: bool  # some call on the chain runs inside a loop
+    depth: int
+    #: Some step of the chain runs on a first call only: a lazy initialisation, a memoized function.
+    once: bool = False
+
+    @property
+    def frequent(self) -> bool:
+        """The root runs per turn, per tool call or per group."""
+        return self.root_hook.frequency in FREQUENT
+
+    @property
+    def raised(self) -> bool:
+        """Graded one level up: run more often than once per rollout."""
+        return self.in_loop or self.frequent
+
+
+#: (raised, once) -> the states of the same function that make one with these flags redundant:
+#: itself, and any reached as often or more often, on every call or on the same first calls.
+DOMINATING: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {
+    (raised, once): tuple(
+        (r, o) for r in (False, True) for o in (False, True) if r >= raised and o <= once
+    )
+    for raised in (False, True)
+    for once in (False, True)
+}
+
+
+def task_hook(consumer: str, caller: str) -> Hook:
+    """A coroutine started as a task of its own runs on the loop next to every other task."""
+    started = consumer.removeprefix(".")
+    return Hook("asyncio task", "rollout", note=f"started with `{started}(...)` in `{caller}`")

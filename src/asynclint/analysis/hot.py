@@ -1,0 +1,433 @@
+"""The hot set: roots (framework hooks, registrations, tasks, configured entry points,
+uncalled coroutines), the edges that run on the caller's loop, and the shortest chains from
+the roots, preferring the chain that runs on every call and more than once per rollout."""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from collections import deque
+from dataclasses import replace
+
+from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
+from asynclint.analysis.index.argfacts import guard_holds
+from asynclint.analysis.index.records import CallSite, Function, FunctionRef
+from asynclint.analysis.index.values import SUPER
+from asynclint.knowledge.asyncio_apis import LOOP_RUNNERS, TASK_SPAWNER_METHODS, TASK_SPAWNERS, runs_loop, spawns_task
+from asynclint.knowledge.costs import payload_evidence
+from asynclint.knowledge.frameworks import (
+    COLD_FUNCTIONS,
+    DECORATORS,
+    FREQUENT,
+    REGISTRATIONS,
+    REWARD,
+    SHARED_CONTEXTS,
+    START_UP,
+    SYNC_REWARD,
+    TEST_CLASSES,
+    TEST_DECORATORS,
+    TEST_FILES,
+    TEST_FUNCTIONS,
+    TOOL,
+    TOOL_SERVER_PACKAGES,
+    Hook,
+    framework_class,
+    public_name,
+)
+
+
+class HotSet:
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    # -- hotness --------------------------------------------------------------------------------
+
+    def _matches(self, patterns: tuple[str, ...], name: str) -> bool:
+        return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+    def hook_of(self, position: int, function: Function) -> tuple[Hook | None, bool]:
+        """(the framework hook ``function`` is, cold?) from its decorators and its class."""
+        module = self.summaries[position].module
+        contexts = (
+            self._class_contexts(f"{module}.{function.class_qualname}")
+            if function.class_qualname and function.decorators else {}
+        )
+        for decorator in function.decorators:
+            name = public_name(decorator)
+            if name in contexts:
+                return contexts[name], False
+            if name in DECORATORS:
+                hook = DECORATORS[name]
+                return hook, hook is None
+        if function.class_qualname is not None:
+            table = self.framework_table(f"{module}.{function.class_qualname}")
+            if table is not None:
+                if function.name in table.cold:
+                    return None, True
+                return table.methods.get(function.name), False
+        elif function.name in COLD_FUNCTIONS:
+            return None, True
+        return None, self._is_test(position, function)
+
+    def model_payload(self, cls: str) -> tuple[str, str] | None:
+        """How large an instance of the project class ``cls`` is, by its annotated fields and
+        its project ancestors': (``small`` -- scalar fields only, ``whole`` -- a container field
+        named like a history, or ``unknown``; the field that says so). ``None``: not a project
+        class with fields."""
+        fields = [
+            field
+            for ancestor in self.ancestors(cls)
+            if (name := self.canonical(ancestor)) in self.classes
+            for field in self.classes[name][1].fields
+        ]
+        if not fields:
+            return None
+        containers = [name for name, kind in fields if kind == "container"]
+        if not containers:
+            return "small", ""
+        whole = next((name for name in containers if payload_evidence("name", name) == "whole"), None)
+        return ("whole", whole) if whole else ("unknown", containers[0])
+
+    def _class_contexts(self, cls: str) -> dict[str, Hook]:
+        """Decorator -> hook, from the type arguments of ``cls``'s generic bases and its
+        ancestors' (:data:`~asynclint.knowledge.frameworks.SHARED_CONTEXTS`)."""
+        found = self._contexts.get(cls)
+        if found is None:
+            found = self._contexts[cls] = {}
+            for ancestor in self.ancestors(cls):
+                name = self.canonical(ancestor)
+                for argument in self.classes[name][1].type_args if name in self.classes else ():
+                    found.update(SHARED_CONTEXTS.get(public_name(self.canonical(argument)), {}))
+        return found
+
+    def _in_test_file(self, position: int) -> bool:
+        filename = self.summaries[position].path.rpartition("/")[2]
+        return any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES)
+
+    def _is_test(self, position: int, function: Function) -> bool:
+        """A test function or fixture, collected and run by pytest."""
+        if not self._in_test_file(position):
+            return False
+        if any(public_name(decorator) in TEST_DECORATORS for decorator in function.decorators):
+            return True
+        owner = function.class_qualname
+        if owner is not None and ("." in owner or not self._matches(TEST_CLASSES, owner)):
+            return False
+        return function.qualname.count(".") == (owner is not None) and self._matches(TEST_FUNCTIONS, function.name)
+
+    def _registered(self) -> dict[FuncKey, Hook]:
+        """Callables handed to the framework (rewards, tools, parsers), wherever that happens."""
+        found: dict[FuncKey, Hook] = {}
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue  # a library registering its own callables is the library's business
+            for ref in summary.refs:
+                if ref.offloaded or ref.away is not None:
+                    continue
+                hook = self.registration(ref)
+                if hook is None or hook in self._offloaded or self._in_own_process(position, ref.caller):
+                    continue
+                if ref.function is not None:  # a lambda written in the call
+                    keys = [(position, ref.function)]
+                else:
+                    target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                    keys = self.functions_denoted(target)
+                for key in keys:
+                    # v0 scores a group by calling sync rewards back to back
+                    own = SYNC_REWARD if hook is REWARD and not self.function(key).is_async else hook
+                    if own in self._offloaded:
+                        continue
+                    if key not in found or own.frequency in FREQUENT:
+                        found[key] = own
+        return found
+
+    def _in_own_process(self, position: int, index: int) -> bool:
+        """Is function ``index`` (or the method it is nested in) a method of a class served by a
+        process of its own (a v1 toolset)?"""
+        owner = self.summaries[position].functions[index].class_qualname
+        outer = self.summaries[position].functions[index].qualname.split(".<locals>.")[0]
+        if owner is None and "." in outer:
+            owner = outer.rpartition(".")[0]
+        table = self.framework_table(f"{self.summaries[position].module}.{owner}") if owner else None
+        return table is not None and table.own_process
+
+    def registration(self, ref: FunctionRef) -> Hook | None:
+        receiver = self.canonical(ref.passed_to) if ref.passed_to else None
+        if receiver is None and ref.passed_to_self is not None and ref.passed_to_self[1] == (SUPER, "__init__"):
+            receiver = ref.passed_to_self[0]  # super().__init__(...) in a framework subclass
+        table = self.framework_table(receiver) if receiver in self.classes else (
+            framework_class(receiver) if receiver else None
+        )
+        # A method of an instance (``bot.Bot().on_message``) is configured as ``bot.Bot.on_message``.
+        written = receiver.replace("()", "") if receiver else None
+        for registration in (*self._registrations, *REGISTRATIONS):
+            if registration.slot != ref.slot:
+                continue
+            if registration.callee is not None and registration.callee == written:
+                return registration.hook
+            if registration.method is not None and registration.method == ref.passed_to_method:
+                if written and written.startswith(TOOL_SERVER_PACKAGES):
+                    return None  # ``mcp.add_tool(fn)``: run by a tool server in its own process
+                return registration.hook
+            if registration.owner is not None and table is registration.owner:
+                return registration.hook
+            if registration.any_verifiers_call and (table is not None or (receiver or "").startswith("verifiers.")):
+                return registration.hook
+        return None
+
+    def _edges_of(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """Project functions ``key`` runs on the loop: sync calls, coroutines it awaits (an
+        awaited coroutine runs as part of its caller, as often as the caller runs), coroutines
+        it starts as tasks (they run on the loop as often as it starts them), and coroutines it
+        makes and keeps (``tasks.append(self.launch(i))``, gathered later): they run when it
+        awaits them -- not coroutines it hands to a new event loop."""
+        found = self._edges.get(key)
+        if found is not None:
+            return found
+        found = self._edges[key] = []
+        for site in self._calls_by_caller.get(key, ()):
+            if runs_loop(site.consumer) or not self.runs(key, site):
+                continue
+            for callee in self._targets(key, site):
+                if callee != key and (self.function(callee).is_async or not site.awaited):
+                    found.append((callee, site))
+        return found
+
+    def runs(self, key: FuncKey, site: CallSite) -> bool:
+        """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
+        ``key`` in the project leaves at (or sets to) one constant, and that is false with it:
+        ``if write_to_log:`` where nothing passes ``write_to_log=True``."""
+        return not site.guards or guard_holds(site.guards, self.fixed_params(key))
+
+    def fixed_params(self, key: FuncKey) -> dict[str, object]:
+        """Parameters of ``key`` every call passes the same constant (or leaves at its constant
+        default) -> that constant. Nothing for a root, a function handed over as a value, a
+        method a call of unknown receiver may mean, or a function nothing in the project calls:
+        someone else calls those, with anything."""
+        found = self._fixed.get(key)
+        if found is not None:
+            return found
+        found = self._fixed[key] = {}
+        calls, escaped, unresolved = self._calls_of_functions()
+        function = self.function(key)
+        sites = calls.get(key)
+        if not sites or key in self._root_keys or key in escaped or function.name in unresolved:
+            return found
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        defaults = dict(function.defaults)
+        for position, name in enumerate(function.params[shift:]):
+            values = set()
+            for site in sites:
+                given = dict(site.given)
+                values.add("" if "*" in given else given.get(name, given.get(str(position), defaults.get(name, ""))))
+            if len(values) == 1 and (value := values.pop()):
+                found[name] = ast.literal_eval(value)
+        return found
+
+    def _calls_of_functions(self) -> tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]]:
+        """Every project call of each project function; the functions also handed over as values;
+        the method names of calls whose receiver the project does not settle."""
+        if self._project_calls is None:
+            calls: dict[FuncKey, list[CallSite]] = {}
+            escaped: set[FuncKey] = set()
+            unresolved: set[str] = set()
+            for position, summary in enumerate(self.summaries):
+                for site in summary.calls:
+                    if site.read:
+                        continue
+                    keys = self.functions_for(self.call_target(site, (position, site.caller)))
+                    for callee in keys:
+                        calls.setdefault(callee, []).append(site)
+                    if not keys and site.method and site.target is None and site.self_ref is None:
+                        unresolved.add(site.method)  # ``self``/``super()`` calls resolve or are the library's
+                for ref in summary.refs:
+                    target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
+                    escaped.update(self.functions_for(target))
+            self._project_calls = (calls, escaped, unresolved)
+        return self._project_calls
+
+    def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
+        """What a call runs: the function its target names, and when it is called through
+        ``self``, the overrides of that method in the project's subclasses of the caller's class."""
+        keys = self.functions_for(self.call_target(site, caller))
+        through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
+        if not keys or not through_self:
+            return keys
+        method = self.function(keys[0])
+        if method.class_qualname is None:
+            return keys
+        owner = f"{self.summaries[keys[0][0]].module}.{method.class_qualname}"
+        function = self.function(caller)
+        receiver = owner
+        if function.class_qualname is not None:
+            own = f"{self.summaries[caller[0]].module}.{function.class_qualname}"
+            if owner in self.ancestors(own):
+                if self.method_of(own, method.name) != keys[0]:
+                    return keys  # ``super().method()``: never one of the overrides below
+                receiver = own  # ``self`` is an instance of the caller's class or a subclass of it
+        overrides = self.overrides(receiver, method.name)
+        return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
+
+    def _entered(self) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
+        """From the project's own code: (coroutines started as tasks -> their root hook, every
+        function something in the project calls, awaits or starts)."""
+        spawned: dict[FuncKey, Hook] = {}
+        called: set[FuncKey] = set()
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue
+            # A test awaiting a coroutine of the project says nothing about who runs it in
+            # production (a handler tested by calling it is still the server's to call); it
+            # does settle the test file's own helpers.
+            from_tests = self._in_test_file(position)
+            for site in summary.calls:
+                caller = (position, site.caller)
+                spawn = spawns_task(site.consumer) and not from_tests
+                if site.awaited or site.consumer:
+                    callees = self._targets(caller, site)
+                else:  # a coroutine made here and awaited later (``tasks.append(self.launch(i))``)
+                    callees = [c for c in self.functions_for(self.call_target(site)) if self.function(c).is_async]
+                for callee in callees:
+                    if callee == caller:
+                        continue  # recursion: the function still needs a caller of its own
+                    if from_tests and not self._in_test_file(callee[0]):
+                        continue
+                    called.add(callee)
+                    if spawn and callee not in spawned and self.function(callee).is_async:
+                        spawned[callee] = task_hook(site.consumer or "", summary.functions[site.caller].qualname)
+            for ref in summary.refs:
+                spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
+                if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
+                    continue
+                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                for callee in self.functions_for(target):  # ``anyio.run(main)``, ``tg.start_soon(worker)``
+                    if from_tests and not self._in_test_file(callee[0]):
+                        continue
+                    called.add(callee)
+                    if spawner and not from_tests and callee not in spawned and self.function(callee).is_async:
+                        consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
+                        spawned[callee] = task_hook(consumer, summary.functions[ref.caller].qualname)
+        return spawned, called
+
+    def _sent_away(self) -> set[FuncKey]:
+        """Functions the project ships to run elsewhere (a program run in a sandbox): cold here,
+        unless something on the loop calls them too."""
+        return {
+            key
+            for summary in self.summaries if summary.library is None
+            for ref in summary.refs if ref.away is not None
+            for key in self.functions_denoted(ref.target)
+        }
+
+    def _roots(self) -> dict[FuncKey, Hook]:
+        registered = self._registered()
+        self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
+        spawned, called = self._entered()
+        away = self._sent_away()
+        roots: dict[FuncKey, Hook] = {}
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue  # library code is hot only where project code calls into it
+            for index, function in enumerate(summary.functions):
+                if function.kind != "function":
+                    continue
+                key = (position, index)
+                name = f"{summary.module}.{function.qualname}"
+                hook, cold = self.hook_of(position, function)
+                hook = registered.get(key, hook) or spawned.get(key)
+                if hook is not None:
+                    roots[key] = hook
+                elif cold or key in away or (self._cold_patterns and self._matches(self._cold_patterns, name)):
+                    continue
+                elif self._hot_patterns and self._matches(self._hot_patterns, name):
+                    roots[key] = CONFIGURED
+                elif function.is_async and key not in called:
+                    roots[key] = COROUTINE  # nothing in the project runs it: someone else does
+        return roots
+
+    def _propagate(self) -> None:
+        self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}
+        for position, summary in enumerate(self.summaries):
+            for site in summary.calls:
+                self._calls_by_caller.setdefault((position, site.caller), []).append(site)
+                for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
+                    self._calls_by_caller.setdefault((position, index), []).append(
+                        replace(site, in_loop=in_loop, lambdas=())
+                    )
+        # Breadth-first over (function, looped?) states, so a helper reached both plainly and
+        # from inside a loop is graded by the loop, whatever the order of the calls, and each
+        # state's parent was found before it (the chains cannot cycle).
+        queue: deque[HotState] = deque()
+        roots = self._roots()
+        self._root_keys = frozenset(roots)
+        for key, hook in sorted(roots.items()):
+            root = HotInfo(key, hook, None, 0, False, 0)
+            self.states[(key, root.raised, False)] = root
+            queue.append((key, root.raised, False))
+        while queue:
+            state = queue.popleft()
+            info = self.states[state]
+            for callee, site in self._edges_of(state[0]):
+                once = info.once or site.once or self._memoizer(callee) is not None
+                hook = info.root_hook
+                if site.first_turn and hook.frequency in FREQUENT:
+                    hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
+                reached = HotInfo(info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once)
+                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, once)]):
+                    continue
+                self.states[(callee, reached.raised, once)] = reached
+                queue.append((callee, reached.raised, once))
+        for (key, raised, once), info in self.states.items():
+            current = self.hot.get(key)
+            # Every call rather than a first one, then more than once per rollout rather than once.
+            if current is None or (current.once, not current.raised) > (once, not raised):
+                self.hot[key] = info
+
+    def is_root(self, key: FuncKey) -> bool:
+        """``key`` is an entry point: the framework (or a spawned task) calls it."""
+        return key in self._root_keys
+
+    def first_call_entry(self, key: FuncKey, site: CallSite) -> FuncKey | None:
+        """The function whose first call runs ``site`` (written in ``key``) and nothing after,
+        nearest the root on the chain: a memoized function, or the function holding the lazy
+        initialisation (``key`` itself when the call sits in one of its own). ``None``: every call."""
+        info, entry = self.hot[key], None
+        state: HotState | None = (key, info.raised, info.once)
+        while state is not None:
+            info = self.states[state]
+            if not info.once:
+                break
+            # Reached through a guarded call: the guard is in the caller, which warming must call.
+            memoized = self._memoizer(state[0]) is not None
+            entry = state[0] if memoized or info.parent is None else info.parent[0]
+            state = info.parent
+        return entry if entry is not None else key if site.once else None
+
+    def warmed(self, key: FuncKey) -> bool:
+        """Start-up code -- module level, ``load_environment``, ``__init__`` (see
+        :data:`~asynclint.knowledge.frameworks.START_UP`) -- calls ``key`` before any rollout,
+        directly or through functions that are not hot themselves: its first call is done."""
+        if self._direct_callers is None:
+            # Calls by name only, without the overrides a call through ``self`` may reach:
+            # warming is done by naming the function, and this costs one pass over the calls
+            # (``callers`` would resolve virtual dispatch for every call of the project).
+            self._direct_callers = {}
+            for caller, sites in self._calls_by_caller.items():
+                for site in sites:
+                    if not runs_loop(site.consumer):
+                        for callee in self.functions_for(self.call_target(site)):
+                            self._direct_callers.setdefault(callee, []).append(caller)
+        seen, queue = {key}, [key]
+        while queue:
+            for caller in self._direct_callers.get(queue.pop(), ()):
+                if caller in seen or caller in self.hot:
+                    continue
+                function = self.function(caller)
+                if function.kind == "module" or function.name in START_UP:
+                    return True
+                seen.add(caller)
+                queue.append(caller)
+        return False
+
+    def _memoizer(self, key: FuncKey) -> str | None:
+        """The memoizing decorator of ``key`` (``functools.lru_cache``), if any."""
+        return next((d for d in self.function(key).decorators if d in self._memoizers), None)

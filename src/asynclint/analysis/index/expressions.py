@@ -1,0 +1,258 @@
+"""The walk over expressions: calls, their arguments, lambdas and comprehensions."""
+
+from __future__ import annotations
+
+import ast
+
+from asynclint.analysis.index.helpers import GROWING, MUTATORS, callables_of
+from asynclint.analysis.index.records import Function, FunctionRef, Handoff
+from asynclint.analysis.index.scopes import CallContext, Frame
+from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_KEYWORDS, OFFLOAD_METHODS, consumer_name
+from asynclint.knowledge.frameworks import (
+    HANDOFF_ATTRIBUTES,
+    HANDOFF_SLOTS,
+    PROGRAM_CALLEES,
+    PROGRAM_KEYWORDS,
+    PROGRAM_SLOTS,
+    public_name,
+)
+
+
+class Expressions:
+    """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
+
+    # -- expressions ------------------------------------------------------------------------
+
+    def visit_expr(self, node: ast.expr, awaited: bool = False) -> None:
+        if isinstance(node, ast.Call):
+            self.visit_call(node, awaited)
+        elif isinstance(node, ast.Await):
+            self.visit_expr(node.value, awaited=True)
+        elif isinstance(node, ast.Lambda):
+            self.visit_lambda(node)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            self.visit_comprehension(node)
+        elif isinstance(node, ast.NamedExpr):
+            self.visit_expr(node.value)
+            self.bind(node.target, self.infer(node.value))
+        elif isinstance(node, (ast.Name, ast.Constant)):
+            return
+        elif isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Load):
+                if isinstance(node.value, ast.Name):
+                    self._note_read(node, node.value)
+                if node.attr in self.catalogue.read_names:
+                    self.record_property_read(node)
+            self.visit_expr(node.value)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.visit_expr(child)
+                elif isinstance(child, ast.comprehension):  # pragma: no cover - handled above
+                    self.visit_expr(child.iter)
+
+    def visit_call(self, node: ast.Call, awaited: bool) -> None:
+        self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func)
+        func_value = self.infer(node.func)
+        target = self.record_call(node, awaited, func_value)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        self_target = (func_value.cls, func_value.path) if isinstance(func_value, SelfRef) and func_value.path else None
+        offload_functions = self.catalogue.offload
+        offload_at = offload_functions.get(target) if target else None
+        if offload_at is None and method in OFFLOAD_METHODS and target not in offload_functions:
+            offload_at = OFFLOAD_METHODS[method]
+        consumer = consumer_name(target, method)
+        consumes = consumer is not None
+        if consumes:
+            self._mark_consumed(node, consumer)
+        # Hand-overs first: a reward registered in the same call (``funcs=[...]``) is tied to them.
+        for keyword in node.keywords:
+            if keyword.arg in HANDOFF_SLOTS:
+                self._record_handoff(node, keyword, CallContext(target, method, self_target, keyword.arg))
+        handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
+        for position, arg in enumerate(node.args):
+            inner = arg.value if isinstance(arg, ast.Starred) else arg
+            context = CallContext(target, method, self_target, str(position), handed)
+            self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=consumes)
+        for keyword in node.keywords:
+            offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
+            context = CallContext(target, method, self_target, keyword.arg or "**", handed)
+            self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
+        # Looked up only for calls passing a program keyword: public_name walks the name's prefixes.
+        if target is not None and any(keyword.arg in PROGRAM_KEYWORDS for keyword in node.keywords):
+            callee = public_name(target)
+            if callee in PROGRAM_CALLEES:
+                self._record_program(node, callee, method, self_target)
+        if method in MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            self.frame.payloads.pop(node.func.value.id, None)
+        if method in GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            arg = node.args[-1] if node.args else None
+            added = self.infer(arg) if arg is not None else None
+            if added is not None:
+                self._grow(node.func.value, added)
+
+    def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
+        """Remember which calls among ``node``'s arguments make the coroutines it consumes,
+        also one per item: ``gather(*(fetch(u) for u in urls))``."""
+        for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
+            inner = arg.value if isinstance(arg, ast.Starred) else arg
+            if isinstance(inner, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+                inner = inner.elt
+            if isinstance(inner, ast.Call):
+                self._consumed[id(inner)] = consumer
+
+    def _record_handoff(self, call_node: ast.Call, keyword: ast.keyword, call: CallContext) -> None:
+        """``JudgeRubric(judge_client=X)``: X built here, a value imported from elsewhere
+        (``JUDGE``, ``clients.JUDGE``), a factory's result, or an attribute of ``self``. The
+        object the call builds keeps X (``rubric.judge_client``); so does ``self`` in a subclass
+        handing X to ``super().__init__``."""
+        value = self.infer(keyword.value)
+        if isinstance(value, SelfRef) and value.path and SUPER not in value.path:
+            name, self_ref = "", (value.cls, value.path)
+        elif isinstance(value, (Inst, Sym)):
+            name, self_ref = value.name, None
+        else:
+            return
+        if call.self_ref is not None and call.self_ref[1] == (SUPER, "__init__") and isinstance(value, (Inst, Sym, SelfRef)):
+            self._set_class_attr(call.self_ref[0], HANDOFF_ATTRIBUTES[keyword.arg or ""], value)
+        index = len(self.handoffs)
+        self._built[id(call_node)] = (*self._built.get(id(call_node), ()), index)
+        self._handed_values[index] = value
+        node = keyword.value
+        self.handoffs.append(
+            Handoff(
+                self.frame.func, call.target, call.slot, name, node.lineno,
+                self._col(node.lineno, node.col_offset), node.end_lineno or node.lineno,
+                self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                named=isinstance(value, Sym), self_ref=self_ref, passed_to_self=call.self_ref,
+                built=self._built_at(node),
+            )
+        )
+
+    def _record_program(
+        self, node: ast.Call, target: str, method: str | None, self_target: tuple[str, tuple[str, ...]] | None
+    ) -> None:
+        """``ProgramConfig(fn="pkg.module:run", sandbox=True)``: the function the string names,
+        looked up like the framework does (a bare name in this module)."""
+        keywords = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}
+        for (callee, slot_name), slot in PROGRAM_SLOTS.items():
+            value = keywords.get(slot_name)
+            if callee != target or not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                continue
+            module, colon, attribute = value.value.partition(":")
+            name = f"{module}.{attribute}" if colon else f"{self.module}.{value.value}"
+            away = keywords.get(slot.away)
+            moved = away is not None and not (isinstance(away, ast.Constant) and away.value in (None, False))
+            self.refs.append(
+                FunctionRef(
+                    self.frame.func, name, value.lineno, False, target, None, slot_name, method, self_target,
+                    away=slot.context if moved else None,
+                )
+            )
+
+    def _grow(self, receiver: ast.Name, added: Value) -> None:
+        """``funcs.append(f)``, ``funcs.extend(more)``, ``funcs += [f]`` on a list of callables
+        (``more`` may be a list defined elsewhere: it stands for its items)."""
+        current = self.lookup(receiver.id)
+        if isinstance(current, (Refs, type(None))) and (grown := callables_of((current, added))) is not None:
+            self.frame.bindings[receiver.id] = grown
+
+    def _visit_argument(self, arg: ast.expr, offloaded: bool, call: CallContext, awaited: bool) -> None:
+        if isinstance(arg, (ast.List, ast.Tuple)):
+            self.record_ref(arg, offloaded, call)
+            for element in arg.elts:
+                element = element.value if isinstance(element, ast.Starred) else element
+                if isinstance(element, ast.Lambda):
+                    self.visit_lambda(element, offloaded=offloaded, handed=call)
+                else:
+                    self.visit_expr(element)
+        elif isinstance(arg, (ast.Name, ast.Attribute, ast.ListComp, ast.GeneratorExp)):
+            self.record_ref(arg, offloaded, call)
+            self.visit_expr(arg)
+        elif offloaded and isinstance(arg, ast.Call) and arg.args:
+            wrapper = self.infer(arg.func)
+            if isinstance(wrapper, Sym) and wrapper.name in CALLABLE_WRAPPERS:
+                # functools.partial(fn, ...) handed to an executor: fn runs off the loop.
+                self.record_call(arg, awaited=False, func_value=wrapper)
+                self._visit_argument(arg.args[0], offloaded=True, call=call, awaited=False)
+                for rest in (*arg.args[1:], *(k.value for k in arg.keywords)):
+                    self.visit_expr(rest)
+                return
+            self.visit_expr(arg, awaited=awaited)
+        elif isinstance(arg, ast.Lambda):
+            self.visit_lambda(arg, offloaded=offloaded, handed=call)
+        else:
+            if isinstance(arg, ast.Call):  # ``partial(reward, mode="b")``, ``parser.get_format_reward_func()``
+                self.record_ref(arg, offloaded, call)
+            self.visit_expr(arg, awaited=awaited)
+
+    def visit_lambda(
+        self, node: ast.Lambda, offloaded: bool = False, name: str | None = None, handed: CallContext | None = None
+    ) -> None:
+        for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
+            self.visit_expr(default)
+        outer = self.frame
+        qualname = f"{outer.qualprefix}<lambda>"
+        index, loop_depth = outer.func, outer.loop_depth
+        col = self._col(node.lineno, node.col_offset)
+        handed_over = False
+        if name is not None:  # ``f = lambda: ...`` is ``def f(): ...``: hot only where it is called
+            qualname, index, loop_depth = f"{outer.qualprefix}{name}", len(self.functions), 0
+            self.functions.append(Function(qualname, name, node.lineno, False, "function", col=col))
+            outer.bindings[name] = Sym(f"{self.module}.{qualname}")
+        elif offloaded:  # runs in a worker: a function of its own, which nothing makes hot
+            index, loop_depth = len(self.functions), 0
+            self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "lambda", col=col))
+        elif handed is not None:
+            # Handed to a call: assumed to run inline there (a sort key), so its calls stay the
+            # enclosing function's; it is also a function of its own, which the project graph
+            # makes a root when the call registers it with a framework (``add_reward_func``).
+            handed_over = True
+            own = len(self.functions)
+            self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "function", col=col))
+            self.refs.append(
+                FunctionRef(
+                    outer.func, None, node.lineno, False, handed.target, None, handed.slot, handed.method,
+                    handed.self_ref, function=own, handed=handed.handed,
+                )
+            )
+            self._lambdas.append((own, outer.loop_depth))
+        # Any other lambda (a sort key, a callback) is assumed to run where it is written, on
+        # the enclosing function's thread: its calls are that function's calls.
+        frame = Frame(
+            "function", index, f"{qualname}.<locals>.", cls=outer.cls if outer.kind != "class" else None,
+            loop_depth=loop_depth,
+        )
+        for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg):
+            if arg is not None:
+                frame.bindings[arg.arg] = None
+        self.frames.append(frame)
+        self.visit_expr(node.body)
+        self.frames.pop()
+        if handed_over:
+            self._lambdas.pop()
+
+    def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        first, *rest = node.generators
+        self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
+        saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)
+        self.frame.loop_depth += 1
+        self.bind(first.target, self._item_type(first.iter))
+        self._bind_loop_item(first.target, first.iter)
+        for condition in first.ifs:
+            self.visit_expr(condition)
+        for generator in rest:
+            self.visit_expr(generator.iter)
+            self.bind(generator.target, self._item_type(generator.iter))
+            self._bind_loop_item(generator.target, generator.iter)
+            for condition in generator.ifs:
+                self.visit_expr(condition)
+        if isinstance(node, ast.DictComp):
+            self.visit_expr(node.key)
+            self.visit_expr(node.value)
+        else:
+            self.visit_expr(node.elt)
+        self.frame.loop_depth -= 1
+        self.frame.payloads = saved_items
+        self.frame.bindings = saved  # comprehension variables do not leak

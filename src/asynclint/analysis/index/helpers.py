@@ -1,0 +1,165 @@
+"""Tables and small pure functions the walk's parts share."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+import sys
+from collections.abc import Iterable
+
+from asynclint.analysis.index.values import PARAM, PASSED, SELF, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+#: Roots of values no project function can be: what the standard library makes.
+STDLIB_ROOTS = frozenset(sys.stdlib_module_names) | {"builtins"}
+#: ``x: T = field(...)`` declares a field of type ``T``; the call's own result says nothing.
+FIELD_SPECIFIERS = frozenset(
+    {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib", "attr.attrib"}
+)
+#: Annotations wrapping the type of the value: ``Optional[T]``, ``Union[A, B]``, ``Annotated[T, m]``.
+WRAPPING_ANNOTATIONS = frozenset(
+    f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final")
+)
+#: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
+VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
+#: Containers whose last type argument is the type of the items ``x[key]`` reads.
+CONTAINER_ANNOTATIONS = frozenset(
+    {
+        *(f"builtins.{name}" for name in ("dict", "list")),
+        *(f"typing.{name}" for name in ("Dict", "List", "Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        *(f"collections.abc.{name}" for name in ("Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        "collections.defaultdict", "collections.OrderedDict", "typing.DefaultDict", "typing.OrderedDict",
+    }
+)
+#: Displays an argument may be written as -> the type of the value.
+DISPLAYS: dict[type, str] = {
+    ast.Dict: "builtins.dict", ast.DictComp: "builtins.dict", ast.List: "builtins.list", ast.ListComp: "builtins.list",
+    ast.Set: "builtins.set", ast.SetComp: "builtins.set", ast.Tuple: "builtins.tuple", ast.JoinedStr: "builtins.str",
+}
+#: ``type[T]``: the annotated value is a class, not an instance.
+CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
+FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+CONFLICT = Sym("<conflicting assignments>")
+UNBOUND = object()  # a name with no binding in the function: a global, a builtin
+MAX_SELF_HOPS = 8
+#: List methods that add callables to a list: ``funcs.append(f)``.
+GROWING = frozenset({"append", "extend", "insert"})
+#: Methods that change a mapping or list in place: what it was bound to no longer says its size.
+MUTATORS = frozenset({*GROWING, "update", "setdefault", "__setitem__", "__ior__"})
+
+
+#: Offload functions whose awaited result is what the function handed to them returns.
+THREAD_RESULTS = frozenset(
+    {"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync",
+     "starlette.concurrency.run_in_threadpool", "fastapi.concurrency.run_in_threadpool"}
+)
+
+
+def runs_in_thread(node: ast.Call) -> bool:
+    """A call of one of THREAD_RESULTS that names the function it runs (not ``*args``)."""
+    return bool(node.args) and not isinstance(node.args[0], ast.Starred)
+
+
+def called_in_thread(node: ast.Call) -> ast.Call:
+    """``f(*args, **kwargs)`` for ``asyncio.to_thread(f, *args, **kwargs)`` (for inference only)."""
+    return ast.copy_location(ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords), node)
+
+
+def filled_dict(node: ast.expr) -> bool:
+    """A dict display with keys of its own (``{}`` is filled later; ``{**other}`` is as large as other)."""
+    return isinstance(node, ast.Dict) and bool(node.keys) and all(key is not None for key in node.keys)
+
+
+def is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def callables_of(values: Iterable[Value]) -> Refs | None:
+    """The callables among ``values``, lists spliced in (``[*REWARDS, extra]``)."""
+    items: list[Sym | SelfRef | Inst] = []
+    for value in values:
+        if isinstance(value, Refs):
+            items.extend(value.items)  # flat: every Refs is built here
+        elif value is not None:
+            items.append(value)
+    return Refs(tuple(dict.fromkeys(items))) if items else None
+
+
+def exported_name(value: Sym | SelfRef | Inst) -> str | None:
+    """An item of a :class:`Refs` as other modules read it: a dotted name (``<self>.x`` for a
+    method's receiver), or ``None`` for ``super()`` paths, which name no value of their own."""
+    if isinstance(value, SelfRef):
+        return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
+    return value.name
+
+
+def may_be_project(target: str | None) -> bool:
+    """Could this call target be a project function (whose parameters its arguments type)?"""
+    return target is not None and target.partition(".")[0] not in STDLIB_ROOTS and not target.startswith((PASSED, PARAM))
+
+
+def vague(value: Value) -> bool:
+    """A parameter's type says nothing a receiver could be looked up by: none, or ``Any``-like."""
+    return value is None or (isinstance(value, Inst) and value.name.partition(".")[0] in VAGUE_ANNOTATIONS)
+
+
+def is_call_result(node: ast.expr) -> bool:
+    """A call, awaited or not: its value is what the callee builds or returns."""
+    return isinstance(node.value if isinstance(node, ast.Await) else node, ast.Call)
+
+
+def stored_value(value: Value) -> str | None:
+    """A value stored in the rollout's state, as the project graph reads it: a type, or a path
+    from an instance of the storing method's class (``state["env"] = self.make_env()`` is
+    ``pkg.Env().make_env()``, whatever ``make_env`` turns out to return)."""
+    if isinstance(value, (Inst, Sym)):
+        return value.name
+    if isinstance(value, SelfRef) and value.path and value.cls != STATE and SUPER not in value.path:
+        return ".".join((f"{value.cls}()", *value.path))
+    return None
+
+
+def lambda_name(node: ast.Assign) -> str | None:
+    """``name = lambda ...: ...``: the name, else ``None``."""
+    if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None
+
+
+def public_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
+    """``__all__`` when it is built from literal lists of names (``=``, ``+=``, ``.extend``,
+    ``.append``); ``None`` when there is none, or it is computed."""
+    names: list[str] | None = None
+    for stmt in body:
+        value: ast.expr | None = None
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                names, value = [], stmt.value
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == "__all__":
+            value = stmt.value
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(call := stmt.value, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == "__all__"
+            and call.func.attr in ("extend", "append")
+            and len(call.args) == 1
+        ):
+            value = ast.List([call.args[0]], ast.Load()) if call.func.attr == "append" else call.args[0]
+        else:
+            continue
+        if names is None:
+            return None  # grown before it was set: not something to read statically
+        if not isinstance(value, (ast.List, ast.Tuple)) or not all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+        ):
+            return None
+        names.extend(e.value for e in value.elts)
+    return tuple(names) if names is not None else None

@@ -1,0 +1,193 @@
+"""Inference of values (pure: records nothing): what an expression, an annotation or an
+unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from asynclint.analysis.index.argfacts import state_get, state_key
+from asynclint.analysis.index.helpers import (
+    CLASS_ANNOTATIONS,
+    THREAD_RESULTS,
+    WRAPPING_ANNOTATIONS,
+    callables_of,
+    called_in_thread,
+    is_none,
+    runs_in_thread,
+)
+from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value, extend
+from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
+from asynclint.knowledge.blocking import RETURNS
+from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
+
+
+class Inference:
+    """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
+
+    # -- inference (pure: records nothing) --------------------------------------------------
+
+    def infer(self, node: ast.expr) -> Value:
+        if isinstance(node, ast.Name):
+            return self.lookup(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.infer(node.value)
+            if isinstance(base, Sym):
+                return Sym(extend(base.name, (node.attr,)))
+            if isinstance(base, Inst):
+                kept = self._kept_handed(base, node.attr)
+                return kept if kept is not None else Inst(extend(base.name, (node.attr,)), base.origin, base.handed)
+            if isinstance(base, SelfRef):
+                return SelfRef(base.cls, (*base.path, node.attr))
+            return None
+        if isinstance(node, ast.Call):
+            key = state_get(node)
+            if key is not None:
+                return SelfRef(STATE, (key,))
+            func = self.infer(node.func)
+            if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(node):
+                # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
+                # made in a worker thread (as a fix writes it) is still of its type on the loop.
+                return self.infer(called_in_thread(node))
+            if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
+                wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
+                return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
+            if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
+                # ``super().method()``: looked up from the first base on (and ``super().__init__
+                # (tools=[...])`` shows the framework base what is passed).
+                return SelfRef(self.frame.cls, (SUPER,))
+            if isinstance(func, Sym):
+                # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
+                name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
+                return Inst(name, "expr", self._built.get(id(node), ()))
+            if isinstance(func, Inst):
+                # What a method returns is not its receiver: ``create(...)`` of a client gives a
+                # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
+                result = f"{func.name}()"
+                return Inst(RETURNS.get(result, result), func.origin)
+            if isinstance(func, SelfRef) and func.path and func.path[-1] != SUPER:
+                return SelfRef(func.cls, (*func.path[:-1], f"{func.path[-1]}()"))
+            return None
+        if isinstance(node, ast.Await):
+            return self.infer(node.value)  # what a coroutine function returns, as its summary says
+        if isinstance(node, ast.Subscript):
+            key = state_key(node)
+            if key is not None:
+                return SelfRef(STATE, (key,))
+            base = self.infer(node.value)
+            if isinstance(base, SelfRef) and base.cls != STATE and len(base.path) == 1 and base.path[0].isidentifier():
+                # ``self.envs[run_id]``: an item, typed by what is stored in ``self.envs[...]``
+                # (else, as before, by ``self.envs`` itself).
+                return SelfRef(base.cls, (f"{base.path[0]}{ITEM_SUFFIX}",))
+            return base if isinstance(base, (Inst, SelfRef)) else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            # ``a / b`` calls ``a.__truediv__(b)``: RETURNS says ``Path / str`` is a ``Path``.
+            left = self.infer(node.left)
+            if isinstance(left, Inst):
+                return Inst(extend(left.name, ("__truediv__()",)), left.origin)
+            if isinstance(left, SelfRef) and left.path:
+                return SelfRef(left.cls, (*left.path, "__truediv__()"))
+            return None
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return callables_of(map(self.infer, node.elts))
+        if isinstance(node, ast.Starred):
+            return self.infer(node.value)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return self._infer_comprehension(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self.infer(node.left), self.infer(node.right)
+            if isinstance(left, Refs) or isinstance(right, Refs):
+                return Refs(tuple(v for side in (left, right) if isinstance(side, Refs) for v in side.items))
+            return None
+        if isinstance(node, ast.BoolOp):
+            for value in node.values:
+                inferred = self.infer(value)
+                if inferred is not None:
+                    return inferred
+            return None
+        if isinstance(node, ast.IfExp):
+            # Known only when both branches agree (``None`` on one side says nothing new).
+            body, orelse = self.infer(node.body), self.infer(node.orelse)
+            if body == orelse or is_none(node.orelse):
+                return body
+            if is_none(node.body):
+                return orelse
+            return callables_of((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
+        if isinstance(node, ast.NamedExpr):
+            return self.infer(node.value)
+        return None
+
+    def _kept_handed(self, holder: Inst, attr: str) -> Value:
+        """``rubric.judge_client`` on an object built with ``judge_client=X``: X, marked with
+        the hand-over (the framework keeps what it is handed under that attribute)."""
+        for index in holder.handed:
+            if HANDOFF_ATTRIBUTES.get(self.handoffs[index].slot) != attr:
+                continue
+            value = self._handed_values.get(index)
+            if isinstance(value, Inst):
+                return replace(value, handed=(index,))
+            if isinstance(value, Sym):
+                return Inst(value.name, "module", (index,))  # a value defined elsewhere: resolved by the graph
+            return value
+        return None
+
+    def _infer_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
+        """``[make(x) for x in names]``: what the element is, with the loop variables bound to
+        the items of what they iterate over (``[f for f in FUNCS]`` holds the callables of FUNCS)."""
+        saved = dict(self.frame.bindings)
+        try:
+            for generator in node.generators:
+                self._bind_names(generator.target, self._item_type(generator.iter))
+            return callables_of((self.infer(node.elt),))
+        finally:
+            self.frame.bindings = saved
+
+    def _unpacked(self, value: ast.expr) -> list[Value] | None:
+        """``driver, workdir = self._create_driver(site)`` where the function is annotated
+        ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element (also
+        run in a worker thread: ``await asyncio.to_thread(self._create_driver, site)``)."""
+        if isinstance(value, ast.Await):
+            value = value.value
+        if not isinstance(value, ast.Call):
+            return None
+        func = self.infer(value.func)
+        if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(value):
+            value = called_in_thread(value)
+            func = self.infer(value.func)
+        if isinstance(func, SelfRef) and len(func.path) == 1:
+            name = f"{func.cls}.{func.path[0]}"
+        elif isinstance(func, Sym):
+            name = func.name
+        else:
+            return None
+        elements = self._tuple_returns.get(name)
+        return [self.annotation_type(element) for element in elements] if elements is not None else None
+
+    def annotation_type(self, node: ast.expr | None) -> Value:
+        """``p: Path``, ``c: OpenAI | None``, ``Optional[Session]`` -> an instance of it."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.annotation_type(node.left) or self.annotation_type(node.right)
+        if isinstance(node, ast.Subscript):
+            outer = self.infer(node.value)
+            if isinstance(outer, Sym) and outer.name in CLASS_ANNOTATIONS:
+                # ``task_class: type[TaskEval]`` is the class itself: calling it builds an instance.
+                cls = self.annotation_type(node.slice)
+                return Sym(cls.name.removesuffix("()")) if isinstance(cls, Inst) else None
+            if isinstance(outer, Sym) and outer.name in WRAPPING_ANNOTATIONS:
+                args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                if outer.name != "typing.Union":
+                    args = args[:1]  # Annotated[T, meta], ClassVar[T]: only T is the type
+                return next(filter(None, map(self.annotation_type, args)), None)
+            return self.annotation_type(node.value)  # a generic: ``IO[str]`` is an ``IO``
+        value = self.infer(node)
+        if isinstance(value, Sym):
+            # An instance of the class: named as calling it would name it.
+            return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
+        return None

@@ -1,0 +1,239 @@
+"""Recording what the summary keeps: call sites with their targets and argument facts,
+property reads, references to functions handed over."""
+
+from __future__ import annotations
+
+import ast
+
+from asynclint.analysis.index.argfacts import ROW_READS, STATEMENT_RUNS, argument_facts, given_arguments, statement_text
+from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
+from asynclint.analysis.index.records import CallSite, FunctionRef
+from asynclint.analysis.index.scopes import CallContext
+from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
+
+
+class Recording:
+    """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
+
+    # -- recording --------------------------------------------------------------------------
+
+    def record_call(self, node: ast.Call, awaited: bool, func_value: Value) -> str | None:
+        """Record the call whose callee ``node.func`` infers to ``func_value``; -> its target."""
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        target: str | None = None
+        origin: str | None = None
+        self_ref = None
+        handed: tuple[int, ...] = ()
+        if isinstance(func_value, Sym):
+            target = func_value.name
+        elif isinstance(func_value, Inst):
+            target, origin, handed = func_value.name, func_value.origin, func_value.handed
+        elif isinstance(func_value, SelfRef) and func_value.path:
+            self_ref = (func_value.cls, func_value.path)
+        if target is None and self_ref is None and method is None:
+            return None
+        consumer = self._consumed.pop(id(node), None)
+        awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
+        keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg)
+        argument = ""
+        if method in self.catalogue.argument_methods and node.args:
+            first = self.infer(node.args[0])
+            argument = first.name if isinstance(first, Inst) else ""
+        api = self.catalogue.match(target, method)
+        if api is not None and not api.blocks(awaited, keywords, argument):
+            api = None
+        site = CallSite(
+            caller=self.frame.func,
+            target=target,
+            method=method,
+            line=node.lineno,
+            col=self._col(node.lineno, node.col_offset),
+            end_line=node.end_lineno or node.lineno,
+            end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+            awaited=awaited,
+            in_loop=self.frame.loop_depth > 0,
+            once=self.frame.once > 0,
+            first_turn=self.frame.first_turn > 0,
+            kept=node is self._kept_value,
+            self_ref=self_ref,
+            api=api.pattern if api else None,
+            origin=origin,
+            consumer=consumer,
+            lambdas=self._inside_lambdas(),
+            handed=handed,
+            keywords=keywords,
+            argument=argument,
+            param=self._param_path(node.func) if api is None and self_ref is None else None,
+            **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),
+            **(self._argument_facts(node) if (api or self_ref) else {}),
+            passed_params=self._passed_params(node) if api is None else (),
+            # Asked of every ``execute``: the receiver's type may be settled only project-wide.
+            statement=self._statement(node, method),
+            guards=tuple(self.frame.guards),
+            given=given_arguments(node) if api is None else (),
+        )
+        if self_ref is not None:
+            self.pending.append(len(self.calls))
+        self.calls.append(site)
+        return target
+
+    def _argument_facts(self, node: ast.Call) -> dict:
+        facts = argument_facts(node, self._data_receiver(node), self.frame.payloads)
+        shape, word = facts["payload"]
+        facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
+        return facts
+
+    def _passed_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
+        """CallSite.passed_params of a call."""
+        params = self.frame.params
+        slots = [(str(position), arg) for position, arg in enumerate(node.args)]
+        slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
+        return tuple((slot, arg.id) for slot, arg in slots if isinstance(arg, ast.Name) and arg.id in params)
+
+    def _arguments(self, node: ast.Call) -> dict[str, tuple]:
+        """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""
+        if not node.args and not node.keywords:
+            return {}
+        positional = tuple(
+            "" if isinstance(arg, ast.Starred) else self._argument(arg) for arg in node.args
+        )
+        keywords = tuple(
+            (keyword.arg, typed) for keyword in node.keywords
+            if keyword.arg is not None and (typed := self._argument(keyword.value))
+        )
+        if not keywords and not any(positional):
+            return {}
+        return {"arguments": positional if any(positional) else (), "keyword_arguments": keywords}
+
+    def _argument(self, node: ast.expr) -> str:
+        """An argument's value for the project graph: a type, a path from an instance of a class
+        (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
+        (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
+        if isinstance(node, ast.Name) and node.id in self.frame.untyped:
+            return f"{PARAM}.{node.id}"
+        if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
+            return f"builtins.{type(node.value).__name__}"
+        if type(node) in DISPLAYS:
+            return DISPLAYS[type(node)]
+        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
+            return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
+        value = self.infer(node)
+        if isinstance(value, Inst) and not value.name.startswith((PASSED, PARAM)):
+            return value.name
+        if isinstance(value, SelfRef) and SUPER not in value.path:
+            if value.cls == STATE:
+                return ".".join((STATE, *value.path)) if value.path else ""
+            return ".".join((f"{value.cls}()", *value.path))
+        return ""
+
+    def _param_path(self, func: ast.expr) -> tuple[str, ...] | None:
+        """``env.execute_action`` on a parameter ``env`` of no informative type -> ("env",
+        "execute_action"); ``None`` when the receiver is anything else."""
+        if not self.frame.untyped or not isinstance(func, ast.Attribute):
+            return None
+        attrs: list[str] = []
+        while isinstance(func, ast.Attribute):
+            attrs.append(func.attr)
+            func = func.value
+        if not isinstance(func, ast.Name) or func.id not in self.frame.untyped:
+            return None
+        return (func.id, *reversed(attrs))
+
+    def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None:
+        """``self.<attr>`` read in a method: a call of the getter if it is a property, which may
+        be defined in a base class in another module (settled at the end, or by the graph)."""
+        receiver = self.lookup(owner.id)
+        if not isinstance(receiver, SelfRef) or receiver.path or self.frame.kind != "function":
+            return
+        key = (self.frame.func, receiver.cls, node.attr, self.frame.loop_depth > 0, self._inside_lambdas())
+        self._reads.setdefault(key, node)  # the first read in a function is the one a chain shows
+
+    def record_property_read(self, node: ast.Attribute) -> None:
+        """``driver.title`` (a name some blocking property has): recorded when its receiver is
+        typed, here or by the project graph, the same ways a method call's receiver is. A store,
+        a ``del`` and a method call's own attribute never come here; a bound method read for a
+        later call (``f = driver.get``) names no property."""
+        receiver = self.infer(node.value)
+        target = self_ref = param = None
+        api = None
+        origin, handed = None, ()
+        if isinstance(receiver, Inst):
+            target = f"{receiver.name}.{node.attr}"  # the property itself, not what reading it gives
+            api = self.catalogue.match_read(target)
+            if api is None and not self._graph_may_type(receiver.name):
+                return  # an object whose type is known here, without such a property
+            origin, handed = receiver.origin, receiver.handed
+        elif isinstance(receiver, Sym):  # a value defined in another module (``DRIVER``): typed by the graph
+            if not self._graph_may_type(receiver.name):
+                return
+            target = f"{receiver.name}.{node.attr}"
+        elif isinstance(receiver, SelfRef) and receiver.path and SUPER not in receiver.path:
+            self_ref = (receiver.cls, (*receiver.path, node.attr))
+        else:
+            param = self._param_path(node)
+            if param is None:
+                return
+        site = CallSite(
+            caller=self.frame.func,
+            target=target,
+            method=node.attr,
+            line=node.lineno,
+            col=self._col(node.lineno, node.col_offset),
+            end_line=node.end_lineno or node.lineno,
+            end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+            in_loop=self.frame.loop_depth > 0,
+            once=self.frame.once > 0,
+            first_turn=self.frame.first_turn > 0,
+            self_ref=self_ref,
+            api=api.pattern if api else None,
+            origin=origin,
+            lambdas=self._inside_lambdas(),
+            handed=handed,
+            param=param,
+            property_read=True,
+        )
+        if self_ref is not None:
+            self.pending.append(len(self.calls))
+        self.calls.append(site)
+
+    def _graph_may_type(self, name: str) -> bool:
+        """``name`` may turn out, project-wide, to be an object of another type (``make()``, an
+        imported ``DRIVER``): not the standard library's, nor one the knowledge base describes."""
+        return may_be_project(name) and not self.catalogue.covers(name)
+
+    def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
+        return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()
+
+    def _statement(self, node: ast.Call, method: str | None) -> str | None:
+        if method in STATEMENT_RUNS:
+            # A name bound here, else a module-level constant (``EMAIL_SQL = "SELECT ..."``).
+            constants = {**self.frames[0].constants, **self.frame.constants}
+            self.frame.statement = statement_text(node, constants)
+            return self.frame.statement
+        return self.frame.statement if method in ROW_READS else None
+
+    def _data_receiver(self, node: ast.Call) -> ast.expr | None:
+        """The object a method is called on, unless it is a module or class (``json.dumps``,
+        ``Model.model_validate``): those say nothing about the payload."""
+        if not isinstance(node.func, ast.Attribute) or isinstance(self.infer(node.func.value), Sym):
+            return None
+        return node.func.value
+
+    def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None:
+        value = self.infer(node)
+        items = value.items if isinstance(value, Refs) else (value,)
+        for item in items:
+            if isinstance(item, Inst) and not self._may_be_callable(item):
+                continue
+            if isinstance(item, (Sym, Inst)):
+                target, self_ref = item.name, None  # an instance's bound method, or a call's result
+            elif isinstance(item, SelfRef) and item.path:
+                target, self_ref = None, (item.cls, item.path)
+            else:
+                continue
+            self.refs.append(
+                FunctionRef(
+                    self.frame.func, target, node.lineno, offloaded, call.target, self_ref,
+                    call.slot, call.method, call.self_ref, handed=call.handed,
+                )
+            )

@@ -1,0 +1,184 @@
+"""The records of a :class:`ModuleSummary`: plain data (cached as JSON, see ``asynclint.cache``),
+read by the project graph, the rules and the fixers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    qualname: str  # module-relative, Python's __qualname__ style; "<module>" for top level
+    name: str
+    line: int
+    is_async: bool
+    kind: str  # module | function | lambda
+    class_qualname: str | None = None  # module-relative qualname of the class of a method
+    decorators: tuple[str, ...] = ()
+    col: int = 1  # 1-based column of ``def`` / ``async def``
+    params: tuple[str, ...] = ()  # positional then keyword-only parameter names, ``self`` included
+    #: Parameters whose default is a constant: (name, ``repr`` of the default).
+    defaults: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    qualname: str
+    line: int
+    bases: tuple[str, ...]  # resolved dotted names
+    methods: tuple[str, ...]
+    attrs: tuple[tuple[str, str], ...]  # attribute -> dotted type name, where known
+    properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
+    #: Resolved names of the type arguments of its generic bases: ``Toolset[SharedToolsetConfig]``.
+    type_args: tuple[str, ...] = ()
+    #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar`` or
+    #: ``container``), which say how much a dump or a copy of an instance costs.
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    caller: int  # index into ModuleSummary.functions
+    target: str | None  # resolved dotted name of what is called
+    method: str | None  # last attribute name, for receivers of unknown type
+    line: int
+    col: int  # 1-based, in characters
+    end_line: int
+    end_col: int
+    awaited: bool = False
+    in_loop: bool = False
+    self_ref: tuple[str, tuple[str, ...]] | None = None  # left for project-wide resolution
+    api: str | None = None  # pattern of the matched knowledge entry
+    origin: str | None = None  # where the receiver came from
+    kept: bool = False  # stored on ``self`` or in a global under a condition: built lazily, once
+    literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
+    kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
+    #: (shape, word) of the payload a serializer or copier is given: see :func:`asynclint.analysis.index.argfacts.payload_of`.
+    payload: tuple[str, str] = ("", "")
+    #: The payload is (every item of) a parameter of the enclosing function still holding what
+    #: the caller passed: its name says what it is only if the callers' values say so too.
+    payload_param: bool = False
+    #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
+    #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
+    passed_params: tuple[tuple[str, str], ...] = ()
+    #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
+    #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
+    consumer: str | None = None
+    #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
+    read: bool = False
+    #: Not a call: a read of a library object's attribute that the knowledge base lists as a
+    #: property whose getter blocks (``driver.title``; its name is ``method``). Typed like a call's
+    #: receiver: ``target`` when known here, else ``self_ref`` or ``param`` (whose last element
+    #: is the attribute), and matched with :meth:`Catalogue.match_read`.
+    property_read: bool = False
+    #: Lambdas the call is written in that may also run on their own (handed to a call, so
+    #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
+    lambdas: tuple[tuple[int, bool], ...] = ()
+    #: Inside a lazy initialisation (``if self._index is None: ...``): runs on the first call only.
+    once: bool = False
+    #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
+    #: on its first turn, however often the hook around it runs.
+    first_turn: bool = False
+    #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
+    handed: tuple[int, ...] = ()
+    #: The names of the keyword arguments written (``**spread`` ones are not known).
+    keywords: tuple[str, ...] = ()
+    #: The type of the first positional argument, for a method whose entry asks (``blocks_on``).
+    argument: str = ""
+    #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
+    #: on it up to the method), for the project graph to type from what a framework passes there.
+    param: tuple[str, ...] | None = None
+    #: What a call of a function the knowledge base does not know is handed, for typing that
+    #: function's untyped parameters: per positional argument, and (name, value) per keyword
+    #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
+    arguments: tuple[str, ...] = ()
+    keyword_arguments: tuple[tuple[str, str], ...] = ()
+    #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
+    #: default), as source, each one that must hold for the call to run (``not (...)`` in an
+    #: ``else``): the project graph evaluates them with the constants every caller passes (see
+    #: :func:`asynclint.analysis.index.argfacts.guard_holds`).
+    guards: tuple[str, ...] = ()
+    #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
+    #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
+    given: tuple[tuple[str, str], ...] = ()
+    #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
+    #: the function), when the code says it: see :func:`asynclint.analysis.index.argfacts.statement_text`.
+    statement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionRef:
+    """A callable passed as an argument rather than called where it is written."""
+
+    caller: int
+    target: str | None
+    line: int
+    offloaded: bool
+    passed_to: str | None  # resolved target of the call it is passed to
+    self_ref: tuple[str, tuple[str, ...]] | None = None
+    slot: str = ""  # keyword name, or positional index as a string
+    passed_to_method: str | None = None  # method name of that call (``add_reward_func``)
+    passed_to_self: tuple[str, tuple[str, ...]] | None = None  # that call's unresolved self target
+    function: int | None = None  # a lambda written as the argument: its index in the functions
+    #: Registered on an object built with hand-overs, or in the call making them: those hand-overs.
+    handed: tuple[int, ...] = ()
+    #: Named by a string reference and shipped elsewhere to run (``ProgramConfig(fn="m:f",
+    #: sandbox=True)``): where it runs instead of this process.
+    away: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """An object passed by keyword: ``JudgeRubric(judge_client=OpenAI())``."""
+
+    caller: int
+    passed_to: str | None
+    slot: str
+    value: str  # dotted type of the object, or (``named``) the name of a value defined elsewhere
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    named: bool = False  # ``judge_client=JUDGE`` imported: an instance only if JUDGE is a value
+    self_ref: tuple[str, tuple[str, ...]] | None = None  # ``judge_client=self.client``, left for the graph
+    passed_to_self: tuple[str, tuple[str, ...]] | None = None  # ``super().__init__(judge_client=...)``
+    #: (line, column) of the call that built the object, when this module shows it: written as the
+    #: argument (``judge_client=OpenAI()``) or bound to the name passed (``client = OpenAI()``).
+    built: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class ModuleSummary:
+    path: str
+    module: str
+    functions: tuple[Function, ...]
+    classes: tuple[ClassInfo, ...]
+    calls: tuple[CallSite, ...]
+    refs: tuple[FunctionRef, ...]
+    handoffs: tuple[Handoff, ...] = ()
+    exports: tuple[tuple[str, str], ...] = ()  # module-level imported name -> dotted target
+    #: Names whose value has a known type, for other modules: module-level instances
+    #: (``JUDGE = OpenAI()``), and what functions and methods return, keyed by their call
+    #: (``make_client()``, ``Env.client()``; ``<self>._http`` for an attribute of the receiver).
+    values: tuple[tuple[str, str], ...] = ()
+    #: Names that hold callables, keyed likewise: module-level lists (``REWARDS = [a, b]``) and
+    #: functions returning functions or lists of them (``get_format_reward_func()``).
+    callables: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    stars: tuple[str, ...] = ()  # modules star-imported at module level, in order
+    public: tuple[str, ...] | None = None  # ``__all__``, when it is a literal list of names
+    #: Set for an installed third-party module read in deep mode (``slowlib 1.2.0``): its code
+    #: is hot only where the project's hot code calls into it, and it is never reported itself.
+    library: str | None = None
+    #: Keys of the rollout's state this module stores a value of known type under
+    #: (``state["driver"] = webdriver.Chrome()``): key -> dotted type.
+    state_values: tuple[tuple[str, str], ...] = ()
+    #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
+    #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
+    injected: tuple[tuple[str, str], ...] = ()
+    #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
+    #: built them, for a hand-over of the value in another module.
+    built: tuple[tuple[str, int, int], ...] = ()
+
+
+class IndexError_(Exception):
+    """The file could not be parsed; the message is one line for the user."""

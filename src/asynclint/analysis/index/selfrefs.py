@@ -1,0 +1,121 @@
+"""Settling ``self.<attr>`` references once the whole module has been read: through the
+class's bases defined in the module, else left for the project graph."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from asynclint.analysis.index.helpers import MAX_SELF_HOPS
+from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.values import ITEM_SUFFIX, SELF, Inst, SelfRef, Sym, extend, linear_chain, split_super
+
+
+class SelfReferences:
+    """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
+
+    # -- settling self.<attr> ---------------------------------------------------------------
+
+    def _class_chain(self, cls: str) -> list[str]:
+        """``cls`` and its bases defined in this module, nearest first (asked once the whole
+        module has been read, so kept: a deep hierarchy asks for every class's chain)."""
+        return linear_chain(cls, lambda name: (name, self.class_bases.get(name, ())), self._chains,
+                            known=self.class_lines.__contains__)
+
+    def resolve_self(self, cls: str, path: tuple[str, ...], depth: int = 0) -> tuple[str | None, bool]:
+        """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver, as do
+        results this module cannot name (``pkg.make()``)."""
+        skip, path = split_super(path)
+        if not path or depth > MAX_SELF_HOPS:
+            return None, True
+        attr, rest = path[0], path[1:]
+        chain = self._class_chain(cls)[skip:]
+        if attr.endswith(ITEM_SUFFIX) and not any(attr in self.class_attrs.get(owner, {}) for owner in chain):
+            attr = attr.removesuffix(ITEM_SUFFIX)  # nothing stored per key here: the container's own type
+        name = attr.removesuffix("()")
+        for owner in chain:
+            attrs = self.class_attrs.get(owner, {})
+            if name in self.class_methods.get(owner, ()):
+                is_property = name in self.class_properties.get(owner, ())
+                if attr == name and not is_property:
+                    return (f"{owner}.{attr}" if not rest else None), True
+                if attr != name and is_property:
+                    return None, True  # calling what a property returns
+                # ``self.make_client()``, or a property read: what the method returns
+                returned = self._method_returns.get(f"{owner}.{name}()")
+                if returned is None:
+                    return extend(f"{owner}.{name}()", rest), True  # the graph may know more
+                if returned.startswith(SELF):  # ``return self._http``
+                    return self.resolve_self(cls, (*returned.split(".")[1:], *rest), depth + 1)
+                return extend(returned, rest), True
+            if attr in attrs:
+                value = attrs[attr]
+                if isinstance(value, (Inst, Sym)):
+                    return extend(value.name, rest), True
+                if isinstance(value, SelfRef) and value.path:  # ``self.pages = self.db.collection()``
+                    return self.resolve_self(value.cls, (*value.path, *rest), depth + 1)
+                return None, True
+        return None, False
+
+    def _settle_reads(self) -> None:
+        """Property reads become calls of the getter; reads of plain attributes and methods are
+        dropped; reads this module cannot settle (a base class elsewhere) are left to the graph."""
+        for (caller, cls, attr, in_loop, lambdas), node in self._reads.items():
+            target, self_ref = None, None
+            for owner in self._class_chain(cls):
+                if attr in self.class_properties.get(owner, ()):
+                    target = f"{owner}.{attr}"
+                    break
+                if attr in self.class_attrs.get(owner, {}) or attr in self.class_methods.get(owner, ()):
+                    break
+            else:
+                if self._closed(cls):
+                    continue  # every base is known here: an attribute set some other way
+                self_ref = (cls, (attr,))
+            if target is None and self_ref is None:
+                continue
+            self.calls.append(
+                CallSite(
+                    caller, target, None, node.lineno, self._col(node.lineno, node.col_offset),
+                    node.end_lineno or node.lineno, self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                    in_loop=in_loop, self_ref=self_ref, read=True, lambdas=lambdas,
+                )
+            )
+
+    def _closed(self, cls: str) -> bool:
+        """Every class ``cls`` inherits from is defined in this module (or is ``object``)."""
+        return all(
+            base in self.class_lines or base == "builtins.object"
+            for owner in self._class_chain(cls)
+            for base in self.class_bases.get(owner, ())
+        )
+
+    def _settle_self_refs(self) -> None:
+        for position in self.pending:
+            site = self.calls[position]
+            cls, path = site.self_ref
+            if site.property_read:  # the receiver resolved; the property named as written, not as read
+                receiver, settled = self.resolve_self(cls, path[:-1])
+                target = f"{receiver}.{path[-1]}" if receiver else None
+            else:
+                target, settled = self.resolve_self(cls, path)
+            if not settled:
+                continue
+            if site.property_read:
+                api = self.catalogue.match_read(target)
+            else:
+                api = self.catalogue.match(target, site.method) if target or site.method else None
+            if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
+                api = None
+            self.calls[position] = replace(
+                site, target=target, self_ref=None, api=api.pattern if api else None, origin="self"
+            )
+        for position, ref in enumerate(self.refs):
+            if ref.self_ref is not None:
+                target, settled = self.resolve_self(*ref.self_ref)
+                if settled:
+                    self.refs[position] = replace(ref, target=target, self_ref=None)
+        for position, handoff in enumerate(self.handoffs):
+            if handoff.self_ref is not None:
+                target, settled = self.resolve_self(*handoff.self_ref)
+                if settled:
+                    self.handoffs[position] = replace(handoff, value=target or "", self_ref=None)

@@ -1,0 +1,533 @@
+"""The walk over statements: bodies, assignments, imports, classes and functions."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from asynclint.analysis.index.argfacts import (
+    constant_defaults,
+    first_turn_guard,
+    fixed_iterable,
+    guard_target,
+    loop_item,
+    param_test,
+    payload_of_value,
+    scalar_annotation,
+    state_key,
+    stored_names,
+    stores,
+    waits_until,
+)
+from asynclint.analysis.index.helpers import (
+    CONTAINER_ANNOTATIONS,
+    FIELD_SPECIFIERS,
+    FUNCTION_DEFS,
+    STDLIB_ROOTS,
+    UNBOUND,
+    VAGUE_ANNOTATIONS,
+    callables_of,
+    exported_name,
+    filled_dict,
+    is_call_result,
+    lambda_name,
+    stored_value,
+    vague,
+)
+from asynclint.analysis.index.records import Function
+from asynclint.analysis.index.scopes import Frame
+from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
+from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, PASSED_NAMES
+from asynclint.knowledge.functions import PROPERTIES
+
+
+class Statements:
+    """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
+
+    # -- statements -------------------------------------------------------------------------
+
+    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
+        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
+        items = tuple(
+            exported
+            for item in (refs.items if refs else ())
+            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
+        )
+        if items:
+            self.callables.append((name, items))
+
+    def _may_be_callable(self, value: Inst) -> bool:
+        """Could this object be (or hold) a project function? Not if the standard library made
+        it, nor if it is an instance of a type the knowledge base describes."""
+        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
+
+    def _prebind(self, body: list[ast.stmt]) -> None:
+        """Module-level names first, so functions see definitions and imports made below them."""
+        for stmt in body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                self.visit_import(stmt)
+            elif isinstance(stmt, (*FUNCTION_DEFS, ast.ClassDef)):
+                self.frame.bindings[stmt.name] = Sym(f"{self.module}.{stmt.name}")
+            elif isinstance(stmt, ast.Assign) and (name := lambda_name(stmt)) is not None:
+                self.frame.bindings[name] = Sym(f"{self.module}.{name}")
+            elif isinstance(stmt, ast.Assign):
+                value = self.infer(stmt.value)
+                for target in stmt.targets:
+                    self.bind(target, value)
+                    self._note_built(target, stmt.value, value)
+            elif isinstance(stmt, ast.If):
+                self._prebind(stmt.body)
+                self._prebind(stmt.orelse)
+            elif isinstance(stmt, ast.Try):
+                self._prebind(stmt.body)
+                for handler in stmt.handlers:
+                    self._prebind(handler.body)
+                self._prebind(stmt.orelse)
+                self._prebind(stmt.finalbody)
+
+    def visit_body(self, body: list[ast.stmt]) -> None:
+        for position, stmt in enumerate(body):
+            self.visit_stmt(stmt)
+            rest = body[position + 1:]
+            if rest and isinstance(stmt, ast.If) and self._ready_return(stmt, rest):
+                # ``if self._index is not None: return self._index`` -- the rest builds it once.
+                self.frame.once += 1
+                self.visit_body(rest)
+                self.frame.once -= 1
+                return
+
+    def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            self.frame.payloads[target.id] = loop_item(iterable)
+        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
+            # ``for i, m in enumerate(messages)``: the second name is the item.
+            self.frame.payloads[target.elts[1].id] = loop_item(iterable)
+
+    def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
+        """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
+        ``if not path.exists():`` around code that fills what it tests, where that outlives the
+        call (an attribute, a module-level name): the block runs on the first call only."""
+        if self.frame.kind != "function":
+            return False
+        guarded = guard_target(test, ready=False)
+        if guarded is None or not self._fixed_key(test):
+            return False
+        if guarded == "<exists>":
+            return True  # creates the file it looked for (a download, a cache on disk)
+        return self._persistent(guarded) and stores(body, guarded)
+
+    def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
+        if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
+            return False
+        guarded = guard_target(stmt.test, ready=True)
+        if guarded == "<exists>":
+            return True  # ``if path.exists(): return path`` -- the rest makes the file, once
+        if waits_until(stmt.test, rest):
+            return True  # ``if server_up(): return`` -- the rest starts it and waits until it is up
+        return (
+            guarded is not None and self._fixed_key(stmt.test) and self._persistent(guarded) and stores(rest, guarded)
+        )
+
+    def _fixed_key(self, test: ast.expr) -> bool:
+        """A cache looked up by a key made of the call's own arguments or locals (``if query in
+        _cache``) fills once per distinct input -- per rollout, as far as anyone can tell. A
+        constant key, or one made of module-level names and ``self``, fills once."""
+        inner = test.operand if isinstance(test, ast.UnaryOp) else test
+        if not (isinstance(inner, ast.Compare) and isinstance(inner.ops[0], (ast.In, ast.NotIn))):
+            return True
+        for name in (n for n in ast.walk(inner.left) if isinstance(n, ast.Name)):
+            if name.id in self.frame.bindings and not isinstance(self.frame.bindings[name.id], SelfRef):
+                return False
+        return True
+
+    def _persistent(self, guarded: ast.expr) -> bool:
+        """Outlives the call: ``self.x``, ``cls.x``, ``Class.x``, or a name not local to it (an
+        attribute of a local object, ``conn.ready``, lives as long as the object)."""
+        while isinstance(guarded, ast.Attribute):
+            guarded = guarded.value
+        if not isinstance(guarded, ast.Name):
+            return False
+        local = self.frame.bindings.get(guarded.id, UNBOUND) if guarded.id not in self.frame.globals else UNBOUND
+        return local is UNBOUND or isinstance(local, SelfRef)
+
+    def _module_alias(self, target: ast.expr) -> str | None:
+        """``sys.modules["pkg.name"] = other`` (or ``sys.modules[__name__ + ".name"]``) at the
+        top of package ``pkg``: a public alias module, ``pkg.name`` answering for ``other``."""
+        if self.frame.kind != "module" or not isinstance(target, ast.Subscript):
+            return None
+        if not (isinstance(owner := self.infer(target.value), Sym) and owner.name == "sys.modules"):
+            return None
+        key = target.slice
+        if isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add) and isinstance(key.left, ast.Name) \
+                and key.left.id == "__name__" and isinstance(key.right, ast.Constant):
+            key = ast.Constant(f"{self.module}{key.right.value}")
+        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+            return None
+        package, _, name = key.value.rpartition(".")
+        return name if package == self.module and name.isidentifier() else None
+
+    def visit_stmt(self, node: ast.stmt) -> None:
+        if isinstance(node, FUNCTION_DEFS):
+            self.visit_function(node)
+        elif isinstance(node, ast.ClassDef):
+            self.visit_class(node)
+        elif isinstance(node, ast.Assign) and (name := lambda_name(node)) and self.frame.kind != "class":
+            self.visit_lambda(node.value, name=name)
+        elif isinstance(node, ast.Assign):
+            if self.frame.conditional and any(self._keeps(target) for target in node.targets):
+                self._kept_value = node.value
+            self.visit_expr(node.value)
+            self._kept_value = None
+            value = self.infer(node.value)
+            elements = self._unpacked(node.value)
+            for target in node.targets:
+                self.visit_target(target)
+                self.bind(target, value)
+                self._note_built(target, node.value, value)
+                if isinstance(target, ast.Name) and filled_dict(node.value):
+                    self.frame.payloads[target.id] = payload_of_value(node.value)
+                if isinstance(target, ast.Name):
+                    if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                        self.frame.constants[target.id] = node.value.value
+                    else:
+                        self.frame.constants.pop(target.id, None)
+                if isinstance(value, Sym) and (alias := self._module_alias(target)) is not None:
+                    self.frame.bindings[alias] = value  # read as ``from x import y as alias``
+                if elements is not None and isinstance(target, ast.Tuple) and len(target.elts) == len(elements):
+                    for element, typed in zip(target.elts, elements, strict=True):
+                        if typed is not None:
+                            self.bind(element, typed)
+                if isinstance(target, ast.Subscript) and self._injecting():
+                    self._inject(target.slice, value)
+                key = state_key(target)
+                exported = stored_value(value) if key is not None else None
+                if exported:
+                    # Two different types stored under one key: typed as neither.
+                    known = self.state_values.setdefault(key, exported)
+                    if known != exported:
+                        self.state_values[key] = ""
+        elif isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                self.visit_expr(node.value)
+            value = self.infer(node.value) if node.value is not None else None
+            if value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in FIELD_SPECIFIERS):
+                value = self.annotation_type(node.annotation)
+            elif isinstance(value, SelfRef):
+                # ``env: AsyncEnv = state.get("env")``: the annotation says what a value read from
+                # an attribute or the rollout's state is, where the graph may not find out.
+                value = self.annotation_type(node.annotation) or value
+            elif not is_call_result(node.value):
+                # ``task_class: type[TaskEval] = registry[name]``: what the author declares beats
+                # what an item or attribute read guesses; a call written there says what it built.
+                value = self._declared(node.annotation) or value
+            self.visit_target(node.target)
+            if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
+                self.bind(node.target, value)
+                self._note_built(node.target, node.value, value)
+            item = self._item_annotation(node.annotation)
+            if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
+                owner = self._own_attribute(node.target) or (
+                    (self.frame.cls, node.target.id)
+                    if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
+                )
+                if owner is not None:
+                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
+            if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
+                kind = "scalar" if scalar_annotation(node.annotation) else "container"
+                self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
+        elif isinstance(node, ast.AugAssign):
+            self.visit_expr(node.value)
+            self.visit_target(node.target)
+            if isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+                self._grow(node.target, self.infer(node.value))  # rewards += [extra]
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self.visit_expr(node.iter)
+            self.bind(node.target, self._item_type(node.iter))
+            self._bind_loop_item(node.target, node.iter)
+            repeats = not fixed_iterable(node.iter)  # three literal items are not a loop that adds up
+            self.frame.loop_depth += repeats
+            self.visit_body(node.body)
+            self.frame.loop_depth -= repeats
+            self.visit_body(node.orelse)
+        elif isinstance(node, ast.While):
+            self.frame.loop_depth += 1
+            self.visit_expr(node.test)
+            self.visit_body(node.body)
+            self.frame.loop_depth -= 1
+            self.visit_body(node.orelse)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                self.visit_expr(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, self._enter_type(item.context_expr))
+            self.visit_body(node.body)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if self.frame.kind != "module":
+                self.visit_import(node)
+        elif isinstance(node, ast.Return) and node.value is not None:
+            self.visit_expr(node.value)
+            self.frame.returns.append(self.infer(node.value))
+            if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
+                for key, value in zip(node.value.keys, node.value.values, strict=True):
+                    if key is not None:
+                        self._inject(key, self.infer(value))
+        elif isinstance(node, ast.If):
+            self.visit_expr(node.test)
+            self.frame.conditional += 1
+            lazy = self._lazy_guard(node.test, node.body)
+            first_turn = not lazy and first_turn_guard(node.test, node.body)
+            self.frame.once += lazy
+            self.frame.first_turn += first_turn
+            tested = param_test(node.test, self.frame.flags)
+            guards = self.frame.guards
+            guards += [tested] if tested else []
+            self.visit_body(node.body)
+            self.frame.once -= lazy
+            self.frame.first_turn -= first_turn
+            if tested:
+                guards[-1] = f"not ({tested})"
+            self.visit_body(node.orelse)
+            del guards[len(guards) - bool(tested):]
+            self.frame.conditional -= 1
+        elif isinstance(node, ast.Global):
+            self.frame.globals.update(node.names)
+            for name in node.names:
+                self.frame.bindings.pop(name, None)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    self.visit_stmt(child)
+                elif isinstance(child, ast.expr):
+                    self.visit_expr(child)
+                elif isinstance(child, ast.ExceptHandler):
+                    if child.type is not None:
+                        self.visit_expr(child.type)
+                    if child.name:
+                        self.frame.bindings[child.name] = None
+                        self.frame.untyped.discard(child.name)
+                    self.visit_body(child.body)
+                elif isinstance(child, ast.match_case):
+                    self.visit_body(child.body)
+
+    def _injecting(self) -> bool:
+        """Is this the body of a method whose dict the framework calls tools with?"""
+        function = self.functions[self.frame.func]
+        return (
+            self.frame.kind == "function" and function.class_qualname is not None
+            and function.name in ARGUMENT_INJECTORS
+        )
+
+    def _inject(self, key: ast.expr, value: Value) -> None:
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return
+        if isinstance(value, SelfRef) and value.cls == STATE and value.path:
+            stored = ".".join((STATE, *value.path))
+        else:
+            stored = stored_value(value)
+        if stored:  # two different values under one key: typed as neither
+            known = self.injected.setdefault(key.value, stored)
+            if known != stored:
+                self.injected[key.value] = ""
+
+    def _keeps(self, target: ast.expr) -> bool:
+        """Does assigning to ``target`` keep the value beyond this call?"""
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            owner = self.lookup(target.value.id)
+            return isinstance(owner, SelfRef) and not owner.path
+        return isinstance(target, ast.Name) and self.frame.kind == "function" and target.id in self.frame.globals
+
+    def visit_target(self, target: ast.expr) -> None:
+        """Calls inside assignment targets (``x[f()] = ...``) still run."""
+        if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
+            for child in ast.iter_child_nodes(target):
+                if isinstance(child, ast.expr):
+                    self.visit_target(child)
+        elif isinstance(target, ast.Subscript):
+            if isinstance(target.value, ast.Name):
+                self.frame.payloads.pop(target.value.id, None)  # ``response["log"] = ...``: no longer the display
+            self.visit_expr(target)
+        elif isinstance(target, ast.Attribute):
+            self.visit_expr(target.value)  # assigned, not read
+
+    def _item_type(self, iterable: ast.expr) -> Value:
+        value = self.infer(iterable)
+        if isinstance(value, Inst) and value.name in ITEMS:
+            return Inst(ITEMS[value.name], "local")
+        if isinstance(value, Refs):
+            return value  # any one of the callables
+        if isinstance(value, Sym) or (isinstance(value, Inst) and value.name.endswith("()")):
+            return callables_of((value,))  # a list defined elsewhere, or returned by a call: any of its items
+        return None
+
+    def _bind_names(self, target: ast.expr, value: Value) -> None:
+        """``bind`` for loop variables: names only, nothing recorded."""
+        if isinstance(target, ast.Name):
+            self.frame.bindings[target.id] = value
+            self.frame.untyped.discard(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                self._bind_names(elt.value if isinstance(elt, ast.Starred) else elt, None)
+
+    def _enter_type(self, expr: ast.expr) -> Value:
+        value = self.infer(expr)
+        if isinstance(value, Inst) and value.name in ENTER_RETURNS:
+            entered = ENTER_RETURNS[value.name]
+            return Inst(entered, "local") if entered else None
+        return value
+
+    def visit_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        bindings = self.frame.bindings
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bindings[alias.asname] = Sym(self._absolute(alias.name))
+                else:
+                    top = alias.name.split(".", 1)[0]
+                    bindings[top] = Sym(self._absolute(top))
+            return
+        base = self._absolute(node.module or "")
+        if node.level:
+            parts = self.package.split(".") if self.package else []
+            if node.level > 1:
+                parts = parts[: len(parts) - (node.level - 1)]
+            base = ".".join([*parts, *([node.module] if node.module else [])])
+        for alias in node.names:
+            if alias.name == "*":
+                if self.frame.kind == "module" and base not in self.stars:
+                    self.stars.append(base)  # looked up for names bound nowhere (see lookup)
+                continue
+            name = f"{base}.{alias.name}" if base else alias.name
+            bindings[alias.asname or alias.name] = Sym(RETURNS.get(name, name))  # StrictRedis is Redis
+
+    def _absolute(self, name: str) -> str:
+        """An absolute import's module as the project names it (see ``files.module_names``)."""
+        top, dot, rest = name.partition(".")
+        return self.imports[top] + dot + rest if top in self.imports else name
+
+    def visit_class(self, node: ast.ClassDef) -> None:
+        for decorator in node.decorator_list:
+            self.visit_expr(decorator)
+        for base in node.bases:
+            self.visit_expr(base)
+        qualname = f"{self.frame.qualprefix}{node.name}"
+        global_qn = f"{self.module}.{qualname}"
+        bases, type_args = [], []
+        for base in node.bases:
+            if isinstance(base, ast.Subscript):  # ``vf.Toolset[vf.SharedToolsetConfig]``
+                arguments = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+                type_args.extend(value.name for value in map(self.infer, arguments) if isinstance(value, Sym))
+                base = base.value
+            value = self.infer(base)
+            if isinstance(value, Sym):
+                bases.append(value.name)
+        self.class_bases[global_qn] = tuple(bases)
+        self.class_type_args[global_qn] = tuple(type_args)
+        self.class_lines[global_qn] = node.lineno
+        self.class_methods.setdefault(global_qn, [])
+        self.frame.bindings[node.name] = Sym(global_qn)
+        self.frames.append(Frame("class", self.frame.func, f"{qualname}.", cls=global_qn))
+        self.visit_body(node.body)
+        for name, value in self.frame.bindings.items():
+            if name not in self.class_methods[global_qn] and value is not None:
+                self._set_class_attr(global_qn, name, value)
+        self.frames.pop()
+
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        decorators = []
+        for decorator in node.decorator_list:
+            self.visit_expr(decorator)
+            value = self.infer(decorator.func if isinstance(decorator, ast.Call) else decorator)
+            decorators.append(value.name if isinstance(value, (Sym, Inst)) else ast.unparse(decorator))
+        for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
+            self.visit_expr(default)
+        outer = self.frame
+        qualname = f"{outer.qualprefix}{node.name}"
+        global_qn = f"{self.module}.{qualname}"
+        cls = outer.cls if outer.kind == "class" else None
+        index = len(self.functions)
+        self.functions.append(
+            Function(
+                qualname=qualname,
+                name=node.name,
+                line=node.lineno,
+                is_async=isinstance(node, ast.AsyncFunctionDef),
+                kind="function",
+                class_qualname=cls[len(self.module) + 1 :] if cls else None,
+                decorators=tuple(decorators),
+                col=self._col(node.lineno, node.col_offset),
+                params=tuple(arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)),
+                defaults=constant_defaults(node.args),
+            )
+        )
+        if cls is not None:
+            self.class_methods[cls].append(node.name)
+            outer.bindings.pop(node.name, None)
+            if not PROPERTIES.isdisjoint(decorators):
+                self.class_properties.setdefault(cls, set()).add(node.name)
+        else:
+            outer.bindings[node.name] = Sym(global_qn)
+        # Flags are parameters with a constant default, never bound again in the body (a loop
+        # may bind one after the test): their tests are the ones the callers settle.
+        flags = frozenset(name for name, _ in self.functions[index].defaults) - stored_names(node.body)
+        frame = Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
+        params = [*node.args.posonlyargs, *node.args.args]
+        frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
+        static = "builtins.staticmethod" in decorators
+        for position, arg in enumerate([*params, *node.args.kwonlyargs]):
+            if position == 0 and cls is not None and not static:
+                frame.bindings[arg.arg] = SelfRef(cls, ())
+            elif arg.annotation is None and arg.arg in PASSED_NAMES:
+                frame.bindings[arg.arg] = Inst(f"{PASSED}.{arg.arg}", "param")  # what a framework hands a reward
+            else:
+                frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
+                if vague(frame.bindings[arg.arg]):
+                    frame.untyped.add(arg.arg)
+        for arg in (node.args.vararg, node.args.kwarg):
+            if arg is not None:
+                frame.bindings[arg.arg] = None
+        # Nested functions first, so a closure sees a sibling defined below it (``def ready():
+        # init()`` before ``def init(): ...``): it runs after both are defined.
+        for stmt in node.body:
+            if isinstance(stmt, FUNCTION_DEFS):
+                frame.bindings.setdefault(stmt.name, Sym(f"{self.module}.{qualname}.<locals>.{stmt.name}"))
+        declared = self._declared(node.returns)  # names in annotations mean what they mean outside
+        self.frames.append(frame)
+        self.visit_body(node.body)
+        self.frames.pop()
+        self._export_returns(f"{qualname}()", frame.returns, declared)
+
+    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
+        """What a function returns, for other modules, keyed by its call (``make()``,
+        ``Env.client()``): the one object every ``return`` builds; else the type its signature
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``); else the one
+        attribute of the receiver every ``return`` gives (``return self._http``). And the
+        functions it may return (``return format_reward``, ``return [a, b]``)."""
+        named = {
+            value.name if isinstance(value, Inst) else exported_name(value) if isinstance(value, SelfRef) else None
+            for value in returned
+        }
+        built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
+        if not built and isinstance(declared, (Inst, Sym)):
+            self.values.append((key, declared.name))
+        elif len(named) == 1 and None not in named:
+            self.values.append((key, named.pop()))
+        self._export_callables(key, returned)
+
+    def _item_annotation(self, annotation: ast.expr) -> Value:
+        """``dict[str, X]``, ``list[X]``, ``Mapping[str, X]`` -> an instance of ``X``, the items' type."""
+        if not isinstance(annotation, ast.Subscript):
+            return None
+        outer = self.infer(annotation.value)
+        if not (isinstance(outer, Sym) and outer.name in CONTAINER_ANNOTATIONS):
+            return None
+        arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        return self._declared(arguments[-1])
+
+    def _declared(self, annotation: ast.expr | None) -> Value:
+        """The type an annotation declares, when it says more than a builtin or ``typing`` does
+        (``-> dict``, ``-> Any``, ``-> Iterator[str]`` name no receiver worth a lookup)."""
+        value = self.annotation_type(annotation)
+        if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in VAGUE_ANNOTATIONS:
+            return value
+        return None

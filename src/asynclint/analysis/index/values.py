@@ -1,0 +1,122 @@
+"""Values the walk tracks for expressions (:class:`Sym`, :class:`Inst`, :class:`SelfRef`,
+:class:`Refs`), the markers written into exported names, and the helpers that read dotted names."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asynclint.knowledge.blocking import RETURNS
+
+
+@dataclass(frozen=True, slots=True)
+class Sym:
+    """The expression *is* a named thing: a module, function or class (``requests.get``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Inst:
+    """An object produced by ``name`` (a constructor, factory, or attribute path)."""
+
+    name: str
+    origin: str  # local | param | module | self | expr
+    #: Built by a call that handed it objects (``JudgeRubric(judge_client=...)``): indexes of
+    #: those hand-overs in the module's ``handoffs``, so its calls can be traced back to them.
+    handed: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SelfRef:
+    """``self.<path>`` inside a method of ``cls`` (a global class qualname)."""
+
+    cls: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Refs:
+    """Callables: a list of them (``funcs = [correct, self.format_ok]``), or any one of them (the
+    variable of ``for f in funcs``), to be handed to a framework. An item may itself stand for
+    several: a list defined in another module, or what a call returns (``get_rewards()``)."""
+
+    items: tuple[Sym | SelfRef | Inst, ...]
+
+
+Value = Sym | Inst | SelfRef | Refs | None
+
+
+#: First element of a :class:`SelfRef` path written through ``super()``.
+SUPER = "super()"
+#: In exported values: the instance a method was called on (``<self>._http``).
+SELF = "<self>"
+#: The rollout's state, as an owner of attributes: ``state["driver"]`` is
+#: ``SelfRef(STATE, ("driver",))``, typed project-wide from what hooks store under that key.
+STATE = "<rollout state>"
+#: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
+#: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
+ITEM_SUFFIX = "[]"
+#: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
+#: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
+PARAM = "<param>"
+#: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
+#: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
+PASSED = "<passed>"
+
+
+def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
+    """-> (how many classes of the MRO to skip, the attribute path): ``super().x`` starts
+    looking for ``x`` after the class itself."""
+    if path and path[0] == SUPER:
+        return 1, path[1:]
+    return 0, path
+
+
+def linear_chain(
+    cls: str,
+    lookup: Callable[[str], tuple[str, tuple[str, ...]]],
+    memo: dict[str, list[str]],
+    known: Callable[[str], bool] = lambda name: True,
+) -> list[str]:
+    """``cls`` and its base classes breadth first, nearest first, kept in ``memo``.
+    ``lookup(name)`` -> (the class's name, its bases); classes ``known`` rejects are left out.
+
+    A class with one base extends its base's list, so a deep single-inheritance hierarchy costs
+    one list per class instead of one walk of the whole hierarchy per class."""
+    links: list[tuple[str, str]] = []  # (as asked, as named) from ``cls`` down the single bases
+    current = cls
+    while current not in memo:
+        name, bases = lookup(current)
+        if len(bases) != 1 or not known(name) or any(name == seen for _, seen in links):
+            memo[current] = _breadth_first(current, lookup, known)
+            break
+        links.append((current, name))
+        current = bases[0]
+    tail = memo[current]
+    for asked, name in reversed(links):
+        tail = [name, *tail] if name not in tail else _breadth_first(asked, lookup, known)
+        memo[asked] = tail
+    return memo[cls]
+
+
+def _breadth_first(cls: str, lookup: Callable[[str], tuple[str, tuple[str, ...]]], known: Callable[[str], bool]):
+    order, seen, queue = [], set(), deque([cls])
+    while queue:
+        name, bases = lookup(queue.popleft())
+        if name in seen or not known(name):
+            continue
+        seen.add(name)
+        order.append(name)
+        queue.extend(bases)
+    return order
+
+
+def extend(name: str, parts: tuple[str, ...] | list[str]) -> str:
+    """Append attribute names (``"create()"`` for a call's result) to a dotted name, renaming
+    through :data:`RETURNS` at each step."""
+    for part in parts:
+        name = f"{name}.{part}"
+        name = RETURNS.get(name, name)
+    return name

@@ -1,0 +1,158 @@
+"""Per-file summary: one ``ast`` parse and one walk -> definitions, bindings and call sites.
+
+Why the stdlib ``ast`` and not libcst here: detection needs names, scopes and positions, not
+round-trippable formatting, and ``ast.parse`` is ~10x faster than ``libcst.parse_module``. The
+fixers parse with libcst only the files they rewrite and locate nodes by the positions recorded
+here. Everything in a :class:`ModuleSummary` is plain data, so summaries can be computed in
+worker processes and cached by content hash.
+
+Name resolution is deliberately simple and flow-ordered: a name means what its latest binding
+in the enclosing function (then module, then builtins, then what a star import may bring) says
+at the point of use. Values are tracked only as far as the knowledge base cares: which
+module/function a name denotes (:class:`Sym`), which type of object an expression is
+(:class:`Inst`), which attribute of ``self`` it reads (:class:`SelfRef`, settled once the whole
+class has been seen), or which callables a list holds (:class:`Refs`).
+
+Types are dotted names. A call's result is ``callee()`` unless the knowledge base names the
+instance after its producer (``sqlite3.connect``, ``openai.OpenAI``): what a project function
+returns is only known once every summary is read, so the project graph settles ``make()``,
+``pkg.Judge()`` (an instance of a project class) and ``JUDGE.chat.completions.create()`` (a
+response, never the client) from the summaries' exports.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from asynclint.analysis.index.argfacts import tuple_return_annotations
+from asynclint.analysis.index.expressions import Expressions
+from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, public_names
+from asynclint.analysis.index.inference import Inference
+from asynclint.analysis.index.recording import Recording
+from asynclint.analysis.index.records import (
+    CallSite,
+    ClassInfo,
+    Function,
+    FunctionRef,
+    Handoff,
+    IndexError_,
+    ModuleSummary,
+)
+from asynclint.analysis.index.scopes import Frame, Scopes
+from asynclint.analysis.index.selfrefs import SelfReferences
+from asynclint.analysis.index.statements import Statements
+from asynclint.analysis.index.values import Inst, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.catalogue import Catalogue
+
+
+class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferences):
+    """One walk over one file's tree; its parts live in the modules of this package."""
+
+    def __init__(
+        self, source: str, path: str, module: str, package: str, catalogue: Catalogue,
+        imports: tuple[tuple[str, str], ...] = (),
+    ):
+        self.source = source
+        self.path = path
+        self.module = module
+        self.package = package
+        self.catalogue = catalogue
+        self.imports = dict(imports)  # top-level name -> the project module it means here
+        self.functions: list[Function] = [Function("<module>", "<module>", 1, False, "module")]
+        self.calls: list[CallSite] = []
+        self.refs: list[FunctionRef] = []
+        self.handoffs: list[Handoff] = []
+        self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
+        self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
+        self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
+        self._consumed: dict[int, str] = {}  # id of a call node -> the coroutine consumer it is passed to
+        self.values: list[tuple[str, str]] = []
+        self.class_attrs: dict[str, dict[str, Value]] = {}
+        self.class_methods: dict[str, list[str]] = {}
+        self.class_bases: dict[str, tuple[str, ...]] = {}
+        self.class_type_args: dict[str, tuple[str, ...]] = {}
+        self.class_fields: dict[str, list[tuple[str, str]]] = {}
+        self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
+        self.injected: dict[str, str] = {}  # see ModuleSummary.injected
+        self._tuple_returns: dict[str, list[ast.expr]] = {}  # see _tuple_return_annotations
+        self.class_lines: dict[str, int] = {}
+        self.callables: list[tuple[str, tuple[str, ...]]] = []
+        self.class_properties: dict[str, set[str]] = {}
+        self.pending: list[int] = []  # indexes of calls with a SelfRef target
+        self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
+        self._chains: dict[str, list[str]] = {}
+        self.stars: list[str] = []
+        #: ``self.<attr>`` reads: (caller, class, attribute, in a loop?, lambdas) -> the first one
+        self._reads: dict[tuple, ast.Attribute] = {}
+        #: Lambdas handed to a call whose body is being walked: (function index, loop depth at the lambda).
+        self._lambdas: list[tuple[int, int]] = []
+        self._ascii = source.isascii()
+        self._lines: list[bytes] | None = None
+        self.frames: list[Frame] = []
+
+    def run(self, tree: ast.Module) -> ModuleSummary:
+        module_frame = Frame("module", 0, "")
+        self.frames.append(module_frame)
+        self._tuple_returns = tuple_return_annotations(tree, self.module)
+        self._prebind(tree.body)
+        self.visit_body(tree.body)
+        exports = tuple(
+            (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym)
+        )
+        for name, value in module_frame.bindings.items():
+            if isinstance(value, Inst):
+                self.values.append((name, value.name))
+            elif isinstance(value, Refs):
+                self._export_callables(name, (value,))
+        self._method_returns = {f"{self.module}.{name}": type_ for name, type_ in self.values if name.endswith("()")}
+        self._settle_self_refs()
+        self._settle_reads()
+        classes = tuple(
+            ClassInfo(
+                qualname=qn[len(self.module) + 1 :],
+                line=self.class_lines[qn],
+                bases=self.class_bases.get(qn, ()),
+                methods=tuple(self.class_methods.get(qn, ())),
+                attrs=tuple(
+                    (attr, exported)
+                    for attr, value in self.class_attrs.get(qn, {}).items()
+                    if isinstance(value, (Inst, Sym, SelfRef)) and (exported := exported_name(value))
+                ),
+                properties=tuple(sorted(self.class_properties.get(qn, ()))),
+                type_args=self.class_type_args.get(qn, ()),
+                fields=tuple(self.class_fields.get(qn, ())),
+            )
+            for qn in self.class_lines
+        )
+        return ModuleSummary(
+            self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
+            tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
+            public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
+            injected=tuple(sorted(self.injected.items())),
+            built=tuple(sorted(
+                (name, *site) for name, site in module_frame.built.items() if isinstance(module_frame.bindings.get(name), Inst)
+            )),
+        )
+
+
+def index_source(
+    source: str, path: str, module: str, package: str, catalogue: Catalogue, imports: tuple[tuple[str, str], ...] = ()
+) -> ModuleSummary:
+    """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input.
+    ``imports`` maps top-level names to the project modules they mean from this file."""
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        if exc.lineno is None:  # not a grammar error: null bytes (other versions: ValueError)
+            raise IndexError_(f"cannot parse: {exc.msg}") from None
+        # The grammar is the running interpreter's: a file written for a newer Python (``type X =
+        # ...``, 3.12) fails here, so the message says which one read it.
+        raise IndexError_(f"syntax error at line {exc.lineno}: {exc.msg} (read as Python {PYTHON_VERSION})") from None
+    except ValueError as exc:
+        raise IndexError_(f"cannot parse: {exc}") from None
+    except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
+        raise IndexError_("expression nesting too deep to parse") from None
+    try:
+        return Indexer(source, path, module, package, catalogue, imports).run(tree)
+    except RecursionError:
+        raise IndexError_("expression nesting too deep to analyse") from None

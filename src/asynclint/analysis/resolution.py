@@ -1,0 +1,422 @@
+"""Name and value resolution across the project's modules: re-exports, star imports,
+attributes through the MRO, what calls return, parameters typed by their callers; and the
+class hierarchy (bases, framework tables, overrides)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey
+from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
+from asynclint.analysis.index.values import ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
+from asynclint.knowledge.blocking import RETURNS
+from asynclint.knowledge.frameworks import HookClass, framework_class
+from asynclint.knowledge.functions import PROPERTIES
+
+
+class Resolution:
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    # -- name resolution ----------------------------------------------------------------------
+
+    def canonical(self, name: str) -> str:
+        """Follow re-exports: ``pkg.helper`` imported into ``pkg/__init__`` (or brought there by
+        ``from .mod import *``) -> ``pkg.mod.helper``."""
+        found = self._canonical.get(name)
+        if found is None:
+            found = self._canonical[name] = self._follow_exports(name)
+        return found
+
+    def _follow_exports(self, name: str) -> str:
+        for _ in range(MAX_ALIAS_HOPS):
+            if self._defined(name):
+                return name
+            head, _, tail = name.rpartition(".")
+            module, rest = head, [tail]
+            while module and module not in self.modules:
+                module, _, part = module.rpartition(".")
+                rest.insert(0, part)
+            if not module:
+                return name
+            exported = self.exports.get(module, {}).get(rest[0])
+            if exported is None and module in self.stars and not self._defined(f"{module}.{rest[0]}"):
+                exported = self._star_export(module, rest[0])  # its own names win over star imports
+            if exported is None and len(rest) > 1 and module in self.stars:
+                exported = self._star_submodule(module, rest[0])
+            if exported is None or exported == name:
+                return name
+            name = ".".join([exported, *rest[1:]])
+        return name
+
+    def _defined(self, name: str) -> bool:
+        return name in self.defs or name in self.classes or name in self.values or name in self.callables
+
+    def _star_submodule(self, package: str, name: str) -> str | None:
+        """A public alias module: ``package.name.x``, where ``package`` has no submodule ``name``
+        but star-imports a package that has one, is that one's (``aliasfw.utils.net_utils`` ->
+        ``aliasfw.legacy.utils.net_utils`` under ``from aliasfw.legacy import *``). verifiers 0.3
+        answers for its v0 modules at their old paths so, through a meta-path finder no static
+        reading can run; the star import is what its package states."""
+        packages = self._packages()
+        if f"{package}.{name}" in packages:
+            return None  # a submodule of its own, loaded or not
+        for source in reversed(self.stars[package]):
+            if f"{source}.{name}" in packages:
+                return f"{source}.{name}"
+        return None
+
+    def _packages(self) -> frozenset[str]:
+        """Every module read and every package above one."""
+        if self._package_names is None:
+            names = set()
+            for module in self.modules:
+                parts = module.split(".")
+                names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+            self._package_names = frozenset(names)
+        return self._package_names
+
+    def _star_export(self, module: str, name: str, depth: int = 0) -> str | None:
+        """Where ``from m import *`` in ``module`` gets ``name`` from: the last star-imported
+        project module that defines or imports it, and exports it (``__all__``, else not private)."""
+        for source in reversed(self.stars.get(module, ())):
+            if source not in self.modules or depth > MAX_ALIAS_HOPS:
+                continue
+            public = self.public.get(source)
+            if (name not in public) if public is not None else name.startswith("_"):
+                continue
+            if self._defined(f"{source}.{name}") or name in self.exports.get(source, {}):
+                return f"{source}.{name}"
+            further = self._star_export(source, name, depth + 1)
+            if further is not None:
+                return further
+        return None
+
+    def resolve(self, name: str) -> str:
+        """What a dotted value path denotes, as far as the summaries say: re-exports followed,
+        module-level values replaced by their types, ``f()`` by what ``f`` returns, attributes of
+        project instances (``pkg.Judge()``) looked up along their class's MRO, property reads by
+        what the getter returns. ``pkg.clients.JUDGE.chat.completions.create`` ->
+        ``openai.OpenAI.chat.completions.create``; unknown parts stay as they are written."""
+        found = self._resolved.get(name)
+        if found is None:
+            self._resolved[name] = name  # a cycle through values settles on the name itself
+            found = self._resolved[name] = self._walk("", name.split("."))
+        return found
+
+    def _walk(self, current: str, parts: Sequence[str]) -> str:
+        for part in parts:
+            called = part.endswith("()")
+            current = self._attribute(current, part[:-2] if called else part)
+            if called:
+                current = self._result(current)
+        return current
+
+    def _attribute(self, owner: str, attr: str) -> str:
+        if attr.endswith(ITEM_SUFFIX):  # ``self.envs[k]``: what is stored per key, else typed like ``self.envs``
+            cls = owner.removesuffix("()")
+            member = self._member(cls, attr, 0, True) if owner.endswith("()") and cls in self.classes else None
+            return member if member is not None else self._attribute(owner, attr.removesuffix(ITEM_SUFFIX))
+        name = f"{owner}.{attr}" if owner else attr
+        if owner.partition(".")[0] not in self._roots_of_modules:
+            return RETURNS.get(name, name) if owner else name  # not the project's: as written
+        instance = owner.endswith("()")
+        cls = owner[:-2] if instance else owner
+        if name in self.defs:
+            return name  # a function of the module, or a method of the class itself
+        if cls in self.classes:
+            member = self._member(cls, attr, 0, instance)
+            return name if member is None else member
+        name = self.canonical(name)
+        value = self.values.get(name)
+        return self.resolve(value) if value is not None else name
+
+    def _member(self, cls: str, attr: str, skip: int, instance: bool) -> str | None:
+        """``attr`` of ``cls`` (or of an instance of it), looked up along the MRO from ``skip``."""
+        for owner in self.mro(cls)[skip:]:
+            info = self.classes[owner][1]
+            if attr in info.methods:
+                if instance and attr in info.properties:
+                    return self._result(f"{owner}.{attr}")  # reading a property runs the getter
+                return f"{owner}.{attr}"
+            value = self._attrs[owner].get(attr)
+            if value is not None and value.startswith(SELF):  # ``self.pages = self.db.collection()``
+                return self._on_instance(owner, value)
+            if value is not None:
+                return self.resolve(value)
+        return None
+
+    def _result(self, callee: str) -> str:
+        """What calling ``callee`` (resolved) gives."""
+        returned = RETURNS.get(f"{callee}()")
+        if returned is not None:
+            return returned
+        if callee in self._producers:
+            return callee  # the knowledge base names instances after their producer
+        if callee in self.classes:
+            return f"{callee}()"  # an instance of a project class
+        key = self._definition(callee)
+        if key is None:
+            return f"{callee}()"
+        # Named after the definition, so an unknown result still finds what it holds (callables).
+        defined = f"{self.summaries[key[0]].module}.{self.function(key).qualname}()"
+        value = self.values.get(defined)
+        if value is None:
+            return defined
+        if value.startswith(SELF):  # ``return self._http``: an attribute of the receiver
+            return self._on_instance(defined[:-2].rpartition(".")[0], value)
+        return self.resolve(value)
+
+    def _on_instance(self, cls: str, path: str) -> str:
+        """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo
+        stops ``self.a = self.b; self.b = self.a`` from going round)."""
+        return self.resolve(f"{cls}(){path[len(SELF):]}")
+
+    def _definitions(self, name: str) -> list[FuncKey]:
+        """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
+        keys = self.defs.get(name)
+        if keys is not None:
+            return keys
+        owner, _, method = name.rpartition(".")
+        owner = owner.removesuffix("()")
+        key = self.method_of(owner, method) if owner in self.classes else None
+        return [key] if key is not None else []
+
+    def _definition(self, name: str) -> FuncKey | None:
+        keys = self._definitions(name)
+        return keys[0] if keys else None
+
+    def functions_for(self, target: str | None) -> list[FuncKey]:
+        """The project functions a call target runs: the function itself (every definition of
+        it), a class's ``__init__`` (inherited ones included), or an instance's ``__call__``."""
+        if not target:
+            return []
+        name = self.resolve(target)
+        if name in self.classes:
+            key = self.method_of(name, "__init__")
+            return [key] if key is not None else []
+        if name.endswith("()") and name[:-2] in self.classes:
+            key = self.method_of(name[:-2], "__call__")
+            return [key] if key is not None else []
+        return self._definitions(name)
+
+    def function_for(self, target: str | None) -> FuncKey | None:
+        """The project function a call target runs (the first, when it is defined more than once)."""
+        keys = self.functions_for(target)
+        return keys[0] if keys else None
+
+    def functions_denoted(self, target: str | None, depth: int = 0) -> list[FuncKey]:
+        """The project functions a value handed over may be: a function, a bound method, a
+        list of them (``REWARDS``), what a call returns (``get_rewards()``,
+        ``parser.get_format_reward_func()``), and so on through lists of lists."""
+        keys = self.functions_for(target)
+        if keys or not target or depth > MAX_ALIAS_HOPS:
+            return keys
+        name = self.resolve(target)
+        items = self.callables.get(name, ())
+        receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
+        found: list[FuncKey] = []
+        for item in items:
+            if item.startswith(SELF):  # ``return self.scored``: a method of the receiver
+                item = self._on_instance(receiver, item) if receiver else ""
+            found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
+        return found
+
+    def mro(self, cls: str) -> list[str]:
+        """The project classes among ``cls`` and its bases, nearest first."""
+        found = self._mro.get(cls)
+        if found is None:
+            found = self._mro[cls] = [name for name in self.ancestors(cls) if name in self.classes]
+        return found
+
+    def method_of(self, cls: str, name: str) -> FuncKey | None:
+        for owner in self.mro(cls):
+            keys = self.defs.get(f"{owner}.{name}")
+            if keys is not None:
+                return keys[0]
+        return None
+
+    def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
+        """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
+        if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, True) is None:
+            path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
+        if cls == STATE:  # ``state["driver"].get(url)``: typed from what the project stores there
+            stored = self.state_types.get(path[0]) if path and not path[0].endswith("()") else None
+            return self._walk(self.resolve(stored) or stored, path[1:]) if stored else None
+        skip, path = split_super(path)
+        if not path:
+            return None
+        called = path[0].endswith("()")
+        current = self._member(cls, path[0].removesuffix("()"), skip, instance=True)
+        if current is None:
+            return None
+        return self._walk(self._result(current) if called else current, path[1:])
+
+    def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
+        """What ``site`` calls, as far as the project says (``caller``: the function it is
+        written in, which types its parameters when a framework says what they receive)."""
+        if site.property_read:
+            return self._property_read(site, caller)
+        if site.param is not None and caller is not None:
+            received = self.param_type(caller, site.param[0])
+            if received:
+                return self._walk(received, site.param[1:])
+        if site.read:  # ``self.corpus``: a call of the getter, if it is a property
+            target = site.target or (f"{site.self_ref[0]}.{site.self_ref[1][0]}" if site.self_ref else None)
+            key = self.function_for(target)
+            return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
+        if site.self_ref is not None:
+            return self.resolve_self(*site.self_ref)
+        return site.target
+
+    def _property_read(self, site: CallSite, caller: FuncKey | None) -> str | None:
+        """The attribute a property read reads (``selenium.webdriver.Chrome.title``): its receiver
+        resolved, the attribute as written (resolving it would give what reading it returns);
+        ``None`` when the receiver is not known, or is the project's own (a property of the
+        project runs a getter of its own: see ``CallSite.read``)."""
+        receiver: str | None = None
+        if site.param is not None:
+            received = self.param_type(caller, site.param[0]) if caller is not None else None
+            receiver = self._walk(received, site.param[1:-1]) if received else None
+        elif site.self_ref is not None:
+            cls, path = site.self_ref
+            receiver = self.resolve_self(cls, path[:-1])
+        elif site.target is not None:
+            receiver = self.resolve(site.target.rpartition(".")[0])
+        if not receiver or receiver.removesuffix("()") in self.classes:
+            return None
+        return f"{receiver}.{site.method}"
+
+    def param_type(self, key: FuncKey, name: str, depth: int = 0) -> str | None:
+        """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
+        what ``update_tool_args`` passes it when ``key`` is a tool, else what the project's calls
+        of ``key`` hand it, when every one that is known agrees (``mark_page(driver)`` with
+        ``driver: webdriver.Chrome``; a caller's own parameter handed on is typed the same way)."""
+        memo = (key, name)
+        if memo in self._param_types:
+            return self._param_types[memo]
+        self._param_types[memo] = None  # a cycle of calls handing a parameter round says nothing
+        found = self.injected_type(name) if key in self._tools else None
+        if found is None and depth <= MAX_ALIAS_HOPS:
+            found = self._argument_type(key, name, depth)
+        self._param_types[memo] = found
+        return found
+
+    def _argument_type(self, key: FuncKey, name: str, depth: int) -> str | None:
+        function = self.function(key)
+        if name not in function.params:
+            return None
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        position = function.params.index(name) - shift
+        types: set[str] = set()
+        for caller, site in self._argument_sites().get(key, ()):
+            keywords = dict(site.keyword_arguments)
+            value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
+            owner, _, rest = value.partition(".")
+            if owner == PARAM:
+                typed = self.param_type(caller, rest, depth + 1)
+            elif owner == STATE:
+                typed = self.resolve_self(STATE, tuple(rest.split(".")))
+            else:
+                typed = self.resolve(value) if value else None
+            if typed:
+                types.add(typed)
+        return types.pop() if len(types) == 1 else None
+
+    def _argument_sites(self) -> dict[FuncKey, list[tuple[FuncKey, CallSite]]]:
+        """Project functions -> the calls handing them a known argument (resolved without typing
+        parameters, so this never asks itself)."""
+        if self._arguments is None:
+            self._arguments = {}
+            for position, summary in enumerate(self.summaries):
+                for site in summary.calls:
+                    if site.arguments or site.keyword_arguments:
+                        for callee in self.functions_for(self.call_target(site)):
+                            self._arguments.setdefault(callee, []).append(((position, site.caller), site))
+        return self._arguments
+
+    def injected_type(self, name: str) -> str | None:
+        """What ``update_tool_args`` passes a tool's parameter ``name``: a type, or what the
+        rollout's state holds under a key (``updated["env"] = state.get("emulator_env")``)."""
+        stored = self.injected.get(name)
+        if not stored:
+            return None
+        owner, _, key = stored.partition(".")
+        if owner == STATE:
+            return self.resolve_self(STATE, tuple(key.split(".")))
+        return self.resolve(stored)
+
+    def handed_type(self, handoff: Handoff) -> str | None:
+        """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
+        ``JUDGE`` is a value (not a class or a function)."""
+        if handoff.self_ref is not None:
+            return self.resolve_self(*handoff.self_ref)
+        if handoff.named and self.canonical(handoff.value) not in self.values:
+            return None
+        return self.resolve(handoff.value) if handoff.value else None
+
+    def built_at(self, summary: ModuleSummary, handoff: Handoff) -> tuple[str, int, int] | None:
+        """(path, line, column) of the call that built the object handed over, when the project
+        shows it: in the hand-over's module, or where an imported value (``JUDGE = OpenAI()``) is
+        defined."""
+        if handoff.built is not None:
+            return (summary.path, *handoff.built)
+        return self.built.get(self.canonical(handoff.value)) if handoff.named else None
+
+    def as_written(self, name: str) -> str:
+        """``name`` as a reader writes it: ``slowlib.Client().query`` (a method of an instance of
+        the class) is ``slowlib.Client.query``."""
+        parts = name.split(".")
+        for end, part in enumerate(parts[:-1]):
+            if part.endswith("()") and self.canonical(".".join([*parts[:end], part[:-2]])) in self.classes:
+                parts[end] = part[:-2]
+        return ".".join(parts)
+
+    def memoized(self, key: FuncKey) -> tuple[str, str] | None:
+        """(function, decorator): the first function on the chain to ``key`` whose body runs
+        once per argument set (``@functools.lru_cache``), if any."""
+        for step, _ in self.path(key):
+            decorator = self._memoizer(step)
+            if decorator is not None:
+                return self.function(step).qualname, decorator
+        return None
+
+    # -- classes --------------------------------------------------------------------------------
+
+    def ancestors(self, cls: str) -> list[str]:
+        """``cls`` and every base class, project or external, nearest first."""
+        return linear_chain(cls, self._bases, self._ancestors)
+
+    def _bases(self, cls: str) -> tuple[str, tuple[str, ...]]:
+        name = self.canonical(cls)
+        return name, self.classes[name][1].bases if name in self.classes else ()
+
+    def framework_table(self, cls: str) -> HookClass | None:
+        """The framework hook table a (project) class inherits, if any."""
+        if cls not in self._tables:
+            self._tables[cls] = next(filter(None, map(framework_class, self.ancestors(cls))), None)
+        return self._tables[cls]
+
+    def overrides(self, cls: str, method: str) -> list[FuncKey]:
+        """Definitions of ``method`` in the project's subclasses of ``cls`` (at any depth): what
+        ``self.method()`` written in ``cls`` may run instead of its own."""
+        key = (cls, method)
+        found = self._overrides.get(key)
+        if found is not None:
+            return found
+        if self._subclasses is None:
+            self._subclasses = {}
+            for name, (_, info) in sorted(self.classes.items()):
+                for base in info.bases:
+                    self._subclasses.setdefault(self.canonical(base), []).append(name)
+        found, seen, queue = [], {cls}, deque(self._subclasses.get(cls, ()))
+        while queue:
+            sub = queue.popleft()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            found.extend(self.defs.get(f"{sub}.{method}", ()))
+            queue.extend(self._subclasses.get(sub, ()))
+        self._overrides[key] = found
+        return found

@@ -1,0 +1,200 @@
+"""Who uses a function and what it calls (asked by the fixers and the rules): callers,
+callees, uses, calls into installed libraries, and the chains that prove a function hot."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from itertools import pairwise
+
+from asynclint.analysis.graph_records import FuncKey, HotInfo, LibraryEntry, Use
+from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
+from asynclint.knowledge.catalogue import Catalogue
+from asynclint.model import ChainLink
+
+
+class Uses:
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    # -- who uses a function (asked by the fixers) -----------------------------------------------
+
+    def key_of(self, path: str, qualname: str) -> FuncKey | None:
+        """The function ``qualname`` defined in the file ``path``."""
+        for position in self._positions_by_path().get(path, ()):
+            for index, function in enumerate(self.summaries[position].functions):
+                if function.kind == "function" and function.qualname == qualname:
+                    return (position, index)
+        return None
+
+    def _positions_by_path(self) -> dict[str, list[int]]:
+        if self._by_path is None:
+            self._by_path = {}
+            for position, summary in enumerate(self.summaries):
+                self._by_path.setdefault(summary.path, []).append(position)
+        return self._by_path
+
+    def callers(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """The calls that run ``key`` on the loop (as :meth:`_edges_of` sees them), from any caller."""
+        if self._callers is None:
+            self._callers = {}
+            for caller in self._calls_by_caller:
+                for callee, site in self._edges_of(caller):
+                    self._callers.setdefault(callee, []).append((caller, site))
+        return self._callers.get(key, [])
+
+    def callees(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """The project functions ``key`` runs on the loop, with the calls that run them."""
+        return self._edges_of(key)
+
+    def reaches(self, key: FuncKey, target: FuncKey) -> bool:
+        """``key`` runs ``target`` on the loop through calls of sync functions."""
+        seen, queue = {key}, [key]
+        while queue:
+            for callee, _ in self._edges_of(queue.pop()):
+                if callee == target:
+                    return True
+                if callee not in seen and not self.function(callee).is_async:
+                    seen.add(callee)
+                    queue.append(callee)
+        return False
+
+    def uses(self, key: FuncKey) -> list[Use]:
+        """Where project code uses the function ``key`` besides handing it to the framework:
+        calls (awaited or not), references (``map(f, ...)``, ``key=f``, ``to_thread(f)``), and
+        imports into modules that do not register it (a test importing a reward)."""
+        name = f"{self.summaries[key[0]].module}.{self.function(key).qualname}"
+        found: list[Use] = []
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue
+            for site in summary.calls:
+                if key in self.functions_for(self.call_target(site)):
+                    found.append(Use(summary.path, self._qualname(position, site.caller), "called"))
+            registered = False
+            for ref in summary.refs:
+                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                if key not in self.functions_for(target):
+                    continue
+                if not ref.offloaded and self.registration(ref) is not None:
+                    registered = True
+                else:
+                    passed = (ref.passed_to or ref.passed_to_method or "a call").removeprefix("builtins.")
+                    found.append(Use(summary.path, self._qualname(position, ref.caller), f"passed to `{passed}`"))
+            used_here = any(use.path == summary.path for use in found)
+            if position != key[0] and not registered and not used_here:
+                if any(self.canonical(target) == name for _, target in summary.exports):
+                    found.append(Use(summary.path, None, "imported"))
+        return found
+
+    def _qualname(self, position: int, index: int) -> str | None:
+        function = self.summaries[position].functions[index]
+        return function.qualname if function.kind == "function" else None
+
+    def external_calls(self, catalogue: Catalogue) -> set[str]:
+        """Dotted names that hot code calls but the graph cannot resolve and the knowledge base
+        does not know: where deep mode looks next (``slowlib.Client``, ``slowlib.fetch_all``)."""
+        found = set()
+        for key in self.hot:
+            for site in self._calls_by_caller.get(key, ()):
+                if site.api is not None or site.property_read:  # deep mode follows calls, not reads
+                    continue
+                target = self.call_target(site)
+                if not target:
+                    continue
+                target = self.resolve(target)
+                # Up to the first call result: ``lib.get().json`` is looked for as ``lib.get``.
+                target = target.split("().", 1)[0].removesuffix("()")
+                if catalogue.covers(target) or self.functions_for(target):
+                    continue  # a known API, something reached through one, or settled already
+                module = self._module_of(target)
+                if module is not None and self.summaries[self.modules[module][0]].library is None:
+                    continue  # the project's own name, just not one the graph can settle
+                found.add(target)
+        return found
+
+    def _module_of(self, name: str) -> str | None:
+        while name and name not in self.modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    def is_library(self, key: FuncKey) -> bool:
+        return self.summaries[key[0]].library is not None
+
+    def entries(self, key: FuncKey) -> list[LibraryEntry]:
+        """For a library function on a hot path: every hot project call that leads to it through
+        library code, each with the library functions from the one it calls down to ``key``
+        (the shortest way). One per project call site, in source order."""
+        toward: dict[FuncKey, FuncKey | None] = {key: None}  # library function -> next step to key
+        queue, found = deque([key]), {}
+        while queue:
+            function = queue.popleft()
+            for caller, site in self.callers(function):
+                if self.is_library(caller):
+                    if caller not in toward:
+                        toward[caller] = function
+                        queue.append(caller)
+                elif caller in self.hot:
+                    found.setdefault((caller, site.line, site.col), (caller, site, function))
+        entries = []
+        for _, (caller, site, callee) in sorted(found.items()):
+            steps = [callee]
+            while (step := toward[steps[-1]]) is not None:
+                steps.append(step)
+            entries.append(LibraryEntry(caller, site, callee, tuple(steps)))
+        return entries
+
+    def library_chain(self, entry: LibraryEntry, site: CallSite) -> tuple[ChainLink, ...]:
+        """The chain to ``site`` in library code through ``entry``: the project's own chain to its
+        call into the library, then each library function's call into the next."""
+        links = list(self.chain(entry.caller, entry.site))
+        for step, after in pairwise(entry.steps):
+            line = next((s.line for callee, s in self._edges_of(step) if callee == after), 0)
+            links.append(ChainLink(self.summaries[step[0]].path, line, self.function(step).qualname))
+        last = entry.steps[-1]
+        links.append(ChainLink(self.summaries[last[0]].path, site.line, self.function(last).qualname))
+        return tuple(links)
+
+    # -- what the engine, rules and fixers read (never the graph's tables themselves) ------------
+
+    def hot_info(self, key: FuncKey) -> HotInfo | None:
+        """How ``key`` is hot (its root, the call that reaches it, how often), ``None`` when cold."""
+        return self.hot.get(key)
+
+    def hot_of(self, key: FuncKey) -> HotInfo:
+        """How ``key``, known to be hot (a root, or a function on a hot chain), is hot."""
+        return self.hot[key]
+
+    def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]:
+        """The summaries with their positions (the first half of every :data:`FuncKey`)."""
+        return enumerate(self.summaries)
+
+    def summary_of(self, key: FuncKey) -> ModuleSummary:
+        """The summary of the file ``key`` is defined in."""
+        return self.summaries[key[0]]
+
+    def path_of(self, key: FuncKey) -> str:
+        """The path (as shown) of the file ``key`` is defined in."""
+        return self.summaries[key[0]].path
+
+    def function(self, key: FuncKey) -> Function:
+        return self.summaries[key[0]].functions[key[1]]
+
+    def path(self, key: FuncKey) -> list[tuple[FuncKey, int]]:
+        """The functions from the hot root down to ``key``, each with the line of its call into
+        the next one (0 for ``key`` itself)."""
+        steps, info = [(key, 0)], self.hot[key]
+        while info.parent is not None:
+            steps.append((info.parent[0], info.call_line))
+            info = self.states[info.parent]
+        steps.reverse()
+        return steps
+
+    def chain(self, key: FuncKey, site: CallSite) -> tuple[ChainLink, ...]:
+        """Entry point's ``def`` line, each call on the way down, then the offending call."""
+        steps = self.path(key)
+        root = steps[0][0]
+        links = [ChainLink(self.summaries[root[0]].path, self.function(root).line, self.function(root).qualname)]
+        for caller, line in steps[:-1]:  # each function's call into the next one
+            links.append(ChainLink(self.summaries[caller[0]].path, line, self.function(caller).qualname))
+        links.append(ChainLink(self.summaries[key[0]].path, site.line, self.function(key).qualname))
+        return tuple(links)

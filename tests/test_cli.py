@@ -149,6 +149,20 @@ def test_bad_option_value_is_a_usage_error(tmp_path: Path):
     assert "Invalid value for '--severity'" in result.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ("check", "pkg"),
+    ("check", "--format", "concise", "--statistics", "pkg"),
+    ("check", "--severity", "urgent", "pkg"),  # click's usage error, which names the program
+    ("fix", "--diff", "pkg"),
+])
+def test_the_tests_in_process_see_what_the_installed_command_does(project: Path, args):
+    """``run`` (in this process) stands for the installed command in most tests: the same
+    status, stdout and stderr, byte for byte."""
+    in_process, installed = run(*args, cwd=project), run_process(*args, cwd=project)
+    assert (in_process.returncode, in_process.stdout, in_process.stderr) == (
+        installed.returncode, installed.stdout, installed.stderr)
+
+
 # --- configuration ---------------------------------------------------------------------------
 
 

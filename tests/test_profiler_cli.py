@@ -1,5 +1,7 @@
-"""``asynclint profile`` as an installed command, run as a subprocess: JSON and rich output,
---output/--html, --compare with identical and different outputs, one-line errors (exit 2)."""
+"""``asynclint profile`` on the command line: JSON and rich output, --output/--html, --compare
+with identical and different outputs, one-line errors (exit 2). A target runs in a process of its
+own (``run_process``: the installed command imports it, samples it with signals and ends with
+``os._exit``); --compare and input refused before the run go through ``run``, in this process."""
 
 from __future__ import annotations
 

@@ -101,23 +101,20 @@ def run_process(*args: str, cwd: Path, env: dict | None = None, hermetic: bool =
     return result
 
 
-_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM") if hasattr(signal, name))
-
-
 @contextlib.contextmanager
 def _as_a_fresh_process(cwd: Path, python_path: str | None) -> Iterator[None]:
     """What a command started afresh would see, and nothing it leaves behind: no memo of an
     earlier command (``functools`` caches such as the git excludes of a work tree, read once per
     process), ``$PYTHONPATH`` on ``sys.path`` (deep mode reads what resolves there), and the
-    process-wide state (environment, ``sys.path``, signal handlers, the modules imported from
-    ``cwd``: a ``profile`` target refused after its import) as it was before."""
+    process-wide state (environment, ``sys.path``, the modules imported from ``cwd``: a
+    ``profile`` target refused after its import) as it was before. Signal handlers are not reset:
+    the command must put back what it set (test_signals checks)."""
     for name, module in list(sys.modules.items()):
         if _ours(name):
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)) and hasattr(value, "__wrapped__"):
                     value.cache_clear()
     environment, path, modules = dict(os.environ), list(sys.path), set(sys.modules)
-    handlers = {signum: signal.getsignal(signum) for signum in _SIGNALS}
     added = [entry for entry in (python_path or "").split(os.pathsep) if entry and entry not in sys.path]
     sys.path[:0] = added
     importlib.invalidate_caches()
@@ -133,9 +130,6 @@ def _as_a_fresh_process(cwd: Path, python_path: str | None) -> Iterator[None]:
         if dict(os.environ) != environment:
             os.environ.clear()
             os.environ.update(environment)
-        for signum, handler in handlers.items():
-            if signal.getsignal(signum) is not handler and handler is not None:
-                signal.signal(signum, handler)
 
 
 def _ours(module: str) -> bool:

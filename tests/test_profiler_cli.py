@@ -110,10 +110,7 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (("missing.py:run",), "missing.py: no such file or directory"),
-    (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
-    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
     (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
-    (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
     ((), "missing TARGET"),
     (("--compare", "missing.json", "workload.py"), "missing.json: no such file"),
     (("--compare", "workload.py", "workload.py"), "workload.py: not valid JSON"),
@@ -129,6 +126,19 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message
     (workdir / "ro.html").write_text("kept")
     (workdir / "ro.html").chmod(0o444)
     result = run("profile", *args, cwd=workdir)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
+    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
+    (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
+])
+def test_a_target_refused_once_imported_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message):
+    # A process of its own: the target is imported (a `workload` module other tests import too).
+    result = run_process("profile", *args, cwd=workdir)
     assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr

@@ -1,20 +1,26 @@
-"""Helpers shared by the test modules: running the installed command, writing a project,
-checking one text in memory, reading a fixture's ``# expect:`` comments, a profiling workdir.
+"""Helpers shared by the test modules: running the command line (in this process, or the
+installed command as a subprocess), writing a project, checking one text in memory, reading a
+fixture's ``# expect:`` comments, a profiling workdir.
 
 Test modules import the plain helpers (``from conftest import run, write``); pytest finds the
 fixtures (``workdir``) on its own."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import io
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +37,7 @@ DATA = TESTS / "data"
 EXAMPLES = TESTS.parent / "examples"
 
 
-# --- the installed command ---------------------------------------------------------------------
+# --- the command line: in this process, or the installed command --------------------------------
 
 
 def _executable() -> str:
@@ -42,22 +48,117 @@ def _executable() -> str:
 
 
 ASYNCLINT = _executable()
+#: How long one command may take before the test fails instead of hanging (a FIFO opened for
+#: reading, a lock never released): generous, the machine may be loaded.
+TIMEOUT_S = 120
+
+
+def _hermetic(args: tuple[str, ...], hermetic: bool) -> tuple[str, ...]:
+    """``check`` and ``fix`` follow whatever imports resolve on the interpreter's path by default
+    (deep mode), and what happens to be installed where the tests run is no fixture: unless a test
+    passes a follow flag of its own (or ``hermetic=False``, to see the default), they run with
+    ``--no-follow-imports``."""
+    if hermetic and args[:1] in (("check",), ("fix",)) and not any("follow-" in arg for arg in args):
+        return (args[0], "--no-follow-imports", *args[1:])
+    return args
 
 
 def run(*args: str, cwd: Path, env: dict | None = None, hermetic: bool = True) -> subprocess.CompletedProcess:
-    """The console script with ``args``. ``check`` and ``fix`` follow whatever imports resolve on
-    the interpreter's path by default (deep mode), and what happens to be installed where the tests
-    run is no fixture: unless a test passes a follow flag of its own (or ``hermetic=False``, to see
-    the default), they run with ``--no-follow-imports``."""
-    if hermetic and args[:1] in (("check",), ("fix",)) and not any("follow-" in arg for arg in args):
-        args = (args[0], "--no-follow-imports", *args[1:])
+    """``asynclint ARGS`` run in this process through click's ``CliRunner``, as the installed
+    command would run in ``cwd`` with ``env`` added to the environment and stdout and stderr
+    pipes: exit status, stdout and stderr separately, in a ``CompletedProcess`` (the same bytes:
+    test_cli checks). A small ``check`` takes ~50 ms so, against ~1.4 s to start the command.
+    An exception escaping the command fails the test with its traceback. What a fresh process
+    would not carry over from an earlier command is reset (see :func:`_as_a_fresh_process`). See
+    :func:`_hermetic` for the follow flag it adds.
+
+    What needs a process of its own goes through :func:`run_process`: a signal, ``profile`` running
+    a target, the installed console script itself (its smoke tests)."""
+    from click.testing import CliRunner
+
+    from asynclint.cli import main
+
+    args = _hermetic(args, hermetic)
+    environment = {"NO_COLOR": "1", "FORCE_COLOR": None, **(env or {})}
+    with _as_a_fresh_process(cwd, environment.get("PYTHONPATH")), contextlib.chdir(cwd), _deadline(TIMEOUT_S, args):
+        outcome = CliRunner().invoke(main, args, prog_name="asynclint", env=environment, catch_exceptions=False)
+    result = subprocess.CompletedProcess([ASYNCLINT, *args], outcome.exit_code, outcome.stdout, outcome.stderr)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def run_process(*args: str, cwd: Path, env: dict | None = None, hermetic: bool = True) -> subprocess.CompletedProcess:
+    """The installed console script with ``args``, as a subprocess (text output captured; see
+    :func:`_hermetic`): for what needs a process (signals, ``profile`` running a target, which
+    imports it and may end with ``os._exit``) and for the smoke tests of the installed command."""
+    args = _hermetic(args, hermetic)
     environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
     environment.pop("FORCE_COLOR", None)
     result = subprocess.run(
-        [ASYNCLINT, *args], cwd=cwd, capture_output=True, text=True, env=environment, timeout=120
+        [ASYNCLINT, *args], cwd=cwd, capture_output=True, text=True, env=environment, timeout=TIMEOUT_S
     )
     assert "Traceback" not in result.stderr, result.stderr
     return result
+
+
+@contextlib.contextmanager
+def _as_a_fresh_process(cwd: Path, python_path: str | None) -> Iterator[None]:
+    """What a command started afresh would see, and nothing it leaves behind: no memo of an
+    earlier command (``functools`` caches such as the git excludes of a work tree, read once per
+    process), ``$PYTHONPATH`` on ``sys.path`` (deep mode reads what resolves there), and the
+    process-wide state (environment, ``sys.path``, the modules imported from ``cwd``: a
+    ``profile`` target refused after its import) as it was before. Signal handlers are not reset:
+    the command must put back what it set (test_signals checks)."""
+    for name, module in list(sys.modules.items()):
+        if _ours(name):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and hasattr(value, "__wrapped__"):
+                    value.cache_clear()
+    environment, path, modules = dict(os.environ), list(sys.path), set(sys.modules)
+    added = [entry for entry in (python_path or "").split(os.pathsep) if entry and entry not in sys.path]
+    sys.path[:0] = added
+    importlib.invalidate_caches()
+    try:
+        yield
+    finally:
+        sys.path[:] = path
+        here = Path(cwd).resolve()
+        for name in set(sys.modules) - modules:
+            file = getattr(sys.modules[name], "__file__", None)
+            if file and not _ours(name) and Path(file).resolve().is_relative_to(here):
+                del sys.modules[name]
+        if dict(os.environ) != environment:
+            os.environ.clear()
+            os.environ.update(environment)
+
+
+def _ours(module: str) -> bool:
+    return module == "asynclint" or module.startswith("asynclint.")
+
+
+class CommandHung(BaseException):
+    """A command in this process ran past :data:`TIMEOUT_S` (a BaseException: no ``except
+    Exception`` in the command swallows it)."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float, args: tuple[str, ...]) -> Iterator[None]:
+    """Fail a command that hangs instead of the whole run: SIGALRM interrupts even a blocking
+    system call (an ``open`` of a FIFO nobody writes). Only the main thread gets signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def hung(signum, frame):
+        raise CommandHung(f"asynclint {' '.join(args)}: still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def write(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -145,7 +246,7 @@ def workdir(tmp_path: Path) -> Path:
 
 
 def profile_json(workdir: Path, target: str, name: str, *extra: str, env: dict | None = None) -> dict:
-    result = run("profile", target, *QUICK, "--format", "json", "--output", name, *extra, cwd=workdir, env=env)
+    result = run_process("profile", target, *QUICK, "--format", "json", "--output", name, *extra, cwd=workdir, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""  # the report went to the file
     report = json.loads((workdir / name).read_text())

@@ -9,26 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from asynclint.cli import main
 from asynclint.config import _KEYS, ConfigError, _from_table
-from conftest import write
+from conftest import run, write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 
 
-def _invoke(args: list[str], cwd: Path):
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args, catch_exceptions=False)  # a traceback fails the test
-    finally:
-        os.chdir(previous)
-
-
 def _one_line_error(result, expected: str) -> None:
-    assert result.exit_code == 2, result.output
+    assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and expected in lines[0], result.stderr
 
@@ -44,7 +33,7 @@ def _one_line_error(result, expected: str) -> None:
 @pytest.mark.parametrize("command", ["check", "fix"])
 def test_a_bad_pyproject_is_a_one_line_error(tmp_path: Path, toml: str, expected: str, command: str):
     write(tmp_path, {"pyproject.toml": toml, "m.py": HOT})
-    _one_line_error(_invoke([command, "."], tmp_path), expected)
+    _one_line_error(run(command, ".", cwd=tmp_path), expected)
 
 
 @pytest.mark.parametrize("key", sorted(_KEYS))
@@ -61,21 +50,21 @@ def test_every_key_refuses_every_wrong_type_with_a_config_error(key: str):
 
 def test_an_invalid_gitignore_pattern_is_skipped_as_git_does(tmp_path: Path):
     write(tmp_path, {".gitignore": "!\nignored.py\n", "m.py": HOT, "ignored.py": HOT})
-    result = _invoke(["check", "--format", "concise", "."], tmp_path)
-    assert result.exit_code == 1 and "m.py:5:5" in result.stdout and "ignored.py" not in result.stdout
+    result = run("check", "--format", "concise", ".", cwd=tmp_path)
+    assert result.returncode == 1 and "m.py:5:5" in result.stdout and "ignored.py" not in result.stdout
 
 
 @pytest.mark.parametrize("pattern", ["!", "a\\"])
 def test_an_invalid_exclude_pattern_is_a_one_line_error(tmp_path: Path, pattern: str):
     write(tmp_path, {"m.py": HOT})
-    _one_line_error(_invoke(["check", "--exclude", pattern, "."], tmp_path), "invalid gitignore-style pattern")
+    _one_line_error(run("check", "--exclude", pattern, ".", cwd=tmp_path), "invalid gitignore-style pattern")
     write(tmp_path, {"pyproject.toml": f"[tool.asynclint]\nextend-exclude = ['{pattern}']\n"})  # a TOML literal string
-    _one_line_error(_invoke(["fix", "."], tmp_path), "invalid gitignore-style pattern")
+    _one_line_error(run("fix", ".", cwd=tmp_path), "invalid gitignore-style pattern")
 
 
 def test_a_deeply_nested_baseline_is_a_one_line_error(tmp_path: Path):
     write(tmp_path, {"m.py": HOT, "base.json": "[" * 100_000 + "]" * 100_000})
-    _one_line_error(_invoke(["check", "--baseline", "base.json", "."], tmp_path), "nested too deeply")
+    _one_line_error(run("check", "--baseline", "base.json", ".", cwd=tmp_path), "nested too deeply")
 
 
 @pytest.mark.parametrize("shadow", ["click", "rich", "pathspec"])

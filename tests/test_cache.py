@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, findings, run, write
+from conftest import EXAMPLES, findings, run, run_process, write
 
 from asynclint import runner
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
@@ -248,15 +248,15 @@ def test_cache_dir_and_clean(tmp_path: Path):
     by_env = run("check", "proj", cwd=tmp_path, env={"ASYNCLINT_CACHE_DIR": str(elsewhere)})
     assert by_env.stdout == first.stdout and not (tmp_path / CACHE_DIR).exists()
 
-    cleaned = run("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
+    cleaned = run_process("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
     assert cleaned.returncode == 0 and "removed" in cleaned.stderr
     assert sorted(p.name for p in elsewhere.iterdir()) == [".gitignore", "keep.txt"]  # nothing else is touched
 
     run("check", "proj", cwd=tmp_path)
     assert (tmp_path / CACHE_DIR).is_dir()
-    assert run("clean", "proj", cwd=tmp_path).returncode == 0  # the cache `check proj` made
+    assert run_process("clean", "proj", cwd=tmp_path).returncode == 0  # the cache `check proj` made
     assert not (tmp_path / CACHE_DIR).exists()
-    assert run("clean", cwd=tmp_path).returncode == 0  # nothing to remove is fine
+    assert run_process("clean", cwd=tmp_path).returncode == 0  # nothing to remove is fine
 
 
 def test_a_changed_configuration_is_not_the_last_result(tmp_path: Path):

@@ -1,4 +1,6 @@
-"""The installed ``asynclint`` command, run as a subprocess: exit codes, formats, config, errors."""
+"""The command line: exit codes, formats, config, errors. Run in this process (``run``), except
+the smoke tests of the installed command (``run_process``: one per command, the exit status a shell
+sees) and what needs a terminal or a signal."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import ASYNCLINT, DATA, EXAMPLES, findings, run, write
+from conftest import ASYNCLINT, DATA, EXAMPLES, findings, run, run_process, write
 
 HOT = """\
 import json
@@ -49,8 +51,15 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_findings_exit_1_and_clean_exit_0(project: Path):
-    assert run("check", "pkg/hot.py", cwd=project).returncode == 1
-    assert run("check", "pkg/clean.py", cwd=project).returncode == 0
+    assert run_process("check", "pkg/hot.py", cwd=project).returncode == 1
+    assert run_process("check", "pkg/clean.py", cwd=project).returncode == 0
+
+
+def test_version(tmp_path: Path):
+    from asynclint import __version__
+
+    result = run_process("--version", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, f"asynclint, version {__version__}\n")
 
 
 def test_default_path_is_the_current_directory(project: Path):
@@ -135,9 +144,23 @@ def test_usage_errors_exit_2_with_one_line(tmp_path: Path, args, message):
 
 
 def test_bad_option_value_is_a_usage_error(tmp_path: Path):
-    result = run("check", "--severity", "urgent", cwd=tmp_path)
+    result = run_process("check", "--severity", "urgent", cwd=tmp_path)
     assert result.returncode == 2
     assert "Invalid value for '--severity'" in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("check", "pkg"),
+    ("check", "--format", "concise", "--statistics", "pkg"),
+    ("check", "--severity", "urgent", "pkg"),  # click's usage error, which names the program
+    ("fix", "--diff", "pkg"),
+])
+def test_the_tests_in_process_see_what_the_installed_command_does(project: Path, args):
+    """``run`` (in this process) stands for the installed command in most tests: the same
+    status, stdout and stderr, byte for byte."""
+    in_process, installed = run(*args, cwd=project), run_process(*args, cwd=project)
+    assert (in_process.returncode, in_process.stdout, in_process.stderr) == (
+        installed.returncode, installed.stdout, installed.stderr)
 
 
 # --- configuration ---------------------------------------------------------------------------
@@ -344,7 +367,7 @@ def test_inline_suppressions(tmp_path: Path):
 
 def test_json_output_follows_the_contract(tmp_path: Path):
     shutil.copytree(EXAMPLES, tmp_path / "examples")
-    result = run("check", "--format", "json", "examples", cwd=tmp_path)
+    result = run_process("check", "--format", "json", "examples", cwd=tmp_path)
     report = json.loads(result.stdout)
     schema = json.loads((DATA / "asynclint-report.schema.json").read_text())
     jsonschema.validate(report, schema)
@@ -543,13 +566,13 @@ def test_python_dash_m_entry_point(project: Path):
 
 
 def test_rules_and_rule(tmp_path: Path):
-    listing = run("rules", "--format", "json", cwd=tmp_path)
+    listing = run_process("rules", "--format", "json", cwd=tmp_path)
     rules = json.loads(listing.stdout)
     assert [r["code"] for r in rules] == [f"ASL1{n:02}" for n in range(1, 15)] + ["ASL201", "ASL202", "ASL901"]
     assert {r["severity"] for r in rules} == {"critical", "high", "medium", "low"}
-    table = run("rules", cwd=tmp_path)
+    table = run_process("rules", cwd=tmp_path)
     assert "blocking-sleep" in table.stdout and "critical" in table.stdout
-    explained = run("rule", "blocking-sleep", cwd=tmp_path)
+    explained = run_process("rule", "blocking-sleep", cwd=tmp_path)
     assert explained.returncode == 0
     assert "ASL101" in explained.stdout and "Why is this bad?" in explained.stdout
     assert "await asyncio.sleep" in explained.stdout
@@ -562,12 +585,12 @@ def test_rules_and_rule(tmp_path: Path):
 
 def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
     shutil.copytree(EXAMPLES, tmp_path / "examples")
-    recorded = run("check", "--baseline", "known.json", "--write-baseline", "examples", cwd=tmp_path)
+    recorded = run_process("check", "--baseline", "known.json", "--write-baseline", "examples", cwd=tmp_path)
     assert recorded.returncode == 0 and "recorded 18 findings" in recorded.stderr
     document = json.loads((tmp_path / "known.json").read_text())
     assert len(document["findings"]) == 18
 
-    assert run("check", "--baseline", "known.json", "examples", cwd=tmp_path).returncode == 0
+    assert run_process("check", "--baseline", "known.json", "examples", cwd=tmp_path).returncode == 0
     env = tmp_path / "examples" / "wiki_qa" / "env.py"
     text = env.read_text()
     # Every line shifts: the known findings stay known; a new offender is reported.
@@ -575,7 +598,7 @@ def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
         "    if not query.strip():",
         "    time.sleep(0.1)\n    if not query.strip():",
     ))
-    shifted = run("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
+    shifted = run_process("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
     assert shifted.returncode == 1
     assert [(f["path"], f["code"]) for f in findings(shifted)] == [("examples/wiki_qa/env.py", "ASL101")]
     assert "18 known findings hidden" in shifted.stderr

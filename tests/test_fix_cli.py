@@ -1,4 +1,4 @@
-"""``asynclint fix`` as a subprocess: what it writes (and refuses to), exit codes, --diff, --dry-run,
+"""``asynclint fix`` on the command line: what it writes (and refuses to), exit codes, --diff, --dry-run,
 read-only files, permissions, encodings, and the example environment end to end (on a copy)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, run, write
+from conftest import EXAMPLES, run, run_process, write
 
 HOT = """\
 import time
@@ -53,7 +53,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def test_fix_writes_the_fix_and_exits_0_when_nothing_is_left(project: Path):
-    result = run("fix", "--severity", "low", "pkg/hot.py", cwd=project)
+    result = run_process("fix", "--severity", "low", "pkg/hot.py", cwd=project)  # the installed command
     assert result.returncode == 0, result.stdout + result.stderr
     assert (project / "pkg/hot.py").read_text() == FIXED_HOT
     assert "pkg/hot.py:6:5: ASL101 fixed: replaced `time.sleep` with `await asyncio.sleep`" in result.stdout

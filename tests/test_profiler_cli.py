@@ -1,5 +1,7 @@
-"""``asynclint profile`` as an installed command, run as a subprocess: JSON and rich output,
---output/--html, --compare with identical and different outputs, one-line errors (exit 2)."""
+"""``asynclint profile`` on the command line: JSON and rich output, --output/--html, --compare
+with identical and different outputs, one-line errors (exit 2). A target runs in a process of its
+own (``run_process``: the installed command imports it, samples it with signals and ends with
+``os._exit``); --compare and input refused before the run go through ``run``, in this process."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import ASYNCLINT, PROFILE_SCHEMA, QUICK, WORKLOAD, profile_json, run
+from conftest import ASYNCLINT, PROFILE_SCHEMA, QUICK, WORKLOAD, profile_json, run, run_process
 
 
 def test_json_report_names_the_injected_lines(workdir: Path):
@@ -41,7 +43,7 @@ def test_uvloop_runs_the_target_and_the_report_says_so(workdir: Path):
     source = (workdir / "workload.py").read_text().splitlines()
     sleep_line = next(n for n, text in enumerate(source, 1) if text.endswith("# stall: sleep"))
     assert ("workload.py", sleep_line) in {(s["path"], s["line"]) for s in report["sites"] if s["cause"] == "user"}
-    rich = run("profile", "workload.py:clean", "--loop", "uvloop", "--rollouts", "8", "--warmup", "0", cwd=workdir)
+    rich = run_process("profile", "workload.py:clean", "--loop", "uvloop", "--rollouts", "8", "--warmup", "0", cwd=workdir)
     assert rich.returncode == 0 and "sampler signal · loop uvloop" in rich.stdout, rich.stdout
     # Compared with a run on asyncio's loop, the comparison says the runs differ in their loop.
     profile_json(workdir, "workload.py:stalls", "asyncio.json")
@@ -50,7 +52,7 @@ def test_uvloop_runs_the_target_and_the_report_says_so(workdir: Path):
 
 
 def test_rich_report_to_stdout(workdir: Path):
-    result = run("profile", "workload.py:stalls", *QUICK, cwd=workdir)
+    result = run_process("profile", "workload.py:stalls", *QUICK, cwd=workdir)
     assert result.returncode == 0, result.stderr
     assert "Event-loop lag" in result.stdout and "Where the loop was held" in result.stdout
     assert re.search(r"workload\.py:\d+ +block_sleep .*ASL101 critical", result.stdout), result.stdout
@@ -82,8 +84,8 @@ def test_compare_different_outputs_exits_1_and_says_where(workdir: Path):
 
 
 def test_a_module_name_from_the_working_directory_and_a_duration(workdir: Path):
-    result = run("profile", "workload:clean", "--duration", "0.3", "--concurrency", "8", "--format", "json",
-                 cwd=workdir)
+    result = run_process("profile", "workload:clean", "--duration", "0.3", "--concurrency", "8", "--format", "json",
+                         cwd=workdir)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["settings"]["duration_s"] == 0.3 and report["settings"]["rollouts"] is None
@@ -92,7 +94,7 @@ def test_a_module_name_from_the_working_directory_and_a_duration(workdir: Path):
 
 
 def test_failing_rollouts_are_outputs_and_exit_1(workdir: Path):
-    result = run("profile", "workload.py:flaky", "--rollouts", "10", "--format", "json", cwd=workdir)
+    result = run_process("profile", "workload.py:flaky", "--rollouts", "10", "--format", "json", cwd=workdir)
     assert result.returncode == 1
     report = json.loads(result.stdout)
     assert report["run"]["errors"] == 2 and report["run"]["first_error"] == "ValueError: rollout 0 failed"
@@ -100,7 +102,7 @@ def test_failing_rollouts_are_outputs_and_exit_1(workdir: Path):
 
 
 def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
-    result = run("profile", "workload.py:exits", "--rollouts", "6", "--warmup", "0", "--format", "json", cwd=workdir)
+    result = run_process("profile", "workload.py:exits", "--rollouts", "6", "--warmup", "0", "--format", "json", cwd=workdir)
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert report["run"]["errors"] == 1 and report["outputs"]["values"][3] == {"error": "SystemExit: 3"}
@@ -108,10 +110,7 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (("missing.py:run",), "missing.py: no such file or directory"),
-    (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
-    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
     (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
-    (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
     ((), "missing TARGET"),
     (("--compare", "missing.json", "workload.py"), "missing.json: no such file"),
     (("--compare", "workload.py", "workload.py"), "workload.py: not valid JSON"),
@@ -132,6 +131,19 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
+    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
+    (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
+])
+def test_a_target_refused_once_imported_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message):
+    # A process of its own: the target is imported (a `workload` module other tests import too).
+    result = run_process("profile", *args, cwd=workdir)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr
+
+
 @pytest.mark.parametrize("option", ["--threshold", "--interval", "--duration", "--timeout", "--latency"])
 @pytest.mark.parametrize("value", ["nan", "inf"])
 def test_numbers_must_be_finite(workdir: Path, option: str, value: str):
@@ -141,7 +153,7 @@ def test_numbers_must_be_finite(workdir: Path, option: str, value: str):
 
 def test_an_import_error_in_the_target_is_one_line(workdir: Path):
     (workdir / "broken.py").write_text("import no_such_dependency_xyz\n\nasync def run(i):\n    return i\n")
-    result = run("profile", "broken.py:run", cwd=workdir)
+    result = run_process("profile", "broken.py:run", cwd=workdir)
     assert result.returncode == 2
     assert result.stderr.strip() == ("asynclint: error: cannot import broken.py: ModuleNotFoundError: "
                                      "No module named 'no_such_dependency_xyz'")
@@ -149,14 +161,14 @@ def test_an_import_error_in_the_target_is_one_line(workdir: Path):
 
 def test_a_rollout_that_never_ends_is_cancelled_at_the_timeout_and_counted(workdir: Path):
     started = time.monotonic()
-    result = run("profile", "workload.py:hangs", "--duration", "0.3", "--timeout", "0.8", "--warmup", "0",
-                 "--format", "json", cwd=workdir)
+    result = run_process("profile", "workload.py:hangs", "--duration", "0.3", "--timeout", "0.8", "--warmup", "0",
+                         "--format", "json", cwd=workdir)
     assert time.monotonic() - started < 30
     assert result.returncode == 1, result.stderr  # like a rollout that raised
     report = json.loads(result.stdout)
     assert report["run"]["timed_out"] == 1 and report["settings"]["timeout_s"] == 0.8
     assert report["outputs"]["values"][3] == {"error": "timed out: still running at --timeout (0.8 s)"}
-    rich = run("profile", "workload.py:hangs", "--duration", "0.2", "--timeout", "0.5", "--warmup", "0", cwd=workdir)
+    rich = run_process("profile", "workload.py:hangs", "--duration", "0.2", "--timeout", "0.5", "--warmup", "0", cwd=workdir)
     assert "1 rollouts timed out: still running at --timeout (0.5 s), cancelled" in rich.stdout
 
 
@@ -227,8 +239,8 @@ def test_the_first_ctrl_c_cuts_the_blocking_call_short_and_no_scheduled_step_run
     # are scheduled behind it, which the rollouts wait for through asyncio.as_completed (so a
     # cancelled rollout does not cancel them). The sleep is cut short, none of them runs.
     started = time.monotonic()
-    result = run("profile", "workload.py:fans_out", "--rollouts", "3", "--warmup", "0", "--format", "json",
-                 "-o", "partial.json", cwd=workdir)
+    result = run_process("profile", "workload.py:fans_out", "--rollouts", "3", "--warmup", "0", "--format", "json",
+                         "-o", "partial.json", cwd=workdir)
     assert time.monotonic() - started < 45, "the one-minute sleep ran on"
     assert result.returncode == 130, result.stderr
     assert result.stderr.splitlines() == ["asynclint: interrupted: stopping (Ctrl-C again to abort)"]
@@ -270,8 +282,8 @@ def test_ctrl_c_before_measuring_exits_130_without_a_report(workdir: Path):
 
 
 def test_rollouts_raising_keyboard_interrupt_or_cancelled_error_are_failed_rollouts(workdir: Path):
-    result = run("profile", "workload.py:raises_base", "--rollouts", "6", "--warmup", "0", "--format", "json",
-                 cwd=workdir)
+    result = run_process("profile", "workload.py:raises_base", "--rollouts", "6", "--warmup", "0", "--format", "json",
+                         cwd=workdir)
     assert result.returncode == 1, result.stderr
     values = json.loads(result.stdout)["outputs"]["values"]
     assert values[2] == {"error": "KeyboardInterrupt"} and values[4] == {"error": "CancelledError"}
@@ -279,7 +291,7 @@ def test_rollouts_raising_keyboard_interrupt_or_cancelled_error_are_failed_rollo
 
 
 def test_what_the_target_prints_goes_to_stderr_when_the_report_is_on_stdout(workdir: Path):
-    result = run("profile", "workload.py:chatty", "--rollouts", "4", "--format", "json", cwd=workdir)
+    result = run_process("profile", "workload.py:chatty", "--rollouts", "4", "--format", "json", cwd=workdir)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["outputs"]["count"] == 4
     assert "rollout 0 says hello" in result.stderr and "from a child process" in result.stderr
@@ -287,7 +299,7 @@ def test_what_the_target_prints_goes_to_stderr_when_the_report_is_on_stdout(work
 
 def test_concurrency_above_the_rollouts_runs_only_as_many(workdir: Path):
     started = time.monotonic()
-    result = run("profile", "workload.py:clean", "--rollouts", "10", "--concurrency", "1000000", cwd=workdir)
+    result = run_process("profile", "workload.py:clean", "--rollouts", "10", "--concurrency", "1000000", cwd=workdir)
     assert result.returncode == 0 and time.monotonic() - started < 30
     assert "concurrency 10 (1000000 asked: only 10 rollouts)" in result.stdout
     assert "model latency" not in result.stdout  # no fake server ran for a function
@@ -340,7 +352,7 @@ def test_sync_callables_that_return_awaitables_are_profiled(workdir: Path):
         partial = functools.partial(_inner)
     """))
     for name in ("sync_returns_coroutine", "as_lambda", "decorated", "partial"):
-        result = run("profile", f"factories.py:{name}", "--rollouts", "5", "--format", "json", cwd=workdir)
+        result = run_process("profile", f"factories.py:{name}", "--rollouts", "5", "--format", "json", cwd=workdir)
         assert result.returncode == 0, (name, result.stderr)
         assert json.loads(result.stdout)["outputs"]["values"] == [0, 1, 2, 3, 4]
 
@@ -351,7 +363,7 @@ def test_a_module_inside_a_package_is_imported_as_the_packages_module(workdir: P
     (package / "__init__.py").write_text("")
     (package / "helper.py").write_text("OFFSET = 100\n")
     (package / "mod.py").write_text("from .helper import OFFSET\n\n\nasync def fn(i):\n    return i + OFFSET\n")
-    result = run("profile", "pkg/mod.py:fn", "--rollouts", "3", "--format", "json", cwd=workdir)
+    result = run_process("profile", "pkg/mod.py:fn", "--rollouts", "3", "--format", "json", cwd=workdir)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["outputs"]["values"] == [100, 101, 102]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ASYNCLINT, run
+from conftest import ASYNCLINT, run, run_process
 
 pytest.importorskip("verifiers.v1", reason="needs verifiers with the v1 API (`pip install -e .[verifiers]`)")
 
@@ -34,7 +34,7 @@ def workdir(tmp_path_factory) -> Path:
 
 
 def _profile(workdir: Path, name: str, *extra: str) -> dict:
-    result = run("profile", "qa_v1", *ARGS, "-o", name, *extra, cwd=workdir)
+    result = run_process("profile", "qa_v1", *ARGS, "-o", name, *extra, cwd=workdir)
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads((workdir / name).read_text())
     jsonschema.validate(report, SCHEMA)
@@ -85,7 +85,7 @@ def test_a_failing_hook_makes_failed_rollouts_and_exit_1(tmp_path: Path):
     module = tmp_path / "qa_v1" / "__init__.py"
     module.write_text(module.read_text().replace(
         "        time.sleep(0.02)  # stall: sleep\n", "        raise ValueError('judge unavailable')\n"))
-    result = run("profile", "qa_v1", *ARGS, "-o", "broken.json", cwd=tmp_path)
+    result = run_process("profile", "qa_v1", *ARGS, "-o", "broken.json", cwd=tmp_path)
     assert result.returncode == 1, result.stderr[-2000:]
     report = json.loads((tmp_path / "broken.json").read_text())
     assert report["run"]["errors"] == 12
@@ -95,7 +95,7 @@ def test_a_failing_hook_makes_failed_rollouts_and_exit_1(tmp_path: Path):
 
 def test_a_module_without_a_taskset_or_load_environment_is_one_line(tmp_path: Path):
     (tmp_path / "plain.py").write_text("import verifiers.v1 as vf\n\nVALUE = 1\n")
-    result = run("profile", "plain.py", cwd=tmp_path)
+    result = run_process("profile", "plain.py", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "no Taskset subclass in __all__" in result.stderr
 
@@ -103,8 +103,8 @@ def test_a_module_without_a_taskset_or_load_environment_is_one_line(tmp_path: Pa
 def test_tools_are_called_over_mcp_by_the_in_process_agent(tmp_path: Path):
     pytest.importorskip("mcp", reason="v1 tool servers need the `mcp` package (verifiers 0.4 installs it)")
     shutil.copytree(DATA / "lookup_v1", tmp_path / "lookup_v1", ignore=shutil.ignore_patterns("__pycache__"))
-    result = run("profile", "lookup_v1", "--rollouts", "2", "--concurrency", "2", "--warmup", "0",
-                 "--tool-turns", "1", "--format", "json", "-o", "tools.json", cwd=tmp_path)
+    result = run_process("profile", "lookup_v1", "--rollouts", "2", "--concurrency", "2", "--warmup", "0",
+                         "--tool-turns", "1", "--format", "json", "-o", "tools.json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads((tmp_path / "tools.json").read_text())
     assert report["run"]["errors"] == 0, report["run"]["first_error"]

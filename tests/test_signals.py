@@ -12,26 +12,15 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import asynclint.io
 import asynclint.runner
 import asynclint.writer
-from asynclint.cli import main
 from asynclint.io import TEMP_SUFFIX
-from conftest import ASYNCLINT, EXAMPLES, write
+from conftest import ASYNCLINT, EXAMPLES, run, write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 FIXED = "import asyncio\n\n\nasync def setup_state(state):\n    await asyncio.sleep(1)\n    return state\n"
-
-
-def _invoke(args: list[str], cwd: Path):
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, args, catch_exceptions=False)
-    finally:
-        os.chdir(previous)
 
 
 def test_sigterm_while_fix_writes_finishes_the_file_and_lists_what_was_written(tmp_path, monkeypatch):
@@ -46,8 +35,8 @@ def test_sigterm_while_fix_writes_finishes_the_file_and_lists_what_was_written(t
         real_write(dir_fd, name, payload, mode, **kwargs)
 
     monkeypatch.setattr(asynclint.io, "_replace_in", write_then_signal)
-    result = _invoke(["fix", "."], tmp_path)
-    assert result.exit_code == 143
+    result = run("fix", ".", cwd=tmp_path)
+    assert result.returncode == 143
     assert "stopped by SIGTERM after rewriting 2 of 3 files (the others are unchanged):\n  a.py\n  b.py\n" \
         in result.stderr
     assert [(tmp_path / name).read_text() for name in ("a.py", "b.py", "c.py")] == [FIXED, FIXED, HOT]
@@ -63,8 +52,8 @@ def test_ctrl_c_while_fix_analyses_writes_nothing(tmp_path, monkeypatch):
         raise AssertionError("the signal did not stop the run")
 
     monkeypatch.setattr("asynclint.fixrun.fix_sources", interrupted)
-    result = _invoke(["fix", "."], tmp_path)
-    assert result.exit_code == 130 and "stopped by SIGINT: no file was changed" in result.stderr
+    result = run("fix", ".", cwd=tmp_path)
+    assert result.returncode == 130 and "stopped by SIGINT: no file was changed" in result.stderr
     assert (tmp_path / "a.py").read_text() == HOT
 
 
@@ -77,9 +66,9 @@ def test_check_stops_with_the_signals_exit_status(tmp_path, monkeypatch, signum,
         raise AssertionError("the signal did not stop the run")
 
     monkeypatch.setattr(asynclint.runner, "run_check", interrupted)
-    result = _invoke(["check", "."], tmp_path)
-    assert result.exit_code == code and f"stopped by {signal.Signals(signum).name}" in result.stderr
-    assert "Aborted" not in result.output
+    result = run("check", ".", cwd=tmp_path)
+    assert result.returncode == code and f"stopped by {signal.Signals(signum).name}" in result.stderr
+    assert "Aborted" not in result.stdout + result.stderr
 
 
 def test_a_killed_runs_temp_files_are_removed_by_the_next_fix(tmp_path):
@@ -87,8 +76,8 @@ def test_a_killed_runs_temp_files_are_removed_by_the_next_fix(tmp_path):
     left = [tmp_path / f".a.py.99999999-0123abcd{TEMP_SUFFIX}", tmp_path / "sub" / f".b.py.k3j4_x9q{TEMP_SUFFIX}"]
     for temp in left:
         temp.write_text(HOT[:10])
-    result = _invoke(["fix", "."], tmp_path)
-    assert result.exit_code == 0 and (tmp_path / "a.py").read_text() == FIXED
+    result = run("fix", ".", cwd=tmp_path)
+    assert result.returncode == 0 and (tmp_path / "a.py").read_text() == FIXED
     assert not any(temp.exists() for temp in left)
 
 

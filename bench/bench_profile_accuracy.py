@@ -15,7 +15,6 @@ line. Also the host's load and the CPU share the process got while it ran.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import copy
 import importlib.util
 import json
@@ -298,8 +297,9 @@ def main() -> None:
                 recording, record, share, wall = run_config(module, path, loop, method, args)
                 summary[loop, method] = report(f"{loop}, {method}", score(recording, record, path, lines), share, wall)
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
-    print("\nAll kinds: exact line / injected, exact line / charged to code (not host), ms blamed on lines that did not "
-          "block, ms on stall lines beyond their call; exact line / injected per kind:")
+    print("\nAll kinds: exact line / injected, exact line / charged to code (not host), "
+          "ms blamed on lines that did not block, ms on stall lines beyond their call; "
+          "exact line / injected per kind:")
     for (loop, method), rows in summary.items():
         print(f"  {loop:<8} {method:<10} {rows['all']:>5.0%} {rows['all/held']:>5.0%} {rows['blamed_ms']:>7.1f} "
               f"{rows['over_ms']:>7.1f}   " + "  ".join(f"{kind} {rows[kind]:.0%}" for kind in KINDS))

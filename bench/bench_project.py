@@ -38,9 +38,9 @@ import libcst
 
 from asynclint.config import Config
 from asynclint.engine import project_graph
+from asynclint.files import discover
 from asynclint.pipeline import check_project
 from asynclint.runner import index, read_sources, run_check
-from asynclint.files import discover
 
 ENV = '''"""Environment {e}: multi-turn QA over its own corpus."""
 
@@ -238,7 +238,7 @@ def main() -> None:
         for top, bottom in (("asynclint -j 1 (cold)", "libcst.parse_module"), ("asynclint -j 1 (cold)", "ast.parse"),
                             ("project graph", "ast.parse"), ("graph + rules", "asynclint -j 1 (cold)"),
                             ("asynclint warm", "asynclint -j 1 (cold)")):
-            ratio = statistics.median(a / b for a, b in zip(times[top], times[bottom]))
+            ratio = statistics.median(a / b for a, b in zip(times[top], times[bottom], strict=True))
             print(f"  {top + ' / ' + bottom:<50}{ratio:>7.2f}x")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -132,8 +132,12 @@ def main() -> None:
     print(f"{len(envs)} environments, {files} files, {hot} hot functions, {len(libraries)} third-party modules\n")
 
     # Ranked by how many environments call the library on a hot path, then by its sync hot sites.
-    ranked = sorted(libraries.items(), key=lambda kv: (-len(kv[1].hot_envs), -kv[1].sync_sites, -len(kv[1].envs), kv[0]))
-    header = ("library", "envs importing", "envs calling hot", "sync hot sites", "awaited hot sites", "known to the catalogue")
+    ranked = sorted(
+        libraries.items(), key=lambda kv: (-len(kv[1].hot_envs), -kv[1].sync_sites, -len(kv[1].envs), kv[0])
+    )
+    header = (
+        "library", "envs importing", "envs calling hot", "sync hot sites", "awaited hot sites", "known to the catalogue"
+    )
     if args.markdown:
         print("| " + " | ".join(header) + " | top sync hot callees |")
         print("|" + "---|" * (len(header) + 1))

@@ -231,7 +231,7 @@ def show_misses(reported: list[Reported], labels: dict, out=sys.stdout) -> None:
     by_key = {(r.repo, r.path, r.line) for r in reported}
     rows = [lab for lab in labels.values() if lab.label != "none" and (lab.repo, lab.path, lab.line) not in by_key]
     out.write(f"\nMisses: labelled offenders not reported ({len(rows)})\n")
-    for lab in sorted(rows, key=lambda l: (-RANK[l.label], l.repo, l.path, l.line)):
+    for lab in sorted(rows, key=lambda row: (-RANK[row.label], row.repo, row.path, row.line)):
         out.write(f"  [{lab.label}] {lab.path}:{lab.line} {lab.callee} — {lab.where}\n")
 
 
@@ -303,8 +303,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_accuracy: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     m = evaluate(reported, labels)
-    print(f"asynclint {version} ({args.split} split): {len(envs)} environments, {files} files, {len(reported)} finding lines "
-          f"in {elapsed:.1f} s ({'deep mode' if args.follow_imports else 'no deep mode'}); {len(labels)} labels {dict(sorted(m['labels'].items(), key=lambda kv: -RANK[kv[0]]))}")
+    mode = "deep mode" if args.follow_imports else "no deep mode"
+    label_counts = dict(sorted(m["labels"].items(), key=lambda kv: -RANK[kv[0]]))
+    print(f"asynclint {version} ({args.split} split): {len(envs)} environments, {files} files, "
+          f"{len(reported)} finding lines in {elapsed:.1f} s ({mode}); {len(labels)} labels {label_counts}")
     print_table(m, reported, labels)
     if args.show_misses:
         show_misses(reported, labels)

@@ -44,7 +44,9 @@ _KEYS = {
     "hot-roots": "qualified-name patterns of extra functions that run on the loop",
     "cold-roots": "qualified-name patterns of coroutine functions that never run per rollout",
     "offload-helpers": "functions that run a callable argument off the loop: 'pkg.run' or 'pkg.run:1' (index)",
-    "registrations": "callables handed to a framework: [[tool.asynclint.registrations]] call, arg or keyword, kind, frequency",
+    "registrations": (
+        "callables handed to a framework: [[tool.asynclint.registrations]] call, arg or keyword, kind, frequency"
+    ),
     "memoizing-decorators": "decorators whose function runs once per argument set, like functools.cache",
     "follow-imports": "also analyse the installed third-party code that hot code calls into, where it resolves on "
                       "the interpreter's path (default true)",

@@ -98,7 +98,8 @@ def fix_recipes_markdown() -> str:
         "|---|---|---|---|",
     ]
     for spec in fixers.SPECS.values():
-        lines.append(f"| `{spec.recipe}` | {'yes' if spec.safe else 'no'} | {spec.title} | {spec.unsafe_because or '—'} |")
+        safe = "yes" if spec.safe else "no"
+        lines.append(f"| `{spec.recipe}` | {safe} | {spec.title} | {spec.unsafe_because or '—'} |")
     lines += ["", "| Knowledge-base recipe | Fixers tried, in order |", "|---|---|"]
     for recipe, names in fixers.CANDIDATES.items():
         lines.append(f"| `{recipe}` | {', '.join(f'`{name}`' for name in names)} |")
@@ -127,7 +128,8 @@ def rules_table(color: bool) -> str:
     for column in ("Code", "Name", "Severity", "Fix", "Summary"):
         table.add_column(column, overflow="fold")
     for meta in _metas():
-        table.add_row(meta.code, meta.name, meta.default_severity.label, "yes" if meta.fix_available else "-", meta.summary)
+        fix = "yes" if meta.fix_available else "-"
+        table.add_row(meta.code, meta.name, meta.default_severity.label, fix, meta.summary)
     return _rendered(table, color)
 
 
@@ -139,4 +141,5 @@ def render_rule(selector: str, color: bool) -> str | None:
         return None
     meta = rule_meta(rule)
     grading = f"\n\n**Grading**\n\n{GRADING}\n\n{cost_model_markdown(rule.category)}" if rule.category else ""
-    return _rendered(Markdown(f"# {meta.code} `{meta.name}` ({meta.default_severity.label})\n\n{meta.doc}{grading}"), color)
+    heading = f"# {meta.code} `{meta.name}` ({meta.default_severity.label})"
+    return _rendered(Markdown(f"{heading}\n\n{meta.doc}{grading}"), color)

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from asynclint.config import Config
-from asynclint.fixers.orchestrator import FixOutcome, fix_sources
 from asynclint.files import discover, display_path, real_files
+from asynclint.fixers.orchestrator import FixOutcome, fix_sources
 from asynclint.interrupts import Deferred, Interrupted, raise_on_stop
 from asynclint.io import remove_stale_temps
 from asynclint.model import FileError

@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from asynclint import fixers
-from asynclint.config import Config
-from asynclint.engine import SourceFile, check, summarize
 from asynclint.analysis.graph import ProjectGraph
 from asynclint.analysis.index.records import ModuleSummary
+from asynclint.config import Config
+from asynclint.engine import SourceFile, check, summarize
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.model import FileError, Result
 from asynclint.metadata import all_rule_meta
+from asynclint.model import FileError, Result
 
 
 def check_project(

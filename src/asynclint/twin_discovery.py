@@ -303,7 +303,9 @@ def _prefixed_methods(cls: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ..
     }
     if not pairs:
         return None
-    same = tuple(sorted(m for m, twin in pairs.items() if _params(methods[m].args) == _params(twin.args) and not _yields(twin)))
+    same = tuple(sorted(
+        m for m, twin in pairs.items() if _params(methods[m].args) == _params(twin.args) and not _yields(twin)
+    ))
     return tuple(sorted(pairs)), same
 
 
@@ -394,7 +396,8 @@ def twin_calls(twins: Iterable[DiscoveredTwin]) -> dict[str, TwinCall]:
     class, the constructor) whose twin was read to take the same parameters are rewritten."""
     return {
         twin.sync: TwinCall(
-            twin.kind, twin.sync, twin.twin, True, frozenset(twin.same_signature), frozenset(twin.local), source=twin.source
+            twin.kind, twin.sync, twin.twin, True, frozenset(twin.same_signature), frozenset(twin.local),
+            source=twin.source,
         )
         for twin in twins
     }

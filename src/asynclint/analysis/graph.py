@@ -78,7 +78,9 @@ class ProjectGraph(Resolution, HotSet, Uses):
             for key, stored in summary.injected:
                 self.injected[key] = stored if self.injected.get(key, stored) == stored else ""
             self.values.update((f"{summary.module}.{name}", type_) for name, type_ in summary.values)
-            self.built.update((f"{summary.module}.{name}", (summary.path, line, col)) for name, line, col in summary.built)
+            self.built.update(
+                (f"{summary.module}.{name}", (summary.path, line, col)) for name, line, col in summary.built
+            )
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)

@@ -118,7 +118,9 @@ class FixProject:
         if finding.facts.read:
             read = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)
             if not isinstance(read, cst.Attribute):
-                return Decline(f"no attribute read at {finding.line}:{finding.column} (the file changed since it was checked?)")
+                return Decline(
+                    f"no attribute read at {finding.line}:{finding.column} (the file changed since it was checked?)"
+                )
             return file, read
         call = file.call_at(finding.line, finding.column, finding.end_line, finding.end_column)
         if call is None:

@@ -293,7 +293,9 @@ def _consumed_later(project: FixProject, finding: Finding, site: Site) -> str:
     if function is None:
         return ""
     file, definition = function
-    decorators = {last_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in definition.decorators}
+    decorators = {
+        last_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) for d in definition.decorators
+    }
     if decorators & CONSUMED_LATER_DECORATORS:
         return "a context manager (its body runs when the `with` block is entered and left)"
     if is_generator(definition):

@@ -84,6 +84,10 @@ def entry(
     return BlockingApi(pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with, blocks_on)
 
 
-def reads(category: str, cost: str, fix: str | None, names: str, owner: str, *, source: str, twin: str = "") -> list[BlockingApi]:
+def reads(
+    category: str, cost: str, fix: str | None, names: str, owner: str, *, source: str, twin: str = ""
+) -> list[BlockingApi]:
     """One property entry (see :attr:`BlockingApi.read`) per space-separated attribute of ``owner``."""
-    return [BlockingApi(f"{owner}.{n}", category, cost, fix, source=source, twin=twin, read=True) for n in names.split()]
+    return [
+        BlockingApi(f"{owner}.{n}", category, cost, fix, source=source, twin=twin, read=True) for n in names.split()
+    ]

@@ -76,16 +76,19 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("http", "network", "async-client", _HTTP_VERBS, "httpx.Client."),
         *many("http", "network", "to-thread", "urlopen urlretrieve", "urllib.request."),
         *many("http", "network", "to-thread", "request urlopen", "urllib3."),
-        *many("http", "network", "to-thread", "request urlopen request_encode_url request_encode_body", "urllib3.PoolManager."),
+        *many("http", "network", "to-thread", "request urlopen request_encode_url request_encode_body",
+              "urllib3.PoolManager."),
         *many("http", "network", "to-thread", "request getresponse connect", "http.client.HTTPConnection."),
         *many("http", "network", "to-thread", "request getresponse connect", "http.client.HTTPSConnection."),
-        *many("http", "network", "to-thread", "create_connection getaddrinfo gethostbyname gethostbyaddr getfqdn", "socket."),
+        *many("http", "network", "to-thread", "create_connection getaddrinfo gethostbyname gethostbyaddr getfqdn",
+              "socket."),
         *many(
             "http", "network", "to-thread",
             "connect connect_ex accept recv recv_into recvfrom send sendall sendto makefile",
             "socket.socket.",
         ),
-        *many("http", "network", "to-thread", "connect connect_ex accept recv recv_into send sendall", "socket.create_connection."),
+        *many("http", "network", "to-thread", "connect connect_ex accept recv recv_into send sendall",
+              "socket.create_connection."),
         # --- sync LLM / model SDK clients ---------------------------------------------------
         BlockingApi("openai.OpenAI.**", "llm", "network", "async-client", _NOT_A_REQUEST),
         BlockingApi("openai.AzureOpenAI.**", "llm", "network", "async-client", _NOT_A_REQUEST),
@@ -116,7 +119,8 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("psycopg2.connect.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("pymysql.connect.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("mysql.connector.connect.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
-        *many("sdk", "network", "to-thread", "psycopg.connect psycopg2.connect pymysql.connect mysql.connector.connect"),
+        *many("sdk", "network", "to-thread",
+              "psycopg.connect psycopg2.connect pymysql.connect mysql.connector.connect"),
         # Opening a local SQLite file, closing it or rolling back a read-only transaction is
         # metadata-scale; queries and commits (an fsync) are not.
         BlockingApi("sqlite3.connect", "sdk", "disk-metadata", "to-thread"),
@@ -133,17 +137,20 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("google.cloud.storage.Bucket.**", "sdk", "network", "to-thread", _NOT_A_REQUEST | {"blob"}),
         BlockingApi("google.cloud.storage.Blob.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         # --- building clients per call ------------------------------------------------------
-        *many("client", "client-build", "hoist-client", "httpx.Client httpx.AsyncClient requests.Session requests.session"),
+        *many("client", "client-build", "hoist-client",
+              "httpx.Client httpx.AsyncClient requests.Session requests.session"),
         *many("client", "client-build", "hoist-client", "OpenAI AsyncOpenAI AzureOpenAI AsyncAzureOpenAI", "openai."),
         *many("client", "client-build", "hoist-client", "Anthropic AsyncAnthropic", "anthropic."),
         *many("client", "client-build", "hoist-client", "client resource", "boto3."),
         *many("client", "client-build", "hoist-client", "create_default_context SSLContext", "ssl."),
         # --- subprocesses -------------------------------------------------------------------
-        *many("subprocess", "child-process", "async-subprocess", "run call check_call check_output getoutput getstatusoutput", "subprocess."),
+        *many("subprocess", "child-process", "async-subprocess",
+              "run call check_call check_output getoutput getstatusoutput", "subprocess."),
         BlockingApi("subprocess.Popen", "subprocess", "process-start", "async-subprocess"),
         *many("subprocess", "child-process", "async-subprocess", "communicate wait", "subprocess.Popen."),
         *many("subprocess", "child-process", "async-subprocess", "system popen wait waitpid wait3 wait4 waitid", "os."),
-        *many("subprocess", "child-process", None, "spawnl spawnle spawnlp spawnlpe spawnv spawnve spawnvp spawnvpe", "os."),
+        *many("subprocess", "child-process", None, "spawnl spawnle spawnlp spawnlpe spawnv spawnve spawnvp spawnvpe",
+              "os."),
         BlockingApi("pty.spawn", "subprocess", "child-process", None),
         # --- open() and file objects --------------------------------------------------------
         *many("open", "disk-content", "to-thread", "builtins.open io.open codecs.open gzip.open bz2.open lzma.open"),
@@ -152,13 +159,15 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
             "read readline readlines write writelines flush truncate",
             "builtins.open.",
         ),
-        *many("open", "disk-content", "to-thread", "read readline readlines write writelines flush truncate", "io.open."),
+        *many("open", "disk-content", "to-thread", "read readline readlines write writelines flush truncate",
+              "io.open."),
         # --- pathlib ------------------------------------------------------------------------
-        *many("path", "disk-content", "to-thread", "read_text read_bytes write_text write_bytes open glob rglob walk copy move",
-               "pathlib.Path."),
-        *many("path", "disk-metadata", "to-thread", "mkdir rmdir unlink rename replace touch iterdir symlink_to hardlink_to chmod",
-               "pathlib.Path."),
-        *many("path", "disk-metadata", "to-thread", "exists is_file is_dir is_symlink stat lstat resolve samefile owner group", "pathlib.Path."),
+        *many("path", "disk-content", "to-thread",
+              "read_text read_bytes write_text write_bytes open glob rglob walk copy move", "pathlib.Path."),
+        *many("path", "disk-metadata", "to-thread",
+              "mkdir rmdir unlink rename replace touch iterdir symlink_to hardlink_to chmod", "pathlib.Path."),
+        *many("path", "disk-metadata", "to-thread",
+              "exists is_file is_dir is_symlink stat lstat resolve samefile owner group", "pathlib.Path."),
         # --- os / shutil / tempfile / glob ----------------------------------------------------
         *many("fs", "disk-content", "to-thread", "walk open read write fsync truncate", "os."),
         *many(
@@ -168,7 +177,8 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
             "os.",
         ),
         *many("fs", "disk-metadata", "to-thread", "stat lstat access", "os."),
-        *many("fs", "disk-metadata", "to-thread", "exists isfile isdir islink getsize getmtime getatime getctime realpath samefile", "os.path."),
+        *many("fs", "disk-metadata", "to-thread",
+              "exists isfile isdir islink getsize getmtime getatime getctime realpath samefile", "os.path."),
         *many(
             "fs", "disk-content", "to-thread",
             "rmtree copy copy2 copyfile copytree copyfileobj move make_archive unpack_archive",
@@ -177,13 +187,15 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("fs", "disk-metadata", "to-thread", "which disk_usage chown", "shutil."),
         # Creating a temporary file or directory is metadata; a TemporaryDirectory also deletes
         # the tree written into it when it is closed.
-        *many("fs", "disk-metadata", "to-thread", "mkdtemp mkstemp NamedTemporaryFile TemporaryFile SpooledTemporaryFile",
-               "tempfile."),
+        *many("fs", "disk-metadata", "to-thread",
+              "mkdtemp mkstemp NamedTemporaryFile TemporaryFile SpooledTemporaryFile", "tempfile."),
         BlockingApi("tempfile.TemporaryDirectory", "fs", "disk-content", "to-thread"),
         *many("fs", "disk-content", "to-thread", "glob iglob", "glob."),
         *many("fs", "disk-content", "to-thread", "tarfile.open zipfile.ZipFile shutil.unpack_archive"),
-        *many("fs", "disk-content", "to-thread", "extractall extract extractfile add addfile getmembers getnames", "tarfile.open."),
-        *many("fs", "disk-content", "to-thread", "extractall extract read write writestr namelist infolist open", "zipfile.ZipFile."),
+        *many("fs", "disk-content", "to-thread",
+              "extractall extract extractfile add addfile getmembers getnames", "tarfile.open."),
+        *many("fs", "disk-content", "to-thread",
+              "extractall extract read write writestr namelist infolist open", "zipfile.ZipFile."),
         # --- waiting for threads and processes --------------------------------------------------
         # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
         # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.
@@ -225,10 +237,12 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
             "base64.",
         ),
         *many("serialization", "payload-fast", "to-thread", "packb unpackb pack unpack dumps loads", "msgpack."),
-        *many("serialization", "payload", "to-thread", "safe_load load full_load safe_dump dump load_all safe_load_all", "yaml."),
+        *many("serialization", "payload", "to-thread",
+              "safe_load load full_load safe_dump dump load_all safe_load_all", "yaml."),
         *many("serialization", "payload-fast", "to-thread", "dumps loads", "orjson."),
         *many("serialization", "payload-fast", "to-thread", "dumps loads", "ujson."),
-        *many("serialization", "payload", "to-thread", "model_dump model_dump_json model_validate model_validate_json", "*."),
+        *many("serialization", "payload", "to-thread",
+              "model_dump model_dump_json model_validate model_validate_json", "*."),
         # --- CPU-heavy work -----------------------------------------------------------------
         # No recipe: they run in (or return) what a worker process does not have (NOT_PORTABLE).
         *many("cpu", "cpu-heavy", None, "exec eval compile", "builtins."),
@@ -316,7 +330,9 @@ RETURNS: dict[str, str] = {
     },
     **{
         f"{connect}.cursor()": connect
-        for connect in ("sqlite3.connect", "psycopg.connect", "psycopg2.connect", "pymysql.connect", "mysql.connector.connect")
+        for connect in (
+            "sqlite3.connect", "psycopg.connect", "psycopg2.connect", "pymysql.connect", "mysql.connector.connect"
+        )
     },
     "pinecone.Pinecone.Index()": "pinecone.Pinecone.Index",
     "pinecone.grpc.PineconeGRPC.Index()": "pinecone.grpc.PineconeGRPC.Index",

@@ -169,7 +169,9 @@ def describe_statement(evidence: str, sql: str | None) -> str:
     if sql is None:
         return "a statement built at run time: unbounded"
     first = " ".join(sql.split())[:40]
-    kind = {"lookup": "reads rows of one table by key", "trivial": "returns at once"}.get(evidence, "runs on the local database")
+    kind = {"lookup": "reads rows of one table by key", "trivial": "returns at once"}.get(
+        evidence, "runs on the local database"
+    )
     return f"`{first}`: {kind}"
 
 

@@ -33,6 +33,8 @@ ASYNC_ATTRIBUTES: frozenset[str] = frozenset({"aio"})
 _OPENAI = "source: pkg openai 3.57.0 openai/__init__.py"
 _ANTHROPIC = "source: pkg anthropic 2.14.0 anthropic/__init__.py"
 _LITELLM = "source: pkg litellm 1.110.2 litellm/main.py"
+#: The litellm calls that have an `a<name>` twin.
+_LITELLM_CALLS = "completion embedding text_completion image_generation transcription speech responses rerank"
 
 TWINS: dict[str, Twin] = {
     # --- HTTP --------------------------------------------------------------------------------
@@ -48,7 +50,7 @@ TWINS: dict[str, Twin] = {
     "anthropic.AnthropicVertex": Twin("`anthropic.AsyncAnthropicVertex` and await the call", _ANTHROPIC),
     **{
         f"litellm.{name}": Twin(f"`await litellm.a{name}(...)`", _LITELLM)
-        for name in "completion embedding text_completion image_generation transcription speech responses rerank".split()
+        for name in _LITELLM_CALLS.split()
     },
     "cohere.Client": Twin("`cohere.AsyncClient` and await the call", "source: pkg cohere 7.3.1 cohere/__init__.py"),
     "cohere.ClientV2": Twin("`cohere.AsyncClientV2` and await the call", "source: pkg cohere 7.3.1 cohere/__init__.py"),
@@ -159,7 +161,7 @@ TWIN_CALLS: dict[str, TwinCall] = {
         # --- `a`-prefixed functions ----------------------------------------------------------------
         *(
             TwinCall("prefix", f"litellm.{name}", f"litellm.a{name}", True, source=_LITELLM_A)
-            for name in "completion embedding text_completion image_generation transcription speech responses rerank".split()
+            for name in _LITELLM_CALLS.split()
         ),
         # --- `a`-prefixed methods ------------------------------------------------------------------
         *(
@@ -178,8 +180,8 @@ TWIN_CALLS: dict[str, TwinCall] = {
         # --- module pairs ------------------------------------------------------------------------------
         TwinCall("module", "redis.Redis", "redis.asyncio.Redis", True,
                  local=frozenset({"pipeline", "pubsub", "lock", "register_script", "monitor"}),
-                 source="https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html (the same commands, awaited;"
-                 " pipelines, pub/sub and locks are built locally and used differently)"),
+                 source="https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html "
+                 "(the same commands, awaited; pipelines, pub/sub and locks are built locally and used differently)"),
         # --- twins whose parameters differ: named in messages, never rewritten ---------------------------
         TwinCall("class", "pinecone.Pinecone", "pinecone.PineconeAsyncio", False,
                  differs="an async index is opened with `pc.IndexAsyncio(host=...)`, not `pc.Index(name)`",

@@ -199,7 +199,8 @@ def shown_path(filename: str) -> str:
         if found:
             return Path(tail).as_posix()
     try:
-        return Path(real).relative_to(Path.cwd().resolve()).as_posix()  # asynclint: ignore[blocking-path-io] (cached per file)
+        # asynclint: ignore[blocking-path-io] (cached per file)
+        return Path(real).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return Path(real).as_posix()
 

@@ -297,7 +297,9 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
     if result.settings_note:
         console.print(Text(f"note: {result.settings_note}; the ratios compare different loads", style="yellow"))
     table = Table(box=box.SIMPLE_HEAD)
-    columns: tuple[tuple[str, JustifyMethod], ...] = (("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left"))
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left")
+    )
     for column, justify in columns:
         table.add_column(column, justify=justify)
     verdicts = {True: Text("better", style="green"), False: Text("worse", style="red"), None: Text("")}

@@ -15,8 +15,8 @@ user message.
 
 ``python -m asynclint.profiler.fakeserver --port 0`` prints ``listening HOST PORT`` and serves
 until SIGTERM/SIGINT or until its standard input closes. ``FakeServer`` starts it in a session
-(and process group) of its own, so a Ctrl-C meant for the profiler does not reach it. With ``--parent-pid`` it also exits when
-that process dies, however it dies (``kill -9`` included): on Linux the kernel sends it SIGTERM
+(and process group) of its own, so a Ctrl-C meant for the profiler does not reach it. With ``--parent-pid``
+it also exits when that process dies, however it dies (``kill -9`` included): on Linux the kernel sends it SIGTERM
 (``PR_SET_PDEATHSIG``), and everywhere it notices its parent changed within a second. Its stdin
 is a pipe whose write end only the profiler holds: children the profiled code forks close their
 copy, so they cannot keep the server alive either.

@@ -32,8 +32,9 @@ padding:0 16px;background:#fbfbfd}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #dde;padding-bottom:4px}
 .dim{color:#667}.warn{color:#9a5b00}.bad{color:#b3261e;font-weight:600}.good{color:#1b7f3b;font-weight:600}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{padding:4px 8px;border-bottom:1px solid #e6e6ee;
-text-align:left;vertical-align:top}td code{overflow-wrap:anywhere}th{background:#f0f1f6;font-weight:600}td.n,th.n{text-align:right;
-font-variant-numeric:tabular-nums;white-space:nowrap}code{font:12px ui-monospace,Menlo,Consolas,monospace}
+text-align:left;vertical-align:top}td code{overflow-wrap:anywhere}th{background:#f0f1f6;font-weight:600}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+code{font:12px ui-monospace,Menlo,Consolas,monospace}
 .bar{display:inline-block;height:10px;background:#5b7bd5;vertical-align:middle;margin-right:6px}
 td code.loc{overflow-wrap:normal;word-break:normal}
 td:first-child{max-width:250px}td:last-child{min-width:130px}.chain{font-size:12px;color:#556}summary{font-size:12px;color:#556;cursor:pointer}.sev-critical{color:#b3261e;font-weight:700}.sev-high{color:#c4421a;font-weight:600}
@@ -58,7 +59,8 @@ def _location(path: str, line: Any) -> str:
     """``path:line`` as code, a long path shortened in the middle: its start says where, its end
     which file; the whole path in the tooltip. A narrow column wraps it only after a ``/``
     (``<wbr>``; the ``loc`` style breaks no name), never inside a file name or before ``:line``."""
-    shown = path if len(path) <= PATH_CHARS else f"{path[:PATH_CHARS // 3]}…{path[-(PATH_CHARS - PATH_CHARS // 3 - 1):]}"
+    head, tail = PATH_CHARS // 3, PATH_CHARS - PATH_CHARS // 3 - 1
+    shown = path if len(path) <= PATH_CHARS else f"{path[:head]}…{path[-tail:]}"
     title = f' title="{_e(path)}:{_e(line)}"' if shown != path else ""
     return f'<code class="loc"{title}>{_e(shown).replace("/", "/<wbr>")}:{_e(line)}</code>'
 
@@ -218,7 +220,8 @@ def sites_table(doc: dict) -> str:
         where = _location(site["path"], site["line"])
         if site.get("inner"):
             inner = site["inner"]
-            where += f'<div class="chain">inside {_e(inner["function"])}, {_location(inner["path"], inner["line"])}</div>'
+            inner_at = _location(inner["path"], inner["line"])
+            where += f'<div class="chain">inside {_e(inner["function"])}, {inner_at}</div>'
         callers = [f'<div class="chain">← {_e(c["function"])} {_location(c["path"], c["line"])}</div>'
                    for c in site.get("chain") or []]
         chain = "".join(callers[:SHOWN_CALLERS])

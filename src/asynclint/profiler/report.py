@@ -189,7 +189,9 @@ def shorten_left(text: str, width: int) -> str:
     return text if len(text) <= width else "…" + text[len(text) - width + 1:]
 
 
-def fill_table(table: Table, columns: Sequence[tuple[str, JustifyMethod]], rows: Sequence[Sequence[str | Text]]) -> None:
+def fill_table(
+    table: Table, columns: Sequence[tuple[str, JustifyMethod]], rows: Sequence[Sequence[str | Text]]
+) -> None:
     """Add ``columns`` (header, justify) and ``rows``, every cell at its full width: numbers and
     verdicts are the point of these tables, so rich may never cut or wrap them. Callers shorten
     the one free-text column (a path) beforehand."""
@@ -238,7 +240,8 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
         f"{concurrency}, after {s.warmup} unmeasured warm-up rollouts", style="dim"))
     server = f"model latency {s.latency_ms:g} ms · seed {s.seed} · " if facts.fake_server else ""
     console.print(Text(
-        f"{server}heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms · sampler {a.method} · loop {s.loop}",
+        f"{server}heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms"
+        f" · sampler {a.method} · loop {s.loop}",
         style="dim"))
     for note in a.notes:
         console.print(Text(f"note: {note}", style="yellow"))

@@ -19,15 +19,30 @@ from typing import Any, TypeVar
 
 from asynclint.model import Finding
 from asynclint.profiler.attribution import (
-    GC, HOST, THREAD, USER, analyze, file_cause, loop_part, root_prefixes, stall_owners,
+    GC,
+    HOST,
+    THREAD,
+    USER,
+    analyze,
+    file_cause,
+    loop_part,
+    root_prefixes,
+    stall_owners,
 )
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
 from asynclint.profiler.targets import (
-    INTERRUPTED, TIMED_OUT, LoadPlan, RunOutcome, Stop, Target, canonical, default_rollouts, resolve,
+    INTERRUPTED,
+    TIMED_OUT,
+    LoadPlan,
+    RunOutcome,
+    Stop,
+    Target,
+    canonical,
+    default_rollouts,
+    resolve,
 )
-
 
 #: Seconds a run with --duration waits for the rollouts in flight before cancelling them, unless
 #: --timeout says otherwise.

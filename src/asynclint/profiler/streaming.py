@@ -17,7 +17,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from asynclint.profiler.attribution import (
-    CAUSES, HISTOGRAM_EDGES_MS, Analysis, LagStats, SiteStats, StallView, histogram_labels,
+    CAUSES,
+    HISTOGRAM_EDGES_MS,
+    Analysis,
+    LagStats,
+    SiteStats,
+    StallView,
+    histogram_labels,
 )
 from asynclint.profiler.monitor import Stall
 

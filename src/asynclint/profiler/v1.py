@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from asynclint.profiler.targets import (
-    FAKE_API_KEY, MODEL_NAME, EnvironmentTarget, LoadPlan, RolloutError, RunOutcome, TargetError, _error_text, drive,
+    FAKE_API_KEY,
+    MODEL_NAME,
+    EnvironmentTarget,
+    LoadPlan,
+    RolloutError,
+    RunOutcome,
+    TargetError,
+    _error_text,
+    drive,
 )
 
 #: The variable the model client config reads its key from (verifiers reads keys by variable name).

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
-
 from dataclasses import asdict
+from typing import Any
 
 from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation, Result
 

@@ -43,4 +43,7 @@ class AsyncUpdateToolArgs(DefinitionRule):
     name = "async-update-tool-args"
     default_severity = Severity.CRITICAL
     requirement = "sync"
-    message = "{hook} `{function}` is `async def`, but verifiers v0 calls it without awaiting: the tool arguments are never updated"
+    message = (
+        "{hook} `{function}` is `async def`, but verifiers v0 calls it without awaiting: "
+        "the tool arguments are never updated"
+    )

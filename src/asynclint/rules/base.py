@@ -137,7 +137,9 @@ class BlockingCallRule(Rule):
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         passed = ctx.passed_payload(key, site)
         cost = cost_of(api, site.payload, frequency, ctx.model(api, target), site.statement, passed)
-        candidate = Candidate(site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost)
+        candidate = Candidate(
+            site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost
+        )
         cost_name = self.cost(candidate)
         if entry is not None and cost_name == "payload-unknown":
             # Inside installed code, a payload nothing sizes is the library's own bookkeeping (a

@@ -16,7 +16,13 @@ from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import payload_evidence
 from asynclint.knowledge.frameworks import (
-    HandedClient, Hook, SyncMethod, client_holder, framework_class, root_awaited, sync_method,
+    HandedClient,
+    Hook,
+    SyncMethod,
+    client_holder,
+    framework_class,
+    root_awaited,
+    sync_method,
 )
 from asynclint.model import Severity
 from asynclint.suppressions import covering_at, mentions, naming
@@ -328,7 +334,8 @@ class CheckContext:
                 if ref.function is not None:
                     keys = [(position, ref.function)]
                 else:
-                    keys = graph.functions_denoted(ref.target if ref.self_ref is None else graph.resolve_self(*ref.self_ref))
+                    denoted = ref.target if ref.self_ref is None else graph.resolve_self(*ref.self_ref)
+                    keys = graph.functions_denoted(denoted)
                 for function in keys:
                     found.setdefault(function, []).extend(h for h in handed if h not in found.get(function, []))
         return found

@@ -22,7 +22,8 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
     if facts.library:
         through = f", through {facts.library}" if facts.library != facts.entered_library else ""
         text = f"inside `{facts.entered}` ({facts.entered_library}{through}): {text}"
-    elif facts.twin and not facts.handed_through:  # inside a library, the twin of what it calls is not the project's fix
+    elif facts.twin and not facts.handed_through:
+        # (Inside a library, the twin of what it calls is not the project's fix.)
         text += f"; use {facts.twin}"
     if facts.sync_method:
         distribution = facts.sync_in.partition(" ")[0]

@@ -46,4 +46,7 @@ class SyncV1Hook(DefinitionRule):
     name = "sync-v1-hook"
     default_severity = Severity.CRITICAL
     requirement = "async"
-    message = "{hook} `{function}` is a plain `def`: verifiers v1 awaits it, so it fails after running its body on the event loop"
+    message = (
+        "{hook} `{function}` is a plain `def`: verifiers v1 awaits it, "
+        "so it fails after running its body on the event loop"
+    )

@@ -219,9 +219,9 @@ def payload_of(
 
     Shapes: ``literal`` (a constant or a display of constants), ``display`` (a display of
     names: ``word`` lists them), ``item`` (``messages[-1]``: one element of ``word``), ``read``
-    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` / ``key`` / ``call`` (``word`` is the
-    name, attribute, string key or called function that says what it is), ``each`` (a loop
-    variable: every item of ``word`` in turn, as much as the whole over the loop), ``""``
+    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` /
+    ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
+    ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop), ``""``
     unknown. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
     arg = receiver if receiver is not None else node.args[0] if node.args else (
         node.keywords[0].value if node.keywords and node.keywords[0].arg else None
@@ -339,7 +339,12 @@ def _constant(node: ast.expr | None) -> str | None:
 def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
     """(parameter, ``repr`` of its default) for the parameters whose default is a constant."""
     positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    # The defaults belong to the last positional parameters; kw_defaults has one entry (or None) per
+    # keyword-only parameter, so both pairs of sequences have equal lengths by construction.
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
     return tuple((arg.arg, text) for arg, default in pairs if (text := _constant(default)) is not None)
 
 

@@ -114,7 +114,11 @@ class Expressions:
             name, self_ref = value.name, None
         else:
             return
-        if call.self_ref is not None and call.self_ref[1] == (SUPER, "__init__") and isinstance(value, (Inst, Sym, SelfRef)):
+        if (
+            call.self_ref is not None
+            and call.self_ref[1] == (SUPER, "__init__")
+            and isinstance(value, (Inst, Sym, SelfRef))
+        ):
             self._set_class_attr(call.self_ref[0], HANDOFF_ATTRIBUTES[keyword.arg or ""], value)
         index = len(self.handoffs)
         self._built[id(call_node)] = (*self._built.get(id(call_node), ()), index)

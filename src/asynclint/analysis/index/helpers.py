@@ -100,7 +100,11 @@ def exported_name(value: Sym | SelfRef | Inst) -> str | None:
 
 def may_be_project(target: str | None) -> bool:
     """Could this call target be a project function (whose parameters its arguments type)?"""
-    return target is not None and target.partition(".")[0] not in STDLIB_ROOTS and not target.startswith((PASSED, PARAM))
+    return (
+        target is not None
+        and target.partition(".")[0] not in STDLIB_ROOTS
+        and not target.startswith((PASSED, PARAM))
+    )
 
 
 def vague(value: Value) -> bool:

@@ -53,7 +53,8 @@ class CallSite:
     kept: bool = False  # stored on ``self`` or in a global under a condition: built lazily, once
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
     kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
-    #: (shape, word) of the payload a serializer or copier is given: see :func:`asynclint.analysis.index.argfacts.payload_of`.
+    #: (shape, word) of the payload a serializer or copier is given:
+    #: see :func:`asynclint.analysis.index.argfacts.payload_of`.
     payload: tuple[str, str] = ("", "")
     #: The payload is (every item of) a parameter of the enclosing function still holding what
     #: the caller passed: its name says what it is only if the callers' values say so too.

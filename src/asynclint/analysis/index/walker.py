@@ -130,7 +130,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
             public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
             injected=tuple(sorted(self.injected.items())),
             built=tuple(sorted(
-                (name, *site) for name, site in module_frame.built.items() if isinstance(module_frame.bindings.get(name), Inst)
+                (name, *site)
+                for name, site in module_frame.built.items()
+                if isinstance(module_frame.bindings.get(name), Inst)
             )),
         )
 

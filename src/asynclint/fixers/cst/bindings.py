@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import Assignment, BaseAssignment, BuiltinAssignment, ExpressionContext, GlobalScope, ImportAssignment
+from libcst.metadata import (
+    Assignment,
+    BaseAssignment,
+    BuiltinAssignment,
+    ExpressionContext,
+    GlobalScope,
+    ImportAssignment,
+)
 
 from asynclint.fixers.cst.parsed import ParsedFile, alias_name
 from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES

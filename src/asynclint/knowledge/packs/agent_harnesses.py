@@ -75,7 +75,8 @@ APIS: tuple[BlockingApi, ...] = (
     entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
     entry("agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment", "serialization",
           "payload-whole", "to-thread", frozenset(),
-          f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py (environment.yaml formatted, yaml.safe_load, model_validate)"),
+          f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py "
+          "(environment.yaml formatted, yaml.safe_load, model_validate)"),
     entry("agentdojo.attacks.attack_registry.load_attack", "serialization", "payload-whole", "to-thread", frozenset(),
           f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (BaseAttack.__init__: get_injection_vector_defaults parses "
           "injection_vectors.yaml)"),

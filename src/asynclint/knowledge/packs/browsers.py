@@ -114,7 +114,8 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     # ``driver.switch_to`` is a local object; its methods send commands, as do an alert's.
     entry(f"{_SWITCH_TO}.**", "browser", "network", "to-thread", frozenset(),
-          f"{_SELENIUM} selenium/webdriver/remote/switch_to.py (every method calls self._driver.execute)", SELENIUM_TWIN),
+          f"{_SELENIUM} selenium/webdriver/remote/switch_to.py (every method calls self._driver.execute)",
+          SELENIUM_TWIN),
     entry(f"{_ALERT}.**", "browser", "network", "to-thread", frozenset(),
           f"{_SELENIUM} selenium/webdriver/common/alert.py (every method calls self.driver.execute)", SELENIUM_TWIN),
     # --- Selenium properties that are round trips (read, not called) -----------------------------
@@ -145,7 +146,8 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     # ``with page.expect_navigation() as info: ...`` then ``info.value``: waits for the event.
     *reads("browser", "network", None, "value", _EVENT_INFO,
-           source="source: pkg playwright 1.65.2 playwright/_impl/_sync_base.py (EventInfo.value calls wait_for_future)",
+           source="source: pkg playwright 1.65.2 playwright/_impl/_sync_base.py "
+           "(EventInfo.value calls wait_for_future)",
            twin=PLAYWRIGHT_TWIN),
 )
 
@@ -178,7 +180,10 @@ RETURNS: dict[str, str] = {
     f"{_PW}.BrowserContext.new_page()": f"{_PW}.Page",
     **{f"{_PW}.{owner}.{method}()": f"{_PW}.Locator"
        for owner in ("Page", "Frame", "Locator", "FrameLocator") for method in _PW_LOCATORS - {"frame_locator"}},
-    **{f"{_PW}.{owner}.frame_locator()": f"{_PW}.FrameLocator" for owner in ("Page", "Frame", "Locator", "FrameLocator")},
+    **{
+        f"{_PW}.{owner}.frame_locator()": f"{_PW}.FrameLocator"
+        for owner in ("Page", "Frame", "Locator", "FrameLocator")
+    },
     **{f"{_PW}.{owner}.{method}()": f"{_PW}.ElementHandle"
        for owner in ("Page", "Frame", "ElementHandle") for method in ("query_selector", "wait_for_selector")},
     f"{_PW}.Page.query_selector_all()": f"{_PW}.ElementHandle",
@@ -193,7 +198,11 @@ ITEMS: dict[str, str] = {
 }
 
 ENTER_RETURNS: dict[str, str] = {
-    **{f"{_PW}.{owner}.{method}()": _EVENT_INFO for owner, methods in _PW_EXPECTS.items() for method in methods.split()},
+    **{
+        f"{_PW}.{owner}.{method}()": _EVENT_INFO
+        for owner, methods in _PW_EXPECTS.items()
+        for method in methods.split()
+    },
     f"{_PW}.sync_playwright": f"{_PW}.Playwright",
     f"{_PW}.sync_playwright.__enter__": f"{_PW}.Playwright",
 }

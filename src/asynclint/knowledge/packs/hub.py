@@ -14,13 +14,16 @@ from __future__ import annotations
 from asynclint.knowledge.api import BlockingApi, entry, many
 
 _DATASETS = "source: pkg datasets 5.2.0 datasets/load.py (load_dataset -> api.dataset_info unless HF_HUB_OFFLINE)"
-_HUB = "source: pkg huggingface_hub 2.4.0 huggingface_hub/__init__.py, file_download.py, _snapshot_download.py, hf_api.py"
+_HUB = (
+    "source: pkg huggingface_hub 2.4.0 huggingface_hub/__init__.py, file_download.py, _snapshot_download.py, hf_api.py"
+)
 _NLTK = "source: pkg nltk 3.10.4 nltk/downloader.py (download = _downloader.download)"
 #: HfApi methods that only build a URL or read local settings.
 _HF_LOCAL = frozenset({"get_token_permission", "hf_hub_url"})
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("http", "network", "to-thread", "load_dataset load_dataset_builder get_dataset_config_names get_dataset_split_names",
+    *many("http", "network", "to-thread",
+          "load_dataset load_dataset_builder get_dataset_config_names get_dataset_split_names",
           "datasets.", source=_DATASETS),
     entry("datasets.load_from_disk", "fs", "disk-content", "to-thread", frozenset(),
                 "source: pkg datasets 5.2.0 datasets/load.py (load_from_disk reads and maps Arrow files)"),

@@ -28,7 +28,10 @@ from asynclint.knowledge.api import BlockingApi, entry
 
 _CORE = "source: pkg langchain-core 1.8.4"
 _CORE_03 = "source: pkg langchain-core 0.3.86"
-_CLASSIC = "source: pkg langchain-classic 1.0.8 langchain_classic/chains/base.py; pkg langchain 0.3.30 langchain/chains/base.py"
+_CLASSIC = (
+    "source: pkg langchain-classic 1.0.8 langchain_classic/chains/base.py; "
+    "pkg langchain 0.3.30 langchain/chains/base.py"
+)
 
 CHAT = "langchain_core.language_models.BaseChatModel"
 LLM = "langchain_core.language_models.BaseLLM"
@@ -46,7 +49,9 @@ def _twin_phrase(method: str) -> str:
 
 
 #: Interface -> (category, cost, {method: source}).
-_RUNNABLE = {m: f"{_CORE} langchain_core/runnables/base.py (Runnable.{m} / a{m})" for m in ("invoke", "batch", "stream")}
+_RUNNABLE = {
+    m: f"{_CORE} langchain_core/runnables/base.py (Runnable.{m} / a{m})" for m in ("invoke", "batch", "stream")
+}
 _MODEL = {
     **_RUNNABLE,
     **{m: f"{_CORE} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m})"

@@ -17,5 +17,6 @@ APIS: tuple[BlockingApi, ...] = (
     entry("multiprocessing.Pool", "subprocess", "process-start", None, frozenset(), _POOL),
     entry("multiprocessing.Pool.terminate", "wait", "thread-wait", None, frozenset(), _POOL),
     # A thread pool starts threads (cheap), but its map/apply wait like a process pool's.
-    *many("wait", "thread-wait", "to-thread", "map starmap apply join", "multiprocessing.pool.ThreadPool.", source=_POOL),
+    *many("wait", "thread-wait", "to-thread", "map starmap apply join", "multiprocessing.pool.ThreadPool.",
+          source=_POOL),
 )

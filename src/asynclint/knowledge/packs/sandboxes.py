@@ -26,11 +26,13 @@ _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox
 APIS: tuple[BlockingApi, ...] = (
     # --- Modal ------------------------------------------------------------------------------
     entry("modal.Sandbox.**", "sdk", "network", "to-thread", _BUFFERED,
-                f"{_MODAL} modal/sandbox/_sandbox.py (create, from_id, exec, wait, terminate, ... are async under synchronicity)",
+                f"{_MODAL} modal/sandbox/_sandbox.py "
+                "(create, from_id, exec, wait, terminate, ... are async under synchronicity)",
                 MODAL_TWIN),
     entry("modal.container_process.ContainerProcess.**", "sdk", "network", "to-thread", _BUFFERED,
                 f"{_MODAL} modal/container_process.py", MODAL_TWIN),
-    entry("modal.App.lookup", "sdk", "network", "to-thread", frozenset(), f"{_MODAL} modal/app.py (async def lookup)", MODAL_TWIN),
+    entry("modal.App.lookup", "sdk", "network", "to-thread", frozenset(), f"{_MODAL} modal/app.py (async def lookup)",
+          MODAL_TWIN),
     *(
         entry(f"modal.{cls}.**", "sdk", "network", "to-thread", _MODAL_LAZY, f"{_MODAL} modal/{module}", MODAL_TWIN)
         for cls, module in (
@@ -57,7 +59,11 @@ APIS: tuple[BlockingApi, ...] = (
     *(
         entry(f"{prefix}.{cls}.**", "sdk", "network", "to-thread", frozenset({"clear_auth_cache"}), source,
                     f"`{prefix}.Async{cls}` and await the call")
-        for prefix, source in (("prime_sandboxes", _PRIME), ("prime_cli.api.sandbox", "https://pypi.org/project/prime-cli/ (prime_cli.api.sandbox before prime-sandboxes split out)"))
+        for prefix, source in (
+            ("prime_sandboxes", _PRIME),
+            ("prime_cli.api.sandbox",
+             "https://pypi.org/project/prime-cli/ (prime_cli.api.sandbox before prime-sandboxes split out)"),
+        )
         for cls in ("SandboxClient",)
     ),
     entry("prime_sandboxes.APIClient.**", "sdk", "network", "to-thread", frozenset(), _PRIME,

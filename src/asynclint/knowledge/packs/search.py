@@ -29,7 +29,8 @@ _SERPAPI_REQUESTS = (
 APIS: tuple[BlockingApi, ...] = (
     # ``wrap`` wraps an OpenAI client locally; everything else is a request (sub-clients too:
     # ``exa.websets.create(...)``, ``exa.research...``).
-    entry("exa_py.Exa.**", "sdk", "network", "to-thread", frozenset({"wrap"}), _EXA, "`exa_py.AsyncExa` and await the call"),
+    entry("exa_py.Exa.**", "sdk", "network", "to-thread", frozenset({"wrap"}), _EXA,
+          "`exa_py.AsyncExa` and await the call"),
     entry("tavily.TavilyClient.**", "sdk", "network", "to-thread", frozenset({"close"}), _TAVILY,
                 "`tavily.AsyncTavilyClient` and await the call"),
     entry("tavily.TavilyHybridClient.**", "sdk", "network", "to-thread", frozenset(),
@@ -37,7 +38,9 @@ APIS: tuple[BlockingApi, ...] = (
     *(
         api
         for engine in _SERPAPI_ENGINES
-        for api in many("sdk", "network", "to-thread", _SERPAPI_REQUESTS, f"serpapi.{engine}.", source=_SERPAPI, twin=SERPAPI_TWIN)
+        for api in many(
+            "sdk", "network", "to-thread", _SERPAPI_REQUESTS, f"serpapi.{engine}.", source=_SERPAPI, twin=SERPAPI_TWIN
+        )
     ),
     # The ``serpapi`` package (serpapi-python): module-level search() and Client.search().
     *many("sdk", "network", "to-thread", "search search_archive account locations", "serpapi.",

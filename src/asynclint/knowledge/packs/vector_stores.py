@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, entry, many
 
-_FAISS = "https://github.com/facebookresearch/faiss/wiki/Getting-started (Index.add/search; SWIG wrappers release the GIL)"
+_FAISS = (
+    "https://github.com/facebookresearch/faiss/wiki/Getting-started (Index.add/search; SWIG wrappers release the GIL)"
+)
 _LANCEDB = "source: pkg lancedb 0.40.0 lancedb/__init__.py (connect, connect_async), db.py, table.py, query.py"
 LANCEDB_TWIN = "`await lancedb.connect_async(...)` (an `AsyncConnection`: await `open_table`, `add`, `query`...)"
 
@@ -52,8 +54,9 @@ _CHROMA_EMBEDS = {
 }
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("cpu", "cpu-heavy", "to-thread", "search add add_with_ids train range_search search_and_reconstruct reconstruct_n "
-          "remove_ids", "faiss.Index.", source=_FAISS),
+    *many("cpu", "cpu-heavy", "to-thread",
+          "search add add_with_ids train range_search search_and_reconstruct reconstruct_n remove_ids",
+          "faiss.Index.", source=_FAISS),
     *many("cpu", "cpu-heavy", "to-thread", "normalize_L2 knn kmeans_clustering", "faiss.", source=_FAISS),
     *many("fs", "disk-content", "to-thread", "read_index write_index", "faiss.", source=_FAISS),
     entry("lancedb.connect", "sdk", "local-store", "to-thread", frozenset(), _LANCEDB, LANCEDB_TWIN),

@@ -14,10 +14,10 @@ import pytest
 from conftest import EXAMPLES, findings, run, run_process, write
 
 from asynclint import runner
+from asynclint.analysis.index.records import ModuleSummary
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
-from asynclint.analysis.index.records import ModuleSummary
 from asynclint.model import Finding
 from asynclint.runner import run_check
 

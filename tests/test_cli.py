@@ -15,7 +15,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import ASYNCLINT, DATA, EXAMPLES, findings, run, run_process, write
 
 HOT = """\

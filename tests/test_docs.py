@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import check_text
 
 from asynclint.docs import README_END, README_START, rules_markdown, rules_summary_table
 from asynclint.rules import ALL_RULES
-from conftest import check_text
 
 ROOT = Path(__file__).parent.parent
 REGENERATE = "regenerate with `asynclint rules --format markdown > docs/rules.md`"

@@ -18,15 +18,15 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from conftest import check_text
 
 from asynclint import fixers
 from asynclint.config import Config
 from asynclint.engine import SourceFile
-from asynclint.pipeline import check_sources
 from asynclint.fixers.base import Decline, Edit, Fix
 from asynclint.fixers.orchestrator import FixOutcome, finding_key, fix_sources
 from asynclint.model import Severity
-from conftest import check_text
+from asynclint.pipeline import check_sources
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RECIPES = FIXTURES / "fixers"

@@ -13,12 +13,12 @@ import types
 from pathlib import Path
 
 import pytest
+from conftest import check_text
 
 from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.fixers.orchestrator import fix_sources
 from asynclint.model import Severity
-from conftest import check_text
 
 RECIPES = Path(__file__).parent / "fixtures" / "fixers"
 EXAMPLE = Path(__file__).parent.parent / "examples" / "wiki_qa"

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, run, run_process, write
 
 HOT = """\

@@ -34,8 +34,7 @@ import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from asynclint.config import Config
 from asynclint.engine import SourceFile

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import Expectation, check_text, expect_comments, expectations
 
 from asynclint.config import Config
 from asynclint.model import Finding
 from asynclint.rules import ALL_RULES
-from conftest import Expectation, check_text, expect_comments, expectations
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

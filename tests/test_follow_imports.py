@@ -16,8 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import expectations
-from conftest import run as run_cli
+from conftest import expectations, run as run_cli
 
 from asynclint.config import Config, ConfigError, load
 from asynclint.model import ChainLink, Result

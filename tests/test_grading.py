@@ -8,11 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import check_text
 
 from asynclint import baseline
 from asynclint.config import Config
 from asynclint.engine import SourceFile
-from asynclint.pipeline import check_sources
 from asynclint.grading import FREQUENCY_WORDS, grade
 from asynclint.knowledge.blocking import BUILTIN_APIS
 from asynclint.knowledge.costs import (
@@ -24,8 +24,8 @@ from asynclint.knowledge.costs import (
     statement_evidence,
 )
 from asynclint.model import Severity
+from asynclint.pipeline import check_sources
 from asynclint.rules import ALL_RULES, phrasing
-from conftest import check_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

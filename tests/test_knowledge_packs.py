@@ -6,13 +6,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import check_text
 
 from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES, RECIPES, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.packs import PACK_APIS, PACK_RETURNS, PACKS
 from asynclint.knowledge.twins import TWINS, twin_of
 from asynclint.rules import BY_CATEGORY
-from conftest import check_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from timing import code_ms, held_a_cpu, held_time_ms, measure
 
 from asynclint.profiler.attribution import USER, SiteStats
+from asynclint.profiler.live import watch
 from asynclint.profiler.monitor import LoopMonitor, MonitorError
 from asynclint.profiler.report import Settings
 from asynclint.profiler.session import profile
-from asynclint.profiler.live import watch
-from timing import code_ms, held_a_cpu, held_time_ms, measure
 
 pytestmark = [pytest.mark.timing, pytest.mark.slow]
 

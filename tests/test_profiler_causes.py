@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
+from timing import given_a_cpu, held_ms, measure
 
 from asynclint.profiler.attribution import OTHER_THREAD, THREAD, UNSEEN, USER
 from asynclint.profiler.monitor import signal_available
 from asynclint.profiler.report import Settings
 from asynclint.profiler.session import profile
-from timing import given_a_cpu, held_ms, measure
 
 CONTENTION = Path(__file__).parent / "data" / "profiler" / "contention.py"
 

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 import re
 import signal
 import stat
 import subprocess
+import textwrap
 import time
 from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import ASYNCLINT, PROFILE_SCHEMA, QUICK, WORKLOAD, profile_json, run, run_process
 
 

@@ -122,7 +122,7 @@ def test_watch_does_not_call_a_suppressed_line_a_blind_spot():
 @needs_signal
 @pytest.mark.timing
 def test_a_long_stall_on_one_line_keeps_few_samples_and_all_its_time():
-    from asynclint.profiler.attribution import HOST, analyze
+    from asynclint.profiler.attribution import analyze
 
     class Looking(LoopMonitor):
         """Remembers what the loop thread did before each look (the verdict merging compares)."""

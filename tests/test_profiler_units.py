@@ -12,7 +12,18 @@ import pytest
 
 from asynclint.model import Finding, Severity
 from asynclint.profiler.attribution import (
-    GC, LIBRARY, PROFILER, RUNTIME, THREAD, UNSEEN, USER, FindingIndex, Frame, analyze, classify, percentile,
+    GC,
+    LIBRARY,
+    PROFILER,
+    RUNTIME,
+    THREAD,
+    UNSEEN,
+    USER,
+    FindingIndex,
+    Frame,
+    analyze,
+    classify,
+    percentile,
 )
 from asynclint.profiler.compare import (
     CompareError,
@@ -24,7 +35,15 @@ from asynclint.profiler.compare import (
     site_change_verdict,
 )
 from asynclint.profiler.monitor import (
-    BLOCKED, GIL_WAIT, HOST_WAIT, RAN, Clocks, Recording, Sample, Stall, interval_verdict,
+    BLOCKED,
+    GIL_WAIT,
+    HOST_WAIT,
+    RAN,
+    Clocks,
+    Recording,
+    Sample,
+    Stall,
+    interval_verdict,
 )
 from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary, render_json, render_rich
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import EXAMPLES, run, run_process
 from timing import code_ms, measure
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import run, write
 
 from asynclint.config import ConfigError
 from asynclint.project import configure, project_root
 from asynclint.runner import run_check
-from conftest import run, write
 
 DATA = Path(__file__).parent / "data"
 SLEEPER = "import time\n\n\nasync def poll():\n    time.sleep(1)\n"

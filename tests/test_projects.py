@@ -33,17 +33,16 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import expectations
-from conftest import run as run_cli
+from conftest import expectations, run as run_cli
 
 from asynclint import baseline
 from asynclint.config import Config
 from asynclint.engine import SourceFile
-from asynclint.pipeline import check_sources
 from asynclint.files import module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.libraries import Installed, pinned, project_versions
 from asynclint.model import ChainLink, Finding, RelatedLocation, Result
+from asynclint.pipeline import check_sources
 from asynclint.report.json_report import render_json
 from asynclint.report.sarif import render_sarif
 from asynclint.runner import PARALLEL_THRESHOLD, run_check

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from conftest import ASYNCLINT, EXAMPLES
 
 README = Path(__file__).parent.parent / "README.md"

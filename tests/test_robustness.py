@@ -9,11 +9,11 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from conftest import check_text
 
 from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.pipeline import check_sources
-from conftest import check_text
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPUS = sorted(

@@ -9,12 +9,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import run, write
 
-from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache, atomic_write, remove_stale_temps, write_output
 from asynclint.cache import refusal
+from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache, atomic_write, remove_stale_temps, write_output
 from asynclint.runner import CACHE_DIR
 from asynclint.twin_discovery import DiscoveredTwin, TwinCache
-from conftest import run, write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 FIXED = "import asyncio\n\n\nasync def setup_state(state):\n    await asyncio.sleep(1)\n    return state\n"

@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ASYNCLINT, EXAMPLES, run, write
 
 import asynclint.io
 import asynclint.runner
 import asynclint.writer
 from asynclint.io import TEMP_SUFFIX
-from conftest import ASYNCLINT, EXAMPLES, run, write
 
 HOT = "import time\n\n\nasync def setup_state(state):\n    time.sleep(1)\n    return state\n"
 FIXED = "import asyncio\n\n\nasync def setup_state(state):\n    await asyncio.sleep(1)\n    return state\n"

@@ -926,7 +926,11 @@ def test_the_report_adds_up_in_the_original_line_numbers(tmp_path: Path):
     placed = outcome.as_checked([left.finding for left in outcome.left])
     assert len(fixed) + len(placed) + len(outcome.resolved) == len(outcome.checked)
     assert {(f.line, f.code) for f in [*fixed, *placed, *outcome.resolved]} == checked
-    moved = [(f.line, left.finding.line) for f, left in zip(placed, outcome.left) if f.line != left.finding.line]
+    moved = [
+        (f.line, left.finding.line)
+        for f, left in zip(placed, outcome.left, strict=False)
+        if f.line != left.finding.line
+    ]
     assert moved, "the fixture should leave a finding below a fix that adds lines"
     report = render_fix_report(outcome, [], {})
     for original, now in moved:
@@ -1063,7 +1067,11 @@ def test_requests_calls_go_through_one_shared_async_client_only_when_spelled_ali
     ("source", "line", "reason"),
     [
         ("import time\n\n\nasync def a(asyncio):\n    time.sleep(asyncio)\n", 5, "`asyncio` is a parameter (line 4)"),
-        ("import time\n\nasyncio = None\n\n\nasync def a(x):\n    time.sleep(x)\n", 7, "a module-level variable (line 3)"),
+        (
+            "import time\n\nasyncio = None\n\n\nasync def a(x):\n    time.sleep(x)\n",
+            7,
+            "a module-level variable (line 3)",
+        ),
         ("import time\n\n\nasync def a(xs):\n    return [time.sleep(0) for asyncio in xs]\n", 5, "a local variable"),
     ],
     ids=["parameter", "module-level", "comprehension"],
@@ -1081,7 +1089,10 @@ def test_a_module_name_that_means_something_else_is_not_captured(source: str, li
 
 
 def test_a_module_imported_under_a_condition_is_imported_for_real():
-    source = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import asyncio\nimport time\n\n\nasync def a(x):\n    time.sleep(x)\n"
+    source = (
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import asyncio\n"
+        "import time\n\n\nasync def a(x):\n    time.sleep(x)\n"
+    )
     fixed = fix_text(Path("snippet.py"), source).texts["snippet.py"]
     assert fixed.startswith("import asyncio\nfrom typing import TYPE_CHECKING\n") and "await asyncio.sleep(x)" in fixed
 
@@ -1193,9 +1204,13 @@ def test_twin_call_declines_say_why():
     assert reasons["streamed"] == ["the call streams: the twin's stream is iterated with `async for`"]
     # A `stream` call only makes a generator: no recipe, the twin (`astream`) is named in the message.
     assert [outcome.applicable for outcome in by_function["streamed_method"]] == [False]
-    assert reasons["in_a_generator"] == ["the call is inside a generator expression (an `await` there would make it async)"]
+    assert reasons["in_a_generator"] == [
+        "the call is inside a generator expression (an `await` there would make it async)"
+    ]
     assert reasons["iterated"] == ["the call's result is iterated: the twin's is iterated with `async for`"]
-    assert reasons["as_a_context_manager"] == ["the call's result is a context manager: the twin's is entered with `async with`"]
+    assert reasons["as_a_context_manager"] == [
+        "the call's result is a context manager: the twin's is entered with `async with`"
+    ]
     assert all(r.startswith("`pinecone.PineconeAsyncio` takes other arguments than `pinecone.Pinecone`: an async index")
                for r in reasons["parameters_differ"]) and len(reasons["parameters_differ"]) == 2
     assert reasons["_exec_in"] == ["the call is not written in `async def`, where its twin could be awaited"] * 2
@@ -1223,7 +1238,12 @@ def test_discovered_twins_are_rewritten_only_where_the_parameters_read_match():
 
 def test_twin_call_is_tried_only_with_unsafe_fixes_and_only_for_calls_with_a_twin():
     assert fixers.candidates("to-thread", True, twin=True) == ("twin-call", "with-block", "to-thread")
-    assert fixers.candidates("async-client", True, twin=True) == ("async-client", "twin-call", "with-block", "to-thread")
+    assert fixers.candidates("async-client", True, twin=True) == (
+        "async-client",
+        "twin-call",
+        "with-block",
+        "to-thread",
+    )
     assert fixers.candidates("to-thread", False, twin=True) == ("with-block", "to-thread")
     assert "twin-call" not in fixers.candidates("to-thread", True, twin=False)
     outcome = fix_text(RECIPES / "twin_calls.py", (RECIPES / "twin_calls.py").read_text(encoding="utf-8"), unsafe=False)

@@ -208,7 +208,10 @@ def programs(draw) -> Program:
                 f"class C_{index}:\n    marker = {index}\n\n{_indent(function.replace('(a, ', '(self, a, ', 1))}\n"
             )
         functions.append(function)
-    head = "import contextlib\nimport copy\nimport json\nimport os\nimport shutil\nimport subprocess\nimport time\n\nimport sympy\n"
+    head = (
+        "import contextlib\nimport copy\nimport json\nimport os\nimport shutil\nimport subprocess\nimport time\n"
+        "\nimport sympy\n"
+    )
     if aliased:
         head = "import asyncio as aio\n" + head
     if rebinds_asyncio:
@@ -333,7 +336,7 @@ def test_fixed_programs_compile_stay_fixed_and_change_only_the_offenders(program
     assert not (changed := _unchanged_outside_edits(program.text, result)), f"changed outside the edits: {changed}"
     checked_lines = {finding.line for finding in outcome.checked}
     fixed = [applied.finding for applied in outcome.applied]  # as check reported them
-    left = dict(zip(outcome.as_checked([item.finding for item in outcome.left]), outcome.left))
+    left = dict(zip(outcome.as_checked([item.finding for item in outcome.left]), outcome.left, strict=True))
     for offender in program.offenders:
         line = program.lines[offender.key]
         assert line in checked_lines, f"offender {offender} on line {line} was not reported"

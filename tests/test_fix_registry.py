@@ -39,7 +39,9 @@ def test_a_spec_is_read_up_to_the_next_statement_and_a_module_without_one_is_no_
         '    FixerSpec("two", False, "does two", function="fix_two"),\n)\n\n\ndef fix(finding, project):\n    pass\n'
     )
     one, two = _declared(source)
-    assert one == FixerSpec("one", True, "does one thing", answers=("to-thread",), placements=("direct", "helper", "root"))
+    assert one == FixerSpec(
+        "one", True, "does one thing", answers=("to-thread",), placements=("direct", "helper", "root")
+    )
     assert two == FixerSpec("two", False, "does two", function="fix_two")
     assert _declared('"""Not a recipe: SPEC is only mentioned."""\n    SPEC = 1\n') == ()
 

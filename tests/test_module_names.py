@@ -95,7 +95,9 @@ def test_a_top_level_name_in_two_roots_is_told_apart_and_imports_prefer_the_own_
     })
     names = module_names(paths)
     assert names[tmp_path / "envs/a/utils.py"].module == "utils@a"
-    assert names[tmp_path / "envs/b/utils/io.py"] == ModuleName("utils@b.io", "utils@b", (("main", "main@b"), ("utils", "utils@b")))
+    assert names[tmp_path / "envs/b/utils/io.py"] == ModuleName(
+        "utils@b.io", "utils@b", (("main", "main@b"), ("utils", "utils@b"))
+    )
     assert dict(names[tmp_path / "envs/a/main.py"].imports) == {"main": "main@a", "utils": "utils@a"}
     assert dict(names[tmp_path / "envs/c/other.py"].imports)["utils"] == "utils@a"
     assert dict(names[tmp_path / "envs/a/sub/script.py"].imports)["utils"] == "utils@a"

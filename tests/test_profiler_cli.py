@@ -42,7 +42,9 @@ def test_uvloop_runs_the_target_and_the_report_says_so(workdir: Path):
     source = (workdir / "workload.py").read_text().splitlines()
     sleep_line = next(n for n, text in enumerate(source, 1) if text.endswith("# stall: sleep"))
     assert ("workload.py", sleep_line) in {(s["path"], s["line"]) for s in report["sites"] if s["cause"] == "user"}
-    rich = run_process("profile", "workload.py:clean", "--loop", "uvloop", "--rollouts", "8", "--warmup", "0", cwd=workdir)
+    rich = run_process(
+        "profile", "workload.py:clean", "--loop", "uvloop", "--rollouts", "8", "--warmup", "0", cwd=workdir
+    )
     assert rich.returncode == 0 and "sampler signal · loop uvloop" in rich.stdout, rich.stdout
     # Compared with a run on asyncio's loop, the comparison says the runs differ in their loop.
     profile_json(workdir, "workload.py:stalls", "asyncio.json")
@@ -101,7 +103,9 @@ def test_failing_rollouts_are_outputs_and_exit_1(workdir: Path):
 
 
 def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
-    result = run_process("profile", "workload.py:exits", "--rollouts", "6", "--warmup", "0", "--format", "json", cwd=workdir)
+    result = run_process(
+        "profile", "workload.py:exits", "--rollouts", "6", "--warmup", "0", "--format", "json", cwd=workdir
+    )
     assert result.returncode == 1, result.stderr
     report = json.loads(result.stdout)
     assert report["run"]["errors"] == 1 and report["outputs"]["values"][3] == {"error": "SystemExit: 3"}
@@ -167,7 +171,9 @@ def test_a_rollout_that_never_ends_is_cancelled_at_the_timeout_and_counted(workd
     report = json.loads(result.stdout)
     assert report["run"]["timed_out"] == 1 and report["settings"]["timeout_s"] == 0.8
     assert report["outputs"]["values"][3] == {"error": "timed out: still running at --timeout (0.8 s)"}
-    rich = run_process("profile", "workload.py:hangs", "--duration", "0.2", "--timeout", "0.5", "--warmup", "0", cwd=workdir)
+    rich = run_process(
+        "profile", "workload.py:hangs", "--duration", "0.2", "--timeout", "0.5", "--warmup", "0", cwd=workdir
+    )
     assert "1 rollouts timed out: still running at --timeout (0.5 s), cancelled" in rich.stdout
 
 

@@ -147,7 +147,7 @@ def test_a_long_stall_on_one_line_keeps_few_samples_and_all_its_time():
     (stall,) = [stall for stall in recording.stalls if stall.duration >= 0.25]
     # Alike looks (same line, same verdict) merged into one sample: never more samples than runs
     # of equal verdicts.
-    runs = 1 + sum(1 for before, after in zip(looks, looks[1:]) if before != after)
+    runs = 1 + sum(1 for before, after in zip(looks, looks[1:], strict=False) if before != after)
     assert len(looks) >= 20 and len(stall.samples) <= runs + 4, (len(stall.samples), runs, len(looks))
     # All of its time is charged to the line, on a loaded machine too: there the thread, woken by
     # each signal, waits for a CPU to run the handler, a wait the signal caused, not the host

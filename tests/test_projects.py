@@ -72,7 +72,9 @@ def load_sources(project: Path) -> list[SourceFile]:
 
 def run(project: Path, sources: list[SourceFile] | None = None) -> Result:
     # The framework's version comes from the project's pins, as the runner reads it (judges_old).
-    config = Config(root=project, framework_versions=project_versions(project / "pyproject.toml", VERSIONED_DISTRIBUTIONS, None))
+    config = Config(
+        root=project, framework_versions=project_versions(project / "pyproject.toml", VERSIONED_DISTRIBUTIONS, None)
+    )
     result = check_sources(load_sources(project) if sources is None else sources, config)
     assert not result.errors, result.errors
     return result
@@ -106,7 +108,9 @@ def line_of(path: str, needle: str) -> int:
 
 def finding_at(result: Result, path: str, line: int, code: str) -> Finding:
     found = [f for f in result.findings if (f.path, f.line, f.code) == (path, line, code)]
-    assert len(found) == 1, f"want one {code} at {path}:{line}, got {[entry(f) for f in result.findings if f.path == path]}"
+    assert len(found) == 1, (
+        f"want one {code} at {path}:{line}, got {[entry(f) for f in result.findings if f.path == path]}"
+    )
     return found[0]
 
 
@@ -117,8 +121,16 @@ V1 = PROJECTS / "v1_env"
 
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
-        "asyncio_app", "judges_env", "judges_old", "registrations_env", "rewards_threaded", "side_envs", "v0_env", "v1_env",
-        "v1_tools", "values_env",
+        "asyncio_app",
+        "judges_env",
+        "judges_old",
+        "registrations_env",
+        "rewards_threaded",
+        "side_envs",
+        "v0_env",
+        "v1_env",
+        "v1_tools",
+        "values_env",
     ]
 
 
@@ -289,9 +301,16 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged_by_bound"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "GradingRubric.correct"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "by_name"): ("reward function", "judge_client"),
-    ("judges_old/judges_old/rubrics.py", "StrictRubric.strict"): ("sync reward function", "verifiers 0.1.2", ">= 0.1.3"),
+    ("judges_old/judges_old/rubrics.py", "StrictRubric.strict"): (
+        "sync reward function",
+        "verifiers 0.1.2",
+        ">= 0.1.3",
+    ),
     ("judges_old/judges_old/env.py", "load_environment.<locals>.judged"): ("sync reward function", "verifiers 0.1.2"),
-    ("judges_old/judges_old/env.py", "load_environment.<locals>.judged_handed"): ("sync reward function", "judge_client"),
+    ("judges_old/judges_old/env.py", "load_environment.<locals>.judged_handed"): (
+        "sync reward function",
+        "judge_client",
+    ),
     ("values_env/values_env/judges.py", "StrictJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
@@ -317,7 +336,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         ("reward function", "parser callable"),
     ),
     ("registrations_env/registrations_env/parsers.py", "JsonParser.get_format_reward_func.<locals>.format_reward"): (
-        "reward function", "group",
+        "reward function",
+        "group",
     ),
     ("registrations_env/registrations_env/rewards.py", "listed_reward"): ("reward function", "group"),
     ("registrations_env/registrations_env/rewards.py", "factory_reward"): ("reward function", "group"),
@@ -326,7 +346,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("registrations_env/registrations_env/rewards.py", "augmented_reward"): ("reward function", "group"),
     ("registrations_env/registrations_env/rewards.py", "moded_reward"): ("reward function", "group"),
     ("registrations_env/registrations_env/rewards.py", "make_reward.<locals>.keyed_reward"): (
-        "reward function", "group",
+        "reward function",
+        "group",
     ),
     ("registrations_env/registrations_env/rewards.py", "web_search"): ("tool call",),
     ("registrations_env/registrations_env/rewards.py", "run_shell"): ("tool call",),
@@ -465,7 +486,8 @@ def test_cli_parallel_indexing_gives_the_same_json(tmp_path: Path) -> None:
     (padding / "__init__.py").write_text('"""Trivial modules: enough files for parallel indexing."""\n')
     for number in range(60):
         (padding / f"pad_{number:02d}.py").write_text(
-            f'"""Padding module {number}."""\n\nVALUE = {number}\n\n\ndef value_{number:02d}() -> int:\n    return VALUE\n'
+            f'"""Padding module {number}."""\n\nVALUE = {number}\n\n\n'
+            f"def value_{number:02d}() -> int:\n    return VALUE\n"
         )
     assert len(list(project.rglob("*.py"))) >= PARALLEL_THRESHOLD
     outputs = []
@@ -528,7 +550,10 @@ def test_related_places_in_json_and_sarif() -> None:
     (finding,) = [f for f in document["findings"] if (f["path"], f["line"]) == (JE_ENV, line)]
     built = line_of(JE_CLIENTS, "JUDGE = OpenAI()")
     handed = line_of(JE_ENV, "through_client = vf.JudgeRubric(")
-    assert finding["facts"]["built_at"] == f"{JE_CLIENTS}:{built}" and finding["facts"]["handed_at"] == f"{JE_ENV}:{handed}"
+    assert (
+        finding["facts"]["built_at"] == f"{JE_CLIENTS}:{built}"
+        and finding["facts"]["handed_at"] == f"{JE_ENV}:{handed}"
+    )
     assert finding["related"] == [
         {"path": JE_CLIENTS, "line": built, "column": None, "message": BUILT},
         {"path": JE_ENV, "line": handed, "column": None, "message": HANDED},
@@ -582,7 +607,9 @@ HANDED_SYNC = [("env.py", 24), ("rubrics.py", 13)]
 HANDED_NONE = ("env.py", 20)
 
 
-@pytest.mark.parametrize("versions", [(("verifiers", "0.1.3"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.3", "0.3.1", "unknown"])
+@pytest.mark.parametrize(
+    "versions", [(("verifiers", "0.1.3"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.3", "0.3.1", "unknown"]
+)
 def test_an_async_judge_blocks_only_through_a_sync_client_handed_to_it(versions) -> None:
     """Near miss of judges_old: from verifiers 0.1.3 on (or when the version is not known) ``judge``
     awaits its client, so only the rubrics handed a sync ``OpenAI()`` block (the default is async)."""
@@ -619,7 +646,9 @@ REWARDS_THREADED = PROJECTS / "rewards_threaded"
 RT_REWARDS = "rewards_threaded/rewards_threaded/rewards.py"
 
 
-@pytest.mark.parametrize("versions", [(("verifiers", "0.1.2"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.2", "0.3.1", "unknown"])
+@pytest.mark.parametrize(
+    "versions", [(("verifiers", "0.1.2"),), (("verifiers", "0.3.1"),), ()], ids=["0.1.2", "0.3.1", "unknown"]
+)
 def test_rewards_run_on_the_loop_from_verifiers_0_1_2_on(versions) -> None:
     """Near miss of rewards_threaded (pinned 0.1.1, where nothing only a reward reaches is
     reported): the same code with 0.1.2 or later, or with the version unknown, calls its sync
@@ -677,7 +706,9 @@ def test_a_pin_wins_over_what_is_installed(tmp_path: Path) -> None:
     (site / "verifiers-0.1.2.dist-info" / "top_level.txt").write_text("verifiers\n")
     installed = Installed([str(site)], ())
     assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["Verifiers[all] == 0.3.1 ; python_version >= \'3.10\'"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\ndependencies = ["Verifiers[all] == 0.3.1 ; python_version >= \'3.10\'"]\n'
+    )
     assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.3.1"),)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["verifiers>=0.1,<0.1.3"]\n')
     assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)

@@ -80,7 +80,9 @@ def test_a_fifo_planted_as_a_cache_file_does_not_hang_check(tmp_path: Path):
 def test_a_symlinked_libraries_directory_is_refused(tmp_path: Path, victim: Path):
     (tmp_path / CACHE_DIR).mkdir()
     (tmp_path / CACHE_DIR / "libraries").symlink_to(victim)
-    assert refusal(tmp_path / CACHE_DIR) == f"{tmp_path / CACHE_DIR / 'libraries'} is a symbolic link: not used as a cache"
+    assert (
+        refusal(tmp_path / CACHE_DIR) == f"{tmp_path / CACHE_DIR / 'libraries'} is a symbolic link: not used as a cache"
+    )
     twin = DiscoveredTwin("syncsdk.Client", "syncsdk.AsyncClient", "class", ("get",), (), "discovered: x")
     cache = TwinCache(tmp_path, CACHE_DIR, "libraries")
     cache.put("syncsdk", "1.0", [twin])

@@ -89,7 +89,9 @@ TRIALS = [(signal.SIGTERM, "start"), (signal.SIGTERM, 1), (signal.SIGTERM, 2), (
 
 
 def _snapshot(tree: Path) -> dict[str, tuple[int, bytes]]:
-    return {str(p.relative_to(tree)): (p.lstat().st_ino, p.read_bytes()) for p in sorted(tree.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(tree)): (p.lstat().st_ino, p.read_bytes()) for p in sorted(tree.rglob("*")) if p.is_file()
+    }
 
 
 def _replaced(tree: Path, before: dict[str, tuple[int, bytes]]) -> int:
@@ -131,7 +133,7 @@ def test_a_storm_of_stop_signals_leaves_every_file_old_or_new(tmp_path):
     # All at once: the runs are slower on a loaded machine, which moves where the signals land,
     # never what must hold. The last tree is fixed without a signal: the reference.
     threads = [threading.Thread(target=_trial, args=(tree, *trial, out))
-               for tree, trial, out in zip(trees, TRIALS, outcomes)]
+               for tree, trial, out in zip(trees, TRIALS, outcomes, strict=False)]  # trees[-1]: the reference
     threads.append(threading.Thread(target=_trial, args=(trees[-1], signal.SIGTERM, None, outcomes[-1])))
     for thread in threads:
         thread.start()
@@ -141,7 +143,7 @@ def test_a_storm_of_stop_signals_leaves_every_file_old_or_new(tmp_path):
     assert outcomes[-1]["code"] in (0, 1), outcomes[-1]["stderr"]
     fixable = {name for name, (_, data) in original.items() if reference[name] != data}
     assert len(fixable) >= 3
-    for tree, (signum, when), outcome in zip(trees, TRIALS, outcomes):
+    for tree, (signum, when), outcome in zip(trees, TRIALS, outcomes, strict=False):
         after = {name: data for name, (_, data) in _snapshot(tree).items()}
         context = f"{signal.Signals(signum).name} at {when}: exit {outcome['code']}\n{outcome['stderr']}"
         # Deep mode may keep what it read of installed packages in the cache directory; any

@@ -88,7 +88,9 @@ def test_discovered_entries_flag_the_sync_api_only():
 
 
 def test_curated_entries_win_over_discovered_ones():
-    twin = twin_discovery.DiscoveredTwin("exa_py.Exa", "exa_py.AsyncExa", "class", ("search",), ("wrap",), "discovered: x")
+    twin = twin_discovery.DiscoveredTwin(
+        "exa_py.Exa", "exa_py.AsyncExa", "class", ("search",), ("wrap",), "discovered: x"
+    )
     catalogue = with_discovered(Catalogue(), [twin])
     assert catalogue.get("exa_py.Exa.**").source.startswith("source: pkg exa-py")
     assert discovered_apis([]) == () and with_discovered(Catalogue(), []).fingerprint == Catalogue().fingerprint
@@ -118,7 +120,10 @@ def test_a_corrupt_cache_file_is_a_cold_start(installed, tmp_path):
 
 
 def test_imported_packages_are_read_from_import_lines(installed):
-    texts = ["import syncsdk\nfrom kvstore.asyncio import Store\n", "    from aiolib import Sandbox  # lazy\nimport json\n"]
+    texts = [
+        "import syncsdk\nfrom kvstore.asyncio import Store\n",
+        "    from aiolib import Sandbox  # lazy\nimport json\n",
+    ]
     assert imported_packages(texts, installed) == {"syncsdk", "kvstore", "aiolib"}
 
 

@@ -17,6 +17,7 @@ from asynclint import runner
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
+from asynclint.files import module_names as files_module_names
 from asynclint.index import ModuleSummary
 from asynclint.model import Finding
 from asynclint.runner import run_check
@@ -340,3 +341,43 @@ def test_the_configurations_walk_is_the_checks_walk(tmp_path: Path, monkeypatch)
     assert project.files == discover(["."], project.config)
     assert [f.relative_to(tmp_path).as_posix() for f in project.files] == ["a/x.py", "b/v.py"]
     assert load_project(["a"]).files is None  # the root was not walked as asked: run_check walks "a"
+
+
+def test_the_projects_own_names_are_the_last_runs_only_for_the_same_layout(tmp_path: Path, monkeypatch):
+    # Deep mode's key depends on which top-level names are the project's own; a warm run takes them
+    # from the last run while the files, and which directories hold an __init__.py, are the same.
+    # (env/sub/ beside the top-level module env/tool.py is its namespace package: sub.helper.)
+    write(tmp_path, {"env/tool.py": "x = 1\n", "env/sub/helper.py": "y = 1\n"})
+    config = Config(root=tmp_path, extend_exclude=("__init__.py",))
+    asked: list[list[str]] = []
+    real = runner._installed
+    monkeypatch.setattr(runner, "_installed", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
+    named = []
+    monkeypatch.setattr(runner, "module_names", lambda *a: named.append(1) or files_module_names(*a))
+
+    def check() -> list[str]:
+        run_check([str(tmp_path)], config, jobs=1, search_path=[])
+        return asked[-1]
+
+    assert check() == ["sub", "tool"]
+    assert check() == ["sub", "tool"] and len(named) == 1  # nothing changed: no module named again
+    (tmp_path / "env" / "__init__.py").write_text("")  # excluded, so not one of the files: still a package
+    assert check() == ["env"] and len(named) == 2
+    (tmp_path / "env" / "more.py").write_text("z = 1\n")
+    assert check() == ["env"] and len(named) == 3
+    (tmp_path / "env" / "__init__.py").unlink()
+    assert check() == ["more", "sub", "tool"] and len(named) == 4
+    assert check() == ["more", "sub", "tool"] and len(named) == 4
+
+
+def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
+    from asynclint.cache import LayoutCache
+
+    write(tmp_path, {"a.py": "x = 1\n"})
+    files = [tmp_path / "a.py"]
+    layout = LayoutCache(tmp_path / CACHE_DIR, tmp_path, [str(tmp_path)])
+    layout.store(files, {tmp_path: False}, ["a"])
+    assert layout.lookup(files) == ["a"]
+    assert layout.lookup([*files, tmp_path / "b.py"]) is None
+    layout.file.write_text('{"schema": 1, "files": 3}')
+    assert layout.lookup(files) is None

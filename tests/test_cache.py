@@ -248,6 +248,8 @@ def test_cache_dir_and_clean(tmp_path: Path):
     assert list(elsewhere.glob("results-*.json")) and list(elsewhere.glob("summaries-*.jsonl"))
     by_env = run("check", "proj", cwd=tmp_path, env={"ASYNCLINT_CACHE_DIR": str(elsewhere)})
     assert by_env.stdout == first.stdout and not (tmp_path / CACHE_DIR).exists()
+    run("check", "--follow-imports", "--cache-dir", str(elsewhere), "proj", cwd=tmp_path)
+    assert list(elsewhere.glob("layout-*.json"))  # deep mode's record of the project's own names
 
     cleaned = run("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
     assert cleaned.returncode == 0 and "removed" in cleaned.stderr

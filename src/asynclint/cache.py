@@ -312,7 +312,7 @@ def read_lines(file: Path) -> list[str]:
 
 #: What ``asynclint clean`` removes from a cache directory: only names asynclint writes there,
 #: so that ``--cache-dir`` pointing somewhere shared never loses anything else.
-_OURS = ("summaries-*", "results-*", ".tmp-*", f"*{TEMP_SUFFIX}")
+_OURS = ("summaries-*", "results-*", "layout-*", ".tmp-*", f"*{TEMP_SUFFIX}")
 _OURS_IN_LIBRARIES = ("*.json", "*.jsonl", "*.pickle", ".tmp-*", f"*{TEMP_SUFFIX}")
 
 

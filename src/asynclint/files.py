@@ -6,7 +6,6 @@ import functools
 import io
 import os
 import re
-import subprocess
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -213,6 +212,8 @@ def repository_excludes(root: Path) -> tuple[_Patterns, ...]:
 
 def _git(root: Path, *args: str) -> str:
     """One line of git's answer in ``root``; ``""`` without git or an answer."""
+    import subprocess  # here: a tree outside git (and a warm run's import time) does without it
+
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):

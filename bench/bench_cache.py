@@ -219,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(root / CACHE_DIR, fresh / CACHE_DIR)
         home = scratch / "new-home"
         env = {**environment, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
-        restored = timed([*asynclint, "check", "--format", "concise", "-o", str(scratch / "fresh.txt"), "."], fresh, env)
+        restored = timed(
+            [*asynclint, "check", "--format", "concise", "-o", str(scratch / "fresh.txt"), "."], fresh, env
+        )
         again = timed([*asynclint, "check", "--format", "concise", "-o", str(scratch / "fresh.txt"), "."], fresh, env)
 
         print()

@@ -18,6 +18,7 @@ from asynclint.analysis.index.records import ModuleSummary
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
+from asynclint.files import module_names as files_module_names
 from asynclint.model import Finding
 from asynclint.runner import run_check
 
@@ -83,12 +84,21 @@ def test_unchanged_files_reuse_the_last_result_without_reading_them(tmp_path: Pa
     # One file changed: checked again, the others' summaries reused, the result right.
     env = tmp_path / "examples" / "wiki_qa" / "env.py"
     text = env.read_text()
-    env.write_text(text.replace("async def fetch_page(title: str) -> str:\n", "async def fetch_page(title: str) -> str:\n    time.sleep(0.1)\n"))
+    env.write_text(
+        text.replace(
+            "async def fetch_page(title: str) -> str:\n",
+            "async def fetch_page(title: str) -> str:\n    time.sleep(0.1)\n",
+        )
+    )
     assert env.read_text() != text
     indexed, read = [], []
     real_index, real_read = runner.index, runner.read_sources
-    monkeypatch.setattr(runner, "index", lambda sources, *a: indexed.extend(s.path for s in sources) or real_index(sources, *a))
-    monkeypatch.setattr(runner, "read_sources", lambda files, *a: read.extend(f.name for f in files) or real_read(files, *a))
+    monkeypatch.setattr(
+        runner, "index", lambda sources, *a: indexed.extend(s.path for s in sources) or real_index(sources, *a)
+    )
+    monkeypatch.setattr(
+        runner, "read_sources", lambda files, *a: read.extend(f.name for f in files) or real_read(files, *a)
+    )
     changed = run_check(["examples"], config, jobs=1)
     assert indexed == ["examples/wiki_qa/env.py"]
     assert read == ["env.py"]  # the others' summaries found by their recorded digests
@@ -103,10 +113,15 @@ def test_unchanged_files_reuse_the_last_result_without_reading_them(tmp_path: Pa
 
 
 def test_suppressions_in_files_not_read_again_still_hold(tmp_path: Path, monkeypatch):
-    write(tmp_path, {
-        "proj/a.py": "import time\n\nasync def f():\n    time.sleep(1)\n",
-        "proj/b.py": "import time\n\nasync def g():\n    time.sleep(1)  # asynclint: ignore[ASL101]\n    time.sleep(2)\n",
-    })
+    write(
+        tmp_path,
+        {
+            "proj/a.py": "import time\n\nasync def f():\n    time.sleep(1)\n",
+            "proj/b.py": (
+                "import time\n\nasync def g():\n    time.sleep(1)  # asynclint: ignore[ASL101]\n    time.sleep(2)\n"
+            ),
+        },
+    )
     monkeypatch.chdir(tmp_path)
     config = Config(root=tmp_path)
     first = run_check(["proj"], config)
@@ -247,6 +262,8 @@ def test_cache_dir_and_clean(tmp_path: Path):
     assert list(elsewhere.glob("results-*.json")) and list(elsewhere.glob("summaries-*.jsonl"))
     by_env = run("check", "proj", cwd=tmp_path, env={"ASYNCLINT_CACHE_DIR": str(elsewhere)})
     assert by_env.stdout == first.stdout and not (tmp_path / CACHE_DIR).exists()
+    run("check", "--follow-imports", "--cache-dir", str(elsewhere), "proj", cwd=tmp_path)
+    assert list(elsewhere.glob("layout-*.json"))  # deep mode's record of the project's own names
 
     cleaned = run_process("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
     assert cleaned.returncode == 0 and "removed" in cleaned.stderr
@@ -340,3 +357,43 @@ def test_the_configurations_walk_is_the_checks_walk(tmp_path: Path, monkeypatch)
     assert project.files == discover(["."], project.config)
     assert [f.relative_to(tmp_path).as_posix() for f in project.files] == ["a/x.py", "b/v.py"]
     assert load_project(["a"]).files is None  # the root was not walked as asked: run_check walks "a"
+
+
+def test_the_projects_own_names_are_the_last_runs_only_for_the_same_layout(tmp_path: Path, monkeypatch):
+    # Deep mode's key depends on which top-level names are the project's own; a warm run takes them
+    # from the last run while the files, and which directories hold an __init__.py, are the same.
+    # (env/sub/ beside the top-level module env/tool.py is its namespace package: sub.helper.)
+    write(tmp_path, {"env/tool.py": "x = 1\n", "env/sub/helper.py": "y = 1\n"})
+    config = Config(root=tmp_path, extend_exclude=("__init__.py",))
+    asked: list[list[str]] = []
+    real = runner._installed
+    monkeypatch.setattr(runner, "_installed", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
+    named = []
+    monkeypatch.setattr(runner, "module_names", lambda *a: named.append(1) or files_module_names(*a))
+
+    def check() -> list[str]:
+        run_check([str(tmp_path)], config, jobs=1, search_path=[])
+        return asked[-1]
+
+    assert check() == ["sub", "tool"]
+    assert check() == ["sub", "tool"] and len(named) == 1  # nothing changed: no module named again
+    (tmp_path / "env" / "__init__.py").write_text("")  # excluded, so not one of the files: still a package
+    assert check() == ["env"] and len(named) == 2
+    (tmp_path / "env" / "more.py").write_text("z = 1\n")
+    assert check() == ["env"] and len(named) == 3
+    (tmp_path / "env" / "__init__.py").unlink()
+    assert check() == ["more", "sub", "tool"] and len(named) == 4
+    assert check() == ["more", "sub", "tool"] and len(named) == 4
+
+
+def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
+    from asynclint.cache import LayoutCache
+
+    write(tmp_path, {"a.py": "x = 1\n"})
+    files = [tmp_path / "a.py"]
+    layout = LayoutCache(tmp_path / CACHE_DIR, tmp_path, [str(tmp_path)])
+    layout.store(files, {tmp_path: False}, ["a"])
+    assert layout.lookup(files) == ["a"]
+    assert layout.lookup([*files, tmp_path / "b.py"]) is None
+    layout.file.write_text('{"schema": 1, "files": 3}')
+    assert layout.lookup(files) is None

@@ -408,7 +408,9 @@ def test_sarif_output_validates_against_the_2_1_0_schema(tmp_path: Path):
 def test_github_annotations(project: Path):
     result = run("check", "--format", "github", "pkg/hot.py", cwd=project)
     lines = result.stdout.strip().splitlines()
-    assert lines[0].startswith("::error file=pkg/hot.py,line=7,col=5,endLine=7,endColumn=18,title=ASL101 (blocking-sleep)::")
+    assert lines[0].startswith(
+        "::error file=pkg/hot.py,line=7,col=5,endLine=7,endColumn=18,title=ASL101 (blocking-sleep)::"
+    )
     assert lines[-1].startswith("::notice file=pkg/hot.py,line=12,")
 
 

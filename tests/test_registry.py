@@ -33,4 +33,6 @@ def test_reading_a_configuration_imports_no_analysis(tmp_path):
         "print(sorted(m for m in sys.modules if m.startswith('asynclint.')))"
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert "asynclint.rules" not in loaded and not any(m.startswith("asynclint.analysis") for m in ast.literal_eval(loaded))
+    assert "asynclint.rules" not in loaded and not any(
+        m.startswith("asynclint.analysis") for m in ast.literal_eval(loaded)
+    )

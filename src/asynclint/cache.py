@@ -105,7 +105,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
         def fixed(value):
             if type(value) is not list or len(value) != len(parts):
                 _fail(value)
-            return tuple([part(x) for part, x in zip(parts, value)])
+            return tuple([part(x) for part, x in zip(parts, value, strict=True)])
 
         return fixed
     raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
@@ -205,7 +205,10 @@ def _plain(value: object) -> object:
             raise TypeError(f"cannot cache a {type(value).__name__}")
         required, defaults = _defaults(type(value))
         shape = _FIELD_NAMES[type(value)] = (
-            tuple(field.name for field in dataclasses.fields(value)), len(required), (*[object()] * len(required), *defaults))
+            tuple(field.name for field in dataclasses.fields(value)),
+            len(required),
+            (*[object()] * len(required), *defaults),
+        )
     names, required, defaults = shape
     values = [getattr(value, name) for name in names]
     while len(values) > required and values[-1] == defaults[len(values) - 1]:
@@ -312,7 +315,7 @@ def read_lines(file: Path) -> list[str]:
 
 #: What ``asynclint clean`` removes from a cache directory: only names asynclint writes there,
 #: so that ``--cache-dir`` pointing somewhere shared never loses anything else.
-_OURS = ("summaries-*", "results-*", ".tmp-*", f"*{TEMP_SUFFIX}")
+_OURS = ("summaries-*", "results-*", "layout-*", ".tmp-*", f"*{TEMP_SUFFIX}")
 _OURS_IN_LIBRARIES = ("*.json", "*.jsonl", "*.pickle", ".tmp-*", f"*{TEMP_SUFFIX}")
 
 
@@ -549,8 +552,10 @@ def result_fingerprint() -> str:
     knowledge, the fixers, the records."""
     from asynclint.model import FileError, Finding, RuleMeta
 
-    return code_fingerprint("*.py", "analysis/**/*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py") + _digest(
-        shapes(Finding, FileError, RuleMeta))[:8]
+    return (
+        code_fingerprint("*.py", "analysis/**/*.py", "knowledge/**/*.py", "rules/**/*.py", "fixers/**/*.py")
+        + _digest(shapes(Finding, FileError, RuleMeta))[:8]
+    )
 
 
 def canonical(value: object, root: Path) -> object:
@@ -737,3 +742,55 @@ def decode_all(cls: type, value: object) -> tuple:
     if type(value) is not list:
         raise Malformed("not a list")
     return tuple(decode(cls, item) for item in value)
+
+
+class LayoutCache:
+    """The top-level module names of the last file list of the same paths (what deep mode's key
+    depends on: which imports are the project's own), with what they were derived from: the
+    files, and which directories hold an ``__init__.py``. A warm run with the same files asks the
+    disk that of each directory again instead of naming every module (most of its time on a
+    large tree, spent in paths' arithmetic); the full names are made only when something is
+    checked again."""
+
+    def __init__(self, directory: Path, root: Path, paths: Sequence[str]):
+        key = encode(
+            [result_fingerprint(), root.as_posix(), sorted(shown_path(Path(p).resolve(), root) for p in paths)]
+        )
+        self.file = directory / f"layout-{_digest(key)[:24]}.json"
+        self.root = root
+
+    def _files(self, files: Sequence[Path]) -> str:
+        return _digest("\0".join(shown_path(file, self.root) for file in files))
+
+    def lookup(self, files: Sequence[Path]) -> list[str] | None:
+        """The top-level names recorded for exactly ``files``, if no directory asked gained or
+        lost its ``__init__.py`` since; else ``None``."""
+        try:
+            document = json.loads("\n".join(read_lines(self.file)))
+            if (
+                type(document) is not dict
+                or document.get("schema") != SCHEMA
+                or document.get("files") != self._files(files)
+            ):
+                return None
+            for directory, holds in _decoder(tuple[tuple[str, bool], ...], LayoutCache)(document["packages"]):
+                if os.path.isfile(os.path.join(self.root, directory, "__init__.py")) != holds:
+                    return None
+            return list(_decoder(tuple[str, ...], LayoutCache)(document["tops"]))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+            return None  # missing, damaged or another version's: name the modules again
+
+    def store(self, files: Sequence[Path], probed: dict[Path, bool], tops: Sequence[str]) -> None:
+        document = {
+            "schema": SCHEMA,
+            "files": self._files(files),
+            "packages": sorted([canonical(directory, self.root), holds] for directory, holds in probed.items()),
+            "tops": sorted(tops),
+        }
+        try:
+            write_cache_file(self.file, [encode(document)])
+            others = sorted(self.file.parent.glob("layout-*.json"), key=_mtime, reverse=True)
+            for old in [o for o in others if o != self.file][ResultCache.KEEP:]:
+                old.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only checkout still gets its findings

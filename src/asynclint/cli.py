@@ -440,8 +440,7 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
               help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
 def clean_cache(paths, cache_dir) -> None:
     """Remove the cache of the project PATHS belong to (default: the current directory's)."""
-    from asynclint.cache import cache_dir as where
-    from asynclint.cache import clean
+    from asynclint.cache import cache_dir as where, clean
     from asynclint.project import project_root
 
     directory = where(project_root([Path(p) for p in paths or (".",)], Path.cwd()), cache_dir)

@@ -6,7 +6,6 @@ import functools
 import io
 import os
 import re
-import subprocess
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -213,6 +212,8 @@ def repository_excludes(root: Path) -> tuple[_Patterns, ...]:
 
 def _git(root: Path, *args: str) -> str:
     """One line of git's answer in ``root``; ``""`` without git or an answer."""
+    import subprocess  # here: a tree outside git (and a warm run's import time) does without it
+
     try:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
@@ -293,13 +294,12 @@ def _layout(path: Path, packages: Callable[[Path], tuple[tuple[str, ...], Path]]
     return (f"{package}.{stem}" if package else stem), package, directory
 
 
-def _packages() -> Callable[[Path], tuple[tuple[str, ...], Path]]:
+def _packages(holds_init: dict[Path, bool]) -> Callable[[Path], tuple[tuple[str, ...], Path]]:
     """A directory -> (the package names from its import root down to it, the import root),
     asked of the disk once per directory (every file of a directory has the same; a warm run
     asked it of each file, most of its system calls). A directory without ``__init__.py``
     inside a package is a namespace portion of it (``art_e/utils/`` of the package ``art_e``
-    is ``art_e.utils``), as Python imports it."""
-    holds_init: dict[Path, bool] = {}
+    is ``art_e.utils``), as Python imports it. ``holds_init``: the disk's answers, filled as asked."""
     known: dict[Path, tuple[tuple[str, ...], Path]] = {}
 
     def is_package(directory: Path) -> bool:
@@ -337,7 +337,7 @@ class ModuleName:
 ROOT_MARK = "@"
 
 
-def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
+def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) -> dict[Path, ModuleName]:
     """Module names for the files of one project, unique even where two import roots define the
     same top-level module.
 
@@ -347,8 +347,11 @@ def module_names(paths: Sequence[Path]) -> dict[Path, ModuleName]:
     own. Such a name becomes ``utils@env_a`` / ``utils@env_b`` (after the shortest distinct
     paths of the roots), and every file is told what a bare ``utils`` means from where it is:
     the module in its own root first, else the one whose root is nearest above it, else the
-    first in path order."""
-    packages = _packages()
+    first in path order.
+
+    ``probed`` is filled with every directory asked whether it holds an ``__init__.py``, and
+    the answer: with the paths, all on the disk the names depend on."""
+    packages = _packages({} if probed is None else probed)
     layouts = {path: _layout(path, packages) for path in paths}
     beside = _beside_modules(layouts)
     for path, directory in beside.items():

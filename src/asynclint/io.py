@@ -22,7 +22,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterable, Sequence
@@ -46,7 +45,7 @@ class UnsafeCache(Exception):
 
 
 def _temp_name(name: str) -> str:
-    return f".{name}.{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    return f".{name}.{os.getpid()}-{os.urandom(4).hex()}{TEMP_SUFFIX}"
 
 
 def _open_directory(directory: Path) -> int:

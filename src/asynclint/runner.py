@@ -18,16 +18,17 @@ from typing import TYPE_CHECKING
 from asynclint.cache import (  # noqa: F401
     CACHE_DIR,
     LIBRARIES,
+    LayoutCache,
     LibraryCache,
     ResultCache,
     Stamp,
     SummaryCache,
     cache_dir,
+    decode as decode_record,
     encode,
     refusal,
     shown_path,
 )
-from asynclint.cache import decode as decode_record
 from asynclint.config import Config
 from asynclint.files import (
     ROOT_MARK,
@@ -42,8 +43,8 @@ from asynclint.libraries import Installed, LibraryFile, nearest_pyproject, proje
 from asynclint.model import FileError, Result, Severity
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
-    from asynclint.engine import SourceFile
     from asynclint.analysis.index.records import ModuleSummary
+    from asynclint.engine import SourceFile
     from asynclint.knowledge.blocking import BlockingApi
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.twin_discovery import DiscoveredTwin
@@ -409,11 +410,20 @@ def run_check(
     if refused is not None:  # a link or another user's: neither read nor written
         notes.append(refused)
         use_cache = False
-    names = module_names(files)
+    names: dict[Path, ModuleName] | None = None
     installed = None
     if config.follow_imports:
-        # One look at what is installed, for the result's key, the twins and the calls followed.
-        installed = _installed(search_path, (name.module for name in names.values()))
+        # One look at what is installed, for the result's key, the twins and the calls followed:
+        # which top-level names are the project's own, the last run's when the files are its.
+        layout = LayoutCache(directory, config.root, paths) if use_cache else None
+        tops = layout.lookup(files) if layout is not None else None
+        if tops is None:
+            probed: dict[Path, bool] = {}
+            names = module_names(files, probed)
+            tops = sorted({name.module.partition(".")[0] for name in names.values()})
+            if layout is not None:
+                layout.store(files, probed, tops)
+        installed = _installed(search_path, tops)
     if not config.framework_versions:
         # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS,
         # OFFLOADED_HOOKS).
@@ -432,6 +442,8 @@ def run_check(
     from asynclint.engine import SourceFile
     from asynclint.pipeline import check_project
 
+    if names is None:
+        names = module_names(files)
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
     # Deep mode reads every file when anything changed: which twins it trusts depends on what

@@ -158,3 +158,31 @@ def test_whole_project_reports_what_a_change_touches(tmp_path: Path):
     assert run("check", "helpers.py", cwd=root).returncode == 0
     fixed = run("fix", "--whole-project", "--severity", "low", "other.py", cwd=root)
     assert fixed.returncode == 0 and "hot.py" not in fixed.stdout
+
+
+def test_the_filesystem_root_is_never_walked_as_a_project(tmp_path, monkeypatch):
+    """Files that share only ``/`` (``/tmp/a.py`` and ``/work/b.py``, or files named from ``/`` in a
+    container) are checked as named: walking ``/`` would read the whole disk (and met unreadable
+    directories in ``/proc``)."""
+    from asynclint import project
+
+    write(tmp_path, {"a/env.py": "import time\n\nasync def f():\n    time.sleep(1)\n", "b/other.py": "X = 1\n"})
+    walked: list[list[str]] = []
+    real_discover = project.discover
+    monkeypatch.setattr(project, "project_root", lambda paths, cwd: Path(tmp_path.anchor))
+    monkeypatch.setattr(
+        project, "discover", lambda targets, *a: walked.append(list(targets)) or real_discover(targets, *a)
+    )
+    named = str(tmp_path / "a" / "env.py")
+    loaded = project.load_project([named], cwd=tmp_path)
+    assert walked == [[named]] and loaded.config.root == Path(tmp_path.anchor)
+
+
+def test_a_directory_that_cannot_be_read_holds_no_configuration(tmp_path, monkeypatch):
+    from asynclint.config import config_in
+
+    def unreadable(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "is_file", unreadable)
+    assert config_in(tmp_path) is None

@@ -185,13 +185,21 @@ def _rule_code(key: str) -> str:
 CONFIG_FILES = ("asynclint.toml", "pyproject.toml")
 
 
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, false where the directory cannot be read (``/proc/1/fdinfo``)."""
+    try:
+        return path.is_file()
+    except PermissionError:
+        return False
+
+
 def config_in(directory: Path) -> Path | None:
     """The configuration file of ``directory`` itself, if it has one."""
     candidate = directory / CONFIG_FILES[0]
-    if candidate.is_file():
+    if _is_file(candidate):
         return candidate
     candidate = directory / CONFIG_FILES[1]
-    if candidate.is_file():
+    if _is_file(candidate):
         try:
             tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):

@@ -109,8 +109,11 @@ def load_project(paths: Sequence[str], explicit: Path | None = None, cwd: Path |
     # The whole project's configurations, whichever paths are checked: the knowledge, and so the
     # findings of a file, must not depend on which other files a run names.
     # A path that is the root itself is walked once (a warm run's largest cost on a big tree).
-    others = [p for p in paths if Path(p).resolve() != root]
-    files = discover([str(root), *others], Config(root=root), resolver)
+    # The filesystem's root is never a project to read whole: it is only what unrelated paths
+    # share (``/tmp/a.py`` and ``/work/b.py``, or files named from ``/`` in a container).
+    whole = root != Path(root.anchor)
+    others = [p for p in paths if Path(p).resolve() != root or not whole]
+    files = discover([str(root), *others] if whole else others, Config(root=root), resolver)
     in_effect = sorted({id(c): c for c in (*walked, *(nearest(f.parent) for f in files))}.values(), key=_order)
     scopes = tuple(Scope(c.root, c) for c in in_effect if c is not nearest.default)
     # Each directory was walked with its nearest configuration, the one the merged configuration's

@@ -705,13 +705,7 @@ class ResultCache:
             "files_checked": result.files_checked,
             "paths": list(result.paths),
         }
-        try:
-            write_cache_file(self.file, [encode(document)])
-            others = sorted(self.file.parent.glob("results-*.json"), key=_mtime, reverse=True)
-            for old in [o for o in others if o != self.file][self.KEEP:]:
-                old.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only checkout still gets its findings
+        _write_keeping_newest(self.file, document, "results-*.json", self.KEEP)
 
 
 def _unchanged(libraries: object) -> bool:
@@ -787,10 +781,15 @@ class LayoutCache:
             "packages": sorted([canonical(directory, self.root), holds] for directory, holds in probed.items()),
             "tops": sorted(tops),
         }
-        try:
-            write_cache_file(self.file, [encode(document)])
-            others = sorted(self.file.parent.glob("layout-*.json"), key=_mtime, reverse=True)
-            for old in [o for o in others if o != self.file][ResultCache.KEEP:]:
-                old.unlink(missing_ok=True)
-        except OSError:
-            pass  # a read-only checkout still gets its findings
+        _write_keeping_newest(self.file, document, "layout-*.json", ResultCache.KEEP)
+
+
+def _write_keeping_newest(file: Path, document: object, pattern: str, keep: int) -> None:
+    """Write one JSON record and remove all but the ``keep`` newest of its kind (``pattern``)."""
+    try:
+        write_cache_file(file, [encode(document)])
+        others = sorted(file.parent.glob(pattern), key=_mtime, reverse=True)
+        for old in [o for o in others if o != file][keep:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only checkout still gets its findings

@@ -155,13 +155,20 @@ def test_uvloop_reports_the_same_sites(workload_module):
     # uvloop runs callbacks from C: the chain still reaches the rollout, and no further than the runner.
     if marker_lines()["helper"] in sites:
         chain = [frame.function for frame in sites[marker_lines()["helper"]].chain]
-        assert chain[:3] == ["_tokenize", "score", "block_helper"] and "stalls" in chain, chain
+        assert _above_the_helper_line(chain)[:2] == ["score", "block_helper"] and "stalls" in chain, chain
+
+
+def _above_the_helper_line(chain: list[str]) -> list[str]:
+    """The helper's stall line runs a generator expression inside ``_tokenize``: samples land in the
+    expression (a site whose chain starts at ``_tokenize``) or on ``_tokenize``'s own ``sum`` (a
+    site at the same line whose chain starts at ``score``), and either may be the one kept for it."""
+    return chain[1:] if chain[:1] == ["_tokenize"] else chain
 
 
 def test_a_helper_two_calls_deep_carries_its_chain(stalled):
     site = user_sites(stalled)[marker_lines()["helper"]]
     functions = [frame.function for frame in site.chain]
-    assert functions[:3] == ["_tokenize", "score", "block_helper"], functions
+    assert _above_the_helper_line(functions)[:2] == ["score", "block_helper"], functions
     assert "stalls" in functions
 
 

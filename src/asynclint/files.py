@@ -30,6 +30,12 @@ class Discovered:
 _ANYWHERE = "^(?:.+/)?"
 
 
+def _regex(pattern: pathspec.pattern.RegexPattern) -> re.Pattern[str]:
+    """The regex of a pattern that includes or excludes (only a blank or comment line has none)."""
+    assert pattern.regex is not None
+    return pattern.regex
+
+
 class _Patterns:
     """Gitignore-style patterns, asked once per directory entry of a walk: the hot spot of a
     warm run on a large tree. Without negations (``!keep``), a path matches when any pattern
@@ -42,7 +48,7 @@ class _Patterns:
         if all(pattern.include for pattern in active):
             # pathspec's regexes name a group for the trailing "/" (its own bookkeeping for
             # negations); one alternation cannot repeat a name, and nothing here reads it.
-            sources = [pattern.regex.pattern.replace("(?P<ps_d>", "(?:") for pattern in active]
+            sources = [_regex(pattern).pattern.replace("(?P<ps_d>", "(?:") for pattern in active]
             if not any("(?P<" in source for source in sources):
                 # Most patterns are a name at any depth: one shared "any directories" prefix
                 # instead of one per pattern keeps the search from backtracking per pattern.
@@ -172,7 +178,7 @@ def _is_excluded(path: Path | str, is_dir: bool, config: Config, excluded: _Patt
     return relative is not None and excluded.match_file(relative + ("/" if is_dir else ""))
 
 
-def _walk(top: Path, root: Path, settings) -> Iterator[Path]:
+def _walk(top: Path, root: Path, settings: Callable[[Path], tuple[Config, _Patterns]]) -> Iterator[Path]:
     ignores: list[tuple[Path, _Patterns]] = []
     if settings(top)[0].respect_gitignore:
         if top == root or root in top.parents:
@@ -248,7 +254,9 @@ def _git_ignored(path: Path | str, is_dir: bool, ignores: list[tuple[Path, _Patt
     return False
 
 
-def _walk_dir(directory: Path, settings, ignores) -> Iterator[Path]:
+def _walk_dir(
+    directory: Path, settings: Callable[[Path], tuple[Config, _Patterns]], ignores: list[tuple[Path, _Patterns]]
+) -> Iterator[Path]:
     config, excluded = settings(directory)
     if config.respect_gitignore and directory != Path(directory.anchor):
         spec = _gitignore(directory)

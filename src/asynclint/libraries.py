@@ -125,9 +125,8 @@ class Installed:
         if top not in owners:
             # Most distributions are named after their package: read that one's metadata only,
             # and every distribution's (hundreds of files in a big environment) only for the rest.
-            owners[top] = _named_after(self._dist_infos(directory), top) or self._all_owners(directory).get(
-                top, (None, None)
-            )
+            named = _named_after(self._dist_infos(directory), top)
+            owners[top] = named if named is not None else self._all_owners(directory).get(top, (None, None))
         return owners[top]
 
     def _dist_infos(self, directory: Path) -> list[Path]:

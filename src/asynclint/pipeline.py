@@ -32,8 +32,12 @@ def check_project(
 def check_sources(sources: Sequence[SourceFile], config: Config) -> Result:
     """Check in-memory sources as one project (tests, editors): no disk, no cache."""
     catalogue = config.catalogue()
-    summaries, errors = [], []
+    summaries: list[ModuleSummary] = []
+    errors: list[FileError] = []
     for source in sources:
         outcome = summarize(source, catalogue)
-        (errors if isinstance(outcome, FileError) else summaries).append(outcome)
+        if isinstance(outcome, FileError):
+            errors.append(outcome)
+        else:
+            summaries.append(outcome)
     return check_project(summaries, {s.path: s.text for s in sources}, config, catalogue, errors)

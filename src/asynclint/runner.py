@@ -43,6 +43,7 @@ from asynclint.libraries import Installed, LibraryFile, nearest_pyproject, proje
 from asynclint.model import FileError, Result, Severity
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
+    from asynclint.analysis.graph import ProjectGraph
     from asynclint.analysis.index.records import ModuleSummary
     from asynclint.engine import SourceFile
     from asynclint.knowledge.blocking import BlockingApi
@@ -122,7 +123,7 @@ class _Texts(Mapping[str, str]):
         return len(self.read.keys() | self.on_disk.keys())
 
 
-def project_graph(summaries: Sequence[ModuleSummary], config: Config, catalogue: Catalogue):
+def project_graph(summaries: Sequence[ModuleSummary], config: Config, catalogue: Catalogue) -> ProjectGraph:
     """:func:`asynclint.engine.project_graph`, imported when first asked for: a run answered
     from the result cache builds no graph, and needs neither the indexer nor the graph's code."""
     from asynclint.engine import project_graph as build
@@ -258,7 +259,11 @@ def _summarize_in_worker(source: SourceFile) -> str | FileError:
 def _received(outcome: str | FileError) -> ModuleSummary | FileError:
     from asynclint.analysis.index.records import ModuleSummary
 
-    return outcome if isinstance(outcome, FileError) else decode_record(ModuleSummary, json.loads(outcome))
+    if isinstance(outcome, FileError):
+        return outcome
+    summary = decode_record(ModuleSummary, json.loads(outcome))
+    assert isinstance(summary, ModuleSummary)  # what decode builds for the class it is given
+    return summary
 
 
 #: Told what a run is doing: (stage, items done, items in all or ``None`` when not counted).

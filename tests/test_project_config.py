@@ -179,6 +179,7 @@ def test_the_filesystem_root_is_never_walked_as_a_project(tmp_path, monkeypatch)
 
 
 def test_a_directory_that_cannot_be_read_holds_no_configuration(tmp_path, monkeypatch):
+    from asynclint import files
     from asynclint.config import config_in
 
     def unreadable(self):
@@ -186,3 +187,4 @@ def test_a_directory_that_cannot_be_read_holds_no_configuration(tmp_path, monkey
 
     monkeypatch.setattr(Path, "is_file", unreadable)
     assert config_in(tmp_path) is None
+    assert files._gitignore(tmp_path) is None  # nor a .gitignore

@@ -185,8 +185,9 @@ def _rule_code(key: str) -> str:
 CONFIG_FILES = ("asynclint.toml", "pyproject.toml")
 
 
-def _is_file(path: Path) -> bool:
-    """``path.is_file()``, false where the directory cannot be read (``/proc/1/fdinfo``)."""
+def is_file_here(path: Path) -> bool:
+    """``path.is_file()``, false where its directory cannot be searched (``/proc/1/fdinfo``): what a
+    walk asks of every directory it enters (configuration files, ``.gitignore``)."""
     try:
         return path.is_file()
     except PermissionError:
@@ -196,10 +197,10 @@ def _is_file(path: Path) -> bool:
 def config_in(directory: Path) -> Path | None:
     """The configuration file of ``directory`` itself, if it has one."""
     candidate = directory / CONFIG_FILES[0]
-    if _is_file(candidate):
+    if is_file_here(candidate):
         return candidate
     candidate = directory / CONFIG_FILES[1]
-    if _is_file(candidate):
+    if is_file_here(candidate):
         try:
             tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):

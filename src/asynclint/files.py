@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pathspec
 
-from asynclint.config import Config, ConfigError
+from asynclint.config import Config, ConfigError, is_file_here
 
 
 class PathError(Exception):
@@ -229,7 +229,7 @@ def _git(root: Path, *args: str) -> str:
 
 def _gitignore(directory: Path) -> _Patterns | None:
     file = directory / ".gitignore"
-    if not file.is_file():
+    if not is_file_here(file):
         return None
     try:
         lines = file.read_text(encoding="utf-8", errors="replace").splitlines()

@@ -1010,7 +1010,7 @@ def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
     checked = {f.line: f for f in lint(path, source)}
     assert sorted(checked) == [15, 16, 17]
     assert checked[16].fix is not None and not checked[16].fix.safe
-    assert checked[16].facts.handed_at == "judge_env.py:7"
+    assert checked[16].facts.handed_at == "judge_env.py:7:42"  # judge_client=OpenAI(max_retries=1)
     safe = fix_text(path, source, unsafe=False)
     assert safe.texts[str(path)] == source and "needs --unsafe-fixes" in safe.left[0].reason
     outcome = fix_text(path, source)

@@ -106,6 +106,14 @@ def line_of(path: str, needle: str) -> int:
     return hits[0]
 
 
+def place_of(path: str, needle: str, written: str | None = None) -> tuple[int, int]:
+    """(line, 1-based column) of ``written`` (default: ``needle``) on the one line of
+    ``PROJECTS/path`` that contains ``needle``."""
+    line = line_of(path, needle)
+    text = (PROJECTS / path).read_text(encoding="utf-8").splitlines()[line - 1]
+    return line, text.index(written or needle) + 1
+
+
 def finding_at(result: Result, path: str, line: int, code: str) -> Finding:
     found = [f for f in result.findings if (f.path, f.line, f.code) == (path, line, code)]
     assert len(found) == 1, (
@@ -300,6 +308,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("judges_env/judges_env/env.py", "load_environment.<locals>.asks_the_client"): ("reward function", "judge_client"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged_by_bound"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "GradingRubric.correct"): ("reward function", "judge_client"),
+    ("judges_env/judges_env/rubrics.py", "KeptRubric.kept"): ("reward function", "judge_client"),
+    ("judges_env/judges_env/rubrics.py", "SwitchedRubric.switched"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "by_name"): ("reward function", "judge_client"),
     ("judges_old/judges_old/rubrics.py", "StrictRubric.strict"): (
         "sync reward function",
@@ -507,6 +517,7 @@ def test_cli_parallel_indexing_gives_the_same_json(tmp_path: Path) -> None:
 
 JUDGES_ENV = PROJECTS / "judges_env"
 JE_ENV, JE_CLIENTS = "judges_env/judges_env/env.py", "judges_env/judges_env/clients.py"
+JE_RUBRICS = "judges_env/judges_env/rubrics.py"
 BUILT_AND_HANDED = "the client is built and handed to `JudgeRubric(judge_client=...)` here"
 BUILT = "the client handed to `JudgeRubric(judge_client=...)` is built here"
 HANDED = "the client is handed to `JudgeRubric(judge_client=...)` here"
@@ -519,18 +530,38 @@ def _judges_env_related() -> dict[int, tuple[RelatedLocation, ...]]:
 
 def test_a_handed_clients_finding_names_where_it_was_built_and_handed_over() -> None:
     related = _judges_env_related()
-    used = line_of(JE_ENV, "used = vf.JudgeRubric(")
     # ``judge_client=OpenAI()``: built in the hand-over, one place.
-    assert related[line_of(JE_ENV, "await used.judge(")] == (RelatedLocation(JE_ENV, used, BUILT_AND_HANDED),)
+    used = place_of(JE_ENV, "used = vf.JudgeRubric(", "OpenAI()")
+    assert related[line_of(JE_ENV, "await used.judge(")] == (RelatedLocation(JE_ENV, used[0], BUILT_AND_HANDED, used[1]),)
     # ``judge_client=JUDGE``, built in another module.
+    built = place_of(JE_CLIENTS, "JUDGE = OpenAI()", "OpenAI()")
+    handed = place_of(JE_ENV, "through_client = vf.JudgeRubric(", "JUDGE")
     assert related[line_of(JE_ENV, "through_client.judge_client.chat")] == (
-        RelatedLocation(JE_CLIENTS, line_of(JE_CLIENTS, "JUDGE = OpenAI()"), BUILT),
-        RelatedLocation(JE_ENV, line_of(JE_ENV, "through_client = vf.JudgeRubric("), HANDED),
+        RelatedLocation(JE_CLIENTS, built[0], BUILT, built[1]),
+        RelatedLocation(JE_ENV, handed[0], HANDED, handed[1]),
     )
     # ``client = OpenAI()`` a line before ``JudgeRubric(judge_client=client)``.
+    built = place_of(JE_ENV, "client = OpenAI()", "OpenAI()")
+    handed = place_of(JE_ENV, "bound_earlier = vf.JudgeRubric(", "client)")
     assert related[line_of(JE_ENV, "await bound_earlier.judge(")] == (
-        RelatedLocation(JE_ENV, line_of(JE_ENV, "client = OpenAI()"), BUILT),
-        RelatedLocation(JE_ENV, line_of(JE_ENV, "bound_earlier = vf.JudgeRubric("), HANDED),
+        RelatedLocation(JE_ENV, built[0], BUILT, built[1]),
+        RelatedLocation(JE_ENV, handed[0], HANDED, handed[1]),
+    )
+
+
+def test_a_client_kept_on_self_is_traced_to_the_one_call_that_built_it() -> None:
+    related = {f.line: f.related for f in run(JUDGES_ENV).findings if f.path == JE_RUBRICS}
+    built = place_of(JE_RUBRICS, "self.client = OpenAI(timeout=30)", "OpenAI(")
+    handed_line = built[0] + 1  # ``super().__init__(judge_client=self.client, **kwargs)``
+    handed = (handed_line, place_of(JE_RUBRICS, "# switched hand-over", "self.client")[1])
+    assert related[line_of(JE_RUBRICS, "kept_verdict = await self.judge(")] == (
+        RelatedLocation(JE_RUBRICS, built[0], BUILT, built[1]),
+        RelatedLocation(JE_RUBRICS, *handed[:1], HANDED, handed[1]),
+    )
+    # Built in two places (``if``/``else``): only the hand-over is named.
+    switched = place_of(JE_RUBRICS, "# switched hand-over", "self.client")
+    assert related[line_of(JE_RUBRICS, "switched_verdict = await self.judge(")] == (
+        RelatedLocation(JE_RUBRICS, switched[0], HANDED, switched[1]),
     )
 
 
@@ -548,15 +579,15 @@ def test_related_places_in_json_and_sarif() -> None:
     schema = json.loads((Path(__file__).parent / "data" / "asynclint-report.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(schema).validate(document)
     (finding,) = [f for f in document["findings"] if (f["path"], f["line"]) == (JE_ENV, line)]
-    built = line_of(JE_CLIENTS, "JUDGE = OpenAI()")
-    handed = line_of(JE_ENV, "through_client = vf.JudgeRubric(")
+    built, built_column = place_of(JE_CLIENTS, "JUDGE = OpenAI()", "OpenAI()")
+    handed, handed_column = place_of(JE_ENV, "through_client = vf.JudgeRubric(", "JUDGE")
     assert (
-        finding["facts"]["built_at"] == f"{JE_CLIENTS}:{built}"
-        and finding["facts"]["handed_at"] == f"{JE_ENV}:{handed}"
+        finding["facts"]["built_at"] == f"{JE_CLIENTS}:{built}:{built_column}"
+        and finding["facts"]["handed_at"] == f"{JE_ENV}:{handed}:{handed_column}"
     )
     assert finding["related"] == [
-        {"path": JE_CLIENTS, "line": built, "column": None, "message": BUILT},
-        {"path": JE_ENV, "line": handed, "column": None, "message": HANDED},
+        {"path": JE_CLIENTS, "line": built, "column": built_column, "message": BUILT},
+        {"path": JE_ENV, "line": handed, "column": handed_column, "message": HANDED},
     ]
     log = json.loads(render_sarif(result))
     sarif_schema = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
@@ -570,7 +601,10 @@ def test_related_places_in_json_and_sarif() -> None:
         (place["id"], place["physicalLocation"]["artifactLocation"]["uri"],
          place["physicalLocation"]["region"], place["message"]["text"])
         for place in sarif["relatedLocations"]
-    ] == [(1, JE_CLIENTS, {"startLine": built}, BUILT), (2, JE_ENV, {"startLine": handed}, HANDED)]
+    ] == [
+        (1, JE_CLIENTS, {"startLine": built, "startColumn": built_column}, BUILT),
+        (2, JE_ENV, {"startLine": handed, "startColumn": handed_column}, HANDED),
+    ]
 
 
 def test_moving_the_constructor_keeps_the_baseline() -> None:
@@ -630,8 +664,8 @@ def test_a_sync_judge_blocks_with_any_client_or_none(version: str) -> None:
     assert own_default.facts.handed_at == "" and own_default.fix is None
     assert f"`JudgeRubric.judge` is a sync method in verifiers {version}" in own_default.message
     assert own_default.message.endswith("upgrade to verifiers >= 0.1.3, or offload the call")
-    assert found[HANDED_SYNC[0]].facts.handed_at == "judges_old/judges_old/env.py:15"
-    assert found[HANDED_SYNC[1]].facts.handed_at == "judges_old/judges_old/env.py:37"
+    assert found[HANDED_SYNC[0]].facts.handed_at.startswith("judges_old/judges_old/env.py:15:")
+    assert found[HANDED_SYNC[1]].facts.handed_at.startswith("judges_old/judges_old/env.py:37:")
 
 
 def test_before_the_judge_existed_nothing_is_reported_at_the_constructor() -> None:

@@ -110,7 +110,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 4
+    assert document["version"] == 5
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -158,8 +158,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 4,'
-    assert render_json(Result()) == '{\n  "version": 4,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 5,'
+    assert render_json(Result()) == '{\n  "version": 5,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------

@@ -43,6 +43,16 @@ class ChainLink:
     function: str
 
 
+def split_place(at: str) -> tuple[str, int, int | None]:
+    """``"env.py:91:40"`` -> ``("env.py", 91, 40)``; a place written without its column
+    (``"env.py:91"``, as reports before JSON v5 did) has ``None`` for it."""
+    head, _, last = at.rpartition(":")
+    path, _, line = head.rpartition(":")
+    if path and line.isdigit():
+        return path, int(line), int(last)
+    return head, int(last), None
+
+
 @dataclass(frozen=True)
 class RelatedLocation:
     """Another place a finding's story passes through, off its chain (the chain is the path the
@@ -116,8 +126,8 @@ class Facts:
     #: (``judge``; empty when the project calls the client itself), where it was handed over.
     handed_to: str = ""
     handed_through: str = ""
-    handed_at: str = ""  # "env.py:91"
-    built_at: str = ""  # where the client handed over was built: "clients.py:5" (may be ``handed_at``)
+    handed_at: str = ""  # "env.py:91:40" (path:line:column, 1-based)
+    built_at: str = ""  # where the client handed over was built: "clients.py:5:10" (may be ``handed_at``)
     #: The framework method the project calls (``JudgeRubric.judge``) is a sync one in the
     #: project's release of the framework (``verifiers 0.1.2``), async from ``async_from`` on.
     sync_method: str = ""

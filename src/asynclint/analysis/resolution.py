@@ -358,11 +358,24 @@ class Resolution:
 
     def built_at(self, summary: ModuleSummary, handoff: Handoff) -> tuple[str, int, int] | None:
         """(path, line, column) of the call that built the object handed over, when the project
-        shows it: in the hand-over's module, or where an imported value (``JUDGE = OpenAI()``) is
-        defined."""
+        shows it: in the hand-over's module, where an imported value (``JUDGE = OpenAI()``) is
+        defined, or where the class (or a base) sets the ``self`` attribute handed over."""
         if handoff.built is not None:
             return (summary.path, *handoff.built)
+        if handoff.self_ref is not None:
+            cls, path = handoff.self_ref
+            return self._attribute_built(cls, path[0]) if len(path) == 1 else None
         return self.built.get(self.canonical(handoff.value)) if handoff.named else None
+
+    def _attribute_built(self, cls: str, attr: str) -> tuple[str, int, int] | None:
+        for owner in self.mro(cls):
+            position, info = self.classes[owner]
+            site = next((site for name, *site in info.built if name == attr), None)
+            if site is not None:
+                return (self.summaries[position].path, *site)
+            if any(name == attr for name, _ in info.attrs):
+                return None  # set here some other way: a nearer class decides
+        return None
 
     def as_written(self, name: str) -> str:
         """``name`` as a reader writes it: ``slowlib.Client().query`` (a method of an instance of

@@ -29,7 +29,7 @@ from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_async
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of, reference
 from asynclint.fixers.project import FixProject, call_of
 from asynclint.knowledge.clients import ASYNC_CLIENTS
-from asynclint.model import Finding
+from asynclint.model import Finding, split_place
 
 SPEC = (
     FixerSpec(
@@ -447,7 +447,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline(f"no async counterpart known for `{client_type}`")
     # The finding sits where the project makes the framework call the client; the fix is where
     # it was handed over (``facts.handed_at``, in the keyword ``facts.handed_to`` names).
-    path, _, line = finding.facts.handed_at.rpartition(":")
+    path, line, _ = split_place(finding.facts.handed_at)
     slot = finding.facts.handed_to.rpartition(".")[2]
     if path not in project.texts:
         return Decline(f"{path or 'the hand-over'} is not among the files being fixed")
@@ -457,7 +457,7 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
             node.value
             for node, where in file.positions.items()
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == slot
-            and str(file.positions[node.value].start.line) == line
+            and file.positions[node.value].start.line == line
         ),
         None,
     )

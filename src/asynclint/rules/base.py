@@ -185,8 +185,8 @@ class BlockingCallRule(Rule):
             built = graph.built_at(handed.summary, handed.handoff)
             facts = replace(
                 facts, handed_to=f"{handed.owner}.{handed.handoff.slot}", handed_through=call.user,
-                handed_at=f"{handed.summary.path}:{handed.handoff.line}",
-                built_at=f"{built[0]}:{built[1]}" if built is not None else "",
+                handed_at=f"{handed.summary.path}:{handed.handoff.line}:{handed.handoff.col}",
+                built_at=":".join(map(str, built)) if built is not None else "",
             )
             if call.user:  # the fix is the client handed over, not this call
                 request = FixRequest("handoff", target=handed.value) if api.fix == "async-client" else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from asynclint.grading import FREQUENCY_WORDS
-from asynclint.model import Facts, RelatedLocation
+from asynclint.model import Facts, RelatedLocation, split_place
 
 
 def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, str] | None) -> str:
@@ -63,8 +63,8 @@ def related(facts: Facts) -> tuple[RelatedLocation, ...]:
 
 
 def _location(at: str, message: str) -> RelatedLocation:
-    path, _, line = at.rpartition(":")  # "env.py:91"
-    return RelatedLocation(path, int(line), message)
+    path, line, column = split_place(at)
+    return RelatedLocation(path, line, message, column)
 
 
 def where(facts: Facts, memoized: tuple[str, str] | None) -> str:

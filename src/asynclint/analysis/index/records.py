@@ -34,6 +34,9 @@ class ClassInfo:
     #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar`` or
     #: ``container``), which say how much a dump or a copy of an instance costs.
     fields: tuple[tuple[str, str], ...] = ()
+    #: Attributes set in its methods from one constructor or factory call (``self.client =
+    #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.
+    built: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,9 +92,17 @@ class Scopes:
         return None
 
     def _note_built(self, target: ast.expr, node: ast.expr | None, value: Value) -> None:
-        """``client = OpenAI()``: remember where the object ``target`` now names was built."""
-        if isinstance(target, ast.Name) and isinstance(node, ast.Call) and isinstance(value, Inst):
-            self.frame.built[target.id] = (node.lineno, self._col(node.lineno, node.col_offset))
+        """``client = OpenAI()`` or ``self.client = OpenAI()``: remember where the object
+        ``target`` now names was built (for an attribute, only while every assignment of it
+        builds it at one place)."""
+        if not (isinstance(node, ast.Call) and isinstance(value, Inst)):
+            return
+        site = (node.lineno, self._col(node.lineno, node.col_offset))
+        if isinstance(target, ast.Name):
+            self.frame.built[target.id] = site
+        elif (attr := self._own_attribute(target)) is not None:
+            built = self.class_built.setdefault(attr[0], {})
+            built[attr[1]] = site if built.get(attr[1], site) == site else None
 
     def _built_at(self, node: ast.expr) -> tuple[int, int] | None:
         """Where the object ``node`` evaluates to was built, when that is in this module: the call

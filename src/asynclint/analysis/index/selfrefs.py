@@ -56,6 +56,16 @@ class SelfReferences:
                 return None, True
         return None, False
 
+    def _attribute_built(self, cls: str, path: tuple[str, ...]) -> tuple[int, int] | None:
+        """Where the one call that built ``self.<attr>`` is, when the nearest class of this
+        module's chain that sets the attribute sets it from one call."""
+        if len(path) != 1:
+            return None
+        for owner in self._class_chain(cls):
+            if path[0] in self.class_attrs.get(owner, {}):
+                return self.class_built.get(owner, {}).get(path[0])
+        return None
+
     def _settle_reads(self) -> None:
         """Property reads become calls of the getter; reads of plain attributes and methods are
         dropped; reads this module cannot settle (a base class elsewhere) are left to the graph."""
@@ -118,4 +128,6 @@ class SelfReferences:
             if handoff.self_ref is not None:
                 target, settled = self.resolve_self(*handoff.self_ref)
                 if settled:
-                    self.handoffs[position] = replace(handoff, value=target or "", self_ref=None)
+                    self.handoffs[position] = replace(
+                        handoff, value=target or "", self_ref=None, built=self._attribute_built(*handoff.self_ref)
+                    )

@@ -72,6 +72,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_type_args: dict[str, tuple[str, ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
+        #: Class -> attribute -> (line, column) of the call that built what it holds (``None``:
+        #: assigned from more than one place).
+        self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
         self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
         self.injected: dict[str, str] = {}  # see ModuleSummary.injected
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see _tuple_return_annotations
@@ -121,6 +124,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 properties=tuple(sorted(self.class_properties.get(qn, ()))),
                 type_args=self.class_type_args.get(qn, ()),
                 fields=tuple(self.class_fields.get(qn, ())),
+                built=tuple(
+                    (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None
+                ),
             )
             for qn in self.class_lines
         )

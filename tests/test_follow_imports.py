@@ -334,3 +334,63 @@ def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
         (aside / name).rename(tree / "site" / name)
     assert found(deep_check(tree, cache=True)) == expected(tree)
     assert len(graphs) == 2  # looked for again, a level at a time
+
+
+#: An installed verifiers as deep mode reads it: the judge awaits the client its rubric holds.
+FAKE_VERIFIERS = '''
+class Rubric:
+    def __init__(self, funcs=None, **kwargs):
+        self.funcs = list(funcs or [])
+
+    def add_reward_func(self, func, weight=1.0):
+        self.funcs.append(func)
+
+
+class JudgeRubric(Rubric):
+    def __init__(self, judge_client=None, judge_model="gpt-4.1-nano", **kwargs):
+        super().__init__(**kwargs)
+        self.judge_client = judge_client
+        self.judge_model = judge_model
+
+    async def judge(self, prompt, completion, answer, state):
+        reply = await self.judge_client.chat.completions.create(model=self.judge_model, messages=[])
+        return reply.choices[0].message.content
+
+
+class RubricGroup(Rubric):
+    def __init__(self, rubrics, **kwargs):
+        super().__init__(**kwargs)
+        self.rubrics = rubrics
+
+
+class SingleTurnEnv:
+    def __init__(self, rubric=None, **kwargs):
+        self.rubric = rubric
+'''
+
+
+def test_a_framework_method_read_from_the_installed_library_still_calls_the_client_handed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """judges_env's subclasses call ``self.judge(...)``: in deep mode that resolves to the installed
+    framework's own method (not the project's), which calls the sync client handed over -- the same
+    findings as the plain check (a regression: deep mode lost the three subclass findings)."""
+    project = tmp_path / "project"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "projects" / "judges_env", project,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    site = tmp_path / "site"
+    (site / "verifiers").mkdir(parents=True)
+    (site / "verifiers" / "__init__.py").write_text(FAKE_VERIFIERS, encoding="utf-8")
+    (site / "verifiers-0.3.1.dist-info").mkdir()
+    (site / "verifiers-0.3.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: verifiers\nVersion: 0.3.1\n")
+    monkeypatch.chdir(project)
+    wanted = {
+        (f"judges_env/{path.name}", *item)
+        for path in (project / "judges_env").glob("*.py")
+        for item in expectations(path.read_text(encoding="utf-8"))
+    }
+    for follow in (True, False):
+        config = dataclasses.replace(Config(root=project), follow_imports=follow)
+        result = run_check(["."], config, use_cache=False, search_path=[str(site)])
+        assert not result.errors, result.errors
+        assert {(f.path, f.line, f.code, f.severity.label) for f in result.findings} == wanted, follow

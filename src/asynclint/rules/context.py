@@ -212,6 +212,14 @@ class CheckContext:
                 return HandedOver(summary, handoff, api, value, callee, owner, holder, receiver)
         return None
 
+    def _runs_project_code(self, site: CallSite) -> bool:
+        """Whether ``self.<method>(...)`` calls a method the project defines. The framework's own
+        (``JudgeRubric.judge``, unknown in plain mode, read from the installed library in deep
+        mode) calls the client handed over."""
+        target = self.graph.call_target(site)
+        key = self.graph.function_for(target) if target else None
+        return key is not None and not self.graph.is_library(key)
+
     def client_uses(self, category: str) -> list[CallInHotCode]:
         """Hot project calls that make the framework call a blocking client handed to it, the
         client's own call through the holder excepted (that one is a call like any other, see
@@ -247,7 +255,7 @@ class CheckContext:
                 if handed is not None and site.method in handed.holder.users:
                     yield CallInHotCode(summary, key, hot, site, handed.api, handed.callee, handed, site.method)
             return
-        if site.self_ref is not None and self.graph.call_target(site) is None:  # ``self.judge(...)``
+        if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
             cls, path = site.self_ref
             candidates = [h for h in self._all_handed() if self._holds(cls, h)]
         elif site.target is not None and site.target.startswith(f"{PASSED}."):  # ``judge(...)`` in a reward

@@ -20,7 +20,7 @@ Usage::
     python bench/accuracy/bench_accuracy.py                       # corpus at /work/corpus
     python bench/accuracy/bench_accuracy.py --corpus DIR --json numbers.json
     python bench/accuracy/bench_accuracy.py --show-misses --show-wrong --by-env
-    python bench/accuracy/bench_accuracy.py --split heldout       # the held-out split alone
+    python bench/accuracy/bench_accuracy.py --split heldout       # a held-out split alone (heldout, heldout2)
 
 The corpus layout is ``DIR/<owner>+<name>/<subdirectory>/<environment>/...`` (see corpus.toml
 for how to materialise it).
@@ -38,12 +38,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# Each split: its sample, its labels and where its corpus is checked out by default. The held-out
-# split is environments nobody tuned on (README.md, "Held-out split"); it is reported alone.
-SPLITS = {
-    "main": (HERE / "corpus.toml", HERE / "labels.jsonl", "/work/corpus"),
-    "heldout": (HERE / "corpus-heldout.toml", HERE / "heldout.jsonl", "/work/corpus-heldout"),
-}
+
+
+def splits(here: Path = HERE) -> dict[str, tuple[Path, Path, str]]:
+    """Each split by name: its sample, its labels and where its corpus is checked out by default.
+
+    ``main`` is ``corpus.toml`` + ``labels.jsonl`` at /work/corpus; every other split NAME is a
+    ``corpus-NAME.toml`` beside this script, with ``NAME.jsonl`` and /work/corpus-NAME. Held-out
+    splits are environments nobody tuned on (README.md); each is reported alone.
+    """
+    found = {"main": (here / "corpus.toml", here / "labels.jsonl", "/work/corpus")}
+    for sample in sorted(here.glob("corpus-*.toml")):
+        name = sample.stem.removeprefix("corpus-")
+        found[name] = (sample, here / f"{name}.jsonl", f"/work/corpus-{name}")
+    return found
+
+
+SPLITS = splits()
 GRADES = ("critical", "high", "medium", "low")
 RANK = {"none": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
 
@@ -222,7 +233,7 @@ def print_table(m: dict, reported: list[Reported], labels: dict, out=sys.stdout)
       f"({pct(m['offenders_reported'], m['offenders']).strip()})\n")
     unlabelled = [r for r in reported if (r.repo, r.path, r.line) not in labels]
     if unlabelled:
-        w(f"\nUnlabelled findings ({len(unlabelled)}): label them in labels.jsonl\n")
+        w(f"\nUnlabelled findings ({len(unlabelled)}): label them in the split's labels file\n")
         for r in sorted(unlabelled, key=lambda r: (r.repo, r.path, r.line)):
             w(f"  {r.repo} {r.path}:{r.line} [{r.grade}] {','.join(sorted(set(r.codes)))} {r.message[:110]}\n")
 
@@ -271,10 +282,10 @@ def show_by_env(reported: list[Reported], labels: dict, out=sys.stdout) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=sorted(SPLITS), default="main",
-                    help="main: corpus.toml + labels.jsonl; heldout: corpus-heldout.toml + heldout.jsonl, "
-                         "never used for tuning (sets the defaults of --sample, --labels, --corpus)")
+                    help="main: corpus.toml + labels.jsonl; NAME: corpus-NAME.toml + NAME.jsonl, a held-out "
+                         "split (sets the defaults of --sample, --labels, --corpus)")
     ap.add_argument("--corpus", help="corpus root, layout <owner+name>/... (default: /work/corpus, "
-                                     "/work/corpus-heldout with --split heldout)")
+                                     "/work/corpus-NAME with --split NAME)")
     ap.add_argument("--labels", help="labels file (default: the split's)")
     ap.add_argument("--sample", help="corpus.toml listing sources and environments (default: the split's)")
     ap.add_argument("--json", metavar="FILE", help="save the numbers as JSON")

@@ -167,3 +167,60 @@ def public_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
             return None
         names.extend(e.value for e in value.elts)
     return tuple(names) if names is not None else None
+
+
+#: Statements that end a loop's iteration for good: ``True`` leaves the function (and every
+#: loop around it), ``False`` (``break``) only the innermost loop.
+_TERMINALS: dict[type, bool] = {ast.Return: True, ast.Raise: True, ast.Break: False}
+
+
+def loop_exits(body: list[ast.stmt]) -> dict[int, bool]:
+    """The statements of a loop's ``body`` after which every path leaves the loop, by id: a
+    ``return``, ``raise`` or ``break`` follows unconditionally, with no ``continue`` on the way
+    back to the loop's head (``for attempt in range(retries): result = run(); ...; return
+    result`` runs ``run()`` again only when it failed). -> id -> leaves the function too."""
+    exits: dict[int, bool] = {}
+
+    def scan(stmts: list[ast.stmt], after: tuple[list[ast.stmt], ...]) -> None:
+        for position, stmt in enumerate(stmts):
+            leaves = _leaves((stmts[position:], *after))
+            if leaves is not None:
+                exits[id(stmt)] = leaves
+            following = (stmts[position + 1:], *after)
+            if isinstance(stmt, ast.Try):  # (``except*`` included): handlers skip the ``else``
+                scan(stmt.body, (stmt.orelse, stmt.finalbody, *following))
+                for handler in stmt.handlers:
+                    scan(handler.body, (stmt.finalbody, *following))
+                scan(stmt.orelse, (stmt.finalbody, *following))
+                scan(stmt.finalbody, following)
+            elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith)):
+                for block in (stmt.body, getattr(stmt, "orelse", [])):
+                    scan(block, following)
+            elif isinstance(stmt, ast.Match):
+                for case in stmt.cases:
+                    scan(case.body, following)
+
+    scan(body, ())
+    return exits
+
+
+def _leaves(blocks: tuple[list[ast.stmt], ...]) -> bool | None:
+    """Whether running ``blocks`` in order surely leaves the loop (see :func:`loop_exits`)."""
+    for stmt in (stmt for block in blocks for stmt in block):
+        if _continues(stmt):
+            return None
+        if type(stmt) in _TERMINALS:
+            return _TERMINALS[type(stmt)]
+    return None  # fell off the end of the body: back to the loop's head
+
+
+def _continues(stmt: ast.stmt) -> bool:
+    """A ``continue`` of the loop around ``stmt`` anywhere in it (not of a loop inside it)."""
+    if isinstance(stmt, ast.Continue):
+        return True
+    if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *FUNCTION_DEFS, ast.ClassDef)):
+        return False
+    return any(_continues(child) for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.stmt)) or any(
+        _continues(s) for child in ast.iter_child_nodes(stmt) if isinstance(child, (ast.ExceptHandler, ast.match_case))
+        for s in child.body
+    )

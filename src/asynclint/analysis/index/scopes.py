@@ -29,6 +29,9 @@ class Frame:
     bindings: dict[str, Value] = field(default_factory=dict)
     cls: str | None = None  # global qualname of the class this frame defines / method belongs to
     loop_depth: int = 0
+    #: The loops around the current statement, innermost last: how much each adds to
+    #: ``loop_depth``, and its body's statements that leave it (helpers.loop_exits).
+    loops: list[tuple[int, dict[int, bool]]] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)  # the values it returns
     globals: set[str] = field(default_factory=set)  # names declared ``global`` here
     conditional: int = 0  # depth of ``if`` statements around the current statement

@@ -31,6 +31,7 @@ from asynclint.analysis.index.helpers import (
     filled_dict,
     is_call_result,
     lambda_name,
+    loop_exits,
     stored_value,
     vague,
 )
@@ -168,6 +169,18 @@ class Statements:
         return name if package == self.module and name.isidentifier() else None
 
     def visit_stmt(self, node: ast.stmt) -> None:
+        loops = self.frame.loops
+        leaves = loops[-1][1].get(id(node)) if loops else None
+        if leaves is None:
+            self._visit_stmt(node)
+            return
+        # Run at most once per entry to the loop (again only after a failure): not repeated by it.
+        depth = self.frame.loop_depth
+        self.frame.loop_depth = 0 if leaves else depth - loops[-1][0]
+        self._visit_stmt(node)
+        self.frame.loop_depth = depth
+
+    def _visit_stmt(self, node: ast.stmt) -> None:
         if isinstance(node, FUNCTION_DEFS):
             self.visit_function(node)
         elif isinstance(node, ast.ClassDef):
@@ -245,15 +258,19 @@ class Statements:
             self.visit_expr(node.iter)
             self.bind(node.target, self._item_type(node.iter))
             self._bind_loop_item(node.target, node.iter)
-            repeats = not fixed_iterable(node.iter)  # three literal items are not a loop that adds up
+            repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats
+            self.frame.loops.append((repeats, loop_exits(node.body)))
             self.visit_body(node.body)
+            self.frame.loops.pop()
             self.frame.loop_depth -= repeats
             self.visit_body(node.orelse)
         elif isinstance(node, ast.While):
             self.frame.loop_depth += 1
             self.visit_expr(node.test)
+            self.frame.loops.append((1, loop_exits(node.body)))
             self.visit_body(node.body)
+            self.frame.loops.pop()
             self.frame.loop_depth -= 1
             self.visit_body(node.orelse)
         elif isinstance(node, (ast.With, ast.AsyncWith)):

@@ -133,6 +133,14 @@ APIS: tuple[BlockingApi, ...] = tuple(
 
 RETURNS: dict[str, str] = {**_CLASSES, **_FACTORIES, **_DEFINED}
 
+#: ``stream`` is a generator function: nothing runs until it is iterated.
+DEFERRED: dict[str, str] = {
+    f"{interface}.stream": "a generator that runs the component as it is iterated (langchain-core 1.8.4 "
+                           "runnables/base.py, language_models/chat_models.py: stream yields)"
+    for interface, (_, _, methods) in _INTERFACES.items()
+    if "stream" in methods
+}
+
 #: The methods the ``twin-call`` fix rewrites to their ``a``-prefixed twin (same parameters, a
 #: coroutine): every entry above but ``stream`` (its twin is an async generator, iterated).
 REWRITABLE: dict[str, frozenset[str]] = {

@@ -816,6 +816,47 @@ def test_a_declining_fixer_leaves_the_file_alone(monkeypatch):
     assert outcome.texts["snippet.py"] == OFFENDER and outcome.left[0].reason == "not sure"
 
 
+STREAMS = """\
+import anthropic
+import httpx
+from google import genai
+
+CLIENT = genai.Client()
+CLAUDE = anthropic.Anthropic()
+HTTP = httpx.Client()
+
+
+async def reply(prompt):
+    for chunk in CLIENT.models.generate_content_stream(model="m", contents=prompt):
+        print(chunk)
+    events = CLAUDE.messages.stream(model="m", max_tokens=1, messages=[])
+    response = HTTP.stream("GET", "https://example.com")
+    return events, response
+"""
+
+
+def test_a_call_that_only_builds_a_stream_is_not_offloaded(monkeypatch):
+    # The request goes out when the stream is iterated or entered, on the loop: a thread given
+    # the call alone would take nothing off it, and check does not offer it either.
+    from asynclint.fixers import to_thread
+
+    checked = lint(Path("snippet.py"), STREAMS)
+    assert [f.facts.callee for f in checked] == [
+        "google.genai.Client.models.generate_content_stream", "anthropic.Anthropic.messages.stream",
+        "httpx.Client.stream",
+    ]
+    assert all(f.fix is None or "thread" not in f.fix.title for f in checked), [f.fix for f in checked]
+    _install(monkeypatch, to_thread.fix)
+    outcome = fix_text(Path("snippet.py"), STREAMS)
+    assert outcome.texts["snippet.py"] == STREAMS
+    reasons = [left.reason for left in outcome.left]
+    assert len(reasons) == 3 and all(
+        "a worker thread given the call alone would take nothing off the loop" in reason for reason in reasons
+    ), reasons
+    assert "returns a generator that sends the request when iterated" in reasons[0]
+    assert "returns a stream manager that sends the request when its `with` is entered" in reasons[1]
+
+
 # Shapes on which a recipe once failed (an "internal error" decline) where it means to decline in words.
 DEEPCOPY_OF_A_BUILTIN = """\
 import copy

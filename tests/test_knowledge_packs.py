@@ -141,3 +141,33 @@ def test_property_entries_are_exact_and_match_only_reads():
     assert catalogue.match_read("selenium.webdriver.Chrome.get") is None  # a method: called, not read
     assert catalogue.match_read("selenium.webdriver.Chrome.name") is None  # a local property
     assert RETURNS["selenium.webdriver.Chrome.title"] == "selenium.webdriver.Chrome.title()"
+
+
+def test_a_pipe_with_a_model_imported_from_another_module_calls_the_model():
+    from asynclint.config import Config
+    from asynclint.engine import SourceFile
+    from asynclint.pipeline import check_sources
+
+    models = 'from langchain_openai import ChatOpenAI\n\nLLM = ChatOpenAI(model="m")\nFLAGS = 1\n'
+    env = textwrap.dedent("""\
+        import re
+
+        from langchain_core.prompts import ChatPromptTemplate
+
+        from pkg.models import FLAGS, LLM
+
+        PROMPT = ChatPromptTemplate.from_messages([("user", "{q}")])
+        CHAIN = PROMPT | LLM
+        PATTERN = re.compile("x", re.I | re.M)
+
+
+        async def answer(question):
+            return CHAIN.invoke({"q": question}), PATTERN.match(question), FLAGS | 2
+    """)
+    result = check_sources(
+        [SourceFile("pkg/models.py", models, module="pkg.models", package="pkg"),
+         SourceFile("pkg/env.py", env, module="pkg.env", package="pkg")],
+        Config(root=Path(".")),
+    )
+    assert not result.errors
+    assert [(f.line, f.facts.callee) for f in result.findings] == [(13, "langchain_core.runnables.Runnable.invoke")]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
-from asynclint.knowledge.blocking import RETURNS
+from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
 from asynclint.knowledge.frameworks import HookClass, framework_class
 from asynclint.knowledge.functions import PROPERTIES
 
@@ -126,10 +126,21 @@ class Resolution:
             return name  # a function of the module, or a method of the class itself
         if cls in self.classes:
             member = self._member(cls, attr, 0, instance)
-            return name if member is None else member
+            if member is None:
+                base = self._library_base(cls)
+                return f"{base}.{attr}" if base is not None else name
+            return member
         name = self.canonical(name)
         value = self.values.get(name)
         return self.resolve(value) if value is not None else name
+
+    def _library_base(self, cls: str) -> str | None:
+        """The library base of project class ``cls`` that the knowledge base types its subclasses
+        by (:data:`SUBCLASSED`), if any: what an attribute its own classes lack comes from."""
+        for ancestor in self.ancestors(cls):
+            if ancestor not in self.classes and RETURNS.get(ancestor, ancestor) in SUBCLASSED:
+                return RETURNS.get(ancestor, ancestor)
+        return None
 
     def _member(self, cls: str, attr: str, skip: int, instance: bool) -> str | None:
         """``attr`` of ``cls`` (or of an instance of it), looked up along the MRO from ``skip``."""

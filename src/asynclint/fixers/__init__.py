@@ -26,6 +26,7 @@ from typing import Any
 from asynclint.fixers import base
 from asynclint.fixers.base import FixerSpec
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, NOT_PORTABLE, RECIPES
+from asynclint.knowledge.threads import DEFERRED
 from asynclint.model import Finding, FixInfo, FixRequest
 
 #: A recipe module's declaration, at the start of a line: ``SPEC = FixerSpec(...)`` or a tuple of them.
@@ -124,6 +125,8 @@ def plan(recipe: str | None, target: str, placement: str | None, root_awaited: b
     starts at a sync callable the framework awaits); ``None`` when no ``async def`` is near."""
     usable = [name for name in CANDIDATES.get(recipe or "", ()) if (placement or "unplaced") in SPECS[name].placements]
     usable = [name for name in usable if name != "with-block"]  # depends on the code's shape
+    if target in DEFERRED:  # the to-thread recipe declines a call that only builds a stream
+        usable = [name for name in usable if SPECS[name].module != "to_thread"]
     if target in NOT_PORTABLE:  # the process-pool recipes always decline these
         usable = [name for name in usable if SPECS[name].module != "process_pool"]
     if not usable:

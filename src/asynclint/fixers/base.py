@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from asynclint.knowledge.threads import DEFERRED
 from asynclint.model import Finding
 
 if TYPE_CHECKING:  # at run time the registry imports this module without libcst (check never loads it)
@@ -77,6 +78,17 @@ class Decline:
     #: False when the recipe simply does not apply to this shape of code (the next candidate is
     #: tried and this reason is not shown unless nothing else applies either).
     applicable: bool = True
+
+
+def builds_a_stream(target: str) -> str:
+    """Why a call of ``target`` is not offloaded when it only builds a stream (see
+    :data:`asynclint.knowledge.threads.DEFERRED`), in words; "" for every other callee."""
+    if target not in DEFERRED:
+        return ""
+    return (
+        f"`{target}` returns {DEFERRED[target]}: a worker thread given the call alone would take nothing off"
+        " the loop; iterate the library's async stream with `async for`"
+    )
 
 
 #: Where a recipe can rewrite a call (see :class:`~asynclint.fixers.project.Site`): ``direct``,

@@ -25,7 +25,7 @@ from asynclint.analysis.graph import ProjectGraph
 from asynclint.analysis.index.records import ModuleSummary
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement
+from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement, builds_a_stream
 from asynclint.fixers.cst.awaits import cancellation_window
 from asynclint.fixers.cst.imports import add_import, drop_unused_import
 from asynclint.fixers.cst.parsed import ParsedFile
@@ -367,6 +367,8 @@ def _why_no_fix(finding: Finding, project: FixProject) -> str:
     site = project.site(finding)
     if isinstance(site, Decline):
         return f"no automatic fix: {site.reason}"
+    if streams := builds_a_stream(finding.facts.callee):
+        return f"no automatic fix: {streams}"
     return "no automatic fix: the knowledge base names no fix recipe for this API"
 
 

@@ -8,10 +8,12 @@ calls, uses the event loop, or an object of the loop kept on ``self``) and for a
 the framework awaits (made ``async`` first). A call that opens a file or archive goes only with
 its use in the same expression: the object's reads would otherwise stay on the loop; likewise a
 helper whose work runs when its result is consumed (a generator, a ``@contextmanager``) goes
-with its consumption, or is declined. A property whose getter blocks (``driver.title``) is read
-in the thread, ``await asyncio.to_thread(lambda: driver.title)``, when evaluating its receiver
-runs no code (the receiver is evaluated there too). The runner is the module's event-loop library's
-(``trio.to_thread.run_sync`` in a trio module: see ``thread_runner``).
+with its consumption, or is declined; so is a library call that only builds a stream, sending
+its request as it is iterated or entered (``knowledge.threads.DEFERRED``). A property whose
+getter blocks (``driver.title``) is read in the thread, ``await asyncio.to_thread(lambda:
+driver.title)``, when evaluating its receiver runs no code (the receiver is evaluated there
+too). The runner is the module's event-loop library's (``trio.to_thread.run_sync`` in a trio
+module: see ``thread_runner``).
 
 Caveat said in the report: ``to_thread`` frees the loop but not the GIL, so for pure-Python CPU
 work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the field guide).
@@ -27,7 +29,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import BuiltinAssignment, GlobalScope
 
-from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import
+from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import, builds_a_stream
 from asynclint.fixers.cst.bindings import binding, event_loop_use
 from asynclint.fixers.cst.build import awaited, opens_for_writing, runs_nothing, site_edit
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
@@ -78,6 +80,8 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return Decline("the call opens a `with` block", applicable=False)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression (an `await` there would make it async)")
+    if streams := builds_a_stream(target):
+        return Decline(streams)
     if isinstance(call, cst.Attribute):  # a property read: `driver.title`
         return _offload_read(finding, site, call, runner)
     nested = findings_within(project, file, call, finding)

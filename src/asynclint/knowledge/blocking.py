@@ -19,7 +19,14 @@ same database.
 from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, many
-from asynclint.knowledge.packs import PACK_APIS, PACK_BUILT, PACK_ENTER_RETURNS, PACK_ITEMS, PACK_RETURNS
+from asynclint.knowledge.packs import (
+    PACK_APIS,
+    PACK_BUILT,
+    PACK_ENTER_RETURNS,
+    PACK_ITEMS,
+    PACK_RETURNS,
+    PACK_SUBCLASSED,
+)
 from asynclint.knowledge.twins import twin_of
 
 #: Category -> what it blocks on, in words used by messages and docs.
@@ -398,6 +405,12 @@ ITEMS: dict[str, str] = {
 #: other value builds the constructor's usual type. Entries whose ``blocks_on`` names such a
 #: type block only when handed one.
 BUILT: dict[str, tuple[str, dict[str, str]]] = {**PACK_BUILT}
+
+#: Library base classes whose project subclasses are typed as the base: an attribute the
+#: project's own classes do not define is the library's (``class MyLLM(BaseChatModel)``: its
+#: ``invoke`` is ``BaseChatModel.invoke``). Only these: for any other base the analysis does not
+#: guess what an inherited method does.
+SUBCLASSED: frozenset[str] = PACK_SUBCLASSED
 
 #: ``with X() as v``: types whose ``__enter__`` returns something other than the instance.
 ENTER_RETURNS: dict[str, str | None] = {

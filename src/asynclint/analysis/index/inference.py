@@ -88,6 +88,8 @@ class Inference:
             if isinstance(left, SelfRef) and left.path:
                 return SelfRef(left.cls, (*left.path, "__truediv__()"))
             return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self._infer_pipe(node)
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return callables_of(map(self.infer, node.elts))
         if isinstance(node, ast.Starred):
@@ -115,6 +117,24 @@ class Inference:
             return callables_of((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
+        return None
+
+    def _infer_pipe(self, node: ast.BinOp) -> Value:
+        """``a | b`` is ``a.__or__(b)``, or ``b.__ror__(a)`` when ``a`` has no ``__or__`` for it:
+        RETURNS says which pipes make a known type (``prompt | llm`` is a LangChain ``Runnable``
+        that calls the model, whichever side the model is on). An operand on ``self`` is settled
+        by the graph, the right one first (``self.prompt | self.llm``); so is a value imported from
+        another module piped with a value of this one (two imported names, ``re.I | re.M``, are
+        left alone)."""
+        left, right = self.infer(node.left), self.infer(node.right)
+        for side, method in ((left, "__or__()"), (right, "__ror__()")):
+            if isinstance(side, Inst) and f"{side.name}.{method}" in RETURNS:
+                return Inst(RETURNS[f"{side.name}.{method}"], side.origin)
+        for side, other, method in ((right, left, "__ror__()"), (left, right, "__or__()")):
+            if isinstance(side, SelfRef) and side.path and SUPER not in side.path:
+                return SelfRef(side.cls, (*side.path, method))
+            if isinstance(side, Sym) and not isinstance(other, Sym):
+                return Inst(extend(side.name, (method,)), "module")  # a value defined elsewhere: the graph's
         return None
 
     def _kept_handed(self, holder: Inst, attr: str) -> Value:

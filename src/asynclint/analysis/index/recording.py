@@ -40,6 +40,11 @@ class Recording:
             first = self.infer(node.args[0])
             argument = first.name if isinstance(first, Inst) else ""
         api = self.catalogue.match(target, method)
+        if isinstance(func_value, Inst) and method is None and target is not None:
+            # Calling an instance runs its ``__call__`` (LangChain's deprecated ``chain(inputs)``),
+            # not the constructor the instance is named after.
+            called = self.catalogue.match(f"{target}.__call__", "__call__")
+            target, api = (f"{target}.__call__", called) if called is not None else (target, None)
         if api is not None and not api.blocks(awaited, keywords, argument):
             api = None
         site = CallSite(

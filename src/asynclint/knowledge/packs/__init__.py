@@ -4,7 +4,9 @@ A pack is data. It exports ``APIS: tuple[BlockingApi, ...]`` (every entry with t
 its fact comes from, and its async ``twin`` where the library has one; properties whose getter
 blocks are entries marked ``read``) and, where the types of results matter, any of ``RETURNS``,
 ``ITEMS``, ``ENTER_RETURNS`` and ``BUILT`` (same meaning as the tables of
-:mod:`asynclint.knowledge.blocking`, into which they are merged). Which families get a pack,
+:mod:`asynclint.knowledge.blocking`, into which they are merged), and ``DEFERRED``: calls that
+only build a generator or a stream, merged into :data:`asynclint.knowledge.threads.DEFERRED`;
+``SUBCLASSED``: library base classes a project subclass of which is still typed as the base. Which families get a pack,
 and in what order they were written, came from ``bench/survey_imports.py`` (see bench/README.md).
 """
 
@@ -47,3 +49,5 @@ PACK_RETURNS: dict[str, str] = {
 PACK_ITEMS: dict[str, str] = _merged("ITEMS")
 PACK_ENTER_RETURNS: dict[str, str] = _merged("ENTER_RETURNS")
 PACK_BUILT: dict[str, tuple[str, dict[str, str]]] = _merged("BUILT")
+PACK_DEFERRED: dict[str, str] = _merged("DEFERRED")
+PACK_SUBCLASSED: frozenset[str] = frozenset().union(*(getattr(pack, "SUBCLASSED", ()) for pack in PACKS.values()))

@@ -16,10 +16,15 @@ implementation runs the sync method in an executor, so the twin never blocks the
 Receivers are typed by their interface, the way the library's own annotations name them: a
 ``ChatOpenAI(...)``, an ``init_chat_model(...)`` or an annotated ``llm: BaseChatModel`` are all a
 ``langchain_core.language_models.BaseChatModel`` (the concrete class is an alias of it), and what
-``bind_tools``/``with_structured_output`` make of one still calls the model. Not matched: a
-project's own subclass of these bases (the analysis does not look through third-party bases), a
-``prompt | llm`` pipe, and a call of the object itself (the deprecated ``chain(inputs)``, which
-reads as the constructor).
+``bind_tools``/``with_structured_output`` make of one still calls the model. A pipe with a model
+or a chain on either side (``prompt | llm | parser``: a ``RunnableSequence``) and an annotated
+``Runnable`` (``chain: Runnable``) are a ``Runnable`` that calls a model; a pipe of a prompt and a
+parser alone calls nothing and is not typed. A project's own subclass of an interface
+(``class MyLLM(BaseChatModel)``) is typed as it (``SUBCLASSED``): the sync methods it does not
+define are the library's, which run its ``_generate`` in the calling thread. Calling a chain
+(the deprecated ``chain(inputs)``, ``Chain.__call__``) is its ``invoke``. Not matched: a pipe
+of two attributes of ``self`` is typed by the right one only (``self.llm | self.parser`` is not
+one), and a pipe of two names imported from other modules is not typed.
 """
 
 from __future__ import annotations
@@ -39,12 +44,17 @@ CHAIN = "langchain_classic.chains.base.Chain"  # langchain < 1.0: langchain.chai
 RETRIEVER = "langchain_core.retrievers.BaseRetriever"
 STORE = "langchain_core.vectorstores.VectorStore"
 EMBEDDINGS = "langchain_core.embeddings.Embeddings"
+#: What a pipe of components is (``prompt | llm``: a ``RunnableSequence``), and what an annotated
+#: ``Runnable`` is taken to be: a chain that calls a model, what environments build and pass one for.
+RUNNABLE = "langchain_core.runnables.Runnable"
 
 
 def _twin_phrase(method: str) -> str:
     """How a finding names the twin of ``method`` (follows "use")."""
     if method == "stream":
         return "`async for chunk in ….astream(...)`"
+    if method == "__call__":
+        return "`await ….ainvoke(...)`"
     return f"`await ….a{method}(...)`"
 
 
@@ -62,7 +72,12 @@ _MODEL = {
 _INTERFACES: dict[str, tuple[str, str, dict[str, str]]] = {
     CHAT: ("llm", "network", _MODEL),
     LLM: ("llm", "network", _MODEL),
-    CHAIN: ("llm", "network", {**_RUNNABLE, "run": f"{_CLASSIC} (run / arun: deprecated)"}),
+    CHAIN: ("llm", "network", {
+        **_RUNNABLE,
+        "run": f"{_CLASSIC} (run / arun: deprecated)",
+        "__call__": f"{_CLASSIC} (__call__ -> invoke / acall -> ainvoke: deprecated)",
+    }),
+    RUNNABLE: ("llm", "network", _RUNNABLE),
     RETRIEVER: ("sdk", "network", {
         **_RUNNABLE,
         "get_relevant_documents": f"{_CORE_03} langchain_core/retrievers.py (get_relevant_documents / "
@@ -107,6 +122,14 @@ _FACTORIES: dict[str, str] = {
     f"{STORE}.as_retriever()": RETRIEVER,
     **{f"{STORE}.{m}()": STORE for m in ("from_texts", "from_documents", "load_local")},
     **{f"{CHAIN}.{m}()": CHAIN for m in ("from_chain_type", "from_llm")},
+    **{f"{RUNNABLE}.{m}()": RUNNABLE for m in ("bind", "with_retry", "with_config", "with_fallbacks", "pipe")},
+    **{f"{model}.pipe()": RUNNABLE for model in (CHAT, LLM, CHAIN)},
+}
+#: ``a | b`` with a model, a chain or a pipe holding one on either side is a ``RunnableSequence``
+#: that calls it (langchain-core 1.8.4 runnables/base.py: Runnable.__or__ / __ror__ ->
+#: RunnableSequence). A pipe of a prompt and a parser alone calls nothing and is not typed.
+_PIPES: dict[str, str] = {
+    f"{component}.{side}()": RUNNABLE for component in (CHAT, LLM, CHAIN, RUNNABLE) for side in ("__or__", "__ror__")
 }
 #: Where the interfaces are defined (annotations written with the full path).
 _DEFINED = {
@@ -120,6 +143,9 @@ _DEFINED = {
     "langchain_core.vectorstores.VectorStoreRetriever": RETRIEVER,
     "langchain_core.embeddings.embeddings.Embeddings": EMBEDDINGS,
     "langchain.chains.base.Chain": CHAIN,
+    **{f"langchain_core.runnables{module}.{cls}": RUNNABLE
+       for module in ("", ".base")
+       for cls in ("Runnable", "RunnableSequence", "RunnableSerializable")},
 }
 
 APIS: tuple[BlockingApi, ...] = tuple(
@@ -131,10 +157,22 @@ APIS: tuple[BlockingApi, ...] = tuple(
     for method, source in methods.items()
 )
 
-RETURNS: dict[str, str] = {**_CLASSES, **_FACTORIES, **_DEFINED}
+RETURNS: dict[str, str] = {**_CLASSES, **_FACTORIES, **_DEFINED, **_PIPES}
+
+#: A project's own subclass of an interface (``class MyLLM(BaseChatModel)``) runs the library's
+#: sync methods, which call its ``_generate``/``_call`` in the calling thread.
+SUBCLASSED = frozenset(_INTERFACES)
+
+#: ``stream`` is a generator function: nothing runs until it is iterated.
+DEFERRED: dict[str, str] = {
+    f"{interface}.stream": "a generator that runs the component as it is iterated (langchain-core 1.8.4 "
+                           "runnables/base.py, language_models/chat_models.py: stream yields)"
+    for interface, (_, _, methods) in _INTERFACES.items()
+    if "stream" in methods
+}
 
 #: The methods the ``twin-call`` fix rewrites to their ``a``-prefixed twin (same parameters, a
 #: coroutine): every entry above but ``stream`` (its twin is an async generator, iterated).
 REWRITABLE: dict[str, frozenset[str]] = {
-    interface: frozenset(methods) - {"stream"} for interface, (_, _, methods) in _INTERFACES.items()
+    interface: frozenset(methods) - {"stream", "__call__"} for interface, (_, _, methods) in _INTERFACES.items()
 }

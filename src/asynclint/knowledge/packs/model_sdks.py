@@ -4,7 +4,9 @@ The core table already knows OpenAI, Anthropic, litellm, Cohere, Groq, Together,
 Hugging Face inference clients (their twins come from :mod:`asynclint.knowledge.twins`).
 google-genai's ``Client`` is sync; its async twin is the same client's ``.aio`` attribute
 (``await client.aio.models.generate_content(...)``), which the catalogue never reports. Its
-``chats.create(...)`` only builds a local chat; ``send_message`` sends.
+``chats.create(...)`` only builds a local chat; ``send_message`` sends. The ``_stream`` methods
+are generators: the request goes out as they are iterated, so a worker thread given the call
+alone would take nothing off the loop (``DEFERRED``).
 """
 
 from __future__ import annotations
@@ -32,4 +34,13 @@ APIS: tuple[BlockingApi, ...] = (
 RETURNS: dict[str, str] = {
     "google.genai.client.Client": "google.genai.Client",
     "google.genai.Client.chats.create()": "google.genai.chats.Chat",
+}
+
+DEFERRED: dict[str, str] = {
+    "google.genai.Client.models.generate_content_stream": (
+        "a generator that sends the request when iterated (google-genai 3.6.1 models.py)"
+    ),
+    "google.genai.chats.Chat.send_message_stream": (
+        "a generator that sends the request when iterated (google-genai 3.6.1 chats.py)"
+    ),
 }

@@ -123,3 +123,54 @@ def test_check_resolves_each_environment_to_its_own_helper(tmp_path: Path, monke
     (tmp_path / "b/utils.py").write_text(sleeps)
     (finding,) = run_check(["."], project_only(tmp_path), use_cache=False).findings
     assert (finding.path, finding.code) == ("b/utils.py", "ASL101")
+
+
+def test_a_module_of_a_package_imports_its_siblings_by_their_bare_names(tmp_path: Path) -> None:
+    """An environment whose directory holds an ``__init__.py`` runs (and is installed) with that
+    directory on ``sys.path``: ``from patching import apply`` in ``env/env.py`` means ``env.patching``.
+    Its own directory's module first, then the package directories above it."""
+    paths = layout(tmp_path, {
+        "env/__init__.py": "", "env/env.py": "", "env/patching.py": "", "env/oracle.py": "",
+        "env/adapters/__init__.py": "", "env/adapters/kube.py": "", "env/adapters/oracle.py": "",
+        "env/scripts/prepare.py": "",  # no __init__.py: a namespace portion, which any module of its name beats
+        "env/calendar.py": "",  # the standard library's comes first on sys.path
+        "env/pathspec.py": "",  # installed where the tests run: the project's own file is the evidence
+    })
+    names = module_names(paths)
+    assert dict(names[tmp_path / "env/env.py"].imports) == {
+        "adapters": "env.adapters", "oracle": "env.oracle", "patching": "env.patching", "pathspec": "env.pathspec",
+    }
+    assert dict(names[tmp_path / "env/adapters/kube.py"].imports) == {
+        "adapters": "env.adapters", "oracle": "env.adapters.oracle", "patching": "env.patching",
+        "pathspec": "env.pathspec",  # not ``env``: the package itself, a top-level module of the root
+    }
+    assert dict(names[tmp_path / "env/scripts/prepare.py"].imports)["patching"] == "env.patching"
+    # ``__init__.py`` runs only when its directory is imported as a package, where bare names
+    # do not reach the package's modules.
+    assert names[tmp_path / "env/__init__.py"].imports == ()
+
+
+def test_a_top_level_module_of_the_own_root_wins_over_a_sibling(tmp_path: Path) -> None:
+    """The root above the package is on ``sys.path`` as well, and the project names its modules
+    so already; a top-level name of another root does not stand in the sibling's way."""
+    paths = layout(tmp_path, {
+        "envs/a/utils.py": "", "envs/a/pkg/__init__.py": "", "envs/a/pkg/utils.py": "", "envs/a/pkg/run.py": "",
+        "envs/b/utils.py": "", "envs/b/helpers.py": "",
+        "envs/c/pkg/__init__.py": "", "envs/c/pkg/helpers.py": "", "envs/c/pkg/run.py": "",
+    })
+    names = module_names(paths)
+    assert dict(names[tmp_path / "envs/a/pkg/run.py"].imports)["utils"] == "utils@a"
+    assert dict(names[tmp_path / "envs/c/pkg/run.py"].imports)["helpers"] == "pkg@c.helpers"
+
+
+def test_a_sibling_imported_by_its_bare_name_is_checked(tmp_path: Path) -> None:
+    layout(tmp_path, {
+        "env/__init__.py": "",
+        "env/env.py": (
+            "import verifiers as vf\nfrom patching import apply\n\n\ndef fix(text: str) -> str:\n"
+            "    return apply(text)\n\n\ndef load_environment():\n    return vf.ToolEnv(tools=[fix])\n"
+        ),
+        "env/patching.py": "import subprocess\n\n\ndef apply(text):\n    return subprocess.run(['patch'], input=text)\n",
+    })
+    result = run_check([str(tmp_path / "env")], project_only(tmp_path / "env"), use_cache=False)
+    assert [(f.path, f.code) for f in result.findings] == [("patching.py", "ASL106")]

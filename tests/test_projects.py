@@ -3,8 +3,9 @@
 Each directory under ``tests/fixtures/projects/`` is a small but realistic ``verifiers``
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules; ``side_envs``: two environments side by side, each with its
-own ``utils.py``; ``registrations_env``: callables registered in every shape), or a generic asyncio
-service (``asyncio_app``). As in the
+own ``utils.py``; ``flat_env``: a package whose modules import their siblings by bare names;
+``registrations_env``: callables registered in every shape), or a generic asyncio service
+(``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -130,6 +131,7 @@ V1 = PROJECTS / "v1_env"
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
         "asyncio_app",
+        "flat_env",
         "judges_env",
         "judges_old",
         "registrations_env",
@@ -339,6 +341,10 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/browser_tools.py", "open_url"): ("tool", "tool call"),
     ("values_env/values_env/tools.py", "search_docs"): ("tool call",),
     ("values_env/values_env/tools.py", "search_remote"): ("tool call",),
+    # flat_env: reached through modules imported by their bare names
+    ("flat_env/flat_env.py", "run_linter"): ("tool", "tool call"),
+    ("flat_env/flat_env.py", "patched_reward"): ("reward function", "group"),
+    ("flat_env/baselines/oracle.py", "oracle_reward"): ("reward function", "group"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
     ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),
@@ -349,6 +355,16 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "reward function",
         "group",
     ),
+    ("registrations_env/registrations_env/branches.py", "lint_config"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "scan_config"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "describe_config"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "wait_for_linter"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "clean_workdir"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "list_workdir"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "copy_config"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "move_config"): ("tool", "tool call"),
+    ("registrations_env/registrations_env/branches.py", "strict_reward"): ("reward function", "group"),
+    ("registrations_env/registrations_env/branches.py", "lenient_reward"): ("reward function", "group"),
     ("registrations_env/registrations_env/rewards.py", "listed_reward"): ("reward function", "group"),
     ("registrations_env/registrations_env/rewards.py", "factory_reward"): ("reward function", "group"),
     ("registrations_env/registrations_env/rewards.py", "looped_metric"): (("reward function", "metric"), "group"),

@@ -6,6 +6,7 @@ import functools
 import io
 import os
 import re
+import sys
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -357,9 +358,14 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
     the module in its own root first, else the one whose root is nearest above it, else the
     first in path order.
 
+    A file inside a package may also import the modules of its package's directories by their
+    bare names (:func:`_package_siblings`): ``from patching import apply`` in
+    ``env/sv_env.py`` beside ``env/__init__.py`` and ``env/patching.py`` means ``env.patching``.
+
     ``probed`` is filled with every directory asked whether it holds an ``__init__.py``, and
     the answer: with the paths, all on the disk the names depend on."""
-    packages = _packages({} if probed is None else probed)
+    holds_init: dict[Path, bool] = {} if probed is None else probed
+    packages = _packages(holds_init)
     layouts = {path: _layout(path, packages) for path in paths}
     beside = _beside_modules(layouts)
     for path, directory in beside.items():
@@ -393,7 +399,69 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
             if other.parent == directory and other.stem not in own and other.stem not in dict(names[path].imports)
         )
         names[path] = replace(names[path], imports=names[path].imports + siblings)
+    in_packages = {path: layout for path, layout in layouts.items() if layout[1] and path not in beside}
+    if in_packages:
+        _package_siblings(in_packages, names, roots_of, holds_init)
     return names
+
+
+def _package_siblings(
+    layouts: dict[Path, tuple[str, str, Path]], names: dict[Path, ModuleName],
+    roots_of: dict[str, set[Path]], holds_init: dict[Path, bool],
+) -> None:
+    """Tell each file inside a package what a bare import of a module of its package's
+    directories means (``names`` is updated): its own directory's first, then each package
+    directory above it up to the top-level package.
+
+    Environment code imports its siblings as top-level modules (``from patching import
+    apply``, ``from adapters.kube import lint``) because the environment runs, or is installed,
+    with its own directory on ``sys.path`` -- as top-level modules, whatever ``__init__.py`` it
+    also holds -- or because the file inserts its directory there. Where the interpreter would
+    find the name elsewhere first, the sibling is not what the import means, so it is left out:
+
+    - a top-level module of the file's own import root: that directory is on ``sys.path`` too,
+      and the project names its modules so already;
+    - a standard-library name: the standard library comes before the directories an
+      installed or appended environment adds;
+    - a directory without ``__init__.py``: a namespace portion loses to a module or regular
+      package of the same name anywhere on ``sys.path``, and which are installed is not asked here.
+
+    An installed third-party name does not win over a sibling: a module the project ships is the
+    evidence at hand, and the installed one may be this very environment. An ``__init__.py`` is
+    told nothing: it runs only when its directory is imported as a package, never in the flat layout."""
+    children: dict[Path, dict[str, str]] = {}
+    for path, (_, _, root) in layouts.items():
+        module = names[path].module  # a top-level name of several roots is marked with its own
+        parts = module.split(".")
+        directories = path.parent.relative_to(root).parts
+        if path.stem != "__init__":
+            children.setdefault(path.parent, {}).setdefault(path.stem, module)
+        for depth in range(1, len(directories)):
+            directory = root.joinpath(*directories[: depth + 1])
+            if holds_init.get(directory):  # a regular package beats a module of its name beside it
+                children.setdefault(directory.parent, {})[directory.name] = ".".join(parts[: depth + 1])
+    own_tops: dict[Path, set[str]] = {}
+    for top, roots in roots_of.items():
+        for root in roots:
+            own_tops.setdefault(root, set()).add(top)
+    for path, (_, _, root) in layouts.items():
+        if path.stem == "__init__":
+            continue
+        module = names[path].module
+        found: dict[str, str] = {}
+        directory = path.parent
+        while directory != root and root in directory.parents:
+            for name, sibling in children.get(directory, {}).items():
+                if sibling != module and name not in found:
+                    found[name] = sibling
+            directory = directory.parent
+        wanted = {
+            name: sibling for name, sibling in found.items()
+            if name not in own_tops.get(root, ()) and name not in sys.stdlib_module_names
+        }
+        if wanted:
+            kept = tuple((name, meant) for name, meant in names[path].imports if name not in wanted)
+            names[path] = replace(names[path], imports=kept + tuple(sorted(wanted.items())))
 
 
 def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, Path]:

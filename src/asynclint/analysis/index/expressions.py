@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.helpers import GROWING, MUTATORS, callables_of
+from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
@@ -174,6 +174,20 @@ class Expressions:
         elif isinstance(arg, (ast.Name, ast.Attribute, ast.ListComp, ast.GeneratorExp)):
             self.record_ref(arg, offloaded, call)
             self.visit_expr(arg)
+        elif isinstance(arg, (ast.IfExp, ast.BoolOp)) or self._joins_callables(arg):
+            # ``tools=[a, b] if flag else []``, ``tools or [default]``, ``base + [extra]``: what
+            # is passed is one of the parts, or all of their items; each may be the one that runs.
+            if isinstance(arg, ast.IfExp):
+                self.visit_expr(arg.test)
+            parts = (
+                (arg.body, arg.orelse) if isinstance(arg, ast.IfExp)
+                else arg.values if isinstance(arg, ast.BoolOp) else (arg.left, arg.right)
+            )
+            for part in parts:
+                self._visit_argument(part, offloaded, call, awaited)
+        elif isinstance(arg, ast.Call) and self._copies_items(arg):
+            self.visit_expr(arg.func)
+            self._visit_argument(arg.args[0], offloaded, call, awaited)  # ``list(tools)`` passes the items of tools
         elif offloaded and isinstance(arg, ast.Call) and arg.args:
             wrapper = self.infer(arg.func)
             if isinstance(wrapper, Sym) and wrapper.name in CALLABLE_WRAPPERS:
@@ -190,6 +204,17 @@ class Expressions:
             if isinstance(arg, ast.Call):  # ``partial(reward, mode="b")``, ``parser.get_format_reward_func()``
                 self.record_ref(arg, offloaded, call)
             self.visit_expr(arg, awaited=awaited)
+
+    def _joins_callables(self, node: ast.expr) -> bool:
+        """``base_tools + [extra]``: a sum of lists, one of them of callables."""
+        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(self.infer(node), Refs)
+
+    def _copies_items(self, node: ast.Call) -> bool:
+        """``list(tools)``, ``tuple(tools)``: a new list of the same items."""
+        return (
+            len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)
+            and self.infer(node.func) in COPYING_BUILTINS
+        )
 
     def visit_lambda(
         self, node: ast.Lambda, offloaded: bool = False, name: str | None = None, handed: CallContext | None = None

@@ -49,6 +49,8 @@ UNBOUND = object()  # a name with no binding in the function: a global, a builti
 MAX_SELF_HOPS = 8
 #: List methods that add callables to a list: ``funcs.append(f)``.
 GROWING = frozenset({"append", "extend", "insert"})
+#: Builtins that make a new list of an iterable's items: ``list(tools)`` holds the callables of tools.
+COPYING_BUILTINS = frozenset({Sym("builtins.list"), Sym("builtins.tuple")})
 #: Methods that change a mapping or list in place: what it was bound to no longer says its size.
 MUTATORS = frozenset({*GROWING, "update", "setdefault", "__setitem__", "__ior__"})
 

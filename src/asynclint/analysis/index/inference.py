@@ -9,6 +9,7 @@ from dataclasses import replace
 from asynclint.analysis.index.argfacts import state_get, state_key
 from asynclint.analysis.index.helpers import (
     CLASS_ANNOTATIONS,
+    COPYING_BUILTINS,
     THREAD_RESULTS,
     WRAPPING_ANNOTATIONS,
     callables_of,
@@ -52,6 +53,10 @@ class Inference:
             if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
                 return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
+            if func in COPYING_BUILTINS and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+                items = self.infer(node.args[0])
+                if isinstance(items, Refs):
+                    return items
             if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
                 # ``super().method()``: looked up from the first base on (and ``super().__init__
                 # (tools=[...])`` shows the framework base what is passed).
@@ -99,22 +104,23 @@ class Inference:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self.infer(node.left), self.infer(node.right)
             if isinstance(left, Refs) or isinstance(right, Refs):
-                return Refs(tuple(v for side in (left, right) if isinstance(side, Refs) for v in side.items))
+                # A sum of lists: the other side too (a list defined elsewhere stands for its items).
+                return callables_of(side for side in (left, right) if isinstance(side, (Refs, Sym)))
             return None
         if isinstance(node, ast.BoolOp):
-            for value in node.values:
-                inferred = self.infer(value)
-                if inferred is not None:
-                    return inferred
-            return None
+            values = [self.infer(value) for value in node.values]
+            if any(isinstance(value, Refs) for value in values):
+                return callables_of(values)  # ``extra or [default]``: the callables of either
+            return next((value for value in values if value is not None), None)
         if isinstance(node, ast.IfExp):
-            # Known only when both branches agree (``None`` on one side says nothing new).
+            # Known only when both branches agree (``None`` on one side says nothing new); for
+            # lists of callables, the union: ``[a, b] if flag else []`` may hold a and b.
             body, orelse = self.infer(node.body), self.infer(node.orelse)
             if body == orelse or is_none(node.orelse):
                 return body
             if is_none(node.body):
                 return orelse
-            return callables_of((body, orelse)) if isinstance(body, Refs) and isinstance(orelse, Refs) else None
+            return callables_of((body, orelse)) if isinstance(body, Refs) or isinstance(orelse, Refs) else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None

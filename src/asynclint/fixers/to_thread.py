@@ -29,7 +29,7 @@ from libcst.metadata import BuiltinAssignment, GlobalScope
 
 from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import
 from asynclint.fixers.cst.bindings import binding, event_loop_use
-from asynclint.fixers.cst.build import awaited, opens_for_writing, runs_nothing, site_edit
+from asynclint.fixers.cst.build import awaited, awaited_fix, opens_for_writing, runs_nothing, site_edit
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
 from asynclint.fixers.cst.references import Runner, thread_runner
 from asynclint.fixers.project import FixProject, Site, call_of, findings_within
@@ -109,26 +109,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
-    if site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
-    else:
-        title = f"ran `{callee}` in a worker thread with `{runner.code}`"
+    title = site.did(f"ran `{callee}` in a worker thread", f" with `{runner.code}`")
     note, safe = "", True
     if target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
     if target in LOSES_ON_CANCEL:
         # the thread cannot be cancelled with the task that awaits it: it still takes what it waited for
         safe, note = False, f"{LOSES_ON_CANCEL[target]} (the worker thread cannot be cancelled)"
-    return Fix(
-        path=file.path,
-        edits=(site_edit(site, awaited(file, call, offloaded)),),
-        recipe="to-thread",
-        safe=safe,
-        title=title,
-        imports=imports,
-        claims=(finding, *nested),
-        note=note,
-    )
+    return awaited_fix(site, offloaded, "to-thread", title, (finding, *nested), safe=safe, imports=imports, note=note)
 
 
 def _offload_read(finding: Finding, site: Site, read: cst.Attribute, runner: Runner) -> Fix | Decline:
@@ -145,19 +133,8 @@ def _offload_read(finding: Finding, site: Site, read: cst.Attribute, runner: Run
     shown = file.code(read)
     if len(shown) > 40:
         shown = f"….{read.attr.value}"
-    if site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and read `{shown}` in a worker thread"
-    else:
-        title = f"read `{shown}` in a worker thread with `{runner.code}`"
-    return Fix(
-        path=file.path,
-        edits=(site_edit(site, awaited(file, read, offloaded)),),
-        recipe="to-thread",
-        safe=True,
-        title=title,
-        imports=runner.imports,
-        claims=(finding,),
-    )
+    title = site.did(f"read `{shown}` in a worker thread", f" with `{runner.code}`")
+    return awaited_fix(site, offloaded, "to-thread", title, (finding,), imports=runner.imports)
 
 
 def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Site, ...]) -> Fix | Decline:

@@ -21,7 +21,6 @@ from asynclint.knowledge.frameworks import (
     SyncMethod,
     client_holder,
     framework_class,
-    root_awaited,
     sync_method,
 )
 from asynclint.model import Severity
@@ -341,17 +340,6 @@ class CheckContext:
         return found
 
     # -- answers rules share -----------------------------------------------------------------------
-
-    def placement(self, key: FuncKey) -> str | None:
-        """Where a fix can take a call in ``key`` off the loop: ``direct`` (in ``async def``),
-        ``helper`` (an ``async def`` up the chain calls the sync function), ``root`` (the chain
-        starts at a sync callable the framework awaits), or ``None``."""
-        graph = self.graph
-        if graph.function(key).is_async:
-            return "direct"
-        if any(graph.function(step).is_async for step, _ in graph.path(key)[:-1]):
-            return "helper"
-        return "root" if root_awaited(graph.hot_of(key).root_hook) else None
 
     def model(self, api: BlockingApi, target: str) -> tuple[str, str, str] | None:
         """(class, evidence, field) for a pydantic method (``*.model_dump``) of a project class."""

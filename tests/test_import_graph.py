@@ -115,3 +115,14 @@ def test_the_analysis_sits_below_the_rules_and_fixers_in_modules_of_readable_siz
         assert not outside, f"{name} imports {sorted(outside)}"
         lines = len(path.read_text(encoding="utf-8").splitlines())
         assert lines <= 600, f"{name} has {lines} lines"
+
+
+def test_rules_and_fixers_ask_the_call_graph_through_its_query_interface():
+    """Rules and fixers see the graph as ``analysis.api.CallGraph`` (mypy holds them to its
+    methods); only the engine and the pipeline, which build it, name ``ProjectGraph``."""
+    known = modules()
+    asking = {name: path for name, path in known.items() if name.startswith(("asynclint.rules", "asynclint.fixers"))}
+    assert "asynclint.rules.context" in asking and "asynclint.fixers.project" in asking
+    naming = sorted(name for name, path in asking.items() if "asynclint.analysis.graph" in imports(name, path, known))
+    assert not naming, f"{naming} import the graph's implementation; type them with asynclint.analysis.api"
+    assert "asynclint.analysis.api" in imports("asynclint.rules.context", known["asynclint.rules.context"], known)

@@ -21,7 +21,7 @@ from typing import Any
 import libcst as cst
 
 from asynclint import fixers
-from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.api import CallGraph
 from asynclint.analysis.index.records import ModuleSummary
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
@@ -124,7 +124,7 @@ class FixOutcome:
 @dataclass(frozen=True)
 class _Linted:
     result: Result
-    graph: ProjectGraph  # the call graph the findings came from (who calls what, for the fixers)
+    graph: CallGraph  # the call graph the findings came from (who calls what, for the fixers)
 
 
 class _Linter:

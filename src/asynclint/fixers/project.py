@@ -10,8 +10,7 @@ from typing import Protocol
 
 import libcst as cst
 
-from asynclint.analysis.graph import ProjectGraph
-from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
@@ -34,7 +33,7 @@ class Site:
     function: cst.FunctionDef
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
-    callee: FuncKey | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
+    callee: FunctionId | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
 
     @property
     def offending(self) -> bool:
@@ -66,7 +65,7 @@ class FixProject:
         self,
         texts: Mapping[str, str],
         findings: tuple[Finding, ...] = (),
-        graph: ProjectGraph | None = None,
+        graph: CallGraph | None = None,
         twins: Mapping[str, TwinCall] = MappingProxyType({}),
     ):
         self.texts = texts
@@ -180,7 +179,7 @@ class FixProject:
         key = self._written_in(finding)
         return self.graph.placement(key) if self.graph is not None and key is not None else None
 
-    def _written_in(self, finding: Finding) -> FuncKey | None:
+    def _written_in(self, finding: Finding) -> FunctionId | None:
         """The project function the finding's call is written in, in the graph (a finding inside
         an installed library is shown, and fixed, where the project calls into it)."""
         written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
@@ -209,7 +208,7 @@ class FixProject:
         if graph is None or start is None:
             return (primary,)
         found: list[Site] = []
-        roots: list[FuncKey] = []
+        roots: list[FunctionId] = []
         seen, queue = {start}, [start]
         while queue:
             key = queue.pop(0)
@@ -234,7 +233,7 @@ class FixProject:
         return tuple(found) or (primary,)
 
     def _call_site(
-        self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
+        self, graph: CallGraph, caller: FunctionId, call_site: CallSite, placement: str, callee: FunctionId
     ) -> Site | Decline:
         path, qualname = graph.path_of(caller), graph.function(caller).qualname
         helper = graph.function(callee).qualname
@@ -248,7 +247,7 @@ class FixProject:
         return Site(file, call, function, placement, helper=helper, callee=callee)
 
     def _root_sites(
-        self, finding: Finding, graph: ProjectGraph, root: FuncKey, start: FuncKey
+        self, finding: Finding, graph: CallGraph, root: FunctionId, start: FunctionId
     ) -> list[Site] | Decline:
         """A sync root on a route to the finding's function, made ``async``: its calls of the
         functions on the way (or, when it is that function, the finding's own call)."""

@@ -47,29 +47,15 @@ from asynclint.fixers.cst.build import LINE_LENGTH, awaited, offload_call
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
 from asynclint.fixers.project import FixProject, call_of
-from asynclint.model import Finding
-
-#: Calls that read their argument and keep nothing of it.
-CONSUMERS = frozenset(
-    f"builtins.{name}"
-    for name in "len isinstance issubclass id bool hash repr str print format any all callable hasattr".split()
-) | frozenset({"copy.deepcopy", "json.dumps", "pickle.dumps"})
-#: Calls whose result holds parts of their argument (a new container of the same items).
-PART_BUILDERS = frozenset(
-    f"builtins.{name}" for name in "list tuple set frozenset dict sorted reversed enumerate zip iter min max".split()
-) | frozenset({"copy.copy"})  # not `next`: it advances an iterator
-#: What makes a value a container (iterating it reads it) rather than an iterator (iterating it
-#: advances it, so copies sharing it would share its position).
-CONTAINERS = frozenset(
-    f"builtins.{name}" for name in "list tuple set frozenset dict sorted str bytes".split()
-) | frozenset({"types.MappingProxyType"})
-#: Methods of the builtin types that only read their receiver and return new data.
-FRESH_METHODS = frozenset(
-    "count index find rfind rindex startswith endswith lower upper casefold strip lstrip rstrip split rsplit "
-    "splitlines partition rpartition replace format format_map join encode decode hex isdigit isalpha isalnum "
-    "isspace islower isupper isdecimal isnumeric isidentifier title capitalize center ljust rjust zfill "
-    "removeprefix removesuffix isdisjoint issubset issuperset".split()
+from asynclint.knowledge.copying import (
+    CONSUMERS,
+    CONTAINERS,
+    COPY_HOOKS,
+    FRESH_METHODS,
+    PART_BUILDERS,
+    PART_METHODS,
 )
+from asynclint.model import Finding
 
 SPEC = FixerSpec(
     "deepcopy-memo",
@@ -79,10 +65,7 @@ SPEC = FixerSpec(
     " right while nothing changes them (code outside this file is not checked)",
     answers=("deepcopy-memo",),
 )
-#: Methods of the builtin types that only read their receiver and return parts of it.
-PART_METHODS = frozenset("get keys values items copy union intersection difference symmetric_difference".split())
 
-_COPY_HOOKS = frozenset({"__deepcopy__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__"})
 _ATOMS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
 _DYNAMIC = frozenset({"getattr", "setattr", "delattr", "vars"})
 MEMO = "_deepcopy_memo"
@@ -110,7 +93,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if init is None:
         return Decline(f"`{cls.name.value}` has no `__init__` of its own to build the memo in", applicable=False)
     family = _family(file, cls)
-    hooks = sorted(_COPY_HOOKS & {name for member in family for name in _methods(member)})
+    hooks = sorted(COPY_HOOKS & {name for member in family for name in _methods(member)})
     if hooks:
         return Decline(f"`{cls.name.value}` customises copying (`{hooks[0]}`)", applicable=False)
     dynamic = _dynamic_access(file, family)

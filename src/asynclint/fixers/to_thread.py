@@ -40,7 +40,7 @@ from asynclint.knowledge.asyncio_apis import (
     ITERATOR_FACTORIES,
 )
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
-from asynclint.knowledge.threads import GIL_BOUND, LAZY, THREAD_BOUND
+from asynclint.knowledge.threads import FILE_WRITES, GIL_BOUND, LAZY, MUTATORS, THREAD_BOUND
 from asynclint.model import Finding
 
 #: Subprocesses get ``to_thread`` around the same call, not ``asyncio.create_subprocess_exec``:
@@ -447,15 +447,6 @@ def _awaits(node: cst.CSTNode) -> bool:
     return finder.found
 
 
-#: Calls that change the filesystem: two rollouts doing them at once on one path can interleave.
-_FILE_WRITES = frozenset(
-    "write_text write_bytes unlink rename replace rmtree remove rmdir makedirs mkdir dump move copy copyfile "
-    "copytree touch".split()
-)
-#: Methods that change a container in place.
-_MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
-
-
 def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tuple[ParsedFile, str, cst.FunctionDef]]:
     """(file, qualified name, definition) of each sync function the offloaded calls run: the
     helpers and every sync function they call, in the project's files."""
@@ -544,11 +535,11 @@ class _SharedWrites(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         name = last_name(node.func)
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if self.files and name in _FILE_WRITES:
+        if self.files and name in FILE_WRITES:
             self._saw(f"{name}()")
         elif self.files and name == "open" and opens_for_writing(self.file, node):
             self._saw("open(..., 'w')")
-        elif name in _MUTATORS and receiver is not None and _shared_receiver(self.file, receiver):
+        elif name in MUTATORS and receiver is not None and _shared_receiver(self.file, receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")
 
 

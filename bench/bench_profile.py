@@ -16,7 +16,8 @@ from pathlib import Path
 from asynclint.profiler.attribution import THREAD, USER, analyze, classify
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.session import measure
-from asynclint.profiler.targets import LoadPlan, resolve
+from asynclint.profiler.target_base import LoadPlan
+from asynclint.profiler.targets import resolve
 
 WORKLOAD = Path(__file__).resolve().parent.parent / "tests" / "data" / "profiler" / "workload.py"
 CONTENTION = WORKLOAD.with_name("contention.py")

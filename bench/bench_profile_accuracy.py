@@ -29,7 +29,8 @@ from pathlib import Path
 from asynclint.profiler.attribution import GC, HOST, classify, root_prefixes, stall_owners
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.session import measure, run_on
-from asynclint.profiler.targets import CallableTarget, LoadPlan
+from asynclint.profiler.target_base import LoadPlan
+from asynclint.profiler.targets import CallableTarget
 
 KINDS = ("sleep", "spin", "json", "deepcopy", "socket", "subprocess")
 SIZES_MS = (2, 5, 10, 20, 50)

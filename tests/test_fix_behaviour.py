@@ -235,6 +235,7 @@ def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
 def test_deepcopy_memo_names_why_it_shares_nothing():
     from asynclint.fixers import deepcopy_memo
     from asynclint.fixers.project import FixProject
+    from asynclint.fixers.shared_fields import shared_fields
 
     source = (
         "import copy\nimport random\n\n\nclass Env:\n    def __init__(self, corpus):\n"
@@ -261,7 +262,7 @@ def test_deepcopy_memo_names_why_it_shares_nothing():
     findings = [f for f in lint_text(path, iterators) if f.code == "ASL110"]
     fix = deepcopy_memo.fix(findings[0], FixProject({path: iterators}, tuple(findings)))
     assert fix.title.endswith("sharing `items`"), fix.title
-    shared, rejected = deepcopy_memo._shared_fields(*_class_and_init(FixProject({path: iterators}).file(path), "Feed"))
+    shared, rejected = shared_fields(*_class_and_init(FixProject({path: iterators}).file(path), "Feed"))
     assert shared == ["items"] and rejected == [("pending", _ITERATED)]
 
 

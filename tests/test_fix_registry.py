@@ -1,54 +1,58 @@
-"""The fixer registry is discovered from the recipe modules' ``SPEC``s, read from their source."""
+"""The fixer registry: the recipe modules declare their ``SPEC``s; ``check`` reads them from the
+table generated from those modules (it imports no recipe module), so a bytecode-only install works."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import compileall
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from asynclint import fixers
-from asynclint.fixers import FixerSpec, _declared
+from asynclint.fixers import specs
+
+REGENERATE = os.environ.get("ASYNCLINT_REGENERATE") == "1"
 
 
-def test_each_spec_read_from_source_is_the_one_the_module_declares():
-    # The registry parses SPEC without importing the module; importing it must give the same specs.
-    recipe_modules = set()
-    for info in pkgutil.iter_modules(fixers.__path__):
-        if info.ispkg:
-            continue
-        module = importlib.import_module(f"asynclint.fixers.{info.name}")
-        declared = getattr(module, "SPEC", None)
-        if declared is None:
-            continue
-        recipe_modules.add(info.name)
-        declared = declared if isinstance(declared, tuple) else (declared,)
-        assert tuple(fixers.SPECS[spec.recipe] for spec in declared) == tuple(
-            FixerSpec(**{**vars(spec), "module": info.name}) for spec in declared
-        )
-        for spec in declared:
-            assert callable(getattr(module, spec.function)), spec
-    assert {spec.module for spec in fixers.SPECS.values()} == recipe_modules
-
-
-def test_a_spec_is_read_up_to_the_next_statement_and_a_module_without_one_is_no_recipe():
-    source = (
-        '"""A recipe."""\nfrom asynclint.fixers.base import ON_THE_CHAIN, FixerSpec\n\n'
-        'SPEC = (\n    FixerSpec(\n        "one",\n        True,\n        "does one"\n        " thing",\n'
-        '        answers=("to-thread",),\n        placements=ON_THE_CHAIN,\n    ),\n'
-        '    FixerSpec("two", False, "does two", function="fix_two"),\n)\n\n\ndef fix(finding, project):\n    pass\n'
+def test_the_generated_table_holds_what_the_recipe_modules_declare():
+    declared = fixers.declared_specs()
+    path = Path(specs.__file__)
+    if REGENERATE:
+        path.write_text(fixers.specs_source(declared), encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == fixers.specs_source(declared), (
+        "regenerate with `ASYNCLINT_REGENERATE=1 python -m pytest tests/test_fix_registry.py`"
     )
-    one, two = _declared(source)
-    assert one == FixerSpec(
-        "one", True, "does one thing", answers=("to-thread",), placements=("direct", "helper", "root")
+    assert specs.DECLARED == declared
+    assert {spec.module for spec in declared} >= {"to_thread", "asyncio_sleep", "redefine", "async_client"}
+    for spec in declared:
+        assert callable(fixers.load(spec.recipe)), spec
+
+
+def test_a_bytecode_only_install_finds_every_recipe_without_importing_libcst(tmp_path):
+    package = tmp_path / "asynclint"
+    shutil.copytree(Path(fixers.__file__).parent.parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    assert compileall.compile_dir(package, legacy=True, quiet=1)  # module.pyc beside module.py
+    for source in package.rglob("*.py"):
+        source.unlink()
+    assert not any(package.rglob("*.py")) and (package / "fixers" / "to_thread.pyc").is_file()
+    code = (
+        "import json, sys\n"
+        "from asynclint import fixers\n"
+        "assert fixers.__file__.endswith('.pyc'), fixers.__file__\n"
+        "seen = [[spec.recipe, spec.module] for spec in fixers.SPECS.values()]\n"
+        "assert 'libcst' not in sys.modules\n"
+        "assert fixers.load('to-thread').__module__ == 'asynclint.fixers.to_thread'\n"
+        "print(json.dumps(seen))\n"
     )
-    assert two == FixerSpec("two", False, "does two", function="fix_two")
-    assert _declared('"""Not a recipe: SPEC is only mentioned."""\n    SPEC = 1\n') == ()
-
-
-def test_a_spec_takes_literals_only():
-    with pytest.raises(ValueError):
-        _declared('SPEC = FixerSpec("x", True, TITLE)\n')
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[spec.recipe, spec.module] for spec in fixers.SPECS.values()]
 
 
 @pytest.mark.parametrize(

@@ -280,7 +280,8 @@ def test_the_targets_own_files_are_the_users_wherever_installed_and_suppressed_l
 def test_v0_load_is_whole_groups_and_the_concurrency_says_so():
     import types
 
-    from asynclint.profiler.targets import LoadPlan, VerifiersTarget
+    from asynclint.profiler.target_base import LoadPlan
+    from asynclint.profiler.targets import VerifiersTarget
 
     target = VerifiersTarget("env", types.SimpleNamespace(), {})
     target.rows = [{"example_id": i} for i in range(6)]
@@ -294,7 +295,7 @@ def test_v0_load_is_whole_groups_and_the_concurrency_says_so():
 
 
 def test_drive_cancels_at_the_timeout_and_on_stop_and_keeps_rollout_order():
-    from asynclint.profiler.targets import INTERRUPTED, TIMED_OUT, LoadPlan, drive
+    from asynclint.profiler.target_base import INTERRUPTED, TIMED_OUT, LoadPlan, drive
 
     async def rollout(index: int) -> int:
         if index in (1, 5):

@@ -5,11 +5,18 @@ roots it finds itself."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NewType
 
 from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.frameworks import FREQUENT, Hook
 
-FuncKey = tuple[int, int]  # (summary position, function position)
+#: A function of the project (or of an installed library read in deep mode): (summary position,
+#: function position), as the graph numbers them. Only the graph makes one.
+FunctionId = NewType("FunctionId", tuple[int, int])
+FuncKey = FunctionId  # the analysis' own name for it
+#: A class, by the dotted name the project's summaries give it (``pkg.mod.Judge``,
+#: ``openai.OpenAI``): what ``self`` or a value is an instance of, as the graph answers it.
+TypeName = NewType("TypeName", str)
 #: A function, whether it is reached more than once per rollout, and whether only on a first call.
 HotState = tuple[FuncKey, bool, bool]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
 from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
@@ -358,7 +358,7 @@ class Resolution:
             return self.resolve_self(STATE, tuple(key.split(".")))
         return self.resolve(stored)
 
-    def handed_type(self, handoff: Handoff) -> str | None:
+    def handed_type(self, handoff: Handoff) -> TypeName | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
         ``JUDGE`` is a value (not a class or a function)."""
         if handoff.self_ref is not None:
@@ -408,7 +408,7 @@ class Resolution:
 
     # -- classes --------------------------------------------------------------------------------
 
-    def ancestors(self, cls: str) -> list[str]:
+    def ancestors(self, cls: str) -> list[TypeName]:
         """``cls`` and every base class, project or external, nearest first."""
         return linear_chain(cls, self._bases, self._ancestors)
 

@@ -10,6 +10,7 @@ from itertools import pairwise
 from asynclint.analysis.graph_records import FuncKey, HotInfo, LibraryEntry, Use
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.frameworks import root_awaited
 from asynclint.model import ChainLink
 
 
@@ -188,6 +189,17 @@ class Uses:
             info = self.states[info.parent]
         steps.reverse()
         return steps
+
+    def placement(self, key: FuncKey) -> str | None:
+        """Where a fix can take a call in hot function ``key`` off the loop: ``direct`` (in
+        ``async def``), ``helper`` (an ``async def`` up the chain calls the sync function), ``root``
+        (the chain starts at a sync callable the framework awaits), or ``None``. Asked once, while
+        checking; the fix request carries the answer to the fixers."""
+        if self.function(key).is_async:
+            return "direct"
+        if any(self.function(step).is_async for step, _ in self.path(key)[:-1]):
+            return "helper"
+        return "root" if root_awaited(self.hot_of(key).root_hook) else None
 
     def chain(self, key: FuncKey, site: CallSite) -> tuple[ChainLink, ...]:
         """Entry point's ``def`` line, each call on the way down, then the offending call."""

@@ -15,67 +15,50 @@ code allows, and ``--unsafe-fixes`` only ever adds candidates in front of the sa
 
 from __future__ import annotations
 
-import ast
 import importlib
 import pkgutil
-import re
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from asynclint.fixers import base
 from asynclint.fixers.base import FixerSpec
+from asynclint.fixers.specs import DECLARED
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, NOT_PORTABLE, RECIPES
 from asynclint.knowledge.threads import DEFERRED
 from asynclint.model import Finding, FixInfo, FixRequest
 
-#: A recipe module's declaration, at the start of a line: ``SPEC = FixerSpec(...)`` or a tuple of them.
-_SPEC_LINE = re.compile(r"^SPEC\b[^=\n]*=", re.MULTILINE)
+
+def declared_specs() -> tuple[FixerSpec, ...]:
+    """Every recipe the package's modules declare in ``SPEC`` (a spec or a tuple of them), in
+    module order, then as each declares them, with its module filled in.
+
+    This imports the recipe modules, and so libcst: it regenerates :mod:`asynclint.fixers.specs`
+    (``tests/test_fix_registry.py``), which is what ``check`` reads."""
+    found: list[FixerSpec] = []
+    for info in pkgutil.iter_modules(__path__):
+        declared = None if info.ispkg else getattr(importlib.import_module(f"{__name__}.{info.name}"), "SPEC", None)
+        for spec in () if declared is None else declared if isinstance(declared, tuple) else (declared,):
+            found.append(replace(spec, module=info.name))
+    return tuple(found)
 
 
-def _declared(source: str) -> tuple[FixerSpec, ...]:
-    """The specs a module's source declares in ``SPEC`` (none: the module is not a recipe).
-
-    Read from the source, not imported: the recipe modules import libcst, which ``check`` never
-    loads. The statement runs from ``SPEC`` to the next line that starts a statement of its own."""
-    found = _SPEC_LINE.search(source)
-    if found is None:
-        return ()
-    lines = source[found.start() :].split("\n")
-    length = 1 + next((at for at, line in enumerate(lines[1:]) if line[:1] not in ("", " ", ")")), len(lines) - 1)
-    statement = ast.parse("\n".join(lines[:length])).body[0]
-    # The pattern matched ``SPEC =`` or ``SPEC: ... =``: an assignment with a value.
-    assert isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None
-    value = _value(statement.value)
-    return value if isinstance(value, tuple) else (value,)
-
-
-def _value(node: ast.expr) -> Any:
-    """A literal, a tuple, a placement named in :mod:`asynclint.fixers.base`, or ``FixerSpec(...)`` of those."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == FixerSpec.__name__:
-        keywords = {}
-        for keyword in node.keywords:
-            assert keyword.arg is not None, "a SPEC spells out its keyword arguments (no **mapping)"
-            keywords[keyword.arg] = _value(keyword.value)
-        return FixerSpec(*map(_value, node.args), **keywords)
-    if isinstance(node, ast.Tuple):
-        return tuple(map(_value, node.elts))
-    if isinstance(node, ast.Name) and node.id in ("IN_ASYNC_DEF", "ON_THE_CHAIN", "ANYWHERE"):
-        return getattr(base, node.id)
-    return ast.literal_eval(node)
+def specs_source(specs: tuple[FixerSpec, ...]) -> str:
+    """The text of :mod:`asynclint.fixers.specs` holding ``specs`` (fields left at their default omitted)."""
+    defaults = FixerSpec("", False, "")
+    entries = []
+    for spec in specs:
+        fields = [f"        {name}={value!r},\n" for name, value in vars(spec).items()
+                  if name in ("recipe", "safe", "title") or value != getattr(defaults, name)]
+        entries.append(f"    FixerSpec(\n{''.join(fields)}    ),\n")
+    return (
+        '"""The recipes the fixer modules declare in ``SPEC``, for ``check``, which imports no recipe module\n'
+        "(they import libcst). Generated from the modules by tests/test_fix_registry.py; do not edit:\n"
+        '``ASYNCLINT_REGENERATE=1 python -m pytest tests/test_fix_registry.py``."""\n\n'
+        "from asynclint.fixers.base import FixerSpec\n\n"
+        f"DECLARED: tuple[FixerSpec, ...] = (\n{''.join(entries)})\n"
+    )
 
 
-def _discover() -> dict[str, FixerSpec]:
-    """Every recipe of the package's modules, by name, in module order (then as each declares them)."""
-    specs: dict[str, FixerSpec] = {}
-    for module in pkgutil.iter_modules(__path__):
-        source = pkgutil.get_data(__name__, f"{module.name}.py") if not module.ispkg else None
-        for spec in _declared(source.decode("utf-8")) if source else ():
-            specs[spec.recipe] = replace(spec, module=module.name)
-    return specs
-
-
-SPECS: dict[str, FixerSpec] = _discover()
+SPECS: dict[str, FixerSpec] = {spec.recipe: spec for spec in DECLARED}
 
 
 def _tried_for(recipe: str) -> tuple[str, ...]:

@@ -28,7 +28,14 @@ from asynclint.fixers.cst.names import names_read
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_async
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of, reference
 from asynclint.fixers.project import FixProject, call_of
-from asynclint.knowledge.clients import ASYNC_CLIENTS
+from asynclint.knowledge.clients import (
+    ASYNC_CLIENTS,
+    HTTPX_KEYWORDS,
+    REQUESTS_FUNCTIONS,
+    REQUESTS_NO_REDIRECTS,
+    REQUESTS_SAME_KEYWORDS,
+    RESPONSE_ALIKE,
+)
 from asynclint.model import Finding, split_place
 
 SPEC = (
@@ -160,20 +167,6 @@ def _bound_in(file: ParsedFile, name: str, at: cst.CSTNode, function: cst.Functi
     )
 
 
-#: ``requests.<verb>(url, ...)`` -> ``await <shared httpx.AsyncClient>.<verb>(url, ...)``: the
-#: keyword arguments both libraries read the same way, and ``allow_redirects=`` under httpx's
-#: name. Anything else -- ``stream=``, ``files=``, ``verify=``, ``proxies=`` -- is spelled or
-#: behaves differently, and the fix declines. ``requests.Session`` is left to a worker thread:
-#: its mounted adapters, retries and hooks have no one-to-one httpx spelling.
-REQUESTS_FUNCTIONS = frozenset(f"requests.{verb}" for verb in "get post put patch delete head options".split())
-_SAME_KEYWORDS = frozenset({"params", "headers", "json", "data", "timeout", "cookies", "auth"})
-#: requests follows redirects for every verb but ``head`` (httpx for none): the shared client
-#: follows them, and a ``head`` says it does not.
-_NO_REDIRECTS = frozenset({"head"})
-#: What a ``requests.Response`` and an ``httpx.Response`` offer alike. Not: ``ok``, ``reason``,
-#: ``iter_content``, ``apparent_encoding``, ``links`` (httpx lacks them), ``url`` (an
-#: ``httpx.URL``, not a ``str``), ``raise_for_status`` after a ``head`` (httpx also raises on 3xx).
-_RESPONSE_ALIKE = frozenset("status_code text content json headers encoding cookies history elapsed".split())
 #: The getter of the shared client (``_http_client()``), as hoist-client writes one.
 SHARED_HTTP = "_http_client"
 #: Why one event loop only: its pooled connections belong to the loop they were opened on.
@@ -199,8 +192,7 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     if isinstance(call, Decline):
         return call
     verb = target.rpartition(".")[2]
-    renamed = {"allow_redirects": "follow_redirects"}
-    known = _SAME_KEYWORDS | renamed.keys()
+    known = REQUESTS_SAME_KEYWORDS | HTTPX_KEYWORDS.keys()
     odd = [arg for arg in call.args if arg.star or (arg.keyword and arg.keyword.value not in known)]
     if odd:
         first = odd[0]
@@ -237,12 +229,13 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
             return getter
         client, imports, statements = f"{getter.name}()", imports + getter.imports, getter.statements
     args = [
-        arg.with_changes(keyword=cst.Name(renamed[arg.keyword.value]))
-        if arg.keyword and arg.keyword.value in renamed
+        arg.with_changes(keyword=cst.Name(HTTPX_KEYWORDS[arg.keyword.value]))
+        if arg.keyword and arg.keyword.value in HTTPX_KEYWORDS
         else arg
         for arg in call.args
     ]
-    if verb in _NO_REDIRECTS and not any(arg.keyword and arg.keyword.value in renamed for arg in call.args):
+    says_redirects = any(arg.keyword and arg.keyword.value in HTTPX_KEYWORDS for arg in call.args)
+    if verb in REQUESTS_NO_REDIRECTS and not says_redirects:
         if args:
             args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("follow_redirects"), equal=_EQUAL))
@@ -266,9 +259,9 @@ _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_
 
 def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, verb: str) -> str:
     """Why the response of ``call`` may be used in a way an ``httpx.Response`` does not support
-    ("" when every use is one of :data:`_RESPONSE_ALIKE`): read on the spot, or through the one
-    local it is assigned to."""
-    alike = _RESPONSE_ALIKE | ({"raise_for_status"} if verb not in _NO_REDIRECTS else set())
+    ("" when every use is one of :data:`~asynclint.knowledge.clients.RESPONSE_ALIKE`): read on
+    the spot, or through the one local it is assigned to."""
+    alike = RESPONSE_ALIKE | ({"raise_for_status"} if verb not in REQUESTS_NO_REDIRECTS else set())
     parent = file.parent(call)
     if isinstance(parent, cst.Expr):
         return ""  # the response is dropped

@@ -13,7 +13,7 @@ import libcst as cst
 
 from asynclint.fixers.base import Decline, Fix, FixerSpec
 from asynclint.fixers.cst.bindings import binding
-from asynclint.fixers.cst.build import awaited, site_edit
+from asynclint.fixers.cst.build import awaited_fix
 from asynclint.fixers.cst.imports import import_binding
 from asynclint.fixers.cst.parsed import dotted
 from asynclint.fixers.cst.references import sleep_reference
@@ -51,16 +51,12 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
         return sleeper
     argument = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     sleep = call.with_changes(func=cst.parse_expression(sleeper.code), args=[argument], lpar=[], rpar=[])
-    title = f"replaced `{callee}` with `await {sleeper.code}`"
-    if site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and {title}"
-    return Fix(
-        path=file.path,
-        edits=(site_edit(site, awaited(file, call, sleep)),),
-        recipe="asyncio-sleep",
-        safe=True,
-        title=title,
+    return awaited_fix(
+        site,
+        sleep,
+        "asyncio-sleep",
+        site.did(f"replaced `{callee}` with `await {sleeper.code}`"),
+        (finding,),
         imports=sleeper.imports,
         unused_imports=import_binding(file, head) if not bound.local else (),
-        claims=(finding,),
     )

@@ -105,8 +105,9 @@ class FixerSpec:
     """A recipe as its module declares it (``SPEC``) and the registry discovers it: how safe it
     is, what it does in words, which findings it answers and in what order it is tried.
 
-    The registry reads ``SPEC`` from the module's source (check never imports libcst), so a
-    spec is written as ``FixerSpec(...)`` with literal arguments and the placements above."""
+    ``check`` imports no recipe module (they import libcst): it reads the specs from
+    :mod:`asynclint.fixers.specs`, generated from the modules' ``SPEC``s and checked against
+    them by a test, which works from an install that holds bytecode only."""
 
     recipe: str
     safe: bool

@@ -16,19 +16,17 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import libcst as cst
 
 from asynclint import fixers
-from asynclint.analysis.graph import ProjectGraph
+from asynclint.analysis.api import CallGraph
 from asynclint.analysis.index.records import ModuleSummary
 from asynclint.config import Config
 from asynclint.engine import SourceFile, project_graph, summarize
-from asynclint.fixers.base import Decline, Edit, Fix, ModuleStatement, builds_a_stream
+from asynclint.fixers.apply import apply, edit_path, edit_spans, without_overlaps
+from asynclint.fixers.base import Decline, Fix, builds_a_stream
 from asynclint.fixers.cst.awaits import cancellation_window
-from asynclint.fixers.cst.imports import add_import, drop_unused_import
-from asynclint.fixers.cst.parsed import ParsedFile
 from asynclint.fixers.project import FixProject
 from asynclint.model import FileError, Finding, Result, Severity
 from asynclint.pipeline import check_project
@@ -124,7 +122,7 @@ class FixOutcome:
 @dataclass(frozen=True)
 class _Linted:
     result: Result
-    graph: ProjectGraph  # the call graph the findings came from (who calls what, for the fixers)
+    graph: CallGraph  # the call graph the findings came from (who calls what, for the fixers)
 
 
 class _Linter:
@@ -204,7 +202,7 @@ def fix_sources(
         found: dict[Finding, str] = {}  # this round's reasons, by this round's findings
         wanted = [finding for finding in result.findings if only is None or only(finding)]
         proposals = _propose(wanted, project, unsafe, found)
-        chosen = _without_overlaps(proposals, project, found)
+        chosen = without_overlaps(proposals, project, found)
         verified = _verified(chosen, project, texts, result, linter, found)
         reasons.update((origins[finding], reason) for finding, reason in found.items())
         if verified is None:
@@ -212,7 +210,7 @@ def fix_sources(
             break
         claimed = {claim for fix in verified.fixes for claim in fix.claims}
         for fix in verified.fixes:
-            also = tuple(dict.fromkeys(path for path in (_path(edit, fix) for edit in fix.edits) if path != fix.path))
+            also = tuple(dict.fromkeys(edit_path(edit, fix) for edit in fix.edits if edit_path(edit, fix) != fix.path))
             applied.extend(
                 Applied(fix.path, origins[claim], fix.recipe, fix.safe, fix.title, fix.note, also)
                 for claim in fix.claims
@@ -288,7 +286,7 @@ def _cancellation_leak(fix: Fix, project: FixProject) -> str:
         if isinstance(edit.node, cst.FunctionDef):
             continue  # a sync function made `async def`: it had no awaits to be cancelled at before
         adds_await = _awaits(edit.replacement) > _awaits(edit.node)
-        if adds_await and (why := cancellation_window(project.file(_path(edit, fix)), edit.node)):
+        if adds_await and (why := cancellation_window(project.file(edit_path(edit, fix)), edit.node)):
             return why
     return ""
 
@@ -316,11 +314,11 @@ def _rewrites_suppressed(fix: Fix, project: FixProject) -> str | None:
     """Why ``fix`` must not be made: it would rewrite a line a suppression comment covers (or
     part a comment from the line below it it covers). Someone decided about that line; a fix
     never overrides the decision, whichever rule the comment names."""
-    texts = {path: project.texts[path] for path in dict.fromkeys(_path(edit, fix) for edit in fix.edits)}
+    texts = {path: project.texts[path] for path in dict.fromkeys(edit_path(edit, fix) for edit in fix.edits)}
     if not any(suppressed_lines(text) for text in texts.values()):
         return None
     try:
-        after = _apply([fix], project, {**project.texts})
+        after = apply([fix], project, {**project.texts})
     except Exception:  # libcst refuses to render it: verification reports that
         return None
     for path, before in texts.items():
@@ -372,13 +370,10 @@ def _why_no_fix(finding: Finding, project: FixProject) -> str:
     return "no automatic fix: the knowledge base names no fix recipe for this API"
 
 
-Span = tuple[str, tuple[int, int], tuple[int, int]]
-
-
 def _with_inner_claims(fix: Fix, findings: Sequence[Finding], project: FixProject) -> Fix:
     if not fix.claims_inside:
         return fix
-    spans = _spans(fix, project)
+    spans = edit_spans(fix, project)
     inner = tuple(
         finding
         for finding in findings
@@ -391,79 +386,6 @@ def _with_inner_claims(fix: Fix, findings: Sequence[Finding], project: FixProjec
         )
     )
     return replace(fix, claims=fix.claims + inner)
-
-
-def _spans(fix: Fix, project: FixProject) -> list[Span]:
-    return [(_path(edit, fix), *project.file(_path(edit, fix)).span(edit.node)) for edit in fix.edits]
-
-
-def _path(edit: Edit, fix: Fix) -> str:
-    return edit.path or fix.path
-
-
-def _reserves(fix: Fix, project: FixProject) -> list[Span]:
-    file = project.file(fix.path)
-    return [(fix.path, *file.span(node)) for node in fix.reserve]
-
-
-def _overlap(a: Span, b: Span) -> bool:
-    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
-
-
-def _signature(fix: Fix, project: FixProject) -> tuple:
-    return tuple((span, _code(edit.replacement)) for span, edit in zip(_spans(fix, project), fix.edits, strict=True))
-
-
-def _code(node: cst.CSTNode | cst.FlattenSentinel) -> str:
-    nodes = list(node.nodes) if isinstance(node, cst.FlattenSentinel) else [node]
-    return "".join(cst.Module([]).code_for_node(n) for n in nodes)
-
-
-def _size(span: Span) -> tuple[int, int]:
-    (l1, c1), (l2, c2) = span[1], span[2]
-    return (l2 - l1, c2 - c1 if l1 == l2 else 10**6)
-
-
-def _without_overlaps(proposals: list[Fix], project: FixProject, reasons: dict[Finding, str]) -> list[Fix]:
-    """Outer edits first (a ``with`` block before the calls inside it); identical fixes (two
-    findings in one helper, offloaded by one edit) are merged; the rest wait a round.
-
-    Of the fixes that reserve one function (each adds a statement the later ones reuse, such as
-    ``loop = asyncio.get_running_loop()``), only the first in the source goes this round: a
-    later call fixed first would bind it below the earlier call, which would then bind it again."""
-    ordered = sorted(proposals, key=lambda fix: max(_size(span) for span in _spans(fix, project)), reverse=True)
-    first_reserving: dict[Span, tuple[int, int]] = {}
-    for fix in proposals:
-        start = min(span[1] for span in _spans(fix, project))
-        for span in _reserves(fix, project):
-            first_reserving[span] = min(first_reserving.get(span, start), start)
-    chosen: list[Fix] = []
-    taken: list[Span] = []
-    reserved: list[Span] = []
-    signatures: dict[tuple, int] = {}
-    for fix in ordered:
-        signature = _signature(fix, project)
-        if signature in signatures:
-            index = signatures[signature]
-            merged = tuple(dict.fromkeys(chosen[index].claims + fix.claims))  # each finding claimed once
-            chosen[index] = replace(chosen[index], claims=merged)
-            continue
-        spans = _spans(fix, project)
-        reserves = _reserves(fix, project)
-        start = min(span[1] for span in spans)
-        if (
-            any(_overlap(span, other) for span in spans for other in taken)
-            or any(_overlap(span, other) for span in reserves for other in reserved)
-            or any(first_reserving[span] < start for span in reserves)
-        ):
-            for claim in fix.claims:
-                reasons.setdefault(claim, "its edit overlapped another fix")
-            continue
-        signatures[signature] = len(chosen)
-        chosen.append(fix)
-        taken.extend(spans)
-        reserved.extend(reserves)
-    return chosen
 
 
 @dataclass(frozen=True)
@@ -527,7 +449,7 @@ def _check(
 ) -> _Verified | str:
     """The verified outcome of applying these fixes, or why they must not be applied."""
     try:
-        after_texts = _apply(fixes, project, texts)
+        after_texts = apply(fixes, project, texts)
     except Exception as exc:  # libcst refuses to render an invalid tree
         return f"the edited code cannot be rendered ({type(exc).__name__}: {exc})"
     for path, text in after_texts.items():
@@ -570,7 +492,7 @@ def _unexplained(
     helper offloaded by another finding's fix takes its other blocking calls off the loop too).
     Such a batch is suspect: it is retried one fix at a time, and a fix that does it alone is
     declined."""
-    spans = [span for fix in fixes for span in _spans(fix, project)]
+    spans = [span for fix in fixes for span in edit_spans(fix, project)]
 
     def on_route(finding: Finding) -> bool:
         links = [(link.path, link.line) for link in finding.chain[1:]] + [(finding.path, finding.line)]
@@ -587,81 +509,3 @@ def _unexplained(
         if sum(on_route(finding) for finding in candidates) < unclaimed:
             return next((finding for finding in candidates if not on_route(finding)), candidates[0])
     return None
-
-
-def _apply(fixes: list[Fix], project: FixProject, texts: dict[str, str]) -> dict[str, str]:
-    updated = dict(texts)
-    paths = dict.fromkeys(path for fix in fixes for path in (fix.path, *(_path(edit, fix) for edit in fix.edits)))
-    for path in paths:
-        updated[path] = _apply_to_file(project.file(path), fixes)
-    return updated
-
-
-class _Replace(cst.CSTTransformer):
-    def __init__(self, replacements: dict[int, cst.CSTNode | cst.FlattenSentinel]):
-        self.replacements = replacements
-
-    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
-    # back) cannot say.
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        return self.replacements.get(id(original_node), updated_node)
-
-
-def _apply_to_file(file: ParsedFile, fixes: list[Fix]) -> str:
-    """The fixes' edits in ``file`` with the imports they need there; the imports and module-level
-    changes of the fixes made for it (a fix's other files only get the calls it rewrote there)."""
-    edits = [edit for fix in fixes for edit in fix.edits if _path(edit, fix) == file.path]
-    own = [fix for fix in fixes if fix.path == file.path]
-    module = file.module.visit(_Replace({id(edit.node): edit.replacement for edit in edits}))
-    needed = [wanted for fix in own for wanted in fix.imports] + [wanted for edit in edits for wanted in edit.imports]
-    for wanted in dict.fromkeys(needed):
-        module = add_import(module, wanted.module, wanted.name)
-    for old in dict.fromkeys(old for fix in own for old in fix.unused_imports):
-        module = drop_unused_import(module, old.module, old.name, old.alias)
-    statements = list(dict.fromkeys(statement for fix in own for statement in fix.statements))
-    if statements:
-        module = _add_statements(module, statements, file.module_level_names())
-    return module.code
-
-
-def _add_statements(module: cst.Module, statements: list[ModuleStatement], bound: set[str]) -> cst.Module:
-    """Module-level statements after the last import of the leading import block."""
-    body = list(module.body)
-    position = 0
-    for index, existing in enumerate(body):
-        if isinstance(existing, cst.SimpleStatementLine) and all(
-            isinstance(small, cst.Import | cst.ImportFrom) for small in existing.body
-        ):
-            position = index + 1
-        elif index == 0 and isinstance(existing, cst.SimpleStatementLine) and isinstance(existing.body[0], cst.Expr):
-            position = 1  # the docstring
-        elif isinstance(existing, cst.If | cst.Try):
-            continue  # `if TYPE_CHECKING:` and guarded imports
-        else:
-            break
-    for statement in statements:
-        if statement.name in bound:
-            continue
-        at = max([position, *(_after_binding(body, name) for name in statement.after)])
-        parsed = cst.parse_statement(statement.code + "\n")
-        blank = 2 if isinstance(parsed, cst.FunctionDef | cst.ClassDef) else 1  # PEP 8 sets defs apart by two
-        leading = [cst.EmptyLine(indent=False)] * blank
-        if statement.comment:
-            leading.append(cst.EmptyLine(comment=cst.Comment(f"# {statement.comment}")))
-        if at < len(body):
-            lines = list(body[at].leading_lines)
-            empty = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
-            if empty < blank:
-                body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine(indent=False)] * (blank - empty) + lines)
-        body.insert(at, parsed.with_changes(leading_lines=leading))
-        bound.add(statement.name)
-    return module.with_changes(body=body)
-
-
-def _after_binding(body: Sequence[cst.BaseStatement], name: str) -> int:
-    """The index just past the last top-level statement binding ``name`` (0 if none)."""
-    at = 0
-    for index, statement in enumerate(body):
-        if name in ParsedFile.statement_bindings(statement):
-            at = index + 1
-    return at

@@ -10,8 +10,7 @@ from typing import Protocol
 
 import libcst as cst
 
-from asynclint.analysis.graph import ProjectGraph
-from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
@@ -34,12 +33,20 @@ class Site:
     function: cst.FunctionDef
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
-    callee: FuncKey | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
+    callee: FunctionId | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
 
     @property
     def offending(self) -> bool:
         """The call is the finding's own call, not the call of a helper that leads to it."""
         return self.helper is None
+
+    def did(self, done: str, how: str = "") -> str:
+        """A fix's title at this site: ``done`` and ``how`` (``ran `f` in a worker thread``, `` with
+        `asyncio.to_thread` ``); at a ``root`` site, first that the root was made ``async def``,
+        and ``how`` left out."""
+        if self.placement == "root":
+            return f"made `{self.function.name.value}` `async def` and {done}"
+        return done + how
 
 
 def call_of(site: Site) -> cst.Call | Decline:
@@ -58,7 +65,7 @@ class FixProject:
         self,
         texts: Mapping[str, str],
         findings: tuple[Finding, ...] = (),
-        graph: ProjectGraph | None = None,
+        graph: CallGraph | None = None,
         twins: Mapping[str, TwinCall] = MappingProxyType({}),
     ):
         self.texts = texts
@@ -140,9 +147,12 @@ class FixProject:
             return Decline("the call is not inside a function")
         if isinstance(function, cst.Lambda):
             return Decline("the call is inside a `lambda`, which cannot await")
-        if is_async(function):
+        placement = self.placement(finding)
+        if placement == "direct":
+            if not is_async(function):
+                return Decline(f"`{function.name.value}` is not `async def` (the file changed since it was checked?)")
             return Site(file, call, function, "direct")
-        chain = finding.chain
+        chain = finding.chain if placement == "helper" else ()
         for position in range(len(chain) - 2, 0, -1):  # the call sites, nearest caller first
             link, callee = chain[position], chain[position + 1].function
             if link.path not in self.texts:
@@ -158,6 +168,22 @@ class FixProject:
                     return Decline(f"ambiguous: {what} of `{callee}` on line {link.line} of `{link.function}`")
                 return Site(caller_file, found[0], caller, "helper", helper=callee)
         return self._root_site(finding, file, call, function)
+
+    def placement(self, finding: Finding) -> str | None:
+        """Where the finding's call can leave the loop (``direct``, ``helper``, ``root`` or None:
+        see :class:`Site`), as the call graph answered while checking: its fix request carries
+        the answer. A finding that asked for no fix (an awaited call) asks this round's graph."""
+        request = finding.fix_request
+        if request is not None and request.kind == "call":
+            return request.placement
+        key = self._written_in(finding)
+        return self.graph.placement(key) if self.graph is not None and key is not None else None
+
+    def _written_in(self, finding: Finding) -> FunctionId | None:
+        """The project function the finding's call is written in, in the graph (a finding inside
+        an installed library is shown, and fixed, where the project calls into it)."""
+        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
+        return self.graph.key_of(finding.path, written_in) if self.graph is not None and written_in else None
 
     def direct_site(self, finding: Finding, why: str = "the call is not written in `async def`") -> Site | Decline:
         """The finding's own call, for a recipe that rewrites it only where it is written in
@@ -178,15 +204,11 @@ class FixProject:
         primary = self.site(finding)
         if isinstance(primary, Decline) or primary.placement == "direct":
             return primary if isinstance(primary, Decline) else (primary,)
-        graph = self.graph
-        # the project function the call is written in (a finding inside an installed library is
-        # shown, and fixed, where the project calls into it)
-        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
-        start = graph.key_of(finding.path, written_in) if graph and written_in else None
+        graph, start = self.graph, self._written_in(finding)
         if graph is None or start is None:
             return (primary,)
         found: list[Site] = []
-        roots: list[FuncKey] = []
+        roots: list[FunctionId] = []
         seen, queue = {start}, [start]
         while queue:
             key = queue.pop(0)
@@ -211,7 +233,7 @@ class FixProject:
         return tuple(found) or (primary,)
 
     def _call_site(
-        self, graph: ProjectGraph, caller: FuncKey, call_site: CallSite, placement: str, callee: FuncKey
+        self, graph: CallGraph, caller: FunctionId, call_site: CallSite, placement: str, callee: FunctionId
     ) -> Site | Decline:
         path, qualname = graph.path_of(caller), graph.function(caller).qualname
         helper = graph.function(callee).qualname
@@ -225,7 +247,7 @@ class FixProject:
         return Site(file, call, function, placement, helper=helper, callee=callee)
 
     def _root_sites(
-        self, finding: Finding, graph: ProjectGraph, root: FuncKey, start: FuncKey
+        self, finding: Finding, graph: CallGraph, root: FunctionId, start: FunctionId
     ) -> list[Site] | Decline:
         """A sync root on a route to the finding's function, made ``async``: its calls of the
         functions on the way (or, when it is that function, the finding's own call)."""

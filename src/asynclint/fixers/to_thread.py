@@ -31,7 +31,7 @@ from libcst.metadata import BuiltinAssignment, GlobalScope
 
 from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import, builds_a_stream
 from asynclint.fixers.cst.bindings import binding, event_loop_use
-from asynclint.fixers.cst.build import awaited, opens_for_writing, runs_nothing, site_edit
+from asynclint.fixers.cst.build import awaited, awaited_fix, opens_for_writing, runs_nothing, site_edit
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
 from asynclint.fixers.cst.references import Runner, thread_runner
 from asynclint.fixers.project import FixProject, Site, call_of, findings_within
@@ -42,7 +42,7 @@ from asynclint.knowledge.asyncio_apis import (
     ITERATOR_FACTORIES,
 )
 from asynclint.knowledge.blocking import LOSES_ON_CANCEL, OPENERS
-from asynclint.knowledge.threads import GIL_BOUND, LAZY, THREAD_BOUND
+from asynclint.knowledge.threads import FILE_WRITES, GIL_BOUND, LAZY, MUTATORS, THREAD_BOUND
 from asynclint.model import Finding
 
 #: Subprocesses get ``to_thread`` around the same call, not ``asyncio.create_subprocess_exec``:
@@ -113,26 +113,14 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     callee = file.code(call.func)
     if len(callee) > 40:  # `Path(state["workdir"], ...).write_text` reads better as its method
         callee = f"….{last_name(call.func) or 'call'}"
-    if site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and ran `{callee}` in a worker thread"
-    else:
-        title = f"ran `{callee}` in a worker thread with `{runner.code}`"
+    title = site.did(f"ran `{callee}` in a worker thread", f" with `{runner.code}`")
     note, safe = "", True
     if target.startswith(GIL_BOUND):
         note = "frees the loop but not the GIL: pure-Python work still slows other rollouts"
     if target in LOSES_ON_CANCEL:
         # the thread cannot be cancelled with the task that awaits it: it still takes what it waited for
         safe, note = False, f"{LOSES_ON_CANCEL[target]} (the worker thread cannot be cancelled)"
-    return Fix(
-        path=file.path,
-        edits=(site_edit(site, awaited(file, call, offloaded)),),
-        recipe="to-thread",
-        safe=safe,
-        title=title,
-        imports=imports,
-        claims=(finding, *nested),
-        note=note,
-    )
+    return awaited_fix(site, offloaded, "to-thread", title, (finding, *nested), safe=safe, imports=imports, note=note)
 
 
 def _offload_read(finding: Finding, site: Site, read: cst.Attribute, runner: Runner) -> Fix | Decline:
@@ -149,19 +137,8 @@ def _offload_read(finding: Finding, site: Site, read: cst.Attribute, runner: Run
     shown = file.code(read)
     if len(shown) > 40:
         shown = f"….{read.attr.value}"
-    if site.placement == "root":
-        title = f"made `{site.function.name.value}` `async def` and read `{shown}` in a worker thread"
-    else:
-        title = f"read `{shown}` in a worker thread with `{runner.code}`"
-    return Fix(
-        path=file.path,
-        edits=(site_edit(site, awaited(file, read, offloaded)),),
-        recipe="to-thread",
-        safe=True,
-        title=title,
-        imports=runner.imports,
-        claims=(finding,),
-    )
+    title = site.did(f"read `{shown}` in a worker thread", f" with `{runner.code}`")
+    return awaited_fix(site, offloaded, "to-thread", title, (finding,), imports=runner.imports)
 
 
 def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Site, ...]) -> Fix | Decline:
@@ -474,15 +451,6 @@ def _awaits(node: cst.CSTNode) -> bool:
     return finder.found
 
 
-#: Calls that change the filesystem: two rollouts doing them at once on one path can interleave.
-_FILE_WRITES = frozenset(
-    "write_text write_bytes unlink rename replace rmtree remove rmdir makedirs mkdir dump move copy copyfile "
-    "copytree touch".split()
-)
-#: Methods that change a container in place.
-_MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())
-
-
 def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tuple[ParsedFile, str, cst.FunctionDef]]:
     """(file, qualified name, definition) of each sync function the offloaded calls run: the
     helpers and every sync function they call, in the project's files."""
@@ -571,11 +539,11 @@ class _SharedWrites(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         name = last_name(node.func)
         receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
-        if self.files and name in _FILE_WRITES:
+        if self.files and name in FILE_WRITES:
             self._saw(f"{name}()")
         elif self.files and name == "open" and opens_for_writing(self.file, node):
             self._saw("open(..., 'w')")
-        elif name in _MUTATORS and receiver is not None and _shared_receiver(self.file, receiver):
+        elif name in MUTATORS and receiver is not None and _shared_receiver(self.file, receiver):
             self._saw(f"{cst.Module([]).code_for_node(receiver)}.{name}()")
 
 

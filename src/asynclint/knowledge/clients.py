@@ -1,6 +1,6 @@
 """Client classes whose async twin sits in the same module under another name: what the
 ``async-client`` and ``handoff-client`` recipes switch a client to (``twin-call`` switches
-classes of other shapes)."""
+classes of other shapes); and how ``requests``' functions map onto a shared ``httpx.AsyncClient``."""
 
 from __future__ import annotations
 
@@ -16,3 +16,21 @@ ASYNC_CLIENTS: dict[str, str] = {
     "cohere.ClientV2": "AsyncClientV2",
     "huggingface_hub.InferenceClient": "AsyncInferenceClient",
 }
+
+
+#: ``requests.<verb>(url, ...)`` -> ``await <shared httpx.AsyncClient>.<verb>(url, ...)``: the
+#: keyword arguments both libraries read the same way, and ``allow_redirects=`` under httpx's
+#: name. Anything else -- ``stream=``, ``files=``, ``verify=``, ``proxies=`` -- is spelled or
+#: behaves differently, and the fix declines. ``requests.Session`` is left to a worker thread:
+#: its mounted adapters, retries and hooks have no one-to-one httpx spelling.
+REQUESTS_FUNCTIONS = frozenset(f"requests.{verb}" for verb in "get post put patch delete head options".split())
+REQUESTS_SAME_KEYWORDS = frozenset({"params", "headers", "json", "data", "timeout", "cookies", "auth"})
+#: requests' keyword -> httpx's name for it.
+HTTPX_KEYWORDS = {"allow_redirects": "follow_redirects"}
+#: requests follows redirects for every verb but ``head`` (httpx for none): the shared client
+#: follows them, and a ``head`` says it does not.
+REQUESTS_NO_REDIRECTS = frozenset({"head"})
+#: What a ``requests.Response`` and an ``httpx.Response`` offer alike. Not: ``ok``, ``reason``,
+#: ``iter_content``, ``apparent_encoding``, ``links`` (httpx lacks them), ``url`` (an
+#: ``httpx.URL``, not a ``str``), ``raise_for_status`` after a ``head`` (httpx also raises on 3xx).
+RESPONSE_ALIKE = frozenset("status_code text content json headers encoding cookies history elapsed".split())

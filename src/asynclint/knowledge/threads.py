@@ -1,7 +1,8 @@
 """What a worker thread does to a call: callees tied to the thread that made their object, lazy
 iterators whose I/O happens while they are consumed, streams that send nothing until iterated or
-entered, and CPU work that keeps the GIL (read by the ``to-thread`` recipe to decline, to consume
-in the thread, or to say the loop still waits)."""
+entered, CPU work that keeps the GIL, and calls that change state other rollouts share (read by
+the ``to-thread`` recipe to decline, to consume in the thread, to say the loop still waits, or
+that the fix is unsafe)."""
 
 from __future__ import annotations
 
@@ -47,3 +48,11 @@ DEFERRED: dict[str, str] = {
 
 #: Pure-Python CPU work, where a worker thread frees the loop but still holds the GIL.
 GIL_BOUND = ("copy.deepcopy", "json.", "pickle.", "marshal.", "yaml.", "base64.")
+
+#: Calls that change the filesystem: two rollouts doing them at once on one path can interleave.
+FILE_WRITES = frozenset(
+    "write_text write_bytes unlink rename replace rmtree remove rmdir makedirs mkdir dump move copy copyfile "
+    "copytree touch".split()
+)
+#: Methods that change a container in place.
+MUTATORS = frozenset("append extend insert update pop popitem setdefault clear remove add discard sort".split())

@@ -15,7 +15,7 @@ from asynclint.profiler.fakeserver import FakeServerError
 from asynclint.profiler.monitor import MonitorError
 from asynclint.profiler.report import Settings, render_json, render_rich, to_dict
 from asynclint.profiler.session import Interrupted, ProfileRun, html_call_tree, profile
-from asynclint.profiler.targets import TargetError
+from asynclint.profiler.target_base import TargetError
 
 
 class ProfileError(Exception):

@@ -32,17 +32,8 @@ from asynclint.profiler.attribution import (
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
 from asynclint.profiler.monitor import LoopMonitor, Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
-from asynclint.profiler.targets import (
-    INTERRUPTED,
-    TIMED_OUT,
-    LoadPlan,
-    RunOutcome,
-    Stop,
-    Target,
-    canonical,
-    default_rollouts,
-    resolve,
-)
+from asynclint.profiler.target_base import INTERRUPTED, TIMED_OUT, LoadPlan, RunOutcome, Stop, Target, canonical
+from asynclint.profiler.targets import default_rollouts, resolve
 
 #: Seconds a run with --duration waits for the rollouts in flight before cancelling them, unless
 #: --timeout says otherwise.

@@ -17,7 +17,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from asynclint.profiler.targets import (
+from asynclint.profiler.target_base import (
     FAKE_API_KEY,
     MODEL_NAME,
     EnvironmentTarget,
@@ -25,8 +25,8 @@ from asynclint.profiler.targets import (
     RolloutError,
     RunOutcome,
     TargetError,
-    _error_text,
     drive,
+    error_text,
 )
 
 #: The variable the model client config reads its key from (verifiers reads keys by variable name).
@@ -71,13 +71,13 @@ class VerifiersV1Target(EnvironmentTarget):
             import verifiers.v1 as vf
         except ImportError as exc:
             raise TargetError(f"{self.spec}: a verifiers v1 environment, but verifiers.v1 cannot be imported: "
-                              f"{_error_text(exc)}") from None
+                              f"{error_text(exc)}") from None
         config = self._config()
         try:
             env = vf.load_environment(vf.resolve_env_config(config))
             tasks = list(env.taskset)
         except Exception as exc:
-            raise TargetError(f"{self.spec}: loading the v1 environment failed: {_error_text(exc)}") from None
+            raise TargetError(f"{self.spec}: loading the v1 environment failed: {error_text(exc)}") from None
         if not tasks:
             raise TargetError(f"{self.spec}: the taskset loaded no tasks")
         self.env, self.tasks = env, tasks
@@ -125,7 +125,7 @@ class VerifiersV1Target(EnvironmentTarget):
         try:
             await self._serving.enter_async_context(self.env.serving())
         except Exception as exc:
-            raise TargetError(f"{self.spec}: starting the environment failed: {_error_text(exc)}") from None
+            raise TargetError(f"{self.spec}: starting the environment failed: {error_text(exc)}") from None
 
     async def close(self) -> None:
         try:

@@ -178,7 +178,7 @@ class BlockingCallRule(Rule):
         # A coroutine cannot be handed to a worker thread: an awaited call that blocks anyway is
         # fixed by what its twin says, not by a recipe.
         request: FixRequest | None = None if site.awaited else FixRequest(
-            "call", api.fix or "", target, ctx.placement(key), awaited
+            "call", api.fix or "", target, graph.placement(key), awaited
         )
         if call.handed is not None:
             handed = call.handed
@@ -216,7 +216,7 @@ class BlockingCallRule(Rule):
             # (what ``asynclint fix`` does there); an awaited library coroutine has nothing
             # to offload at that line.
             request = None if entry.site.awaited else FixRequest(
-                "call", LIBRARY_CALL_RECIPE, entered, ctx.placement(entry.caller), awaited
+                "call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited
             )
         if not ctx.keep(shown[0], shown[1].line, self.code, self.name, graded.severity):
             return None

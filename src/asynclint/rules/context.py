@@ -8,8 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from asynclint.analysis.graph import ProjectGraph
-from asynclint.analysis.graph_records import FuncKey, HotInfo
+from asynclint.analysis.api import CallGraph, FunctionId, TypeName
+from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
 from asynclint.analysis.index.values import PASSED, SUPER
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
@@ -21,7 +21,6 @@ from asynclint.knowledge.frameworks import (
     SyncMethod,
     client_holder,
     framework_class,
-    root_awaited,
     sync_method,
 )
 from asynclint.model import Severity
@@ -47,7 +46,7 @@ class HandedOver:
     callee: str  # what the framework calls on it
     owner: str  # the framework class it is handed to
     holder: HandedClient
-    receiver: str  # the class it is handed to, as the project names it (a subclass of ``owner``)
+    receiver: TypeName  # the class it is handed to, as the project names it (a subclass of ``owner``)
 
 
 @dataclass(frozen=True)
@@ -55,7 +54,7 @@ class CallInHotCode:
     """A call the knowledge base says blocks, written in a function that runs on the loop."""
 
     summary: ModuleSummary
-    key: FuncKey  # the function it is written in
+    key: FunctionId  # the function it is written in
     hot: HotInfo  # why that function runs on the loop
     site: CallSite
     api: BlockingApi
@@ -69,7 +68,7 @@ class CallInHotCode:
 
 
 class CheckContext:
-    def __init__(self, graph: ProjectGraph, texts: Mapping[str, str], config: Config, catalogue: Catalogue):
+    def __init__(self, graph: CallGraph, texts: Mapping[str, str], config: Config, catalogue: Catalogue):
         self.graph, self.config, self.catalogue = graph, config, catalogue
         self._texts = texts
         self._lines: dict[str, list[str]] = {}
@@ -77,7 +76,7 @@ class CheckContext:
         self._handed: dict[tuple[int, int], HandedOver] | None = None
         self._uses: dict[str, list[CallInHotCode]] | None = None
         self._reported: dict[int, frozenset[str]] = {}
-        self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
         self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
@@ -135,13 +134,14 @@ class CheckContext:
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
 
-    def _hot_site(self, position: int, site: CallSite) -> tuple[FuncKey, HotInfo, CallSite] | None:
+    def _hot_site(self, position: int, site: CallSite) -> tuple[FunctionId, HotInfo, CallSite] | None:
         """Where ``site`` runs hot: its function, or a lambda around it registered on its own."""
-        key: FuncKey = (position, site.caller)
+        key = FunctionId((position, site.caller))
         hot = self.graph.hot_info(key)
         for index, in_loop in site.lambdas if hot is None else ():
             # A lambda handed over (a registered reward) runs the call when it runs on its own.
-            key, hot = (position, index), self.graph.hot_info((position, index))
+            key = FunctionId((position, index))
+            hot = self.graph.hot_info(key)
             if hot is not None:
                 return key, hot, replace(site, in_loop=in_loop)
         return (key, hot, site) if hot is not None else None
@@ -161,13 +161,13 @@ class CheckContext:
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
-                read = graph.call_target(site, (position, site.caller))
+                read = graph.call_target(site, FunctionId((position, site.caller)))
                 api = self.catalogue.match_read(read)
                 target = read or ""
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
-                resolved = graph.call_target(site, (position, site.caller))
+                resolved = graph.call_target(site, FunctionId((position, site.caller)))
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     continue
@@ -195,9 +195,9 @@ class CheckContext:
 
     def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
         graph = self.graph
-        receiver = graph.canonical(handoff.passed_to.removesuffix("()")) if handoff.passed_to else None
+        receiver = TypeName(graph.canonical(handoff.passed_to.removesuffix("()"))) if handoff.passed_to else None
         if receiver is None and handoff.passed_to_self is not None and handoff.passed_to_self[1] == (SUPER, "__init__"):
-            receiver = handoff.passed_to_self[0]  # ``super().__init__(judge_client=...)`` in a subclass
+            receiver = TypeName(handoff.passed_to_self[0])  # ``super().__init__(judge_client=...)`` in a subclass
         value = graph.handed_type(handoff) if receiver is not None else None
         if value is None or receiver is None:
             return None
@@ -246,8 +246,8 @@ class CheckContext:
         return self._uses.get(category, [])
 
     def _uses_of(
-        self, position: int, summary: ModuleSummary, key: FuncKey, hot: HotInfo, site: CallSite,
-        registered: dict[FuncKey, list[HandedOver]],
+        self, position: int, summary: ModuleSummary, key: FunctionId, hot: HotInfo, site: CallSite,
+        registered: dict[FunctionId, list[HandedOver]],
     ) -> Iterator[CallInHotCode]:
         if site.handed and site.method is not None:  # ``rubric.judge(...)``
             for index in site.handed:
@@ -257,7 +257,7 @@ class CheckContext:
             return
         if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
             cls, path = site.self_ref
-            candidates = [h for h in self._all_handed() if self._holds(cls, h)]
+            candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
         elif site.target is not None and site.target.startswith(f"{PASSED}."):  # ``judge(...)`` in a reward
             path = tuple(site.target.split(".")[1:])
             candidates = registered.get(key, [])
@@ -273,7 +273,7 @@ class CheckContext:
                     yield CallInHotCode(summary, key, hot, site, api, callee, handed)
 
     def _sync_use(
-        self, position: int, summary: ModuleSummary, key: FuncKey, hot: HotInfo, site: CallSite
+        self, position: int, summary: ModuleSummary, key: FunctionId, hot: HotInfo, site: CallSite
     ) -> CallInHotCode | None:
         """``rubric.judge(...)`` or ``self.judge(...)`` (not overridden by the project) where the
         project's version of the framework defines the method sync (verifiers 0.1.2's
@@ -286,12 +286,12 @@ class CheckContext:
         if site.self_ref is not None:
             if len(site.self_ref[1]) != 1 or graph.call_target(site) is not None:
                 return None
-            cls, method = site.self_ref[0], site.self_ref[1][0]
+            cls, method = TypeName(site.self_ref[0]), site.self_ref[1][0]
         elif site.method is not None and site.target is not None and site.target.endswith(f"().{site.method}"):
             built = graph.canonical(site.target.removesuffix(f"().{site.method}"))
             if built is None:
                 return None
-            cls, method = built, site.method
+            cls, method = TypeName(built), site.method
         else:
             return None
         handed = [h for i in site.handed if (h := self.handed_over(position, i)) is not None]
@@ -316,7 +316,7 @@ class CheckContext:
         self.handed_over(0, 0)
         return list(self._handed.values()) if self._handed else []
 
-    def _holds(self, cls: str, handed: HandedOver) -> bool:
+    def _holds(self, cls: TypeName, handed: HandedOver) -> bool:
         """May ``self`` in a method of ``cls`` hold what ``handed`` hands over? When the object built
         is an instance of ``cls`` (or of a subclass), or -- handed to ``super().__init__`` in a
         class -- when ``cls`` is that class, one of its bases or one of its subclasses."""
@@ -324,25 +324,26 @@ class CheckContext:
             return True
         return handed.handoff.passed_to is None and handed.receiver in self.graph.ancestors(cls)
 
-    def _registered_on(self) -> dict[FuncKey, list[HandedOver]]:
+    def _registered_on(self) -> dict[FunctionId, list[HandedOver]]:
         """Functions registered on an object holding a handed client (``rubric.add_reward_func(f)``,
         ``JudgeRubric(funcs=[f], judge_client=...)``, ``self.add_reward_func(self.f)`` in a
         subclass of the class handed it) -> those hand-overs."""
         graph = self.graph
-        found: dict[FuncKey, list[HandedOver]] = {}
+        found: dict[FunctionId, list[HandedOver]] = {}
         for position, summary in graph.numbered_summaries():
             for ref in summary.refs if summary.library is None else ():
                 if ref.offloaded or graph.registration(ref) is None:
                     continue
                 handed = [h for i in ref.handed if (h := self.handed_over(position, i)) is not None]
                 if ref.passed_to_self is not None:
-                    handed += [h for h in self._all_handed() if self._holds(ref.passed_to_self[0], h)]
+                    handed += [h for h in self._all_handed() if self._holds(TypeName(ref.passed_to_self[0]), h)]
                 if not handed:
                     continue
                 if ref.function is not None:
-                    keys = [(position, ref.function)]
+                    keys = [FunctionId((position, ref.function))]
                 else:
-                    denoted = ref.target if ref.self_ref is None else graph.resolve_self(*ref.self_ref)
+                    owner = ref.self_ref
+                    denoted = ref.target if owner is None else graph.resolve_self(TypeName(owner[0]), owner[1])
                     keys = graph.functions_denoted(denoted)
                 for function in keys:
                     found.setdefault(function, []).extend(h for h in handed if h not in found.get(function, []))
@@ -350,26 +351,15 @@ class CheckContext:
 
     # -- answers rules share -----------------------------------------------------------------------
 
-    def placement(self, key: FuncKey) -> str | None:
-        """Where a fix can take a call in ``key`` off the loop: ``direct`` (in ``async def``),
-        ``helper`` (an ``async def`` up the chain calls the sync function), ``root`` (the chain
-        starts at a sync callable the framework awaits), or ``None``."""
-        graph = self.graph
-        if graph.function(key).is_async:
-            return "direct"
-        if any(graph.function(step).is_async for step, _ in graph.path(key)[:-1]):
-            return "helper"
-        return "root" if root_awaited(graph.hot_of(key).root_hook) else None
-
     def model(self, api: BlockingApi, target: str) -> tuple[str, str, str] | None:
         """(class, evidence, field) for a pydantic method (``*.model_dump``) of a project class."""
         if not api.pattern.startswith(MODEL_METHOD_PREFIX):
             return None
         owner = target.rpartition(".")[0].removesuffix("()")
-        size = self.graph.model_payload(owner) if owner else None
+        size = self.graph.model_payload(TypeName(owner)) if owner else None
         return (owner, *size) if size is not None else None
 
-    def passed_payload(self, key: FuncKey, site: CallSite) -> str | None:
+    def passed_payload(self, key: FunctionId, site: CallSite) -> str | None:
         """What the payload of ``site`` (written in project function ``key``) is evidence of, when
         it is a parameter of ``key``: the framework hook's parameter it holds (traced up the calls
         that pass it on as it is), or "" when some caller passes anything else. ``None`` when the
@@ -379,7 +369,7 @@ class CheckContext:
             return None
         return self._passed(key, site.payload[1], frozenset())
 
-    def _passed(self, key: FuncKey, name: str, seen: frozenset[tuple[FuncKey, str]]) -> str:
+    def _passed(self, key: FunctionId, name: str, seen: frozenset[tuple[FunctionId, str]]) -> str:
         graph = self.graph
         if graph.is_root(key):
             return name
@@ -402,7 +392,7 @@ class CheckContext:
             origins.add(origin)
         return min(origins, key=lambda origin: (payload_evidence("name", origin) != "whole", origin))
 
-    def _project_callers(self) -> dict[FuncKey, list[tuple[FuncKey, CallSite]]]:
+    def _project_callers(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
         """Project functions -> every project call of them."""
         if self._callers is None:
             graph, self._callers = self.graph, {}
@@ -412,7 +402,7 @@ class CheckContext:
                 for site in summary.calls:
                     if site.api is not None or site.property_read or site.read:
                         continue
-                    caller = (position, site.caller)
+                    caller = FunctionId((position, site.caller))
                     for callee in graph.functions_for(graph.call_target(site, caller)):
                         self._callers.setdefault(callee, []).append((caller, site))
         return self._callers

@@ -1,15 +1,17 @@
 """Building replacements: an awaited call with the right parentheses, the edit at a site (a
-long line's value stored first), a call handed to a runner, and an ``open`` call's mode."""
+long line's value stored first) and the fix made of it, a call handed to a runner, and an
+``open`` call's mode."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.base import Edit
+from asynclint.fixers.base import Edit, Fix, Import
 from asynclint.fixers.cst.bindings import binding
 from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, last_name
 from asynclint.fixers.project import Site
+from asynclint.model import Finding
 
 #: Lines the fixers write are wrapped when they would pass this length (or the original line's).
 LINE_LENGTH = 100
@@ -85,6 +87,33 @@ def _code_part(line: str, end: int) -> str:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         pass
     return line
+
+
+def awaited_fix(
+    site: Site,
+    value: cst.BaseExpression,
+    recipe: str,
+    title: str,
+    claims: tuple[Finding, ...],
+    *,
+    safe: bool = True,
+    imports: tuple[Import, ...] = (),
+    unused_imports: tuple[Import, ...] = (),
+    note: str = "",
+) -> Fix:
+    """The fix putting ``await value`` where the site's call is (:func:`awaited`, :func:`site_edit`):
+    in its own file, the root made ``async def`` at a ``root`` site (say so in ``title``: :meth:`Site.did`)."""
+    return Fix(
+        path=site.file.path,
+        edits=(site_edit(site, awaited(site.file, site.call, value)),),
+        recipe=recipe,
+        safe=safe,
+        title=title,
+        imports=imports,
+        unused_imports=unused_imports,
+        claims=claims,
+        note=note,
+    )
 
 
 def site_edit(

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.argfacts import ROW_READS, STATEMENT_RUNS, argument_facts, given_arguments, statement_text
+from asynclint.analysis.index.argfacts import (
+    ROW_READS,
+    SCRIPT_RUNS,
+    STATEMENT_RUNS,
+    argument_facts,
+    given_arguments,
+    statement_text,
+)
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext
@@ -210,6 +217,8 @@ class Recording:
             constants = {**self.frames[0].constants, **self.frame.constants}
             self.frame.statement = statement_text(node, constants)
             return self.frame.statement
+        if method in SCRIPT_RUNS:  # a script's text; no row read follows it
+            return statement_text(node, {**self.frames[0].constants, **self.frame.constants})
         return self.frame.statement if method in ROW_READS else None
 
     def _data_receiver(self, node: ast.Call) -> ast.expr | None:

@@ -103,7 +103,8 @@ class CallSite:
     #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
     given: tuple[tuple[str, str], ...] = ()
     #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
-    #: the function), when the code says it: see :func:`asynclint.analysis.index.argfacts.statement_text`.
+    #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
+    #: see :func:`asynclint.analysis.index.argfacts.statement_text`.
     statement: str | None = None
 
 

@@ -39,7 +39,7 @@ class Recording:
             self_ref = (func_value.cls, func_value.path)
         if target is None and self_ref is None and method is None:
             return None
-        consumer = self._consumed.pop(id(node), None)
+        consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg)
         argument = ""
@@ -66,6 +66,7 @@ class Recording:
             api=api.pattern if api else None,
             origin=origin,
             consumer=consumer,
+            loop=loop,
             lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,

@@ -65,6 +65,10 @@ class CallSite:
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None
+    #: For a coroutine handed to a consumer that names the loop to run it on
+    #: (``run_coroutine_threadsafe(coro, loop)``): that loop, as ``CallSite.arguments`` records
+    #: a value (a type, ``pkg.Env()._loop``); "" when not known.
+    loop: str = ""
     #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
     read: bool = False
     #: Not a call: a read of a library object's attribute that the knowledge base lists as a

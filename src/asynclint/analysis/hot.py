@@ -392,9 +392,47 @@ class HotSet:
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
-                elif function.is_async and key not in called:
+                elif function.is_async and key not in called and not self._unreferenced(key):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
+
+    def _unreferenced(self, key: FuncKey) -> bool:
+        """``key`` is a plain module-level function of an environment (a project defining the
+        entry point the framework loads it through, ``load_environment``) whose name no project
+        module reads or imports. What runs an environment's code is the framework -- through
+        the hooks it knows and the values handed to it, both named in the project -- and the
+        environment's own code: a function nobody names is a helper the environment does not
+        use. A decorated function is registered by its decorator, and a method may be an
+        override the framework calls through its base class: those stay roots, as does every
+        uncalled coroutine of a project that is not an environment (a library, one file)."""
+        function = self.function(key)
+        if function.class_qualname is not None or "." in function.qualname or function.decorators:
+            return False
+        if not self._names_asked:
+            self._names_read, self._names_asked = self._environment_names(), True
+        return self._names_read is not None and function.name not in self._names_read
+
+    def _environment_names(self) -> frozenset[str] | None:
+        """The names an environment's modules read or import (see :meth:`_unreferenced`); ``None``
+        when the project is not an environment."""
+        project = [summary for summary in self.summaries if summary.library is None]
+        if not any(
+            entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
+            for summary in project for entry in summary.functions
+        ):
+            return None
+        return frozenset(
+            name
+            for summary in project
+            for name in (
+                *summary.loaded,
+                # imported names (a module's exports also list what it defines itself)
+                *(
+                    target.rpartition(".")[2]
+                    for name, target in summary.exports if target != f"{summary.module}.{name}"
+                ),
+            )
+        )
 
     def _propagate(self) -> None:
         self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}

@@ -42,10 +42,14 @@ class Expressions:
         elif isinstance(node, ast.NamedExpr):
             self.visit_expr(node.value)
             self.bind(node.target, self.infer(node.value))
-        elif isinstance(node, (ast.Name, ast.Constant)):
+        elif isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                self.loaded.add(node.id)
+        elif isinstance(node, ast.Constant):
             return
         elif isinstance(node, ast.Attribute):
             if isinstance(node.ctx, ast.Load):
+                self.loaded.add(node.attr)
                 if isinstance(node.value, ast.Name):
                     self._note_read(node, node.value)
                 if node.attr in self.catalogue.read_names:

@@ -184,6 +184,9 @@ class ModuleSummary:
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()
+    #: Identifiers the module reads, as a name or an attribute (``f``, ``utils.f``), calls aside
+    #: (those are call sites): how a function defined elsewhere may be referred to.
+    loaded: tuple[str, ...] = ()
 
 
 class IndexError_(Exception):

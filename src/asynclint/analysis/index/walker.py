@@ -68,6 +68,8 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         #: id of a call node -> the coroutine consumer it is passed to, and the loop that consumer
         #: names (see CallSite.loop)
         self._consumed: dict[int, tuple[str, str]] = {}
+        #: Identifiers read as a name or an attribute anywhere in the module (ModuleSummary.loaded).
+        self.loaded: set[str] = set()
         self.values: list[tuple[str, str]] = []
         self.class_attrs: dict[str, dict[str, Value]] = {}
         self.class_methods: dict[str, list[str]] = {}
@@ -136,6 +138,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 for name, site in module_frame.built.items()
                 if isinstance(module_frame.bindings.get(name), Inst)
             )),
+            loaded=tuple(sorted(self.loaded)),
         )
 
 

@@ -140,6 +140,8 @@ def test_helper_and_root_placements_are_named():
         async def caller():
             _wait()
 
+        CALLERS = [caller]  # named: something may run it (an environment's unnamed coroutine is dead)
+
         def reward(completion) -> float:
             time.sleep(1)
             return 1.0

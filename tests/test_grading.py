@@ -21,6 +21,7 @@ from asynclint.knowledge.costs import (
     EVIDENCE_GRADES,
     PAYLOAD_GRADES,
     payload_evidence,
+    script_evidence,
     statement_evidence,
 )
 from asynclint.model import Severity
@@ -70,6 +71,25 @@ def test_every_catalogue_entry_names_a_known_cost():
 )
 def test_statement_evidence(sql, evidence):
     assert statement_evidence(sql) == evidence
+
+
+@pytest.mark.parametrize(
+    ("script", "evidence"),
+    [
+        ("return window.pageYOffset;", "quick"),
+        ("Object.defineProperty(navigator, 'webdriver', {get: () => undefined})", "quick"),
+        ("window.onkeydown = function(e) {e.preventDefault();};", "quick"),
+        ("document.title = 'click here'; // then open the menu", "quick"),  # words in strings and comments
+        ("document.body.click();", "page"),
+        ("arguments[0].submit()", "page"),
+        ("window.location = arguments[0]", "page"),
+        ("return fetch('/api').then(r => r.json())", "page"),
+        ("return (async () => 1)()", "page"),  # a promise, awaited by the driver
+        (None, "built"),
+    ],
+)
+def test_script_evidence(script, evidence):
+    assert script_evidence(script) == evidence
 
 
 @pytest.mark.parametrize(

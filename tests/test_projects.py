@@ -4,8 +4,8 @@ Each directory under ``tests/fixtures/projects/`` is a small but realistic ``ver
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules; ``side_envs``: two environments side by side, each with its
 own ``utils.py``; ``flat_env``: a package whose modules import their siblings by bare names;
-``registrations_env``: callables registered in every shape), or a generic asyncio service
-(``asyncio_app``). As in the
+``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
+the environment names or never names), or a generic asyncio service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -137,6 +137,7 @@ def test_both_projects_are_there() -> None:
         "registrations_env",
         "rewards_threaded",
         "side_envs",
+        "unnamed_env",
         "v0_env",
         "v1_env",
         "v1_tools",
@@ -409,6 +410,11 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # side_envs: each environment's own helpers
     ("side_envs/environments/env_b/env_b.py", "BEnv.setup_state"): ("setup_state", "per rollout"),
     # asyncio_app: a generic service
+    # unnamed_env: coroutines the environment names (a table, an import, an attribute) but never calls
+    ("unnamed_env/unnamed_env/sandbox.py", "restart_sandbox"): ("async def",),
+    ("unnamed_env/unnamed_env/sandbox.py", "stop_sandbox"): ("async def",),
+    ("unnamed_env/unnamed_env/sandbox.py", "probe_sandbox"): ("async def",),
+    ("unnamed_env/unnamed_env/sandbox.py", "Sandbox.reset"): ("async def",),
     ("asyncio_app/app/web.py", "health"): ("async def",),
     ("asyncio_app/app/web.py", "list_items"): ("async def",),
     ("asyncio_app/app/web.py", "version"): ("async def",),

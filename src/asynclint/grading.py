@@ -9,11 +9,14 @@ from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
     COST_CLASSES,
     PAYLOAD_GRADES,
+    SCRIPT_GRADES,
     STATEMENT_GRADES,
     describe_payload,
+    describe_script,
     describe_statement,
     grows,
     payload_evidence,
+    script_evidence,
     statement_evidence,
 )
 from asynclint.model import Severity
@@ -54,14 +57,18 @@ def cost_of(
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
     an instance of a project class whose fields say how large it is; ``statement``: the SQL the
-    call runs or reads the rows of, when the code says it; ``passed``: when the payload is a
-    helper's parameter, the framework hook's parameter every caller hands it ("" when some caller
-    hands it anything else): only a framework's value is what its name says."""
+    call runs or reads the rows of, or the script it runs in a page, when the code says it;
+    ``passed``: when the payload is a helper's parameter, the framework hook's parameter every
+    caller hands it ("" when some caller hands it anything else): only a framework's value is
+    what its name says."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
     if api.cost == "statement":
         evidence = statement_evidence(statement)
         return Cost(STATEMENT_GRADES[evidence], describe_statement(evidence, statement))
+    if api.cost == "script":
+        evidence = script_evidence(statement)
+        return Cost(SCRIPT_GRADES[evidence], describe_script(evidence, statement))
     grades = PAYLOAD_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)

@@ -113,6 +113,8 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self._root_keys: frozenset[FuncKey] = frozenset()
         self._project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None = None
         self._fixed: dict[FuncKey, dict[str, object]] = {}
+        self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
+        self._names_asked = False
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._propagate()

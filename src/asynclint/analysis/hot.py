@@ -13,7 +13,15 @@ from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, 
 from asynclint.analysis.index.argfacts import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
 from asynclint.analysis.index.values import SUPER
-from asynclint.knowledge.asyncio_apis import LOOP_RUNNERS, TASK_SPAWNER_METHODS, TASK_SPAWNERS, runs_loop, spawns_task
+from asynclint.knowledge.asyncio_apis import (
+    LOOP_RUNNERS,
+    LOOP_SUBMITTERS,
+    OWN_LOOPS,
+    TASK_SPAWNER_METHODS,
+    TASK_SPAWNERS,
+    runs_loop,
+    spawns_task,
+)
 from asynclint.knowledge.costs import payload_evidence
 from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
@@ -179,18 +187,26 @@ class HotSet:
         awaited coroutine runs as part of its caller, as often as the caller runs), coroutines
         it starts as tasks (they run on the loop as often as it starts them), and coroutines it
         makes and keeps (``tasks.append(self.launch(i))``, gathered later): they run when it
-        awaits them -- not coroutines it hands to a new event loop."""
+        awaits them -- not coroutines it hands to a new event loop, or to a loop of the
+        project's own running in another thread."""
         found = self._edges.get(key)
         if found is not None:
             return found
         found = self._edges[key] = []
         for site in self._calls_by_caller.get(key, ()):
-            if runs_loop(site.consumer) or not self.runs(key, site):
+            if runs_loop(site.consumer) or self.on_own_loop(site) or not self.runs(key, site):
                 continue
             for callee in self._targets(key, site):
                 if callee != key and (self.function(callee).is_async or not site.awaited):
                     found.append((callee, site))
         return found
+
+    def on_own_loop(self, site: CallSite) -> bool:
+        """``site`` makes a coroutine handed to an event loop the project made itself
+        (``run_coroutine_threadsafe(coro, self._bg_loop)`` with ``self._bg_loop =
+        asyncio.new_event_loop()``): it runs on that loop, in that loop's thread, and blocks that
+        loop only. Waiting for it (``.result()``) is the caller's blocking call."""
+        return bool(site.loop) and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS
 
     def runs(self, key: FuncKey, site: CallSite) -> bool:
         """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
@@ -272,6 +288,7 @@ class HotSet:
         function something in the project calls, awaits or starts)."""
         spawned: dict[FuncKey, Hook] = {}
         called: set[FuncKey] = set()
+        own_loop: set[FuncKey] = set()  # coroutines handed to a loop of the project's own
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue
@@ -281,6 +298,10 @@ class HotSet:
             from_tests = self._in_test_file(position)
             for site in summary.calls:
                 caller = (position, site.caller)
+                if self.on_own_loop(site):
+                    own_loop.update(callee for callee in self._targets(caller, site) if callee != caller)
+                    called.update(own_loop)
+                    continue
                 spawn = spawns_task(site.consumer) and not from_tests
                 if site.awaited or site.consumer:
                     callees = self._targets(caller, site)
@@ -306,7 +327,38 @@ class HotSet:
                     if spawner and not from_tests and callee not in spawned and self.function(callee).is_async:
                         consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
                         spawned[callee] = task_hook(consumer, summary.functions[ref.caller].qualname)
+        if own_loop:
+            # A task started by code that runs only on the project's own loop is a task of that loop.
+            background = self._only_reached_from(own_loop)
+            spawned = {key: hook for key, hook in spawned.items() if key not in background}
         return spawned, called
+
+    def _only_reached_from(self, seeds: set[FuncKey]) -> set[FuncKey]:
+        """``seeds`` and the project functions that nothing but them (and functions so found) calls,
+        awaits, starts or takes as a value: what runs only where the seeds run."""
+        callers: dict[FuncKey, set[FuncKey]] = {}
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue
+            for site in summary.calls:
+                caller = (position, site.caller)
+                if self.on_own_loop(site):
+                    continue  # the seeds themselves
+                for callee in self._targets(caller, site):
+                    callers.setdefault(callee, set()).add(caller)
+            for ref in summary.refs:
+                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                for callee in self.functions_for(target):
+                    callers.setdefault(callee, set()).add((position, ref.caller))
+        found = set(seeds)
+        changed = True
+        while changed:
+            changed = False
+            for callee, by in callers.items():
+                if callee not in found and by <= found:
+                    found.add(callee)
+                    changed = True
+        return found
 
     def _sent_away(self) -> set[FuncKey]:
         """Functions the project ships to run elsewhere (a program run in a sandbox): cold here,
@@ -340,9 +392,47 @@ class HotSet:
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
-                elif function.is_async and key not in called:
+                elif function.is_async and key not in called and not self._unreferenced(key):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
+
+    def _unreferenced(self, key: FuncKey) -> bool:
+        """``key`` is a plain module-level function of an environment (a project defining the
+        entry point the framework loads it through, ``load_environment``) whose name no project
+        module reads or imports. What runs an environment's code is the framework -- through
+        the hooks it knows and the values handed to it, both named in the project -- and the
+        environment's own code: a function nobody names is a helper the environment does not
+        use. A decorated function is registered by its decorator, and a method may be an
+        override the framework calls through its base class: those stay roots, as does every
+        uncalled coroutine of a project that is not an environment (a library, one file)."""
+        function = self.function(key)
+        if function.class_qualname is not None or "." in function.qualname or function.decorators:
+            return False
+        if not self._names_asked:
+            self._names_read, self._names_asked = self._environment_names(), True
+        return self._names_read is not None and function.name not in self._names_read
+
+    def _environment_names(self) -> frozenset[str] | None:
+        """The names an environment's modules read or import (see :meth:`_unreferenced`); ``None``
+        when the project is not an environment."""
+        project = [summary for summary in self.summaries if summary.library is None]
+        if not any(
+            entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
+            for summary in project for entry in summary.functions
+        ):
+            return None
+        return frozenset(
+            name
+            for summary in project
+            for name in (
+                *summary.loaded,
+                # imported names (a module's exports also list what it defines itself)
+                *(
+                    target.rpartition(".")[2]
+                    for name, target in summary.exports if target != f"{summary.module}.{name}"
+                ),
+            )
+        )
 
     def _propagate(self) -> None:
         self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}

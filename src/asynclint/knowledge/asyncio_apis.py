@@ -63,6 +63,15 @@ TASK_SPAWNERS: frozenset[str] = frozenset(
 )
 TASK_SPAWNER_METHODS: frozenset[str] = frozenset({"create_task", "start_soon"})
 
+#: Consumers that run the coroutine on a loop named by an argument, not the caller's (positional
+#: index, keyword of that argument). ``run_coroutine_threadsafe`` is how code hands work to a loop
+#: running in another thread; which loop it is decides where the coroutine blocks.
+LOOP_SUBMITTERS: dict[str, tuple[int, str]] = {"asyncio.run_coroutine_threadsafe": (1, "loop")}
+#: What a call making a new event loop gives (as the analysis names results): not the loop that
+#: runs the rollouts (that one exists already), so a coroutine submitted to it runs on a loop of
+#: the project's own, in a thread of its own, and blocks that loop only.
+OWN_LOOPS: frozenset[str] = frozenset({"asyncio.new_event_loop()", "uvloop.new_event_loop()"})
+
 #: Libraries whose objects belong to the running event loop (its loop, tasks, queues, locks): used
 #: from a worker thread they raise or misbehave, so code using them stays on the loop.
 EVENT_LOOP_LIBRARIES: frozenset[str] = frozenset({"asyncio", "anyio", "trio"})

@@ -63,6 +63,10 @@ COST_CLASSES: dict[str, CostClass] = {
                                                     "sub-ms to ms of disk I/O", raised_why=_BOUNDED,
                   what="reads rows of a local database by key"),
         CostClass("client-build", H, REPETITIONS, "builds a TLS context and a connection pool: about 60 ms"),
+        CostClass("driver-command", H, REPETITIONS, "one command to a driver process on this machine that no page "
+                                                    "load or network wait holds up (a setting, a short script): "
+                                                    "a localhost round trip of milliseconds",
+                  what="sends a quick command to the local browser driver"),
         CostClass("disk-metadata", L, frozenset(), "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
                                                    "on a local disk", what="makes a filesystem metadata call"),
         CostClass("lazy-open", L, frozenset(), "reads a header only; decoding happens on first use",
@@ -140,9 +144,30 @@ SCAN_WORDS: frozenset[str] = frozenset(
 )
 
 
+#: A script run in a page through a local browser driver (Selenium's ``execute_script``) graded
+#: by its text: evidence -> cost class. A script that only reads or sets values in the page
+#: returns in a round trip; one that may start a navigation or a request, or returns a promise
+#: the driver then awaits, waits on the page; a script built or passed in at run time may do
+#: anything.
+SCRIPT_GRADES: dict[str, str] = {
+    "quick": "driver-command",
+    "page": "network",
+    "built": "network",
+}
+#: Words of a script that may make the page wait on the network or on an event: a click or a
+#: submit may follow a link, ``location``/``history``/``open`` navigate, ``fetch`` and
+#: ``XMLHttpRequest`` send requests, a dispatched event runs the page's handlers, and a promise
+#: (``async``/``await``/``then``) is awaited by the driver before it answers.
+PAGE_SCRIPT_WORDS: frozenset[str] = frozenset(
+    "click submit requestSubmit location history reload navigate open fetch XMLHttpRequest sendBeacon "
+    "dispatchEvent Promise async await then".split()
+)
+
 #: Every cost a knowledge entry may name that evidence about the call settles: name -> evidence
 #: -> cost class.
-EVIDENCE_GRADES: dict[str, dict[str, str]] = {**PAYLOAD_GRADES, "statement": STATEMENT_GRADES}
+EVIDENCE_GRADES: dict[str, dict[str, str]] = {
+    **PAYLOAD_GRADES, "statement": STATEMENT_GRADES, "script": SCRIPT_GRADES,
+}
 
 
 def statement_evidence(sql: str | None) -> str:
@@ -162,6 +187,23 @@ def statement_evidence(sql: str | None) -> str:
     ):
         return "lookup"
     return "query"
+
+
+def script_evidence(script: str | None) -> str:
+    """A key of :data:`SCRIPT_GRADES` for the script text ``script`` (``None``: built at run time)."""
+    if script is None:
+        return "built"
+    code = re.sub(r"//[^\n]*|/\*.*?\*/|'[^']*'|\"[^\"]*\"|`[^`]*`", " ", script, flags=re.S)  # comments, strings
+    return "page" if PAGE_SCRIPT_WORDS.intersection(re.findall(r"\w+", code)) else "quick"
+
+
+def describe_script(evidence: str, script: str | None) -> str:
+    """The evidence in words, for messages."""
+    if script is None:
+        return "a script built at run time: it may wait on the page"
+    first = " ".join(script.split())[:40]
+    kind = "reads or sets values in the page" if evidence == "quick" else "may navigate or wait on the page"
+    return f"`{first}`: {kind}"
 
 
 def describe_statement(evidence: str, sql: str | None) -> str:

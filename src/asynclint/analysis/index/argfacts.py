@@ -297,11 +297,15 @@ def _payload(arg: ast.expr, depth: int) -> tuple[str, str]:
 #: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.
 STATEMENT_RUNS = frozenset({"execute", "executemany", "executescript"})
 ROW_READS = frozenset({"fetchone", "fetchall", "fetchmany"})
+#: Methods that run a script given as their first argument (Selenium's ``execute_script``),
+#: graded by its text like a statement (``knowledge.costs.SCRIPT_GRADES``).
+SCRIPT_RUNS = frozenset({"execute_script"})
 
 
 def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
-    """The SQL an ``execute`` runs, when the code says it: a string constant, or a name bound to
-    one in the function; ``None`` when it is built or passed in at run time."""
+    """The SQL an ``execute`` runs (or the script an ``execute_script`` runs), when the code says
+    it: a string constant, or a name bound to one in the function; ``None`` when it is built or
+    passed in at run time."""
     arg = node.args[0] if node.args else None
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
         return arg.value

@@ -8,7 +8,13 @@ from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_KEYWORDS, OFFLOAD_METHODS, consumer_name
+from asynclint.knowledge.asyncio_apis import (
+    CALLABLE_WRAPPERS,
+    LOOP_SUBMITTERS,
+    OFFLOAD_KEYWORDS,
+    OFFLOAD_METHODS,
+    consumer_name,
+)
 from asynclint.knowledge.frameworks import (
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
@@ -36,10 +42,14 @@ class Expressions:
         elif isinstance(node, ast.NamedExpr):
             self.visit_expr(node.value)
             self.bind(node.target, self.infer(node.value))
-        elif isinstance(node, (ast.Name, ast.Constant)):
+        elif isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                self.loaded.add(node.id)
+        elif isinstance(node, ast.Constant):
             return
         elif isinstance(node, ast.Attribute):
             if isinstance(node.ctx, ast.Load):
+                self.loaded.add(node.attr)
                 if isinstance(node.value, ast.Name):
                     self._note_read(node, node.value)
                 if node.attr in self.catalogue.read_names:
@@ -94,13 +104,21 @@ class Expressions:
 
     def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
         """Remember which calls among ``node``'s arguments make the coroutines it consumes,
-        also one per item: ``gather(*(fetch(u) for u in urls))``."""
+        also one per item: ``gather(*(fetch(u) for u in urls)); and, for a consumer that names
+        the loop to run them on (``run_coroutine_threadsafe(coro, loop)``), that loop."""
+        loop = ""
+        if consumer in LOOP_SUBMITTERS:
+            position, name = LOOP_SUBMITTERS[consumer]
+            given = next((k.value for k in node.keywords if k.arg == name), None)
+            if given is None and position < len(node.args):
+                given = node.args[position]
+            loop = self._argument(given) if given is not None else ""
         for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
             if isinstance(inner, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
                 inner = inner.elt
             if isinstance(inner, ast.Call):
-                self._consumed[id(inner)] = consumer
+                self._consumed[id(inner)] = (consumer, loop)
 
     def _record_handoff(self, call_node: ast.Call, keyword: ast.keyword, call: CallContext) -> None:
         """``JudgeRubric(judge_client=X)``: X built here, a value imported from elsewhere

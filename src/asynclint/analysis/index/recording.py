@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.argfacts import ROW_READS, STATEMENT_RUNS, argument_facts, given_arguments, statement_text
+from asynclint.analysis.index.argfacts import (
+    ROW_READS,
+    SCRIPT_RUNS,
+    STATEMENT_RUNS,
+    argument_facts,
+    given_arguments,
+    statement_text,
+)
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext
@@ -32,7 +39,7 @@ class Recording:
             self_ref = (func_value.cls, func_value.path)
         if target is None and self_ref is None and method is None:
             return None
-        consumer = self._consumed.pop(id(node), None)
+        consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg)
         argument = ""
@@ -64,6 +71,7 @@ class Recording:
             api=api.pattern if api else None,
             origin=origin,
             consumer=consumer,
+            loop=loop,
             lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,
@@ -215,6 +223,8 @@ class Recording:
             constants = {**self.frames[0].constants, **self.frame.constants}
             self.frame.statement = statement_text(node, constants)
             return self.frame.statement
+        if method in SCRIPT_RUNS:  # a script's text; no row read follows it
+            return statement_text(node, {**self.frames[0].constants, **self.frame.constants})
         return self.frame.statement if method in ROW_READS else None
 
     def _data_receiver(self, node: ast.Call) -> ast.expr | None:

@@ -68,6 +68,10 @@ class CallSite:
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None
+    #: For a coroutine handed to a consumer that names the loop to run it on
+    #: (``run_coroutine_threadsafe(coro, loop)``): that loop, as ``CallSite.arguments`` records
+    #: a value (a type, ``pkg.Env()._loop``); "" when not known.
+    loop: str = ""
     #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
     read: bool = False
     #: Not a call: a read of a library object's attribute that the knowledge base lists as a
@@ -106,7 +110,8 @@ class CallSite:
     #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
     given: tuple[tuple[str, str], ...] = ()
     #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
-    #: the function), when the code says it: see :func:`asynclint.analysis.index.argfacts.statement_text`.
+    #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
+    #: see :func:`asynclint.analysis.index.argfacts.statement_text`.
     statement: str | None = None
 
 
@@ -182,6 +187,9 @@ class ModuleSummary:
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()
+    #: Identifiers the module reads, as a name or an attribute (``f``, ``utils.f``), calls aside
+    #: (those are call sites): how a function defined elsewhere may be referred to.
+    loaded: tuple[str, ...] = ()
 
 
 class IndexError_(Exception):

@@ -65,7 +65,11 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
         self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
-        self._consumed: dict[int, str] = {}  # id of a call node -> the coroutine consumer it is passed to
+        #: id of a call node -> the coroutine consumer it is passed to, and the loop that consumer
+        #: names (see CallSite.loop)
+        self._consumed: dict[int, tuple[str, str]] = {}
+        #: Identifiers read as a name or an attribute anywhere in the module (ModuleSummary.loaded).
+        self.loaded: set[str] = set()
         self.values: list[tuple[str, str]] = []
         self.class_attrs: dict[str, dict[str, Value]] = {}
         self.class_methods: dict[str, list[str]] = {}
@@ -140,6 +144,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 for name, site in module_frame.built.items()
                 if isinstance(module_frame.bindings.get(name), Inst)
             )),
+            loaded=tuple(sorted(self.loaded)),
         )
 
 

@@ -8,6 +8,18 @@ bound to the thread that started it, and refuses to start in a thread whose even
 path it is a stall or an error, and moving single calls to a worker thread breaks its thread
 affinity, so no recipe is named; ``playwright.async_api`` is the fix.
 
+Not every command waits on a page. The driver (chromedriver, geckodriver) runs on this machine
+and answers some commands itself or from the browser at once: the session's timeouts
+(``set_script_timeout``, ``set_page_load_timeout``, ``implicitly_wait``: ``SET_TIMEOUTS``, which
+the driver stores), the window's rectangle and handles. Those are a localhost round trip of
+milliseconds (cost ``driver-command``: high per rollout, raised per turn or tool call like any
+round trip). ``execute_script`` is graded by its script (cost ``script``): reading or setting
+values in the page is such a round trip; a script that clicks, navigates, sends a request or
+returns a promise may wait on the page. Loading a page (``get``, ``back``, ``refresh``), finding
+elements (an implicit wait polls until they appear), screenshots and CDP commands wait on the
+page or the network. A ``webdriver.Remote`` session talks to a grid over the network: every one
+of its commands is a network round trip, so the split applies to the local drivers only.
+
 Some properties are round trips too: reading ``driver.title``, ``driver.page_source`` or
 ``element.text`` runs a getter that calls ``execute`` (``READS`` below, each checked in the
 source). Playwright's sync properties are not: every one of the 106 in ``sync_api/_generated.py``
@@ -39,6 +51,15 @@ _DRIVERS = {
 }
 #: WebDriver methods that only work locally (remote/webdriver.py): nothing is sent.
 _DRIVER_LOCAL = frozenset({"create_web_element", "file_detector_context", "pin_script", "get_pinned_scripts"})
+#: Drivers that run on this machine (every one but ``Remote``, whose grid is across the network).
+_LOCAL_DRIVERS = tuple(name for name in _DRIVERS if name != "Remote")
+#: WebDriver commands a local driver answers without a page load or a network wait
+#: (remote/webdriver.py): the session's timeouts (``SET_TIMEOUTS``, stored by the driver) and
+#: the window's rectangle (``GET_WINDOW_RECT``).
+_DRIVER_QUICK = "set_script_timeout set_page_load_timeout implicitly_wait get_window_size get_window_position " \
+    "get_window_rect"
+#: Properties whose getter is such a command: ``GET_TIMEOUTS`` and the window handles.
+_DRIVER_QUICK_READS = "timeouts current_window_handle window_handles"
 _ELEMENT = "selenium.webdriver.remote.webelement.WebElement"
 _WAITS = ("selenium.webdriver.support.ui.WebDriverWait", "selenium.webdriver.support.wait.WebDriverWait")
 _ACTIONS = ("selenium.webdriver.ActionChains", "selenium.webdriver.common.action_chains.ActionChains")
@@ -54,7 +75,7 @@ _ALERT = "selenium.webdriver.common.alert.Alert"
 #: WebDriver properties whose getter calls ``self.execute`` (remote/webdriver.py). ``name``,
 #: ``capabilities``, ``switch_to``, ``mobile`` and the BiDi modules (``script``, ``network``: a
 #: websocket opened on first use) do not wait on a command.
-_DRIVER_READS = "title current_url page_source current_window_handle window_handles orientation timeouts"
+_DRIVER_READS = "title current_url page_source orientation"
 #: WebElement properties whose getter calls ``self._execute`` (remote/webelement.py;
 #: ``screenshot_as_png`` through ``screenshot_as_base64``). ``id``, ``parent`` and
 #: ``session_id`` are local.
@@ -92,6 +113,19 @@ APIS: tuple[BlockingApi, ...] = (
                     SELENIUM_TWIN)
         for name in _DRIVERS
     ),
+    # A local driver's quick commands, and its scripts graded by what they do (module docstring).
+    *(
+        api
+        for name in _LOCAL_DRIVERS
+        for api in (
+            *many("browser", "driver-command", "to-thread", _DRIVER_QUICK, f"selenium.webdriver.{name}.",
+                  source=f"{_SELENIUM} selenium/webdriver/remote/webdriver.py (SET_TIMEOUTS, GET_WINDOW_RECT)",
+                  twin=SELENIUM_TWIN),
+            entry(f"selenium.webdriver.{name}.execute_script", "browser", "script", "to-thread", frozenset(),
+                  f"{_SELENIUM} selenium/webdriver/remote/webdriver.py (W3C_EXECUTE_SCRIPT: runs the script "
+                  "in the page, awaiting a promise it returns)", SELENIUM_TWIN),
+        )
+    ),
     entry(f"{_ELEMENT}.**", "browser", "network", "to-thread", frozenset(),
                 f"{_SELENIUM} selenium/webdriver/remote/webelement.py (every method calls _execute)", SELENIUM_TWIN),
     *(
@@ -126,6 +160,16 @@ APIS: tuple[BlockingApi, ...] = (
                          source=f"{_SELENIUM} selenium/webdriver/remote/webdriver.py (the getter calls self.execute)",
                          twin=SELENIUM_TWIN)
     ),
+    *(
+        api
+        for name in _LOCAL_DRIVERS
+        for api in reads("browser", "driver-command", "to-thread", _DRIVER_QUICK_READS, f"selenium.webdriver.{name}",
+                         source=f"{_SELENIUM} selenium/webdriver/remote/webdriver.py (GET_TIMEOUTS, window handles)",
+                         twin=SELENIUM_TWIN)
+    ),
+    *reads("browser", "network", "to-thread", _DRIVER_QUICK_READS, "selenium.webdriver.Remote",
+           source=f"{_SELENIUM} selenium/webdriver/remote/webdriver.py (the getter calls self.execute)",
+           twin=SELENIUM_TWIN),
     *reads("browser", "network", "to-thread", _ELEMENT_READS, _ELEMENT,
            source=f"{_SELENIUM} selenium/webdriver/remote/webelement.py (the getter calls self._execute)",
            twin=SELENIUM_TWIN),

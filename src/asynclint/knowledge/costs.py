@@ -72,6 +72,10 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass("lazy-open", L, frozenset(), "reads a header only; decoding happens on first use",
                   what="opens a file and reads its header"),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
+        CostClass("cpu-light", L, frozenset(), "a short step over small in-memory data (one tool run against an "
+                                               "in-memory database, a few short `eval`s): tens of µs to a "
+                                               "millisecond",
+                  what="runs a short step of CPU work while holding the GIL"),
         CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
                                                    "milliseconds, growing with the rollout"),
         CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "

@@ -1,5 +1,5 @@
 """Agent benchmarks driven through their own synchronous harnesses: android_world, tau_bench,
-mini-swe-agent, SWE-bench, AgentDojo, MCP-Universe.
+tau2-bench, mini-swe-agent, SWE-bench, AgentDojo, MCP-Universe.
 
 android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
 screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
@@ -9,9 +9,22 @@ loads its domain's JSON data when it is built and again on every ``reset`` and
 ``calculate_reward``; ``reset`` and ``step`` of a reply to the user (an ``Action`` named
 ``RESPOND_ACTION_NAME``) ask the simulated user, a sync litellm ``completion``; ``step`` of a tool
 action runs the tool over the data in memory, and is not reported when the action is known to
-be one. mini-swe-agent's environments run ``docker``/``bash`` with
-``subprocess.run`` (the constructor starts the container); SWE-bench's ``run_evaluation`` builds
-images and runs the tests in containers. AgentDojo's ``TaskSuite.load_and_inject_default_environment``
+be one. tau2-bench (``tau2``) has no async API either: its ``UserSimulator`` and ``LLMAgent``
+answer through ``generate``, a sync litellm ``completion``; ``evaluate_simulation`` builds the
+domain environment three times (once for the tool types, then the predicted and the gold one in
+``EnvironmentEvaluator``; twice at 337326e), each loading and validating the domain's whole
+database file, replays the trajectory's tool calls into one and the gold actions into the other,
+and hashes both databases (``json.dumps`` + sha256): retail's 2.8 MB ``db.json`` measured 0.34 s
+per load and 0.26 s per hash on a loaded 2-core machine, about 1.5 s per call; telecom's is a
+10 kB TOML. ``Environment.get_response`` runs one tool over the in-memory database and
+``set_state`` replays a history's mutating tool calls (and re-validates the whole database when
+handed ``initialization_data``): short CPU steps. mini-swe-agent's environments run
+``docker``/``bash`` with ``subprocess.run`` (the constructor starts the container); SWE-bench's
+``run_evaluation`` builds images and runs the tests in containers, and in 4.x
+``make_test_spec`` fetches the repository's ``environment.yml`` or ``requirements.txt`` from
+raw.githubusercontent.com with ``requests.get`` (cached per repository and environment commit
+for the process; 5.x's ``swebench.harness.utils.make_test_spec`` only reads the instance).
+AgentDojo's ``TaskSuite.load_and_inject_default_environment``
 formats the suite's whole environment YAML (read once, cached) with the injections, parses it
 and validates it into the suite's pydantic environment on every call; an attack built by
 ``load_attack`` parses the injection vectors, and its ``attack`` builds such an environment and
@@ -31,6 +44,11 @@ _ANDROID = "source: google-research/android_world@d9c569f (GitHub; not on PyPI)"
 _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_bench/envs/base.py, envs/user.py"
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
+_SWEBENCH4 = ("source: pkg swebench 4.1.0 swebench/harness/test_spec/test_spec.py (make_test_spec -> "
+              "make_env_script_list), test_spec/python.py (get_requirements_by_commit, get_environment_yml_by_commit: "
+              "requests.get of raw.githubusercontent.com, functools.cache)")
+_TAU2 = ("source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another "
+         "project)")
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
 #: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
@@ -73,6 +91,27 @@ APIS: tuple[BlockingApi, ...] = (
         for env in ("docker.DockerEnvironment", "singularity.SingularityEnvironment")
     ),
     entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
+    entry("swebench.harness.test_spec.test_spec.make_test_spec", "http", "network", "to-thread", frozenset(),
+          _SWEBENCH4),
+    *(
+        entry(pattern, "llm", "network", "to-thread", frozenset(),
+              f"{_TAU2} src/tau2/{path} (generate_next_message -> utils/llm_utils.py generate: litellm.completion)")
+        for pattern, path in (
+            ("tau2.user.user_simulator.UserSimulator.generate_next_message", "user/user_simulator.py"),
+            ("tau2.agent.llm_agent.LLMAgent.generate_next_message", "agent/llm_agent.py"),
+            ("tau2.utils.llm_utils.generate", "utils/llm_utils.py"),
+        )
+    ),
+    # Loads and validates the domain's whole database three times, replays the trajectory and the
+    # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s).
+    entry("tau2.evaluator.evaluator.evaluate_simulation", "serialization", "payload-whole", "to-thread", frozenset(),
+          f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "
+          "evaluator_env.py (EnvironmentEvaluator.calculate_reward: environment_constructor() twice, set_state, "
+          "make_tool_call per gold action, get_db_hash)"),
+    *many("cpu", "cpu-light", "to-thread", "get_response set_state", "tau2.environment.environment.Environment.",
+          source=f"{_TAU2} src/tau2/environment/environment.py (get_response: make_tool_call over the in-memory "
+                 "db, to_json_str; set_state: replays the history's mutating tool calls, update_db re-validates "
+                 "the db when handed initialization_data)"),
     entry("agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment", "serialization",
           "payload-whole", "to-thread", frozenset(),
           f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py "

@@ -1,4 +1,4 @@
-"""Answer graders that run sympy or math-verify inline: mathruler, verifiers' own helpers.
+"""Answer graders run inline: mathruler, verifiers' own helpers, BFCL's checkers.
 
 ``mathruler.grader.grade_answer`` normalizes both answers and, unless they match as strings,
 parses them with sympy and simplifies their difference (milliseconds to seconds; the module's
@@ -9,6 +9,15 @@ work whose only effect is the result, so a process pool moves them without chang
 ``AsyncOpenAI`` client with its own ``httpx.AsyncClient`` on every call before it sends
 anything: the TLS context and pool are built synchronously, on the loop, although it is
 awaited.
+
+BFCL (``bfcl_eval``) checks function calls in process. ``execute_multi_turn_func_call`` imports
+the API classes a test entry involves, builds and loads them the first time (kept in the
+module's globals under the model's and the entry's name, reused on later turns) and runs
+``eval`` on each call string against them: a short CPU step per turn. ``multi_turn_checker``
+does that for every step of every turn of the model's answer and again for the ground truth,
+then compares the results and the instances' states: milliseconds. ``ast_checker`` compares one
+decoded call with the expected ones, type by type: a short step. Their state lives in the
+module's globals, so a worker thread, not a process pool, keeps what they see.
 """
 
 from __future__ import annotations
@@ -17,6 +26,9 @@ from asynclint.knowledge.api import BlockingApi, entry, many
 
 _MATHRULER = "source: pkg mathruler 0.1.0 mathruler/grader.py (grade_answer -> are_equal_under_sympy)"
 _VF = "source: pkg verifiers 0.3.1"
+_BFCL = "source: pkg bfcl-eval 2026.3.23 bfcl_eval/eval_checker/"
+_BFCL_EXECUTE = ("multi_turn_eval/multi_turn_utils.py (execute_multi_turn_func_call: importlib, _load_scenario, "
+                 "eval per call)")
 JUDGE_TWIN = "one `openai.AsyncOpenAI` built at start-up and `await client.chat.completions.create(...)`"
 
 APIS: tuple[BlockingApi, ...] = (
@@ -33,4 +45,11 @@ APIS: tuple[BlockingApi, ...] = (
                  "v1/clients/base.py (AsyncOpenAI(http_client=httpx.AsyncClient(...)))",
           twin=JUDGE_TWIN,
           awaited="makes a new `AsyncOpenAI` and `httpx.AsyncClient` on every call, before it sends anything"),
+    entry("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker.multi_turn_checker", "cpu", "cpu-heavy",
+          "to-thread", frozenset(), f"{_BFCL}multi_turn_eval/multi_turn_checker.py (execute_multi_turn_func_call "
+          f"for the model's and the ground truth's calls of every turn, then the states compared), {_BFCL_EXECUTE}"),
+    entry("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils.execute_multi_turn_func_call", "cpu",
+          "cpu-light", "to-thread", frozenset(), _BFCL + _BFCL_EXECUTE),
+    entry("bfcl_eval.eval_checker.ast_eval.ast_checker.ast_checker", "cpu", "cpu-light", "to-thread", frozenset(),
+          f"{_BFCL}ast_eval/ast_checker.py (one call's parameters type-checked against the expected values)"),
 )

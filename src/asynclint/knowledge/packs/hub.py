@@ -4,9 +4,12 @@
 ``HF_HUB_OFFLINE=1`` (datasets/load.py: ``api.dataset_info(...)``), then downloads what is
 missing and builds or memory-maps the Arrow cache: network and disk, seconds at best.
 ``huggingface_hub``'s download functions and ``HfApi`` methods are HTTP requests; it has no async
-API for them. ``nltk.download`` fetches a corpus (and checks the index) each time it is called.
-None of these belongs on a per-rollout path: load once, at start-up (``load_environment``),
-or offload.
+API for them. ``nltk.download(id)`` looks the package up in nltk's index first, which it fetches
+over the network on the first call in a process and again whenever it is more than an hour old
+(``Downloader.INDEX_TIMEOUT``), then checks the installed copy: in 3.10 by recomputing the sha256
+of the whole installed zip and walking its unzipped directory on every call (3.9.1 cached that
+status per process), and downloads it when missing or stale. None of these belongs on a
+per-rollout path: load once, at start-up (``load_environment``), or offload.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ _DATASETS = "source: pkg datasets 5.2.0 datasets/load.py (load_dataset -> api.da
 _HUB = (
     "source: pkg huggingface_hub 2.4.0 huggingface_hub/__init__.py, file_download.py, _snapshot_download.py, hf_api.py"
 )
-_NLTK = "source: pkg nltk 3.10.4 nltk/downloader.py (download = _downloader.download)"
+_NLTK = ("source: pkg nltk 3.10.4 and 3.9.1 nltk/downloader.py (download = _downloader.download; info -> "
+         "_update_index: urlopen when older than INDEX_TIMEOUT; 3.10.4 _download_package -> _installed_now -> "
+         "_pkg_status: sha256_hexdigest of the zip)")
 #: HfApi methods that only build a URL or read local settings.
 _HF_LOCAL = frozenset({"get_token_permission", "hf_hub_url"})
 

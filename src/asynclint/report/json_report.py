@@ -10,8 +10,8 @@ from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation,
 
 # Bump only on a breaking change to the shape below (see "Versioning" in docs/json-format.md).
 # 2: every finding has "facts". 3: facts of suppression comments (ASL901). 4: "related" locations,
-# and the fact "built_at".
-JSON_FORMAT_VERSION = 4
+# and the fact "built_at". 5: the facts "size" and "size_at".
+JSON_FORMAT_VERSION = 5
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

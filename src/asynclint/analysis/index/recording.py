@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.argfacts import ROW_READS, STATEMENT_RUNS, argument_facts, given_arguments, statement_text
+from asynclint.analysis.index.argfacts import (
+    ROW_READS,
+    STATEMENT_RUNS,
+    argument_facts,
+    given_arguments,
+    payload_argument,
+    statement_text,
+)
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext
@@ -78,10 +85,19 @@ class Recording:
         return target
 
     def _argument_facts(self, node: ast.Call) -> dict:
-        facts = argument_facts(node, self._data_receiver(node), self.frame.payloads)
+        receiver = self._data_receiver(node)
+        facts = argument_facts(node, receiver, self.frame.payloads)
         shape, word = facts["payload"]
         facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
+        facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
         return facts
+
+    def _bound_at(self, arg: ast.expr | None) -> int:
+        """The line of the binding whose value the payload ``arg`` reads (the outermost name in it
+        that the function bound to a value saying its size), or 0 when the call's own text says."""
+        names = (n.id for n in ast.walk(arg) if isinstance(n, ast.Name)) if arg is not None else ()
+        held = next((name for name in names if name in self.frame.payloads), None)
+        return self.frame.bound_at.get(held, 0) if held is not None else 0
 
     def _passed_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
         """CallSite.passed_params of a call."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
     COST_CLASSES,
+    HANDED_SMALL,
     PAYLOAD_GRADES,
     STATEMENT_GRADES,
     describe_payload,
@@ -85,7 +86,9 @@ def cost_of(
         text = f"`{word}` (it grows every turn and is processed again inside the turn: quadratic per rollout)"
     else:
         text = describe_payload(shape, word, evidence)
-    if passed and passed != word:
+    if passed == HANDED_SMALL:
+        text += ", as every call of the function hands it"
+    elif passed and passed != word:
         text += f", the hook's `{passed}` handed on"
     elif named_only:
         text = f"`{word}` (size unknown: a helper's parameter, not the framework's value of that name)"

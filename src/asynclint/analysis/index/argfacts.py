@@ -343,8 +343,10 @@ def _payload(arg: ast.expr, depth: int, known: Known) -> tuple[str, str]:
 def _call_payload(arg: ast.Call, depth: int, known: Known) -> tuple[str, str]:
     func = arg.func
     name = _receiver_word(func)
-    if arg.args and (isinstance(func, ast.Name) and func.id in _PASS_THROUGH or name in ARGUMENT_SIZED):
-        return _payload(arg.args[0], depth + 1, known)  # ``json.loads(reply)``: a reply's worth
+    if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
+        return _payload(arg.args[0], depth + 1, known)
+    if len(arg.args) > ARGUMENT_SIZED.get(name, len(arg.args)):
+        return _payload(arg.args[ARGUMENT_SIZED[name]], depth + 1, known)  # ``json.loads(reply)``: a reply's worth
     if isinstance(func, ast.Name) and func.id == "getattr" and len(arg.args) >= 2:
         attribute = arg.args[1]
         if isinstance(attribute, ast.Constant) and isinstance(attribute.value, str):

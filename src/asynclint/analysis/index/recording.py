@@ -9,8 +9,10 @@ from asynclint.analysis.index.argfacts import (
     ROW_READS,
     STATEMENT_RUNS,
     argument_facts,
+    evidence_of,
     given_arguments,
     payload_argument,
+    payload_of_value,
     statement_text,
 )
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
@@ -74,6 +76,7 @@ class Recording:
             **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),
             **(self._argument_facts(node) if (api or self_ref) else {}),
             passed_params=self._passed_params(node) if api is None else (),
+            small_args=self._small_arguments(node) if api is None else (),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
             guards=tuple(self.frame.guards),
@@ -100,11 +103,26 @@ class Recording:
         return self.frame.bound_at.get(held, 0) if held is not None else 0
 
     def _passed_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
-        """CallSite.passed_params of a call."""
+        """CallSite.passed_params of a call: a parameter, or a name or expression holding it as it
+        is or in the same size (``text = completion.strip(); helper(text)``)."""
         params = self.frame.params
-        slots = [(str(position), arg) for position, arg in enumerate(node.args)]
+        return tuple(
+            (slot, word) for slot, (shape, word) in self._slot_payloads(node) if shape == "name" and word in params
+        )
+
+    def _small_arguments(self, node: ast.Call) -> tuple[str, ...]:
+        """CallSite.small_args of a call."""
+        params = self.frame.params
+        return tuple(
+            slot for slot, payload in self._slot_payloads(node)
+            if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
+        )
+
+    def _slot_payloads(self, node: ast.Call) -> list[tuple[str, tuple[str, str]]]:
+        starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
+        slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]  # after ``*xs``: unknown
         slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
-        return tuple((slot, arg.id) for slot, arg in slots if isinstance(arg, ast.Name) and arg.id in params)
+        return [(slot, payload_of_value(arg, self.frame.payloads)) for slot, arg in slots]
 
     def _arguments(self, node: ast.Call) -> dict[str, tuple]:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""

@@ -65,6 +65,9 @@ class CallSite:
     #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
     #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
     passed_params: tuple[tuple[str, str], ...] = ()
+    #: Arguments proven one small item where the call is written (``helper(call.arguments)``,
+    #: ``helper(text)`` after ``text = reply.content``): their slots.
+    small_args: tuple[str, ...] = ()
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None

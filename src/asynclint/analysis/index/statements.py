@@ -333,7 +333,7 @@ class Statements:
                     self.frame.payloads, self.frame.bound_at = body, body_lines
             else:
                 orelse, orelse_lines = self.frame.payloads, self.frame.bound_at
-                self.frame.payloads = _merge_payloads(body, orelse)
+                self.frame.payloads = _merge_payloads(body, orelse, self.frame.params)
                 self.frame.bound_at = {  # the line of the branch whose value was kept
                     name: body_lines.get(name, 0) if body.get(name) == payload else orelse_lines.get(name, 0)
                     for name, payload in self.frame.payloads.items()
@@ -589,15 +589,19 @@ def _leaves(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
-def _merge_payloads(body: Known, orelse: Known) -> Known:
+def _merge_payloads(body: Known, orelse: Known, params: Iterable[str]) -> Known:
     """What names hold after an ``if``: where both branches agree, that; else the larger of the
-    two when one is whole; else nothing proven (a name is read by what it is called)."""
+    two when one is whole; else nothing proven (a name is read by what it is called). A parameter
+    whole by its name alone does not outweigh the other branch: ``if isinstance(completion,
+    str): text = completion`` else ``text = completion[-1]["content"]`` -- as a string, a
+    completion is one reply."""
     merged: Known = {}
     for name in body.keys() | orelse.keys():
         options = [branch[name] for branch in (body, orelse) if name in branch]
         if len(options) == 2 and options[0] == options[1]:
             merged[name] = options[0]
-        elif any(evidence_of(option) == "whole" for option in options):
+        elif any(evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params)
+                 for option in options):
             merged[name] = joined(options)
         elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
             merged[name] = options[0]

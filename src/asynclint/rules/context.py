@@ -374,6 +374,9 @@ class CheckContext:
     def _passed(self, key: FuncKey, name: str, seen: frozenset[tuple[FuncKey, str]]) -> str:
         graph = self.graph
         if graph.is_root(key):
+            if graph.is_tool(key) and name not in graph.injected and payload_evidence("name", name) != "whole":
+                # What the model wrote for one tool call (``update_tool_args`` may inject others).
+                return HANDED_SMALL
             return name
         callers = self._project_callers().get(key)
         if not callers or (key, name) in seen or len(seen) > 8:

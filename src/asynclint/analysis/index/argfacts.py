@@ -250,11 +250,18 @@ def evidence_of(payload: tuple[str, str]) -> str:
     return payload_evidence(*payload)
 
 
-def bound_payload(payload: tuple[str, str], params: Iterable[str]) -> bool:
-    """Is ``payload`` worth keeping for a name bound to it? When it decides the size (proven
-    small, or whole), or when it is a parameter passed on (whose callers' values decide it).
-    Otherwise the name is read as it always was: by what it is called."""
+def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: Iterable[str]) -> bool:
+    """Is ``payload`` (of ``value``) worth keeping for ``name`` bound to it? When it decides the
+    size (proven small, or whole), or when it is a parameter passed on (whose callers' values
+    decide it). Otherwise the name is read as it always was: by what it is called -- also when
+    the name says whole and the value is an item picked by a run-time key (``state =
+    self.states[rollout_id]``: one item of something, but the author says it is a whole state)."""
     shape, word = payload
+    if (
+        isinstance(value, ast.Subscript) and _constant(value.slice) is None and shape == "item"
+        and payload_evidence("name", name) == "whole"
+    ):
+        return False
     return evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params)
 
 
@@ -328,9 +335,7 @@ def _payload(arg: ast.expr, depth: int, known: Known) -> tuple[str, str]:
             return container  # a part of one small item
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return ("key", key.value)
-        if _constant(key) is not None:
-            return ("item", container[1])  # ``messages[-1]``: one of them
-        return ("", "")  # ``self.tasks[task_id]``: whatever is kept under a run-time key
+        return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
     if isinstance(arg, ast.Starred):
         return _payload(arg.value, depth + 1, known)
     if isinstance(arg, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
@@ -376,6 +381,31 @@ def _call_payload(arg: ast.Call, depth: int, known: Known) -> tuple[str, str]:
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def leaves(body: list[ast.stmt]) -> bool:
+    """Does ``body`` always leave the block it is in (its last statement returns, raises,
+    continues or breaks)?"""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
+    """What names hold after an ``if``: where both branches agree, that; else the larger of the
+    two when one is whole; else nothing proven (a name is read by what it is called). A parameter
+    whole by its name alone does not outweigh the other branch: ``if isinstance(completion,
+    str): text = completion`` else ``text = completion[-1]["content"]`` -- as a string, a
+    completion is one reply."""
+    merged: Known = {}
+    for name in body.keys() | orelse.keys():
+        options = [branch[name] for branch in (body, orelse) if name in branch]
+        if len(options) == 2 and options[0] == options[1]:
+            merged[name] = options[0]
+        elif any(evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params)
+                 for option in options):
+            merged[name] = joined(options)
+        elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
+            merged[name] = options[0]
+    return merged
 
 
 #: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.

@@ -13,8 +13,9 @@ from asynclint.analysis.index.argfacts import (
     first_turn_guard,
     fixed_iterable,
     guard_target,
-    joined,
+    leaves,
     loop_item,
+    merged_branches,
     param_test,
     payload_of_value,
     scalar_annotation,
@@ -112,13 +113,15 @@ class Statements:
         self.frame.payloads[name] = payload
         self.frame.bound_at[name] = line
 
-    def _bind_payload(self, target: ast.expr, held: tuple[str, str], line: int, before: Known) -> None:
+    def _bind_payload(
+        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
+    ) -> None:
         """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
         when that says how large it is (else nothing: its own name says); a mapping or list
         given an item keeps what it held if the item is small, and holds a whole one if it is
         whole (``response["history"] = history``)."""
         if isinstance(target, ast.Name):
-            if bound_payload(held, self.frame.params):
+            if bound_payload(target.id, value, held, self.frame.params):
                 self._hold(target.id, held, line)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name, evidence = target.value.id, evidence_of(held)
@@ -212,7 +215,7 @@ class Statements:
                 self.visit_target(target)
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
-                self._bind_payload(target, held, node.lineno, before)
+                self._bind_payload(target, node.value, held, node.lineno, before)
                 if isinstance(target, ast.Name):
                     if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                         self.frame.constants[target.id] = node.value.value
@@ -254,7 +257,7 @@ class Statements:
                 self.bind(node.target, value)
                 self._note_built(node.target, node.value, value)
                 if node.value is not None:
-                    self._bind_payload(node.target, held, node.lineno, before)
+                    self._bind_payload(node.target, node.value, held, node.lineno, before)
             item = self._item_annotation(node.annotation)
             if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (
@@ -328,12 +331,12 @@ class Statements:
                 guards[-1] = f"not ({tested})"
             self.visit_body(node.orelse)
             # After a branch that always leaves (return, raise, continue, break), only the other goes on.
-            if _leaves(node.body) != _leaves(node.orelse):
-                if not _leaves(node.body):
+            if leaves(node.body) != leaves(node.orelse):
+                if not leaves(node.body):
                     self.frame.payloads, self.frame.bound_at = body, body_lines
             else:
                 orelse, orelse_lines = self.frame.payloads, self.frame.bound_at
-                self.frame.payloads = _merge_payloads(body, orelse, self.frame.params)
+                self.frame.payloads = merged_branches(body, orelse, self.frame.params)
                 self.frame.bound_at = {  # the line of the branch whose value was kept
                     name: body_lines.get(name, 0) if body.get(name) == payload else orelse_lines.get(name, 0)
                     for name, payload in self.frame.payloads.items()
@@ -582,27 +585,3 @@ class Statements:
             return value
         return None
 
-
-def _leaves(body: list[ast.stmt]) -> bool:
-    """Does ``body`` always leave the block it is in (its last statement returns, raises,
-    continues or breaks)?"""
-    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-
-
-def _merge_payloads(body: Known, orelse: Known, params: Iterable[str]) -> Known:
-    """What names hold after an ``if``: where both branches agree, that; else the larger of the
-    two when one is whole; else nothing proven (a name is read by what it is called). A parameter
-    whole by its name alone does not outweigh the other branch: ``if isinstance(completion,
-    str): text = completion`` else ``text = completion[-1]["content"]`` -- as a string, a
-    completion is one reply."""
-    merged: Known = {}
-    for name in body.keys() | orelse.keys():
-        options = [branch[name] for branch in (body, orelse) if name in branch]
-        if len(options) == 2 and options[0] == options[1]:
-            merged[name] = options[0]
-        elif any(evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params)
-                 for option in options):
-            merged[name] = joined(options)
-        elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
-            merged[name] = options[0]
-    return merged

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
     COST_CLASSES,
+    HANDED_SMALL,
     PAYLOAD_GRADES,
     SCRIPT_GRADES,
     STATEMENT_GRADES,
@@ -41,6 +42,9 @@ class Cost:
     evidence: str
     #: The payload is a loop variable, so the cost already counts the whole loop.
     loop_counted: bool = False
+    #: For a payload-graded call, what the evidence says of the payload's size (``small``,
+    #: ``unknown``, ``whole``, ``growing``); "" for every other call.
+    size: str = ""
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ class Grade:
 
 def cost_of(
     api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
-    statement: str | None = None, passed: str | None = None,
+    statement: str | None = None, passed: str | None = None, bound_at: int = 0,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
@@ -60,7 +64,8 @@ def cost_of(
     call runs or reads the rows of, or the script it runs in a page, when the code says it;
     ``passed``: when the payload is a helper's parameter, the framework hook's parameter every
     caller hands it ("" when some caller hands it anything else): only a framework's value is
-    what its name says."""
+    what its name says; ``bound_at``: the line of the local binding whose value the payload is
+    (0: the call's own argument says)."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
     if api.cost == "statement":
@@ -82,17 +87,21 @@ def cost_of(
         cls, evidence, field = model
         short = cls.rpartition(".")[2]
         text = f"a `{short}` (scalar fields only)" if evidence == "small" else f"a `{short}` holding `{field}`"
-        return Cost(grades[evidence], text)
+        return Cost(grades[evidence], text, size=evidence)
     if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
         text = f"`{word}` (it grows every turn and is processed again inside the turn: quadratic per rollout)"
     else:
         text = describe_payload(shape, word, evidence)
-    if passed and passed != word:
+    if passed == HANDED_SMALL:
+        text += ", as every call of the function hands it"
+    elif passed and passed != word:
         text += f", the hook's `{passed}` handed on"
     elif named_only:
         text = f"`{word}` (size unknown: a helper's parameter, not the framework's value of that name)"
-    return Cost(grades[evidence], text, loop_counted=shape == "each")
+    if bound_at:
+        text += f", as bound at line {bound_at}"
+    return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
 
 
 def grade(base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool) -> Grade:

@@ -112,6 +112,11 @@ class Facts:
     context: str = ""  # where it runs: "env loop", "shared tool server"
     cost: str = ""  # cost class (asynclint.knowledge.costs)
     evidence: str = ""  # what the cost class rests on, in words
+    #: Serializing, parsing, copying: what the evidence says of the payload's size (``unknown``,
+    #: ``whole``, ``growing``; ``small`` is not reported unless configured), and where the
+    #: function bound the value the payload is, when that decided it ("env.py:12").
+    size: str = ""
+    size_at: str = ""
     escalation: str = ""  # why the grade rose one level; empty when it did not
     via: tuple[str, ...] = ()  # the functions between the root and ``function``
     first_call: str = ""  # the memoized or lazily initialising function that runs it once

@@ -19,6 +19,10 @@ class CallGraph(Protocol):
     """The project read as one program: which functions run on the loop and why, who calls whom,
     and what names and values denote."""
 
+    #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when the
+    #: project's hooks differ).
+    injected: dict[str, str]
+
     # -- functions and the files they are in ---------------------------------------------------
 
     def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]: ...
@@ -38,6 +42,8 @@ class CallGraph(Protocol):
     def hot_of(self, key: FunctionId) -> HotInfo: ...
 
     def is_root(self, key: FunctionId) -> bool: ...
+
+    def is_tool(self, key: FunctionId) -> bool: ...
 
     def hook_of(self, position: int, function: Function) -> tuple[Hook | None, bool]: ...
 

@@ -476,6 +476,10 @@ class HotSet:
         """``key`` is an entry point: the framework (or a spawned task) calls it."""
         return key in self._root_keys
 
+    def is_tool(self, key: FuncKey) -> bool:
+        """``key`` is a tool the framework calls with the arguments of one model tool call."""
+        return key in self._tools
+
     def first_call_entry(self, key: FuncKey, site: CallSite) -> FuncKey | None:
         """The function whose first call runs ``site`` (written in ``key``) and nothing after,
         nearest the root on the chain: a memoized function, or the function holding the lazy

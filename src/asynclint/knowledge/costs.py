@@ -250,11 +250,44 @@ GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
 
+# Provenance: what a value bound in the function holds is what it was computed from. A local name
+# bound to one of these carries its source's evidence to the serializer it reaches (``s =
+# reply.strip(); json.loads(s)``), and a source proven small makes the call not worth reporting.
+
+#: Functions and methods whose result is as large as one of their arguments (name -> its
+#: position): a parse or a dump of it, an encoding, a repair or a substitution in its text
+#: (``json.loads(reply)`` is one reply's worth of objects; ``json_repair.repair_json(text)``
+#: returns the text mended; ``re.sub(pattern, repl, text)`` the text edited). Matched by the
+#: called name.
+ARGUMENT_SIZED: dict[str, int] = {
+    **dict.fromkeys(
+        "loads dumps literal_eval repair_json b64encode b64decode urlsafe_b64encode urlsafe_b64decode "
+        "dedent unescape escape".split(),
+        0,
+    ),
+    "sub": 2,
+}
+#: Methods whose result is as large as their receiver (a same-size view or a reshaping of it).
+RECEIVER_SIZED: frozenset[str] = frozenset(
+    "model_dump model_dump_json dict to_dict json copy items values strip lstrip rstrip lower upper "
+    "replace split splitlines encode removeprefix removesuffix".split()
+)
+#: Methods of a chat parser whose result is cut out of the text they are handed: verifiers'
+#: ``Parser.parse(text)`` (and ``XMLParser``/``ThinkParser``'s) returns that text or fields of it.
+#: Keyed by how the receiver's name ends (``parser``, ``self.parser``, ``self._answer_parser``).
+PARSER_RECEIVER = "parser"
+PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
+#: What a helper's parameter holds when every project call hands it a value proven small there
+#: (``helper(call.arguments)``): read as one small item.
+HANDED_SMALL = "<one small item>"
+#: Payload evidence from the largest to the smallest.
+SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
+
 
 def payload_evidence(shape: str, word: str) -> str:
     """``small``, ``whole`` or ``unknown`` for a payload argument of ``shape`` whose name,
     attribute or string key is ``word`` (see :func:`asynclint.analysis.index.argfacts.payload_of`)."""
-    if shape in ("literal", "item", "match"):
+    if shape in ("literal", "item", "match") or word == HANDED_SMALL:
         return "small"
     if shape == "read":
         return "whole"

@@ -136,7 +136,7 @@ class BlockingCallRule(Rule):
         if site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         passed = ctx.passed_payload(key, site)
-        cost = cost_of(api, site.payload, frequency, ctx.model(api, target), site.statement, passed)
+        cost = cost_of(api, site.payload, frequency, ctx.model(api, target), site.statement, passed, site.payload_at)
         candidate = Candidate(
             site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost
         )
@@ -167,6 +167,8 @@ class BlockingCallRule(Rule):
             context=hot.root_hook.context,
             cost=cost_name,
             evidence=cost.evidence if cost_name == cost.name else COST_CLASSES[cost_name].reason,
+            size=cost.size if cost_name == cost.name else "",
+            size_at=f"{summary.path}:{site.payload_at}" if site.payload_at and cost.size else "",
             escalation=graded.escalation,
             via=tuple(link.function for link in chain[2:-1]),  # [0]: the root's def, [1]: its call
             first_call=graph.function(first_call).qualname if first_call is not None else "",

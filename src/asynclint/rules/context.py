@@ -14,7 +14,7 @@ from asynclint.analysis.index.records import CallSite, Function, Handoff, Module
 from asynclint.analysis.index.values import PASSED, SUPER
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.costs import payload_evidence
+from asynclint.knowledge.costs import HANDED_SMALL, SIZE_ORDER, payload_evidence
 from asynclint.knowledge.frameworks import (
     HandedClient,
     Hook,
@@ -372,6 +372,9 @@ class CheckContext:
     def _passed(self, key: FunctionId, name: str, seen: frozenset[tuple[FunctionId, str]]) -> str:
         graph = self.graph
         if graph.is_root(key):
+            if graph.is_tool(key) and name not in graph.injected and payload_evidence("name", name) != "whole":
+                # What the model wrote for one tool call (``update_tool_args`` may inject others).
+                return HANDED_SMALL
             return name
         callers = self._project_callers().get(key)
         if not callers or (key, name) in seen or len(seen) > 8:
@@ -384,13 +387,17 @@ class CheckContext:
         slots = (name, str(function.params.index(name) - shift))
         origins: set[str] = set()
         for caller, site in callers:
+            if any(slot in site.small_args for slot in slots):
+                origins.add(HANDED_SMALL)  # the caller hands it one reply, one tool call's arguments...
+                continue
             handed = dict(site.passed_params)
             passed = next((handed[slot] for slot in slots if slot in handed), None)
             origin = self._passed(caller, passed, seen | {(key, name)}) if passed is not None else ""
             if not origin:
                 return ""
             origins.add(origin)
-        return min(origins, key=lambda origin: (payload_evidence("name", origin) != "whole", origin))
+        # The largest of what the callers hand: whole if one is, small only if every one is.
+        return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
 
     def _project_callers(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
         """Project functions -> every project call of them."""

@@ -22,7 +22,13 @@ class InlineSerialization(BlockingCallRule):
     (`state_id`, `game_state`) is no such evidence, nor is a helper's parameter named
     `completion` or `messages` unless its callers hand it the framework's value of that name (a
     judge's reply passed as `completion` is of unknown size); a rollout's `prompt` is its input
-    messages, a message or two. The fast serializers (`orjson`, `ujson`,
+    messages, a message or two. A name holds what the function bound it to, traced through
+    plain assignments, `.strip()`-like methods, parses and dumps: `text =
+    response.choices[0].message.content; json.loads(text.strip())` is one reply, as are a
+    parser's `parse_answer(completion)`, a regex match and `messages[-1]["content"]`; a name
+    bound to a whole completion or a file's contents is whole whatever it is called. The
+    finding's `size` fact says what the evidence concluded and `size_at` which binding decided
+    it. The fast serializers (`orjson`, `ujson`,
     `msgpack`) are one level lower. The file variants (`json.load(f)`, `pickle.dump(obj, f)`)
     do disk I/O (high).
 

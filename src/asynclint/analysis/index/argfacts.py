@@ -7,8 +7,16 @@ cost model (:mod:`asynclint.knowledge.costs`) and the graph read them."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
-from asynclint.knowledge.costs import CONTENT_READS
+from asynclint.knowledge.costs import (
+    ARGUMENT_SIZED,
+    CONTENT_READS,
+    PARSER_ARGUMENT_SIZED,
+    PARSER_RECEIVER,
+    RECEIVER_SIZED,
+    payload_evidence,
+)
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -200,20 +208,17 @@ def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
 
 #: Calls whose result is their argument in another shape: look through them for the payload.
 _PASS_THROUGH = frozenset({"str", "list", "dict", "tuple", "repr", "bytes"})
-#: Methods whose result is as large as their receiver.
-_SAME_SIZE = frozenset(
-    {"model_dump", "model_dump_json", "dict", "to_dict", "json", "copy", "items", "values",
-     "strip", "lstrip", "rstrip", "lower", "upper", "replace"}
-)
 #: Mapping reads by a string key: ``state.get("answer", "{}")`` says what it is like ``state["answer"]``.
 _KEY_READS = frozenset({"get", "pop", "setdefault"})
 #: Methods of a regex match: a piece cut out of one text (``re.search(r"\{.*\}", reply).group()``).
 _MATCH_PARTS = frozenset({"group", "groups", "groupdict"})
 
+#: What a name holds, as the function has bound it so far: name -> (shape, word).
+Known = dict[str, tuple[str, str]]
+_NOTHING: Known = {}
 
-def payload_of(
-    node: ast.Call, receiver: ast.expr | None, known: dict[str, tuple[str, str]] | None = None
-) -> tuple[str, str]:
+
+def payload_of(node: ast.Call, receiver: ast.expr | None, known: Known | None = None) -> tuple[str, str]:
     """(shape, word) of what a serializer, parser or copier is handed: the receiver when the
     call is a method of data (``trajectory.model_dump()``), else the first argument.
 
@@ -222,21 +227,57 @@ def payload_of(
     (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` /
     ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
     ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop), ``""``
-    unknown. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
-    arg = receiver if receiver is not None else node.args[0] if node.args else (
+    unknown. A name in ``known`` (bound earlier in the function) stands for what it was bound to.
+    :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
+    arg = payload_argument(node, receiver)
+    return _payload(arg, 0, known or _NOTHING) if arg is not None else ("", "")
+
+
+def payload_argument(node: ast.Call, receiver: ast.expr | None) -> ast.expr | None:
+    """What :func:`payload_of` reads: the receiver of a method of data, else the first argument."""
+    return receiver if receiver is not None else node.args[0] if node.args else (
         node.keywords[0].value if node.keywords and node.keywords[0].arg else None
     )
-    if isinstance(arg, ast.Name) and known and arg.id in known:
-        return known[arg.id]  # a loop variable, or a name just bound to a display
-    return _payload(arg, 0) if arg is not None else ("", "")
 
 
-def payload_of_value(value: ast.expr) -> tuple[str, str]:
+def payload_of_value(value: ast.expr, known: Known | None = None) -> tuple[str, str]:
     """The payload of an expression bound to a name, for when the name is passed later."""
-    return _payload(value, 0)
+    return _payload(value, 0, known or _NOTHING)
 
 
-def loop_item(iterable: ast.expr) -> tuple[str, str]:
+def evidence_of(payload: tuple[str, str]) -> str:
+    """``small``, ``whole`` or ``unknown``: :func:`asynclint.knowledge.costs.payload_evidence`."""
+    return payload_evidence(*payload)
+
+
+def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: Iterable[str]) -> bool:
+    """Is ``payload`` (of ``value``) worth keeping for ``name`` bound to it? When it decides the
+    size (proven small, or whole), or when it is a parameter passed on (whose callers' values
+    decide it). Otherwise the name is read as it always was: by what it is called -- also when
+    the name says whole and the value is an item picked by a run-time key (``state =
+    self.states[rollout_id]``: one item of something, but the author says it is a whole state)."""
+    shape, word = payload
+    if (
+        isinstance(value, ast.Subscript) and _constant(value.slice) is None and shape == "item"
+        and payload_evidence("name", name) == "whole"
+    ):
+        return False
+    return evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params)
+
+
+def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:
+    """The payload of a value that may be any of ``payloads`` (``a or b``, either branch of an
+    ``if``): the largest of them; proven small only when every one is."""
+    options = list(payloads)
+    by_size = {evidence_of(payload): payload for payload in reversed(options)}
+    if "whole" in by_size:
+        return by_size["whole"]
+    if "unknown" in by_size:
+        return by_size["unknown"]
+    return next((payload for payload in options if payload[0] != "literal"), options[0])
+
+
+def loop_item(iterable: ast.expr, known: Known | None = None) -> tuple[str, str]:
     """The payload of a loop variable over ``iterable``: a literal for a fixed few constants,
     else ``each`` item of what it goes over."""
     if fixed_iterable(iterable):
@@ -245,53 +286,126 @@ def loop_item(iterable: ast.expr) -> tuple[str, str]:
         "enumerate", "reversed", "sorted", "list"
     ) and iterable.args:
         iterable = iterable.args[0]
-    shape, word = _payload(iterable, 0)
-    return ("each", word) if shape not in ("literal", "") else (shape, word)
+    shape, word = _payload(iterable, 0, known or _NOTHING)
+    if shape in ("literal", "") or evidence_of((shape, word)) == "small":
+        return (shape, word)  # an item of one small thing is smaller still
+    return ("each", word)
 
 
-def _payload(arg: ast.expr, depth: int) -> tuple[str, str]:
+def _receiver_word(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _display_word(payload: tuple[str, str]) -> str:
+    """The word a display records for an element: none for a small one or a loop's item, a whole one's own word
+    when its name says so, else a word that does (``{"text": f.read()}`` holds a file's contents)."""
+    evidence = evidence_of(payload)
+    if evidence == "small" or payload[0] == "each":  # a loop variable: one item of it per call
+        return ""
+    if evidence == "whole" and payload_evidence("name", payload[1]) != "whole":
+        return "contents"
+    return payload[1]
+
+
+def _payload(arg: ast.expr, depth: int, known: Known) -> tuple[str, str]:
     if depth > 8:
         return ("", "")
     if isinstance(arg, ast.Constant) or literal(arg) is not None:
         return ("literal", "")
     if isinstance(arg, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
         children = [*arg.keys, *arg.values] if isinstance(arg, ast.Dict) else list(arg.elts)
-        words = [_payload(child, depth + 1)[1] for child in children if child is not None]
+        words = [_display_word(_payload(child, depth + 1, known)) for child in children if child is not None]
         return ("display", " ".join(word for word in words if word)) if len(children) <= 16 else ("", "")
     if isinstance(arg, ast.Name):
-        return ("name", arg.id)
+        return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):
+        if isinstance(arg.value, ast.Name) and evidence_of(known.get(arg.value.id, ("", ""))) == "small":
+            return known[arg.value.id]  # a field of one small item
         return ("attr", arg.attr)
+    if isinstance(arg, ast.BoolOp):  # ``tool_call.arguments or "{}"``
+        return joined(_payload(value, depth + 1, known) for value in arg.values)
+    if isinstance(arg, ast.IfExp):
+        return joined((_payload(arg.body, depth + 1, known), _payload(arg.orelse, depth + 1, known)))
     if isinstance(arg, ast.Subscript):
         key = arg.slice
+        if isinstance(key, ast.Slice):
+            return _payload(arg.value, depth + 1, known)  # ``messages[-5:]``: part of the same kind
+        container = _payload(arg.value, depth + 1, known)
+        if evidence_of(container) == "small":
+            return container  # a part of one small item
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return ("key", key.value)
-        if isinstance(key, ast.Slice):
-            return _payload(arg.value, depth + 1)  # ``messages[-5:]``: part of the same kind
-        return ("item", _payload(arg.value, depth + 1)[1])  # ``messages[-1]``: one of them
+        return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
     if isinstance(arg, ast.Starred):
-        return _payload(arg.value, depth + 1)
+        return _payload(arg.value, depth + 1, known)
     if isinstance(arg, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-        return _payload(arg.generators[0].iter, depth + 1)  # as large as what it goes over
+        return _payload(arg.generators[0].iter, depth + 1, known)  # as large as what it goes over
     if isinstance(arg, ast.Call):
-        func = arg.func
-        if isinstance(func, ast.Name) and func.id in _PASS_THROUGH and arg.args:
-            return _payload(arg.args[0], depth + 1)
-        if isinstance(func, ast.Attribute):
-            if func.attr in CONTENT_READS:
-                return ("read", "")
-            if func.attr in _SAME_SIZE:
-                return _payload(func.value, depth + 1)
-            if func.attr in _KEY_READS and arg.args:
-                key = arg.args[0]
-                if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                    return ("key", key.value)
-            if func.attr in _MATCH_PARTS:
-                return ("match", "")
-            return ("call", func.attr)
-        if isinstance(func, ast.Name):
-            return ("call", func.id)
+        return _call_payload(arg, depth, known)
     return ("", "")
+
+
+def _call_payload(arg: ast.Call, depth: int, known: Known) -> tuple[str, str]:
+    func = arg.func
+    name = _receiver_word(func)
+    if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
+        return _payload(arg.args[0], depth + 1, known)
+    if len(arg.args) > ARGUMENT_SIZED.get(name, len(arg.args)):
+        return _payload(arg.args[ARGUMENT_SIZED[name]], depth + 1, known)  # ``json.loads(reply)``: a reply's worth
+    if isinstance(func, ast.Name) and func.id == "getattr" and len(arg.args) >= 2:
+        attribute = arg.args[1]
+        if isinstance(attribute, ast.Constant) and isinstance(attribute.value, str):
+            read = ast.Attribute(arg.args[0], attribute.value, ast.Load())  # ``getattr(m, "content", "")``
+            return joined(_payload(part, depth + 1, known) for part in (read, *arg.args[2:3]))
+    if isinstance(func, ast.Attribute):
+        if func.attr in CONTENT_READS:
+            return ("read", "")
+        if func.attr in RECEIVER_SIZED:
+            return _payload(func.value, depth + 1, known)
+        if func.attr == "join" and arg.args:  # ``"\n".join(lines)``: as large as the lines
+            return _payload(arg.args[0], depth + 1, known)
+        if func.attr in PARSER_ARGUMENT_SIZED and arg.args and (
+            _receiver_word(func.value).lower().endswith(PARSER_RECEIVER)
+        ):
+            return _payload(arg.args[0], depth + 1, known)  # ``self.parser.parse(text)``: cut out of the text
+        if func.attr in _KEY_READS and arg.args:
+            receiver = _payload(func.value, depth + 1, known)
+            if evidence_of(receiver) == "small":
+                return receiver  # a value of one small mapping
+            key = arg.args[0]
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                return ("key", key.value)
+        if func.attr in _MATCH_PARTS:
+            return ("match", "")
+        return ("call", func.attr)
+    if isinstance(func, ast.Name):
+        return ("call", func.id)
+    return ("", "")
+
+
+def leaves(body: list[ast.stmt]) -> bool:
+    """Does ``body`` always leave the block it is in (its last statement returns, raises,
+    continues or breaks)?"""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
+    """What names hold after an ``if``: where both branches agree, that; else the larger of the
+    two when one is whole; else nothing proven (a name is read by what it is called). A parameter
+    whole by its name alone does not outweigh the other branch: ``if isinstance(completion,
+    str): text = completion`` else ``text = completion[-1]["content"]`` -- as a string, a
+    completion is one reply."""
+    merged: Known = {}
+    for name in body.keys() | orelse.keys():
+        options = [branch[name] for branch in (body, orelse) if name in branch]
+        if len(options) == 2 and options[0] == options[1]:
+            merged[name] = options[0]
+        elif any(evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params)
+                 for option in options):
+            merged[name] = joined(options)
+        elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
+            merged[name] = options[0]
+    return merged
 
 
 #: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.
@@ -314,7 +428,7 @@ def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
     return None
 
 
-def argument_facts(node: ast.Call, receiver: ast.expr | None, known: dict[str, tuple[str, str]]) -> dict:
+def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known) -> dict:
     return {
         "literals": tuple(literal(a) for a in node.args[:4]),
         "kwargs": tuple(

@@ -72,11 +72,6 @@ def called_in_thread(node: ast.Call) -> ast.Call:
     return ast.copy_location(ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords), node)
 
 
-def filled_dict(node: ast.expr) -> bool:
-    """A dict display with keys of its own (``{}`` is filled later; ``{**other}`` is as large as other)."""
-    return isinstance(node, ast.Dict) and bool(node.keys) and all(key is not None for key in node.keys)
-
-
 def is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 

@@ -10,7 +10,10 @@ from asynclint.analysis.index.argfacts import (
     SCRIPT_RUNS,
     STATEMENT_RUNS,
     argument_facts,
+    evidence_of,
     given_arguments,
+    payload_argument,
+    payload_of_value,
     statement_text,
 )
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
@@ -80,6 +83,7 @@ class Recording:
             **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),
             **(self._argument_facts(node) if (api or self_ref) else {}),
             passed_params=self._passed_params(node) if api is None else (),
+            small_args=self._small_arguments(node) if api is None else (),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
             guards=tuple(self.frame.guards),
@@ -91,17 +95,41 @@ class Recording:
         return target
 
     def _argument_facts(self, node: ast.Call) -> dict:
-        facts = argument_facts(node, self._data_receiver(node), self.frame.payloads)
+        receiver = self._data_receiver(node)
+        facts = argument_facts(node, receiver, self.frame.payloads)
         shape, word = facts["payload"]
         facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
+        facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
         return facts
 
+    def _bound_at(self, arg: ast.expr | None) -> int:
+        """The line of the binding whose value the payload ``arg`` reads (the outermost name in it
+        that the function bound to a value saying its size), or 0 when the call's own text says."""
+        names = (n.id for n in ast.walk(arg) if isinstance(n, ast.Name)) if arg is not None else ()
+        held = next((name for name in names if name in self.frame.payloads), None)
+        return self.frame.bound_at.get(held, 0) if held is not None else 0
+
     def _passed_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
-        """CallSite.passed_params of a call."""
+        """CallSite.passed_params of a call: a parameter, or a name or expression holding it as it
+        is or in the same size (``text = completion.strip(); helper(text)``)."""
         params = self.frame.params
-        slots = [(str(position), arg) for position, arg in enumerate(node.args)]
+        return tuple(
+            (slot, word) for slot, (shape, word) in self._slot_payloads(node) if shape == "name" and word in params
+        )
+
+    def _small_arguments(self, node: ast.Call) -> tuple[str, ...]:
+        """CallSite.small_args of a call."""
+        params = self.frame.params
+        return tuple(
+            slot for slot, payload in self._slot_payloads(node)
+            if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
+        )
+
+    def _slot_payloads(self, node: ast.Call) -> list[tuple[str, tuple[str, str]]]:
+        starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
+        slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]  # after ``*xs``: unknown
         slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
-        return tuple((slot, arg.id) for slot, arg in slots if isinstance(arg, ast.Name) and arg.id in params)
+        return [(slot, payload_of_value(arg, self.frame.payloads)) for slot, arg in slots]
 
     def _arguments(self, node: ast.Call) -> dict[str, tuple]:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""

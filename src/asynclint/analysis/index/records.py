@@ -62,9 +62,15 @@ class CallSite:
     #: The payload is (every item of) a parameter of the enclosing function still holding what
     #: the caller passed: its name says what it is only if the callers' values say so too.
     payload_param: bool = False
+    #: The line of the binding in the enclosing function whose value the payload is
+    #: (``text = reply.content`` before ``json.loads(text)``); 0 when the call's own text says.
+    payload_at: int = 0
     #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
     #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
     passed_params: tuple[tuple[str, str], ...] = ()
+    #: Arguments proven one small item where the call is written (``helper(call.arguments)``,
+    #: ``helper(text)`` after ``text = reply.content``): their slots.
+    small_args: tuple[str, ...] = ()
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None

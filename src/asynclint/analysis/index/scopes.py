@@ -37,10 +37,12 @@ class Frame:
     conditional: int = 0  # depth of ``if`` statements around the current statement
     once: int = 0  # depth of lazy initialisations around it (see _lazy_guard)
     first_turn: int = 0  # depth of per-rollout initialisations around it (see _first_turn_guard)
-    #: Loop variables -> the payload of what they iterate over (see asynclint.analysis.index.argfacts.payload_of).
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
-    #: or a dict display it was just bound to (``response = {"ok": False, "grid": grid}``).
+    #: or the value it was bound to when that decides its size (``text = reply.content``,
+    #: ``response = {"ok": False, "grid": grid}``, ``history = state["completion"]``) or is a
+    #: parameter passed on (``s = arg.strip()``); and the line of that binding.
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
+    bound_at: dict[str, int] = field(default_factory=dict)
     #: Names bound to a string constant (an SQL statement written once, run later by name).
     constants: dict[str, str] = field(default_factory=dict)
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a

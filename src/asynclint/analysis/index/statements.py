@@ -6,11 +6,16 @@ import ast
 from collections.abc import Iterable
 
 from asynclint.analysis.index.argfacts import (
+    Known,
+    bound_payload,
     constant_defaults,
+    evidence_of,
     first_turn_guard,
     fixed_iterable,
     guard_target,
+    leaves,
     loop_item,
+    merged_branches,
     param_test,
     payload_of_value,
     scalar_annotation,
@@ -28,7 +33,6 @@ from asynclint.analysis.index.helpers import (
     VAGUE_ANNOTATIONS,
     callables_of,
     exported_name,
-    filled_dict,
     is_call_result,
     lambda_name,
     loop_exits,
@@ -100,10 +104,34 @@ class Statements:
 
     def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
         if isinstance(target, ast.Name):
-            self.frame.payloads[target.id] = loop_item(iterable)
+            self._hold(target.id, loop_item(iterable, self.frame.payloads), iterable.lineno)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
-            self.frame.payloads[target.elts[1].id] = loop_item(iterable)
+            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads), iterable.lineno)
+
+    def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
+        """``name`` holds ``payload`` from the binding at ``line`` on."""
+        self.frame.payloads[name] = payload
+        self.frame.bound_at[name] = line
+
+    def _bind_payload(
+        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
+    ) -> None:
+        """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
+        when that says how large it is (else nothing: its own name says); a mapping or list
+        given an item keeps what it held if the item is small, and holds a whole one if it is
+        whole (``response["history"] = history``)."""
+        if isinstance(target, ast.Name):
+            if bound_payload(target.id, value, held, self.frame.params):
+                self._hold(target.id, held, line)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            name, evidence = target.value.id, evidence_of(held)
+            if evidence == "small" and name in before and not self.frame.loop_depth:
+                # (filled item by item in a loop, it grows with the loop: as it always was read)
+                self.frame.payloads[name] = before[name]
+            elif evidence == "whole":
+                self._hold(name, held, line)
+
 
     def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
         """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
@@ -190,6 +218,8 @@ class Statements:
         elif isinstance(node, ast.Assign):
             if self.frame.conditional and any(self._keeps(target) for target in node.targets):
                 self._kept_value = node.value
+            before = dict(self.frame.payloads)
+            held = payload_of_value(node.value, before)
             self.visit_expr(node.value)
             self._kept_value = None
             value = self.infer(node.value)
@@ -198,8 +228,7 @@ class Statements:
                 self.visit_target(target)
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
-                if isinstance(target, ast.Name) and filled_dict(node.value):
-                    self.frame.payloads[target.id] = payload_of_value(node.value)
+                self._bind_payload(target, node.value, held, node.lineno, before)
                 if isinstance(target, ast.Name):
                     if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                         self.frame.constants[target.id] = node.value.value
@@ -221,6 +250,8 @@ class Statements:
                     if known != exported:
                         self.state_values[key] = ""
         elif isinstance(node, ast.AnnAssign):
+            before = dict(self.frame.payloads)
+            held = payload_of_value(node.value, before) if node.value is not None else ("", "")
             if node.value is not None:
                 self.visit_expr(node.value)
             value = self.infer(node.value) if node.value is not None else None
@@ -238,6 +269,8 @@ class Statements:
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
                 self._note_built(node.target, node.value, value)
+                if node.value is not None:
+                    self._bind_payload(node.target, node.value, held, node.lineno, before)
             item = self._item_annotation(node.annotation)
             if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (
@@ -250,8 +283,14 @@ class Statements:
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
         elif isinstance(node, ast.AugAssign):
+            added = payload_of_value(node.value, self.frame.payloads)
             self.visit_expr(node.value)
             self.visit_target(node.target)
+            if isinstance(node.target, ast.Name) and evidence_of(added) != "small":
+                # ``text += more``: as large as what was added, when that is not small
+                self.frame.payloads.pop(node.target.id, None)
+                if evidence_of(added) == "whole":
+                    self._hold(node.target.id, added, node.lineno)
             if isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
                 self._grow(node.target, self.infer(node.value))  # rewards += [extra]
         elif isinstance(node, (ast.For, ast.AsyncFor)):
@@ -299,12 +338,26 @@ class Statements:
             tested = param_test(node.test, self.frame.flags)
             guards = self.frame.guards
             guards += [tested] if tested else []
+            before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
             self.visit_body(node.body)
+            body, body_lines = self.frame.payloads, self.frame.bound_at
+            self.frame.payloads, self.frame.bound_at = dict(before), dict(lines)
             self.frame.once -= lazy
             self.frame.first_turn -= first_turn
             if tested:
                 guards[-1] = f"not ({tested})"
             self.visit_body(node.orelse)
+            # After a branch that always leaves (return, raise, continue, break), only the other goes on.
+            if leaves(node.body) != leaves(node.orelse):
+                if not leaves(node.body):
+                    self.frame.payloads, self.frame.bound_at = body, body_lines
+            else:
+                orelse, orelse_lines = self.frame.payloads, self.frame.bound_at
+                self.frame.payloads = merged_branches(body, orelse, self.frame.params)
+                self.frame.bound_at = {  # the line of the branch whose value was kept
+                    name: body_lines.get(name, 0) if body.get(name) == payload else orelse_lines.get(name, 0)
+                    for name, payload in self.frame.payloads.items()
+                }
             del guards[len(guards) - bool(tested):]
             self.frame.conditional -= 1
         elif isinstance(node, ast.Global):
@@ -548,3 +601,4 @@ class Statements:
         if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in VAGUE_ANNOTATIONS:
             return value
         return None
+

@@ -355,6 +355,8 @@ class Statements:
         if isinstance(value, Inst) and value.name in ITEMS:
             return Inst(ITEMS[value.name], "local")
         if isinstance(value, Refs):
+            if len(value.items) == 1 and isinstance(value.items[0], Inst):
+                return value.items[0]  # ``[pool.submit(f, x) for x in xs]``: each is a Future
             return value  # any one of the callables
         if isinstance(value, Sym) or (isinstance(value, Inst) and value.name.endswith("()")):
             return callables_of((value,))  # a list defined elsewhere, or returned by a call: any of its items

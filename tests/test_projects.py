@@ -3,7 +3,9 @@
 Each directory under ``tests/fixtures/projects/`` is a small but realistic ``verifiers``
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules; ``side_envs``: two environments side by side, each with its
-own ``utils.py``; ``registrations_env``: callables registered in every shape), or a generic asyncio
+own ``utils.py``; ``registrations_env``: callables registered in every shape; ``followed_env``:
+offenders reached through helpers whose returns differ, dispatch tables, abstract methods and
+``self.tools``), or a generic asyncio
 service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
@@ -122,6 +124,7 @@ V1 = PROJECTS / "v1_env"
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
         "asyncio_app",
+        "followed_env",
         "judges_env",
         "judges_old",
         "registrations_env",
@@ -329,6 +332,13 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/browser_tools.py", "open_url"): ("tool", "tool call"),
     ("values_env/values_env/tools.py", "search_docs"): ("tool call",),
     ("values_env/values_env/tools.py", "search_remote"): ("tool call",),
+    # followed_env: offenders reached through helpers' mixed returns, tables of backends and checks,
+    # abstract methods, and tools registered by assigning ``self.tools``
+    ("followed_env/followed_env/browser.py", "BrowserEnv.setup_state"): ("setup_state", "per rollout"),
+    ("followed_env/followed_env/browser.py", "BrowserEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/env.py", "followed"): ("reward function", "group"),
+    ("followed_env/followed_env/env.py", "SandboxToolEnv.run_code"): ("tool", "tool call"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
     ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),

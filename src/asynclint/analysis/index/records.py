@@ -105,6 +105,9 @@ class CallSite:
     #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
     #: the function), when the code says it: see :func:`asynclint.analysis.index.argfacts.statement_text`.
     statement: str | None = None
+    #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
+    #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
+    dispatch: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +182,10 @@ class ModuleSummary:
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()
+    #: Functions whose ``return`` statements give values of different (or unknown) kinds, keyed
+    #: like ``values``: each returned value as other modules read it (``<rollout state>.driver.
+    #: find_element()``), for the graph to settle once the project's types are known.
+    returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class IndexError_(Exception):

@@ -31,14 +31,15 @@ from asynclint.analysis.index.helpers import (
     filled_dict,
     is_call_result,
     lambda_name,
+    returned_name,
     stored_value,
     vague,
 )
 from asynclint.analysis.index.records import Function
-from asynclint.analysis.index.scopes import Frame
+from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
-from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, PASSED_NAMES
+from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 
 
@@ -185,6 +186,10 @@ class Statements:
                 self.visit_target(target)
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
+                if isinstance(value, Refs) and (own := self._own_attribute(target)) and own[1] in ATTRIBUTE_SLOTS:
+                    # ``self.tools = [self.run, ...]`` in an environment: what the framework runs
+                    registered = CallContext(None, None, (own[0], ()), f"{ATTRIBUTE_SLOT}{own[1]}")
+                    self.record_ref(node.value, False, registered)
                 if isinstance(target, ast.Name) and filled_dict(node.value):
                     self.frame.payloads[target.id] = payload_of_value(node.value)
                 if isinstance(target, ast.Name):
@@ -506,7 +511,7 @@ class Statements:
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
-            value.name if isinstance(value, Inst) else exported_name(value) if isinstance(value, SelfRef) else None
+            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
         built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
@@ -514,6 +519,10 @@ class Statements:
             self.values.append((key, declared.name))
         elif len(named) == 1 and None not in named:
             self.values.append((key, named.pop()))
+        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
+            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
+            if len(candidates) > 1:
+                self.returns.append((key, candidates))
         self._export_callables(key, returned)
 
     def _item_annotation(self, annotation: ast.expr) -> Value:

@@ -5,7 +5,9 @@ environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; 
 values defined in other modules; ``side_envs``: two environments side by side, each with its
 own ``utils.py``; ``flat_env``: a package whose modules import their siblings by bare names;
 ``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
-the environment names or never names), or a generic asyncio service (``asyncio_app``). As in the
+the environment names or never names; ``followed_env``: offenders reached through helpers whose
+returns differ, dispatch tables, abstract methods and ``self.tools``), or a generic asyncio
+service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -132,6 +134,7 @@ def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
         "asyncio_app",
         "flat_env",
+        "followed_env",
         "judges_env",
         "judges_old",
         "registrations_env",
@@ -346,6 +349,13 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("flat_env/flat_env.py", "run_linter"): ("tool", "tool call"),
     ("flat_env/flat_env.py", "patched_reward"): ("reward function", "group"),
     ("flat_env/baselines/oracle.py", "oracle_reward"): ("reward function", "group"),
+    # followed_env: offenders reached through helpers' mixed returns, tables of backends and checks,
+    # abstract methods, and tools registered by assigning ``self.tools``
+    ("followed_env/followed_env/browser.py", "BrowserEnv.setup_state"): ("setup_state", "per rollout"),
+    ("followed_env/followed_env/browser.py", "BrowserEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/env.py", "followed"): ("reward function", "group"),
+    ("followed_env/followed_env/env.py", "SandboxToolEnv.run_code"): ("tool", "tool call"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
     ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),

@@ -64,6 +64,8 @@ class ProjectGraph(Resolution, HotSet, Uses):
         #: Module-level values -> (path, line, column) of the call that built them.
         self.built: dict[str, tuple[str, int, int]] = {}
         self.callables: dict[str, tuple[str, ...]] = {}
+        #: Calls of functions whose returns differ -> each returned value (see :meth:`_settled`).
+        self.returns: dict[str, tuple[str, ...]] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -82,6 +84,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
                 (f"{summary.module}.{name}", (summary.path, line, col)) for name, line, col in summary.built
             )
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
+            self.returns.update((f"{summary.module}.{name}", items) for name, items in summary.returns)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:

@@ -24,6 +24,7 @@ from asynclint.knowledge.asyncio_apis import (
 )
 from asynclint.knowledge.costs import payload_evidence
 from asynclint.knowledge.frameworks import (
+    ATTRIBUTE_SLOT,
     COLD_FUNCTIONS,
     DECORATORS,
     FREQUENT,
@@ -42,6 +43,7 @@ from asynclint.knowledge.frameworks import (
     framework_class,
     public_name,
 )
+from asynclint.knowledge.functions import ABSTRACT_METHODS
 
 
 class HotSet:
@@ -160,8 +162,10 @@ class HotSet:
 
     def registration(self, ref: FunctionRef) -> Hook | None:
         receiver = self.canonical(ref.passed_to) if ref.passed_to else None
-        if receiver is None and ref.passed_to_self is not None and ref.passed_to_self[1] == (SUPER, "__init__"):
-            receiver = ref.passed_to_self[0]  # super().__init__(...) in a framework subclass
+        if receiver is None and ref.passed_to_self is not None and (
+            ref.passed_to_self[1] == (SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT)
+        ):
+            receiver = ref.passed_to_self[0]  # super().__init__(...) or self.tools = [...] in a framework subclass
         table = self.framework_table(receiver) if receiver in self.classes else (
             framework_class(receiver) if receiver else None
         )
@@ -264,17 +268,23 @@ class HotSet:
     def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
         """What a call runs: the function its target names, and when it is called through
         ``self``, the overrides of that method in the project's subclasses of the caller's class."""
+        if site.dispatch:
+            return list(dict.fromkeys(key for item in site.dispatch for key in self.functions_denoted(item)))
         keys = self.functions_for(self.call_target(site, caller))
-        through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
-        if not keys or not through_self:
+        if not keys:
             return keys
         method = self.function(keys[0])
         if method.class_qualname is None:
             return keys
+        through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
+        # An abstract method's body never runs: on any receiver, one of the overrides does.
+        abstract = not ABSTRACT_METHODS.isdisjoint(method.decorators)
+        if not through_self and not abstract:
+            return keys
         owner = f"{self.summaries[keys[0][0]].module}.{method.class_qualname}"
         function = self.function(caller)
         receiver = owner
-        if function.class_qualname is not None:
+        if through_self and function.class_qualname is not None:
             own = f"{self.summaries[caller[0]].module}.{function.class_qualname}"
             if owner in self.ancestors(own):
                 if self.method_of(own, method.name) != keys[0]:

@@ -101,7 +101,11 @@ class Resolution:
         found = self._resolved.get(name)
         if found is None:
             self._resolved[name] = name  # a cycle through values settles on the name itself
-            found = self._resolved[name] = self._walk("", name.split("."))
+            if name.startswith(f"{STATE}."):  # a helper's ``return state["driver"]``, called on
+                found = self.resolve_self(STATE, tuple(name.split(".")[1:])) or name
+            else:
+                found = self._walk("", name.split("."))
+            self._resolved[name] = found
         return found
 
     def _walk(self, current: str, parts: Sequence[str]) -> str:
@@ -173,10 +177,30 @@ class Resolution:
         defined = f"{self.summaries[key[0]].module}.{self.function(key).qualname}()"
         value = self.values.get(defined)
         if value is None:
-            return defined
-        if value.startswith(SELF):  # ``return self._http``: an attribute of the receiver
+            return self._settled(defined)
+        return self._returned(defined, value)
+
+    def _returned(self, defined: str, value: str) -> str:
+        """The type of ``value`` returned by the call ``defined`` (``pkg.Env.make()``): an attribute
+        of the receiver (``return self._http``), a value read from the rollout's state (``return
+        state["driver"]``), else a name resolved as usual."""
+        if value.startswith(SELF):
             return self._on_instance(defined[:-2].rpartition(".")[0], value)
         return self.resolve(value)
+
+    def _settled(self, defined: str) -> str:
+        """What a function whose ``return`` statements differ gives: the one type among them,
+        leaving out results the knowledge base describes no type for of methods of types it does
+        describe (``return driver.execute_script(...)``, which may be anything, beside ``return
+        driver.find_element(...)`` is a WebElement, as a type checker reads ``Any | WebElement``).
+        Two types, known or not (``httpx.Client()`` or ``httpx.AsyncClient()``), settle nothing."""
+        types: set[str] = set()
+        for value in self.returns.get(defined, ()):
+            returned = self._returned(defined, value)
+            if returned.endswith("()") and returned[:-2].rpartition(".")[0] in self._producers:
+                continue  # ``Chrome.execute_script()``: of no type the knowledge base names
+            types.add(returned)
+        return types.pop() if len(types) == 1 else defined
 
     def _on_instance(self, cls: str, path: str) -> str:
         """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo

@@ -280,6 +280,11 @@ class Registration:
     callee: str | None = None  # a qualified function or class name (from configuration)
 
 
+#: Prefix of a registration slot that is an attribute of ``self`` assigned in a subclass of the
+#: owner (``self.tools = [...]``), not an argument of a call.
+ATTRIBUTE_SLOT = "self."
+
+
 @dataclass(frozen=True)
 class ProgramSlot:
     """A callable a framework call names by a string reference, ``"pkg.module:fn"`` or a bare
@@ -313,6 +318,10 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(REWARD, "0", method="add_reward_func"),
     Registration(REWARD, "0", method="add_metric"),
     Registration(TOOL, "tools", owner=_ENVS),
+    # verifiers 0.3 ToolEnv keeps its tools in ``self.tools`` (envs/tool_env.py: ``__init__`` builds
+    # tool_map and tool_defs from it, ``add_tool`` appends): a subclass assigning the list there
+    # after ``super().__init__(tools=[])`` registers its items.
+    Registration(TOOL, "self.tools", owner=_ENVS),
     Registration(TOOL, "0", method="add_tool"),
     Registration(PARSER_FN, "extract_fn", any_verifiers_call=True),
     Registration(SCORE_OBJECTS, "0", method="add_score_object_provider"),
@@ -474,3 +483,9 @@ def framework_class(qualname: str) -> HookClass | None:
         if name in table.names and (table.package == "verifiers.v1") == is_v1:
             return table
     return None
+
+#: Attributes of ``self`` whose assignment registers callables (see :data:`ATTRIBUTE_SLOT`).
+ATTRIBUTE_SLOTS: frozenset[str] = frozenset(
+    registration.slot.removeprefix(ATTRIBUTE_SLOT) for registration in REGISTRATIONS
+    if registration.slot.startswith(ATTRIBUTE_SLOT)
+)

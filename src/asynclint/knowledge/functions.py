@@ -35,3 +35,6 @@ PROPERTIES: frozenset[str] = frozenset(
         "werkzeug.utils.cached_property",
     }
 )
+
+#: The body never runs (a subclass must override it): a call of it runs one of the overrides.
+ABSTRACT_METHODS: frozenset[str] = frozenset({"abc.abstractmethod"})

@@ -95,6 +95,14 @@ def exported_name(value: Sym | SelfRef | Inst) -> str | None:
     return value.name
 
 
+def returned_name(value: Value) -> str | None:
+    """A value a function returns, as other modules read it: :func:`exported_name`, and a value
+    read from the rollout's state under its own marker (``<rollout state>.driver.find_element()``)."""
+    if isinstance(value, SelfRef) and value.cls == STATE:
+        return ".".join((STATE, *value.path)) if value.path else None
+    return exported_name(value) if isinstance(value, (Sym, SelfRef, Inst)) else None
+
+
 def may_be_project(target: str | None) -> bool:
     """Could this call target be a project function (whose parameters its arguments type)?"""
     return (

@@ -15,6 +15,7 @@ from asynclint.analysis.index.helpers import (
     callables_of,
     called_in_thread,
     is_none,
+    may_be_project,
     runs_in_thread,
 )
 from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value, extend
@@ -45,6 +46,10 @@ class Inference:
             key = state_get(node)
             if key is not None:
                 return SelfRef(STATE, (key,))
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+                table = self.infer(node.func.value)
+                if isinstance(table, Refs):
+                    return table  # ``BACKENDS.get(name)``: any one of the table's callables
             func = self.infer(node.func)
             if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(node):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
@@ -80,6 +85,10 @@ class Inference:
             if key is not None:
                 return SelfRef(STATE, (key,))
             base = self.infer(node.value)
+            if isinstance(base, Refs):
+                return base  # ``CHECKS[name]``: any one of the table's callables
+            if isinstance(base, Sym) and may_be_project(base.name):
+                return Refs((base,))  # a table imported from another module: any one of its items
             if isinstance(base, SelfRef) and base.cls != STATE and len(base.path) == 1 and base.path[0].isidentifier():
                 # ``self.envs[run_id]``: an item, typed by what is stored in ``self.envs[...]``
                 # (else, as before, by ``self.envs`` itself).
@@ -97,6 +106,11 @@ class Inference:
             return self._infer_pipe(node)
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return callables_of(map(self.infer, node.elts))
+        if isinstance(node, ast.Dict) and node.values:
+            # A dispatch table of named functions or classes (``{"lean": LeanBackend, ...}``):
+            # its items are the callables. A dict holding anything else is data.
+            values = [self.infer(value) for value in node.values]
+            return callables_of(values) if all(isinstance(value, Sym) for value in values) else None
         if isinstance(node, ast.Starred):
             return self.infer(node.value)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):

@@ -40,7 +40,9 @@ class Recording:
             target, origin, handed = func_value.name, func_value.origin, func_value.handed
         elif isinstance(func_value, SelfRef) and func_value.path:
             self_ref = (func_value.cls, func_value.path)
-        if target is None and self_ref is None and method is None:
+        dispatch = tuple(item.name for item in func_value.items if isinstance(item, Sym)) if isinstance(
+            func_value, Refs) else ()
+        if target is None and self_ref is None and method is None and not dispatch:
             return None
         consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
@@ -88,6 +90,7 @@ class Recording:
             statement=self._statement(node, method),
             guards=tuple(self.frame.guards),
             given=given_arguments(node) if api is None else (),
+            dispatch=dispatch,
         )
         if self_ref is not None:
             self.pending.append(len(self.calls))

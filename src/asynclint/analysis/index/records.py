@@ -119,6 +119,9 @@ class CallSite:
     #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
     #: see :func:`asynclint.analysis.index.argfacts.statement_text`.
     statement: str | None = None
+    #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
+    #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
+    dispatch: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +199,10 @@ class ModuleSummary:
     #: Identifiers the module reads, as a name or an attribute (``f``, ``utils.f``), calls aside
     #: (those are call sites): how a function defined elsewhere may be referred to.
     loaded: tuple[str, ...] = ()
+    #: Functions whose ``return`` statements give values of different (or unknown) kinds, keyed
+    #: like ``values``: each returned value as other modules read it (``<rollout state>.driver.
+    #: find_element()``), for the graph to settle once the project's types are known.
+    returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class IndexError_(Exception):

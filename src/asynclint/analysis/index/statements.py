@@ -36,14 +36,15 @@ from asynclint.analysis.index.helpers import (
     is_call_result,
     lambda_name,
     loop_exits,
+    returned_name,
     stored_value,
     vague,
 )
 from asynclint.analysis.index.records import Function
-from asynclint.analysis.index.scopes import Frame
+from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
-from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, PASSED_NAMES
+from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 
 
@@ -229,6 +230,10 @@ class Statements:
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
                 self._bind_payload(target, node.value, held, node.lineno, before)
+                if isinstance(value, Refs) and (own := self._own_attribute(target)) and own[1] in ATTRIBUTE_SLOTS:
+                    # ``self.tools = [self.run, ...]`` in an environment: what the framework runs
+                    registered = CallContext(None, None, (own[0], ()), f"{ATTRIBUTE_SLOT}{own[1]}")
+                    self.record_ref(node.value, False, registered)
                 if isinstance(target, ast.Name):
                     if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                         self.frame.constants[target.id] = node.value.value
@@ -425,6 +430,8 @@ class Statements:
         if isinstance(value, Inst) and value.name in ITEMS:
             return Inst(ITEMS[value.name], "local")
         if isinstance(value, Refs):
+            if len(value.items) == 1 and isinstance(value.items[0], Inst):
+                return value.items[0]  # ``[pool.submit(f, x) for x in xs]``: each is a Future
             return value  # any one of the callables
         if isinstance(value, Sym) or (isinstance(value, Inst) and value.name.endswith("()")):
             return callables_of((value,))  # a list defined elsewhere, or returned by a call: any of its items
@@ -574,7 +581,7 @@ class Statements:
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
-            value.name if isinstance(value, Inst) else exported_name(value) if isinstance(value, SelfRef) else None
+            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
         built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
@@ -582,6 +589,10 @@ class Statements:
             self.values.append((key, declared.name))
         elif len(named) == 1 and None not in named:
             self.values.append((key, named.pop()))
+        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
+            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
+            if len(candidates) > 1:
+                self.returns.append((key, candidates))
         self._export_callables(key, returned)
 
     def _item_annotation(self, annotation: ast.expr) -> Value:

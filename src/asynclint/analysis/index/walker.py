@@ -84,6 +84,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see _tuple_return_annotations
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []
+        self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
@@ -138,7 +139,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
             self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
             tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
             public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
-            injected=tuple(sorted(self.injected.items())),
+            injected=tuple(sorted(self.injected.items())), returns=tuple(self.returns),
             built=tuple(sorted(
                 (name, *site)
                 for name, site in module_frame.built.items()

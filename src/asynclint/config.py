@@ -247,9 +247,11 @@ def _read_table(file: Path) -> dict:
     return table
 
 
-def _settings(file: Path, extending: tuple[Path, ...] = ()) -> dict:
+def _settings(file: Path, extending: tuple[Path, ...] = (), read: list[Path] | None = None) -> dict:
     """``file``'s settings over those of the file it ``extend``s (recursively): key by key, the
-    extending file's win, as in ruff."""
+    extending file's win, as in ruff. ``read`` gets every file read or asked for."""
+    if read is not None:
+        read.append(file)
     table = dict(_read_table(file))
     if "extend" not in table:
         return table
@@ -260,16 +262,18 @@ def _settings(file: Path, extending: tuple[Path, ...] = ()) -> dict:
     if target in (file.resolve(), *extending):
         raise ConfigError(f"{_where(file)} extend: {base!r} extends itself through a cycle")
     if not target.is_file():
+        if read is not None:
+            read.append(target)
         raise ConfigError(f"{_where(file)} extend: {base!r}: no such configuration file")
-    return {**_settings(target, (*extending, file.resolve())), **table}
+    return {**_settings(target, (*extending, file.resolve()), read), **table}
 
 
-def load(config_file: Path | None, default_root: Path) -> Config:
+def load(config_file: Path | None, default_root: Path, read: list[Path] | None = None) -> Config:
     """The settings of one configuration file (with what it extends); patterns are relative to
-    its directory."""
+    its directory. ``read`` gets the files read (this one and those it extends)."""
     if config_file is None:
         return Config(root=default_root.resolve())
-    table = _settings(config_file)
+    table = _settings(config_file, read=read)
     try:
         return _from_table(table, config_file)
     except ConfigError as exc:

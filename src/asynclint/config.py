@@ -7,12 +7,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from asynclint.model import Severity
@@ -194,6 +189,16 @@ def is_file_here(path: Path) -> bool:
         return False
 
 
+def toml_reader() -> ModuleType:
+    """``tomllib`` (``tomli`` before 3.11), imported when a file is read: a warm run that skips
+    the walk of a project without configuration files reads none."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
 def config_in(directory: Path) -> Path | None:
     """The configuration file of ``directory`` itself, if it has one."""
     candidate = directory / CONFIG_FILES[0]
@@ -201,6 +206,7 @@ def config_in(directory: Path) -> Path | None:
         return candidate
     candidate = directory / CONFIG_FILES[1]
     if is_file_here(candidate):
+        tomllib = toml_reader()
         try:
             tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
@@ -225,6 +231,7 @@ def _where(file: Path) -> str:
 
 
 def _read_table(file: Path) -> dict:
+    tomllib = toml_reader()
     try:
         document = tomllib.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:

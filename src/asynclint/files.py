@@ -11,10 +11,12 @@ import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from asynclint.config import Config, ConfigError, is_file_here
+
+if TYPE_CHECKING:  # imported where patterns are made: a warm run that skips the walk matches none
+    import pathspec
 
 
 class PathError(Exception):
@@ -43,6 +45,8 @@ class _Patterns:
     does, so all are tried as one regular expression instead of one after another."""
 
     def __init__(self, lines: Iterable[str]):
+        import pathspec
+
         self.spec = pathspec.GitIgnoreSpec.from_lines(list(lines))
         self.combined: re.Pattern[str] | None = None
         active = [pattern for pattern in self.spec.patterns if pattern.include is not None]
@@ -76,6 +80,8 @@ def _spec(patterns: Iterable[str]) -> _Patterns:
 
 
 def _valid(pattern: str) -> bool:
+    import pathspec
+
     try:
         pathspec.GitIgnoreSpec.from_lines([pattern])
     except ValueError:

@@ -15,11 +15,6 @@ from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 #: Never followed: the catalogue already knows what in the standard library blocks, and
 #: asyncio's internals would only add noise.
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
@@ -240,11 +235,16 @@ def project_versions(
     ``[project] dependencies``, else the installed one (``installed``, deep mode's search path),
     else none. A pin wins: it is what the project runs with wherever it is checked. An
     unreadable pyproject.toml pins nothing (the configuration loader reports it)."""
+    from asynclint.config import toml_reader
+
     declared: dict[str, str] = {}
-    try:
-        document = tomllib.loads(pyproject.read_text(encoding="utf-8")) if pyproject is not None else {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        document = {}
+    document: dict = {}
+    if pyproject is not None:
+        tomllib = toml_reader()
+        try:
+            document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            document = {}
     project = document.get("project")
     dependencies = project.get("dependencies") if isinstance(project, dict) else None
     if isinstance(dependencies, list):

@@ -33,6 +33,9 @@ from sys import intern
 from asynclint import __version__
 from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache
 
+if typing.TYPE_CHECKING:
+    from asynclint.files import Observed
+
 #: Bumped when the encoding itself changes (not needed when a record gains a field: the field
 #: lists are part of :func:`code_fingerprint`).
 SCHEMA = 1
@@ -826,7 +829,7 @@ class WalkCache:
             return None  # missing, damaged, another version's, or a directory gone: walk again
         return [Path(config) for config in configs], [Path(file) for file in found]
 
-    def store(self, observed, started_ns: int, configs: Sequence[Path], found: Sequence[Path]) -> None:
+    def store(self, observed: Observed, started_ns: int, configs: Sequence[Path], found: Sequence[Path]) -> None:
         """Record a walk that began at ``started_ns`` (unless something it saw is too recent to trust)."""
         racy = started_ns - _RACY_NS
         if any(changed >= racy for changed in observed.directories.values()) or any(

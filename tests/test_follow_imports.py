@@ -382,7 +382,8 @@ def test_a_framework_method_read_from_the_installed_library_still_calls_the_clie
     (site / "verifiers").mkdir(parents=True)
     (site / "verifiers" / "__init__.py").write_text(FAKE_VERIFIERS, encoding="utf-8")
     (site / "verifiers-0.3.1.dist-info").mkdir()
-    (site / "verifiers-0.3.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: verifiers\nVersion: 0.3.1\n")
+    metadata = "Metadata-Version: 2.1\nName: verifiers\nVersion: 0.3.1\n"
+    (site / "verifiers-0.3.1.dist-info" / "METADATA").write_text(metadata)
     monkeypatch.chdir(project)
     wanted = {
         (f"judges_env/{path.name}", *item)

@@ -170,7 +170,9 @@ def test_a_sibling_imported_by_its_bare_name_is_checked(tmp_path: Path) -> None:
             "import verifiers as vf\nfrom patching import apply\n\n\ndef fix(text: str) -> str:\n"
             "    return apply(text)\n\n\ndef load_environment():\n    return vf.ToolEnv(tools=[fix])\n"
         ),
-        "env/patching.py": "import subprocess\n\n\ndef apply(text):\n    return subprocess.run(['patch'], input=text)\n",
+        "env/patching.py": (
+            "import subprocess\n\n\ndef apply(text):\n    return subprocess.run(['patch'], input=text)\n"
+        ),
     })
     result = run_check([str(tmp_path / "env")], project_only(tmp_path / "env"), use_cache=False)
     assert [(f.path, f.code) for f in result.findings] == [("patching.py", "ASL106")]

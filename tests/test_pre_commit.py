@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from asynclint.config import tomllib  # tomli on Python 3.10
+from asynclint.config import toml_reader  # tomllib, or tomli on Python 3.10
 
 ROOT = Path(__file__).parent.parent
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
@@ -86,7 +86,7 @@ def test_the_readme_snippet_names_this_release_and_its_hooks():
     a tag (`git tag v<version>` on the release commit), and hooks .pre-commit-hooks.yaml defines."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     snippet = readme.split("## pre-commit", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    version = toml_reader().loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     rev = re.search(r"^\s*rev:\s*(\S+)", snippet, re.M).group(1)
     assert rev == f"v{version}"
     defined = set(re.findall(r"^- id: (\S+)", (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"), re.M))

@@ -33,6 +33,9 @@ from sys import intern
 from asynclint import __version__
 from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache
 
+if typing.TYPE_CHECKING:
+    from asynclint.files import Observed
+
 #: Bumped when the encoding itself changes (not needed when a record gains a field: the field
 #: lists are part of :func:`code_fingerprint`).
 SCHEMA = 1
@@ -315,7 +318,7 @@ def read_lines(file: Path) -> list[str]:
 
 #: What ``asynclint clean`` removes from a cache directory: only names asynclint writes there,
 #: so that ``--cache-dir`` pointing somewhere shared never loses anything else.
-_OURS = ("summaries-*", "results-*", "layout-*", ".tmp-*", f"*{TEMP_SUFFIX}")
+_OURS = ("summaries-*", "results-*", "layout-*", "walk-*", ".tmp-*", f"*{TEMP_SUFFIX}")
 _OURS_IN_LIBRARIES = ("*.json", "*.jsonl", "*.pickle", ".tmp-*", f"*{TEMP_SUFFIX}")
 
 
@@ -782,6 +785,69 @@ class LayoutCache:
             "tops": sorted(tops),
         }
         _write_keeping_newest(self.file, document, "layout-*.json", ResultCache.KEEP)
+
+
+class WalkCache:
+    """The last walk of a project from its root: the files it found and the configuration files
+    in effect, with what the outcome depends on (:class:`asynclint.files.Observed`). While every
+    directory listed has its status change time, every file asked about its size and modification
+    time (or is still absent), and every linked ``.py`` file still leads to a file or not, the
+    walk would find the same: a warm run on a large tree skips it (git's untracked cache). A
+    directory or file modified within the racy window of the walk's start is not trusted: such a
+    walk is not recorded, and the next run walks again."""
+
+    def __init__(self, directory: Path, root: Path, paths: Sequence[str]):
+        # What git reads its configuration and excludes from besides the files recorded.
+        environment = sorted((name, value) for name, value in os.environ.items()
+                             if name in ("HOME", "XDG_CONFIG_HOME") or name.startswith(("GIT_CONFIG", "GIT_DIR",
+                                                                                         "GIT_COMMON_DIR")))
+        key = encode([code_fingerprint("cache.py", "config.py", "files.py", "project.py"), root.as_posix(),
+                      sorted(shown_path(Path(p).resolve(), root) for p in paths), environment])
+        self.file = directory / f"walk-{_digest(key)[:24]}.json"
+
+    def lookup(self) -> tuple[list[Path], list[Path]] | None:
+        """(the configuration files in effect, in scope order; the files found), if the walk would
+        find the same; else ``None``."""
+        from asynclint.files import file_stamp
+
+        try:
+            document = json.loads("\n".join(read_lines(self.file)))
+            if type(document) is not dict or document.get("schema") != SCHEMA:
+                return None
+            for directory, changed in _decoder(tuple[tuple[str, int], ...], WalkCache)(document["directories"]):
+                if os.stat(directory).st_ctime_ns != changed:
+                    return None
+            for file, stamp in _decoder(tuple[tuple[str, tuple[int, int] | None], ...], WalkCache)(document["files"]):
+                if file_stamp(file) != stamp:
+                    return None
+            for link, leads_to_file in _decoder(tuple[tuple[str, bool], ...], WalkCache)(document["links"]):
+                if os.path.isfile(link) != leads_to_file:
+                    return None
+            configs = _decoder(tuple[str, ...], WalkCache)(document["configs"])
+            found = _decoder(tuple[str, ...], WalkCache)(document["found"])
+        except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
+            return None  # missing, damaged, another version's, or a directory gone: walk again
+        return [Path(config) for config in configs], [Path(file) for file in found]
+
+    def store(self, observed: Observed, started_ns: int, configs: Sequence[Path], found: Sequence[Path]) -> None:
+        """Record a walk that began at ``started_ns`` (unless something it saw is too recent to trust)."""
+        racy = started_ns - _RACY_NS
+        if any(changed >= racy for changed in observed.directories.values()) or any(
+            stamp is not None and stamp[1] >= racy for stamp in observed.files.values()
+        ):
+            return
+        listed = observed.directories
+        document = {
+            "schema": SCHEMA,
+            "directories": sorted([directory, changed] for directory, changed in listed.items()),
+            # A file absent from a listed directory would change the directory's time by appearing.
+            "files": sorted([file, stamp] for file, stamp in observed.files.items()
+                            if stamp is not None or os.path.dirname(file) not in listed),
+            "links": sorted([link, is_file] for link, is_file in observed.links.items()),
+            "configs": [str(config) for config in configs],
+            "found": [str(file) for file in found],
+        }
+        _write_keeping_newest(self.file, document, "walk-*.json", ResultCache.KEEP)
 
 
 def _write_keeping_newest(file: Path, document: object, pattern: str, keep: int) -> None:

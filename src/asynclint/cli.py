@@ -165,7 +165,8 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
                     _fail(f"{baseline_file}: {exc}")
         try:
             scoped, wanted = _scope(paths, whole_project)
-            project = _load_project(scoped, config_file)
+            project = _load_project(scoped, config_file, use_cache=not no_cache,
+                                    cache_directory=Path(cache_dir).resolve() if cache_dir else None)
             config = project.config.with_flags(
                 select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
                 # --follow-depth alone asks for deep mode too
@@ -345,13 +346,15 @@ def _load_config(paths, config_file) -> Config:
     return _load_project(paths, config_file).config
 
 
-def _load_project(paths, config_file):
-    """:func:`_load_config`, with the files its walk found (:class:`asynclint.project.Project`)."""
+def _load_project(paths, config_file, *, use_cache: bool = False, cache_directory: Path | None = None):
+    """:func:`_load_config`, with the files its walk found (:class:`asynclint.project.Project`);
+    with ``use_cache``, the walk is skipped while nothing it depends on changed."""
     from asynclint.project import load_project
 
     if config_file is not None and not Path(config_file).is_file():
         _fail(f"{config_file}: no such configuration file")
-    return load_project(paths, Path(config_file) if config_file is not None else None)
+    return load_project(paths, Path(config_file) if config_file is not None else None,
+                        use_cache=use_cache, cache_directory=cache_directory)
 
 
 @main.command("fix")

@@ -7,12 +7,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from asynclint.model import Severity
@@ -194,6 +189,16 @@ def is_file_here(path: Path) -> bool:
         return False
 
 
+def toml_reader() -> ModuleType:
+    """``tomllib`` (``tomli`` before 3.11), imported when a file is read: a warm run that skips
+    the walk of a project without configuration files reads none."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    return tomllib
+
+
 def config_in(directory: Path) -> Path | None:
     """The configuration file of ``directory`` itself, if it has one."""
     candidate = directory / CONFIG_FILES[0]
@@ -201,6 +206,7 @@ def config_in(directory: Path) -> Path | None:
         return candidate
     candidate = directory / CONFIG_FILES[1]
     if is_file_here(candidate):
+        tomllib = toml_reader()
         try:
             tool = tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {})
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
@@ -225,6 +231,7 @@ def _where(file: Path) -> str:
 
 
 def _read_table(file: Path) -> dict:
+    tomllib = toml_reader()
     try:
         document = tomllib.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -247,9 +254,11 @@ def _read_table(file: Path) -> dict:
     return table
 
 
-def _settings(file: Path, extending: tuple[Path, ...] = ()) -> dict:
+def _settings(file: Path, extending: tuple[Path, ...] = (), read: list[Path] | None = None) -> dict:
     """``file``'s settings over those of the file it ``extend``s (recursively): key by key, the
-    extending file's win, as in ruff."""
+    extending file's win, as in ruff. ``read`` gets every file read or asked for."""
+    if read is not None:
+        read.append(file)
     table = dict(_read_table(file))
     if "extend" not in table:
         return table
@@ -260,16 +269,18 @@ def _settings(file: Path, extending: tuple[Path, ...] = ()) -> dict:
     if target in (file.resolve(), *extending):
         raise ConfigError(f"{_where(file)} extend: {base!r} extends itself through a cycle")
     if not target.is_file():
+        if read is not None:
+            read.append(target)
         raise ConfigError(f"{_where(file)} extend: {base!r}: no such configuration file")
-    return {**_settings(target, (*extending, file.resolve())), **table}
+    return {**_settings(target, (*extending, file.resolve()), read), **table}
 
 
-def load(config_file: Path | None, default_root: Path) -> Config:
+def load(config_file: Path | None, default_root: Path, read: list[Path] | None = None) -> Config:
     """The settings of one configuration file (with what it extends); patterns are relative to
-    its directory."""
+    its directory. ``read`` gets the files read (this one and those it extends)."""
     if config_file is None:
         return Config(root=default_root.resolve())
-    table = _settings(config_file)
+    table = _settings(config_file, read=read)
     try:
         return _from_table(table, config_file)
     except ConfigError as exc:

@@ -6,15 +6,18 @@ import functools
 import io
 import os
 import re
+import stat
 import sys
 import tokenize
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from asynclint.config import Config, ConfigError, is_file_here
+
+if TYPE_CHECKING:  # imported where patterns are made: a warm run that skips the walk matches none
+    import pathspec
 
 
 class PathError(Exception):
@@ -43,6 +46,8 @@ class _Patterns:
     does, so all are tried as one regular expression instead of one after another."""
 
     def __init__(self, lines: Iterable[str]):
+        import pathspec
+
         self.spec = pathspec.GitIgnoreSpec.from_lines(list(lines))
         self.combined: re.Pattern[str] | None = None
         active = [pattern for pattern in self.spec.patterns if pattern.include is not None]
@@ -76,6 +81,8 @@ def _spec(patterns: Iterable[str]) -> _Patterns:
 
 
 def _valid(pattern: str) -> bool:
+    import pathspec
+
     try:
         pathspec.GitIgnoreSpec.from_lines([pattern])
     except ValueError:
@@ -95,9 +102,48 @@ def display_path(path: Path, root: Path) -> str:
 Resolver = Callable[[Path], Config]
 
 
-def discover(paths: Iterable[str], config: Config, resolver: Resolver | None = None) -> list[Path]:
+def file_stamp(path: str | Path) -> tuple[int, int] | None:
+    """(size, modification time) of a regular file, ``None`` when there is none at ``path``."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (status.st_size, status.st_mtime_ns) if stat.S_ISREG(status.st_mode) else None
+
+
+class Observed:
+    """What a walk's outcome depends on, noted as it is found: the directories it listed, each
+    with its status change time (which changes when an entry is added, removed or renamed, or
+    the directory's permissions change; not when a file inside is edited); the files it read or
+    asked about -- configuration files, ``.gitignore`` files, git's excludes and configuration --
+    each with its :func:`file_stamp` (``None``: none there); and the ``.py`` entries that are
+    symbolic links, with whether each led to a file (a link's target can come and go without its
+    directory changing). While all of it is the same, the walk would find the same files
+    (:class:`asynclint.cache.WalkCache`)."""
+
+    def __init__(self) -> None:
+        self.directories: dict[str, int] = {}
+        self.files: dict[str, tuple[int, int] | None] = {}
+        self.links: dict[str, bool] = {}
+
+    def listed(self, directory: str) -> None:
+        """Noted before the directory is read: an entry added meanwhile changes it again, later."""
+        try:
+            self.directories[directory] = os.stat(directory).st_ctime_ns
+        except OSError:
+            self.directories[directory] = -1  # unreadable: a directory there later differs
+
+    def read(self, file: str | Path) -> None:
+        if str(file) not in self.files:
+            self.files[str(file)] = file_stamp(file)
+
+
+def discover(
+    paths: Iterable[str], config: Config, resolver: Resolver | None = None, observed: Observed | None = None
+) -> list[Path]:
     """Python files under ``paths``, sorted, without duplicates. Each directory's entries are
-    excluded by the configuration in effect there (``resolver``, default ``config.for_path``)."""
+    excluded by the configuration in effect there (``resolver``, default ``config.for_path``).
+    ``observed`` is told what the outcome depends on (see :class:`Observed`)."""
     resolver = resolver or config.for_path
     specs: dict[int, _Patterns] = {}
 
@@ -118,7 +164,7 @@ def discover(paths: Iterable[str], config: Config, resolver: Resolver | None = N
                                 "python shebang; a directory is searched for .py files)")
             found[path.resolve()] = None  # named explicitly: checked whatever the excludes say
             continue
-        for file in _walk(path.resolve(), config.root, settings):
+        for file in _walk(path.resolve(), config.root, settings, observed):
             found[file] = None
     return sorted(found)
 
@@ -179,18 +225,23 @@ def _is_excluded(path: Path | str, is_dir: bool, config: Config, excluded: _Patt
     return relative is not None and excluded.match_file(relative + ("/" if is_dir else ""))
 
 
-def _walk(top: Path, root: Path, settings: Callable[[Path], tuple[Config, _Patterns]]) -> Iterator[Path]:
+def _walk(
+    top: Path, root: Path, settings: Callable[[Path], tuple[Config, _Patterns]], observed: Observed | None
+) -> Iterator[Path]:
     ignores: list[tuple[Path, _Patterns]] = []
     if settings(top)[0].respect_gitignore:
         if top == root or root in top.parents:
             ignores.extend((root, spec) for spec in repository_excludes(root))
+            if observed is not None:
+                for source in repository_sources(root):
+                    observed.read(source)
         # .gitignore files between the project root and ``top`` apply too, as they do in git.
         above = [p for p in top.parents if p == root or root in p.parents]
         for parent in reversed([top, *above]):
-            spec = _gitignore(parent)
+            spec = _gitignore(parent, observed)
             if spec is not None:
                 ignores.append((parent, spec))
-    yield from _walk_dir(top, settings, ignores)
+    yield from _walk_dir(top, settings, ignores, observed)
 
 
 @functools.cache
@@ -198,6 +249,18 @@ def repository_excludes(root: Path) -> tuple[_Patterns, ...]:
     """What git ignores besides the ``.gitignore`` files, when ``root`` is a git work tree: the
     repository's ``info/exclude`` and the user's global excludes file (``core.excludesFile``,
     else ``$XDG_CONFIG_HOME/git/ignore``); both match from the work tree's top."""
+    specs = []
+    for file in _excludes_files(root):
+        try:
+            specs.append(_lenient(file.read_text(encoding="utf-8", errors="replace").splitlines()))
+        except OSError:
+            continue  # none there: nothing excluded by it
+    return tuple(specs)
+
+
+@functools.cache
+def _excludes_files(root: Path) -> tuple[Path, ...]:
+    """The files :func:`repository_excludes` reads (whether or not they exist)."""
     if not (root / ".git").exists():
         return ()
     info = _git(root, "rev-parse", "--git-path", "info/exclude")
@@ -206,19 +269,39 @@ def repository_excludes(root: Path) -> tuple[_Patterns, ...]:
     if configured:
         files.append(Path(configured).expanduser())
     else:
-        config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        files.append(Path(config_home) / "git" / "ignore")
-    specs = []
-    for file in files:
-        try:
-            specs.append(_lenient(file.read_text(encoding="utf-8", errors="replace").splitlines()))
-        except OSError:
-            continue  # none there: nothing excluded by it
-    return tuple(specs)
+        files.append(_config_home() / "git" / "ignore")
+    return tuple(files)
+
+
+def _config_home() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config"))
+
+
+def repository_sources(root: Path) -> tuple[Path, ...]:
+    """Every file what git excludes in ``root`` depends on: ``.git`` itself (a file in a linked
+    work tree), the excludes files, and each configuration file that could name another
+    excludes file -- the standard places, and every file git reads settings from now (includes
+    too). Asked when a walk is recorded, not when a record is checked."""
+    files = [root / ".git"]
+    if (root / ".git").exists():
+        files.extend(_excludes_files(root))
+        common = _git(root, "rev-parse", "--git-common-dir")
+        git_dir = _git(root, "rev-parse", "--git-dir")
+        if common:
+            files.append(root / common / "config")  # relative to the work tree, or absolute
+        if git_dir:
+            files.append(root / git_dir / "config.worktree")
+        files.extend([Path("/etc/gitconfig"), Path(os.path.expanduser("~/.gitconfig")),
+                      _config_home() / "git" / "config"])
+        for line in _git(root, "config", "--list", "--show-origin", "--name-only").splitlines():
+            origin, _, _ = line.partition("\t")
+            if origin.startswith("file:"):
+                files.append(root / origin[len("file:"):])
+    return tuple(dict.fromkeys(files))
 
 
 def _git(root: Path, *args: str) -> str:
-    """One line of git's answer in ``root``; ``""`` without git or an answer."""
+    """git's answer in ``root``, stripped; ``""`` without git or an answer."""
     import subprocess  # here: a tree outside git (and a warm run's import time) does without it
 
     try:
@@ -228,8 +311,10 @@ def _git(root: Path, *args: str) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _gitignore(directory: Path) -> _Patterns | None:
+def _gitignore(directory: Path, observed: Observed | None = None) -> _Patterns | None:
     file = directory / ".gitignore"
+    if observed is not None:
+        observed.read(file)
     if not is_file_here(file):
         return None
     try:
@@ -256,13 +341,18 @@ def _git_ignored(path: Path | str, is_dir: bool, ignores: list[tuple[Path, _Patt
 
 
 def _walk_dir(
-    directory: Path, settings: Callable[[Path], tuple[Config, _Patterns]], ignores: list[tuple[Path, _Patterns]]
+    directory: Path,
+    settings: Callable[[Path], tuple[Config, _Patterns]],
+    ignores: list[tuple[Path, _Patterns]],
+    observed: Observed | None,
 ) -> Iterator[Path]:
     config, excluded = settings(directory)
     if config.respect_gitignore and directory != Path(directory.anchor):
-        spec = _gitignore(directory)
+        spec = _gitignore(directory, observed)
         if spec is not None and all(base != directory for base, _ in ignores):
             ignores = [*ignores, (directory, spec)]
+    if observed is not None:
+        observed.listed(str(directory))
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
@@ -277,8 +367,11 @@ def _walk_dir(
             continue
         path = Path(entry.path)
         if is_dir:
-            yield from _walk_dir(path, settings, ignores)
-        elif entry.name.endswith(".py") and entry.is_file():
+            yield from _walk_dir(path, settings, ignores, observed)
+            continue
+        if observed is not None and entry.is_symlink():
+            observed.links[entry.path] = entry.is_file()
+        if entry.is_file():
             yield path
 
 

@@ -15,11 +15,6 @@ from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 #: Never followed: the catalogue already knows what in the standard library blocks, and
 #: asyncio's internals would only add noise.
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
@@ -107,10 +102,24 @@ class Installed:
 
     def locate(self, dotted: str) -> LibraryFile | None:
         """The module holding the longest importable prefix of ``dotted``
-        (``slowlib.Client.query`` -> ``slowlib``)."""
+        (``slowlib.Client.query`` -> ``slowlib``). Only a package has submodules, so the prefixes
+        tried end at the first that is not one: a long attribute chain costs the depth of its
+        packages. (Each prefix joined anew, from the longest down, made names of a thousand
+        parts -- call chains in the standard library's tests -- most of a recheck's time.)"""
         parts = dotted.split(".")
-        for end in range(len(parts), 0, -1):
-            found = self.find(".".join(parts[:end]))
+        if not parts[0].isidentifier() or parts[0] in self._skip:
+            return None
+        importable: list[str] = []
+        for part in parts:
+            module = f"{importable[-1]}.{part}" if importable else part
+            spec = self._spec(module)
+            if spec is None:
+                break
+            importable.append(module)
+            if not spec.submodule_search_locations:
+                break
+        for module in reversed(importable):
+            found = self.find(module)
             if found is not None:
                 return found
         return None
@@ -240,11 +249,16 @@ def project_versions(
     ``[project] dependencies``, else the installed one (``installed``, deep mode's search path),
     else none. A pin wins: it is what the project runs with wherever it is checked. An
     unreadable pyproject.toml pins nothing (the configuration loader reports it)."""
+    from asynclint.config import toml_reader
+
     declared: dict[str, str] = {}
-    try:
-        document = tomllib.loads(pyproject.read_text(encoding="utf-8")) if pyproject is not None else {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        document = {}
+    document: dict = {}
+    if pyproject is not None:
+        tomllib = toml_reader()
+        try:
+            document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            document = {}
     project = document.get("project")
     dependencies = project.get("dependencies") if isinstance(project, dict) else None
     if isinstance(dependencies, list):

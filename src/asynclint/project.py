@@ -23,13 +23,14 @@ other paths a run names.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from asynclint.config import Config, ConfigError, Scope, config_in, load
-from asynclint.files import discover, display_path
+from asynclint.config import CONFIG_FILES, Config, ConfigError, Scope, config_in, load
+from asynclint.files import Observed, discover, display_path
 from asynclint.model import Finding
 
 
@@ -53,15 +54,20 @@ def project_root(paths: Sequence[Path], cwd: Path) -> Path:
 
 
 class _Nearest:
-    """The configuration in effect in a directory, loaded once per file and per directory."""
+    """The configuration in effect in a directory, loaded once per file and per directory;
+    ``observed`` is told every configuration file asked about or read."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, observed: Observed | None = None):
         self.default = Config(root=root)
         self.loaded: dict[Path, Config] = {}
         self.by_directory: dict[Path, Config] = {}
+        self.observed = observed
 
     def __call__(self, directory: Path) -> Config:
         if directory not in self.by_directory:
+            if self.observed is not None:
+                for name in CONFIG_FILES:
+                    self.observed.read(directory / name)
             file = config_in(directory)
             if file is not None:
                 self.by_directory[directory] = self.load(file)
@@ -73,7 +79,13 @@ class _Nearest:
 
     def load(self, file: Path) -> Config:
         if file not in self.loaded:
-            self.loaded[file] = load(file, file.parent)
+            read: list[Path] = []
+            try:
+                self.loaded[file] = load(file, file.parent, read)
+            finally:
+                if self.observed is not None:
+                    for each in read:
+                        self.observed.read(each)
         return self.loaded[file]
 
 
@@ -92,14 +104,40 @@ def configure(paths: Sequence[str], explicit: Path | None = None, cwd: Path | No
     return load_project(paths, explicit, cwd).config
 
 
-def load_project(paths: Sequence[str], explicit: Path | None = None, cwd: Path | None = None) -> Project:
-    """:func:`configure`, with the files its walk of the project found (see :class:`Project`)."""
+def load_project(
+    paths: Sequence[str],
+    explicit: Path | None = None,
+    cwd: Path | None = None,
+    *,
+    use_cache: bool = False,
+    cache_directory: Path | None = None,
+) -> Project:
+    """:func:`configure`, with the files its walk of the project found (see :class:`Project`).
+    With ``use_cache``, a walk of the root alone is recorded in the cache (``cache_directory``,
+    default: the project's), and skipped while what it depends on is unchanged
+    (:class:`asynclint.cache.WalkCache`)."""
     cwd = cwd or Path.cwd()
     root = project_root([Path(p) for p in paths], cwd)
     if explicit is not None:
         only = load(explicit, root)
         return Project(replace(only, root=root, scopes=(Scope(Path(root.anchor), only),)), None)
-    nearest = _Nearest(root)
+    # The filesystem's root is never a project to read whole: it is only what unrelated paths
+    # share (``/tmp/a.py`` and ``/work/b.py``, or files named from ``/`` in a container).
+    whole = root != Path(root.anchor)
+    others = [p for p in paths if Path(p).resolve() != root or not whole]
+    walks = None
+    if use_cache and whole and not others:
+        from asynclint.cache import WalkCache, cache_dir
+
+        walks = WalkCache(cache_directory or cache_dir(root), root, paths)
+        recorded = walks.lookup()
+        if recorded is not None:
+            nearest = _Nearest(root)
+            configs, files = recorded
+            return Project(_merged(root, tuple(Scope(c.root, c) for c in map(nearest.load, configs))), files)
+    observed = Observed() if walks is not None else None
+    started = time.time_ns()
+    nearest = _Nearest(root, observed)
     walked: list[Config] = []  # what excluded what matters as much as what applies to a file
 
     def resolver(directory: Path) -> Config:
@@ -109,13 +147,11 @@ def load_project(paths: Sequence[str], explicit: Path | None = None, cwd: Path |
     # The whole project's configurations, whichever paths are checked: the knowledge, and so the
     # findings of a file, must not depend on which other files a run names.
     # A path that is the root itself is walked once (a warm run's largest cost on a big tree).
-    # The filesystem's root is never a project to read whole: it is only what unrelated paths
-    # share (``/tmp/a.py`` and ``/work/b.py``, or files named from ``/`` in a container).
-    whole = root != Path(root.anchor)
-    others = [p for p in paths if Path(p).resolve() != root or not whole]
-    files = discover([str(root), *others] if whole else others, Config(root=root), resolver)
+    files = discover([str(root), *others] if whole else others, Config(root=root), resolver, observed)
     in_effect = sorted({id(c): c for c in (*walked, *(nearest(f.parent) for f in files))}.values(), key=_order)
     scopes = tuple(Scope(c.root, c) for c in in_effect if c is not nearest.default)
+    if walks is not None and observed is not None:
+        walks.store(observed, started, [s.config.source for s in scopes if s.config.source is not None], files)
     # Each directory was walked with its nearest configuration, the one the merged configuration's
     # ``for_path`` gives it: the walk is the one ``discover(paths, config)`` would make.
     return Project(_merged(root, scopes), files if len(others) < len(paths) else None)

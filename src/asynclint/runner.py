@@ -434,7 +434,10 @@ def run_check(
         # OFFLOADED_HOOKS).
         # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
         # repository of them), up to the project's root; part of the result cache's key.
-        checked = Path(os.path.commonpath([str(file) for file in files])) if files else config.root
+        # The paths shared by all the files are those the first and the last in text order share
+        # (every path between two that begin with "d/" begins with it): two paths split, not all.
+        as_text = [str(file) for file in files]
+        checked = Path(os.path.commonpath([min(as_text), max(as_text)])) if files else config.root
         pyproject = nearest_pyproject(checked if checked.is_dir() else checked.parent, config.root)
         config = replace(config, framework_versions=project_versions(pyproject, VERSIONED_DISTRIBUTIONS, installed))
     # Deep mode's result also depends on what is installed: its key says so (a package

@@ -111,7 +111,7 @@ class Statements:
         call (an attribute, a module-level name): the block runs on the first call only."""
         if self.frame.kind != "function":
             return False
-        guarded = guard_target(test, ready=False)
+        guarded = _holder(guard_target(test, ready=False))
         if guarded is None or not self._fixed_key(test):
             return False
         if guarded == "<exists>":
@@ -121,7 +121,7 @@ class Statements:
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
             return False
-        guarded = guard_target(stmt.test, ready=True)
+        guarded = _holder(guard_target(stmt.test, ready=True))
         if guarded == "<exists>":
             return True  # ``if path.exists(): return path`` -- the rest makes the file, once
         if waits_until(stmt.test, rest):
@@ -548,3 +548,12 @@ class Statements:
         if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in VAGUE_ANNOTATIONS:
             return value
         return None
+
+
+def _holder(guarded: ast.expr | str | None) -> ast.expr | str | None:
+    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
+    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
+    ``self``'s attribute."""
+    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
+        return guarded.value
+    return guarded

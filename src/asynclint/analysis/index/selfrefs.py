@@ -126,8 +126,10 @@ class SelfReferences:
             else:
                 api = self.catalogue.match(target, site.method) if target or site.method else None
                 if api is None and target and self._holds_instance(cls, path):
-                    # ``self.classifier(text)`` calls the instance stored there: its ``__call__``.
-                    called = self.catalogue.match(f"{target}.__call__", "__call__")
+                    # ``self.classifier(text)`` calls the instance stored there: its ``__call__``,
+                    # when an entry names it exactly (a bound method kept on ``self``, such as
+                    # tenacity's ``AsyncRetrying(...).wraps``, is an instance here too).
+                    called = self.catalogue.apis.get(f"{target}.__call__")
                     target, api = (f"{target}.__call__", called) if called is not None else (target, None)
             if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
                 api = None

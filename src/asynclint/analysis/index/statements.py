@@ -196,6 +196,8 @@ class Statements:
             elements = self._unpacked(node.value)
             for target in node.targets:
                 self.visit_target(target)
+                if _none_over_instance(target, node.value, self.frame.bindings):
+                    continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
                 if isinstance(target, ast.Name) and filled_dict(node.value):
@@ -557,3 +559,12 @@ def _holder(guarded: ast.expr | str | None) -> ast.expr | str | None:
     if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
         return guarded.value
     return guarded
+
+
+def _none_over_instance(target: ast.expr, value: ast.expr, bindings: dict) -> bool:
+    """``target = None`` where ``target`` names an instance already: an optional value, and
+    whatever is called on it is called on that instance."""
+    return (
+        isinstance(target, ast.Name) and isinstance(value, ast.Constant) and value.value is None
+        and isinstance(bindings.get(target.id), Inst)
+    )

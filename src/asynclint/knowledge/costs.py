@@ -76,6 +76,16 @@ COST_CLASSES: dict[str, CostClass] = {
                                                "in-memory database, a few short `eval`s): tens of µs to a "
                                                "millisecond",
                   what="runs a short step of CPU work while holding the GIL"),
+        # Local ML models (knowledge/packs/local_models.py): torch, TensorFlow and ONNX Runtime
+        # release the GIL while they compute, so a worker thread frees the loop for both.
+        CostClass("model-load", C, REPETITIONS, "loads a model, tokenizer or pipeline: reads its weights from disk "
+                                                "(hundreds of MB to GBs; downloaded the first time) and, unless "
+                                                "offline, asks the Hub for the latest revision: seconds",
+                  what="loads a model (weights from disk or the Hub)"),
+        CostClass("model-inference", H, REPETITIONS, "a neural network's forward pass on CPU or GPU: tens of "
+                                                     "milliseconds to seconds (the framework releases the GIL, so "
+                                                     "a worker thread frees the loop)",
+                  what="runs a model's inference"),
         CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
                                                    "milliseconds, growing with the rollout"),
         CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "

@@ -15,7 +15,12 @@ class CpuHeavyCall(BlockingCallRule):
     does. `PIL.Image.open` only reads a header (low); decoding, converting and resizing do the
     work (medium). Regular expressions are not reported: one over a whole transcript takes microseconds
     (`re.findall` on 10 KB: 7 µs), far less than the process-pool hop that would move it
-    (175 µs), so rewriting it would make the code slower.
+    (175 µs), so rewriting it would make the code slower. Local ML models are reported here too
+    (the `local_models` knowledge pack): loading one (`from_pretrained`, `transformers.pipeline`,
+    `SentenceTransformer(...)`, `spacy.load`, `bert_score.score`, which loads its model on every
+    call) is critical, low behind a lazy `is None` guard and not reported at start-up; running one
+    (a pipeline, `generate`, `encode`, BLEURT) is high, raised where it repeats. torch and
+    TensorFlow release the GIL, so for models a worker thread is the fix.
 
     **Example**
     ```python

@@ -260,8 +260,10 @@ class Recording:
 
     def _data_receiver(self, node: ast.Call) -> ast.expr | None:
         """The object a method is called on, unless it is a module or class (``json.dumps``,
-        ``Model.model_validate``): those say nothing about the payload."""
-        if not isinstance(node.func, ast.Attribute) or isinstance(self.infer(node.func.value), Sym):
+        ``Model.model_validate``): those say nothing about the payload; or unless the method is
+        handed a positional argument: then that is what it works on (``scorer.score(text)``,
+        ``tokenizer.encode(text)``), the receiver is the tool."""
+        if not isinstance(node.func, ast.Attribute) or node.args or isinstance(self.infer(node.func.value), Sym):
             return None
         return node.func.value
 

@@ -56,6 +56,17 @@ class SelfReferences:
                 return None, True
         return None, False
 
+    def _holds_instance(self, cls: str, path: tuple[str, ...]) -> bool:
+        """``self.<attr>`` (one attribute, no call in the path) holds an instance built by a call,
+        as the nearest class of this module's chain that sets it stores it."""
+        if len(path) != 1 or path[0].endswith("()"):
+            return False
+        for owner in self._class_chain(cls):
+            value = self.class_attrs.get(owner, {}).get(path[0])
+            if value is not None:
+                return isinstance(value, Inst)
+        return False
+
     def _attribute_built(self, cls: str, path: tuple[str, ...]) -> tuple[int, int] | None:
         """Where the one call that built ``self.<attr>`` is, when the nearest class of this
         module's chain that sets the attribute sets it from one call."""
@@ -114,6 +125,12 @@ class SelfReferences:
                 api = self.catalogue.match_read(target)
             else:
                 api = self.catalogue.match(target, site.method) if target or site.method else None
+                if api is None and target and self._holds_instance(cls, path):
+                    # ``self.classifier(text)`` calls the instance stored there: its ``__call__``,
+                    # when an entry names it exactly (a bound method kept on ``self``, such as
+                    # tenacity's ``AsyncRetrying(...).wraps``, is an instance here too).
+                    called = self.catalogue.apis.get(f"{target}.__call__")
+                    target, api = (f"{target}.__call__", called) if called is not None else (target, None)
             if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
                 api = None
             self.calls[position] = replace(

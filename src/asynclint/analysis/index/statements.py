@@ -140,7 +140,7 @@ class Statements:
         call (an attribute, a module-level name): the block runs on the first call only."""
         if self.frame.kind != "function":
             return False
-        guarded = guard_target(test, ready=False)
+        guarded = _holder(guard_target(test, ready=False))
         if guarded is None or not self._fixed_key(test):
             return False
         if guarded == "<exists>":
@@ -150,7 +150,7 @@ class Statements:
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
             return False
-        guarded = guard_target(stmt.test, ready=True)
+        guarded = _holder(guard_target(stmt.test, ready=True))
         if guarded == "<exists>":
             return True  # ``if path.exists(): return path`` -- the rest makes the file, once
         if waits_until(stmt.test, rest):
@@ -227,6 +227,8 @@ class Statements:
             elements = self._unpacked(node.value)
             for target in node.targets:
                 self.visit_target(target)
+                if _none_over_instance(target, node.value, self.frame.bindings):
+                    continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
                 self._bind_payload(target, node.value, held, node.lineno, before)
@@ -613,3 +615,20 @@ class Statements:
             return value
         return None
 
+
+def _holder(guarded: ast.expr | str | None) -> ast.expr | str | None:
+    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
+    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
+    ``self``'s attribute."""
+    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
+        return guarded.value
+    return guarded
+
+
+def _none_over_instance(target: ast.expr, value: ast.expr, bindings: dict) -> bool:
+    """``target = None`` where ``target`` names an instance already: an optional value, and
+    whatever is called on it is called on that instance."""
+    return (
+        isinstance(target, ast.Name) and isinstance(value, ast.Constant) and value.value is None
+        and isinstance(bindings.get(target.id), Inst)
+    )

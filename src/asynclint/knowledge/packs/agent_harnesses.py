@@ -127,10 +127,11 @@ APIS: tuple[BlockingApi, ...] = (
           "MCPManager(...))"),
     entry("mcpuniverse.mcp.manager.MCPManager", "fs", "disk-content", "to-thread", frozenset(),
           f"{_MCPUNIVERSE} mcpuniverse/mcp/manager.py (MCPManager.__init__ -> load_configs: reads server_list.json)"),
-    # transformers' pipeline runs torch, which releases the GIL: a worker thread really frees the loop.
-    entry("agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect", "cpu", "cpu-heavy", "to-thread",
-          frozenset(), f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py (self.pipeline(tool_output): "
-          "transformers text-classification)"),
+    # transformers' pipeline runs torch, which releases the GIL: a worker thread really frees the loop
+    # (graded as the local_models pack grades a pipeline's call).
+    entry("agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect", "cpu", "model-inference",
+          "to-thread", frozenset(), f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py "
+          "(self.pipeline(tool_output): transformers text-classification)"),
 )
 
 RETURNS: dict[str, str] = {

@@ -6,7 +6,8 @@ values defined in other modules; ``side_envs``: two environments side by side, e
 own ``utils.py``; ``flat_env``: a package whose modules import their siblings by bare names;
 ``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
 the environment names or never names; ``followed_env``: offenders reached through helpers whose
-returns differ, dispatch tables, abstract methods and ``self.tools``), or a generic asyncio
+returns differ, dispatch tables, abstract methods, receivers declared a base class or read from a
+TypedDict's field, and ``self.tools``), or a generic asyncio
 service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
@@ -356,6 +357,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "followed"): ("reward function", "group"),
     ("followed_env/followed_env/env.py", "SandboxToolEnv.run_code"): ("tool", "tool call"),
+    ("followed_env/followed_env/env.py", "SandboxEnv.env_response"): ("env_response", "per turn"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
     ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),

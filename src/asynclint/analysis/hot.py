@@ -269,8 +269,9 @@ class HotSet:
         """What a call runs: the function its target names, and when it is called through
         ``self``, the overrides of that method in the project's subclasses of the caller's class."""
         if site.dispatch:
-            return list(dict.fromkeys(key for item in site.dispatch for key in self.functions_denoted(item)))
-        keys = self.functions_for(self.call_target(site, caller))
+            return list(dict.fromkeys(key for item in site.dispatch for key in self.dispatched(item)))
+        target = self.call_target(site, caller)
+        keys = self.functions_for(target)
         if not keys:
             return keys
         method = self.function(keys[0])
@@ -279,11 +280,15 @@ class HotSet:
         through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
         # An abstract method's body never runs: on any receiver, one of the overrides does.
         abstract = not ABSTRACT_METHODS.isdisjoint(method.decorators)
-        if not through_self and not abstract:
+        # A receiver declared a class (``env: BaseEnv``, ``cast(BaseEnv, x)``, a TypedDict's field)
+        # may be an instance of any subclass: the method or an override of it in the project's
+        # subclasses of that class runs. One built here (``BaseEnv()``) is exactly that class.
+        declared = self._declared_class(site, target) if not through_self else None
+        if not through_self and not abstract and declared is None:
             return keys
         owner = f"{self.summaries[keys[0][0]].module}.{method.class_qualname}"
         function = self.function(caller)
-        receiver = owner
+        receiver = declared if declared is not None and owner in self.ancestors(declared) else owner
         if through_self and function.class_qualname is not None:
             own = f"{self.summaries[caller[0]].module}.{function.class_qualname}"
             if owner in self.ancestors(own):
@@ -292,6 +297,29 @@ class HotSet:
                 receiver = own  # ``self`` is an instance of the caller's class or a subclass of it
         overrides = self.overrides(receiver, method.name)
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
+
+    def _declared_class(self, site: CallSite, target: str | None) -> str | None:
+        """The project class a method call's receiver is declared to be an instance of (an
+        annotation or ``cast``, which the index marks with the ``param`` origin), else None."""
+        if site.origin != "param" or not target or not site.method or not target.endswith(f".{site.method}"):
+            return None
+        receiver = self.resolve(target[: -len(site.method) - 1])
+        cls = receiver.removesuffix("()")
+        return cls if receiver.endswith("()") and cls in self.classes else None
+
+    def dispatched(self, item: str) -> list[FuncKey]:
+        """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):
+        the callable it names, or, for a method of an instance a table built
+        (``pkg.registry.CHECKERS().check``, ``CHECKERS`` defined in another module), that method
+        of each class the table holds."""
+        keys = self.functions_denoted(item)
+        table, built, path = item.partition("().")
+        if keys or not built:
+            return keys
+        found: list[FuncKey] = []
+        for entry in self.callables.get(self.resolve(table), ()):
+            found.extend(key for key in self.functions_for(f"{entry}().{path}") if key not in found)
+        return found
 
     def _entered(self) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
         """From the project's own code: (coroutines started as tasks -> their root hook, every

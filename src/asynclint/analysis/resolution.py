@@ -9,10 +9,13 @@ from collections.abc import Sequence
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
 from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
 from asynclint.knowledge.frameworks import HookClass, framework_class
 from asynclint.knowledge.functions import PROPERTIES
+
+#: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.
+TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 
 
 class Resolution:
@@ -121,6 +124,11 @@ class Resolution:
             cls = owner.removesuffix("()")
             member = self._member(cls, attr, 0, True) if owner.endswith("()") and cls in self.classes else None
             return member if member is not None else self._attribute(owner, attr.removesuffix(ITEM_SUFFIX))
+        if attr.endswith(FIELD_SUFFIX):  # ``parts["sandbox"]`` on a declared ``Parts``
+            cls = owner.removesuffix("()")
+            typed_dict = owner.endswith("()") and cls in self.classes and not TYPED_DICTS.isdisjoint(self.ancestors(cls))
+            member = self._member(cls, attr.removesuffix(FIELD_SUFFIX), 0, True) if typed_dict else None
+            return member if member is not None else owner
         name = f"{owner}.{attr}" if owner else attr
         if owner.partition(".")[0] not in self._roots_of_modules:
             return RETURNS.get(name, name) if owner else name  # not the project's: as written

@@ -39,6 +39,8 @@ DISPLAYS: dict[type, str] = {
 }
 #: ``type[T]``: the annotated value is a class, not an instance.
 CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
+#: ``cast(T, value)``: the value is declared a ``T``.
+CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 NEWLINE = re.compile(r"\r\n|\r|\n")

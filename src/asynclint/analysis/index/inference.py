@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from asynclint.analysis.index.argfacts import state_get, state_key
 from asynclint.analysis.index.helpers import (
+    CASTS,
     CLASS_ANNOTATIONS,
     COPYING_BUILTINS,
     THREAD_RESULTS,
@@ -18,10 +19,26 @@ from asynclint.analysis.index.helpers import (
     may_be_project,
     runs_in_thread,
 )
-from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value, extend
+from asynclint.analysis.index.values import (
+    FIELD_SUFFIX,
+    ITEM_SUFFIX,
+    STATE,
+    SUPER,
+    Inst,
+    Refs,
+    SelfRef,
+    Sym,
+    Value,
+    extend,
+)
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
+
+
+def bound_method(value: SelfRef) -> bool:
+    """``self.click`` (or ``self.pages.click``): a method read, not called, not through ``super()``."""
+    return bool(value.path) and value.cls != STATE and SUPER not in value.path and not value.path[-1].endswith("()")
 
 
 class Inference:
@@ -41,6 +58,9 @@ class Inference:
                 return kept if kept is not None else Inst(extend(base.name, (node.attr,)), base.origin, base.handed)
             if isinstance(base, SelfRef):
                 return SelfRef(base.cls, (*base.path, node.attr))
+            if isinstance(base, Refs) and all(isinstance(item, Inst) for item in base.items):
+                # ``BACKENDS[name]().run``: that method of whichever class the table gave.
+                return Refs(tuple(Inst(extend(item.name, (node.attr,)), item.origin) for item in base.items))
             return None
         if isinstance(node, ast.Call):
             key = state_get(node)
@@ -51,6 +71,12 @@ class Inference:
                 if isinstance(table, Refs):
                     return table  # ``BACKENDS.get(name)``: any one of the table's callables
             func = self.infer(node.func)
+            if isinstance(func, Sym) and func.name in CASTS and node.args:
+                return self.annotation_type(node.args[0])  # declared, as an annotation declares it
+            if isinstance(func, Refs) and func.items and all(isinstance(item, Sym) for item in func.items):
+                # ``BACKENDS[name](...)``: an instance of any one of the table's classes (a table
+                # imported from another module stands for its items; the graph expands it).
+                return Refs(tuple(Inst(f"{item.name}()", "expr") for item in func.items))
             if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(node):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
@@ -81,6 +107,9 @@ class Inference:
         if isinstance(node, ast.Await):
             return self.infer(node.value)  # what a coroutine function returns, as its summary says
         if isinstance(node, ast.Subscript):
+            field = self._typed_dict_field(node)
+            if field is not None:
+                return field
             key = state_key(node)
             if key is not None:
                 return SelfRef(STATE, (key,))
@@ -109,8 +138,11 @@ class Inference:
         if isinstance(node, ast.Dict) and node.values:
             # A dispatch table of named functions or classes (``{"lean": LeanBackend, ...}``):
             # its items are the callables. A dict holding anything else is data.
+            # Bound methods too (``{"click": self.click, ...}``), not what calling one returns.
             values = [self.infer(value) for value in node.values]
-            return callables_of(values) if all(isinstance(value, Sym) for value in values) else None
+            return callables_of(values) if all(
+                isinstance(value, Sym) or (isinstance(value, SelfRef) and bound_method(value)) for value in values
+            ) else None
         if isinstance(node, ast.Starred):
             return self.infer(node.value)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
@@ -138,6 +170,25 @@ class Inference:
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None
+
+    def _typed_dict_field(self, node: ast.Subscript) -> Inst | None:
+        """``tau2["environment"]`` where ``tau2`` is declared a project class (``tau2 =
+        cast(Tau2State, state["tau2"])``, ``state: Tau2State``): the field, read as an attribute
+        of an instance, which a ``TypedDict``'s annotation types (the graph looks it up, in
+        whichever module the class is defined, and reads any other class's item as the instance
+        itself). A rollout state stays the rollout's state unless this module defines its class."""
+        key = node.slice
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.isidentifier()):
+            return None
+        base = self.infer(node.value)
+        if not (isinstance(base, Inst) and base.origin == "param" and base.name.endswith("()")):
+            return None
+        cls = base.name[:-2]
+        if not may_be_project(cls) or cls in self.catalogue.producers or "()" in cls:
+            return None
+        if state_key(node) is not None and not cls.startswith(f"{self.module}."):
+            return None  # ``state: vf.State``: the rollout's state, typed by what hooks store in it
+        return Inst(f"{base.name}.{key.value}{FIELD_SUFFIX}", base.origin)
 
     def _infer_pipe(self, node: ast.BinOp) -> Value:
         """``a | b`` is ``a.__or__(b)``, or ``b.__ror__(a)`` when ``a`` has no ``__or__`` for it:

@@ -40,8 +40,15 @@ class Recording:
             target, origin, handed = func_value.name, func_value.origin, func_value.handed
         elif isinstance(func_value, SelfRef) and func_value.path:
             self_ref = (func_value.cls, func_value.path)
-        dispatch = tuple(item.name for item in func_value.items if isinstance(item, Sym)) if isinstance(
-            func_value, Refs) else ()
+        # ``CHECKS[name](x)``: each of the table's callables; ``BACKENDS[name]().run(x)``: that
+        # method of each of its classes (items named ``pkg.LeanBackend().run``).
+        # ``handlers[action](x)`` with ``handlers = {"click": self.click}``: that method of the
+        # class ``self`` is an instance of (``pkg.Env().click``).
+        dispatch = tuple(
+            item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
+            for item in func_value.items
+            if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
+        ) if isinstance(func_value, Refs) else ()
         if target is None and self_ref is None and method is None and not dispatch:
             return None
         consumer, loop = self._consumed.pop(id(node), (None, ""))

@@ -58,6 +58,10 @@ STATE = "<rollout state>"
 #: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
 #: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
 ITEM_SUFFIX = "[]"
+#: Suffix of a key read on an instance declared a project class (``parts["sandbox"]`` with
+#: ``parts: Parts``): ``Parts().sandbox{}``, the field when ``Parts`` is a ``TypedDict``, else
+#: typed like the instance itself, as any item read is.
+FIELD_SUFFIX = "{}"
 #: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
 #: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
 PARAM = "<param>"

@@ -126,7 +126,9 @@ class Resolution:
             return member if member is not None else self._attribute(owner, attr.removesuffix(ITEM_SUFFIX))
         if attr.endswith(FIELD_SUFFIX):  # ``parts["sandbox"]`` on a declared ``Parts``
             cls = owner.removesuffix("()")
-            typed_dict = owner.endswith("()") and cls in self.classes and not TYPED_DICTS.isdisjoint(self.ancestors(cls))
+            typed_dict = (
+                owner.endswith("()") and cls in self.classes and not TYPED_DICTS.isdisjoint(self.ancestors(cls))
+            )
             member = self._member(cls, attr.removesuffix(FIELD_SUFFIX), 0, True) if typed_dict else None
             return member if member is not None else owner
         name = f"{owner}.{attr}" if owner else attr

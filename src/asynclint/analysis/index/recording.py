@@ -9,17 +9,20 @@ from asynclint.analysis.index.argfacts import (
     ROW_READS,
     SCRIPT_RUNS,
     STATEMENT_RUNS,
+    Known,
     argument_facts,
     evidence_of,
     given_arguments,
     payload_argument,
     payload_of_value,
+    returned_word,
     statement_text,
 )
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.costs import SELF_CALLEE
 
 
 class Recording:
@@ -99,7 +102,7 @@ class Recording:
 
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)
-        facts = argument_facts(node, receiver, self.frame.payloads)
+        facts = argument_facts(node, receiver, self.frame.payloads, self._returned)
         shape, word = facts["payload"]
         facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
         facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
@@ -132,7 +135,24 @@ class Recording:
         starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
         slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]  # after ``*xs``: unknown
         slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
-        return [(slot, payload_of_value(arg, self.frame.payloads)) for slot, arg in slots]
+        return [(slot, self._payload_of(arg)) for slot, arg in slots]
+
+    def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]:
+        """The payload of ``value`` (``argfacts.payload_of_value``) with what the function's names hold."""
+        return payload_of_value(value, self.frame.payloads if known is None else known, self._returned)
+
+    def _returned(self, node: ast.Call) -> str | None:
+        """The word of a ``returned`` payload for a call of a function the project may define (a
+        plain function, or a method on ``self``), else ``None``."""
+        func = self.infer(node.func)
+        if isinstance(func, Sym) and may_be_project(func.name) and self.catalogue.match(func.name, None) is None:
+            callee = func.name
+        elif isinstance(func, SelfRef) and func.cls != STATE and len(func.path) == 1 and func.path[0].isidentifier():
+            callee = f"{SELF_CALLEE}{func.cls}:{func.path[0]}"
+        else:
+            return None
+        small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
+        return returned_word(callee, small)
 
     def _arguments(self, node: ast.Call) -> dict[str, tuple]:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""

@@ -17,7 +17,6 @@ from asynclint.analysis.index.argfacts import (
     loop_item,
     merged_branches,
     param_test,
-    payload_of_value,
     scalar_annotation,
     state_key,
     stored_names,
@@ -105,10 +104,10 @@ class Statements:
 
     def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
         if isinstance(target, ast.Name):
-            self._hold(target.id, loop_item(iterable, self.frame.payloads), iterable.lineno)
+            self._hold(target.id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
-            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads), iterable.lineno)
+            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
 
     def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
         """``name`` holds ``payload`` from the binding at ``line`` on."""
@@ -220,7 +219,7 @@ class Statements:
             if self.frame.conditional and any(self._keeps(target) for target in node.targets):
                 self._kept_value = node.value
             before = dict(self.frame.payloads)
-            held = payload_of_value(node.value, before)
+            held = self._payload_of(node.value, before)
             self.visit_expr(node.value)
             self._kept_value = None
             value = self.infer(node.value)
@@ -256,7 +255,7 @@ class Statements:
                         self.state_values[key] = ""
         elif isinstance(node, ast.AnnAssign):
             before = dict(self.frame.payloads)
-            held = payload_of_value(node.value, before) if node.value is not None else ("", "")
+            held = self._payload_of(node.value, before) if node.value is not None else ("", "")
             if node.value is not None:
                 self.visit_expr(node.value)
             value = self.infer(node.value) if node.value is not None else None
@@ -288,7 +287,7 @@ class Statements:
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
         elif isinstance(node, ast.AugAssign):
-            added = payload_of_value(node.value, self.frame.payloads)
+            added = self._payload_of(node.value)
             self.visit_expr(node.value)
             self.visit_target(node.target)
             if isinstance(node.target, ast.Name) and evidence_of(added) != "small":
@@ -329,6 +328,10 @@ class Statements:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
+            shape, word = self._payload_of(node.value)
+            returned = ("param", word) if shape == "name" and word in self.frame.params else (shape, word)
+            if returned not in self.frame.returned:
+                self.frame.returned.append(returned)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
                 for key, value in zip(node.value.keys, node.value.values, strict=True):
                     if key is not None:
@@ -573,6 +576,8 @@ class Statements:
         self.visit_body(node.body)
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared)
+        if frame.returned:
+            self.returned.append((index, tuple(frame.returned)))
 
     def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,

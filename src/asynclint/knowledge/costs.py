@@ -257,12 +257,12 @@ CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".
 #: Functions and methods whose result is as large as one of their arguments (name -> its
 #: position): a parse or a dump of it, an encoding, a repair or a substitution in its text
 #: (``json.loads(reply)`` is one reply's worth of objects; ``json_repair.repair_json(text)``
-#: returns the text mended; ``re.sub(pattern, repl, text)`` the text edited). Matched by the
-#: called name.
+#: returns the text mended; ``re.sub(pattern, repl, text)`` the text edited; ``copy.deepcopy(x)``
+#: a copy of ``x``). Matched by the called name.
 ARGUMENT_SIZED: dict[str, int] = {
     **dict.fromkeys(
         "loads dumps literal_eval repair_json b64encode b64decode urlsafe_b64encode urlsafe_b64decode "
-        "dedent unescape escape".split(),
+        "dedent unescape escape deepcopy".split(),
         0,
     ),
     "sub": 2,

@@ -13,7 +13,9 @@ from asynclint.analysis.index.argfacts import (
     first_turn_guard,
     fixed_iterable,
     guard_target,
+    joined,
     leaves,
+    literal,
     loop_item,
     merged_branches,
     param_test,
@@ -328,7 +330,7 @@ class Statements:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
-            shape, word = self._payload_of(node.value)
+            shape, word = self._returned_payload(node.value)
             returned = ("param", word) if shape == "name" and word in self.frame.params else (shape, word)
             if returned not in self.frame.returned:
                 self.frame.returned.append(returned)
@@ -407,6 +409,17 @@ class Statements:
             known = self.injected.setdefault(key.value, stored)
             if known != stored:
                 self.injected[key.value] = ""
+
+    def _returned_payload(self, value: ast.expr) -> tuple[str, str]:
+        """The payload a ``return`` gives. A display is judged by everything in it, not read as a
+        few small fields as a call's own argument is (``return (copy.deepcopy(self.env_state),
+        self.history)``): what a function returns reaches every caller, so it is small only when
+        each element is proven small."""
+        if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and literal(value) is None:
+            children = [*value.keys, *value.values] if isinstance(value, ast.Dict) else list(value.elts)
+            if len(children) <= 16:
+                return joined(self._payload_of(child) for child in children if child is not None)
+        return self._payload_of(value)
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""

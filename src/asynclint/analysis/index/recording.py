@@ -11,8 +11,12 @@ from asynclint.analysis.index.argfacts import (
     STATEMENT_RUNS,
     Known,
     argument_facts,
+    bound_payload,
     evidence_of,
     given_arguments,
+    joined,
+    literal,
+    loop_item,
     payload_argument,
     payload_of_value,
     returned_word,
@@ -140,6 +144,55 @@ class Recording:
     def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]:
         """The payload of ``value`` (``argfacts.payload_of_value``) with what the function's names hold."""
         return payload_of_value(value, self.frame.payloads if known is None else known, self._returned)
+
+    def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            self._hold(target.id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
+            # ``for i, m in enumerate(messages)``: the second name is the item.
+            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+
+    def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
+        """``name`` holds ``payload`` from the binding at ``line`` on."""
+        self.frame.payloads[name] = payload
+        self.frame.bound_at[name] = line
+
+    def _bind_payload(
+        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
+    ) -> None:
+        """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
+        when that says how large it is (else nothing: its own name says); a mapping or list
+        given an item keeps what it held if the item is small, and holds a whole one if it is
+        whole (``response["history"] = history``)."""
+        if isinstance(target, ast.Name):
+            if bound_payload(target.id, value, held, self.frame.params):
+                self._hold(target.id, held, line)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            name, evidence = target.value.id, evidence_of(held)
+            if evidence == "small" and name in before and not self.frame.loop_depth:
+                # (filled item by item in a loop, it grows with the loop: as it always was read)
+                self.frame.payloads[name] = before[name]
+            elif evidence == "whole":
+                self._hold(name, held, line)
+
+    def _note_returned(self, value: ast.expr) -> None:
+        """Record the payload a ``return`` gives (ModuleSummary.returned): a parameter returned as
+        it is or in the same size as ``("param", name)``."""
+        shape, word = self._returned_payload(value)
+        returned = ("param", word) if shape == "name" and word in self.frame.params else (shape, word)
+        if returned not in self.frame.returned:
+            self.frame.returned.append(returned)
+
+    def _returned_payload(self, value: ast.expr) -> tuple[str, str]:
+        """The payload a ``return`` gives. A display is judged by everything in it, not read as a
+        few small fields as a call's own argument is (``return (copy.deepcopy(self.env_state),
+        self.history)``): what a function returns reaches every caller, so it is small only when
+        each element is proven small."""
+        if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and literal(value) is None:
+            children = [*value.keys, *value.values] if isinstance(value, ast.Dict) else list(value.elts)
+            if len(children) <= 16:
+                return joined(self._payload_of(child) for child in children if child is not None)
+        return self._payload_of(value)
 
     def _returned(self, node: ast.Call) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a

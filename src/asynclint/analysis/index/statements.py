@@ -6,17 +6,12 @@ import ast
 from collections.abc import Iterable
 
 from asynclint.analysis.index.argfacts import (
-    Known,
-    bound_payload,
     constant_defaults,
     evidence_of,
     first_turn_guard,
     fixed_iterable,
     guard_target,
-    joined,
     leaves,
-    literal,
-    loop_item,
     merged_branches,
     param_test,
     scalar_annotation,
@@ -103,37 +98,6 @@ class Statements:
                 self.visit_body(rest)
                 self.frame.once -= 1
                 return
-
-    def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
-        if isinstance(target, ast.Name):
-            self._hold(target.id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
-        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
-            # ``for i, m in enumerate(messages)``: the second name is the item.
-            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
-
-    def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
-        """``name`` holds ``payload`` from the binding at ``line`` on."""
-        self.frame.payloads[name] = payload
-        self.frame.bound_at[name] = line
-
-    def _bind_payload(
-        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
-    ) -> None:
-        """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
-        when that says how large it is (else nothing: its own name says); a mapping or list
-        given an item keeps what it held if the item is small, and holds a whole one if it is
-        whole (``response["history"] = history``)."""
-        if isinstance(target, ast.Name):
-            if bound_payload(target.id, value, held, self.frame.params):
-                self._hold(target.id, held, line)
-        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            name, evidence = target.value.id, evidence_of(held)
-            if evidence == "small" and name in before and not self.frame.loop_depth:
-                # (filled item by item in a loop, it grows with the loop: as it always was read)
-                self.frame.payloads[name] = before[name]
-            elif evidence == "whole":
-                self._hold(name, held, line)
-
 
     def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
         """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
@@ -330,10 +294,7 @@ class Statements:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
-            shape, word = self._returned_payload(node.value)
-            returned = ("param", word) if shape == "name" and word in self.frame.params else (shape, word)
-            if returned not in self.frame.returned:
-                self.frame.returned.append(returned)
+            self._note_returned(node.value)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
                 for key, value in zip(node.value.keys, node.value.values, strict=True):
                     if key is not None:
@@ -409,17 +370,6 @@ class Statements:
             known = self.injected.setdefault(key.value, stored)
             if known != stored:
                 self.injected[key.value] = ""
-
-    def _returned_payload(self, value: ast.expr) -> tuple[str, str]:
-        """The payload a ``return`` gives. A display is judged by everything in it, not read as a
-        few small fields as a call's own argument is (``return (copy.deepcopy(self.env_state),
-        self.history)``): what a function returns reaches every caller, so it is small only when
-        each element is proven small."""
-        if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and literal(value) is None:
-            children = [*value.keys, *value.values] if isinstance(value, ast.Dict) else list(value.elts)
-            if len(children) <= 16:
-                return joined(self._payload_of(child) for child in children if child is not None)
-        return self._payload_of(value)
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""

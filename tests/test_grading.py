@@ -111,6 +111,9 @@ def test_script_evidence(script, evidence):
         ("call", "get_state", "whole"),  # a getter returns what it names
         ("call", "get_answer", "small"),
         ("call", "get_game_state", "unknown"),
+        # What a project function returns, before the graph settles it: as its name says.
+        ("returned", "pkg.env.get_state|0", "whole"),
+        ("returned", "<self>pkg.env.Env:_last_json|", "unknown"),
     ],
 )
 def test_payload_evidence(shape: str, word: str, evidence: str):
@@ -159,6 +162,23 @@ def test_findings_carry_their_facts():
     for finding in result.findings:
         assert finding.facts.function and finding.facts.root and finding.facts.frequency
         assert finding.facts.cost in COST_CLASSES
+
+
+def test_a_payload_proven_small_is_shown_with_its_evidence_when_the_rule_is_graded_by_configuration():
+    """A call whose payload is proven small makes no finding; the way to see why is to give the
+    rule a severity in the configuration, which reports every hot call of it with the facts
+    (README, "Payload provenance")."""
+    text = (
+        "import json\nimport verifiers as vf\n\n"
+        "def last_reply(completion):\n    return completion[-1]['content']\n\n"
+        "async def score(completion, state) -> float:\n"
+        "    return float(bool(json.loads(last_reply(completion))))\n\n"
+        "rubric = vf.Rubric(funcs=[score])\n"
+    )
+    assert not check_text(text).findings
+    shown = check_text(text, config=Config(root=Path("."), severity={"ASL111": Severity.LOW})).findings
+    [finding] = shown
+    assert (finding.facts.size, finding.facts.evidence) == ("small", "what `last_reply` returns (one small item)")
 
 
 def test_baseline_survives_rewording_every_message(monkeypatch: pytest.MonkeyPatch):

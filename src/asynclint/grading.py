@@ -56,7 +56,7 @@ class Grade:
 
 def cost_of(
     api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
-    statement: str | None = None, passed: str | None = None, bound_at: int = 0,
+    statement: str | None = None, passed: str | None = None, bound_at: int = 0, returned: str | None = None,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
@@ -65,7 +65,8 @@ def cost_of(
     ``passed``: when the payload is a helper's parameter, the framework hook's parameter every
     caller hands it ("" when some caller hands it anything else): only a framework's value is
     what its name says; ``bound_at``: the line of the local binding whose value the payload is
-    (0: the call's own argument says)."""
+    (0: the call's own argument says); ``returned``: when the payload is what a project function
+    returns, what its ``return`` statements are evidence of (``unknown``: the function's name says)."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
     if api.cost == "statement":
@@ -83,6 +84,8 @@ def cost_of(
     named_only = passed == "" and evidence == "whole"  # a helper's parameter merely named like it
     if named_only:
         evidence = "unknown"
+    if returned is not None and returned != "unknown":
+        evidence = returned
     if model is not None and model[1] != "unknown":
         cls, evidence, field = model
         short = cls.rpartition(".")[2]

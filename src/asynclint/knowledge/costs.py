@@ -267,12 +267,12 @@ CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".
 #: Functions and methods whose result is as large as one of their arguments (name -> its
 #: position): a parse or a dump of it, an encoding, a repair or a substitution in its text
 #: (``json.loads(reply)`` is one reply's worth of objects; ``json_repair.repair_json(text)``
-#: returns the text mended; ``re.sub(pattern, repl, text)`` the text edited). Matched by the
-#: called name.
+#: returns the text mended; ``re.sub(pattern, repl, text)`` the text edited; ``copy.deepcopy(x)``
+#: a copy of ``x``). Matched by the called name.
 ARGUMENT_SIZED: dict[str, int] = {
     **dict.fromkeys(
         "loads dumps literal_eval repair_json b64encode b64decode urlsafe_b64encode urlsafe_b64decode "
-        "dedent unescape escape".split(),
+        "dedent unescape escape deepcopy".split(),
         0,
     ),
     "sub": 2,
@@ -290,6 +290,11 @@ PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
 #: What a helper's parameter holds when every project call hands it a value proven small there
 #: (``helper(call.arguments)``): read as one small item.
 HANDED_SMALL = "<one small item>"
+#: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
+#: (see :func:`asynclint.analysis.index.argfacts.returned_word`); a callee on ``self`` is
+#: ``<self>`` + the class + ``:`` + the method.
+RETURNED_SLOTS = "|"
+SELF_CALLEE = "<self>"
 #: Payload evidence from the largest to the smallest.
 SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 
@@ -303,6 +308,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "whole"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
+    if shape == "returned":  # what a project function returns, as its name says until the graph settles it
+        return payload_evidence("call", returned_name(word))
     if shape == "call" and word.lower().startswith(GETTER_PREFIX):
         return payload_evidence("name", word[len(GETTER_PREFIX):])  # ``get_state()`` returns the state
     tokens = word.lower().rsplit("_", 1)
@@ -312,6 +319,11 @@ def payload_evidence(shape: str, word: str) -> str:
     if last in SMALL_TOKENS or word.lower() in SMALL_TOKENS:
         return "small"
     return "unknown"
+
+
+def returned_name(word: str) -> str:
+    """The function's own name in a ``returned`` payload's word (``pkg.mod.Env._last_json|0``)."""
+    return word.partition(RETURNED_SLOTS)[0].rpartition(".")[2].rpartition(":")[2]
 
 
 def grows(word: str) -> bool:
@@ -333,7 +345,11 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return "a file's contents"
     if shape == "match":
         return "a regex match cut out of a text"
+    if shape == "returned":
+        return f"what `{returned_name(word)}` returns ({_SIZE_WORDS[evidence]})"
     if not word:
         return "a payload of unknown size"
-    kind = {"whole": "a whole rollout-sized payload", "small": "one small item", "unknown": "size unknown"}[evidence]
-    return f"`{word}` ({kind})"
+    return f"`{word}` ({_SIZE_WORDS[evidence]})"
+
+
+_SIZE_WORDS = {"whole": "a whole rollout-sized payload", "small": "one small item", "unknown": "size unknown"}

@@ -136,7 +136,10 @@ class BlockingCallRule(Rule):
         if site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         passed = ctx.passed_payload(key, site)
-        cost = cost_of(api, site.payload, frequency, ctx.model(api, target), site.statement, passed, site.payload_at)
+        cost = cost_of(
+            api, site.payload, frequency, ctx.model(api, target), site.statement, passed, site.payload_at,
+            ctx.returned_payload(site),
+        )
         candidate = Candidate(
             site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost
         )

@@ -14,7 +14,13 @@ from asynclint.analysis.index.records import CallSite, Function, Handoff, Module
 from asynclint.analysis.index.values import PASSED, SUPER
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.costs import HANDED_SMALL, SIZE_ORDER, payload_evidence
+from asynclint.knowledge.costs import (
+    HANDED_SMALL,
+    RETURNED_SLOTS,
+    SELF_CALLEE,
+    SIZE_ORDER,
+    payload_evidence,
+)
 from asynclint.knowledge.frameworks import (
     HandedClient,
     Hook,
@@ -77,6 +83,7 @@ class CheckContext:
         self._uses: dict[str, list[CallInHotCode]] | None = None
         self._reported: dict[int, frozenset[str]] = {}
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._returned: dict[FunctionId, tuple[tuple[str, str], ...]] | None = None
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
         self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
@@ -398,6 +405,50 @@ class CheckContext:
             origins.add(origin)
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
+
+    def returned_payload(self, site: CallSite) -> str | None:
+        """What the payload of ``site`` is evidence of when it is what a project function returns
+        (``json.loads(self._last_json(text))``): settled from that function's ``return``
+        statements, joined (whole if one is, small only if every one is; a parameter returned is
+        as small as what this call hands it). ``None`` when the payload is no such value."""
+        shape, word = site.payload
+        return self._returns(word, frozenset()) if shape == "returned" else None
+
+    def _returns(self, word: str, seen: frozenset[FunctionId]) -> str:
+        graph = self.graph
+        callee, _, slots = word.partition(RETURNED_SLOTS)
+        small = frozenset(slots.split(",")) - {""}
+        if callee.startswith(SELF_CALLEE):
+            cls, _, method = callee.removeprefix(SELF_CALLEE).rpartition(":")
+            callee = graph.resolve_self(TypeName(cls), (method,)) or ""
+        keys = graph.functions_denoted(callee) if callee else []
+        returned = self._project_returns()
+        if not keys or len(seen) > 8 or any(key in seen or key not in returned for key in keys):
+            return "unknown"  # a library's function, one that returns nothing, or a recursion
+        evidence: set[str] = set()
+        for key in keys:
+            function = graph.function(key)
+            # Called through an instance or as a class: the first parameter is the receiver.
+            shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+            for shape, name in returned[key]:
+                if shape == "param":
+                    position = str(function.params.index(name) - shift) if name in function.params else ""
+                    evidence.add("small" if small & {name, position} else "unknown")
+                elif shape == "returned":
+                    evidence.add(self._returns(name, seen | {key}))
+                else:
+                    evidence.add(payload_evidence(shape, name))
+        return min(evidence, key=SIZE_ORDER.index)
+
+    def _project_returns(self) -> dict[FunctionId, tuple[tuple[str, str], ...]]:
+        """Project functions -> the payloads their ``return`` statements give."""
+        if self._returned is None:
+            self._returned = {
+                FunctionId((position, index)): payloads
+                for position, summary in self.graph.numbered_summaries() if summary.library is None
+                for index, payloads in summary.returned
+            }
+        return self._returned
 
     def _project_callers(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
         """Project functions -> every project call of them."""

@@ -7,7 +7,7 @@ cost model (:mod:`asynclint.knowledge.costs`) and the graph read them."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
@@ -15,6 +15,7 @@ from asynclint.knowledge.costs import (
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     RECEIVER_SIZED,
+    RETURNED_SLOTS,
     payload_evidence,
 )
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
@@ -216,9 +217,21 @@ _MATCH_PARTS = frozenset({"group", "groups", "groupdict"})
 #: What a name holds, as the function has bound it so far: name -> (shape, word).
 Known = dict[str, tuple[str, str]]
 _NOTHING: Known = {}
+#: The indexer's answer to "is this call one of a project function, and what is it handed?": the
+#: ``word`` of a ``returned`` payload (:func:`returned_word`), or ``None``.
+Returned = Callable[[ast.Call], "str | None"]
 
 
-def payload_of(node: ast.Call, receiver: ast.expr | None, known: Known | None = None) -> tuple[str, str]:
+def returned_word(callee: str, small_slots: Iterable[str]) -> str:
+    """The ``word`` of a ``returned`` payload: the callee as the graph resolves it, and the slots
+    (positions, keywords) of the arguments proven small at the call, which a callee returning (a
+    part of) its parameter passes on."""
+    return f"{callee}{RETURNED_SLOTS}{','.join(small_slots)}"
+
+
+def payload_of(
+    node: ast.Call, receiver: ast.expr | None, known: Known | None = None, returned: Returned | None = None
+) -> tuple[str, str]:
     """(shape, word) of what a serializer, parser or copier is handed: the receiver when the
     call is a method of data (``trajectory.model_dump()``), else the first argument.
 
@@ -226,11 +239,13 @@ def payload_of(node: ast.Call, receiver: ast.expr | None, known: Known | None = 
     names: ``word`` lists them), ``item`` (``messages[-1]``: one element of ``word``), ``read``
     (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` /
     ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
-    ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop), ``""``
-    unknown. A name in ``known`` (bound earlier in the function) stands for what it was bound to.
-    :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
+    ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop),
+    ``returned`` (what a project function returns, ``word`` from :func:`returned_word`: the graph
+    settles it from the function's ``return`` statements), ``""`` unknown. A name in ``known``
+    (bound earlier in the function) stands for what it was bound to; ``returned`` says which calls
+    are of project functions. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
     arg = payload_argument(node, receiver)
-    return _payload(arg, 0, known or _NOTHING) if arg is not None else ("", "")
+    return _payload(arg, 0, known or _NOTHING, returned) if arg is not None else ("", "")
 
 
 def payload_argument(node: ast.Call, receiver: ast.expr | None) -> ast.expr | None:
@@ -240,9 +255,9 @@ def payload_argument(node: ast.Call, receiver: ast.expr | None) -> ast.expr | No
     )
 
 
-def payload_of_value(value: ast.expr, known: Known | None = None) -> tuple[str, str]:
+def payload_of_value(value: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
     """The payload of an expression bound to a name, for when the name is passed later."""
-    return _payload(value, 0, known or _NOTHING)
+    return _payload(value, 0, known or _NOTHING, returned)
 
 
 def evidence_of(payload: tuple[str, str]) -> str:
@@ -262,6 +277,10 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         and payload_evidence("name", name) == "whole"
     ):
         return False
+    if shape == "returned":
+        # What a project function returns is settled by the graph, but a name that says what it holds
+        # (``state = self.load()``) keeps saying it, as it did before returns were traced.
+        return payload_evidence("name", name) == "unknown"
     return evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params)
 
 
@@ -277,7 +296,7 @@ def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:
     return next((payload for payload in options if payload[0] != "literal"), options[0])
 
 
-def loop_item(iterable: ast.expr, known: Known | None = None) -> tuple[str, str]:
+def loop_item(iterable: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
     """The payload of a loop variable over ``iterable``: a literal for a fixed few constants,
     else ``each`` item of what it goes over."""
     if fixed_iterable(iterable):
@@ -286,8 +305,8 @@ def loop_item(iterable: ast.expr, known: Known | None = None) -> tuple[str, str]
         "enumerate", "reversed", "sorted", "list"
     ) and iterable.args:
         iterable = iterable.args[0]
-    shape, word = _payload(iterable, 0, known or _NOTHING)
-    if shape in ("literal", "") or evidence_of((shape, word)) == "small":
+    shape, word = _payload(iterable, 0, known or _NOTHING, returned)
+    if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
     return ("each", word)
 
@@ -307,14 +326,14 @@ def _display_word(payload: tuple[str, str]) -> str:
     return payload[1]
 
 
-def _payload(arg: ast.expr, depth: int, known: Known) -> tuple[str, str]:
+def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None = None) -> tuple[str, str]:
     if depth > 8:
         return ("", "")
     if isinstance(arg, ast.Constant) or literal(arg) is not None:
         return ("literal", "")
     if isinstance(arg, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
         children = [*arg.keys, *arg.values] if isinstance(arg, ast.Dict) else list(arg.elts)
-        words = [_display_word(_payload(child, depth + 1, known)) for child in children if child is not None]
+        words = [_display_word(_payload(child, depth + 1, known, returned)) for child in children if child is not None]
         return ("display", " ".join(word for word in words if word)) if len(children) <= 16 else ("", "")
     if isinstance(arg, ast.Name):
         return known.get(arg.id, ("name", arg.id))
@@ -323,53 +342,54 @@ def _payload(arg: ast.expr, depth: int, known: Known) -> tuple[str, str]:
             return known[arg.value.id]  # a field of one small item
         return ("attr", arg.attr)
     if isinstance(arg, ast.BoolOp):  # ``tool_call.arguments or "{}"``
-        return joined(_payload(value, depth + 1, known) for value in arg.values)
+        return joined(_payload(value, depth + 1, known, returned) for value in arg.values)
     if isinstance(arg, ast.IfExp):
-        return joined((_payload(arg.body, depth + 1, known), _payload(arg.orelse, depth + 1, known)))
+        return joined(_payload(branch, depth + 1, known, returned) for branch in (arg.body, arg.orelse))
     if isinstance(arg, ast.Subscript):
         key = arg.slice
         if isinstance(key, ast.Slice):
-            return _payload(arg.value, depth + 1, known)  # ``messages[-5:]``: part of the same kind
-        container = _payload(arg.value, depth + 1, known)
+            return _payload(arg.value, depth + 1, known, returned)  # ``messages[-5:]``: part of the same kind
+        container = _payload(arg.value, depth + 1, known, returned)
         if evidence_of(container) == "small":
             return container  # a part of one small item
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return ("key", key.value)
         return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
     if isinstance(arg, ast.Starred):
-        return _payload(arg.value, depth + 1, known)
+        return _payload(arg.value, depth + 1, known, returned)
     if isinstance(arg, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-        return _payload(arg.generators[0].iter, depth + 1, known)  # as large as what it goes over
+        return _payload(arg.generators[0].iter, depth + 1, known, returned)  # as large as what it goes over
     if isinstance(arg, ast.Call):
-        return _call_payload(arg, depth, known)
+        return _call_payload(arg, depth, known, returned)
     return ("", "")
 
 
-def _call_payload(arg: ast.Call, depth: int, known: Known) -> tuple[str, str]:
+def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | None) -> tuple[str, str]:
     func = arg.func
     name = _receiver_word(func)
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
-        return _payload(arg.args[0], depth + 1, known)
+        return _payload(arg.args[0], depth + 1, known, returned)
     if len(arg.args) > ARGUMENT_SIZED.get(name, len(arg.args)):
-        return _payload(arg.args[ARGUMENT_SIZED[name]], depth + 1, known)  # ``json.loads(reply)``: a reply's worth
+        sized = arg.args[ARGUMENT_SIZED[name]]
+        return _payload(sized, depth + 1, known, returned)  # ``json.loads(reply)``: a reply's worth
     if isinstance(func, ast.Name) and func.id == "getattr" and len(arg.args) >= 2:
         attribute = arg.args[1]
         if isinstance(attribute, ast.Constant) and isinstance(attribute.value, str):
             read = ast.Attribute(arg.args[0], attribute.value, ast.Load())  # ``getattr(m, "content", "")``
-            return joined(_payload(part, depth + 1, known) for part in (read, *arg.args[2:3]))
+            return joined(_payload(part, depth + 1, known, returned) for part in (read, *arg.args[2:3]))
     if isinstance(func, ast.Attribute):
         if func.attr in CONTENT_READS:
             return ("read", "")
         if func.attr in RECEIVER_SIZED:
-            return _payload(func.value, depth + 1, known)
+            return _payload(func.value, depth + 1, known, returned)
         if func.attr == "join" and arg.args:  # ``"\n".join(lines)``: as large as the lines
-            return _payload(arg.args[0], depth + 1, known)
+            return _payload(arg.args[0], depth + 1, known, returned)
         if func.attr in PARSER_ARGUMENT_SIZED and arg.args and (
             _receiver_word(func.value).lower().endswith(PARSER_RECEIVER)
         ):
-            return _payload(arg.args[0], depth + 1, known)  # ``self.parser.parse(text)``: cut out of the text
+            return _payload(arg.args[0], depth + 1, known, returned)  # ``self.parser.parse(text)``: cut out of the text
         if func.attr in _KEY_READS and arg.args:
-            receiver = _payload(func.value, depth + 1, known)
+            receiver = _payload(func.value, depth + 1, known, returned)
             if evidence_of(receiver) == "small":
                 return receiver  # a value of one small mapping
             key = arg.args[0]
@@ -377,6 +397,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known) -> tuple[str, str]:
                 return ("key", key.value)
         if func.attr in _MATCH_PARTS:
             return ("match", "")
+    word = returned(arg) if returned is not None else None
+    if word is not None:
+        return ("returned", word)  # ``self._last_json(text)``: what that function returns
+    if isinstance(func, ast.Attribute):
         return ("call", func.attr)
     if isinstance(func, ast.Name):
         return ("call", func.id)
@@ -428,13 +452,13 @@ def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
     return None
 
 
-def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known) -> dict:
+def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known, returned: Returned | None = None) -> dict:
     return {
         "literals": tuple(literal(a) for a in node.args[:4]),
         "kwargs": tuple(
             (k.arg, repr(k.value.value)) for k in node.keywords if k.arg and isinstance(k.value, ast.Constant)
         ),
-        "payload": payload_of(node, receiver, known),
+        "payload": payload_of(node, receiver, known, returned),
     }
 
 

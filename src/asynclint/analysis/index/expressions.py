@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from asynclint.analysis.index.argfacts import evidence_of
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame
@@ -95,12 +96,26 @@ class Expressions:
             if callee in PROGRAM_CALLEES:
                 self._record_program(node, callee, method, self_target)
         if method in MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-            self.frame.payloads.pop(node.func.value.id, None)
+            if not self._stays_small(node.func.value.id, node):
+                self.frame.payloads.pop(node.func.value.id, None)
         if method in GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             arg = node.args[-1] if node.args else None
             added = self.infer(arg) if arg is not None else None
             if added is not None:
                 self._grow(node.func.value, added)
+
+    def _stays_small(self, name: str, node: ast.Call) -> bool:
+        """After ``name.update(...)`` / ``.append(...)`` / ``.setdefault(k, v)``, is ``name`` still
+        proven small? When it was, and everything the call puts in is (``d.update({"ok": True})``,
+        ``d.setdefault("error", reason.strip())``); not in a loop, where it grows with the loop.
+        Anything else (``d.update(state["info"])``) leaves it to its name, as before."""
+        held = self.frame.payloads.get(name)
+        if held is None or evidence_of(held) != "small" or self.frame.loop_depth:
+            return False
+        added = [*node.args, *(keyword.value for keyword in node.keywords)]
+        return all(
+            not isinstance(value, ast.Starred) and evidence_of(self._payload_of(value)) == "small" for value in added
+        )
 
     def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
         """Remember which calls among ``node``'s arguments make the coroutines it consumes,

@@ -231,3 +231,21 @@ def _continues(stmt: ast.stmt) -> bool:
         _continues(s) for child in ast.iter_child_nodes(stmt) if isinstance(child, (ast.ExceptHandler, ast.match_case))
         for s in child.body
     )
+
+
+def guard_holder(guarded: ast.expr | str | None) -> ast.expr | str | None:
+    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
+    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
+    ``self``'s attribute."""
+    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
+        return guarded.value
+    return guarded
+
+
+def none_over_instance(target: ast.expr, value: ast.expr, bindings: dict[str, Value]) -> bool:
+    """``target = None`` where ``target`` names an instance already: an optional value, and
+    whatever is called on it is called on that instance."""
+    return (
+        isinstance(target, ast.Name) and isinstance(value, ast.Constant) and value.value is None
+        and isinstance(bindings.get(target.id), Inst)
+    )

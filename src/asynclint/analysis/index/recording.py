@@ -9,17 +9,24 @@ from asynclint.analysis.index.argfacts import (
     ROW_READS,
     SCRIPT_RUNS,
     STATEMENT_RUNS,
+    Known,
     argument_facts,
+    bound_payload,
     evidence_of,
     given_arguments,
+    joined,
+    literal,
+    loop_item,
     payload_argument,
     payload_of_value,
+    returned_word,
     statement_text,
 )
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.costs import SELF_CALLEE
 
 
 class Recording:
@@ -106,7 +113,7 @@ class Recording:
 
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)
-        facts = argument_facts(node, receiver, self.frame.payloads)
+        facts = argument_facts(node, receiver, self.frame.payloads, self._returned)
         shape, word = facts["payload"]
         facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
         facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
@@ -139,7 +146,73 @@ class Recording:
         starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
         slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]  # after ``*xs``: unknown
         slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
-        return [(slot, payload_of_value(arg, self.frame.payloads)) for slot, arg in slots]
+        return [(slot, self._payload_of(arg)) for slot, arg in slots]
+
+    def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]:
+        """The payload of ``value`` (``argfacts.payload_of_value``) with what the function's names hold."""
+        return payload_of_value(value, self.frame.payloads if known is None else known, self._returned)
+
+    def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            self._hold(target.id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
+            # ``for i, m in enumerate(messages)``: the second name is the item.
+            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+
+    def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
+        """``name`` holds ``payload`` from the binding at ``line`` on."""
+        self.frame.payloads[name] = payload
+        self.frame.bound_at[name] = line
+
+    def _bind_payload(
+        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
+    ) -> None:
+        """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
+        when that says how large it is (else nothing: its own name says); a mapping or list
+        given an item keeps what it held if the item is small, and holds a whole one if it is
+        whole (``response["history"] = history``)."""
+        if isinstance(target, ast.Name):
+            if bound_payload(target.id, value, held, self.frame.params):
+                self._hold(target.id, held, line)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            name, evidence = target.value.id, evidence_of(held)
+            if evidence == "small" and name in before and not self.frame.loop_depth:
+                # (filled item by item in a loop, it grows with the loop: as it always was read)
+                self.frame.payloads[name] = before[name]
+            elif evidence == "whole":
+                self._hold(name, held, line)
+
+    def _note_returned(self, value: ast.expr) -> None:
+        """Record the payload a ``return`` gives (ModuleSummary.returned): a parameter returned as
+        it is or in the same size as ``("param", name)``."""
+        shape, word = self._returned_payload(value)
+        returned = ("param", word) if shape == "name" and word in self.frame.params else (shape, word)
+        if returned not in self.frame.returned:
+            self.frame.returned.append(returned)
+
+    def _returned_payload(self, value: ast.expr) -> tuple[str, str]:
+        """The payload a ``return`` gives. A display is judged by everything in it, not read as a
+        few small fields as a call's own argument is (``return (copy.deepcopy(self.env_state),
+        self.history)``): what a function returns reaches every caller, so it is small only when
+        each element is proven small."""
+        if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and literal(value) is None:
+            children = [*value.keys, *value.values] if isinstance(value, ast.Dict) else list(value.elts)
+            if len(children) <= 16:
+                return joined(self._payload_of(child) for child in children if child is not None)
+        return self._payload_of(value)
+
+    def _returned(self, node: ast.Call) -> str | None:
+        """The word of a ``returned`` payload for a call of a function the project may define (a
+        plain function, or a method on ``self``), else ``None``."""
+        func = self.infer(node.func)
+        if isinstance(func, Sym) and may_be_project(func.name) and self.catalogue.match(func.name, None) is None:
+            callee = func.name
+        elif isinstance(func, SelfRef) and func.cls != STATE and len(func.path) == 1 and func.path[0].isidentifier():
+            callee = f"{SELF_CALLEE}{func.cls}:{func.path[0]}"
+        else:
+            return None
+        small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
+        return returned_word(callee, small)
 
     def _arguments(self, node: ast.Call) -> dict[str, tuple]:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""

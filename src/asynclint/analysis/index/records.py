@@ -203,6 +203,11 @@ class ModuleSummary:
     #: like ``values``: each returned value as other modules read it (``<rollout state>.driver.
     #: find_element()``), for the graph to settle once the project's types are known.
     returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: What its functions return, as payload evidence: (index into ``functions``, the distinct
+    #: payloads of its ``return`` statements, see :func:`asynclint.analysis.index.argfacts.payload_of`;
+    #: ``("param", name)`` for a parameter returned as it is or in the same size). The graph settles
+    #: a ``returned`` payload with them.
+    returned: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
 
 
 class IndexError_(Exception):

@@ -6,18 +6,14 @@ import ast
 from collections.abc import Iterable
 
 from asynclint.analysis.index.argfacts import (
-    Known,
-    bound_payload,
     constant_defaults,
     evidence_of,
     first_turn_guard,
     fixed_iterable,
     guard_target,
     leaves,
-    loop_item,
     merged_branches,
     param_test,
-    payload_of_value,
     scalar_annotation,
     state_key,
     stored_names,
@@ -33,9 +29,11 @@ from asynclint.analysis.index.helpers import (
     VAGUE_ANNOTATIONS,
     callables_of,
     exported_name,
+    guard_holder,
     is_call_result,
     lambda_name,
     loop_exits,
+    none_over_instance,
     returned_name,
     stored_value,
     vague,
@@ -103,44 +101,13 @@ class Statements:
                 self.frame.once -= 1
                 return
 
-    def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
-        if isinstance(target, ast.Name):
-            self._hold(target.id, loop_item(iterable, self.frame.payloads), iterable.lineno)
-        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
-            # ``for i, m in enumerate(messages)``: the second name is the item.
-            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads), iterable.lineno)
-
-    def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
-        """``name`` holds ``payload`` from the binding at ``line`` on."""
-        self.frame.payloads[name] = payload
-        self.frame.bound_at[name] = line
-
-    def _bind_payload(
-        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
-    ) -> None:
-        """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
-        when that says how large it is (else nothing: its own name says); a mapping or list
-        given an item keeps what it held if the item is small, and holds a whole one if it is
-        whole (``response["history"] = history``)."""
-        if isinstance(target, ast.Name):
-            if bound_payload(target.id, value, held, self.frame.params):
-                self._hold(target.id, held, line)
-        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-            name, evidence = target.value.id, evidence_of(held)
-            if evidence == "small" and name in before and not self.frame.loop_depth:
-                # (filled item by item in a loop, it grows with the loop: as it always was read)
-                self.frame.payloads[name] = before[name]
-            elif evidence == "whole":
-                self._hold(name, held, line)
-
-
     def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
         """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
         ``if not path.exists():`` around code that fills what it tests, where that outlives the
         call (an attribute, a module-level name): the block runs on the first call only."""
         if self.frame.kind != "function":
             return False
-        guarded = _holder(guard_target(test, ready=False))
+        guarded = guard_holder(guard_target(test, ready=False))
         if guarded is None or not self._fixed_key(test):
             return False
         if guarded == "<exists>":
@@ -150,7 +117,7 @@ class Statements:
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
             return False
-        guarded = _holder(guard_target(stmt.test, ready=True))
+        guarded = guard_holder(guard_target(stmt.test, ready=True))
         if guarded == "<exists>":
             return True  # ``if path.exists(): return path`` -- the rest makes the file, once
         if waits_until(stmt.test, rest):
@@ -220,14 +187,14 @@ class Statements:
             if self.frame.conditional and any(self._keeps(target) for target in node.targets):
                 self._kept_value = node.value
             before = dict(self.frame.payloads)
-            held = payload_of_value(node.value, before)
+            held = self._payload_of(node.value, before)
             self.visit_expr(node.value)
             self._kept_value = None
             value = self.infer(node.value)
             elements = self._unpacked(node.value)
             for target in node.targets:
                 self.visit_target(target)
-                if _none_over_instance(target, node.value, self.frame.bindings):
+                if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
                 self._note_built(target, node.value, value)
@@ -258,7 +225,7 @@ class Statements:
                         self.state_values[key] = ""
         elif isinstance(node, ast.AnnAssign):
             before = dict(self.frame.payloads)
-            held = payload_of_value(node.value, before) if node.value is not None else ("", "")
+            held = self._payload_of(node.value, before) if node.value is not None else ("", "")
             if node.value is not None:
                 self.visit_expr(node.value)
             value = self.infer(node.value) if node.value is not None else None
@@ -290,7 +257,7 @@ class Statements:
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
         elif isinstance(node, ast.AugAssign):
-            added = payload_of_value(node.value, self.frame.payloads)
+            added = self._payload_of(node.value)
             self.visit_expr(node.value)
             self.visit_target(node.target)
             if isinstance(node.target, ast.Name) and evidence_of(added) != "small":
@@ -331,6 +298,7 @@ class Statements:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
+            self._note_returned(node.value)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
                 for key, value in zip(node.value.keys, node.value.values, strict=True):
                     if key is not None:
@@ -575,6 +543,8 @@ class Statements:
         self.visit_body(node.body)
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared)
+        if frame.returned:
+            self.returned.append((index, tuple(frame.returned)))
 
     def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
@@ -614,21 +584,3 @@ class Statements:
         if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in VAGUE_ANNOTATIONS:
             return value
         return None
-
-
-def _holder(guarded: ast.expr | str | None) -> ast.expr | str | None:
-    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
-    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
-    ``self``'s attribute."""
-    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
-        return guarded.value
-    return guarded
-
-
-def _none_over_instance(target: ast.expr, value: ast.expr, bindings: dict) -> bool:
-    """``target = None`` where ``target`` names an instance already: an optional value, and
-    whatever is called on it is called on that instance."""
-    return (
-        isinstance(target, ast.Name) and isinstance(value, ast.Constant) and value.value is None
-        and isinstance(bindings.get(target.id), Inst)
-    )

@@ -203,6 +203,10 @@ class ModuleSummary:
     #: like ``values``: each returned value as other modules read it (``<rollout state>.driver.
     #: find_element()``), for the graph to settle once the project's types are known.
     returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Modules the module imports anywhere (inside functions too), dotted as the project names
+    #: them: ``import a.b`` lists ``a.b``; ``from a import b`` lists ``a`` and ``a.b`` (``b`` may
+    #: be a module). What an environment's code can run (see ``HotSet._offline_scripts``).
+    imported: tuple[str, ...] = ()
 
 
 class IndexError_(Exception):

@@ -140,6 +140,7 @@ def test_both_projects_are_there() -> None:
         "judges_old",
         "registrations_env",
         "rewards_threaded",
+        "script_env",
         "side_envs",
         "unnamed_env",
         "v0_env",
@@ -427,6 +428,10 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("unnamed_env/unnamed_env/sandbox.py", "stop_sandbox"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "probe_sandbox"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "Sandbox.reset"): ("async def",),
+    # a module the environment imports keeps its roots although it also runs a loop of its own
+    ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
+    ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),
+    ("script_env/scripts/notes.py", "Recorder.record"): ("async def",),
     ("asyncio_app/app/web.py", "health"): ("async def",),
     ("asyncio_app/app/web.py", "list_items"): ("async def",),
     ("asyncio_app/app/web.py", "version"): ("async def",),

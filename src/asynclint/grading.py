@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
+    CODE_GRADES,
     COST_CLASSES,
     HANDED_SMALL,
     PAYLOAD_GRADES,
@@ -42,7 +43,7 @@ class Cost:
     evidence: str
     #: The payload is a loop variable, so the cost already counts the whole loop.
     loop_counted: bool = False
-    #: For a payload-graded call, what the evidence says of the payload's size (``small``,
+    #: For a payload- or code-graded call, what the evidence says of the payload's size (``constant``, ``small``,
     #: ``unknown``, ``whole``, ``growing``); "" for every other call.
     size: str = ""
 
@@ -75,12 +76,14 @@ def cost_of(
     if api.cost == "script":
         evidence = script_evidence(statement)
         return Cost(SCRIPT_GRADES[evidence], describe_script(evidence, statement))
-    grades = PAYLOAD_GRADES.get(api.cost)
+    grades = PAYLOAD_GRADES.get(api.cost) or CODE_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)
     shape, word = payload
     origin = passed or word
     evidence = payload_evidence(shape, origin)
+    if api.cost in CODE_GRADES and shape == "literal":
+        evidence = "constant"  # code the source wrote: for ``exec``, the one program known to be cheap
     named_only = passed == "" and evidence == "whole"  # a helper's parameter merely named like it
     if named_only:
         evidence = "unknown"

@@ -112,8 +112,9 @@ class Facts:
     context: str = ""  # where it runs: "env loop", "shared tool server"
     cost: str = ""  # cost class (asynclint.knowledge.costs)
     evidence: str = ""  # what the cost class rests on, in words
-    #: Serializing, parsing, copying: what the evidence says of the payload's size (``unknown``,
-    #: ``whole``, ``growing``; ``small`` is not reported unless configured), and where the
+    #: Serializing, parsing, copying, compiling and evaluating code: what the evidence says of the
+    #: payload's size (``unknown``, ``whole``, ``growing``; ``small`` and ``constant`` are not
+    #: reported unless configured, except ``exec`` of a short program), and where the
     #: function bound the value the payload is, when that decided it ("env.py:12").
     size: str = ""
     size_at: str = ""

@@ -298,32 +298,10 @@ class HotSet:
         overrides = self.overrides(receiver, method.name)
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
 
-    def _declared_class(self, site: CallSite, target: str | None) -> str | None:
-        """The project class a method call's receiver is declared to be an instance of (an
-        annotation or ``cast``, which the index marks with the ``param`` origin), else None."""
-        if site.origin != "param" or not target or not site.method or not target.endswith(f".{site.method}"):
-            return None
-        receiver = self.resolve(target[: -len(site.method) - 1])
-        cls = receiver.removesuffix("()")
-        return cls if receiver.endswith("()") and cls in self.classes else None
-
-    def dispatched(self, item: str) -> list[FuncKey]:
-        """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):
-        the callable it names, or, for a method of an instance a table built
-        (``pkg.registry.CHECKERS().check``, ``CHECKERS`` defined in another module), that method
-        of each class the table holds."""
-        keys = self.functions_denoted(item)
-        table, built, path = item.partition("().")
-        if keys or not built:
-            return keys
-        found: list[FuncKey] = []
-        for entry in self.callables.get(self.resolve(table), ()):
-            found.extend(key for key in self.functions_for(f"{entry}().{path}") if key not in found)
-        return found
-
-    def _entered(self) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
+    def _entered(self, scripts: frozenset[int]) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
         """From the project's own code: (coroutines started as tasks -> their root hook, every
-        function something in the project calls, awaits or starts)."""
+        function something in the project calls, awaits or starts). A task an offline script
+        starts (a module of ``scripts``) runs on that script's loop: not a root."""
         spawned: dict[FuncKey, Hook] = {}
         called: set[FuncKey] = set()
         own_loop: set[FuncKey] = set()  # coroutines handed to a loop of the project's own
@@ -334,13 +312,14 @@ class HotSet:
             # production (a handler tested by calling it is still the server's to call); it
             # does settle the test file's own helpers.
             from_tests = self._in_test_file(position)
+            offline = from_tests or position in scripts
             for site in summary.calls:
                 caller = (position, site.caller)
                 if self.on_own_loop(site):
                     own_loop.update(callee for callee in self._targets(caller, site) if callee != caller)
                     called.update(own_loop)
                     continue
-                spawn = spawns_task(site.consumer) and not from_tests
+                spawn = spawns_task(site.consumer) and not offline
                 if site.awaited or site.consumer:
                     callees = self._targets(caller, site)
                 else:  # a coroutine made here and awaited later (``tasks.append(self.launch(i))``)
@@ -362,7 +341,7 @@ class HotSet:
                     if from_tests and not self._in_test_file(callee[0]):
                         continue
                     called.add(callee)
-                    if spawner and not from_tests and callee not in spawned and self.function(callee).is_async:
+                    if spawner and not offline and callee not in spawned and self.function(callee).is_async:
                         consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
                         spawned[callee] = task_hook(consumer, summary.functions[ref.caller].qualname)
         if own_loop:
@@ -411,7 +390,8 @@ class HotSet:
     def _roots(self) -> dict[FuncKey, Hook]:
         registered = self._registered()
         self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
-        spawned, called = self._entered()
+        scripts = self._offline_scripts()
+        spawned, called = self._entered(scripts)
         away = self._sent_away()
         roots: dict[FuncKey, Hook] = {}
         for position, summary in enumerate(self.summaries):
@@ -430,7 +410,9 @@ class HotSet:
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
-                elif function.is_async and key not in called and not self._unreferenced(key):
+                elif function.is_async and key not in called and not (
+                    position in scripts or self._unreferenced(key)
+                ):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
 
@@ -449,6 +431,47 @@ class HotSet:
         if not self._names_asked:
             self._names_read, self._names_asked = self._environment_names(), True
         return self._names_read is not None and function.name not in self._names_read
+
+    def _offline_scripts(self) -> frozenset[int]:
+        """Positions of an environment's offline scripts: in a project defining
+        ``load_environment``, a module that runs an event loop of its own (``asyncio.run(main())``,
+        ``anyio.run``, ``run_until_complete``; under ``if __name__ == "__main__":`` or in a
+        function) and that no module defining ``load_environment`` imports, directly or through
+        other modules (inside functions too). Such a module is a program of its own -- data
+        generation, an evaluation run -- in its own process: its coroutines run on its loop, never
+        on the loop the framework runs rollouts on, so neither a task it starts nor a coroutine
+        of its nobody calls is a root (what makes them roots in an application). A hook the
+        framework knows (a decorator, a registration) and what the environment reaches stay hot:
+        a script's code the environment calls runs on the rollouts' loop. In a project that is
+        not an environment, a module running its own loop is the program: nothing changes."""
+        project = [(position, summary) for position, summary in enumerate(self.summaries) if summary.library is None]
+        environments = [
+            position for position, summary in project
+            if any(
+                entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
+                for entry in summary.functions
+            )
+        ]
+        if not environments:
+            return frozenset()
+        by_module = {summary.module: position for position, summary in project}
+        reached: set[int] = set()
+        # Importing a module runs its packages' ``__init__`` first, and what each of them imports.
+        pending = [self.summaries[position].module for position in environments]
+        while pending:
+            parts = pending.pop().split(".")
+            for depth in range(1, len(parts) + 1):
+                position = by_module.get(".".join(parts[:depth]))
+                if position is not None and position not in reached:
+                    reached.add(position)
+                    pending.extend(self.summaries[position].imported)
+        return frozenset(
+            position for position, summary in project
+            if position not in reached and (
+                any(runs_loop(site.consumer) for site in summary.calls)
+                or any(ref.passed_to in LOOP_RUNNERS and not ref.offloaded for ref in summary.refs)
+            )
+        )
 
     def _environment_names(self) -> frozenset[str] | None:
         """The names an environment's modules read or import (see :meth:`_unreferenced`); ``None``

@@ -297,6 +297,29 @@ class Resolution:
             return None
         return self._walk(self._result(current) if called else current, path[1:])
 
+    def _declared_class(self, site: CallSite, target: str | None) -> str | None:
+        """The project class a method call's receiver is declared to be an instance of (an
+        annotation or ``cast``, which the index marks with the ``param`` origin), else None."""
+        if site.origin != "param" or not target or not site.method or not target.endswith(f".{site.method}"):
+            return None
+        receiver = self.resolve(target[: -len(site.method) - 1])
+        cls = receiver.removesuffix("()")
+        return cls if receiver.endswith("()") and cls in self.classes else None
+
+    def dispatched(self, item: str) -> list[FuncKey]:
+        """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):
+        the callable it names, or, for a method of an instance a table built
+        (``pkg.registry.CHECKERS().check``, ``CHECKERS`` defined in another module), that method
+        of each class the table holds."""
+        keys = self.functions_denoted(item)
+        table, built, path = item.partition("().")
+        if keys or not built:
+            return keys
+        found: list[FuncKey] = []
+        for entry in self.callables.get(self.resolve(table), ()):
+            found.extend(key for key in self.functions_for(f"{entry}().{path}") if key not in found)
+        return found
+
     def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
         """What ``site`` calls, as far as the project says (``caller``: the function it is
         written in, which types its parameters when a framework says what they receive)."""

@@ -13,7 +13,8 @@ class BlockingApi:
     category: str
     #: What one call costs: a class of :data:`asynclint.knowledge.costs.COST_CLASSES`, or a
     #: cost the evidence about the call settles (``payload``, ``payload-fast``: the argument's
-    #: size; ``statement``: the SQL it runs), see ``costs.EVIDENCE_GRADES``.
+    #: size; ``code``/``program``: what it compiles, evaluates or runs; ``statement``: the SQL it
+    #: runs), see ``costs.EVIDENCE_GRADES``.
     cost: str
     fix: str | None = None
     unless: frozenset[str] = frozenset()  # method names exempt from a ``**`` pattern

@@ -252,7 +252,10 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
               "model_dump model_dump_json model_validate model_validate_json", "*."),
         # --- CPU-heavy work -----------------------------------------------------------------
         # No recipe: they run in (or return) what a worker process does not have (NOT_PORTABLE).
-        *many("cpu", "cpu-heavy", None, "exec eval compile", "builtins."),
+        # Graded by what they are handed (knowledge.costs.CODE_GRADES): a short expression is
+        # cheap, a program is what it runs.
+        *many("cpu", "code", None, "eval compile", "builtins."),
+        BlockingApi("builtins.exec", "cpu", "program"),
         # Regexes are not here: a regex over a whole transcript takes microseconds (re.findall on
         # 10 KB: 7 µs), and the process-pool hop that would fix it costs ~25x that (175 µs).
         # "pure-process-pool": functions whose only effect is a result that pickles back equal,

@@ -86,6 +86,18 @@ COST_CLASSES: dict[str, CostClass] = {
                                                      "milliseconds to seconds (the framework releases the GIL, so "
                                                      "a worker thread frees the loop)",
                   what="runs a model's inference"),
+        CostClass("code-small", None, frozenset(), "a constant, a number, a regex match or one short answer, "
+                                                   "compiled or evaluated: 10-50 µs (`eval` of a number 10 µs, of "
+                                                   "a one-line formula 46 µs; `compile` of 10 lines 0.1 ms), less "
+                                                   "than the process-pool hop CPU work needs (175 µs)"),
+        CostClass("code-unknown", L, frozenset(), "text of unknown size compiled or evaluated as an expression: a "
+                                                  "parse, proportional to its length (`compile` of 1000 lines: "
+                                                  "18 ms), cheap unless it is large",
+                  what="compiles or evaluates text of unknown size"),
+        CostClass("program", M, REPETITIONS, "runs a program the project did not write (model-written code, a "
+                                             "dataset's module): its cost is what it does, not its length -- "
+                                             "milliseconds to unbounded, CPU holding the GIL",
+                  what="runs the code it is handed, whose cost is what that code does (not its length),"),
         CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
                                                    "milliseconds, growing with the rollout"),
         CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "
@@ -136,6 +148,24 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     },
 }
 
+#: Code graded by what is evaluated (``eval`` and ``compile``: ``code``; ``exec``: ``program``),
+#: with the payload evidence of :func:`payload_evidence` plus ``constant`` (a literal: text the
+#: source wrote) -> cost class. Compiling and evaluating an expression is a parse, as long as its
+#: text: what the payload evidence proves small (a regex match, a number, one short answer, an
+#: f-string of such parts) is cheaper inline than a process hop, text of unknown size is low like
+#: any payload of unknown size, a whole file's contents is CPU work. ``exec`` runs statements: a
+#: program whose loops and calls make its cost, however short it is, so only a constant is cheap.
+CODE_GRADES: dict[str, dict[str, str]] = {
+    "code": {
+        "constant": "code-small", "small": "code-small", "unknown": "code-unknown",
+        "whole": "cpu-heavy", "growing": "cpu-heavy",
+    },
+    "program": {
+        "constant": "code-small", "small": "program", "unknown": "program",
+        "whole": "cpu-heavy", "growing": "cpu-heavy",
+    },
+}
+
 #: SQL graded by its text (the DB-API entries whose cost is ``statement``: ``execute`` and the
 #: ``fetch*`` that reads the rows of the statement last run): evidence -> cost class. A statement
 #: built or passed in at run time (model-written SQL, an f-string) is unbounded.
@@ -180,7 +210,7 @@ PAGE_SCRIPT_WORDS: frozenset[str] = frozenset(
 #: Every cost a knowledge entry may name that evidence about the call settles: name -> evidence
 #: -> cost class.
 EVIDENCE_GRADES: dict[str, dict[str, str]] = {
-    **PAYLOAD_GRADES, "statement": STATEMENT_GRADES, "script": SCRIPT_GRADES,
+    **PAYLOAD_GRADES, **CODE_GRADES, "statement": STATEMENT_GRADES, "script": SCRIPT_GRADES,
 }
 
 
@@ -268,11 +298,12 @@ CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".
 #: position): a parse or a dump of it, an encoding, a repair or a substitution in its text
 #: (``json.loads(reply)`` is one reply's worth of objects; ``json_repair.repair_json(text)``
 #: returns the text mended; ``re.sub(pattern, repl, text)`` the text edited; ``copy.deepcopy(x)``
-#: a copy of ``x``). Matched by the called name.
+#: a copy of ``x``; ``compile(source)`` the code of that source, for the ``exec`` it reaches).
+#: Matched by the called name.
 ARGUMENT_SIZED: dict[str, int] = {
     **dict.fromkeys(
         "loads dumps literal_eval repair_json b64encode b64decode urlsafe_b64encode urlsafe_b64decode "
-        "dedent unescape escape deepcopy".split(),
+        "dedent unescape escape deepcopy compile".split(),
         0,
     ),
     "sub": 2,

@@ -1,4 +1,4 @@
-"""ASL112: CPU-heavy calls (exec/eval/compile, sympy, math parsing, image codecs) on the loop."""
+"""ASL112: CPU-heavy calls (exec/eval/compile graded by what they run, sympy, math, images) on the loop."""
 
 from __future__ import annotations
 
@@ -13,7 +13,14 @@ class CpuHeavyCall(BlockingCallRule):
     Parsing and simplifying math with sympy, compiling model output or decoding images holds
     the GIL for milliseconds to seconds. Threads do not help CPU-bound Python; a process pool
     does. `PIL.Image.open` only reads a header (low); decoding, converting and resizing do the
-    work (medium). Regular expressions are not reported: one over a whole transcript takes microseconds
+    work (medium). `eval` and `compile` are graded by what they are handed, as a parse is: a
+    constant, a regex match, a number or one short answer cut out of a reply (or an f-string of
+    such parts) compiles and evaluates in 10-50 µs, cheaper inline than a process hop, and is not
+    reported; text of unknown size is low; a whole file's contents is medium. `exec` runs a
+    program, whose cost is what it does, not its length: a model-written solution or a dataset's
+    grading module is medium however short it is (raised by repetition like other CPU work), and
+    only a constant program is not reported. The finding's `size` fact says what the evidence
+    concluded. Regular expressions are not reported: one over a whole transcript takes microseconds
     (`re.findall` on 10 KB: 7 µs), far less than the process-pool hop that would move it
     (175 µs), so rewriting it would make the code slower. Local ML models are reported here too
     (the `local_models` knowledge pack): loading one (`from_pretrained`, `transformers.pipeline`,

@@ -326,11 +326,25 @@ def _display_word(payload: tuple[str, str]) -> str:
     return payload[1]
 
 
+def _formats(arg: ast.expr) -> bool:
+    """Does ``arg`` format a value into a string (an f-string with a ``{...}``, here or in a display)?"""
+    return any(isinstance(node, ast.FormattedValue) for node in ast.walk(arg))
+
+
 def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None = None) -> tuple[str, str]:
     if depth > 8:
         return ("", "")
-    if isinstance(arg, ast.Constant) or literal(arg) is not None:
+    if isinstance(arg, ast.Constant) or literal(arg) is not None and not _formats(arg):
         return ("literal", "")
+    if isinstance(arg, ast.JoinedStr):  # ``f"({weeks}, {days})"``: as large as what it formats
+        parts = [part.value for part in arg.values if isinstance(part, ast.FormattedValue)]
+        return joined(_payload(part, depth + 1, known, returned) for part in parts)
+    if isinstance(arg, ast.BinOp) and isinstance(arg.op, (ast.Add, ast.Mod)):  # ``head + text``, ``"%s" % text``
+        return joined((_payload(arg.left, depth + 1, known, returned), _payload(arg.right, depth + 1, known, returned)))
+    if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) and any(
+        isinstance(side, ast.Constant) and isinstance(side.value, (str, bytes)) for side in (arg.left, arg.right)
+    ):
+        return ("literal", "")  # ``"-" * width``: a constant the source wrote, repeated
     if isinstance(arg, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
         children = [*arg.keys, *arg.values] if isinstance(arg, ast.Dict) else list(arg.elts)
         words = [_display_word(_payload(child, depth + 1, known, returned)) for child in children if child is not None]

@@ -170,7 +170,8 @@ class Recording:
         """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
         when that says how large it is (else nothing: its own name says); a mapping or list
         given an item keeps what it held if the item is small, and holds a whole one if it is
-        whole (``response["history"] = history``)."""
+        whole (``response["history"] = history``); names unpacked from one small item are parts
+        of it (``weeks, days = match.groups()``)."""
         if isinstance(target, ast.Name):
             if bound_payload(target.id, value, held, self.frame.params):
                 self._hold(target.id, held, line)
@@ -181,6 +182,10 @@ class Recording:
                 self.frame.payloads[name] = before[name]
             elif evidence == "whole":
                 self._hold(name, held, line)
+        elif isinstance(target, ast.Tuple) and evidence_of(held) == "small":
+            for element in target.elts:  # ``weeks, days = match.groups()``: parts of one small item
+                if isinstance(element, ast.Name):
+                    self._hold(element.id, held, line)
 
     def _note_returned(self, value: ast.expr) -> None:
         """Record the payload a ``return`` gives (ModuleSummary.returned): a parameter returned as

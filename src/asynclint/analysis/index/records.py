@@ -208,6 +208,10 @@ class ModuleSummary:
     #: ``("param", name)`` for a parameter returned as it is or in the same size). The graph settles
     #: a ``returned`` payload with them.
     returned: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
+    #: Modules the module imports anywhere (inside functions too), dotted as the project names
+    #: them: ``import a.b`` lists ``a.b``; ``from a import b`` lists ``a`` and ``a.b`` (``b`` may
+    #: be a module). What an environment's code can run (see ``HotSet._offline_scripts``).
+    imported: tuple[str, ...] = ()
 
 
 class IndexError_(Exception):

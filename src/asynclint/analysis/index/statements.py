@@ -427,6 +427,7 @@ class Statements:
         bindings = self.frame.bindings
         if isinstance(node, ast.Import):
             for alias in node.names:
+                self.imported.add(self._absolute(alias.name))
                 if alias.asname:
                     bindings[alias.asname] = Sym(self._absolute(alias.name))
                 else:
@@ -439,7 +440,10 @@ class Statements:
             if node.level > 1:
                 parts = parts[: len(parts) - (node.level - 1)]
             base = ".".join([*parts, *([node.module] if node.module else [])])
+        self.imported.add(base)
         for alias in node.names:
+            if alias.name != "*":
+                self.imported.add(f"{base}.{alias.name}" if base else alias.name)
             if alias.name == "*":
                 if self.frame.kind == "module" and base not in self.stars:
                     self.stars.append(base)  # looked up for names bound nowhere (see lookup)

@@ -91,6 +91,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
         self._chains: dict[str, list[str]] = {}
         self.stars: list[str] = []
+        self.imported: set[str] = set()
         #: ``self.<attr>`` reads: (caller, class, attribute, in a loop?, lambdas) -> the first one
         self._reads: dict[tuple, ast.Attribute] = {}
         #: Lambdas handed to a call whose body is being walked: (function index, loop depth at the lambda).
@@ -148,6 +149,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 if isinstance(module_frame.bindings.get(name), Inst)
             )),
             loaded=tuple(sorted(self.loaded)),
+            imported=tuple(sorted(self.imported)),
         )
 
 

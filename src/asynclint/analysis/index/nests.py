@@ -49,7 +49,9 @@ _LONGEST = 48
 @dataclass(frozen=True)
 class Bound:
     kind: str
-    why: str = ""  # what sizes it, in words (``len(response)``); "" when the loop's header says it
+    #: What sizes it (``len(response)``), rendered only for the nests reported (:func:`_render`):
+    #: "" when the loop's header says it, a string, an expression, or (kind, ...) of those.
+    why: object = ""
     level: int = -1  # INDEX: the position of the enclosing loop whose index bounds it
     #: The collection it goes over, as written (``words``, ``state["lines"]``): two loops over the
     #: same one visit every pair of its items. A value a call computes is new each time: "".
@@ -65,7 +67,8 @@ class _Level:
     bound: Bound
     index: frozenset[str]  # names counting the loop's steps (``i`` of ``range``/``enumerate``)
     items: frozenset[str]  # names holding its items
-    header: str  # ``for i in range(1, m + 1)``
+    target: ast.expr  # ``for <target> in <iterable>``
+    iterable: ast.expr
     weight: int  # how many factors of the data it contributes (2 for ``permutations(x)``)
 
 
@@ -96,8 +99,6 @@ class _Function:
         #: Name -> what it is bound to (``None``: unknowable), with the statement's line.
         self.assigned: dict[str, list[tuple[ast.expr | None, int]]] = {}
         self.tables: set[str] = set()
-        for stmt in node.body:
-            self._collect(stmt)
         self.stack: list[_Level] = []
         #: Per outermost counted loop: the heaviest nest under it, and the table it fills.
         self.found: dict[_Level, _Nest] = {}
@@ -105,20 +106,19 @@ class _Function:
 
     # -- what the function binds ------------------------------------------------------------
 
-    def _collect(self, node: ast.AST) -> None:
-        for child in _own_nodes(node):
-            line = getattr(child, "lineno", 0)
-            if isinstance(child, ast.Assign):
-                for target in child.targets:
-                    self._bind(target, child.value, line)
-            elif isinstance(child, (ast.AnnAssign, ast.AugAssign)) and isinstance(child.target, ast.Name):
-                self._bind(child.target, child.value if isinstance(child, ast.AnnAssign) else None, line)
-            elif isinstance(child, ast.NamedExpr):
-                self._bind(child.target, child.value, line)
-            elif isinstance(child, (ast.With, ast.AsyncWith)):
-                for item in child.items:
-                    if item.optional_vars is not None:
-                        self._bind(item.optional_vars, None, line)
+    def _collect(self, node: ast.stmt) -> None:
+        """What ``node`` binds, seen in order by the walk: a name means what it was bound to
+        before its use (in a loop, also later in the body: the strongest counts)."""
+        line = node.lineno
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value, line)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+            self._bind(node.target, node.value if isinstance(node, ast.AnnAssign) else None, line)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, None, line)
 
     def _bind(self, target: ast.expr, value: ast.expr | None, line: int) -> None:
         if isinstance(target, ast.Name):
@@ -170,7 +170,8 @@ class _Function:
                     continue
                 bound = measure(value)
                 if bound.kind in (SIZED, INDEX):
-                    why = bound.why if bound.why.startswith("`") or not bound.why else f"`{name} = {bound.why}`"
+                    why = ("assign", name, bound.why) if isinstance(bound.why, tuple) and bound.why[0] == "len" else (
+                        bound.why)
                     # A count is the length of what it measured; a collection is itself.
                     bound = replace(bound, why=why, source=bound.source if as_count else name)
                 bounds.append(bound)
@@ -197,7 +198,7 @@ class _Function:
         if isinstance(node, ast.Attribute):
             base = self.items(node.value) if not _is_self(node.value) else Bound(UNKNOWN)
             if base.kind in (SIZED, FEW):
-                return Bound(FEW) if few_items(node.attr) else Bound(SIZED, f"`{_short(node)}`", source=_short(node))
+                return Bound(FEW) if few_items(node.attr) else Bound(SIZED, node, source=_key(node))
             return base
         if isinstance(node, ast.Subscript):
             if not isinstance(node.slice, ast.Slice) and self._mentions_loop(node.slice):
@@ -207,8 +208,8 @@ class _Function:
             if base.kind in (SIZED, FEW):
                 if isinstance(key, str) and few_items(key):
                     return Bound(FEW)
-                source = base.source if isinstance(node.slice, ast.Slice) else _short(node)
-                return Bound(SIZED, f"`{_short(node)}`", source=source)
+                source = base.source if isinstance(node.slice, ast.Slice) else _key(node)
+                return Bound(SIZED, node, source=source)
             return base
         if isinstance(node, ast.Call):
             return self._call_items(node)
@@ -246,7 +247,7 @@ class _Function:
         given = [receiver, *(self.items(arg) for arg in node.args), *(self.items(k.value) for k in node.keywords)]
         strongest = _strongest(given)
         if strongest.kind in (SIZED, FEW, INDEX):
-            return Bound(SIZED, f"`{_short(node)}`")
+            return Bound(SIZED, node)
         return strongest
 
     def _range(self, node: ast.Call) -> Bound:
@@ -282,7 +283,7 @@ class _Function:
             if name == "len" and len(node.args) == 1:
                 bound = self.items(node.args[0])
                 if bound.kind == SIZED:
-                    return Bound(SIZED, f"len({_short(node.args[0])})", source=bound.source, positional=True)
+                    return Bound(SIZED, ("len", node.args[0]), source=bound.source, positional=True)
                 return bound
             if name == "min" and node.args:
                 return _weakest([self.count(arg) for arg in node.args])
@@ -323,7 +324,7 @@ class _Function:
         # (``index`` bounds come only from a counted loop: see :meth:`count`.)
         counted = bound.kind in (SIZED, INDEX)
         level = _Level(node, bound if counted else Bound(UNKNOWN if bound.kind == INDEX else bound.kind),
-                       frozenset(index), frozenset(items), f"for {_short(target)} in {_short(iterable)}",
+                       frozenset(index), frozenset(items), target, iterable,
                        weight if counted else 0)
         self.stack.append(level)
         levels = tuple(lv for lv in self.stack if lv.weight)
@@ -350,7 +351,7 @@ class _Function:
             weight = len(sized) * (1 if size is None else known or 2)
         else:
             weight = 2 if known is None else known
-        return Bound(SIZED, f"{COMBINATORIAL[name]} of `{_short(sized[0])}`"), weight
+        return Bound(SIZED, ("every", COMBINATORIAL[name], sized[0])), weight
 
     def walk(self, nodes: list[ast.stmt]) -> None:
         for node in nodes:
@@ -359,6 +360,7 @@ class _Function:
     def _stmt(self, node: ast.stmt) -> None:
         if isinstance(node, _SCOPES):
             return
+        self._collect(node)
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self._expr(node.iter)
             depth = len(self.stack)
@@ -381,6 +383,8 @@ class _Function:
             return
         if isinstance(node, ast.Lambda):
             return
+        if isinstance(node, ast.NamedExpr):
+            self._bind(node.target, node.value, node.lineno)
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             self._store(node)
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript):
@@ -488,8 +492,37 @@ def _multiplies(levels: tuple[_Level, ...]) -> bool:
 
 
 def _describe(level: _Level) -> str:
-    why = level.bound.why
-    return f"`{level.header}`" + (f" ({why})" if why and why.strip("`") not in level.header else "")
+    header = f"for {_short(level.target)} in {_short(level.iterable)}"
+    why = _render(level.bound.why)
+    return f"`{header}`" + (f" ({why})" if why and why.strip("`") not in header else "")
+
+
+def _render(why: object) -> str:
+    """A bound's ``why`` in words: "`m = len(response)`", "every ordering of `digits`"."""
+    if isinstance(why, ast.AST):
+        return f"`{_short(why)}`"
+    if isinstance(why, tuple):
+        if why[0] == "len":
+            return f"`len({_short(why[1])})`"
+        if why[0] == "assign":
+            return f"`{why[1]} = {_render(why[2]).strip('`')}`"
+        if why[0] == "every":
+            return f"{why[1]} of `{_short(why[2])}`"
+    return str(why)
+
+
+def _key(node: ast.expr) -> str:
+    """``words``, ``state.lines``, ``state['lines']``: what a loop goes over, as an identity (two
+    loops over the same one); "" for anything computed."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _key(node.value)
+        return f"{base}.{node.attr}" if base else ""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        base = _key(node.value)
+        return f"{base}[{node.slice.value!r}]" if base else ""
+    return ""
 
 
 def _strongest(bounds: list[Bound]) -> Bound:
@@ -540,14 +573,3 @@ def _is_table(value: ast.expr) -> bool:
         shape = value.args[0] if value.args else None
         return isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 2
     return False
-
-
-def _own_nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """``node`` and what it contains, not looking into nested functions, lambdas or classes."""
-    todo = [node]
-    while todo:
-        current = todo.pop()
-        if current is not node and isinstance(current, _SCOPES):
-            continue
-        yield current
-        todo.extend(ast.iter_child_nodes(current))

@@ -74,7 +74,8 @@ COST_CLASSES: dict[str, CostClass] = {
                   what="fill a table cell by cell in pure Python"),
         CostClass("cpu-nested", M, REPETITIONS, "nested pure-Python loops whose counts each grow with the data: the "
                                                 "steps multiply, milliseconds for a few hundred items each, seconds "
-                                                "for a page", what="multiply their steps with the size of the data in pure Python"),
+                                                "for a page",
+                  what="multiply their steps with the size of the data in pure Python"),
         CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
                                                    "milliseconds, growing with the rollout"),
         CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "

@@ -17,7 +17,7 @@ _ORDERS = {2: "quadratic", 3: "cubic"}
 
 
 class SuperLinearLoop(Rule):
-    """Nested loops whose counts each grow with the data run in pure Python on the loop: an edit distance, pairwise comparisons.
+    """Nested loops whose counts all grow with the data run in pure Python on the loop (an edit distance, pairs).
 
     **Why is this bad?**
     A loop over the characters of the model's reply inside a loop over the characters of the

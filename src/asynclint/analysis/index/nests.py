@@ -5,21 +5,24 @@ the syntax of one function.
 Each loop (``for``, a comprehension's generator) gets a *bound* from what it goes over:
 
 - ``fixed``: a display or string literal, ``range`` of constants, a name the function does not
-  bind (a module constant, a closure's setting), an attribute of ``self`` (the environment's
-  configuration, not the rollout's data);
-- ``few``: a rollout's messages or turns (``completion``, ``state["messages"]``): tens of items;
-- ``part``: a part of an enclosing loop's item (``msg["content"]``, ``line.split()``,
+  bind (a module constant, a closure's setting);
+- ``few``: a rollout's messages or turns (``completion``, ``state["messages"]``), one short string
+  by its name (``word1``, ``guess``), or a mapping's entries (a record's fields): a few items;
+- ``part``: a part of an enclosing loop's item (``msg["content"]``, ``line.split()``, ``lines[i]``,
   ``range(len(word))``): the items of items, linear in total;
-- ``index``: ``range(i)`` of an enclosing loop's index: a triangle, as large as that loop squared;
+- ``index``: ``range(i)`` of a counted enclosing loop's index: a triangle, that loop squared;
 - ``sized``: anything else the data sizes: ``range(len(x))``, ``range(n)`` with ``n = len(x)``, a
   parameter, a string, a value computed from them;
 - ``unknown``: what the syntax cannot size (``range(self.max_turns)``, ``range(k)`` of an integer
-  parameter, ``while`` loops): never counted.
+  parameter, the environment's own attributes, ``self.tools``): never counted.
 
-A nest is reported when two loops, one inside the other, are ``sized`` (or ``index`` of a sized
-one), or when one goes over ``itertools.permutations``/``combinations``/``product`` of data.
-``while`` loops are not counted: a scanner's inner ``while`` usually advances the outer one's
-index (linear), which the syntax does not settle.
+A nest is two counted (``sized`` or ``index``) loops one inside the other, or one loop over
+``itertools.permutations``/``combinations``/``product`` of data. It is recorded when its counts
+multiply with the data (:func:`_multiplies`) or it fills a 2-D table the function built
+(``dp[i][j] = ...``), and not when it reads the cells of a 2-D input (``grid[i][j]``: the input
+once) or only builds a structure of the product's shape (``for _ in ...``). ``while`` loops are
+not counted: a scanner's inner ``while`` usually advances the outer one's index (linear), which
+the syntax does not settle.
 """
 
 from __future__ import annotations
@@ -407,12 +410,13 @@ class _Function:
     def _store(self, node: ast.Subscript) -> None:
         """``table[i][j] = ...`` inside a nest: the nest fills a 2-D table."""
         inner = node.value
-        if not (isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and inner.value.id in self.tables):
+        if not isinstance(inner, ast.Subscript) or not isinstance(inner.value, ast.Name):
+            return
+        if inner.value.id not in self.tables:
             return
         for nest in self.found.values():
             if all(any(level is open_ for open_ in self.stack) for level in nest.levels):
                 nest.table = inner.value.id
-
 
     def _cell(self, node: ast.Subscript) -> None:
         """``grid[i][j]`` inside a nest over ``i`` and ``j`` (``grid`` not a table the function

@@ -22,7 +22,9 @@ from __future__ import annotations
 from asynclint.knowledge.api import BlockingApi, entry, many
 
 _LANGDETECT = "source: pkg langdetect 1.0.9 langdetect/detector_factory.py (detect, detect_langs)"
-_DIFFLIB = "source: stdlib difflib (CPython 3.11 Lib/difflib.py: SequenceMatcher.get_matching_blocks, Differ._fancy_replace)"
+_DIFFLIB = (
+    "source: stdlib difflib (CPython 3.11 Lib/difflib.py: SequenceMatcher.get_matching_blocks, Differ._fancy_replace)"
+)
 
 APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", None, "detect detect_langs", "langdetect.", source=_LANGDETECT),

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from asynclint.analysis.index.records import CallSite, LoopNest
 from asynclint.grading import grade
 from asynclint.knowledge.costs import COST_CLASSES
-from asynclint.model import Facts, Finding, Severity
+from asynclint.model import Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.base import Rule
 from asynclint.rules.context import CheckContext
@@ -63,15 +63,22 @@ class SuperLinearLoop(Rule):
     (`await loop.run_in_executor(pool, distance, response, answer)`).
 
     **Fix**
-    None automatic: the work is the function's own code, not a call a recipe can move. Use a C
-    implementation, bound the input (compare the first few thousand characters), or run the
-    function in a process pool (a worker thread frees the loop but not the GIL).
+    Use a C implementation, bound the input (compare the first few thousand characters), or run
+    the function in a process pool (a worker thread frees the loop but not the GIL). `asynclint
+    fix --unsafe-fixes` does the last where an `async def` on the chain calls a sync top-level
+    function on the way to the nest: that call becomes `await loop.run_in_executor(pool, f, ...)`
+    with a module-level `ProcessPoolExecutor` (unsafe: arguments and result are pickled, and what
+    the function changes stays in the worker). It declines for methods and local functions, and
+    where no `async def` is on the chain (a sync reward: move the work into a top-level function
+    and call it from an `async def` reward).
     """
 
     code = "ASL115"
     name = "super-linear-loop"
     default_severity = Severity.MEDIUM
     costs = ("cpu-nested", "cpu-table")
+    #: The function holding the nest, called from an ``async def``, goes to a process pool.
+    recipes = ("process-pool",)
     message = "nested loops {what} on the event loop {where}: {evidence}"
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -127,6 +134,10 @@ class SuperLinearLoop(Rule):
             knowledge="code",
         )
         memoized = graph.memoized(key)
+        # The nest is the function's own code: what can move is the call of the function (or of a
+        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
+        placement = ctx.placement(key)
+        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
         return Finding(
             path=path,
             line=nest.line,
@@ -141,4 +152,5 @@ class SuperLinearLoop(Rule):
             ),
             chain=chain,
             facts=facts,
+            fix_request=request,
         )

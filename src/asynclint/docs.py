@@ -40,12 +40,14 @@ GRADING = (
 )
 
 
-def cost_model_markdown(category: str | None = None) -> str:
-    """The cost classes (all, or those the rule of ``category`` uses), from the cost model's data."""
+def cost_model_markdown(category: str | None = None, own: tuple[str, ...] = ()) -> str:
+    """The cost classes (all, or those the rule of ``category`` uses, and ``own``, the ones a rule
+    grades with itself), from the cost model's data."""
     from asynclint.knowledge.blocking import BUILTIN_APIS
     from asynclint.knowledge.costs import COST_CLASSES, EVIDENCE_GRADES
 
     used = {api.cost for api in BUILTIN_APIS if category is None or api.category == category}
+    used |= {cost for rule in ALL_RULES for cost in rule.costs} if category is None else set(own)
     names = [name for name in COST_CLASSES if name in used or any(
         name in EVIDENCE_GRADES[p].values() for p in used if p in EVIDENCE_GRADES
     )]
@@ -143,6 +145,9 @@ def render_rule(selector: str, color: bool) -> str | None:
     if rule is None:
         return None
     meta = rule_meta(rule)
-    grading = f"\n\n**Grading**\n\n{GRADING}\n\n{cost_model_markdown(rule.category)}" if rule.category else ""
+    grading = (
+        f"\n\n**Grading**\n\n{GRADING}\n\n{cost_model_markdown(rule.category or '', rule.costs)}"
+        if rule.category or rule.costs else ""
+    )
     heading = f"# {meta.code} `{meta.name}` ({meta.default_severity.label})"
     return _rendered(Markdown(f"{heading}\n\n{meta.doc}{grading}"), color)

@@ -11,7 +11,9 @@ from asynclint.rules import ALL_RULES, Rule
 
 
 def rule_meta(rule: type[Rule]) -> RuleMeta:
-    recipes = frozenset(api.fix for api in BUILTIN_APIS if api.category == rule.category and api.fix)
+    recipes = frozenset(api.fix for api in BUILTIN_APIS if api.category == rule.category and api.fix) | set(
+        rule.recipes
+    )
     return RuleMeta(rule.code, rule.name, rule.summary(), rule.default_severity,
                     fix_available=fixers.fix_available(rule.code, recipes), doc=rule.doc())
 

@@ -24,6 +24,7 @@ RULES: dict[str, str] = {
     "ASL112": "cpu-heavy-call",
     "ASL113": "blocking-wait",
     "ASL114": "sync-browser-call",
+    "ASL115": "super-linear-loop",
     "ASL201": "sync-v1-hook",
     "ASL202": "async-update-tool-args",
     "ASL901": "unused-suppression",

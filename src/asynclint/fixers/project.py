@@ -135,7 +135,17 @@ class FixProject:
         return file, call
 
     def site(self, finding: Finding) -> Site | Decline:
-        """Where the finding's call can be taken off the loop (see :class:`Site`)."""
+        """Where the finding's call can be taken off the loop (see :class:`Site`). A finding on the
+        project's own code (a loop nest, ``facts.knowledge == "code"``) has no call of its own: the
+        call of the sync function it is in, in the nearest ``async def`` on the chain."""
+        if finding.facts.knowledge == "code":
+            helper = self._helper_site(finding)
+            if helper is None:
+                return Decline(
+                    f"no `async def` on the chain calls `{finding.facts.function}`: move the work into a top-level "
+                    "function and run it in a process pool from an `async def`"
+                )
+            return helper
         located = self.locate(finding)
         if isinstance(located, Decline):
             return located
@@ -152,7 +162,13 @@ class FixProject:
             if not is_async(function):
                 return Decline(f"`{function.name.value}` is not `async def` (the file changed since it was checked?)")
             return Site(file, call, function, "direct")
-        chain = finding.chain if placement == "helper" else ()
+        helper = self._helper_site(finding) if placement == "helper" else None
+        return helper or self._root_site(finding, file, call, function)
+
+    def _helper_site(self, finding: Finding) -> Site | Decline | None:
+        """The call, in the nearest ``async def`` on the finding's chain, of the sync function that
+        leads to the finding (``None``: no ``async def`` on the chain)."""
+        chain = finding.chain
         for position in range(len(chain) - 2, 0, -1):  # the call sites, nearest caller first
             link, callee = chain[position], chain[position + 1].function
             if link.path not in self.texts:
@@ -167,7 +183,7 @@ class FixProject:
                     what = "no call" if not found else f"{len(found)} calls"
                     return Decline(f"ambiguous: {what} of `{callee}` on line {link.line} of `{link.function}`")
                 return Site(caller_file, found[0], caller, "helper", helper=callee)
-        return self._root_site(finding, file, call, function)
+        return None
 
     def placement(self, finding: Finding) -> str | None:
         """Where the finding's call can leave the loop (``direct``, ``helper``, ``root`` or None:

@@ -98,6 +98,14 @@ COST_CLASSES: dict[str, CostClass] = {
                                              "dataset's module): its cost is what it does, not its length -- "
                                              "milliseconds to unbounded, CPU holding the GIL",
                   what="runs the code it is handed, whose cost is what that code does (not its length),"),
+        CostClass("cpu-table", H, REPETITIONS, "fills an m x n table cell by cell in pure Python (edit distance, "
+                                               "longest common subsequence): about 0.3 µs a cell, ~100 ms for two "
+                                               "texts of 600 characters, growing with the product of their lengths",
+                  what="fill a table cell by cell in pure Python"),
+        CostClass("cpu-nested", M, REPETITIONS, "nested pure-Python loops whose counts each grow with the data: the "
+                                                "steps multiply, milliseconds for a few hundred items each, seconds "
+                                                "for a page",
+                  what="multiply their steps with the size of the data in pure Python"),
         CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
                                                    "milliseconds, growing with the rollout"),
         CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "
@@ -384,3 +392,37 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
 
 
 _SIZE_WORDS = {"whole": "a whole rollout-sized payload", "small": "one small item", "unknown": "size unknown"}
+
+
+# -- loop nests in project code (rule ASL115) -------------------------------------------------
+
+#: Name tokens of a rollout's messages and turns (the last token of a name, attribute or string
+#: key decides, as for payloads): a loop over them runs tens of times, however long each message
+#: is, so it does not make a loop nest grow with the payload. What is computed *from* them (the
+#: text of the last reply) is sized by its characters, not by the count of messages.
+FEW_ITEM_TOKENS: frozenset[str] = frozenset(
+    "messages completion completions prompt prompts history histories conversation conversations turns steps "
+    "trajectory trajectories tool_calls choices".split()
+)
+#: ``itertools`` functions whose items multiply: iterating one over data that is not a fixed few
+#: constants is super-linear by itself (-> what it goes through, in words).
+COMBINATORIAL: dict[str, str] = {
+    "itertools.permutations": "every ordering",
+    "itertools.combinations": "every combination",
+    "itertools.combinations_with_replacement": "every combination",
+    "itertools.product": "every tuple of the product",
+}
+
+
+#: Name tokens of one short string or a handful of symbols (``word1``, ``guess``, ``token``): a
+#: loop over its characters runs a few times (an edit distance of two dictionary words is a few
+#: dozen cells, microseconds).
+SHORT_ITEM_TOKENS: frozenset[str] = frozenset("word token char letter digit symbol name key id label tag guess".split())
+
+
+def few_items(word: str) -> bool:
+    """A rollout's messages or turns (``completion``, ``state["messages"]``), or one short string
+    (``word1``), by the name that holds them: a loop over it runs a few times."""
+    lowered = word.lower().rstrip("0123456789")
+    last = lowered.rsplit("_", 1)[-1]
+    return lowered in FEW_ITEM_TOKENS or last in FEW_ITEM_TOKENS or last in SHORT_ITEM_TOKENS

@@ -59,6 +59,11 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     category: ClassVar[str] = ""  # the knowledge-base category a blocking-call rule reports
+    #: Cost classes the rule grades with besides those of its category's knowledge entries (a rule
+    #: reading the project's own code, which no entry names): the docs' cost model lists them.
+    costs: ClassVar[tuple[str, ...]] = ()
+    #: Fix recipes its findings may ask for besides those of its category's entries.
+    recipes: ClassVar[tuple[str, ...]] = ()
     default_severity: ClassVar[Severity]
     message: ClassVar[str]
     #: Runs after every other rule: it judges what their findings' suppressions hid.

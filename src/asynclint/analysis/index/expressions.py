@@ -6,6 +6,7 @@ import ast
 
 from asynclint.analysis.index.argfacts import evidence_of
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
+from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
@@ -297,6 +298,7 @@ class Expressions:
 
     def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         first, *rest = node.generators
+        self.frame.nested |= bool(rest) or starts_nest(first.iter, self.frame.loop_depth)
         self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
         saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)
         self.frame.loop_depth += 1

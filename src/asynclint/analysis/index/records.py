@@ -165,6 +165,23 @@ class Handoff:
     built: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class LoopNest:
+    """Loops nested in one function whose iteration counts each grow with the data it handles
+    (:mod:`asynclint.analysis.index.nests`): super-linear pure-Python work. One per outermost
+    such loop, its heaviest nest."""
+
+    function: int  # index into ModuleSummary.functions
+    line: int  # the outermost counted loop: its ``for`` (or comprehension) up to its iterable's end
+    col: int
+    end_line: int
+    end_col: int
+    #: Each counted loop, outermost first, in words: "`for i in range(1, m + 1)` (`m = len(response)`)".
+    levels: tuple[str, ...]
+    steps: int  # how many factors of the data multiply: 2 for a pair of loops, 3 for three
+    table: str = ""  # the 2-D table the nest fills cell by cell (``dp``), if any
+
+
 @dataclass(frozen=True)
 class ModuleSummary:
     path: str
@@ -212,6 +229,8 @@ class ModuleSummary:
     #: them: ``import a.b`` lists ``a.b``; ``from a import b`` lists ``a`` and ``a.b`` (``b`` may
     #: be a module). What an environment's code can run (see ``HotSet._offline_scripts``).
     imported: tuple[str, ...] = ()
+    #: Loop nests of its functions whose counts multiply with the data (see :class:`LoopNest`).
+    nests: tuple[LoopNest, ...] = ()
 
 
 class IndexError_(Exception):

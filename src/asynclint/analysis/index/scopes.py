@@ -61,6 +61,9 @@ class Frame:
     #: Names bound to what a call written here built (``client = OpenAI()``) -> that call's
     #: (line, column): where an object handed over later was constructed.
     built: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: A loop was entered inside another (or over ``itertools.permutations``...): the function may
+    #: hold a loop nest, which :func:`asynclint.analysis.index.nests.loop_nests` then looks for.
+    nested: bool = False
 
 
 class Scopes:

@@ -38,6 +38,7 @@ from asynclint.analysis.index.helpers import (
     stored_value,
     vague,
 )
+from asynclint.analysis.index.nests import loop_nests, starts_nest
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
@@ -271,6 +272,7 @@ class Statements:
             self.visit_expr(node.iter)
             self.bind(node.target, self._item_type(node.iter))
             self._bind_loop_item(node.target, node.iter)
+            self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth)
             repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats
             self.frame.loops.append((repeats, loop_exits(node.body)))
@@ -545,6 +547,8 @@ class Statements:
         declared = self._declared(node.returns)  # names in annotations mean what they mean outside
         self.frames.append(frame)
         self.visit_body(node.body)
+        if frame.nested:
+            self.nests.extend(loop_nests(node, index, self._denoted, self._col))
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared)
         if frame.returned:

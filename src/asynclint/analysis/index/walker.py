@@ -36,6 +36,7 @@ from asynclint.analysis.index.records import (
     FunctionRef,
     Handoff,
     IndexError_,
+    LoopNest,
     ModuleSummary,
 )
 from asynclint.analysis.index.scopes import Frame, Scopes
@@ -62,6 +63,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.calls: list[CallSite] = []
         self.refs: list[FunctionRef] = []
         self.handoffs: list[Handoff] = []
+        self.nests: list[LoopNest] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
         self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
@@ -150,7 +152,13 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
             )),
             loaded=tuple(sorted(self.loaded)),
             imported=tuple(sorted(self.imported)),
+            nests=tuple(self.nests),
         )
+
+    def _denoted(self, expr: ast.expr) -> str | None:
+        """The dotted name ``expr`` denotes where the walk is (``itertools.product``), if any."""
+        value = self.infer(expr)
+        return value.name if isinstance(value, Sym) else None
 
 
 def index_source(

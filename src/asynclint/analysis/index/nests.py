@@ -1,0 +1,579 @@
+"""Loop nests whose iteration counts multiply with the size of the data a function handles: the
+project's own super-linear CPU work (a pure-Python edit distance, pairwise comparisons), read from
+the syntax of one function.
+
+Each loop (``for``, a comprehension's generator) gets a *bound* from what it goes over:
+
+- ``fixed``: a display or string literal, ``range`` of constants, a name the function does not
+  bind (a module constant, a closure's setting);
+- ``few``: a rollout's messages or turns (``completion``, ``state["messages"]``), one short string
+  by its name (``word1``, ``guess``), or a mapping's entries (a record's fields): a few items;
+- ``part``: a part of an enclosing loop's item (``msg["content"]``, ``line.split()``, ``lines[i]``,
+  ``range(len(word))``): the items of items, linear in total;
+- ``index``: ``range(i)`` of a counted enclosing loop's index: a triangle, that loop squared;
+- ``sized``: anything else the data sizes: ``range(len(x))``, ``range(n)`` with ``n = len(x)``, a
+  parameter, a string, a value computed from them;
+- ``unknown``: what the syntax cannot size (``range(self.max_turns)``, ``range(k)`` of an integer
+  parameter, the environment's own attributes, ``self.tools``): never counted.
+
+A nest is two counted (``sized`` or ``index``) loops one inside the other, or one loop over
+``itertools.permutations``/``combinations``/``product`` of data. It is recorded when its counts
+multiply with the data (:func:`_multiplies`) or it fills a 2-D table the function built
+(``dp[i][j] = ...``), and not when it reads the cells of a 2-D input (``grid[i][j]``: the input
+once) or only builds a structure of the product's shape (``for _ in ...``). ``while`` loops are
+not counted: a scanner's inner ``while`` usually advances the outer one's index (linear), which
+the syntax does not settle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+from asynclint.analysis.index.records import LoopNest
+from asynclint.knowledge.costs import COMBINATORIAL, few_items
+
+FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
+#: How strongly a bound grows with the data, for joining several (``zip`` takes the weakest).
+_STRENGTH = {FIXED: 0, UNKNOWN: 1, FEW: 2, PART: 3, INDEX: 4, SIZED: 5}
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+#: Builtins whose result has as many items as their (first) argument.
+_SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter", "dict"})
+#: A mapping's entries: the fields of one record, the filters or settings of one call -- a few,
+#: however large the data they describe (a loop over them does not grow with the payload).
+_MAPPING_ENTRIES = frozenset({"items", "keys", "values"})
+#: A 2-D table: a list of lists, or an array (``numpy.zeros((m, n))``) filled cell by cell.
+_ARRAY_MAKERS = frozenset({"zeros", "ones", "full", "empty"})
+_LONGEST = 48
+
+
+@dataclass(frozen=True)
+class Bound:
+    kind: str
+    #: What sizes it (``len(response)``), rendered only for the nests reported (:func:`_render`):
+    #: "" when the loop's header says it, a string, an expression, or (kind, ...) of those.
+    why: object = ""
+    level: int = -1  # INDEX: the position of the enclosing loop whose index bounds it
+    #: The collection it goes over, as written (``words``, ``state["lines"]``): two loops over the
+    #: same one visit every pair of its items. A value a call computes is new each time: "".
+    source: str = ""
+    #: Counted by position (``range(len(x))``, ``range(i)``): the shape of an algorithm over a
+    #: sequence's characters or tokens, rather than a walk over records.
+    positional: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class _Level:
+    node: ast.AST  # the ``for`` statement or the comprehension
+    bound: Bound
+    index: frozenset[str]  # names counting the loop's steps (``i`` of ``range``/``enumerate``)
+    items: frozenset[str]  # names holding its items
+    target: ast.expr  # ``for <target> in <iterable>``
+    iterable: ast.expr
+    weight: int  # how many factors of the data it contributes (2 for ``permutations(x)``)
+
+
+def _short(node: ast.AST) -> str:
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= _LONGEST else text[: _LONGEST - 3] + "..."
+
+
+def starts_nest(iterable: ast.expr, loop_depth: int) -> bool:
+    """Whether a loop over ``iterable`` at ``loop_depth`` may start or extend a nest worth analysing:
+    the walk asks this so that only the few functions with one pay for :func:`loop_nests`."""
+    if loop_depth > 0:
+        return True
+    func = iterable.func if isinstance(iterable, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return f"itertools.{name}" in COMBINATORIAL
+
+
+class _Function:
+    """One function's loops, walked once with the loops around each."""
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[ast.expr], str | None]):
+        self.resolve = resolve
+        args = node.args
+        self.params = frozenset(
+            a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None
+        )
+        #: Name -> what it is bound to (``None``: unknowable), with the statement's line.
+        self.assigned: dict[str, list[tuple[ast.expr | None, int]]] = {}
+        self.tables: set[str] = set()
+        self.stack: list[_Level] = []
+        #: Per outermost counted loop: the heaviest nest under it, and the table it fills.
+        self.found: dict[_Level, _Nest] = {}
+        self._seen: set[str] = set()
+
+    # -- what the function binds ------------------------------------------------------------
+
+    def _collect(self, node: ast.stmt) -> None:
+        """What ``node`` binds, seen in order by the walk: a name means what it was bound to
+        before its use (in a loop, also later in the body: the strongest counts)."""
+        line = node.lineno
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value, line)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+            self._bind(node.target, node.value if isinstance(node, ast.AnnAssign) else None, line)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    self._bind(item.optional_vars, None, line)
+
+    def _bind(self, target: ast.expr, value: ast.expr | None, line: int) -> None:
+        if isinstance(target, ast.Name):
+            self.assigned.setdefault(target.id, []).append((value, line))
+            if value is not None and _is_table(value):
+                self.tables.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            if values is not None and len(values) == len(target.elts):
+                for part, part_value in zip(target.elts, values, strict=True):
+                    self._bind(part, part_value, line)
+            else:
+                for part in target.elts:
+                    self._bind(part.value if isinstance(part, ast.Starred) else part, None, line)
+
+    # -- bounds ----------------------------------------------------------------------------------
+
+    def _level_of(self, name: str) -> tuple[int, bool] | None:
+        """The innermost enclosing loop binding ``name``: (its position, as an index?)."""
+        for position in range(len(self.stack) - 1, -1, -1):
+            level = self.stack[position]
+            if name in level.index:
+                return position, True
+            if name in level.items:
+                return position, False
+        return None
+
+    def _local(self, name: str, measure: Callable[[ast.expr], Bound], as_count: bool) -> Bound | None:
+        """A name bound in the function: the strongest of what it is bound to (``None``: not bound
+        here). Bound inside the innermost loop around the use, before it: those bindings only (a
+        name set per outer item, ``qs = sub["questions"]``, holds that item's part)."""
+        bindings = self.assigned.get(name)
+        if bindings is None:
+            return None
+        if name in self._seen:  # ``text = clean(text)``: the parameter it was
+            return Bound(SIZED, f"the parameter `{name}`", source=name) if name in self.params else Bound(UNKNOWN)
+        for level in reversed(self.stack):
+            first, last = getattr(level.node, "lineno", 0), getattr(level.node, "end_lineno", 0) or 0
+            inside = [(value, line) for value, line in bindings if first <= line <= last]
+            if inside:
+                bindings = inside
+                break
+        self._seen.add(name)
+        try:
+            bounds = []
+            for value, _ in bindings:
+                if value is None:  # unpacked from a call, a ``with`` target, ``+=``
+                    bounds.append(Bound(UNKNOWN) if as_count else Bound(SIZED, f"`{name}`", source=name))
+                    continue
+                bound = measure(value)
+                if bound.kind in (SIZED, INDEX):
+                    why = ("assign", name, bound.why) if isinstance(bound.why, tuple) and bound.why[0] == "len" else (
+                        bound.why)
+                    # A count is the length of what it measured; a collection is itself.
+                    bound = replace(bound, why=why, source=bound.source if as_count else name)
+                bounds.append(bound)
+            return _strongest(bounds)
+        finally:
+            self._seen.discard(name)
+
+    def items(self, node: ast.expr) -> Bound:
+        """The bound of a loop over ``node``."""
+        if isinstance(node, ast.Constant) or isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)) and not any(
+            isinstance(e, ast.Starred) for e in getattr(node, "elts", ())
+        ):
+            return Bound(FIXED)
+        if isinstance(node, ast.Name):
+            enclosing = self._level_of(node.id)
+            if enclosing is not None:
+                return Bound(UNKNOWN) if enclosing[1] else Bound(PART)
+            local = self._local(node.id, self.items, as_count=False)
+            if local is not None:
+                return Bound(FEW) if local.kind == SIZED and few_items(node.id) else local
+            if node.id in self.params:
+                return Bound(FEW) if few_items(node.id) else Bound(SIZED, f"the parameter `{node.id}`", source=node.id)
+            return Bound(FIXED)  # a module constant, a closure's setting
+        if isinstance(node, ast.Attribute):
+            base = self.items(node.value) if not _is_self(node.value) else Bound(UNKNOWN)
+            if base.kind in (SIZED, FEW):
+                return Bound(FEW) if few_items(node.attr) else Bound(SIZED, node, source=_key(node))
+            return base
+        if isinstance(node, ast.Subscript):
+            if not isinstance(node.slice, ast.Slice) and self._mentions_loop(node.slice):
+                return Bound(PART)  # one item of a sequence, picked by an enclosing loop (``lines[i]``)
+            key = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            base = self.items(node.value)
+            if base.kind in (SIZED, FEW):
+                if isinstance(key, str) and few_items(key):
+                    return Bound(FEW)
+                source = base.source if isinstance(node.slice, ast.Slice) else _key(node)
+                return Bound(SIZED, node, source=source)
+            return base
+        if isinstance(node, ast.Call):
+            return self._call_items(node)
+        if isinstance(node, _COMPREHENSIONS):
+            return self.items(node.generators[0].iter)
+        if isinstance(node, ast.BinOp):
+            return _strongest([self.items(node.left), self.items(node.right)])
+        if isinstance(node, ast.IfExp):
+            return _strongest([self.items(node.body), self.items(node.orelse)])
+        if isinstance(node, ast.Starred):
+            return self.items(node.value)
+        return Bound(UNKNOWN)
+
+    def _call_items(self, node: ast.Call) -> Bound:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == "range":
+            return self._range(node)
+        if isinstance(func, ast.Name) and func.id in _SAME_ITEMS:
+            return self.items(node.args[0]) if node.args else Bound(FIXED)
+        if isinstance(func, ast.Name) and func.id == "zip":
+            return _weakest([self.items(arg) for arg in node.args]) if node.args else Bound(FIXED)
+        if isinstance(func, ast.Attribute) and func.attr in _MAPPING_ENTRIES:
+            receiver = self.items(func.value)
+            return Bound(FEW) if receiver.kind == SIZED else receiver
+        if isinstance(func, ast.Attribute):
+            # A method of the environment's own objects (``self.store.get(key)``) looks up what it
+            # holds: its size is not the argument's.
+            receiver = self.items(func.value) if not _is_self(func.value) else Bound(UNKNOWN)
+            if func.attr == "copy" or receiver.kind in (PART, UNKNOWN):
+                return receiver
+        else:
+            receiver = Bound(FIXED)
+        # What a call computes from data is sized by that data: the text extracted from the
+        # messages is as long as the reply, not as many as the messages.
+        given = [receiver, *(self.items(arg) for arg in node.args), *(self.items(k.value) for k in node.keywords)]
+        strongest = _strongest(given)
+        if strongest.kind in (SIZED, FEW, INDEX):
+            return Bound(SIZED, node)
+        return strongest
+
+    def _range(self, node: ast.Call) -> Bound:
+        args = node.args
+        if not args or len(args) > 3:
+            return Bound(UNKNOWN)
+        if len(args) == 1:
+            return self.count(args[0])
+        start, stop = args[0], args[1]
+        if _offsets(start) & _offsets(stop):
+            return Bound(FIXED)  # ``range(max(0, i - 2), min(n, i + 3))``: a window around an index
+        if isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Add) and ast.dump(stop.left) == ast.dump(start):
+            return self.count(stop.right)  # ``range(i, i + 3)``: a window of the right operand's size
+        return self.count(stop)
+
+    def count(self, node: ast.expr) -> Bound:
+        """The bound of ``range(node)``."""
+        if isinstance(node, ast.Constant):
+            return Bound(FIXED)
+        if isinstance(node, ast.Name):
+            enclosing = self._level_of(node.id)
+            if enclosing is not None:
+                level = self.stack[enclosing[0]]
+                if enclosing[1] and level.bound.kind in (SIZED, INDEX):
+                    return Bound(INDEX, f"`{node.id}` of the loop around it", enclosing[0], level.bound.source, True)
+                return Bound(PART) if not enclosing[1] else Bound(UNKNOWN)
+            local = self._local(node.id, self.count, as_count=True)
+            if local is not None:
+                return local
+            return Bound(UNKNOWN) if node.id in self.params else Bound(FIXED)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            if name == "len" and len(node.args) == 1:
+                bound = self.items(node.args[0])
+                if bound.kind == SIZED:
+                    return Bound(SIZED, ("len", node.args[0]), source=bound.source, positional=True)
+                return bound
+            if name == "min" and node.args:
+                return _weakest([self.count(arg) for arg in node.args])
+            if name in ("max", "abs", "int", "round") and node.args:
+                return _strongest([self.count(arg) for arg in node.args])
+            return Bound(UNKNOWN)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, (ast.FloorDiv, ast.Div, ast.Mod, ast.RShift)):
+                return self.count(node.right) if isinstance(node.op, ast.Mod) else self.count(node.left)
+            return _strongest([self.count(node.left), self.count(node.right)])
+        if isinstance(node, ast.UnaryOp):
+            return self.count(node.operand)
+        return Bound(UNKNOWN)
+
+    def _mentions_loop(self, node: ast.expr) -> bool:
+        return any(isinstance(n, ast.Name) and self._level_of(n.id) is not None for n in ast.walk(node))
+
+    # -- the walk --------------------------------------------------------------------------------
+
+    def _push(self, target: ast.expr, iterable: ast.expr, node: ast.AST) -> None:
+        resolved = self.resolve(iterable.func) if isinstance(iterable, ast.Call) else None
+        if isinstance(iterable, ast.Call) and resolved in COMBINATORIAL:
+            bound, weight = self._combinatorial(resolved, iterable)
+        else:
+            bound, weight = self.items(iterable), 1
+        index: set[str] = set()
+        items: set[str] = set()
+        names = [target]
+        if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name):
+            if iterable.func.id == "range":
+                index.update(_names(target))
+                names = []
+            elif iterable.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+                index.update(_names(target.elts[0]))
+                names = target.elts[1:]
+        for name_target in names:
+            items.update(_names(name_target))
+        # (``index`` bounds come only from a counted loop: see :meth:`count`.)
+        counted = bound.kind in (SIZED, INDEX)
+        level = _Level(node, bound if counted else Bound(UNKNOWN if bound.kind == INDEX else bound.kind),
+                       frozenset(index), frozenset(items), target, iterable,
+                       weight if counted else 0)
+        self.stack.append(level)
+        levels = tuple(lv for lv in self.stack if lv.weight)
+        total = sum(lv.weight for lv in levels)
+        if counted and total >= 2:
+            current = self.found.get(levels[0])
+            multiplies = _multiplies(levels)
+            if current is None or (multiplies, total) > (current.multiplies, current.steps):
+                self.found[levels[0]] = _Nest(total, levels, current.table if current else "", multiplies=multiplies)
+
+    def _combinatorial(self, name: str, call: ast.Call) -> tuple[Bound, int]:
+        """A loop over ``itertools.permutations(x)`` and its kin: how many factors of the data it is."""
+        pools = call.args if name == "itertools.product" else call.args[:1]
+        sized = [pool for pool in pools if self.items(pool).kind == SIZED]
+        if not sized:
+            return self.items(call.args[0]) if call.args else Bound(FIXED), 1
+        size = call.args[1] if len(call.args) > 1 and name != "itertools.product" else next(
+            (k.value for k in call.keywords if k.arg in ("r", "repeat")), None
+        )
+        known = size.value if isinstance(size, ast.Constant) and isinstance(size.value, int) else None
+        if name == "itertools.permutations":
+            weight = 2 if known is None else known  # n! orderings, or n!/(n-r)! of length r
+        elif name == "itertools.product":
+            weight = len(sized) * (1 if size is None else known or 2)
+        else:
+            weight = 2 if known is None else known
+        return Bound(SIZED, ("every", COMBINATORIAL[name], sized[0])), weight
+
+    def walk(self, nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            self._stmt(node)
+
+    def _stmt(self, node: ast.stmt) -> None:
+        if isinstance(node, _SCOPES):
+            return
+        self._collect(node)
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self._expr(node.iter)
+            depth = len(self.stack)
+            self._push(node.target, node.iter, node)
+            self.walk(node.body)
+            del self.stack[depth:]
+            self.walk(node.orelse)
+            return
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self._stmt(child)
+            elif isinstance(child, ast.expr):
+                self._expr(child)
+            elif isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                self.walk(child.body)
+
+    def _expr(self, node: ast.expr) -> None:
+        if isinstance(node, _COMPREHENSIONS):
+            self._comprehension(node)
+            return
+        if isinstance(node, ast.Lambda):
+            return
+        if isinstance(node, ast.NamedExpr):
+            self._bind(node.target, node.value, node.lineno)
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            self._store(node)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Subscript):
+            self._cell(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._expr(child)
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        depth = len(self.stack)
+        for generator in node.generators:
+            self._expr(generator.iter)
+            self._push(generator.target, generator.iter, node)
+            for condition in generator.ifs:
+                self._expr(condition)
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            self._expr(part)
+        del self.stack[depth:]
+
+    def _store(self, node: ast.Subscript) -> None:
+        """``table[i][j] = ...`` inside a nest: the nest fills a 2-D table."""
+        inner = node.value
+        if not isinstance(inner, ast.Subscript) or not isinstance(inner.value, ast.Name):
+            return
+        if inner.value.id not in self.tables:
+            return
+        for nest in self.found.values():
+            if all(any(level is open_ for open_ in self.stack) for level in nest.levels):
+                nest.table = inner.value.id
+
+    def _cell(self, node: ast.Subscript) -> None:
+        """``grid[i][j]`` inside a nest over ``i`` and ``j`` (``grid`` not a table the function
+        built): the nest visits each cell of data that is two-dimensional already, once -- linear in
+        its size, not a product."""
+        inner = node.value
+        assert isinstance(inner, ast.Subscript)
+        if not isinstance(inner.value, ast.Name) or inner.value.id in self.tables:
+            return
+        used = {n.id for part in (inner.slice, node.slice) for n in ast.walk(part) if isinstance(n, ast.Name)}
+        for nest in self.found.values():
+            indexes = [level.index for level in nest.levels if level.index]
+            if all(any(level is open_ for open_ in self.stack) for level in nest.levels) and len(indexes) >= 2 and all(
+                index & used for index in indexes
+            ):
+                nest.cells = True
+
+
+@dataclass(eq=False)
+class _Nest:
+    steps: int  # factors of the data: 2 for a pair of loops, 3 for three
+    levels: tuple[_Level, ...]  # the counted loops, outermost first
+    table: str = ""  # the 2-D table it fills
+    cells: bool = False  # it reads the cells of a 2-D input (``grid[i][j]``): linear in the input
+    multiplies: bool = False  # see :func:`_multiplies`
+
+
+def loop_nests(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, function: int, resolve: Callable[[ast.expr], str | None],
+    col: Callable[[int, int], int],
+) -> list[LoopNest]:
+    """The loop nests of ``node`` (function index ``function``) whose counts multiply with its data,
+    one per outermost counted loop. ``resolve`` names what an expression denotes
+    (``itertools.product``); ``col`` converts ``ast`` byte offsets to the 1-based character columns
+    reports use."""
+    walk = _Function(node, resolve)
+    walk.walk(node.body)
+    found = []
+    for outer, nest in walk.found.items():
+        if nest.cells or not (nest.table or nest.multiplies) or all(
+            level.index | level.items <= {"_"} for level in nest.levels
+        ):
+            # Each cell of a 2-D input once (marking a table of its shape on the way); or only a
+            # structure of the product's shape built (``[[[] for _ in range(n)] for _ in
+            # range(m)]``), its cells filled elsewhere.
+            continue
+        where = outer.node
+        header = where.iter if isinstance(where, (ast.For, ast.AsyncFor)) else where
+        line = getattr(where, "lineno", 1)
+        end_line = getattr(header, "end_lineno", None) or line
+        found.append(
+            LoopNest(
+                function=function,
+                line=line,
+                col=col(line, getattr(where, "col_offset", 0)),
+                end_line=end_line,
+                end_col=col(end_line, getattr(header, "end_col_offset", None) or 0),
+                levels=tuple(_describe(level) for level in nest.levels),
+                steps=nest.steps,
+                table=nest.table,
+            )
+        )
+    return found
+
+
+def _multiplies(levels: tuple[_Level, ...]) -> bool:
+    """Whether counted loops, one inside the other, multiply with the data: one goes over
+    ``permutations`` or a product; two go over the same collection (every pair of its items); or
+    all count positions (a triangle of one sequence's positions, ``range(len(a))`` inside ``range(len(b))``: the
+    shape of an algorithm over sequences' characters). Two walks over different collections of
+    records (the rows of a store and the filters of one query) are each short in practice, and
+    the syntax cannot tell which one is long: not counted."""
+    if any(level.weight >= 2 for level in levels):
+        return True
+    sources = [level.bound.source for level in levels if level.bound.source]
+    return len(set(sources)) < len(sources) or all(level.bound.positional for level in levels)
+
+
+def _describe(level: _Level) -> str:
+    header = f"for {_short(level.target)} in {_short(level.iterable)}"
+    why = _render(level.bound.why)
+    return f"`{header}`" + (f" ({why})" if why and why.strip("`") not in header else "")
+
+
+def _render(why: object) -> str:
+    """A bound's ``why`` in words: "`m = len(response)`", "every ordering of `digits`"."""
+    if isinstance(why, ast.AST):
+        return f"`{_short(why)}`"
+    if isinstance(why, tuple):
+        if why[0] == "len":
+            return f"`len({_short(why[1])})`"
+        if why[0] == "assign":
+            return f"`{why[1]} = {_render(why[2]).strip('`')}`"
+        if why[0] == "every":
+            return f"{why[1]} of `{_short(why[2])}`"
+    return str(why)
+
+
+def _key(node: ast.expr) -> str:
+    """``words``, ``state.lines``, ``state['lines']``: what a loop goes over, as an identity (two
+    loops over the same one); "" for anything computed."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _key(node.value)
+        return f"{base}.{node.attr}" if base else ""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        base = _key(node.value)
+        return f"{base}[{node.slice.value!r}]" if base else ""
+    return ""
+
+
+def _strongest(bounds: list[Bound]) -> Bound:
+    return max(bounds, key=lambda b: _STRENGTH[b.kind]) if bounds else Bound(FIXED)
+
+
+def _weakest(bounds: list[Bound]) -> Bound:
+    return min(bounds, key=lambda b: _STRENGTH[b.kind]) if bounds else Bound(FIXED)
+
+
+def _offsets(node: ast.expr) -> set[str]:
+    """The names ``node`` is a constant offset of: ``i`` for ``i``, ``i + 3``, ``max(0, i - 2)``."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+        if isinstance(node.right, ast.Constant):
+            return _offsets(node.left)
+        if isinstance(node.left, ast.Constant):
+            return _offsets(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+        return set().union(*(_offsets(arg) for arg in node.args)) if node.args else set()
+    return set()
+
+
+def _is_self(node: ast.expr) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _names(target: ast.expr) -> Iterator[str]:
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            yield node.id
+
+
+def _is_table(value: ast.expr) -> bool:
+    """A list of lists (``[[0] * (n + 1) for _ in range(m + 1)]``) or a 2-D array."""
+    if isinstance(value, ast.ListComp):
+        elt = value.elt
+        return isinstance(elt, (ast.List, ast.ListComp)) or (
+            isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Mult)
+            and isinstance(elt.left, ast.List) or isinstance(elt, ast.BinOp) and isinstance(elt.right, ast.List)
+        )
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
+        return isinstance(value.left, ast.List) and any(isinstance(e, (ast.List, ast.BinOp)) for e in value.left.elts)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _ARRAY_MAKERS:
+        shape = value.args[0] if value.args else None
+        return isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 2
+    return False

@@ -1,0 +1,157 @@
+"""ASL115: the project's own super-linear pure-Python work (loop nests over the data) on the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from asynclint.analysis.api import FunctionId
+from asynclint.analysis.index.records import CallSite, LoopNest
+from asynclint.grading import grade
+from asynclint.knowledge.costs import COST_CLASSES
+from asynclint.model import Facts, Finding, FixRequest, Severity
+from asynclint.rules import phrasing
+from asynclint.rules.base import Rule
+from asynclint.rules.context import CheckContext
+
+#: How the steps of a nest grow with the size of the data, by how many of its factors multiply.
+_ORDERS = {2: "quadratic", 3: "cubic"}
+
+
+class SuperLinearLoop(Rule):
+    """Nested loops whose counts all grow with the data run in pure Python on the loop (an edit distance, pairs).
+
+    **Why is this bad?**
+    A loop over the characters of the model's reply inside a loop over the characters of the
+    answer runs `len(reply) * len(answer)` steps of Python bytecode while holding the loop: a
+    Levenshtein distance of two 600-character texts fills a 360,000-cell table, about 100 ms.
+    No knowledge base names such code -- it is the project's own -- so the rule reads the loops:
+    a nest is reported when two of its loops (one inside the other) each go over data of the
+    rollout (a parameter, a string, `range(len(x))`, a value computed from them), or when a loop
+    goes over `itertools.permutations`/`combinations`/`product` of such data. A nest that fills
+    a 2-D table cell by cell (`dp[i][j] = ...`, the dynamic-programming shape) is graded high, any
+    other medium; both are raised by repetition like other CPU work (a sync reward run back to
+    back for a group, per turn, per tool call). Not reported: a single loop (linear), loops over
+    a fixed few constants, over a rollout's messages or turns (tens of items), over a module's
+    constants or the environment's own attributes (`self.tools`), over the parts of an outer
+    loop's item (`for line in lines: for word in line.split()` is the words once), over a
+    mapping's entries (a record's fields), over the rows and columns of a grid read cell by cell
+    (`grid[i][j]`: the grid once), a window around an index (`range(i, i + 3)`), and `while`
+    loops (a scanner's inner `while` usually advances the outer one's index).
+
+    **Example**
+    ```python
+    async def similarity(completion, answer, **kwargs) -> float:
+        response = completion[-1]["content"]
+        m, n = len(response), len(answer)
+        dp = [[0] * (n + 1) for _ in range(m + 1)]
+        for i in range(1, m + 1):
+            for j in range(1, n + 1):
+                cost = response[i - 1] != answer[j - 1]
+                dp[i][j] = min(dp[i - 1][j] + 1, dp[i][j - 1] + 1, dp[i - 1][j - 1] + cost)
+        return 1 - dp[m][n] / max(m, n, 1)
+    ```
+
+    **Use instead**
+    ```python
+    import difflib
+
+    async def similarity(completion, answer, **kwargs) -> float:
+        response = completion[-1]["content"]
+        return difflib.SequenceMatcher(None, response, answer, autojunk=False).quick_ratio()
+    ```
+    or a C implementation (`rapidfuzz.distance.Levenshtein.normalized_similarity`, microseconds),
+    or the distance computed by a top-level function run in a `ProcessPoolExecutor`
+    (`await loop.run_in_executor(pool, distance, response, answer)`).
+
+    **Fix**
+    Use a C implementation, bound the input (compare the first few thousand characters), or run
+    the function in a process pool (a worker thread frees the loop but not the GIL). `asynclint
+    fix --unsafe-fixes` does the last where an `async def` on the chain calls a sync top-level
+    function on the way to the nest: that call becomes `await loop.run_in_executor(pool, f, ...)`
+    with a module-level `ProcessPoolExecutor` (unsafe: arguments and result are pickled, and what
+    the function changes stays in the worker). It declines for methods and local functions, and
+    where no `async def` is on the chain (a sync reward: move the work into a top-level function
+    and call it from an `async def` reward).
+    """
+
+    code = "ASL115"
+    name = "super-linear-loop"
+    default_severity = Severity.MEDIUM
+    costs = ("cpu-nested", "cpu-table")
+    #: The function holding the nest, called from an ``async def``, goes to a process pool.
+    recipes = ("process-pool",)
+    message = "nested loops {what} on the event loop {where}: {evidence}"
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        graph = ctx.graph
+        for position, summary in graph.numbered_summaries():
+            if summary.library is not None or not summary.nests:
+                continue
+            heaviest: dict[int, LoopNest] = {}
+            for nest in summary.nests:
+                kept = heaviest.get(nest.function)
+                if kept is None or (nest.steps, bool(nest.table)) > (kept.steps, bool(kept.table)):
+                    heaviest[nest.function] = nest
+            for nest in heaviest.values():
+                found = self._finding(ctx, position, nest)
+                if found is not None:
+                    yield found
+
+    def _finding(self, ctx: CheckContext, position: int, nest: LoopNest) -> Finding | None:
+        graph = ctx.graph
+        key = FunctionId((position, nest.function))
+        hot = graph.hot_info(key)
+        if hot is None:
+            return None
+        path = graph.path_of(key)
+        # Where the nest starts, as the call graph's questions take it (the chain's last link).
+        at = CallSite(nest.function, None, None, nest.line, nest.col, nest.end_line, nest.end_col)
+        first_call = graph.first_call_entry(key, at)
+        if first_call is not None and graph.warmed(first_call):
+            return None  # start-up runs it first: the rollouts find it done
+        cost_name = "cpu-table" if nest.table else "cpu-nested"
+        base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
+        assert base is not None  # both classes are reported
+        graded = grade(base, cost_name, hot.root_hook.frequency, hot.in_loop and first_call is None,
+                       first_call is not None)
+        if not ctx.keep(path, nest.line, self.code, self.name, graded.severity):
+            return None
+        chain = graph.chain(key, at)
+        order = "combinatorial" if any("every " in level for level in nest.levels) else _ORDERS.get(
+            nest.steps, f"degree {nest.steps}")
+        table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
+        facts = Facts(
+            function=graph.function(key).qualname,
+            root=graph.function(hot.root).qualname,
+            root_kind=hot.root_hook.kind,
+            root_note=hot.root_hook.note,
+            frequency=graded.frequency,
+            context=hot.root_hook.context,
+            cost=cost_name,
+            evidence=f"{' × '.join(nest.levels)}{table}: {order} in the size of the data",
+            escalation=graded.escalation,
+            via=tuple(link.function for link in chain[2:-1]),
+            first_call=graph.function(first_call).qualname if first_call is not None else "",
+            knowledge="code",
+        )
+        memoized = graph.memoized(key)
+        # The nest is the function's own code: what can move is the call of the function (or of a
+        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
+        placement = graph.placement(key)
+        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
+        return Finding(
+            path=path,
+            line=nest.line,
+            column=nest.col,
+            end_line=nest.end_line,
+            end_column=nest.end_col,
+            code=self.code,
+            rule=self.name,
+            severity=graded.severity,
+            message=self.message.format(
+                what=COST_CLASSES[cost_name].what, where=phrasing.where(facts, memoized), evidence=facts.evidence
+            ),
+            chain=chain,
+            facts=facts,
+            fix_request=request,
+        )

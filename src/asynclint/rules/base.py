@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import HotInfo, LibraryEntry
 from asynclint.analysis.index.records import CallSite, Function
-from asynclint.grading import Cost, cost_of, grade
+from asynclint.grading import Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited
@@ -46,6 +47,25 @@ class Candidate:
     def literal(self, position: int) -> str | None:
         literals = self.site.literals
         return literals[position] if position < len(literals) else None
+
+
+def where_facts(
+    graph: CallGraph, key: FunctionId, hot: HotInfo, graded: Grade, chain: tuple[ChainLink, ...],
+    first_call: FunctionId | None,
+) -> Facts:
+    """The facts of where a finding's code runs: its function, the root it is reached from and
+    what the framework does with that root, how often, and the functions on the way."""
+    return Facts(
+        function=graph.function(key).qualname,
+        root=graph.function(hot.root).qualname,
+        root_kind=hot.root_hook.kind,
+        root_note=hot.root_hook.note,
+        frequency=graded.frequency,
+        context=hot.root_hook.context,
+        escalation=graded.escalation,
+        via=tuple(link.function for link in chain[2:-1]),  # [0]: the root's def, [1]: its call
+        first_call=graph.function(first_call).qualname if first_call is not None else "",
+    )
 
 
 class Rule:
@@ -164,22 +184,14 @@ class BlockingCallRule(Rule):
         # Memoized or lazily built code runs on a first call, however often its callers run.
         in_loop = (in_loop and not cost.loop_counted) or (hot.in_loop and first_call is None)
         graded = grade(base, cost_name, frequency, in_loop, first_call is not None)
-        facts = Facts(
+        facts = replace(
+            where_facts(graph, key, hot, graded, chain, first_call),
             callee=target.removeprefix("builtins."),
             read=site.property_read,
-            function=graph.function(key).qualname,
-            root=graph.function(hot.root).qualname,
-            root_kind=hot.root_hook.kind,
-            root_note=hot.root_hook.note,
-            frequency=graded.frequency,
-            context=hot.root_hook.context,
             cost=cost_name,
             evidence=cost.evidence if cost_name == cost.name else COST_CLASSES[cost_name].reason,
             size=cost.size if cost_name == cost.name else "",
             size_at=f"{summary.path}:{site.payload_at}" if site.payload_at and cost.size else "",
-            escalation=graded.escalation,
-            via=tuple(link.function for link in chain[2:-1]),  # [0]: the root's def, [1]: its call
-            first_call=graph.function(first_call).qualname if first_call is not None else "",
             knowledge=knowledge_of(api),
             twin=api.twin,
             awaited=api.awaited if site.awaited else "",

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.records import CallSite, LoopNest
 from asynclint.grading import grade
 from asynclint.knowledge.costs import COST_CLASSES
-from asynclint.model import Facts, Finding, FixRequest, Severity
+from asynclint.model import Finding, FixRequest, Severity
 from asynclint.rules import phrasing
-from asynclint.rules.base import Rule
+from asynclint.rules.base import Rule, where_facts
 from asynclint.rules.context import CheckContext
 
 #: How the steps of a nest grow with the size of the data, by how many of its factors multiply.
@@ -120,18 +121,10 @@ class SuperLinearLoop(Rule):
         order = "combinatorial" if any("every " in level for level in nest.levels) else _ORDERS.get(
             nest.steps, f"degree {nest.steps}")
         table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
-        facts = Facts(
-            function=graph.function(key).qualname,
-            root=graph.function(hot.root).qualname,
-            root_kind=hot.root_hook.kind,
-            root_note=hot.root_hook.note,
-            frequency=graded.frequency,
-            context=hot.root_hook.context,
+        facts = replace(
+            where_facts(graph, key, hot, graded, chain, first_call),
             cost=cost_name,
             evidence=f"{' × '.join(nest.levels)}{table}: {order} in the size of the data",
-            escalation=graded.escalation,
-            via=tuple(link.function for link in chain[2:-1]),
-            first_call=graph.function(first_call).qualname if first_call is not None else "",
             knowledge="code",
         )
         memoized = graph.memoized(key)

@@ -9,8 +9,10 @@ import math
 import os
 import shutil
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,7 +21,10 @@ from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
 from asynclint.files import PathError
 from asynclint.interrupts import Interrupted, raise_on_stop
 from asynclint.io import check_output, write_output
-from asynclint.model import Severity
+from asynclint.model import Result, Severity
+
+if TYPE_CHECKING:  # imported where used: the warm path loads no project walk
+    from asynclint.project import Project
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 #: `profile` or `check --watch` stopped by SIGINT (Ctrl-C), as shells report it: 128 + SIGINT.
@@ -53,12 +58,12 @@ def _terminal(output: str | None) -> tuple[int | None, bool]:
     return width or shutil.get_terminal_size().columns, True
 
 
-def _stops_cleanly(command):
+def _stops_cleanly(command: Callable[..., None]) -> Callable[..., None]:
     """A command that a stop signal (Ctrl-C, SIGTERM, SIGHUP) ends with a one-line notice and
     128 + the signal's number, its clean-up run (no temporary file stays behind)."""
 
     @functools.wraps(command)
-    def run(*args, **kwargs):
+    def run(*args: Any, **kwargs: Any) -> None:
         with raise_on_stop():
             try:
                 return command(*args, **kwargs)
@@ -125,9 +130,13 @@ def main() -> None:
               help="Check again whenever a checked file or a configuration changes (the cache keeps it quick); "
                    "Ctrl-C stops.")
 @_stops_cleanly
-def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statistics, config_file,
-          exclude, jobs, no_cache, cache_dir, follow_imports, follow_depth, baseline_file, write_baseline,
-          whole_project, apply_fixes, unsafe_fixes, show_fixes, watch) -> None:
+def check(
+    paths: tuple[str, ...], severity: str | None, select: tuple[str, ...], ignore: tuple[str, ...], fmt: str,
+    output: str | None, quiet: bool, no_color: bool, statistics: bool, config_file: str | None,
+    exclude: tuple[str, ...], jobs: int | None, no_cache: bool, cache_dir: str | None, follow_imports: bool | None,
+    follow_depth: int | None, baseline_file: str | None, write_baseline: bool, whole_project: bool,
+    apply_fixes: bool, unsafe_fixes: bool, show_fixes: bool, watch: bool,
+) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
     Exit status: 0 nothing at or above --severity, 1 findings, 2 a file could not be analysed
@@ -191,6 +200,7 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
         if known is not None:
             stale = known.stale(result.findings, _could_find(result, config))
         if write_baseline:
+            assert baseline_file is not None  # refused above without --baseline
             kept = known.kept(result.paths) if known is not None else ()
             try:
                 write_output(Path(baseline_file), baseline.render(result.findings, kept))
@@ -235,7 +245,7 @@ def check(paths, severity, select, ignore, fmt, output, quiet, no_color, statist
 _OUTCOME = {EXIT_CLEAN: "clean", EXIT_FINDINGS: "findings", EXIT_ERROR: "errors"}
 
 
-def _watch(once, paths: tuple[str, ...], whole_project: bool, config_file: str | None) -> None:
+def _watch(once: Callable[[], int], paths: tuple[str, ...], whole_project: bool, config_file: str | None) -> None:
     """``check --watch``: ``once`` now and after every change, until Ctrl-C (exit 130). A round
     that fails (a configuration being edited) says why in one line and the watch goes on."""
     import time
@@ -266,8 +276,8 @@ def _watch(once, paths: tuple[str, ...], whole_project: bool, config_file: str |
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _fix_first(paths, config: Config, wanted, unsafe: bool, show: bool, quiet: bool,
-               cache_directory: Path | None) -> None:
+def _fix_first(paths: Sequence[str], config: Config, wanted: frozenset[str] | None, unsafe: bool, show: bool,
+               quiet: bool, cache_directory: Path | None) -> None:
     """``check --fix``: fix and write, saying on stderr what was fixed (the report that follows
     shows what is left, and its exit status is the run's)."""
     from asynclint.fixrun import run_fix
@@ -311,7 +321,7 @@ def _scope(paths: tuple[str, ...], whole_project: bool) -> tuple[tuple[str, ...]
     return (str(root),), touched(paths, root)
 
 
-def _touching(result, wanted: frozenset[str]):
+def _touching(result: Result, wanted: frozenset[str]) -> Result:
     """The findings (and unreadable files) in ``wanted`` files or whose chain runs through one."""
     from asynclint.project import covers, touches
 
@@ -322,12 +332,12 @@ def _touching(result, wanted: frozenset[str]):
     )
 
 
-def _could_find(result, config: Config):
+def _could_find(result: Result, config: Config) -> Callable[[dict[str, Any]], bool]:
     """Whether this run could have found a baseline entry again: its file was checked, that
     file's configuration reports its rule, at a severity this run shows."""
     checked = set(result.paths)
 
-    def could(item: dict) -> bool:
+    def could(item: dict[str, Any]) -> bool:
         path, code = item.get("path"), item.get("code")
         if path not in checked or not isinstance(code, str):
             return False
@@ -341,12 +351,14 @@ def _could_find(result, config: Config):
     return could
 
 
-def _load_config(paths, config_file) -> Config:
+def _load_config(paths: Sequence[str], config_file: str | None) -> Config:
     """The project's configuration: ``--config`` for every file, or each file's nearest one."""
     return _load_project(paths, config_file).config
 
 
-def _load_project(paths, config_file, *, use_cache: bool = False, cache_directory: Path | None = None):
+def _load_project(
+    paths: Sequence[str], config_file: str | None, *, use_cache: bool = False, cache_directory: Path | None = None
+) -> Project:
     """:func:`_load_config`, with the files its walk found (:class:`asynclint.project.Project`);
     with ``use_cache``, the walk is skipped while nothing it depends on changed."""
     from asynclint.project import load_project
@@ -385,8 +397,11 @@ def _load_project(paths, config_file, *, use_cache: bool = False, cache_director
 @click.option("--whole-project", is_flag=True,
               help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
                    "runs through one of them (the asynclint-fix pre-commit hook).")
-def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet, config_file, exclude,
-        follow_imports, cache_dir, whole_project) -> None:
+def fix(
+    paths: tuple[str, ...], severity: str | None, select: tuple[str, ...], ignore: tuple[str, ...], show_diff: bool,
+    dry_run: bool, unsafe_fixes: bool, quiet: bool, config_file: str | None, exclude: tuple[str, ...],
+    follow_imports: bool | None, cache_dir: str | None, whole_project: bool,
+) -> None:
     """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
 
     Every fix is verified before it is written: the file still compiles, the finding is gone
@@ -441,7 +456,7 @@ def fix(paths, severity, select, ignore, show_diff, dry_run, unsafe_fixes, quiet
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
               help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
-def clean_cache(paths, cache_dir) -> None:
+def clean_cache(paths: tuple[str, ...], cache_dir: str | None) -> None:
     """Remove the cache of the project PATHS belong to (default: the current directory's)."""
     from asynclint.cache import cache_dir as where, clean
     from asynclint.project import project_root
@@ -496,7 +511,7 @@ class FiniteFloat(click.FloatRange):
 
     name = "finite float"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
@@ -546,9 +561,12 @@ FINITE_NON_NEGATIVE = FiniteFloat(min=0)
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
 @click.option("--compare", nargs=2, type=click.Path(dir_okay=False), default=None, metavar="BEFORE AFTER",
               help="Compare two JSON profile reports instead of profiling.")
-def profile_command(target, rollouts, concurrency, duration, timeout, warmup, latency, tokens, tool_turns, seed,
-                    env_args, threshold, interval, method, loop_kind, fmt, output, html_file, no_check, no_color,
-                    compare) -> None:
+def profile_command(
+    target: str | None, rollouts: int | None, concurrency: int, duration: float | None, timeout: float | None,
+    warmup: int, latency: float, tokens: int, tool_turns: int, seed: int, env_args: str | None, threshold: float,
+    interval: float, method: str, loop_kind: str, fmt: str, output: str | None, html_file: str | None,
+    no_check: bool, no_color: bool, compare: tuple[str, str] | None,
+) -> None:
     """Run TARGET under concurrent load and report where the event loop was held.
 
     TARGET is a verifiers environment (module file, package directory or installed id; v0 with
@@ -587,6 +605,7 @@ def profile_command(target, rollouts, concurrency, duration, timeout, warmup, la
     with contextlib.ExitStack() as keep_alive:
         try:
             # The report goes to stdout: what the target prints goes to stderr meanwhile.
+            assert target is not None  # refused above without --compare
             with cli_support.stdout_to_stderr(enabled=not output):
                 run = cli_support.profile_target(
                     target, rollouts=rollouts, concurrency=concurrency, duration=duration, timeout=timeout,

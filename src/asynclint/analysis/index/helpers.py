@@ -188,37 +188,34 @@ def loop_exits(body: list[ast.stmt]) -> dict[int, bool]:
     result`` runs ``run()`` again only when it failed). -> id -> leaves the function too."""
     exits: dict[int, bool] = {}
 
-    def scan(stmts: list[ast.stmt], after: tuple[list[ast.stmt], ...]) -> None:
-        for position, stmt in enumerate(stmts):
-            leaves = _leaves((stmts[position:], *after))
-            if leaves is not None:
-                exits[id(stmt)] = leaves
-            following = (stmts[position + 1:], *after)
+    def scan(stmts: list[ast.stmt], after: bool | None) -> bool | None:
+        """Record the exits among ``stmts`` (and the blocks in them), given what running what
+        follows them does (``after``); -> what running them from the first does. One pass from
+        the last statement back: each statement's answer is its own, or what follows it."""
+        leaves = after
+        for stmt in reversed(stmts):
+            following = leaves
             if isinstance(stmt, ast.Try):  # (``except*`` included): handlers skip the ``else``
-                scan(stmt.body, (stmt.orelse, stmt.finalbody, *following))
+                finally_ = scan(stmt.finalbody, following)
+                scan(stmt.body, scan(stmt.orelse, finally_))
                 for handler in stmt.handlers:
-                    scan(handler.body, (stmt.finalbody, *following))
-                scan(stmt.orelse, (stmt.finalbody, *following))
-                scan(stmt.finalbody, following)
+                    scan(handler.body, finally_)
             elif isinstance(stmt, (ast.If, ast.With, ast.AsyncWith)):
                 for block in (stmt.body, getattr(stmt, "orelse", [])):
                     scan(block, following)
             elif isinstance(stmt, ast.Match):
                 for case in stmt.cases:
                     scan(case.body, following)
+            if _continues(stmt):
+                leaves = None  # may go back to the loop's head
+            elif type(stmt) in _TERMINALS:
+                leaves = _TERMINALS[type(stmt)]
+            if leaves is not None:
+                exits[id(stmt)] = leaves
+        return leaves
 
-    scan(body, ())
+    scan(body, None)  # falling off the end of the body goes back to the loop's head
     return exits
-
-
-def _leaves(blocks: tuple[list[ast.stmt], ...]) -> bool | None:
-    """Whether running ``blocks`` in order surely leaves the loop (see :func:`loop_exits`)."""
-    for stmt in (stmt for block in blocks for stmt in block):
-        if _continues(stmt):
-            return None
-        if type(stmt) in _TERMINALS:
-            return _TERMINALS[type(stmt)]
-    return None  # fell off the end of the body: back to the loop's head
 
 
 def _continues(stmt: ast.stmt) -> bool:

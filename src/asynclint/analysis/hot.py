@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import replace
 
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
+from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.argfacts import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
 from asynclint.analysis.index.values import SUPER
@@ -46,7 +47,7 @@ from asynclint.knowledge.frameworks import (
 from asynclint.knowledge.functions import ABSTRACT_METHODS
 
 
-class HotSet:
+class HotSet(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- hotness --------------------------------------------------------------------------------

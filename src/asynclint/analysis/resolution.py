@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
+from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
 from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
@@ -18,7 +19,7 @@ from asynclint.knowledge.functions import PROPERTIES
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 
 
-class Resolution:
+class Resolution(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- name resolution ----------------------------------------------------------------------

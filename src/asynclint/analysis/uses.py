@@ -8,13 +8,14 @@ from collections.abc import Iterator
 from itertools import pairwise
 
 from asynclint.analysis.graph_records import FuncKey, HotInfo, LibraryEntry, Use
+from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import root_awaited
 from asynclint.model import ChainLink
 
 
-class Uses:
+class Uses(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- who uses a function (asked by the fixers) -----------------------------------------------

@@ -8,7 +8,7 @@ from asynclint.analysis.index.argfacts import evidence_of
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
-from asynclint.analysis.index.scopes import CallContext, Frame
+from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
@@ -27,7 +27,7 @@ from asynclint.knowledge.frameworks import (
 )
 
 
-class Expressions:
+class Expressions(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- expressions ------------------------------------------------------------------------

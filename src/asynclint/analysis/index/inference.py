@@ -19,6 +19,7 @@ from asynclint.analysis.index.helpers import (
     may_be_project,
     runs_in_thread,
 )
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import (
     FIELD_SUFFIX,
     ITEM_SUFFIX,
@@ -41,7 +42,7 @@ def bound_method(value: SelfRef) -> bool:
     return bool(value.path) and value.cls != STATE and SUPER not in value.path and not value.path[-1].endswith("()")
 
 
-class Inference:
+class Inference(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- inference (pure: records nothing) --------------------------------------------------

@@ -24,12 +24,12 @@ from asynclint.analysis.index.argfacts import (
 )
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
-from asynclint.analysis.index.scopes import CallContext
+from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.costs import SELF_CALLEE
 
 
-class Recording:
+class Recording(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- recording --------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from dataclasses import replace
 
 from asynclint.analysis.index.helpers import MAX_SELF_HOPS
 from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import ITEM_SUFFIX, SELF, Inst, SelfRef, Sym, extend, linear_chain, split_super
 
 
-class SelfReferences:
+class SelfReferences(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- settling self.<attr> ---------------------------------------------------------------

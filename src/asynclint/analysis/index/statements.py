@@ -40,14 +40,14 @@ from asynclint.analysis.index.helpers import (
 )
 from asynclint.analysis.index.nests import loop_nests, starts_nest
 from asynclint.analysis.index.records import Function
-from asynclint.analysis.index.scopes import CallContext, Frame
+from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 
 
-class Statements:
+class Statements(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- statements -------------------------------------------------------------------------

@@ -25,7 +25,7 @@ class Uses(GraphState):
         for position in self._positions_by_path().get(path, ()):
             for index, function in enumerate(self.summaries[position].functions):
                 if function.kind == "function" and function.qualname == qualname:
-                    return (position, index)
+                    return FuncKey((position, index))
         return None
 
     def _positions_by_path(self) -> dict[str, list[int]]:
@@ -127,6 +127,7 @@ class Uses(GraphState):
         library code, each with the library functions from the one it calls down to ``key``
         (the shortest way). One per project call site, in source order."""
         toward: dict[FuncKey, FuncKey | None] = {key: None}  # library function -> next step to key
+        found: dict[tuple[FuncKey, int, int], tuple[FuncKey, CallSite, FuncKey]]
         queue, found = deque([key]), {}
         while queue:
             function = queue.popleft()

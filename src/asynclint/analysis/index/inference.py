@@ -61,7 +61,9 @@ class Inference(IndexerState):
                 return SelfRef(base.cls, (*base.path, node.attr))
             if isinstance(base, Refs) and all(isinstance(item, Inst) for item in base.items):
                 # ``BACKENDS[name]().run``: that method of whichever class the table gave.
-                return Refs(tuple(Inst(extend(item.name, (node.attr,)), item.origin) for item in base.items))
+                return Refs(tuple(
+                    Inst(extend(item.name, (node.attr,)), item.origin) for item in base.items if isinstance(item, Inst)
+                ))
             return None
         if isinstance(node, ast.Call):
             key = state_get(node)
@@ -77,7 +79,7 @@ class Inference(IndexerState):
             if isinstance(func, Refs) and func.items and all(isinstance(item, Sym) for item in func.items):
                 # ``BACKENDS[name](...)``: an instance of any one of the table's classes (a table
                 # imported from another module stands for its items; the graph expands it).
-                return Refs(tuple(Inst(f"{item.name}()", "expr") for item in func.items))
+                return Refs(tuple(Inst(f"{item.name}()", "expr") for item in func.items if isinstance(item, Sym)))
             if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(node):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
@@ -276,7 +278,7 @@ class Inference(IndexerState):
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 if outer.name != "typing.Union":
                     args = args[:1]  # Annotated[T, meta], ClassVar[T]: only T is the type
-                return next(filter(None, map(self.annotation_type, args)), None)
+                return next((typed for typed in map(self.annotation_type, args) if typed), None)
             return self.annotation_type(node.value)  # a generic: ``IO[str]`` is an ``IO``
         value = self.infer(node)
         if isinstance(value, Sym):

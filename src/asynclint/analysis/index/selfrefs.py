@@ -114,6 +114,7 @@ class SelfReferences(IndexerState):
     def _settle_self_refs(self) -> None:
         for position in self.pending:
             site = self.calls[position]
+            assert site.self_ref is not None  # pending: the calls with a SelfRef target
             cls, path = site.self_ref
             if site.property_read:  # the receiver resolved; the property named as written, not as read
                 receiver, settled = self.resolve_self(cls, path[:-1])

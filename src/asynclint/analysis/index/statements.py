@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from typing import cast
 
 from asynclint.analysis.index.argfacts import (
     constant_defaults,
@@ -158,7 +159,8 @@ class Statements(IndexerState):
             return None
         key = target.slice
         if isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add) and isinstance(key.left, ast.Name) \
-                and key.left.id == "__name__" and isinstance(key.right, ast.Constant):
+                and key.left.id == "__name__" and isinstance(key.right, ast.Constant) \
+                and isinstance(key.right.value, str):
             key = ast.Constant(f"{self.module}{key.right.value}")
         if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
             return None
@@ -183,7 +185,7 @@ class Statements(IndexerState):
         elif isinstance(node, ast.ClassDef):
             self.visit_class(node)
         elif isinstance(node, ast.Assign) and (name := lambda_name(node)) and self.frame.kind != "class":
-            self.visit_lambda(node.value, name=name)
+            self.visit_lambda(cast(ast.Lambda, node.value), name=name)
         elif isinstance(node, ast.Assign):
             if self.frame.conditional and any(self._keeps(target) for target in node.targets):
                 self._kept_value = node.value
@@ -219,7 +221,7 @@ class Statements(IndexerState):
                     self._inject(target.slice, value)
                 key = state_key(target)
                 exported = stored_value(value) if key is not None else None
-                if exported:
+                if exported and key is not None:
                     # Two different types stored under one key: typed as neither.
                     known = self.state_values.setdefault(key, exported)
                     if known != exported:
@@ -289,10 +291,10 @@ class Statements(IndexerState):
             self.frame.loop_depth -= 1
             self.visit_body(node.orelse)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                self.visit_expr(item.context_expr)
-                if item.optional_vars is not None:
-                    self.bind(item.optional_vars, self._enter_type(item.context_expr))
+            for entered in node.items:
+                self.visit_expr(entered.context_expr)
+                if entered.optional_vars is not None:
+                    self.bind(entered.optional_vars, self._enter_type(entered.context_expr))
             self.visit_body(node.body)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if self.frame.kind != "module":
@@ -302,9 +304,9 @@ class Statements(IndexerState):
             self.frame.returns.append(self.infer(node.value))
             self._note_returned(node.value)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
-                for key, value in zip(node.value.keys, node.value.values, strict=True):
-                    if key is not None:
-                        self._inject(key, self.infer(value))
+                for written, injected in zip(node.value.keys, node.value.values, strict=True):
+                    if written is not None:
+                        self._inject(written, self.infer(injected))
         elif isinstance(node, ast.If):
             self.visit_expr(node.test)
             self.frame.conditional += 1
@@ -369,7 +371,7 @@ class Statements(IndexerState):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return
         if isinstance(value, SelfRef) and value.cls == STATE and value.path:
-            stored = ".".join((STATE, *value.path))
+            stored: str | None = ".".join((STATE, *value.path))
         else:
             stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither
@@ -465,6 +467,7 @@ class Statements(IndexerState):
             self.visit_expr(base)
         qualname = f"{self.frame.qualprefix}{node.name}"
         global_qn = f"{self.module}.{qualname}"
+        type_args: list[str]
         bases, type_args = [], []
         for base in node.bases:
             if isinstance(base, ast.Subscript):  # ``vf.Toolset[vf.SharedToolsetConfig]``
@@ -536,9 +539,9 @@ class Statements(IndexerState):
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
                 if vague(frame.bindings[arg.arg]):
                     frame.untyped.add(arg.arg)
-        for arg in (node.args.vararg, node.args.kwarg):
-            if arg is not None:
-                frame.bindings[arg.arg] = None
+        for star in (node.args.vararg, node.args.kwarg):
+            if star is not None:
+                frame.bindings[star.arg] = None
         # Nested functions first, so a closure sees a sibling defined below it (``def ready():
         # init()`` before ``def init(): ...``): it runs after both are defined.
         for stmt in node.body:
@@ -568,7 +571,7 @@ class Statements(IndexerState):
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))
         elif len(named) == 1 and None not in named:
-            self.values.append((key, named.pop()))
+            self.values.append((key, cast(str, named.pop())))  # None is not in it
         else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
             candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
             if len(candidates) > 1:

@@ -248,14 +248,14 @@ class Statements(IndexerState):
                 self._note_built(node.target, node.value, value)
                 if node.value is not None:
                     self._bind_payload(node.target, node.value, held, node.lineno, before)
-            item = self._item_annotation(node.annotation)
-            if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
+            per_item = self._item_annotation(node.annotation)
+            if per_item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (
                     (self.frame.cls, node.target.id)
                     if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
                 )
                 if owner is not None:
-                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
+                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", per_item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
@@ -291,10 +291,10 @@ class Statements(IndexerState):
             self.frame.loop_depth -= 1
             self.visit_body(node.orelse)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
-            for entered in node.items:
-                self.visit_expr(entered.context_expr)
-                if entered.optional_vars is not None:
-                    self.bind(entered.optional_vars, self._enter_type(entered.context_expr))
+            for item in node.items:
+                self.visit_expr(item.context_expr)
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, self._enter_type(item.context_expr))
             self.visit_body(node.body)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if self.frame.kind != "module":

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from timing import code_ms, held_a_cpu, held_time_ms, measure
+from timing import code_ms, held_a_cpu, measure, timed_calls
 
 from asynclint.profiler.attribution import USER, SiteStats
 from asynclint.profiler.live import watch
@@ -94,18 +94,8 @@ def recorded_run(workload_module, run_settings: Settings) -> tuple:
     The run is measured again while the host took so much of it that the lines that compute
     cannot be judged."""
     def one_run() -> tuple:
-        timings: dict[str, list[tuple[float, float, float]]] = {name: [] for name in workload_module.BLOCKERS}
-
-        def timed(name: str, blocker):
-            def call() -> None:
-                started = time.perf_counter()
-                held, cpu = held_time_ms(blocker)
-                timings[name].append((held, cpu, (time.perf_counter() - started) * 1000))
-            return call
-
-        with pytest.MonkeyPatch.context() as patch:
-            for name, blocker in workload_module.BLOCKERS.items():
-                patch.setattr(workload_module, blocker.__name__, timed(name, blocker))
+        blockers = {name: blocker.__name__ for name, blocker in workload_module.BLOCKERS.items()}
+        with timed_calls(workload_module, blockers) as timings:
             report = profile(f"{WORKLOAD}:stalls", run_settings).report
         truth = {name: Truth(*(sum(column) for column in zip(*calls, strict=True)), len(calls)) if calls
                  else Truth(0.0, 0.0, 0.0, 0) for name, calls in timings.items()}

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from timing import given_a_cpu, held_ms, held_time_ms, measure
+from timing import given_a_cpu, held_ms, measure, timed_calls
 
 from asynclint.profiler.attribution import OTHER_THREAD, THREAD, UNSEEN, USER
 from asynclint.profiler.monitor import signal_available
@@ -52,21 +52,10 @@ def test_a_long_c_call_is_charged_its_own_time_not_an_even_share(contention):
         """The report, and the ratio of the time the two calls held the loop thread in this very
         run, each timed around its calls (not calibrated beside the run: on a shared machine a
         calibration and the run see different loads)."""
-        held: dict[str, list[float]] = {"c_call": [], "py_loop": []}
-
-        def timed(name: str):
-            original = getattr(contention, name)
-
-            def call() -> None:
-                held[name].append(held_time_ms(original)[0])
-
-            return call
-
-        with pytest.MonkeyPatch.context() as patch:
-            for name in held:
-                patch.setattr(contention, name, timed(name))
+        with timed_calls(contention, {"c_call": "c_call", "py_loop": "py_loop"}) as calls:
             report = run("mixed", rollouts=16, concurrency=1)
-        return report, sum(held["c_call"]) / max(sum(held["py_loop"]), 1e-9)
+        held = {name: sum(call.held_ms for call in timed) for name, timed in calls.items()}
+        return report, held["c_call"] / max(held["py_loop"], 1e-9)
 
     report, true_ratio = given_a_cpu(profiled)
     c_ms, py_ms = site_ms(report, "c_call"), site_ms(report, "py_loop")

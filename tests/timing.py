@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from types import ModuleType
+from typing import NamedTuple, TypeVar
+
+import pytest
 
 from asynclint.profiler.attribution import GC, HOST
 
@@ -97,6 +101,37 @@ def held_time_ms(run: Callable[[], object]) -> tuple[float, float]:
     return max(0.0, held) * 1000, (time.thread_time() - cpu) * 1000
 
 
+class Call(NamedTuple):
+    """What one call timed by :func:`timed_calls` did (see :func:`held_time_ms`)."""
+
+    held_ms: float
+    cpu_ms: float
+    wall_ms: float  # the held time and the waits for a CPU
+
+
+@contextmanager
+def timed_calls(module: ModuleType, names: Mapping[str, str]) -> Iterator[dict[str, list[Call]]]:
+    """Within it, each function ``module`` holds under an attribute of ``names`` (key -> attribute)
+    is replaced by one that calls it (with no arguments) and records, under the key, what the call
+    did: the truth of a profiled run, timed around each call inside it, instead of a calibration
+    beside it (which sees a different load on a shared machine). The wrapper's frame is the test's,
+    not the target's, so the sites and chains a profile reports are unchanged."""
+    calls: dict[str, list[Call]] = {key: [] for key in names}
+
+    def timed(key: str, original: Callable[[], object]) -> Callable[[], None]:
+        def call() -> None:
+            started = time.perf_counter()
+            held, cpu = held_time_ms(original)
+            calls[key].append(Call(held, cpu, (time.perf_counter() - started) * 1000))
+
+        return call
+
+    with pytest.MonkeyPatch.context() as patch:
+        for key, attribute in names.items():
+            patch.setattr(module, attribute, timed(key, getattr(module, attribute)))
+        yield calls
+
+
 #: Host share of a run's blocked time up to which its CPU-bound lines can be judged by their totals.
 #: The profiler charges a sampling interval to the host when the loop thread waited for a CPU for
 #: half of it or more, so when the host takes a large share, a line that computes can lose most of
@@ -124,8 +159,6 @@ def given_a_cpu(run: Callable[[], T], premise: Callable[[T], bool] = lambda resu
     measured = measure(lambda: with_cpu_share(run),
                        lambda result: result[1] >= MIN_SHARE and premise(result[0]), attempts)
     if measured[1] < MIN_SHARE or not premise(measured[0]):
-        import pytest
-
         pytest.skip(f"the host gave the process {measured[1]:.0%} of a CPU in the last of {attempts} runs: "
                     "too little to judge CPU-bound code by")
     return measured[0]

@@ -34,7 +34,12 @@ from asynclint import __version__
 from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache
 
 if typing.TYPE_CHECKING:
+    from asynclint.analysis.index.records import ModuleSummary
+    from asynclint.config import Config
+    from asynclint.engine import SourceFile
     from asynclint.files import Observed
+    from asynclint.libraries import LibraryFile
+    from asynclint.model import Result
 
 #: Bumped when the encoding itself changes (not needed when a record gains a field: the field
 #: lists are part of :func:`code_fingerprint`).
@@ -50,10 +55,21 @@ class Malformed(ValueError):
 # --- plain data <-> records -----------------------------------------------------------------
 
 Decoder = Callable[[object], object]
+T = typing.TypeVar("T")
 
 
 def _fail(value: object) -> typing.NoReturn:
     raise Malformed(f"unexpected {type(value).__name__}")
+
+
+# An annotation the type checker reads as a class (``int``, ``tuple[str, ...]``, a record) gets a
+# decoder typed as building one of it; a union (``int | None``) one building an ``object``.
+@typing.overload
+def _decoder(annotation: type[T], owner: type) -> Callable[[object], T]: ...
+
+
+@typing.overload
+def _decoder(annotation: object, owner: type) -> Decoder: ...
 
 
 def _decoder(annotation: object, owner: type) -> Decoder:
@@ -63,7 +79,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if annotation is int or annotation is bool:
         kind = annotation
 
-        def scalar(value):  # bool is not an int here, nor an int a bool
+        def scalar(value: object) -> object:  # bool is not an int here, nor an int a bool
             return value if type(value) is kind else _fail(value)
 
         return scalar
@@ -72,14 +88,14 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if isinstance(annotation, type) and issubclass(annotation, enum.IntEnum):
         members = {member.value: member for member in annotation}
 
-        def member(value):
+        def member(value: object) -> object:
             if type(value) is int and value in members:
                 return members[value]
             _fail(value)
 
         return member
     if dataclasses.is_dataclass(annotation):
-        return _record_decoder(annotation)
+        return _record_decoder(typing.cast(type, annotation))
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         inner = _decoder(next(a for a in args if a is not type(None)), owner)
@@ -88,7 +104,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
         item = args[0]
         if item in (str, int, bool):  # the common case, checked without a call per item
 
-            def flat(value):
+            def flat(value: object) -> object:
                 if type(value) is list and all(type(x) is item for x in value):
                     return tuple(map(intern, value)) if item is str else tuple(value)
                 _fail(value)
@@ -96,7 +112,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
             return flat
         each = _decoder(item, owner)
 
-        def variadic(value):
+        def variadic(value: object) -> object:
             if type(value) is not list:
                 _fail(value)
             return tuple([each(x) for x in value])
@@ -105,7 +121,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if origin is tuple:
         parts = [_decoder(arg, owner) for arg in args]
 
-        def fixed(value):
+        def fixed(value: object) -> object:
             if type(value) is not list or len(value) != len(parts):
                 _fail(value)
             return tuple([part(x) for part, x in zip(parts, value, strict=True)])
@@ -114,7 +130,7 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
 
 
-_RECORDS: dict[type, Decoder] = {}
+_RECORDS: dict[type, Callable[[object], typing.Any]] = {}
 
 
 def _scalar(annotation: object) -> tuple[type, bool] | None:
@@ -129,7 +145,7 @@ def _scalar(annotation: object) -> tuple[type, bool] | None:
     return None
 
 
-def _record_decoder(cls: type) -> Decoder:
+def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
     """A record's decoder, written out from its field types as one function (as ``dataclasses``
     writes ``__init__``): a summary has tens of thousands of fields, and a call per field made
     reading a large project's cache slower than indexing part of it. The generated code comes
@@ -139,7 +155,7 @@ def _record_decoder(cls: type) -> Decoder:
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
     required = len(_defaults(cls)[0])
-    namespace: dict[str, object] = {"cls": cls, "_fail": _fail, "list": list, "intern": intern}
+    namespace: dict[str, typing.Any] = {"cls": cls, "_fail": _fail, "list": list, "intern": intern}
     _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
     lines = [
         "def record(v):",
@@ -190,7 +206,7 @@ def _defaults(cls: type) -> tuple[tuple[str, ...], tuple[object, ...]]:
     return _DEFAULTS[cls]
 
 
-def decode(cls: type, value: object) -> object:
+def decode(cls: type[T], value: object) -> T:
     """``value`` (from :func:`encode`, through JSON) as a ``cls``; raises :class:`Malformed`."""
     try:
         return _record_decoder(cls)(value)
@@ -206,11 +222,11 @@ def _plain(value: object) -> object:
     if shape is None:
         if not dataclasses.is_dataclass(value) or isinstance(value, type):
             raise TypeError(f"cannot cache a {type(value).__name__}")
-        required, defaults = _defaults(type(value))
+        without_default, defaults = _defaults(type(value))
         shape = _FIELD_NAMES[type(value)] = (
             tuple(field.name for field in dataclasses.fields(value)),
-            len(required),
-            (*[object()] * len(required), *defaults),
+            len(without_default),
+            (*[object()] * len(without_default), *defaults),
         )
     names, required, defaults = shape
     values = [getattr(value, name) for name in names]
@@ -246,7 +262,7 @@ def shapes(*classes: type) -> str:
 
 def _records_in(annotation: object) -> Iterator[type]:
     if dataclasses.is_dataclass(annotation):
-        yield annotation
+        yield typing.cast(type, annotation)
     for arg in typing.get_args(annotation):
         yield from _records_in(arg)
 
@@ -349,9 +365,9 @@ def clean(directory: Path) -> int:
                     removed += 1
             except OSError:
                 pass
-    for place in (directory / LIBRARIES, directory):
+    for emptied in (directory / LIBRARIES, directory):
         try:
-            place.rmdir()  # only when empty (and never through a link): anything else someone keeps stays
+            emptied.rmdir()  # only when empty (and never through a link): anything else someone keeps stays
         except OSError:
             pass
     return removed
@@ -388,7 +404,7 @@ class SummaryCache:
     def __init__(self, directory: Path, catalogue_fingerprint: str):
         self.file = directory / f"summaries-{analysis_fingerprint()}-{catalogue_fingerprint}.jsonl"
         self.raw: dict[str, str] = {}
-        self.fresh: dict[str, object] = {}
+        self.fresh: dict[str, ModuleSummary] = {}
         self.dirty = False
         try:
             lines = read_lines(self.file)
@@ -400,12 +416,12 @@ class SummaryCache:
                 self.raw[key] = value
 
     @staticmethod
-    def key(source, digest: str) -> str:
+    def key(source: SourceFile, digest: str) -> str:
         """The key of ``source``'s summary: its name and the digest of its bytes (a
         :class:`Stamp`'s), so that an unchanged file's summary is found without reading it."""
         return _digest(f"{source.path}\0{source.module}\0{source.package}\0{source.imports}\0{digest}")
 
-    def get(self, source, key: str):
+    def get(self, source: SourceFile, key: str) -> ModuleSummary | None:
         """The summary of ``source`` (only its name is read) under ``key``, if cached."""
         from asynclint.analysis.index.records import ModuleSummary
 
@@ -424,7 +440,7 @@ class SummaryCache:
             return None
         return summary
 
-    def put(self, key: str, summary) -> None:
+    def put(self, key: str, summary: ModuleSummary) -> None:
         self.fresh[key] = summary
         self.dirty = True
 
@@ -453,32 +469,32 @@ class LibraryCache:
     def __init__(self, directory: Path, catalogue_fingerprint: str):
         self.directory = directory / "libraries"
         self.fingerprint = f"{analysis_fingerprint()}-{catalogue_fingerprint}"
-        self.packages: dict[str, dict[str, tuple[int, int, object]]] = {}
+        self.packages: dict[str, dict[str, tuple[int, int, ModuleSummary]]] = {}
         self.dirty: set[str] = set()
 
     def _file(self, name: str) -> Path:
         return self.directory / f"{name}-{self.fingerprint}.jsonl"
 
     @staticmethod
-    def _name(library) -> str | None:
+    def _name(library: LibraryFile) -> str | None:
         if library.dist is None or library.version is None:
             return None  # not installed from a distribution: no version to key it by
         return f"{_safe(library.dist)}-{_safe(library.version)}"
 
     @staticmethod
-    def _stamp(library) -> tuple[int, int] | None:
+    def _stamp(library: LibraryFile) -> tuple[int, int] | None:
         try:
             status = library.path.stat()
         except OSError:
             return None
         return status.st_size, status.st_mtime_ns
 
-    def _package(self, name: str) -> dict[str, tuple[int, int, object]]:
+    def _package(self, name: str) -> dict[str, tuple[int, int, ModuleSummary]]:
         if name not in self.packages:
             self.packages[name] = self._load(name)
         return self.packages[name]
 
-    def _load(self, name: str) -> dict[str, tuple[int, int, object]]:
+    def _load(self, name: str) -> dict[str, tuple[int, int, ModuleSummary]]:
         from asynclint.analysis.index.records import ModuleSummary
 
         entries = {}
@@ -492,14 +508,14 @@ class LibraryCache:
             return {}  # missing, stale or damaged: analyse again
         return entries
 
-    def get(self, library):
+    def get(self, library: LibraryFile) -> ModuleSummary | None:
         name = self._name(library)
         entry = self._package(name).get(library.module) if name else None
         if entry is None or entry[:2] != self._stamp(library):
             return None  # not analysed yet, or the file changed since
         return entry[2]
 
-    def put(self, library, summary) -> None:
+    def put(self, library: LibraryFile, summary: ModuleSummary) -> None:
         name, stamp = self._name(library), self._stamp(library)
         if name and stamp:
             self._package(name)[library.module] = (*stamp, summary)
@@ -619,7 +635,7 @@ class ResultCache:
 
     KEEP = 8  # results of other path sets and configurations kept beside it
 
-    def __init__(self, directory: Path, config, paths: Sequence[str], installed: str = ""):
+    def __init__(self, directory: Path, config: Config, paths: Sequence[str], installed: str = ""):
         """``installed``: what deep mode reads from, when it is on (the search path and when each of
         its directories last changed: installing, upgrading or removing a package changes it)."""
         root = config.root
@@ -628,7 +644,7 @@ class ResultCache:
         self.file = directory / f"results-{_digest(key)[:24]}.json"
         self.root = root
 
-    def lookup(self, files: Sequence[Path]):
+    def lookup(self, files: Sequence[Path]) -> Result | None:
         """The cached :class:`~asynclint.model.Result` of exactly ``files``, or ``None``; then
         :attr:`known` holds the stamps of the files found unchanged (by their shown path)."""
         from asynclint.model import FileError, Finding, Result, RuleMeta
@@ -681,7 +697,7 @@ class ResultCache:
                         document.get("libraries", []))
         return result
 
-    def store(self, result, stamps: dict[str, Stamp], libraries: Sequence[Path] = ()) -> None:
+    def store(self, result: Result, stamps: dict[str, Stamp], libraries: Sequence[Path] = ()) -> None:
         """``libraries``: the installed files deep mode read, whose edits in place (an editable
         install, a patched file: the version does not change) make the result stale too."""
         findings = json.loads(encode(list(result.findings)))
@@ -696,7 +712,7 @@ class ResultCache:
             read.append([str(file), status.st_size, status.st_mtime_ns])
         self._write(stamps, findings, errors, rules, result, read)
 
-    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, rules: list, result,
+    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, rules: list, result: Result,
                libraries: list) -> None:
         document = {
             "schema": SCHEMA,
@@ -735,7 +751,7 @@ def _mtime(file: Path) -> int:
         return 0
 
 
-def decode_all(cls: type, value: object) -> tuple:
+def decode_all(cls: type[T], value: object) -> tuple[T, ...]:
     if type(value) is not list:
         raise Malformed("not a list")
     return tuple(decode(cls, item) for item in value)

@@ -93,7 +93,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
                 self.public.setdefault(summary.module, summary.public)
             for index, function in enumerate(summary.functions):
                 if function.kind == "function" and OVERLOAD.isdisjoint(function.decorators):
-                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append((position, index))
+                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append(FuncKey((position, index)))
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}

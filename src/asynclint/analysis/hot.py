@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import replace
 
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
+from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.argfacts import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
 from asynclint.analysis.index.values import SUPER
@@ -46,7 +47,7 @@ from asynclint.knowledge.frameworks import (
 from asynclint.knowledge.functions import ABSTRACT_METHODS
 
 
-class HotSet:
+class HotSet(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- hotness --------------------------------------------------------------------------------
@@ -137,7 +138,7 @@ class HotSet:
                 if hook is None or hook in self._offloaded or self._in_own_process(position, ref.caller):
                     continue
                 if ref.function is not None:  # a lambda written in the call
-                    keys = [(position, ref.function)]
+                    keys = [FuncKey((position, ref.function))]
                 else:
                     target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
                     keys = self.functions_denoted(target)
@@ -254,7 +255,7 @@ class HotSet:
                 for site in summary.calls:
                     if site.read:
                         continue
-                    keys = self.functions_for(self.call_target(site, (position, site.caller)))
+                    keys = self.functions_for(self.call_target(site, FuncKey((position, site.caller))))
                     for callee in keys:
                         calls.setdefault(callee, []).append(site)
                     if not keys and site.method and site.target is None and site.self_ref is None:
@@ -314,7 +315,7 @@ class HotSet:
             from_tests = self._in_test_file(position)
             offline = from_tests or position in scripts
             for site in summary.calls:
-                caller = (position, site.caller)
+                caller = FuncKey((position, site.caller))
                 if self.on_own_loop(site):
                     own_loop.update(callee for callee in self._targets(caller, site) if callee != caller)
                     called.update(own_loop)
@@ -358,7 +359,7 @@ class HotSet:
             if summary.library is not None:
                 continue
             for site in summary.calls:
-                caller = (position, site.caller)
+                caller = FuncKey((position, site.caller))
                 if self.on_own_loop(site):
                     continue  # the seeds themselves
                 for callee in self._targets(caller, site):
@@ -366,7 +367,7 @@ class HotSet:
             for ref in summary.refs:
                 target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
                 for callee in self.functions_for(target):
-                    callers.setdefault(callee, set()).add((position, ref.caller))
+                    callers.setdefault(callee, set()).add(FuncKey((position, ref.caller)))
         found = set(seeds)
         changed = True
         while changed:
@@ -400,7 +401,7 @@ class HotSet:
             for index, function in enumerate(summary.functions):
                 if function.kind != "function":
                     continue
-                key = (position, index)
+                key = FuncKey((position, index))
                 name = f"{summary.module}.{function.qualname}"
                 hook, cold = self.hook_of(position, function)
                 hook = registered.get(key, hook) or spawned.get(key)
@@ -499,9 +500,9 @@ class HotSet:
         self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}
         for position, summary in enumerate(self.summaries):
             for site in summary.calls:
-                self._calls_by_caller.setdefault((position, site.caller), []).append(site)
+                self._calls_by_caller.setdefault(FuncKey((position, site.caller)), []).append(site)
                 for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
-                    self._calls_by_caller.setdefault((position, index), []).append(
+                    self._calls_by_caller.setdefault(FuncKey((position, index)), []).append(
                         replace(site, in_loop=in_loop, lambdas=())
                     )
         # Breadth-first over (function, looped?) states, so a helper reached both plainly and

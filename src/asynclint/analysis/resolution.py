@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import cast
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
+from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
 from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
@@ -18,7 +20,7 @@ from asynclint.knowledge.functions import PROPERTIES
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 
 
-class Resolution:
+class Resolution(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- name resolution ----------------------------------------------------------------------
@@ -72,7 +74,7 @@ class Resolution:
     def _packages(self) -> frozenset[str]:
         """Every module read and every package above one."""
         if self._package_names is None:
-            names = set()
+            names: set[str] = set()
             for module in self.modules:
                 parts = module.split(".")
                 names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
@@ -401,7 +403,7 @@ class Resolution:
                 for site in summary.calls:
                     if site.arguments or site.keyword_arguments:
                         for callee in self.functions_for(self.call_target(site)):
-                            self._arguments.setdefault(callee, []).append(((position, site.caller), site))
+                            self._arguments.setdefault(callee, []).append((FuncKey((position, site.caller)), site))
         return self._arguments
 
     def injected_type(self, name: str) -> str | None:
@@ -419,10 +421,10 @@ class Resolution:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
         ``JUDGE`` is a value (not a class or a function)."""
         if handoff.self_ref is not None:
-            return self.resolve_self(*handoff.self_ref)
+            return cast("TypeName | None", self.resolve_self(*handoff.self_ref))
         if handoff.named and self.canonical(handoff.value) not in self.values:
             return None
-        return self.resolve(handoff.value) if handoff.value else None
+        return cast("TypeName | None", self.resolve(handoff.value) if handoff.value else None)
 
     def built_at(self, summary: ModuleSummary, handoff: Handoff) -> tuple[str, int, int] | None:
         """(path, line, column) of the call that built the object handed over, when the project
@@ -438,7 +440,7 @@ class Resolution:
     def _attribute_built(self, cls: str, attr: str) -> tuple[str, int, int] | None:
         for owner in self.mro(cls):
             position, info = self.classes[owner]
-            site = next((site for name, *site in info.built if name == attr), None)
+            site = next(((line, col) for name, line, col in info.built if name == attr), None)
             if site is not None:
                 return (self.summaries[position].path, *site)
             if any(name == attr for name, _ in info.attrs):
@@ -467,7 +469,7 @@ class Resolution:
 
     def ancestors(self, cls: str) -> list[TypeName]:
         """``cls`` and every base class, project or external, nearest first."""
-        return linear_chain(cls, self._bases, self._ancestors)
+        return cast("list[TypeName]", linear_chain(cls, self._bases, self._ancestors))
 
     def _bases(self, cls: str) -> tuple[str, tuple[str, ...]]:
         name = self.canonical(cls)

@@ -8,13 +8,14 @@ from collections.abc import Iterator
 from itertools import pairwise
 
 from asynclint.analysis.graph_records import FuncKey, HotInfo, LibraryEntry, Use
+from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import root_awaited
 from asynclint.model import ChainLink
 
 
-class Uses:
+class Uses(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- who uses a function (asked by the fixers) -----------------------------------------------
@@ -24,7 +25,7 @@ class Uses:
         for position in self._positions_by_path().get(path, ()):
             for index, function in enumerate(self.summaries[position].functions):
                 if function.kind == "function" and function.qualname == qualname:
-                    return (position, index)
+                    return FuncKey((position, index))
         return None
 
     def _positions_by_path(self) -> dict[str, list[int]]:
@@ -126,6 +127,7 @@ class Uses:
         library code, each with the library functions from the one it calls down to ``key``
         (the shortest way). One per project call site, in source order."""
         toward: dict[FuncKey, FuncKey | None] = {key: None}  # library function -> next step to key
+        found: dict[tuple[FuncKey, int, int], tuple[FuncKey, CallSite, FuncKey]]
         queue, found = deque([key]), {}
         while queue:
             function = queue.popleft()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
+from typing import Literal
 
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
@@ -83,13 +84,17 @@ def fixed_iterable(iterable: ast.expr) -> bool:
     return False
 
 
-def guard_target(test: ast.expr, ready: bool) -> ast.expr | None:
+#: What :func:`guard_target` answers for a test of whether a file exists.
+Exists = Literal["<exists>"]
+
+
+def guard_target(test: ast.expr, ready: bool) -> ast.expr | Exists | None:
     """What a lazy-initialisation test looks at: ``x is None`` / ``not x`` / ``k not in x`` /
     ``not hasattr(o, "x")`` (``ready=False``: the test says "not built yet"), or ``x is not
     None`` / ``x`` / ``k in x`` (``ready=True``: "built already"). ``"<exists>"`` for a file
     looked for with ``exists``/``is_file``/``isfile``."""
     negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-    inner = test.operand if negated else test
+    inner = test.operand if negated and isinstance(test, ast.UnaryOp) else test
     if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
         op, right = inner.ops[0], inner.comparators[0]
         if isinstance(right, ast.Constant) and right.value is None and not negated:

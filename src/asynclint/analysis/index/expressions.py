@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TypeGuard
 
 from asynclint.analysis.index.argfacts import evidence_of
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
-from asynclint.analysis.index.scopes import CallContext, Frame
+from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
@@ -27,7 +28,7 @@ from asynclint.knowledge.frameworks import (
 )
 
 
-class Expressions:
+class Expressions(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- expressions ------------------------------------------------------------------------
@@ -76,7 +77,7 @@ class Expressions:
             offload_at = OFFLOAD_METHODS[method]
         consumer = consumer_name(target, method)
         consumes = consumer is not None
-        if consumes:
+        if consumer is not None:
             self._mark_consumed(node, consumer)
         # Hand-overs first: a reward registered in the same call (``funcs=[...]``) is tied to them.
         for keyword in node.keywords:
@@ -100,8 +101,8 @@ class Expressions:
             if not self._stays_small(node.func.value.id, node):
                 self.frame.payloads.pop(node.func.value.id, None)
         if method in GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-            arg = node.args[-1] if node.args else None
-            added = self.infer(arg) if arg is not None else None
+            last = node.args[-1] if node.args else None
+            added = self.infer(last) if last is not None else None
             if added is not None:
                 self._grow(node.func.value, added)
 
@@ -239,7 +240,7 @@ class Expressions:
                 self.record_ref(arg, offloaded, call)
             self.visit_expr(arg, awaited=awaited)
 
-    def _joins_callables(self, node: ast.expr) -> bool:
+    def _joins_callables(self, node: ast.expr) -> TypeGuard[ast.BinOp]:
         """``base_tools + [extra]``: a sum of lists, one of them of callables."""
         return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(self.infer(node), Refs)
 

@@ -8,6 +8,7 @@ import re
 import sys
 from collections.abc import Iterable
 
+from asynclint.analysis.index.argfacts import Exists
 from asynclint.analysis.index.values import PARAM, PASSED, SELF, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -119,7 +120,7 @@ def vague(value: Value) -> bool:
     return value is None or (isinstance(value, Inst) and value.name.partition(".")[0] in VAGUE_ANNOTATIONS)
 
 
-def is_call_result(node: ast.expr) -> bool:
+def is_call_result(node: ast.expr | None) -> bool:
     """A call, awaited or not: its value is what the callee builds or returns."""
     return isinstance(node.value if isinstance(node, ast.Await) else node, ast.Call)
 
@@ -172,7 +173,7 @@ def public_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
             isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
         ):
             return None
-        names.extend(e.value for e in value.elts)
+        names.extend(e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
     return tuple(names) if names is not None else None
 
 
@@ -230,7 +231,7 @@ def _continues(stmt: ast.stmt) -> bool:
     )
 
 
-def guard_holder(guarded: ast.expr | str | None) -> ast.expr | str | None:
+def guard_holder(guarded: ast.expr | Exists | None) -> ast.expr | Exists | None:
     """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
     ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
     ``self``'s attribute."""

@@ -19,6 +19,7 @@ from asynclint.analysis.index.helpers import (
     may_be_project,
     runs_in_thread,
 )
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import (
     FIELD_SUFFIX,
     ITEM_SUFFIX,
@@ -41,7 +42,7 @@ def bound_method(value: SelfRef) -> bool:
     return bool(value.path) and value.cls != STATE and SUPER not in value.path and not value.path[-1].endswith("()")
 
 
-class Inference:
+class Inference(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- inference (pure: records nothing) --------------------------------------------------
@@ -60,7 +61,9 @@ class Inference:
                 return SelfRef(base.cls, (*base.path, node.attr))
             if isinstance(base, Refs) and all(isinstance(item, Inst) for item in base.items):
                 # ``BACKENDS[name]().run``: that method of whichever class the table gave.
-                return Refs(tuple(Inst(extend(item.name, (node.attr,)), item.origin) for item in base.items))
+                return Refs(tuple(
+                    Inst(extend(item.name, (node.attr,)), item.origin) for item in base.items if isinstance(item, Inst)
+                ))
             return None
         if isinstance(node, ast.Call):
             key = state_get(node)
@@ -76,7 +79,7 @@ class Inference:
             if isinstance(func, Refs) and func.items and all(isinstance(item, Sym) for item in func.items):
                 # ``BACKENDS[name](...)``: an instance of any one of the table's classes (a table
                 # imported from another module stands for its items; the graph expands it).
-                return Refs(tuple(Inst(f"{item.name}()", "expr") for item in func.items))
+                return Refs(tuple(Inst(f"{item.name}()", "expr") for item in func.items if isinstance(item, Sym)))
             if isinstance(func, Sym) and func.name in THREAD_RESULTS and runs_in_thread(node):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
@@ -275,7 +278,7 @@ class Inference:
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 if outer.name != "typing.Union":
                     args = args[:1]  # Annotated[T, meta], ClassVar[T]: only T is the type
-                return next(filter(None, map(self.annotation_type, args)), None)
+                return next((typed for typed in map(self.annotation_type, args) if typed), None)
             return self.annotation_type(node.value)  # a generic: ``IO[str]`` is an ``IO``
         value = self.infer(node)
         if isinstance(value, Sym):

@@ -4,6 +4,7 @@ property reads, references to functions handed over."""
 from __future__ import annotations
 
 import ast
+from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import (
     ROW_READS,
@@ -24,12 +25,19 @@ from asynclint.analysis.index.argfacts import (
 )
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
-from asynclint.analysis.index.scopes import CallContext
+from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.costs import SELF_CALLEE
 
 
-class Recording:
+class _Arguments(TypedDict, total=False):
+    """The arguments :meth:`Recording._arguments` gives a call site (see CallSite.arguments)."""
+
+    arguments: tuple[str, ...]
+    keyword_arguments: tuple[tuple[str, str], ...]
+
+
+class Recording(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- recording --------------------------------------------------------------------------
@@ -219,7 +227,7 @@ class Recording:
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
         return returned_word(callee, small)
 
-    def _arguments(self, node: ast.Call) -> dict[str, tuple]:
+    def _arguments(self, node: ast.Call) -> _Arguments:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""
         if not node.args and not node.keywords:
             return {}
@@ -285,6 +293,7 @@ class Recording:
         receiver = self.infer(node.value)
         target = self_ref = param = None
         api = None
+        handed: tuple[int, ...]
         origin, handed = None, ()
         if isinstance(receiver, Inst):
             target = f"{receiver.name}.{node.attr}"  # the property itself, not what reading it gives

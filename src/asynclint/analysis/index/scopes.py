@@ -1,13 +1,18 @@
-"""Positions and scopes: the frames of the walk, what a name is bound to and binding it."""
+"""Positions and scopes: the frames of the walk, what a name is bound to and binding it; and the
+state every part of the walk shares (:class:`IndexerState`)."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
+from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, NEWLINE
+from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, LoopNest
 from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, Inst, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import BUILT
+from asynclint.knowledge.catalogue import Catalogue
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,107 @@ class Frame:
     nested: bool = False
 
 
-class Scopes:
+class IndexerState:
+    """What every part of the :class:`~asynclint.analysis.index.walker.Indexer` may use of the
+    others: the state its ``__init__`` sets up, and the methods one part calls on another.
+
+    Annotations only, for the type checker: nothing here exists at run time (the attributes are
+    set by ``Indexer.__init__``, where their meanings are written; the methods are those of the
+    parts named beside them), so the parts inherit no behaviour from it. A part that changes one
+    of these methods' signatures changes the stub too, or mypy reports the override."""
+
+    source: str
+    path: str
+    module: str
+    package: str
+    catalogue: Catalogue
+    imports: dict[str, str]
+    functions: list[Function]
+    calls: list[CallSite]
+    refs: list[FunctionRef]
+    handoffs: list[Handoff]
+    nests: list[LoopNest]
+    _built: dict[int, tuple[int, ...]]
+    _handed_values: dict[int, Value]
+    _kept_value: ast.expr | None
+    _consumed: dict[int, tuple[str, str]]
+    loaded: set[str]
+    values: list[tuple[str, str]]
+    class_attrs: dict[str, dict[str, Value]]
+    class_methods: dict[str, list[str]]
+    class_bases: dict[str, tuple[str, ...]]
+    class_type_args: dict[str, tuple[str, ...]]
+    class_fields: dict[str, list[tuple[str, str]]]
+    class_built: dict[str, dict[str, tuple[int, int] | None]]
+    state_values: dict[str, str]
+    injected: dict[str, str]
+    _tuple_returns: dict[str, list[ast.expr]]
+    class_lines: dict[str, int]
+    callables: list[tuple[str, tuple[str, ...]]]
+    returns: list[tuple[str, tuple[str, ...]]]
+    returned: list[tuple[int, tuple[tuple[str, str], ...]]]
+    class_properties: dict[str, set[str]]
+    pending: list[int]
+    _method_returns: dict[str, str]
+    _chains: dict[str, list[str]]
+    stars: list[str]
+    imported: set[str]
+    _reads: dict[tuple, ast.Attribute]
+    _lambdas: list[tuple[int, int]]
+    _ascii: bool
+    _lines: list[bytes] | None
+    frames: list[Frame]
+
+    if TYPE_CHECKING:
+        # Scopes
+        @property
+        def frame(self) -> Frame: ...
+        def lookup(self, name: str) -> Value: ...
+        def bind(self, target: ast.expr, value: Value) -> None: ...
+        def _col(self, line: int, byte_col: int) -> int: ...
+        def _built_as(self, node: ast.Call, constructor: str) -> str | None: ...
+        def _built_at(self, node: ast.expr) -> tuple[int, int] | None: ...
+        def _note_built(self, target: ast.expr, node: ast.expr | None, value: Value) -> None: ...
+        def _own_attribute(self, node: ast.expr) -> tuple[str, str] | None: ...
+        def _set_class_attr(self, cls: str, attr: str, value: Value) -> None: ...
+
+        # Inference
+        def infer(self, node: ast.expr) -> Value: ...
+        def annotation_type(self, node: ast.expr | None) -> Value: ...
+        def _unpacked(self, value: ast.expr) -> list[Value] | None: ...
+
+        # Statements
+        def _bind_names(self, target: ast.expr, value: Value) -> None: ...
+        def _item_type(self, iterable: ast.expr) -> Value: ...
+        def _may_be_callable(self, value: Inst) -> bool: ...
+
+        # Expressions
+        def visit_expr(self, node: ast.expr, awaited: bool = False) -> None: ...
+        def visit_lambda(
+            self, node: ast.Lambda, offloaded: bool = False, name: str | None = None,
+            handed: CallContext | None = None,
+        ) -> None: ...
+        def _grow(self, receiver: ast.Name, added: Value) -> None: ...
+
+        # Recording
+        def record_call(self, node: ast.Call, awaited: bool, func_value: Value) -> str | None: ...
+        def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None: ...
+        def record_property_read(self, node: ast.Attribute) -> None: ...
+        def _argument(self, node: ast.expr) -> str: ...
+        def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None: ...
+        def _bind_payload(
+            self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
+        ) -> None: ...
+        def _hold(self, name: str, payload: tuple[str, str], line: int) -> None: ...
+        def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None: ...
+        def _note_returned(self, value: ast.expr) -> None: ...
+        def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]: ...
+
+        # Indexer
+        def _denoted(self, expr: ast.expr) -> str | None: ...
+
+
+class Scopes(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- positions ------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from dataclasses import replace
 
 from asynclint.analysis.index.helpers import MAX_SELF_HOPS
 from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import ITEM_SUFFIX, SELF, Inst, SelfRef, Sym, extend, linear_chain, split_super
 
 
-class SelfReferences:
+class SelfReferences(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- settling self.<attr> ---------------------------------------------------------------
@@ -113,6 +114,7 @@ class SelfReferences:
     def _settle_self_refs(self) -> None:
         for position in self.pending:
             site = self.calls[position]
+            assert site.self_ref is not None  # pending: the calls with a SelfRef target
             cls, path = site.self_ref
             if site.property_read:  # the receiver resolved; the property named as written, not as read
                 receiver, settled = self.resolve_self(cls, path[:-1])

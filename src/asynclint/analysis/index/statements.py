@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from typing import cast
 
 from asynclint.analysis.index.argfacts import (
     constant_defaults,
@@ -40,14 +41,14 @@ from asynclint.analysis.index.helpers import (
 )
 from asynclint.analysis.index.nests import loop_nests, starts_nest
 from asynclint.analysis.index.records import Function
-from asynclint.analysis.index.scopes import CallContext, Frame
+from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 
 
-class Statements:
+class Statements(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- statements -------------------------------------------------------------------------
@@ -158,7 +159,8 @@ class Statements:
             return None
         key = target.slice
         if isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add) and isinstance(key.left, ast.Name) \
-                and key.left.id == "__name__" and isinstance(key.right, ast.Constant):
+                and key.left.id == "__name__" and isinstance(key.right, ast.Constant) \
+                and isinstance(key.right.value, str):
             key = ast.Constant(f"{self.module}{key.right.value}")
         if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
             return None
@@ -183,7 +185,7 @@ class Statements:
         elif isinstance(node, ast.ClassDef):
             self.visit_class(node)
         elif isinstance(node, ast.Assign) and (name := lambda_name(node)) and self.frame.kind != "class":
-            self.visit_lambda(node.value, name=name)
+            self.visit_lambda(cast(ast.Lambda, node.value), name=name)
         elif isinstance(node, ast.Assign):
             if self.frame.conditional and any(self._keeps(target) for target in node.targets):
                 self._kept_value = node.value
@@ -219,7 +221,7 @@ class Statements:
                     self._inject(target.slice, value)
                 key = state_key(target)
                 exported = stored_value(value) if key is not None else None
-                if exported:
+                if exported and key is not None:
                     # Two different types stored under one key: typed as neither.
                     known = self.state_values.setdefault(key, exported)
                     if known != exported:
@@ -246,14 +248,14 @@ class Statements:
                 self._note_built(node.target, node.value, value)
                 if node.value is not None:
                     self._bind_payload(node.target, node.value, held, node.lineno, before)
-            item = self._item_annotation(node.annotation)
-            if item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
+            per_item = self._item_annotation(node.annotation)
+            if per_item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (
                     (self.frame.cls, node.target.id)
                     if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
                 )
                 if owner is not None:
-                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
+                    self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", per_item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
                 kind = "scalar" if scalar_annotation(node.annotation) else "container"
                 self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
@@ -302,9 +304,9 @@ class Statements:
             self.frame.returns.append(self.infer(node.value))
             self._note_returned(node.value)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
-                for key, value in zip(node.value.keys, node.value.values, strict=True):
-                    if key is not None:
-                        self._inject(key, self.infer(value))
+                for written, injected in zip(node.value.keys, node.value.values, strict=True):
+                    if written is not None:
+                        self._inject(written, self.infer(injected))
         elif isinstance(node, ast.If):
             self.visit_expr(node.test)
             self.frame.conditional += 1
@@ -369,7 +371,7 @@ class Statements:
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return
         if isinstance(value, SelfRef) and value.cls == STATE and value.path:
-            stored = ".".join((STATE, *value.path))
+            stored: str | None = ".".join((STATE, *value.path))
         else:
             stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither
@@ -465,6 +467,7 @@ class Statements:
             self.visit_expr(base)
         qualname = f"{self.frame.qualprefix}{node.name}"
         global_qn = f"{self.module}.{qualname}"
+        type_args: list[str]
         bases, type_args = [], []
         for base in node.bases:
             if isinstance(base, ast.Subscript):  # ``vf.Toolset[vf.SharedToolsetConfig]``
@@ -536,9 +539,9 @@ class Statements:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
                 if vague(frame.bindings[arg.arg]):
                     frame.untyped.add(arg.arg)
-        for arg in (node.args.vararg, node.args.kwarg):
-            if arg is not None:
-                frame.bindings[arg.arg] = None
+        for star in (node.args.vararg, node.args.kwarg):
+            if star is not None:
+                frame.bindings[star.arg] = None
         # Nested functions first, so a closure sees a sibling defined below it (``def ready():
         # init()`` before ``def init(): ...``): it runs after both are defined.
         for stmt in node.body:
@@ -568,7 +571,7 @@ class Statements:
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))
         elif len(named) == 1 and None not in named:
-            self.values.append((key, named.pop()))
+            self.values.append((key, cast(str, named.pop())))  # None is not in it
         else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
             candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
             if len(candidates) > 1:

@@ -105,7 +105,11 @@ def linear_chain(
     return memo[cls]
 
 
-def _breadth_first(cls: str, lookup: Callable[[str], tuple[str, tuple[str, ...]]], known: Callable[[str], bool]):
+def _breadth_first(
+    cls: str, lookup: Callable[[str], tuple[str, tuple[str, ...]]], known: Callable[[str], bool]
+) -> list[str]:
+    order: list[str]
+    seen: set[str]
     order, seen, queue = [], set(), deque([cls])
     while queue:
         name, bases = lookup(queue.popleft())

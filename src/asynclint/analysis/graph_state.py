@@ -1,0 +1,91 @@
+"""What every part of the :class:`~asynclint.analysis.graph.ProjectGraph` may use of the others:
+the state its ``__init__`` sets up, and the methods one part calls on another.
+
+Annotations only, for the type checker: nothing here exists at run time (the attributes are set
+by ``ProjectGraph.__init__`` and the hot set's propagation, where their meanings are written; the
+methods are those of the parts named beside them), so the parts inherit no behaviour from it. A
+part that changes one of these methods' signatures changes the stub too, or mypy reports the
+override."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from asynclint.analysis.graph_records import FuncKey, HotInfo, HotState, TypeName
+    from asynclint.analysis.index.records import CallSite, ClassInfo, Function, FunctionRef, ModuleSummary
+    from asynclint.knowledge.frameworks import Hook, HookClass, Registration
+
+
+class GraphState:
+    summaries: Sequence[ModuleSummary]
+    _offloaded: frozenset[Hook]
+    _producers: frozenset[str]
+    _memoizers: frozenset[str]
+    _registrations: tuple[Registration, ...]
+    _hot_patterns: tuple[str, ...]
+    _cold_patterns: tuple[str, ...]
+    modules: dict[str, list[int]]
+    defs: dict[str, list[FuncKey]]
+    classes: dict[str, tuple[int, ClassInfo]]
+    exports: dict[str, dict[str, str]]
+    values: dict[str, str]
+    built: dict[str, tuple[str, int, int]]
+    callables: dict[str, tuple[str, ...]]
+    returns: dict[str, tuple[str, ...]]
+    stars: dict[str, tuple[str, ...]]
+    public: dict[str, tuple[str, ...] | None]
+    state_types: dict[str, str]
+    injected: dict[str, str]
+    _tools: frozenset[FuncKey]
+    states: dict[HotState, HotInfo]
+    _contexts: dict[str, dict[str, Hook]]
+    _direct_callers: dict[FuncKey, list[FuncKey]] | None
+    hot: dict[FuncKey, HotInfo]
+    _roots_of_modules: frozenset[str]
+    _canonical: dict[str, str]
+    _package_names: frozenset[str] | None
+    _ancestors: dict[str, list[str]]
+    _mro: dict[str, list[str]]
+    _tables: dict[str, HookClass | None]
+    _subclasses: dict[str, list[str]] | None
+    _overrides: dict[tuple[str, str], list[FuncKey]]
+    _edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]]
+    _by_path: dict[str, list[int]] | None
+    _callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None
+    _arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None
+    _param_types: dict[tuple[FuncKey, str], str | None]
+    _root_keys: frozenset[FuncKey]
+    _project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None
+    _fixed: dict[FuncKey, dict[str, object]]
+    _names_read: frozenset[str] | None
+    _names_asked: bool
+    _attrs: dict[str, dict[str, str]]
+    _resolved: dict[str, str]
+    _calls_by_caller: dict[FuncKey, list[CallSite]]
+
+    if TYPE_CHECKING:
+        # Resolution
+        def canonical(self, name: str) -> str: ...
+        def resolve(self, name: str) -> str: ...
+        def functions_for(self, target: str | None) -> list[FuncKey]: ...
+        def functions_denoted(self, target: str | None, depth: int = 0) -> list[FuncKey]: ...
+        def method_of(self, cls: str, name: str) -> FuncKey | None: ...
+        def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None: ...
+        def dispatched(self, item: str) -> list[FuncKey]: ...
+        def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None: ...
+        def ancestors(self, cls: str) -> list[TypeName]: ...
+        def framework_table(self, cls: str) -> HookClass | None: ...
+        def overrides(self, cls: str, method: str) -> list[FuncKey]: ...
+        def _declared_class(self, site: CallSite, target: str | None) -> str | None: ...
+
+        # HotSet
+        def registration(self, ref: FunctionRef) -> Hook | None: ...
+        def _edges_of(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]: ...
+        def _memoizer(self, key: FuncKey) -> str | None: ...
+
+        # Uses
+        def function(self, key: FuncKey) -> Function: ...
+        def path(self, key: FuncKey) -> list[tuple[FuncKey, int]]: ...

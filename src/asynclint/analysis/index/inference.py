@@ -160,13 +160,18 @@ class Inference:
             return next((value for value in values if value is not None), None)
         if isinstance(node, ast.IfExp):
             # Known only when both branches agree (``None`` on one side says nothing new); for
-            # lists of callables, the union: ``[a, b] if flag else []`` may hold a and b.
+            # lists of callables, the union: ``[a, b] if flag else []`` may hold a and b; so for
+            # two named callables (``fn = strict if mode == "strict" else loose; fn(x)``), as a
+            # dispatch table's item is any one of them.
             body, orelse = self.infer(node.body), self.infer(node.orelse)
             if body == orelse or is_none(node.orelse):
                 return body
             if is_none(node.body):
                 return orelse
-            return callables_of((body, orelse)) if isinstance(body, Refs) or isinstance(orelse, Refs) else None
+            either = isinstance(body, Refs) or isinstance(orelse, Refs)
+            named = all(isinstance(side, Sym) or (isinstance(side, SelfRef) and bound_method(side))
+                        for side in (body, orelse))
+            return callables_of((body, orelse)) if either or named else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None

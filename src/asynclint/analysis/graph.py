@@ -66,6 +66,8 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self.callables: dict[str, tuple[str, ...]] = {}
         #: Calls of functions whose returns differ -> each returned value (see :meth:`_settled`).
         self.returns: dict[str, tuple[str, ...]] = {}
+        #: Calls whose type is what the function's signature declares (see ModuleSummary.declared).
+        self.declared: set[str] = set()
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -85,6 +87,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
             )
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.returns.update((f"{summary.module}.{name}", items) for name, items in summary.returns)
+            self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:

@@ -299,12 +299,26 @@ class Resolution:
 
     def _declared_class(self, site: CallSite, target: str | None) -> str | None:
         """The project class a method call's receiver is declared to be an instance of (an
-        annotation or ``cast``, which the index marks with the ``param`` origin), else None."""
-        if site.origin != "param" or not target or not site.method or not target.endswith(f".{site.method}"):
+        annotation or ``cast``, which the index marks with the ``param`` origin; or the result of a
+        function whose signature declares it, ``make().run()`` under ``def make() -> Base``), else None."""
+        if not target or not site.method or not target.endswith(f".{site.method}"):
             return None
-        receiver = self.resolve(target[: -len(site.method) - 1])
+        written = target[: -len(site.method) - 1]
+        if site.origin != "param" and not self._declared_result(written):
+            return None
+        receiver = self.resolve(written)
         cls = receiver.removesuffix("()")
         return cls if receiver.endswith("()") and cls in self.classes else None
+
+    def _declared_result(self, written: str) -> bool:
+        """``written`` is a call (``pkg.make()``) of a project function whose type is what its
+        signature declares, no ``return`` building it."""
+        if not written.endswith("()"):
+            return False
+        key = self._definition(self.resolve(written[:-2]))
+        if key is None:
+            return False
+        return f"{self.summaries[key[0]].module}.{self.function(key).qualname}()" in self.declared
 
     def dispatched(self, item: str) -> list[FuncKey]:
         """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):

@@ -35,6 +35,17 @@ from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 
+#: Calls naming a module or an attribute by a string: resolved when the string is written out.
+DYNAMIC_LOOKUPS = frozenset({Sym("importlib.import_module"), Sym("builtins.getattr")})
+
+
+def literal_name(node: ast.expr | None, dotted: bool = False) -> str | None:
+    """The identifier (``dotted``: absolute dotted module name) a string literal spells, if it is one."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    parts = node.value.split(".") if dotted else [node.value]
+    return node.value if all(part.isidentifier() for part in parts) else None
+
 
 def bound_method(value: SelfRef) -> bool:
     """``self.click`` (or ``self.pages.click``): a method read, not called, not through ``super()``."""
@@ -81,6 +92,9 @@ class Inference:
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
                 return self.infer(called_in_thread(node))
+            found = self._infer_dynamic(node, func) if func in DYNAMIC_LOOKUPS else None
+            if found is not None:
+                return found
             if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
                 return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
@@ -175,6 +189,23 @@ class Inference:
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None
+
+    def _infer_dynamic(self, node: ast.Call, func: Sym) -> Value:
+        """``importlib.import_module("pkg.mod")`` is the module, ``getattr(x, "name")`` is
+        ``x.name``, when the names are written out; a name computed at run time settles nothing
+        (None: read as any other call)."""
+        name = literal_name(node.args[1] if func.name == "builtins.getattr" and len(node.args) in (2, 3) else None)
+        if func.name == "builtins.getattr":
+            base = self.infer(node.args[0]) if name is not None else None
+            if isinstance(base, Sym):
+                return Sym(extend(base.name, (name,)))
+            if isinstance(base, Inst):
+                return Inst(extend(base.name, (name,)), base.origin, base.handed)
+            if isinstance(base, SelfRef):
+                return SelfRef(base.cls, (*base.path, name))
+            return None
+        module = literal_name(node.args[0] if len(node.args) == 1 and not node.keywords else None, dotted=True)
+        return Sym(module) if module is not None else None
 
     def _typed_dict_field(self, node: ast.Subscript) -> Inst | None:
         """``tau2["environment"]`` where ``tau2`` is declared a project class (``tau2 =

@@ -13,6 +13,7 @@ from asynclint.analysis.index.argfacts import (
     guard_target,
     leaves,
     merged_branches,
+    opens_stream,
     param_test,
     scalar_annotation,
     state_key,
@@ -293,6 +294,8 @@ class Statements:
                 self.visit_expr(item.context_expr)
                 if item.optional_vars is not None:
                     self.bind(item.optional_vars, self._enter_type(item.context_expr))
+                if isinstance(item.optional_vars, ast.Name) and opens_stream(item.context_expr):
+                    self._hold(item.optional_vars.id, ("read", ""), node.lineno)  # ``with open(p) as f``
             self.visit_body(node.body)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if self.frame.kind != "module":

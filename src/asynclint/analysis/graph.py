@@ -106,6 +106,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._package_names: frozenset[str] | None = None
+        self._portions: dict[str, str] | None = None  # see Resolution._portion
         self._ancestors: dict[str, list[str]] = {}
         self._mro: dict[str, list[str]] = {}
         self._tables: dict[str, HookClass | None] = {}

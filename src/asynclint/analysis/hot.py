@@ -273,7 +273,7 @@ class HotSet:
         target = self.call_target(site, caller)
         keys = self.functions_for(target)
         if not keys:
-            return keys
+            return self.fetched_from_table(target)
         method = self.function(keys[0])
         if method.class_qualname is None:
             return keys

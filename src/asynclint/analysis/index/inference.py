@@ -153,9 +153,13 @@ class Inference:
             # A dispatch table of named functions or classes (``{"lean": LeanBackend, ...}``):
             # its items are the callables. A dict holding anything else is data.
             # Bound methods too (``{"click": self.click, ...}``), not what calling one returns.
+            # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
+            # module stands for them, as its name).
             values = [self.infer(value) for value in node.values]
             return callables_of(values) if all(
-                isinstance(value, Sym) or (isinstance(value, SelfRef) and bound_method(value)) for value in values
+                isinstance(value, Sym) or (isinstance(value, SelfRef) and bound_method(value))
+                or (key is None and isinstance(value, Refs))
+                for key, value in zip(node.keys, values, strict=True)
             ) else None
         if isinstance(node, ast.Starred):
             return self.infer(node.value)

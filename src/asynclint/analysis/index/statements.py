@@ -560,19 +560,16 @@ class Statements:
     def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
         ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; listed in
-        ``declared``: the result may be of any subclass of it); else the one
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; ``declared``: of
+        any subclass of it); else the one
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
             value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
-        # A parameter handed back (or an item of one, ``registry[name]``) is only as known as its
-        # annotation: the signature's declared type says more.
-        built = len(named) == 1 and None not in named and all(
-            isinstance(value, Inst) and value.origin != "param" for value in returned
-        )
+        made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
+        built = len(named) == 1 and None not in named and len(made) == len(returned)
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))
             self.declared.append(key)

@@ -357,6 +357,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("followed_env/followed_env/browser.py", "BrowserEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "followed"): ("reward function", "group"),
+    ("followed_env/followed_env/env.py", "load_environment.<locals>.followed_instructions"): ("reward function", "group"),
     ("followed_env/followed_env/env.py", "SandboxToolEnv.run_code"): ("tool", "tool call"),
     ("followed_env/followed_env/env.py", "SandboxEnv.env_response"): ("env_response", "per turn"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories

@@ -66,6 +66,8 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self.callables: dict[str, tuple[str, ...]] = {}
         #: Calls of functions whose returns differ -> each returned value (see :meth:`_settled`).
         self.returns: dict[str, tuple[str, ...]] = {}
+        #: Calls whose type is what the function's signature declares (see ModuleSummary.declared).
+        self.declared: set[str] = set()
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -85,6 +87,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
             )
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.returns.update((f"{summary.module}.{name}", items) for name, items in summary.returns)
+            self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:
@@ -103,6 +106,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._package_names: frozenset[str] | None = None
+        self._portions: dict[str, str] | None = None  # see Resolution._portion
         self._ancestors: dict[str, list[str]] = {}
         self._mro: dict[str, list[str]] = {}
         self._tables: dict[str, HookClass | None] = {}

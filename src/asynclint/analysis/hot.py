@@ -274,11 +274,16 @@ class HotSet(GraphState):
         target = self.call_target(site, caller)
         keys = self.functions_for(target)
         if not keys:
-            return keys
+            return self.fetched_from_table(target)
         method = self.function(keys[0])
         if method.class_qualname is None:
             return keys
-        through_self = site.origin == "self" or (site.self_ref is not None and site.self_ref[1][0] != SUPER)
+        # ``self.method()``: ``self`` may be an instance of any subclass. A receiver kept on
+        # ``self`` (``self.store.save()``, settled to ``pkg.Store().save``) is what was built there,
+        # unless declared (the index then marks it ``param``). Left to the graph, it stays ``self``.
+        through_self = (site.origin == "self" and not (target or "").rpartition(".")[0].endswith("()")) or (
+            site.self_ref is not None and site.self_ref[1][0] != SUPER
+        )
         # An abstract method's body never runs: on any receiver, one of the overrides does.
         abstract = not ABSTRACT_METHODS.isdisjoint(method.decorators)
         # A receiver declared a class (``env: BaseEnv``, ``cast(BaseEnv, x)``, a TypedDict's field)

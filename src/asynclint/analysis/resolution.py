@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import cast
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
@@ -42,14 +43,18 @@ class Resolution(GraphState):
             while module and module not in self.modules:
                 module, _, part = module.rpartition(".")
                 rest.insert(0, part)
-            if not module:
-                return name
-            exported = self.exports.get(module, {}).get(rest[0])
+            exported = self.exports.get(module, {}).get(rest[0]) if module else None
             if exported is None and module in self.stars and not self._defined(f"{module}.{rest[0]}"):
                 exported = self._star_export(module, rest[0])  # its own names win over star imports
             if exported is None and len(rest) > 1 and module in self.stars:
                 exported = self._star_submodule(module, rest[0])
-            if exported is None or exported == name:
+            if exported is None:  # nothing the module names: perhaps a namespace portion below it
+                portion = self._portion(name)
+                if portion is None:
+                    return name
+                name = portion
+                continue
+            if exported == name:
                 return name
             name = ".".join([exported, *rest[1:]])
         return name
@@ -70,6 +75,43 @@ class Resolution(GraphState):
             if f"{source}.{name}" in packages:
                 return f"{source}.{name}"
         return None
+
+    def _portion(self, name: str) -> str | None:
+        """``pkg.tasks.maze.scripts.verifier.X`` -> ``verifier.X`` when ``tasks/maze/scripts/
+        verifier.py`` lies below package ``pkg``'s directory with no ``__init__.py`` between: read
+        as the top-level ``verifier`` (its directory is an import root of its own, the scripts there
+        importing each other by bare names), it is also the namespace portion a relative import in
+        ``pkg`` reaches (``from .tasks.maze.scripts.verifier import X``)."""
+        if self._portions is None:
+            self._portions = self._namespace_portions()
+        head = name
+        while head:
+            found = self._portions.get(head)
+            if found is not None:
+                return found + name[len(head):]
+            head = head.rpartition(".")[0]
+        return None
+
+    def _namespace_portions(self) -> dict[str, str]:
+        """Each top-level module of the project below a package's directory -> the dotted name the
+        package reaches it by (see :meth:`_portion`)."""
+        packages = {
+            PurePath(summary.path).parent: summary.module
+            for summary in self.summaries
+            if summary.library is None and PurePath(summary.path).name == "__init__.py"
+        }
+        portions: dict[str, str] = {}
+        for summary in self.summaries:
+            # Top-level: no dot before the mark of a root shared by several (``utils@env_a``,
+            # asynclint.files.ROOT_MARK).
+            if summary.library is not None or "." in summary.module.partition("@")[0]:
+                continue
+            path = PurePath(summary.path)
+            path = path.parent if path.name == "__init__.py" else path.with_suffix("")
+            package = next((parent for parent in path.parents if parent in packages), None)
+            if package is not None:
+                portions.setdefault(".".join((packages[package], *path.relative_to(package).parts)), summary.module)
+        return portions
 
     def _packages(self) -> frozenset[str]:
         """Every module read and every package above one."""
@@ -301,12 +343,26 @@ class Resolution(GraphState):
 
     def _declared_class(self, site: CallSite, target: str | None) -> str | None:
         """The project class a method call's receiver is declared to be an instance of (an
-        annotation or ``cast``, which the index marks with the ``param`` origin), else None."""
-        if site.origin != "param" or not target or not site.method or not target.endswith(f".{site.method}"):
+        annotation or ``cast``, which the index marks with the ``param`` origin; or the result of a
+        function whose signature declares it, ``make().run()`` under ``def make() -> Base``), else None."""
+        if not target or not site.method or not target.endswith(f".{site.method}"):
             return None
-        receiver = self.resolve(target[: -len(site.method) - 1])
+        written = target[: -len(site.method) - 1]
+        if site.origin != "param" and not self._declared_result(written):
+            return None
+        receiver = self.resolve(written)
         cls = receiver.removesuffix("()")
         return cls if receiver.endswith("()") and cls in self.classes else None
+
+    def _declared_result(self, written: str) -> bool:
+        """``written`` is a call (``pkg.make()``) of a project function whose type is what its
+        signature declares, no ``return`` building it."""
+        if not written.endswith("()"):
+            return False
+        key = self._definition(self.resolve(written[:-2]))
+        if key is None:
+            return False
+        return f"{self.summaries[key[0]].module}.{self.function(key).qualname}()" in self.declared
 
     def dispatched(self, item: str) -> list[FuncKey]:
         """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):
@@ -321,6 +377,21 @@ class Resolution(GraphState):
         for entry in self.callables.get(self.resolve(table), ()):
             found.extend(key for key in self.functions_for(f"{entry}().{path}") if key not in found)
         return found
+
+    def fetched_from_table(self, target: str | None) -> list[FuncKey]:
+        """A call of what ``.get`` fetched from a dispatch table of another module, which the index
+        could not tell from a module's function named ``get``: ``T.get(k)(x)`` (target
+        ``pkg.T.get()``), ``cls = T.get(k); cls(x).run()`` (``pkg.T.get()().run``) run each entry
+        (its ``run``) as :meth:`dispatched` says."""
+        if not target:
+            return []
+        table, found, rest = target.partition(".get()")
+        if not found or not table or table.endswith("()") or not self.callables.get(self.resolve(table)):
+            return []
+        if not rest:
+            return self.dispatched(table)
+        built, _, path = rest.partition("().")
+        return self.dispatched(f"{table}().{path}") if not built and path and "()" not in path else []
 
     def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
         """What ``site`` calls, as far as the project says (``caller``: the function it is

@@ -244,8 +244,7 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
             "base64.",
         ),
         *many("serialization", "payload-fast", "to-thread", "packb unpackb pack unpack dumps loads", "msgpack."),
-        *many("serialization", "payload", "to-thread",
-              "safe_load load full_load safe_dump dump load_all safe_load_all", "yaml."),
+        # yaml: knowledge/packs/yaml_docs.py (pure-Python, graded a class above json).
         *many("serialization", "payload-fast", "to-thread", "dumps loads", "orjson."),
         *many("serialization", "payload-fast", "to-thread", "dumps loads", "ujson."),
         *many("serialization", "payload", "to-thread",

@@ -113,6 +113,8 @@ COST_CLASSES: dict[str, CostClass] = {
                   raised_why="loops only: its cost counts the turns"),
         CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
+        CostClass("payload-unknown-slow", M, REPETITIONS, "a document of unknown size through a pure-Python "
+                                                          "parser or writer (PyYAML): milliseconds for a few KB"),
         CostClass("payload-small", None, frozenset(), "one reply, one message, a tool call's arguments or a short "
                                                       "literal: microseconds, less than a thread hop (41 µs)"),
         CostClass("trivial", L, frozenset(), "returns at once: microseconds (``time.sleep(0)`` only yields the GIL, "
@@ -144,6 +146,16 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     "payload": {
         "small": "payload-small",
         "unknown": "payload-unknown",
+        "whole": "payload-whole",
+        "growing": "payload-growing",
+    },
+    # PyYAML's pure-Python loader and dumper (``safe_load``, ``safe_dump``): hundreds of times
+    # slower than json for the same document (a 6 KB document: 43 ms to load, 14 ms to dump,
+    # json 0.1 ms; a two-line one 0.2 ms), so a payload of unknown size is CPU work; one reply's
+    # worth stays cheaper inline than the process hop CPU work needs.
+    "payload-slow": {
+        "small": "payload-small",
+        "unknown": "payload-unknown-slow",
         "whole": "payload-whole",
         "growing": "payload-growing",
     },

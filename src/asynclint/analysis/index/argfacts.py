@@ -396,6 +396,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         if isinstance(attribute, ast.Constant) and isinstance(attribute.value, str):
             read = ast.Attribute(arg.args[0], attribute.value, ast.Load())  # ``getattr(m, "content", "")``
             return joined(_payload(part, depth + 1, known, returned) for part in (read, *arg.args[2:3]))
+    if opens_stream(arg):
+        return ("read", "")  # ``yaml.safe_load(open(path))``: a parser handed a stream reads it whole
     if isinstance(func, ast.Attribute):
         if func.attr in CONTENT_READS:
             return ("read", "")
@@ -424,6 +426,17 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def opens_stream(node: ast.expr) -> bool:
+    """``open(path)``, ``io.open(...)``, ``path.open()``, ``gzip.open(...)``: a file object, whose
+    contents a parser it is handed reads whole (``yaml.safe_load(f)`` is ``yaml.safe_load(f.read())``)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == "open") or (
+        isinstance(func, ast.Attribute) and func.attr == "open" and not node.keywords and len(node.args) <= 2
+    )
 
 
 def leaves(body: list[ast.stmt]) -> bool:

@@ -36,6 +36,17 @@ from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 
+#: Calls naming a module or an attribute by a string: resolved when the string is written out.
+DYNAMIC_LOOKUPS = frozenset({Sym("importlib.import_module"), Sym("builtins.getattr")})
+
+
+def literal_name(node: ast.expr | None, dotted: bool = False) -> str | None:
+    """The identifier (``dotted``: absolute dotted module name) a string literal spells, if it is one."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    parts = node.value.split(".") if dotted else [node.value]
+    return node.value if all(part.isidentifier() for part in parts) else None
+
 
 def bound_method(value: SelfRef) -> bool:
     """``self.click`` (or ``self.pages.click``): a method read, not called, not through ``super()``."""
@@ -84,6 +95,9 @@ class Inference(IndexerState):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
                 return self.infer(called_in_thread(node))
+            found = self._infer_dynamic(node, func) if func in DYNAMIC_LOOKUPS else None
+            if found is not None:
+                return found
             if isinstance(func, Sym) and func.name in CALLABLE_WRAPPERS and node.args:
                 wrapped = self.infer(node.args[0])  # calling the partial calls what it wraps
                 return wrapped if isinstance(wrapped, (Sym, SelfRef, Inst)) else None
@@ -142,9 +156,13 @@ class Inference(IndexerState):
             # A dispatch table of named functions or classes (``{"lean": LeanBackend, ...}``):
             # its items are the callables. A dict holding anything else is data.
             # Bound methods too (``{"click": self.click, ...}``), not what calling one returns.
+            # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
+            # module stands for them, as its name).
             values = [self.infer(value) for value in node.values]
             return callables_of(values) if all(
-                isinstance(value, Sym) or (isinstance(value, SelfRef) and bound_method(value)) for value in values
+                isinstance(value, Sym) or (isinstance(value, SelfRef) and bound_method(value))
+                or (key is None and isinstance(value, Refs))
+                for key, value in zip(node.keys, values, strict=True)
             ) else None
         if isinstance(node, ast.Starred):
             return self.infer(node.value)
@@ -163,16 +181,40 @@ class Inference(IndexerState):
             return next((value for value in values if value is not None), None)
         if isinstance(node, ast.IfExp):
             # Known only when both branches agree (``None`` on one side says nothing new); for
-            # lists of callables, the union: ``[a, b] if flag else []`` may hold a and b.
+            # lists of callables, the union: ``[a, b] if flag else []`` may hold a and b; so for
+            # two named callables (``fn = strict if mode == "strict" else loose; fn(x)``), as a
+            # dispatch table's item is any one of them.
             body, orelse = self.infer(node.body), self.infer(node.orelse)
             if body == orelse or is_none(node.orelse):
                 return body
             if is_none(node.body):
                 return orelse
-            return callables_of((body, orelse)) if isinstance(body, Refs) or isinstance(orelse, Refs) else None
+            either = isinstance(body, Refs) or isinstance(orelse, Refs)
+            named = all(isinstance(side, Sym) or (isinstance(side, SelfRef) and bound_method(side))
+                        for side in (body, orelse))
+            return callables_of((body, orelse)) if either or named else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)
         return None
+
+    def _infer_dynamic(self, node: ast.Call, func: Sym) -> Value:
+        """``importlib.import_module("pkg.mod")`` is the module, ``getattr(x, "name")`` is
+        ``x.name``, when the names are written out; a name computed at run time settles nothing
+        (None: read as any other call)."""
+        name = literal_name(node.args[1] if func.name == "builtins.getattr" and len(node.args) in (2, 3) else None)
+        if func.name == "builtins.getattr":
+            if name is None:
+                return None
+            base = self.infer(node.args[0])
+            if isinstance(base, Sym):
+                return Sym(extend(base.name, (name,)))
+            if isinstance(base, Inst):
+                return Inst(extend(base.name, (name,)), base.origin, base.handed)
+            if isinstance(base, SelfRef):
+                return SelfRef(base.cls, (*base.path, name))
+            return None
+        module = literal_name(node.args[0] if len(node.args) == 1 and not node.keywords else None, dotted=True)
+        return Sym(module) if module is not None else None
 
     def _typed_dict_field(self, node: ast.Subscript) -> Inst | None:
         """``tau2["environment"]`` where ``tau2`` is declared a project class (``tau2 =

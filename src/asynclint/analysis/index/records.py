@@ -220,6 +220,9 @@ class ModuleSummary:
     #: like ``values``: each returned value as other modules read it (``<rollout state>.driver.
     #: find_element()``), for the graph to settle once the project's types are known.
     returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Calls, keyed like ``values``, whose type there is what the signature declares (``def
+    #: make() -> Base``) rather than what a ``return`` builds: the result may be of any subclass.
+    declared: tuple[str, ...] = ()
     #: What its functions return, as payload evidence: (index into ``functions``, the distinct
     #: payloads of its ``return`` statements, see :func:`asynclint.analysis.index.argfacts.payload_of`;
     #: ``("param", name)`` for a parameter returned as it is or in the same size). The graph settles

@@ -104,6 +104,7 @@ class IndexerState:
     class_fields: dict[str, list[tuple[str, str]]]
     class_built: dict[str, dict[str, tuple[int, int] | None]]
     state_values: dict[str, str]
+    declared: list[str]
     injected: dict[str, str]
     _tuple_returns: dict[str, list[ast.expr]]
     class_lines: dict[str, int]

@@ -8,7 +8,19 @@ from dataclasses import replace
 from asynclint.analysis.index.helpers import MAX_SELF_HOPS
 from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.scopes import IndexerState
-from asynclint.analysis.index.values import ITEM_SUFFIX, SELF, Inst, SelfRef, Sym, extend, linear_chain, split_super
+from asynclint.analysis.index.values import (
+    ITEM_SUFFIX,
+    SELF,
+    STATE,
+    SUPER,
+    Inst,
+    Refs,
+    SelfRef,
+    Sym,
+    extend,
+    linear_chain,
+    split_super,
+)
 
 
 class SelfReferences(IndexerState):
@@ -56,6 +68,49 @@ class SelfReferences(IndexerState):
                     return self.resolve_self(value.cls, (*value.path, *rest), depth + 1)
                 return None, True
         return None, False
+
+    def _stored(self, cls: str, attr: str) -> Inst | Sym | SelfRef | Refs | None:
+        """What the nearest class of this module's chain that sets ``self.<attr>`` stores there."""
+        for owner in self._class_chain(cls):
+            attrs = self.class_attrs.get(owner, {})
+            if attr in attrs:
+                return attrs[attr]
+        return None
+
+    def _self_table(self, cls: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        """``self.handlers[k](x)``, ``self.handlers.get(k)(x)`` or ``self.handler(x)`` where the
+        class stores a table of callables there (``self.handlers = {"click": self.click, "run":
+        run}``, ``self.handler = a if fast else b``): each of them, as a dispatch table's items
+        (bound methods as ``pkg.Env().click``)."""
+        if not path or path[0] == SUPER or len(path) > 2 or (len(path) == 2 and path[1] != "get()"):
+            return None
+        attr = path[0]
+        table = self._stored(cls, attr) if attr.endswith(ITEM_SUFFIX) else None
+        if not isinstance(table, Refs):
+            table = self._stored(cls, attr.removesuffix(ITEM_SUFFIX))
+        if not isinstance(table, Refs):
+            return None
+        return tuple(
+            item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
+            for item in table.items
+            if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
+        ) or None
+
+    def _receiver_origin(self, cls: str, path: tuple[str, ...]) -> str:
+        """How the receiver of a method called through ``self`` is known: ``self`` itself (an
+        instance of ``cls`` or of any subclass: ``self``); an attribute a parameter's annotation
+        typed, or what a method whose signature declares its result returns (any subclass of it:
+        ``param``); else built as exactly its class (``self``, with an instance for a receiver)."""
+        if len(path) != 2 or path[0] == SUPER:
+            return "self"
+        name = path[0].removesuffix("()")
+        if path[0].endswith("()"):
+            for owner in self._class_chain(cls):
+                if name in self.class_methods.get(owner, ()):
+                    return "param" if f"{owner[len(self.module) + 1:]}.{name}()" in self.declared else "self"
+            return "self"
+        stored = self._stored(cls, path[0])
+        return "param" if isinstance(stored, Inst) and stored.origin == "param" else "self"
 
     def _holds_instance(self, cls: str, path: tuple[str, ...]) -> bool:
         """``self.<attr>`` (one attribute, no call in the path) holds an instance built by a call,
@@ -116,6 +171,10 @@ class SelfReferences(IndexerState):
             site = self.calls[position]
             assert site.self_ref is not None  # pending: the calls with a SelfRef target
             cls, path = site.self_ref
+            table = None if site.property_read else self._self_table(cls, path)
+            if table is not None:
+                self.calls[position] = replace(site, self_ref=None, dispatch=table)
+                continue
             if site.property_read:  # the receiver resolved; the property named as written, not as read
                 receiver, settled = self.resolve_self(cls, path[:-1])
                 target = f"{receiver}.{path[-1]}" if receiver else None
@@ -136,7 +195,8 @@ class SelfReferences(IndexerState):
             if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
                 api = None
             self.calls[position] = replace(
-                site, target=target, self_ref=None, api=api.pattern if api else None, origin="self"
+                site, target=target, self_ref=None, api=api.pattern if api else None,
+                origin=self._receiver_origin(cls, path),
             )
         for position, ref in enumerate(self.refs):
             if ref.self_ref is not None:

@@ -14,6 +14,7 @@ from asynclint.analysis.index.argfacts import (
     guard_target,
     leaves,
     merged_branches,
+    opens_stream,
     param_test,
     scalar_annotation,
     state_key,
@@ -295,6 +296,8 @@ class Statements(IndexerState):
                 self.visit_expr(item.context_expr)
                 if item.optional_vars is not None:
                     self.bind(item.optional_vars, self._enter_type(item.context_expr))
+                if isinstance(item.optional_vars, ast.Name) and opens_stream(item.context_expr):
+                    self._hold(item.optional_vars.id, ("read", ""), node.lineno)  # ``with open(p) as f``
             self.visit_body(node.body)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if self.frame.kind != "module":
@@ -560,16 +563,19 @@ class Statements(IndexerState):
     def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
         ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``); else the one
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; ``declared``: of
+        any subclass of it); else the one
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {
             value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
             for value in returned
         }
-        built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
+        made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
+        built = len(named) == 1 and None not in named and len(made) == len(returned)
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))
+            self.declared.append(key)
         elif len(named) == 1 and None not in named:
             self.values.append((key, cast(str, named.pop())))  # None is not in it
         else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there

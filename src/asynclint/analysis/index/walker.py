@@ -87,6 +87,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []
         self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
+        self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
@@ -144,6 +145,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
             tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
             public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
             injected=tuple(sorted(self.injected.items())), returns=tuple(self.returns),
+            declared=tuple(self.declared),
             returned=tuple(self.returned),
             built=tuple(sorted(
                 (name, *site)

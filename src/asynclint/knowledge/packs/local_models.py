@@ -27,7 +27,10 @@ metric's script from the Hub; ``EvaluationModule.compute`` writes the prediction
 cache file under a file lock, reads them back and deletes it (module.py: ``add_batch``,
 ``_finalize``; ``keep_in_memory=True`` keeps them in memory) before it runs the metric. spaCy's
 ``nlp(text)`` runs its pipeline in Cython and Python holding the GIL: milliseconds per sentence
-with the small pipelines.
+with the small pipelines; ``nlp.pipe(texts)`` does the same for each text as it is iterated.
+``spacy.blank(lang)`` loads no weights but builds a whole pipeline object (the language's config
+validated, a Vocab, a Tokenizer with its regexes and every tokenizer exception added): CPU to
+do once at start-up, not per rollout.
 """
 
 from __future__ import annotations
@@ -152,7 +155,23 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     entry(f"{SPACY_LANGUAGE}.__call__", "cpu", "cpu-heavy", None, frozenset(),
           f"{_SPACY} spacy/language.py (Language.__call__: tokenizer, then every pipe)"),
+    # No weights, but a whole pipeline object: the language's default config merged and
+    # validated, a Vocab, and a Tokenizer that compiles the prefix/suffix/infix regexes and adds
+    # every tokenizer exception as a special case.
+    entry("spacy.blank", "cpu", "cpu-heavy", "to-thread", frozenset(),
+          f"{_SPACY} spacy/__init__.py (blank -> util.get_lang_class, Language.from_config), language.py "
+          "(from_config: Config merge and registry.resolve; create_tokenizer), tokenizer.pyx (_load_special_cases)",
+          "one `spacy.blank(...)` built at start-up (module level, `load_environment`, `__init__`) and reused"),
+    # A generator function: the pipeline runs on each text as it is iterated.
+    entry(f"{SPACY_LANGUAGE}.pipe", "cpu", "cpu-heavy", None, frozenset(),
+          f"{_SPACY} spacy/language.py (Language.pipe: yields each Doc after the tokenizer and every pipe)"),
 )
+
+#: ``nlp.pipe(texts)`` does nothing until it is iterated.
+DEFERRED: dict[str, str] = {
+    f"{SPACY_LANGUAGE}.pipe": f"a generator that runs the pipeline on each text as it is iterated ({_SPACY} "
+                              "spacy/language.py: Language.pipe yields)",
+}
 
 RETURNS: dict[str, str] = {
     **{f"transformers.{auto}.from_pretrained()": MODEL for auto in _AUTO_MODELS},

@@ -141,6 +141,7 @@ def test_both_projects_are_there() -> None:
         "registrations_env",
         "rewards_threaded",
         "script_env",
+        "service_env",
         "side_envs",
         "unnamed_env",
         "v0_env",
@@ -431,7 +432,12 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
     ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),
-    ("script_env/scripts/notes.py", "Recorder.record"): ("async def",),
+    ("script_env/scripts/notes.py", "Column.refresh"): ("async def",),
+    # the training side's generator, an override a library calls (its module is no program)
+    ("service_env/trainer/generator.py", "Generator.generate"): ("async def",),
+    ("service_env/service_env/services/client.py", "RenderClient.warm"): ("async def",),
+    ("service_env/service_env/env.py", "ServiceEnv.setup_state"): ("setup_state", "per rollout"),
+    ("service_env/service_env/env.py", "ServiceEnv.env_response"): ("env_response", "per turn"),
     ("asyncio_app/app/web.py", "health"): ("async def",),
     ("asyncio_app/app/web.py", "list_items"): ("async def",),
     ("asyncio_app/app/web.py", "version"): ("async def",),

@@ -227,8 +227,11 @@ class ModuleSummary:
     returned: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
     #: Modules the module imports anywhere (inside functions too), dotted as the project names
     #: them: ``import a.b`` lists ``a.b``; ``from a import b`` lists ``a`` and ``a.b`` (``b`` may
-    #: be a module). What an environment's code can run (see ``HotSet._offline_scripts``).
+    #: be a module). What an environment's code can run (see ``Programs._elsewhere``).
     imported: tuple[str, ...] = ()
+    #: The module has an ``if __name__ == "__main__":`` block at its top level: it is run as a
+    #: program of its own (see ``Programs._elsewhere``).
+    main_block: bool = False
     #: Loop nests of its functions whose counts multiply with the data (see :class:`LoopNest`).
     nests: tuple[LoopNest, ...] = ()
 

@@ -26,7 +26,7 @@ import ast
 
 from asynclint.analysis.index.argfacts import tuple_return_annotations
 from asynclint.analysis.index.expressions import Expressions
-from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, public_names
+from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, has_main_block, public_names
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.recording import Recording
 from asynclint.analysis.index.records import (
@@ -152,6 +152,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
             )),
             loaded=tuple(sorted(self.loaded)),
             imported=tuple(sorted(self.imported)),
+            main_block=has_main_block(tree.body),
             nests=tuple(self.nests),
         )
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 #: the package; ``uvicorn/server.py`` ``Server.run`` calls ``asyncio.run(self.serve())``) and
 #: aiohttp 3.14.5 (``aiohttp/web.py`` ``run_app``: ``loop.run_until_complete`` of the app's
 #: runner, then ``run_forever``).
-APP_SERVERS: frozenset[str] = frozenset({"uvicorn.run", "uvicorn.main.run", "uvicorn.Server.run", "aiohttp.web.run_app"})
+APP_SERVERS: frozenset[str] = frozenset(
+    {"uvicorn.run", "uvicorn.main.run", "uvicorn.Server.run", "aiohttp.web.run_app"}
+)
 
 #: Base classes whose own code never calls a method a subclass defines: markers of abstract
 #: bases and protocols, typing's generics, enums and plain data models. A method of a class

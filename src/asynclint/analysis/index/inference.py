@@ -20,6 +20,7 @@ from asynclint.analysis.index.helpers import (
     runs_in_thread,
 )
 from asynclint.analysis.index.values import (
+    ELEMENT,
     FIELD_SUFFIX,
     ITEM_SUFFIX,
     STATE,
@@ -233,10 +234,14 @@ class Inference:
         finally:
             self.frame.bindings = saved
 
-    def _unpacked(self, value: ast.expr) -> list[Value] | None:
-        """``driver, workdir = self._create_driver(site)`` where the function is annotated
-        ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element (also
-        run in a worker thread: ``await asyncio.to_thread(self._create_driver, site)``)."""
+    def _unpacked(self, value: ast.expr, count: int) -> list[Value] | None:
+        """``driver, workdir = self._create_driver(site)`` (``count`` names) where the function is
+        annotated ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element
+        (also run in a worker thread: ``await asyncio.to_thread(self._create_driver, site)``).
+        Else, for a function that may be the project's, each element as the graph will type it
+        from the function's ``return`` statements (``load().<0>``, see ``ELEMENT``)."""
+        if not count:
+            return None
         if isinstance(value, ast.Await):
             value = value.value
         if not isinstance(value, ast.Call):
@@ -252,7 +257,11 @@ class Inference:
         else:
             return None
         elements = self._tuple_returns.get(name)
-        return [self.annotation_type(element) for element in elements] if elements is not None else None
+        if elements is not None:
+            return [self.annotation_type(element) for element in elements]
+        if not may_be_project(name) or name in self.catalogue.producers:
+            return None
+        return [Inst(f"{name}(){ELEMENT.format(position)}", "local") for position in range(count)]
 
     def annotation_type(self, node: ast.expr | None) -> Value:
         """``p: Path``, ``c: OpenAI | None``, ``Optional[Session]`` -> an instance of it."""
@@ -282,3 +291,15 @@ class Inference:
             # An instance of the class: named as calling it would name it.
             return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
         return None
+
+    # -- returned tuples (records what other modules unpack) ---------------------------------
+
+    def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None:
+        """``return model, processor`` in every ``return`` of the function called as ``key``:
+        each element exported as ``key.<i>`` (see ``ELEMENT``), for ``model, processor = load()``
+        written anywhere in the project."""
+        tuples = [returned for returned in elements if returned is not None]
+        if not tuples or len(tuples) < len(elements) or len({len(returned) for returned in tuples}) > 1:
+            return
+        for position, column in enumerate(zip(*tuples, strict=True)):
+            self._export_returns(f"{key}{ELEMENT.format(position)}", list(column))

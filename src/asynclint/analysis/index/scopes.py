@@ -33,6 +33,8 @@ class Frame:
     #: ``loop_depth``, and its body's statements that leave it (helpers.loop_exits).
     loops: list[tuple[int, dict[int, bool]]] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)  # the values it returns
+    #: Per ``return``, the values of a tuple it returns (``return model, processor``), else None.
+    elements: list[tuple[Value, ...] | None] = field(default_factory=list)
     #: The payloads its ``return`` statements give (see ModuleSummary.returned).
     returned: list[tuple[str, str]] = field(default_factory=list)
     globals: set[str] = field(default_factory=set)  # names declared ``global`` here

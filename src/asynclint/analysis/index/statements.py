@@ -192,8 +192,8 @@ class Statements:
             self.visit_expr(node.value)
             self._kept_value = None
             value = self.infer(node.value)
-            elements = self._unpacked(node.value)
             for target in node.targets:
+                elements = self._unpacked(node.value, len(target.elts) if isinstance(target, ast.Tuple) else 0)
                 self.visit_target(target)
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
@@ -300,6 +300,8 @@ class Statements:
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
+            tupled = isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts)
+            self.frame.elements.append(tuple(map(self.infer, node.value.elts)) if tupled else None)
             self._note_returned(node.value)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
                 for key, value in zip(node.value.keys, node.value.values, strict=True):
@@ -551,6 +553,7 @@ class Statements:
             self.nests.extend(loop_nests(node, index, self._denoted, self._col))
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared)
+        self._export_elements(f"{qualname}()", frame.elements)
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
 

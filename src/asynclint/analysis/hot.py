@@ -459,15 +459,19 @@ class HotSet:
                 hook = info.root_hook
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
-                reached = HotInfo(info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once)
-                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, once)]):
+                reached = HotInfo(
+                    info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once,
+                    info.failing or site.failing,
+                )
+                rare = reached.rare
+                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, rare)]):
                     continue
-                self.states[(callee, reached.raised, once)] = reached
-                queue.append((callee, reached.raised, once))
-        for (key, raised, once), info in self.states.items():
+                self.states[(callee, reached.raised, rare)] = reached
+                queue.append((callee, reached.raised, rare))
+        for (key, raised, rare), info in self.states.items():
             current = self.hot.get(key)
-            # Every call rather than a first one, then more than once per rollout rather than once.
-            if current is None or (current.once, not current.raised) > (once, not raised):
+            # Every call rather than a first or failing one, then more than once per rollout rather than once.
+            if current is None or (current.rare, not current.raised) > (rare, not raised):
                 self.hot[key] = info
 
     def is_root(self, key: FuncKey) -> bool:
@@ -483,7 +487,7 @@ class HotSet:
         nearest the root on the chain: a memoized function, or the function holding the lazy
         initialisation (``key`` itself when the call sits in one of its own). ``None``: every call."""
         info, entry = self.hot[key], None
-        state: HotState | None = (key, info.raised, info.once)
+        state: HotState | None = (key, info.raised, info.rare)
         while state is not None:
             info = self.states[state]
             if not info.once:

@@ -1,9 +1,11 @@
 """Inference of values (pure: records nothing): what an expression, an annotation or an
-unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables."""
+unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables; and the
+export of what functions return, for other modules (records it)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import replace
 
 from asynclint.analysis.index.argfacts import state_get, state_key
@@ -11,12 +13,15 @@ from asynclint.analysis.index.helpers import (
     CASTS,
     CLASS_ANNOTATIONS,
     COPYING_BUILTINS,
+    STDLIB_ROOTS,
     THREAD_RESULTS,
     WRAPPING_ANNOTATIONS,
     callables_of,
     called_in_thread,
+    exported_name,
     is_none,
     may_be_project,
+    returned_name,
     runs_in_thread,
 )
 from asynclint.analysis.index.values import (
@@ -292,7 +297,43 @@ class Inference:
             return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
         return None
 
-    # -- returned tuples (records what other modules unpack) ---------------------------------
+    # -- what functions return, for other modules (records) ----------------------------------
+
+    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
+        """What a function returns, for other modules, keyed by its call (``make()``,
+        ``Env.client()``): the one object every ``return`` builds; else the type its signature
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``); else the one
+        attribute of the receiver every ``return`` gives (``return self._http``). And the
+        functions it may return (``return format_reward``, ``return [a, b]``)."""
+        named = {
+            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
+            for value in returned
+        }
+        built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
+        if not built and isinstance(declared, (Inst, Sym)):
+            self.values.append((key, declared.name))
+        elif len(named) == 1 and None not in named:
+            self.values.append((key, named.pop()))
+        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
+            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
+            if len(candidates) > 1:
+                self.returns.append((key, candidates))
+        self._export_callables(key, returned)
+
+    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
+        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
+        items = tuple(
+            exported
+            for item in (refs.items if refs else ())
+            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
+        )
+        if items:
+            self.callables.append((name, items))
+
+    def _may_be_callable(self, value: Inst) -> bool:
+        """Could this object be (or hold) a project function? Not if the standard library made
+        it, nor if it is an instance of a type the knowledge base describes."""
+        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
 
     def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None:
         """``return model, processor`` in every ``return`` of the function called as ``key``:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 
 from asynclint.analysis.index.argfacts import (
     constant_defaults,
@@ -24,17 +23,14 @@ from asynclint.analysis.index.helpers import (
     CONTAINER_ANNOTATIONS,
     FIELD_SPECIFIERS,
     FUNCTION_DEFS,
-    STDLIB_ROOTS,
     UNBOUND,
     VAGUE_ANNOTATIONS,
     callables_of,
-    exported_name,
     guard_holder,
     is_call_result,
     lambda_name,
     loop_exits,
     none_over_instance,
-    returned_name,
     stored_value,
     vague,
 )
@@ -51,21 +47,6 @@ class Statements:
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- statements -------------------------------------------------------------------------
-
-    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
-        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
-        items = tuple(
-            exported
-            for item in (refs.items if refs else ())
-            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
-        )
-        if items:
-            self.callables.append((name, items))
-
-    def _may_be_callable(self, value: Inst) -> bool:
-        """Could this object be (or hold) a project function? Not if the standard library made
-        it, nor if it is an instance of a type the knowledge base describes."""
-        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
 
     def _prebind(self, body: list[ast.stmt]) -> None:
         """Module-level names first, so functions see definitions and imports made below them."""
@@ -343,6 +324,11 @@ class Statements:
             self.frame.globals.update(node.names)
             for name in node.names:
                 self.frame.bindings.pop(name, None)
+        elif isinstance(node, ast.Raise):  # what ``raise failure(...) from exc`` calls runs on the way to failing
+            self.frame.failing += 1
+            for part in filter(None, (node.exc, node.cause)):
+                self.visit_expr(part)
+            self.frame.failing -= 1
         else:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
@@ -355,7 +341,10 @@ class Statements:
                     if child.name:
                         self.frame.bindings[child.name] = None
                         self.frame.untyped.discard(child.name)
+                    failing = bool(child.body) and isinstance(child.body[-1], ast.Raise)  # a handler that fails
+                    self.frame.failing += failing
                     self.visit_body(child.body)
+                    self.frame.failing -= failing
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
 
@@ -556,27 +545,6 @@ class Statements:
         self._export_elements(f"{qualname}()", frame.elements)
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
-
-    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
-        """What a function returns, for other modules, keyed by its call (``make()``,
-        ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``); else the one
-        attribute of the receiver every ``return`` gives (``return self._http``). And the
-        functions it may return (``return format_reward``, ``return [a, b]``)."""
-        named = {
-            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
-            for value in returned
-        }
-        built = len(named) == 1 and None not in named and all(isinstance(value, Inst) for value in returned)
-        if not built and isinstance(declared, (Inst, Sym)):
-            self.values.append((key, declared.name))
-        elif len(named) == 1 and None not in named:
-            self.values.append((key, named.pop()))
-        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
-            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
-            if len(candidates) > 1:
-                self.returns.append((key, candidates))
-        self._export_callables(key, returned)
 
     def _item_annotation(self, annotation: ast.expr) -> Value:
         """``dict[str, X]``, ``list[X]``, ``Mapping[str, X]`` -> an instance of ``X``, the items' type."""

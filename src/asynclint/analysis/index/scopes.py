@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
-from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, NEWLINE
+from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, Inst, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import BUILT
 
@@ -155,8 +155,25 @@ class Scopes:
         written = self.infer(value) if value is not None else None
         return types.get(written.name) if isinstance(written, Sym) else None
 
+    def _bind_filled_globals(self, body: list[ast.stmt]) -> dict[str, Inst]:
+        """Module-level names that a module-level function fills under ``global`` (``global
+        _model`` then ``_model = CLIPModel.from_pretrained(...)``) and that the module binds to
+        nothing typed (``_model = None``): bound to a stand-in, ``<module>.<name>``, so that the
+        functions reading them record their calls, for the graph to type from what the fills
+        build (exported as the name's value in ``run``). -> name -> its stand-in."""
+        module = self.frame.bindings
+        filled: dict[str, Inst] = {}
+        for stmt in body:
+            if isinstance(stmt, FUNCTION_DEFS):
+                for name in (n for s in stmt.body if isinstance(s, ast.Global) for n in s.names):
+                    if module.get(name) is None:
+                        filled[name] = module[name] = Inst(f"{self.module}.{name}", "module")
+        return filled
+
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
+            if target.id in self.frame.globals and self.frame.kind == "function":
+                self._global_fills.setdefault(target.id, set()).add(value.name if isinstance(value, Inst) else "")
             self.frame.payloads.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)

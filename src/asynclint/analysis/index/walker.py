@@ -94,6 +94,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self._chains: dict[str, list[str]] = {}
         self.stars: list[str] = []
         self.imported: set[str] = set()
+        #: Module-level names a function fills under ``global`` -> what each assignment there
+        #: builds ("" for anything else): exported as the name's type when they agree.
+        self._global_fills: dict[str, set[str]] = {}
         #: ``self.<attr>`` reads: (caller, class, attribute, in a loop?, lambdas) -> the first one
         self._reads: dict[tuple, ast.Attribute] = {}
         #: Lambdas handed to a call whose body is being walked: (function index, loop depth at the lambda).
@@ -107,12 +110,17 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._prebind(tree.body)
+        filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         exports = tuple(
             (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym)
         )
         for name, value in module_frame.bindings.items():
-            if isinstance(value, Inst):
+            if isinstance(value, Inst) and value == filled.get(name):
+                fills = self._global_fills.get(name, set())
+                if len(fills) == 1 and (built := next(iter(fills))):
+                    self.values.append((name, built))  # ``_model = None``, then ``global _model; _model = X()``
+            elif isinstance(value, Inst):
                 self.values.append((name, value.name))
             elif isinstance(value, Refs):
                 self._export_callables(name, (value,))

@@ -7,7 +7,8 @@ own ``utils.py``; ``flat_env``: a package whose modules import their siblings by
 ``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
 the environment names or never names; ``followed_env``: offenders reached through helpers whose
 returns differ, dispatch tables, abstract methods, receivers declared a base class or read from a
-TypedDict's field, and ``self.tools``), or a generic asyncio
+TypedDict's field, and ``self.tools``; ``script_env``: offline scripts beside an environment;
+``service_env``: a render service and a trainer the environment never imports), or a generic asyncio
 service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module

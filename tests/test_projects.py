@@ -7,7 +7,8 @@ own ``utils.py``; ``flat_env``: a package whose modules import their siblings by
 ``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
 the environment names or never names; ``followed_env``: offenders reached through helpers whose
 returns differ, dispatch tables, abstract methods, receivers declared a base class or read from a
-TypedDict's field, and ``self.tools``), or a generic asyncio
+TypedDict's field, and ``self.tools``; ``script_env``: offline scripts beside an environment;
+``service_env``: a render service and a trainer the environment never imports), or a generic asyncio
 service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
@@ -141,6 +142,7 @@ def test_both_projects_are_there() -> None:
         "registrations_env",
         "rewards_threaded",
         "script_env",
+        "service_env",
         "side_envs",
         "unnamed_env",
         "v0_env",
@@ -432,7 +434,12 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
     ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),
-    ("script_env/scripts/notes.py", "Recorder.record"): ("async def",),
+    ("script_env/scripts/notes.py", "Column.refresh"): ("async def",),
+    # the training side's generator, an override a library calls (its module is no program)
+    ("service_env/trainer/generator.py", "Generator.generate"): ("async def",),
+    ("service_env/service_env/services/client.py", "RenderClient.warm"): ("async def",),
+    ("service_env/service_env/env.py", "ServiceEnv.setup_state"): ("setup_state", "per rollout"),
+    ("service_env/service_env/env.py", "ServiceEnv.env_response"): ("env_response", "per turn"),
     ("asyncio_app/app/web.py", "health"): ("async def",),
     ("asyncio_app/app/web.py", "list_items"): ("async def",),
     ("asyncio_app/app/web.py", "version"): ("async def",),

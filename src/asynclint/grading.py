@@ -32,6 +32,7 @@ FREQUENCY_WORDS: dict[str, str] = {
     "call": "per call",
     "first-call": "first call only",
     "first-turn": "on a rollout's first turn only",
+    "failure": "only on the way to raising an error, once per failing call",
 }
 
 
@@ -110,13 +111,18 @@ def cost_of(
     return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
 
 
-def grade(base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool) -> Grade:
+def grade(
+    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, failing: bool = False
+) -> Grade:
     """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
     loop, once per turn, per tool call or per group, where the cost class says the cost adds up
     (``CostClass.raised_by``). Code that runs on a first call only is low, however costly: it
-    stalls the rollouts in flight once."""
+    stalls the rollouts in flight once. So is code that runs only on the way to raising (``failing``:
+    a diagnostic read before the call fails): once per failing call, and the rollout fails anyway."""
     if first_call:
         return Grade(min(base, Severity.LOW), "first-call", "")
+    if failing:
+        return Grade(min(base, Severity.LOW), "failure", "")
     raised_by = COST_CLASSES[cost].raised_by
     if base >= Severity.CRITICAL:
         return Grade(base, frequency, "")

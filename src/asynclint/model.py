@@ -108,7 +108,7 @@ class Facts:
     root: str = ""  # the entry point the framework (or asyncio) runs
     root_kind: str = ""  # how it is run: "per-turn hook", "sync reward function"
     root_note: str = ""  # what the framework does with it: "run by the framework on every tool call"
-    frequency: str = ""  # rollout | turn | tool | group | call | first-call
+    frequency: str = ""  # rollout | turn | tool | group | call | first-call | failure
     context: str = ""  # where it runs: "env loop", "shared tool server"
     cost: str = ""  # cost class (asynclint.knowledge.costs)
     evidence: str = ""  # what the cost class rests on, in words

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
+from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
 from asynclint.analysis.uses import Uses
 from asynclint.knowledge.catalogue import Catalogue
@@ -31,7 +32,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, HotSet, Uses):
+class ProjectGraph(Resolution, HotSet, Programs, Uses):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(
@@ -122,6 +123,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self._fixed: dict[FuncKey, dict[str, object]] = {}
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
+        self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._propagate()

@@ -17,7 +17,8 @@ FuncKey = FunctionId  # the analysis' own name for it
 #: A class, by the dotted name the project's summaries give it (``pkg.mod.Judge``,
 #: ``openai.OpenAI``): what ``self`` or a value is an instance of, as the graph answers it.
 TypeName = NewType("TypeName", str)
-#: A function, whether it is reached more than once per rollout, and whether only on a first call.
+#: A function, whether it is reached more than once per rollout, and whether only on a first or a
+#: failing call (``HotInfo.rare``).
 HotState = tuple[FuncKey, bool, bool]
 
 MAX_ALIAS_HOPS = 8
@@ -59,6 +60,13 @@ class HotInfo:
     depth: int
     #: Some step of the chain runs on a first call only: a lazy initialisation, a memoized function.
     once: bool = False
+    #: Some step of the chain runs only on the way to raising (``CallSite.failing``).
+    failing: bool = False
+
+    @property
+    def rare(self) -> bool:
+        """Not on every call: a first call only, or a failing one (the flag states are keyed by)."""
+        return self.once or self.failing
 
     @property
     def frequent(self) -> bool:
@@ -71,8 +79,8 @@ class HotInfo:
         return self.in_loop or self.frequent
 
 
-#: (raised, once) -> the states of the same function that make one with these flags redundant:
-#: itself, and any reached as often or more often, on every call or on the same first calls.
+#: (raised, rare) -> the states of the same function that make one with these flags redundant:
+#: itself, and any reached as often or more often, on every call or on the same rare ones.
 DOMINATING: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {
     (raised, once): tuple(
         (r, o) for r in (False, True) for o in (False, True) if r >= raised and o <= once

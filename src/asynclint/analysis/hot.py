@@ -304,10 +304,11 @@ class HotSet(GraphState):
         overrides = self.overrides(receiver, method.name)
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
 
-    def _entered(self, scripts: frozenset[int]) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
+    def _entered(self, unloaded: frozenset[int]) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
         """From the project's own code: (coroutines started as tasks -> their root hook, every
-        function something in the project calls, awaits or starts). A task an offline script
-        starts (a module of ``scripts``) runs on that script's loop: not a root."""
+        function something in the project calls, awaits or starts). A task started in a module
+        of ``unloaded`` (one the environment never imports) runs on another process's loop: not
+        a root (started by code on the rollouts' loop, it is reached through that code)."""
         spawned: dict[FuncKey, Hook] = {}
         called: set[FuncKey] = set()
         own_loop: set[FuncKey] = set()  # coroutines handed to a loop of the project's own
@@ -318,7 +319,7 @@ class HotSet(GraphState):
             # production (a handler tested by calling it is still the server's to call); it
             # does settle the test file's own helpers.
             from_tests = self._in_test_file(position)
-            offline = from_tests or position in scripts
+            offline = from_tests or position in unloaded
             for site in summary.calls:
                 caller = FuncKey((position, site.caller))
                 if self.on_own_loop(site):
@@ -396,8 +397,7 @@ class HotSet(GraphState):
     def _roots(self) -> dict[FuncKey, Hook]:
         registered = self._registered()
         self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
-        scripts = self._offline_scripts()
-        spawned, called = self._entered(scripts)
+        spawned, called = self._entered(self._elsewhere()[0])
         away = self._sent_away()
         roots: dict[FuncKey, Hook] = {}
         for position, summary in enumerate(self.summaries):
@@ -417,7 +417,7 @@ class HotSet(GraphState):
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
                 elif function.is_async and key not in called and not (
-                    position in scripts or self._unreferenced(key)
+                    self.runs_elsewhere(key) or self._unreferenced(key)
                 ):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
@@ -437,69 +437,6 @@ class HotSet(GraphState):
         if not self._names_asked:
             self._names_read, self._names_asked = self._environment_names(), True
         return self._names_read is not None and function.name not in self._names_read
-
-    def _offline_scripts(self) -> frozenset[int]:
-        """Positions of an environment's offline scripts: in a project defining
-        ``load_environment``, a module that runs an event loop of its own (``asyncio.run(main())``,
-        ``anyio.run``, ``run_until_complete``; under ``if __name__ == "__main__":`` or in a
-        function) and that no module defining ``load_environment`` imports, directly or through
-        other modules (inside functions too). Such a module is a program of its own -- data
-        generation, an evaluation run -- in its own process: its coroutines run on its loop, never
-        on the loop the framework runs rollouts on, so neither a task it starts nor a coroutine
-        of its nobody calls is a root (what makes them roots in an application). A hook the
-        framework knows (a decorator, a registration) and what the environment reaches stay hot:
-        a script's code the environment calls runs on the rollouts' loop. In a project that is
-        not an environment, a module running its own loop is the program: nothing changes."""
-        project = [(position, summary) for position, summary in enumerate(self.summaries) if summary.library is None]
-        environments = [
-            position for position, summary in project
-            if any(
-                entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
-                for entry in summary.functions
-            )
-        ]
-        if not environments:
-            return frozenset()
-        by_module = {summary.module: position for position, summary in project}
-        reached: set[int] = set()
-        # Importing a module runs its packages' ``__init__`` first, and what each of them imports.
-        pending = [self.summaries[position].module for position in environments]
-        while pending:
-            parts = pending.pop().split(".")
-            for depth in range(1, len(parts) + 1):
-                position = by_module.get(".".join(parts[:depth]))
-                if position is not None and position not in reached:
-                    reached.add(position)
-                    pending.extend(self.summaries[position].imported)
-        return frozenset(
-            position for position, summary in project
-            if position not in reached and (
-                any(runs_loop(site.consumer) for site in summary.calls)
-                or any(ref.passed_to in LOOP_RUNNERS and not ref.offloaded for ref in summary.refs)
-            )
-        )
-
-    def _environment_names(self) -> frozenset[str] | None:
-        """The names an environment's modules read or import (see :meth:`_unreferenced`); ``None``
-        when the project is not an environment."""
-        project = [summary for summary in self.summaries if summary.library is None]
-        if not any(
-            entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
-            for summary in project for entry in summary.functions
-        ):
-            return None
-        return frozenset(
-            name
-            for summary in project
-            for name in (
-                *summary.loaded,
-                # imported names (a module's exports also list what it defines itself)
-                *(
-                    target.rpartition(".")[2]
-                    for name, target in summary.exports if target != f"{summary.module}.{name}"
-                ),
-            )
-        )
 
     def _propagate(self) -> None:
         self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}
@@ -528,15 +465,19 @@ class HotSet(GraphState):
                 hook = info.root_hook
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
-                reached = HotInfo(info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once)
-                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, once)]):
+                reached = HotInfo(
+                    info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once,
+                    info.failing or site.failing,
+                )
+                rare = reached.rare
+                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, rare)]):
                     continue
-                self.states[(callee, reached.raised, once)] = reached
-                queue.append((callee, reached.raised, once))
-        for (key, raised, once), info in self.states.items():
+                self.states[(callee, reached.raised, rare)] = reached
+                queue.append((callee, reached.raised, rare))
+        for (key, raised, rare), info in self.states.items():
             current = self.hot.get(key)
-            # Every call rather than a first one, then more than once per rollout rather than once.
-            if current is None or (current.once, not current.raised) > (once, not raised):
+            # Every call rather than a first or failing one, then more than once per rollout rather than once.
+            if current is None or (current.rare, not current.raised) > (rare, not raised):
                 self.hot[key] = info
 
     def is_root(self, key: FuncKey) -> bool:
@@ -552,7 +493,7 @@ class HotSet(GraphState):
         nearest the root on the chain: a memoized function, or the function holding the lazy
         initialisation (``key`` itself when the call sits in one of its own). ``None``: every call."""
         info, entry = self.hot[key], None
-        state: HotState | None = (key, info.raised, info.once)
+        state: HotState | None = (key, info.raised, info.rare)
         while state is not None:
             info = self.states[state]
             if not info.once:

@@ -183,7 +183,8 @@ class BlockingCallRule(Rule):
             return None  # cheaper inline than any way of moving it off the loop
         # Memoized or lazily built code runs on a first call, however often its callers run.
         in_loop = (in_loop and not cost.loop_counted) or (hot.in_loop and first_call is None)
-        graded = grade(base, cost_name, frequency, in_loop, first_call is not None)
+        failing = hot.failing or site.failing or (entry is not None and entry.site.failing)
+        graded = grade(base, cost_name, frequency, in_loop, first_call is not None, failing)
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call),
             callee=target.removeprefix("builtins."),

@@ -179,6 +179,11 @@ class CheckContext:
                 if resolved is None or resolved == site.target:
                     continue
                 api, target = self.catalogue.match(resolved, site.method), resolved
+                if api is None and site.method is None and site.origin is not None:
+                    # Calling an instance typed only project-wide (``model, _ = load()``, then
+                    # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.
+                    api = self.catalogue.match(f"{resolved}.__call__", "__call__")
+                    target = f"{resolved}.__call__" if api is not None else target
             # An awaited call blocks only when its entry says it blocks although awaited, or when it
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:

@@ -143,6 +143,16 @@ def lambda_name(node: ast.Assign) -> str | None:
     return None
 
 
+def has_main_block(body: list[ast.stmt]) -> bool:
+    """``body`` has ``if __name__ == "__main__":`` (either way round) among its statements."""
+    for stmt in body:
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+            if {ast.unparse(test.left), ast.unparse(test.comparators[0])} == {"__name__", "'__main__'"}:
+                return True
+    return False
+
+
 def public_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
     """``__all__`` when it is built from literal lists of names (``=``, ``+=``, ``.extend``,
     ``.append``); ``None`` when there is none, or it is computed."""

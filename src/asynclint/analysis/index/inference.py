@@ -1,26 +1,33 @@
 """Inference of values (pure: records nothing): what an expression, an annotation or an
-unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables."""
+unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables; and the
+export of what functions return, for other modules (records it)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import cast
 
 from asynclint.analysis.index.argfacts import state_get, state_key
 from asynclint.analysis.index.helpers import (
     CASTS,
     CLASS_ANNOTATIONS,
     COPYING_BUILTINS,
+    STDLIB_ROOTS,
     THREAD_RESULTS,
     WRAPPING_ANNOTATIONS,
     callables_of,
     called_in_thread,
+    exported_name,
     is_none,
     may_be_project,
+    returned_name,
     runs_in_thread,
 )
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import (
+    ELEMENT,
     FIELD_SUFFIX,
     ITEM_SUFFIX,
     STATE,
@@ -278,10 +285,14 @@ class Inference(IndexerState):
         finally:
             self.frame.bindings = saved
 
-    def _unpacked(self, value: ast.expr) -> list[Value] | None:
-        """``driver, workdir = self._create_driver(site)`` where the function is annotated
-        ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element (also
-        run in a worker thread: ``await asyncio.to_thread(self._create_driver, site)``)."""
+    def _unpacked(self, value: ast.expr, count: int) -> list[Value] | None:
+        """``driver, workdir = self._create_driver(site)`` (``count`` names) where the function is
+        annotated ``-> tuple[webdriver.Chrome, str]`` (in this module): the type of each element
+        (also run in a worker thread: ``await asyncio.to_thread(self._create_driver, site)``).
+        Else, for a function that may be the project's, each element as the graph will type it
+        from the function's ``return`` statements (``load().<0>``, see ``ELEMENT``)."""
+        if not count:
+            return None
         if isinstance(value, ast.Await):
             value = value.value
         if not isinstance(value, ast.Call):
@@ -297,7 +308,11 @@ class Inference(IndexerState):
         else:
             return None
         elements = self._tuple_returns.get(name)
-        return [self.annotation_type(element) for element in elements] if elements is not None else None
+        if elements is not None:
+            return [self.annotation_type(element) for element in elements]
+        if not may_be_project(name) or name in self.catalogue.producers:
+            return None
+        return [Inst(f"{name}(){ELEMENT.format(position)}", "local") for position in range(count)]
 
     def annotation_type(self, node: ast.expr | None) -> Value:
         """``p: Path``, ``c: OpenAI | None``, ``Optional[Session]`` -> an instance of it."""
@@ -327,3 +342,54 @@ class Inference(IndexerState):
             # An instance of the class: named as calling it would name it.
             return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
         return None
+
+    # -- what functions return, for other modules (records) ----------------------------------
+
+    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
+        """What a function returns, for other modules, keyed by its call (``make()``,
+        ``Env.client()``): the one object every ``return`` builds; else the type its signature
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; ``declared``: of
+        any subclass of it); else the one
+        attribute of the receiver every ``return`` gives (``return self._http``). And the
+        functions it may return (``return format_reward``, ``return [a, b]``)."""
+        named = {
+            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
+            for value in returned
+        }
+        made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
+        built = len(named) == 1 and None not in named and len(made) == len(returned)
+        if not built and isinstance(declared, (Inst, Sym)):
+            self.values.append((key, declared.name))
+            self.declared.append(key)
+        elif len(named) == 1 and None not in named:
+            self.values.append((key, cast(str, named.pop())))  # None is not in it
+        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
+            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
+            if len(candidates) > 1:
+                self.returns.append((key, candidates))
+        self._export_callables(key, returned)
+
+    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
+        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
+        items = tuple(
+            exported
+            for item in (refs.items if refs else ())
+            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
+        )
+        if items:
+            self.callables.append((name, items))
+
+    def _may_be_callable(self, value: Inst) -> bool:
+        """Could this object be (or hold) a project function? Not if the standard library made
+        it, nor if it is an instance of a type the knowledge base describes."""
+        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
+
+    def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None:
+        """``return model, processor`` in every ``return`` of the function called as ``key``:
+        each element exported as ``key.<i>`` (see ``ELEMENT``), for ``model, processor = load()``
+        written anywhere in the project."""
+        tuples = [returned for returned in elements if returned is not None]
+        if not tuples or len(tuples) < len(elements) or len({len(returned) for returned in tuples}) > 1:
+            return
+        for position, column in enumerate(zip(*tuples, strict=True)):
+            self._export_returns(f"{key}{ELEMENT.format(position)}", list(column))

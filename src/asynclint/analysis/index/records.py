@@ -93,6 +93,9 @@ class CallSite:
     #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
     #: on its first turn, however often the hook around it runs.
     first_turn: bool = False
+    #: Runs only on the way to raising: inside a ``raise`` statement (``raise diagnose(exc) from
+    #: exc``) or an ``except`` handler whose last statement raises -- once per failing call.
+    failing: bool = False
     #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known).
@@ -230,8 +233,11 @@ class ModuleSummary:
     returned: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
     #: Modules the module imports anywhere (inside functions too), dotted as the project names
     #: them: ``import a.b`` lists ``a.b``; ``from a import b`` lists ``a`` and ``a.b`` (``b`` may
-    #: be a module). What an environment's code can run (see ``HotSet._offline_scripts``).
+    #: be a module). What an environment's code can run (see ``Programs._elsewhere``).
     imported: tuple[str, ...] = ()
+    #: The module has an ``if __name__ == "__main__":`` block at its top level: it is run as a
+    #: program of its own (see ``Programs._elsewhere``).
+    main_block: bool = False
     #: Loop nests of its functions whose counts multiply with the data (see :class:`LoopNest`).
     nests: tuple[LoopNest, ...] = ()
 

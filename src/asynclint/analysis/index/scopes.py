@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from asynclint.analysis.index.argfacts import Known
-from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, NEWLINE
+from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, LoopNest
 from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, Inst, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import BUILT
@@ -38,12 +38,15 @@ class Frame:
     #: ``loop_depth``, and its body's statements that leave it (helpers.loop_exits).
     loops: list[tuple[int, dict[int, bool]]] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)  # the values it returns
+    #: Per ``return``, the values of a tuple it returns (``return model, processor``), else None.
+    elements: list[tuple[Value, ...] | None] = field(default_factory=list)
     #: The payloads its ``return`` statements give (see ModuleSummary.returned).
     returned: list[tuple[str, str]] = field(default_factory=list)
     globals: set[str] = field(default_factory=set)  # names declared ``global`` here
     conditional: int = 0  # depth of ``if`` statements around the current statement
     once: int = 0  # depth of lazy initialisations around it (see _lazy_guard)
     first_turn: int = 0  # depth of per-rollout initialisations around it (see _first_turn_guard)
+    failing: int = 0  # depth of ``raise`` statements and raising ``except`` handlers around it
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or the value it was bound to when that decides its size (``text = reply.content``,
     #: ``response = {"ok": False, "grid": grid}``, ``history = state["completion"]``) or is a
@@ -122,6 +125,7 @@ class IndexerState:
     _ascii: bool
     _lines: list[bytes] | None
     frames: list[Frame]
+    _global_fills: dict[str, set[str]]
 
     if TYPE_CHECKING:
         # Scopes
@@ -139,12 +143,15 @@ class IndexerState:
         # Inference
         def infer(self, node: ast.expr) -> Value: ...
         def annotation_type(self, node: ast.expr | None) -> Value: ...
-        def _unpacked(self, value: ast.expr) -> list[Value] | None: ...
+        def _unpacked(self, value: ast.expr, count: int) -> list[Value] | None: ...
+        def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None: ...
+        def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None: ...
+
+        def _may_be_callable(self, value: Inst) -> bool: ...
 
         # Statements
         def _bind_names(self, target: ast.expr, value: Value) -> None: ...
         def _item_type(self, iterable: ast.expr) -> Value: ...
-        def _may_be_callable(self, value: Inst) -> bool: ...
 
         # Expressions
         def visit_expr(self, node: ast.expr, awaited: bool = False) -> None: ...
@@ -258,8 +265,25 @@ class Scopes(IndexerState):
         written = self.infer(value) if value is not None else None
         return types.get(written.name) if isinstance(written, Sym) else None
 
+    def _bind_filled_globals(self, body: list[ast.stmt]) -> dict[str, Inst]:
+        """Module-level names that a module-level function fills under ``global`` (``global
+        _model`` then ``_model = CLIPModel.from_pretrained(...)``) and that the module binds to
+        nothing typed (``_model = None``): bound to a stand-in, ``<module>.<name>``, so that the
+        functions reading them record their calls, for the graph to type from what the fills
+        build (exported as the name's value in ``run``). -> name -> its stand-in."""
+        module = self.frame.bindings
+        filled: dict[str, Inst] = {}
+        for stmt in body:
+            if isinstance(stmt, FUNCTION_DEFS):
+                for name in (n for s in stmt.body if isinstance(s, ast.Global) for n in s.names):
+                    if module.get(name) is None:
+                        filled[name] = module[name] = Inst(f"{self.module}.{name}", "module")
+        return filled
+
     def bind(self, target: ast.expr, value: Value) -> None:
         if isinstance(target, ast.Name):
+            if target.id in self.frame.globals and self.frame.kind == "function":
+                self._global_fills.setdefault(target.id, set()).add(value.name if isinstance(value, Inst) else "")
             self.frame.payloads.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)

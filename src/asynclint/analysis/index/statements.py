@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 from typing import cast
 
 from asynclint.analysis.index.argfacts import (
@@ -26,17 +25,14 @@ from asynclint.analysis.index.helpers import (
     CONTAINER_ANNOTATIONS,
     FIELD_SPECIFIERS,
     FUNCTION_DEFS,
-    STDLIB_ROOTS,
     UNBOUND,
     VAGUE_ANNOTATIONS,
     callables_of,
-    exported_name,
     guard_holder,
     is_call_result,
     lambda_name,
     loop_exits,
     none_over_instance,
-    returned_name,
     stored_value,
     vague,
 )
@@ -53,21 +49,6 @@ class Statements(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- statements -------------------------------------------------------------------------
-
-    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
-        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
-        items = tuple(
-            exported
-            for item in (refs.items if refs else ())
-            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
-        )
-        if items:
-            self.callables.append((name, items))
-
-    def _may_be_callable(self, value: Inst) -> bool:
-        """Could this object be (or hold) a project function? Not if the standard library made
-        it, nor if it is an instance of a type the knowledge base describes."""
-        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
 
     def _prebind(self, body: list[ast.stmt]) -> None:
         """Module-level names first, so functions see definitions and imports made below them."""
@@ -195,8 +176,8 @@ class Statements(IndexerState):
             self.visit_expr(node.value)
             self._kept_value = None
             value = self.infer(node.value)
-            elements = self._unpacked(node.value)
             for target in node.targets:
+                elements = self._unpacked(node.value, len(target.elts) if isinstance(target, ast.Tuple) else 0)
                 self.visit_target(target)
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
@@ -305,6 +286,10 @@ class Statements(IndexerState):
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             self.frame.returns.append(self.infer(node.value))
+            if isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
+                self.frame.elements.append(tuple(map(self.infer, node.value.elts)))  # ``return a, b``
+            else:
+                self.frame.elements.append(None)
             self._note_returned(node.value)
             if isinstance(node.value, ast.Dict) and self._injecting():  # ``return {**tool_args, "env": env}``
                 for written, injected in zip(node.value.keys, node.value.values, strict=True):
@@ -346,6 +331,11 @@ class Statements(IndexerState):
             self.frame.globals.update(node.names)
             for name in node.names:
                 self.frame.bindings.pop(name, None)
+        elif isinstance(node, ast.Raise):  # what ``raise failure(...) from exc`` calls runs on the way to failing
+            self.frame.failing += 1
+            for part in filter(None, (node.exc, node.cause)):
+                self.visit_expr(part)
+            self.frame.failing -= 1
         else:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.stmt):
@@ -358,7 +348,10 @@ class Statements(IndexerState):
                     if child.name:
                         self.frame.bindings[child.name] = None
                         self.frame.untyped.discard(child.name)
+                    failing = bool(child.body) and isinstance(child.body[-1], ast.Raise)  # a handler that fails
+                    self.frame.failing += failing
                     self.visit_body(child.body)
+                    self.frame.failing -= failing
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
 
@@ -557,32 +550,9 @@ class Statements(IndexerState):
             self.nests.extend(loop_nests(node, index, self._denoted, self._col))
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared)
+        self._export_elements(f"{qualname}()", frame.elements)
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
-
-    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
-        """What a function returns, for other modules, keyed by its call (``make()``,
-        ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; ``declared``: of
-        any subclass of it); else the one
-        attribute of the receiver every ``return`` gives (``return self._http``). And the
-        functions it may return (``return format_reward``, ``return [a, b]``)."""
-        named = {
-            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
-            for value in returned
-        }
-        made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
-        built = len(named) == 1 and None not in named and len(made) == len(returned)
-        if not built and isinstance(declared, (Inst, Sym)):
-            self.values.append((key, declared.name))
-            self.declared.append(key)
-        elif len(named) == 1 and None not in named:
-            self.values.append((key, cast(str, named.pop())))  # None is not in it
-        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
-            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
-            if len(candidates) > 1:
-                self.returns.append((key, candidates))
-        self._export_callables(key, returned)
 
     def _item_annotation(self, annotation: ast.expr) -> Value:
         """``dict[str, X]``, ``list[X]``, ``Mapping[str, X]`` -> an instance of ``X``, the items' type."""

@@ -62,6 +62,9 @@ ITEM_SUFFIX = "[]"
 #: ``parts: Parts``): ``Parts().sandbox{}``, the field when ``Parts`` is a ``TypedDict``, else
 #: typed like the instance itself, as any item read is.
 FIELD_SUFFIX = "{}"
+#: The element at a position of the tuple a call returns, appended to the call: ``load().<0>``
+#: for ``model`` in ``model, processor = load()``, typed by ``return model, processor`` in ``load``.
+ELEMENT = ".<{}>"
 #: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
 #: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
 PARAM = "<param>"

@@ -26,7 +26,7 @@ import ast
 
 from asynclint.analysis.index.argfacts import tuple_return_annotations
 from asynclint.analysis.index.expressions import Expressions
-from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, public_names
+from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, has_main_block, public_names
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.recording import Recording
 from asynclint.analysis.index.records import (
@@ -95,6 +95,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self._chains: dict[str, list[str]] = {}
         self.stars: list[str] = []
         self.imported: set[str] = set()
+        #: Module-level names a function fills under ``global`` -> what each assignment there
+        #: builds ("" for anything else): exported as the name's type when they agree.
+        self._global_fills: dict[str, set[str]] = {}
         #: ``self.<attr>`` reads: (caller, class, attribute, in a loop?, lambdas) -> the first one
         self._reads: dict[tuple, ast.Attribute] = {}
         #: Lambdas handed to a call whose body is being walked: (function index, loop depth at the lambda).
@@ -108,12 +111,17 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._prebind(tree.body)
+        filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         exports = tuple(
             (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym)
         )
         for name, value in module_frame.bindings.items():
-            if isinstance(value, Inst):
+            if isinstance(value, Inst) and value == filled.get(name):
+                fills = self._global_fills.get(name, set())
+                if len(fills) == 1 and (built := next(iter(fills))):
+                    self.values.append((name, built))  # ``_model = None``, then ``global _model; _model = X()``
+            elif isinstance(value, Inst):
                 self.values.append((name, value.name))
             elif isinstance(value, Refs):
                 self._export_callables(name, (value,))
@@ -154,6 +162,7 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
             )),
             loaded=tuple(sorted(self.loaded)),
             imported=tuple(sorted(self.imported)),
+            main_block=has_main_block(tree.body),
             nests=tuple(self.nests),
         )
 

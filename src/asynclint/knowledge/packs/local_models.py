@@ -67,6 +67,16 @@ _AUTO_MODELS = (
     "AutoModelForVisualQuestionAnswering AutoModelForImageSegmentation AutoModelForSemanticSegmentation "
     "AutoModelForDepthEstimation AutoModelForMaskGeneration AutoBackbone"
 ).split()
+#: Concrete model classes loaded by name rather than through an Auto class (``CLIPModel.from_pretrained``),
+#: each a ``PreTrainedModel`` (transformers/models/<family>/modeling_<family>.py).
+_NAMED_MODELS = (
+    "CLIPModel CLIPTextModel CLIPVisionModel CLIPTextModelWithProjection CLIPVisionModelWithProjection "
+    "SiglipModel SiglipTextModel SiglipVisionModel BlipModel BlipForConditionalGeneration BlipForQuestionAnswering "
+    "Blip2Model Blip2ForConditionalGeneration LlavaForConditionalGeneration Qwen2VLForConditionalGeneration "
+    "BertModel BertForSequenceClassification RobertaModel RobertaForSequenceClassification GPT2Model GPT2LMHeadModel "
+    "T5Model T5ForConditionalGeneration T5EncoderModel WhisperForConditionalGeneration ViTModel "
+    "ViTForImageClassification"
+).split()
 _AUTO_OTHERS = (
     "AutoTokenizer AutoConfig AutoProcessor AutoImageProcessor AutoFeatureExtractor AutoVideoProcessor"
 ).split()
@@ -99,6 +109,9 @@ APIS: tuple[BlockingApi, ...] = (
     _run(f"{PIPELINE}.__call__", f"{_TRANSFORMERS} transformers/pipelines/base.py (Pipeline.__call__: "
                                  "preprocess, forward, postprocess)"),
     _run(f"{MODEL}.generate", f"{_TRANSFORMERS} transformers/generation/utils.py (GenerationMixin.generate)"),
+    *many("cpu", "model-inference", "to-thread", "get_image_features get_text_features", f"{MODEL}.",
+          source=f"{_TRANSFORMERS} transformers/models/clip/modeling_clip.py, siglip, blip, blip_2 (CLIPModel."
+                 "get_image_features: the vision tower's forward and the projection)"),
     _run(f"{MODEL}.__call__", f"{_TRANSFORMERS} transformers/modeling_utils.py (PreTrainedModel: an nn.Module "
                               "whose __call__ runs forward)"),
     *many("cpu", "payload", "to-thread", "__call__ encode apply_chat_template", f"{TOKENIZER}.",
@@ -174,7 +187,7 @@ DEFERRED: dict[str, str] = {
 }
 
 RETURNS: dict[str, str] = {
-    **{f"transformers.{auto}.from_pretrained()": MODEL for auto in _AUTO_MODELS},
+    **{f"transformers.{auto}.from_pretrained()": MODEL for auto in (*_AUTO_MODELS, *_NAMED_MODELS)},
     "transformers.AutoTokenizer.from_pretrained()": TOKENIZER,
     "transformers.pipeline()": PIPELINE,
     "transformers.pipelines.pipeline()": PIPELINE,

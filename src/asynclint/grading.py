@@ -35,6 +35,11 @@ FREQUENCY_WORDS: dict[str, str] = {
 }
 
 
+#: Payloads sized by what they are called, when nothing traced says what they hold: the words the
+#: evidence ends with, so that a reader sees the size is the author's name for it, not provenance.
+NAMED_SHAPES: dict[str, str] = {"name": "by its name", "attr": "by its name", "key": "by its key"}
+
+
 @dataclass(frozen=True)
 class Cost:
     """The cost class of one call and the evidence it rests on."""
@@ -107,6 +112,8 @@ def cost_of(
         text = f"`{word}` (size unknown: a helper's parameter, not the framework's value of that name)"
     if bound_at:
         text += f", as bound at line {bound_at}"
+    elif shape in NAMED_SHAPES and passed is None and evidence in ("whole", "growing"):
+        text += f", {NAMED_SHAPES[shape]}"  # nothing the code shows about the value: the author's word for it
     return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
 
 

@@ -378,12 +378,15 @@ class CheckContext:
 
     def _passed(self, key: FunctionId, name: str, seen: frozenset[tuple[FunctionId, str]]) -> str:
         graph = self.graph
-        if graph.is_root(key):
+        callers = self._project_callers().get(key)
+        # A coroutine the project starts as a task (``gather(*[run(i, x) for ...])``) is a root, but
+        # what it is handed is what those calls hand it, not a framework's value of that name.
+        spawned = bool(callers) and all(site.consumer for _, site in callers)
+        if graph.is_root(key) and not spawned:
             if graph.is_tool(key) and name not in graph.injected and payload_evidence("name", name) != "whole":
                 # What the model wrote for one tool call (``update_tool_args`` may inject others).
                 return HANDED_SMALL
             return name
-        callers = self._project_callers().get(key)
         if not callers or (key, name) in seen or len(seen) > 8:
             return ""  # called the way nothing here shows, or a cycle handing it round
         function = graph.function(key)

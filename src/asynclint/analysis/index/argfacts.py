@@ -270,7 +270,9 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
     size (proven small, or whole), or when it is a parameter passed on (whose callers' values
     decide it). Otherwise the name is read as it always was: by what it is called -- also when
     the name says whole and the value is an item picked by a run-time key (``state =
-    self.states[rollout_id]``: one item of something, but the author says it is a whole state)."""
+    self.states[rollout_id]``: one item of something, but the author says it is a whole state).
+    A name that says whole does not outweigh what the value was computed from, though, when
+    that is known: provenance first, names second."""
     shape, word = payload
     if (
         isinstance(value, ast.Subscript) and _constant(value.slice) is None and shape == "item"
@@ -281,7 +283,13 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         # What a project function returns is settled by the graph, but a name that says what it holds
         # (``state = self.load()``) keeps saying it, as it did before returns were traced.
         return payload_evidence("name", name) == "unknown"
-    return evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params)
+    if evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params):
+        return True
+    # A parse, dump or copy of something the function shows (``results = json.loads(out.stdout)``) is
+    # as large as that something: of unknown size, it is not a whole payload because of the name it
+    # is given (the name may still say it is one small item).
+    traced = isinstance(value, ast.Call) and payload != ("call", _receiver_word(value.func)) and shape != ""
+    return traced and payload_evidence("name", name) == "whole"
 
 
 def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:

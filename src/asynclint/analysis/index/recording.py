@@ -115,7 +115,7 @@ class Recording:
         receiver = self._data_receiver(node)
         facts = argument_facts(node, receiver, self.frame.payloads, self._returned)
         shape, word = facts["payload"]
-        facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
+        facts["payload_param"] = shape in ("name", "each") and word in self.frame.unbound
         facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
         return facts
 

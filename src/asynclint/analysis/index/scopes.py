@@ -58,6 +58,9 @@ class Frame:
     untyped: set[str] = field(default_factory=set)
     #: Parameters never bound again in the body: they hold what the caller passed.
     params: frozenset[str] = frozenset()
+    #: Parameters not bound again so far in the walk (``outputs = json.loads(outputs)`` still reads
+    #: what the caller passed): a payload that is one of them is sized by what the callers hand it.
+    unbound: set[str] = field(default_factory=set)
     #: Names bound to what a call written here built (``client = OpenAI()``) -> that call's
     #: (line, column): where an object handed over later was constructed.
     built: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -157,6 +160,7 @@ class Scopes:
             self.frame.payloads.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
+            self.frame.unbound.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = replace(value, origin="local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":

@@ -261,6 +261,8 @@ class Statements:
             added = self._payload_of(node.value)
             self.visit_expr(node.value)
             self.visit_target(node.target)
+            if isinstance(node.target, ast.Name):
+                self.frame.unbound.discard(node.target.id)  # ``text += more``: no longer what was passed
             if isinstance(node.target, ast.Name) and evidence_of(added) != "small":
                 # ``text += more``: as large as what was added, when that is not small
                 self.frame.payloads.pop(node.target.id, None)
@@ -275,6 +277,7 @@ class Statements:
             self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth)
             repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats
+            self.frame.unbound -= stored_names(node.body)  # bound later in the body: the next pass reads that
             self.frame.loops.append((repeats, loop_exits(node.body)))
             self.visit_body(node.body)
             self.frame.loops.pop()
@@ -282,6 +285,7 @@ class Statements:
             self.visit_body(node.orelse)
         elif isinstance(node, ast.While):
             self.frame.loop_depth += 1
+            self.frame.unbound -= stored_names(node.body)
             self.visit_expr(node.test)
             self.frame.loops.append((1, loop_exits(node.body)))
             self.visit_body(node.body)
@@ -353,6 +357,7 @@ class Statements:
                     if child.name:
                         self.frame.bindings[child.name] = None
                         self.frame.untyped.discard(child.name)
+                        self.frame.unbound.discard(child.name)
                     self.visit_body(child.body)
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
@@ -414,6 +419,7 @@ class Statements:
         if isinstance(target, ast.Name):
             self.frame.bindings[target.id] = value
             self.frame.untyped.discard(target.id)
+            self.frame.unbound.discard(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self._bind_names(elt.value if isinstance(elt, ast.Starred) else elt, None)
@@ -526,6 +532,7 @@ class Statements:
         frame = Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
         params = [*node.args.posonlyargs, *node.args.args]
         frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
+        frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:

@@ -28,6 +28,7 @@ from asynclint.analysis.index.helpers import (
     UNBOUND,
     VAGUE_ANNOTATIONS,
     callables_of,
+    counts_attempts,
     exported_name,
     guard_holder,
     is_call_result,
@@ -278,7 +279,7 @@ class Statements:
             repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats
             self.frame.unbound -= stored_names(node.body)  # bound later in the body: the next pass reads that
-            self.frame.loops.append((repeats, loop_exits(node.body)))
+            self.frame.loops.append((repeats, loop_exits(node.body, counts_attempts(node))))
             self.visit_body(node.body)
             self.frame.loops.pop()
             self.frame.loop_depth -= repeats

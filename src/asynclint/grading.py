@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
+    ARCHIVE_GRADES,
     CODE_GRADES,
     COST_CLASSES,
     HANDED_SMALL,
@@ -81,6 +82,9 @@ def cost_of(
     if api.cost == "script":
         evidence = script_evidence(statement)
         return Cost(SCRIPT_GRADES[evidence], describe_script(evidence, statement))
+    if api.cost == "archive":
+        evidence = "memory" if payload[0] == "memory" else "file"
+        return Cost(ARCHIVE_GRADES[evidence], COST_CLASSES[ARCHIVE_GRADES[evidence]].reason)
     grades = PAYLOAD_GRADES.get(api.cost) or CODE_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)

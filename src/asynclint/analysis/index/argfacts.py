@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
+    MEMORY_FILES,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     RECEIVER_SIZED,
@@ -237,7 +238,8 @@ def payload_of(
 
     Shapes: ``literal`` (a constant or a display of constants), ``display`` (a display of
     names: ``word`` lists them), ``item`` (``messages[-1]``: one element of ``word``), ``read``
-    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` /
+    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``memory`` (an
+    in-memory file, ``io.BytesIO(...)``: size unknown, but no I/O to read it), ``name`` / ``attr`` /
     ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
     ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop),
     ``returned`` (what a project function returns, ``word`` from :func:`returned_word`: the graph
@@ -283,7 +285,7 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         # What a project function returns is settled by the graph, but a name that says what it holds
         # (``state = self.load()``) keeps saying it, as it did before returns were traced.
         return payload_evidence("name", name) == "unknown"
-    if evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params):
+    if evidence_of(payload) != "unknown" or shape == "memory" or (shape in ("name", "each") and word in params):
         return True
     # A parse, dump or copy of something the function shows (``results = json.loads(out.stdout)``) is
     # as large as that something: of unknown size, it is not a whole payload because of the name it
@@ -389,6 +391,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
 def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | None) -> tuple[str, str]:
     func = arg.func
     name = _receiver_word(func)
+    if name in MEMORY_FILES:
+        return ("memory", "")  # ``io.BytesIO(data)``: a file whose contents are already in memory
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
         return _payload(arg.args[0], depth + 1, known, returned)
     if len(arg.args) > ARGUMENT_SIZED.get(name, len(arg.args)):

@@ -121,15 +121,18 @@ def cost_of(
     return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
 
 
-def grade(base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool) -> Grade:
+def grade(
+    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, fallback: bool = False
+) -> Grade:
     """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
     loop, once per turn, per tool call or per group, where the cost class says the cost adds up
     (``CostClass.raised_by``). Code that runs on a first call only is low, however costly: it
-    stalls the rollouts in flight once."""
+    stalls the rollouts in flight once. A fallback (``fallback``: it runs only when an attempt
+    before it raised) is not raised: what repeats is the attempt, not it."""
     if first_call:
         return Grade(min(base, Severity.LOW), "first-call", "")
     raised_by = COST_CLASSES[cost].raised_by
-    if base >= Severity.CRITICAL:
+    if base >= Severity.CRITICAL or fallback:
         return Grade(base, frequency, "")
     if in_loop and "loop" in raised_by:
         return Grade(base.escalated(), frequency, "inside a loop")

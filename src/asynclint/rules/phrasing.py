@@ -92,6 +92,8 @@ def _how_often(facts: Facts, memoized: tuple[str, str] | None) -> str:
             f"-- call `{facts.first_call}` at start-up (`load_environment`, `__init__`) to take it off the loop"
         )
     text = f"{facts.context}, {FREQUENCY_WORDS.get(facts.frequency, facts.frequency)}"
+    if facts.fallback:
+        return f"{text}; only when an attempt before it failed: not graded up for repetition"
     if facts.escalation.startswith("runs "):
         return f"{text}: graded one level up"
     if facts.escalation:

@@ -93,6 +93,9 @@ class CallSite:
     #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
     #: on its first turn, however often the hook around it runs.
     first_turn: bool = False
+    #: Runs only when an attempt before it raised: in an ``except`` handler, or after a ``try``
+    #: whose body returns (``try: return parse(a) except E: pass`` then ``return parse(b)``).
+    fallback: bool = False
     #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known).

@@ -39,6 +39,7 @@ class Frame:
     conditional: int = 0  # depth of ``if`` statements around the current statement
     once: int = 0  # depth of lazy initialisations around it (see _lazy_guard)
     first_turn: int = 0  # depth of per-rollout initialisations around it (see _first_turn_guard)
+    fallback: int = 0  # depth of code that runs only when an attempt before it raised (see visit_body)
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or the value it was bound to when that decides its size (``text = reply.content``,
     #: ``response = {"ok": False, "grid": grid}``, ``history = state["completion"]``) or is a

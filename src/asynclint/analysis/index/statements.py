@@ -48,6 +48,10 @@ from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, A
 from asynclint.knowledge.functions import PROPERTIES
 
 
+#: ``try`` statements (``except*`` included).
+TRY_STATEMENTS = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
+
+
 class Statements:
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
@@ -101,6 +105,12 @@ class Statements:
                 self.frame.once += 1
                 self.visit_body(rest)
                 self.frame.once -= 1
+                return
+            if rest and isinstance(stmt, TRY_STATEMENTS) and stmt.handlers and isinstance(stmt.body[-1], ast.Return):
+                # ``try: return parse(text)`` / ``except ValueError: ...``: the rest is a fallback.
+                self.frame.fallback += 1
+                self.visit_body(rest)
+                self.frame.fallback -= 1
                 return
 
     def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
@@ -359,7 +369,9 @@ class Statements:
                         self.frame.bindings[child.name] = None
                         self.frame.untyped.discard(child.name)
                         self.frame.unbound.discard(child.name)
+                    self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
                     self.visit_body(child.body)
+                    self.frame.fallback -= 1
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
 from asynclint.analysis.index.argfacts import guard_holds
-from asynclint.analysis.index.records import CallSite, Function, FunctionRef
+from asynclint.analysis.index.records import FIELD_CLASS, CallSite, Function, FunctionRef
 from asynclint.analysis.index.values import SUPER
 from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
@@ -78,11 +78,12 @@ class HotSet:
             return None, True
         return None, self._is_test(position, function)
 
-    def model_payload(self, cls: str) -> tuple[str, str] | None:
+    def model_payload(self, cls: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
         """How large an instance of the project class ``cls`` is, by its annotated fields and
         its project ancestors': (``small`` -- scalar fields only, ``whole`` -- a container field
-        named like a history, or ``unknown``; the field that says so). ``None``: not a project
-        class with fields."""
+        named like a history, or ``unknown``; the field that says so, ``gmail.messages`` through
+        a field holding another project class, sized by that class's fields in turn). ``None``:
+        not a project class with fields."""
         fields = [
             field
             for ancestor in self.ancestors(cls)
@@ -91,7 +92,20 @@ class HotSet:
         ]
         if not fields:
             return None
-        containers = [name for name, kind in fields if kind == "container"]
+        containers: list[str] = []
+        for name, kind in fields:
+            if not kind.startswith(FIELD_CLASS):
+                if kind == "container":
+                    containers.append(name)
+                continue
+            nested_cls = self.canonical(kind.removeprefix(FIELD_CLASS))
+            nested = self.model_payload(nested_cls, seen | {cls}) if nested_cls not in seen | {cls} else None
+            if nested is None:
+                containers.append(name)  # a library's class, or a cycle: nothing says
+            elif nested[0] == "whole":
+                return "whole", f"{name}.{nested[1]}"
+            elif nested[0] == "unknown":
+                containers.append(name)
         if not containers:
             return "small", ""
         whole = next((name for name in containers if payload_evidence("name", name) == "whole"), None)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
+FIELD_CLASS = "class:"
+
 
 @dataclass(frozen=True, slots=True)
 class Function:
@@ -31,8 +34,9 @@ class ClassInfo:
     properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
     #: Resolved names of the type arguments of its generic bases: ``Toolset[SharedToolsetConfig]``.
     type_args: tuple[str, ...] = ()
-    #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar`` or
-    #: ``container``), which say how much a dump or a copy of an instance costs.
+    #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar``,
+    #: ``container``, or :data:`FIELD_CLASS` + the class a field is annotated with alone), which
+    #: say how much a dump or a copy of an instance costs.
     fields: tuple[tuple[str, str], ...] = ()
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.

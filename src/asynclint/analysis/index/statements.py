@@ -40,7 +40,7 @@ from asynclint.analysis.index.helpers import (
     vague,
 )
 from asynclint.analysis.index.nests import loop_nests, starts_nest
-from asynclint.analysis.index.records import Function
+from asynclint.analysis.index.records import FIELD_CLASS, Function
 from asynclint.analysis.index.scopes import CallContext, Frame
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
@@ -112,6 +112,22 @@ class Statements:
                 self.visit_body(rest)
                 self.frame.fallback -= 1
                 return
+
+    def _field_kind(self, annotation: ast.expr) -> str:
+        """ClassSummary.fields' kind of a field annotated ``annotation``: ``scalar``, a class
+        named alone (``meta: WorldMeta``, ``Optional[Meta]``; the graph sizes it by that class's
+        own fields, when the project defines it) as :data:`FIELD_CLASS` + its name, else
+        ``container``."""
+        if scalar_annotation(annotation):
+            return "scalar"
+        named = annotation
+        if isinstance(named, ast.BinOp) and isinstance(named.op, ast.BitOr):  # ``Meta | None``
+            named = named.left if scalar_annotation(named.right) else named.right if scalar_annotation(named.left) else named
+        if isinstance(named, (ast.Name, ast.Attribute)):
+            value = self.annotation_type(named)
+            if isinstance(value, Inst):
+                return f"{FIELD_CLASS}{value.name.removesuffix('()')}"
+        return "container"
 
     def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
         """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
@@ -266,8 +282,7 @@ class Statements:
                 if owner is not None:
                     self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
-                kind = "scalar" if scalar_annotation(node.annotation) else "container"
-                self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
+                self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, self._field_kind(node.annotation)))
         elif isinstance(node, ast.AugAssign):
             added = self._payload_of(node.value)
             self.visit_expr(node.value)

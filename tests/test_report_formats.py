@@ -130,7 +130,8 @@ def test_json_round_trips_every_value():
         "facts": {
             "callee": "requests.get", "read": False, "function": "fetch_token", "root": "Env.setup_state",
             "root_kind": "per-rollout hook", "root_note": "", "frequency": "rollout", "context": "env loop",
-            "cost": "network", "evidence": "waits on a remote host", "size": "", "size_at": "", "escalation": "", "fallback": False,
+            "cost": "network", "evidence": "waits on a remote host", "size": "", "size_at": "", "escalation": "",
+            "fallback": False, "off_by_default": "",
             "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
             "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",

@@ -122,15 +122,20 @@ def cost_of(
 
 
 def grade(
-    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, fallback: bool = False
+    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, fallback: bool = False,
+    off_by_default: bool = False,
 ) -> Grade:
     """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
     loop, once per turn, per tool call or per group, where the cost class says the cost adds up
     (``CostClass.raised_by``). Code that runs on a first call only is low, however costly: it
     stalls the rollouts in flight once. A fallback (``fallback``: it runs only when an attempt
-    before it raised) is not raised: what repeats is the attempt, not it."""
+    before it raised) is not raised: what repeats is the attempt, not it. A feature off by default
+    (``off_by_default``: a test of the instance's defaults keeps it from running) is low: it costs
+    only where a user turns it on, and the message says which setting does."""
     if first_call:
         return Grade(min(base, Severity.LOW), "first-call", "")
+    if off_by_default:
+        return Grade(min(base, Severity.LOW), frequency, "")
     raised_by = COST_CLASSES[cost].raised_by
     if base >= Severity.CRITICAL or fallback:
         return Grade(base, frequency, "")

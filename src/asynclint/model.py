@@ -122,6 +122,9 @@ class Facts:
     #: The call runs only when an attempt before it raised (an ``except`` handler, or after a ``try``
     #: whose body returns): repetition around it is the attempt's, so it did not raise the grade.
     fallback: bool = False
+    #: The test (as written, ``not (self.log == 'none')``) that keeps the call from running while the
+    #: instances on the way keep their defaults: a feature off by default, graded low.
+    off_by_default: str = ""
     via: tuple[str, ...] = ()  # the functions between the root and ``function``
     first_call: str = ""  # the memoized or lazily initialising function that runs it once
     library: str = ""  # "huggingface_hub 2.4.0": the blocking call is inside this library

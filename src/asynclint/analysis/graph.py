@@ -116,6 +116,7 @@ class ProjectGraph(Resolution, HotSet, Uses):
         self._root_keys: frozenset[FuncKey] = frozenset()
         self._project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None = None
         self._fixed: dict[FuncKey, dict[str, object]] = {}
+        self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}

@@ -347,6 +347,22 @@ HANDED_SMALL = "<one small item>"
 #: ``<self>`` + the class + ``:`` + the method.
 RETURNED_SLOTS = "|"
 SELF_CALLEE = "<self>"
+#: Defaults that switch a feature off (``log_trajectories="none"``, ``attack=None``,
+#: ``max_context_tokens=-1``): code behind a test of an attribute still holding one runs only where a
+#: user turns the feature on (a default picking one of several backends, ``"bm25"``, is no such value).
+OFF_VALUES: frozenset[object] = frozenset({None, False, "", "none", "off", "disabled", "false", "no"})
+
+
+def switched_off(default: object) -> bool:
+    """Does ``default`` (a constant) leave a feature off: one of :data:`OFF_VALUES`, zero or a negative
+    number?"""
+    if isinstance(default, str):
+        return default.lower() in OFF_VALUES
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return default <= 0
+    return default in OFF_VALUES
+
+
 #: Payload evidence from the largest to the smallest.
 SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 

@@ -558,6 +558,8 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         return node.value
     if isinstance(node, ast.Name):
         return env.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
+        return env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _value(node.operand, env)
         return _UNKNOWN if inner is _UNKNOWN else not inner

@@ -38,6 +38,10 @@ class ClassInfo:
     #: ``container``, or :data:`FIELD_CLASS` + the class a field is annotated with alone), which
     #: say how much a dump or a copy of an instance costs.
     fields: tuple[tuple[str, str], ...] = ()
+    #: Attributes every method leaves alone but ``__init__``, which sets them from one of its
+    #: parameters with a constant default, never bound again (``self.log = log``): (attribute,
+    #: parameter). A test of one is settled by that default unless a project call passes another.
+    flag_attrs: tuple[tuple[str, str], ...] = ()
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.
     built: tuple[tuple[str, int, int], ...] = ()

@@ -47,7 +47,6 @@ from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 
-
 #: ``try`` statements (``except*`` included).
 TRY_STATEMENTS = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 
@@ -106,12 +105,48 @@ class Statements:
                 self.visit_body(rest)
                 self.frame.once -= 1
                 return
+            if (
+                rest and isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.body[-1], ast.Return)
+                and (tested := self._attribute_test(stmt.test))
+            ):
+                # ``if self.log == "none": return``: the rest runs when the test is false.
+                self.frame.guards.append(f"not ({tested})")
+                self.visit_body(rest)
+                self.frame.guards.pop()
+                return
             if rest and isinstance(stmt, TRY_STATEMENTS) and stmt.handlers and isinstance(stmt.body[-1], ast.Return):
                 # ``try: return parse(text)`` / ``except ValueError: ...``: the rest is a fallback.
                 self.frame.fallback += 1
                 self.visit_body(rest)
                 self.frame.fallback -= 1
                 return
+
+    def _attribute_test(self, test: ast.expr) -> str | None:
+        """The source of an ``if`` test that reads an attribute of ``self`` (``self.log ==
+        "none"``), for the graph to evaluate with the attribute's default (ClassInfo.flag_attrs):
+        asked of an ``if`` without ``else`` (a feature added when the test holds) or one whose
+        body returns (``if self.log == "none": return``: the rest is the feature)."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" and (
+                self._own_attribute(node) is not None
+            ):
+                return ast.unparse(test)
+        return None
+
+    def _note_attribute_source(self, target: ast.expr, value: ast.expr | None) -> None:
+        """Note what ``target`` binds attributes of ``self`` to (see ClassInfo.flag_attrs): a flag
+        parameter of ``__init__`` (``self.log = log``), or anything else ("")."""
+        for node in ast.walk(target):
+            if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Store):
+                continue
+            owner = self._own_attribute(node)
+            if owner is None:
+                continue
+            in_init = self.frame.kind == "function" and self.functions[self.frame.func].name == "__init__"
+            flag = value.id if (
+                in_init and node is target and isinstance(value, ast.Name) and value.id in self.frame.flags
+            ) else ""
+            self.attr_sources.setdefault(owner, set()).add(flag)
 
     def _field_kind(self, annotation: ast.expr) -> str:
         """ClassSummary.fields' kind of a field annotated ``annotation``: ``scalar``, a class
@@ -122,7 +157,10 @@ class Statements:
             return "scalar"
         named = annotation
         if isinstance(named, ast.BinOp) and isinstance(named.op, ast.BitOr):  # ``Meta | None``
-            named = named.left if scalar_annotation(named.right) else named.right if scalar_annotation(named.left) else named
+            if scalar_annotation(named.right):
+                named = named.left
+            elif scalar_annotation(named.left):
+                named = named.right
         if isinstance(named, (ast.Name, ast.Attribute)):
             value = self.annotation_type(named)
             if isinstance(value, Inst):
@@ -222,6 +260,7 @@ class Statements:
             elements = self._unpacked(node.value)
             for target in node.targets:
                 self.visit_target(target)
+                self._note_attribute_source(target, node.value)
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
@@ -268,6 +307,7 @@ class Statements:
                 # what an item or attribute read guesses; a call written there says what it built.
                 value = self._declared(node.annotation) or value
             self.visit_target(node.target)
+            self._note_attribute_source(node.target, node.value)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
                 self._note_built(node.target, node.value, value)
@@ -282,11 +322,13 @@ class Statements:
                 if owner is not None:
                     self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
-                self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, self._field_kind(node.annotation)))
+                field = (node.target.id, self._field_kind(node.annotation))
+                self.class_fields.setdefault(self.frame.cls, []).append(field)
         elif isinstance(node, ast.AugAssign):
             added = self._payload_of(node.value)
             self.visit_expr(node.value)
             self.visit_target(node.target)
+            self._note_attribute_source(node.target, None)
             if isinstance(node.target, ast.Name):
                 self.frame.unbound.discard(node.target.id)  # ``text += more``: no longer what was passed
             if isinstance(node.target, ast.Name) and evidence_of(added) != "small":
@@ -342,7 +384,10 @@ class Statements:
             first_turn = not lazy and first_turn_guard(node.test, node.body)
             self.frame.once += lazy
             self.frame.first_turn += first_turn
+            # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched on)
             tested = param_test(node.test, self.frame.flags)
+            if not tested and not node.orelse:
+                tested = self._attribute_test(node.test)
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)

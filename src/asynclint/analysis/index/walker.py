@@ -78,6 +78,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_type_args: dict[str, tuple[str, ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
+        #: (class, attribute) -> what its assignments in the class's methods bind it to: the
+        #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
+        self.attr_sources: dict[tuple[str, str], set[str]] = {}
         #: Class -> attribute -> (line, column) of the call that built what it holds (``None``:
         #: assigned from more than one place).
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
@@ -133,6 +136,11 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 properties=tuple(sorted(self.class_properties.get(qn, ()))),
                 type_args=self.class_type_args.get(qn, ()),
                 fields=tuple(self.class_fields.get(qn, ())),
+                flag_attrs=tuple(
+                    (attr, next(iter(sources)))
+                    for (owner, attr), sources in sorted(self.attr_sources.items())
+                    if owner == qn and len(sources) == 1 and "" not in sources
+                ),
                 built=tuple(
                     (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None
                 ),

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
+from asynclint.analysis.instances import Instances
 from asynclint.analysis.resolution import Resolution
 from asynclint.analysis.uses import Uses
 from asynclint.knowledge.catalogue import Catalogue
@@ -31,7 +32,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, HotSet, Uses):
+class ProjectGraph(Resolution, HotSet, Instances, Uses):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(

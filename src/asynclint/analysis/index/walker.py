@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.argfacts import tuple_return_annotations
+from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, public_names
 from asynclint.analysis.index.inference import Inference
@@ -46,7 +47,7 @@ from asynclint.analysis.index.values import Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
 
 
-class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferences):
+class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes, SelfReferences):
     """One walk over one file's tree; its parts live in the modules of this package."""
 
     def __init__(

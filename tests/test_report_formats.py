@@ -110,7 +110,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 5
+    assert document["version"] == 6
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -131,6 +131,7 @@ def test_json_round_trips_every_value():
             "callee": "requests.get", "read": False, "function": "fetch_token", "root": "Env.setup_state",
             "root_kind": "per-rollout hook", "root_note": "", "frequency": "rollout", "context": "env loop",
             "cost": "network", "evidence": "waits on a remote host", "size": "", "size_at": "", "escalation": "",
+            "fallback": False, "off_by_default": "",
             "via": ["Env.setup_state"],
             "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
             "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",
@@ -159,8 +160,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 5,'
-    assert render_json(Result()) == '{\n  "version": 5,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 6,'
+    assert render_json(Result()) == '{\n  "version": 6,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------

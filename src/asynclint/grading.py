@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
+    ARCHIVE_GRADES,
     CODE_GRADES,
     COST_CLASSES,
     HANDED_SMALL,
@@ -34,6 +35,11 @@ FREQUENCY_WORDS: dict[str, str] = {
     "first-turn": "on a rollout's first turn only",
     "failure": "only on the way to raising an error, once per failing call",
 }
+
+
+#: Payloads sized by what they are called, when nothing traced says what they hold: the words the
+#: evidence ends with, so that a reader sees the size is the author's name for it, not provenance.
+NAMED_SHAPES: dict[str, str] = {"name": "by its name", "attr": "by its name", "key": "by its key"}
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,9 @@ def cost_of(
     if api.cost == "script":
         evidence = script_evidence(statement)
         return Cost(SCRIPT_GRADES[evidence], describe_script(evidence, statement))
+    if api.cost == "archive":
+        evidence = "memory" if payload[0] == "memory" else "file"
+        return Cost(ARCHIVE_GRADES[evidence], COST_CLASSES[ARCHIVE_GRADES[evidence]].reason)
     grades = PAYLOAD_GRADES.get(api.cost) or CODE_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)
@@ -108,23 +117,32 @@ def cost_of(
         text = f"`{word}` (size unknown: a helper's parameter, not the framework's value of that name)"
     if bound_at:
         text += f", as bound at line {bound_at}"
+    elif shape in NAMED_SHAPES and passed is None and evidence in ("whole", "growing"):
+        text += f", {NAMED_SHAPES[shape]}"  # nothing the code shows about the value: the author's word for it
     return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
 
 
 def grade(
-    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, failing: bool = False
+    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, failing: bool = False,
+    fallback: bool = False, off_by_default: bool = False,
 ) -> Grade:
     """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
     loop, once per turn, per tool call or per group, where the cost class says the cost adds up
     (``CostClass.raised_by``). Code that runs on a first call only is low, however costly: it
     stalls the rollouts in flight once. So is code that runs only on the way to raising (``failing``:
-    a diagnostic read before the call fails): once per failing call, and the rollout fails anyway."""
+    a diagnostic read before the call fails): once per failing call, and the rollout fails anyway. A
+    fallback (``fallback``: it runs only when an attempt before it raised) is not raised: what repeats
+    is the attempt, not it. A feature off by default (``off_by_default``: a test of the instance's
+    defaults keeps it from running) is low: it costs only where a user turns it on, and the message
+    says which setting does."""
     if first_call:
         return Grade(min(base, Severity.LOW), "first-call", "")
     if failing:
         return Grade(min(base, Severity.LOW), "failure", "")
+    if off_by_default:
+        return Grade(min(base, Severity.LOW), frequency, "")
     raised_by = COST_CLASSES[cost].raised_by
-    if base >= Severity.CRITICAL:
+    if base >= Severity.CRITICAL or fallback:
         return Grade(base, frequency, "")
     if in_loop and "loop" in raised_by:
         return Grade(base.escalated(), frequency, "inside a loop")

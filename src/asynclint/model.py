@@ -119,6 +119,12 @@ class Facts:
     size: str = ""
     size_at: str = ""
     escalation: str = ""  # why the grade rose one level; empty when it did not
+    #: The call runs only when an attempt before it raised (an ``except`` handler, or after a ``try``
+    #: whose body returns): repetition around it is the attempt's, so it did not raise the grade.
+    fallback: bool = False
+    #: The test (as written, ``not (self.log == 'none')``) that keeps the call from running while the
+    #: instances on the way keep their defaults: a feature off by default, graded low.
+    off_by_default: str = ""
     via: tuple[str, ...] = ()  # the functions between the root and ``function``
     first_call: str = ""  # the memoized or lazily initialising function that runs it once
     library: str = ""  # "huggingface_hub 2.4.0": the blocking call is inside this library

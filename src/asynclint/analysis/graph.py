@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
+from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
 from asynclint.analysis.uses import Uses
@@ -32,7 +33,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, HotSet, Programs, Uses):
+class ProjectGraph(Resolution, HotSet, Instances, Programs, Uses):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(
@@ -121,6 +122,7 @@ class ProjectGraph(Resolution, HotSet, Programs, Uses):
         self._root_keys: frozenset[FuncKey] = frozenset()
         self._project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None = None
         self._fixed: dict[FuncKey, dict[str, object]] = {}
+        self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere

@@ -65,6 +65,7 @@ class GraphState:
     _names_read: frozenset[str] | None
     _names_asked: bool
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
+    _defaults: dict[str, dict[str, object]]
     _attrs: dict[str, dict[str, str]]
     _resolved: dict[str, str]
     _calls_by_caller: dict[FuncKey, list[CallSite]]
@@ -96,5 +97,6 @@ class GraphState:
         def _environment_names(self) -> frozenset[str] | None: ...
 
         # Uses
+        def key_of(self, path: str, qualname: str) -> FuncKey | None: ...
         def function(self, key: FuncKey) -> Function: ...
         def path(self, key: FuncKey) -> list[tuple[FuncKey, int]]: ...

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.argfacts import guard_holds
+from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
 from asynclint.analysis.index.values import SUPER
 from asynclint.knowledge.asyncio_apis import (
@@ -23,7 +23,6 @@ from asynclint.knowledge.asyncio_apis import (
     runs_loop,
     spawns_task,
 )
-from asynclint.knowledge.costs import payload_evidence
 from asynclint.knowledge.frameworks import (
     ATTRIBUTE_SLOT,
     COLD_FUNCTIONS,
@@ -78,25 +77,6 @@ class HotSet(GraphState):
         elif function.name in COLD_FUNCTIONS:
             return None, True
         return None, self._is_test(position, function)
-
-    def model_payload(self, cls: str) -> tuple[str, str] | None:
-        """How large an instance of the project class ``cls`` is, by its annotated fields and
-        its project ancestors': (``small`` -- scalar fields only, ``whole`` -- a container field
-        named like a history, or ``unknown``; the field that says so). ``None``: not a project
-        class with fields."""
-        fields = [
-            field
-            for ancestor in self.ancestors(cls)
-            if (name := self.canonical(ancestor)) in self.classes
-            for field in self.classes[name][1].fields
-        ]
-        if not fields:
-            return None
-        containers = [name for name, kind in fields if kind == "container"]
-        if not containers:
-            return "small", ""
-        whole = next((name for name in containers if payload_evidence("name", name) == "whole"), None)
-        return ("whole", whole) if whole else ("unknown", containers[0])
 
     def _class_contexts(self, cls: str) -> dict[str, Hook]:
         """Decorator -> hook, from the type arguments of ``cls``'s generic bases and its

@@ -71,6 +71,11 @@ COST_CLASSES: dict[str, CostClass] = {
                                                    "on a local disk", what="makes a filesystem metadata call"),
         CostClass("lazy-open", L, frozenset(), "reads a header only; decoding happens on first use",
                   what="opens a file and reads its header"),
+        CostClass("archive-open", L, frozenset(), "opens an archive: reads its header or a zip's central directory, "
+                                                  "or creates the file to write; its members' reads and writes do "
+                                                  "the I/O", what="opens an archive on disk"),
+        CostClass("archive-memory", None, frozenset(), "opens an archive on a buffer in memory (`io.BytesIO`): no "
+                                                       "I/O, a header parsed in microseconds"),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
         CostClass("cpu-light", L, frozenset(), "a short step over small in-memory data (one tool run against an "
                                                "in-memory database, a few short `eval`s): tens of µs to a "
@@ -227,10 +232,18 @@ PAGE_SCRIPT_WORDS: frozenset[str] = frozenset(
     "dispatchEvent Promise async await then".split()
 )
 
+#: An archive opened (``tarfile.open``, ``zipfile.ZipFile``) graded by what it is opened on: a buffer
+#: in memory (``io.BytesIO(data)``, a name bound to one; payload shape ``memory``) or anything
+#: else, a file.
+ARCHIVE_GRADES: dict[str, str] = {"memory": "archive-memory", "file": "archive-open"}
+#: Calls building an in-memory file: what an archive opened on one reads is already in memory.
+MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
+
 #: Every cost a knowledge entry may name that evidence about the call settles: name -> evidence
 #: -> cost class.
 EVIDENCE_GRADES: dict[str, dict[str, str]] = {
     **PAYLOAD_GRADES, **CODE_GRADES, "statement": STATEMENT_GRADES, "script": SCRIPT_GRADES,
+    "archive": ARCHIVE_GRADES,
 }
 
 
@@ -346,6 +359,22 @@ HANDED_SMALL = "<one small item>"
 #: ``<self>`` + the class + ``:`` + the method.
 RETURNED_SLOTS = "|"
 SELF_CALLEE = "<self>"
+#: Defaults that switch a feature off (``log_trajectories="none"``, ``attack=None``,
+#: ``max_context_tokens=-1``): code behind a test of an attribute still holding one runs only where a
+#: user turns the feature on (a default picking one of several backends, ``"bm25"``, is no such value).
+OFF_VALUES: frozenset[object] = frozenset({None, False, "", "none", "off", "disabled", "false", "no"})
+
+
+def switched_off(default: object) -> bool:
+    """Does ``default`` (a constant) leave a feature off: one of :data:`OFF_VALUES`, zero or a negative
+    number?"""
+    if isinstance(default, str):
+        return default.lower() in OFF_VALUES
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return default <= 0
+    return default in OFF_VALUES
+
+
 #: Payload evidence from the largest to the smallest.
 SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 

@@ -184,11 +184,16 @@ class BlockingCallRule(Rule):
         # Memoized or lazily built code runs on a first call, however often its callers run.
         in_loop = (in_loop and not cost.loop_counted) or (hot.in_loop and first_call is None)
         failing = hot.failing or site.failing or (entry is not None and entry.site.failing)
-        graded = grade(base, cost_name, frequency, in_loop, first_call is not None, failing)
+        off = ctx.default_off(key, site, chain) if entry is None else ""
+        graded = grade(
+            base, cost_name, frequency, in_loop, first_call is not None, failing, site.fallback, bool(off)
+        )
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call),
             callee=target.removeprefix("builtins."),
             read=site.property_read,
+            fallback=site.fallback and first_call is None,
+            off_by_default=off if first_call is None else "",
             cost=cost_name,
             evidence=cost.evidence if cost_name == cost.name else COST_CLASSES[cost_name].reason,
             size=cost.size if cost_name == cost.name else "",

@@ -29,7 +29,7 @@ from asynclint.knowledge.frameworks import (
     framework_class,
     sync_method,
 )
-from asynclint.model import Severity
+from asynclint.model import ChainLink, Severity
 from asynclint.suppressions import covering_at, mentions, naming
 
 if TYPE_CHECKING:  # the configuration names rules, which import this module
@@ -371,6 +371,27 @@ class CheckContext:
         size = self.graph.model_payload(TypeName(owner)) if owner else None
         return (owner, *size) if size is not None else None
 
+    def default_off(self, key: FunctionId, site: CallSite, chain: tuple[ChainLink, ...]) -> str:
+        """The test that keeps the call ``site`` (in ``key``, reached along ``chain``) from running
+        while the instances on the way keep their defaults (``if self.log_trajectories == "none":
+        return`` before the call, or before a call of the helper it is in): a feature off by
+        default. "" when every step runs with the defaults."""
+        graph = self.graph
+        found = graph.default_off(key, site)
+        # Each link between the root's and the call's own is a call into the next link's function.
+        for link, callee in zip(chain[1:-1], chain[2:], strict=False):
+            if found:
+                break
+            caller = graph.key_of(link.path, link.function)
+            if caller is None:
+                continue
+            found = next((
+                off for target, step in graph.callees(caller)
+                if step.line == link.line and graph.function(target).qualname == callee.function
+                and (off := graph.default_off(caller, step))
+            ), "")
+        return found
+
     def passed_payload(self, key: FunctionId, site: CallSite) -> str | None:
         """What the payload of ``site`` (written in project function ``key``) is evidence of, when
         it is a parameter of ``key``: the framework hook's parameter it holds (traced up the calls
@@ -383,12 +404,15 @@ class CheckContext:
 
     def _passed(self, key: FunctionId, name: str, seen: frozenset[tuple[FunctionId, str]]) -> str:
         graph = self.graph
-        if graph.is_root(key):
+        callers = self._project_callers().get(key)
+        # A coroutine the project starts as a task (``gather(*[run(i, x) for ...])``) is a root, but
+        # what it is handed is what those calls hand it, not a framework's value of that name.
+        spawned = callers is not None and bool(callers) and all(site.consumer for _, site in callers)
+        if graph.is_root(key) and not spawned:
             if graph.is_tool(key) and name not in graph.injected and payload_evidence("name", name) != "whole":
                 # What the model wrote for one tool call (``update_tool_args`` may inject others).
                 return HANDED_SMALL
             return name
-        callers = self._project_callers().get(key)
         if not callers or (key, name) in seen or len(seen) > 8:
             return ""  # called the way nothing here shows, or a cycle handing it round
         function = graph.function(key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from asynclint.grading import FREQUENCY_WORDS
 from asynclint.model import Facts, RelatedLocation, split_place
 
@@ -92,6 +94,11 @@ def _how_often(facts: Facts, memoized: tuple[str, str] | None) -> str:
             f"-- call `{facts.first_call}` at start-up (`load_environment`, `__init__`) to take it off the loop"
         )
     text = f"{facts.context}, {FREQUENCY_WORDS.get(facts.frequency, facts.frequency)}"
+    if facts.fallback:
+        return f"{text}; only when an attempt before it failed: not graded up for repetition"
+    if facts.off_by_default:
+        settings = ", ".join(dict.fromkeys(f"`{name}`" for name in re.findall(r"\bself\.\w+", facts.off_by_default)))
+        return f"{text}; only when {settings} is changed from its default (off by default): graded low"
     if facts.escalation.startswith("runs "):
         return f"{text}: graded one level up"
     if facts.escalation:

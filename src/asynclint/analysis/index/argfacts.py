@@ -10,9 +10,11 @@ import ast
 from collections.abc import Callable, Iterable
 from typing import Literal
 
+from asynclint.analysis.index.flags import constant_text
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
+    MEMORY_FILES,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     RECEIVER_SIZED,
@@ -242,7 +244,8 @@ def payload_of(
 
     Shapes: ``literal`` (a constant or a display of constants), ``display`` (a display of
     names: ``word`` lists them), ``item`` (``messages[-1]``: one element of ``word``), ``read``
-    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``name`` / ``attr`` /
+    (a file's or stream's contents), ``match`` (a regex match cut out of a text), ``memory`` (an
+    in-memory file, ``io.BytesIO(...)``: size unknown, but no I/O to read it), ``name`` / ``attr`` /
     ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
     ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop),
     ``returned`` (what a project function returns, ``word`` from :func:`returned_word`: the graph
@@ -275,10 +278,12 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
     size (proven small, or whole), or when it is a parameter passed on (whose callers' values
     decide it). Otherwise the name is read as it always was: by what it is called -- also when
     the name says whole and the value is an item picked by a run-time key (``state =
-    self.states[rollout_id]``: one item of something, but the author says it is a whole state)."""
+    self.states[rollout_id]``: one item of something, but the author says it is a whole state).
+    A name that says whole does not outweigh what the value was computed from, though, when
+    that is known: provenance first, names second."""
     shape, word = payload
     if (
-        isinstance(value, ast.Subscript) and _constant(value.slice) is None and shape == "item"
+        isinstance(value, ast.Subscript) and constant_text(value.slice) is None and shape == "item"
         and payload_evidence("name", name) == "whole"
     ):
         return False
@@ -286,7 +291,13 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         # What a project function returns is settled by the graph, but a name that says what it holds
         # (``state = self.load()``) keeps saying it, as it did before returns were traced.
         return payload_evidence("name", name) == "unknown"
-    return evidence_of(payload) != "unknown" or (shape in ("name", "each") and word in params)
+    if evidence_of(payload) != "unknown" or shape == "memory" or (shape in ("name", "each") and word in params):
+        return True
+    # A parse, dump or copy of something the function shows (``results = json.loads(out.stdout)``) is
+    # as large as that something: of unknown size, it is not a whole payload because of the name it
+    # is given (the name may still say it is one small item).
+    traced = isinstance(value, ast.Call) and payload != ("call", _receiver_word(value.func)) and shape != ""
+    return traced and payload_evidence("name", name) == "whole"
 
 
 def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:
@@ -386,6 +397,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
 def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | None) -> tuple[str, str]:
     func = arg.func
     name = _receiver_word(func)
+    if name in MEMORY_FILES:
+        return ("memory", "")  # ``io.BytesIO(data)``: a file whose contents are already in memory
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
         return _payload(arg.args[0], depth + 1, known, returned)
     if len(arg.args) > ARGUMENT_SIZED.get(name, len(arg.args)):
@@ -492,104 +505,3 @@ def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known, retu
         ),
         "payload": payload_of(node, receiver, known, returned),
     }
-
-
-# --- parameters every caller sets to the same constant ---------------------------------------
-
-#: Constants a parameter test can be evaluated with.
-_CONSTANT_TYPES = (bool, int, float, str, type(None))
-
-
-def _constant(node: ast.expr | None) -> str | None:
-    """``repr`` of a constant a flag test can read (``None``, a bool, a number, a string)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
-        return repr(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        return repr(-value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    return None
-
-
-def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
-    """(parameter, ``repr`` of its default) for the parameters whose default is a constant."""
-    positional = [*args.posonlyargs, *args.args]
-    # The defaults belong to the last positional parameters; kw_defaults has one entry (or None) per
-    # keyword-only parameter, so both pairs of sequences have equal lengths by construction.
-    pairs = [
-        *zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
-    ]
-    return tuple((arg.arg, text) for arg, default in pairs if (text := _constant(default)) is not None)
-
-
-def given_arguments(node: ast.Call) -> tuple[tuple[str, str], ...]:
-    """What a call passes, for the parameters of the function it calls: see CallSite.given."""
-    if not node.args and not node.keywords:
-        return ()
-    given = [
-        ("*", "") if isinstance(arg, ast.Starred) else (str(position), _constant(arg) or "")
-        for position, arg in enumerate(node.args)
-    ]
-    given += [("*", "") if k.arg is None else (k.arg, _constant(k.value) or "") for k in node.keywords]
-    return tuple(given)
-
-
-def stored_names(body: list[ast.stmt]) -> frozenset[str]:
-    """Every name ``body`` binds (assignments, loop targets, ``with ... as``, walrus, ``del``)."""
-    return frozenset(
-        node.id for stmt in body for node in ast.walk(stmt)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
-    )
-
-
-def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
-    """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
-    :func:`guard_holds` to evaluate with what the callers pass."""
-    if params and any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(test)):
-        return ast.unparse(test)
-    return None
-
-
-_UNKNOWN = object()
-_COMPARE = {
-    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
-    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
-    ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
-}
-
-
-def _value(node: ast.expr, env: dict[str, object]) -> object:
-    """The value of ``node`` when the parameters are ``env``, or ``_UNKNOWN``."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
-        return node.value
-    if isinstance(node, ast.Name):
-        return env.get(node.id, _UNKNOWN)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = _value(node.operand, env)
-        return _UNKNOWN if inner is _UNKNOWN else not inner
-    if isinstance(node, ast.BoolOp):
-        # ``a and b`` is false as soon as one part is false, whatever the others are.
-        decisive = not isinstance(node.op, ast.And)
-        parts = [_value(part, env) for part in node.values]
-        if any(part is not _UNKNOWN and bool(part) == decisive for part in parts):
-            return decisive
-        return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        left, right = _value(node.left, env), _value(node.comparators[0], env)
-        if left is _UNKNOWN or right is _UNKNOWN:
-            return _UNKNOWN
-        try:
-            return _COMPARE[type(node.ops[0])](left, right)
-        except TypeError:
-            return _UNKNOWN
-    return _UNKNOWN
-
-
-def guard_holds(guards: tuple[str, ...], env: dict[str, object]) -> bool:
-    """False when one of ``guards`` (CallSite.guards) is false with the parameters ``env``: the
-    code behind it never runs. Anything the constants do not settle may hold."""
-    for guard in guards:
-        value = _value(ast.parse(guard, mode="eval").body, env)
-        if value is not _UNKNOWN and not value:
-            return False
-    return True

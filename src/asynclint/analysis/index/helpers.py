@@ -192,11 +192,14 @@ def public_names(body: list[ast.stmt]) -> tuple[str, ...] | None:
 _TERMINALS: dict[type, bool] = {ast.Return: True, ast.Raise: True, ast.Break: False}
 
 
-def loop_exits(body: list[ast.stmt]) -> dict[int, bool]:
+def loop_exits(body: list[ast.stmt], attempts: bool = False) -> dict[int, bool]:
     """The statements of a loop's ``body`` after which every path leaves the loop, by id: a
     ``return``, ``raise`` or ``break`` follows unconditionally, with no ``continue`` on the way
     back to the loop's head (``for attempt in range(retries): result = run(); ...; return
-    result`` runs ``run()`` again only when it failed). -> id -> leaves the function too."""
+    result`` runs ``run()`` again only when it failed). ``attempts``: the loop counts tries
+    (:func:`counts_attempts`), so a ``continue`` behind a test is a retry after a failure (``if
+    not result: continue``), and the path that passes the test still leaves; only a ``continue``
+    every path takes goes back for more. -> id -> leaves the function too."""
     exits: dict[int, bool] = {}
 
     def scan(stmts: list[ast.stmt], after: bool | None) -> bool | None:
@@ -217,7 +220,7 @@ def loop_exits(body: list[ast.stmt]) -> dict[int, bool]:
             elif isinstance(stmt, ast.Match):
                 for case in stmt.cases:
                     scan(case.body, following)
-            if _continues(stmt):
+            if _continues(stmt) and not (attempts and isinstance(stmt, ast.If) and not _always_continues(stmt)):
                 leaves = None  # may go back to the loop's head
             elif type(stmt) in _TERMINALS:
                 leaves = _TERMINALS[type(stmt)]
@@ -227,6 +230,24 @@ def loop_exits(body: list[ast.stmt]) -> dict[int, bool]:
 
     scan(body, None)  # falling off the end of the body goes back to the loop's head
     return exits
+
+
+def counts_attempts(loop: ast.For | ast.AsyncFor) -> bool:
+    """A loop over ``range(n)`` of a count, not of the data (no ``len(...)`` in it): it counts tries
+    of the same work (``for attempt in range(self.max_retries):``), not items."""
+    iterable = loop.iter
+    return (
+        isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range"
+        and not any(
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+            for arg in iterable.args for node in ast.walk(arg)
+        )
+    )
+
+
+def _always_continues(stmt: ast.If) -> bool:
+    """Both branches of ``stmt`` end in a ``continue``."""
+    return all(block and isinstance(block[-1], ast.Continue) for block in (stmt.body, stmt.orelse))
 
 
 def _continues(stmt: ast.stmt) -> bool:

@@ -14,7 +14,6 @@ from asynclint.analysis.index.argfacts import (
     argument_facts,
     bound_payload,
     evidence_of,
-    given_arguments,
     joined,
     literal,
     loop_item,
@@ -23,6 +22,7 @@ from asynclint.analysis.index.argfacts import (
     returned_word,
     statement_text,
 )
+from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
@@ -94,6 +94,7 @@ class Recording(IndexerState):
             once=self.frame.once > 0,
             first_turn=self.frame.first_turn > 0,
             failing=self.frame.failing > 0,
+            fallback=self.frame.fallback > 0,
             kept=node is self._kept_value,
             self_ref=self_ref,
             api=api.pattern if api else None,
@@ -124,7 +125,7 @@ class Recording(IndexerState):
         receiver = self._data_receiver(node)
         facts = argument_facts(node, receiver, self.frame.payloads, self._returned)
         shape, word = facts["payload"]
-        facts["payload_param"] = shape in ("name", "each") and word in self.frame.params
+        facts["payload_param"] = shape in ("name", "each") and word in self.frame.unbound
         facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
         return facts
 
@@ -324,6 +325,7 @@ class Recording(IndexerState):
             once=self.frame.once > 0,
             first_turn=self.frame.first_turn > 0,
             failing=self.frame.failing > 0,
+            fallback=self.frame.fallback > 0,
             self_ref=self_ref,
             api=api.pattern if api else None,
             origin=origin,

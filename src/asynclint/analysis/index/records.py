@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
+FIELD_CLASS = "class:"
+
 
 @dataclass(frozen=True, slots=True)
 class Function:
@@ -31,9 +34,14 @@ class ClassInfo:
     properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
     #: Resolved names of the type arguments of its generic bases: ``Toolset[SharedToolsetConfig]``.
     type_args: tuple[str, ...] = ()
-    #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar`` or
-    #: ``container``), which say how much a dump or a copy of an instance costs.
+    #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar``,
+    #: ``container``, or :data:`FIELD_CLASS` + the class a field is annotated with alone), which
+    #: say how much a dump or a copy of an instance costs.
     fields: tuple[tuple[str, str], ...] = ()
+    #: Attributes every method leaves alone but ``__init__``, which sets them from one of its
+    #: parameters with a constant default, never bound again (``self.log = log``): (attribute,
+    #: parameter). A test of one is settled by that default unless a project call passes another.
+    flag_attrs: tuple[tuple[str, str], ...] = ()
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.
     built: tuple[tuple[str, int, int], ...] = ()
@@ -96,6 +104,9 @@ class CallSite:
     #: Runs only on the way to raising: inside a ``raise`` statement (``raise diagnose(exc) from
     #: exc``) or an ``except`` handler whose last statement raises -- once per failing call.
     failing: bool = False
+    #: Runs only when an attempt before it raised: in an ``except`` handler, or after a ``try``
+    #: whose body returns (``try: return parse(a) except E: pass`` then ``return parse(b)``).
+    fallback: bool = False
     #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known).
@@ -113,7 +124,7 @@ class CallSite:
     #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
     #: default), as source, each one that must hold for the call to run (``not (...)`` in an
     #: ``else``): the project graph evaluates them with the constants every caller passes (see
-    #: :func:`asynclint.analysis.index.argfacts.guard_holds`).
+    #: :func:`asynclint.analysis.index.flags.guard_holds`).
     guards: tuple[str, ...] = ()
     #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
     #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.

@@ -47,6 +47,7 @@ class Frame:
     once: int = 0  # depth of lazy initialisations around it (see _lazy_guard)
     first_turn: int = 0  # depth of per-rollout initialisations around it (see _first_turn_guard)
     failing: int = 0  # depth of ``raise`` statements and raising ``except`` handlers around it
+    fallback: int = 0  # depth of code that runs only when an attempt before it raised (see visit_body)
     #: What a name holds, as payload evidence (``argfacts.payload_of``): a loop variable's items,
     #: or the value it was bound to when that decides its size (``text = reply.content``,
     #: ``response = {"ok": False, "grid": grid}``, ``history = state["completion"]``) or is a
@@ -66,6 +67,9 @@ class Frame:
     untyped: set[str] = field(default_factory=set)
     #: Parameters never bound again in the body: they hold what the caller passed.
     params: frozenset[str] = frozenset()
+    #: Parameters not bound again so far in the walk (``outputs = json.loads(outputs)`` still reads
+    #: what the caller passed): a payload that is one of them is sized by what the callers hand it.
+    unbound: set[str] = field(default_factory=set)
     #: Names bound to what a call written here built (``client = OpenAI()``) -> that call's
     #: (line, column): where an object handed over later was constructed.
     built: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -126,6 +130,7 @@ class IndexerState:
     _lines: list[bytes] | None
     frames: list[Frame]
     _global_fills: dict[str, set[str]]
+    attr_sources: dict[tuple[str, str], set[str]]
 
     if TYPE_CHECKING:
         # Scopes
@@ -148,6 +153,13 @@ class IndexerState:
         def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None: ...
 
         def _may_be_callable(self, value: Inst) -> bool: ...
+
+        # Conditions
+        def _attribute_test(self, test: ast.expr) -> str | None: ...
+        def _note_attribute_source(self, target: ast.expr, value: ast.expr | None) -> None: ...
+        def _field_kind(self, annotation: ast.expr) -> str: ...
+        def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool: ...
+        def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool: ...
 
         # Statements
         def _bind_names(self, target: ast.expr, value: Value) -> None: ...
@@ -287,6 +299,7 @@ class Scopes(IndexerState):
             self.frame.payloads.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
+            self.frame.unbound.discard(target.id)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = replace(value, origin="local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":

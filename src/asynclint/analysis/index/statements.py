@@ -6,29 +6,22 @@ import ast
 from typing import cast
 
 from asynclint.analysis.index.argfacts import (
-    constant_defaults,
     evidence_of,
     first_turn_guard,
     fixed_iterable,
-    guard_target,
     leaves,
     merged_branches,
     opens_stream,
-    param_test,
-    scalar_annotation,
     state_key,
-    stored_names,
-    stores,
-    waits_until,
 )
+from asynclint.analysis.index.flags import constant_defaults, param_test, stored_names
 from asynclint.analysis.index.helpers import (
     CONTAINER_ANNOTATIONS,
     FIELD_SPECIFIERS,
     FUNCTION_DEFS,
-    UNBOUND,
     VAGUE_ANNOTATIONS,
     callables_of,
-    guard_holder,
+    counts_attempts,
     is_call_result,
     lambda_name,
     loop_exits,
@@ -43,6 +36,9 @@ from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Re
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
+
+#: ``try`` statements (``except*`` included).
+TRY_STATEMENTS = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 
 
 class Statements(IndexerState):
@@ -84,53 +80,21 @@ class Statements(IndexerState):
                 self.visit_body(rest)
                 self.frame.once -= 1
                 return
-
-    def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
-        """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
-        ``if not path.exists():`` around code that fills what it tests, where that outlives the
-        call (an attribute, a module-level name): the block runs on the first call only."""
-        if self.frame.kind != "function":
-            return False
-        guarded = guard_holder(guard_target(test, ready=False))
-        if guarded is None or not self._fixed_key(test):
-            return False
-        if guarded == "<exists>":
-            return True  # creates the file it looked for (a download, a cache on disk)
-        return self._persistent(guarded) and stores(body, guarded)
-
-    def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
-        if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
-            return False
-        guarded = guard_holder(guard_target(stmt.test, ready=True))
-        if guarded == "<exists>":
-            return True  # ``if path.exists(): return path`` -- the rest makes the file, once
-        if waits_until(stmt.test, rest):
-            return True  # ``if server_up(): return`` -- the rest starts it and waits until it is up
-        return (
-            guarded is not None and self._fixed_key(stmt.test) and self._persistent(guarded) and stores(rest, guarded)
-        )
-
-    def _fixed_key(self, test: ast.expr) -> bool:
-        """A cache looked up by a key made of the call's own arguments or locals (``if query in
-        _cache``) fills once per distinct input -- per rollout, as far as anyone can tell. A
-        constant key, or one made of module-level names and ``self``, fills once."""
-        inner = test.operand if isinstance(test, ast.UnaryOp) else test
-        if not (isinstance(inner, ast.Compare) and isinstance(inner.ops[0], (ast.In, ast.NotIn))):
-            return True
-        for name in (n for n in ast.walk(inner.left) if isinstance(n, ast.Name)):
-            if name.id in self.frame.bindings and not isinstance(self.frame.bindings[name.id], SelfRef):
-                return False
-        return True
-
-    def _persistent(self, guarded: ast.expr) -> bool:
-        """Outlives the call: ``self.x``, ``cls.x``, ``Class.x``, or a name not local to it (an
-        attribute of a local object, ``conn.ready``, lives as long as the object)."""
-        while isinstance(guarded, ast.Attribute):
-            guarded = guarded.value
-        if not isinstance(guarded, ast.Name):
-            return False
-        local = self.frame.bindings.get(guarded.id, UNBOUND) if guarded.id not in self.frame.globals else UNBOUND
-        return local is UNBOUND or isinstance(local, SelfRef)
+            if (
+                rest and isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.body[-1], ast.Return)
+                and (tested := self._attribute_test(stmt.test))
+            ):
+                # ``if self.log == "none": return``: the rest runs when the test is false.
+                self.frame.guards.append(f"not ({tested})")
+                self.visit_body(rest)
+                self.frame.guards.pop()
+                return
+            if rest and isinstance(stmt, TRY_STATEMENTS) and stmt.handlers and isinstance(stmt.body[-1], ast.Return):
+                # ``try: return parse(text)`` / ``except ValueError: ...``: the rest is a fallback.
+                self.frame.fallback += 1
+                self.visit_body(rest)
+                self.frame.fallback -= 1
+                return
 
     def _module_alias(self, target: ast.expr) -> str | None:
         """``sys.modules["pkg.name"] = other`` (or ``sys.modules[__name__ + ".name"]``) at the
@@ -179,6 +143,7 @@ class Statements(IndexerState):
             for target in node.targets:
                 elements = self._unpacked(node.value, len(target.elts) if isinstance(target, ast.Tuple) else 0)
                 self.visit_target(target)
+                self._note_attribute_source(target, node.value)
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
@@ -225,6 +190,7 @@ class Statements(IndexerState):
                 # what an item or attribute read guesses; a call written there says what it built.
                 value = self._declared(node.annotation) or value
             self.visit_target(node.target)
+            self._note_attribute_source(node.target, node.value)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
                 self._note_built(node.target, node.value, value)
@@ -239,12 +205,15 @@ class Statements(IndexerState):
                 if owner is not None:
                     self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", per_item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
-                kind = "scalar" if scalar_annotation(node.annotation) else "container"
-                self.class_fields.setdefault(self.frame.cls, []).append((node.target.id, kind))
+                field = (node.target.id, self._field_kind(node.annotation))
+                self.class_fields.setdefault(self.frame.cls, []).append(field)
         elif isinstance(node, ast.AugAssign):
             added = self._payload_of(node.value)
             self.visit_expr(node.value)
             self.visit_target(node.target)
+            self._note_attribute_source(node.target, None)
+            if isinstance(node.target, ast.Name):
+                self.frame.unbound.discard(node.target.id)  # ``text += more``: no longer what was passed
             if isinstance(node.target, ast.Name) and evidence_of(added) != "small":
                 # ``text += more``: as large as what was added, when that is not small
                 self.frame.payloads.pop(node.target.id, None)
@@ -259,13 +228,15 @@ class Statements(IndexerState):
             self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth)
             repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats
-            self.frame.loops.append((repeats, loop_exits(node.body)))
+            self.frame.unbound -= stored_names(node.body)  # bound later in the body: the next pass reads that
+            self.frame.loops.append((repeats, loop_exits(node.body, counts_attempts(node))))
             self.visit_body(node.body)
             self.frame.loops.pop()
             self.frame.loop_depth -= repeats
             self.visit_body(node.orelse)
         elif isinstance(node, ast.While):
             self.frame.loop_depth += 1
+            self.frame.unbound -= stored_names(node.body)
             self.visit_expr(node.test)
             self.frame.loops.append((1, loop_exits(node.body)))
             self.visit_body(node.body)
@@ -302,7 +273,10 @@ class Statements(IndexerState):
             first_turn = not lazy and first_turn_guard(node.test, node.body)
             self.frame.once += lazy
             self.frame.first_turn += first_turn
+            # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched on)
             tested = param_test(node.test, self.frame.flags)
+            if not tested and not node.orelse:
+                tested = self._attribute_test(node.test)
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
@@ -348,9 +322,12 @@ class Statements(IndexerState):
                     if child.name:
                         self.frame.bindings[child.name] = None
                         self.frame.untyped.discard(child.name)
+                        self.frame.unbound.discard(child.name)
                     failing = bool(child.body) and isinstance(child.body[-1], ast.Raise)  # a handler that fails
                     self.frame.failing += failing
+                    self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
                     self.visit_body(child.body)
+                    self.frame.fallback -= 1
                     self.frame.failing -= failing
                 elif isinstance(child, ast.match_case):
                     self.visit_body(child.body)
@@ -412,6 +389,7 @@ class Statements(IndexerState):
         if isinstance(target, ast.Name):
             self.frame.bindings[target.id] = value
             self.frame.untyped.discard(target.id)
+            self.frame.unbound.discard(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self._bind_names(elt.value if isinstance(elt, ast.Starred) else elt, None)
@@ -525,6 +503,7 @@ class Statements(IndexerState):
         frame = Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags)
         params = [*node.args.posonlyargs, *node.args.args]
         frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
+        frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         static = "builtins.staticmethod" in decorators
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:

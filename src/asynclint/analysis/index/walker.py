@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.argfacts import tuple_return_annotations
+from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, has_main_block, public_names
 from asynclint.analysis.index.inference import Inference
@@ -46,7 +47,7 @@ from asynclint.analysis.index.values import Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
 
 
-class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferences):
+class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes, SelfReferences):
     """One walk over one file's tree; its parts live in the modules of this package."""
 
     def __init__(
@@ -78,6 +79,9 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_type_args: dict[str, tuple[str, ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
+        #: (class, attribute) -> what its assignments in the class's methods bind it to: the
+        #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
+        self.attr_sources: dict[tuple[str, str], set[str]] = {}
         #: Class -> attribute -> (line, column) of the call that built what it holds (``None``:
         #: assigned from more than one place).
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
@@ -142,6 +146,11 @@ class Indexer(Statements, Expressions, Recording, Inference, Scopes, SelfReferen
                 properties=tuple(sorted(self.class_properties.get(qn, ()))),
                 type_args=self.class_type_args.get(qn, ()),
                 fields=tuple(self.class_fields.get(qn, ())),
+                flag_attrs=tuple(
+                    (attr, next(iter(sources)))
+                    for (owner, attr), sources in sorted(self.attr_sources.items())
+                    if owner == qn and len(sources) == 1 and "" not in sources
+                ),
                 built=tuple(
                     (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None
                 ),

@@ -1,0 +1,110 @@
+"""What the tests and bindings around a statement say, for the walk
+(:class:`asynclint.analysis.index.walker.Indexer`): lazy initialisations that run once, attributes
+kept at a default that switches a feature off, and the kinds of a class's annotated fields."""
+
+from __future__ import annotations
+
+import ast
+
+from asynclint.analysis.index.argfacts import guard_target, scalar_annotation, stores, waits_until
+from asynclint.analysis.index.helpers import UNBOUND, guard_holder
+from asynclint.analysis.index.records import FIELD_CLASS
+from asynclint.analysis.index.scopes import IndexerState
+from asynclint.analysis.index.values import Inst, SelfRef
+
+
+class Conditions(IndexerState):
+    """Part of :class:`asynclint.analysis.index.walker.Indexer`, which holds the state."""
+
+    def _attribute_test(self, test: ast.expr) -> str | None:
+        """The source of an ``if`` test that reads an attribute of ``self`` (``self.log ==
+        "none"``), for the graph to evaluate with the attribute's default (ClassInfo.flag_attrs):
+        asked of an ``if`` without ``else`` (a feature added when the test holds) or one whose
+        body returns (``if self.log == "none": return``: the rest is the feature)."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" and (
+                self._own_attribute(node) is not None
+            ):
+                return ast.unparse(test)
+        return None
+
+    def _note_attribute_source(self, target: ast.expr, value: ast.expr | None) -> None:
+        """Note what ``target`` binds attributes of ``self`` to (see ClassInfo.flag_attrs): a flag
+        parameter of ``__init__`` (``self.log = log``), or anything else ("")."""
+        for node in ast.walk(target):
+            if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Store):
+                continue
+            owner = self._own_attribute(node)
+            if owner is None:
+                continue
+            in_init = self.frame.kind == "function" and self.functions[self.frame.func].name == "__init__"
+            flag = value.id if (
+                in_init and node is target and isinstance(value, ast.Name) and value.id in self.frame.flags
+            ) else ""
+            self.attr_sources.setdefault(owner, set()).add(flag)
+
+    def _field_kind(self, annotation: ast.expr) -> str:
+        """ClassSummary.fields' kind of a field annotated ``annotation``: ``scalar``, a class
+        named alone (``meta: WorldMeta``, ``Optional[Meta]``; the graph sizes it by that class's
+        own fields, when the project defines it) as :data:`FIELD_CLASS` + its name, else
+        ``container``."""
+        if scalar_annotation(annotation):
+            return "scalar"
+        named = annotation
+        if isinstance(named, ast.BinOp) and isinstance(named.op, ast.BitOr):  # ``Meta | None``
+            if scalar_annotation(named.right):
+                named = named.left
+            elif scalar_annotation(named.left):
+                named = named.right
+        if isinstance(named, (ast.Name, ast.Attribute)):
+            value = self.annotation_type(named)
+            if isinstance(value, Inst):
+                return f"{FIELD_CLASS}{value.name.removesuffix('()')}"
+        return "container"
+
+    def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool:
+        """``if self._x is None:`` / ``if not _CACHE:`` / ``if key not in self._memo:`` /
+        ``if not path.exists():`` around code that fills what it tests, where that outlives the
+        call (an attribute, a module-level name): the block runs on the first call only."""
+        if self.frame.kind != "function":
+            return False
+        guarded = guard_holder(guard_target(test, ready=False))
+        if guarded is None or not self._fixed_key(test):
+            return False
+        if guarded == "<exists>":
+            return True  # creates the file it looked for (a download, a cache on disk)
+        return self._persistent(guarded) and stores(body, guarded)
+
+    def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
+        if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
+            return False
+        guarded = guard_holder(guard_target(stmt.test, ready=True))
+        if guarded == "<exists>":
+            return True  # ``if path.exists(): return path`` -- the rest makes the file, once
+        if waits_until(stmt.test, rest):
+            return True  # ``if server_up(): return`` -- the rest starts it and waits until it is up
+        return (
+            guarded is not None and self._fixed_key(stmt.test) and self._persistent(guarded) and stores(rest, guarded)
+        )
+
+    def _fixed_key(self, test: ast.expr) -> bool:
+        """A cache looked up by a key made of the call's own arguments or locals (``if query in
+        _cache``) fills once per distinct input -- per rollout, as far as anyone can tell. A
+        constant key, or one made of module-level names and ``self``, fills once."""
+        inner = test.operand if isinstance(test, ast.UnaryOp) else test
+        if not (isinstance(inner, ast.Compare) and isinstance(inner.ops[0], (ast.In, ast.NotIn))):
+            return True
+        for name in (n for n in ast.walk(inner.left) if isinstance(n, ast.Name)):
+            if name.id in self.frame.bindings and not isinstance(self.frame.bindings[name.id], SelfRef):
+                return False
+        return True
+
+    def _persistent(self, guarded: ast.expr) -> bool:
+        """Outlives the call: ``self.x``, ``cls.x``, ``Class.x``, or a name not local to it (an
+        attribute of a local object, ``conn.ready``, lives as long as the object)."""
+        while isinstance(guarded, ast.Attribute):
+            guarded = guarded.value
+        if not isinstance(guarded, ast.Name):
+            return False
+        local = self.frame.bindings.get(guarded.id, UNBOUND) if guarded.id not in self.frame.globals else UNBOUND
+        return local is UNBOUND or isinstance(local, SelfRef)

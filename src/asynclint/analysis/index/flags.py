@@ -1,0 +1,107 @@
+"""Parameters every caller sets to the same constant: the constants a function's defaults and a
+call's arguments are, and the ``if`` tests on them that the graph evaluates with what the callers
+pass (a feature switched off by every caller does not run)."""
+
+from __future__ import annotations
+
+import ast
+
+#: Constants a parameter test can be evaluated with.
+_CONSTANT_TYPES = (bool, int, float, str, type(None))
+
+
+def constant_text(node: ast.expr | None) -> str | None:
+    """``repr`` of a constant a flag test can read (``None``, a bool, a number, a string)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
+        return repr(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        value = node.operand.value
+        return repr(-value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return None
+
+
+def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
+    """(parameter, ``repr`` of its default) for the parameters whose default is a constant."""
+    positional = [*args.posonlyargs, *args.args]
+    # The defaults belong to the last positional parameters; kw_defaults has one entry (or None) per
+    # keyword-only parameter, so both pairs of sequences have equal lengths by construction.
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    return tuple((arg.arg, text) for arg, default in pairs if (text := constant_text(default)) is not None)
+
+
+def given_arguments(node: ast.Call) -> tuple[tuple[str, str], ...]:
+    """What a call passes, for the parameters of the function it calls: see CallSite.given."""
+    if not node.args and not node.keywords:
+        return ()
+    given = [
+        ("*", "") if isinstance(arg, ast.Starred) else (str(position), constant_text(arg) or "")
+        for position, arg in enumerate(node.args)
+    ]
+    given += [("*", "") if k.arg is None else (k.arg, constant_text(k.value) or "") for k in node.keywords]
+    return tuple(given)
+
+
+def stored_names(body: list[ast.stmt]) -> frozenset[str]:
+    """Every name ``body`` binds (assignments, loop targets, ``with ... as``, walrus, ``del``)."""
+    return frozenset(
+        node.id for stmt in body for node in ast.walk(stmt)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
+    )
+
+
+def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
+    """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
+    :func:`guard_holds` to evaluate with what the callers pass."""
+    if params and any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(test)):
+        return ast.unparse(test)
+    return None
+
+
+_UNKNOWN = object()
+_COMPARE = {
+    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+    ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+}
+
+
+def _value(node: ast.expr, env: dict[str, object]) -> object:
+    """The value of ``node`` when the parameters are ``env``, or ``_UNKNOWN``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
+        return env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _value(node.operand, env)
+        return _UNKNOWN if inner is _UNKNOWN else not inner
+    if isinstance(node, ast.BoolOp):
+        # ``a and b`` is false as soon as one part is false, whatever the others are.
+        decisive = not isinstance(node.op, ast.And)
+        parts = [_value(part, env) for part in node.values]
+        if any(part is not _UNKNOWN and bool(part) == decisive for part in parts):
+            return decisive
+        return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+        left, right = _value(node.left, env), _value(node.comparators[0], env)
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        try:
+            return _COMPARE[type(node.ops[0])](left, right)
+        except TypeError:
+            return _UNKNOWN
+    return _UNKNOWN
+
+
+def guard_holds(guards: tuple[str, ...], env: dict[str, object]) -> bool:
+    """False when one of ``guards`` (CallSite.guards) is false with the parameters ``env``: the
+    code behind it never runs. Anything the constants do not settle may hold."""
+    for guard in guards:
+        value = _value(ast.parse(guard, mode="eval").body, env)
+        if value is not _UNKNOWN and not value:
+            return False
+    return True

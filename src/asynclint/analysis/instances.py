@@ -1,0 +1,120 @@
+"""What the project's classes say about their instances: how large a model's dump is by its
+fields (nested project models included), and which attributes an instance keeps at a default that
+switches a feature off."""
+
+from __future__ import annotations
+
+import ast
+
+from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.flags import guard_holds
+from asynclint.analysis.index.records import FIELD_CLASS, CallSite
+from asynclint.knowledge.costs import payload_evidence, switched_off
+
+
+class Instances(GraphState):
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def model_payload(self, cls: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+        """How large an instance of the project class ``cls`` is, by its annotated fields and
+        its project ancestors': (``small`` -- scalar fields only, ``whole`` -- a container field
+        named like a history, or ``unknown``; the field that says so, ``gmail.messages`` through
+        a field holding another project class, sized by that class's fields in turn). ``None``:
+        not a project class with fields."""
+        fields = [
+            field
+            for ancestor in self.ancestors(cls)
+            if (name := self.canonical(ancestor)) in self.classes
+            for field in self.classes[name][1].fields
+        ]
+        if not fields:
+            return None
+        containers: list[str] = []
+        for name, kind in fields:
+            if not kind.startswith(FIELD_CLASS):
+                if kind == "container":
+                    containers.append(name)
+                continue
+            nested_cls = self.canonical(kind.removeprefix(FIELD_CLASS))
+            nested = self.model_payload(nested_cls, seen | {cls}) if nested_cls not in seen | {cls} else None
+            if nested is None:
+                containers.append(name)  # a library's class, or a cycle: nothing says
+            elif nested[0] == "whole":
+                return "whole", f"{name}.{nested[1]}"
+            elif nested[0] == "unknown":
+                containers.append(name)
+        if not containers:
+            return "small", ""
+        whole = next((name for name in containers if payload_evidence("name", name) == "whole"), None)
+        return ("whole", whole) if whole else ("unknown", containers[0])
+
+    def default_off(self, key: FuncKey, site: CallSite) -> str:
+        """The test that keeps ``site`` (written in method ``key``) from running while the
+        instance keeps its defaults: a test of an attribute ``__init__`` sets from a parameter
+        whose constant default switches a feature off (:func:`switched_off`) and that no project
+        call sets to another constant (``if self.log_trajectories == "none": return``, the
+        default ``"none"``), false with that default; "" when there is none. A project call passing its own parameter on
+        counts with that parameter's default (``log=log`` in ``load_environment``)."""
+        if not site.guards or self.summaries[key[0]].library is not None:
+            return ""
+        function = self.function(key)
+        if function.class_qualname is None:
+            return ""
+        env = self._attribute_defaults(f"{self.summaries[key[0]].module}.{function.class_qualname}")
+        if not env:
+            return ""
+        return next((guard for guard in site.guards if not guard_holds((guard,), env)), "")
+
+    def _attribute_defaults(self, cls: str) -> dict[str, object]:
+        """``self.<attribute>`` -> its default, for the flag attributes of ``cls`` and its project
+        ancestors that every project construction leaves at that default (see :meth:`default_off`)."""
+        found = self._defaults.get(cls)
+        if found is not None:
+            return found
+        found = self._defaults[cls] = {}
+        value: object
+        for ancestor in self.ancestors(cls):
+            name = self.canonical(ancestor)
+            if name not in self.classes:
+                continue
+            position, info = self.classes[name]
+            init = self.key_of(self.summaries[position].path, f"{info.qualname}.__init__")
+            if init is None or not info.flag_attrs:
+                continue
+            function = self.function(init)
+            defaults = dict(function.defaults)
+            constructions = self._constructions(init)
+            for attr, param in info.flag_attrs:
+                default = defaults.get(param)
+                slots = (param, str(function.params.index(param) - 1))
+                if default is None or not switched_off(value := ast.literal_eval(default)) or any(
+                    not self._passes(call, slots, default) for call in constructions
+                ):
+                    continue
+                found.setdefault(f"self.{attr}", value)
+        return found
+
+    def _passes(self, call: tuple[FuncKey, CallSite], slots: tuple[str, str], default: str) -> bool:
+        """Does a construction leave the parameter at ``slots`` at ``default``: not passed, passed
+        that constant, or passed the caller's own parameter whose default is that constant."""
+        caller, site = call
+        given = dict(site.given)
+        value = next((given[slot] for slot in slots if slot in given), None)
+        if value is None:
+            return "*" not in given  # (``**kwargs`` may carry it; a keyword written out cannot be in it too)
+        if value:
+            return value == default
+        passed = dict(site.passed_params)
+        own = next((passed[slot] for slot in slots if slot in passed), None)
+        return own is not None and dict(self.function(caller).defaults).get(own) == default
+
+    def _constructions(self, init: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """Every project call that runs ``init``, with the function it is written in."""
+        return [
+            (caller, site)
+            for position, summary in enumerate(self.summaries) if summary.library is None
+            for site in summary.calls
+            if not site.read
+            and init in self.functions_for(self.call_target(site, caller := FuncKey((position, site.caller))))
+        ]

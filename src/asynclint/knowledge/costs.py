@@ -375,6 +375,10 @@ def switched_off(default: object) -> bool:
     return default in OFF_VALUES
 
 
+#: The shape of a collection the function filled item by item from things of unknown size
+#: (``results = []`` then ``results.append(c.to_dict())`` in a loop over ``world.campaigns``): its
+#: size is what filled it, unknown, whatever the collection is called (the word is its name).
+GROWN = "grown"
 #: Payload evidence from the largest to the smallest.
 SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 
@@ -386,6 +390,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "small"
     if shape == "read":
         return "whole"
+    if shape == GROWN:
+        return "unknown"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
@@ -423,6 +429,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return f"every item of `{word}` in turn ({kind})"
     if shape == "read":
         return "a file's contents"
+    if shape == GROWN:
+        return f"`{word}`, filled item by item ({_SIZE_WORDS[evidence]})"
     if shape == "match":
         return "a regex match cut out of a text"
     if shape == "returned":

@@ -14,6 +14,7 @@ from asynclint.analysis.index.flags import constant_text
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
+    GROWN,
     MEMORY_FILES,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
@@ -312,16 +313,22 @@ def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:
     return next((payload for payload in options if payload[0] != "literal"), options[0])
 
 
-def loop_item(iterable: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
-    """The payload of a loop variable over ``iterable``: a literal for a fixed few constants,
-    else ``each`` item of what it goes over."""
+def loop_source(iterable: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
+    """The payload of what a loop over ``iterable`` goes over, all of it: a literal for a fixed
+    few constants (``enumerate(x)``, ``sorted(x)``... go over ``x``)."""
     if fixed_iterable(iterable):
         return ("literal", "")
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id in (
         "enumerate", "reversed", "sorted", "list"
     ) and iterable.args:
         iterable = iterable.args[0]
-    shape, word = _payload(iterable, 0, known or _NOTHING, returned)
+    return _payload(iterable, 0, known or _NOTHING, returned)
+
+
+def loop_item(iterable: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
+    """The payload of a loop variable over ``iterable``: a literal for a fixed few constants,
+    else ``each`` item of what it goes over."""
+    shape, word = loop_source(iterable, known, returned)
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
     return ("each", word)
@@ -335,8 +342,8 @@ def _display_word(payload: tuple[str, str]) -> str:
     """The word a display records for an element: none for a small one or a loop's item, a whole one's own word
     when its name says so, else a word that does (``{"text": f.read()}`` holds a file's contents)."""
     evidence = evidence_of(payload)
-    if evidence == "small" or payload[0] == "each":  # a loop variable: one item of it per call
-        return ""
+    if evidence == "small" or payload[0] in ("each", GROWN):  # a loop variable: one item of it per call; a
+        return ""  # collection filled from things of unknown size: not as large as its name says
     if evidence == "whole" and payload_evidence("name", payload[1]) != "whole":
         return "contents"
     return payload[1]
@@ -363,8 +370,12 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return ("literal", "")  # ``"-" * width``: a constant the source wrote, repeated
     if isinstance(arg, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
         children = [*arg.keys, *arg.values] if isinstance(arg, ast.Dict) else list(arg.elts)
-        words = [_display_word(_payload(child, depth + 1, known, returned)) for child in children if child is not None]
-        return ("display", " ".join(word for word in words if word)) if len(children) <= 16 else ("", "")
+        held = [_payload(child, depth + 1, known, returned) for child in children if child is not None]
+        words = " ".join(word for word in map(_display_word, held) if word)
+        grown = next((payload for payload in held if payload[0] == GROWN), None)
+        if grown is not None and payload_evidence("display", words) != "whole":
+            return grown  # ``{"ok": True, "results": results}``: as large as the collection it holds
+        return ("display", words) if len(children) <= 16 else ("", "")
     if isinstance(arg, ast.Name):
         return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):
@@ -460,7 +471,10 @@ def leaves(body: list[ast.stmt]) -> bool:
 
 def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
     """What names hold after an ``if``: where both branches agree, that; else the larger of the
-    two when one is whole; else nothing proven (a name is read by what it is called). A parameter
+    two when one is whole; else, when both branches traced it, the larger of the two (a
+    collection filled in one branch, ``results.append(q)``, and left empty in the other is as
+    large as what fills it, whatever it is called); else nothing proven (a name is read by what it
+    is called). A parameter
     whole by its name alone does not outweigh the other branch: ``if isinstance(completion,
     str): text = completion`` else ``text = completion[-1]["content"]`` -- as a string, a
     completion is one reply."""
@@ -474,6 +488,8 @@ def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
             merged[name] = joined(options)
         elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
             merged[name] = options[0]
+        elif len(options) == 2 and not any(option[0] == "name" and option[1] in params for option in options):
+            merged[name] = joined(options)
     return merged
 
 

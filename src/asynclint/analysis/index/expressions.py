@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TypeGuard
 
-from asynclint.analysis.index.argfacts import evidence_of
+from asynclint.analysis.index.argfacts import evidence_of, joined
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
@@ -18,6 +18,7 @@ from asynclint.knowledge.asyncio_apis import (
     OFFLOAD_METHODS,
     consumer_name,
 )
+from asynclint.knowledge.costs import GROWN
 from asynclint.knowledge.frameworks import (
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
@@ -99,7 +100,7 @@ class Expressions(IndexerState):
                 self._record_program(node, callee, method, self_target)
         if method in MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             if not self._stays_small(node.func.value.id, node):
-                self.frame.payloads.pop(node.func.value.id, None)
+                self._accumulate(node.func.value.id, node)
         if method in GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             last = node.args[-1] if node.args else None
             added = self.infer(last) if last is not None else None
@@ -118,6 +119,20 @@ class Expressions(IndexerState):
         return all(
             not isinstance(value, ast.Starred) and evidence_of(self._payload_of(value)) == "small" for value in added
         )
+
+    def _accumulate(self, name: str, node: ast.Call) -> None:
+        """``name.append(x)`` (or ``.update``, ``.extend``...) that may grow ``name`` past small: a
+        collection this function started small (``results = []``) holds what is put in it, and in
+        a loop as much as the loops go over (``for c in world.campaigns: results.append(c.to_dict())``
+        is as large as ``world.campaigns``, however the collection is named). Anything else is left
+        to its name, as before."""
+        held = self.frame.payloads.get(name)
+        if held is None or evidence_of(held) != "small":
+            self.frame.payloads.pop(name, None)
+            return
+        added = [*node.args, *(keyword.value for keyword in node.keywords)]
+        grown = joined([*self.frame.sources, *(self._payload_of(value) for value in added)])
+        self._hold(name, grown if evidence_of(grown) != "unknown" else (GROWN, name), node.lineno)
 
     def _mark_consumed(self, node: ast.Call, consumer: str) -> None:
         """Remember which calls among ``node``'s arguments make the coroutines it consumes,

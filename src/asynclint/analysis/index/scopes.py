@@ -37,6 +37,9 @@ class Frame:
     #: The loops around the current statement, innermost last: how much each adds to
     #: ``loop_depth``, and its body's statements that leave it (helpers.loop_exits).
     loops: list[tuple[int, dict[int, bool]]] = field(default_factory=list)
+    #: What each loop around the current statement goes over, all of it, as payload evidence
+    #: (``argfacts.loop_source``; a ``while`` loop's is unknown), innermost last.
+    sources: list[tuple[str, str]] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)  # the values it returns
     #: Per ``return``, the values of a tuple it returns (``return model, processor``), else None.
     elements: list[tuple[Value, ...] | None] = field(default_factory=list)
@@ -186,6 +189,7 @@ class IndexerState:
         def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None: ...
         def _note_returned(self, value: ast.expr) -> None: ...
         def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]: ...
+        def _returned(self, node: ast.Call) -> str | None: ...
 
         # Indexer
         def _denoted(self, expr: ast.expr) -> str | None: ...

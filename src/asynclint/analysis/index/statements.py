@@ -10,6 +10,7 @@ from asynclint.analysis.index.argfacts import (
     first_turn_guard,
     fixed_iterable,
     leaves,
+    loop_source,
     merged_branches,
     opens_stream,
     state_key,
@@ -230,7 +231,9 @@ class Statements(IndexerState):
             self.frame.loop_depth += repeats
             self.frame.unbound -= stored_names(node.body)  # bound later in the body: the next pass reads that
             self.frame.loops.append((repeats, loop_exits(node.body, counts_attempts(node))))
+            self.frame.sources.append(loop_source(node.iter, self.frame.payloads, self._returned))
             self.visit_body(node.body)
+            self.frame.sources.pop()
             self.frame.loops.pop()
             self.frame.loop_depth -= repeats
             self.visit_body(node.orelse)
@@ -239,7 +242,9 @@ class Statements(IndexerState):
             self.frame.unbound -= stored_names(node.body)
             self.visit_expr(node.test)
             self.frame.loops.append((1, loop_exits(node.body)))
+            self.frame.sources.append(("", ""))
             self.visit_body(node.body)
+            self.frame.sources.pop()
             self.frame.loops.pop()
             self.frame.loop_depth -= 1
             self.visit_body(node.orelse)

@@ -585,11 +585,15 @@ def canonical(value: object, root: Path) -> object:
 @dataclasses.dataclass(frozen=True)
 class Stamp:
     """What a checked file was: size and modification time (``None`` when not trusted) to tell
-    quickly that it did not change, the content's digest to tell for sure."""
+    quickly that it did not change, the content's digest to tell for sure; and whether its text
+    may hold a suppression comment (:func:`asynclint.suppressions.may_suppress`; ``True`` unless
+    the text was read and holds none), so that a run that does not read the file again reads it
+    for its suppressions only when it may hold one."""
 
     size: int
     mtime_ns: int | None
     digest: str
+    suppressions: bool = True
 
     @staticmethod
     def of(status: os.stat_result, data: bytes, now_ns: int) -> Stamp:
@@ -597,7 +601,7 @@ class Stamp:
         return Stamp(status.st_size, None if racy else status.st_mtime_ns, hashlib.sha256(data).hexdigest())
 
 
-_STAMPS = _decoder(tuple[tuple[str, int, int | None, str], ...], Stamp)
+_STAMPS = _decoder(tuple[tuple[str, int, int | None, str, bool], ...], Stamp)
 
 
 def shown_path(file: Path, root: Path) -> str:
@@ -639,8 +643,8 @@ class ResultCache:
             if type(document) is not dict or document.get("schema") != SCHEMA:
                 return None
             stamps = {
-                path: Stamp(size, mtime, digest)
-                for path, size, mtime, digest in _STAMPS(document["files"])
+                path: Stamp(size, mtime, digest, suppressions)
+                for path, size, mtime, digest, suppressions in _STAMPS(document["files"])
             }
             # Every file is looked at, even after a change is found: the unchanged ones need not
             # be read again to find their summaries (``known``).
@@ -661,7 +665,9 @@ class ResultCache:
                 if hashlib.sha256(data).hexdigest() != stamp.digest:
                     changed = True
                     continue
-                stamps[shown] = self.known[shown] = Stamp.of(status, data, now)
+                stamps[shown] = self.known[shown] = dataclasses.replace(
+                    Stamp.of(status, data, now), suppressions=stamp.suppressions  # the same text
+                )
                 restamped |= stamps[shown].mtime_ns is not None
             if changed or not _unchanged(document.get("libraries", [])):
                 return None
@@ -701,7 +707,7 @@ class ResultCache:
         document = {
             "schema": SCHEMA,
             "libraries": libraries,
-            "files": [[path, s.size, s.mtime_ns, s.digest] for path, s in sorted(stamps.items())],
+            "files": [[path, s.size, s.mtime_ns, s.digest, s.suppressions] for path, s in sorted(stamps.items())],
             "findings": findings,
             "errors": errors,
             "rules": rules,

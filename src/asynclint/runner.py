@@ -64,6 +64,7 @@ def read_sources(
     each file read was (for the caches); ``names``: the module names of the project's files,
     when ``files`` are only some of them."""
     from asynclint.engine import SourceFile
+    from asynclint.suppressions import may_suppress
 
     sources, errors = [], []
     names = names if names is not None else module_names(files)
@@ -88,6 +89,8 @@ def read_sources(
             reason = "not valid utf-8 (no encoding declaration)" if "missing" in str(exc) else str(exc)
             errors.append(FileError(shown, f"cannot decode: {reason}"))
             continue
+        if stamps is not None:
+            stamps[shown] = replace(stamps[shown], suppressions=may_suppress(text))
         name = names[file]
         sources.append(SourceFile(shown, text, name.module, name.package, name.imports))
     return sources, errors
@@ -517,8 +520,11 @@ def run_check(
     # project's memory) are kept through deep mode and the graph: the rules read a file's text
     # only for the suppressions on its findings' lines (a few percent of files), from the disk
     # again. A file edited meanwhile is read as it is then: its suppressions, never its findings.
+    # A file whose text holds no suppression comment (its stamp says) is never read for them:
+    # to the rules (ASL901 goes through every file), its text is as good as empty.
     on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
-    texts = _Texts({}, on_disk)
+    quiet = {path: "" for path in on_disk if path in stamps and not stamps[path].suppressions}
+    texts = _Texts(quiet, {path: file for path, file in on_disk.items() if path not in quiet})
     del sources, missing, cache, indexed
     if config.follow_imports:
         progress("reading installed packages", 0, None)

@@ -59,7 +59,7 @@ def _fail(value: object) -> typing.NoReturn:
 def _decoder(annotation: object, owner: type) -> Decoder:
     """A function checking that a JSON value fits ``annotation`` and building it."""
     if annotation is str:
-        return lambda value: intern(value) if type(value) is str else _fail(value)
+        return intern  # which refuses anything but a str: a TypeError, Malformed to decode()
     if annotation is int or annotation is bool:
         kind = annotation
 
@@ -84,34 +84,61 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         inner = _decoder(next(a for a in args if a is not type(None)), owner)
         return lambda value: None if value is None else inner(value)
+    # Tuples are most of a summary's values, and most of them are empty: each shape gets its own
+    # function, the empty one answered first (a summary has hundreds of thousands of them).
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
-        if item in (str, int, bool):  # the common case, checked without a call per item
+        if item is str:
 
-            def flat(value):
-                if type(value) is list and all(type(x) is item for x in value):
-                    return tuple(map(intern, value)) if item is str else tuple(value)
-                _fail(value)
+            def strings(value):
+                if type(value) is not list:
+                    _fail(value)
+                return tuple(map(intern, value)) if value else ()  # intern refuses a non-str
 
-            return flat
+            return strings
+        if item in (int, bool):
+
+            def scalars(value):
+                if type(value) is not list:
+                    _fail(value)
+                for x in value:
+                    if type(x) is not item:  # bool is not an int here, nor an int a bool
+                        _fail(x)
+                return tuple(value)
+
+            return scalars
         each = _decoder(item, owner)
 
         def variadic(value):
             if type(value) is not list:
                 _fail(value)
-            return tuple([each(x) for x in value])
+            return tuple([each(x) for x in value]) if value else ()
 
         return variadic
-    if origin is tuple:
-        parts = [_decoder(arg, owner) for arg in args]
-
-        def fixed(value):
-            if type(value) is not list or len(value) != len(parts):
-                _fail(value)
-            return tuple([part(x) for part, x in zip(parts, value, strict=True)])
-
-        return fixed
+    if origin is tuple and args:
+        return _fixed_decoder(args, owner)
     raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
+
+
+def _fixed_decoder(args: tuple[object, ...], owner: type) -> Decoder:
+    """A fixed-length tuple's decoder, written out as one function (strings interned and scalars
+    checked inline, other parts through their decoders), from asynclint's annotations only."""
+    namespace: dict[str, object] = {"_fail": _fail, "intern": intern, "list": list}
+    lines = ["def fixed(v):", f"    if type(v) is not list or len(v) != {len(args)}:", "        _fail(v)"]
+    items = []
+    for i, arg in enumerate(args):
+        if arg is str:
+            items.append(f"intern(v[{i}])")  # refuses a non-str
+        elif arg is int or arg is bool:
+            namespace[f"k{i}"] = arg
+            lines += [f"    if type(v[{i}]) is not k{i}:", f"        _fail(v[{i}])"]
+            items.append(f"v[{i}]")
+        else:
+            namespace[f"d{i}"] = _decoder(arg, owner)
+            items.append(f"d{i}(v[{i}])")
+    lines.append(f"    return ({', '.join(items)},)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - see _record_decoder
+    return typing.cast(Decoder, namespace["fixed"])
 
 
 _RECORDS: dict[type, Decoder] = {}

@@ -100,6 +100,9 @@ def _pss(pid: int) -> int:
 #: The largest resident set size of the last :func:`timed` command's process (``getrusage``'s
 #: ``ru_maxrss``, from ``wait4``: the process itself, not its indexing workers), in bytes.
 MAXRSS: list[int] = []
+#: The CPU time (user + system) of the last :func:`timed` command and the workers it waited for,
+#: in seconds: on a loaded shared machine, what wall times of two versions hide.
+CPU: list[float] = []
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None, ok=(0, 1)) -> tuple[float, int]:
@@ -127,6 +130,7 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None, ok=(
     done.set()
     sampler.join()
     MAXRSS.append(usage.ru_maxrss * 1024)  # kilobytes on Linux
+    CPU.append(usage.ru_utime + usage.ru_stime)
     if process.returncode not in ok:
         sys.exit(f"bench_cache: {' '.join(command)} exited {process.returncode}: {stderr.decode()[-400:]}")
     return seconds, peak
@@ -221,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         edited = root / corpus.files[len(corpus.files) // 2]
 
         maxrss: dict[str, list[int]] = {}
+        cpu: dict[str, list[float]] = {}
 
         def warm() -> tuple[float, int]:
             measured = timed(check, root, environment)
@@ -244,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     samples.setdefault("compared one file changed", []).append(
                         timed(other_check, root, other_environment))
+                name = "asynclint one file changed" if ours else "compared one file changed"
+                cpu.setdefault(name, []).append(CPU[-1])
             same = (scratch / "report.txt").read_bytes() == (scratch / "other.txt").read_bytes()
             print(f"one file changed: findings {'identical' if same else 'DIFFER'} (--compare-with)", flush=True)
             return measured
@@ -288,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
                                  ("asynclint warm", "compared warm")):
                 ratios = [a[0] / b[0] for a, b in zip(samples[ours], samples[theirs], strict=True)]
                 print(f"{ours} / --compare-with: {statistics.median(ratios):.2f}x")
+            mine, theirs_cpu = cpu["asynclint one file changed"], cpu["compared one file changed"]
+            print(f"one file changed, CPU (with workers): median {statistics.median(mine):.1f} s against "
+                  f"{statistics.median(theirs_cpu):.1f} s --compare-with "
+                  f"({statistics.median(a / b for a, b in zip(mine, theirs_cpu, strict=True)):.2f}x)")
         if ruff:
             for name, target in (("asynclint warm", 1.5), ("asynclint one file changed", None)):
                 ratios = [a[0] / r[0] for a, r in zip(samples[name], samples["ruff warm"], strict=True)]

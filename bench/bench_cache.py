@@ -13,6 +13,11 @@ temporary directory. Then, with the ``asynclint`` and ``ruff`` command lines as 
   with its cache);
 * **fresh machine**: the tree copied elsewhere (every modification time new), the cache
   restored beside it, another ``HOME``: the first run there;
+* with ``--compare-with SRC``, another asynclint (a ``src`` directory, e.g. a commit's
+  ``git archive REV src``) with a cache of its own, run on the same tree in the same rotation:
+  its cold run (untimed), **one file changed** right after the same edit, and **warm**; the
+  findings of both are compared (``--format concise``), and the ratio printed is the median of
+  the per-repetition ratios;
 * **cold cost**, in-process on two samples of the corpus (every 16th and every 8th file):
   ``asynclint check -j 1 --no-cache`` against ``libcst.parse_module`` of the same files, and
   the time per file of the larger sample against the smaller (1.0: linear in files).
@@ -95,6 +100,9 @@ def _pss(pid: int) -> int:
 #: The largest resident set size of the last :func:`timed` command's process (``getrusage``'s
 #: ``ru_maxrss``, from ``wait4``: the process itself, not its indexing workers), in bytes.
 MAXRSS: list[int] = []
+#: The CPU time (user + system) of the last :func:`timed` command and the workers it waited for,
+#: in seconds: on a loaded shared machine, what wall times of two versions hide.
+CPU: list[float] = []
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None, ok=(0, 1)) -> tuple[float, int]:
@@ -122,6 +130,7 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None, ok=(
     done.set()
     sampler.join()
     MAXRSS.append(usage.ru_maxrss * 1024)  # kilobytes on Linux
+    CPU.append(usage.ru_utime + usage.ru_stime)
     if process.returncode not in ok:
         sys.exit(f"bench_cache: {' '.join(command)} exited {process.returncode}: {stderr.decode()[-400:]}")
     return seconds, peak
@@ -176,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repetitions of the warm runs (default 3)")
     parser.add_argument("--skip-cold-cost", action="store_true", help="leave out the in-process cold samples")
     parser.add_argument("--keep", action="store_true", help="keep the temporary corpus")
+    parser.add_argument("--compare-with", metavar="SRC", type=Path,
+                        help="another asynclint's src directory, timed beside this one (before/after)")
     args = parser.parse_args(argv)
     asynclint, ruff = executable("asynclint"), executable("ruff")
     if asynclint is None:
@@ -193,6 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         environment["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
         check = [*asynclint, "check", "--format", "concise", "-o", str(scratch / "report.txt"), "."]
         samples: dict[str, list[tuple[float, int]]] = {}
+        other_check: list[str] = []
+        other_environment: dict[str, str] = {}
+        if args.compare_with is not None:
+            # Its own cache directory: each version's cache files would be the other's stale ones.
+            other_check = [*asynclint, "check", "--format", "concise", "-o", str(scratch / "other.txt"),
+                           "--cache-dir", str(scratch / "other-cache"), "."]
+            other_environment = {**environment, "PYTHONPATH": str(args.compare_with.resolve()),
+                                 "PYTHONPYCACHEPREFIX": str(scratch / "other-pycache")}
 
         cold = timed(check, root, environment)
         cold_maxrss = MAXRSS[-1]
@@ -200,9 +219,13 @@ def main(argv: list[str] | None = None) -> int:
               f"(maxrss {cold_maxrss / 2**20:.0f} MB)", flush=True)
         if ruff:
             subprocess.run([*ruff, "check", "--select", "ASYNC", "-q", "."], cwd=root, capture_output=True, check=False)
+        if other_check:
+            other_cold = timed(other_check, root, other_environment)
+            print(f"cold, --compare-with (writes its cache): {other_cold[0]:.1f} s", flush=True)
         edited = root / corpus.files[len(corpus.files) // 2]
 
         maxrss: dict[str, list[int]] = {}
+        cpu: dict[str, list[float]] = {}
 
         def warm() -> tuple[float, int]:
             measured = timed(check, root, environment)
@@ -213,20 +236,39 @@ def main(argv: list[str] | None = None) -> int:
             # A real edit: a new function, so the file's summary changes (a comment would not).
             with open(edited, "a", encoding="utf-8") as handle:
                 handle.write(f"\n\ndef _edited_{time.time_ns()}():\n    return 1\n")
-            measured = timed(check, root, environment)
-            maxrss.setdefault("changed", []).append(MAXRSS[-1])
+            if not other_check:
+                measured = timed(check, root, environment)
+                maxrss.setdefault("changed", []).append(MAXRSS[-1])
+                return measured
+            # Both versions see the same edit, in an order rotated per repetition.
+            first_ours = len(samples.get("asynclint one file changed", [])) % 2 == 0
+            for ours in (first_ours, not first_ours):
+                if ours:
+                    measured = timed(check, root, environment)
+                    maxrss.setdefault("changed", []).append(MAXRSS[-1])
+                else:
+                    samples.setdefault("compared one file changed", []).append(
+                        timed(other_check, root, other_environment))
+                name = "asynclint one file changed" if ours else "compared one file changed"
+                cpu.setdefault(name, []).append(CPU[-1])
+            same = (scratch / "report.txt").read_bytes() == (scratch / "other.txt").read_bytes()
+            print(f"one file changed: findings {'identical' if same else 'DIFFER'} (--compare-with)", flush=True)
             return measured
 
         steps = {"asynclint warm": warm}
+        if other_check:
+            steps["compared warm"] = lambda: timed(other_check, root, other_environment)
         if ruff:
             steps["ruff warm"] = lambda: timed([*ruff, "check", "--select", "ASYNC", "."], root)
-        names = [*steps, "asynclint one file changed"]
+        names = [*steps, "asynclint one file changed", *(["compared one file changed"] if other_check else [])]
         for repetition in range(args.repeat):
             samples.setdefault("asynclint one file changed", []).append(changed())
             # Untimed: the edited file was written moments before the run read it, so its stamp
             # is not trusted and this run hashes it; and the cache just written is still being
             # flushed to disk. The warm runs below are the steady state.
             timed(check, root, environment)
+            if other_check:
+                timed(other_check, root, other_environment)
             order = list(steps)[repetition % len(steps):] + list(steps)[:repetition % len(steps)]
             for name in order:
                 samples.setdefault(name, []).append(steps[name]())
@@ -248,6 +290,15 @@ def main(argv: list[str] | None = None) -> int:
             walls = [s for s, _ in samples[name]]
             peaks = [m for _, m in samples[name]]
             print(f"{name:28} median {statistics.median(walls):6.2f} s   peak {max(peaks) / 2**20:5.0f} MB")
+        if other_check:
+            for ours, theirs in (("asynclint one file changed", "compared one file changed"),
+                                 ("asynclint warm", "compared warm")):
+                ratios = [a[0] / b[0] for a, b in zip(samples[ours], samples[theirs], strict=True)]
+                print(f"{ours} / --compare-with: {statistics.median(ratios):.2f}x")
+            mine, theirs_cpu = cpu["asynclint one file changed"], cpu["compared one file changed"]
+            print(f"one file changed, CPU (with workers): median {statistics.median(mine):.1f} s against "
+                  f"{statistics.median(theirs_cpu):.1f} s --compare-with "
+                  f"({statistics.median(a / b for a, b in zip(mine, theirs_cpu, strict=True)):.2f}x)")
         if ruff:
             for name, target in (("asynclint warm", 1.5), ("asynclint one file changed", None)):
                 ratios = [a[0] / r[0] for a, r in zip(samples[name], samples["ruff warm"], strict=True)]

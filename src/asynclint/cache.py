@@ -75,7 +75,7 @@ def _decoder(annotation: object, owner: type) -> Decoder: ...
 def _decoder(annotation: object, owner: type) -> Decoder:
     """A function checking that a JSON value fits ``annotation`` and building it."""
     if annotation is str:
-        return lambda value: intern(value) if type(value) is str else _fail(value)
+        return typing.cast(Decoder, intern)  # which refuses anything but a str: a TypeError, Malformed to decode()
     if annotation is int or annotation is bool:
         kind = annotation
 
@@ -100,37 +100,64 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         inner = _decoder(next(a for a in args if a is not type(None)), owner)
         return lambda value: None if value is None else inner(value)
+    # Tuples are most of a summary's values, and most of them are empty: each shape gets its own
+    # function, the empty one answered first (a summary has hundreds of thousands of them).
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
-        if item in (str, int, bool):  # the common case, checked without a call per item
+        if item is str:
 
-            def flat(value: object) -> object:
-                if type(value) is list and all(type(x) is item for x in value):
-                    return tuple(map(intern, value)) if item is str else tuple(value)
-                _fail(value)
+            def strings(value: object) -> object:
+                if type(value) is not list:
+                    _fail(value)
+                return tuple(map(intern, value)) if value else ()  # intern refuses a non-str
 
-            return flat
+            return strings
+        if item in (int, bool):
+
+            def scalars(value: object) -> object:
+                if type(value) is not list:
+                    _fail(value)
+                for x in value:
+                    if type(x) is not item:  # bool is not an int here, nor an int a bool
+                        _fail(x)
+                return tuple(value)
+
+            return scalars
         each = _decoder(item, owner)
 
         def variadic(value: object) -> object:
             if type(value) is not list:
                 _fail(value)
-            return tuple([each(x) for x in value])
+            return tuple([each(x) for x in value]) if value else ()
 
         return variadic
-    if origin is tuple:
-        parts = [_decoder(arg, owner) for arg in args]
-
-        def fixed(value: object) -> object:
-            if type(value) is not list or len(value) != len(parts):
-                _fail(value)
-            return tuple([part(x) for part, x in zip(parts, value, strict=True)])
-
-        return fixed
+    if origin is tuple and args:
+        return _fixed_decoder(args, owner)
     raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
 
 
-_RECORDS: dict[type, Callable[[object], typing.Any]] = {}
+def _fixed_decoder(args: tuple[object, ...], owner: type) -> Decoder:
+    """A fixed-length tuple's decoder, written out as one function (strings interned and scalars
+    checked inline, other parts through their decoders), from asynclint's annotations only."""
+    namespace: dict[str, object] = {"_fail": _fail, "intern": intern, "list": list}
+    lines = ["def fixed(v):", f"    if type(v) is not list or len(v) != {len(args)}:", "        _fail(v)"]
+    items = []
+    for i, arg in enumerate(args):
+        if arg is str:
+            items.append(f"intern(v[{i}])")  # refuses a non-str
+        elif arg is int or arg is bool:
+            namespace[f"k{i}"] = arg
+            lines += [f"    if type(v[{i}]) is not k{i}:", f"        _fail(v[{i}])"]
+            items.append(f"v[{i}]")
+        else:
+            namespace[f"d{i}"] = _decoder(arg, owner)
+            items.append(f"d{i}(v[{i}])")
+    lines.append(f"    return ({', '.join(items)},)")
+    exec("\n".join(lines), namespace)  # noqa: S102 - see _record_decoder
+    return typing.cast(Decoder, namespace["fixed"])
+
+
+_RECORDS: dict[type, Decoder] = {}
 
 
 def _scalar(annotation: object) -> tuple[type, bool] | None:
@@ -601,11 +628,15 @@ def canonical(value: object, root: Path) -> object:
 @dataclasses.dataclass(frozen=True)
 class Stamp:
     """What a checked file was: size and modification time (``None`` when not trusted) to tell
-    quickly that it did not change, the content's digest to tell for sure."""
+    quickly that it did not change, the content's digest to tell for sure; and whether its text
+    may hold a suppression comment (:func:`asynclint.suppressions.may_suppress`; ``True`` unless
+    the text was read and holds none), so that a run that does not read the file again reads it
+    for its suppressions only when it may hold one."""
 
     size: int
     mtime_ns: int | None
     digest: str
+    suppressions: bool = True
 
     @staticmethod
     def of(status: os.stat_result, data: bytes, now_ns: int) -> Stamp:
@@ -613,7 +644,7 @@ class Stamp:
         return Stamp(status.st_size, None if racy else status.st_mtime_ns, hashlib.sha256(data).hexdigest())
 
 
-_STAMPS = _decoder(tuple[tuple[str, int, int | None, str], ...], Stamp)
+_STAMPS = _decoder(tuple[tuple[str, int, int | None, str, bool], ...], Stamp)
 
 
 def shown_path(file: Path, root: Path) -> str:
@@ -655,8 +686,8 @@ class ResultCache:
             if type(document) is not dict or document.get("schema") != SCHEMA:
                 return None
             stamps = {
-                path: Stamp(size, mtime, digest)
-                for path, size, mtime, digest in _STAMPS(document["files"])
+                path: Stamp(size, mtime, digest, suppressions)
+                for path, size, mtime, digest, suppressions in _STAMPS(document["files"])
             }
             # Every file is looked at, even after a change is found: the unchanged ones need not
             # be read again to find their summaries (``known``).
@@ -677,7 +708,9 @@ class ResultCache:
                 if hashlib.sha256(data).hexdigest() != stamp.digest:
                     changed = True
                     continue
-                stamps[shown] = self.known[shown] = Stamp.of(status, data, now)
+                stamps[shown] = self.known[shown] = dataclasses.replace(
+                    Stamp.of(status, data, now), suppressions=stamp.suppressions  # the same text
+                )
                 restamped |= stamps[shown].mtime_ns is not None
             if changed or not _unchanged(document.get("libraries", [])):
                 return None
@@ -717,7 +750,7 @@ class ResultCache:
         document = {
             "schema": SCHEMA,
             "libraries": libraries,
-            "files": [[path, s.size, s.mtime_ns, s.digest] for path, s in sorted(stamps.items())],
+            "files": [[path, s.size, s.mtime_ns, s.digest, s.suppressions] for path, s in sorted(stamps.items())],
             "findings": findings,
             "errors": errors,
             "rules": rules,

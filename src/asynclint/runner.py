@@ -64,6 +64,7 @@ def read_sources(
     each file read was (for the caches); ``names``: the module names of the project's files,
     when ``files`` are only some of them."""
     from asynclint.engine import SourceFile
+    from asynclint.suppressions import may_suppress
 
     sources, errors = [], []
     names = names if names is not None else module_names(files)
@@ -88,6 +89,8 @@ def read_sources(
             reason = "not valid utf-8 (no encoding declaration)" if "missing" in str(exc) else str(exc)
             errors.append(FileError(shown, f"cannot decode: {reason}"))
             continue
+        if stamps is not None:
+            stamps[shown] = replace(stamps[shown], suppressions=may_suppress(text))
         name = names[file]
         sources.append(SourceFile(shown, text, name.module, name.package, name.imports))
     return sources, errors
@@ -376,15 +379,19 @@ def discovered_twins(
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def _collector_paused(freeze: bool = False) -> Iterator[None]:
     """Decoding cached summaries makes millions of containers and no cycles: the cyclic
     collector, triggered by allocations, would walk the growing heap over and over (it took
-    most of the time of reading a large project's cache)."""
+    most of the time of reading a large project's cache). ``freeze``: what was made lives to
+    the end of the run, so it is frozen before the collector runs again (whose first collection
+    would walk all of it); the caller unfreezes."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze:
+            gc.freeze()
         if enabled:
             gc.enable()
 
@@ -476,64 +483,70 @@ def run_check(
     missing: list[SourceFile] = []
     keys: dict[str, str] = {}  # shown path -> summary key
     on_disk: dict[str, Path] = {}  # files not read, by shown path
-    with _collector_paused():
-        if cache is not None and unread:
-            late = []
-            for file in unread:
-                path, name = shown[file], names[file]
-                source = SourceFile(path, "", name.module, name.package, name.imports)
-                key = cache.key(source, known[path].digest)
-                cached_summary = cache.get(source, key)
-                if cached_summary is None:
-                    late.append(file)
-                    continue
-                summaries.append(cached_summary)
-                keys[path], stamps[path], on_disk[path] = key, known[path], file
-            more, more_errors = read_sources(late, config.root, stamps, names)
-            sources.extend(more)
-            errors.extend(more_errors)
-            del more
-        for source in sources:
-            if cache is None:
-                missing.append(source)
-                continue
-            key = keys[source.path] = cache.key(source, stamps[source.path].digest)
-            cached_summary = cache.get(source, key)
-            if cached_summary is not None:
-                summaries.append(cached_summary)
-            else:
-                missing.append(source)
-    indexed = index(missing, catalogue, jobs or default_jobs(), progress)
-    for path, outcome in zip([source.path for source in missing], indexed, strict=True):
-        if isinstance(outcome, FileError):
-            errors.append(outcome)
-        else:
-            summaries.append(outcome)
-            if cache:
-                cache.put(keys[path], outcome)
-    if cache:
-        cache.save(set(keys.values()))
-    # Neither the texts nor the cache's lines (the JSON of every summary, a third of a large
-    # project's memory) are kept through deep mode and the graph: the rules read a file's text
-    # only for the suppressions on its findings' lines (a few percent of files), from the disk
-    # again. A file edited meanwhile is read as it is then: its suppressions, never its findings.
-    on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
-    texts = _Texts({}, on_disk)
-    del sources, missing, cache, indexed
-    if config.follow_imports:
-        progress("reading installed packages", 0, None)
-        project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
-        libraries = follow_libraries(
-            summaries, config, use_cache=use_cache, catalogue=catalogue, cache_directory=directory,
-            installed=installed, project_key=project_key,
-        )
-        summaries.extend(libraries)
-        library_files = [Path(summary.path) for summary in libraries]
-    # The summaries live until the end: the cyclic collector need not walk them again and again
-    # while the graph is built (on a large project, most of that time).
-    progress("analysing the project", 0, None)
-    gc.freeze()
+    # The summaries live until the end and hold no cycles: frozen, no collection walks them again
+    # (a pause alone only put that off: the first collection after it walked every object made
+    # meanwhile, and each full one while the graphs were built walked them all again -- a fifth of
+    # a recheck's time on a large project). Unfrozen at the end, whatever happens.
     try:
+        with _collector_paused(freeze=True):
+            if cache is not None and unread:
+                late = []
+                for file in unread:
+                    path, name = shown[file], names[file]
+                    source = SourceFile(path, "", name.module, name.package, name.imports)
+                    key = cache.key(source, known[path].digest)
+                    cached_summary = cache.get(source, key)
+                    if cached_summary is None:
+                        late.append(file)
+                        continue
+                    summaries.append(cached_summary)
+                    keys[path], stamps[path], on_disk[path] = key, known[path], file
+                more, more_errors = read_sources(late, config.root, stamps, names)
+                sources.extend(more)
+                errors.extend(more_errors)
+                del more
+            for source in sources:
+                if cache is None:
+                    missing.append(source)
+                    continue
+                key = keys[source.path] = cache.key(source, stamps[source.path].digest)
+                cached_summary = cache.get(source, key)
+                if cached_summary is not None:
+                    summaries.append(cached_summary)
+                else:
+                    missing.append(source)
+        indexed = index(missing, catalogue, jobs or default_jobs(), progress)
+        for path, outcome in zip([source.path for source in missing], indexed, strict=True):
+            if isinstance(outcome, FileError):
+                errors.append(outcome)
+            else:
+                summaries.append(outcome)
+                if cache:
+                    cache.put(keys[path], outcome)
+        gc.freeze()  # the summaries just made, likewise
+        if cache:
+            cache.save(set(keys.values()))
+        # Neither the texts nor the cache's lines (the JSON of every summary, a third of a large
+        # project's memory) are kept through deep mode and the graph: the rules read a file's text
+        # only for the suppressions on its findings' lines (a few percent of files), from the disk
+        # again. A file edited meanwhile is read as it is then: its suppressions, never its findings.
+        # A file whose text holds no suppression comment (its stamp says) is never read for them:
+        # to the rules (ASL901 goes through every file), its text is as good as empty.
+        on_disk.update({source.path: _on_disk(source.path, config.root) for source in sources})
+        quiet = {path: "" for path in on_disk if path in stamps and not stamps[path].suppressions}
+        texts = _Texts(quiet, {path: file for path, file in on_disk.items() if path not in quiet})
+        del sources, missing, cache, indexed
+        if config.follow_imports:
+            progress("reading installed packages", 0, None)
+            project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
+            libraries = follow_libraries(
+                summaries, config, use_cache=use_cache, catalogue=catalogue, cache_directory=directory,
+                installed=installed, project_key=project_key,
+            )
+            summaries.extend(libraries)
+            library_files = [Path(summary.path) for summary in libraries]
+        progress("analysing the project", 0, None)
+        gc.freeze()  # and what deep mode added
         result = check_project(summaries, texts, config, catalogue, errors)
     finally:
         gc.unfreeze()

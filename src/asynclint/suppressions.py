@@ -48,6 +48,13 @@ def _in_line(text: str) -> Iterator[tuple[re.Match[str], Suppression]]:
         yield match, ("noqa", _parts(match.group("codes")))
 
 
+def may_suppress(text: str) -> bool:
+    """Could a line of ``text`` be covered by a suppression (:func:`covering`), or hold one
+    (:func:`comments`)? Both find them with these patterns, a line at a time: ``False`` only when
+    neither matches anywhere (what a warm run keeps per file instead of reading it again)."""
+    return _IGNORE.search(text) is not None or _NOQA.search(text) is not None
+
+
 @dataclass(frozen=True)
 class Comment:
     """A suppression written in a real comment (never in a string), where it is written."""

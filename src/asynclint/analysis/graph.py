@@ -117,6 +117,7 @@ class ProjectGraph(Resolution, HotSet, Instances, Programs, Uses):
         self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
+        self._hot_or_library_callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
         self._arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
         self._param_types: dict[tuple[FuncKey, str], str | None] = {}
         self._root_keys: frozenset[FuncKey] = frozenset()
@@ -128,4 +129,5 @@ class ProjectGraph(Resolution, HotSet, Instances, Programs, Uses):
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
+        self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._propagate()

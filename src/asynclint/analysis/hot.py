@@ -232,10 +232,10 @@ class HotSet(GraphState):
             escaped: set[FuncKey] = set()
             unresolved: set[str] = set()
             for position, summary in enumerate(self.summaries):
-                for site in summary.calls:
+                for index, site in enumerate(summary.calls):
                     if site.read:
                         continue
-                    keys = self.functions_for(self.call_target(site, FuncKey((position, site.caller))))
+                    keys = self.called_at(position, index, typed=True)
                     for callee in keys:
                         calls.setdefault(callee, []).append(site)
                     if not keys and site.method and site.target is None and site.self_ref is None:
@@ -246,12 +246,17 @@ class HotSet(GraphState):
             self._project_calls = (calls, escaped, unresolved)
         return self._project_calls
 
-    def _targets(self, caller: FuncKey, site: CallSite) -> list[FuncKey]:
+    def _targets(self, caller: FuncKey, site: CallSite, index: int | None = None) -> list[FuncKey]:
         """What a call runs: the function its target names, and when it is called through
-        ``self``, the overrides of that method in the project's subclasses of the caller's class."""
+        ``self``, the overrides of that method in the project's subclasses of the caller's class.
+        ``index``: the site's in its caller's summary, when it is that summary's own (not a copy
+        made for a lambda), so that its target is the one remembered."""
         if site.dispatch:
             return list(dict.fromkeys(key for item in site.dispatch for key in self.dispatched(item)))
-        target = self.call_target(site, caller)
+        if index is not None and site.param is None:
+            target = self.target_at(caller[0], index)
+        else:
+            target = self.call_target(site, caller)
         keys = self.functions_for(target)
         if not keys:
             return self.fetched_from_table(target)
@@ -300,17 +305,17 @@ class HotSet(GraphState):
             # does settle the test file's own helpers.
             from_tests = self._in_test_file(position)
             offline = from_tests or position in unloaded
-            for site in summary.calls:
+            for index, site in enumerate(summary.calls):
                 caller = FuncKey((position, site.caller))
                 if self.on_own_loop(site):
-                    own_loop.update(callee for callee in self._targets(caller, site) if callee != caller)
+                    own_loop.update(callee for callee in self._targets(caller, site, index) if callee != caller)
                     called.update(own_loop)
                     continue
                 spawn = spawns_task(site.consumer) and not offline
                 if site.awaited or site.consumer:
-                    callees = self._targets(caller, site)
+                    callees = self._targets(caller, site, index)
                 else:  # a coroutine made here and awaited later (``tasks.append(self.launch(i))``)
-                    callees = [c for c in self.functions_for(self.call_target(site)) if self.function(c).is_async]
+                    callees = [c for c in self.called_at(position, index) if self.function(c).is_async]
                 for callee in callees:
                     if callee == caller:
                         continue  # recursion: the function still needs a caller of its own
@@ -344,11 +349,11 @@ class HotSet(GraphState):
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue
-            for site in summary.calls:
+            for index, site in enumerate(summary.calls):
                 caller = FuncKey((position, site.caller))
                 if self.on_own_loop(site):
                     continue  # the seeds themselves
-                for callee in self._targets(caller, site):
+                for callee in self._targets(caller, site, index):
                     callers.setdefault(callee, set()).add(caller)
             for ref in summary.refs:
                 target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
@@ -492,11 +497,19 @@ class HotSet(GraphState):
             # Calls by name only, without the overrides a call through ``self`` may reach:
             # warming is done by naming the function, and this costs one pass over the calls
             # (``callers`` would resolve virtual dispatch for every call of the project).
+            # Each call once, for the function it is written in and each lambda it is also run by
+            # (as ``_calls_by_caller`` lists it); which callers come first does not change the answer.
             self._direct_callers = {}
-            for caller, sites in self._calls_by_caller.items():
-                for site in sites:
-                    if not runs_loop(site.consumer):
-                        for callee in self.functions_for(self.call_target(site)):
+            for position, summary in enumerate(self.summaries):
+                for index, site in enumerate(summary.calls):
+                    if runs_loop(site.consumer):
+                        continue
+                    callees = self.called_at(position, index)
+                    if not callees:
+                        continue
+                    lambdas = (FuncKey((position, lambda_)) for lambda_, _ in site.lambdas)
+                    for caller in (FuncKey((position, site.caller)), *lambdas):
+                        for callee in callees:
                             self._direct_callers.setdefault(callee, []).append(caller)
         seen, queue = {key}, [key]
         while queue:

@@ -17,6 +17,9 @@ from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
 from asynclint.knowledge.frameworks import HookClass, framework_class
 from asynclint.knowledge.functions import PROPERTIES
 
+#: A call site whose target was not asked yet (:meth:`Resolution.target_at`); no name holds a NUL.
+_UNASKED = "\0"
+
 #: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 
@@ -393,6 +396,27 @@ class Resolution(GraphState):
         built, _, path = rest.partition("().")
         return self.dispatched(f"{table}().{path}") if not built and path and "()" not in path else []
 
+    def target_at(self, position: int, index: int) -> str | None:
+        """:meth:`call_target` of call ``index`` of summary ``position``, without a caller,
+        remembered: the graph's passes over every call of the project (roots, the arguments that
+        type parameters, warming, the rules' callers) each ask it, and only outside :meth:`resolve`
+        (whose memo of a cycle in progress would be an answer). One slot per call, no key object."""
+        row = self._site_targets[position]
+        if row is None:
+            row = self._site_targets[position] = [_UNASKED] * len(self.summaries[position].calls)
+        found = row[index]
+        if found is _UNASKED:
+            found = row[index] = self.call_target(self.summaries[position].calls[index])
+        return found
+
+    def called_at(self, position: int, index: int, typed: bool = False) -> list[FuncKey]:
+        """The project functions call ``index`` of summary ``position`` runs (``typed``: its
+        parameters typed by the function it is written in, as :meth:`call_target` with a caller)."""
+        site = self.summaries[position].calls[index]
+        if typed and site.param is not None:
+            return self.functions_for(self.call_target(site, FuncKey((position, site.caller))))
+        return self.functions_for(self.target_at(position, index))
+
     def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
         """What ``site`` calls, as far as the project says (``caller``: the function it is
         written in, which types its parameters when a framework says what they receive)."""
@@ -471,9 +495,9 @@ class Resolution(GraphState):
         if self._arguments is None:
             self._arguments = {}
             for position, summary in enumerate(self.summaries):
-                for site in summary.calls:
+                for index, site in enumerate(summary.calls):
                     if site.arguments or site.keyword_arguments:
-                        for callee in self.functions_for(self.call_target(site)):
+                        for callee in self.called_at(position, index):
                             self._arguments.setdefault(callee, []).append((FuncKey((position, site.caller)), site))
         return self._arguments
 

@@ -44,6 +44,20 @@ class Uses(GraphState):
                     self._callers.setdefault(callee, []).append((caller, site))
         return self._callers.get(key, [])
 
+    def _callers_from_hot_or_library(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+        """:meth:`callers` from library functions and hot project functions only, in the same
+        order: all that :meth:`entries` follows. The others' calls are never resolved for it
+        (most of a large project's functions are cold: resolving every call of each was most of
+        deep mode's rule time)."""
+        if self._hot_or_library_callers is None:
+            self._hot_or_library_callers = {}
+            for caller in self._calls_by_caller:
+                if caller not in self.hot and not self.is_library(caller):
+                    continue
+                for callee, site in self._edges_of(caller):
+                    self._hot_or_library_callers.setdefault(callee, []).append((caller, site))
+        return self._hot_or_library_callers.get(key, [])
+
     def callees(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
         """The project functions ``key`` runs on the loop, with the calls that run them."""
         return self._edges_of(key)
@@ -131,7 +145,7 @@ class Uses(GraphState):
         queue, found = deque([key]), {}
         while queue:
             function = queue.popleft()
-            for caller, site in self.callers(function):
+            for caller, site in self._callers_from_hot_or_library(function):
                 if self.is_library(caller):
                     if caller not in toward:
                         toward[caller] = function

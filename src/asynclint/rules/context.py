@@ -486,11 +486,11 @@ class CheckContext:
             for position, summary in graph.numbered_summaries():
                 if summary.library is not None:
                     continue
-                for site in summary.calls:
+                for index, site in enumerate(summary.calls):
                     if site.api is not None or site.property_read or site.read:
                         continue
                     caller = FunctionId((position, site.caller))
-                    for callee in graph.functions_for(graph.call_target(site, caller)):
+                    for callee in graph.called_at(position, index, typed=True):
                         self._callers.setdefault(callee, []).append((caller, site))
         return self._callers
 

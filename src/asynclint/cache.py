@@ -56,17 +56,47 @@ def _fail(value: object) -> typing.NoReturn:
     raise Malformed(f"unexpected {type(value).__name__}")
 
 
+#: One copy of each equal integer, and of each equal tuple of plain values, that decoding builds:
+#: a large project's call sites repeat a few thousand argument shapes, payloads and receivers, and
+#: a few thousand line numbers, hundreds of thousands of times (a fresh tuple or integer each, a
+#: third of its summaries' memory). Tuples are kept per annotation, so that equal values are of
+#: the same types (``(1, True) == (1, 1)`` never meet). Emptied by :func:`forget_shared`.
+_SHARED_INTS: dict[int, int] = {}
+_SHARED_TUPLES: dict[object, dict[tuple, tuple]] = {}
+
+
+def forget_shared() -> None:
+    """Drop the tables of shared values (what was decoded keeps its copies): the end of a run."""
+    _SHARED_INTS.clear()
+    for table in _SHARED_TUPLES.values():
+        table.clear()
+
+
+def _shared_tuples(annotation: object) -> dict[tuple, tuple] | None:
+    """The table of shared values of a tuple ``annotation``; ``None`` for one holding records
+    (a record's hash reads all its fields, and two equal call sites are two calls)."""
+    if any(True for _ in _records_in(annotation)):
+        return None
+    return _SHARED_TUPLES.setdefault(annotation, {})
+
+
 def _decoder(annotation: object, owner: type) -> Decoder:
     """A function checking that a JSON value fits ``annotation`` and building it."""
     if annotation is str:
         return lambda value: intern(value) if type(value) is str else _fail(value)
-    if annotation is int or annotation is bool:
-        kind = annotation
+    if annotation is int:
+        ints = _SHARED_INTS
 
-        def scalar(value):  # bool is not an int here, nor an int a bool
-            return value if type(value) is kind else _fail(value)
+        def number(value):  # a bool is not an int here
+            return ints.setdefault(value, value) if type(value) is int else _fail(value)
 
-        return scalar
+        return number
+    if annotation is bool:
+
+        def flag(value):  # nor an int a bool
+            return value if type(value) is bool else _fail(value)
+
+        return flag
     if annotation is type(None):
         return lambda value: value if value is None else _fail(value)
     if isinstance(annotation, type) and issubclass(annotation, enum.IntEnum):
@@ -86,11 +116,14 @@ def _decoder(annotation: object, owner: type) -> Decoder:
         return lambda value: None if value is None else inner(value)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
+        shared = _shared_tuples(annotation)
         if item in (str, int, bool):  # the common case, checked without a call per item
+            assert shared is not None
 
             def flat(value):
                 if type(value) is list and all(type(x) is item for x in value):
-                    return tuple(map(intern, value)) if item is str else tuple(value)
+                    decoded = tuple(map(intern, value)) if item is str else tuple(value)
+                    return shared.setdefault(decoded, decoded)
                 _fail(value)
 
             return flat
@@ -99,16 +132,19 @@ def _decoder(annotation: object, owner: type) -> Decoder:
         def variadic(value):
             if type(value) is not list:
                 _fail(value)
-            return tuple([each(x) for x in value])
+            decoded = tuple([each(x) for x in value])
+            return decoded if shared is None else shared.setdefault(decoded, decoded)
 
         return variadic
     if origin is tuple:
         parts = [_decoder(arg, owner) for arg in args]
+        shared = _shared_tuples(annotation)
 
         def fixed(value):
             if type(value) is not list or len(value) != len(parts):
                 _fail(value)
-            return tuple([part(x) for part, x in zip(parts, value, strict=True)])
+            decoded = tuple([part(x) for part, x in zip(parts, value, strict=True)])
+            return decoded if shared is None else shared.setdefault(decoded, decoded)
 
         return fixed
     raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
@@ -139,7 +175,9 @@ def _record_decoder(cls: type) -> Decoder:
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
     required = len(_defaults(cls)[0])
-    namespace: dict[str, object] = {"cls": cls, "_fail": _fail, "list": list, "intern": intern}
+    namespace: dict[str, object] = {
+        "cls": cls, "_fail": _fail, "list": list, "intern": intern, "ints": _SHARED_INTS,
+    }
     _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
     lines = [
         "def record(v):",
@@ -158,9 +196,11 @@ def _record_decoder(cls: type) -> Decoder:
             check = f"type(v[{i}]) is not k{i}"
             lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
             lines.append(f"{indent}    _fail(v[{i}])")
+            guard = f"if v[{i}] is not None: " if optional else ""
             if scalar[0] is str:  # one copy of each name: half a large project's summaries are strings
-                guard = f"if v[{i}] is not None: " if optional else ""
                 lines.append(f"{indent}{guard}v[{i}] = intern(v[{i}])")
+            elif scalar[0] is int:  # and of each line number (see _SHARED_INTS)
+                lines.append(f"{indent}{guard}v[{i}] = ints.setdefault(v[{i}], v[{i}])")
         else:
             namespace[f"d{i}"] = _decoder(hints[field.name], cls)
             lines.append(f"{indent}v[{i}] = d{i}(v[{i}])")

@@ -15,6 +15,7 @@ Usage::
 
     python bench/bench_memory.py --before main              # 7,500 files, one round
     python bench/bench_memory.py --before HEAD~3 --files 2000 --rounds 2
+    python bench/bench_memory.py --before main --after mem --corpus DIR   # an existing tree
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def export(revision: str, into: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", required=True, help="git revision to compare the working tree against")
+    parser.add_argument("--before", required=True, help="git revision to compare against")
+    parser.add_argument("--after", help="git revision to compare (default: the working tree)")
     parser.add_argument("--files", type=int, default=7500, help="corpus size in files (default 7500)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of before and after (default 1)")
     parser.add_argument("--corpus", type=Path, help="an existing corpus directory instead of building one")
@@ -58,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             corpus = build(scratch / "corpus", args.files)
             root = corpus.root
             print(f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines", flush=True)
-        versions = {"before": export(args.before, scratch / "before"), "after": REPOSITORY / "src"}
+        after = export(args.after, scratch / "after") if args.after else REPOSITORY / "src"
+        versions = {"before": export(args.before, scratch / "before"), "after": after}
         environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         runs: dict[str, list[tuple[float, int, int]]] = {}
         reports: dict[str, bytes] = {}

@@ -95,7 +95,7 @@ class SelfReferences:
             if target is None and self_ref is None:
                 continue
             self.calls.append(
-                CallSite(
+                CallSite.of(
                     caller, target, None, node.lineno, self._col(node.lineno, node.col_offset),
                     node.end_lineno or node.lineno, self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
                     in_loop=in_loop, self_ref=self_ref, read=True, lambdas=lambdas,

@@ -299,7 +299,15 @@ def index(
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs)
     try:
         chunk = max(1, min(_MAX_CHUNK, len(sources) // (jobs * 4)))
-        outcomes = pool.map(_summarize_in_worker, sources, chunksize=chunk)
+        # A forked worker shares the parent's memory until it writes to it, and the cyclic
+        # collector writes to every container it walks: a worker's first full collection copied
+        # the parent's heap (the files' names and texts) into each worker. What is frozen when the
+        # workers are forked (the first task sent starts them all) is never walked.
+        gc.freeze()
+        try:
+            outcomes = pool.map(_summarize_in_worker, sources, chunksize=chunk)
+        finally:
+            gc.unfreeze()
         summaries = []
         with _collector_paused():
             for outcome in outcomes:

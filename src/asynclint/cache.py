@@ -62,6 +62,30 @@ def _fail(value: object) -> typing.NoReturn:
     raise Malformed(f"unexpected {type(value).__name__}")
 
 
+#: One copy of each equal integer, and of each equal tuple of plain values, that decoding builds:
+#: a large project's call sites repeat a few thousand argument shapes, payloads and receivers, and
+#: a few thousand line numbers, hundreds of thousands of times (a fresh tuple or integer each, a
+#: third of its summaries' memory). Tuples are kept per annotation, so that equal values are of
+#: the same types (``(1, True) == (1, 1)`` never meet). Emptied by :func:`forget_shared`.
+_SHARED_INTS: dict[int, int] = {}
+_SHARED_TUPLES: dict[object, dict[tuple, tuple]] = {}
+
+
+def forget_shared() -> None:
+    """Drop the tables of shared values (what was decoded keeps its copies): the end of a run."""
+    _SHARED_INTS.clear()
+    for table in _SHARED_TUPLES.values():
+        table.clear()
+
+
+def _shared_tuples(annotation: object) -> dict[tuple, tuple] | None:
+    """The table of shared values of a tuple ``annotation``; ``None`` for one holding records
+    (a record's hash reads all its fields, and two equal call sites are two calls)."""
+    if any(True for _ in _records_in(annotation)):
+        return None
+    return _SHARED_TUPLES.setdefault(annotation, {})
+
+
 # An annotation the type checker reads as a class (``int``, ``tuple[str, ...]``, a record) gets a
 # decoder typed as building one of it; a union (``int | None``) one building an ``object``.
 @typing.overload
@@ -76,13 +100,19 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     """A function checking that a JSON value fits ``annotation`` and building it."""
     if annotation is str:
         return typing.cast(Decoder, intern)  # which refuses anything but a str: a TypeError, Malformed to decode()
-    if annotation is int or annotation is bool:
-        kind = annotation
+    if annotation is int:
+        ints = _SHARED_INTS
 
-        def scalar(value: object) -> object:  # bool is not an int here, nor an int a bool
-            return value if type(value) is kind else _fail(value)
+        def number(value: object) -> object:  # a bool is not an int here
+            return ints.setdefault(value, value) if type(value) is int else _fail(value)
 
-        return scalar
+        return number
+    if annotation is bool:
+
+        def flag(value: object) -> object:  # nor an int a bool
+            return value if type(value) is bool else _fail(value)
+
+        return flag
     if annotation is type(None):
         return lambda value: value if value is None else _fail(value)
     if isinstance(annotation, type) and issubclass(annotation, enum.IntEnum):
@@ -104,23 +134,30 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     # function, the empty one answered first (a summary has hundreds of thousands of them).
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
-        if item is str:
+        shared = _shared_tuples(annotation)
+        if item is str and shared is not None:
 
             def strings(value: object) -> object:
                 if type(value) is not list:
                     _fail(value)
-                return tuple(map(intern, value)) if value else ()  # intern refuses a non-str
+                if not value:
+                    return ()
+                decoded = tuple(map(intern, value))  # intern refuses a non-str
+                return shared.setdefault(decoded, decoded)
 
             return strings
-        if item in (int, bool):
+        if item in (int, bool) and shared is not None:
 
             def scalars(value: object) -> object:
                 if type(value) is not list:
                     _fail(value)
+                if not value:
+                    return ()
                 for x in value:
                     if type(x) is not item:  # bool is not an int here, nor an int a bool
                         _fail(x)
-                return tuple(value)
+                decoded = tuple(value)
+                return shared.setdefault(decoded, decoded)
 
             return scalars
         each = _decoder(item, owner)
@@ -128,18 +165,22 @@ def _decoder(annotation: object, owner: type) -> Decoder:
         def variadic(value: object) -> object:
             if type(value) is not list:
                 _fail(value)
-            return tuple([each(x) for x in value]) if value else ()
+            if not value:
+                return ()
+            decoded = tuple([each(x) for x in value])
+            return decoded if shared is None else shared.setdefault(decoded, decoded)
 
         return variadic
     if origin is tuple and args:
-        return _fixed_decoder(args, owner)
+        return _fixed_decoder(args, owner, _shared_tuples(annotation))
     raise TypeError(f"{owner.__name__}: cannot cache a field of type {annotation!r}")
 
 
-def _fixed_decoder(args: tuple[object, ...], owner: type) -> Decoder:
+def _fixed_decoder(args: tuple[object, ...], owner: type, shared: dict[tuple, tuple] | None) -> Decoder:
     """A fixed-length tuple's decoder, written out as one function (strings interned and scalars
-    checked inline, other parts through their decoders), from asynclint's annotations only."""
-    namespace: dict[str, object] = {"_fail": _fail, "intern": intern, "list": list}
+    checked inline, other parts through their decoders), from asynclint's annotations only; each
+    value it builds is one copy of its equals in ``shared`` (see :data:`_SHARED_TUPLES`)."""
+    namespace: dict[str, object] = {"_fail": _fail, "intern": intern, "list": list, "shared": shared}
     lines = ["def fixed(v):", f"    if type(v) is not list or len(v) != {len(args)}:", "        _fail(v)"]
     items = []
     for i, arg in enumerate(args):
@@ -152,7 +193,8 @@ def _fixed_decoder(args: tuple[object, ...], owner: type) -> Decoder:
         else:
             namespace[f"d{i}"] = _decoder(arg, owner)
             items.append(f"d{i}(v[{i}])")
-    lines.append(f"    return ({', '.join(items)},)")
+    lines.append(f"    decoded = ({', '.join(items)},)")
+    lines.append("    return decoded if shared is None else shared.setdefault(decoded, decoded)")
     exec("\n".join(lines), namespace)  # noqa: S102 - see _record_decoder
     return typing.cast(Decoder, namespace["fixed"])
 
@@ -182,7 +224,9 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
     required = len(_defaults(cls)[0])
-    namespace: dict[str, typing.Any] = {"cls": cls, "_fail": _fail, "list": list, "intern": intern}
+    namespace: dict[str, typing.Any] = {
+        "cls": cls, "_fail": _fail, "list": list, "intern": intern, "ints": _SHARED_INTS,
+    }
     _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
     lines = [
         "def record(v):",
@@ -201,9 +245,11 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
             check = f"type(v[{i}]) is not k{i}"
             lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
             lines.append(f"{indent}    _fail(v[{i}])")
+            guard = f"if v[{i}] is not None: " if optional else ""
             if scalar[0] is str:  # one copy of each name: half a large project's summaries are strings
-                guard = f"if v[{i}] is not None: " if optional else ""
                 lines.append(f"{indent}{guard}v[{i}] = intern(v[{i}])")
+            elif scalar[0] is int:  # and of each line number (see _SHARED_INTS)
+                lines.append(f"{indent}{guard}v[{i}] = ints.setdefault(v[{i}], v[{i}])")
         else:
             namespace[f"d{i}"] = _decoder(hints[field.name], cls)
             lines.append(f"{indent}v[{i}] = d{i}(v[{i}])")

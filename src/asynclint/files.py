@@ -537,6 +537,9 @@ def _package_siblings(
     for top, roots in roots_of.items():
         for root in roots:
             own_tops.setdefault(root, set()).add(top)
+    # Every file of a directory is told (nearly) the same names: one copy of each pair for all of
+    # them (a package of 600 modules beside each other tells each of them 600: millions of pairs).
+    pairs: dict[tuple[str, str], tuple[str, str]] = {}
     for path, (_, _, root) in layouts.items():
         if path.stem == "__init__":
             continue
@@ -554,7 +557,8 @@ def _package_siblings(
         }
         if wanted:
             kept = tuple((name, meant) for name, meant in names[path].imports if name not in wanted)
-            names[path] = replace(names[path], imports=kept + tuple(sorted(wanted.items())))
+            told = tuple(pairs.setdefault(pair, pair) for pair in sorted(wanted.items()))
+            names[path] = replace(names[path], imports=kept + told)
 
 
 def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, Path]:

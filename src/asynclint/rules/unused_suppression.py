@@ -56,11 +56,12 @@ class UnusedSuppression(Rule):
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         from asynclint.rules import BY_CODE, BY_NAME  # the registry imports this module
 
-        for path, text in sorted(ctx.texts().items()):
+        texts = ctx.texts()
+        for path in sorted(texts):  # one text at a time: a project's texts together are a lot of memory
             enabled = ctx.enabled(path)
             if self.code not in enabled:
                 continue
-            for comment in comments(text):
+            for comment in comments(texts[path]):
                 kind, listed = comment.suppression
                 if listed is None:
                     unused: tuple[str, ...] = (

@@ -81,7 +81,7 @@ class Recording(IndexerState):
             target, api = (f"{target}.__call__", called) if called is not None else (target, None)
         if api is not None and not api.blocks(awaited, keywords, argument):
             api = None
-        site = CallSite(
+        site = CallSite.of(
             caller=self.frame.func,
             target=target,
             method=method,
@@ -313,7 +313,7 @@ class Recording(IndexerState):
             param = self._param_path(node)
             if param is None:
                 return
-        site = CallSite(
+        site = CallSite.of(
             caller=self.frame.func,
             target=target,
             method=node.attr,

@@ -48,37 +48,19 @@ class ClassInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class CallSite:
-    caller: int  # index into ModuleSummary.functions
-    target: str | None  # resolved dotted name of what is called
-    method: str | None  # last attribute name, for receivers of unknown type
-    line: int
-    col: int  # 1-based, in characters
-    end_line: int
-    end_col: int
-    awaited: bool = False
-    in_loop: bool = False
-    self_ref: tuple[str, tuple[str, ...]] | None = None  # left for project-wide resolution
-    api: str | None = None  # pattern of the matched knowledge entry
-    origin: str | None = None  # where the receiver came from
+class CallFacts:
+    """The facts of a call site that few calls have (one in seven, all of them together): kept
+    apart, so that each of the others carries one empty slot for them instead of eighteen (a
+    large project has hundreds of thousands of call sites). Read through :class:`CallSite`."""
+
     kept: bool = False  # stored on ``self`` or in a global under a condition: built lazily, once
-    literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
     kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
-    #: (shape, word) of the payload a serializer or copier is given:
-    #: see :func:`asynclint.analysis.index.argfacts.payload_of`.
-    payload: tuple[str, str] = ("", "")
     #: The payload is (every item of) a parameter of the enclosing function still holding what
     #: the caller passed: its name says what it is only if the callers' values say so too.
     payload_param: bool = False
-    #: The line of the binding in the enclosing function whose value the payload is
-    #: (``text = reply.content`` before ``json.loads(text)``); 0 when the call's own text says.
-    payload_at: int = 0
     #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
     #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
     passed_params: tuple[tuple[str, str], ...] = ()
-    #: Arguments proven one small item where the call is written (``helper(call.arguments)``,
-    #: ``helper(text)`` after ``text = reply.content``): their slots.
-    small_args: tuple[str, ...] = ()
     #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
     #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
     consumer: str | None = None
@@ -93,9 +75,6 @@ class CallSite:
     #: receiver: ``target`` when known here, else ``self_ref`` or ``param`` (whose last element
     #: is the attribute), and matched with :meth:`Catalogue.match_read`.
     property_read: bool = False
-    #: Lambdas the call is written in that may also run on their own (handed to a call, so
-    #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
-    lambdas: tuple[tuple[int, bool], ...] = ()
     #: Inside a lazy initialisation (``if self._index is None: ...``): runs on the first call only.
     once: bool = False
     #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
@@ -116,19 +95,13 @@ class CallSite:
     #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
     #: on it up to the method), for the project graph to type from what a framework passes there.
     param: tuple[str, ...] | None = None
-    #: What a call of a function the knowledge base does not know is handed, for typing that
-    #: function's untyped parameters: per positional argument, and (name, value) per keyword
-    #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
-    arguments: tuple[str, ...] = ()
+    #: (name, value) per keyword argument, as ``CallSite.arguments`` records them.
     keyword_arguments: tuple[tuple[str, str], ...] = ()
     #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
     #: default), as source, each one that must hold for the call to run (``not (...)`` in an
     #: ``else``): the project graph evaluates them with the constants every caller passes (see
     #: :func:`asynclint.analysis.index.flags.guard_holds`).
     guards: tuple[str, ...] = ()
-    #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
-    #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
-    given: tuple[tuple[str, str], ...] = ()
     #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
     #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
     #: see :func:`asynclint.analysis.index.argfacts.statement_text`.
@@ -136,6 +109,183 @@ class CallSite:
     #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
     #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
     dispatch: tuple[str, ...] = ()
+
+
+_NO_FACTS = CallFacts()
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A call (or a read that may run code) written in a function of the module. Make one with
+    :meth:`of`, which keeps the rare facts apart (:class:`CallFacts`); read them as attributes."""
+
+    caller: int  # index into ModuleSummary.functions
+    target: str | None  # resolved dotted name of what is called
+    method: str | None  # last attribute name, for receivers of unknown type
+    line: int
+    col: int  # 1-based, in characters
+    end_line: int
+    end_col: int
+    awaited: bool = False
+    in_loop: bool = False
+    self_ref: tuple[str, tuple[str, ...]] | None = None  # left for project-wide resolution
+    api: str | None = None  # pattern of the matched knowledge entry
+    origin: str | None = None  # where the receiver came from
+    literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
+    #: (shape, word) of the payload a serializer or copier is given:
+    #: see :func:`asynclint.analysis.index.argfacts.payload_of`.
+    payload: tuple[str, str] = ("", "")
+    #: The line of the binding in the enclosing function whose value the payload is
+    #: (``text = reply.content`` before ``json.loads(text)``); 0 when the call's own text says.
+    payload_at: int = 0
+    #: Arguments proven one small item where the call is written (``helper(call.arguments)``,
+    #: ``helper(text)`` after ``text = reply.content``): their slots.
+    small_args: tuple[str, ...] = ()
+    #: What a call of a function the knowledge base does not know is handed, for typing that
+    #: function's untyped parameters: per positional argument, and (name, value) per keyword
+    #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
+    arguments: tuple[str, ...] = ()
+    #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
+    #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
+    given: tuple[tuple[str, str], ...] = ()
+    #: Lambdas the call is written in that may also run on their own (handed to a call, so
+    #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
+    lambdas: tuple[tuple[int, bool], ...] = ()
+    #: The rare facts, ``None`` when every one is at its default (see :class:`CallFacts`).
+    rare: CallFacts | None = None
+
+    @classmethod
+    def of(
+        cls,
+        caller: int,
+        target: str | None,
+        method: str | None,
+        line: int,
+        col: int,
+        end_line: int,
+        end_col: int,
+        *,
+        awaited: bool = False,
+        in_loop: bool = False,
+        self_ref: tuple[str, tuple[str, ...]] | None = None,
+        api: str | None = None,
+        origin: str | None = None,
+        literals: tuple[str | None, ...] = (),
+        payload: tuple[str, str] = ("", ""),
+        payload_at: int = 0,
+        small_args: tuple[str, ...] = (),
+        arguments: tuple[str, ...] = (),
+        given: tuple[tuple[str, str], ...] = (),
+        lambdas: tuple[tuple[int, bool], ...] = (),
+        kept: bool = False,
+        kwargs: tuple[tuple[str, str], ...] = (),
+        payload_param: bool = False,
+        passed_params: tuple[tuple[str, str], ...] = (),
+        consumer: str | None = None,
+        loop: str = "",
+        read: bool = False,
+        property_read: bool = False,
+        once: bool = False,
+        first_turn: bool = False,
+        failing: bool = False,
+        fallback: bool = False,
+        handed: tuple[int, ...] = (),
+        keywords: tuple[str, ...] = (),
+        argument: str = "",
+        param: tuple[str, ...] | None = None,
+        keyword_arguments: tuple[tuple[str, str], ...] = (),
+        guards: tuple[str, ...] = (),
+        statement: str | None = None,
+        dispatch: tuple[str, ...] = (),
+    ) -> CallSite:
+        rare = CallFacts(
+            kept, kwargs, payload_param, passed_params, consumer, loop, read, property_read, once, first_turn,
+            failing, fallback, handed, keywords, argument, param, keyword_arguments, guards, statement, dispatch,
+        )
+        return cls(
+            caller, target, method, line, col, end_line, end_col, awaited, in_loop, self_ref, api, origin, literals,
+            payload, payload_at, small_args, arguments, given, lambdas, None if rare == _NO_FACTS else rare,
+        )
+
+    @property
+    def kept(self) -> bool:
+        return (self.rare or _NO_FACTS).kept
+
+    @property
+    def kwargs(self) -> tuple[tuple[str, str], ...]:
+        return (self.rare or _NO_FACTS).kwargs
+
+    @property
+    def payload_param(self) -> bool:
+        return (self.rare or _NO_FACTS).payload_param
+
+    @property
+    def passed_params(self) -> tuple[tuple[str, str], ...]:
+        return (self.rare or _NO_FACTS).passed_params
+
+    @property
+    def consumer(self) -> str | None:
+        return (self.rare or _NO_FACTS).consumer
+
+    @property
+    def loop(self) -> str:
+        return (self.rare or _NO_FACTS).loop
+
+    @property
+    def read(self) -> bool:
+        return (self.rare or _NO_FACTS).read
+
+    @property
+    def property_read(self) -> bool:
+        return (self.rare or _NO_FACTS).property_read
+
+    @property
+    def once(self) -> bool:
+        return (self.rare or _NO_FACTS).once
+
+    @property
+    def first_turn(self) -> bool:
+        return (self.rare or _NO_FACTS).first_turn
+
+    @property
+    def failing(self) -> bool:
+        return (self.rare or _NO_FACTS).failing
+
+    @property
+    def fallback(self) -> bool:
+        return (self.rare or _NO_FACTS).fallback
+
+    @property
+    def handed(self) -> tuple[int, ...]:
+        return (self.rare or _NO_FACTS).handed
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        return (self.rare or _NO_FACTS).keywords
+
+    @property
+    def argument(self) -> str:
+        return (self.rare or _NO_FACTS).argument
+
+    @property
+    def param(self) -> tuple[str, ...] | None:
+        return (self.rare or _NO_FACTS).param
+
+    @property
+    def keyword_arguments(self) -> tuple[tuple[str, str], ...]:
+        return (self.rare or _NO_FACTS).keyword_arguments
+
+    @property
+    def guards(self) -> tuple[str, ...]:
+        return (self.rare or _NO_FACTS).guards
+
+    @property
+    def statement(self) -> str | None:
+        return (self.rare or _NO_FACTS).statement
+
+    @property
+    def dispatch(self) -> tuple[str, ...]:
+        return (self.rare or _NO_FACTS).dispatch
 
 
 @dataclass(frozen=True, slots=True)

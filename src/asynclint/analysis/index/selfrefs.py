@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from asynclint.analysis.index.helpers import MAX_SELF_HOPS
-from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.records import CallFacts, CallSite
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import (
     ITEM_SUFFIX,
@@ -151,7 +151,7 @@ class SelfReferences(IndexerState):
             if target is None and self_ref is None:
                 continue
             self.calls.append(
-                CallSite(
+                CallSite.of(
                     caller, target, None, node.lineno, self._col(node.lineno, node.col_offset),
                     node.end_lineno or node.lineno, self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
                     in_loop=in_loop, self_ref=self_ref, read=True, lambdas=lambdas,
@@ -173,7 +173,8 @@ class SelfReferences(IndexerState):
             cls, path = site.self_ref
             table = None if site.property_read else self._self_table(cls, path)
             if table is not None:
-                self.calls[position] = replace(site, self_ref=None, dispatch=table)
+                facts = replace(site.rare or CallFacts(), dispatch=table)  # a rare fact (see CallFacts)
+                self.calls[position] = replace(site, self_ref=None, rare=facts)
                 continue
             if site.property_read:  # the receiver resolved; the property named as written, not as read
                 receiver, settled = self.resolve_self(cls, path[:-1])

@@ -41,12 +41,16 @@ def declared_specs() -> tuple[FixerSpec, ...]:
     return tuple(found)
 
 
+#: The line length ``ruff format`` keeps to (pyproject.toml's ``[tool.ruff]``).
+LINE_LENGTH = 120
+
+
 def specs_source(specs: tuple[FixerSpec, ...]) -> str:
     """The text of :mod:`asynclint.fixers.specs` holding ``specs`` (fields left at their default omitted)."""
     defaults = FixerSpec("", False, "")
     entries = []
     for spec in specs:
-        fields = [f"        {name}={value!r},\n" for name, value in vars(spec).items()
+        fields = [_field(name, value) for name, value in vars(spec).items()
                   if name in ("recipe", "safe", "title") or value != getattr(defaults, name)]
         entries.append(f"    FixerSpec(\n{''.join(fields)}    ),\n")
     return (
@@ -56,6 +60,28 @@ def specs_source(specs: tuple[FixerSpec, ...]) -> str:
         "from asynclint.fixers.base import FixerSpec\n\n"
         f"DECLARED: tuple[FixerSpec, ...] = (\n{''.join(entries)})\n"
     )
+
+
+def _field(name: str, value: object) -> str:
+    """One ``name=value,`` line of a generated entry; a tuple too long for a line, one item a line."""
+    line = f"        {name}={_literal(value)},\n"
+    if len(line) - 1 <= LINE_LENGTH or not isinstance(value, tuple):
+        return line
+    items = "".join(f"            {_literal(item)},\n" for item in value)
+    return f"        {name}=(\n{items}        ),\n"
+
+
+def _literal(value: object) -> str:
+    """``repr`` as ``ruff format`` writes it, so that the generated module is already formatted:
+    strings in double quotes unless that needs more escapes, a one-item tuple with its comma."""
+    if isinstance(value, str):
+        written = repr(value)
+        if written.startswith("'") and '"' not in value:
+            return '"' + written[1:-1].replace("\\'", "'") + '"'
+        return written
+    if isinstance(value, tuple):
+        return f"({', '.join(map(_literal, value))}{',' if len(value) == 1 else ''})"
+    return repr(value)
 
 
 SPECS: dict[str, FixerSpec] = {spec.recipe: spec for spec in DECLARED}

@@ -36,7 +36,7 @@ from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
 from asynclint.fixers.project import FixProject, Site, call_of
-from asynclint.knowledge.blocking import NOT_PORTABLE
+from asynclint.knowledge.blocking import NAMESPACE_KEYWORDS, NOT_PORTABLE
 from asynclint.model import Finding
 
 SPEC = (
@@ -59,8 +59,6 @@ SPEC = (
     ),
 )
 
-#: Keyword arguments of pure functions that carry namespaces, which may hold anything.
-_NAMESPACES = frozenset({"locals", "local_dict", "global_dict"})
 POOL = "_PROCESS_POOL"
 
 
@@ -147,7 +145,7 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
 def _may_not_pickle(call: cst.Call) -> str | None:
     """Why an argument of a pure function's call may not reach the worker process, if it may."""
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in _NAMESPACES:
+        if arg.keyword is not None and arg.keyword.value in NAMESPACE_KEYWORDS:
             return f"`{arg.keyword.value}=` may hold values that do not pickle"
         if isinstance(arg.value, cst.Lambda):
             return "a `lambda` argument does not pickle"

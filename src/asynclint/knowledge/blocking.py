@@ -283,6 +283,10 @@ NOT_PORTABLE: dict[str, str] = {
     "builtins.eval": "evaluates in the caller's namespace, which a worker process does not have",
     "builtins.compile": "returns a code object, which does not pickle",
 }
+#: Keyword arguments through which pure functions take namespaces (sympy's ``locals=``,
+#: ``local_dict=``, ``global_dict=``): a namespace may hold values that do not pickle, so handing
+#: one to a worker process makes that ``pure-process-pool`` rewrite unsafe.
+NAMESPACE_KEYWORDS = frozenset({"locals", "local_dict", "global_dict"})
 
 #: Blocking calls that consume what they wait for, and what a worker thread loses when the
 #: awaiting task is cancelled (a rollout timeout): the thread keeps waiting, takes the item (or the

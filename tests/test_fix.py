@@ -18,7 +18,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from conftest import check_text
+from conftest import check_text, graph_of
 
 from asynclint import fixers
 from asynclint.config import Config
@@ -1232,7 +1232,7 @@ def _twin_outcomes(path: Path, twins=()) -> dict[str, list]:
 
     text = path.read_text(encoding="utf-8")
     findings = _fix_with_twins(path, text, twins).checked
-    project = FixProject({str(path): text}, tuple(findings), None, twin_calls(twins))
+    project = FixProject({str(path): text}, tuple(findings), graph_of(text, path), twin_calls(twins))
     outcomes: dict[str, list] = {}
     for finding in findings:
         outcomes.setdefault(finding.chain[-1].function.rpartition(".")[2], []).append(twin_call.fix(finding, project))

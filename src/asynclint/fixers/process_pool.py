@@ -133,7 +133,7 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         edits=(edit,),
         recipe="pure-process-pool" if pure else "process-pool",
         safe=doubt is None,
-        title=f"ran `{callee}` in the module-level process pool `{pool}` with `loop.run_in_executor`",
+        title=site.did(f"ran `{callee}` in the module-level process pool `{pool}`", " with `loop.run_in_executor`"),
         imports=tuple(imports),
         statements=statements,
         claims=(finding,),

@@ -36,6 +36,7 @@ from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
 from asynclint.fixers.project import FixProject, Site, call_of
+from asynclint.knowledge.asyncio_apis import LOOP_GETTERS
 from asynclint.knowledge.blocking import NAMESPACE_KEYWORDS, NOT_PORTABLE
 from asynclint.model import Finding
 
@@ -220,4 +221,4 @@ def _is_get_loop(file: ParsedFile, value: cst.BaseExpression) -> bool:
         return False
     head, _, rest = called.partition(".")
     target = binding(file, head, value).target
-    return target is not None and f"{target}.{rest}" in ("asyncio.get_running_loop", "asyncio.get_event_loop")
+    return target is not None and f"{target}.{rest}" in LOOP_GETTERS

@@ -33,6 +33,7 @@ from asynclint.fixers.cst.parsed import ParsedFile, is_async, last_name
 from asynclint.fixers.cst.references import thread_runner
 from asynclint.fixers.project import FixProject
 from asynclint.fixers.to_thread import shared_writes
+from asynclint.knowledge.blocking import TEMP_FILE_MAKERS
 from asynclint.knowledge.clients import CLIENT_WORDS
 from asynclint.model import Finding
 
@@ -268,7 +269,7 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
     verb, default = "run", "block"
     if isinstance(callee, cst.Call) and name == "open":  # open, io.open, gzip.open, Path.open, ...
         verb, default = ("write" if opens_for_writing(file, callee) else "read"), "file"
-    elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
+    elif name in TEMP_FILE_MAKERS:
         verb, default = "use", "temp"
     elif name == "Popen":
         default = "process"

@@ -396,6 +396,12 @@ OPENERS: frozenset[str] = frozenset(
     ).split()
 )
 
+#: Last names of the ``tempfile`` calls whose ``with`` block works in a temporary file or
+#: directory: the ``with-block`` recipe names the helper it moves such a block into ``_use_...``.
+TEMP_FILE_MAKERS = frozenset(
+    {"NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"}
+)
+
 #: What iterating over an instance yields, when that is worth tracking.
 ITEMS: dict[str, str] = {
     "pathlib.Path.iterdir()": "pathlib.Path",

@@ -27,9 +27,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from asynclint.analysis.graph import ProjectGraph
 from asynclint.config import Config
-from asynclint.engine import SourceFile
-from asynclint.model import Result, Severity
+from asynclint.engine import SourceFile, project_graph, summarize
+from asynclint.model import FileError, Result, Severity
 from asynclint.pipeline import check_sources
 
 TESTS = Path(__file__).parent
@@ -185,6 +186,15 @@ def check_text(text: str, path: str | Path = "env.py", config: Config | None = N
     return check_sources(
         [SourceFile(str(path), text, module=Path(path).stem, package="")], config or Config(root=Path(path).parent)
     )
+
+
+def graph_of(text: str, path: str | Path = "env.py", config: Config | None = None) -> ProjectGraph:
+    """The call graph :func:`check_text` reads for the same ``text``: what a fixer asks while
+    fixing (who calls what, where the chain's calls are)."""
+    config = config or Config(root=Path(path).parent)
+    summary = summarize(SourceFile(str(path), text, module=Path(path).stem, package=""), config.catalogue())
+    assert not isinstance(summary, FileError), summary
+    return project_graph([summary], config)
 
 
 # --- fixture specifications: `# expect: CODE severity` ------------------------------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from conftest import check_text
+from conftest import check_text, graph_of
 
 from asynclint import fixers
 from asynclint.config import Config
@@ -753,6 +753,37 @@ def test_each_fix_and_reason_is_reported_at_its_own_finding():
     assert sorted(f.line for f in placed) == [9, 10]
 
 
+def test_process_pool_title_says_when_a_root_was_made_async():
+    # As the other recipes' titles do (Site.did): the call, or the helper's call, moved at a root.
+    source = textwrap.dedent("""\
+        import sympy
+        import verifiers as vf
+
+
+        def reward_simplified(completion, answer) -> float:
+            return float(str(sympy.simplify(completion)) == answer)
+
+
+        def _expand(text):
+            return sympy.expand(text)
+
+
+        def reward_expanded(completion, answer) -> float:
+            return float(str(_expand(completion)) == answer)
+
+
+        def load_environment(**kwargs) -> vf.Environment:
+            return vf.SingleTurnEnv(dataset=None, rubric=vf.Rubric(funcs=[reward_simplified, reward_expanded]))
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    assert {applied.finding.line: applied.title for applied in outcome.applied} == {
+        6: "made `reward_simplified` `async def` and ran `sympy.simplify` in the module-level process pool "
+        "`_PROCESS_POOL`",
+        10: "made `reward_expanded` `async def` and ran `_expand` in the module-level process pool `_PROCESS_POOL`",
+    }
+    assert "async def reward_expanded" in outcome.texts["snippet.py"]
+
+
 # --- verification guards every edit ----------------------------------------------------------------
 
 
@@ -1232,7 +1263,7 @@ def _twin_outcomes(path: Path, twins=()) -> dict[str, list]:
 
     text = path.read_text(encoding="utf-8")
     findings = _fix_with_twins(path, text, twins).checked
-    project = FixProject({str(path): text}, tuple(findings), None, twin_calls(twins))
+    project = FixProject({str(path): text}, tuple(findings), graph_of(text, path), twin_calls(twins))
     outcomes: dict[str, list] = {}
     for finding in findings:
         outcomes.setdefault(finding.chain[-1].function.rpartition(".")[2], []).append(twin_call.fix(finding, project))

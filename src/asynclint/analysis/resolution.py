@@ -212,6 +212,8 @@ class Resolution(GraphState):
                     return self._result(f"{owner}.{attr}")  # reading a property runs the getter
                 return f"{owner}.{attr}"
             value = self._attrs[owner].get(attr)
+            if value == "":
+                return None  # set here to something nothing types: a nearer class decides
             if value is not None and value.startswith(SELF):  # ``self.pages = self.db.collection()``
                 return self._on_instance(owner, value)
             if value is not None:

@@ -206,6 +206,20 @@ class Uses(GraphState):
         steps.reverse()
         return steps
 
+    def chain_calls(self, key: FuncKey) -> list[tuple[FuncKey, tuple[CallSite, ...], FuncKey]]:
+        """The calls on ``key``'s chain (:meth:`path`), from the root down: each function on the
+        way, its calls on the chain's line that run the next function (one, unless that line calls
+        it twice), and that next function."""
+        steps = self.path(key)
+        found = []
+        for (caller, line), (callee, _) in pairwise(steps):
+            sites = {
+                (site.line, site.col): site for target, site in self._edges_of(caller)
+                if target == callee and site.line == line
+            }
+            found.append((caller, tuple(sites[place] for place in sorted(sites)), callee))
+        return found
+
     def placement(self, key: FuncKey) -> str | None:
         """Where a fix can take a call in hot function ``key`` off the loop: ``direct`` (in
         ``async def``), ``helper`` (an ``async def`` up the chain calls the sync function), ``root``

@@ -54,7 +54,7 @@ from asynclint.fixers.shared_fields import (
     is_stored,
     shared_fields,
 )
-from asynclint.knowledge.copying import COPY_HOOKS
+from asynclint.knowledge.copying import COPY_HOOKS, DYNAMIC_ACCESS
 from asynclint.model import Finding
 
 SPEC = FixerSpec(
@@ -65,9 +65,6 @@ SPEC = FixerSpec(
     " right while nothing changes them (code outside this file is not checked)",
     answers=("deepcopy-memo",),
 )
-
-_DYNAMIC = frozenset({"getattr", "setattr", "delattr", "vars"})
-
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     not_applicable = "not `copy.deepcopy(obj)` written in `async def`"
@@ -254,7 +251,7 @@ def _dynamic_access(file: ParsedFile, family: list[cst.ClassDef]) -> str:
                     return f"`{receiver}.__dict__`"
                 if (
                     isinstance(node, cst.Call)
-                    and dotted(node.func) in _DYNAMIC
+                    and dotted(node.func) in DYNAMIC_ACCESS
                     and node.args
                     and is_name(node.args[0].value, receiver)
                 ):

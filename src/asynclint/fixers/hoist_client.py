@@ -33,6 +33,7 @@ from asynclint.fixers.cst.names import names_bound_in, names_read
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import cached_getter, module_level_name_of
 from asynclint.fixers.project import FixProject
+from asynclint.knowledge.clients import CLOSERS, GENERIC_CONSTRUCTORS
 from asynclint.model import Finding
 
 SPEC = FixerSpec(
@@ -44,9 +45,6 @@ SPEC = FixerSpec(
     priority=30,
     placements=ANYWHERE,  # a client hoisted out of any function needs no `async def`
 )
-
-_CLOSERS = frozenset({"close", "aclose", "__exit__", "__aexit__"})
-
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     located = project.locate(finding)
@@ -141,7 +139,7 @@ def _escapes(file: ParsedFile, function: cst.FunctionDef, variable: str) -> str 
         if isinstance(parent, cst.AssignTarget) or isinstance(parent, cst.Assign):
             continue  # the assignment being hoisted
         if isinstance(parent, cst.Attribute) and parent.value is node:
-            if parent.attr.value in _CLOSERS:
+            if parent.attr.value in CLOSERS:
                 return "is closed"
             grand = file.parent(parent)
             if isinstance(grand, cst.AssignTarget | cst.AugAssign) or (isinstance(grand, cst.Del)):
@@ -157,7 +155,7 @@ def _name_part(constructor: str) -> str:
     """``AsyncOpenAI`` for ``openai.AsyncOpenAI``; ``httpx.Client`` keeps its module (``Client``
     alone does not say which)."""
     head, _, last = constructor.rpartition(".")
-    generic = last.lower() in ("client", "session", "resource", "connect", "create_default_context")
+    generic = last.lower() in GENERIC_CONSTRUCTORS
     return constructor if generic and head else last
 
 

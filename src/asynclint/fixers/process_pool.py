@@ -36,7 +36,8 @@ from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
 from asynclint.fixers.project import FixProject, Site, call_of
-from asynclint.knowledge.blocking import NOT_PORTABLE
+from asynclint.knowledge.asyncio_apis import LOOP_GETTERS
+from asynclint.knowledge.blocking import NAMESPACE_KEYWORDS, NOT_PORTABLE
 from asynclint.model import Finding
 
 SPEC = (
@@ -59,8 +60,6 @@ SPEC = (
     ),
 )
 
-#: Keyword arguments of pure functions that carry namespaces, which may hold anything.
-_NAMESPACES = frozenset({"locals", "local_dict", "global_dict"})
 POOL = "_PROCESS_POOL"
 
 
@@ -135,7 +134,7 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         edits=(edit,),
         recipe="pure-process-pool" if pure else "process-pool",
         safe=doubt is None,
-        title=f"ran `{callee}` in the module-level process pool `{pool}` with `loop.run_in_executor`",
+        title=site.did(f"ran `{callee}` in the module-level process pool `{pool}`", " with `loop.run_in_executor`"),
         imports=tuple(imports),
         statements=statements,
         claims=(finding,),
@@ -147,7 +146,7 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
 def _may_not_pickle(call: cst.Call) -> str | None:
     """Why an argument of a pure function's call may not reach the worker process, if it may."""
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in _NAMESPACES:
+        if arg.keyword is not None and arg.keyword.value in NAMESPACE_KEYWORDS:
             return f"`{arg.keyword.value}=` may hold values that do not pickle"
         if isinstance(arg.value, cst.Lambda):
             return "a `lambda` argument does not pickle"
@@ -222,4 +221,4 @@ def _is_get_loop(file: ParsedFile, value: cst.BaseExpression) -> bool:
         return False
     head, _, rest = called.partition(".")
     target = binding(file, head, value).target
-    return target is not None and f"{target}.{rest}" in ("asyncio.get_running_loop", "asyncio.get_event_loop")
+    return target is not None and f"{target}.{rest}" in LOOP_GETTERS

@@ -167,22 +167,27 @@ class FixProject:
 
     def _helper_site(self, finding: Finding) -> Site | Decline | None:
         """The call, in the nearest ``async def`` on the finding's chain, of the sync function that
-        leads to the finding (``None``: no ``async def`` on the chain)."""
-        chain = finding.chain
-        for position in range(len(chain) - 2, 0, -1):  # the call sites, nearest caller first
-            link, callee = chain[position], chain[position + 1].function
-            if link.path not in self.texts:
-                continue  # inside an installed package (deep mode) or a file not being fixed
-            caller_file = self.file(link.path)
-            caller = caller_file.function(link.function)
-            if caller is None:
-                return Decline(f"cannot find `{link.function}` in {link.path}")
-            if is_async(caller):
-                found = _calls_of(caller_file, caller, link.line, callee)
+        leads to the finding (``None``: no ``async def`` on the chain), where the call graph says
+        the chain's call is."""
+        graph, key = self.graph, self._written_in(finding)
+        if graph is None or key is None:
+            return Decline(f"cannot tell which calls lead to `{finding.facts.function}` (no call graph)")
+        for caller, sites, callee in reversed(graph.chain_calls(key)):
+            path, qualname = graph.path_of(caller), graph.function(caller).qualname
+            if path not in self.texts:
+                continue  # a file not being fixed
+            if graph.function(caller).is_async:
+                file = self.file(path)
+                function = file.function(qualname)
+                if function is None:
+                    return Decline(f"cannot find `{qualname}` in {path}")
+                helper = graph.function(callee).qualname
+                found = _calls_at(file, sites, helper)
                 if len(found) != 1:
                     what = "no call" if not found else f"{len(found)} calls"
-                    return Decline(f"ambiguous: {what} of `{callee}` on line {link.line} of `{link.function}`")
-                return Site(caller_file, found[0], caller, "helper", helper=callee)
+                    line = f" on line {sites[0].line}" if sites else ""
+                    return Decline(f"ambiguous: {what} of `{helper}`{line} of `{qualname}`")
+                return Site(file, found[0], function, "helper", helper=helper, callee=callee)
         return None
 
     def placement(self, finding: Finding) -> str | None:
@@ -300,27 +305,40 @@ class FixProject:
     def _root_site(
         self, finding: Finding, file: ParsedFile, call: cst.Call | cst.Attribute, function: cst.FunctionDef
     ) -> Site | Decline:
-        chain = finding.chain
-        root_link = chain[0]
+        """The chain's root made ``async def``, with its call of the next function on the chain
+        (or, when the finding's call is written in the root, that call) as the call graph says."""
+        root_link = finding.chain[0]
         fix = finding.fix
         if fix is None or not fix.root_awaited:
             return Decline(f"no `async def` on the chain, and the framework does not await `{root_link.function}`")
-        root_file = self.file(root_link.path) if root_link.path in self.texts else None
-        root = root_file.function(root_link.function) if root_file else None
-        if root_file is None or root is None:
-            return Decline(f"cannot find `{root_link.function}`")
-        name = root.name.value
-        refused = self.redefinable(root_link.path, root_link.function, "a coroutine")
+        graph, key = self.graph, self._written_in(finding)
+        if graph is None or key is None:
+            return Decline(f"cannot tell which calls lead from `{root_link.function}` (no call graph)")
+        calls = graph.chain_calls(key)
+        root = calls[0][0] if calls else key
+        path, qualname = graph.path_of(root), graph.function(root).qualname
+        root_file = self.file(path) if path in self.texts else None
+        root_def = root_file.function(qualname) if root_file else None
+        if root_file is None or root_def is None:
+            return Decline(f"cannot find `{qualname}`")
+        name = root_def.name.value
+        refused = self.redefinable(path, qualname, "a coroutine")
         if refused is not None:
             return refused
-        if is_generator(root):
+        if is_generator(root_def):
             return Decline(f"`{name}` is a generator")
-        if len(chain) == 2:
+        if calls:
+            _, sites, callee = calls[0]
+            helper = graph.function(callee).qualname
+            found = _calls_at(root_file, sites, helper)
+        elif len(finding.chain) > 2:  # the root's own call into an installed library (deep mode)
+            helper = finding.chain[2].function
+            found = _calls_at(root_file, (), helper, call)
+        else:
             return Site(file, call, function, "root")
-        found = _calls_of(root_file, root, chain[1].line, chain[2].function)
         if len(found) != 1:
-            return Decline(f"ambiguous: cannot single out the call of `{chain[2].function}` in `{name}`")
-        return Site(root_file, found[0], root, "root", helper=chain[2].function)
+            return Decline(f"ambiguous: cannot single out the call of `{helper}` in `{name}`")
+        return Site(root_file, found[0], root_def, "root", helper=helper)
 
 
 def _evaluated_in(file: ParsedFile, node: cst.CSTNode) -> FunctionNode | cst.ClassDef | None:
@@ -346,17 +364,15 @@ def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, bu
     )
 
 
-def _calls_of(file: ParsedFile, function: cst.FunctionDef, line: int, callee: str) -> list[cst.Call]:
-    """Calls on ``line`` inside ``function`` (not in nested functions) naming ``callee``'s last part."""
+def _calls_at(
+    file: ParsedFile, sites: tuple[CallSite, ...], callee: str, *located: cst.Call | cst.Attribute
+) -> list[cst.Call]:
+    """The calls at the graph's ``sites`` (or the ``located`` ones) that name ``callee``'s last
+    part: a call the graph says runs it through something else (``map(f, xs)``) is not one to
+    offload."""
     short = callee.rpartition(".")[2]
-    found = []
-    for node in file.calls_starting_on(line):
-        if (
-            last_name(node.func) == short
-            and file.enclosing_function(node) is function
-        ):
-            found.append(node)
-    return found
+    nodes = [*located, *(file.call_at(site.line, site.col, site.end_line, site.end_col) for site in sites)]
+    return [node for node in nodes if isinstance(node, cst.Call) and last_name(node.func) == short]
 
 
 class Fixer(Protocol):

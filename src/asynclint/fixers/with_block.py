@@ -33,6 +33,8 @@ from asynclint.fixers.cst.parsed import ParsedFile, is_async, last_name
 from asynclint.fixers.cst.references import thread_runner
 from asynclint.fixers.project import FixProject
 from asynclint.fixers.to_thread import shared_writes
+from asynclint.knowledge.blocking import TEMP_FILE_MAKERS
+from asynclint.knowledge.clients import CLIENT_WORDS
 from asynclint.model import Finding
 
 SPEC = FixerSpec(
@@ -42,10 +44,6 @@ SPEC = FixerSpec(
     answers=("to-thread", "async-subprocess", "async-client", "hoist-client"),
     priority=20,
 )
-
-#: Callees whose ``with`` block reads a client's responses rather than a file.
-_CLIENT_WORDS = ("client", "session", "openai", "anthropic")
-
 
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     located = project.locate(finding)
@@ -271,13 +269,13 @@ def _helper_name(file: ParsedFile, statement: cst.With, results: list[str]) -> s
     verb, default = "run", "block"
     if isinstance(callee, cst.Call) and name == "open":  # open, io.open, gzip.open, Path.open, ...
         verb, default = ("write" if opens_for_writing(file, callee) else "read"), "file"
-    elif name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"):
+    elif name in TEMP_FILE_MAKERS:
         verb, default = "use", "temp"
     elif name == "Popen":
         default = "process"
     elif name == "connect":
         verb, default = "query", "db"
-    elif name and any(word in name.lower() for word in _CLIENT_WORDS):
+    elif name and any(word in name.lower() for word in CLIENT_WORDS):
         verb = "fetch"
     subject = results[0] if results else _assigned_key(statement) or default
     return f"_{verb}_{subject.strip('_')}"

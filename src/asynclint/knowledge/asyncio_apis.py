@@ -72,6 +72,10 @@ LOOP_SUBMITTERS: dict[str, tuple[int, str]] = {"asyncio.run_coroutine_threadsafe
 #: the project's own, in a thread of its own, and blocks that loop only.
 OWN_LOOPS: frozenset[str] = frozenset({"asyncio.new_event_loop()", "uvloop.new_event_loop()"})
 
+#: Calls that give the running event loop: a ``loop = ...`` bound by one is the loop the
+#: ``process-pool`` recipe hands work to (``loop.run_in_executor``) without binding another.
+LOOP_GETTERS: frozenset[str] = frozenset({"asyncio.get_running_loop", "asyncio.get_event_loop"})
+
 #: Libraries whose objects belong to the running event loop (its loop, tasks, queues, locks): used
 #: from a worker thread they raise or misbehave, so code using them stays on the loop.
 EVENT_LOOP_LIBRARIES: frozenset[str] = frozenset({"asyncio", "anyio", "trio"})

@@ -287,6 +287,10 @@ NOT_PORTABLE: dict[str, str] = {
     "builtins.eval": "evaluates in the caller's namespace, which a worker process does not have",
     "builtins.compile": "returns a code object, which does not pickle",
 }
+#: Keyword arguments through which pure functions take namespaces (sympy's ``locals=``,
+#: ``local_dict=``, ``global_dict=``): a namespace may hold values that do not pickle, so handing
+#: one to a worker process makes that ``pure-process-pool`` rewrite unsafe.
+NAMESPACE_KEYWORDS = frozenset({"locals", "local_dict", "global_dict"})
 
 #: Blocking calls that consume what they wait for, and what a worker thread loses when the
 #: awaiting task is cancelled (a rollout timeout): the thread keeps waiting, takes the item (or the
@@ -394,6 +398,12 @@ OPENERS: frozenset[str] = frozenset(
         "tarfile.open tarfile.TarFile zipfile.ZipFile tempfile.NamedTemporaryFile tempfile.TemporaryFile "
         "tempfile.SpooledTemporaryFile shelve.open dbm.open"
     ).split()
+)
+
+#: Last names of the ``tempfile`` calls whose ``with`` block works in a temporary file or
+#: directory: the ``with-block`` recipe names the helper it moves such a block into ``_use_...``.
+TEMP_FILE_MAKERS = frozenset(
+    {"NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory", "mkdtemp"}
 )
 
 #: What iterating over an instance yields, when that is worth tracking.

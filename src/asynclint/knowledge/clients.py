@@ -1,6 +1,7 @@
 """Client classes whose async twin sits in the same module under another name: what the
 ``async-client`` and ``handoff-client`` recipes switch a client to (``twin-call`` switches
-classes of other shapes); and how ``requests``' functions map onto a shared ``httpx.AsyncClient``."""
+classes of other shapes); how ``requests``' functions map onto a shared ``httpx.AsyncClient``;
+and the names by which the recipes recognise a client's life (its builders, its closers)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,14 @@ REQUESTS_NO_REDIRECTS = frozenset({"head"})
 #: ``iter_content``, ``apparent_encoding``, ``links`` (httpx lacks them), ``url`` (an
 #: ``httpx.URL``, not a ``str``), ``raise_for_status`` after a ``head`` (httpx also raises on 3xx).
 RESPONSE_ALIKE = frozenset("status_code text content json headers encoding cookies history elapsed".split())
+
+#: Methods that end a client's life: a local client closed in its function is not one the
+#: ``hoist-client`` recipe may share between calls.
+CLOSERS = frozenset({"close", "aclose", "__exit__", "__aexit__"})
+#: Last parts of client constructors too generic to name the shared client by alone
+#: (``httpx.Client``, ``requests.Session``, ``ssl.create_default_context``): the ``hoist-client``
+#: recipe keeps their module in the name it gives (``HTTPX_CLIENT``), not just ``CLIENT``.
+GENERIC_CONSTRUCTORS = frozenset({"client", "session", "resource", "connect", "create_default_context"})
+#: Words in a context manager's callee (lower-cased) that say its ``with`` block reads a client's
+#: responses rather than a file: the ``with-block`` recipe names its helper ``_fetch_...``.
+CLIENT_WORDS = ("client", "session", "openai", "anthropic")

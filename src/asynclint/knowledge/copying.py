@@ -31,3 +31,8 @@ PART_METHODS = frozenset("get keys values items copy union intersection differen
 
 #: Methods through which a class decides how its instances are copied or pickled.
 COPY_HOOKS = frozenset({"__deepcopy__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__"})
+
+#: Builtins that reach an object's fields by a computed name (``getattr(self, name)``,
+#: ``vars(self)``): in a class that uses them on itself, which fields are read or changed cannot
+#: be told from the code, so the ``deepcopy-memo`` recipe shares none.
+DYNAMIC_ACCESS = frozenset({"getattr", "setattr", "delattr", "vars"})

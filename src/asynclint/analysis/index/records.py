@@ -30,7 +30,8 @@ class ClassInfo:
     line: int
     bases: tuple[str, ...]  # resolved dotted names
     methods: tuple[str, ...]
-    attrs: tuple[tuple[str, str], ...]  # attribute -> dotted type name, where known
+    #: Attributes set in its methods -> dotted type name, "" where nothing types the value.
+    attrs: tuple[tuple[str, str], ...]
     properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
     #: Resolved names of the type arguments of its generic bases: ``Toolset[SharedToolsetConfig]``.
     type_args: tuple[str, ...] = ()
@@ -322,7 +323,9 @@ class Handoff:
     end_line: int
     end_col: int
     named: bool = False  # ``judge_client=JUDGE`` imported: an instance only if JUDGE is a value
-    self_ref: tuple[str, tuple[str, ...]] | None = None  # ``judge_client=self.client``, left for the graph
+    #: ``judge_client=self.client``: always left for the graph, which answers both what it holds
+    #: and where it was built (:meth:`~asynclint.analysis.resolution.Resolution.built_at`).
+    self_ref: tuple[str, tuple[str, ...]] | None = None
     passed_to_self: tuple[str, tuple[str, ...]] | None = None  # ``super().__init__(judge_client=...)``
     #: (line, column) of the call that built the object, when this module shows it: written as the
     #: argument (``judge_client=OpenAI()``) or bound to the name passed (``client = OpenAI()``).

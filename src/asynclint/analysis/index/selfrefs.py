@@ -1,5 +1,6 @@
 """Settling ``self.<attr>`` references once the whole module has been read: through the
-class's bases defined in the module, else left for the project graph."""
+class's bases defined in the module, else left for the project graph. Hand-overs of ``self``
+attributes are always left to it: it alone says what they hold and where they were built."""
 
 from __future__ import annotations
 
@@ -123,16 +124,6 @@ class SelfReferences(IndexerState):
                 return isinstance(value, Inst)
         return False
 
-    def _attribute_built(self, cls: str, path: tuple[str, ...]) -> tuple[int, int] | None:
-        """Where the one call that built ``self.<attr>`` is, when the nearest class of this
-        module's chain that sets the attribute sets it from one call."""
-        if len(path) != 1:
-            return None
-        for owner in self._class_chain(cls):
-            if path[0] in self.class_attrs.get(owner, {}):
-                return self.class_built.get(owner, {}).get(path[0])
-        return None
-
     def _settle_reads(self) -> None:
         """Property reads become calls of the getter; reads of plain attributes and methods are
         dropped; reads this module cannot settle (a base class elsewhere) are left to the graph."""
@@ -204,10 +195,3 @@ class SelfReferences(IndexerState):
                 target, settled = self.resolve_self(*ref.self_ref)
                 if settled:
                     self.refs[position] = replace(ref, target=target, self_ref=None)
-        for position, handoff in enumerate(self.handoffs):
-            if handoff.self_ref is not None:
-                target, settled = self.resolve_self(*handoff.self_ref)
-                if settled:
-                    self.handoffs[position] = replace(
-                        handoff, value=target or "", self_ref=None, built=self._attribute_built(*handoff.self_ref)
-                    )

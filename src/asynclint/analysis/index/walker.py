@@ -141,7 +141,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
                 attrs=tuple(
                     (attr, exported)
                     for attr, value in self.class_attrs.get(qn, {}).items()
-                    if isinstance(value, (Inst, Sym, SelfRef)) and (exported := exported_name(value))
+                    if (exported := _attribute_type(value)) is not None
                 ),
                 properties=tuple(sorted(self.class_properties.get(qn, ()))),
                 type_args=self.class_type_args.get(qn, ()),
@@ -202,3 +202,15 @@ def index_source(
         return Indexer(source, path, module, package, catalogue, imports).run(tree)
     except RecursionError:
         raise IndexError_("expression nesting too deep to analyse") from None
+
+
+def _attribute_type(value: Value) -> str | None:
+    """What a class's summary says its ``self.<attr>`` holds: a dotted type name, "" for a value
+    nothing types (a parameter, an unknown call's result, a table of callables) -- a nearer class
+    setting it hides its bases' -- or ``None`` for a ``super()`` path, which names nothing."""
+    if isinstance(value, (Inst, Sym, SelfRef)):
+        exported = exported_name(value)
+        if exported is None and isinstance(value, SelfRef) and value.path:
+            return None  # a `super()` path
+        return exported or ""
+    return ""

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
+from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
 from asynclint.analysis.instances import Instances
@@ -33,7 +34,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, HotSet, Instances, Programs, Uses):
+class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(

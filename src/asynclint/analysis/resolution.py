@@ -1,10 +1,9 @@
 """Name and value resolution across the project's modules: re-exports, star imports,
-attributes through the MRO, what calls return, parameters typed by their callers; and the
-class hierarchy (bases, framework tables, overrides)."""
+attributes through the MRO, what calls return, parameters typed by their callers (the class
+hierarchy they walk: :mod:`asynclint.analysis.hierarchy`)."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import cast
@@ -12,9 +11,8 @@ from typing import cast
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, linear_chain, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, split_super
 from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
-from asynclint.knowledge.frameworks import HookClass, framework_class
 from asynclint.knowledge.functions import PROPERTIES
 
 #: A call site whose target was not asked yet (:meth:`Resolution.target_at`); no name holds a NUL.
@@ -316,20 +314,6 @@ class Resolution(GraphState):
             found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
         return found
 
-    def mro(self, cls: str) -> list[str]:
-        """The project classes among ``cls`` and its bases, nearest first."""
-        found = self._mro.get(cls)
-        if found is None:
-            found = self._mro[cls] = [name for name in self.ancestors(cls) if name in self.classes]
-        return found
-
-    def method_of(self, cls: str, name: str) -> FuncKey | None:
-        for owner in self.mro(cls):
-            keys = self.defs.get(f"{owner}.{name}")
-            if keys is not None:
-                return keys[0]
-        return None
-
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
         if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, True) is None:
@@ -561,42 +545,3 @@ class Resolution(GraphState):
             if decorator is not None:
                 return self.function(step).qualname, decorator
         return None
-
-    # -- classes --------------------------------------------------------------------------------
-
-    def ancestors(self, cls: str) -> list[TypeName]:
-        """``cls`` and every base class, project or external, nearest first."""
-        return cast("list[TypeName]", linear_chain(cls, self._bases, self._ancestors))
-
-    def _bases(self, cls: str) -> tuple[str, tuple[str, ...]]:
-        name = self.canonical(cls)
-        return name, self.classes[name][1].bases if name in self.classes else ()
-
-    def framework_table(self, cls: str) -> HookClass | None:
-        """The framework hook table a (project) class inherits, if any."""
-        if cls not in self._tables:
-            self._tables[cls] = next(filter(None, map(framework_class, self.ancestors(cls))), None)
-        return self._tables[cls]
-
-    def overrides(self, cls: str, method: str) -> list[FuncKey]:
-        """Definitions of ``method`` in the project's subclasses of ``cls`` (at any depth): what
-        ``self.method()`` written in ``cls`` may run instead of its own."""
-        key = (cls, method)
-        found = self._overrides.get(key)
-        if found is not None:
-            return found
-        if self._subclasses is None:
-            self._subclasses = {}
-            for name, (_, info) in sorted(self.classes.items()):
-                for base in info.bases:
-                    self._subclasses.setdefault(self.canonical(base), []).append(name)
-        found, seen, queue = [], {cls}, deque(self._subclasses.get(cls, ()))
-        while queue:
-            sub = queue.popleft()
-            if sub in seen:
-                continue
-            seen.add(sub)
-            found.extend(self.defs.get(f"{sub}.{method}", ()))
-            queue.extend(self._subclasses.get(sub, ()))
-        self._overrides[key] = found
-        return found

@@ -1,0 +1,68 @@
+"""The project's class hierarchy, for the graph: a class's bases and ancestors, project or
+external, the methods its MRO defines, the framework hook table it inherits, and the overrides of
+a method in its subclasses."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import cast
+
+from asynclint.analysis.graph_records import FuncKey, TypeName
+from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.values import linear_chain
+from asynclint.knowledge.frameworks import HookClass, framework_class
+
+
+class Hierarchy(GraphState):
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def mro(self, cls: str) -> list[str]:
+        """The project classes among ``cls`` and its bases, nearest first."""
+        found = self._mro.get(cls)
+        if found is None:
+            found = self._mro[cls] = [name for name in self.ancestors(cls) if name in self.classes]
+        return found
+
+    def method_of(self, cls: str, name: str) -> FuncKey | None:
+        for owner in self.mro(cls):
+            keys = self.defs.get(f"{owner}.{name}")
+            if keys is not None:
+                return keys[0]
+        return None
+
+    def ancestors(self, cls: str) -> list[TypeName]:
+        """``cls`` and every base class, project or external, nearest first."""
+        return cast("list[TypeName]", linear_chain(cls, self._bases, self._ancestors))
+
+    def _bases(self, cls: str) -> tuple[str, tuple[str, ...]]:
+        name = self.canonical(cls)
+        return name, self.classes[name][1].bases if name in self.classes else ()
+
+    def framework_table(self, cls: str) -> HookClass | None:
+        """The framework hook table a (project) class inherits, if any."""
+        if cls not in self._tables:
+            self._tables[cls] = next(filter(None, map(framework_class, self.ancestors(cls))), None)
+        return self._tables[cls]
+
+    def overrides(self, cls: str, method: str) -> list[FuncKey]:
+        """Definitions of ``method`` in the project's subclasses of ``cls`` (at any depth): what
+        ``self.method()`` written in ``cls`` may run instead of its own."""
+        key = (cls, method)
+        found = self._overrides.get(key)
+        if found is not None:
+            return found
+        if self._subclasses is None:
+            self._subclasses = {}
+            for name, (_, info) in sorted(self.classes.items()):
+                for base in info.bases:
+                    self._subclasses.setdefault(self.canonical(base), []).append(name)
+        found, seen, queue = [], {cls}, deque(self._subclasses.get(cls, ()))
+        while queue:
+            sub = queue.popleft()
+            if sub in seen:
+                continue
+            seen.add(sub)
+            found.extend(self.defs.get(f"{sub}.{method}", ()))
+            queue.extend(self._subclasses.get(sub, ()))
+        self._overrides[key] = found
+        return found

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from asynclint.analysis.graph_records import OVERLOAD, FuncKey, HotInfo, HotState
+from asynclint.analysis.graph_records import OVERLOAD, FunctionId, HotInfo, HotState
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
@@ -60,7 +60,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
         #: Qualified name -> every definition of it, first one first. A name defined twice (under
         #: ``if``/``else``, or by two files given the same module name) may run either: calls go
         #: to all of them.
-        self.defs: dict[str, list[FuncKey]] = {}
+        self.defs: dict[str, list[FunctionId]] = {}
         self.classes: dict[str, tuple[int, ClassInfo]] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.values: dict[str, str] = {}
@@ -78,7 +78,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
         #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when they differ).
         self.injected: dict[str, str] = {}
         #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.
-        self._tools: frozenset[FuncKey] = frozenset()
+        self._tools: frozenset[FunctionId] = frozenset()
         for position, summary in enumerate(summaries):
             for key, type_ in summary.state_values:
                 self.state_types[key] = type_ if self.state_types.get(key, type_) == type_ else ""
@@ -99,13 +99,14 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
                 self.public.setdefault(summary.module, summary.public)
             for index, function in enumerate(summary.functions):
                 if function.kind == "function" and OVERLOAD.isdisjoint(function.decorators):
-                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append(FuncKey((position, index)))
+                    function_id = FunctionId((position, index))
+                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append(function_id)
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
-        self._direct_callers: dict[FuncKey, list[FuncKey]] | None = None
-        self.hot: dict[FuncKey, HotInfo] = {}
+        self._direct_callers: dict[FunctionId, list[FunctionId]] | None = None
+        self.hot: dict[FunctionId, HotInfo] = {}
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._package_names: frozenset[str] | None = None
@@ -114,16 +115,16 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
         self._mro: dict[str, list[str]] = {}
         self._tables: dict[str, HookClass | None] = {}
         self._subclasses: dict[str, list[str]] | None = None
-        self._overrides: dict[tuple[str, str], list[FuncKey]] = {}
-        self._edges: dict[FuncKey, list[tuple[FuncKey, CallSite]]] = {}
+        self._overrides: dict[tuple[str, str], list[FunctionId]] = {}
+        self._edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
-        self._callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
-        self._hot_or_library_callers: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
-        self._arguments: dict[FuncKey, list[tuple[FuncKey, CallSite]]] | None = None
-        self._param_types: dict[tuple[FuncKey, str], str | None] = {}
-        self._root_keys: frozenset[FuncKey] = frozenset()
-        self._project_calls: tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]] | None = None
-        self._fixed: dict[FuncKey, dict[str, object]] = {}
+        self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._param_types: dict[tuple[FunctionId, str], str | None] = {}
+        self._root_keys: frozenset[FunctionId] = frozenset()
+        self._project_calls: tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]] | None = None
+        self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False

@@ -13,13 +13,12 @@ from asynclint.knowledge.frameworks import FREQUENT, Hook
 #: A function of the project (or of an installed library read in deep mode): (summary position,
 #: function position), as the graph numbers them. Only the graph makes one.
 FunctionId = NewType("FunctionId", tuple[int, int])
-FuncKey = FunctionId  # the analysis' own name for it
 #: A class, by the dotted name the project's summaries give it (``pkg.mod.Judge``,
 #: ``openai.OpenAI``): what ``self`` or a value is an instance of, as the graph answers it.
 TypeName = NewType("TypeName", str)
 #: A function, whether it is reached more than once per rollout, and whether only on a first or a
 #: failing call (``HotInfo.rare``).
-HotState = tuple[FuncKey, bool, bool]
+HotState = tuple[FunctionId, bool, bool]
 
 MAX_ALIAS_HOPS = 8
 #: ``@overload`` stubs are never what a call runs: the undecorated definition after them is.
@@ -44,15 +43,15 @@ class Use:
 class LibraryEntry:
     """A hot project call into an installed library, on the way to a library function."""
 
-    caller: FuncKey  # the project function
+    caller: FunctionId  # the project function
     site: CallSite  # its call into the library
-    callee: FuncKey  # the library function it calls
-    steps: tuple[FuncKey, ...]  # library functions from ``callee`` down to the one asked about
+    callee: FunctionId  # the library function it calls
+    steps: tuple[FunctionId, ...]  # library functions from ``callee`` down to the one asked about
 
 
 @dataclass(frozen=True)
 class HotInfo:
-    root: FuncKey
+    root: FunctionId
     root_hook: Hook  # what kind of entry point the root is, and how often it runs
     parent: HotState | None
     call_line: int  # line of the call in ``parent`` that reaches this function

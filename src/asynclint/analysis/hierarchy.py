@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import deque
 from typing import cast
 
-from asynclint.analysis.graph_records import FuncKey, TypeName
+from asynclint.analysis.graph_records import FunctionId, TypeName
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.values import linear_chain
 from asynclint.knowledge.frameworks import HookClass, framework_class
@@ -23,7 +23,7 @@ class Hierarchy(GraphState):
             found = self._mro[cls] = [name for name in self.ancestors(cls) if name in self.classes]
         return found
 
-    def method_of(self, cls: str, name: str) -> FuncKey | None:
+    def method_of(self, cls: str, name: str) -> FunctionId | None:
         for owner in self.mro(cls):
             keys = self.defs.get(f"{owner}.{name}")
             if keys is not None:
@@ -44,7 +44,7 @@ class Hierarchy(GraphState):
             self._tables[cls] = next(filter(None, map(framework_class, self.ancestors(cls))), None)
         return self._tables[cls]
 
-    def overrides(self, cls: str, method: str) -> list[FuncKey]:
+    def overrides(self, cls: str, method: str) -> list[FunctionId]:
         """Definitions of ``method`` in the project's subclasses of ``cls`` (at any depth): what
         ``self.method()`` written in ``cls`` may run instead of its own."""
         key = (cls, method)

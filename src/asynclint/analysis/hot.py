@@ -9,7 +9,7 @@ import fnmatch
 from collections import deque
 from dataclasses import replace
 
-from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FuncKey, HotInfo, HotState, task_hook
+from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FunctionId, HotInfo, HotState, task_hook
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
@@ -105,9 +105,9 @@ class HotSet(GraphState):
             return False
         return function.qualname.count(".") == (owner is not None) and self._matches(TEST_FUNCTIONS, function.name)
 
-    def _registered(self) -> dict[FuncKey, Hook]:
+    def _registered(self) -> dict[FunctionId, Hook]:
         """Callables handed to the framework (rewards, tools, parsers), wherever that happens."""
-        found: dict[FuncKey, Hook] = {}
+        found: dict[FunctionId, Hook] = {}
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue  # a library registering its own callables is the library's business
@@ -118,7 +118,7 @@ class HotSet(GraphState):
                 if hook is None or hook in self._offloaded or self._in_own_process(position, ref.caller):
                     continue
                 if ref.function is not None:  # a lambda written in the call
-                    keys = [FuncKey((position, ref.function))]
+                    keys = [FunctionId((position, ref.function))]
                 else:
                     target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
                     keys = self.functions_denoted(target)
@@ -167,7 +167,7 @@ class HotSet(GraphState):
                 return registration.hook
         return None
 
-    def _edges_of(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+    def _edges_of(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """Project functions ``key`` runs on the loop: sync calls, coroutines it awaits (an
         awaited coroutine runs as part of its caller, as often as the caller runs), coroutines
         it starts as tasks (they run on the loop as often as it starts them), and coroutines it
@@ -193,13 +193,13 @@ class HotSet(GraphState):
         loop only. Waiting for it (``.result()``) is the caller's blocking call."""
         return bool(site.loop) and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS
 
-    def runs(self, key: FuncKey, site: CallSite) -> bool:
+    def runs(self, key: FunctionId, site: CallSite) -> bool:
         """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
         ``key`` in the project leaves at (or sets to) one constant, and that is false with it:
         ``if write_to_log:`` where nothing passes ``write_to_log=True``."""
         return not site.guards or guard_holds(site.guards, self.fixed_params(key))
 
-    def fixed_params(self, key: FuncKey) -> dict[str, object]:
+    def fixed_params(self, key: FunctionId) -> dict[str, object]:
         """Parameters of ``key`` every call passes the same constant (or leaves at its constant
         default) -> that constant. Nothing for a root, a function handed over as a value, a
         method a call of unknown receiver may mean, or a function nothing in the project calls:
@@ -224,12 +224,12 @@ class HotSet(GraphState):
                 found[name] = ast.literal_eval(value)
         return found
 
-    def _calls_of_functions(self) -> tuple[dict[FuncKey, list[CallSite]], set[FuncKey], set[str]]:
+    def _calls_of_functions(self) -> tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]]:
         """Every project call of each project function; the functions also handed over as values;
         the method names of calls whose receiver the project does not settle."""
         if self._project_calls is None:
-            calls: dict[FuncKey, list[CallSite]] = {}
-            escaped: set[FuncKey] = set()
+            calls: dict[FunctionId, list[CallSite]] = {}
+            escaped: set[FunctionId] = set()
             unresolved: set[str] = set()
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
@@ -246,7 +246,7 @@ class HotSet(GraphState):
             self._project_calls = (calls, escaped, unresolved)
         return self._project_calls
 
-    def _targets(self, caller: FuncKey, site: CallSite, index: int | None = None) -> list[FuncKey]:
+    def _targets(self, caller: FunctionId, site: CallSite, index: int | None = None) -> list[FunctionId]:
         """What a call runs: the function its target names, and when it is called through
         ``self``, the overrides of that method in the project's subclasses of the caller's class.
         ``index``: the site's in its caller's summary, when it is that summary's own (not a copy
@@ -289,14 +289,14 @@ class HotSet(GraphState):
         overrides = self.overrides(receiver, method.name)
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
 
-    def _entered(self, unloaded: frozenset[int]) -> tuple[dict[FuncKey, Hook], set[FuncKey]]:
+    def _entered(self, unloaded: frozenset[int]) -> tuple[dict[FunctionId, Hook], set[FunctionId]]:
         """From the project's own code: (coroutines started as tasks -> their root hook, every
         function something in the project calls, awaits or starts). A task started in a module
         of ``unloaded`` (one the environment never imports) runs on another process's loop: not
         a root (started by code on the rollouts' loop, it is reached through that code)."""
-        spawned: dict[FuncKey, Hook] = {}
-        called: set[FuncKey] = set()
-        own_loop: set[FuncKey] = set()  # coroutines handed to a loop of the project's own
+        spawned: dict[FunctionId, Hook] = {}
+        called: set[FunctionId] = set()
+        own_loop: set[FunctionId] = set()  # coroutines handed to a loop of the project's own
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue
@@ -306,7 +306,7 @@ class HotSet(GraphState):
             from_tests = self._in_test_file(position)
             offline = from_tests or position in unloaded
             for index, site in enumerate(summary.calls):
-                caller = FuncKey((position, site.caller))
+                caller = FunctionId((position, site.caller))
                 if self.on_own_loop(site):
                     own_loop.update(callee for callee in self._targets(caller, site, index) if callee != caller)
                     called.update(own_loop)
@@ -342,15 +342,15 @@ class HotSet(GraphState):
             spawned = {key: hook for key, hook in spawned.items() if key not in background}
         return spawned, called
 
-    def _only_reached_from(self, seeds: set[FuncKey]) -> set[FuncKey]:
+    def _only_reached_from(self, seeds: set[FunctionId]) -> set[FunctionId]:
         """``seeds`` and the project functions that nothing but them (and functions so found) calls,
         awaits, starts or takes as a value: what runs only where the seeds run."""
-        callers: dict[FuncKey, set[FuncKey]] = {}
+        callers: dict[FunctionId, set[FunctionId]] = {}
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue
             for index, site in enumerate(summary.calls):
-                caller = FuncKey((position, site.caller))
+                caller = FunctionId((position, site.caller))
                 if self.on_own_loop(site):
                     continue  # the seeds themselves
                 for callee in self._targets(caller, site, index):
@@ -358,7 +358,7 @@ class HotSet(GraphState):
             for ref in summary.refs:
                 target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
                 for callee in self.functions_for(target):
-                    callers.setdefault(callee, set()).add(FuncKey((position, ref.caller)))
+                    callers.setdefault(callee, set()).add(FunctionId((position, ref.caller)))
         found = set(seeds)
         changed = True
         while changed:
@@ -369,7 +369,7 @@ class HotSet(GraphState):
                     changed = True
         return found
 
-    def _sent_away(self) -> set[FuncKey]:
+    def _sent_away(self) -> set[FunctionId]:
         """Functions the project ships to run elsewhere (a program run in a sandbox): cold here,
         unless something on the loop calls them too."""
         return {
@@ -379,19 +379,19 @@ class HotSet(GraphState):
             for key in self.functions_denoted(ref.target)
         }
 
-    def _roots(self) -> dict[FuncKey, Hook]:
+    def _roots(self) -> dict[FunctionId, Hook]:
         registered = self._registered()
         self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
         spawned, called = self._entered(self._elsewhere()[0])
         away = self._sent_away()
-        roots: dict[FuncKey, Hook] = {}
+        roots: dict[FunctionId, Hook] = {}
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue  # library code is hot only where project code calls into it
             for index, function in enumerate(summary.functions):
                 if function.kind != "function":
                     continue
-                key = FuncKey((position, index))
+                key = FunctionId((position, index))
                 name = f"{summary.module}.{function.qualname}"
                 hook, cold = self.hook_of(position, function)
                 hook = registered.get(key, hook) or spawned.get(key)
@@ -407,7 +407,7 @@ class HotSet(GraphState):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
 
-    def _unreferenced(self, key: FuncKey) -> bool:
+    def _unreferenced(self, key: FunctionId) -> bool:
         """``key`` is a plain module-level function of an environment (a project defining the
         entry point the framework loads it through, ``load_environment``) whose name no project
         module reads or imports. What runs an environment's code is the framework -- through
@@ -424,12 +424,12 @@ class HotSet(GraphState):
         return self._names_read is not None and function.name not in self._names_read
 
     def _propagate(self) -> None:
-        self._calls_by_caller: dict[FuncKey, list[CallSite]] = {}
+        self._calls_by_caller: dict[FunctionId, list[CallSite]] = {}
         for position, summary in enumerate(self.summaries):
             for site in summary.calls:
-                self._calls_by_caller.setdefault(FuncKey((position, site.caller)), []).append(site)
+                self._calls_by_caller.setdefault(FunctionId((position, site.caller)), []).append(site)
                 for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
-                    self._calls_by_caller.setdefault(FuncKey((position, index)), []).append(
+                    self._calls_by_caller.setdefault(FunctionId((position, index)), []).append(
                         replace(site, in_loop=in_loop, lambdas=())
                     )
         # Breadth-first over (function, looped?) states, so a helper reached both plainly and
@@ -465,15 +465,15 @@ class HotSet(GraphState):
             if current is None or (current.rare, not current.raised) > (rare, not raised):
                 self.hot[key] = info
 
-    def is_root(self, key: FuncKey) -> bool:
+    def is_root(self, key: FunctionId) -> bool:
         """``key`` is an entry point: the framework (or a spawned task) calls it."""
         return key in self._root_keys
 
-    def is_tool(self, key: FuncKey) -> bool:
+    def is_tool(self, key: FunctionId) -> bool:
         """``key`` is a tool the framework calls with the arguments of one model tool call."""
         return key in self._tools
 
-    def first_call_entry(self, key: FuncKey, site: CallSite) -> FuncKey | None:
+    def first_call_entry(self, key: FunctionId, site: CallSite) -> FunctionId | None:
         """The function whose first call runs ``site`` (written in ``key``) and nothing after,
         nearest the root on the chain: a memoized function, or the function holding the lazy
         initialisation (``key`` itself when the call sits in one of its own). ``None``: every call."""
@@ -489,7 +489,7 @@ class HotSet(GraphState):
             state = info.parent
         return entry if entry is not None else key if site.once else None
 
-    def warmed(self, key: FuncKey) -> bool:
+    def warmed(self, key: FunctionId) -> bool:
         """Start-up code -- module level, ``load_environment``, ``__init__`` (see
         :data:`~asynclint.knowledge.frameworks.START_UP`) -- calls ``key`` before any rollout,
         directly or through functions that are not hot themselves: its first call is done."""
@@ -507,8 +507,8 @@ class HotSet(GraphState):
                     callees = self.called_at(position, index)
                     if not callees:
                         continue
-                    lambdas = (FuncKey((position, lambda_)) for lambda_, _ in site.lambdas)
-                    for caller in (FuncKey((position, site.caller)), *lambdas):
+                    lambdas = (FunctionId((position, lambda_)) for lambda_, _ in site.lambdas)
+                    for caller in (FunctionId((position, site.caller)), *lambdas):
                         for callee in callees:
                             self._direct_callers.setdefault(callee, []).append(caller)
         seen, queue = {key}, [key]
@@ -523,6 +523,6 @@ class HotSet(GraphState):
                 queue.append(caller)
         return False
 
-    def _memoizer(self, key: FuncKey) -> str | None:
+    def _memoizer(self, key: FunctionId) -> str | None:
         """The memoizing decorator of ``key`` (``functools.lru_cache``), if any."""
         return next((d for d in self.function(key).decorators if d in self._memoizers), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import FIELD_CLASS, CallSite
@@ -49,7 +49,7 @@ class Instances(GraphState):
         whole = next((name for name in containers if payload_evidence("name", name) == "whole"), None)
         return ("whole", whole) if whole else ("unknown", containers[0])
 
-    def default_off(self, key: FuncKey, site: CallSite) -> str:
+    def default_off(self, key: FunctionId, site: CallSite) -> str:
         """The test that keeps ``site`` (written in method ``key``) from running while the
         instance keeps its defaults: a test of an attribute ``__init__`` sets from a parameter
         whose constant default switches a feature off (:func:`switched_off`) and that no project
@@ -95,7 +95,7 @@ class Instances(GraphState):
                 found.setdefault(f"self.{attr}", value)
         return found
 
-    def _passes(self, call: tuple[FuncKey, CallSite], slots: tuple[str, str], default: str) -> bool:
+    def _passes(self, call: tuple[FunctionId, CallSite], slots: tuple[str, str], default: str) -> bool:
         """Does a construction leave the parameter at ``slots`` at ``default``: not passed, passed
         that constant, or passed the caller's own parameter whose default is that constant."""
         caller, site = call
@@ -109,12 +109,12 @@ class Instances(GraphState):
         own = next((passed[slot] for slot in slots if slot in passed), None)
         return own is not None and dict(self.function(caller).defaults).get(own) == default
 
-    def _constructions(self, init: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+    def _constructions(self, init: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """Every project call that runs ``init``, with the function it is written in."""
         return [
             (caller, site)
             for position, summary in enumerate(self.summaries) if summary.library is None
             for site in summary.calls
             if not site.read
-            and init in self.functions_for(self.call_target(site, caller := FuncKey((position, site.caller))))
+            and init in self.functions_for(self.call_target(site, caller := FunctionId((position, site.caller))))
         ]

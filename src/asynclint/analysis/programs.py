@@ -4,7 +4,7 @@ programs (a module that starts an event loop or an app server, or has a ``__main
 
 from __future__ import annotations
 
-from asynclint.analysis.graph_records import FuncKey
+from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.knowledge.asyncio_apis import LOOP_RUNNERS, runs_loop
 from asynclint.knowledge.frameworks import COLD_FUNCTIONS
@@ -61,7 +61,7 @@ class Programs(GraphState):
         self._elsewhere_found = (unloaded, programs)
         return self._elsewhere_found
 
-    def runs_elsewhere(self, key: FuncKey) -> bool:
+    def runs_elsewhere(self, key: FunctionId) -> bool:
         """An uncalled coroutine ``key`` (no project code calls, awaits or starts it) never runs
         on the rollouts' loop: it is defined in a module no environment module imports, and
         either that module is a program (its coroutines run on the program's loop or server, in

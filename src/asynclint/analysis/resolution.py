@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import cast
 
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FuncKey, TypeName
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, split_super
@@ -264,7 +264,7 @@ class Resolution(GraphState):
         stops ``self.a = self.b; self.b = self.a`` from going round)."""
         return self.resolve(f"{cls}(){path[len(SELF):]}")
 
-    def _definitions(self, name: str) -> list[FuncKey]:
+    def _definitions(self, name: str) -> list[FunctionId]:
         """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
         keys = self.defs.get(name)
         if keys is not None:
@@ -274,11 +274,11 @@ class Resolution(GraphState):
         key = self.method_of(owner, method) if owner in self.classes else None
         return [key] if key is not None else []
 
-    def _definition(self, name: str) -> FuncKey | None:
+    def _definition(self, name: str) -> FunctionId | None:
         keys = self._definitions(name)
         return keys[0] if keys else None
 
-    def functions_for(self, target: str | None) -> list[FuncKey]:
+    def functions_for(self, target: str | None) -> list[FunctionId]:
         """The project functions a call target runs: the function itself (every definition of
         it), a class's ``__init__`` (inherited ones included), or an instance's ``__call__``."""
         if not target:
@@ -292,12 +292,12 @@ class Resolution(GraphState):
             return [key] if key is not None else []
         return self._definitions(name)
 
-    def function_for(self, target: str | None) -> FuncKey | None:
+    def function_for(self, target: str | None) -> FunctionId | None:
         """The project function a call target runs (the first, when it is defined more than once)."""
         keys = self.functions_for(target)
         return keys[0] if keys else None
 
-    def functions_denoted(self, target: str | None, depth: int = 0) -> list[FuncKey]:
+    def functions_denoted(self, target: str | None, depth: int = 0) -> list[FunctionId]:
         """The project functions a value handed over may be: a function, a bound method, a
         list of them (``REWARDS``), what a call returns (``get_rewards()``,
         ``parser.get_format_reward_func()``), and so on through lists of lists."""
@@ -307,7 +307,7 @@ class Resolution(GraphState):
         name = self.resolve(target)
         items = self.callables.get(name, ())
         receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
-        found: list[FuncKey] = []
+        found: list[FunctionId] = []
         for item in items:
             if item.startswith(SELF):  # ``return self.scored``: a method of the receiver
                 item = self._on_instance(receiver, item) if receiver else ""
@@ -353,7 +353,7 @@ class Resolution(GraphState):
             return False
         return f"{self.summaries[key[0]].module}.{self.function(key).qualname}()" in self.declared
 
-    def dispatched(self, item: str) -> list[FuncKey]:
+    def dispatched(self, item: str) -> list[FunctionId]:
         """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):
         the callable it names, or, for a method of an instance a table built
         (``pkg.registry.CHECKERS().check``, ``CHECKERS`` defined in another module), that method
@@ -362,12 +362,12 @@ class Resolution(GraphState):
         table, built, path = item.partition("().")
         if keys or not built:
             return keys
-        found: list[FuncKey] = []
+        found: list[FunctionId] = []
         for entry in self.callables.get(self.resolve(table), ()):
             found.extend(key for key in self.functions_for(f"{entry}().{path}") if key not in found)
         return found
 
-    def fetched_from_table(self, target: str | None) -> list[FuncKey]:
+    def fetched_from_table(self, target: str | None) -> list[FunctionId]:
         """A call of what ``.get`` fetched from a dispatch table of another module, which the index
         could not tell from a module's function named ``get``: ``T.get(k)(x)`` (target
         ``pkg.T.get()``), ``cls = T.get(k); cls(x).run()`` (``pkg.T.get()().run``) run each entry
@@ -395,15 +395,15 @@ class Resolution(GraphState):
             found = row[index] = self.call_target(self.summaries[position].calls[index])
         return found
 
-    def called_at(self, position: int, index: int, typed: bool = False) -> list[FuncKey]:
+    def called_at(self, position: int, index: int, typed: bool = False) -> list[FunctionId]:
         """The project functions call ``index`` of summary ``position`` runs (``typed``: its
         parameters typed by the function it is written in, as :meth:`call_target` with a caller)."""
         site = self.summaries[position].calls[index]
         if typed and site.param is not None:
-            return self.functions_for(self.call_target(site, FuncKey((position, site.caller))))
+            return self.functions_for(self.call_target(site, FunctionId((position, site.caller))))
         return self.functions_for(self.target_at(position, index))
 
-    def call_target(self, site: CallSite, caller: FuncKey | None = None) -> str | None:
+    def call_target(self, site: CallSite, caller: FunctionId | None = None) -> str | None:
         """What ``site`` calls, as far as the project says (``caller``: the function it is
         written in, which types its parameters when a framework says what they receive)."""
         if site.property_read:
@@ -420,7 +420,7 @@ class Resolution(GraphState):
             return self.resolve_self(*site.self_ref)
         return site.target
 
-    def _property_read(self, site: CallSite, caller: FuncKey | None) -> str | None:
+    def _property_read(self, site: CallSite, caller: FunctionId | None) -> str | None:
         """The attribute a property read reads (``selenium.webdriver.Chrome.title``): its receiver
         resolved, the attribute as written (resolving it would give what reading it returns);
         ``None`` when the receiver is not known, or is the project's own (a property of the
@@ -438,7 +438,7 @@ class Resolution(GraphState):
             return None
         return f"{receiver}.{site.method}"
 
-    def param_type(self, key: FuncKey, name: str, depth: int = 0) -> str | None:
+    def param_type(self, key: FunctionId, name: str, depth: int = 0) -> str | None:
         """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
         what ``update_tool_args`` passes it when ``key`` is a tool, else what the project's calls
         of ``key`` hand it, when every one that is known agrees (``mark_page(driver)`` with
@@ -453,7 +453,7 @@ class Resolution(GraphState):
         self._param_types[memo] = found
         return found
 
-    def _argument_type(self, key: FuncKey, name: str, depth: int) -> str | None:
+    def _argument_type(self, key: FunctionId, name: str, depth: int) -> str | None:
         function = self.function(key)
         if name not in function.params:
             return None
@@ -475,7 +475,7 @@ class Resolution(GraphState):
                 types.add(typed)
         return types.pop() if len(types) == 1 else None
 
-    def _argument_sites(self) -> dict[FuncKey, list[tuple[FuncKey, CallSite]]]:
+    def _argument_sites(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
         """Project functions -> the calls handing them a known argument (resolved without typing
         parameters, so this never asks itself)."""
         if self._arguments is None:
@@ -484,7 +484,7 @@ class Resolution(GraphState):
                 for index, site in enumerate(summary.calls):
                     if site.arguments or site.keyword_arguments:
                         for callee in self.called_at(position, index):
-                            self._arguments.setdefault(callee, []).append((FuncKey((position, site.caller)), site))
+                            self._arguments.setdefault(callee, []).append((FunctionId((position, site.caller)), site))
         return self._arguments
 
     def injected_type(self, name: str) -> str | None:
@@ -537,7 +537,7 @@ class Resolution(GraphState):
                 parts[end] = part[:-2]
         return ".".join(parts)
 
-    def memoized(self, key: FuncKey) -> tuple[str, str] | None:
+    def memoized(self, key: FunctionId) -> tuple[str, str] | None:
         """(function, decorator): the first function on the chain to ``key`` whose body runs
         once per argument set (``@functools.lru_cache``), if any."""
         for step, _ in self.path(key):

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Iterator
 from itertools import pairwise
 
-from asynclint.analysis.graph_records import FuncKey, HotInfo, LibraryEntry, Use
+from asynclint.analysis.graph_records import FunctionId, HotInfo, LibraryEntry, Use
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.knowledge.catalogue import Catalogue
@@ -20,12 +20,12 @@ class Uses(GraphState):
 
     # -- who uses a function (asked by the fixers) -----------------------------------------------
 
-    def key_of(self, path: str, qualname: str) -> FuncKey | None:
+    def key_of(self, path: str, qualname: str) -> FunctionId | None:
         """The function ``qualname`` defined in the file ``path``."""
         for position in self._positions_by_path().get(path, ()):
             for index, function in enumerate(self.summaries[position].functions):
                 if function.kind == "function" and function.qualname == qualname:
-                    return FuncKey((position, index))
+                    return FunctionId((position, index))
         return None
 
     def _positions_by_path(self) -> dict[str, list[int]]:
@@ -35,7 +35,7 @@ class Uses(GraphState):
                 self._by_path.setdefault(summary.path, []).append(position)
         return self._by_path
 
-    def callers(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+    def callers(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """The calls that run ``key`` on the loop (as :meth:`_edges_of` sees them), from any caller."""
         if self._callers is None:
             self._callers = {}
@@ -44,7 +44,7 @@ class Uses(GraphState):
                     self._callers.setdefault(callee, []).append((caller, site))
         return self._callers.get(key, [])
 
-    def _callers_from_hot_or_library(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+    def _callers_from_hot_or_library(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """:meth:`callers` from library functions and hot project functions only, in the same
         order: all that :meth:`entries` follows. The others' calls are never resolved for it
         (most of a large project's functions are cold: resolving every call of each was most of
@@ -58,11 +58,11 @@ class Uses(GraphState):
                     self._hot_or_library_callers.setdefault(callee, []).append((caller, site))
         return self._hot_or_library_callers.get(key, [])
 
-    def callees(self, key: FuncKey) -> list[tuple[FuncKey, CallSite]]:
+    def callees(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """The project functions ``key`` runs on the loop, with the calls that run them."""
         return self._edges_of(key)
 
-    def reaches(self, key: FuncKey, target: FuncKey) -> bool:
+    def reaches(self, key: FunctionId, target: FunctionId) -> bool:
         """``key`` runs ``target`` on the loop through calls of sync functions."""
         seen, queue = {key}, [key]
         while queue:
@@ -74,7 +74,7 @@ class Uses(GraphState):
                     queue.append(callee)
         return False
 
-    def uses(self, key: FuncKey) -> list[Use]:
+    def uses(self, key: FunctionId) -> list[Use]:
         """Where project code uses the function ``key`` besides handing it to the framework:
         calls (awaited or not), references (``map(f, ...)``, ``key=f``, ``to_thread(f)``), and
         imports into modules that do not register it (a test importing a reward)."""
@@ -133,15 +133,15 @@ class Uses(GraphState):
             name = name.rpartition(".")[0]
         return name or None
 
-    def is_library(self, key: FuncKey) -> bool:
+    def is_library(self, key: FunctionId) -> bool:
         return self.summaries[key[0]].library is not None
 
-    def entries(self, key: FuncKey) -> list[LibraryEntry]:
+    def entries(self, key: FunctionId) -> list[LibraryEntry]:
         """For a library function on a hot path: every hot project call that leads to it through
         library code, each with the library functions from the one it calls down to ``key``
         (the shortest way). One per project call site, in source order."""
-        toward: dict[FuncKey, FuncKey | None] = {key: None}  # library function -> next step to key
-        found: dict[tuple[FuncKey, int, int], tuple[FuncKey, CallSite, FuncKey]]
+        toward: dict[FunctionId, FunctionId | None] = {key: None}  # library function -> next step to key
+        found: dict[tuple[FunctionId, int, int], tuple[FunctionId, CallSite, FunctionId]]
         queue, found = deque([key]), {}
         while queue:
             function = queue.popleft()
@@ -173,30 +173,30 @@ class Uses(GraphState):
 
     # -- what the engine, rules and fixers read (never the graph's tables themselves) ------------
 
-    def hot_info(self, key: FuncKey) -> HotInfo | None:
+    def hot_info(self, key: FunctionId) -> HotInfo | None:
         """How ``key`` is hot (its root, the call that reaches it, how often), ``None`` when cold."""
         return self.hot.get(key)
 
-    def hot_of(self, key: FuncKey) -> HotInfo:
+    def hot_of(self, key: FunctionId) -> HotInfo:
         """How ``key``, known to be hot (a root, or a function on a hot chain), is hot."""
         return self.hot[key]
 
     def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]:
-        """The summaries with their positions (the first half of every :data:`FuncKey`)."""
+        """The summaries with their positions (the first half of every :data:`FunctionId`)."""
         return enumerate(self.summaries)
 
-    def summary_of(self, key: FuncKey) -> ModuleSummary:
+    def summary_of(self, key: FunctionId) -> ModuleSummary:
         """The summary of the file ``key`` is defined in."""
         return self.summaries[key[0]]
 
-    def path_of(self, key: FuncKey) -> str:
+    def path_of(self, key: FunctionId) -> str:
         """The path (as shown) of the file ``key`` is defined in."""
         return self.summaries[key[0]].path
 
-    def function(self, key: FuncKey) -> Function:
+    def function(self, key: FunctionId) -> Function:
         return self.summaries[key[0]].functions[key[1]]
 
-    def path(self, key: FuncKey) -> list[tuple[FuncKey, int]]:
+    def path(self, key: FunctionId) -> list[tuple[FunctionId, int]]:
         """The functions from the hot root down to ``key``, each with the line of its call into
         the next one (0 for ``key`` itself)."""
         steps, info = [(key, 0)], self.hot[key]
@@ -206,7 +206,7 @@ class Uses(GraphState):
         steps.reverse()
         return steps
 
-    def chain_calls(self, key: FuncKey) -> list[tuple[FuncKey, tuple[CallSite, ...], FuncKey]]:
+    def chain_calls(self, key: FunctionId) -> list[tuple[FunctionId, tuple[CallSite, ...], FunctionId]]:
         """The calls on ``key``'s chain (:meth:`path`), from the root down: each function on the
         way, its calls on the chain's line that run the next function (one, unless that line calls
         it twice), and that next function."""
@@ -220,7 +220,7 @@ class Uses(GraphState):
             found.append((caller, tuple(sites[place] for place in sorted(sites)), callee))
         return found
 
-    def placement(self, key: FuncKey) -> str | None:
+    def placement(self, key: FunctionId) -> str | None:
         """Where a fix can take a call in hot function ``key`` off the loop: ``direct`` (in
         ``async def``), ``helper`` (an ``async def`` up the chain calls the sync function), ``root``
         (the chain starts at a sync callable the framework awaits), or ``None``. Asked once, while
@@ -231,7 +231,7 @@ class Uses(GraphState):
             return "helper"
         return "root" if root_awaited(self.hot_of(key).root_hook) else None
 
-    def chain(self, key: FuncKey, site: CallSite) -> tuple[ChainLink, ...]:
+    def chain(self, key: FunctionId, site: CallSite) -> tuple[ChainLink, ...]:
         """Entry point's ``def`` line, each call on the way down, then the offending call."""
         steps = self.path(key)
         root = steps[0][0]

@@ -52,8 +52,24 @@ from bench_check import Corpus, add_source, package_dir
 from asynclint.config import Config
 from asynclint.runner import CACHE_DIR, run_check
 
-ASYNC_PACKAGES = ("httpx", "httpcore", "anyio", "aiohttp", "starlette", "uvicorn", "websockets", "aiofiles",
-                  "trio", "fastapi", "redis", "asyncpg", "openai", "anthropic", "google", "botocore")
+ASYNC_PACKAGES = (
+    "httpx",
+    "httpcore",
+    "anyio",
+    "aiohttp",
+    "starlette",
+    "uvicorn",
+    "websockets",
+    "aiofiles",
+    "trio",
+    "fastapi",
+    "redis",
+    "asyncpg",
+    "openai",
+    "anthropic",
+    "google",
+    "botocore",
+)
 STDLIB = Path(os.__file__).parent
 
 
@@ -171,11 +187,15 @@ def cold_cost(corpus: Corpus, scratch: Path) -> list[str]:
                 except Exception:  # noqa: BLE001 - its grammar may lag the stdlib's: count the time anyway
                     failures += 1
             parse = time.process_time() - start
-            lines.append(f"cold asynclint -j 1 / libcst.parse_module ({len(texts)} files): "
-                         f"{asynclint:.1f} / {parse:.1f} CPU-s = {asynclint / parse:.2f}x  (target <= 0.4x; "
-                         f"libcst failed on {failures})")
-    lines.append(f"cold time per file, {len(corpus.files[::8])} files / {len(corpus.files[::16])} files: "
-                 f"{per_file[8] / per_file[16]:.2f}  (1.0 = linear in files)")
+            lines.append(
+                f"cold asynclint -j 1 / libcst.parse_module ({len(texts)} files): "
+                f"{asynclint:.1f} / {parse:.1f} CPU-s = {asynclint / parse:.2f}x  (target <= 0.4x; "
+                f"libcst failed on {failures})"
+            )
+    lines.append(
+        f"cold time per file, {len(corpus.files[::8])} files / {len(corpus.files[::16])} files: "
+        f"{per_file[8] / per_file[16]:.2f}  (1.0 = linear in files)"
+    )
     return lines
 
 
@@ -185,8 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repetitions of the warm runs (default 3)")
     parser.add_argument("--skip-cold-cost", action="store_true", help="leave out the in-process cold samples")
     parser.add_argument("--keep", action="store_true", help="keep the temporary corpus")
-    parser.add_argument("--compare-with", metavar="SRC", type=Path,
-                        help="another asynclint's src directory, timed beside this one (before/after)")
+    parser.add_argument(
+        "--compare-with",
+        metavar="SRC",
+        type=Path,
+        help="another asynclint's src directory, timed beside this one (before/after)",
+    )
     args = parser.parse_args(argv)
     asynclint, ruff = executable("asynclint"), executable("ruff")
     if asynclint is None:
@@ -194,8 +218,11 @@ def main(argv: list[str] | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="asynclint-bench-cache-"))
     try:
         corpus = build(scratch / "corpus", args.files)
-        print(f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines "
-              f"({', '.join(f'{label} {files}' for label, files, _ in corpus.parts)})", flush=True)
+        print(
+            f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines "
+            f"({', '.join(f'{label} {files}' for label, files, _ in corpus.parts)})",
+            flush=True,
+        )
         root = corpus.root
         # asynclint's bytecode cached as an installed package's is (pip compiles it; an editable
         # install writes it on first import), in the scratch directory: with PYTHONDONTWRITEBYTECODE
@@ -208,15 +235,30 @@ def main(argv: list[str] | None = None) -> int:
         other_environment: dict[str, str] = {}
         if args.compare_with is not None:
             # Its own cache directory: each version's cache files would be the other's stale ones.
-            other_check = [*asynclint, "check", "--format", "concise", "-o", str(scratch / "other.txt"),
-                           "--cache-dir", str(scratch / "other-cache"), "."]
-            other_environment = {**environment, "PYTHONPATH": str(args.compare_with.resolve()),
-                                 "PYTHONPYCACHEPREFIX": str(scratch / "other-pycache")}
+            other_check = [
+                *asynclint,
+                "check",
+                "--format",
+                "concise",
+                "-o",
+                str(scratch / "other.txt"),
+                "--cache-dir",
+                str(scratch / "other-cache"),
+                ".",
+            ]
+            other_environment = {
+                **environment,
+                "PYTHONPATH": str(args.compare_with.resolve()),
+                "PYTHONPYCACHEPREFIX": str(scratch / "other-pycache"),
+            }
 
         cold = timed(check, root, environment)
         cold_maxrss = MAXRSS[-1]
-        print(f"cold (writes the cache): {cold[0]:.1f} s, peak {cold[1] / 2**20:.0f} MB "
-              f"(maxrss {cold_maxrss / 2**20:.0f} MB)", flush=True)
+        print(
+            f"cold (writes the cache): {cold[0]:.1f} s, peak {cold[1] / 2**20:.0f} MB "
+            f"(maxrss {cold_maxrss / 2**20:.0f} MB)",
+            flush=True,
+        )
         if ruff:
             subprocess.run([*ruff, "check", "--select", "ASYNC", "-q", "."], cwd=root, capture_output=True, check=False)
         if other_check:
@@ -248,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                     maxrss.setdefault("changed", []).append(MAXRSS[-1])
                 else:
                     samples.setdefault("compared one file changed", []).append(
-                        timed(other_check, root, other_environment))
+                        timed(other_check, root, other_environment)
+                    )
                 name = "asynclint one file changed" if ours else "compared one file changed"
                 cpu.setdefault(name, []).append(CPU[-1])
             same = (scratch / "report.txt").read_bytes() == (scratch / "other.txt").read_bytes()
@@ -269,11 +312,13 @@ def main(argv: list[str] | None = None) -> int:
             timed(check, root, environment)
             if other_check:
                 timed(other_check, root, other_environment)
-            order = list(steps)[repetition % len(steps):] + list(steps)[:repetition % len(steps)]
+            order = list(steps)[repetition % len(steps) :] + list(steps)[: repetition % len(steps)]
             for name in order:
                 samples.setdefault(name, []).append(steps[name]())
-            print(f"repetition {repetition + 1}: " + ", ".join(f"{n} {samples[n][-1][0]:.2f} s" for n in names),
-                  flush=True)
+            print(
+                f"repetition {repetition + 1}: " + ", ".join(f"{n} {samples[n][-1][0]:.2f} s" for n in names),
+                flush=True,
+            )
 
         fresh = scratch / "fresh"
         shutil.copytree(root, fresh, ignore=shutil.ignore_patterns(CACHE_DIR, ".ruff_cache"))
@@ -291,26 +336,36 @@ def main(argv: list[str] | None = None) -> int:
             peaks = [m for _, m in samples[name]]
             print(f"{name:28} median {statistics.median(walls):6.2f} s   peak {max(peaks) / 2**20:5.0f} MB")
         if other_check:
-            for ours, theirs in (("asynclint one file changed", "compared one file changed"),
-                                 ("asynclint warm", "compared warm")):
+            for ours, theirs in (
+                ("asynclint one file changed", "compared one file changed"),
+                ("asynclint warm", "compared warm"),
+            ):
                 ratios = [a[0] / b[0] for a, b in zip(samples[ours], samples[theirs], strict=True)]
                 print(f"{ours} / --compare-with: {statistics.median(ratios):.2f}x")
             mine, theirs_cpu = cpu["asynclint one file changed"], cpu["compared one file changed"]
-            print(f"one file changed, CPU (with workers): median {statistics.median(mine):.1f} s against "
-                  f"{statistics.median(theirs_cpu):.1f} s --compare-with "
-                  f"({statistics.median(a / b for a, b in zip(mine, theirs_cpu, strict=True)):.2f}x)")
+            print(
+                f"one file changed, CPU (with workers): median {statistics.median(mine):.1f} s against "
+                f"{statistics.median(theirs_cpu):.1f} s --compare-with "
+                f"({statistics.median(a / b for a, b in zip(mine, theirs_cpu, strict=True)):.2f}x)"
+            )
         if ruff:
             for name, target in (("asynclint warm", 1.5), ("asynclint one file changed", None)):
                 ratios = [a[0] / r[0] for a, r in zip(samples[name], samples["ruff warm"], strict=True)]
                 aim = f"  (target <= {target}x)" if target else ""
                 print(f"{name} / ruff warm: {statistics.median(ratios):.2f}x{aim}")
-        print(f"fresh machine, restored cache: {restored[0]:.2f} s (peak {restored[1] / 2**20:.0f} MB), "
-              f"then {again[0]:.2f} s  (cold here: {cold[0]:.1f} s)")
-        print(f"peak memory: cold {cold[1] / 2**20:.0f} MB, warm "
-              f"{max(m for _, m in samples['asynclint warm']) / 2**20:.0f} MB, one file changed "
-              f"{max(m for _, m in samples['asynclint one file changed']) / 2**20:.0f} MB  (target <= 250 MB)")
-        print(f"maxrss (the main process alone): cold {cold_maxrss / 2**20:.0f} MB, warm "
-              f"{max(maxrss['warm']) / 2**20:.0f} MB, one file changed {max(maxrss['changed']) / 2**20:.0f} MB")
+        print(
+            f"fresh machine, restored cache: {restored[0]:.2f} s (peak {restored[1] / 2**20:.0f} MB), "
+            f"then {again[0]:.2f} s  (cold here: {cold[0]:.1f} s)"
+        )
+        print(
+            f"peak memory: cold {cold[1] / 2**20:.0f} MB, warm "
+            f"{max(m for _, m in samples['asynclint warm']) / 2**20:.0f} MB, one file changed "
+            f"{max(m for _, m in samples['asynclint one file changed']) / 2**20:.0f} MB  (target <= 250 MB)"
+        )
+        print(
+            f"maxrss (the main process alone): cold {cold_maxrss / 2**20:.0f} MB, warm "
+            f"{max(maxrss['warm']) / 2**20:.0f} MB, one file changed {max(maxrss['changed']) / 2**20:.0f} MB"
+        )
         if not args.skip_cold_cost:
             for line in cold_cost(corpus, scratch):
                 print(line)

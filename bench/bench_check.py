@@ -62,11 +62,36 @@ from asynclint.runner import CACHE_DIR, run_check
 # Default corpus, in order of preference. Packages that are heavy asyncio users come first
 # (whichever happen to be installed), then the stdlib's own async code, then ordinary
 # pure-Python packages that ship with this venv, taken whole until there are enough files.
-ASYNC_HEAVY = ("httpx", "httpcore", "anyio", "openai", "aiohttp", "trio", "starlette",
-               "fastapi", "uvicorn", "websockets", "aiofiles", "redis", "asyncpg")
+ASYNC_HEAVY = (
+    "httpx",
+    "httpcore",
+    "anyio",
+    "openai",
+    "aiohttp",
+    "trio",
+    "starlette",
+    "fastapi",
+    "uvicorn",
+    "websockets",
+    "aiofiles",
+    "redis",
+    "asyncpg",
+)
 STDLIB_ASYNC = ("asyncio", "concurrent")
-FILLERS = ("pyinstrument", "click", "jsonschema", "pathspec", "markdown_it", "pluggy", "_pytest", "rich",
-           "astroid", "hypothesis", "pygments", "libcst")
+FILLERS = (
+    "pyinstrument",
+    "click",
+    "jsonschema",
+    "pathspec",
+    "markdown_it",
+    "pluggy",
+    "_pytest",
+    "rich",
+    "astroid",
+    "hypothesis",
+    "pygments",
+    "libcst",
+)
 
 SUBPROCESS_TIMEOUT = 1800  # seconds; a hung tool should fail the step, not the whole night
 TINY_SOURCE = "import asyncio\n\n\nasync def main():\n    await asyncio.sleep(0)\n"
@@ -153,8 +178,19 @@ def download_sdists(names: list[str], into: Path) -> list[tuple[str, Path]]:
     for name in names:
         target = into / name
         target.mkdir(parents=True)
-        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                   "--no-binary", ":all:", "--dest", str(target), name]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--dest",
+            str(target),
+            name,
+        ]
         completed = subprocess.run(command, check=False, capture_output=True, text=True, timeout=600)
         archives = [p for p in target.iterdir() if p.name.endswith((".tar.gz", ".zip"))]
         if completed.returncode or not archives:
@@ -213,8 +249,9 @@ def perf(fn: Callable[[], object]) -> tuple[float, object]:
 
 def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
-    completed = subprocess.run(command, check=False, cwd=cwd, env=env, capture_output=True, text=True,
-                               timeout=SUBPROCESS_TIMEOUT)
+    completed = subprocess.run(
+        command, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT
+    )
     return time.perf_counter() - start, completed
 
 
@@ -253,6 +290,7 @@ class Bench:
     def add_parsers(self, skip: set[str]) -> None:
         texts = self.corpus.texts
         if "ast" not in skip:
+
             def ast_all() -> None:
                 for text in texts:
                     ast.parse(text)  # each tree dropped at once, as libcst's below
@@ -301,6 +339,7 @@ class Bench:
             name = f"asynclint -j {self.jobs}"
             self._step(name, "in-process", lambda: check(name, self.jobs, False), raw=True)
         if "asynclint-cache" not in skip:
+
             def cache_pair() -> dict[str, float]:
                 # Clear, then run twice back to back: the first run indexes everything and
                 # writes the cache, the second finds every summary in it.
@@ -354,8 +393,14 @@ class Bench:
                 self.versions["flake8"] = _first_line([flake8, "--version"]).split(" ")[0]  # "7.5.0 (plugins...)"
                 # -j 1 to compare like with like; --isolated so no config file changes the run.
                 command = [flake8, "--isolated", "--select", "ASYNC", "-j", "1", "--exit-zero"]
-                self._subprocess("flake8 --select ASYNC", command, self.corpus.files, ok=(0,), slow=True,
-                                 count=lambda c: sum(1 for line in c.stdout.splitlines() if line.strip()))
+                self._subprocess(
+                    "flake8 --select ASYNC",
+                    command,
+                    self.corpus.files,
+                    ok=(0,),
+                    slow=True,
+                    count=lambda c: sum(1 for line in c.stdout.splitlines() if line.strip()),
+                )
 
     def add_ruff(self, skip: set[str]) -> None:
         if "ruff" in skip:
@@ -364,8 +409,17 @@ class Bench:
         if ruff is None:
             return self.skip("ruff", "not installed (pip install ruff)")
         self.versions["ruff"] = _first_line([ruff, "--version"]).split(" ")[-1]  # "ruff 0.17.6"
-        command = [ruff, "check", "--isolated", "--no-cache", "--select", "ASYNC", "--exit-zero",
-                   "--output-format", "json"]
+        command = [
+            ruff,
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--select",
+            "ASYNC",
+            "--exit-zero",
+            "--output-format",
+            "json",
+        ]
 
         def count(completed: subprocess.CompletedProcess) -> int:
             return len(json.loads(completed.stdout or "[]"))
@@ -373,8 +427,7 @@ class Bench:
         self._subprocess("ruff", command, self.corpus.files, ok=(0,), count=count)
         # ruff parallelises over files with rayon; one thread is the fair single-core match.
         single = {**os.environ, "RAYON_NUM_THREADS": "1"}
-        self._subprocess("ruff (1 thread)", command, self.corpus.files, ok=(0,), count=count, env=single,
-                         startup=False)
+        self._subprocess("ruff (1 thread)", command, self.corpus.files, ok=(0,), count=count, env=single, startup=False)
 
     # -- plumbing -----------------------------------------------------------------------
 
@@ -388,9 +441,18 @@ class Bench:
         self.kind[name] = kind
         self.steps.append(Step(name, (lambda: {name: fn()}) if raw else (lambda: {name: perf(fn)[0]}), slow))
 
-    def _subprocess(self, name: str, prefix: list[str], targets: list[str], *, ok: tuple[int, ...],
-                    count: Callable[[subprocess.CompletedProcess], int], env: dict[str, str] | None = None,
-                    slow: bool = False, startup: bool = True) -> None:
+    def _subprocess(
+        self,
+        name: str,
+        prefix: list[str],
+        targets: list[str],
+        *,
+        ok: tuple[int, ...],
+        count: Callable[[subprocess.CompletedProcess], int],
+        env: dict[str, str] | None = None,
+        slow: bool = False,
+        startup: bool = True,
+    ) -> None:
         """Time ``prefix + targets`` in the corpus and, if ``startup``, ``prefix`` on one tiny file."""
         command, tiny = [*prefix, *targets], [*prefix, "tiny.py"]
         # Probe on the tiny file first: a tool broken in this environment is skipped, not fatal.
@@ -424,12 +486,17 @@ class Bench:
         few = self.corpus.texts[:20]
         with contextlib.suppress(Exception):  # libcst may be absent or reject a file
             import libcst
+
             for text in few:
                 libcst.parse_module(text)
         for text in few:
             ast.parse(text)
-        run_check([str(root / self.corpus.files[0])], replace(Config(root=root), follow_imports=False), jobs=1,
-                  use_cache=False)
+        run_check(
+            [str(root / self.corpus.files[0])],
+            replace(Config(root=root), follow_imports=False),
+            jobs=1,
+            use_cache=False,
+        )
 
     def run(self, repeat: int, slow_repeat: int, progress: bool) -> None:
         self.warm_up()
@@ -466,6 +533,7 @@ def _first_line(command: list[str]) -> str:
 
 def _dist_version(name: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(name)
     except PackageNotFoundError:
@@ -489,11 +557,15 @@ def paired_ratio(bench: Bench, top: str, bottom: str) -> tuple[float, float, flo
 def report(bench: Bench, args: argparse.Namespace) -> None:
     corpus = bench.corpus
     print()
-    print(f"asynclint check benchmark  (python {platform.python_version()}, {platform.machine()}, "
-          f"{os.cpu_count()} CPUs, {args.repeat} repetitions, tools interleaved)")
+    print(
+        f"asynclint check benchmark  (python {platform.python_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, {args.repeat} repetitions, tools interleaved)"
+    )
     print("versions: " + "; ".join(f"{k} {v}" for k, v in bench.versions.items()))
-    print(f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines, "
-          f"{sum(len(t.encode()) for t in corpus.texts) / 1e6:.1f} MB  (copied to {corpus.root})")
+    print(
+        f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines, "
+        f"{sum(len(t.encode()) for t in corpus.texts) / 1e6:.1f} MB  (copied to {corpus.root})"
+    )
     for label, files, lines in corpus.parts:
         print(f"  {label:<24} {files:>5} files {lines:>9,} lines")
     if corpus.dropped:
@@ -546,8 +618,10 @@ def report(bench: Bench, args: argparse.Namespace) -> None:
     if base is not None:
         by_severity = Counter(f.severity for f in base.findings)
         shown = ", ".join(f"{s.label} {by_severity.get(s, 0)}" for s in sorted(Severity, reverse=True))
-        print(f"  asynclint: {base.files_checked} files checked, {len(base.findings)} findings ({shown}), "
-              f"{len(base.errors)} file errors")
+        print(
+            f"  asynclint: {base.files_checked} files checked, {len(base.findings)} findings ({shown}), "
+            f"{len(base.errors)} file errors"
+        )
         by_rule = Counter(f.code for f in base.findings)
         if by_rule:
             print("    by rule: " + ", ".join(f"{code} {n}" for code, n in sorted(by_rule.items())))
@@ -555,9 +629,13 @@ def report(bench: Bench, args: argparse.Namespace) -> None:
             print(f"  WARNING: asynclint checked {base.files_checked} files, the corpus has {len(corpus.files)}")
         for name, result in bench.results.items():
             if name != "asynclint -j 1" and (len(result.findings), result.files_checked) != (
-                    len(base.findings), base.files_checked):
-                print(f"  WARNING: {name} reported {len(result.findings)} findings in "
-                      f"{result.files_checked} files, unlike -j 1")
+                len(base.findings),
+                base.files_checked,
+            ):
+                print(
+                    f"  WARNING: {name} reported {len(result.findings)} findings in "
+                    f"{result.files_checked} files, unlike -j 1"
+                )
     for name, found in bench.findings.items():
         print(f"  {name}: {found} findings")
     for note in bench.notes:
@@ -570,22 +648,45 @@ SKIPPABLE = ("libcst", "ast", "asynclint-j2", "asynclint-cache", "asynclint-cli"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", nargs="+", metavar="PATH",
-                        help="files or directories to benchmark on instead of the default corpus")
-    parser.add_argument("--download", nargs="+", metavar="PKG", default=[],
-                        help="also add these packages' sdists, fetched with `pip download --no-deps` (network)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--corpus", nargs="+", metavar="PATH", help="files or directories to benchmark on instead of the default corpus"
+    )
+    parser.add_argument(
+        "--download",
+        nargs="+",
+        metavar="PKG",
+        default=[],
+        help="also add these packages' sdists, fetched with `pip download --no-deps` (network)",
+    )
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per tool (default 5)")
-    parser.add_argument("--min-files", type=int, default=300,
-                        help="grow the default corpus with more installed packages to this many files (default 300)")
-    parser.add_argument("--slow-repeat", type=int, default=1, metavar="N",
-                        help="run the slow references (flake8-async, flake8) in only the first N repetitions"
-                             " (default 1: each takes minutes and is far from asynclint, so noise hardly matters)")
-    parser.add_argument("-j", "--jobs", type=int, default=2,
-                        help="worker count for the parallel asynclint run (default 2)")
-    parser.add_argument("--skip", nargs="+", default=[], choices=SKIPPABLE, metavar="TOOL",
-                        help=f"leave tools out: {', '.join(SKIPPABLE)}")
+    parser.add_argument(
+        "--min-files",
+        type=int,
+        default=300,
+        help="grow the default corpus with more installed packages to this many files (default 300)",
+    )
+    parser.add_argument(
+        "--slow-repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run the slow references (flake8-async, flake8) in only the first N repetitions"
+        " (default 1: each takes minutes and is far from asynclint, so noise hardly matters)",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=2, help="worker count for the parallel asynclint run (default 2)"
+    )
+    parser.add_argument(
+        "--skip",
+        nargs="+",
+        default=[],
+        choices=SKIPPABLE,
+        metavar="TOOL",
+        help=f"leave tools out: {', '.join(SKIPPABLE)}",
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the raw timings to FILE")
     parser.add_argument("--keep", action="store_true", help="keep the temporary corpus copy")
     args = parser.parse_args(argv)
@@ -605,8 +706,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if len(corpus.files) < args.min_files:
             print(f"note: the corpus has only {len(corpus.files)} files (< {args.min_files})", file=sys.stderr)
-        print(f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines; {args.repeat} repetitions",
-              file=sys.stderr, flush=True)
+        print(
+            f"corpus: {len(corpus.files)} files, {corpus.lines:,} lines; {args.repeat} repetitions",
+            file=sys.stderr,
+            flush=True,
+        )
         # Run from inside the copy, as a user would: relative display paths, and the in-process
         # runs and the CLI resolve paths the same way.
         os.chdir(corpus.root)
@@ -620,9 +724,15 @@ def main(argv: list[str] | None = None) -> int:
         bench.run(args.repeat, args.slow_repeat, progress=True)
         report(bench, args)
         if args.json:
-            raw = {"files": len(corpus.files), "lines": corpus.lines, "repeat": args.repeat,
-                   "slow_repeat": args.slow_repeat,
-                   "samples": bench.samples, "findings": bench.findings, "notes": bench.notes}
+            raw = {
+                "files": len(corpus.files),
+                "lines": corpus.lines,
+                "repeat": args.repeat,
+                "slow_repeat": args.slow_repeat,
+                "samples": bench.samples,
+                "findings": bench.findings,
+                "notes": bench.notes,
+            }
             (previous_cwd / args.json).write_text(json.dumps(raw, indent=2))
         return 0
     finally:

@@ -117,7 +117,7 @@ def main() -> None:
         modules, results = 0, {}
         for repetition in range(args.repeat):
             pairs = [("plain cold", "plain warm"), ("deep cold", "deep warm")]
-            for cold, warm in pairs[repetition % 2:] + pairs[: repetition % 2]:
+            for cold, warm in pairs[repetition % 2 :] + pairs[: repetition % 2]:
                 shutil.rmtree(cache, ignore_errors=True)
                 for name in (cold, warm):
                     elapsed, result, read = timed(config, name.startswith("deep"))
@@ -133,14 +133,18 @@ def main() -> None:
                 line += f" {statistics.median(ratios):>12.2f}x  (min {min(ratios):.2f}, max {max(ratios):.2f})"
             print(line)
         warm_ratio = [w / c for w, c in zip(times["deep warm"], times["deep cold"], strict=True)]
-        print(f"deep warm / deep cold: {statistics.median(warm_ratio):.2f}x; "
-              f"installed modules read (depth {args.depth}): {modules}")
+        print(
+            f"deep warm / deep cold: {statistics.median(warm_ratio):.2f}x; "
+            f"installed modules read (depth {args.depth}): {modules}"
+        )
         for mode in ("plain", "deep"):
             found = results[f"{mode} warm"].findings
             by_severity = Counter(f.severity.label for f in found)
             inside = sum(1 for f in found if f.facts.library)
-            print(f"findings, {mode}: {len(found)} ({', '.join(f'{k} {v}' for k, v in sorted(by_severity.items()))})"
-                  + (f", {inside} inside installed packages" if mode == "deep" else ""))
+            print(
+                f"findings, {mode}: {len(found)} ({', '.join(f'{k} {v}' for k, v in sorted(by_severity.items()))})"
+                + (f", {inside} inside installed packages" if mode == "deep" else "")
+            )
         os.chdir(Path(tmp).parent)
 
 

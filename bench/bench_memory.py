@@ -66,27 +66,46 @@ def main(argv: list[str] | None = None) -> int:
         runs: dict[str, list[tuple[float, int, int]]] = {}
         reports: dict[str, bytes] = {}
         for number in range(args.rounds):
-            order = list(versions)[number % 2:] + list(versions)[:number % 2]
+            order = list(versions)[number % 2 :] + list(versions)[: number % 2]
             for label in order:
                 cache, report = scratch / f"cache-{label}", scratch / f"report-{label}.txt"
                 shutil.rmtree(cache, ignore_errors=True)
-                env = {**environment, "PYTHONPATH": str(versions[label]),
-                       "PYTHONPYCACHEPREFIX": str(scratch / f"pycache-{label}")}
-                command = [sys.executable, "-m", "asynclint", "check", "--format", "concise", "-o", str(report),
-                           "--cache-dir", str(cache), "."]
+                env = {
+                    **environment,
+                    "PYTHONPATH": str(versions[label]),
+                    "PYTHONPYCACHEPREFIX": str(scratch / f"pycache-{label}"),
+                }
+                command = [
+                    sys.executable,
+                    "-m",
+                    "asynclint",
+                    "check",
+                    "--format",
+                    "concise",
+                    "-o",
+                    str(report),
+                    "--cache-dir",
+                    str(cache),
+                    ".",
+                ]
                 seconds, peak = timed(command, root, env)
                 runs.setdefault(label, []).append((seconds, MAXRSS[-1], peak))
                 reports[label] = report.read_bytes()
-                print(f"round {number + 1} {label:6}: {seconds:6.1f} s, maxrss {MAXRSS[-1] / 2**20:5.0f} MB, "
-                      f"tree peak {peak / 2**20:5.0f} MB", flush=True)
+                print(
+                    f"round {number + 1} {label:6}: {seconds:6.1f} s, maxrss {MAXRSS[-1] / 2**20:5.0f} MB, "
+                    f"tree peak {peak / 2**20:5.0f} MB",
+                    flush=True,
+                )
             if reports["before"] != reports["after"]:
                 print("REPORTS DIFFER", flush=True)
                 return 1
         print()
         for label, measured in runs.items():
-            print(f"{label:6}  wall median {statistics.median(s for s, _, _ in measured):6.1f} s   "
-                  f"maxrss max {max(m for _, m, _ in measured) / 2**20:5.0f} MB   "
-                  f"tree peak max {max(p for _, _, p in measured) / 2**20:5.0f} MB")
+            print(
+                f"{label:6}  wall median {statistics.median(s for s, _, _ in measured):6.1f} s   "
+                f"maxrss max {max(m for _, m, _ in measured) / 2**20:5.0f} MB   "
+                f"tree peak max {max(p for _, _, p in measured) / 2**20:5.0f} MB"
+            )
         ratio = statistics.median(a[1] / b[1] for a, b in zip(runs["after"], runs["before"], strict=True))
         lines = reports["after"].count(b"\n")
         print(f"maxrss after / before: {ratio:.2f}  (reports byte-identical, {lines} lines)")

@@ -48,8 +48,10 @@ class TimedMonitor(LoopMonitor):
 
 
 def self_time(args) -> None:
-    print(f"\nThe profiler's own time on the loop thread (heartbeat + SIGALRM handler + GC hook) / wall clock, "
-          f"median of {args.repeat}:")
+    print(
+        f"\nThe profiler's own time on the loop thread (heartbeat + SIGALRM handler + GC hook) / wall clock, "
+        f"median of {args.repeat}:"
+    )
     for function, rollouts in (("busy", args.busy_rollouts), ("stalls", args.rollouts)):
         plan = LoadPlan(rollouts, args.concurrency, None)
         for method in ("none", "signal"):
@@ -59,8 +61,10 @@ def self_time(args) -> None:
                 _, wall, _ = asyncio.run(measure(resolve(f"{WORKLOAD}:{function}"), plan, monitor))
                 shares.append(monitor.own / wall)
             label = "heartbeat only" if method == "none" else method
-            print(f"  workload.{function:<7} {label:<15} {statistics.median(shares):.2%}  "
-                  f"(min-max {min(shares):.2%}-{max(shares):.2%})")
+            print(
+                f"  workload.{function:<7} {label:<15} {statistics.median(shares):.2%}  "
+                f"(min-max {min(shares):.2%}-{max(shares):.2%})"
+            )
 
 
 def marker_lines() -> dict[int, str]:
@@ -72,15 +76,25 @@ def marker_lines() -> dict[int, str]:
     return found
 
 
-def run_once(function: str, plan: LoadPlan, method: str | None, threshold_ms: float, interval_ms: float,
-             module: Path = WORKLOAD, recordings: list | None = None):
+def run_once(
+    function: str,
+    plan: LoadPlan,
+    method: str | None,
+    threshold_ms: float,
+    interval_ms: float,
+    module: Path = WORKLOAD,
+    recordings: list | None = None,
+):
     """(throughput, CPU seconds per rollout, analysis or None) for one run; method None = no
     profiler at all. CPU time counts every thread of the process (the watchdog too) and is far
     less disturbed than wall-clock time by other work on a shared machine. ``recordings`` collects
     (recording, outputs) when given."""
     target = resolve(f"{module}:{function}")
-    monitor = None if method is None else LoopMonitor(threshold=threshold_ms / 1000, interval=interval_ms / 1000,
-                                                      method=method)
+    monitor = (
+        None
+        if method is None
+        else LoopMonitor(threshold=threshold_ms / 1000, interval=interval_ms / 1000, method=method)
+    )
     gc.collect()
     cpu = time.process_time()
     outcome, wall, recording = asyncio.run(measure(target, plan, monitor))
@@ -99,23 +113,29 @@ def overhead(args) -> None:
     cpu: dict[str | None, list[float]] = {v: [] for v in variants}
     run_once("busy", plan, None, args.threshold, args.interval)  # warm-up: imports, caches
     for repetition in range(args.repeat):
-        order = variants[repetition % len(variants):] + variants[:repetition % len(variants)]
+        order = variants[repetition % len(variants) :] + variants[: repetition % len(variants)]
         for variant in order:
             speed, cpu_per_rollout, _ = run_once("busy", plan, variant, args.threshold, args.interval)
             throughput[variant].append(speed)
             cpu[variant].append(cpu_per_rollout)
     base = throughput[None]
-    print(f"\nOverhead: workload.busy ({args.busy_rollouts} rollouts x 20 steps of ~50 us, no stall), concurrency "
-          f"{args.concurrency}, heartbeat {args.interval:g} ms, threshold {args.threshold:g} ms, "
-          f"{args.repeat} repetitions, order rotated")
-    print(f"{'variant':<16} {'rollouts/s':>11} {'throughput / no profiler':>25} {'min-max':>13} "
-          f"{'CPU per rollout / no profiler':>31} {'min-max':>13}")
+    print(
+        f"\nOverhead: workload.busy ({args.busy_rollouts} rollouts x 20 steps of ~50 us, no stall), concurrency "
+        f"{args.concurrency}, heartbeat {args.interval:g} ms, threshold {args.threshold:g} ms, "
+        f"{args.repeat} repetitions, order rotated"
+    )
+    print(
+        f"{'variant':<16} {'rollouts/s':>11} {'throughput / no profiler':>25} {'min-max':>13} "
+        f"{'CPU per rollout / no profiler':>31} {'min-max':>13}"
+    )
     for variant in variants:
         ratios = [w / b for w, b in zip(throughput[variant], base, strict=True)]
         costs = [c / b for c, b in zip(cpu[variant], cpu[None], strict=True)]
-        print(f"{names.get(variant, variant):<16} {statistics.median(throughput[variant]):>11.0f} "
-              f"{statistics.median(ratios):>25.3f} {min(ratios):>6.3f}-{max(ratios):.3f} "
-              f"{statistics.median(costs):>31.3f} {min(costs):>6.3f}-{max(costs):.3f}")
+        print(
+            f"{names.get(variant, variant):<16} {statistics.median(throughput[variant]):>11.0f} "
+            f"{statistics.median(ratios):>25.3f} {min(ratios):>6.3f}-{max(ratios):.3f} "
+            f"{statistics.median(costs):>31.3f} {min(costs):>6.3f}-{max(costs):.3f}"
+        )
 
 
 def accuracy(args, shares: dict[str, float]) -> None:
@@ -124,15 +144,19 @@ def accuracy(args, shares: dict[str, float]) -> None:
     variants = [None, *METHODS]
     results: dict[str | None, list] = {v: [] for v in variants}
     for repetition in range(args.repeat):
-        order = variants[repetition % len(variants):] + variants[:repetition % len(variants)]
+        order = variants[repetition % len(variants) :] + variants[: repetition % len(variants)]
         for variant in order:
             results[variant].append(run_once("stalls", plan, variant, args.threshold, args.interval))
     base = [speed for speed, _, _ in results[None]]
-    print(f"\nAttribution: workload.stalls ({args.rollouts} rollouts, 5 injected sites: "
-          f"{', '.join(lines.values())}), concurrency {args.concurrency}, threshold {args.threshold:g} ms, "
-          f"{args.repeat} repetitions")
-    print(f"{'method':<10} {'sites at the exact line':>24} {'blocked time on them':>22} "
-          f"{'site estimate / truth':>24} {'throughput / no profiler':>26}")
+    print(
+        f"\nAttribution: workload.stalls ({args.rollouts} rollouts, 5 injected sites: "
+        f"{', '.join(lines.values())}), concurrency {args.concurrency}, threshold {args.threshold:g} ms, "
+        f"{args.repeat} repetitions"
+    )
+    print(
+        f"{'method':<10} {'sites at the exact line':>24} {'blocked time on them':>22} "
+        f"{'site estimate / truth':>24} {'throughput / no profiler':>26}"
+    )
     for method in METHODS:
         found, on_share = [], []
         estimates: dict[int, list[float]] = {line: [] for line in lines}
@@ -151,8 +175,10 @@ def accuracy(args, shares: dict[str, float]) -> None:
         # Per site, the median over repetitions; shown: the worst two sites' medians.
         medians = [statistics.median(values) for values in estimates.values() if values]
         spread = f"{min(medians):.2f}-{max(medians):.2f}" if medians else "-"
-        print(f"{method:<10} {statistics.median(found):>22.0f}/5 {statistics.median(on_share):>22.0%} "
-              f"{spread:>24} {statistics.median(ratios):>26.3f}")
+        print(
+            f"{method:<10} {statistics.median(found):>22.0f}/5 {statistics.median(on_share):>22.0%} "
+            f"{spread:>24} {statistics.median(ratios):>26.3f}"
+        )
 
 
 def _even_split(recording: Recording) -> dict[str, float]:
@@ -185,31 +211,34 @@ def contention(args) -> None:
 
     true_ratio = alone(workload.c_call) / alone(workload.py_loop)
     print(f"\nContention (tests/data/profiler/contention.py), {args.repeat} repetitions, median:")
-    print(f"{'method':<10} {'C call / Python, estimate / truth':>34} {'same, even split / truth':>26} "
-          f"{'GIL wait charged to the holder':>32} {'sqlite results as without':>27}")
+    print(
+        f"{'method':<10} {'C call / Python, estimate / truth':>34} {'same, even split / truth':>26} "
+        f"{'GIL wait charged to the holder':>32} {'sqlite results as without':>27}"
+    )
     os.environ.setdefault("ASYNCLINT_TEST_HOG_S", "1.2")
     for method in METHODS:
         mixed, even, holder, intact = [], [], [], []
         for _ in range(args.repeat):
             recordings: list = []
-            _, _, analysis = run_once("mixed", LoadPlan(16, 1, None), method, args.threshold, args.interval,
-                                      CONTENTION, recordings)
+            _, _, analysis = run_once(
+                "mixed", LoadPlan(16, 1, None), method, args.threshold, args.interval, CONTENTION, recordings
+            )
             found, naive = _by_function(analysis), _even_split(recordings[0][0])
             if found.get("c_call") and found.get("py_loop"):
                 mixed.append(found["c_call"] / found["py_loop"] / true_ratio)
             if naive.get("c_call") and naive.get("py_loop"):
                 even.append(naive["c_call"] / naive["py_loop"] / true_ratio)
-            _, _, analysis = run_once("gil", LoadPlan(None, 16, 1.0), method, args.threshold, args.interval,
-                                      CONTENTION)
+            _, _, analysis = run_once("gil", LoadPlan(None, 16, 1.0), method, args.threshold, args.interval, CONTENTION)
             blocked = analysis.lag.blocked_ms
             holder.append(_by_function(analysis, THREAD).get("_hog", 0.0) / blocked if blocked else 0.0)
             recordings = []
-            run_once("sqlite_wait", LoadPlan(8, 1, None), method, args.threshold, args.interval, CONTENTION,
-                     recordings)
+            run_once("sqlite_wait", LoadPlan(8, 1, None), method, args.threshold, args.interval, CONTENTION, recordings)
             intact.append(all(value in ("ok", "skip") for value in recordings[0][1]))
         show = lambda values: f"{statistics.median(values):.2f}" if values else "-"  # noqa: E731
-        print(f"{method:<10} {show(mixed):>34} {show(even):>26} {statistics.median(holder):>32.0%} "
-              f"{f'{sum(intact)}/{len(intact)}':>27}")
+        print(
+            f"{method:<10} {show(mixed):>34} {show(even):>26} {statistics.median(holder):>32.0%} "
+            f"{f'{sum(intact)}/{len(intact)}':>27}"
+        )
 
 
 def _timed(function) -> float:
@@ -250,8 +279,10 @@ def main() -> None:
         self_time(args)
     if "accuracy" not in args.skip:
         shares = true_shares()
-        print("\nTrue shares of the injected operations (each timed alone): "
-              + ", ".join(f"{name} {share:.0%}" for name, share in shares.items()))
+        print(
+            "\nTrue shares of the injected operations (each timed alone): "
+            + ", ".join(f"{name} {share:.0%}" for name, share in shares.items())
+        )
         accuracy(args, shares)
     if "contention" not in args.skip:
         contention(args)

@@ -175,8 +175,11 @@ def score(recording: Recording, record: list, path: Path, lines: dict[str, int])
         truth[kind, ms] += (ended - started) * 1000
     for stall in recording.stalls:
         begin, end = stall.due, stall.due + stall.duration
-        overlapping = [(kind, ms, max(begin, started), min(end, ended)) for kind, ms, started, ended in record
-                       if started < end and ended > begin]
+        overlapping = [
+            (kind, ms, max(begin, started), min(end, ended))
+            for kind, ms, started, ended in record
+            if started < end and ended > begin
+        ]
         overlapping = [(kind, ms, low, high) for kind, ms, low, high in overlapping if high > low]
         for kind, ms, low, high in overlapping:
             seen[kind, ms] += (high - low) * 1000
@@ -235,9 +238,11 @@ def report(name: str, result: dict, share: float, wall: float) -> dict[str, floa
     truth, seen, charged, outside = result["truth"], result["seen"], result["charged"], result["outside"]
     buckets = ("exact", "host", "over", "other lines", "gc", "elsewhere")
     print(f"\n{name}: process CPU share {share:.2f} of a core over {wall:.1f} s")
-    print(f"  {'kind':<11} {'injected':>10} {'in stalls':>10} {'exact line':>11} {'host':>6} {'not host':>9} "
-          f"{'over':>6} {'other lines':>12} {'gc':>6} {'elsewhere':>10}   exact line by size "
-          f"{'/'.join(map(str, SIZES_MS))} ms")
+    print(
+        f"  {'kind':<11} {'injected':>10} {'in stalls':>10} {'exact line':>11} {'host':>6} {'not host':>9} "
+        f"{'over':>6} {'other lines':>12} {'gc':>6} {'elsewhere':>10}   exact line by size "
+        f"{'/'.join(map(str, SIZES_MS))} ms"
+    )
     rows = {}
     for kind in (*KINDS, "all"):
         keys = [(k, ms) for k in (KINDS if kind == "all" else (kind,)) for ms in SIZES_MS]
@@ -253,16 +258,20 @@ def report(name: str, result: dict, share: float, wall: float) -> dict[str, floa
         code = sum(parts[bucket] for bucket in buckets if bucket not in ("host", "gc"))
         rows[kind] = parts["exact"] / injected if injected else 0.0
         rows[kind + "/held"] = parts["exact"] / code if code > 0 else 0.0
-        print(f"  {kind:<11} {injected:>8.0f} ms {_sum(seen, keys) / injected:>10.0%} "
-              f"{parts['exact'] / injected:>11.0%} {parts['host'] / injected:>6.0%} {rows[kind + '/held']:>9.0%} "
-              f"{parts['over'] / injected:>6.1%} {parts['other lines'] / injected:>12.1%} "
-              f"{parts['gc'] / injected:>6.1%} {parts['elsewhere'] / injected:>10.1%}   {' / '.join(by_size)}")
+        print(
+            f"  {kind:<11} {injected:>8.0f} ms {_sum(seen, keys) / injected:>10.0%} "
+            f"{parts['exact'] / injected:>11.0%} {parts['host'] / injected:>6.0%} {rows[kind + '/held']:>9.0%} "
+            f"{parts['over'] / injected:>6.1%} {parts['other lines'] / injected:>12.1%} "
+            f"{parts['gc'] / injected:>6.1%} {parts['elsewhere'] / injected:>10.1%}   {' / '.join(by_size)}"
+        )
     blamed = sum(charged[key].get("other lines", 0.0) for key in charged) + outside.get("other lines", 0.0)
     over = sum(charged[key].get("over", 0.0) for key in charged)
     out = sum(outside.values())
-    print(f"  lines that did not block: {blamed:.1f} ms ({outside.get('other lines', 0.0):.1f} ms of it in stalls "
-          f"during no injection, which took {out:.0f} ms, {outside.get('host', 0.0):.0f} ms of it host); "
-          f"stall lines beyond their call: {over:.1f} ms")
+    print(
+        f"  lines that did not block: {blamed:.1f} ms ({outside.get('other lines', 0.0):.1f} ms of it in stalls "
+        f"during no injection, which took {out:.0f} ms, {outside.get('host', 0.0):.0f} ms of it host); "
+        f"stall lines beyond their call: {over:.1f} ms"
+    )
     rows["blamed_ms"], rows["over_ms"] = blamed, over
     return rows
 
@@ -278,13 +287,16 @@ def main() -> None:
     args = parser.parse_args()
     try:
         import uvloop  # noqa: F401
+
         loops = ("asyncio", "uvloop")
     except ImportError:
         loops = ("asyncio",)
     load_before = os.getloadavg()
-    print(f"Held-out stalls: {len(KINDS)} kinds x sizes {', '.join(map(str, SIZES_MS))} ms x {args.repeat}, "
-          f"in random order (seed {args.seed}), concurrency {args.concurrency}, threshold {args.threshold:g} ms, "
-          f"heartbeat {args.interval:g} ms; {os.cpu_count()} CPUs, load average {load_before[0]:.1f} at start")
+    print(
+        f"Held-out stalls: {len(KINDS)} kinds x sizes {', '.join(map(str, SIZES_MS))} ms x {args.repeat}, "
+        f"in random order (seed {args.seed}), concurrency {args.concurrency}, threshold {args.threshold:g} ms, "
+        f"heartbeat {args.interval:g} ms; {os.cpu_count()} CPUs, load average {load_before[0]:.1f} at start"
+    )
     with tempfile.TemporaryDirectory(prefix="asynclint-heldout-") as directory:
         path, module, lines = write_workload(Path(directory))
         sys.path.insert(0, directory)
@@ -298,12 +310,17 @@ def main() -> None:
                 recording, record, share, wall = run_config(module, path, loop, method, args)
                 summary[loop, method] = report(f"{loop}, {method}", score(recording, record, path, lines), share, wall)
     print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
-    print("\nAll kinds: exact line / injected, exact line / charged to code (not host), "
-          "ms blamed on lines that did not block, ms on stall lines beyond their call; "
-          "exact line / injected per kind:")
+    print(
+        "\nAll kinds: exact line / injected, exact line / charged to code (not host), "
+        "ms blamed on lines that did not block, ms on stall lines beyond their call; "
+        "exact line / injected per kind:"
+    )
     for (loop, method), rows in summary.items():
-        print(f"  {loop:<8} {method:<10} {rows['all']:>5.0%} {rows['all/held']:>5.0%} {rows['blamed_ms']:>7.1f} "
-              f"{rows['over_ms']:>7.1f}   " + "  ".join(f"{kind} {rows[kind]:.0%}" for kind in KINDS))
+        print(
+            f"  {loop:<8} {method:<10} {rows['all']:>5.0%} {rows['all/held']:>5.0%} {rows['blamed_ms']:>7.1f} "
+            f"{rows['over_ms']:>7.1f}   " + "  ".join(f"{kind} {rows[kind]:.0%}" for kind in KINDS)
+        )
+
 
 if __name__ == "__main__":
     main()

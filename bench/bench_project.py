@@ -176,12 +176,26 @@ def write_project(root: Path, envs: int, modules: int, depth: int) -> None:
         (directory / "tests" / f"test_env_{e}.py").write_text(TEST.format(e=e))
         (directory / "sandbox").mkdir()
         (directory / "sandbox" / "run.py").write_text(SANDBOX)
-    lines = ["import time", "import verifiers as vf", "", "", "class Level0(vf.MultiTurnEnv):",
-             "    async def setup_state(self, state):", "        return self.level_0()", "",
-             "    def level_0(self):", "        time.sleep(1)"]
+    lines = [
+        "import time",
+        "import verifiers as vf",
+        "",
+        "",
+        "class Level0(vf.MultiTurnEnv):",
+        "    async def setup_state(self, state):",
+        "        return self.level_0()",
+        "",
+        "    def level_0(self):",
+        "        time.sleep(1)",
+    ]
     for i in range(1, depth):
-        lines += ["", "", f"class Level{i}(Level{i - 1}):", f"    def level_{i}(self):",
-                  f"        return self.level_{i - 1}()"]
+        lines += [
+            "",
+            "",
+            f"class Level{i}(Level{i - 1}):",
+            f"    def level_{i}(self):",
+            f"        return self.level_{i - 1}()",
+        ]
     (root / "hierarchy.py").write_text("\n".join(lines) + "\n")
 
 
@@ -223,21 +237,27 @@ def main() -> None:
         names = list(steps)
         findings = 0
         for repetition in range(args.repeat):
-            for name in names[repetition % len(names):] + names[: repetition % len(names)]:
+            for name in names[repetition % len(names) :] + names[: repetition % len(names)]:
                 seconds, value = timed(steps[name])
                 times[name].append(seconds)
                 if name == "asynclint -j 1 (cold)":
                     findings = len(value.findings)
-        print(f"synthetic project: {len(files)} files, {lines:,} lines ({args.envs} environments x "
-              f"{args.modules} helper modules, a {args.depth}-class inheritance chain); {findings} findings")
+        print(
+            f"synthetic project: {len(files)} files, {lines:,} lines ({args.envs} environments x "
+            f"{args.modules} helper modules, a {args.depth}-class inheritance chain); {findings} findings"
+        )
         print(f"\n  {'step':<26}{'median s':>10}{'min s':>9}{'lines/s':>12}")
         for name in names:
             middle = statistics.median(times[name])
             print(f"  {name:<26}{middle:>10.3f}{min(times[name]):>9.3f}{lines / middle:>12,.0f}")
         print("\nratios (median of per-repetition ratios)")
-        for top, bottom in (("asynclint -j 1 (cold)", "libcst.parse_module"), ("asynclint -j 1 (cold)", "ast.parse"),
-                            ("project graph", "ast.parse"), ("graph + rules", "asynclint -j 1 (cold)"),
-                            ("asynclint warm", "asynclint -j 1 (cold)")):
+        for top, bottom in (
+            ("asynclint -j 1 (cold)", "libcst.parse_module"),
+            ("asynclint -j 1 (cold)", "ast.parse"),
+            ("project graph", "ast.parse"),
+            ("graph + rules", "asynclint -j 1 (cold)"),
+            ("asynclint warm", "asynclint -j 1 (cold)"),
+        ):
             ratio = statistics.median(a / b for a, b in zip(times[top], times[bottom], strict=True))
             print(f"  {top + ' / ' + bottom:<50}{ratio:>7.2f}x")
     finally:

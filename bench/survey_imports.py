@@ -136,7 +136,12 @@ def main() -> None:
         libraries.items(), key=lambda kv: (-len(kv[1].hot_envs), -kv[1].sync_sites, -len(kv[1].envs), kv[0])
     )
     header = (
-        "library", "envs importing", "envs calling hot", "sync hot sites", "awaited hot sites", "known to the catalogue"
+        "library",
+        "envs importing",
+        "envs calling hot",
+        "sync hot sites",
+        "awaited hot sites",
+        "known to the catalogue",
     )
     if args.markdown:
         print("| " + " | ".join(header) + " | top sync hot callees |")

@@ -22,14 +22,18 @@ def _one_line_error(result, expected: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and expected in lines[0], result.stderr
 
 
-@pytest.mark.parametrize("toml, expected", [
-    ("tool = 1\n", "[tool] must be a table"),
-    ('tool = "asynclint"\n', "[tool] must be a table"),
-    ("[tool.asynclint]\nselect = " + "[" * 2000 + "]" * 2000 + "\n", "nested too deeply"),
-    ('[[tool.asynclint.blocking-apis]]\nname = "x"\ncategory = [1]\n', "category must be one of"),
-    ('[[tool.asynclint.blocking-apis]]\nname = "x"\ncategory = "sleep"\nfix = [1]\n', "fix must be one of"),
-    ('[[tool.asynclint.registrations]]\ncall = "x"\narg = true\n', "give exactly one of arg"),
-], ids=["tool-int", "tool-string", "deep-array", "category-list", "fix-list", "arg-bool"])
+@pytest.mark.parametrize(
+    "toml, expected",
+    [
+        ("tool = 1\n", "[tool] must be a table"),
+        ('tool = "asynclint"\n', "[tool] must be a table"),
+        ("[tool.asynclint]\nselect = " + "[" * 2000 + "]" * 2000 + "\n", "nested too deeply"),
+        ('[[tool.asynclint.blocking-apis]]\nname = "x"\ncategory = [1]\n', "category must be one of"),
+        ('[[tool.asynclint.blocking-apis]]\nname = "x"\ncategory = "sleep"\nfix = [1]\n', "fix must be one of"),
+        ('[[tool.asynclint.registrations]]\ncall = "x"\narg = true\n', "give exactly one of arg"),
+    ],
+    ids=["tool-int", "tool-string", "deep-array", "category-list", "fix-list", "arg-bool"],
+)
 @pytest.mark.parametrize("command", ["check", "fix"])
 def test_a_bad_pyproject_is_a_one_line_error(tmp_path: Path, toml: str, expected: str, command: str):
     write(tmp_path, {"pyproject.toml": toml, "m.py": HOT})
@@ -38,9 +42,21 @@ def test_a_bad_pyproject_is_a_one_line_error(tmp_path: Path, toml: str, expected
 
 @pytest.mark.parametrize("key", sorted(_KEYS))
 def test_every_key_refuses_every_wrong_type_with_a_config_error(key: str):
-    wrong = [1, 1.5, True, "x", [1], [[1]], {"a": 1}, [{"a": 1}], [{"name": "x", "category": [1]}],
-             [{"name": "x", "category": "sleep", "fix": {"a": 1}}], [{"call": "x", "arg": -1}],
-             [{"call": "x", "keyword": ""}], {"ASL101": [1]}]
+    wrong = [
+        1,
+        1.5,
+        True,
+        "x",
+        [1],
+        [[1]],
+        {"a": 1},
+        [{"a": 1}],
+        [{"name": "x", "category": [1]}],
+        [{"name": "x", "category": "sleep", "fix": {"a": 1}}],
+        [{"call": "x", "arg": -1}],
+        [{"call": "x", "keyword": ""}],
+        {"ASL101": [1]},
+    ]
     for value in wrong:
         try:
             _from_table({key: value}, Path("/p/pyproject.toml"))
@@ -75,6 +91,12 @@ def test_python_m_asynclint_does_not_import_the_projects_modules(tmp_path: Path,
     # not ours): only the real entries are passed on.
     inherited = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([source, *inherited]), "NO_COLOR": "1"}
-    result = subprocess.run([sys.executable, "-m", "asynclint", "check", "--format", "concise", "--no-cache", "."],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "asynclint", "check", "--format", "concise", "--no-cache", "."],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "imported" not in result.stderr and result.returncode == 1 and "m.py:5:5" in result.stdout

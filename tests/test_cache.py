@@ -233,8 +233,18 @@ def test_a_damaged_or_hostile_cache_is_a_miss_never_code(tmp_path: Path):
     marker = tmp_path / "owned"
     planted = pickle.dumps(_Planted(str(marker)))
     damaged = [
-        planted, b"\0" * 32 + planted, b"not json", b"\xff\xfe", b"", b"[]", b"{}", b'{"schema": 1}',
-        key + b" " + planted, key + b' {"path": 1}', key + b" [" * 100000, key + b" " + json.dumps([1] * 17).encode(),
+        planted,
+        b"\0" * 32 + planted,
+        b"not json",
+        b"\xff\xfe",
+        b"",
+        b"[]",
+        b"{}",
+        b'{"schema": 1}',
+        key + b" " + planted,
+        key + b' {"path": 1}',
+        key + b" [" * 100000,
+        key + b" " + json.dumps([1] * 17).encode(),
     ]
     for content in damaged:
         # The summaries damaged and no last result (which would spare reading them); then the
@@ -304,10 +314,35 @@ def test_patterns_match_as_pathspec_does(patterns):
     spec = pathspec.GitIgnoreSpec.from_lines(patterns)
     ours = _Patterns(patterns)
     paths = [
-        "build", "build/", "src/build/", "src/build/x.py", "dist/", "src/dist/", "docs/_build/", "docs/_build/x",
-        "m.pyc", "pkg/m.pyo", "m.py", "keep.py", "pkg/keep.py", "vendor/", "vendor/ours/", "vendor/ours/a.py",
-        "x/generated/y.py", "a/b", "a/x/y/b", "Temp1/", "temporary.py", "#x", ".git/", "pkg.egg-info/",
-        "node_modules/", "deep/nested/.venv/", "site-packages/", "__pycache__/", "ok/fine.py",
+        "build",
+        "build/",
+        "src/build/",
+        "src/build/x.py",
+        "dist/",
+        "src/dist/",
+        "docs/_build/",
+        "docs/_build/x",
+        "m.pyc",
+        "pkg/m.pyo",
+        "m.py",
+        "keep.py",
+        "pkg/keep.py",
+        "vendor/",
+        "vendor/ours/",
+        "vendor/ours/a.py",
+        "x/generated/y.py",
+        "a/b",
+        "a/x/y/b",
+        "Temp1/",
+        "temporary.py",
+        "#x",
+        ".git/",
+        "pkg.egg-info/",
+        "node_modules/",
+        "deep/nested/.venv/",
+        "site-packages/",
+        "__pycache__/",
+        "ok/fine.py",
     ]
     assert [ours.match_file(p) for p in paths] == [spec.match_file(p) for p in paths]
 
@@ -315,12 +350,15 @@ def test_patterns_match_as_pathspec_does(patterns):
 @pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_an_edit_in_one_file_changes_the_findings_of_files_left_alone(tmp_path: Path, monkeypatch, deep):
     # A result cache that re-derived only the edited file's findings would miss both of these.
-    write(tmp_path, {
-        "proj/hooks.py": "from helpers import load\n\n\nasync def rollout():\n    return load()\n",
-        "proj/helpers.py": "def load():\n    return 1\n",
-        "proj/worker.py": "import time\n\n\ndef work():\n    time.sleep(1)\n",
-        "proj/tools.py": "async def tool():\n    return 1\n",
-    })
+    write(
+        tmp_path,
+        {
+            "proj/hooks.py": "from helpers import load\n\n\nasync def rollout():\n    return load()\n",
+            "proj/helpers.py": "def load():\n    return 1\n",
+            "proj/worker.py": "import time\n\n\ndef work():\n    time.sleep(1)\n",
+            "proj/tools.py": "async def tool():\n    return 1\n",
+        },
+    )
     monkeypatch.chdir(tmp_path)
     config = Config(root=tmp_path, follow_imports=deep)
 
@@ -346,12 +384,20 @@ def test_the_configurations_walk_is_the_checks_walk(tmp_path: Path, monkeypatch)
     from asynclint.files import discover
     from asynclint.project import load_project
 
-    write(tmp_path, {
-        "pyproject.toml": "[tool.asynclint]\nextend-exclude = ['skipped']\n",
-        "a/x.py": "x = 1\n", "a/skipped/y.py": "y = 1\n", "build/z.py": "z = 1\n",
-        "b/pyproject.toml": "[tool.asynclint]\nexclude = ['w.py']\n", "b/w.py": "w = 1\n", "b/v.py": "v = 1\n",
-        ".gitignore": "ignored/\n", "ignored/u.py": "u = 1\n",
-    })
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": "[tool.asynclint]\nextend-exclude = ['skipped']\n",
+            "a/x.py": "x = 1\n",
+            "a/skipped/y.py": "y = 1\n",
+            "build/z.py": "z = 1\n",
+            "b/pyproject.toml": "[tool.asynclint]\nexclude = ['w.py']\n",
+            "b/w.py": "w = 1\n",
+            "b/v.py": "v = 1\n",
+            ".gitignore": "ignored/\n",
+            "ignored/u.py": "u = 1\n",
+        },
+    )
     monkeypatch.chdir(tmp_path)
     project = load_project(["."])
     assert project.files == discover(["."], project.config)

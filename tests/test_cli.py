@@ -114,12 +114,20 @@ def test_directory_without_python_files_warns_and_exits_0(tmp_path: Path):
 
 @pytest.mark.parametrize("command", ["check", "fix"])
 def test_a_non_python_file_named_explicitly_is_refused(tmp_path: Path, command: str):
-    write(tmp_path, {"notes.md": "time.sleep(1)\n", "tool": "#!/usr/bin/env python3\nimport time\n\n\n"
-                     "async def main():\n    time.sleep(1)\n", "app.py": "x = 1\n"})
+    write(
+        tmp_path,
+        {
+            "notes.md": "time.sleep(1)\n",
+            "tool": "#!/usr/bin/env python3\nimport time\n\n\nasync def main():\n    time.sleep(1)\n",
+            "app.py": "x = 1\n",
+        },
+    )
     result = run(command, "app.py", "notes.md", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == ("asynclint: error: notes.md: not a Python file (asynclint reads .py files and scripts "
-                             "with a python shebang; a directory is searched for .py files)\n")
+    assert result.stderr == (
+        "asynclint: error: notes.md: not a Python file (asynclint reads .py files and scripts "
+        "with a python shebang; a directory is searched for .py files)\n"
+    )
     script = run("check", "--format", "concise", "tool", cwd=tmp_path)  # a python script without a suffix
     assert script.returncode == 1 and "tool:6:5: ASL101" in script.stdout
 
@@ -148,18 +156,24 @@ def test_bad_option_value_is_a_usage_error(tmp_path: Path):
     assert "Invalid value for '--severity'" in result.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ("check", "pkg"),
-    ("check", "--format", "concise", "--statistics", "pkg"),
-    ("check", "--severity", "urgent", "pkg"),  # click's usage error, which names the program
-    ("fix", "--diff", "pkg"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "pkg"),
+        ("check", "--format", "concise", "--statistics", "pkg"),
+        ("check", "--severity", "urgent", "pkg"),  # click's usage error, which names the program
+        ("fix", "--diff", "pkg"),
+    ],
+)
 def test_the_tests_in_process_see_what_the_installed_command_does(project: Path, args):
     """``run`` (in this process) stands for the installed command in most tests: the same
     status, stdout and stderr, byte for byte."""
     in_process, installed = run(*args, cwd=project), run_process(*args, cwd=project)
     assert (in_process.returncode, in_process.stdout, in_process.stderr) == (
-        installed.returncode, installed.stdout, installed.stderr)
+        installed.returncode,
+        installed.stdout,
+        installed.stderr,
+    )
 
 
 # --- configuration ---------------------------------------------------------------------------
@@ -482,9 +496,11 @@ def on_terminal(*args: str, cwd: Path, columns: int, stream: str = "stdout", sta
 @pytest.mark.slow
 def test_a_progress_bar_on_a_terminals_stderr_for_a_long_run_only(tmp_path: Path):
     # Long enough to take well over a second anywhere: 600 modules of 40 functions, one worker, no cache.
-    body = "import json\nimport time\n\n\n" + "".join(
-        f"def helper_{i}(x):\n    return json.dumps(x) + str({i})\n\n\n" for i in range(40)
-    ) + "async def handle(state):\n    time.sleep(1)\n    return helper_1(state)\n"
+    body = (
+        "import json\nimport time\n\n\n"
+        + "".join(f"def helper_{i}(x):\n    return json.dumps(x) + str({i})\n\n\n" for i in range(40))
+        + "async def handle(state):\n    time.sleep(1)\n    return helper_1(state)\n"
+    )
     write(tmp_path, {f"pkg/m{n}.py": body for n in range(600)})
     args = ("check", "--no-cache", "-j", "1", "pkg")
     shown = on_terminal(*args, "--format", "concise", cwd=tmp_path, columns=100, stream="stderr")
@@ -521,8 +537,14 @@ def test_watch_checks_again_when_a_file_changes_and_ctrl_c_exits_130(tmp_path: P
 
     write(tmp_path, {"pkg/a.py": "import time\n\n\nasync def f():\n    time.sleep(1)\n"})
     environment = {**os.environ, "NO_COLOR": "1"}
-    process = subprocess.Popen([ASYNCLINT, "check", "--watch", "--format", "concise", "pkg"], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    process = subprocess.Popen(
+        [ASYNCLINT, "check", "--watch", "--format", "concise", "pkg"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
 
@@ -558,7 +580,10 @@ def test_output_file(project: Path):
 def test_python_dash_m_entry_point(project: Path):
     result = subprocess.run(
         [sys.executable, "-m", "asynclint", "check", "--no-follow-imports", "--format", "json", "pkg"],
-        cwd=project, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"},
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
     )
     assert result.returncode == 1 and len(findings(result)) == 3
 
@@ -595,10 +620,13 @@ def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
     env = tmp_path / "examples" / "wiki_qa" / "env.py"
     text = env.read_text()
     # Every line shifts: the known findings stay known; a new offender is reported.
-    env.write_text("# a comment that moves every line down\n" + text.replace(
-        "    if not query.strip():",
-        "    time.sleep(0.1)\n    if not query.strip():",
-    ))
+    env.write_text(
+        "# a comment that moves every line down\n"
+        + text.replace(
+            "    if not query.strip():",
+            "    time.sleep(0.1)\n    if not query.strip():",
+        )
+    )
     shifted = run_process("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
     assert shifted.returncode == 1
     assert [(f["path"], f["code"]) for f in findings(shifted)] == [("examples/wiki_qa/env.py", "ASL101")]

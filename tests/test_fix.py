@@ -292,8 +292,9 @@ def test_offloading_a_helper_that_changes_shared_state_is_unsafe():
     assert all("needs --unsafe-fixes" in r and "`self.seen = ...` in `Env.record`" in r for r in reasons.values())
     fixed = fix_text(Path("snippet.py"), textwrap.dedent(SHARED_STATE_HELPER), unsafe=True)
     assert not fixed.left
-    assert "return await asyncio.to_thread(self.record, key), await asyncio.to_thread(self.lookup, key, {})" in (
-        fixed.texts["snippet.py"]
+    assert (
+        "return await asyncio.to_thread(self.record, key), await asyncio.to_thread(self.lookup, key, {})"
+        in (fixed.texts["snippet.py"])
     )
 
 
@@ -875,7 +876,8 @@ def test_a_call_that_only_builds_a_stream_is_not_offloaded(monkeypatch):
 
     checked = lint(Path("snippet.py"), STREAMS)
     assert [f.facts.callee for f in checked] == [
-        "google.genai.Client.models.generate_content_stream", "anthropic.Anthropic.messages.stream",
+        "google.genai.Client.models.generate_content_stream",
+        "anthropic.Anthropic.messages.stream",
         "httpx.Client.stream",
     ]
     assert all(f.fix is None or "thread" not in f.fix.title for f in checked), [f.fix for f in checked]
@@ -1020,8 +1022,9 @@ def _project_sources(root: Path) -> list[SourceFile]:
     paths = sorted(root.rglob("*.py"))
     names = module_names(paths)  # as the CLI names them, with what each import root's bare names mean
     return [
-        SourceFile(str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package,
-                   names[path].imports)
+        SourceFile(
+            str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package, names[path].imports
+        )
         for path in paths
     ]
 
@@ -1285,8 +1288,13 @@ def test_twin_call_declines_say_why():
     assert reasons["as_a_context_manager"] == [
         "the call's result is a context manager: the twin's is entered with `async with`"
     ]
-    assert all(r.startswith("`pinecone.PineconeAsyncio` takes other arguments than `pinecone.Pinecone`: an async index")
-               for r in reasons["parameters_differ"]) and len(reasons["parameters_differ"]) == 2
+    assert (
+        all(
+            r.startswith("`pinecone.PineconeAsyncio` takes other arguments than `pinecone.Pinecone`: an async index")
+            for r in reasons["parameters_differ"]
+        )
+        and len(reasons["parameters_differ"]) == 2
+    )
     assert reasons["_exec_in"] == ["the call is not written in `async def`, where its twin could be awaited"] * 2
     assert reasons["lookup"] == ["`self.cache` is called in `__init__`, which is not `async def`"]
     assert reasons["bump"] == [

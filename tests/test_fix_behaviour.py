@@ -338,8 +338,9 @@ def _fixed_example(tmp_path: Path, unsafe: bool) -> tuple[Path, Path]:
     paths = sorted(original.glob("*.py"))
     names = module_names(paths)  # as the CLI names them
     sources = [
-        SourceFile(str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package,
-                   names[path].imports)
+        SourceFile(
+            str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package, names[path].imports
+        )
         for path in paths
     ]
     outcome = fix_sources(sources, Config(root=original, min_severity=Severity.LOW), unsafe=unsafe)

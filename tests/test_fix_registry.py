@@ -49,8 +49,14 @@ def test_a_bytecode_only_install_finds_every_recipe_without_importing_libcst(tmp
         "assert fixers.load('to-thread').__module__ == 'asynclint.fixers.to_thread'\n"
         "print(json.dumps(seen))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"})
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[spec.recipe, spec.module] for spec in fixers.SPECS.values()]
 

@@ -95,8 +95,11 @@ def test_one_finding_per_call_into_a_library_naming_the_rest(tree: Path) -> None
 
 def test_suppression_at_the_project_call_hides_library_findings(tree: Path) -> None:
     env = tree / "project" / ENV
-    env.write_text(env.read_text().replace("client.query(\"q\")  # expect: ASL102 critical",
-                                           "client.query(\"q\")  # asynclint: ignore[ASL102]"))
+    env.write_text(
+        env.read_text().replace(
+            'client.query("q")  # expect: ASL102 critical', 'client.query("q")  # asynclint: ignore[ASL102]'
+        )
+    )
     assert found(deep_check(tree)) == expected(tree)
 
 
@@ -170,18 +173,31 @@ def test_fix_offloads_the_calls_check_offers_to_offload(tree: Path) -> None:
     # The installed packages first, then whatever asynclint the caller's PYTHONPATH names.
     site = os.pathsep.join(filter(None, [str(tree / "site"), os.environ.get("PYTHONPATH")]))
     elsewhere = tree / "cache-elsewhere"
-    diff = run_cli("fix", "--diff", "--severity", "low", "--follow-imports", "--cache-dir", str(elsewhere), ".",
-                   cwd=tree / "project", env={"PYTHONPATH": site})
+    diff = run_cli(
+        "fix",
+        "--diff",
+        "--severity",
+        "low",
+        "--follow-imports",
+        "--cache-dir",
+        str(elsewhere),
+        ".",
+        cwd=tree / "project",
+        env={"PYTHONPATH": site},
+    )
     assert diff.returncode == 1, diff.stderr
     assert list((elsewhere / "libraries").glob("slowlib-*.jsonl")) and not (tree / "project" / CACHE_DIR).exists()
     assert "+    client = await asyncio.to_thread(Client, url)" in diff.stdout
     assert "+    await asyncio.to_thread(level1)" in diff.stdout
     assert "+async def cached_answer(" in diff.stdout
     assert not [line for line in diff.stdout.splitlines() if line.startswith("+") and "fetch_all" in line]
-    dry = run_cli("fix", "--dry-run", "--severity", "low", "--follow-imports", ".", cwd=tree / "project",
-                  env={"PYTHONPATH": site})
-    assert "deep_env/env.py:16:17: ASL106 [critical] left: no automatic fix: the blocking code runs inside the " \
-           "awaited library coroutine" in dry.stdout
+    dry = run_cli(
+        "fix", "--dry-run", "--severity", "low", "--follow-imports", ".", cwd=tree / "project", env={"PYTHONPATH": site}
+    )
+    assert (
+        "deep_env/env.py:16:17: ASL106 [critical] left: no automatic fix: the blocking code runs inside the "
+        "awaited library coroutine" in dry.stdout
+    )
     plain = run_cli("fix", "--dry-run", ".", cwd=tree / "project", env={"PYTHONPATH": site})
     assert plain.returncode == 0 and "Would fix 0" in plain.stdout, plain.stdout
 
@@ -241,25 +257,25 @@ def test_cli_follows_by_default_and_switches_off(tmp_path: Path) -> None:
     shutil.copytree(DEEP, tmp_path / "deep", ignore=shutil.ignore_patterns("__pycache__"))
     project, site = tmp_path / "deep" / "project", str(tmp_path / "deep" / "site")
     line = "deep_env/env.py:14:5: ASL102 [critical] inside `slowlib.Client.query` (slowlib 1.2.0)"
-    default = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env=on_path(site),
-                      hermetic=False)
+    default = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env=on_path(site), hermetic=False)
     assert default.returncode == 1 and line in default.stdout, default.stdout
-    off = run_cli("check", "--format", "concise", "--no-cache", "--no-follow-imports", ".", cwd=project,
-                  env=on_path(site))
+    off = run_cli(
+        "check", "--format", "concise", "--no-cache", "--no-follow-imports", ".", cwd=project, env=on_path(site)
+    )
     assert off.returncode == 0, off.stdout
     (project / "pyproject.toml").write_text("[tool.asynclint]\nfollow-imports = false\n")
-    configured = run_cli("check", "--format", "concise", "--no-cache", ".", cwd=project, env=on_path(site),
-                         hermetic=False)
+    configured = run_cli(
+        "check", "--format", "concise", "--no-cache", ".", cwd=project, env=on_path(site), hermetic=False
+    )
     assert configured.returncode == 0, configured.stdout
-    flag_wins = run_cli("check", "--format", "concise", "--no-cache", "--follow-imports", ".", cwd=project,
-                        env=on_path(site))
+    flag_wins = run_cli(
+        "check", "--format", "concise", "--no-cache", "--follow-imports", ".", cwd=project, env=on_path(site)
+    )
     assert line in flag_wins.stdout
-    fixed = run_cli("fix", "--diff", "--severity", "low", ".", cwd=project, env=on_path(site),
-                    hermetic=False)
+    fixed = run_cli("fix", "--diff", "--severity", "low", ".", cwd=project, env=on_path(site), hermetic=False)
     assert fixed.returncode == 0 and fixed.stdout == "", fixed.stdout  # the configuration switched it off
     (project / "pyproject.toml").unlink()
-    fixed = run_cli("fix", "--diff", "--severity", "low", ".", cwd=project, env=on_path(site),
-                    hermetic=False)
+    fixed = run_cli("fix", "--diff", "--severity", "low", ".", cwd=project, env=on_path(site), hermetic=False)
     assert fixed.returncode == 1 and "+    client = await asyncio.to_thread(Client, url)" in fixed.stdout, fixed.stdout
 
 
@@ -281,9 +297,13 @@ def test_public_alias_modules_are_followed_to_the_defining_module(monkeypatch: p
     env = project / "alias_env" / "env.py"
     assert {(f.line, f.code, f.severity.label) for f in result.findings} == expectations(env.read_text())
     defined_in = {f.line: f.chain[-1].path.rpartition("/aliasfw/")[2] for f in result.findings}
-    assert defined_in == {11: "legacy/utils/net_utils.py", 13: "legacy/utils/file_utils.py",
-                          14: "legacy/utils/net_utils.py", 15: "legacy/utils/file_utils.py",
-                          16: "legacy/utils/file_utils.py"}
+    assert defined_in == {
+        11: "legacy/utils/net_utils.py",
+        13: "legacy/utils/file_utils.py",
+        14: "legacy/utils/net_utils.py",
+        15: "legacy/utils/file_utils.py",
+        16: "legacy/utils/file_utils.py",
+    }
     by_line = {f.line: f.message for f in result.findings}
     assert by_line[11].startswith("inside `aliasfw.utils.net_utils.fetch_config` (aliasfw 2.0): `requests.get`")
 
@@ -337,7 +357,7 @@ def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
 
 
 #: An installed verifiers as deep mode reads it: the judge awaits the client its rubric holds.
-FAKE_VERIFIERS = '''
+FAKE_VERIFIERS = """
 class Rubric:
     def __init__(self, funcs=None, **kwargs):
         self.funcs = list(funcs or [])
@@ -366,7 +386,7 @@ class RubricGroup(Rubric):
 class SingleTurnEnv:
     def __init__(self, rubric=None, **kwargs):
         self.rubric = rubric
-'''
+"""
 
 
 def test_a_framework_method_read_from_the_installed_library_still_calls_the_client_handed_over(
@@ -376,8 +396,11 @@ def test_a_framework_method_read_from_the_installed_library_still_calls_the_clie
     framework's own method (not the project's), which calls the sync client handed over -- the same
     findings as the plain check (a regression: deep mode lost the three subclass findings)."""
     project = tmp_path / "project"
-    shutil.copytree(Path(__file__).parent / "fixtures" / "projects" / "judges_env", project,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(__file__).parent / "fixtures" / "projects" / "judges_env",
+        project,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     site = tmp_path / "site"
     (site / "verifiers").mkdir(parents=True)
     (site / "verifiers" / "__init__.py").write_text(FAKE_VERIFIERS, encoding="utf-8")

@@ -18,8 +18,14 @@ from asynclint.knowledge.frameworks import DECORATORS, HOOK_CLASSES, framework_c
 LISTING = Path(__file__).parent / "data" / "verifiers-classes.txt"
 PUBLIC = {"v0": "verifiers", "v1": "verifiers.v1"}
 FAMILIES = {  # family in the listing -> the table's position in HOOK_CLASSES
-    ("v0", "env"): 0, ("v0", "rubric"): 1, ("v0", "parser"): 2,
-    ("v1", "task"): 3, ("v1", "harness"): 4, ("v1", "env"): 5, ("v1", "taskset"): 6, ("v1", "judge"): 7,
+    ("v0", "env"): 0,
+    ("v0", "rubric"): 1,
+    ("v0", "parser"): 2,
+    ("v1", "task"): 3,
+    ("v1", "harness"): 4,
+    ("v1", "env"): 5,
+    ("v1", "taskset"): 6,
+    ("v1", "judge"): 7,
 }
 
 

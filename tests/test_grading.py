@@ -33,9 +33,15 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 def check_examples():
     paths = sorted(EXAMPLES.rglob("*.py"))
-    sources = [SourceFile(str(p.relative_to(EXAMPLES)), p.read_text(encoding="utf-8"),
-                          module=".".join(p.relative_to(EXAMPLES).with_suffix("").parts), package="")
-               for p in paths]
+    sources = [
+        SourceFile(
+            str(p.relative_to(EXAMPLES)),
+            p.read_text(encoding="utf-8"),
+            module=".".join(p.relative_to(EXAMPLES).with_suffix("").parts),
+            package="",
+        )
+        for p in paths
+    ]
     return sources, check_sources(sources, Config(root=EXAMPLES))
 
 
@@ -208,7 +214,7 @@ def test_an_object_handed_over_is_graded_by_the_cost_model_whatever_its_cost_cla
     from asynclint.config import load
 
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.asynclint]\n[[tool.asynclint.blocking-apis]]\n'
+        "[tool.asynclint]\n[[tool.asynclint.blocking-apis]]\n"
         'name = "myjudge.Client.**"\ncategory = "llm"\ncost = "payload"\n'
     )
     text = (

@@ -109,7 +109,8 @@ def test_the_analysis_sits_below_the_rules_and_fixers_in_modules_of_readable_siz
     assert "asynclint.analysis.graph" in analysis and "asynclint.analysis.index.walker" in analysis
     for name, path in analysis.items():
         outside = {
-            module for module in imports(name, path, known)
+            module
+            for module in imports(name, path, known)
             if not module.startswith(("asynclint.analysis", "asynclint.knowledge")) and module != "asynclint.model"
         }
         assert not outside, f"{name} imports {sorted(outside)}"

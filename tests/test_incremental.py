@@ -47,14 +47,27 @@ PROJECT = {
 #: One file edited at a time, in this order, each on top of the last.
 EDITS = [
     # A body edit: a blocking call, reached from the hot handler through another module.
-    ("body", "proj/helpers.py", lambda text: text.replace(
-        "    return json.dumps(request)\n", "    time.sleep(0.5)\n    return json.dumps(request)\n")),
+    (
+        "body",
+        "proj/helpers.py",
+        lambda text: text.replace(
+            "    return json.dumps(request)\n", "    time.sleep(0.5)\n    return json.dumps(request)\n"
+        ),
+    ),
     # A new import: an unchanged module's cold function is now called from the hot handler.
-    ("import", "proj/app.py", lambda text: "import util\n" + text.replace(
-        "    wait()\n", "    wait()\n    util.block()\n")),
+    (
+        "import",
+        "proj/app.py",
+        lambda text: "import util\n" + text.replace("    wait()\n", "    wait()\n    util.block()\n"),
+    ),
     # A removed function: the handler's call of it leads nowhere any more.
-    ("removed", "proj/helpers.py", lambda text: text.replace(
-        "def prepare(request):\n    time.sleep(0.5)\n    return json.dumps(request)\n\n\n", "")),
+    (
+        "removed",
+        "proj/helpers.py",
+        lambda text: text.replace(
+            "def prepare(request):\n    time.sleep(0.5)\n    return json.dumps(request)\n\n\n", ""
+        ),
+    ),
     # A renamed class: the handler's ``Store()`` no longer names it.
     ("renamed", "proj/models.py", lambda text: text.replace("class Store:", "class Repository:")),
     # The handler stops calling ``wait``: the unchanged helpers.py's suppression hides nothing now.

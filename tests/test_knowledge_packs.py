@@ -49,8 +49,13 @@ def test_every_fixture_of_a_pack_exists():
 
 @pytest.mark.parametrize(
     "target",
-    ["modal.Sandbox.exec.aio", "modal.Sandbox.create.aio", "modal.Function.remote.aio",
-     "google.genai.Client.aio.models.generate_content", "openai.OpenAI.aio.chat"],
+    [
+        "modal.Sandbox.exec.aio",
+        "modal.Sandbox.create.aio",
+        "modal.Function.remote.aio",
+        "google.genai.Client.aio.models.generate_content",
+        "openai.OpenAI.aio.chat",
+    ],
 )
 def test_a_call_through_aio_is_the_async_twin(target):
     assert Catalogue().match(target, target.rpartition(".")[2]) is None
@@ -165,8 +170,10 @@ def test_a_pipe_with_a_model_imported_from_another_module_calls_the_model():
             return CHAIN.invoke({"q": question}), PATTERN.match(question), FLAGS | 2
     """)
     result = check_sources(
-        [SourceFile("pkg/models.py", models, module="pkg.models", package="pkg"),
-         SourceFile("pkg/env.py", env, module="pkg.env", package="pkg")],
+        [
+            SourceFile("pkg/models.py", models, module="pkg.models", package="pkg"),
+            SourceFile("pkg/env.py", env, module="pkg.env", package="pkg"),
+        ],
         Config(root=Path(".")),
     )
     assert not result.errors

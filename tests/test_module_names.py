@@ -44,14 +44,17 @@ def test_a_directory_without_init_inside_a_package_is_a_namespace_portion_of_it(
 
 
 def test_a_tool_registered_from_a_namespace_portion_is_hot(tmp_path: Path) -> None:
-    layout(tmp_path, {
-        "env/__init__.py": "",
-        "env/env.py": (
-            "import verifiers as vf\nfrom env.tools.search import lookup\n\n\n"
-            "def load_environment():\n    return vf.ToolEnv(tools=[lookup])\n"
-        ),
-        "env/tools/search.py": "import time\n\n\ndef lookup(q: str) -> str:\n    time.sleep(1)\n    return q\n",
-    })
+    layout(
+        tmp_path,
+        {
+            "env/__init__.py": "",
+            "env/env.py": (
+                "import verifiers as vf\nfrom env.tools.search import lookup\n\n\n"
+                "def load_environment():\n    return vf.ToolEnv(tools=[lookup])\n"
+            ),
+            "env/tools/search.py": "import time\n\n\ndef lookup(q: str) -> str:\n    time.sleep(1)\n    return q\n",
+        },
+    )
     result = run_check([str(tmp_path)], project_only(tmp_path), use_cache=False)
     assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("search.py", "ASL101")]
 
@@ -59,11 +62,16 @@ def test_a_tool_registered_from_a_namespace_portion_is_hot(tmp_path: Path) -> No
 def test_a_directory_without_init_beside_a_top_level_module_is_its_namespace_package(tmp_path: Path) -> None:
     """``web_voyager/utils/browser.py`` next to ``web_voyager/web_voyager.py`` is imported by it as
     ``utils.browser``; run as a script, a file there may import a sibling by its bare name."""
-    paths = layout(tmp_path, {
-        "env/env.py": "", "env/utils/browser.py": "", "env/utils/tree.py": "",
-        "env/utils/deeper/more.py": "",  # one level only: a directory inside keeps its own names
-        "tools/run.py": "",  # no top-level module beside it: a script directory, as before
-    })
+    paths = layout(
+        tmp_path,
+        {
+            "env/env.py": "",
+            "env/utils/browser.py": "",
+            "env/utils/tree.py": "",
+            "env/utils/deeper/more.py": "",  # one level only: a directory inside keeps its own names
+            "tools/run.py": "",  # no top-level module beside it: a script directory, as before
+        },
+    )
     names = module_names(paths)
     assert names[tmp_path / "env/utils/browser.py"] == ModuleName(
         "utils.browser", "utils", (("browser", "utils.browser"), ("tree", "utils.tree"))
@@ -74,25 +82,34 @@ def test_a_directory_without_init_beside_a_top_level_module_is_its_namespace_pac
 
 
 def test_a_helper_in_a_namespace_directory_beside_the_environment_is_hot(tmp_path: Path) -> None:
-    layout(tmp_path, {
-        "env/env.py": (
-            "import verifiers as vf\nfrom utils.browser import mark\n\n\nclass E(vf.MultiTurnEnv):\n"
-            "    async def setup_state(self, state, **kw):\n        return mark(state)\n"
-        ),
-        "env/utils/browser.py": "from tree import walk\n\n\ndef mark(x):\n    return walk(x)\n",
-        "env/utils/tree.py": "import time\n\n\ndef walk(x):\n    time.sleep(1)\n    return x\n",
-    })
+    layout(
+        tmp_path,
+        {
+            "env/env.py": (
+                "import verifiers as vf\nfrom utils.browser import mark\n\n\nclass E(vf.MultiTurnEnv):\n"
+                "    async def setup_state(self, state, **kw):\n        return mark(state)\n"
+            ),
+            "env/utils/browser.py": "from tree import walk\n\n\ndef mark(x):\n    return walk(x)\n",
+            "env/utils/tree.py": "import time\n\n\ndef walk(x):\n    time.sleep(1)\n    return x\n",
+        },
+    )
     result = run_check([str(tmp_path / "env")], Config(root=tmp_path / "env"), use_cache=False)
     assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("tree.py", "ASL101")]
 
 
 def test_a_top_level_name_in_two_roots_is_told_apart_and_imports_prefer_the_own_root(tmp_path: Path) -> None:
-    paths = layout(tmp_path, {
-        "envs/a/utils.py": "", "envs/a/main.py": "",
-        "envs/b/utils/__init__.py": "", "envs/b/utils/io.py": "", "envs/b/main.py": "",
-        "envs/c/other.py": "",  # no utils of its own: the first root in path order
-        "envs/a/sub/script.py": "",  # a root of its own below envs/a: the nearest root above it
-    })
+    paths = layout(
+        tmp_path,
+        {
+            "envs/a/utils.py": "",
+            "envs/a/main.py": "",
+            "envs/b/utils/__init__.py": "",
+            "envs/b/utils/io.py": "",
+            "envs/b/main.py": "",
+            "envs/c/other.py": "",  # no utils of its own: the first root in path order
+            "envs/a/sub/script.py": "",  # a root of its own below envs/a: the nearest root above it
+        },
+    )
     names = module_names(paths)
     assert names[tmp_path / "envs/a/utils.py"].module == "utils@a"
     assert names[tmp_path / "envs/b/utils/io.py"] == ModuleName(
@@ -111,8 +128,10 @@ def test_roots_with_the_same_directory_name_are_named_by_more_of_their_path(tmp_
 
 
 def test_check_resolves_each_environment_to_its_own_helper(tmp_path: Path, monkeypatch) -> None:
-    hot = "import verifiers as vf\nfrom utils import helper\n\n\nclass E(vf.MultiTurnEnv):\n" \
-          "    async def setup_state(self, state, **kw):\n        return helper(state)\n"
+    hot = (
+        "import verifiers as vf\nfrom utils import helper\n\n\nclass E(vf.MultiTurnEnv):\n"
+        "    async def setup_state(self, state, **kw):\n        return helper(state)\n"
+    )
     cold = "import verifiers as vf\nfrom utils import helper\n\n\ndef load_environment():\n    return helper(1)\n"
     sleeps = "import time\n\n\ndef helper(x):\n    time.sleep(1)\n    return x\n"
     clean = "def helper(x):\n    return x\n"
@@ -129,19 +148,32 @@ def test_a_module_of_a_package_imports_its_siblings_by_their_bare_names(tmp_path
     """An environment whose directory holds an ``__init__.py`` runs (and is installed) with that
     directory on ``sys.path``: ``from patching import apply`` in ``env/env.py`` means ``env.patching``.
     Its own directory's module first, then the package directories above it."""
-    paths = layout(tmp_path, {
-        "env/__init__.py": "", "env/env.py": "", "env/patching.py": "", "env/oracle.py": "",
-        "env/adapters/__init__.py": "", "env/adapters/kube.py": "", "env/adapters/oracle.py": "",
-        "env/scripts/prepare.py": "",  # no __init__.py: a namespace portion, which any module of its name beats
-        "env/calendar.py": "",  # the standard library's comes first on sys.path
-        "env/pathspec.py": "",  # installed where the tests run: the project's own file is the evidence
-    })
+    paths = layout(
+        tmp_path,
+        {
+            "env/__init__.py": "",
+            "env/env.py": "",
+            "env/patching.py": "",
+            "env/oracle.py": "",
+            "env/adapters/__init__.py": "",
+            "env/adapters/kube.py": "",
+            "env/adapters/oracle.py": "",
+            "env/scripts/prepare.py": "",  # no __init__.py: a namespace portion, which any module of its name beats
+            "env/calendar.py": "",  # the standard library's comes first on sys.path
+            "env/pathspec.py": "",  # installed where the tests run: the project's own file is the evidence
+        },
+    )
     names = module_names(paths)
     assert dict(names[tmp_path / "env/env.py"].imports) == {
-        "adapters": "env.adapters", "oracle": "env.oracle", "patching": "env.patching", "pathspec": "env.pathspec",
+        "adapters": "env.adapters",
+        "oracle": "env.oracle",
+        "patching": "env.patching",
+        "pathspec": "env.pathspec",
     }
     assert dict(names[tmp_path / "env/adapters/kube.py"].imports) == {
-        "adapters": "env.adapters", "oracle": "env.adapters.oracle", "patching": "env.patching",
+        "adapters": "env.adapters",
+        "oracle": "env.adapters.oracle",
+        "patching": "env.patching",
         "pathspec": "env.pathspec",  # not ``env``: the package itself, a top-level module of the root
     }
     assert dict(names[tmp_path / "env/scripts/prepare.py"].imports)["patching"] == "env.patching"
@@ -153,26 +185,38 @@ def test_a_module_of_a_package_imports_its_siblings_by_their_bare_names(tmp_path
 def test_a_top_level_module_of_the_own_root_wins_over_a_sibling(tmp_path: Path) -> None:
     """The root above the package is on ``sys.path`` as well, and the project names its modules
     so already; a top-level name of another root does not stand in the sibling's way."""
-    paths = layout(tmp_path, {
-        "envs/a/utils.py": "", "envs/a/pkg/__init__.py": "", "envs/a/pkg/utils.py": "", "envs/a/pkg/run.py": "",
-        "envs/b/utils.py": "", "envs/b/helpers.py": "",
-        "envs/c/pkg/__init__.py": "", "envs/c/pkg/helpers.py": "", "envs/c/pkg/run.py": "",
-    })
+    paths = layout(
+        tmp_path,
+        {
+            "envs/a/utils.py": "",
+            "envs/a/pkg/__init__.py": "",
+            "envs/a/pkg/utils.py": "",
+            "envs/a/pkg/run.py": "",
+            "envs/b/utils.py": "",
+            "envs/b/helpers.py": "",
+            "envs/c/pkg/__init__.py": "",
+            "envs/c/pkg/helpers.py": "",
+            "envs/c/pkg/run.py": "",
+        },
+    )
     names = module_names(paths)
     assert dict(names[tmp_path / "envs/a/pkg/run.py"].imports)["utils"] == "utils@a"
     assert dict(names[tmp_path / "envs/c/pkg/run.py"].imports)["helpers"] == "pkg@c.helpers"
 
 
 def test_a_sibling_imported_by_its_bare_name_is_checked(tmp_path: Path) -> None:
-    layout(tmp_path, {
-        "env/__init__.py": "",
-        "env/env.py": (
-            "import verifiers as vf\nfrom patching import apply\n\n\ndef fix(text: str) -> str:\n"
-            "    return apply(text)\n\n\ndef load_environment():\n    return vf.ToolEnv(tools=[fix])\n"
-        ),
-        "env/patching.py": (
-            "import subprocess\n\n\ndef apply(text):\n    return subprocess.run(['patch'], input=text)\n"
-        ),
-    })
+    layout(
+        tmp_path,
+        {
+            "env/__init__.py": "",
+            "env/env.py": (
+                "import verifiers as vf\nfrom patching import apply\n\n\ndef fix(text: str) -> str:\n"
+                "    return apply(text)\n\n\ndef load_environment():\n    return vf.ToolEnv(tools=[fix])\n"
+            ),
+            "env/patching.py": (
+                "import subprocess\n\n\ndef apply(text):\n    return subprocess.run(['patch'], input=text)\n"
+            ),
+        },
+    )
     result = run_check([str(tmp_path / "env")], project_only(tmp_path / "env"), use_cache=False)
     assert [(f.path, f.code) for f in result.findings] == [("patching.py", "ASL106")]

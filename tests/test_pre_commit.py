@@ -36,7 +36,11 @@ def test_hook_blocks_a_commit_with_a_blocking_call(tmp_path: Path):
     def try_repo(*files: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [executable, "try-repo", str(ROOT), "asynclint", "--files", *files],
-            cwd=project, capture_output=True, text=True, env=env, timeout=900,
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=900,
         )
 
     failed = try_repo("hot.py", "cool.py")
@@ -69,8 +73,9 @@ def test_a_staged_helper_change_that_makes_an_unchanged_hook_block_fails_the_com
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
 
     def try_repo(hook: str) -> subprocess.CompletedProcess:  # on the staged files, as a commit runs it
-        return subprocess.run([executable, "try-repo", str(ROOT), hook], cwd=project, capture_output=True,
-                              text=True, env=env, timeout=900)
+        return subprocess.run(
+            [executable, "try-repo", str(ROOT), hook], cwd=project, capture_output=True, text=True, env=env, timeout=900
+        )
 
     failed = try_repo("asynclint")
     assert failed.returncode == 1, failed.stdout + failed.stderr

@@ -39,15 +39,26 @@ def marker_lines(path: Path = WORKLOAD) -> dict[str, int]:
 
 
 def settings(**overrides) -> Settings:
-    values = dict(rollouts=ROLLOUTS, concurrency=CONCURRENCY, duration_s=None, latency_ms=0.0, seed=0,
-                  threshold_ms=5.0, interval_ms=2.0, method="auto")
+    values = dict(
+        rollouts=ROLLOUTS,
+        concurrency=CONCURRENCY,
+        duration_s=None,
+        latency_ms=0.0,
+        seed=0,
+        threshold_ms=5.0,
+        interval_ms=2.0,
+        method="auto",
+    )
     values.update(overrides)
     return Settings(**values)
 
 
 def user_sites(report) -> dict[int, SiteStats]:
-    return {s.frame.line: s for s in report.analysis.sites
-            if s.cause == USER and s.frame.path.endswith("profiler/workload.py")}
+    return {
+        s.frame.line: s
+        for s in report.analysis.sites
+        if s.cause == USER and s.frame.path.endswith("profiler/workload.py")
+    }
 
 
 def line_totals(report) -> dict[int, float]:
@@ -65,6 +76,7 @@ def workload_module():
     sys.path.insert(0, str(WORKLOADS))
     try:
         import workload
+
         yield workload
     finally:
         sys.path.remove(str(WORKLOADS))
@@ -77,6 +89,7 @@ class Truth:
     (which the profiler charges to the host, not to the line), and of those the milliseconds they
     computed (see ``timing.held_time_ms``). The run's own truth, not a calibration beside it: a
     6 MB file write swings several-fold with what else the shared machine has in its page cache."""
+
     held_ms: float
     cpu_ms: float
     wall_ms: float  # the held time and the waits for a CPU: all a line can be charged with
@@ -93,12 +106,17 @@ def recorded_run(workload_module, run_settings: Settings) -> tuple:
     wrapped for the run; the wrapper's frame is not the user's, so sites and chains are unchanged).
     The run is measured again while the host took so much of it that the lines that compute
     cannot be judged."""
+
     def one_run() -> tuple:
         blockers = {name: blocker.__name__ for name, blocker in workload_module.BLOCKERS.items()}
         with timed_calls(workload_module, blockers) as timings:
             report = profile(f"{WORKLOAD}:stalls", run_settings).report
-        truth = {name: Truth(*(sum(column) for column in zip(*calls, strict=True)), len(calls)) if calls
-                 else Truth(0.0, 0.0, 0.0, 0) for name, calls in timings.items()}
+        truth = {
+            name: Truth(*(sum(column) for column in zip(*calls, strict=True)), len(calls))
+            if calls
+            else Truth(0.0, 0.0, 0.0, 0)
+            for name, calls in timings.items()
+        }
         return report, truth
 
     return measure(one_run, lambda result: held_a_cpu(result[0]))

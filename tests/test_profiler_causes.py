@@ -19,22 +19,39 @@ from asynclint.profiler.session import profile
 
 CONTENTION = Path(__file__).parent / "data" / "profiler" / "contention.py"
 
-pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux") or not signal_available(),
-                                 reason="the signal sampler's Linux timer"), pytest.mark.timing]
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux") or not signal_available(), reason="the signal sampler's Linux timer"
+    ),
+    pytest.mark.timing,
+]
 
 
 def run(function: str, rollouts: int | None, concurrency: int, **overrides):
-    values = dict(rollouts=rollouts, concurrency=concurrency, duration_s=None, latency_ms=0.0, seed=0,
-                  threshold_ms=5.0, interval_ms=2.0, method="signal", warmup=0)
+    values = dict(
+        rollouts=rollouts,
+        concurrency=concurrency,
+        duration_s=None,
+        latency_ms=0.0,
+        seed=0,
+        threshold_ms=5.0,
+        interval_ms=2.0,
+        method="signal",
+        warmup=0,
+    )
     values.update(overrides)
     return profile(f"{CONTENTION}:{function}", Settings(**values), check=False).report
 
 
 def site_ms(report, function: str, cause: str = USER) -> float:
     """Time charged to ``function`` (and code nested in it): samples in a loop land on any of its lines."""
-    return sum(s.total_ms for s in report.analysis.sites
-               if s.cause == cause and s.frame.path.endswith("contention.py")
-               and (s.frame.function == function or s.frame.function.startswith(function + ".<locals>")))
+    return sum(
+        s.total_ms
+        for s in report.analysis.sites
+        if s.cause == cause
+        and s.frame.path.endswith("contention.py")
+        and (s.frame.function == function or s.frame.function.startswith(function + ".<locals>"))
+    )
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +59,7 @@ def contention():
     sys.path.insert(0, str(CONTENTION.parent))
     try:
         import contention
+
         yield contention
     finally:
         sys.path.remove(str(CONTENTION.parent))
@@ -89,8 +107,9 @@ def _contended(run_once):
     the held time), on a host that let the process run. A hog descheduled by the host while it
     holds the GIL leaves the loop thread neither computing nor waiting for a CPU, which no clock
     of the loop thread can tell from a blocking call."""
-    return given_a_cpu(run_once, lambda report: held_ms(report) > 100
-                       and dict(report.analysis.causes)[THREAD] >= 0.3 * held_ms(report))
+    return given_a_cpu(
+        run_once, lambda report: held_ms(report) > 100 and dict(report.analysis.causes)[THREAD] >= 0.3 * held_ms(report)
+    )
 
 
 def test_a_target_using_sigalrm_keeps_its_timeouts_and_its_work_is_seen():
@@ -123,7 +142,8 @@ def test_threads_parked_in_c_are_not_blamed_for_the_gil(monkeypatch):
     report = _contended(lambda: run("gil_among_sleepers", rollouts=None, concurrency=16, duration_s=1.0))
     # Of the time charged to threads it could name (a wait for a GIL whose holder no sample caught
     # is "another thread (not seen)": not a blame), the hog's; the six sleeping workers held nothing.
-    charged = {s.frame.function: s.total_ms for s in report.analysis.sites
-               if s.cause == THREAD and s.frame != OTHER_THREAD}
+    charged = {
+        s.frame.function: s.total_ms for s in report.analysis.sites if s.cause == THREAD and s.frame != OTHER_THREAD
+    }
     hog = charged.get("_hog", 0.0)
     assert hog >= 0.8 * sum(charged.values()), charged

@@ -85,8 +85,9 @@ def test_compare_different_outputs_exits_1_and_says_where(workdir: Path):
 
 
 def test_a_module_name_from_the_working_directory_and_a_duration(workdir: Path):
-    result = run_process("profile", "workload:clean", "--duration", "0.3", "--concurrency", "8", "--format", "json",
-                         cwd=workdir)
+    result = run_process(
+        "profile", "workload:clean", "--duration", "0.3", "--concurrency", "8", "--format", "json", cwd=workdir
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["settings"]["duration_s"] == 0.3 and report["settings"]["rollouts"] is None
@@ -111,19 +112,22 @@ def test_a_rollout_calling_sys_exit_is_a_failed_rollout(workdir: Path):
     assert report["run"]["errors"] == 1 and report["outputs"]["values"][3] == {"error": "SystemExit: 3"}
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("missing.py:run",), "missing.py: no such file or directory"),
-    (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
-    ((), "missing TARGET"),
-    (("--compare", "missing.json", "workload.py"), "missing.json: no such file"),
-    (("--compare", "workload.py", "workload.py"), "workload.py: not valid JSON"),
-    (("--compare", "plain.json", "plain.json"), "plain.json: not an asynclint profile report"),
-    (("workload.py:clean", "--threshold", "1", "--interval", "2"), "must be shorter than --threshold"),
-    (("workload.py:clean", "--env-args", "[1]"), "--env-args: expected a JSON object"),
-    (("workload.py:clean", "--loop", "uvloop", "--method", "callbacks"), "cannot run with --loop uvloop"),
-    (("workload.py:clean", "-o", "no/such/dir/report.json"), "no/such/dir/report.json: cannot write report"),
-    (("workload.py:clean", "--html", "ro.html"), "ro.html: cannot write report: read-only (no write permission)"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("missing.py:run",), "missing.py: no such file or directory"),
+        (("no_such_module_xyz",), "no_such_module_xyz: no such file, module or installed environment"),
+        ((), "missing TARGET"),
+        (("--compare", "missing.json", "workload.py"), "missing.json: no such file"),
+        (("--compare", "workload.py", "workload.py"), "workload.py: not valid JSON"),
+        (("--compare", "plain.json", "plain.json"), "plain.json: not an asynclint profile report"),
+        (("workload.py:clean", "--threshold", "1", "--interval", "2"), "must be shorter than --threshold"),
+        (("workload.py:clean", "--env-args", "[1]"), "--env-args: expected a JSON object"),
+        (("workload.py:clean", "--loop", "uvloop", "--method", "callbacks"), "cannot run with --loop uvloop"),
+        (("workload.py:clean", "-o", "no/such/dir/report.json"), "no/such/dir/report.json: cannot write report"),
+        (("workload.py:clean", "--html", "ro.html"), "ro.html: cannot write report: read-only (no write permission)"),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message):
     (workdir / "plain.json").write_text('{"version": 1}')
     (workdir / "ro.html").write_text("kept")
@@ -134,11 +138,14 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message
     assert len(lines) == 1 and lines[0].startswith("asynclint: error: ") and message in lines[0], result.stderr
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
-    (("workload.py:not_async",), "not_async returned int, not an awaitable"),
-    (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("workload.py:nope",), "workload.py:nope: workload.py has no attribute 'nope'"),
+        (("workload.py:not_async",), "not_async returned int, not an awaitable"),
+        (("workload.py",), "neither a verifiers v0 environment (no load_environment()) nor a v1 one"),
+    ],
+)
 def test_a_target_refused_once_imported_is_one_line_on_stderr_and_exit_2(workdir: Path, args, message):
     # A process of its own: the target is imported (a `workload` module other tests import too).
     result = run_process("profile", *args, cwd=workdir)
@@ -158,14 +165,26 @@ def test_an_import_error_in_the_target_is_one_line(workdir: Path):
     (workdir / "broken.py").write_text("import no_such_dependency_xyz\n\nasync def run(i):\n    return i\n")
     result = run_process("profile", "broken.py:run", cwd=workdir)
     assert result.returncode == 2
-    assert result.stderr.strip() == ("asynclint: error: cannot import broken.py: ModuleNotFoundError: "
-                                     "No module named 'no_such_dependency_xyz'")
+    assert result.stderr.strip() == (
+        "asynclint: error: cannot import broken.py: ModuleNotFoundError: No module named 'no_such_dependency_xyz'"
+    )
 
 
 def test_a_rollout_that_never_ends_is_cancelled_at_the_timeout_and_counted(workdir: Path):
     started = time.monotonic()
-    result = run_process("profile", "workload.py:hangs", "--duration", "0.3", "--timeout", "0.8", "--warmup", "0",
-                         "--format", "json", cwd=workdir)
+    result = run_process(
+        "profile",
+        "workload.py:hangs",
+        "--duration",
+        "0.3",
+        "--timeout",
+        "0.8",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+        cwd=workdir,
+    )
     assert time.monotonic() - started < 30
     assert result.returncode == 1, result.stderr  # like a rollout that raised
     report = json.loads(result.stdout)
@@ -181,8 +200,15 @@ def _profile_in_a_terminal_group(workdir: Path, *args: str) -> subprocess.Popen:
     """``asynclint profile`` in a process group of its own, as a shell runs a foreground job, so
     that a Ctrl-C can be sent as a terminal sends it: to the whole group."""
     env = {**os.environ, "NO_COLOR": "1", "ASYNCLINT_TEST_STARTED": str(workdir / "started")}
-    return subprocess.Popen([ASYNCLINT, "profile", *args], cwd=workdir, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    return subprocess.Popen(
+        [ASYNCLINT, "profile", *args],
+        cwd=workdir,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def _ctrl_c(process: subprocess.Popen) -> None:
@@ -199,8 +225,9 @@ def _interrupt_when(path: Path, process: subprocess.Popen, timeout: float = 60, 
 
 
 def test_ctrl_c_writes_the_partial_report_and_exits_130(workdir: Path):
-    process = _profile_in_a_terminal_group(workdir, "workload.py:hangs", "--rollouts", "100", "--warmup", "0",
-                                           "--format", "json", "-o", "partial.json")
+    process = _profile_in_a_terminal_group(
+        workdir, "workload.py:hangs", "--rollouts", "100", "--warmup", "0", "--format", "json", "-o", "partial.json"
+    )
     _interrupt_when(workdir / "started", process)
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
@@ -218,8 +245,20 @@ def test_ctrl_c_in_a_flood_of_sampler_signals_stops_the_run_with_nothing_else_on
     # Each rollout holds the loop for 1.5 s while the sampler fires, in a target with a loop
     # signal handler: the wakeup socket used to fill, print tracebacks by the hundred, and lose
     # the Ctrl-C. Interrupted inside the second stall.
-    process = _profile_in_a_terminal_group(workdir, "workload.py:floods", "--rollouts", "20", "--concurrency", "1",
-                                           "--warmup", "0", "--format", "json", "-o", "partial.json")
+    process = _profile_in_a_terminal_group(
+        workdir,
+        "workload.py:floods",
+        "--rollouts",
+        "20",
+        "--concurrency",
+        "1",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+        "-o",
+        "partial.json",
+    )
     _interrupt_when(workdir / "started", process, after=2.0)
     stdout, stderr = process.communicate(timeout=120)
     assert process.returncode == 130, stderr[-2000:]
@@ -244,8 +283,19 @@ def test_the_first_ctrl_c_cuts_the_blocking_call_short_and_no_scheduled_step_run
     # are scheduled behind it, which the rollouts wait for through asyncio.as_completed (so a
     # cancelled rollout does not cancel them). The sleep is cut short, none of them runs.
     started = time.monotonic()
-    result = run_process("profile", "workload.py:fans_out", "--rollouts", "3", "--warmup", "0", "--format", "json",
-                         "-o", "partial.json", cwd=workdir)
+    result = run_process(
+        "profile",
+        "workload.py:fans_out",
+        "--rollouts",
+        "3",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+        "-o",
+        "partial.json",
+        cwd=workdir,
+    )
     assert time.monotonic() - started < 45, "the one-minute sleep ran on"
     assert result.returncode == 130, result.stderr
     assert result.stderr.splitlines() == ["asynclint: interrupted: stopping (Ctrl-C again to abort)"]
@@ -259,8 +309,9 @@ def test_the_first_ctrl_c_cuts_the_blocking_call_short_and_no_scheduled_step_run
 def test_a_second_ctrl_c_aborts_at_once(workdir: Path):
     # The loop is held for a minute in code that swallows the first Ctrl-C's cancellation; the
     # second kills the process by SIGINT (a shell reports 130) with no report.
-    process = _profile_in_a_terminal_group(workdir, "workload.py:stuck", "--rollouts", "4", "--warmup", "0",
-                                           "--format", "json", "-o", "none.json")
+    process = _profile_in_a_terminal_group(
+        workdir, "workload.py:stuck", "--rollouts", "4", "--warmup", "0", "--format", "json", "-o", "none.json"
+    )
     _interrupt_when(workdir / "started", process, after=0.5)
     # The first one was handled once SIGINT has its default action again: the kernel's record of
     # the signals the process catches says so (a signal, not a delay).
@@ -277,8 +328,13 @@ def test_a_second_ctrl_c_aborts_at_once(workdir: Path):
 
 def test_ctrl_c_before_measuring_exits_130_without_a_report(workdir: Path):
     (workdir / "slow_import.py").write_text("import time\n\ntime.sleep(30)\n\n\nasync def run(i):\n    return i\n")
-    process = subprocess.Popen([ASYNCLINT, "profile", "slow_import.py:run", "-o", "none.json"], cwd=workdir,
-                               text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [ASYNCLINT, "profile", "slow_import.py:run", "-o", "none.json"],
+        cwd=workdir,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     time.sleep(1.5)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
@@ -287,8 +343,9 @@ def test_ctrl_c_before_measuring_exits_130_without_a_report(workdir: Path):
 
 
 def test_rollouts_raising_keyboard_interrupt_or_cancelled_error_are_failed_rollouts(workdir: Path):
-    result = run_process("profile", "workload.py:raises_base", "--rollouts", "6", "--warmup", "0", "--format", "json",
-                         cwd=workdir)
+    result = run_process(
+        "profile", "workload.py:raises_base", "--rollouts", "6", "--warmup", "0", "--format", "json", cwd=workdir
+    )
     assert result.returncode == 1, result.stderr
     values = json.loads(result.stdout)["outputs"]["values"]
     assert values[2] == {"error": "KeyboardInterrupt"} and values[4] == {"error": "CancelledError"}
@@ -325,7 +382,8 @@ def _umask() -> int:
 
 
 def test_sync_callables_that_return_awaitables_are_profiled(workdir: Path):
-    (workdir / "factories.py").write_text(textwrap.dedent("""
+    (workdir / "factories.py").write_text(
+        textwrap.dedent("""
         import asyncio
         import functools
 
@@ -355,7 +413,8 @@ def test_sync_callables_that_return_awaitables_are_profiled(workdir: Path):
 
 
         partial = functools.partial(_inner)
-    """))
+    """)
+    )
     for name in ("sync_returns_coroutine", "as_lambda", "decorated", "partial"):
         result = run_process("profile", f"factories.py:{name}", "--rollouts", "5", "--format", "json", cwd=workdir)
         assert result.returncode == 0, (name, result.stderr)
@@ -374,7 +433,8 @@ def test_a_module_inside_a_package_is_imported_as_the_packages_module(workdir: P
 
 
 def test_outputs_are_the_same_for_equal_results_of_two_runs(workdir: Path):
-    (workdir / "objects.py").write_text(textwrap.dedent("""
+    (workdir / "objects.py").write_text(
+        textwrap.dedent("""
         class Result:
             def __init__(self, value):
                 self.value = value
@@ -382,24 +442,33 @@ def test_outputs_are_the_same_for_equal_results_of_two_runs(workdir: Path):
 
         async def run(i):
             return {"object": Result(i), "tags": {"b", "a", "c"}, "nan": float("nan"), 1: "int key", "k": "str key"}
-    """))
+    """)
+    )
     first = profile_json(workdir, "objects.py:run", "first.json", env={"PYTHONHASHSEED": "1"})
     second = profile_json(workdir, "objects.py:run", "second.json", env={"PYTHONHASHSEED": "2"})
     assert first["outputs"]["sha256"] == second["outputs"]["sha256"]
     value = first["outputs"]["values"][0]
-    assert value == {"object": "<objects.Result object>", "tags": ["a", "b", "c"], "nan": "nan", "1": "int key",
-                     "k": "str key"}
+    assert value == {
+        "object": "<objects.Result object>",
+        "tags": ["a", "b", "c"],
+        "nan": "nan",
+        "1": "int key",
+        "k": "str key",
+    }
     assert "NaN" not in (workdir / "first.json").read_text()  # strict JSON
 
 
-@pytest.mark.parametrize(("edit", "message"), [
-    (lambda r: r.update(settings=[1, 2]), "'settings' is not an object"),
-    (lambda r: r["lag"].update(p99_ms=float("nan")), "lag.p99_ms is nan, not a finite number >= 0"),
-    (lambda r: r["lag"].update(max_ms=float("inf")), "lag.max_ms is inf"),
-    (lambda r: r["run"].update(wall_s="fast"), "run.wall_s is 'fast'"),
-    (lambda r: r["sites"].append({"cause": "user", "path": "a.py", "line": 1.5, "total_ms": 1}), "site "),
-    (lambda r: r.update(sites={"a": 1}), "'sites' is not a list"),
-])
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda r: r.update(settings=[1, 2]), "'settings' is not an object"),
+        (lambda r: r["lag"].update(p99_ms=float("nan")), "lag.p99_ms is nan, not a finite number >= 0"),
+        (lambda r: r["lag"].update(max_ms=float("inf")), "lag.max_ms is inf"),
+        (lambda r: r["run"].update(wall_s="fast"), "run.wall_s is 'fast'"),
+        (lambda r: r["sites"].append({"cause": "user", "path": "a.py", "line": 1.5, "total_ms": 1}), "site "),
+        (lambda r: r.update(sites={"a": 1}), "'sites' is not a list"),
+    ],
+)
 def test_malformed_reports_are_named_in_one_line(workdir: Path, edit, message):
     report = profile_json(workdir, "workload.py:clean", "good.json")
     edit(report)

@@ -22,15 +22,26 @@ from asynclint.profiler.fakeserver import FakeServer, ReplySettings, reply
 def _openai():
     return pytest.importorskip("openai")  # in the `verifiers` extra; the rest of this file needs none
 
-SEARCH_TOOL = {"type": "function", "function": {
-    "name": "search", "description": "Search the wiki.",
-    "parameters": {"type": "object", "properties": {"query": {"type": "string"}, "k": {"type": "integer"}},
-                   "required": ["query", "k"]},
-}}
-OPEN_TOOL = {"type": "function", "function": {
-    "name": "open_page", "parameters": {"type": "object", "properties": {"title": {"type": "string"}},
-                                        "required": ["title"]},
-}}
+
+SEARCH_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search",
+        "description": "Search the wiki.",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "k": {"type": "integer"}},
+            "required": ["query", "k"],
+        },
+    },
+}
+OPEN_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "open_page",
+        "parameters": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]},
+    },
+}
 QUESTION = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Who designed the engine?"}]
 
 
@@ -56,18 +67,23 @@ def server():
 
 def test_chat_completion_with_tools_then_answer_over_the_real_client(server):
     openai = _openai()
+
     async def conversation():
         client = openai.AsyncOpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
         try:
             messages = list(QUESTION)
             first = await client.chat.completions.create(model="m", messages=messages, tools=[SEARCH_TOOL, OPEN_TOOL])
             call = first.choices[0].message.tool_calls[0]
-            messages += [first.choices[0].message.model_dump(exclude_none=True),
-                         {"role": "tool", "tool_call_id": call.id, "content": "Charles Babbage: designed it in 1837."}]
+            messages += [
+                first.choices[0].message.model_dump(exclude_none=True),
+                {"role": "tool", "tool_call_id": call.id, "content": "Charles Babbage: designed it in 1837."},
+            ]
             second = await client.chat.completions.create(model="m", messages=messages, tools=[SEARCH_TOOL, OPEN_TOOL])
             call2 = second.choices[0].message.tool_calls[0]
-            messages += [second.choices[0].message.model_dump(exclude_none=True),
-                         {"role": "tool", "tool_call_id": call2.id, "content": "Babbage's engine was mechanical."}]
+            messages += [
+                second.choices[0].message.model_dump(exclude_none=True),
+                {"role": "tool", "tool_call_id": call2.id, "content": "Babbage's engine was mechanical."},
+            ]
             final = await client.chat.completions.create(model="m", messages=messages, tools=[SEARCH_TOOL, OPEN_TOOL])
             return first, second, final
         finally:
@@ -107,8 +123,11 @@ def test_usage_in_streams_for_several_choices_and_text_completions(server):
     openai = _openai()
     client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
     try:
-        chunks = list(client.chat.completions.create(model="m", messages=QUESTION, stream=True,
-                                                     stream_options={"include_usage": True}))
+        chunks = list(
+            client.chat.completions.create(
+                model="m", messages=QUESTION, stream=True, stream_options={"include_usage": True}
+            )
+        )
         plain = client.chat.completions.create(model="m", messages=QUESTION)
         two = client.chat.completions.create(model="m", messages=QUESTION, n=2)
         text = client.completions.create(model="m", prompt="Who designed the engine?")
@@ -142,8 +161,12 @@ def test_raw_http_keep_alive_and_unknown_routes(server):
     try:
         bodies = []
         for _ in range(2):  # two requests on one connection
-            connection.request("POST", "/v1/chat/completions", body=json.dumps({"model": "m", "messages": QUESTION}),
-                               headers={"Content-Type": "application/json"})
+            connection.request(
+                "POST",
+                "/v1/chat/completions",
+                body=json.dumps({"model": "m", "messages": QUESTION}),
+                headers={"Content-Type": "application/json"},
+            )
             response = connection.getresponse()
             bodies.append(json.loads(response.read()))
             assert response.status == 200 and bodies[-1]["choices"][0]["message"]["role"] == "assistant"

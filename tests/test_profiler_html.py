@@ -21,8 +21,11 @@ from asynclint.profiler.session import html_call_tree
 
 SCRIPT = "<script>alert(1)</script>"
 #: What would make a browser fetch something: a src/href/url()/@import pointing at the network.
-REMOTE = re.compile(r"""(?:\b(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:)?//|url\(\s*["']?\s*(?:https?:)?//"""
-                    r"""|@import)""", re.IGNORECASE)
+REMOTE = re.compile(
+    r"""(?:\b(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:)?//|url\(\s*["']?\s*(?:https?:)?//"""
+    r"""|@import)""",
+    re.IGNORECASE,
+)
 
 
 class Page(HTMLParser):
@@ -92,14 +95,29 @@ def test_user_controlled_strings_render_as_text():
     path = f"/srv/{SCRIPT}/app.py"
     stack = ((_code(SCRIPT, path), 1), (_code("step", path), 2))
     stall = Stall(due=10.5, duration=0.030, samples=(Sample(10.51, stack),), gc_time=0.0)
-    recording = Recording(lags=(0.0001, 0.030), stalls=(stall,), started=10.0, wall=1.0, interval=0.002,
-                          threshold=0.005, method="signal", notes=(f"a note {SCRIPT}",),
-                          timeline=(0.0001, None, 0.030), timeline_s=0.3)
+    recording = Recording(
+        lags=(0.0001, 0.030),
+        stalls=(stall,),
+        started=10.0,
+        wall=1.0,
+        interval=0.002,
+        threshold=0.005,
+        method="signal",
+        notes=(f"a note {SCRIPT}",),
+        timeline=(0.0001, None, 0.030),
+        timeline_s=0.3,
+    )
     report = ProfileReport(
-        target=f"app.py:{SCRIPT}", kind="callable",
-        settings=Settings(4, 4, None, 50.0, 0, 5.0, 2.0, "signal"), rollouts=4, wall_s=1.0,
-        analysis=analyze(recording, user_roots=("/srv",)), outputs=OutputsDigest.of((SCRIPT,), 0),
-        static=StaticSummary(1, 0), first_error=SCRIPT)
+        target=f"app.py:{SCRIPT}",
+        kind="callable",
+        settings=Settings(4, 4, None, 50.0, 0, 5.0, 2.0, "signal"),
+        rollouts=4,
+        wall_s=1.0,
+        analysis=analyze(recording, user_roots=("/srv",)),
+        outputs=OutputsDigest.of((SCRIPT,), 0),
+        static=StaticSummary(1, 0),
+        first_error=SCRIPT,
+    )
     doc = to_dict(report)
     assert doc["sites"][0]["function"] == SCRIPT
     text = render_html(doc, html_call_tree(recording))
@@ -114,20 +132,41 @@ def _one_stall_doc(path: str, stall_s: float) -> dict:
     """The JSON report of a run whose loop one function at ``path`` held for ``stall_s``."""
     stack = ((_code("handler", path), 1), (_code("step", path), 2))
     stall = Stall(due=10.5, duration=stall_s, samples=(Sample(10.51, stack),), gc_time=0.0)
-    recording = Recording(lags=(0.0001, stall_s), stalls=(stall,), started=10.0, wall=4.0, interval=0.002,
-                          threshold=0.005, method="signal", notes=(), timeline=(0.0001, None, stall_s), timeline_s=1.0)
+    recording = Recording(
+        lags=(0.0001, stall_s),
+        stalls=(stall,),
+        started=10.0,
+        wall=4.0,
+        interval=0.002,
+        threshold=0.005,
+        method="signal",
+        notes=(),
+        timeline=(0.0001, None, stall_s),
+        timeline_s=1.0,
+    )
     report = ProfileReport(
-        target="app.py:main", kind="callable", settings=Settings(4, 4, None, 50.0, 0, 5.0, 2.0, "signal"),
-        rollouts=4, wall_s=4.0, analysis=analyze(recording, user_roots=(path.rsplit("/", 1)[0],)),
-        outputs=OutputsDigest.of(("ok",), 0), static=StaticSummary(1, 0), first_error=None)
+        target="app.py:main",
+        kind="callable",
+        settings=Settings(4, 4, None, 50.0, 0, 5.0, 2.0, "signal"),
+        rollouts=4,
+        wall_s=4.0,
+        analysis=analyze(recording, user_roots=(path.rsplit("/", 1)[0],)),
+        outputs=OutputsDigest.of(("ok",), 0),
+        static=StaticSummary(1, 0),
+        first_error=None,
+    )
     return to_dict(report)
 
 
 @pytest.mark.parametrize("stall_s", [0.05, 0.999, 1.0, 2.5, 10.0, 40.0])
 def test_the_unit_of_the_lag_axis_clears_the_numbers_of_the_top_tick(stall_s: float):
     chart = lag_chart(_one_stall_doc("/srv/project/app.py", stall_s))
-    texts = [(float(y), float(x), anchor, text) for x, y, anchor, text in re.findall(
-        r'<text x="([\d.]+)" y="([\d.]+)" font-size="10"(?: text-anchor="(\w+)")? fill="#667">([^<]*)</text>', chart)]
+    texts = [
+        (float(y), float(x), anchor, text)
+        for x, y, anchor, text in re.findall(
+            r'<text x="([\d.]+)" y="([\d.]+)" font-size="10"(?: text-anchor="(\w+)")? fill="#667">([^<]*)</text>', chart
+        )
+    ]
     unit = [entry for entry in texts if entry[3] == "ms"]
     ticks = [entry for entry in texts if re.fullmatch(r"[\d.]+", entry[3])]
     assert len(unit) == 1 and ticks, texts
@@ -152,8 +191,13 @@ def test_a_long_path_is_shortened_in_the_middle_and_whole_in_its_tooltip():
     assert shown + ":2" not in " ".join(row) and f'title="{escape(shown)}:2"' in text
 
 
-@pytest.mark.parametrize("path", ["/srv/project/examples/wiki_qa/rewards.py",
-                                  "/srv/" + "/".join(f"package_{n}" for n in range(12)) + "/handler_module.py"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/srv/project/examples/wiki_qa/rewards.py",
+        "/srv/" + "/".join(f"package_{n}" for n in range(12)) + "/handler_module.py",
+    ],
+)
 def test_a_site_s_location_wraps_only_after_a_path_separator(path: str):
     text = render_html(_one_stall_doc(path, 0.03), None)
     check_page(text)
@@ -234,8 +278,9 @@ def test_the_compare_page_shows_both_runs_and_reads_older_reports(workdir: Path)
     changes = compare(before, after, "before.json", "after.json").sites
     rows = [row for row in page.rows if len(row) == 7 and row[0] != "site"]
     assert len(rows) == min(len(changes), TOP_SITES)
-    fixed = next(row for row in rows if row[:2] == [f"{fixed_site['path']}:{fixed_site['line']}",
-                                                    fixed_site["function"]])
+    fixed = next(
+        row for row in rows if row[:2] == [f"{fixed_site['path']}:{fixed_site['line']}", fixed_site["function"]]
+    )
     assert fixed[6] == "none left" and fixed[4] == "0.0 ms"
     assert render_compare_html(before, after, compare(before, after)) != text  # names come from the command line
     after["lag"]["timeline"] = {"bucket_s": "x", "max_ms": ["nan"]}  # hand-edited: left out, not a crash

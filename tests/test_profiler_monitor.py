@@ -208,8 +208,7 @@ else:
 def test_the_sampler_never_fills_the_loops_wakeup_fd_and_the_loops_signals_still_arrive(loop, installed):
     if loop == "uvloop":
         pytest.importorskip("uvloop")
-    result = subprocess.run([sys.executable, "-c", FLOOD, loop, installed], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run([sys.executable, "-c", FLOOD, loop, installed], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     # Not one line: before the relay, "Exception ignored when trying to write to the signal wakeup
     # fd" tracebacks by the hundred, and the SIGUSR1 lost with them.

@@ -15,6 +15,7 @@ def _quiet_pytest_asyncio(pytester: pytest.Pytester) -> None:
     # pytest-asyncio (a dev dependency) warns in every run that does not choose this.
     pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
 
+
 TESTS = """
     import asyncio
     import time
@@ -57,7 +58,8 @@ def test_marker_fails_over_budget_and_names_the_line(pytester: pytest.Pytester):
 
 
 def test_fixture_works_inside_any_running_loop(pytester: pytest.Pytester):
-    path = pytester.makepyfile(test_fixture=textwrap.dedent("""
+    path = pytester.makepyfile(
+        test_fixture=textwrap.dedent("""
         import asyncio
         import time
 
@@ -76,7 +78,8 @@ def test_fixture_works_inside_any_running_loop(pytester: pytest.Pytester):
                     await asyncio.sleep(0.01)
                 return report
             assert asyncio.run(main()).max_stall_ms < 200
-    """))
+    """)
+    )
     result = pytester.runpytest()
     result.assert_outcomes(failed=1, passed=1)
     line = line_of(path, "# fixture stall")
@@ -84,7 +87,8 @@ def test_fixture_works_inside_any_running_loop(pytester: pytest.Pytester):
 
 
 def test_bad_marker_arguments_are_usage_errors(pytester: pytest.Pytester):
-    pytester.makepyfile(test_bad=textwrap.dedent("""
+    pytester.makepyfile(
+        test_bad=textwrap.dedent("""
         import pytest
 
         @pytest.mark.loop_budget("fast")
@@ -94,7 +98,8 @@ def test_bad_marker_arguments_are_usage_errors(pytester: pytest.Pytester):
         @pytest.mark.loop_budget(10)
         def test_sync():
             pass
-    """))
+    """)
+    )
     result = pytester.runpytest()
     text = result.stdout.str()
     assert "the budget must be a positive number of milliseconds, got 'fast'" in text
@@ -104,14 +109,16 @@ def test_bad_marker_arguments_are_usage_errors(pytester: pytest.Pytester):
 def test_unrelated_suites_are_untouched(pytester: pytest.Pytester):
     # A fresh interpreter: the plugin is loaded from its entry point, and loading it imports no
     # profiler machinery until a marked test runs.
-    pytester.makepyfile(test_plain=textwrap.dedent("""
+    pytester.makepyfile(
+        test_plain=textwrap.dedent("""
         import sys
 
         def test_plugin_loaded_but_idle(pytestconfig):
             assert pytestconfig.pluginmanager.has_plugin("asynclint")
             assert "asynclint.profiler.live" not in sys.modules
             assert "asynclint.profiler.monitor" not in sys.modules
-    """))
+    """)
+    )
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(passed=1)
 
@@ -149,20 +156,30 @@ RUNNERS = {
     # No runner plugin at all: asynclint runs the coroutine with asyncio.run.
     "plain": ("", "", "", "tmp_path", ("-p", "no:asyncio", "-p", "no:anyio")),
     "pytest-asyncio strict": (
-        "import pytest_asyncio", "@pytest_asyncio.fixture\n" + ASYNC_FIXTURE, "@pytest.mark.asyncio", "value",
-        ("-o", "asyncio_mode=strict")),
+        "import pytest_asyncio",
+        "@pytest_asyncio.fixture\n" + ASYNC_FIXTURE,
+        "@pytest.mark.asyncio",
+        "value",
+        ("-o", "asyncio_mode=strict"),
+    ),
     # Auto mode claims every async test, marked or not, and every async fixture.
     "pytest-asyncio auto": ("", "@pytest.fixture\n" + ASYNC_FIXTURE, "", "value", ("-o", "asyncio_mode=auto")),
-    "anyio": ("", "@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'", "@pytest.mark.anyio", "anyio_backend",
-              ()),
+    "anyio": (
+        "",
+        "@pytest.fixture\ndef anyio_backend():\n    return 'asyncio'",
+        "@pytest.mark.anyio",
+        "anyio_backend",
+        (),
+    ),
 }
 
 
 @pytest.mark.parametrize("runner", list(RUNNERS))
 def test_the_marker_works_under_every_runner(pytester: pytest.Pytester, runner: str):
     imports, fixtures, mark, fixture_arg, options = RUNNERS[runner]
-    source = textwrap.dedent(RUNNER_TESTS).format(imports=imports, fixtures=fixtures, mark=mark,
-                                                  fixture_arg=fixture_arg)
+    source = textwrap.dedent(RUNNER_TESTS).format(
+        imports=imports, fixtures=fixtures, mark=mark, fixture_arg=fixture_arg
+    )
     path = pytester.makepyfile(test_runner=source)
     result = pytester.runpytest(*options)
     result.assert_outcomes(failed=1, passed=1)
@@ -172,7 +189,8 @@ def test_the_marker_works_under_every_runner(pytester: pytest.Pytester, runner: 
 
 
 def test_the_fixture_works_under_pytest_asyncio(pytester: pytest.Pytester):
-    pytester.makepyfile(test_fixture_pa=textwrap.dedent("""
+    pytester.makepyfile(
+        test_fixture_pa=textwrap.dedent("""
         import asyncio
         import time
 
@@ -184,7 +202,8 @@ def test_the_fixture_works_under_pytest_asyncio(pytester: pytest.Pytester):
             with loop_budget(30):
                 await asyncio.sleep(0.001)
                 time.sleep(0.08)
-    """))
+    """)
+    )
     result = pytester.runpytest("-o", "asyncio_mode=strict")
     result.assert_outcomes(failed=1)
     assert "(budget 30 ms)" in result.stdout.str()
@@ -194,7 +213,8 @@ def test_the_fixture_works_under_pytest_asyncio(pytester: pytest.Pytester):
 def test_nested_budgets_share_the_running_monitor(pytester: pytest.Pytester):
     # A budget inside another judges only its own block, each against its own limit; neither
     # raises for the other's monitor.
-    pytester.makepyfile(test_nested=textwrap.dedent("""
+    pytester.makepyfile(
+        test_nested=textwrap.dedent("""
         import asyncio
         import time
 
@@ -230,7 +250,8 @@ def test_nested_budgets_share_the_running_monitor(pytester: pytest.Pytester):
             # A stall counts from when the heartbeat was due: a sleep, less one interval, at least.
             assert outer.analysis.lag.stalls >= 2 and inner.analysis.lag.stalls >= 1
             assert 38 <= outer.max_stall_ms and 18 <= inner.max_stall_ms < outer.max_stall_ms
-    """))
+    """)
+    )
     result = pytester.runpytest("-p", "no:asyncio", "-p", "no:anyio")
     result.assert_outcomes(failed=2, passed=1)
     text = result.stdout.str()
@@ -251,13 +272,25 @@ def test_a_budget_judges_the_time_code_held_the_loop_not_the_wait_for_a_cpu():
     exec(compile("def work():\n    pass\n", "/srv/project/app.py", "exec"), namespace)
     stack = ((namespace["work"].__code__, 2),)
     computed, waited = Clocks(1.05, 0.05, 0.05, 0.0), Clocks(1.1, 0.05, 0.05, 0.05)
-    stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.05, stack, computed), Sample(1.1, stack, waited)),
-                  gc_time=0.0, before=Clocks(1.0, 0.0, 0.0, 0.0), after=waited)
-    report = SimpleNamespace(analysis=analyze(Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2,
-                                                        interval=0.002, threshold=0.005, method="signal")))
+    stall = Stall(
+        due=1.0,
+        duration=0.1,
+        samples=(Sample(1.05, stack, computed), Sample(1.1, stack, waited)),
+        gc_time=0.0,
+        before=Clocks(1.0, 0.0, 0.0, 0.0),
+        after=waited,
+    )
+    report = SimpleNamespace(
+        analysis=analyze(
+            Recording(
+                lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002, threshold=0.005, method="signal"
+            )
+        )
+    )
     assert report.analysis.lag.max_ms == pytest.approx(100.0)
     assert verdict(report, 60) is None  # over budget only with the machine's part counted
     message = verdict(report, 30)
     assert message is not None and message.startswith(
-        "event loop held for 50.0 ms at once (and waited 50.0 ms for a CPU) (budget 30 ms)"), message
+        "event loop held for 50.0 ms at once (and waited 50.0 ms for a CPU) (budget 30 ms)"
+    ), message
     assert "/srv/project/app.py:2 in work (user): 50.0 ms" in message

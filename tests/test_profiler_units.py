@@ -64,8 +64,14 @@ PROFILER_CODE = analyze.__code__
 
 
 def test_the_innermost_user_frame_is_the_site_and_the_loop_bounds_the_chain():
-    stack = ((DUMPS, 231), (code_at(HELPER_FILE, "encode"), 12), (code_at(USER_FILE, "step"), 40),
-             (LOOP_RUN, 80), (RUN_ONCE, 1922), (code_at(USER_FILE, "main"), 99))
+    stack = (
+        (DUMPS, 231),
+        (code_at(HELPER_FILE, "encode"), 12),
+        (code_at(USER_FILE, "step"), 40),
+        (LOOP_RUN, 80),
+        (RUN_ONCE, 1922),
+        (code_at(USER_FILE, "main"), 99),
+    )
     cause, site, chain, inner = classify(stack)
     assert (cause, site.path.endswith("helpers.py"), site.line, site.function) == (USER, True, 12, "encode")
     assert [(f.function, f.line) for f in chain] == [("step", 40)]  # not main: it only started the loop
@@ -85,12 +91,23 @@ def test_stall_time_is_shared_among_samples_and_gc():
     user = (code_at(USER_FILE, "a"), 3), (LOOP_RUN, 80)
     other = (code_at(USER_FILE, "b"), 9), (LOOP_RUN, 80)
     stalls = (
-        Stall(due=10.0, duration=0.030, samples=(Sample(10.01, user), Sample(10.02, user), Sample(10.03, other)),
-              gc_time=0.006),
+        Stall(
+            due=10.0,
+            duration=0.030,
+            samples=(Sample(10.01, user), Sample(10.02, user), Sample(10.03, other)),
+            gc_time=0.006,
+        ),
         Stall(due=11.0, duration=0.010, samples=(), gc_time=0.0),
     )
-    recording = Recording(lags=(0.0001, 0.030, 0.010), stalls=stalls, started=9.0, wall=3.0, interval=0.002,
-                          threshold=0.005, method="signal")
+    recording = Recording(
+        lags=(0.0001, 0.030, 0.010),
+        stalls=stalls,
+        started=9.0,
+        wall=3.0,
+        interval=0.002,
+        threshold=0.005,
+        method="signal",
+    )
     result = analyze(recording)
     by_line = {s.frame.line: s for s in result.sites}
     assert by_line[3].total_ms == pytest.approx(16.0) and by_line[9].total_ms == pytest.approx(8.0)
@@ -133,7 +150,8 @@ def test_sites_pair_by_line_then_in_order_within_a_function():
 
 def _report(values: list, blocked: float = 100.0, sites: list | None = None) -> dict:
     return {
-        "asynclint_profile": 1, "settings": {"rollouts": len(values), "concurrency": 8},
+        "asynclint_profile": 1,
+        "settings": {"rollouts": len(values), "concurrency": 8},
         "run": {"rollouts": len(values), "wall_s": 1.0, "throughput_per_s": float(len(values))},
         "lag": {"p50_ms": 1.0, "p90_ms": 2.0, "p99_ms": 50.0, "max_ms": 60.0, "stalls": 3, "blocked_ms": blocked},
         "sites": sites or [],
@@ -142,8 +160,14 @@ def _report(values: list, blocked: float = 100.0, sites: list | None = None) -> 
 
 
 def test_compare_reports_ratios_outputs_and_sites_that_did_not_help():
-    site = {"cause": "user", "path": "app.py", "function": "f", "line": 3, "total_ms": 80.0,
-            "finding": {"code": "ASL111", "severity": "medium"}}
+    site = {
+        "cause": "user",
+        "path": "app.py",
+        "function": "f",
+        "line": 3,
+        "total_ms": 80.0,
+        "finding": {"code": "ASL111", "severity": "medium"},
+    }
     before = _report([1, 2, 3], 100.0, [site])
     after = _report([1, 2, 3], 90.0, [{**site, "total_ms": 70.0}])
     result = compare(before, after)
@@ -157,20 +181,23 @@ def test_compare_reports_ratios_outputs_and_sites_that_did_not_help():
     assert compare(before, _report([1, 2])).outputs_note == "different number of outputs: 3 before, 2 after"
 
 
-@pytest.mark.parametrize(("cause", "before_ms", "after_ms", "text", "tone"), [
-    ("user", 3184.9, 0.0, "none left", "good"),
-    # The bundled example's citation_check after asynclint fix: its asyncio.to_thread call still
-    # starts a worker thread on the loop. Nearly all of the time went; the words say how much.
-    ("user", 3184.9, 31.6, "99% less", "good"),
-    ("user", 1000.0, 0.001, "99% less", "good"),  # some left: never "100% less"
-    ("user", 100.0, 50.0, "50% less", "good"),  # halved: the fix helped
-    ("user", 100.0, 50.1, "50% less, not halved", "bad"),
-    ("user", 100.0, 99.9, "1% less, not halved", "bad"),  # some went: never "0% less"
-    ("user", 100.0, 100.0, "unchanged", "bad"),
-    ("library", 100.0, 121.0, "21% more", "bad"),
-    ("user", 0.0, 12.0, "new", "new"),
-    ("host", 500.0, 100.0, "host", ""),  # no code to fix: the cause, no verdict
-])
+@pytest.mark.parametrize(
+    ("cause", "before_ms", "after_ms", "text", "tone"),
+    [
+        ("user", 3184.9, 0.0, "none left", "good"),
+        # The bundled example's citation_check after asynclint fix: its asyncio.to_thread call still
+        # starts a worker thread on the loop. Nearly all of the time went; the words say how much.
+        ("user", 3184.9, 31.6, "99% less", "good"),
+        ("user", 1000.0, 0.001, "99% less", "good"),  # some left: never "100% less"
+        ("user", 100.0, 50.0, "50% less", "good"),  # halved: the fix helped
+        ("user", 100.0, 50.1, "50% less, not halved", "bad"),
+        ("user", 100.0, 99.9, "1% less, not halved", "bad"),  # some went: never "0% less"
+        ("user", 100.0, 100.0, "unchanged", "bad"),
+        ("library", 100.0, 121.0, "21% more", "bad"),
+        ("user", 0.0, 12.0, "new", "new"),
+        ("host", 500.0, 100.0, "host", ""),  # no code to fix: the cause, no verdict
+    ],
+)
 def test_a_site_s_verdict_says_how_its_stall_time_changed(cause, before_ms, after_ms, text, tone):
     change = SiteChange(cause, "app.py", "f", 3, before_ms, after_ms, None)
     verdict = site_change_verdict(change)
@@ -178,12 +205,15 @@ def test_a_site_s_verdict_says_how_its_stall_time_changed(cause, before_ms, afte
     assert (tone == "good") == (change.judged and change.helped)
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("{", "not valid JSON (line 1, column 2"),
-    ("[]", "not an asynclint profile report"),
-    ('{"asynclint_profile": 99}', "profile report version 99"),
-    ('{"asynclint_profile": 1, "run": {}}', "section 'run' is incomplete"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{", "not valid JSON (line 1, column 2"),
+        ("[]", "not an asynclint profile report"),
+        ('{"asynclint_profile": 99}', "profile report version 99"),
+        ('{"asynclint_profile": 1, "run": {}}', "section 'run' is incomplete"),
+    ],
+)
 def test_load_report_rejects_bad_files_with_one_line(tmp_path: Path, content: str, message: str):
     path = tmp_path / "r.json"
     path.write_text(content)
@@ -196,14 +226,29 @@ def test_load_report_rejects_bad_files_with_one_line(tmp_path: Path, content: st
 def test_rich_site_table_keeps_numbers_and_verdicts_whole_when_paths_are_long():
     deep = str(Path("/srv", *(["a-rather-long-directory-name"] * 6), "app.py"))
     stack = (code_at(deep, "score_with_a_long_function_name", first_line=7), 7), (LOOP_RUN, 80)
-    recording = Recording(lags=(0.0001, 0.3), stalls=(Stall(due=1.0, duration=12.3456, samples=(Sample(1.1, stack),),
-                                                           gc_time=0.0),),
-                          started=0.0, wall=13.0, interval=0.002, threshold=0.005, method="signal")
+    recording = Recording(
+        lags=(0.0001, 0.3),
+        stalls=(Stall(due=1.0, duration=12.3456, samples=(Sample(1.1, stack),), gc_time=0.0),),
+        started=0.0,
+        wall=13.0,
+        interval=0.002,
+        threshold=0.005,
+        method="signal",
+    )
     analysis = analyze(recording, [_finding(deep, 7, 7)])
-    settings = Settings(rollouts=8, concurrency=8, duration_s=None, latency_ms=50, seed=0, threshold_ms=5,
-                        interval_ms=2, method="signal")
-    report = ProfileReport("app.py:run", "callable", settings, 8, 13.0, analysis, OutputsDigest.of((), 0),
-                           StaticSummary(1, 1))
+    settings = Settings(
+        rollouts=8,
+        concurrency=8,
+        duration_s=None,
+        latency_ms=50,
+        seed=0,
+        threshold_ms=5,
+        interval_ms=2,
+        method="signal",
+    )
+    report = ProfileReport(
+        "app.py:run", "callable", settings, 8, 13.0, analysis, OutputsDigest.of((), 0), StaticSummary(1, 1)
+    )
     text = render_rich(report, color=False, width=128)
     row = next(line for line in text.splitlines() if "app.py:7" in line)
     assert "12.35 s" in row and "ASL101 critical" in row and row.lstrip().startswith("…")
@@ -226,24 +271,30 @@ def test_a_sample_stands_for_the_time_since_the_look_before_it():
     # One sample lands when a 100 ms C call returns, then four while Python code runs 10 ms.
     samples = (Sample(1.100, c_call), *(Sample(1.1025 + 0.0025 * k, python) for k in range(4)))
     stall = Stall(due=1.0, duration=0.110, samples=samples, gc_time=0.0)
-    result = analyze(Recording(lags=(0.110,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
-                               threshold=0.005, method="signal"))
+    result = analyze(
+        Recording(
+            lags=(0.110,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002, threshold=0.005, method="signal"
+        )
+    )
     by_line = {s.frame.line: s.total_ms for s in result.sites}
     assert by_line[4] == pytest.approx(100.0) and by_line[9] == pytest.approx(10.0)
 
 
-@pytest.mark.parametrize(("after", "verdict"), [
-    (_clocks(1.1, 0.09, 0.09), RAN),  # the loop thread computed
-    (_clocks(1.1, 0.001, 0.001), BLOCKED),  # it slept or waited on I/O
-    (_clocks(1.1, 0.001, 0.095), GIL_WAIT),  # it waited while another thread computed
-    (_clocks(1.1, 0.001, 0.001, 0.08), HOST_WAIT),  # it was ready, but the machine was busy
-    # Asleep in a call for 25 ms until the sampler's signal woke it, then 75 ms waiting for a CPU
-    # to run the handler: the signal caused that wait, the host did not lengthen the call.
-    (_clocks(1.1, 0.0005, 0.0005, 0.075, 0.075), BLOCKED),
-    # Computing, or ready to, when the signal came: its wait for the handler is the host's.
-    (_clocks(1.1, 0.025, 0.025, 0.075, 0.075), HOST_WAIT),
-    (_clocks(1.1, 0.09, 0.09, 0.0, 0.08), RAN),  # in a C call holding the GIL: the handler ran after it
-])
+@pytest.mark.parametrize(
+    ("after", "verdict"),
+    [
+        (_clocks(1.1, 0.09, 0.09), RAN),  # the loop thread computed
+        (_clocks(1.1, 0.001, 0.001), BLOCKED),  # it slept or waited on I/O
+        (_clocks(1.1, 0.001, 0.095), GIL_WAIT),  # it waited while another thread computed
+        (_clocks(1.1, 0.001, 0.001, 0.08), HOST_WAIT),  # it was ready, but the machine was busy
+        # Asleep in a call for 25 ms until the sampler's signal woke it, then 75 ms waiting for a CPU
+        # to run the handler: the signal caused that wait, the host did not lengthen the call.
+        (_clocks(1.1, 0.0005, 0.0005, 0.075, 0.075), BLOCKED),
+        # Computing, or ready to, when the signal came: its wait for the handler is the host's.
+        (_clocks(1.1, 0.025, 0.025, 0.075, 0.075), HOST_WAIT),
+        (_clocks(1.1, 0.09, 0.09, 0.0, 0.08), RAN),  # in a C call holding the GIL: the handler ran after it
+    ],
+)
 def test_the_loop_threads_clocks_say_what_it_did(after: Clocks, verdict: str):
     assert interval_verdict(_clocks(1.0, 0.0, 0.0), after) == verdict
     assert interval_verdict(None, after) == RAN  # nothing to compare with: trust the sample
@@ -253,10 +304,17 @@ def _gil_wait() -> Recording:
     """100 ms in which the loop thread (at ``innocent``) computed 1 ms while ``hog`` computed 99."""
     innocent = (code_at(USER_FILE, "innocent", 20), 20), (LOOP_RUN, 80)
     hog = ((code_at(HELPER_FILE, "hog", 6), 6),)
-    stall = Stall(due=1.0, duration=0.1, samples=(Sample(1.1, innocent, _clocks(1.1, 0.001, 0.099), (hog,)),),
-                  gc_time=0.0, before=_clocks(1.0, 0.0, 0.0), after=_clocks(1.1, 0.001, 0.099))
-    return Recording(lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002, threshold=0.005,
-                     method="signal")
+    stall = Stall(
+        due=1.0,
+        duration=0.1,
+        samples=(Sample(1.1, innocent, _clocks(1.1, 0.001, 0.099), (hog,)),),
+        gc_time=0.0,
+        before=_clocks(1.0, 0.0, 0.0),
+        after=_clocks(1.1, 0.001, 0.099),
+    )
+    return Recording(
+        lags=(0.1,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002, threshold=0.005, method="signal"
+    )
 
 
 def test_waiting_for_the_gil_is_charged_to_the_other_threads_code():
@@ -268,8 +326,9 @@ def test_waiting_for_the_gil_is_charged_to_the_other_threads_code():
 def test_the_targets_own_files_are_the_users_wherever_installed_and_suppressed_lines_are_no_blind_spot():
     installed = (code_at(LIBRARY_FILE, "reward", 30), 30), (LOOP_RUN, 80)
     stall = Stall(due=1.0, duration=0.05, samples=(Sample(1.05, installed),), gc_time=0.0)
-    recording = Recording(lags=(0.05,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002,
-                          threshold=0.005, method="signal")
+    recording = Recording(
+        lags=(0.05,), stalls=(stall,), started=0.0, wall=1.2, interval=0.002, threshold=0.005, method="signal"
+    )
     assert analyze(recording).sites[0].cause == LIBRARY
     (site,) = analyze(recording, user_roots=[str(Path(LIBRARY_FILE).parent)]).sites
     assert site.cause == USER and site.blind_spot
@@ -288,7 +347,9 @@ def test_v0_load_is_whole_groups_and_the_concurrency_says_so():
     assert list(target.groups(8)) == [(0, 2), (1, 2), (2, 1), (3, 1), (4, 1), (5, 1)]
     assert list(target.groups(3)) == [(0, 1), (1, 1), (2, 1)]
     assert target.concurrency(LoadPlan(500, 64, None)) == (
-        84, "verifiers runs each example's 84 rollouts together, as one group")
+        84,
+        "verifiers runs each example's 84 rollouts together, as one group",
+    )
     assert target.concurrency(LoadPlan(120, 64, None)) == (60, "whole groups of 20 rollouts (one example each)")
     assert target.concurrency(LoadPlan(30, 64, None)) == (30, "only 30 rollouts")
     assert target.concurrency(LoadPlan(None, 64, 1.0)) == (64, None)

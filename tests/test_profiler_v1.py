@@ -83,8 +83,11 @@ def test_the_same_seed_gives_identical_outputs_and_another_seed_differs(workdir:
 def test_a_failing_hook_makes_failed_rollouts_and_exit_1(tmp_path: Path):
     shutil.copytree(DATA / "qa_v1", tmp_path / "qa_v1", ignore=shutil.ignore_patterns("__pycache__"))
     module = tmp_path / "qa_v1" / "__init__.py"
-    module.write_text(module.read_text().replace(
-        "        time.sleep(0.02)  # stall: sleep\n", "        raise ValueError('judge unavailable')\n"))
+    module.write_text(
+        module.read_text().replace(
+            "        time.sleep(0.02)  # stall: sleep\n", "        raise ValueError('judge unavailable')\n"
+        )
+    )
     result = run_process("profile", "qa_v1", *ARGS, "-o", "broken.json", cwd=tmp_path)
     assert result.returncode == 1, result.stderr[-2000:]
     report = json.loads((tmp_path / "broken.json").read_text())
@@ -103,8 +106,23 @@ def test_a_module_without_a_taskset_or_load_environment_is_one_line(tmp_path: Pa
 def test_tools_are_called_over_mcp_by_the_in_process_agent(tmp_path: Path):
     pytest.importorskip("mcp", reason="v1 tool servers need the `mcp` package (verifiers 0.4 installs it)")
     shutil.copytree(DATA / "lookup_v1", tmp_path / "lookup_v1", ignore=shutil.ignore_patterns("__pycache__"))
-    result = run_process("profile", "lookup_v1", "--rollouts", "2", "--concurrency", "2", "--warmup", "0",
-                         "--tool-turns", "1", "--format", "json", "-o", "tools.json", cwd=tmp_path)
+    result = run_process(
+        "profile",
+        "lookup_v1",
+        "--rollouts",
+        "2",
+        "--concurrency",
+        "2",
+        "--warmup",
+        "0",
+        "--tool-turns",
+        "1",
+        "--format",
+        "json",
+        "-o",
+        "tools.json",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads((tmp_path / "tools.json").read_text())
     assert report["run"]["errors"] == 0, report["run"]["first_error"]
@@ -155,9 +173,29 @@ def test_ctrl_c_during_the_run_reaps_the_fake_server_and_writes_the_partial_repo
     env = {**os.environ, "NO_COLOR": "1"}
     # Model calls of 3 s: the run is still measuring when it is interrupted. In a process group
     # of its own, like a shell's foreground job, so that Ctrl-C goes to the group as a terminal's.
-    process = subprocess.Popen([ASYNCLINT, "profile", "qa_v1", "--rollouts", "4", "--warmup", "0", "--latency", "3000",
-                                "--format", "json", "-o", "partial.json"], cwd=workdir, env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(
+        [
+            ASYNCLINT,
+            "profile",
+            "qa_v1",
+            "--rollouts",
+            "4",
+            "--warmup",
+            "0",
+            "--latency",
+            "3000",
+            "--format",
+            "json",
+            "-o",
+            "partial.json",
+        ],
+        cwd=workdir,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     server = port = None
     while (server is None or port is None) and time.monotonic() < deadline and process.poll() is None:

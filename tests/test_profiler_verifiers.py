@@ -86,14 +86,44 @@ def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before
 def test_duration_stops_starting_groups_on_time_and_concurrency_is_what_ran(project: Path):
     # 60 rollouts over the example's dataset are groups of several rollouts of one example;
     # --concurrency 10 holds one group at a time, and --duration 0.2 starts only the first.
-    result = run_process("profile", "examples/wiki_qa", "--rollouts", "60", "--concurrency", "10", "--duration", "0.2",
-                         "--latency", "5", "--warmup", "0", "--format", "json", "--no-check", cwd=project)
+    result = run_process(
+        "profile",
+        "examples/wiki_qa",
+        "--rollouts",
+        "60",
+        "--concurrency",
+        "10",
+        "--duration",
+        "0.2",
+        "--latency",
+        "5",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+        "--no-check",
+        cwd=project,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     report = json.loads(result.stdout)
     assert report["run"]["rollouts"] == report["run"]["concurrency"] < 60
     assert report["run"]["wall_s"] < 20
     # --duration alone: one rollout per example per pass, --concurrency of them in flight.
-    alone = run_process("profile", "examples/wiki_qa", "--concurrency", "4", "--duration", "0.5", "--latency", "5",
-                        "--warmup", "0", "--format", "json", "--no-check", cwd=project)
+    alone = run_process(
+        "profile",
+        "examples/wiki_qa",
+        "--concurrency",
+        "4",
+        "--duration",
+        "0.5",
+        "--latency",
+        "5",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+        "--no-check",
+        cwd=project,
+    )
     assert alone.returncode == 0, alone.stderr[-2000:]
     assert json.loads(alone.stdout)["run"]["concurrency"] == 4

@@ -29,8 +29,11 @@ def block_stalls(report) -> int:
 
 
 def block_stalls_recorded(recording: Recording) -> int:
-    return sum(1 for stall in recording.stalls
-               if any(code is block.__code__ for sample in stall.samples for code, _ in sample.stack))
+    return sum(
+        1
+        for stall in recording.stalls
+        if any(code is block.__code__ for sample in stall.samples for code, _ in sample.stack)
+    )
 
 
 def test_digest_percentiles_are_within_the_documented_error_and_the_rest_is_exact():
@@ -50,8 +53,15 @@ def test_digest_percentiles_are_within_the_documented_error_and_the_rest_is_exac
 def _chunk(start: float, stalls: int) -> Recording:
     code = block.__code__
     made = tuple(Stall(start + i, 0.010, (Sample(start + i + 0.005, ((code, 22),)),), 0.0) for i in range(stalls))
-    return Recording(lags=(0.0001,) * 500 + (0.010,) * stalls, stalls=made, started=start, wall=1.0,
-                     interval=0.002, threshold=0.005, method="signal")
+    return Recording(
+        lags=(0.0001,) * 500 + (0.010,) * stalls,
+        stalls=made,
+        started=start,
+        wall=1.0,
+        interval=0.002,
+        threshold=0.005,
+        method="signal",
+    )
 
 
 def test_a_tally_stays_the_same_size_however_long_it_runs():
@@ -153,6 +163,7 @@ def test_a_watch_on_another_loop_while_one_runs_is_an_error():
         async def main():
             with watch():
                 pass
+
         try:
             asyncio.run(main())
         except MonitorError as exc:

@@ -22,19 +22,22 @@ FETCHER = "import vendor\n\n\nasync def poll():\n    vendor.fetch_sync()\n"
 
 def environments(root: Path) -> Path:
     """A repository of two environments, each configured its own way, sharing a helper module."""
-    write(root, {
-        "pyproject.toml": '[tool.asynclint]\nextend-exclude = ["scratch/"]\n',
-        "env_a/pyproject.toml": (
-            '[tool.asynclint]\nignore = ["blocking-sleep"]\n\n'
-            '[[tool.asynclint.blocking-apis]]\nname = "vendor.fetch_sync"\ncategory = "http"\n'
-        ),
-        "env_a/env.py": SLEEPER + "\n\nasync def fetch():\n    import vendor\n    vendor.fetch_sync()\n",
-        "env_b/asynclint.toml": 'extend = "../pyproject.toml"\nseverity = { blocking-sleep = "low" }\n',
-        "env_b/env.py": SLEEPER,
-        "env_b/fetch.py": FETCHER,
-        "env_b/scratch/skip.py": SLEEPER,
-        "scratch/skip.py": SLEEPER,
-    })
+    write(
+        root,
+        {
+            "pyproject.toml": '[tool.asynclint]\nextend-exclude = ["scratch/"]\n',
+            "env_a/pyproject.toml": (
+                '[tool.asynclint]\nignore = ["blocking-sleep"]\n\n'
+                '[[tool.asynclint.blocking-apis]]\nname = "vendor.fetch_sync"\ncategory = "http"\n'
+            ),
+            "env_a/env.py": SLEEPER + "\n\nasync def fetch():\n    import vendor\n    vendor.fetch_sync()\n",
+            "env_b/asynclint.toml": 'extend = "../pyproject.toml"\nseverity = { blocking-sleep = "low" }\n',
+            "env_b/env.py": SLEEPER,
+            "env_b/fetch.py": FETCHER,
+            "env_b/scratch/skip.py": SLEEPER,
+            "scratch/skip.py": SLEEPER,
+        },
+    )
     return root
 
 
@@ -60,18 +63,24 @@ def test_each_file_uses_its_nearest_configuration_whatever_the_argument_order(tm
 
 
 def test_configuration_errors_name_the_file(tmp_path: Path):
-    write(tmp_path, {
-        "a/asynclint.toml": 'extend = "../b/asynclint.toml"\n',
-        "b/asynclint.toml": 'extend = "../a/asynclint.toml"\n',
-        "a/m.py": SLEEPER,
-    })
+    write(
+        tmp_path,
+        {
+            "a/asynclint.toml": 'extend = "../b/asynclint.toml"\n',
+            "b/asynclint.toml": 'extend = "../a/asynclint.toml"\n',
+            "a/m.py": SLEEPER,
+        },
+    )
     with pytest.raises(ConfigError, match="cycle"):
         configure([str(tmp_path / "a")], cwd=tmp_path)
-    write(tmp_path, {
-        "a/asynclint.toml": '[[blocking-apis]]\nname = "vendor.fetch_sync"\ncategory = "http"\n',
-        "b/asynclint.toml": '[[blocking-apis]]\nname = "vendor.fetch_sync"\ncategory = "sleep"\n',
-        "b/m.py": SLEEPER,
-    })
+    write(
+        tmp_path,
+        {
+            "a/asynclint.toml": '[[blocking-apis]]\nname = "vendor.fetch_sync"\ncategory = "http"\n',
+            "b/asynclint.toml": '[[blocking-apis]]\nname = "vendor.fetch_sync"\ncategory = "sleep"\n',
+            "b/m.py": SLEEPER,
+        },
+    )
     with pytest.raises(ConfigError, match="described differently"):
         configure([str(tmp_path)], cwd=tmp_path)
     assert configure([str(tmp_path / "a")], cwd=tmp_path).blocking_apis  # one of them alone is fine
@@ -86,8 +95,10 @@ def git_repository(root: Path) -> Path:
 
 
 def test_root_is_the_git_work_tree_else_the_outermost_configuration(tmp_path: Path):
-    write(tmp_path, {"repo/pkg/sub/m.py": SLEEPER, "repo/pkg/pyproject.toml": "[tool.asynclint]\n",
-                     "plain/pkg/m.py": SLEEPER})
+    write(
+        tmp_path,
+        {"repo/pkg/sub/m.py": SLEEPER, "repo/pkg/pyproject.toml": "[tool.asynclint]\n", "plain/pkg/m.py": SLEEPER},
+    )
     assert project_root([tmp_path / "repo/pkg/sub/m.py"], tmp_path) == (tmp_path / "repo/pkg").resolve()
     git_repository(tmp_path / "repo")
     assert project_root([tmp_path / "repo/pkg/sub"], tmp_path / "repo/pkg") == (tmp_path / "repo").resolve()
@@ -141,12 +152,15 @@ def test_a_baseline_matches_from_any_directory_and_reports_its_stale_entries(tmp
 
 def test_whole_project_reports_what_a_change_touches(tmp_path: Path):
     root = git_repository(tmp_path / "repo")
-    write(root, {
-        "hot.py": "import helpers\n\n\nasync def poll():\n    helpers.wait()\n",
-        "helpers.py": "import time\n\n\ndef wait():\n    time.sleep(1)\n",
-        "other.py": "def unrelated():\n    pass\n",
-        "broken.py": "def (:\n",
-    })
+    write(
+        root,
+        {
+            "hot.py": "import helpers\n\n\nasync def poll():\n    helpers.wait()\n",
+            "helpers.py": "import time\n\n\ndef wait():\n    time.sleep(1)\n",
+            "other.py": "def unrelated():\n    pass\n",
+            "broken.py": "def (:\n",
+        },
+    )
     # The helper alone: the chain from the unchanged hook runs through it.
     helper = run("check", "--whole-project", "--format", "concise", "helpers.py", cwd=root)
     assert helper.returncode == 1 and "helpers.py:5:5: ASL101" in helper.stdout, helper.stdout + helper.stderr

@@ -69,8 +69,13 @@ def load_sources(project: Path) -> list[SourceFile]:
     paths = [path for path in sorted(project.rglob("*.py")) if "__pycache__" not in path.parts]
     names = module_names(paths)
     return [
-        SourceFile(path.relative_to(PROJECTS).as_posix(), path.read_text(encoding="utf-8"), names[path].module,
-                   names[path].package, names[path].imports)
+        SourceFile(
+            path.relative_to(PROJECTS).as_posix(),
+            path.read_text(encoding="utf-8"),
+            names[path].module,
+            names[path].package,
+            names[path].imports,
+        )
         for path in paths
     ]
 
@@ -359,7 +364,10 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("followed_env/followed_env/browser.py", "BrowserEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "followed"): ("reward function", "group"),
-    ("followed_env/followed_env/env.py", "load_environment.<locals>.followed_instructions"): ("reward function", "group"),
+    ("followed_env/followed_env/env.py", "load_environment.<locals>.followed_instructions"): (
+        "reward function",
+        "group",
+    ),
     ("followed_env/followed_env/env.py", "SandboxToolEnv.run_code"): ("tool", "tool call"),
     ("followed_env/followed_env/env.py", "SandboxEnv.env_response"): ("env_response", "per turn"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
@@ -579,7 +587,9 @@ def test_a_handed_clients_finding_names_where_it_was_built_and_handed_over() -> 
     related = _judges_env_related()
     # ``judge_client=OpenAI()``: built in the hand-over, one place.
     used = place_of(JE_ENV, "used = vf.JudgeRubric(", "OpenAI()")
-    assert related[line_of(JE_ENV, "await used.judge(")] == (RelatedLocation(JE_ENV, used[0], BUILT_AND_HANDED, used[1]),)
+    assert related[line_of(JE_ENV, "await used.judge(")] == (
+        RelatedLocation(JE_ENV, used[0], BUILT_AND_HANDED, used[1]),
+    )
     # ``judge_client=JUDGE``, built in another module.
     built = place_of(JE_CLIENTS, "JUDGE = OpenAI()", "OpenAI()")
     handed = place_of(JE_ENV, "through_client = vf.JudgeRubric(", "JUDGE")
@@ -640,13 +650,18 @@ def test_related_places_in_json_and_sarif() -> None:
     sarif_schema = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
     jsonschema.Draft4Validator(sarif_schema).validate(log)
     (sarif,) = [
-        r for r in log["runs"][0]["results"]
+        r
+        for r in log["runs"][0]["results"]
         if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == JE_ENV
         and r["locations"][0]["physicalLocation"]["region"]["startLine"] == line
     ]
     assert [
-        (place["id"], place["physicalLocation"]["artifactLocation"]["uri"],
-         place["physicalLocation"]["region"], place["message"]["text"])
+        (
+            place["id"],
+            place["physicalLocation"]["artifactLocation"]["uri"],
+            place["physicalLocation"]["region"],
+            place["message"]["text"],
+        )
         for place in sarif["relatedLocations"]
     ] == [
         (1, JE_CLIENTS, {"startLine": built, "startColumn": built_column}, BUILT),
@@ -662,7 +677,8 @@ def test_moving_the_constructor_keeps_the_baseline() -> None:
     recorded = baseline.parse(baseline.render(before))
     moved = [
         SourceFile(s.path, s.text.replace("JUDGE = OpenAI()", "\n\nJUDGE = OpenAI()"), s.module, s.package, s.imports)
-        if s.path == JE_CLIENTS else s
+        if s.path == JE_CLIENTS
+        else s
         for s in sources
     ]
     after = run(JUDGES_ENV, moved).findings
@@ -736,10 +752,14 @@ def test_rewards_run_on_the_loop_from_verifiers_0_1_2_on(versions) -> None:
     rewards inline, so what they reach is reported, graded as a group's rewards run back to back."""
     result = check_sources(load_sources(REWARDS_THREADED), Config(root=REWARDS_THREADED, framework_versions=versions))
     found = {(f.line, f.code): f for f in result.findings}
-    assert sorted(found) == sorted([
-        (line_of(RT_REWARDS, "requests.get("), "ASL102"), (line_of(RT_REWARDS, "time.sleep("), "ASL101"),
-        (line_of(RT_REWARDS, "with open(path)"), "ASL107"), (line_of(RT_REWARDS, "json.load(handle)"), "ASL111"),
-    ])
+    assert sorted(found) == sorted(
+        [
+            (line_of(RT_REWARDS, "requests.get("), "ASL102"),
+            (line_of(RT_REWARDS, "time.sleep("), "ASL101"),
+            (line_of(RT_REWARDS, "with open(path)"), "ASL107"),
+            (line_of(RT_REWARDS, "json.load(handle)"), "ASL111"),
+        ]
+    )
     assert {f.facts.root_kind for f in found.values()} == {"sync reward function"}
 
 
@@ -798,9 +818,16 @@ def test_a_pin_wins_over_what_is_installed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("requirement", "version"),
-    [("verifiers==0.1.2", "0.1.2"), ("verifiers===0.1.2", "0.1.2"), ("verifiers (==0.1.2)", "0.1.2"),
-     ("verifiers>=0.1,==0.1.2", "0.1.2"), ("verifiers==0.1.*", None), ("verifiers~=0.1.2", None),
-     ("verifiers!=0.1.2", None), ("verifiers", None)],
+    [
+        ("verifiers==0.1.2", "0.1.2"),
+        ("verifiers===0.1.2", "0.1.2"),
+        ("verifiers (==0.1.2)", "0.1.2"),
+        ("verifiers>=0.1,==0.1.2", "0.1.2"),
+        ("verifiers==0.1.*", None),
+        ("verifiers~=0.1.2", None),
+        ("verifiers!=0.1.2", None),
+        ("verifiers", None),
+    ],
 )
 def test_only_an_exact_pin_pins_a_version(requirement: str, version: str | None) -> None:
     assert pinned([requirement]).get("verifiers") == version

@@ -24,8 +24,10 @@ def test_selectors_expand_as_before():
 
 
 def test_reading_a_configuration_imports_no_analysis(tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[tool.asynclint]\nselect = ["ASL1"]\nignore = ["blocking-sleep"]\n'
-                                             '[tool.asynclint.severity]\nsync-http-call = "low"\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.asynclint]\nselect = ["ASL1"]\nignore = ["blocking-sleep"]\n'
+        '[tool.asynclint.severity]\nsync-http-call = "low"\n'
+    )
     probe = (
         "import sys; from pathlib import Path; from asynclint.config import load\n"
         f"config = load(Path({str(tmp_path / 'pyproject.toml')!r}), Path('.'))\n"

@@ -37,16 +37,22 @@ HTTP_MESSAGE = "`requests.get` blocks the event loop — ünïcode ✓"
 CPU_MESSAGE = "100% of the loop;\nliterally %0A, and a [bold]markup[/bold] look-alike :: here"
 
 
-
 def make_finding(path, span, code, rule, severity, message, chain=(), fix=None, facts=Facts(), related=()) -> Finding:
     """A finding whose ``span`` is ``(line, column, end_line, end_column)``."""
     return Finding(path, *span, code, rule, severity, message, chain, fix, facts, related=related)
 
 
 HTTP_FACTS = Facts(
-    callee="requests.get", function="fetch_token", root="Env.setup_state", root_kind="per-rollout hook",
-    frequency="rollout", context="env loop", cost="network", evidence="waits on a remote host",
-    via=("Env.setup_state",), knowledge="catalogue",
+    callee="requests.get",
+    function="fetch_token",
+    root="Env.setup_state",
+    root_kind="per-rollout hook",
+    frequency="rollout",
+    context="env loop",
+    cost="network",
+    evidence="waits on a remote host",
+    via=("Env.setup_state",),
+    knowledge="catalogue",
 )
 
 #: Places off the chain: one known to the column, one to the line only.
@@ -58,21 +64,36 @@ RELATED = (
 
 FINDINGS = (
     make_finding(
-        "src/app/env.py", (14, 9, 14, 38), "ASY100", "blocking-http", Severity.CRITICAL,
-        HTTP_MESSAGE, HTTP_CHAIN, FixInfo(True, "Use `asyncio.to_thread`"), HTTP_FACTS,
+        "src/app/env.py",
+        (14, 9, 14, 38),
+        "ASY100",
+        "blocking-http",
+        Severity.CRITICAL,
+        HTTP_MESSAGE,
+        HTTP_CHAIN,
+        FixInfo(True, "Use `asyncio.to_thread`"),
+        HTTP_FACTS,
     ),
     make_finding(
-        "src/app/env.py", (30, 5, 31, 2), "ASY110", "blocking-file-io", Severity.HIGH,
-        "`open()` reads the disk", related=RELATED,
+        "src/app/env.py",
+        (30, 5, 31, 2),
+        "ASY110",
+        "blocking-file-io",
+        Severity.HIGH,
+        "`open()` reads the disk",
+        related=RELATED,
     ),
     make_finding(
-        WEIRD_PATH, (3, 1, 3, 12), "ASY120", "cpu-heavy", Severity.MEDIUM, CPU_MESSAGE,
+        WEIRD_PATH,
+        (3, 1, 3, 12),
+        "ASY120",
+        "cpu-heavy",
+        Severity.MEDIUM,
+        CPU_MESSAGE,
         (ChainLink(WEIRD_PATH, 1, "Env.rollout"), ChainLink(WEIRD_PATH, 3, "Env.rollout")),
         FixInfo(False, "Offload to a process pool"),
     ),
-    make_finding(
-        WEIRD_PATH, (8, 5, 8, 20), "ASY130", "sleep-zero", Severity.LOW, "`time.sleep(0)`"
-    ),
+    make_finding(WEIRD_PATH, (8, 5, 8, 20), "ASY130", "sleep-zero", Severity.LOW, "`time.sleep(0)`"),
 )
 ERROR = FileError("src/broken.py", "syntax error: unexpected ':' at 3:7")
 RESULT = Result(FINDINGS, (ERROR,), 12, RULES)
@@ -128,21 +149,57 @@ def test_json_round_trips_every_value():
         ],
         "fix": {"safe": True, "title": "Use `asyncio.to_thread`"},
         "facts": {
-            "callee": "requests.get", "read": False, "function": "fetch_token", "root": "Env.setup_state",
-            "root_kind": "per-rollout hook", "root_note": "", "frequency": "rollout", "context": "env loop",
-            "cost": "network", "evidence": "waits on a remote host", "size": "", "size_at": "", "escalation": "",
-            "fallback": False, "off_by_default": "",
+            "callee": "requests.get",
+            "read": False,
+            "function": "fetch_token",
+            "root": "Env.setup_state",
+            "root_kind": "per-rollout hook",
+            "root_note": "",
+            "frequency": "rollout",
+            "context": "env loop",
+            "cost": "network",
+            "evidence": "waits on a remote host",
+            "size": "",
+            "size_at": "",
+            "escalation": "",
+            "fallback": False,
+            "off_by_default": "",
             "via": ["Env.setup_state"],
-            "first_call": "", "library": "", "entered": "", "entered_library": "", "also_inside": [],
-            "knowledge": "catalogue", "twin": "", "handed_to": "", "handed_through": "", "handed_at": "",
-            "built_at": "", "sync_method": "", "sync_in": "", "async_from": "",
-            "awaited": "", "suppression": "", "unused": [], "unknown": [],
+            "first_call": "",
+            "library": "",
+            "entered": "",
+            "entered_library": "",
+            "also_inside": [],
+            "knowledge": "catalogue",
+            "twin": "",
+            "handed_to": "",
+            "handed_through": "",
+            "handed_at": "",
+            "built_at": "",
+            "sync_method": "",
+            "sync_in": "",
+            "async_from": "",
+            "awaited": "",
+            "suppression": "",
+            "unused": [],
+            "unknown": [],
         },
         "related": [],
     }
     assert list(document["findings"][0]) == [
-        "path", "line", "column", "end_line", "end_column",
-        "code", "rule", "severity", "message", "chain", "fix", "facts", "related",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "code",
+        "rule",
+        "severity",
+        "message",
+        "chain",
+        "fix",
+        "facts",
+        "related",
     ]
     assert document["findings"][1]["chain"] == []
     assert document["findings"][1]["related"] == [
@@ -199,7 +256,10 @@ def test_sarif_driver_and_rules(sarif_log):
     # Without a doc, the summary stands in and no markdown is claimed.
     assert driver["rules"][1]["help"] == {"text": "Synchronous file I/O"}
     assert [r["defaultConfiguration"]["level"] for r in driver["rules"]] == [
-        "error", "error", "warning", "note",
+        "error",
+        "error",
+        "warning",
+        "note",
     ]
 
 
@@ -242,7 +302,9 @@ def test_sarif_results(sarif_log):
     ]
     assert [s["location"]["physicalLocation"]["region"]["startLine"] for s in steps] == [10, 12, 40]
     assert [s["location"]["physicalLocation"]["artifactLocation"]["uri"] for s in steps] == [
-        "src/app/env.py", "src/app/env.py", "src/app/net.py",
+        "src/app/env.py",
+        "src/app/env.py",
+        "src/app/net.py",
     ]
     assert [s["nestingLevel"] for s in steps] == [0, 0, 1]
     assert "relatedLocations" not in first
@@ -424,7 +486,11 @@ def test_statistics_in_ruffs_shape():
     assert render(result, "rich", show_statistics=True) == text  # the same lines: no table, no colour
     assert render(result, "concise", show_statistics=True, quiet=True) == "".join(text.splitlines(True)[:4])
     assert json.loads(render(result, "json", show_statistics=True))[0] == {
-        "code": "ASY110", "name": "blocking-file-io", "count": 3, "fixable": False, "fixable_count": 0,
+        "code": "ASY110",
+        "name": "blocking-file-io",
+        "count": 3,
+        "fixable": False,
+        "fixable_count": 0,
     }
     assert render(CLEAN, "concise", show_statistics=True) == "No findings in 1 file.\n"
     with pytest.raises(ValueError, match="--statistics has no sarif form"):
@@ -438,15 +504,25 @@ def test_rich_plain_output_has_everything():
     text = render_rich(RESULT, color=False)
     assert not ANSI.search(text)
     for expected in (
-        "src/app/env.py", WEIRD_PATH, "ASY100", "ASY110", "ASY120", "ASY130",
-        "critical", "ünïcode ✓",
-        "enter `Env.setup_state`", "calls `fetch_token`", "blocking call in `fetch_token`",
+        "src/app/env.py",
+        WEIRD_PATH,
+        "ASY100",
+        "ASY110",
+        "ASY120",
+        "ASY130",
+        "critical",
+        "ünïcode ✓",
+        "enter `Env.setup_state`",
+        "calls `fetch_token`",
+        "blocking call in `fetch_token`",
         "src/app/net.py:40",
         "fix available (safe): Use `asyncio.to_thread`",
         "fix available (unsafe): Offload to a process pool",
         "[bold]markup[/bold]",  # printed verbatim, never interpreted as markup
         "src/broken.py: syntax error: unexpected ':' at 3:7",
-        "Summary", "files checked", "Found 4 blocking calls in 2 of 12 files checked.",
+        "Summary",
+        "files checked",
+        "Found 4 blocking calls in 2 of 12 files checked.",
         "1 file could not be analysed.",
     ):
         assert expected in text, expected

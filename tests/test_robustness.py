@@ -17,8 +17,12 @@ from asynclint.pipeline import check_sources
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPUS = sorted(
-    [*Path(asyncio.__file__).parent.glob("*.py"), *Path(email.__file__).parent.glob("*.py"),
-     *Path(json.__file__).parent.glob("*.py"), *STDLIB.glob("[a-c]*.py")]
+    [
+        *Path(asyncio.__file__).parent.glob("*.py"),
+        *Path(email.__file__).parent.glob("*.py"),
+        *Path(json.__file__).parent.glob("*.py"),
+        *STDLIB.glob("[a-c]*.py"),
+    ]
 )
 
 

@@ -101,11 +101,14 @@ def test_a_cache_directory_of_another_user_is_refused(tmp_path: Path):
     assert list((project / CACHE_DIR).iterdir()) == []
 
 
-@pytest.mark.parametrize("args", [
-    ("check", "-o", "out.json", "."),
-    ("check", "--baseline", "out.json", "--write-baseline", "."),
-    ("profile", "--compare", "a.json", "b.json", "--html", "out.json"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "-o", "out.json", "."),
+        ("check", "--baseline", "out.json", "--write-baseline", "."),
+        ("profile", "--compare", "a.json", "b.json", "--html", "out.json"),
+    ],
+)
 def test_outputs_never_write_through_a_symlink(tmp_path: Path, victim: Path, args):
     project = write(tmp_path / "proj", {"m.py": HOT})
     (project / "out.json").symlink_to(victim / "important.txt")

@@ -37,8 +37,9 @@ def test_sigterm_while_fix_writes_finishes_the_file_and_lists_what_was_written(t
     monkeypatch.setattr(asynclint.io, "_replace_in", write_then_signal)
     result = run("fix", ".", cwd=tmp_path)
     assert result.returncode == 143
-    assert "stopped by SIGTERM after rewriting 2 of 3 files (the others are unchanged):\n  a.py\n  b.py\n" \
-        in result.stderr
+    assert (
+        "stopped by SIGTERM after rewriting 2 of 3 files (the others are unchanged):\n  a.py\n  b.py\n" in result.stderr
+    )
     assert [(tmp_path / name).read_text() for name in ("a.py", "b.py", "c.py")] == [FIXED, FIXED, HOT]
     assert not list(tmp_path.glob(f"*{TEMP_SUFFIX}"))
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # put back
@@ -107,8 +108,14 @@ def _replaced(tree: Path, before: dict[str, tuple[int, bytes]]) -> int:
 def _trial(tree: Path, signum: int, when, outcome: dict) -> None:
     before = _snapshot(tree)
     env = {**os.environ, "NO_COLOR": "1"}
-    process = subprocess.Popen([ASYNCLINT, "fix", "--unsafe-fixes", "-q", "."], cwd=tree, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [ASYNCLINT, "fix", "--unsafe-fixes", "-q", "."],
+        cwd=tree,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if when == "start":
         process.send_signal(signum)
     elif isinstance(when, int):
@@ -132,8 +139,10 @@ def test_a_storm_of_stop_signals_leaves_every_file_old_or_new(tmp_path):
     outcomes: list[dict] = [{} for _ in trees]
     # All at once: the runs are slower on a loaded machine, which moves where the signals land,
     # never what must hold. The last tree is fixed without a signal: the reference.
-    threads = [threading.Thread(target=_trial, args=(tree, *trial, out))
-               for tree, trial, out in zip(trees, TRIALS, outcomes, strict=False)]  # trees[-1]: the reference
+    threads = [
+        threading.Thread(target=_trial, args=(tree, *trial, out))
+        for tree, trial, out in zip(trees, TRIALS, outcomes, strict=False)
+    ]  # trees[-1]: the reference
     threads.append(threading.Thread(target=_trial, args=(trees[-1], signal.SIGTERM, None, outcomes[-1])))
     for thread in threads:
         thread.start()
@@ -148,8 +157,11 @@ def test_a_storm_of_stop_signals_leaves_every_file_old_or_new(tmp_path):
         context = f"{signal.Signals(signum).name} at {when}: exit {outcome['code']}\n{outcome['stderr']}"
         # Deep mode may keep what it read of installed packages in the cache directory; any
         # other new file (a temporary one) must not be left behind.
-        created = {name for name in set(after) - set(original)
-                   if not (name.startswith(".asynclint_cache/") and not name.endswith(asynclint.io.TEMP_SUFFIX))}
+        created = {
+            name
+            for name in set(after) - set(original)
+            if not (name.startswith(".asynclint_cache/") and not name.endswith(asynclint.io.TEMP_SUFFIX))
+        }
         assert not created and set(original) <= set(after), context
         after = {name: after[name] for name in original}
         assert all(after[name] in (original[name][1], reference[name]) for name in after), context

@@ -130,7 +130,8 @@ def test_imported_packages_are_read_from_import_lines(installed):
 def test_deep_mode_reports_sync_calls_with_the_discovered_twin(tmp_path):
     project = tmp_path / "env"
     project.mkdir()
-    (project / "env.py").write_text(textwrap.dedent("""
+    (project / "env.py").write_text(
+        textwrap.dedent("""
         import aiolib
         import kvstore
         import syncsdk
@@ -153,7 +154,8 @@ def test_deep_mode_reports_sync_calls_with_the_discovered_twin(tmp_path):
             CHAIN.pipe(None)
             await CHAIN.ainvoke(query)
             return CHAIN.invoke(query)
-    """))
+    """)
+    )
     config = dataclasses.replace(Config(root=project), follow_imports=True)
     result = run_check([str(project)], config, jobs=1, use_cache=False, search_path=[str(SITE)])
     found = {(f.line, f.code): f.message for f in result.findings}
@@ -175,7 +177,8 @@ def test_fix_with_follow_imports_rewrites_calls_to_the_discovered_twins(tmp_path
 
     project = tmp_path / "env"
     project.mkdir()
-    (project / "env.py").write_text(textwrap.dedent("""\
+    (project / "env.py").write_text(
+        textwrap.dedent("""\
         import aiolib
         import chainlib
         import syncsdk
@@ -189,7 +192,8 @@ def test_fix_with_follow_imports_rewrites_calls_to_the_discovered_twins(tmp_path
             CHAIN.batch([query])
             CHAIN.invoke(query)
             return CLIENT.fetch([query])
-    """))
+    """)
+    )
     # the site first, then whatever PYTHONPATH points at this checkout's code
     env = {"PYTHONPATH": os.pathsep.join(filter(None, (str(SITE), os.environ.get("PYTHONPATH"))))}
     args = ("fix", "--severity", "low")

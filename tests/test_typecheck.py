@@ -17,7 +17,10 @@ ROOT = Path(__file__).parent.parent
 def test_mypy_reports_no_errors_on_the_package():
     ran = subprocess.run(
         [sys.executable, "-m", "mypy", "src/asynclint"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert ran.returncode == 0 and ran.stdout.startswith("Success"), ran.stdout + ran.stderr
 

@@ -93,13 +93,13 @@ CHANGES: dict[str, Callable[[Path], object]] = {
     "edited .gitignore": lambda root: (root / ".gitignore").write_text("ignored/\nb/w.py\n"),
     "new .gitignore": lambda root: (root / "a" / ".gitignore").write_text("x.py\n"),
     "edited pyproject config": lambda root: (root / "a" / "pyproject.toml").write_text(
-        "[tool.asynclint]\nextend-exclude = ['x.py']\n"),
+        "[tool.asynclint]\nextend-exclude = ['x.py']\n"
+    ),
     "pyproject gains a table": lambda root: (root / "pyproject.toml").write_text(
-        "[project]\nname = 'p'\n[tool.asynclint]\nexclude = ['real.py']\n"),
-    "edited extended config": lambda root: (root / "base.toml").write_text(
-        "[tool.asynclint]\nignore = ['ASL101']\n"),
-    "configuration above the root": lambda root: (root.parent / "asynclint.toml").write_text(
-        "select = ['ASL101']\n"),
+        "[project]\nname = 'p'\n[tool.asynclint]\nexclude = ['real.py']\n"
+    ),
+    "edited extended config": lambda root: (root / "base.toml").write_text("[tool.asynclint]\nignore = ['ASL101']\n"),
+    "configuration above the root": lambda root: (root.parent / "asynclint.toml").write_text("select = ['ASL101']\n"),
     "link's target removed": _link_target_gone,
 }
 

@@ -101,8 +101,15 @@ def load_labels(path: Path) -> dict[tuple[str, str, int], Label]:
         key = (row["repo"], row["path"], int(row["line"]))
         if key in labels:
             raise BenchError(f"{path.name}:{n}: second label for {key[0]} {key[1]}:{key[2]}")
-        labels[key] = Label(row["repo"], row["path"], int(row["line"]), row.get("callee", ""),
-                            row["label"], row.get("where", ""), row.get("reason", ""))
+        labels[key] = Label(
+            row["repo"],
+            row["path"],
+            int(row["line"]),
+            row.get("callee", ""),
+            row["label"],
+            row.get("where", ""),
+            row.get("reason", ""),
+        )
     return labels
 
 
@@ -218,19 +225,25 @@ def print_table(m: dict, reported: list[Reported], labels: dict, out=sys.stdout)
     for g in GRADES:
         s = m["per_reported_grade"][g]
         mix = " ".join(f"{k}:{v}" for k, v in sorted(s["label_mix"].items(), key=lambda kv: -RANK[kv[0]]))
-        w(f"  {g:9} {s['reported']:8d} {s['labelled']:8d} {pct(s['exact'], s['labelled']):>10} "
-          f"{pct(s['at_least'], s['labelled']):>9}   {mix}\n")
+        w(
+            f"  {g:9} {s['reported']:8d} {s['labelled']:8d} {pct(s['exact'], s['labelled']):>10} "
+            f"{pct(s['at_least'], s['labelled']):>9}   {mix}\n"
+        )
     w("\nBy true severity (recall over labelled offenders)\n")
     w(f"  {'label':9} {'labelled':>8} {'reported':>8} {'recall':>8} {'right grade':>12}   reported as\n")
     for g in GRADES:
         s = m["per_true_severity"][g]
         mix = " ".join(f"{k}:{v}" for k, v in sorted(s["reported_as"].items(), key=lambda kv: -RANK[kv[0]]))
-        w(f"  {g:9} {s['labelled']:8d} {s['reported']:8d} {pct(s['reported'], s['labelled']):>8} "
-          f"{pct(s['right_grade'], s['labelled']):>12}   {mix}\n")
-    w(f"\nNoise: {m['noise']} of {m['findings_labelled']} labelled findings are labelled `none` "
-      f"({pct(m['noise'], m['findings_labelled']).strip()}); "
-      f"offenders reported at all: {m['offenders_reported']} of {m['offenders']} "
-      f"({pct(m['offenders_reported'], m['offenders']).strip()})\n")
+        w(
+            f"  {g:9} {s['labelled']:8d} {s['reported']:8d} {pct(s['reported'], s['labelled']):>8} "
+            f"{pct(s['right_grade'], s['labelled']):>12}   {mix}\n"
+        )
+    w(
+        f"\nNoise: {m['noise']} of {m['findings_labelled']} labelled findings are labelled `none` "
+        f"({pct(m['noise'], m['findings_labelled']).strip()}); "
+        f"offenders reported at all: {m['offenders_reported']} of {m['offenders']} "
+        f"({pct(m['offenders_reported'], m['offenders']).strip()})\n"
+    )
     unlabelled = [r for r in reported if (r.repo, r.path, r.line) not in labels]
     if unlabelled:
         w(f"\nUnlabelled findings ({len(unlabelled)}): label them in the split's labels file\n")
@@ -259,9 +272,11 @@ def show_wrong(reported: list[Reported], labels: dict, out=sys.stdout) -> None:
 
 def show_by_env(reported: list[Reported], labels: dict, out=sys.stdout) -> None:
     """Per environment: labelled offenders, how many reported, findings, noise."""
+
     def env_of(repo: str, path: str) -> str:
         parts = path.split("/")
         return f"{repo.split('/')[0]}:{parts[1] if len(parts) > 1 else parts[0]}"
+
     by_key = {(r.repo, r.path, r.line): r for r in reported}
     rows: dict[str, Counter] = defaultdict(Counter)
     for lab in labels.values():
@@ -281,20 +296,30 @@ def show_by_env(reported: list[Reported], labels: dict, out=sys.stdout) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=sorted(SPLITS), default="main",
-                    help="main: corpus.toml + labels.jsonl; NAME: corpus-NAME.toml + NAME.jsonl, a held-out "
-                         "split (sets the defaults of --sample, --labels, --corpus)")
-    ap.add_argument("--corpus", help="corpus root, layout <owner+name>/... (default: /work/corpus, "
-                                     "/work/corpus-NAME with --split NAME)")
+    ap.add_argument(
+        "--split",
+        choices=sorted(SPLITS),
+        default="main",
+        help="main: corpus.toml + labels.jsonl; NAME: corpus-NAME.toml + NAME.jsonl, a held-out "
+        "split (sets the defaults of --sample, --labels, --corpus)",
+    )
+    ap.add_argument(
+        "--corpus",
+        help="corpus root, layout <owner+name>/... (default: /work/corpus, /work/corpus-NAME with --split NAME)",
+    )
     ap.add_argument("--labels", help="labels file (default: the split's)")
     ap.add_argument("--sample", help="corpus.toml listing sources and environments (default: the split's)")
     ap.add_argument("--json", metavar="FILE", help="save the numbers as JSON")
     ap.add_argument("--show-misses", action="store_true", help="list labelled offenders asynclint did not report")
     ap.add_argument("--show-wrong", action="store_true", help="list findings whose grade differs from the label")
     ap.add_argument("--by-env", action="store_true", help="per environment: offenders, reported, findings, noise")
-    ap.add_argument("--follow-imports", action=argparse.BooleanOptionalAction, default=True,
-                    help="deep mode, as `asynclint check` runs by default: what it adds depends on the libraries "
-                         "installed in this interpreter (--no-follow-imports: the environments' own code only)")
+    ap.add_argument(
+        "--follow-imports",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="deep mode, as `asynclint check` runs by default: what it adds depends on the libraries "
+        "installed in this interpreter (--no-follow-imports: the environments' own code only)",
+    )
     args = ap.parse_args(argv)
     sample, labels_file, corpus = SPLITS[args.split]
     args.sample = args.sample or str(sample)
@@ -316,8 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     m = evaluate(reported, labels)
     mode = "deep mode" if args.follow_imports else "no deep mode"
     label_counts = dict(sorted(m["labels"].items(), key=lambda kv: -RANK[kv[0]]))
-    print(f"asynclint {version} ({args.split} split): {len(envs)} environments, {files} files, "
-          f"{len(reported)} finding lines in {elapsed:.1f} s ({mode}); {len(labels)} labels {label_counts}")
+    print(
+        f"asynclint {version} ({args.split} split): {len(envs)} environments, {files} files, "
+        f"{len(reported)} finding lines in {elapsed:.1f} s ({mode}); {len(labels)} labels {label_counts}"
+    )
     print_table(m, reported, labels)
     if args.show_misses:
         show_misses(reported, labels)

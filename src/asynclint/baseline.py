@@ -40,8 +40,14 @@ def fingerprint(finding: Finding) -> str:
 
 
 def entry(finding: Finding) -> dict:
-    return {"path": finding.path, "code": finding.code, "line": finding.line, "severity": finding.severity.label,
-            "fingerprint": fingerprint(finding), "message": finding.message}
+    return {
+        "path": finding.path,
+        "code": finding.code,
+        "line": finding.line,
+        "severity": finding.severity.label,
+        "fingerprint": fingerprint(finding),
+        "message": finding.message,
+    }
 
 
 @dataclass(frozen=True)
@@ -99,13 +105,14 @@ def parse(text: str) -> Baseline:
     except RecursionError:
         raise BaselineError("not an asynclint baseline (arrays or objects nested too deeply)") from None
     if isinstance(document, dict) and document.get("asynclint_baseline") == 1:
-        raise BaselineError("written by an older asynclint (its fingerprints hash message text): "
-                            "write it again with --write-baseline")
+        raise BaselineError(
+            "written by an older asynclint (its fingerprints hash message text): write it again with --write-baseline"
+        )
     if not isinstance(document, dict) or document.get("asynclint_baseline") != FORMAT_VERSION:
-        raise BaselineError(f"not an asynclint baseline (expected \"asynclint_baseline\": {FORMAT_VERSION})")
+        raise BaselineError(f'not an asynclint baseline (expected "asynclint_baseline": {FORMAT_VERSION})')
     entries = document.get("findings")
     if not isinstance(entries, list) or not all(
         isinstance(e, dict) and isinstance(e.get("fingerprint"), str) for e in entries
     ):
-        raise BaselineError("\"findings\" must be a list of objects with a \"fingerprint\"")
+        raise BaselineError('"findings" must be a list of objects with a "fingerprint"')
     return Baseline(tuple(entries))

@@ -225,7 +225,11 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
     hints = typing.get_type_hints(cls)
     required = len(_defaults(cls)[0])
     namespace: dict[str, typing.Any] = {
-        "cls": cls, "_fail": _fail, "list": list, "intern": intern, "ints": _SHARED_INTS,
+        "cls": cls,
+        "_fail": _fail,
+        "list": list,
+        "intern": intern,
+        "ints": _SHARED_INTS,
     }
     _RECORDS[cls] = lambda value: namespace["record"](value)  # a record may hold records of its kind
     lines = [
@@ -326,8 +330,11 @@ def shapes(*classes: type) -> str:
         if cls in seen:
             continue
         hints = typing.get_type_hints(cls)
-        seen[cls] = f"{cls.__module__}.{cls.__qualname__}(" + ",".join(
-            f"{field.name}:{hints[field.name]!r}" for field in dataclasses.fields(cls)) + ")"
+        seen[cls] = (
+            f"{cls.__module__}.{cls.__qualname__}("
+            + ",".join(f"{field.name}:{hints[field.name]!r}" for field in dataclasses.fields(cls))
+            + ")"
+        )
         for hint in hints.values():
             pending.extend(_records_in(hint))
     return ";".join(sorted(seen.values()))
@@ -522,7 +529,8 @@ class SummaryCache:
             return
         lines = (
             f"{key} {encode(self.fresh[key]) if key in self.fresh else self.raw[key]}"
-            for key in sorted(keep) if key in self.fresh or key in self.raw
+            for key in sorted(keep)
+            if key in self.fresh or key in self.raw
         )
         try:
             write_cache_file(self.file, lines)
@@ -716,8 +724,14 @@ class ResultCache:
         """``installed``: what deep mode reads from, when it is on (the search path and when each of
         its directories last changed: installing, upgrading or removing a package changes it)."""
         root = config.root
-        key = encode([result_fingerprint(), canonical(config, root),
-                      sorted(shown_path(Path(p).resolve(), root) for p in paths), installed])
+        key = encode(
+            [
+                result_fingerprint(),
+                canonical(config, root),
+                sorted(shown_path(Path(p).resolve(), root) for p in paths),
+                installed,
+            ]
+        )
         self.file = directory / f"results-{_digest(key)[:24]}.json"
         self.root = root
 
@@ -755,7 +769,8 @@ class ResultCache:
                     changed = True
                     continue
                 stamps[shown] = self.known[shown] = dataclasses.replace(
-                    Stamp.of(status, data, now), suppressions=stamp.suppressions  # the same text
+                    Stamp.of(status, data, now),
+                    suppressions=stamp.suppressions,  # the same text
                 )
                 restamped |= stamps[shown].mtime_ns is not None
             if changed or not _unchanged(document.get("libraries", [])):
@@ -772,8 +787,14 @@ class ResultCache:
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
             return None  # missing, damaged or another version's: check again
         if restamped:  # content unchanged, stamps new (a fresh checkout): stat-only next time
-            self._write(stamps, document["findings"], document["errors"], document["rules"], result,
-                        document.get("libraries", []))
+            self._write(
+                stamps,
+                document["findings"],
+                document["errors"],
+                document["rules"],
+                result,
+                document.get("libraries", []),
+            )
         return result
 
     def store(self, result: Result, stamps: dict[str, Stamp], libraries: Sequence[Path] = ()) -> None:
@@ -791,8 +812,9 @@ class ResultCache:
             read.append([str(file), status.st_size, status.st_mtime_ns])
         self._write(stamps, findings, errors, rules, result, read)
 
-    def _write(self, stamps: dict[str, Stamp], findings: list, errors: list, rules: list, result: Result,
-               libraries: list) -> None:
+    def _write(
+        self, stamps: dict[str, Stamp], findings: list, errors: list, rules: list, result: Result, libraries: list
+    ) -> None:
         document = {
             "schema": SCHEMA,
             "libraries": libraries,
@@ -893,11 +915,19 @@ class WalkCache:
 
     def __init__(self, directory: Path, root: Path, paths: Sequence[str]):
         # What git reads its configuration and excludes from besides the files recorded.
-        environment = sorted((name, value) for name, value in os.environ.items()
-                             if name in ("HOME", "XDG_CONFIG_HOME") or name.startswith(("GIT_CONFIG", "GIT_DIR",
-                                                                                         "GIT_COMMON_DIR")))
-        key = encode([code_fingerprint("cache.py", "config.py", "files.py", "project.py"), root.as_posix(),
-                      sorted(shown_path(Path(p).resolve(), root) for p in paths), environment])
+        environment = sorted(
+            (name, value)
+            for name, value in os.environ.items()
+            if name in ("HOME", "XDG_CONFIG_HOME") or name.startswith(("GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR"))
+        )
+        key = encode(
+            [
+                code_fingerprint("cache.py", "config.py", "files.py", "project.py"),
+                root.as_posix(),
+                sorted(shown_path(Path(p).resolve(), root) for p in paths),
+                environment,
+            ]
+        )
         self.file = directory / f"walk-{_digest(key)[:24]}.json"
 
     def lookup(self) -> tuple[list[Path], list[Path]] | None:
@@ -936,8 +966,11 @@ class WalkCache:
             "schema": SCHEMA,
             "directories": sorted([directory, changed] for directory, changed in listed.items()),
             # A file absent from a listed directory would change the directory's time by appearing.
-            "files": sorted([file, stamp] for file, stamp in observed.files.items()
-                            if stamp is not None or os.path.dirname(file) not in listed),
+            "files": sorted(
+                [file, stamp]
+                for file, stamp in observed.files.items()
+                if stamp is not None or os.path.dirname(file) not in listed
+            ),
             "links": sorted([link, is_file] for link, is_file in observed.links.items()),
             "configs": [str(config) for config in configs],
             "found": [str(file) for file in found],

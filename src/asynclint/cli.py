@@ -82,60 +82,133 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--severity", type=click.Choice(SEVERITIES), default=None,
-              help="Minimum severity to report (default: low, i.e. everything).")
-@click.option("--select", multiple=True, metavar="RULES",
-              help="Rules to enable: codes, code prefixes or names, comma-separated (replaces the config).")
+@click.option(
+    "--severity",
+    type=click.Choice(SEVERITIES),
+    default=None,
+    help="Minimum severity to report (default: low, i.e. everything).",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="RULES",
+    help="Rules to enable: codes, code prefixes or names, comma-separated (replaces the config).",
+)
 @click.option("--ignore", multiple=True, metavar="RULES", help="Rules to disable, comma-separated.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="rich", show_default=True,
-              help="Output format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the report to FILE instead of standard output.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="rich", show_default=True, help="Output format.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the report to FILE instead of standard output.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary.")
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
-@click.option("--statistics", is_flag=True,
-              help="Print counts per rule instead of the findings, as ruff does (`count  code  [*] name`, [*]: "
-                   "some have a safe fix); with --format json, a JSON array.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
-                   "instead of each file's nearest one.")
-@click.option("--exclude", multiple=True, metavar="PATTERNS",
-              help="Extra gitignore-style patterns to skip, comma-separated.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
-              help="Worker processes for indexing (default: the CPU count).")
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print counts per rule instead of the findings, as ruff does (`count  code  [*] name`, [*]: "
+    "some have a safe fix); with --format json, a JSON array.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's nearest one.",
+)
+@click.option(
+    "--exclude", multiple=True, metavar="PATTERNS", help="Extra gitignore-style patterns to skip, comma-separated."
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes for indexing (default: the CPU count).",
+)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
-              help="Keep the cache in DIR instead of .asynclint_cache in the project root "
-                   "(also: ASYNCLINT_CACHE_DIR).")
-@click.option("--follow-imports/--no-follow-imports", default=None,
-              help="Analyse the installed third-party code that hot code calls into, where it resolves "
-                   "on this interpreter's path, and report what blocks inside it at the project's call "
-                   "(default: on; --no-follow-imports: the project's own code only).")
-@click.option("--follow-depth", type=click.IntRange(1, MAX_FOLLOW_DEPTH), default=None, metavar="N",
-              help="How many calls deep to follow into installed packages (default: 2).")
-@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Hide the findings recorded in FILE (see --write-baseline): fail on new ones only.")
-@click.option("--write-baseline", is_flag=True,
-              help="Record the current findings in the --baseline FILE and exit 0 (entries no finding matches "
-                   "any more are dropped; those of files not checked are kept).")
-@click.option("--whole-project", is_flag=True,
-              help="Analyse the whole project PATHS belong to and report only the findings in PATHS or whose "
-                   "chain runs through one of them (the pre-commit hook: PATHS are the staged files).")
-@click.option("--fix", "apply_fixes", is_flag=True,
-              help="Apply the safe fixes first (as `asynclint fix` at the same --severity), then report what is "
-                   "left; what was fixed is counted on stderr.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    envvar="ASYNCLINT_CACHE_DIR",
+    help="Keep the cache in DIR instead of .asynclint_cache in the project root (also: ASYNCLINT_CACHE_DIR).",
+)
+@click.option(
+    "--follow-imports/--no-follow-imports",
+    default=None,
+    help="Analyse the installed third-party code that hot code calls into, where it resolves "
+    "on this interpreter's path, and report what blocks inside it at the project's call "
+    "(default: on; --no-follow-imports: the project's own code only).",
+)
+@click.option(
+    "--follow-depth",
+    type=click.IntRange(1, MAX_FOLLOW_DEPTH),
+    default=None,
+    metavar="N",
+    help="How many calls deep to follow into installed packages (default: 2).",
+)
+@click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Hide the findings recorded in FILE (see --write-baseline): fail on new ones only.",
+)
+@click.option(
+    "--write-baseline",
+    is_flag=True,
+    help="Record the current findings in the --baseline FILE and exit 0 (entries no finding matches "
+    "any more are dropped; those of files not checked are kept).",
+)
+@click.option(
+    "--whole-project",
+    is_flag=True,
+    help="Analyse the whole project PATHS belong to and report only the findings in PATHS or whose "
+    "chain runs through one of them (the pre-commit hook: PATHS are the staged files).",
+)
+@click.option(
+    "--fix",
+    "apply_fixes",
+    is_flag=True,
+    help="Apply the safe fixes first (as `asynclint fix` at the same --severity), then report what is "
+    "left; what was fixed is counted on stderr.",
+)
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix: also apply fixes that can change behaviour.")
 @click.option("--show-fixes", is_flag=True, help="With --fix: list each fix made (on stderr).")
-@click.option("--watch", is_flag=True,
-              help="Check again whenever a checked file or a configuration changes (the cache keeps it quick); "
-                   "Ctrl-C stops.")
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Check again whenever a checked file or a configuration changes (the cache keeps it quick); Ctrl-C stops.",
+)
 @_stops_cleanly
 def check(
-    paths: tuple[str, ...], severity: str | None, select: tuple[str, ...], ignore: tuple[str, ...], fmt: str,
-    output: str | None, quiet: bool, no_color: bool, statistics: bool, config_file: str | None,
-    exclude: tuple[str, ...], jobs: int | None, no_cache: bool, cache_dir: str | None, follow_imports: bool | None,
-    follow_depth: int | None, baseline_file: str | None, write_baseline: bool, whole_project: bool,
-    apply_fixes: bool, unsafe_fixes: bool, show_fixes: bool, watch: bool,
+    paths: tuple[str, ...],
+    severity: str | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    quiet: bool,
+    no_color: bool,
+    statistics: bool,
+    config_file: str | None,
+    exclude: tuple[str, ...],
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: str | None,
+    follow_imports: bool | None,
+    follow_depth: int | None,
+    baseline_file: str | None,
+    write_baseline: bool,
+    whole_project: bool,
+    apply_fixes: bool,
+    unsafe_fixes: bool,
+    show_fixes: bool,
+    watch: bool,
 ) -> None:
     """Report blocking calls on hot async paths under PATHS (default: the current directory).
 
@@ -174,23 +247,44 @@ def check(
                     _fail(f"{baseline_file}: {exc}")
         try:
             scoped, wanted = _scope(paths, whole_project)
-            project = _load_project(scoped, config_file, use_cache=not no_cache,
-                                    cache_directory=Path(cache_dir).resolve() if cache_dir else None)
+            project = _load_project(
+                scoped,
+                config_file,
+                use_cache=not no_cache,
+                cache_directory=Path(cache_dir).resolve() if cache_dir else None,
+            )
             config = project.config.with_flags(
-                select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+                select=_split(select) or None,
+                ignore=_split(ignore),
+                exclude=_split(exclude),
+                min_severity=severity,
                 # --follow-depth alone asks for deep mode too
                 follow_imports=True if follow_imports is None and follow_depth is not None else follow_imports,
                 follow_depth=follow_depth,
             )
             if apply_fixes:
-                _fix_first(scoped, config, wanted, unsafe_fixes, show_fixes, quiet,
-                           Path(cache_dir).resolve() if cache_dir else None)
+                _fix_first(
+                    scoped,
+                    config,
+                    wanted,
+                    unsafe_fixes,
+                    show_fixes,
+                    quiet,
+                    Path(cache_dir).resolve() if cache_dir else None,
+                )
             # A person waiting at a terminal sees a bar; the machine formats are read by programs.
             with ProgressBar(enabled=fmt in ("rich", "concise") and not quiet and sys.stderr.isatty()) as bar:
                 # The files the configuration's walk found, unless --exclude or fixes change them.
                 files = project.files if not (_split(exclude) or apply_fixes) else None
-                result = run_check(scoped, config, jobs=jobs, use_cache=not no_cache, progress=bar,
-                                   cache_directory=Path(cache_dir).resolve() if cache_dir else None, files=files)
+                result = run_check(
+                    scoped,
+                    config,
+                    jobs=jobs,
+                    use_cache=not no_cache,
+                    progress=bar,
+                    cache_directory=Path(cache_dir).resolve() if cache_dir else None,
+                    files=files,
+                )
         except (ConfigError, PathError) as exc:
             _fail(str(exc))
         if not result.files_checked:
@@ -215,16 +309,28 @@ def check(
             if hidden and not quiet:
                 click.echo(f"asynclint: {hidden} known findings hidden by the baseline {baseline_file}", err=True)
             if stale:
-                click.echo(f"asynclint: {len(stale)} baseline entries match no finding any more (fixed, or reached "
-                           f"another way); `--write-baseline` prunes them:", err=True)
+                click.echo(
+                    f"asynclint: {len(stale)} baseline entries match no finding any more (fixed, or reached "
+                    f"another way); `--write-baseline` prunes them:",
+                    err=True,
+                )
                 for item in stale:
-                    click.echo(f"  {item.get('path')}:{item.get('line')}: {item.get('code')} {item.get('message', '')}",
-                               err=True)
+                    click.echo(
+                        f"  {item.get('path')}:{item.get('line')}: {item.get('code')} {item.get('message', '')}",
+                        err=True,
+                    )
         if wanted is not None:
             result = _touching(result, wanted)
         width, fill = _terminal(output)
-        text = render(result, fmt, color=_use_color(no_color, output), width=width, fill=fill,
-                      show_statistics=statistics, quiet=quiet)
+        text = render(
+            result,
+            fmt,
+            color=_use_color(no_color, output),
+            width=width,
+            fill=fill,
+            show_statistics=statistics,
+            quiet=quiet,
+        )
         if output:
             try:
                 write_output(Path(output), text)
@@ -266,8 +372,11 @@ def _watch(once: Callable[[], int], paths: tuple[str, ...], whole_project: bool,
             status = once()
         except SystemExit as exc:  # _fail: the one line is on stderr already
             status = exc.code if isinstance(exc.code, int) else EXIT_ERROR
-        click.echo(f"asynclint: [{time.strftime('%H:%M:%S')}] {_OUTCOME.get(status, 'errors')}; "
-                   "watching for changes (Ctrl-C stops)", err=True)
+        click.echo(
+            f"asynclint: [{time.strftime('%H:%M:%S')}] {_OUTCOME.get(status, 'errors')}; "
+            "watching for changes (Ctrl-C stops)",
+            err=True,
+        )
 
     try:
         watch(round_, lambda: snapshot(scoped, config))
@@ -276,8 +385,15 @@ def _watch(once: Callable[[], int], paths: tuple[str, ...], whole_project: bool,
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _fix_first(paths: Sequence[str], config: Config, wanted: frozenset[str] | None, unsafe: bool, show: bool,
-               quiet: bool, cache_directory: Path | None) -> None:
+def _fix_first(
+    paths: Sequence[str],
+    config: Config,
+    wanted: frozenset[str] | None,
+    unsafe: bool,
+    show: bool,
+    quiet: bool,
+    cache_directory: Path | None,
+) -> None:
     """``check --fix``: fix and write, saying on stderr what was fixed (the report that follows
     shows what is left, and its exit status is the run's)."""
     from asynclint.fixrun import run_fix
@@ -300,8 +416,11 @@ def _stopped(stop: Interrupted, written: list[str], planned: int) -> None:
     if not written:
         click.echo(f"asynclint: stopped by {stop.name}: no file was changed", err=True)
     else:
-        click.echo(f"asynclint: stopped by {stop.name} after rewriting {len(written)} of {planned} files "
-                   "(the others are unchanged):", err=True)
+        click.echo(
+            f"asynclint: stopped by {stop.name} after rewriting {len(written)} of {planned} files "
+            "(the others are unchanged):",
+            err=True,
+        )
         for shown in written:
             click.echo(f"  {shown}", err=True)
     sys.exit(stop.exit_code)
@@ -365,42 +484,86 @@ def _load_project(
 
     if config_file is not None and not Path(config_file).is_file():
         _fail(f"{config_file}: no such configuration file")
-    return load_project(paths, Path(config_file) if config_file is not None else None,
-                        use_cache=use_cache, cache_directory=cache_directory)
+    return load_project(
+        paths,
+        Path(config_file) if config_file is not None else None,
+        use_cache=use_cache,
+        cache_directory=cache_directory,
+    )
 
 
 @main.command("fix")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--severity", type=click.Choice(SEVERITIES), default=None,
-              help="Fix findings at or above this severity (default: low, as check: everything check "
-                   "reports; the closing line counts what a higher one leaves out).")
-@click.option("--select", multiple=True, metavar="RULES",
-              help="Rules to fix: codes, code prefixes or names, comma-separated (replaces the config).")
+@click.option(
+    "--severity",
+    type=click.Choice(SEVERITIES),
+    default=None,
+    help="Fix findings at or above this severity (default: low, as check: everything check "
+    "reports; the closing line counts what a higher one leaves out).",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="RULES",
+    help="Rules to fix: codes, code prefixes or names, comma-separated (replaces the config).",
+)
 @click.option("--ignore", multiple=True, metavar="RULES", help="Rules not to fix, comma-separated.")
-@click.option("--diff", "show_diff", is_flag=True,
-              help="Print a unified diff of the fixes and write nothing (exit 1 if there is anything to fix).")
+@click.option(
+    "--diff",
+    "show_diff",
+    is_flag=True,
+    help="Print a unified diff of the fixes and write nothing (exit 1 if there is anything to fix).",
+)
 @click.option("--dry-run", is_flag=True, help="Report what would be fixed and what would be left; write nothing.")
-@click.option("--unsafe-fixes", is_flag=True,
-              help="Also apply fixes that can change behaviour "
-                   "(async clients and twins, process pools, shared memos, hoisted clients).")
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Also apply fixes that can change behaviour "
+    "(async clients and twins, process pools, shared memos, hoisted clients).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
-              help="Use this configuration (pyproject.toml or asynclint.toml) for every file "
-                   "instead of each file's nearest one.")
-@click.option("--exclude", multiple=True, metavar="PATTERNS",
-              help="Extra gitignore-style patterns to skip, comma-separated.")
-@click.option("--follow-imports/--no-follow-imports", default=None,
-              help="Fix the project's calls into installed code that blocks inside, as check reports them "
-                   "(default: on).")
-@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
-              help="Keep deep mode's cache of installed packages in DIR (also: ASYNCLINT_CACHE_DIR).")
-@click.option("--whole-project", is_flag=True,
-              help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
-                   "runs through one of them (the asynclint-fix pre-commit hook).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's nearest one.",
+)
+@click.option(
+    "--exclude", multiple=True, metavar="PATTERNS", help="Extra gitignore-style patterns to skip, comma-separated."
+)
+@click.option(
+    "--follow-imports/--no-follow-imports",
+    default=None,
+    help="Fix the project's calls into installed code that blocks inside, as check reports them (default: on).",
+)
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    envvar="ASYNCLINT_CACHE_DIR",
+    help="Keep deep mode's cache of installed packages in DIR (also: ASYNCLINT_CACHE_DIR).",
+)
+@click.option(
+    "--whole-project",
+    is_flag=True,
+    help="Analyse the whole project PATHS belong to and fix only the findings in PATHS or whose chain "
+    "runs through one of them (the asynclint-fix pre-commit hook).",
+)
 def fix(
-    paths: tuple[str, ...], severity: str | None, select: tuple[str, ...], ignore: tuple[str, ...], show_diff: bool,
-    dry_run: bool, unsafe_fixes: bool, quiet: bool, config_file: str | None, exclude: tuple[str, ...],
-    follow_imports: bool | None, cache_dir: str | None, whole_project: bool,
+    paths: tuple[str, ...],
+    severity: str | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    show_diff: bool,
+    dry_run: bool,
+    unsafe_fixes: bool,
+    quiet: bool,
+    config_file: str | None,
+    exclude: tuple[str, ...],
+    follow_imports: bool | None,
+    cache_dir: str | None,
+    whole_project: bool,
 ) -> None:
     """Rewrite blocking calls on hot async paths under PATHS (default: the current directory).
 
@@ -419,19 +582,31 @@ def fix(
     try:
         paths, wanted = _scope(paths, whole_project)
         config = _load_config(paths, config_file).with_flags(
-            select=_split(select) or None, ignore=_split(ignore), exclude=_split(exclude), min_severity=severity,
+            select=_split(select) or None,
+            ignore=_split(ignore),
+            exclude=_split(exclude),
+            min_severity=severity,
         )
         if follow_imports is not None:
             config = config.with_flags(follow_imports=follow_imports)
-        run = run_fix(paths, config, unsafe=unsafe_fixes, wanted=wanted, write=not (show_diff or dry_run),
-                      cache_directory=Path(cache_dir).resolve() if cache_dir else None)
+        run = run_fix(
+            paths,
+            config,
+            unsafe=unsafe_fixes,
+            wanted=wanted,
+            write=not (show_diff or dry_run),
+            cache_directory=Path(cache_dir).resolve() if cache_dir else None,
+        )
     except (ConfigError, PathError) as exc:
         _fail(str(exc))
     except Interrupted as stop:
         _stopped(stop, [], 0)
     for link, target in run.skipped:
-        click.echo(f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
-                   f"{', '.join(paths)}: not fixed", err=True)
+        click.echo(
+            f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
+            f"{', '.join(paths)}: not fixed",
+            err=True,
+        )
     if not run.files and not run.skipped:
         click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
     if run.stopped is not None:
@@ -442,8 +617,15 @@ def fix(
         for error in run.errors:
             click.echo(f"asynclint: error: {error.path}: {error.message}", err=True)
         sys.exit(EXIT_ERROR if run.errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
-    report = render_fix_report(outcome, run.errors, run.write_errors, dry_run=dry_run, unsafe=unsafe_fixes,
-                               quiet=quiet, threshold=config.min_severity)
+    report = render_fix_report(
+        outcome,
+        run.errors,
+        run.write_errors,
+        dry_run=dry_run,
+        unsafe=unsafe_fixes,
+        quiet=quiet,
+        threshold=config.min_severity,
+    )
     click.echo(report, nl=not report.endswith("\n"))
     if run.errors or run.write_errors:
         sys.exit(EXIT_ERROR)
@@ -454,8 +636,13 @@ def fix(
 
 @main.command("clean")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR",
-              help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    envvar="ASYNCLINT_CACHE_DIR",
+    help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).",
+)
 def clean_cache(paths: tuple[str, ...], cache_dir: str | None) -> None:
     """Remove the cache of the project PATHS belong to (default: the current directory's)."""
     from asynclint.cache import cache_dir as where, clean
@@ -470,8 +657,7 @@ def clean_cache(paths: tuple[str, ...], cache_dir: str | None) -> None:
 
 
 @main.command("rules")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default="table", show_default=True)
 def list_rules(fmt: str) -> None:
     """List every rule: code, name, default severity, whether a fix exists."""
     if fmt == "markdown":
@@ -483,11 +669,21 @@ def list_rules(fmt: str) -> None:
         from asynclint.rules import ALL_RULES
 
         metas = [rule_meta(rule) for rule in ALL_RULES]
-        click.echo(json.dumps([
-            {"code": m.code, "name": m.name, "severity": m.default_severity.label,
-             "fix_available": m.fix_available, "summary": m.summary}
-            for m in metas
-        ], indent=2))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "code": m.code,
+                        "name": m.name,
+                        "severity": m.default_severity.label,
+                        "fix_available": m.fix_available,
+                        "summary": m.summary,
+                    }
+                    for m in metas
+                ],
+                indent=2,
+            )
+        )
     else:
         from asynclint.docs import rules_table
 
@@ -524,48 +720,134 @@ FINITE_NON_NEGATIVE = FiniteFloat(min=0)
 
 @main.command("profile")
 @click.argument("target", required=False)
-@click.option("--rollouts", type=click.IntRange(min=1), default=None,
-              help="Rollouts to run (default: 256 for a function, 24 for a verifiers environment).")
-@click.option("--concurrency", type=click.IntRange(min=1), default=64, show_default=True,
-              help="Rollouts in flight at once.")
-@click.option("--duration", type=FINITE_POSITIVE, default=None, metavar="S",
-              help="Keep starting rollouts for S seconds (with --rollouts: whichever ends first).")
-@click.option("--timeout", type=FINITE_POSITIVE, default=None, metavar="S",
-              help="Cancel rollouts still running S seconds after measuring began, counted as timed out "
-                   "(default: --duration + 10 s with --duration, else none).")
-@click.option("--warmup", type=click.IntRange(min=0), default=8, show_default=True,
-              help="Unmeasured rollouts first (imports, client set-up, caches happen once per process).")
-@click.option("--latency", type=FINITE_NON_NEGATIVE, default=50.0, show_default=True, metavar="MS",
-              help="Fake model server: milliseconds per chat completion.")
-@click.option("--tokens", type=click.IntRange(min=0), default=24, show_default=True,
-              help="Fake model server: words of reasoning per reply.")
-@click.option("--tool-turns", type=click.IntRange(min=0), default=2, show_default=True,
-              help="Fake model server: tool calls before the final answer.")
+@click.option(
+    "--rollouts",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Rollouts to run (default: 256 for a function, 24 for a verifiers environment).",
+)
+@click.option(
+    "--concurrency", type=click.IntRange(min=1), default=64, show_default=True, help="Rollouts in flight at once."
+)
+@click.option(
+    "--duration",
+    type=FINITE_POSITIVE,
+    default=None,
+    metavar="S",
+    help="Keep starting rollouts for S seconds (with --rollouts: whichever ends first).",
+)
+@click.option(
+    "--timeout",
+    type=FINITE_POSITIVE,
+    default=None,
+    metavar="S",
+    help="Cancel rollouts still running S seconds after measuring began, counted as timed out "
+    "(default: --duration + 10 s with --duration, else none).",
+)
+@click.option(
+    "--warmup",
+    type=click.IntRange(min=0),
+    default=8,
+    show_default=True,
+    help="Unmeasured rollouts first (imports, client set-up, caches happen once per process).",
+)
+@click.option(
+    "--latency",
+    type=FINITE_NON_NEGATIVE,
+    default=50.0,
+    show_default=True,
+    metavar="MS",
+    help="Fake model server: milliseconds per chat completion.",
+)
+@click.option(
+    "--tokens",
+    type=click.IntRange(min=0),
+    default=24,
+    show_default=True,
+    help="Fake model server: words of reasoning per reply.",
+)
+@click.option(
+    "--tool-turns",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Fake model server: tool calls before the final answer.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Fake model server: reply seed.")
-@click.option("--env-args", default=None, metavar="JSON",
-              help="verifiers v0: keyword arguments for load_environment(); v1: the env config (taskset, agent, ...).")
-@click.option("--threshold", type=FINITE_POSITIVE, default=5.0, show_default=True,
-              metavar="MS", help="A heartbeat this late is a stall and gets attributed.")
-@click.option("--interval", type=FiniteFloat(min=0.1), default=2.0, show_default=True, metavar="MS",
-              help="Heartbeat period.")
-@click.option("--method", type=click.Choice(["auto", "signal", "thread", "callbacks"]), default="auto",
-              show_default=True, help="How stalls are attributed (see docs/profiler.md).")
-@click.option("--loop", "loop_kind", type=click.Choice(["asyncio", "uvloop"]), default="asyncio", show_default=True,
-              help="The event loop the target runs on (uvloop: when installed).")
+@click.option(
+    "--env-args",
+    default=None,
+    metavar="JSON",
+    help="verifiers v0: keyword arguments for load_environment(); v1: the env config (taskset, agent, ...).",
+)
+@click.option(
+    "--threshold",
+    type=FINITE_POSITIVE,
+    default=5.0,
+    show_default=True,
+    metavar="MS",
+    help="A heartbeat this late is a stall and gets attributed.",
+)
+@click.option(
+    "--interval", type=FiniteFloat(min=0.1), default=2.0, show_default=True, metavar="MS", help="Heartbeat period."
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "signal", "thread", "callbacks"]),
+    default="auto",
+    show_default=True,
+    help="How stalls are attributed (see docs/profiler.md).",
+)
+@click.option(
+    "--loop",
+    "loop_kind",
+    type=click.Choice(["asyncio", "uvloop"]),
+    default="asyncio",
+    show_default=True,
+    help="The event loop the target runs on (uvloop: when installed).",
+)
 @click.option("--format", "fmt", type=click.Choice(["rich", "json"]), default="rich", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the report to FILE.")
-@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
-              help="Write the HTML report to FILE: lag over time, histogram, stall sites with their findings, "
-                   "the worst stalls' call trees; with --compare, both runs on one page.")
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the HTML report to FILE: lag over time, histogram, stall sites with their findings, "
+    "the worst stalls' call trees; with --compare, both runs on one page.",
+)
 @click.option("--no-check", is_flag=True, help="Do not match stall sites with `asynclint check` findings.")
 @click.option("--no-color", is_flag=True, help="Disable colours (also: NO_COLOR=1).")
-@click.option("--compare", nargs=2, type=click.Path(dir_okay=False), default=None, metavar="BEFORE AFTER",
-              help="Compare two JSON profile reports instead of profiling.")
+@click.option(
+    "--compare",
+    nargs=2,
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="BEFORE AFTER",
+    help="Compare two JSON profile reports instead of profiling.",
+)
 def profile_command(
-    target: str | None, rollouts: int | None, concurrency: int, duration: float | None, timeout: float | None,
-    warmup: int, latency: float, tokens: int, tool_turns: int, seed: int, env_args: str | None, threshold: float,
-    interval: float, method: str, loop_kind: str, fmt: str, output: str | None, html_file: str | None,
-    no_check: bool, no_color: bool, compare: tuple[str, str] | None,
+    target: str | None,
+    rollouts: int | None,
+    concurrency: int,
+    duration: float | None,
+    timeout: float | None,
+    warmup: int,
+    latency: float,
+    tokens: int,
+    tool_turns: int,
+    seed: int,
+    env_args: str | None,
+    threshold: float,
+    interval: float,
+    method: str,
+    loop_kind: str,
+    fmt: str,
+    output: str | None,
+    html_file: str | None,
+    no_check: bool,
+    no_color: bool,
+    compare: tuple[str, str] | None,
 ) -> None:
     """Run TARGET under concurrent load and report where the event loop was held.
 
@@ -593,7 +875,8 @@ def profile_command(
     if compare:
         try:
             text, outputs_identical, page = cli_support.compare_reports(
-                *compare, fmt=fmt, color=_use_color(no_color, output), html=bool(html_file))
+                *compare, fmt=fmt, color=_use_color(no_color, output), html=bool(html_file)
+            )
         except cli_support.ProfileError as exc:
             _fail(str(exc))
         _emit(text, output)
@@ -608,10 +891,24 @@ def profile_command(
             assert target is not None  # refused above without --compare
             with cli_support.stdout_to_stderr(enabled=not output):
                 run = cli_support.profile_target(
-                    target, rollouts=rollouts, concurrency=concurrency, duration=duration, timeout=timeout,
-                    latency_ms=latency, seed=seed, tokens=tokens, tool_turns=tool_turns, env_args=env_args,
-                    threshold_ms=threshold, interval_ms=interval, method=method, check=not no_check, warmup=warmup,
-                    keep_alive=keep_alive, loop=loop_kind)
+                    target,
+                    rollouts=rollouts,
+                    concurrency=concurrency,
+                    duration=duration,
+                    timeout=timeout,
+                    latency_ms=latency,
+                    seed=seed,
+                    tokens=tokens,
+                    tool_turns=tool_turns,
+                    env_args=env_args,
+                    threshold_ms=threshold,
+                    interval_ms=interval,
+                    method=method,
+                    check=not no_check,
+                    warmup=warmup,
+                    keep_alive=keep_alive,
+                    loop=loop_kind,
+                )
         except cli_support.ProfileError as exc:
             _fail(str(exc))
         except (cli_support.ProfileInterrupted, KeyboardInterrupt) as exc:

@@ -44,7 +44,7 @@ _KEYS = {
     ),
     "memoizing-decorators": "decorators whose function runs once per argument set, like functools.cache",
     "follow-imports": "also analyse the installed third-party code that hot code calls into, where it resolves on "
-                      "the interpreter's path (default true)",
+    "the interpreter's path (default true)",
     "follow-depth": f"how many calls deep to follow into installed packages (1-{MAX_FOLLOW_DEPTH}, default 2)",
 }
 _API_KEYS = {"name", "category", "cost", "severity", "fix"}
@@ -52,10 +52,31 @@ _REGISTRATION_KEYS = {"call", "arg", "keyword", "kind", "frequency"}
 _FREQUENCIES = ("rollout", "turn", "tool", "group", "call")
 
 DEFAULT_EXCLUDES: tuple[str, ...] = (
-    ".git", ".hg", ".svn", ".bzr", ".venv", "venv", ".tox", ".nox", ".eggs", "*.egg-info",
-    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".asynclint_cache",
-    ".pytype", ".ipynb_checkpoints", "__pypackages__", "_build", "build", "dist",
-    "buck-out", "node_modules", "site-packages", ".direnv",
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "*.egg-info",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".asynclint_cache",
+    ".pytype",
+    ".ipynb_checkpoints",
+    "__pypackages__",
+    "_build",
+    "build",
+    "dist",
+    "buck-out",
+    "node_modules",
+    "site-packages",
+    ".direnv",
 )
 
 
@@ -305,8 +326,12 @@ def _from_table(table: dict, pyproject: Path) -> Config:
     config = Config(root=pyproject.parent.resolve(), source=pyproject)
     changes: dict = {}
     for key, attr in (
-        ("select", "select"), ("ignore", "ignore"), ("exclude", "exclude"),
-        ("extend-exclude", "extend_exclude"), ("hot-roots", "hot_roots"), ("cold-roots", "cold_roots"),
+        ("select", "select"),
+        ("ignore", "ignore"),
+        ("exclude", "exclude"),
+        ("extend-exclude", "extend_exclude"),
+        ("hot-roots", "hot_roots"),
+        ("cold-roots", "cold_roots"),
         ("memoizing-decorators", "memoizers"),
     ):
         if key in table:
@@ -370,9 +395,11 @@ def _registration(entry: dict) -> Registration:
     if not isinstance(call, str) or not call:
         raise ConfigError("registrations: every entry needs a call (the qualified name the callable is passed to)")
     arg, keyword = entry.get("arg"), entry.get("keyword")
-    if (arg is None) == (keyword is None) or (
-        keyword is None and (isinstance(arg, bool) or not isinstance(arg, int) or arg < 0)
-    ) or (arg is None and (not isinstance(keyword, str) or not keyword)):
+    if (
+        (arg is None) == (keyword is None)
+        or (keyword is None and (isinstance(arg, bool) or not isinstance(arg, int) or arg < 0))
+        or (arg is None and (not isinstance(keyword, str) or not keyword))
+    ):
         raise ConfigError(f"registrations {call!r}: give exactly one of arg (an index) or keyword (a name)")
     frequency = entry.get("frequency", "rollout")
     if frequency not in _FREQUENCIES:

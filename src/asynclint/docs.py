@@ -48,9 +48,11 @@ def cost_model_markdown(category: str | None = None, own: tuple[str, ...] = ()) 
 
     used = {api.cost for api in BUILTIN_APIS if category is None or api.category == category}
     used |= {cost for rule in ALL_RULES for cost in rule.costs} if category is None else set(own)
-    names = [name for name in COST_CLASSES if name in used or any(
-        name in EVIDENCE_GRADES[p].values() for p in used if p in EVIDENCE_GRADES
-    )]
+    names = [
+        name
+        for name in COST_CLASSES
+        if name in used or any(name in EVIDENCE_GRADES[p].values() for p in used if p in EVIDENCE_GRADES)
+    ]
     lines = ["| Cost class | Grade | Frequency raises it | Why |", "|---|---|---|---|"]
     for name in names:
         cost = COST_CLASSES[name]
@@ -84,8 +86,10 @@ def rules_markdown() -> str:
         rules_summary_table(),
     ]
     for meta in _metas():
-        parts.append(f"## {meta.code} `{meta.name}`\n\nDefault severity: **{meta.default_severity.label}**."
-                     f" Automatic fix: {'yes' if meta.fix_available else 'not yet'}.\n\n{meta.doc}\n")
+        parts.append(
+            f"## {meta.code} `{meta.name}`\n\nDefault severity: **{meta.default_severity.label}**."
+            f" Automatic fix: {'yes' if meta.fix_available else 'not yet'}.\n\n{meta.doc}\n"
+        )
     parts.append(fix_recipes_markdown())
     return "\n".join(parts)
 
@@ -147,7 +151,8 @@ def render_rule(selector: str, color: bool) -> str | None:
     meta = rule_meta(rule)
     grading = (
         f"\n\n**Grading**\n\n{GRADING}\n\n{cost_model_markdown(rule.category or '', rule.costs)}"
-        if rule.category or rule.costs else ""
+        if rule.category or rule.costs
+        else ""
     )
     heading = f"# {meta.code} `{meta.name}` ({meta.default_severity.label})"
     return _rendered(Markdown(f"{heading}\n\n{meta.doc}{grading}"), color)

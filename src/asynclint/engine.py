@@ -41,9 +41,15 @@ def project_graph(
 ) -> ProjectGraph:
     """The call graph ``check`` reads (summaries in path order); the fixers ask it too."""
     ordered = sorted(summaries, key=lambda s: s.path)
-    return ProjectGraph(ordered, config.hot_roots, config.cold_roots, config.registrations,
-                        catalogue or config.catalogue(), config.memoizers,
-                        offloaded_hooks(dict(config.framework_versions)))
+    return ProjectGraph(
+        ordered,
+        config.hot_roots,
+        config.cold_roots,
+        config.registrations,
+        catalogue or config.catalogue(),
+        config.memoizers,
+        offloaded_hooks(dict(config.framework_versions)),
+    )
 
 
 def check(

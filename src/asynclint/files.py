@@ -58,7 +58,7 @@ class _Patterns:
             if not any("(?P<" in source for source in sources):
                 # Most patterns are a name at any depth: one shared "any directories" prefix
                 # instead of one per pattern keeps the search from backtracking per pattern.
-                anywhere = [s[len(_ANYWHERE):] for s in sources if s.startswith(_ANYWHERE)]
+                anywhere = [s[len(_ANYWHERE) :] for s in sources if s.startswith(_ANYWHERE)]
                 others = [s for s in sources if not s.startswith(_ANYWHERE)]
                 if anywhere:
                     others.append(_ANYWHERE + "(?:" + "|".join(f"(?:{s})" for s in anywhere) + ")")
@@ -160,8 +160,10 @@ def discover(
             raise PathError(f"{raw}: no such file or directory")
         if path.is_file():
             if not is_python(path):
-                raise PathError(f"{raw}: not a Python file (asynclint reads .py files and scripts with a "
-                                "python shebang; a directory is searched for .py files)")
+                raise PathError(
+                    f"{raw}: not a Python file (asynclint reads .py files and scripts with a "
+                    "python shebang; a directory is searched for .py files)"
+                )
             found[path.resolve()] = None  # named explicitly: checked whatever the excludes say
             continue
         for file in _walk(path.resolve(), config.root, settings, observed):
@@ -213,7 +215,7 @@ def _relative(path: Path | str, root: Path) -> str | None:
     prefix = base if base.endswith(os.sep) else base + os.sep
     if not text.startswith(prefix):
         return None
-    relative = text[len(prefix):]
+    relative = text[len(prefix) :]
     return relative if os.sep == "/" else relative.replace(os.sep, "/")
 
 
@@ -291,12 +293,13 @@ def repository_sources(root: Path) -> tuple[Path, ...]:
             files.append(root / common / "config")  # relative to the work tree, or absolute
         if git_dir:
             files.append(root / git_dir / "config.worktree")
-        files.extend([Path("/etc/gitconfig"), Path(os.path.expanduser("~/.gitconfig")),
-                      _config_home() / "git" / "config"])
+        files.extend(
+            [Path("/etc/gitconfig"), Path(os.path.expanduser("~/.gitconfig")), _config_home() / "git" / "config"]
+        )
         for line in _git(root, "config", "--list", "--show-origin", "--name-only").splitlines():
             origin, _, _ = line.partition("\t")
             if origin.startswith("file:"):
-                files.append(root / origin[len("file:"):])
+                files.append(root / origin[len("file:") :])
     return tuple(dict.fromkeys(files))
 
 
@@ -476,8 +479,8 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
         top = module.partition(".")[0]
         if top in shared:
             unique = f"{top}{ROOT_MARK}{labels[top][root]}"
-            module = unique + module[len(top):]
-            package = unique + package[len(top):] if package.partition(".")[0] == top else package
+            module = unique + module[len(top) :]
+            package = unique + package[len(top) :] if package.partition(".")[0] == top else package
         if root not in meaning:
             meaning[root] = tuple(
                 (name, f"{name}{ROOT_MARK}{labels[name][_nearest(roots, root)]}")
@@ -488,7 +491,8 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
     for path, directory in beside.items():
         own = {name.partition(".")[0] for name, _, root in layouts.values() if root == directory.parent}
         siblings = tuple(
-            (other.stem, names[other].module) for other in sorted(beside)
+            (other.stem, names[other].module)
+            for other in sorted(beside)
             if other.parent == directory and other.stem not in own and other.stem not in dict(names[path].imports)
         )
         names[path] = replace(names[path], imports=names[path].imports + siblings)
@@ -499,8 +503,10 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
 
 
 def _package_siblings(
-    layouts: dict[Path, tuple[str, str, Path]], names: dict[Path, ModuleName],
-    roots_of: dict[str, set[Path]], holds_init: dict[Path, bool],
+    layouts: dict[Path, tuple[str, str, Path]],
+    names: dict[Path, ModuleName],
+    roots_of: dict[str, set[Path]],
+    holds_init: dict[Path, bool],
 ) -> None:
     """Tell each file inside a package what a bare import of a module of its package's
     directories means (``names`` is updated): its own directory's first, then each package
@@ -552,7 +558,8 @@ def _package_siblings(
                     found[name] = sibling
             directory = directory.parent
         wanted = {
-            name: sibling for name, sibling in found.items()
+            name: sibling
+            for name, sibling in found.items()
             if name not in own_tops.get(root, ()) and name not in sys.stdlib_module_names
         }
         if wanted:
@@ -571,7 +578,9 @@ def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, Pa
     return {
         path: path.parent
         for path, (_, package, _) in layouts.items()
-        if not package and path.stem != "__init__" and path.parent in candidates
+        if not package
+        and path.stem != "__init__"
+        and path.parent in candidates
         and path.parent.parent not in candidates
     }
 

@@ -63,8 +63,14 @@ class Grade:
 
 
 def cost_of(
-    api: BlockingApi, payload: tuple[str, str], frequency: str, model: tuple[str, str, str] | None = None,
-    statement: str | None = None, passed: str | None = None, bound_at: int = 0, returned: str | None = None,
+    api: BlockingApi,
+    payload: tuple[str, str],
+    frequency: str,
+    model: tuple[str, str, str] | None = None,
+    statement: str | None = None,
+    passed: str | None = None,
+    bound_at: int = 0,
+    returned: str | None = None,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
@@ -123,8 +129,14 @@ def cost_of(
 
 
 def grade(
-    base: Severity, cost: str, frequency: str, in_loop: bool, first_call: bool, failing: bool = False,
-    fallback: bool = False, off_by_default: bool = False,
+    base: Severity,
+    cost: str,
+    frequency: str,
+    in_loop: bool,
+    first_call: bool,
+    failing: bool = False,
+    fallback: bool = False,
+    off_by_default: bool = False,
 ) -> Grade:
     """``base`` (the cost class's grade, or the configured one) raised by repetition: inside a
     loop, once per turn, per tool call or per group, where the cost class says the cost adds up

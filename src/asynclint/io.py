@@ -128,8 +128,9 @@ def write_output(path: Path, data: str | bytes) -> None:
     atomic_write(path, data, streams=True)
 
 
-def atomic_write(path: Path, data: str | bytes, *, mode: int | None = None, streams: bool = False,
-                 fsync: bool = False) -> None:
+def atomic_write(
+    path: Path, data: str | bytes, *, mode: int | None = None, streams: bool = False, fsync: bool = False
+) -> None:
     """Replace ``path`` with ``data`` (text is written as UTF-8) through a temporary file and a
     rename in its real directory. ``mode``: the permission bits (default: the file's own, or the
     umask's for a new file). ``streams``: the user named this path, so a FIFO or character
@@ -323,4 +324,3 @@ class CacheDir:
     def remove_stale_temps(self) -> None:
         for entry in _stale_temps_in(self._fd):
             self.remove(entry)
-

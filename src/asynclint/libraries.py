@@ -43,7 +43,8 @@ class Installed:
     def __init__(self, search_path: Sequence[str], project_packages: Iterable[str]):
         cwd = Path.cwd()
         self._search = [
-            entry for entry in dict.fromkeys(search_path)
+            entry
+            for entry in dict.fromkeys(search_path)
             # "" is the working directory: the project, not an installed package.
             if entry and Path(entry).is_dir() and Path(entry).resolve() != cwd.resolve()
         ]

@@ -51,8 +51,13 @@ class ProgressBar:
             if self._closed:
                 return
             self._bar = bar = Progress(
-                SpinnerColumn(), TextColumn("asynclint: {task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=Console(file=sys.stderr), transient=True,
+                SpinnerColumn(),
+                TextColumn("asynclint: {task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(file=sys.stderr),
+                transient=True,
             )
             bar.start()
             self._update(bar)

@@ -176,13 +176,15 @@ def _merged(root: Path, scopes: tuple[Scope, ...]) -> Config:
             known = apis.setdefault(api.pattern, (api, config.source))
             if known[0] != api:
                 raise ConfigError(
-                    f"blocking API {api.pattern!r} is described differently in {known[1]} and {config.source}")
+                    f"blocking API {api.pattern!r} is described differently in {known[1]} and {config.source}"
+                )
         for name, position in config.offload.items():
             known_position = offload.setdefault(name, (position, config.source))
             if known_position[0] != position:
                 raise ConfigError(
                     f"offload helper {name!r} takes the callable at different positions in "
-                    f"{known_position[1]} and {config.source}")
+                    f"{known_position[1]} and {config.source}"
+                )
         hot.update(dict.fromkeys(config.hot_roots))
         cold.update(dict.fromkeys(config.cold_roots))
         memoizers.update(dict.fromkeys(config.memoizers))
@@ -190,7 +192,9 @@ def _merged(root: Path, scopes: tuple[Scope, ...]) -> Config:
     return Config(
         root=root,
         blocking_apis=tuple(api for api, _ in apis.values()),
-        hot_roots=tuple(hot), cold_roots=tuple(cold), memoizers=tuple(memoizers),
+        hot_roots=tuple(hot),
+        cold_roots=tuple(cold),
+        memoizers=tuple(memoizers),
         offload={name: position for name, (position, _) in offload.items()},
         registrations=tuple(registrations),
         # Deep mode unless every configuration in effect switches it off (none: the default).

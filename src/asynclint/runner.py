@@ -200,7 +200,7 @@ class _Follower:
             summary = self.load(found) if found else None
             if found is None or summary is None or name == found.module:
                 continue
-            head, _, rest = name[len(found.module) + 1:].partition(".")
+            head, _, rest = name[len(found.module) + 1 :].partition(".")
             exported = dict(summary.exports).get(head)
             if exported is not None and exported != f"{found.module}.{head}":
                 pending.append((f"{exported}.{rest}" if rest else exported, hops + 1))
@@ -487,8 +487,9 @@ def run_check(
     unread = [file for file in files if shown.get(file) in known]
 
     progress("reading files", 0, len(files))
-    sources, errors = read_sources([f for f in files if shown.get(f) not in known], config.root,
-                                   stamps if use_cache else None, names)
+    sources, errors = read_sources(
+        [f for f in files if shown.get(f) not in known], config.root, stamps if use_cache else None, names
+    )
     catalogue = config.catalogue()
     if installed is not None:
         from asynclint.twin_discovery import with_discovered
@@ -557,8 +558,13 @@ def run_check(
             progress("reading installed packages", 0, None)
             project_key = hashlib.sha256("\0".join(sorted(keys.values())).encode()).hexdigest()
             libraries = follow_libraries(
-                summaries, config, use_cache=use_cache, catalogue=catalogue, cache_directory=directory,
-                installed=installed, project_key=project_key,
+                summaries,
+                config,
+                use_cache=use_cache,
+                catalogue=catalogue,
+                cache_directory=directory,
+                installed=installed,
+                project_key=project_key,
             )
             summaries.extend(libraries)
             library_files = [Path(summary.path) for summary in libraries]

@@ -115,9 +115,9 @@ def suppressed_lines(text: str) -> frozenset[int]:
     """Lines an asynclint suppression covers, for any of its rules."""
     lines = text.splitlines()
     return frozenset(
-        number for number in range(1, len(lines) + 1)
-        if any(kind == "ignore" or any(_ours(part) for part in parts or ())
-               for kind, parts in covering(lines, number))
+        number
+        for number in range(1, len(lines) + 1)
+        if any(kind == "ignore" or any(_ours(part) for part in parts or ()) for kind, parts in covering(lines, number))
     )
 
 

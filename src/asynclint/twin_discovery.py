@@ -174,8 +174,17 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
             pair = _class_pair(reader, top, name, twin_name)
             if pair is not None:
                 blocking, local, same = pair
-                twins.append(DiscoveredTwin(f"{top}.{name}", f"{top}.{twin_name}", "class", blocking, local,
-                                            f"discovered: {label} {init} ({name} / {twin_name})", same))
+                twins.append(
+                    DiscoveredTwin(
+                        f"{top}.{name}",
+                        f"{top}.{twin_name}",
+                        "class",
+                        blocking,
+                        local,
+                        f"discovered: {label} {init} ({name} / {twin_name})",
+                        same,
+                    )
+                )
                 continue
         located = reader.definition(top, name) if synchronized else None
         if located and isinstance(assigned := located[1], ast.Assign):
@@ -183,8 +192,17 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
             if family is not None:
                 blocking, local, same = family
                 where = located[0].replace(".", "/") + ".py"
-                twins.append(DiscoveredTwin(f"{top}.{name}", f"{top}.{name}", "aio", blocking, local,
-                                            f"discovered: {label} {where} ({name} = synchronize_api(...))", same))
+                twins.append(
+                    DiscoveredTwin(
+                        f"{top}.{name}",
+                        f"{top}.{name}",
+                        "aio",
+                        blocking,
+                        local,
+                        f"discovered: {label} {where} ({name} = synchronize_api(...))",
+                        same,
+                    )
+                )
 
     for submodule in _ASYNC_SUBMODULES:
         async_module = f"{top}.{submodule}"
@@ -195,8 +213,17 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
             pair = _module_pair(reader, top, async_module, name)
             if pair is not None:
                 blocking, local, same = pair
-                twins.append(DiscoveredTwin(f"{top}.{name}", f"{async_module}.{name}", "module", blocking, local,
-                                            f"discovered: {label} {init} and {submodule}/ ({name})", same))
+                twins.append(
+                    DiscoveredTwin(
+                        f"{top}.{name}",
+                        f"{async_module}.{name}",
+                        "module",
+                        blocking,
+                        local,
+                        f"discovered: {label} {init} and {submodule}/ ({name})",
+                        same,
+                    )
+                )
 
     paired = {twin.sync for twin in twins}
     classes: dict[str, dict[str, ast.ClassDef]] = {}  # per module parsed already: its top-level classes
@@ -211,8 +238,17 @@ def discover(top: str, installed: Installed) -> list[DiscoveredTwin]:
         if prefixed is not None:
             blocking, same = prefixed
             where = init if module == top else module.replace(".", "/") + ".py"
-            twins.append(DiscoveredTwin(f"{top}.{name}", f"{top}.{name}", "method", blocking, (),
-                                        f"discovered: {label} {where} ({name}: a<method>)", same))
+            twins.append(
+                DiscoveredTwin(
+                    f"{top}.{name}",
+                    f"{top}.{name}",
+                    "method",
+                    blocking,
+                    (),
+                    f"discovered: {label} {where} ({name}: a<method>)",
+                    same,
+                )
+            )
     return twins
 
 
@@ -270,7 +306,9 @@ def _aio_family(reader: _Reader, module: str, node: ast.Assign) -> _Pair | None:
         tree = reader.tree(module)
         modules = {
             alias.asname or alias.name: f"{_absolute(n, reader.package_of(module))}.{alias.name}"
-            for n in _statements(tree.body if tree else []) if isinstance(n, ast.ImportFrom) for alias in n.names
+            for n in _statements(tree.body if tree else [])
+            if isinstance(n, ast.ImportFrom)
+            for alias in n.names
         }
         where = modules.get(owner, f"{module}.{owner}")
     located = reader.definition(where, cls_name)
@@ -292,20 +330,22 @@ def _prefixed_methods(cls: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ..
     methods = {
         node.name: node
         for node in cls.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_")
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not node.name.startswith("_")
         and not any(_decorator_name(d) in _ATTRIBUTES for d in node.decorator_list)
     }
     pairs = {
         name: twin
         for name, node in methods.items()
-        if isinstance(node, ast.FunctionDef) and not _yields(node)
+        if isinstance(node, ast.FunctionDef)
+        and not _yields(node)
         and isinstance(twin := methods.get(f"a{name}"), ast.AsyncFunctionDef)
     }
     if not pairs:
         return None
-    same = tuple(sorted(
-        m for m, twin in pairs.items() if _params(methods[m].args) == _params(twin.args) and not _yields(twin)
-    ))
+    same = tuple(
+        sorted(m for m, twin in pairs.items() if _params(methods[m].args) == _params(twin.args) and not _yields(twin))
+    )
     return tuple(sorted(pairs)), same
 
 
@@ -317,7 +357,8 @@ def discovered_apis(twins: Iterable[DiscoveredTwin]) -> tuple[BlockingApi, ...]:
         entry(pattern, "sdk", "network", "to-thread", frozenset(twin.local), twin.source, phrase)
         for twin in twins
         for pattern, phrase in (
-            [(f"{twin.sync}.{m}", f"`await ….a{m}(...)`") for m in twin.blocking] if twin.kind == "method"
+            [(f"{twin.sync}.{m}", f"`await ….a{m}(...)`") for m in twin.blocking]
+            if twin.kind == "method"
             else [(f"{twin.sync}.**", twin.phrase)]
         )
     )
@@ -396,7 +437,12 @@ def twin_calls(twins: Iterable[DiscoveredTwin]) -> dict[str, TwinCall]:
     class, the constructor) whose twin was read to take the same parameters are rewritten."""
     return {
         twin.sync: TwinCall(
-            twin.kind, twin.sync, twin.twin, True, frozenset(twin.same_signature), frozenset(twin.local),
+            twin.kind,
+            twin.sync,
+            twin.twin,
+            True,
+            frozenset(twin.same_signature),
+            frozenset(twin.local),
             source=twin.source,
         )
         for twin in twins

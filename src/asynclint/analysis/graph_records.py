@@ -81,9 +81,7 @@ class HotInfo:
 #: (raised, rare) -> the states of the same function that make one with these flags redundant:
 #: itself, and any reached as often or more often, on every call or on the same rare ones.
 DOMINATING: dict[tuple[bool, bool], tuple[tuple[bool, bool], ...]] = {
-    (raised, once): tuple(
-        (r, o) for r in (False, True) for o in (False, True) if r >= raised and o <= once
-    )
+    (raised, once): tuple((r, o) for r in (False, True) for o in (False, True) if r >= raised and o <= once)
     for raised in (False, True)
     for once in (False, True)
 }

@@ -59,7 +59,8 @@ class HotSet(GraphState):
         module = self.summaries[position].module
         contexts = (
             self._class_contexts(f"{module}.{function.class_qualname}")
-            if function.class_qualname and function.decorators else {}
+            if function.class_qualname and function.decorators
+            else {}
         )
         for decorator in function.decorators:
             name = public_name(decorator)
@@ -143,12 +144,16 @@ class HotSet(GraphState):
 
     def registration(self, ref: FunctionRef) -> Hook | None:
         receiver = self.canonical(ref.passed_to) if ref.passed_to else None
-        if receiver is None and ref.passed_to_self is not None and (
-            ref.passed_to_self[1] == (SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT)
+        if (
+            receiver is None
+            and ref.passed_to_self is not None
+            and (ref.passed_to_self[1] == (SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT))
         ):
             receiver = ref.passed_to_self[0]  # super().__init__(...) or self.tools = [...] in a framework subclass
-        table = self.framework_table(receiver) if receiver in self.classes else (
-            framework_class(receiver) if receiver else None
+        table = (
+            self.framework_table(receiver)
+            if receiver in self.classes
+            else (framework_class(receiver) if receiver else None)
         )
         # A method of an instance (``bot.Bot().on_message``) is configured as ``bot.Bot.on_message``.
         written = receiver.replace("()", "") if receiver else None
@@ -374,8 +379,10 @@ class HotSet(GraphState):
         unless something on the loop calls them too."""
         return {
             key
-            for summary in self.summaries if summary.library is None
-            for ref in summary.refs if ref.away is not None
+            for summary in self.summaries
+            if summary.library is None
+            for ref in summary.refs
+            if ref.away is not None
             for key in self.functions_denoted(ref.target)
         }
 
@@ -401,8 +408,10 @@ class HotSet(GraphState):
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
-                elif function.is_async and key not in called and not (
-                    self.runs_elsewhere(key) or self._unreferenced(key)
+                elif (
+                    function.is_async
+                    and key not in called
+                    and not (self.runs_elsewhere(key) or self._unreferenced(key))
                 ):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
@@ -451,7 +460,13 @@ class HotSet(GraphState):
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 reached = HotInfo(
-                    info.root, hook, state, site.line, info.in_loop or site.in_loop, info.depth + 1, once,
+                    info.root,
+                    hook,
+                    state,
+                    site.line,
+                    info.in_loop or site.in_loop,
+                    info.depth + 1,
+                    once,
                     info.failing or site.failing,
                 )
                 rare = reached.rare

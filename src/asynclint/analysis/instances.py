@@ -88,8 +88,10 @@ class Instances(GraphState):
             for attr, param in info.flag_attrs:
                 default = defaults.get(param)
                 slots = (param, str(function.params.index(param) - 1))
-                if default is None or not switched_off(value := ast.literal_eval(default)) or any(
-                    not self._passes(call, slots, default) for call in constructions
+                if (
+                    default is None
+                    or not switched_off(value := ast.literal_eval(default))
+                    or any(not self._passes(call, slots, default) for call in constructions)
                 ):
                     continue
                 found.setdefault(f"self.{attr}", value)
@@ -113,7 +115,8 @@ class Instances(GraphState):
         """Every project call that runs ``init``, with the function it is written in."""
         return [
             (caller, site)
-            for position, summary in enumerate(self.summaries) if summary.library is None
+            for position, summary in enumerate(self.summaries)
+            if summary.library is None
             for site in summary.calls
             if not site.read
             and init in self.functions_for(self.call_target(site, caller := FunctionId((position, site.caller))))

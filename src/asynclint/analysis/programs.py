@@ -31,7 +31,8 @@ class Programs(GraphState):
             return self._elsewhere_found
         project = [(position, summary) for position, summary in enumerate(self.summaries) if summary.library is None]
         environments = [
-            position for position, summary in project
+            position
+            for position, summary in project
             if any(
                 entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
                 for entry in summary.functions
@@ -53,7 +54,8 @@ class Programs(GraphState):
                     pending.extend(self.summaries[position].imported)
         unloaded = frozenset(position for position, _ in project if position not in reached)
         programs = frozenset(
-            position for position in unloaded
+            position
+            for position in unloaded
             if (summary := self.summaries[position]).main_block
             or any(runs_loop(site.consumer) or self.call_target(site) in APP_SERVERS for site in summary.calls)
             or any(ref.passed_to in LOOP_RUNNERS and not ref.offloaded for ref in summary.refs)
@@ -79,10 +81,7 @@ class Programs(GraphState):
         if owner is None:
             return True
         cls = f"{self.summaries[position].module}.{owner}"
-        return all(
-            name in self.classes or name in INERT_BASES
-            for name in map(self.canonical, self.ancestors(cls)[1:])
-        )
+        return all(name in self.classes or name in INERT_BASES for name in map(self.canonical, self.ancestors(cls)[1:]))
 
     def _environment_names(self) -> frozenset[str] | None:
         """The names an environment's modules read or import (see :meth:`HotSet._unreferenced`);
@@ -90,7 +89,8 @@ class Programs(GraphState):
         project = [summary for summary in self.summaries if summary.library is None]
         if not any(
             entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
-            for summary in project for entry in summary.functions
+            for summary in project
+            for entry in summary.functions
         ):
             return None
         return frozenset(
@@ -101,7 +101,8 @@ class Programs(GraphState):
                 # imported names (a module's exports also list what it defines itself)
                 *(
                     target.rpartition(".")[2]
-                    for name, target in summary.exports if target != f"{summary.module}.{name}"
+                    for name, target in summary.exports
+                    if target != f"{summary.module}.{name}"
                 ),
             )
         )

@@ -89,7 +89,7 @@ class Resolution(GraphState):
         while head:
             found = self._portions.get(head)
             if found is not None:
-                return found + name[len(head):]
+                return found + name[len(head) :]
             head = head.rpartition(".")[0]
         return None
 
@@ -262,7 +262,7 @@ class Resolution(GraphState):
     def _on_instance(self, cls: str, path: str) -> str:
         """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo
         stops ``self.a = self.b; self.b = self.a`` from going round)."""
-        return self.resolve(f"{cls}(){path[len(SELF):]}")
+        return self.resolve(f"{cls}(){path[len(SELF) :]}")
 
     def _definitions(self, name: str) -> list[FunctionId]:
         """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""

@@ -214,7 +214,8 @@ class Uses(GraphState):
         found = []
         for (caller, line), (callee, _) in pairwise(steps):
             sites = {
-                (site.line, site.col): site for target, site in self._edges_of(caller)
+                (site.line, site.col): site
+                for target, site in self._edges_of(caller)
                 if target == callee and site.line == line
             }
             found.append((caller, tuple(sites[place] for place in sorted(sites)), callee))

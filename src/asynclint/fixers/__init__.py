@@ -50,8 +50,11 @@ def specs_source(specs: tuple[FixerSpec, ...]) -> str:
     defaults = FixerSpec("", False, "")
     entries = []
     for spec in specs:
-        fields = [_field(name, value) for name, value in vars(spec).items()
-                  if name in ("recipe", "safe", "title") or value != getattr(defaults, name)]
+        fields = [
+            _field(name, value)
+            for name, value in vars(spec).items()
+            if name in ("recipe", "safe", "title") or value != getattr(defaults, name)
+        ]
         entries.append(f"    FixerSpec(\n{''.join(fields)}    ),\n")
     return (
         '"""The recipes the fixer modules declare in ``SPEC``, for ``check``, which imports no recipe module\n'

@@ -271,7 +271,8 @@ def _response_use(file: ParsedFile, call: cst.Call, function: cst.FunctionDef, v
             return ""
         return f"`.{attribute}` of the response means something else (or nothing) to httpx"
     if not (
-        isinstance(parent, cst.Assign) and len(parent.targets) == 1
+        isinstance(parent, cst.Assign)
+        and len(parent.targets) == 1
         and isinstance(stored := parent.targets[0].target, cst.Name)
     ):
         return "the response is handed on: whoever gets it may use what an `httpx.Response` lacks (`ok`, `reason`)"
@@ -397,9 +398,7 @@ def _uses(file: ParsedFile, scope: cst.CSTNode, holder: str, construction: cst.C
             continue
         if file.in_generator_expression(call, function):
             return Decline(f"`{holder}` is called inside a generator expression in {where}")
-        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or _called(call).endswith(
-            ".stream"
-        ):
+        if any(arg.keyword and arg.keyword.value == "stream" for arg in call.args) or _called(call).endswith(".stream"):
             return Decline(f"`{holder}` streams in {where}: async streams are iterated differently")
         if isinstance(file.parent(call), cst.WithItem | cst.Attribute | cst.Subscript) and not isinstance(
             file.parent(call), cst.Attribute
@@ -449,7 +448,9 @@ def fix_handoff(finding: Finding, project: FixProject) -> Fix | Decline:
         (
             node.value
             for node, where in file.positions.items()
-            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == slot
+            if isinstance(node, cst.Arg)
+            and node.keyword is not None
+            and node.keyword.value == slot
             and file.positions[node.value].start.line == line
         ),
         None,

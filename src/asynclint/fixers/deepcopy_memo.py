@@ -66,6 +66,7 @@ SPEC = FixerSpec(
     answers=("deepcopy-memo",),
 )
 
+
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     not_applicable = "not `copy.deepcopy(obj)` written in `async def`"
     site = project.direct_site(finding, not_applicable)

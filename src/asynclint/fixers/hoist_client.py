@@ -46,6 +46,7 @@ SPEC = FixerSpec(
     placements=ANYWHERE,  # a client hoisted out of any function needs no `async def`
 )
 
+
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     located = project.locate(finding)
     if isinstance(located, Decline):

@@ -185,8 +185,7 @@ def fix_sources(
     reasons: dict[Finding, str] = {}  # by the finding as checked
     # Linted once at every severity, to say what the threshold leaves out; fixed at the threshold.
     linted = linter.lint(texts, every_severity=True)
-    below = tuple(f for f in linted.result.findings
-                  if f.severity < config.min_severity and (only is None or only(f)))
+    below = tuple(f for f in linted.result.findings if f.severity < config.min_severity and (only is None or only(f)))
     shown = tuple(f for f in linted.result.findings if f.severity >= config.min_severity)
     result = replace(linted.result, findings=shown)
     linted = replace(linted, result=result)
@@ -244,9 +243,7 @@ def _follow(
     return carried
 
 
-def _propose(
-    findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Finding, str]
-) -> list[Fix]:
+def _propose(findings: Sequence[Finding], project: FixProject, unsafe: bool, reasons: dict[Finding, str]) -> list[Fix]:
     """One fix per finding where some fixer can; the reason recorded where none can."""
     proposals: list[Fix] = []
     for finding in findings:
@@ -326,8 +323,10 @@ def _rewrites_suppressed(fix: Fix, project: FixProject) -> str | None:
         if line is not None:
             # Quoted, not numbered: the lines move as other fixes land, and a dry run writes nothing.
             where = "" if path == fix.path else f" in {path}"
-            return (f"its edit would rewrite `{before.splitlines()[line - 1].strip()}`{where}, a line a "
-                    "suppression comment covers (marked lines are left as written)")
+            return (
+                f"its edit would rewrite `{before.splitlines()[line - 1].strip()}`{where}, a line a "
+                "suppression comment covers (marked lines are left as written)"
+            )
     return None
 
 
@@ -360,8 +359,10 @@ def _why_no_fix(finding: Finding, project: FixProject) -> str:
     if len(finding.chain) < 2:  # a definition's finding: no call on a hot path to rewrite
         return "no automatic fix: the knowledge base names no fix recipe for this finding"
     if finding.chain[-1].path not in project.texts:  # deep mode: it blocks inside an installed package
-        return ("no automatic fix: the blocking code runs inside the awaited library coroutine; "
-                "only the library can take it off the loop")
+        return (
+            "no automatic fix: the blocking code runs inside the awaited library coroutine; "
+            "only the library can take it off the loop"
+        )
     site = project.site(finding)
     if isinstance(site, Decline):
         return f"no automatic fix: {site.reason}"

@@ -358,9 +358,7 @@ def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, bu
     return tuple(
         f
         for f in project.findings_in(file.path, start[0], end[0])
-        if f is not but
-        and start <= (f.line, f.column - 1)
-        and (f.end_line, f.end_column - 1) <= end
+        if f is not but and start <= (f.line, f.column - 1) and (f.end_line, f.end_column - 1) <= end
     )
 
 

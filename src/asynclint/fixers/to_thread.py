@@ -205,8 +205,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         # worker thread they do (a read-modify-write of a file, `self.count += 1`).
         safe = False
         note = (
-            f"the helper changes shared state ({changed}):"
-            " in a worker thread it runs concurrently with other rollouts"
+            f"the helper changes shared state ({changed}): in a worker thread it runs concurrently with other rollouts"
         )
     return Fix(
         path=sites[0].file.path,

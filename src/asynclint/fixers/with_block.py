@@ -45,6 +45,7 @@ SPEC = FixerSpec(
     priority=20,
 )
 
+
 def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     located = project.locate(finding)
     if isinstance(located, Decline):

@@ -60,7 +60,6 @@ RECIPES: dict[str, str] = {
 }
 
 
-
 _HTTP_VERBS = "get post put patch delete head options request send stream"
 _NOT_A_REQUEST = frozenset(
     "with_options with_raw_response with_streaming_response copy close mount headers cookies "
@@ -83,19 +82,36 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("http", "network", "async-client", _HTTP_VERBS, "httpx.Client."),
         *many("http", "network", "to-thread", "urlopen urlretrieve", "urllib.request."),
         *many("http", "network", "to-thread", "request urlopen", "urllib3."),
-        *many("http", "network", "to-thread", "request urlopen request_encode_url request_encode_body",
-              "urllib3.PoolManager."),
+        *many(
+            "http",
+            "network",
+            "to-thread",
+            "request urlopen request_encode_url request_encode_body",
+            "urllib3.PoolManager.",
+        ),
         *many("http", "network", "to-thread", "request getresponse connect", "http.client.HTTPConnection."),
         *many("http", "network", "to-thread", "request getresponse connect", "http.client.HTTPSConnection."),
-        *many("http", "network", "to-thread", "create_connection getaddrinfo gethostbyname gethostbyaddr getfqdn",
-              "socket."),
         *many(
-            "http", "network", "to-thread",
+            "http",
+            "network",
+            "to-thread",
+            "create_connection getaddrinfo gethostbyname gethostbyaddr getfqdn",
+            "socket.",
+        ),
+        *many(
+            "http",
+            "network",
+            "to-thread",
             "connect connect_ex accept recv recv_into recvfrom send sendall sendto makefile",
             "socket.socket.",
         ),
-        *many("http", "network", "to-thread", "connect connect_ex accept recv recv_into send sendall",
-              "socket.create_connection."),
+        *many(
+            "http",
+            "network",
+            "to-thread",
+            "connect connect_ex accept recv recv_into send sendall",
+            "socket.create_connection.",
+        ),
         # --- sync LLM / model SDK clients ---------------------------------------------------
         BlockingApi("openai.OpenAI.**", "llm", "network", "async-client", _NOT_A_REQUEST),
         BlockingApi("openai.AzureOpenAI.**", "llm", "network", "async-client", _NOT_A_REQUEST),
@@ -104,7 +120,9 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("anthropic.AnthropicBedrock.**", "llm", "network", "async-client", _NOT_A_REQUEST),
         BlockingApi("anthropic.AnthropicVertex.**", "llm", "network", "async-client", _NOT_A_REQUEST),
         *many(
-            "llm", "network", "async-client",
+            "llm",
+            "network",
+            "async-client",
             "completion embedding text_completion image_generation transcription speech responses rerank",
             "litellm.",
         ),
@@ -126,8 +144,9 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("psycopg2.connect.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("pymysql.connect.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("mysql.connector.connect.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
-        *many("sdk", "network", "to-thread",
-              "psycopg.connect psycopg2.connect pymysql.connect mysql.connector.connect"),
+        *many(
+            "sdk", "network", "to-thread", "psycopg.connect psycopg2.connect pymysql.connect mysql.connector.connect"
+        ),
         # Opening a local SQLite file, closing it or rolling back a read-only transaction is
         # metadata-scale; queries and commits (an fsync) are not.
         BlockingApi("sqlite3.connect", "sdk", "disk-metadata", "to-thread"),
@@ -144,58 +163,101 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("google.cloud.storage.Bucket.**", "sdk", "network", "to-thread", _NOT_A_REQUEST | {"blob"}),
         BlockingApi("google.cloud.storage.Blob.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         # --- building clients per call ------------------------------------------------------
-        *many("client", "client-build", "hoist-client",
-              "httpx.Client httpx.AsyncClient requests.Session requests.session"),
+        *many(
+            "client", "client-build", "hoist-client", "httpx.Client httpx.AsyncClient requests.Session requests.session"
+        ),
         *many("client", "client-build", "hoist-client", "OpenAI AsyncOpenAI AzureOpenAI AsyncAzureOpenAI", "openai."),
         *many("client", "client-build", "hoist-client", "Anthropic AsyncAnthropic", "anthropic."),
         *many("client", "client-build", "hoist-client", "client resource", "boto3."),
         *many("client", "client-build", "hoist-client", "create_default_context SSLContext", "ssl."),
         # --- subprocesses -------------------------------------------------------------------
-        *many("subprocess", "child-process", "async-subprocess",
-              "run call check_call check_output getoutput getstatusoutput", "subprocess."),
+        *many(
+            "subprocess",
+            "child-process",
+            "async-subprocess",
+            "run call check_call check_output getoutput getstatusoutput",
+            "subprocess.",
+        ),
         BlockingApi("subprocess.Popen", "subprocess", "process-start", "async-subprocess"),
         *many("subprocess", "child-process", "async-subprocess", "communicate wait", "subprocess.Popen."),
         *many("subprocess", "child-process", "async-subprocess", "system popen wait waitpid wait3 wait4 waitid", "os."),
-        *many("subprocess", "child-process", None, "spawnl spawnle spawnlp spawnlpe spawnv spawnve spawnvp spawnvpe",
-              "os."),
+        *many(
+            "subprocess",
+            "child-process",
+            None,
+            "spawnl spawnle spawnlp spawnlpe spawnv spawnve spawnvp spawnvpe",
+            "os.",
+        ),
         BlockingApi("pty.spawn", "subprocess", "child-process", None),
         # --- open() and file objects --------------------------------------------------------
         *many("open", "disk-content", "to-thread", "builtins.open io.open codecs.open gzip.open bz2.open lzma.open"),
         *many(
-            "open", "disk-content", "to-thread",
+            "open",
+            "disk-content",
+            "to-thread",
             "read readline readlines write writelines flush truncate",
             "builtins.open.",
         ),
-        *many("open", "disk-content", "to-thread", "read readline readlines write writelines flush truncate",
-              "io.open."),
+        *many(
+            "open", "disk-content", "to-thread", "read readline readlines write writelines flush truncate", "io.open."
+        ),
         # --- pathlib ------------------------------------------------------------------------
-        *many("path", "disk-content", "to-thread",
-              "read_text read_bytes write_text write_bytes open glob rglob walk copy move", "pathlib.Path."),
-        *many("path", "disk-metadata", "to-thread",
-              "mkdir rmdir unlink rename replace touch iterdir symlink_to hardlink_to chmod", "pathlib.Path."),
-        *many("path", "disk-metadata", "to-thread",
-              "exists is_file is_dir is_symlink stat lstat resolve samefile owner group", "pathlib.Path."),
+        *many(
+            "path",
+            "disk-content",
+            "to-thread",
+            "read_text read_bytes write_text write_bytes open glob rglob walk copy move",
+            "pathlib.Path.",
+        ),
+        *many(
+            "path",
+            "disk-metadata",
+            "to-thread",
+            "mkdir rmdir unlink rename replace touch iterdir symlink_to hardlink_to chmod",
+            "pathlib.Path.",
+        ),
+        *many(
+            "path",
+            "disk-metadata",
+            "to-thread",
+            "exists is_file is_dir is_symlink stat lstat resolve samefile owner group",
+            "pathlib.Path.",
+        ),
         # --- os / shutil / tempfile / glob ----------------------------------------------------
         *many("fs", "disk-content", "to-thread", "walk open read write fsync truncate", "os."),
         *many(
-            "fs", "disk-metadata", "to-thread",
+            "fs",
+            "disk-metadata",
+            "to-thread",
             "listdir scandir makedirs mkdir remove unlink rmdir removedirs rename renames replace link symlink chmod "
             "chown utime",
             "os.",
         ),
         *many("fs", "disk-metadata", "to-thread", "stat lstat access", "os."),
-        *many("fs", "disk-metadata", "to-thread",
-              "exists isfile isdir islink getsize getmtime getatime getctime realpath samefile", "os.path."),
         *many(
-            "fs", "disk-content", "to-thread",
+            "fs",
+            "disk-metadata",
+            "to-thread",
+            "exists isfile isdir islink getsize getmtime getatime getctime realpath samefile",
+            "os.path.",
+        ),
+        *many(
+            "fs",
+            "disk-content",
+            "to-thread",
             "rmtree copy copy2 copyfile copytree copyfileobj move make_archive unpack_archive",
             "shutil.",
         ),
         *many("fs", "disk-metadata", "to-thread", "which disk_usage chown", "shutil."),
         # Creating a temporary file or directory is metadata; a TemporaryDirectory also deletes
         # the tree written into it when it is closed.
-        *many("fs", "disk-metadata", "to-thread",
-              "mkdtemp mkstemp NamedTemporaryFile TemporaryFile SpooledTemporaryFile", "tempfile."),
+        *many(
+            "fs",
+            "disk-metadata",
+            "to-thread",
+            "mkdtemp mkstemp NamedTemporaryFile TemporaryFile SpooledTemporaryFile",
+            "tempfile.",
+        ),
         BlockingApi("tempfile.TemporaryDirectory", "fs", "disk-content", "to-thread"),
         *many("fs", "disk-content", "to-thread", "glob iglob", "glob."),
         # Opening an archive reads its header (or a zip's central directory), or creates the file
@@ -203,10 +265,20 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # (``fileobj=io.BytesIO()``) there is no I/O at all: graded by what it is handed.
         *many("fs", "archive", "to-thread", "tarfile.open zipfile.ZipFile"),
         *many("fs", "disk-content", "to-thread", "shutil.unpack_archive"),
-        *many("fs", "disk-content", "to-thread",
-              "extractall extract extractfile add addfile getmembers getnames", "tarfile.open."),
-        *many("fs", "disk-content", "to-thread",
-              "extractall extract read write writestr namelist infolist open", "zipfile.ZipFile."),
+        *many(
+            "fs",
+            "disk-content",
+            "to-thread",
+            "extractall extract extractfile add addfile getmembers getnames",
+            "tarfile.open.",
+        ),
+        *many(
+            "fs",
+            "disk-content",
+            "to-thread",
+            "extractall extract read write writestr namelist infolist open",
+            "zipfile.ZipFile.",
+        ),
         # --- waiting for threads and processes --------------------------------------------------
         # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
         # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.
@@ -220,8 +292,13 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("wait", "thread-wait", "to-thread", "join", "threading.Thread."),
         *(
             api
-            for queue in ("queue.Queue", "queue.LifoQueue", "queue.PriorityQueue", "multiprocessing.Queue",
-                          "multiprocessing.JoinableQueue")
+            for queue in (
+                "queue.Queue",
+                "queue.LifoQueue",
+                "queue.PriorityQueue",
+                "multiprocessing.Queue",
+                "multiprocessing.JoinableQueue",
+            )
             for api in many("wait", "thread-wait", "to-thread", "get join", f"{queue}.")
         ),
         *many("wait", "thread-wait", "to-thread", "get", "queue.SimpleQueue."),
@@ -242,7 +319,9 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("serialization", "payload", "to-thread", "dumps loads", "marshal."),
         *many("serialization", "disk-content", "to-thread", "dump load", "marshal."),
         *many(
-            "serialization", "payload", "to-thread",
+            "serialization",
+            "payload",
+            "to-thread",
             "b64encode b64decode urlsafe_b64encode urlsafe_b64decode encodebytes decodebytes "
             "b32encode b32decode b85encode b85decode",
             "base64.",
@@ -251,8 +330,13 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # yaml: knowledge/packs/yaml_docs.py (pure-Python, graded a class above json).
         *many("serialization", "payload-fast", "to-thread", "dumps loads", "orjson."),
         *many("serialization", "payload-fast", "to-thread", "dumps loads", "ujson."),
-        *many("serialization", "payload", "to-thread",
-              "model_dump model_dump_json model_validate model_validate_json", "*."),
+        *many(
+            "serialization",
+            "payload",
+            "to-thread",
+            "model_dump model_dump_json model_validate model_validate_json",
+            "*.",
+        ),
         # --- CPU-heavy work -----------------------------------------------------------------
         # No recipe: they run in (or return) what a worker process does not have (NOT_PORTABLE).
         # Graded by what they are handed (knowledge.costs.CODE_GRADES): a short expression is
@@ -328,8 +412,7 @@ RETURNS: dict[str, str] = {
     **{
         f"pathlib.Path.{name}()": "pathlib.Path"
         for name in (
-            "absolute resolve expanduser with_name with_stem with_suffix joinpath relative_to home cwd "
-            "__truediv__"
+            "absolute resolve expanduser with_name with_stem with_suffix joinpath relative_to home cwd __truediv__"
         ).split()
     },
     **{f"pathlib.{name}": "pathlib.Path" for name in ("PosixPath", "WindowsPath")},
@@ -348,7 +431,11 @@ RETURNS: dict[str, str] = {
     **{
         f"{connect}.cursor()": connect
         for connect in (
-            "sqlite3.connect", "psycopg.connect", "psycopg2.connect", "pymysql.connect", "mysql.connector.connect"
+            "sqlite3.connect",
+            "psycopg.connect",
+            "psycopg2.connect",
+            "pymysql.connect",
+            "mysql.connector.connect",
         )
     },
     "pinecone.Pinecone.Index()": "pinecone.Pinecone.Index",

@@ -46,8 +46,22 @@ class Catalogue:
             api = self.apis[pattern]
             # Sorted by hand: a frozenset's repr follows string hashing, which changes per process.
             fixed = None if api.severity is None else int(api.severity)
-            digest.update(repr((api.pattern, api.category, api.cost, fixed, api.fix, sorted(api.unless), api.awaited,
-                                sorted(api.blocks_with), sorted(api.blocks_on), api.read)).encode())
+            digest.update(
+                repr(
+                    (
+                        api.pattern,
+                        api.category,
+                        api.cost,
+                        fixed,
+                        api.fix,
+                        sorted(api.unless),
+                        api.awaited,
+                        sorted(api.blocks_with),
+                        sorted(api.blocks_on),
+                        api.read,
+                    )
+                ).encode()
+            )
         digest.update(repr(sorted(self.offload.items())).encode())
         self.fingerprint = digest.hexdigest()[:16]
 

@@ -54,76 +54,177 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass("child-process", C, REPETITIONS, "waits for a child process: as long as the child runs"),
         CostClass("thread-wait", C, REPETITIONS, "waits for another thread or process: unbounded"),
         CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
-        CostClass("disk-content", H, _BACK_TO_BACK, "reads, writes, copies or deletes file contents: milliseconds "
-                                                    "on a local disk", raised_why=_BOUNDED),
-        CostClass("local-store", H, REPETITIONS, "queries a local database or in-process store: disk and CPU, "
-                                                 "unbounded for a statement built at run time",
-                  what="queries a local database or in-process store"),
-        CostClass("local-lookup", H, _BACK_TO_BACK, "a fixed statement reading rows of one table by key: "
-                                                    "sub-ms to ms of disk I/O", raised_why=_BOUNDED,
-                  what="reads rows of a local database by key"),
+        CostClass(
+            "disk-content",
+            H,
+            _BACK_TO_BACK,
+            "reads, writes, copies or deletes file contents: milliseconds on a local disk",
+            raised_why=_BOUNDED,
+        ),
+        CostClass(
+            "local-store",
+            H,
+            REPETITIONS,
+            "queries a local database or in-process store: disk and CPU, unbounded for a statement built at run time",
+            what="queries a local database or in-process store",
+        ),
+        CostClass(
+            "local-lookup",
+            H,
+            _BACK_TO_BACK,
+            "a fixed statement reading rows of one table by key: sub-ms to ms of disk I/O",
+            raised_why=_BOUNDED,
+            what="reads rows of a local database by key",
+        ),
         CostClass("client-build", H, REPETITIONS, "builds a TLS context and a connection pool: about 60 ms"),
-        CostClass("driver-command", H, REPETITIONS, "one command to a driver process on this machine that no page "
-                                                    "load or network wait holds up (a setting, a short script): "
-                                                    "a localhost round trip of milliseconds",
-                  what="sends a quick command to the local browser driver"),
-        CostClass("disk-metadata", L, frozenset(), "one metadata syscall (exists, stat, mkdir, unlink): microseconds "
-                                                   "on a local disk", what="makes a filesystem metadata call"),
-        CostClass("lazy-open", L, frozenset(), "reads a header only; decoding happens on first use",
-                  what="opens a file and reads its header"),
-        CostClass("archive-open", L, frozenset(), "opens an archive: reads its header or a zip's central directory, "
-                                                  "or creates the file to write; its members' reads and writes do "
-                                                  "the I/O", what="opens an archive on disk"),
-        CostClass("archive-memory", None, frozenset(), "opens an archive on a buffer in memory (`io.BytesIO`): no "
-                                                       "I/O, a header parsed in microseconds"),
+        CostClass(
+            "driver-command",
+            H,
+            REPETITIONS,
+            "one command to a driver process on this machine that no page "
+            "load or network wait holds up (a setting, a short script): "
+            "a localhost round trip of milliseconds",
+            what="sends a quick command to the local browser driver",
+        ),
+        CostClass(
+            "disk-metadata",
+            L,
+            frozenset(),
+            "one metadata syscall (exists, stat, mkdir, unlink): microseconds on a local disk",
+            what="makes a filesystem metadata call",
+        ),
+        CostClass(
+            "lazy-open",
+            L,
+            frozenset(),
+            "reads a header only; decoding happens on first use",
+            what="opens a file and reads its header",
+        ),
+        CostClass(
+            "archive-open",
+            L,
+            frozenset(),
+            "opens an archive: reads its header or a zip's central directory, "
+            "or creates the file to write; its members' reads and writes do "
+            "the I/O",
+            what="opens an archive on disk",
+        ),
+        CostClass(
+            "archive-memory",
+            None,
+            frozenset(),
+            "opens an archive on a buffer in memory (`io.BytesIO`): no I/O, a header parsed in microseconds",
+        ),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
-        CostClass("cpu-light", L, frozenset(), "a short step over small in-memory data (one tool run against an "
-                                               "in-memory database, a few short `eval`s): tens of µs to a "
-                                               "millisecond",
-                  what="runs a short step of CPU work while holding the GIL"),
+        CostClass(
+            "cpu-light",
+            L,
+            frozenset(),
+            "a short step over small in-memory data (one tool run against an "
+            "in-memory database, a few short `eval`s): tens of µs to a "
+            "millisecond",
+            what="runs a short step of CPU work while holding the GIL",
+        ),
         # Local ML models (knowledge/packs/local_models.py): torch, TensorFlow and ONNX Runtime
         # release the GIL while they compute, so a worker thread frees the loop for both.
-        CostClass("model-load", C, REPETITIONS, "loads a model, tokenizer or pipeline: reads its weights from disk "
-                                                "(hundreds of MB to GBs; downloaded the first time) and, unless "
-                                                "offline, asks the Hub for the latest revision: seconds",
-                  what="loads a model (weights from disk or the Hub)"),
-        CostClass("model-inference", H, REPETITIONS, "a neural network's forward pass on CPU or GPU: tens of "
-                                                     "milliseconds to seconds (the framework releases the GIL, so "
-                                                     "a worker thread frees the loop)",
-                  what="runs a model's inference"),
-        CostClass("code-small", None, frozenset(), "a constant, a number, a regex match or one short answer, "
-                                                   "compiled or evaluated: 10-50 µs (`eval` of a number 10 µs, of "
-                                                   "a one-line formula 46 µs; `compile` of 10 lines 0.1 ms), less "
-                                                   "than the process-pool hop CPU work needs (175 µs)"),
-        CostClass("code-unknown", L, frozenset(), "text of unknown size compiled or evaluated as an expression: a "
-                                                  "parse, proportional to its length (`compile` of 1000 lines: "
-                                                  "18 ms), cheap unless it is large",
-                  what="compiles or evaluates text of unknown size"),
-        CostClass("program", M, REPETITIONS, "runs a program the project did not write (model-written code, a "
-                                             "dataset's module): its cost is what it does, not its length -- "
-                                             "milliseconds to unbounded, CPU holding the GIL",
-                  what="runs the code it is handed, whose cost is what that code does (not its length),"),
-        CostClass("cpu-table", H, REPETITIONS, "fills an m x n table cell by cell in pure Python (edit distance, "
-                                               "longest common subsequence): about 0.3 µs a cell, ~100 ms for two "
-                                               "texts of 600 characters, growing with the product of their lengths",
-                  what="fill a table cell by cell in pure Python"),
-        CostClass("cpu-nested", M, REPETITIONS, "nested pure-Python loops whose counts each grow with the data: the "
-                                                "steps multiply, milliseconds for a few hundred items each, seconds "
-                                                "for a page",
-                  what="multiply their steps with the size of the data in pure Python"),
-        CostClass("payload-whole", H, REPETITIONS, "a whole state, trajectory, history, dataset or file's contents: "
-                                                   "milliseconds, growing with the rollout"),
-        CostClass("payload-growing", H, REPETITIONS - {"turn"}, "a history that grows every turn, re-processed inside "
-                                                              "the turn: quadratic per rollout",
-                  raised_why="loops only: its cost counts the turns"),
+        CostClass(
+            "model-load",
+            C,
+            REPETITIONS,
+            "loads a model, tokenizer or pipeline: reads its weights from disk "
+            "(hundreds of MB to GBs; downloaded the first time) and, unless "
+            "offline, asks the Hub for the latest revision: seconds",
+            what="loads a model (weights from disk or the Hub)",
+        ),
+        CostClass(
+            "model-inference",
+            H,
+            REPETITIONS,
+            "a neural network's forward pass on CPU or GPU: tens of "
+            "milliseconds to seconds (the framework releases the GIL, so "
+            "a worker thread frees the loop)",
+            what="runs a model's inference",
+        ),
+        CostClass(
+            "code-small",
+            None,
+            frozenset(),
+            "a constant, a number, a regex match or one short answer, "
+            "compiled or evaluated: 10-50 µs (`eval` of a number 10 µs, of "
+            "a one-line formula 46 µs; `compile` of 10 lines 0.1 ms), less "
+            "than the process-pool hop CPU work needs (175 µs)",
+        ),
+        CostClass(
+            "code-unknown",
+            L,
+            frozenset(),
+            "text of unknown size compiled or evaluated as an expression: a "
+            "parse, proportional to its length (`compile` of 1000 lines: "
+            "18 ms), cheap unless it is large",
+            what="compiles or evaluates text of unknown size",
+        ),
+        CostClass(
+            "program",
+            M,
+            REPETITIONS,
+            "runs a program the project did not write (model-written code, a "
+            "dataset's module): its cost is what it does, not its length -- "
+            "milliseconds to unbounded, CPU holding the GIL",
+            what="runs the code it is handed, whose cost is what that code does (not its length),",
+        ),
+        CostClass(
+            "cpu-table",
+            H,
+            REPETITIONS,
+            "fills an m x n table cell by cell in pure Python (edit distance, "
+            "longest common subsequence): about 0.3 µs a cell, ~100 ms for two "
+            "texts of 600 characters, growing with the product of their lengths",
+            what="fill a table cell by cell in pure Python",
+        ),
+        CostClass(
+            "cpu-nested",
+            M,
+            REPETITIONS,
+            "nested pure-Python loops whose counts each grow with the data: the "
+            "steps multiply, milliseconds for a few hundred items each, seconds "
+            "for a page",
+            what="multiply their steps with the size of the data in pure Python",
+        ),
+        CostClass(
+            "payload-whole",
+            H,
+            REPETITIONS,
+            "a whole state, trajectory, history, dataset or file's contents: milliseconds, growing with the rollout",
+        ),
+        CostClass(
+            "payload-growing",
+            H,
+            REPETITIONS - {"turn"},
+            "a history that grows every turn, re-processed inside the turn: quadratic per rollout",
+            raised_why="loops only: its cost counts the turns",
+        ),
         CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
-        CostClass("payload-unknown-slow", M, REPETITIONS, "a document of unknown size through a pure-Python "
-                                                          "parser or writer (PyYAML): milliseconds for a few KB"),
-        CostClass("payload-small", None, frozenset(), "one reply, one message, a tool call's arguments or a short "
-                                                      "literal: microseconds, less than a thread hop (41 µs)"),
-        CostClass("trivial", L, frozenset(), "returns at once: microseconds (``time.sleep(0)`` only yields the GIL, "
-                                             "``BEGIN`` only marks a transaction)", what="returns at once"),
+        CostClass(
+            "payload-unknown-slow",
+            M,
+            REPETITIONS,
+            "a document of unknown size through a pure-Python parser or writer (PyYAML): milliseconds for a few KB",
+        ),
+        CostClass(
+            "payload-small",
+            None,
+            frozenset(),
+            "one reply, one message, a tool call's arguments or a short "
+            "literal: microseconds, less than a thread hop (41 µs)",
+        ),
+        CostClass(
+            "trivial",
+            L,
+            frozenset(),
+            "returns at once: microseconds (``time.sleep(0)`` only yields the GIL, ``BEGIN`` only marks a transaction)",
+            what="returns at once",
+        ),
         CostClass("configured", None, REPETITIONS, "graded by the project's configuration"),
     )
 }
@@ -182,12 +283,18 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
 #: program whose loops and calls make its cost, however short it is, so only a constant is cheap.
 CODE_GRADES: dict[str, dict[str, str]] = {
     "code": {
-        "constant": "code-small", "small": "code-small", "unknown": "code-unknown",
-        "whole": "cpu-heavy", "growing": "cpu-heavy",
+        "constant": "code-small",
+        "small": "code-small",
+        "unknown": "code-unknown",
+        "whole": "cpu-heavy",
+        "growing": "cpu-heavy",
     },
     "program": {
-        "constant": "code-small", "small": "program", "unknown": "program",
-        "whole": "cpu-heavy", "growing": "cpu-heavy",
+        "constant": "code-small",
+        "small": "program",
+        "unknown": "program",
+        "whole": "cpu-heavy",
+        "growing": "cpu-heavy",
     },
 }
 
@@ -204,13 +311,15 @@ STATEMENT_GRADES: dict[str, str] = {
 }
 #: A statement's first keyword that decides its evidence alone.
 STATEMENT_LEADS: dict[str, str] = {
-    "BEGIN": "trivial", "SAVEPOINT": "trivial", "COMMIT": "commit", "END": "commit", "ROLLBACK": "rollback",
+    "BEGIN": "trivial",
+    "SAVEPOINT": "trivial",
+    "COMMIT": "commit",
+    "END": "commit",
+    "ROLLBACK": "rollback",
 }
 #: Words of a ``SELECT`` that make it more than reading rows of one table by key: a join, a
 #: full-text or pattern match, sorting, grouping, a union, a subquery's second ``SELECT``.
-SCAN_WORDS: frozenset[str] = frozenset(
-    "JOIN MATCH LIKE GLOB REGEXP ORDER GROUP UNION DISTINCT EXISTS IN".split()
-)
+SCAN_WORDS: frozenset[str] = frozenset("JOIN MATCH LIKE GLOB REGEXP ORDER GROUP UNION DISTINCT EXISTS IN".split())
 
 
 #: A script run in a page through a local browser driver (Selenium's ``execute_script``) graded
@@ -242,7 +351,10 @@ MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
 #: Every cost a knowledge entry may name that evidence about the call settles: name -> evidence
 #: -> cost class.
 EVIDENCE_GRADES: dict[str, dict[str, str]] = {
-    **PAYLOAD_GRADES, **CODE_GRADES, "statement": STATEMENT_GRADES, "script": SCRIPT_GRADES,
+    **PAYLOAD_GRADES,
+    **CODE_GRADES,
+    "statement": STATEMENT_GRADES,
+    "script": SCRIPT_GRADES,
     "archive": ARCHIVE_GRADES,
 }
 
@@ -259,8 +371,12 @@ def statement_evidence(sql: str | None) -> str:
         return STATEMENT_LEADS[upper[0]]
     tables = re.search(r"\bFROM\b(.*?)\bWHERE\b", text, flags=re.S)
     if (
-        upper[0] == "SELECT" and upper.count("SELECT") == 1 and tables is not None and "," not in tables.group(1)
-        and "=" in upper and not SCAN_WORDS.intersection(upper)
+        upper[0] == "SELECT"
+        and upper.count("SELECT") == 1
+        and tables is not None
+        and "," not in tables.group(1)
+        and "=" in upper
+        and not SCAN_WORDS.intersection(upper)
     ):
         return "lookup"
     return "query"
@@ -397,7 +513,7 @@ def payload_evidence(shape: str, word: str) -> str:
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
         return payload_evidence("call", returned_name(word))
     if shape == "call" and word.lower().startswith(GETTER_PREFIX):
-        return payload_evidence("name", word[len(GETTER_PREFIX):])  # ``get_state()`` returns the state
+        return payload_evidence("name", word[len(GETTER_PREFIX) :])  # ``get_state()`` returns the state
     tokens = word.lower().rsplit("_", 1)
     last = tokens[-1]
     if last in WHOLE_TOKENS or word.lower() in WHOLE_TOKENS or word.lower() in WHOLE_NAMES:

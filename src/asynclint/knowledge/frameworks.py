@@ -45,8 +45,13 @@ class HookClass:
 
 
 def _hooks(frequency: str, names: str, what: str = "hook", must_be: str | None = None) -> dict[str, Hook]:
-    label = {"rollout": "per-rollout", "turn": "per-turn", "tool": "per-tool-call", "group": "per-group",
-             "call": "per-call"}[frequency]
+    label = {
+        "rollout": "per-rollout",
+        "turn": "per-turn",
+        "tool": "per-tool-call",
+        "group": "per-group",
+        "call": "per-call",
+    }[frequency]
     return {name: Hook(f"{label} {what}", frequency, must_be) for name in names.split()}
 
 
@@ -73,14 +78,20 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         "verifiers",
         _V0_ENVS,
         {
-            **_hooks("rollout", "setup_state rollout render_completion post_rollout get_sandbox_request init_state "
-                                "cleanup run_rollout run_group mark_timed_out get_env_for_name build_env_vars "
-                                "get_docker_image get_sandbox_resources get_tunnel_url start_agent "
-                                "wait_for_completion"),
-            **_hooks("turn", "env_response get_prompt_messages add_trajectory_step add_model_response "
-                             "get_model_response is_completed increment_state_usage_from_response obs_to_text "
-                             "wrap_response normalize_response normalize_intercepted_messages "
-                             "normalize_intercepted_tools check_agent_completed poll_job_completion"),
+            **_hooks(
+                "rollout",
+                "setup_state rollout render_completion post_rollout get_sandbox_request init_state "
+                "cleanup run_rollout run_group mark_timed_out get_env_for_name build_env_vars "
+                "get_docker_image get_sandbox_resources get_tunnel_url start_agent "
+                "wait_for_completion",
+            ),
+            **_hooks(
+                "turn",
+                "env_response get_prompt_messages add_trajectory_step add_model_response "
+                "get_model_response is_completed increment_state_usage_from_response obs_to_text "
+                "wrap_response normalize_response normalize_intercepted_messages "
+                "normalize_intercepted_tools check_agent_completed poll_job_completion",
+            ),
             **_hooks("tool", "call_tool"),
             "update_tool_args": Hook("per-tool-call hook", "tool", must_be="sync"),
         },
@@ -116,8 +127,11 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         ),
         {
             **_hooks("rollout", "setup launch resume session cleanup", must_be="async"),
-            **_hooks("rollout", "install_skills prepare_acp build_env resolve_prompt resolve_text_prompt config_dir "
-                                "trace_home summarize_threshold"),
+            **_hooks(
+                "rollout",
+                "install_skills prepare_acp build_env resolve_prompt resolve_text_prompt config_dir "
+                "trace_home summarize_threshold",
+            ),
         },
     ),
     HookClass(
@@ -171,7 +185,7 @@ def public_name(qualname: str) -> str:
         module = module.rpartition(".")[0]
         public = REEXPORTS.get(module)
         if public is not None:
-            return public + qualname[len(module):]
+            return public + qualname[len(module) :]
     return qualname
 
 
@@ -195,7 +209,9 @@ DECORATORS: dict[str, Hook | None] = {
 #: toolset configured as shared (``Toolset[SharedToolsetConfig]``) serves every rollout of a
 #: worker from one server, whose loop then runs each sync tool body inline.
 SHARED_TOOL = Hook(
-    "tool of a shared toolset", "tool", context="shared tool server",
+    "tool of a shared toolset",
+    "tool",
+    context="shared tool server",
     note="run inline on the tool server that every rollout of a worker shares",
 )
 SHARED_CONTEXTS: dict[str, dict[str, Hook]] = {
@@ -249,17 +265,13 @@ PARSER_FN = Hook("parser callable", "call", note="run on every parse")
 # Rubric.score_objects runs every provider, sync and inline, before each reward function call;
 # group providers get the states of a whole group at once.
 SCORE_OBJECTS = Hook("score-object provider", "call", note="run inline before every reward function call")
-GROUP_SCORE_OBJECTS = Hook(
-    "group score-object provider", "group", note="run inline over the states of a whole group"
-)
+GROUP_SCORE_OBJECTS = Hook("group score-object provider", "group", note="run inline over the states of a whole group")
 LOOP_CALLBACK = Hook("event-loop callback", "call", note="run on the loop by asyncio")
 
 #: Sync callables the framework runs inline but awaits when they are coroutine functions
 #: (verifiers calls them through ``maybe_await``): rewards, metrics, tools, stop conditions,
 #: cleanup handlers, and hooks that must be async anyway. Such a root may become ``async def``.
-AWAITED_ROOTS: frozenset[Hook] = frozenset(
-    {REWARD, SYNC_REWARD, TOOL, PROGRAM, *(h for h in DECORATORS.values() if h)}
-)
+AWAITED_ROOTS: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD, TOOL, PROGRAM, *(h for h in DECORATORS.values() if h)})
 
 
 def root_awaited(hook: Hook) -> bool:
@@ -330,6 +342,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     *(Registration(slot.hook, slot.slot, callee=slot.callee) for slot in PROGRAM_SLOTS.values()),
 )
 
+
 @dataclass(frozen=True)
 class HandedClient:
     """A client handed to a framework class, which keeps it and calls it when its own methods
@@ -352,8 +365,12 @@ class HandedClient:
 # SYNC_METHODS.
 CLIENT_HOLDERS: tuple[HandedClient, ...] = (
     HandedClient(
-        "JudgeRubric", "judge_client", "judge_client", "chat.completions.create",
-        users=frozenset({"judge"}), passed=frozenset({"judge", "judge_client"}),
+        "JudgeRubric",
+        "judge_client",
+        "judge_client",
+        "chat.completions.create",
+        users=frozenset({"judge"}),
+        passed=frozenset({"judge", "judge_client"}),
     ),
 )
 
@@ -398,7 +415,6 @@ SYNC_METHODS: tuple[SyncMethod, ...] = (
 )
 
 
-
 @dataclass(frozen=True)
 class OffloadedHooks:
     """The releases from ``since`` up to (not including) ``until`` of ``distribution`` run every
@@ -421,7 +437,10 @@ class OffloadedHooks:
 #: inline on the loop (pkg verifiers 0.1.2, same file).
 OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
     OffloadedHooks(
-        "verifiers", "0", "0.1.2", frozenset({REWARD, SYNC_REWARD}),
+        "verifiers",
+        "0",
+        "0.1.2",
+        frozenset({REWARD, SYNC_REWARD}),
         "`Rubric.score_rollout` runs every reward function in `asyncio.to_thread`",
     ),
 )
@@ -456,9 +475,7 @@ def _in_range(change: SyncMethod | OffloadedHooks, versions: Mapping[str, str]) 
 
 def sync_method(owner: str, method: str, versions: Mapping[str, str]) -> SyncMethod | None:
     """The entry making ``owner.method`` sync at the project's ``versions``, if any."""
-    return next(
-        (c for c in SYNC_METHODS if c.owner == owner and c.method == method and _in_range(c, versions)), None
-    )
+    return next((c for c in SYNC_METHODS if c.owner == owner and c.method == method and _in_range(c, versions)), None)
 
 
 def offloaded_hooks(versions: Mapping[str, str]) -> frozenset[Hook]:
@@ -484,8 +501,10 @@ def framework_class(qualname: str) -> HookClass | None:
             return table
     return None
 
+
 #: Attributes of ``self`` whose assignment registers callables (see :data:`ATTRIBUTE_SLOT`).
 ATTRIBUTE_SLOTS: frozenset[str] = frozenset(
-    registration.slot.removeprefix(ATTRIBUTE_SLOT) for registration in REGISTRATIONS
+    registration.slot.removeprefix(ATTRIBUTE_SLOT)
+    for registration in REGISTRATIONS
     if registration.slot.startswith(ATTRIBUTE_SLOT)
 )

@@ -40,39 +40,66 @@ TWINS: dict[str, Twin] = {
     # --- HTTP --------------------------------------------------------------------------------
     "requests": Twin("one shared `httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/"),
     "httpx.Client": Twin("`httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/"),
-    **{f"httpx.{verb}": Twin("one shared `httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/")
-       for verb in "get post put patch delete head options request send stream".split()},
+    **{
+        f"httpx.{verb}": Twin(
+            "one shared `httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/"
+        )
+        for verb in "get post put patch delete head options request send stream".split()
+    },
     # --- model APIs ----------------------------------------------------------------------------
     "openai.OpenAI": Twin("`openai.AsyncOpenAI` (one shared client) and await the call", _OPENAI),
     "openai.AzureOpenAI": Twin("`openai.AsyncAzureOpenAI` and await the call", _OPENAI),
     "anthropic.Anthropic": Twin("`anthropic.AsyncAnthropic` and await the call", _ANTHROPIC),
     "anthropic.AnthropicBedrock": Twin("`anthropic.AsyncAnthropicBedrock` and await the call", _ANTHROPIC),
     "anthropic.AnthropicVertex": Twin("`anthropic.AsyncAnthropicVertex` and await the call", _ANTHROPIC),
-    **{
-        f"litellm.{name}": Twin(f"`await litellm.a{name}(...)`", _LITELLM)
-        for name in _LITELLM_CALLS.split()
-    },
+    **{f"litellm.{name}": Twin(f"`await litellm.a{name}(...)`", _LITELLM) for name in _LITELLM_CALLS.split()},
     "cohere.Client": Twin("`cohere.AsyncClient` and await the call", "source: pkg cohere 7.3.1 cohere/__init__.py"),
     "cohere.ClientV2": Twin("`cohere.AsyncClientV2` and await the call", "source: pkg cohere 7.3.1 cohere/__init__.py"),
     "groq.Groq": Twin("`groq.AsyncGroq` and await the call", "https://github.com/groq/groq-python#async-usage"),
-    "together.Together": Twin("`together.AsyncTogether` and await the call", "https://github.com/togethercomputer/together-python"),
-    "mistralai.Mistral": Twin("the `*_async` methods (`await client.chat.complete_async(...)`)", "https://docs.mistral.ai/getting-started/clients/"),
-    "huggingface_hub.InferenceClient": Twin("`huggingface_hub.AsyncInferenceClient` and await the call",
-                                            "https://huggingface.co/docs/huggingface_hub/guides/inference#async-client"),
-    "google.genai.Client": Twin("`client.aio` (`await client.aio.models.generate_content(...)`)",
-                                "source: pkg google-genai 3.6.1 google/genai/client.py"),
+    "together.Together": Twin(
+        "`together.AsyncTogether` and await the call", "https://github.com/togethercomputer/together-python"
+    ),
+    "mistralai.Mistral": Twin(
+        "the `*_async` methods (`await client.chat.complete_async(...)`)",
+        "https://docs.mistral.ai/getting-started/clients/",
+    ),
+    "huggingface_hub.InferenceClient": Twin(
+        "`huggingface_hub.AsyncInferenceClient` and await the call",
+        "https://huggingface.co/docs/huggingface_hub/guides/inference#async-client",
+    ),
+    "google.genai.Client": Twin(
+        "`client.aio` (`await client.aio.models.generate_content(...)`)",
+        "source: pkg google-genai 3.6.1 google/genai/client.py",
+    ),
     "google.generativeai.GenerativeModel.generate_content": Twin(
-        "`await model.generate_content_async(...)`", "https://ai.google.dev/api/python/google/generativeai/GenerativeModel"),
+        "`await model.generate_content_async(...)`",
+        "https://ai.google.dev/api/python/google/generativeai/GenerativeModel",
+    ),
     # --- databases, caches, vector stores --------------------------------------------------------
-    "redis.Redis": Twin("`redis.asyncio.Redis` and await the call", "https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html"),
-    "pymongo.MongoClient": Twin("`pymongo.AsyncMongoClient` (pymongo >= 4.9) or `motor`", "https://pymongo.readthedocs.io/en/stable/async-tutorial.html"),
-    "psycopg.connect": Twin("`await psycopg.AsyncConnection.connect(...)`", "https://www.psycopg.org/psycopg3/docs/advanced/async.html"),
-    "elasticsearch.Elasticsearch": Twin("`elasticsearch.AsyncElasticsearch` and await the call",
-                                        "https://elasticsearch-py.readthedocs.io/en/stable/async.html"),
-    "qdrant_client.QdrantClient": Twin("`qdrant_client.AsyncQdrantClient` and await the call",
-                                       "https://python-client.qdrant.tech/#async-client"),
-    "pinecone.Pinecone": Twin("`pinecone.PineconeAsyncio` and await the call", "https://docs.pinecone.io/reference/python-sdk#async-requests"),
-    "pinecone.Index": Twin("`pc.IndexAsyncio(host=...)` and await the call", "https://docs.pinecone.io/reference/python-sdk#async-requests"),
+    "redis.Redis": Twin(
+        "`redis.asyncio.Redis` and await the call",
+        "https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html",
+    ),
+    "pymongo.MongoClient": Twin(
+        "`pymongo.AsyncMongoClient` (pymongo >= 4.9) or `motor`",
+        "https://pymongo.readthedocs.io/en/stable/async-tutorial.html",
+    ),
+    "psycopg.connect": Twin(
+        "`await psycopg.AsyncConnection.connect(...)`", "https://www.psycopg.org/psycopg3/docs/advanced/async.html"
+    ),
+    "elasticsearch.Elasticsearch": Twin(
+        "`elasticsearch.AsyncElasticsearch` and await the call",
+        "https://elasticsearch-py.readthedocs.io/en/stable/async.html",
+    ),
+    "qdrant_client.QdrantClient": Twin(
+        "`qdrant_client.AsyncQdrantClient` and await the call", "https://python-client.qdrant.tech/#async-client"
+    ),
+    "pinecone.Pinecone": Twin(
+        "`pinecone.PineconeAsyncio` and await the call", "https://docs.pinecone.io/reference/python-sdk#async-requests"
+    ),
+    "pinecone.Index": Twin(
+        "`pc.IndexAsyncio(host=...)` and await the call", "https://docs.pinecone.io/reference/python-sdk#async-requests"
+    ),
     "boto3": Twin("`aioboto3` (a separate package) and await the call", "https://aioboto3.readthedocs.io/"),
 }
 
@@ -169,29 +196,73 @@ TWIN_CALLS: dict[str, TwinCall] = {
             for interface, methods in langchain.REWRITABLE.items()
         ),
         # --- class pairs the async-client recipe does not know ----------------------------------------
-        TwinCall("class", "anthropic.AnthropicBedrock", "anthropic.AsyncAnthropicBedrock", True, local=_HANDLES,
-                 source=_ANTHROPIC),
-        TwinCall("class", "anthropic.AnthropicVertex", "anthropic.AsyncAnthropicVertex", True, local=_HANDLES,
-                 source=_ANTHROPIC),
-        TwinCall("class", "elasticsearch.Elasticsearch", "elasticsearch.AsyncElasticsearch", True, local=_HANDLES,
-                 source="https://elasticsearch-py.readthedocs.io/en/stable/async.html (the same methods, awaited)"),
-        TwinCall("class", "qdrant_client.QdrantClient", "qdrant_client.AsyncQdrantClient", True, local=_HANDLES,
-                 source="https://python-client.qdrant.tech/#async-client (the same methods, awaited)"),
+        TwinCall(
+            "class",
+            "anthropic.AnthropicBedrock",
+            "anthropic.AsyncAnthropicBedrock",
+            True,
+            local=_HANDLES,
+            source=_ANTHROPIC,
+        ),
+        TwinCall(
+            "class",
+            "anthropic.AnthropicVertex",
+            "anthropic.AsyncAnthropicVertex",
+            True,
+            local=_HANDLES,
+            source=_ANTHROPIC,
+        ),
+        TwinCall(
+            "class",
+            "elasticsearch.Elasticsearch",
+            "elasticsearch.AsyncElasticsearch",
+            True,
+            local=_HANDLES,
+            source="https://elasticsearch-py.readthedocs.io/en/stable/async.html (the same methods, awaited)",
+        ),
+        TwinCall(
+            "class",
+            "qdrant_client.QdrantClient",
+            "qdrant_client.AsyncQdrantClient",
+            True,
+            local=_HANDLES,
+            source="https://python-client.qdrant.tech/#async-client (the same methods, awaited)",
+        ),
         # --- module pairs ------------------------------------------------------------------------------
-        TwinCall("module", "redis.Redis", "redis.asyncio.Redis", True,
-                 local=frozenset({"pipeline", "pubsub", "lock", "register_script", "monitor"}),
-                 source="https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html "
-                 "(the same commands, awaited; pipelines, pub/sub and locks are built locally and used differently)"),
+        TwinCall(
+            "module",
+            "redis.Redis",
+            "redis.asyncio.Redis",
+            True,
+            local=frozenset({"pipeline", "pubsub", "lock", "register_script", "monitor"}),
+            source="https://redis.readthedocs.io/en/stable/examples/asyncio_examples.html "
+            "(the same commands, awaited; pipelines, pub/sub and locks are built locally and used differently)",
+        ),
         # --- twins whose parameters differ: named in messages, never rewritten ---------------------------
-        TwinCall("class", "pinecone.Pinecone", "pinecone.PineconeAsyncio", False,
-                 differs="an async index is opened with `pc.IndexAsyncio(host=...)`, not `pc.Index(name)`",
-                 source="https://docs.pinecone.io/reference/python-sdk#async-requests"),
-        TwinCall("class", "pymongo.MongoClient", "pymongo.AsyncMongoClient", False,
-                 differs="cursors are iterated with `async for` and `to_list()` takes a length",
-                 source="https://pymongo.readthedocs.io/en/stable/async-tutorial.html"),
-        TwinCall("prefix", "psycopg.connect", "psycopg.AsyncConnection.connect", False,
-                 differs="the twin is a classmethod of `AsyncConnection`, whose cursors are async too",
-                 source="https://www.psycopg.org/psycopg3/docs/advanced/async.html"),
+        TwinCall(
+            "class",
+            "pinecone.Pinecone",
+            "pinecone.PineconeAsyncio",
+            False,
+            differs="an async index is opened with `pc.IndexAsyncio(host=...)`, not `pc.Index(name)`",
+            source="https://docs.pinecone.io/reference/python-sdk#async-requests",
+        ),
+        TwinCall(
+            "class",
+            "pymongo.MongoClient",
+            "pymongo.AsyncMongoClient",
+            False,
+            differs="cursors are iterated with `async for` and `to_list()` takes a length",
+            source="https://pymongo.readthedocs.io/en/stable/async-tutorial.html",
+        ),
+        TwinCall(
+            "prefix",
+            "psycopg.connect",
+            "psycopg.AsyncConnection.connect",
+            False,
+            differs="the twin is a classmethod of `AsyncConnection`, whose cursors are async too",
+            source="https://www.psycopg.org/psycopg3/docs/advanced/async.html",
+        ),
     )
 }
 

@@ -28,11 +28,11 @@ CAUSE_HELP = {
     PROFILER: "asynclint's own load driver and heartbeat",
     RUNTIME: "only stdlib/asyncio frames: the event loop's own work",
     THREAD: "another thread held the GIL while the loop waited for it (work moved to a thread "
-            "that is still pure Python); the site is that thread's code",
+    "that is still pure Python); the site is that thread's code",
     HOST: "the loop thread was ready to run but the machine gave its CPU to other processes",
     GC: "the garbage collector",
     UNSEEN: "a stall no sample landed in (shorter than the sampling period, or the sampler "
-            "could not get the GIL in time)",
+    "could not get the GIL in time)",
 }
 
 #: Upper edges of the lag histogram buckets, in milliseconds (the last bucket is open).
@@ -190,10 +190,10 @@ def shown_path(filename: str) -> str:
         return filename
     real = os.path.realpath(filename)  # cached per file  # asynclint: ignore[blocking-fs-call] (cached per file)
     if real.startswith(PACKAGE_DIR):  # asynclint's own frames, wherever it is installed or cloned
-        return Path("asynclint", real[len(PACKAGE_DIR):]).as_posix()
+        return Path("asynclint", real[len(PACKAGE_DIR) :]).as_posix()
     for prefix in (*_PACKAGES, *_STDLIB):
         if real.startswith(prefix):
-            return Path(real[len(prefix):]).as_posix()
+            return Path(real[len(prefix) :]).as_posix()
     for marker in ("site-packages", "dist-packages"):
         head, found, tail = real.partition(os.sep + marker + os.sep)
         if found:
@@ -208,12 +208,16 @@ def shown_path(filename: str) -> str:
 #: (file, function) where the loop runs a callback, or where a program hands itself to a loop:
 #: frames further out started the loop and did not hold it. The runners matter for loops whose
 #: callback machinery is not Python (uvloop), where the first two are never on the stack.
-_LOOP_BOUNDARIES = frozenset({
-    (os.path.join("asyncio", "events.py"), "_run"), (os.path.join("asyncio", "base_events.py"), "_run_once"),
-    (os.path.join("asyncio", "base_events.py"), "run_until_complete"),
-    (os.path.join("asyncio", "base_events.py"), "run_forever"), (os.path.join("asyncio", "runners.py"), "run"),
-    (os.path.join("uvloop", "__init__.py"), "run"),
-})
+_LOOP_BOUNDARIES = frozenset(
+    {
+        (os.path.join("asyncio", "events.py"), "_run"),
+        (os.path.join("asyncio", "base_events.py"), "_run_once"),
+        (os.path.join("asyncio", "base_events.py"), "run_until_complete"),
+        (os.path.join("asyncio", "base_events.py"), "run_forever"),
+        (os.path.join("asyncio", "runners.py"), "run"),
+        (os.path.join("uvloop", "__init__.py"), "run"),
+    }
+)
 
 
 @lru_cache(maxsize=4096)
@@ -227,7 +231,7 @@ def loop_part(stack: Sequence[StackEntry]) -> Sequence[StackEntry]:
     started the loop (``asyncio.run(main())``) and did not hold it."""
     for index, entry in enumerate(stack):
         if _is_loop_boundary(entry[0]):
-            return stack[:index + 1]
+            return stack[: index + 1]
     return stack
 
 
@@ -249,8 +253,9 @@ def classify(stack: Sequence[StackEntry], user_roots: tuple[str, ...] = ()) -> C
     for entry in part:
         by_cause[file_cause(entry[0].co_filename, user_roots)].append(entry)
     # The innermost frame, not counting asynclint's own (its GC hook can be running when sampled).
-    innermost = next((e for e in part if file_cause(e[0].co_filename, user_roots) != PROFILER),
-                     part[0] if part else None)
+    innermost = next(
+        (e for e in part if file_cause(e[0].co_filename, user_roots) != PROFILER), part[0] if part else None
+    )
     for cause in (USER, LIBRARY, PROFILER, RUNTIME):
         frames = by_cause[cause]
         if frames:
@@ -330,8 +335,11 @@ def sample_spans(stall: Stall) -> list[tuple[Sample, float, str]]:
     times = [start, *(min(max(sample.time, start), end) for sample in samples), end]
     clocks = [stall.before, *(sample.clocks for sample in samples), stall.after]
     return [
-        (samples[min(index, len(samples) - 1)], times[index + 1] - times[index],
-         interval_verdict(clocks[index], clocks[index + 1]))
+        (
+            samples[min(index, len(samples) - 1)],
+            times[index + 1] - times[index],
+            interval_verdict(clocks[index], clocks[index + 1]),
+        )
         for index in range(len(times) - 1)
     ]
 
@@ -387,8 +395,14 @@ def _classified(owner: Owner | None, user_roots: tuple[str, ...]) -> Classified 
     return (THREAD, *found[1:]) if kind == THREAD else found
 
 
-def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: int = 10,
-            user_roots: Sequence[str] = (), suppressed: Iterable[tuple[str, int]] = ()) -> Analysis:
+def analyze(
+    recording: Recording,
+    findings: Sequence[Finding] = (),
+    *,
+    worst: int = 10,
+    user_roots: Sequence[str] = (),
+    suppressed: Iterable[tuple[str, int]] = (),
+) -> Analysis:
     """Aggregate a recording by site, and match user sites to ``findings`` (from ``run_check``).
     ``user_roots``: directories whose files are the user's wherever they are installed;
     ``suppressed``: (path, line) pairs carrying an asynclint suppression."""
@@ -412,18 +426,28 @@ def analyze(recording: Recording, findings: Sequence[Finding] = (), *, worst: in
             entry["count"] += 1
             entry["total"] += ms
             entry["max"] = max(entry["max"], ms)
-        views.append(StallView(
-            at_s=stall.due - recording.started,
-            duration_ms=stall.duration * 1000,
-            sites=tuple((frame, cause, ms) for (cause, frame), ms in
-                        sorted(in_stall.items(), key=lambda item: -item[1])),
-        ))
+        views.append(
+            StallView(
+                at_s=stall.due - recording.started,
+                duration_ms=stall.duration * 1000,
+                sites=tuple(
+                    (frame, cause, ms) for (cause, frame), ms in sorted(in_stall.items(), key=lambda item: -item[1])
+                ),
+            )
+        )
     index = FindingIndex(findings)
     stats = [
-        SiteStats(cause, frame, entry["chain"], entry["inner"].most_common(1)[0][0], entry["count"], entry["total"],
-                  entry["max"],
-                  index.match(frame, entry["chain"]) if cause in (USER, THREAD) else None,
-                  (_resolved(frame.location), frame.line) in hidden)
+        SiteStats(
+            cause,
+            frame,
+            entry["chain"],
+            entry["inner"].most_common(1)[0][0],
+            entry["count"],
+            entry["total"],
+            entry["max"],
+            index.match(frame, entry["chain"]) if cause in (USER, THREAD) else None,
+            (_resolved(frame.location), frame.line) in hidden,
+        )
         for (cause, frame), entry in sites.items()
     ]
     stats.sort(key=lambda s: (-s.total_ms, s.frame.path, s.frame.line))
@@ -458,8 +482,14 @@ class FindingIndex:
         for candidate in (frame, *chain):
             found = self.at(candidate)
             if found is not None:
-                return StaticMatch(found.code, found.severity.label, found.rule, found.path, found.line,
-                                   via=None if candidate is frame else candidate)
+                return StaticMatch(
+                    found.code,
+                    found.severity.label,
+                    found.rule,
+                    found.path,
+                    found.line,
+                    via=None if candidate is frame else candidate,
+                )
         return None
 
 

@@ -57,11 +57,26 @@ def _env_args(text: str | None) -> dict[str, Any]:
     return value
 
 
-def profile_target(target: str, *, rollouts: int | None, concurrency: int, duration: float | None,
-                   latency_ms: float, seed: int, tokens: int, tool_turns: int, env_args: str | None,
-                   threshold_ms: float, interval_ms: float, method: str, check: bool, warmup: int,
-                   timeout: float | None = None, keep_alive: ExitStack | None = None,
-                   loop: str = "asyncio") -> ProfileRun:
+def profile_target(
+    target: str,
+    *,
+    rollouts: int | None,
+    concurrency: int,
+    duration: float | None,
+    latency_ms: float,
+    seed: int,
+    tokens: int,
+    tool_turns: int,
+    env_args: str | None,
+    threshold_ms: float,
+    interval_ms: float,
+    method: str,
+    check: bool,
+    warmup: int,
+    timeout: float | None = None,
+    keep_alive: ExitStack | None = None,
+    loop: str = "asyncio",
+) -> ProfileRun:
     if interval_ms >= threshold_ms:
         raise ProfileError(f"--interval ({interval_ms:g} ms) must be shorter than --threshold ({threshold_ms:g} ms)")
     if loop == "uvloop":
@@ -72,11 +87,19 @@ def profile_target(target: str, *, rollouts: int | None, concurrency: int, durat
         if method == "callbacks":
             # It times asyncio's Handle._run, which uvloop never calls: it would see nothing.
             raise ProfileError("--method callbacks times asyncio's own callbacks: it cannot run with --loop uvloop")
-    settings = Settings(rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method, warmup,
-                        timeout, loop)
+    settings = Settings(
+        rollouts, concurrency, duration, latency_ms, seed, threshold_ms, interval_ms, method, warmup, timeout, loop
+    )
     try:
-        return profile(target, settings, tokens=tokens, tool_turns=tool_turns, env_args=_env_args(env_args),
-                       check=check, keep_alive=keep_alive)
+        return profile(
+            target,
+            settings,
+            tokens=tokens,
+            tool_turns=tool_turns,
+            env_args=_env_args(env_args),
+            check=check,
+            keep_alive=keep_alive,
+        )
     except (TargetError, MonitorError, FakeServerError) as exc:
         raise ProfileError(str(exc)) from None
     except Interrupted as exc:
@@ -95,8 +118,9 @@ def html(run: ProfileRun) -> str:
     return render_html(to_dict(run.report), tree)
 
 
-def compare_reports(before: str, after: str, *, fmt: str, color: bool,
-                    html: bool = False) -> tuple[str, bool, str | None]:
+def compare_reports(
+    before: str, after: str, *, fmt: str, color: bool, html: bool = False
+) -> tuple[str, bool, str | None]:
     """(rendered comparison, outputs identical?, the HTML page when ``html``)."""
     try:
         first, second = load_report(before), load_report(after)

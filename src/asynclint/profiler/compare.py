@@ -20,9 +20,11 @@ from asynclint.profiler.report import PROFILE_FORMAT_VERSION, READABLE_VERSIONS,
 #: A site whose stall time did not at least halve did not get a fix that helped (``not halved``).
 HELPED_RATIO = 0.5
 TOP_SITES = 10
-_REQUIRED = {"run": ("rollouts", "wall_s", "throughput_per_s"),
-             "lag": ("p50_ms", "p90_ms", "p99_ms", "max_ms", "stalls", "blocked_ms"),
-             "outputs": ("count", "sha256", "values")}
+_REQUIRED = {
+    "run": ("rollouts", "wall_s", "throughput_per_s"),
+    "lag": ("p50_ms", "p90_ms", "p99_ms", "max_ms", "stalls", "blocked_ms"),
+    "outputs": ("count", "sha256", "values"),
+}
 
 
 class CompareError(Exception):
@@ -96,12 +98,15 @@ def load_report(path: str | Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise CompareError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     if not isinstance(document, dict) or "asynclint_profile" not in document:
-        raise CompareError(f"{name}: not an asynclint profile report (write one with "
-                           "`asynclint profile TARGET --format json -o FILE`)")
+        raise CompareError(
+            f"{name}: not an asynclint profile report (write one with `asynclint profile TARGET --format json -o FILE`)"
+        )
     if document["asynclint_profile"] not in READABLE_VERSIONS:
-        raise CompareError(f"{name}: profile report version {document['asynclint_profile']!r} "
-                           f"(this asynclint reads versions {', '.join(map(str, READABLE_VERSIONS))}; "
-                           f"it writes {PROFILE_FORMAT_VERSION})")
+        raise CompareError(
+            f"{name}: profile report version {document['asynclint_profile']!r} "
+            f"(this asynclint reads versions {', '.join(map(str, READABLE_VERSIONS))}; "
+            f"it writes {PROFILE_FORMAT_VERSION})"
+        )
     for section, keys in _REQUIRED.items():
         block = document.get(section)
         if not isinstance(block, dict) or any(key not in block for key in keys):
@@ -140,10 +145,14 @@ def _problem(document: dict) -> str | None:
     if not isinstance(sites, list):
         return "'sites' is not a list"
     for index, site in enumerate(sites):
-        if not (isinstance(site, dict) and all(isinstance(site.get(k), str) for k in ("cause", "path", "function"))
-                and isinstance(site.get("line"), int) and not isinstance(site.get("line"), bool)
-                and _is_number(site.get("total_ms"))
-                and (site.get("finding") is None or isinstance(site.get("finding"), dict))):
+        if not (
+            isinstance(site, dict)
+            and all(isinstance(site.get(k), str) for k in ("cause", "path", "function"))
+            and isinstance(site.get("line"), int)
+            and not isinstance(site.get("line"), bool)
+            and _is_number(site.get("total_ms"))
+            and (site.get("finding") is None or isinstance(site.get("finding"), dict))
+        ):
             return f"site {index} lacks a valid cause, path, function, line, total_ms or finding"
     return None
 
@@ -197,8 +206,10 @@ def _outputs(before: dict, after: dict) -> tuple[bool, str]:
     for index, (x, y) in enumerate(zip(a["values"], b["values"], strict=False)):
         if x != y:
             differing = sum(1 for p, q in zip(a["values"], b["values"], strict=False) if p != q)
-            return False, (f"{differing} of {a['count']} outputs differ; first at rollout {index}: "
-                           f"{_short(x)} before, {_short(y)} after")
+            return False, (
+                f"{differing} of {a['count']} outputs differ; first at rollout {index}: "
+                f"{_short(x)} before, {_short(y)} after"
+            )
     return False, "outputs differ (their digests differ)"
 
 
@@ -210,12 +221,22 @@ def _short(value: Any, limit: int = 80) -> str:
 def _settings_note(before: dict, after: dict) -> str | None:
     """What differs between the two runs besides the code: the target, its kind, the settings
     (the sampler and the loop too: they change what the sites are)."""
-    changed = [f"{k} {before.get(k)!r} → {after.get(k)!r}"
-               for k in ("target", "kind") if before.get(k) != after.get(k)]
+    changed = [f"{k} {before.get(k)!r} → {after.get(k)!r}" for k in ("target", "kind") if before.get(k) != after.get(k)]
     # Reports written before --loop existed ran on asyncio's loop.
     first, second = ({"loop": "asyncio", **(report.get("settings") or {})} for report in (before, after))
-    keys = ("rollouts", "concurrency", "duration_s", "timeout_s", "warmup", "latency_ms", "seed", "threshold_ms",
-            "interval_ms", "method", "loop")
+    keys = (
+        "rollouts",
+        "concurrency",
+        "duration_s",
+        "timeout_s",
+        "warmup",
+        "latency_ms",
+        "seed",
+        "threshold_ms",
+        "interval_ms",
+        "method",
+        "loop",
+    )
     changed += [f"{k} {first.get(k)!r} → {second.get(k)!r}" for k in keys if first.get(k) != second.get(k)]
     return "the runs differ: " + ", ".join(changed) if changed else None
 
@@ -229,8 +250,12 @@ def compare(before: dict, after: dict, before_name: str = "before", after_name: 
         Metric("stalls", _number(before, "lag", "stalls"), _number(after, "lag", "stalls"), True),
         Metric("blocked (ms)", _number(before, "lag", "blocked_ms"), _number(after, "lag", "blocked_ms"), True),
         Metric("wall clock (s)", _number(before, "run", "wall_s"), _number(after, "run", "wall_s"), True),
-        Metric("throughput (rollouts/s)", _number(before, "run", "throughput_per_s"),
-               _number(after, "run", "throughput_per_s"), False),
+        Metric(
+            "throughput (rollouts/s)",
+            _number(before, "run", "throughput_per_s"),
+            _number(after, "run", "throughput_per_s"),
+            False,
+        ),
     )
     first, second = _sites(before), _sites(after)
     changes = []
@@ -239,8 +264,17 @@ def compare(before: dict, after: dict, before_name: str = "before", after_name: 
         assert key is not None
         was = first.get(old, {}) if old is not None else {}
         now = second.get(new, {}) if new is not None else {}
-        changes.append(SiteChange(key[0], key[1], key[2], key[3], was.get("ms", 0.0), now.get("ms", 0.0),
-                                  was.get("finding") or now.get("finding")))
+        changes.append(
+            SiteChange(
+                key[0],
+                key[1],
+                key[2],
+                key[3],
+                was.get("ms", 0.0),
+                now.get("ms", 0.0),
+                was.get("finding") or now.get("finding"),
+            )
+        )
     changes.sort(key=lambda c: (-max(c.before_ms, c.after_ms), c.path, c.line))
     identical, note = _outputs(before, after)
     return Comparison(before_name, after_name, metrics, tuple(changes), identical, note, _settings_note(before, after))
@@ -251,6 +285,7 @@ class Verdict:
     """What became of a site's stall time, in words that say what was measured ("97% less"), and
     its tone: ``good`` when it at least halved (``SiteChange.helped``), ``bad`` when it did not,
     ``new`` for a site only the second run has, empty for sites that get no verdict."""
+
     text: str
     tone: str
 
@@ -291,42 +326,80 @@ def _number_text(value: float) -> str:
 
 def render_comparison(result: Comparison, *, color: bool = True, width: int | None = None) -> str:
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=color, no_color=not color,
-                      color_system="standard" if color else None, width=width or 128, highlight=False)
+    console = Console(
+        file=buffer,
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        width=width or 128,
+        highlight=False,
+    )
     console.print(Text(f"asynclint profile --compare  {result.before}  →  {result.after}", style="bold"))
     if result.settings_note:
         console.print(Text(f"note: {result.settings_note}; the ratios compare different loads", style="yellow"))
     table = Table(box=box.SIMPLE_HEAD)
     columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("", "left"), ("before", "right"), ("after", "right"), ("after / before", "right"), ("", "left")
+        ("", "left"),
+        ("before", "right"),
+        ("after", "right"),
+        ("after / before", "right"),
+        ("", "left"),
     )
     for column, justify in columns:
         table.add_column(column, justify=justify)
     verdicts = {True: Text("better", style="green"), False: Text("worse", style="red"), None: Text("")}
     for metric in result.metrics:
-        table.add_row(metric.name, _number_text(metric.before), _number_text(metric.after), _ratio(metric.ratio),
-                      verdicts[metric.improved])
+        table.add_row(
+            metric.name,
+            _number_text(metric.before),
+            _number_text(metric.after),
+            _ratio(metric.ratio),
+            verdicts[metric.improved],
+        )
     console.print(table)
     if result.sites:
-        sites = Table(box=box.SIMPLE_HEAD, title="Top sites (stall time, by function)", title_justify="left",
-                      title_style="bold")
+        sites = Table(
+            box=box.SIMPLE_HEAD, title="Top sites (stall time, by function)", title_justify="left", title_style="bold"
+        )
         rows = []
         for change in result.sites[:TOP_SITES]:
             verdict = site_change_verdict(change)
-            rows.append((shorten_left(f"{change.path}:{change.line} {change.function}", SITE_WIDTH),
-                         change.finding or "", f"{change.before_ms:,.1f} ms", f"{change.after_ms:,.1f} ms",
-                         _ratio(change.ratio), Text(verdict.text, style=VERDICT_STYLE.get(verdict.tone, "dim"))))
-        fill_table(sites, (("site", "left"), ("static", "left"), ("before", "right"), ("after", "right"),
-                           ("after / before", "right"), ("stall time", "left")), rows)
+            rows.append(
+                (
+                    shorten_left(f"{change.path}:{change.line} {change.function}", SITE_WIDTH),
+                    change.finding or "",
+                    f"{change.before_ms:,.1f} ms",
+                    f"{change.after_ms:,.1f} ms",
+                    _ratio(change.ratio),
+                    Text(verdict.text, style=VERDICT_STYLE.get(verdict.tone, "dim")),
+                )
+            )
+        fill_table(
+            sites,
+            (
+                ("site", "left"),
+                ("static", "left"),
+                ("before", "right"),
+                ("after", "right"),
+                ("after / before", "right"),
+                ("stall time", "left"),
+            ),
+            rows,
+        )
         console.print(sites)
         blocked = next(m.before for m in result.metrics if m.name.startswith("blocked"))
-        stubborn = [c for c in result.sites[:TOP_SITES]
-                    if c.judged and c.before_ms > max(blocked * 0.02, 0.0) and not c.helped]
+        stubborn = [
+            c for c in result.sites[:TOP_SITES] if c.judged and c.before_ms > max(blocked * 0.02, 0.0) and not c.helped
+        ]
         if stubborn:
-            console.print(Text(
-                f"{len(stubborn)} site(s) still hold the loop at least half as long as before. If the change moved "
-                "pure-Python work (json, deepcopy) to a thread, the GIL still serialises it: do less work, "
-                "or use a process pool.", style="yellow"))
+            console.print(
+                Text(
+                    f"{len(stubborn)} site(s) still hold the loop at least half as long as before. If the change moved "
+                    "pure-Python work (json, deepcopy) to a thread, the GIL still serialises it: do less work, "
+                    "or use a process pool.",
+                    style="yellow",
+                )
+            )
     style = "green" if result.outputs_identical else "bold red"
     console.print(Text(f"outputs: {result.outputs_note}", style=style))
     return buffer.getvalue()
@@ -334,12 +407,27 @@ def render_comparison(result: Comparison, *, color: bool = True, width: int | No
 
 def comparison_to_dict(result: Comparison) -> dict[str, Any]:
     return {
-        "before": result.before, "after": result.after,
-        "outputs_identical": result.outputs_identical, "outputs_note": result.outputs_note,
+        "before": result.before,
+        "after": result.after,
+        "outputs_identical": result.outputs_identical,
+        "outputs_note": result.outputs_note,
         "settings_note": result.settings_note,
-        "metrics": [{"name": m.name, "before": m.before, "after": m.after, "ratio": m.ratio,
-                     "improved": m.improved} for m in result.metrics],
-        "sites": [{"cause": c.cause, "path": c.path, "line": c.line, "function": c.function,
-                   "finding": c.finding, "before_ms": round(c.before_ms, 3), "after_ms": round(c.after_ms, 3),
-                   "ratio": c.ratio, "helped": c.helped} for c in result.sites],
+        "metrics": [
+            {"name": m.name, "before": m.before, "after": m.after, "ratio": m.ratio, "improved": m.improved}
+            for m in result.metrics
+        ],
+        "sites": [
+            {
+                "cause": c.cause,
+                "path": c.path,
+                "line": c.line,
+                "function": c.function,
+                "finding": c.finding,
+                "before_ms": round(c.before_ms, 3),
+                "after_ms": round(c.after_ms, 3),
+                "ratio": c.ratio,
+                "helped": c.helped,
+            }
+            for c in result.sites
+        ],
     }

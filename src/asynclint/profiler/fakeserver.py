@@ -42,8 +42,28 @@ from dataclasses import dataclass
 from typing import IO, Any, cast
 
 HOST = "127.0.0.1"
-FILLER = ("the", "page", "says", "so", "answer", "is", "likely", "this", "given", "search", "result",
-          "which", "matches", "question", "and", "reference", "text", "checked", "carefully", "done")
+FILLER = (
+    "the",
+    "page",
+    "says",
+    "so",
+    "answer",
+    "is",
+    "likely",
+    "this",
+    "given",
+    "search",
+    "result",
+    "which",
+    "matches",
+    "question",
+    "and",
+    "reference",
+    "text",
+    "checked",
+    "carefully",
+    "done",
+)
 MAX_BODY = 64 * 1024 * 1024
 FIXED_CREATED = 1_700_000_000  # every response's "created": a clock reading would differ per run
 
@@ -125,7 +145,7 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
     messages = request.get("messages") or []
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
     question = _text(messages[last_user].get("content")) if last_user >= 0 else ""
-    since = messages[last_user + 1:]
+    since = messages[last_user + 1 :]
     calls_made = sum(1 for m in since if m.get("role") == "assistant" and m.get("tool_calls"))
     tool_outputs = [_text(m.get("content")) for m in since if m.get("role") == "tool"]
     reference = _reference(tool_outputs[-1]) if tool_outputs else ""
@@ -140,10 +160,17 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
         value = reference if calls_made and reference else question
         arguments = {name: _argument(properties.get(name) or {}, value, rng) for name in names}
         call_id = "call_" + hashlib.sha256(f"{settings.seed}:{question}:{calls_made}".encode()).hexdigest()[:16]
-        message = {"role": "assistant", "content": None, "tool_calls": [{
-            "id": call_id, "type": "function",
-            "function": {"name": function.get("name", ""), "arguments": _dump(arguments)},
-        }]}
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": function.get("name", ""), "arguments": _dump(arguments)},
+                }
+            ],
+        }
         return message, "tool_calls"
     thinking = " ".join(rng.choice(FILLER) for _ in range(max(0, settings.tokens)))
     pool = (tool_outputs[-1] if tool_outputs else question).split() or ["unknown"]
@@ -156,9 +183,11 @@ def reply(request: dict, settings: ReplySettings) -> tuple[dict, str]:
 def _usage(prompt_text: str, messages: list[dict]) -> dict:
     """Words standing in for tokens: the prompt once, every choice's completion (``n`` > 1)."""
     prompt = len(prompt_text.split())
-    completion = sum(len(_text(message.get("content")).split()) + sum(
-        len(call["function"]["arguments"].split()) for call in message.get("tool_calls") or [])
-        for message in messages)
+    completion = sum(
+        len(_text(message.get("content")).split())
+        + sum(len(call["function"]["arguments"].split()) for call in message.get("tool_calls") or [])
+        for message in messages
+    )
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
@@ -172,14 +201,20 @@ def chat_completion(request: dict, settings: ReplySettings) -> dict:
     two runs must produce the same outputs."""
     choices: list[dict[str, Any]] = []
     for index in range(max(1, int(request.get("n") or 1))):
-        message, finish = reply(request, settings if not index else ReplySettings(
-            settings.seed + index, settings.latency_ms, settings.tokens, settings.tool_turns))
+        message, finish = reply(
+            request,
+            settings
+            if not index
+            else ReplySettings(settings.seed + index, settings.latency_ms, settings.tokens, settings.tool_turns),
+        )
         choices.append({"index": index, "message": message, "finish_reason": finish, "logprobs": None})
     return {
-        "id": "chatcmpl-fake-" + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode())
-        .hexdigest()[:24],
-        "object": "chat.completion", "created": FIXED_CREATED,
-        "model": str(request.get("model") or "fake"), "choices": choices,
+        "id": "chatcmpl-fake-"
+        + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode()).hexdigest()[:24],
+        "object": "chat.completion",
+        "created": FIXED_CREATED,
+        "model": str(request.get("model") or "fake"),
+        "choices": choices,
         "usage": _usage(_prompt_text(request), [choice["message"] for choice in choices]),
         "system_fingerprint": "asynclint-fake",
     }
@@ -191,15 +226,22 @@ def text_completion(request: dict, settings: ReplySettings) -> dict:
     prompts = [asked] if isinstance(asked, str) else [str(p) for p in asked or [""]]
     choices: list[dict[str, Any]] = []
     for prompt in prompts:
-        chat = chat_completion({**request, "messages": [{"role": "user", "content": prompt}], "tools": None},
-                               settings)
+        chat = chat_completion({**request, "messages": [{"role": "user", "content": prompt}], "tools": None}, settings)
         for choice in chat["choices"]:
-            choices.append({"index": len(choices), "text": choice["message"]["content"] or "",
-                            "finish_reason": choice["finish_reason"], "logprobs": None})
+            choices.append(
+                {
+                    "index": len(choices),
+                    "text": choice["message"]["content"] or "",
+                    "finish_reason": choice["finish_reason"],
+                    "logprobs": None,
+                }
+            )
     return {
-        "id": "cmpl-fake-" + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode())
-        .hexdigest()[:24],
-        "object": "text_completion", "created": FIXED_CREATED, "model": str(request.get("model") or "fake"),
+        "id": "cmpl-fake-"
+        + hashlib.sha256(_dump([settings.seed, request], sort_keys=True, default=str).encode()).hexdigest()[:24],
+        "object": "text_completion",
+        "created": FIXED_CREATED,
+        "model": str(request.get("model") or "fake"),
         "choices": choices,
         "usage": _usage(" ".join(prompts), [{"content": choice["text"]} for choice in choices]),
     }
@@ -217,19 +259,38 @@ def _stream_body(completion: dict, include_usage: bool = False) -> bytes:
             delta = dict(choice["message"])
             if delta.get("tool_calls"):
                 delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(delta["tool_calls"])]
-            pieces = ({"index": choice["index"], "delta": delta, "finish_reason": None},
-                      {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]})
+            pieces = (
+                {"index": choice["index"], "delta": delta, "finish_reason": None},
+                {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]},
+            )
         else:
-            pieces = ({**choice, "finish_reason": None},
-                      {**choice, "text": "", "finish_reason": choice["finish_reason"]})
+            pieces = (
+                {**choice, "finish_reason": None},
+                {**choice, "text": "", "finish_reason": choice["finish_reason"]},
+            )
         for piece in pieces:
-            events.append({"id": completion["id"], "object": kind, "created": completion["created"],
-                           "model": completion["model"], "choices": [piece]})
+            events.append(
+                {
+                    "id": completion["id"],
+                    "object": kind,
+                    "created": completion["created"],
+                    "model": completion["model"],
+                    "choices": [piece],
+                }
+            )
     if include_usage:
         for event in events:
             event["usage"] = None
-        events.append({"id": completion["id"], "object": kind, "created": completion["created"],
-                       "model": completion["model"], "choices": [], "usage": completion["usage"]})
+        events.append(
+            {
+                "id": completion["id"],
+                "object": kind,
+                "created": completion["created"],
+                "model": completion["model"],
+                "choices": [],
+                "usage": completion["usage"],
+            }
+        )
     return b"".join(b"data: " + _dump(e).encode() + b"\n\n" for e in events) + b"data: [DONE]\n\n"
 
 
@@ -268,7 +329,9 @@ class _Server:
         keep_alive = headers.get("connection", "").lower() != "close"
         writer.write(
             f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(payload)}\r\n"
-            f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n".encode() + payload)
+            f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n".encode()
+            + payload
+        )
         await writer.drain()
         return keep_alive
 
@@ -296,8 +359,10 @@ class _Server:
                 return "200 OK", _stream_body(completion, include_usage), "text/event-stream"
             return "200 OK", _dump(completion).encode(), "application/json"
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            models = {"object": "list",
-                      "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "asynclint"}]}
+            models = {
+                "object": "list",
+                "data": [{"id": "fake", "object": "model", "created": 0, "owned_by": "asynclint"}],
+            }
             return "200 OK", _dump(models).encode(), "application/json"
         if method == "GET" and path == "/_stats":
             return "200 OK", _dump({"requests": self.requests}).encode(), "application/json"
@@ -430,12 +495,29 @@ class FakeServer:
         _LIFELINES.add(self._lifeline)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "asynclint.profiler.fakeserver", "--port", "0", "--seed", str(s.seed),
-                 "--latency-ms", str(s.latency_ms), "--tokens", str(s.tokens), "--tool-turns", str(s.tool_turns),
-                 "--parent-pid", str(os.getpid())],
+                [
+                    sys.executable,
+                    "-m",
+                    "asynclint.profiler.fakeserver",
+                    "--port",
+                    "0",
+                    "--seed",
+                    str(s.seed),
+                    "--latency-ms",
+                    str(s.latency_ms),
+                    "--tokens",
+                    str(s.tokens),
+                    "--tool-turns",
+                    str(s.tool_turns),
+                    "--parent-pid",
+                    str(os.getpid()),
+                ],
                 # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full
                 # pipe would block the server mid-run.
-                stdin=read_end, stdout=subprocess.PIPE, stderr=self._errors, text=True,
+                stdin=read_end,
+                stdout=subprocess.PIPE,
+                stderr=self._errors,
+                text=True,
                 # A process group (and session) of its own: Ctrl-C in a terminal signals the whole
                 # foreground group, and the server must outlive that first SIGINT while the
                 # profiler cancels the rollouts in flight, which may still be talking to it. It

@@ -66,35 +66,53 @@ def _location(path: str, line: Any) -> str:
 
 
 def _page(title: str, body: Iterable[str]) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
 
 
 def _table(headers: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]]) -> str:
     """``headers``: (text, numeric?); cells are already HTML."""
     head = "".join(f'<th class="n">{_e(h)}</th>' if numeric else f"<th>{_e(h)}</th>" for h, numeric in headers)
-    body = "".join("<tr>" + "".join(f'<td class="n">{cell}</td>' if numeric else f"<td>{cell}</td>"
-                                    for cell, (_, numeric) in zip(row, headers, strict=True)) + "</tr>\n"
-                   for row in rows)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="n">{cell}</td>' if numeric else f"<td>{cell}</td>"
+            for cell, (_, numeric) in zip(row, headers, strict=True)
+        )
+        + "</tr>\n"
+        for row in rows
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}</tbody></table>"
 
 
 # -- pieces of one run -----------------------------------------------------------------------
 def _header(doc: dict) -> list[str]:
     s, run = doc.get("settings") or {}, doc.get("run") or {}
-    parts = [(f'<h1>asynclint profile <code>{_e(doc.get("target", "?"))}</code> '
-              f'<span class="dim">({_e(doc.get("kind", "?"))})</span></h1>'),
-             (f'<p class="dim">{_e(run.get("rollouts"))} rollouts in {float(run.get("wall_s", 0)):.2f} s, '
-             f'concurrency {_e(run.get("concurrency", s.get("concurrency")))} · heartbeat {_e(s.get("interval_ms"))} ms'
-             f' · stall threshold {_e(s.get("threshold_ms"))} ms · sampler {_e(s.get("method"))}'
-             f' · loop {_e(s.get("loop", "asyncio"))} · report version {_e(doc.get("asynclint_profile"))}</p>')]
+    parts = [
+        (
+            f"<h1>asynclint profile <code>{_e(doc.get('target', '?'))}</code> "
+            f'<span class="dim">({_e(doc.get("kind", "?"))})</span></h1>'
+        ),
+        (
+            f'<p class="dim">{_e(run.get("rollouts"))} rollouts in {float(run.get("wall_s", 0)):.2f} s, '
+            f"concurrency {_e(run.get('concurrency', s.get('concurrency')))} · heartbeat {_e(s.get('interval_ms'))} ms"
+            f" · stall threshold {_e(s.get('threshold_ms'))} ms · sampler {_e(s.get('method'))}"
+            f" · loop {_e(s.get('loop', 'asyncio'))} · report version {_e(doc.get('asynclint_profile'))}</p>"
+        ),
+    ]
     if run.get("interrupted"):
-        parts.append(f'<p class="banner warn">Interrupted: a partial report; {_e(run.get("cancelled", 0))} '
-                     "rollouts in flight were cancelled.</p>")
+        parts.append(
+            f'<p class="banner warn">Interrupted: a partial report; {_e(run.get("cancelled", 0))} '
+            "rollouts in flight were cancelled.</p>"
+        )
     if run.get("errors"):
-        parts.append(f'<p class="banner warn">{_e(run["errors"])} rollouts raised; first: '
-                     f'<code>{_e(run.get("first_error"))}</code></p>')
+        parts.append(
+            f'<p class="banner warn">{_e(run["errors"])} rollouts raised; first: '
+            f"<code>{_e(run.get('first_error'))}</code></p>"
+        )
     parts.extend(f'<p class="warn">note: {_e(note)}</p>' for note in doc.get("notes") or [])
     return parts
 
@@ -103,11 +121,19 @@ def _stats(doc: dict) -> str:
     lag, run = doc["lag"], doc["run"]
     wall_ms = float(run["wall_s"]) * 1000
     share = float(lag["blocked_ms"]) / wall_ms if wall_ms else 0.0
-    items = [("p50 lag", _ms(lag["p50_ms"])), ("p99 lag", _ms(lag["p99_ms"])), ("max lag", _ms(lag["max_ms"])),
-             ("stalls", str(lag["stalls"])), ("blocked", f"{_ms(lag['blocked_ms'])} ({share:.0%} of wall)"),
-             ("throughput", f"{float(run['throughput_per_s']):.2f} rollouts/s")]
-    return '<div class="stats">' + "".join(f'<div class="stat"><span class="dim">{_e(k)}</span><b>{_e(v)}</b></div>'
-                                           for k, v in items) + "</div>"
+    items = [
+        ("p50 lag", _ms(lag["p50_ms"])),
+        ("p99 lag", _ms(lag["p99_ms"])),
+        ("max lag", _ms(lag["max_ms"])),
+        ("stalls", str(lag["stalls"])),
+        ("blocked", f"{_ms(lag['blocked_ms'])} ({share:.0%} of wall)"),
+        ("throughput", f"{float(run['throughput_per_s']):.2f} rollouts/s"),
+    ]
+    return (
+        '<div class="stats">'
+        + "".join(f'<div class="stat"><span class="dim">{_e(k)}</span><b>{_e(v)}</b></div>' for k, v in items)
+        + "</div>"
+    )
 
 
 def _y(ms: float, top_ms: float) -> float:
@@ -123,8 +149,12 @@ def _usable(timeline: Any) -> TypeGuard[dict[str, Any]]:
     if not isinstance(timeline, dict) or not isinstance(timeline.get("max_ms"), list) or not timeline["max_ms"]:
         return False
     width = timeline.get("bucket_s")
-    return (isinstance(width, (int, float)) and math.isfinite(width) and width > 0
-            and all(v is None or (isinstance(v, (int, float)) and math.isfinite(v)) for v in timeline["max_ms"]))
+    return (
+        isinstance(width, (int, float))
+        and math.isfinite(width)
+        and width > 0
+        and all(v is None or (isinstance(v, (int, float)) and math.isfinite(v)) for v in timeline["max_ms"])
+    )
 
 
 def lag_chart(doc: dict, top_ms: float | None = None) -> str:
@@ -132,8 +162,10 @@ def lag_chart(doc: dict, top_ms: float | None = None) -> str:
     bars over it in red, and the worst stalls shaded and numbered (hover for details)."""
     timeline = (doc.get("lag") or {}).get("timeline")
     if not _usable(timeline):
-        return (f'<p class="dim">No lag timeline: this report (version {_e(doc.get("asynclint_profile"))}) '
-                "was written before reports kept one.</p>")
+        return (
+            f'<p class="dim">No lag timeline: this report (version {_e(doc.get("asynclint_profile"))}) '
+            "was written before reports kept one.</p>"
+        )
     series, width_s = timeline["max_ms"], float(timeline["bucket_s"])
     threshold = float((doc.get("settings") or {}).get("threshold_ms") or 0)
     total_s = max(len(series) * width_s, float(doc["run"]["wall_s"]), 1e-9)
@@ -144,8 +176,12 @@ def lag_chart(doc: dict, top_ms: float | None = None) -> str:
         return left + plot_w * seconds / total_s
 
     step = plot_w * width_s / total_s
-    parts = [(f'<svg viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}" role="img" '
-              'aria-label="heartbeat lag over time">')]
+    parts = [
+        (
+            f'<svg viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}" role="img" '
+            'aria-label="heartbeat lag over time">'
+        )
+    ]
     labelled: list[float] = []  # x of each number drawn: one that would overlap another is left to the tooltip
     for rank, stall in enumerate(doc.get("worst_stalls") or [], 1):
         start, length = float(stall["at_s"]), float(stall["duration_ms"]) / 1000
@@ -156,47 +192,66 @@ def lag_chart(doc: dict, top_ms: float | None = None) -> str:
         where = ", ".join(f"{site['path']}:{site['line']} {site['function']}" for site in stall.get("sites", [])[:3])
         label = f"stall #{rank}: {_ms(stall['duration_ms'])} at +{start:.3f} s: {where}"
         span = max(2.0, x(start + length) - x(start))
-        parts.append(f'<g class="stall"><title>{_e(label)}</title><rect x="{x(start):.1f}" y="4" width="{span:.1f}" '
-                     f'height="{CHART_H - CHART_PAD / 2 - 4:.0f}" fill="#f4b4ae" fill-opacity="0.45"/>{number}</g>')
+        parts.append(
+            f'<g class="stall"><title>{_e(label)}</title><rect x="{x(start):.1f}" y="4" width="{span:.1f}" '
+            f'height="{CHART_H - CHART_PAD / 2 - 4:.0f}" fill="#f4b4ae" fill-opacity="0.45"/>{number}</g>'
+        )
     base = _y(FLOOR_MS, top)
     for index, value in enumerate(series):
         if value is None:
             continue
         colour = "#d93025" if threshold and value >= threshold else "#7b8bb5"
         y = _y(value, top)
-        parts.append(f'<rect x="{x(index * width_s):.1f}" y="{y:.1f}" width="{max(step, 1.0):.1f}" '
-                     f'height="{max(base - y, 0.5):.1f}" fill="{colour}"/>')
+        parts.append(
+            f'<rect x="{x(index * width_s):.1f}" y="{y:.1f}" width="{max(step, 1.0):.1f}" '
+            f'height="{max(base - y, 0.5):.1f}" fill="{colour}"/>'
+        )
     for tick in (0.1, 1, 10, 100, 1000, 10_000):
         if tick <= top:
             y = _y(tick, top)
-            parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eceef4"/>'
-                         f'<text x="{left - 4}" y="{y + 3:.1f}" font-size="10" text-anchor="end" fill="#667">'
-                         f"{tick:g}</text>")
+            parts.append(
+                f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eceef4"/>'
+                f'<text x="{left - 4}" y="{y + 3:.1f}" font-size="10" text-anchor="end" fill="#667">'
+                f"{tick:g}</text>"
+            )
     if threshold:
         y = _y(threshold, top)
-        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#b3261e" '
-                     f'stroke-dasharray="4 3"><title>stall threshold {threshold:g} ms</title></line>')
-    parts.append(f'<text x="{left}" y="{CHART_H - 2}" font-size="10" fill="#667">0 s</text>'
-                 f'<text x="{left + plot_w}" y="{CHART_H - 2}" font-size="10" fill="#667" text-anchor="end">'
-                 f'{total_s:.2f} s</text><text x="{left - 4}" y="{PLOT_TOP - 14}" font-size="10" text-anchor="end" '
-                 'fill="#667">ms</text></svg>')
-    return "".join(parts) + (f'<p class="dim">Largest heartbeat lag per {width_s * 1000:g} ms slice (log scale); '
-                             "red: a stall, over the dashed threshold; shaded and numbered: the worst stalls.</p>")
+        parts.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y:.1f}" y2="{y:.1f}" stroke="#b3261e" '
+            f'stroke-dasharray="4 3"><title>stall threshold {threshold:g} ms</title></line>'
+        )
+    parts.append(
+        f'<text x="{left}" y="{CHART_H - 2}" font-size="10" fill="#667">0 s</text>'
+        f'<text x="{left + plot_w}" y="{CHART_H - 2}" font-size="10" fill="#667" text-anchor="end">'
+        f'{total_s:.2f} s</text><text x="{left - 4}" y="{PLOT_TOP - 14}" font-size="10" text-anchor="end" '
+        'fill="#667">ms</text></svg>'
+    )
+    return "".join(parts) + (
+        f'<p class="dim">Largest heartbeat lag per {width_s * 1000:g} ms slice (log scale); '
+        "red: a stall, over the dashed threshold; shaded and numbered: the worst stalls.</p>"
+    )
 
 
 def histogram(doc: dict) -> str:
     buckets = (doc.get("lag") or {}).get("histogram") or []
     peak = max((b["count"] for b in buckets), default=0)
-    rows = [(_e(b["bucket"]), f"{b['count']:,}",
-             f'<span class="bar" style="width:{240 * b["count"] / peak:.0f}px"></span>' if peak and b["count"] else "")
-            for b in buckets]
+    rows = [
+        (
+            _e(b["bucket"]),
+            f"{b['count']:,}",
+            f'<span class="bar" style="width:{240 * b["count"] / peak:.0f}px"></span>' if peak and b["count"] else "",
+        )
+        for b in buckets
+    ]
     return _table((("lag", False), ("heartbeats", True), ("", False)), rows)
 
 
 def _finding(finding: dict | None, site: dict) -> str:
     if finding:
-        text = (f'<code>{_e(finding.get("code"))}</code> <span class="sev-{_e(finding.get("severity"))}">'
-                f'{_e(finding.get("severity"))}</span> <span class="dim">{_e(finding.get("rule", ""))}</span>')
+        text = (
+            f'<code>{_e(finding.get("code"))}</code> <span class="sev-{_e(finding.get("severity"))}">'
+            f'{_e(finding.get("severity"))}</span> <span class="dim">{_e(finding.get("rule", ""))}</span>'
+        )
         via = finding.get("via")
         if via:
             text += f'<div class="chain">at caller {_location(via["path"], via["line"])}</div>'
@@ -222,47 +277,90 @@ def sites_table(doc: dict) -> str:
             inner = site["inner"]
             inner_at = _location(inner["path"], inner["line"])
             where += f'<div class="chain">inside {_e(inner["function"])}, {inner_at}</div>'
-        callers = [f'<div class="chain">← {_e(c["function"])} {_location(c["path"], c["line"])}</div>'
-                   for c in site.get("chain") or []]
+        callers = [
+            f'<div class="chain">← {_e(c["function"])} {_location(c["path"], c["line"])}</div>'
+            for c in site.get("chain") or []
+        ]
         chain = "".join(callers[:SHOWN_CALLERS])
         if len(callers) > SHOWN_CALLERS:
-            chain += (f"<details><summary>{len(callers) - SHOWN_CALLERS} more caller(s)</summary>"
-                      + "".join(callers[SHOWN_CALLERS:]) + "</details>")
-        rows.append((where, f"<code>{_e(site['function'])}</code>{chain}", _e(site["cause"]), f"{site['count']:,}",
-                     _ms(site["total_ms"]), _ms(site.get("max_ms", 0.0)),
-                     f'<span class="bar" style="width:{80 * share:.0f}px"></span>{share:.1%}',
-                     _finding(site.get("finding"), site)))
+            chain += (
+                f"<details><summary>{len(callers) - SHOWN_CALLERS} more caller(s)</summary>"
+                + "".join(callers[SHOWN_CALLERS:])
+                + "</details>"
+            )
+        rows.append(
+            (
+                where,
+                f"<code>{_e(site['function'])}</code>{chain}",
+                _e(site["cause"]),
+                f"{site['count']:,}",
+                _ms(site["total_ms"]),
+                _ms(site.get("max_ms", 0.0)),
+                f'<span class="bar" style="width:{80 * share:.0f}px"></span>{share:.1%}',
+                _finding(site.get("finding"), site),
+            )
+        )
     hidden = len(sites) - TOP_SITES
     more = f'<p class="dim">… and {hidden} more sites (the JSON report lists them all)</p>' if hidden > 0 else ""
-    return _table((("site", False), ("function and callers", False), ("cause", False), ("stalls", True),
-                   ("total", True), ("max", True), ("share of blocked", True), ("static finding", False)), rows) + more
+    return (
+        _table(
+            (
+                ("site", False),
+                ("function and callers", False),
+                ("cause", False),
+                ("stalls", True),
+                ("total", True),
+                ("max", True),
+                ("share of blocked", True),
+                ("static finding", False),
+            ),
+            rows,
+        )
+        + more
+    )
 
 
 def _causes(doc: dict) -> str:
     causes = [(cause, ms) for cause, ms in (doc.get("causes") or {}).items() if ms]
     if not causes:
         return ""
-    return "<h2>Stall time by cause</h2>" + _table((("cause", False), ("time", True)),
-                                                   [(_e(cause), _ms(ms)) for cause, ms in causes])
+    return "<h2>Stall time by cause</h2>" + _table(
+        (("cause", False), ("time", True)), [(_e(cause), _ms(ms)) for cause, ms in causes]
+    )
 
 
 def _call_tree(tree: str | None) -> list[str]:
     if tree is None:
         return []
     offline = _FONT_URL.sub("data:text/css,", tree)
-    return ["<h2>The worst stalls' call trees</h2>",
-            ('<p class="dim">pyinstrument\'s call tree of the worst stalls: each stall a root, under it the sampled '
-             "stacks weighted by their share of the stall.</p>"),
-            f'<iframe title="call tree of the worst stalls" sandbox="allow-scripts" srcdoc="{_e(offline)}"></iframe>']
+    return [
+        "<h2>The worst stalls' call trees</h2>",
+        (
+            '<p class="dim">pyinstrument\'s call tree of the worst stalls: each stall a root, under it the sampled '
+            "stacks weighted by their share of the stall.</p>"
+        ),
+        f'<iframe title="call tree of the worst stalls" sandbox="allow-scripts" srcdoc="{_e(offline)}"></iframe>',
+    ]
 
 
 def render_html(doc: dict, call_tree: str | None = None) -> str:
     """One run's page from its JSON form (``report.to_dict``); ``call_tree``: pyinstrument's page."""
-    body = [*_header(doc), _stats(doc), "<h2>Lag over time</h2>", lag_chart(doc),
-            "<h2>Heartbeats by lag</h2>", histogram(doc), "<h2>Where the loop was held</h2>", sites_table(doc),
-            _causes(doc), *_call_tree(call_tree),
-            (f'<p class="dim">outputs: {_e(doc["outputs"]["count"])} rollouts, sha256 '
-             f'<code>{_e(doc["outputs"]["sha256"])}</code></p>')]
+    body = [
+        *_header(doc),
+        _stats(doc),
+        "<h2>Lag over time</h2>",
+        lag_chart(doc),
+        "<h2>Heartbeats by lag</h2>",
+        histogram(doc),
+        "<h2>Where the loop was held</h2>",
+        sites_table(doc),
+        _causes(doc),
+        *_call_tree(call_tree),
+        (
+            f'<p class="dim">outputs: {_e(doc["outputs"]["count"])} rollouts, sha256 '
+            f"<code>{_e(doc['outputs']['sha256'])}</code></p>"
+        ),
+    ]
     return _page(f"asynclint profile {doc.get('target', '')}", body)
 
 
@@ -277,32 +375,69 @@ def render_compare_html(before: dict, after: dict, result: Comparison) -> str:
     """Both runs on one page: the outputs verdict, the metrics and per-site change, each run's
     lag over time (one lag scale for both) and histogram."""
     verdict_class = "good" if result.outputs_identical else "bad"
-    body = [f"<h1>asynclint profile --compare <code>{_e(result.before)}</code> → <code>{_e(result.after)}</code></h1>",
-            f'<p class="banner {verdict_class}">outputs: {_e(result.outputs_note)}</p>']
+    body = [
+        f"<h1>asynclint profile --compare <code>{_e(result.before)}</code> → <code>{_e(result.after)}</code></h1>",
+        f'<p class="banner {verdict_class}">outputs: {_e(result.outputs_note)}</p>',
+    ]
     if result.settings_note:
         body.append(f'<p class="banner warn">note: {_e(result.settings_note)}; the ratios compare different loads</p>')
     words = {True: '<span class="good">better</span>', False: '<span class="bad">worse</span>', None: ""}
-    body += ["<h2>Before and after</h2>", _table(
-        (("", False), ("before", True), ("after", True), ("after / before", True), ("", False)),
-        [(_e(m.name), f"{m.before:,.2f}", f"{m.after:,.2f}", _ratio(m.ratio), words[m.improved])
-         for m in result.metrics])]
+    body += [
+        "<h2>Before and after</h2>",
+        _table(
+            (("", False), ("before", True), ("after", True), ("after / before", True), ("", False)),
+            [
+                (_e(m.name), f"{m.before:,.2f}", f"{m.after:,.2f}", _ratio(m.ratio), words[m.improved])
+                for m in result.metrics
+            ],
+        ),
+    ]
     styles = {"good": "good", "bad": "bad", "new": "warn"}
     rows = []
     for change in result.sites[:TOP_SITES]:
         verdict = site_change_verdict(change)
-        rows.append((_location(change.path, change.line), f"<code>{_e(change.function)}</code>",
-                     _e(change.finding or ""), _ms(change.before_ms), _ms(change.after_ms), _ratio(change.ratio),
-                     f'<span class="{styles.get(verdict.tone, "dim")}">{_e(verdict.text)}</span>'))
-    body += ["<h2>Sites: stall time before and after</h2>",
-             _table((("site", False), ("function", False), ("static finding", False), ("before", True),
-                     ("after", True), ("after / before", True), ("stall time", False)), rows) if rows
-             else '<p class="good">Neither run stalled.</p>']
-    top = max([float(doc["lag"]["max_ms"]) for doc in (before, after)]
-              + [2 * float((doc.get("settings") or {}).get("threshold_ms") or 0) for doc in (before, after)])
+        rows.append(
+            (
+                _location(change.path, change.line),
+                f"<code>{_e(change.function)}</code>",
+                _e(change.finding or ""),
+                _ms(change.before_ms),
+                _ms(change.after_ms),
+                _ratio(change.ratio),
+                f'<span class="{styles.get(verdict.tone, "dim")}">{_e(verdict.text)}</span>',
+            )
+        )
+    body += [
+        "<h2>Sites: stall time before and after</h2>",
+        _table(
+            (
+                ("site", False),
+                ("function", False),
+                ("static finding", False),
+                ("before", True),
+                ("after", True),
+                ("after / before", True),
+                ("stall time", False),
+            ),
+            rows,
+        )
+        if rows
+        else '<p class="good">Neither run stalled.</p>',
+    ]
+    top = max(
+        [float(doc["lag"]["max_ms"]) for doc in (before, after)]
+        + [2 * float((doc.get("settings") or {}).get("threshold_ms") or 0) for doc in (before, after)]
+    )
     for name, doc in ((result.before, before), (result.after, after)):
         body += [f"<h2>Lag over time: {_e(name)}</h2>", *_header(doc)[1:], _stats(doc), lag_chart(doc, top or None)]
-    body += ['<div class="cols">'] + [f"<div><h2>Heartbeats by lag: {_e(name)}</h2>{histogram(doc)}</div>"
-                                      for name, doc in ((result.before, before), (result.after, after))] + ["</div>"]
+    body += (
+        ['<div class="cols">']
+        + [
+            f"<div><h2>Heartbeats by lag: {_e(name)}</h2>{histogram(doc)}</div>"
+            for name, doc in ((result.before, before), (result.after, after))
+        ]
+        + ["</div>"]
+    )
     for name, doc in ((result.before, before), (result.after, after)):
         body += [f"<h2>Where the loop was held: {_e(name)}</h2>", sites_table(doc)]
     return _page(f"asynclint profile --compare {result.before} {result.after}", body)

@@ -44,8 +44,13 @@ WORST_STALLS = 10
 class Watch:
     """What ``watch()`` yields: live while the block runs (``snapshot()``), final after it."""
 
-    def __init__(self, template: Recording, threshold: float, findings: Sequence[Finding] = (),
-                 monitor: LoopMonitor | None = None):
+    def __init__(
+        self,
+        template: Recording,
+        threshold: float,
+        findings: Sequence[Finding] = (),
+        monitor: LoopMonitor | None = None,
+    ):
         self.findings = tuple(findings)
         self._monitor = monitor  # its method and notes can change while the watch runs (a sampler switch)
         self._suppressed: dict[str, frozenset[int]] = {}  # suppressed lines per file read
@@ -68,8 +73,12 @@ class Watch:
         mine = []
         for stall in stalls:
             if stall.due < self.started:
-                stall = replace(stall, due=self.started, duration=stall.due + stall.duration - self.started,
-                                samples=tuple(x for x in stall.samples if x.time >= self.started))
+                stall = replace(
+                    stall,
+                    due=self.started,
+                    duration=stall.due + stall.duration - self.started,
+                    samples=tuple(x for x in stall.samples if x.time >= self.started),
+                )
             if stall.duration >= self.threshold:
                 mine.append(stall)
         chunk = replace(self._current(), lags=tuple(lags), stalls=tuple(mine), wall=now - self.started)
@@ -105,7 +114,8 @@ class Watch:
         if self._feed is not None:
             self._feed.pull()
         return self._with_suppressions(
-            self._tally.analysis(analyze(self._current(), self.findings), time.monotonic() - self.started))
+            self._tally.analysis(analyze(self._current(), self.findings), time.monotonic() - self.started)
+        )
 
     def _finish(self) -> None:
         self._wall = time.monotonic() - self.started
@@ -130,11 +140,15 @@ class Watch:
     def summary(self, top: int = 5) -> str:
         """A few plain lines: the lag, then the sites that held the loop longest."""
         a = self.analysis
-        lines = [f"event loop: {a.lag.stalls} stalls >= {a.threshold_ms:g} ms, blocked {a.lag.blocked_ms:.1f} ms, "
-                 f"max {a.lag.max_ms:.1f} ms, p99 {a.lag.p99_ms:.1f} ms"]
+        lines = [
+            f"event loop: {a.lag.stalls} stalls >= {a.threshold_ms:g} ms, blocked {a.lag.blocked_ms:.1f} ms, "
+            f"max {a.lag.max_ms:.1f} ms, p99 {a.lag.p99_ms:.1f} ms"
+        ]
         for site in a.sites[:top]:
-            lines.append(f"  {site.frame.path}:{site.frame.line} in {site.frame.function} ({site.cause}): "
-                         f"{site.count} stalls, {site.total_ms:.1f} ms total, max {site.max_ms:.1f} ms")
+            lines.append(
+                f"  {site.frame.path}:{site.frame.line} in {site.frame.function} ({site.cause}): "
+                f"{site.count} stalls, {site.total_ms:.1f} ms total, max {site.max_ms:.1f} ms"
+            )
         return "\n".join(lines)
 
 
@@ -163,16 +177,19 @@ class _Feed:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            raise MonitorError("no running event loop: enter watch() inside the loop "
-                               "(e.g. at the top of your main coroutine)") from None
+            raise MonitorError(
+                "no running event loop: enter watch() inside the loop (e.g. at the top of your main coroutine)"
+            ) from None
         active = LoopMonitor._active
         if active is None:
             monitor = LoopMonitor(threshold=threshold, interval=interval, method=method)
             monitor.start(loop)
             return cls(monitor, loop, owned=True)
         if active._loop is not loop:
-            raise MonitorError("another loop monitor is running in this process, on another event loop "
-                               "(one monitor per process: watch one loop at a time)")
+            raise MonitorError(
+                "another loop monitor is running in this process, on another event loop "
+                "(one monitor per process: watch one loop at a time)"
+            )
         return cls._by_monitor.get(id(active)) or cls(active, loop, owned=False)
 
     def add(self, watch: Watch) -> None:
@@ -200,7 +217,7 @@ class _Feed:
 
     def pull(self) -> None:
         lags, stalls = self.monitor._lags, self.monitor._stalls
-        new_lags, new_stalls = lags[self._lags_read:], stalls[self._stalls_read:]
+        new_lags, new_stalls = lags[self._lags_read :], stalls[self._stalls_read :]
         if self.owned:
             del lags[:]
             del stalls[:]
@@ -233,15 +250,17 @@ class _Feed:
 
 
 @contextmanager
-def watch(loop_threshold_ms: float = 5.0, *, interval_ms: float = 2.0, method: str = "auto",
-          findings: Sequence[Finding] = ()) -> Iterator[Watch]:
+def watch(
+    loop_threshold_ms: float = 5.0, *, interval_ms: float = 2.0, method: str = "auto", findings: Sequence[Finding] = ()
+) -> Iterator[Watch]:
     """Watch the running loop: every heartbeat ``loop_threshold_ms`` or more late is a stall,
     attributed to the code that held the loop. ``findings`` (from ``run_check``) are matched to
     user sites like ``asynclint profile`` does. Inside another watch (or ``asynclint profile``) on
     the same loop, it shares the running monitor (its interval and method; see the module doc)."""
     feed = _Feed.attach(loop_threshold_ms / 1000, interval_ms / 1000, method)
-    report = Watch(feed.monitor.snapshot(), max(loop_threshold_ms / 1000, feed.monitor.threshold), findings,
-                   feed.monitor)
+    report = Watch(
+        feed.monitor.snapshot(), max(loop_threshold_ms / 1000, feed.monitor.threshold), findings, feed.monitor
+    )
     feed.add(report)
     try:
         yield report

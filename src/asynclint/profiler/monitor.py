@@ -72,7 +72,7 @@ class LagTimeline:
         index = max(0, int((at - self.started) / self.width))
         while index >= self.points:
             pairs = self._max
-            self._max = array("d", (max(pairs[i:i + 2]) for i in range(0, len(pairs), 2)))
+            self._max = array("d", (max(pairs[i : i + 2]) for i in range(0, len(pairs), 2)))
             self.width *= 2
             index = int((at - self.started) / self.width)
         if index >= len(self._max):
@@ -272,8 +272,13 @@ class _Itimerspec(ctypes.Structure):
 class _Sigevent(ctypes.Structure):
     """glibc's ``struct sigevent`` (64 bytes) with the ``SIGEV_THREAD_ID`` member."""
 
-    _fields_ = [("sigev_value", ctypes.c_void_p), ("sigev_signo", ctypes.c_int), ("sigev_notify", ctypes.c_int),
-                ("sigev_tid", ctypes.c_int), ("_pad", ctypes.c_int * 11)]
+    _fields_ = [
+        ("sigev_value", ctypes.c_void_p),
+        ("sigev_signo", ctypes.c_int),
+        ("sigev_notify", ctypes.c_int),
+        ("sigev_tid", ctypes.c_int),
+        ("_pad", ctypes.c_int * 11),
+    ]
 
 
 class _ThreadTimer:
@@ -322,8 +327,9 @@ def _libc() -> ctypes.CDLL | None:
             # PyDLL keeps the GIL across the call: timer_settime never blocks, and releasing the GIL
             # at every heartbeat would hand it to any other thread that wants it.
             libc = ctypes.PyDLL(None, use_errno=True)
-            if not all(hasattr(libc, name) for name in ("timer_create", "timer_settime", "timer_delete", "pread",
-                                                        "read")):
+            if not all(
+                hasattr(libc, name) for name in ("timer_create", "timer_settime", "timer_delete", "pread", "read")
+            ):
                 raise OSError("no POSIX timers")
             libc.timer_create.argtypes = [ctypes.c_int, ctypes.POINTER(_Sigevent), ctypes.POINTER(ctypes.c_void_p)]
             libc.timer_settime.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_Itimerspec), ctypes.c_void_p]
@@ -497,7 +503,8 @@ class _ClockReader:
             try:
                 # Once per monitor, on procfs: no disk behind it.
                 self._schedstat = os.open(  # asynclint: ignore[blocking-fs-call]
-                    f"/proc/self/task/{native}/schedstat", os.O_RDONLY)
+                    f"/proc/self/task/{native}/schedstat", os.O_RDONLY
+                )
             except OSError:
                 self._schedstat = None
 
@@ -515,7 +522,7 @@ class _ClockReader:
             assert libc is not None  # the file is opened only where libc loaded (and _libc() keeps its answer)
             size = libc.pread(self._schedstat, self._buffer, 63, 0)
             try:
-                waiting = int(self._buffer.raw[:max(size, 0)].split()[1]) / 1e9
+                waiting = int(self._buffer.raw[: max(size, 0)].split()[1]) / 1e9
             except (IndexError, ValueError):
                 waiting = None
         wall = time.monotonic()
@@ -528,10 +535,17 @@ class _ClockReader:
 
 
 #: Where an idle thread waits: such a thread cannot be the one holding the GIL.
-_IDLE_FRAMES = frozenset({
-    ("threading.py", "wait"), ("threading.py", "_wait_for_tstate_lock"), ("threading.py", "join"),
-    ("queue.py", "get"), ("selectors.py", "select"), ("thread.py", "_worker"), ("socket.py", "accept"),
-})
+_IDLE_FRAMES = frozenset(
+    {
+        ("threading.py", "wait"),
+        ("threading.py", "_wait_for_tstate_lock"),
+        ("threading.py", "join"),
+        ("queue.py", "get"),
+        ("selectors.py", "select"),
+        ("thread.py", "_worker"),
+        ("socket.py", "accept"),
+    }
+)
 
 
 def _thread_cpu(skip: set[int]) -> dict[int, float]:
@@ -550,8 +564,9 @@ def _thread_cpu(skip: set[int]) -> dict[int, float]:
     return found
 
 
-def _busy_stacks(skip: set[int], before: dict[int, float] | None, now: dict[int, float],
-                 span: float) -> tuple[tuple[StackEntry, ...], ...]:
+def _busy_stacks(
+    skip: set[int], before: dict[int, float] | None, now: dict[int, float], span: float
+) -> tuple[tuple[StackEntry, ...], ...]:
     """Stacks of the threads that held the GIL while the loop thread waited ``span`` seconds for
     it: those whose CPU time grew by a good part of the span. Without an earlier reading of the
     threads' clocks, those not parked in a known wait (a guess: a thread blocked in C looks busy)."""
@@ -559,8 +574,12 @@ def _busy_stacks(skip: set[int], before: dict[int, float] | None, now: dict[int,
     if before is not None and now:
         chosen = [ident for ident, cpu in now.items() if cpu - before.get(ident, cpu) >= 0.3 * span]
     else:
-        chosen = [ident for ident, frame in frames.items() if ident not in skip and
-                  (os.path.basename(frame.f_code.co_filename), frame.f_code.co_name) not in _IDLE_FRAMES]
+        chosen = [
+            ident
+            for ident, frame in frames.items()
+            if ident not in skip
+            and (os.path.basename(frame.f_code.co_filename), frame.f_code.co_name) not in _IDLE_FRAMES
+        ]
     stacks = []
     for ident in chosen:
         frame = frames.get(ident)
@@ -579,8 +598,14 @@ class LoopMonitor:
 
     _active: LoopMonitor | None = None  # signal handlers and Handle._run are process-wide
 
-    def __init__(self, *, threshold: float = 0.005, interval: float = 0.002, method: str = "auto",
-                 sample_period: float | None = None):
+    def __init__(
+        self,
+        *,
+        threshold: float = 0.005,
+        interval: float = 0.002,
+        method: str = "auto",
+        sample_period: float | None = None,
+    ):
         if method not in METHODS:
             raise MonitorError(f"unknown method {method!r} (expected one of: {', '.join(METHODS)})")
         if threshold <= 0 or interval <= 0:
@@ -636,15 +661,19 @@ class LoopMonitor:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
-                raise MonitorError("no running event loop: start the monitor from inside the loop "
-                                   "(e.g. at the top of your main coroutine)") from None
+                raise MonitorError(
+                    "no running event loop: start the monitor from inside the loop "
+                    "(e.g. at the top of your main coroutine)"
+                ) from None
         self._loop = loop
         method = self.requested_method
         if method == "auto":
             method = "signal" if signal_available() else "thread"
         elif method == "signal" and not signal_available():
-            raise MonitorError("method 'signal' needs the loop on the main thread and a timer signal of its own "
-                               "(outside Linux: SIGALRM unused); use method 'thread'")
+            raise MonitorError(
+                "method 'signal' needs the loop on the main thread and a timer signal of its own "
+                "(outside Linux: SIGALRM unused); use method 'thread'"
+            )
         self.method = method
         self._loop_ident = threading.get_ident()
         self._clocks = _ClockReader(threading.current_thread())
@@ -690,8 +719,9 @@ class LoopMonitor:
             self._note_error("signal wakeup relay", exc)
 
     def _start_watchdog(self) -> None:
-        self._thread = threading.Thread(target=self._watchdog, args=(self._loop_ident,),
-                                        name="asynclint-watchdog", daemon=True)
+        self._thread = threading.Thread(
+            target=self._watchdog, args=(self._loop_ident,), name="asynclint-watchdog", daemon=True
+        )
         self._thread.start()
 
     def _stop_signal(self) -> None:
@@ -721,8 +751,9 @@ class LoopMonitor:
         self._stop_signal()
         self.method = "thread"
         self._start_watchdog()
-        self.notes.append(f"sampler switched from signal to thread at +{time.monotonic() - self._started:.2f} s: "
-                          f"{reason}")
+        self.notes.append(
+            f"sampler switched from signal to thread at +{time.monotonic() - self._started:.2f} s: {reason}"
+        )
 
     def stop(self) -> Recording:
         """Detach (from the loop's thread). A stall still running now, typically the very code
@@ -778,10 +809,16 @@ class LoopMonitor:
     def snapshot(self, wall: float | None = None) -> Recording:
         """What was recorded so far (safe to call while running, from the loop's thread)."""
         return Recording(
-            lags=tuple(self._lags), stalls=tuple(self._stalls), started=self._started,
+            lags=tuple(self._lags),
+            stalls=tuple(self._stalls),
+            started=self._started,
             wall=time.monotonic() - self._started if wall is None else wall,
-            interval=self.interval, threshold=self.threshold, method=self.method, notes=tuple(self.notes),
-            timeline=self._timeline.series(), timeline_s=self._timeline.width,
+            interval=self.interval,
+            threshold=self.threshold,
+            method=self.method,
+            notes=tuple(self.notes),
+            timeline=self._timeline.series(),
+            timeline_s=self._timeline.width,
         )
 
     # -- heartbeat -------------------------------------------------------------------------
@@ -846,8 +883,16 @@ class LoopMonitor:
             for begin, end in self._gc_pauses:
                 gc_time += max(0.0, min(end, now) - max(begin, start))
             self._gc_pauses = []
-        self._stalls.append(Stall(start, lag, tuple(s for s in samples if s.time >= start - self.interval),
-                                  min(gc_time, lag), self._last_beat, after))
+        self._stalls.append(
+            Stall(
+                start,
+                lag,
+                tuple(s for s in samples if s.time >= start - self.interval),
+                min(gc_time, lag),
+                self._last_beat,
+                after,
+            )
+        )
 
     def _arm(self) -> None:
         first = self.interval + self.first_sample
@@ -879,14 +924,20 @@ class LoopMonitor:
             self._threads_cpu = threads
         self._last_look = clocks
         pending = self._pending
-        if pending and not others and verdict == self._last_verdict and pending[-1].stack == stack \
-                and not pending[-1].others:
+        if (
+            pending
+            and not others
+            and verdict == self._last_verdict
+            and pending[-1].stack == stack
+            and not pending[-1].others
+        ):
             # The same code, doing the same: one sample stands for both spans, and for the wake-ups
             # of both signals.
             merged = pending[-1].clocks
             if merged is not None and merged.delivery:
-                clocks = Clocks(clocks.wall, clocks.cpu, clocks.process, clocks.waiting,
-                                clocks.delivery + merged.delivery)
+                clocks = Clocks(
+                    clocks.wall, clocks.cpu, clocks.process, clocks.waiting, clocks.delivery + merged.delivery
+                )
             pending[-1] = Sample(clocks.wall, stack, clocks, others)
         else:
             sample = Sample(clocks.wall, stack, clocks, others)

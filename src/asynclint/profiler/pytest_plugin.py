@@ -65,8 +65,10 @@ def verdict(report: Any, budget_ms: float) -> str | None:
         return None
     host = held.duration_ms - held.held_ms
     waited = f" (and waited {host:.1f} ms for a CPU)" if host >= 0.05 else ""
-    lines = [f"event loop held for {held.held_ms:.1f} ms at once{waited} (budget {budget_ms:g} ms); "
-             f"{analysis.lag.stalls} stalls >= {analysis.threshold_ms:g} ms, {analysis.lag.blocked_ms:.1f} ms blocked"]
+    lines = [
+        f"event loop held for {held.held_ms:.1f} ms at once{waited} (budget {budget_ms:g} ms); "
+        f"{analysis.lag.stalls} stalls >= {analysis.threshold_ms:g} ms, {analysis.lag.blocked_ms:.1f} ms blocked"
+    ]
     if held.sites:
         lines.append("the worst stall was spent in:")
         for frame, cause, ms in held.sites[:3]:
@@ -113,8 +115,11 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     budget_ms, threshold_ms = _budget(marker)
     function = item.obj
     if not inspect.iscoroutinefunction(function):
-        pytest.fail(f"{MARKER} applies to `async def` tests (this one is a plain function; "
-                    "use the loop_budget fixture inside the loop it runs)", pytrace=False)
+        pytest.fail(
+            f"{MARKER} applies to `async def` tests (this one is a plain function; "
+            "use the loop_budget fixture inside the loop it runs)",
+            pytrace=False,
+        )
     item.obj = item.stash[_WATCHED] = _watched(function, budget_ms, threshold_ms)
     try:
         yield

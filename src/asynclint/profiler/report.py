@@ -110,13 +110,25 @@ def _site(site: SiteStats) -> dict[str, Any]:
     finding = None
     if site.finding is not None:
         f = site.finding
-        finding = {"code": f.code, "severity": f.severity, "rule": f.rule, "path": f.path, "line": f.line,
-                   "via": _frame(f.via) if f.via else None}
+        finding = {
+            "code": f.code,
+            "severity": f.severity,
+            "rule": f.rule,
+            "path": f.path,
+            "line": f.line,
+            "via": _frame(f.via) if f.via else None,
+        }
     return {
-        "cause": site.cause, **_frame(site.frame), "chain": [_frame(c) for c in site.chain],
+        "cause": site.cause,
+        **_frame(site.frame),
+        "chain": [_frame(c) for c in site.chain],
         "inner": _frame(site.inner) if site.inner else None,
-        "count": site.count, "total_ms": round(site.total_ms, 3), "max_ms": round(site.max_ms, 3),
-        "finding": finding, "blind_spot": site.blind_spot, "suppressed": site.suppressed,
+        "count": site.count,
+        "total_ms": round(site.total_ms, 3),
+        "max_ms": round(site.max_ms, 3),
+        "finding": finding,
+        "blind_spot": site.blind_spot,
+        "suppressed": site.suppressed,
     }
 
 
@@ -127,36 +139,61 @@ def to_dict(report: ProfileReport) -> dict[str, Any]:
         "target": report.target,
         "kind": report.kind,
         "settings": {
-            "rollouts": s.rollouts, "concurrency": s.concurrency, "duration_s": s.duration_s,
-            "latency_ms": s.latency_ms, "seed": s.seed, "threshold_ms": s.threshold_ms,
-            "interval_ms": s.interval_ms, "method": a.method, "warmup": s.warmup, "timeout_s": s.timeout_s,
+            "rollouts": s.rollouts,
+            "concurrency": s.concurrency,
+            "duration_s": s.duration_s,
+            "latency_ms": s.latency_ms,
+            "seed": s.seed,
+            "threshold_ms": s.threshold_ms,
+            "interval_ms": s.interval_ms,
+            "method": a.method,
+            "warmup": s.warmup,
+            "timeout_s": s.timeout_s,
             "loop": s.loop,
         },
         "run": {
-            "rollouts": report.rollouts, "errors": report.outputs.errors, "first_error": report.first_error,
-            "wall_s": round(report.wall_s, 4), "throughput_per_s": round(report.throughput, 4),
-            "concurrency": report.facts.concurrency, "timed_out": report.facts.timed_out,
-            "interrupted": report.facts.interrupted, "cancelled": report.facts.cancelled,
+            "rollouts": report.rollouts,
+            "errors": report.outputs.errors,
+            "first_error": report.first_error,
+            "wall_s": round(report.wall_s, 4),
+            "throughput_per_s": round(report.throughput, 4),
+            "concurrency": report.facts.concurrency,
+            "timed_out": report.facts.timed_out,
+            "interrupted": report.facts.interrupted,
+            "cancelled": report.facts.cancelled,
         },
         "lag": {
-            "beats": a.lag.beats, "p50_ms": round(a.lag.p50_ms, 3), "p90_ms": round(a.lag.p90_ms, 3),
-            "p99_ms": round(a.lag.p99_ms, 3), "max_ms": round(a.lag.max_ms, 3),
-            "mean_ms": round(a.lag.mean_ms, 3), "stalls": a.lag.stalls,
+            "beats": a.lag.beats,
+            "p50_ms": round(a.lag.p50_ms, 3),
+            "p90_ms": round(a.lag.p90_ms, 3),
+            "p99_ms": round(a.lag.p99_ms, 3),
+            "max_ms": round(a.lag.max_ms, 3),
+            "mean_ms": round(a.lag.mean_ms, 3),
+            "stalls": a.lag.stalls,
             "blocked_ms": round(a.lag.blocked_ms, 3),
             "histogram": [{"bucket": label, "count": count} for label, count in a.lag.histogram],
-            "timeline": {"bucket_s": round(a.lag.timeline_s, 6),
-                         "max_ms": [None if ms is None else round(ms, 3) for ms in a.lag.timeline_ms]},
+            "timeline": {
+                "bucket_s": round(a.lag.timeline_s, 6),
+                "max_ms": [None if ms is None else round(ms, 3) for ms in a.lag.timeline_ms],
+            },
         },
         "notes": list(a.notes),
         "causes": {cause: round(ms, 3) for cause, ms in a.causes},
         "sites": [_site(site) for site in a.sites],
         "worst_stalls": [
-            {"at_s": round(v.at_s, 4), "duration_ms": round(v.duration_ms, 3),
-             "sites": [{**_frame(frame), "cause": cause, "ms": round(ms, 3)} for frame, cause, ms in v.sites]}
+            {
+                "at_s": round(v.at_s, 4),
+                "duration_ms": round(v.duration_ms, 3),
+                "sites": [{**_frame(frame), "cause": cause, "ms": round(ms, 3)} for frame, cause, ms in v.sites],
+            }
             for v in a.worst
         ],
-        "outputs": {"count": report.outputs.count, "errors": report.outputs.errors,
-                    "sha256": report.outputs.sha256, "values": list(report.outputs.values)},
+        "outputs": {
+            "count": report.outputs.count,
+            "errors": report.outputs.errors,
+            "sha256": report.outputs.sha256,
+            "values": list(report.outputs.values),
+        },
         "static": {"files": report.static.files, "findings": report.static.findings, "note": report.static.note},
     }
 
@@ -167,9 +204,15 @@ def render_json(report: ProfileReport) -> str:
 
 # -- rich ------------------------------------------------------------------------------------
 def _console(buffer: io.StringIO, color: bool, width: int | None) -> Console:
-    return Console(file=buffer, force_terminal=color, no_color=not color,
-                   color_system="standard" if color else None, width=width or 128, highlight=False,
-                   soft_wrap=False)
+    return Console(
+        file=buffer,
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        width=width or 128,
+        highlight=False,
+        soft_wrap=False,
+    )
 
 
 def _count(number: int, noun: str) -> str:
@@ -186,7 +229,7 @@ def _shorten(text: str, width: int) -> str:
 
 def shorten_left(text: str, width: int) -> str:
     """Keep the end of a ``path:line``: the file name and line matter more than the directories."""
-    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
+    return text if len(text) <= width else "…" + text[len(text) - width + 1 :]
 
 
 def fill_table(
@@ -230,24 +273,40 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     console.print(Text(f"asynclint profile  {report.target}", style="bold"), Text(f"  ({report.kind})", style="dim"))
     facts = report.facts
     if facts.interrupted:
-        console.print(Text(f"INTERRUPTED after {report.wall_s:.2f} s of measuring: a partial report; "
-                           f"{facts.cancelled} rollouts in flight were cancelled", style="bold yellow"))
+        console.print(
+            Text(
+                f"INTERRUPTED after {report.wall_s:.2f} s of measuring: a partial report; "
+                f"{facts.cancelled} rollouts in flight were cancelled",
+                style="bold yellow",
+            )
+        )
     concurrency = f"concurrency {facts.concurrency}"
     if facts.concurrency_note:
         concurrency += f" ({s.concurrency} asked: {facts.concurrency_note})"
-    console.print(Text(
-        f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s, "
-        f"{concurrency}, after {s.warmup} unmeasured warm-up rollouts", style="dim"))
+    console.print(
+        Text(
+            f"{report.rollouts} rollouts in {report.wall_s:.2f} s = {report.throughput:.2f} rollouts/s, "
+            f"{concurrency}, after {s.warmup} unmeasured warm-up rollouts",
+            style="dim",
+        )
+    )
     server = f"model latency {s.latency_ms:g} ms · seed {s.seed} · " if facts.fake_server else ""
-    console.print(Text(
-        f"{server}heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms"
-        f" · sampler {a.method} · loop {s.loop}",
-        style="dim"))
+    console.print(
+        Text(
+            f"{server}heartbeat {a.interval_ms:g} ms · stall threshold {a.threshold_ms:g} ms"
+            f" · sampler {a.method} · loop {s.loop}",
+            style="dim",
+        )
+    )
     for note in a.notes:
         console.print(Text(f"note: {note}", style="yellow"))
     if facts.timed_out:
-        console.print(Text(f"{facts.timed_out} rollouts timed out: still running at --timeout "
-                           f"({s.timeout_s:g} s), cancelled", style="yellow"))
+        console.print(
+            Text(
+                f"{facts.timed_out} rollouts timed out: still running at --timeout ({s.timeout_s:g} s), cancelled",
+                style="yellow",
+            )
+        )
     if report.outputs.errors:
         console.print(Text(f"{report.outputs.errors} rollouts raised; first: {report.first_error}", style="yellow"))
     console.print()
@@ -256,8 +315,15 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     for column in ("p50", "p90", "p99", "max", "stalls", "blocked", "of wall clock"):
         lag.add_column(column, justify="right")
     share = a.lag.blocked_ms / (report.wall_s * 1000) if report.wall_s else 0.0
-    lag.add_row(_ms(a.lag.p50_ms), _ms(a.lag.p90_ms), _ms(a.lag.p99_ms), _ms(a.lag.max_ms), str(a.lag.stalls),
-                _ms(a.lag.blocked_ms), f"{share:.0%}")
+    lag.add_row(
+        _ms(a.lag.p50_ms),
+        _ms(a.lag.p90_ms),
+        _ms(a.lag.p99_ms),
+        _ms(a.lag.max_ms),
+        str(a.lag.stalls),
+        _ms(a.lag.blocked_ms),
+        f"{share:.0%}",
+    )
     console.print(lag)
 
     peak = max((count for _, count in a.lag.histogram), default=0)
@@ -278,12 +344,28 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
     else:
         sites = Table(box=box.SIMPLE_HEAD, title="Where the loop was held", title_justify="left", title_style="bold")
         rows = [
-            (shorten_left(_where(site.frame), SITE_WIDTH), _shorten(site.frame.function, 26), str(site.count),
-             _ms(site.total_ms), _ms(site.max_ms), site_verdict(site))
+            (
+                shorten_left(_where(site.frame), SITE_WIDTH),
+                _shorten(site.frame.function, 26),
+                str(site.count),
+                _ms(site.total_ms),
+                _ms(site.max_ms),
+                site_verdict(site),
+            )
             for site in a.sites[:TOP_SITES]
         ]
-        fill_table(sites, (("site", "left"), ("function", "left"), ("stalls", "right"), ("total", "right"),
-                           ("max", "right"), ("static finding", "left")), rows)
+        fill_table(
+            sites,
+            (
+                ("site", "left"),
+                ("function", "left"),
+                ("stalls", "right"),
+                ("total", "right"),
+                ("max", "right"),
+                ("static finding", "left"),
+            ),
+            rows,
+        )
         console.print(sites)
         hidden = len(a.sites) - TOP_SITES
         if hidden > 0:
@@ -300,11 +382,14 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
         if blind:
             console.print()
             named = ", ".join(f"{_where(s.frame)} ({_ms(s.total_ms)})" for s in blind[:3])
-            console.print(Text(
-                f"Blind spots: {len(blind)} site(s) of your code held the loop for at least "
-                f"{BLIND_SPOT_SHARE:.0%} of the blocked time with no static finding: {named}. "
-                "Look for third-party calls the linter cannot see into, or a pattern it does not know.",
-                style="magenta"))
+            console.print(
+                Text(
+                    f"Blind spots: {len(blind)} site(s) of your code held the loop for at least "
+                    f"{BLIND_SPOT_SHARE:.0%} of the blocked time with no static finding: {named}. "
+                    "Look for third-party calls the linter cannot see into, or a pattern it does not know.",
+                    style="magenta",
+                )
+            )
     console.print()
     causes = Table(box=box.SIMPLE_HEAD, title="Stall time by cause", title_justify="left", title_style="bold")
     causes.add_column("cause")
@@ -317,7 +402,8 @@ def render_rich(report: ProfileReport, *, color: bool = True, width: int | None 
         console.print(causes)
     outputs = report.outputs
     static = (
-        f"static check: {report.static.note}" if report.static.note
+        f"static check: {report.static.note}"
+        if report.static.note
         else f"static check: {_count(report.static.findings, 'finding')} in {_count(report.static.files, 'file')}"
     )
     console.print(Text(f"outputs: {outputs.count} rollouts, sha256 {outputs.sha256[:16]}…  {static}", style="dim"))

@@ -60,8 +60,9 @@ def run_timeout(duration: float | None, timeout: float | None) -> float | None:
     return None if duration is None else duration + DURATION_GRACE
 
 
-async def measure(target: Target, plan: LoadPlan, monitor: LoopMonitor | None,
-                  warmup: int = 0) -> tuple[RunOutcome, float, Recording | None]:
+async def measure(
+    target: Target, plan: LoadPlan, monitor: LoopMonitor | None, warmup: int = 0
+) -> tuple[RunOutcome, float, Recording | None]:
     """Drive ``target`` on the running loop with ``monitor`` attached (or none, for baselines),
     after ``warmup`` unmeasured rollouts on the same loop: first calls import modules, build
     clients and validators, and fill caches, once per process — not what a long run is made of.
@@ -218,9 +219,16 @@ def _suppressed(paths: Sequence[Path]) -> list[tuple[str, int]]:
     return found
 
 
-def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int = 2,
-            env_args: dict[str, Any] | None = None, check: bool = True,
-            keep_alive: ExitStack | None = None) -> ProfileRun:
+def profile(
+    spec: str,
+    settings: Settings,
+    *,
+    tokens: int = 24,
+    tool_turns: int = 2,
+    env_args: dict[str, Any] | None = None,
+    check: bool = True,
+    keep_alive: ExitStack | None = None,
+) -> ProfileRun:
     """Run ``spec`` under load and return the report (TargetError/MonitorError on bad input).
 
     The fake server, if the target needs one, is stopped before returning, or with ``keep_alive``
@@ -239,8 +247,9 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
             keep_alive.callback(server.stop)
     try:
         target.prepare(server.base_url if server else None, plan)
-        monitor = LoopMonitor(threshold=settings.threshold_ms / 1000, interval=settings.interval_ms / 1000,
-                              method=settings.method)
+        monitor = LoopMonitor(
+            threshold=settings.threshold_ms / 1000, interval=settings.interval_ms / 1000, method=settings.method
+        )
         outcome, wall, recording = run_on(settings.loop, measure(target, plan, monitor, settings.warmup))
     finally:
         if server is not None and keep_alive is None:
@@ -255,16 +264,35 @@ def profile(spec: str, settings: Settings, *, tokens: int = 24, tool_turns: int 
     analysis = analyze(recording, findings, user_roots=roots, suppressed=_suppressed([*target.sources, *user_files]))
     concurrency, concurrency_note = target.concurrency(plan)
     report = ProfileReport(
-        target=spec, kind=target.kind,
-        settings=Settings(rollouts, settings.concurrency, settings.duration_s, settings.latency_ms, settings.seed,
-                          settings.threshold_ms, settings.interval_ms, recording.method, settings.warmup, timeout,
-                          settings.loop),
-        rollouts=len(outcome.outputs), wall_s=wall, analysis=analysis,
+        target=spec,
+        kind=target.kind,
+        settings=Settings(
+            rollouts,
+            settings.concurrency,
+            settings.duration_s,
+            settings.latency_ms,
+            settings.seed,
+            settings.threshold_ms,
+            settings.interval_ms,
+            recording.method,
+            settings.warmup,
+            timeout,
+            settings.loop,
+        ),
+        rollouts=len(outcome.outputs),
+        wall_s=wall,
+        analysis=analysis,
         outputs=OutputsDigest.of(tuple(canonical(value) for value in outcome.outputs), outcome.errors),
-        static=static, first_error=outcome.first_error,
-        run=RunFacts(concurrency, concurrency_note, outcome.cut if outcome.ended == TIMED_OUT else 0,
-                     outcome.ended == INTERRUPTED, outcome.cut if outcome.ended == INTERRUPTED else 0,
-                     server is not None),
+        static=static,
+        first_error=outcome.first_error,
+        run=RunFacts(
+            concurrency,
+            concurrency_note,
+            outcome.cut if outcome.ended == TIMED_OUT else 0,
+            outcome.ended == INTERRUPTED,
+            outcome.cut if outcome.ended == INTERRUPTED else 0,
+            server is not None,
+        ),
     )
     return ProfileRun(report, recording)
 
@@ -291,15 +319,24 @@ def html_call_tree(recording: Recording, *, worst: int = 10, title: str = "async
             elif owner[0] == HOST:
                 frames = ["waiting for a CPU (other processes)\x00<host>\x000"]
             else:
-                frames = [f"{code.co_name}\x00{code.co_filename}\x00{code.co_firstlineno}\x01l{line}"
-                          for code, line in reversed(loop_part(owner[1]))]
+                frames = [
+                    f"{code.co_name}\x00{code.co_filename}\x00{code.co_firstlineno}\x01l{line}"
+                    for code, line in reversed(loop_part(owner[1]))
+                ]
                 if owner[0] == THREAD:
                     frames.insert(0, "another thread, holding the GIL\x00<thread>\x000")
             records.append(([top, root, *frames], seconds))
     session = Session(
-        frame_records=records, start_time=time.time(), duration=sum(s.duration for s in stalls),
-        min_interval=recording.interval, max_interval=recording.interval, sample_count=len(records),
-        start_call_stack=[top], target_description=title, cpu_time=0.0, sys_path=sys.path,
+        frame_records=records,
+        start_time=time.time(),
+        duration=sum(s.duration for s in stalls),
+        min_interval=recording.interval,
+        max_interval=recording.interval,
+        sample_count=len(records),
+        start_call_stack=[top],
+        target_description=title,
+        cpu_time=0.0,
+        sys_path=sys.path,
         sys_prefixes=_sys_prefixes(),
     )
     return HTMLRenderer().render(session)

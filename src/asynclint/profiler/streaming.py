@@ -86,10 +86,16 @@ class LagDigest:
         """The statistics so far, in the shape of ``like`` (any field this digest does not know
         keeps ``like``'s value)."""
         return replace(
-            like, beats=self.beats, p50_ms=self.percentile(0.50) * 1000, p90_ms=self.percentile(0.90) * 1000,
-            p99_ms=self.percentile(0.99) * 1000, max_ms=self.max * 1000,
-            mean_ms=(self.total / self.beats if self.beats else 0.0) * 1000, stalls=self.stalls,
-            blocked_ms=self.blocked * 1000, histogram=tuple(zip(histogram_labels(), self._shown, strict=True)),
+            like,
+            beats=self.beats,
+            p50_ms=self.percentile(0.50) * 1000,
+            p90_ms=self.percentile(0.90) * 1000,
+            p99_ms=self.percentile(0.99) * 1000,
+            max_ms=self.max * 1000,
+            mean_ms=(self.total / self.beats if self.beats else 0.0) * 1000,
+            stalls=self.stalls,
+            blocked_ms=self.blocked * 1000,
+            histogram=tuple(zip(histogram_labels(), self._shown, strict=True)),
         )
 
 
@@ -133,8 +139,12 @@ class Tally:
                 self._sites[key] = site
             else:
                 self._sites[key] = replace(
-                    known, count=known.count + site.count, total_ms=known.total_ms + site.total_ms,
-                    max_ms=max(known.max_ms, site.max_ms), finding=known.finding or site.finding)
+                    known,
+                    count=known.count + site.count,
+                    total_ms=known.total_ms + site.total_ms,
+                    max_ms=max(known.max_ms, site.max_ms),
+                    finding=known.finding or site.finding,
+                )
             # The innermost frame most samples saw, approximated across chunks by each chunk's
             # choice weighted by the stalls it covered.
             self._inner.setdefault(key, Counter())[site.inner] += site.count
@@ -158,5 +168,12 @@ class Tally:
         sites = [replace(site, inner=self._inner[key].most_common(1)[0][0]) for key, site in self._sites.items()]
         sites.sort(key=lambda s: (-s.total_ms, s.frame.path, s.frame.line))
         worst = [view for _, _, view in sorted(self._worst, key=lambda entry: (-entry[0], entry[1]))]
-        return replace(like, lag=self.lag.stats(like.lag), sites=tuple(sites), causes=tuple(self._causes.items()),
-                       worst=tuple(worst), wall_s=wall_s, most_held=self._most_held)
+        return replace(
+            like,
+            lag=self.lag.stats(like.lag),
+            sites=tuple(sites),
+            causes=tuple(self._causes.items()),
+            worst=tuple(worst),
+            wall_s=wall_s,
+            most_held=self._most_held,
+        )

@@ -134,8 +134,11 @@ class Pool:
             self.stop.attach(self)
         try:
             limit = None if plan.timeout is None else max(0.0, started + plan.timeout - time.monotonic())
-            await asyncio.wait({everything} | ({interrupted} if interrupted else set()), timeout=limit,
-                               return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                {everything} | ({interrupted} if interrupted else set()),
+                timeout=limit,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
             # Halted, the jobs were cancelled before the event was set: their gather may be done first.
             if everything.done() and not self._interrupted():
                 everything.result()  # a TargetError ends the run
@@ -255,13 +258,16 @@ def cut_output(reason: str, plan: LoadPlan) -> dict[str, str]:
 def _awaitable_of(function: Callable[[int], Any], index: int) -> Awaitable[Any]:
     awaitable = function(index)
     if not inspect.isawaitable(awaitable):
-        raise TargetError(f"{getattr(function, '__qualname__', function)!s} returned {type(awaitable).__name__}, "
-                          "not an awaitable: profile an async function (or one that returns an awaitable)")
+        raise TargetError(
+            f"{getattr(function, '__qualname__', function)!s} returned {type(awaitable).__name__}, "
+            "not an awaitable: profile an async function (or one that returns an awaitable)"
+        )
     return awaitable
 
 
-async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan,
-                stop: asyncio.Event | None = None) -> RunOutcome:
+async def drive(
+    function: Callable[[int], Awaitable[Any]], plan: LoadPlan, stop: asyncio.Event | None = None
+) -> RunOutcome:
     """Run ``function(0), function(1), …`` with ``plan.concurrency`` in flight, until
     ``plan.rollouts`` are done or ``plan.duration`` has passed (then the ones in flight finish, up
     to ``plan.timeout``), or ``stop`` is set."""
@@ -289,8 +295,13 @@ async def drive(function: Callable[[int], Awaitable[Any]], plan: LoadPlan,
     for index in ending.cut:
         assert ending.reason is not None  # a pool cuts jobs only when it says why
         results[index] = cut_output(ending.reason, plan)
-    return RunOutcome(tuple(results[i] for i in sorted(results)), len(errors), errors[0] if errors else None,
-                      len(ending.cut), ending.reason)
+    return RunOutcome(
+        tuple(results[i] for i in sorted(results)),
+        len(errors),
+        errors[0] if errors else None,
+        len(ending.cut),
+        ending.reason,
+    )
 
 
 class EnvironmentTarget(Target):

@@ -65,7 +65,8 @@ def _import_file(path: Path) -> Any:
         raise TargetError(f"{path}: a different module named {name!r} is already imported")
     location = path / "__init__.py" if package else path
     spec = importlib.util.spec_from_file_location(
-        name, location, submodule_search_locations=[str(path)] if package else None)
+        name, location, submodule_search_locations=[str(path)] if package else None
+    )
     if spec is None or spec.loader is None:
         raise TargetError(f"{path}: cannot be imported")
     module = importlib.util.module_from_spec(spec)
@@ -169,8 +170,9 @@ class VerifiersTarget(EnvironmentTarget):
             raise TargetError(f"{self.spec}: load_environment() failed: {error_text(exc)}") from None
         legacy_environment = _v0_environment_class()
         if legacy_environment is None or not isinstance(env, legacy_environment):
-            raise TargetError(f"{self.spec}: load_environment() returned {type(env).__name__}, "
-                              "not a verifiers (v0) Environment")
+            raise TargetError(
+                f"{self.spec}: load_environment() returned {type(env).__name__}, not a verifiers (v0) Environment"
+            )
         dataset = env.get_eval_dataset()
         if dataset is None or len(dataset) == 0:
             raise TargetError(f"{self.spec}: the environment has no dataset to run")
@@ -211,12 +213,14 @@ class VerifiersTarget(EnvironmentTarget):
     async def run(self, plan: LoadPlan, stop: asyncio.Event | None = None) -> RunOutcome:
         return await self._drive(plan, self.prepared, stop)
 
-    async def _drive(self, plan: LoadPlan, prepared: dict[int, list[dict[str, Any]]],
-                     stop: asyncio.Event | None) -> RunOutcome:
+    async def _drive(
+        self, plan: LoadPlan, prepared: dict[int, list[dict[str, Any]]], stop: asyncio.Event | None
+    ) -> RunOutcome:
         if not self._executor_set:
             # What the framework's own runner does: a default executor sized for its to_thread calls.
             asyncio.get_running_loop().set_default_executor(
-                ThreadPoolExecutor(max_workers=getattr(self.env, "max_workers", None) or 32))
+                ThreadPoolExecutor(max_workers=getattr(self.env, "max_workers", None) or 32)
+            )
             self._executor_set = True
         results: dict[int, list[Any]] = {}  # by group, in run order
         errors: list[str] = []
@@ -233,18 +237,28 @@ class VerifiersTarget(EnvironmentTarget):
         ending = await workers.run(lambda: next(planned, None), one)
         for number, (example, size) in ending.cut:
             assert ending.reason is not None  # a pool cuts jobs only when it says why
-            results[number] = [{"example_id": self.rows[example].get("example_id", example),
-                                **cut_output(ending.reason, plan)}] * size
+            results[number] = [
+                {"example_id": self.rows[example].get("example_id", example), **cut_output(ending.reason, plan)}
+            ] * size
         outputs = [output for number in sorted(results) for output in results[number]]
-        return RunOutcome(tuple(outputs), len(errors), errors[0] if errors else None,
-                          sum(size for _, (_, size) in ending.cut), ending.reason)
+        return RunOutcome(
+            tuple(outputs),
+            len(errors),
+            errors[0] if errors else None,
+            sum(size for _, (_, size) in ending.cut),
+            ending.reason,
+        )
 
     async def _generate(self, inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One ``env.generate`` over one group's inputs, all in flight."""
         try:
             results = await self.env.generate(
-                inputs, client=self.client, model=MODEL_NAME, max_concurrent=1,
-                on_start=lambda *args, **kwargs: None, on_progress=lambda *args, **kwargs: None,
+                inputs,
+                client=self.client,
+                model=MODEL_NAME,
+                max_concurrent=1,
+                on_start=lambda *args, **kwargs: None,
+                on_progress=lambda *args, **kwargs: None,
             )
         except Exception as exc:
             raise TargetError(f"{self.spec}: generate() failed: {error_text(exc)}") from None
@@ -258,10 +272,14 @@ class VerifiersTarget(EnvironmentTarget):
             error = output.get("error")
             if error:
                 errors.append(str(error).splitlines()[0] if str(error).strip() else "error")
-            kept.append({
-                "example_id": output.get("example_id"), "reward": output.get("reward"),
-                "metrics": output.get("metrics") or {}, **({"error": str(error)} if error else {}),
-            })
+            kept.append(
+                {
+                    "example_id": output.get("example_id"),
+                    "reward": output.get("reward"),
+                    "metrics": output.get("metrics") or {},
+                    **({"error": str(error)} if error else {}),
+                }
+            )
         return kept
 
     def inputs(self, example: int, size: int) -> list[dict[str, Any]]:
@@ -322,9 +340,11 @@ def resolve(spec: str, env_args: dict[str, Any] | None = None) -> Target:
         return VerifiersTarget(spec, module, env_args or {})
     if exports_v1_taskset(module):
         return VerifiersV1Target(spec, module, env_args or {})
-    raise TargetError(f"{spec}: neither a verifiers v0 environment (no load_environment()) nor a v1 one "
-                      "(no Taskset subclass in __all__); for any other code, name an async function: "
-                      "module:function")
+    raise TargetError(
+        f"{spec}: neither a verifiers v0 environment (no load_environment()) nor a v1 one "
+        "(no Taskset subclass in __all__); for any other code, name an async function: "
+        "module:function"
+    )
 
 
 def default_rollouts(target: Target, rollouts: int | None, duration: float | None) -> int | None:

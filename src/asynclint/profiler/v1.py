@@ -36,7 +36,8 @@ API_KEY_VAR = "ASYNCLINT_FAKE_API_KEY"
 def _is_v1_class(value: Any, base: str) -> TypeGuard[type[Any]]:
     """A subclass of ``verifiers.v1``'s ``base``, recognised without importing verifiers."""
     return isinstance(value, type) and any(
-        c.__name__ == base and c.__module__.startswith("verifiers.v1") for c in value.__mro__[1:])
+        c.__name__ == base and c.__module__.startswith("verifiers.v1") for c in value.__mro__[1:]
+    )
 
 
 def _exported(module: Any, base: str) -> list[type[Any]]:
@@ -70,8 +71,9 @@ class VerifiersV1Target(EnvironmentTarget):
         try:
             import verifiers.v1 as vf
         except ImportError as exc:
-            raise TargetError(f"{self.spec}: a verifiers v1 environment, but verifiers.v1 cannot be imported: "
-                              f"{error_text(exc)}") from None
+            raise TargetError(
+                f"{self.spec}: a verifiers v1 environment, but verifiers.v1 cannot be imported: {error_text(exc)}"
+            ) from None
         config = self._config()
         try:
             env = vf.load_environment(vf.resolve_env_config(config))
@@ -81,8 +83,9 @@ class VerifiersV1Target(EnvironmentTarget):
         if not tasks:
             raise TargetError(f"{self.spec}: the taskset loaded no tasks")
         self.env, self.tasks = env, tasks
-        self.ctx = vf.ModelContext(model=MODEL_NAME, client=vf.EvalClientConfig(base_url=base_url,
-                                                                                 api_key_var=API_KEY_VAR))
+        self.ctx = vf.ModelContext(
+            model=MODEL_NAME, client=vf.EvalClientConfig(base_url=base_url, api_key_var=API_KEY_VAR)
+        )
         if self.own_agent:
             from asynclint.profiler import v1_agent
 

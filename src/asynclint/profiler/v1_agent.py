@@ -58,8 +58,17 @@ class InProcessAgent(vf.Harness[InProcessAgentConfig]):
     EXECUTES_CODE = False
     NEEDS_CONTAINER = False
 
-    async def launch(self, ctx: Any, trace: Any, runtime: Any, endpoint: str, secret: str,
-                     mcp_urls: dict[str, str], data: Any, **_: Any) -> Any:
+    async def launch(
+        self,
+        ctx: Any,
+        trace: Any,
+        runtime: Any,
+        endpoint: str,
+        secret: str,
+        mcp_urls: dict[str, str],
+        data: Any,
+        **_: Any,
+    ) -> Any:
         open_client()
         assert _client is not None
         system, prompt = self.resolve_prompt(data)
@@ -73,8 +82,9 @@ class InProcessAgent(vf.Harness[InProcessAgentConfig]):
             body: dict[str, Any] = {"model": ctx.model, "messages": messages}
             if tools.schemas:
                 body["tools"] = tools.schemas
-            response = await _client.post(f"{endpoint}/chat/completions", json=body,
-                                          headers={"Authorization": f"Bearer {secret}"})
+            response = await _client.post(
+                f"{endpoint}/chat/completions", json=body, headers={"Authorization": f"Bearer {secret}"}
+            )
             if response.status_code != 200:
                 # A stop condition or a limit refuses the turn; the framework records why.
                 return vf.ProgramResult(exit_code=1, stdout="", stderr=response.text[-2000:])
@@ -93,8 +103,7 @@ class _McpTools:
     """The rollout's tools, listed once from each MCP server; a call opens its own session, as the
     framework's own chat program does (the servers are stateless over HTTP)."""
 
-    def __init__(self, schemas: list[dict[str, Any]], dispatch: dict[str, tuple[str, str]],
-                 urls: dict[str, str]):
+    def __init__(self, schemas: list[dict[str, Any]], dispatch: dict[str, tuple[str, str]], urls: dict[str, str]):
         self.schemas = schemas
         self.dispatch = dispatch
         self.urls = urls
@@ -115,8 +124,12 @@ class _McpTools:
                 dispatch[name] = (server, tool.name)
                 # mcp 2 renamed the field; 1.x has only the camel-case one.
                 parameters = getattr(tool, "input_schema", None) or getattr(tool, "inputSchema", None) or {}
-                schemas.append({"type": "function", "function": {
-                    "name": name, "description": tool.description or "", "parameters": parameters}})
+                schemas.append(
+                    {
+                        "type": "function",
+                        "function": {"name": name, "description": tool.description or "", "parameters": parameters},
+                    }
+                )
         return cls(schemas, dispatch, urls)
 
     async def call(self, name: str, arguments: str) -> str:

@@ -10,10 +10,7 @@ def summary_line(result: Result) -> str:
     files = plural(result.files_checked, "file")
     if not result.findings:
         return f"No findings in {files}."
-    return (
-        f"Found {plural(len(result.findings), 'finding')} "
-        f"({severity_breakdown(result.findings)}) in {files}."
-    )
+    return f"Found {plural(len(result.findings), 'finding')} ({severity_breakdown(result.findings)}) in {files}."
 
 
 def render_concise(result: Result, *, quiet: bool = False) -> str:

@@ -49,8 +49,10 @@ def fixed_lines(outcome: FixOutcome, write_errors: Mapping[str, str], *, dry_run
             text += f"; note: {applied.note}"
         lines.append(text)
     for f in outcome.resolved:
-        lines.append(f"{f.path}:{f.line}:{f.column}: {f.code} {'would be ' if dry_run else ''}resolved by"
-                     " another fix (its route ran through the code that fix changed)")
+        lines.append(
+            f"{f.path}:{f.line}:{f.column}: {f.code} {'would be ' if dry_run else ''}resolved by"
+            " another fix (its route ran through the code that fix changed)"
+        )
     return lines
 
 
@@ -105,8 +107,10 @@ def render_fix_report(
         summary += f"; {len(outcome.left) - new} left ({_why_left(outcome, unsafe)})" + (f", {new} new" if new else "")
     if outcome.below:
         lowest = min(finding.severity for finding in outcome.below)
-        summary += (f"; {len(outcome.below)} below --severity {threshold.label} not tried "
-                    f"({severity_breakdown(outcome.below)}; --severity {lowest.label} tries them)")
+        summary += (
+            f"; {len(outcome.below)} below --severity {threshold.label} not tried "
+            f"({severity_breakdown(outcome.below)}; --severity {lowest.label} tries them)"
+        )
     if write_errors:
         summary += f"; {plural(len(write_errors), 'file')} could not be written"
     lines.append(summary + ".")
@@ -126,8 +130,14 @@ _LEFT_KINDS = (
 def _why_left(outcome: FixOutcome, unsafe: bool) -> str:
     counts: Counter[str] = Counter()
     for left in outcome.left:
-        kind = next((words for marker, words in _LEFT_KINDS if marker in left.reason
-                     and not (unsafe and marker == "--unsafe-fixes")), "declined by the fixer, as said above")
+        kind = next(
+            (
+                words
+                for marker, words in _LEFT_KINDS
+                if marker in left.reason and not (unsafe and marker == "--unsafe-fixes")
+            ),
+            "declined by the fixer, as said above",
+        )
         counts[kind] += 1
     order = [words for _, words in _LEFT_KINDS] + ["declined by the fixer, as said above"]
     return ", ".join(f"{counts[words]} {words}" for words in order if counts[words])

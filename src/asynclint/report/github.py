@@ -54,8 +54,5 @@ def _finding_command(finding: Finding) -> str:
 
 def render_github(result: Result) -> str:
     lines = [_finding_command(finding) for finding in result.findings]
-    lines += [
-        f"::error file={escape_property(error.path)}::{escape_data(error.message)}"
-        for error in result.errors
-    ]
+    lines += [f"::error file={escape_property(error.path)}::{escape_data(error.message)}" for error in result.errors]
     return "".join(line + "\n" for line in lines)

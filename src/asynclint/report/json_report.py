@@ -45,8 +45,7 @@ def chain_to_list(chain: tuple[ChainLink, ...]) -> list[dict[str, Any]]:
 
 def related_to_list(related: tuple[RelatedLocation, ...]) -> list[dict[str, Any]]:
     return [
-        {"path": place.path, "line": place.line, "column": place.column, "message": place.message}
-        for place in related
+        {"path": place.path, "line": place.line, "column": place.column, "message": place.message} for place in related
     ]
 
 

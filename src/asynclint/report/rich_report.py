@@ -61,14 +61,18 @@ def _chain_lines(finding: Finding) -> Group:
 
 def _related_lines(finding: Finding) -> Group:
     """One ``note:`` line per related place, as rustc prints them: what happens there, and where."""
-    return Group(*(
-        Text.assemble(
-            Text("note: ", style=LOCATION_STYLE),
-            _with_inline_code(place.message),
-            Text(f"  {place.path}:{place.line}" + (f":{place.column}" if place.column else ""), style=LOCATION_STYLE),
+    return Group(
+        *(
+            Text.assemble(
+                Text("note: ", style=LOCATION_STYLE),
+                _with_inline_code(place.message),
+                Text(
+                    f"  {place.path}:{place.line}" + (f":{place.column}" if place.column else ""), style=LOCATION_STYLE
+                ),
+            )
+            for place in finding.related
         )
-        for place in finding.related
-    ))
+    )
 
 
 def _fix_text(fix: FixInfo) -> Text:
@@ -130,9 +134,7 @@ def _print_findings(console: Console, findings: tuple[Finding, ...], fill: bool)
 def _print_errors(console: Console, result: Result, fill: bool) -> None:
     _heading(console, Text("Errors", style="bold red"), "red", fill)
     for error in result.errors:
-        console.print(
-            Text.assemble((error.path, "bold red"), (": ", "red"), (error.message, "red"))
-        )
+        console.print(Text.assemble((error.path, "bold red"), (": ", "red"), (error.message, "red")))
     console.print()
 
 
@@ -152,9 +154,7 @@ def _summary_table(result: Result) -> Table:
     table.add_row(Text("total", style="bold"), Text(str(len(result.findings)), style="bold"))
     table.add_row("files checked", str(result.files_checked))
     if result.errors:
-        table.add_row(
-            Text("files with errors", style="red"), Text(str(len(result.errors)), style="red")
-        )
+        table.add_row(Text("files with errors", style="red"), Text(str(len(result.errors)), style="red"))
     return table
 
 

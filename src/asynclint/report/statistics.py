@@ -15,8 +15,15 @@ def statistics_rows(result: Result) -> list[dict]:
     rows = []
     for stat in rule_statistics(result.findings):
         fixable = sum(1 for finding in stat.findings if finding.fix is not None and finding.fix.safe)
-        rows.append({"code": stat.code, "name": stat.rule, "count": len(stat.findings),
-                     "fixable": fixable > 0, "fixable_count": fixable})
+        rows.append(
+            {
+                "code": stat.code,
+                "name": stat.rule,
+                "count": len(stat.findings),
+                "fixable": fixable > 0,
+                "fixable_count": fixable,
+            }
+        )
     return rows
 
 

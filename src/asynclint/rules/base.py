@@ -50,7 +50,11 @@ class Candidate:
 
 
 def where_facts(
-    graph: CallGraph, key: FunctionId, hot: HotInfo, graded: Grade, chain: tuple[ChainLink, ...],
+    graph: CallGraph,
+    key: FunctionId,
+    hot: HotInfo,
+    graded: Grade,
+    chain: tuple[ChainLink, ...],
     first_call: FunctionId | None,
 ) -> Facts:
     """The facts of where a finding's code runs: its function, the root it is reached from and
@@ -147,7 +151,12 @@ class BlockingCallRule(Rule):
                 yield found
 
     def _call_finding(
-        self, ctx: CheckContext, call: CallInHotCode, hot: HotInfo, in_loop: bool, chain: tuple[ChainLink, ...],
+        self,
+        ctx: CheckContext,
+        call: CallInHotCode,
+        hot: HotInfo,
+        in_loop: bool,
+        chain: tuple[ChainLink, ...],
         entry: LibraryEntry | None = None,
     ) -> Finding | None:
         """``hot``: how the path to the call runs (for library code, the path to the project's call
@@ -162,7 +171,13 @@ class BlockingCallRule(Rule):
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         passed = ctx.passed_payload(key, site)
         cost = cost_of(
-            api, site.payload, frequency, ctx.model(api, target), site.statement, passed, site.payload_at,
+            api,
+            site.payload,
+            frequency,
+            ctx.model(api, target),
+            site.statement,
+            passed,
+            site.payload_at,
             ctx.returned_payload(site),
         )
         candidate = Candidate(
@@ -185,9 +200,7 @@ class BlockingCallRule(Rule):
         in_loop = (in_loop and not cost.loop_counted) or (hot.in_loop and first_call is None)
         failing = hot.failing or site.failing or (entry is not None and entry.site.failing)
         off = ctx.default_off(key, site, chain) if entry is None else ""
-        graded = grade(
-            base, cost_name, frequency, in_loop, first_call is not None, failing, site.fallback, bool(off)
-        )
+        graded = grade(base, cost_name, frequency, in_loop, first_call is not None, failing, site.fallback, bool(off))
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call),
             callee=target.removeprefix("builtins."),
@@ -205,14 +218,16 @@ class BlockingCallRule(Rule):
         awaited = root_awaited(hot.root_hook)
         # A coroutine cannot be handed to a worker thread: an awaited call that blocks anyway is
         # fixed by what its twin says, not by a recipe.
-        request: FixRequest | None = None if site.awaited else FixRequest(
-            "call", api.fix or "", target, graph.placement(key), awaited
+        request: FixRequest | None = (
+            None if site.awaited else FixRequest("call", api.fix or "", target, graph.placement(key), awaited)
         )
         if call.handed is not None:
             handed = call.handed
             built = graph.built_at(handed.summary, handed.handoff)
             facts = replace(
-                facts, handed_to=f"{handed.owner}.{handed.handoff.slot}", handed_through=call.user,
+                facts,
+                handed_to=f"{handed.owner}.{handed.handoff.slot}",
+                handed_through=call.user,
                 handed_at=f"{handed.summary.path}:{handed.handoff.line}:{handed.handoff.col}",
                 built_at=":".join(map(str, built)) if built is not None else "",
             )
@@ -224,8 +239,12 @@ class BlockingCallRule(Rule):
             sync = call.sync
             version = dict(ctx.config.framework_versions)[sync.distribution]
             facts = replace(
-                facts, handed_through="", twin="", sync_method=f"{sync.owner}.{sync.method}",
-                sync_in=f"{sync.distribution} {version}", async_from=sync.until,
+                facts,
+                handed_through="",
+                twin="",
+                sync_method=f"{sync.owner}.{sync.method}",
+                sync_in=f"{sync.distribution} {version}",
+                async_from=sync.until,
             )
             request = None
         # Blocking code inside an installed library is reported where the project calls in.
@@ -234,17 +253,27 @@ class BlockingCallRule(Rule):
             assert summary.library is not None  # entries are looked up only for calls inside a library
             shown = (shown_path, entry.site)
             # Named as the project wrote it (``slowlib.Client``), not where it is defined.
-            entered = graph.as_written(entry.site.target) if entry.site.target else graph.canonical(
-                graph.call_target(entry.site) or graph.function(entry.callee).qualname
+            entered = (
+                graph.as_written(entry.site.target)
+                if entry.site.target
+                else graph.canonical(graph.call_target(entry.site) or graph.function(entry.callee).qualname)
             )
-            facts = replace(facts, library=summary.library, entered=entered, knowledge="deep", twin="",
-                            entered_library=graph.summary_of(entry.callee).library or "",
-                            awaited=DEEP_AWAITED if entry.site.awaited else "")
+            facts = replace(
+                facts,
+                library=summary.library,
+                entered=entered,
+                knowledge="deep",
+                twin="",
+                entered_library=graph.summary_of(entry.callee).library or "",
+                awaited=DEEP_AWAITED if entry.site.awaited else "",
+            )
             # The project's line is where a fix can go: offload the call into the library
             # (what ``asynclint fix`` does there); an awaited library coroutine has nothing
             # to offload at that line.
-            request = None if entry.site.awaited else FixRequest(
-                "call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited
+            request = (
+                None
+                if entry.site.awaited
+                else FixRequest("call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited)
             )
         if not ctx.keep(shown[0], shown[1].line, self.code, self.name, graded.severity):
             return None
@@ -289,11 +318,22 @@ class DefinitionRule(Rule):
                 continue
             keyword = "async def" if function.is_async else "def"
             yield Finding(
-                summary.path, function.line, function.col, function.line, function.col + len(keyword),
-                self.code, self.name, severity,
+                summary.path,
+                function.line,
+                function.col,
+                function.line,
+                function.col + len(keyword),
+                self.code,
+                self.name,
+                severity,
                 self.message.format(hook=hook.kind, function=function.qualname, requirement=self.requirement),
                 (ChainLink(summary.path, function.line, function.qualname),),
-                facts=Facts(function=function.qualname, root=function.qualname, root_kind=hook.kind,
-                            frequency=hook.frequency, context=hook.context),
+                facts=Facts(
+                    function=function.qualname,
+                    root=function.qualname,
+                    root_kind=hook.kind,
+                    frequency=hook.frequency,
+                    context=hook.context,
+                ),
                 fix_request=FixRequest("definition", recipe=self.code),
             )

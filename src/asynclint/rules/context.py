@@ -258,7 +258,12 @@ class CheckContext:
         return self._uses.get(category, [])
 
     def _uses_of(
-        self, position: int, summary: ModuleSummary, key: FunctionId, hot: HotInfo, site: CallSite,
+        self,
+        position: int,
+        summary: ModuleSummary,
+        key: FunctionId,
+        hot: HotInfo,
+        site: CallSite,
         registered: dict[FunctionId, list[HandedOver]],
     ) -> Iterator[CallInHotCode]:
         if site.handed and site.method is not None:  # ``rubric.judge(...)``
@@ -319,9 +324,7 @@ class CheckContext:
             if api is None:
                 return None
             callee = handed[0].callee if handed else change.calls
-            return CallInHotCode(
-                summary, key, hot, site, api, callee, handed[0] if handed else None, method, change
-            )
+            return CallInHotCode(summary, key, hot, site, api, callee, handed[0] if handed else None, method, change)
         return None
 
     def _all_handed(self) -> list[HandedOver]:
@@ -385,11 +388,16 @@ class CheckContext:
             caller = graph.key_of(link.path, link.function)
             if caller is None:
                 continue
-            found = next((
-                off for target, step in graph.callees(caller)
-                if step.line == link.line and graph.function(target).qualname == callee.function
-                and (off := graph.default_off(caller, step))
-            ), "")
+            found = next(
+                (
+                    off
+                    for target, step in graph.callees(caller)
+                    if step.line == link.line
+                    and graph.function(target).qualname == callee.function
+                    and (off := graph.default_off(caller, step))
+                ),
+                "",
+            )
         return found
 
     def passed_payload(self, key: FunctionId, site: CallSite) -> str | None:
@@ -474,7 +482,8 @@ class CheckContext:
         if self._returned is None:
             self._returned = {
                 FunctionId((position, index)): payloads
-                for position, summary in self.graph.numbered_summaries() if summary.library is None
+                for position, summary in self.graph.numbered_summaries()
+                if summary.library is None
                 for index, payloads in summary.returned
             }
         return self._returned

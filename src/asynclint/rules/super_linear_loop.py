@@ -113,13 +113,17 @@ class SuperLinearLoop(Rule):
         cost_name = "cpu-table" if nest.table else "cpu-nested"
         base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
         assert base is not None  # both classes are reported
-        graded = grade(base, cost_name, hot.root_hook.frequency, hot.in_loop and first_call is None,
-                       first_call is not None)
+        graded = grade(
+            base, cost_name, hot.root_hook.frequency, hot.in_loop and first_call is None, first_call is not None
+        )
         if not ctx.keep(path, nest.line, self.code, self.name, graded.severity):
             return None
         chain = graph.chain(key, at)
-        order = "combinatorial" if any("every " in level for level in nest.levels) else _ORDERS.get(
-            nest.steps, f"degree {nest.steps}")
+        order = (
+            "combinatorial"
+            if any("every " in level for level in nest.levels)
+            else _ORDERS.get(nest.steps, f"degree {nest.steps}")
+        )
         table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call),

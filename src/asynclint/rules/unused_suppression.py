@@ -73,9 +73,12 @@ class UnusedSuppression(Rule):
                     rules = {part: BY_CODE.get(part.upper()) or BY_NAME.get(part.lower()) for part in entries}
                     unknown = tuple(part for part, rule in rules.items() if rule is None)
                     unused = tuple(
-                        part for part, rule in rules.items()
+                        part
+                        for part, rule in rules.items()
                         # a rule this file does not report may be someone's decision for another run
-                        if rule is not None and rule.code in enabled and rule is not type(self)
+                        if rule is not None
+                        and rule.code in enabled
+                        and rule is not type(self)
                         and (path, comment.line, kind, part) not in ctx.used_suppressions
                     )
                 if not unused and not unknown:
@@ -86,6 +89,14 @@ class UnusedSuppression(Rule):
                     continue
                 facts = Facts(suppression=comment.text, unused=unused, unknown=unknown)
                 yield Finding(
-                    path, comment.line, comment.column, comment.line, comment.end_column,
-                    self.code, self.name, severity, phrasing.suppression_message(facts), facts=facts,
+                    path,
+                    comment.line,
+                    comment.column,
+                    comment.line,
+                    comment.end_column,
+                    self.code,
+                    self.name,
+                    severity,
+                    phrasing.suppression_message(facts),
+                    facts=facts,
                 )

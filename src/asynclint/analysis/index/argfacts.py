@@ -141,8 +141,11 @@ def tuple_return_annotations(tree: ast.Module, module: str) -> dict[str, list[as
 def state_key(node: ast.expr) -> str | None:
     """``state["driver"]`` -> ``"driver"``: a key of the rollout's state."""
     if (
-        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in ROLLOUT_STATE_NAMES
-        and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ROLLOUT_STATE_NAMES
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
     ):
         return node.slice.value
     return None
@@ -152,9 +155,13 @@ def state_get(node: ast.Call) -> str | None:
     """``state.get("driver")`` -> ``"driver"``."""
     func = node.func
     if (
-        isinstance(func, ast.Attribute) and func.attr == "get" and isinstance(func.value, ast.Name)
-        and func.value.id in ROLLOUT_STATE_NAMES and node.args
-        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+        isinstance(func, ast.Attribute)
+        and func.attr == "get"
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ROLLOUT_STATE_NAMES
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
     ):
         return node.args[0].value
     return None
@@ -175,7 +182,8 @@ def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
         key = left.value if isinstance(left, ast.Constant) and isinstance(left.value, str) else None
     return key is not None and any(
         state_key(target) == key
-        for node in (n for stmt in body for n in ast.walk(stmt)) if isinstance(node, ast.Assign)
+        for node in (n for stmt in body for n in ast.walk(stmt))
+        if isinstance(node, ast.Assign)
         for target in node.targets
     )
 
@@ -259,8 +267,12 @@ def payload_of(
 
 def payload_argument(node: ast.Call, receiver: ast.expr | None) -> ast.expr | None:
     """What :func:`payload_of` reads: the receiver of a method of data, else the first argument."""
-    return receiver if receiver is not None else node.args[0] if node.args else (
-        node.keywords[0].value if node.keywords and node.keywords[0].arg else None
+    return (
+        receiver
+        if receiver is not None
+        else node.args[0]
+        if node.args
+        else (node.keywords[0].value if node.keywords and node.keywords[0].arg else None)
     )
 
 
@@ -284,7 +296,9 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
     that is known: provenance first, names second."""
     shape, word = payload
     if (
-        isinstance(value, ast.Subscript) and constant_text(value.slice) is None and shape == "item"
+        isinstance(value, ast.Subscript)
+        and constant_text(value.slice) is None
+        and shape == "item"
         and payload_evidence("name", name) == "whole"
     ):
         return False
@@ -318,9 +332,12 @@ def loop_source(iterable: ast.expr, known: Known | None = None, returned: Return
     few constants (``enumerate(x)``, ``sorted(x)``... go over ``x``)."""
     if fixed_iterable(iterable):
         return ("literal", "")
-    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id in (
-        "enumerate", "reversed", "sorted", "list"
-    ) and iterable.args:
+    if (
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id in ("enumerate", "reversed", "sorted", "list")
+        and iterable.args
+    ):
         iterable = iterable.args[0]
     return _payload(iterable, 0, known or _NOTHING, returned)
 
@@ -364,8 +381,12 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return joined(_payload(part, depth + 1, known, returned) for part in parts)
     if isinstance(arg, ast.BinOp) and isinstance(arg.op, (ast.Add, ast.Mod)):  # ``head + text``, ``"%s" % text``
         return joined((_payload(arg.left, depth + 1, known, returned), _payload(arg.right, depth + 1, known, returned)))
-    if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) and any(
-        isinstance(side, ast.Constant) and isinstance(side.value, (str, bytes)) for side in (arg.left, arg.right)
+    if (
+        isinstance(arg, ast.BinOp)
+        and isinstance(arg.op, ast.Mult)
+        and any(
+            isinstance(side, ast.Constant) and isinstance(side.value, (str, bytes)) for side in (arg.left, arg.right)
+        )
     ):
         return ("literal", "")  # ``"-" * width``: a constant the source wrote, repeated
     if isinstance(arg, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
@@ -429,8 +450,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             return _payload(func.value, depth + 1, known, returned)
         if func.attr == "join" and arg.args:  # ``"\n".join(lines)``: as large as the lines
             return _payload(arg.args[0], depth + 1, known, returned)
-        if func.attr in PARSER_ARGUMENT_SIZED and arg.args and (
-            _receiver_word(func.value).lower().endswith(PARSER_RECEIVER)
+        if (
+            func.attr in PARSER_ARGUMENT_SIZED
+            and arg.args
+            and (_receiver_word(func.value).lower().endswith(PARSER_RECEIVER))
         ):
             return _payload(arg.args[0], depth + 1, known, returned)  # ``self.parser.parse(text)``: cut out of the text
         if func.attr in _KEY_READS and arg.args:
@@ -483,8 +506,9 @@ def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
         options = [branch[name] for branch in (body, orelse) if name in branch]
         if len(options) == 2 and options[0] == options[1]:
             merged[name] = options[0]
-        elif any(evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params)
-                 for option in options):
+        elif any(
+            evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params) for option in options
+        ):
             merged[name] = joined(options)
         elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
             merged[name] = options[0]

@@ -22,8 +22,11 @@ class Conditions(IndexerState):
         asked of an ``if`` without ``else`` (a feature added when the test holds) or one whose
         body returns (``if self.log == "none": return``: the rest is the feature)."""
         for node in ast.walk(test):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" and (
-                self._own_attribute(node) is not None
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+                and (self._own_attribute(node) is not None)
             ):
                 return ast.unparse(test)
         return None
@@ -38,9 +41,11 @@ class Conditions(IndexerState):
             if owner is None:
                 continue
             in_init = self.frame.kind == "function" and self.functions[self.frame.func].name == "__init__"
-            flag = value.id if (
-                in_init and node is target and isinstance(value, ast.Name) and value.id in self.frame.flags
-            ) else ""
+            flag = (
+                value.id
+                if (in_init and node is target and isinstance(value, ast.Name) and value.id in self.frame.flags)
+                else ""
+            )
             self.attr_sources.setdefault(owner, set()).add(flag)
 
     def _field_kind(self, annotation: ast.expr) -> str:

@@ -176,10 +176,17 @@ class Expressions(IndexerState):
         node = keyword.value
         self.handoffs.append(
             Handoff(
-                self.frame.func, call.target, call.slot, name, node.lineno,
-                self._col(node.lineno, node.col_offset), node.end_lineno or node.lineno,
+                self.frame.func,
+                call.target,
+                call.slot,
+                name,
+                node.lineno,
+                self._col(node.lineno, node.col_offset),
+                node.end_lineno or node.lineno,
                 self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
-                named=isinstance(value, Sym), self_ref=self_ref, passed_to_self=call.self_ref,
+                named=isinstance(value, Sym),
+                self_ref=self_ref,
+                passed_to_self=call.self_ref,
                 built=self._built_at(node),
             )
         )
@@ -200,7 +207,15 @@ class Expressions(IndexerState):
             moved = away is not None and not (isinstance(away, ast.Constant) and away.value in (None, False))
             self.refs.append(
                 FunctionRef(
-                    self.frame.func, name, value.lineno, False, target, None, slot_name, method, self_target,
+                    self.frame.func,
+                    name,
+                    value.lineno,
+                    False,
+                    target,
+                    None,
+                    slot_name,
+                    method,
+                    self_target,
                     away=slot.context if moved else None,
                 )
             )
@@ -230,8 +245,11 @@ class Expressions(IndexerState):
             if isinstance(arg, ast.IfExp):
                 self.visit_expr(arg.test)
             parts = (
-                (arg.body, arg.orelse) if isinstance(arg, ast.IfExp)
-                else arg.values if isinstance(arg, ast.BoolOp) else (arg.left, arg.right)
+                (arg.body, arg.orelse)
+                if isinstance(arg, ast.IfExp)
+                else arg.values
+                if isinstance(arg, ast.BoolOp)
+                else (arg.left, arg.right)
             )
             for part in parts:
                 self._visit_argument(part, offloaded, call, awaited)
@@ -262,7 +280,9 @@ class Expressions(IndexerState):
     def _copies_items(self, node: ast.Call) -> bool:
         """``list(tools)``, ``tuple(tools)``: a new list of the same items."""
         return (
-            len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred)
+            len(node.args) == 1
+            and not node.keywords
+            and not isinstance(node.args[0], ast.Starred)
             and self.infer(node.func) in COPYING_BUILTINS
         )
 
@@ -292,15 +312,27 @@ class Expressions(IndexerState):
             self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "function", col=col))
             self.refs.append(
                 FunctionRef(
-                    outer.func, None, node.lineno, False, handed.target, None, handed.slot, handed.method,
-                    handed.self_ref, function=own, handed=handed.handed,
+                    outer.func,
+                    None,
+                    node.lineno,
+                    False,
+                    handed.target,
+                    None,
+                    handed.slot,
+                    handed.method,
+                    handed.self_ref,
+                    function=own,
+                    handed=handed.handed,
                 )
             )
             self._lambdas.append((own, outer.loop_depth))
         # Any other lambda (a sort key, a callback) is assumed to run where it is written, on
         # the enclosing function's thread: its calls are that function's calls.
         frame = Frame(
-            "function", index, f"{qualname}.<locals>.", cls=outer.cls if outer.kind != "class" else None,
+            "function",
+            index,
+            f"{qualname}.<locals>.",
+            cls=outer.cls if outer.kind != "class" else None,
             loop_depth=loop_depth,
         )
         for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg):

@@ -26,7 +26,7 @@ def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
     # The defaults belong to the last positional parameters; kw_defaults has one entry (or None) per
     # keyword-only parameter, so both pairs of sequences have equal lengths by construction.
     pairs = [
-        *zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True),
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
         *zip(args.kwonlyargs, args.kw_defaults, strict=True),
     ]
     return tuple((arg.arg, text) for arg, default in pairs if (text := constant_text(default)) is not None)
@@ -47,7 +47,9 @@ def given_arguments(node: ast.Call) -> tuple[tuple[str, str], ...]:
 def stored_names(body: list[ast.stmt]) -> frozenset[str]:
     """Every name ``body`` binds (assignments, loop targets, ``with ... as``, walrus, ``del``)."""
     return frozenset(
-        node.id for stmt in body for node in ast.walk(stmt)
+        node.id
+        for stmt in body
+        for node in ast.walk(stmt)
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
     )
 
@@ -62,9 +64,14 @@ def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
 
 _UNKNOWN = object()
 _COMPARE = {
-    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
-    ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
-    ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.Is: lambda a, b: a is b,
+    ast.IsNot: lambda a, b: a is not b,
 }
 
 

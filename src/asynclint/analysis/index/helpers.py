@@ -19,9 +19,7 @@ FIELD_SPECIFIERS = frozenset(
     {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib", "attr.attrib"}
 )
 #: Annotations wrapping the type of the value: ``Optional[T]``, ``Union[A, B]``, ``Annotated[T, m]``.
-WRAPPING_ANNOTATIONS = frozenset(
-    f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final")
-)
+WRAPPING_ANNOTATIONS = frozenset(f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final"))
 #: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
 VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
 #: Containers whose last type argument is the type of the items ``x[key]`` reads.
@@ -30,13 +28,22 @@ CONTAINER_ANNOTATIONS = frozenset(
         *(f"builtins.{name}" for name in ("dict", "list")),
         *(f"typing.{name}" for name in ("Dict", "List", "Mapping", "MutableMapping", "Sequence", "MutableSequence")),
         *(f"collections.abc.{name}" for name in ("Mapping", "MutableMapping", "Sequence", "MutableSequence")),
-        "collections.defaultdict", "collections.OrderedDict", "typing.DefaultDict", "typing.OrderedDict",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "typing.DefaultDict",
+        "typing.OrderedDict",
     }
 )
 #: Displays an argument may be written as -> the type of the value.
 DISPLAYS: dict[type, str] = {
-    ast.Dict: "builtins.dict", ast.DictComp: "builtins.dict", ast.List: "builtins.list", ast.ListComp: "builtins.list",
-    ast.Set: "builtins.set", ast.SetComp: "builtins.set", ast.Tuple: "builtins.tuple", ast.JoinedStr: "builtins.str",
+    ast.Dict: "builtins.dict",
+    ast.DictComp: "builtins.dict",
+    ast.List: "builtins.list",
+    ast.ListComp: "builtins.list",
+    ast.Set: "builtins.set",
+    ast.SetComp: "builtins.set",
+    ast.Tuple: "builtins.tuple",
+    ast.JoinedStr: "builtins.str",
 }
 #: ``type[T]``: the annotated value is a class, not an instance.
 CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
@@ -60,8 +67,13 @@ MUTATORS = frozenset({*GROWING, "update", "setdefault", "__setitem__", "__ior__"
 
 #: Offload functions whose awaited result is what the function handed to them returns.
 THREAD_RESULTS = frozenset(
-    {"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync",
-     "starlette.concurrency.run_in_threadpool", "fastapi.concurrency.run_in_threadpool"}
+    {
+        "asyncio.to_thread",
+        "anyio.to_thread.run_sync",
+        "trio.to_thread.run_sync",
+        "starlette.concurrency.run_in_threadpool",
+        "fastapi.concurrency.run_in_threadpool",
+    }
 )
 
 
@@ -109,9 +121,7 @@ def returned_name(value: Value) -> str | None:
 def may_be_project(target: str | None) -> bool:
     """Could this call target be a project function (whose parameters its arguments type)?"""
     return (
-        target is not None
-        and target.partition(".")[0] not in STDLIB_ROOTS
-        and not target.startswith((PASSED, PARAM))
+        target is not None and target.partition(".")[0] not in STDLIB_ROOTS and not target.startswith((PASSED, PARAM))
     )
 
 
@@ -237,10 +247,13 @@ def counts_attempts(loop: ast.For | ast.AsyncFor) -> bool:
     of the same work (``for attempt in range(self.max_retries):``), not items."""
     iterable = loop.iter
     return (
-        isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range"
+        isinstance(iterable, ast.Call)
+        and isinstance(iterable.func, ast.Name)
+        and iterable.func.id == "range"
         and not any(
             isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
-            for arg in iterable.args for node in ast.walk(arg)
+            for arg in iterable.args
+            for node in ast.walk(arg)
         )
     )
 
@@ -257,7 +270,9 @@ def _continues(stmt: ast.stmt) -> bool:
     if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *FUNCTION_DEFS, ast.ClassDef)):
         return False
     return any(_continues(child) for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.stmt)) or any(
-        _continues(s) for child in ast.iter_child_nodes(stmt) if isinstance(child, (ast.ExceptHandler, ast.match_case))
+        _continues(s)
+        for child in ast.iter_child_nodes(stmt)
+        if isinstance(child, (ast.ExceptHandler, ast.match_case))
         for s in child.body
     )
 
@@ -275,6 +290,8 @@ def none_over_instance(target: ast.expr, value: ast.expr, bindings: dict[str, Va
     """``target = None`` where ``target`` names an instance already: an optional value, and
     whatever is called on it is called on that instance."""
     return (
-        isinstance(target, ast.Name) and isinstance(value, ast.Constant) and value.value is None
+        isinstance(target, ast.Name)
+        and isinstance(value, ast.Constant)
+        and value.value is None
         and isinstance(bindings.get(target.id), Inst)
     )

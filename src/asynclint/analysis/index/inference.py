@@ -79,9 +79,13 @@ class Inference(IndexerState):
                 return SelfRef(base.cls, (*base.path, node.attr))
             if isinstance(base, Refs) and all(isinstance(item, Inst) for item in base.items):
                 # ``BACKENDS[name]().run``: that method of whichever class the table gave.
-                return Refs(tuple(
-                    Inst(extend(item.name, (node.attr,)), item.origin) for item in base.items if isinstance(item, Inst)
-                ))
+                return Refs(
+                    tuple(
+                        Inst(extend(item.name, (node.attr,)), item.origin)
+                        for item in base.items
+                        if isinstance(item, Inst)
+                    )
+                )
             return None
         if isinstance(node, ast.Call):
             key = state_get(node)
@@ -166,11 +170,16 @@ class Inference(IndexerState):
             # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
             # module stands for them, as its name).
             values = [self.infer(value) for value in node.values]
-            return callables_of(values) if all(
-                isinstance(value, Sym) or (isinstance(value, SelfRef) and bound_method(value))
-                or (key is None and isinstance(value, Refs))
-                for key, value in zip(node.keys, values, strict=True)
-            ) else None
+            return (
+                callables_of(values)
+                if all(
+                    isinstance(value, Sym)
+                    or (isinstance(value, SelfRef) and bound_method(value))
+                    or (key is None and isinstance(value, Refs))
+                    for key, value in zip(node.keys, values, strict=True)
+                )
+                else None
+            )
         if isinstance(node, ast.Starred):
             return self.infer(node.value)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
@@ -197,8 +206,9 @@ class Inference(IndexerState):
             if is_none(node.body):
                 return orelse
             either = isinstance(body, Refs) or isinstance(orelse, Refs)
-            named = all(isinstance(side, Sym) or (isinstance(side, SelfRef) and bound_method(side))
-                        for side in (body, orelse))
+            named = all(
+                isinstance(side, Sym) or (isinstance(side, SelfRef) and bound_method(side)) for side in (body, orelse)
+            )
             return callables_of((body, orelse)) if either or named else None
         if isinstance(node, ast.NamedExpr):
             return self.infer(node.value)

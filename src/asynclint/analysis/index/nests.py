@@ -173,8 +173,11 @@ class _Function:
                     continue
                 bound = measure(value)
                 if bound.kind in (SIZED, INDEX):
-                    why = ("assign", name, bound.why) if isinstance(bound.why, tuple) and bound.why[0] == "len" else (
-                        bound.why)
+                    why = (
+                        ("assign", name, bound.why)
+                        if isinstance(bound.why, tuple) and bound.why[0] == "len"
+                        else (bound.why)
+                    )
                     # A count is the length of what it measured; a collection is itself.
                     bound = replace(bound, why=why, source=bound.source if as_count else name)
                 bounds.append(bound)
@@ -184,8 +187,10 @@ class _Function:
 
     def items(self, node: ast.expr) -> Bound:
         """The bound of a loop over ``node``."""
-        if isinstance(node, ast.Constant) or isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)) and not any(
-            isinstance(e, ast.Starred) for e in getattr(node, "elts", ())
+        if (
+            isinstance(node, ast.Constant)
+            or isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict))
+            and not any(isinstance(e, ast.Starred) for e in getattr(node, "elts", ()))
         ):
             return Bound(FIXED)
         if isinstance(node, ast.Name):
@@ -326,9 +331,15 @@ class _Function:
             items.update(_names(name_target))
         # (``index`` bounds come only from a counted loop: see :meth:`count`.)
         counted = bound.kind in (SIZED, INDEX)
-        level = _Level(node, bound if counted else Bound(UNKNOWN if bound.kind == INDEX else bound.kind),
-                       frozenset(index), frozenset(items), target, iterable,
-                       weight if counted else 0)
+        level = _Level(
+            node,
+            bound if counted else Bound(UNKNOWN if bound.kind == INDEX else bound.kind),
+            frozenset(index),
+            frozenset(items),
+            target,
+            iterable,
+            weight if counted else 0,
+        )
         self.stack.append(level)
         levels = tuple(lv for lv in self.stack if lv.weight)
         total = sum(lv.weight for lv in levels)
@@ -344,8 +355,10 @@ class _Function:
         sized = [pool for pool in pools if self.items(pool).kind == SIZED]
         if not sized:
             return self.items(call.args[0]) if call.args else Bound(FIXED), 1
-        size = call.args[1] if len(call.args) > 1 and name != "itertools.product" else next(
-            (k.value for k in call.keywords if k.arg in ("r", "repeat")), None
+        size = (
+            call.args[1]
+            if len(call.args) > 1 and name != "itertools.product"
+            else next((k.value for k in call.keywords if k.arg in ("r", "repeat")), None)
         )
         known = size.value if isinstance(size, ast.Constant) and isinstance(size.value, int) else None
         if name == "itertools.permutations":
@@ -429,8 +442,10 @@ class _Function:
         used = {n.id for part in (inner.slice, node.slice) for n in ast.walk(part) if isinstance(n, ast.Name)}
         for nest in self.found.values():
             indexes = [level.index for level in nest.levels if level.index]
-            if all(any(level is open_ for open_ in self.stack) for level in nest.levels) and len(indexes) >= 2 and all(
-                index & used for index in indexes
+            if (
+                all(any(level is open_ for open_ in self.stack) for level in nest.levels)
+                and len(indexes) >= 2
+                and all(index & used for index in indexes)
             ):
                 nest.cells = True
 
@@ -445,7 +460,9 @@ class _Nest:
 
 
 def loop_nests(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, function: int, resolve: Callable[[ast.expr], str | None],
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    function: int,
+    resolve: Callable[[ast.expr], str | None],
     col: Callable[[int, int], int],
 ) -> list[LoopNest]:
     """The loop nests of ``node`` (function index ``function``) whose counts multiply with its data,
@@ -456,8 +473,10 @@ def loop_nests(
     walk.walk(node.body)
     found = []
     for outer, nest in walk.found.items():
-        if nest.cells or not (nest.table or nest.multiplies) or all(
-            level.index | level.items <= {"_"} for level in nest.levels
+        if (
+            nest.cells
+            or not (nest.table or nest.multiplies)
+            or all(level.index | level.items <= {"_"} for level in nest.levels)
         ):
             # Each cell of a 2-D input once (marking a table of its shape on the way); or only a
             # structure of the product's shape built (``[[[] for _ in range(n)] for _ in
@@ -568,8 +587,11 @@ def _is_table(value: ast.expr) -> bool:
     if isinstance(value, ast.ListComp):
         elt = value.elt
         return isinstance(elt, (ast.List, ast.ListComp)) or (
-            isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Mult)
-            and isinstance(elt.left, ast.List) or isinstance(elt, ast.BinOp) and isinstance(elt.right, ast.List)
+            isinstance(elt, ast.BinOp)
+            and isinstance(elt.op, ast.Mult)
+            and isinstance(elt.left, ast.List)
+            or isinstance(elt, ast.BinOp)
+            and isinstance(elt.right, ast.List)
         )
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
         return isinstance(value.left, ast.List) and any(isinstance(e, (ast.List, ast.BinOp)) for e in value.left.elts)

@@ -59,11 +59,15 @@ class Recording(IndexerState):
         # method of each of its classes (items named ``pkg.LeanBackend().run``).
         # ``handlers[action](x)`` with ``handlers = {"click": self.click}``: that method of the
         # class ``self`` is an instance of (``pkg.Env().click``).
-        dispatch = tuple(
-            item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
-            for item in func_value.items
-            if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
-        ) if isinstance(func_value, Refs) else ()
+        dispatch = (
+            tuple(
+                item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
+                for item in func_value.items
+                if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
+            )
+            if isinstance(func_value, Refs)
+            else ()
+        )
         if target is None and self_ref is None and method is None and not dispatch:
             return None
         consumer, loop = self._consumed.pop(id(node), (None, ""))
@@ -148,7 +152,8 @@ class Recording(IndexerState):
         """CallSite.small_args of a call."""
         params = self.frame.params
         return tuple(
-            slot for slot, payload in self._slot_payloads(node)
+            slot
+            for slot, payload in self._slot_payloads(node)
             if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
         )
 
@@ -174,9 +179,7 @@ class Recording(IndexerState):
         self.frame.payloads[name] = payload
         self.frame.bound_at[name] = line
 
-    def _bind_payload(
-        self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known
-    ) -> None:
+    def _bind_payload(self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known) -> None:
         """What ``target = <a value whose payload is held>`` leaves a name holding: a name the value
         when that says how large it is (else nothing: its own name says); a mapping or list
         given an item keeps what it held if the item is small, and holds a whole one if it is
@@ -233,11 +236,10 @@ class Recording(IndexerState):
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""
         if not node.args and not node.keywords:
             return {}
-        positional = tuple(
-            "" if isinstance(arg, ast.Starred) else self._argument(arg) for arg in node.args
-        )
+        positional = tuple("" if isinstance(arg, ast.Starred) else self._argument(arg) for arg in node.args)
         keywords = tuple(
-            (keyword.arg, typed) for keyword in node.keywords
+            (keyword.arg, typed)
+            for keyword in node.keywords
             if keyword.arg is not None and (typed := self._argument(keyword.value))
         )
         if not keywords and not any(positional):
@@ -379,7 +381,15 @@ class Recording(IndexerState):
                 continue
             self.refs.append(
                 FunctionRef(
-                    self.frame.func, target, node.lineno, offloaded, call.target, self_ref,
-                    call.slot, call.method, call.self_ref, handed=call.handed,
+                    self.frame.func,
+                    target,
+                    node.lineno,
+                    offloaded,
+                    call.target,
+                    self_ref,
+                    call.slot,
+                    call.method,
+                    call.self_ref,
+                    handed=call.handed,
                 )
             )

@@ -171,7 +171,10 @@ class IndexerState:
         # Expressions
         def visit_expr(self, node: ast.expr, awaited: bool = False) -> None: ...
         def visit_lambda(
-            self, node: ast.Lambda, offloaded: bool = False, name: str | None = None,
+            self,
+            node: ast.Lambda,
+            offloaded: bool = False,
+            name: str | None = None,
             handed: CallContext | None = None,
         ) -> None: ...
         def _grow(self, receiver: ast.Name, added: Value) -> None: ...

@@ -32,8 +32,9 @@ class SelfReferences(IndexerState):
     def _class_chain(self, cls: str) -> list[str]:
         """``cls`` and its bases defined in this module, nearest first (asked once the whole
         module has been read, so kept: a deep hierarchy asks for every class's chain)."""
-        return linear_chain(cls, lambda name: (name, self.class_bases.get(name, ())), self._chains,
-                            known=self.class_lines.__contains__)
+        return linear_chain(
+            cls, lambda name: (name, self.class_bases.get(name, ())), self._chains, known=self.class_lines.__contains__
+        )
 
     def resolve_self(self, cls: str, path: tuple[str, ...], depth: int = 0) -> tuple[str | None, bool]:
         """-> (dotted target, settled?). Unsettled refs wait for the project-wide resolver, as do
@@ -91,11 +92,14 @@ class SelfReferences(IndexerState):
             table = self._stored(cls, attr.removesuffix(ITEM_SUFFIX))
         if not isinstance(table, Refs):
             return None
-        return tuple(
-            item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
-            for item in table.items
-            if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
-        ) or None
+        return (
+            tuple(
+                item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
+                for item in table.items
+                if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
+            )
+            or None
+        )
 
     def _receiver_origin(self, cls: str, path: tuple[str, ...]) -> str:
         """How the receiver of a method called through ``self`` is known: ``self`` itself (an
@@ -108,7 +112,7 @@ class SelfReferences(IndexerState):
         if path[0].endswith("()"):
             for owner in self._class_chain(cls):
                 if name in self.class_methods.get(owner, ()):
-                    return "param" if f"{owner[len(self.module) + 1:]}.{name}()" in self.declared else "self"
+                    return "param" if f"{owner[len(self.module) + 1 :]}.{name}()" in self.declared else "self"
             return "self"
         stored = self._stored(cls, path[0])
         return "param" if isinstance(stored, Inst) and stored.origin == "param" else "self"
@@ -143,9 +147,17 @@ class SelfReferences(IndexerState):
                 continue
             self.calls.append(
                 CallSite.of(
-                    caller, target, None, node.lineno, self._col(node.lineno, node.col_offset),
-                    node.end_lineno or node.lineno, self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
-                    in_loop=in_loop, self_ref=self_ref, read=True, lambdas=lambdas,
+                    caller,
+                    target,
+                    None,
+                    node.lineno,
+                    self._col(node.lineno, node.col_offset),
+                    node.end_lineno or node.lineno,
+                    self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                    in_loop=in_loop,
+                    self_ref=self_ref,
+                    read=True,
+                    lambdas=lambdas,
                 )
             )
 
@@ -187,7 +199,10 @@ class SelfReferences(IndexerState):
             if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
                 api = None
             self.calls[position] = replace(
-                site, target=target, self_ref=None, api=api.pattern if api else None,
+                site,
+                target=target,
+                self_ref=None,
+                api=api.pattern if api else None,
                 origin=self._receiver_origin(cls, path),
             )
         for position, ref in enumerate(self.refs):

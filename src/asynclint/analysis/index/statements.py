@@ -74,7 +74,7 @@ class Statements(IndexerState):
     def visit_body(self, body: list[ast.stmt]) -> None:
         for position, stmt in enumerate(body):
             self.visit_stmt(stmt)
-            rest = body[position + 1:]
+            rest = body[position + 1 :]
             if rest and isinstance(stmt, ast.If) and self._ready_return(stmt, rest):
                 # ``if self._index is not None: return self._index`` -- the rest builds it once.
                 self.frame.once += 1
@@ -82,7 +82,10 @@ class Statements(IndexerState):
                 self.frame.once -= 1
                 return
             if (
-                rest and isinstance(stmt, ast.If) and not stmt.orelse and isinstance(stmt.body[-1], ast.Return)
+                rest
+                and isinstance(stmt, ast.If)
+                and not stmt.orelse
+                and isinstance(stmt.body[-1], ast.Return)
                 and (tested := self._attribute_test(stmt.test))
             ):
                 # ``if self.log == "none": return``: the rest runs when the test is false.
@@ -105,9 +108,14 @@ class Statements(IndexerState):
         if not (isinstance(owner := self.infer(target.value), Sym) and owner.name == "sys.modules"):
             return None
         key = target.slice
-        if isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add) and isinstance(key.left, ast.Name) \
-                and key.left.id == "__name__" and isinstance(key.right, ast.Constant) \
-                and isinstance(key.right.value, str):
+        if (
+            isinstance(key, ast.BinOp)
+            and isinstance(key.op, ast.Add)
+            and isinstance(key.left, ast.Name)
+            and key.left.id == "__name__"
+            and isinstance(key.right, ast.Constant)
+            and isinstance(key.right.value, str)
+        ):
             key = ast.Constant(f"{self.module}{key.right.value}")
         if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
             return None
@@ -201,7 +209,8 @@ class Statements(IndexerState):
             if per_item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (
                     (self.frame.cls, node.target.id)
-                    if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name) else None
+                    if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name)
+                    else None
                 )
                 if owner is not None:
                     self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", per_item)
@@ -304,7 +313,7 @@ class Statements(IndexerState):
                     name: body_lines.get(name, 0) if body.get(name) == payload else orelse_lines.get(name, 0)
                     for name, payload in self.frame.payloads.items()
                 }
-            del guards[len(guards) - bool(tested):]
+            del guards[len(guards) - bool(tested) :]
             self.frame.conditional -= 1
         elif isinstance(node, ast.Global):
             self.frame.globals.update(node.names)
@@ -341,7 +350,8 @@ class Statements(IndexerState):
         """Is this the body of a method whose dict the framework calls tools with?"""
         function = self.functions[self.frame.func]
         return (
-            self.frame.kind == "function" and function.class_qualname is not None
+            self.frame.kind == "function"
+            and function.class_qualname is not None
             and function.name in ARGUMENT_INJECTORS
         )
 

@@ -51,7 +51,12 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
     """One walk over one file's tree; its parts live in the modules of this package."""
 
     def __init__(
-        self, source: str, path: str, module: str, package: str, catalogue: Catalogue,
+        self,
+        source: str,
+        path: str,
+        module: str,
+        package: str,
+        catalogue: Catalogue,
         imports: tuple[tuple[str, str], ...] = (),
     ):
         self.source = source
@@ -117,9 +122,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         self._prebind(tree.body)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
-        exports = tuple(
-            (name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym)
-        )
+        exports = tuple((name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym))
         for name, value in module_frame.bindings.items():
             if isinstance(value, Inst) and value == filled.get(name):
                 fills = self._global_fills.get(name, set())
@@ -158,17 +161,30 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
             for qn in self.class_lines
         )
         return ModuleSummary(
-            self.path, self.module, tuple(self.functions), classes, tuple(self.calls), tuple(self.refs),
-            tuple(self.handoffs), exports, tuple(self.values), tuple(self.callables), tuple(self.stars),
-            public_names(tree.body), state_values=tuple(sorted(self.state_values.items())),
-            injected=tuple(sorted(self.injected.items())), returns=tuple(self.returns),
+            self.path,
+            self.module,
+            tuple(self.functions),
+            classes,
+            tuple(self.calls),
+            tuple(self.refs),
+            tuple(self.handoffs),
+            exports,
+            tuple(self.values),
+            tuple(self.callables),
+            tuple(self.stars),
+            public_names(tree.body),
+            state_values=tuple(sorted(self.state_values.items())),
+            injected=tuple(sorted(self.injected.items())),
+            returns=tuple(self.returns),
             declared=tuple(self.declared),
             returned=tuple(self.returned),
-            built=tuple(sorted(
-                (name, *site)
-                for name, site in module_frame.built.items()
-                if isinstance(module_frame.bindings.get(name), Inst)
-            )),
+            built=tuple(
+                sorted(
+                    (name, *site)
+                    for name, site in module_frame.built.items()
+                    if isinstance(module_frame.bindings.get(name), Inst)
+                )
+            ),
             loaded=tuple(sorted(self.loaded)),
             imported=tuple(sorted(self.imported)),
             main_block=has_main_block(tree.body),

@@ -44,11 +44,12 @@ _ANDROID = "source: google-research/android_world@d9c569f (GitHub; not on PyPI)"
 _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_bench/envs/base.py, envs/user.py"
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
-_SWEBENCH4 = ("source: pkg swebench 4.1.0 swebench/harness/test_spec/test_spec.py (make_test_spec -> "
-              "make_env_script_list), test_spec/python.py (get_requirements_by_commit, get_environment_yml_by_commit: "
-              "requests.get of raw.githubusercontent.com, functools.cache)")
-_TAU2 = ("source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another "
-         "project)")
+_SWEBENCH4 = (
+    "source: pkg swebench 4.1.0 swebench/harness/test_spec/test_spec.py (make_test_spec -> "
+    "make_env_script_list), test_spec/python.py (get_requirements_by_commit, get_environment_yml_by_commit: "
+    "requests.get of raw.githubusercontent.com, functools.cache)"
+)
+_TAU2 = "source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another project)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
 #: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
@@ -56,46 +57,106 @@ TAU_RESPOND = "tau_bench.types.Action[respond]"
 _TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
 
 APIS: tuple[BlockingApi, ...] = (
-    entry("android_world.env.interface.AsyncEnv.**", "sdk", "network", "to-thread", frozenset(),
-          f"{_ANDROID} android_world/env/interface.py (AsyncAndroidEnv: controller.step/reset over gRPC, adb)"),
-    *many("sdk", "network", "to-thread", "initialize_task is_successful tear_down",
-          "android_world.task_evals.task_eval.TaskEval.",
-          source=f"{_ANDROID} android_world/task_evals/task_eval.py (adb_utils on env.controller)"),
-    *many("sdk", "network", "to-thread", "load_and_setup_env setup_env", "android_world.env.env_launcher.",
-          source=f"{_ANDROID} android_world/env/env_launcher.py"),
+    entry(
+        "android_world.env.interface.AsyncEnv.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_ANDROID} android_world/env/interface.py (AsyncAndroidEnv: controller.step/reset over gRPC, adb)",
+    ),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "initialize_task is_successful tear_down",
+        "android_world.task_evals.task_eval.TaskEval.",
+        source=f"{_ANDROID} android_world/task_evals/task_eval.py (adb_utils on env.controller)",
+    ),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "load_and_setup_env setup_env",
+        "android_world.env.env_launcher.",
+        source=f"{_ANDROID} android_world/env/env_launcher.py",
+    ),
     # The simulated user answers through litellm.completion (sync) on reset and on a reply.
     entry("tau_bench.Env.reset", "llm", "network", "to-thread", frozenset(), _TAU),
     # ``step`` asks the user only for a ``respond`` action; a tool action runs the tool over the
     # in-memory data (a terminating tool also computes the reward, once per rollout).
-    entry("tau_bench.Env.step", "llm", "network", "to-thread", frozenset(),
-          f"{_TAU} (step: user.step only when action.name == RESPOND_ACTION_NAME, else tools_map[name].invoke)",
-          blocks_on=frozenset({TAU_RESPOND})),
+    entry(
+        "tau_bench.Env.step",
+        "llm",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_TAU} (step: user.step only when action.name == RESPOND_ACTION_NAME, else tools_map[name].invoke)",
+        blocks_on=frozenset({TAU_RESPOND}),
+    ),
     # Reloads the domain's JSON data, replays the expected actions and hashes both databases.
-    entry("tau_bench.Env.calculate_reward", "fs", "disk-content", "to-thread", frozenset(),
-          f"{_TAU} (calculate_reward: data_load_func(), step() per action, get_data_hash)"),
+    entry(
+        "tau_bench.Env.calculate_reward",
+        "fs",
+        "disk-content",
+        "to-thread",
+        frozenset(),
+        f"{_TAU} (calculate_reward: data_load_func(), step() per action, get_data_hash)",
+    ),
     *(
-        entry(f"tau_bench.envs.{domain}", "fs", "disk-content", "to-thread", frozenset(),
-              f"{_TAU}, envs/{domain.partition('.')[0]}/data/__init__.py (load_data: json.load of the domain's files)")
+        entry(
+            f"tau_bench.envs.{domain}",
+            "fs",
+            "disk-content",
+            "to-thread",
+            frozenset(),
+            f"{_TAU}, envs/{domain.partition('.')[0]}/data/__init__.py (load_data: json.load of the domain's files)",
+        )
         for domain in _TAU_DOMAINS
     ),
-    entry("tau_bench.envs.get_env", "fs", "disk-content", "to-thread", frozenset(),
-          f"{_TAU}, envs/__init__.py (get_env builds a domain env)"),
+    entry(
+        "tau_bench.envs.get_env",
+        "fs",
+        "disk-content",
+        "to-thread",
+        frozenset(),
+        f"{_TAU}, envs/__init__.py (get_env builds a domain env)",
+    ),
     *(
-        entry(f"minisweagent.environments.{env}.execute", "subprocess", "child-process", "to-thread", frozenset(),
-              f"{_MINISWE}{env.partition('.')[0]}.py (execute: subprocess.run)")
+        entry(
+            f"minisweagent.environments.{env}.execute",
+            "subprocess",
+            "child-process",
+            "to-thread",
+            frozenset(),
+            f"{_MINISWE}{env.partition('.')[0]}.py (execute: subprocess.run)",
+        )
         for env in ("docker.DockerEnvironment", "local.LocalEnvironment", "singularity.SingularityEnvironment")
     ),
     *(
-        entry(f"minisweagent.environments.{env}", "subprocess", "child-process", "to-thread", frozenset(),
-              f"{_MINISWE}{env.partition('.')[0]}.py (__init__ starts the container with subprocess.run)")
+        entry(
+            f"minisweagent.environments.{env}",
+            "subprocess",
+            "child-process",
+            "to-thread",
+            frozenset(),
+            f"{_MINISWE}{env.partition('.')[0]}.py (__init__ starts the container with subprocess.run)",
+        )
         for env in ("docker.DockerEnvironment", "singularity.SingularityEnvironment")
     ),
     entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
-    entry("swebench.harness.test_spec.test_spec.make_test_spec", "http", "network", "to-thread", frozenset(),
-          _SWEBENCH4),
+    entry(
+        "swebench.harness.test_spec.test_spec.make_test_spec", "http", "network", "to-thread", frozenset(), _SWEBENCH4
+    ),
     *(
-        entry(pattern, "llm", "network", "to-thread", frozenset(),
-              f"{_TAU2} src/tau2/{path} (generate_next_message -> utils/llm_utils.py generate: litellm.completion)")
+        entry(
+            pattern,
+            "llm",
+            "network",
+            "to-thread",
+            frozenset(),
+            f"{_TAU2} src/tau2/{path} (generate_next_message -> utils/llm_utils.py generate: litellm.completion)",
+        )
         for pattern, path in (
             ("tau2.user.user_simulator.UserSimulator.generate_next_message", "user/user_simulator.py"),
             ("tau2.agent.llm_agent.LLMAgent.generate_next_message", "agent/llm_agent.py"),
@@ -104,39 +165,87 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     # Loads and validates the domain's whole database three times, replays the trajectory and the
     # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s).
-    entry("tau2.evaluator.evaluator.evaluate_simulation", "serialization", "payload-whole", "to-thread", frozenset(),
-          f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "
-          "evaluator_env.py (EnvironmentEvaluator.calculate_reward: environment_constructor() twice, set_state, "
-          "make_tool_call per gold action, get_db_hash)"),
-    *many("cpu", "cpu-light", "to-thread", "get_response set_state", "tau2.environment.environment.Environment.",
-          source=f"{_TAU2} src/tau2/environment/environment.py (get_response: make_tool_call over the in-memory "
-                 "db, to_json_str; set_state: replays the history's mutating tool calls, update_db re-validates "
-                 "the db when handed initialization_data)"),
-    entry("agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment", "serialization",
-          "payload-whole", "to-thread", frozenset(),
-          f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py "
-          "(environment.yaml formatted, yaml.safe_load, model_validate)"),
-    entry("agentdojo.attacks.attack_registry.load_attack", "serialization", "payload-whole", "to-thread", frozenset(),
-          f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (BaseAttack.__init__: get_injection_vector_defaults parses "
-          "injection_vectors.yaml)"),
-    entry("agentdojo.attacks.base_attacks.BaseAttack.attack", "serialization", "payload-whole", "to-thread",
-          frozenset(), f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (get_injection_candidates: "
-          "load_and_inject_default_environment, GroundTruthPipeline.query; lru_cache on the attack object)"),
-    entry("mcpuniverse.benchmark.task.Task", "fs", "disk-content", "to-thread", frozenset(),
-          f"{_MCPUNIVERSE} mcpuniverse/benchmark/task.py (Task.__init__: open(config).read(), model_validate, "
-          "MCPManager(...))"),
-    entry("mcpuniverse.mcp.manager.MCPManager", "fs", "disk-content", "to-thread", frozenset(),
-          f"{_MCPUNIVERSE} mcpuniverse/mcp/manager.py (MCPManager.__init__ -> load_configs: reads server_list.json)"),
+    entry(
+        "tau2.evaluator.evaluator.evaluate_simulation",
+        "serialization",
+        "payload-whole",
+        "to-thread",
+        frozenset(),
+        f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "
+        "evaluator_env.py (EnvironmentEvaluator.calculate_reward: environment_constructor() twice, set_state, "
+        "make_tool_call per gold action, get_db_hash)",
+    ),
+    *many(
+        "cpu",
+        "cpu-light",
+        "to-thread",
+        "get_response set_state",
+        "tau2.environment.environment.Environment.",
+        source=f"{_TAU2} src/tau2/environment/environment.py (get_response: make_tool_call over the in-memory "
+        "db, to_json_str; set_state: replays the history's mutating tool calls, update_db re-validates "
+        "the db when handed initialization_data)",
+    ),
+    entry(
+        "agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment",
+        "serialization",
+        "payload-whole",
+        "to-thread",
+        frozenset(),
+        f"{_AGENTDOJO} agentdojo/task_suite/task_suite.py (environment.yaml formatted, yaml.safe_load, model_validate)",
+    ),
+    entry(
+        "agentdojo.attacks.attack_registry.load_attack",
+        "serialization",
+        "payload-whole",
+        "to-thread",
+        frozenset(),
+        f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (BaseAttack.__init__: get_injection_vector_defaults parses "
+        "injection_vectors.yaml)",
+    ),
+    entry(
+        "agentdojo.attacks.base_attacks.BaseAttack.attack",
+        "serialization",
+        "payload-whole",
+        "to-thread",
+        frozenset(),
+        f"{_AGENTDOJO} agentdojo/attacks/base_attacks.py (get_injection_candidates: "
+        "load_and_inject_default_environment, GroundTruthPipeline.query; lru_cache on the attack object)",
+    ),
+    entry(
+        "mcpuniverse.benchmark.task.Task",
+        "fs",
+        "disk-content",
+        "to-thread",
+        frozenset(),
+        f"{_MCPUNIVERSE} mcpuniverse/benchmark/task.py (Task.__init__: open(config).read(), model_validate, "
+        "MCPManager(...))",
+    ),
+    entry(
+        "mcpuniverse.mcp.manager.MCPManager",
+        "fs",
+        "disk-content",
+        "to-thread",
+        frozenset(),
+        f"{_MCPUNIVERSE} mcpuniverse/mcp/manager.py (MCPManager.__init__ -> load_configs: reads server_list.json)",
+    ),
     # transformers' pipeline runs torch, which releases the GIL: a worker thread really frees the loop
     # (graded as the local_models pack grades a pipeline's call).
-    entry("agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect", "cpu", "model-inference",
-          "to-thread", frozenset(), f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py "
-          "(self.pipeline(tool_output): transformers text-classification)"),
+    entry(
+        "agentdojo.agent_pipeline.pi_detector.TransformersBasedPIDetector.detect",
+        "cpu",
+        "model-inference",
+        "to-thread",
+        frozenset(),
+        f"{_AGENTDOJO} agentdojo/agent_pipeline/pi_detector.py "
+        "(self.pipeline(tool_output): transformers text-classification)",
+    ),
 )
 
 RETURNS: dict[str, str] = {
-    **{f"agentdojo.task_suite.{module}get_suite()": "agentdojo.task_suite.task_suite.TaskSuite"
-       for module in ("", "load_suites.")},
+    **{
+        f"agentdojo.task_suite.{module}get_suite()": "agentdojo.task_suite.task_suite.TaskSuite"
+        for module in ("", "load_suites.")
+    },
     "agentdojo.task_suite.TaskSuite": "agentdojo.task_suite.task_suite.TaskSuite",
     "agentdojo.attacks.attack_registry.load_attack()": "agentdojo.attacks.base_attacks.BaseAttack",
     "agentdojo.attacks.load_attack()": "agentdojo.attacks.base_attacks.BaseAttack",
@@ -146,8 +255,10 @@ RETURNS: dict[str, str] = {
     "tau_bench.envs.get_env()": "tau_bench.Env",
     **{f"tau_bench.envs.{domain}()": "tau_bench.Env" for domain in _TAU_DOMAINS},
     # The domain packages re-export their env (tau_bench/envs/retail/__init__.py).
-    **{f"tau_bench.envs.{domain.partition('.')[0]}.env.{domain.partition('.')[2]}": f"tau_bench.envs.{domain}"
-       for domain in _TAU_DOMAINS},
+    **{
+        f"tau_bench.envs.{domain.partition('.')[0]}.env.{domain.partition('.')[2]}": f"tau_bench.envs.{domain}"
+        for domain in _TAU_DOMAINS
+    },
 }
 
 BUILT: dict[str, tuple[str, dict[str, str]]] = {

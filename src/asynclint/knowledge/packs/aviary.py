@@ -66,11 +66,23 @@ _DOWNLOADS: dict[str, str] = {
 
 APIS: tuple[BlockingApi, ...] = (
     *(entry(name, "http", "network", "to-thread", frozenset(), source) for name, source in _DOWNLOADS.items()),
-    entry("aviary.env_client.TaskDatasetClient", "http", "network", "to-thread", frozenset(),
-          f"{_AVIARY} aviary/env_client.py (TaskDatasetClient.__init__: httpx.Client().get('/info'))"),
-    entry("aviary.render.Renderer.build", "fs", "disk-content", "to-thread", frozenset(),
-          f"{_AVIARY} aviary/render.py (build: json.dump of every frame to a file, shutil.copyfile, boto3 "
-          "upload_fileobj with r2_bucket)"),
+    entry(
+        "aviary.env_client.TaskDatasetClient",
+        "http",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_AVIARY} aviary/env_client.py (TaskDatasetClient.__init__: httpx.Client().get('/info'))",
+    ),
+    entry(
+        "aviary.render.Renderer.build",
+        "fs",
+        "disk-content",
+        "to-thread",
+        frozenset(),
+        f"{_AVIARY} aviary/render.py (build: json.dump of every frame to a file, shutil.copyfile, boto3 "
+        "upload_fileobj with r2_bucket)",
+    ),
 )
 
 RETURNS: dict[str, str] = {

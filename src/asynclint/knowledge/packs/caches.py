@@ -14,19 +14,23 @@ from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, entry, many
 
-_DISKCACHE = ("source: pkg diskcache 5.6.3 diskcache/core.py (Cache.__init__: os.makedirs, sqlite3.connect, "
-              "Settings/Cache tables; get: SELECT by key, Disk.fetch; set: INSERT in transact), "
-              "fanout.py (FanoutCache.__init__: one Cache per shard)")
+_DISKCACHE = (
+    "source: pkg diskcache 5.6.3 diskcache/core.py (Cache.__init__: os.makedirs, sqlite3.connect, "
+    "Settings/Cache tables; get: SELECT by key, Disk.fetch; set: INSERT in transact), "
+    "fanout.py (FanoutCache.__init__: one Cache per shard)"
+)
 _READS = "get read"
 _WRITES = "set add delete pop incr decr touch"
 _CLASSES = ("diskcache.Cache", "diskcache.FanoutCache")
 
 APIS: tuple[BlockingApi, ...] = (
     *(entry(cls, "fs", "disk-content", "to-thread", frozenset(), _DISKCACHE) for cls in _CLASSES),
-    *(api for cls in _CLASSES for api in many("fs", "local-lookup", "to-thread", _READS, f"{cls}.",
-                                              source=_DISKCACHE)),
-    *(api for cls in _CLASSES for api in many("fs", "disk-content", "to-thread", _WRITES, f"{cls}.",
-                                              source=_DISKCACHE)),
+    *(api for cls in _CLASSES for api in many("fs", "local-lookup", "to-thread", _READS, f"{cls}.", source=_DISKCACHE)),
+    *(
+        api
+        for cls in _CLASSES
+        for api in many("fs", "disk-content", "to-thread", _WRITES, f"{cls}.", source=_DISKCACHE)
+    ),
 )
 
 RETURNS: dict[str, str] = {

@@ -20,37 +20,92 @@ _PARAMIKO = "source: pkg paramiko 5.1.0"
 PARAMIKO_TWIN = "`asyncssh` (paramiko has no async API)"
 #: Local-only methods (docker/client.py ``close``; paramiko client.py host-key and policy setup).
 _DOCKER_LOCAL = frozenset({"close"})
-_SSH_LOCAL = frozenset({"get_host_keys", "set_log_channel", "set_missing_host_key_policy", "get_transport",
-                        "load_host_keys", "load_system_host_keys", "save_host_keys", "close"})
+_SSH_LOCAL = frozenset(
+    {
+        "get_host_keys",
+        "set_log_channel",
+        "set_missing_host_key_policy",
+        "get_transport",
+        "load_host_keys",
+        "load_system_host_keys",
+        "save_host_keys",
+        "close",
+    }
+)
 
 _CLIENTS = ("docker.from_env", "docker.DockerClient", "docker.APIClient")
 _MODELS = ("containers.Container", "images.Image", "networks.Network", "volumes.Volume")
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("sdk", "network", "to-thread", " ".join(_CLIENTS),
-          source=f"{_DOCKER} docker/client.py, docker/api/client.py (version=None -> _retrieve_server_version)",
-          twin=DOCKER_TWIN),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        " ".join(_CLIENTS),
+        source=f"{_DOCKER} docker/client.py, docker/api/client.py (version=None -> _retrieve_server_version)",
+        twin=DOCKER_TWIN,
+    ),
     *(
-        entry(f"{client}.**", "sdk", "network", "to-thread", _DOCKER_LOCAL,
-                    f"{_DOCKER} docker/client.py, docker/models/*.py", DOCKER_TWIN)
+        entry(
+            f"{client}.**",
+            "sdk",
+            "network",
+            "to-thread",
+            _DOCKER_LOCAL,
+            f"{_DOCKER} docker/client.py, docker/models/*.py",
+            DOCKER_TWIN,
+        )
         for client in _CLIENTS
     ),
     *(
-        entry(f"docker.models.{model}.**", "sdk", "network", "to-thread", frozenset(),
-                    f"{_DOCKER} docker/models/{model.partition('.')[0]}.py", DOCKER_TWIN)
+        entry(
+            f"docker.models.{model}.**",
+            "sdk",
+            "network",
+            "to-thread",
+            frozenset(),
+            f"{_DOCKER} docker/models/{model.partition('.')[0]}.py",
+            DOCKER_TWIN,
+        )
         for model in _MODELS
     ),
     # Properties whose getter asks the daemon (read, not called).
-    *reads("sdk", "network", "to-thread", "image", "docker.models.containers.Container",
-           source=f"{_DOCKER} docker/models/containers.py (Container.image calls self.client.images.get)",
-           twin=DOCKER_TWIN),
-    *reads("sdk", "network", "to-thread", "containers", "docker.models.networks.Network",
-           source=f"{_DOCKER} docker/models/networks.py (Network.containers calls self.client.containers.get per id)",
-           twin=DOCKER_TWIN),
-    entry("paramiko.SSHClient.**", "sdk", "network", "to-thread", _SSH_LOCAL,
-                f"{_PARAMIKO} paramiko/client.py", PARAMIKO_TWIN),
-    entry("paramiko.SFTPClient.**", "sdk", "network", "to-thread", frozenset({"close", "get_channel"}),
-                f"{_PARAMIKO} paramiko/sftp_client.py", PARAMIKO_TWIN),
+    *reads(
+        "sdk",
+        "network",
+        "to-thread",
+        "image",
+        "docker.models.containers.Container",
+        source=f"{_DOCKER} docker/models/containers.py (Container.image calls self.client.images.get)",
+        twin=DOCKER_TWIN,
+    ),
+    *reads(
+        "sdk",
+        "network",
+        "to-thread",
+        "containers",
+        "docker.models.networks.Network",
+        source=f"{_DOCKER} docker/models/networks.py (Network.containers calls self.client.containers.get per id)",
+        twin=DOCKER_TWIN,
+    ),
+    entry(
+        "paramiko.SSHClient.**",
+        "sdk",
+        "network",
+        "to-thread",
+        _SSH_LOCAL,
+        f"{_PARAMIKO} paramiko/client.py",
+        PARAMIKO_TWIN,
+    ),
+    entry(
+        "paramiko.SFTPClient.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset({"close", "get_channel"}),
+        f"{_PARAMIKO} paramiko/sftp_client.py",
+        PARAMIKO_TWIN,
+    ),
 )
 
 RETURNS: dict[str, str] = {
@@ -58,10 +113,16 @@ RETURNS: dict[str, str] = {
     "docker.client.from_env": "docker.from_env",
     "docker.api.APIClient": "docker.APIClient",
     "docker.DockerClient.from_env()": "docker.from_env",
-    **{f"{client}.containers.{method}()": "docker.models.containers.Container"
-       for client in ("docker.from_env", "docker.DockerClient") for method in ("run", "create", "get")},
-    **{f"{client}.images.{method}()": "docker.models.images.Image"
-       for client in ("docker.from_env", "docker.DockerClient") for method in ("get", "pull")},
+    **{
+        f"{client}.containers.{method}()": "docker.models.containers.Container"
+        for client in ("docker.from_env", "docker.DockerClient")
+        for method in ("run", "create", "get")
+    },
+    **{
+        f"{client}.images.{method}()": "docker.models.images.Image"
+        for client in ("docker.from_env", "docker.DockerClient")
+        for method in ("get", "pull")
+    },
     "docker.models.containers.Container.image": "docker.models.images.Image",
     "paramiko.client.SSHClient": "paramiko.SSHClient",
     "paramiko.SSHClient.open_sftp()": "paramiko.SFTPClient",
@@ -71,6 +132,8 @@ RETURNS: dict[str, str] = {
 
 ITEMS: dict[str, str] = {
     "docker.models.networks.Network.containers()": "docker.models.containers.Container",
-    **{f"{client}.containers.list()": "docker.models.containers.Container"
-       for client in ("docker.from_env", "docker.DockerClient")},
+    **{
+        f"{client}.containers.list()": "docker.models.containers.Container"
+        for client in ("docker.from_env", "docker.DockerClient")
+    },
 }

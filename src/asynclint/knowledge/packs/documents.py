@@ -13,9 +13,20 @@ from asynclint.knowledge.api import BlockingApi, many
 _PDF2IMAGE = "source: pkg pdf2image 1.17.0 pdf2image/pdf2image.py (Popen(pdftoppm/pdfinfo) + communicate)"
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("subprocess", "child-process", "to-thread",
-          "convert_from_path convert_from_bytes pdfinfo_from_path pdfinfo_from_bytes", "pdf2image.", source=_PDF2IMAGE),
-    *many("subprocess", "child-process", "to-thread",
-          "convert_from_path convert_from_bytes pdfinfo_from_path pdfinfo_from_bytes", "pdf2image.pdf2image.",
-          source=_PDF2IMAGE),
+    *many(
+        "subprocess",
+        "child-process",
+        "to-thread",
+        "convert_from_path convert_from_bytes pdfinfo_from_path pdfinfo_from_bytes",
+        "pdf2image.",
+        source=_PDF2IMAGE,
+    ),
+    *many(
+        "subprocess",
+        "child-process",
+        "to-thread",
+        "convert_from_path convert_from_bytes pdfinfo_from_path pdfinfo_from_bytes",
+        "pdf2image.pdf2image.",
+        source=_PDF2IMAGE,
+    ),
 )

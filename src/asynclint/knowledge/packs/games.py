@@ -26,8 +26,10 @@ _WRAPPERS = "Wrapper ObservationWrapper ActionWrapper RewardWrapper"
 #: ``step``/``reset`` runs the C interpreter to the next prompt, well under the cost of the other
 #: engines' steps, and is left out: reporting it would be noise.
 _FROTZ = "load copy get_valid_actions"
-_BALROG = ("source: balrog-ai/BALROG@af7d1f1 (GitHub; not on PyPI) balrog/environments/__init__.py (make_env), "
-           "env_wrapper.py (EnvWrapper(gymnasium.Wrapper))")
+_BALROG = (
+    "source: balrog-ai/BALROG@af7d1f1 (GitHub; not on PyPI) balrog/environments/__init__.py (make_env), "
+    "env_wrapper.py (EnvWrapper(gymnasium.Wrapper))"
+)
 
 APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", None, _ENGINE, "gymnasium.Env.", source=_GYMNASIUM),

@@ -27,29 +27,66 @@ from asynclint.knowledge.api import BlockingApi, entry, many
 _MATHRULER = "source: pkg mathruler 0.1.0 mathruler/grader.py (grade_answer -> are_equal_under_sympy)"
 _VF = "source: pkg verifiers 0.3.1"
 _BFCL = "source: pkg bfcl-eval 2026.3.23 bfcl_eval/eval_checker/"
-_BFCL_EXECUTE = ("multi_turn_eval/multi_turn_utils.py (execute_multi_turn_func_call: importlib, _load_scenario, "
-                 "eval per call)")
+_BFCL_EXECUTE = (
+    "multi_turn_eval/multi_turn_utils.py (execute_multi_turn_func_call: importlib, _load_scenario, eval per call)"
+)
 JUDGE_TWIN = "one `openai.AsyncOpenAI` built at start-up and `await client.chat.completions.create(...)`"
 
 APIS: tuple[BlockingApi, ...] = (
     entry("mathruler.grader.grade_answer", "cpu", "cpu-heavy", "pure-process-pool", frozenset(), _MATHRULER),
     *(
-        entry(f"verifiers.v1.{name}", "cpu", "cpu-heavy", "pure-process-pool", frozenset(),
-              f"{_VF} verifiers/v1/utils/score.py (math_verify parse + verify)")
+        entry(
+            f"verifiers.v1.{name}",
+            "cpu",
+            "cpu-heavy",
+            "pure-process-pool",
+            frozenset(),
+            f"{_VF} verifiers/v1/utils/score.py (math_verify parse + verify)",
+        )
         for name in ("verify_boxed_math_answer", "utils.score.verify_boxed_math_answer")
     ),
-    entry("verifiers.v1.utils.image.image_data_url", "cpu", "cpu-heavy", "pure-process-pool", frozenset(),
-          f"{_VF} verifiers/v1/utils/image.py (image.save(PNG) + base64)"),
-    *many("client", "client-build", None, "complete evaluate", "verifiers.v1.Judge.",
-          source=f"{_VF} verifiers/v1/judge.py (complete: async with build_async_openai(...)), "
-                 "v1/clients/base.py (AsyncOpenAI(http_client=httpx.AsyncClient(...)))",
-          twin=JUDGE_TWIN,
-          awaited="makes a new `AsyncOpenAI` and `httpx.AsyncClient` on every call, before it sends anything"),
-    entry("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker.multi_turn_checker", "cpu", "cpu-heavy",
-          "to-thread", frozenset(), f"{_BFCL}multi_turn_eval/multi_turn_checker.py (execute_multi_turn_func_call "
-          f"for the model's and the ground truth's calls of every turn, then the states compared), {_BFCL_EXECUTE}"),
-    entry("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils.execute_multi_turn_func_call", "cpu",
-          "cpu-light", "to-thread", frozenset(), _BFCL + _BFCL_EXECUTE),
-    entry("bfcl_eval.eval_checker.ast_eval.ast_checker.ast_checker", "cpu", "cpu-light", "to-thread", frozenset(),
-          f"{_BFCL}ast_eval/ast_checker.py (one call's parameters type-checked against the expected values)"),
+    entry(
+        "verifiers.v1.utils.image.image_data_url",
+        "cpu",
+        "cpu-heavy",
+        "pure-process-pool",
+        frozenset(),
+        f"{_VF} verifiers/v1/utils/image.py (image.save(PNG) + base64)",
+    ),
+    *many(
+        "client",
+        "client-build",
+        None,
+        "complete evaluate",
+        "verifiers.v1.Judge.",
+        source=f"{_VF} verifiers/v1/judge.py (complete: async with build_async_openai(...)), "
+        "v1/clients/base.py (AsyncOpenAI(http_client=httpx.AsyncClient(...)))",
+        twin=JUDGE_TWIN,
+        awaited="makes a new `AsyncOpenAI` and `httpx.AsyncClient` on every call, before it sends anything",
+    ),
+    entry(
+        "bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker.multi_turn_checker",
+        "cpu",
+        "cpu-heavy",
+        "to-thread",
+        frozenset(),
+        f"{_BFCL}multi_turn_eval/multi_turn_checker.py (execute_multi_turn_func_call "
+        f"for the model's and the ground truth's calls of every turn, then the states compared), {_BFCL_EXECUTE}",
+    ),
+    entry(
+        "bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils.execute_multi_turn_func_call",
+        "cpu",
+        "cpu-light",
+        "to-thread",
+        frozenset(),
+        _BFCL + _BFCL_EXECUTE,
+    ),
+    entry(
+        "bfcl_eval.eval_checker.ast_eval.ast_checker.ast_checker",
+        "cpu",
+        "cpu-light",
+        "to-thread",
+        frozenset(),
+        f"{_BFCL}ast_eval/ast_checker.py (one call's parameters type-checked against the expected values)",
+    ),
 )

@@ -20,21 +20,40 @@ _DATASETS = "source: pkg datasets 5.2.0 datasets/load.py (load_dataset -> api.da
 _HUB = (
     "source: pkg huggingface_hub 2.4.0 huggingface_hub/__init__.py, file_download.py, _snapshot_download.py, hf_api.py"
 )
-_NLTK = ("source: pkg nltk 3.10.4 and 3.9.1 nltk/downloader.py (download = _downloader.download; info -> "
-         "_update_index: urlopen when older than INDEX_TIMEOUT; 3.10.4 _download_package -> _installed_now -> "
-         "_pkg_status: sha256_hexdigest of the zip)")
+_NLTK = (
+    "source: pkg nltk 3.10.4 and 3.9.1 nltk/downloader.py (download = _downloader.download; info -> "
+    "_update_index: urlopen when older than INDEX_TIMEOUT; 3.10.4 _download_package -> _installed_now -> "
+    "_pkg_status: sha256_hexdigest of the zip)"
+)
 #: HfApi methods that only build a URL or read local settings.
 _HF_LOCAL = frozenset({"get_token_permission", "hf_hub_url"})
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("http", "network", "to-thread",
-          "load_dataset load_dataset_builder get_dataset_config_names get_dataset_split_names",
-          "datasets.", source=_DATASETS),
-    entry("datasets.load_from_disk", "fs", "disk-content", "to-thread", frozenset(),
-                "source: pkg datasets 5.2.0 datasets/load.py (load_from_disk reads and maps Arrow files)"),
-    *many("http", "network", "to-thread",
-          "hf_hub_download snapshot_download list_repo_files upload_file upload_folder create_repo "
-          "model_info dataset_info repo_exists file_exists", "huggingface_hub.", source=_HUB),
+    *many(
+        "http",
+        "network",
+        "to-thread",
+        "load_dataset load_dataset_builder get_dataset_config_names get_dataset_split_names",
+        "datasets.",
+        source=_DATASETS,
+    ),
+    entry(
+        "datasets.load_from_disk",
+        "fs",
+        "disk-content",
+        "to-thread",
+        frozenset(),
+        "source: pkg datasets 5.2.0 datasets/load.py (load_from_disk reads and maps Arrow files)",
+    ),
+    *many(
+        "http",
+        "network",
+        "to-thread",
+        "hf_hub_download snapshot_download list_repo_files upload_file upload_folder create_repo "
+        "model_info dataset_info repo_exists file_exists",
+        "huggingface_hub.",
+        source=_HUB,
+    ),
     entry("huggingface_hub.HfApi.**", "http", "network", "to-thread", _HF_LOCAL, _HUB),
     entry("huggingface_hub.HfFileSystem.**", "http", "network", "to-thread", frozenset(), _HUB),
     entry("nltk.download", "http", "network", "to-thread", frozenset(), _NLTK),

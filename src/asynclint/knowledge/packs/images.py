@@ -19,6 +19,7 @@ _OPENCV = (
 )
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("cpu", "cpu-heavy", "to-thread", "Canny inpaint GaussianBlur medianBlur bilateralFilter", "cv2.",
-          source=_OPENCV),
+    *many(
+        "cpu", "cpu-heavy", "to-thread", "Canny inpaint GaussianBlur medianBlur bilateralFilter", "cv2.", source=_OPENCV
+    ),
 )

@@ -64,38 +64,58 @@ _RUNNABLE = {
 }
 _MODEL = {
     **_RUNNABLE,
-    **{m: f"{_CORE} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m})"
-       for m in ("generate", "generate_prompt")},
-    **{m: f"{_CORE_03} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m}; deprecated, removed in 1.0)"
-       for m in ("predict", "predict_messages")},
+    **{
+        m: f"{_CORE} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m})"
+        for m in ("generate", "generate_prompt")
+    },
+    **{
+        m: f"{_CORE_03} langchain_core/language_models/chat_models.py, llms.py ({m} / a{m}; deprecated, removed in 1.0)"
+        for m in ("predict", "predict_messages")
+    },
 }
 _INTERFACES: dict[str, tuple[str, str, dict[str, str]]] = {
     CHAT: ("llm", "network", _MODEL),
     LLM: ("llm", "network", _MODEL),
-    CHAIN: ("llm", "network", {
-        **_RUNNABLE,
-        "run": f"{_CLASSIC} (run / arun: deprecated)",
-        "__call__": f"{_CLASSIC} (__call__ -> invoke / acall -> ainvoke: deprecated)",
-    }),
+    CHAIN: (
+        "llm",
+        "network",
+        {
+            **_RUNNABLE,
+            "run": f"{_CLASSIC} (run / arun: deprecated)",
+            "__call__": f"{_CLASSIC} (__call__ -> invoke / acall -> ainvoke: deprecated)",
+        },
+    ),
     RUNNABLE: ("llm", "network", _RUNNABLE),
-    RETRIEVER: ("sdk", "network", {
-        **_RUNNABLE,
-        "get_relevant_documents": f"{_CORE_03} langchain_core/retrievers.py (get_relevant_documents / "
-                                  "aget_relevant_documents: deprecated, removed in 1.0)",
-    }),
-    STORE: ("sdk", "network", {
-        m: f"{_CORE} langchain_core/vectorstores/base.py ({m} / a{m}: embeds the query or texts, then the store)"
-        for m in (
-            "similarity_search similarity_search_with_score similarity_search_with_relevance_scores "
-            "similarity_search_by_vector max_marginal_relevance_search max_marginal_relevance_search_by_vector "
-            "search add_texts add_documents delete get_by_ids from_texts from_documents"
-        ).split()
-    }),
-    EMBEDDINGS: ("llm", "network", {
-        m: f"{_CORE} langchain_core/embeddings/embeddings.py; pkg langchain-openai 1.7.4 "
-           f"langchain_openai/embeddings/base.py ({m} / a{m})"
-        for m in ("embed_documents", "embed_query")
-    }),
+    RETRIEVER: (
+        "sdk",
+        "network",
+        {
+            **_RUNNABLE,
+            "get_relevant_documents": f"{_CORE_03} langchain_core/retrievers.py (get_relevant_documents / "
+            "aget_relevant_documents: deprecated, removed in 1.0)",
+        },
+    ),
+    STORE: (
+        "sdk",
+        "network",
+        {
+            m: f"{_CORE} langchain_core/vectorstores/base.py ({m} / a{m}: embeds the query or texts, then the store)"
+            for m in (
+                "similarity_search similarity_search_with_score similarity_search_with_relevance_scores "
+                "similarity_search_by_vector max_marginal_relevance_search max_marginal_relevance_search_by_vector "
+                "search add_texts add_documents delete get_by_ids from_texts from_documents"
+            ).split()
+        },
+    ),
+    EMBEDDINGS: (
+        "llm",
+        "network",
+        {
+            m: f"{_CORE} langchain_core/embeddings/embeddings.py; pkg langchain-openai 1.7.4 "
+            f"langchain_openai/embeddings/base.py ({m} / a{m})"
+            for m in ("embed_documents", "embed_query")
+        },
+    ),
 }
 
 #: Concrete classes -> the interface their instances are typed as (an alias: the class's own
@@ -109,9 +129,11 @@ _CLASSES: dict[str, str] = {
     **{f"langchain_community.chat_models.{cls}": CHAT for cls in ("ChatOpenAI", "ChatAnthropic")},
     **{f"langchain_community.vectorstores.{cls}": STORE for cls in ("FAISS", "Chroma", "InMemoryVectorStore")},
     "langchain_core.vectorstores.InMemoryVectorStore": STORE,
-    **{f"{chains}.{cls}": CHAIN
-       for chains in ("langchain.chains", "langchain_classic.chains")
-       for cls in ("LLMChain", "RetrievalQA", "ConversationalRetrievalChain")},
+    **{
+        f"{chains}.{cls}": CHAIN
+        for chains in ("langchain.chains", "langchain_classic.chains")
+        for cls in ("LLMChain", "RetrievalQA", "ConversationalRetrievalChain")
+    },
 }
 #: Factories and builders: what calling them gives.
 _FACTORIES: dict[str, str] = {
@@ -143,16 +165,25 @@ _DEFINED = {
     "langchain_core.vectorstores.VectorStoreRetriever": RETRIEVER,
     "langchain_core.embeddings.embeddings.Embeddings": EMBEDDINGS,
     "langchain.chains.base.Chain": CHAIN,
-    **{f"langchain_core.runnables{module}.{cls}": RUNNABLE
-       for module in ("", ".base")
-       for cls in ("Runnable", "RunnableSequence", "RunnableSerializable")},
+    **{
+        f"langchain_core.runnables{module}.{cls}": RUNNABLE
+        for module in ("", ".base")
+        for cls in ("Runnable", "RunnableSequence", "RunnableSerializable")
+    },
 }
 
 APIS: tuple[BlockingApi, ...] = tuple(
     # ``stream`` is a generator function: the work happens as it is iterated, so handing the
     # call to a thread would move nothing off the loop.
-    entry(f"{interface}.{method}", category, cost, None if method == "stream" else "to-thread", frozenset(), source,
-          _twin_phrase(method))
+    entry(
+        f"{interface}.{method}",
+        category,
+        cost,
+        None if method == "stream" else "to-thread",
+        frozenset(),
+        source,
+        _twin_phrase(method),
+    )
     for interface, (category, cost, methods) in _INTERFACES.items()
     for method, source in methods.items()
 )
@@ -166,7 +197,7 @@ SUBCLASSED = frozenset(_INTERFACES)
 #: ``stream`` is a generator function: nothing runs until it is iterated.
 DEFERRED: dict[str, str] = {
     f"{interface}.stream": "a generator that runs the component as it is iterated (langchain-core 1.8.4 "
-                           "runnables/base.py, language_models/chat_models.py: stream yields)"
+    "runnables/base.py, language_models/chat_models.py: stream yields)"
     for interface, (_, _, methods) in _INTERFACES.items()
     if "stream" in methods
 }

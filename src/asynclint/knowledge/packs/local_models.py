@@ -99,51 +99,93 @@ def _run(pattern: str, source: str) -> BlockingApi:
 APIS: tuple[BlockingApi, ...] = (
     # --- transformers -------------------------------------------------------------------------
     *(_load(f"transformers.{auto}.from_pretrained", _HUB_LOAD) for auto in (*_AUTO_MODELS, *_AUTO_OTHERS)),
-    _load("*.from_pretrained", f"{_HUB_LOAD}; optimum-onnx 0.1.0 optimum/onnxruntime/modeling.py "
-                               "(ORTModel._from_pretrained: _cached_file, then an InferenceSession)"),
+    _load(
+        "*.from_pretrained",
+        f"{_HUB_LOAD}; optimum-onnx 0.1.0 optimum/onnxruntime/modeling.py "
+        "(ORTModel._from_pretrained: _cached_file, then an InferenceSession)",
+    ),
     *(
-        _load(name, f"{_TRANSFORMERS} transformers/pipelines/__init__.py (pipeline: AutoConfig, the model's and the "
-                    "tokenizer's from_pretrained)")
+        _load(
+            name,
+            f"{_TRANSFORMERS} transformers/pipelines/__init__.py (pipeline: AutoConfig, the model's and the "
+            "tokenizer's from_pretrained)",
+        )
         for name in ("transformers.pipeline", "transformers.pipelines.pipeline")
     ),
-    _run(f"{PIPELINE}.__call__", f"{_TRANSFORMERS} transformers/pipelines/base.py (Pipeline.__call__: "
-                                 "preprocess, forward, postprocess)"),
+    _run(
+        f"{PIPELINE}.__call__",
+        f"{_TRANSFORMERS} transformers/pipelines/base.py (Pipeline.__call__: preprocess, forward, postprocess)",
+    ),
     _run(f"{MODEL}.generate", f"{_TRANSFORMERS} transformers/generation/utils.py (GenerationMixin.generate)"),
-    *many("cpu", "model-inference", "to-thread", "get_image_features get_text_features", f"{MODEL}.",
-          source=f"{_TRANSFORMERS} transformers/models/clip/modeling_clip.py, siglip, blip, blip_2 (CLIPModel."
-                 "get_image_features: the vision tower's forward and the projection)"),
-    _run(f"{MODEL}.__call__", f"{_TRANSFORMERS} transformers/modeling_utils.py (PreTrainedModel: an nn.Module "
-                              "whose __call__ runs forward)"),
-    *many("cpu", "payload", "to-thread", "__call__ encode apply_chat_template", f"{TOKENIZER}.",
-          source=f"{_TRANSFORMERS} transformers/tokenization_utils_base.py (__call__, encode; apply_chat_template "
-                 "renders the template with jinja2)"),
+    *many(
+        "cpu",
+        "model-inference",
+        "to-thread",
+        "get_image_features get_text_features",
+        f"{MODEL}.",
+        source=f"{_TRANSFORMERS} transformers/models/clip/modeling_clip.py, siglip, blip, blip_2 (CLIPModel."
+        "get_image_features: the vision tower's forward and the projection)",
+    ),
+    _run(
+        f"{MODEL}.__call__",
+        f"{_TRANSFORMERS} transformers/modeling_utils.py (PreTrainedModel: an nn.Module whose __call__ runs forward)",
+    ),
+    *many(
+        "cpu",
+        "payload",
+        "to-thread",
+        "__call__ encode apply_chat_template",
+        f"{TOKENIZER}.",
+        source=f"{_TRANSFORMERS} transformers/tokenization_utils_base.py (__call__, encode; apply_chat_template "
+        "renders the template with jinja2)",
+    ),
     # --- sentence-transformers ----------------------------------------------------------------
     *(
-        _load(f"sentence_transformers.{cls}", f"{_ST} sentence_transformers/base/model.py (BaseModel.__init__ -> "
-                                              "_load_modules: load_file_path, the transformer's from_pretrained)")
+        _load(
+            f"sentence_transformers.{cls}",
+            f"{_ST} sentence_transformers/base/model.py (BaseModel.__init__ -> "
+            "_load_modules: load_file_path, the transformer's from_pretrained)",
+        )
         for cls in (*_ST_MODELS, "CrossEncoder")
     ),
     *(
         api
         for cls in _ST_MODELS
-        for api in many("cpu", "model-inference", "to-thread", "encode encode_query encode_document",
-                        f"sentence_transformers.{cls}.", source=f"{_ST} sentence_transformers/sentence_transformer/"
-                                                                "model.py, sparse_encoder/model.py (encode)")
+        for api in many(
+            "cpu",
+            "model-inference",
+            "to-thread",
+            "encode encode_query encode_document",
+            f"sentence_transformers.{cls}.",
+            source=f"{_ST} sentence_transformers/sentence_transformer/model.py, sparse_encoder/model.py (encode)",
+        )
     ),
-    *many("cpu", "model-inference", "to-thread", "predict rank", "sentence_transformers.CrossEncoder.",
-          source=f"{_ST} sentence_transformers/cross_encoder/model.py (predict, rank)"),
+    *many(
+        "cpu",
+        "model-inference",
+        "to-thread",
+        "predict rank",
+        "sentence_transformers.CrossEncoder.",
+        source=f"{_ST} sentence_transformers/cross_encoder/model.py (predict, rank)",
+    ),
     # --- BERTScore ----------------------------------------------------------------------------
     *(
-        _load(name, f"{_BERT_SCORE} bert_score/score.py (score: get_tokenizer, get_model -> AutoModel.from_pretrained "
-                    "on every call, then bert_cos_score_idf)", BERT_SCORE_ONCE)
+        _load(
+            name,
+            f"{_BERT_SCORE} bert_score/score.py (score: get_tokenizer, get_model -> AutoModel.from_pretrained "
+            "on every call, then bert_cos_score_idf)",
+            BERT_SCORE_ONCE,
+        )
         for name in ("bert_score.score", "bert_score.score.score")
     ),
     _load("bert_score.BERTScorer", f"{_BERT_SCORE} bert_score/scorer.py (BERTScorer.__init__: get_model)"),
     _run("bert_score.BERTScorer.score", f"{_BERT_SCORE} bert_score/scorer.py (BERTScorer.score: bert_cos_score_idf)"),
     # --- BLEURT (TensorFlow) ------------------------------------------------------------------
     *(
-        _load(f"bleurt.score.{cls}", f"{_BLEURT} ({cls}.__init__: the checkpoint's config, tokenizer and "
-                                     "tf.saved_model.load)")
+        _load(
+            f"bleurt.score.{cls}",
+            f"{_BLEURT} ({cls}.__init__: the checkpoint's config, tokenizer and tf.saved_model.load)",
+        )
         for cls in _BLEURT_SCORERS
     ),
     *(_run(f"bleurt.score.{cls}.score", f"{_BLEURT} ({cls}.score: TensorFlow predictions)") for cls in _BLEURT_SCORERS),
@@ -152,38 +194,70 @@ APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "payload", None, "score score_multi", "rouge_score.rouge_scorer.RougeScorer.", source=_ROUGE_SCORE),
     # --- HF evaluate --------------------------------------------------------------------------
     *(
-        entry(name, "http", "network", "to-thread", frozenset(),
-              f"{_EVALUATE} evaluate/loading.py (load -> evaluation_module_factory: the metric's script from the Hub, "
-              "download_and_prepare)")
+        entry(
+            name,
+            "http",
+            "network",
+            "to-thread",
+            frozenset(),
+            f"{_EVALUATE} evaluate/loading.py (load -> evaluation_module_factory: the metric's script from the Hub, "
+            "download_and_prepare)",
+        )
         for name in ("evaluate.load", "evaluate.loading.load")
     ),
-    *many("fs", "disk-content", "to-thread", "compute add_batch add", "evaluate.EvaluationModule.",
-          source=f"{_EVALUATE} evaluate/module.py (add_batch -> _init_writer: ArrowWriter to a cache file under a "
-                 "FileLock; compute -> _finalize reads it back, then _compute)"),
+    *many(
+        "fs",
+        "disk-content",
+        "to-thread",
+        "compute add_batch add",
+        "evaluate.EvaluationModule.",
+        source=f"{_EVALUATE} evaluate/module.py (add_batch -> _init_writer: ArrowWriter to a cache file under a "
+        "FileLock; compute -> _finalize reads it back, then _compute)",
+    ),
     # --- spaCy --------------------------------------------------------------------------------
     *(
-        _load(name, f"{_SPACY} spacy/__init__.py, util.py (load -> load_model: the package's config and weights from "
-                    "disk)")
+        _load(
+            name,
+            f"{_SPACY} spacy/__init__.py, util.py (load -> load_model: the package's config and weights from disk)",
+        )
         for name in ("spacy.load", "spacy.util.load_model")
     ),
-    entry(f"{SPACY_LANGUAGE}.__call__", "cpu", "cpu-heavy", None, frozenset(),
-          f"{_SPACY} spacy/language.py (Language.__call__: tokenizer, then every pipe)"),
+    entry(
+        f"{SPACY_LANGUAGE}.__call__",
+        "cpu",
+        "cpu-heavy",
+        None,
+        frozenset(),
+        f"{_SPACY} spacy/language.py (Language.__call__: tokenizer, then every pipe)",
+    ),
     # No weights, but a whole pipeline object: the language's default config merged and
     # validated, a Vocab, and a Tokenizer that compiles the prefix/suffix/infix regexes and adds
     # every tokenizer exception as a special case.
-    entry("spacy.blank", "cpu", "cpu-heavy", "to-thread", frozenset(),
-          f"{_SPACY} spacy/__init__.py (blank -> util.get_lang_class, Language.from_config), language.py "
-          "(from_config: Config merge and registry.resolve; create_tokenizer), tokenizer.pyx (_load_special_cases)",
-          "one `spacy.blank(...)` built at start-up (module level, `load_environment`, `__init__`) and reused"),
+    entry(
+        "spacy.blank",
+        "cpu",
+        "cpu-heavy",
+        "to-thread",
+        frozenset(),
+        f"{_SPACY} spacy/__init__.py (blank -> util.get_lang_class, Language.from_config), language.py "
+        "(from_config: Config merge and registry.resolve; create_tokenizer), tokenizer.pyx (_load_special_cases)",
+        "one `spacy.blank(...)` built at start-up (module level, `load_environment`, `__init__`) and reused",
+    ),
     # A generator function: the pipeline runs on each text as it is iterated.
-    entry(f"{SPACY_LANGUAGE}.pipe", "cpu", "cpu-heavy", None, frozenset(),
-          f"{_SPACY} spacy/language.py (Language.pipe: yields each Doc after the tokenizer and every pipe)"),
+    entry(
+        f"{SPACY_LANGUAGE}.pipe",
+        "cpu",
+        "cpu-heavy",
+        None,
+        frozenset(),
+        f"{_SPACY} spacy/language.py (Language.pipe: yields each Doc after the tokenizer and every pipe)",
+    ),
 )
 
 #: ``nlp.pipe(texts)`` does nothing until it is iterated.
 DEFERRED: dict[str, str] = {
     f"{SPACY_LANGUAGE}.pipe": f"a generator that runs the pipeline on each text as it is iterated ({_SPACY} "
-                              "spacy/language.py: Language.pipe yields)",
+    "spacy/language.py: Language.pipe yields)",
 }
 
 RETURNS: dict[str, str] = {
@@ -194,9 +268,14 @@ RETURNS: dict[str, str] = {
     # nn.Module.to/eval/cuda/half return the module itself.
     **{f"{MODEL}.{method}()": MODEL for method in ("to", "eval", "cuda", "half", "float")},
     "transformers.modeling_utils.PreTrainedModel": MODEL,
-    **{f"transformers.{cls}": TOKENIZER for cls in (
-        "PreTrainedTokenizer", "PreTrainedTokenizerFast", "tokenization_utils_base.PreTrainedTokenizerBase",
-    )},
+    **{
+        f"transformers.{cls}": TOKENIZER
+        for cls in (
+            "PreTrainedTokenizer",
+            "PreTrainedTokenizerFast",
+            "tokenization_utils_base.PreTrainedTokenizerBase",
+        )
+    },
     "transformers.pipelines.Pipeline": PIPELINE,
     "transformers.pipelines.base.Pipeline": PIPELINE,
     "sentence_transformers.sentence_transformer.model.SentenceTransformer": "sentence_transformers.SentenceTransformer",

@@ -17,18 +17,38 @@ _GENAI = "source: pkg google-genai 3.6.1 google/genai/client.py (Client.aio), mo
 GENAI_TWIN = "`client.aio` and await the call (`await client.aio.models.generate_content(...)`)"
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("llm", "network", "to-thread",
-          "generate_content generate_content_stream embed_content count_tokens compute_tokens generate_images "
-          "edit_image upscale_image generate_videos recontext_image segment_image get list update delete",
-          "google.genai.Client.models.", source=_GENAI, twin=GENAI_TWIN),
-    *many("llm", "network", "to-thread", "upload download get delete list register_files", "google.genai.Client.files.",
-          source=_GENAI, twin=GENAI_TWIN),
+    *many(
+        "llm",
+        "network",
+        "to-thread",
+        "generate_content generate_content_stream embed_content count_tokens compute_tokens generate_images "
+        "edit_image upscale_image generate_videos recontext_image segment_image get list update delete",
+        "google.genai.Client.models.",
+        source=_GENAI,
+        twin=GENAI_TWIN,
+    ),
+    *many(
+        "llm",
+        "network",
+        "to-thread",
+        "upload download get delete list register_files",
+        "google.genai.Client.files.",
+        source=_GENAI,
+        twin=GENAI_TWIN,
+    ),
     *(
         entry(f"google.genai.Client.{service}.**", "llm", "network", "to-thread", frozenset(), _GENAI, GENAI_TWIN)
         for service in ("caches", "batches", "tunings", "file_search_stores", "operations")
     ),
-    *many("llm", "network", "to-thread", "send_message send_message_stream", "google.genai.chats.Chat.", source=_GENAI,
-          twin="`client.aio.chats.create(...)` and `await chat.send_message(...)`"),
+    *many(
+        "llm",
+        "network",
+        "to-thread",
+        "send_message send_message_stream",
+        "google.genai.chats.Chat.",
+        source=_GENAI,
+        twin="`client.aio.chats.create(...)` and `await chat.send_message(...)`",
+    ),
 )
 
 RETURNS: dict[str, str] = {

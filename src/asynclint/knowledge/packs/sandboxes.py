@@ -25,14 +25,34 @@ _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox
 
 APIS: tuple[BlockingApi, ...] = (
     # --- Modal ------------------------------------------------------------------------------
-    entry("modal.Sandbox.**", "sdk", "network", "to-thread", _BUFFERED,
-                f"{_MODAL} modal/sandbox/_sandbox.py "
-                "(create, from_id, exec, wait, terminate, ... are async under synchronicity)",
-                MODAL_TWIN),
-    entry("modal.container_process.ContainerProcess.**", "sdk", "network", "to-thread", _BUFFERED,
-                f"{_MODAL} modal/container_process.py", MODAL_TWIN),
-    entry("modal.App.lookup", "sdk", "network", "to-thread", frozenset(), f"{_MODAL} modal/app.py (async def lookup)",
-          MODAL_TWIN),
+    entry(
+        "modal.Sandbox.**",
+        "sdk",
+        "network",
+        "to-thread",
+        _BUFFERED,
+        f"{_MODAL} modal/sandbox/_sandbox.py "
+        "(create, from_id, exec, wait, terminate, ... are async under synchronicity)",
+        MODAL_TWIN,
+    ),
+    entry(
+        "modal.container_process.ContainerProcess.**",
+        "sdk",
+        "network",
+        "to-thread",
+        _BUFFERED,
+        f"{_MODAL} modal/container_process.py",
+        MODAL_TWIN,
+    ),
+    entry(
+        "modal.App.lookup",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_MODAL} modal/app.py (async def lookup)",
+        MODAL_TWIN,
+    ),
     *(
         entry(f"modal.{cls}.**", "sdk", "network", "to-thread", _MODAL_LAZY, f"{_MODAL} modal/{module}", MODAL_TWIN)
         for cls, module in (
@@ -51,40 +71,71 @@ APIS: tuple[BlockingApi, ...] = (
         for sandbox, twin, source in (
             ("e2b.Sandbox", "e2b.AsyncSandbox", _E2B),
             ("e2b.sandbox_sync.main.Sandbox", "e2b.AsyncSandbox", _E2B),
-            ("e2b_code_interpreter.Sandbox", "e2b_code_interpreter.AsyncSandbox",
-             "https://e2b.dev/docs/code-interpreting/analyze-data-with-ai (Sandbox / AsyncSandbox)"),
+            (
+                "e2b_code_interpreter.Sandbox",
+                "e2b_code_interpreter.AsyncSandbox",
+                "https://e2b.dev/docs/code-interpreting/analyze-data-with-ai (Sandbox / AsyncSandbox)",
+            ),
         )
     ),
     # --- Prime sandboxes ----------------------------------------------------------------------
     *(
-        entry(f"{prefix}.{cls}.**", "sdk", "network", "to-thread", frozenset({"clear_auth_cache"}), source,
-                    f"`{prefix}.Async{cls}` and await the call")
+        entry(
+            f"{prefix}.{cls}.**",
+            "sdk",
+            "network",
+            "to-thread",
+            frozenset({"clear_auth_cache"}),
+            source,
+            f"`{prefix}.Async{cls}` and await the call",
+        )
         for prefix, source in (
             ("prime_sandboxes", _PRIME),
-            ("prime_cli.api.sandbox",
-             "https://pypi.org/project/prime-cli/ (prime_cli.api.sandbox before prime-sandboxes split out)"),
+            (
+                "prime_cli.api.sandbox",
+                "https://pypi.org/project/prime-cli/ (prime_cli.api.sandbox before prime-sandboxes split out)",
+            ),
         )
         for cls in ("SandboxClient",)
     ),
-    entry("prime_sandboxes.APIClient.**", "sdk", "network", "to-thread", frozenset(), _PRIME,
-                "`prime_sandboxes.AsyncAPIClient` and await the call"),
-    entry("prime_sandboxes.ImageClient.**", "sdk", "network", "to-thread", frozenset(), _PRIME,
-                "`prime_sandboxes.AsyncImageClient` and await the call"),
+    entry(
+        "prime_sandboxes.APIClient.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        _PRIME,
+        "`prime_sandboxes.AsyncAPIClient` and await the call",
+    ),
+    entry(
+        "prime_sandboxes.ImageClient.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        _PRIME,
+        "`prime_sandboxes.AsyncImageClient` and await the call",
+    ),
     # APIClient() builds an httpx.Client (core/client.py): a client built per call.
     *many("client", "client-build", "hoist-client", "APIClient AsyncAPIClient", "prime_sandboxes.", source=_PRIME),
 )
 
 RETURNS: dict[str, str] = {
     # Sandboxes, however they were obtained (sync or .aio: the object is the same).
-    **{f"modal.Sandbox.{factory}{aio}()": "modal.Sandbox"
-       for factory in ("create", "from_id", "from_name") for aio in ("", ".aio")},
+    **{
+        f"modal.Sandbox.{factory}{aio}()": "modal.Sandbox"
+        for factory in ("create", "from_id", "from_name")
+        for aio in ("", ".aio")
+    },
     "modal.sandbox.Sandbox": "modal.Sandbox",
     **{f"modal.Sandbox.exec{aio}()": "modal.container_process.ContainerProcess" for aio in ("", ".aio")},
     "modal.ContainerProcess": "modal.container_process.ContainerProcess",
     **{f"modal.App.lookup{aio}()": "modal.App" for aio in ("", ".aio")},
-    **{f"modal.{cls}.{method}()": f"modal.{cls}"
-       for cls in ("Function", "Cls", "Dict", "Queue", "Volume")
-       for method in ("from_name", "from_id", "with_options", "with_concurrency", "with_batching")},
+    **{
+        f"modal.{cls}.{method}()": f"modal.{cls}"
+        for cls in ("Function", "Cls", "Dict", "Queue", "Volume")
+        for method in ("from_name", "from_id", "with_options", "with_concurrency", "with_batching")
+    },
     **{f"modal.Function.spawn{aio}()": "modal.FunctionCall" for aio in ("", ".aio")},
     "modal.FunctionCall.from_id()": "modal.FunctionCall",
     "modal.functions.Function": "modal.Function",

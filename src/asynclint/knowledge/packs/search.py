@@ -12,7 +12,7 @@ from asynclint.knowledge.api import BlockingApi, entry, many
 _EXA = "source: pkg exa-py 2.28.0 exa_py/api.py (class Exa, class AsyncExa)"
 _TAVILY = "source: pkg tavily-python 0.8.5 tavily/tavily.py, tavily/async_tavily.py"
 _SERPAPI = "source: pkg google-search-results 2.4.2 serpapi/serp_api_client.py"
-SERPAPI_TWIN = "`httpx.AsyncClient().get(\"https://serpapi.com/search\", params=...)` (SerpAPI's clients are sync only)"
+SERPAPI_TWIN = '`httpx.AsyncClient().get("https://serpapi.com/search", params=...)` (SerpAPI\'s clients are sync only)'
 
 #: google-search-results: one client class per engine, all ``SerpApiClient`` subclasses.
 _SERPAPI_ENGINES = (
@@ -29,12 +29,33 @@ _SERPAPI_REQUESTS = (
 APIS: tuple[BlockingApi, ...] = (
     # ``wrap`` wraps an OpenAI client locally; everything else is a request (sub-clients too:
     # ``exa.websets.create(...)``, ``exa.research...``).
-    entry("exa_py.Exa.**", "sdk", "network", "to-thread", frozenset({"wrap"}), _EXA,
-          "`exa_py.AsyncExa` and await the call"),
-    entry("tavily.TavilyClient.**", "sdk", "network", "to-thread", frozenset({"close"}), _TAVILY,
-                "`tavily.AsyncTavilyClient` and await the call"),
-    entry("tavily.TavilyHybridClient.**", "sdk", "network", "to-thread", frozenset(),
-                "source: pkg tavily-python 0.8.5 tavily/hybrid_rag/hybrid_rag.py (sync Tavily + MongoDB)", ""),
+    entry(
+        "exa_py.Exa.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset({"wrap"}),
+        _EXA,
+        "`exa_py.AsyncExa` and await the call",
+    ),
+    entry(
+        "tavily.TavilyClient.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset({"close"}),
+        _TAVILY,
+        "`tavily.AsyncTavilyClient` and await the call",
+    ),
+    entry(
+        "tavily.TavilyHybridClient.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        "source: pkg tavily-python 0.8.5 tavily/hybrid_rag/hybrid_rag.py (sync Tavily + MongoDB)",
+        "",
+    ),
     *(
         api
         for engine in _SERPAPI_ENGINES
@@ -43,10 +64,24 @@ APIS: tuple[BlockingApi, ...] = (
         )
     ),
     # The ``serpapi`` package (serpapi-python): module-level search() and Client.search().
-    *many("sdk", "network", "to-thread", "search search_archive account locations", "serpapi.",
-          source="https://github.com/serpapi/serpapi-python (serpapi.search, serpapi.Client)", twin=SERPAPI_TWIN),
-    *many("sdk", "network", "to-thread", "search search_archive account locations", "serpapi.Client.",
-          source="https://github.com/serpapi/serpapi-python (serpapi.search, serpapi.Client)", twin=SERPAPI_TWIN),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "search search_archive account locations",
+        "serpapi.",
+        source="https://github.com/serpapi/serpapi-python (serpapi.search, serpapi.Client)",
+        twin=SERPAPI_TWIN,
+    ),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "search search_archive account locations",
+        "serpapi.Client.",
+        source="https://github.com/serpapi/serpapi-python (serpapi.search, serpapi.Client)",
+        twin=SERPAPI_TWIN,
+    ),
 )
 
 RETURNS: dict[str, str] = {

@@ -33,8 +33,10 @@ from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, entry, many
 
-_NLTK = ("source: pkg nltk 3.10.4, 3.9.1 and 3.8.1 nltk/tokenize/__init__.py (_get_punkt_tokenizer: lru_cache), "
-         "nltk/tag/__init__.py (_get_tagger: lru_cache; pos_tag -> _pos_tag -> PerceptronTagger.tag)")
+_NLTK = (
+    "source: pkg nltk 3.10.4, 3.9.1 and 3.8.1 nltk/tokenize/__init__.py (_get_punkt_tokenizer: lru_cache), "
+    "nltk/tag/__init__.py (_get_tagger: lru_cache; pos_tag -> _pos_tag -> PerceptronTagger.tag)"
+)
 _LANGDETECT = "source: pkg langdetect 1.0.9 langdetect/detector_factory.py (detect, detect_langs)"
 _DIFFLIB = (
     "source: stdlib difflib (CPython 3.11 Lib/difflib.py: SequenceMatcher.get_matching_blocks, Differ._fancy_replace)"
@@ -45,17 +47,35 @@ APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", None, "detect detect_langs", "langdetect.detector_factory.", source=_LANGDETECT),
     # Parsing costs what the document weighs: graded by the argument, like serialization (a
     # judge's short reply is cheaper inline than a thread hop; a fetched page is not).
-    *many("cpu", "cpu-heavy", "pure-process-pool", "word_tokenize sent_tokenize pos_tag pos_tag_sents", "nltk.",
-          source=_NLTK),
+    *many(
+        "cpu",
+        "cpu-heavy",
+        "pure-process-pool",
+        "word_tokenize sent_tokenize pos_tag pos_tag_sents",
+        "nltk.",
+        source=_NLTK,
+    ),
     *many("cpu", "cpu-heavy", "pure-process-pool", "word_tokenize sent_tokenize", "nltk.tokenize.", source=_NLTK),
     *many("cpu", "cpu-heavy", "pure-process-pool", "pos_tag pos_tag_sents", "nltk.tag.", source=_NLTK),
-    entry("bs4.BeautifulSoup", "cpu", "payload", None, frozenset(),
-                "https://www.crummy.com/software/BeautifulSoup/bs4/doc/#making-the-soup (parses the whole document)"),
+    entry(
+        "bs4.BeautifulSoup",
+        "cpu",
+        "payload",
+        None,
+        frozenset(),
+        "https://www.crummy.com/software/BeautifulSoup/bs4/doc/#making-the-soup (parses the whole document)",
+    ),
     # Graded by what they are given, like the parser above; a matcher's methods are handed
     # nothing (the texts went to the constructor): a payload of unknown size, low. A method's
     # result and a generator cannot be moved whole to a worker process: no recipe.
-    *many("cpu", "payload", None, "ratio get_matching_blocks get_opcodes get_grouped_opcodes",
-          "difflib.SequenceMatcher.", source=_DIFFLIB),
+    *many(
+        "cpu",
+        "payload",
+        None,
+        "ratio get_matching_blocks get_opcodes get_grouped_opcodes",
+        "difflib.SequenceMatcher.",
+        source=_DIFFLIB,
+    ),
     *many("cpu", "payload", None, "ndiff", "difflib.", source=_DIFFLIB),
     *many("cpu", "payload", None, "compare", "difflib.Differ.", source=_DIFFLIB),
     *many("cpu", "payload", None, "make_file make_table", "difflib.HtmlDiff.", source=_DIFFLIB),

@@ -49,52 +49,104 @@ _CHROMA_COLLECTION_MAKERS = ("get_collection", "get_or_create_collection", "crea
 #: ``_validate_and_prepare_*_request`` -> ``_embed_record_set`` -> the embedding function, sync).
 _CHROMA_EMBEDS = {
     "query": ("query texts, images or URIs", frozenset({"query_texts", "query_images", "query_uris"})),
-    **{method: ("documents, images or URIs", frozenset({"documents", "images", "uris"}))
-       for method in ("add", "upsert", "update")},
+    **{
+        method: ("documents, images or URIs", frozenset({"documents", "images", "uris"}))
+        for method in ("add", "upsert", "update")
+    },
 }
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("cpu", "cpu-heavy", "to-thread",
-          "search add add_with_ids train range_search search_and_reconstruct reconstruct_n remove_ids",
-          "faiss.Index.", source=_FAISS),
+    *many(
+        "cpu",
+        "cpu-heavy",
+        "to-thread",
+        "search add add_with_ids train range_search search_and_reconstruct reconstruct_n remove_ids",
+        "faiss.Index.",
+        source=_FAISS,
+    ),
     *many("cpu", "cpu-heavy", "to-thread", "normalize_L2 knn kmeans_clustering", "faiss.", source=_FAISS),
     *many("fs", "disk-content", "to-thread", "read_index write_index", "faiss.", source=_FAISS),
     entry("lancedb.connect", "sdk", "local-store", "to-thread", frozenset(), _LANCEDB, LANCEDB_TWIN),
     entry("lancedb.connect.**", "sdk", "local-store", "to-thread", frozenset(), _LANCEDB, LANCEDB_TWIN),
     entry("lancedb.table.Table.**", "sdk", "local-store", "to-thread", frozenset({"search"}), _LANCEDB, LANCEDB_TWIN),
-    *many("sdk", "local-store", "to-thread", "to_list to_pandas to_df to_arrow to_batches to_pydantic to_polars",
-          "lancedb.query.LanceQueryBuilder.", source=_LANCEDB, twin=LANCEDB_TWIN),
+    *many(
+        "sdk",
+        "local-store",
+        "to-thread",
+        "to_list to_pandas to_df to_arrow to_batches to_pydantic to_polars",
+        "lancedb.query.LanceQueryBuilder.",
+        source=_LANCEDB,
+        twin=LANCEDB_TWIN,
+    ),
     # In-process chroma reads and writes a local store and runs the embedding model inline.
     *(
-        entry(f"chromadb.{client}.**", "sdk", "local-store", "to-thread", _CHROMA_QUIET,
-              f"{_CHROMA} chromadb/__init__.py, api/client.py, api/models/Collection.py")
+        entry(
+            f"chromadb.{client}.**",
+            "sdk",
+            "local-store",
+            "to-thread",
+            _CHROMA_QUIET,
+            f"{_CHROMA} chromadb/__init__.py, api/client.py, api/models/Collection.py",
+        )
         for client in _CHROMA_LOCAL
     ),
-    entry("chromadb.PersistentClient", "sdk", "local-store", "to-thread", frozenset(),
-          f"{_CHROMA} chromadb/__init__.py (PersistentClient -> Client(): opens the store, validates tenant "
-          "and database)"),
+    entry(
+        "chromadb.PersistentClient",
+        "sdk",
+        "local-store",
+        "to-thread",
+        frozenset(),
+        f"{_CHROMA} chromadb/__init__.py (PersistentClient -> Client(): opens the store, validates tenant "
+        "and database)",
+    ),
     *(
-        entry(f"chromadb.{client}.**", "sdk", "network", "to-thread", _CHROMA_QUIET,
-              f"{_CHROMA} chromadb/api/fastapi.py (sync httpx)", CHROMA_TWIN)
+        entry(
+            f"chromadb.{client}.**",
+            "sdk",
+            "network",
+            "to-thread",
+            _CHROMA_QUIET,
+            f"{_CHROMA} chromadb/api/fastapi.py (sync httpx)",
+            CHROMA_TWIN,
+        )
         for client in _CHROMA_REMOTE
     ),
     *(
-        entry(f"chromadb.{client}", "sdk", "network", "to-thread", frozenset(),
-              f"{_CHROMA} chromadb/api/client.py (Client.__init__ -> _validate_tenant_database: get_tenant, "
-              "get_database)", CHROMA_TWIN)
+        entry(
+            f"chromadb.{client}",
+            "sdk",
+            "network",
+            "to-thread",
+            frozenset(),
+            f"{_CHROMA} chromadb/api/client.py (Client.__init__ -> _validate_tenant_database: get_tenant, "
+            "get_database)",
+            CHROMA_TWIN,
+        )
         for client in _CHROMA_REMOTE
     ),
     # A collection whose client is not known (an annotated parameter): graded as the cheaper store.
-    entry("chromadb.Collection.**", "sdk", "local-store", "to-thread", frozenset(),
-          f"{_CHROMA} chromadb/api/models/Collection.py"),
+    entry(
+        "chromadb.Collection.**",
+        "sdk",
+        "local-store",
+        "to-thread",
+        frozenset(),
+        f"{_CHROMA} chromadb/api/models/Collection.py",
+    ),
     *(
-        entry(f"chromadb.AsyncCollection.{method}", "sdk", "network", None, frozenset(),
-              f"{_CHROMA} chromadb/api/models/AsyncCollection.py, CollectionCommon.py (_embed_record_set), "
-              "utils/embedding_functions/openai_embedding_function.py (sync openai.OpenAI)",
-              CHROMA_EMBED_TWIN,
-              awaited=f"embeds the {what} it is given with the collection's embedding function, a synchronous "
-                      "call, before its first await",
-              blocks_with=given)
+        entry(
+            f"chromadb.AsyncCollection.{method}",
+            "sdk",
+            "network",
+            None,
+            frozenset(),
+            f"{_CHROMA} chromadb/api/models/AsyncCollection.py, CollectionCommon.py (_embed_record_set), "
+            "utils/embedding_functions/openai_embedding_function.py (sync openai.OpenAI)",
+            CHROMA_EMBED_TWIN,
+            awaited=f"embeds the {what} it is given with the collection's embedding function, a synchronous "
+            "call, before its first await",
+            blocks_with=given,
+        )
         for method, (what, given) in _CHROMA_EMBEDS.items()
     ),
 )
@@ -105,8 +157,10 @@ RETURNS: dict[str, str] = {
     **{f"lancedb.{cls}": "lancedb.connect" for cls in ("DBConnection", "db.DBConnection", "db.LanceDBConnection")},
     **{f"lancedb.table.{cls}": "lancedb.table.Table" for cls in ("LanceTable",)},
     "lancedb.table.Table.search()": "lancedb.query.LanceQueryBuilder",
-    **{f"lancedb.query.LanceQueryBuilder.{method}()": "lancedb.query.LanceQueryBuilder"
-       for method in _LANCE_BUILDER.split()},
+    **{
+        f"lancedb.query.LanceQueryBuilder.{method}()": "lancedb.query.LanceQueryBuilder"
+        for method in _LANCE_BUILDER.split()
+    },
     # Handles on a store, named after what produced them (see the module docstring).
     **{
         f"chromadb.{client}.{method}()": f"chromadb.{client}.{method}"
@@ -114,8 +168,10 @@ RETURNS: dict[str, str] = {
         for method in _CHROMA_COLLECTION_MAKERS
     },
     "chromadb.api.models.Collection.Collection": "chromadb.Collection",
-    **{f"chromadb.AsyncHttpClient.{method}()": "chromadb.AsyncCollection"
-       for method in (*_CHROMA_COLLECTION_MAKERS, "get_collection_by_id")},
+    **{
+        f"chromadb.AsyncHttpClient.{method}()": "chromadb.AsyncCollection"
+        for method in (*_CHROMA_COLLECTION_MAKERS, "get_collection_by_id")
+    },
     "chromadb.api.models.AsyncCollection.AsyncCollection": "chromadb.AsyncCollection",
     "chromadb.api.AsyncClientAPI": "chromadb.AsyncHttpClient",
 }

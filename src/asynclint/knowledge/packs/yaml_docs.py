@@ -18,16 +18,26 @@ from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, many
 
-_LOADS = ("source: pkg PyYAML 6.0.3 yaml/__init__.py (load/safe_load/full_load/unsafe_load -> Loader.get_single_data), "
-          "yaml/loader.py (SafeLoader: pure-Python Reader, Scanner, Parser, Composer), yaml/reader.py "
-          "(update_raw: stream.read(4096))")
-_DUMPS = ("source: pkg PyYAML 6.0.3 yaml/__init__.py (dump/safe_dump -> dump_all: pure-Python Emitter, Serializer, "
-          "Representer; a StringIO when no stream is given)")
+_LOADS = (
+    "source: pkg PyYAML 6.0.3 yaml/__init__.py (load/safe_load/full_load/unsafe_load -> Loader.get_single_data), "
+    "yaml/loader.py (SafeLoader: pure-Python Reader, Scanner, Parser, Composer), yaml/reader.py "
+    "(update_raw: stream.read(4096))"
+)
+_DUMPS = (
+    "source: pkg PyYAML 6.0.3 yaml/__init__.py (dump/safe_dump -> dump_all: pure-Python Emitter, Serializer, "
+    "Representer; a StringIO when no stream is given)"
+)
 
 APIS: tuple[BlockingApi, ...] = (
-    *many("serialization", "payload-slow", "to-thread",
-          "load safe_load full_load unsafe_load load_all safe_load_all full_load_all unsafe_load_all", "yaml.",
-          source=_LOADS),
-    *many("serialization", "payload-slow", "to-thread", "dump safe_dump dump_all safe_dump_all", "yaml.",
-          source=_DUMPS),
+    *many(
+        "serialization",
+        "payload-slow",
+        "to-thread",
+        "load safe_load full_load unsafe_load load_all safe_load_all full_load_all unsafe_load_all",
+        "yaml.",
+        source=_LOADS,
+    ),
+    *many(
+        "serialization", "payload-slow", "to-thread", "dump safe_dump dump_all safe_dump_all", "yaml.", source=_DUMPS
+    ),
 )

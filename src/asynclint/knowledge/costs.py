@@ -569,6 +569,13 @@ FEW_ITEM_TOKENS: frozenset[str] = frozenset(
     "messages completion completions prompt prompts history histories conversation conversations turns steps "
     "trajectory trajectories tool_calls choices".split()
 )
+#: Builtins whose result has as many items as their (first) argument.
+SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter", "dict"})
+#: A mapping's entries: the fields of one record, the filters or settings of one call -- a few,
+#: however large the data they describe (a loop over them does not grow with the payload).
+MAPPING_ENTRIES = frozenset({"items", "keys", "values"})
+#: A 2-D table: a list of lists, or an array (``numpy.zeros((m, n))``) filled cell by cell.
+ARRAY_MAKERS = frozenset({"zeros", "ones", "full", "empty"})
 #: ``itertools`` functions whose items multiply: iterating one over data that is not a fixed few
 #: constants is super-linear by itself (-> what it goes through, in words).
 COMBINATORIAL: dict[str, str] = {

@@ -32,20 +32,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from asynclint.analysis.index.records import LoopNest
-from asynclint.knowledge.costs import COMBINATORIAL, few_items
+from asynclint.knowledge.costs import ARRAY_MAKERS, COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
 #: How strongly a bound grows with the data, for joining several (``zip`` takes the weakest).
 _STRENGTH = {FIXED: 0, UNKNOWN: 1, FEW: 2, PART: 3, INDEX: 4, SIZED: 5}
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-#: Builtins whose result has as many items as their (first) argument.
-_SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter", "dict"})
-#: A mapping's entries: the fields of one record, the filters or settings of one call -- a few,
-#: however large the data they describe (a loop over them does not grow with the payload).
-_MAPPING_ENTRIES = frozenset({"items", "keys", "values"})
-#: A 2-D table: a list of lists, or an array (``numpy.zeros((m, n))``) filled cell by cell.
-_ARRAY_MAKERS = frozenset({"zeros", "ones", "full", "empty"})
 _LONGEST = 48
 
 
@@ -235,11 +228,11 @@ class _Function:
         func = node.func
         if isinstance(func, ast.Name) and func.id == "range":
             return self._range(node)
-        if isinstance(func, ast.Name) and func.id in _SAME_ITEMS:
+        if isinstance(func, ast.Name) and func.id in SAME_ITEMS:
             return self.items(node.args[0]) if node.args else Bound(FIXED)
         if isinstance(func, ast.Name) and func.id == "zip":
             return _weakest([self.items(arg) for arg in node.args]) if node.args else Bound(FIXED)
-        if isinstance(func, ast.Attribute) and func.attr in _MAPPING_ENTRIES:
+        if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES:
             receiver = self.items(func.value)
             return Bound(FEW) if receiver.kind == SIZED else receiver
         if isinstance(func, ast.Attribute):
@@ -595,7 +588,7 @@ def _is_table(value: ast.expr) -> bool:
         )
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
         return isinstance(value.left, ast.List) and any(isinstance(e, (ast.List, ast.BinOp)) for e in value.left.elts)
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _ARRAY_MAKERS:
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ARRAY_MAKERS:
         shape = value.args[0] if value.args else None
         return isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 2
     return False

@@ -158,17 +158,15 @@ class _Feed:
     them (bounded memory) and stops the monitor with its last watch; a feed on someone else's
     monitor (``asynclint profile``'s) only moves its cursors, leaving that recording whole.
 
-    It reads the monitor's ``_lags``, ``_stalls`` and (for a stall in progress) ``_due`` and
-    ``_pending`` directly: the buffers only grow, and only on the loop's thread, which is where the
-    feed runs too."""
+    It reads the monitor through ``drain`` and (for a stall in progress) ``in_progress``, on the
+    loop's thread, the only one the monitor records on."""
 
     _by_monitor: dict[int, _Feed] = {}
 
     def __init__(self, monitor: LoopMonitor, loop: asyncio.AbstractEventLoop, owned: bool):
         self.monitor, self.loop, self.owned = monitor, loop, owned
         self.watches: list[Watch] = []
-        self._lags_read = 0 if owned else len(monitor._lags)
-        self._stalls_read = 0 if owned else len(monitor._stalls)
+        self._cursor = None if owned else monitor.cursor  # a shared recording is read from now on
         self._timer: asyncio.TimerHandle | None = loop.call_later(PULL_PERIOD, self._tick)
         _Feed._by_monitor[id(monitor)] = self
 
@@ -180,12 +178,12 @@ class _Feed:
             raise MonitorError(
                 "no running event loop: enter watch() inside the loop (e.g. at the top of your main coroutine)"
             ) from None
-        active = LoopMonitor._active
+        active = LoopMonitor.running()
         if active is None:
             monitor = LoopMonitor(threshold=threshold, interval=interval, method=method)
             monitor.start(loop)
             return cls(monitor, loop, owned=True)
-        if active._loop is not loop:
+        if active.loop is not loop:
             raise MonitorError(
                 "another loop monitor is running in this process, on another event loop "
                 "(one monitor per process: watch one loop at a time)"
@@ -194,8 +192,9 @@ class _Feed:
 
     def add(self, watch: Watch) -> None:
         self.pull()  # what came before belongs to the watches already attached
-        if self.monitor._handle is not None:
-            watch._overdue = max(0.0, self.loop.time() - self.monitor._due)
+        overdue = self.monitor.in_progress(time.monotonic())
+        if overdue is not None:
+            watch._overdue = max(0.0, overdue[0])
         watch._feed = self
         self.watches.append(watch)
 
@@ -216,13 +215,9 @@ class _Feed:
             _Feed._by_monitor.pop(id(self.monitor), None)
 
     def pull(self) -> None:
-        lags, stalls = self.monitor._lags, self.monitor._stalls
-        new_lags, new_stalls = lags[self._lags_read :], stalls[self._stalls_read :]
-        if self.owned:
-            del lags[:]
-            del stalls[:]
-        else:
-            self._lags_read, self._stalls_read = len(lags), len(stalls)
+        new_lags, new_stalls, cursor = self.monitor.drain(self._cursor)
+        if not self.owned:
+            self._cursor = cursor
         if not new_lags and not new_stalls:
             return
         now = time.monotonic()
@@ -233,16 +228,12 @@ class _Feed:
         """The stall in progress as ``watch`` ends (usually the code just before its exit): the
         monitor keeps running, and records it at its next heartbeat for the watches that stay;
         the one leaving gets it now, with the samples taken so far, as ``LoopMonitor.stop`` would."""
-        monitor = self.monitor
-        if monitor._handle is None:
-            return  # stopped: its recording is complete
-        lag = self.loop.time() - monitor._due
-        if lag < watch.threshold:
-            return
         now = time.monotonic()
-        start = now - lag
-        samples = tuple(s for s in monitor._pending if s.time >= start - monitor.interval)
-        watch._take([lag], [Stall(start, lag, samples, 0.0)], now)
+        overdue = self.monitor.in_progress(now)
+        if overdue is None or overdue[0] < watch.threshold:
+            return  # stopped (its recording is complete), or not a stall
+        lag, samples = overdue
+        watch._take([lag], [Stall(now - lag, lag, samples, 0.0)], now)
 
     def _tick(self) -> None:
         self.pull()

@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import CodeType, FrameType
 from typing import Any
@@ -805,6 +805,43 @@ class LoopMonitor:
     def _abandoned(self) -> bool:
         """Its loop is closed or no longer running: nobody will call ``stop`` from it."""
         return self._loop is None or self._loop.is_closed() or not self._loop.is_running()
+
+    @classmethod
+    def running(cls) -> LoopMonitor | None:
+        """The monitor attached in this process, if any (one at a time: see ``start``)."""
+        return cls._active
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The loop it is attached to (``None`` before ``start``)."""
+        return self._loop
+
+    @property
+    def cursor(self) -> tuple[int, int]:
+        """A ``drain`` cursor at the end of what is recorded now: draining from it reads what comes next."""
+        return len(self._lags), len(self._stalls)
+
+    def drain(self, cursor: tuple[int, int] | None = None) -> tuple[Sequence[float], list[Stall], tuple[int, int]]:
+        """The lags and stalls recorded since ``cursor`` (what an earlier ``drain`` returned last),
+        and the cursor to pass next time. Without one: everything recorded so far, and the monitor
+        forgets it (its owner reading as it goes keeps memory bounded; ``snapshot``/``stop`` then
+        hold only what came after). Call from the loop's thread, the only one that records."""
+        if cursor is None:
+            lags, stalls = self._lags[:], self._stalls[:]
+            del self._lags[:]
+            del self._stalls[:]
+            return lags, stalls, (0, 0)
+        lags_read, stalls_read = cursor
+        return self._lags[lags_read:], self._stalls[stalls_read:], self.cursor
+
+    def in_progress(self, now: float) -> tuple[float, tuple[Sample, ...]] | None:
+        """The heartbeat overdue at monotonic time ``now`` while running: how late it is, and the
+        samples taken while the loop was held; ``None`` once stopped (its recording is complete)."""
+        if self._handle is None or self._loop is None:
+            return None
+        lag = self._loop.time() - self._due
+        start = now - lag
+        return lag, tuple(s for s in self._pending if s.time >= start - self.interval)
 
     def snapshot(self, wall: float | None = None) -> Recording:
         """What was recorded so far (safe to call while running, from the loop's thread)."""

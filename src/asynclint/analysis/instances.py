@@ -114,10 +114,9 @@ class Instances(GraphState):
     def _constructions(self, init: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """Every project call that runs ``init``, with the function it is written in."""
         return [
-            (caller, site)
+            (FunctionId((position, site.caller)), site)
             for position, summary in enumerate(self.summaries)
             if summary.library is None
-            for site in summary.calls
-            if not site.read
-            and init in self.functions_for(self.call_target(site, caller := FunctionId((position, site.caller))))
+            for index, site in enumerate(summary.calls)
+            if not site.read and init in self.called_at(position, index, typed=True)
         ]

@@ -99,39 +99,32 @@ class Expressions(IndexerState):
             if callee in PROGRAM_CALLEES:
                 self._record_program(node, callee, method, self_target)
         if method in MUTATORS and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-            if not self._stays_small(node.func.value.id, node):
-                self._accumulate(node.func.value.id, node)
+            self._accumulate(node.func.value.id, node)
         if method in GROWING and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
             last = node.args[-1] if node.args else None
             added = self.infer(last) if last is not None else None
             if added is not None:
                 self._grow(node.func.value, added)
 
-    def _stays_small(self, name: str, node: ast.Call) -> bool:
-        """After ``name.update(...)`` / ``.append(...)`` / ``.setdefault(k, v)``, is ``name`` still
-        proven small? When it was, and everything the call puts in is (``d.update({"ok": True})``,
-        ``d.setdefault("error", reason.strip())``); not in a loop, where it grows with the loop.
-        Anything else (``d.update(state["info"])``) leaves it to its name, as before."""
-        held = self.frame.payloads.get(name)
-        if held is None or evidence_of(held) != "small" or self.frame.loop_depth:
-            return False
-        added = [*node.args, *(keyword.value for keyword in node.keywords)]
-        return all(
-            not isinstance(value, ast.Starred) and evidence_of(self._payload_of(value)) == "small" for value in added
-        )
-
     def _accumulate(self, name: str, node: ast.Call) -> None:
-        """``name.append(x)`` (or ``.update``, ``.extend``...) that may grow ``name`` past small: a
-        collection this function started small (``results = []``) holds what is put in it, and in
-        a loop as much as the loops go over (``for c in world.campaigns: results.append(c.to_dict())``
-        is as large as ``world.campaigns``, however the collection is named). Anything else is left
-        to its name, as before."""
+        """What ``name`` holds after ``name.append(x)`` (or ``.update``, ``.extend``, ``.setdefault``...).
+        A collection this function proved small stays small when everything the call puts in is
+        (``d.update({"ok": True})``, ``d.setdefault("error", reason.strip())``) outside any loop;
+        otherwise it holds what is put in it, and in a loop as much as the loops go over (``for c in
+        world.campaigns: results.append(c.to_dict())`` is as large as ``world.campaigns``, however
+        the collection is named). One not proven small is left to its name, as before."""
         held = self.frame.payloads.get(name)
         if held is None or evidence_of(held) != "small":
             self.frame.payloads.pop(name, None)
             return
-        added = [*node.args, *(keyword.value for keyword in node.keywords)]
-        grown = joined([*self.frame.sources, *(self._payload_of(value) for value in added)])
+        values = [*node.args, *(keyword.value for keyword in node.keywords)]
+        added = [self._payload_of(value) for value in values]
+        if not self.frame.loop_depth and all(
+            not isinstance(value, ast.Starred) and evidence_of(payload) == "small"
+            for value, payload in zip(values, added, strict=True)
+        ):
+            return
+        grown = joined([*self.frame.sources, *added])
         self._hold(name, grown if evidence_of(grown) != "unknown" else (GROWN, name), node.lineno)
 
     def _mark_consumed(self, node: ast.Call, consumer: str) -> None:

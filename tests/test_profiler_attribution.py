@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from timing import code_ms, held_a_cpu, measure, timed_calls
+from timing import code_ms, held_a_cpu, measure, profile_settings, timed_calls
 
 from asynclint.profiler.attribution import USER, SiteStats
 from asynclint.profiler.live import watch
@@ -39,18 +39,7 @@ def marker_lines(path: Path = WORKLOAD) -> dict[str, int]:
 
 
 def settings(**overrides) -> Settings:
-    values = dict(
-        rollouts=ROLLOUTS,
-        concurrency=CONCURRENCY,
-        duration_s=None,
-        latency_ms=0.0,
-        seed=0,
-        threshold_ms=5.0,
-        interval_ms=2.0,
-        method="auto",
-    )
-    values.update(overrides)
-    return Settings(**values)
+    return profile_settings(**{"rollouts": ROLLOUTS, "concurrency": CONCURRENCY, **overrides})
 
 
 def user_sites(report) -> dict[int, SiteStats]:

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from timing import given_a_cpu, held_ms, measure, timed_calls
+from timing import given_a_cpu, held_ms, measure, profile_settings, timed_calls
 
 from asynclint.profiler.attribution import OTHER_THREAD, THREAD, UNSEEN, USER
 from asynclint.profiler.monitor import signal_available
-from asynclint.profiler.report import Settings
 from asynclint.profiler.session import profile
 
 CONTENTION = Path(__file__).parent / "data" / "profiler" / "contention.py"
@@ -28,19 +27,8 @@ pytestmark = [
 
 
 def run(function: str, rollouts: int | None, concurrency: int, **overrides):
-    values = dict(
-        rollouts=rollouts,
-        concurrency=concurrency,
-        duration_s=None,
-        latency_ms=0.0,
-        seed=0,
-        threshold_ms=5.0,
-        interval_ms=2.0,
-        method="signal",
-        warmup=0,
-    )
-    values.update(overrides)
-    return profile(f"{CONTENTION}:{function}", Settings(**values), check=False).report
+    settings = profile_settings(rollouts, concurrency, **{"method": "signal", **overrides})
+    return profile(f"{CONTENTION}:{function}", settings, check=False).report
 
 
 def site_ms(report, function: str, cause: str = USER) -> float:

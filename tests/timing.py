@@ -21,6 +21,7 @@ from typing import NamedTuple, TypeVar
 import pytest
 
 from asynclint.profiler.attribution import GC, HOST
+from asynclint.profiler.report import Settings
 
 T = TypeVar("T")
 
@@ -166,3 +167,13 @@ def given_a_cpu(
             "too little to judge CPU-bound code by"
         )
     return measured[0]
+
+
+def profile_settings(rollouts: int | None, concurrency: int, **overrides: object) -> Settings:
+    """The settings of a profiled run as the timing tests start one: no model latency, no
+    time limit, a 5 ms threshold and a 2 ms heartbeat, unless ``overrides`` say otherwise."""
+    values: dict[str, object] = dict(
+        duration_s=None, latency_ms=0.0, seed=0, threshold_ms=5.0, interval_ms=2.0, method="auto"
+    )
+    values.update(overrides)
+    return Settings(rollouts=rollouts, concurrency=concurrency, **values)

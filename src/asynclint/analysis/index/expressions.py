@@ -124,7 +124,7 @@ class Expressions(IndexerState):
             for value, payload in zip(values, added, strict=True)
         ):
             return
-        grown = joined([*self.frame.sources, *added])
+        grown = joined([*(source for _, _, source in self.frame.loops), *added])
         self._hold(name, grown if evidence_of(grown) != "unknown" else (GROWN, name), node.lineno)
 
     def _mark_consumed(self, node: ast.Call, consumer: str) -> None:

@@ -35,11 +35,9 @@ class Frame:
     cls: str | None = None  # global qualname of the class this frame defines / method belongs to
     loop_depth: int = 0
     #: The loops around the current statement, innermost last: how much each adds to
-    #: ``loop_depth``, and its body's statements that leave it (helpers.loop_exits).
-    loops: list[tuple[int, dict[int, bool]]] = field(default_factory=list)
-    #: What each loop around the current statement goes over, all of it, as payload evidence
-    #: (``argfacts.loop_source``; a ``while`` loop's is unknown), innermost last.
-    sources: list[tuple[str, str]] = field(default_factory=list)
+    #: ``loop_depth``, its body's statements that leave it (helpers.loop_exits), and what it goes
+    #: over, all of it, as payload evidence (``argfacts.loop_source``; a ``while`` loop's unknown).
+    loops: list[tuple[int, dict[int, bool], tuple[str, str]]] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)  # the values it returns
     #: Per ``return``, the values of a tuple it returns (``return model, processor``), else None.
     elements: list[tuple[Value, ...] | None] = field(default_factory=list)

@@ -239,10 +239,9 @@ class Statements(IndexerState):
             repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats
             self.frame.unbound -= stored_names(node.body)  # bound later in the body: the next pass reads that
-            self.frame.loops.append((repeats, loop_exits(node.body, counts_attempts(node))))
-            self.frame.sources.append(loop_source(node.iter, self.frame.payloads, self._returned))
+            source = loop_source(node.iter, self.frame.payloads, self._returned)
+            self.frame.loops.append((repeats, loop_exits(node.body, counts_attempts(node)), source))
             self.visit_body(node.body)
-            self.frame.sources.pop()
             self.frame.loops.pop()
             self.frame.loop_depth -= repeats
             self.visit_body(node.orelse)
@@ -250,10 +249,8 @@ class Statements(IndexerState):
             self.frame.loop_depth += 1
             self.frame.unbound -= stored_names(node.body)
             self.visit_expr(node.test)
-            self.frame.loops.append((1, loop_exits(node.body)))
-            self.frame.sources.append(("", ""))
+            self.frame.loops.append((1, loop_exits(node.body), ("", "")))
             self.visit_body(node.body)
-            self.frame.sources.pop()
             self.frame.loops.pop()
             self.frame.loop_depth -= 1
             self.visit_body(node.orelse)

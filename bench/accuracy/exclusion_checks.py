@@ -28,10 +28,10 @@ MIN_LINES = 40
 MAX_SIMILARITY = 0.5
 
 
-def sample_envs(split: str) -> list[tuple[str, Path]]:
+def sample_envs(split: str, toml: Path | None = None, corpus: Path | None = None) -> list[tuple[str, Path]]:
     """(environment name, directory on disk) of every environment a split samples."""
-    toml = HERE / ("corpus.toml" if split == "main" else f"corpus-{split}.toml")
-    corpus = Path("/work/corpus" if split == "main" else f"/work/corpus-{split}")
+    toml = toml or HERE / ("corpus.toml" if split == "main" else f"corpus-{split}.toml")
+    corpus = corpus or Path("/work/corpus" if split == "main" else f"/work/corpus-{split}")
     with toml.open("rb") as f:
         sources = tomllib.load(f)["source"]
     out = []
@@ -74,9 +74,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", required=True, help="the new split (corpus-NAME.toml, /work/corpus-NAME)")
     ap.add_argument("--history", action="append", default=[], help="a bare git dir whose history is excluded")
+    ap.add_argument("--sample", type=Path, help="candidates' sample file, before it becomes corpus-SPLIT.toml")
+    ap.add_argument("--corpus", type=Path, help="where the candidates are materialised (default /work/corpus-SPLIT)")
     args = ap.parse_args()
 
-    new = sample_envs(args.split)
+    new = sample_envs(args.split, args.sample, args.corpus)
     others = [s.stem.removeprefix("corpus-") for s in sorted(HERE.glob("corpus-*.toml"))]
     others = ["main"] + [s for s in others if s != args.split]
     other_envs = [(split, name, d) for split in others for name, d in sample_envs(split)]

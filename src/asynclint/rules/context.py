@@ -199,19 +199,21 @@ class CheckContext:
 
     def _driven_entry(self, position: int, index: int, target: str | None) -> BlockingApi | None:
         """The entry of call ``index`` of summary ``position`` (of ``target``) when it builds, or
-        calls a method of, a class the project drives as a protocol of the knowledge base says."""
-        if not target:
-            return None
+        calls a method of, a class the project drives as a protocol of the knowledge base says,
+        or a project subclass of one (its ``__init__`` builds the engine through the base's; a
+        method it does not define is the base's)."""
         kinds = self._driven_kinds()
-        if self.graph.called_at(position, index):
-            # Building a project subclass of such a class builds the engine in the base's ``__init__``.
-            base = next((cls for cls in self.graph.ancestors(TypeName(target))[1:] if cls in kinds), None)
-            return kinds[base].entry(None) if base is not None else None
-        receiver, _, method = target.rpartition(".")
-        if receiver.endswith("()") and receiver[:-2] in kinds:
-            return kinds[receiver[:-2]].entry(method)
-        protocol = kinds.get(target)
-        return protocol.entry(None) if protocol is not None else None
+        if not kinds or not target:
+            return None
+        if self.graph.called_at(position, index):  # the project's own code: only a subclass's construction
+            cls, method = target, None
+            lineage = self.graph.ancestors(TypeName(cls))[1:]
+        else:
+            receiver, _, method = target.rpartition(".")
+            cls, method = (receiver[:-2], method) if receiver.endswith("()") else (target, None)
+            lineage = self.graph.ancestors(TypeName(cls))
+        kind = next((kinds[ancestor] for ancestor in lineage if ancestor in kinds), None)
+        return kind.entry(method) if kind is not None else None
 
     def _driven_kinds(self) -> dict[str, Protocol]:
         """Classes no entry names and no code the analysis reads defines -> the protocol their

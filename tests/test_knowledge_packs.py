@@ -10,7 +10,8 @@ from conftest import check_text
 
 from asynclint.knowledge.blocking import BUILTIN_APIS, CATEGORIES, RECIPES, RETURNS
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.packs import PACK_APIS, PACK_RETURNS, PACKS
+from asynclint.knowledge.costs import COST_CLASSES
+from asynclint.knowledge.packs import PACK_APIS, PACK_PROTOCOLS, PACK_RETURNS, PACKS
 from asynclint.knowledge.twins import TWINS, twin_of
 from asynclint.rules import BY_CATEGORY
 
@@ -26,6 +27,17 @@ def test_every_pack_entry_says_where_its_fact_comes_from(name):
         assert api.source.startswith(("source: ", "https://")), f"{api.pattern}: source {api.source!r}"
         assert api.category in CATEGORIES and api.category in BY_CATEGORY, api.pattern
         assert api.fix is None or api.fix in RECIPES, api.pattern
+
+
+@pytest.mark.parametrize("name", sorted(PACK_PROTOCOLS))
+def test_every_protocol_entry_says_where_its_fact_comes_from(name):
+    protocol = PACK_PROTOCOLS[name]
+    assert protocol.methods and set(dict(protocol.calls)) <= protocol.methods
+    for api in (protocol.built, *dict(protocol.calls).values()):
+        assert api.source.startswith(("source: ", "https://")), f"{api.pattern}: source {api.source!r}"
+        assert api.category in CATEGORIES and api.category in BY_CATEGORY, api.pattern
+        assert api.fix is None or api.fix in RECIPES, api.pattern
+        assert api.cost in COST_CLASSES, api.pattern
 
 
 def test_packs_state_each_pattern_once():

@@ -45,8 +45,10 @@ def cost_model_markdown(category: str | None = None, own: tuple[str, ...] = ()) 
     grades with itself), from the cost model's data."""
     from asynclint.knowledge.blocking import BUILTIN_APIS
     from asynclint.knowledge.costs import COST_CLASSES, EVIDENCE_GRADES
+    from asynclint.knowledge.packs import PACK_PROTOCOLS
 
-    used = {api.cost for api in BUILTIN_APIS if category is None or api.category == category}
+    driven = [api for protocol in PACK_PROTOCOLS.values() for api in (protocol.built, *dict(protocol.calls).values())]
+    used = {api.cost for api in [*BUILTIN_APIS, *driven] if category is None or api.category == category}
     used |= {cost for rule in ALL_RULES for cost in rule.costs} if category is None else set(own)
     names = [
         name

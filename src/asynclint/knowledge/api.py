@@ -92,3 +92,21 @@ def reads(
     return [
         BlockingApi(f"{owner}.{n}", category, cost, fix, source=source, twin=twin, read=True) for n in names.split()
     ]
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A kind of object recognised by how the project drives it, for classes the knowledge base
+    does not name (a package not installed, a wrapper of an engine): a class whose instances the
+    project calls every one of ``methods`` on is of this kind, and its construction and those
+    calls are graded by ``built`` and ``calls``."""
+
+    name: str
+    methods: frozenset[str]
+    built: BlockingApi
+    #: Method name -> its entry; a method not named here is not graded.
+    calls: tuple[tuple[str, BlockingApi], ...]
+
+    def entry(self, method: str | None) -> BlockingApi | None:
+        """The entry of a call of ``method`` on an instance, or of the construction (``None``)."""
+        return self.built if method is None else dict(self.calls).get(method)

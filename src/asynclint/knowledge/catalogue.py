@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS
 from asynclint.knowledge.blocking import BUILTIN_APIS, ENTER_RETURNS, ITEMS, RETURNS, BlockingApi
+from asynclint.knowledge.packs import PACK_PROTOCOLS
 from asynclint.knowledge.twins import ASYNC_ATTRIBUTES
 
 
@@ -16,6 +18,8 @@ class Catalogue:
 
     def __init__(self, apis: Iterable[BlockingApi] = BUILTIN_APIS, offload: dict[str, int] | None = None):
         self.offload: dict[str, int] = {**OFFLOAD_FUNCTIONS, **(offload or {})}
+        #: Kinds of objects of classes no entry names, recognised by how the project drives them.
+        self.protocols: tuple[Protocol, ...] = tuple(PACK_PROTOCOLS.values())
         self.apis: dict[str, BlockingApi] = {}
         for api in apis:  # later entries (user configuration) replace earlier ones
             self.apis[api.pattern] = api

@@ -125,6 +125,41 @@ COST_CLASSES: dict[str, CostClass] = {
             "millisecond",
             what="runs a short step of CPU work while holding the GIL",
         ),
+        # Simulators stepped in process (knowledge/packs/simulators.py): a native engine loaded
+        # per instance, a world generated per episode, one step of native code per action.
+        CostClass(
+            "engine-start",
+            C,
+            REPETITIONS,
+            "starts an emulator or game engine in process: copies and loads its shared library "
+            "into a fresh working directory, reads its data files and builds the first state: "
+            "hundreds of milliseconds",
+            what="starts an emulator or game engine",
+        ),
+        CostClass(
+            "engine-build",
+            H,
+            REPETITIONS,
+            "builds a simulator the project drives by `reset`/`step`, from a package the "
+            "analysis cannot read: an engine of unknown size, tens of milliseconds and up",
+            what="builds a simulator",
+        ),
+        CostClass(
+            "engine-reset",
+            H,
+            REPETITIONS,
+            "starts a new episode of a simulator: generates its world (a NetHack dungeon: tens of milliseconds)",
+            what="starts a new episode of a simulator",
+        ),
+        CostClass(
+            "engine-step",
+            L,
+            frozenset({"loop"}),
+            "one step of a simulator's engine: native code and its observation arrays, about a "
+            "tenth of a millisecond; a loop of steps adds up to milliseconds",
+            what="steps a simulator",
+            raised_why="in a loop of steps only: one step per turn or tool call stays sub-millisecond",
+        ),
         # Local ML models (knowledge/packs/local_models.py): torch, TensorFlow and ONNX Runtime
         # release the GIL while they compute, so a worker thread frees the loop for both.
         CostClass(

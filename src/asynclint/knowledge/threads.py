@@ -16,7 +16,7 @@ THREAD_BOUND = ("sqlite3.connect",)
 #: them: ``await asyncio.to_thread(lambda: list(path.iterdir()))``.
 LAZY = frozenset(
     "pathlib.Path.iterdir pathlib.Path.glob pathlib.Path.rglob pathlib.Path.walk os.walk os.fwalk os.scandir "
-    "glob.iglob".split()
+    "glob.iglob importlib.resources.abc.Traversable.iterdir".split()
 )
 
 #: Library calls that only build a generator or a stream manager: the request is sent as the result

@@ -12,6 +12,7 @@ from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
 from asynclint.analysis.index.values import PASSED, SUPER
+from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
@@ -84,6 +85,7 @@ class CheckContext:
         self._reported: dict[int, frozenset[str]] = {}
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self._returned: dict[FunctionId, tuple[tuple[str, str], ...]] | None = None
+        self._kinds: dict[str, Protocol] | None = None
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
         self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
@@ -155,7 +157,7 @@ class CheckContext:
 
     def _calls_in(self, position: int, summary: ModuleSummary) -> Iterator[CallInHotCode]:
         graph = self.graph
-        for site in summary.calls:
+        for index, site in enumerate(summary.calls):
             if site.read:
                 continue  # a property read blocks only through its getter, a function of its own
             found = self._hot_site(position, site)
@@ -177,19 +179,71 @@ class CheckContext:
                 resolved = graph.call_target(site, FunctionId((position, site.caller)))
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
-                    continue
-                api, target = self.catalogue.match(resolved, site.method), resolved
-                if api is None and site.method is None and site.origin is not None:
-                    # Calling an instance typed only project-wide (``model, _ = load()``, then
-                    # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.
-                    api = self.catalogue.match(f"{resolved}.__call__", "__call__")
-                    target = f"{resolved}.__call__" if api is not None else target
+                    api, target = self._driven_entry(position, index, site.target), site.target or ""
+                else:
+                    api, target = self.catalogue.match(resolved, site.method), resolved
+                    if api is None and site.method is None and site.origin is not None:
+                        # Calling an instance typed only project-wide (``model, _ = load()``, then
+                        # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.
+                        api = self.catalogue.match(f"{resolved}.__call__", "__call__")
+                        target = f"{resolved}.__call__" if api is not None else target
+                    api = api or self._driven_entry(position, index, resolved)
             # An awaited call blocks only when its entry says it blocks although awaited, or when it
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:
                 handed = next(filter(None, (self.handed_over(position, i) for i in site.handed)), None)
                 if handed is not None or api.blocks(site.awaited, site.keywords, site.argument):
                     yield CallInHotCode(summary, key, hot, site, api, target, handed)
+
+    # -- objects recognised by how the project drives them ----------------------------------------
+
+    def _driven_entry(self, position: int, index: int, target: str | None) -> BlockingApi | None:
+        """The entry of call ``index`` of summary ``position`` (of ``target``) when it builds, or
+        calls a method of, a class the project drives as a protocol of the knowledge base says,
+        or a project subclass of one (its ``__init__`` builds the engine through the base's; a
+        method it does not define is the base's)."""
+        kinds = self._driven_kinds()
+        if not kinds or not target:
+            return None
+        if self.graph.called_at(position, index):  # the project's own code: only a subclass's construction
+            cls, method = target, None
+            lineage = self.graph.ancestors(TypeName(cls))[1:]
+        else:
+            receiver, _, method = target.rpartition(".")
+            cls, method = (receiver[:-2], method) if receiver.endswith("()") else (target, None)
+            lineage = self.graph.ancestors(TypeName(cls))
+        kind = next((kinds[ancestor] for ancestor in lineage if ancestor in kinds), None)
+        return kind.entry(method) if kind is not None else None
+
+    def _driven_kinds(self) -> dict[str, Protocol]:
+        """Classes no entry names and no code the analysis reads defines -> the protocol their
+        instances follow, when the project calls every method of it on them somewhere (an
+        instance that is both ``reset`` and ``step``ped is a simulator), and never awaits one
+        (an awaited ``step`` is a coroutine's: an async environment, not an engine on the loop)."""
+        if self._kinds is None:
+            methods = frozenset().union(*(protocol.methods for protocol in self.catalogue.protocols))
+            driven: dict[str, set[str]] = {}
+            awaited: set[str] = set()
+            for position, summary in self.graph.numbered_summaries():
+                for index, site in enumerate(summary.calls if summary.library is None else ()):
+                    if site.method not in methods or site.read or site.property_read:
+                        continue
+                    if self.graph.called_at(position, index):
+                        continue  # the project's own method, or a library's deep mode reads
+                    target = self.graph.call_target(site, FunctionId((position, site.caller)))
+                    receiver = self.graph.resolve(target).rpartition(".")[0] if target else ""
+                    known = receiver[:-2] in self.catalogue.producers or self.catalogue.match(target, site.method)
+                    if receiver.endswith("()") and not known:
+                        driven.setdefault(receiver[:-2], set()).add(site.method)
+                        if site.awaited:
+                            awaited.add(receiver[:-2])
+            self._kinds = {
+                cls: protocol
+                for cls, used in sorted(driven.items())
+                for protocol in self.catalogue.protocols
+                if protocol.methods <= used and cls not in awaited
+            }
+        return self._kinds
 
     # -- clients handed to the framework ---------------------------------------------------------
 

@@ -6,8 +6,10 @@ blocks are entries marked ``read``) and, where the types of results matter, any 
 ``ITEMS``, ``ENTER_RETURNS`` and ``BUILT`` (same meaning as the tables of
 :mod:`asynclint.knowledge.blocking`, into which they are merged), and ``DEFERRED``: calls that
 only build a generator or a stream, merged into :data:`asynclint.knowledge.threads.DEFERRED`;
-``SUBCLASSED``: library base classes a project subclass of which is still typed as the base. Which families get a pack,
-and in what order they were written, came from ``bench/survey_imports.py`` (see bench/README.md).
+``PROTOCOLS``: kinds of objects recognised by how the project drives them (see
+:class:`~asynclint.knowledge.api.Protocol`); ``SUBCLASSED``: library base classes a project
+subclass of which is still typed as the base. Which families get a pack, and in what order they
+were written, came from ``bench/survey_imports.py`` (see bench/README.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from asynclint.knowledge.api import BlockingApi
+from asynclint.knowledge.api import BlockingApi, Protocol
 
 
 def _discover() -> dict[str, ModuleType]:
@@ -51,3 +53,4 @@ PACK_ENTER_RETURNS: dict[str, str] = _merged("ENTER_RETURNS")
 PACK_BUILT: dict[str, tuple[str, dict[str, str]]] = _merged("BUILT")
 PACK_DEFERRED: dict[str, str] = _merged("DEFERRED")
 PACK_SUBCLASSED: frozenset[str] = frozenset().union(*(getattr(pack, "SUBCLASSED", ()) for pack in PACKS.values()))
+PACK_PROTOCOLS: dict[str, Protocol] = _merged("PROTOCOLS")

@@ -1,0 +1,62 @@
+"""Simulators stepped in process: the NetHack Learning Environment, and any class the project
+drives as gymnasium's protocol says (``reset()`` then ``step(action)``).
+
+NLE's ``Nethack`` (and the gymnasium ``NLE`` env around it) makes a temporary directory per
+instance, copies ``libnethack.so`` into it and ``dlopen``s the copy (so that several games can
+live in one process), then starts the game: hundreds of milliseconds per construction.
+``reset`` ends the game and generates a new dungeon; ``step`` runs the C game loop to the next
+input and fills the observation arrays, a fraction of a millisecond. No async API exists. The
+construction is file copying and a ``dlopen``, which release the GIL: a worker thread frees the
+loop. ``reset`` and ``step`` run the game on an engine that lives in this process and holds
+state, so there is no automatic recipe (as for the engines of the ``games`` pack).
+
+``PROTOCOLS``: a class the analysis cannot read (its package is not installed, or it wraps an
+engine in native code) whose instances the project both ``reset``s and ``step``s is a
+simulator: gymnasium's ``Env`` protocol, read from use. Its construction builds an engine of
+unknown size (graded high), ``reset`` generates an episode (high), and ``step`` is one engine
+step, which adds up only in a loop of steps.
+"""
+
+from __future__ import annotations
+
+from asynclint.knowledge.api import BlockingApi, Protocol, entry, many
+
+_NLE = "source: pkg nle 1.3.0 nle/nethack/nethack.py (Nethack: TemporaryDirectory, _new_dl copies libnethack.so)"
+_NLE_ENV = "source: pkg nle 1.3.0 nle/env/base.py (NLE(gym.Env) builds nethack.Nethack), nle/env/tasks.py"
+_GYMNASIUM = "https://gymnasium.farama.org/api/env/ (Env.reset, Env.step; gymnasium 1.x)"
+#: gymnasium environments registered by nle/env/__init__.py, classes of nle/env/tasks.py.
+_TASKS = (
+    "NetHackScore NetHackStaircase NetHackStaircasePet NetHackOracle NetHackGold NetHackEat NetHackScout "
+    "NetHackChallenge"
+)
+_CLASSES = (
+    ("nle.nethack.Nethack", _NLE),
+    ("nle.nethack.nethack.Nethack", _NLE),
+    ("nle.env.NLE", _NLE_ENV),
+    ("nle.env.base.NLE", _NLE_ENV),
+    *((f"nle.env.tasks.{task}", _NLE_ENV) for task in _TASKS.split()),
+)
+
+APIS: tuple[BlockingApi, ...] = tuple(
+    api
+    for cls, source in _CLASSES
+    for api in (
+        entry(cls, "cpu", "engine-start", "to-thread", source=source),
+        *many("cpu", "engine-reset", None, "reset", f"{cls}.", source=source),
+        *many("cpu", "engine-step", None, "step", f"{cls}.", source=source),
+    )
+)
+
+_PROTOCOL = f"{_GYMNASIUM}: the protocol, read from use (an instance both reset and stepped)"
+
+PROTOCOLS: dict[str, Protocol] = {
+    "simulator": Protocol(
+        "simulator",
+        frozenset({"reset", "step"}),
+        entry("<simulator>", "cpu", "engine-build", None, source=_PROTOCOL),
+        (
+            ("reset", entry("<simulator>.reset", "cpu", "engine-reset", None, source=_PROTOCOL)),
+            ("step", entry("<simulator>.step", "cpu", "engine-step", None, source=_PROTOCOL)),
+        ),
+    ),
+}

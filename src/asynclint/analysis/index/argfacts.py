@@ -322,12 +322,15 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
     return traced and payload_evidence("name", name) == "whole"
 
 
-def built_payload(value: ast.expr, payload: tuple[str, str]) -> tuple[str, str]:
+def built_payload(value: ast.expr, payload: tuple[str, str], params: Iterable[str]) -> tuple[str, str]:
     """What a name bound to ``value`` (of ``payload``) holds: a comprehension over things of unknown
     size (``messages = [m.to_dict() for m in world.gmail.messages]``) is a collection built item by
     item, as an accumulator filled in a loop (:data:`asynclint.knowledge.costs.GROWN`), whatever the
-    name it is given says."""
+    name it is given says. Over a parameter, it is what the callers hand (``[f.strip() for f in
+    fields.split(",")]`` of a tool's argument), as the parameter is."""
     shape, word = payload
+    if shape == "name" and word in params:
+        return payload
     if isinstance(value, _COMPREHENSIONS) and shape in _NAMED and word and evidence_of(payload) == "unknown":
         return (GROWN, word)
     return payload

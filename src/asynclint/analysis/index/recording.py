@@ -184,7 +184,7 @@ class Recording(IndexerState):
         whole (``response["history"] = history``); names unpacked from one small item are parts
         of it (``weeks, days = match.groups()``)."""
         if isinstance(target, ast.Name):
-            held = built_payload(value, held)
+            held = built_payload(value, held, self.frame.params)
             if bound_payload(target.id, value, held, self.frame.params):
                 self._hold(target.id, held, line)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):

@@ -526,6 +526,9 @@ def switched_off(default: object) -> bool:
     return default in OFF_VALUES
 
 
+#: The dataset column a rollout reads back as ``state["info"]`` (or a hook's ``info``): sized by what
+#: the project puts there (ModuleSummary.row_fields), and so are its fields (``info["lang"]``).
+INFO_COLUMN = "info"
 #: The shape of a collection the function filled item by item from things of unknown size
 #: (``results = []`` then ``results.append(c.to_dict())`` in a loop over ``world.campaigns``): its
 #: size is what filled it, unknown, whatever the collection is called (the word is its name).
@@ -549,6 +552,12 @@ def payload_evidence(shape: str, word: str) -> str:
         return payload_evidence("call", returned_name(word))
     if shape == "call" and word.lower().startswith(GETTER_PREFIX):
         return payload_evidence("name", word[len(GETTER_PREFIX) :])  # ``get_state()`` returns the state
+    if "." in word and shape in ("attr", "each", "name", "key"):
+        # ``world.gmail.messages``: a field of an object that is not the rollout's state (see
+        # :func:`asynclint.analysis.index.argfacts.attribute_path`) is small when its name says so,
+        # but not the rollout's messages because of its name.
+        last = payload_evidence(shape, word.rpartition(".")[2])
+        return "small" if last == "small" else "unknown"
     tokens = word.lower().rsplit("_", 1)
     last = tokens[-1]
     if last in WHOLE_TOKENS or word.lower() in WHOLE_TOKENS or word.lower() in WHOLE_NAMES:

@@ -17,6 +17,7 @@ from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     HANDED_SMALL,
+    INFO_COLUMN,
     RETURNED_SLOTS,
     SELF_CALLEE,
     SIZE_ORDER,
@@ -503,7 +504,23 @@ class CheckContext:
         statements, joined (whole if one is, small only if every one is; a parameter returned is
         as small as what this call hands it). ``None`` when the payload is no such value."""
         shape, word = site.payload
+        if shape in ("key", "name") and word.partition(".")[0] == INFO_COLUMN:
+            return self._row_field(word)
         return self._returns(word, frozenset()) if shape == "returned" else None
+
+    def _row_field(self, word: str) -> str | None:
+        """How large a row's ``info`` (or its field ``info.<key>``) is, from what the project's dict
+        displays put there (ModuleSummary.row_fields), joined: small only if every one is. ``None``
+        when the project builds none (the dataset comes from elsewhere: its name decides)."""
+        graph = self.graph
+        built = [
+            self._returns(held, frozenset()) if shape == "returned" else payload_evidence(shape, held)
+            for _, summary in graph.numbered_summaries()
+            if summary.library is None
+            for field, shape, held in summary.row_fields
+            if field == word
+        ]
+        return min(built, key=SIZE_ORDER.index) if built else None
 
     def _returns(self, word: str, seen: frozenset[FunctionId]) -> str:
         graph = self.graph

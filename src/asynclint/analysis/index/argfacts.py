@@ -15,6 +15,7 @@ from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
     GROWN,
+    INFO_COLUMN,
     MEMORY_FILES,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
@@ -302,17 +303,43 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         and payload_evidence("name", name) == "whole"
     ):
         return False
+    if shape == "key" and word.partition(".")[0] == INFO_COLUMN:
+        return True  # a row's info, or a field of it: the project's rows size it
     if shape == "returned":
         # What a project function returns is settled by the graph, but a name that says what it holds
         # (``state = self.load()``) keeps saying it, as it did before returns were traced.
         return payload_evidence("name", name) == "unknown"
-    if evidence_of(payload) != "unknown" or shape == "memory" or (shape in ("name", "each") and word in params):
+    if (
+        evidence_of(payload) != "unknown"
+        or shape in ("memory", GROWN)
+        or (shape in ("name", "each") and word in params)
+    ):
         return True
     # A parse, dump or copy of something the function shows (``results = json.loads(out.stdout)``) is
     # as large as that something: of unknown size, it is not a whole payload because of the name it
     # is given (the name may still say it is one small item).
     traced = isinstance(value, ast.Call) and payload != ("call", _receiver_word(value.func)) and shape != ""
     return traced and payload_evidence("name", name) == "whole"
+
+
+def built_payload(value: ast.expr, payload: tuple[str, str], params: Iterable[str]) -> tuple[str, str]:
+    """What a name bound to ``value`` (of ``payload``) holds: a comprehension over things of unknown
+    size (``messages = [m.to_dict() for m in world.gmail.messages]``) is a collection built item by
+    item, as an accumulator filled in a loop (:data:`asynclint.knowledge.costs.GROWN`), whatever the
+    name it is given says. Over a parameter, it is what the callers hand (``[f.strip() for f in
+    fields.split(",")]`` of a tool's argument), as the parameter is."""
+    shape, word = payload
+    if shape == "name" and word in params:
+        return payload
+    if isinstance(value, _COMPREHENSIONS) and shape in _NAMED and word and evidence_of(payload) == "unknown":
+        return (GROWN, word)
+    return payload
+
+
+_NAMED = frozenset({"name", "attr", "key", "call", "item"})
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:
@@ -349,6 +376,39 @@ def loop_item(iterable: ast.expr, known: Known | None = None, returned: Returned
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
     return ("each", word)
+
+
+def attribute_path(node: ast.Attribute) -> str:
+    """The word an attribute read is sized by: its own name on ``self`` or on the rollout's state
+    (``self.history``, ``state.messages``), else the whole path from a name (``world.gmail.messages``,
+    ``initial_state.message_history``): a field of some other object -- a simulated world, a seed
+    conversation, a game's record -- that is not the rollout's messages because of its last name
+    (:func:`asynclint.knowledge.costs.payload_evidence` reads a path's last name for small only)."""
+    parts = [node.attr]
+    value = node.value
+    while isinstance(value, ast.Attribute):
+        parts.append(value.attr)
+        value = value.value
+    if not isinstance(value, ast.Name) or value.id in _OWN_ROOTS or value.id in ROLLOUT_STATE_NAMES:
+        return node.attr
+    return ".".join([value.id, *reversed(parts)])
+
+
+#: Roots whose attributes are read by their own names: the object the method belongs to.
+_OWN_ROOTS = frozenset({"self", "cls"})
+
+
+def _field_read(container: tuple[str, str], key: str) -> tuple[str, str]:
+    """The payload of ``container[key]``: what the key says, or for a field of a row's info, that field
+    (``info.lang``), which the project's rows size."""
+    if container[0] in ("key", "name") and container[1] == INFO_COLUMN:
+        return ("key", f"{INFO_COLUMN}.{key}")
+    return ("key", key)
+
+
+def dumped(node: ast.Call) -> bool:
+    """``json.dumps(x)`` and the like: an encoding of its first argument."""
+    return _receiver_word(node.func) in ("dumps", "dump_json")
 
 
 def _receiver_word(node: ast.expr) -> str:
@@ -402,7 +462,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     if isinstance(arg, ast.Attribute):
         if isinstance(arg.value, ast.Name) and evidence_of(known.get(arg.value.id, ("", ""))) == "small":
             return known[arg.value.id]  # a field of one small item
-        return ("attr", arg.attr)
+        return ("attr", attribute_path(arg))
     if isinstance(arg, ast.BoolOp):  # ``tool_call.arguments or "{}"``
         return joined(_payload(value, depth + 1, known, returned) for value in arg.values)
     if isinstance(arg, ast.IfExp):
@@ -415,11 +475,11 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         if evidence_of(container) == "small":
             return container  # a part of one small item
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            return ("key", key.value)
+            return _field_read(container, key.value)
         return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
     if isinstance(arg, ast.Starred):
         return _payload(arg.value, depth + 1, known, returned)
-    if isinstance(arg, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+    if isinstance(arg, _COMPREHENSIONS):
         return _payload(arg.generators[0].iter, depth + 1, known, returned)  # as large as what it goes over
     if isinstance(arg, ast.Call):
         return _call_payload(arg, depth, known, returned)
@@ -462,7 +522,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
                 return receiver  # a value of one small mapping
             key = arg.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                return ("key", key.value)
+                return _field_read(receiver, key.value)
         if func.attr in _MATCH_PARTS:
             return ("match", "")
     word = returned(arg) if returned is not None else None
@@ -515,26 +575,6 @@ def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
         elif len(options) == 2 and not any(option[0] == "name" and option[1] in params for option in options):
             merged[name] = joined(options)
     return merged
-
-
-#: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.
-STATEMENT_RUNS = frozenset({"execute", "executemany", "executescript"})
-ROW_READS = frozenset({"fetchone", "fetchall", "fetchmany"})
-#: Methods that run a script given as their first argument (Selenium's ``execute_script``),
-#: graded by its text like a statement (``knowledge.costs.SCRIPT_GRADES``).
-SCRIPT_RUNS = frozenset({"execute_script"})
-
-
-def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
-    """The SQL an ``execute`` runs (or the script an ``execute_script`` runs), when the code says
-    it: a string constant, or a name bound to one in the function; ``None`` when it is built or
-    passed in at run time."""
-    arg = node.args[0] if node.args else None
-    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-        return arg.value
-    if isinstance(arg, ast.Name):
-        return constants.get(arg.id)
-    return None
 
 
 def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known, returned: Returned | None = None) -> dict:

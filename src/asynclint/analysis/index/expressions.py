@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TypeGuard
 
-from asynclint.analysis.index.argfacts import evidence_of, joined
+from asynclint.analysis.index.argfacts import dumped, evidence_of, joined
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
@@ -18,7 +18,7 @@ from asynclint.knowledge.asyncio_apis import (
     OFFLOAD_METHODS,
     consumer_name,
 )
-from asynclint.knowledge.costs import GROWN
+from asynclint.knowledge.costs import GROWN, INFO_COLUMN
 from asynclint.knowledge.frameworks import (
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
@@ -51,6 +51,10 @@ class Expressions(IndexerState):
                 self.loaded.add(node.id)
         elif isinstance(node, ast.Constant):
             return
+        elif isinstance(node, ast.Dict):
+            self._note_row_fields(node)
+            for part in (*(key for key in node.keys if key is not None), *node.values):
+                self.visit_expr(part)
         elif isinstance(node, ast.Attribute):
             if isinstance(node.ctx, ast.Load):
                 self.loaded.add(node.attr)
@@ -105,6 +109,26 @@ class Expressions(IndexerState):
             added = self.infer(last) if last is not None else None
             if added is not None:
                 self._grow(node.func.value, added)
+
+    def _note_row_fields(self, node: ast.Dict) -> None:
+        """Record what a dict display puts under ``"info"`` (ModuleSummary.row_fields): how the
+        project builds a dataset row's info, which a rollout reads back as ``state["info"]``."""
+        for key, value in zip(node.keys, node.values, strict=True):
+            if not (isinstance(key, ast.Constant) and key.value == INFO_COLUMN):
+                continue
+            info = self._payload_of(value)
+            if isinstance(value, ast.Call) and value.args and dumped(value):
+                value = value.args[0]  # ``json.dumps({...})``: the display it encodes
+            if isinstance(value, ast.Dict):
+                for field, held in zip(value.keys, value.values, strict=True):
+                    payload = self._payload_of(held)
+                    if payload[0] == "each" and evidence_of(payload) == "unknown":
+                        # a row built per record of the data (``"info": {"dialog": dialog}`` in a loop over
+                        # the dialogs): as large as one record, which no display rule proves small
+                        info = payload
+                    if isinstance(field, ast.Constant) and isinstance(field.value, str):
+                        self.row_fields.append((f"{INFO_COLUMN}.{field.value}", *payload))
+            self.row_fields.append((INFO_COLUMN, *info))
 
     def _accumulate(self, name: str, node: ast.Call) -> None:
         """What ``name`` holds after ``name.append(x)`` (or ``.update``, ``.extend``, ``.setdefault``...).

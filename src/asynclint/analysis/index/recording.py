@@ -7,12 +7,10 @@ import ast
 from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import (
-    ROW_READS,
-    SCRIPT_RUNS,
-    STATEMENT_RUNS,
     Known,
     argument_facts,
     bound_payload,
+    built_payload,
     evidence_of,
     joined,
     literal,
@@ -20,12 +18,12 @@ from asynclint.analysis.index.argfacts import (
     payload_argument,
     payload_of_value,
     returned_word,
-    statement_text,
 )
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
+from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.costs import SELF_CALLEE
 
@@ -186,6 +184,7 @@ class Recording(IndexerState):
         whole (``response["history"] = history``); names unpacked from one small item are parts
         of it (``weeks, days = match.groups()``)."""
         if isinstance(target, ast.Name):
+            held = built_payload(value, held, self.frame.params)
             if bound_payload(target.id, value, held, self.frame.params):
                 self._hold(target.id, held, line)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):

@@ -105,7 +105,7 @@ class CallFacts:
     guards: tuple[str, ...] = ()
     #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
     #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
-    #: see :func:`asynclint.analysis.index.argfacts.statement_text`.
+    #: see :func:`asynclint.analysis.index.sql.statement_text`.
     statement: str | None = None
     #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
     #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
@@ -440,6 +440,11 @@ class ModuleSummary:
     main_block: bool = False
     #: Loop nests of its functions whose counts multiply with the data (see :class:`LoopNest`).
     nests: tuple[LoopNest, ...] = ()
+    #: What the module puts in a dataset row's ``info`` column, as payload evidence (see
+    #: :func:`asynclint.analysis.index.argfacts.payload_of`): ``("info", shape, word)`` for each
+    #: value written under the key ``"info"`` of a dict display, ``("info.<key>", shape, word)`` for
+    #: each field of a display so written (``"info": json.dumps({"lang": lang})``).
+    row_fields: tuple[tuple[str, str, str], ...] = ()
 
 
 class IndexError_(Exception):

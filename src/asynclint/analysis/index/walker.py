@@ -98,6 +98,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
+        self.row_fields: list[tuple[str, str, str]] = []  # see ModuleSummary.row_fields
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
@@ -189,6 +190,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
             imported=tuple(sorted(self.imported)),
             main_block=has_main_block(tree.body),
             nests=tuple(self.nests),
+            row_fields=tuple(self.row_fields),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

@@ -33,7 +33,9 @@ FREQUENCY_WORDS: dict[str, str] = {
     "call": "per call",
     "first-call": "first call only",
     "first-turn": "on a rollout's first turn only",
+    "last-turn": "on a rollout's last turn only",
     "failure": "only on the way to raising an error, once per failing call",
+    "recovery": "once per failure",
 }
 
 
@@ -151,6 +153,8 @@ def grade(
         return Grade(min(base, Severity.LOW), "first-call", "")
     if failing:
         return Grade(min(base, Severity.LOW), "failure", "")
+    if frequency == "recovery":  # a framework's recovery hook: once per failure, like an error path
+        return Grade(min(base, Severity.LOW), frequency, "")
     if off_by_default:
         return Grade(min(base, Severity.LOW), frequency, "")
     raised_by = COST_CLASSES[cost].raised_by

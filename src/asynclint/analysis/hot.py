@@ -462,8 +462,8 @@ class HotSet(GraphState):
         self._root_keys = frozenset(roots)
         for key, hook in sorted(roots.items()):
             root = HotInfo(key, hook, None, 0, False, 0)
-            self.states[(key, root.raised, False)] = root
-            queue.append((key, root.raised, False))
+            self.states[(key, root.raised, root.rare)] = root
+            queue.append((key, root.raised, root.rare))
         while queue:
             state = queue.popleft()
             info = self.states[state]

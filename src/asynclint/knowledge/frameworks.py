@@ -262,9 +262,10 @@ TERMINAL_METHODS: frozenset[str] = frozenset({"is_completed", "is_done"})
 #: method): an override runs once per failure, not per rollout (verifiers' experimental
 #: ``RLMEnv`` calls ``_recover_from_code_timeout`` when a sandboxed code execution timed out,
 #: verifiers/envs/experimental/rlm_env.py). Like an error path, such code is low, however costly.
+RECOVERY_FREQUENCY = "recovery"
 RECOVERY_HOOKS: dict[tuple[str, str], Hook] = {
     ("RLMEnv", "_recover_from_code_timeout"): Hook(
-        "recovery hook", "recovery", note="run by verifiers' `RLMEnv` after a code execution timed out"
+        "recovery hook", RECOVERY_FREQUENCY, note="run by verifiers' `RLMEnv` after a code execution timed out"
     ),
 }
 

@@ -90,10 +90,10 @@ class Conditions(IndexerState):
         if self.frame.kind != "function":
             return False
         guarded = guard_holder(guard_target(test, ready=False))
-        if guarded is None or not self._fixed_key(test):
-            return False
         if guarded == "<exists>":
-            return True  # creates the file it looked for (a download, a cache on disk)
+            return self._fixed_key(test)  # creates the file it looked for (a download, a cache on disk)
+        if guarded is None or not (self._fixed_key(test) or self._builds_per_key(guarded, body)):
+            return False
         return self._persistent(guarded) and stores(body, guarded)
 
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
@@ -119,6 +119,23 @@ class Conditions(IndexerState):
             if name.id in self.frame.bindings and not isinstance(self.frame.bindings[name.id], SelfRef):
                 return False
         return True
+
+    def _builds_per_key(self, guarded: ast.expr, body: list[ast.stmt]) -> bool:
+        """``if key not in _CLIENTS: _CLIENTS[key] = openai.OpenAI(base_url=...)``: a keyed cache of
+        objects of a known class (a client, a tokenizer). One is built per configuration and every
+        rollout with that configuration reuses it, so the fill runs once per key, whatever the key
+        is made of. A value computed from the key (a page fetched, a file read, a parsed text)
+        fills once per distinct input instead: per call, as far as anyone can tell."""
+        want = ast.unparse(guarded)
+        return any(
+            isinstance(target, ast.Subscript)
+            and ast.unparse(target.value) == want
+            and isinstance(built := self.infer(node.value), Inst)
+            and not built.name.endswith("()")
+            for node in (n for stmt in body for n in ast.walk(stmt))
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            for target in node.targets
+        )
 
     def _persistent(self, guarded: ast.expr) -> bool:
         """Outlives the call: ``self.x``, ``cls.x``, ``Class.x``, or a name not local to it (an

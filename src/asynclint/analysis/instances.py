@@ -79,21 +79,20 @@ class Instances(GraphState):
         ``self`` (an instance keeping the defaults of :meth:`_attribute_defaults`; callers of
         different classes agree on a value or say nothing); with those parameters. Nothing for a
         function handed over as a value or a root: someone else calls those, with anything."""
-        calls, escaped, _ = self._calls_of_functions()
-        callers = self.callers(key)
-        if key in escaped or key in self._root_keys or not callers or len(callers) < len(calls.get(key, ())):
-            return {}, []
         function = self.function(key)
+        params = [param for param in function.params if any(re.search(rf"\b{param}\.", guard) for guard in guards)]
+        if not params or key in self._root_keys or key in self._calls_of_functions()[1]:
+            return {}, []
+        calls = self._constructions(key)
         env: dict[str, object] = {}
         handed = []
-        for position, param in enumerate(function.params):
-            if not any(re.search(rf"\b{param}\.", guard) for guard in guards):
-                continue
+        for param in params:
+            slots = (param, str(function.params.index(param)))
             found: dict[str, object] | None = None
-            for caller, site in callers:
+            for caller, site in calls:
                 passed = dict(site.passed_params)
                 cls = self.function(caller).class_qualname
-                if cls is None or passed.get(param, passed.get(str(position))) != "self":
+                if cls is None or next((passed[slot] for slot in slots if slot in passed), None) != "self":
                     found = {}
                     break
                 own = self._attribute_defaults(f"{self.summaries[caller[0]].module}.{cls}")
@@ -150,7 +149,7 @@ class Instances(GraphState):
         return own is not None and dict(self.function(caller).defaults).get(own) == default
 
     def _constructions(self, init: FunctionId) -> list[tuple[FunctionId, CallSite]]:
-        """Every project call that runs ``init``, with the function it is written in."""
+        """Every project call that runs ``init`` (or any function), with the function it is written in."""
         return [
             (FunctionId((position, site.caller)), site)
             for position, summary in enumerate(self.summaries)

@@ -188,6 +188,28 @@ def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
     )
 
 
+def failing_handler(handler: ast.ExceptHandler) -> bool:
+    """An ``except`` handler whose last statement raises, or returns the failure as the call's
+    result: the exception it caught (``return {"error": str(e)}``, ``return f"Error: {e}"``) or a
+    dict with an ``"error"`` key. Either way it runs once per failing call; a handler that returns
+    anything else (a retry prompt, a default) recovers and may run on every call."""
+    if not handler.body:
+        return False
+    last = handler.body[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    if not isinstance(last, ast.Return) or last.value is None:
+        return False
+    for node in ast.walk(last.value):
+        if handler.name and isinstance(node, ast.Name) and node.id == handler.name:
+            return True
+        if isinstance(node, ast.Dict) and any(
+            isinstance(key, ast.Constant) and key.value == "error" for key in node.keys
+        ):
+            return True
+    return False
+
+
 def terminal_guard(test: ast.expr) -> bool:
     """``if state["terminated"]:`` / ``if state.get("done") and ...:`` / ``if await
     self.is_completed(state):``: a test that holds once the rollout has ended (one part of an

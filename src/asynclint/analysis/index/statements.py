@@ -7,6 +7,7 @@ from typing import cast
 
 from asynclint.analysis.index.argfacts import (
     evidence_of,
+    failing_handler,
     first_turn_guard,
     fixed_iterable,
     leaves,
@@ -347,7 +348,7 @@ class Statements(IndexerState):
                 self.frame.bindings[child.name] = None
                 self.frame.untyped.discard(child.name)
                 self.frame.unbound.discard(child.name)
-            failing = bool(child.body) and isinstance(child.body[-1], ast.Raise)  # a handler that fails
+            failing = failing_handler(child)  # a handler that fails, or returns the failure as its result
             self.frame.failing += failing
             self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
             self.visit_body(child.body)

@@ -9,7 +9,7 @@ import re
 
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import Chosen, guard_holds
+from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import FIELD_CLASS, CallSite
 from asynclint.knowledge.costs import payload_evidence, switched_off
 
@@ -130,8 +130,6 @@ class Instances(GraphState):
                 value = ast.literal_eval(default)
                 if switched_off(value):
                     found.setdefault(f"self.{attr}", value)
-                elif isinstance(value, str):
-                    found.setdefault(f"self.{attr}", Chosen(value))
         return found
 
     def _passes(self, call: tuple[FunctionId, CallSite], slots: tuple[str, str], default: str) -> bool:

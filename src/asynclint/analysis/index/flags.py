@@ -5,7 +5,6 @@ pass (a feature switched off by every caller does not run)."""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 #: Constants a parameter test can be evaluated with.
 _CONSTANT_TYPES = (bool, int, float, str, type(None))
@@ -64,17 +63,6 @@ def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
 
 
 _UNKNOWN = object()
-
-
-@dataclass(frozen=True)
-class Chosen:
-    """A default that picks a mode rather than switching a feature off (``interface="skill"``): a
-    guard compares it with a constant (``self.interface == "code"``) but never reads it as a
-    truth value (a non-empty string is true whatever mode it names)."""
-
-    value: object
-
-
 _COMPARE = {
     ast.Eq: lambda a, b: a == b,
     ast.NotEq: lambda a, b: a != b,
@@ -87,20 +75,14 @@ _COMPARE = {
 }
 
 
-def _value(node: ast.expr, env: dict[str, object], compared: bool = False) -> object:
-    """The value of ``node`` when the parameters are ``env``, or ``_UNKNOWN``; a :class:`Chosen`
-    default only as an operand of a comparison (``compared``)."""
+def _value(node: ast.expr, env: dict[str, object]) -> object:
+    """The value of ``node`` when the parameters are ``env``, or ``_UNKNOWN``."""
     if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
         return node.value
-    found: object = _UNKNOWN
     if isinstance(node, ast.Name):
-        found = env.get(node.id, _UNKNOWN)
-    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
-        found = env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
-    if isinstance(found, Chosen):
-        return found.value if compared else _UNKNOWN
-    if found is not _UNKNOWN:
-        return found
+        return env.get(node.id, _UNKNOWN)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
+        return env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _value(node.operand, env)
         return _UNKNOWN if inner is _UNKNOWN else not inner
@@ -112,7 +94,7 @@ def _value(node: ast.expr, env: dict[str, object], compared: bool = False) -> ob
             return decisive
         return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        left, right = _value(node.left, env, True), _value(node.comparators[0], env, True)
+        left, right = _value(node.left, env), _value(node.comparators[0], env)
         if left is _UNKNOWN or right is _UNKNOWN:
             return _UNKNOWN
         try:

@@ -22,6 +22,7 @@ from asynclint.knowledge.costs import (
     script_evidence,
     statement_evidence,
 )
+from asynclint.knowledge.frameworks import RECOVERY_FREQUENCY
 from asynclint.model import Severity
 
 #: How often a root runs, in the words a finding uses (``Facts.frequency`` keeps the key).
@@ -33,7 +34,9 @@ FREQUENCY_WORDS: dict[str, str] = {
     "call": "per call",
     "first-call": "first call only",
     "first-turn": "on a rollout's first turn only",
+    "last-turn": "on a rollout's last turn only",
     "failure": "only on the way to raising an error, once per failing call",
+    RECOVERY_FREQUENCY: "once per failure",
 }
 
 
@@ -151,6 +154,8 @@ def grade(
         return Grade(min(base, Severity.LOW), "first-call", "")
     if failing:
         return Grade(min(base, Severity.LOW), "failure", "")
+    if frequency == RECOVERY_FREQUENCY:  # a framework's recovery hook: once per failure, like an error path
+        return Grade(min(base, Severity.LOW), frequency, "")
     if off_by_default:
         return Grade(min(base, Severity.LOW), frequency, "")
     raised_by = COST_CLASSES[cost].raised_by

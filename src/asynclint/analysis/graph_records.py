@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import NewType
 
 from asynclint.analysis.index.records import CallSite
-from asynclint.knowledge.frameworks import FREQUENT, Hook
+from asynclint.knowledge.frameworks import FREQUENT, RECOVERY_FREQUENCY, Hook
 
 #: A function of the project (or of an installed library read in deep mode): (summary position,
 #: function position), as the graph numbers them. Only the graph makes one.
@@ -64,8 +64,9 @@ class HotInfo:
 
     @property
     def rare(self) -> bool:
-        """Not on every call: a first call only, or a failing one (the flag states are keyed by)."""
-        return self.once or self.failing
+        """Not on every call: a first call only, a failing one, or one from a framework's recovery
+        hook, run once per failure (the flag states are keyed by)."""
+        return self.once or self.failing or self.root_hook.frequency == RECOVERY_FREQUENCY
 
     @property
     def frequent(self) -> bool:

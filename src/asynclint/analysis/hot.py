@@ -28,6 +28,7 @@ from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
     DECORATORS,
     FREQUENT,
+    RECOVERY_HOOKS,
     REGISTRATIONS,
     REWARD,
     SHARED_CONTEXTS,
@@ -70,7 +71,19 @@ class HotSet(GraphState):
                 hook = DECORATORS[name]
                 return hook, hook is None
         if function.class_qualname is not None:
-            table = self.framework_table(f"{module}.{function.class_qualname}")
+            cls = f"{module}.{function.class_qualname}"
+            recovery = next(
+                (
+                    hook
+                    for ancestor in self.ancestors(cls)
+                    if (hook := RECOVERY_HOOKS.get((self.canonical(ancestor).rpartition(".")[2], function.name)))
+                    and self.canonical(ancestor).startswith("verifiers.")
+                ),
+                None,
+            )
+            if recovery is not None:
+                return recovery, False
+            table = self.framework_table(cls)
             if table is not None:
                 if function.name in table.cold:
                     return None, True
@@ -449,8 +462,8 @@ class HotSet(GraphState):
         self._root_keys = frozenset(roots)
         for key, hook in sorted(roots.items()):
             root = HotInfo(key, hook, None, 0, False, 0)
-            self.states[(key, root.raised, False)] = root
-            queue.append((key, root.raised, False))
+            self.states[(key, root.raised, root.rare)] = root
+            queue.append((key, root.raised, root.rare))
         while queue:
             state = queue.popleft()
             info = self.states[state]
@@ -459,6 +472,8 @@ class HotSet(GraphState):
                 hook = info.root_hook
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
+                elif site.last_turn and hook.frequency in FREQUENT:
+                    hook = replace(hook, frequency="last-turn")  # run once the rollout has ended
                 reached = HotInfo(
                     info.root,
                     hook,

@@ -5,6 +5,7 @@ switches a feature off."""
 from __future__ import annotations
 
 import ast
+import re
 
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
@@ -55,16 +56,52 @@ class Instances(GraphState):
         whose constant default switches a feature off (:func:`switched_off`) and that no project
         call sets to another constant (``if self.log_trajectories == "none": return``, the
         default ``"none"``), false with that default; "" when there is none. A project call passing its own parameter on
-        counts with that parameter's default (``log=log`` in ``load_environment``)."""
+        counts with that parameter's default (``log=log`` in ``load_environment``). A string default
+        that names a mode counts in comparisons (``self.interface == "code"`` with the default
+        ``"skill"``). In a plain function, a test of an attribute of a parameter every caller hands
+        its own ``self`` (``if not env_self.trace_dir: return``) is read with the defaults of the
+        callers' instances, and said as ``self.trace_dir``."""
         if not site.guards or self.summaries[key[0]].library is not None:
             return ""
         function = self.function(key)
         if function.class_qualname is None:
-            return ""
-        env = self._attribute_defaults(f"{self.summaries[key[0]].module}.{function.class_qualname}")
-        if not env:
-            return ""
-        return next((guard for guard in site.guards if not guard_holds((guard,), env)), "")
+            env, handed = self._handed_defaults(key, site.guards)
+        else:
+            env, handed = self._attribute_defaults(f"{self.summaries[key[0]].module}.{function.class_qualname}"), []
+        off = next((guard for guard in site.guards if not guard_holds((guard,), env)), "") if env else ""
+        for param in handed:
+            off = re.sub(rf"\b{param}\.", "self.", off)
+        return off
+
+    def _handed_defaults(self, key: FunctionId, guards: tuple[str, ...]) -> tuple[dict[str, object], list[str]]:
+        """``<param>.<attribute>`` -> its default, for the parameters of plain function ``key`` that
+        ``guards`` read attributes of and that every project call of ``key`` passes its own
+        ``self`` (an instance keeping the defaults of :meth:`_attribute_defaults`; callers of
+        different classes agree on a value or say nothing); with those parameters. Nothing for a
+        function handed over as a value or a root: someone else calls those, with anything."""
+        function = self.function(key)
+        params = [param for param in function.params if any(re.search(rf"\b{param}\.", guard) for guard in guards)]
+        if not params or key in self._root_keys or key in self._calls_of_functions()[1]:
+            return {}, []
+        calls = self._constructions(key)
+        env: dict[str, object] = {}
+        handed = []
+        for param in params:
+            slots = (param, str(function.params.index(param)))
+            found: dict[str, object] | None = None
+            for caller, site in calls:
+                passed = dict(site.passed_params)
+                cls = self.function(caller).class_qualname
+                if cls is None or next((passed[slot] for slot in slots if slot in passed), None) != "self":
+                    found = {}
+                    break
+                own = self._attribute_defaults(f"{self.summaries[caller[0]].module}.{cls}")
+                here = {f"{param}.{name.removeprefix('self.')}": value for name, value in own.items()}
+                found = here if found is None else {k: v for k, v in found.items() if k in here and here[k] == v}
+            if found:
+                env.update(found)
+                handed.append(param)
+        return env, handed
 
     def _attribute_defaults(self, cls: str) -> dict[str, object]:
         """``self.<attribute>`` -> its default, for the flag attributes of ``cls`` and its project
@@ -88,13 +125,11 @@ class Instances(GraphState):
             for attr, param in info.flag_attrs:
                 default = defaults.get(param)
                 slots = (param, str(function.params.index(param) - 1))
-                if (
-                    default is None
-                    or not switched_off(value := ast.literal_eval(default))
-                    or any(not self._passes(call, slots, default) for call in constructions)
-                ):
+                if default is None or any(not self._passes(call, slots, default) for call in constructions):
                     continue
-                found.setdefault(f"self.{attr}", value)
+                value = ast.literal_eval(default)
+                if switched_off(value):
+                    found.setdefault(f"self.{attr}", value)
         return found
 
     def _passes(self, call: tuple[FunctionId, CallSite], slots: tuple[str, str], default: str) -> bool:
@@ -112,7 +147,7 @@ class Instances(GraphState):
         return own is not None and dict(self.function(caller).defaults).get(own) == default
 
     def _constructions(self, init: FunctionId) -> list[tuple[FunctionId, CallSite]]:
-        """Every project call that runs ``init``, with the function it is written in."""
+        """Every project call that runs ``init`` (or any function), with the function it is written in."""
         return [
             (FunctionId((position, site.caller)), site)
             for position, summary in enumerate(self.summaries)

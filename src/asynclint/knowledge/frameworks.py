@@ -249,6 +249,26 @@ TRANSPARENT_DECORATORS: frozenset[str] = frozenset(
 #: behind a test of that key is set on a rollout's first turn.
 ROLLOUT_STATE_NAMES: frozenset[str] = frozenset({"state"})
 
+#: Keys of the rollout's state that say it has ended (``state["terminated"]``, verifiers'
+#: ``state.get("is_completed")``), and the framework's methods that answer the same
+#: (``await self.is_completed(state)``): code run only when one holds runs on a rollout's last
+#: turn, once per rollout, however often the hook around it runs.
+TERMINAL_STATE_KEYS: frozenset[str] = frozenset(
+    {"terminated", "truncated", "done", "is_completed", "completed", "is_truncated", "game_over"}
+)
+TERMINAL_METHODS: frozenset[str] = frozenset({"is_completed", "is_done"})
+
+#: Methods a framework class calls only after something failed, by (the class's public name, the
+#: method): an override runs once per failure, not per rollout (verifiers' experimental
+#: ``RLMEnv`` calls ``_recover_from_code_timeout`` when a sandboxed code execution timed out,
+#: verifiers/envs/experimental/rlm_env.py). Like an error path, such code is low, however costly.
+RECOVERY_FREQUENCY = "recovery"
+RECOVERY_HOOKS: dict[tuple[str, str], Hook] = {
+    ("RLMEnv", "_recover_from_code_timeout"): Hook(
+        "recovery hook", RECOVERY_FREQUENCY, note="run by verifiers' `RLMEnv` after a code execution timed out"
+    ),
+}
+
 #: Functions that never run per rollout, whatever else they look like.
 COLD_FUNCTIONS: frozenset[str] = frozenset({"load_environment"})
 #: Functions that run before any rollout (besides module level): a cache or lazy index they

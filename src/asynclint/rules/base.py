@@ -169,6 +169,8 @@ class BlockingCallRule(Rule):
         frequency = hot.root_hook.frequency
         if site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
+        elif site.last_turn and frequency in FREQUENT:
+            frequency = "last-turn"  # run once the rollout has ended, once per rollout
         passed = ctx.passed_payload(key, site)
         cost = cost_of(
             api,

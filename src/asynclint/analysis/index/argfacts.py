@@ -23,7 +23,7 @@ from asynclint.knowledge.costs import (
     RETURNED_SLOTS,
     payload_evidence,
 )
-from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
+from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES, TERMINAL_METHODS, TERMINAL_STATE_KEYS
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -187,6 +187,51 @@ def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
         if isinstance(node, ast.Assign)
         for target in node.targets
     )
+
+
+def failing_handler(handler: ast.ExceptHandler) -> bool:
+    """An ``except`` handler whose last statement raises, or returns the failure as the call's
+    result: the exception it caught (``return {"error": str(e)}``, ``return f"Error: {e}"``) or a
+    dict with an ``"error"`` key. Either way it runs once per failing call; a handler that returns
+    anything else (a retry prompt, a default) recovers and may run on every call."""
+    if not handler.body:
+        return False
+    last = handler.body[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    if not isinstance(last, ast.Return) or last.value is None:
+        return False
+    for node in ast.walk(last.value):
+        if handler.name and isinstance(node, ast.Name) and node.id == handler.name:
+            return True
+        if isinstance(node, ast.Dict) and any(
+            isinstance(key, ast.Constant) and key.value == "error" for key in node.keys
+        ):
+            return True
+    return False
+
+
+def terminal_guard(test: ast.expr) -> bool:
+    """``if state["terminated"]:`` / ``if state.get("done") and ...:`` / ``if await
+    self.is_completed(state):``: a test that holds once the rollout has ended (one part of an
+    ``and`` is enough; a negation or an ``or`` holds on other turns too)."""
+    if isinstance(test, ast.BoolOp):
+        return isinstance(test.op, ast.And) and any(map(terminal_guard, test.values))
+    if isinstance(test, ast.Await):
+        test = test.value
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
+        right = test.comparators[0]
+        if not (isinstance(right, ast.Constant) and right.value is True):
+            return False
+        test = test.left  # ``state["done"] is True``
+    if isinstance(test, ast.Subscript):
+        return state_key(test) in TERMINAL_STATE_KEYS
+    if not isinstance(test, ast.Call):
+        return False
+    if (key := state_get(test)) is not None:
+        return key in TERMINAL_STATE_KEYS
+    func = test.func
+    return isinstance(func, ast.Attribute) and func.attr in TERMINAL_METHODS and isinstance(func.value, ast.Name)
 
 
 def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:

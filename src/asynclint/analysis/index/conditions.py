@@ -5,31 +5,47 @@ kept at a default that switches a feature off, and the kinds of a class's annota
 from __future__ import annotations
 
 import ast
+import copy
 
 from asynclint.analysis.index.argfacts import guard_target, scalar_annotation, stores, waits_until
 from asynclint.analysis.index.helpers import UNBOUND, guard_holder
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
-from asynclint.analysis.index.values import Inst, SelfRef
+from asynclint.analysis.index.values import STATE, Inst, SelfRef
 
 
 class Conditions(IndexerState):
     """Part of :class:`asynclint.analysis.index.walker.Indexer`, which holds the state."""
 
-    def _attribute_test(self, test: ast.expr) -> str | None:
+    def _attribute_test(self, test: ast.expr, modes: bool = False) -> str | None:
         """The source of an ``if`` test that reads an attribute of ``self`` (``self.log ==
         "none"``), for the graph to evaluate with the attribute's default (ClassInfo.flag_attrs):
         asked of an ``if`` without ``else`` (a feature added when the test holds) or one whose
-        body returns (``if self.log == "none": return``: the rest is the feature)."""
-        for node in ast.walk(test):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == "self"
-                and (self._own_attribute(node) is not None)
-            ):
-                return ast.unparse(test)
+        body returns (``if self.log == "none": return``: the rest is the feature). Also an
+        attribute of a parameter of a plain function (``if not env_self.trace_dir: return`` in a
+        helper the methods hand ``self``; ``getattr(env_self, "trace_dir", None)`` reads as
+        ``env_self.trace_dir``), which the graph evaluates with the defaults of the instances the
+        callers hand it. ``modes``: an ``if`` with an ``else``, which picks one of two modes: only a
+        comparison of an attribute with a string constant (``self.interface == "code"``) counts."""
+        test = _getattr_as_attribute(test)
+        parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
+        for part in parts:
+            for node in ast.walk(part):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and self._flag_owner(node.value)
+                ):
+                    return ast.unparse(test)
         return None
+
+    def _flag_owner(self, name: ast.Name) -> bool:
+        """``self`` of a method, or a parameter of a plain function still holding what was passed."""
+        owner = self.lookup(name.id)
+        if isinstance(owner, SelfRef):
+            return not owner.path and owner.cls != STATE
+        function = self.functions[self.frame.func] if self.frame.kind == "function" else None
+        return function is not None and function.class_qualname is None and name.id in self.frame.params
 
     def _note_attribute_source(self, target: ast.expr, value: ast.expr | None) -> None:
         """Note what ``target`` binds attributes of ``self`` to (see ClassInfo.flag_attrs): a flag
@@ -74,10 +90,10 @@ class Conditions(IndexerState):
         if self.frame.kind != "function":
             return False
         guarded = guard_holder(guard_target(test, ready=False))
-        if guarded is None or not self._fixed_key(test):
-            return False
         if guarded == "<exists>":
-            return True  # creates the file it looked for (a download, a cache on disk)
+            return self._fixed_key(test)  # creates the file it looked for (a download, a cache on disk)
+        if guarded is None or not (self._fixed_key(test) or self._builds_per_key(guarded, body)):
+            return False
         return self._persistent(guarded) and stores(body, guarded)
 
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
@@ -104,6 +120,23 @@ class Conditions(IndexerState):
                 return False
         return True
 
+    def _builds_per_key(self, guarded: ast.expr, body: list[ast.stmt]) -> bool:
+        """``if key not in _CLIENTS: _CLIENTS[key] = openai.OpenAI(base_url=...)``: a keyed cache of
+        objects of a known class (a client, a tokenizer). One is built per configuration and every
+        rollout with that configuration reuses it, so the fill runs once per key, whatever the key
+        is made of. A value computed from the key (a page fetched, a file read, a parsed text)
+        fills once per distinct input instead: per call, as far as anyone can tell."""
+        want = ast.unparse(guarded)
+        return any(
+            isinstance(target, ast.Subscript)
+            and ast.unparse(target.value) == want
+            and isinstance(built := self.infer(node.value), Inst)
+            and not built.name.endswith("()")
+            for node in (n for stmt in body for n in ast.walk(stmt))
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            for target in node.targets
+        )
+
     def _persistent(self, guarded: ast.expr) -> bool:
         """Outlives the call: ``self.x``, ``cls.x``, ``Class.x``, or a name not local to it (an
         attribute of a local object, ``conn.ready``, lives as long as the object)."""
@@ -113,3 +146,42 @@ class Conditions(IndexerState):
             return False
         local = self.frame.bindings.get(guarded.id, UNBOUND) if guarded.id not in self.frame.globals else UNBOUND
         return local is UNBOUND or isinstance(local, SelfRef)
+
+
+def _mode_comparison(node: ast.AST) -> bool:
+    """``<x> == "code"`` / ``"code" != <x>``: a comparison with a string constant."""
+    return (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
+        and any(
+            isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, *node.comparators)
+        )
+    )
+
+
+def _getattr_as_attribute(test: ast.expr) -> ast.expr:
+    """``test`` with each ``getattr(obj, "name", <constant>)`` read as ``obj.name``: the default only
+    answers for an instance that lacks the attribute, and the graph knows the instances' defaults."""
+
+    class Rewrite(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            if (
+                isinstance(node.func, ast.Name)
+                and node.func.id == "getattr"
+                and len(node.args) == 3
+                and not node.keywords
+                and isinstance(node.args[0], ast.Name)
+                and isinstance(node.args[1], ast.Constant)
+                and isinstance(node.args[1].value, str)
+                and node.args[1].value.isidentifier()
+                and isinstance(node.args[2], ast.Constant)
+            ):
+                return ast.Attribute(node.args[0], node.args[1].value, ast.Load())
+            self.generic_visit(node)
+            return node
+
+    if not any(isinstance(node, ast.Call) for node in ast.walk(test)):
+        return test
+    rewritten: ast.expr = Rewrite().visit(copy.deepcopy(test))
+    return rewritten

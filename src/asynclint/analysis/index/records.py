@@ -110,6 +110,9 @@ class CallFacts:
     #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
     #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
     dispatch: tuple[str, ...] = ()
+    #: Behind a test that holds once the rollout has ended (``if state["terminated"]:``, see
+    #: :func:`asynclint.analysis.index.argfacts.terminal_guard`): once per rollout, on its last turn.
+    last_turn: bool = False
 
 
 _NO_FACTS = CallFacts()
@@ -198,6 +201,7 @@ class CallSite:
         guards: tuple[str, ...] = (),
         statement: str | None = None,
         dispatch: tuple[str, ...] = (),
+        last_turn: bool = False,
     ) -> CallSite:
         rare = CallFacts(
             kept,
@@ -220,6 +224,7 @@ class CallSite:
             guards,
             statement,
             dispatch,
+            last_turn,
         )
         return cls(
             caller,
@@ -323,6 +328,10 @@ class CallSite:
     @property
     def dispatch(self) -> tuple[str, ...]:
         return (self.rare or _NO_FACTS).dispatch
+
+    @property
+    def last_turn(self) -> bool:
+        return (self.rare or _NO_FACTS).last_turn
 
 
 @dataclass(frozen=True, slots=True)

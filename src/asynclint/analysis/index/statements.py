@@ -7,6 +7,7 @@ from typing import cast
 
 from asynclint.analysis.index.argfacts import (
     evidence_of,
+    failing_handler,
     first_turn_guard,
     fixed_iterable,
     leaves,
@@ -14,6 +15,7 @@ from asynclint.analysis.index.argfacts import (
     merged_branches,
     opens_stream,
     state_key,
+    terminal_guard,
 )
 from asynclint.analysis.index.flags import constant_defaults, param_test, stored_names
 from asynclint.analysis.index.helpers import (
@@ -282,12 +284,15 @@ class Statements(IndexerState):
             self.frame.conditional += 1
             lazy = self._lazy_guard(node.test, node.body)
             first_turn = not lazy and first_turn_guard(node.test, node.body)
+            last_turn = terminal_guard(node.test)
             self.frame.once += lazy
             self.frame.first_turn += first_turn
-            # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched on)
+            self.frame.last_turn += last_turn
+            # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched
+            # on, unless it names the mode, ``self.interface == "code"``, and the default is another)
             tested = param_test(node.test, self.frame.flags)
-            if not tested and not node.orelse:
-                tested = self._attribute_test(node.test)
+            if not tested:
+                tested = self._attribute_test(node.test, modes=bool(node.orelse))
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
@@ -296,6 +301,7 @@ class Statements(IndexerState):
             self.frame.payloads, self.frame.bound_at = dict(before), dict(lines)
             self.frame.once -= lazy
             self.frame.first_turn -= first_turn
+            self.frame.last_turn -= last_turn
             if tested:
                 guards[-1] = f"not ({tested})"
             self.visit_body(node.orelse)
@@ -322,26 +328,34 @@ class Statements(IndexerState):
                 self.visit_expr(part)
             self.frame.failing -= 1
         else:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.stmt):
-                    self.visit_stmt(child)
-                elif isinstance(child, ast.expr):
-                    self.visit_expr(child)
-                elif isinstance(child, ast.ExceptHandler):
-                    if child.type is not None:
-                        self.visit_expr(child.type)
-                    if child.name:
-                        self.frame.bindings[child.name] = None
-                        self.frame.untyped.discard(child.name)
-                        self.frame.unbound.discard(child.name)
-                    failing = bool(child.body) and isinstance(child.body[-1], ast.Raise)  # a handler that fails
-                    self.frame.failing += failing
-                    self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
-                    self.visit_body(child.body)
-                    self.frame.fallback -= 1
-                    self.frame.failing -= failing
-                elif isinstance(child, ast.match_case):
-                    self.visit_body(child.body)
+            for part_name, value in ast.iter_fields(node):
+                if part_name == "body" and isinstance(node, TRY_STATEMENTS):
+                    self.visit_body(value)  # ``try: if not env.trace_dir: return ...``: a guard for the rest
+                    continue
+                for child in value if isinstance(value, list) else [value]:
+                    self._visit_child(child)
+
+    def _visit_child(self, child: object) -> None:
+        """One child node of a statement the walk has no rule for (see :meth:`visit_stmt`)."""
+        if isinstance(child, ast.stmt):
+            self.visit_stmt(child)
+        elif isinstance(child, ast.expr):
+            self.visit_expr(child)
+        elif isinstance(child, ast.ExceptHandler):
+            if child.type is not None:
+                self.visit_expr(child.type)
+            if child.name:
+                self.frame.bindings[child.name] = None
+                self.frame.untyped.discard(child.name)
+                self.frame.unbound.discard(child.name)
+            failing = failing_handler(child)  # a handler that fails, or returns the failure as its result
+            self.frame.failing += failing
+            self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
+            self.visit_body(child.body)
+            self.frame.fallback -= 1
+            self.frame.failing -= failing
+        elif isinstance(child, ast.match_case):
+            self.visit_body(child.body)
 
     def _injecting(self) -> bool:
         """Is this the body of a method whose dict the framework calls tools with?"""

@@ -1,14 +1,14 @@
 """What a call's arguments and the code around it say, read from the syntax alone: the payload a
 serializer or copier is handed (its shape and the name that says what it is), literals, loops
-over a fixed few constants, lazy-initialisation and first-turn guards, keys of the rollout's
-state, and tuple return annotations. :mod:`asynclint.analysis.index.recording` records these per call site; the
-cost model (:mod:`asynclint.knowledge.costs`) and the graph read them."""
+over a fixed few constants, keys of the rollout's state, and tuple return annotations (the tests
+around a statement are :mod:`asynclint.analysis.index.guards`).
+:mod:`asynclint.analysis.index.recording` records these per call site; the cost model
+(:mod:`asynclint.knowledge.costs`) and the graph read them."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterable
-from typing import Literal
 
 from asynclint.analysis.index.flags import constant_text
 from asynclint.knowledge.costs import (
@@ -23,7 +23,7 @@ from asynclint.knowledge.costs import (
     RETURNED_SLOTS,
     payload_evidence,
 )
-from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES, TERMINAL_METHODS, TERMINAL_STATE_KEYS
+from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -88,39 +88,6 @@ def fixed_iterable(iterable: ast.expr) -> bool:
     return False
 
 
-#: What :func:`guard_target` answers for a test of whether a file exists.
-Exists = Literal["<exists>"]
-
-
-def guard_target(test: ast.expr, ready: bool) -> ast.expr | Exists | None:
-    """What a lazy-initialisation test looks at: ``x is None`` / ``not x`` / ``k not in x`` /
-    ``not hasattr(o, "x")`` (``ready=False``: the test says "not built yet"), or ``x is not
-    None`` / ``x`` / ``k in x`` (``ready=True``: "built already"). ``"<exists>"`` for a file
-    looked for with ``exists``/``is_file``/``isfile``."""
-    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-    inner = test.operand if negated and isinstance(test, ast.UnaryOp) else test
-    if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
-        op, right = inner.ops[0], inner.comparators[0]
-        if isinstance(right, ast.Constant) and right.value is None and not negated:
-            if isinstance(op, ast.IsNot if ready else ast.Is):
-                return inner.left
-        if isinstance(op, ast.In if ready != negated else ast.NotIn) and not (ready and negated):
-            return right
-        return None
-    if isinstance(inner, ast.Call) and negated != ready:
-        func = inner.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        if name == "hasattr" and len(inner.args) == 2 and isinstance(inner.args[1], ast.Constant):
-            owner, attr = inner.args[0], inner.args[1].value
-            return ast.Attribute(owner, attr, ast.Load()) if isinstance(attr, str) else None
-        if name in ("exists", "is_file", "isfile", "is_dir", "isdir"):
-            return "<exists>"
-        return inner  # ``not state.get("ready")``: what the call looks up
-    if isinstance(inner, (ast.Name, ast.Attribute)) and negated != ready:
-        return inner
-    return None
-
-
 def tuple_return_annotations(tree: ast.Module, module: str) -> dict[str, list[ast.expr]]:
     """Functions and methods of the module annotated ``-> tuple[A, B]``: qualified name -> [A, B]."""
     found: dict[str, list[ast.expr]] = {}
@@ -166,107 +133,6 @@ def state_get(node: ast.Call) -> str | None:
     ):
         return node.args[0].value
     return None
-
-
-def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
-    """``if not state.get("ready"):`` / ``if "game" not in state:`` / ``if state["env"] is None:``
-    around code that sets that key of the rollout's state: it runs on a rollout's first turn."""
-    guarded = guard_target(test, ready=False)
-    key = None
-    if isinstance(guarded, ast.Call):
-        key = state_get(guarded)
-    elif isinstance(guarded, ast.Subscript):
-        key = state_key(guarded)
-    elif isinstance(guarded, ast.Name) and guarded.id in ROLLOUT_STATE_NAMES:  # ``"k" not in state``
-        inner = test.operand if isinstance(test, ast.UnaryOp) else test
-        left = inner.left if isinstance(inner, ast.Compare) else None
-        key = left.value if isinstance(left, ast.Constant) and isinstance(left.value, str) else None
-    return key is not None and any(
-        state_key(target) == key
-        for node in (n for stmt in body for n in ast.walk(stmt))
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-    )
-
-
-def failing_handler(handler: ast.ExceptHandler) -> bool:
-    """An ``except`` handler whose last statement raises, or returns the failure as the call's
-    result: the exception it caught (``return {"error": str(e)}``, ``return f"Error: {e}"``) or a
-    dict with an ``"error"`` key. Either way it runs once per failing call; a handler that returns
-    anything else (a retry prompt, a default) recovers and may run on every call."""
-    if not handler.body:
-        return False
-    last = handler.body[-1]
-    if isinstance(last, ast.Raise):
-        return True
-    if not isinstance(last, ast.Return) or last.value is None:
-        return False
-    for node in ast.walk(last.value):
-        if handler.name and isinstance(node, ast.Name) and node.id == handler.name:
-            return True
-        if isinstance(node, ast.Dict) and any(
-            isinstance(key, ast.Constant) and key.value == "error" for key in node.keys
-        ):
-            return True
-    return False
-
-
-def terminal_guard(test: ast.expr) -> bool:
-    """``if state["terminated"]:`` / ``if state.get("done") and ...:`` / ``if await
-    self.is_completed(state):``: a test that holds once the rollout has ended (one part of an
-    ``and`` is enough; a negation or an ``or`` holds on other turns too)."""
-    if isinstance(test, ast.BoolOp):
-        return isinstance(test.op, ast.And) and any(map(terminal_guard, test.values))
-    if isinstance(test, ast.Await):
-        test = test.value
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
-        right = test.comparators[0]
-        if not (isinstance(right, ast.Constant) and right.value is True):
-            return False
-        test = test.left  # ``state["done"] is True``
-    if isinstance(test, ast.Subscript):
-        return state_key(test) in TERMINAL_STATE_KEYS
-    if not isinstance(test, ast.Call):
-        return False
-    if (key := state_get(test)) is not None:
-        return key in TERMINAL_STATE_KEYS
-    func = test.func
-    return isinstance(func, ast.Attribute) and func.attr in TERMINAL_METHODS and isinstance(func.value, ast.Name)
-
-
-def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:
-    """After ``if test: return``, does ``rest`` wait in a loop until ``test`` holds and return
-    then (``if is_port_open(h, p): return`` / start the server / ``while ...: if
-    is_port_open(h, p): return; time.sleep(0.2)``)? What it waits for outlives the call (a
-    server started, a file written): the next call returns at the first test, so the rest runs
-    once. The test must be the same call, as written."""
-    if not isinstance(test, ast.Call):
-        return False
-    want = ast.unparse(test)
-    return any(
-        isinstance(node, ast.If) and isinstance(node.body[-1], ast.Return) and ast.unparse(node.test) == want
-        for loop in (n for stmt in rest for n in ast.walk(stmt) if isinstance(n, (ast.While, ast.For)))
-        for node in ast.walk(loop)
-    )
-
-
-def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
-    """Does ``body`` assign ``guarded`` (or one of its items)? Compared as source text, which
-    ignores load/store contexts."""
-    want = ast.unparse(guarded)
-    for node in (n for stmt in body for n in ast.walk(stmt)):
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-            targets = [node.target]
-        else:
-            continue
-        for part in (p for target in targets for p in ast.walk(target)):
-            if isinstance(part, ast.Subscript):
-                part = part.value  # ``cache[key] = ...`` fills ``cache``
-            if isinstance(part, (ast.Name, ast.Attribute)) and ast.unparse(part) == want:
-                return True
-    return False
 
 
 #: Calls whose result is their argument in another shape: look through them for the payload.

@@ -7,7 +7,8 @@ from __future__ import annotations
 import ast
 import copy
 
-from asynclint.analysis.index.argfacts import guard_target, scalar_annotation, stores, waits_until
+from asynclint.analysis.index.argfacts import scalar_annotation
+from asynclint.analysis.index.guards import guard_target, stores, waits_until
 from asynclint.analysis.index.helpers import UNBOUND, guard_holder
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState

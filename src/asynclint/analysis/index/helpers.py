@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Iterable
 
-from asynclint.analysis.index.argfacts import Exists
+from asynclint.analysis.index.guards import Exists
 from asynclint.analysis.index.values import PARAM, PASSED, SELF, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
 
 BUILTIN_NAMES = frozenset(dir(builtins))

@@ -111,7 +111,7 @@ class CallFacts:
     #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
     dispatch: tuple[str, ...] = ()
     #: Behind a test that holds once the rollout has ended (``if state["terminated"]:``, see
-    #: :func:`asynclint.analysis.index.argfacts.terminal_guard`): once per rollout, on its last turn.
+    #: :func:`asynclint.analysis.index.guards.terminal_guard`): once per rollout, on its last turn.
     last_turn: bool = False
 
 

@@ -7,17 +7,15 @@ from typing import cast
 
 from asynclint.analysis.index.argfacts import (
     evidence_of,
-    failing_handler,
-    first_turn_guard,
     fixed_iterable,
     leaves,
     loop_source,
     merged_branches,
     opens_stream,
     state_key,
-    terminal_guard,
 )
 from asynclint.analysis.index.flags import constant_defaults, param_test, stored_names
+from asynclint.analysis.index.guards import failing_handler, first_turn_guard, terminal_guard
 from asynclint.analysis.index.helpers import (
     CONTAINER_ANNOTATIONS,
     FIELD_SPECIFIERS,

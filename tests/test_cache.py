@@ -412,8 +412,8 @@ def test_the_projects_own_names_are_the_last_runs_only_for_the_same_layout(tmp_p
     write(tmp_path, {"env/tool.py": "x = 1\n", "env/sub/helper.py": "y = 1\n"})
     config = Config(root=tmp_path, extend_exclude=("__init__.py",))
     asked: list[list[str]] = []
-    real = runner._installed
-    monkeypatch.setattr(runner, "_installed", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
+    real = runner.installed_beside
+    monkeypatch.setattr(runner, "installed_beside", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
     named = []
     monkeypatch.setattr(runner, "module_names", lambda *a: named.append(1) or files_module_names(*a))
 

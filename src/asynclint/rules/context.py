@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import PASSED, SUPER
+from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
@@ -208,7 +208,11 @@ class CheckContext:
     def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
         graph = self.graph
         receiver = TypeName(graph.canonical(handoff.passed_to.removesuffix("()"))) if handoff.passed_to else None
-        if receiver is None and handoff.passed_to_self is not None and handoff.passed_to_self[1] == (SUPER, "__init__"):
+        if (
+            receiver is None
+            and handoff.passed_to_self is not None
+            and handoff.passed_to_self[1] == (Marker.SUPER, "__init__")
+        ):
             receiver = TypeName(handoff.passed_to_self[0])  # ``super().__init__(judge_client=...)`` in a subclass
         value = graph.handed_type(handoff) if receiver is not None else None
         if value is None or receiver is None:
@@ -275,7 +279,7 @@ class CheckContext:
         if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
             cls, path = site.self_ref
             candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
-        elif site.target is not None and site.target.startswith(f"{PASSED}."):  # ``judge(...)`` in a reward
+        elif site.target is not None and site.target.startswith(f"{Marker.PASSED}."):  # ``judge(...)`` in a reward
             path = tuple(site.target.split(".")[1:])
             candidates = registered.get(key, [])
         else:

@@ -17,7 +17,6 @@ from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     HANDED_SMALL,
     RETURNED_SLOTS,
-    SELF_CALLEE,
     SIZE_ORDER,
     payload_evidence,
 )
@@ -459,8 +458,8 @@ class CheckContext:
         graph = self.graph
         callee, _, slots = word.partition(RETURNED_SLOTS)
         small = frozenset(slots.split(",")) - {""}
-        if callee.startswith(SELF_CALLEE):
-            cls, _, method = callee.removeprefix(SELF_CALLEE).rpartition(":")
+        if callee.startswith(Marker.SELF):  # a method called on ``self``: the class, ``:``, the method
+            cls, _, method = callee.removeprefix(Marker.SELF).rpartition(":")
             callee = graph.resolve_self(TypeName(cls), (method,)) or ""
         keys = graph.functions_denoted(callee) if callee else []
         returned = self._project_returns()

@@ -27,7 +27,6 @@ from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.costs import SELF_CALLEE
 
 
 class _Arguments(TypedDict, total=False):
@@ -232,7 +231,7 @@ class Recording(IndexerState):
             and len(func.path) == 1
             and func.path[0].isidentifier()
         ):
-            callee = f"{SELF_CALLEE}{func.cls}:{func.path[0]}"
+            callee = f"{Marker.SELF}{func.cls}:{func.path[0]}"
         else:
             return None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]

@@ -61,7 +61,8 @@ class Marker(str):
 
     #: First element of a :class:`SelfRef` path written through ``super()``.
     SUPER: ClassVar[Marker]
-    #: In exported values: the instance a method was called on (``<self>._http``).
+    #: In exported values: the instance a method was called on (``<self>._http``); in a returned
+    #: payload's callee, a method called on ``self``: ``<self>`` + the class + ``:`` + the method.
     SELF: ClassVar[Marker]
     #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
     #: ``SelfRef(Marker.STATE, ("driver",))``, typed project-wide from what hooks store under that key.

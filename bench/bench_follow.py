@@ -39,7 +39,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from asynclint import runner
+from asynclint import deep as deep_mode, runner
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.model import Result
 
@@ -82,20 +82,20 @@ def copied_corpus(source: Path, root: Path) -> str:
 def timed(config: Config, deep: bool) -> tuple[float, Result, int]:
     """One in-process ``run_check``: seconds, the result, installed modules read."""
     loaded = []
-    original = runner._Follower.follow
+    original = deep_mode._Follower.follow
 
     def follow(self, summaries, cfg):
         out = original(self, summaries, cfg)
         loaded.append(len(self.library))
         return out
 
-    runner._Follower.follow = follow
+    deep_mode._Follower.follow = follow
     try:
         start = time.perf_counter()
         result = runner.run_check(["."], dataclasses.replace(config, follow_imports=deep))
         return time.perf_counter() - start, result, loaded[0] if loaded else 0
     finally:
-        runner._Follower.follow = original
+        deep_mode._Follower.follow = original
 
 
 def main() -> None:

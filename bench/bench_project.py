@@ -40,7 +40,8 @@ from asynclint.config import Config
 from asynclint.engine import project_graph
 from asynclint.files import discover
 from asynclint.pipeline import check_project
-from asynclint.runner import index, read_sources, run_check
+from asynclint.pool import index
+from asynclint.runner import read_sources, run_check
 
 ENV = '''"""Environment {e}: multi-turn QA over its own corpus."""
 

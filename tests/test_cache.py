@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, findings, run, run_process, write
 
-from asynclint import runner
+from asynclint import cache as cache_module, runner
 from asynclint.analysis.index.records import ModuleSummary
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
 from asynclint.config import DEFAULT_EXCLUDES, Config
@@ -412,8 +412,8 @@ def test_the_projects_own_names_are_the_last_runs_only_for_the_same_layout(tmp_p
     write(tmp_path, {"env/tool.py": "x = 1\n", "env/sub/helper.py": "y = 1\n"})
     config = Config(root=tmp_path, extend_exclude=("__init__.py",))
     asked: list[list[str]] = []
-    real = runner._installed
-    monkeypatch.setattr(runner, "_installed", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
+    real = runner.installed_beside
+    monkeypatch.setattr(runner, "installed_beside", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
     named = []
     monkeypatch.setattr(runner, "module_names", lambda *a: named.append(1) or files_module_names(*a))
 
@@ -443,3 +443,28 @@ def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
     assert layout.lookup([*files, tmp_path / "b.py"]) is None
     layout.file.write_text('{"schema": 1, "files": 3}')
     assert layout.lookup(files) is None
+
+
+def test_a_bytecode_only_install_is_keyed_by_its_bytecode(tmp_path: Path, monkeypatch):
+    # Modules installed as .pyc where the .py would be (compileall -b, sources removed): the key
+    # follows their bytecode as it follows a checkout's sources; __pycache__ is never read.
+    package = tmp_path / "asynclint"
+    (package / "analysis" / "__pycache__").mkdir(parents=True)
+    (package / "cache.py").write_text("x = 1\n")
+    (package / "analysis" / "graph.pyc").write_bytes(b"old bytecode")
+    monkeypatch.setattr(cache_module, "_PACKAGE", package)
+
+    def key() -> str:
+        return cache_module.code_fingerprint("*.py", "analysis/**/*.py")
+
+    first = key()
+    (package / "analysis" / "__pycache__" / "graph.cpython-311.pyc").write_bytes(b"recompiled")
+    assert key() == first
+    (package / "analysis" / "graph.pyc").write_bytes(b"new bytecode")
+    rebuilt = key()
+    assert rebuilt != first
+    (package / "analysis" / "graph.py").write_text("y = 2\n")  # a source beside it: the source is what runs
+    (package / "analysis" / "graph.pyc").write_bytes(b"stale bytecode")
+    with_source = key()
+    (package / "analysis" / "graph.pyc").write_bytes(b"other stale bytecode")
+    assert key() == with_source != rebuilt

@@ -335,7 +335,7 @@ def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
     library summaries the first one read, from the cache, without looking for them again level
     by level (one project graph, the check's); installing a package the project calls into is
     seen on the next run."""
-    from asynclint import runner
+    from asynclint import deep
 
     aside = tree / "aside"
     aside.mkdir()
@@ -345,8 +345,8 @@ def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
     assert found(first) == {e for e in expected(tree) if e[1] != "ASL101"}  # level2 is not installed
 
     graphs = []
-    original = runner.project_graph
-    monkeypatch.setattr(runner, "project_graph", lambda *args: graphs.append(1) or original(*args))
+    original = deep.project_graph
+    monkeypatch.setattr(deep, "project_graph", lambda *args: graphs.append(1) or original(*args))
     assert deep_check(tree, cache=True).findings == first.findings
     assert graphs == []  # the check builds its own graph (pipeline); none to find the modules again
 

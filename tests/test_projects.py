@@ -48,9 +48,10 @@ from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.libraries import Installed, pinned, project_versions
 from asynclint.model import ChainLink, Finding, RelatedLocation, Result
 from asynclint.pipeline import check_sources
+from asynclint.pool import PARALLEL_THRESHOLD
 from asynclint.report.json_report import render_json
 from asynclint.report.sarif import render_sarif
-from asynclint.runner import PARALLEL_THRESHOLD, run_check
+from asynclint.runner import run_check
 
 PROJECTS = Path(__file__).parent / "fixtures" / "projects"
 

@@ -350,10 +350,21 @@ def _records_in(annotation: object) -> Iterator[type]:
 def code_fingerprint(*sources: str) -> str:
     """A digest of asynclint's version, the Python version (which names the standard library)
     and the source files ``sources`` (globs under the package): an edited checkout never
-    reads what its previous state wrote, an installed copy on any machine reads its own."""
+    reads what its previous state wrote, an installed copy on any machine reads its own.
+
+    A module installed as bytecode only (its ``.pyc`` where the ``.py`` would be, as
+    ``compileall -b`` leaves it once the sources are removed) is hashed as that ``.pyc``: with
+    the sources alone, such an install was keyed by its version, and a rebuilt copy of the same
+    version read what the old code wrote. ``__pycache__``'s files are never read: they are
+    rewritten beside the sources whenever the timestamps change, and the sources say it all."""
     digest = hashlib.sha256(f"{SCHEMA}\0{__version__}\0{sys.version_info[:2]}".encode())
     for pattern in sources:
-        for file in sorted(_PACKAGE.glob(pattern)):
+        sourceless = [
+            file
+            for file in _PACKAGE.glob(f"{pattern}c")
+            if "__pycache__" not in file.relative_to(_PACKAGE).parts and not file.with_suffix(".py").exists()
+        ]
+        for file in sorted([*_PACKAGE.glob(pattern), *sourceless]):
             digest.update(file.relative_to(_PACKAGE).as_posix().encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
 

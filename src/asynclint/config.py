@@ -110,7 +110,7 @@ class Config:
     #: pairs: read by the runner from the project's pins and what is installed; none known,
     #: today's behaviour.
     framework_versions: tuple[tuple[str, str], ...] = ()
-    #: Deep mode (:mod:`asynclint.runner`): on unless switched off; it reads only what resolves on
+    #: Deep mode (:mod:`asynclint.deep`): on unless switched off; it reads only what resolves on
     #: the search path, so a project whose imports are not installed is checked as without it.
     follow_imports: bool = True
     follow_depth: int = 2

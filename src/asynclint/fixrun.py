@@ -9,13 +9,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from asynclint.config import Config
+from asynclint.deep import discovered_twins, follow_libraries
 from asynclint.files import discover, display_path, real_files
 from asynclint.fixers.orchestrator import FixOutcome, fix_sources
 from asynclint.interrupts import Deferred, Interrupted, raise_on_stop
 from asynclint.io import remove_stale_temps
 from asynclint.model import FileError
+from asynclint.pool import index
 from asynclint.project import covers, touches
-from asynclint.runner import discovered_twins, follow_libraries, index, read_sources
+from asynclint.runner import read_sources
 from asynclint.twin_discovery import with_discovered
 from asynclint.writer import WriteError, replace_source
 

@@ -16,7 +16,7 @@ DELAY = 1.0
 
 
 class ProgressBar:
-    """A :data:`asynclint.runner.Progress` callback drawing a transient rich bar on stderr.
+    """A :data:`asynclint.pool.Progress` callback drawing a transient rich bar on stderr.
 
     A timer shows it after :data:`DELAY` even when no stage reports meanwhile (building the
     project graph is one long step); each stage's count updates it. Inert unless ``enabled``."""

@@ -13,7 +13,7 @@ from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, 
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef
-from asynclint.analysis.index.values import SUPER
+from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
     LOOP_SUBMITTERS,
@@ -160,7 +160,7 @@ class HotSet(GraphState):
         if (
             receiver is None
             and ref.passed_to_self is not None
-            and (ref.passed_to_self[1] == (SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT))
+            and (ref.passed_to_self[1] == (Marker.SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT))
         ):
             receiver = ref.passed_to_self[0]  # super().__init__(...) or self.tools = [...] in a framework subclass
         table = (
@@ -285,7 +285,7 @@ class HotSet(GraphState):
         # ``self`` (``self.store.save()``, settled to ``pkg.Store().save``) is what was built there,
         # unless declared (the index then marks it ``param``). Left to the graph, it stays ``self``.
         through_self = (site.origin == "self" and not (target or "").rpartition(".")[0].endswith("()")) or (
-            site.self_ref is not None and site.self_ref[1][0] != SUPER
+            site.self_ref is not None and site.self_ref[1][0] != Marker.SUPER
         )
         # An abstract method's body never runs: on any receiver, one of the overrides does.
         abstract = not ABSTRACT_METHODS.isdisjoint(method.decorators)

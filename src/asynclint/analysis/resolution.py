@@ -11,7 +11,7 @@ from typing import cast
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, PARAM, SELF, STATE, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, Marker, split_super
 from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 
@@ -149,8 +149,8 @@ class Resolution(GraphState):
         found = self._resolved.get(name)
         if found is None:
             self._resolved[name] = name  # a cycle through values settles on the name itself
-            if name.startswith(f"{STATE}."):  # a helper's ``return state["driver"]``, called on
-                found = self.resolve_self(STATE, tuple(name.split(".")[1:])) or name
+            if name.startswith(f"{Marker.STATE}."):  # a helper's ``return state["driver"]``, called on
+                found = self.resolve_self(Marker.STATE, tuple(name.split(".")[1:])) or name
             else:
                 found = self._walk("", name.split("."))
             self._resolved[name] = found
@@ -212,7 +212,7 @@ class Resolution(GraphState):
             value = self._attrs[owner].get(attr)
             if value == "":
                 return None  # set here to something nothing types: a nearer class decides
-            if value is not None and value.startswith(SELF):  # ``self.pages = self.db.collection()``
+            if value is not None and value.startswith(Marker.SELF):  # ``self.pages = self.db.collection()``
                 return self._on_instance(owner, value)
             if value is not None:
                 return self.resolve(value)
@@ -241,7 +241,7 @@ class Resolution(GraphState):
         """The type of ``value`` returned by the call ``defined`` (``pkg.Env.make()``): an attribute
         of the receiver (``return self._http``), a value read from the rollout's state (``return
         state["driver"]``), else a name resolved as usual."""
-        if value.startswith(SELF):
+        if value.startswith(Marker.SELF):
             return self._on_instance(defined[:-2].rpartition(".")[0], value)
         return self.resolve(value)
 
@@ -262,7 +262,7 @@ class Resolution(GraphState):
     def _on_instance(self, cls: str, path: str) -> str:
         """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo
         stops ``self.a = self.b; self.b = self.a`` from going round)."""
-        return self.resolve(f"{cls}(){path[len(SELF) :]}")
+        return self.resolve(f"{cls}(){path[len(Marker.SELF) :]}")
 
     def _definitions(self, name: str) -> list[FunctionId]:
         """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
@@ -309,16 +309,21 @@ class Resolution(GraphState):
         receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
         found: list[FunctionId] = []
         for item in items:
-            if item.startswith(SELF):  # ``return self.scored``: a method of the receiver
+            if item.startswith(Marker.SELF):  # ``return self.scored``: a method of the receiver
                 item = self._on_instance(receiver, item) if receiver else ""
             found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
         return found
 
     def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
-        if path and path[0].endswith(ITEM_SUFFIX) and cls != STATE and self._member(cls, path[0], 0, True) is None:
+        if (
+            path
+            and path[0].endswith(ITEM_SUFFIX)
+            and cls != Marker.STATE
+            and self._member(cls, path[0], 0, True) is None
+        ):
             path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
-        if cls == STATE:  # ``state["driver"].get(url)``: typed from what the project stores there
+        if cls == Marker.STATE:  # ``state["driver"].get(url)``: typed from what the project stores there
             stored = self.state_types.get(path[0]) if path and not path[0].endswith("()") else None
             return self._walk(self.resolve(stored) or stored, path[1:]) if stored else None
         skip, path = split_super(path)
@@ -465,10 +470,10 @@ class Resolution(GraphState):
             keywords = dict(site.keyword_arguments)
             value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
             owner, _, rest = value.partition(".")
-            if owner == PARAM:
+            if owner == Marker.PARAM:
                 typed = self.param_type(caller, rest, depth + 1)
-            elif owner == STATE:
-                typed = self.resolve_self(STATE, tuple(rest.split(".")))
+            elif owner == Marker.STATE:
+                typed = self.resolve_self(Marker.STATE, tuple(rest.split(".")))
             else:
                 typed = self.resolve(value) if value else None
             if typed:
@@ -494,8 +499,8 @@ class Resolution(GraphState):
         if not stored:
             return None
         owner, _, key = stored.partition(".")
-        if owner == STATE:
-            return self.resolve_self(STATE, tuple(key.split(".")))
+        if owner == Marker.STATE:
+            return self.resolve_self(Marker.STATE, tuple(key.split(".")))
         return self.resolve(stored)
 
     def handed_type(self, handoff: Handoff) -> TypeName | None:

@@ -507,9 +507,8 @@ PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
 HANDED_SMALL = "<one small item>"
 #: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`); a callee on ``self`` is
-#: ``<self>`` + the class + ``:`` + the method.
+#: ``Marker.SELF`` (:mod:`asynclint.analysis.index.values`) + the class + ``:`` + the method.
 RETURNED_SLOTS = "|"
-SELF_CALLEE = "<self>"
 #: Defaults that switch a feature off (``log_trajectories="none"``, ``attack=None``,
 #: ``max_context_tokens=-1``): code behind a test of an attribute still holding one runs only where a
 #: user turns the feature on (a default picking one of several backends, ``"bm25"``, is no such value).

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import PASSED, SUPER
+from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -19,7 +19,6 @@ from asynclint.knowledge.costs import (
     HANDED_SMALL,
     INFO_COLUMN,
     RETURNED_SLOTS,
-    SELF_CALLEE,
     SIZE_ORDER,
     payload_evidence,
 )
@@ -263,7 +262,11 @@ class CheckContext:
     def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
         graph = self.graph
         receiver = TypeName(graph.canonical(handoff.passed_to.removesuffix("()"))) if handoff.passed_to else None
-        if receiver is None and handoff.passed_to_self is not None and handoff.passed_to_self[1] == (SUPER, "__init__"):
+        if (
+            receiver is None
+            and handoff.passed_to_self is not None
+            and handoff.passed_to_self[1] == (Marker.SUPER, "__init__")
+        ):
             receiver = TypeName(handoff.passed_to_self[0])  # ``super().__init__(judge_client=...)`` in a subclass
         value = graph.handed_type(handoff) if receiver is not None else None
         if value is None or receiver is None:
@@ -330,7 +333,7 @@ class CheckContext:
         if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
             cls, path = site.self_ref
             candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
-        elif site.target is not None and site.target.startswith(f"{PASSED}."):  # ``judge(...)`` in a reward
+        elif site.target is not None and site.target.startswith(f"{Marker.PASSED}."):  # ``judge(...)`` in a reward
             path = tuple(site.target.split(".")[1:])
             candidates = registered.get(key, [])
         else:
@@ -526,8 +529,8 @@ class CheckContext:
         graph = self.graph
         callee, _, slots = word.partition(RETURNED_SLOTS)
         small = frozenset(slots.split(",")) - {""}
-        if callee.startswith(SELF_CALLEE):
-            cls, _, method = callee.removeprefix(SELF_CALLEE).rpartition(":")
+        if callee.startswith(Marker.SELF):  # a method called on ``self``: the class, ``:``, the method
+            cls, _, method = callee.removeprefix(Marker.SELF).rpartition(":")
             callee = graph.resolve_self(TypeName(cls), (method,)) or ""
         keys = graph.functions_denoted(callee) if callee else []
         returned = self._project_returns()

@@ -12,7 +12,7 @@ from asynclint.analysis.index.guards import guard_target, stores, waits_until
 from asynclint.analysis.index.helpers import UNBOUND, guard_holder
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
-from asynclint.analysis.index.values import STATE, Inst, SelfRef
+from asynclint.analysis.index.values import Inst, Marker, SelfRef
 
 
 class Conditions(IndexerState):
@@ -44,7 +44,7 @@ class Conditions(IndexerState):
         """``self`` of a method, or a parameter of a plain function still holding what was passed."""
         owner = self.lookup(name.id)
         if isinstance(owner, SelfRef):
-            return not owner.path and owner.cls != STATE
+            return not owner.path and owner.cls != Marker.STATE
         function = self.functions[self.frame.func] if self.frame.kind == "function" else None
         return function is not None and function.class_qualname is None and name.id in self.frame.params
 

@@ -10,7 +10,7 @@ from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
-from asynclint.analysis.index.values import SUPER, Inst, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
     LOOP_SUBMITTERS,
@@ -175,7 +175,7 @@ class Expressions(IndexerState):
         object the call builds keeps X (``rubric.judge_client``); so does ``self`` in a subclass
         handing X to ``super().__init__``."""
         value = self.infer(keyword.value)
-        if isinstance(value, SelfRef) and value.path and SUPER not in value.path:
+        if isinstance(value, SelfRef) and value.path and Marker.SUPER not in value.path:
             name, self_ref = "", (value.cls, value.path)
         elif isinstance(value, (Inst, Sym)):
             name, self_ref = value.name, None
@@ -183,7 +183,7 @@ class Expressions(IndexerState):
             return
         if (
             call.self_ref is not None
-            and call.self_ref[1] == (SUPER, "__init__")
+            and call.self_ref[1] == (Marker.SUPER, "__init__")
             and isinstance(value, (Inst, Sym, SelfRef))
         ):
             self._set_class_attr(call.self_ref[0], HANDOFF_ATTRIBUTES[keyword.arg or ""], value)

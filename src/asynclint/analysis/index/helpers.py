@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterable
 
 from asynclint.analysis.index.guards import Exists
-from asynclint.analysis.index.values import PARAM, PASSED, SELF, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 #: Roots of values no project function can be: what the standard library makes.
@@ -106,22 +106,24 @@ def exported_name(value: Sym | SelfRef | Inst) -> str | None:
     """An item of a :class:`Refs` as other modules read it: a dotted name (``<self>.x`` for a
     method's receiver), or ``None`` for ``super()`` paths, which name no value of their own."""
     if isinstance(value, SelfRef):
-        return ".".join((SELF, *value.path)) if value.path and SUPER not in value.path else None
+        return ".".join((Marker.SELF, *value.path)) if value.path and Marker.SUPER not in value.path else None
     return value.name
 
 
 def returned_name(value: Value) -> str | None:
     """A value a function returns, as other modules read it: :func:`exported_name`, and a value
     read from the rollout's state under its own marker (``<rollout state>.driver.find_element()``)."""
-    if isinstance(value, SelfRef) and value.cls == STATE:
-        return ".".join((STATE, *value.path)) if value.path else None
+    if isinstance(value, SelfRef) and value.cls == Marker.STATE:
+        return ".".join((Marker.STATE, *value.path)) if value.path else None
     return exported_name(value) if isinstance(value, (Sym, SelfRef, Inst)) else None
 
 
 def may_be_project(target: str | None) -> bool:
     """Could this call target be a project function (whose parameters its arguments type)?"""
     return (
-        target is not None and target.partition(".")[0] not in STDLIB_ROOTS and not target.startswith((PASSED, PARAM))
+        target is not None
+        and target.partition(".")[0] not in STDLIB_ROOTS
+        and not target.startswith((Marker.PASSED, Marker.PARAM))
     )
 
 
@@ -141,7 +143,7 @@ def stored_value(value: Value) -> str | None:
     ``pkg.Env().make_env()``, whatever ``make_env`` turns out to return)."""
     if isinstance(value, (Inst, Sym)):
         return value.name
-    if isinstance(value, SelfRef) and value.path and value.cls != STATE and SUPER not in value.path:
+    if isinstance(value, SelfRef) and value.path and value.cls != Marker.STATE and Marker.SUPER not in value.path:
         return ".".join((f"{value.cls}()", *value.path))
     return None
 

@@ -30,9 +30,8 @@ from asynclint.analysis.index.values import (
     ELEMENT,
     FIELD_SUFFIX,
     ITEM_SUFFIX,
-    STATE,
-    SUPER,
     Inst,
+    Marker,
     Refs,
     SelfRef,
     Sym,
@@ -57,7 +56,12 @@ def literal_name(node: ast.expr | None, dotted: bool = False) -> str | None:
 
 def bound_method(value: SelfRef) -> bool:
     """``self.click`` (or ``self.pages.click``): a method read, not called, not through ``super()``."""
-    return bool(value.path) and value.cls != STATE and SUPER not in value.path and not value.path[-1].endswith("()")
+    return (
+        bool(value.path)
+        and value.cls != Marker.STATE
+        and Marker.SUPER not in value.path
+        and not value.path[-1].endswith("()")
+    )
 
 
 class Inference(IndexerState):
@@ -90,7 +94,7 @@ class Inference(IndexerState):
         if isinstance(node, ast.Call):
             key = state_get(node)
             if key is not None:
-                return SelfRef(STATE, (key,))
+                return SelfRef(Marker.STATE, (key,))
             if isinstance(node.func, ast.Attribute) and node.func.attr == "get":
                 table = self.infer(node.func.value)
                 if isinstance(table, Refs):
@@ -119,7 +123,7 @@ class Inference(IndexerState):
             if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
                 # ``super().method()``: looked up from the first base on (and ``super().__init__
                 # (tools=[...])`` shows the framework base what is passed).
-                return SelfRef(self.frame.cls, (SUPER,))
+                return SelfRef(self.frame.cls, (Marker.SUPER,))
             if isinstance(func, Sym):
                 # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
                 name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
@@ -129,7 +133,7 @@ class Inference(IndexerState):
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
                 result = f"{func.name}()"
                 return Inst(RETURNS.get(result, result), func.origin)
-            if isinstance(func, SelfRef) and func.path and func.path[-1] != SUPER:
+            if isinstance(func, SelfRef) and func.path and func.path[-1] != Marker.SUPER:
                 return SelfRef(func.cls, (*func.path[:-1], f"{func.path[-1]}()"))
             return None
         if isinstance(node, ast.Await):
@@ -140,13 +144,18 @@ class Inference(IndexerState):
                 return field
             key = state_key(node)
             if key is not None:
-                return SelfRef(STATE, (key,))
+                return SelfRef(Marker.STATE, (key,))
             base = self.infer(node.value)
             if isinstance(base, Refs):
                 return base  # ``CHECKS[name]``: any one of the table's callables
             if isinstance(base, Sym) and may_be_project(base.name):
                 return Refs((base,))  # a table imported from another module: any one of its items
-            if isinstance(base, SelfRef) and base.cls != STATE and len(base.path) == 1 and base.path[0].isidentifier():
+            if (
+                isinstance(base, SelfRef)
+                and base.cls != Marker.STATE
+                and len(base.path) == 1
+                and base.path[0].isidentifier()
+            ):
                 # ``self.envs[run_id]``: an item, typed by what is stored in ``self.envs[...]``
                 # (else, as before, by ``self.envs`` itself).
                 return SelfRef(base.cls, (f"{base.path[0]}{ITEM_SUFFIX}",))
@@ -264,7 +273,7 @@ class Inference(IndexerState):
             if isinstance(side, Inst) and f"{side.name}.{method}" in RETURNS:
                 return Inst(RETURNS[f"{side.name}.{method}"], side.origin)
         for side, other, method in ((right, left, "__ror__()"), (left, right, "__or__()")):
-            if isinstance(side, SelfRef) and side.path and SUPER not in side.path:
+            if isinstance(side, SelfRef) and side.path and Marker.SUPER not in side.path:
                 return SelfRef(side.cls, (*side.path, method))
             if isinstance(side, Sym) and not isinstance(other, Sym):
                 return Inst(extend(side.name, (method,)), "module")  # a value defined elsewhere: the graph's

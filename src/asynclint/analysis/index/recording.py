@@ -24,8 +24,7 @@ from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
-from asynclint.analysis.index.values import PARAM, PASSED, STATE, SUPER, Inst, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.costs import SELF_CALLEE
+from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
 
 
 class _Arguments(TypedDict, total=False):
@@ -61,7 +60,8 @@ class Recording(IndexerState):
             tuple(
                 item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
                 for item in func_value.items
-                if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
+                if not isinstance(item, SelfRef)
+                or (item.cls != Marker.STATE and item.path and Marker.SUPER not in item.path)
             )
             if isinstance(func_value, Refs)
             else ()
@@ -225,8 +225,13 @@ class Recording(IndexerState):
         func = self.infer(node.func)
         if isinstance(func, Sym) and may_be_project(func.name) and self.catalogue.match(func.name, None) is None:
             callee = func.name
-        elif isinstance(func, SelfRef) and func.cls != STATE and len(func.path) == 1 and func.path[0].isidentifier():
-            callee = f"{SELF_CALLEE}{func.cls}:{func.path[0]}"
+        elif (
+            isinstance(func, SelfRef)
+            and func.cls != Marker.STATE
+            and len(func.path) == 1
+            and func.path[0].isidentifier()
+        ):
+            callee = f"{Marker.SELF}{func.cls}:{func.path[0]}"
         else:
             return None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
@@ -251,7 +256,7 @@ class Recording(IndexerState):
         (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
         (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
         if isinstance(node, ast.Name) and node.id in self.frame.untyped:
-            return f"{PARAM}.{node.id}"
+            return f"{Marker.PARAM}.{node.id}"
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
         if type(node) in DISPLAYS:
@@ -259,11 +264,11 @@ class Recording(IndexerState):
         if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
             return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
         value = self.infer(node)
-        if isinstance(value, Inst) and not value.name.startswith((PASSED, PARAM)):
+        if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name
-        if isinstance(value, SelfRef) and SUPER not in value.path:
-            if value.cls == STATE:
-                return ".".join((STATE, *value.path)) if value.path else ""
+        if isinstance(value, SelfRef) and Marker.SUPER not in value.path:
+            if value.cls == Marker.STATE:
+                return ".".join((Marker.STATE, *value.path)) if value.path else ""
             return ".".join((f"{value.cls}()", *value.path))
         return ""
 
@@ -309,7 +314,7 @@ class Recording(IndexerState):
             if not self._graph_may_type(receiver.name):
                 return
             target = f"{receiver.name}.{node.attr}"
-        elif isinstance(receiver, SelfRef) and receiver.path and SUPER not in receiver.path:
+        elif isinstance(receiver, SelfRef) and receiver.path and Marker.SUPER not in receiver.path:
             self_ref = (receiver.cls, (*receiver.path, node.attr))
         else:
             param = self._param_path(node)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, LoopNest
-from asynclint.analysis.index.values import ITEM_SUFFIX, STATE, Inst, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import BUILT
 from asynclint.knowledge.catalogue import Catalogue
 
@@ -327,7 +327,7 @@ class Scopes(IndexerState):
         """``self.<attr>`` written in a method -> (its class, the attribute)."""
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             owner = self.lookup(node.value.id)
-            if isinstance(owner, SelfRef) and not owner.path and owner.cls != STATE:
+            if isinstance(owner, SelfRef) and not owner.path and owner.cls != Marker.STATE:
                 return owner.cls, node.attr
         return None
 

@@ -11,10 +11,8 @@ from asynclint.analysis.index.records import CallFacts, CallSite
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import (
     ITEM_SUFFIX,
-    SELF,
-    STATE,
-    SUPER,
     Inst,
+    Marker,
     Refs,
     SelfRef,
     Sym,
@@ -59,7 +57,7 @@ class SelfReferences(IndexerState):
                 returned = self._method_returns.get(f"{owner}.{name}()")
                 if returned is None:
                     return extend(f"{owner}.{name}()", rest), True  # the graph may know more
-                if returned.startswith(SELF):  # ``return self._http``
+                if returned.startswith(Marker.SELF):  # ``return self._http``
                     return self.resolve_self(cls, (*returned.split(".")[1:], *rest), depth + 1)
                 return extend(returned, rest), True
             if attr in attrs:
@@ -84,7 +82,7 @@ class SelfReferences(IndexerState):
         class stores a table of callables there (``self.handlers = {"click": self.click, "run":
         run}``, ``self.handler = a if fast else b``): each of them, as a dispatch table's items
         (bound methods as ``pkg.Env().click``)."""
-        if not path or path[0] == SUPER or len(path) > 2 or (len(path) == 2 and path[1] != "get()"):
+        if not path or path[0] == Marker.SUPER or len(path) > 2 or (len(path) == 2 and path[1] != "get()"):
             return None
         attr = path[0]
         table = self._stored(cls, attr) if attr.endswith(ITEM_SUFFIX) else None
@@ -96,7 +94,8 @@ class SelfReferences(IndexerState):
             tuple(
                 item.name if not isinstance(item, SelfRef) else ".".join((f"{item.cls}()", *item.path))
                 for item in table.items
-                if not isinstance(item, SelfRef) or (item.cls != STATE and item.path and SUPER not in item.path)
+                if not isinstance(item, SelfRef)
+                or (item.cls != Marker.STATE and item.path and Marker.SUPER not in item.path)
             )
             or None
         )
@@ -106,7 +105,7 @@ class SelfReferences(IndexerState):
         instance of ``cls`` or of any subclass: ``self``); an attribute a parameter's annotation
         typed, or what a method whose signature declares its result returns (any subclass of it:
         ``param``); else built as exactly its class (``self``, with an instance for a receiver)."""
-        if len(path) != 2 or path[0] == SUPER:
+        if len(path) != 2 or path[0] == Marker.SUPER:
             return "self"
         name = path[0].removesuffix("()")
         if path[0].endswith("()"):

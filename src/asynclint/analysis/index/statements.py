@@ -33,7 +33,7 @@ from asynclint.analysis.index.helpers import (
 from asynclint.analysis.index.nests import loop_nests, starts_nest
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
-from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
@@ -367,8 +367,8 @@ class Statements(IndexerState):
     def _inject(self, key: ast.expr, value: Value) -> None:
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return
-        if isinstance(value, SelfRef) and value.cls == STATE and value.path:
-            stored: str | None = ".".join((STATE, *value.path))
+        if isinstance(value, SelfRef) and value.cls == Marker.STATE and value.path:
+            stored: str | None = ".".join((Marker.STATE, *value.path))
         else:
             stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither
@@ -533,7 +533,7 @@ class Statements(IndexerState):
             if position == 0 and cls is not None and not static:
                 frame.bindings[arg.arg] = SelfRef(cls, ())
             elif arg.annotation is None and arg.arg in PASSED_NAMES:
-                frame.bindings[arg.arg] = Inst(f"{PASSED}.{arg.arg}", "param")  # what a framework hands a reward
+                frame.bindings[arg.arg] = Inst(f"{Marker.PASSED}.{arg.arg}", "param")  # what a framework hands a reward
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
                 if vague(frame.bindings[arg.arg]):

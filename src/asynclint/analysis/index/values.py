@@ -1,11 +1,13 @@
 """Values the walk tracks for expressions (:class:`Sym`, :class:`Inst`, :class:`SelfRef`,
-:class:`Refs`), the markers written into exported names, and the helpers that read dotted names."""
+:class:`Refs`), the markers written into exported names (:class:`Marker`), and the helpers that
+read dotted names."""
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from asynclint.knowledge.blocking import RETURNS
 
@@ -48,13 +50,37 @@ class Refs:
 Value = Sym | Inst | SelfRef | Refs | None
 
 
-#: First element of a :class:`SelfRef` path written through ``super()``.
-SUPER = "super()"
-#: In exported values: the instance a method was called on (``<self>._http``).
-SELF = "<self>"
-#: The rollout's state, as an owner of attributes: ``state["driver"]`` is
-#: ``SelfRef(STATE, ("driver",))``, typed project-wide from what hooks store under that key.
-STATE = "<rollout state>"
+class Marker(str):
+    """What the walk writes into names and paths for things that have no dotted name of their own:
+    the members below, the only instances. A member is a str whose text is the marker, so a
+    summary stores, and the cache reads back, plain strings equal to it; it is produced and
+    compared as a member, never as a spelled-out string. (Not an ``Enum``: reading an enum's
+    member runs a descriptor, and the walk and the graph compare with these in their inner loops.)"""
+
+    __slots__ = ()
+
+    #: First element of a :class:`SelfRef` path written through ``super()``.
+    SUPER: ClassVar[Marker]
+    #: In exported values: the instance a method was called on (``<self>._http``); in a returned
+    #: payload's callee, a method called on ``self``: ``<self>`` + the class + ``:`` + the method.
+    SELF: ClassVar[Marker]
+    #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
+    #: ``SelfRef(Marker.STATE, ("driver",))``, typed project-wide from what hooks store under that key.
+    STATE: ClassVar[Marker]
+    #: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
+    #: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
+    PARAM: ClassVar[Marker]
+    #: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
+    #: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
+    PASSED: ClassVar[Marker]
+
+
+Marker.SUPER = Marker("super()")
+Marker.SELF = Marker("<self>")
+Marker.STATE = Marker("<rollout state>")
+Marker.PARAM = Marker("<param>")
+Marker.PASSED = Marker("<passed>")
+
 #: Suffix of an attribute standing for its items: ``self.envs[k]`` is ``SelfRef(cls, ("envs[]",))``,
 #: typed by ``self.envs[k] = X()`` or ``self.envs: dict[str, X]``, else like ``self.envs``.
 ITEM_SUFFIX = "[]"
@@ -65,18 +91,12 @@ FIELD_SUFFIX = "{}"
 #: The element at a position of the tuple a call returns, appended to the call: ``load().<0>``
 #: for ``model`` in ``model, processor = load()``, typed by ``return model, processor`` in ``load``.
 ELEMENT = ".<{}>"
-#: A parameter of the calling function, as an argument's value: ``<param>.driver`` in
-#: ``mark_page(driver)`` is whatever the caller's own parameter ``driver`` receives.
-PARAM = "<param>"
-#: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
-#: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
-PASSED = "<passed>"
 
 
 def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:
     """-> (how many classes of the MRO to skip, the attribute path): ``super().x`` starts
     looking for ``x`` after the class itself."""
-    if path and path[0] == SUPER:
+    if path and path[0] == Marker.SUPER:
         return 1, path[1:]
     return 0, path
 

@@ -1,0 +1,204 @@
+"""Deep mode: the installed modules the project's hot code calls into, indexed a call level at a
+time (cached per library file, and the list of modules a run read replayed while nothing changed),
+and the sync/async twins discovered in the installed packages the project imports."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from asynclint.cache import LIBRARIES, LibraryCache, cache_dir
+from asynclint.config import Config
+from asynclint.files import ROOT_MARK, decode
+from asynclint.libraries import Installed, LibraryFile
+from asynclint.model import Severity
+
+if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
+    from asynclint.analysis.graph import ProjectGraph
+    from asynclint.analysis.index.records import ModuleSummary
+    from asynclint.engine import SourceFile
+    from asynclint.knowledge.catalogue import Catalogue
+    from asynclint.twin_discovery import DiscoveredTwin
+
+
+def installed_beside(search_path: Sequence[str] | None, modules: Iterable[str]) -> Installed:
+    """What is installed on ``search_path`` (default: this interpreter's ``sys.path``) beside
+    the project whose modules are ``modules``."""
+    own = {module.partition(".")[0].partition(ROOT_MARK)[0] for module in modules}
+    return Installed(sys.path if search_path is None else search_path, own)
+
+
+def project_graph(summaries: Sequence[ModuleSummary], config: Config, catalogue: Catalogue) -> ProjectGraph:
+    """:func:`asynclint.engine.project_graph`, imported when first asked for: a run answered
+    from the result cache builds no graph, and needs neither the indexer nor the graph's code."""
+    from asynclint.engine import project_graph as build
+
+    return build(summaries, config, catalogue)
+
+
+#: How many re-exports, star imports and base classes a name is followed through.
+_MAX_RESOLVE_HOPS = 4096
+
+
+class _Follower:
+    """Deep mode: index the installed modules that hot code calls into, a call level at a time."""
+
+    def __init__(self, installed: Installed, catalogue: Catalogue, cache: LibraryCache | None):
+        self.installed, self.catalogue, self.cache = installed, catalogue, cache
+        self.library: dict[str, ModuleSummary] = {}
+        self.unreadable: set[str] = set()
+        self.resolved: set[str] = set()
+
+    def replay(self, modules: Sequence[str]) -> list[ModuleSummary] | None:
+        """The summaries of ``modules`` (what a run with the same inputs read), all from the cache
+        and unchanged since; ``None`` if any is not."""
+        assert self.cache is not None
+        summaries = []
+        for module in modules:
+            found = self.installed.find(module)
+            summary = self.cache.get(found) if found is not None else None
+            if summary is None:
+                return None
+            summaries.append(summary)
+        return summaries
+
+    def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
+        looked: set[str] = set()
+        for _ in range(config.follow_depth):
+            targets = self._external_calls(project, config) - looked
+            looked |= targets
+            before = len(self.library)
+            for target in sorted(targets):
+                self.resolve(target)
+            if len(self.library) == before:
+                break
+        return [self.library[module] for module in sorted(self.library)]
+
+    def _external_calls(self, project: Sequence[ModuleSummary], config: Config) -> set[str]:
+        """What the project and the modules read so far call in installed code. The graph asked is
+        the one `check` builds (summaries in path order, so lookups never depend on discovery
+        order); it is dropped before the next level's is built, not kept alive beside it."""
+        graph = project_graph([*project, *self.library.values()], config, self.catalogue)
+        return graph.external_calls(self.catalogue)
+
+    def resolve(self, name: str) -> None:
+        """Index the module defining ``name``, through re-exports, and its class's bases. A work
+        list, not recursion: star imports and base classes of real packages chain deeply (a
+        recursive walk overflowed the stack on ``huggingface_hub``)."""
+        pending = [(name, 0)]
+        while pending:
+            name, hops = pending.pop()
+            if name in self.resolved or hops > _MAX_RESOLVE_HOPS:
+                continue
+            self.resolved.add(name)
+            found = self.installed.locate(name)
+            summary = self.load(found) if found else None
+            if found is None or summary is None or name == found.module:
+                continue
+            head, _, rest = name[len(found.module) + 1 :].partition(".")
+            exported = dict(summary.exports).get(head)
+            if exported is not None and exported != f"{found.module}.{head}":
+                pending.append((f"{exported}.{rest}" if rest else exported, hops + 1))
+            elif exported is None and not self._defines(summary, head):
+                # ``from ._impl import *``: the name may come from any of them.
+                pending.extend(
+                    (f"{source}.{head}.{rest}" if rest else f"{source}.{head}", hops + 1) for source in summary.stars
+                )
+            else:
+                for info in summary.classes:
+                    if info.qualname == head:  # inherited methods and __init__ live in the bases
+                        pending.extend((base, hops + 1) for base in info.bases)
+
+    @staticmethod
+    def _defines(summary: ModuleSummary, name: str) -> bool:
+        return (
+            any(f.qualname == name for f in summary.functions)
+            or any(c.qualname == name for c in summary.classes)
+            or any(n == name for n, _ in summary.values)
+        )
+
+    def load(self, found: LibraryFile) -> ModuleSummary | None:
+        if found.module in self.library:
+            return self.library[found.module]
+        if found.module in self.unreadable:
+            return None
+        summary = self.cache.get(found) if self.cache else None
+        if summary is None:
+            from asynclint.analysis.index.records import IndexError_
+            from asynclint.analysis.index.walker import index_source
+
+            try:
+                text = decode(found.path.read_bytes())
+                summary = index_source(text, found.path.as_posix(), found.module, found.package, self.catalogue)
+            except (OSError, UnicodeDecodeError, SyntaxError, IndexError_):
+                # Not the user's code: a library we cannot read is skipped, not reported.
+                self.unreadable.add(found.module)
+                return None
+            summary = replace(summary, library=found.label)
+            if self.cache:
+                self.cache.put(found, summary)
+        self.library[found.module] = summary
+        return summary
+
+
+def follow_libraries(
+    summaries: Sequence[ModuleSummary],
+    config: Config,
+    *,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+    catalogue: Catalogue | None = None,
+    cache_directory: Path | None = None,
+    installed: Installed | None = None,
+    project_key: str | None = None,
+) -> list[ModuleSummary]:
+    """Deep mode: summaries of the installed modules the project's hot code calls into, looked
+    for in ``installed`` (default: on ``search_path``, by default this interpreter's ``sys.path``).
+
+    ``project_key`` names the project's sources (the summary cache's key of each): a run with the
+    same sources, configuration and installed packages as the last one reads the same modules,
+    so the cache replays that run's list instead of finding it again call level by call level
+    (a whole-project graph per level)."""
+    catalogue = catalogue or config.catalogue()
+    installed = installed or installed_beside(search_path, (summary.module for summary in summaries))
+    directory = cache_directory or cache_dir(config.root)
+    library_cache = LibraryCache(directory, catalogue.fingerprint) if use_cache else None
+    follower = _Follower(installed, catalogue, library_cache)
+    plan_key, libraries = None, None
+    if library_cache is not None and project_key is not None:
+        # Which rules run and what is shown does not change what is read.
+        following = replace(config, select=("ALL",), ignore=(), severity={}, min_severity=Severity.LOW)
+        plan_key = hashlib.sha256(f"{project_key}\0{following!r}\0{installed.fingerprint()}".encode()).hexdigest()
+        planned = library_cache.plan(plan_key)
+        libraries = follower.replay(planned) if planned is not None else None
+    replayed = libraries is not None
+    if libraries is None:
+        libraries = follower.follow(summaries, config)
+    if library_cache:
+        library_cache.save()
+        if plan_key is not None and not replayed:
+            library_cache.save_plan(plan_key, [summary.module for summary in libraries])
+    return libraries
+
+
+def discovered_twins(
+    sources: Sequence[SourceFile],
+    config: Config,
+    use_cache: bool = True,
+    search_path: Sequence[str] | None = None,
+    cache_directory: Path | None = None,
+    installed: Installed | None = None,
+) -> list[DiscoveredTwin]:
+    """Deep mode also trusts the sync/async twins discovered in the installed packages the
+    project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
+    from asynclint.twin_discovery import TwinCache, imported_packages, twins_for
+
+    installed = installed or installed_beside(search_path, (source.module for source in sources))
+    directory = cache_directory or cache_dir(config.root)
+    cache = TwinCache(directory.parent, directory.name, LIBRARIES) if use_cache else None
+    packages = imported_packages((source.text for source in sources), installed)
+    return twins_for(packages, installed, cache)

@@ -5,12 +5,15 @@ for what changed."""
 
 from __future__ import annotations
 
+import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from conftest import write
 
 from asynclint import runner
+from asynclint.cache import SummaryCache, encode
 from asynclint.config import Config
 from asynclint.model import Result
 from asynclint.report import render
@@ -125,3 +128,55 @@ def test_a_file_without_suppressions_is_not_read_again_for_them(tmp_path: Path, 
     unused = [(f.path, f.line) for f in warm.findings if f.code == "ASL901"]
     assert unused == [("proj/helpers.py", 10)]
     assert warm == run_check(["proj"], config, jobs=1, use_cache=False)
+
+
+def test_the_summary_cache_reads_each_line_when_asked_and_keeps_none(tmp_path: Path, monkeypatch):
+    # A recheck reading most summaries from the cache: the file's lines are read one at a time as
+    # their summaries are asked for, from the file as it was opened (another run may replace it
+    # meanwhile), and none of them is held; a damaged line is a miss for its file alone.
+    files = {
+        f"proj/m{n:02}.py": f"import time\n\n\ndef helper_{n}():\n    time.sleep({n})\n\n\nasync def entry_{n}():\n"
+        f"    helper_{n}()\n" + "    print(len(str(n)))\n" * 100
+        for n in range(30)
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=False)
+    run_check(["proj"], config, jobs=1)
+    (file,) = (tmp_path / runner.CACHE_DIR).glob("summaries-*.jsonl")
+    written = file.read_bytes()
+    lines = dict(line.split(b" ", 1) for line in written.splitlines())
+    fingerprint = file.name.removesuffix(".jsonl").rpartition("-")[2]
+
+    tracemalloc.start()
+    try:
+        cache = SummaryCache(file.parent, fingerprint)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(cache.lines) == len(lines) == 30
+    assert held < len(written) / 10, (held, len(written))
+    # Replaced by another run (as every cache write replaces a file): the open file is still read.
+    (tmp_path / "other").write_bytes(b"")
+    (tmp_path / "other").replace(file)
+    keys = sorted(cache.lines)
+    for key in keys:
+        assert encode(cache.get(_Named(key, lines), key)) == lines[key.encode()].decode()
+    cache.close()
+
+    damaged_key = keys[3]
+    file.write_bytes(written.replace(lines[damaged_key.encode()], b'["not a summary"]'))
+    cache = SummaryCache(file.parent, fingerprint)
+    assert [key for key in keys if cache.get(_Named(key, lines), key) is None] == [damaged_key]
+    cache.close()
+    (tmp_path / "proj" / "m00.py").write_text(files["proj/m00.py"] + "\n")  # not the last result
+    assert run_check(["proj"], config, jobs=1) == run_check(["proj"], config, jobs=1, use_cache=False)
+    assert file.read_bytes().count(b"\n") == 30  # the damaged line made again, the others copied
+
+
+class _Named:
+    """What :meth:`SummaryCache.get` reads of a source: the name its cached summary records."""
+
+    def __init__(self, key: str, lines: dict[bytes, bytes]):
+        value = json.loads(lines[key.encode()])
+        self.path, self.module = value[0], value[1]

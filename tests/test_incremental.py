@@ -180,3 +180,44 @@ class _Named:
     def __init__(self, key: str, lines: dict[bytes, bytes]):
         value = json.loads(lines[key.encode()])
         self.path, self.module = value[0], value[1]
+
+
+def test_a_deep_recheck_reads_only_the_changed_files(tmp_path: Path, monkeypatch):
+    # Which twins deep mode trusts depends on what every file imports: an unchanged file's imports
+    # come from the record kept by content digest (the twin found through `client.py`'s import of
+    # `syncsdk` still reaches the finding), and only the edited file and the one that lost its
+    # record are read again.
+    site = str(Path(__file__).parent / "data" / "twins" / "site")
+    files = {
+        "proj/client.py": "import syncsdk\n\nCLIENT = syncsdk.Client()\n",
+        "proj/app.py": "from client import CLIENT\n\n\nasync def handle(query):\n    return CLIENT.search(query)\n",
+        "proj/other.py": "import kvstore\n\nSTORE = kvstore.Store()\n",
+        "proj/more.py": "def plain():\n    return 1\n",
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=True)
+    run_check(["proj"], config, jobs=1, search_path=[site])
+    read: list[str] = []
+    real = runner.read_sources
+
+    def reading(files, *args, **kwargs):
+        read.extend(file.name for file in files)
+        return real(files, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "read_sources", reading)
+    (tmp_path / "proj" / "more.py").write_text("def plain():\n    return 2\n")
+    warm = run_check(["proj"], config, jobs=1, search_path=[site])
+    assert read == ["more.py"]
+    cold = run_check(["proj"], config, jobs=1, use_cache=False, search_path=[site])
+    assert warm == cold and _shown(warm) == _shown(cold)
+    assert any("syncsdk.AsyncClient" in f.message for f in warm.findings if f.path == "proj/app.py"), _shown(warm)
+
+    (record,) = (tmp_path / runner.CACHE_DIR / runner.LIBRARIES).glob("imports-*.json")
+    held = json.loads(record.read_text())
+    digest = next(digest for digest, modules in held.items() if modules == ["syncsdk"])
+    record.write_text(json.dumps({key: value for key, value in held.items() if key != digest}))
+    (tmp_path / "proj" / "more.py").write_text("def plain():\n    return 3\n")
+    read.clear()
+    assert run_check(["proj"], config, jobs=1, search_path=[site]) == warm
+    assert sorted(read) == ["client.py", "more.py"]

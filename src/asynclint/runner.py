@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # imported where used: a run answered from the result cache n
     from asynclint.engine import SourceFile
     from asynclint.knowledge.blocking import BlockingApi
     from asynclint.knowledge.catalogue import Catalogue
-    from asynclint.twin_discovery import DiscoveredTwin
+    from asynclint.twin_discovery import DiscoveredTwin, ImportRecord
 
 #: Below this many files to index, worker start-up costs more than it saves.
 PARALLEL_THRESHOLD = 48
@@ -382,16 +382,21 @@ def discovered_twins(
     search_path: Sequence[str] | None = None,
     cache_directory: Path | None = None,
     installed: Installed | None = None,
+    imports: ImportRecord | None = None,
+    unread: Iterable[str] = (),
+    stamps: Mapping[str, Stamp] | None = None,
 ) -> list[DiscoveredTwin]:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
-    project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
-    from asynclint.twin_discovery import TwinCache, imported_packages, twins_for
+    project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`.
+    ``imports`` holds what the files of the digests ``unread`` import, the files not read."""
+    from asynclint.twin_discovery import ImportRecord, TwinCache, twins_for
 
     installed = installed or _installed(search_path, (source.module for source in sources))
     directory = cache_directory or cache_dir(config.root)
     cache = TwinCache(directory.parent, directory.name, LIBRARIES) if use_cache else None
-    packages = imported_packages((source.text for source in sources), installed)
-    return twins_for(packages, installed, cache)
+    imports = imports or ImportRecord(None)
+    read = ((stamps[source.path].digest if stamps else None, source.text) for source in sources)
+    return twins_for(imports.packages(unread, read, installed), installed, cache)
 
 
 @contextlib.contextmanager
@@ -478,9 +483,15 @@ def run_check(
         names = module_names(files)
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
-    # Deep mode reads every file when anything changed: which twins it trusts depends on what
-    # every file imports.
-    known = results.known if results is not None and installed is None else {}
+    known = results.known if results is not None else {}
+    imports = None
+    if installed is not None and use_cache:
+        from asynclint.twin_discovery import ImportRecord
+
+        # Which twins deep mode trusts depends on what every file imports: a file whose imports
+        # are not recorded is read.
+        imports = ImportRecord(directory.parent, directory.name, LIBRARIES)
+        known = {path: stamp for path, stamp in known.items() if stamp.digest in imports}
     shown = {file: shown_path(file, config.root) for file in files} if known else {}
     # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
     # read only if that summary is not in the cache, or to show a finding's suppressions.
@@ -494,7 +505,10 @@ def run_check(
     if installed is not None:
         from asynclint.twin_discovery import with_discovered
 
-        twins = discovered_twins(sources, config, use_cache, search_path, directory, installed)
+        unread_digests = [known[shown[file]].digest for file in unread]
+        twins = discovered_twins(
+            sources, config, use_cache, search_path, directory, installed, imports, unread_digests, stamps
+        )
         catalogue = with_discovered(catalogue, twins)
     cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
     summaries: list[ModuleSummary] = []

@@ -221,3 +221,20 @@ def test_a_deep_recheck_reads_only_the_changed_files(tmp_path: Path, monkeypatch
     read.clear()
     assert run_check(["proj"], config, jobs=1, search_path=[site]) == warm
     assert sorted(read) == ["client.py", "more.py"]
+
+
+def test_a_damaged_import_record_means_every_file_is_read(tmp_path: Path, monkeypatch):
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=True)
+    run_check(["proj"], config, jobs=1)
+    (record,) = (tmp_path / runner.CACHE_DIR / runner.LIBRARIES).glob("imports-*.json")
+    record.write_text('{"not": "a list", "x": [1]')
+    read: list[str] = []
+    real = runner.read_sources
+    monkeypatch.setattr(runner, "read_sources", lambda files, *a, **k: read.extend(files) or real(files, *a, **k))
+    (tmp_path / "proj" / "util.py").write_text("import time\n\n\ndef block():\n    time.sleep(3)\n")
+    warm = run_check(["proj"], config, jobs=1)
+    assert len(read) == len(PROJECT)
+    assert warm == run_check(["proj"], config, jobs=1, use_cache=False)
+    assert json.loads(record.read_text())  # written again, whole

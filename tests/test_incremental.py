@@ -5,12 +5,15 @@ for what changed."""
 
 from __future__ import annotations
 
+import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from conftest import write
 
 from asynclint import runner
+from asynclint.cache import SummaryCache, encode
 from asynclint.config import Config
 from asynclint.model import Result
 from asynclint.report import render
@@ -125,3 +128,113 @@ def test_a_file_without_suppressions_is_not_read_again_for_them(tmp_path: Path, 
     unused = [(f.path, f.line) for f in warm.findings if f.code == "ASL901"]
     assert unused == [("proj/helpers.py", 10)]
     assert warm == run_check(["proj"], config, jobs=1, use_cache=False)
+
+
+def test_the_summary_cache_reads_each_line_when_asked_and_keeps_none(tmp_path: Path, monkeypatch):
+    # A recheck reading most summaries from the cache: the file's lines are read one at a time as
+    # their summaries are asked for, from the file as it was opened (another run may replace it
+    # meanwhile), and none of them is held; a damaged line is a miss for its file alone.
+    files = {
+        f"proj/m{n:02}.py": f"import time\n\n\ndef helper_{n}():\n    time.sleep({n})\n\n\nasync def entry_{n}():\n"
+        f"    helper_{n}()\n" + "    print(len(str(n)))\n" * 100
+        for n in range(30)
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=False)
+    run_check(["proj"], config, jobs=1)
+    (file,) = (tmp_path / runner.CACHE_DIR).glob("summaries-*.jsonl")
+    written = file.read_bytes()
+    lines = dict(line.split(b" ", 1) for line in written.splitlines())
+    fingerprint = file.name.removesuffix(".jsonl").rpartition("-")[2]
+
+    tracemalloc.start()
+    try:
+        cache = SummaryCache(file.parent, fingerprint)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(cache.lines) == len(lines) == 30
+    assert held < len(written) / 10, (held, len(written))
+    # Replaced by another run (as every cache write replaces a file): the open file is still read.
+    (tmp_path / "other").write_bytes(b"")
+    (tmp_path / "other").replace(file)
+    keys = sorted(cache.lines)
+    for key in keys:
+        assert encode(cache.get(_Named(key, lines), key)) == lines[key.encode()].decode()
+    cache.close()
+
+    damaged_key = keys[3]
+    file.write_bytes(written.replace(lines[damaged_key.encode()], b'["not a summary"]'))
+    cache = SummaryCache(file.parent, fingerprint)
+    assert [key for key in keys if cache.get(_Named(key, lines), key) is None] == [damaged_key]
+    cache.close()
+    (tmp_path / "proj" / "m00.py").write_text(files["proj/m00.py"] + "\n")  # not the last result
+    assert run_check(["proj"], config, jobs=1) == run_check(["proj"], config, jobs=1, use_cache=False)
+    assert file.read_bytes().count(b"\n") == 30  # the damaged line made again, the others copied
+
+
+class _Named:
+    """What :meth:`SummaryCache.get` reads of a source: the name its cached summary records."""
+
+    def __init__(self, key: str, lines: dict[bytes, bytes]):
+        value = json.loads(lines[key.encode()])
+        self.path, self.module = value[0], value[1]
+
+
+def test_a_deep_recheck_reads_only_the_changed_files(tmp_path: Path, monkeypatch):
+    # Which twins deep mode trusts depends on what every file imports: an unchanged file's imports
+    # come from the record kept by content digest (the twin found through `client.py`'s import of
+    # `syncsdk` still reaches the finding), and only the edited file and the one that lost its
+    # record are read again.
+    site = str(Path(__file__).parent / "data" / "twins" / "site")
+    files = {
+        "proj/client.py": "import syncsdk\n\nCLIENT = syncsdk.Client()\n",
+        "proj/app.py": "from client import CLIENT\n\n\nasync def handle(query):\n    return CLIENT.search(query)\n",
+        "proj/other.py": "import kvstore\n\nSTORE = kvstore.Store()\n",
+        "proj/more.py": "def plain():\n    return 1\n",
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=True)
+    run_check(["proj"], config, jobs=1, search_path=[site])
+    read: list[str] = []
+    real = runner.read_sources
+
+    def reading(files, *args, **kwargs):
+        read.extend(file.name for file in files)
+        return real(files, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "read_sources", reading)
+    (tmp_path / "proj" / "more.py").write_text("def plain():\n    return 2\n")
+    warm = run_check(["proj"], config, jobs=1, search_path=[site])
+    assert read == ["more.py"]
+    cold = run_check(["proj"], config, jobs=1, use_cache=False, search_path=[site])
+    assert warm == cold and _shown(warm) == _shown(cold)
+    assert any("syncsdk.AsyncClient" in f.message for f in warm.findings if f.path == "proj/app.py"), _shown(warm)
+
+    (record,) = (tmp_path / runner.CACHE_DIR / runner.LIBRARIES).glob("imports-*.json")
+    held = json.loads(record.read_text())
+    digest = next(digest for digest, modules in held.items() if modules == ["syncsdk"])
+    record.write_text(json.dumps({key: value for key, value in held.items() if key != digest}))
+    (tmp_path / "proj" / "more.py").write_text("def plain():\n    return 3\n")
+    read.clear()
+    assert run_check(["proj"], config, jobs=1, search_path=[site]) == warm
+    assert sorted(read) == ["client.py", "more.py"]
+
+
+def test_a_damaged_import_record_means_every_file_is_read(tmp_path: Path, monkeypatch):
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=True)
+    run_check(["proj"], config, jobs=1)
+    (record,) = (tmp_path / runner.CACHE_DIR / runner.LIBRARIES).glob("imports-*.json")
+    record.write_text('{"not": "a list", "x": [1]')
+    read: list[str] = []
+    real = runner.read_sources
+    monkeypatch.setattr(runner, "read_sources", lambda files, *a, **k: read.extend(files) or real(files, *a, **k))
+    (tmp_path / "proj" / "util.py").write_text("import time\n\n\ndef block():\n    time.sleep(3)\n")
+    warm = run_check(["proj"], config, jobs=1)
+    assert len(read) == len(PROJECT)
+    assert warm == run_check(["proj"], config, jobs=1, use_cache=False)
+    assert json.loads(record.read_text())  # written again, whole

@@ -18,6 +18,7 @@ from asynclint.twin_discovery import (
     TwinCache,
     discover,
     discovered_apis,
+    imported_modules,
     imported_packages,
     twins_for,
     with_discovered,
@@ -124,7 +125,8 @@ def test_imported_packages_are_read_from_import_lines(installed):
         "import syncsdk\nfrom kvstore.asyncio import Store\n",
         "    from aiolib import Sandbox  # lazy\nimport json\n",
     ]
-    assert imported_packages(texts, installed) == {"syncsdk", "kvstore", "aiolib"}
+    modules = [module for text in texts for module in imported_modules(text)]
+    assert imported_packages(modules, installed) == {"syncsdk", "kvstore", "aiolib"}
 
 
 def test_deep_mode_reports_sync_calls_with_the_discovered_twin(tmp_path):

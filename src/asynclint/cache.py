@@ -489,22 +489,33 @@ def _digest(text: str) -> str:
 
 class SummaryCache:
     """Summaries keyed by file content and name (so portable across machines and checkouts),
-    one line per file (``<key> <json>``), one file per project and analysis. Lines are decoded
-    only when asked for; one that does not decode is a miss, re-indexed and rewritten."""
+    one line per file (``<key> <json>``), one file per project and analysis. One that does not
+    decode is a miss, re-indexed and rewritten.
+
+    Only where each line lies is kept: a line is read from the file and decoded when its summary
+    is asked for, and copied from the file when it is written again. The file stays open, so its
+    lines are the ones read even if another run replaces it meanwhile. (Every line held as text
+    while the summaries were decoded, and to the end of indexing, was the file's size again: with
+    a few files changed a run read from the cache held more than a cold run.)"""
 
     def __init__(self, directory: Path, catalogue_fingerprint: str):
         self.file = directory / f"summaries-{analysis_fingerprint()}-{catalogue_fingerprint}.jsonl"
-        self.raw: dict[str, str] = {}
+        self.lines: dict[str, tuple[int, int]] = {}  # key -> where its JSON starts, and its length
         self.fresh: dict[str, ModuleSummary] = {}
         self.dirty = False
+        self._handle: typing.BinaryIO | None = None
         try:
-            lines = read_lines(self.file)
-        except (OSError, UnicodeDecodeError):  # missing or unreadable: a cold start
-            lines = []
-        for line in lines:
-            key, _, value = line.partition(" ")
-            if len(key) == 64:
-                self.raw[key] = value
+            with _directory(self.file.parent, create=False) as opened:
+                self._handle = opened.open_file(self.file.name)
+            offset = 0
+            for line in self._handle:  # one line at a time: only the spans are kept
+                if len(line) > 65 and line[64] == 32 and line[:64].isalnum():  # b" ", a key
+                    value_end = len(line) - 1 if line.endswith(b"\n") else len(line)
+                    self.lines[line[:64].decode("ascii")] = (offset + 65, value_end - 65)
+                offset += len(line)
+        except OSError:  # missing or unreadable: a cold start
+            self.close()
+            self.lines.clear()
 
     @staticmethod
     def key(source: SourceFile, digest: str) -> str:
@@ -512,21 +523,31 @@ class SummaryCache:
         :class:`Stamp`'s), so that an unchanged file's summary is found without reading it."""
         return _digest(f"{source.path}\0{source.module}\0{source.package}\0{source.imports}\0{digest}")
 
+    def _line(self, key: str) -> bytes:
+        """The JSON of ``key``'s summary as the file holds it; raises ``OSError``."""
+        if self._handle is None:
+            raise OSError("closed")
+        start, length = self.lines[key]
+        self._handle.seek(start)
+        value = self._handle.read(length)
+        if len(value) != length:
+            raise OSError("cut short")
+        return value
+
     def get(self, source: SourceFile, key: str) -> ModuleSummary | None:
         """The summary of ``source`` (only its name is read) under ``key``, if cached."""
         from asynclint.analysis.index.records import ModuleSummary
 
         if key in self.fresh:
             return self.fresh[key]
-        value = self.raw.get(key)
-        if value is None:
+        if key not in self.lines:
             return None
         try:
-            summary = decode(ModuleSummary, json.loads(value))
+            summary = decode(ModuleSummary, json.loads(self._line(key)))
             if summary.path != source.path or summary.module != source.module or summary.library is not None:
                 raise Malformed("another file's summary")
-        except (ValueError, RecursionError):  # Malformed and JSON errors: analyse the file again
-            del self.raw[key]
+        except (OSError, ValueError, RecursionError):  # Malformed and JSON errors: analyse the file again
+            del self.lines[key]
             self.dirty = True
             return None
         return summary
@@ -536,18 +557,27 @@ class SummaryCache:
         self.dirty = True
 
     def save(self, keep: set[str]) -> None:
-        if not self.dirty and set(self.raw) <= keep:
-            return
-        lines = (
-            f"{key} {encode(self.fresh[key]) if key in self.fresh else self.raw[key]}"
-            for key in sorted(keep)
-            if key in self.fresh or key in self.raw
-        )
+        """Write the summaries of ``keep`` (those made this run, and those read from the file,
+        copied as they were) unless the file holds exactly those already; then close the file."""
         try:
+            if not self.dirty and set(self.lines) <= keep:
+                return
+            lines = (
+                f"{key} {encode(self.fresh[key]) if key in self.fresh else self._line(key).decode('utf-8')}"
+                for key in sorted(keep)
+                if key in self.fresh or key in self.lines
+            )
             write_cache_file(self.file, lines)
             _stale(self.file.parent, "summaries-*", self.file)
-        except OSError:
+        except (OSError, ValueError):
             pass  # a read-only checkout still gets its findings
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
 
 
 # --- summaries of installed modules (deep mode) -----------------------------------------------

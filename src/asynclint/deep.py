@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,9 +20,10 @@ from asynclint.model import Severity
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
     from asynclint.analysis.graph import ProjectGraph
     from asynclint.analysis.index.records import ModuleSummary
+    from asynclint.cache import Stamp
     from asynclint.engine import SourceFile
     from asynclint.knowledge.catalogue import Catalogue
-    from asynclint.twin_discovery import DiscoveredTwin
+    from asynclint.twin_discovery import DiscoveredTwin, ImportRecord
 
 
 def installed_beside(search_path: Sequence[str] | None, modules: Iterable[str]) -> Installed:
@@ -192,13 +193,18 @@ def discovered_twins(
     search_path: Sequence[str] | None = None,
     cache_directory: Path | None = None,
     installed: Installed | None = None,
+    imports: ImportRecord | None = None,
+    unread: Iterable[str] = (),
+    stamps: Mapping[str, Stamp] | None = None,
 ) -> list[DiscoveredTwin]:
     """Deep mode also trusts the sync/async twins discovered in the installed packages the
-    project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`."""
-    from asynclint.twin_discovery import TwinCache, imported_packages, twins_for
+    project imports (cached per distribution and version): see :mod:`asynclint.twin_discovery`.
+    ``imports`` holds what the files of the digests ``unread`` import, the files not read."""
+    from asynclint.twin_discovery import ImportRecord, TwinCache, twins_for
 
     installed = installed or installed_beside(search_path, (source.module for source in sources))
     directory = cache_directory or cache_dir(config.root)
     cache = TwinCache(directory.parent, directory.name, LIBRARIES) if use_cache else None
-    packages = imported_packages((source.text for source in sources), installed)
-    return twins_for(packages, installed, cache)
+    imports = imports or ImportRecord(None)
+    read = ((stamps[source.path].digest if stamps else None, source.text) for source in sources)
+    return twins_for(imports.packages(unread, read, installed), installed, cache)

@@ -26,7 +26,7 @@ class SourceFile:
     text: str
     module: str  # dotted module name, from the package layout
     package: str  # the package relative imports resolve against
-    imports: tuple[tuple[str, str], ...] = ()  # see asynclint.files.ModuleName
+    imports: Sequence[tuple[str, str]] = ()  # see asynclint.files.ModuleName
 
 
 def summarize(source: SourceFile, catalogue: Catalogue) -> ModuleSummary | FileError:

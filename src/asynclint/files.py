@@ -9,6 +9,7 @@ import re
 import stat
 import sys
 import tokenize
+import typing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -434,7 +435,7 @@ class ModuleName:
     package: str
     #: Top-level names that several import roots of the project define -> the module such an
     #: import means from this file (see :func:`module_names`).
-    imports: tuple[tuple[str, str], ...] = ()
+    imports: Sequence[tuple[str, str]] = ()
 
 
 #: Joins a top-level name defined in several import roots to the root it comes from: ``utils@env_a``
@@ -495,7 +496,7 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
             for other in sorted(beside)
             if other.parent == directory and other.stem not in own and other.stem not in dict(names[path].imports)
         )
-        names[path] = replace(names[path], imports=names[path].imports + siblings)
+        names[path] = replace(names[path], imports=(*names[path].imports, *siblings))
     in_packages = {path: layout for path, layout in layouts.items() if layout[1] and path not in beside}
     if in_packages:
         _package_siblings(in_packages, names, roots_of, holds_init)
@@ -543,29 +544,92 @@ def _package_siblings(
     for top, roots in roots_of.items():
         for root in roots:
             own_tops.setdefault(root, set()).add(top)
-    # Every file of a directory is told (nearly) the same names: one copy of each pair for all of
-    # them (a package of 600 modules beside each other tells each of them 600: millions of pairs).
-    pairs: dict[tuple[str, str], tuple[str, str]] = {}
+    # Every file of a directory is told the same names but for its own: one table per directory
+    # (a package of 600 modules beside each other told each of them 600 names: 43 MB of tuples
+    # on a 7,500-file tree), each name with what it means to the file it would name itself.
+    tables: dict[tuple[Path, Path], tuple[tuple[str, str, str | None], ...]] = {}
+    kept_once: dict[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] = {}
     for path, (_, _, root) in layouts.items():
         if path.stem == "__init__":
             continue
+        table = tables.get((path.parent, root))
+        if table is None:
+            table = tables[path.parent, root] = _siblings_table(path.parent, root, children, own_tops.get(root, ()))
         module = names[path].module
-        found: dict[str, str] = {}
-        directory = path.parent
-        while directory != root and root in directory.parents:
-            for name, sibling in children.get(directory, {}).items():
-                if sibling != module and name not in found:
-                    found[name] = sibling
-            directory = directory.parent
-        wanted = {
-            name: sibling
-            for name, sibling in found.items()
-            if name not in own_tops.get(root, ()) and name not in sys.stdlib_module_names
-        }
-        if wanted:
-            kept = tuple((name, meant) for name, meant in names[path].imports if name not in wanted)
-            told = tuple(pairs.setdefault(pair, pair) for pair in sorted(wanted.items()))
-            names[path] = replace(names[path], imports=kept + told)
+        if not any(meant != module or instead is not None for _, meant, instead in table):
+            continue  # told nothing
+        told = {name for name, meant, instead in table if meant != module or instead is not None}
+        kept = tuple((name, meant) for name, meant in names[path].imports if name not in told)
+        names[path] = replace(names[path], imports=Imports(kept_once.setdefault(kept, kept), table, module))
+
+
+def _siblings_table(
+    directory: Path, root: Path, children: dict[Path, dict[str, str]], own_tops: Iterable[str]
+) -> tuple[tuple[str, str, str | None], ...]:
+    """What a bare import means from a file of ``directory`` (under import ``root``), by name: the
+    first module of that name in the directory or a package directory above it, and the next one
+    of another name above that (what the name means to the file that is the first: a file never
+    imports itself so); a name of the root's own top-level modules or of the standard library is
+    left out."""
+    first: dict[str, str] = {}
+    second: dict[str, str] = {}
+    while directory != root and root in directory.parents:
+        for name, sibling in children.get(directory, {}).items():
+            if name not in first:
+                first[name] = sibling
+            elif name not in second and sibling != first[name]:
+                second[name] = sibling
+        directory = directory.parent
+    skipped = set(own_tops)
+    return tuple(
+        (name, meant, second.get(name))
+        for name, meant in sorted(first.items())
+        if name not in skipped and name not in sys.stdlib_module_names
+    )
+
+
+class Imports(Sequence[tuple[str, str]]):
+    """A file's bare imports as (name, module) pairs (:class:`ModuleName`'s ``imports``): its own
+    (``kept``) and its directory's table (shared by every file of the directory: see
+    :func:`_package_siblings`), read as the file ``module`` would. Equal to the tuple of its pairs."""
+
+    __slots__ = ("kept", "table", "module")
+
+    def __init__(self, kept: tuple[tuple[str, str], ...], table: tuple[tuple[str, str, str | None], ...], module: str):
+        self.kept, self.table, self.module = kept, table, module
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        yield from self.kept
+        module = self.module
+        for name, meant, instead in self.table:
+            if meant != module:
+                yield name, meant
+            elif instead is not None:
+                yield name, instead
+
+    def _tuple(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self.__iter__())  # (``tuple(self)`` would ask ``len`` first)
+
+    def __len__(self) -> int:
+        return len(self._tuple())
+
+    @typing.overload
+    def __getitem__(self, index: int) -> tuple[str, str]: ...
+    @typing.overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[str, str]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[str, str] | Sequence[tuple[str, str]]:
+        return self._tuple()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Imports | tuple):
+            return self._tuple() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __repr__(self) -> str:
+        return repr(self._tuple())
 
 
 def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, Path]:

@@ -26,6 +26,7 @@ import stat
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 TEMP_SUFFIX = ".asynclint-tmp"
 #: ``.NAME.<pid>-<random>.asynclint-tmp``; older versions wrote ``.NAME.<random>.asynclint-tmp``.
@@ -298,13 +299,20 @@ class CacheDir:
         return os.listdir(self._fd)
 
     def read(self, name: str) -> bytes:
-        """The content of a regular file in the directory (``O_NONBLOCK``: a FIFO planted under a
-        cache file's name is refused, not waited on)."""
-        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0), dir_fd=self._fd)
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise OSError(errno.EINVAL, f"{self.path / name}: not a regular file")
+        """The content of a regular file in the directory."""
+        with self.open_file(name) as handle:
             return handle.read()
+
+    def open_file(self, name: str) -> BinaryIO:
+        """A regular file in the directory, opened for reading (``O_NONBLOCK``: a FIFO planted
+        under a cache file's name is refused, not waited on). What it reads stays the file opened
+        even when a writer replaces the name meanwhile."""
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0), dir_fd=self._fd)
+        handle = os.fdopen(fd, "rb")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            handle.close()
+            raise OSError(errno.EINVAL, f"{self.path / name}: not a regular file")
+        return handle
 
     def write(self, name: str, data: str | bytes, mode: int = 0o644) -> None:
         payload = data.encode("utf-8") if isinstance(data, str) else data

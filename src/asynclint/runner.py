@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 # CACHE_DIR is re-exported: benches and tests find the cache through it.
 from asynclint.cache import (  # noqa: F401
     CACHE_DIR,
+    LIBRARIES,
     LayoutCache,
     ResultCache,
     Stamp,
@@ -177,9 +178,15 @@ def run_check(
         names = module_names(files)
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
-    # Deep mode reads every file when anything changed: which twins it trusts depends on what
-    # every file imports.
-    known = results.known if results is not None and installed is None else {}
+    known = results.known if results is not None else {}
+    imports = None
+    if installed is not None and use_cache:
+        from asynclint.twin_discovery import ImportRecord
+
+        # Which twins deep mode trusts depends on what every file imports: a file whose imports
+        # are not recorded is read.
+        imports = ImportRecord(directory.parent, directory.name, LIBRARIES)
+        known = {path: stamp for path, stamp in known.items() if stamp.digest in imports}
     shown = {file: shown_path(file, config.root) for file in files} if known else {}
     # A file the last result saw unchanged keeps its summary's key (its recorded digest): it is
     # read only if that summary is not in the cache, or to show a finding's suppressions.
@@ -193,7 +200,10 @@ def run_check(
     if installed is not None:
         from asynclint.twin_discovery import with_discovered
 
-        twins = discovered_twins(sources, config, use_cache, search_path, directory, installed)
+        unread_digests = [known[shown[file]].digest for file in unread]
+        twins = discovered_twins(
+            sources, config, use_cache, search_path, directory, installed, imports, unread_digests, stamps
+        )
         catalogue = with_discovered(catalogue, twins)
     cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
     summaries: list[ModuleSummary] = []

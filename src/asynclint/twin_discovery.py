@@ -418,18 +418,72 @@ def twins_for(tops: Iterable[str], installed: Installed, cache: TwinCache | None
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import|import[ \t]+([A-Za-z_][\w.]*))", re.MULTILINE)
 
 
-def imported_packages(texts: Iterable[str], installed: Installed) -> set[str]:
-    """The installed packages the texts import (a line scan, no parse): the top-level package,
-    or, under a namespace package (``google``), the first importable module (``google.genai``)."""
-    modules = {a or b for text in texts for a, b in _IMPORT.findall(text)}
+def imported_modules(text: str) -> tuple[str, ...]:
+    """The modules ``text`` imports (a line scan, no parse), each cut to the parts
+    :func:`imported_packages` looks at."""
+    return tuple(sorted({".".join((a or b).split(".")[:3]) for a, b in _IMPORT.findall(text)}))
+
+
+def imported_packages(modules: Iterable[str], installed: Installed) -> set[str]:
+    """The installed packages among the imported ``modules`` (:func:`imported_modules`): the
+    top-level package, or, under a namespace package (``google``), the first importable module
+    (``google.genai``)."""
     packages = set()
-    for module in modules:
+    for module in set(modules):
         parts = module.split(".")
         for end in range(1, min(len(parts), 3) + 1):
             if installed.find(".".join(parts[:end])) is not None:
                 packages.add(".".join(parts[:end]))
                 break
     return packages
+
+
+class ImportRecord:
+    """What each file of a project imports (:func:`imported_modules`), by the digest of its
+    content, kept beside the twins (JSON). Which twins deep mode trusts depends on what every file
+    imports: with this, a recheck reads only the files whose content it has not seen -- the others'
+    stamps say their digest is unchanged -- instead of every file of the project."""
+
+    def __init__(self, base: Path | None, *parts: str):
+        """The cache directory ``base/parts...`` (``None``: nothing kept)."""
+        self.base, self.parts = base, parts
+        self.file = f"imports-{TwinCache.CODE}.json"
+        self.modules: dict[str, tuple[str, ...]] = {}
+        if base is None:
+            return
+        try:
+            with CacheDir.open(base, *parts, create=False) as directory:
+                document = json.loads(directory.read(self.file).decode("utf-8"))
+        except (OSError, UnsafeCache, ValueError, RecursionError):
+            return  # missing or damaged: every file is read
+        if type(document) is dict:
+            for digest, modules in document.items():
+                if type(modules) is list and all(type(module) is str for module in modules):
+                    self.modules[digest] = tuple(modules)
+
+    def __contains__(self, digest: str) -> bool:
+        return digest in self.modules
+
+    def packages(self, unread: Iterable[str], read: Iterable[tuple[str | None, str]], installed: Installed) -> set[str]:
+        """The installed packages imported by the files of the digests ``unread`` (each one held
+        here) and by the texts ``read`` (each with its digest, ``None`` when not known). What those
+        files import is kept, and no other file's."""
+        held = {digest: self.modules[digest] for digest in unread}
+        scanned = []
+        for digest, text in read:
+            modules = imported_modules(text)
+            if digest is None:
+                scanned.append(modules)
+            else:
+                held[digest] = modules
+        if self.base is not None and held != self.modules:
+            try:
+                with CacheDir.open(self.base, *self.parts, create=True) as directory:
+                    directory.write(self.file, json.dumps(dict(sorted(held.items())), separators=(",", ":")))
+            except (OSError, UnsafeCache):
+                pass  # a read-only checkout (or a refused cache) still gets its findings
+        self.modules = held
+        return imported_packages((module for modules in (*held.values(), *scanned) for module in modules), installed)
 
 
 def twin_calls(twins: Iterable[DiscoveredTwin]) -> dict[str, TwinCall]:

@@ -23,6 +23,7 @@ response, never the client) from the summaries' exports.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from asynclint.analysis.index.argfacts import tuple_return_annotations
 from asynclint.analysis.index.conditions import Conditions
@@ -57,7 +58,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         module: str,
         package: str,
         catalogue: Catalogue,
-        imports: tuple[tuple[str, str], ...] = (),
+        imports: Sequence[tuple[str, str]] = (),
     ):
         self.source = source
         self.path = path
@@ -200,7 +201,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
 
 
 def index_source(
-    source: str, path: str, module: str, package: str, catalogue: Catalogue, imports: tuple[tuple[str, str], ...] = ()
+    source: str, path: str, module: str, package: str, catalogue: Catalogue, imports: Sequence[tuple[str, str]] = ()
 ) -> ModuleSummary:
     """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input.
     ``imports`` maps top-level names to the project modules they mean from this file."""

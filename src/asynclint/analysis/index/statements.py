@@ -34,6 +34,7 @@ from asynclint.analysis.index.nests import loop_nests, starts_nest
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.values import ITEM_SUFFIX, PASSED, STATE, Inst, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.work import work_loops
 from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
@@ -539,6 +540,18 @@ class Statements(IndexerState):
         self.visit_body(node.body)
         if frame.nested:
             self.nests.extend(loop_nests(node, index, self._denoted, self._col))
+        loops, copies = work_loops(
+            node,
+            index,
+            len(self.work_loops),
+            self.module,
+            self.work_sizes,
+            self.work_settings,
+            self._denoted,
+            self._col,
+        )
+        self.work_loops.extend(loops)
+        self.work_copies.extend(copies)
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared)
         self._export_elements(f"{qualname}()", frame.elements)

@@ -136,6 +136,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses, Wor
         #: The work estimate (:mod:`asynclint.analysis.work`): module constants' sizes, each
         #: function's loops, and the estimates made so far (filled on demand).
         self._sizes: dict[str, tuple[str, ...]] | None = None
+        self._settings: dict[str, int] | None = None
         self._loops_by_function: dict[FunctionId, list[tuple[int, WorkLoop]]] | None = None
         self._work: dict[FunctionId, Estimate] = {}
         self._copies: dict[FunctionId, dict[tuple[int, int], bool]] | None = None

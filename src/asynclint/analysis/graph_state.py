@@ -72,6 +72,7 @@ class GraphState:
     _calls_by_caller: dict[FunctionId, list[CallSite]]
     _site_targets: list[list[str | None] | None]
     _sizes: dict[str, tuple[str, ...]] | None
+    _settings: dict[str, int] | None
     _loops_by_function: dict[FunctionId, list[tuple[int, WorkLoop]]] | None
     _work: dict[FunctionId, Estimate]
     _copies: dict[FunctionId, dict[tuple[int, int], bool]] | None

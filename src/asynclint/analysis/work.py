@@ -18,6 +18,7 @@ from math import prod
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, WorkLoop
+from asynclint.analysis.index.work import SETTING
 from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, WORK_MICROS
 
 #: How many module constants deep a size is followed (``LEGAL = tuple(... FACES ...)``).
@@ -38,7 +39,6 @@ def total(parts: list[Estimate]) -> Estimate:
 _CALL = Estimate(WORK_MICROS["call"])
 _COPY = Estimate(WORK_MICROS["copy"], 1.0)
 _DEEP_COPY = Estimate(WORK_MICROS["deepcopy"], 1.0)
-_STEP = Estimate(WORK_MICROS["step"])
 
 
 class Work(GraphState):
@@ -54,6 +54,14 @@ class Work(GraphState):
     def _factor(self, factor: str, depth: int) -> int | None:
         if factor.isdigit():
             return int(factor)
+        if factor.startswith(SETTING):
+            if self._settings is None:
+                self._settings = {}
+                for summary in self.summaries:
+                    if summary.library is None:
+                        for name, value in summary.settings:
+                            self._settings[name] = max(value, self._settings.get(name, 0))
+            return self._settings.get(factor.removeprefix(SETTING))
         if self._sizes is None:
             self._sizes = {
                 f"{summary.module}.{name}": factors
@@ -133,7 +141,8 @@ class Work(GraphState):
             parts.setdefault(_innermost(own, at), []).append(_DEEP_COPY if deep else _COPY)
         loops: dict[int, Estimate] = {}
         for index, loop in reversed(own):  # inner loops come after their parent
-            body = total([_STEP, *parts.get(index, []), *(loops[i] for i, inner in own if inner.parent == index)])
+            steps = Estimate(WORK_MICROS["step"] * loop.statements)
+            body = total([steps, *parts.get(index, []), *(loops[i] for i, inner in own if inner.parent == index)])
             count = self.trips(loop)
             loops[index] = body.times(count, f"`{loop.bound}` ({count})") if count is not None else body
         return parts, loops

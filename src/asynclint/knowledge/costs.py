@@ -632,7 +632,7 @@ def few_items(word: str) -> bool:
 #: call, a method the graph does not resolve), a shallow copy of a container of about a hundred
 #: items (a project ``copy()`` that copies its list, ``dict(state)``), a deep copy of an object
 #: holding one.
-WORK_MICROS: dict[str, float] = {"step": 0.03, "call": 0.05, "copy": 0.5, "deepcopy": 40.0}
+WORK_MICROS: dict[str, float] = {"step": 0.07, "call": 0.04, "copy": 0.3, "deepcopy": 50.0}
 #: Calls that copy a container they are handed (shallow), by resolved name, and the methods that
 #: copy their receiver when no project function answers the call.
 COPIERS: frozenset[str] = frozenset({"copy.copy", "builtins.dict", "builtins.list", "builtins.set"})

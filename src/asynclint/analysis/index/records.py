@@ -406,6 +406,9 @@ class WorkLoop:
     trips: tuple[str, ...]
     header: str  # ``for move in LEGAL_MOVES``, ``while tick < max_ticks``, as written (short)
     bound: str  # what bounds it, for messages: ``LEGAL_MOVES``, ``max_ticks_per_round``
+    #: Statements each iteration runs itself (those of loops inside it aside), at least 1: the
+    #: steps an iteration costs besides its calls.
+    statements: int = 1
 
 
 @dataclass(frozen=True)
@@ -468,6 +471,9 @@ class ModuleSummary:
     #: Module-level constants that bound a loop: name -> factors, as ``WorkLoop.trips`` (a tuple
     #: literal's length, a comprehension's product, an integer's value).
     sizes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Names the module gives a literal non-negative integer (keywords, defaults, config keys, class
+    #: fields): a loop bounded by ``self.config["max_ticks"]`` in another module reads them.
+    settings: tuple[tuple[str, int], ...] = ()
     #: Calls in its functions that copy a container they are handed (``dict(state)``, ``x.copy()``,
     #: ``copy.copy(x)``): (function index, line, column, deep?) -- ``copy.deepcopy`` is deep.
     copies: tuple[tuple[int, int, int, bool], ...] = ()

@@ -198,6 +198,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
             nests=tuple(self.nests),
             work_loops=tuple(self.work_loops),
             copies=tuple(self.work_copies),
+            settings=tuple(sorted(self.work_settings.items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
         )
 

@@ -36,6 +36,9 @@ _LONGEST = 48
 _DEPTH = 4
 
 Factors = tuple[str, ...]
+#: A factor naming a setting no literal in the module gives (``?max_ticks_per_round``): the graph
+#: takes the largest literal the project's modules give it, or leaves the count unknown.
+SETTING = "?"
 
 
 def _short(node: ast.AST) -> str:
@@ -206,6 +209,12 @@ class _Loops:
             return (dotted,)  # a constant of another module: the graph looks its size up
         return None
 
+    def _setting(self, name: str) -> Factors:
+        """A setting's value where this module gives it one, else its name for the graph to look up
+        in the project's other modules (``SETTING`` + the name)."""
+        value = self.settings.get(name)
+        return (str(value),) if value is not None else (SETTING + name,)
+
     def count(self, node: ast.expr, depth: int = 0) -> Factors | None:
         """An integer bound as factors: a literal, a constant, a parameter's literal default, a setting."""
         number = _int(node)
@@ -214,12 +223,10 @@ class _Loops:
         if isinstance(node, ast.Name):
             return self._name(node, depth, items=False)
         if isinstance(node, ast.Attribute):
-            setting = self.settings.get(node.attr)
-            return (str(setting),) if setting is not None else None
+            return self._setting(node.attr)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
             key = node.slice.value
-            setting = self.settings.get(key) if isinstance(key, str) else None
-            return (str(setting),) if setting is not None else None
+            return self._setting(key) if isinstance(key, str) else None
         if isinstance(node, ast.IfExp):
             both = [self.count(node.body, depth), self.count(node.orelse, depth)]
             numbers = [int(f[0]) for f in both if f is not None and len(f) == 1 and f[0].isdigit()]
@@ -283,7 +290,14 @@ class _Loops:
         )
 
     def _add(
-        self, node: ast.AST, parent: int, outside: ast.AST | None, trips: Factors | None, header: str, bound: str
+        self,
+        node: ast.AST,
+        parent: int,
+        outside: ast.AST | None,
+        trips: Factors | None,
+        header: str,
+        bound: str,
+        statements: int = 1,
     ) -> int:
         line, col, end_line, end_col = self._span(node)
         self.loops.append(
@@ -298,6 +312,7 @@ class _Loops:
                 trips or (),
                 header,
                 bound if trips else "",
+                max(statements, 1),
             )
         )
         return self.first + len(self.loops) - 1
@@ -313,14 +328,16 @@ class _Loops:
             self.visit(child.iter, parent)
             trips = self.items(child.iter)
             header = f"for {_short(child.target)} in {_short(child.iter)}"
-            here = self._add(child, parent, child.iter, trips, header, _short(child.iter))
+            here = self._add(child, parent, child.iter, trips, header, _short(child.iter), _statements(child.body))
             for part in (child.target, *child.body):
                 self.visit(part, here)
             for part in child.orelse:
                 self.visit(part, parent)
         elif isinstance(child, ast.While):
             trips, bound = self._while_bound(child)
-            here = self._add(child, parent, None, trips, f"while {_short(child.test)}", bound)
+            here = self._add(
+                child, parent, None, trips, f"while {_short(child.test)}", bound, _statements(child.body) + 1
+            )
             self.visit(child.test, here)
             for part in child.body:
                 self.visit(part, here)
@@ -338,7 +355,16 @@ class _Loops:
         for position, generator in enumerate(node.generators):
             trips = self.items(generator.iter)
             header = f"for {_short(generator.target)} in {_short(generator.iter)}"
-            here = self._add(node, here, first.iter if position == 0 else None, trips, header, _short(generator.iter))
+            last = position == len(node.generators) - 1
+            here = self._add(
+                node,
+                here,
+                first.iter if position == 0 else None,
+                trips,
+                header,
+                _short(generator.iter),
+                len(generator.ifs) + last,  # its tests, and the element for the innermost
+            )
             if position:
                 self.visit(generator.iter, here)
             for test in generator.ifs:
@@ -374,6 +400,20 @@ class _Loops:
             if len(bindings) == 1 and isinstance(bindings[0], (ast.Subscript, ast.Attribute)):
                 return _short(bindings[0])
         return _short(bound)
+
+
+def _statements(body: list[ast.stmt]) -> int:
+    """The statements of a loop's body that each iteration runs itself: nested blocks counted, the
+    bodies of loops inside it left to those loops."""
+    count = 0
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.stmt):
+            count += 1
+        if not isinstance(node, (*_SCOPES, ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    return count
 
 
 def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:

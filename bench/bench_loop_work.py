@@ -6,9 +6,10 @@ counts times the work per iteration (``asynclint.analysis.work``), in microsecon
 costs of ``knowledge/costs.py`` (:data:`WORK_MICROS`), and grades it by :data:`WORK_GRADES`. This
 script times, in one process and interleaved:
 
-* the units: one statement of a loop's body (a subscript store of arithmetic), one call of a small function, a shallow copy of an object
-  holding a 100-element list (a project ``copy()`` that copies the list), a ``dict`` of 132 entries
-  copied, a ``copy.deepcopy`` of the 100-element object;
+* the units: one statement of a loop's body (a subscript store of arithmetic), one call of a
+  small function, a shallow copy of an object holding a 100-element list (a project ``copy()``
+  that copies the list), a ``dict`` of 132 entries copied, a ``copy.deepcopy`` of the
+  100-element object;
 * representative shapes: 24 copies-and-edits of a 132-entry state (a one-move search), 24 x 24 =
   576 of them (a two-move search), and a 500-tick simulation over 10 items x 4 actors;
 

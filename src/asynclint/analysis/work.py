@@ -55,13 +55,7 @@ class Work(GraphState):
         if factor.isdigit():
             return int(factor)
         if factor.startswith(SETTING):
-            if self._settings is None:
-                self._settings = {}
-                for summary in self.summaries:
-                    if summary.library is None:
-                        for name, value in summary.settings:
-                            self._settings[name] = max(value, self._settings.get(name, 0))
-            return self._settings.get(factor.removeprefix(SETTING))
+            return self._project_settings().get(factor.removeprefix(SETTING))
         if self._sizes is None:
             self._sizes = {
                 f"{summary.module}.{name}": factors
@@ -83,6 +77,25 @@ class Work(GraphState):
                 for function, line, col, deep in summary.copies:
                     self._copies.setdefault(FunctionId((position, function)), {})[(line, col)] = deep
         return dict(self._copies.get(key, {}))
+
+    def _project_settings(self) -> dict[str, int]:
+        """Names the project gives a literal non-negative integer -> the largest: config keys and
+        class fields (``ModuleSummary.settings``), parameter defaults, constant keyword arguments."""
+        if self._settings is None:
+            found: dict[str, int] = {}
+            for summary in self.summaries:
+                if summary.library is not None:
+                    continue
+                pairs = [
+                    *((name, str(value)) for name, value in summary.settings),
+                    *(pair for function in summary.functions for pair in function.defaults),
+                    *(pair for site in summary.calls if site.rare is not None for pair in site.rare.kwargs),
+                ]
+                for name, text in pairs:
+                    if text.isdigit():
+                        found[name] = max(int(text), found.get(name, 0))
+            self._settings = found
+        return self._settings
 
     def loops_of(self, key: FunctionId) -> list[tuple[int, WorkLoop]]:
         """The loops of ``key``: (index into its summary's ``work_loops``, the loop), in written order."""

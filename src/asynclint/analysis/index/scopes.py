@@ -77,6 +77,9 @@ class Frame:
     #: A loop was entered inside another (or over ``itertools.permutations``...): the function may
     #: hold a loop nest, which :func:`asynclint.analysis.index.nests.loop_nests` then looks for.
     nested: bool = False
+    #: It has a loop of its own (``for``, ``while``, a comprehension): its trip counts are read
+    #: (:func:`asynclint.analysis.index.work.work_loops`).
+    looped: bool = False
 
 
 class IndexerState:
@@ -103,7 +106,6 @@ class IndexerState:
     #: (:mod:`asynclint.analysis.index.work`).
     work_loops: list[WorkLoop]
     work_sizes: dict[str, tuple[str, ...]]
-    work_settings: dict[str, int]
     work_copies: list[tuple[int, int, int, bool]]
     _built: dict[int, tuple[int, ...]]
     _handed_values: dict[int, Value]

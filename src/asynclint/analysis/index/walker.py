@@ -74,7 +74,6 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         self.nests: list[LoopNest] = []
         self.work_loops: list[WorkLoop] = []
         self.work_sizes: dict[str, tuple[str, ...]] = {}
-        self.work_settings: dict[str, int] = {}
         self.work_copies: list[tuple[int, int, int, bool]] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
@@ -126,7 +125,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._prebind(tree.body)
-        self.work_sizes, self.work_settings = module_sizes(tree), module_settings(tree)
+        self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         exports = tuple((name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym))
@@ -198,7 +197,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
             nests=tuple(self.nests),
             work_loops=tuple(self.work_loops),
             copies=tuple(self.work_copies),
-            settings=tuple(sorted(self.work_settings.items())),
+            settings=tuple(sorted(module_settings(tree).items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
         )
 

@@ -28,7 +28,6 @@ from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-_LOOPS = (ast.For, ast.AsyncFor, ast.While, *_COMPREHENSIONS)
 #: Builtins whose result has as many items as their first argument.
 _SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
 _LONGEST = 48
@@ -36,8 +35,9 @@ _LONGEST = 48
 _DEPTH = 4
 
 Factors = tuple[str, ...]
-#: A factor naming a setting no literal in the module gives (``?max_ticks_per_round``): the graph
-#: takes the largest literal the project's modules give it, or leaves the count unknown.
+#: A factor naming a setting (``?max_ticks_per_round``): the graph takes the largest literal the
+#: project gives it (a config dict's key, a class field, a parameter default, a keyword argument),
+#: or leaves the count unknown.
 SETTING = "?"
 
 
@@ -53,9 +53,11 @@ def _int(node: ast.expr) -> int | None:
 
 
 def module_settings(tree: ast.Module) -> dict[str, int]:
-    """Names the module gives a literal non-negative integer: keyword arguments, parameter defaults,
-    string keys of dict displays, class-level fields and attributes. When one name has several
-    values, the largest (a bound is an upper bound)."""
+    """Names the module gives a literal non-negative integer at its top level or in a class body:
+    string keys of dict displays there (a config dict, nested ones too) and class-level fields
+    (``max_ticks: int = 400``). When one name has several values, the largest (a bound is an
+    upper bound). Parameter defaults and keyword arguments are read by the graph from the
+    functions' and calls' records (``Function.defaults``, ``CallFacts.kwargs``)."""
     found: dict[str, int] = {}
 
     def note(name: str, value: ast.expr | None) -> None:
@@ -63,29 +65,26 @@ def module_settings(tree: ast.Module) -> dict[str, int]:
         if number is not None and number >= 0:
             found[name] = max(number, found.get(name, 0))
 
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            for keyword in node.keywords:
-                if keyword.arg is not None:
-                    note(keyword.arg, keyword.value)
-        elif isinstance(node, ast.Dict):
+    def displays(node: ast.expr) -> None:
+        if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str):
                     note(key.value, value)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            positional = [*node.args.posonlyargs, *node.args.args]
-            for arg, default in zip(
-                positional[len(positional) - len(node.args.defaults) :], node.args.defaults, strict=True
-            ):
-                note(arg.arg, default)
-            for arg, kw_default in zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True):
-                note(arg.arg, kw_default)
-        elif isinstance(node, ast.ClassDef):
-            for stmt in node.body:
-                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                    note(stmt.target.id, stmt.value)
-                elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                displays(value)
+
+    bodies: list[list[ast.stmt]] = [tree.body]
+    while bodies:
+        for stmt in bodies.pop():
+            if isinstance(stmt, ast.ClassDef):
+                bodies.append(stmt.body)
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                note(stmt.target.id, stmt.value)
+                if stmt.value is not None:
+                    displays(stmt.value)
+            elif isinstance(stmt, ast.Assign):
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                     note(stmt.targets[0].id, stmt.value)
+                displays(stmt.value)
     return found
 
 
@@ -144,12 +143,11 @@ class _Loops:
         first: int,
         module: str,
         sizes: dict[str, Factors],
-        settings: dict[str, int],
         resolve: Callable[[ast.expr], str | None],
         col: Callable[[int, int], int],
     ):
         self.function, self.first, self.module = function, first, module
-        self.sizes, self.settings, self.resolve, self.col = sizes, settings, resolve, col
+        self.sizes, self.resolve, self.col = sizes, resolve, col
         args = node.args
         positional = [*args.posonlyargs, *args.args]
         self.params = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
@@ -162,28 +160,37 @@ class _Loops:
             for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
             if default is not None
         )
-        self.assigned: dict[str, list[ast.expr | None]] = {}
-        for child in _own_nodes(node.body):
-            if isinstance(child, ast.Assign):
-                for target in child.targets:
-                    self._bind(target, child.value)
-            elif isinstance(child, (ast.AnnAssign, ast.AugAssign)) and isinstance(child.target, ast.Name):
-                self.assigned.setdefault(child.target.id, []).append(
-                    child.value if isinstance(child, ast.AnnAssign) else None
-                )
-            elif isinstance(child, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
-                targets = [child.target] if not isinstance(child, (ast.With, ast.AsyncWith)) else []
-                targets += [i.optional_vars for i in getattr(child, "items", ()) if i.optional_vars is not None]
-                for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            self.assigned.setdefault(name.id, []).append(None)
+        self._assigned: dict[str, list[ast.expr | None]] | None = None
         self.loops: list[WorkLoop] = []
         self._node = node
 
+    @property
+    def assigned(self) -> dict[str, list[ast.expr | None]]:
+        """Name -> what each of its bindings in the function binds (``None``: a loop variable, an
+        augmented assignment, a ``with`` target): read on the first name a bound asks about."""
+        if self._assigned is None:
+            self._assigned = {}
+            for child in _own_nodes(self._node.body):
+                if isinstance(child, ast.Assign):
+                    for target in child.targets:
+                        self._bind(target, child.value)
+                elif isinstance(child, (ast.AnnAssign, ast.AugAssign)) and isinstance(child.target, ast.Name):
+                    self._assigned.setdefault(child.target.id, []).append(
+                        child.value if isinstance(child, ast.AnnAssign) else None
+                    )
+                elif isinstance(child, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
+                    targets = [child.target] if not isinstance(child, (ast.With, ast.AsyncWith)) else []
+                    targets += [i.optional_vars for i in getattr(child, "items", ()) if i.optional_vars is not None]
+                    for target in targets:
+                        for name in ast.walk(target):
+                            if isinstance(name, ast.Name):
+                                self._assigned.setdefault(name.id, []).append(None)
+        return self._assigned
+
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        assert self._assigned is not None
         if isinstance(target, ast.Name):
-            self.assigned.setdefault(target.id, []).append(value)
+            self._assigned.setdefault(target.id, []).append(value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for part in target.elts:
                 self._bind(part.value if isinstance(part, ast.Starred) else part, None)
@@ -210,10 +217,8 @@ class _Loops:
         return None
 
     def _setting(self, name: str) -> Factors:
-        """A setting's value where this module gives it one, else its name for the graph to look up
-        in the project's other modules (``SETTING`` + the name)."""
-        value = self.settings.get(name)
-        return (str(value),) if value is not None else (SETTING + name,)
+        """A setting, by name, for the graph to look up in the project (``SETTING`` + the name)."""
+        return (SETTING + name,)
 
     def count(self, node: ast.expr, depth: int = 0) -> Factors | None:
         """An integer bound as factors: a literal, a constant, a parameter's literal default, a setting."""
@@ -431,44 +436,31 @@ def work_loops(
     first: int,
     module: str,
     sizes: dict[str, Factors],
-    settings: dict[str, int],
     resolve: Callable[[ast.expr], str | None],
     col: Callable[[int, int], int],
-) -> tuple[list[WorkLoop], list[tuple[int, int, int, bool]]]:
+) -> list[WorkLoop]:
     """The loops of ``node`` (function index ``function``), numbered from ``first`` in the module's
-    list, with their trip counts; and its copies of a container: (function, line, column, deep?) of each
-    call. ``sizes``: the module's constants (:func:`module_sizes`); ``settings``: its literal
-    integer settings (:func:`module_settings`); ``resolve`` names what an expression denotes;
-    ``col`` converts ``ast`` byte offsets to 1-based character columns."""
-    looped = False
-    copies: list[tuple[int, int, int, bool]] = []
-    for child in _own_nodes(node.body):
-        if isinstance(child, _LOOPS):
-            looped = True
-        elif isinstance(child, ast.Call) and (kind := _copy_kind(child, resolve)) is not None:
-            copies.append((function, child.lineno, col(child.lineno, child.col_offset), kind))
-    if not looped:
-        return [], copies
-    walk = _Loops(node, function, first, module, sizes, settings, resolve, col)
+    list, with their trip counts. ``sizes``: the module's constants (:func:`module_sizes`);
+    ``resolve`` names what an expression denotes; ``col`` converts ``ast`` byte offsets to 1-based
+    character columns."""
+    walk = _Loops(node, function, first, module, sizes, resolve, col)
     for stmt in node.body:
         walk.visit(stmt, -1)
-    return walk.loops, copies
+    return walk.loops
 
 
-def _copy_kind(call: ast.Call, resolve: Callable[[ast.expr], str | None]) -> bool | None:
-    """Whether ``call`` copies a container it is handed: ``True`` deeply, ``False`` shallowly (``None``:
-    no copy). ``dict(x)``, ``list(x)``, ``set(x)``, ``copy.copy(x)``, ``x.copy()``; ``copy.deepcopy(x)``."""
+def copy_kind(call: ast.Call, target: str | None) -> bool | None:
+    """Whether ``call`` (of ``target``, resolved) copies a container it is handed: ``True`` deeply,
+    ``False`` shallowly, ``None``: no copy. ``dict(x)``, ``list(x)``, ``set(x)``, ``copy.copy(x)``,
+    ``x.copy()`` (a project ``copy()`` answers for itself in the graph); ``copy.deepcopy(x)``."""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in COPY_METHODS and not call.args and not call.keywords:
-        name = resolve(func)
-        if name is None or not name.startswith("copy."):
-            return False  # a method of the receiver (a project ``copy()`` answers for itself in the graph)
+        return False
     if len(call.args) != 1 or call.keywords or isinstance(call.args[0], (ast.Constant, ast.Starred)):
         return None
-    name = resolve(func)
-    if name in DEEP_COPIERS:
+    if target in DEEP_COPIERS:
         return True
-    return False if name in COPIERS else None
+    return False if target in COPIERS else None
 
 
 def resolved_sizes(

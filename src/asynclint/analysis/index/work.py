@@ -216,6 +216,22 @@ class _Loops:
             return (dotted,)  # a constant of another module: the graph looks its size up
         return None
 
+    def _configured(self, node: ast.expr, depth: int) -> bool:
+        """``node`` is the environment's configuration: read from ``self`` or a module-level name
+        (``self.config["simulation"]``, ``DEFAULTS``), not from data handed in (``metadata["n"]``
+        is the size of one task)."""
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        if node.id == "self":
+            return True
+        bindings = self.assigned.get(node.id)
+        if bindings is not None:
+            value = bindings[0] if len(bindings) == 1 else None
+            return value is not None and depth < _DEPTH and self._configured(value, depth + 1)
+        return node.id not in self.params and (node.id in self.sizes or self.resolve(node) is not None)
+
     def _setting(self, name: str) -> Factors:
         """A setting, by name, for the graph to look up in the project (``SETTING`` + the name)."""
         return (SETTING + name,)
@@ -227,11 +243,11 @@ class _Loops:
             return (str(number),)
         if isinstance(node, ast.Name):
             return self._name(node, depth, items=False)
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute) and self._configured(node.value, depth):
             return self._setting(node.attr)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
             key = node.slice.value
-            return self._setting(key) if isinstance(key, str) else None
+            return self._setting(key) if isinstance(key, str) and self._configured(node.value, depth) else None
         if isinstance(node, ast.IfExp):
             both = [self.count(node.body, depth), self.count(node.orelse, depth)]
             numbers = [int(f[0]) for f in both if f is not None and len(f) == 1 and f[0].isdigit()]

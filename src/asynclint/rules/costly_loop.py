@@ -36,7 +36,10 @@ class CostlyLoop(Rule):
     estimate is a lower bound. The outermost bounded loop of a hot function is reported when its
     estimate reaches 0.1 ms per call: low below 1 ms, medium below 25 ms, high above (the unit
     costs and cut-offs are measured by `bench/bench_loop_work.py`), raised by repetition like other
-    CPU work (per turn, per tool call, back to back for a group, inside a loop). The message says
+    CPU work (per turn, per tool call, back to back for a group) but not by a loop around the call:
+    a loop the code bounds counts the work in its own estimate, and an unknown count is not
+    guessed large. Settings are the environment's own (read from `self` or a module constant),
+    never a key of the data handed in (`info["n"]` is one task's size). The message says
     what the estimate is made of: the copies among it and the counts that multiply its heaviest
     part. Not reported: a loop over a few constants calling cheap code, loops over data whose size
     the code does not fix (a rollout's growing collections are ASL115's), start-up code.

@@ -10,7 +10,7 @@ from asynclint.analysis.graph_records import Estimate
 from asynclint.analysis.index.records import CallSite, WorkLoop
 from asynclint.grading import grade
 from asynclint.knowledge.costs import COST_CLASSES, work_cost
-from asynclint.model import Finding, Severity
+from asynclint.model import Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.base import Rule, where_facts
 from asynclint.rules.context import CheckContext
@@ -93,15 +93,21 @@ class CostlyLoop(Rule):
     C library updates in one call.
 
     **Fix**
-    Not automatic: move the search or the simulation into a top-level function run in a
-    `ProcessPoolExecutor` (a worker thread frees the loop but not the GIL), cache what repeats
-    across calls, or shrink the loop.
+    Move the search or the simulation into a top-level function run in a `ProcessPoolExecutor`
+    (a worker thread frees the loop but not the GIL), cache what repeats across calls, or shrink
+    the loop. `asynclint fix --unsafe-fixes` does the first where an `async def` on the chain calls
+    a sync top-level function on the way to the loop, as for ASL115: that call becomes `await
+    loop.run_in_executor(pool, f, ...)` with a module-level `ProcessPoolExecutor` (unsafe:
+    arguments and result are pickled, and what the function changes stays in the worker). It
+    declines for methods and local functions, and where no `async def` is on the chain.
     """
 
     code = "ASL116"
     name = "costly-loop"
     default_severity = Severity.LOW
     costs = ("cpu-work-light", "cpu-work", "cpu-work-heavy")
+    #: The function holding the loop, called from an ``async def``, goes to a process pool (as ASL115's).
+    recipes = ("process-pool",)
     message = "a loop that {what}, on the event loop {where}: {evidence}"
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -151,6 +157,10 @@ class CostlyLoop(Rule):
             evidence=describe(loop, estimate),
             knowledge="code",
         )
+        # The loop is the function's own code: what can move is the call of the function (or of a
+        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
+        placement = graph.placement(key)
+        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
         return Finding(
             path=path,
             line=loop.line,
@@ -167,6 +177,7 @@ class CostlyLoop(Rule):
             ),
             chain=chain,
             facts=facts,
+            fix_request=request,
         )
 
 

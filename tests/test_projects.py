@@ -8,7 +8,8 @@ own ``utils.py``; ``flat_env``: a package whose modules import their siblings by
 the environment names or never names; ``followed_env``: offenders reached through helpers whose
 returns differ, dispatch tables, abstract methods, receivers declared a base class or read from a
 TypedDict's field, and ``self.tools``; ``script_env``: offline scripts beside an environment;
-``service_env``: a render service and a trainer the environment never imports), or a generic asyncio
+``service_env``: a render service and a trainer the environment never imports; ``search_env``:
+metrics searching over moves with the project's own simulator, split across modules), or a generic asyncio
 service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
@@ -148,6 +149,7 @@ def test_both_projects_are_there() -> None:
         "registrations_env",
         "rewards_threaded",
         "script_env",
+        "search_env",
         "service_env",
         "side_envs",
         "unnamed_env",
@@ -481,6 +483,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("v1_env/env.py", "RepairEnv.setup"): ("setup", "per rollout"),
     ("v1_env/env.py", "RepairEnv.run"): ("run", "per rollout"),
     ("v1_env/env.py", "RepairEnv.finalize"): ("finalize", "per rollout"),
+    ("search_env/search_env/env.py", "frontier"): ("reward", "per rollout"),
+    ("search_env/search_env/env.py", "RoundEnv.env_response"): ("env_response", "per turn"),
 }
 
 

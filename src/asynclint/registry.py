@@ -25,6 +25,7 @@ RULES: dict[str, str] = {
     "ASL113": "blocking-wait",
     "ASL114": "sync-browser-call",
     "ASL115": "super-linear-loop",
+    "ASL116": "costly-loop",
     "ASL201": "sync-v1-hook",
     "ASL202": "async-update-tool-args",
     "ASL901": "unused-suppression",

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from asynclint.analysis.graph_records import FunctionId, HotInfo, LibraryEntry, TypeName, Use
-from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary
+from asynclint.analysis.graph_records import Estimate, FunctionId, HotInfo, LibraryEntry, TypeName, Use
+from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary, WorkLoop
 from asynclint.knowledge.frameworks import Hook
 from asynclint.model import ChainLink
 
@@ -96,6 +96,12 @@ class CallGraph(Protocol):
     def function_for(self, target: str | None) -> FunctionId | None: ...
 
     def is_library(self, key: FunctionId) -> bool: ...
+
+    # -- the work a function does (asked by ASL116) -------------------------------------------
+
+    def loop_work(self, key: FunctionId) -> list[tuple[int, WorkLoop, Estimate]]: ...
+
+    def trips(self, loop: WorkLoop) -> int | None: ...
 
     def functions_denoted(self, target: str | None, depth: int = 0) -> list[FunctionId]: ...
 

@@ -21,20 +21,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from asynclint.analysis.graph_records import OVERLOAD, FunctionId, HotInfo, HotState
+from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, HotInfo, HotState
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
-from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary
+from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary, WorkLoop
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
 from asynclint.analysis.uses import Uses
+from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
+class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses, Work):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(
@@ -132,4 +133,12 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses):
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
+        #: The work estimate (:mod:`asynclint.analysis.work`): module constants' sizes, each
+        #: function's loops, and the estimates made so far (filled on demand).
+        self._sizes: dict[str, tuple[str, ...]] | None = None
+        self._settings: dict[str, int] | None = None
+        self._loops_by_function: dict[FunctionId, list[tuple[int, WorkLoop]]] | None = None
+        self._work: dict[FunctionId, Estimate] = {}
+        self._copies: dict[FunctionId, dict[tuple[int, int], bool]] | None = None
+        self._work_depth = 0
         self._propagate()

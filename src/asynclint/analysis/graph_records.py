@@ -92,3 +92,16 @@ def task_hook(consumer: str, caller: str) -> Hook:
     """A coroutine started as a task of its own runs on the loop next to every other task."""
     started = consumer.removeprefix(".")
     return Hook("asyncio task", "rollout", note=f"started with `{started}(...)` in `{caller}`")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Work per call: microseconds, container copies among it, and the trip counts that multiply the
+    heaviest part of it, outermost first, in words ("`LEGAL_MOVES` (24)")."""
+
+    micros: float = 0.0
+    copies: float = 0.0
+    factors: tuple[str, ...] = ()
+
+    def times(self, count: int, factor: str) -> Estimate:
+        return Estimate(self.micros * count, self.copies * count, (factor, *self.factors) if factor else self.factors)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, TypeName
-    from asynclint.analysis.index.records import CallSite, ClassInfo, Function, FunctionRef, ModuleSummary
+    from asynclint.analysis.graph_records import Estimate, FunctionId, HotInfo, HotState, TypeName
+    from asynclint.analysis.index.records import CallSite, ClassInfo, Function, FunctionRef, ModuleSummary, WorkLoop
     from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 
 
@@ -71,6 +71,12 @@ class GraphState:
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]
     _site_targets: list[list[str | None] | None]
+    _sizes: dict[str, tuple[str, ...]] | None
+    _settings: dict[str, int] | None
+    _loops_by_function: dict[FunctionId, list[tuple[int, WorkLoop]]] | None
+    _work: dict[FunctionId, Estimate]
+    _copies: dict[FunctionId, dict[tuple[int, int], bool]] | None
+    _work_depth: int
 
     if TYPE_CHECKING:
         # Resolution
@@ -99,6 +105,9 @@ class GraphState:
         def _memoizer(self, key: FunctionId) -> str | None: ...
         def _calls_of_functions(self) -> tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]]: ...
 
+        # Work
+        def work(self, key: FunctionId) -> Estimate: ...
+
         # Programs
         def _elsewhere(self) -> tuple[frozenset[int], frozenset[int]]: ...
         def runs_elsewhere(self, key: FunctionId) -> bool: ...
@@ -107,4 +116,5 @@ class GraphState:
         # Uses
         def key_of(self, path: str, qualname: str) -> FunctionId | None: ...
         def function(self, key: FunctionId) -> Function: ...
+        def is_library(self, key: FunctionId) -> bool: ...
         def path(self, key: FunctionId) -> list[tuple[FunctionId, int]]: ...

@@ -226,6 +226,30 @@ COST_CLASSES: dict[str, CostClass] = {
             what="multiply their steps with the size of the data in pure Python",
         ),
         CostClass(
+            "cpu-work-heavy",
+            H,
+            REPETITIONS,
+            "bounded pure-Python work estimated at 25 ms or more per call (loops the code bounds, times the "
+            "copies and calls inside them): a lower bound, a tenth of a second and more measured",
+            what="runs the project's own Python for an estimated 25 ms or more per call",
+        ),
+        CostClass(
+            "cpu-work",
+            M,
+            REPETITIONS,
+            "bounded pure-Python work estimated at 1-25 ms per call: measured 3-12x that (loops the syntax "
+            "cannot bound count once), the CPU-heavy milliseconds of a sympy parse",
+            what="runs the project's own Python for an estimated 1-25 ms per call",
+        ),
+        CostClass(
+            "cpu-work-light",
+            L,
+            REPETITIONS,
+            "bounded pure-Python work estimated at 0.1-1 ms per call: about a millisecond measured, more "
+            "than a process-pool hop (175 µs) but one short stall",
+            what="runs the project's own Python for an estimated 0.1-1 ms per call",
+        ),
+        CostClass(
             "payload-whole",
             H,
             REPETITIONS,
@@ -641,3 +665,40 @@ def few_items(word: str) -> bool:
     lowered = word.lower().rstrip("0123456789")
     last = lowered.rsplit("_", 1)[-1]
     return lowered in FEW_ITEM_TOKENS or last in FEW_ITEM_TOKENS or last in SHORT_ITEM_TOKENS
+
+
+# -- bounded work in project code (rule ASL116) -----------------------------------------------
+
+#: The work estimate's units, in microseconds (``bench/bench_loop_work.py`` measures them side by
+#: side on this project's shared 2-core machines, CPython 3.11: step 0.064, call 0.031, copy
+#: 0.30-0.37, deepcopy 30-180 under varying load): one statement of a loop's body (a subscript
+#: store of some arithmetic), one call of a function whose body is not estimated (a builtin, a
+#: library call, a method the graph does not resolve), a shallow copy of a container of about a
+#: hundred items (a project ``copy()`` that copies its list, ``dict(state)``), a deep copy of an
+#: object holding one (the low end of what was measured: unknown sizes are not guessed large).
+WORK_MICROS: dict[str, float] = {"step": 0.07, "call": 0.04, "copy": 0.3, "deepcopy": 50.0}
+#: Calls that copy a container they are handed (shallow), by resolved name, and the methods that
+#: copy their receiver when no project function answers the call.
+COPIERS: frozenset[str] = frozenset({"copy.copy", "builtins.dict", "builtins.list", "builtins.set"})
+DEEP_COPIERS: frozenset[str] = frozenset({"copy.deepcopy"})
+COPY_METHODS: frozenset[str] = frozenset({"copy"})
+#: The grade of a loop's estimated work per call: (the least microseconds, cost class), largest
+#: first. The estimate counts every loop the syntax cannot bound once, so it is mostly a lower
+#: bound: ``bench/bench_loop_work.py`` measures its shapes at 1.3x (a 500-tick simulation whose
+#: inner loops the code bounds) to 5x and 20x+ (searches whose scans of the state the syntax cannot
+#: bound) their estimates, and the held-out Megaminx search at 5-10x (24 copies-and-moves estimated
+#: 0.27 ms run 1.5 ms; 576 of them, estimated 7.6 ms, run 78 ms). So 1 ms estimated is a few ms
+#: real, the rubric's CPU-heavy medium; below 0.1 ms estimated (well under a millisecond real) a
+#: loop is one short stall, cheaper than the process-pool hop (175 µs) plus pickling that would move
+#: it, and is not reported. (A conditional count, ``range(1 if cw else 4)``, takes the larger.)
+WORK_GRADES: tuple[tuple[float, str], ...] = (
+    (25_000.0, "cpu-work-heavy"),
+    (1_000.0, "cpu-work"),
+    (100.0, "cpu-work-light"),
+)
+
+
+def work_cost(micros: float) -> str | None:
+    """The cost class of a loop estimated at ``micros`` per call (:data:`WORK_GRADES`), ``None`` below
+    the least."""
+    return next((cost for floor, cost in WORK_GRADES if micros >= floor), None)

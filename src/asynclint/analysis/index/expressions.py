@@ -11,6 +11,7 @@ from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.records import Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.work import copy_kind
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
     LOOP_SUBMITTERS,
@@ -74,6 +75,9 @@ class Expressions(IndexerState):
         self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func)
         func_value = self.infer(node.func)
         target = self.record_call(node, awaited, func_value)
+        copied = copy_kind(node, target)
+        if copied is not None:
+            self.work_copies.append((self.frame.func, node.lineno, self._col(node.lineno, node.col_offset), copied))
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
         self_target = (func_value.cls, func_value.path) if isinstance(func_value, SelfRef) and func_value.path else None
         offload_functions = self.catalogue.offload
@@ -364,6 +368,7 @@ class Expressions(IndexerState):
     def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         first, *rest = node.generators
         self.frame.nested |= bool(rest) or starts_nest(first.iter, self.frame.loop_depth)
+        self.frame.looped = True
         self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
         saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)
         self.frame.loop_depth += 1

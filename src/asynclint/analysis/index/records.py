@@ -394,6 +394,32 @@ class LoopNest:
     table: str = ""  # the 2-D table the nest fills cell by cell (``dp``), if any
 
 
+@dataclass(frozen=True, slots=True)
+class WorkLoop:
+    """A loop of a function (``for``, ``while``, a comprehension's generator) with its trip count where
+    the code bounds it (:mod:`asynclint.analysis.index.work`): the project graph multiplies the work
+    of the calls inside it by that count (:mod:`asynclint.analysis.work`)."""
+
+    function: int  # index into ModuleSummary.functions
+    parent: int  # index into ModuleSummary.work_loops of the loop around it in the function; -1: none
+    line: int  # the whole loop, for the calls inside it (1-based character columns)
+    col: int
+    end_line: int
+    end_col: int
+    #: What the loop goes over, evaluated once before it (a ``for``'s iterable): calls there are
+    #: the enclosing loop's (line, col, end line, end col); all zero for a ``while``.
+    outside: tuple[int, int, int, int]
+    #: Its trip count as factors that multiply: digits, or the dotted name of a module constant
+    #: whose size (its length, or the integer itself) the graph looks up in ``ModuleSummary.sizes``.
+    #: Empty: the code does not bound it (counted once: unknown counts are not guessed large).
+    trips: tuple[str, ...]
+    header: str  # ``for move in LEGAL_MOVES``, ``while tick < max_ticks``, as written (short)
+    bound: str  # what bounds it, for messages: ``LEGAL_MOVES``, ``max_ticks_per_round``
+    #: Statements each iteration runs itself (those of loops inside it aside), at least 1: the
+    #: steps an iteration costs besides its calls.
+    statements: int = 1
+
+
 @dataclass(frozen=True)
 class ModuleSummary:
     path: str
@@ -454,6 +480,17 @@ class ModuleSummary:
     #: value written under the key ``"info"`` of a dict display, ``("info.<key>", shape, word)`` for
     #: each field of a display so written (``"info": json.dumps({"lang": lang})``).
     row_fields: tuple[tuple[str, str, str], ...] = ()
+    #: Every loop of its functions, with its trip count where the code bounds it (see :class:`WorkLoop`).
+    work_loops: tuple[WorkLoop, ...] = ()
+    #: Module-level constants that bound a loop: name -> factors, as ``WorkLoop.trips`` (a tuple
+    #: literal's length, a comprehension's product, an integer's value).
+    sizes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Names the module gives a literal non-negative integer (keywords, defaults, config keys, class
+    #: fields): a loop bounded by ``self.config["max_ticks"]`` in another module reads them.
+    settings: tuple[tuple[str, int], ...] = ()
+    #: Calls in its functions that copy a container they are handed (``dict(state)``, ``x.copy()``,
+    #: ``copy.copy(x)``): (function index, line, column, deep?) -- ``copy.deepcopy`` is deep.
+    copies: tuple[tuple[int, int, int, bool], ...] = ()
 
 
 class IndexError_(Exception):

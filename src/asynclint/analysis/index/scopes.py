@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
-from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, LoopNest
+from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, LoopNest, WorkLoop
 from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import BUILT
 from asynclint.knowledge.catalogue import Catalogue
@@ -78,6 +78,9 @@ class Frame:
     #: A loop was entered inside another (or over ``itertools.permutations``...): the function may
     #: hold a loop nest, which :func:`asynclint.analysis.index.nests.loop_nests` then looks for.
     nested: bool = False
+    #: It has a loop of its own (``for``, ``while``, a comprehension): its trip counts are read
+    #: (:func:`asynclint.analysis.index.work.work_loops`).
+    looped: bool = False
 
 
 class IndexerState:
@@ -100,6 +103,11 @@ class IndexerState:
     refs: list[FunctionRef]
     handoffs: list[Handoff]
     nests: list[LoopNest]
+    #: Every function's loops with their trip counts, and what bounds them at module level
+    #: (:mod:`asynclint.analysis.index.work`).
+    work_loops: list[WorkLoop]
+    work_sizes: dict[str, tuple[str, ...]]
+    work_copies: list[tuple[int, int, int, bool]]
     _built: dict[int, tuple[int, ...]]
     _handed_values: dict[int, Value]
     _kept_value: ast.expr | None

@@ -40,11 +40,13 @@ from asynclint.analysis.index.records import (
     IndexError_,
     LoopNest,
     ModuleSummary,
+    WorkLoop,
 )
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.statements import Statements
 from asynclint.analysis.index.values import Inst, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.work import module_settings, module_sizes, resolved_sizes
 from asynclint.knowledge.catalogue import Catalogue
 
 
@@ -71,6 +73,9 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         self.refs: list[FunctionRef] = []
         self.handoffs: list[Handoff] = []
         self.nests: list[LoopNest] = []
+        self.work_loops: list[WorkLoop] = []
+        self.work_sizes: dict[str, tuple[str, ...]] = {}
+        self.work_copies: list[tuple[int, int, int, bool]] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
         self._kept_value: ast.expr | None = None  # the value of an assignment to self.x / a global
@@ -122,6 +127,7 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._prebind(tree.body)
+        self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         exports = tuple((name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym))
@@ -192,6 +198,10 @@ class Indexer(Statements, Conditions, Expressions, Recording, Inference, Scopes,
             main_block=has_main_block(tree.body),
             nests=tuple(self.nests),
             row_fields=tuple(self.row_fields),
+            work_loops=tuple(self.work_loops),
+            copies=tuple(self.work_copies),
+            settings=tuple(sorted(module_settings(tree).items())),
+            sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

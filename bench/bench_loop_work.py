@@ -1,0 +1,187 @@
+#!/usr/bin/env python
+"""The unit costs and grade cut-offs of ASL116's work estimate, measured side by side in one run.
+
+ASL116 (``costly-loop``) estimates the work a project function does per call from its loops' trip
+counts times the work per iteration (``asynclint.analysis.work``), in microseconds from the unit
+costs of ``knowledge/costs.py`` (:data:`WORK_MICROS`), and grades it by :data:`WORK_GRADES`. This
+script times, in one process and interleaved:
+
+* the units: one statement of a loop's body (a subscript store of arithmetic), one call of a
+  small function, a shallow copy of an object holding a 100-element list (a project ``copy()``
+  that copies the list), a ``dict`` of 132 entries copied, a ``copy.deepcopy`` of the
+  100-element object;
+* representative shapes: 24 copies-and-edits of a 132-entry state (a one-move search), 24 x 24 =
+  576 of them (a two-move search), and a 500-tick simulation over 10 items x 4 actors;
+
+and prints each shape's time beside the estimate asynclint's analysis gives it (this file is
+indexed and its functions' estimates asked of the project graph; loops the syntax cannot bound
+count once), so the ratio shows how far under the real time the estimate is and the cut-offs can
+be read in real milliseconds. Nothing asserts an absolute time.
+
+Usage::
+
+    python bench/bench_loop_work.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import timeit
+from dataclasses import dataclass
+from pathlib import Path
+
+from asynclint.config import Config
+from asynclint.engine import FileError, SourceFile, project_graph, summarize
+from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.costs import WORK_GRADES, WORK_MICROS
+
+ITEMS = 100
+MOVES = tuple((face, turn) for face in "ABCDEFGHIJKL" for turn in ("cw", "ccw"))  # 24
+
+
+@dataclass
+class Listed:
+    cells: list[int]
+
+    def copy(self) -> Listed:
+        return Listed(list(self.cells))
+
+
+@dataclass
+class Puzzle:
+    stickers: dict[tuple[str, int], str]
+
+    def copy(self) -> Puzzle:
+        return Puzzle(dict(self.stickers))
+
+    def apply(self, face: str, turn: str) -> None:
+        previous = dict(self.stickers)
+        for side in range(5):
+            self.stickers[(face, side)] = previous[(face, (side + 1) % 5)]
+
+    def solved(self) -> bool:
+        return all(color == face for (face, _), color in self.stickers.items())
+
+
+PUZZLE = Puzzle({(face, index): face for face in "ABCDEFGHIJKL" for index in range(11)})
+LISTED = Listed(list(range(ITEMS)))
+TABLE = dict(PUZZLE.stickers)
+
+
+def _after(puzzle: Puzzle, move: tuple[str, str]) -> Puzzle:
+    candidate = puzzle.copy()
+    candidate.apply(*move)
+    return candidate
+
+
+def one_move(puzzle: Puzzle) -> list[tuple[str, str]]:
+    return [move for move in MOVES if _after(puzzle, move).solved()]
+
+
+def two_moves(puzzle: Puzzle) -> int:
+    return sum(len(one_move(_after(puzzle, move))) for move in MOVES)
+
+
+def simulate(ticks: int = 500, items: int = 10, actors: int = 4) -> int:
+    positions = list(range(items))
+    hits = 0
+    tick = 0
+    while tick < ticks:
+        for actor in range(actors):
+            near = [p for p in positions if abs(p - actor) < 3]
+            hits += len(near)
+        positions = [p + 1 for p in positions]
+        tick += 1
+    return hits
+
+
+def _noop(value: int) -> int:
+    return value
+
+
+def _steps(n: int = 576) -> None:
+    table = dict.fromkeys(range(7), 0)
+    for i in range(n):
+        table[i % 7] = table[(i + 1) % 7] + 1  # one statement of the kind loops run: subscripts, arithmetic
+
+
+def _calls(n: int = 576) -> None:
+    for i in range(n):
+        _noop(i)
+
+
+def _copies(n: int = 576) -> None:
+    for _ in range(n):
+        LISTED.copy()
+
+
+def _dict_copies(n: int = 576) -> None:
+    for _ in range(n):
+        dict(TABLE)
+
+
+def _deep_copies(n: int = 576) -> None:
+    for _ in range(n):
+        copy.deepcopy(LISTED)
+
+
+def analysed_estimates() -> dict[str, float]:
+    """Each shape's estimate (µs) as asynclint's analysis gives it: this file indexed and asked."""
+    path = Path(__file__)
+    source = SourceFile(path.name, path.read_text(encoding="utf-8"), "bench_loop_work", "")
+    summary = summarize(source, Catalogue())
+    assert not isinstance(summary, FileError), summary
+    graph = project_graph([summary], Config(root=path.parent))
+    found = {}
+    for name, qualname in ESTIMATED.items():
+        key = graph.key_of(path.name, qualname)
+        assert key is not None, qualname
+        found[name] = graph.work(key).micros
+    return found
+
+
+#: Each shape's function, by qualified name, for the analysis to estimate.
+ESTIMATED = {
+    "one move (24 copies)": "one_move",
+    "two moves (24 x 24 = 576 copies)": "two_moves",
+    "500 ticks x (4 actors x a list pass)": "simulate",
+}
+SHAPES = {
+    "one move (24 copies)": lambda: one_move(PUZZLE),
+    "two moves (24 x 24 = 576 copies)": lambda: two_moves(PUZZLE),
+    "500 ticks x (4 actors x a list pass)": simulate,
+}
+#: What is timed 576 times -> (the function, the unit of WORK_MICROS it stands for).
+UNITS = {
+    "step": (_steps, "step"),
+    "call": (_calls, "call"),
+    "copy (100-item list object)": (_copies, "copy"),
+    "dict copy (132 entries)": (_dict_copies, "copy"),
+    "deepcopy (100-item list object)": (_deep_copies, "deepcopy"),
+}
+
+
+def _best(fn, number: int, repeat: int) -> float:
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    print("unit costs (µs each; WORK_MICROS in parentheses)")
+    for name, (fn, unit) in UNITS.items():
+        each = _best(fn, 10, args.repeat) / 576 * 1e6
+        print(f"  {name:32} {each:8.3f}   ({unit}: {WORK_MICROS[unit]:g})")
+    print("shapes (measured ms, estimated ms, measured / estimated)")
+    estimates = analysed_estimates()
+    for name, fn in SHAPES.items():
+        measured = _best(fn, 3, args.repeat) * 1e3
+        estimated = estimates[name] / 1e3
+        print(f"  {name:38} {measured:8.2f} {estimated:8.2f} {measured / estimated:6.1f}x")
+    print("grade cut-offs on the estimate (µs): " + ", ".join(f"{cost} >= {floor:g}" for floor, cost in WORK_GRADES))
+
+
+if __name__ == "__main__":
+    main()

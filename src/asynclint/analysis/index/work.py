@@ -1,0 +1,501 @@
+"""The trip counts of a function's loops, where the code bounds them: the raw material of the
+project graph's work estimate (:mod:`asynclint.analysis.work`), read from the syntax of one file.
+
+A loop's count is known when what it goes over is fixed by the code:
+
+- ``range(N)`` (and ``range(1, N)``) with ``N`` a literal, a module constant, a parameter whose
+  default is a literal, or a *setting*: an attribute or a mapping key whose name the module gives a
+  literal integer somewhere (``max_ticks_per_round=400`` as a keyword or a parameter default,
+  ``"max_ticks_per_round": 500`` in a config dict, ``steps: int = 64`` on a dataclass);
+- a tuple, list or string literal, or a module constant holding one (its length), also when the
+  constant is built by a comprehension over other constants (``tuple((f, d) for f in FACES for d
+  in DIRECTIONS)``: the product of their lengths) or imported from another module of the project
+  (the graph looks the name up in that module's :attr:`ModuleSummary.sizes`);
+- a ``while`` loop whose test compares a counter the body advances (``tick += 1``) with such a
+  bound (``while tick < max_ticks and ...``).
+
+Anything else -- a parameter, ``self.items``, a list the loop grows -- is *unknown* and counted
+once: an unknown count is not guessed large (ASL115 reads loops over the rollout's data).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+from asynclint.analysis.index.records import WorkLoop
+from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+#: Builtins whose result has as many items as their first argument.
+_SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
+_LONGEST = 48
+#: How deep a name's binding is followed to its value (``n = limit; limit = 24``).
+_DEPTH = 4
+
+Factors = tuple[str, ...]
+#: A factor naming a setting (``?max_ticks_per_round``): the graph takes the largest literal the
+#: project gives it (a config dict's key, a class field, a parameter default, a keyword argument),
+#: or leaves the count unknown.
+SETTING = "?"
+
+
+def _short(node: ast.AST) -> str:
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= _LONGEST else text[: _LONGEST - 3] + "..."
+
+
+def _int(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def module_settings(tree: ast.Module) -> dict[str, int]:
+    """Names the module gives a literal non-negative integer at its top level or in a class body:
+    string keys of dict displays there (a config dict, nested ones too) and class-level fields
+    (``max_ticks: int = 400``). When one name has several values, the largest (a bound is an
+    upper bound). Parameter defaults and keyword arguments are read by the graph from the
+    functions' and calls' records (``Function.defaults``, ``CallFacts.kwargs``)."""
+    found: dict[str, int] = {}
+
+    def note(name: str, value: ast.expr | None) -> None:
+        number = _int(value) if value is not None else None
+        if number is not None and number >= 0:
+            found[name] = max(number, found.get(name, 0))
+
+    def displays(node: ast.expr) -> None:
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    note(key.value, value)
+                displays(value)
+
+    bodies: list[list[ast.stmt]] = [tree.body]
+    while bodies:
+        for stmt in bodies.pop():
+            if isinstance(stmt, ast.ClassDef):
+                bodies.append(stmt.body)
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                note(stmt.target.id, stmt.value)
+                if stmt.value is not None:
+                    displays(stmt.value)
+            elif isinstance(stmt, ast.Assign):
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    note(stmt.targets[0].id, stmt.value)
+                displays(stmt.value)
+    return found
+
+
+def _size(node: ast.expr) -> Factors | None:
+    """What a module constant's value counts, as factors (names raw, resolved by the caller)."""
+    number = _int(node)
+    if number is not None:
+        return (str(number),)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return (str(len(node.value)),)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return (str(len(node.elts)),)
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        return (str(len(node.keys)),)
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, _COMPREHENSIONS):
+        factors: list[str] = []
+        for generator in node.generators:
+            inner = _size(generator.iter)
+            if inner is None or generator.ifs:
+                return None  # a filter makes it fewer, by how much the syntax does not say
+            factors.extend(inner)
+        return tuple(factors)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
+        if node.func.id in _SAME_ITEMS:
+            return _size(node.args[0])
+    return None
+
+
+def module_sizes(tree: ast.Module) -> dict[str, Factors]:
+    """Module-level constants that bound a loop -> their factors (other constants' names raw)."""
+    found: dict[str, Factors] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            target, value = stmt.targets[0].id, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            target, value = stmt.target.id, stmt.value
+        else:
+            continue
+        factors = _size(value)
+        if factors is None or target in found:
+            found.pop(target, None)  # bound twice: not a constant
+            continue
+        found[target] = factors
+    return found
+
+
+class _Loops:
+    """One function's loops with their trip counts, in the order they are written."""
+
+    def __init__(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        function: int,
+        first: int,
+        module: str,
+        sizes: dict[str, Factors],
+        resolve: Callable[[ast.expr], str | None],
+        col: Callable[[int, int], int],
+    ):
+        self.function, self.first, self.module = function, first, module
+        self.sizes, self.resolve, self.col = sizes, resolve, col
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        self.params = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
+        self.defaults: dict[str, ast.expr] = {
+            arg.arg: default
+            for arg, default in zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+        }
+        self.defaults.update(
+            (arg.arg, default)
+            for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+            if default is not None
+        )
+        self._assigned: dict[str, list[ast.expr | None]] | None = None
+        self.loops: list[WorkLoop] = []
+        self._node = node
+
+    @property
+    def assigned(self) -> dict[str, list[ast.expr | None]]:
+        """Name -> what each of its bindings in the function binds (``None``: a loop variable, an
+        augmented assignment, a ``with`` target): read on the first name a bound asks about."""
+        if self._assigned is None:
+            self._assigned = {}
+            for child in _own_nodes(self._node.body):
+                if isinstance(child, ast.Assign):
+                    for target in child.targets:
+                        self._bind(target, child.value)
+                elif isinstance(child, (ast.AnnAssign, ast.AugAssign)) and isinstance(child.target, ast.Name):
+                    self._assigned.setdefault(child.target.id, []).append(
+                        child.value if isinstance(child, ast.AnnAssign) else None
+                    )
+                elif isinstance(child, (ast.For, ast.AsyncFor, ast.comprehension, ast.With, ast.AsyncWith)):
+                    targets = [child.target] if not isinstance(child, (ast.With, ast.AsyncWith)) else []
+                    targets += [i.optional_vars for i in getattr(child, "items", ()) if i.optional_vars is not None]
+                    for target in targets:
+                        for name in ast.walk(target):
+                            if isinstance(name, ast.Name):
+                                self._assigned.setdefault(name.id, []).append(None)
+        return self._assigned
+
+    def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
+        assert self._assigned is not None
+        if isinstance(target, ast.Name):
+            self._assigned.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for part in target.elts:
+                self._bind(part.value if isinstance(part, ast.Starred) else part, None)
+
+    # -- counts ------------------------------------------------------------------------------
+
+    def _name(self, node: ast.Name, depth: int, items: bool) -> Factors | None:
+        bindings = self.assigned.get(node.id)
+        if bindings is not None:
+            if len(bindings) == 1 and bindings[0] is not None and node.id not in self.params and depth < _DEPTH:
+                value = bindings[0]
+                if items and isinstance(value, (ast.List, ast.Set, ast.Dict, *_COMPREHENSIONS)):
+                    return None  # a local collection: the function may fill it
+                return self.items(value, depth + 1) if items else self.count(value, depth + 1)
+            return None
+        if node.id in self.params:
+            default = self.defaults.get(node.id)
+            return None if default is None or items else self.count(default, depth + 1)
+        if node.id in self.sizes:
+            return (f"{self.module}.{node.id}",)
+        dotted = self.resolve(node)
+        if dotted and not dotted.startswith("builtins."):
+            return (dotted,)  # a constant of another module: the graph looks its size up
+        return None
+
+    def _configured(self, node: ast.expr, depth: int) -> bool:
+        """``node`` is the environment's configuration: read from ``self`` or a module-level name
+        (``self.config["simulation"]``, ``DEFAULTS``), not from data handed in (``metadata["n"]``
+        is the size of one task)."""
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        if node.id == "self":
+            return True
+        bindings = self.assigned.get(node.id)
+        if bindings is not None:
+            value = bindings[0] if len(bindings) == 1 else None
+            return value is not None and depth < _DEPTH and self._configured(value, depth + 1)
+        return node.id not in self.params and (node.id in self.sizes or self.resolve(node) is not None)
+
+    def _setting(self, name: str) -> Factors:
+        """A setting, by name, for the graph to look up in the project (``SETTING`` + the name)."""
+        return (SETTING + name,)
+
+    def count(self, node: ast.expr, depth: int = 0) -> Factors | None:
+        """An integer bound as factors: a literal, a constant, a parameter's literal default, a setting."""
+        number = _int(node)
+        if number is not None:
+            return (str(number),)
+        if isinstance(node, ast.Name):
+            return self._name(node, depth, items=False)
+        if isinstance(node, ast.Attribute) and self._configured(node.value, depth):
+            return self._setting(node.attr)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            key = node.slice.value
+            return self._setting(key) if isinstance(key, str) and self._configured(node.value, depth) else None
+        if isinstance(node, ast.IfExp):
+            both = [self.count(node.body, depth), self.count(node.orelse, depth)]
+            numbers = [int(f[0]) for f in both if f is not None and len(f) == 1 and f[0].isdigit()]
+            return (str(max(numbers)),) if len(numbers) == 2 else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            left, right = self.count(node.left, depth), self.count(node.right, depth)
+            return left + right if left is not None and right is not None else None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            if node.func.id == "len" and len(node.args) == 1:
+                return self.items(node.args[0], depth)
+            if node.func.id in ("min", "max") and len(node.args) > 1:
+                known = [self.count(arg, depth) for arg in node.args]
+                numbers = [int(f[0]) for f in known if f is not None and len(f) == 1 and f[0].isdigit()]
+                if node.func.id == "min" and numbers:
+                    return (str(min(numbers)),)  # at most the smallest bound known
+                if node.func.id == "max" and len(numbers) == len(known):
+                    return (str(max(numbers)),)
+        return None
+
+    def items(self, node: ast.expr, depth: int = 0) -> Factors | None:
+        """How many items a loop over ``node`` visits, as factors."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            return (str(len(node.value)),)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            return (str(len(node.elts)),)
+        if isinstance(node, ast.Name):
+            return self._name(node, depth, items=True)
+        if not isinstance(node, ast.Call):
+            return None
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("items", "keys", "values") and not node.args:
+            return self.items(func.value, depth)  # a constant mapping's entries
+        if not isinstance(func, ast.Name) or node.keywords and func.id != "enumerate":
+            return None
+        if func.id == "range" and 1 <= len(node.args) <= 2:
+            start = _int(node.args[0]) if len(node.args) == 2 else 0
+            stop = self.count(node.args[-1], depth)
+            if start is None or stop is None:
+                return None
+            if start == 0:
+                return stop
+            if len(stop) == 1 and stop[0].isdigit():
+                return (str(max(int(stop[0]) - start, 0)),)
+            return stop if start <= 1 else None
+        if func.id in _SAME_ITEMS and node.args:
+            return self.items(node.args[0], depth)
+        if func.id == "zip" and node.args:
+            known = [f for f in (self.items(arg, depth) for arg in node.args) if f is not None]
+            return min(known, key=len) if known else None  # as short as the shortest
+        return None
+
+    # -- the walk ----------------------------------------------------------------------------
+
+    def _span(self, node: ast.AST) -> tuple[int, int, int, int]:
+        line, end_line = getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or 1
+        return (
+            line,
+            self.col(line, getattr(node, "col_offset", 0)),
+            end_line,
+            self.col(end_line, getattr(node, "end_col_offset", None) or 0),
+        )
+
+    def _add(
+        self,
+        node: ast.AST,
+        parent: int,
+        outside: ast.AST | None,
+        trips: Factors | None,
+        header: str,
+        bound: str,
+        statements: int = 1,
+    ) -> int:
+        line, col, end_line, end_col = self._span(node)
+        self.loops.append(
+            WorkLoop(
+                self.function,
+                parent,
+                line,
+                col,
+                end_line,
+                end_col,
+                self._span(outside) if outside is not None else (0, 0, 0, 0),
+                trips or (),
+                header,
+                bound if trips else "",
+                max(statements, 1),
+            )
+        )
+        return self.first + len(self.loops) - 1
+
+    def walk(self, node: ast.AST, parent: int) -> None:
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, parent)
+
+    def visit(self, child: ast.AST, parent: int) -> None:
+        if isinstance(child, _SCOPES):
+            return
+        if isinstance(child, (ast.For, ast.AsyncFor)):
+            self.visit(child.iter, parent)
+            trips = self.items(child.iter)
+            header = f"for {_short(child.target)} in {_short(child.iter)}"
+            here = self._add(child, parent, child.iter, trips, header, _short(child.iter), _statements(child.body))
+            for part in (child.target, *child.body):
+                self.visit(part, here)
+            for part in child.orelse:
+                self.visit(part, parent)
+        elif isinstance(child, ast.While):
+            trips, bound = self._while_bound(child)
+            here = self._add(
+                child, parent, None, trips, f"while {_short(child.test)}", bound, _statements(child.body) + 1
+            )
+            self.visit(child.test, here)
+            for part in child.body:
+                self.visit(part, here)
+            for part in child.orelse:
+                self.visit(part, parent)
+        elif isinstance(child, _COMPREHENSIONS):
+            self._comprehension(child, parent)
+        else:
+            self.walk(child, parent)
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, parent: int) -> None:
+        first = node.generators[0]
+        self.visit(first.iter, parent)  # evaluated once, before the loop
+        here = parent
+        for position, generator in enumerate(node.generators):
+            trips = self.items(generator.iter)
+            header = f"for {_short(generator.target)} in {_short(generator.iter)}"
+            last = position == len(node.generators) - 1
+            here = self._add(
+                node,
+                here,
+                first.iter if position == 0 else None,
+                trips,
+                header,
+                _short(generator.iter),
+                len(generator.ifs) + last,  # its tests, and the element for the innermost
+            )
+            if position:
+                self.visit(generator.iter, here)
+            for test in generator.ifs:
+                self.visit(test, here)
+        elements = (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,)
+        for element in elements:
+            self.visit(element, here)
+
+    def _while_bound(self, node: ast.While) -> tuple[Factors | None, str]:
+        """``while i < bound`` (inside an ``and``) where the body advances ``i``: the bound's count."""
+        advanced = {
+            stmt.target.id
+            for stmt in _own_nodes(node.body)
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name)
+        }
+        tests = (
+            node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+        )
+        for test in tests:
+            if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)):
+                continue
+            if test.left.id in advanced and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+                bound = test.comparators[0]
+                trips = self.count(bound)
+                if trips is not None:
+                    return trips, self._bound_word(bound)
+        return None, ""
+
+    def _bound_word(self, bound: ast.expr) -> str:
+        """The setting a bound reads, where a local name stands for it (``max_ticks``)."""
+        if isinstance(bound, ast.Name):
+            bindings = self.assigned.get(bound.id) or []
+            if len(bindings) == 1 and isinstance(bindings[0], (ast.Subscript, ast.Attribute)):
+                return _short(bindings[0])
+        return _short(bound)
+
+
+def _statements(body: list[ast.stmt]) -> int:
+    """The statements of a loop's body that each iteration runs itself: nested blocks counted, the
+    bodies of loops inside it left to those loops."""
+    count = 0
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.stmt):
+            count += 1
+        if not isinstance(node, (*_SCOPES, ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    return count
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of ``body`` outside nested functions and classes."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
+
+
+def work_loops(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    function: int,
+    first: int,
+    module: str,
+    sizes: dict[str, Factors],
+    resolve: Callable[[ast.expr], str | None],
+    col: Callable[[int, int], int],
+) -> list[WorkLoop]:
+    """The loops of ``node`` (function index ``function``), numbered from ``first`` in the module's
+    list, with their trip counts. ``sizes``: the module's constants (:func:`module_sizes`);
+    ``resolve`` names what an expression denotes; ``col`` converts ``ast`` byte offsets to 1-based
+    character columns."""
+    walk = _Loops(node, function, first, module, sizes, resolve, col)
+    for stmt in node.body:
+        walk.visit(stmt, -1)
+    return walk.loops
+
+
+def copy_kind(call: ast.Call, target: str | None) -> bool | None:
+    """Whether ``call`` (of ``target``, resolved) copies a container it is handed: ``True`` deeply,
+    ``False`` shallowly, ``None``: no copy. ``dict(x)``, ``list(x)``, ``set(x)``, ``copy.copy(x)``,
+    ``x.copy()`` (a project ``copy()`` answers for itself in the graph); ``copy.deepcopy(x)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in COPY_METHODS and not call.args and not call.keywords:
+        return False
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], (ast.Constant, ast.Starred)):
+        return None
+    if target in DEEP_COPIERS:
+        return True
+    return False if target in COPIERS else None
+
+
+def resolved_sizes(
+    sizes: dict[str, Factors], module: str, resolve: Callable[[ast.expr], str | None]
+) -> tuple[tuple[str, Factors], ...]:
+    """The module's constants with the names in their factors made dotted (a constant of this module
+    ``pkg.mod.NAME``, an imported one what it denotes); a name that denotes nothing drops its entry."""
+    out = []
+    for name, factors in sizes.items():
+        resolved: list[str] = []
+        for factor in factors:
+            if factor.isdigit():
+                resolved.append(factor)
+            elif factor in sizes:
+                resolved.append(f"{module}.{factor}")
+            elif (dotted := resolve(ast.Name(id=factor, ctx=ast.Load()))) and not dotted.startswith("builtins."):
+                resolved.append(dotted)
+            else:
+                break
+        else:
+            out.append((name, tuple(resolved)))
+    return tuple(out)

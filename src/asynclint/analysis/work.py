@@ -1,0 +1,187 @@
+"""The work a project function does per call, estimated from its loops' trip counts times the work
+per iteration: the copies and calls inside them, and the estimates of the project functions it calls
+(summaries compose, across modules and the cache, since they are built from the summaries' loops and
+call sites).
+
+Units are microseconds of CPython (:data:`asynclint.knowledge.costs.WORK_MICROS`): every iteration
+is a step, every call not answered by a project function a call, a container copy (``dict(x)``,
+``copy.copy``, a ``.copy()`` no project method answers) a copy, ``copy.deepcopy`` a deep copy, and a
+call of a project function that function's estimate. A loop whose count the code does not bound
+(:mod:`asynclint.analysis.index.work`) runs once: the estimate is a lower bound. Recursion counts
+the recursive call once, as a call.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from asynclint.analysis.graph_records import Estimate, FunctionId
+from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.records import CallSite, WorkLoop
+from asynclint.analysis.index.work import SETTING
+from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, WORK_MICROS
+
+#: How many module constants deep a size is followed (``LEGAL = tuple(... FACES ...)``).
+_DEPTH = 4
+#: How many calls deep an estimate follows callees (deeper ones count as a call): keeps the
+#: recursion within Python's stack on long call chains.
+_CHAIN = 64
+
+
+def total(parts: list[Estimate]) -> Estimate:
+    """The sum of ``parts``, saying the factors of the heaviest."""
+    if not parts:
+        return Estimate()
+    heaviest = max(parts, key=lambda part: part.micros)
+    return Estimate(sum(p.micros for p in parts), sum(p.copies for p in parts), heaviest.factors)
+
+
+_CALL = Estimate(WORK_MICROS["call"])
+_COPY = Estimate(WORK_MICROS["copy"], 1.0)
+_DEEP_COPY = Estimate(WORK_MICROS["deepcopy"], 1.0)
+
+
+class Work(GraphState):
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def trips(self, loop: WorkLoop) -> int | None:
+        """A loop's trip count, its module constants looked up; ``None`` where the code does not bound it."""
+        if not loop.trips:
+            return None
+        counts = [self._factor(factor, 0) for factor in loop.trips]
+        return prod(c for c in counts if c is not None) if None not in counts else None
+
+    def _factor(self, factor: str, depth: int) -> int | None:
+        if factor.isdigit():
+            return int(factor)
+        if factor.startswith(SETTING):
+            return self._project_settings().get(factor.removeprefix(SETTING))
+        if self._sizes is None:
+            self._sizes = {
+                f"{summary.module}.{name}": factors
+                for summary in self.summaries
+                if summary.library is None
+                for name, factors in summary.sizes
+            }
+        factors = self._sizes.get(factor) or self._sizes.get(self.canonical(factor))
+        if factors is None or depth >= _DEPTH:
+            return None
+        counts = [self._factor(part, depth + 1) for part in factors]
+        return prod(c for c in counts if c is not None) if None not in counts else None
+
+    def _copies_of(self, key: FunctionId) -> dict[tuple[int, int], bool]:
+        """The container copies ``key`` makes: (line, column) -> deep? (a fresh dict: callers pop)."""
+        if self._copies is None:
+            self._copies = {}
+            for position, summary in enumerate(self.summaries):
+                for function, line, col, deep in summary.copies:
+                    self._copies.setdefault(FunctionId((position, function)), {})[(line, col)] = deep
+        return dict(self._copies.get(key, {}))
+
+    def _project_settings(self) -> dict[str, int]:
+        """Names the project gives a literal non-negative integer -> the largest: config keys and
+        class fields (``ModuleSummary.settings``), parameter defaults, constant keyword arguments."""
+        if self._settings is None:
+            found: dict[str, int] = {}
+            for summary in self.summaries:
+                if summary.library is not None:
+                    continue
+                pairs = [
+                    *((name, str(value)) for name, value in summary.settings),
+                    *(pair for function in summary.functions for pair in function.defaults),
+                    *(pair for site in summary.calls if site.rare is not None for pair in site.rare.kwargs),
+                ]
+                for name, text in pairs:
+                    if text.isdigit():
+                        found[name] = max(int(text), found.get(name, 0))
+            self._settings = found
+        return self._settings
+
+    def loops_of(self, key: FunctionId) -> list[tuple[int, WorkLoop]]:
+        """The loops of ``key``: (index into its summary's ``work_loops``, the loop), in written order."""
+        if self._loops_by_function is None:
+            self._loops_by_function = {}
+            for position, summary in enumerate(self.summaries):
+                for index, loop in enumerate(summary.work_loops):
+                    self._loops_by_function.setdefault(FunctionId((position, loop.function)), []).append((index, loop))
+        return self._loops_by_function.get(key, [])
+
+    def work(self, key: FunctionId) -> Estimate:
+        """The estimated work of one call of ``key``."""
+        found = self._work.get(key)
+        if found is not None:
+            return found
+        if self.is_library(key) or self._work_depth >= _CHAIN:
+            return _CALL  # an installed library's code is the catalogue's to grade
+        self._work[key] = _CALL  # a recursive call meets itself: counted as one call
+        self._work_depth += 1
+        try:
+            parts, loops = self._parts(key)
+        finally:
+            self._work_depth -= 1
+        top = [loops[index] for index, loop in self.loops_of(key) if loop.parent == -1]
+        found = self._work[key] = total([*parts.get(-1, []), *top])
+        return found
+
+    def loop_work(self, key: FunctionId) -> list[tuple[int, WorkLoop, Estimate]]:
+        """Each loop of ``key`` (its index into the summary's ``work_loops``, the loop) with the
+        estimated work of running it once, all its iterations; outer loops before inner ones."""
+        self.work(key)  # the callees' estimates first, with the recursion guard
+        _, loops = self._parts(key, reported=True)
+        return [(index, loop, loops[index]) for index, loop in self.loops_of(key)]
+
+    def _parts(self, key: FunctionId, reported: bool = False) -> tuple[dict[int, list[Estimate]], dict[int, Estimate]]:
+        """The work of ``key``'s calls by the loop they run in (-1: none), and each loop's total.
+        ``reported``: for the loops' own findings, where a call the knowledge base names written in
+        the loop counts as a call -- its rule reports it there, raised by the loop around it."""
+        own = self.loops_of(key)
+        parts: dict[int, list[Estimate]] = {}
+        # By the site itself: ``f(x).g()`` makes two calls that start at the same position.
+        callees: dict[int, list[FunctionId]] = {}
+        for callee, site in self._edges_of(key):
+            callees.setdefault(id(site), []).append(callee)
+        copies = self._copies_of(key)
+        for site in self._calls_by_caller.get(key, ()):
+            if site.caller != key[1]:
+                continue  # run by a lambda written in the call: the lambda's own work
+            at = (site.line, site.col)
+            copy = copies.pop(at) if at in copies and _copier(site) else None
+            if reported and site.api is not None:
+                parts.setdefault(_innermost(own, at), []).append(_CALL)
+                continue
+            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(id(site)), copy))
+        for at, deep in copies.items():  # copies by builtins the index keeps no call site for (``list(x)``)
+            parts.setdefault(_innermost(own, at), []).append(_DEEP_COPY if deep else _COPY)
+        loops: dict[int, Estimate] = {}
+        for index, loop in reversed(own):  # inner loops come after their parent
+            steps = Estimate(WORK_MICROS["step"] * loop.statements)
+            body = total([steps, *parts.get(index, []), *(loops[i] for i, inner in own if inner.parent == index)])
+            count = self.trips(loop)
+            loops[index] = body.times(count, f"`{loop.bound}` ({count})") if count is not None else body
+        return parts, loops
+
+    def _call_work(self, callees: list[FunctionId] | None, copy: bool | None) -> Estimate:
+        if callees:
+            heaviest = max((self.work(callee) for callee in callees), key=lambda estimate: estimate.micros)
+            return total([_CALL, heaviest])
+        if copy is None:
+            return _CALL
+        return _DEEP_COPY if copy else _COPY
+
+
+def _copier(site: CallSite) -> bool:
+    """``site`` may be a copy the index recorded at its position (not a call chained on one)."""
+    return site.method in COPY_METHODS or site.target in COPIERS or site.target in DEEP_COPIERS
+
+
+def _innermost(loops: list[tuple[int, WorkLoop]], at: tuple[int, int]) -> int:
+    """The innermost of ``loops`` that runs the call at ``at`` (line, column) on every iteration (-1:
+    none): the call is inside it and not in what it goes over (evaluated once, by the loop around it)."""
+    found = -1
+    for index, loop in loops:
+        if (loop.line, loop.col) <= at < (loop.end_line, loop.end_col):
+            outside = loop.outside
+            if outside[0] and (outside[0], outside[1]) <= at < (outside[2], outside[3]):
+                continue
+            found = index  # written order: a loop inside another comes after it
+    return found

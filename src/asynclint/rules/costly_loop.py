@@ -1,0 +1,191 @@
+"""ASL116: a loop of the project's own Python whose bounded work per call is large, on the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from asynclint.analysis.api import FunctionId
+from asynclint.analysis.graph_records import Estimate
+from asynclint.analysis.index.records import CallSite, WorkLoop
+from asynclint.grading import grade
+from asynclint.knowledge.costs import COST_CLASSES, work_cost
+from asynclint.model import Finding, FixRequest, Severity
+from asynclint.rules import phrasing
+from asynclint.rules.base import Rule, where_facts
+from asynclint.rules.context import CheckContext
+
+
+class CostlyLoop(Rule):
+    """A loop the code bounds repeats the project's own copies and calls on the loop (a search, a simulation).
+
+    **Why is this bad?**
+    No knowledge base names an environment's own simulation or search, yet it holds the loop as
+    long as any library call: a metric that copies a puzzle and applies a move for each of 24
+    first moves and each of 24 replies makes 576 copies and moves, tens of milliseconds in
+    CPython; a tower-defence round simulated tick by tick up to `max_ticks_per_round=500`, over
+    every tower and every enemy, costs milliseconds each turn. The rule estimates each project
+    function's work per call from its loops' trip counts -- `range(N)` of a literal, a module
+    constant or a setting the module gives a literal (`max_ticks_per_round=500`, a config dict's
+    key, a parameter's default), a loop over a module-constant tuple (its length, also across
+    modules and for a constant built by a comprehension over others), a `while` loop counting up
+    to such a bound; nested loops multiply -- times the work of each iteration: copies of
+    containers (`dict(state)`, a `.copy()`, `copy.copy`; `copy.deepcopy` weighs more) and calls,
+    a call of a project function weighing that function's estimate (estimates compose across
+    functions and modules). A loop whose count the code does not bound is counted once, so the
+    estimate is a lower bound. The outermost bounded loop of a hot function is reported when its
+    estimate reaches 0.1 ms per call: low below 1 ms, medium below 25 ms, high above (the unit
+    costs and cut-offs are measured by `bench/bench_loop_work.py`), raised by repetition like other
+    CPU work (per turn, per tool call, back to back for a group) but not by a loop around the call:
+    a loop the code bounds counts the work in its own estimate, and an unknown count is not
+    guessed large. Settings are the environment's own (read from `self` or a module constant),
+    never a key of the data handed in (`info["n"]` is one task's size). The message says
+    what the estimate is made of: the copies among it and the counts that multiply its heaviest
+    part. Not reported: a loop over a few constants calling cheap code, loops over data whose size
+    the code does not fix (a rollout's growing collections are ASL115's), start-up code.
+
+    **Example**
+    ```python
+    MOVES = tuple((face, turn) for face in "ABCDEFGHIJKL" for turn in ("cw", "ccw"))
+
+
+    class Puzzle:
+        def __init__(self, cells: list[int]):
+            self.cells = cells
+
+        def copy(self) -> "Puzzle":
+            return Puzzle(list(self.cells))
+
+        def turned(self, move: tuple[str, str]) -> "Puzzle":
+            after = self.copy()
+            for _ in range(5):
+                after.cells.append(after.cells.pop(0))
+            return after
+
+
+    def best_reply(puzzle: Puzzle) -> int:
+        return max(sum(puzzle.turned(move).cells[:5]) for move in MOVES)
+
+
+    async def lookahead(state, **kwargs) -> float:
+        puzzle = state["puzzle"]
+        return float(max(best_reply(puzzle.turned(move)) for move in MOVES))
+    ```
+
+    **Use instead**
+    ```python
+    import asyncio
+    from concurrent.futures import ProcessPoolExecutor
+
+    MOVES = tuple((face, turn) for face in "ABCDEFGHIJKL" for turn in ("cw", "ccw"))
+    POOL = ProcessPoolExecutor(max_workers=2)
+
+
+    def lookahead_value(cells: list[int]) -> float:
+        ...  # the same search, in a top-level function a worker process runs
+
+
+    async def lookahead(state, **kwargs) -> float:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(POOL, lookahead_value, list(state["puzzle"].cells))
+    ```
+    or search less (cache the values per state, prune the replies), or keep the state in arrays a
+    C library updates in one call.
+
+    **Fix**
+    Move the search or the simulation into a top-level function run in a `ProcessPoolExecutor`
+    (a worker thread frees the loop but not the GIL), cache what repeats across calls, or shrink
+    the loop. `asynclint fix --unsafe-fixes` does the first where an `async def` on the chain calls
+    a sync top-level function on the way to the loop, as for ASL115: that call becomes `await
+    loop.run_in_executor(pool, f, ...)` with a module-level `ProcessPoolExecutor` (unsafe:
+    arguments and result are pickled, and what the function changes stays in the worker). It
+    declines for methods and local functions, and where no `async def` is on the chain.
+    """
+
+    code = "ASL116"
+    name = "costly-loop"
+    default_severity = Severity.LOW
+    costs = ("cpu-work-light", "cpu-work", "cpu-work-heavy")
+    #: The function holding the loop, called from an ``async def``, goes to a process pool (as ASL115's).
+    recipes = ("process-pool",)
+    message = "a loop that {what}, on the event loop {where}: {evidence}"
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        graph = ctx.graph
+        for position, summary in graph.numbered_summaries():
+            if summary.library is not None or not summary.work_loops:
+                continue
+            nested = {(nest.line, nest.col) for nest in summary.nests}  # ASL115's
+            for index in sorted({loop.function for loop in summary.work_loops}):
+                key = FunctionId((position, index))
+                if graph.hot_info(key) is None:
+                    continue
+                covered: set[int] = set()  # loops reported, and the loops inside them
+                for number, loop, estimate in graph.loop_work(key):
+                    if loop.parent in covered:
+                        covered.add(number)
+                        continue
+                    if graph.trips(loop) is None or (loop.line, loop.col) in nested:
+                        continue  # unknown counts are not guessed; a nest over the data is ASL115's
+                    found = self._finding(ctx, key, loop, estimate)
+                    if found is not None:
+                        covered.add(number)
+                        yield found
+
+    def _finding(self, ctx: CheckContext, key: FunctionId, loop: WorkLoop, estimate: Estimate) -> Finding | None:
+        cost_name = work_cost(estimate.micros)
+        if cost_name is None:
+            return None
+        graph = ctx.graph
+        hot = graph.hot_of(key)
+        path = graph.path_of(key)
+        at = CallSite(key[1], None, None, loop.line, loop.col, loop.line, loop.col)
+        first_call = graph.first_call_entry(key, at)
+        if first_call is not None and graph.warmed(first_call):
+            return None  # start-up runs it first: the rollouts find it done
+        base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
+        assert base is not None  # every work class is reported
+        # Not raised by a loop around the call: a loop the code bounds counts this work in its own
+        # estimate (reported there when large), and an unknown count is not guessed large.
+        graded = grade(base, cost_name, hot.root_hook.frequency, False, first_call is not None)
+        if not ctx.keep(path, loop.line, self.code, self.name, graded.severity):
+            return None
+        chain = graph.chain(key, at)
+        facts = replace(
+            where_facts(graph, key, hot, graded, chain, first_call),
+            cost=cost_name,
+            evidence=describe(loop, estimate),
+            knowledge="code",
+        )
+        # The loop is the function's own code: what can move is the call of the function (or of a
+        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
+        placement = graph.placement(key)
+        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
+        return Finding(
+            path=path,
+            line=loop.line,
+            column=loop.col,
+            end_line=loop.line,
+            end_column=loop.col + len(loop.header),
+            code=self.code,
+            rule=self.name,
+            severity=graded.severity,
+            message=self.message.format(
+                what=COST_CLASSES[cost_name].what,
+                where=phrasing.where(facts, graph.memoized(key)),
+                evidence=facts.evidence,
+            ),
+            chain=chain,
+            facts=facts,
+            fix_request=request,
+        )
+
+
+def describe(loop: WorkLoop, estimate: Estimate) -> str:
+    """What the estimate is made of, in words: "`for move in LEGAL_MOVES`: ~1.2 ms per call, 600
+    copies of list or dict state, `LEGAL_MOVES` (24) × `LEGAL_MOVES` (24)"."""
+    millis = estimate.micros / 1000
+    amount = f"~{millis:.1f} ms" if millis >= 1 else f"~{estimate.micros:.0f} µs"
+    copies = f", ~{estimate.copies:.0f} copies of list or dict state" if estimate.copies >= 1 else ""
+    factors = f": {' × '.join(estimate.factors)}" if estimate.factors else ""
+    return f"`{loop.header}` estimated at {amount} per call{copies}{factors}"

@@ -101,7 +101,10 @@ def _contended(run_once):
 
 
 def test_a_target_using_sigalrm_keeps_its_timeouts_and_its_work_is_seen():
-    report = measure(lambda: run("own_alarm", rollouts=24, concurrency=4))
+    # verify() is CPU-bound: on a host that gave the process a third of a CPU, most of each span
+    # is a wait for one, which the report rightly charges to the host (seen at load 10: verify
+    # 143 of 383 ms held). Judged only on a run that got a CPU, as the other CPU-bound tests are.
+    report = given_a_cpu(lambda: run("own_alarm", rollouts=24, concurrency=4))
     assert set(report.outputs.values) == {"ok"}  # the target's own timer never fired early
     assert report.analysis.method == "signal" and not report.analysis.notes
     blocked = held_ms(report)

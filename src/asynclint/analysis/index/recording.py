@@ -76,6 +76,11 @@ class Recording(IndexerState):
             first = self.infer(node.args[0])
             argument = first.name if isinstance(first, Inst) else ""
         api = self.catalogue.match(target, method)
+        built = self._built_as(node, target) if isinstance(func_value, Sym) and target is not None else None
+        if built is not None and api is not None:
+            # ``gym.make("NetHackChallenge-v0")`` builds what its id names: graded as that
+            # construction when the type has an entry of its own (see BUILT).
+            api = self.catalogue.match(built, None) or api
         if isinstance(func_value, Inst) and method is None and target is not None:
             # Calling an instance runs its ``__call__`` (LangChain's deprecated ``chain(inputs)``),
             # not the constructor the instance is named after.

@@ -261,6 +261,10 @@ RETURNS: dict[str, str] = {
     },
 }
 
-BUILT: dict[str, tuple[str, dict[str, str]]] = {
-    "tau_bench.types.Action": ("name", {"tau_bench.types.RESPOND_ACTION_NAME": TAU_RESPOND, "'respond'": TAU_RESPOND}),
+BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
+    "tau_bench.types.Action": (
+        "name",
+        None,
+        {"tau_bench.types.RESPOND_ACTION_NAME": TAU_RESPOND, "'respond'": TAU_RESPOND},
+    ),
 }

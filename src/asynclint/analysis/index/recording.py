@@ -86,8 +86,8 @@ class Recording(IndexerState):
             # not the constructor the instance is named after.
             called = self.catalogue.match(f"{target}.__call__", "__call__")
             target, api = (f"{target}.__call__", called) if called is not None else (target, None)
-        if api is not None and not api.blocks(awaited, keywords, argument):
-            api = None
+        if api is not None:
+            api = self.catalogue.blocking(api, awaited, keywords, argument)
         site = CallSite.of(
             caller=self.frame.func,
             target=target,

@@ -11,8 +11,8 @@ from typing import cast
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, Marker, split_super
-from asynclint.knowledge.blocking import RETURNS, SUBCLASSED
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, split_super
+from asynclint.knowledge.blocking import ITEMS, RETURNS, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 
 #: A call site whose target was not asked yet (:meth:`Resolution.target_at`); no name holds a NUL.
@@ -165,6 +165,8 @@ class Resolution(GraphState):
         return current
 
     def _attribute(self, owner: str, attr: str) -> str:
+        if attr == LOOP_ITEM:  # ``helper().iterdir().<item>``: what iterating over the result yields
+            return ITEMS.get(owner, f"{owner}.{attr}")
         if attr.endswith(ITEM_SUFFIX):  # ``self.envs[k]``: what is stored per key, else typed like ``self.envs``
             cls = owner.removesuffix("()")
             member = self._member(cls, attr, 0, True) if owner.endswith("()") and cls in self.classes else None

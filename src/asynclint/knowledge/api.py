@@ -41,6 +41,10 @@ class BlockingApi:
     #: exact pattern matched where the attribute is *read*, never on a call. Reading it again
     #: through its value (``driver.title.strip()``) is a use of what was read, not a second read.
     read: bool = False
+    #: The pattern of the entry that grades a call handed a first argument known to be of a type
+    #: ``blocks_on`` does not name (tau_bench's ``Env.step`` of a tool action runs the tool over
+    #: in-memory data); empty: such a call does not block.
+    otherwise: str = ""
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
@@ -80,9 +84,12 @@ def entry(
     awaited: str = "",
     blocks_with: frozenset[str] = frozenset(),
     blocks_on: frozenset[str] = frozenset(),
+    otherwise: str = "",
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
-    return BlockingApi(pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with, blocks_on)
+    return BlockingApi(
+        pattern, category, cost, fix, unless, None, source, twin, awaited, blocks_with, blocks_on, otherwise=otherwise
+    )
 
 
 def reads(

@@ -501,13 +501,18 @@ ITEMS: dict[str, str] = {
     "builtins.open": "builtins.str",
     **PACK_ITEMS,
 }
+#: The methods whose results :data:`ITEMS` types the items of (``iterdir()``), by name.
+ITEM_METHODS = frozenset(name.rpartition(".")[2] for name in ITEMS if name.endswith("()"))
 
-#: Constructors whose instance is typed by one keyword argument's value: constructor -> (the
-#: keyword, {the value as written -> the type of what is built}). A value is a qualified name
-#: (``tau_bench.types.RESPOND_ACTION_NAME``) or the ``repr`` of a constant (``'respond'``); any
-#: other value builds the constructor's usual type. Entries whose ``blocks_on`` names such a
-#: type block only when handed one.
-BUILT: dict[str, tuple[str, dict[str, str]]] = {**PACK_BUILT}
+#: Constructors and factories whose instance is typed by one argument's value: callable -> (the
+#: parameter's keyword, its position or ``None`` when only a keyword passes it, {the value as
+#: written -> the type of what is built}). A value is a qualified name
+#: (``tau_bench.types.RESPOND_ACTION_NAME``) or the ``repr`` of a constant (``'respond'``); a key
+#: ending in ``*`` is a prefix of such a ``repr`` (``"'NetHack*"``: any id starting so). Any other
+#: value builds the callable's usual type. Entries whose ``blocks_on`` names such a type block
+#: only when handed one; a call building a type that has an entry of its own (a constructor) is
+#: graded as that construction.
+BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {**PACK_BUILT}
 
 #: Library base classes whose project subclasses are typed as the base: an attribute the
 #: project's own classes do not define is the library's (``class MyLLM(BaseChatModel)``: its

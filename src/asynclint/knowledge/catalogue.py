@@ -63,6 +63,7 @@ class Catalogue:
                         sorted(api.blocks_with),
                         sorted(api.blocks_on),
                         api.read,
+                        api.otherwise,
                     )
                 ).encode()
             )
@@ -113,6 +114,15 @@ class Catalogue:
             ".".join(parts[:end]) in self._exact or ".".join(parts[:end]) in self._prefix
             for end in range(len(parts), 0, -1)
         )
+
+    def blocking(self, api: BlockingApi, awaited: bool, keywords: tuple[str, ...], argument: str) -> BlockingApi | None:
+        """The entry a call of ``api`` so written blocks by: ``api`` itself, or, handed a first
+        argument of a type its ``blocks_on`` does not name, the entry its ``otherwise`` names;
+        ``None`` when it does not block."""
+        if api.blocks(awaited, keywords, argument):
+            return api
+        other = self.apis.get(api.otherwise) if api.otherwise and argument else None
+        return other if other is not None and other.blocks(awaited, keywords, argument) else None
 
     def get(self, pattern: str) -> BlockingApi:
         return self.apis[pattern]

@@ -192,7 +192,9 @@ class CheckContext:
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:
                 handed = next(filter(None, (self.handed_over(position, i) for i in site.handed)), None)
-                if handed is not None or api.blocks(site.awaited, site.keywords, site.argument):
+                if handed is None:
+                    api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
+                if api is not None:
                     yield CallInHotCode(summary, key, hot, site, api, target, handed)
 
     # -- objects recognised by how the project drives them ----------------------------------------

@@ -76,13 +76,18 @@ class Recording(IndexerState):
             first = self.infer(node.args[0])
             argument = first.name if isinstance(first, Inst) else ""
         api = self.catalogue.match(target, method)
+        built = self._built_as(node, target) if isinstance(func_value, Sym) and target is not None else None
+        if built is not None and api is not None:
+            # ``gym.make("NetHackChallenge-v0")`` builds what its id names: graded as that
+            # construction when the type has an entry of its own (see BUILT).
+            api = self.catalogue.match(built, None) or api
         if isinstance(func_value, Inst) and method is None and target is not None:
             # Calling an instance runs its ``__call__`` (LangChain's deprecated ``chain(inputs)``),
             # not the constructor the instance is named after.
             called = self.catalogue.match(f"{target}.__call__", "__call__")
             target, api = (f"{target}.__call__", called) if called is not None else (target, None)
-        if api is not None and not api.blocks(awaited, keywords, argument):
-            api = None
+        if api is not None:
+            api = self.catalogue.blocking(api, awaited, keywords, argument)
         site = CallSite.of(
             caller=self.frame.func,
             target=target,

@@ -281,16 +281,24 @@ class Scopes(IndexerState):
 
     def _built_as(self, node: ast.Call, constructor: str) -> str | None:
         """The type :data:`BUILT` gives what ``node`` (a call of ``constructor``) builds, by the
-        value of its keyword argument."""
+        value of its argument (passed by keyword, or at its position)."""
         built = BUILT.get(constructor)
         if built is None:
             return None
-        keyword, types = built
+        keyword, position, types = built
         value = next((k.value for k in node.keywords if k.arg == keyword), None)
+        if value is None and position is not None and len(node.args) > position:
+            value = node.args[position]
+            if any(isinstance(arg, ast.Starred) for arg in node.args[: position + 1]):
+                return None  # ``make(*args)``: which argument lands there is not written
         if isinstance(value, ast.Constant):
-            return types.get(repr(value.value))
-        written = self.infer(value) if value is not None else None
-        return types.get(written.name) if isinstance(written, Sym) else None
+            written = repr(value.value)
+            exact = types.get(written)
+            return exact or next(
+                (type_ for key, type_ in types.items() if key.endswith("*") and written.startswith(key[:-1])), None
+            )
+        inferred = self.infer(value) if value is not None else None
+        return types.get(inferred.name) if isinstance(inferred, Sym) else None
 
     def _bind_filled_globals(self, body: list[ast.stmt]) -> dict[str, Inst]:
         """Module-level names that a module-level function fills under ``global`` (``global

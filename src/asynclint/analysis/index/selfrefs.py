@@ -195,8 +195,8 @@ class SelfReferences(IndexerState):
                     # tenacity's ``AsyncRetrying(...).wraps``, is an instance here too).
                     called = self.catalogue.apis.get(f"{target}.__call__")
                     target, api = (f"{target}.__call__", called) if called is not None else (target, None)
-            if api is not None and not api.blocks(site.awaited, site.keywords, site.argument):
-                api = None
+            if api is not None:
+                api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
             self.calls[position] = replace(
                 site,
                 target=target,

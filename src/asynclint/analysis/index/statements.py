@@ -33,9 +33,9 @@ from asynclint.analysis.index.helpers import (
 from asynclint.analysis.index.nests import loop_nests, starts_nest
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
-from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, SelfRef, Sym, Value
 from asynclint.analysis.index.work import work_loops
-from asynclint.knowledge.blocking import ENTER_RETURNS, ITEMS, RETURNS
+from asynclint.knowledge.blocking import ENTER_RETURNS, ITEM_METHODS, ITEMS, RETURNS
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 
@@ -403,6 +403,8 @@ class Statements(IndexerState):
         value = self.infer(iterable)
         if isinstance(value, Inst) and value.name in ITEMS:
             return Inst(ITEMS[value.name], "local")
+        if isinstance(value, Inst) and value.name.rpartition(".")[2] in ITEM_METHODS and "()." in value.name:
+            return Inst(f"{value.name}.{LOOP_ITEM}", "local")  # a method of a call's result: typed project-wide
         if isinstance(value, Refs):
             if len(value.items) == 1 and isinstance(value.items[0], Inst):
                 return value.items[0]  # ``[pool.submit(f, x) for x in xs]``: each is a Future

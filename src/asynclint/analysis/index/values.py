@@ -91,6 +91,10 @@ FIELD_SUFFIX = "{}"
 #: The element at a position of the tuple a call returns, appended to the call: ``load().<0>``
 #: for ``model`` in ``model, processor = load()``, typed by ``return model, processor`` in ``load``.
 ELEMENT = ".<{}>"
+#: An item of what a call returns, appended to the call: ``helper().iterdir().<item>`` for
+#: ``child`` in ``for child in helper().iterdir()``, typed by :data:`ITEMS` once the graph
+#: knows what ``helper()`` returns.
+LOOP_ITEM = "<item>"
 
 
 def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:

@@ -50,7 +50,7 @@ PACK_RETURNS: dict[str, str] = {
 }
 PACK_ITEMS: dict[str, str] = _merged("ITEMS")
 PACK_ENTER_RETURNS: dict[str, str] = _merged("ENTER_RETURNS")
-PACK_BUILT: dict[str, tuple[str, dict[str, str]]] = _merged("BUILT")
+PACK_BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = _merged("BUILT")
 PACK_DEFERRED: dict[str, str] = _merged("DEFERRED")
 PACK_SUBCLASSED: frozenset[str] = frozenset().union(*(getattr(pack, "SUBCLASSED", ()) for pack in PACKS.values()))
 PACK_PROTOCOLS: dict[str, Protocol] = _merged("PROTOCOLS")

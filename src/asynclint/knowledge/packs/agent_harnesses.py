@@ -54,6 +54,8 @@ _AGENTDOJO = "source: pkg agentdojo 0.1.35"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
 #: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
 TAU_RESPOND = "tau_bench.types.Action[respond]"
+#: What ``Env.step`` of any other action does: the tool runs over the domain's in-memory data.
+_TAU_TOOL_STEP = "tau_bench.Env.step[tool]"
 _TAU_DOMAINS = ("retail.MockRetailDomainEnv", "airline.MockAirlineDomainEnv")
 
 APIS: tuple[BlockingApi, ...] = (
@@ -93,7 +95,9 @@ APIS: tuple[BlockingApi, ...] = (
         frozenset(),
         f"{_TAU} (step: user.step only when action.name == RESPOND_ACTION_NAME, else tools_map[name].invoke)",
         blocks_on=frozenset({TAU_RESPOND}),
+        otherwise=_TAU_TOOL_STEP,
     ),
+    entry(_TAU_TOOL_STEP, "cpu", "cpu-light", None, frozenset(), f"{_TAU} (step: tools_map[name].invoke(data))"),
     # Reloads the domain's JSON data, replays the expected actions and hashes both databases.
     entry(
         "tau_bench.Env.calculate_reward",
@@ -261,6 +265,10 @@ RETURNS: dict[str, str] = {
     },
 }
 
-BUILT: dict[str, tuple[str, dict[str, str]]] = {
-    "tau_bench.types.Action": ("name", {"tau_bench.types.RESPOND_ACTION_NAME": TAU_RESPOND, "'respond'": TAU_RESPOND}),
+BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
+    "tau_bench.types.Action": (
+        "name",
+        None,
+        {"tau_bench.types.RESPOND_ACTION_NAME": TAU_RESPOND, "'respond'": TAU_RESPOND},
+    ),
 }

@@ -30,6 +30,7 @@ _BALROG = (
     "source: balrog-ai/BALROG@af7d1f1 (GitHub; not on PyPI) balrog/environments/__init__.py (make_env), "
     "env_wrapper.py (EnvWrapper(gymnasium.Wrapper))"
 )
+_BALROG_ENV = "balrog.environments.env_wrapper.EnvWrapper"
 
 APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", None, _ENGINE, "gymnasium.Env.", source=_GYMNASIUM),
@@ -38,7 +39,12 @@ APIS: tuple[BlockingApi, ...] = (
     entry("gym.make", "cpu", "cpu-heavy", None, frozenset(), _GYM),
     entry("jericho.FrotzEnv", "fs", "disk-content", "to-thread", frozenset(), _JERICHO),
     *many("cpu", "cpu-heavy", "to-thread", _FROTZ, "jericho.FrotzEnv.", source=_JERICHO),
-    entry("balrog.environments.make_env", "cpu", "cpu-heavy", None, frozenset(), _BALROG),
+    # ``make_env`` builds one of BALROG's games in process (NetHack loads and copies its native
+    # library, TextWorld compiles its game file): an engine of unknown size, and each ``reset``
+    # generates a new world; a ``step`` is gymnasium's generic engine step.
+    entry("balrog.environments.make_env", "cpu", "engine-build", None, frozenset(), _BALROG),
+    entry(f"{_BALROG_ENV}.reset", "cpu", "engine-reset", None, frozenset(), _BALROG),
+    *many("cpu", "cpu-heavy", None, "step render", f"{_BALROG_ENV}.", source=_BALROG),
 )
 
 RETURNS: dict[str, str] = {
@@ -52,7 +58,6 @@ RETURNS: dict[str, str] = {
     **{f"gym.{wrapper}": "gym.Env" for wrapper in _WRAPPERS.split()},
     **{f"gym.core.{wrapper}": "gym.Env" for wrapper in _WRAPPERS.split()},
     "jericho.jericho.FrotzEnv": "jericho.FrotzEnv",
-    "balrog.environments.make_env()": "gymnasium.Env",
-    "balrog.environments.env_wrapper.EnvWrapper": "gymnasium.Env",
+    "balrog.environments.make_env()": _BALROG_ENV,
     "jericho.FrotzEnv.copy()": "jericho.FrotzEnv",
 }

@@ -47,6 +47,20 @@ APIS: tuple[BlockingApi, ...] = tuple(
     )
 )
 
+_IDS = (
+    "source: pkg nle 1.3.0 nle/env/__init__.py (registers NetHackScore-v0 ... NetHackChallenge-v0); "
+    "pkg minihack 0.1.6 minihack/envs/__init__.py (MiniHack-* ids; MiniHack(NetHackStaircase))"
+)
+#: Environment ids whose ``make`` builds an NLE engine: prefixes of the ``repr`` of the id
+#: (see :data:`asynclint.knowledge.blocking.BUILT`). Other ids build gymnasium's generic ``Env``.
+_NLE_IDS = {"'NetHack*": "nle.env.NLE", "'MiniHack-*": "nle.env.NLE"}
+
+#: ``gymnasium.make(id, ...)`` / ``gym.make(id, ...)`` build what their id names (source: _IDS).
+BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
+    "gymnasium.make": ("id", 0, _NLE_IDS),
+    "gym.make": ("id", 0, _NLE_IDS),
+}
+
 _PROTOCOL = f"{_GYMNASIUM}: the protocol, read from use (an instance both reset and stepped)"
 
 PROTOCOLS: dict[str, Protocol] = {

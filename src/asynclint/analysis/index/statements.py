@@ -291,7 +291,7 @@ class Statements(IndexerState):
             self.frame.last_turn += last_turn
             # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched
             # on, unless it names the mode, ``self.interface == "code"``, and the default is another)
-            tested = param_test(node.test, self.frame.flags)
+            tested = param_test(node.test, self.frame.testable)
             if not tested:
                 tested = self._attribute_test(node.test, modes=bool(node.orelse))
             guards = self.frame.guards
@@ -532,6 +532,8 @@ class Statements(IndexerState):
         frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
         frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         static = "builtins.staticmethod" in decorators
+        receiver = {params[0].arg} if params and cls is not None and not static else set()
+        frame.testable = flags | (frame.params - receiver)
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:
                 frame.bindings[arg.arg] = SelfRef(cls, ())

@@ -1,0 +1,40 @@
+"""The hot set's states per call chain's constants (``HotInfo.given``) stay few per function."""
+
+from __future__ import annotations
+
+from conftest import graph_of
+
+from asynclint.analysis.given import MAX_GIVEN
+
+MODES = ("a", "b", "c", "d", "e", "f", "g", "h")
+CALLS = "".join(f"        render('x', mode={mode!r}, count={n})\n" for n, mode in enumerate(MODES))
+
+SOURCE = f"""
+import time
+
+import verifiers as vf
+
+
+def render(text: str, mode: str = "plain", count: int = 0) -> str:
+    if mode == "slow":
+        time.sleep(0.1)
+    if count > 3:
+        time.sleep(0.2)
+    return text
+
+
+class ModesEnv(vf.MultiTurnEnv):
+    async def env_response(self, messages, state):
+{CALLS}
+        return [], state
+"""
+
+
+def test_distinct_constants_per_function_are_capped():
+    graph = graph_of(SOURCE)
+    key = next(key for key in graph.hot if graph.function(key).name == "render")
+    given = {state[3] for state in graph.states if state[0] == key}
+    # Each mode a state up to the cap; the calls beyond it share the state every caller's constants decide.
+    assert len(given) == MAX_GIVEN + 1
+    assert () in given
+    assert all(name == "mode" for values in given for name, _ in values)  # a count is not carried

@@ -67,6 +67,14 @@ def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
 #: Evaluates to ``Ellipsis``; nothing else about it is known.
 PASSED_OBJECT = "..."
 
+
+def attribute_owners(test: ast.expr) -> frozenset[str]:
+    """The names ``test`` reads attributes of (``env_self`` in ``env_self.trace_dir``)."""
+    return frozenset(
+        node.value.id for node in ast.walk(test) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+    )
+
+
 _UNKNOWN = object()
 #: The value of a parameter holding :data:`PASSED_OBJECT`: ``is None`` is false, anything else unknown.
 _OBJECT = object()

@@ -14,7 +14,7 @@ from asynclint.analysis.index.argfacts import (
     opens_stream,
     state_key,
 )
-from asynclint.analysis.index.flags import constant_defaults, param_test, stored_names
+from asynclint.analysis.index.flags import attribute_owners, constant_defaults, param_test, stored_names
 from asynclint.analysis.index.guards import failing_handler, first_turn_guard, terminal_guard
 from asynclint.analysis.index.helpers import (
     CONTAINER_ANNOTATIONS,
@@ -291,9 +291,11 @@ class Statements(IndexerState):
             self.frame.last_turn += last_turn
             # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched
             # on, unless it names the mode, ``self.interface == "code"``, and the default is another)
-            tested = param_test(node.test, self.frame.testable)
+            tested = param_test(node.test, self.frame.flags)
             if not tested:
                 tested = self._attribute_test(node.test, modes=bool(node.orelse))
+            if not tested:  # another parameter, tested as itself (its attributes are the lines above's)
+                tested = param_test(node.test, self.frame.testable - attribute_owners(node.test))
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)

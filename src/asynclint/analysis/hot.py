@@ -422,9 +422,11 @@ class HotSet(GraphState):
                     self._calls_by_caller.setdefault(FunctionId((position, index)), []).append(
                         replace(site, in_loop=in_loop, lambdas=())
                     )
-        # Breadth-first over (function, looped?) states, so a helper reached both plainly and
-        # from inside a loop is graded by the loop, whatever the order of the calls, and each
-        # state's parent was found before it (the chains cannot cycle).
+        # Breadth-first over (function, raised?, rare?, given) states, so a helper reached both
+        # plainly and from inside a loop is graded by the loop, whatever the order of the calls,
+        # and each state's parent was found before it (the chains cannot cycle). A helper passed
+        # different constants by different chains keeps a state per constant (HotInfo.given), so
+        # that its branches are graded by the chains that take them.
         queue: deque[HotState] = deque()
         roots = self._roots()
         self._root_keys = frozenset(roots)

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, HotInfo, HotState
+from asynclint.analysis.given import GivenArgs
+from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary, WorkLoop
@@ -35,7 +36,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses, Work):
+class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs, Uses, Work):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(
@@ -126,6 +127,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, Instances, Programs, Uses, Wor
         self._root_keys: frozenset[FunctionId] = frozenset()
         self._project_calls: tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]] | None = None
         self._fixed: dict[FunctionId, dict[str, object]] = {}
+        self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
+        self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to
+        self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False

@@ -16,9 +16,12 @@ FunctionId = NewType("FunctionId", tuple[int, int])
 #: A class, by the dotted name the project's summaries give it (``pkg.mod.Judge``,
 #: ``openai.OpenAI``): what ``self`` or a value is an instance of, as the graph answers it.
 TypeName = NewType("TypeName", str)
-#: A function, whether it is reached more than once per rollout, and whether only on a first or a
-#: failing call (``HotInfo.rare``).
-HotState = tuple[FunctionId, bool, bool]
+#: (parameter, ``repr`` of the constant) for the parameters a function's guards test that one call
+#: chain passes a constant (``HotInfo.given``), in the order of the parameters.
+Given = tuple[tuple[str, str], ...]
+#: A function, whether it is reached more than once per rollout, whether only on a first or a
+#: failing call (``HotInfo.rare``), and what its chain passes it (``HotInfo.given``).
+HotState = tuple[FunctionId, bool, bool, Given]
 
 MAX_ALIAS_HOPS = 8
 #: ``@overload`` stubs are never what a call runs: the undecorated definition after them is.
@@ -61,6 +64,10 @@ class HotInfo:
     once: bool = False
     #: Some step of the chain runs only on the way to raising (``CallSite.failing``).
     failing: bool = False
+    #: The constants the chain's last call passes the parameters this function's guards test
+    #: (see :meth:`asynclint.analysis.given.GivenArgs.given_to`): states are ranked against each
+    #: other only when these are the same.
+    given: Given = ()
 
     @property
     def rare(self) -> bool:

@@ -4,7 +4,6 @@ the roots, preferring the chain that runs on every call and more than once per r
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 from collections import deque
 from dataclasses import replace
@@ -210,37 +209,6 @@ class HotSet(GraphState):
         asyncio.new_event_loop()``): it runs on that loop, in that loop's thread, and blocks that
         loop only. Waiting for it (``.result()``) is the caller's blocking call."""
         return bool(site.loop) and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS
-
-    def runs(self, key: FunctionId, site: CallSite) -> bool:
-        """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
-        ``key`` in the project leaves at (or sets to) one constant, and that is false with it:
-        ``if write_to_log:`` where nothing passes ``write_to_log=True``."""
-        return not site.guards or guard_holds(site.guards, self.fixed_params(key))
-
-    def fixed_params(self, key: FunctionId) -> dict[str, object]:
-        """Parameters of ``key`` every call passes the same constant (or leaves at its constant
-        default) -> that constant. Nothing for a root, a function handed over as a value, a
-        method a call of unknown receiver may mean, or a function nothing in the project calls:
-        someone else calls those, with anything."""
-        found = self._fixed.get(key)
-        if found is not None:
-            return found
-        found = self._fixed[key] = {}
-        calls, escaped, unresolved = self._calls_of_functions()
-        function = self.function(key)
-        sites = calls.get(key)
-        if not sites or key in self._root_keys or key in escaped or function.name in unresolved:
-            return found
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        defaults = dict(function.defaults)
-        for position, name in enumerate(function.params[shift:]):
-            values = set()
-            for site in sites:
-                given = dict(site.given)
-                values.add("" if "*" in given else given.get(name, given.get(str(position), defaults.get(name, ""))))
-            if len(values) == 1 and (value := values.pop()):
-                found[name] = ast.literal_eval(value)
-        return found
 
     def _calls_of_functions(self) -> tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]]:
         """Every project call of each project function; the functions also handed over as values;
@@ -454,20 +422,26 @@ class HotSet(GraphState):
                     self._calls_by_caller.setdefault(FunctionId((position, index)), []).append(
                         replace(site, in_loop=in_loop, lambdas=())
                     )
-        # Breadth-first over (function, looped?) states, so a helper reached both plainly and
-        # from inside a loop is graded by the loop, whatever the order of the calls, and each
-        # state's parent was found before it (the chains cannot cycle).
+        # Breadth-first over (function, raised?, rare?, given) states, so a helper reached both
+        # plainly and from inside a loop is graded by the loop, whatever the order of the calls,
+        # and each state's parent was found before it (the chains cannot cycle). A helper passed
+        # different constants by different chains keeps a state per constant (HotInfo.given), so
+        # that its branches are graded by the chains that take them.
         queue: deque[HotState] = deque()
         roots = self._roots()
         self._root_keys = frozenset(roots)
         for key, hook in sorted(roots.items()):
             root = HotInfo(key, hook, None, 0, False, 0)
-            self.states[(key, root.raised, root.rare)] = root
-            queue.append((key, root.raised, root.rare))
+            self.states[(key, root.raised, root.rare, ())] = root
+            queue.append((key, root.raised, root.rare, ()))
         while queue:
             state = queue.popleft()
             info = self.states[state]
+            # A chain passing constants skips the calls behind tests they make false.
+            env = self.state_env(state[0], info) if info.given else None
             for callee, site in self._edges_of(state[0]):
+                if env is not None and site.guards and not guard_holds(site.guards, env):
+                    continue
                 once = info.once or site.once or self._memoizer(callee) is not None
                 hook = info.root_hook
                 if site.first_turn and hook.frequency in FREQUENT:
@@ -483,17 +457,24 @@ class HotSet(GraphState):
                     info.depth + 1,
                     once,
                     info.failing or site.failing,
+                    self.given_to(state[0], info, site, callee),
                 )
-                rare = reached.rare
-                if any((callee, raised, first) in self.states for raised, first in DOMINATING[(reached.raised, rare)]):
+                rare, given = reached.rare, reached.given
+                dominated = DOMINATING[(reached.raised, rare)]
+                if any((callee, raised, first, given) in self.states for raised, first in dominated):
                     continue
-                self.states[(callee, reached.raised, rare)] = reached
-                queue.append((callee, reached.raised, rare))
-        for (key, raised, rare), info in self.states.items():
+                self.states[(callee, reached.raised, rare, given)] = reached
+                queue.append((callee, reached.raised, rare, given))
+        for (key, raised, rare, _), info in self.states.items():
             current = self.hot.get(key)
             # Every call rather than a first or failing one, then more than once per rollout rather than once.
             if current is None or (current.rare, not current.raised) > (rare, not raised):
                 self.hot[key] = info
+        # A function some chain passes constants: each of its sites picks among its states (hot_at).
+        passed = {state[0] for state in self.states if state[3]}
+        for (key, *_), info in self.states.items():
+            if key in passed:
+                self._hot_states.setdefault(key, []).append(info)
 
     def is_root(self, key: FunctionId) -> bool:
         """``key`` is an entry point: the framework (or a spawned task) calls it."""
@@ -503,12 +484,13 @@ class HotSet(GraphState):
         """``key`` is a tool the framework calls with the arguments of one model tool call."""
         return key in self._tools
 
-    def first_call_entry(self, key: FunctionId, site: CallSite) -> FunctionId | None:
+    def first_call_entry(self, key: FunctionId, site: CallSite, hot: HotInfo | None = None) -> FunctionId | None:
         """The function whose first call runs ``site`` (written in ``key``) and nothing after,
-        nearest the root on the chain: a memoized function, or the function holding the lazy
-        initialisation (``key`` itself when the call sits in one of its own). ``None``: every call."""
-        info, entry = self.hot[key], None
-        state: HotState | None = (key, info.raised, info.rare)
+        nearest the root on the chain (``hot``'s, by default ``key``'s most frequent): a memoized
+        function, or the function holding the lazy initialisation (``key`` itself when the call
+        sits in one of its own). ``None``: every call."""
+        info, entry = hot or self.hot[key], None
+        state: HotState | None = (key, info.raised, info.rare, info.given)
         while state is not None:
             info = self.states[state]
             if not info.once:

@@ -196,10 +196,10 @@ class Uses(GraphState):
     def function(self, key: FunctionId) -> Function:
         return self.summaries[key[0]].functions[key[1]]
 
-    def path(self, key: FunctionId) -> list[tuple[FunctionId, int]]:
-        """The functions from the hot root down to ``key``, each with the line of its call into
-        the next one (0 for ``key`` itself)."""
-        steps, info = [(key, 0)], self.hot[key]
+    def path(self, key: FunctionId, hot: HotInfo | None = None) -> list[tuple[FunctionId, int]]:
+        """The functions from the hot root down to ``key`` (on ``hot``'s chain, by default the most
+        frequent), each with the line of its call into the next one (0 for ``key`` itself)."""
+        steps, info = [(key, 0)], hot or self.hot[key]
         while info.parent is not None:
             steps.append((info.parent[0], info.call_line))
             info = self.states[info.parent]
@@ -232,9 +232,9 @@ class Uses(GraphState):
             return "helper"
         return "root" if root_awaited(self.hot_of(key).root_hook) else None
 
-    def chain(self, key: FunctionId, site: CallSite) -> tuple[ChainLink, ...]:
-        """Entry point's ``def`` line, each call on the way down, then the offending call."""
-        steps = self.path(key)
+    def chain(self, key: FunctionId, site: CallSite, hot: HotInfo | None = None) -> tuple[ChainLink, ...]:
+        """Entry point's ``def`` line, each call on the way down (``hot``'s chain), then the offending call."""
+        steps = self.path(key, hot)
         root = steps[0][0]
         links = [ChainLink(self.summaries[root[0]].path, self.function(root).line, self.function(root).qualname)]
         for caller, line in steps[:-1]:  # each function's call into the next one

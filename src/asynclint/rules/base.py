@@ -139,7 +139,9 @@ class BlockingCallRule(Rule):
         one finding at every hot project call that leads to it, graded by that call's path."""
         graph = ctx.graph
         if call.summary.library is None:
-            found = self._call_finding(ctx, call, call.hot, call.site.in_loop, graph.chain(call.key, call.site))
+            found = self._call_finding(
+                ctx, call, call.hot, call.site.in_loop, graph.chain(call.key, call.site, call.hot)
+            )
             if found is not None:
                 yield found
             return
@@ -163,7 +165,7 @@ class BlockingCallRule(Rule):
         into the library, ``entry``); ``in_loop``: a loop around a call on the way, beyond ``hot``'s."""
         graph, summary, key, site, api, target = ctx.graph, call.summary, call.key, call.site, call.api, call.target
         memoized = graph.memoized(key)
-        first_call = graph.first_call_entry(key, site)
+        first_call = graph.first_call_entry(key, site, hot if entry is None else None)
         if first_call is not None and graph.warmed(first_call):
             return None  # start-up calls it first: the rollouts find it done
         frequency = hot.root_hook.frequency

@@ -146,11 +146,13 @@ class CheckContext:
     def _hot_site(self, position: int, site: CallSite) -> tuple[FunctionId, HotInfo, CallSite] | None:
         """Where ``site`` runs hot: its function, or a lambda around it registered on its own."""
         key = FunctionId((position, site.caller))
-        hot = self.graph.hot_info(key)
-        for index, in_loop in site.lambdas if hot is None else ():
+        # The chain that runs the site: a function some chains pass a constant that turns the
+        # site's branch off is judged by the others.
+        hot = self.graph.hot_at(key, site)
+        for index, in_loop in site.lambdas if self.graph.hot_info(key) is None else ():
             # A lambda handed over (a registered reward) runs the call when it runs on its own.
             key = FunctionId((position, index))
-            hot = self.graph.hot_info(key)
+            hot = self.graph.hot_at(key, site)
             if hot is not None:
                 return key, hot, replace(site, in_loop=in_loop)
         return (key, hot, site) if hot is not None else None

@@ -62,7 +62,22 @@ def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
     return None
 
 
+#: What a call chain passes for a parameter when the argument is not a constant (``shared=self._shared``):
+#: an object the caller holds, taken to be one (not ``None``) by a test of whether it was passed.
+#: Evaluates to ``Ellipsis``; nothing else about it is known.
+PASSED_OBJECT = "..."
+
+
+def attribute_owners(test: ast.expr) -> frozenset[str]:
+    """The names ``test`` reads attributes of (``env_self`` in ``env_self.trace_dir``)."""
+    return frozenset(
+        node.value.id for node in ast.walk(test) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+    )
+
+
 _UNKNOWN = object()
+#: The value of a parameter holding :data:`PASSED_OBJECT`: ``is None`` is false, anything else unknown.
+_OBJECT = object()
 _COMPARE = {
     ast.Eq: lambda a, b: a == b,
     ast.NotEq: lambda a, b: a != b,
@@ -80,21 +95,27 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
     if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
         return node.value
     if isinstance(node, ast.Name):
-        return env.get(node.id, _UNKNOWN)
+        found = env.get(node.id, _UNKNOWN)
+        return _OBJECT if found is Ellipsis else found
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
         return env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _value(node.operand, env)
-        return _UNKNOWN if inner is _UNKNOWN else not inner
+        return _UNKNOWN if inner is _UNKNOWN or inner is _OBJECT else not inner
     if isinstance(node, ast.BoolOp):
         # ``a and b`` is false as soon as one part is false, whatever the others are.
         decisive = not isinstance(node.op, ast.And)
-        parts = [_value(part, env) for part in node.values]
+        parts = [_known(_value(part, env)) for part in node.values]
         if any(part is not _UNKNOWN and bool(part) == decisive for part in parts):
             return decisive
         return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
         left, right = _value(node.left, env), _value(node.comparators[0], env)
+        if _OBJECT in (left, right):
+            # An object passed is not ``None``; what else it equals is not known.
+            op = type(node.ops[0])
+            none_test = None in (left, right) and op in (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)
+            return op in (ast.IsNot, ast.NotEq) if none_test else _UNKNOWN
         if left is _UNKNOWN or right is _UNKNOWN:
             return _UNKNOWN
         try:
@@ -104,11 +125,16 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
     return _UNKNOWN
 
 
+def _known(value: object) -> object:
+    """``value``, or ``_UNKNOWN`` for an object passed: its truth is not known."""
+    return _UNKNOWN if value is _OBJECT else value
+
+
 def guard_holds(guards: tuple[str, ...], env: dict[str, object]) -> bool:
     """False when one of ``guards`` (CallSite.guards) is false with the parameters ``env``: the
     code behind it never runs. Anything the constants do not settle may hold."""
     for guard in guards:
-        value = _value(ast.parse(guard, mode="eval").body, env)
+        value = _known(_value(ast.parse(guard, mode="eval").body, env))
         if value is not _UNKNOWN and not value:
             return False
     return True

@@ -65,6 +65,10 @@ class Frame:
     #: the flags they may read: parameters with a constant default never bound again.
     guards: list[str] = field(default_factory=list)
     flags: frozenset[str] = frozenset()
+    #: The parameters an ``if`` test may read for the graph to judge per caller (CallSite.guards):
+    #: the flags, and every other parameter never bound again but ``self``/``cls`` -- one call
+    #: chain may pass a constant (``use_clip=False``) where another passes another.
+    testable: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
     #: Parameters never bound again in the body: they hold what the caller passed.

@@ -14,7 +14,7 @@ from asynclint.analysis.index.argfacts import (
     opens_stream,
     state_key,
 )
-from asynclint.analysis.index.flags import constant_defaults, param_test, stored_names
+from asynclint.analysis.index.flags import attribute_owners, constant_defaults, param_test, stored_names
 from asynclint.analysis.index.guards import failing_handler, first_turn_guard, terminal_guard
 from asynclint.analysis.index.helpers import (
     CONTAINER_ANNOTATIONS,
@@ -294,6 +294,8 @@ class Statements(IndexerState):
             tested = param_test(node.test, self.frame.flags)
             if not tested:
                 tested = self._attribute_test(node.test, modes=bool(node.orelse))
+            if not tested:  # another parameter, tested as itself (its attributes are the lines above's)
+                tested = param_test(node.test, self.frame.testable - attribute_owners(node.test))
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
@@ -534,6 +536,8 @@ class Statements(IndexerState):
         frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
         frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         static = "builtins.staticmethod" in decorators
+        receiver = {params[0].arg} if params and cls is not None and not static else set()
+        frame.testable = flags | (frame.params - receiver)
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:
                 frame.bindings[arg.arg] = SelfRef(cls, ())

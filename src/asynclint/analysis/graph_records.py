@@ -102,6 +102,9 @@ class Estimate:
     micros: float = 0.0
     copies: float = 0.0
     factors: tuple[str, ...] = ()
+    #: Some count in it is the larger branch of a conditional: the figures are "up to".
+    upper: bool = False
 
     def times(self, count: int, factor: str) -> Estimate:
-        return Estimate(self.micros * count, self.copies * count, (factor, *self.factors) if factor else self.factors)
+        factors = (factor, *self.factors) if factor else self.factors
+        return Estimate(self.micros * count, self.copies * count, factors, self.upper)

@@ -8,17 +8,19 @@ is a step, every call not answered by a project function a call, a container cop
 ``copy.copy``, a ``.copy()`` no project method answers) a copy, ``copy.deepcopy`` a deep copy, and a
 call of a project function that function's estimate. A loop whose count the code does not bound
 (:mod:`asynclint.analysis.index.work`) runs once: the estimate is a lower bound. Recursion counts
-the recursive call once, as a call.
+the recursive call once, as a call. A conditional count (``range(1 if cw else 4)``) takes the
+larger branch, and the estimate says it is "up to" (:attr:`Estimate.upper`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import prod
 
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, WorkLoop
-from asynclint.analysis.index.work import SETTING
+from asynclint.analysis.index.work import SETTING, UP_TO
 from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, WORK_MICROS
 
 #: How many module constants deep a size is followed (``LEGAL = tuple(... FACES ...)``).
@@ -33,7 +35,8 @@ def total(parts: list[Estimate]) -> Estimate:
     if not parts:
         return Estimate()
     heaviest = max(parts, key=lambda part: part.micros)
-    return Estimate(sum(p.micros for p in parts), sum(p.copies for p in parts), heaviest.factors)
+    upper = any(part.upper for part in parts)
+    return Estimate(sum(p.micros for p in parts), sum(p.copies for p in parts), heaviest.factors, upper)
 
 
 _CALL = Estimate(WORK_MICROS["call"])
@@ -54,6 +57,8 @@ class Work(GraphState):
     def _factor(self, factor: str, depth: int) -> int | None:
         if factor.isdigit():
             return int(factor)
+        if factor.startswith(UP_TO):
+            return int(factor.removeprefix(UP_TO))
         if factor.startswith(SETTING):
             return self._project_settings().get(factor.removeprefix(SETTING))
         if self._sizes is None:
@@ -106,6 +111,11 @@ class Work(GraphState):
                     self._loops_by_function.setdefault(FunctionId((position, loop.function)), []).append((index, loop))
         return self._loops_by_function.get(key, [])
 
+    def loop_around(self, key: FunctionId, site: CallSite) -> int:
+        """The innermost loop of ``key`` that runs the call ``site`` on every iteration: its index
+        into the summary's ``work_loops`` (-1: none)."""
+        return _innermost(self.loops_of(key), (site.line, site.col))
+
     def work(self, key: FunctionId) -> Estimate:
         """The estimated work of one call of ``key``."""
         found = self._work.get(key)
@@ -157,7 +167,12 @@ class Work(GraphState):
             steps = Estimate(WORK_MICROS["step"] * loop.statements)
             body = total([steps, *parts.get(index, []), *(loops[i] for i, inner in own if inner.parent == index)])
             count = self.trips(loop)
-            loops[index] = body.times(count, f"`{loop.bound}` ({count})") if count is not None else body
+            if count is None:
+                loops[index] = body
+            elif any(factor.startswith(UP_TO) for factor in loop.trips):
+                loops[index] = replace(body.times(count, f"`{loop.bound}` (up to {count})"), upper=True)
+            else:
+                loops[index] = body.times(count, f"`{loop.bound}` ({count})")
         return parts, loops
 
     def _call_work(self, callees: list[FunctionId] | None, copy: bool | None) -> Estimate:

@@ -690,7 +690,8 @@ COPY_METHODS: frozenset[str] = frozenset({"copy"})
 #: 0.27 ms run 1.5 ms; 576 of them, estimated 7.6 ms, run 78 ms). So 1 ms estimated is a few ms
 #: real, the rubric's CPU-heavy medium; below 0.1 ms estimated (well under a millisecond real) a
 #: loop is one short stall, cheaper than the process-pool hop (175 µs) plus pickling that would move
-#: it, and is not reported. (A conditional count, ``range(1 if cw else 4)``, takes the larger.)
+#: it, and is not reported. (A conditional count, ``range(1 if cw else 4)``, takes the larger, and
+#: the message says "up to".)
 WORK_GRADES: tuple[tuple[float, str], ...] = (
     (25_000.0, "cpu-work-heavy"),
     (1_000.0, "cpu-work"),

@@ -30,3 +30,12 @@ def test_a_conditional_count_is_said_as_an_upper_bound():
     # No conditional count under `deep_states`: its figures are not hedged.
     snapshots = messages[_line("snapshots = [_snapshot(puzzle) for _ in range(40)]")]
     assert "estimated at ~" in snapshots and "~40 copies" in snapshots and "up to" not in snapshots
+
+
+def test_regex_passes_over_a_text_are_counted_and_said():
+    messages = _messages()
+    table = messages[_line("for pattern in PHRASE_PATTERNS:  # expect")]
+    assert "~48 regex passes over a text" in table and "`PHRASE_PATTERNS` (48)" in table
+    # Over a constant text each search is a call, and `str.split` is no regex: neither is reported.
+    assert _line("for pattern in PHRASE_PATTERNS:  # over a constant text") not in messages
+    assert _line("for phrase in PHRASES))  # `str.split`") not in messages

@@ -96,7 +96,7 @@ def task_hook(consumer: str, caller: str) -> Hook:
 
 @dataclass(frozen=True)
 class Estimate:
-    """Work per call: microseconds, container copies among it, and the trip counts that multiply the
+    """Work per call: microseconds, container copies and regex passes among it, and the trip counts that multiply the
     heaviest part of it, outermost first, in words ("`LEGAL_MOVES` (24)")."""
 
     micros: float = 0.0
@@ -104,7 +104,9 @@ class Estimate:
     factors: tuple[str, ...] = ()
     #: Some count in it is the larger branch of a conditional: the figures are "up to".
     upper: bool = False
+    #: Regex passes over a text among it (each taken as one model reply).
+    scans: float = 0.0
 
     def times(self, count: int, factor: str) -> Estimate:
         factors = (factor, *self.factors) if factor else self.factors
-        return Estimate(self.micros * count, self.copies * count, factors, self.upper)
+        return Estimate(self.micros * count, self.copies * count, factors, self.upper, self.scans * count)

@@ -31,7 +31,9 @@ class CostlyLoop(Rule):
     modules and for a constant built by a comprehension over others), a `while` loop counting up
     to such a bound, a conditional of two counts (`range(1 if cw else 4)`, taken at the larger
     and said as "up to"); nested loops multiply -- times the work of each iteration: copies of
-    containers (`dict(state)`, a `.copy()`, `copy.copy`; `copy.deepcopy` weighs more) and calls,
+    containers (`dict(state)`, a `.copy()`, `copy.copy`; `copy.deepcopy` weighs more), regex passes
+    over a text (`re.search(p, text)`, a compiled pattern's `finditer`: each weighs a pass over one
+    model reply, so a table of ~50 patterns run over the reply is a few hundred µs) and calls,
     a call of a project function weighing that function's estimate (estimates compose across
     functions and modules). A loop whose count the code does not bound is counted once, so the
     estimate is a lower bound. The outermost bounded loop of a hot function is reported when its
@@ -209,6 +211,8 @@ def describe(loop: WorkLoop, estimate: Estimate) -> str:
     millis = estimate.micros / 1000
     about = "up to ~" if estimate.upper else "~"  # a conditional count taken at its larger branch
     amount = f"{about}{millis:.1f} ms" if millis >= 1 else f"{about}{estimate.micros:.0f} µs"
-    copies = f", {about}{estimate.copies:.0f} copies of list or dict state" if estimate.copies >= 1 else ""
+    among = f", {about}{estimate.copies:.0f} copies of list or dict state" if estimate.copies >= 1 else ""
+    if estimate.scans >= 1:
+        among += f", {about}{estimate.scans:.0f} regex passes over a text (each taken as one reply)"
     factors = f": {' × '.join(estimate.factors)}" if estimate.factors else ""
-    return f"`{loop.header}` estimated at {amount} per call{copies}{factors}"
+    return f"`{loop.header}` estimated at {amount} per call{among}{factors}"

@@ -105,6 +105,9 @@ def _size(node: ast.expr) -> Factors | None:
         return (str(len(node.keys)),)
     if isinstance(node, ast.Name):
         return (node.id,)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # ``[0] * 64``, ``ROWS * COLS``
+        left, right = _size(node.left), _size(node.right)
+        return left + right if left is not None and right is not None else None
     if isinstance(node, _COMPREHENSIONS):
         factors: list[str] = []
         for generator in node.generators:

@@ -119,6 +119,16 @@ class Work(GraphState):
         into the summary's ``work_loops`` (-1: none)."""
         return _innermost(self.loops_of(key), (site.line, site.col))
 
+    def awaits_in(self, key: FunctionId, loop: WorkLoop) -> bool:
+        """An ``await`` of ``key``'s own is written inside ``loop``: the loop hands the event loop back
+        on its iterations, so what holds it is one iteration's work, not the loop's."""
+        return any(
+            site.awaited
+            and site.caller == key[1]
+            and (loop.line, loop.col) <= (site.line, site.col) < (loop.end_line, loop.end_col)
+            for site in self._calls_by_caller.get(key, ())
+        )
+
     def work(self, key: FunctionId) -> Estimate:
         """The estimated work of one call of ``key``."""
         found = self._work.get(key)

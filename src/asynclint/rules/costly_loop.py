@@ -43,10 +43,11 @@ class CostlyLoop(Rule):
     a loop the code bounds counts the work in its own estimate, and an unknown count is not
     guessed large. Settings are the environment's own (read from `self` or a module constant),
     never a key of the data handed in (`info["n"]` is one task's size). The message says
-    what the estimate is made of: the copies among it and the counts that multiply its heaviest
-    part. Not reported: a function whose every hot call is written inside a reported loop of its
-    caller (that finding's estimate counts it as often as it runs), a loop over a few constants
-    calling cheap code, loops over data whose size
+    what the estimate is made of: the copies and regex passes among it and the counts that
+    multiply its heaviest part. Not reported: a loop whose body awaits (it hands the event loop
+    back on every iteration; a bounded loop inside it is judged on its own), a function whose every
+    hot call is written inside a reported loop of its caller (that finding's estimate counts it as
+    often as it runs), a loop over a few constants calling cheap code, loops over data whose size
     the code does not fix (a rollout's growing collections are ASL115's), start-up code.
 
     **Example**
@@ -134,6 +135,8 @@ class CostlyLoop(Rule):
                         continue
                     if graph.trips(loop) is None or (loop.line, loop.col) in nested:
                         continue  # unknown counts are not guessed; a nest over the data is ASL115's
+                    if graph.awaits_in(key, loop):
+                        continue  # it yields on each iteration: a loop inside it may still hold the loop
                     finding = self._finding(ctx, key, loop, estimate)
                     if finding is not None:
                         inside.add(number)

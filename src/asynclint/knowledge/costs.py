@@ -681,10 +681,11 @@ WORK_MICROS: dict[str, float] = {"step": 0.07, "call": 0.04, "copy": 0.3, "deepc
 #: arguments: ``re``'s functions and a compiled pattern's methods. One counts as a ``regex`` unit
 #: of WORK_MICROS, a pass over one model reply (a 330-word essay, 1.7 KB; a constant text written in
 #: the call counts as a call): the size a prose reward's table of patterns runs over, a lower bound
-#: for a page. ``bench/bench_loop_work.py`` measures one pass at 3.5 µs (a case-sensitive literal,
-#: which CPython scans for its first character), 11 µs each for a table of 48 case-insensitive
-#: phrases (the shape, estimated at 1.1x its time), 55 µs (one case-insensitive literal) and 145 µs
-#: (a ``\b``-delimited word alternation): the unit is the table's, the low end of real patterns.
+#: for a page. ``bench/bench_loop_work.py`` measures one pass (two runs on a loaded machine) at
+#: 3-3.5 µs (a case-sensitive literal, which CPython scans for its first character), 11-13 µs each
+#: for a table of 48 case-insensitive phrases (the shape: 0.5-0.6 ms, estimated 0.49 ms), 28-55 µs
+#: (one case-insensitive literal) and 85-145 µs (a ``\b``-delimited word alternation): the unit is
+#: the table's, the low end of real patterns.
 _SCANS = ("search", "match", "fullmatch", "findall", "finditer", "split")
 _PATTERNS = ("re.compile()", "re.Pattern")  # a compiled pattern, as the index types one
 REGEX_PASSES: dict[str, int] = {

@@ -96,8 +96,8 @@ def task_hook(consumer: str, caller: str) -> Hook:
 
 @dataclass(frozen=True)
 class Estimate:
-    """Work per call: microseconds, container copies and regex passes among it, and the trip counts that multiply the
-    heaviest part of it, outermost first, in words ("`LEGAL_MOVES` (24)")."""
+    """Work per call: microseconds, container copies and regex passes among it, and the trip
+    counts that multiply the heaviest part of it, outermost first, in words ("`LEGAL_MOVES` (24)")."""
 
     micros: float = 0.0
     copies: float = 0.0

@@ -9,9 +9,12 @@ script times, in one process and interleaved:
 * the units: one statement of a loop's body (a subscript store of arithmetic), one call of a
   small function, a shallow copy of an object holding a 100-element list (a project ``copy()``
   that copies the list), a ``dict`` of 132 entries copied, a ``copy.deepcopy`` of the
-  100-element object;
+  100-element object, one regex pass over a model reply (a 330-word essay, 1.7 KB) for three
+  kinds of pattern, and for reference a pass over an 80-character line and a ``difflib`` ratio of
+  two replies' words (not units of the estimate: a ``difflib`` call is ASL112's, graded by payload);
 * representative shapes: 24 copies-and-edits of a 132-entry state (a one-move search), 24 x 24 =
-  576 of them (a two-move search), and a 500-tick simulation over 10 items x 4 actors;
+  576 of them (a two-move search), a 500-tick simulation over 10 items x 4 actors, and a table of
+  48 case-insensitive phrase patterns each run over the reply (a prose reward's slop list);
 
 and prints each shape's time beside the estimate asynclint's analysis gives it (this file is
 indexed and its functions' estimates asked of the project graph; loops the syntax cannot bound
@@ -27,6 +30,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import difflib
+import re
 import timeit
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +72,19 @@ class Puzzle:
 PUZZLE = Puzzle({(face, index): face for face in "ABCDEFGHIJKL" for index in range(11)})
 LISTED = Listed(list(range(ITEMS)))
 TABLE = dict(PUZZLE.stickers)
+_PROSE = (
+    "the city hums at night with buses and neon, a baker folds dough while a nurse walks home;"
+    " nobody notices the small lights that stay on"
+).split()
+#: A model's reply: a 330-word essay (~1.7 KB), the size a prose reward's regexes run over.
+REPLY = " ".join(_PROSE[i % len(_PROSE)] + ("." if i % 17 == 16 else "") for i in range(330))
+LINE = REPLY[:80]
+_PHRASES = [f"the {word} is" for word in ("bottom line", "key takeaway", "upshot", "real question")] * 12
+#: A prose linter's table: 48 case-insensitive phrases, each run over the whole reply.
+PHRASES = [re.compile(re.escape(phrase), re.IGNORECASE) for phrase in _PHRASES]
+_LITERAL = re.compile(re.escape("the bottom line is"), re.IGNORECASE)
+_CASED = re.compile(re.escape("the bottom line is"))
+_WORDS = re.compile(r"\b(delve|tapestry|vibrant|crucial|robust|seamless|leverage)\b")
 
 
 def _after(puzzle: Puzzle, move: tuple[str, str]) -> Puzzle:
@@ -93,6 +111,14 @@ def simulate(ticks: int = 500, items: int = 10, actors: int = 4) -> int:
             hits += len(near)
         positions = [p + 1 for p in positions]
         tick += 1
+    return hits
+
+
+def phrase_table(text: str) -> int:
+    hits = 0
+    for pattern in PHRASES:
+        for _ in pattern.finditer(text):
+            hits += 1
     return hits
 
 
@@ -126,6 +152,32 @@ def _deep_copies(n: int = 576) -> None:
         copy.deepcopy(LISTED)
 
 
+def _regex_literal(n: int = 576) -> None:
+    for _ in range(n):
+        _LITERAL.search(REPLY)
+
+
+def _regex_cased(n: int = 576) -> None:
+    for _ in range(n):
+        _CASED.search(REPLY)
+
+
+def _regex_words(n: int = 576) -> None:
+    for _ in range(n):
+        _WORDS.findall(REPLY)
+
+
+def _regex_line(n: int = 576) -> None:
+    for _ in range(n):
+        _LITERAL.search(LINE)
+
+
+def _diff_words(n: int = 576) -> None:
+    other = REPLY.replace("city", "town").split()
+    for _ in range(n):
+        difflib.SequenceMatcher(None, REPLY.split(), other).ratio()
+
+
 def analysed_estimates() -> dict[str, float]:
     """Each shape's estimate (µs) as asynclint's analysis gives it: this file indexed and asked."""
     path = Path(__file__)
@@ -146,19 +198,27 @@ ESTIMATED = {
     "one move (24 copies)": "one_move",
     "two moves (24 x 24 = 576 copies)": "two_moves",
     "500 ticks x (4 actors x a list pass)": "simulate",
+    "48 phrase regexes over a reply": "phrase_table",
 }
 SHAPES = {
     "one move (24 copies)": lambda: one_move(PUZZLE),
     "two moves (24 x 24 = 576 copies)": lambda: two_moves(PUZZLE),
     "500 ticks x (4 actors x a list pass)": simulate,
+    "48 phrase regexes over a reply": lambda: phrase_table(REPLY),
 }
-#: What is timed 576 times -> (the function, the unit of WORK_MICROS it stands for).
+#: What is timed, and how many times -> (the function, the unit of WORK_MICROS it stands for, or
+#: ``None`` for a reference that is not a unit of the estimate).
 UNITS = {
-    "step": (_steps, "step"),
-    "call": (_calls, "call"),
-    "copy (100-item list object)": (_copies, "copy"),
-    "dict copy (132 entries)": (_dict_copies, "copy"),
-    "deepcopy (100-item list object)": (_deep_copies, "deepcopy"),
+    "step": (_steps, "step", 576),
+    "call": (_calls, "call", 576),
+    "copy (100-item list object)": (_copies, "copy", 576),
+    "dict copy (132 entries)": (_dict_copies, "copy", 576),
+    "deepcopy (100-item list object)": (_deep_copies, "deepcopy", 576),
+    "regex, no-case literal, 1.7 KB reply": (_regex_literal, "regex", 576),
+    "regex, word alternation, 1.7 KB": (_regex_words, "regex", 576),
+    "regex, cased literal, 1.7 KB": (_regex_cased, "regex", 576),
+    "regex, no-case literal, 80-char line": (_regex_line, None, 576),
+    "difflib ratio, two replies' words": (_diff_words, None, 8),
 }
 
 
@@ -171,9 +231,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     print("unit costs (µs each; WORK_MICROS in parentheses)")
-    for name, (fn, unit) in UNITS.items():
-        each = _best(fn, 10, args.repeat) / 576 * 1e6
-        print(f"  {name:32} {each:8.3f}   ({unit}: {WORK_MICROS[unit]:g})")
+    for name, (fn, unit, n) in UNITS.items():
+        each = _best(lambda fn=fn, n=n: fn(n), 10, args.repeat) / n * 1e6
+        known = f"{unit}: {WORK_MICROS[unit]:g}" if unit else "reference"
+        print(f"  {name:38} {each:9.3f}   ({known})")
     print("shapes (measured ms, estimated ms, measured / estimated)")
     estimates = analysed_estimates()
     for name, fn in SHAPES.items():

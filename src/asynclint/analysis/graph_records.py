@@ -103,12 +103,17 @@ def task_hook(consumer: str, caller: str) -> Hook:
 
 @dataclass(frozen=True)
 class Estimate:
-    """Work per call: microseconds, container copies among it, and the trip counts that multiply the
-    heaviest part of it, outermost first, in words ("`LEGAL_MOVES` (24)")."""
+    """Work per call: microseconds, container copies and regex passes among it, and the trip
+    counts that multiply the heaviest part of it, outermost first, in words ("`LEGAL_MOVES` (24)")."""
 
     micros: float = 0.0
     copies: float = 0.0
     factors: tuple[str, ...] = ()
+    #: Some count in it is the larger branch of a conditional: the figures are "up to".
+    upper: bool = False
+    #: Regex passes over a text among it (each taken as one model reply).
+    scans: float = 0.0
 
     def times(self, count: int, factor: str) -> Estimate:
-        return Estimate(self.micros * count, self.copies * count, (factor, *self.factors) if factor else self.factors)
+        factors = (factor, *self.factors) if factor else self.factors
+        return Estimate(self.micros * count, self.copies * count, factors, self.upper, self.scans * count)

@@ -5,21 +5,24 @@ call sites).
 
 Units are microseconds of CPython (:data:`asynclint.knowledge.costs.WORK_MICROS`): every iteration
 is a step, every call not answered by a project function a call, a container copy (``dict(x)``,
-``copy.copy``, a ``.copy()`` no project method answers) a copy, ``copy.deepcopy`` a deep copy, and a
+``copy.copy``, a ``.copy()`` no project method answers) a copy, ``copy.deepcopy`` a deep copy, a
+regex run over a text (``re.search``, a compiled pattern's ``finditer``) a pass over one reply, and a
 call of a project function that function's estimate. A loop whose count the code does not bound
 (:mod:`asynclint.analysis.index.work`) runs once: the estimate is a lower bound. Recursion counts
-the recursive call once, as a call.
+the recursive call once, as a call. A conditional count (``range(1 if cw else 4)``) takes the
+larger branch, and the estimate says it is "up to" (:attr:`Estimate.upper`).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import prod
 
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, WorkLoop
-from asynclint.analysis.index.work import SETTING
-from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, WORK_MICROS
+from asynclint.analysis.index.work import SETTING, UP_TO
+from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, REGEX_PASSES, WORK_MICROS
 
 #: How many module constants deep a size is followed (``LEGAL = tuple(... FACES ...)``).
 _DEPTH = 4
@@ -33,12 +36,15 @@ def total(parts: list[Estimate]) -> Estimate:
     if not parts:
         return Estimate()
     heaviest = max(parts, key=lambda part: part.micros)
-    return Estimate(sum(p.micros for p in parts), sum(p.copies for p in parts), heaviest.factors)
+    upper = any(part.upper for part in parts)
+    scans = sum(p.scans for p in parts)
+    return Estimate(sum(p.micros for p in parts), sum(p.copies for p in parts), heaviest.factors, upper, scans)
 
 
 _CALL = Estimate(WORK_MICROS["call"])
 _COPY = Estimate(WORK_MICROS["copy"], 1.0)
 _DEEP_COPY = Estimate(WORK_MICROS["deepcopy"], 1.0)
+_REGEX = Estimate(WORK_MICROS["regex"], scans=1.0)
 
 
 class Work(GraphState):
@@ -54,6 +60,8 @@ class Work(GraphState):
     def _factor(self, factor: str, depth: int) -> int | None:
         if factor.isdigit():
             return int(factor)
+        if factor.startswith(UP_TO):
+            return int(factor.removeprefix(UP_TO))
         if factor.startswith(SETTING):
             return self._project_settings().get(factor.removeprefix(SETTING))
         if self._sizes is None:
@@ -106,6 +114,21 @@ class Work(GraphState):
                     self._loops_by_function.setdefault(FunctionId((position, loop.function)), []).append((index, loop))
         return self._loops_by_function.get(key, [])
 
+    def loop_around(self, key: FunctionId, site: CallSite) -> int:
+        """The innermost loop of ``key`` that runs the call ``site`` on every iteration: its index
+        into the summary's ``work_loops`` (-1: none)."""
+        return _innermost(self.loops_of(key), (site.line, site.col))
+
+    def awaits_in(self, key: FunctionId, loop: WorkLoop) -> bool:
+        """An ``await`` of ``key``'s own is written inside ``loop``: the loop hands the event loop back
+        on its iterations, so what holds it is one iteration's work, not the loop's."""
+        return any(
+            site.awaited
+            and site.caller == key[1]
+            and (loop.line, loop.col) <= (site.line, site.col) < (loop.end_line, loop.end_col)
+            for site in self._calls_by_caller.get(key, ())
+        )
+
     def work(self, key: FunctionId) -> Estimate:
         """The estimated work of one call of ``key``."""
         found = self._work.get(key)
@@ -149,7 +172,7 @@ class Work(GraphState):
             if reported and site.api is not None:
                 parts.setdefault(_innermost(own, at), []).append(_CALL)
                 continue
-            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(id(site)), copy))
+            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(id(site)), copy, site))
         for at, deep in copies.items():  # copies by builtins the index keeps no call site for (``list(x)``)
             parts.setdefault(_innermost(own, at), []).append(_DEEP_COPY if deep else _COPY)
         loops: dict[int, Estimate] = {}
@@ -157,16 +180,27 @@ class Work(GraphState):
             steps = Estimate(WORK_MICROS["step"] * loop.statements)
             body = total([steps, *parts.get(index, []), *(loops[i] for i, inner in own if inner.parent == index)])
             count = self.trips(loop)
-            loops[index] = body.times(count, f"`{loop.bound}` ({count})") if count is not None else body
+            if count is None:
+                loops[index] = body
+            elif any(factor.startswith(UP_TO) for factor in loop.trips):
+                loops[index] = replace(body.times(count, f"`{loop.bound}` (up to {count})"), upper=True)
+            else:
+                loops[index] = body.times(count, f"`{loop.bound}` ({count})")
         return parts, loops
 
-    def _call_work(self, callees: list[FunctionId] | None, copy: bool | None) -> Estimate:
+    def _call_work(self, callees: list[FunctionId] | None, copy: bool | None, site: CallSite) -> Estimate:
         if callees:
             heaviest = max((self.work(callee) for callee in callees), key=lambda estimate: estimate.micros)
             return total([_CALL, heaviest])
         if copy is None:
-            return _CALL
+            return _REGEX if _regex_pass(site) else _CALL
         return _DEEP_COPY if copy else _COPY
+
+
+def _regex_pass(site: CallSite) -> bool:
+    """``site`` runs a regex over a text that is not a constant (one written in the call is short)."""
+    slot = REGEX_PASSES.get(site.target or "")
+    return slot is not None and not any(at == str(slot) and value for at, value in site.given)
 
 
 def _copier(site: CallSite) -> bool:

@@ -676,7 +676,24 @@ def few_items(word: str) -> bool:
 #: library call, a method the graph does not resolve), a shallow copy of a container of about a
 #: hundred items (a project ``copy()`` that copies its list, ``dict(state)``), a deep copy of an
 #: object holding one (the low end of what was measured: unknown sizes are not guessed large).
-WORK_MICROS: dict[str, float] = {"step": 0.07, "call": 0.04, "copy": 0.3, "deepcopy": 50.0}
+WORK_MICROS: dict[str, float] = {"step": 0.07, "call": 0.04, "copy": 0.3, "deepcopy": 50.0, "regex": 10.0}
+#: The calls that run a regex over a text, by resolved name -> the position of the text among their
+#: arguments: ``re``'s functions and a compiled pattern's methods. One counts as a ``regex`` unit
+#: of WORK_MICROS, a pass over one model reply (a 330-word essay, 1.7 KB; a constant text written in
+#: the call counts as a call): the size a prose reward's table of patterns runs over, a lower bound
+#: for a page. ``bench/bench_loop_work.py`` measures one pass (two runs on a loaded machine) at
+#: 3-3.5 µs (a case-sensitive literal, which CPython scans for its first character), 11-13 µs each
+#: for a table of 48 case-insensitive phrases (the shape: 0.5-0.6 ms, estimated 0.49 ms), 28-55 µs
+#: (one case-insensitive literal) and 85-145 µs (a ``\b``-delimited word alternation): the unit is
+#: the table's, the low end of real patterns.
+_SCANS = ("search", "match", "fullmatch", "findall", "finditer", "split")
+_PATTERNS = ("re.compile()", "re.Pattern")  # a compiled pattern, as the index types one
+REGEX_PASSES: dict[str, int] = {
+    **{f"re.{name}": 1 for name in _SCANS},  # re.search(pattern, text)
+    **{f"re.{name}": 2 for name in ("sub", "subn")},  # re.sub(pattern, replacement, text)
+    **{f"{pattern}.{name}": 0 for pattern in _PATTERNS for name in _SCANS},
+    **{f"{pattern}.{name}": 1 for pattern in _PATTERNS for name in ("sub", "subn")},
+}
 #: Calls that copy a container they are handed (shallow), by resolved name, and the methods that
 #: copy their receiver when no project function answers the call.
 COPIERS: frozenset[str] = frozenset({"copy.copy", "builtins.dict", "builtins.list", "builtins.set"})
@@ -690,7 +707,8 @@ COPY_METHODS: frozenset[str] = frozenset({"copy"})
 #: 0.27 ms run 1.5 ms; 576 of them, estimated 7.6 ms, run 78 ms). So 1 ms estimated is a few ms
 #: real, the rubric's CPU-heavy medium; below 0.1 ms estimated (well under a millisecond real) a
 #: loop is one short stall, cheaper than the process-pool hop (175 µs) plus pickling that would move
-#: it, and is not reported. (A conditional count, ``range(1 if cw else 4)``, takes the larger.)
+#: it, and is not reported. (A conditional count, ``range(1 if cw else 4)``, takes the larger, and
+#: the message says "up to".)
 WORK_GRADES: tuple[tuple[float, str], ...] = (
     (25_000.0, "cpu-work-heavy"),
     (1_000.0, "cpu-work"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from asynclint.analysis.api import FunctionId
+from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import Estimate
 from asynclint.analysis.index.records import CallSite, WorkLoop
 from asynclint.grading import grade
@@ -29,8 +29,11 @@ class CostlyLoop(Rule):
     constant or a setting the module gives a literal (`max_ticks_per_round=500`, a config dict's
     key, a parameter's default), a loop over a module-constant tuple (its length, also across
     modules and for a constant built by a comprehension over others), a `while` loop counting up
-    to such a bound; nested loops multiply -- times the work of each iteration: copies of
-    containers (`dict(state)`, a `.copy()`, `copy.copy`; `copy.deepcopy` weighs more) and calls,
+    to such a bound, a conditional of two counts (`range(1 if cw else 4)`, taken at the larger
+    and said as "up to"); nested loops multiply -- times the work of each iteration: copies of
+    containers (`dict(state)`, a `.copy()`, `copy.copy`; `copy.deepcopy` weighs more), regex passes
+    over a text (`re.search(p, text)`, a compiled pattern's `finditer`: each weighs a pass over one
+    model reply, so a table of ~50 patterns run over the reply is a few hundred µs) and calls,
     a call of a project function weighing that function's estimate (estimates compose across
     functions and modules). A loop whose count the code does not bound is counted once, so the
     estimate is a lower bound. The outermost bounded loop of a hot function is reported when its
@@ -40,8 +43,11 @@ class CostlyLoop(Rule):
     a loop the code bounds counts the work in its own estimate, and an unknown count is not
     guessed large. Settings are the environment's own (read from `self` or a module constant),
     never a key of the data handed in (`info["n"]` is one task's size). The message says
-    what the estimate is made of: the copies among it and the counts that multiply its heaviest
-    part. Not reported: a loop over a few constants calling cheap code, loops over data whose size
+    what the estimate is made of: the copies and regex passes among it and the counts that
+    multiply its heaviest part. Not reported: a loop whose body awaits (it hands the event loop
+    back on every iteration; a bounded loop inside it is judged on its own), a function whose every
+    hot call is written inside a reported loop of its caller (that finding's estimate counts it as
+    often as it runs), a loop over a few constants calling cheap code, loops over data whose size
     the code does not fix (a rollout's growing collections are ASL115's), start-up code.
 
     **Example**
@@ -112,6 +118,8 @@ class CostlyLoop(Rule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         graph = ctx.graph
+        found: dict[FunctionId, list[Finding]] = {}
+        covered: dict[FunctionId, set[int]] = {}  # loops reported, and the loops inside them
         for position, summary in graph.numbered_summaries():
             if summary.library is not None or not summary.work_loops:
                 continue
@@ -120,19 +128,30 @@ class CostlyLoop(Rule):
                 key = FunctionId((position, index))
                 if graph.hot_info(key) is None:
                     continue
-                covered: set[int] = set()  # loops reported, and the loops inside them
+                inside = covered.setdefault(key, set())
                 for number, loop, estimate in graph.loop_work(key):
-                    if loop.parent in covered:
-                        covered.add(number)
+                    if loop.parent in inside:
+                        inside.add(number)
                         continue
                     if graph.trips(loop) is None or (loop.line, loop.col) in nested:
                         continue  # unknown counts are not guessed; a nest over the data is ASL115's
-                    found = self._finding(ctx, key, loop, estimate)
-                    if found is not None:
-                        covered.add(number)
-                        yield found
+                    if graph.awaits_in(key, loop):
+                        continue  # it yields on each iteration: a loop inside it may still hold the loop
+                    finding = self._finding(ctx, key, loop, estimate)
+                    if finding is not None:
+                        inside.add(number)
+                        found.setdefault(key, []).append(finding)
+        # A loop covers what it runs whether or not its own finding is shown (a suppression, the
+        # threshold): its work is the caller's to move, however the caller's line is configured.
+        for key, findings in found.items():
+            if _folded(graph, key, covered):
+                continue
+            for finding in findings:
+                if ctx.keep(finding.path, finding.line, self.code, self.name, finding.severity):
+                    yield finding
 
     def _finding(self, ctx: CheckContext, key: FunctionId, loop: WorkLoop, estimate: Estimate) -> Finding | None:
+        """The finding on ``loop`` before the file's configuration has its say (:meth:`check` asks)."""
         cost_name = work_cost(estimate.micros)
         if cost_name is None:
             return None
@@ -148,8 +167,6 @@ class CostlyLoop(Rule):
         # Not raised by a loop around the call: a loop the code bounds counts this work in its own
         # estimate (reported there when large), and an unknown count is not guessed large.
         graded = grade(base, cost_name, hot.root_hook.frequency, False, first_call is not None)
-        if not ctx.keep(path, loop.line, self.code, self.name, graded.severity):
-            return None
         chain = graph.chain(key, at)
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call),
@@ -181,11 +198,24 @@ class CostlyLoop(Rule):
         )
 
 
+def _folded(graph: CallGraph, key: FunctionId, covered: dict[FunctionId, set[int]]) -> bool:
+    """Every hot call of ``key`` is written inside a loop reported in its caller (or a loop inside
+    one): that finding's estimate counts ``key``'s work as many times as it runs, so a finding of
+    ``key``'s own would report the same work again."""
+    hot = [(caller, site) for caller, site in graph.callers(key) if graph.hot_info(caller) is not None]
+    return bool(hot) and all(
+        site.caller == caller[1] and graph.loop_around(caller, site) in covered.get(caller, ()) for caller, site in hot
+    )
+
+
 def describe(loop: WorkLoop, estimate: Estimate) -> str:
     """What the estimate is made of, in words: "`for move in LEGAL_MOVES`: ~1.2 ms per call, 600
     copies of list or dict state, `LEGAL_MOVES` (24) × `LEGAL_MOVES` (24)"."""
     millis = estimate.micros / 1000
-    amount = f"~{millis:.1f} ms" if millis >= 1 else f"~{estimate.micros:.0f} µs"
-    copies = f", ~{estimate.copies:.0f} copies of list or dict state" if estimate.copies >= 1 else ""
+    about = "up to ~" if estimate.upper else "~"  # a conditional count taken at its larger branch
+    amount = f"{about}{millis:.1f} ms" if millis >= 1 else f"{about}{estimate.micros:.0f} µs"
+    among = f", {about}{estimate.copies:.0f} copies of list or dict state" if estimate.copies >= 1 else ""
+    if estimate.scans >= 1:
+        among += f", {about}{estimate.scans:.0f} regex passes over a text (each taken as one reply)"
     factors = f": {' × '.join(estimate.factors)}" if estimate.factors else ""
-    return f"`{loop.header}` estimated at {amount} per call{copies}{factors}"
+    return f"`{loop.header}` estimated at {amount} per call{among}{factors}"

@@ -11,6 +11,7 @@ A loop's count is known when what it goes over is fixed by the code:
   constant is built by a comprehension over other constants (``tuple((f, d) for f in FACES for d
   in DIRECTIONS)``: the product of their lengths) or imported from another module of the project
   (the graph looks the name up in that module's :attr:`ModuleSummary.sizes`);
+- a conditional of two such counts (``range(1 if cw else 4)``): the larger, as an upper bound;
 - a ``while`` loop whose test compares a counter the body advances (``tick += 1``) with such a
   bound (``while tick < max_ticks and ...``).
 
@@ -39,6 +40,9 @@ Factors = tuple[str, ...]
 #: project gives it (a config dict's key, a class field, a parameter default, a keyword argument),
 #: or leaves the count unknown.
 SETTING = "?"
+#: A factor that is the larger of a conditional's counts (``range(1 if cw else 4)``: ``<=4``): the
+#: estimate takes it and its message says "up to".
+UP_TO = "<="
 
 
 def _short(node: ast.AST) -> str:
@@ -101,6 +105,9 @@ def _size(node: ast.expr) -> Factors | None:
         return (str(len(node.keys)),)
     if isinstance(node, ast.Name):
         return (node.id,)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # ``[0] * 64``, ``ROWS * COLS``
+        left, right = _size(node.left), _size(node.right)
+        return left + right if left is not None and right is not None else None
     if isinstance(node, _COMPREHENSIONS):
         factors: list[str] = []
         for generator in node.generators:
@@ -251,7 +258,10 @@ class _Loops:
         if isinstance(node, ast.IfExp):
             both = [self.count(node.body, depth), self.count(node.orelse, depth)]
             numbers = [int(f[0]) for f in both if f is not None and len(f) == 1 and f[0].isdigit()]
-            return (str(max(numbers)),) if len(numbers) == 2 else None
+            if len(numbers) != 2:
+                return None
+            # Which branch runs is the caller's to say: the larger, marked as an upper bound.
+            return (str(numbers[0]),) if numbers[0] == numbers[1] else (f"{UP_TO}{max(numbers)}",)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             left, right = self.count(node.left, depth), self.count(node.right, depth)
             return left + right if left is not None and right is not None else None

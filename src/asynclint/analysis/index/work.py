@@ -23,14 +23,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
 from asynclint.analysis.index.records import WorkLoop
 from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 #: Builtins whose result has as many items as their first argument.
 _SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
-_LONGEST = 48
 #: How deep a name's binding is followed to its value (``n = limit; limit = 24``).
 _DEPTH = 4
 
@@ -39,11 +37,6 @@ Factors = tuple[str, ...]
 #: project gives it (a config dict's key, a class field, a parameter default, a keyword argument),
 #: or leaves the count unknown.
 SETTING = "?"
-
-
-def _short(node: ast.AST) -> str:
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= _LONGEST else text[: _LONGEST - 3] + "..."
 
 
 def _int(node: ast.expr) -> int | None:
@@ -101,7 +94,7 @@ def _size(node: ast.expr) -> Factors | None:
         return (str(len(node.keys)),)
     if isinstance(node, ast.Name):
         return (node.id,)
-    if isinstance(node, _COMPREHENSIONS):
+    if isinstance(node, COMPREHENSIONS):
         factors: list[str] = []
         for generator in node.generators:
             inner = _size(generator.iter)
@@ -202,7 +195,7 @@ class _Loops:
         if bindings is not None:
             if len(bindings) == 1 and bindings[0] is not None and node.id not in self.params and depth < _DEPTH:
                 value = bindings[0]
-                if items and isinstance(value, (ast.List, ast.Set, ast.Dict, *_COMPREHENSIONS)):
+                if items and isinstance(value, (ast.List, ast.Set, ast.Dict, *COMPREHENSIONS)):
                     return None  # a local collection: the function may fill it
                 return self.items(value, depth + 1) if items else self.count(value, depth + 1)
             return None
@@ -343,13 +336,15 @@ class _Loops:
             self.visit(child, parent)
 
     def visit(self, child: ast.AST, parent: int) -> None:
-        if isinstance(child, _SCOPES):
+        if isinstance(child, SCOPES):
             return
         if isinstance(child, (ast.For, ast.AsyncFor)):
             self.visit(child.iter, parent)
             trips = self.items(child.iter)
-            header = f"for {_short(child.target)} in {_short(child.iter)}"
-            here = self._add(child, parent, child.iter, trips, header, _short(child.iter), _statements(child.body))
+            header = f"for {short_source(child.target)} in {short_source(child.iter)}"
+            here = self._add(
+                child, parent, child.iter, trips, header, short_source(child.iter), _statements(child.body)
+            )
             for part in (child.target, *child.body):
                 self.visit(part, here)
             for part in child.orelse:
@@ -357,14 +352,14 @@ class _Loops:
         elif isinstance(child, ast.While):
             trips, bound = self._while_bound(child)
             here = self._add(
-                child, parent, None, trips, f"while {_short(child.test)}", bound, _statements(child.body) + 1
+                child, parent, None, trips, f"while {short_source(child.test)}", bound, _statements(child.body) + 1
             )
             self.visit(child.test, here)
             for part in child.body:
                 self.visit(part, here)
             for part in child.orelse:
                 self.visit(part, parent)
-        elif isinstance(child, _COMPREHENSIONS):
+        elif isinstance(child, COMPREHENSIONS):
             self._comprehension(child, parent)
         else:
             self.walk(child, parent)
@@ -375,7 +370,7 @@ class _Loops:
         here = parent
         for position, generator in enumerate(node.generators):
             trips = self.items(generator.iter)
-            header = f"for {_short(generator.target)} in {_short(generator.iter)}"
+            header = f"for {short_source(generator.target)} in {short_source(generator.iter)}"
             last = position == len(node.generators) - 1
             here = self._add(
                 node,
@@ -383,7 +378,7 @@ class _Loops:
                 first.iter if position == 0 else None,
                 trips,
                 header,
-                _short(generator.iter),
+                short_source(generator.iter),
                 len(generator.ifs) + last,  # its tests, and the element for the innermost
             )
             if position:
@@ -419,8 +414,8 @@ class _Loops:
         if isinstance(bound, ast.Name):
             bindings = self.assigned.get(bound.id) or []
             if len(bindings) == 1 and isinstance(bindings[0], (ast.Subscript, ast.Attribute)):
-                return _short(bindings[0])
-        return _short(bound)
+                return short_source(bindings[0])
+        return short_source(bound)
 
 
 def _statements(body: list[ast.stmt]) -> int:
@@ -432,7 +427,7 @@ def _statements(body: list[ast.stmt]) -> int:
         node = stack.pop()
         if isinstance(node, ast.stmt):
             count += 1
-        if not isinstance(node, (*_SCOPES, ast.For, ast.AsyncFor, ast.While)):
+        if not isinstance(node, (*SCOPES, ast.For, ast.AsyncFor, ast.While)):
             stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
     return count
 
@@ -443,7 +438,7 @@ def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, SCOPES))
 
 
 def work_loops(

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
 from asynclint.analysis.index.records import WorkLoop
-from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS
+from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, MAPPING_ENTRIES
 
 #: Builtins whose result has as many items as their first argument.
 _SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
@@ -43,6 +43,11 @@ def _int(node: ast.expr) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
+
+
+def _literal(factors: Factors | None) -> int | None:
+    """The number ``factors`` stand for when they are one literal, not a name the graph looks up."""
+    return int(factors[0]) if factors is not None and len(factors) == 1 and factors[0].isdigit() else None
 
 
 def module_settings(tree: ast.Module) -> dict[str, int]:
@@ -243,7 +248,7 @@ class _Loops:
             return self._setting(key) if isinstance(key, str) and self._configured(node.value, depth) else None
         if isinstance(node, ast.IfExp):
             both = [self.count(node.body, depth), self.count(node.orelse, depth)]
-            numbers = [int(f[0]) for f in both if f is not None and len(f) == 1 and f[0].isdigit()]
+            numbers = [n for n in map(_literal, both) if n is not None]
             return (str(max(numbers)),) if len(numbers) == 2 else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
             left, right = self.count(node.left, depth), self.count(node.right, depth)
@@ -253,7 +258,7 @@ class _Loops:
                 return self.items(node.args[0], depth)
             if node.func.id in ("min", "max") and len(node.args) > 1:
                 known = [self.count(arg, depth) for arg in node.args]
-                numbers = [int(f[0]) for f in known if f is not None and len(f) == 1 and f[0].isdigit()]
+                numbers = [n for n in map(_literal, known) if n is not None]
                 if node.func.id == "min" and numbers:
                     return (str(min(numbers)),)  # at most the smallest bound known
                 if node.func.id == "max" and len(numbers) == len(known):
@@ -271,7 +276,7 @@ class _Loops:
         if not isinstance(node, ast.Call):
             return None
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("items", "keys", "values") and not node.args:
+        if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES and not node.args:
             return self.items(func.value, depth)  # a constant mapping's entries
         if not isinstance(func, ast.Name) or node.keywords and func.id != "enumerate":
             return None
@@ -282,8 +287,9 @@ class _Loops:
                 return None
             if start == 0:
                 return stop
-            if len(stop) == 1 and stop[0].isdigit():
-                return (str(max(int(stop[0]) - start, 0)),)
+            literal = _literal(stop)
+            if literal is not None:
+                return (str(max(literal - start, 0)),)
             return stop if start <= 1 else None
         if func.id in _SAME_ITEMS and node.args:
             return self.items(node.args[0], depth)

@@ -8,7 +8,6 @@ import re
 import sys
 from collections.abc import Iterable
 
-from asynclint.analysis.index.guards import Exists
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -288,15 +287,6 @@ def _continues(stmt: ast.stmt) -> bool:
         if isinstance(child, (ast.ExceptHandler, ast.match_case))
         for s in child.body
     )
-
-
-def guard_holder(guarded: ast.expr | Exists | None) -> ast.expr | Exists | None:
-    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
-    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
-    ``self``'s attribute."""
-    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
-        return guarded.value
-    return guarded
 
 
 def none_over_instance(target: ast.expr, value: ast.expr, bindings: dict[str, Value]) -> bool:

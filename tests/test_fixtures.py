@@ -8,14 +8,18 @@ inline ``noqa``, or a comment line of its own above) and check that nothing is l
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from pathlib import Path
 
+import jsonschema
 import pytest
 from conftest import Expectation, check_text, expect_comments, expectations
 
 from asynclint.config import Config
 from asynclint.model import Finding
+from asynclint.report.json_report import JSON_FORMAT_VERSION, finding_to_dict
 from asynclint.rules import ALL_RULES
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -30,6 +34,7 @@ def fixture_files() -> list[Path]:
     return sorted(path for path in found if path.is_file() and not path.name.endswith(".fixed.py"))
 
 
+@functools.cache  # the expectations and the JSON contract read the same findings
 def run(path: Path, text: str) -> tuple[Finding, ...]:
     """``text`` checked alone, as the module named after the fixture."""
     result = check_text(text, path, Config(root=FIXTURES))
@@ -98,6 +103,20 @@ def test_findings_match_expectations(path: Path) -> None:
         if actual - expected:
             report += ["unexpected (reported, not expected):", describe(actual - expected, lines, messages)]
         pytest.fail("\n".join(report), pytrace=False)
+
+
+@pytest.mark.parametrize("path", FIXTURE_PARAMS)
+def test_findings_follow_the_json_contract(path: Path) -> None:
+    # Every fact a rule records is a value the published schema allows: a new frequency or source
+    # of knowledge reaches tests/data/asynclint-report.schema.json (and docs/json-format.md) with it.
+    findings = run(path, path.read_text(encoding="utf-8"))
+    document = {"version": JSON_FORMAT_VERSION, "findings": [finding_to_dict(f) for f in findings], "errors": []}
+    jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(json.loads(json.dumps(document)))
+
+
+REPORT_SCHEMA = json.loads(
+    (Path(__file__).parent / "data" / "asynclint-report.schema.json").read_text(encoding="utf-8")
+)
 
 
 @pytest.mark.parametrize("path", FIXTURE_PARAMS)

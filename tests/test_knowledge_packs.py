@@ -33,7 +33,7 @@ def test_every_pack_entry_says_where_its_fact_comes_from(name):
 def test_every_protocol_entry_says_where_its_fact_comes_from(name):
     protocol = PACK_PROTOCOLS[name]
     assert protocol.methods and set(dict(protocol.calls)) <= protocol.methods
-    for api in (protocol.built, *dict(protocol.calls).values()):
+    for api in protocol.entries:
         assert api.source.startswith(("source: ", "https://")), f"{api.pattern}: source {api.source!r}"
         assert api.category in CATEGORIES and api.category in BY_CATEGORY, api.pattern
         assert api.fix is None or api.fix in RECIPES, api.pattern

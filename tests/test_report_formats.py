@@ -127,6 +127,15 @@ def test_json_schema_is_strict(report_schema):
         jsonschema.Draft202012Validator(report_schema).validate(document)
 
 
+def test_json_schema_names_every_frequency(report_schema):
+    # The frequencies a finding can carry are grading's keys: a new one (a rollout's last turn, a
+    # recovery hook) must reach the published contract, or a consumer validating reports rejects them.
+    from asynclint.grading import FREQUENCY_WORDS
+
+    assert report_schema["$defs"]["finding"]["properties"]["facts"] == {"$ref": "#/$defs/facts"}
+    assert set(report_schema["$defs"]["facts"]["properties"]["frequency"]["enum"]) == {"", *FREQUENCY_WORDS}
+
+
 def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)

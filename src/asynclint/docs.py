@@ -47,7 +47,7 @@ def cost_model_markdown(category: str | None = None, own: tuple[str, ...] = ()) 
     from asynclint.knowledge.costs import COST_CLASSES, EVIDENCE_GRADES
     from asynclint.knowledge.packs import PACK_PROTOCOLS
 
-    driven = [api for protocol in PACK_PROTOCOLS.values() for api in (protocol.built, *dict(protocol.calls).values())]
+    driven = [api for protocol in PACK_PROTOCOLS.values() for api in protocol.entries]
     used = {api.cost for api in [*BUILTIN_APIS, *driven] if category is None or api.category == category}
     used |= {cost for rule in ALL_RULES for cost in rule.costs} if category is None else set(own)
     names = [

@@ -556,9 +556,9 @@ def _package_siblings(
         if table is None:
             table = tables[path.parent, root] = _siblings_table(path.parent, root, children, own_tops.get(root, ()))
         module = names[path].module
-        if not any(meant != module or instead is not None for _, meant, instead in table):
-            continue  # told nothing
         told = {name for name, meant, instead in table if meant != module or instead is not None}
+        if not told:
+            continue
         kept = tuple((name, meant) for name, meant in names[path].imports if name not in told)
         names[path] = replace(names[path], imports=Imports(kept_once.setdefault(kept, kept), table, module))
 

@@ -131,7 +131,7 @@ class Facts:
     entered: str = ""  # the library function the project calls into
     entered_library: str = ""  # the library that function belongs to
     also_inside: tuple[str, ...] = ()  # codes of the other blocking calls behind the same call
-    knowledge: str = "catalogue"  # what says the call blocks: catalogue | configuration | discovered | deep
+    knowledge: str = "catalogue"  # what says it blocks: catalogue | configuration | discovered | deep | code
     twin: str = ""  # the async alternative the knowledge names: "`exa_py.AsyncExa` and await the call"
     #: A client handed to a framework object and called through it: the object's class and slot
     #: (``JudgeRubric.judge_client``), the object's method the project calls that calls the client

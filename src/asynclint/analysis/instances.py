@@ -83,7 +83,7 @@ class Instances(GraphState):
         params = [param for param in function.params if any(re.search(rf"\b{param}\.", guard) for guard in guards)]
         if not params or key in self._root_keys or key in self._calls_of_functions()[1]:
             return {}, []
-        calls = self._constructions(key)
+        calls = self._calls_running(key)
         env: dict[str, object] = {}
         handed = []
         for param in params:
@@ -121,7 +121,7 @@ class Instances(GraphState):
                 continue
             function = self.function(init)
             defaults = dict(function.defaults)
-            constructions = self._constructions(init)
+            constructions = self._calls_running(init)
             for attr, param in info.flag_attrs:
                 default = defaults.get(param)
                 slots = (param, str(function.params.index(param) - 1))
@@ -146,12 +146,13 @@ class Instances(GraphState):
         own = next((passed[slot] for slot in slots if slot in passed), None)
         return own is not None and dict(self.function(caller).defaults).get(own) == default
 
-    def _constructions(self, init: FunctionId) -> list[tuple[FunctionId, CallSite]]:
-        """Every project call that runs ``init`` (or any function), with the function it is written in."""
+    def _calls_running(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
+        """Every project call that runs ``key`` (a class's construction for its ``__init__``), with
+        the function it is written in."""
         return [
             (FunctionId((position, site.caller)), site)
             for position, summary in enumerate(self.summaries)
             if summary.library is None
             for index, site in enumerate(summary.calls)
-            if not site.read and init in self.called_at(position, index, typed=True)
+            if not site.read and key in self.called_at(position, index, typed=True)
         ]

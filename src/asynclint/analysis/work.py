@@ -52,9 +52,11 @@ class Work(GraphState):
 
     def trips(self, loop: WorkLoop) -> int | None:
         """A loop's trip count, its module constants looked up; ``None`` where the code does not bound it."""
-        if not loop.trips:
-            return None
-        counts = [self._factor(factor, 0) for factor in loop.trips]
+        return self._product(loop.trips, 0) if loop.trips else None
+
+    def _product(self, factors: tuple[str, ...], depth: int) -> int | None:
+        """The product of what ``factors`` count; ``None`` when any of them is unknown."""
+        counts = [self._factor(factor, depth) for factor in factors]
         return prod(c for c in counts if c is not None) if None not in counts else None
 
     def _factor(self, factor: str, depth: int) -> int | None:
@@ -74,8 +76,7 @@ class Work(GraphState):
         factors = self._sizes.get(factor) or self._sizes.get(self.canonical(factor))
         if factors is None or depth >= _DEPTH:
             return None
-        counts = [self._factor(part, depth + 1) for part in factors]
-        return prod(c for c in counts if c is not None) if None not in counts else None
+        return self._product(factors, depth + 1)
 
     def _copies_of(self, key: FunctionId) -> dict[tuple[int, int], bool]:
         """The container copies ``key`` makes: (line, column) -> deep? (a fresh dict: callers pop)."""

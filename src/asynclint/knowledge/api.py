@@ -114,6 +114,11 @@ class Protocol:
     #: Method name -> its entry; a method not named here is not graded.
     calls: tuple[tuple[str, BlockingApi], ...]
 
+    @property
+    def entries(self) -> tuple[BlockingApi, ...]:
+        """Every entry it grades with: its construction's, then its calls'."""
+        return (self.built, *dict(self.calls).values())
+
     def entry(self, method: str | None) -> BlockingApi | None:
         """The entry of a call of ``method`` on an instance, or of the construction (``None``)."""
         return self.built if method is None else dict(self.calls).get(method)

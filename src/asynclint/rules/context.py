@@ -236,11 +236,14 @@ class CheckContext:
                         continue  # the project's own method, or a library's deep mode reads
                     target = self.graph.call_target(site, FunctionId((position, site.caller)))
                     receiver = self.graph.resolve(target).rpartition(".")[0] if target else ""
-                    known = receiver[:-2] in self.catalogue.producers or self.catalogue.match(target, site.method)
-                    if receiver.endswith("()") and not known:
-                        driven.setdefault(receiver[:-2], set()).add(site.method)
-                        if site.awaited:
-                            awaited.add(receiver[:-2])
+                    if not receiver.endswith("()"):
+                        continue  # not called on an instance of a named class
+                    cls = receiver.removesuffix("()")
+                    if cls in self.catalogue.producers or self.catalogue.match(target, site.method):
+                        continue  # the knowledge base describes it: its entries grade it
+                    driven.setdefault(cls, set()).add(site.method)
+                    if site.awaited:
+                        awaited.add(cls)
             self._kinds = {
                 cls: protocol
                 for cls, used in sorted(driven.items())

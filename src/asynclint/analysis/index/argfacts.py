@@ -11,6 +11,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from asynclint.analysis.index.flags import constant_text
+from asynclint.analysis.index.helpers import COMPREHENSIONS
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
@@ -242,15 +243,12 @@ def built_payload(value: ast.expr, payload: tuple[str, str], params: Iterable[st
     shape, word = payload
     if shape == "name" and word in params:
         return payload
-    if isinstance(value, _COMPREHENSIONS) and shape in _NAMED and word and evidence_of(payload) == "unknown":
+    if isinstance(value, COMPREHENSIONS) and shape in _NAMED and word and evidence_of(payload) == "unknown":
         return (GROWN, word)
     return payload
 
 
 _NAMED = frozenset({"name", "attr", "key", "call", "item"})
-
-
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 def joined(payloads: Iterable[tuple[str, str]]) -> tuple[str, str]:
@@ -390,7 +388,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
     if isinstance(arg, ast.Starred):
         return _payload(arg.value, depth + 1, known, returned)
-    if isinstance(arg, _COMPREHENSIONS):
+    if isinstance(arg, COMPREHENSIONS):
         return _payload(arg.generators[0].iter, depth + 1, known, returned)  # as large as what it goes over
     if isinstance(arg, ast.Call):
         return _call_payload(arg, depth, known, returned)

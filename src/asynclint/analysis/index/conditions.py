@@ -8,8 +8,8 @@ import ast
 import copy
 
 from asynclint.analysis.index.argfacts import scalar_annotation
-from asynclint.analysis.index.guards import guard_target, stores, waits_until
-from asynclint.analysis.index.helpers import UNBOUND, guard_holder
+from asynclint.analysis.index.guards import guard_holder, guard_target, stores, waits_until
+from asynclint.analysis.index.helpers import UNBOUND
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfRef

@@ -45,6 +45,15 @@ def guard_target(test: ast.expr, ready: bool) -> ast.expr | Exists | None:
     return None
 
 
+def guard_holder(guarded: ast.expr | Exists | None) -> ast.expr | Exists | None:
+    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
+    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
+    ``self``'s attribute."""
+    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
+        return guarded.value
+    return guarded
+
+
 def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
     """``if not state.get("ready"):`` / ``if "game" not in state:`` / ``if state["env"] is None:``
     around code that sets that key of the rollout's state: it runs on a rollout's first turn."""

@@ -8,7 +8,6 @@ import re
 import sys
 from collections.abc import Iterable
 
-from asynclint.analysis.index.guards import Exists
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -50,6 +49,11 @@ CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extension
 #: ``cast(T, value)``: the value is declared a ``T``.
 CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Nodes with a scope of their own: a walk of one function's loops or bindings stops at them.
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+#: How many characters of an expression a message quotes (a loop's header, what it goes over).
+_QUOTED = 48
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 NEWLINE = re.compile(r"\r\n|\r|\n")
 
@@ -85,6 +89,12 @@ def runs_in_thread(node: ast.Call) -> bool:
 def called_in_thread(node: ast.Call) -> ast.Call:
     """``f(*args, **kwargs)`` for ``asyncio.to_thread(f, *args, **kwargs)`` (for inference only)."""
     return ast.copy_location(ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords), node)
+
+
+def short_source(node: ast.AST) -> str:
+    """``node`` as source on one line, cut to what a message quotes."""
+    text = " ".join(ast.unparse(node).split())
+    return text if len(text) <= _QUOTED else text[: _QUOTED - 3] + "..."
 
 
 def is_none(node: ast.expr) -> bool:
@@ -277,15 +287,6 @@ def _continues(stmt: ast.stmt) -> bool:
         if isinstance(child, (ast.ExceptHandler, ast.match_case))
         for s in child.body
     )
-
-
-def guard_holder(guarded: ast.expr | Exists | None) -> ast.expr | Exists | None:
-    """What a guard on one constant item tests the filling of: ``_model["model"] is None`` fills
-    ``_model`` (a dict kept outside the call as a holder), as ``self._model is None`` fills
-    ``self``'s attribute."""
-    if isinstance(guarded, ast.Subscript) and isinstance(guarded.slice, ast.Constant):
-        return guarded.value
-    return guarded
 
 
 def none_over_instance(target: ast.expr, value: ast.expr, bindings: dict[str, Value]) -> bool:

@@ -31,15 +31,13 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
+from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
 from asynclint.analysis.index.records import LoopNest
 from asynclint.knowledge.costs import ARRAY_MAKERS, COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
 #: How strongly a bound grows with the data, for joining several (``zip`` takes the weakest).
 _STRENGTH = {FIXED: 0, UNKNOWN: 1, FEW: 2, PART: 3, INDEX: 4, SIZED: 5}
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-_LONGEST = 48
 
 
 @dataclass(frozen=True)
@@ -66,11 +64,6 @@ class _Level:
     target: ast.expr  # ``for <target> in <iterable>``
     iterable: ast.expr
     weight: int  # how many factors of the data it contributes (2 for ``permutations(x)``)
-
-
-def _short(node: ast.AST) -> str:
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= _LONGEST else text[: _LONGEST - 3] + "..."
 
 
 def starts_nest(iterable: ast.expr, loop_depth: int) -> bool:
@@ -214,7 +207,7 @@ class _Function:
             return base
         if isinstance(node, ast.Call):
             return self._call_items(node)
-        if isinstance(node, _COMPREHENSIONS):
+        if isinstance(node, COMPREHENSIONS):
             return self.items(node.generators[0].iter)
         if isinstance(node, ast.BinOp):
             return _strongest([self.items(node.left), self.items(node.right)])
@@ -367,7 +360,7 @@ class _Function:
             self._stmt(node)
 
     def _stmt(self, node: ast.stmt) -> None:
-        if isinstance(node, _SCOPES):
+        if isinstance(node, SCOPES):
             return
         self._collect(node)
         if isinstance(node, (ast.For, ast.AsyncFor)):
@@ -387,7 +380,7 @@ class _Function:
                 self.walk(child.body)
 
     def _expr(self, node: ast.expr) -> None:
-        if isinstance(node, _COMPREHENSIONS):
+        if isinstance(node, COMPREHENSIONS):
             self._comprehension(node)
             return
         if isinstance(node, ast.Lambda):
@@ -508,7 +501,7 @@ def _multiplies(levels: tuple[_Level, ...]) -> bool:
 
 
 def _describe(level: _Level) -> str:
-    header = f"for {_short(level.target)} in {_short(level.iterable)}"
+    header = f"for {short_source(level.target)} in {short_source(level.iterable)}"
     why = _render(level.bound.why)
     return f"`{header}`" + (f" ({why})" if why and why.strip("`") not in header else "")
 
@@ -516,14 +509,14 @@ def _describe(level: _Level) -> str:
 def _render(why: object) -> str:
     """A bound's ``why`` in words: "`m = len(response)`", "every ordering of `digits`"."""
     if isinstance(why, ast.AST):
-        return f"`{_short(why)}`"
+        return f"`{short_source(why)}`"
     if isinstance(why, tuple):
         if why[0] == "len":
-            return f"`len({_short(why[1])})`"
+            return f"`len({short_source(why[1])})`"
         if why[0] == "assign":
             return f"`{why[1]} = {_render(why[2]).strip('`')}`"
         if why[0] == "every":
-            return f"{why[1]} of `{_short(why[2])}`"
+            return f"{why[1]} of `{short_source(why[2])}`"
     return str(why)
 
 

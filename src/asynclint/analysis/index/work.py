@@ -24,14 +24,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
 from asynclint.analysis.index.records import WorkLoop
-from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS
+from asynclint.knowledge.costs import COPIERS, COPY_METHODS, DEEP_COPIERS, MAPPING_ENTRIES
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 #: Builtins whose result has as many items as their first argument.
 _SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
-_LONGEST = 48
 #: How deep a name's binding is followed to its value (``n = limit; limit = 24``).
 _DEPTH = 4
 
@@ -45,15 +43,15 @@ SETTING = "?"
 UP_TO = "<="
 
 
-def _short(node: ast.AST) -> str:
-    text = " ".join(ast.unparse(node).split())
-    return text if len(text) <= _LONGEST else text[: _LONGEST - 3] + "..."
-
-
 def _int(node: ast.expr) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
+
+
+def _literal(factors: Factors | None) -> int | None:
+    """The number ``factors`` stand for when they are one literal, not a name the graph looks up."""
+    return int(factors[0]) if factors is not None and len(factors) == 1 and factors[0].isdigit() else None
 
 
 def module_settings(tree: ast.Module) -> dict[str, int]:
@@ -108,7 +106,7 @@ def _size(node: ast.expr) -> Factors | None:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # ``[0] * 64``, ``ROWS * COLS``
         left, right = _size(node.left), _size(node.right)
         return left + right if left is not None and right is not None else None
-    if isinstance(node, _COMPREHENSIONS):
+    if isinstance(node, COMPREHENSIONS):
         factors: list[str] = []
         for generator in node.generators:
             inner = _size(generator.iter)
@@ -209,7 +207,7 @@ class _Loops:
         if bindings is not None:
             if len(bindings) == 1 and bindings[0] is not None and node.id not in self.params and depth < _DEPTH:
                 value = bindings[0]
-                if items and isinstance(value, (ast.List, ast.Set, ast.Dict, *_COMPREHENSIONS)):
+                if items and isinstance(value, (ast.List, ast.Set, ast.Dict, *COMPREHENSIONS)):
                     return None  # a local collection: the function may fill it
                 return self.items(value, depth + 1) if items else self.count(value, depth + 1)
             return None
@@ -257,7 +255,7 @@ class _Loops:
             return self._setting(key) if isinstance(key, str) and self._configured(node.value, depth) else None
         if isinstance(node, ast.IfExp):
             both = [self.count(node.body, depth), self.count(node.orelse, depth)]
-            numbers = [int(f[0]) for f in both if f is not None and len(f) == 1 and f[0].isdigit()]
+            numbers = [n for n in map(_literal, both) if n is not None]
             if len(numbers) != 2:
                 return None
             # Which branch runs is the caller's to say: the larger, marked as an upper bound.
@@ -270,7 +268,7 @@ class _Loops:
                 return self.items(node.args[0], depth)
             if node.func.id in ("min", "max") and len(node.args) > 1:
                 known = [self.count(arg, depth) for arg in node.args]
-                numbers = [int(f[0]) for f in known if f is not None and len(f) == 1 and f[0].isdigit()]
+                numbers = [n for n in map(_literal, known) if n is not None]
                 if node.func.id == "min" and numbers:
                     return (str(min(numbers)),)  # at most the smallest bound known
                 if node.func.id == "max" and len(numbers) == len(known):
@@ -288,7 +286,7 @@ class _Loops:
         if not isinstance(node, ast.Call):
             return None
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in ("items", "keys", "values") and not node.args:
+        if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES and not node.args:
             return self.items(func.value, depth)  # a constant mapping's entries
         if not isinstance(func, ast.Name) or node.keywords and func.id != "enumerate":
             return None
@@ -299,8 +297,9 @@ class _Loops:
                 return None
             if start == 0:
                 return stop
-            if len(stop) == 1 and stop[0].isdigit():
-                return (str(max(int(stop[0]) - start, 0)),)
+            literal = _literal(stop)
+            if literal is not None:
+                return (str(max(literal - start, 0)),)
             return stop if start <= 1 else None
         if func.id in _SAME_ITEMS and node.args:
             return self.items(node.args[0], depth)
@@ -353,13 +352,15 @@ class _Loops:
             self.visit(child, parent)
 
     def visit(self, child: ast.AST, parent: int) -> None:
-        if isinstance(child, _SCOPES):
+        if isinstance(child, SCOPES):
             return
         if isinstance(child, (ast.For, ast.AsyncFor)):
             self.visit(child.iter, parent)
             trips = self.items(child.iter)
-            header = f"for {_short(child.target)} in {_short(child.iter)}"
-            here = self._add(child, parent, child.iter, trips, header, _short(child.iter), _statements(child.body))
+            header = f"for {short_source(child.target)} in {short_source(child.iter)}"
+            here = self._add(
+                child, parent, child.iter, trips, header, short_source(child.iter), _statements(child.body)
+            )
             for part in (child.target, *child.body):
                 self.visit(part, here)
             for part in child.orelse:
@@ -367,14 +368,14 @@ class _Loops:
         elif isinstance(child, ast.While):
             trips, bound = self._while_bound(child)
             here = self._add(
-                child, parent, None, trips, f"while {_short(child.test)}", bound, _statements(child.body) + 1
+                child, parent, None, trips, f"while {short_source(child.test)}", bound, _statements(child.body) + 1
             )
             self.visit(child.test, here)
             for part in child.body:
                 self.visit(part, here)
             for part in child.orelse:
                 self.visit(part, parent)
-        elif isinstance(child, _COMPREHENSIONS):
+        elif isinstance(child, COMPREHENSIONS):
             self._comprehension(child, parent)
         else:
             self.walk(child, parent)
@@ -385,7 +386,7 @@ class _Loops:
         here = parent
         for position, generator in enumerate(node.generators):
             trips = self.items(generator.iter)
-            header = f"for {_short(generator.target)} in {_short(generator.iter)}"
+            header = f"for {short_source(generator.target)} in {short_source(generator.iter)}"
             last = position == len(node.generators) - 1
             here = self._add(
                 node,
@@ -393,7 +394,7 @@ class _Loops:
                 first.iter if position == 0 else None,
                 trips,
                 header,
-                _short(generator.iter),
+                short_source(generator.iter),
                 len(generator.ifs) + last,  # its tests, and the element for the innermost
             )
             if position:
@@ -429,8 +430,8 @@ class _Loops:
         if isinstance(bound, ast.Name):
             bindings = self.assigned.get(bound.id) or []
             if len(bindings) == 1 and isinstance(bindings[0], (ast.Subscript, ast.Attribute)):
-                return _short(bindings[0])
-        return _short(bound)
+                return short_source(bindings[0])
+        return short_source(bound)
 
 
 def _statements(body: list[ast.stmt]) -> int:
@@ -442,7 +443,7 @@ def _statements(body: list[ast.stmt]) -> int:
         node = stack.pop()
         if isinstance(node, ast.stmt):
             count += 1
-        if not isinstance(node, (*_SCOPES, ast.For, ast.AsyncFor, ast.While)):
+        if not isinstance(node, (*SCOPES, ast.For, ast.AsyncFor, ast.While)):
             stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
     return count
 
@@ -453,7 +454,7 @@ def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, SCOPES))
 
 
 def work_loops(

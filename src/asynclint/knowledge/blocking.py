@@ -460,6 +460,11 @@ RETURNS: dict[str, str] = {
     **{f"psycopg.{cls}": "psycopg.connect" for cls in ("Connection", "Cursor")},
     **{f"psycopg2.extensions.{cls}": "psycopg2.connect" for cls in ("connection", "cursor")},
     "PIL.Image.Image": "PIL.Image.open",
+    # An image's transforms return a new image: ``Image.open(b).convert("RGB")`` is resized and saved.
+    **{
+        f"PIL.Image.open.{method}()": "PIL.Image.open"
+        for method in "convert resize rotate crop copy transpose filter quantize reduce".split()
+    },
     "boto3.Session": "boto3.session.Session",
     "boto3.session.Session.client()": "boto3.client",
     "boto3.session.Session.resource()": "boto3.resource",

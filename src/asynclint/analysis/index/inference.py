@@ -39,7 +39,7 @@ from asynclint.analysis.index.values import (
     extend,
 )
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
-from asynclint.knowledge.blocking import RETURNS
+from asynclint.knowledge.blocking import ITEMS, RETURNS
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 
 #: Calls naming a module or an attribute by a string: resolved when the string is written out.
@@ -148,6 +148,8 @@ class Inference(IndexerState):
             base = self.infer(node.value)
             if isinstance(base, Refs):
                 return base  # ``CHECKS[name]``: any one of the table's callables
+            if isinstance(base, Inst) and base.name in ITEMS and not isinstance(node.slice, ast.Slice):
+                return Inst(ITEMS[base.name], "expr")  # ``pages[0]``: one item, as iterating gives
             if isinstance(base, Sym) and may_be_project(base.name):
                 return Refs((base,))  # a table imported from another module: any one of its items
             if (

@@ -179,7 +179,8 @@ class Inference(IndexerState):
             # its items are the callables. A dict holding anything else is data.
             # Bound methods too (``{"click": self.click, ...}``), not what calling one returns.
             # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
-            # module stands for them, as its name).
+            # module stands for them, as its name). A lambda among them is a callable too, though
+            # not one the table is read for (``{"ok": _check, "any": lambda r, k: True}``).
             values = [self.infer(value) for value in node.values]
             return (
                 callables_of(values)
@@ -187,7 +188,8 @@ class Inference(IndexerState):
                     isinstance(value, Sym)
                     or (isinstance(value, SelfRef) and bound_method(value))
                     or (key is None and isinstance(value, Refs))
-                    for key, value in zip(node.keys, values, strict=True)
+                    or (value is None and isinstance(written, ast.Lambda))
+                    for key, value, written in zip(node.keys, values, node.values, strict=True)
                 )
                 else None
             )

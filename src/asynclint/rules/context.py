@@ -182,7 +182,7 @@ class CheckContext:
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
-                    api = api or self._model_built(site.target)
+                    api = api or (self._model_built(site.target) if site.spread else None)
                 else:
                     api, target = self.catalogue.match(resolved, site.method), resolved
                     if api is None and site.method is None and site.origin is not None:
@@ -199,10 +199,12 @@ class CheckContext:
                     yield CallInHotCode(summary, key, hot, site, api, target, handed)
 
     def _model_built(self, target: str | None) -> BlockingApi | None:
-        """``model_validate``'s entry when ``target`` is a project pydantic model whose fields say
-        it holds a whole history or world (:meth:`model`): building one validates every field it
-        is handed, as ``model_validate`` does. A model of unknown size is built everywhere (one
-        request, one record) and stays quiet; a small one is cheap."""
+        """``model_validate``'s entry when ``target``, built from a mapping (``Model(**data)``), is
+        a project pydantic model whose fields say it holds a whole history or world
+        (:meth:`model`): building one validates all the mapping holds, as ``model_validate(data)``
+        does. One built from values named one by one (``Ticket(messages=[first])``) is a new
+        record of those pieces; a model of unknown size is built everywhere (one request, one
+        record) and stays quiet; a small one is cheap."""
         if not target or not any(base in MODEL_BASES for base in self.graph.ancestors(TypeName(target))):
             return None
         size = self.graph.model_payload(TypeName(target))

@@ -355,6 +355,14 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("latex2sympy2.latex2sympy", "cpu", "cpu-heavy", "pure-process-pool"),
         BlockingApi("PIL.Image.open", "cpu", "lazy-open", "process-pool"),
         *many("cpu", "cpu-heavy", "process-pool", "convert resize save thumbnail tobytes rotate", "PIL.Image.open."),
+        # ImageOps' functions decode the image and build a new one pixel by pixel (in C, under the GIL).
+        *many(
+            "cpu",
+            "cpu-heavy",
+            "process-pool",
+            "grayscale autocontrast equalize invert fit pad contain cover exif_transpose posterize solarize",
+            "PIL.ImageOps.",
+        ),
         *many("cpu", "cpu-heavy", "process-pool", "imread imdecode imencode imwrite resize", "cv2."),
     ]
 )
@@ -464,6 +472,10 @@ RETURNS: dict[str, str] = {
     **{
         f"PIL.Image.open.{method}()": "PIL.Image.open"
         for method in "convert resize rotate crop copy transpose filter quantize reduce".split()
+    },
+    **{
+        f"PIL.ImageOps.{function}()": "PIL.Image.open"
+        for function in "grayscale autocontrast equalize invert fit pad contain cover exif_transpose".split()
     },
     "boto3.Session": "boto3.session.Session",
     "boto3.session.Session.client()": "boto3.client",

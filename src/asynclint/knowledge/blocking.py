@@ -355,6 +355,14 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("latex2sympy2.latex2sympy", "cpu", "cpu-heavy", "pure-process-pool"),
         BlockingApi("PIL.Image.open", "cpu", "lazy-open", "process-pool"),
         *many("cpu", "cpu-heavy", "process-pool", "convert resize save thumbnail tobytes rotate", "PIL.Image.open."),
+        # ImageOps' functions decode the image and build a new one pixel by pixel (in C, under the GIL).
+        *many(
+            "cpu",
+            "cpu-heavy",
+            "process-pool",
+            "grayscale autocontrast equalize invert fit pad contain cover exif_transpose posterize solarize",
+            "PIL.ImageOps.",
+        ),
         *many("cpu", "cpu-heavy", "process-pool", "imread imdecode imencode imwrite resize", "cv2."),
     ]
 )
@@ -460,6 +468,15 @@ RETURNS: dict[str, str] = {
     **{f"psycopg.{cls}": "psycopg.connect" for cls in ("Connection", "Cursor")},
     **{f"psycopg2.extensions.{cls}": "psycopg2.connect" for cls in ("connection", "cursor")},
     "PIL.Image.Image": "PIL.Image.open",
+    # An image's transforms return a new image: ``Image.open(b).convert("RGB")`` is resized and saved.
+    **{
+        f"PIL.Image.open.{method}()": "PIL.Image.open"
+        for method in "convert resize rotate crop copy transpose filter quantize reduce".split()
+    },
+    **{
+        f"PIL.ImageOps.{function}()": "PIL.Image.open"
+        for function in "grayscale autocontrast equalize invert fit pad contain cover exif_transpose".split()
+    },
     "boto3.Session": "boto3.session.Session",
     "boto3.session.Session.client()": "boto3.client",
     "boto3.session.Session.resource()": "boto3.resource",

@@ -469,6 +469,15 @@ def describe_statement(evidence: str, sql: str | None) -> str:
     return f"`{first}`: {kind}"
 
 
+#: pydantic's class methods and copies that return an instance of the class they are called on
+#: (v2's, then v1's names): ``Model.model_validate(d).model_dump()`` dumps a ``Model``.
+MODEL_BUILDERS: frozenset[str] = frozenset(
+    "model_validate model_validate_json model_validate_strings model_construct model_copy "
+    "parse_obj parse_raw parse_file construct copy".split()
+)
+#: The base class whose constructor validates every field it is given, as ``model_validate`` does.
+MODEL_BASES: frozenset[str] = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
+
 #: Name tokens of a whole rollout-sized payload: the last token of a name, attribute or
 #: string key decides (``state["trajectory"]`` and ``chat_history`` are whole,
 #: ``state["answer"]`` and ``state_id`` are not).

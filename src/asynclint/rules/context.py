@@ -18,6 +18,8 @@ from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     HANDED_SMALL,
     INFO_COLUMN,
+    MODEL_BASES,
+    MODEL_BUILDERS,
     RETURNED_SLOTS,
     SIZE_ORDER,
     payload_evidence,
@@ -182,6 +184,7 @@ class CheckContext:
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
+                    api = api or (self._model_built(site.target) if site.spread else None)
                 else:
                     api, target = self.catalogue.match(resolved, site.method), resolved
                     if api is None and site.method is None and site.origin is not None:
@@ -198,6 +201,18 @@ class CheckContext:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
                     yield CallInHotCode(summary, key, hot, site, api, target, handed)
+
+    def _model_built(self, target: str | None) -> BlockingApi | None:
+        """``model_validate``'s entry when ``target``, built from a mapping (``Model(**data)``), is
+        a project pydantic model whose fields say it holds a whole history or world
+        (:meth:`model`): building one validates all the mapping holds, as ``model_validate(data)``
+        does. One built from values named one by one (``Ticket(messages=[first])``) is a new
+        record of those pieces; a model of unknown size is built everywhere (one request, one
+        record) and stays quiet; a small one is cheap."""
+        if not target or not any(base in MODEL_BASES for base in self.graph.ancestors(TypeName(target))):
+            return None
+        size = self.graph.model_payload(TypeName(target))
+        return self.catalogue.get(f"{MODEL_METHOD_PREFIX}validate") if size and size[0] == "whole" else None
 
     # -- objects recognised by how the project drives them ----------------------------------------
 
@@ -436,7 +451,12 @@ class CheckContext:
         if not api.pattern.startswith(MODEL_METHOD_PREFIX):
             return None
         owner = target.rpartition(".")[0].removesuffix("()")
+        built_from, _, builder = owner.rpartition(".")
+        if builder in MODEL_BUILDERS:  # ``Model.model_validate(d).model_dump()``: a ``Model``
+            owner = built_from.removesuffix("()")
         size = self.graph.model_payload(TypeName(owner)) if owner else None
+        if size is None and target:  # the model's own construction (:meth:`_model_built`)
+            owner, size = target, self.graph.model_payload(TypeName(target))
         return (owner, *size) if size is not None else None
 
     def default_off(self, key: FunctionId, site: CallSite, chain: tuple[ChainLink, ...]) -> str:

@@ -39,7 +39,7 @@ from asynclint.analysis.index.values import (
     extend,
 )
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS
-from asynclint.knowledge.blocking import RETURNS
+from asynclint.knowledge.blocking import ITEMS, RETURNS
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 
 #: Calls naming a module or an attribute by a string: resolved when the string is written out.
@@ -148,6 +148,8 @@ class Inference(IndexerState):
             base = self.infer(node.value)
             if isinstance(base, Refs):
                 return base  # ``CHECKS[name]``: any one of the table's callables
+            if isinstance(base, Inst) and base.name in ITEMS and not isinstance(node.slice, ast.Slice):
+                return Inst(ITEMS[base.name], "expr")  # ``pages[0]``: one item, as iterating gives
             if isinstance(base, Sym) and may_be_project(base.name):
                 return Refs((base,))  # a table imported from another module: any one of its items
             if (
@@ -177,7 +179,8 @@ class Inference(IndexerState):
             # its items are the callables. A dict holding anything else is data.
             # Bound methods too (``{"click": self.click, ...}``), not what calling one returns.
             # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
-            # module stands for them, as its name).
+            # module stands for them, as its name). A lambda among them is a callable too, though
+            # not one the table is read for (``{"ok": _check, "any": lambda r, k: True}``).
             values = [self.infer(value) for value in node.values]
             return (
                 callables_of(values)
@@ -185,7 +188,8 @@ class Inference(IndexerState):
                     isinstance(value, Sym)
                     or (isinstance(value, SelfRef) and bound_method(value))
                     or (key is None and isinstance(value, Refs))
-                    for key, value in zip(node.keys, values, strict=True)
+                    or (value is None and isinstance(written, ast.Lambda))
+                    for key, value, written in zip(node.keys, values, node.values, strict=True)
                 )
                 else None
             )

@@ -112,6 +112,7 @@ class Recording(IndexerState):
             lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,
+            spread=any(keyword.arg is None for keyword in node.keywords),
             argument=argument,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),

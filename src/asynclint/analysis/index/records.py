@@ -113,6 +113,9 @@ class CallFacts:
     #: Behind a test that holds once the rollout has ended (``if state["terminated"]:``, see
     #: :func:`asynclint.analysis.index.guards.terminal_guard`): once per rollout, on its last turn.
     last_turn: bool = False
+    #: Unpacks a mapping into keyword arguments (``Model(**data)``): it hands over whatever the
+    #: mapping holds, not values the call names one by one.
+    spread: bool = False
 
 
 _NO_FACTS = CallFacts()
@@ -202,6 +205,7 @@ class CallSite:
         statement: str | None = None,
         dispatch: tuple[str, ...] = (),
         last_turn: bool = False,
+        spread: bool = False,
     ) -> CallSite:
         rare = CallFacts(
             kept,
@@ -225,6 +229,7 @@ class CallSite:
             statement,
             dispatch,
             last_turn,
+            spread,
         )
         return cls(
             caller,
@@ -304,6 +309,10 @@ class CallSite:
     @property
     def keywords(self) -> tuple[str, ...]:
         return (self.rare or _NO_FACTS).keywords
+
+    @property
+    def spread(self) -> bool:
+        return (self.rare or _NO_FACTS).spread
 
     @property
     def argument(self) -> str:

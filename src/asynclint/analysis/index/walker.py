@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from asynclint.analysis.index.argfacts import tuple_return_annotations
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.expressions import Expressions
+from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import PYTHON_VERSION, exported_name, has_main_block, public_names
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.recording import Recording
@@ -220,9 +221,10 @@ def index_source(
     except SyntaxError as exc:
         if exc.lineno is None:  # not a grammar error: null bytes (other versions: ValueError)
             raise IndexError_(f"cannot parse: {exc.msg}") from None
-        # The grammar is the running interpreter's: a file written for a newer Python (``type X =
-        # ...``, 3.12) fails here, so the message says which one read it.
-        raise IndexError_(f"syntax error at line {exc.lineno}: {exc.msg} (read as Python {PYTHON_VERSION})") from None
+        # The grammar is the running interpreter's: a file written for a newer Python fails here.
+        # PEP 695's forms (3.12) are read through an in-place rewrite; for anything else the
+        # message says which Python read it.
+        tree, source = _newer_grammar(source, path, exc)
     except ValueError as exc:
         raise IndexError_(f"cannot parse: {exc}") from None
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
@@ -243,3 +245,15 @@ def _attribute_type(value: Value) -> str | None:
             return None  # a `super()` path
         return exported or ""
     return ""
+
+
+def _newer_grammar(source: str, path: str, error: SyntaxError) -> tuple[ast.Module, str]:
+    """The tree of ``source`` with PEP 695's syntax rewritten (:mod:`.grammar`), and the text
+    it was parsed from; :class:`IndexError_` with ``error`` when that does not parse either."""
+    rewritten = without_type_params(source)
+    if rewritten is not None:
+        try:
+            return ast.parse(rewritten, filename=path), rewritten
+        except SyntaxError:
+            pass
+    raise IndexError_(f"syntax error at line {error.lineno}: {error.msg} (read as Python {PYTHON_VERSION})") from None

@@ -4,7 +4,9 @@ tau2-bench, mini-swe-agent, SWE-bench, AgentDojo, MCP-Universe.
 android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
 screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
 ``get_state`` and ``execute_action`` is a round trip to the device, and a task's
-``initialize_task``/``is_successful``/``tear_down`` run adb commands on it. tau_bench's ``Env``
+``initialize_task``/``is_successful``/``tear_down`` run adb commands on it. Its agents'
+``Gpt4Wrapper.encode_image`` and ``m3a_utils.encode_image_for_html`` encode a whole screenshot as
+JPEG and base64 it (``m3a_utils.add_ui_element_mark`` only draws one box and label: cheap). tau_bench's ``Env``
 loads its domain's JSON data when it is built and again on every ``reset`` and
 ``calculate_reward``; ``reset`` and ``step`` of a reply to the user (an ``Action`` named
 ``RESPOND_ACTION_NAME``) ask the simulated user, a sync litellm ``completion``; ``step`` of a tool
@@ -82,6 +84,23 @@ APIS: tuple[BlockingApi, ...] = (
         "load_and_setup_env setup_env",
         "android_world.env.env_launcher.",
         source=f"{_ANDROID} android_world/env/env_launcher.py",
+    ),
+    # A screenshot (a full-resolution device frame) encoded as JPEG (by PIL or cv2), then base64.
+    *many(
+        "cpu",
+        "cpu-heavy",
+        "process-pool",
+        "encode_image",
+        "android_world.agents.infer.Gpt4Wrapper.",
+        source=f"{_ANDROID} android_world/agents/infer.py (Image.fromarray(...).save(JPEG), b64encode)",
+    ),
+    *many(
+        "cpu",
+        "cpu-heavy",
+        "process-pool",
+        "encode_image_for_html",
+        "android_world.agents.m3a_utils.",
+        source=f"{_ANDROID} android_world/agents/m3a_utils.py (cv2.cvtColor, cv2.imencode('.jpeg'), b64encode)",
     ),
     # The simulated user answers through litellm.completion (sync) on reset and on a reply.
     entry("tau_bench.Env.reset", "llm", "network", "to-thread", frozenset(), _TAU),

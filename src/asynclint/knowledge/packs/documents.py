@@ -30,3 +30,10 @@ APIS: tuple[BlockingApi, ...] = (
         source=_PDF2IMAGE,
     ),
 )
+
+#: The pages come back as a list of PIL images (decoded by PIL from pdftoppm's output).
+ITEMS: dict[str, str] = {
+    f"{module}.{function}()": "PIL.Image.open"
+    for module in ("pdf2image", "pdf2image.pdf2image")
+    for function in ("convert_from_path", "convert_from_bytes")
+}

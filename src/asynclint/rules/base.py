@@ -105,6 +105,64 @@ class Rule:
         return cls.doc().splitlines()[0] if cls.doc() else cls.name
 
 
+class OwnWorkRule(Rule):
+    """A rule about CPU work written in the project's own code (a loop nest over the data, a bounded
+    loop), which no catalogue entry names: the finding sits on the code itself, graded by its cost
+    class and how often its function runs, and the fix moves the function's call off the loop."""
+
+    def own_work_finding(
+        self,
+        ctx: CheckContext,
+        key: FunctionId,
+        hot: HotInfo,
+        at: CallSite,
+        end: tuple[int, int],
+        cost_name: str,
+        in_loop: bool,
+        evidence: str,
+    ) -> Finding | None:
+        """The finding on the code starting at ``at`` (its position as the call graph's questions take
+        it: the chain's last link) and ending at ``end``, before the file's configuration says whether
+        it is shown; ``None`` when start-up runs the function first (the rollouts find it done)."""
+        graph = ctx.graph
+        path = graph.path_of(key)
+        first_call = graph.first_call_entry(key, at)
+        if first_call is not None and graph.warmed(first_call):
+            return None
+        base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
+        assert base is not None  # the rules' own cost classes are all reported
+        graded = grade(base, cost_name, hot.root_hook.frequency, in_loop and first_call is None, first_call is not None)
+        chain = graph.chain(key, at)
+        facts = replace(
+            where_facts(graph, key, hot, graded, chain, first_call),
+            cost=cost_name,
+            evidence=evidence,
+            knowledge="code",
+        )
+        # The work is the function's own code: what can move is the call of the function (or of a
+        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
+        placement = graph.placement(key)
+        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
+        return Finding(
+            path=path,
+            line=at.line,
+            column=at.col,
+            end_line=end[0],
+            end_column=end[1],
+            code=self.code,
+            rule=self.name,
+            severity=graded.severity,
+            message=self.message.format(
+                what=COST_CLASSES[cost_name].what,
+                where=phrasing.where(facts, graph.memoized(key)),
+                evidence=facts.evidence,
+            ),
+            chain=chain,
+            facts=facts,
+            fix_request=request,
+        )
+
+
 class BlockingCallRule(Rule):
     """A call the knowledge base files under :attr:`category` that runs on the loop: written in a
     hot function (project code, or an installed library's code the project calls into), or made

@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import Estimate
 from asynclint.analysis.index.records import CallSite, WorkLoop
-from asynclint.grading import grade
-from asynclint.knowledge.costs import COST_CLASSES, work_cost
-from asynclint.model import Finding, FixRequest, Severity
-from asynclint.rules import phrasing
-from asynclint.rules.base import Rule, where_facts
+from asynclint.knowledge.costs import work_cost
+from asynclint.model import Finding, Severity
+from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
 
 
-class CostlyLoop(Rule):
+class CostlyLoop(OwnWorkRule):
     """A loop the code bounds repeats the project's own copies and calls on the loop (a search, a simulation).
 
     **Why is this bad?**
@@ -155,46 +152,18 @@ class CostlyLoop(Rule):
         cost_name = work_cost(estimate.micros)
         if cost_name is None:
             return None
-        graph = ctx.graph
-        hot = graph.hot_of(key)
-        path = graph.path_of(key)
         at = CallSite(key[1], None, None, loop.line, loop.col, loop.line, loop.col)
-        first_call = graph.first_call_entry(key, at)
-        if first_call is not None and graph.warmed(first_call):
-            return None  # start-up runs it first: the rollouts find it done
-        base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
-        assert base is not None  # every work class is reported
         # Not raised by a loop around the call: a loop the code bounds counts this work in its own
         # estimate (reported there when large), and an unknown count is not guessed large.
-        graded = grade(base, cost_name, hot.root_hook.frequency, False, first_call is not None)
-        chain = graph.chain(key, at)
-        facts = replace(
-            where_facts(graph, key, hot, graded, chain, first_call),
-            cost=cost_name,
-            evidence=describe(loop, estimate),
-            knowledge="code",
-        )
-        # The loop is the function's own code: what can move is the call of the function (or of a
-        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
-        placement = graph.placement(key)
-        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
-        return Finding(
-            path=path,
-            line=loop.line,
-            column=loop.col,
-            end_line=loop.line,
-            end_column=loop.col + len(loop.header),
-            code=self.code,
-            rule=self.name,
-            severity=graded.severity,
-            message=self.message.format(
-                what=COST_CLASSES[cost_name].what,
-                where=phrasing.where(facts, graph.memoized(key)),
-                evidence=facts.evidence,
-            ),
-            chain=chain,
-            facts=facts,
-            fix_request=request,
+        return self.own_work_finding(
+            ctx,
+            key,
+            ctx.graph.hot_of(key),
+            at,
+            (loop.line, loop.col + len(loop.header)),
+            cost_name,
+            False,
+            describe(loop, estimate),
         )
 
 

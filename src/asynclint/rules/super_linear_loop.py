@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.records import CallSite, LoopNest
-from asynclint.grading import grade
-from asynclint.knowledge.costs import COST_CLASSES
-from asynclint.model import Finding, FixRequest, Severity
-from asynclint.rules import phrasing
-from asynclint.rules.base import Rule, where_facts
+from asynclint.model import Finding, Severity
+from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
 
 #: How the steps of a nest grow with the size of the data, by how many of its factors multiply.
 _ORDERS = {2: "quadratic", 3: "cubic"}
 
 
-class SuperLinearLoop(Rule):
+class SuperLinearLoop(OwnWorkRule):
     """Nested loops whose counts all grow with the data run in pure Python on the loop (an edit distance, pairs).
 
     **Why is this bad?**
@@ -99,56 +95,26 @@ class SuperLinearLoop(Rule):
                     yield found
 
     def _finding(self, ctx: CheckContext, position: int, nest: LoopNest) -> Finding | None:
-        graph = ctx.graph
         key = FunctionId((position, nest.function))
-        hot = graph.hot_info(key)
+        hot = ctx.graph.hot_info(key)
         if hot is None:
             return None
-        path = graph.path_of(key)
-        # Where the nest starts, as the call graph's questions take it (the chain's last link).
-        at = CallSite(nest.function, None, None, nest.line, nest.col, nest.end_line, nest.end_col)
-        first_call = graph.first_call_entry(key, at)
-        if first_call is not None and graph.warmed(first_call):
-            return None  # start-up runs it first: the rollouts find it done
-        cost_name = "cpu-table" if nest.table else "cpu-nested"
-        base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
-        assert base is not None  # both classes are reported
-        graded = grade(
-            base, cost_name, hot.root_hook.frequency, hot.in_loop and first_call is None, first_call is not None
-        )
-        if not ctx.keep(path, nest.line, self.code, self.name, graded.severity):
-            return None
-        chain = graph.chain(key, at)
         order = (
             "combinatorial"
             if any("every " in level for level in nest.levels)
             else _ORDERS.get(nest.steps, f"degree {nest.steps}")
         )
         table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
-        facts = replace(
-            where_facts(graph, key, hot, graded, chain, first_call),
-            cost=cost_name,
-            evidence=f"{' × '.join(nest.levels)}{table}: {order} in the size of the data",
-            knowledge="code",
+        finding = self.own_work_finding(
+            ctx,
+            key,
+            hot,
+            CallSite(nest.function, None, None, nest.line, nest.col, nest.end_line, nest.end_col),
+            (nest.end_line, nest.end_col),
+            "cpu-table" if nest.table else "cpu-nested",
+            hot.in_loop,
+            f"{' × '.join(nest.levels)}{table}: {order} in the size of the data",
         )
-        memoized = graph.memoized(key)
-        # The nest is the function's own code: what can move is the call of the function (or of a
-        # sync function on the way to it) from the nearest `async def` (fixers/project.py).
-        placement = graph.placement(key)
-        request = FixRequest("call", "process-pool", facts.function, placement) if placement == "helper" else None
-        return Finding(
-            path=path,
-            line=nest.line,
-            column=nest.col,
-            end_line=nest.end_line,
-            end_column=nest.end_col,
-            code=self.code,
-            rule=self.name,
-            severity=graded.severity,
-            message=self.message.format(
-                what=COST_CLASSES[cost_name].what, where=phrasing.where(facts, memoized), evidence=facts.evidence
-            ),
-            chain=chain,
-            facts=facts,
-            fix_request=request,
-        )
+        if finding is None or not ctx.keep(finding.path, finding.line, self.code, self.name, finding.severity):
+            return None
+        return finding

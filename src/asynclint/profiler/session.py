@@ -74,8 +74,17 @@ async def measure(
     loop = asyncio.get_running_loop()
     driver = asyncio.current_task()
     handling, previous = False, None
+    interrupted = False
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
+        nonlocal interrupted
+        if interrupted:
+            # A second Ctrl-C that came before the default action was back (between the message
+            # and the line that restores it): abort as the default action would.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+            return
+        interrupted = True
         # A plain handler, not loop.add_signal_handler: that one learns of the signal only from a
         # byte in the loop's wakeup descriptor, which a full descriptor loses (see monitor's
         # _WakeupRelay), and it runs only once the loop gets back from a stall. This one runs on
@@ -83,11 +92,14 @@ async def measure(
         # (call_soon_threadsafe writes the loop's own self-pipe, as asyncio.Runner's handler does).
         # The second Ctrl-C gets the default action: the process dies of SIGINT at once, even in
         # C code that never returns to Python, and a shell sees "killed by SIGINT" (status 130).
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        # The message goes out first: a second Ctrl-C pressed the moment the default action is back
+        # (a test watching the process's caught signals does exactly that) killed the process
+        # before it had said a word about the first.
         try:
             os.write(2, b"asynclint: interrupted: stopping (Ctrl-C again to abort)\n")
         except OSError:
             pass
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         try:
             stop.halt(loop)
         except Exception:  # noqa: BLE001 - never raise the handler's own error into the target

@@ -57,10 +57,10 @@ class Instances(GraphState):
         call sets to another constant (``if self.log_trajectories == "none": return``, the
         default ``"none"``), false with that default; "" when there is none. A project call passing its own parameter on
         counts with that parameter's default (``log=log`` in ``load_environment``). A string default
-        that names a mode counts in comparisons (``self.interface == "code"`` with the default
-        ``"skill"``). In a plain function, a test of an attribute of a parameter every caller hands
-        its own ``self`` (``if not env_self.trace_dir: return``) is read with the defaults of the
-        callers' instances, and said as ``self.trace_dir``."""
+        that picks a mode (``interface="skill"``) switches nothing off: the other modes are
+        configurations a user chooses at load. In a plain function, a test of an attribute of a
+        parameter every caller hands its own ``self`` (``if not env_self.trace_dir: return``) is read
+        with the defaults of the callers' instances, and said as ``self.trace_dir``."""
         if not site.guards or self.summaries[key[0]].library is not None:
             return ""
         function = self.function(key)

@@ -27,7 +27,8 @@ class Conditions(IndexerState):
         helper the methods hand ``self``; ``getattr(env_self, "trace_dir", None)`` reads as
         ``env_self.trace_dir``), which the graph evaluates with the defaults of the instances the
         callers hand it. ``modes``: an ``if`` with an ``else``, which picks one of two modes: only a
-        comparison of an attribute with a string constant (``self.interface == "code"``) counts."""
+        comparison of an attribute with a string constant (``self.judge == "gpt"``) counts, which the
+        graph settles only when the attribute's default switches a feature off (``judge=None``)."""
         test = _getattr_as_attribute(test)
         parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:

@@ -290,7 +290,8 @@ class Statements(IndexerState):
             self.frame.first_turn += first_turn
             self.frame.last_turn += last_turn
             # (an attribute's test with an ``else`` picks one of two modes: neither is a feature switched
-            # on, unless it names the mode, ``self.interface == "code"``, and the default is another)
+            # on, unless it compares the attribute with a string, ``self.judge == "gpt"``, and the
+            # default switches the feature off, ``judge=None``: the graph settles that)
             tested = param_test(node.test, self.frame.flags)
             if not tested:
                 tested = self._attribute_test(node.test, modes=bool(node.orelse))

@@ -131,6 +131,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to
         self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
+        self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = (
+            None  # Instances._calls_running
+        )
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere

@@ -70,6 +70,7 @@ class GraphState:
     _names_asked: bool
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
     _defaults: dict[str, dict[str, object]]
+    _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
     _attrs: dict[str, dict[str, str]]
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]

@@ -87,6 +87,7 @@ class CheckContext:
         self._reported: dict[int, frozenset[str]] = {}
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self._returned: dict[FunctionId, tuple[tuple[str, str], ...]] | None = None
+        self._row_fields: dict[str, list[tuple[str, str]]] | None = None  # see _row_field
         self._kinds: dict[str, Protocol] | None = None
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
@@ -542,13 +543,15 @@ class CheckContext:
         """How large a row's ``info`` (or its field ``info.<key>``) is, from what the project's dict
         displays put there (ModuleSummary.row_fields), joined: small only if every one is. ``None``
         when the project builds none (the dataset comes from elsewhere: its name decides)."""
-        graph = self.graph
+        if self._row_fields is None:  # one pass over the summaries, not one per payload asked about
+            self._row_fields = {}
+            for _, summary in self.graph.numbered_summaries():
+                if summary.library is None:
+                    for field, shape, held in summary.row_fields:
+                        self._row_fields.setdefault(field, []).append((shape, held))
         built = [
             self._returns(held, frozenset()) if shape == "returned" else payload_evidence(shape, held)
-            for _, summary in graph.numbered_summaries()
-            if summary.library is None
-            for field, shape, held in summary.row_fields
-            if field == word
+            for shape, held in self._row_fields.get(word, ())
         ]
         return min(built, key=SIZE_ORDER.index) if built else None
 

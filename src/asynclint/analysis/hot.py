@@ -75,8 +75,8 @@ class HotSet(GraphState):
                 (
                     hook
                     for ancestor in self.ancestors(cls)
-                    if (hook := RECOVERY_HOOKS.get((self.canonical(ancestor).rpartition(".")[2], function.name)))
-                    and self.canonical(ancestor).startswith("verifiers.")
+                    if (name := self.canonical(ancestor)).count(".")
+                    and (hook := RECOVERY_HOOKS.get((name.partition(".")[0], name.rpartition(".")[2], function.name)))
                 ),
                 None,
             )

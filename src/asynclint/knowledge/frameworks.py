@@ -258,13 +258,15 @@ TERMINAL_STATE_KEYS: frozenset[str] = frozenset(
 )
 TERMINAL_METHODS: frozenset[str] = frozenset({"is_completed", "is_done"})
 
-#: Methods a framework class calls only after something failed, by (the class's public name, the
-#: method): an override runs once per failure, not per rollout (verifiers' experimental
-#: ``RLMEnv`` calls ``_recover_from_code_timeout`` when a sandboxed code execution timed out,
-#: verifiers/envs/experimental/rlm_env.py). Like an error path, such code is low, however costly.
+#: Methods a framework class calls only after something failed, by (the framework's top-level
+#: package, the class's name, the method) -- the class by its last name, since a package may define
+#: it in one module and export it from another: an override runs once per failure, not per
+#: rollout (verifiers' experimental ``RLMEnv`` calls ``_recover_from_code_timeout`` when a sandboxed
+#: code execution timed out, verifiers/envs/experimental/rlm_env.py). Like an error path, such code
+#: is low, however costly.
 RECOVERY_FREQUENCY = "recovery"
-RECOVERY_HOOKS: dict[tuple[str, str], Hook] = {
-    ("RLMEnv", "_recover_from_code_timeout"): Hook(
+RECOVERY_HOOKS: dict[tuple[str, str, str], Hook] = {
+    ("verifiers", "RLMEnv", "_recover_from_code_timeout"): Hook(
         "recovery hook", RECOVERY_FREQUENCY, note="run by verifiers' `RLMEnv` after a code execution timed out"
     ),
 }

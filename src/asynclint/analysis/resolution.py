@@ -1,15 +1,14 @@
-"""Name and value resolution across the project's modules: re-exports, star imports,
-attributes through the MRO, what calls return, parameters typed by their callers (the class
-hierarchy they walk: :mod:`asynclint.analysis.hierarchy`)."""
+"""Value resolution across the project's modules: attributes through the MRO, what calls return,
+parameters typed by their callers (where a name is defined, through re-exports and star imports:
+:mod:`asynclint.analysis.exports`; the class hierarchy: :mod:`asynclint.analysis.hierarchy`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import PurePath
 from typing import cast
 
+from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
-from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, split_super
@@ -30,123 +29,10 @@ _NO_FUNCTIONS: list[FunctionId] = []
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 
 
-class Resolution(GraphState):
+class Resolution(Exports):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
-    # -- name resolution ----------------------------------------------------------------------
-
-    def canonical(self, name: str) -> str:
-        """Follow re-exports: ``pkg.helper`` imported into ``pkg/__init__`` (or brought there by
-        ``from .mod import *``) -> ``pkg.mod.helper``."""
-        found = self._canonical.get(name)
-        if found is None:
-            found = self._canonical[name] = self._follow_exports(name)
-        return found
-
-    def _follow_exports(self, name: str) -> str:
-        for _ in range(MAX_ALIAS_HOPS):
-            if self._defined(name):
-                return name
-            head, _, tail = name.rpartition(".")
-            module, rest = head, [tail]
-            while module and module not in self.modules:
-                module, _, part = module.rpartition(".")
-                rest.insert(0, part)
-            exported = self.exports.get(module, {}).get(rest[0]) if module else None
-            if exported is None and module in self.stars and not self._defined(f"{module}.{rest[0]}"):
-                exported = self._star_export(module, rest[0])  # its own names win over star imports
-            if exported is None and len(rest) > 1 and module in self.stars:
-                exported = self._star_submodule(module, rest[0])
-            if exported is None:  # nothing the module names: perhaps a namespace portion below it
-                portion = self._portion(name)
-                if portion is None:
-                    return name
-                name = portion
-                continue
-            if exported == name:
-                return name
-            name = ".".join([exported, *rest[1:]])
-        return name
-
-    def _defined(self, name: str) -> bool:
-        return name in self.defs or name in self.classes or name in self.values or name in self.callables
-
-    def _star_submodule(self, package: str, name: str) -> str | None:
-        """A public alias module: ``package.name.x``, where ``package`` has no submodule ``name``
-        but star-imports a package that has one, is that one's (``aliasfw.utils.net_utils`` ->
-        ``aliasfw.legacy.utils.net_utils`` under ``from aliasfw.legacy import *``). verifiers 0.3
-        answers for its v0 modules at their old paths so, through a meta-path finder no static
-        reading can run; the star import is what its package states."""
-        packages = self._packages()
-        if f"{package}.{name}" in packages:
-            return None  # a submodule of its own, loaded or not
-        for source in reversed(self.stars[package]):
-            if f"{source}.{name}" in packages:
-                return f"{source}.{name}"
-        return None
-
-    def _portion(self, name: str) -> str | None:
-        """``pkg.tasks.maze.scripts.verifier.X`` -> ``verifier.X`` when ``tasks/maze/scripts/
-        verifier.py`` lies below package ``pkg``'s directory with no ``__init__.py`` between: read
-        as the top-level ``verifier`` (its directory is an import root of its own, the scripts there
-        importing each other by bare names), it is also the namespace portion a relative import in
-        ``pkg`` reaches (``from .tasks.maze.scripts.verifier import X``)."""
-        if self._portions is None:
-            self._portions = self._namespace_portions()
-        head = name
-        while head:
-            found = self._portions.get(head)
-            if found is not None:
-                return found + name[len(head) :]
-            head = head.rpartition(".")[0]
-        return None
-
-    def _namespace_portions(self) -> dict[str, str]:
-        """Each top-level module of the project below a package's directory -> the dotted name the
-        package reaches it by (see :meth:`_portion`)."""
-        packages = {
-            PurePath(summary.path).parent: summary.module
-            for summary in self.summaries
-            if summary.library is None and PurePath(summary.path).name == "__init__.py"
-        }
-        portions: dict[str, str] = {}
-        for summary in self.summaries:
-            # Top-level: no dot before the mark of a root shared by several (``utils@env_a``,
-            # asynclint.files.ROOT_MARK).
-            if summary.library is not None or "." in summary.module.partition("@")[0]:
-                continue
-            path = PurePath(summary.path)
-            path = path.parent if path.name == "__init__.py" else path.with_suffix("")
-            package = next((parent for parent in path.parents if parent in packages), None)
-            if package is not None:
-                portions.setdefault(".".join((packages[package], *path.relative_to(package).parts)), summary.module)
-        return portions
-
-    def _packages(self) -> frozenset[str]:
-        """Every module read and every package above one."""
-        if self._package_names is None:
-            names: set[str] = set()
-            for module in self.modules:
-                parts = module.split(".")
-                names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
-            self._package_names = frozenset(names)
-        return self._package_names
-
-    def _star_export(self, module: str, name: str, depth: int = 0) -> str | None:
-        """Where ``from m import *`` in ``module`` gets ``name`` from: the last star-imported
-        project module that defines or imports it, and exports it (``__all__``, else not private)."""
-        for source in reversed(self.stars.get(module, ())):
-            if source not in self.modules or depth > MAX_ALIAS_HOPS:
-                continue
-            public = self.public.get(source)
-            if (name not in public) if public is not None else name.startswith("_"):
-                continue
-            if self._defined(f"{source}.{name}") or name in self.exports.get(source, {}):
-                return f"{source}.{name}"
-            further = self._star_export(source, name, depth + 1)
-            if further is not None:
-                return further
-        return None
+    # -- what names denote -------------------------------------------------------------------
 
     def resolve(self, name: str) -> str:
         """What a dotted value path denotes, as far as the summaries say: re-exports followed,

@@ -244,3 +244,22 @@ def test_an_object_handed_over_is_graded_by_the_cost_model_whatever_its_cost_cla
     config = load(tmp_path / "pyproject.toml", tmp_path)
     [finding] = check_text(text, "env.py", config).findings
     assert (finding.code, finding.severity, finding.facts.cost) == ("ASL103", Severity.LOW, "payload-unknown")
+
+
+def test_a_message_says_what_the_call_does_in_words_that_fit_it():
+    """A SQLite commit is filed with the database clients (``sdk``) but costs an fsync of a local
+    file: its entry's own words, not "waits on a database or remote service"; a payload's binding
+    line stays inside the payload's parentheses, before "on the event loop"."""
+    text = (
+        "import json\nimport sqlite3\nimport verifiers as vf\n\n"
+        "conn = sqlite3.connect('x.db')\n\n"
+        "async def score(completion, state) -> float:\n"
+        "    conn.commit()\n"
+        "    data = state['trajectory']\n"
+        "    return float(len(json.dumps(data)))\n\n"
+        "rubric = vf.Rubric(funcs=[score])\n"
+    )
+    by_line = {f.line: f.message for f in check_text(text).findings}
+    assert by_line[8].startswith("`sqlite3.connect.commit` commits a local database's transaction to disk (an fsync)")
+    assert "remote service" not in by_line[8]
+    assert "(a whole rollout-sized payload, as bound at line 9) on the event loop" in by_line[10]

@@ -45,6 +45,10 @@ class BlockingApi:
     #: ``blocks_on`` does not name (tau_bench's ``Env.step`` of a tool action runs the tool over
     #: in-memory data); empty: such a call does not block.
     otherwise: str = ""
+    #: What the call does, in a message's words, where neither its cost class's nor its category's
+    #: words fit (a SQLite commit is an ``sdk`` call whose cost is an fsync of a local file, not a
+    #: wait on a remote service); empty: those words.
+    what: str = ""
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
@@ -67,9 +71,13 @@ def many(
     source: str = "",
     twin: str = "",
     awaited: str = "",
+    what: str = "",
 ) -> list[BlockingApi]:
     """One entry per space-separated name, each prefixed with ``prefix``."""
-    return [BlockingApi(prefix + n, category, cost, fix, unless, None, source, twin, awaited) for n in names.split()]
+    return [
+        BlockingApi(prefix + n, category, cost, fix, unless, None, source, twin, awaited, what=what)
+        for n in names.split()
+    ]
 
 
 def entry(

@@ -47,6 +47,11 @@ CATEGORIES: dict[str, str] = {
     "browser": "drives a browser through a synchronous driver",
 }
 
+#: SQLite is an ``sdk`` call on a local file: the words of what its connection calls do.
+_SQLITE_OPEN = "opens a local database file"
+_SQLITE_END = "ends or interrupts a local database's transaction"
+_SQLITE_COMMIT = "commits a local database's transaction to disk (an fsync)"
+
 #: Fix recipes a knowledge entry may name; the fixers implement them.
 RECIPES: dict[str, str] = {
     "asyncio-sleep": "use `await asyncio.sleep(...)`",
@@ -155,15 +160,17 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         ),
         # Opening a local SQLite file, closing it or rolling back a read-only transaction is
         # metadata-scale; queries and commits (an fsync) are not.
-        BlockingApi("sqlite3.connect", "sdk", "disk-metadata", "to-thread"),
-        *many("sdk", "disk-metadata", "to-thread", "rollback interrupt", "sqlite3.connect."),
-        BlockingApi("sqlite3.connect.commit", "sdk", "disk-content", "to-thread"),
+        BlockingApi("sqlite3.connect", "sdk", "disk-metadata", "to-thread", what=_SQLITE_OPEN),
+        *many("sdk", "disk-metadata", "to-thread", "rollback interrupt", "sqlite3.connect.", what=_SQLITE_END),
+        BlockingApi("sqlite3.connect.commit", "sdk", "disk-content", "to-thread", what=_SQLITE_COMMIT),
         # Queries are graded by the statement they run (knowledge.costs.STATEMENT_GRADES).
         BlockingApi("sqlite3.connect.**", "sdk", "statement", "to-thread", _NOT_A_REQUEST),
         # A connection in autocommit mode (see BUILT) commits every statement that writes: a
         # row written is synced to disk at once (knowledge.costs.AUTOCOMMIT_GRADES).
-        BlockingApi(SQLITE_AUTOCOMMIT, "sdk", "disk-metadata", "to-thread"),
-        *many("sdk", "disk-metadata", "to-thread", "commit rollback interrupt", f"{SQLITE_AUTOCOMMIT}."),
+        BlockingApi(SQLITE_AUTOCOMMIT, "sdk", "disk-metadata", "to-thread", what=_SQLITE_OPEN),
+        *many(
+            "sdk", "disk-metadata", "to-thread", "commit rollback interrupt", f"{SQLITE_AUTOCOMMIT}.", what=_SQLITE_END
+        ),
         BlockingApi(f"{SQLITE_AUTOCOMMIT}.**", "sdk", "statement-autocommit", "to-thread", _NOT_A_REQUEST),
         BlockingApi("elasticsearch.Elasticsearch.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("qdrant_client.QdrantClient.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),

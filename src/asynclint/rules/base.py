@@ -367,7 +367,7 @@ class BlockingCallRule(Rule):
             rule=self.name,
             severity=graded.severity,
             message=phrasing.call_message(
-                self.message, facts, COST_CLASSES[cost_name].what or CATEGORIES[api.category], memoized
+                self.message, facts, api.what or COST_CLASSES[cost_name].what or CATEGORIES[api.category], memoized
             ),
             chain=chain,
             facts=facts,

@@ -87,6 +87,28 @@ class _Commands(click.Group):
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
 
+def _config_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``--config`` and ``--exclude``, as check and fix both take them."""
+    command = click.option(
+        "--exclude", multiple=True, metavar="PATTERNS", help="Extra gitignore-style patterns to skip, comma-separated."
+    )(command)
+    return click.option(
+        "--config",
+        "config_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's "
+        "nearest one.",
+    )(command)
+
+
+def _cache_dir_option(help: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--cache-dir`` (also ``ASYNCLINT_CACHE_DIR``), said the way each command uses the cache."""
+    return click.option(
+        "--cache-dir", type=click.Path(file_okay=False), default=None, envvar="ASYNCLINT_CACHE_DIR", help=help
+    )
+
+
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="asynclint")
 def main() -> None:
@@ -124,16 +146,7 @@ def main() -> None:
     help="Print counts per rule instead of the findings, as ruff does (`count  code  [*] name`, [*]: "
     "some have a safe fix); with --format json, a JSON array.",
 )
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's nearest one.",
-)
-@click.option(
-    "--exclude", multiple=True, metavar="PATTERNS", help="Extra gitignore-style patterns to skip, comma-separated."
-)
+@_config_options
 @click.option(
     "-j",
     "--jobs",
@@ -142,13 +155,7 @@ def main() -> None:
     help="Worker processes for indexing (default: the CPU count).",
 )
 @click.option("--no-cache", is_flag=True, help="Do not read or write the cache.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    envvar="ASYNCLINT_CACHE_DIR",
-    help="Keep the cache in DIR instead of .asynclint_cache in the project root (also: ASYNCLINT_CACHE_DIR).",
-)
+@_cache_dir_option("Keep the cache in DIR instead of .asynclint_cache in the project root (also: ASYNCLINT_CACHE_DIR).")
 @click.option(
     "--follow-imports/--no-follow-imports",
     default=None,
@@ -535,28 +542,13 @@ def _load_project(
     "(async clients and twins, process pools, shared memos, hoisted clients).",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only what was left and the errors.")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Use this configuration (pyproject.toml or asynclint.toml) for every file instead of each file's nearest one.",
-)
-@click.option(
-    "--exclude", multiple=True, metavar="PATTERNS", help="Extra gitignore-style patterns to skip, comma-separated."
-)
+@_config_options
 @click.option(
     "--follow-imports/--no-follow-imports",
     default=None,
     help="Fix the project's calls into installed code that blocks inside, as check reports them (default: on).",
 )
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    envvar="ASYNCLINT_CACHE_DIR",
-    help="Keep deep mode's cache of installed packages in DIR (also: ASYNCLINT_CACHE_DIR).",
-)
+@_cache_dir_option("Keep deep mode's cache of installed packages in DIR (also: ASYNCLINT_CACHE_DIR).")
 @click.option(
     "--whole-project",
     is_flag=True,
@@ -649,13 +641,7 @@ def fix(
 
 @main.command("clean")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    envvar="ASYNCLINT_CACHE_DIR",
-    help="The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).",
-)
+@_cache_dir_option("The cache to remove, when kept outside the project (also: ASYNCLINT_CACHE_DIR).")
 def clean_cache(paths: tuple[str, ...], cache_dir: str | None) -> None:
     """Remove the cache of the project PATHS belong to (default: the current directory's)."""
     from asynclint.cache import cache_dir as where, clean

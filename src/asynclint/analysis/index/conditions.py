@@ -96,9 +96,12 @@ class Conditions(IndexerState):
         ``if not path.exists():`` around code that fills what it tests, where that outlives the
         call (an attribute, a module-level name): the block runs on the first call only. A name
         bound to ``self._memo.get(key)`` and tested ``is None`` is read as ``key not in
-        self._memo``."""
+        self._memo``. One operand of an ``and`` is enough (``if self.network_access and not
+        self._installed:``): once the block has filled what it tests, the whole test is false."""
         if self.frame.kind != "function":
             return False
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            return any(self._lazy_guard(part, body) for part in test.values)
         target = guard_target(test, ready=False)
         if isinstance(target, ast.Name) and target.id in self.frame.lookups:
             holder, key = self.frame.lookups[target.id]

@@ -97,7 +97,10 @@ def guard_holder(guarded: ast.expr | Exists | None) -> ast.expr | Exists | None:
 
 def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
     """``if not state.get("ready"):`` / ``if "game" not in state:`` / ``if state["env"] is None:``
-    around code that sets that key of the rollout's state: it runs on a rollout's first turn."""
+    around code that sets that key of the rollout's state: it runs on a rollout's first turn. One
+    operand of an ``and`` is enough (``if "game" not in state and messages:``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(first_turn_guard(part, body) for part in test.values)
     guarded = guard_target(test, ready=False)
     key = None
     if isinstance(guarded, ast.Call):

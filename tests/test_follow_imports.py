@@ -452,15 +452,28 @@ def test_a_framework_method_read_from_the_installed_library_still_calls_the_clie
 
 #: An installed library's rubrics, read by deep mode: ``PairRubric`` overrides the framework's
 #: per-group hook and calls the client it is handed there, once per pair, without awaiting;
-#: ``QuietRubric`` awaits it in the hook and calls it synchronously only in a method nothing runs.
+#: ``TypedPairRubric`` too, keeping it typed by an annotation and a fallback of its own (vf_exts'
+#: ``PairwiseJudgeRubric``); ``QuietRubric`` awaits it in the hook and calls it synchronously only
+#: in a method nothing runs.
 PAIRLIB = """
 import verifiers as vf
+from openai import OpenAI
 
 
 class PairRubric(vf.Rubric):
     def __init__(self, judge_client=None, **kwargs):
         super().__init__(**kwargs)
         self.judge_client = judge_client
+
+    async def score_group(self, states):
+        for first, second in zip(states[::2], states[1::2]):
+            self.judge_client.chat.completions.create(model="judge", messages=[])
+
+
+class TypedPairRubric(vf.Rubric):
+    def __init__(self, judge_client: OpenAI | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.judge_client = judge_client if judge_client is not None else OpenAI()
 
     async def score_group(self, states):
         for first, second in zip(states[::2], states[1::2]):
@@ -481,12 +494,13 @@ class QuietRubric(vf.Rubric):
 
 PAIR_ENV = """import verifiers as vf
 from openai import AsyncOpenAI, OpenAI
-from pairlib import PairRubric, QuietRubric
+from pairlib import PairRubric, QuietRubric, TypedPairRubric
 
 
 def load_environment():
     client = OpenAI()
     rubric = PairRubric(judge_client=client)  # expect: ASL103 critical
+    TypedPairRubric(judge_client=OpenAI())  # expect: ASL103 critical
     PairRubric(judge_client=AsyncOpenAI())
     QuietRubric(judge_client=OpenAI())
     return vf.SingleTurnEnv(rubric=rubric)
@@ -517,10 +531,10 @@ def test_deep_mode_reads_which_hook_of_a_library_class_calls_the_client_handed_t
         found = {(f.path, f.line, f.code, f.severity.label) for f in result.findings}
         assert found == ({("pair_env/env.py", *item) for item in expectations(PAIR_ENV)} if follow else set())
         if follow:
-            (finding,) = result.findings
+            finding = next(f for f in result.findings if f.line == 8)
             assert finding.facts.knowledge == "deep" and finding.facts.library.startswith("pairlib")
             assert finding.facts.root == "PairRubric.score_group" and finding.facts.handed_through == "score_group"
-            assert [(link.line, link.function) for link in finding.chain] == [(10, "PairRubric.score_group")] + [
-                (12, "PairRubric.score_group")
+            assert [(link.line, link.function) for link in finding.chain] == [(11, "PairRubric.score_group")] + [
+                (13, "PairRubric.score_group")
             ]
             assert [r.line for r in finding.related] == [7]

@@ -375,9 +375,10 @@ class CheckContext:
             for site in code.calls:
                 if site.caller != key[1] or site.awaited:
                     continue
-                # ``self.judge_client.<...>(...)``: an attribute path, or -- kept from the
-                # ``__init__`` parameter of the slot's name -- that parameter's (PASSED_NAMES).
-                path = site.self_ref[1] if site.self_ref is not None else ()
+                # ``self.judge_client.<...>(...)``: an attribute path (left for the graph, or kept
+                # when the module settled it), or -- the attribute kept from the ``__init__``
+                # parameter of the slot's name -- that parameter's (PASSED_NAMES).
+                path = site.self_ref[1] if site.self_ref is not None else site.self_path
                 if not path and site.target and site.target.startswith(f"{Marker.PASSED}.{handoff.slot}."):
                     path = tuple(site.target.split(".")[1:])
                 if len(path) < 2 or path[0] != handoff.slot:

@@ -468,6 +468,7 @@ class PairRubric(vf.Rubric):
     async def score_group(self, states):
         for first, second in zip(states[::2], states[1::2]):
             self.judge_client.chat.completions.create(model="judge", messages=[])
+        self.judge_client.chat.completions.create(model="judge", messages=[])  # one finding per hook
 
 
 class TypedPairRubric(vf.Rubric):

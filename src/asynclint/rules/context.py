@@ -371,8 +371,8 @@ class CheckContext:
             key = self._method_of(receiver, method)
             if key is None or not graph.is_library(key):
                 continue  # unread, or the project's own override (checked as the project's code)
-            code = graph.summary_of(key)
-            for site in code.calls:
+            reported: set[str] = set()  # one finding per rule and method: a call in a loop first
+            for site in sorted(graph.summary_of(key).calls, key=lambda site: not site.in_loop):
                 if site.caller != key[1] or site.awaited:
                     continue
                 # ``self.judge_client.<...>(...)``: an attribute path (left for the graph, or kept
@@ -385,8 +385,9 @@ class CheckContext:
                     continue
                 callee = graph.resolve(".".join((value, *path[1:])))
                 api = self.catalogue.match(callee, path[-1])
-                if api is None:
+                if api is None or api.category in reported:
                     continue
+                reported.add(api.category)
                 holder = HandedClient(
                     graph.function(key).class_qualname or "",
                     handoff.slot,

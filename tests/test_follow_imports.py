@@ -448,3 +448,94 @@ def test_a_framework_method_read_from_the_installed_library_still_calls_the_clie
         result = run_check(["."], config, use_cache=False, search_path=[str(site)])
         assert not result.errors, result.errors
         assert {(f.path, f.line, f.code, f.severity.label) for f in result.findings} == wanted, follow
+
+
+#: An installed library's rubrics, read by deep mode: ``PairRubric`` overrides the framework's
+#: per-group hook and calls the client it is handed there, once per pair, without awaiting;
+#: ``TypedPairRubric`` too, keeping it typed by an annotation and a fallback of its own (vf_exts'
+#: ``PairwiseJudgeRubric``); ``QuietRubric`` awaits it in the hook and calls it synchronously only
+#: in a method nothing runs.
+PAIRLIB = """
+import verifiers as vf
+from openai import OpenAI
+
+
+class PairRubric(vf.Rubric):
+    def __init__(self, judge_client=None, **kwargs):
+        super().__init__(**kwargs)
+        self.judge_client = judge_client
+
+    async def score_group(self, states):
+        for first, second in zip(states[::2], states[1::2]):
+            self.judge_client.chat.completions.create(model="judge", messages=[])
+        self.judge_client.chat.completions.create(model="judge", messages=[])  # one finding per hook
+
+
+class TypedPairRubric(vf.Rubric):
+    def __init__(self, judge_client: OpenAI | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.judge_client = judge_client if judge_client is not None else OpenAI()
+
+    async def score_group(self, states):
+        for first, second in zip(states[::2], states[1::2]):
+            self.judge_client.chat.completions.create(model="judge", messages=[])
+
+
+class QuietRubric(vf.Rubric):
+    def __init__(self, judge_client=None, **kwargs):
+        super().__init__(**kwargs)
+        self.judge_client = judge_client
+
+    async def score_group(self, states):
+        await self.judge_client.chat.completions.create(model="judge", messages=[])
+
+    def describe(self):
+        return self.judge_client.models.list()
+"""
+
+PAIR_ENV = """import verifiers as vf
+from openai import AsyncOpenAI, OpenAI
+from pairlib import PairRubric, QuietRubric, TypedPairRubric
+
+
+def load_environment():
+    client = OpenAI()
+    rubric = PairRubric(judge_client=client)  # expect: ASL103 critical
+    TypedPairRubric(judge_client=OpenAI())  # expect: ASL103 critical
+    PairRubric(judge_client=AsyncOpenAI())
+    QuietRubric(judge_client=OpenAI())
+    return vf.SingleTurnEnv(rubric=rubric)
+"""
+
+
+def test_deep_mode_reads_which_hook_of_a_library_class_calls_the_client_handed_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No holder table names ``pairlib``: deep mode reads that its ``score_group`` -- a hook of the
+    framework class it derives from, which the framework runs by itself -- calls the client handed
+    in ``judge_client`` without awaiting, in a loop. Reported at the hand-over, the chain in the
+    library; not without deep mode, and not for an async client or a client only a method nothing
+    runs calls synchronously."""
+    site, project = tmp_path / "site", tmp_path / "project"
+    (site / "pairlib").mkdir(parents=True)
+    (site / "pairlib" / "__init__.py").write_text(PAIRLIB, encoding="utf-8")
+    (site / "pairlib-1.0.dist-info").mkdir()
+    (site / "pairlib-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: pairlib\nVersion: 1.0\n")
+    (project / "pair_env").mkdir(parents=True)
+    (project / "pair_env" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "pair_env" / "env.py").write_text(PAIR_ENV, encoding="utf-8")
+    monkeypatch.chdir(project)
+    for follow in (True, False):
+        config = dataclasses.replace(Config(root=project), follow_imports=follow)
+        result = run_check(["."], config, use_cache=False, search_path=[str(site)])
+        assert not result.errors, result.errors
+        found = {(f.path, f.line, f.code, f.severity.label) for f in result.findings}
+        assert found == ({("pair_env/env.py", *item) for item in expectations(PAIR_ENV)} if follow else set())
+        if follow:
+            finding = next(f for f in result.findings if f.line == 8)
+            assert finding.facts.knowledge == "deep" and finding.facts.library.startswith("pairlib")
+            assert finding.facts.root == "PairRubric.score_group" and finding.facts.handed_through == "score_group"
+            assert [(link.line, link.function) for link in finding.chain] == [(11, "PairRubric.score_group")] + [
+                (13, "PairRubric.score_group")
+            ]
+            assert [r.line for r in finding.related] == [7]

@@ -331,6 +331,12 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("judges_env/judges_env/rubrics.py", "KeptRubric.kept"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "SwitchedRubric.switched"): ("reward function", "judge_client"),
     ("judges_env/judges_env/rubrics.py", "by_name"): ("reward function", "judge_client"),
+    # The framework runs the method of the object handed the client itself: the hand-over stands for it.
+    ("judges_env/judges_env/pairwise.py", "PairwiseJudgeRubric.score_rollouts"): (
+        "per group rubric method",
+        "runs itself",
+        "override score_rollouts",
+    ),
     ("judges_old/judges_old/rubrics.py", "StrictRubric.strict"): (
         "sync reward function",
         "verifiers 0.1.2",
@@ -643,7 +649,9 @@ def test_a_client_kept_on_self_is_traced_to_the_one_call_that_built_it() -> None
 def test_related_places_stay_off_the_chain() -> None:
     """The fixers read the chain as root -> calls -> the offending call: no hand-over in it."""
     for finding in run(JUDGES_ENV).findings:
-        assert finding.related and (finding.chain[-1].path, finding.chain[-1].line) == (finding.path, finding.line)
+        # At a hand-over the framework's method runs from, only a client built elsewhere is a related place.
+        assert finding.related or finding.facts.root == "PairwiseJudgeRubric.score_rollouts"
+        assert (finding.chain[-1].path, finding.chain[-1].line) == (finding.path, finding.line)
         assert not {(link.path, link.line) for link in finding.chain} & {(r.path, r.line) for r in finding.related}
 
 
@@ -702,6 +710,26 @@ def test_moving_the_constructor_keeps_the_baseline() -> None:
     after = run(JUDGES_ENV, moved).findings
     assert [f.related for f in after] != [f.related for f in before]
     assert recorded.split(after) == ((), len(before))
+
+
+def test_a_client_the_framework_runs_itself_is_reported_at_the_hand_over_with_where_it_was_built() -> None:
+    """judges_env/pairwise.py: no project line calls vf_exts' ``PairwiseJudgeRubric``'s judge; the
+    framework runs its ``score_rollouts``, which calls the client. The finding is the hand-over
+    line, its root the holder's method; the note names the line that built the client when that
+    is another one, and no fix is offered (an async client would never be awaited there)."""
+    sources = load_sources(JUDGES_ENV)
+    findings = {f.line: f for f in run(JUDGES_ENV, sources).findings if f.path.endswith("pairwise.py")}
+    assert sorted(findings) == [24, 25, 26]
+    bound = findings[24]
+    assert bound.facts.root == bound.facts.function == "PairwiseJudgeRubric.score_rollouts"
+    assert bound.facts.handed_to == "PairwiseJudgeRubric.judge_client"
+    assert bound.facts.handed_through == "score_rollouts" and bound.facts.frequency == "group"
+    assert bound.facts.handed_at == f"{bound.path}:24:{bound.column}"
+    assert [(r.path, r.line, r.column) for r in bound.related] == [(bound.path, 22, 14)]
+    assert bound.message.startswith("`PairwiseJudgeRubric.score_rollouts`, which the framework runs itself")
+    assert bound.fix is None and bound.fix_request is None
+    assert findings[25].related == ()  # built in the hand-over itself
+    assert [(r.path, r.line) for r in findings[26].related] == [(JE_CLIENTS, 5)]
 
 
 # -- the framework's release ----------------------------------------------------------------------

@@ -438,10 +438,13 @@ REGISTRATIONS: tuple[Registration, ...] = (
 @dataclass(frozen=True)
 class HandedClient:
     """A client handed to a framework class, which keeps it and calls it when its own methods
-    run -- never by itself: only a project call of one of ``users`` (``rubric.judge(...)``), or
-    of ``method`` on the attribute it keeps (``rubric.judge_client.chat.completions.create``),
+    run. Mostly never by itself: only a project call of one of ``users`` (``rubric.judge(...)``),
+    or of ``method`` on the attribute it keeps (``rubric.judge_client.chat.completions.create``),
     makes the framework call the client on the loop. Reward functions registered on the
-    instance get what ``passed`` names by parameter name (``async def r(judge, ...)``)."""
+    instance get what ``passed`` names by parameter name (``async def r(judge, ...)``). A holder
+    whose ``runs`` name methods the framework runs itself (hooks it overrides) calls the client
+    there, without awaiting, with no project call at all: handing it a blocking client is the
+    offence (and an async one is no fix: its calls would never be awaited)."""
 
     owner: str  # the framework class (and its subclasses, project or framework)
     slot: str  # the keyword it is handed in
@@ -449,7 +452,20 @@ class HandedClient:
     method: str  # what the framework calls on it
     users: frozenset[str]  # the instance's methods that call it
     passed: frozenset[str]  # parameter names under which registered rewards get users or the client
+    package: str = "verifiers"  # the top-level package defining ``owner``
+    #: The holder's methods the framework runs by itself, and how it runs them.
+    runs: tuple[tuple[str, Hook], ...] = ()
+    #: ``runs`` call the client inside a loop (once per item of what they score).
+    runs_in_loop: bool = False
 
+
+#: How verifiers 0.1.x runs ``Rubric.score_rollouts``: ``Environment.a_generate`` awaits it once
+#: over the rollouts it generated (a group, for the trainers that generate per prompt), after they
+#: all finished (source: PrimeIntellect-ai/verifiers 0.1.2 verifiers/envs/environment.py,
+#: ``a_generate``). 0.2.0 replaced it with ``score_group``, which the hook tables above name.
+SCORE_ROLLOUTS = Hook(
+    "per-group rubric method", "group", note="run by the framework itself over the rollouts it scores together"
+)
 
 # verifiers' JudgeRubric keeps the client as ``judge_client`` and calls it in ``judge``, which it
 # also hands reward functions by parameter name (``class_objects``, from 0.1.3; 0.3.1 awaits the
@@ -463,6 +479,21 @@ CLIENT_HOLDERS: tuple[HandedClient, ...] = (
         "chat.completions.create",
         users=frozenset({"judge"}),
         passed=frozenset({"judge", "judge_client"}),
+    ),
+    # arcee-ai's vf_exts (NeMo-RL env_api/vf_exts, not on PyPI; source: vf_exts/rubric/btrm_judge.py
+    # at arcee-ai/NeMo-RL 0b84318): ``PairwiseJudgeRubric(vf.Rubric)`` keeps ``judge_client`` and its
+    # ``async def score_rollouts`` calls ``self.judge_client.chat.completions.create(...)`` without
+    # awaiting, once per pair of completions.
+    HandedClient(
+        "PairwiseJudgeRubric",
+        "judge_client",
+        "judge_client",
+        "chat.completions.create",
+        users=frozenset(),
+        passed=frozenset(),
+        package="vf_exts",
+        runs=(("score_rollouts", SCORE_ROLLOUTS),),
+        runs_in_loop=True,
     ),
 )
 
@@ -576,9 +607,16 @@ def offloaded_hooks(versions: Mapping[str, str]) -> frozenset[Hook]:
     return frozenset(hook for change in OFFLOADED_HOOKS if _in_range(change, versions) for hook in change.hooks)
 
 
-def client_holder(owner: str, slot: str) -> HandedClient | None:
-    """The holder spec of the framework class named ``owner`` (last part) for ``slot``."""
-    return next((h for h in CLIENT_HOLDERS if h.owner == owner and h.slot == slot), None)
+def client_holder(cls: str, slot: str) -> HandedClient | None:
+    """The holder spec for ``slot`` of the class named ``cls`` (dotted), matched by its last name
+    and its top-level package (a package may define a class in one module and export it from
+    another); a verifiers class must be one of the hook tables' framework classes."""
+    package, name = public_name(cls).partition(".")[0], cls.rpartition(".")[2]
+    for holder in CLIENT_HOLDERS:
+        if (holder.owner, holder.slot, holder.package) == (name, slot, package):
+            if package != "verifiers" or framework_class(cls) is not None:
+                return holder
+    return None
 
 
 @functools.cache

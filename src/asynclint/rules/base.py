@@ -18,7 +18,7 @@ from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, GROUP_REWARD, GROUP_REWARD_PARAMETERS, REWARD, Hook, root_awaited
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
-from asynclint.rules.context import CallInHotCode, CheckContext, knowledge_of
+from asynclint.rules.context import CallInHotCode, CheckContext, RunByFramework, knowledge_of
 
 #: How a call into an installed library that blocks inside is fixed at the project's line.
 LIBRARY_CALL_RECIPE = "to-thread"
@@ -202,6 +202,11 @@ class BlockingCallRule(Rule):
             yield from self._call_findings(ctx, call)
         for call in ctx.calls(self.category):
             yield from self._call_findings(ctx, call)
+        # A client handed to an object whose methods the framework runs itself blocks there.
+        for run in ctx.framework_runs(self.category):
+            found = self._run_finding(ctx, run)
+            if found is not None:
+                yield found
 
     def _base_severity(self, ctx: CheckContext, path: str, api: BlockingApi, cost_name: str) -> Severity | None:
         """The grade before frequency: the one the configuration of the file at ``path`` gives
@@ -372,6 +377,73 @@ class BlockingCallRule(Rule):
             chain=chain,
             facts=facts,
             fix_request=request,
+            related=phrasing.related(facts),
+        )
+
+    def _run_finding(self, ctx: CheckContext, run: RunByFramework) -> Finding | None:
+        """The finding at the hand-over of a client that a method the framework runs by itself
+        calls (``PairwiseJudgeRubric(judge_client=OpenAI())``, whose ``score_rollouts`` calls it):
+        graded by how often the framework runs the method and whether it calls in a loop; the
+        chain is the method's (its def and its call of the client, where deep mode read it)."""
+        handed, hook, api = run.handed, run.hook, run.api
+        summary, handoff = handed.summary, handed.handoff
+        cost = cost_of(api, ("", ""), hook.frequency)
+        base = self._base_severity(ctx, summary.path, api, cost.name)
+        if base is None:
+            return None
+        graded = grade(base, cost.name, hook.frequency, run.in_loop, False)
+        graph = ctx.graph
+        method = f"{handed.owner}.{run.method}"
+        # The loop's path starts at the method the framework runs: read by deep mode, its def and
+        # its call of the client; from the holder table, the object handed over stands for it.
+        chain: tuple[ChainLink, ...] = (ChainLink(summary.path, handoff.line, method),)
+        if run.read is not None:
+            key, site = run.read
+            defined = graph.function(key)
+            path = graph.path_of(key)
+            chain = (ChainLink(path, defined.line, defined.qualname), ChainLink(path, site.line, defined.qualname))
+        built = graph.built_at(summary, handoff)
+        library = (graph.summary_of(run.read[0]).library or "") if run.read is not None else ""
+        # The root is the holder's own method (phrasing.run_by_framework): no project call runs it.
+        facts = Facts(
+            callee=run.callee,
+            function=method,
+            root=method,
+            root_kind=hook.kind,
+            root_note=hook.note,
+            frequency=graded.frequency,
+            context=hook.context,
+            escalation=graded.escalation,
+            cost=cost.name,
+            evidence=cost.evidence,
+            knowledge="deep" if run.read is not None else knowledge_of(api),
+            library=library,
+            entered=method if library else "",
+            entered_library=library,
+            handed_to=f"{handed.owner}.{handoff.slot}",
+            handed_through=run.method,
+            handed_at=f"{summary.path}:{handoff.line}:{handoff.col}",
+            built_at=":".join(map(str, built)) if built is not None else "",
+        )
+        if not ctx.keep(summary.path, handoff.line, self.code, self.name, graded.severity):
+            return None
+        return Finding(
+            path=summary.path,
+            line=handoff.line,
+            column=handoff.col,
+            end_line=handoff.end_line,
+            end_column=handoff.end_col,
+            code=self.code,
+            rule=self.name,
+            severity=graded.severity,
+            message=phrasing.call_message(
+                self.message, facts, COST_CLASSES[cost.name].what or CATEGORIES[api.category], None
+            ),
+            chain=chain,
+            facts=facts,
+            # The holder calls the client without awaiting: an async one is no fix, and the method
+            # to change is the library's (override it), not a line of the project.
+            fix_request=None,
             related=phrasing.related(facts),
         )
 

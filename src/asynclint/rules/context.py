@@ -60,6 +60,23 @@ class HandedOver:
 
 
 @dataclass(frozen=True)
+class RunByFramework:
+    """A client handed to a class whose method the framework runs by itself (a hook the class
+    overrides) calls the client there: the hand-over blocks the loop wherever the framework runs
+    ``method``, with no project call on the way -- the project's one line is the hand-over."""
+
+    handed: HandedOver
+    method: str  # the holder's method the framework runs (``score_rollouts``)
+    hook: Hook  # how the framework runs it
+    api: BlockingApi
+    callee: str  # what the method calls on the client, resolved
+    in_loop: bool  # the method calls it inside a loop
+    #: Where the method makes the call, when deep mode reads the library's code (else the
+    #: knowledge base's holder table says it): the method and its call site.
+    read: tuple[FunctionId, CallSite] | None = None
+
+
+@dataclass(frozen=True)
 class CallInHotCode:
     """A call the knowledge base says blocks, written in a function that runs on the loop."""
 
@@ -84,6 +101,7 @@ class CheckContext:
         self._lines: dict[str, list[str]] = {}
         self._calls: dict[str, list[CallInHotCode]] | None = None
         self._handed: dict[tuple[int, int], HandedOver] | None = None
+        self._runs: dict[str, list[RunByFramework]] | None = None
         self._uses: dict[str, list[CallInHotCode]] | None = None
         self._reported: dict[int, frozenset[str]] = {}
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
@@ -284,7 +302,8 @@ class CheckContext:
                         self._handed[(at, number)] = handed
         return self._handed.get((position, index))
 
-    def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
+    def _handed_parts(self, handoff: Handoff) -> tuple[TypeName, TypeName] | None:
+        """(the class handed to, the type of what it is handed) of ``handoff``, when both are known."""
         graph = self.graph
         receiver = TypeName(graph.canonical(handoff.passed_to.removesuffix("()"))) if handoff.passed_to else None
         if (
@@ -294,18 +313,92 @@ class CheckContext:
         ):
             receiver = TypeName(handoff.passed_to_self[0])  # ``super().__init__(judge_client=...)`` in a subclass
         value = graph.handed_type(handoff) if receiver is not None else None
-        if value is None or receiver is None:
+        return (receiver, value) if receiver is not None and value is not None else None
+
+    def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
+        parts = self._handed_parts(handoff)
+        if parts is None:
             return None
-        for ancestor in graph.ancestors(receiver):
-            owner = ancestor.rpartition(".")[2]
-            holder = client_holder(owner, handoff.slot)
-            if holder is not None and framework_class(ancestor) is not None:
+        receiver, value = parts
+        for ancestor in self.graph.ancestors(receiver):
+            holder = client_holder(ancestor, handoff.slot)
+            if holder is not None:
                 callee = f"{value}.{holder.method}"
                 api = self.catalogue.match(callee, holder.method.rpartition(".")[2])
                 if api is None:
                     return None
-                return HandedOver(summary, handoff, api, value, callee, owner, holder, receiver)
+                return HandedOver(summary, handoff, api, value, callee, ancestor.rpartition(".")[2], holder, receiver)
         return None
+
+    # -- methods the framework runs itself on an object handed a client ---------------------------
+
+    def framework_runs(self, category: str) -> list[RunByFramework]:
+        """Blocking calls of ``category`` that methods the framework runs by itself make on a
+        client the project handed their object: from the holder tables (``HandedClient.runs``),
+        or, where deep mode reads the class handed to, from its code -- a framework hook it
+        overrides calling ``self.<slot>.<method>(...)`` without awaiting. A method the project
+        overrides is the project's code, checked like any other."""
+        if self._runs is None:
+            self._runs = {}
+            for at, summary in self.graph.numbered_summaries():
+                for number, handoff in enumerate(summary.handoffs if summary.library is None else ()):
+                    handed = self.handed_over(at, number)
+                    runs = self._table_runs(handed) if handed is not None else self._read_runs(summary, handoff)
+                    for run in runs:
+                        self._runs.setdefault(run.api.category, []).append(run)
+        return self._runs.get(category, [])
+
+    def _method_of(self, cls: TypeName, method: str) -> FunctionId | None:
+        """The function ``cls.method`` denotes, when the project or a library deep mode reads defines it."""
+        target = self.graph.resolve_self(cls, (method,))
+        return self.graph.function_for(target) if target else None
+
+    def _table_runs(self, handed: HandedOver) -> Iterator[RunByFramework]:
+        for method, hook in handed.holder.runs:
+            key = self._method_of(handed.receiver, method)
+            if key is None or self.graph.is_library(key):  # not the project's own override
+                yield RunByFramework(handed, method, hook, handed.api, handed.callee, handed.holder.runs_in_loop)
+
+    def _read_runs(self, summary: ModuleSummary, handoff: Handoff) -> Iterator[RunByFramework]:
+        graph = self.graph
+        parts = self._handed_parts(handoff)
+        if parts is None:
+            return
+        receiver, value = parts
+        # The framework's hook table of the nearest framework class the receiver derives from.
+        table = next((t for a in graph.ancestors(receiver) if (t := framework_class(a)) is not None), None)
+        for method, hook in table.methods.items() if table is not None else ():
+            key = self._method_of(receiver, method)
+            if key is None or not graph.is_library(key):
+                continue  # unread, or the project's own override (checked as the project's code)
+            reported: set[str] = set()  # one finding per rule and method: a call in a loop first
+            for site in sorted(graph.summary_of(key).calls, key=lambda site: not site.in_loop):
+                if site.caller != key[1] or site.awaited:
+                    continue
+                # ``self.judge_client.<...>(...)``: an attribute path (left for the graph, or kept
+                # when the module settled it), or -- the attribute kept from the ``__init__``
+                # parameter of the slot's name -- that parameter's (PASSED_NAMES).
+                path = site.self_ref[1] if site.self_ref is not None else site.self_path
+                if not path and site.target and site.target.startswith(f"{Marker.PASSED}.{handoff.slot}."):
+                    path = tuple(site.target.split(".")[1:])
+                if len(path) < 2 or path[0] != handoff.slot:
+                    continue
+                callee = graph.resolve(".".join((value, *path[1:])))
+                api = self.catalogue.match(callee, path[-1])
+                if api is None or api.category in reported:
+                    continue
+                reported.add(api.category)
+                holder = HandedClient(
+                    graph.function(key).class_qualname or "",
+                    handoff.slot,
+                    handoff.slot,
+                    ".".join(path[1:]),
+                    frozenset(),
+                    frozenset(),
+                )
+                owner = receiver.rpartition(".")[2]
+                handed = HandedOver(summary, handoff, api, value, callee, owner, holder, receiver)
+                yield RunByFramework(handed, method, hook, api, callee, site.in_loop, (key, site))
 
     def _runs_project_code(self, site: CallSite) -> bool:
         """Whether ``self.<method>(...)`` calls a method the project defines. The framework's own

@@ -41,11 +41,23 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
     if facts.handed_to:
         owner, _, slot = facts.handed_to.partition(".")
         handed = f"the client handed to `{owner}` as `{slot}` at {facts.handed_at}"
-        if facts.handed_through:  # the framework awaits the client's calls: handing it an async one is the fix
+        if run_by_framework(facts):
+            text = (
+                f"`{facts.root}`, which the framework runs itself, calls the client handed to `{owner}` as `{slot}` "
+                f"here without awaiting: {text}; "
+                f"override `{facts.handed_through}` in a subclass that awaits an async client, or use another class"
+            )
+        elif facts.handed_through:  # the framework awaits the client's calls: handing it an async one is the fix
             text = f"`{owner}.{facts.handed_through}` calls {handed}: {text}; hand it an async client"
         else:
             text += f" ({handed})"
     return text
+
+
+def run_by_framework(facts: Facts) -> bool:
+    """The finding's root is the method of the object handed the client that calls it: the
+    framework runs that method itself, and the finding sits at the hand-over."""
+    return bool(facts.handed_through) and facts.root == f"{facts.handed_to.partition('.')[0]}.{facts.handed_through}"
 
 
 def related(facts: Facts) -> tuple[RelatedLocation, ...]:
@@ -56,6 +68,9 @@ def related(facts: Facts) -> tuple[RelatedLocation, ...]:
         return ()
     owner, _, slot = facts.handed_to.partition(".")
     handed = f"handed to `{owner}({slot}=...)`"
+    if run_by_framework(facts):  # the finding sits at the hand-over: only where it was built is elsewhere
+        built = facts.built_at != facts.handed_at and facts.built_at
+        return (_location(facts.built_at, f"the client {handed} is built here"),) if built else ()
     if facts.built_at == facts.handed_at:
         return (_location(facts.handed_at, f"the client is built and {handed} here"),)
     handed_here = _location(facts.handed_at, f"the client is {handed} here")

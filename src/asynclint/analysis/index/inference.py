@@ -237,9 +237,12 @@ class Inference(IndexerState):
 
     def _infer_dynamic(self, node: ast.Call, func: Sym) -> Value:
         """``importlib.import_module("pkg.mod")`` is the module, ``getattr(x, "name")`` is
-        ``x.name``, when the names are written out; a name computed at run time settles nothing
-        (None: read as any other call)."""
-        name = literal_name(node.args[1] if func.name == "builtins.getattr" and len(node.args) in (2, 3) else None)
+        ``x.name``, when the names are written out, here or as a name bound to the string once
+        (``PLUGINS = "pkg.plugins"``); a name computed at run time, such as one read from a
+        configuration or a dataset row, settles nothing (None: read as any other call)."""
+        name = literal_name(
+            self._constant(node.args[1]) if func.name == "builtins.getattr" and len(node.args) in (2, 3) else None
+        )
         if func.name == "builtins.getattr":
             if name is None:
                 return None
@@ -251,8 +254,22 @@ class Inference(IndexerState):
             if isinstance(base, SelfRef):
                 return SelfRef(base.cls, (*base.path, name))
             return None
-        module = literal_name(node.args[0] if len(node.args) == 1 and not node.keywords else None, dotted=True)
+        module = literal_name(
+            self._constant(node.args[0]) if len(node.args) == 1 and not node.keywords else None, dotted=True
+        )
         return Sym(module) if module is not None else None
+
+    def _constant(self, node: ast.expr) -> ast.expr:
+        """``node``, or the string constant a name it reads is bound to (in this function, else at
+        module level), when nothing rebinds it after (``Frame.constants``)."""
+        if isinstance(node, ast.Name):
+            frame = self.frame
+            bound = frame.constants.get(node.id)
+            if bound is None and node.id not in frame.bindings and node.id not in frame.untyped:
+                bound = self.frames[0].constants.get(node.id)  # not bound here: the module's name
+            if bound is not None:
+                return ast.Constant(bound)
+        return node
 
     def _typed_dict_field(self, node: ast.Subscript) -> Inst | None:
         """``tau2["environment"]`` where ``tau2`` is declared a project class (``tau2 =

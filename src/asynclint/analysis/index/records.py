@@ -125,6 +125,10 @@ class CallFacts:
     #: The context expression of a ``with`` item (``with tempfile.TemporaryDirectory() as d:``): its
     #: ``__exit__`` runs when the block ends, so what the object undoes at exit is charged here.
     entered: bool = False
+    #: The attributes read through ``self`` to the callee (``judge_client``, ``chat``, ...), kept
+    #: when this module settles the call and the first is where a hand-over slot's object is kept:
+    #: which object a framework hook of a library class calls (CheckContext.framework_runs).
+    self_path: tuple[str, ...] = ()
 
 
 _NO_FACTS = CallFacts()
@@ -340,6 +344,10 @@ class CallSite:
     @property
     def param(self) -> tuple[str, ...] | None:
         return (self.rare or _NO_FACTS).param
+
+    @property
+    def self_path(self) -> tuple[str, ...]:
+        return (self.rare or _NO_FACTS).self_path
 
     @property
     def keyword_arguments(self) -> tuple[tuple[str, str], ...]:

@@ -20,6 +20,7 @@ from asynclint.analysis.index.values import (
     linear_chain,
     split_super,
 )
+from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 
 
 class SelfReferences(IndexerState):
@@ -197,12 +198,16 @@ class SelfReferences(IndexerState):
                     target, api = (f"{target}.__call__", called) if called is not None else (target, None)
             if api is not None:
                 api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
+            rare = site.rare
+            if path[0] in HANDOFF_ATTRIBUTES.values() and len(path) > 1:
+                rare = replace(rare or CallFacts(), self_path=path)  # a rare fact (see CallFacts)
             self.calls[position] = replace(
                 site,
                 target=target,
                 self_ref=None,
                 api=api.pattern if api else None,
                 origin=self._receiver_origin(cls, path),
+                rare=rare,
             )
         for position, ref in enumerate(self.refs):
             if ref.self_ref is not None:

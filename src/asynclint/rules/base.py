@@ -20,6 +20,13 @@ from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CallInHotCode, CheckContext, RunByFramework, knowledge_of
 
+
+def _what(api: BlockingApi, cost: str) -> str:
+    """What a call of ``api`` graded ``cost`` does, in a message's words: the entry's own, else its
+    cost class's, else its category's."""
+    return api.what or COST_CLASSES[cost].what or CATEGORIES[api.category]
+
+
 #: How a call into an installed library that blocks inside is fixed at the project's line.
 LIBRARY_CALL_RECIPE = "to-thread"
 #: Deep mode's ``awaited`` fact: an awaited library coroutine that blocks inside.
@@ -371,9 +378,7 @@ class BlockingCallRule(Rule):
             code=self.code,
             rule=self.name,
             severity=graded.severity,
-            message=phrasing.call_message(
-                self.message, facts, api.what or COST_CLASSES[cost_name].what or CATEGORIES[api.category], memoized
-            ),
+            message=phrasing.call_message(self.message, facts, _what(api, cost_name), memoized),
             chain=chain,
             facts=facts,
             fix_request=request,
@@ -436,9 +441,7 @@ class BlockingCallRule(Rule):
             code=self.code,
             rule=self.name,
             severity=graded.severity,
-            message=phrasing.call_message(
-                self.message, facts, COST_CLASSES[cost.name].what or CATEGORIES[api.category], None
-            ),
+            message=phrasing.call_message(self.message, facts, _what(api, cost.name), None),
             chain=chain,
             facts=facts,
             # The holder calls the client without awaiting: an async one is no fix, and the method

@@ -51,6 +51,13 @@ def literal(arg: ast.expr) -> str | None:
     return None
 
 
+def entries(display: ast.Dict | ast.List | ast.Tuple | ast.Set) -> int:
+    """How many fields a display writes out: a dict's entries (a key and its value are one field:
+    ``{"id": x, "status": s}`` is two), a sequence's elements. Up to :data:`FEW` fields of small
+    parts is a small record, json of it cheaper than a thread hop."""
+    return len(display.keys) if isinstance(display, ast.Dict) else len(display.elts)
+
+
 #: Annotations of fields whose values are a few bytes each.
 _SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None", "Literal", "Optional", "ClassVar"})
 
@@ -410,7 +417,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         grown = next((payload for payload in held if payload[0] == GROWN), None)
         if grown is not None and payload_evidence("display", words) != "whole":
             return grown  # ``{"ok": True, "results": results}``: as large as the collection it holds
-        return ("display", words) if len(children) <= FEW else ("", "")
+        return ("display", words) if entries(arg) <= FEW else ("", "")
     if isinstance(arg, ast.Name):
         return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):

@@ -11,6 +11,7 @@ from asynclint.analysis.index.argfacts import (
     argument_facts,
     bound_payload,
     built_payload,
+    entries,
     evidence_of,
     joined,
     literal,
@@ -223,7 +224,7 @@ class Recording(IndexerState):
         each element is proven small."""
         if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and literal(value) is None:
             children = [*value.keys, *value.values] if isinstance(value, ast.Dict) else list(value.elts)
-            if len(children) <= FEW:
+            if entries(value) <= FEW:
                 return joined(self._payload_of(child) for child in children if child is not None)
         return self._payload_of(value)
 

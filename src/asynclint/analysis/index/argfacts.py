@@ -82,6 +82,33 @@ def scalar_annotation(annotation: ast.expr) -> bool:
     return False
 
 
+#: Annotations of a collection whose items are all of its one element type (``list[str]``).
+_COLLECTIONS = frozenset(
+    "list List set Set frozenset FrozenSet Sequence MutableSequence Iterable Iterator Collection AbstractSet".split()
+)
+
+
+def scalar_items(annotation: ast.expr | None) -> bool:
+    """``list[str]``, ``Sequence[int] | None``, ``tuple[str, ...]``, ``Optional[set[str]]``: a
+    collection whose every item is a scalar (a name, an id, a number), however many there are."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [side for side in (annotation.left, annotation.right) if not _none(side)]
+        return len(sides) == 1 and scalar_items(sides[0])
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    name, inner = last_name(annotation.value), annotation.slice
+    if name == "Optional":
+        return scalar_items(inner)
+    if name in ("tuple", "Tuple") and isinstance(inner, ast.Tuple):
+        elements = [e for e in inner.elts if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
+        return bool(elements) and all(scalar_annotation(e) for e in elements)
+    return name in _COLLECTIONS and scalar_annotation(inner)
+
+
+def _none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
+
+
 def fixed_iterable(iterable: ast.expr) -> bool:
     """A short display of constants, a string constant, or ``range`` of a small constant (also
     through ``enumerate``/``zip``/``sorted``/``reversed``): a fixed few iterations."""
@@ -276,19 +303,39 @@ def loop_source(iterable: ast.expr, known: Known | None = None, returned: Return
     few constants (``enumerate(x)``, ``sorted(x)``... go over ``x``)."""
     if fixed_iterable(iterable):
         return ("literal", "")
+    return _payload(_unwrapped(iterable), 0, known or _NOTHING, returned)
+
+
+def _unwrapped(iterable: ast.expr) -> ast.expr:
+    """What a loop over ``iterable`` goes over: ``x`` of ``enumerate(x)``, ``sorted(x)``, ``x or ()``..."""
+    if (
+        isinstance(iterable, ast.BoolOp)
+        and isinstance(iterable.op, ast.Or)
+        and all(literal(value) is not None for value in iterable.values[1:])
+    ):
+        return _unwrapped(iterable.values[0])  # an empty default for a missing collection
     if (
         isinstance(iterable, ast.Call)
         and isinstance(iterable.func, ast.Name)
         and iterable.func.id in ("enumerate", "reversed", "sorted", "list")
         and iterable.args
     ):
-        iterable = iterable.args[0]
-    return _payload(iterable, 0, known or _NOTHING, returned)
+        return iterable.args[0]
+    return iterable
 
 
-def loop_item(iterable: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
-    """The payload of a loop variable over ``iterable``: a literal for a fixed few constants,
-    else ``each`` item of what it goes over."""
+def loop_item(
+    iterable: ast.expr,
+    known: Known | None = None,
+    returned: Returned | None = None,
+    scalars: frozenset[str] = frozenset(),
+) -> tuple[str, str]:
+    """The payload of a loop variable over ``iterable``: a literal for a fixed few constants, one
+    small ``item`` of a parameter in ``scalars`` (annotated as a collection of scalars: ``for system
+    in systems`` with ``systems: list[str]``), else ``each`` item of what it goes over."""
+    over = _unwrapped(iterable)
+    if isinstance(over, ast.Name) and over.id in scalars:
+        return ("item", over.id)
     shape, word = loop_source(iterable, known, returned)
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still

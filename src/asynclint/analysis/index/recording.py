@@ -176,11 +176,14 @@ class Recording(IndexerState):
         return payload_of_value(value, self.frame.payloads if known is None else known, self._returned)
 
     def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
+        # a parameter's annotation says what its items are while no statement here binds it again
+        scalars = self.frame.scalar_items & self.frame.params
+        item = loop_item(iterable, self.frame.payloads, self._returned, scalars)
         if isinstance(target, ast.Name):
-            self._hold(target.id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+            self._hold(target.id, item, iterable.lineno)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
-            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+            self._hold(target.elts[1].id, item, iterable.lineno)
 
     def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
         """``name`` holds ``payload`` from the binding at ``line`` on."""

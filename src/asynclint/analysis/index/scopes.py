@@ -71,6 +71,9 @@ class Frame:
     #: parameter passed on (``s = arg.strip()``); and the line of that binding.
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
     bound_at: dict[str, int] = field(default_factory=dict)
+    #: Parameters annotated as a collection of scalars (``systems: list[str]``): each item a
+    #: loop takes from one is a few bytes (``argfacts.scalar_items``).
+    scalar_items: frozenset[str] = frozenset()
     #: Names bound to a string constant (an SQL statement written once, run later by name).
     constants: dict[str, str] = field(default_factory=dict)
     #: Names bound to a lookup in a dict (``result = self._cache.get(key)``): a later ``if result

@@ -358,13 +358,15 @@ COST_CLASSES: dict[str, CostClass] = {
         ),
         CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
         # ``bench/bench_codec_costs.py``: base64 of 300 KB of bytes 0.3 ms to encode, 0.8 ms to
-        # decode, json of a document as long 15-16 ms, in the same run on the loaded 2-core machine.
+        # decode, json of a document as long 15-28 ms (2x cheaper than json for a string-heavy
+        # document in a quieter run), on the loaded 2-core machine.
         CostClass(
             "payload-whole-codec",
             L,
             _CODEC_REPEATS,
             "a whole file's or payload's bytes through a linear codec in C (base64): about a millisecond "
-            "per 300 KB, a tenth of a parse of as many bytes; one image or file per call is a short stall",
+            "per 300 KB, several times cheaper than a parse of as many bytes; one image or file per call is a "
+            "short stall",
             what="encodes or decodes a whole file's or payload's bytes",
             raised_why="back to back for a group or in a loop: about a millisecond each, the stall does not "
             "grow per turn or tool call",
@@ -430,7 +432,7 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "whole": "payload-whole",
         "growing": "payload-growing",
     },
-    # base64 and its kin: a linear pass in C over bytes that builds no objects, about ten times
+    # base64 and its kin: a linear pass in C over bytes that builds no objects, several times
     # cheaper than a parse of the same bytes (``bench/bench_codec_costs.py``): a whole file's
     # contents is one short stall, raised only where the calls repeat back to back.
     "payload-codec": {

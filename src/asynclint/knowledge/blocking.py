@@ -363,7 +363,7 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("serialization", "disk-content", "to-thread", "dump load", "marshal."),
         *many(
             "serialization",
-            "payload",
+            "payload-codec",
             "to-thread",
             "b64encode b64decode urlsafe_b64encode urlsafe_b64decode encodebytes decodebytes "
             "b32encode b32decode b85encode b85decode",

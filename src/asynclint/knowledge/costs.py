@@ -45,6 +45,8 @@ class CostClass:
 #: rollout; a loop inside one step writes the few files that step has.
 _BACK_TO_BACK = frozenset({"group"})
 _BOUNDED = "back to back for a group only: a few ms each, the stall does not grow per turn or tool call"
+#: A byte codec over one file's contents (``payload-whole-codec``) adds up where calls repeat back to back.
+_CODEC_REPEATS = frozenset({"group", "loop"})
 
 COST_CLASSES: dict[str, CostClass] = {
     cost.name: cost
@@ -355,6 +357,20 @@ COST_CLASSES: dict[str, CostClass] = {
             raised_why="loops only: its cost counts the turns",
         ),
         CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
+        # ``bench/bench_codec_costs.py``: base64 of 300 KB of bytes 0.3 ms to encode, 0.8 ms to
+        # decode, json of a document as long 15-28 ms (2x cheaper than json for a string-heavy
+        # document in a quieter run), on the loaded 2-core machine.
+        CostClass(
+            "payload-whole-codec",
+            L,
+            _CODEC_REPEATS,
+            "a whole file's or payload's bytes through a linear codec in C (base64): about a millisecond "
+            "per 300 KB, several times cheaper than a parse of as many bytes; one image or file per call is a "
+            "short stall",
+            what="encodes or decodes a whole file's or payload's bytes",
+            raised_why="back to back for a group or in a loop: about a millisecond each, the stall does not "
+            "grow per turn or tool call",
+        ),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
         CostClass(
             "payload-unknown-slow",
@@ -415,6 +431,15 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "payload-unknown-slow",
         "whole": "payload-whole",
         "growing": "payload-growing",
+    },
+    # base64 and its kin: a linear pass in C over bytes that builds no objects, several times
+    # cheaper than a parse of the same bytes (``bench/bench_codec_costs.py``): a whole file's
+    # contents is one short stall, raised only where the calls repeat back to back.
+    "payload-codec": {
+        "small": "payload-small",
+        "unknown": "payload-unknown",
+        "whole": "payload-whole-codec",
+        "growing": "payload-whole-codec",
     },
     # orjson and friends: several times faster than json, one grade lower for the same payload.
     "payload-fast": {

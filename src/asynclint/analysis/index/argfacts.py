@@ -51,6 +51,13 @@ def literal(arg: ast.expr) -> str | None:
     return None
 
 
+def entries(display: ast.Dict | ast.List | ast.Tuple | ast.Set) -> int:
+    """How many fields a display writes out: a dict's entries (a key and its value are one field:
+    ``{"id": x, "status": s}`` is two), a sequence's elements. Up to :data:`FEW` fields of small
+    parts is a small record, json of it cheaper than a thread hop."""
+    return len(display.keys) if isinstance(display, ast.Dict) else len(display.elts)
+
+
 #: Annotations of fields whose values are a few bytes each.
 _SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None", "Literal", "Optional", "ClassVar"})
 
@@ -73,6 +80,33 @@ def scalar_annotation(annotation: ast.expr) -> bool:
         if name in ("Optional", "ClassVar"):
             return scalar_annotation(annotation.slice)
     return False
+
+
+#: Annotations of a collection whose items are all of its one element type (``list[str]``).
+_COLLECTIONS = frozenset(
+    "list List set Set frozenset FrozenSet Sequence MutableSequence Iterable Iterator Collection AbstractSet".split()
+)
+
+
+def scalar_items(annotation: ast.expr | None) -> bool:
+    """``list[str]``, ``Sequence[int] | None``, ``tuple[str, ...]``, ``Optional[set[str]]``: a
+    collection whose every item is a scalar (a name, an id, a number), however many there are."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [side for side in (annotation.left, annotation.right) if not _none(side)]
+        return len(sides) == 1 and scalar_items(sides[0])
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    name, inner = last_name(annotation.value), annotation.slice
+    if name == "Optional":
+        return scalar_items(inner)
+    if name in ("tuple", "Tuple") and isinstance(inner, ast.Tuple):
+        elements = [e for e in inner.elts if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
+        return bool(elements) and all(scalar_annotation(e) for e in elements)
+    return name in _COLLECTIONS and scalar_annotation(inner)
+
+
+def _none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
 
 
 def fixed_iterable(iterable: ast.expr) -> bool:
@@ -269,19 +303,39 @@ def loop_source(iterable: ast.expr, known: Known | None = None, returned: Return
     few constants (``enumerate(x)``, ``sorted(x)``... go over ``x``)."""
     if fixed_iterable(iterable):
         return ("literal", "")
+    return _payload(_unwrapped(iterable), 0, known or _NOTHING, returned)
+
+
+def _unwrapped(iterable: ast.expr) -> ast.expr:
+    """What a loop over ``iterable`` goes over: ``x`` of ``enumerate(x)``, ``sorted(x)``, ``x or ()``..."""
+    if (
+        isinstance(iterable, ast.BoolOp)
+        and isinstance(iterable.op, ast.Or)
+        and all(literal(value) is not None for value in iterable.values[1:])
+    ):
+        return _unwrapped(iterable.values[0])  # an empty default for a missing collection
     if (
         isinstance(iterable, ast.Call)
         and isinstance(iterable.func, ast.Name)
         and iterable.func.id in ("enumerate", "reversed", "sorted", "list")
         and iterable.args
     ):
-        iterable = iterable.args[0]
-    return _payload(iterable, 0, known or _NOTHING, returned)
+        return iterable.args[0]
+    return iterable
 
 
-def loop_item(iterable: ast.expr, known: Known | None = None, returned: Returned | None = None) -> tuple[str, str]:
-    """The payload of a loop variable over ``iterable``: a literal for a fixed few constants,
-    else ``each`` item of what it goes over."""
+def loop_item(
+    iterable: ast.expr,
+    known: Known | None = None,
+    returned: Returned | None = None,
+    scalars: frozenset[str] = frozenset(),
+) -> tuple[str, str]:
+    """The payload of a loop variable over ``iterable``: a literal for a fixed few constants, one
+    small ``item`` of a parameter in ``scalars`` (annotated as a collection of scalars: ``for system
+    in systems`` with ``systems: list[str]``), else ``each`` item of what it goes over."""
+    over = _unwrapped(iterable)
+    if isinstance(over, ast.Name) and over.id in scalars:
+        return ("item", over.id)
     shape, word = loop_source(iterable, known, returned)
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
@@ -410,7 +464,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         grown = next((payload for payload in held if payload[0] == GROWN), None)
         if grown is not None and payload_evidence("display", words) != "whole":
             return grown  # ``{"ok": True, "results": results}``: as large as the collection it holds
-        return ("display", words) if len(children) <= FEW else ("", "")
+        return ("display", words) if entries(arg) <= FEW else ("", "")
     if isinstance(arg, ast.Name):
         return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from asynclint.analysis.index.argfacts import scalar_items
 from asynclint.analysis.index.flags import constant_defaults, stored_names
 from asynclint.analysis.index.helpers import CONTAINER_ANNOTATIONS, FUNCTION_DEFS, VAGUE_ANNOTATIONS, vague
 from asynclint.analysis.index.records import Function
@@ -121,6 +122,9 @@ class Definitions(IndexerState):
         params = [*node.args.posonlyargs, *node.args.args]
         frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
         frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
+        frame.scalar_items = frozenset(
+            arg.arg for arg in [*params, *node.args.kwonlyargs] if scalar_items(arg.annotation)
+        )
         static = "builtins.staticmethod" in decorators
         receiver = {params[0].arg} if params and cls is not None and not static else set()
         frame.testable = flags | (frame.params - receiver)

@@ -150,6 +150,10 @@ class Inference(IndexerState):
             field = self._typed_dict_field(node)
             if field is not None:
                 return field
+            if isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant):
+                held = self.frame.fields.get(node.value.id, {})
+                if node.slice.value in held:  # ``snapshot["world"]`` of a display this function built
+                    return held[node.slice.value]
             key = state_key(node)
             if key is not None:
                 return SelfRef(Marker.STATE, (key,))

@@ -11,6 +11,7 @@ from asynclint.analysis.index.argfacts import (
     argument_facts,
     bound_payload,
     built_payload,
+    entries,
     evidence_of,
     joined,
     literal,
@@ -175,11 +176,14 @@ class Recording(IndexerState):
         return payload_of_value(value, self.frame.payloads if known is None else known, self._returned)
 
     def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None:
+        # a parameter's annotation says what its items are while no statement here binds it again
+        scalars = self.frame.scalar_items & self.frame.params
+        item = loop_item(iterable, self.frame.payloads, self._returned, scalars)
         if isinstance(target, ast.Name):
-            self._hold(target.id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+            self._hold(target.id, item, iterable.lineno)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
-            self._hold(target.elts[1].id, loop_item(iterable, self.frame.payloads, self._returned), iterable.lineno)
+            self._hold(target.elts[1].id, item, iterable.lineno)
 
     def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
         """``name`` holds ``payload`` from the binding at ``line`` on."""
@@ -223,7 +227,7 @@ class Recording(IndexerState):
         each element is proven small."""
         if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set)) and literal(value) is None:
             children = [*value.keys, *value.values] if isinstance(value, ast.Dict) else list(value.elts)
-            if len(children) <= FEW:
+            if entries(value) <= FEW:
                 return joined(self._payload_of(child) for child in children if child is not None)
         return self._payload_of(value)
 

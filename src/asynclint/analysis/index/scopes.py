@@ -71,6 +71,13 @@ class Frame:
     #: parameter passed on (``s = arg.strip()``); and the line of that binding.
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
     bound_at: dict[str, int] = field(default_factory=dict)
+    #: Parameters annotated as a collection of scalars (``systems: list[str]``): each item a
+    #: loop takes from one is a few bytes (``argfacts.scalar_items``).
+    scalar_items: frozenset[str] = frozenset()
+    #: Locals bound to a dict display: each string key -> what it was given, typed (``snapshot =
+    #: {"world": World.model_validate(w)}``: ``snapshot["world"]`` is a ``World``), until the name
+    #: is bound again or an item of it is set.
+    fields: dict[str, dict[str, Value]] = field(default_factory=dict)
     #: Names bound to a string constant (an SQL statement written once, run later by name).
     constants: dict[str, str] = field(default_factory=dict)
     #: Names bound to a lookup in a dict (``result = self._cache.get(key)``): a later ``if result
@@ -399,6 +406,7 @@ class Scopes(IndexerState):
             if target.id in self.frame.globals and self.frame.kind == "function":
                 self._global_fills.setdefault(target.id, set()).add(value.name if isinstance(value, Inst) else "")
             self.frame.payloads.pop(target.id, None)
+            self.frame.fields.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             self.frame.unbound.discard(target.id)

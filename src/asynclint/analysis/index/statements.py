@@ -166,6 +166,7 @@ class Statements(IndexerState):
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
+                self._note_fields(target, node.value)
                 self._note_built(target, node.value, value)
                 self._bind_payload(target, node.value, held, node.lineno, before)
                 if isinstance(value, Refs) and (own := self._own_attribute(target)) and own[1] in ATTRIBUTE_SLOTS:
@@ -224,6 +225,7 @@ class Statements(IndexerState):
                     self.frame.lookups.pop(node.target.id, None)
             if node.value is not None or self.frame.kind == "class" or isinstance(node.target, ast.Attribute):
                 self.bind(node.target, value)
+                self._note_fields(node.target, node.value)
                 self._note_built(node.target, node.value, value)
                 if node.value is not None:
                     self._bind_payload(node.target, node.value, held, node.lineno, before)
@@ -416,6 +418,15 @@ class Statements(IndexerState):
             return isinstance(owner, SelfRef) and not owner.path
         return isinstance(target, ast.Name) and self.frame.kind == "function" and target.id in self.frame.globals
 
+    def _note_fields(self, target: ast.expr, value: ast.expr | None) -> None:
+        """What each string key of a dict display bound to a local holds (Frame.fields)."""
+        if isinstance(target, ast.Name) and isinstance(value, ast.Dict):
+            self.frame.fields[target.id] = {
+                key.value: self.infer(held)
+                for key, held in zip(value.keys, value.values, strict=True)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str)
+            }
+
     def visit_target(self, target: ast.expr) -> None:
         """Calls inside assignment targets (``x[f()] = ...``) still run."""
         if isinstance(target, (ast.Tuple, ast.List, ast.Starred)):
@@ -425,6 +436,7 @@ class Statements(IndexerState):
         elif isinstance(target, ast.Subscript):
             if isinstance(target.value, ast.Name):
                 self.frame.payloads.pop(target.value.id, None)  # ``response["log"] = ...``: no longer the display
+                self.frame.fields.pop(target.value.id, None)
             self.visit_expr(target)
         elif isinstance(target, ast.Attribute):
             self.visit_expr(target.value)  # assigned, not read

@@ -53,6 +53,25 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass("network", C, REPETITIONS, "waits on a remote host: tens of milliseconds to seconds, unbounded"),
         CostClass("child-process", C, REPETITIONS, "waits for a child process: as long as the child runs"),
         CostClass("thread-wait", C, REPETITIONS, "waits for another thread or process: unbounded"),
+        # A child's pipe and a descriptor wait, as the code around them settles it
+        # (``knowledge.blocking.READY_READS``, ``WAIT_TIMEOUTS``; ``bench/bench_fs_costs.py``).
+        CostClass(
+            "ready-read",
+            L,
+            frozenset(),
+            "reads a line a `select` just found in the pipe: the wait was the select's, the read copies "
+            "what the child has begun writing (27 µs measured, less than a thread hop), unless the line is "
+            "still being written",
+            what="reads a line a `select` found ready",
+        ),
+        CostClass(
+            "descriptor-poll",
+            L,
+            frozenset(),
+            "a zero timeout: asks whether descriptors are ready and returns at once, a poll, not a wait "
+            "(15 µs measured)",
+            what="polls descriptors without waiting",
+        ),
         CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
         CostClass(
             "disk-content",

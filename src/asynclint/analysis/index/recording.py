@@ -4,6 +4,7 @@ property reads, references to functions handed over."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import (
@@ -21,10 +22,11 @@ from asynclint.analysis.index.argfacts import (
 )
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
-from asynclint.analysis.index.records import CallSite, FunctionRef
+from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.blocking import READY_READS, READY_WAITS
 from asynclint.knowledge.costs import FEW
 
 
@@ -127,6 +129,14 @@ class Recording(IndexerState):
             given=given_arguments(node) if api is None else (),
             dispatch=dispatch,
         )
+        if target in READY_WAITS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            self.frame.selected.update(ast.unparse(waited) for waited in node.args[0].elts)
+        elif (
+            method in READY_READS
+            and isinstance(node.func, ast.Attribute)
+            and ast.unparse(node.func.value) in self.frame.selected
+        ):
+            site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)

@@ -125,6 +125,9 @@ class CallFacts:
     #: The context expression of a ``with`` item (``with tempfile.TemporaryDirectory() as d:``): its
     #: ``__exit__`` runs when the block ends, so what the object undoes at exit is charged here.
     entered: bool = False
+    #: A read of a pipe that a ``select`` earlier in the function waited for
+    #: (``knowledge.blocking.READY_READS``): it takes what is already there.
+    ready: bool = False
 
 
 _NO_FACTS = CallFacts()
@@ -332,6 +335,10 @@ class CallSite:
     @property
     def entered(self) -> bool:
         return (self.rare or _NO_FACTS).entered
+
+    @property
+    def ready(self) -> bool:
+        return (self.rare or _NO_FACTS).ready
 
     @property
     def argument(self) -> str:

@@ -14,7 +14,7 @@ from asynclint.analysis.index.nests import loop_nests
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff, LoopNest, WorkLoop
 from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, SelfRef, Sym, Value, built_part
 from asynclint.analysis.index.work import ModuleLoops, work_loops
-from asynclint.knowledge.blocking import BUILT
+from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
 from asynclint.knowledge.catalogue import Catalogue
 
 Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
@@ -79,6 +79,12 @@ class Frame:
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
+    #: The objects a ``select`` here waited for, as written (``self.process.stdout``): a line read
+    #: from one after it is already in the pipe (CallFacts.ready).
+    selected: set[str] = field(default_factory=set)
+    #: Names bound by a ``with`` item to an exit stack (``knowledge.blocking.EXIT_STACKS``): what
+    #: is entered on one is undone where that block ends.
+    stacks: set[str] = field(default_factory=set)
     #: The flag tests of the ``if``s around the current statement (see CallSite.guards), and
     #: the flags they may read: parameters with a constant default never bound again.
     guards: list[str] = field(default_factory=list)
@@ -352,6 +358,11 @@ class Scopes(IndexerState):
         built = BUILT.get(constructor)
         if built is None:
             return None
+        if constructor in BUILT_FIRST:  # a keyword that decides before BUILT's argument, when written
+            deciding, decided = BUILT_FIRST[constructor]
+            given = next((k.value for k in node.keywords if k.arg == deciding), None)
+            if isinstance(given, ast.Constant) and repr(given.value) in decided:
+                return decided[repr(given.value)] or None
         keyword, position, types = built
         value = next((k.value for k in node.keywords if k.arg == keyword), None)
         if value is None and position is not None and len(node.args) > position:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import cast
 
 from asynclint.analysis.index.argfacts import (
@@ -37,7 +38,7 @@ from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
 from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.blocking import ENTER_RETURNS, ITEM_METHODS, ITEMS
+from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_METHODS, ITEMS, MODE_SWITCHES
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
 
 #: ``try`` statements (``except*`` included).
@@ -163,6 +164,7 @@ class Statements(IndexerState):
                 elements = self._unpacked(node.value, len(target.elts) if isinstance(target, ast.Tuple) else 0)
                 self.visit_target(target)
                 self._note_attribute_source(target, node.value)
+                self._switch_mode(target, node.value)
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
@@ -286,7 +288,11 @@ class Statements(IndexerState):
                 self.visit_expr(item.context_expr)
                 self._entered = None
                 if item.optional_vars is not None:
-                    self.bind(item.optional_vars, self._enter_type(item.context_expr))
+                    entered = self._enter_type(item.context_expr)
+                    self.bind(item.optional_vars, entered)
+                    if isinstance(item.optional_vars, ast.Name) and isinstance(entered, Inst):
+                        if entered.name.removesuffix("()") in EXIT_STACKS:  # ``with ExitStack() as stack``
+                            self.frame.stacks.add(item.optional_vars.id)
                 if isinstance(item.optional_vars, ast.Name) and opens_stream(item.context_expr):
                     self._hold(item.optional_vars.id, ("read", ""), node.lineno)  # ``with open(p) as f``
             self.visit_body(node.body)
@@ -408,6 +414,21 @@ class Statements(IndexerState):
             known = self.injected.setdefault(key.value, stored)
             if known != stored:
                 self.injected[key.value] = ""
+
+    def _switch_mode(self, target: ast.expr, value: ast.expr) -> None:
+        """``conn.isolation_level = None``: the object is of another type from here on
+        (``knowledge.blocking.MODE_SWITCHES``)."""
+        if not (isinstance(target, ast.Attribute) and isinstance(value, ast.Constant)):
+            return
+        own = self._own_attribute(target.value)  # ``self.db.isolation_level = None``: the same object
+        owner = self.class_attrs.get(own[0], {}).get(own[1]) if own else self.infer(target.value)
+        if not (isinstance(owner, Inst) and owner.name in MODE_SWITCHES):
+            return
+        switched = MODE_SWITCHES[owner.name].get((target.attr, repr(value.value)))
+        if switched is not None and own is not None:
+            self.class_attrs[own[0]][own[1]] = replace(owner, name=switched)
+        elif switched is not None:
+            self.bind(target.value, replace(owner, name=switched))
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""

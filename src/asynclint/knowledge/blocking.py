@@ -617,6 +617,32 @@ MODE_SWITCHES: dict[str, dict[tuple[str, str], str]] = {
     },
 }
 
+#: Where an installed tree starts: a directory walk rooted at one of these, or at a path built
+#: from one, or from an installed module's ``__file__``/``__path__`` (a library's or the standard
+#: library's, never the project's own ``__file__``), goes over thousands of files (cost class
+#: ``disk-walk-installed``). A walk of any other root -- a workspace the project fills per rollout,
+#: a data directory it ships -- is taken as small: no labelled walk of the corpora says otherwise.
+INSTALLED_ROOTS: frozenset[str] = frozenset(
+    {
+        "sys.prefix",
+        "sys.base_prefix",
+        "sys.exec_prefix",
+        "sys.base_exec_prefix",
+        "sys.path",
+        "site.getsitepackages",
+        "site.getusersitepackages",
+        "sysconfig.get_paths",
+        "sysconfig.get_path",
+        "importlib.resources.files",
+        "importlib_resources.files",
+    }
+)
+#: Module attributes that name where an installed module lies.
+MODULE_LOCATIONS: frozenset[str] = frozenset({"__file__", "__path__"})
+#: Walks that descend into every subdirectory whatever their pattern says; ``glob``s descend
+#: only for a ``**`` in their pattern (``glob.glob`` also needs ``recursive=True``).
+TREE_WALKS: frozenset[str] = frozenset({"pathlib.Path.rglob", "pathlib.Path.walk", "os.walk"})
+
 #: Waits for a descriptor to be ready, by the position of their timeout argument (also passed as
 #: ``timeout=``): a timeout of 0 asks whether the descriptors are ready and returns at once -- a
 #: poll, not a wait (cost class ``descriptor-poll``; 15 µs measured on an empty pipe).

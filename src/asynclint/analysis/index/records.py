@@ -128,6 +128,10 @@ class CallFacts:
     #: A read of a pipe that a ``select`` earlier in the function waited for
     #: (``knowledge.blocking.READY_READS``): it takes what is already there.
     ready: bool = False
+    #: A directory walk that descends into a tree the code roots in an installed one: ``*`` for
+    #: site-packages or the interpreter's prefix (``knowledge.blocking.INSTALLED_ROOTS``), else the
+    #: module whose ``__file__``/``__path__`` it starts from -- installed unless the project's own.
+    installed: str = ""
 
 
 _NO_FACTS = CallFacts()
@@ -339,6 +343,10 @@ class CallSite:
     @property
     def ready(self) -> bool:
         return (self.rare or _NO_FACTS).ready
+
+    @property
+    def installed(self) -> str:
+        return (self.rare or _NO_FACTS).installed
 
     @property
     def argument(self) -> str:

@@ -82,6 +82,9 @@ class Frame:
     #: The objects a ``select`` here waited for, as written (``self.process.stdout``): a line read
     #: from one after it is already in the pipe (CallFacts.ready).
     selected: set[str] = field(default_factory=set)
+    #: Names bound to a path in an installed tree -> what locates it (Recording.installed_root): a
+    #: walk rooted there goes over thousands of files.
+    installed: dict[str, str] = field(default_factory=dict)
     #: Names bound by a ``with`` item to an exit stack (``knowledge.blocking.EXIT_STACKS``): what
     #: is entered on one is undone where that block ends.
     stacks: set[str] = field(default_factory=set)
@@ -235,6 +238,7 @@ class IndexerState:
 
         # Recording
         def record_call(self, node: ast.Call, awaited: bool, func_value: Value) -> str | None: ...
+        def installed_root(self, node: ast.expr) -> str: ...
         def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None: ...
         def record_property_read(self, node: ast.Attribute) -> None: ...
         def _argument(self, node: ast.expr) -> str: ...

@@ -179,6 +179,10 @@ class Statements(IndexerState):
                         self.frame.constants[target.id] = node.value.value
                     else:
                         self.frame.constants.pop(target.id, None)
+                    if located := self.installed_root(node.value):  # ``root = Path(numpy.__file__).parent``
+                        self.frame.installed[target.id] = located
+                    else:
+                        self.frame.installed.pop(target.id, None)
                     if (lookup := looked_up(node.value)) is not None:
                         self.frame.lookups[target.id] = lookup
                     else:

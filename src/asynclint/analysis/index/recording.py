@@ -145,13 +145,11 @@ class Recording(IndexerState):
         if api is not None and api.cost == "disk-walk" and (installed := self._walks_installed_tree(node, api.pattern)):
             site = replace(site, rare=replace(site.rare or CallFacts(), installed=installed))
         if target in READY_WAITS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
-            self.frame.selected.update(ast.unparse(waited) for waited in node.args[0].elts)
-        elif (
-            method in READY_READS
-            and isinstance(node.func, ast.Attribute)
-            and ast.unparse(node.func.value) in self.frame.selected
-        ):
-            site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
+            self.frame.waiting = (id(node), tuple(ast.unparse(waited) for waited in node.args[0].elts))
+        elif method in READY_READS and isinstance(node.func, ast.Attribute) and self.frame.selected:
+            result = self.frame.selected.get(ast.unparse(node.func.value))
+            if result and result in self.frame.tested:  # past ``if not ready: raise``, or inside ``if ready:``
+                site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)

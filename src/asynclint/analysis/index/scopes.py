@@ -79,9 +79,14 @@ class Frame:
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
-    #: The objects a ``select`` here waited for, as written (``self.process.stdout``): a line read
-    #: from one after it is already in the pipe (CallFacts.ready).
-    selected: set[str] = field(default_factory=set)
+    #: The objects a ``select`` here waited for, as written (``self.process.stdout``) -> the name
+    #: its result's first list is bound to (``ready, _, _ = select.select(...)``; "" when none):
+    #: past a test that this list is not empty, a line read from one is already in the pipe
+    #: (CallFacts.ready). ``waiting``: the last such ``select`` call and what it waited for, until
+    #: its assignment binds the result; ``tested``: the names known to be non-empty here.
+    selected: dict[str, str] = field(default_factory=dict)
+    waiting: tuple[int, tuple[str, ...]] = (0, ())
+    tested: set[str] = field(default_factory=set)
     #: Names bound to a path in an installed tree -> what locates it (Recording.installed_root): a
     #: walk rooted there goes over thousands of files.
     installed: dict[str, str] = field(default_factory=dict)

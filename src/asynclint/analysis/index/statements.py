@@ -165,6 +165,10 @@ class Statements(IndexerState):
                 self.visit_target(target)
                 self._note_attribute_source(target, node.value)
                 self._switch_mode(target, node.value)
+                if self.frame.waiting[0] == id(node.value):  # ``ready, _, _ = select.select([pipe], ...)``
+                    first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+                    result = first.id if isinstance(first, ast.Name) else ""
+                    self.frame.selected.update(dict.fromkeys(self.frame.waiting[1], result))
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
@@ -335,8 +339,18 @@ class Statements(IndexerState):
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
+            # ``if ready:`` (a select's result): not empty inside; ``if not ready: raise``: after it.
+            nonempty = node.test.id if isinstance(node.test, ast.Name) and node.test.id not in self.frame.tested else ""
+            if nonempty:
+                self.frame.tested.add(nonempty)
             with self.narrowed(node.test):
                 self.visit_branch(node.body)
+            if nonempty:
+                self.frame.tested.discard(nonempty)
+            test = node.test
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+                if leaves(node.body):
+                    self.frame.tested.add(test.operand.id)
             body, body_lines = self.frame.payloads, self.frame.bound_at
             self.frame.payloads, self.frame.bound_at = dict(before), dict(lines)
             self.frame.once -= lazy

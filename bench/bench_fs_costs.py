@@ -8,17 +8,25 @@ transaction low per row, the commit carrying the write. This script times, inter
 process, each against a worker-thread hop (``asyncio.to_thread`` of a no-op, the price of moving a
 call off the loop):
 
-* walks that read nothing: ``Path.rglob("*")`` over a workspace-sized tree (120 entries, 6
-  directories, as the split's workspaces) and over a repo-copy-sized one (2,000 files in 40
-  directories), ``os.walk`` and ``glob.glob("**", recursive=True)`` over the small one, and
-  ``os.listdir`` of one directory (metadata, for scale);
+* walks that read nothing: ``Path.rglob("*")``, ``os.walk`` and ``glob.glob("**", recursive=True)``
+  over a workspace-sized tree (120 entries, 6 directories, as the split's workspaces) and over a
+  repo-copy-sized one (2,000 files in 40 directories: a tree the project fills per rollout, or an
+  installed package), ``os.scandir`` of one directory and ``os.listdir`` of one (metadata, for
+  scale);
 * a temporary directory: ``tempfile.TemporaryDirectory()`` created (a ``mkdtemp``), then its
-  ``cleanup()`` after 20 small files were written into it (the rmtree), and ``mkdtemp`` alone;
+  ``cleanup()`` after 20 small files were written into it (the rmtree), its
+  whole life in a ``with`` block that writes 20 files and beside it the same entered on an
+  ``ExitStack`` (its exit deletes the tree as the ``with`` form's does), and ``mkdtemp`` alone;
 * SQLite on a file on disk, in Python's default mode (a DML statement opens a transaction
   implicitly): ``CREATE TABLE IF NOT EXISTS`` of a table that exists, one keyed ``INSERT OR
   REPLACE`` into the open transaction, and the ``commit`` of 20 such rows (the journal write and
   its fsync); for contrast one ``INSERT OR REPLACE`` on an autocommit connection
-  (``isolation_level=None``: every statement is its own commit);
+  (``isolation_level=None``: every statement is its own commit), and on a connection put into
+  that mode after connecting (``conn.isolation_level = None``; Python 3.12's ``autocommit=True``
+  is the same mode where the interpreter has it);
+* a child's pipe: ``select.select`` with a zero timeout on an empty pipe (a poll: it returns at
+  once), and ``readline`` of a line already in the pipe after a ``select`` found it readable (the
+  read is a copy: the wait was the select's);
 * a content copy for contrast: ``shutil.copy2`` of one 4 KB file and ``shutil.copytree`` of the
   small tree.
 
@@ -34,8 +42,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import glob
 import os
+import select
 import shutil
 import sqlite3
 import statistics
@@ -93,6 +103,12 @@ def main() -> None:
         conn.execute("CREATE TABLE IF NOT EXISTS documents (document_id TEXT PRIMARY KEY, rel_path TEXT, size INTEGER)")
         conn.commit()
         auto = sqlite3.connect(db_path, isolation_level=None)
+        switched = sqlite3.connect(db_path)
+        switched.isolation_level = None  # autocommit from here on, as if opened so
+        # A child's stdout as the loop sees it: a pipe read through a text file object.
+        read_fd, write_fd = os.pipe()
+        pipe = os.fdopen(read_fd, "r", encoding="utf8")
+        empty_fd, empty_write_fd = os.pipe()
         counter = iter(range(10**9))
 
         def insert(connection: sqlite3.Connection) -> None:
@@ -112,6 +128,24 @@ def main() -> None:
                 Path(holder.name, f"f{i}.txt").write_bytes(b"z" * 2048)
             return holder
 
+        def reply_written() -> None:
+            os.write(write_fd, b'{"ok": true, "grid": "#....#"}\n')  # the child's one-line reply
+
+        def reply_found_ready() -> None:
+            reply_written()
+            select.select([pipe], [], [], 5.0)  # what the code does before its readline: the wait
+
+        def with_files() -> None:
+            with tempfile.TemporaryDirectory(dir=scratch) as directory:
+                for i in range(20):
+                    Path(directory, f"f{i}.txt").write_bytes(b"z" * 2048)
+
+        def exit_stack_with_files() -> None:
+            with contextlib.ExitStack() as stack:
+                directory = stack.enter_context(tempfile.TemporaryDirectory(dir=scratch))
+                for i in range(20):
+                    Path(directory, f"f{i}.txt").write_bytes(b"z" * 2048)
+
         copies = iter(range(10**9))
         made: list[tempfile.TemporaryDirectory[str]] = []
         ops: dict[str, tuple[Callable[[], object], Callable[[], object] | None]] = {
@@ -120,12 +154,17 @@ def main() -> None:
             "os.walk, 120 entries": (lambda: list(os.walk(small)), None),
             "glob.glob('**'), 120 entries": (lambda: glob.glob(str(small / "**"), recursive=True), None),
             "Path.rglob('*'), 2,000 files": (lambda: list(large.rglob("*")), None),
+            "os.walk, 2,000 files": (lambda: list(os.walk(large)), None),
+            "glob.glob('**'), 2,000 files": (lambda: glob.glob(str(large / "**"), recursive=True), None),
+            "os.scandir (one directory, 50 files)": (lambda: list(os.scandir(large / "pkg0")), None),
             "TemporaryDirectory() created": (lambda: made.append(tempfile.TemporaryDirectory(dir=scratch)), None),
             "tempfile.mkdtemp": (lambda: tempfile.mkdtemp(dir=scratch), None),
             "TemporaryDirectory.cleanup, 20 files": (
                 lambda: made[-1].cleanup(),
                 lambda: made.append(temp_with_files()),
             ),
+            "with TemporaryDirectory(), 20 files": (with_files, None),
+            "ExitStack.enter_context(same), 20 files": (exit_stack_with_files, None),
             "CREATE TABLE IF NOT EXISTS (exists)": (
                 lambda: conn.execute("CREATE TABLE IF NOT EXISTS documents (document_id TEXT PRIMARY KEY)"),
                 None,
@@ -133,6 +172,9 @@ def main() -> None:
             "INSERT OR REPLACE, open transaction": (lambda: insert(conn), None),
             "commit of 20 rows": (conn.commit, twenty_then_commit),
             "INSERT OR REPLACE, autocommit": (lambda: insert(auto), None),
+            "INSERT OR REPLACE, isolation_level=None set": (lambda: insert(switched), None),
+            "select.select(..., 0), empty pipe (a poll)": (lambda: select.select([empty_fd], [], [], 0), None),
+            "readline after select found it readable": (pipe.readline, reply_found_ready),
             "shutil.copy2, one 4 KB file": (lambda: shutil.copy2(one_file, scratch / f"copy{next(copies)}.txt"), None),
             "shutil.copytree, 120 entries": (lambda: shutil.copytree(small, scratch / f"tree{next(copies)}"), None),
         }
@@ -147,9 +189,13 @@ def main() -> None:
         print(f"worker-thread hop (asyncio.to_thread of a no-op): {thread_hop:8.1f} µs  (median of {args.repeat})")
         for name, times in samples.items():
             median = statistics.median(times)
-            print(f"  {name:40} {median:10.1f} µs  {median / thread_hop:7.1f}x the hop")
+            print(f"  {name:44} {median:10.1f} µs  {median / thread_hop:7.1f}x the hop")
         conn.close()
         auto.close()
+        switched.close()
+        pipe.close()
+        for fd in (write_fd, empty_fd, empty_write_fd):
+            os.close(fd)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -367,6 +367,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/tools.py", "search_remote"): ("tool call",),
     # flat_env: reached through modules imported by their bare names
     ("flat_env/flat_env.py", "run_linter"): ("tool", "tool call"),
+    ("flat_env/flat_env.py", "rule_files"): ("tool", "tool call"),
     ("flat_env/flat_env.py", "patched_reward"): ("reward function", "group"),
     ("flat_env/baselines/oracle.py", "oracle_reward"): ("reward function", "group"),
     # followed_env: offenders reached through helpers' mixed returns, tables of backends and checks,

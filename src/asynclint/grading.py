@@ -84,6 +84,7 @@ def cost_of(
     returned: str | None = None,
     method: str | None = "execute",
     entered: bool = False,
+    installed: bool = False,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
@@ -95,7 +96,8 @@ def cost_of(
     (0: the call's own argument says); ``returned``: when the payload is what a project function
     returns, what its ``return`` statements are evidence of (``unknown``: the function's name says);
     ``method``: the method called (an ``executemany`` runs its statement once per item); ``entered``:
-    the call is a ``with`` item's context expression (its ``__exit__`` runs at the block's end)."""
+    the call is a ``with`` item's context expression (its ``__exit__`` runs at the block's end);
+    ``installed``: a directory walk of a tree rooted in an installed one (thousands of files)."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
     if api.cost in ("statement", "statement-autocommit"):
@@ -109,6 +111,8 @@ def cost_of(
     if api.cost == "archive":
         evidence = "memory" if payload[0] == "memory" else "file"
         return Cost(ARCHIVE_GRADES[evidence], COST_CLASSES[ARCHIVE_GRADES[evidence]].reason)
+    if api.cost == "disk-walk" and installed:
+        return Cost("disk-walk-installed", COST_CLASSES["disk-walk-installed"].reason)
     if api.cost == "scoped":
         evidence = "entered" if entered else "kept"
         return Cost(SCOPED_GRADES[evidence], SCOPED_EVIDENCE[evidence])

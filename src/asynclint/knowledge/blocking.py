@@ -577,8 +577,17 @@ ITEM_METHODS = frozenset(name.rpartition(".")[2] for name in ITEMS if name.endsw
 #: graded as that construction.
 BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
     # ``isolation_level=None``: no transaction is opened before a write, every statement commits.
-    "sqlite3.connect": ("isolation_level", None, {"None": SQLITE_AUTOCOMMIT}),
+    "sqlite3.connect": ("isolation_level", 3, {"None": SQLITE_AUTOCOMMIT}),
     **PACK_BUILT,
+}
+#: Keyword arguments that, when written, decide what a :data:`BUILT` callable builds before its own
+#: argument does: callable -> (keyword, {the value as written -> the type, "" for the callable's
+#: usual type}); any other value leaves it to BUILT's argument. Python 3.12's
+#: ``sqlite3.connect(autocommit=True)`` is autocommit mode and ``autocommit=False`` never is,
+#: whatever ``isolation_level`` says; the default (``sqlite3.LEGACY_TRANSACTION_CONTROL``) leaves it
+#: to ``isolation_level``.
+BUILT_FIRST: dict[str, tuple[str, dict[str, str]]] = {
+    "sqlite3.connect": ("autocommit", {"True": SQLITE_AUTOCOMMIT, "False": ""}),
 }
 
 #: Library base classes whose project subclasses are typed as the base: an attribute the
@@ -593,3 +602,68 @@ ENTER_RETURNS: dict[str, str | None] = {
     "tempfile.TemporaryDirectory.__enter__": "builtins.str",
     **PACK_ENTER_RETURNS,
 }
+#: Objects that run the ``__exit__`` of what is entered on them where their own ``with`` block ends:
+#: ``stack.enter_context(tempfile.TemporaryDirectory())`` on a stack that is a ``with`` item is
+#: undone there, like the ``with`` form (``bench/bench_fs_costs.py``: the same 4 ms for 20 files).
+EXIT_STACKS: frozenset[str] = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
+#: Their methods that enter the object handed to them.
+ENTERING_METHODS: frozenset[str] = frozenset({"enter_context"})
+
+#: Attributes whose assignment switches the mode of an object already built: type -> {(attribute,
+#: the value as written) -> the type it is from then on}. ``conn.isolation_level = None`` (or
+#: Python 3.12's ``conn.autocommit = True``) puts a sqlite3 connection in autocommit mode; a
+#: transaction mode written back (``conn.isolation_level = "DEFERRED"``) takes it out.
+MODE_SWITCHES: dict[str, dict[tuple[str, str], str]] = {
+    "sqlite3.connect": {("isolation_level", "None"): SQLITE_AUTOCOMMIT, ("autocommit", "True"): SQLITE_AUTOCOMMIT},
+    SQLITE_AUTOCOMMIT: {
+        **{
+            ("isolation_level", level): "sqlite3.connect"
+            for level in ("''", "'DEFERRED'", "'IMMEDIATE'", "'EXCLUSIVE'")
+        },
+        ("autocommit", "False"): "sqlite3.connect",
+    },
+}
+
+#: Where an installed tree starts: a directory walk rooted at one of these, or at a path built
+#: from one, or from an installed module's ``__file__``/``__path__`` (a library's or the standard
+#: library's, never the project's own ``__file__``), goes over thousands of files (cost class
+#: ``disk-walk-installed``). A walk of any other root -- a workspace the project fills per rollout,
+#: a data directory it ships -- is taken as small: no labelled walk of the corpora says otherwise.
+INSTALLED_ROOTS: frozenset[str] = frozenset(
+    {
+        "sys.prefix",
+        "sys.base_prefix",
+        "sys.exec_prefix",
+        "sys.base_exec_prefix",
+        "sys.path",
+        "site.getsitepackages",
+        "site.getusersitepackages",
+        "sysconfig.get_paths",
+        "sysconfig.get_path",
+        "importlib.resources.files",
+        "importlib_resources.files",
+    }
+)
+#: Module attributes that name where an installed module lies.
+MODULE_LOCATIONS: frozenset[str] = frozenset({"__file__", "__path__"})
+#: Walks that descend into every subdirectory whatever their pattern says; ``glob``s descend
+#: only for a ``**`` in their pattern (``glob.glob`` also needs ``recursive=True``).
+TREE_WALKS: frozenset[str] = frozenset({"pathlib.Path.rglob", "pathlib.Path.walk", "os.walk"})
+
+#: Waits for a descriptor to be ready, by the position of their timeout argument (also passed as
+#: ``timeout=``): a timeout of 0 asks whether the descriptors are ready and returns at once -- a
+#: poll, not a wait (cost class ``descriptor-poll``; 15 µs measured on an empty pipe).
+WAIT_TIMEOUTS: dict[str, int] = {
+    "select.select": 3,
+    "select.poll.poll": 0,
+    "select.epoll.poll": 0,
+    "selectors.DefaultSelector.select": 0,
+}
+#: A timeout, as written, that makes such a wait a poll.
+ZERO_TIMEOUTS: frozenset[str] = frozenset({"0", "0.0"})
+#: The waits whose first argument lists the objects waited for (``select.select([proc.stdout],
+#: ...)``), and the reads that, made on one of those objects after the wait, take what is already
+#: in the pipe: the child has begun writing its line, the wait was the select's (cost class
+#: ``ready-read``). ``read()`` is not one: it waits for the child to close the pipe.
+READY_WAITS: frozenset[str] = frozenset({"select.select"})
+READY_READS: frozenset[str] = frozenset({"readline"})

@@ -55,6 +55,25 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass("network", C, REPETITIONS, "waits on a remote host: tens of milliseconds to seconds, unbounded"),
         CostClass("child-process", C, REPETITIONS, "waits for a child process: as long as the child runs"),
         CostClass("thread-wait", C, REPETITIONS, "waits for another thread or process: unbounded"),
+        # A child's pipe and a descriptor wait, as the code around them settles it
+        # (``knowledge.blocking.READY_READS``, ``WAIT_TIMEOUTS``; ``bench/bench_fs_costs.py``).
+        CostClass(
+            "ready-read",
+            L,
+            frozenset(),
+            "reads a line a `select` just found in the pipe: the wait was the select's, the read copies "
+            "what the child has begun writing (27 µs measured, less than a thread hop), unless the line is "
+            "still being written",
+            what="reads a line a `select` found ready",
+        ),
+        CostClass(
+            "descriptor-poll",
+            L,
+            frozenset(),
+            "a zero timeout: asks whether descriptors are ready and returns at once, a poll, not a wait "
+            "(15 µs measured)",
+            what="polls descriptors without waiting",
+        ),
         CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
         CostClass(
             "disk-content",
@@ -143,8 +162,8 @@ COST_CLASSES: dict[str, CostClass] = {
             what="makes a filesystem metadata call",
         ),
         # Measured by ``bench/bench_fs_costs.py`` (pathlib's walk is the slowest, ``os.walk`` the
-        # fastest). No labelled walk of the accuracy splits covers a large tree, so none is graded up
-        # by the size of its root: a walk of a tree of thousands of files costs tens of ms.
+        # fastest). No labelled walk of the accuracy splits covers a large tree; a walk the code
+        # roots in an installed tree (knowledge.blocking.INSTALLED_ROOTS) is disk-walk-installed.
         CostClass(
             "disk-walk",
             L,
@@ -154,6 +173,16 @@ COST_CLASSES: dict[str, CostClass] = {
             "finds are graded where they are made",
             what="walks a directory tree (listings, no file contents)",
             raised_why="in a loop of walks only: one walk per turn or tool call is one short stall",
+        ),
+        CostClass(
+            "disk-walk-installed",
+            H,
+            _BACK_TO_BACK,
+            "walks an installed tree (site-packages, the interpreter's prefix, a library's package "
+            "directory): thousands of files, a listing per directory and a name test per entry (2,000 "
+            "files: `os.walk` 1.3 ms, `Path.rglob` 12 ms, `glob.glob('**')` 21 ms measured)",
+            what="walks an installed directory tree (thousands of files)",
+            raised_why=_BOUNDED,
         ),
         CostClass(
             "lazy-open",

@@ -271,6 +271,7 @@ class BlockingCallRule(Rule):
             ctx.returned_payload(site),
             site.method,
             site.entered,
+            ctx.installed(site),
         )
         candidate = Candidate(
             site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost

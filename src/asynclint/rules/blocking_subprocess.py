@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from asynclint.model import Severity
-from asynclint.rules.base import BlockingCallRule
+from asynclint.rules.base import BlockingCallRule, Candidate
 
 
 class BlockingSubprocess(BlockingCallRule):
@@ -42,4 +42,9 @@ class BlockingSubprocess(BlockingCallRule):
     name = "blocking-subprocess"
     category = "subprocess"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` waits for a child process{on_loop} {where}"
+    message = "`{callee}` {what} {where}"
+
+    def cost(self, candidate: Candidate) -> str | None:
+        if candidate.site.ready:
+            return "ready-read"  # a select on the pipe waited first (knowledge.blocking.READY_READS)
+        return candidate.cost.name

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from asynclint.knowledge.blocking import WAIT_TIMEOUTS, ZERO_TIMEOUTS
 from asynclint.model import Severity
-from asynclint.rules.base import BlockingCallRule
+from asynclint.rules.base import BlockingCallRule, Candidate
 
 
 class BlockingWait(BlockingCallRule):
@@ -51,4 +52,10 @@ class BlockingWait(BlockingCallRule):
     name = "blocking-wait"
     category = "wait"
     default_severity = Severity.CRITICAL
-    message = "`{callee}` waits for another thread or process{on_loop} {where}"
+    message = "`{callee}` {what} {where}"
+
+    def cost(self, candidate: Candidate) -> str | None:
+        position = WAIT_TIMEOUTS.get(candidate.api.pattern)
+        if position is not None and (candidate.kwarg("timeout") or candidate.literal(position)) in ZERO_TIMEOUTS:
+            return "descriptor-poll"  # returns at once: asks, does not wait
+        return candidate.cost.name

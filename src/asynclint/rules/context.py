@@ -109,6 +109,7 @@ class CheckContext:
         self._row_fields: dict[str, list[tuple[str, str]]] | None = None  # see _row_field
         self._state_fields: dict[str, set[str]] | None = None  # see _state_field
         self._kinds: dict[str, Protocol] | None = None
+        self._project_modules: frozenset[str] | None = None  # see installed
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
         self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
@@ -623,6 +624,20 @@ class CheckContext:
             origins.add(origin)
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
+
+    def installed(self, site: CallSite) -> bool:
+        """Does the directory walk ``site`` go over an installed tree: site-packages or the
+        interpreter's prefix, or the location of a module that is not one of the project's?"""
+        located = site.installed
+        if located in ("", "*"):
+            return located == "*"
+        if self._project_modules is None:
+            self._project_modules = frozenset(
+                summary.module for _, summary in self.graph.numbered_summaries() if summary.library is None
+            )
+        return located not in self._project_modules and not any(
+            module.startswith(f"{located}.") for module in self._project_modules
+        )
 
     def returned_payload(self, site: CallSite) -> str | None:
         """What the payload of ``site`` is evidence of when it is what a project function returns

@@ -21,6 +21,7 @@ from asynclint.knowledge.asyncio_apis import (
     OFFLOAD_METHODS,
     consumer_name,
 )
+from asynclint.knowledge.blocking import ENTERING_METHODS
 from asynclint.knowledge.costs import GROWN, INFO_COLUMN
 from asynclint.knowledge.frameworks import (
     HANDOFF_ATTRIBUTES,
@@ -95,10 +96,16 @@ class Expressions(IndexerState):
             if keyword.arg in HANDOFF_SLOTS:
                 self._record_handoff(node, keyword, CallContext(target, method, self_target, keyword.arg))
         handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
+        stack = node.func.value if isinstance(node.func, ast.Attribute) else None
+        on_stack = method in ENTERING_METHODS and isinstance(stack, ast.Name) and stack.id in self.frame.stacks
         for position, arg in enumerate(node.args):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
             context = CallContext(target, method, self_target, str(position), handed)
+            if on_stack and position == 0:
+                self._entered = inner  # ``stack.enter_context(X())``: undone where the stack's block ends
             self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=consumes)
+            if on_stack and position == 0:
+                self._entered = None
         for keyword in node.keywords:
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
             context = CallContext(target, method, self_target, keyword.arg or "**", handed)

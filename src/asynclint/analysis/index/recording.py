@@ -4,6 +4,7 @@ property reads, references to functions handed over."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import (
@@ -22,11 +23,25 @@ from asynclint.analysis.index.argfacts import (
 )
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
-from asynclint.analysis.index.records import CallSite, FunctionRef
+from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.blocking import INSTALLED_ROOTS, MODULE_LOCATIONS, READY_READS, READY_WAITS, TREE_WALKS
 from asynclint.knowledge.costs import FEW
+
+#: The last names of INSTALLED_ROOTS: only an attribute so named is looked up.
+_INSTALLED_NAMES = frozenset(name.rpartition(".")[2] for name in INSTALLED_ROOTS)
+
+
+def string_constants(nodes: list[ast.expr]) -> list[str]:
+    """The string constants written in ``nodes`` (a glob's pattern, built or not)."""
+    return [
+        part.value
+        for node in nodes
+        for part in ast.walk(node)
+        if isinstance(part, ast.Constant) and isinstance(part.value, str)
+    ]
 
 
 class _Arguments(TypedDict, total=False):
@@ -128,10 +143,56 @@ class Recording(IndexerState):
             given=given_arguments(node) if api is None else (),
             dispatch=dispatch,
         )
+        if api is not None and api.cost == "disk-walk" and (installed := self._walks_installed_tree(node, api.pattern)):
+            site = replace(site, rare=replace(site.rare or CallFacts(), installed=installed))
+        if target in READY_WAITS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            self.frame.waiting = (id(node), tuple(ast.unparse(waited) for waited in node.args[0].elts))
+        elif method in READY_READS and isinstance(node.func, ast.Attribute) and self.frame.selected:
+            result = self.frame.selected.get(ast.unparse(node.func.value))
+            if result and result in self.frame.tested:  # past ``if not ready: raise``, or inside ``if ready:``
+                site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _walks_installed_tree(self, node: ast.Call, pattern: str) -> str:
+        """Does this directory walk descend into a tree rooted in an installed one (see
+        CallFacts.installed; "" when not)? Its root is the receiver of a ``Path`` method, else its
+        first argument."""
+        first = node.args[:1]
+        if pattern not in TREE_WALKS:
+            starred = any("**" in text for text in string_constants(first))
+            asked = pattern.startswith("pathlib.") or any(
+                k.arg == "recursive" and isinstance(k.value, ast.Constant) and k.value.value is True
+                for k in node.keywords
+            )
+            if not (starred and asked):
+                return ""  # one directory's listing, however large the tree around it
+        on_path = pattern.startswith("pathlib.") and isinstance(node.func, ast.Attribute)
+        roots = [node.func.value] if isinstance(node.func, ast.Attribute) and on_path else first
+        return next((found for root in roots if (found := self.installed_root(root))), "")
+
+    def installed_root(self, node: ast.expr) -> str:
+        """Is ``node`` a path in an installed tree, as written (``sys.prefix``, ``Path(numpy.__file__)
+        .parent``, ``sysconfig.get_paths()["purelib"]``) or through a name bound to one? -> ``*``,
+        the module it is located by (the graph knows whether the project's), or ""."""
+        for part in ast.walk(node):
+            if isinstance(part, ast.Name):
+                found = self.frame.installed.get(part.id) or self.frames[0].installed.get(part.id)
+                if found:
+                    return found
+            if not isinstance(part, ast.Attribute):
+                continue
+            if part.attr in MODULE_LOCATIONS:
+                module = self.infer(part.value)
+                if isinstance(module, Sym) and module.name.partition(".")[0] != self.module.partition(".")[0]:
+                    return module.name  # not this file's own package: installed unless the graph has it
+            elif part.attr in _INSTALLED_NAMES:
+                named = self.infer(part)
+                if isinstance(named, Sym) and named.name in INSTALLED_ROOTS:
+                    return "*"
+        return ""
 
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)

@@ -129,6 +129,13 @@ class CallFacts:
     #: when this module settles the call and the first is where a hand-over slot's object is kept:
     #: which object a framework hook of a library class calls (CheckContext.framework_runs).
     self_path: tuple[str, ...] = ()
+    #: A read of a pipe that a ``select`` earlier in the function waited for
+    #: (``knowledge.blocking.READY_READS``): it takes what is already there.
+    ready: bool = False
+    #: A directory walk that descends into a tree the code roots in an installed one: ``*`` for
+    #: site-packages or the interpreter's prefix (``knowledge.blocking.INSTALLED_ROOTS``), else the
+    #: module whose ``__file__``/``__path__`` it starts from -- installed unless the project's own.
+    installed: str = ""
 
 
 _NO_FACTS = CallFacts()
@@ -336,6 +343,14 @@ class CallSite:
     @property
     def entered(self) -> bool:
         return (self.rare or _NO_FACTS).entered
+
+    @property
+    def ready(self) -> bool:
+        return (self.rare or _NO_FACTS).ready
+
+    @property
+    def installed(self) -> str:
+        return (self.rare or _NO_FACTS).installed
 
     @property
     def argument(self) -> str:

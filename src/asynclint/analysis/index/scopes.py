@@ -14,7 +14,7 @@ from asynclint.analysis.index.nests import loop_nests
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff, LoopNest, WorkLoop
 from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, SelfRef, Sym, Value, built_part
 from asynclint.analysis.index.work import ModuleLoops, work_loops
-from asynclint.knowledge.blocking import BUILT
+from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
 from asynclint.knowledge.catalogue import Catalogue
 
 Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
@@ -86,6 +86,20 @@ class Frame:
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
+    #: The objects a ``select`` here waited for, as written (``self.process.stdout``) -> the name
+    #: its result's first list is bound to (``ready, _, _ = select.select(...)``; "" when none):
+    #: past a test that this list is not empty, a line read from one is already in the pipe
+    #: (CallFacts.ready). ``waiting``: the last such ``select`` call and what it waited for, until
+    #: its assignment binds the result; ``tested``: the names known to be non-empty here.
+    selected: dict[str, str] = field(default_factory=dict)
+    waiting: tuple[int, tuple[str, ...]] = (0, ())
+    tested: set[str] = field(default_factory=set)
+    #: Names bound to a path in an installed tree -> what locates it (Recording.installed_root): a
+    #: walk rooted there goes over thousands of files.
+    installed: dict[str, str] = field(default_factory=dict)
+    #: Names bound by a ``with`` item to an exit stack (``knowledge.blocking.EXIT_STACKS``): what
+    #: is entered on one is undone where that block ends.
+    stacks: set[str] = field(default_factory=set)
     #: The flag tests of the ``if``s around the current statement (see CallSite.guards), and
     #: the flags they may read: parameters with a constant default never bound again.
     guards: list[str] = field(default_factory=list)
@@ -236,6 +250,7 @@ class IndexerState:
 
         # Recording
         def record_call(self, node: ast.Call, awaited: bool, func_value: Value) -> str | None: ...
+        def installed_root(self, node: ast.expr) -> str: ...
         def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None: ...
         def record_property_read(self, node: ast.Attribute) -> None: ...
         def _argument(self, node: ast.expr) -> str: ...
@@ -359,6 +374,11 @@ class Scopes(IndexerState):
         built = BUILT.get(constructor)
         if built is None:
             return None
+        if constructor in BUILT_FIRST:  # a keyword that decides before BUILT's argument, when written
+            deciding, decided = BUILT_FIRST[constructor]
+            given = next((k.value for k in node.keywords if k.arg == deciding), None)
+            if isinstance(given, ast.Constant) and repr(given.value) in decided:
+                return decided[repr(given.value)] or None
         keyword, position, types = built
         value = next((k.value for k in node.keywords if k.arg == keyword), None)
         if value is None and position is not None and len(node.args) > position:

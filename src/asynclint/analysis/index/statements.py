@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import cast
 
 from asynclint.analysis.index.argfacts import (
@@ -37,7 +38,7 @@ from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
 from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.blocking import ENTER_RETURNS, ITEM_METHODS, ITEMS
+from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_METHODS, ITEMS, MODE_SWITCHES
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
 
 #: ``try`` statements (``except*`` included).
@@ -163,6 +164,11 @@ class Statements(IndexerState):
                 elements = self._unpacked(node.value, len(target.elts) if isinstance(target, ast.Tuple) else 0)
                 self.visit_target(target)
                 self._note_attribute_source(target, node.value)
+                self._switch_mode(target, node.value)
+                if self.frame.waiting[0] == id(node.value):  # ``ready, _, _ = select.select([pipe], ...)``
+                    first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
+                    result = first.id if isinstance(first, ast.Name) else ""
+                    self.frame.selected.update(dict.fromkeys(self.frame.waiting[1], result))
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
                 self.bind(target, value)
@@ -178,6 +184,10 @@ class Statements(IndexerState):
                         self.frame.constants[target.id] = node.value.value
                     else:
                         self.frame.constants.pop(target.id, None)
+                    if located := self.installed_root(node.value):  # ``root = Path(numpy.__file__).parent``
+                        self.frame.installed[target.id] = located
+                    else:
+                        self.frame.installed.pop(target.id, None)
                     if (lookup := looked_up(node.value)) is not None:
                         self.frame.lookups[target.id] = lookup
                     else:
@@ -288,7 +298,11 @@ class Statements(IndexerState):
                 self.visit_expr(item.context_expr)
                 self._entered = None
                 if item.optional_vars is not None:
-                    self.bind(item.optional_vars, self._enter_type(item.context_expr))
+                    entered = self._enter_type(item.context_expr)
+                    self.bind(item.optional_vars, entered)
+                    if isinstance(item.optional_vars, ast.Name) and isinstance(entered, Inst):
+                        if entered.name.removesuffix("()") in EXIT_STACKS:  # ``with ExitStack() as stack``
+                            self.frame.stacks.add(item.optional_vars.id)
                 if isinstance(item.optional_vars, ast.Name) and opens_stream(item.context_expr):
                     self._hold(item.optional_vars.id, ("read", ""), node.lineno)  # ``with open(p) as f``
             self.visit_body(node.body)
@@ -327,8 +341,18 @@ class Statements(IndexerState):
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
+            # ``if ready:`` (a select's result): not empty inside; ``if not ready: raise``: after it.
+            nonempty = node.test.id if isinstance(node.test, ast.Name) and node.test.id not in self.frame.tested else ""
+            if nonempty:
+                self.frame.tested.add(nonempty)
             with self.narrowed(node.test):
                 self.visit_branch(node.body)
+            if nonempty:
+                self.frame.tested.discard(nonempty)
+            test = node.test
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+                if leaves(node.body):
+                    self.frame.tested.add(test.operand.id)
             body, body_lines = self.frame.payloads, self.frame.bound_at
             self.frame.payloads, self.frame.bound_at = dict(before), dict(lines)
             self.frame.once -= lazy
@@ -410,6 +434,21 @@ class Statements(IndexerState):
             known = self.injected.setdefault(key.value, stored)
             if known != stored:
                 self.injected[key.value] = ""
+
+    def _switch_mode(self, target: ast.expr, value: ast.expr) -> None:
+        """``conn.isolation_level = None``: the object is of another type from here on
+        (``knowledge.blocking.MODE_SWITCHES``)."""
+        if not (isinstance(target, ast.Attribute) and isinstance(value, ast.Constant)):
+            return
+        own = self._own_attribute(target.value)  # ``self.db.isolation_level = None``: the same object
+        owner = self.class_attrs.get(own[0], {}).get(own[1]) if own else self.infer(target.value)
+        if not (isinstance(owner, Inst) and owner.name in MODE_SWITCHES):
+            return
+        switched = MODE_SWITCHES[owner.name].get((target.attr, repr(value.value)))
+        if switched is not None and own is not None:
+            self.class_attrs[own[0]][own[1]] = replace(owner, name=switched)
+        elif switched is not None:
+            self.bind(target.value, replace(owner, name=switched))
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""

@@ -125,6 +125,10 @@ class CallFacts:
     #: The context expression of a ``with`` item (``with tempfile.TemporaryDirectory() as d:``): its
     #: ``__exit__`` runs when the block ends, so what the object undoes at exit is charged here.
     entered: bool = False
+    #: Arguments holding one item per item of a parameter of the caller (the parameter itself, a
+    #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the
+    #: parameter). A group reward's lists followed into the helpers that loop over the group.
+    itemwise: tuple[tuple[str, str], ...] = ()
 
 
 _NO_FACTS = CallFacts()
@@ -334,6 +338,10 @@ class CallSite:
         return (self.rare or _NO_FACTS).entered
 
     @property
+    def itemwise(self) -> tuple[tuple[str, str], ...]:
+        return (self.rare or _NO_FACTS).itemwise
+
+    @property
     def argument(self) -> str:
         return (self.rare or _NO_FACTS).argument
 
@@ -453,6 +461,10 @@ class WorkLoop:
     #: The flag tests around it and whether it sits in a lazy initialisation (see LoopNest).
     guards: tuple[str, ...] = ()
     once: bool = False
+    #: The function's parameters whose items it goes through, one per iteration (``for s in states``,
+    #: ``zip(states, scores)``, ``range(len(states))``, or a local holding an item per item of one):
+    #: a loop over a group reward's lists is the loop over the group's rollouts.
+    over: tuple[str, ...] = ()
 
 
 class Place(Protocol):

@@ -11,6 +11,7 @@ from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Place
 from asynclint.knowledge.frameworks import (
     DEFAULT_GROUP_SIZE,
+    GROUP_EACH,
     GROUP_REWARD,
     GROUP_REWARD_PARAMETERS,
     GROUP_ROLLOUTS,
@@ -50,29 +51,30 @@ class Groups(GraphState):
             )
         )
 
-    def loops_over_group(self, key: FunctionId, place: Place, group: tuple[str, ...]) -> tuple[bool, bool]:
-        """(a loop of ``key`` over one of ``group``'s lists runs ``place`` once per item, another
-        loop of ``key`` runs it on every iteration): the loop over the group's rollouts, and an
-        ordinary loop (a loop starting at ``place`` is ``place`` itself, not around it)."""
-        at, grouped, other = (place.line, place.col), False, False
+    def group_loop(self, key: FunctionId, place: Place, group: tuple[str, ...]) -> tuple[Hook | None, bool]:
+        """How ``place`` (a call or a loop of ``key``) runs when a loop of ``key`` over one of
+        ``group``'s lists runs it once per item: back to back (:data:`GROUP_ROLLOUTS`), or once per
+        rollout when that loop awaits between them (:data:`GROUP_EACH`); ``None`` outside such a
+        loop. And whether another loop of ``key`` runs it on every iteration: an ordinary loop (a
+        loop starting at ``place`` is ``place`` itself, not around it)."""
+        at, hook, other = (place.line, place.col), None, False
         for _, loop in self.loops_of(key):
             if not (loop.line, loop.col) < at < (loop.end_line, loop.end_col):
                 continue
             outside = loop.outside
             if outside[0] and (outside[0], outside[1]) <= at < (outside[2], outside[3]):
                 continue  # what the loop goes over is evaluated once, before it
-            if not set(group).isdisjoint(loop.over):
-                grouped = True
-            else:
+            if set(group).isdisjoint(loop.over):
                 other = True
-        return grouped, other
+            elif hook is not GROUP_EACH:
+                hook = GROUP_EACH if self.awaits_in(key, loop) else GROUP_ROLLOUTS
+        return hook, other
 
     def grouped(self, key: FunctionId, place: Place, info: HotInfo) -> HotInfo:
         """``info`` for ``place`` in ``key``: in a loop over the group's lists of a group reward's
-        chain, the rollouts of the group back to back (:data:`GROUP_ROLLOUTS`)."""
-        if info.group and self.loops_over_group(key, place, info.group)[0]:
-            return replace(info, root_hook=GROUP_ROLLOUTS, group=())
-        return info
+        chain, the group's rollouts (:meth:`group_loop`)."""
+        hook = self.group_loop(key, place, info.group)[0] if info.group else None
+        return info if hook is None else replace(info, root_hook=hook, group=())
 
     def group_size(self) -> tuple[int, str]:
         """How many rollouts a group holds, and where that comes from: the largest literal the

@@ -27,7 +27,7 @@ from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
     DECORATORS,
     FREQUENT,
-    GROUP_ROLLOUTS,
+    GROUP_EACH,
     RECOVERY_HOOKS,
     REGISTRATIONS,
     REWARD,
@@ -448,10 +448,11 @@ class HotSet(GraphState):
                     continue
                 once = info.once or site.once or self._memoizer(callee) is not None
                 hook, in_loop, group = info.root_hook, site.in_loop, self.group_passed(info, site, callee)
-                if info.group:
-                    over_group, other = self.loops_over_group(state[0], site, info.group)
-                    if over_group:  # one call per rollout of the group, back to back
-                        hook, in_loop, group = GROUP_ROLLOUTS, other, ()
+                looped, other = self.group_loop(state[0], site, info.group) if info.group else (None, False)
+                if looped is not None:  # one call per rollout of the group
+                    # A coroutine per rollout runs as its own task (gathered) or is awaited in turn.
+                    hook = GROUP_EACH if self.function(callee).is_async else looped
+                    in_loop, group = other, ()
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 elif site.last_turn and hook.frequency in FREQUENT:

@@ -345,6 +345,13 @@ GROUP_ROLLOUTS = Hook(
     "group",
     note="run by the framework once for a whole group: its loop over the group's rollouts runs them back to back",
 )
+#: What a group reward runs in a loop over the group's lists that hands the event loop back between
+#: the rollouts (an ``await`` in the loop; a coroutine per rollout, gathered): once per rollout.
+GROUP_EACH = Hook(
+    "group reward function",
+    "rollout",
+    note="run by the framework once for a whole group: its loop over the rollouts yields between them",
+)
 #: The reward hooks that are a group reward when the function takes a group's lists.
 GROUPED_HOOKS: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD})
 #: The setting that sizes a group (rollouts of one example, scored together), where the project
@@ -384,6 +391,7 @@ AWAITED_ROOTS: frozenset[Hook] = frozenset(
         SYNC_REWARD,
         GROUP_REWARD,
         GROUP_ROLLOUTS,
+        GROUP_EACH,
         TOOL,
         PROGRAM,
         RLM_REPL_TOOL,

@@ -36,6 +36,7 @@ FREQUENCY_WORDS: dict[str, str] = {
     "turn": "per turn",
     "tool": "per tool call",
     "group": "per group, back to back",
+    "group-call": "once per group",
     "call": "per call",
     "first-call": "first call only",
     "first-turn": "on a rollout's first turn only",

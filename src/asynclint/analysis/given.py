@@ -139,8 +139,12 @@ class GivenArgs(GraphState):
         (on every call before on first or failing ones, then more than once per rollout before
         once). ``None`` when no chain takes it."""
         best = self.hot.get(key)
-        if best is None or not site.guards:
-            return best
-        candidates = self._hot_states.get(key, (best,))
-        taking = [info for info in candidates if guard_holds(site.guards, self.state_env(key, info))]
+        if best is None:
+            return None
+        candidates = [best, *self._hot_states.get(key, ())]
+        taking = [
+            self.grouped(key, site, info)
+            for info in candidates
+            if not site.guards or guard_holds(site.guards, self.state_env(key, info))
+        ]
         return min(taking, key=lambda info: (info.rare, not info.raised), default=None)

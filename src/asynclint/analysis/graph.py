@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
+from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary, WorkLoop
@@ -36,7 +37,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs, Uses, Work):
+class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, Programs, Uses, Work):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(

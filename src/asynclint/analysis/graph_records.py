@@ -20,8 +20,9 @@ TypeName = NewType("TypeName", str)
 #: chain passes a constant (``HotInfo.given``), in the order of the parameters.
 Given = tuple[tuple[str, str], ...]
 #: A function, whether it is reached more than once per rollout, whether only on a first or a
-#: failing call (``HotInfo.rare``), and what its chain passes it (``HotInfo.given``).
-HotState = tuple[FunctionId, bool, bool, Given]
+#: failing call (``HotInfo.rare``), what its chain passes it (``HotInfo.given``), and which of its
+#: parameters hold a group reward's lists (``HotInfo.group``).
+HotState = tuple[FunctionId, bool, bool, Given, tuple[str, ...]]
 
 MAX_ALIAS_HOPS = 8
 #: ``@overload`` stubs are never what a call runs: the undecorated definition after them is.
@@ -68,6 +69,10 @@ class HotInfo:
     #: (see :meth:`asynclint.analysis.given.GivenArgs.given_to`): states are ranked against each
     #: other only when these are the same.
     given: Given = ()
+    #: The parameters of this function that hold the lists of a group reward's group on this chain
+    #: (the root's ``states``, ``completions``...; a helper's that they are handed to): a loop over
+    #: one runs the group's rollouts back to back (:mod:`asynclint.analysis.groups`).
+    group: tuple[str, ...] = ()
 
     @property
     def rare(self) -> bool:

@@ -15,7 +15,15 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from asynclint.analysis.graph_records import Estimate, FunctionId, Given, HotInfo, HotState, TypeName
-    from asynclint.analysis.index.records import CallSite, ClassInfo, Function, FunctionRef, ModuleSummary, WorkLoop
+    from asynclint.analysis.index.records import (
+        CallSite,
+        ClassInfo,
+        Function,
+        FunctionRef,
+        ModuleSummary,
+        Place,
+        WorkLoop,
+    )
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 
@@ -124,6 +132,15 @@ class GraphState:
 
         # Work
         def work(self, key: FunctionId) -> Estimate: ...
+        def loops_of(self, key: FunctionId) -> list[tuple[int, WorkLoop]]: ...
+        def _project_settings(self) -> dict[str, int]: ...
+        def awaits_in(self, key: FunctionId, loop: WorkLoop) -> bool: ...
+
+        # Groups
+        def group_root(self, key: FunctionId, hook: Hook) -> tuple[Hook, tuple[str, ...]]: ...
+        def group_passed(self, info: HotInfo, site: CallSite, callee: FunctionId) -> tuple[str, ...]: ...
+        def group_loop(self, key: FunctionId, place: Place, group: tuple[str, ...]) -> tuple[Hook | None, bool]: ...
+        def grouped(self, key: FunctionId, place: Place, info: HotInfo) -> HotInfo: ...
 
         # Programs
         def _elsewhere(self) -> tuple[frozenset[int], frozenset[int]]: ...

@@ -27,6 +27,7 @@ from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
     DECORATORS,
     FREQUENT,
+    GROUP_EACH,
     RECOVERY_HOOKS,
     REGISTRATIONS,
     REWARD,
@@ -422,18 +423,21 @@ class HotSet(GraphState):
                     self._calls_by_caller.setdefault(FunctionId((position, index)), []).append(
                         replace(site, in_loop=in_loop, lambdas=())
                     )
-        # Breadth-first over (function, raised?, rare?, given) states, so a helper reached both
+        # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
         # plainly and from inside a loop is graded by the loop, whatever the order of the calls,
         # and each state's parent was found before it (the chains cannot cycle). A helper passed
         # different constants by different chains keeps a state per constant (HotInfo.given), so
-        # that its branches are graded by the chains that take them.
+        # that its branches are graded by the chains that take them; one handed a group reward's
+        # lists keeps a state per parameter holding them (HotInfo.group), so that its loop over
+        # them is the group's.
         queue: deque[HotState] = deque()
         roots = self._roots()
         self._root_keys = frozenset(roots)
-        for key, hook in sorted(roots.items()):
-            root = HotInfo(key, hook, None, 0, False, 0)
-            self.states[(key, root.raised, root.rare, ())] = root
-            queue.append((key, root.raised, root.rare, ()))
+        for key, registered in sorted(roots.items()):
+            hook, group = self.group_root(key, registered)
+            root = HotInfo(key, hook, None, 0, False, 0, group=group)
+            self.states[(key, root.raised, root.rare, (), group)] = root
+            queue.append((key, root.raised, root.rare, (), group))
         while queue:
             state = queue.popleft()
             info = self.states[state]
@@ -443,7 +447,12 @@ class HotSet(GraphState):
                 if env is not None and site.guards and not guard_holds(site.guards, env):
                     continue
                 once = info.once or site.once or self._memoizer(callee) is not None
-                hook = info.root_hook
+                hook, in_loop, group = info.root_hook, site.in_loop, self.group_passed(info, site, callee)
+                looped, other = self.group_loop(state[0], site, info.group) if info.group else (None, False)
+                if looped is not None:  # one call per rollout of the group
+                    # A coroutine per rollout runs as its own task (gathered) or is awaited in turn.
+                    hook = GROUP_EACH if self.function(callee).is_async else looped
+                    in_loop, group = other, ()
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 elif site.last_turn and hook.frequency in FREQUENT:
@@ -453,25 +462,27 @@ class HotSet(GraphState):
                     hook,
                     state,
                     site.line,
-                    info.in_loop or site.in_loop,
+                    info.in_loop or in_loop,
                     info.depth + 1,
                     once,
                     info.failing or site.failing,
                     self.given_to(state[0], info, site, callee),
+                    group,
                 )
                 rare, given = reached.rare, reached.given
                 dominated = DOMINATING[(reached.raised, rare)]
-                if any((callee, raised, first, given) in self.states for raised, first in dominated):
+                if any((callee, raised, first, given, group) in self.states for raised, first in dominated):
                     continue
-                self.states[(callee, reached.raised, rare, given)] = reached
-                queue.append((callee, reached.raised, rare, given))
-        for (key, raised, rare, _), info in self.states.items():
+                self.states[(callee, reached.raised, rare, given, group)] = reached
+                queue.append((callee, reached.raised, rare, given, group))
+        for (key, raised, rare, *_), info in self.states.items():
             current = self.hot.get(key)
             # Every call rather than a first or failing one, then more than once per rollout rather than once.
             if current is None or (current.rare, not current.raised) > (rare, not raised):
                 self.hot[key] = info
-        # A function some chain passes constants: each of its sites picks among its states (hot_at).
-        passed = {state[0] for state in self.states if state[3]}
+        # A function some chain passes constants or a group's lists: each of its sites picks among
+        # its states (hot_at).
+        passed = {state[0] for state in self.states if state[3] or state[4]}
         for (key, *_), info in self.states.items():
             if key in passed:
                 self._hot_states.setdefault(key, []).append(info)
@@ -489,16 +500,14 @@ class HotSet(GraphState):
         nearest the root on the chain (``hot``'s, by default ``key``'s most frequent): a memoized
         function, or the function holding the lazy initialisation (``key`` itself when the call
         sits in one of its own). ``None``: every call."""
-        info, entry = hot or self.hot[key], None
-        state: HotState | None = (key, info.raised, info.rare, info.given)
-        while state is not None:
-            info = self.states[state]
-            if not info.once:
-                break
+        info, entry, current = hot or self.hot[key], None, key
+        while info.once:
             # Reached through a guarded call: the guard is in the caller, which warming must call.
-            memoized = self._memoizer(state[0]) is not None
-            entry = state[0] if memoized or info.parent is None else info.parent[0]
-            state = info.parent
+            memoized = self._memoizer(current) is not None
+            entry = current if memoized or info.parent is None else info.parent[0]
+            if info.parent is None:
+                break
+            current, info = info.parent[0], self.states[info.parent]
         return entry if entry is not None else key if site.once else None
 
     def warmed(self, key: FunctionId) -> bool:

@@ -3,8 +3,9 @@ requires of it. verifiers' classic ("v0", ``import verifiers as vf``) and v1
 (``import verifiers.v1 as vf``) APIs, per ``shared/FIELD_GUIDE.md``.
 
 Frequencies: ``rollout`` (once per rollout), ``turn`` (every model turn), ``tool`` (every tool
-call), ``group`` (a sync reward run back to back for every rollout of a group), ``call`` (per
-call of a parser or judge). Roots that run per turn, per tool call or per group raise the grade
+call), ``group`` (a sync reward run back to back for every rollout of a group, or what a group
+reward runs in its loop over the group), ``group-call`` (a group reward itself: once per group),
+``call`` (per call of a parser or judge). Roots that run per turn, per tool call or per group raise the grade
 of what they block on by one level.
 """
 
@@ -328,12 +329,38 @@ REWARD = Hook("reward function", "rollout", note="run by the framework for every
 #: group (verifiers' ``Rubric._is_group_func``, legacy/rubrics/rubric.py). Sync work it runs per
 #: rollout inside its loops runs back to back for the group, with no await between the rollouts.
 GROUP_REWARD_PARAMETERS: frozenset[str] = frozenset({"states", "prompts", "completions", "answers", "tasks", "infos"})
-GROUP_REWARD = Hook(
-    "group reward function", "group", note="run by the framework once for a whole group, its rollouts back to back"
-)
 SYNC_REWARD = Hook(
     "sync reward function", "group", note="run inline by the framework, back to back for every rollout of a group"
 )
+#: How often a group reward itself runs: once for the group, handed its lists.
+GROUP_CALL = "group-call"
+#: A reward (sync or async) taking one of :data:`GROUP_REWARD_PARAMETERS`: called once per group.
+GROUP_REWARD = Hook(
+    "group reward function", GROUP_CALL, note="run by the framework once for a whole group, handed the group's lists"
+)
+#: What a group reward runs inside a loop over the group's lists (``for state in states``, also in
+#: the helpers the lists are handed to): once per rollout, back to back in one step of the loop.
+GROUP_ROLLOUTS = Hook(
+    "group reward function",
+    "group",
+    note="run by the framework once for a whole group: its loop over the group's rollouts runs them back to back",
+)
+#: What a group reward runs in a loop over the group's lists that hands the event loop back between
+#: the rollouts (an ``await`` in the loop; a coroutine per rollout, gathered): once per rollout.
+GROUP_EACH = Hook(
+    "group reward function",
+    "rollout",
+    note="run by the framework once for a whole group: its loop over the rollouts yields between them",
+)
+#: The reward hooks that are a group reward when the function takes a group's lists.
+GROUPED_HOOKS: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD})
+#: The setting that sizes a group (rollouts of one example, scored together), where the project
+#: gives it a literal (``rollouts_per_example=8`` in ``load_environment``, a parameter default).
+GROUP_SIZE_SETTING = "rollouts_per_example"
+#: The group size otherwise: verifiers' evaluation default (``DEFAULT_ROLLOUTS_PER_EXAMPLE = 3``,
+#: pkg verifiers 0.3.1 verifiers/legacy/scripts/eval.py; an environment's ``[tool.verifiers.eval]``
+#: may set another, training runs often use larger groups -- so a lower bound, like the estimates).
+DEFAULT_GROUP_SIZE = 3
 TOOL = Hook("tool", "tool", note="run by the framework on every tool call")
 PROGRAM = Hook("harness program", "rollout", note="run by the harness on the loop for every rollout")
 PARSER_FN = Hook("parser callable", "call", note="run on every parse")
@@ -359,7 +386,18 @@ RLM_SUB_TOOL = Hook(
 #: (verifiers calls them through ``maybe_await``): rewards, metrics, tools, stop conditions,
 #: cleanup handlers, and hooks that must be async anyway. Such a root may become ``async def``.
 AWAITED_ROOTS: frozenset[Hook] = frozenset(
-    {REWARD, SYNC_REWARD, TOOL, PROGRAM, RLM_REPL_TOOL, RLM_SUB_TOOL, *(h for h in DECORATORS.values() if h)}
+    {
+        REWARD,
+        SYNC_REWARD,
+        GROUP_REWARD,
+        GROUP_ROLLOUTS,
+        GROUP_EACH,
+        TOOL,
+        PROGRAM,
+        RLM_REPL_TOOL,
+        RLM_SUB_TOOL,
+        *(h for h in DECORATORS.values() if h),
+    }
 )
 
 

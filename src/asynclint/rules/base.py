@@ -15,7 +15,7 @@ from asynclint.analysis.index.records import CallSite, Function, Place
 from asynclint.grading import Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
-from asynclint.knowledge.frameworks import FREQUENT, GROUP_REWARD, GROUP_REWARD_PARAMETERS, REWARD, Hook, root_awaited
+from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CallInHotCode, CheckContext, RunByFramework, knowledge_of
@@ -136,7 +136,6 @@ class OwnWorkRule(Rule):
         hot = graph.hot_at(key, at)
         if hot is None:
             return None
-        hot = _grouped(graph, hot)
         path = graph.path_of(key)
         first_call = graph.first_call_entry(key, at, hot)
         if first_call is not None and graph.warmed(first_call):
@@ -174,16 +173,6 @@ class OwnWorkRule(Rule):
             facts=facts,
             fix_request=request,
         )
-
-
-def _grouped(graph: CallGraph, hot: HotInfo) -> HotInfo:
-    """``hot`` with a group reward's frequency where its root is one (a reward called once with a
-    whole group's lists) and a loop on the chain repeats the work: the loop over the group's
-    rollouts, back to back in one step of the event loop. (A bounded loop counts itself in the
-    work's estimate; an unknown one in a group reward is taken for the group.)"""
-    if hot.root_hook is REWARD and hot.in_loop and GROUP_REWARD_PARAMETERS & set(graph.function(hot.root).params):
-        return replace(hot, root_hook=GROUP_REWARD)
-    return hot
 
 
 class BlockingCallRule(Rule):
@@ -232,7 +221,8 @@ class BlockingCallRule(Rule):
                 yield found
             return
         for entry in graph.entries(call.key):
-            hot = graph.hot_of(entry.caller)
+            # How the project's call into the library runs (in a group reward's loop over the group...).
+            hot = graph.hot_at(entry.caller, entry.site) or graph.hot_of(entry.caller)
             in_loop = call.site.in_loop or entry.site.in_loop
             found = self._call_finding(ctx, call, hot, in_loop, graph.library_chain(entry, call.site), entry)
             if found is not None:

@@ -40,11 +40,13 @@ class CostlyLoop(OwnWorkRule):
     estimate is a lower bound. The outermost bounded loop of a hot function is reported when its
     estimate reaches 0.1 ms per call: low below 1 ms, medium below 25 ms, high above (the unit
     costs and cut-offs are measured by `bench/bench_loop_work.py`), raised by repetition like other
-    CPU work (per turn, per tool call, back to back for a group) but not by a loop around the call:
-    a loop the code bounds counts the work in its own estimate, and an unknown count is not
-    guessed large -- except in a group reward (a reward taking `states`, `completions` or another
-    of a whole group's lists, called once per group), where a loop on the chain is taken for the
-    loop over the group's rollouts, run back to back, and raises the grade as a group does.
+    CPU work (per turn, per tool call) but not by a loop around the call: a loop the code bounds
+    counts the work in its own estimate, and an unknown count is not guessed large. Work run back
+    to back for every rollout of a group -- by a sync reward, or in a group reward's loop over the
+    group's lists (`for state in states`, also in a helper the lists are handed to) -- is one stall
+    of the estimate times the group's size: the largest `rollouts_per_example` the project gives a
+    literal (`load_environment`'s default), else verifiers' default of 3 -- and, as run
+    repeatedly, its grade rises one level like per-turn work.
     Settings are the environment's own (read from `self` or a module constant), never a key of the
     data handed in (`info["n"]` is one task's size). A loop behind a flag test is judged by the
     call chains that pass the flag so that it runs. The message says what the
@@ -157,9 +159,19 @@ class CostlyLoop(OwnWorkRule):
 
     def _finding(self, ctx: CheckContext, key: FunctionId, loop: WorkLoop, estimate: Estimate) -> Finding | None:
         """The finding on ``loop`` before the file's configuration has its say (:meth:`check` asks)."""
-        cost_name = work_cost(estimate.micros)
+        hot = ctx.graph.hot_at(key, loop)
+        # Run back to back for every rollout of a group, the stall is the group's: the estimate times
+        # the group's size sizes it. The grade still rises for the group, as for every frequent
+        # chain: the same loop reached per turn and from a group is one state of the graph, so a
+        # group is never graded under a turn.
+        size, source = ctx.graph.group_size() if hot is not None and hot.root_hook.frequency == "group" else (1, "")
+        cost_name = work_cost(estimate.micros * size)
         if cost_name is None:
             return None
+        evidence = describe(loop, estimate)
+        if size > 1:
+            stall = estimate.micros * size / 1000
+            evidence += f"; ~{stall:.1f} ms for a group of {size} rollouts ({source}), back to back"
         # Not raised by a loop around the call: a loop the code bounds counts this work in its own
         # estimate (reported there when large), and an unknown count is not guessed large.
         return self.own_work_finding(
@@ -169,7 +181,7 @@ class CostlyLoop(OwnWorkRule):
             (loop.line, loop.col + len(loop.header)),
             cost_name,
             False,
-            describe(loop, estimate),
+            evidence,
         )
 
 

@@ -136,6 +136,10 @@ class CallFacts:
     #: site-packages or the interpreter's prefix (``knowledge.blocking.INSTALLED_ROOTS``), else the
     #: module whose ``__file__``/``__path__`` it starts from -- installed unless the project's own.
     installed: str = ""
+    #: Arguments holding one item per item of a parameter of the caller (the parameter itself, a
+    #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the
+    #: parameter). A group reward's lists followed into the helpers that loop over the group.
+    itemwise: tuple[tuple[str, str], ...] = ()
 
 
 _NO_FACTS = CallFacts()
@@ -353,6 +357,10 @@ class CallSite:
         return (self.rare or _NO_FACTS).installed
 
     @property
+    def itemwise(self) -> tuple[tuple[str, str], ...]:
+        return (self.rare or _NO_FACTS).itemwise
+
+    @property
     def argument(self) -> str:
         return (self.rare or _NO_FACTS).argument
 
@@ -476,6 +484,10 @@ class WorkLoop:
     #: The flag tests around it and whether it sits in a lazy initialisation (see LoopNest).
     guards: tuple[str, ...] = ()
     once: bool = False
+    #: The function's parameters whose items it goes through, one per iteration (``for s in states``,
+    #: ``zip(states, scores)``, ``range(len(states))``, or a local holding an item per item of one):
+    #: a loop over a group reward's lists is the loop over the group's rollouts.
+    over: tuple[str, ...] = ()
 
 
 class Place(Protocol):

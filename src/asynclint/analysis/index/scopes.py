@@ -301,13 +301,17 @@ class Scopes(IndexerState):
             where = ModuleLoops(self.module, self.work_sizes, self._denoted, self._col)
             cls = self.functions[index].class_qualname
             owner = f"{self.module}.{cls}" if cls else ""
-            loops, spans = work_loops(node, index, len(self.work_loops), where, owner)
+            loops, spans, itemwise = work_loops(node, index, len(self.work_loops), where, owner)
             self.work_loops.extend(_placed(loops, frame.places))
-            for number in range(len(self.calls) - 1, -1, -1) if spans else ():
+            left = {*spans, *itemwise}
+            for number in range(len(self.calls) - 1, -1, -1) if left else ():
                 site = self.calls[number]
-                if site.caller == index and (given := spans.pop((site.line, site.col), None)):
-                    self.calls[number] = replace(site, rare=replace(site.rare or CallFacts(), spans=given))
-                if not spans:
+                if site.caller == index and (at := (site.line, site.col)) in left:
+                    left.discard(at)
+                    rare = site.rare or CallFacts()
+                    rare = replace(rare, spans=spans.get(at, rare.spans), itemwise=itemwise.get(at, rare.itemwise))
+                    self.calls[number] = replace(site, rare=rare)
+                if not left:
                     break
 
     # -- scopes ---------------------------------------------------------------------------

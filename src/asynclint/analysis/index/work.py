@@ -100,6 +100,10 @@ class _Loops:
         self.loops: list[WorkLoop] = []
         #: Calls (line, column) -> the arguments that are another one plus a count (CallSite.spans).
         self.spans: dict[tuple[int, int], tuple[tuple[str, str, Factors], ...]] = {}
+        #: Calls (line, column) -> the arguments holding an item per item of a parameter (CallSite.itemwise).
+        self.itemwise: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}
+        #: Local lists -> for each ``.append`` to it, the parameters the loop around it goes over.
+        self._appended: dict[str, list[frozenset[str]]] = {}
         self._node = node
 
     @property
@@ -333,6 +337,52 @@ class _Loops:
         if found:
             self.spans[(call.lineno, self.col(call.lineno, call.col_offset))] = tuple(found)
 
+    # -- what a loop goes over, item by item ---------------------------------------------------
+
+    def over(self, node: ast.expr, depth: int = 0) -> frozenset[str]:
+        """The parameters whose items a loop over ``node`` visits one per iteration: a parameter the
+        function leaves as passed, ``zip``/``enumerate``/``sorted``... of such, ``range(len(p))``,
+        a comprehension over one, or a local bound once to such a comprehension, or to ``[]`` and
+        appended to only in loops over one (one item per rollout of a group reward's ``states``)."""
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return self.over(node.generators[0].iter, depth + 1) if depth < _DEPTH else frozenset()
+        if isinstance(node, ast.Name):
+            if node.id in self.params:
+                return frozenset() if node.id in self.assigned else frozenset({node.id})
+            bindings = self.assigned.get(node.id) or []
+            value = bindings[0] if len(bindings) == 1 and depth < _DEPTH else None
+            if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+                return self.over(value, depth + 1)
+            appends = self._appended.get(node.id)
+            if isinstance(value, ast.List) and not value.elts and appends and all(appends):
+                return frozenset().union(*appends)
+            return frozenset()
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
+            return frozenset()
+        name = node.func.id
+        if name == "zip":
+            return frozenset().union(*(self.over(arg, depth) for arg in node.args))
+        if name in SAME_ITEMS:
+            return self.over(node.args[0], depth)
+        if name == "range" and len(node.args) == 1:
+            size = node.args[0]
+            if isinstance(size, ast.Call) and isinstance(size.func, ast.Name) and size.func.id == "len":
+                return self.over(size.args[0], depth) if len(size.args) == 1 else frozenset()
+        return frozenset()
+
+    def _note_items(self, call: ast.Call, parent: int) -> None:
+        """The arguments of ``call`` holding an item per item of a parameter (:attr:`itemwise`), and
+        an ``.append`` to a local list inside a loop (what the list then holds one of per item)."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "append" and isinstance(func.value, ast.Name):
+            around = self.loops[parent - self.first].over if parent >= 0 else ()
+            self._appended.setdefault(func.value.id, []).append(frozenset(around))
+        slots = [(str(i), arg) for i, arg in enumerate(call.args) if not isinstance(arg, ast.Starred)]
+        slots += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+        found = [(slot, param) for slot, arg in slots for param in sorted(self.over(arg))]
+        if found:
+            self.itemwise[(call.lineno, self.col(call.lineno, call.col_offset))] = tuple(found)
+
     # -- the walk ----------------------------------------------------------------------------
 
     def _span(self, node: ast.AST) -> tuple[int, int, int, int]:
@@ -353,6 +403,7 @@ class _Loops:
         header: str,
         bound: str,
         statements: int = 1,
+        over: frozenset[str] = frozenset(),
     ) -> int:
         line, col, end_line, end_col = self._span(node)
         self.loops.append(
@@ -368,6 +419,7 @@ class _Loops:
                 header,
                 bound if trips else "",
                 max(statements, 1),
+                over=tuple(sorted(over)),
             )
         )
         return self.first + len(self.loops) - 1
@@ -384,7 +436,14 @@ class _Loops:
             trips = self.items(child.iter)
             header = f"for {short_source(child.target)} in {short_source(child.iter)}"
             here = self._add(
-                child, parent, child.iter, trips, header, short_source(child.iter), _statements(child.body)
+                child,
+                parent,
+                child.iter,
+                trips,
+                header,
+                short_source(child.iter),
+                _statements(child.body),
+                self.over(child.iter),
             )
             for part in (child.target, *child.body):
                 self.visit(part, here)
@@ -405,6 +464,7 @@ class _Loops:
         else:
             if isinstance(child, ast.Call):
                 self._note_spans(child)
+                self._note_items(child, parent)
             self.walk(child, parent)
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, parent: int) -> None:
@@ -423,6 +483,7 @@ class _Loops:
                 header,
                 short_source(generator.iter),
                 len(generator.ifs) + last,  # its tests, and the element for the innermost
+                self.over(generator.iter),
             )
             if position:
                 self.visit(generator.iter, here)
@@ -486,14 +547,19 @@ def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
 
 def work_loops(
     node: ast.FunctionDef | ast.AsyncFunctionDef, function: int, first: int, where: ModuleLoops, owner: str = ""
-) -> tuple[list[WorkLoop], dict[tuple[int, int], tuple[tuple[str, str, Factors], ...]]]:
+) -> tuple[
+    list[WorkLoop],
+    dict[tuple[int, int], tuple[tuple[str, str, Factors], ...]],
+    dict[tuple[int, int], tuple[tuple[str, str], ...]],
+]:
     """The loops of ``node`` (function index ``function``; a method of class ``owner``, dotted),
-    numbered from ``first`` in the module's list, with their trip counts; and its calls that pass
-    one argument plus a count as another (``f(start, start + n)``), by position (``CallSite.spans``)."""
+    numbered from ``first`` in the module's list, with their trip counts; and by position its calls
+    that pass one argument plus a count as another (``f(start, start + n)``, ``CallSite.spans``)
+    and those passing an item per item of a parameter (``CallSite.itemwise``)."""
     walk = _Loops(node, function, first, where, owner)
     for stmt in node.body:
         walk.visit(stmt, -1)
-    return walk.loops, walk.spans
+    return walk.loops, walk.spans, walk.itemwise
 
 
 def copy_kind(call: ast.Call, target: str | None) -> bool | None:

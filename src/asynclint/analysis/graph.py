@@ -25,7 +25,7 @@ from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
-from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary, WorkLoop
+from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary, WorkLoop
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
@@ -131,6 +131,8 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs
         self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to
+        self._called_names: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._called_params
+        self._handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None = None  # GivenArgs._refs_by_line
         self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = (

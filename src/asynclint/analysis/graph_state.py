@@ -68,6 +68,8 @@ class GraphState:
     _fixed: dict[FunctionId, dict[str, object]]
     _tested_params: dict[FunctionId, frozenset[str]]
     _givens: dict[FunctionId, set[Given]]
+    _called_names: dict[FunctionId, frozenset[str]]
+    _handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None
     _hot_states: dict[FunctionId, list[HotInfo]]
     _names_read: frozenset[str] | None
     _names_asked: bool
@@ -120,6 +122,7 @@ class GraphState:
         def fixed_params(self, key: FunctionId) -> dict[str, object]: ...
         def state_env(self, key: FunctionId, info: HotInfo) -> dict[str, object]: ...
         def given_to(self, caller: FunctionId, info: HotInfo, site: CallSite, callee: FunctionId) -> Given: ...
+        def handed_edges(self, key: FunctionId, info: HotInfo) -> list[tuple[FunctionId, CallSite]]: ...
         def _slots(self, key: FunctionId) -> dict[str, str]: ...
 
         # Work

@@ -125,6 +125,9 @@ class CallFacts:
     #: The context expression of a ``with`` item (``with tempfile.TemporaryDirectory() as d:``): its
     #: ``__exit__`` runs when the block ends, so what the object undoes at exit is charged here.
     entered: bool = False
+    #: Not written as a call: a callable handed to an applier that calls it once per item
+    #: (``map(requests.get, urls)``, see ``asyncio_apis.INLINE_APPLIERS``): the applier's name.
+    applier: str = ""
 
 
 _NO_FACTS = CallFacts()
@@ -332,6 +335,10 @@ class CallSite:
     @property
     def entered(self) -> bool:
         return (self.rare or _NO_FACTS).entered
+
+    @property
+    def applier(self) -> str:
+        return (self.rare or _NO_FACTS).applier
 
     @property
     def argument(self) -> str:

@@ -385,6 +385,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("followed_env/followed_env/listed.py", "ListedEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/applied.py", "AppliedEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/handed.py", "HandedEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/elsewhere.py", "ElsewhereEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/browser.py", "BrowserEnv.setup_state"): ("setup_state", "per rollout"),
     ("followed_env/followed_env/browser.py", "BrowserEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),

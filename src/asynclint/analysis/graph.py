@@ -73,6 +73,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs
         self.returns: dict[str, tuple[str, ...]] = {}
         #: Calls whose type is what the function's signature declares (see ModuleSummary.declared).
         self.declared: set[str] = set()
+        #: Functions returning what calling one of their parameters returns -> its position (see
+        #: ModuleSummary.runners): a call of one handed callables elsewhere is typed by them.
+        self.runners: dict[str, int] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -93,6 +96,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.returns.update((f"{summary.module}.{name}", items) for name, items in summary.returns)
             self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
+            self.runners.update(summary.runners)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:

@@ -37,6 +37,7 @@ class GraphState:
     callables: dict[str, tuple[str, ...]]
     returns: dict[str, tuple[str, ...]]
     declared: set[str]
+    runners: dict[str, int]
     _portions: dict[str, str] | None
     stars: dict[str, tuple[str, ...]]
     public: dict[str, tuple[str, ...] | None]

@@ -508,6 +508,9 @@ class ModuleSummary:
     #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
     #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
     injected: tuple[tuple[str, str], ...] = ()
+    #: Functions and methods returning what calling one of their parameters returns (``return
+    #: await asyncio.to_thread(func, *args)``): qualified name -> that parameter's position.
+    runners: tuple[tuple[str, int], ...] = ()
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()

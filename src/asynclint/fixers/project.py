@@ -178,7 +178,8 @@ class FixProject:
             if not is_async(function):
                 return Decline(f"`{function.name.value}` is not `async def` (the file changed since it was checked?)")
             return Site(file, call, function, "direct")
-        helper = self._helper_site(finding) if placement == "helper" else None
+        # No placement: also an async def calling the sync function through a parameter.
+        helper = self._helper_site(finding) if placement in ("helper", None) else None
         return helper or self._root_site(finding, file, call, function)
 
     def _helper_site(self, finding: Finding) -> Site | Decline | None:
@@ -202,6 +203,12 @@ class FixProject:
                 applier = next((site.applier for site in sites if site.applier), "")
                 if not found and applier:
                     return Decline(_applied_reason(helper, applier) + f" in `{qualname}`")
+                param = next((site.param[0] for site in sites if site.param is not None), "")
+                if not found and param:
+                    return Decline(
+                        f"`{helper}` is handed to `{qualname}`, which calls it as its parameter `{param}`: "
+                        "that call runs whatever callers hand it, and offloading it would change them all"
+                    )
                 if len(found) != 1:
                     what = "no call" if not found else f"{len(found)} calls"
                     line = f" on line {sites[0].line}" if sites else ""

@@ -143,7 +143,7 @@ class FixProject:
         """For a callee handed to an applier (``map(requests.get, urls)``): the applier's call,
         which places the finding in its function so that a sync helper's call on the chain can be
         offloaded; the call itself is never rewritten (a thread would return the lazy ``map``)."""
-        reason = _applied_reason(finding.facts.callee, request.applier)
+        reason = _applied_reason(finding.facts.entered or finding.facts.callee, request.applier)
         if request.placement != "helper":
             return Decline(reason)
         handed = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)

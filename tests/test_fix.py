@@ -1331,3 +1331,62 @@ def test_twin_call_is_tried_only_with_unsafe_fixes_and_only_for_calls_with_a_twi
     outcome = fix_text(RECIPES / "twin_calls.py", (RECIPES / "twin_calls.py").read_text(encoding="utf-8"), unsafe=False)
     assert outcome.applied and all(applied.safe for applied in outcome.applied)
     assert not [applied for applied in outcome.applied if applied.recipe == "twin-call"]
+
+
+def test_a_callable_handed_to_an_applier_is_not_offloaded_alone():
+    # `map(requests.get, urls)` calls `requests.get` once per item where no call is written: the
+    # finding is on the name (CallFacts.applier), and the reason says to offload the `map(...)`;
+    # so for a helper that `async def` hands to `map`. Those reached through a sync helper
+    # (`fetch_all`, lines 8 and 11) are offloaded with that helper's call.
+    reasons = _left("""
+        import requests
+
+        def _fetch(url):
+            return requests.get(url).text
+
+        def _page(url):
+            return requests.get(url).text
+
+        def fetch_all(urls):
+            return list(map(requests.get, urls)), list(map(_page, urls))
+
+        async def handler(urls):
+            pages = list(map(requests.get, urls))
+            return pages, list(map(_fetch, urls)), fetch_all(urls)
+    """)
+    assert set(reasons) == {5, 14}, reasons
+    assert "`requests.get` is handed to `map`, which calls it once per item" in reasons[14]
+    assert "offload the whole `map(...)` call" in reasons[14]
+    assert "`_fetch` is handed to `map`, which calls it once per item" in reasons[5]
+    assert "offload the whole `map(...)` call in `handler`" in reasons[5]
+
+
+def test_a_callable_an_async_helper_calls_through_its_parameter_is_not_offloaded_there():
+    # `_apply` runs `check(text)` for whatever its callers hand it: `_slow` is reported on the
+    # chain of the caller that handed it, with no fix offered (offloading `check(text)` would
+    # change every caller's); `_relay`, a sync helper, is offloaded where `handler` calls it.
+    source = """
+        import time
+
+        def _slow(text):
+            time.sleep(0.01)
+            return text
+
+        def _slower(text):
+            time.sleep(0.02)
+            return text
+
+        def _relay(check, text):
+            return check(text)
+
+        async def _apply(check, text):
+            return check(text)
+
+        async def handler(text):
+            return await _apply(_slow, text), _relay(_slower, text)
+    """
+    findings = check_text(textwrap.dedent(source), "snippet.py", Config(root=Path("."))).findings
+    assert {(f.line, f.fix is not None) for f in findings} == {(5, False), (9, True)}, findings
+    reasons = _left(source)
+    assert set(reasons) == {5}, reasons
+    assert "`_slow` is handed to `_apply`, which calls it as its parameter `check`" in reasons[5]

@@ -168,6 +168,7 @@ def test_the_fix_shown_is_the_one_for_the_projects_line(tree: Path) -> None:
         assert fixes[line] is not None and fixes[line].recipe == "to-thread", fixes[line]
         assert fixes[line].title.startswith("Run it in a worker thread")
     assert fixes[24].title.startswith("Make the framework callable `async def`, then run it in a worker thread")
+    assert fixes[44] is None  # `map(read_cache, paths)`: no call of `read_cache` is written to offload
 
 
 def test_fix_offloads_the_calls_check_offers_to_offload(tree: Path) -> None:
@@ -199,6 +200,10 @@ def test_fix_offloads_the_calls_check_offers_to_offload(tree: Path) -> None:
         "deep_env/env.py:16:17: ASL106 [critical] left: no automatic fix: the blocking code runs inside the "
         "awaited library coroutine" in dry.stdout
     )
+    assert (
+        "deep_env/env.py:44:21: ASL108 [high] left: no automatic fix: `slowlib.util.read_cache` is handed to "
+        "`map`, which calls it once per item" in dry.stdout
+    ), dry.stdout
     plain = run_cli("fix", "--dry-run", ".", cwd=tree / "project", env={"PYTHONPATH": site})
     assert plain.returncode == 0 and "Would fix 0" in plain.stdout, plain.stdout
 

@@ -279,6 +279,22 @@ def test_chain_of_a_helper_called_from_a_cold_and_a_hot_function_starts_at_the_h
     ), finding.chain
 
 
+def test_chain_of_a_callable_handed_through_a_relay_shows_the_hand_over() -> None:
+    """``_slow_check`` is handed to ``_relay``, which hands its parameter on to ``_apply``, which
+    calls it; ``_apply``'s other caller (cold) hands it something else."""
+    result = run(PROJECTS / "followed_env")
+    handed = "followed_env/followed_env/handed.py"
+    line = line_of(handed, "def _slow_check(") + 1
+    finding = finding_at(result, handed, line, "ASL101")
+    assert finding.chain == (
+        ChainLink(handed, line_of(handed, "async def env_response("), "HandedEnv.env_response"),
+        ChainLink(handed, line_of(handed, "ok = _relay(_slow_check, text)"), "HandedEnv.env_response"),
+        ChainLink(handed, line_of(handed, "    return _apply(check, text)"), "_relay"),
+        ChainLink(handed, line_of(handed, "    return check(text)"), "_apply"),
+        ChainLink(handed, line, "_slow_check"),
+    ), finding.chain
+
+
 def test_chain_of_an_awaited_coroutine_starts_at_the_hook_awaiting_it() -> None:
     """(g) ``drain`` is started with ``asyncio.create_task`` by ``main`` (itself cold, run by
     ``asyncio.run``) and awaits ``store``: the task is the root, named with who started it."""
@@ -375,6 +391,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("followed_env/followed_env/runners.py", "RunnerEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/listed.py", "ListedEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/applied.py", "AppliedEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/handed.py", "HandedEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/elsewhere.py", "ElsewhereEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/browser.py", "BrowserEnv.setup_state"): ("setup_state", "per rollout"),
     ("followed_env/followed_env/browser.py", "BrowserEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/env.py", "ProverEnv.env_response"): ("env_response", "per turn"),

@@ -95,6 +95,9 @@ class FixRequest:
     target: str = ""  # the callee, or the type of the object handed over
     placement: str | None = None  # direct | helper | root | None: see CheckContext.placement
     root_awaited: bool = False  # the root is a callable the framework awaits when it is a coroutine
+    #: The callee is handed to this applier (``map(requests.get, urls)``, ``CallSite.applier``):
+    #: no call of it is written, so only a helper's call on the chain can be offloaded.
+    applier: str = ""
 
 
 #: What says a call blocks (``Facts.knowledge``): the built-in catalogue and its packs, the

@@ -2,7 +2,9 @@
 (:meth:`GivenArgs.fixed_params`), and the constants one call chain passes (``HotInfo.given``),
 so that a branch is judged by the chains that take it -- ``use_clip=False`` from a per-turn hook
 and ``True`` from a reward reach the same function as two states, and the code under ``if
-use_clip:`` is graded by the reward's alone."""
+use_clip:`` is graded by the reward's alone. The callables a chain hands a parameter the function
+calls ride the same states (:meth:`GivenArgs.handed_edges`): ``_apply(check, text)`` runs on each
+chain what that chain's caller handed ``check``."""
 
 from __future__ import annotations
 
@@ -11,11 +13,19 @@ import ast
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import PASSED_OBJECT, guard_holds
-from asynclint.analysis.index.records import CallSite, Place
+from asynclint.analysis.index.records import CallSite, FunctionRef, Place
+from asynclint.knowledge.costs import FEW
 
 #: At most this many distinct ``given`` tuples per function: a function called with many
 #: different constants falls back to one state judged by the constants every caller passes.
 MAX_GIVEN = 4
+#: At most this many distinct ``given`` tuples per function when they hand it callables: a helper
+#: handed a different callable by each of a few callers runs each on its caller's chain.
+MAX_HANDED = FEW
+
+#: Suffix of a ``HotInfo.given`` key naming what calling a parameter runs on the chain:
+#: ``("check()", "pkg.mod.slow_check")`` -- the callable the chain's call handed ``check``.
+CALLED = "()"
 
 
 def _switch(text: str) -> bool:
@@ -69,7 +79,8 @@ class GivenArgs(GraphState):
         fixed = self.fixed_params(key)
         if not info.given:
             return fixed
-        return {**fixed, **{name: ast.literal_eval(text) for name, text in info.given}}
+        passed = {name: ast.literal_eval(text) for name, text in info.given if not name.endswith(CALLED)}
+        return {**fixed, **passed}
 
     def _tested(self, key: FunctionId) -> frozenset[str]:
         """Parameters of ``key`` that a guard of one of its calls tests, or that it passes on as
@@ -100,12 +111,29 @@ class GivenArgs(GraphState):
         of ``callee`` that its guards test: a constant written in the call, the caller's own
         parameter passed on with what the chain knows of it, the callee's constant default when
         nothing is passed, or :data:`PASSED_OBJECT` for another value (an object the caller
-        holds: ``shared=self._shared``); bools, ``None`` and strings only. Capped per callee
-        (:data:`MAX_GIVEN`)."""
-        tested = self._tested(callee)
+        holds: ``shared=self._shared``); bools, ``None`` and strings only; then the callables it
+        hands parameters ``callee`` calls (:meth:`_handed`). Capped per callee (:data:`MAX_GIVEN`,
+        :data:`MAX_HANDED` when callables are handed)."""
         passed_in = dict(site.given)
-        if not tested or "*" in passed_in:
+        if "*" in passed_in:
             return ()
+        tested = self._tested(callee)
+        values = self._constants(caller, info, site, callee, tested) if tested else []
+        handed = self._handed(caller, info, site, callee)
+        given = (*values, *handed)
+        if not given:
+            return ()
+        seen = self._givens.setdefault(callee, set())
+        if given not in seen:
+            if len(seen) >= (MAX_HANDED if handed else MAX_GIVEN):
+                return ()
+            seen.add(given)
+        return given
+
+    def _constants(
+        self, caller: FunctionId, info: HotInfo, site: CallSite, callee: FunctionId, tested: frozenset[str]
+    ) -> list[tuple[str, str]]:
+        passed_in = dict(site.given)
         function = self.function(callee)
         defaults, forwarded = dict(function.defaults), dict(site.passed_params)
         values = []
@@ -125,13 +153,79 @@ class GivenArgs(GraphState):
                 text = PASSED_OBJECT
             if text == PASSED_OBJECT or _switch(text):
                 values.append((name, text))
-        given = tuple(values)
-        seen = self._givens.setdefault(callee, set())
-        if given not in seen:
-            if len(seen) >= MAX_GIVEN:
-                return ()
-            seen.add(given)
-        return given
+        return values
+
+    # -- callables handed to a parameter the callee calls ---------------------------------------
+
+    def _handed(self, caller: FunctionId, info: HotInfo, site: CallSite, callee: FunctionId) -> Given:
+        """What ``site`` hands the parameters of ``callee`` that ``callee`` calls (or passes on to
+        a call of them): a project function or method written as the argument
+        (``_apply(slow_check, text)``), or the caller's own parameter holding one on this chain
+        (``_apply(check, text)`` in a relay). As ``("check()", "pkg.mod.slow_check")``."""
+        called = self._called_params(callee)
+        if not called:
+            return ()
+        slots = self._slots(callee)
+        found: dict[str, str] = {}
+        for ref in self._refs_by_line().get((caller, site.line), ()):
+            param = slots.get(ref.slot)
+            if param not in called or not _hands_to(ref, site):
+                continue
+            target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
+            if target:
+                found[param] = target
+        chain = dict(info.given)
+        for slot, own in site.passed_params:
+            param = slots.get(slot)
+            if param in called and f"{own}{CALLED}" in chain:
+                found.setdefault(param, chain[f"{own}{CALLED}"])
+        return tuple((f"{name}{CALLED}", found[name]) for name in self._own_params(callee) if name in found)
+
+    def _called_params(self, key: FunctionId) -> frozenset[str]:
+        """Parameters of ``key`` that it calls (``check(text)``) or passes on as they are to a
+        function that calls them."""
+        found = self._called_names.get(key)
+        if found is not None:
+            return found
+        self._called_names[key] = frozenset()  # recursion ends at a function being asked about
+        params = set(self._own_params(key))
+        names = {
+            site.param[0]
+            for site in self._calls_by_caller.get(key, ())
+            if site.param is not None and len(site.param) == 1
+        }
+        for callee, site in self._edges_of(key) if params else ():
+            if site.passed_params and (wanted := self._called_params(callee)):
+                slots = self._slots(callee)
+                names.update(param for slot, param in site.passed_params if slots.get(slot) in wanted)
+        found = self._called_names[key] = frozenset(names & params)
+        return found
+
+    def _refs_by_line(self) -> dict[tuple[FunctionId, int], list[FunctionRef]]:
+        """Callables handed to calls, by (the function the call is written in, its line)."""
+        if self._handed_refs is None:
+            self._handed_refs = {}
+            for position, summary in enumerate(self.summaries):
+                for ref in summary.refs:
+                    if ref.passed_to is not None or ref.passed_to_method is not None:
+                        self._handed_refs.setdefault((FunctionId((position, ref.caller)), ref.line), []).append(ref)
+        return self._handed_refs
+
+    def handed_edges(self, key: FunctionId, info: HotInfo) -> list[tuple[FunctionId, CallSite]]:
+        """The calls of ``key``'s parameters that run, on the chain of ``info``, the callables
+        that chain handed them (:meth:`_handed`): ``check(text)`` in ``_apply`` runs
+        ``slow_check`` on the chain whose call handed it, and only there."""
+        handed = {name.removesuffix(CALLED): text for name, text in info.given if name.endswith(CALLED)}
+        if not handed:
+            return []
+        found = []
+        for site in self._calls_by_caller.get(key, ()):
+            if site.param is None or len(site.param) != 1 or site.param[0] not in handed or not self.runs(key, site):
+                continue
+            for callee in self.functions_denoted(handed[site.param[0]]):
+                if callee != key and (self.function(callee).is_async or not site.awaited):
+                    found.append((callee, site))
+        return found
 
     def hot_at(self, key: FunctionId, site: Place) -> HotInfo | None:
         """How ``site`` (a call, or a loop: any place the index records the tests around) in hot
@@ -148,3 +242,10 @@ class GivenArgs(GraphState):
             if not site.guards or guard_holds(site.guards, self.state_env(key, info))
         ]
         return min(taking, key=lambda info: (info.rare, not info.raised), default=None)
+
+
+def _hands_to(ref: FunctionRef, site: CallSite) -> bool:
+    """``ref`` is an argument of the call ``site`` (another call on the same line names another callee)."""
+    if ref.passed_to is not None:
+        return ref.passed_to == site.target
+    return ref.passed_to_method == site.method

@@ -26,7 +26,7 @@ from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Giv
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
-from asynclint.analysis.index.records import CallSite, ClassInfo, ModuleSummary, WorkLoop
+from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary, WorkLoop
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
@@ -74,6 +74,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         self.returns: dict[str, tuple[str, ...]] = {}
         #: Calls whose type is what the function's signature declares (see ModuleSummary.declared).
         self.declared: set[str] = set()
+        #: Functions returning what calling one of their parameters returns -> its position (see
+        #: ModuleSummary.runners): a call of one handed callables elsewhere is typed by them.
+        self.runners: dict[str, int] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -94,6 +97,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
             self.callables.update((f"{summary.module}.{name}", items) for name, items in summary.callables)
             self.returns.update((f"{summary.module}.{name}", items) for name, items in summary.returns)
             self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
+            self.runners.update(summary.runners)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:
@@ -132,6 +136,8 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to
+        self._called_names: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._called_params
+        self._handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None = None  # GivenArgs._refs_by_line
         self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = (

@@ -45,6 +45,7 @@ class GraphState:
     callables: dict[str, tuple[str, ...]]
     returns: dict[str, tuple[str, ...]]
     declared: set[str]
+    runners: dict[str, int]
     _portions: dict[str, str] | None
     stars: dict[str, tuple[str, ...]]
     public: dict[str, tuple[str, ...] | None]
@@ -76,6 +77,8 @@ class GraphState:
     _fixed: dict[FunctionId, dict[str, object]]
     _tested_params: dict[FunctionId, frozenset[str]]
     _givens: dict[FunctionId, set[Given]]
+    _called_names: dict[FunctionId, frozenset[str]]
+    _handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None
     _hot_states: dict[FunctionId, list[HotInfo]]
     _names_read: frozenset[str] | None
     _names_asked: bool
@@ -128,6 +131,7 @@ class GraphState:
         def fixed_params(self, key: FunctionId) -> dict[str, object]: ...
         def state_env(self, key: FunctionId, info: HotInfo) -> dict[str, object]: ...
         def given_to(self, caller: FunctionId, info: HotInfo, site: CallSite, callee: FunctionId) -> Given: ...
+        def handed_edges(self, key: FunctionId, info: HotInfo) -> list[tuple[FunctionId, CallSite]]: ...
         def _slots(self, key: FunctionId) -> dict[str, str]: ...
 
         # Work

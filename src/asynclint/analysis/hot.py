@@ -443,7 +443,8 @@ class HotSet(GraphState):
             info = self.states[state]
             # A chain passing constants skips the calls behind tests they make false.
             env = self.state_env(state[0], info) if info.given else None
-            for callee, site in self._edges_of(state[0]):
+            # The calls of its parameters run what this chain handed them (GivenArgs.handed_edges).
+            for callee, site in [*self._edges_of(state[0]), *self.handed_edges(state[0], info)]:
                 if env is not None and site.guards and not guard_holds(site.guards, env):
                     continue
                 once = info.once or site.once or self._memoizer(callee) is not None

@@ -53,12 +53,21 @@ class Resolution(Exports):
     def _walk(self, current: str, parts: Sequence[str]) -> str:
         for index, part in enumerate(parts):
             called = part.endswith("()")
-            current = (
-                current if part.startswith(values.BUILT_PART) else self._attribute(current, part.removesuffix("()"))
-            )
+            skipped = part.startswith((values.BUILT_PART, values.HANDED_PART))  # read with the call before
+            current = current if skipped else self._attribute(current, part.removesuffix("()"))
             if called:
-                current = values.built_after(current, parts[index + 1 :]) or self._result(current)
+                rest = parts[index + 1 :]
+                current = values.built_after(current, rest) or self._run_by(current, rest) or self._result(current)
         return current
+
+    def _run_by(self, callee: str, rest: Sequence[str]) -> str | None:
+        """What a call of ``callee`` gives when it returns what calling the callable it is handed
+        at some position returns (``ModuleSummary.runners``) and the path names that callable
+        (:data:`values.HANDED_PART`): ``pkg.threads.in_thread().<handed:pkg/env/open_ledger>`` is
+        what ``open_ledger()`` returns."""
+        position = self.runners.get(callee)
+        handed = values.handed_at(rest, position) if position is not None else ""
+        return self._result(self.resolve(handed)) if handed else None
 
     def _attribute(self, owner: str, attr: str) -> str:
         if attr == LOOP_ITEM:  # ``helper().iterdir().<item>``: what iterating over the result yields
@@ -246,7 +255,9 @@ class Resolution(Exports):
         current = self._member(cls, path[0].removesuffix("()"), skip, instance=True)
         if current is None:
             return None
-        return self._walk(self._result(current) if called else current, path[1:])
+        if called:
+            current = self._run_by(current, path[1:]) or self._result(current)
+        return self._walk(current, path[1:])
 
     def _declared_class(self, site: CallSite, target: str | None) -> str | None:
         """The project class a method call's receiver is declared to be an instance of (an

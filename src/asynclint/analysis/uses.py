@@ -246,6 +246,10 @@ class Uses(GraphState):
                 (site.line, site.col): site
                 for target, site in self._edges_of(caller)
                 if target == callee and site.line == line
+            } or {  # a call of a parameter the chain handed ``callee`` (GivenArgs.handed_edges)
+                (site.line, site.col): site
+                for site in self._calls_by_caller.get(caller, ())
+                if site.line == line and site.param is not None and len(site.param) == 1
             }
             found.append((caller, tuple(sites[place] for place in sorted(sites)), callee))
         return found
@@ -258,8 +262,14 @@ class Uses(GraphState):
         (the one that takes the code at hand), by default the most frequent."""
         if self.function(key).is_async:
             return "direct"
-        if any(self.function(step).is_async for step, _ in self.path(key, hot)[:-1]):
-            return "helper"
+        steps = self.path(key, hot)
+        nearest = next((at for at in range(len(steps) - 2, -1, -1) if self.function(steps[at][0]).is_async), None)
+        if nearest is not None:
+            (caller, line), (callee, _) = steps[nearest], steps[nearest + 1]
+            # Called through a parameter the chain handed the callee (GivenArgs.handed_edges):
+            # no call of it is written there to offload.
+            written = any(target == callee and site.line == line for target, site in self._edges_of(caller))
+            return "helper" if written else None
         return "root" if root_awaited((hot or self.hot_of(key)).root_hook) else None
 
     def chain(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> tuple[ChainLink, ...]:

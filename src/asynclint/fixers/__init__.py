@@ -166,6 +166,8 @@ def plan_of(request: FixRequest | None, code: str) -> FixInfo | None:
         return definition_plan(code)
     if request.kind == "handoff":
         return handoff_plan(request.target)
+    if request.applier and request.placement != "helper":
+        return None  # no call of it is written to offload: see FixProject.locate
     return plan(request.recipe or None, request.target, request.placement, request.root_awaited)
 
 

@@ -358,7 +358,8 @@ def _why_no_fix(finding: Finding, project: FixProject) -> str:
         return "no automatic fix: edit the suppression comment (fix never rewrites a line one covers)"
     if len(finding.chain) < 2:  # a definition's finding: no call on a hot path to rewrite
         return "no automatic fix: the knowledge base names no fix recipe for this finding"
-    if finding.chain[-1].path not in project.texts:  # deep mode: it blocks inside an installed package
+    applied = finding.fix_request is not None and finding.fix_request.applier
+    if finding.chain[-1].path not in project.texts and not applied:  # deep mode: inside an installed package
         return (
             "no automatic fix: the blocking code runs inside the awaited library coroutine; "
             "only the library can take it off the loop"

@@ -16,7 +16,7 @@ from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
 from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
 from asynclint.knowledge.twins import TwinCall
-from asynclint.model import Finding
+from asynclint.model import Finding, FixRequest
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,10 +129,26 @@ class FixProject:
                     f"no attribute read at {finding.line}:{finding.column} (the file changed since it was checked?)"
                 )
             return file, read
+        request = finding.fix_request
+        if request is not None and request.applier:
+            return self._applier_call(finding, file, request)
         call = file.call_at(finding.line, finding.column, finding.end_line, finding.end_column)
         if call is None:
             return Decline(f"no call at {finding.line}:{finding.column} (the file changed since it was checked?)")
         return file, call
+
+    def _applier_call(
+        self, finding: Finding, file: ParsedFile, request: FixRequest
+    ) -> tuple[ParsedFile, cst.Call] | Decline:
+        """For a callee handed to an applier (``map(requests.get, urls)``): the applier's call,
+        which places the finding in its function so that a sync helper's call on the chain can be
+        offloaded; the call itself is never rewritten (a thread would return the lazy ``map``)."""
+        reason = _applied_reason(finding.facts.entered or finding.facts.callee, request.applier)
+        if request.placement != "helper":
+            return Decline(reason)
+        handed = file.expression_at(finding.line, finding.column, finding.end_line, finding.end_column)
+        applier = file.parent(file.parent(handed))
+        return (file, applier) if isinstance(applier, cst.Call) else Decline(reason)
 
     def site(self, finding: Finding) -> Site | Decline:
         """Where the finding's call can be taken off the loop (see :class:`Site`). A finding on the
@@ -162,7 +178,8 @@ class FixProject:
             if not is_async(function):
                 return Decline(f"`{function.name.value}` is not `async def` (the file changed since it was checked?)")
             return Site(file, call, function, "direct")
-        helper = self._helper_site(finding) if placement == "helper" else None
+        # No placement: also an async def calling the sync function through a parameter.
+        helper = self._helper_site(finding) if placement in ("helper", None) else None
         return helper or self._root_site(finding, file, call, function)
 
     def _helper_site(self, finding: Finding) -> Site | Decline | None:
@@ -183,6 +200,15 @@ class FixProject:
                     return Decline(f"cannot find `{qualname}` in {path}")
                 helper = graph.function(callee).qualname
                 found = _calls_at(file, sites, helper)
+                applier = next((site.applier for site in sites if site.applier), "")
+                if not found and applier:
+                    return Decline(_applied_reason(helper, applier) + f" in `{qualname}`")
+                param = next((site.param[0] for site in sites if site.param is not None), "")
+                if not found and param:
+                    return Decline(
+                        f"`{helper}` is handed to `{qualname}`, which calls it as its parameter `{param}`: "
+                        "that call runs whatever callers hand it, and offloading it would change them all"
+                    )
                 if len(found) != 1:
                     what = "no call" if not found else f"{len(found)} calls"
                     line = f" on line {sites[0].line}" if sites else ""
@@ -359,6 +385,14 @@ def findings_within(project: FixProject, file: ParsedFile, node: cst.CSTNode, bu
         f
         for f in project.findings_in(file.path, start[0], end[0])
         if f is not but and start <= (f.line, f.column - 1) and (f.end_line, f.end_column - 1) <= end
+    )
+
+
+def _applied_reason(callee: str, applier: str) -> str:
+    """Why a callable handed to an applier (``map(requests.get, urls)``) is not offloaded alone."""
+    return (
+        f"`{callee}` is handed to `{applier}`, which calls it once per item: no call of it is written "
+        f"to offload; offload the whole `{applier}(...)` call"
     )
 
 

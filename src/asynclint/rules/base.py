@@ -358,6 +358,9 @@ class BlockingCallRule(Rule):
                 if entry.site.awaited
                 else FixRequest("call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited)
             )
+        if shown[1].applier and request is not None:
+            # ``map(requests.get, urls)``: the name is handed over, no call of it is written.
+            request = replace(request, applier=shown[1].applier)
         if not ctx.keep(shown[0], shown[1].line, self.code, self.name, graded.severity):
             return None
         return Finding(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import TypeGuard
 
 from asynclint.analysis.index.argfacts import dumped, evidence_of, joined
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
 from asynclint.analysis.index.nests import starts_nest
-from asynclint.analysis.index.records import Function, FunctionRef, Handoff
+from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
@@ -111,7 +112,7 @@ class Expressions(IndexerState):
             context = CallContext(target, method, self_target, keyword.arg or "**", handed)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
         applied = INLINE_APPLIERS.get(target) if target is not None else None
-        if applied is not None:
+        if target is not None and applied is not None:
             function = (
                 next((keyword.value for keyword in node.keywords if keyword.arg == applied), None)
                 if isinstance(applied, str)
@@ -120,7 +121,7 @@ class Expressions(IndexerState):
                 else None
             )
             if function is not None and not isinstance(function, ast.Starred):
-                self._record_applied(function)
+                self._record_applied(function, target.rpartition(".")[2])
         # Looked up only for calls passing a program keyword: public_name walks the name's prefixes.
         if target is not None and any(keyword.arg in PROGRAM_KEYWORDS for keyword in node.keywords):
             callee = public_name(target)
@@ -136,25 +137,28 @@ class Expressions(IndexerState):
             if added is not None:
                 self._grow(node.func.value, added)
 
-    def _record_applied(self, handed: ast.expr) -> None:
-        """``reduce(merge, rules, state)``, ``map(score, rows)``: the project function handed over
-        runs here, once per item, as if called where it is written (a lambda's calls already are
-        the enclosing function's)."""
+    def _record_applied(self, handed: ast.expr, applier: str) -> None:
+        """``reduce(merge, rules, state)``, ``map(score, rows)``: the function handed over runs
+        here, once per item, as if called where it is written (a lambda's calls already are the
+        enclosing function's). The call is marked with the applier (``CallFacts.applier``): it is
+        the name handed over, which no recipe can rewrite as a call (``map(requests.get, urls)``)."""
         value = self.infer(handed)
         if not (
-            (isinstance(value, Sym) and may_be_project(value.name) and self.catalogue.match(value.name, None) is None)
+            (isinstance(value, Sym) and may_be_project(value.name))
             or (isinstance(value, SelfRef) and value.cls != Marker.STATE and value.path)
         ):
-            # A library API the catalogue knows (``map(requests.get, urls)``) would be reported
-            # at its name, which no recipe can rewrite as a call: left out.
             return
         call = ast.copy_location(ast.Call(func=handed, args=[], keywords=[]), handed)
         call.end_lineno, call.end_col_offset = handed.end_lineno, handed.end_col_offset
+        recorded = len(self.calls)
         self.frame.loop_depth += 1
         try:
             self.record_call(call, awaited=False, func_value=value)
         finally:
             self.frame.loop_depth -= 1
+        for index in range(recorded, len(self.calls)):
+            site = self.calls[index]
+            self.calls[index] = replace(site, rare=replace(site.rare or CallFacts(), applier=applier))
 
     def _note_row_fields(self, node: ast.Dict) -> None:
         """Record what a dict display puts under ``"info"`` (ModuleSummary.row_fields): how the

@@ -38,9 +38,11 @@ from asynclint.analysis.index.values import (
     Sym,
     Value,
     extend,
+    handed_part,
 )
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, THREAD_RESULTS
 from asynclint.knowledge.blocking import ITEMS, RETURNS
+from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 
 #: Calls naming a module or an attribute by a string: resolved when the string is written out.
@@ -132,7 +134,8 @@ class Inference(IndexerState):
             if isinstance(func, Sym):
                 # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
                 name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
-                return Inst(name, "expr", self._built.get(id(node), ()))
+                handed = self._handed_elsewhere(func, node)
+                return Inst(f"{name}.{handed}" if handed else name, "expr", self._built.get(id(node), ()))
             if isinstance(func, Inst):
                 # What a method returns is not its receiver: ``create(...)`` of a client gives a
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
@@ -142,7 +145,8 @@ class Inference(IndexerState):
                 # ``self._client().get_collection(name)``: what BUILT says a call so written
                 # builds, for the graph to use once it knows the callee.
                 built = self._built_by_name(node, func.path[-1])
-                return SelfRef(func.cls, (*func.path[:-1], f"{func.path[-1]}()", *built))
+                handed = self._handed_callables(node)  # ``await self.run(make_env)``, ``run`` inherited
+                return SelfRef(func.cls, (*func.path[:-1], f"{func.path[-1]}()", *built, *filter(None, [handed])))
             return None
         if isinstance(node, ast.Await):
             return self.infer(node.value)  # what a coroutine function returns, as its summary says
@@ -365,6 +369,28 @@ class Inference(IndexerState):
         if not may_be_project(name) or name in self.catalogue.producers:
             return None
         return [Inst(f"{name}(){ELEMENT.format(position)}", "local") for position in range(count)]
+
+    def _handed_elsewhere(self, func: Sym, node: ast.Call) -> str:
+        """:meth:`_handed_callables` for a call of a function of another project module; ""
+        for this module's (:meth:`_runner_position` reads those) and a library's."""
+        root = func.name.partition(".")[0]
+        if func.name.startswith(f"{self.module}.") or not (
+            root == self.module.partition(".")[0] or root in self._project_roots
+        ):
+            return ""
+        return self._handed_callables(node)
+
+    def _handed_callables(self, node: ast.Call) -> str:
+        """The path part (:func:`handed_part`) naming the project callables a call is handed by
+        position, which the graph reads if the callee runs one of them (``await
+        in_thread(open_ledger)``: what ``open_ledger()`` returns); "" when it is handed none."""
+        names = []
+        for argument in node.args[:FEW]:
+            if isinstance(argument, ast.Starred):
+                break
+            value = self.infer(argument)
+            names.append(value.name if isinstance(value, Sym) and may_be_project(value.name) else "")
+        return handed_part(names) if any(names) else ""
 
     def _runner_position(self, func: Value) -> int | None:
         """Where a function of this module that returns what its callable parameter returns

@@ -140,6 +140,9 @@ class CallFacts:
     #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the
     #: parameter). A group reward's lists followed into the helpers that loop over the group.
     itemwise: tuple[tuple[str, str], ...] = ()
+    #: Not written as a call: a callable handed to an applier that calls it once per item
+    #: (``map(requests.get, urls)``, see ``asyncio_apis.INLINE_APPLIERS``): the applier's name.
+    applier: str = ""
 
 
 _NO_FACTS = CallFacts()
@@ -361,6 +364,10 @@ class CallSite:
         return (self.rare or _NO_FACTS).itemwise
 
     @property
+    def applier(self) -> str:
+        return (self.rare or _NO_FACTS).applier
+
+    @property
     def argument(self) -> str:
         return (self.rare or _NO_FACTS).argument
 
@@ -536,6 +543,9 @@ class ModuleSummary:
     #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
     #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
     injected: tuple[tuple[str, str], ...] = ()
+    #: Functions and methods returning what calling one of their parameters returns (``return
+    #: await asyncio.to_thread(func, *args)``): qualified name -> that parameter's position.
+    runners: tuple[tuple[str, int], ...] = ()
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()

@@ -102,6 +102,27 @@ LOOP_ITEM = "<item>"
 BUILT_PART = "<built:"
 
 
+#: A path part after a call of a project function of another module handed callables at some
+#: positions (``in_thread(open_ledger)`` -> ``pkg.threads.in_thread().<handed:pkg/env/open_ledger>``,
+#: positions separated by ``|``, empty where not a name): where that function returns what calling
+#: one of its parameters returns (``ModuleSummary.runners``), the graph types the call as a call of
+#: the one handed there; else it reads past it.
+HANDED_PART = "<handed:"
+
+
+def handed_part(names: Sequence[str]) -> str:
+    return f"{HANDED_PART}{'|'.join(name.replace('.', '/') for name in names)}>"
+
+
+def handed_at(rest: Sequence[str], position: int) -> str:
+    """The callable the next part of a path (``rest[:1]``, a :func:`handed_part`) names at
+    ``position``; "" when none."""
+    if not rest or not rest[0].startswith(HANDED_PART):
+        return ""
+    names = rest[0][len(HANDED_PART) : -1].split("|")
+    return names[position].replace("/", ".") if position < len(names) else ""
+
+
 def built_part(type_: str) -> str:
     return f"{BUILT_PART}{type_.replace('.', '/')}>"
 
@@ -168,7 +189,7 @@ def extend(name: str, parts: tuple[str, ...] | list[str]) -> str:
     """Append attribute names (``"create()"`` for a call's result) to a dotted name, renaming
     through :data:`RETURNS` at each step."""
     for index, part in enumerate(parts):
-        if part.startswith(BUILT_PART):
+        if part.startswith((BUILT_PART, HANDED_PART)):
             continue  # used with the call before it
         name = f"{name}.{part}"
         built = built_after(name[:-2], parts[index + 1 :]) if part.endswith("()") else None

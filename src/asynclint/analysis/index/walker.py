@@ -76,6 +76,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.package = package
         self.catalogue = catalogue
         self.imports = dict(imports)  # top-level name -> the project module it means here
+        self._project_roots = frozenset(module.partition(".")[0] for module in self.imports.values())
         self.functions: list[Function] = [Function("<module>", "<module>", 1, False, "module")]
         self.calls: list[CallSite] = []
         self.refs: list[FunctionRef] = []
@@ -195,6 +196,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             public_names(tree.body),
             state_values=tuple(sorted(self.state_values.items())),
             injected=tuple(sorted(self.injected.items())),
+            runners=tuple(sorted(self._runners.items())),
             returns=tuple(self.returns),
             declared=tuple(self.declared),
             returned=tuple(self.returned),

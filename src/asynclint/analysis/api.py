@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from asynclint.analysis.graph_records import Estimate, FunctionId, HotInfo, LibraryEntry, TypeName, Use
-from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary, Place, WorkLoop
+from asynclint.analysis.index.loops import WorkLoop
+from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary, Place
 from asynclint.knowledge.frameworks import Hook
 from asynclint.model import ChainLink
 

@@ -26,7 +26,8 @@ from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Giv
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hot import HotSet
-from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary, WorkLoop
+from asynclint.analysis.index.loops import WorkLoop
+from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution

@@ -21,7 +21,8 @@ from math import prod
 
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.records import CallSite, WorkLoop
+from asynclint.analysis.index.loops import WorkLoop
+from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.work import OWNER, SETTING, SPAN, UP_TO
 from asynclint.knowledge.costs import ARRAY_LIBRARIES, COPIERS, COPY_METHODS, DEEP_COPIERS, REGEX_PASSES, WORK_MICROS
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import Estimate
-from asynclint.analysis.index.records import WorkLoop
+from asynclint.analysis.index.loops import WorkLoop
 from asynclint.knowledge.costs import ARRAY_LIBRARIES, work_cost
 from asynclint.model import Finding, Severity
 from asynclint.rules.base import OwnWorkRule

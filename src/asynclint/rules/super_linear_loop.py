@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from asynclint.analysis.api import FunctionId
-from asynclint.analysis.index.records import LoopNest
+from asynclint.analysis.index.loops import LoopNest
 from asynclint.model import Finding, Severity
 from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext

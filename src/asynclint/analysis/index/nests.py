@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
-from asynclint.analysis.index.records import LoopNest
+from asynclint.analysis.index.loops import LoopNest
 from asynclint.knowledge.costs import ARRAY_MAKERS, COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"

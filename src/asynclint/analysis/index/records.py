@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from asynclint.analysis.index.loops import LoopNest, WorkLoop
+
 #: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
 FIELD_CLASS = "class:"
 
@@ -441,60 +443,6 @@ class Handoff:
     #: (line, column) of the call that built the object, when this module shows it: written as the
     #: argument (``judge_client=OpenAI()``) or bound to the name passed (``client = OpenAI()``).
     built: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LoopNest:
-    """Loops nested in one function whose iteration counts each grow with the data it handles
-    (:mod:`asynclint.analysis.index.nests`): super-linear pure-Python work. One per outermost
-    such loop, its heaviest nest."""
-
-    function: int  # index into ModuleSummary.functions
-    line: int  # the outermost counted loop: its ``for`` (or comprehension) up to its iterable's end
-    col: int
-    end_line: int
-    end_col: int
-    #: Each counted loop, outermost first, in words: "`for i in range(1, m + 1)` (`m = len(response)`)".
-    levels: tuple[str, ...]
-    steps: int  # how many factors of the data multiply: 2 for a pair of loops, 3 for three
-    table: str = ""  # the 2-D table the nest fills cell by cell (``dp``), if any
-    #: The flag tests around its outermost loop and whether it sits in a lazy initialisation, as
-    #: for a call (``CallSite.guards``, ``CallSite.once``): the chains that reach it are judged by them.
-    guards: tuple[str, ...] = ()
-    once: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class WorkLoop:
-    """A loop of a function (``for``, ``while``, a comprehension's generator) with its trip count where
-    the code bounds it (:mod:`asynclint.analysis.index.work`): the project graph multiplies the work
-    of the calls inside it by that count (:mod:`asynclint.analysis.work`)."""
-
-    function: int  # index into ModuleSummary.functions
-    parent: int  # index into ModuleSummary.work_loops of the loop around it in the function; -1: none
-    line: int  # the whole loop, for the calls inside it (1-based character columns)
-    col: int
-    end_line: int
-    end_col: int
-    #: What the loop goes over, evaluated once before it (a ``for``'s iterable): calls there are
-    #: the enclosing loop's (line, col, end line, end col); all zero for a ``while``.
-    outside: tuple[int, int, int, int]
-    #: Its trip count as factors that multiply: digits, or the dotted name of a module constant
-    #: whose size (its length, or the integer itself) the graph looks up in ``ModuleSummary.sizes``.
-    #: Empty: the code does not bound it (counted once: unknown counts are not guessed large).
-    trips: tuple[str, ...]
-    header: str  # ``for move in LEGAL_MOVES``, ``while tick < max_ticks``, as written (short)
-    bound: str  # what bounds it, for messages: ``LEGAL_MOVES``, ``max_ticks_per_round``
-    #: Statements each iteration runs itself (those of loops inside it aside), at least 1: the
-    #: steps an iteration costs besides its calls.
-    statements: int = 1
-    #: The flag tests around it and whether it sits in a lazy initialisation (see LoopNest).
-    guards: tuple[str, ...] = ()
-    once: bool = False
-    #: The function's parameters whose items it goes through, one per iteration (``for s in states``,
-    #: ``zip(states, scores)``, ``range(len(states))``, or a local holding an item per item of one):
-    #: a loop over a group reward's lists is the loop over the group's rollouts.
-    over: tuple[str, ...] = ()
 
 
 class Place(Protocol):

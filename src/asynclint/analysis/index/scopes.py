@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
+from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.nests import loop_nests
-from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff, LoopNest, WorkLoop
+from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff
 from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, SelfRef, Sym, Value, built_part
 from asynclint.analysis.index.work import ModuleLoops, work_loops
 from asynclint.knowledge.blocking import BUILT, BUILT_FIRST

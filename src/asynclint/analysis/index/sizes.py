@@ -12,7 +12,7 @@ from asynclint.analysis.index.helpers import COMPREHENSIONS
 from asynclint.knowledge.costs import SAME_ITEMS
 
 #: A count as factors that multiply: digits, or names the graph looks up (see
-#: :class:`~asynclint.analysis.index.records.WorkLoop`).
+#: :class:`~asynclint.analysis.index.loops.WorkLoop`).
 Factors = tuple[str, ...]
 
 

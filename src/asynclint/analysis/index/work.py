@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from math import comb, perm
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
-from asynclint.analysis.index.records import WorkLoop
+from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.sizes import Factors, int_value, literal_count
 from asynclint.knowledge.costs import (
     COMBINATORIAL_COUNTS,

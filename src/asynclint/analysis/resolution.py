@@ -12,6 +12,7 @@ from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeNam
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, split_super
+from asynclint.knowledge.annotations import TYPED_DICTS
 from asynclint.knowledge.blocking import ITEMS, RETURNS, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 
@@ -24,9 +25,6 @@ _UNASKED = "\0"
 #: What a call that runs no project function runs (:meth:`Resolution.called_at`): one empty list
 #: for all of them, never changed (like the lists of ``defs`` it hands out).
 _NO_FUNCTIONS: list[FunctionId] = []
-
-#: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.
-TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 
 
 class Resolution(Exports):

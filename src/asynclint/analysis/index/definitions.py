@@ -7,10 +7,11 @@ import ast
 
 from asynclint.analysis.index.argfacts import scalar_items
 from asynclint.analysis.index.flags import constant_defaults, stored_names
-from asynclint.analysis.index.helpers import CONTAINER_ANNOTATIONS, FUNCTION_DEFS, VAGUE_ANNOTATIONS, vague
+from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import Frame, IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfRef, Sym, Value
+from asynclint.knowledge.annotations import CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES

@@ -9,31 +9,12 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.annotations import VAGUE_ANNOTATIONS
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, RESULT_METHODS, THREAD_RESULTS
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 #: Roots of values no project function can be: what the standard library makes.
 STDLIB_ROOTS = frozenset(sys.stdlib_module_names) | {"builtins"}
-#: ``x: T = field(...)`` declares a field of type ``T``; the call's own result says nothing.
-FIELD_SPECIFIERS = frozenset(
-    {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib", "attr.attrib"}
-)
-#: Annotations wrapping the type of the value: ``Optional[T]``, ``Union[A, B]``, ``Annotated[T, m]``.
-WRAPPING_ANNOTATIONS = frozenset(f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final"))
-#: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
-VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
-#: Containers whose last type argument is the type of the items ``x[key]`` reads.
-CONTAINER_ANNOTATIONS = frozenset(
-    {
-        *(f"builtins.{name}" for name in ("dict", "list")),
-        *(f"typing.{name}" for name in ("Dict", "List", "Mapping", "MutableMapping", "Sequence", "MutableSequence")),
-        *(f"collections.abc.{name}" for name in ("Mapping", "MutableMapping", "Sequence", "MutableSequence")),
-        "collections.defaultdict",
-        "collections.OrderedDict",
-        "typing.DefaultDict",
-        "typing.OrderedDict",
-    }
-)
 #: Displays an argument may be written as -> the type of the value.
 DISPLAYS: dict[type, str] = {
     ast.Dict: "builtins.dict",
@@ -45,10 +26,6 @@ DISPLAYS: dict[type, str] = {
     ast.Tuple: "builtins.tuple",
     ast.JoinedStr: "builtins.str",
 }
-#: ``type[T]``: the annotated value is a class, not an instance.
-CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
-#: ``cast(T, value)``: the value is declared a ``T``.
-CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Nodes with a scope of their own: a walk of one function's loops or bindings stops at them.
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)

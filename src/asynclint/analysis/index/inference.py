@@ -12,11 +12,8 @@ from typing import cast
 
 from asynclint.analysis.index.argfacts import state_get, state_key
 from asynclint.analysis.index.helpers import (
-    CASTS,
-    CLASS_ANNOTATIONS,
     COPYING_BUILTINS,
     STDLIB_ROOTS,
-    WRAPPING_ANNOTATIONS,
     callables_of,
     called_in_thread,
     exported_name,
@@ -40,6 +37,7 @@ from asynclint.analysis.index.values import (
     extend,
     handed_part,
 )
+from asynclint.knowledge.annotations import CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, THREAD_RESULTS
 from asynclint.knowledge.blocking import ITEMS, RETURNS
 from asynclint.knowledge.costs import FEW

@@ -24,7 +24,6 @@ from asynclint.analysis.index.guards import (
     terminal_guard,
 )
 from asynclint.analysis.index.helpers import (
-    FIELD_SPECIFIERS,
     FUNCTION_DEFS,
     callables_of,
     counts_attempts,
@@ -38,6 +37,7 @@ from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
 from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.annotations import FIELD_SPECIFIERS
 from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_METHODS, ITEMS, MODE_SWITCHES
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
 

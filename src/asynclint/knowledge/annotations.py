@@ -1,0 +1,32 @@
+"""What the names of ``typing``, ``dataclasses``, pydantic and attrs mean to the indexer reading
+annotations and field declarations: which wrap a type, which are too general to type a receiver,
+which hold items of a type, which declare a field. Qualified as the indexer resolves imports."""
+
+from __future__ import annotations
+
+#: ``x: T = field(...)`` declares a field of type ``T``; the call's own result says nothing.
+FIELD_SPECIFIERS = frozenset(
+    {"dataclasses.field", "pydantic.Field", "pydantic.fields.Field", "attrs.field", "attr.ib", "attr.attrib"}
+)
+#: Annotations wrapping the type of the value: ``Optional[T]``, ``Union[A, B]``, ``Annotated[T, m]``.
+WRAPPING_ANNOTATIONS = frozenset(f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final"))
+#: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
+VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
+#: Containers whose last type argument is the type of the items ``x[key]`` reads.
+CONTAINER_ANNOTATIONS = frozenset(
+    {
+        *(f"builtins.{name}" for name in ("dict", "list")),
+        *(f"typing.{name}" for name in ("Dict", "List", "Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        *(f"collections.abc.{name}" for name in ("Mapping", "MutableMapping", "Sequence", "MutableSequence")),
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "typing.DefaultDict",
+        "typing.OrderedDict",
+    }
+)
+#: ``type[T]``: the annotated value is a class, not an instance.
+CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
+#: ``cast(T, value)``: the value is declared a ``T``.
+CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+#: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.
+TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections import Counter, defaultdict
@@ -165,12 +166,17 @@ def main(argv: list[str] | None = None) -> int:
     ]
     chosen.sort(key=lambda item: (-disagreement(item[1]), -len(item[1]), item[0]))
     split_disagreeing = sum(1 for members in grouped.values() if disagreement(members))
-    print(
-        f"{len(rows)} labels in {len(SPLIT_FILES)} files, {len(grouped)} groups (kind / frequency), "
-        f"{split_disagreeing} with labels that disagree; printed: {len(chosen)}"
-    )
-    for key, members in chosen:
-        render(key, members, args.width)
+    try:
+        print(
+            f"{len(rows)} labels in {len(SPLIT_FILES)} files, {len(grouped)} groups (kind / frequency), "
+            f"{split_disagreeing} with labels that disagree; printed: {len(chosen)}"
+        )
+        for key, members in chosen:
+            render(key, members, args.width)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Piped into `head`: the reader has what it wanted; silence the flush at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

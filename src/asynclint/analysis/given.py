@@ -10,7 +10,7 @@ import ast
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import PASSED_OBJECT, guard_holds
+from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_KEYS, guard_holds
 from asynclint.analysis.index.records import CallSite, Place
 
 #: At most this many distinct ``given`` tuples per function: a function called with many
@@ -31,7 +31,14 @@ class GivenArgs(GraphState):
         """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
         ``key`` in the project leaves at (or sets to) one constant, and that is false with it:
         ``if write_to_log:`` where nothing passes ``write_to_log=True``."""
-        return not site.guards or guard_holds(site.guards, self.fixed_params(key))
+        return not site.guards or guard_holds(site.guards, self._with_rows(self.fixed_params(key), site.guards))
+
+    def _with_rows(self, env: dict[str, object], guards: tuple[str, ...]) -> dict[str, object]:
+        """``env`` with :data:`ROW_KEYS` bound to the keys every dataset row carries, when one of
+        ``guards`` tests a key of the rollout's row (``row.get("repo_root") or find_root()``)."""
+        if not any(ROW_KEYS in guard for guard in guards):
+            return env
+        return {**env, ROW_KEYS: self.row_keys()}
 
     def fixed_params(self, key: FunctionId) -> dict[str, object]:
         """Parameters of ``key`` every call passes the same constant (or leaves at its constant
@@ -142,5 +149,9 @@ class GivenArgs(GraphState):
         if best is None or not site.guards:
             return best
         candidates = self._hot_states.get(key, (best,))
-        taking = [info for info in candidates if guard_holds(site.guards, self.state_env(key, info))]
+        taking = [
+            info
+            for info in candidates
+            if guard_holds(site.guards, self._with_rows(self.state_env(key, info), site.guards))
+        ]
         return min(taking, key=lambda info: (info.rare, not info.raised), default=None)

@@ -75,6 +75,11 @@ def attribute_owners(test: ast.expr) -> frozenset[str]:
     )
 
 
+#: The name a guard on a key of the rollout's dataset row reads (``not ('repo_root' in
+#: __row_keys__)``, :func:`asynclint.analysis.index.rowkeys.row_guards`): the graph binds it to
+#: the keys every row the project builds carries. A key among them is there; one that is not may be.
+ROW_KEYS = "__row_keys__"
+
 _UNKNOWN = object()
 #: The value of a parameter holding :data:`PASSED_OBJECT`: ``is None`` is false, anything else unknown.
 _OBJECT = object()
@@ -109,6 +114,9 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         if any(part is not _UNKNOWN and bool(part) == decisive for part in parts):
             return decisive
         return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In):
+        keys, key = _value(node.comparators[0], env), _value(node.left, env)
+        return True if isinstance(keys, frozenset) and key in keys else _UNKNOWN
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
         left, right = _value(node.left, env), _value(node.comparators[0], env)
         if _OBJECT in (left, right):

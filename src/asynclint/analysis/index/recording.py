@@ -123,7 +123,7 @@ class Recording(IndexerState):
             small_args=self._small_arguments(node) if api is None else (),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
-            guards=tuple(self.frame.guards),
+            guards=(*self.frame.guards, *filter(None, [self._row_guards.get(id(node))])),
             given=given_arguments(node) if api is None else (),
             dispatch=dispatch,
         )

@@ -156,6 +156,7 @@ class IndexerState:
     returns: list[tuple[str, tuple[str, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
     row_fields: list[tuple[str, str, str]]
+    _row_guards: dict[int, str]
     state_fields: list[tuple[str, str]]
     class_properties: dict[str, set[str]]
     pending: list[int]

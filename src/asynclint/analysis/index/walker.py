@@ -50,6 +50,7 @@ from asynclint.analysis.index.records import (
     ModuleSummary,
     WorkLoop,
 )
+from asynclint.analysis.index.rowkeys import RowShapes, row_guards
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_settings, module_sizes, resolved_sizes
@@ -115,6 +116,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.row_fields: list[tuple[str, str, str]] = []  # see ModuleSummary.row_fields
+        self._row_guards: dict[int, str] = {}  # id of a call -> the row-key test it runs behind (rowkeys.row_guards)
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
@@ -138,10 +140,13 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._runners = callable_runners(tree, self.module)
+        self._row_guards = row_guards(tree)
         self._prebind(tree.body)
         self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
+        rows = RowShapes(self._denoted)
+        rows.read(tree, {(function.line, function.name): index for index, function in enumerate(self.functions)})
         exports = tuple((name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym))
         for name, value in module_frame.bindings.items():
             if isinstance(value, Inst) and value == filled.get(name):
@@ -213,6 +218,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             state_fields=tuple(sorted(set(self.state_fields))),
             work_loops=tuple(self.work_loops),
             copies=tuple(self.work_copies),
+            row_shapes=tuple(rows.shapes),
             settings=tuple(sorted(module_settings(tree).items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
         )

@@ -10,7 +10,7 @@ import ast
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_KEYS, guard_holds
+from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, guard_holds
 from asynclint.analysis.index.records import CallSite, Place
 
 #: At most this many distinct ``given`` tuples per function: a function called with many
@@ -21,7 +21,11 @@ MAX_GIVEN = 4
 def _switch(text: str) -> bool:
     """``text`` (a constant's ``repr``) is one a chain carries: a bool, ``None`` or a string -- a
     switch or a mode, not a count every call may pass differently."""
-    return text in ("True", "False", "None") or text[:1] in ("'", '"')
+    return text in ("True", "False", "None") or text[:1] in ("'", '"') or text.startswith(_ROW_PREFIX)
+
+
+#: How a ``given`` text handing over the rollout's row starts (``repr((ROW_ARGUMENT, column))``).
+_ROW_PREFIX = f"({ROW_ARGUMENT!r},"
 
 
 class GivenArgs(GraphState):
@@ -61,7 +65,7 @@ class GivenArgs(GraphState):
                 given = dict(site.given)
                 values.add("" if "*" in given else given.get(name, given.get(str(position), defaults.get(name, ""))))
             if len(values) == 1 and (value := values.pop()):
-                found[name] = ast.literal_eval(value)
+                found[name] = self._given_value(value)
         return found
 
     def _own_params(self, key: FunctionId) -> tuple[str, ...]:
@@ -76,7 +80,21 @@ class GivenArgs(GraphState):
         fixed = self.fixed_params(key)
         if not info.given:
             return fixed
-        return {**fixed, **{name: ast.literal_eval(text) for name, text in info.given}}
+        return {**fixed, **{name: self._given_value(text) for name, text in info.given}}
+
+    def _given_value(self, text: str) -> object:
+        """The value a ``given`` text stands for: a constant, or the rollout's row (or a dict
+        column of it) as the keys every row carries there."""
+        value = ast.literal_eval(text)
+        if not (isinstance(value, tuple) and len(value) == 2 and value[0] == ROW_ARGUMENT):
+            return value
+        column = value[1]
+        keys = self.row_keys()
+        return (
+            frozenset(key.removeprefix(f"{column}.") for key in keys if key.startswith(f"{column}."))
+            if column
+            else keys
+        )
 
     def _tested(self, key: FunctionId) -> frozenset[str]:
         """Parameters of ``key`` that a guard of one of its calls tests, or that it passes on as

@@ -43,9 +43,12 @@ class RowKeys(GraphState):
         """The keys every row (``items``) or the one row the shape at ``at`` describes carries;
         ``bound``: the shapes of what the call being followed passes its parameters."""
         shape = self.summaries[at[0]].row_shapes[at[1]]
-        if depth > _MAX_DEPTH or ((shape.keys or shape.copies or shape.item_calls) and shape.items != items):
+        concrete = shape.keys or shape.copies or shape.item_calls or shape.nested
+        if depth > _MAX_DEPTH or (concrete and shape.items != items):
             return frozenset()
         found = set(shape.keys)
+        for key, index in shape.nested:
+            found.update(f"{key}.{inner}" for inner in self._rows_of((at[0], index), False, bound, depth + 1))
         for param in shape.copies:
             if param in bound:
                 found |= self._rows_of(bound[param], shape.items, {}, depth + 1)

@@ -317,16 +317,19 @@ RECOVERY_HOOKS: dict[tuple[str, str, str], Hook] = {
     ),
 }
 
-#: Keys of the rollout's state holding its dataset row (verifiers copies the row into
-#: ``state["input"]``, legacy/envs/environment.py ``init_state``): a test of a key of it is settled
-#: when every row the project builds carries the key (see :mod:`asynclint.analysis.rows`).
-ROW_STATE_KEYS: frozenset[str] = frozenset({"input"})
+#: Keys of the rollout's state holding its dataset row -> the row's column each holds ("": the
+#: whole row). verifiers copies the row into ``state["input"]`` and its ``info`` column into
+#: ``state["info"]`` (``init_state``). A test of a key of either is settled when every row the
+#: project builds carries the key (see :mod:`asynclint.analysis.rows`).
+ROW_STATE_KEYS: dict[str, str] = {"input": "", "info": "info"}
 #: Dataset builds from a list of rows the project makes (the rows whose keys are read).
 DATASET_FROM_ROWS: frozenset[str] = frozenset(
     {"datasets.Dataset.from_list", "datasets.arrow_dataset.Dataset.from_list"}
 )
-#: Datasets whose rows the tool cannot see (a hub download, a file, a frame): where one is built,
-#: no key is known to be on every row.
+#: Keywords an environment is handed its datasets by.
+DATASET_KEYWORDS: frozenset[str] = frozenset({"dataset", "eval_dataset"})
+#: Datasets whose rows the tool cannot see (a hub download, a file, a frame): where one is handed
+#: to an environment (by :data:`DATASET_KEYWORDS`), no key is known to be on every row.
 OPAQUE_DATASETS: frozenset[str] = frozenset(
     f"datasets.{name}"
     for name in (

@@ -487,6 +487,7 @@ class RowShape:
     copies: tuple[str, ...] = ()
     calls: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # return the rows (or the row) themselves
     item_calls: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # each row is what one returns
+    nested: tuple[tuple[str, int], ...] = ()  # a key -> the shape of the dict under it (``"info": {...}``)
     dataset: bool = False  # handed to ``Dataset.from_list`` (no keys: a dataset the tool cannot see)
 
 

@@ -1,8 +1,8 @@
-"""Dataset rows and the tests of their fields: what each function returns as rows (the constant
-keys every returned dict sets, the rows and calls it copies), the rows handed to
-``Dataset.from_list`` (:class:`~asynclint.analysis.index.records.RowShape`), and the calls behind a
-test of a key of the rollout's row (``row.get("repo_root") or find_root()``), which the graph
-settles when every row the project builds carries the key (:mod:`asynclint.analysis.rows`)."""
+"""Dataset rows as the project builds them: what each function returns as rows (the constant keys
+every returned dict sets, the dicts under them, the rows and calls it copies) and the rows handed to
+``Dataset.from_list`` (:class:`~asynclint.analysis.index.records.RowShape`). The graph reads from
+them the keys every row carries (:mod:`asynclint.analysis.rows`); tests of those keys in the
+rollouts are :mod:`asynclint.analysis.index.rowtests`'."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from asynclint.analysis.index.flags import ROW_KEYS
 from asynclint.analysis.index.helpers import may_be_project
 from asynclint.analysis.index.records import RowShape
-from asynclint.knowledge.frameworks import DATASET_FROM_ROWS, OPAQUE_DATASETS, ROLLOUT_STATE_NAMES, ROW_STATE_KEYS
+from asynclint.analysis.index.rowtests import own_statements
+from asynclint.knowledge.frameworks import DATASET_FROM_ROWS, DATASET_KEYWORDS, OPAQUE_DATASETS
 
 Denoted = Callable[[ast.expr], "str | None"]
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -21,18 +21,6 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef
 _COPIES = ("builtins.dict", "copy.copy", "copy.deepcopy")
 #: Packages whose calls return no dataset rows of the project's (a framework, the datasets library).
 LIBRARY_ROOTS = frozenset({"verifiers", "datasets"})
-
-
-def _own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement of ``body`` and of the blocks inside it, but not of nested definitions."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            yield from _own_statements(getattr(stmt, field, []))
-        for handler in getattr(stmt, "handlers", []):
-            yield from _own_statements(handler.body)
 
 
 def _falsy_constant(node: ast.expr) -> bool:
@@ -59,7 +47,7 @@ class RowShapes:
             index = indexes.get((node.lineno, node.name))
             if index is None:
                 continue
-            statements = list(_own_statements(node.body))
+            statements = list(own_statements(node.body))
             params = {arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
             for stmt in statements:
                 if isinstance(stmt, ast.Return) and stmt.value is not None:
@@ -77,11 +65,29 @@ class RowShapes:
 
     def _dataset(self, node: _Function, body: list[ast.stmt], params: set[str], call: ast.Call, index: int) -> None:
         target = self.denoted(call.func)
-        if target in OPAQUE_DATASETS:  # rows the tool cannot see: no key is known to be on every row
-            self.shapes.append(RowShape(index, True, dataset=True))
+        if any(k.arg in DATASET_KEYWORDS and self._opaque(node, k.value) for k in call.keywords):
+            self.shapes.append(RowShape(index, True, dataset=True))  # rows the tool cannot see: no key known
         elif target in DATASET_FROM_ROWS and call.args:
             shape = self._shape(node, body, params, call.args[0], True) or RowShape(-1, True)
             self.shapes.append(replace(shape, function=index, dataset=True))
+
+    def _opaque(self, node: _Function, value: ast.expr, depth: int = 0) -> bool:
+        """``value`` is a dataset read from the hub or a file (``load_dataset(...)``, also through
+        a local and ``.map``/``.filter``/``.select`` of one)."""
+        while (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and self.denoted(value.func) is None
+        ):
+            value = value.func.value  # ``load_dataset(...).map(f)``: the dataset it maps
+        if isinstance(value, ast.Name) and depth < 4:
+            bound = [
+                stmt.value
+                for block in _blocks(node)
+                for stmt in block
+                if isinstance(stmt, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == value.id for t in stmt.targets)
+            ]
+            return any(self._opaque(node, held, depth + 1) for held in bound)
+        return isinstance(value, ast.Call) and self.denoted(value.func) in OPAQUE_DATASETS
 
     def _shape(
         self, node: _Function, body: list[ast.stmt], params: set[str], value: ast.expr, items: bool
@@ -104,24 +110,37 @@ class RowShapes:
             copied: tuple[str, ...] = ()
             if isinstance(loop.target, ast.Name) and loop.target.id in row.copies and isinstance(loop.iter, ast.Name):
                 copied = (loop.iter.id,) if loop.iter.id in params else ()
-            return RowShape(-1, True, row.keys, copied, item_calls=row.calls)
+            return RowShape(-1, True, row.keys, copied, item_calls=row.calls, nested=row.nested)
         if not items and isinstance(value, ast.Dict):
-            keys = tuple(
-                key.value
+            pairs = [
+                (key.value, held)
                 for key, held in zip(value.keys, value.values, strict=True)
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and not _falsy_constant(held)
-            )
-            return RowShape(-1, False, keys)
+            ]
+            nested = tuple(self._nested(node, body, params, pairs))
+            return RowShape(-1, False, tuple(key for key, _ in pairs), nested=nested)
         return None
+
+    def _nested(
+        self, node: _Function, body: list[ast.stmt], params: set[str], pairs: list[tuple[str, ast.expr]]
+    ) -> Iterator[tuple[str, int]]:
+        """The dicts under some of the keys (``"info": {...}``, ``row["info"] = normalised(info)``):
+        (key, index of the dict's shape)."""
+        for key, held in pairs:
+            if isinstance(held, (ast.Dict, ast.Name, ast.Call)):
+                shape = self._shape(node, body, params, held, False)
+                if shape is not None and (shape.keys or shape.copies or shape.calls):
+                    self.shapes.append(shape)
+                    yield key, len(self.shapes) - 1
 
     def _called(
         self, node: _Function, body: list[ast.stmt], params: set[str], call: ast.Call, items: bool
     ) -> RowShape | None:
         target = self.denoted(call.func)
-        copied = call.args[0] if target in _COPIES and len(call.args) == 1 else None
+        copied = call.args[0] if target in _COPIES and len(call.args) == 1 and not items else None
         if isinstance(call.func, ast.Attribute) and call.func.attr == "copy" and not call.args:
             copied = call.func.value
-        if copied is not None or target == "builtins.list":
+        if copied is not None or (target == "builtins.list" and items):
             inner = copied if copied is not None else call.args[0] if call.args else None
             if isinstance(inner, ast.Name) and inner.id in params | _loop_names(node):
                 return RowShape(-1, items, copies=(inner.id,))
@@ -180,7 +199,7 @@ class RowShapes:
         if shape is None or items:
             return shape
         stored = [
-            target.slice.value
+            (target.slice.value, s.value)
             for s in block[block.index(stmt) + 1 :]
             if isinstance(s, ast.Assign) and not _falsy_constant(s.value)
             for target in s.targets
@@ -190,7 +209,9 @@ class RowShapes:
             and isinstance(target.slice, ast.Constant)
             and isinstance(target.slice.value, str)
         ]
-        return RowShape(-1, False, (*shape.keys, *stored), shape.copies, shape.calls)
+        nested = (*shape.nested, *self._nested(node, block, params, stored))
+        keys = (*shape.keys, *(key for key, _ in stored))
+        return RowShape(-1, False, keys, shape.copies, shape.calls, nested=nested)
 
 
 def _targets(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
@@ -200,7 +221,7 @@ def _targets(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
 def _blocks(node: _Function) -> Iterator[list[ast.stmt]]:
     """The function's body and every block inside it (not nested definitions')."""
     yield node.body
-    for stmt in _own_statements(node.body):
+    for stmt in own_statements(node.body):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for field in ("body", "orelse", "finalbody"):
@@ -213,7 +234,7 @@ def _blocks(node: _Function) -> Iterator[list[ast.stmt]]:
 def _loop_names(node: _Function) -> set[str]:
     return {
         stmt.target.id
-        for stmt in _own_statements(node.body)
+        for stmt in own_statements(node.body)
         if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name)
     }
 
@@ -225,13 +246,13 @@ def _each(row: RowShape | None, node: _Function) -> RowShape | None:
         return None
     loops = {
         stmt.target.id: stmt.iter.id
-        for stmt in _own_statements(node.body)
+        for stmt in own_statements(node.body)
         if isinstance(stmt, (ast.For, ast.AsyncFor))
         and isinstance(stmt.target, ast.Name)
         and isinstance(stmt.iter, ast.Name)
     }
     copied = tuple(loops[name] for name in row.copies if name in loops)
-    return RowShape(-1, True, row.keys, copied, item_calls=row.calls)
+    return RowShape(-1, True, row.keys, copied, item_calls=row.calls, nested=row.nested)
 
 
 def _common(found: list[RowShape | None]) -> RowShape | None:
@@ -246,145 +267,3 @@ def _common(found: list[RowShape | None]) -> RowShape | None:
         return None
     keys = set(rows[0].keys).intersection(*(row.keys for row in rows[1:]))
     return RowShape(-1, False, tuple(sorted(keys)))
-
-
-def row_guards(tree: ast.Module) -> dict[int, str]:
-    """id of a call -> the test of a row key it runs behind: the right side of ``row.get("k") or
-    f()``, the body of ``if not row.get("k"):`` / ``if "k" not in row:``, where ``row`` is the
-    rollout's dataset row (``state["input"]``, a copy of it, or what a helper of this module that
-    reads it out of the state returns). The guard holds unless every row carries ``"k"``."""
-    readers = {
-        node.name
-        for node in tree.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _reads_row(node)
-    }
-    found: dict[int, str] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        statements = list(_own_statements(node.body))
-        rows = {
-            target.id
-            for stmt in statements
-            if isinstance(stmt, ast.Assign) and _row_value(stmt.value, readers)
-            for target in stmt.targets
-            if isinstance(target, ast.Name)
-        }
-        rows -= _rebound(statements, rows)
-        for stmt in statements:
-            expressions = (child for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.expr))
-            for part in (n for child in expressions for n in ast.walk(child)):
-                if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or):
-                    for position, value in enumerate(part.values[:-1]):
-                        if (key := _row_get(value, rows, readers)) is not None:
-                            _guard(found, part.values[position + 1 :], f"not ({key!r} in {ROW_KEYS})")
-            if isinstance(stmt, ast.If) and (key := _missing(stmt.test, rows, readers)) is not None:
-                _guard(found, stmt.body, f"not ({key!r} in {ROW_KEYS})")
-    return found
-
-
-def _guard(found: dict[int, str], parts: list, guard: str) -> None:
-    for part in parts:
-        for node in ast.walk(part):
-            if isinstance(node, ast.Call):
-                found.setdefault(id(node), guard)
-
-
-def _reads_row(node: _Function) -> bool:
-    """A helper handed the rollout's state that reads its dataset row (``state.get("input")``,
-    also by a key taken from a tuple naming it: ``for key in ("input", "task")``)."""
-    params = {arg.arg for arg in node.args.args}
-    if not params & set(ROLLOUT_STATE_NAMES):
-        return False
-    return any(
-        isinstance(n, ast.Constant) and n.value in ROW_STATE_KEYS for stmt in node.body for n in ast.walk(stmt)
-    ) and any(
-        isinstance(n, ast.Call)
-        and isinstance(n.func, ast.Attribute)
-        and n.func.attr == "get"
-        and isinstance(n.func.value, ast.Name)
-        and n.func.value.id in ROLLOUT_STATE_NAMES
-        for stmt in node.body
-        for n in ast.walk(stmt)
-    )
-
-
-def _row_value(value: ast.expr, readers: set[str]) -> bool:
-    """``state["input"]``, ``state.get("input")`` (``or {}``), ``dict(...)`` of one, ``_row_from_state(state)``."""
-    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
-        return _row_value(value.values[0], readers)
-    if isinstance(value, ast.Subscript):
-        return (
-            isinstance(value.value, ast.Name)
-            and value.value.id in ROLLOUT_STATE_NAMES
-            and isinstance(value.slice, ast.Constant)
-            and value.slice.value in ROW_STATE_KEYS
-        )
-    if not isinstance(value, ast.Call):
-        return False
-    func = value.func
-    if isinstance(func, ast.Name) and func.id in readers:
-        return any(isinstance(arg, ast.Name) and arg.id in ROLLOUT_STATE_NAMES for arg in value.args)
-    if isinstance(func, ast.Name) and func.id == "dict" and len(value.args) == 1:
-        return _row_value(value.args[0], readers)
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == "get"
-        and isinstance(func.value, ast.Name)
-        and func.value.id in ROLLOUT_STATE_NAMES
-        and bool(value.args)
-        and isinstance(value.args[0], ast.Constant)
-        and value.args[0].value in ROW_STATE_KEYS
-    )
-
-
-def _row_get(value: ast.expr, rows: set[str], readers: set[str]) -> str | None:
-    """``row.get("k")`` / ``row["k"]`` of a row: ``"k"``."""
-    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
-        func = value.func
-        if isinstance(func, ast.Attribute) and func.attr == "get" and _is_row(func.value, rows, readers):
-            key = value.args[0]
-            return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
-    return None
-
-
-def _is_row(node: ast.expr, rows: set[str], readers: set[str]) -> bool:
-    return (isinstance(node, ast.Name) and node.id in rows) or _row_value(node, readers)
-
-
-def _missing(test: ast.expr, rows: set[str], readers: set[str]) -> str | None:
-    """``not row.get("k")`` / ``"k" not in row``: the key a test says the row lacks."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _row_get(test.operand, rows, readers)
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.NotIn)
-        and isinstance(test.left, ast.Constant)
-        and isinstance(test.left.value, str)
-        and _is_row(test.comparators[0], rows, readers)
-    ):
-        return test.left.value
-    return None
-
-
-def _rebound(statements: list[ast.stmt], rows: set[str]) -> set[str]:
-    """Rows the function changes itself (``del row["k"]``, ``row.pop("k")``, ``row["k"] = None``,
-    bound again to something else): a test of them is the function's own business."""
-    changed = set()
-    for node in (n for stmt in statements for n in ast.walk(stmt)):
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            if isinstance(node.value, ast.Name) and node.value.id in rows:
-                changed.add(node.value.id)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("pop", "clear"):
-            if isinstance(node.func.value, ast.Name) and node.func.value.id in rows:
-                changed.add(node.func.value.id)
-    bound = [
-        target.id
-        for stmt in statements
-        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-        if isinstance(target, ast.Name) and target.id in rows
-    ]
-    changed.update(name for name in rows if bound.count(name) > 1)
-    return changed

@@ -50,7 +50,8 @@ from asynclint.analysis.index.records import (
     ModuleSummary,
     WorkLoop,
 )
-from asynclint.analysis.index.rowkeys import RowShapes, row_guards
+from asynclint.analysis.index.rowkeys import RowShapes
+from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_settings, module_sizes, resolved_sizes
@@ -116,7 +117,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.row_fields: list[tuple[str, str, str]] = []  # see ModuleSummary.row_fields
-        self._row_guards: dict[int, str] = {}  # id of a call -> the row-key test it runs behind (rowkeys.row_guards)
+        self._row_tests = RowTests()  # tests of the rollout's row's keys (rowtests.row_tests)
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
@@ -140,7 +141,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._runners = callable_runners(tree, self.module)
-        self._row_guards = row_guards(tree)
+        self._row_tests = row_tests(tree)
         self._prebind(tree.body)
         self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)

@@ -7,18 +7,23 @@ rollouts are :mod:`asynclint.analysis.index.rowtests`'."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from asynclint.analysis.index.helpers import may_be_project
 from asynclint.analysis.index.records import RowShape
-from asynclint.analysis.index.rowtests import own_statements
+from asynclint.analysis.index.rowtests import Blocks, function_blocks, own_statements
 from asynclint.knowledge.frameworks import DATASET_FROM_ROWS, DATASET_KEYWORDS, OPAQUE_DATASETS
 
 Denoted = Callable[[ast.expr], "str | None"]
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 #: Calls that copy the dict they are handed (``dict(row)``, ``row.copy()``, ``copy.copy(row)``).
 _COPIES = ("builtins.dict", "copy.copy", "copy.deepcopy")
+#: Text a module that builds or hands over a dataset holds (its calls are searched only then).
+_DATASET_TEXT = re.compile(r"from_list|dataset\s*=")
+#: Expressions that may hold rows (a constant, an f-string or arithmetic holds none).
+_ROW_VALUES = (ast.Name, ast.Call, ast.Dict, ast.List, ast.ListComp, ast.Subscript)
 #: Packages whose calls return no dataset rows of the project's (a framework, the datasets library).
 LIBRARY_ROOTS = frozenset({"verifiers", "datasets"})
 
@@ -32,29 +37,92 @@ def _falsy_constant(node: ast.expr) -> bool:
     )
 
 
+@dataclass
+class _Body:
+    """One function's statements, read once: where each local is bound and appended to, and its loops."""
+
+    statements: list[ast.stmt]
+    #: A local -> its assignments, with the block each is written in.
+    bound: dict[str, list[tuple[ast.Assign | ast.AnnAssign, list[ast.stmt]]]] = field(default_factory=dict)
+    #: A local -> the values ``local.append(value)`` adds, with the block each call is written in.
+    appended: dict[str, list[tuple[ast.expr, list[ast.stmt]]]] = field(default_factory=dict)
+    #: A loop variable -> the name of what it goes over (``for row in rows``).
+    loops: dict[str, str] = field(default_factory=dict)
+    #: Calls that may build or hand over a dataset (``Dataset.from_list(...)``, ``dataset=...``).
+    datasets: list[ast.Call] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, found: list[list[ast.stmt]], datasets: bool) -> _Body:
+        body = cls(own_statements(found))
+        for block in found:
+            for stmt in block:
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+                    for target in _targets(stmt):
+                        if isinstance(target, ast.Name):
+                            body.bound.setdefault(target.id, []).append((stmt, block))
+                elif (
+                    isinstance(stmt, ast.Expr)
+                    and isinstance(call := stmt.value, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "append"
+                    and isinstance(call.func.value, ast.Name)
+                    and len(call.args) == 1
+                ):
+                    body.appended.setdefault(call.func.value.id, []).append((call.args[0], block))
+                elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
+                    body.loops[stmt.target.id] = stmt.iter.id if isinstance(stmt.iter, ast.Name) else ""
+        for stmt in body.statements if datasets else ():
+            for part in ast.iter_child_nodes(stmt):
+                if isinstance(part, ast.expr):
+                    body.datasets.extend(n for n in ast.walk(part) if isinstance(n, ast.Call) and _may_build(n))
+        return body
+
+
+def _may_build(call: ast.Call) -> bool:
+    """Worth resolving as a dataset build: ``from_list(...)`` or a call handed ``dataset=``."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name == "from_list" or any(k.arg in DATASET_KEYWORDS for k in call.keywords)
+
+
 class RowShapes:
     """Reads one module's row builds into :class:`RowShape` records (``shapes``)."""
 
-    def __init__(self, denoted: Denoted) -> None:
+    def __init__(self, denoted: Denoted, known: Blocks) -> None:
         self.denoted = denoted
+        self._blocks = known
         self.shapes: list[RowShape] = []
         self._following: set[tuple[int, str]] = set()  # (function, name) being read: ``x = f(x)`` ends there
+        self._bodies: dict[int, _Body] = {}
+        self._datasets = False  # the source may build or hand over a dataset (see read)
+        self._lines: list[str] = []
 
-    def read(self, tree: ast.Module, indexes: dict[tuple[int, str], int]) -> None:
-        for node in ast.walk(tree):
-            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
+    def body(self, node: _Function) -> _Body:
+        found = self._bodies.get(id(node))
+        if found is None:
+            text = self._datasets and "\n".join(self._lines[node.lineno - 1 : node.end_lineno])
+            datasets = bool(text and _DATASET_TEXT.search(text))
+            found = self._bodies[id(node)] = _Body.of(function_blocks(node, self._blocks), datasets)
+        return found
+
+    def read(
+        self, defined: list[_Function], indexes: dict[tuple[int, str], int], source: str, lines: list[str]
+    ) -> None:
+        """Read the functions ``defined`` in ``source`` (of ``lines``); ``indexes``: (line, name)
+        of each function -> its index."""
+        self._datasets = _DATASET_TEXT.search(source) is not None
+        self._lines = lines
+        for node in defined:
             index = indexes.get((node.lineno, node.name))
             if index is None:
                 continue
-            statements = list(own_statements(node.body))
+            body = self.body(node)
             params = {arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
-            for stmt in statements:
-                if isinstance(stmt, ast.Return) and stmt.value is not None:
-                    self._returned(node, statements, params, stmt.value, index)
-            for stmt in statements:
-                for call in (n for n in ast.iter_child_nodes(stmt) for n in ast.walk(n) if isinstance(n, ast.Call)):
-                    self._dataset(node, statements, params, call, index)
+            for stmt in body.statements:
+                if isinstance(stmt, ast.Return) and isinstance(stmt.value, _ROW_VALUES):
+                    self._returned(node, body.statements, params, stmt.value, index)
+            for call in body.datasets:
+                self._dataset(node, body.statements, params, call, index)
 
     def _returned(self, node: _Function, body: list[ast.stmt], params: set[str], value: ast.expr, index: int) -> None:
         for items in (True, False):
@@ -79,13 +147,7 @@ class RowShapes:
         ):
             value = value.func.value  # ``load_dataset(...).map(f)``: the dataset it maps
         if isinstance(value, ast.Name) and depth < 4:
-            bound = [
-                stmt.value
-                for block in _blocks(node)
-                for stmt in block
-                if isinstance(stmt, ast.Assign)
-                and any(isinstance(t, ast.Name) and t.id == value.id for t in stmt.targets)
-            ]
+            bound = [stmt.value for stmt, _ in self.body(node).bound.get(value.id, ()) if stmt.value is not None]
             return any(self._opaque(node, held, depth + 1) for held in bound)
         return isinstance(value, ast.Call) and self.denoted(value.func) in OPAQUE_DATASETS
 
@@ -101,7 +163,7 @@ class RowShapes:
             return self._called(node, body, params, value, items)
         if items and isinstance(value, ast.List) and value.elts:
             found = [self._shape(node, body, params, elt, False) for elt in value.elts]
-            return _each(_common(found), node)
+            return _each(_common(found), self.body(node).loops)
         if items and isinstance(value, ast.ListComp) and len(value.generators) == 1:
             loop = value.generators[0]
             row = self._shape(node, body, params, value.elt, False)
@@ -142,7 +204,7 @@ class RowShapes:
             copied = call.func.value
         if copied is not None or (target == "builtins.list" and items):
             inner = copied if copied is not None else call.args[0] if call.args else None
-            if isinstance(inner, ast.Name) and inner.id in params | _loop_names(node):
+            if isinstance(inner, ast.Name) and (inner.id in params or inner.id in self.body(node).loops):
                 return RowShape(-1, items, copies=(inner.id,))
             return self._shape(node, body, params, inner, items) if inner is not None else None
         if target is None or not may_be_project(target) or target.partition(".")[0] in LIBRARY_ROOTS:
@@ -169,13 +231,15 @@ class RowShapes:
             self._following.discard((id(node), name))
 
     def _bound(self, node: _Function, params: set[str], name: str, items: bool) -> RowShape | None:
+        body = self.body(node)
         bound = [
             (stmt, block)
-            for block in _blocks(node)
-            for stmt in block
-            if isinstance(stmt, (ast.Assign, ast.AnnAssign))
-            and any(isinstance(t, ast.Name) and t.id == name for t in _targets(stmt))
-            and not (isinstance(stmt.value, ast.Subscript) and ast.unparse(stmt.value.value) == name)
+            for stmt, block in body.bound.get(name, ())
+            if not (
+                isinstance(stmt.value, ast.Subscript)
+                and isinstance(stmt.value.value, ast.Name)
+                and stmt.value.value.id == name
+            )
         ]
         if len(bound) != 1 or bound[0][0].value is None:
             return None
@@ -183,18 +247,8 @@ class RowShapes:
         value = stmt.value
         assert value is not None
         if items and isinstance(value, ast.List) and not value.elts:
-            appended = [
-                self._shape(node, block_of, params, n.args[0], False)
-                for block_of in _blocks(node)
-                for s in block_of
-                if isinstance(s, ast.Expr)
-                and isinstance(n := s.value, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and n.func.attr == "append"
-                and ast.unparse(n.func.value) == name
-                and len(n.args) == 1
-            ]
-            return _each(_common(appended), node)
+            appended = [self._shape(node, where, params, added, False) for added, where in body.appended.get(name, ())]
+            return _each(_common(appended), body.loops)
         shape = self._shape(node, block, params, value, items)
         if shape is None or items:
             return shape
@@ -218,40 +272,12 @@ def _targets(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
     return stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
 
 
-def _blocks(node: _Function) -> Iterator[list[ast.stmt]]:
-    """The function's body and every block inside it (not nested definitions')."""
-    yield node.body
-    for stmt in own_statements(node.body):
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            if block := getattr(stmt, field, None):
-                yield block
-        for handler in getattr(stmt, "handlers", []):
-            yield handler.body
-
-
-def _loop_names(node: _Function) -> set[str]:
-    return {
-        stmt.target.id
-        for stmt in own_statements(node.body)
-        if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name)
-    }
-
-
-def _each(row: RowShape | None, node: _Function) -> RowShape | None:
+def _each(row: RowShape | None, loops: dict[str, str]) -> RowShape | None:
     """Rows made one by one (appended in a loop, written in a display): each is ``row``; a copy
     of the loop variable copies each item of what the loop goes over (a parameter)."""
     if row is None:
         return None
-    loops = {
-        stmt.target.id: stmt.iter.id
-        for stmt in own_statements(node.body)
-        if isinstance(stmt, (ast.For, ast.AsyncFor))
-        and isinstance(stmt.target, ast.Name)
-        and isinstance(stmt.iter, ast.Name)
-    }
-    copied = tuple(loops[name] for name in row.copies if name in loops)
+    copied = tuple(loops[name] for name in row.copies if loops.get(name))
     return RowShape(-1, True, row.keys, copied, item_calls=row.calls, nested=row.nested)
 
 

@@ -8,6 +8,7 @@ own tests of the keys of a dict parameter (``workspace_dir = dict(info).get("wor
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -30,35 +31,49 @@ class RowTests:
     tests: dict[int, str] = field(default_factory=dict)
 
 
-def row_tests(tree: ast.Module) -> RowTests:
+def row_tests(tree: ast.Module, defined: list[_Function], lines: list[str], known: Blocks) -> RowTests:
+    """The tests of row keys in ``tree``'s functions (``defined``: all of them; ``lines``: the source's)."""
     readers = {
         node.name
         for node in tree.body
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _reads_row(node)
     }
+    words = (".get(", *ROLLOUT_STATE_NAMES, *readers)
     found = RowTests()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            _FunctionRows(node, readers, found).read()
+    for node in defined:
+        text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        if any(word in text for word in words):  # no key read, no state: nothing to find
+            _FunctionRows(node, own_statements(function_blocks(node, known)), readers, found).read()
     return found
 
 
+def functions(body: list[ast.stmt]) -> Iterator[_Function]:
+    """Every function defined in ``body``, nested ones and methods too (definitions are statements:
+    no expression is walked)."""
+    pending = [body]
+    while pending:
+        for stmt in pending.pop():
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield stmt
+            if isinstance(stmt, _COMPOUND):
+                pending.extend(_inner_blocks(stmt))
+
+
 class _FunctionRows:
-    def __init__(self, node: _Function, readers: set[str], found: RowTests) -> None:
+    def __init__(self, node: _Function, statements: list[ast.stmt], readers: set[str], found: RowTests) -> None:
         self.node, self.readers, self.found = node, readers, found
-        self.statements = list(own_statements(node.body))
+        self.statements = statements
         self.rows: dict[str, str] = {}  # a name -> the column it holds ("": the whole row)
         for stmt in self.statements:
             if isinstance(stmt, ast.Assign) and (column := self.column(stmt.value)) is not None:
                 self.rows.update((t.id, column) for t in stmt.targets if isinstance(t, ast.Name))
-        for name in _changed(self.statements, set(self.rows)):
+        for name in _changed(self.statements, set(self.rows)) if self.rows else ():
             del self.rows[name]
 
     def read(self) -> None:
         keyed = self._keyed_params()
         for stmt in self.statements:
-            expressions = [child for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.expr)]
-            for part in (n for child in expressions for n in ast.walk(child)):
+            for part in _expression_nodes(stmt) if self.rows else ():
                 if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or):
                     for position, value in enumerate(part.values[:-1]):
                         if (key := self.key_read(value)) is not None:
@@ -164,6 +179,17 @@ class _FunctionRows:
 def _as_key_test(test: ast.expr, keyed: dict[str, tuple[str, str | None]]) -> str | None:
     """``test`` with each read of a key of a dict parameter written as ``'k' in param``, when it
     reads one: the graph evaluates it with the keys a chain's argument is known to carry."""
+    if not any(
+        (isinstance(node, ast.Name) and keyed.get(node.id, ("", None))[1] is not None)
+        or (
+            isinstance(node, ast.Attribute)
+            and node.attr == "get"
+            and isinstance(node.value, ast.Name)
+            and node.value.id in keyed
+        )
+        for node in ast.walk(test)
+    ):
+        return None
     rewritten = False
 
     class Rewrite(ast.NodeTransformer):
@@ -190,7 +216,7 @@ def _as_key_test(test: ast.expr, keyed: dict[str, tuple[str, str | None]]) -> st
                 return ast.Compare(ast.Constant(key), [ast.In()], [ast.Name(held[0], ast.Load())])
             return node
 
-    result = Rewrite().visit(ast.parse(ast.unparse(test), mode="eval").body)
+    result = Rewrite().visit(copy.deepcopy(test))
     return ast.unparse(result) if rewritten else None
 
 
@@ -263,7 +289,7 @@ def _changed(statements: list[ast.stmt], rows: set[str]) -> set[str]:
     """Rows the function changes itself (``del row["k"]``, ``row.pop("k")``, ``row["k"] = v``,
     bound again to anything but an empty dict): a test of them is the function's own business."""
     changed = set()
-    for node in (n for stmt in statements for n in ast.walk(stmt)):
+    for node in (n for stmt in statements for n in _expression_nodes(stmt)):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
             if isinstance(node.value, ast.Name) and node.value.id in rows:
                 changed.add(node.value.id)
@@ -280,13 +306,58 @@ def _changed(statements: list[ast.stmt], rows: set[str]) -> set[str]:
     return changed & rows
 
 
-def own_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement of ``body`` and of the blocks inside it, but not of nested definitions."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for part in ("body", "orelse", "finalbody"):
-            yield from own_statements(getattr(stmt, part, []))
-        for handler in getattr(stmt, "handlers", []):
-            yield from own_statements(handler.body)
+def _expression_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """Every node of ``stmt``'s own expressions (not of the statements inside it)."""
+    for child in ast.iter_child_nodes(stmt):
+        if isinstance(child, ast.expr):
+            yield from ast.walk(child)
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+#: Statements that hold blocks of statements.
+_COMPOUND = (
+    *_DEFINITIONS,
+    *(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name)),
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+)
+
+
+def blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
+    """``body`` and every block inside it (branches, loop bodies, handlers), but not those of nested
+    definitions."""
+    found = [body]
+    for block in found:  # grows as it goes
+        for stmt in block:
+            if isinstance(stmt, _COMPOUND) and not isinstance(stmt, _DEFINITIONS):
+                found.extend(_inner_blocks(stmt))
+    return found
+
+
+def _inner_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks a compound statement holds."""
+    found = [part for name in ("body", "orelse", "finalbody") if (part := getattr(stmt, name, None))]
+    found.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+    found.extend(case.body for case in getattr(stmt, "cases", ()))
+    return found
+
+
+def own_statements(found: list[list[ast.stmt]]) -> list[ast.stmt]:
+    """Every statement of the ``blocks`` found, in source order."""
+    return sorted((stmt for block in found for stmt in block), key=lambda stmt: (stmt.lineno, stmt.col_offset))
+
+
+#: A function's blocks (see :func:`blocks`) by the ``id`` of its node: read once per module.
+Blocks = dict[int, list[list[ast.stmt]]]
+
+
+def function_blocks(node: _Function, known: Blocks) -> list[list[ast.stmt]]:
+    found = known.get(id(node))
+    if found is None:
+        found = known[id(node)] = blocks(node.body)
+    return found

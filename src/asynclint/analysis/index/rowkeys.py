@@ -25,7 +25,7 @@ _DATASET_TEXT = re.compile(r"from_list|dataset\s*=")
 #: Expressions that may hold rows (a constant, an f-string or arithmetic holds none).
 _ROW_VALUES = (ast.Name, ast.Call, ast.Dict, ast.List, ast.ListComp, ast.Subscript)
 #: Packages whose calls return no dataset rows of the project's (a framework, the datasets library).
-LIBRARY_ROOTS = frozenset({"verifiers", "datasets"})
+_LIBRARY_ROOTS = frozenset({"verifiers", "datasets"})
 
 
 def _falsy_constant(node: ast.expr) -> bool:
@@ -48,6 +48,8 @@ class _Body:
     appended: dict[str, list[tuple[ast.expr, list[ast.stmt]]]] = field(default_factory=dict)
     #: A loop variable -> the name of what it goes over (``for row in rows``).
     loops: dict[str, str] = field(default_factory=dict)
+    #: A local -> the keys deleted from it anywhere (``del row["k"]``, ``row.pop("k")``).
+    removed: dict[str, set[str]] = field(default_factory=dict)
     #: Calls that may build or hand over a dataset (``Dataset.from_list(...)``, ``dataset=...``).
     datasets: list[ast.Call] = field(default_factory=list)
 
@@ -71,6 +73,8 @@ class _Body:
                     body.appended.setdefault(call.func.value.id, []).append((call.args[0], block))
                 elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                     body.loops[stmt.target.id] = stmt.iter.id if isinstance(stmt.iter, ast.Name) else ""
+                for name, key in _removals(stmt):
+                    body.removed.setdefault(name, set()).add(key)
         for stmt in body.statements if datasets else ():
             for part in ast.iter_child_nodes(stmt):
                 if isinstance(part, ast.expr):
@@ -120,23 +124,23 @@ class RowShapes:
             params = {arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
             for stmt in body.statements:
                 if isinstance(stmt, ast.Return) and isinstance(stmt.value, _ROW_VALUES):
-                    self._returned(node, body.statements, params, stmt.value, index)
+                    self._returned(node, params, stmt.value, index)
             for call in body.datasets:
-                self._dataset(node, body.statements, params, call, index)
+                self._dataset(node, params, call, index)
 
-    def _returned(self, node: _Function, body: list[ast.stmt], params: set[str], value: ast.expr, index: int) -> None:
+    def _returned(self, node: _Function, params: set[str], value: ast.expr, index: int) -> None:
         for items in (True, False):
-            shape = self._shape(node, body, params, value, items)
+            shape = self._shape(node, params, value, items)
             if shape is not None and (shape.keys or shape.copies or shape.calls or shape.item_calls):
                 self.shapes.append(replace(shape, function=index))
                 return
 
-    def _dataset(self, node: _Function, body: list[ast.stmt], params: set[str], call: ast.Call, index: int) -> None:
+    def _dataset(self, node: _Function, params: set[str], call: ast.Call, index: int) -> None:
         target = self.denoted(call.func)
         if any(k.arg in DATASET_KEYWORDS and self._opaque(node, k.value) for k in call.keywords):
             self.shapes.append(RowShape(index, True, dataset=True))  # rows the tool cannot see: no key known
         elif target in DATASET_FROM_ROWS and call.args:
-            shape = self._shape(node, body, params, call.args[0], True) or RowShape(-1, True)
+            shape = self._shape(node, params, call.args[0], True) or RowShape(-1, True)
             self.shapes.append(replace(shape, function=index, dataset=True))
 
     def _opaque(self, node: _Function, value: ast.expr, depth: int = 0) -> bool:
@@ -151,22 +155,20 @@ class RowShapes:
             return any(self._opaque(node, held, depth + 1) for held in bound)
         return isinstance(value, ast.Call) and self.denoted(value.func) in OPAQUE_DATASETS
 
-    def _shape(
-        self, node: _Function, body: list[ast.stmt], params: set[str], value: ast.expr, items: bool
-    ) -> RowShape | None:
+    def _shape(self, node: _Function, params: set[str], value: ast.expr, items: bool) -> RowShape | None:
         """What ``value`` (written in ``node``) holds: rows (``items``) or one row."""
         if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
-            return self._shape(node, body, params, value.value, items) if items else None  # ``rows[:n]``
+            return self._shape(node, params, value.value, items) if items else None  # ``rows[:n]``
         if isinstance(value, ast.Name):
-            return self._named(node, body, params, value.id, items)
+            return self._named(node, params, value.id, items)
         if isinstance(value, ast.Call):
-            return self._called(node, body, params, value, items)
+            return self._called(node, params, value, items)
         if items and isinstance(value, ast.List) and value.elts:
-            found = [self._shape(node, body, params, elt, False) for elt in value.elts]
+            found = [self._shape(node, params, elt, False) for elt in value.elts]
             return _each(_common(found), self.body(node).loops)
         if items and isinstance(value, ast.ListComp) and len(value.generators) == 1:
             loop = value.generators[0]
-            row = self._shape(node, body, params, value.elt, False)
+            row = self._shape(node, params, value.elt, False)
             if row is None:
                 return None
             copied: tuple[str, ...] = ()
@@ -179,25 +181,23 @@ class RowShapes:
                 for key, held in zip(value.keys, value.values, strict=True)
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and not _falsy_constant(held)
             ]
-            nested = tuple(self._nested(node, body, params, pairs))
+            nested = tuple(self._nested(node, params, pairs))
             return RowShape(-1, False, tuple(key for key, _ in pairs), nested=nested)
         return None
 
     def _nested(
-        self, node: _Function, body: list[ast.stmt], params: set[str], pairs: list[tuple[str, ast.expr]]
+        self, node: _Function, params: set[str], pairs: list[tuple[str, ast.expr]]
     ) -> Iterator[tuple[str, int]]:
         """The dicts under some of the keys (``"info": {...}``, ``row["info"] = normalised(info)``):
         (key, index of the dict's shape)."""
         for key, held in pairs:
             if isinstance(held, (ast.Dict, ast.Name, ast.Call)):
-                shape = self._shape(node, body, params, held, False)
+                shape = self._shape(node, params, held, False)
                 if shape is not None and (shape.keys or shape.copies or shape.calls):
                     self.shapes.append(shape)
                     yield key, len(self.shapes) - 1
 
-    def _called(
-        self, node: _Function, body: list[ast.stmt], params: set[str], call: ast.Call, items: bool
-    ) -> RowShape | None:
+    def _called(self, node: _Function, params: set[str], call: ast.Call, items: bool) -> RowShape | None:
         target = self.denoted(call.func)
         copied = call.args[0] if target in _COPIES and len(call.args) == 1 and not items else None
         if isinstance(call.func, ast.Attribute) and call.func.attr == "copy" and not call.args:
@@ -206,20 +206,18 @@ class RowShapes:
             inner = copied if copied is not None else call.args[0] if call.args else None
             if isinstance(inner, ast.Name) and (inner.id in params or inner.id in self.body(node).loops):
                 return RowShape(-1, items, copies=(inner.id,))
-            return self._shape(node, body, params, inner, items) if inner is not None else None
-        if target is None or not may_be_project(target) or target.partition(".")[0] in LIBRARY_ROOTS:
+            return self._shape(node, params, inner, items) if inner is not None else None
+        if target is None or not may_be_project(target) or target.partition(".")[0] in _LIBRARY_ROOTS:
             return None
         args = []
         for slot, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]:
-            held = self._shape(node, body, params, arg, True) or self._shape(node, body, params, arg, False)
+            held = self._shape(node, params, arg, True) or self._shape(node, params, arg, False)
             if held is not None and (held.keys or held.copies or held.calls or held.item_calls):
                 self.shapes.append(held)
                 args.append((str(slot), len(self.shapes) - 1))
         return RowShape(-1, items, calls=((target, tuple(args)),))
 
-    def _named(
-        self, node: _Function, body: list[ast.stmt], params: set[str], name: str, items: bool
-    ) -> RowShape | None:
+    def _named(self, node: _Function, params: set[str], name: str, items: bool) -> RowShape | None:
         """A local: bound once (``rows = rows[:n]`` aside), then filled by ``name.append(row)`` (rows)
         or ``name["k"] = v`` in the block it is bound in (one row)."""
         if (id(node), name) in self._following:
@@ -247,9 +245,9 @@ class RowShapes:
         value = stmt.value
         assert value is not None
         if items and isinstance(value, ast.List) and not value.elts:
-            appended = [self._shape(node, where, params, added, False) for added, where in body.appended.get(name, ())]
+            appended = [self._shape(node, params, added, False) for added, where in body.appended.get(name, ())]
             return _each(_common(appended), body.loops)
-        shape = self._shape(node, block, params, value, items)
+        shape = self._shape(node, params, value, items)
         if shape is None or items:
             return shape
         stored = [
@@ -263,9 +261,33 @@ class RowShapes:
             and isinstance(target.slice, ast.Constant)
             and isinstance(target.slice.value, str)
         ]
-        nested = (*shape.nested, *self._nested(node, block, params, stored))
-        keys = (*shape.keys, *(key for key, _ in stored))
+        removed = body.removed.get(name, set())
+        nested = tuple(pair for pair in (*shape.nested, *self._nested(node, params, stored)) if pair[0] not in removed)
+        keys = tuple(key for key in (*shape.keys, *(key for key, _ in stored)) if key not in removed)
         return RowShape(-1, False, keys, shape.copies, shape.calls, nested=nested)
+
+
+def _removals(stmt: ast.stmt) -> Iterator[tuple[str, str]]:
+    """(local, key) for ``del local["key"]`` and ``local.pop("key"[, default])``."""
+    if isinstance(stmt, ast.Delete):
+        removed = stmt.targets
+    elif isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(call := stmt.value, ast.Call):
+        func = call.func
+        removed = (
+            [ast.Subscript(func.value, call.args[0], ast.Del())]
+            if isinstance(func, ast.Attribute) and func.attr == "pop" and call.args
+            else []
+        )
+    else:
+        return
+    for target in removed:
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Constant)
+            and isinstance(target.slice.value, str)
+        ):
+            yield target.value.id, target.slice.value
 
 
 def _targets(stmt: ast.Assign | ast.AnnAssign) -> list[ast.expr]:

@@ -12,7 +12,7 @@ import ast
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import PASSED_OBJECT, guard_holds
+from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.knowledge.costs import FEW
 
@@ -31,7 +31,11 @@ CALLED = "()"
 def _switch(text: str) -> bool:
     """``text`` (a constant's ``repr``) is one a chain carries: a bool, ``None`` or a string -- a
     switch or a mode, not a count every call may pass differently."""
-    return text in ("True", "False", "None") or text[:1] in ("'", '"')
+    return text in ("True", "False", "None") or text[:1] in ("'", '"') or text.startswith(_ROW_PREFIX)
+
+
+#: How a ``given`` text handing over the rollout's row starts (``repr((ROW_ARGUMENT, column))``).
+_ROW_PREFIX = f"({ROW_ARGUMENT!r},"
 
 
 class GivenArgs(GraphState):
@@ -41,7 +45,14 @@ class GivenArgs(GraphState):
         """False when ``site`` sits behind a test of a parameter of ``key`` that every call of
         ``key`` in the project leaves at (or sets to) one constant, and that is false with it:
         ``if write_to_log:`` where nothing passes ``write_to_log=True``."""
-        return not site.guards or guard_holds(site.guards, self.fixed_params(key))
+        return not site.guards or guard_holds(site.guards, self._with_rows(self.fixed_params(key), site.guards))
+
+    def _with_rows(self, env: dict[str, object], guards: tuple[str, ...]) -> dict[str, object]:
+        """``env`` with :data:`ROW_KEYS` bound to the keys every dataset row carries, when one of
+        ``guards`` tests a key of the rollout's row (``row.get("repo_root") or find_root()``)."""
+        if not any(ROW_KEYS in guard for guard in guards):
+            return env
+        return {**env, ROW_KEYS: self.row_keys()}
 
     def fixed_params(self, key: FunctionId) -> dict[str, object]:
         """Parameters of ``key`` every call passes the same constant (or leaves at its constant
@@ -64,7 +75,7 @@ class GivenArgs(GraphState):
                 given = dict(site.given)
                 values.add("" if "*" in given else given.get(name, given.get(str(position), defaults.get(name, ""))))
             if len(values) == 1 and (value := values.pop()):
-                found[name] = ast.literal_eval(value)
+                found[name] = self._given_value(value)
         return found
 
     def _own_params(self, key: FunctionId) -> tuple[str, ...]:
@@ -79,8 +90,22 @@ class GivenArgs(GraphState):
         fixed = self.fixed_params(key)
         if not info.given:
             return fixed
-        passed = {name: ast.literal_eval(text) for name, text in info.given if not name.endswith(CALLED)}
+        passed = {name: self._given_value(text) for name, text in info.given if not name.endswith(CALLED)}
         return {**fixed, **passed}
+
+    def _given_value(self, text: str) -> object:
+        """The value a ``given`` text stands for: a constant, or the rollout's row (or a dict
+        column of it) as the keys every row carries there."""
+        value = ast.literal_eval(text)
+        if not (isinstance(value, tuple) and len(value) == 2 and value[0] == ROW_ARGUMENT):
+            return value
+        column = value[1]
+        keys = self.row_keys()
+        return (
+            frozenset(key.removeprefix(f"{column}.") for key in keys if key.startswith(f"{column}."))
+            if column
+            else keys
+        )
 
     def _tested(self, key: FunctionId) -> frozenset[str]:
         """Parameters of ``key`` that a guard of one of its calls tests, or that it passes on as
@@ -239,7 +264,7 @@ class GivenArgs(GraphState):
         taking = [
             self.grouped(key, site, info)
             for info in candidates
-            if not site.guards or guard_holds(site.guards, self.state_env(key, info))
+            if not site.guards or guard_holds(site.guards, self._with_rows(self.state_env(key, info), site.guards))
         ]
         return min(taking, key=lambda info: (info.rare, not info.raised), default=None)
 

@@ -31,6 +31,7 @@ from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, M
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
+from asynclint.analysis.rows import RowKeys
 from asynclint.analysis.uses import Uses
 from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
@@ -38,7 +39,7 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, Programs, Uses, Work):
+class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, Programs, RowKeys, Uses, Work):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(
@@ -147,6 +148,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
+        self._row_keys: frozenset[str] | None = None  # see RowKeys.row_keys
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)

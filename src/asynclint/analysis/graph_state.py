@@ -83,6 +83,7 @@ class GraphState:
     _names_read: frozenset[str] | None
     _names_asked: bool
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
+    _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
     _attrs: dict[str, dict[str, str]]
@@ -148,6 +149,9 @@ class GraphState:
 
         # Programs
         def _elsewhere(self) -> tuple[frozenset[int], frozenset[int]]: ...
+
+        # RowKeys
+        def row_keys(self) -> frozenset[str]: ...
         def runs_elsewhere(self, key: FunctionId) -> bool: ...
         def _environment_names(self) -> frozenset[str] | None: ...
 

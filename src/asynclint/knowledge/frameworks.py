@@ -318,6 +318,34 @@ RECOVERY_HOOKS: dict[tuple[str, str, str], Hook] = {
     ),
 }
 
+#: Keys of the rollout's state holding its dataset row -> the row's column each holds ("": the
+#: whole row). verifiers copies the row into ``state["input"]`` and its ``info`` column into
+#: ``state["info"]`` (``init_state``). A test of a key of either is settled when every row the
+#: project builds carries the key (see :mod:`asynclint.analysis.rows`).
+ROW_STATE_KEYS: dict[str, str] = {"input": "", "info": "info"}
+#: Dataset builds from a list of rows the project makes (the rows whose keys are read).
+DATASET_FROM_ROWS: frozenset[str] = frozenset(
+    {"datasets.Dataset.from_list", "datasets.arrow_dataset.Dataset.from_list"}
+)
+#: Keywords an environment is handed its datasets by.
+DATASET_KEYWORDS: frozenset[str] = frozenset({"dataset", "eval_dataset"})
+#: Datasets whose rows the tool cannot see (a hub download, a file, a frame): where one is handed
+#: to an environment (by :data:`DATASET_KEYWORDS`), no key is known to be on every row.
+OPAQUE_DATASETS: frozenset[str] = frozenset(
+    f"datasets.{name}"
+    for name in (
+        "load_dataset",
+        "load_from_disk",
+        "Dataset.load_from_disk",
+        "Dataset.from_dict",
+        "Dataset.from_pandas",
+        "Dataset.from_json",
+        "Dataset.from_csv",
+        "Dataset.from_parquet",
+        "Dataset.from_generator",
+    )
+)
+
 #: Functions that never run per rollout, whatever else they look like.
 COLD_FUNCTIONS: frozenset[str] = frozenset({"load_environment"})
 #: Functions that run before any rollout (besides module level): a cache or lazy index they

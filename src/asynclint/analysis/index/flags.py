@@ -75,6 +75,15 @@ def attribute_owners(test: ast.expr) -> frozenset[str]:
     )
 
 
+#: The name a guard on a key of the rollout's dataset row reads (``not ('repo_root' in
+#: __row_keys__)``, :func:`asynclint.analysis.index.rowkeys.row_guards`): the graph binds it to
+#: the keys every row the project builds carries. A key among them is there; one that is not may be.
+ROW_KEYS = "__row_keys__"
+#: What a call hands a helper when it hands it the rollout's row (``CallSite.given``):
+#: ``repr((ROW_ARGUMENT, column))``, ``column`` "" for the whole row or a dict column of it
+#: (``"info"``). The graph reads it as the keys every row carries there.
+ROW_ARGUMENT = "<row>"
+
 _UNKNOWN = object()
 #: The value of a parameter holding :data:`PASSED_OBJECT`: ``is None`` is false, anything else unknown.
 _OBJECT = object()
@@ -96,7 +105,8 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         return node.value
     if isinstance(node, ast.Name):
         found = env.get(node.id, _UNKNOWN)
-        return _OBJECT if found is Ellipsis else found
+        # A row's keys (a frozenset) stand for a dict: not ``None``, and read only by ``in``.
+        return _OBJECT if found is Ellipsis or isinstance(found, frozenset) else found
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
         return env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -109,6 +119,10 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         if any(part is not _UNKNOWN and bool(part) == decisive for part in parts):
             return decisive
         return _UNKNOWN if any(part is _UNKNOWN for part in parts) else not decisive
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In):
+        held, key = node.comparators[0], _value(node.left, env)
+        keys = env.get(held.id) if isinstance(held, ast.Name) else None
+        return True if isinstance(keys, frozenset) and key in keys else _UNKNOWN
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
         left, right = _value(node.left, env), _value(node.comparators[0], env)
         if _OBJECT in (left, right):

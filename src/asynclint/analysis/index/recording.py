@@ -139,8 +139,8 @@ class Recording(IndexerState):
             small_args=self._small_arguments(node) if api is None else (),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
-            guards=tuple(self.frame.guards),
-            given=given_arguments(node) if api is None else (),
+            guards=(*self.frame.guards, *filter(None, [self._row_tests.guards.get(id(node))])),
+            given=self._given(node) if api is None else (),
             dispatch=dispatch,
         )
         if api is not None and api.cost == "disk-walk" and (installed := self._walks_installed_tree(node, api.pattern)):
@@ -193,6 +193,12 @@ class Recording(IndexerState):
                 if isinstance(named, Sym) and named.name in INSTALLED_ROOTS:
                     return "*"
         return ""
+
+    def _given(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
+        """CallSite.given: the constants the call passes, and the rollout's row where it hands it."""
+        given = given_arguments(node)
+        handed = dict(self._row_tests.arguments.get(id(node), ()))
+        return tuple((slot, handed.get(slot, text)) for slot, text in given) if handed else given
 
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)

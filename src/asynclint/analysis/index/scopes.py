@@ -13,6 +13,7 @@ from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_D
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.nests import loop_nests
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff
+from asynclint.analysis.index.rowtests import RowTests
 from asynclint.analysis.index.values import ITEM_SUFFIX, Inst, Marker, SelfRef, Sym, Value, built_part
 from asynclint.analysis.index.work import ModuleLoops, work_loops
 from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
@@ -179,6 +180,7 @@ class IndexerState:
     returns: list[tuple[str, tuple[str, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
     row_fields: list[tuple[str, str, str]]
+    _row_tests: RowTests
     state_fields: list[tuple[str, str]]
     class_properties: dict[str, set[str]]
     pending: list[int]

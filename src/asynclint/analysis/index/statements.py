@@ -338,6 +338,8 @@ class Statements(IndexerState):
                 tested = self._attribute_test(node.test, modes=bool(node.orelse))
             if not tested:  # another parameter, tested as itself (its attributes are the lines above's)
                 tested = param_test(node.test, self.frame.testable - attribute_owners(node.test))
+            if not tested:  # a key of a dict parameter (``if workspace_dir:`` bound from ``info.get(...)``)
+                tested = self._row_tests.tests.get(id(node.test))
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)

@@ -50,6 +50,8 @@ from asynclint.analysis.index.records import (
     ModuleSummary,
     WorkLoop,
 )
+from asynclint.analysis.index.rowkeys import RowShapes
+from asynclint.analysis.index.rowtests import Blocks, RowTests, functions, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_settings, module_sizes, resolved_sizes
@@ -116,6 +118,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.row_fields: list[tuple[str, str, str]] = []  # see ModuleSummary.row_fields
+        self._row_tests = RowTests()  # tests of the rollout's row's keys (rowtests.row_tests)
+        self._blocks: Blocks = {}  # each function's blocks, read once for both passes over the rows
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
@@ -139,10 +143,15 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._runners = callable_runners(tree, self.module)
+        defined, lines = list(functions(tree.body)), self.source.splitlines()
+        self._row_tests = row_tests(tree, defined, lines, self._blocks)
         self._prebind(tree.body)
         self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
+        rows = RowShapes(self._denoted, self._blocks)
+        indexes = {(function.line, function.name): index for index, function in enumerate(self.functions)}
+        rows.read(defined, indexes, self.source, lines)
         exports = tuple((name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym))
         for name, value in module_frame.bindings.items():
             if isinstance(value, Inst) and value == filled.get(name):
@@ -215,6 +224,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             state_fields=tuple(sorted(set(self.state_fields))),
             work_loops=tuple(self.work_loops),
             copies=tuple(self.work_copies),
+            row_shapes=tuple(rows.shapes),
             settings=tuple(sorted(module_settings(tree).items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
         )

@@ -268,8 +268,8 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
             check = f"type(v[{i}]) is not k{i}"
             lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
             lines.append(f"{indent}    _fail(v[{i}])")
-            if scalar[0] is int:  # and of each line number (see _SHARED_INTS)
-                lines.append(f"{indent}{guard}v[{i}] = ints.setdefault(v[{i}], v[{i}])")
+            if scalar[0] is int:  # and of each line number (see _SHARED_INTS; CPython shares those below 256)
+                lines.append(f"{indent}{guard}v[{i}] = v[{i}] if v[{i}] < 256 else ints.setdefault(v[{i}], v[{i}])")
         else:
             # ``None`` and the empty list (most of a call site's optional and tuple fields) are
             # answered here, not by a call of the field's decoder.

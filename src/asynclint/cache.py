@@ -279,10 +279,14 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
             if typing.get_origin(inner) is tuple and typing.get_args(inner)[1:] == (Ellipsis,):
                 decoded = f"() if v[{i}] == [] else {decoded}"
             lines.append(f"{indent}{f'if v[{i}] is not None: ' if optional else ''}v[{i}] = {decoded}")
-    if "__slots__" in cls.__dict__ and not hasattr(cls, "__post_init__"):
+    if (
+        "__slots__" in cls.__dict__
+        and not hasattr(cls, "__post_init__")
+        and all(field.default_factory is dataclasses.MISSING for field in fields)
+    ):
         # A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` by name
-        # (a third of decoding a large project's call sites): set the slots directly, the
-        # trailing fields not written to their defaults.
+        # (a sixth of decoding a large project's call sites): set the slots directly, the
+        # trailing fields not written to their defaults (plain values: no factory's to share).
         namespace["new"], namespace["tail"] = object.__new__, _defaults(cls)[1]
         if required < len(fields):
             lines.append(f"    if n < {len(fields)}:")

@@ -121,7 +121,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Instances, Programs
         self._edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
-        self._calls_index: tuple[dict[FunctionId, list[tuple[FunctionId, CallSite]]], frozenset[str]] | None = None
+        self._calls_index: (
+            tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]] | None
+        ) = None
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self._hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None

@@ -214,7 +214,7 @@ class HotSet(GraphState):
         """Every project call of each project function (:meth:`calls_of`); the functions also
         handed over as values; the method names of calls whose receiver the project does not settle."""
         if self._project_calls is None:
-            calls = {callee: [site for _, site in found] for callee, found in self._call_index()[0].items()}
+            calls = self._call_index()[0]
             escaped: set[FunctionId] = set()
             for summary in self.summaries:
                 for ref in summary.refs:

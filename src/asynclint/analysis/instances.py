@@ -153,9 +153,9 @@ class Instances(GraphState):
         found = self._running_calls.get(key)
         if found is None:
             found = self._running_calls[key] = []
-            last = None
+            last: tuple[FunctionId, CallSite] | None = None
             for call in self.calls_of(key):
-                if call is not last and not self.is_library(call[0]):
+                if call != last and not self.is_library(call[0]):
                     found.append(call)
                 last = call
         return found

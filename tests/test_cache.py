@@ -69,6 +69,16 @@ def test_a_fact_outside_its_enumerated_values_does_not_decode():
         lambda good: [*good[:2], [[None] * 8], *good[3:]],
         lambda good: {"path": good[0]},
         lambda good: [*good[:4], [[0, None, None, 1, 1, 1, 1, 1]], *good[5:]],  # an int where a bool is
+        # A call site's fields the decoder answers inline: an optional name, a tuple of them, an
+        # optional pair, an optional record, each given something else.
+        lambda good: [*good[:4], [[0, 5, None, 1, 1, 1, 1]], *good[5:]],
+        lambda good: [*good[:4], [[0, None, None, 1, 1, 1, 1, False, False, None, None, None, "x"]], *good[5:]],
+        lambda good: [*good[:4], [[0, None, None, 1, 1, 1, 1, False, False, "self.x"]], *good[5:]],
+        lambda good: [
+            *good[:4],
+            [[0, None, None, 1, 1, 1, 1, False, False, None, None, None, [], ["", ""], 0, [], [], [], [], 0]],
+            *good[5:],
+        ],
     ],
 )
 def test_a_value_of_the_wrong_shape_does_not_decode(damage):

@@ -119,6 +119,37 @@ def test_warm_runs_after_each_edit_equal_runs_without_the_cache(tmp_path: Path, 
         last = warm
 
 
+@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
+def test_an_edited_argument_settles_a_guard_in_a_file_left_alone(tmp_path: Path, monkeypatch, deep):
+    # What every call of ``fetch`` passes ``dry_run`` is read from the graph's index of every
+    # project call (built again each run, never kept): the unchanged helpers.py's blocking call
+    # runs only once the one caller passes False.
+    write(
+        tmp_path,
+        {
+            "proj/app.py": (
+                "from helpers import fetch\n\n\nasync def handle(request):\n    return fetch(request, dry_run=True)\n"
+            ),
+            "proj/helpers.py": (
+                "import time\n\n\ndef fetch(request, dry_run=False):\n"
+                "    if not dry_run:\n        time.sleep(1)\n    return request\n"
+            ),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=deep)
+    last = run_check(["proj"], config, jobs=1)
+    assert not last.findings
+    app = tmp_path / "proj/app.py"
+    for before, after in (("dry_run=True", "dry_run=False"), ("dry_run=False", "dry_run=True")):
+        app.write_text(app.read_text().replace(before, after))
+        warm = run_check(["proj"], config, jobs=1)
+        assert warm == run_check(["proj"], config, jobs=1, use_cache=False), after
+        assert warm.findings != last.findings, after
+        last = warm
+    assert not last.findings
+
+
 def test_a_file_without_suppressions_is_not_read_again_for_them(tmp_path: Path, monkeypatch):
     # Shallow: unchanged files are not read to find their summaries; of those, only one that may
     # hold a suppression comment is read for the rules (ASL901 looks through every file).

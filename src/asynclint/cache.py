@@ -221,6 +221,14 @@ def _scalar(annotation: object) -> tuple[type, bool] | None:
     return None
 
 
+def _optional(annotation: object) -> tuple[object, bool]:
+    """(what ``annotation`` holds when not ``None``, may it be ``None``)."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        return next(a for a in args if a is not type(None)), True
+    return annotation, False
+
+
 def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
     """A record's decoder, written out from its field types as one function (as ``dataclasses``
     writes ``__init__``): a summary has tens of thousands of fields, and a call per field made
@@ -253,18 +261,43 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
         scalar = _scalar(hints[field.name])
         if scalar is not None:
             namespace[f"k{i}"], optional = scalar
+            guard = f"if v[{i}] is not None: " if optional else ""
+            if scalar[0] is str:  # one copy of each name: half a large project's summaries are strings
+                lines.append(f"{indent}{guard}v[{i}] = intern(v[{i}])")  # which refuses a non-str
+                continue
             check = f"type(v[{i}]) is not k{i}"
             lines.append(f"{indent}if {f'v[{i}] is not None and ' if optional else ''}{check}:")
             lines.append(f"{indent}    _fail(v[{i}])")
-            guard = f"if v[{i}] is not None: " if optional else ""
-            if scalar[0] is str:  # one copy of each name: half a large project's summaries are strings
-                lines.append(f"{indent}{guard}v[{i}] = intern(v[{i}])")
-            elif scalar[0] is int:  # and of each line number (see _SHARED_INTS)
-                lines.append(f"{indent}{guard}v[{i}] = ints.setdefault(v[{i}], v[{i}])")
+            if scalar[0] is int:  # and of each line number (see _SHARED_INTS; CPython shares those below 256)
+                lines.append(f"{indent}{guard}v[{i}] = v[{i}] if v[{i}] < 256 else ints.setdefault(v[{i}], v[{i}])")
         else:
-            namespace[f"d{i}"] = _decoder(hints[field.name], cls)
-            lines.append(f"{indent}v[{i}] = d{i}(v[{i}])")
-    lines.append("    return cls(*v)")
+            # ``None`` and the empty list (most of a call site's optional and tuple fields) are
+            # answered here, not by a call of the field's decoder.
+            inner, optional = _optional(hints[field.name])
+            namespace[f"d{i}"] = _decoder(inner, cls)
+            decoded = f"d{i}(v[{i}])"
+            if typing.get_origin(inner) is tuple and typing.get_args(inner)[1:] == (Ellipsis,):
+                decoded = f"() if v[{i}] == [] else {decoded}"
+            lines.append(f"{indent}{f'if v[{i}] is not None: ' if optional else ''}v[{i}] = {decoded}")
+    if (
+        "__slots__" in cls.__dict__
+        and not hasattr(cls, "__post_init__")
+        and all(field.default_factory is dataclasses.MISSING for field in fields)
+    ):
+        # A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` by name
+        # (a sixth of decoding a large project's call sites): set the slots directly, the
+        # trailing fields not written to their defaults (plain values: no factory's to share).
+        namespace["new"], namespace["tail"] = object.__new__, _defaults(cls)[1]
+        if required < len(fields):
+            lines.append(f"    if n < {len(fields)}:")
+            lines.append(f"        v += tail[n - {required}:]")
+        lines.append("    o = new(cls)")
+        for i, field in enumerate(fields):
+            namespace[f"s{i}"] = getattr(cls, field.name).__set__
+            lines.append(f"    s{i}(o, v[{i}])")
+        lines.append("    return o")
+    else:
+        lines.append("    return cls(*v)")
     exec("\n".join(lines), namespace)  # noqa: S102 - see the docstring
     _RECORDS[cls] = namespace["record"]
     return _RECORDS[cls]

@@ -128,6 +128,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         self._edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._calls_index: (
+            tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]] | None
+        ) = None
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self._hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
@@ -142,9 +145,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         self._handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None = None  # GivenArgs._refs_by_line
         self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
-        self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = (
-            None  # Instances._calls_running
-        )
+        self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # Instances._calls_running
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere

@@ -67,6 +67,7 @@ class GraphState:
     _edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _by_path: dict[str, list[int]] | None
     _callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
+    _calls_index: tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]] | None
     _external: tuple[Catalogue, frozenset[str]] | None
     _hot_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
     _hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
@@ -85,7 +86,7 @@ class GraphState:
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
     _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
-    _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
+    _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str]]
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]
@@ -159,4 +160,9 @@ class GraphState:
         def key_of(self, path: str, qualname: str) -> FunctionId | None: ...
         def function(self, key: FunctionId) -> Function: ...
         def is_library(self, key: FunctionId) -> bool: ...
+        def calls_of(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]: ...
+        def unsettled_methods(self) -> frozenset[str]: ...
+        def _call_index(
+            self,
+        ) -> tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]]: ...
         def path(self, key: FunctionId, hot: HotInfo | None = None) -> list[tuple[FunctionId, int]]: ...

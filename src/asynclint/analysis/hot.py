@@ -212,25 +212,16 @@ class HotSet(GraphState):
         return bool(site.loop) and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS
 
     def _calls_of_functions(self) -> tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]]:
-        """Every project call of each project function; the functions also handed over as values;
-        the method names of calls whose receiver the project does not settle."""
+        """Every project call of each project function (:meth:`calls_of`); the functions also
+        handed over as values; the method names of calls whose receiver the project does not settle."""
         if self._project_calls is None:
-            calls: dict[FunctionId, list[CallSite]] = {}
+            calls = self._call_index()[0]
             escaped: set[FunctionId] = set()
-            unresolved: set[str] = set()
-            for position, summary in enumerate(self.summaries):
-                for index, site in enumerate(summary.calls):
-                    if site.read:
-                        continue
-                    keys = self.called_at(position, index, typed=True)
-                    for callee in keys:
-                        calls.setdefault(callee, []).append(site)
-                    if not keys and site.method and site.target is None and site.self_ref is None:
-                        unresolved.add(site.method)  # ``self``/``super()`` calls resolve or are the library's
+            for summary in self.summaries:
                 for ref in summary.refs:
                     target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
                     escaped.update(self.functions_for(target))
-            self._project_calls = (calls, escaped, unresolved)
+            self._project_calls = (calls, escaped, set(self.unsettled_methods()))
         return self._project_calls
 
     def _targets(self, caller: FunctionId, site: CallSite, index: int | None = None) -> list[FunctionId]:

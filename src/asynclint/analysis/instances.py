@@ -148,17 +148,14 @@ class Instances(GraphState):
 
     def _calls_running(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """Every project call that runs ``key`` (a class's construction for its ``__init__``), with
-        the function it is written in."""
-        if self._running_calls is None:
-            # One pass over the project's calls for every function asked about: each guarded site
-            # of a helper and each class with flag attributes asked again, scanning them all.
-            self._running_calls = {}
-            for position, summary in enumerate(self.summaries):
-                if summary.library is not None:
-                    continue
-                for index, site in enumerate(summary.calls):
-                    if site.read:
-                        continue
-                    for callee in dict.fromkeys(self.called_at(position, index, typed=True)):
-                        self._running_calls.setdefault(callee, []).append((FunctionId((position, site.caller)), site))
-        return self._running_calls.get(key, [])
+        the function it is written in: :meth:`calls_of` without the installed modules' calls, and
+        a call that runs ``key`` twice once."""
+        found = self._running_calls.get(key)
+        if found is None:
+            found = self._running_calls[key] = []
+            last: tuple[FunctionId, CallSite] | None = None
+            for call in self.calls_of(key):
+                if call != last and not self.is_library(call[0]):
+                    found.append(call)
+                last = call
+        return found

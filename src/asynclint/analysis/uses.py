@@ -35,6 +35,50 @@ class Uses(GraphState):
                 self._by_path.setdefault(summary.path, []).append(position)
         return self._by_path
 
+    def calls_of(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
+        """Every call that runs ``key`` (a class's construction for its ``__init__``), from any
+        summary -- the project's, and in deep mode the installed modules' -- with the function it
+        is written in, in the order of the summaries and their calls; a call of a parameter typed
+        by that function (:meth:`called_at`, ``typed``). A call that runs ``key`` twice (a name
+        defined twice over) is listed twice. Reads are no calls."""
+        calls, positions, _ = self._call_index()
+        sites = calls.get(key, ())
+        return (
+            [(FunctionId((position, site.caller)), site) for position, site in zip(positions[key], sites, strict=True)]
+            if sites
+            else []
+        )
+
+    def unsettled_methods(self) -> frozenset[str]:
+        """The method names of the calls (in any summary) that run no project function and whose
+        receiver the project does not settle: any method of that name may be what runs.
+        (``self``/``super()`` calls resolve, or are the library's.)"""
+        return self._call_index()[2]
+
+    def _call_index(self) -> tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]]:
+        """Project functions -> the calls that run them (:meth:`calls_of`), and the positions of
+        the summaries those are written in (a list beside it: no pair per call, most of a graph's
+        asking is for the sites alone); the method names of :meth:`unsettled_methods`."""
+        # One pass over every call of the project for the passes that ask who calls a function
+        # (the constants every call passes, the defaults the constructions leave, the payloads
+        # handed down): each had a table of its own, resolving every call again.
+        if self._calls_index is None:
+            calls: dict[FunctionId, list[CallSite]] = {}
+            positions: dict[FunctionId, list[int]] = {}
+            unsettled: set[str] = set()
+            for position, summary in enumerate(self.summaries):
+                for index, site in enumerate(summary.calls):
+                    if site.read:
+                        continue
+                    keys = self.called_at(position, index, typed=True)
+                    for callee in keys:
+                        calls.setdefault(callee, []).append(site)
+                        positions.setdefault(callee, []).append(position)
+                    if not keys and site.method and site.target is None and site.self_ref is None:
+                        unsettled.add(site.method)
+            self._calls_index = (calls, positions, frozenset(unsettled))
+        return self._calls_index
+
     def callers(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """The calls that run ``key`` on the loop (as :meth:`_edges_of` sees them), from any caller."""
         if self._callers is None:

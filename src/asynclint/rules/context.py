@@ -104,7 +104,7 @@ class CheckContext:
         self._runs: dict[str, list[RunByFramework]] | None = None
         self._uses: dict[str, list[CallInHotCode]] | None = None
         self._reported: dict[int, frozenset[str]] = {}
-        self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # see _project_callers
         self._returned: dict[FunctionId, tuple[tuple[str, str], ...]] | None = None
         self._row_fields: dict[str, list[tuple[str, str]]] | None = None  # see _row_field
         self._state_fields: dict[str, set[str]] | None = None  # see _state_field
@@ -594,10 +594,10 @@ class CheckContext:
 
     def _passed(self, key: FunctionId, name: str, seen: frozenset[tuple[FunctionId, str]]) -> str:
         graph = self.graph
-        callers = self._project_callers().get(key)
+        callers = self._project_callers(key)
         # A coroutine the project starts as a task (``gather(*[run(i, x) for ...])``) is a root, but
         # what it is handed is what those calls hand it, not a framework's value of that name.
-        spawned = callers is not None and bool(callers) and all(site.consumer for _, site in callers)
+        spawned = bool(callers) and all(site.consumer for _, site in callers)
         if graph.is_root(key) and not spawned:
             if graph.is_tool(key) and name not in graph.injected and payload_evidence("name", name) != "whole":
                 # What the model wrote for one tool call (``update_tool_args`` may inject others).
@@ -732,20 +732,18 @@ class CheckContext:
             }
         return self._returned
 
-    def _project_callers(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
-        """Project functions -> every project call of them."""
-        if self._callers is None:
-            graph, self._callers = self.graph, {}
-            for position, summary in graph.numbered_summaries():
-                if summary.library is not None:
-                    continue
-                for index, site in enumerate(summary.calls):
-                    if site.api is not None or site.property_read or site.read:
-                        continue
-                    caller = FunctionId((position, site.caller))
-                    for callee in graph.called_at(position, index, typed=True):
-                        self._callers.setdefault(callee, []).append((caller, site))
-        return self._callers
+    def _project_callers(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
+        """Every project call of project function ``key`` (no installed module's, no read of a
+        property, no call of a blocking API), with the function it is written in."""
+        found = self._callers.get(key)
+        if found is None:
+            graph = self.graph
+            found = self._callers[key] = [
+                (caller, site)
+                for caller, site in graph.calls_of(key)
+                if site.api is None and not site.property_read and not graph.is_library(caller)
+            ]
+        return found
 
 
 def knowledge_of(api: BlockingApi) -> Knowledge:

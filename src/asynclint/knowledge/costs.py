@@ -74,7 +74,13 @@ COST_CLASSES: dict[str, CostClass] = {
             "(15 µs measured)",
             what="polls descriptors without waiting",
         ),
-        CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
+        CostClass(
+            "process-start",
+            M,
+            REPETITIONS,
+            "forks and execs a child process: about a millisecond",
+            what="starts a child process (a fork and an exec)",
+        ),
         CostClass(
             "disk-content",
             H,

@@ -387,7 +387,7 @@ class BlockingCallRule(Rule):
         calls (``PairwiseJudgeRubric(judge_client=OpenAI())``, whose ``score_rollouts`` calls it):
         graded by how often the framework runs the method and whether it calls in a loop; the
         chain is the method's (its def and its call of the client, where deep mode read it)."""
-        handed, hook, api = run.handed, run.hook, run.api
+        handed, hook, api = run.handed, run.hook, run.handed.api
         summary, handoff = handed.summary, handed.handoff
         cost = cost_of(api, ("", ""), hook.frequency)
         base = self._base_severity(ctx, summary.path, api, cost.name)
@@ -407,7 +407,7 @@ class BlockingCallRule(Rule):
         library = (graph.summary_of(run.read[0]).library or "") if run.read is not None else ""
         # The root is the holder's own method (phrasing.run_by_framework): no project call runs it.
         facts = Facts(
-            callee=run.callee,
+            callee=handed.callee,
             function=method,
             root=method,
             root_kind=hook.kind,

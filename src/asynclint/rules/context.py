@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import Marker
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -627,8 +627,8 @@ class CheckContext:
         """Does the directory walk ``site`` go over an installed tree: site-packages or the
         interpreter's prefix, or the location of a module that is not one of the project's?"""
         located = site.installed
-        if located in ("", "*"):
-            return located == "*"
+        if located in ("", INSTALLED_PREFIX):
+            return located == INSTALLED_PREFIX
         if self._project_modules is None:
             self._project_modules = frozenset(
                 summary.module for _, summary in self.graph.numbered_summaries() if summary.library is None

@@ -26,7 +26,7 @@ from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
-from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Inst, Marker, Refs, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import INSTALLED_ROOTS, MODULE_LOCATIONS, READY_READS, READY_WAITS, TREE_WALKS
 from asynclint.knowledge.costs import FEW
 
@@ -175,8 +175,9 @@ class Recording(IndexerState):
 
     def installed_root(self, node: ast.expr) -> str:
         """Is ``node`` a path in an installed tree, as written (``sys.prefix``, ``Path(numpy.__file__)
-        .parent``, ``sysconfig.get_paths()["purelib"]``) or through a name bound to one? -> ``*``,
-        the module it is located by (the graph knows whether the project's), or ""."""
+        .parent``, ``sysconfig.get_paths()["purelib"]``) or through a name bound to one? ->
+        :data:`INSTALLED_PREFIX`, the module it is located by (the graph knows whether the
+        project's), or ""."""
         for part in ast.walk(node):
             if isinstance(part, ast.Name):
                 found = self.frame.installed.get(part.id) or self.frames[0].installed.get(part.id)
@@ -191,7 +192,7 @@ class Recording(IndexerState):
             elif part.attr in _INSTALLED_NAMES:
                 named = self.infer(part)
                 if isinstance(named, Sym) and named.name in INSTALLED_ROOTS:
-                    return "*"
+                    return INSTALLED_PREFIX
         return ""
 
     def _argument_facts(self, node: ast.Call) -> dict:

@@ -396,7 +396,7 @@ class BlockingCallRule(Rule):
         graded = grade(base, cost.name, hook.frequency, run.in_loop, False)
         graph = ctx.graph
         method = f"{handed.owner}.{run.method}"
-        # The loop's path starts at the method the framework runs: read by deep mode, its def and
+        # The chain starts at the method the framework runs: read by deep mode, its def and
         # its call of the client; from the holder table, the object handed over stands for it.
         chain: tuple[ChainLink, ...] = (ChainLink(summary.path, handoff.line, method),)
         if run.read is not None:

@@ -149,7 +149,7 @@ class Recording(IndexerState):
             self.frame.waiting = (id(node), tuple(ast.unparse(waited) for waited in node.args[0].elts))
         elif method in READY_READS and isinstance(node.func, ast.Attribute) and self.frame.selected:
             result = self.frame.selected.get(ast.unparse(node.func.value))
-            if result and result in self.frame.tested:  # past ``if not ready: raise``, or inside ``if ready:``
+            if result and result in self.frame.known_nonempty:  # past ``if not ready: raise``, or inside ``if ready:``
                 site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
         if self_ref is not None:
             self.pending.append(len(self.calls))

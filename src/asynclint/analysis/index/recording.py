@@ -27,7 +27,16 @@ from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import INSTALLED_PREFIX, Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.blocking import INSTALLED_ROOTS, MODULE_LOCATIONS, READY_READS, READY_WAITS, TREE_WALKS
+from asynclint.knowledge.blocking import (
+    INSTALLED_ROOTS,
+    MODULE_LOCATIONS,
+    PATTERN_WALKS,
+    READY_READS,
+    READY_WAITS,
+    RECEIVER_WALKS,
+    RECURSIVE_PATTERN,
+    TREE_WALKS,
+)
 from asynclint.knowledge.costs import FEW
 
 #: The last names of INSTALLED_ROOTS: only an attribute so named is looked up.
@@ -158,19 +167,19 @@ class Recording(IndexerState):
 
     def _walks_installed_tree(self, node: ast.Call, pattern: str) -> str:
         """Does this directory walk descend into a tree rooted in an installed one (see
-        CallFacts.installed; "" when not)? Its root is the receiver of a ``Path`` method, else its
-        first argument."""
+        CallFacts.installed; "" when not)? Its root is the path it is called on for one of
+        RECEIVER_WALKS, else its first argument."""
         first = node.args[:1]
         if pattern not in TREE_WALKS:
-            starred = any("**" in text for text in string_constants(first))
-            asked = pattern.startswith("pathlib.") or any(
-                k.arg == "recursive" and isinstance(k.value, ast.Constant) and k.value.value is True
-                for k in node.keywords
+            keyword = PATTERN_WALKS.get(pattern, PATTERN_WALKS["glob.glob"])
+            starred = any(RECURSIVE_PATTERN in text for text in string_constants(first))
+            asked = not keyword or any(
+                k.arg == keyword and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords
             )
             if not (starred and asked):
                 return ""  # one directory's listing, however large the tree around it
-        on_path = pattern.startswith("pathlib.") and isinstance(node.func, ast.Attribute)
-        roots = [node.func.value] if isinstance(node.func, ast.Attribute) and on_path else first
+        on_receiver = pattern in RECEIVER_WALKS and isinstance(node.func, ast.Attribute)
+        roots = [node.func.value] if isinstance(node.func, ast.Attribute) and on_receiver else first
         return next((found for root in roots if (found := self.installed_root(root))), "")
 
     def installed_root(self, node: ast.expr) -> str:

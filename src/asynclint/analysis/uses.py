@@ -191,13 +191,14 @@ class Uses(GraphState):
         # A class the project hands a client to (``PairRubric(judge_client=OpenAI())``), wherever:
         # the framework may run a hook of it that calls the client (CheckContext.framework_runs).
         for summary in self.summaries:
-            for handoff in summary.handoffs if summary.library is None and summary.handoffs else ():
+            for handoff in summary.handoffs if summary.library is None else ():
                 target = self.canonical(handoff.passed_to.removesuffix("()")) if handoff.passed_to else ""
-                module = self._module_of(target) if target and target not in self.classes else None
-                if module is None and target and target not in self.classes:
-                    found.add(target)  # not read yet
-                elif module is not None and self.summaries[self.modules[module][0]].library is not None:
-                    found.add(target)  # a library's re-export, resolved by the follower
+                if not target or target in self.classes:
+                    continue  # nothing named, or a class the graph has read
+                module = self._module_of(target)
+                # Not read yet, or a library's re-export (resolved by the follower).
+                if module is None or self.summaries[self.modules[module][0]].library is not None:
+                    found.add(target)
         self._external = (catalogue, frozenset(found))
         return self._external[1]
 

@@ -646,18 +646,25 @@ INSTALLED_ROOTS: frozenset[str] = frozenset(
 )
 #: Module attributes that name where an installed module lies.
 MODULE_LOCATIONS: frozenset[str] = frozenset({"__file__", "__path__"})
-#: Walks that descend into every subdirectory whatever their pattern says; ``glob``s descend
-#: only for a ``**`` in their pattern (``glob.glob`` also needs ``recursive=True``).
+#: Walks that descend into every subdirectory whatever their pattern says.
 TREE_WALKS: frozenset[str] = frozenset({"pathlib.Path.rglob", "pathlib.Path.walk", "os.walk"})
+#: Walks that descend only for :data:`RECURSIVE_PATTERN` in their pattern (their first argument),
+#: by the keyword that must also be written ``True`` for them to ("" when none):
+#: ``Path(d).glob("**/*.py")`` descends, ``glob.glob("d/**/*.py")`` only with ``recursive=True``.
+#: A walk in neither table (a configured one) is read as ``glob.glob`` is.
+PATTERN_WALKS: dict[str, str] = {"pathlib.Path.glob": "", "glob.glob": "recursive", "glob.iglob": "recursive"}
+RECURSIVE_PATTERN = "**"
+#: Walks whose root is the path they are called on (``Path(d).rglob("*")``), not their first argument.
+RECEIVER_WALKS: frozenset[str] = frozenset({"pathlib.Path.glob", "pathlib.Path.rglob", "pathlib.Path.walk"})
 
-#: Waits for a descriptor to be ready, by the position of their timeout argument (also passed as
-#: ``timeout=``): a timeout of 0 asks whether the descriptors are ready and returns at once -- a
-#: poll, not a wait (cost class ``descriptor-poll``; 15 µs measured on an empty pipe).
-WAIT_TIMEOUTS: dict[str, int] = {
-    "select.select": 3,
-    "select.poll.poll": 0,
-    "select.epoll.poll": 0,
-    "selectors.DefaultSelector.select": 0,
+#: Waits for a descriptor to be ready, by the position and the keyword of their timeout argument:
+#: a timeout of 0 asks whether the descriptors are ready and returns at once -- a poll, not a wait
+#: (cost class ``descriptor-poll``; 15 µs measured on an empty pipe).
+WAIT_TIMEOUTS: dict[str, tuple[int, str]] = {
+    "select.select": (3, "timeout"),
+    "select.poll.poll": (0, "timeout"),
+    "select.epoll.poll": (0, "timeout"),
+    "selectors.DefaultSelector.select": (0, "timeout"),
 }
 #: A timeout, as written, that makes such a wait a poll.
 ZERO_TIMEOUTS: frozenset[str] = frozenset({"0", "0.0"})

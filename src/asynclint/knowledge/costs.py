@@ -74,7 +74,13 @@ COST_CLASSES: dict[str, CostClass] = {
             "(15 µs measured)",
             what="polls descriptors without waiting",
         ),
-        CostClass("process-start", M, REPETITIONS, "forks and execs a child process: about a millisecond"),
+        CostClass(
+            "process-start",
+            M,
+            REPETITIONS,
+            "forks and execs a child process: about a millisecond",
+            what="starts a child process (a fork and an exec)",
+        ),
         CostClass(
             "disk-content",
             H,
@@ -386,9 +392,10 @@ COST_CLASSES: dict[str, CostClass] = {
             raised_why="loops only: its cost counts the turns",
         ),
         CostClass("payload-whole-fast", M, REPETITIONS, "a whole rollout-sized payload, through a fast serializer"),
-        # ``bench/bench_codec_costs.py``: base64 of 300 KB of bytes 0.3 ms to encode, 0.8 ms to
-        # decode, json of a document as long 15-28 ms (2x cheaper than json for a string-heavy
-        # document in a quieter run), on the loaded 2-core machine.
+        # ``bench/bench_codec_costs.py`` (bench/README.md), on the loaded 2-core machine: base64 of
+        # 300 KB of bytes 0.3 ms to encode, 0.8 ms to decode, json of a document as long 14.5 ms to
+        # parse, 16.4 ms to dump; in a quieter run base64 was still 2x cheaper than json of a
+        # string-heavy document.
         CostClass(
             "payload-whole-codec",
             L,

@@ -18,13 +18,26 @@ from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
-from asynclint.rules.context import CallInHotCode, CheckContext, RunByFramework, knowledge_of
+from asynclint.rules.context import CallInHotCode, CheckContext, HandedOver, RunByFramework, knowledge_of
 
 
 def _what(api: BlockingApi, cost: str) -> str:
     """What a call of ``api`` graded ``cost`` does, in a message's words: the entry's own, else its
     cost class's, else its category's."""
     return api.what or COST_CLASSES[cost].what or CATEGORIES[api.category]
+
+
+def _handed_facts(facts: Facts, graph: CallGraph, handed: HandedOver, through: str) -> Facts:
+    """``facts`` of a call the framework makes on a client the project handed over: to which class
+    and slot, where, where the client was built, and ``through`` which of the holder's methods."""
+    built = graph.built_at(handed.summary, handed.handoff)
+    return replace(
+        facts,
+        handed_to=f"{handed.owner}.{handed.handoff.slot}",
+        handed_through=through,
+        handed_at=f"{handed.summary.path}:{handed.handoff.line}:{handed.handoff.col}",
+        built_at=":".join(map(str, built)) if built is not None else "",
+    )
 
 
 #: How a call into an installed library that blocks inside is fixed at the project's line.
@@ -306,14 +319,7 @@ class BlockingCallRule(Rule):
         )
         if call.handed is not None:
             handed = call.handed
-            built = graph.built_at(handed.summary, handed.handoff)
-            facts = replace(
-                facts,
-                handed_to=f"{handed.owner}.{handed.handoff.slot}",
-                handed_through=call.user,
-                handed_at=f"{handed.summary.path}:{handed.handoff.line}:{handed.handoff.col}",
-                built_at=":".join(map(str, built)) if built is not None else "",
-            )
+            facts = _handed_facts(facts, graph, handed, call.user)
             if call.user:  # the fix is the client handed over, not this call
                 request = FixRequest("handoff", target=handed.value) if api.fix == "async-client" else None
         if call.sync is not None:
@@ -384,7 +390,7 @@ class BlockingCallRule(Rule):
         calls (``PairwiseJudgeRubric(judge_client=OpenAI())``, whose ``score_rollouts`` calls it):
         graded by how often the framework runs the method and whether it calls in a loop; the
         chain is the method's (its def and its call of the client, where deep mode read it)."""
-        handed, hook, api = run.handed, run.hook, run.api
+        handed, hook, api = run.handed, run.hook, run.handed.api
         summary, handoff = handed.summary, handed.handoff
         cost = cost_of(api, ("", ""), hook.frequency)
         base = self._base_severity(ctx, summary.path, api, cost.name)
@@ -393,7 +399,7 @@ class BlockingCallRule(Rule):
         graded = grade(base, cost.name, hook.frequency, run.in_loop, False)
         graph = ctx.graph
         method = f"{handed.owner}.{run.method}"
-        # The loop's path starts at the method the framework runs: read by deep mode, its def and
+        # The chain starts at the method the framework runs: read by deep mode, its def and
         # its call of the client; from the holder table, the object handed over stands for it.
         chain: tuple[ChainLink, ...] = (ChainLink(summary.path, handoff.line, method),)
         if run.read is not None:
@@ -401,11 +407,10 @@ class BlockingCallRule(Rule):
             defined = graph.function(key)
             path = graph.path_of(key)
             chain = (ChainLink(path, defined.line, defined.qualname), ChainLink(path, site.line, defined.qualname))
-        built = graph.built_at(summary, handoff)
         library = (graph.summary_of(run.read[0]).library or "") if run.read is not None else ""
         # The root is the holder's own method (phrasing.run_by_framework): no project call runs it.
         facts = Facts(
-            callee=run.callee,
+            callee=handed.callee,
             function=method,
             root=method,
             root_kind=hook.kind,
@@ -419,11 +424,8 @@ class BlockingCallRule(Rule):
             library=library,
             entered=method if library else "",
             entered_library=library,
-            handed_to=f"{handed.owner}.{handoff.slot}",
-            handed_through=run.method,
-            handed_at=f"{summary.path}:{handoff.line}:{handoff.col}",
-            built_at=":".join(map(str, built)) if built is not None else "",
         )
+        facts = _handed_facts(facts, graph, handed, run.method)
         if not ctx.keep(summary.path, handoff.line, self.code, self.name, graded.severity):
             return None
         return Finding(

@@ -55,7 +55,7 @@ class BlockingWait(BlockingCallRule):
     message = "`{callee}` {what} {where}"
 
     def cost(self, candidate: Candidate) -> str | None:
-        position = WAIT_TIMEOUTS.get(candidate.api.pattern)
-        if position is not None and (candidate.kwarg("timeout") or candidate.literal(position)) in ZERO_TIMEOUTS:
+        timeout = WAIT_TIMEOUTS.get(candidate.api.pattern)
+        if timeout is not None and (candidate.kwarg(timeout[1]) or candidate.literal(timeout[0])) in ZERO_TIMEOUTS:
             return "descriptor-poll"  # returns at once: asks, does not wait
         return candidate.cost.name

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import Marker
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -65,11 +65,9 @@ class RunByFramework:
     overrides) calls the client there: the hand-over blocks the loop wherever the framework runs
     ``method``, with no project call on the way -- the project's one line is the hand-over."""
 
-    handed: HandedOver
+    handed: HandedOver  # its ``api`` and ``callee``: what the method calls on the client
     method: str  # the holder's method the framework runs (``score_rollouts``)
     hook: Hook  # how the framework runs it
-    api: BlockingApi
-    callee: str  # what the method calls on the client, resolved
     in_loop: bool  # the method calls it inside a loop
     #: Where the method makes the call, when deep mode reads the library's code (else the
     #: knowledge base's holder table says it): the method and its call site.
@@ -346,7 +344,7 @@ class CheckContext:
                     handed = self.handed_over(at, number)
                     runs = self._table_runs(handed) if handed is not None else self._read_runs(summary, handoff)
                     for run in runs:
-                        self._runs.setdefault(run.api.category, []).append(run)
+                        self._runs.setdefault(run.handed.api.category, []).append(run)
         return self._runs.get(category, [])
 
     def _method_of(self, cls: TypeName, method: str) -> FunctionId | None:
@@ -358,7 +356,7 @@ class CheckContext:
         for method, hook in handed.holder.runs:
             key = self._method_of(handed.receiver, method)
             if key is None or self.graph.is_library(key):  # not the project's own override
-                yield RunByFramework(handed, method, hook, handed.api, handed.callee, handed.holder.runs_in_loop)
+                yield RunByFramework(handed, method, hook, handed.holder.runs_in_loop)
 
     def _read_runs(self, summary: ModuleSummary, handoff: Handoff) -> Iterator[RunByFramework]:
         graph = self.graph
@@ -390,16 +388,16 @@ class CheckContext:
                     continue
                 reported.add(api.category)
                 holder = HandedClient(
-                    graph.function(key).class_qualname or "",
-                    handoff.slot,
-                    handoff.slot,
-                    ".".join(path[1:]),
-                    frozenset(),
-                    frozenset(),
+                    owner=graph.function(key).class_qualname or "",
+                    slot=handoff.slot,
+                    attribute=handoff.slot,
+                    method=".".join(path[1:]),
+                    users=frozenset(),
+                    passed=frozenset(),
                 )
                 owner = receiver.rpartition(".")[2]
                 handed = HandedOver(summary, handoff, api, value, callee, owner, holder, receiver)
-                yield RunByFramework(handed, method, hook, api, callee, site.in_loop, (key, site))
+                yield RunByFramework(handed, method, hook, site.in_loop, (key, site))
 
     def _runs_project_code(self, site: CallSite) -> bool:
         """Whether ``self.<method>(...)`` calls a method the project defines. The framework's own
@@ -629,8 +627,8 @@ class CheckContext:
         """Does the directory walk ``site`` go over an installed tree: site-packages or the
         interpreter's prefix, or the location of a module that is not one of the project's?"""
         located = site.installed
-        if located in ("", "*"):
-            return located == "*"
+        if located in ("", INSTALLED_PREFIX):
+            return located == INSTALLED_PREFIX
         if self._project_modules is None:
             self._project_modules = frozenset(
                 summary.module for _, summary in self.graph.numbered_summaries() if summary.library is None

@@ -43,8 +43,8 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
         handed = f"the client handed to `{owner}` as `{slot}` at {facts.handed_at}"
         if run_by_framework(facts):
             text = (
-                f"`{facts.root}`, which the framework runs itself, calls the client handed to `{owner}` as `{slot}` "
-                f"here without awaiting: {text}; "
+                f"`{facts.root}`, which the framework runs itself, calls the client handed here to `{owner}` as "
+                f"`{slot}`, without awaiting: {text}; "
                 f"override `{facts.handed_through}` in a subclass that awaits an async client, or use another class"
             )
         elif facts.handed_through:  # the framework awaits the client's calls: handing it an async one is the fix

@@ -26,8 +26,17 @@ from asynclint.analysis.index.helpers import DISPLAYS, may_be_project
 from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
-from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.blocking import INSTALLED_ROOTS, MODULE_LOCATIONS, READY_READS, READY_WAITS, TREE_WALKS
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.knowledge.blocking import (
+    INSTALLED_ROOTS,
+    MODULE_LOCATIONS,
+    PATTERN_WALKS,
+    READY_READS,
+    READY_WAITS,
+    RECEIVER_WALKS,
+    RECURSIVE_PATTERN,
+    TREE_WALKS,
+)
 from asynclint.knowledge.costs import FEW
 
 #: The last names of INSTALLED_ROOTS: only an attribute so named is looked up.
@@ -149,7 +158,7 @@ class Recording(IndexerState):
             self.frame.waiting = (id(node), tuple(ast.unparse(waited) for waited in node.args[0].elts))
         elif method in READY_READS and isinstance(node.func, ast.Attribute) and self.frame.selected:
             result = self.frame.selected.get(ast.unparse(node.func.value))
-            if result and result in self.frame.tested:  # past ``if not ready: raise``, or inside ``if ready:``
+            if result and result in self.frame.known_nonempty:  # past ``if not ready: raise``, or inside ``if ready:``
                 site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
         if self_ref is not None:
             self.pending.append(len(self.calls))
@@ -158,25 +167,26 @@ class Recording(IndexerState):
 
     def _walks_installed_tree(self, node: ast.Call, pattern: str) -> str:
         """Does this directory walk descend into a tree rooted in an installed one (see
-        CallFacts.installed; "" when not)? Its root is the receiver of a ``Path`` method, else its
-        first argument."""
+        CallFacts.installed; "" when not)? Its root is the path it is called on for one of
+        RECEIVER_WALKS, else its first argument."""
         first = node.args[:1]
         if pattern not in TREE_WALKS:
-            starred = any("**" in text for text in string_constants(first))
-            asked = pattern.startswith("pathlib.") or any(
-                k.arg == "recursive" and isinstance(k.value, ast.Constant) and k.value.value is True
-                for k in node.keywords
+            keyword = PATTERN_WALKS.get(pattern, PATTERN_WALKS["glob.glob"])
+            starred = any(RECURSIVE_PATTERN in text for text in string_constants(first))
+            asked = not keyword or any(
+                k.arg == keyword and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords
             )
             if not (starred and asked):
                 return ""  # one directory's listing, however large the tree around it
-        on_path = pattern.startswith("pathlib.") and isinstance(node.func, ast.Attribute)
-        roots = [node.func.value] if isinstance(node.func, ast.Attribute) and on_path else first
+        on_receiver = pattern in RECEIVER_WALKS and isinstance(node.func, ast.Attribute)
+        roots = [node.func.value] if isinstance(node.func, ast.Attribute) and on_receiver else first
         return next((found for root in roots if (found := self.installed_root(root))), "")
 
     def installed_root(self, node: ast.expr) -> str:
         """Is ``node`` a path in an installed tree, as written (``sys.prefix``, ``Path(numpy.__file__)
-        .parent``, ``sysconfig.get_paths()["purelib"]``) or through a name bound to one? -> ``*``,
-        the module it is located by (the graph knows whether the project's), or ""."""
+        .parent``, ``sysconfig.get_paths()["purelib"]``) or through a name bound to one? ->
+        :data:`INSTALLED_PREFIX`, the module it is located by (the graph knows whether the
+        project's), or ""."""
         for part in ast.walk(node):
             if isinstance(part, ast.Name):
                 found = self.frame.installed.get(part.id) or self.frames[0].installed.get(part.id)
@@ -191,7 +201,7 @@ class Recording(IndexerState):
             elif part.attr in _INSTALLED_NAMES:
                 named = self.infer(part)
                 if isinstance(named, Sym) and named.name in INSTALLED_ROOTS:
-                    return "*"
+                    return INSTALLED_PREFIX
         return ""
 
     def _given(self, node: ast.Call) -> tuple[tuple[str, str], ...]:

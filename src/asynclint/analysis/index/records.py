@@ -134,9 +134,10 @@ class CallFacts:
     #: A read of a pipe that a ``select`` earlier in the function waited for
     #: (``knowledge.blocking.READY_READS``): it takes what is already there.
     ready: bool = False
-    #: A directory walk that descends into a tree the code roots in an installed one: ``*`` for
-    #: site-packages or the interpreter's prefix (``knowledge.blocking.INSTALLED_ROOTS``), else the
-    #: module whose ``__file__``/``__path__`` it starts from -- installed unless the project's own.
+    #: A directory walk that descends into a tree the code roots in an installed one:
+    #: ``values.INSTALLED_PREFIX`` for site-packages or the interpreter's prefix
+    #: (``knowledge.blocking.INSTALLED_ROOTS``), else the module whose ``__file__``/``__path__`` it
+    #: starts from -- installed unless the project's own.
     installed: str = ""
     #: Arguments holding one item per item of a parameter of the caller (the parameter itself, a
     #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the

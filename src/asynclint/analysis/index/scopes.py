@@ -92,10 +92,10 @@ class Frame:
     #: its result's first list is bound to (``ready, _, _ = select.select(...)``; "" when none):
     #: past a test that this list is not empty, a line read from one is already in the pipe
     #: (CallFacts.ready). ``waiting``: the last such ``select`` call and what it waited for, until
-    #: its assignment binds the result; ``tested``: the names known to be non-empty here.
+    #: its assignment binds the result; ``known_nonempty``: the names known to be non-empty here.
     selected: dict[str, str] = field(default_factory=dict)
     waiting: tuple[int, tuple[str, ...]] = (0, ())
-    tested: set[str] = field(default_factory=set)
+    known_nonempty: set[str] = field(default_factory=set)
     #: Names bound to a path in an installed tree -> what locates it (Recording.installed_root): a
     #: walk rooted there goes over thousands of files.
     installed: dict[str, str] = field(default_factory=dict)

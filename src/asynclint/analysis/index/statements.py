@@ -344,17 +344,21 @@ class Statements(IndexerState):
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)
             # ``if ready:`` (a select's result): not empty inside; ``if not ready: raise``: after it.
-            nonempty = node.test.id if isinstance(node.test, ast.Name) and node.test.id not in self.frame.tested else ""
+            nonempty = (
+                node.test.id
+                if isinstance(node.test, ast.Name) and node.test.id not in self.frame.known_nonempty
+                else ""
+            )
             if nonempty:
-                self.frame.tested.add(nonempty)
+                self.frame.known_nonempty.add(nonempty)
             with self.narrowed(node.test):
                 self.visit_branch(node.body)
             if nonempty:
-                self.frame.tested.discard(nonempty)
+                self.frame.known_nonempty.discard(nonempty)
             test = node.test
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
                 if leaves(node.body):
-                    self.frame.tested.add(test.operand.id)
+                    self.frame.known_nonempty.add(test.operand.id)
             body, body_lines = self.frame.payloads, self.frame.bound_at
             self.frame.payloads, self.frame.bound_at = dict(before), dict(lines)
             self.frame.once -= lazy

@@ -88,6 +88,10 @@ ITEM_SUFFIX = "[]"
 #: ``parts: Parts``): ``Parts().sandbox{}``, the field when ``Parts`` is a ``TypedDict``, else
 #: typed like the instance itself, as any item read is.
 FIELD_SUFFIX = "{}"
+#: ``CallFacts.installed`` of a directory walk rooted at one of
+#: :data:`asynclint.knowledge.blocking.INSTALLED_ROOTS` (site-packages, the interpreter's prefix):
+#: an installed tree whatever modules the project holds.
+INSTALLED_PREFIX = "*"
 #: The element at a position of the tuple a call returns, appended to the call: ``load().<0>``
 #: for ``model`` in ``model, processor = load()``, typed by ``return model, processor`` in ``load``.
 ELEMENT = ".<{}>"

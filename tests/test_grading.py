@@ -263,3 +263,17 @@ def test_a_message_says_what_the_call_does_in_words_that_fit_it():
     assert by_line[8].startswith("`sqlite3.connect.commit` commits a local database's transaction to disk (an fsync)")
     assert "remote service" not in by_line[8]
     assert "(a whole rollout-sized payload, as bound at line 9) on the event loop" in by_line[10]
+
+
+def test_a_codec_says_it_encodes_and_a_binding_line_stays_in_parentheses():
+    """base64's entries carry their own verb (ASL111's template says "serializes or parses"
+    otherwise); a payload with no parenthesis of its own gets one for the line it was bound at."""
+    text = (
+        "import base64\nimport verifiers as vf\n\n"
+        "class Renders(vf.MultiTurnEnv):\n"
+        "    async def env_response(self, messages, state, **kwargs):\n"
+        "        data = open(state['path'], 'rb').read()\n"
+        "        return [{'role': 'user', 'content': base64.b64encode(data).decode()}], state\n"
+    )
+    [finding] = [f for f in check_text(text).findings if f.code == "ASL111"]
+    assert finding.message.startswith("`base64.b64encode` encodes or decodes a file's contents (as bound at line 6)")

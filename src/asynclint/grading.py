@@ -152,7 +152,7 @@ def cost_of(
         text = f"{text[:-1]}, {note})" if text.endswith(")") else f"{text}, {note}"
     if bound_at:  # inside the parentheses too: after them it runs into "on the event loop"
         note = f"as bound at line {bound_at}"
-        text = f"{text[:-1]}, {note})" if text.endswith(")") else f"{text}, {note}"
+        text = f"{text[:-1]}, {note})" if text.endswith(")") else f"{text} ({note})"
     elif shape in NAMED_SHAPES and passed is None and returned is None and evidence in ("whole", "growing"):
         text += f", {NAMED_SHAPES[shape]}"  # nothing the code shows about the value: the author's word for it
     return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)

@@ -368,6 +368,7 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
             "b64encode b64decode urlsafe_b64encode urlsafe_b64decode encodebytes decodebytes "
             "b32encode b32decode b85encode b85decode",
             "base64.",
+            what="encodes or decodes",
         ),
         *many("serialization", "payload-fast", "to-thread", "packb unpackb pack unpack dumps loads", "msgpack."),
         # yaml: knowledge/packs/yaml_docs.py (pure-Python, graded a class above json).

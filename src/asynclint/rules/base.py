@@ -110,6 +110,9 @@ class Rule:
     recipes: ClassVar[tuple[str, ...]] = ()
     default_severity: ClassVar[Severity]
     message: ClassVar[str]
+    #: The verb a ``{verb}`` in ``message`` renders when the knowledge entry has no words of its own
+    #: (``BlockingApi.what``): ASL111's "serializes or parses", base64's entries "encode or decode".
+    verb: ClassVar[str] = ""
     #: Runs after every other rule: it judges what their findings' suppressions hid.
     runs_last: ClassVar[bool] = False
 
@@ -378,7 +381,7 @@ class BlockingCallRule(Rule):
             code=self.code,
             rule=self.name,
             severity=graded.severity,
-            message=phrasing.call_message(self.message, facts, _what(api, cost_name), memoized),
+            message=phrasing.call_message(self.message, facts, _what(api, cost_name), memoized, api.what or self.verb),
             chain=chain,
             facts=facts,
             fix_request=request,
@@ -437,7 +440,7 @@ class BlockingCallRule(Rule):
             code=self.code,
             rule=self.name,
             severity=graded.severity,
-            message=phrasing.call_message(self.message, facts, _what(api, cost.name), None),
+            message=phrasing.call_message(self.message, facts, _what(api, cost.name), None, api.what or self.verb),
             chain=chain,
             facts=facts,
             # The holder calls the client without awaiting: an async one is no fix, and the method

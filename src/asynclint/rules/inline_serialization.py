@@ -61,4 +61,5 @@ class InlineSerialization(BlockingCallRule):
     name = "inline-serialization"
     category = "serialization"
     default_severity = Severity.MEDIUM
-    message = "`{callee}` serializes or parses {payload}{on_loop} {where}"
+    message = "`{callee}` {verb} {payload}{on_loop} {where}"
+    verb = "serializes or parses"

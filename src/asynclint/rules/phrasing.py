@@ -8,8 +8,9 @@ from asynclint.grading import FREQUENCY_WORDS
 from asynclint.model import Facts, RelatedLocation, split_place
 
 
-def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, str] | None) -> str:
-    """The message of a blocking call on a hot path, from its rule's ``template`` (``Rule.message``)."""
+def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, str] | None, verb: str = "") -> str:
+    """The message of a blocking call on a hot path, from its rule's ``template`` (``Rule.message``):
+    ``what`` the call does, or the ``verb`` a template completes with its payload."""
     # A payload-graded call names its payload; the file variants (``json.load(f)``) read a file.
     payload = facts.evidence if facts.cost.startswith("payload") else "a file"
     on_loop = " on the event loop"
@@ -17,7 +18,12 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
         awaited = f"`{facts.entered}`" if facts.library else "it"
         on_loop += f" although {awaited} is awaited (it {facts.awaited})"
     text = template.format(
-        callee=facts.callee, what=what + on_loop, on_loop=on_loop, where=where(facts, memoized), payload=payload
+        callee=facts.callee,
+        what=what + on_loop,
+        verb=verb,
+        on_loop=on_loop,
+        where=where(facts, memoized),
+        payload=payload,
     )
     if facts.read:
         text = f"reading the property {text}"

@@ -1,17 +1,31 @@
-"""Web search APIs through synchronous clients: Exa, Tavily, SerpAPI.
+"""Web search APIs through synchronous clients: Exa, Tavily, SerpAPI, DuckDuckGo (ddgs), Wikipedia.
 
 Each search is an HTTPS request (often seconds: search plus page contents). Exa and Tavily ship
 an async twin of the same client; SerpAPI's clients (``google-search-results``'s ``GoogleSearch``
-and the newer ``serpapi`` package) are sync only.
+and the newer ``serpapi`` package) are sync only. So are ``ddgs.DDGS`` (and its former name
+``duckduckgo_search``, whose ``AsyncDDGS`` is gone since 7.0): each search fans out to search
+engines over HTTP in a thread pool and waits for them. The ``wikipedia`` package asks the
+MediaWiki API through ``requests`` (rate-limited with ``time.sleep``) in every module function,
+when a ``WikipediaPage`` is built, and on the first read of each of its lazy properties.
 """
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, entry, many
+from asynclint.knowledge.api import BlockingApi, entry, many, reads
 
 _EXA = "source: pkg exa-py 2.28.0 exa_py/api.py (class Exa, class AsyncExa)"
 _TAVILY = "source: pkg tavily-python 0.8.5 tavily/tavily.py, tavily/async_tavily.py"
 _SERPAPI = "source: pkg google-search-results 2.4.2 serpapi/serp_api_client.py"
+_DDGS = "source: pkg ddgs 9.16.1 ddgs/ddgs.py (class DDGS: _search_sync waits on a ThreadPoolExecutor)"
+_OLD_DDGS = "source: pkg duckduckgo_search 8.1.1 duckduckgo_search/duckduckgo_search.py (class DDGS, sync primp client)"
+_WIKIPEDIA = "source: pkg wikipedia 1.4.0 wikipedia/wikipedia.py (_wiki_request: requests.get per call)"
+#: DDGS calls that send requests (``__enter__``/``__exit__`` do not).
+_DDGS_SEARCHES = "text images news videos books extract"
+_OLD_DDGS_SEARCHES = "text images news videos"
+#: Module functions that ask the MediaWiki API (``set_lang``, ``set_rate_limiting``, ``donate`` do not).
+_WIKIPEDIA_CALLS = "search geosearch suggest random summary page languages"
+#: WikipediaPage properties whose first read is a request (the title, url and pageid are loaded).
+_WIKIPEDIA_LAZY = "content summary images references links categories sections coordinates revision_id parent_id"
 SERPAPI_TWIN = '`httpx.AsyncClient().get("https://serpapi.com/search", params=...)` (SerpAPI\'s clients are sync only)'
 
 #: google-search-results: one client class per engine, all ``SerpApiClient`` subclasses.
@@ -82,6 +96,12 @@ APIS: tuple[BlockingApi, ...] = (
         source="https://github.com/serpapi/serpapi-python (serpapi.search, serpapi.Client)",
         twin=SERPAPI_TWIN,
     ),
+    *many("sdk", "network", "to-thread", _DDGS_SEARCHES, "ddgs.DDGS.", source=_DDGS),
+    *many("sdk", "network", "to-thread", _OLD_DDGS_SEARCHES, "duckduckgo_search.DDGS.", source=_OLD_DDGS),
+    *many("sdk", "network", "to-thread", _WIKIPEDIA_CALLS, "wikipedia.", source=_WIKIPEDIA),
+    entry("wikipedia.WikipediaPage", "sdk", "network", "to-thread", frozenset(), _WIKIPEDIA),
+    *many("sdk", "network", "to-thread", "html section", "wikipedia.WikipediaPage.", source=_WIKIPEDIA),
+    *reads("sdk", "network", "to-thread", _WIKIPEDIA_LAZY, "wikipedia.WikipediaPage", source=_WIKIPEDIA),
 )
 
 RETURNS: dict[str, str] = {
@@ -89,4 +109,8 @@ RETURNS: dict[str, str] = {
     "tavily.Client": "tavily.TavilyClient",
     "tavily.tavily.TavilyClient": "tavily.TavilyClient",
     **{f"serpapi.google_search.{engine}": f"serpapi.{engine}" for engine in ("GoogleSearch",)},
+    "ddgs.ddgs.DDGS": "ddgs.DDGS",
+    "duckduckgo_search.duckduckgo_search.DDGS": "duckduckgo_search.DDGS",
+    "wikipedia.page()": "wikipedia.WikipediaPage",
+    "wikipedia.wikipedia.WikipediaPage": "wikipedia.WikipediaPage",
 }

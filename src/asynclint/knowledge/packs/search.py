@@ -1,8 +1,9 @@
-"""Web search APIs through synchronous clients: Exa, Tavily, SerpAPI, DuckDuckGo (ddgs), Wikipedia.
+"""Web search APIs through synchronous clients: Exa, Tavily, Brave, SerpAPI, DuckDuckGo (ddgs), Wikipedia.
 
-Each search is an HTTPS request (often seconds: search plus page contents). Exa and Tavily ship
-an async twin of the same client; SerpAPI's clients (``google-search-results``'s ``GoogleSearch``
-and the newer ``serpapi`` package) are sync only. So are ``ddgs.DDGS`` (and its former name
+Each search is an HTTPS request (often seconds: search plus page contents). Exa, Tavily and Brave
+(``brave-search``: ``Brave``/``AsyncBrave``) ship an async twin of the same client; SerpAPI's
+clients (``google-search-results``'s ``GoogleSearch`` and the newer ``serpapi`` package) are sync
+only. So are ``ddgs.DDGS`` (and its former name
 ``duckduckgo_search``, whose ``AsyncDDGS`` is gone since 7.0): each search fans out to search
 engines over HTTP in a thread pool and waits for them. The ``wikipedia`` package asks the
 MediaWiki API through ``requests`` (rate-limited with ``time.sleep``) in every module function,
@@ -16,6 +17,7 @@ from asynclint.knowledge.api import BlockingApi, entry, many, reads
 _EXA = "source: pkg exa-py 2.28.0 exa_py/api.py (class Exa, class AsyncExa)"
 _TAVILY = "source: pkg tavily-python 0.8.5 tavily/tavily.py, tavily/async_tavily.py"
 _SERPAPI = "source: pkg google-search-results 2.4.2 serpapi/serp_api_client.py"
+_BRAVE = "source: pkg brave-search 0.2.0 brave/sync.py (Brave: requests.get), brave/async_brave.py (AsyncBrave)"
 _DDGS = "source: pkg ddgs 9.16.1 ddgs/ddgs.py (class DDGS: _search_sync waits on a ThreadPoolExecutor)"
 _OLD_DDGS = "source: pkg duckduckgo_search 8.1.1 duckduckgo_search/duckduckgo_search.py (class DDGS, sync primp client)"
 _WIKIPEDIA = "source: pkg wikipedia 1.4.0 wikipedia/wikipedia.py (_wiki_request: requests.get per call)"
@@ -96,6 +98,15 @@ APIS: tuple[BlockingApi, ...] = (
         source="https://github.com/serpapi/serpapi-python (serpapi.search, serpapi.Client)",
         twin=SERPAPI_TWIN,
     ),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "search image",
+        "brave.Brave.",
+        source=_BRAVE,
+        twin="`brave.AsyncBrave` and await the call",
+    ),
     *many("sdk", "network", "to-thread", _DDGS_SEARCHES, "ddgs.DDGS.", source=_DDGS),
     *many("sdk", "network", "to-thread", _OLD_DDGS_SEARCHES, "duckduckgo_search.DDGS.", source=_OLD_DDGS),
     *many("sdk", "network", "to-thread", _WIKIPEDIA_CALLS, "wikipedia.", source=_WIKIPEDIA),
@@ -109,6 +120,7 @@ RETURNS: dict[str, str] = {
     "tavily.Client": "tavily.TavilyClient",
     "tavily.tavily.TavilyClient": "tavily.TavilyClient",
     **{f"serpapi.google_search.{engine}": f"serpapi.{engine}" for engine in ("GoogleSearch",)},
+    "brave.sync.Brave": "brave.Brave",
     "ddgs.ddgs.DDGS": "ddgs.DDGS",
     "duckduckgo_search.duckduckgo_search.DDGS": "duckduckgo_search.DDGS",
     "wikipedia.page()": "wikipedia.WikipediaPage",

@@ -8,6 +8,10 @@ only. So are ``ddgs.DDGS`` (and its former name
 engines over HTTP in a thread pool and waits for them. The ``wikipedia`` package asks the
 MediaWiki API through ``requests`` (rate-limited with ``time.sleep``) in every module function,
 when a ``WikipediaPage`` is built, and on the first read of each of its lazy properties.
+LangChain's community tools for the same searches (``DuckDuckGoSearchRun``, ``WikipediaQueryRun``
+and the API wrappers under them) run these clients in the calling thread; a tool's ``ainvoke``
+runs its sync ``_run`` in an executor (``BaseTool``'s default ``_arun``), the wrappers have no
+async API.
 """
 
 from __future__ import annotations
@@ -21,6 +25,13 @@ _BRAVE = "source: pkg brave-search 0.2.0 brave/sync.py (Brave: requests.get), br
 _DDGS = "source: pkg ddgs 9.16.1 ddgs/ddgs.py (class DDGS: _search_sync waits on a ThreadPoolExecutor)"
 _OLD_DDGS = "source: pkg duckduckgo_search 8.1.1 duckduckgo_search/duckduckgo_search.py (class DDGS, sync primp client)"
 _WIKIPEDIA = "source: pkg wikipedia 1.4.0 wikipedia/wikipedia.py (_wiki_request: requests.get per call)"
+_LC = "source: pkg langchain-community 0.4.2"
+_LC_TOOLS = {
+    "DuckDuckGoSearchRun": "ddg_search.tool",
+    "DuckDuckGoSearchResults": "ddg_search.tool",
+    "WikipediaQueryRun": "wikipedia.tool",
+}
+_LC_WRAPPERS = {"DuckDuckGoSearchAPIWrapper": "duckduckgo_search", "WikipediaAPIWrapper": "wikipedia"}
 #: DDGS calls that send requests (``__enter__``/``__exit__`` do not).
 _DDGS_SEARCHES = "text images news videos books extract"
 _OLD_DDGS_SEARCHES = "text images news videos"
@@ -113,6 +124,35 @@ APIS: tuple[BlockingApi, ...] = (
     entry("wikipedia.WikipediaPage", "sdk", "network", "to-thread", frozenset(), _WIKIPEDIA),
     *many("sdk", "network", "to-thread", "html section", "wikipedia.WikipediaPage.", source=_WIKIPEDIA),
     *reads("sdk", "network", "to-thread", _WIKIPEDIA_LAZY, "wikipedia.WikipediaPage", source=_WIKIPEDIA),
+    *(
+        api
+        for tool, module in _LC_TOOLS.items()
+        for api in many(
+            "sdk",
+            "network",
+            "to-thread",
+            "invoke run",
+            f"langchain_community.tools.{tool}.",
+            source=f"{_LC} langchain_community/tools/{module.replace('.', '/')}.py ({tool}._run; no _arun)",
+            twin="`await ….ainvoke(...)`",
+        )
+    ),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "run results",
+        "langchain_community.utilities.DuckDuckGoSearchAPIWrapper.",
+        source=f"{_LC} langchain_community/utilities/duckduckgo_search.py (ddgs.DDGS per call)",
+    ),
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "run load",
+        "langchain_community.utilities.WikipediaAPIWrapper.",
+        source=f"{_LC} langchain_community/utilities/wikipedia.py (wikipedia.search, wikipedia.page)",
+    ),
 )
 
 RETURNS: dict[str, str] = {
@@ -125,4 +165,16 @@ RETURNS: dict[str, str] = {
     "duckduckgo_search.duckduckgo_search.DDGS": "duckduckgo_search.DDGS",
     "wikipedia.page()": "wikipedia.WikipediaPage",
     "wikipedia.wikipedia.WikipediaPage": "wikipedia.WikipediaPage",
+    **{
+        f"langchain_community.tools.{module}.{tool}": f"langchain_community.tools.{tool}"
+        for tool, module in _LC_TOOLS.items()
+    },
+    **{
+        f"langchain_community.tools.{module.partition('.')[0]}.{tool}": f"langchain_community.tools.{tool}"
+        for tool, module in _LC_TOOLS.items()
+    },
+    **{
+        f"langchain_community.utilities.{module}.{wrapper}": f"langchain_community.utilities.{wrapper}"
+        for wrapper, module in _LC_WRAPPERS.items()
+    },
 }

@@ -1,4 +1,4 @@
-"""Containers and remote shells through synchronous clients: ``docker`` (docker-py), ``paramiko``.
+"""Containers and remote shells through synchronous clients: ``docker`` (docker-py), ``paramiko``, ``kubernetes``.
 
 docker-py talks to the daemon over a socket with ``requests``: every collection and model method
 is a round trip, ``containers.run`` waits for the container to start (and, unless detached, to
@@ -7,7 +7,11 @@ daemon for its API version when none is given (docker/api/client.py ``_retrieve_
 paramiko waits on the SSH server in the calling thread. Neither has an async API; ``aiodocker``
 and ``asyncssh`` are separate libraries. Two model properties are round trips too (``READS``
 below: their getter asks the daemon); the others (``status``, ``name``, ``labels``, ``tags``)
-read what the model already holds, until ``reload()``.
+read what the model already holds, until ``reload()``. The official ``kubernetes`` client's API
+classes (``CoreV1Api``, ``AppsV1Api``...) are generated: every public method is an HTTPS request
+to the API server through urllib3, ``kubernetes.stream.stream`` opens an exec/attach websocket and
+reads until the command ends, and ``load_kube_config`` reads and parses the kubeconfig file;
+``kubernetes_asyncio`` is the same generated API with coroutines.
 """
 
 from __future__ import annotations
@@ -32,6 +36,22 @@ _SSH_LOCAL = frozenset(
         "close",
     }
 )
+
+_KUBERNETES = "source: pkg kubernetes 37.0.2"
+KUBERNETES_TWIN = "`kubernetes_asyncio` (the same API classes, awaited)"
+#: The generated API classes environments and sandbox managers drive -> their module under
+#: kubernetes/client/api/.
+_KUBERNETES_APIS = {
+    "CoreV1Api": "core_v1_api",
+    "AppsV1Api": "apps_v1_api",
+    "BatchV1Api": "batch_v1_api",
+    "CustomObjectsApi": "custom_objects_api",
+    "NetworkingV1Api": "networking_v1_api",
+    "RbacAuthorizationV1Api": "rbac_authorization_v1_api",
+    "StorageV1Api": "storage_v1_api",
+    "AutoscalingV2Api": "autoscaling_v2_api",
+    "PolicyV1Api": "policy_v1_api",
+}
 
 _CLIENTS = ("docker.from_env", "docker.DockerClient", "docker.APIClient")
 _MODELS = ("containers.Container", "images.Image", "networks.Network", "volumes.Volume")
@@ -106,6 +126,36 @@ APIS: tuple[BlockingApi, ...] = (
         f"{_PARAMIKO} paramiko/sftp_client.py",
         PARAMIKO_TWIN,
     ),
+    *(
+        entry(
+            f"kubernetes.client.{api}.**",
+            "sdk",
+            "network",
+            "to-thread",
+            frozenset(),
+            f"{_KUBERNETES} kubernetes/client/api/ (generated: every method calls ApiClient.call_api)",
+            KUBERNETES_TWIN,
+        )
+        for api in _KUBERNETES_APIS
+    ),
+    entry(
+        "kubernetes.stream.stream",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_KUBERNETES} kubernetes/stream/stream.py (websocket exec/attach, read until the command ends)",
+        KUBERNETES_TWIN,
+    ),
+    *many(
+        "fs",
+        "disk-content",
+        "to-thread",
+        "load_kube_config new_client_from_config",
+        "kubernetes.config.",
+        source=f"{_KUBERNETES} kubernetes/config/kube_config.py (reads and parses the kubeconfig YAML)",
+        twin=KUBERNETES_TWIN,
+    ),
 )
 
 RETURNS: dict[str, str] = {
@@ -128,6 +178,8 @@ RETURNS: dict[str, str] = {
     "paramiko.SSHClient.open_sftp()": "paramiko.SFTPClient",
     "paramiko.sftp_client.SFTPClient": "paramiko.SFTPClient",
     "paramiko.SFTPClient.from_transport()": "paramiko.SFTPClient",
+    **{f"kubernetes.client.api.{api}": f"kubernetes.client.{api}" for api in _KUBERNETES_APIS},
+    **{f"kubernetes.client.api.{module}.{api}": f"kubernetes.client.{api}" for api, module in _KUBERNETES_APIS.items()},
 }
 
 ITEMS: dict[str, str] = {

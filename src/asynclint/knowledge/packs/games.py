@@ -1,4 +1,4 @@
-"""Game and simulation engines stepped inline: gymnasium, gym, jericho, BALROG.
+"""Game and simulation engines stepped inline: gymnasium, gym, jericho, BALROG, python-chess's engines.
 
 A ``step`` or ``reset`` runs the engine in the calling thread: microseconds for a toy control
 task, milliseconds and more for an emulator or a rendered game, so they are CPU of some size.
@@ -9,6 +9,11 @@ hold the GIL, so there is no automatic recipe. jericho's Z-machine is a C librar
 thread. ``FrotzEnv(story_file)`` copies the library to a temporary directory, loads it and reads
 the game file. BALROG's ``make_env`` builds one of its games (NetHack, MiniHack, BabyAI,
 Crafter, TextWorld, Baba Is AI) in process and wraps it in ``EnvWrapper``, a ``gymnasium.Wrapper``.
+python-chess's ``chess.engine.SimpleEngine`` drives a UCI/XBoard engine (Stockfish) in a child
+process: every command is handed to a background event loop and the calling thread waits on the
+future for the engine's answer (``analyse``/``play``: the whole search, often a second). The
+library's own async API is the twin: ``await chess.engine.popen_uci(...)`` gives a protocol whose
+``analyse``/``play`` are coroutines. (Board moves and legality checks are pure Python and cheap.)
 """
 
 from __future__ import annotations
@@ -31,6 +36,16 @@ _BALROG = (
     "env_wrapper.py (EnvWrapper(gymnasium.Wrapper))"
 )
 _BALROG_ENV = "balrog.environments.env_wrapper.EnvWrapper"
+_CHESS = "source: pkg chess 1.11.2 chess/engine.py (class SimpleEngine: future.result() per command; async popen_uci)"
+_CHESS_ENGINE = "chess.engine.SimpleEngine"
+_CHESS_TWIN = (
+    "`transport, engine = await chess.engine.popen_uci(...)` and await `engine.analyse(...)`/`engine.play(...)`"
+)
+#: SimpleEngine methods that send a command and wait for the engine's answer; ``close`` only
+#: schedules the shutdown on the background loop, and ``options``/``id`` read cached handshake data.
+_CHESS_COMMANDS = "analyse play analysis configure ping quit communicate send_opponent_information send_game_result"
+#: Constructors: start the engine process and wait for its handshake (``uci``/``uciok``).
+_CHESS_STARTS = "popen popen_uci popen_xboard"
 
 APIS: tuple[BlockingApi, ...] = (
     *many("cpu", "cpu-heavy", None, _ENGINE, "gymnasium.Env.", source=_GYMNASIUM),
@@ -45,6 +60,18 @@ APIS: tuple[BlockingApi, ...] = (
     entry("balrog.environments.make_env", "cpu", "engine-build", None, frozenset(), _BALROG),
     entry(f"{_BALROG_ENV}.reset", "cpu", "engine-reset", None, frozenset(), _BALROG),
     *many("cpu", "cpu-heavy", None, "step render", f"{_BALROG_ENV}.", source=_BALROG),
+    *many(
+        "subprocess", "child-process", "to-thread", _CHESS_STARTS, f"{_CHESS_ENGINE}.", source=_CHESS, twin=_CHESS_TWIN
+    ),
+    *many(
+        "subprocess",
+        "child-process",
+        "to-thread",
+        _CHESS_COMMANDS,
+        f"{_CHESS_ENGINE}.",
+        source=_CHESS,
+        twin=_CHESS_TWIN,
+    ),
 )
 
 RETURNS: dict[str, str] = {
@@ -60,4 +87,5 @@ RETURNS: dict[str, str] = {
     "jericho.jericho.FrotzEnv": "jericho.FrotzEnv",
     "balrog.environments.make_env()": _BALROG_ENV,
     "jericho.FrotzEnv.copy()": "jericho.FrotzEnv",
+    **{f"{_CHESS_ENGINE}.{start}()": _CHESS_ENGINE for start in _CHESS_STARTS.split()},
 }

@@ -556,6 +556,16 @@ class CheckContext:
             owner, size = target, self.graph.model_payload(TypeName(target))
         return (owner, *size) if size is not None else None
 
+    def unpacked_model(self, site: CallSite) -> tuple[str, str, str] | None:
+        """(class, evidence, field) when the payload of ``site`` is a mapping the function unpacks into
+        a project class (``WorldState(**data)``, CallFacts.unpacked) whose fields say how large it is:
+        the mapping holds those fields, as an instance does (:meth:`model`)."""
+        if not site.unpacked:
+            return None
+        cls = self.graph.resolve(site.unpacked)
+        size = self.graph.model_payload(TypeName(cls))
+        return (cls, *size) if size is not None else None
+
     def default_off(self, key: FunctionId, site: CallSite, chain: tuple[ChainLink, ...]) -> str:
         """The test that keeps the call ``site`` (in ``key``, reached along ``chain``) from running
         while the instances on the way keep their defaults (``if self.log_trajectories == "none":

@@ -140,6 +140,9 @@ class CallFacts:
     #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the
     #: parameter). A group reward's lists followed into the helpers that loop over the group.
     itemwise: tuple[tuple[str, str], ...] = ()
+    #: The payload is a mapping the function unpacks into this class's construction (``Model(**data)``):
+    #: it holds that class's fields, and the graph sizes it by them (``model_payload``).
+    unpacked: str = ""
 
 
 _NO_FACTS = CallFacts()
@@ -359,6 +362,10 @@ class CallSite:
     @property
     def itemwise(self) -> tuple[tuple[str, str], ...]:
         return (self.rare or _NO_FACTS).itemwise
+
+    @property
+    def unpacked(self) -> str:
+        return (self.rare or _NO_FACTS).unpacked
 
     @property
     def argument(self) -> str:

@@ -78,6 +78,9 @@ class Frame:
     #: {"world": World.model_validate(w)}``: ``snapshot["world"]`` is a ``World``), until the name
     #: is bound again or an item of it is set.
     fields: dict[str, dict[str, Value]] = field(default_factory=dict)
+    #: Locals unpacked into a class's construction (``world = WorldState(**data)``) -> that class:
+    #: the mapping holds its fields (CallFacts.unpacked), until the name is bound again.
+    unpacked: dict[str, str] = field(default_factory=dict)
     #: Names bound to a string constant (an SQL statement written once, run later by name).
     constants: dict[str, str] = field(default_factory=dict)
     #: Names bound to a lookup in a dict (``result = self._cache.get(key)``): a later ``if result
@@ -431,6 +434,7 @@ class Scopes(IndexerState):
                 self._global_fills.setdefault(target.id, set()).add(value.name if isinstance(value, Inst) else "")
             self.frame.payloads.pop(target.id, None)
             self.frame.fields.pop(target.id, None)
+            self.frame.unpacked.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             self.frame.unbound.discard(target.id)

@@ -743,7 +743,7 @@ ARGUMENT_SIZED: dict[str, int] = {
 #: Methods whose result is as large as their receiver (a same-size view or a reshaping of it).
 RECEIVER_SIZED: frozenset[str] = frozenset(
     "model_dump model_dump_json dict to_dict json copy items values strip lstrip rstrip lower upper "
-    "replace split splitlines encode removeprefix removesuffix".split()
+    "replace split splitlines encode decode removeprefix removesuffix".split()
 )
 #: Methods of a chat parser whose result is cut out of the text they are handed: verifiers'
 #: ``Parser.parse(text)`` (and ``XMLParser``/``ThinkParser``'s) returns that text or fields of it.

@@ -179,7 +179,7 @@ class IndexerState:
     callables: list[tuple[str, tuple[str, ...]]]
     returns: list[tuple[str, tuple[str, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
-    row_fields: list[tuple[str, str, str]]
+    row_fields: list[tuple[str, str, str, int]]
     state_fields: list[tuple[str, str]]
     class_properties: dict[str, set[str]]
     pending: list[int]

@@ -114,7 +114,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
-        self.row_fields: list[tuple[str, str, str]] = []  # see ModuleSummary.row_fields
+        self.row_fields: list[tuple[str, str, str, int]] = []  # see ModuleSummary.row_fields
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target

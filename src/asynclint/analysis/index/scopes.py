@@ -72,7 +72,7 @@ class Frame:
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
     bound_at: dict[str, int] = field(default_factory=dict)
     #: Parameters annotated as a collection of scalars (``systems: list[str]``): each item a
-    #: loop takes from one is a few bytes (``argfacts.scalar_items``).
+    #: loop takes from one is a few bytes (``annotations.scalar_items``).
     scalar_items: frozenset[str] = frozenset()
     #: Locals bound to a dict display: each string key -> what it was given, typed (``snapshot =
     #: {"world": World.model_validate(w)}``: ``snapshot["world"]`` is a ``World``), until the name

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from asynclint.analysis.index.argfacts import tuple_return_annotations
+from asynclint.analysis.index.annotations import tuple_return_annotations
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.expressions import Expressions
@@ -107,7 +107,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
         self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
         self.injected: dict[str, str] = {}  # see ModuleSummary.injected
-        self._tuple_returns: dict[str, list[ast.expr]] = {}  # see argfacts.tuple_return_annotations
+        self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []

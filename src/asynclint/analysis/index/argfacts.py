@@ -23,6 +23,7 @@ from asynclint.knowledge.costs import (
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     RECEIVER_SIZED,
+    RESPONSE_OPENERS,
     RETURNED_SLOTS,
     SETTINGS_OWNERS,
     SOURCE_FILE,
@@ -453,6 +454,11 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         return ("read", "")  # ``yaml.safe_load(open(path))``: a parser handed a stream reads it whole
     if isinstance(func, ast.Attribute):
         if func.attr in CONTENT_READS:
+            held = known.get(func.value.id, ("", "")) if isinstance(func.value, ast.Name) else ("", "")
+            if opened := opens_response(func.value):
+                return ("call", opened)  # ``urlopen(req).read()``: one HTTP reply's body
+            if held[0] == "call" and held[1] in RESPONSE_OPENERS:
+                return held  # ``with urlopen(req) as resp: resp.read()``
             return ("read", SOURCE_FILE if _names_source(func.value) else "")
         if func.attr in RECEIVER_SIZED:
             return _payload(func.value, depth + 1, known, returned)
@@ -481,6 +487,12 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def opens_response(node: ast.expr) -> str:
+    """``urllib.request.urlopen(req)``: an HTTP response (its ``read()`` is one reply's body) -> the opener, else ""."""
+    name = last_name(node.func) if isinstance(node, ast.Call) else ""
+    return name if name in RESPONSE_OPENERS else ""
 
 
 def opens_stream(node: ast.expr) -> bool:

@@ -86,6 +86,7 @@ def cost_of(
     method: str | None = "execute",
     entered: bool = False,
     installed: bool = False,
+    unpacked: tuple[str, str, str] | None = None,
 ) -> Cost:
     """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
     in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
@@ -98,7 +99,10 @@ def cost_of(
     returns, what its ``return`` statements are evidence of (``unknown``: the function's name says);
     ``method``: the method called (an ``executemany`` runs its statement once per item); ``entered``:
     the call is a ``with`` item's context expression (its ``__exit__`` runs at the block's end);
-    ``installed``: a directory walk of a tree rooted in an installed one (thousands of files)."""
+    ``installed``: a directory walk of a tree rooted in an installed one (thousands of files);
+    ``unpacked``: (class, evidence, field) when the payload is a mapping the function unpacks into
+    that project class (``WorldState(**data)``): it holds the class's fields, so they size it when
+    nothing traced does."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
     if api.cost in ("statement", "statement-autocommit"):
@@ -135,6 +139,12 @@ def cost_of(
         short = cls.rpartition(".")[2]
         text = f"a `{short}` (scalar fields only)" if evidence == "small" else f"a `{short}` holding `{field}`"
         return Cost(grades[evidence], text, size=evidence)
+    if unpacked is not None and unpacked[1] != "unknown" and evidence == "unknown":
+        cls, evidence, field = unpacked
+        short = cls.rpartition(".")[2]
+        fields = "scalar fields only" if evidence == "small" else f"holding `{field}`"
+        text = f"a mapping of a `{short}`'s fields ({fields}: the function unpacks it into one)"
+        return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
     if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
         text = f"`{shown(word)}` (it grows every turn and is processed again inside the turn: quadratic per rollout)"

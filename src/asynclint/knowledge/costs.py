@@ -723,6 +723,9 @@ SETTINGS_OWNERS: frozenset[str] = frozenset({"config", "cfg", "settings", "optio
 GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
+#: Calls opening an HTTP response: its ``read()`` is one reply's body, sized like any call's result
+#: (by its name), not as a file's contents.
+RESPONSE_OPENERS: frozenset[str] = frozenset({"urlopen"})
 #: A read of a file named by a literal with one of these suffixes (``Path(__file__).with_name("runner.py")
 #: .read_text()``) reads a program the project ships beside its code, a few KB: not a rollout-sized
 #: payload (the word of such a ``read`` payload is :data:`SOURCE_FILE`), though its size is not known.
@@ -750,7 +753,7 @@ ARGUMENT_SIZED: dict[str, int] = {
 #: Methods whose result is as large as their receiver (a same-size view or a reshaping of it).
 RECEIVER_SIZED: frozenset[str] = frozenset(
     "model_dump model_dump_json dict to_dict json copy items values strip lstrip rstrip lower upper "
-    "replace split splitlines encode removeprefix removesuffix".split()
+    "replace split splitlines encode decode removeprefix removesuffix".split()
 )
 #: Methods of a chat parser whose result is cut out of the text they are handed: verifiers'
 #: ``Parser.parse(text)`` (and ``XMLParser``/``ThinkParser``'s) returns that text or fields of it.

@@ -278,6 +278,7 @@ class BlockingCallRule(Rule):
             site.method,
             site.entered,
             ctx.installed(site),
+            ctx.unpacked_model(site),
         )
         candidate = Candidate(
             site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost

@@ -554,6 +554,16 @@ class CheckContext:
             owner, size = target, self.graph.model_payload(TypeName(target))
         return (owner, *size) if size is not None else None
 
+    def unpacked_model(self, site: CallSite) -> tuple[str, str, str] | None:
+        """(class, evidence, field) when the payload of ``site`` is a mapping the function unpacks into
+        a project class (``WorldState(**data)``, CallFacts.unpacked) whose fields say how large it is:
+        the mapping holds those fields, as an instance does (:meth:`model`)."""
+        if not site.unpacked:
+            return None
+        cls = self.graph.resolve(site.unpacked)
+        size = self.graph.model_payload(TypeName(cls))
+        return (cls, *size) if size is not None else None
+
     def default_off(self, key: FunctionId, site: CallSite, chain: tuple[ChainLink, ...]) -> str:
         """The test that keeps the call ``site`` (in ``key``, reached along ``chain``) from running
         while the instances on the way keep their defaults (``if self.log_trajectories == "none":
@@ -644,7 +654,8 @@ class CheckContext:
         as small as what this call hands it). ``None`` when the payload is no such value."""
         shape, word = site.payload
         if shape in ("key", "name") and word.partition(".")[0] == INFO_COLUMN:
-            return self._row_field(word)
+            # a local bound to something untraced (``obs, reward, done, info = game.step(a)``) is not the row's
+            return self._row_field(word) if shape == "key" or site.payload_param else None
         if STATE_KEY in word and shape in ("key", "each", "display"):
             return self._state_payload(shape, word)
         return self._returns(word, frozenset()) if shape == "returned" else None
@@ -680,13 +691,16 @@ class CheckContext:
     def _row_field(self, word: str) -> str | None:
         """How large a row's ``info`` (or its field ``info.<key>``) is, from what the project's dict
         displays put there (ModuleSummary.row_fields), joined: small only if every one is. ``None``
-        when the project builds none (the dataset comes from elsewhere: its name decides)."""
+        when the project builds none (the dataset comes from elsewhere: its name decides). A display
+        written in code the rollouts run is a record of a step (``{"reward": r, "info": info}`` of a
+        game's ``step``), not a dataset row: the dataset is built before any rollout."""
         if self._row_fields is None:  # one pass over the summaries, not one per payload asked about
             self._row_fields = {}
-            for _, summary in self.graph.numbered_summaries():
+            for position, summary in self.graph.numbered_summaries():
                 if summary.library is None:
-                    for field, shape, held in summary.row_fields:
-                        self._row_fields.setdefault(field, []).append((shape, held))
+                    for field, shape, held, function in summary.row_fields:
+                        if self.graph.hot_info(FunctionId((position, function))) is None:
+                            self._row_fields.setdefault(field, []).append((shape, held))
         built = [
             self._returns(held, frozenset()) if shape == "returned" else payload_evidence(shape, held)
             for shape, held in self._row_fields.get(word, ())

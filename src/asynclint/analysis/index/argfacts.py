@@ -1,7 +1,8 @@
 """What a call's arguments and the code around it say, read from the syntax alone: the payload a
 serializer or copier is handed (its shape and the name that says what it is), literals, loops
-over a fixed few constants, keys of the rollout's state, and tuple return annotations (the tests
-around a statement are :mod:`asynclint.analysis.index.guards`).
+over a fixed few constants, keys of the rollout's state (annotations are
+:mod:`asynclint.analysis.index.annotations`, the tests around a statement
+:mod:`asynclint.analysis.index.guards`).
 :mod:`asynclint.analysis.index.recording` records these per call site; the cost model
 (:mod:`asynclint.knowledge.costs`) and the graph read them."""
 
@@ -11,7 +12,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from asynclint.analysis.index.flags import constant_text
-from asynclint.analysis.index.helpers import COMPREHENSIONS, last_name, module_functions
+from asynclint.analysis.index.helpers import COMPREHENSIONS, last_name
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
@@ -22,6 +23,7 @@ from asynclint.knowledge.costs import (
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     RECEIVER_SIZED,
+    RESPONSE_OPENERS,
     RETURNED_SLOTS,
     SETTINGS_OWNERS,
     SOURCE_FILE,
@@ -58,57 +60,6 @@ def entries(display: ast.Dict | ast.List | ast.Tuple | ast.Set) -> int:
     return len(display.keys) if isinstance(display, ast.Dict) else len(display.elts)
 
 
-#: Annotations of fields whose values are a few bytes each.
-_SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None", "Literal", "Optional", "ClassVar"})
-
-
-def scalar_annotation(annotation: ast.expr) -> bool:
-    """``int``, ``str | None``, ``Optional[float]``, ``Literal["a", "b"]``: a scalar field."""
-    if isinstance(annotation, ast.Constant):
-        return annotation.value is None or isinstance(annotation.value, str) and annotation.value in _SCALARS
-    if isinstance(annotation, ast.Name):
-        return annotation.id in _SCALARS
-    if isinstance(annotation, ast.Attribute):
-        return annotation.attr in _SCALARS
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        return scalar_annotation(annotation.left) and scalar_annotation(annotation.right)
-    if isinstance(annotation, ast.Subscript):
-        head = annotation.value
-        name = last_name(head)
-        if name == "Literal":
-            return True
-        if name in ("Optional", "ClassVar"):
-            return scalar_annotation(annotation.slice)
-    return False
-
-
-#: Annotations of a collection whose items are all of its one element type (``list[str]``).
-_COLLECTIONS = frozenset(
-    "list List set Set frozenset FrozenSet Sequence MutableSequence Iterable Iterator Collection AbstractSet".split()
-)
-
-
-def scalar_items(annotation: ast.expr | None) -> bool:
-    """``list[str]``, ``Sequence[int] | None``, ``tuple[str, ...]``, ``Optional[set[str]]``: a
-    collection whose every item is a scalar (a name, an id, a number), however many there are."""
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        sides = [side for side in (annotation.left, annotation.right) if not _none(side)]
-        return len(sides) == 1 and scalar_items(sides[0])
-    if not isinstance(annotation, ast.Subscript):
-        return False
-    name, inner = last_name(annotation.value), annotation.slice
-    if name == "Optional":
-        return scalar_items(inner)
-    if name in ("tuple", "Tuple") and isinstance(inner, ast.Tuple):
-        elements = [e for e in inner.elts if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
-        return bool(elements) and all(scalar_annotation(e) for e in elements)
-    return name in _COLLECTIONS and scalar_annotation(inner)
-
-
-def _none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
-
-
 def fixed_iterable(iterable: ast.expr) -> bool:
     """A short display of constants, a string constant, or ``range`` of a small constant (also
     through ``enumerate``/``zip``/``sorted``/``reversed``): a fixed few iterations."""
@@ -127,19 +78,6 @@ def fixed_iterable(iterable: ast.expr) -> bool:
         if iterable.func.id in ("enumerate", "zip", "sorted", "reversed", "list", "tuple"):
             return bool(iterable.args) and all(fixed_iterable(a) for a in iterable.args)
     return False
-
-
-def tuple_return_annotations(tree: ast.Module, module: str) -> dict[str, list[ast.expr]]:
-    """Functions and methods of the module annotated ``-> tuple[A, B]``: qualified name -> [A, B]."""
-    found: dict[str, list[ast.expr]] = {}
-    for qualname, node, _ in module_functions(tree, module):
-        if isinstance(node.returns, ast.Subscript):
-            head = node.returns.value
-            name = last_name(head)
-            elements = node.returns.slice
-            if name in ("tuple", "Tuple") and isinstance(elements, ast.Tuple):
-                found[qualname] = list(elements.elts)
-    return found
 
 
 def state_key(node: ast.expr) -> str | None:
@@ -516,6 +454,11 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         return ("read", "")  # ``yaml.safe_load(open(path))``: a parser handed a stream reads it whole
     if isinstance(func, ast.Attribute):
         if func.attr in CONTENT_READS:
+            held = known.get(func.value.id, ("", "")) if isinstance(func.value, ast.Name) else ("", "")
+            if opened := opens_response(func.value):
+                return ("call", opened)  # ``urlopen(req).read()``: one HTTP reply's body
+            if held[0] == "call" and held[1] in RESPONSE_OPENERS:
+                return held  # ``with urlopen(req) as resp: resp.read()``
             return ("read", SOURCE_FILE if _names_source(func.value) else "")
         if func.attr in RECEIVER_SIZED:
             return _payload(func.value, depth + 1, known, returned)
@@ -544,6 +487,12 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def opens_response(node: ast.expr) -> str:
+    """``urllib.request.urlopen(req)``: an HTTP response (its ``read()`` is one reply's body) -> the opener, else ""."""
+    name = last_name(node.func) if isinstance(node, ast.Call) else ""
+    return name if name in RESPONSE_OPENERS else ""
 
 
 def opens_stream(node: ast.expr) -> bool:

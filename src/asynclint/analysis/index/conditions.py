@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from asynclint.analysis.index.argfacts import scalar_annotation
+from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.guards import (
     guard_holder,
     guard_target,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.argfacts import scalar_items
+from asynclint.analysis.index.annotations import scalar_items
 from asynclint.analysis.index.flags import constant_defaults, stored_names
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function

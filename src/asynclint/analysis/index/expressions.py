@@ -177,8 +177,8 @@ class Expressions(IndexerState):
                         # the dialogs): as large as one record, which no display rule proves small
                         info = payload
                     if isinstance(field, ast.Constant) and isinstance(field.value, str):
-                        self.row_fields.append((f"{INFO_COLUMN}.{field.value}", *payload))
-            self.row_fields.append((INFO_COLUMN, *info))
+                        self.row_fields.append((f"{INFO_COLUMN}.{field.value}", *payload, self.frame.func))
+            self.row_fields.append((INFO_COLUMN, *info, self.frame.func))
 
     def _accumulate(self, name: str, node: ast.Call) -> None:
         """What ``name`` holds after ``name.append(x)`` (or ``.update``, ``.extend``, ``.setdefault``...).

@@ -160,10 +160,23 @@ class Recording(IndexerState):
             result = self.frame.selected.get(ast.unparse(node.func.value))
             if result and result in self.frame.known_nonempty:  # past ``if not ready: raise``, or inside ``if ready:``
                 site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
+        if api is not None and self.frame.unpacked and (unpacked := self._unpacked_payload(node)):
+            site = replace(site, rare=replace(site.rare or CallFacts(), unpacked=unpacked))
+        if isinstance(func_value, Sym) and target is not None:
+            # ``WorldState(**data)``: ``data`` holds the fields of what it builds (the graph says whether a class's)
+            for keyword in node.keywords:
+                if keyword.arg is None and isinstance(keyword.value, ast.Name):
+                    self.frame.unpacked[keyword.value.id] = target
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
         return target
+
+    def _unpacked_payload(self, node: ast.Call) -> str:
+        """CallFacts.unpacked of a call: what the mapping it is handed was unpacked into, earlier in
+        the function (``copy.deepcopy(data)`` after ``WorldState(**data)``), "" when it was not."""
+        arg = payload_argument(node, self._data_receiver(node))
+        return self.frame.unpacked.get(arg.id, "") if isinstance(arg, ast.Name) else ""
 
     def _walks_installed_tree(self, node: ast.Call, pattern: str) -> str:
         """Does this directory walk descend into a tree rooted in an installed one (see

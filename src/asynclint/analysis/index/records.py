@@ -146,6 +146,9 @@ class CallFacts:
     #: Not written as a call: a callable handed to an applier that calls it once per item
     #: (``map(requests.get, urls)``, see ``asyncio_apis.INLINE_APPLIERS``): the applier's name.
     applier: str = ""
+    #: The payload is a mapping the function unpacks into this class's construction (``Model(**data)``):
+    #: it holds that class's fields, and the graph sizes it by them (``model_payload``).
+    unpacked: str = ""
 
 
 _NO_FACTS = CallFacts()
@@ -371,6 +374,10 @@ class CallSite:
         return (self.rare or _NO_FACTS).applier
 
     @property
+    def unpacked(self) -> str:
+        return (self.rare or _NO_FACTS).unpacked
+
+    @property
     def argument(self) -> str:
         return (self.rare or _NO_FACTS).argument
 
@@ -543,8 +550,9 @@ class ModuleSummary:
     #: What the module puts in a dataset row's ``info`` column, as payload evidence (see
     #: :func:`asynclint.analysis.index.argfacts.payload_of`): ``("info", shape, word)`` for each
     #: value written under the key ``"info"`` of a dict display, ``("info.<key>", shape, word)`` for
-    #: each field of a display so written (``"info": json.dumps({"lang": lang})``).
-    row_fields: tuple[tuple[str, str, str], ...] = ()
+    #: each field of a display so written (``"info": json.dumps({"lang": lang})``), and last the
+    #: index of the function writing the display (one the rollouts run writes a record, not a row).
+    row_fields: tuple[tuple[str, str, str, int], ...] = ()
     #: What its functions store under keys of the rollout's state that the project fills (not
     #: the framework's own, ``FRAMEWORK_STATE_KEYS``), as payload evidence: (key, ``small`` / ``whole`` /
     #: ``unknown``) per write, an accumulator (``state[k] = [*state.get(k, []), name]``,

@@ -74,12 +74,15 @@ class Frame:
     payloads: dict[str, tuple[str, str]] = field(default_factory=dict)
     bound_at: dict[str, int] = field(default_factory=dict)
     #: Parameters annotated as a collection of scalars (``systems: list[str]``): each item a
-    #: loop takes from one is a few bytes (``argfacts.scalar_items``).
+    #: loop takes from one is a few bytes (``annotations.scalar_items``).
     scalar_items: frozenset[str] = frozenset()
     #: Locals bound to a dict display: each string key -> what it was given, typed (``snapshot =
     #: {"world": World.model_validate(w)}``: ``snapshot["world"]`` is a ``World``), until the name
     #: is bound again or an item of it is set.
     fields: dict[str, dict[str, Value]] = field(default_factory=dict)
+    #: Locals unpacked into a class's construction (``world = WorldState(**data)``) -> that class:
+    #: the mapping holds its fields (CallFacts.unpacked), until the name is bound again.
+    unpacked: dict[str, str] = field(default_factory=dict)
     #: Names bound to a string constant (an SQL statement written once, run later by name).
     constants: dict[str, str] = field(default_factory=dict)
     #: Names bound to a lookup in a dict (``result = self._cache.get(key)``): a later ``if result
@@ -179,7 +182,7 @@ class IndexerState:
     callables: list[tuple[str, tuple[str, ...]]]
     returns: list[tuple[str, tuple[str, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
-    row_fields: list[tuple[str, str, str]]
+    row_fields: list[tuple[str, str, str, int]]
     _row_tests: RowTests
     state_fields: list[tuple[str, str]]
     class_properties: dict[str, set[str]]
@@ -435,6 +438,7 @@ class Scopes(IndexerState):
                 self._global_fills.setdefault(target.id, set()).add(value.name if isinstance(value, Inst) else "")
             self.frame.payloads.pop(target.id, None)
             self.frame.fields.pop(target.id, None)
+            self.frame.unpacked.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             self.frame.unbound.discard(target.id)

@@ -12,6 +12,7 @@ from asynclint.analysis.index.argfacts import (
     leaves,
     loop_source,
     merged_branches,
+    opens_response,
     opens_stream,
     state_key,
 )
@@ -305,6 +306,8 @@ class Statements(IndexerState):
                             self.frame.stacks.add(item.optional_vars.id)
                 if isinstance(item.optional_vars, ast.Name) and opens_stream(item.context_expr):
                     self._hold(item.optional_vars.id, ("read", ""), node.lineno)  # ``with open(p) as f``
+                elif isinstance(item.optional_vars, ast.Name) and (opener := opens_response(item.context_expr)):
+                    self._hold(item.optional_vars.id, ("call", opener), node.lineno)  # ``with urlopen(r) as resp``
             self.visit_body(node.body)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if self.frame.kind != "module":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from asynclint.analysis.index.argfacts import tuple_return_annotations
+from asynclint.analysis.index.annotations import tuple_return_annotations
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.expressions import Expressions
@@ -110,14 +110,14 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
         self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
         self.injected: dict[str, str] = {}  # see ModuleSummary.injected
-        self._tuple_returns: dict[str, list[ast.expr]] = {}  # see argfacts.tuple_return_annotations
+        self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []
         self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
-        self.row_fields: list[tuple[str, str, str]] = []  # see ModuleSummary.row_fields
+        self.row_fields: list[tuple[str, str, str, int]] = []  # see ModuleSummary.row_fields
         self._row_tests = RowTests()  # tests of the rollout's row's keys (rowtests.row_tests)
         self._blocks: Blocks = {}  # each function's blocks, read once for both passes over the rows
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields

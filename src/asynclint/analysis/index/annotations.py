@@ -1,0 +1,71 @@
+"""What annotations say of a value's size, read from the syntax alone: scalar fields (``int``,
+``str | None``), collections of scalars (``list[str]``), and tuple return annotations."""
+
+from __future__ import annotations
+
+import ast
+
+from asynclint.analysis.index.helpers import last_name, module_functions
+
+#: Annotations of fields whose values are a few bytes each.
+_SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None", "Literal", "Optional", "ClassVar"})
+
+
+def scalar_annotation(annotation: ast.expr) -> bool:
+    """``int``, ``str | None``, ``Optional[float]``, ``Literal["a", "b"]``: a scalar field."""
+    if isinstance(annotation, ast.Constant):
+        return annotation.value is None or isinstance(annotation.value, str) and annotation.value in _SCALARS
+    if isinstance(annotation, ast.Name):
+        return annotation.id in _SCALARS
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr in _SCALARS
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return scalar_annotation(annotation.left) and scalar_annotation(annotation.right)
+    if isinstance(annotation, ast.Subscript):
+        head = annotation.value
+        name = last_name(head)
+        if name == "Literal":
+            return True
+        if name in ("Optional", "ClassVar"):
+            return scalar_annotation(annotation.slice)
+    return False
+
+
+#: Annotations of a collection whose items are all of its one element type (``list[str]``).
+_COLLECTIONS = frozenset(
+    "list List set Set frozenset FrozenSet Sequence MutableSequence Iterable Iterator Collection AbstractSet".split()
+)
+
+
+def scalar_items(annotation: ast.expr | None) -> bool:
+    """``list[str]``, ``Sequence[int] | None``, ``tuple[str, ...]``, ``Optional[set[str]]``: a
+    collection whose every item is a scalar (a name, an id, a number), however many there are."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [side for side in (annotation.left, annotation.right) if not _none(side)]
+        return len(sides) == 1 and scalar_items(sides[0])
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    name, inner = last_name(annotation.value), annotation.slice
+    if name == "Optional":
+        return scalar_items(inner)
+    if name in ("tuple", "Tuple") and isinstance(inner, ast.Tuple):
+        elements = [e for e in inner.elts if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
+        return bool(elements) and all(scalar_annotation(e) for e in elements)
+    return name in _COLLECTIONS and scalar_annotation(inner)
+
+
+def _none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
+
+
+def tuple_return_annotations(tree: ast.Module, module: str) -> dict[str, list[ast.expr]]:
+    """Functions and methods of the module annotated ``-> tuple[A, B]``: qualified name -> [A, B]."""
+    found: dict[str, list[ast.expr]] = {}
+    for qualname, node, _ in module_functions(tree, module):
+        if isinstance(node.returns, ast.Subscript):
+            head = node.returns.value
+            name = last_name(head)
+            elements = node.returns.slice
+            if name in ("tuple", "Tuple") and isinstance(elements, ast.Tuple):
+                found[qualname] = list(elements.elts)
+    return found

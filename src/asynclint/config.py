@@ -424,7 +424,7 @@ def _api(entry: dict) -> BlockingApi:
         raise ConfigError(f"blocking-apis {name!r}: category must be one of {', '.join(CATEGORIES)}")
     cost = entry.get("cost", CATEGORY_COSTS[category])
     if not isinstance(cost, str) or (cost not in COST_CLASSES and cost not in EVIDENCE_GRADES):
-        choices = ", ".join([*COST_CLASSES, *EVIDENCE_GRADES])
+        choices = ", ".join(dict.fromkeys([*COST_CLASSES, *EVIDENCE_GRADES]))
         raise ConfigError(f"blocking-apis {name!r}: cost must be one of {choices}")
     level = entry.get("severity")
     try:

@@ -3,6 +3,7 @@ often the path to it really runs, with the facts that say why."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from asynclint.knowledge.blocking import BlockingApi
@@ -18,6 +19,7 @@ from asynclint.knowledge.costs import (
     SCRIPT_GRADES,
     STATE_KEY,
     STATEMENT_GRADES,
+    WALK_GRADES,
     describe_payload,
     describe_script,
     describe_statement,
@@ -74,53 +76,85 @@ class Grade:
     escalation: str  # why the grade rose one level; empty when it did not
 
 
-def cost_of(
-    api: BlockingApi,
-    payload: tuple[str, str],
-    frequency: str,
-    model: tuple[str, str, str] | None = None,
-    statement: str | None = None,
-    passed: str | None = None,
-    bound_at: int = 0,
-    returned: str | None = None,
-    method: str | None = "execute",
-    entered: bool = False,
-    installed: bool = False,
-    unpacked: tuple[str, str, str] | None = None,
-) -> Cost:
-    """The cost class of a call to ``api`` handed ``payload`` (:func:`asynclint.analysis.index.argfacts.payload_of`)
-    in a root that runs at ``frequency``. ``model``: (class, evidence, field) when the payload is
-    an instance of a project class whose fields say how large it is; ``statement``: the SQL the
-    call runs or reads the rows of, or the script it runs in a page, when the code says it;
-    ``passed``: when the payload is a helper's parameter, the framework hook's parameter every
-    caller hands it ("" when some caller hands it anything else): only a framework's value is
-    what its name says; ``bound_at``: the line of the local binding whose value the payload is
-    (0: the call's own argument says); ``returned``: when the payload is what a project function
-    returns, what its ``return`` statements are evidence of (``unknown``: the function's name says);
-    ``method``: the method called (an ``executemany`` runs its statement once per item); ``entered``:
-    the call is a ``with`` item's context expression (its ``__exit__`` runs at the block's end);
-    ``installed``: a directory walk of a tree rooted in an installed one (thousands of files);
-    ``unpacked``: (class, evidence, field) when the payload is a mapping the function unpacks into
-    that project class (``WorldState(**data)``): it holds the class's fields, so they size it when
-    nothing traced does."""
+@dataclass(frozen=True)
+class CallEvidence:
+    """What the code shows about one call, for :func:`cost_of`. ``payload``: (shape, word) of what it
+    is handed (:func:`asynclint.analysis.index.argfacts.payload_of`); ``frequency``: how often its root
+    runs; ``model``: (class, evidence, field) when the payload is an instance of a project class whose
+    fields say how large it is; ``statement``: the SQL the call runs or reads the rows of, or the
+    script it runs in a page, when the code says it; ``passed``: when the payload is a helper's
+    parameter, the framework hook's parameter every caller hands it ("" when some caller hands it
+    anything else): only a framework's value is what its name says; ``bound_at``: the line of the
+    local binding whose value the payload is (0: the call's own argument says); ``returned``: when
+    the payload is what a project function returns, what its ``return`` statements are evidence of
+    (``unknown``: the function's name says); ``method``: the method called (an ``executemany`` runs
+    its statement once per item); ``entered``: the call is a ``with`` item's context expression (its
+    ``__exit__`` runs at the block's end); ``installed``: a directory walk of a tree rooted in an
+    installed one (thousands of files); ``unpacked``: (class, evidence, field) when the payload is a
+    mapping the function unpacks into that project class (``WorldState(**data)``): it holds the
+    class's fields, so they size it when nothing traced does."""
+
+    payload: tuple[str, str] = ("", "")
+    frequency: str = ""
+    model: tuple[str, str, str] | None = None
+    statement: str | None = None
+    passed: str | None = None
+    bound_at: int = 0
+    returned: str | None = None
+    method: str | None = "execute"
+    entered: bool = False
+    installed: bool = False
+    unpacked: tuple[str, str, str] | None = None
+
+
+def _statement(api: BlockingApi, call: CallEvidence) -> Cost:
+    evidence = statement_evidence(call.statement, call.method)
+    autocommit = api.cost == "statement-autocommit"
+    grades = AUTOCOMMIT_GRADES if autocommit else STATEMENT_GRADES
+    return Cost(grades[evidence], describe_statement(evidence, call.statement, autocommit))
+
+
+def _script(api: BlockingApi, call: CallEvidence) -> Cost:
+    evidence = script_evidence(call.statement)
+    return Cost(SCRIPT_GRADES[evidence], describe_script(evidence, call.statement))
+
+
+def _archive(api: BlockingApi, call: CallEvidence) -> Cost:
+    grade = ARCHIVE_GRADES["memory" if call.payload[0] == "memory" else "file"]
+    return Cost(grade, COST_CLASSES[grade].reason)
+
+
+def _walk(api: BlockingApi, call: CallEvidence) -> Cost:
+    grade = WALK_GRADES["installed" if call.installed else "other"]
+    return Cost(grade, COST_CLASSES[grade].reason)
+
+
+def _scoped(api: BlockingApi, call: CallEvidence) -> Cost:
+    evidence = "entered" if call.entered else "kept"
+    return Cost(SCOPED_GRADES[evidence], SCOPED_EVIDENCE[evidence])
+
+
+#: Costs a knowledge entry names that the evidence about the call settles, other than a payload's
+#: size (:data:`~asynclint.knowledge.costs.EVIDENCE_GRADES` says what each may become): how.
+SETTLED_BY: dict[str, Callable[[BlockingApi, CallEvidence], Cost]] = {
+    "statement": _statement,
+    "statement-autocommit": _statement,
+    "script": _script,
+    "archive": _archive,
+    "disk-walk": _walk,
+    "scoped": _scoped,
+}
+
+
+def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
+    """The cost class of a call to ``api``, from what the code shows about the call (``call``)."""
     if api.severity is not None:
         return Cost("configured", "graded by the project's configuration")
-    if api.cost in ("statement", "statement-autocommit"):
-        evidence = statement_evidence(statement, method)
-        autocommit = api.cost == "statement-autocommit"
-        statement_grades = AUTOCOMMIT_GRADES if autocommit else STATEMENT_GRADES
-        return Cost(statement_grades[evidence], describe_statement(evidence, statement, autocommit))
-    if api.cost == "script":
-        evidence = script_evidence(statement)
-        return Cost(SCRIPT_GRADES[evidence], describe_script(evidence, statement))
-    if api.cost == "archive":
-        evidence = "memory" if payload[0] == "memory" else "file"
-        return Cost(ARCHIVE_GRADES[evidence], COST_CLASSES[ARCHIVE_GRADES[evidence]].reason)
-    if api.cost == "disk-walk" and installed:
-        return Cost("disk-walk-installed", COST_CLASSES["disk-walk-installed"].reason)
-    if api.cost == "scoped":
-        evidence = "entered" if entered else "kept"
-        return Cost(SCOPED_GRADES[evidence], SCOPED_EVIDENCE[evidence])
+    settle = SETTLED_BY.get(api.cost)
+    if settle is not None:
+        return settle(api, call)
+    payload, frequency, model, passed = call.payload, call.frequency, call.model, call.passed
+    bound_at, returned, unpacked = call.bound_at, call.returned, call.unpacked
     grades = PAYLOAD_GRADES.get(api.cost) or CODE_GRADES.get(api.cost)
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)

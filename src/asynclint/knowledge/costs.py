@@ -584,6 +584,11 @@ ARCHIVE_GRADES: dict[str, str] = {"memory": "archive-memory", "file": "archive-o
 #: Calls building an in-memory file: what an archive opened on one reads is already in memory.
 MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
 
+#: A directory walk graded by where the code roots it: a tree rooted in an installed one
+#: (``CallFacts.installed``: site-packages, the interpreter's prefix, a library's ``__file__``) holds
+#: thousands of files; any other (a workspace, the project's own package) a few.
+WALK_GRADES: dict[str, str] = {"installed": "disk-walk-installed", "other": "disk-walk"}
+
 #: An object that deletes what it made when it is closed (``tempfile.TemporaryDirectory``) graded by
 #: how it is used: the context expression of a ``with`` item (``entered``) is created and deleted,
 #: everything written into it with it, when the block ends; one kept (``kept``: stored, returned) is
@@ -604,6 +609,7 @@ EVIDENCE_GRADES: dict[str, dict[str, str]] = {
     "script": SCRIPT_GRADES,
     "archive": ARCHIVE_GRADES,
     "scoped": SCOPED_GRADES,
+    "disk-walk": WALK_GRADES,
 }
 
 

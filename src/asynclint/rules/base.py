@@ -12,7 +12,7 @@ from typing import ClassVar
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import HotInfo, LibraryEntry
 from asynclint.analysis.index.records import CallSite, Function, Place
-from asynclint.grading import Cost, Grade, cost_of, grade
+from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import FREQUENT, Hook, root_awaited
@@ -266,20 +266,20 @@ class BlockingCallRule(Rule):
         elif site.last_turn and frequency in FREQUENT:
             frequency = "last-turn"  # run once the rollout has ended, once per rollout
         passed = ctx.passed_payload(key, site)
-        cost = cost_of(
-            api,
-            site.payload,
-            frequency,
-            ctx.model(api, target),
-            site.statement,
-            passed,
-            site.payload_at,
-            ctx.returned_payload(site),
-            site.method,
-            site.entered,
-            ctx.installed(site),
-            ctx.unpacked_model(site),
+        evidence = CallEvidence(
+            payload=site.payload,
+            frequency=frequency,
+            model=ctx.model(api, target),
+            statement=site.statement,
+            passed=passed,
+            bound_at=site.payload_at,
+            returned=ctx.returned_payload(site),
+            method=site.method,
+            entered=site.entered,
+            installed=ctx.installed(site),
+            unpacked=ctx.unpacked_model(site),
         )
+        cost = cost_of(api, evidence)
         candidate = Candidate(
             site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost
         )
@@ -396,7 +396,7 @@ class BlockingCallRule(Rule):
         chain is the method's (its def and its call of the client, where deep mode read it)."""
         handed, hook, api = run.handed, run.hook, run.handed.api
         summary, handoff = handed.summary, handed.handoff
-        cost = cost_of(api, ("", ""), hook.frequency)
+        cost = cost_of(api, CallEvidence(frequency=hook.frequency))
         base = self._base_severity(ctx, summary.path, api, cost.name)
         if base is None:
             return None

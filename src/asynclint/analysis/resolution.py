@@ -12,9 +12,9 @@ from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeNam
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, split_super
-from asynclint.knowledge.annotations import TYPED_DICTS
 from asynclint.knowledge.blocking import ITEMS, RETURNS, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
+from asynclint.knowledge.typenames import TYPED_DICTS
 
 #: What iterating over a library result yields, where :data:`ITEMS` says (no callable).
 _TYPED_ITEMS = frozenset(ITEMS.values())

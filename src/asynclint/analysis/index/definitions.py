@@ -11,10 +11,10 @@ from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import Frame, IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfRef, Sym, Value
-from asynclint.knowledge.annotations import CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
+from asynclint.knowledge.typenames import CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 
 
 class Definitions(IndexerState):

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.annotations import VAGUE_ANNOTATIONS
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, RESULT_METHODS, THREAD_RESULTS
+from asynclint.knowledge.typenames import VAGUE_ANNOTATIONS
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 #: Roots of values no project function can be: what the standard library makes.

@@ -37,11 +37,11 @@ from asynclint.analysis.index.values import (
     extend,
     handed_part,
 )
-from asynclint.knowledge.annotations import CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, THREAD_RESULTS
 from asynclint.knowledge.blocking import ITEMS, RETURNS
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
+from asynclint.knowledge.typenames import CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
 
 #: Calls naming a module or an attribute by a string: resolved when the string is written out.
 DYNAMIC_LOOKUPS = frozenset({Sym("importlib.import_module"), Sym("builtins.getattr")})

@@ -38,9 +38,9 @@ from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
 from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, SelfRef, Sym, Value
-from asynclint.knowledge.annotations import FIELD_SPECIFIERS
 from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_METHODS, ITEMS, MODE_SWITCHES
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
+from asynclint.knowledge.typenames import FIELD_SPECIFIERS
 
 #: ``try`` statements (``except*`` included).
 TRY_STATEMENTS = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))

@@ -172,6 +172,7 @@ class IndexerState:
     injected: dict[str, str]
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
+    _postponed: bool
     class_lines: dict[str, int]
     callables: list[tuple[str, tuple[str, ...]]]
     returns: list[tuple[str, tuple[str, ...]]]

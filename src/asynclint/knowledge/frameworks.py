@@ -4,7 +4,8 @@ requires of it. verifiers' classic ("v0", ``import verifiers as vf``) and v1
 
 Frequencies: ``rollout`` (once per rollout), ``turn`` (every model turn), ``tool`` (every tool
 call), ``group`` (a sync reward run back to back for every rollout of a group, or what a group
-reward runs in its loop over the group), ``group-call`` (a group reward itself: once per group),
+reward or a rubric's ``score_group`` runs in its loop over the group), ``group-call`` (such a group
+call itself: once per group),
 ``call`` (per call of a parser or judge). Roots that run per turn, per tool call or per group raise the grade
 of what they block on by one level.
 """

@@ -383,30 +383,6 @@ class GroupCall:
     by_annotation: bool = False
 
 
-_GROUP_REWARDS = GroupCall(GROUP_REWARD, GROUP_ROLLOUTS, GROUP_EACH, GROUP_REWARD_PARAMETERS, by_annotation=True)
-_PER_GROUP_METHODS = GroupCall(
-    Hook("per-group hook", GROUP_CALL, note="run by the framework once for a whole group, handed its states"),
-    Hook(
-        "per-group hook",
-        "group",
-        note="run by the framework once for a whole group: its loop over the group's rollouts runs them back to back",
-    ),
-    Hook(
-        "per-group hook",
-        "rollout",
-        note="run by the framework once for a whole group: its loop over the rollouts yields between them",
-    ),
-    first=True,
-)
-#: The hooks whose functions the framework may call once per group (a reward taking a group's
-#: lists, a rubric's per-group method), and how.
-GROUPED_HOOKS: dict[Hook, GroupCall] = {
-    REWARD: _GROUP_REWARDS,
-    SYNC_REWARD: _GROUP_REWARDS,
-    PER_GROUP_HOOK: _PER_GROUP_METHODS,
-}
-#: A group call's hook -> its :class:`GroupCall`.
-GROUP_CALLS: dict[Hook, GroupCall] = {grouped.call: grouped for grouped in GROUPED_HOOKS.values()}
 #: The setting that sizes a group (rollouts of one example, scored together), where the project
 #: gives it a literal (``rollouts_per_example=8`` in ``load_environment``, a parameter default).
 GROUP_SIZE_SETTING = "rollouts_per_example"
@@ -424,6 +400,32 @@ PARSER_FN = Hook("parser callable", "call", note="run on every parse")
 # group providers get the states of a whole group at once.
 SCORE_OBJECTS = Hook("score-object provider", "call", note="run inline before every reward function call")
 GROUP_SCORE_OBJECTS = Hook("group score-object provider", "group", note="run inline over the states of a whole group")
+
+
+def _per_group(kind: str, by: str) -> GroupCall:
+    """The hooks of a function of ``kind`` that ``by`` runs once per group, handed the group's
+    states positionally."""
+    once = f"{by} once for a whole group"
+    return GroupCall(
+        Hook(kind, GROUP_CALL, note=f"{once}, handed its states"),
+        Hook(kind, "group", note=f"{once}: its loop over the group's rollouts runs them back to back"),
+        Hook(kind, "rollout", note=f"{once}: its loop over the rollouts yields between them"),
+        first=True,
+    )
+
+
+_GROUP_REWARDS = GroupCall(GROUP_REWARD, GROUP_ROLLOUTS, GROUP_EACH, GROUP_REWARD_PARAMETERS, by_annotation=True)
+#: The hooks whose functions the framework may call once per group (a reward taking a group's
+#: lists, a rubric's per-group method, a group score-object provider: ``provider(states)`` in
+#: ``Rubric.group_score_objects``), and how.
+GROUPED_HOOKS: dict[Hook, GroupCall] = {
+    REWARD: _GROUP_REWARDS,
+    SYNC_REWARD: _GROUP_REWARDS,
+    PER_GROUP_HOOK: _per_group("per-group hook", "run by the framework"),
+    GROUP_SCORE_OBJECTS: _per_group("group score-object provider", "run inline by the framework"),
+}
+#: A group call's hook -> its :class:`GroupCall`.
+GROUP_CALLS: dict[Hook, GroupCall] = {grouped.call: grouped for grouped in GROUPED_HOOKS.values()}
 LOOP_CALLBACK = Hook("event-loop callback", "call", note="run on the loop by asyncio")
 # ``RLMEnv`` hands ``tools=`` to ``StatefulToolEnv`` (TOOL), and keeps ``root_tools=`` (called by the
 # model's REPL code in the sandbox, through the environment's own aiohttp interception server on

@@ -1,6 +1,7 @@
-"""Group rewards: a reward the framework calls once with a whole group's lists (verifiers'
-``Rubric._is_group_func``), the helpers those lists are handed to, and the loops over them --
-the loop over the group's rollouts, run back to back in one step of the event loop."""
+"""Group calls: a reward the framework calls once with a whole group's lists (verifiers'
+``Rubric._is_group_func``), a rubric's per-group methods and group score-object providers; the
+helpers those lists are handed to, and the loops over them -- the loop over the group's rollouts,
+run back to back in one step of the event loop."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ class Groups(GraphState):
     def group_root(self, key: FunctionId, hook: Hook) -> tuple[Hook, tuple[str, ...]]:
         """Root ``key``'s hook, and the parameters holding a group's lists, for a root the framework
         calls once per group (:data:`~asynclint.knowledge.frameworks.GROUPED_HOOKS`): a reward,
-        sync or async, taking one of verifiers' group parameters or annotated to return a list, a
-        rubric's ``score_group``. Its own code runs once per group, not back to back."""
+        sync or async, taking one of verifiers' group parameters or annotated to return a list; a
+        rubric's ``score_group`` or ``group_score_objects``; a group score-object provider. Its own
+        code runs once per group, not back to back."""
         grouped = GROUPED_HOOKS.get(hook)
         if grouped is None:
             return hook, ()

@@ -167,6 +167,46 @@ def test_frequency_raises_only_costs_that_add_up():
     assert set(FREQUENCY_WORDS) >= {"rollout", "turn", "tool", "group", "call", "first-call"}
 
 
+GROUP_LOOPS = """\
+import httpx
+import verifiers as vf
+
+
+async def built_group(states, **kwargs) -> list[float]:
+    for state in states:
+        httpx.Client()  # group
+        for name in state["names"]:
+            httpx.Client()  # loop
+    return [1.0] * len(states)
+
+
+class GroupRubric(vf.Rubric):
+    async def score_group(self, states):
+        for state in states:
+            httpx.Client()  # group
+
+
+async def built_each(state, **kwargs) -> float:
+    for name in state["names"]:
+        httpx.Client()  # loop
+    return 1.0
+
+
+rubric = vf.Rubric(funcs=[built_group, built_each])
+"""
+
+
+def test_a_group_loop_raises_a_call_by_its_frequency_not_as_a_loop():
+    """A call written in a group call's loop over the group (a group reward's, a rubric's
+    ``score_group``) runs once per rollout of the group, back to back: the message says so, not
+    "inside a loop". A loop of its own inside that one is a loop, as in a per-rollout reward."""
+    result = check_text(GROUP_LOOPS)
+    lines = GROUP_LOOPS.splitlines()
+    said = {(lines[f.line - 1].rpartition("# ")[2], f.facts.escalation) for f in result.findings}
+    assert said == {("group", "runs per group, back to back"), ("loop", "inside a loop")}
+    assert len(result.findings) == 4
+
+
 def test_graded_one_level_up_is_said_only_when_the_grade_rose():
     _, result = check_examples()
     assert result.findings

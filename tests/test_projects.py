@@ -47,7 +47,7 @@ from asynclint.config import Config
 from asynclint.engine import SourceFile
 from asynclint.files import module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
-from asynclint.libraries import Installed, pinned, project_versions
+from asynclint.libraries import Installed, eval_settings, pinned, project_versions
 from asynclint.model import ChainLink, Finding, RelatedLocation, Result
 from asynclint.pipeline import check_sources
 from asynclint.pool import PARALLEL_THRESHOLD
@@ -879,6 +879,60 @@ def test_a_pin_wins_over_what_is_installed(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["verifiers>=0.1,<0.1.3"]\n')
     assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, installed) == (("verifiers", "0.1.2"),)
     assert project_versions(tmp_path / "pyproject.toml", {"verifiers"}, None) == ()
+
+
+GROUP_REPLAY = """\
+import numpy as np
+import verifiers as vf
+
+STEPS = 1000
+
+
+def _replay(prices: np.ndarray) -> float:
+    total = 0.0
+    for step in range(STEPS):
+        total += float(np.sum(prices[step])) + float(np.mean(prices[step]))
+    return total
+
+
+async def replayed(states, **kwargs) -> list[float]:
+    return [_replay(state["prices"]) for state in states]
+
+
+def load_environment(rollouts_per_example: int = 16, **kwargs) -> vf.Environment:
+    return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[replayed]), **kwargs)
+"""
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        (
+            "[tool.verifiers.eval]\nrollouts_per_example = 8\n",
+            "8 rollouts (`rollouts_per_example` = 8 in `[tool.verifiers.eval]`)",
+        ),
+        # Not an integer, or no such table: the project's literal, as verifiers' eval never reads it.
+        ('[tool.verifiers.eval]\nrollouts_per_example = "8"\n', "16 rollouts (`rollouts_per_example` = 16)"),
+        ("[tool.verifiers]\nrollouts_per_example = 8\n", "16 rollouts (`rollouts_per_example` = 16)"),
+    ],
+)
+def test_the_runner_sizes_a_group_by_the_environments_eval_defaults(tmp_path: Path, table: str, said: str) -> None:
+    """verifiers' ``vf-eval`` reads ``[tool.verifiers.eval] rollouts_per_example`` from the
+    environment's pyproject.toml before its default: ASL116 sizes a group's stall by it."""
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "replay"\n\n{table}')
+    (tmp_path / "replay.py").write_text(GROUP_REPLAY)
+    result = run_check([str(tmp_path)], Config(root=tmp_path, follow_imports=False), use_cache=False)
+    (finding,) = (f for f in result.findings if f.code == "ASL116")
+    assert f"for a group of {said}, back to back" in finding.message
+
+
+def test_eval_settings_are_the_integers_of_the_eval_table(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    assert eval_settings(pyproject) == ()
+    pyproject.write_text('[tool.verifiers.eval]\nnum_examples = 5\nrollouts_per_example = 4\nmodel = "m"\nx = 0\n')
+    assert eval_settings(pyproject) == (("num_examples", 5), ("rollouts_per_example", 4))
+    pyproject.write_text("[tool.verifiers.eval\n")
+    assert eval_settings(pyproject) == ()
 
 
 @pytest.mark.parametrize(

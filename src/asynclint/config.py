@@ -110,6 +110,10 @@ class Config:
     #: pairs: read by the runner from the project's pins and what is installed; none known,
     #: today's behaviour.
     framework_versions: tuple[tuple[str, str], ...] = ()
+    #: The framework's evaluation defaults the project sets (``[tool.verifiers.eval]``), as
+    #: (setting, integer) pairs: read by the runner, like the versions; ``rollouts_per_example``
+    #: sizes a group.
+    framework_settings: tuple[tuple[str, int], ...] = ()
     #: Deep mode (:mod:`asynclint.deep`): on unless switched off; it reads only what resolves on
     #: the search path, so a project whose imports are not installed is checked as without it.
     follow_imports: bool = True

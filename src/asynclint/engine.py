@@ -50,6 +50,7 @@ def project_graph(
         catalogue,
         config.memoizers,
         offloaded_hooks(dict(config.framework_versions)),
+        config.framework_settings,
     )
     if config.follow_imports:
         # Deep mode asks each graph first where hot code calls into installed code: the follower

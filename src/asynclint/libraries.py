@@ -250,16 +250,8 @@ def project_versions(
     ``[project] dependencies``, else the installed one (``installed``, deep mode's search path),
     else none. A pin wins: it is what the project runs with wherever it is checked. An
     unreadable pyproject.toml pins nothing (the configuration loader reports it)."""
-    from asynclint.config import toml_reader
-
     declared: dict[str, str] = {}
-    document: dict = {}
-    if pyproject is not None:
-        tomllib = toml_reader()
-        try:
-            document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            document = {}
+    document = _document(pyproject)
     project = document.get("project")
     dependencies = project.get("dependencies") if isinstance(project, dict) else None
     if isinstance(dependencies, list):
@@ -274,3 +266,33 @@ def project_versions(
         if version:
             versions.append((distribution, version))
     return tuple(versions)
+
+
+def eval_settings(pyproject: Path | None) -> tuple[tuple[str, int], ...]:
+    """The integers of ``[tool.verifiers.eval]`` in ``pyproject``: the evaluation defaults an
+    environment sets (``rollouts_per_example``, ``num_examples``), which verifiers' ``vf-eval`` reads
+    from the pyproject.toml beside the environment's module before its global defaults (pkg
+    verifiers 0.1.11 and 0.1.14 scripts/eval.py, 0.3.1 legacy/scripts/eval.py,
+    ``get_env_eval_defaults``). An unreadable file sets none."""
+    from asynclint.knowledge.frameworks import EVAL_TABLE
+
+    table: object = _document(pyproject)
+    for name in EVAL_TABLE.split("."):
+        table = table.get(name) if isinstance(table, dict) else None
+    if not isinstance(table, dict):
+        return ()
+    return tuple(sorted((name, value) for name, value in table.items() if type(value) is int and value > 0))
+
+
+def _document(pyproject: Path | None) -> dict:
+    """``pyproject`` parsed; empty when there is none or it cannot be read (the configuration
+    loader reports that)."""
+    from asynclint.config import toml_reader
+
+    if pyproject is None:
+        return {}
+    tomllib = toml_reader()
+    try:
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return {}

@@ -51,8 +51,11 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         catalogue: Catalogue | None = None,
         memoizers: Iterable[str] = (),
         offloaded: Iterable[Hook] = (),
+        framework_settings: Iterable[tuple[str, int]] = (),
     ):
         self.summaries = summaries
+        #: The framework's evaluation defaults the project sets (``Config.framework_settings``).
+        self._framework_settings = dict(framework_settings)
         #: Hooks the project's release of the framework runs in worker threads (OFFLOADED_HOOKS):
         #: what is registered as one is no hot root.
         self._offloaded = frozenset(offloaded)

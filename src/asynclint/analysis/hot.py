@@ -27,7 +27,7 @@ from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
     DECORATORS,
     FREQUENT,
-    GROUP_EACH,
+    GROUP_CALLS,
     RECOVERY_HOOKS,
     REGISTRATIONS,
     REWARD,
@@ -440,10 +440,10 @@ class HotSet(GraphState):
                     continue
                 once = info.once or site.once or self._memoizer(callee) is not None
                 hook, in_loop, group = info.root_hook, site.in_loop, self.group_passed(info, site, callee)
-                looped, other = self.group_loop(state[0], site, info.group) if info.group else (None, False)
+                looped, other = self.group_loop(state[0], site, info)
                 if looped is not None:  # one call per rollout of the group
                     # A coroutine per rollout runs as its own task (gathered) or is awaited in turn.
-                    hook = GROUP_EACH if self.function(callee).is_async else looped
+                    hook = GROUP_CALLS[info.root_hook].each if self.function(callee).is_async else looped
                     in_loop, group = other, ()
                 if site.first_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn

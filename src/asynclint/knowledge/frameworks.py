@@ -4,7 +4,8 @@ requires of it. verifiers' classic ("v0", ``import verifiers as vf``) and v1
 
 Frequencies: ``rollout`` (once per rollout), ``turn`` (every model turn), ``tool`` (every tool
 call), ``group`` (a sync reward run back to back for every rollout of a group, or what a group
-reward runs in its loop over the group), ``group-call`` (a group reward itself: once per group),
+reward or a rubric's ``score_group`` runs in its loop over the group), ``group-call`` (such a group
+call itself: once per group),
 ``call`` (per call of a parser or judge). Roots that run per turn, per tool call or per group raise the grade
 of what they block on by one level.
 """
@@ -57,6 +58,15 @@ def _hooks(frequency: str, names: str, what: str = "hook", must_be: str | None =
     return {name: Hook(f"{label} {what}", frequency, must_be) for name in names.split()}
 
 
+#: A rubric's methods the framework calls once per group, handed the group's states: ``score_group``
+#: (``Environment.run_group`` awaits ``self.rubric.score_group(group_states)`` once the group's
+#: rollouts are gathered, when ``score_rollouts`` is on, its default; ``RubricGroup.score_group``
+#: awaits each rubric's once; pkg verifiers 0.1.11 and 0.1.14 envs/environment.py, 0.3.1
+#: legacy/envs/environment.py ``_run_group_states``; 0.4.0 has no such rubric), and
+#: ``group_score_objects`` (called by ``Rubric._call_group_reward_func`` for each group reward).
+PER_GROUP_HOOK = Hook("per-group hook", "group")
+
+
 # The framework classes of verifiers 0.3.1, by family, and the methods their own code calls on
 # ``self`` per rollout (``tests/data/make_verifiers_classes.py`` reads them off the installed
 # source; ``tests/test_framework_tables.py`` checks these tables against its output). A user's
@@ -103,7 +113,7 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         _V0_RUBRICS,
         {
             **_hooks("rollout", "score_rollout cleanup cleanup_objects"),
-            **_hooks("group", "score_group group_score_objects"),
+            **dict.fromkeys(("score_group", "group_score_objects"), PER_GROUP_HOOK),
             **_hooks("call", "score_objects task_for_state task_score_fields", "rubric method"),
         },
     ),
@@ -380,11 +390,33 @@ GROUP_EACH = Hook(
     "rollout",
     note="run by the framework once for a whole group: its loop over the rollouts yields between them",
 )
-#: The reward hooks that are a group reward when the function takes a group's lists.
-GROUPED_HOOKS: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD})
+
+
+@dataclass(frozen=True)
+class GroupCall:
+    """A hook the framework calls once per group, handed the group's lists: ``call`` says how its
+    own code runs (once per group), ``rollouts`` how its loop over the group's lists runs what it
+    runs (back to back), ``each`` how such a loop that yields between the rollouts runs it (once
+    per rollout). The lists are its parameters named one of ``names`` (handed by keyword), or
+    its first after ``self`` (``first``: handed positionally)."""
+
+    call: Hook
+    rollouts: Hook
+    each: Hook
+    names: frozenset[str] = frozenset()
+    first: bool = False
+    #: A function annotated to return a list is called so whatever its parameters (verifiers'
+    #: ``Rubric._is_group_func``: ``return_annotation is list or get_origin(...) is list``, pkg
+    #: verifiers 0.1.14, 0.2.0 and 0.3.1 legacy/rubrics/rubric.py; 0.1.11 tests ``is list`` only).
+    by_annotation: bool = False
+
+
 #: The setting that sizes a group (rollouts of one example, scored together), where the project
 #: gives it a literal (``rollouts_per_example=8`` in ``load_environment``, a parameter default).
 GROUP_SIZE_SETTING = "rollouts_per_example"
+#: Where an environment's pyproject.toml sets its evaluation defaults, the group size among them
+#: (``asynclint.libraries.eval_settings`` reads it).
+EVAL_TABLE = "tool.verifiers.eval"
 #: The group size otherwise: verifiers' evaluation default (``DEFAULT_ROLLOUTS_PER_EXAMPLE = 3``,
 #: pkg verifiers 0.3.1 verifiers/legacy/scripts/eval.py; an environment's ``[tool.verifiers.eval]``
 #: may set another, training runs often use larger groups -- so a lower bound, like the estimates).
@@ -396,6 +428,32 @@ PARSER_FN = Hook("parser callable", "call", note="run on every parse")
 # group providers get the states of a whole group at once.
 SCORE_OBJECTS = Hook("score-object provider", "call", note="run inline before every reward function call")
 GROUP_SCORE_OBJECTS = Hook("group score-object provider", "group", note="run inline over the states of a whole group")
+
+
+def _per_group(kind: str, by: str) -> GroupCall:
+    """The hooks of a function of ``kind`` that ``by`` runs once per group, handed the group's
+    states positionally."""
+    once = f"{by} once for a whole group"
+    return GroupCall(
+        Hook(kind, GROUP_CALL, note=f"{once}, handed its states"),
+        Hook(kind, "group", note=f"{once}: its loop over the group's rollouts runs them back to back"),
+        Hook(kind, "rollout", note=f"{once}: its loop over the rollouts yields between them"),
+        first=True,
+    )
+
+
+_GROUP_REWARDS = GroupCall(GROUP_REWARD, GROUP_ROLLOUTS, GROUP_EACH, GROUP_REWARD_PARAMETERS, by_annotation=True)
+#: The hooks whose functions the framework may call once per group (a reward taking a group's
+#: lists, a rubric's per-group method, a group score-object provider: ``provider(states)`` in
+#: ``Rubric.group_score_objects``), and how.
+GROUPED_HOOKS: dict[Hook, GroupCall] = {
+    REWARD: _GROUP_REWARDS,
+    SYNC_REWARD: _GROUP_REWARDS,
+    PER_GROUP_HOOK: _per_group("per-group hook", "run by the framework"),
+    GROUP_SCORE_OBJECTS: _per_group("group score-object provider", "run inline by the framework"),
+}
+#: A group call's hook -> its :class:`GroupCall`.
+GROUP_CALLS: dict[Hook, GroupCall] = {grouped.call: grouped for grouped in GROUPED_HOOKS.values()}
 LOOP_CALLBACK = Hook("event-loop callback", "call", note="run on the loop by asyncio")
 # ``RLMEnv`` hands ``tools=`` to ``StatefulToolEnv`` (TOOL), and keeps ``root_tools=`` (called by the
 # model's REPL code in the sandbox, through the environment's own aiohttp interception server on

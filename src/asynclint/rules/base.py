@@ -239,7 +239,7 @@ class BlockingCallRule(Rule):
         for entry in graph.entries(call.key):
             # How the project's call into the library runs (in a group reward's loop over the group...).
             hot = graph.hot_at(entry.caller, entry.site) or graph.hot_of(entry.caller)
-            in_loop = call.site.in_loop or entry.site.in_loop
+            in_loop = call.site.in_loop or graph.in_loop_at(entry.caller, entry.site, hot)
             found = self._call_finding(ctx, call, hot, in_loop, graph.library_chain(entry, call.site), entry)
             if found is not None:
                 yield found

@@ -171,6 +171,9 @@ class CheckContext:
         # The chain that runs the site: a function some chains pass a constant that turns the
         # site's branch off is judged by the others.
         hot = self.graph.hot_at(key, site)
+        if hot is not None and site.in_loop:
+            # A group call's loop over the group runs the call per rollout of the group: its frequency.
+            site = replace(site, in_loop=self.graph.in_loop_at(key, site, hot))
         for index, in_loop in site.lambdas if self.graph.hot_info(key) is None else ():
             # A lambda handed over (a registered reward) runs the call when it runs on its own.
             key = FunctionId((position, index))

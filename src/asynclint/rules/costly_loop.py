@@ -42,11 +42,13 @@ class CostlyLoop(OwnWorkRule):
     costs and cut-offs are measured by `bench/bench_loop_work.py`), raised by repetition like other
     CPU work (per turn, per tool call) but not by a loop around the call: a loop the code bounds
     counts the work in its own estimate, and an unknown count is not guessed large. Work run back
-    to back for every rollout of a group -- by a sync reward, or in a group reward's loop over the
-    group's lists (`for state in states`, also in a helper the lists are handed to) -- is one stall
-    of the estimate times the group's size: the largest `rollouts_per_example` the project gives a
-    literal (`load_environment`'s default), else verifiers' default of 3 -- and, as run
-    repeatedly, its grade rises one level like per-turn work.
+    to back for every rollout of a group -- by a sync reward, or in a group reward's (or a rubric's
+    `score_group`'s) loop over the group's lists (`for state in states`, also in a helper the lists
+    are handed to) -- is one stall of the estimate times the group's size: the environment's
+    `[tool.verifiers.eval] rollouts_per_example` (its pyproject.toml, as `vf-eval` reads it), else
+    the largest `rollouts_per_example` the project gives a literal (`load_environment`'s default),
+    else verifiers' default of 3 -- and, as run repeatedly, its grade rises one level like per-turn
+    work.
     Settings are the environment's own (read from `self` or a module constant), never a key of the
     data handed in (`info["n"]` is one task's size). A loop behind a flag test is judged by the
     call chains that pass the flag so that it runs. The message says what the

@@ -16,6 +16,9 @@ from asynclint.knowledge.frameworks import PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 
+#: The annotations whose ``typing.get_origin`` is ``list`` (a bare ``list`` is one too).
+LIST_TYPES = frozenset({"builtins.list", "typing.List"})
+
 
 class Definitions(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
@@ -107,6 +110,7 @@ class Definitions(IndexerState):
                 col=self._col(node.lineno, node.col_offset),
                 params=tuple(arg.arg for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)),
                 defaults=constant_defaults(node.args),
+                returns_list=self._returns_list(node.returns),
             )
         )
         if cls is not None:
@@ -173,3 +177,12 @@ class Definitions(IndexerState):
         if isinstance(value, (Inst, Sym)) and value.name.partition(".")[0] not in VAGUE_ANNOTATIONS:
             return value
         return None
+
+    def _returns_list(self, annotation: ast.expr | None) -> bool:
+        """``-> list``, ``-> list[float]``, ``-> List[float]``: what ``typing.get_origin`` of the
+        evaluated annotation calls ``list``. A quoted one, or any under ``from __future__ import
+        annotations``, stays a string, which is no list."""
+        if annotation is None or self._postponed:
+            return False
+        outer = self.infer(annotation.value if isinstance(annotation, ast.Subscript) else annotation)
+        return isinstance(outer, Sym) and outer.name in LIST_TYPES

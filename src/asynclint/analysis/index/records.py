@@ -25,6 +25,10 @@ class Function:
     params: tuple[str, ...] = ()  # positional then keyword-only parameter names, ``self`` included
     #: Parameters whose default is a constant: (name, ``repr`` of the default).
     defaults: tuple[tuple[str, str], ...] = ()
+    #: Annotated to return a list (``-> list[float]``, ``-> List[float]``) as Python evaluates it at
+    #: the definition: not quoted, not under ``from __future__ import annotations`` (verifiers'
+    #: ``Rubric._is_group_func`` reads the evaluated annotation).
+    returns_list: bool = False
 
 
 @dataclass(frozen=True, slots=True)

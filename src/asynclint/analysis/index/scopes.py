@@ -178,6 +178,7 @@ class IndexerState:
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
     _project_roots: frozenset[str]
+    _postponed: bool
     class_lines: dict[str, int]
     callables: list[tuple[str, tuple[str, ...]]]
     returns: list[tuple[str, tuple[str, ...]]]

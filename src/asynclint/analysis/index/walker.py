@@ -112,6 +112,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.injected: dict[str, str] = {}  # see ModuleSummary.injected
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
+        #: ``from __future__ import annotations``: annotations stay strings at run time.
+        self._postponed = False
         self.class_lines: dict[str, int] = {}
         self.callables: list[tuple[str, tuple[str, ...]]] = []
         self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
@@ -145,6 +147,12 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._runners = callable_runners(tree, self.module)
         defined, lines = list(functions(tree.body)), self.source.splitlines()
         self._row_tests = row_tests(tree, defined, lines, self._blocks)
+        self._postponed = any(
+            isinstance(node, ast.ImportFrom)
+            and node.module == "__future__"
+            and any(alias.name == "annotations" for alias in node.names)
+            for node in tree.body
+        )
         self._prebind(tree.body)
         self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)

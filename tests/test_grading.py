@@ -13,10 +13,11 @@ from conftest import check_text
 from asynclint import baseline
 from asynclint.config import Config
 from asynclint.engine import SourceFile
-from asynclint.grading import FREQUENCY_WORDS, grade
+from asynclint.grading import FREQUENCY_WORDS, SETTLED_BY, grade
 from asynclint.knowledge.blocking import BUILTIN_APIS
 from asynclint.knowledge.costs import (
     CATEGORY_COSTS,
+    CODE_GRADES,
     COST_CLASSES,
     EVIDENCE_GRADES,
     PAYLOAD_GRADES,
@@ -317,3 +318,12 @@ def test_a_codec_says_it_encodes_and_a_binding_line_stays_in_parentheses():
     )
     [finding] = [f for f in check_text(text).findings if f.code == "ASL111"]
     assert finding.message.startswith("`base64.b64encode` encodes or decodes a file's contents (as bound at line 6)")
+
+
+def test_every_evidence_table_but_the_payload_sizes_has_a_settler():
+    """A cost a knowledge entry names whose class the call's evidence decides is settled by one
+    grader of grading.SETTLED_BY, except the payload- and code-graded ones (settled by size): a new
+    evidence table without a grader would grade every call of it as the table's own name."""
+    assert set(SETTLED_BY) == set(EVIDENCE_GRADES) - set(PAYLOAD_GRADES) - set(CODE_GRADES)
+    for name, table in EVIDENCE_GRADES.items():
+        assert set(table.values()) <= set(COST_CLASSES), name

@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import HotInfo, LibraryEntry
@@ -38,6 +38,22 @@ def _handed_facts(facts: Facts, graph: CallGraph, handed: HandedOver, through: s
         handed_at=f"{handed.summary.path}:{handed.handoff.line}:{handed.handoff.col}",
         built_at=":".join(map(str, built)) if built is not None else "",
     )
+
+
+class Span(Protocol):
+    """Where a finding is shown: a call site, or a hand-over (1-based character columns)."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def col(self) -> int: ...
+
+    @property
+    def end_line(self) -> int: ...
+
+    @property
+    def end_col(self) -> int: ...
 
 
 #: How a call into an installed library that blocks inside is fixed at the project's line.
@@ -371,23 +387,7 @@ class BlockingCallRule(Rule):
         if shown[1].applier and request is not None:
             # ``map(requests.get, urls)``: the name is handed over, no call of it is written.
             request = replace(request, applier=shown[1].applier)
-        if not ctx.keep(shown[0], shown[1].line, self.code, self.name, graded.severity):
-            return None
-        return Finding(
-            path=shown[0],
-            line=shown[1].line,
-            column=shown[1].col,
-            end_line=shown[1].end_line,
-            end_column=shown[1].end_col,
-            code=self.code,
-            rule=self.name,
-            severity=graded.severity,
-            message=phrasing.call_message(self.message, facts, _what(api, cost_name), memoized, api.what or self.verb),
-            chain=chain,
-            facts=facts,
-            fix_request=request,
-            related=phrasing.related(facts),
-        )
+        return self._finding(ctx, shown[0], shown[1], graded.severity, facts, api, cost_name, memoized, chain, request)
 
     def _run_finding(self, ctx: CheckContext, run: RunByFramework) -> Finding | None:
         """The finding at the hand-over of a client that a method the framework runs by itself
@@ -430,23 +430,40 @@ class BlockingCallRule(Rule):
             entered_library=library,
         )
         facts = _handed_facts(facts, graph, handed, run.method)
-        if not ctx.keep(summary.path, handoff.line, self.code, self.name, graded.severity):
+        # The holder calls the client without awaiting: an async one is no fix, and the method to
+        # change is the library's (override it), not a line of the project.
+        return self._finding(ctx, summary.path, handoff, graded.severity, facts, api, cost.name, None, chain, None)
+
+    def _finding(
+        self,
+        ctx: CheckContext,
+        path: str,
+        at: Span,
+        severity: Severity,
+        facts: Facts,
+        api: BlockingApi,
+        cost: str,
+        memoized: tuple[str, str] | None,
+        chain: tuple[ChainLink, ...],
+        request: FixRequest | None,
+    ) -> Finding | None:
+        """The finding at ``at`` in ``path``, its message rendered from ``facts``; ``None`` where a
+        suppression or the selection drops it."""
+        if not ctx.keep(path, at.line, self.code, self.name, severity):
             return None
         return Finding(
-            path=summary.path,
-            line=handoff.line,
-            column=handoff.col,
-            end_line=handoff.end_line,
-            end_column=handoff.end_col,
+            path=path,
+            line=at.line,
+            column=at.col,
+            end_line=at.end_line,
+            end_column=at.end_col,
             code=self.code,
             rule=self.name,
-            severity=graded.severity,
-            message=phrasing.call_message(self.message, facts, _what(api, cost.name), None, api.what or self.verb),
+            severity=severity,
+            message=phrasing.call_message(self.message, facts, _what(api, cost), memoized, api.what or self.verb),
             chain=chain,
             facts=facts,
-            # The holder calls the client without awaiting: an async one is no fix, and the method
-            # to change is the library's (override it), not a line of the project.
-            fix_request=None,
+            fix_request=request,
             related=phrasing.related(facts),
         )
 

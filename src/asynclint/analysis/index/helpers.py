@@ -30,6 +30,7 @@ FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Nodes with a scope of their own: a walk of one function's loops or bindings stops at them.
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+TRY_STATEMENTS = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 #: How many characters of an expression a message quotes (a loop's header, what it goes over).
 _QUOTED = 48
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -341,3 +342,67 @@ def none_over_instance(target: ast.expr, value: ast.expr, bindings: dict[str, Va
         and value.value is None
         and isinstance(bindings.get(target.id), Inst)
     )
+
+
+# -- a function's blocks of statements (branches, loop bodies, handlers) ---------------------
+
+
+#: Statements that hold blocks of statements.
+_COMPOUND = (
+    *SCOPES,
+    *TRY_STATEMENTS,
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+)
+
+
+def functions(body: list[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Every function defined in ``body``, nested ones and methods too (definitions are statements:
+    no expression is walked)."""
+    pending = [body]
+    while pending:
+        for stmt in pending.pop():
+            if isinstance(stmt, FUNCTION_DEFS):
+                yield stmt
+            if isinstance(stmt, _COMPOUND):
+                pending.extend(_inner_blocks(stmt))
+
+
+def blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
+    """``body`` and every block inside it (branches, loop bodies, handlers), but not those of nested
+    definitions."""
+    found = [body]
+    for block in found:  # grows as it goes
+        for stmt in block:
+            if isinstance(stmt, _COMPOUND) and not isinstance(stmt, SCOPES):
+                found.extend(_inner_blocks(stmt))
+    return found
+
+
+def _inner_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks a compound statement holds."""
+    found = [part for name in ("body", "orelse", "finalbody") if (part := getattr(stmt, name, None))]
+    found.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+    found.extend(case.body for case in getattr(stmt, "cases", ()))
+    return found
+
+
+def own_statements(found: list[list[ast.stmt]]) -> list[ast.stmt]:
+    """Every statement of the ``blocks`` found, in source order."""
+    return sorted((stmt for block in found for stmt in block), key=lambda stmt: (stmt.lineno, stmt.col_offset))
+
+
+#: A function's blocks (see :func:`blocks`) by the ``id`` of its node: read once per module.
+Blocks = dict[int, list[list[ast.stmt]]]
+
+
+def function_blocks(node: ast.FunctionDef | ast.AsyncFunctionDef, known: Blocks) -> list[list[ast.stmt]]:
+    found = known.get(id(node))
+    if found is None:
+        found = known[id(node)] = blocks(node.body)
+    return found

@@ -11,9 +11,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from asynclint.analysis.index.helpers import may_be_project
+from asynclint.analysis.index.helpers import Blocks, function_blocks, may_be_project, own_statements
 from asynclint.analysis.index.records import RowShape
-from asynclint.analysis.index.rowtests import Blocks, function_blocks, own_statements
 from asynclint.knowledge.frameworks import DATASET_FROM_ROWS, DATASET_KEYWORDS, OPAQUE_DATASETS
 
 Denoted = Callable[[ast.expr], "str | None"]

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from asynclint.analysis.index.flags import ROW_ARGUMENT, ROW_KEYS
+from asynclint.analysis.index.helpers import Blocks, function_blocks, own_statements
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES, ROW_STATE_KEYS
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -45,18 +46,6 @@ def row_tests(tree: ast.Module, defined: list[_Function], lines: list[str], know
         if any(word in text for word in words):  # no key read, no state: nothing to find
             _FunctionRows(node, own_statements(function_blocks(node, known)), readers, found).read()
     return found
-
-
-def functions(body: list[ast.stmt]) -> Iterator[_Function]:
-    """Every function defined in ``body``, nested ones and methods too (definitions are statements:
-    no expression is walked)."""
-    pending = [body]
-    while pending:
-        for stmt in pending.pop():
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield stmt
-            if isinstance(stmt, _COMPOUND):
-                pending.extend(_inner_blocks(stmt))
 
 
 class _FunctionRows:
@@ -311,53 +300,3 @@ def _expression_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
     for child in ast.iter_child_nodes(stmt):
         if isinstance(child, ast.expr):
             yield from ast.walk(child)
-
-
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-#: Statements that hold blocks of statements.
-_COMPOUND = (
-    *_DEFINITIONS,
-    *(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name)),
-    ast.If,
-    ast.For,
-    ast.AsyncFor,
-    ast.While,
-    ast.With,
-    ast.AsyncWith,
-    ast.Match,
-)
-
-
-def blocks(body: list[ast.stmt]) -> list[list[ast.stmt]]:
-    """``body`` and every block inside it (branches, loop bodies, handlers), but not those of nested
-    definitions."""
-    found = [body]
-    for block in found:  # grows as it goes
-        for stmt in block:
-            if isinstance(stmt, _COMPOUND) and not isinstance(stmt, _DEFINITIONS):
-                found.extend(_inner_blocks(stmt))
-    return found
-
-
-def _inner_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    """The blocks a compound statement holds."""
-    found = [part for name in ("body", "orelse", "finalbody") if (part := getattr(stmt, name, None))]
-    found.extend(handler.body for handler in getattr(stmt, "handlers", ()))
-    found.extend(case.body for case in getattr(stmt, "cases", ()))
-    return found
-
-
-def own_statements(found: list[list[ast.stmt]]) -> list[ast.stmt]:
-    """Every statement of the ``blocks`` found, in source order."""
-    return sorted((stmt for block in found for stmt in block), key=lambda stmt: (stmt.lineno, stmt.col_offset))
-
-
-#: A function's blocks (see :func:`blocks`) by the ``id`` of its node: read once per module.
-Blocks = dict[int, list[list[ast.stmt]]]
-
-
-def function_blocks(node: _Function, known: Blocks) -> list[list[ast.stmt]]:
-    found = known.get(id(node))
-    if found is None:
-        found = known[id(node)] = blocks(node.body)
-    return found

@@ -26,6 +26,7 @@ from asynclint.analysis.index.guards import (
 )
 from asynclint.analysis.index.helpers import (
     FUNCTION_DEFS,
+    TRY_STATEMENTS,
     callables_of,
     counts_attempts,
     is_call_result,
@@ -43,7 +44,6 @@ from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, A
 from asynclint.knowledge.typenames import FIELD_SPECIFIERS
 
 #: ``try`` statements (``except*`` included).
-TRY_STATEMENTS = tuple(getattr(ast, name) for name in ("Try", "TryStar") if hasattr(ast, name))
 
 
 class Statements(IndexerState):

@@ -32,8 +32,10 @@ from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import (
     PYTHON_VERSION,
+    Blocks,
     callable_runners,
     exported_name,
+    functions,
     has_main_block,
     public_names,
 )
@@ -51,7 +53,7 @@ from asynclint.analysis.index.records import (
     WorkLoop,
 )
 from asynclint.analysis.index.rowkeys import RowShapes
-from asynclint.analysis.index.rowtests import Blocks, RowTests, functions, row_tests
+from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_settings, module_sizes, resolved_sizes

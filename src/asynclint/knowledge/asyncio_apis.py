@@ -224,3 +224,10 @@ TIMEOUT_ERRORS: frozenset[str] = frozenset(
         "subprocess.TimeoutExpired",
     }
 )
+
+#: Exceptions a wait raises when it fails for a reason other than time, caught beside a timeout
+#: (``except (subprocess.TimeoutExpired, ValueError):`` around ``Popen.communicate``, which raises
+#: ``ValueError`` when its pipes were already closed; CPython 3.12 Lib/subprocess.py): with a timeout
+#: in the same handler they still say the wait failed. Alone they say nothing of the kind (a
+#: ``ValueError`` handler of a parse recovers, and may run on every call).
+WAIT_FAILURES: frozenset[str] = frozenset({"builtins.ValueError"})

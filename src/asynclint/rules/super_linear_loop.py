@@ -35,7 +35,8 @@ class SuperLinearLoop(OwnWorkRule):
     holding the nest on every iteration (a transcript replayed turn by turn, each turn listing a
     board's pairs) is reported too, at that loop's outermost header: the cost is the nest times
     the loop, and the change is written there. It is graded as the nest, by the caller's own
-    chain (the loop's count is not known, so it does not raise the grade). Not reported: a single
+    chain (the loop's count is not known, so it does not raise the grade), and the nest itself is then
+    graded per call, not raised by that loop: the repetition is the loop's finding. Not reported: a single
     loop (linear), loops over a fixed few constants, over a rollout's messages or turns (tens
     of items: unless a loop repeats a nest, as above), over a module's
     constants or the environment's own attributes (`self.tools`), over the parts of an outer
@@ -158,9 +159,20 @@ class SuperLinearLoop(OwnWorkRule):
             nest,
             (nest.end_line, nest.end_col),
             "cpu-table" if nest.table else "cpu-nested",
-            True,
+            not _repeated(ctx, key, nest),
             f"{' × '.join(nest.levels)}{table}: {order} in the size of the data",
         )
+
+
+def _repeated(ctx: CheckContext, key: FunctionId, nest: LoopNest) -> bool:
+    """Is the call that takes ``nest``'s hottest chain into ``key`` inside a loop of its caller, which
+    :meth:`SuperLinearLoop._repeats` reports at that loop's header? Then the repetition is that
+    finding's cost, and the nest is graded per call: raising both would count the loop twice."""
+    hot = ctx.graph.hot_at(key, nest)
+    if hot is None or hot.parent is None or hot.parent.function == key:
+        return False
+    caller = hot.parent.function
+    return _outermost(ctx.graph.summary_of(caller).work_loops, caller[1], hot.call_line) is not None
 
 
 def _outermost(loops: tuple[WorkLoop, ...], function: int, line: int) -> WorkLoop | None:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Container
 from typing import Literal
 
 from asynclint.analysis.index.argfacts import state_get, state_key
-from asynclint.knowledge.asyncio_apis import TIMEOUT_ERRORS
+from asynclint.knowledge.asyncio_apis import TIMEOUT_ERRORS, WAIT_FAILURES
 from asynclint.knowledge.frameworks import (
     FAILURE_RESULT_KEYS,
     ROLLOUT_STATE_NAMES,
@@ -182,12 +182,14 @@ def failing_handler(handler: ast.ExceptHandler, denoted: Callable[[ast.expr], st
     per failing call; a handler that returns anything else (a retry prompt, a default) recovers
     and may run on every call -- unless it catches only timeouts
     (:data:`~asynclint.knowledge.asyncio_apis.TIMEOUT_ERRORS`, by the names ``denoted``
-    resolves): it runs after a wait already ran out of time, once per failure."""
+    resolves), with at most the other ways a wait fails beside them (``WAIT_FAILURES``): it runs
+    after a wait already ran out of time or broke, once per failure."""
     caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type else []
     if not handler.body:
         return False
     last = handler.body[-1]
-    if isinstance(last, ast.Raise) or (caught and all(denoted(kind) in TIMEOUT_ERRORS for kind in caught)):
+    kinds = {denoted(kind) for kind in caught}
+    if isinstance(last, ast.Raise) or (kinds & TIMEOUT_ERRORS and kinds <= TIMEOUT_ERRORS | WAIT_FAILURES):
         return True
     if not isinstance(last, ast.Return) or last.value is None:
         return False

@@ -29,6 +29,8 @@ from asynclint.knowledge.costs import (
     SOURCE_FILE,
     SOURCE_SUFFIXES,
     STATE_KEY,
+    STREAM_PIECE_ATTRIBUTES,
+    STREAM_PIECE_METHODS,
     WHOLE_NAMES,
     few_items,
     payload_evidence,
@@ -276,10 +278,22 @@ def loop_item(
     over = _unwrapped(iterable)
     if isinstance(over, ast.Name) and over.id in scalars:
         return ("item", over.id)
+    if (piece := _stream_piece(over)) is not None:
+        return ("item", piece)
     shape, word = loop_source(iterable, known, returned)
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
     return ("each", word)
+
+
+def _stream_piece(over: ast.expr) -> str | None:
+    """The stream a loop over ``over`` reads one piece of a reply from (``response.aiter_lines()``,
+    ``reply.chunks``; :data:`asynclint.knowledge.costs.STREAM_PIECE_METHODS`), or ``None``."""
+    if isinstance(over, ast.Call) and isinstance(over.func, ast.Attribute) and over.func.attr in STREAM_PIECE_METHODS:
+        return f"{attribute_path(over.func)}()"
+    if isinstance(over, ast.Attribute) and over.attr in STREAM_PIECE_ATTRIBUTES:
+        return attribute_path(over)
+    return None
 
 
 def attribute_path(node: ast.Attribute) -> str:

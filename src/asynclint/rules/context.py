@@ -747,18 +747,19 @@ class CheckContext:
             module.startswith(f"{located}.") for module in self._project_modules
         )
 
-    def returned_payload(self, site: CallSite) -> str | None:
-        """What the payload of ``site`` is evidence of when it is what a project function returns
-        (``json.loads(self._last_json(text))``): settled from that function's ``return``
-        statements, joined (whole if one is, small only if every one is; a parameter returned is
-        as small as what this call hands it). ``None`` when the payload is no such value."""
+    def returned_payload(self, key: FunctionId, site: CallSite) -> str | None:
+        """What the payload of ``site`` (written in project function ``key``) is evidence of when it
+        is what a project function returns (``json.loads(self._last_json(text))``): settled from that
+        function's ``return`` statements, joined (whole if one is, small only if every one is; a
+        parameter returned is as small as what this call hands it, and a parameter of ``key`` handed
+        on is what ``key``'s callers hand). ``None`` when the payload is no such value."""
         shape, word = site.payload
         if shape in ("key", "name") and word.partition(".")[0] == INFO_COLUMN:
             # a local bound to something untraced (``obs, reward, done, info = game.step(a)``) is not the row's
             return self._row_field(word) if shape == "key" or site.payload_param else None
         if STATE_KEY in word and shape in ("key", "each", "display"):
             return self._state_payload(shape, word)
-        return self._returns(word, frozenset()) if shape == "returned" else None
+        return self._returns(word, frozenset(), key) if shape == "returned" else None
 
     def _state_payload(self, shape: str, word: str) -> str | None:
         """How large a payload holding keys of the rollout's state is, from what the project stores
@@ -812,10 +813,14 @@ class CheckContext:
                             self._row_fields.setdefault(field, []).append((shape, held))
         return self._row_fields.get(word, [])
 
-    def _returns(self, word: str, seen: frozenset[FunctionId]) -> str:
+    def _returns(self, word: str, seen: frozenset[FunctionId], caller: FunctionId | None = None) -> str:
+        """How large what the call in ``word`` (written in ``caller``, when known) returns is."""
         graph = self.graph
         callee, _, slots = word.partition(RETURNED_SLOTS)
+        slots, _, passed = slots.partition(RETURNED_SLOTS)
         small = frozenset(slots.split(",")) - {""}
+        # the caller's own parameters handed on: as small as what the caller's callers hand, if they prove it
+        handed = dict(item.split("=", 1) for item in passed.split(",") if item) if caller is not None else {}
         if (on_self := SelfMethod.read(callee)) is not None:
             callee = graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
         keys = graph.functions_denoted(callee) if callee else []
@@ -830,9 +835,13 @@ class CheckContext:
             for shape, name in returned[key]:
                 if shape == "param":
                     position = str(function.params.index(name) - shift) if name in function.params else ""
-                    evidence.add("small" if small & {name, position} else "unknown")
+                    param = handed.get(name) or handed.get(position)
+                    origin = self._passed(caller, param, frozenset()) if caller is not None and param else ""
+                    # only proven small counts: a hook's ``completion`` returned by a helper may be one reply
+                    handed_small = bool(origin) and payload_evidence("name", origin) == "small"
+                    evidence.add("small" if small & {name, position} or handed_small else "unknown")
                 elif shape == "returned":
-                    evidence.add(self._returns(name, seen | {key}))
+                    evidence.add(self._returns(name, seen | {key}, key))
                 else:
                     evidence.add(payload_evidence(shape, name))
         return min(evidence, key=SIZE_ORDER.index)

@@ -126,11 +126,13 @@ _NOTHING: Known = {}
 Returned = Callable[[ast.Call], "str | None"]
 
 
-def returned_word(callee: str, small_slots: Iterable[str]) -> str:
-    """The ``word`` of a ``returned`` payload: the callee as the graph resolves it, and the slots
-    (positions, keywords) of the arguments proven small at the call, which a callee returning (a
-    part of) its parameter passes on."""
-    return f"{callee}{RETURNED_SLOTS}{','.join(small_slots)}"
+def returned_word(callee: str, small_slots: Iterable[str], handed: Iterable[tuple[str, str]] = ()) -> str:
+    """The ``word`` of a ``returned`` payload: the callee as the graph resolves it, the slots
+    (positions, keywords) of the arguments proven small at the call, and the slots the calling
+    function hands its own parameters in (``slot=param``), which the graph sizes by what its callers
+    hand: a callee returning (a part of) its parameter passes either on."""
+    passed = ",".join(f"{slot}={param}" for slot, param in handed)
+    return f"{callee}{RETURNED_SLOTS}{','.join(small_slots)}" + (f"{RETURNED_SLOTS}{passed}" if passed else "")
 
 
 def payload_of(

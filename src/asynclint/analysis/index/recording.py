@@ -376,7 +376,7 @@ class Recording(IndexerState):
         else:
             return None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
-        return returned_word(callee, small)
+        return returned_word(callee, small, self._passed_params(node))
 
     def _arguments(self, node: ast.Call) -> _Arguments:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""

@@ -9,13 +9,12 @@ from typing import cast
 from asynclint.analysis.index.argfacts import (
     evidence_of,
     fixed_iterable,
-    leaves,
     loop_source,
-    merged_branches,
     opens_response,
     opens_stream,
     state_key,
 )
+from asynclint.analysis.index.branches import leaves, merged_branches
 from asynclint.analysis.index.flags import attribute_owners, param_test, stored_names
 from asynclint.analysis.index.guards import (
     ends_raising,

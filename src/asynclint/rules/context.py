@@ -624,8 +624,20 @@ class CheckContext:
         if self.graph.summary_of(key).library is not None:
             return None
         if not site.payload_param:
-            return self._injected_field(key, site.payload)
+            return self._injected_field(key, site.payload) or self._handed_field(key, site.payload)
         return self._passed(key, site.payload[1], frozenset())
+
+    def _handed_field(self, key: FunctionId, payload: tuple[str, str]) -> str | None:
+        """:data:`HANDED_SMALL` when the payload is a field of a parameter of ``key``
+        (``params.json_string``, ``submission.affected_models``) that every caller proves small (one
+        tool call's arguments, one reply): a part of a small value is small. ``None`` otherwise (the
+        field's name decides, as before)."""
+        shape, word = payload
+        param, _, field = word.partition(".")
+        if shape != "key" or not field or param not in self.graph.function(key).params:
+            return None
+        origin = self._passed(key, param, frozenset())
+        return HANDED_SMALL if origin and payload_evidence("name", origin) == "small" else None
 
     def _injected_field(self, key: FunctionId, payload: tuple[str, str]) -> str | None:
         """:data:`HANDED_SMALL` when the payload is a field of a tool's parameter (``_scenario.gmail_messages``)

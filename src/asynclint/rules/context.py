@@ -720,10 +720,14 @@ class CheckContext:
                 continue
             handed = dict(site.passed_params)
             passed = next((handed[slot] for slot in slots if slot in handed), None)
+            if caller == key and passed == name:
+                continue  # a recursion handing the parameter (or a part of it) back: what the others hand
             origin = self._passed(caller, passed, seen | {(key, name)}) if passed is not None else ""
             if not origin:
                 return ""
             origins.add(origin)
+        if not origins:
+            return ""  # only called by itself
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
 

@@ -747,6 +747,17 @@ SMALL_TOKENS: frozenset[str] = frozenset(
     "params parameters config settings chunk token key id name label value status error reason "
     "url uri path dir filename".split()
 )
+#: How a library hands one response over piece by piece: a loop over one of these yields one line, chunk
+#: or event of one reply at a time (``async for line in response.aiter_lines()``), one small item
+#: wherever the value goes next, whatever the loop variable is called. Methods (called) from httpx
+#: 0.28.1 ``Response`` (httpx/_models.py), requests 2.34.2 ``Response`` (requests/models.py) and aiohttp
+#: 3.14.5 ``StreamReader`` (aiohttp/streams.py); attributes (read) from verifiers 0.3.1's v1
+#: ``RelayReply.chunks``, "complete SSE events" of one relayed reply (verifiers/v1/clients/client.py).
+STREAM_PIECE_METHODS: frozenset[str] = frozenset(
+    "iter_lines aiter_lines iter_bytes aiter_bytes iter_text aiter_text iter_raw aiter_raw iter_content "
+    "iter_chunked iter_chunks iter_any".split()
+)
+STREAM_PIECE_ATTRIBUTES: frozenset[str] = frozenset({"chunks"})
 #: Objects whose fields are settings a user wrote (a few names, a short JSON string): a field read
 #: through one (``self.config.disabled_tools``) is one small item, whatever the field is called.
 SETTINGS_OWNERS: frozenset[str] = frozenset({"config", "cfg", "settings", "options"})

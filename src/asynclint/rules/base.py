@@ -313,7 +313,7 @@ class BlockingCallRule(Rule):
             statement=site.statement,
             passed=passed,
             bound_at=site.payload_at,
-            returned=ctx.returned_payload(site),
+            returned=ctx.returned_payload(key, site),
             method=site.method,
             entered=site.entered,
             installed=ctx.installed(site),

@@ -624,8 +624,20 @@ class CheckContext:
         if self.graph.summary_of(key).library is not None:
             return None
         if not site.payload_param:
-            return self._injected_field(key, site.payload)
+            return self._injected_field(key, site.payload) or self._handed_field(key, site.payload)
         return self._passed(key, site.payload[1], frozenset())
+
+    def _handed_field(self, key: FunctionId, payload: tuple[str, str]) -> str | None:
+        """:data:`HANDED_SMALL` when the payload is a field of a parameter of ``key``
+        (``params.json_string``, ``submission.affected_models``) that every caller proves small (one
+        tool call's arguments, one reply): a part of a small value is small. ``None`` otherwise (the
+        field's name decides, as before)."""
+        shape, word = payload
+        param, _, field = word.partition(".")
+        if shape != "key" or not field or param not in self.graph.function(key).params:
+            return None
+        origin = self._passed(key, param, frozenset())
+        return HANDED_SMALL if origin and payload_evidence("name", origin) == "small" else None
 
     def _injected_field(self, key: FunctionId, payload: tuple[str, str]) -> str | None:
         """:data:`HANDED_SMALL` when the payload is a field of a tool's parameter (``_scenario.gmail_messages``)
@@ -708,10 +720,14 @@ class CheckContext:
                 continue
             handed = dict(site.passed_params)
             passed = next((handed[slot] for slot in slots if slot in handed), None)
+            if caller == key and passed == name:
+                continue  # a recursion handing the parameter (or a part of it) back: what the others hand
             origin = self._passed(caller, passed, seen | {(key, name)}) if passed is not None else ""
             if not origin:
                 return ""
             origins.add(origin)
+        if not origins:
+            return ""  # only called by itself
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
 
@@ -747,18 +763,19 @@ class CheckContext:
             module.startswith(f"{located}.") for module in self._project_modules
         )
 
-    def returned_payload(self, site: CallSite) -> str | None:
-        """What the payload of ``site`` is evidence of when it is what a project function returns
-        (``json.loads(self._last_json(text))``): settled from that function's ``return``
-        statements, joined (whole if one is, small only if every one is; a parameter returned is
-        as small as what this call hands it). ``None`` when the payload is no such value."""
+    def returned_payload(self, key: FunctionId, site: CallSite) -> str | None:
+        """What the payload of ``site`` (written in project function ``key``) is evidence of when it
+        is what a project function returns (``json.loads(self._last_json(text))``): settled from that
+        function's ``return`` statements, joined (whole if one is, small only if every one is; a
+        parameter returned is as small as what this call hands it, and a parameter of ``key`` handed
+        on is what ``key``'s callers hand). ``None`` when the payload is no such value."""
         shape, word = site.payload
         if shape in ("key", "name") and word.partition(".")[0] == INFO_COLUMN:
             # a local bound to something untraced (``obs, reward, done, info = game.step(a)``) is not the row's
             return self._row_field(word) if shape == "key" or site.payload_param else None
         if STATE_KEY in word and shape in ("key", "each", "display"):
             return self._state_payload(shape, word)
-        return self._returns(word, frozenset()) if shape == "returned" else None
+        return self._returns(word, frozenset(), key) if shape == "returned" else None
 
     def _state_payload(self, shape: str, word: str) -> str | None:
         """How large a payload holding keys of the rollout's state is, from what the project stores
@@ -812,10 +829,14 @@ class CheckContext:
                             self._row_fields.setdefault(field, []).append((shape, held))
         return self._row_fields.get(word, [])
 
-    def _returns(self, word: str, seen: frozenset[FunctionId]) -> str:
+    def _returns(self, word: str, seen: frozenset[FunctionId], caller: FunctionId | None = None) -> str:
+        """How large what the call in ``word`` (written in ``caller``, when known) returns is."""
         graph = self.graph
         callee, _, slots = word.partition(RETURNED_SLOTS)
+        slots, _, passed = slots.partition(RETURNED_SLOTS)
         small = frozenset(slots.split(",")) - {""}
+        # the caller's own parameters handed on: as small as what the caller's callers hand, if they prove it
+        handed = dict(item.split("=", 1) for item in passed.split(",") if item) if caller is not None else {}
         if (on_self := SelfMethod.read(callee)) is not None:
             callee = graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
         keys = graph.functions_denoted(callee) if callee else []
@@ -830,9 +851,13 @@ class CheckContext:
             for shape, name in returned[key]:
                 if shape == "param":
                     position = str(function.params.index(name) - shift) if name in function.params else ""
-                    evidence.add("small" if small & {name, position} else "unknown")
+                    param = handed.get(name) or handed.get(position)
+                    origin = self._passed(caller, param, frozenset()) if caller is not None and param else ""
+                    # only proven small counts: a hook's ``completion`` returned by a helper may be one reply
+                    handed_small = bool(origin) and payload_evidence("name", origin) == "small"
+                    evidence.add("small" if small & {name, position} or handed_small else "unknown")
                 elif shape == "returned":
-                    evidence.add(self._returns(name, seen | {key}))
+                    evidence.add(self._returns(name, seen | {key}, key))
                 else:
                     evidence.add(payload_evidence(shape, name))
         return min(evidence, key=SIZE_ORDER.index)

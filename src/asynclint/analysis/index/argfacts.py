@@ -29,6 +29,8 @@ from asynclint.knowledge.costs import (
     SOURCE_FILE,
     SOURCE_SUFFIXES,
     STATE_KEY,
+    STREAM_PIECE_ATTRIBUTES,
+    STREAM_PIECE_METHODS,
     WHOLE_NAMES,
     few_items,
     payload_evidence,
@@ -124,11 +126,13 @@ _NOTHING: Known = {}
 Returned = Callable[[ast.Call], "str | None"]
 
 
-def returned_word(callee: str, small_slots: Iterable[str]) -> str:
-    """The ``word`` of a ``returned`` payload: the callee as the graph resolves it, and the slots
-    (positions, keywords) of the arguments proven small at the call, which a callee returning (a
-    part of) its parameter passes on."""
-    return f"{callee}{RETURNED_SLOTS}{','.join(small_slots)}"
+def returned_word(callee: str, small_slots: Iterable[str], handed: Iterable[tuple[str, str]] = ()) -> str:
+    """The ``word`` of a ``returned`` payload: the callee as the graph resolves it, the slots
+    (positions, keywords) of the arguments proven small at the call, and the slots the calling
+    function hands its own parameters in (``slot=param``), which the graph sizes by what its callers
+    hand: a callee returning (a part of) its parameter passes either on."""
+    passed = ",".join(f"{slot}={param}" for slot, param in handed)
+    return f"{callee}{RETURNED_SLOTS}{','.join(small_slots)}" + (f"{RETURNED_SLOTS}{passed}" if passed else "")
 
 
 def payload_of(
@@ -276,10 +280,22 @@ def loop_item(
     over = _unwrapped(iterable)
     if isinstance(over, ast.Name) and over.id in scalars:
         return ("item", over.id)
+    if (piece := _stream_piece(over)) is not None:
+        return ("item", piece)
     shape, word = loop_source(iterable, known, returned)
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
     return ("each", word)
+
+
+def _stream_piece(over: ast.expr) -> str | None:
+    """The stream a loop over ``over`` reads one piece of a reply from (``response.aiter_lines()``,
+    ``reply.chunks``; :data:`asynclint.knowledge.costs.STREAM_PIECE_METHODS`), or ``None``."""
+    if isinstance(over, ast.Call) and isinstance(over.func, ast.Attribute) and over.func.attr in STREAM_PIECE_METHODS:
+        return f"{attribute_path(over.func)}()"
+    if isinstance(over, ast.Attribute) and over.attr in STREAM_PIECE_ATTRIBUTES:
+        return attribute_path(over)
+    return None
 
 
 def attribute_path(node: ast.Attribute) -> str:
@@ -539,37 +555,6 @@ def opens_stream(node: ast.expr) -> bool:
     return (isinstance(func, ast.Name) and func.id == "open") or (
         isinstance(func, ast.Attribute) and func.attr == "open" and not node.keywords and len(node.args) <= 2
     )
-
-
-def leaves(body: list[ast.stmt]) -> bool:
-    """Does ``body`` always leave the block it is in (its last statement returns, raises,
-    continues or breaks)?"""
-    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-
-
-def merged_branches(body: Known, orelse: Known, params: Iterable[str]) -> Known:
-    """What names hold after an ``if``: where both branches agree, that; else the larger of the
-    two when one is whole; else, when both branches traced it, the larger of the two (a
-    collection filled in one branch, ``results.append(q)``, and left empty in the other is as
-    large as what fills it, whatever it is called); else nothing proven (a name is read by what it
-    is called). A parameter
-    whole by its name alone does not outweigh the other branch: ``if isinstance(completion,
-    str): text = completion`` else ``text = completion[-1]["content"]`` -- as a string, a
-    completion is one reply."""
-    merged: Known = {}
-    for name in body.keys() | orelse.keys():
-        options = [branch[name] for branch in (body, orelse) if name in branch]
-        if len(options) == 2 and options[0] == options[1]:
-            merged[name] = options[0]
-        elif any(
-            evidence_of(option) == "whole" and not (option[0] == "name" and option[1] in params) for option in options
-        ):
-            merged[name] = joined(options)
-        elif len(options) == 2 and all(evidence_of(option) == "small" for option in options):
-            merged[name] = options[0]
-        elif len(options) == 2 and not any(option[0] == "name" and option[1] in params for option in options):
-            merged[name] = joined(options)
-    return merged
 
 
 def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known, returned: Returned | None = None) -> dict:

@@ -341,6 +341,21 @@ class Recording(IndexerState):
                 if isinstance(element, ast.Name):
                     self._hold(element.id, held, line)
 
+    def _still_passed(self, target: ast.expr, value: ast.expr, held: tuple[str, str]) -> bool:
+        """Does a parameter rebound to ``value`` (of payload ``held``) still hold only what a caller
+        hands: itself, its aliases or a default (``cells = cells or values or "{}"``, of parameters
+        not rebound yet), or a call whose result is as large as it (``text = text.strip()``)? Asked
+        before the binding."""
+        unbound = self.frame.unbound
+        if not isinstance(target, ast.Name) or target.id not in unbound or held != ("name", target.id):
+            return False
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            return all(
+                literal(alias) is not None or (isinstance(alias, ast.Name) and alias.id in unbound)
+                for alias in value.values
+            )
+        return isinstance(value, ast.Call)
+
     def _note_returned(self, value: ast.expr) -> None:
         """Record the payload a ``return`` gives (ModuleSummary.returned): a parameter returned as
         it is or in the same size as ``("param", name)``."""
@@ -376,7 +391,7 @@ class Recording(IndexerState):
         else:
             return None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
-        return returned_word(callee, small)
+        return returned_word(callee, small, self._passed_params(node))
 
     def _arguments(self, node: ast.Call) -> _Arguments:
         """CallSite.arguments / keyword_arguments of a call, or nothing when no argument is known."""

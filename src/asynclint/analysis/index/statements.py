@@ -9,13 +9,12 @@ from typing import cast
 from asynclint.analysis.index.argfacts import (
     evidence_of,
     fixed_iterable,
-    leaves,
     loop_source,
-    merged_branches,
     opens_response,
     opens_stream,
     state_key,
 )
+from asynclint.analysis.index.branches import leaves, merged_branches
 from asynclint.analysis.index.flags import attribute_owners, param_test, stored_names
 from asynclint.analysis.index.guards import (
     ends_raising,
@@ -173,10 +172,13 @@ class Statements(IndexerState):
                     self.frame.selected.update(dict.fromkeys(self.frame.waiting[1], result))
                 if none_over_instance(target, node.value, self.frame.bindings):
                     continue  # ``x = Model(...)`` in one branch, ``x = None`` in the other
+                passed_on = self._still_passed(target, node.value, held)
                 self.bind(target, self._received(target, node.value) or self._declared_param(target, value))
                 self._note_fields(target, node.value)
                 self._note_built(target, node.value, value)
                 self._bind_payload(target, node.value, held, node.lineno, before)
+                if passed_on and isinstance(target, ast.Name):
+                    self.frame.unbound.add(target.id)  # still what a caller hands (CheckContext.passed_payload)
                 if isinstance(value, Refs) and (own := self._own_attribute(target)) and own[1] in ATTRIBUTE_SLOTS:
                     # ``self.tools = [self.run, ...]`` in an environment: what the framework runs
                     registered = CallContext(None, None, (own[0], ()), f"{ATTRIBUTE_SLOT}{own[1]}")

@@ -21,8 +21,17 @@ def git(*args: str, cwd: Path) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pre-commit cache for the module's tests: the hook environment (a virtualenv with this
+    checkout pip-installed, most of a test's time) is built by the first ``try-repo`` and reused
+    by the others, as pre-commit reuses it across commits. A checkout with uncommitted changes
+    still gets a fresh one per run (try-repo commits them to a new shadow repository)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="try-repo needs this checkout to be a git repository")
-def test_hook_blocks_a_commit_with_a_blocking_call(tmp_path: Path):
+def test_hook_blocks_a_commit_with_a_blocking_call(tmp_path: Path, pre_commit_home: Path):
     executable = str(PRE_COMMIT) if PRE_COMMIT.exists() else shutil.which("pre-commit")
     assert executable, "pre-commit is a dev dependency: pip install -e '.[dev]'"
     project = tmp_path / "project"
@@ -31,7 +40,7 @@ def test_hook_blocks_a_commit_with_a_blocking_call(tmp_path: Path):
     (project / "cool.py").write_text("import asyncio\n\n\nasync def poll():\n    await asyncio.sleep(1)\n")
     git("init", "-q", cwd=project)
     git("add", ".", cwd=project)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
 
     def try_repo(*files: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -57,7 +66,9 @@ HOOK = "import helpers\n\n\nasync def poll():\n    helpers.wait()\n"
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="try-repo needs this checkout to be a git repository")
-def test_a_staged_helper_change_that_makes_an_unchanged_hook_block_fails_the_commit(tmp_path: Path):
+def test_a_staged_helper_change_that_makes_an_unchanged_hook_block_fails_the_commit(
+    tmp_path: Path, pre_commit_home: Path
+):
     executable = str(PRE_COMMIT) if PRE_COMMIT.exists() else shutil.which("pre-commit")
     assert executable, "pre-commit is a dev dependency: pip install -e '.[dev]'"
     project = tmp_path / "project"
@@ -70,7 +81,7 @@ def test_a_staged_helper_change_that_makes_an_unchanged_hook_block_fails_the_com
     # Only the helper changes, and only it is staged: the hook that calls it is not.
     (project / "helpers.py").write_text("import time\n\n\ndef wait():\n    time.sleep(1)\n")
     git("add", "helpers.py", cwd=project)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home), "NO_COLOR": "1"}
 
     def try_repo(hook: str) -> subprocess.CompletedProcess:  # on the staged files, as a commit runs it
         return subprocess.run(

@@ -164,7 +164,7 @@ def test_numbers_must_be_finite(workdir: Path, option: str, value: str):
 
 def test_an_import_error_in_the_target_is_one_line(workdir: Path):
     (workdir / "broken.py").write_text("import no_such_dependency_xyz\n\nasync def run(i):\n    return i\n")
-    result = run_process("profile", "broken.py:run", cwd=workdir)
+    result = run("profile", "broken.py:run", cwd=workdir)  # refused at the import: nothing ran
     assert result.returncode == 2
     assert result.stderr.strip() == (
         "asynclint: error: cannot import broken.py: ModuleNotFoundError: No module named 'no_such_dependency_xyz'"

@@ -300,15 +300,15 @@ def test_cache_dir_and_clean(tmp_path: Path):
     run("check", "--follow-imports", "--cache-dir", str(elsewhere), "proj", cwd=tmp_path)
     assert list(elsewhere.glob("layout-*.json"))  # deep mode's record of the project's own names
 
-    cleaned = run_process("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)
+    cleaned = run_process("clean", "--cache-dir", str(elsewhere), cwd=tmp_path)  # the installed command
     assert cleaned.returncode == 0 and "removed" in cleaned.stderr
     assert sorted(p.name for p in elsewhere.iterdir()) == [".gitignore", "keep.txt"]  # nothing else is touched
 
     run("check", "proj", cwd=tmp_path)
     assert (tmp_path / CACHE_DIR).is_dir()
-    assert run_process("clean", "proj", cwd=tmp_path).returncode == 0  # the cache `check proj` made
+    assert run("clean", "proj", cwd=tmp_path).returncode == 0  # the cache `check proj` made
     assert not (tmp_path / CACHE_DIR).exists()
-    assert run_process("clean", cwd=tmp_path).returncode == 0  # nothing to remove is fine
+    assert run("clean", cwd=tmp_path).returncode == 0  # nothing to remove is fine
 
 
 def test_a_changed_configuration_is_not_the_last_result(tmp_path: Path):

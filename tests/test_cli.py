@@ -384,7 +384,7 @@ def test_inline_suppressions(tmp_path: Path):
 
 def test_json_output_follows_the_contract(tmp_path: Path):
     shutil.copytree(EXAMPLES, tmp_path / "examples")
-    result = run_process("check", "--format", "json", "examples", cwd=tmp_path)
+    result = run("check", "--format", "json", "examples", cwd=tmp_path)
     report = json.loads(result.stdout)
     schema = json.loads((DATA / "asynclint-report.schema.json").read_text())
     jsonschema.validate(report, schema)
@@ -616,11 +616,11 @@ def test_python_dash_m_entry_point(project: Path):
 
 
 def test_rules_and_rule(tmp_path: Path):
-    listing = run_process("rules", "--format", "json", cwd=tmp_path)
+    listing = run_process("rules", "--format", "json", cwd=tmp_path)  # the installed commands
     rules = json.loads(listing.stdout)
     assert [r["code"] for r in rules] == [f"ASL1{n:02}" for n in range(1, 17)] + ["ASL201", "ASL202", "ASL901"]
     assert {r["severity"] for r in rules} == {"critical", "high", "medium", "low"}
-    table = run_process("rules", cwd=tmp_path)
+    table = run("rules", cwd=tmp_path)
     assert "blocking-sleep" in table.stdout and "critical" in table.stdout
     explained = run_process("rule", "blocking-sleep", cwd=tmp_path)
     assert explained.returncode == 0
@@ -635,12 +635,12 @@ def test_rules_and_rule(tmp_path: Path):
 
 def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
     shutil.copytree(EXAMPLES, tmp_path / "examples")
-    recorded = run_process("check", "--baseline", "known.json", "--write-baseline", "examples", cwd=tmp_path)
+    recorded = run("check", "--baseline", "known.json", "--write-baseline", "examples", cwd=tmp_path)
     assert recorded.returncode == 0 and "recorded 16 findings" in recorded.stderr
     document = json.loads((tmp_path / "known.json").read_text())
     assert len(document["findings"]) == 16
 
-    assert run_process("check", "--baseline", "known.json", "examples", cwd=tmp_path).returncode == 0
+    assert run("check", "--baseline", "known.json", "examples", cwd=tmp_path).returncode == 0
     env = tmp_path / "examples" / "wiki_qa" / "env.py"
     text = env.read_text()
     # Every line shifts: the known findings stay known; a new offender is reported.
@@ -651,7 +651,7 @@ def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
             "    time.sleep(0.1)\n    if not query.strip():",
         )
     )
-    shifted = run_process("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
+    shifted = run("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
     assert shifted.returncode == 1
     assert [(f["path"], f["code"]) for f in findings(shifted)] == [("examples/wiki_qa/env.py", "ASL101")]
     assert "16 known findings hidden" in shifted.stderr

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import stat
 import subprocess
@@ -163,7 +164,7 @@ def test_numbers_must_be_finite(workdir: Path, option: str, value: str):
 
 def test_an_import_error_in_the_target_is_one_line(workdir: Path):
     (workdir / "broken.py").write_text("import no_such_dependency_xyz\n\nasync def run(i):\n    return i\n")
-    result = run_process("profile", "broken.py:run", cwd=workdir)
+    result = run("profile", "broken.py:run", cwd=workdir)  # refused at the import: nothing ran
     assert result.returncode == 2
     assert result.stderr.strip() == (
         "asynclint: error: cannot import broken.py: ModuleNotFoundError: No module named 'no_such_dependency_xyz'"
@@ -482,6 +483,16 @@ def test_outputs_are_the_same_for_equal_results_of_two_runs(workdir: Path):
     assert "NaN" not in (workdir / "first.json").read_text()  # strict JSON
 
 
+@pytest.fixture(scope="module")
+def clean_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report of ``workload.py:clean`` (the quick settings), profiled once for the tests that
+    only read one: each copies it into its own directory."""
+    root = tmp_path_factory.mktemp("clean-report")
+    shutil.copy(WORKLOAD, root / "workload.py")
+    profile_json(root, "workload.py:clean", "clean.json")
+    return root / "clean.json"
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -493,8 +504,9 @@ def test_outputs_are_the_same_for_equal_results_of_two_runs(workdir: Path):
         (lambda r: r.update(sites={"a": 1}), "'sites' is not a list"),
     ],
 )
-def test_malformed_reports_are_named_in_one_line(workdir: Path, edit, message):
-    report = profile_json(workdir, "workload.py:clean", "good.json")
+def test_malformed_reports_are_named_in_one_line(workdir: Path, clean_report: Path, edit, message):
+    shutil.copy(clean_report, workdir / "good.json")
+    report = json.loads(clean_report.read_text())
     edit(report)
     (workdir / "bad.json").write_text(json.dumps(report))
     result = run("profile", "--compare", "good.json", "bad.json", cwd=workdir)
@@ -503,8 +515,8 @@ def test_malformed_reports_are_named_in_one_line(workdir: Path, edit, message):
     assert message in result.stderr
 
 
-def test_compare_notes_a_different_target_and_sampler(workdir: Path):
-    profile_json(workdir, "workload.py:clean", "a.json")
+def test_compare_notes_a_different_target_and_sampler(workdir: Path, clean_report: Path):
+    shutil.copy(clean_report, workdir / "a.json")
     profile_json(workdir, "workload.py:stalls", "b.json", "--method", "thread")
     result = run("profile", "--compare", "a.json", "b.json", cwd=workdir)
     assert "the runs differ: target 'workload.py:clean' → 'workload.py:stalls'" in result.stdout

@@ -37,6 +37,7 @@ names from the package layout, so the expectations also pin down:
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import shutil
@@ -89,11 +90,22 @@ def load_sources(project: Path) -> list[SourceFile]:
 
 
 def run(project: Path, sources: list[SourceFile] | None = None) -> Result:
+    """``project`` checked as it is on disk (checked once: several tests read the same
+    project's result, a frozen record), or the given ``sources`` under its settings."""
+    return _checked(project) if sources is None else _check(project, sources)
+
+
+@functools.cache
+def _checked(project: Path) -> Result:
+    return _check(project, load_sources(project))
+
+
+def _check(project: Path, sources: list[SourceFile]) -> Result:
     # The framework's version comes from the project's pins, as the runner reads it (judges_old).
     config = Config(
         root=project, framework_versions=project_versions(project / "pyproject.toml", VERSIONED_DISTRIBUTIONS, None)
     )
-    result = check_sources(load_sources(project) if sources is None else sources, config)
+    result = check_sources(sources, config)
     assert not result.errors, result.errors
     return result
 

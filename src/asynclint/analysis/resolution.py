@@ -100,10 +100,18 @@ class Resolution(Exports):
 
     def _library_base(self, cls: str) -> str | None:
         """The library base of project class ``cls`` that the knowledge base types its subclasses
-        by (:data:`SUBCLASSED`), if any: what an attribute its own classes lack comes from."""
+        by (:data:`SUBCLASSED`), if any: what an attribute its own classes lack comes from. Named
+        as the knowledge base names it: deep mode reads a package's re-exports, so the base written
+        ``vf.Judge`` is canonically ``verifiers.v1.judge.Judge``, a module it may not have read."""
         for ancestor in self.ancestors(cls):
-            if ancestor not in self.classes and RETURNS.get(ancestor, ancestor) in SUBCLASSED:
-                return RETURNS.get(ancestor, ancestor)
+            if ancestor in self.classes:
+                continue
+            named = RETURNS.get(ancestor, ancestor)
+            if named in SUBCLASSED:
+                return named
+            exported = next((base for base in SUBCLASSED if self.canonical(base) == ancestor), None)
+            if exported is not None:
+                return exported
         return None
 
     def _member(self, cls: str, attr: str, skip: int, instance: bool) -> str | None:

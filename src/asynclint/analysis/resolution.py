@@ -55,7 +55,12 @@ class Resolution(Exports):
             current = current if skipped else self._attribute(current, part.removesuffix("()"))
             if called:
                 rest = parts[index + 1 :]
-                current = values.built_after(current, rest) or self._run_by(current, rest) or self._result(current)
+                current = (
+                    values.built_after(current, rest)
+                    or self._run_by(current, rest)
+                    or self._imported_by(current, rest)
+                    or self._result(current)
+                )
         return current
 
     def _run_by(self, callee: str, rest: Sequence[str]) -> str | None:
@@ -66,6 +71,14 @@ class Resolution(Exports):
         position = self.runners.get(callee)
         handed = values.handed_at(rest, position) if position is not None else ""
         return self._result(self.resolve(handed)) if handed else None
+
+    def _imported_by(self, callee: str, rest: Sequence[str]) -> str | None:
+        """What a call of ``callee`` gives when it returns what a dotted path it is handed names
+        (``ModuleSummary.importers``) and the path names a constant there (a ``named``
+        :class:`values.CallPart`): ``pkg.paths.load_class().<named:pkg/envs/TaskEnv>`` is the class."""
+        position = self.importers.get(callee)
+        named = values.named_at(rest, position) if position is not None else ""
+        return self.resolve(named) if named else None
 
     def _attribute(self, owner: str, attr: str) -> str:
         if attr == LOOP_ITEM:  # ``helper().iterdir().<item>``: what iterating over the result yields

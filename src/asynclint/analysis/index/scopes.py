@@ -193,6 +193,7 @@ class IndexerState:
     injected_payloads: list[tuple[str, str, str]]
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
+    _importers: dict[str, int]
     _module_params: dict[str, dict[str, str]]
     _project_roots: frozenset[str]
     _postponed: bool

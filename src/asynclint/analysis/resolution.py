@@ -323,10 +323,14 @@ class Resolution(Exports):
         """A call of what ``.get`` fetched from a dispatch table of another module, which the index
         could not tell from a module's function named ``get``: ``T.get(k)(x)`` (target
         ``pkg.T.get()``), ``cls = T.get(k); cls(x).run()`` (``pkg.T.get()().run``) run each entry
-        (its ``run``) as :meth:`dispatched` says."""
+        (its ``run``) as :meth:`dispatched` says. So does a call of an item of a table an instance
+        keeps (``Scorer().checks[k](x)``, target ``pkg.Scorer().checks``: ``ModuleSummary.callables``
+        holds ``Scorer().checks``), read where the index could not see the class's attribute."""
         if not target:
             return []
         table, found, rest = target.partition(".get()")
+        if not found and target.rpartition(".")[0].endswith("()") and self.callables.get(self.resolve(target)):
+            return self.dispatched(target)
         if not found or not table or table.endswith("()") or not self.callables.get(self.resolve(table)):
             return []
         if not rest:

@@ -184,6 +184,10 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
                 self.values.append((name, value.name))
             elif isinstance(value, Refs):
                 self._export_callables(name, (value,))
+        for cls, attrs in self.class_attrs.items():
+            for attr, value in attrs.items():
+                if isinstance(value, Refs):  # ``self.checks = {"len": check_len}``, for ``Scorer().checks[k](x)``
+                    self._export_callables(f"{cls[len(self.module) + 1 :]}().{attr}", (value,))
         self._method_returns = {f"{self.module}.{name}": type_ for name, type_ in self.values if name.endswith("()")}
         self._settle_self_refs()
         self._settle_reads()

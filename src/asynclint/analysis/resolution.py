@@ -323,9 +323,11 @@ class Resolution(Exports):
         """A call of what ``.get`` fetched from a dispatch table of another module, which the index
         could not tell from a module's function named ``get``: ``T.get(k)(x)`` (target
         ``pkg.T.get()``), ``cls = T.get(k); cls(x).run()`` (``pkg.T.get()().run``) run each entry
-        (its ``run``) as :meth:`dispatched` says. So does a call of an item of a table an instance
-        keeps (``Scorer().checks[k](x)``, target ``pkg.Scorer().checks``: ``ModuleSummary.callables``
-        holds ``Scorer().checks``), read where the index could not see the class's attribute."""
+        (its ``run``) as :meth:`dispatched` says. So does a call of what an instance holds or a
+        method of one returns, when that is project callables (``ModuleSummary.callables``): an
+        item of a table the instance keeps (``Scorer().checks[k](x)``, target ``pkg.Scorer().checks``)
+        or the function a method returns (``Grader().checker()(x)``), where the index could not see
+        the class's attribute or the method's returns."""
         if not target:
             return []
         table, found, rest = target.partition(".get()")

@@ -101,10 +101,10 @@ def callable_runners(tree: ast.Module, module: str) -> dict[str, int]:
 
 def path_importers(tree: ast.Module, module: str) -> dict[str, int]:
     """Functions and methods of the module that return what a dotted path they are handed names
-    (``module_name, name = path.rsplit(".", 1)``, then ``return getattr(importlib.import_module(
-    module_name), name)``; or ``rpartition``): qualified name -> the path parameter's position
-    among a call's arguments (``self`` not counted). A call of one with a constant path is the
-    class or function that path names."""
+    (``module_name, name = path.rsplit(".", 1)`` or ``rsplit(".", maxsplit=1)``, then ``return
+    getattr(importlib.import_module(module_name), name)``; or ``rpartition``): qualified name ->
+    the path parameter's position among a call's arguments (``self`` not counted). A call of one
+    with a constant path is the class or function that path names."""
     found: dict[str, int] = {}
     for qualname, node, method in module_functions(tree, module):
         params = [arg.arg for arg in (*node.args.posonlyargs, *node.args.args)]
@@ -188,9 +188,10 @@ def _cut_from(node: ast.expr, bound: dict[str, _Bound], part: int) -> str | None
         and _PATH_SPLITS[split.func.attr][part] == element
     ):
         return None
-    if split.func.attr == "rsplit" and not (
-        len(split.args) == 2 and isinstance(split.args[1], ast.Constant) and split.args[1].value == 1
-    ):
+    limit = (
+        split.args[1] if len(split.args) == 2 else next((k.value for k in split.keywords if k.arg == "maxsplit"), None)
+    )
+    if split.func.attr == "rsplit" and not (isinstance(limit, ast.Constant) and limit.value == 1):
         return None  # an unbounded split cuts the module's own dots too
     return split.func.value.id
 

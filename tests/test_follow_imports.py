@@ -560,3 +560,83 @@ def test_deep_mode_reads_which_hook_of_a_library_class_calls_the_client_handed_t
             once = next(f for f in result.findings if f.line == 12)
             assert (finding.facts.frequency, once.facts.frequency) == ("group", "group-call")
             assert not finding.facts.escalation.startswith("inside")
+
+
+def test_a_subclassed_library_base_written_through_its_package_is_still_the_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project judge (``class ThemeJudge(vf.Judge)``) calls the ``evaluate`` it inherits, which the
+    graders pack says builds a client per call. Deep mode reads ``verifiers.v1``'s re-export, so the
+    base becomes ``verifiers.v1.judge.Judge`` (the package is read because the judge's own hook
+    calls into it), a module it did not read: the call is still the
+    knowledge base's ``verifiers.v1.Judge.evaluate`` (session 19: split 9's curator and split 10's
+    drug-perturbation judges were missed in deep mode only)."""
+    site = tmp_path / "site"
+    (site / "verifiers-0.3.1.dist-info").mkdir(parents=True)
+    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
+    (site / "verifiers" / "v1").mkdir(parents=True)
+    (site / "verifiers" / "__init__.py").write_text("")
+    (site / "verifiers" / "v1" / "__init__.py").write_text(
+        "from verifiers.v1.judge import Judge\nfrom verifiers.v1.task import Task, UserMessage, reward\n"
+    )
+    (site / "verifiers" / "v1" / "judge.py").write_text(
+        "class Judge:\n    async def evaluate(self, **fields):\n        pass\n"
+    )
+    (site / "verifiers" / "v1" / "task.py").write_text(
+        "class Task:\n    pass\n\n\nclass UserMessage:\n    pass\n\n\ndef reward(f):\n    return f\n"
+    )
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "env.py").write_text(
+        "import verifiers.v1 as vf\n"
+        "\n\n"
+        "class ThemeJudge(vf.Judge):\n"
+        "    def build_messages(self, *, theme):\n"
+        "        return [vf.UserMessage(content=theme)]\n"
+        "\n\n"
+        "class ThemeTask(vf.Task):\n"
+        "    @vf.reward\n"
+        "    async def theme(self, trace) -> float:\n"
+        "        verdict = await ThemeJudge().evaluate(theme=trace)  # expect: ASL105 high\n"
+        "        return float(verdict)\n"
+    )
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(site)])
+    assert not result.errors, result.errors
+    assert {(f.line, f.code, f.severity.label) for f in result.findings} == expectations(
+        (project / "env.py").read_text()
+    )
+
+
+def test_a_catalogued_call_is_not_reported_again_from_inside_the_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``vf.Judge(config).complete(...)`` is the graders pack's entry (a client built per call);
+    deep mode also reads the library because the project builds a ``Judge``, and finds the
+    ``httpx.AsyncClient`` inside ``complete``. One call, one finding: the catalogue's, which is
+    trusted first (session 19: main's interception taskset.py:31 was reported twice)."""
+    site = tmp_path / "site"
+    (site / "verifiers-0.3.1.dist-info").mkdir(parents=True)
+    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
+    (site / "verifiers" / "v1").mkdir(parents=True)
+    (site / "verifiers" / "__init__.py").write_text("")
+    (site / "verifiers" / "v1" / "__init__.py").write_text("from verifiers.v1.judge import Judge\n")
+    (site / "verifiers" / "v1" / "judge.py").write_text(
+        "import httpx\n\n\nclass Judge:\n"
+        "    async def complete(self, messages):\n"
+        "        async with httpx.AsyncClient() as client:\n"
+        "            return await client.post('/v1/chat/completions', json=messages)\n"
+    )
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "env.py").write_text(
+        "import verifiers.v1 as vf\n"
+        "\n\n"
+        "async def judged(messages) -> str:\n"
+        "    reply = await vf.Judge().complete(messages)  # expect: ASL105 critical\n"
+        "    return reply.text\n"
+    )
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(site)])
+    assert not result.errors, result.errors
+    assert [(f.line, f.code, f.facts.knowledge) for f in result.findings] == [(5, "ASL105", "catalogue")]

@@ -81,7 +81,7 @@ def check(
     for rule in sorted(rules_anywhere(config), key=lambda rule: rule.runs_last):
         for finding in rule().check(context):
             (inside_libraries if finding.facts.library else findings).append(finding)
-    findings.extend(_one_per_call(inside_libraries))
+    findings.extend(_one_per_call(inside_libraries, findings))
     findings.sort(key=Finding.sort_key)
     return Result(
         findings=tuple(findings),
@@ -91,17 +91,25 @@ def check(
     )
 
 
-def _one_per_call(findings: list[Finding]) -> list[Finding]:
+def _one_per_call(findings: list[Finding], catalogued: list[Finding]) -> list[Finding]:
     """Offenders inside an installed library, one finding per project call into it: the worst
     (then the one with the shortest chain), naming how many more there are. One call, one
-    fix: offload the call."""
+    fix: offload the call. None where the knowledge base already reports that call as badly
+    (``catalogued``: ``vf.Judge(config).complete(...)`` is its entry's finding, not also the
+    ``httpx.AsyncClient`` deep mode reads inside it): the catalogue is trusted first."""
+    known: dict[tuple[str, int, int], int] = {}
+    for finding in catalogued:
+        place = (finding.path, finding.line, finding.column)
+        known[place] = max(known.get(place, finding.severity), finding.severity)
     by_call: dict[tuple[str, int, int], list[Finding]] = {}
     for finding in findings:
         by_call.setdefault((finding.path, finding.line, finding.column), []).append(finding)
     kept = []
-    for group in by_call.values():
+    for place, group in by_call.items():
         group.sort(key=lambda f: (-f.severity, len(f.chain), f.code, f.message))
         worst, others = group[0], group[1:]
+        if known.get(place, -1) >= worst.severity:
+            continue
         if others:
             facts = replace(worst.facts, also_inside=tuple(sorted(f.code for f in others)))
             worst = replace(worst, facts=facts, message=worst.message + phrasing.also_inside(facts.also_inside))

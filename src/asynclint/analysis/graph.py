@@ -82,6 +82,9 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         #: Functions returning what calling one of their parameters returns -> its position (see
         #: ModuleSummary.runners): a call of one handed callables elsewhere is typed by them.
         self.runners: dict[str, int] = {}
+        #: Functions returning what a dotted path they are handed names -> its position (see
+        #: ModuleSummary.importers): a call of one with a constant path is what the path names.
+        self.importers: dict[str, int] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -108,6 +111,7 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
             self.returns.update((f"{summary.module}.{name}", items) for name, items in summary.returns)
             self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
             self.runners.update(summary.runners)
+            self.importers.update(summary.importers)
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:

@@ -47,6 +47,7 @@ class GraphState:
     returns: dict[str, tuple[str, ...]]
     declared: set[str]
     runners: dict[str, int]
+    importers: dict[str, int]
     _portions: dict[str, str] | None
     stars: dict[str, tuple[str, ...]]
     public: dict[str, tuple[str, ...] | None]

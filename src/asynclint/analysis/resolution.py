@@ -55,7 +55,12 @@ class Resolution(Exports):
             current = current if skipped else self._attribute(current, part.removesuffix("()"))
             if called:
                 rest = parts[index + 1 :]
-                current = values.built_after(current, rest) or self._run_by(current, rest) or self._result(current)
+                current = (
+                    values.built_after(current, rest)
+                    or self._run_by(current, rest)
+                    or self._imported_by(current, rest)
+                    or self._result(current)
+                )
         return current
 
     def _run_by(self, callee: str, rest: Sequence[str]) -> str | None:
@@ -66,6 +71,14 @@ class Resolution(Exports):
         position = self.runners.get(callee)
         handed = values.handed_at(rest, position) if position is not None else ""
         return self._result(self.resolve(handed)) if handed else None
+
+    def _imported_by(self, callee: str, rest: Sequence[str]) -> str | None:
+        """What a call of ``callee`` gives when it returns what a dotted path it is handed names
+        (``ModuleSummary.importers``) and the path names a constant there (a ``named``
+        :class:`values.CallPart`): ``pkg.paths.load_class().<named:pkg/envs/TaskEnv>`` is the class."""
+        position = self.importers.get(callee)
+        named = values.named_at(rest, position) if position is not None else ""
+        return self.resolve(named) if named else None
 
     def _attribute(self, owner: str, attr: str) -> str:
         if attr == LOOP_ITEM:  # ``helper().iterdir().<item>``: what iterating over the result yields
@@ -100,10 +113,18 @@ class Resolution(Exports):
 
     def _library_base(self, cls: str) -> str | None:
         """The library base of project class ``cls`` that the knowledge base types its subclasses
-        by (:data:`SUBCLASSED`), if any: what an attribute its own classes lack comes from."""
+        by (:data:`SUBCLASSED`), if any: what an attribute its own classes lack comes from. Named
+        as the knowledge base names it: deep mode reads a package's re-exports, so the base written
+        ``vf.Judge`` is canonically ``verifiers.v1.judge.Judge``, a module it may not have read."""
         for ancestor in self.ancestors(cls):
-            if ancestor not in self.classes and RETURNS.get(ancestor, ancestor) in SUBCLASSED:
-                return RETURNS.get(ancestor, ancestor)
+            if ancestor in self.classes:
+                continue
+            named = RETURNS.get(ancestor, ancestor)
+            if named in SUBCLASSED:
+                return named
+            exported = next((base for base in SUBCLASSED if self.canonical(base) == ancestor), None)
+            if exported is not None:
+                return exported
         return None
 
     def _member(self, cls: str, attr: str, skip: int, instance: bool) -> str | None:
@@ -302,10 +323,16 @@ class Resolution(Exports):
         """A call of what ``.get`` fetched from a dispatch table of another module, which the index
         could not tell from a module's function named ``get``: ``T.get(k)(x)`` (target
         ``pkg.T.get()``), ``cls = T.get(k); cls(x).run()`` (``pkg.T.get()().run``) run each entry
-        (its ``run``) as :meth:`dispatched` says."""
+        (its ``run``) as :meth:`dispatched` says. So does a call of what an instance holds or a
+        method of one returns, when that is project callables (``ModuleSummary.callables``): an
+        item of a table the instance keeps (``Scorer().checks[k](x)``, target ``pkg.Scorer().checks``)
+        or the function a method returns (``Grader().checker()(x)``), where the index could not see
+        the class's attribute or the method's returns."""
         if not target:
             return []
         table, found, rest = target.partition(".get()")
+        if not found and target.rpartition(".")[0].endswith("()") and self.callables.get(self.resolve(target)):
+            return self.dispatched(target)
         if not found or not table or table.endswith("()") or not self.callables.get(self.resolve(table)):
             return []
         if not rest:

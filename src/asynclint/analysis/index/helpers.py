@@ -99,6 +99,103 @@ def callable_runners(tree: ast.Module, module: str) -> dict[str, int]:
     return found
 
 
+def path_importers(tree: ast.Module, module: str) -> dict[str, int]:
+    """Functions and methods of the module that return what a dotted path they are handed names
+    (``module_name, name = path.rsplit(".", 1)`` or ``rsplit(".", maxsplit=1)``, then ``return
+    getattr(importlib.import_module(module_name), name)``; or ``rpartition``): qualified name ->
+    the path parameter's position among a call's arguments (``self`` not counted). A call of one
+    with a constant path is the class or function that path names."""
+    found: dict[str, int] = {}
+    for qualname, node, method in module_functions(tree, module):
+        params = [arg.arg for arg in (*node.args.posonlyargs, *node.args.args)]
+        if method and not any(last_name(d) == "staticmethod" for d in node.decorator_list):
+            params = params[1:]  # the receiver
+        bound = _bound_once(node)
+        paths = {_imported_path(value, bound) for value in _returned_values(node)}
+        name = paths.pop() if len(paths) == 1 else None
+        if name is not None and name in params:
+            found[qualname] = params.index(name)
+    return found
+
+
+#: How a dotted path is cut into its module and its last name: the method, and where each part
+#: lands in what it returns (``"a.b.C".rsplit(".", 1)`` is ``["a.b", "C"]``).
+_PATH_SPLITS = {"rsplit": (0, 1), "rpartition": (0, 2)}
+#: A binding of a name read by :func:`_imported_path`: the value, and the element of it when the
+#: name is one of an unpacking's targets.
+_Bound = tuple[ast.expr, int | None]
+
+
+def _bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, _Bound]:
+    """The names ``function``'s own statements bind exactly once, by ``name = value`` or by
+    unpacking ``a, _, b = value``: name -> (value, element)."""
+    found: dict[str, _Bound | None] = {}
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            names: list[tuple[ast.expr, int | None]] = [(target, None)]
+            if isinstance(target, ast.Tuple):
+                names = [(element, index) for index, element in enumerate(target.elts)]
+            for element, index in names:
+                if isinstance(element, ast.Name):
+                    found[element.id] = None if element.id in found else (node.value, index)
+        if not isinstance(node, SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return {name: bound for name, bound in found.items() if bound is not None}
+
+
+def _imported_path(value: ast.expr, bound: dict[str, _Bound]) -> str | None:
+    """The parameter whose dotted path ``value`` is what it names (``getattr(import_module(
+    module_name), name)``, the two cut from that one parameter), if it is one."""
+    value = _through(value, bound, None) or value
+    if not (
+        isinstance(value, ast.Call)
+        and last_name(value.func) == "getattr"
+        and len(value.args) == 2
+        and not value.keywords
+    ):
+        return None
+    imported = _through(value.args[0], bound, None) or value.args[0]
+    if not (isinstance(imported, ast.Call) and last_name(imported.func) == "import_module" and len(imported.args) == 1):
+        return None
+    found = {_cut_from(imported.args[0], bound, 0), _cut_from(value.args[1], bound, 1)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _through(node: ast.expr, bound: dict[str, _Bound], element: int | None) -> ast.expr | None:
+    """What the name ``node`` is bound to (as element ``element`` of an unpacking, or whole)."""
+    if isinstance(node, ast.Name) and node.id in bound and bound[node.id][1] == element:
+        return bound[node.id][0]
+    return None
+
+
+def _cut_from(node: ast.expr, bound: dict[str, _Bound], part: int) -> str | None:
+    """The parameter a name is the module (``part`` 0) or the last name (``part`` 1) of, cut by
+    :data:`_PATH_SPLITS` (``module_name, name = path.rsplit(".", 1)``)."""
+    if not (isinstance(node, ast.Name) and node.id in bound):
+        return None
+    split, element = bound[node.id]
+    if not (
+        isinstance(split, ast.Call)
+        and isinstance(split.func, ast.Attribute)
+        and isinstance(split.func.value, ast.Name)
+        and split.func.attr in _PATH_SPLITS
+        and split.args
+        and isinstance(split.args[0], ast.Constant)
+        and split.args[0].value == "."
+        and _PATH_SPLITS[split.func.attr][part] == element
+    ):
+        return None
+    limit = (
+        split.args[1] if len(split.args) == 2 else next((k.value for k in split.keywords if k.arg == "maxsplit"), None)
+    )
+    if split.func.attr == "rsplit" and not (isinstance(limit, ast.Constant) and limit.value == 1):
+        return None  # an unbounded split cuts the module's own dots too
+    return split.func.value.id
+
+
 def _returned_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
     """The values ``function``'s own ``return`` statements give (not those of nested functions)."""
     found: list[ast.expr] = []

@@ -111,7 +111,7 @@ class Inference(IndexerState):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
                 return self.infer(called_in_thread(node))
-            found = self._infer_dynamic(node, func) if func in DYNAMIC_LOOKUPS else None
+            found = self._infer_dynamic(node, func) if func in DYNAMIC_LOOKUPS else self._imported_here(node, func)
             if found is not None:
                 return found
             runner = self._runner_position(func)
@@ -132,8 +132,8 @@ class Inference(IndexerState):
             if isinstance(func, Sym):
                 # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
                 name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
-                handed = self._handed_elsewhere(func, node)
-                return Inst(f"{name}.{handed}" if handed else name, "expr", self._built.get(id(node), ()))
+                parts = (name, self._handed_elsewhere(func, node), self._named_elsewhere(func, node))
+                return Inst(".".join(filter(None, parts)), "expr", self._built.get(id(node), ()))
             if isinstance(func, Inst):
                 # What a method returns is not its receiver: ``create(...)`` of a client gives a
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.
@@ -264,6 +264,38 @@ class Inference(IndexerState):
             self._constant(node.args[0]) if len(node.args) == 1 and not node.keywords else None, dotted=True
         )
         return Sym(module) if module is not None else None
+
+    def _imported_here(self, node: ast.Call, func: Value) -> Sym | None:
+        """A call of a function of this module that returns what a dotted path names
+        (``helpers.path_importers``), handed a constant path: what the path names
+        (``load_class("pkg.envs.TaskEnv")``, or a name bound to the string once, is that class)."""
+        if isinstance(func, SelfRef) and len(func.path) == 1:
+            position = self._importers.get(f"{func.cls}.{func.path[0]}")
+        else:
+            position = self._importers.get(func.name) if isinstance(func, Sym) else None
+        if position is None or position >= len(node.args) or isinstance(node.args[position], ast.Starred):
+            return None
+        path = literal_name(self._constant(node.args[position]), dotted=True)
+        return Sym(path) if path is not None and "." in path else None
+
+    def _named_elsewhere(self, func: Sym, node: ast.Call) -> str:
+        """The path part (a ``named`` :class:`CallPart`) naming the constant dotted paths of the
+        project's modules a call of a project function of another module is handed by position,
+        which the graph reads if that function returns what such a path names; "" when none."""
+        root = func.name.partition(".")[0]
+        if func.name.startswith(f"{self.module}.") or not (
+            root == self.module.partition(".")[0] or root in self._project_roots
+        ):
+            return ""
+        paths = []
+        for argument in node.args[:FEW]:
+            if isinstance(argument, ast.Starred):
+                break
+            path = literal_name(self._constant(argument), dotted=True)
+            head = (path or "").partition(".")[0]
+            project = head == self.module.partition(".")[0] or head in self._project_roots
+            paths.append(path if path is not None and "." in path and project else "")
+        return str(CallPart("named", tuple(paths))) if any(paths) else ""
 
     def _constant(self, node: ast.expr) -> ast.expr:
         """``node``, or the string constant a name it reads is bound to (in this function, else at

@@ -26,7 +26,17 @@ from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, may_be_proj
 from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
-from asynclint.analysis.index.values import INSTALLED_PREFIX, Inst, Marker, Refs, SelfMethod, SelfRef, Sym, Value
+from asynclint.analysis.index.values import (
+    INSTALLED_PREFIX,
+    LOOP_ITEM,
+    Inst,
+    Marker,
+    Refs,
+    SelfMethod,
+    SelfRef,
+    Sym,
+    Value,
+)
 from asynclint.knowledge.blocking import (
     INSTALLED_ROOTS,
     MODULE_LOCATIONS,
@@ -415,6 +425,9 @@ class Recording(IndexerState):
             return f"{Marker.PARAM}.{node.id}"
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
+        handed = self._handed_table(node)
+        if handed:
+            return handed
         if type(node) in DISPLAYS:
             return DISPLAYS[type(node)]
         if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
@@ -428,11 +441,27 @@ class Recording(IndexerState):
             return ".".join((f"{value.cls}()", *value.path))
         return ""
 
+    def _handed_table(self, node: ast.expr) -> str:
+        """A list of the project's functions handed to a project function (``run(text, [check_a,
+        check_b])``, or a local bound to one): exported as callables named after where it is
+        written (``pkg.mod.<handed@12:8>``), so a loop of the callee over that parameter calls
+        them (the graph reads the loop's item as any of them); "" for anything else."""
+        if not isinstance(node, (ast.List, ast.Tuple, ast.Name)):
+            return ""
+        value = self.infer(node)
+        if not (isinstance(value, Refs) and value.items and all(isinstance(item, Sym) for item in value.items)):
+            return ""
+        name = f"<handed@{node.lineno}:{node.col_offset}>"
+        self._export_callables(name, (value,))
+        return f"{self.module}.{name}"
+
     def _param_path(self, func: ast.expr) -> tuple[str, ...] | None:
         """``env.execute_action`` on a parameter ``env`` of no informative type -> ("env",
         "execute_action"); ``None`` when the receiver is anything else."""
         if not self.frame.untyped:
             return None
+        if isinstance(func, ast.Name) and func.id in self.frame.param_items:
+            return (self.frame.param_items[func.id], LOOP_ITEM)  # an item of what the callers hand
         if isinstance(func, ast.Name):  # ``callback(state)``: what the callers hand it, when they agree
             return (func.id,) if func.id in self.frame.untyped else None
         if not isinstance(func, ast.Attribute):

@@ -517,6 +517,10 @@ class ModuleSummary:
     #: Functions and methods returning what calling one of their parameters returns (``return
     #: await asyncio.to_thread(func, *args)``): qualified name -> that parameter's position.
     runners: tuple[tuple[str, int], ...] = ()
+    #: Functions and methods returning what a dotted path they are handed names (``return
+    #: getattr(importlib.import_module(module_name), name)``, both cut from one parameter by
+    #: ``rsplit``): qualified name -> that parameter's position (see ``helpers.path_importers``).
+    importers: tuple[tuple[str, int], ...] = ()
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()

@@ -4,6 +4,7 @@ state every part of the walk shares (:class:`IndexerState`)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
@@ -119,6 +120,9 @@ class Frame:
     testable: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
+    #: Loop variables over one of those parameters (``for rule in pipeline``) -> the parameter: a
+    #: call of one runs an item of what the callers hand (``CallSite.param`` ``(pipeline, <item>)``).
+    param_items: dict[str, str] = field(default_factory=dict)
     #: Parameters annotated with a type worth a lookup (``validator: ValidatorClient | None``) -> that
     #: type: a fallback read the graph may not resolve (``validator = state.get("validator")``) is
     #: what the annotation declares, as for an annotated assignment.
@@ -193,6 +197,7 @@ class IndexerState:
     injected_payloads: list[tuple[str, str, str]]
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
+    _importers: dict[str, int]
     _module_params: dict[str, dict[str, str]]
     _project_roots: frozenset[str]
     _postponed: bool
@@ -245,6 +250,7 @@ class IndexerState:
         def _unpacked(self, value: ast.expr, count: int) -> list[Value] | None: ...
         def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None: ...
         def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None: ...
+        def _export_callables(self, name: str, values: Iterable[Value]) -> None: ...
 
         def _may_be_callable(self, value: Inst) -> bool: ...
 
@@ -471,6 +477,7 @@ class Scopes(IndexerState):
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)
             self.frame.unbound.discard(target.id)
+            self.frame.param_items.pop(target.id, None)
             if isinstance(value, Inst) and self.frame.kind == "function" and value.origin == "expr":
                 value = replace(value, origin="local")
             elif isinstance(value, Inst) and self.frame.kind == "module" and value.origin == "expr":

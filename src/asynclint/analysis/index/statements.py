@@ -279,6 +279,12 @@ class Statements(IndexerState):
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             self.visit_expr(node.iter)
             self.bind(node.target, self._item_type(node.iter))
+            if (
+                isinstance(node.target, ast.Name)
+                and isinstance(node.iter, ast.Name)
+                and node.iter.id in self.frame.untyped
+            ):
+                self.frame.param_items[node.target.id] = node.iter.id  # ``for rule in pipeline: rule(x)``
             self._bind_loop_item(node.target, node.iter)
             self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth)
             self._note_loop(node)

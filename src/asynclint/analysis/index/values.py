@@ -122,7 +122,7 @@ ELEMENT = ".<{}>"
 LOOP_ITEM = "<item>"
 
 
-CallKind = Literal["built", "handed"]
+CallKind = Literal["built", "handed", "named"]
 _CALL_KINDS: tuple[CallKind, ...] = get_args(CallKind)
 
 
@@ -136,8 +136,11 @@ class CallPart:
     position ("" where not a name; ``in_thread(open_ledger)`` ->
     ``pkg.threads.in_thread().<handed:pkg/env/open_ledger>``): where that function returns what
     calling one of its parameters returns (``ModuleSummary.runners``), the graph types the call as a
-    call of the one handed there. Else the graph reads past it. Written ``<kind:names>``, names
-    separated by ``|``, their dots as ``/`` (paths are dotted)."""
+    call of the one handed there. ``named``: the constant dotted paths of the project's modules it is
+    handed at each position ("" where none; ``load_class("pkg.envs.TaskEnv")``): where that function
+    returns what such a path names (``ModuleSummary.importers``), the call is the class or function
+    named there. Else the graph reads past it. Written ``<kind:names>``, names separated by ``|``,
+    their dots as ``/`` (paths are dotted)."""
 
     kind: CallKind
     names: tuple[str, ...]
@@ -169,6 +172,18 @@ def handed_at(rest: Sequence[str], position: int) -> str:
     if part is None or part.kind != "handed":
         return ""
     return part.names[position] if position < len(part.names) else ""
+
+
+def named_at(rest: Sequence[str], position: int) -> str:
+    """The dotted path a ``named`` :class:`CallPart` among the parts read with a call (the leading
+    ones of ``rest``, called or not) names at ``position``; "" when none."""
+    for written in rest:
+        part = CallPart.read(written.removesuffix("()"))
+        if part is None:
+            break
+        if part.kind == "named":
+            return part.names[position] if position < len(part.names) else ""
+    return ""
 
 
 def built_after(callee: str, rest: Sequence[str]) -> str | None:

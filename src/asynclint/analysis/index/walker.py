@@ -37,6 +37,7 @@ from asynclint.analysis.index.helpers import (
     callable_runners,
     exported_name,
     has_main_block,
+    path_importers,
     public_names,
 )
 from asynclint.analysis.index.inference import Inference
@@ -119,6 +120,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.injected_payloads: list[tuple[str, str, str]] = []  # see ModuleSummary.injected_payloads
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
+        self._importers: dict[str, int] = {}  # see helpers.path_importers
         #: ``from __future__ import annotations``: annotations stay strings at run time.
         self._postponed = False
         self.class_lines: dict[str, int] = {}
@@ -155,6 +157,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._runners = callable_runners(tree, self.module)
+        self._importers = path_importers(tree, self.module)
         self._module_params = module_parameters(tree, self.source)
         defined, lines = list(functions(tree.body)), self.source.splitlines()
         self._row_tests = row_tests(tree, lines, self._bodies)
@@ -181,6 +184,10 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
                 self.values.append((name, value.name))
             elif isinstance(value, Refs):
                 self._export_callables(name, (value,))
+        for cls, attrs in self.class_attrs.items():
+            for attr, value in attrs.items():
+                if isinstance(value, Refs):  # ``self.checks = {"len": check_len}``, for ``Scorer().checks[k](x)``
+                    self._export_callables(f"{cls[len(self.module) + 1 :]}().{attr}", (value,))
         self._method_returns = {f"{self.module}.{name}": type_ for name, type_ in self.values if name.endswith("()")}
         self._settle_self_refs()
         self._settle_reads()
@@ -232,6 +239,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             injected=tuple(sorted(self.injected.items())),
             injected_payloads=tuple(sorted(set(self.injected_payloads))),
             runners=tuple(sorted(self._runners.items())),
+            importers=tuple(sorted(self._importers.items())),
             returns=tuple(self.returns),
             declared=tuple(self.declared),
             returned=tuple(self.returned),

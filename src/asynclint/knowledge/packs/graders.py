@@ -90,3 +90,7 @@ APIS: tuple[BlockingApi, ...] = (
         f"{_BFCL}ast_eval/ast_checker.py (one call's parameters type-checked against the expected values)",
     ),
 )
+
+#: A project's judge (``class ThemeJudge(vf.Judge[float])``, a prompt and a ``parse`` of its own)
+#: still calls the ``evaluate`` and ``complete`` verifiers defines, which build the client per call.
+SUBCLASSED = frozenset({"verifiers.v1.Judge"})

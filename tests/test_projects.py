@@ -15,7 +15,8 @@ verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin type
 subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
-their ``Runtime`` runs in process), or a generic asyncio service (``asyncio_app``). As in the
+their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
+say), or a generic asyncio service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -560,6 +561,13 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}registered.py", "run_program"): ("harness program", "per rollout"),
     (f"{V1RT}registered.py", "load_titles"): ("toolset object factory", "resolve_object_factory", "once per process"),
     (f"{V1RT}registered.py", "open_store"): ("toolset object factory", "resolve_object_factory", "once per process"),
+    (f"{V1RT}scoped.py", "written_scratch"): ("per rollout toolset object factory", "in each rollout", "per rollout"),
+    (f"{V1RT}scoped.py", "rollout_scratch"): ("per rollout toolset object factory", "in each rollout", "per rollout"),
+    (f"{V1RT}scoped.py", "group_scratch"): ("per group toolset object factory", "in each group"),
+    (f"{V1RT}scoped.py", "unscoped_scratch"): ("per rollout toolset object factory", "per rollout"),
+    (f"{V1RT}scoped.py", "maybe_written_scratch"): ("per rollout toolset object factory", "per rollout"),
+    (f"{V1RT}scoped.py", "shared_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}scoped.py", "read_only_index"): ("toolset object factory", "once per process"),
     (f"{V1RT}registered.py", "reply"): ("v1 user callable", "runtime.user_messages", "per turn"),
     (f"{V1RT}registered.py", "graded"): ("v1 reward function", "runtime.score_rollout", "per rollout"),
     (f"{V1RT}registered.py", "length"): ("v1 metric function", "runtime.score_rollout", "per rollout"),

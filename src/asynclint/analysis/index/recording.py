@@ -543,5 +543,6 @@ class Recording(IndexerState):
                     call.method,
                     call.self_ref,
                     handed=call.handed,
+                    settings=call.settings,
                 )
             )

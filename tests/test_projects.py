@@ -974,6 +974,23 @@ def test_a_required_range_is_offloaded_only_if_every_release_it_admits_is(specif
     admits_both = not threaded and specifiers != ">=0.1.14"
     assert all(("also admits releases before 0.1.2" in f.message) is admits_both for f in rewards)
     assert all(f"`verifiers{specifiers}`" in f.message for f in rewards if admits_both)
+    # The caveat is facts (JSON, SARIF), the words rendered from them.
+    assert all(
+        (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.1.2") if admits_both else ("", ""))
+        for f in rewards
+    )
+
+
+def test_the_version_caveat_leaves_the_baseline_fingerprint_as_it_was() -> None:
+    """A finding whose project admits releases that ran its root in a thread fingerprints like one
+    whose project pins today's: the caveat is about the project's requirement, not the finding."""
+    prints = {}
+    for specifiers in (">=0.1.0", ">=0.1.14"):
+        config = Config(root=REWARDS_THREADED, framework_versions=(("verifiers", specifiers),))
+        result = check_sources(load_sources(REWARDS_THREADED), config)
+        prints[specifiers] = sorted(baseline.fingerprint(f) for f in result.findings)
+    caveated = [f for f in result.findings if f.facts.root_kind == "sync reward function"]
+    assert caveated and prints[">=0.1.0"] == prints[">=0.1.14"]
 
 
 GROUP_REPLAY = """\

@@ -965,23 +965,32 @@ def sync_method(owner: str, method: str, versions: Mapping[str, str]) -> SyncMet
 def offloaded_hooks(versions: Mapping[str, str]) -> frozenset[Hook]:
     """The hooks whose registered callables the project's ``versions`` of the frameworks run in
     worker threads: in every release they admit. A range admitting releases that run them on the
-    loop too is read as on the loop, the conservative one (:func:`version_note` says so)."""
+    loop too is read as on the loop, the conservative one (:func:`version_split` says so)."""
     return frozenset(
         hook for change in OFFLOADED_HOOKS if _coverage(change, versions) == "all" for hook in change.hooks
     )
 
 
-def version_note(hook: Hook, versions: Mapping[str, str]) -> str:
-    """What a finding reached from ``hook`` says when the project's required range admits releases
-    that run it in a worker thread as well as releases that run it on the loop; empty otherwise."""
+def version_split(hook: Hook, versions: Mapping[str, str]) -> tuple[str, str]:
+    """When the project's required range admits releases that run ``hook`` in a worker thread as
+    well as releases that run it on the loop: the requirement (``verifiers>=0.1.0``) and the first
+    release running it on the loop, the reading taken (``Facts.admitted``, ``Facts.assumed_from``);
+    two empty strings otherwise."""
     for change in OFFLOADED_HOOKS:
         if hook in change.hooks and _coverage(change, versions) == "some":
-            admitted = versions[change.distribution]
-            return (
-                f"the project's `{change.distribution}{admitted}` also admits releases before {change.until},"
-                f" where {change.how}: taken as on the loop, as from {change.until} on"
-            )
-    return ""
+            return f"{change.distribution}{versions[change.distribution]}", change.until
+    return "", ""
+
+
+def version_caveat(admitted: str, assumed_from: str) -> str:
+    """Those two facts in words: what the releases before ``assumed_from`` do instead."""
+    change = next((c for c in OFFLOADED_HOOKS if c.until == assumed_from and admitted.startswith(c.distribution)), None)
+    if change is None:
+        return f"the project's `{admitted}` also admits releases before {assumed_from}: taken as from {assumed_from} on"
+    return (
+        f"the project's `{admitted}` also admits releases before {change.until},"
+        f" where {change.how}: taken as on the loop, as from {change.until} on"
+    )
 
 
 def client_holder(cls: str, slot: str) -> HandedClient | None:

@@ -11,7 +11,7 @@ TypedDict's field, ``self.tools``, and classes based on the framework module a h
 handed; ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
-``callback_env``: bound methods a constructor stores and calls back, and a library REPL running a
+``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
 subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers

@@ -11,11 +11,12 @@ TypedDict's field, ``self.tools``, and classes based on the framework module a h
 handed; ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
-``callback_env``: bound methods a constructor stores and calls back, and a library REPL running a
+``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
 subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
-their ``Runtime`` runs in process), or a generic asyncio service (``asyncio_app``). As in the
+their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
+say), or a generic asyncio service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -572,6 +573,13 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}registered.py", "run_program"): ("harness program", "per rollout"),
     (f"{V1RT}registered.py", "load_titles"): ("toolset object factory", "resolve_object_factory", "once per process"),
     (f"{V1RT}registered.py", "open_store"): ("toolset object factory", "resolve_object_factory", "once per process"),
+    (f"{V1RT}scoped.py", "written_scratch"): ("per rollout toolset object factory", "in each rollout", "per rollout"),
+    (f"{V1RT}scoped.py", "rollout_scratch"): ("per rollout toolset object factory", "in each rollout", "per rollout"),
+    (f"{V1RT}scoped.py", "group_scratch"): ("per group toolset object factory", "in each group"),
+    (f"{V1RT}scoped.py", "unscoped_scratch"): ("per rollout toolset object factory", "per rollout"),
+    (f"{V1RT}scoped.py", "maybe_written_scratch"): ("per rollout toolset object factory", "per rollout"),
+    (f"{V1RT}scoped.py", "shared_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}scoped.py", "read_only_index"): ("toolset object factory", "once per process"),
     (f"{V1RT}registered.py", "reply"): ("v1 user callable", "runtime.user_messages", "per turn"),
     (f"{V1RT}registered.py", "graded"): ("v1 reward function", "runtime.score_rollout", "per rollout"),
     (f"{V1RT}registered.py", "length"): ("v1 metric function", "runtime.score_rollout", "per rollout"),
@@ -978,6 +986,23 @@ def test_a_required_range_is_offloaded_only_if_every_release_it_admits_is(specif
     admits_both = not threaded and specifiers != ">=0.1.14"
     assert all(("also admits releases before 0.1.2" in f.message) is admits_both for f in rewards)
     assert all(f"`verifiers{specifiers}`" in f.message for f in rewards if admits_both)
+    # The caveat is facts (JSON, SARIF), the words rendered from them.
+    assert all(
+        (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.1.2") if admits_both else ("", ""))
+        for f in rewards
+    )
+
+
+def test_the_version_caveat_leaves_the_baseline_fingerprint_as_it_was() -> None:
+    """A finding whose project admits releases that ran its root in a thread fingerprints like one
+    whose project pins today's: the caveat is about the project's requirement, not the finding."""
+    prints = {}
+    for specifiers in (">=0.1.0", ">=0.1.14"):
+        config = Config(root=REWARDS_THREADED, framework_versions=(("verifiers", specifiers),))
+        result = check_sources(load_sources(REWARDS_THREADED), config)
+        prints[specifiers] = sorted(baseline.fingerprint(f) for f in result.findings)
+    caveated = [f for f in result.findings if f.facts.root_kind == "sync reward function"]
+    assert caveated and prints[">=0.1.0"] == prints[">=0.1.14"]
 
 
 GROUP_REPLAY = """\

@@ -151,7 +151,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 7
+    assert document["version"] == 8
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -175,6 +175,8 @@ def test_json_round_trips_every_value():
             "root": "Env.setup_state",
             "root_kind": "per-rollout hook",
             "root_note": "",
+            "admitted": "",
+            "assumed_from": "",
             "frequency": "rollout",
             "context": "env loop",
             "cost": "network",
@@ -239,8 +241,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 7,'
-    assert render_json(Result()) == '{\n  "version": 7,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 8,'
+    assert render_json(Result()) == '{\n  "version": 8,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------

@@ -119,6 +119,11 @@ class Facts:
     root: str = ""  # the entry point the framework (or asyncio) runs
     root_kind: str = ""  # how it is run: "per-turn hook", "sync reward function"
     root_note: str = ""  # what the framework does with it: "run by the framework on every tool call"
+    #: The project's requirement of the framework when it admits releases that run the root another
+    #: way (``verifiers>=0.1.0``: before 0.1.2 a reward ran in a worker thread), and the first release
+    #: whose way the finding assumes (``0.1.2``, read as on the loop); both empty when all agree.
+    admitted: str = ""
+    assumed_from: str = ""
     frequency: str = ""  # rollout | turn | tool | group | call | first-call | failure
     context: str = ""  # where it runs: "env loop", "shared tool server"
     cost: str = ""  # cost class (asynclint.knowledge.costs)

@@ -183,7 +183,7 @@ class HotSet(GraphState):
                 if registration.owner is None or registration.owner is self.receiver_table(ref):
                     return registration.hook
             elif registration.owner is not None and table is registration.owner and registration.method is None:
-                return registration.hook
+                return registration.configured(dict(ref.settings))
             if registration.any_verifiers_call and (table is not None or (receiver or "").startswith("verifiers.")):
                 return registration.hook
         return None

@@ -416,6 +416,14 @@ class Resolution(Exports):
                 return (key, value.partition(".")[2]) if key is not None else None
         return None
 
+    def constructor_stores(self, key: FunctionId, name: str) -> bool:
+        """Does ``key``, a class's ``__init__``, keep its parameter ``name`` on ``self`` (``self.f = f``)?"""
+        stored = f"{Marker.PARAM}.{name}"
+        return self.function(key).name == "__init__" and any(
+            stored in attrs.values() and self.method_of(owner, "__init__") == key
+            for owner, attrs in self._attrs.items()
+        )
+
     def received(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` through an attribute ``__init__`` sets from a parameter: what the
         project's constructions pass there, when every known one agrees (a bound method
@@ -477,6 +485,8 @@ class Resolution(Exports):
                 typed = self.param_type(caller, rest, depth + 1)
             elif owner == Marker.STATE:
                 typed = self.resolve_state(tuple(rest.split(".")))
+            elif owner == Marker.NAMED:
+                typed = self.resolve(rest) if self.constructor_stores(key, name) else None
             else:
                 typed = self.resolve(value) if value else None
             if typed:

@@ -573,15 +573,43 @@ V1_USER = Hook(
 V1_USER_SLOTS: dict[str, Hook] = {"user": V1_USER}
 #: ``Toolset(objects={"index": load_index})``: a factory taking no arguments, called by
 #: ``Runtime.resolve_object_factory`` on the loop (awaited only when it returns an awaitable) the
-#: first time a tool bound to ``objects.index`` is called in its scope, and cached there: the
-#: toolset's ``scope``, by default ``"global"`` (``"rollout"`` only for ``write=True``), so once per
-#: process (source: pkg verifiers 0.1.14 verifiers/v1/runtime.py:1299-1305, :1744, :1901).
-V1_OBJECT_FACTORY = Hook(
-    "v1 toolset object factory",
-    ONCE_FREQUENCY,
-    note="run on the loop by verifiers v1's `Runtime.resolve_object_factory` when a tool first needs it",
+#: first time a tool bound to ``objects.index`` is called in its scope, and cached there. The scope
+#: is ``toolset_object_scope``: the toolset's ``scope=`` when given (``"rollout"``, ``"group"`` or
+#: ``"global"``), else ``"rollout"`` for ``write=True`` and ``"global"`` otherwise -- so once per
+#: process by default, once per rollout or per group as configured (:data:`V1_OBJECT_SCOPES`;
+#: source: pkg verifiers 0.1.14 verifiers/v1/runtime.py:1295-1318, :1744-1747, :1901; toolset.py:
+#: 27-29, 121-123). No other release has ``objects=``: 0.2.0 to 0.4.0's ``Toolset`` is a tool server
+#: configured by ``ToolsetConfig`` (pkg verifiers 0.4.0 verifiers/v1/mcp/toolset.py).
+_V1_FACTORY_NOTE = "run on the loop by verifiers v1's `Runtime.resolve_object_factory` when a tool first needs it"
+V1_OBJECT_FACTORY = Hook("v1 toolset object factory", ONCE_FREQUENCY, note=_V1_FACTORY_NOTE)
+V1_ROLLOUT_OBJECT_FACTORY = Hook(
+    "v1 per-rollout toolset object factory", "rollout", note=f"{_V1_FACTORY_NOTE} in each rollout"
+)
+# Once per group is at most once per rollout, never a group's rollouts back to back: "rollout".
+V1_GROUP_OBJECT_FACTORY = Hook(
+    "v1 per-group toolset object factory", "rollout", note=f"{_V1_FACTORY_NOTE} in each group"
 )
 V1_TOOLSET_OBJECT_SLOTS: dict[str, Hook] = {"objects": V1_OBJECT_FACTORY}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A keyword of the call a callable is handed to that changes how the framework runs it: given
+    as the literal ``value``, the callable runs as ``hook`` instead of its registration's own."""
+
+    keyword: str
+    value: object
+    hook: Hook
+
+
+#: How a ``Toolset``'s ``scope=`` and ``write=`` change when its object factories run, in the
+#: order ``toolset_object_scope`` reads them (an explicit scope wins over ``write``).
+V1_OBJECT_SCOPES: tuple[Setting, ...] = (
+    Setting("scope", "rollout", V1_ROLLOUT_OBJECT_FACTORY),
+    Setting("scope", "group", V1_GROUP_OBJECT_FACTORY),
+    Setting("scope", "global", V1_OBJECT_FACTORY),
+    Setting("write", True, V1_ROLLOUT_OBJECT_FACTORY),
+)
 #: Slots handed a mapping whose values are the callables registered (its keys are names).
 MAPPING_SLOTS: frozenset[str] = frozenset(V1_TOOLSET_OBJECT_SLOTS)
 #: ``taskset.add_reward(fn)``, ``harness.add_stop(fn)``, ...: a v1 ``Taskset`` or ``Harness``
@@ -646,6 +674,8 @@ AWAITED_ROOTS: frozenset[Hook] = frozenset(
         *V1_HANDLERS.values(),
         V1_LOCAL_TOOL,
         V1_OBJECT_FACTORY,
+        V1_ROLLOUT_OBJECT_FACTORY,
+        V1_GROUP_OBJECT_FACTORY,
         V1_USER,
         *(h for h in DECORATORS.values() if h),
     }
@@ -668,6 +698,33 @@ class Registration:
     method: str | None = None
     any_verifiers_call: bool = False
     callee: str | None = None  # a qualified function or class name (from configuration)
+    #: Keywords of the same call that change the hook, in the order the framework reads them.
+    settings: tuple[Setting, ...] = ()
+
+    def configured(self, given: Mapping[str, str]) -> Hook:
+        """The hook the callable runs as, given the keywords of its call (each literal's ``repr``,
+        :data:`UNKNOWN` for anything but a literal). The first keyword in ``settings`` order that is
+        given with a value it lists decides; one whose value is not known is read as the most
+        frequent of its values (it may be that one); a keyword left out, or given a value it
+        does not list (``scope=None``, ``write=False``), leaves the decision to the next."""
+        for keyword in dict.fromkeys(setting.keyword for setting in self.settings):
+            if keyword not in given:
+                continue
+            options = [setting for setting in self.settings if setting.keyword == keyword]
+            if given[keyword] is UNKNOWN:
+                return max((setting.hook for setting in options), key=_how_often)
+            chosen = next((setting.hook for setting in options if repr(setting.value) == given[keyword]), None)
+            if chosen is not None:
+                return chosen
+        return self.hook
+
+
+#: A keyword of a registering call given as something other than a literal (``write=flag``).
+UNKNOWN = "<unknown>"
+
+
+def _how_often(hook: Hook) -> tuple[bool, int]:
+    return hook.frequency not in RARE_ROOT_FREQUENCIES, FREQUENCY_RANK.get(hook.frequency, 0)
 
 
 #: Prefix of a registration slot that is an attribute of ``self`` assigned in a subclass of the
@@ -736,13 +793,21 @@ REGISTRATIONS: tuple[Registration, ...] = (
         for slot, hook in V1_HANDLERS.items()
     ),
     *(Registration(hook, slot, owner=_V1_TABLES["Toolset"]) for slot, hook in V1_TOOLSET_SLOTS.items()),
-    *(Registration(hook, slot, owner=_V1_TABLES["Toolset"]) for slot, hook in V1_TOOLSET_OBJECT_SLOTS.items()),
+    *(
+        Registration(hook, slot, owner=_V1_TABLES["Toolset"], settings=V1_OBJECT_SCOPES)
+        for slot, hook in V1_TOOLSET_OBJECT_SLOTS.items()
+    ),
     *(Registration(hook, slot, owner=_V1_TABLES["Harness"]) for slot, hook in V1_HARNESS_SLOTS.items()),
     *(
         Registration(hook, slot, owner=_V1_TABLES[owner])
         for owner in ("Taskset", "Harness")
         for slot, hook in V1_USER_SLOTS.items()
     ),
+)
+
+#: The keywords some registration's settings read: the indexer records them beside a hand-over.
+SETTING_KEYWORDS: frozenset[str] = frozenset(
+    setting.keyword for registration in REGISTRATIONS for setting in registration.settings
 )
 
 
@@ -900,23 +965,32 @@ def sync_method(owner: str, method: str, versions: Mapping[str, str]) -> SyncMet
 def offloaded_hooks(versions: Mapping[str, str]) -> frozenset[Hook]:
     """The hooks whose registered callables the project's ``versions`` of the frameworks run in
     worker threads: in every release they admit. A range admitting releases that run them on the
-    loop too is read as on the loop, the conservative one (:func:`version_note` says so)."""
+    loop too is read as on the loop, the conservative one (:func:`version_split` says so)."""
     return frozenset(
         hook for change in OFFLOADED_HOOKS if _coverage(change, versions) == "all" for hook in change.hooks
     )
 
 
-def version_note(hook: Hook, versions: Mapping[str, str]) -> str:
-    """What a finding reached from ``hook`` says when the project's required range admits releases
-    that run it in a worker thread as well as releases that run it on the loop; empty otherwise."""
+def version_split(hook: Hook, versions: Mapping[str, str]) -> tuple[str, str]:
+    """When the project's required range admits releases that run ``hook`` in a worker thread as
+    well as releases that run it on the loop: the requirement (``verifiers>=0.1.0``) and the first
+    release running it on the loop, the reading taken (``Facts.admitted``, ``Facts.assumed_from``);
+    two empty strings otherwise."""
     for change in OFFLOADED_HOOKS:
         if hook in change.hooks and _coverage(change, versions) == "some":
-            admitted = versions[change.distribution]
-            return (
-                f"the project's `{change.distribution}{admitted}` also admits releases before {change.until},"
-                f" where {change.how}: taken as on the loop, as from {change.until} on"
-            )
-    return ""
+            return f"{change.distribution}{versions[change.distribution]}", change.until
+    return "", ""
+
+
+def version_caveat(admitted: str, assumed_from: str) -> str:
+    """Those two facts in words: what the releases before ``assumed_from`` do instead."""
+    change = next((c for c in OFFLOADED_HOOKS if c.until == assumed_from and admitted.startswith(c.distribution)), None)
+    if change is None:
+        return f"the project's `{admitted}` also admits releases before {assumed_from}: taken as from {assumed_from} on"
+    return (
+        f"the project's `{admitted}` also admits releases before {change.until},"
+        f" where {change.how}: taken as on the loop, as from {change.until} on"
+    )
 
 
 def client_holder(cls: str, slot: str) -> HandedClient | None:

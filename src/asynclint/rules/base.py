@@ -15,7 +15,7 @@ from asynclint.analysis.index.records import CallSite, Function, Place
 from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
-from asynclint.knowledge.frameworks import FREQUENT, GROUPED_HOOKS, Hook, root_awaited, version_note
+from asynclint.knowledge.frameworks import FREQUENT, GROUPED_HOOKS, Hook, root_awaited, version_split
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CallInHotCode, CheckContext, HandedOver, RunByFramework, knowledge_of
@@ -97,11 +97,14 @@ def where_facts(
     """The facts of where a finding's code runs: its function, the root it is reached from and
     what the framework does with that root (at the project's ``versions`` of the frameworks), how
     often, and the functions on the way."""
+    admitted, assumed_from = version_split(hot.root_hook, versions)
     return Facts(
         function=graph.function(key).qualname,
         root=graph.function(hot.root).qualname,
         root_kind=hot.root_hook.kind,
-        root_note="; ".join(filter(None, (hot.root_hook.note, version_note(hot.root_hook, versions)))),
+        root_note=hot.root_hook.note,
+        admitted=admitted,
+        assumed_from=assumed_from,
         frequency=graded.frequency,
         context=hot.root_hook.context,
         escalation=graded.escalation,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from asynclint.grading import FREQUENCY_WORDS
-from asynclint.knowledge.frameworks import EVAL_TABLE, GROUP_SIZE_SETTING, GroupSize
+from asynclint.knowledge.frameworks import EVAL_TABLE, GROUP_SIZE_SETTING, GroupSize, version_caveat
 from asynclint.model import Facts, RelatedLocation, split_place
 
 
@@ -118,8 +118,9 @@ def where(facts: Facts, memoized: tuple[str, str] | None) -> str:
         text = f"in `{facts.function}`, called from {entry}"
         if facts.via:
             text += " via " + " → ".join(f"`{name}`" for name in facts.via)
-    if facts.root_note:
-        text += f", {facts.root_note}"
+    notes = (facts.root_note, version_caveat(facts.admitted, facts.assumed_from) if facts.admitted else "")
+    if any(notes):
+        text += ", " + "; ".join(filter(None, notes))
     return f"{text} ({_how_often(facts, memoized)})"
 
 

@@ -31,6 +31,8 @@ from asynclint.knowledge.frameworks import (
     PROGRAM_CALLEES,
     PROGRAM_KEYWORDS,
     PROGRAM_SLOTS,
+    SETTING_KEYWORDS,
+    UNKNOWN,
     public_name,
 )
 
@@ -103,11 +105,16 @@ class Expressions(IndexerState):
             if keyword.arg in HANDOFF_SLOTS:
                 self._record_handoff(node, keyword, CallContext(target, method, self_target, keyword.arg))
         handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
+        settings = tuple(
+            (keyword.arg, repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else UNKNOWN)
+            for keyword in node.keywords
+            if keyword.arg in SETTING_KEYWORDS
+        )
         stack = node.func.value if isinstance(node.func, ast.Attribute) else None
         on_stack = method in ENTERING_METHODS and isinstance(stack, ast.Name) and stack.id in self.frame.stacks
         for position, arg in enumerate(node.args):
             inner = arg.value if isinstance(arg, ast.Starred) else arg
-            context = CallContext(target, method, self_target, str(position), handed)
+            context = CallContext(target, method, self_target, str(position), handed, settings)
             if on_stack and position == 0:
                 self._entered = inner  # ``stack.enter_context(X())``: undone where the stack's block ends
             self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=consumes)
@@ -118,7 +125,7 @@ class Expressions(IndexerState):
                 self.record_protocol(inner, ENTERING_METHODS[method], exiting=True)  # when the stack closes
         for keyword in node.keywords:
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
-            context = CallContext(target, method, self_target, keyword.arg or "**", handed)
+            context = CallContext(target, method, self_target, keyword.arg or "**", handed, settings)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
         applied = INLINE_APPLIERS.get(target) if target is not None else None
         if target is not None and applied is not None:
@@ -436,6 +443,7 @@ class Expressions(IndexerState):
                     handed.self_ref,
                     function=own,
                     handed=handed.handed,
+                    settings=handed.settings,
                 )
             )
             self._lambdas.append((own, outer.loop_depth))

@@ -26,6 +26,9 @@ class FunctionRef:
     #: Named by a string reference and shipped elsewhere to run (``ProgramConfig(fn="m:f",
     #: sandbox=True)``): where it runs instead of this process.
     away: str | None = None
+    #: The keywords of that call that a registration's settings read (``Toolset(objects=...,
+    #: write=True)``): keyword -> the literal's ``repr``, or ``frameworks.UNKNOWN`` for any other value.
+    settings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

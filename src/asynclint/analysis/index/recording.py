@@ -435,6 +435,8 @@ class Recording(IndexerState):
         value = self.infer(node)
         if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name
+        if isinstance(value, Sym):
+            return f"{Marker.NAMED}.{value.name}"
         if isinstance(value, SelfRef) and Marker.SUPER not in value.path:
             if value.cls == Marker.STATE:
                 return ".".join((Marker.STATE, *value.path)) if value.path else ""
@@ -587,5 +589,6 @@ class Recording(IndexerState):
                     call.method,
                     call.self_ref,
                     handed=call.handed,
+                    settings=call.settings,
                 )
             )

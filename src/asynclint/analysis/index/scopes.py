@@ -43,6 +43,8 @@ class CallContext:
     self_ref: tuple[str, tuple[str, ...]] | None
     slot: str
     handed: tuple[int, ...] = ()  # hand-overs made by the call or to the object it is made on
+    #: The call's keywords that change how the framework runs what it is handed (FunctionRef.settings).
+    settings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

@@ -73,6 +73,10 @@ class Marker(str):
     #: What a framework hands a registered function by parameter name (``async def r(judge, ...)``):
     #: ``judge(...)`` there is a call of ``<passed>.judge``, settled by what registered the function.
     PASSED: ClassVar[Marker]
+    #: A callable handed by its name, as an argument's value: ``<named>.pkg.save`` in
+    #: ``Finisher(save)``. Only a parameter a constructor stores is typed by it (a helper's
+    #: parameter keeps the handed reading: offloading its call would change every caller's).
+    NAMED: ClassVar[Marker]
 
 
 Marker.SUPER = Marker("super()")
@@ -80,6 +84,7 @@ Marker.SELF = Marker("<self>")
 Marker.STATE = Marker("<rollout state>")
 Marker.PARAM = Marker("<param>")
 Marker.PASSED = Marker("<passed>")
+Marker.NAMED = Marker("<named>")
 
 
 @dataclass(frozen=True, slots=True)

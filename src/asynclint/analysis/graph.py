@@ -25,6 +25,7 @@ from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
+from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
@@ -39,7 +40,9 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, Programs, RowKeys, Uses, Work):
+class ProjectGraph(
+    Resolution, Hierarchy, DeclaredHooks, HotSet, GivenArgs, Groups, Instances, Programs, RowKeys, Uses, Work
+):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(

@@ -11,7 +11,7 @@ from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, split_super
 from asynclint.knowledge.blocking import ITEMS, RETURNS, RUNS_RECEIVER, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import TYPED_DICTS
@@ -41,8 +41,9 @@ class Resolution(Exports):
         found = self._resolved.get(name)
         if found is None:
             self._resolved[name] = name  # a cycle through values settles on the name itself
-            if name.startswith(f"{Marker.STATE}."):  # a helper's ``return state["driver"]``, called on
-                found = self.resolve_state(tuple(name.split(".")[1:])) or name
+            state = Rooted.read(name, Marker.STATE)
+            if state is not None:  # a helper's ``return state["driver"]``, called on
+                found = self.resolve_state(state.path) or name
             else:
                 found = self._walk("", name.split("."))
             self._resolved[name] = found
@@ -115,14 +116,13 @@ class Resolution(Exports):
                     return self._result(f"{owner}.{attr}")  # reading a property runs the getter
                 return f"{owner}.{attr}"
             value = self._attrs[owner].get(attr)
-            if value == "" or (value is not None and value.startswith(Marker.PARAM)):
+            if value == "" or (value is not None and Rooted.read(value, Marker.PARAM) is not None):
                 # Set here to something nothing types (a nearer class decides), or to what the
                 # constructor's callers pass: settled with a caller (:meth:`received`), never here.
                 return None
-            if value is not None and value.startswith(Marker.SELF):  # ``self.pages = self.db.collection()``
-                return self._on_instance(owner, value)
             if value is not None:
-                return self.resolve(value)
+                on_self = Rooted.read(value, Marker.SELF)  # ``self.pages = self.db.collection()``
+                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(value)
         return self._set_by_subclasses(cls, attr) if instance and not skip else None
 
     def _set_by_subclasses(self, cls: str, attr: str) -> str | None:
@@ -137,7 +137,8 @@ class Resolution(Exports):
                 continue  # not set there
             if value == "":
                 return None  # set there to something nothing types
-            found.add(self._on_instance(sub, value) if value.startswith(Marker.SELF) else self.resolve(value))
+            on_self = Rooted.read(value, Marker.SELF)
+            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(value))
         return found.pop() if len(found) == 1 else None
 
     def _result(self, callee: str) -> str:
@@ -163,8 +164,9 @@ class Resolution(Exports):
         """The type of ``value`` returned by the call ``defined`` (``pkg.Env.make()``): an attribute
         of the receiver (``return self._http``), a value read from the rollout's state (``return
         state["driver"]``), else a name resolved as usual."""
-        if value.startswith(Marker.SELF):
-            return self._on_instance(defined[:-2].rpartition(".")[0], value)
+        on_self = Rooted.read(value, Marker.SELF)
+        if on_self is not None:
+            return self._on_instance(defined[:-2].rpartition(".")[0], on_self)
         return self.resolve(value)
 
     def _settled(self, defined: str) -> str:
@@ -181,10 +183,10 @@ class Resolution(Exports):
             types.add(returned)
         return types.pop() if len(types) == 1 else defined
 
-    def _on_instance(self, cls: str, path: str) -> str:
+    def _on_instance(self, cls: str, on_self: Rooted) -> str:
         """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo
         stops ``self.a = self.b; self.b = self.a`` from going round)."""
-        return self.resolve(f"{cls}(){path[len(Marker.SELF) :]}")
+        return self.resolve(on_self.on(f"{cls}()"))
 
     def _definitions(self, name: str) -> list[FunctionId]:
         """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
@@ -231,8 +233,9 @@ class Resolution(Exports):
         receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
         found: list[FunctionId] = []
         for item in items:
-            if item.startswith(Marker.SELF):  # ``return self.scored``: a method of the receiver
-                item = self._on_instance(receiver, item) if receiver else ""
+            on_self = Rooted.read(item, Marker.SELF)
+            if on_self is not None:  # ``return self.scored``: a method of the receiver
+                item = self._on_instance(receiver, on_self) if receiver else ""
             found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
         return found
 
@@ -382,11 +385,12 @@ class Resolution(Exports):
         for owner in self.mro(cls):
             info = self.classes[owner][1]
             value = self._attrs[owner].get(attr)
-            if attr in info.methods or (value is not None and not value.startswith(Marker.PARAM)):
+            param = Rooted.read(value, Marker.PARAM) if value is not None else None
+            if attr in info.methods or (value is not None and param is None):
                 return None
-            if value is not None:
+            if param is not None:
                 key = self.method_of(owner, "__init__")
-                return (key, value.partition(".")[2]) if key is not None else None
+                return (key, param.path[0]) if key is not None else None
         return None
 
     def received(self, cls: str, path: tuple[str, ...]) -> str | None:
@@ -445,11 +449,11 @@ class Resolution(Exports):
         for caller, site in self._argument_sites().get(key, ()):
             keywords = dict(site.keyword_arguments)
             value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
-            owner, _, rest = value.partition(".")
-            if owner == Marker.PARAM:
-                typed = self.param_type(caller, rest, depth + 1)
-            elif owner == Marker.STATE:
-                typed = self.resolve_state(tuple(rest.split(".")))
+            param, state = Rooted.read(value, Marker.PARAM), Rooted.read(value, Marker.STATE)
+            if param is not None:
+                typed = self.param_type(caller, param.path[0], depth + 1)
+            elif state is not None:
+                typed = self.resolve_state(state.path)
             else:
                 typed = self.resolve(value) if value else None
             if typed:
@@ -493,10 +497,8 @@ class Resolution(Exports):
         stored = self.injected.get(name)
         if not stored:
             return None
-        owner, _, key = stored.partition(".")
-        if owner == Marker.STATE:
-            return self.resolve_state(tuple(key.split(".")))
-        return self.resolve(stored)
+        state = Rooted.read(stored, Marker.STATE)
+        return self.resolve_state(state.path) if state is not None else self.resolve(stored)
 
     def handed_type(self, handoff: Handoff) -> TypeName | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, SelfMethod
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, Rooted, SelfMethod
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -676,9 +676,10 @@ class CheckContext:
         if shape != "key" or not field or not graph.is_tool(key) or param not in graph.function(key).params:
             return None
         source = graph.injected.get(param, "")
-        if not source.startswith(f"{Marker.STATE}."):
+        state = Rooted.read(source, Marker.STATE)
+        if state is None:
             return None
-        stored = set(self._stores[source.removeprefix(f"{Marker.STATE}.")])
+        stored = set(self._stores[".".join(state.path)])
         rows = {word for shape, word in stored if shape == "key" and word.startswith(f"{INFO_COLUMN}.")}
         if len(rows) != 1 or len(stored) != 1:
             return None  # set from something else too: not only the row's field

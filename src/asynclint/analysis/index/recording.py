@@ -26,7 +26,17 @@ from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, may_be_proj
 from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
-from asynclint.analysis.index.values import INSTALLED_PREFIX, Inst, Marker, Refs, SelfMethod, SelfRef, Sym, Value
+from asynclint.analysis.index.values import (
+    INSTALLED_PREFIX,
+    Inst,
+    Marker,
+    Refs,
+    Rooted,
+    SelfMethod,
+    SelfRef,
+    Sym,
+    Value,
+)
 from asynclint.knowledge.blocking import (
     INSTALLED_ROOTS,
     MODULE_LOCATIONS,
@@ -397,7 +407,7 @@ class Recording(IndexerState):
         (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
         (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
         if isinstance(node, ast.Name) and node.id in self.frame.untyped:
-            return f"{Marker.PARAM}.{node.id}"
+            return str(Rooted(Marker.PARAM, (node.id,)))
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
         if type(node) in DISPLAYS:
@@ -409,7 +419,7 @@ class Recording(IndexerState):
             return value.name
         if isinstance(value, SelfRef) and Marker.SUPER not in value.path:
             if value.cls == Marker.STATE:
-                return ".".join((Marker.STATE, *value.path)) if value.path else ""
+                return str(Rooted(Marker.STATE, value.path)) if value.path else ""
             return ".".join((f"{value.cls}()", *value.path))
         return ""
 

@@ -61,8 +61,9 @@ class Marker(str):
 
     #: First element of a :class:`SelfRef` path written through ``super()``.
     SUPER: ClassVar[Marker]
-    #: In exported values: the instance a method was called on (``<self>._http``); in a returned
-    #: payload's callee, a method called on ``self``: ``<self>`` + the class + ``:`` + the method.
+    #: In exported values: the instance a method was called on (``<self>._http``, a
+    #: :class:`Rooted` path); in a returned payload's callee, a method called on ``self``
+    #: (:class:`SelfMethod`).
     SELF: ClassVar[Marker]
     #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
     #: ``SelfRef(Marker.STATE, ("driver",))``, typed project-wide from what hooks store under that key.
@@ -80,6 +81,34 @@ Marker.SELF = Marker("<self>")
 Marker.STATE = Marker("<rollout state>")
 Marker.PARAM = Marker("<param>")
 Marker.PASSED = Marker("<passed>")
+
+
+@dataclass(frozen=True, slots=True)
+class Rooted:
+    """A path from a value that has no dotted name of its own, as exported values (a summary's
+    ``values``, ``returns``, ``callables``, a class's ``attrs``), call arguments and injected
+    values write it: from the instance a method was called on (``Marker.SELF``: ``return
+    self._http`` is ``<self>._http``), from the rollout's state (``Marker.STATE``:
+    ``<rollout state>.driver``) or from a parameter of the calling function (``Marker.PARAM``:
+    ``<param>.driver``). Written the root, then the path, dot-separated (a part holds no dot:
+    :class:`CallPart` writes its names' dots as ``/``); made with this class and read with
+    :meth:`read`, never joined or sliced by hand."""
+
+    root: Marker
+    path: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ".".join((self.root, *self.path))
+
+    @staticmethod
+    def read(value: str, root: Marker) -> Rooted | None:
+        """``value`` as a path from ``root``, if it is written as one (no marker holds a dot)."""
+        head, dot, rest = value.partition(".")
+        return Rooted(root, tuple(rest.split("."))) if dot and head == root else None
+
+    def on(self, instance: str) -> str:
+        """The path read on ``instance`` (a dotted value: ``pkg.Env()`` for a ``<self>`` path)."""
+        return ".".join((instance, *self.path))
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,7 @@ class HotSet(GraphState):
                 if ref.function is not None:  # a lambda written in the call
                     keys = [FunctionId((position, ref.function))]
                 else:
-                    target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                    target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                     keys = self.functions_denoted(target)
                 for key in keys:
                     # v0 scores a group by calling sync rewards back to back
@@ -145,7 +145,7 @@ class HotSet(GraphState):
             escaped: set[FunctionId] = set()
             for summary in self.summaries:
                 for ref in summary.refs:
-                    target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
+                    target = ref.target or (self.resolve_self_ref(ref.self_ref) if ref.self_ref else None)
                     escaped.update(self.functions_for(target))
             self._project_calls = (calls, escaped, set(self.unsettled_methods()))
         return self._project_calls
@@ -236,7 +236,7 @@ class HotSet(GraphState):
                 spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
                 if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
                     continue
-                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                 for callee in self.functions_for(target):  # ``anyio.run(main)``, ``tg.start_soon(worker)``
                     if from_tests and not self._in_test_file(callee[0]):
                         continue
@@ -264,7 +264,7 @@ class HotSet(GraphState):
                 for callee in self._targets(caller, site, index):
                     callers.setdefault(callee, set()).add(caller)
             for ref in summary.refs:
-                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                 for callee in self.functions_for(target):
                     callers.setdefault(callee, set()).add(FunctionId((position, ref.caller)))
         found = set(seeds)

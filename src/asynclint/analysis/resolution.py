@@ -239,12 +239,15 @@ class Resolution(Exports):
             found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
         return found
 
-    def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
-        """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules;
-        a path on the rollout's state when ``cls`` is ``Marker.STATE`` (as a record's ``self_ref``
-        writes it: :meth:`resolve_state`)."""
-        if cls == Marker.STATE:
-            return self.resolve_state(path)
+    def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None:
+        """A record's ``self_ref`` (``CallSite``, ``FunctionRef``, ``Handoff``): a path from ``self``
+        in a method of its class (:meth:`resolve_self`), or from the rollout's state when the class
+        is ``Marker.STATE`` (:meth:`resolve_state`)."""
+        owner, path = self_ref
+        return self.resolve_state(path) if owner == Marker.STATE else self.resolve_self(TypeName(owner), path)
+
+    def resolve_self(self, cls: TypeName, path: tuple[str, ...]) -> str | None:
+        """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
         if path and path[0].endswith(ITEM_SUFFIX) and self._member(cls, path[0], 0, True) is None:
             path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
         skip, path = split_super(path)
@@ -373,7 +376,7 @@ class Resolution(Exports):
             return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         if site.self_ref is not None:
             received = self.received(*site.self_ref) if caller is not None else None
-            return received or self.resolve_self(*site.self_ref)
+            return received or self.resolve_self_ref(site.self_ref)
         return site.target
 
     def constructor_param(self, cls: str, path: tuple[str, ...]) -> tuple[FunctionId, str] | None:
@@ -416,7 +419,7 @@ class Resolution(Exports):
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
             cls, path = site.self_ref
-            receiver = self.resolve_self(cls, path[:-1])
+            receiver = self.resolve_self_ref((cls, path[:-1]))
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         if not receiver or receiver.removesuffix("()") in self.classes:
@@ -471,7 +474,8 @@ class Resolution(Exports):
             received = self.param_type(caller, site.param[0])
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
-            receiver = self.resolve_self(site.self_ref[0], site.self_ref[1][:-1]) if len(site.self_ref[1]) > 1 else None
+            cls, path = site.self_ref
+            receiver = self.resolve_self_ref((cls, path[:-1])) if len(path) > 1 else None
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         cls = receiver.removesuffix("()") if receiver and receiver.endswith("()") else ""
@@ -504,7 +508,7 @@ class Resolution(Exports):
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
         ``JUDGE`` is a value (not a class or a function)."""
         if handoff.self_ref is not None:
-            return cast("TypeName | None", self.resolve_self(*handoff.self_ref))
+            return cast("TypeName | None", self.resolve_self_ref(handoff.self_ref))
         if handoff.named and self.canonical(handoff.value) not in self.values:
             return None
         return cast("TypeName | None", self.resolve(handoff.value) if handoff.value else None)

@@ -595,7 +595,7 @@ class CheckContext:
                     keys = [FunctionId((position, ref.function))]
                 else:
                     owner = ref.self_ref
-                    denoted = ref.target if owner is None else graph.resolve_self(TypeName(owner[0]), owner[1])
+                    denoted = ref.target if owner is None else graph.resolve_self_ref(owner)
                     keys = graph.functions_denoted(denoted)
                 for function in keys:
                     found.setdefault(function, []).extend(h for h in handed if h not in found.get(function, []))

@@ -440,8 +440,9 @@ class CheckContext:
                 # when the module settled it), or -- the attribute kept from the ``__init__``
                 # parameter of the slot's name -- that parameter's (PASSED_NAMES).
                 path = site.self_ref[1] if site.self_ref is not None else site.self_path
-                if not path and site.target and site.target.startswith(f"{Marker.PASSED}.{handoff.slot}."):
-                    path = tuple(site.target.split(".")[1:])
+                passed = Rooted.read(site.target, Marker.PASSED) if not path and site.target else None
+                if passed is not None and passed.path[0] == handoff.slot:
+                    path = passed.path
                 if len(path) < 2 or path[0] != handoff.slot:
                     continue
                 callee = graph.resolve(".".join((value, *path[1:])))
@@ -512,8 +513,8 @@ class CheckContext:
         if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
             cls, path = site.self_ref
             candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
-        elif site.target is not None and site.target.startswith(f"{Marker.PASSED}."):  # ``judge(...)`` in a reward
-            path = tuple(site.target.split(".")[1:])
+        elif site.target is not None and (passed := Rooted.read(site.target, Marker.PASSED)) is not None:
+            path = passed.path  # ``judge(...)`` in a reward
             candidates = registered.get(key, [])
         else:
             return

@@ -89,8 +89,9 @@ class Rooted:
     ``values``, ``returns``, ``callables``, a class's ``attrs``), call arguments and injected
     values write it: from the instance a method was called on (``Marker.SELF``: ``return
     self._http`` is ``<self>._http``), from the rollout's state (``Marker.STATE``:
-    ``<rollout state>.driver``) or from a parameter of the calling function (``Marker.PARAM``:
-    ``<param>.driver``). Written the root, then the path, dot-separated (a part holds no dot:
+    ``<rollout state>.driver``), from a parameter of the calling function (``Marker.PARAM``:
+    ``<param>.driver``) or from what a framework hands a registered function (``Marker.PASSED``:
+    ``<passed>.judge``, a call target). Written the root, then the path, dot-separated (a part holds no dot:
     :class:`CallPart` writes its names' dots as ``/``); made with this class and read with
     :meth:`read`, never joined or sliced by hand."""
 

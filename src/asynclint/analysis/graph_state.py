@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         Place,
         WorkLoop,
     )
+    from asynclint.analysis.index.values import Rooted
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 
@@ -41,10 +42,10 @@ class GraphState:
     defs: dict[str, list[FunctionId]]
     classes: dict[str, tuple[int, ClassInfo]]
     exports: dict[str, dict[str, str]]
-    values: dict[str, str]
+    values: dict[str, str | Rooted]
     built: dict[str, tuple[str, int, int]]
-    callables: dict[str, tuple[str, ...]]
-    returns: dict[str, tuple[str, ...]]
+    callables: dict[str, tuple[str | Rooted, ...]]
+    returns: dict[str, tuple[str | Rooted, ...]]
     declared: set[str]
     runners: dict[str, int]
     _portions: dict[str, str] | None
@@ -89,7 +90,7 @@ class GraphState:
     _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
-    _attrs: dict[str, dict[str, str]]
+    _attrs: dict[str, dict[str, str | Rooted]]
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]
     _site_targets: list[list[str | None] | None]

@@ -97,7 +97,7 @@ class Resolution(Exports):
             return member
         name = self.canonical(name)
         value = self.values.get(name)
-        return self.resolve(value) if value is not None else name
+        return self.resolve(str(value)) if value is not None else name
 
     def _library_base(self, cls: str) -> str | None:
         """The library base of project class ``cls`` that the knowledge base types its subclasses
@@ -122,7 +122,7 @@ class Resolution(Exports):
                 return None
             if value is not None:
                 on_self = Rooted.read(value, Marker.SELF)  # ``self.pages = self.db.collection()``
-                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(value)
+                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(str(value))
         return self._set_by_subclasses(cls, attr) if instance and not skip else None
 
     def _set_by_subclasses(self, cls: str, attr: str) -> str | None:
@@ -138,7 +138,7 @@ class Resolution(Exports):
             if value == "":
                 return None  # set there to something nothing types
             on_self = Rooted.read(value, Marker.SELF)
-            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(value))
+            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(str(value)))
         return found.pop() if len(found) == 1 else None
 
     def _result(self, callee: str) -> str:
@@ -160,14 +160,14 @@ class Resolution(Exports):
             return self._settled(defined)
         return self._returned(defined, value)
 
-    def _returned(self, defined: str, value: str) -> str:
+    def _returned(self, defined: str, value: str | Rooted) -> str:
         """The type of ``value`` returned by the call ``defined`` (``pkg.Env.make()``): an attribute
         of the receiver (``return self._http``), a value read from the rollout's state (``return
         state["driver"]``), else a name resolved as usual."""
         on_self = Rooted.read(value, Marker.SELF)
         if on_self is not None:
             return self._on_instance(defined[:-2].rpartition(".")[0], on_self)
-        return self.resolve(value)
+        return self.resolve(str(value))
 
     def _settled(self, defined: str) -> str:
         """What a function whose ``return`` statements differ gives: the one type among them,
@@ -235,8 +235,10 @@ class Resolution(Exports):
         for item in items:
             on_self = Rooted.read(item, Marker.SELF)
             if on_self is not None:  # ``return self.scored``: a method of the receiver
-                item = self._on_instance(receiver, on_self) if receiver else ""
-            found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
+                denoted = self._on_instance(receiver, on_self) if receiver else ""
+            else:
+                denoted = str(item)
+            found.extend(k for k in self.functions_denoted(denoted, depth + 1) if k not in found)
         return found
 
     def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None:

@@ -59,10 +59,9 @@ class SelfReferences(IndexerState):
                 returned = self._method_returns.get(f"{owner}.{name}()")
                 if returned is None:
                     return extend(f"{owner}.{name}()", rest), True  # the graph may know more
-                on_self = Rooted.read(returned, Marker.SELF)
-                if on_self is not None:  # ``return self._http``
-                    return self.resolve_self(cls, (*on_self.path, *rest), depth + 1)
-                return extend(returned, rest), True
+                if isinstance(returned, Rooted) and returned.root == Marker.SELF:  # ``return self._http``
+                    return self.resolve_self(cls, (*returned.path, *rest), depth + 1)
+                return extend(str(returned), rest), True
             if attr in attrs:
                 value = attrs[attr]
                 if isinstance(value, Inst) and Rooted.read(value.name, Marker.PARAM) is not None:

@@ -108,6 +108,8 @@ class Rooted:
         holds a dot)."""
         if isinstance(value, Rooted):
             return value if value.root == root else None
+        if not value.startswith(root):
+            return None  # most text is a dotted name: cheaper than the partition below
         head, dot, rest = value.partition(".")
         return Rooted(root, tuple(rest.split("."))) if dot and head == root else None
 

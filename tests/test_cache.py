@@ -16,6 +16,7 @@ from conftest import EXAMPLES, findings, run, run_process, write
 
 from asynclint import cache as cache_module, runner
 from asynclint.analysis.index.records import ModuleSummary
+from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
@@ -58,6 +59,26 @@ def test_a_fact_outside_its_enumerated_values_does_not_decode():
     facts[facts.index("deep")] = "oracle"
     with pytest.raises(Malformed):
         decode(Finding, encoded)
+
+
+def test_a_path_from_the_receiver_is_cached_as_one_and_its_marker_checked():
+    # ``return self._http`` and ``self._query_fn = query_fn`` export no name: a path from the
+    # receiver and a constructor's parameter, which the cache writes as records, not as text.
+    source = (
+        "import httpx\n\nclass Env:\n    def __init__(self, query_fn):\n        self._http = httpx.Client()\n"
+        "        self._query_fn = query_fn\n\n    def client(self):\n        return self._http\n"
+    )
+    summary = summarize(SourceFile("env.py", source, module="env", package=""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary), summary
+    assert dict(summary.values)["Env.client()"] == Rooted(Marker.SELF, ("_http",))
+    assert dict(summary.classes[0].attrs)["_query_fn"] == Rooted(Marker.PARAM, ("query_fn",))
+    text = encode(summary)
+    assert decode(ModuleSummary, json.loads(text)) == summary
+    encoded = json.loads(text)  # (decoding reuses the lists it is handed)
+    values = next(part for part in encoded if part == [["Env.client()", ["<self>", ["_http"]]]])  # the record
+    values[0][1][0] = "<other>"  # a marker this version does not write
+    with pytest.raises(Malformed):
+        decode(ModuleSummary, encoded)
 
 
 @pytest.mark.parametrize(

@@ -42,8 +42,8 @@ if typing.TYPE_CHECKING:
     from asynclint.model import Result
 
 #: Bumped when the encoding itself changes (not needed when a record gains a field: the field
-#: lists are part of :func:`code_fingerprint`).
-SCHEMA = 1
+#: lists are part of :func:`code_fingerprint`). 2: a ``str | record`` field holds either.
+SCHEMA = 2
 CACHE_DIR = ".asynclint_cache"
 _PACKAGE = Path(__file__).parent
 
@@ -137,6 +137,17 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         inner = _decoder(next(a for a in args if a is not type(None)), owner)
         return lambda value: None if value is None else inner(value)
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and str in args:
+        # A name or a record standing for what no name says (``str | Rooted``): a JSON string is
+        # the name, a list the record.
+        record = _decoder(next(a for a in args if a is not str), owner)
+        return lambda value: intern(value) if type(value) is str else record(value)
+    if isinstance(annotation, type) and issubclass(annotation, str) and annotation is not str:
+        # A str whose only instances are its class's own members (``Marker.SELF``): the member.
+        marks: dict[str, str] = {
+            member: member for member in vars(annotation).values() if isinstance(member, annotation)
+        }
+        return lambda value: marks[value] if type(value) is str and value in marks else _fail(value)
     # Tuples are most of a summary's values, and most of them are empty: each shape gets its own
     # function, the empty one answered first (a summary has hundreds of thousands of them).
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:

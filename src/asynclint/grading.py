@@ -69,6 +69,11 @@ class Cost:
     size: str = ""
 
 
+#: The cost of a call to an API the project's configuration gives a severity (``blocking-apis``):
+#: graded by that severity, whatever the evidence says.
+CONFIGURED = Cost("configured", COST_CLASSES["configured"].reason)
+
+
 @dataclass(frozen=True)
 class Grade:
     severity: Severity
@@ -149,7 +154,7 @@ SETTLED_BY: dict[str, Callable[[BlockingApi, CallEvidence], Cost]] = {
 def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     """The cost class of a call to ``api``, from what the code shows about the call (``call``)."""
     if api.severity is not None:
-        return Cost("configured", "graded by the project's configuration")
+        return CONFIGURED
     settle = SETTLED_BY.get(api.cost)
     if settle is not None:
         return settle(api, call)

@@ -199,7 +199,7 @@ class GivenArgs(GraphState):
             param = slots.get(ref.slot)
             if param not in called or not _hands_to(ref, site):
                 continue
-            target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
+            target = ref.target or (self.resolve_self_ref(ref.self_ref) if ref.self_ref else None)
             if target:
                 found[param] = target
         chain = dict(info.given)

@@ -25,9 +25,11 @@ from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
+from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
+from asynclint.analysis.index.values import Rooted
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
@@ -39,7 +41,9 @@ from asynclint.knowledge.frameworks import Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
-class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, Programs, RowKeys, Uses, Work):
+class ProjectGraph(
+    Resolution, Hierarchy, DeclaredHooks, HotSet, GivenArgs, Groups, Instances, Programs, RowKeys, Uses, Work
+):
     """The project's summaries read as one program; built once, then asked."""
 
     def __init__(
@@ -71,12 +75,12 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
         self.defs: dict[str, list[FunctionId]] = {}
         self.classes: dict[str, tuple[int, ClassInfo]] = {}
         self.exports: dict[str, dict[str, str]] = {}
-        self.values: dict[str, str] = {}
+        self.values: dict[str, str | Rooted] = {}
         #: Module-level values -> (path, line, column) of the call that built them.
         self.built: dict[str, tuple[str, int, int]] = {}
-        self.callables: dict[str, tuple[str, ...]] = {}
+        self.callables: dict[str, tuple[str | Rooted, ...]] = {}
         #: Calls of functions whose returns differ -> each returned value (see :meth:`_settled`).
-        self.returns: dict[str, tuple[str, ...]] = {}
+        self.returns: dict[str, tuple[str | Rooted, ...]] = {}
         #: Calls whose type is what the function's signature declares (see ModuleSummary.declared).
         self.declared: set[str] = set()
         #: Functions returning what calling one of their parameters returns -> its position (see

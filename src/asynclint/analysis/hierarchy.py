@@ -54,7 +54,7 @@ class Hierarchy(GraphState):
             instance = self.resolve(ref.passed_to.removesuffix(f".{method}"))
         elif method and ref.passed_to_self is not None and ref.passed_to_self[1][-1:] == (method,):
             cls, path = ref.passed_to_self
-            instance = f"{cls}()" if len(path) == 1 else self.resolve_self(cls, path[:-1])
+            instance = f"{cls}()" if len(path) == 1 else self.resolve_self_ref((cls, path[:-1]))
         if instance is None or not instance.endswith("()"):
             return None  # not an instance the summaries type (a module's function, a class itself)
         cls = self.canonical(instance.removesuffix("()"))

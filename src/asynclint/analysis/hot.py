@@ -4,14 +4,13 @@ the roots, preferring the chain that runs on every call and more than once per r
 
 from __future__ import annotations
 
-import fnmatch
 from collections import deque
 from dataclasses import replace
 
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FunctionId, HotInfo, HotState, task_hook
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import guard_holds
-from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Place
+from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
@@ -24,26 +23,17 @@ from asynclint.knowledge.asyncio_apis import (
 )
 from asynclint.knowledge.frameworks import (
     ATTRIBUTE_SLOT,
-    COLD_FUNCTIONS,
-    DECORATORS,
     FREQUENCY_RANK,
     FREQUENT,
     GROUP_CALLS,
-    RECOVERY_HOOKS,
     REGISTRATIONS,
     REWARD,
-    SHARED_CONTEXTS,
     START_UP,
     SYNC_REWARD,
-    TEST_CLASSES,
-    TEST_DECORATORS,
-    TEST_FILES,
-    TEST_FUNCTIONS,
     TOOL,
     TOOL_SERVER_PACKAGES,
     Hook,
     framework_class,
-    public_name,
 )
 from asynclint.knowledge.functions import ABSTRACT_METHODS
 
@@ -52,73 +42,6 @@ class HotSet(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- hotness --------------------------------------------------------------------------------
-
-    def _matches(self, patterns: tuple[str, ...], name: str) -> bool:
-        return any(fnmatch.fnmatchcase(name, p) for p in patterns)
-
-    def hook_of(self, position: int, function: Function) -> tuple[Hook | None, bool]:
-        """(the framework hook ``function`` is, cold?) from its decorators and its class."""
-        module = self.summaries[position].module
-        contexts = (
-            self._class_contexts(f"{module}.{function.class_qualname}")
-            if function.class_qualname and function.decorators
-            else {}
-        )
-        for decorator in function.decorators:
-            name = public_name(decorator)
-            if name in contexts:
-                return contexts[name], False
-            if name in DECORATORS:
-                hook = DECORATORS[name]
-                return hook, hook is None
-        if function.class_qualname is not None:
-            cls = f"{module}.{function.class_qualname}"
-            recovery = next(
-                (
-                    hook
-                    for ancestor in self.ancestors(cls)
-                    if (name := self.canonical(ancestor)).count(".")
-                    and (hook := RECOVERY_HOOKS.get((name.partition(".")[0], name.rpartition(".")[2], function.name)))
-                ),
-                None,
-            )
-            if recovery is not None:
-                return recovery, False
-            table = self.framework_table(cls)
-            if table is not None:
-                if function.name in table.cold or (table.own_process and function.name not in table.methods):
-                    return None, True
-                return table.methods.get(function.name), False
-        elif function.name in COLD_FUNCTIONS:
-            return None, True
-        return None, self._is_test(position, function)
-
-    def _class_contexts(self, cls: str) -> dict[str, Hook]:
-        """Decorator -> hook, from the type arguments of ``cls``'s generic bases and its
-        ancestors' (:data:`~asynclint.knowledge.frameworks.SHARED_CONTEXTS`)."""
-        found = self._contexts.get(cls)
-        if found is None:
-            found = self._contexts[cls] = {}
-            for ancestor in self.ancestors(cls):
-                name = self.canonical(ancestor)
-                for argument in self.classes[name][1].type_args if name in self.classes else ():
-                    found.update(SHARED_CONTEXTS.get(public_name(self.canonical(argument)), {}))
-        return found
-
-    def _in_test_file(self, position: int) -> bool:
-        filename = self.summaries[position].path.rpartition("/")[2]
-        return any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES)
-
-    def _is_test(self, position: int, function: Function) -> bool:
-        """A test function or fixture, collected and run by pytest."""
-        if not self._in_test_file(position):
-            return False
-        if any(public_name(decorator) in TEST_DECORATORS for decorator in function.decorators):
-            return True
-        owner = function.class_qualname
-        if owner is not None and ("." in owner or not self._matches(TEST_CLASSES, owner)):
-            return False
-        return function.qualname.count(".") == (owner is not None) and self._matches(TEST_FUNCTIONS, function.name)
 
     def _registered(self) -> dict[FunctionId, Hook]:
         """Callables handed to the framework (rewards, tools, parsers), wherever that happens."""
@@ -135,7 +58,7 @@ class HotSet(GraphState):
                 if ref.function is not None:  # a lambda written in the call
                     keys = [FunctionId((position, ref.function))]
                 else:
-                    target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                    target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                     keys = self.functions_denoted(target)
                 for key in keys:
                     # v0 scores a group by calling sync rewards back to back
@@ -222,7 +145,7 @@ class HotSet(GraphState):
             escaped: set[FunctionId] = set()
             for summary in self.summaries:
                 for ref in summary.refs:
-                    target = ref.target or (self.resolve_self(*ref.self_ref) if ref.self_ref else None)
+                    target = ref.target or (self.resolve_self_ref(ref.self_ref) if ref.self_ref else None)
                     escaped.update(self.functions_for(target))
             self._project_calls = (calls, escaped, set(self.unsettled_methods()))
         return self._project_calls
@@ -313,7 +236,7 @@ class HotSet(GraphState):
                 spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
                 if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
                     continue
-                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                 for callee in self.functions_for(target):  # ``anyio.run(main)``, ``tg.start_soon(worker)``
                     if from_tests and not self._in_test_file(callee[0]):
                         continue
@@ -341,7 +264,7 @@ class HotSet(GraphState):
                 for callee in self._targets(caller, site, index):
                     callers.setdefault(callee, set()).add(caller)
             for ref in summary.refs:
-                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                 for callee in self.functions_for(target):
                     callers.setdefault(callee, set()).add(FunctionId((position, ref.caller)))
         found = set(seeds)
@@ -397,12 +320,6 @@ class HotSet(GraphState):
                 ):
                     roots[key] = COROUTINE  # nothing in the project runs it: someone else does
         return roots
-
-    def _cold_by_decorator(self, function: Function) -> bool:
-        """Is ``function`` decorated as code the framework runs elsewhere (a v1 ``@vf.tool``, served
-        by a tool server in a process of its own), whatever it is handed to? verifiers 0.1.14's
-        ``vf.Toolset(tools=[...])`` has no such decorator; the releases that have it serve it."""
-        return any(DECORATORS.get(public_name(decorator), COROUTINE) is None for decorator in function.decorators)
 
     def _unreferenced(self, key: FunctionId) -> bool:
         """``key`` is a plain module-level function of an environment (a project defining the

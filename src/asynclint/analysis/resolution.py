@@ -11,7 +11,7 @@ from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, split_super
 from asynclint.knowledge.blocking import ITEMS, RETURNS, RUNS_RECEIVER, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import TYPED_DICTS
@@ -41,8 +41,9 @@ class Resolution(Exports):
         found = self._resolved.get(name)
         if found is None:
             self._resolved[name] = name  # a cycle through values settles on the name itself
-            if name.startswith(f"{Marker.STATE}."):  # a helper's ``return state["driver"]``, called on
-                found = self.resolve_state(tuple(name.split(".")[1:])) or name
+            state = Rooted.read(name, Marker.STATE)
+            if state is not None:  # a helper's ``return state["driver"]``, called on
+                found = self.resolve_state(state.path) or name
             else:
                 found = self._walk("", name.split("."))
             self._resolved[name] = found
@@ -109,7 +110,7 @@ class Resolution(Exports):
             return member
         name = self.canonical(name)
         value = self.values.get(name)
-        return self.resolve(value) if value is not None else name
+        return self.resolve(str(value)) if value is not None else name
 
     def _library_base(self, cls: str) -> str | None:
         """The library base of project class ``cls`` that the knowledge base types its subclasses
@@ -136,14 +137,13 @@ class Resolution(Exports):
                     return self._result(f"{owner}.{attr}")  # reading a property runs the getter
                 return f"{owner}.{attr}"
             value = self._attrs[owner].get(attr)
-            if value == "" or (value is not None and value.startswith(Marker.PARAM)):
+            if value == "" or (value is not None and Rooted.read(value, Marker.PARAM) is not None):
                 # Set here to something nothing types (a nearer class decides), or to what the
                 # constructor's callers pass: settled with a caller (:meth:`received`), never here.
                 return None
-            if value is not None and value.startswith(Marker.SELF):  # ``self.pages = self.db.collection()``
-                return self._on_instance(owner, value)
             if value is not None:
-                return self.resolve(value)
+                on_self = Rooted.read(value, Marker.SELF)  # ``self.pages = self.db.collection()``
+                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(str(value))
         return self._set_by_subclasses(cls, attr) if instance and not skip else None
 
     def _set_by_subclasses(self, cls: str, attr: str) -> str | None:
@@ -158,7 +158,8 @@ class Resolution(Exports):
                 continue  # not set there
             if value == "":
                 return None  # set there to something nothing types
-            found.add(self._on_instance(sub, value) if value.startswith(Marker.SELF) else self.resolve(value))
+            on_self = Rooted.read(value, Marker.SELF)
+            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(str(value)))
         return found.pop() if len(found) == 1 else None
 
     def _result(self, callee: str) -> str:
@@ -180,13 +181,14 @@ class Resolution(Exports):
             return self._settled(defined)
         return self._returned(defined, value)
 
-    def _returned(self, defined: str, value: str) -> str:
+    def _returned(self, defined: str, value: str | Rooted) -> str:
         """The type of ``value`` returned by the call ``defined`` (``pkg.Env.make()``): an attribute
         of the receiver (``return self._http``), a value read from the rollout's state (``return
         state["driver"]``), else a name resolved as usual."""
-        if value.startswith(Marker.SELF):
-            return self._on_instance(defined[:-2].rpartition(".")[0], value)
-        return self.resolve(value)
+        on_self = Rooted.read(value, Marker.SELF)
+        if on_self is not None:
+            return self._on_instance(defined[:-2].rpartition(".")[0], on_self)
+        return self.resolve(str(value))
 
     def _settled(self, defined: str) -> str:
         """What a function whose ``return`` statements differ gives: the one type among them,
@@ -202,10 +204,10 @@ class Resolution(Exports):
             types.add(returned)
         return types.pop() if len(types) == 1 else defined
 
-    def _on_instance(self, cls: str, path: str) -> str:
+    def _on_instance(self, cls: str, on_self: Rooted) -> str:
         """``<self>.x.y`` read on an instance of ``cls`` (through :meth:`resolve`, whose memo
         stops ``self.a = self.b; self.b = self.a`` from going round)."""
-        return self.resolve(f"{cls}(){path[len(Marker.SELF) :]}")
+        return self.resolve(on_self.on(f"{cls}()"))
 
     def _definitions(self, name: str) -> list[FunctionId]:
         """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
@@ -252,17 +254,23 @@ class Resolution(Exports):
         receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
         found: list[FunctionId] = []
         for item in items:
-            if item.startswith(Marker.SELF):  # ``return self.scored``: a method of the receiver
-                item = self._on_instance(receiver, item) if receiver else ""
-            found.extend(k for k in self.functions_denoted(item, depth + 1) if k not in found)
+            on_self = Rooted.read(item, Marker.SELF)
+            if on_self is not None:  # ``return self.scored``: a method of the receiver
+                denoted = self._on_instance(receiver, on_self) if receiver else ""
+            else:
+                denoted = str(item)
+            found.extend(k for k in self.functions_denoted(denoted, depth + 1) if k not in found)
         return found
 
-    def resolve_self(self, cls: str, path: tuple[str, ...]) -> str | None:
-        """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules;
-        a path on the rollout's state when ``cls`` is ``Marker.STATE`` (as a record's ``self_ref``
-        writes it: :meth:`resolve_state`)."""
-        if cls == Marker.STATE:
-            return self.resolve_state(path)
+    def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None:
+        """A record's ``self_ref`` (``CallSite``, ``FunctionRef``, ``Handoff``): a path from ``self``
+        in a method of its class (:meth:`resolve_self`), or from the rollout's state when the class
+        is ``Marker.STATE`` (:meth:`resolve_state`)."""
+        owner, path = self_ref
+        return self.resolve_state(path) if owner == Marker.STATE else self.resolve_self(TypeName(owner), path)
+
+    def resolve_self(self, cls: TypeName, path: tuple[str, ...]) -> str | None:
+        """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
         if path and path[0].endswith(ITEM_SUFFIX) and self._member(cls, path[0], 0, True) is None:
             path = (path[0].removesuffix(ITEM_SUFFIX), *path[1:])  # nothing stored per key: typed like the container
         skip, path = split_super(path)
@@ -397,7 +405,7 @@ class Resolution(Exports):
             return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         if site.self_ref is not None:
             received = self.received(*site.self_ref) if caller is not None else None
-            return received or self.resolve_self(*site.self_ref)
+            return received or self.resolve_self_ref(site.self_ref)
         return site.target
 
     def constructor_param(self, cls: str, path: tuple[str, ...]) -> tuple[FunctionId, str] | None:
@@ -409,18 +417,20 @@ class Resolution(Exports):
         for owner in self.mro(cls):
             info = self.classes[owner][1]
             value = self._attrs[owner].get(attr)
-            if attr in info.methods or (value is not None and not value.startswith(Marker.PARAM)):
+            param = Rooted.read(value, Marker.PARAM) if value is not None else None
+            if attr in info.methods or (value is not None and param is None):
                 return None
-            if value is not None:
+            if param is not None:
                 key = self.method_of(owner, "__init__")
-                return (key, value.partition(".")[2]) if key is not None else None
+                return (key, param.path[0]) if key is not None else None
         return None
 
     def constructor_stores(self, key: FunctionId, name: str) -> bool:
         """Does ``key``, a class's ``__init__``, keep its parameter ``name`` on ``self`` (``self.f = f``)?"""
-        stored = f"{Marker.PARAM}.{name}"
+        stored = Rooted(Marker.PARAM, (name,))
         return self.function(key).name == "__init__" and any(
-            stored in attrs.values() and self.method_of(owner, "__init__") == key
+            any(Rooted.read(value, Marker.PARAM) == stored for value in attrs.values())
+            and self.method_of(owner, "__init__") == key
             for owner, attrs in self._attrs.items()
         )
 
@@ -447,7 +457,7 @@ class Resolution(Exports):
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
             cls, path = site.self_ref
-            receiver = self.resolve_self(cls, path[:-1])
+            receiver = self.resolve_self_ref((cls, path[:-1]))
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         if not receiver or receiver.removesuffix("()") in self.classes:
@@ -480,13 +490,13 @@ class Resolution(Exports):
         for caller, site in self._argument_sites().get(key, ()):
             keywords = dict(site.keyword_arguments)
             value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
-            owner, _, rest = value.partition(".")
-            if owner == Marker.PARAM:
-                typed = self.param_type(caller, rest, depth + 1)
-            elif owner == Marker.STATE:
-                typed = self.resolve_state(tuple(rest.split(".")))
-            elif owner == Marker.NAMED:
-                typed = self.resolve(rest) if self.constructor_stores(key, name) else None
+            param, state = Rooted.read(value, Marker.PARAM), Rooted.read(value, Marker.STATE)
+            if param is not None:
+                typed = self.param_type(caller, param.path[0], depth + 1)
+            elif state is not None:
+                typed = self.resolve_state(state.path)
+            elif (named := Rooted.read(value, Marker.NAMED)) is not None:
+                typed = self.resolve(".".join(named.path)) if self.constructor_stores(key, name) else None
             else:
                 typed = self.resolve(value) if value else None
             if typed:
@@ -504,7 +514,8 @@ class Resolution(Exports):
             received = self.param_type(caller, site.param[0])
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
-            receiver = self.resolve_self(site.self_ref[0], site.self_ref[1][:-1]) if len(site.self_ref[1]) > 1 else None
+            cls, path = site.self_ref
+            receiver = self.resolve_self_ref((cls, path[:-1])) if len(path) > 1 else None
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         cls = receiver.removesuffix("()") if receiver and receiver.endswith("()") else ""
@@ -530,16 +541,14 @@ class Resolution(Exports):
         stored = self.injected.get(name)
         if not stored:
             return None
-        owner, _, key = stored.partition(".")
-        if owner == Marker.STATE:
-            return self.resolve_state(tuple(key.split(".")))
-        return self.resolve(stored)
+        state = Rooted.read(stored, Marker.STATE)
+        return self.resolve_state(state.path) if state is not None else self.resolve(stored)
 
     def handed_type(self, handoff: Handoff) -> TypeName | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when
         ``JUDGE`` is a value (not a class or a function)."""
         if handoff.self_ref is not None:
-            return cast("TypeName | None", self.resolve_self(*handoff.self_ref))
+            return cast("TypeName | None", self.resolve_self_ref(handoff.self_ref))
         if handoff.named and self.canonical(handoff.value) not in self.values:
             return None
         return cast("TypeName | None", self.resolve(handoff.value) if handoff.value else None)

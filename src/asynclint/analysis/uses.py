@@ -149,7 +149,7 @@ class Uses(GraphState):
                     found.append(Use(summary.path, self._qualname(position, site.caller), "called"))
             registered = False
             for ref in summary.refs:
-                target = ref.target if ref.self_ref is None else self.resolve_self(*ref.self_ref)
+                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                 if key not in self.functions_for(target):
                     continue
                 if not ref.offloaded and self.registration(ref) is not None:

@@ -71,11 +71,11 @@ class Candidate:
     target: str  # resolved dotted name of the callee
     function: Function  # the function the call is written in
     hot: HotInfo  # why that function runs on the loop
+    #: What the call costs by its knowledge entry and the evidence about its payload.
+    cost: Cost
     #: The memoizing decorator (``functools.lru_cache``) of a function on the chain, if any: the
     #: call runs once per argument set, not once per call.
     memoized: str | None = None
-    #: What the call costs by its knowledge entry and the evidence about its payload.
-    cost: Cost = Cost("configured", "")
 
     def kwarg(self, name: str) -> str | None:
         return dict(self.site.kwargs).get(name)
@@ -324,7 +324,7 @@ class BlockingCallRule(Rule):
         )
         cost = cost_of(api, evidence)
         candidate = Candidate(
-            site, api, target, summary.functions[key[1]], hot, memoized[1] if memoized else None, cost
+            site, api, target, summary.functions[key[1]], hot, cost, memoized[1] if memoized else None
         )
         cost_name = cost_class(candidate)
         if site.rare is not None and site.rare.streamed:

@@ -4,14 +4,14 @@ suppressions). Computed once per project and shared by every rule."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, SelfMethod
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, Rooted, SelfMethod
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
@@ -92,6 +92,29 @@ class CallInHotCode:
     sync: SyncMethod | None = None
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class ProjectIndex(Generic[K, V]):
+    """A table over the project's own summaries (no installed module's), built in one pass the
+    first time it is asked: ``rows(position, summary)`` gives a summary's (key, value) pairs, and a
+    key answers its values in the summaries' order. One pass, not one per payload asked about."""
+
+    def __init__(self, graph: CallGraph, rows: Callable[[int, ModuleSummary], Iterable[tuple[K, V]]]):
+        self._graph, self._rows = graph, rows
+        self._table: dict[K, list[V]] | None = None
+
+    def __getitem__(self, key: K) -> list[V]:
+        if self._table is None:
+            self._table = {}
+            for position, summary in self._graph.numbered_summaries():
+                if summary.library is None:
+                    for found, value in self._rows(position, summary):
+                        self._table.setdefault(found, []).append(value)
+        return self._table.get(key, [])
+
+
 class CheckContext:
     def __init__(self, graph: CallGraph, texts: Mapping[str, str], config: Config, catalogue: Catalogue):
         self.graph, self.config, self.catalogue = graph, config, catalogue
@@ -106,11 +129,25 @@ class CheckContext:
         self._reported: dict[int, frozenset[str]] = {}
         self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # see _project_callers
         self._returned: dict[FunctionId, tuple[tuple[str, str], ...]] | None = None
-        self._row_fields: dict[str, list[tuple[str, str]]] | None = None  # see _row_field
-        self._state_fields: dict[str, set[str]] | None = None  # see _state_field
-        self._stores: dict[str, set[tuple[str, str]]] | None = None  # see _injected_field
-        #: function -> line of each ``return`` -> the fields of the display it returns (see _returned_field)
-        self._fields: dict[FunctionId, dict[int, dict[str, tuple[str, str]]]] | None = None
+        #: A row's ``info`` field -> the payloads the dataset build puts there (see _row_builds).
+        self._row_fields = ProjectIndex(graph, self._built_rows)
+        #: A key of the rollout's state -> the evidence of each value stored there (see _state_field).
+        self._state_fields = ProjectIndex(
+            graph, lambda _, summary: ((field, evidence) for field, evidence in summary.state_fields)
+        )
+        #: A key of the rollout's state -> the payload of each value stored there (see _injected_field).
+        self._stores = ProjectIndex(
+            graph, lambda _, summary: ((key, (shape, word)) for key, shape, word in summary.state_payloads)
+        )
+        #: A function -> (line of a ``return``, a field of the display it returns or "", the field's
+        #: payload) for each (see _returned_field).
+        self._fields = ProjectIndex(
+            graph,
+            lambda position, summary: (
+                (FunctionId((position, index)), (line, name, (shape, held)))
+                for index, line, name, shape, held in summary.returned_fields
+            ),
+        )
         self._kinds: dict[str, Protocol] | None = None
         self._project_modules: frozenset[str] | None = None  # see installed
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
@@ -403,8 +440,9 @@ class CheckContext:
                 # when the module settled it), or -- the attribute kept from the ``__init__``
                 # parameter of the slot's name -- that parameter's (PASSED_NAMES).
                 path = site.self_ref[1] if site.self_ref is not None else site.self_path
-                if not path and site.target and site.target.startswith(f"{Marker.PASSED}.{handoff.slot}."):
-                    path = tuple(site.target.split(".")[1:])
+                passed = Rooted.read(site.target, Marker.PASSED) if not path and site.target else None
+                if passed is not None and passed.path[0] == handoff.slot:
+                    path = passed.path
                 if len(path) < 2 or path[0] != handoff.slot:
                     continue
                 callee = graph.resolve(".".join((value, *path[1:])))
@@ -475,8 +513,8 @@ class CheckContext:
         if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
             cls, path = site.self_ref
             candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
-        elif site.target is not None and site.target.startswith(f"{Marker.PASSED}."):  # ``judge(...)`` in a reward
-            path = tuple(site.target.split(".")[1:])
+        elif site.target is not None and (passed := Rooted.read(site.target, Marker.PASSED)) is not None:
+            path = passed.path  # ``judge(...)`` in a reward
             candidates = registered.get(key, [])
         else:
             return
@@ -558,7 +596,7 @@ class CheckContext:
                     keys = [FunctionId((position, ref.function))]
                 else:
                     owner = ref.self_ref
-                    denoted = ref.target if owner is None else graph.resolve_self(TypeName(owner[0]), owner[1])
+                    denoted = ref.target if owner is None else graph.resolve_self_ref(owner)
                     keys = graph.functions_denoted(denoted)
                 for function in keys:
                     found.setdefault(function, []).extend(h for h in handed if h not in found.get(function, []))
@@ -651,15 +689,10 @@ class CheckContext:
         if shape != "key" or not field or not graph.is_tool(key) or param not in graph.function(key).params:
             return None
         source = graph.injected.get(param, "")
-        if not source.startswith(f"{Marker.STATE}."):
+        state = Rooted.read(source, Marker.STATE)
+        if state is None:
             return None
-        if self._stores is None:  # one pass over the summaries, not one per payload asked about
-            self._stores = {}
-            for _, summary in graph.numbered_summaries():
-                if summary.library is None:
-                    for stored_key, stored_shape, stored_word in summary.state_payloads:
-                        self._stores.setdefault(stored_key, set()).add((stored_shape, stored_word))
-        stored = self._stores.get(source.removeprefix(f"{Marker.STATE}."), set())
+        stored = set(self._stores[".".join(state.path)])
         rows = {word for shape, word in stored if shape == "key" and word.startswith(f"{INFO_COLUMN}.")}
         if len(rows) != 1 or len(stored) != 1:
             return None  # set from something else too: not only the row's field
@@ -670,20 +703,14 @@ class CheckContext:
     def _returned_field(self, word: str, field: str) -> str | None:
         """How large ``field`` of the dict display the function in a ``returned`` payload's ``word``
         returns is: the largest over every such ``return``; ``None`` when one returns no such field."""
-        graph = self.graph
-        if self._fields is None:
-            self._fields = {}
-            for position, summary in graph.numbered_summaries():
-                if summary.library is None:
-                    for index, line, name, shape, held in summary.returned_fields:
-                        returns = self._fields.setdefault(FunctionId((position, index)), {})
-                        fields = returns.setdefault(line, {})
-                        if name:
-                            fields[name] = (shape, held)
-        keys = graph.functions_denoted(word.partition(RETURNED_SLOTS)[0])
+        keys = self.graph.functions_denoted(word.partition(RETURNED_SLOTS)[0])
         sizes: set[str] = set()
         for function in keys:
-            returns = self._fields.get(function, {})
+            returns: dict[int, dict[str, tuple[str, str]]] = {}  # line of each ``return`` -> its display's fields
+            for line, name, payload in self._fields[function]:
+                fields = returns.setdefault(line, {})
+                if name:
+                    fields[name] = payload
             if not returns or any(field not in fields for fields in returns.values()):
                 return None  # a ``return`` without the field (or of something else)
             sizes.update(
@@ -794,13 +821,7 @@ class CheckContext:
         """How large what the project stores under the rollout state's ``key`` is (ModuleSummary.state_fields),
         joined over every write: small only if every one is, whole if one is. ``None`` when no write
         proves either (the key's name decides)."""
-        if self._state_fields is None:  # one pass over the summaries, not one per payload asked about
-            self._state_fields = {}
-            for _, summary in self.graph.numbered_summaries():
-                if summary.library is None:
-                    for field, evidence in summary.state_fields:
-                        self._state_fields.setdefault(field, set()).add(evidence)
-        written = self._state_fields.get(key)
+        written = self._state_fields[key]
         if not written or "unknown" in written and "whole" not in written:
             return None
         return "whole" if "whole" in written else "small"
@@ -820,14 +841,14 @@ class CheckContext:
     def _row_builds(self, word: str) -> list[tuple[str, str]]:
         """What the project's dataset build puts in a row's ``info`` (or its field ``info.<key>``):
         the payloads of :meth:`_row_field`, from code no rollout runs."""
-        if self._row_fields is None:  # one pass over the summaries, not one per payload asked about
-            self._row_fields = {}
-            for position, summary in self.graph.numbered_summaries():
-                if summary.library is None:
-                    for field, shape, held, function in summary.row_fields:
-                        if self.graph.hot_info(FunctionId((position, function))) is None:
-                            self._row_fields.setdefault(field, []).append((shape, held))
-        return self._row_fields.get(word, [])
+        return self._row_fields[word]
+
+    def _built_rows(self, position: int, summary: ModuleSummary) -> Iterator[tuple[str, tuple[str, str]]]:
+        """The rows of :attr:`_row_fields` in ``summary``: each field a display puts in a row's ``info``
+        in code no rollout runs, with its payload."""
+        for field, shape, held, function in summary.row_fields:
+            if self.graph.hot_info(FunctionId((position, function))) is None:
+                yield field, (shape, held)
 
     def _returns(self, word: str, seen: frozenset[FunctionId], caller: FunctionId | None = None) -> str:
         """How large what the call in ``word`` (written in ``caller``, when known) returns is."""

@@ -11,7 +11,7 @@ from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import Frame, IndexerState
-from asynclint.analysis.index.values import Inst, Marker, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
@@ -142,8 +142,8 @@ class Definitions(IndexerState):
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:
                 frame.bindings[arg.arg] = SelfRef(cls, ())
-            elif arg.annotation is None and arg.arg in PASSED_NAMES:
-                frame.bindings[arg.arg] = Inst(f"{Marker.PASSED}.{arg.arg}", "param")  # what a framework hands a reward
+            elif arg.annotation is None and arg.arg in PASSED_NAMES:  # what a framework hands a reward
+                frame.bindings[arg.arg] = Inst(str(Rooted(Marker.PASSED, (arg.arg,))), "param")
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
                 if vague(frame.bindings[arg.arg]) and (module := handed_modules.get(arg.arg)):

@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 
-from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, RESULT_METHODS, THREAD_RESULTS
 from asynclint.knowledge.typenames import VAGUE_ANNOTATIONS
 
@@ -253,19 +253,20 @@ def callables_of(values: Iterable[Value]) -> Refs | None:
     return Refs(tuple(dict.fromkeys(items))) if items else None
 
 
-def exported_name(value: Sym | SelfRef | Inst) -> str | None:
-    """An item of a :class:`Refs` as other modules read it: a dotted name (``<self>.x`` for a
-    method's receiver), or ``None`` for ``super()`` paths, which name no value of their own."""
+def exported_name(value: Sym | SelfRef | Inst) -> str | Rooted | None:
+    """An item of a :class:`Refs` as other modules read it: a dotted name, a :class:`Rooted` path
+    (``<self>.x`` for a method's receiver, ``<param>.x`` for what a constructor is handed), or
+    ``None`` for ``super()`` paths, which name no value of their own."""
     if isinstance(value, SelfRef):
-        return ".".join((Marker.SELF, *value.path)) if value.path and Marker.SUPER not in value.path else None
-    return value.name
+        return Rooted(Marker.SELF, value.path) if value.path and Marker.SUPER not in value.path else None
+    return Rooted.parse(value.name)
 
 
-def returned_name(value: Value) -> str | None:
+def returned_name(value: Value) -> str | Rooted | None:
     """A value a function returns, as other modules read it: :func:`exported_name`, and a value
-    read from the rollout's state under its own marker (``<rollout state>.driver.find_element()``)."""
+    read from the rollout's state (``<rollout state>.driver.find_element()``)."""
     if isinstance(value, SelfRef) and value.cls == Marker.STATE:
-        return ".".join((Marker.STATE, *value.path)) if value.path else None
+        return Rooted(Marker.STATE, value.path) if value.path else None
     return exported_name(value) if isinstance(value, (Sym, SelfRef, Inst)) else None
 
 

@@ -32,6 +32,7 @@ from asynclint.analysis.index.values import (
     Inst,
     Marker,
     Refs,
+    Rooted,
     SelfRef,
     Sym,
     Value,
@@ -493,19 +494,16 @@ class Inference(IndexerState):
         any subclass of it); else the one
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
-        named = {
-            value.name if isinstance(value, Inst) else returned_name(value) if isinstance(value, SelfRef) else None
-            for value in returned
-        }
+        named = {returned_name(value) if isinstance(value, (Inst, SelfRef)) else None for value in returned}
         made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
         built = len(named) == 1 and None not in named and len(made) == len(returned)
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))
             self.declared.append(key)
         elif len(named) == 1 and None not in named:
-            self.values.append((key, cast(str, named.pop())))  # None is not in it
+            self.values.append((key, cast("str | Rooted", named.pop())))  # None is not in it
         else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
-            candidates = tuple(dict.fromkeys(filter(None, map(returned_name, returned))))
+            candidates = tuple(dict.fromkeys(name for name in map(returned_name, returned) if name))
             if len(candidates) > 1:
                 self.returns.append((key, candidates))
         self._export_callables(key, returned)

@@ -32,6 +32,7 @@ from asynclint.analysis.index.values import (
     Inst,
     Marker,
     Refs,
+    Rooted,
     SelfMethod,
     SelfRef,
     Sym,
@@ -422,7 +423,7 @@ class Recording(IndexerState):
         (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
         (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
         if isinstance(node, ast.Name) and node.id in self.frame.untyped:
-            return f"{Marker.PARAM}.{node.id}"
+            return str(Rooted(Marker.PARAM, (node.id,)))
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
         handed = self._handed_table(node)
@@ -436,10 +437,10 @@ class Recording(IndexerState):
         if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name
         if isinstance(value, Sym):
-            return f"{Marker.NAMED}.{value.name}"
+            return str(Rooted(Marker.NAMED, tuple(value.name.split("."))))
         if isinstance(value, SelfRef) and Marker.SUPER not in value.path:
             if value.cls == Marker.STATE:
-                return ".".join((Marker.STATE, *value.path)) if value.path else ""
+                return str(Rooted(Marker.STATE, value.path)) if value.path else ""
             return ".".join((f"{value.cls}()", *value.path))
         return ""
 

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from asynclint.analysis.index.handed import FunctionRef, Handoff
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
+from asynclint.analysis.index.values import Rooted
 
 #: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
 FIELD_CLASS = "class:"
@@ -38,8 +39,10 @@ class ClassInfo:
     line: int
     bases: tuple[str, ...]  # resolved dotted names
     methods: tuple[str, ...]
-    #: Attributes set in its methods -> dotted type name, "" where nothing types the value.
-    attrs: tuple[tuple[str, str], ...]
+    #: Attributes set in its methods -> dotted type name, "" where nothing types the value, or a
+    #: path from the instance (``self.pages = self.db.collection()``) or from a constructor's
+    #: parameter (``self._query_fn = query_fn``).
+    attrs: tuple[tuple[str, str | Rooted], ...]
     properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
     #: Resolved names of the type arguments of its generic bases: ``Toolset[SharedToolsetConfig]``.
     type_args: tuple[str, ...] = ()
@@ -494,11 +497,12 @@ class ModuleSummary:
     exports: tuple[tuple[str, str], ...] = ()  # module-level imported name -> dotted target
     #: Names whose value has a known type, for other modules: module-level instances
     #: (``JUDGE = OpenAI()``), and what functions and methods return, keyed by their call
-    #: (``make_client()``, ``Env.client()``; ``<self>._http`` for an attribute of the receiver).
-    values: tuple[tuple[str, str], ...] = ()
+    #: (``make_client()``, ``Env.client()``; a :class:`Rooted` path for an attribute of the
+    #: receiver, ``<self>._http``, or a value read from the rollout's state).
+    values: tuple[tuple[str, str | Rooted], ...] = ()
     #: Names that hold callables, keyed likewise: module-level lists (``REWARDS = [a, b]``) and
     #: functions returning functions or lists of them (``get_format_reward_func()``).
-    callables: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    callables: tuple[tuple[str, tuple[str | Rooted, ...]], ...] = ()
     stars: tuple[str, ...] = ()  # modules star-imported at module level, in order
     public: tuple[str, ...] | None = None  # ``__all__``, when it is a literal list of names
     #: Set for an installed third-party module read in deep mode (``slowlib 1.2.0``): its code
@@ -530,7 +534,7 @@ class ModuleSummary:
     #: Functions whose ``return`` statements give values of different (or unknown) kinds, keyed
     #: like ``values``: each returned value as other modules read it (``<rollout state>.driver.
     #: find_element()``), for the graph to settle once the project's types are known.
-    returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    returns: tuple[tuple[str, tuple[str | Rooted, ...]], ...] = ()
     #: Calls, keyed like ``values``, whose type there is what the signature declares (``def
     #: make() -> Base``) rather than what a ``return`` builds: the result may be of any subclass.
     declared: tuple[str, ...] = ()

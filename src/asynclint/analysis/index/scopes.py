@@ -16,7 +16,7 @@ from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.loopwalk import function_loops
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff
 from asynclint.analysis.index.rowtests import RowTests
-from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.analysis.index.work import ModuleLoops
 from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
 from asynclint.knowledge.catalogue import Catalogue
@@ -185,7 +185,7 @@ class IndexerState:
     _entered: ast.expr | None
     _consumed: dict[int, tuple[str, str]]
     loaded: set[str]
-    values: list[tuple[str, str]]
+    values: list[tuple[str, str | Rooted]]
     class_attrs: dict[str, dict[str, Value]]
     declared_attrs: dict[tuple[str, str], Value]
     class_methods: dict[str, list[str]]
@@ -205,8 +205,8 @@ class IndexerState:
     _postponed: bool
     class_lines: dict[str, int]
     shared_attrs: dict[str, frozenset[str]]  # per class: guards.shared_containers
-    callables: list[tuple[str, tuple[str, ...]]]
-    returns: list[tuple[str, tuple[str, ...]]]
+    callables: list[tuple[str, tuple[str | Rooted, ...]]]
+    returns: list[tuple[str, tuple[str | Rooted, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
     row_fields: list[tuple[str, str, str, int]]
     _row_tests: RowTests
@@ -216,7 +216,7 @@ class IndexerState:
     returned_fields: list[tuple[int, int, str, str, str]]
     class_properties: dict[str, set[str]]
     pending: list[int]
-    _method_returns: dict[str, str]
+    _method_returns: dict[str, str | Rooted]
     _chains: dict[str, list[str]]
     stars: list[str]
     imported: set[str]

@@ -14,6 +14,7 @@ from asynclint.analysis.index.values import (
     Inst,
     Marker,
     Refs,
+    Rooted,
     SelfRef,
     Sym,
     extend,
@@ -58,12 +59,12 @@ class SelfReferences(IndexerState):
                 returned = self._method_returns.get(f"{owner}.{name}()")
                 if returned is None:
                     return extend(f"{owner}.{name}()", rest), True  # the graph may know more
-                if returned.startswith(Marker.SELF):  # ``return self._http``
-                    return self.resolve_self(cls, (*returned.split(".")[1:], *rest), depth + 1)
-                return extend(returned, rest), True
+                if isinstance(returned, Rooted) and returned.root == Marker.SELF:  # ``return self._http``
+                    return self.resolve_self(cls, (*returned.path, *rest), depth + 1)
+                return extend(str(returned), rest), True
             if attr in attrs:
                 value = attrs[attr]
-                if isinstance(value, Inst) and value.name.startswith(Marker.PARAM):
+                if isinstance(value, Inst) and Rooted.read(value.name, Marker.PARAM) is not None:
                     return None, False  # what the constructor's callers pass: the graph's to say
                 if isinstance(value, (Inst, Sym)):
                     return extend(value.name, rest), True

@@ -38,7 +38,7 @@ from asynclint.analysis.index.helpers import (
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
-from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_KEEPERS, ITEM_METHODS, ITEMS, MODE_SWITCHES
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
 from asynclint.knowledge.typenames import FIELD_SPECIFIERS
@@ -473,7 +473,7 @@ class Statements(IndexerState):
             return None
         if self.functions[self.frame.func].name != "__init__" or self._own_attribute(target) is None:
             return None
-        return Inst(f"{Marker.PARAM}.{value.id}", "param")
+        return Inst(str(Rooted(Marker.PARAM, (value.id,))), "param")
 
     def _injecting(self) -> bool:
         """Is this the body of a method whose dict the framework calls tools with?"""
@@ -488,7 +488,7 @@ class Statements(IndexerState):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return
         if isinstance(value, SelfRef) and value.cls == Marker.STATE and value.path:
-            stored: str | None = ".".join((Marker.STATE, *value.path))
+            stored: str | None = str(Rooted(Marker.STATE, value.path))
         else:
             stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither

@@ -61,8 +61,9 @@ class Marker(str):
 
     #: First element of a :class:`SelfRef` path written through ``super()``.
     SUPER: ClassVar[Marker]
-    #: In exported values: the instance a method was called on (``<self>._http``); in a returned
-    #: payload's callee, a method called on ``self``: ``<self>`` + the class + ``:`` + the method.
+    #: In exported values: the instance a method was called on (``<self>._http``, a
+    #: :class:`Rooted` path); in a returned payload's callee, a method called on ``self``
+    #: (:class:`SelfMethod`).
     SELF: ClassVar[Marker]
     #: The rollout's state, as an owner of attributes: ``state["driver"]`` is
     #: ``SelfRef(Marker.STATE, ("driver",))``, typed project-wide from what hooks store under that key.
@@ -85,6 +86,51 @@ Marker.STATE = Marker("<rollout state>")
 Marker.PARAM = Marker("<param>")
 Marker.PASSED = Marker("<passed>")
 Marker.NAMED = Marker("<named>")
+
+
+@dataclass(frozen=True, slots=True)
+class Rooted:
+    """A path from a value that has no dotted name of its own: from the instance a method was
+    called on (``Marker.SELF``: ``return self._http`` is ``<self>._http``), from the rollout's
+    state (``Marker.STATE``: ``<rollout state>.driver``), from a parameter of the calling function
+    (``Marker.PARAM``: ``<param>.driver``) or from what a framework hands a registered function
+    (``Marker.PASSED``: ``<passed>.judge``). Exported values (a summary's ``values``, ``returns``,
+    ``callables``, a class's ``attrs``) hold it as this record, which the cache writes as one;
+    the fields that hold text (a call's arguments and target, an injected value) hold its
+    ``str()``: the root, then the path, dot-separated (a part holds no dot: :class:`CallPart`
+    writes its names' dots as ``/``). Either is read with :meth:`read`, never sliced by hand."""
+
+    root: Marker
+    path: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ".".join((self.root, *self.path))
+
+    @staticmethod
+    def read(value: str | Rooted, root: Marker) -> Rooted | None:
+        """``value`` as a path from ``root``: itself when it is one (an exported value), or the
+        text (a call's argument, an injected value, a call target) when written as one (no marker
+        holds a dot)."""
+        if isinstance(value, Rooted):
+            return value if value.root == root else None
+        if not value.startswith(root):
+            return None  # most text is a dotted name: cheaper than the partition below
+        head, dot, rest = value.partition(".")
+        return Rooted(root, tuple(rest.split("."))) if dot and head == root else None
+
+    @staticmethod
+    def parse(text: str) -> str | Rooted:
+        """``text`` as an exported value: the path it writes from one of the roots, else the name."""
+        head, dot, rest = text.partition(".")
+        root = _ROOTS.get(head) if dot else None
+        return Rooted(root, tuple(rest.split("."))) if root is not None else text
+
+    def on(self, instance: str) -> str:
+        """The path read on ``instance`` (a dotted value: ``pkg.Env()`` for a ``<self>`` path)."""
+        return ".".join((instance, *self.path))
+
+
+_ROOTS: dict[str, Marker] = {root: root for root in (Marker.SELF, Marker.STATE, Marker.PARAM, Marker.PASSED)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
-from asynclint.analysis.index.values import Inst, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
 
 
@@ -99,7 +99,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._consumed: dict[int, tuple[str, str]] = {}
         #: Identifiers read as a name or an attribute anywhere in the module (ModuleSummary.loaded).
         self.loaded: set[str] = set()
-        self.values: list[tuple[str, str]] = []
+        self.values: list[tuple[str, str | Rooted]] = []
         self.class_attrs: dict[str, dict[str, Value]] = {}
         #: (class, attribute) -> the type an annotated assignment of ``self.<attribute>`` declares.
         self.declared_attrs: dict[tuple[str, str], Value] = {}
@@ -125,8 +125,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._postponed = False
         self.class_lines: dict[str, int] = {}
         self.shared_attrs: dict[str, frozenset[str]] = {}
-        self.callables: list[tuple[str, tuple[str, ...]]] = []
-        self.returns: list[tuple[str, tuple[str, ...]]] = []  # see ModuleSummary.returns
+        self.callables: list[tuple[str, tuple[str | Rooted, ...]]] = []
+        self.returns: list[tuple[str, tuple[str | Rooted, ...]]] = []  # see ModuleSummary.returns
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.row_fields: list[tuple[str, str, str, int]] = []  # see ModuleSummary.row_fields
@@ -137,7 +137,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.returned_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.returned_fields
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
-        self._method_returns: dict[str, str] = {}  # "mod.Cls.method()" -> type; known once all is read
+        self._method_returns: dict[str, str | Rooted] = {}  # "mod.Cls.method()" -> type; known once all is read
         self._chains: dict[str, list[str]] = {}
         self.stars: list[str] = []
         self.imported: set[str] = set()
@@ -295,7 +295,7 @@ def index_source(
         raise IndexError_("expression nesting too deep to analyse") from None
 
 
-def _attribute_type(value: Value) -> str | None:
+def _attribute_type(value: Value) -> str | Rooted | None:
     """What a class's summary says its ``self.<attr>`` holds: a dotted type name, "" for a value
     nothing types (a parameter, an unknown call's result, a table of callables) -- a nearer class
     setting it hides its bases' -- or ``None`` for a ``super()`` path, which names nothing."""

@@ -484,7 +484,7 @@ class Resolution(Exports):
                 for index, site in enumerate(summary.calls):
                     if site.arguments or site.keyword_arguments:
                         for callee in self.called_at(position, index):
-                            self._arguments.setdefault(callee, []).append((FunctionId((position, site.caller)), site))
+                            self._arguments.setdefault(callee, []).append((self._ids[position][site.caller], site))
         return self._arguments
 
     def injected_type(self, name: str) -> str | None:

@@ -20,6 +20,7 @@ class of the MRO, properties, and the callables that lists and factories hold.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from sys import intern
 
 from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
@@ -124,7 +125,8 @@ class ProjectGraph(Resolution, Hierarchy, HotSet, GivenArgs, Groups, Instances, 
             for index, function in enumerate(summary.functions):
                 if function.kind == "function" and OVERLOAD.isdisjoint(function.decorators):
                     function_id = self._ids[position][index]
-                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append(function_id)
+                    # interned: the calls that name it hold the same string (decoding interns them)
+                    self.defs.setdefault(intern(f"{summary.module}.{function.qualname}"), []).append(function_id)
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}

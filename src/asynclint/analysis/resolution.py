@@ -5,6 +5,7 @@ parameters typed by their callers (where a name is defined, through re-exports a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from sys import intern
 from typing import cast
 
 from asynclint.analysis.exports import Exports
@@ -45,7 +46,10 @@ class Resolution(Exports):
                 found = self.resolve_state(tuple(name.split(".")[1:])) or name
             else:
                 found = self._walk("", name.split("."))
-            self._resolved[name] = found
+            # One copy of each answer: many names denote one thing, each answer was a string
+            # built of its own (13 MB of a 7,552-file project's graph), and most equal a
+            # summary's (interned when decoded).
+            self._resolved[name] = found = intern(found)
         return found
 
     def _walk(self, current: str, parts: Sequence[str]) -> str:

@@ -17,7 +17,7 @@ from conftest import EXAMPLES, findings, run, run_process, write
 from asynclint import cache as cache_module, runner
 from asynclint.analysis.index.records import ModuleSummary
 from asynclint.analysis.index.values import Marker, Rooted
-from asynclint.cache import CACHE_DIR, Malformed, decode, encode
+from asynclint.cache import CACHE_DIR, Malformed, decode, encode, forget_shared
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
 from asynclint.files import module_names as files_module_names
@@ -45,6 +45,19 @@ def test_summaries_and_findings_survive_json_unchanged():
     assert result.findings
     for finding in result.findings:
         assert decode(Finding, json.loads(encode(finding))) == finding
+
+
+def test_equal_rare_facts_decode_to_one_object():
+    # A third of a project's call sites carry rare facts, most of them equal to another's: one
+    # copy each (CallFacts.SHARED), until the run forgets its shared values.
+    source = "def g(a, key=0):\n    pass\n\ndef f(x, y):\n    g(x, key=1)\n    g(y, key=1)\n    g(x, key=2)\n"
+    summary = summarize(SourceFile("m.py", source, "m", ""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary)
+    first, other, same = decode(ModuleSummary, json.loads(encode(summary))).calls  # x, y, x passed on
+    assert first.rare is not None and first.rare == same.rare != other.rare
+    assert first.rare is same.rare
+    forget_shared()
+    assert decode(ModuleSummary, json.loads(encode(summary))).calls[0].rare is not first.rare
 
 
 def test_a_fact_outside_its_enumerated_values_does_not_decode():

@@ -66,7 +66,8 @@ def _fail(value: object) -> typing.NoReturn:
 #: a large project's call sites repeat a few thousand argument shapes, payloads and receivers, and
 #: a few thousand line numbers, hundreds of thousands of times (a fresh tuple or integer each, a
 #: third of its summaries' memory). Tuples are kept per annotation, so that equal values are of
-#: the same types (``(1, True) == (1, 1)`` never meet). Emptied by :func:`forget_shared`.
+#: the same types (``(1, True) == (1, 1)`` never meet); likewise records whose class says ``SHARED``
+#: (keyed by the class). Emptied by :func:`forget_shared`.
 _SHARED_INTS: dict[int, int] = {}
 _SHARED_TUPLES: dict[object, dict[tuple, tuple]] = {}
 
@@ -306,9 +307,13 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
         for i, field in enumerate(fields):
             namespace[f"s{i}"] = getattr(cls, field.name).__set__
             lines.append(f"    s{i}(o, v[{i}])")
-        lines.append("    return o")
     else:
-        lines.append("    return cls(*v)")
+        lines.append("    o = cls(*v)")
+    if getattr(cls, "SHARED", False):  # one copy of each equal record, as of each equal tuple
+        namespace["shared"] = _SHARED_TUPLES.setdefault(cls, {})
+        lines.append("    return shared.setdefault(o, o)")
+    else:
+        lines.append("    return o")
     exec("\n".join(lines), namespace)  # noqa: S102 - see the docstring
     _RECORDS[cls] = namespace["record"]
     return _RECORDS[cls]

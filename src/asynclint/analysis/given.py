@@ -195,7 +195,7 @@ class GivenArgs(GraphState):
             return ()
         slots = self._slots(callee)
         found: dict[str, str] = {}
-        for ref in self._refs_by_line().get((caller, site.line), ()):
+        for ref in self._refs_at(caller, site.line):
             param = slots.get(ref.slot)
             if param not in called or not _hands_to(ref, site):
                 continue
@@ -229,15 +229,20 @@ class GivenArgs(GraphState):
         found = self._called_names[key] = frozenset(names & params)
         return found
 
-    def _refs_by_line(self) -> dict[tuple[FunctionId, int], list[FunctionRef]]:
-        """Callables handed to calls, by (the function the call is written in, its line)."""
-        if self._handed_refs is None:
-            self._handed_refs = {}
-            for position, summary in enumerate(self.summaries):
-                for ref in summary.refs:
-                    if ref.passed_to is not None or ref.passed_to_method is not None:
-                        self._handed_refs.setdefault((FunctionId((position, ref.caller)), ref.line), []).append(ref)
-        return self._handed_refs
+    def _refs_at(self, caller: FunctionId, line: int) -> tuple[FunctionRef, ...]:
+        """Callables handed to calls on ``line`` of function ``caller``. Indexed per module when
+        first asked about (few modules hold a call that hands a callable to a hot function
+        calling it): a table of every module's, a pair of pairs and a list per line, was the
+        graph's largest of its own on a large project."""
+        position, index = caller
+        found = self._handed_refs.get(position)
+        if found is None:
+            found = self._handed_refs[position] = {}
+            for ref in self.summaries[position].refs:
+                if ref.passed_to is not None or ref.passed_to_method is not None:
+                    key = ref.caller << 32 | ref.line  # no file has 2**32 lines
+                    found[key] = (*found.get(key, ()), ref)
+        return found.get(index << 32 | line, ())
 
     def handed_edges(self, key: FunctionId, info: HotInfo) -> list[tuple[FunctionId, CallSite]]:
         """The calls of ``key``'s parameters that run, on the chain of ``info``, the callables

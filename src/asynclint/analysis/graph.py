@@ -20,6 +20,7 @@ class of the MRO, properties, and the callables that lists and factories hold.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from sys import intern
 
 from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
@@ -99,6 +100,13 @@ class ProjectGraph(
         self.injected_payloads: dict[str, set[tuple[str, str]]] = {}
         #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.
         self._tools: frozenset[FunctionId] = frozenset()
+        #: One key per function of each summary, by position and index: the tables that name a
+        #: function once per call of it (callers, arguments, loops) hold this one, not a pair each
+        #: (56 bytes a pair: tens of MB of a large project's graph).
+        self._ids = [
+            tuple(FunctionId((position, index)) for index in range(len(summary.functions)))
+            for position, summary in enumerate(summaries)
+        ]
         for position, summary in enumerate(summaries):
             for key, type_ in summary.state_values:
                 self.state_types[key] = type_ if self.state_types.get(key, type_) == type_ else ""
@@ -124,8 +132,9 @@ class ProjectGraph(
                 self.public.setdefault(summary.module, summary.public)
             for index, function in enumerate(summary.functions):
                 if function.kind == "function" and OVERLOAD.isdisjoint(function.decorators):
-                    function_id = FunctionId((position, index))
-                    self.defs.setdefault(f"{summary.module}.{function.qualname}", []).append(function_id)
+                    function_id = self._ids[position][index]
+                    # interned: the calls that name it hold the same string (decoding interns them)
+                    self.defs.setdefault(intern(f"{summary.module}.{function.qualname}"), []).append(function_id)
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
@@ -158,7 +167,7 @@ class ProjectGraph(
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to
         self._called_names: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._called_params
-        self._handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None = None  # GivenArgs._refs_by_line
+        self._handed_refs: dict[int, dict[int, tuple[FunctionRef, ...]]] = {}  # see GivenArgs._refs_at
         self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # Instances._calls_running

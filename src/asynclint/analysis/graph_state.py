@@ -83,7 +83,7 @@ class GraphState:
     _tested_params: dict[FunctionId, frozenset[str]]
     _givens: dict[FunctionId, set[Given]]
     _called_names: dict[FunctionId, frozenset[str]]
-    _handed_refs: dict[tuple[FunctionId, int], list[FunctionRef]] | None
+    _handed_refs: dict[int, dict[int, tuple[FunctionRef, ...]]]
     _hot_states: dict[FunctionId, list[HotInfo]]
     _names_read: frozenset[str] | None
     _names_asked: bool
@@ -94,6 +94,7 @@ class GraphState:
     _attrs: dict[str, dict[str, str | Rooted]]
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]
+    _ids: list[tuple[FunctionId, ...]]
     _site_targets: list[list[str | None] | None]
     _site_callees: list[list[list[FunctionId] | None] | None]
     _sizes: dict[str, tuple[str, ...]] | None

@@ -266,7 +266,7 @@ class HotSet(GraphState):
             for ref in summary.refs:
                 target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
                 for callee in self.functions_for(target):
-                    callers.setdefault(callee, set()).add(FunctionId((position, ref.caller)))
+                    callers.setdefault(callee, set()).add(self._ids[position][ref.caller])
         found = set(seeds)
         changed = True
         while changed:
@@ -341,9 +341,9 @@ class HotSet(GraphState):
         self._calls_by_caller: dict[FunctionId, list[CallSite]] = {}
         for position, summary in enumerate(self.summaries):
             for site in summary.calls:
-                self._calls_by_caller.setdefault(FunctionId((position, site.caller)), []).append(site)
+                self._calls_by_caller.setdefault(self._ids[position][site.caller], []).append(site)
                 for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
-                    self._calls_by_caller.setdefault(FunctionId((position, index)), []).append(
+                    self._calls_by_caller.setdefault(self._ids[position][index], []).append(
                         replace(site, in_loop=in_loop, lambdas=())
                     )
         # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
@@ -476,8 +476,8 @@ class HotSet(GraphState):
                     callees = self.called_at(position, index)
                     if not callees:
                         continue
-                    lambdas = (FunctionId((position, lambda_)) for lambda_, _ in site.lambdas)
-                    for caller in (FunctionId((position, site.caller)), *lambdas):
+                    ids = self._ids[position]
+                    for caller in (ids[site.caller], *(ids[lambda_] for lambda_, _ in site.lambdas)):
                         for callee in callees:
                             self._direct_callers.setdefault(callee, []).append(caller)
         seen, queue = {key}, [key]

@@ -44,7 +44,7 @@ class Uses(GraphState):
         calls, positions, _ = self._call_index()
         sites = calls.get(key, ())
         return (
-            [(FunctionId((position, site.caller)), site) for position, site in zip(positions[key], sites, strict=True)]
+            [(self._ids[position][site.caller], site) for position, site in zip(positions[key], sites, strict=True)]
             if sites
             else []
         )

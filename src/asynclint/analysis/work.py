@@ -164,7 +164,7 @@ class Work(GraphState):
             self._loops_by_function = {}
             for position, summary in enumerate(self.summaries):
                 for index, loop in enumerate(summary.work_loops):
-                    self._loops_by_function.setdefault(FunctionId((position, loop.function)), []).append((index, loop))
+                    self._loops_by_function.setdefault(self._ids[position][loop.function], []).append((index, loop))
         return self._loops_by_function.get(key, [])
 
     def loop_around(self, key: FunctionId, site: CallSite) -> int:

@@ -80,7 +80,8 @@ def run(*args: str, cwd: Path, env: dict | None = None, hermetic: bool = True) -
     from asynclint.cli import main
 
     args = _hermetic(args, hermetic)
-    environment = {"NO_COLOR": "1", "FORCE_COLOR": None, **(env or {})}
+    # COLUMNS: pytest-xdist's workers set it (80); a command run by a user into a pipe has none.
+    environment = {"NO_COLOR": "1", "FORCE_COLOR": None, "COLUMNS": None, **(env or {})}
     with _as_a_fresh_process(cwd, environment.get("PYTHONPATH")), contextlib.chdir(cwd), _deadline(TIMEOUT_S, args):
         outcome = CliRunner().invoke(main, args, prog_name="asynclint", env=environment, catch_exceptions=False)
     result = subprocess.CompletedProcess([ASYNCLINT, *args], outcome.exit_code, outcome.stdout, outcome.stderr)
@@ -95,6 +96,8 @@ def run_process(*args: str, cwd: Path, env: dict | None = None, hermetic: bool =
     args = _hermetic(args, hermetic)
     environment = {**os.environ, "NO_COLOR": "1", **(env or {})}
     environment.pop("FORCE_COLOR", None)
+    if "COLUMNS" not in (env or {}):  # see run()
+        environment.pop("COLUMNS", None)
     result = subprocess.run(
         [ASYNCLINT, *args], cwd=cwd, capture_output=True, text=True, env=environment, timeout=TIMEOUT_S
     )
@@ -262,3 +265,13 @@ def profile_json(workdir: Path, target: str, name: str, *extra: str, env: dict |
     report = json.loads((workdir / name).read_text())
     jsonschema.validate(report, PROFILE_SCHEMA)  # the contract documented in docs/profiler.md
     return report
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``-n``, the suite's default), the timing tests share one worker: each
+    compares quantities measured within one run on a loaded machine, and two of them side by side
+    would each be the other's unmeasured load. The other worker keeps running the rest, which is
+    the load they are written to survive (a shared 2-core CI runner)."""
+    for item in items:
+        if item.get_closest_marker("timing"):
+            item.add_marker(pytest.mark.xdist_group("timing"))

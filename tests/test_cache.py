@@ -491,6 +491,26 @@ def test_the_projects_own_names_are_the_last_runs_only_for_the_same_layout(tmp_p
     assert check() == ["more", "sub", "tool"] and len(named) == 4
 
 
+def test_a_project_file_appearing_renames_the_modules_of_its_namespace_packages(tmp_path: Path, monkeypatch):
+    # A pyproject.toml makes its directory the import base: pkg/ without __init__.py becomes the
+    # namespace package ``pkg``. It is no file of the project, so the layout record notes it was asked.
+    write(tmp_path, {"env/pkg/a.py": "x = 1\n", "env/pkg/b.py": "y = 1\n"})
+    config = Config(root=tmp_path)
+    asked: list[list[str]] = []
+    real = runner.installed_beside
+    monkeypatch.setattr(runner, "installed_beside", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
+
+    def check() -> list[str]:
+        run_check([str(tmp_path)], config, jobs=1, search_path=[])
+        return asked[-1]
+
+    assert check() == ["a", "b"]
+    (tmp_path / "env" / "pyproject.toml").write_text("[project]\nname = 'env'\n")
+    assert check() == ["pkg"]
+    (tmp_path / "env" / "pyproject.toml").unlink()
+    assert check() == ["a", "b"]
+
+
 def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
     from asynclint.cache import LayoutCache
 

@@ -1013,8 +1013,9 @@ def decode_all(cls: type[T], value: object) -> tuple[T, ...]:
 class LayoutCache:
     """The top-level module names of the last file list of the same paths (what deep mode's key
     depends on: which imports are the project's own), with what they were derived from: the
-    files, and which directories hold an ``__init__.py``. A warm run with the same files asks the
-    disk that of each directory again instead of naming every module (most of its time on a
+    files, and which of the files the names depend on are there (each directory's ``__init__.py``,
+    the project files that make an import base: :func:`asynclint.files.module_names`). A warm run
+    with the same files asks the disk that of each again instead of naming every module (most of its time on a
     large tree, spent in paths' arithmetic); the full names are made only when something is
     checked again."""
 
@@ -1029,8 +1030,8 @@ class LayoutCache:
         return _digest("\0".join(shown_path(file, self.root) for file in files))
 
     def lookup(self, files: Sequence[Path]) -> list[str] | None:
-        """The top-level names recorded for exactly ``files``, if no directory asked gained or
-        lost its ``__init__.py`` since; else ``None``."""
+        """The top-level names recorded for exactly ``files``, if no file asked about (an
+        ``__init__.py``, a ``pyproject.toml``) appeared or went since; else ``None``."""
         try:
             document = json.loads("\n".join(read_lines(self.file)))
             if (
@@ -1039,8 +1040,8 @@ class LayoutCache:
                 or document.get("files") != self._files(files)
             ):
                 return None
-            for directory, holds in _decoder(tuple[tuple[str, bool], ...], LayoutCache)(document["packages"]):
-                if os.path.isfile(os.path.join(self.root, directory, "__init__.py")) != holds:
+            for file, there in _decoder(tuple[tuple[str, bool], ...], LayoutCache)(document["asked"]):
+                if os.path.isfile(os.path.join(self.root, file)) != there:
                     return None
             return list(_decoder(tuple[str, ...], LayoutCache)(document["tops"]))
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
@@ -1050,7 +1051,7 @@ class LayoutCache:
         document = {
             "schema": SCHEMA,
             "files": self._files(files),
-            "packages": sorted([canonical(directory, self.root), holds] for directory, holds in probed.items()),
+            "asked": sorted([canonical(file, self.root), there] for file, there in probed.items()),
             "tops": sorted(tops),
         }
         _write_keeping_newest(self.file, document, "layout-*.json", ResultCache.KEEP)

@@ -53,7 +53,7 @@ def read_sources(
     from asynclint.suppressions import fingerprint
 
     sources, errors = [], []
-    names = names if names is not None else module_names(files)
+    names = names if names is not None else module_names(files, project_root=root)
     now = time.time_ns()
     for file in files:
         shown = display_path(file, root)
@@ -149,7 +149,7 @@ def run_check(
         tops = layout.lookup(files) if layout is not None else None
         if tops is None:
             probed: dict[Path, bool] = {}
-            names = module_names(files, probed)
+            names = module_names(files, probed, config.root)
             tops = sorted({name.module.partition(".")[0] for name in names.values()})
             if layout is not None:
                 layout.store(files, probed, tops)
@@ -182,7 +182,7 @@ def run_check(
     from asynclint.pipeline import check_project
 
     if names is None:
-        names = module_names(files)
+        names = module_names(files, project_root=config.root)
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
     known = results.known if results is not None else {}

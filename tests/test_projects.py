@@ -397,6 +397,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("rewards_threaded/rewards_threaded/env.py", "CachedRubric.score_rollout"): ("per rollout hook", "score_rollout"),
     # ns_env: a namespace package (no __init__.py) whose modules import each other by its name
     ("ns_env/ns_env/env.py", "matches_case"): ("reward function", "per rollout"),
+    ("ns_env/ns_env/env.py", "matches_answer"): ("reward function", "per rollout"),
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),

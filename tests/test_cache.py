@@ -511,6 +511,33 @@ def test_a_project_file_appearing_renames_the_modules_of_its_namespace_packages(
     assert check() == ["a", "b"]
 
 
+def test_a_project_file_appearing_makes_the_last_result_stale(tmp_path: Path):
+    # No checked file changes, but the names do: pkg.b's blocking helper is reached only once
+    # env/pyproject.toml makes pkg/ a namespace package (deep mode off: no layout record asked).
+    write(
+        tmp_path,
+        {
+            "env/pkg/a.py": (
+                "import verifiers as vf\nfrom pkg.b import is_file\n\n\n"
+                "async def reward(completion, info, **kwargs) -> float:\n    return float(is_file(info['p']))\n\n\n"
+                "def load_environment():\n    return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[reward]))\n"
+            ),
+            "env/pkg/b.py": "from pathlib import Path\n\n\ndef is_file(p):\n    return Path(p).read_text() != ''\n",
+        },
+    )
+    config = dataclasses.replace(Config(root=tmp_path), follow_imports=False)
+
+    def codes() -> list[str]:
+        return [f.code for f in run_check([str(tmp_path)], config, jobs=1).findings]
+
+    assert codes() == []
+    (tmp_path / "env" / "pyproject.toml").write_text("[project]\nname = 'env'\n")
+    assert codes() == ["ASL108"]
+    assert codes() == ["ASL108"]  # answered from the cache now
+    (tmp_path / "env" / "pyproject.toml").unlink()
+    assert codes() == []
+
+
 def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
     from asynclint.cache import LayoutCache
 

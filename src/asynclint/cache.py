@@ -872,7 +872,7 @@ class ResultCache:
                     suppressions=stamp.suppressions,  # the same text
                 )
                 restamped |= stamps[shown].mtime_ns is not None
-            if not _unchanged(document.get("libraries", [])):
+            if not _unchanged(document.get("libraries", [])) or not _same_layout(document.get("layout", []), self.root):
                 return None
             if changed:
                 if stamps.keys() == {shown_path(file, self.root) for file in files}:
@@ -912,14 +912,23 @@ class ResultCache:
             result,
             document.get("libraries", []),
             document.get("catalogue", ""),
+            document.get("layout", []),
         )
 
     def store(
-        self, result: Result, stamps: dict[str, Stamp], libraries: Sequence[Path] = (), catalogue: str = ""
+        self,
+        result: Result,
+        stamps: dict[str, Stamp],
+        libraries: Sequence[Path] = (),
+        catalogue: str = "",
+        layout: dict[Path, bool] | None = None,
     ) -> None:
         """``libraries``: the installed files deep mode read, whose edits in place (an editable
         install, a patched file: the version does not change) make the result stale too;
-        ``catalogue``: the fingerprint of the catalogue the check used (see :meth:`reuse`)."""
+        ``catalogue``: the fingerprint of the catalogue the check used (see :meth:`reuse`);
+        ``layout``: the files the module names depend on, whether each was there
+        (:func:`asynclint.files.module_names`' ``probed``): a ``pyproject.toml`` that appears renames
+        the modules of a namespace package without any checked file changing."""
         findings = json.loads(encode(list(result.findings)))
         errors = json.loads(encode(list(result.errors)))
         rules = json.loads(encode(list(result.rules)))
@@ -930,7 +939,8 @@ class ResultCache:
             except OSError:
                 return  # gone already: nothing to compare with next time
             read.append([str(file), status.st_size, status.st_mtime_ns])
-        self._write(stamps, findings, errors, rules, result, read, catalogue)
+        asked = sorted([canonical(file, self.root), there] for file, there in (layout or {}).items())
+        self._write(stamps, findings, errors, rules, result, read, catalogue, asked)
 
     def _write(
         self,
@@ -941,11 +951,13 @@ class ResultCache:
         result: Result,
         libraries: list,
         catalogue: str,
+        layout: list,
     ) -> None:
         document = {
             "schema": SCHEMA,
             "libraries": libraries,
             "catalogue": catalogue,
+            "layout": layout,
             "files": [[path, s.size, s.mtime_ns, s.digest, s.suppressions] for path, s in sorted(stamps.items())],
             "findings": findings,
             "errors": errors,
@@ -993,6 +1005,14 @@ def _unchanged(libraries: object) -> bool:
         except OSError:
             return False
         if (status.st_size, status.st_mtime_ns) != (size, mtime):
+            return False
+    return True
+
+
+def _same_layout(layout: object, root: Path) -> bool:
+    """Every file the module names were asked of (relative to ``root``) is there, or not, as then."""
+    for file, there in _decoder(tuple[tuple[str, bool], ...], ResultCache)(layout):
+        if os.path.isfile(os.path.join(root, file)) != there:
             return False
     return True
 

@@ -491,6 +491,53 @@ def test_the_projects_own_names_are_the_last_runs_only_for_the_same_layout(tmp_p
     assert check() == ["more", "sub", "tool"] and len(named) == 4
 
 
+def test_a_project_file_appearing_renames_the_modules_of_its_namespace_packages(tmp_path: Path, monkeypatch):
+    # A pyproject.toml makes its directory the import base: pkg/ without __init__.py becomes the
+    # namespace package ``pkg``. It is no file of the project, so the layout record notes it was asked.
+    write(tmp_path, {"env/pkg/a.py": "x = 1\n", "env/pkg/b.py": "y = 1\n"})
+    config = Config(root=tmp_path)
+    asked: list[list[str]] = []
+    real = runner.installed_beside
+    monkeypatch.setattr(runner, "installed_beside", lambda path, tops: asked.append(sorted(tops)) or real(path, tops))
+
+    def check() -> list[str]:
+        run_check([str(tmp_path)], config, jobs=1, search_path=[])
+        return asked[-1]
+
+    assert check() == ["a", "b"]
+    (tmp_path / "env" / "pyproject.toml").write_text("[project]\nname = 'env'\n")
+    assert check() == ["pkg"]
+    (tmp_path / "env" / "pyproject.toml").unlink()
+    assert check() == ["a", "b"]
+
+
+def test_a_project_file_appearing_makes_the_last_result_stale(tmp_path: Path):
+    # No checked file changes, but the names do: pkg.b's blocking helper is reached only once
+    # env/pyproject.toml makes pkg/ a namespace package (deep mode off: no layout record asked).
+    write(
+        tmp_path,
+        {
+            "env/pkg/a.py": (
+                "import verifiers as vf\nfrom pkg.b import is_file\n\n\n"
+                "async def reward(completion, info, **kwargs) -> float:\n    return float(is_file(info['p']))\n\n\n"
+                "def load_environment():\n    return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[reward]))\n"
+            ),
+            "env/pkg/b.py": "from pathlib import Path\n\n\ndef is_file(p):\n    return Path(p).read_text() != ''\n",
+        },
+    )
+    config = dataclasses.replace(Config(root=tmp_path), follow_imports=False)
+
+    def codes() -> list[str]:
+        return [f.code for f in run_check([str(tmp_path)], config, jobs=1).findings]
+
+    assert codes() == []
+    (tmp_path / "env" / "pyproject.toml").write_text("[project]\nname = 'env'\n")
+    assert codes() == ["ASL108"]
+    assert codes() == ["ASL108"]  # answered from the cache now
+    (tmp_path / "env" / "pyproject.toml").unlink()
+    assert codes() == []
+
+
 def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
     from asynclint.cache import LayoutCache
 

@@ -1020,7 +1020,7 @@ def _project_sources(root: Path) -> list[SourceFile]:
     from asynclint.files import module_names
 
     paths = sorted(root.rglob("*.py"))
-    names = module_names(paths)  # as the CLI names them, with what each import root's bare names mean
+    names = module_names(paths, project_root=root)  # as the CLI names them, with what bare names mean
     return [
         SourceFile(
             str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package, names[path].imports

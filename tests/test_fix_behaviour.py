@@ -336,7 +336,7 @@ def _fixed_example(tmp_path: Path, unsafe: bool) -> tuple[Path, Path]:
     original, fixed = tmp_path / "wiki_qa_before", tmp_path / "wiki_qa_after"
     shutil.copytree(EXAMPLE, original)
     paths = sorted(original.glob("*.py"))
-    names = module_names(paths)  # as the CLI names them
+    names = module_names(paths, project_root=original)  # as the CLI names them
     sources = [
         SourceFile(
             str(path), path.read_text(encoding="utf-8"), names[path].module, names[path].package, names[path].imports

@@ -97,6 +97,58 @@ def test_a_helper_in_a_namespace_directory_beside_the_environment_is_hot(tmp_pat
     assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("tree.py", "ASL101")]
 
 
+def test_a_directory_without_init_below_the_project_file_is_a_namespace_package(tmp_path: Path) -> None:
+    """PEP 420: ``env/pkg/a.py`` beside ``env/pyproject.toml`` is ``pkg.a`` (the environment is
+    built and run from ``env``), ``src/`` of a project is where its packages start, and a file of
+    such a directory, run as a script, still imports its siblings by their bare names. A directory
+    no import can spell, or one with no project file above it, stays a root of its own."""
+    paths = layout(
+        tmp_path,
+        {
+            "env/pyproject.toml": "",
+            "env/pkg/a.py": "",
+            "env/pkg/b.py": "",
+            "env/pkg/store/answers.py": "",
+            "env/pkg/sub/__init__.py": "",
+            "env/pkg/sub/x.py": "",
+            "env/my-scripts/run.py": "",
+            "lib/setup.cfg": "",
+            "lib/src/tool/main.py": "",
+            "loose/scripts/gen.py": "",
+        },
+    )
+    names = module_names([p for p in paths if p.suffix == ".py"], project_root=tmp_path)
+    assert names[tmp_path / "env/pkg/a.py"] == ModuleName("pkg.a", "pkg", (("b", "pkg.b"), ("sub", "pkg.sub")))
+    assert names[tmp_path / "env/pkg/store/answers.py"].module == "pkg.store.answers"
+    assert names[tmp_path / "env/pkg/sub/x.py"] == ModuleName(
+        "pkg.sub.x", "pkg.sub", (("a", "pkg.a"), ("b", "pkg.b"), ("sub", "pkg.sub"))
+    )
+    assert names[tmp_path / "env/my-scripts/run.py"].module == "run"
+    assert names[tmp_path / "lib/src/tool/main.py"] == ModuleName("tool.main", "tool")
+    assert names[tmp_path / "loose/scripts/gen.py"].module == "gen"
+    # Without the project's root no base is looked for: each such directory is a root of its own.
+    assert module_names([tmp_path / "env/pkg/a.py"])[tmp_path / "env/pkg/a.py"].module == "a"
+
+
+def test_a_helper_imported_through_a_namespace_package_is_hot(tmp_path: Path) -> None:
+    layout(
+        tmp_path,
+        {
+            "env/pyproject.toml": "[project]\nname = 'env'\n",
+            "env/pkg/a.py": (
+                "import verifiers as vf\nfrom pkg.b import is_file\nfrom .c import size\n\n\n"
+                "async def reward(completion, info, **kwargs) -> float:\n"
+                "    return float(is_file(info['path']) and size(info['path']) > 0)\n\n\n"
+                "def load_environment():\n    return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[reward]))\n"
+            ),
+            "env/pkg/b.py": "from pathlib import Path\n\n\ndef is_file(p):\n    return Path(p).read_text() != ''\n",
+            "env/pkg/c.py": "import time\n\n\ndef size(p):\n    time.sleep(1)\n    return 1\n",
+        },
+    )
+    result = run_check([str(tmp_path / "env")], project_only(tmp_path / "env"), use_cache=False)
+    assert sorted((f.path, f.code) for f in result.findings) == [("pkg/b.py", "ASL108"), ("pkg/c.py", "ASL101")]
+
+
 def test_a_top_level_name_in_two_roots_is_told_apart_and_imports_prefer_the_own_root(tmp_path: Path) -> None:
     paths = layout(
         tmp_path,

@@ -16,7 +16,9 @@ subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
-say), or a generic asyncio service (``asyncio_app``). As in the
+say), ``ns_env``: a PEP 420 namespace package (no ``__init__.py``) beside its ``pyproject.toml``,
+whose modules import each other by the package's name and relatively, or a generic asyncio service
+(``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -75,9 +77,10 @@ def project_dirs() -> list[Path]:
 
 
 def load_sources(project: Path) -> list[SourceFile]:
-    """Every module of ``project``, named from the package layout, shown relative to PROJECTS."""
+    """Every module of ``project``, named from the package layout as a check of the project names
+    them (the project is its root), shown relative to PROJECTS."""
     paths = [path for path in sorted(project.rglob("*.py")) if "__pycache__" not in path.parts]
-    names = module_names(paths)
+    names = module_names(paths, project_root=project)
     return [
         SourceFile(
             path.relative_to(PROJECTS).as_posix(),
@@ -166,6 +169,7 @@ def test_both_projects_are_there() -> None:
         "followed_env",
         "judges_env",
         "judges_old",
+        "ns_env",
         "registrations_env",
         "rewards_threaded",
         "rlm_env",
@@ -391,6 +395,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
     ("rewards_threaded/rewards_threaded/env.py", "CachedRubric.score_rollout"): ("per rollout hook", "score_rollout"),
+    # ns_env: a namespace package (no __init__.py) whose modules import each other by its name
+    ("ns_env/ns_env/env.py", "matches_case"): ("reward function", "per rollout"),
+    ("ns_env/ns_env/env.py", "matches_answer"): ("reward function", "per rollout"),
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),

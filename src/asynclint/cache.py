@@ -872,7 +872,7 @@ class ResultCache:
                     suppressions=stamp.suppressions,  # the same text
                 )
                 restamped |= stamps[shown].mtime_ns is not None
-            if not _unchanged(document.get("libraries", [])):
+            if not _unchanged(document.get("libraries", [])) or not _same_layout(document.get("layout", []), self.root):
                 return None
             if changed:
                 if stamps.keys() == {shown_path(file, self.root) for file in files}:
@@ -912,14 +912,23 @@ class ResultCache:
             result,
             document.get("libraries", []),
             document.get("catalogue", ""),
+            document.get("layout", []),
         )
 
     def store(
-        self, result: Result, stamps: dict[str, Stamp], libraries: Sequence[Path] = (), catalogue: str = ""
+        self,
+        result: Result,
+        stamps: dict[str, Stamp],
+        libraries: Sequence[Path] = (),
+        catalogue: str = "",
+        layout: dict[Path, bool] | None = None,
     ) -> None:
         """``libraries``: the installed files deep mode read, whose edits in place (an editable
         install, a patched file: the version does not change) make the result stale too;
-        ``catalogue``: the fingerprint of the catalogue the check used (see :meth:`reuse`)."""
+        ``catalogue``: the fingerprint of the catalogue the check used (see :meth:`reuse`);
+        ``layout``: the files the module names depend on, whether each was there
+        (:func:`asynclint.files.module_names`' ``probed``): a ``pyproject.toml`` that appears renames
+        the modules of a namespace package without any checked file changing."""
         findings = json.loads(encode(list(result.findings)))
         errors = json.loads(encode(list(result.errors)))
         rules = json.loads(encode(list(result.rules)))
@@ -930,7 +939,8 @@ class ResultCache:
             except OSError:
                 return  # gone already: nothing to compare with next time
             read.append([str(file), status.st_size, status.st_mtime_ns])
-        self._write(stamps, findings, errors, rules, result, read, catalogue)
+        asked = sorted([canonical(file, self.root), there] for file, there in (layout or {}).items())
+        self._write(stamps, findings, errors, rules, result, read, catalogue, asked)
 
     def _write(
         self,
@@ -941,11 +951,13 @@ class ResultCache:
         result: Result,
         libraries: list,
         catalogue: str,
+        layout: list,
     ) -> None:
         document = {
             "schema": SCHEMA,
             "libraries": libraries,
             "catalogue": catalogue,
+            "layout": layout,
             "files": [[path, s.size, s.mtime_ns, s.digest, s.suppressions] for path, s in sorted(stamps.items())],
             "findings": findings,
             "errors": errors,
@@ -997,6 +1009,14 @@ def _unchanged(libraries: object) -> bool:
     return True
 
 
+def _same_layout(layout: object, root: Path) -> bool:
+    """Every file the module names were asked of (relative to ``root``) is there, or not, as then."""
+    for file, there in _decoder(tuple[tuple[str, bool], ...], ResultCache)(layout):
+        if os.path.isfile(os.path.join(root, file)) != there:
+            return False
+    return True
+
+
 def _mtime(file: Path) -> int:
     try:
         return file.stat().st_mtime_ns
@@ -1013,8 +1033,9 @@ def decode_all(cls: type[T], value: object) -> tuple[T, ...]:
 class LayoutCache:
     """The top-level module names of the last file list of the same paths (what deep mode's key
     depends on: which imports are the project's own), with what they were derived from: the
-    files, and which directories hold an ``__init__.py``. A warm run with the same files asks the
-    disk that of each directory again instead of naming every module (most of its time on a
+    files, and which of the files the names depend on are there (each directory's ``__init__.py``,
+    the project files that make an import base: :func:`asynclint.files.module_names`). A warm run
+    with the same files asks the disk that of each again instead of naming every module (most of its time on a
     large tree, spent in paths' arithmetic); the full names are made only when something is
     checked again."""
 
@@ -1029,8 +1050,8 @@ class LayoutCache:
         return _digest("\0".join(shown_path(file, self.root) for file in files))
 
     def lookup(self, files: Sequence[Path]) -> list[str] | None:
-        """The top-level names recorded for exactly ``files``, if no directory asked gained or
-        lost its ``__init__.py`` since; else ``None``."""
+        """The top-level names recorded for exactly ``files``, if no file asked about (an
+        ``__init__.py``, a ``pyproject.toml``) appeared or went since; else ``None``."""
         try:
             document = json.loads("\n".join(read_lines(self.file)))
             if (
@@ -1039,8 +1060,8 @@ class LayoutCache:
                 or document.get("files") != self._files(files)
             ):
                 return None
-            for directory, holds in _decoder(tuple[tuple[str, bool], ...], LayoutCache)(document["packages"]):
-                if os.path.isfile(os.path.join(self.root, directory, "__init__.py")) != holds:
+            for file, there in _decoder(tuple[tuple[str, bool], ...], LayoutCache)(document["asked"]):
+                if os.path.isfile(os.path.join(self.root, file)) != there:
                     return None
             return list(_decoder(tuple[str, ...], LayoutCache)(document["tops"]))
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
@@ -1050,7 +1071,7 @@ class LayoutCache:
         document = {
             "schema": SCHEMA,
             "files": self._files(files),
-            "packages": sorted([canonical(directory, self.root), holds] for directory, holds in probed.items()),
+            "asked": sorted([canonical(file, self.root), there] for file, there in probed.items()),
             "tops": sorted(tops),
         }
         _write_keeping_newest(self.file, document, "layout-*.json", ResultCache.KEEP)

@@ -400,19 +400,28 @@ def _layout(path: Path, packages: Callable[[Path], tuple[tuple[str, ...], Path]]
     return (f"{package}.{stem}" if package else stem), package, directory
 
 
-def _packages(holds_init: dict[Path, bool]) -> Callable[[Path], tuple[tuple[str, ...], Path]]:
+def _packages(
+    exists: Callable[[str], bool], project_root: Path | None
+) -> Callable[[Path], tuple[tuple[str, ...], Path]]:
     """A directory -> (the package names from its import root down to it, the import root),
     asked of the disk once per directory (every file of a directory has the same; a warm run
     asked it of each file, most of its system calls). A directory without ``__init__.py``
     inside a package is a namespace portion of it (``art_e/utils/`` of the package ``art_e``
-    is ``art_e.utils``), as Python imports it. ``holds_init``: the disk's answers, filled as asked."""
+    is ``art_e.utils``), as Python imports it. ``exists``: whether a file is there, asked of the
+    disk once per file.
+
+    Where the directories above a package (or a script's directory) hold no ``__init__.py``, the
+    import root is the nearest import base above it, up to ``project_root``
+    (:func:`_import_base`), and every directory between is a namespace package (PEP 420):
+    ``env/pkg/a.py`` beside ``env/pyproject.toml`` is ``pkg.a``, as ``from pkg.a import f`` run
+    from ``env`` (or the environment installed with ``packages = ["pkg"]``) imports it.
+    Without a base, or through a directory whose name no import can spell (``my-env``), the
+    directory is a root of its own, as a script's directory is ``sys.path[0]`` when it runs."""
     known: dict[Path, tuple[tuple[str, ...], Path]] = {}
+    bases: dict[Path, Path | None] = {}
 
     def is_package(directory: Path) -> bool:
-        found = holds_init.get(directory)
-        if found is None:
-            found = holds_init[directory] = os.path.isfile(os.path.join(directory, "__init__.py"))
-        return found
+        return exists(os.path.join(directory, "__init__.py"))
 
     def packages(start: Path) -> tuple[tuple[str, ...], Path]:
         if start not in known:
@@ -423,10 +432,46 @@ def _packages(holds_init: dict[Path, bool]) -> Callable[[Path], tuple[tuple[str,
                 if directory.parent == directory:
                     break
                 directory = directory.parent
+            base = _import_base(directory, project_root, exists, bases) if project_root is not None else None
+            if base is not None and base != directory:
+                between = directory.relative_to(base).parts
+                if all(name.isidentifier() for name in between):
+                    parts[:0] = between
+                    directory = base
             known[start] = tuple(parts), directory
         return known[start]
 
     return packages
+
+
+#: Files that make a directory a project's root, whose packages are imported from it: what
+#: packaging tools build from and what a checkout runs from (mypy's ``explicit_package_bases``
+#: takes the bases it is given; asynclint has only the layout to go by).
+PROJECT_FILES: tuple[str, ...] = ("pyproject.toml", "setup.py", "setup.cfg")
+#: A directory of this name at a project's root holds its packages (the src layout; ruff's
+#: default ``src = [".", "src"]``).
+SOURCE_DIRECTORY = "src"
+
+
+def _import_base(
+    directory: Path, project_root: Path, exists: Callable[[str], bool], bases: dict[Path, Path | None]
+) -> Path | None:
+    """The nearest directory at or above ``directory``, up to ``project_root``, that holds one of
+    :data:`PROJECT_FILES`, or is the :data:`SOURCE_DIRECTORY` of one; ``None`` when there is
+    none. ``bases``: the answers so far, by directory."""
+    if directory in bases:
+        return bases[directory]
+    if any(exists(os.path.join(directory, name)) for name in PROJECT_FILES) or (
+        directory.name == SOURCE_DIRECTORY
+        and any(exists(os.path.join(directory.parent, name)) for name in PROJECT_FILES)
+    ):
+        found: Path | None = directory
+    elif directory == project_root or directory.parent == directory or project_root not in directory.parents:
+        found = None
+    else:
+        found = _import_base(directory.parent, project_root, exists, bases)
+    bases[directory] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -443,7 +488,9 @@ class ModuleName:
 ROOT_MARK = "@"
 
 
-def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) -> dict[Path, ModuleName]:
+def module_names(
+    paths: Sequence[Path], probed: dict[Path, bool] | None = None, project_root: Path | None = None
+) -> dict[Path, ModuleName]:
     """Module names for the files of one project, unique even where two import roots define the
     same top-level module.
 
@@ -459,10 +506,23 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
     bare names (:func:`_package_siblings`): ``from patching import apply`` in
     ``env/sv_env.py`` beside ``env/__init__.py`` and ``env/patching.py`` means ``env.patching``.
 
-    ``probed`` is filled with every directory asked whether it holds an ``__init__.py``, and
-    the answer: with the paths, all on the disk the names depend on."""
-    holds_init: dict[Path, bool] = {} if probed is None else probed
-    packages = _packages(holds_init)
+    Below ``project_root``, a directory without ``__init__.py`` between a file and the project's
+    import base is a namespace package (:func:`_packages`); without it, every such directory is a
+    root of its own.
+
+    ``probed`` is filled with every file asked whether it is there (``__init__.py``, the files of
+    :data:`PROJECT_FILES`), and the answer: with the paths, all on the disk the names depend on."""
+    asked: dict[str, bool] = {}  # by the string: asked per file and directory, a Path per ask costs
+
+    def exists(file: str) -> bool:
+        found = asked.get(file)
+        if found is None:
+            found = asked[file] = os.path.isfile(file)
+            if probed is not None:
+                probed[Path(file)] = found
+        return found
+
+    packages = _packages(exists, project_root)
     layouts = {path: _layout(path, packages) for path in paths}
     beside = _beside_modules(layouts)
     for path, directory in beside.items():
@@ -499,7 +559,7 @@ def module_names(paths: Sequence[Path], probed: dict[Path, bool] | None = None) 
         names[path] = replace(names[path], imports=(*names[path].imports, *siblings))
     in_packages = {path: layout for path, layout in layouts.items() if layout[1] and path not in beside}
     if in_packages:
-        _package_siblings(in_packages, names, roots_of, holds_init)
+        _package_siblings(in_packages, names, roots_of, exists)
     return names
 
 
@@ -507,7 +567,7 @@ def _package_siblings(
     layouts: dict[Path, tuple[str, str, Path]],
     names: dict[Path, ModuleName],
     roots_of: dict[str, set[Path]],
-    holds_init: dict[Path, bool],
+    exists: Callable[[str], bool],
 ) -> None:
     """Tell each file inside a package what a bare import of a module of its package's
     directories means (``names`` is updated): its own directory's first, then each package
@@ -538,7 +598,7 @@ def _package_siblings(
             children.setdefault(path.parent, {}).setdefault(path.stem, module)
         for depth in range(1, len(directories)):
             directory = root.joinpath(*directories[: depth + 1])
-            if holds_init.get(directory):  # a regular package beats a module of its name beside it
+            if exists(os.path.join(directory, "__init__.py")):  # a regular package beats a module of its name beside it
                 children.setdefault(directory.parent, {})[directory.name] = ".".join(parts[: depth + 1])
     own_tops: dict[Path, set[str]] = {}
     for top, roots in roots_of.items():

@@ -53,7 +53,7 @@ def read_sources(
     from asynclint.suppressions import fingerprint
 
     sources, errors = [], []
-    names = names if names is not None else module_names(files)
+    names = names if names is not None else module_names(files, project_root=root)
     now = time.time_ns()
     for file in files:
         shown = display_path(file, root)
@@ -141,6 +141,7 @@ def run_check(
         notes.append(refused)
         use_cache = False
     names: dict[Path, ModuleName] | None = None
+    probed: dict[Path, bool] = {}  # the files the names depend on: the result is stale when one comes or goes
     installed = None
     if config.follow_imports:
         # One look at what is installed, for the result's key, the twins and the calls followed:
@@ -148,8 +149,7 @@ def run_check(
         layout = LayoutCache(directory, config.root, paths) if use_cache else None
         tops = layout.lookup(files) if layout is not None else None
         if tops is None:
-            probed: dict[Path, bool] = {}
-            names = module_names(files, probed)
+            names = module_names(files, probed, config.root)
             tops = sorted({name.module.partition(".")[0] for name in names.values()})
             if layout is not None:
                 layout.store(files, probed, tops)
@@ -182,7 +182,7 @@ def run_check(
     from asynclint.pipeline import check_project
 
     if names is None:
-        names = module_names(files)
+        names = module_names(files, probed, config.root)
     stamps: dict[str, Stamp] = {}
     library_files: list[Path] = []
     known = results.known if results is not None else {}
@@ -312,7 +312,7 @@ def run_check(
     finally:
         gc.unfreeze()
     if results is not None and len(stamps) == found_files:  # a file that could not be read: ask again
-        results.store(result, stamps, library_files, catalogue.fingerprint)
+        results.store(result, stamps, library_files, catalogue.fingerprint, probed)
     return replace(result, root=config.root.as_posix(), notes=tuple(notes))
 
 

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
-# Tuning splits only (splits 9 and 10 became ones in session 18); a split drawn as an after-number stays unread.
+# Tuning splits only (splits 9 and 10 became ones in session 18, split 11 once session 19 had run it);
+# a split drawn as an after-number stays unread until it has been run.
 SPLIT_FILES = (
     "labels",
     "heldout",
@@ -41,6 +42,7 @@ SPLIT_FILES = (
     "heldout8",
     "heldout9",
     "heldout10",
+    "heldout11",
 )
 GRADES = ("critical", "high", "medium", "low", "none")
 

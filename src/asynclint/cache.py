@@ -939,8 +939,7 @@ class ResultCache:
             except OSError:
                 return  # gone already: nothing to compare with next time
             read.append([str(file), status.st_size, status.st_mtime_ns])
-        asked = sorted([canonical(file, self.root), there] for file, there in (layout or {}).items())
-        self._write(stamps, findings, errors, rules, result, read, catalogue, asked)
+        self._write(stamps, findings, errors, rules, result, read, catalogue, _layout(layout or {}, self.root))
 
     def _write(
         self,
@@ -1009,6 +1008,12 @@ def _unchanged(libraries: object) -> bool:
     return True
 
 
+def _layout(probed: dict[Path, bool], root: Path) -> list[list]:
+    """The files the module names were asked of (:func:`asynclint.files.module_names`' ``probed``),
+    relative to ``root``, each with whether it was there: as :func:`_same_layout` reads them."""
+    return sorted([canonical(file, root), there] for file, there in probed.items())
+
+
 def _same_layout(layout: object, root: Path) -> bool:
     """Every file the module names were asked of (relative to ``root``) is there, or not, as then."""
     for file, there in _decoder(tuple[tuple[str, bool], ...], ResultCache)(layout):
@@ -1060,9 +1065,8 @@ class LayoutCache:
                 or document.get("files") != self._files(files)
             ):
                 return None
-            for file, there in _decoder(tuple[tuple[str, bool], ...], LayoutCache)(document["asked"]):
-                if os.path.isfile(os.path.join(self.root, file)) != there:
-                    return None
+            if not _same_layout(document["asked"], self.root):
+                return None
             return list(_decoder(tuple[str, ...], LayoutCache)(document["tops"]))
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, RecursionError):
             return None  # missing, damaged or another version's: name the modules again
@@ -1071,7 +1075,7 @@ class LayoutCache:
         document = {
             "schema": SCHEMA,
             "files": self._files(files),
-            "asked": sorted([canonical(file, self.root), there] for file, there in probed.items()),
+            "asked": _layout(probed, self.root),
             "tops": sorted(tops),
         }
         _write_keeping_newest(self.file, document, "layout-*.json", ResultCache.KEEP)

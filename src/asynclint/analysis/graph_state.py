@@ -58,7 +58,7 @@ class GraphState:
     _tools: frozenset[FunctionId]
     states: dict[HotState, HotInfo]
     _contexts: dict[str, dict[str, Hook]]
-    _direct_callers: dict[FunctionId, list[FunctionId]] | None
+    _direct_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]

@@ -371,6 +371,8 @@ V1RT = "v1_runtime_env/v1_runtime_env/"
 #: and, where it matters for the grade, how often it runs.
 ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("callback_env/callback_env/env.py", "CallbackEnv.env_response"): ("env_response", "per turn"),
+    # rlm's REPL built per rollout: its constructor writes the context to a file and reads it back
+    ("callback_env/callback_env/env.py", "CallbackEnv.setup_state"): ("setup_state", "per rollout"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged"): ("reward function", "judge_client"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.asks_the_client"): ("reward function", "judge_client"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged_by_bound"): ("reward function", "judge_client"),

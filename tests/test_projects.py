@@ -17,8 +17,9 @@ metrics searching over moves with the project's own simulator, split across modu
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
 say), ``ns_env``: a PEP 420 namespace package (no ``__init__.py``) beside its ``pyproject.toml``,
-whose modules import each other by the package's name and relatively, or a generic asyncio service
-(``asyncio_app``). As in the
+whose modules import each other by the package's name and relatively, ``warm_env``: memoized case
+files that ``Taskset.load`` and ``Env.start`` fill through helpers, with the rollouts' arguments or
+others, or a generic asyncio service (``asyncio_app``). As in the
 single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
@@ -29,7 +30,8 @@ names from the package layout, so the expectations also pin down:
   root runs per turn, per tool call, or is a sync reward/metric run back to back for a group;
 - what stays cold (``__init__``, ``load_environment``, teardown, ``Env.start``/``stop``,
   ``Taskset.load``, offloaded functions, plain classes that only share a hook's name, tests,
-  sandbox scripts, v1 tools, coroutines awaited only from cold code or run by ``asyncio.run``);
+  sandbox scripts, v1 tools, coroutines awaited only from cold code or run by ``asyncio.run``), and
+  the memoized code start-up runs first, at any depth, with the arguments the rollouts pass;
 - what a generic asyncio program runs on its loop: handlers the server awaits, coroutines started
   as tasks (even by a cold ``main``), loop callbacks -- and not what it hands to threads;
 - ``ASL103`` where a reward calls the judge of a ``JudgeRubric(judge_client=...)`` handed a sync
@@ -183,6 +185,7 @@ def test_both_projects_are_there() -> None:
         "v1_runtime_env",
         "v1_tools",
         "values_env",
+        "warm_env",
     ]
 
 
@@ -368,6 +371,8 @@ V1RT = "v1_runtime_env/v1_runtime_env/"
 #: and, where it matters for the grade, how often it runs.
 ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("callback_env/callback_env/env.py", "CallbackEnv.env_response"): ("env_response", "per turn"),
+    # rlm's REPL built per rollout: its constructor writes the context to a file and reads it back
+    ("callback_env/callback_env/env.py", "CallbackEnv.setup_state"): ("setup_state", "per rollout"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged"): ("reward function", "judge_client"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.asks_the_client"): ("reward function", "judge_client"),
     ("judges_env/judges_env/env.py", "load_environment.<locals>.judged_by_bound"): ("reward function", "judge_client"),
@@ -398,6 +403,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # ns_env: a namespace package (no __init__.py) whose modules import each other by its name
     ("ns_env/ns_env/env.py", "matches_case"): ("reward function", "per rollout"),
     ("ns_env/ns_env/env.py", "matches_answer"): ("reward function", "per rollout"),
+    # warm_env: memoized files start-up did not fill for the rollouts' arguments
+    ("warm_env/warm_env/taskset.py", "CaseTask.matches"): ("reward", "per rollout", "first call only"),
     # values_env: hooks using values defined in another module
     ("values_env/values_env/env.py", "SearchEnv.setup_state"): ("setup_state", "per rollout"),
     ("values_env/values_env/env.py", "SearchEnv.fetch"): ("async def",),

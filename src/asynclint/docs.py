@@ -36,7 +36,9 @@ GRADING = (
     " each time: only back to back for a group do they add up to one long stall). Code that runs on a first call"
     " only (a memoized function, a lazy initialisation behind `if self._x is None:`) is low: it"
     " stalls the rollouts in flight once; when start-up (module level, `load_environment`,"
-    " `__init__`) calls it first it is not reported at all. Every finding names where it runs"
+    " `__init__`, a v1 `Taskset.load` or `Env.start`, through helpers at any depth) calls it first,"
+    " a memoized function with the arguments the rollouts pass, it is not reported at all. Every"
+    " finding names where it runs"
     " (`env loop`, `shared tool server`) and how often. `[tool.asynclint] severity` overrides a"
     " rule's grade."
 )

@@ -38,6 +38,12 @@ def _switch(text: str) -> bool:
 _ROW_PREFIX = f"({ROW_ARGUMENT!r},"
 
 
+def known_constant(text: str) -> bool:
+    """``text`` (a ``CallSite.given`` value) is a constant the call writes: not another value
+    (``""``), not the rollout's row."""
+    return bool(text) and not text.startswith(_ROW_PREFIX)
+
+
 class GivenArgs(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 

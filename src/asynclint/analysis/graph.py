@@ -36,6 +36,7 @@ from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
 from asynclint.analysis.rows import RowKeys
 from asynclint.analysis.uses import Uses
+from asynclint.analysis.warming import Warming
 from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import Hook, HookClass, Registration
@@ -43,7 +44,18 @@ from asynclint.knowledge.functions import MEMOIZERS
 
 
 class ProjectGraph(
-    Resolution, Hierarchy, DeclaredHooks, HotSet, GivenArgs, Groups, Instances, Programs, RowKeys, Uses, Work
+    Resolution,
+    Hierarchy,
+    DeclaredHooks,
+    HotSet,
+    Warming,
+    GivenArgs,
+    Groups,
+    Instances,
+    Programs,
+    RowKeys,
+    Uses,
+    Work,
 ):
     """The project's summaries read as one program; built once, then asked."""
 
@@ -139,7 +151,7 @@ class ProjectGraph(
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
-        self._direct_callers: dict[FunctionId, list[FunctionId]] | None = None
+        self._direct_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self.hot: dict[FunctionId, HotInfo] = {}
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}

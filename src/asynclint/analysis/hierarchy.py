@@ -39,6 +39,19 @@ class Hierarchy(GraphState):
         name = self.canonical(cls)
         return name, self.classes[name][1].bases if name in self.classes else ()
 
+    def built_base(self, cls: str, skip: int = 0) -> str | None:
+        """The library class whose constructor building a ``cls`` runs (``skip`` 1: what
+        ``super().__init__()`` written in ``cls`` runs): its nearest base outside the project, when no
+        project class before that base defines ``__init__``; ``None`` for a class not the project's."""
+        if self.canonical(cls) not in self.classes:
+            return None
+        for ancestor in self.ancestors(cls)[skip:]:
+            if ancestor not in self.classes:
+                return None if ancestor in ("object", "builtins.object") else ancestor
+            if "__init__" in self.classes[ancestor][1].methods:
+                return None
+        return None
+
     def framework_table(self, cls: str) -> HookClass | None:
         """The framework hook table a (project) class inherits, if any."""
         if cls not in self._tables:

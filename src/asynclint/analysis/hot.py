@@ -10,7 +10,7 @@ from dataclasses import replace
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FunctionId, HotInfo, HotState, task_hook
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import guard_holds
-from asynclint.analysis.index.records import CallSite, FunctionRef, Place
+from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
@@ -28,7 +28,6 @@ from asynclint.knowledge.frameworks import (
     GROUP_CALLS,
     REGISTRATIONS,
     REWARD,
-    START_UP,
     SYNC_REWARD,
     TOOL,
     TOOL_SERVER_PACKAGES,
@@ -442,55 +441,6 @@ class HotSet(GraphState):
     def is_tool(self, key: FunctionId) -> bool:
         """``key`` is a tool the framework calls with the arguments of one model tool call."""
         return key in self._tools
-
-    def first_call_entry(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> FunctionId | None:
-        """The function whose first call runs ``site`` (written in ``key``) and nothing after,
-        nearest the root on the chain (``hot``'s, by default ``key``'s most frequent): a memoized
-        function, or the function holding the lazy initialisation (``key`` itself when the call
-        sits in one of its own). ``None``: every call."""
-        info, entry, current = hot or self.hot[key], None, key
-        while info.once:
-            # Reached through a guarded call: the guard is in the caller, which warming must call.
-            memoized = self._memoizer(current) is not None
-            entry = current if memoized or info.parent is None else info.parent.function
-            if info.parent is None:
-                break
-            current, info = info.parent.function, self.states[info.parent]
-        return entry if entry is not None else key if site.once else None
-
-    def warmed(self, key: FunctionId) -> bool:
-        """Start-up code -- module level, ``load_environment``, ``__init__`` (see
-        :data:`~asynclint.knowledge.frameworks.START_UP`) -- calls ``key`` before any rollout,
-        directly or through functions that are not hot themselves: its first call is done."""
-        if self._direct_callers is None:
-            # Calls by name only, without the overrides a call through ``self`` may reach:
-            # warming is done by naming the function, and this costs one pass over the calls
-            # (``callers`` would resolve virtual dispatch for every call of the project).
-            # Each call once, for the function it is written in and each lambda it is also run by
-            # (as ``_calls_by_caller`` lists it); which callers come first does not change the answer.
-            self._direct_callers = {}
-            for position, summary in enumerate(self.summaries):
-                for index, site in enumerate(summary.calls):
-                    if runs_loop(site.consumer):
-                        continue
-                    callees = self.called_at(position, index)
-                    if not callees:
-                        continue
-                    ids = self._ids[position]
-                    for caller in (ids[site.caller], *(ids[lambda_] for lambda_, _ in site.lambdas)):
-                        for callee in callees:
-                            self._direct_callers.setdefault(callee, []).append(caller)
-        seen, queue = {key}, [key]
-        while queue:
-            for caller in self._direct_callers.get(queue.pop(), ()):
-                if caller in seen or caller in self.hot:
-                    continue
-                function = self.function(caller)
-                if function.kind == "module" or function.name in START_UP:
-                    return True
-                seen.add(caller)
-                queue.append(caller)
-        return False
 
     def _memoizer(self, key: FunctionId) -> str | None:
         """The memoizing decorator of ``key`` (``functools.lru_cache``), if any."""

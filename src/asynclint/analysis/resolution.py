@@ -282,8 +282,8 @@ class Resolution(Exports):
             return None
         called = path[0].endswith("()")
         current = self._member(cls, path[0].removesuffix("()"), skip, instance=True)
-        if current is None:
-            return None
+        if current is None:  # ``super().__init__()`` of a library base: building one
+            return self.built_base(cls, skip) if skip and path == ("__init__",) else None
         if called:
             current = self._run_by(current, path[1:]) or self._result(current)
         return self._walk(current, path[1:])

@@ -46,6 +46,9 @@ class HookClass:
     names: frozenset[str]
     methods: dict[str, Hook]
     cold: frozenset[str] = frozenset({"__init__"})
+    #: The cold methods the framework runs in the rollouts' own process before the first rollout
+    #: (besides :data:`START_UP`'s names): a cache or lazy index they fill is ready for every rollout.
+    start_up: frozenset[str] = frozenset()
     #: Its instances run in a process of their own (a tool server): its methods, and what they
     #: register as tools, run there, not on the rollout loop -- only ``methods`` are hooks of it
     #: (a helper they share with the rollout loop is hot there, reached from its hot callers).
@@ -151,6 +154,7 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
             ),
         },
     ),
+    # ``Env.serving`` awaits ``self.start()`` before any slot runs (pkg verifiers a60a606ec v1/env.py).
     HookClass(
         "verifiers.v1",
         frozenset(
@@ -159,12 +163,17 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         ),
         _hooks("rollout", "setup run finalize", must_be="async"),
         cold=frozenset({"__init__", "start", "stop"}),
+        start_up=frozenset({"start"}),
     ),
+    # ``load`` makes the tasks the run plans before its first rollout (``run_eval``: ``tasks =
+    # list(selected)``, pkg verifiers a60a606ec v1/cli/eval/runner.py). A served run loads them in
+    # the eval process and each worker loads its own env: taken as the in-process run.
     HookClass(
         "verifiers.v1",
         frozenset("Taskset HarborTaskset LeanTaskset NeMoGymTaskset OpenEnvTaskset TextArenaTaskset".split()),
         {},
         cold=frozenset({"__init__", "load", "validate"}),
+        start_up=frozenset({"load"}),
     ),
     HookClass(
         "verifiers.v1",

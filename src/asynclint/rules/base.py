@@ -193,7 +193,7 @@ class OwnWorkRule(Rule):
             return None
         path = graph.path_of(key)
         first_call = graph.first_call_entry(key, at, hot)
-        if first_call is not None and graph.warmed(first_call):
+        if first_call is not None and graph.warmed(key, at, hot):
             return None
         base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
         assert base is not None  # the rules' own cost classes are all reported
@@ -298,10 +298,11 @@ class BlockingCallRule(Rule):
         runs it first, not an offender, cheaper inline than offloaded)."""
         graph, summary, key, site, api, target = ctx.graph, call.summary, call.key, call.site, call.api, call.target
         memoized = graph.memoized(key)
-        first_call = graph.first_call_entry(key, site, hot if entry is None else None)
+        chain_hot = hot if entry is None else None
+        first_call = graph.first_call_entry(key, site, chain_hot)
         if first_call == key and site.instance_once and not hot.once and graph.built_by_caller(key, hot):
             first_call = None  # lazy per instance, on an instance its caller builds: every call
-        if first_call is not None and graph.warmed(first_call):
+        if first_call is not None and graph.warmed(key, site, chain_hot):
             return None  # start-up calls it first: the rollouts find it done
         frequency = hot.root_hook.frequency
         if site.first_turn and frequency in FREQUENT:

@@ -267,6 +267,9 @@ class CheckContext:
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
                     api = api or (self._model_built(site.target) if site.spread else None)
+                    base = graph.built_base(target) if api is None and site.method is None else None
+                    if base is not None:  # a project class with no ``__init__`` of its own: its base's runs
+                        api, target = self.catalogue.match(base, None), base
                 else:
                     api, target = self.catalogue.match(resolved, site.method), resolved
                     if api is None and site.method is None and site.origin is not None:
@@ -274,7 +277,10 @@ class CheckContext:
                         # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.
                         api = self.catalogue.match(f"{resolved}.__call__", "__call__")
                         target = f"{resolved}.__call__" if api is not None else target
-                    api = api or self._driven_entry(position, index, resolved)
+                    # A protocol's engine built by ``super().__init__()`` is reported where the
+                    # subclass is built (``_driven_entry`` reads a subclass's construction as its own).
+                    if site.self_ref is None or site.self_ref[1] != (Marker.SUPER, "__init__"):
+                        api = api or self._driven_entry(position, index, resolved)
             # An awaited call blocks only when its entry says it blocks although awaited, or when it
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:

@@ -14,7 +14,9 @@ calls return ``sys.modules[name]``.
 model's code with ``exec`` in the calling thread, and the helpers that code is given
 (``llm_query``, ``llm_query_batched``, ``rlm_query``) send a synchronous request to the LM
 handler over a socket and wait for the model's answer: one executed block holds the thread for
-every sub-call it makes.
+every sub-call it makes. Building a ``LocalREPL`` makes a temporary directory and, handed a
+``context_payload``, writes it to a file there and runs code that reads it back: a file written and
+read per instance.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ _RLM = (
     "source: pkg rlms 0.1.3 rlm/environments/local_repl.py (LocalREPL.execute_code: exec(code, ...); "
     "_llm_query: send_lm_request over a socket; setup binds llm_query, llm_query_batched, rlm_query, "
     "rlm_query_batched in the code's globals to the instance's _llm_query, ... methods)"
+)
+_RLM_INIT = (
+    "source: pkg rlms 0.1.3 rlm/environments/local_repl.py (LocalREPL.__init__: tempfile.mkdtemp, then "
+    "load_context -> add_context: open(context_path, 'w').write(context_payload), execute_code of "
+    "open(context_path).read())"
 )
 _IMPORTLIB = "source: CPython 3.11 Lib/importlib/_bootstrap_external.py (SourceLoader.exec_module: get_code, exec)"
 
@@ -45,6 +52,7 @@ APIS: tuple[BlockingApi, ...] = (
         _RLM,
         runs=frozenset({"_llm_query", "_llm_query_batched", "_rlm_query", "_rlm_query_batched"}),
     ),
+    entry("rlm.environments.local_repl.LocalREPL", "fs", "disk-content", "to-thread", frozenset(), _RLM_INIT),
     entry("importlib.abc.Loader.exec_module", "cpu", "module-exec", None, frozenset(), _IMPORTLIB),
     entry(
         "importlib.import_module",

@@ -1,0 +1,127 @@
+"""One-time code: the function whose first call runs a call and nothing after (a memoized
+function, a lazy initialisation's holder), and whether start-up calls it first, so that the
+rollouts find it done."""
+
+from __future__ import annotations
+
+from asynclint.analysis.given import known_constant
+from asynclint.analysis.graph_records import FunctionId, HotInfo
+from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.records import CallSite, Place
+from asynclint.knowledge.asyncio_apis import runs_loop
+from asynclint.knowledge.frameworks import START_UP
+
+
+class Warming(GraphState):
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def first_call_entry(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> FunctionId | None:
+        """The function whose first call runs ``site`` (written in ``key``) and nothing after,
+        nearest the root on the chain (``hot``'s, by default ``key``'s most frequent): a memoized
+        function, or the function holding the lazy initialisation (``key`` itself when the call
+        sits in one of its own). ``None``: every call."""
+        info, entry, current = hot or self.hot[key], None, key
+        while info.once:
+            # Reached through a guarded call: the guard is in the caller, which warming must call.
+            memoized = self._memoizer(current) is not None
+            entry = current if memoized or info.parent is None else info.parent.function
+            if info.parent is None:
+                break
+            current, info = info.parent.function, self.states[info.parent]
+        return entry if entry is not None else key if site.once else None
+
+    def warmed(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
+        """Start-up code runs one of the one-time steps on the chain to ``site`` (written in ``key``;
+        ``hot``'s chain, by default ``key``'s most frequent) before any rollout: a memoized
+        function, or a function holding a lazy initialisation the chain passes through. Then the
+        rollouts find it done, however many other one-time steps the chain has."""
+        return any(self._filled_at_start_up(step) for step in self._one_time_steps(key, site, hot))
+
+    def _one_time_steps(self, key: FunctionId, site: Place, hot: HotInfo | None) -> list[FunctionId]:
+        """The functions on the chain to ``site`` whose first call runs it and nothing after: each
+        memoized one, and each one that calls the next behind a lazy initialisation's guard
+        (``key`` when ``site`` sits behind one of its own), nearest the call first."""
+        info, current = hot or self.hot[key], key
+        steps = [key] if site.once else []
+        while info.once:
+            memoized = self._memoizer(current) is not None
+            if memoized:
+                steps.append(current)
+            if info.parent is None:
+                break
+            caller, line = info.parent.function, info.call_line
+            parent = self.states[info.parent]
+            # A chain is once from its first one-time step on: this link is one when the caller's
+            # chain was not, or its call is guarded itself.
+            if (not memoized and not parent.once) or any(
+                call.once and at == caller and call.line == line for at, call in self._warming_calls().get(current, ())
+            ):
+                steps.append(caller)
+            current, info = caller, parent
+        return steps
+
+    def _filled_at_start_up(self, entry: FunctionId) -> bool:
+        """Start-up code calls ``entry`` before any rollout, directly or through other functions.
+        Start-up is module level, the functions named in
+        :data:`~asynclint.knowledge.frameworks.START_UP` and the framework classes' ``start_up``
+        methods (a v1 ``Taskset.load``), when no rollout runs them. A memoized ``entry`` keeps a
+        result per argument set: each of its hot calls must pass what some start-up call passes
+        (the same constants, or nothing), or a rollout fills a result of its own."""
+        calls = self._warming_calls().get(entry, ())
+        # The argument sets the rollouts' calls pass (none found by name: reached through dispatch).
+        wanted = {site.given for caller, site in calls if caller in self.hot} if self._memoizer(entry) else set()
+        if any(not all(known_constant(text) for _, text in given) for given in wanted):
+            return False  # a key the rollout picks (its data, a value start-up cannot know)
+        if not wanted:
+            return self._reached_at_start_up([caller for caller, _ in calls])
+        return all(
+            self._reached_at_start_up([caller for caller, site in calls if site.given == given]) for given in wanted
+        )
+
+    def _reached_at_start_up(self, callers: list[FunctionId]) -> bool:
+        """Start-up runs one of ``callers``, or a function calling one, at any depth."""
+        seen, queue = set(callers), callers
+        while queue:
+            caller = queue.pop()
+            if caller not in self.hot and self._starts_up(caller):
+                return True
+            for outer, _ in self._warming_calls().get(caller, ()):
+                # Through hot functions too: start-up calling a helper the rollouts also call
+                # still runs it first.
+                if outer not in seen:
+                    seen.add(outer)
+                    queue.append(outer)
+        return False
+
+    def _starts_up(self, key: FunctionId) -> bool:
+        """``key`` runs before any rollout: module level, a start-up function by name, or a method
+        the framework class it belongs to runs at start-up."""
+        function = self.function(key)
+        if function.kind == "module" or function.name in START_UP:
+            return True
+        if function.class_qualname is None:
+            return False
+        table = self.framework_table(f"{self.summaries[key[0]].module}.{function.class_qualname}")
+        return table is not None and function.name in table.start_up
+
+    def _warming_calls(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
+        """Function -> (the function each call of it is written in, the call): by name only, without
+        the overrides a call through ``self`` may reach."""
+        if self._direct_callers is None:
+            # Warming is done by naming the function, and this costs one pass over the calls
+            # (``callers`` would resolve virtual dispatch for every call of the project). Each call
+            # once, for the function it is written in and each lambda it is also run by (as
+            # ``_calls_by_caller`` lists it); which callers come first does not change the answer.
+            self._direct_callers = {}
+            for position, summary in enumerate(self.summaries):
+                for index, site in enumerate(summary.calls):
+                    if runs_loop(site.consumer):
+                        continue
+                    callees = self.called_at(position, index)
+                    if not callees:
+                        continue
+                    ids = self._ids[position]
+                    for caller in (ids[site.caller], *(ids[lambda_] for lambda_, _ in site.lambdas)):
+                        for callee in callees:
+                            self._direct_callers.setdefault(callee, []).append((caller, site))
+        return self._direct_callers

@@ -388,13 +388,6 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # Graded by what they are handed (knowledge.costs.CODE_GRADES): a short expression is
         # cheap, a program is what it runs.
         *many("cpu", "code", None, "eval compile", "builtins."),
-        # ``ast.parse`` is ``compile`` with ``PyCF_ONLY_AST``: the same parse, graded the same way.
-        BlockingApi(
-            "ast.parse",
-            "cpu",
-            "code",
-            source="source: CPython 3.11 Lib/ast.py (parse returns compile(source, filename, mode, PyCF_ONLY_AST))",
-        ),
         BlockingApi("builtins.exec", "cpu", "program"),
         # Regexes are not here: a regex over a whole transcript takes microseconds (re.findall on
         # 10 KB: 7 µs), and the process-pool hop that would fix it costs ~25x that (175 µs).

@@ -16,10 +16,12 @@ subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
-say), ``ns_env``: a PEP 420 namespace package (no ``__init__.py``) beside its ``pyproject.toml``,
-whose modules import each other by the package's name and relatively, or a generic asyncio service
-(``asyncio_app``). As in the
-single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
+say), ``v1_toolset_pinned`` and
+``v1_toolset_server``: one ``Toolset`` subclass, run in process by verifiers 0.1.14 and served in a
+process of its own from 0.2.0 (the project's pin tells them apart), ``ns_env``: a PEP 420
+namespace package (no ``__init__.py``) beside its ``pyproject.toml``, whose modules import each
+other by the package's name and relatively, or a generic asyncio service (``asyncio_app``). As in
+the single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
 
@@ -182,6 +184,8 @@ def test_both_projects_are_there() -> None:
         "v1_env",
         "v1_runtime_env",
         "v1_tools",
+        "v1_toolset_pinned",
+        "v1_toolset_server",
         "values_env",
     ]
 
@@ -362,6 +366,7 @@ def test_side_by_side_environments_keep_their_own_modules() -> None:
 Words = tuple[str | tuple[str, ...], ...]  # every item must appear; a tuple item: one of its words
 
 V1RT = "v1_runtime_env/v1_runtime_env/"
+V1TP = "v1_toolset_pinned/v1_toolset_pinned/"
 
 #: For each hot root (path, qualname): the words its findings' messages must contain, after
 #: lower-casing, turning hyphens into spaces and dropping backticks. They name the kind of root
@@ -596,6 +601,11 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}registered.py", "tidy"): ("v1 cleanup handler", "runtime.cleanup_rollout", "per rollout"),
     (f"{V1RT}registered.py", "refresh"): ("v1 update handler", "runtime.update_rollout", "per rollout"),
     (f"{V1RT}registered.py", "tally"): ("v1 metric function", "runtime.score_rollout", "per rollout"),
+    # v1_toolset_pinned: a Toolset subclass on verifiers 0.1.14, a plain class run in process
+    (f"{V1TP}notes.py", "open_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1TP}notes.py", "NotesToolset.load_index"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1TP}notes.py", "NotesToolset.read_note"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
+    (f"{V1TP}notes.py", "NotesToolset.refresh"): ("async def", "per rollout"),
 }
 
 
@@ -998,6 +1008,30 @@ def test_a_required_range_is_offloaded_only_if_every_release_it_admits_is(specif
         (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.1.2") if admits_both else ("", ""))
         for f in rewards
     )
+
+
+V1_TOOLSET_PINNED = PROJECTS / "v1_toolset_pinned"
+
+
+@pytest.mark.parametrize(
+    ("specifiers", "served_apart"),
+    [("==0.1.14", False), ("<0.2", False), (">=0.1.14", False), (">=0.1.14,<0.3", False), (">=0.2", True)],
+)
+def test_a_toolset_subclass_runs_in_process_unless_every_release_admitted_serves_it_apart(
+    specifiers: str, served_apart: bool
+) -> None:
+    """verifiers 0.1.14's ``Toolset`` is a plain class run in the rollouts' process, 0.2.0's a tool
+    server of its own: a range admitting both is read as in process (the conservative reading),
+    and its findings say so, as facts and in words."""
+    config = Config(root=V1_TOOLSET_PINNED, framework_versions=(("verifiers", specifiers),))
+    found = check_sources(load_sources(V1_TOOLSET_PINNED), config).findings
+    assert len(found) == (0 if served_apart else 4)
+    admits_both = specifiers.startswith(">=0.1.14")
+    assert all(
+        (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.1.14") if admits_both else ("", ""))
+        for f in found
+    )
+    assert all(("also admits releases from 0.2.0 on" in f.message) is admits_both for f in found)
 
 
 def test_the_version_caveat_leaves_the_baseline_fingerprint_as_it_was() -> None:

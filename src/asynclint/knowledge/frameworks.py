@@ -38,6 +38,18 @@ class Hook:
 
 
 @dataclass(frozen=True)
+class InProcess:
+    """The releases of a class's distribution from ``since`` up to (not including) ``until`` run its
+    instances in the rollouts' process, a plain class whose registrations run there; from ``until``
+    on it is served in a process of its own (``HookClass.own_process``). Which one a project's code
+    is, only the releases it admits tell (:func:`served_apart`)."""
+
+    since: str
+    until: str
+    how: str  # what the releases from ``until`` on do, in words
+
+
+@dataclass(frozen=True)
 class HookClass:
     """Methods that subclasses of the framework classes ``names`` (in package ``package``) have
     the framework call on the loop."""
@@ -50,6 +62,8 @@ class HookClass:
     #: register as tools, run there, not on the rollout loop -- only ``methods`` are hooks of it
     #: (a helper they share with the rollout loop is hot there, reached from its hot callers).
     own_process: bool = False
+    #: The releases that ran its instances in the rollouts' process instead, as a plain class.
+    in_process: InProcess | None = None
 
 
 def _hooks(frequency: str, names: str, what: str = "hook", must_be: str | None = None) -> dict[str, Hook]:
@@ -174,12 +188,18 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
     # A toolset is served by a tool server of its own (verifiers/v1/mcp): ``setup`` and
     # ``setup_task`` run there before it serves, ``register`` hands its tools to that server.
     # None of it runs on the rollout loop; its ``@vf.tool`` methods see SHARED_CONTEXTS.
+    # verifiers 0.1.14's ``Toolset`` (the first release with ``verifiers.v1``: 0.1.12 has none, PyPI
+    # has no 0.1.13) is a frozen dataclass the rollout's ``Runtime`` reads in process: a project
+    # subclass calling ``super().__init__(objects=..., write=True)`` registers what runs on the
+    # loop (source: pkg verifiers 0.1.14 verifiers/v1/toolset.py:19-145; 0.2.0 verifiers/v1/mcp/
+    # toolset.py:27 ``class Toolset(ServerBase[ConfigT, StateT])``).
     HookClass(
         "verifiers.v1",
         frozenset("Toolset NeMoGymToolset HarborMCPToolset".split()),
         {},
         cold=frozenset({"__init__", "setup", "setup_task", "register", "run", "teardown"}),
         own_process=True,
+        in_process=InProcess("0.1.14", "0.2.0", "a `Toolset` is a tool server in a process of its own"),
     ),
     # A user simulator (``vf.User[UserConfig, State]``) is a tool server like a toolset
     # (verifiers/v1/mcp/user.py at 653bb14, between 0.3.1 and 0.4.0: ``User(ServerBase)``, and
@@ -940,7 +960,7 @@ OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
 #: The distributions whose version changes what asynclint knows (what the runner looks up).
 VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(
     change.distribution for changes in (SYNC_METHODS, OFFLOADED_HOOKS) for change in changes
-)
+) | frozenset(table.package.partition(".")[0] for table in HOOK_CLASSES if table.in_process is not None)
 
 
 def _coverage(change: SyncMethod | OffloadedHooks, versions: Mapping[str, str]) -> Literal["all", "some", "none"]:
@@ -982,8 +1002,49 @@ def version_split(hook: Hook, versions: Mapping[str, str]) -> tuple[str, str]:
     return "", ""
 
 
+def served_apart(table: HookClass, versions: Mapping[str, str]) -> bool:
+    """Do the project's ``versions`` serve ``table``'s instances in a process of their own? Only if
+    every release they admit does (also when the version is unknown: today's releases do). A range
+    admitting releases that ran them in process too is read as in process, the conservative reading
+    (:func:`in_process_split` says so)."""
+    if not table.own_process:
+        return False
+    distribution = table.package.partition(".")[0]
+    if table.in_process is None or distribution not in versions:
+        return True
+    return coverage(versions[distribution], "0", table.in_process.until) == "none"
+
+
+def in_process_split(table: HookClass | None, versions: Mapping[str, str]) -> tuple[str, str]:
+    """When the project's required range admits releases serving ``table`` in a process of its own
+    as well as releases running it in process: the requirement and the first release running it in
+    process, the reading taken (``Facts.admitted``, ``Facts.assumed_from``); two empty strings
+    otherwise."""
+    distribution = table.package.partition(".")[0] if table is not None else ""
+    if table is None or table.in_process is None or distribution not in versions:
+        return "", ""
+    if coverage(versions[distribution], "0", table.in_process.until) != "some":
+        return "", ""
+    return f"{distribution}{versions[distribution]}", table.in_process.since
+
+
 def version_caveat(admitted: str, assumed_from: str) -> str:
-    """Those two facts in words: what the releases before ``assumed_from`` do instead."""
+    """Those two facts in words: what the releases the finding does not assume do instead."""
+    served = next(
+        (
+            table.in_process
+            for table in HOOK_CLASSES
+            if table.in_process is not None
+            and table.in_process.since == assumed_from
+            and admitted.startswith(table.package.partition(".")[0])
+        ),
+        None,
+    )
+    if served is not None:
+        return (
+            f"the project's `{admitted}` also admits releases from {served.until} on,"
+            f" where {served.how}: taken as in process, as in {served.since}"
+        )
     change = next((c for c in OFFLOADED_HOOKS if c.until == assumed_from and admitted.startswith(c.distribution)), None)
     if change is None:
         return f"the project's `{admitted}` also admits releases before {assumed_from}: taken as from {assumed_from} on"

@@ -16,7 +16,7 @@ subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
-say), ``v1_toolset_pinned`` and
+say, whether handed as keywords or in a ``config=`` mapping), ``v1_toolset_pinned`` and
 ``v1_toolset_server``: one ``Toolset`` subclass, run in process by verifiers 0.1.14 and served in a
 process of its own from 0.2.0 (the project's pin tells them apart), ``ns_env``: a PEP 420
 namespace package (no ``__init__.py``) beside its ``pyproject.toml``, whose modules import each
@@ -601,6 +601,13 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}registered.py", "tidy"): ("v1 cleanup handler", "runtime.cleanup_rollout", "per rollout"),
     (f"{V1RT}registered.py", "refresh"): ("v1 update handler", "runtime.update_rollout", "per rollout"),
     (f"{V1RT}registered.py", "tally"): ("v1 metric function", "runtime.score_rollout", "per rollout"),
+    (f"{V1RT}configured.py", "config_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1RT}configured.py", "config_group_scratch"): ("per group toolset object factory", "in each group"),
+    (f"{V1RT}configured.py", "constant_scratch"): ("per rollout toolset object factory", "per rollout"),
+    (f"{V1RT}configured.py", "config_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "overridden_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "constant_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "peek"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
     # v1_toolset_pinned: a Toolset subclass on verifiers 0.1.14, a plain class run in process
     (f"{V1TP}notes.py", "open_scratch"): ("per rollout toolset object factory", "in each rollout"),
     (f"{V1TP}notes.py", "NotesToolset.load_index"): ("per rollout toolset object factory", "in each rollout"),

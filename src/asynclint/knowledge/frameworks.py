@@ -829,6 +829,16 @@ REGISTRATIONS: tuple[Registration, ...] = (
 SETTING_KEYWORDS: frozenset[str] = frozenset(
     setting.keyword for registration in REGISTRATIONS for setting in registration.settings
 )
+#: ``vf.Toolset(config={"objects": {...}, "write": True})``: verifiers 0.1.14's v1 ``Toolset``,
+#: ``Taskset`` and ``Harness`` merge the entries of a config mapping with their keywords, a keyword
+#: given (not ``None``) winning (source: pkg verifiers 0.1.14 verifiers/v1/toolset.py:61-112,
+#: config.py:133-146 ``ToolsetConfig``, taskset.py:51-53, harness.py:93-143). The keyword the
+#: mapping is given in, and the entries read like keywords: the slots and settings of those
+#: classes' registrations. 0.2.0 and later configs have no such fields.
+CONFIG_KEYWORD = "config"
+CONFIG_ENTRIES: frozenset[str] = (
+    frozenset({*V1_HANDLERS, *V1_TOOLSET_SLOTS, *V1_TOOLSET_OBJECT_SLOTS, *V1_USER_SLOTS}) | SETTING_KEYWORDS
+)
 
 
 @dataclass(frozen=True)

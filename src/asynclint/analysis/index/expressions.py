@@ -25,6 +25,8 @@ from asynclint.knowledge.asyncio_apis import (
 from asynclint.knowledge.blocking import ENTERING_METHODS
 from asynclint.knowledge.costs import GROWN, INFO_COLUMN
 from asynclint.knowledge.frameworks import (
+    CONFIG_ENTRIES,
+    CONFIG_KEYWORD,
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
     MAPPING_SLOTS,
@@ -105,10 +107,17 @@ class Expressions(IndexerState):
             if keyword.arg in HANDOFF_SLOTS:
                 self._record_handoff(node, keyword, CallContext(target, method, self_target, keyword.arg))
         handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
-        settings = tuple(
-            (keyword.arg, repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else UNKNOWN)
+        config, in_call = self._config_entries(node)
+        # A keyword given wins over the config mapping's entry, unless it is ``None`` (Toolset.__init__).
+        given = {name: value for name, value in config if name in SETTING_KEYWORDS}
+        given.update(
+            (keyword.arg, keyword.value)
             for keyword in node.keywords
             if keyword.arg in SETTING_KEYWORDS
+            and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+        )
+        settings = tuple(
+            (name, repr(value.value) if isinstance(value, ast.Constant) else UNKNOWN) for name, value in given.items()
         )
         stack = node.func.value if isinstance(node.func, ast.Attribute) else None
         on_stack = method in ENTERING_METHODS and isinstance(stack, ast.Name) and stack.id in self.frame.stacks
@@ -124,9 +133,27 @@ class Expressions(IndexerState):
                 self.record_protocol(inner, ENTERING_METHODS[method], exiting=False)
                 self.record_protocol(inner, ENTERING_METHODS[method], exiting=True)  # when the stack closes
         for keyword in node.keywords:
+            if in_call and keyword.arg == CONFIG_KEYWORD:
+                continue  # its entries are read below, like keywords
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
             context = CallContext(target, method, self_target, keyword.arg or "**", handed, settings)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
+        for name, value in config:
+            context = CallContext(target, method, self_target, name, handed, settings)
+            if not in_call:  # a module's constant, visited where it is written: only what it hands over
+                for item in value.values if isinstance(value, ast.Dict) and name in MAPPING_SLOTS else [value]:
+                    self.record_ref(item, False, context)
+            elif name in SETTING_KEYWORDS:
+                self.visit_expr(value)
+            else:
+                self._visit_argument(value, offloaded=False, call=context, awaited=consumes)
+        if in_call:
+            mapping = next(keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD)
+            assert isinstance(mapping, ast.Dict)
+            read = {id(value) for _, value in config}
+            for part in (*mapping.keys, *mapping.values):
+                if part is not None and id(part) not in read:
+                    self.visit_expr(part)
         applied = INLINE_APPLIERS.get(target) if target is not None else None
         if target is not None and applied is not None:
             function = (
@@ -333,6 +360,22 @@ class Expressions(IndexerState):
                     away=slot.context if moved else None,
                 )
             )
+
+    def _config_entries(self, node: ast.Call) -> tuple[list[tuple[str, ast.expr]], bool]:
+        """The entries of a ``config=`` mapping (:data:`~asynclint.knowledge.frameworks.CONFIG_ENTRIES`)
+        written in the call, or in a constant of the module's top level that the name given means
+        here; and whether it is written in the call."""
+        value = next((keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD), None)
+        written = isinstance(value, ast.Dict)
+        if isinstance(value, ast.Name) and all(value.id not in f.bindings for f in self.frames if f.kind != "module"):
+            value = self._mappings.get(value.id)
+        if not isinstance(value, ast.Dict):
+            return [], False
+        return [
+            (key.value, item)
+            for key, item in zip(value.keys, value.values, strict=True)
+            if isinstance(key, ast.Constant) and key.value in CONFIG_ENTRIES
+        ], written
 
     def _grow(self, receiver: ast.Name, added: Value) -> None:
         """``funcs.append(f)``, ``funcs.extend(more)``, ``funcs += [f]`` on a list of callables

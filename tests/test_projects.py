@@ -4,11 +4,11 @@ Each directory under ``tests/fixtures/projects/`` is a small but realistic ``ver
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules; ``side_envs``: two environments side by side, each with its
 own ``utils.py``; ``flat_env``: a package whose modules import their siblings by bare names;
-``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
-the environment names or never names; ``followed_env``: offenders reached through helpers whose
-returns differ, dispatch tables, abstract methods, receivers declared a base class or read from a
-TypedDict's field, ``self.tools``, and classes based on the framework module a helper is
-handed; ``script_env``: offline scripts beside an environment;
+``registrations_env``: callables registered in every shape (and a class a gym runner drives);
+``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
+offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
+receivers declared a base class or read from a TypedDict's field, ``self.tools``, and classes based
+on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
@@ -448,6 +448,12 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "per tool call",
     ),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
+    ("registrations_env/registrations_env/gym.py", "Maze.__init__"): ("gym environment constructor", "first turn"),
+    ("registrations_env/registrations_env/gym.py", "Maze.reset"): ("gym environment reset", "per rollout"),
+    ("registrations_env/registrations_env/gym.py", "Maze.step"): ("gym environment step", "per turn"),
+    ("registrations_env/registrations_env/gym.py", "SeededMaze.step"): ("gym environment step", "per turn"),
+    ("registrations_env/registrations_env/gym.py", "parse_move"): ("gym action parser", "per turn"),
+    ("registrations_env/registrations_env/gym.py", "show"): ("gym observation renderer", "per turn"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),
     ("registrations_env/registrations_env/env.py", "load_environment.<locals>.<lambda>"): (

@@ -26,6 +26,7 @@ from asynclint.knowledge.frameworks import (
     FREQUENCY_RANK,
     FREQUENT,
     GROUP_CALLS,
+    HANDED_CLASSES,
     REGISTRATIONS,
     REWARD,
     START_UP,
@@ -63,6 +64,9 @@ class HotSet(GraphState):
                     keys = [FunctionId((position, ref.function))]
                 else:
                     target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
+                    if hook in HANDED_CLASSES:  # a class the framework builds and drives
+                        self._handed_class(found, target, HANDED_CLASSES[hook])
+                        continue
                     keys = self.functions_denoted(target)
                 for key in keys:
                     if served is not None and in_process_split(served, self._versions)[0]:
@@ -74,6 +78,16 @@ class HotSet(GraphState):
                     if key not in found or own.frequency in FREQUENT:
                         found[key] = own
         return found
+
+    def _handed_class(self, found: dict[FunctionId, Hook], target: str | None, methods: dict[str, Hook]) -> None:
+        """The project class ``target`` names: each of ``methods`` it defines or inherits is a root."""
+        cls = self.canonical(target) if target else None
+        if cls is None or cls not in self.classes:
+            return  # a library's class: its own business, or its pack's
+        for name, hook in methods.items():
+            key = self.method_of(cls, name)
+            if key is not None and (key not in found or hook.frequency in FREQUENT):
+                found[key] = hook
 
     def _served_by(self, position: int, index: int) -> HookClass | None:
         """The framework table of a class that some release serves in a process of its own (a v1

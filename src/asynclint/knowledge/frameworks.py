@@ -676,6 +676,34 @@ RLM_REPL_TOOL = Hook(
 RLM_SUB_TOOL = Hook(
     "sub-LLM tool", "tool", note="run inline on the loop by verifiers' `RLMEnv` on every tool call of a sub-LLM"
 )
+# ``vf.GymEnv(env_cls=Maze, action_parser=parse, obs_to_text=show)``: verifiers' gym runner builds an
+# instance of the class it is handed in the first turn of every rollout (``env_response``:
+# ``self.env_cls(**self.env_kwargs)``, then ``reset``), steps it every turn and closes it in its
+# ``@vf.cleanup``; it parses every reply with ``action_parser`` and renders every observation with
+# ``obs_to_text`` -- all inline on the loop (source: pkg verifiers 0.1.14 and 0.2.0
+# verifiers/envs/experimental/gym_env.py, 0.3.1 verifiers/legacy/envs/experimental/gym_env.py:
+# ``env_response``, ``cleanup_env``; 0.4.0 has no ``GymEnv``). ``__init__`` also builds one and
+# resets it for every episode of its dataset (``gym_to_hf``): start-up.
+GYM_ENV_CLASS = Hook("gym environment class", "rollout")
+_GYM_TURN = "run by verifiers' `GymEnv.env_response` on every turn"
+_GYM_FIRST_TURN = "run by verifiers' `GymEnv.env_response` in the first turn of every rollout"
+#: A class handed to the framework, which builds and drives its instances: the slot's hook -> the
+#: methods it calls (the constructor as ``__init__``), each the hook it runs as.
+HANDED_CLASSES: dict[Hook, dict[str, Hook]] = {
+    GYM_ENV_CLASS: {
+        "__init__": Hook("gym environment constructor", "rollout", note=_GYM_FIRST_TURN),
+        "reset": Hook("gym environment reset", "rollout", note=_GYM_FIRST_TURN),
+        "step": Hook("gym environment step", "turn", note=_GYM_TURN),
+        "close": Hook(
+            "gym environment close", "rollout", note="run by verifiers' `GymEnv.cleanup_env` as every rollout ends"
+        ),
+    }
+}
+GYM_SLOTS: dict[str, Hook] = {
+    "env_cls": GYM_ENV_CLASS,
+    "action_parser": Hook("gym action parser", "turn", note=_GYM_TURN),
+    "obs_to_text": Hook("gym observation renderer", "turn", note=_GYM_TURN),
+}
 
 #: Sync callables the framework runs inline but awaits when they are coroutine functions
 #: (verifiers calls them through ``maybe_await``): rewards, metrics, tools, stop conditions,
@@ -807,6 +835,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(TOOL, "tools", owner=RLM_ENV),
     Registration(RLM_REPL_TOOL, "root_tools", owner=RLM_ENV),
     Registration(RLM_SUB_TOOL, "sub_tools", owner=RLM_ENV),
+    *(Registration(hook, slot, owner=_ENVS) for slot, hook in GYM_SLOTS.items()),
     *(
         Registration(hook, slot, owner=_V1_TABLES[owner])
         for owner in ("Taskset", "Harness")

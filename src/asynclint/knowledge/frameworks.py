@@ -865,6 +865,11 @@ SETTING_KEYWORDS: frozenset[str] = frozenset(
 #: mapping is given in, and the entries read like keywords: the slots and settings of those
 #: classes' registrations. 0.2.0 and later configs have no such fields.
 CONFIG_KEYWORD = "config"
+#: The config classes it may be instead (``config=vf.ToolsetConfig(objects=..., write=True)``), whose
+#: keywords are its entries (config.py:65-78 ``config_data``: a ``Config`` is dumped to a mapping).
+CONFIG_CLASSES: frozenset[str] = frozenset(
+    f"verifiers.v1{module}.{name}Config" for module in ("", ".config") for name in ("Toolset", "Taskset", "Harness")
+)
 CONFIG_ENTRIES: frozenset[str] = (
     frozenset({*V1_HANDLERS, *V1_TOOLSET_SLOTS, *V1_TOOLSET_OBJECT_SLOTS, *V1_USER_SLOTS}) | SETTING_KEYWORDS
 )

@@ -25,6 +25,7 @@ from asynclint.knowledge.asyncio_apis import (
 from asynclint.knowledge.blocking import ENTERING_METHODS
 from asynclint.knowledge.costs import GROWN, INFO_COLUMN
 from asynclint.knowledge.frameworks import (
+    CONFIG_CLASSES,
     CONFIG_ENTRIES,
     CONFIG_KEYWORD,
     HANDOFF_ATTRIBUTES,
@@ -363,9 +364,13 @@ class Expressions(IndexerState):
 
     def _config_entries(self, node: ast.Call) -> tuple[list[tuple[str, ast.expr]], bool]:
         """The entries of a ``config=`` mapping (:data:`~asynclint.knowledge.frameworks.CONFIG_ENTRIES`)
-        written in the call, or in a constant of the module's top level that the name given means
-        here; and whether it is written in the call."""
+        written in the call, in a constant of the module's top level that the name given means here,
+        or the keywords of a config class built there; and whether it is a mapping written in the call."""
         value = next((keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD), None)
+        if isinstance(value, ast.Call) and isinstance(built := self.infer(value.func), Sym):
+            # ``config=vf.ToolsetConfig(objects=...)``: its keywords, visited where they are written
+            if public_name(built.name) in CONFIG_CLASSES:
+                return [(k.arg, k.value) for k in value.keywords if k.arg in CONFIG_ENTRIES], False
         written = isinstance(value, ast.Dict)
         if isinstance(value, ast.Name) and all(value.id not in f.bindings for f in self.frames if f.kind != "module"):
             value = self._mappings.get(value.id)

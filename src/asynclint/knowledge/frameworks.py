@@ -182,7 +182,8 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
     ),
     HookClass(
         "verifiers.v1",
-        frozenset("Judge ReferenceJudge RubricJudge".split()),
+        # DecisionJudge: pkg verifiers 0.4.0 v1/judges/decision.py:39 (the listing is 0.3.1's)
+        frozenset("Judge ReferenceJudge RubricJudge DecisionJudge".split()),
         _hooks("call", "score parse build_messages complete evaluate grade_batch", "judge method"),
     ),
     # A toolset is served by a tool server of its own (verifiers/v1/mcp): ``setup`` and

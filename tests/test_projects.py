@@ -615,6 +615,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}configured.py", "constant_index"): ("toolset object factory", "once per process"),
     (f"{V1RT}configured.py", "built_scratch"): ("per rollout toolset object factory", "in each rollout"),
     (f"{V1RT}configured.py", "built_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}referenced.py", "referenced_lookup"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
+    (f"{V1RT}referenced.py", "referenced_stop"): ("v1 stop condition", "runtime.is_completed", "per turn"),
+    (f"{V1RT}referenced.py", "referenced_scratch"): ("per rollout toolset object factory", "in each rollout"),
     (f"{V1RT}configured.py", "peek"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
     # v1_toolset_pinned: a Toolset subclass on verifiers 0.1.14, a plain class run in process
     (f"{V1TP}notes.py", "open_scratch"): ("per rollout toolset object factory", "in each rollout"),

@@ -866,6 +866,13 @@ SETTING_KEYWORDS: frozenset[str] = frozenset(
 #: mapping is given in, and the entries read like keywords: the slots and settings of those
 #: classes' registrations. 0.2.0 and later configs have no such fields.
 CONFIG_KEYWORD = "config"
+#: Slots whose ``"module:attr"`` strings verifiers 0.1.14 imports and runs as what they name
+#: (``tools=["pkg.search:lookup"]``): keywords and config entries alike (pkg verifiers 0.1.14
+#: v1/config.py:303-321 ``config_callables`` and :398-411 ``resolve_config_object``, toolset.py:283
+#: ``tool_item``, user.py:54-55 ``normalize_user``) -- ``objects`` only inside a config mapping
+#: (toolset.py:73-82; the keyword's values are kept as they are).
+REFERENCE_SLOTS: frozenset[str] = frozenset({*V1_HANDLERS, *V1_TOOLSET_SLOTS, *V1_USER_SLOTS})
+CONFIG_REFERENCE_SLOTS: frozenset[str] = REFERENCE_SLOTS | frozenset(V1_TOOLSET_OBJECT_SLOTS)
 #: The config classes it may be instead (``config=vf.ToolsetConfig(objects=..., write=True)``), whose
 #: keywords are its entries (config.py:65-78 ``config_data``: a ``Config`` is dumped to a mapping).
 CONFIG_CLASSES: frozenset[str] = frozenset(

@@ -28,12 +28,14 @@ from asynclint.knowledge.frameworks import (
     CONFIG_CLASSES,
     CONFIG_ENTRIES,
     CONFIG_KEYWORD,
+    CONFIG_REFERENCE_SLOTS,
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
     MAPPING_SLOTS,
     PROGRAM_CALLEES,
     PROGRAM_KEYWORDS,
     PROGRAM_SLOTS,
+    REFERENCE_SLOTS,
     SETTING_KEYWORDS,
     UNKNOWN,
     public_name,
@@ -141,6 +143,8 @@ class Expressions(IndexerState):
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
         for name, value in config:
             context = CallContext(target, method, self_target, name, handed, settings)
+            if name in CONFIG_REFERENCE_SLOTS and not (in_call and name in REFERENCE_SLOTS):
+                self._record_references(value, context)  # else _visit_argument records them
             if not in_call:  # a module's constant, visited where it is written: only what it hands over
                 for item in value.values if isinstance(value, ast.Dict) and name in MAPPING_SLOTS else [value]:
                     self.record_ref(item, False, context)
@@ -389,7 +393,36 @@ class Expressions(IndexerState):
         if isinstance(current, (Refs, type(None))) and (grown := callables_of((current, added))) is not None:
             self.frame.bindings[receiver.id] = grown
 
+    def _record_references(self, value: ast.expr, call: CallContext) -> None:
+        """``"pkg.search:lookup"`` strings in ``value`` (itself, the items of a list, the values of a
+        mapping): the functions the framework imports and runs (:data:`CONFIG_REFERENCE_SLOTS`)."""
+        items: list[ast.expr] = [value]
+        if isinstance(value, (ast.List, ast.Tuple)):
+            items = value.elts
+        elif isinstance(value, ast.Dict):
+            items = value.values if call.slot in MAPPING_SLOTS else []
+        for item in items:
+            named = reference(item)
+            if named is not None:
+                self.refs.append(
+                    FunctionRef(
+                        self.frame.func,
+                        named,
+                        item.lineno,
+                        False,
+                        call.target,
+                        None,
+                        call.slot,
+                        call.method,
+                        call.self_ref,
+                        handed=call.handed,
+                        settings=call.settings,
+                    )
+                )
+
     def _visit_argument(self, arg: ast.expr, offloaded: bool, call: CallContext, awaited: bool) -> None:
+        if call.slot in REFERENCE_SLOTS and not offloaded:
+            self._record_references(arg, call)
         if isinstance(arg, (ast.List, ast.Tuple)):
             self.record_ref(arg, offloaded, call)
             for element in arg.elts:
@@ -538,3 +571,13 @@ class Expressions(IndexerState):
         self.frame.loop_depth -= 1
         self.frame.payloads = saved_items
         self.frame.bindings = saved  # comprehension variables do not leak
+
+
+def reference(node: ast.expr) -> str | None:
+    """The dotted name a ``"module:attr"`` string refers to (``"pkg.search:lookup"`` ->
+    ``pkg.search.lookup``), as ``import_config_ref`` reads it; ``None`` for anything else."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    module, colon, attribute = node.value.partition(":")
+    parts = [*module.split("."), *attribute.split(".")]
+    return f"{module}.{attribute}" if colon and all(part.isidentifier() for part in parts) else None

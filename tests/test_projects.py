@@ -615,6 +615,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}configured.py", "constant_index"): ("toolset object factory", "once per process"),
     (f"{V1RT}configured.py", "built_scratch"): ("per rollout toolset object factory", "in each rollout"),
     (f"{V1RT}configured.py", "built_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "constant_built_scratch"): ("per rollout toolset object factory", "in each rollout"),
     (f"{V1RT}referenced.py", "referenced_lookup"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
     (f"{V1RT}referenced.py", "referenced_stop"): ("v1 stop condition", "runtime.is_completed", "per turn"),
     (f"{V1RT}referenced.py", "referenced_scratch"): ("per rollout toolset object factory", "in each rollout"),

@@ -368,16 +368,16 @@ class Expressions(IndexerState):
 
     def _config_entries(self, node: ast.Call) -> tuple[list[tuple[str, ast.expr]], bool]:
         """The entries of a ``config=`` mapping (:data:`~asynclint.knowledge.frameworks.CONFIG_ENTRIES`)
-        written in the call, in a constant of the module's top level that the name given means here,
-        or the keywords of a config class built there; and whether it is a mapping written in the call."""
+        or the keywords of a config class built (``vf.ToolsetConfig(objects=...)``), written in the
+        call or as a constant of the module's top level that the name given means here; and whether
+        it is a mapping written in the call (anything else is visited where it is written)."""
         value = next((keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD), None)
-        if isinstance(value, ast.Call) and isinstance(built := self.infer(value.func), Sym):
-            # ``config=vf.ToolsetConfig(objects=...)``: its keywords, visited where they are written
-            if public_name(built.name) in CONFIG_CLASSES:
-                return [(k.arg, k.value) for k in value.keywords if k.arg in CONFIG_ENTRIES], False
         written = isinstance(value, ast.Dict)
         if isinstance(value, ast.Name) and all(value.id not in f.bindings for f in self.frames if f.kind != "module"):
             value = self._mappings.get(value.id)
+        if isinstance(value, ast.Call) and isinstance(built := self.infer(value.func), Sym):
+            if public_name(built.name) in CONFIG_CLASSES:
+                return [(k.arg, k.value) for k in value.keywords if k.arg in CONFIG_ENTRIES], False
         if not isinstance(value, ast.Dict):
             return [], False
         return [

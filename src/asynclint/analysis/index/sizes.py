@@ -137,10 +137,11 @@ def resolved_sizes(
     return tuple(out)
 
 
-def module_mappings(tree: ast.Module) -> dict[str, ast.Dict]:
-    """Names the module's top level binds once, to a dict display (``CONFIG = {"write": True}``):
-    a constant mapping a call may be handed by name, read like one written in the call."""
-    found: dict[str, ast.Dict] = {}
+def module_mappings(tree: ast.Module) -> dict[str, ast.Dict | ast.Call]:
+    """Names the module's top level binds once, to a dict display (``CONFIG = {"write": True}``) or
+    a call (``CONFIG = vf.ToolsetConfig(write=True)``): a constant a call may be handed by name,
+    read like one written in the call."""
+    found: dict[str, ast.Dict | ast.Call] = {}
     bound: dict[str, int] = {}
     value: ast.expr | None
     for stmt in tree.body:
@@ -153,6 +154,6 @@ def module_mappings(tree: ast.Module) -> dict[str, ast.Dict]:
         for target in targets:
             if isinstance(target, ast.Name):
                 bound[target.id] = bound.get(target.id, 0) + 1
-                if isinstance(value, ast.Dict):
+                if isinstance(value, (ast.Dict, ast.Call)):
                     found[target.id] = value
     return {name: mapping for name, mapping in found.items() if bound[name] == 1}

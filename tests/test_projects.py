@@ -4,11 +4,11 @@ Each directory under ``tests/fixtures/projects/`` is a small but realistic ``ver
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules; ``side_envs``: two environments side by side, each with its
 own ``utils.py``; ``flat_env``: a package whose modules import their siblings by bare names;
-``registrations_env``: callables registered in every shape; ``unnamed_env``: helper coroutines
-the environment names or never names; ``followed_env``: offenders reached through helpers whose
-returns differ, dispatch tables, abstract methods, receivers declared a base class or read from a
-TypedDict's field, ``self.tools``, and classes based on the framework module a helper is
-handed; ``script_env``: offline scripts beside an environment;
+``registrations_env``: callables registered in every shape (and a class a gym runner drives);
+``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
+offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
+receivers declared a base class or read from a TypedDict's field, ``self.tools``, and classes based
+on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
@@ -16,11 +16,14 @@ subclass's overrides from the code it executes; ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
-say), ``ns_env``: a PEP 420 namespace package (no ``__init__.py``) beside its ``pyproject.toml``,
-whose modules import each other by the package's name and relatively, ``warm_env``: memoized case
-files that ``Taskset.load`` and ``Env.start`` fill through helpers, with the rollouts' arguments or
-others, or a generic asyncio service (``asyncio_app``). As in the
-single-file fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
+say, whether handed as keywords or in a ``config=`` mapping), ``v1_toolset_pinned`` and
+``v1_toolset_server``: one ``Toolset`` subclass, run in process by verifiers 0.1.14 and served in a
+process of its own from 0.2.0 (the project's pin tells them apart), ``ns_env``: a PEP 420
+namespace package (no ``__init__.py``) beside its ``pyproject.toml``, whose modules import each
+other by the package's name and relatively, ``warm_env``: memoized case files that ``Taskset.load``
+and ``Env.start`` fill through helpers, with the rollouts' arguments or others, or a generic asyncio
+service (``asyncio_app``). As in the single-file fixtures, a line that must be flagged ends with
+``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
 
@@ -184,6 +187,8 @@ def test_both_projects_are_there() -> None:
         "v1_env",
         "v1_runtime_env",
         "v1_tools",
+        "v1_toolset_pinned",
+        "v1_toolset_server",
         "values_env",
         "warm_env",
     ]
@@ -365,6 +370,7 @@ def test_side_by_side_environments_keep_their_own_modules() -> None:
 Words = tuple[str | tuple[str, ...], ...]  # every item must appear; a tuple item: one of its words
 
 V1RT = "v1_runtime_env/v1_runtime_env/"
+V1TP = "v1_toolset_pinned/v1_toolset_pinned/"
 
 #: For each hot root (path, qualname): the words its findings' messages must contain, after
 #: lower-casing, turning hyphens into spaces and dropping backticks. They name the kind of root
@@ -450,6 +456,12 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "per tool call",
     ),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
+    ("registrations_env/registrations_env/gym.py", "Maze.__init__"): ("gym environment constructor", "first turn"),
+    ("registrations_env/registrations_env/gym.py", "Maze.reset"): ("gym environment reset", "per rollout"),
+    ("registrations_env/registrations_env/gym.py", "Maze.step"): ("gym environment step", "per turn"),
+    ("registrations_env/registrations_env/gym.py", "SeededMaze.step"): ("gym environment step", "per turn"),
+    ("registrations_env/registrations_env/gym.py", "parse_move"): ("gym action parser", "per turn"),
+    ("registrations_env/registrations_env/gym.py", "show"): ("gym observation renderer", "per turn"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.scored"): ("reward function", "group"),
     ("registrations_env/registrations_env/env.py", "ScoredRubric.size"): (("reward function", "metric"), "group"),
     ("registrations_env/registrations_env/env.py", "load_environment.<locals>.<lambda>"): (
@@ -603,6 +615,24 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     (f"{V1RT}registered.py", "tidy"): ("v1 cleanup handler", "runtime.cleanup_rollout", "per rollout"),
     (f"{V1RT}registered.py", "refresh"): ("v1 update handler", "runtime.update_rollout", "per rollout"),
     (f"{V1RT}registered.py", "tally"): ("v1 metric function", "runtime.score_rollout", "per rollout"),
+    (f"{V1RT}configured.py", "config_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1RT}configured.py", "config_group_scratch"): ("per group toolset object factory", "in each group"),
+    (f"{V1RT}configured.py", "constant_scratch"): ("per rollout toolset object factory", "per rollout"),
+    (f"{V1RT}configured.py", "config_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "overridden_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "constant_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "built_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1RT}configured.py", "built_index"): ("toolset object factory", "once per process"),
+    (f"{V1RT}configured.py", "constant_built_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1RT}referenced.py", "referenced_lookup"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
+    (f"{V1RT}referenced.py", "referenced_stop"): ("v1 stop condition", "runtime.is_completed", "per turn"),
+    (f"{V1RT}referenced.py", "referenced_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1RT}configured.py", "peek"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
+    # v1_toolset_pinned: a Toolset subclass on verifiers 0.1.14, a plain class run in process
+    (f"{V1TP}notes.py", "open_scratch"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1TP}notes.py", "NotesToolset.load_index"): ("per rollout toolset object factory", "in each rollout"),
+    (f"{V1TP}notes.py", "NotesToolset.read_note"): ("v1 toolset tool", "runtime.call_tool", "per tool call"),
+    (f"{V1TP}notes.py", "NotesToolset.refresh"): ("async def", "per rollout"),
 }
 
 
@@ -1005,6 +1035,30 @@ def test_a_required_range_is_offloaded_only_if_every_release_it_admits_is(specif
         (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.1.2") if admits_both else ("", ""))
         for f in rewards
     )
+
+
+V1_TOOLSET_PINNED = PROJECTS / "v1_toolset_pinned"
+
+
+@pytest.mark.parametrize(
+    ("specifiers", "served_apart"),
+    [("==0.1.14", False), ("<0.2", False), (">=0.1.14", False), (">=0.1.14,<0.3", False), (">=0.2", True)],
+)
+def test_a_toolset_subclass_runs_in_process_unless_every_release_admitted_serves_it_apart(
+    specifiers: str, served_apart: bool
+) -> None:
+    """verifiers 0.1.14's ``Toolset`` is a plain class run in the rollouts' process, 0.2.0's a tool
+    server of its own: a range admitting both is read as in process (the conservative reading),
+    and its findings say so, as facts and in words."""
+    config = Config(root=V1_TOOLSET_PINNED, framework_versions=(("verifiers", specifiers),))
+    found = check_sources(load_sources(V1_TOOLSET_PINNED), config).findings
+    assert len(found) == (0 if served_apart else 4)
+    admits_both = specifiers.startswith(">=0.1.14")
+    assert all(
+        (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.1.14") if admits_both else ("", ""))
+        for f in found
+    )
+    assert all(("also admits releases from 0.2.0 on" in f.message) is admits_both for f in found)
 
 
 def test_the_version_caveat_leaves_the_baseline_fingerprint_as_it_was() -> None:

@@ -14,7 +14,6 @@ from asynclint.analysis.index.records import IndexError_, ModuleSummary
 from asynclint.analysis.index.walker import index_source
 from asynclint.config import Config
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import offloaded_hooks
 from asynclint.model import FileError, Finding, Result
 from asynclint.rules import phrasing, rules_anywhere
 from asynclint.rules.context import CheckContext
@@ -49,7 +48,7 @@ def project_graph(
         config.registrations,
         catalogue,
         config.memoizers,
-        offloaded_hooks(dict(config.framework_versions)),
+        config.framework_versions,
         config.framework_settings,
     )
     if config.follow_imports:

@@ -39,7 +39,7 @@ from asynclint.analysis.uses import Uses
 from asynclint.analysis.warming import Warming
 from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import Hook, HookClass, Registration
+from asynclint.knowledge.frameworks import Hook, HookClass, Registration, offloaded_hooks
 from asynclint.knowledge.functions import MEMOIZERS
 
 
@@ -67,15 +67,21 @@ class ProjectGraph(
         registrations: Iterable[Registration] = (),
         catalogue: Catalogue | None = None,
         memoizers: Iterable[str] = (),
-        offloaded: Iterable[Hook] = (),
+        framework_versions: Iterable[tuple[str, str]] = (),
         framework_settings: Iterable[tuple[str, int]] = (),
     ):
         self.summaries = summaries
         #: The framework's evaluation defaults the project sets (``Config.framework_settings``).
         self._framework_settings = dict(framework_settings)
+        #: The project's releases of the frameworks (``Config.framework_versions``): whether a class
+        #: is served in a process of its own may depend on them (``HookClass.in_process``).
+        self._versions = dict(framework_versions)
         #: Hooks the project's release of the framework runs in worker threads (OFFLOADED_HOOKS):
         #: what is registered as one is no hot root.
-        self._offloaded = frozenset(offloaded)
+        self._offloaded = offloaded_hooks(self._versions)
+        #: Registered callables that run on the loop by the in-process reading of their class's
+        #: releases -> that class's table (:meth:`HotSet.in_process_reading`).
+        self._read_in_process: dict[FunctionId, HookClass] = {}
         self._producers = (catalogue or Catalogue()).producers
         self._memoizers = MEMOIZERS.union(memoizers)
         self._registrations = tuple(registrations)

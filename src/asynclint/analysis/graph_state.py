@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 class GraphState:
     summaries: Sequence[ModuleSummary]
+    _versions: dict[str, str]
     _offloaded: frozenset[Hook]
+    _read_in_process: dict[FunctionId, HookClass]
     _framework_settings: dict[str, int]
     _producers: frozenset[str]
     _memoizers: frozenset[str]

@@ -20,6 +20,7 @@ from asynclint.knowledge.frameworks import (
     TEST_FUNCTIONS,
     Hook,
     public_name,
+    served_apart,
 )
 
 
@@ -59,7 +60,9 @@ class DeclaredHooks(GraphState):
                 return recovery, False
             table = self.framework_table(cls)
             if table is not None:
-                if function.name in table.cold or (table.own_process and function.name not in table.methods):
+                if function.name in table.cold or (
+                    served_apart(table, self._versions) and function.name not in table.methods
+                ):
                     return None, True
                 return table.methods.get(function.name), False
         elif function.name in COLD_FUNCTIONS:

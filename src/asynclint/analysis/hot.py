@@ -26,13 +26,17 @@ from asynclint.knowledge.frameworks import (
     FREQUENCY_RANK,
     FREQUENT,
     GROUP_CALLS,
+    HANDED_CLASSES,
     REGISTRATIONS,
     REWARD,
     SYNC_REWARD,
     TOOL,
     TOOL_SERVER_PACKAGES,
     Hook,
+    HookClass,
     framework_class,
+    in_process_split,
+    served_apart,
 )
 from asynclint.knowledge.functions import ABSTRACT_METHODS
 
@@ -52,14 +56,20 @@ class HotSet(GraphState):
                 if ref.offloaded or ref.away is not None:
                     continue
                 hook = self.registration(ref)
-                if hook is None or hook in self._offloaded or self._in_own_process(position, ref.caller):
+                served = self._served_by(position, ref.caller)
+                if hook is None or hook in self._offloaded or (served and served_apart(served, self._versions)):
                     continue
                 if ref.function is not None:  # a lambda written in the call
                     keys = [FunctionId((position, ref.function))]
                 else:
                     target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
+                    if hook in HANDED_CLASSES:  # a class the framework builds and drives
+                        self._handed_class(found, target, HANDED_CLASSES[hook])
+                        continue
                     keys = self.functions_denoted(target)
                 for key in keys:
+                    if served is not None and in_process_split(served, self._versions)[0]:
+                        self._read_in_process[key] = served
                     # v0 scores a group by calling sync rewards back to back
                     own = SYNC_REWARD if hook is REWARD and not self.function(key).is_async else hook
                     if own in self._offloaded:
@@ -68,15 +78,32 @@ class HotSet(GraphState):
                         found[key] = own
         return found
 
-    def _in_own_process(self, position: int, index: int) -> bool:
-        """Is function ``index`` (or the method it is nested in) a method of a class served by a
-        process of its own (a v1 toolset)?"""
+    def _handed_class(self, found: dict[FunctionId, Hook], target: str | None, methods: dict[str, Hook]) -> None:
+        """The project class ``target`` names: each of ``methods`` it defines or inherits is a root."""
+        cls = self.canonical(target) if target else None
+        if cls is None or cls not in self.classes:
+            return  # a library's class: its own business, or its pack's
+        for name, hook in methods.items():
+            key = self.method_of(cls, name)
+            if key is not None and (key not in found or hook.frequency in FREQUENT):
+                found[key] = hook
+
+    def _served_by(self, position: int, index: int) -> HookClass | None:
+        """The framework table of a class that some release serves in a process of its own (a v1
+        toolset) whose method function ``index`` is (or is nested in)."""
         owner = self.summaries[position].functions[index].class_qualname
         outer = self.summaries[position].functions[index].qualname.split(".<locals>.")[0]
         if owner is None and "." in outer:
             owner = outer.rpartition(".")[0]
         table = self.framework_table(f"{self.summaries[position].module}.{owner}") if owner else None
-        return table is not None and table.own_process
+        return table if table is not None and table.own_process else None
+
+    def in_process_reading(self, root: FunctionId) -> tuple[str, str]:
+        """``Facts.admitted`` and ``Facts.assumed_from`` when ``root`` runs on the loop only by the
+        reading taken of a range that also admits releases serving its class apart
+        (:func:`~asynclint.knowledge.frameworks.in_process_split`): registered inside such a class, or
+        a method of one; two empty strings otherwise."""
+        return in_process_split(self._read_in_process.get(root) or self._served_by(*root), self._versions)
 
     def registration(self, ref: FunctionRef) -> Hook | None:
         receiver = self.canonical(ref.passed_to) if ref.passed_to else None

@@ -38,6 +38,18 @@ class Hook:
 
 
 @dataclass(frozen=True)
+class InProcess:
+    """The releases of a class's distribution from ``since`` up to (not including) ``until`` run its
+    instances in the rollouts' process, a plain class whose registrations run there; from ``until``
+    on it is served in a process of its own (``HookClass.own_process``). Which one a project's code
+    is, only the releases it admits tell (:func:`served_apart`)."""
+
+    since: str
+    until: str
+    how: str  # what the releases from ``until`` on do, in words
+
+
+@dataclass(frozen=True)
 class HookClass:
     """Methods that subclasses of the framework classes ``names`` (in package ``package``) have
     the framework call on the loop."""
@@ -53,6 +65,8 @@ class HookClass:
     #: register as tools, run there, not on the rollout loop -- only ``methods`` are hooks of it
     #: (a helper they share with the rollout loop is hot there, reached from its hot callers).
     own_process: bool = False
+    #: The releases that ran its instances in the rollouts' process instead, as a plain class.
+    in_process: InProcess | None = None
 
 
 def _hooks(frequency: str, names: str, what: str = "hook", must_be: str | None = None) -> dict[str, Hook]:
@@ -177,18 +191,25 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
     ),
     HookClass(
         "verifiers.v1",
-        frozenset("Judge ReferenceJudge RubricJudge".split()),
+        # DecisionJudge: pkg verifiers 0.4.0 v1/judges/decision.py:39 (the listing is 0.3.1's)
+        frozenset("Judge ReferenceJudge RubricJudge DecisionJudge".split()),
         _hooks("call", "score parse build_messages complete evaluate grade_batch", "judge method"),
     ),
     # A toolset is served by a tool server of its own (verifiers/v1/mcp): ``setup`` and
     # ``setup_task`` run there before it serves, ``register`` hands its tools to that server.
     # None of it runs on the rollout loop; its ``@vf.tool`` methods see SHARED_CONTEXTS.
+    # verifiers 0.1.14's ``Toolset`` (the first release with ``verifiers.v1``: 0.1.12 has none, PyPI
+    # has no 0.1.13) is a frozen dataclass the rollout's ``Runtime`` reads in process: a project
+    # subclass calling ``super().__init__(objects=..., write=True)`` registers what runs on the
+    # loop (source: pkg verifiers 0.1.14 verifiers/v1/toolset.py:19-145; 0.2.0 verifiers/v1/mcp/
+    # toolset.py:27 ``class Toolset(ServerBase[ConfigT, StateT])``).
     HookClass(
         "verifiers.v1",
         frozenset("Toolset NeMoGymToolset HarborMCPToolset".split()),
         {},
         cold=frozenset({"__init__", "setup", "setup_task", "register", "run", "teardown"}),
         own_process=True,
+        in_process=InProcess("0.1.14", "0.2.0", "a `Toolset` is a tool server in a process of its own"),
     ),
     # A user simulator (``vf.User[UserConfig, State]``) is a tool server like a toolset
     # (verifiers/v1/mcp/user.py at 653bb14, between 0.3.1 and 0.4.0: ``User(ServerBase)``, and
@@ -665,6 +686,34 @@ RLM_REPL_TOOL = Hook(
 RLM_SUB_TOOL = Hook(
     "sub-LLM tool", "tool", note="run inline on the loop by verifiers' `RLMEnv` on every tool call of a sub-LLM"
 )
+# ``vf.GymEnv(env_cls=Maze, action_parser=parse, obs_to_text=show)``: verifiers' gym runner builds an
+# instance of the class it is handed in the first turn of every rollout (``env_response``:
+# ``self.env_cls(**self.env_kwargs)``, then ``reset``), steps it every turn and closes it in its
+# ``@vf.cleanup``; it parses every reply with ``action_parser`` and renders every observation with
+# ``obs_to_text`` -- all inline on the loop (source: pkg verifiers 0.1.14 and 0.2.0
+# verifiers/envs/experimental/gym_env.py, 0.3.1 verifiers/legacy/envs/experimental/gym_env.py:
+# ``env_response``, ``cleanup_env``; 0.4.0 has no ``GymEnv``). ``__init__`` also builds one and
+# resets it for every episode of its dataset (``gym_to_hf``): start-up.
+GYM_ENV_CLASS = Hook("gym environment class", "rollout")
+_GYM_TURN = "run by verifiers' `GymEnv.env_response` on every turn"
+_GYM_FIRST_TURN = "run by verifiers' `GymEnv.env_response` in the first turn of every rollout"
+#: A class handed to the framework, which builds and drives its instances: the slot's hook -> the
+#: methods it calls (the constructor as ``__init__``), each the hook it runs as.
+HANDED_CLASSES: dict[Hook, dict[str, Hook]] = {
+    GYM_ENV_CLASS: {
+        "__init__": Hook("gym environment constructor", "rollout", note=_GYM_FIRST_TURN),
+        "reset": Hook("gym environment reset", "rollout", note=_GYM_FIRST_TURN),
+        "step": Hook("gym environment step", "turn", note=_GYM_TURN),
+        "close": Hook(
+            "gym environment close", "rollout", note="run by verifiers' `GymEnv.cleanup_env` as every rollout ends"
+        ),
+    }
+}
+GYM_SLOTS: dict[str, Hook] = {
+    "env_cls": GYM_ENV_CLASS,
+    "action_parser": Hook("gym action parser", "turn", note=_GYM_TURN),
+    "obs_to_text": Hook("gym observation renderer", "turn", note=_GYM_TURN),
+}
 
 #: Sync callables the framework runs inline but awaits when they are coroutine functions
 #: (verifiers calls them through ``maybe_await``): rewards, metrics, tools, stop conditions,
@@ -796,6 +845,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(TOOL, "tools", owner=RLM_ENV),
     Registration(RLM_REPL_TOOL, "root_tools", owner=RLM_ENV),
     Registration(RLM_SUB_TOOL, "sub_tools", owner=RLM_ENV),
+    *(Registration(hook, slot, owner=_ENVS) for slot, hook in GYM_SLOTS.items()),
     *(
         Registration(hook, slot, owner=_V1_TABLES[owner])
         for owner in ("Taskset", "Harness")
@@ -817,6 +867,28 @@ REGISTRATIONS: tuple[Registration, ...] = (
 #: The keywords some registration's settings read: the indexer records them beside a hand-over.
 SETTING_KEYWORDS: frozenset[str] = frozenset(
     setting.keyword for registration in REGISTRATIONS for setting in registration.settings
+)
+#: ``vf.Toolset(config={"objects": {...}, "write": True})``: verifiers 0.1.14's v1 ``Toolset``,
+#: ``Taskset`` and ``Harness`` merge the entries of a config mapping with their keywords, a keyword
+#: given (not ``None``) winning (source: pkg verifiers 0.1.14 verifiers/v1/toolset.py:61-112,
+#: config.py:133-146 ``ToolsetConfig``, taskset.py:51-53, harness.py:93-143). The keyword the
+#: mapping is given in, and the entries read like keywords: the slots and settings of those
+#: classes' registrations. 0.2.0 and later configs have no such fields.
+CONFIG_KEYWORD = "config"
+#: Slots whose ``"module:attr"`` strings verifiers 0.1.14 imports and runs as what they name
+#: (``tools=["pkg.search:lookup"]``): keywords and config entries alike (pkg verifiers 0.1.14
+#: v1/config.py:303-321 ``config_callables`` and :398-411 ``resolve_config_object``, toolset.py:283
+#: ``tool_item``, user.py:54-55 ``normalize_user``) -- ``objects`` only inside a config mapping
+#: (toolset.py:73-82; the keyword's values are kept as they are).
+REFERENCE_SLOTS: frozenset[str] = frozenset({*V1_HANDLERS, *V1_TOOLSET_SLOTS, *V1_USER_SLOTS})
+CONFIG_REFERENCE_SLOTS: frozenset[str] = REFERENCE_SLOTS | frozenset(V1_TOOLSET_OBJECT_SLOTS)
+#: The config classes it may be instead (``config=vf.ToolsetConfig(objects=..., write=True)``), whose
+#: keywords are its entries (config.py:65-78 ``config_data``: a ``Config`` is dumped to a mapping).
+CONFIG_CLASSES: frozenset[str] = frozenset(
+    f"verifiers.v1{module}.{name}Config" for module in ("", ".config") for name in ("Toolset", "Taskset", "Harness")
+)
+CONFIG_ENTRIES: frozenset[str] = (
+    frozenset({*V1_HANDLERS, *V1_TOOLSET_SLOTS, *V1_TOOLSET_OBJECT_SLOTS, *V1_USER_SLOTS}) | SETTING_KEYWORDS
 )
 
 
@@ -949,7 +1021,7 @@ OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
 #: The distributions whose version changes what asynclint knows (what the runner looks up).
 VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(
     change.distribution for changes in (SYNC_METHODS, OFFLOADED_HOOKS) for change in changes
-)
+) | frozenset(table.package.partition(".")[0] for table in HOOK_CLASSES if table.in_process is not None)
 
 
 def _coverage(change: SyncMethod | OffloadedHooks, versions: Mapping[str, str]) -> Literal["all", "some", "none"]:
@@ -991,8 +1063,49 @@ def version_split(hook: Hook, versions: Mapping[str, str]) -> tuple[str, str]:
     return "", ""
 
 
+def served_apart(table: HookClass, versions: Mapping[str, str]) -> bool:
+    """Do the project's ``versions`` serve ``table``'s instances in a process of their own? Only if
+    every release they admit does (also when the version is unknown: today's releases do). A range
+    admitting releases that ran them in process too is read as in process, the conservative reading
+    (:func:`in_process_split` says so)."""
+    if not table.own_process:
+        return False
+    distribution = table.package.partition(".")[0]
+    if table.in_process is None or distribution not in versions:
+        return True
+    return coverage(versions[distribution], "0", table.in_process.until) == "none"
+
+
+def in_process_split(table: HookClass | None, versions: Mapping[str, str]) -> tuple[str, str]:
+    """When the project's required range admits releases serving ``table`` in a process of its own
+    as well as releases running it in process: the requirement and the first release running it in
+    process, the reading taken (``Facts.admitted``, ``Facts.assumed_from``); two empty strings
+    otherwise."""
+    distribution = table.package.partition(".")[0] if table is not None else ""
+    if table is None or table.in_process is None or distribution not in versions:
+        return "", ""
+    if coverage(versions[distribution], "0", table.in_process.until) != "some":
+        return "", ""
+    return f"{distribution}{versions[distribution]}", table.in_process.since
+
+
 def version_caveat(admitted: str, assumed_from: str) -> str:
-    """Those two facts in words: what the releases before ``assumed_from`` do instead."""
+    """Those two facts in words: what the releases the finding does not assume do instead."""
+    served = next(
+        (
+            table.in_process
+            for table in HOOK_CLASSES
+            if table.in_process is not None
+            and table.in_process.since == assumed_from
+            and admitted.startswith(table.package.partition(".")[0])
+        ),
+        None,
+    )
+    if served is not None:
+        return (
+            f"the project's `{admitted}` also admits releases from {served.until} on,"
+            f" where {served.how}: taken as in process, as in {served.since}"
+        )
     change = next((c for c in OFFLOADED_HOOKS if c.until == assumed_from and admitted.startswith(c.distribution)), None)
     if change is None:
         return f"the project's `{admitted}` also admits releases before {assumed_from}: taken as from {assumed_from} on"

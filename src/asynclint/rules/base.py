@@ -98,6 +98,8 @@ def where_facts(
     what the framework does with that root (at the project's ``versions`` of the frameworks), how
     often, and the functions on the way."""
     admitted, assumed_from = version_split(hot.root_hook, versions)
+    if not admitted:
+        admitted, assumed_from = graph.in_process_reading(hot.root)
     return Facts(
         function=graph.function(key).qualname,
         root=graph.function(hot.root).qualname,

@@ -25,12 +25,17 @@ from asynclint.knowledge.asyncio_apis import (
 from asynclint.knowledge.blocking import ENTERING_METHODS
 from asynclint.knowledge.costs import GROWN, INFO_COLUMN
 from asynclint.knowledge.frameworks import (
+    CONFIG_CLASSES,
+    CONFIG_ENTRIES,
+    CONFIG_KEYWORD,
+    CONFIG_REFERENCE_SLOTS,
     HANDOFF_ATTRIBUTES,
     HANDOFF_SLOTS,
     MAPPING_SLOTS,
     PROGRAM_CALLEES,
     PROGRAM_KEYWORDS,
     PROGRAM_SLOTS,
+    REFERENCE_SLOTS,
     SETTING_KEYWORDS,
     UNKNOWN,
     public_name,
@@ -105,10 +110,17 @@ class Expressions(IndexerState):
             if keyword.arg in HANDOFF_SLOTS:
                 self._record_handoff(node, keyword, CallContext(target, method, self_target, keyword.arg))
         handed = self._built.get(id(node), ()) + (func_value.handed if isinstance(func_value, Inst) else ())
-        settings = tuple(
-            (keyword.arg, repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else UNKNOWN)
+        config, in_call = self._config_entries(node)
+        # A keyword given wins over the config mapping's entry, unless it is ``None`` (Toolset.__init__).
+        given = {name: value for name, value in config if name in SETTING_KEYWORDS}
+        given.update(
+            (keyword.arg, keyword.value)
             for keyword in node.keywords
             if keyword.arg in SETTING_KEYWORDS
+            and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
+        )
+        settings = tuple(
+            (name, repr(value.value) if isinstance(value, ast.Constant) else UNKNOWN) for name, value in given.items()
         )
         stack = node.func.value if isinstance(node.func, ast.Attribute) else None
         on_stack = method in ENTERING_METHODS and isinstance(stack, ast.Name) and stack.id in self.frame.stacks
@@ -124,9 +136,29 @@ class Expressions(IndexerState):
                 self.record_protocol(inner, ENTERING_METHODS[method], exiting=False)
                 self.record_protocol(inner, ENTERING_METHODS[method], exiting=True)  # when the stack closes
         for keyword in node.keywords:
+            if in_call and keyword.arg == CONFIG_KEYWORD:
+                continue  # its entries are read below, like keywords
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
             context = CallContext(target, method, self_target, keyword.arg or "**", handed, settings)
             self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
+        for name, value in config:
+            context = CallContext(target, method, self_target, name, handed, settings)
+            if name in CONFIG_REFERENCE_SLOTS and not (in_call and name in REFERENCE_SLOTS):
+                self._record_references(value, context)  # else _visit_argument records them
+            if not in_call:  # a module's constant, visited where it is written: only what it hands over
+                for item in value.values if isinstance(value, ast.Dict) and name in MAPPING_SLOTS else [value]:
+                    self.record_ref(item, False, context)
+            elif name in SETTING_KEYWORDS:
+                self.visit_expr(value)
+            else:
+                self._visit_argument(value, offloaded=False, call=context, awaited=consumes)
+        if in_call:
+            mapping = next(keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD)
+            assert isinstance(mapping, ast.Dict)
+            read = {id(value) for _, value in config}
+            for part in (*mapping.keys, *mapping.values):
+                if part is not None and id(part) not in read:
+                    self.visit_expr(part)
         applied = INLINE_APPLIERS.get(target) if target is not None else None
         if target is not None and applied is not None:
             function = (
@@ -334,6 +366,26 @@ class Expressions(IndexerState):
                 )
             )
 
+    def _config_entries(self, node: ast.Call) -> tuple[list[tuple[str, ast.expr]], bool]:
+        """The entries of a ``config=`` mapping (:data:`~asynclint.knowledge.frameworks.CONFIG_ENTRIES`)
+        or the keywords of a config class built (``vf.ToolsetConfig(objects=...)``), written in the
+        call or as a constant of the module's top level that the name given means here; and whether
+        it is a mapping written in the call (anything else is visited where it is written)."""
+        value = next((keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD), None)
+        written = isinstance(value, ast.Dict)
+        if isinstance(value, ast.Name) and all(value.id not in f.bindings for f in self.frames if f.kind != "module"):
+            value = self._mappings.get(value.id)
+        if isinstance(value, ast.Call) and isinstance(built := self.infer(value.func), Sym):
+            if public_name(built.name) in CONFIG_CLASSES:
+                return [(k.arg, k.value) for k in value.keywords if k.arg in CONFIG_ENTRIES], False
+        if not isinstance(value, ast.Dict):
+            return [], False
+        return [
+            (key.value, item)
+            for key, item in zip(value.keys, value.values, strict=True)
+            if isinstance(key, ast.Constant) and key.value in CONFIG_ENTRIES
+        ], written
+
     def _grow(self, receiver: ast.Name, added: Value) -> None:
         """``funcs.append(f)``, ``funcs.extend(more)``, ``funcs += [f]`` on a list of callables
         (``more`` may be a list defined elsewhere: it stands for its items)."""
@@ -341,7 +393,36 @@ class Expressions(IndexerState):
         if isinstance(current, (Refs, type(None))) and (grown := callables_of((current, added))) is not None:
             self.frame.bindings[receiver.id] = grown
 
+    def _record_references(self, value: ast.expr, call: CallContext) -> None:
+        """``"pkg.search:lookup"`` strings in ``value`` (itself, the items of a list, the values of a
+        mapping): the functions the framework imports and runs (:data:`CONFIG_REFERENCE_SLOTS`)."""
+        items: list[ast.expr] = [value]
+        if isinstance(value, (ast.List, ast.Tuple)):
+            items = value.elts
+        elif isinstance(value, ast.Dict):
+            items = value.values if call.slot in MAPPING_SLOTS else []
+        for item in items:
+            named = reference(item)
+            if named is not None:
+                self.refs.append(
+                    FunctionRef(
+                        self.frame.func,
+                        named,
+                        item.lineno,
+                        False,
+                        call.target,
+                        None,
+                        call.slot,
+                        call.method,
+                        call.self_ref,
+                        handed=call.handed,
+                        settings=call.settings,
+                    )
+                )
+
     def _visit_argument(self, arg: ast.expr, offloaded: bool, call: CallContext, awaited: bool) -> None:
+        if call.slot in REFERENCE_SLOTS and not offloaded:
+            self._record_references(arg, call)
         if isinstance(arg, (ast.List, ast.Tuple)):
             self.record_ref(arg, offloaded, call)
             for element in arg.elts:
@@ -490,3 +571,13 @@ class Expressions(IndexerState):
         self.frame.loop_depth -= 1
         self.frame.payloads = saved_items
         self.frame.bindings = saved  # comprehension variables do not leak
+
+
+def reference(node: ast.expr) -> str | None:
+    """The dotted name a ``"module:attr"`` string refers to (``"pkg.search:lookup"`` ->
+    ``pkg.search.lookup``), as ``import_config_ref`` reads it; ``None`` for anything else."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    module, colon, attribute = node.value.partition(":")
+    parts = [*module.split("."), *attribute.split(".")]
+    return f"{module}.{attribute}" if colon and all(part.isidentifier() for part in parts) else None

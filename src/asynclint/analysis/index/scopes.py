@@ -201,6 +201,7 @@ class IndexerState:
     _runners: dict[str, int]
     _importers: dict[str, int]
     _module_params: dict[str, dict[str, str]]
+    _mappings: dict[str, ast.Dict | ast.Call]  # see sizes.module_mappings
     _project_roots: frozenset[str]
     _postponed: bool
     class_lines: dict[str, int]

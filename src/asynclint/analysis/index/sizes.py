@@ -135,3 +135,25 @@ def resolved_sizes(
         else:
             out.append((name, tuple(resolved)))
     return tuple(out)
+
+
+def module_mappings(tree: ast.Module) -> dict[str, ast.Dict | ast.Call]:
+    """Names the module's top level binds once, to a dict display (``CONFIG = {"write": True}``) or
+    a call (``CONFIG = vf.ToolsetConfig(write=True)``): a constant a call may be handed by name,
+    read like one written in the call."""
+    found: dict[str, ast.Dict | ast.Call] = {}
+    bound: dict[str, int] = {}
+    value: ast.expr | None
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign):
+            targets, value = [stmt.target], stmt.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                bound[target.id] = bound.get(target.id, 0) + 1
+                if isinstance(value, (ast.Dict, ast.Call)):
+                    found[target.id] = value
+    return {name: mapping for name, mapping in found.items() if bound[name] == 1}

@@ -57,7 +57,7 @@ from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
-from asynclint.analysis.index.sizes import module_settings, module_sizes, resolved_sizes
+from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
@@ -159,6 +159,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._runners = callable_runners(tree, self.module)
         self._importers = path_importers(tree, self.module)
         self._module_params = module_parameters(tree, self.source)
+        self._mappings = module_mappings(tree)
         defined, lines = list(functions(tree.body)), self.source.splitlines()
         self._row_tests = row_tests(tree, lines, self._bodies)
         self._postponed = any(

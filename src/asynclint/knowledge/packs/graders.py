@@ -53,16 +53,30 @@ APIS: tuple[BlockingApi, ...] = (
         frozenset(),
         f"{_VF} verifiers/v1/utils/image.py (image.save(PNG) + base64)",
     ),
-    *many(
-        "client",
-        "client-build",
-        None,
-        "complete evaluate",
-        "verifiers.v1.Judge.",
-        source=f"{_VF} verifiers/v1/judge.py (complete: async with build_async_openai(...)), "
-        "v1/clients/base.py (AsyncOpenAI(http_client=httpx.AsyncClient(...)))",
-        twin=JUDGE_TWIN,
-        awaited="makes a new `AsyncOpenAI` and `httpx.AsyncClient` on every call, before it sends anything",
+    # verifiers' own judges inherit ``complete`` (and ``evaluate``, which calls it); RubricJudge's
+    # ``grade_batch`` calls it once per batch (0.3.1 v1/judges/rubric.py:194-233), 0.4.0's
+    # DecisionJudge overrides ``evaluate`` with a ``build_async_openai`` of its own (pkg verifiers
+    # 0.4.0 v1/judges/decision.py:39-59; judge.py:166-203 still builds one per ``complete``).
+    *(
+        api
+        for judge, methods in (
+            ("Judge", "complete evaluate"),
+            ("ReferenceJudge", "complete evaluate"),
+            ("RubricJudge", "complete evaluate grade_batch"),
+            ("DecisionJudge", "complete evaluate"),
+        )
+        for api in many(
+            "client",
+            "client-build",
+            None,
+            methods,
+            f"verifiers.v1.{judge}.",
+            source=f"{_VF} verifiers/v1/judge.py (complete: async with build_async_openai(...)), "
+            "v1/clients/base.py (AsyncOpenAI(http_client=httpx.AsyncClient(...))), v1/judges/; "
+            "pkg verifiers 0.4.0 v1/judges/decision.py",
+            twin=JUDGE_TWIN,
+            awaited="makes a new `AsyncOpenAI` and `httpx.AsyncClient` on every call, before it sends anything",
+        )
     ),
     entry(
         "bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker.multi_turn_checker",
@@ -93,4 +107,4 @@ APIS: tuple[BlockingApi, ...] = (
 
 #: A project's judge (``class ThemeJudge(vf.Judge[float])``, a prompt and a ``parse`` of its own)
 #: still calls the ``evaluate`` and ``complete`` verifiers defines, which build the client per call.
-SUBCLASSED = frozenset({"verifiers.v1.Judge"})
+SUBCLASSED = frozenset(f"verifiers.v1.{judge}" for judge in ("Judge", "ReferenceJudge", "RubricJudge", "DecisionJudge"))

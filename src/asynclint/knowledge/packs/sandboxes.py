@@ -1,11 +1,13 @@
-"""Remote sandboxes used through their synchronous API: Modal, e2b, Prime sandboxes.
+"""Remote sandboxes used through their synchronous API: Modal, e2b, Prime sandboxes, Daytona.
 
 Modal's objects are async code wrapped by ``synchronicity``: every method is a blocking call
 that waits on a gRPC round trip, and has an ``.aio`` variant to await instead
 (``await sb.exec.aio(...)``). A call through ``.aio`` is never reported (see
 :data:`asynclint.knowledge.twins.ASYNC_ATTRIBUTES`). ``from_name`` and ``with_options`` only
 build lazy handles. e2b and Prime ship a sync class beside an async twin (``Sandbox`` /
-``AsyncSandbox``, ``SandboxClient`` / ``AsyncSandboxClient``); the sync one waits on HTTP.
+``AsyncSandbox``, ``SandboxClient`` / ``AsyncSandboxClient``); the sync one waits on HTTP. So does
+Daytona's (``Daytona`` / ``AsyncDaytona``, whose sandboxes are ``Sandbox`` / ``AsyncSandbox``); building
+a ``Daytona`` builds its API and HTTP clients.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ _BUFFERED = frozenset({"write", "write_eof"})
 
 _E2B = "source: pkg e2b 2.63.0 e2b/__init__.py, e2b/sandbox_sync/main.py"
 _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox.py, core/client.py"
+_DAYTONA = (
+    "source: pkg daytona 0.226.1 daytona/__init__.py, daytona/_sync/daytona.py (Daytona: create, get, list, "
+    "delete, start, stop over its ApiClient; __init__ builds ApiClient and httpx.Client), _sync/sandbox.py, _async/"
+)
 
 APIS: tuple[BlockingApi, ...] = (
     # --- Modal ------------------------------------------------------------------------------
@@ -118,6 +124,27 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     # APIClient() builds an httpx.Client (core/client.py): a client built per call.
     *many("client", "client-build", "hoist-client", "APIClient AsyncAPIClient", "prime_sandboxes.", source=_PRIME),
+    # --- Daytona ------------------------------------------------------------------------------
+    entry(
+        "daytona.Daytona.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        _DAYTONA,
+        "`daytona.AsyncDaytona` and await the call",
+    ),
+    # ``sb.process.exec(...)``, ``sb.fs.upload_file(...)``: the sandbox's toolbox API, one request each.
+    entry(
+        "daytona.Sandbox.**",
+        "sdk",
+        "network",
+        "to-thread",
+        frozenset(),
+        _DAYTONA,
+        "the `daytona.AsyncSandbox` `daytona.AsyncDaytona` returns, and await the call",
+    ),
+    *many("client", "client-build", "hoist-client", "Daytona AsyncDaytona", "daytona.", source=_DAYTONA),
 )
 
 RETURNS: dict[str, str] = {
@@ -150,4 +177,9 @@ RETURNS: dict[str, str] = {
     "prime_sandboxes.core.APIClient": "prime_sandboxes.APIClient",
     "prime_sandboxes.core.client.APIClient": "prime_sandboxes.APIClient",
     "prime_sandboxes.images.ImageClient": "prime_sandboxes.ImageClient",
+    # Daytona: the sandboxes its client returns, and the classes under their defining modules.
+    **{f"daytona.Daytona.{method}()": "daytona.Sandbox" for method in ("create", "get")},
+    "daytona.Sandbox.fork()": "daytona.Sandbox",
+    "daytona._sync.daytona.Daytona": "daytona.Daytona",
+    "daytona._sync.sandbox.Sandbox": "daytona.Sandbox",
 }

@@ -38,7 +38,7 @@ from asynclint.analysis.rows import RowKeys
 from asynclint.analysis.uses import Uses
 from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import Hook, HookClass, Registration
+from asynclint.knowledge.frameworks import REGISTRATIONS, Hook, HookClass, Registration
 from asynclint.knowledge.functions import MEMOIZERS
 
 
@@ -66,7 +66,12 @@ class ProjectGraph(
         self._offloaded = frozenset(offloaded)
         self._producers = (catalogue or Catalogue()).producers
         self._memoizers = MEMOIZERS.union(memoizers)
-        self._registrations = tuple(registrations)
+        #: The configured registrations, then the framework's, by slot (a ref is asked about only
+        #: those of its own slot: a scan of all of them per handed callable was a tenth of a graph).
+        self._registrations_by_slot: dict[str, tuple[Registration, ...]] = {}
+        for registration in (*registrations, *REGISTRATIONS):
+            slot = registration.slot
+            self._registrations_by_slot[slot] = (*self._registrations_by_slot.get(slot, ()), registration)
         self._hot_patterns = tuple(hot_roots)
         self._cold_patterns = tuple(cold_roots)
         self.modules: dict[str, list[int]] = {}
@@ -176,6 +181,7 @@ class ProjectGraph(
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._row_keys: frozenset[str] | None = None  # see RowKeys.row_keys
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
+        self._keepers: dict[str, list[str]] | None = None  # see Resolution.constructor_stores
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[list[FunctionId] | None] | None] = [None] * len(summaries)

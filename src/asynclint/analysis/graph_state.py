@@ -35,7 +35,7 @@ class GraphState:
     _framework_settings: dict[str, int]
     _producers: frozenset[str]
     _memoizers: frozenset[str]
-    _registrations: tuple[Registration, ...]
+    _registrations_by_slot: dict[str, tuple[Registration, ...]]
     _hot_patterns: tuple[str, ...]
     _cold_patterns: tuple[str, ...]
     modules: dict[str, list[int]]
@@ -92,6 +92,7 @@ class GraphState:
     _defaults: dict[str, dict[str, object]]
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
+    _keepers: dict[str, list[str]] | None
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]
     _ids: list[tuple[FunctionId, ...]]

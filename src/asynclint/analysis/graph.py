@@ -23,14 +23,14 @@ from collections.abc import Iterable, Sequence
 from sys import intern
 
 from asynclint.analysis.given import GivenArgs
-from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
+from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState, by_slot
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
-from asynclint.analysis.index.values import Rooted
+from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
@@ -66,12 +66,8 @@ class ProjectGraph(
         self._offloaded = frozenset(offloaded)
         self._producers = (catalogue or Catalogue()).producers
         self._memoizers = MEMOIZERS.union(memoizers)
-        #: The configured registrations, then the framework's, by slot (a ref is asked about only
-        #: those of its own slot: a scan of all of them per handed callable was a tenth of a graph).
-        self._registrations_by_slot: dict[str, tuple[Registration, ...]] = {}
-        for registration in (*registrations, *REGISTRATIONS):
-            slot = registration.slot
-            self._registrations_by_slot[slot] = (*self._registrations_by_slot.get(slot, ()), registration)
+        #: The configured registrations, then the framework's, by slot (see HotSet.registration).
+        self._registrations_by_slot = by_slot((*registrations, *REGISTRATIONS))
         self._hot_patterns = tuple(hot_roots)
         self._cold_patterns = tuple(cold_roots)
         self.modules: dict[str, list[int]] = {}
@@ -181,7 +177,14 @@ class ProjectGraph(
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._row_keys: frozenset[str] | None = None  # see RowKeys.row_keys
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
-        self._keepers: dict[str, list[str]] | None = None  # see Resolution.constructor_stores
+        #: Parameter names -> the classes (in ``_attrs``' order) with an attribute set from a parameter
+        #: of that name (Resolution.constructor_stores: a scan of every class per argument typing a
+        #: parameter was a fifth of building a large project's graph).
+        self._keepers: dict[str, list[str]] = {}
+        for owner, attrs in self._attrs.items():
+            params = (Rooted.read(value, Marker.PARAM) for value in attrs.values())
+            for name in {param.path[0] for param in params if param is not None and len(param.path) == 1}:
+                self._keepers.setdefault(name, []).append(owner)
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[list[FunctionId] | None] | None] = [None] * len(summaries)

@@ -93,7 +93,10 @@ class HotSet(GraphState):
         )
         # A method of an instance (``bot.Bot().on_message``) is configured as ``bot.Bot.on_message``.
         written = receiver.replace("()", "") if receiver else None
-        for registration in self._registrations_by_slot.get(ref.slot, ()):
+        slot = self._registrations_by_slot.get(ref.slot)
+        if slot is None or not slot.may_match(written, ref.passed_to_method, table, receiver):
+            return None
+        for registration in slot.entries:
             if registration.callee is not None and registration.callee == written:
                 return registration.hook
             if registration.method is not None and registration.method == ref.passed_to_method:

@@ -432,20 +432,8 @@ class Resolution(Exports):
     def constructor_stores(self, key: FunctionId, name: str) -> bool:
         """Does ``key``, a class's ``__init__``, keep its parameter ``name`` on ``self`` (``self.f = f``)?"""
         return self.function(key).name == "__init__" and any(
-            self.method_of(owner, "__init__") == key for owner in self._keeping().get(name, ())
+            self.method_of(owner, "__init__") == key for owner in self._keepers.get(name, ())
         )
-
-    def _keeping(self) -> dict[str, list[str]]:
-        """Parameter names -> the classes (in :attr:`_attrs`' order) with an attribute set from a
-        parameter of that name: asked per argument typing a parameter, a scan of every class's
-        attributes each time was a fifth of building a large project's graph."""
-        if self._keepers is None:
-            self._keepers = {}
-            for owner, attrs in self._attrs.items():
-                params = (Rooted.read(value, Marker.PARAM) for value in attrs.values())
-                for name in {param.path[0] for param in params if param is not None and len(param.path) == 1}:
-                    self._keepers.setdefault(name, []).append(owner)
-        return self._keepers
 
     def received(self, cls: str, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` through an attribute ``__init__`` sets from a parameter: what the

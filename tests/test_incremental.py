@@ -462,12 +462,17 @@ def test_suppression_edits_that_keep_the_summary_reuse_only_what_the_rules_read_
 #: A project calling into two installed packages (``site/``): ``slowlib.fetch`` returns an
 #: ``otherlib.Response`` (calling nothing itself), whose ``json`` blocks. Deep mode reads slowlib at
 #: its first level (hot code calls it) and otherlib at its second only when hot code calls a method
-#: of what ``fetch`` returned.
+#: of what ``fetch`` returned. Both are installed from distributions (their summaries are cached, so
+#: the plan can be replayed).
 INSTALLED = {
     "site/slowlib/__init__.py": (
         "from otherlib import Response\n\nREPLIES = {}\n\n\ndef fetch(url) -> Response:\n    return REPLIES[url]\n"
         "\n\ndef ping(url):\n    import time\n    time.sleep(1)\n"
     ),
+    "site/slowlib-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: slowlib\nVersion: 1.0\n",
+    "site/slowlib-1.0.dist-info/top_level.txt": "slowlib\n",
+    "site/otherlib-0.3.dist-info/METADATA": "Metadata-Version: 2.1\nName: otherlib\nVersion: 0.3\n",
+    "site/otherlib-0.3.dist-info/top_level.txt": "otherlib\n",
     "site/otherlib/__init__.py": (
         "import time\n\n\nclass Response:\n    def __init__(self, url):\n        self.url = url\n"
         "\n    def json(self):\n        time.sleep(1)\n        return {}\n"

@@ -457,3 +457,71 @@ def test_suppression_edits_that_keep_the_summary_reuse_only_what_the_rules_read_
         assert (REUSED in stages) == reused, label
         cold = run_check(["proj"], config, jobs=1, use_cache=False)
         assert warm == cold and _shown(warm) == _shown(cold), label
+
+
+#: A project calling into two installed packages (``site/``): ``slowlib.fetch`` returns an
+#: ``otherlib.Response`` (calling nothing itself), whose ``json`` blocks. Deep mode reads slowlib at
+#: its first level (hot code calls it) and otherlib at its second only when hot code calls a method
+#: of what ``fetch`` returned. Both are installed from distributions (their summaries are cached, so
+#: the plan can be replayed).
+INSTALLED = {
+    "site/slowlib/__init__.py": (
+        "from otherlib import Response\n\nREPLIES = {}\n\n\ndef fetch(url) -> Response:\n    return REPLIES[url]\n"
+        "\n\ndef ping(url):\n    import time\n    time.sleep(1)\n"
+    ),
+    "site/slowlib-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: slowlib\nVersion: 1.0\n",
+    "site/slowlib-1.0.dist-info/top_level.txt": "slowlib\n",
+    "site/otherlib-0.3.dist-info/METADATA": "Metadata-Version: 2.1\nName: otherlib\nVersion: 0.3\n",
+    "site/otherlib-0.3.dist-info/top_level.txt": "otherlib\n",
+    "site/otherlib/__init__.py": (
+        "import time\n\n\nclass Response:\n    def __init__(self, url):\n        self.url = url\n"
+        "\n    def json(self):\n        time.sleep(1)\n        return {}\n"
+    ),
+    "proj/app.py": (
+        "import slowlib\n"
+        "\n\n"
+        "def local(request):\n"
+        "    with open(request) as handle:\n"
+        "        return handle.read()\n"
+        "\n\n"
+        "async def handle(request):\n"
+        "    reply = slowlib.fetch(request)\n"
+        "    return reply\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
+def test_edits_that_change_what_hot_code_calls_outside_the_project_or_not_equal_a_cold_check(
+    tmp_path: Path, monkeypatch, deep
+):
+    # Deep mode's plan (the installed modules a run read) is replayed only for the sources it was
+    # made from. What hot code calls outside the project is not a sound key for it: the third edit
+    # leaves that as the second left it (``slowlib.fetch``, ``slowlib.ping``), yet the follow's second
+    # level now reads otherlib -- ``reply.json()`` is ``otherlib.Response.json`` only once slowlib's
+    # summary is read, so only the second level's graph sees it. A plan keyed by the first level's
+    # external calls would replay slowlib alone and miss line 13's finding.
+    write(tmp_path, INSTALLED)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=deep)
+    site = [str(tmp_path / "site")]
+    run_check(["proj"], config, jobs=1, search_path=site)
+    app = tmp_path / "proj/app.py"
+    edits = [
+        # A new local call from hot code: nothing more called outside the project.
+        ("local call", "    return reply\n", "    local(request)\n    return reply\n"),
+        # A new call into an installed package from hot code.
+        ("installed call", "    return reply\n", "    slowlib.ping(request)\n    return reply\n"),
+        # A call on what an installed function returned: the same first level, another second.
+        ("call on its result", "    return reply\n", "    return reply.json()\n"),
+    ]
+    codes = set()
+    for label, before, after in edits:
+        app.write_text(app.read_text().replace(before, after))
+        warm = run_check(["proj"], config, jobs=1, search_path=site)
+        cold = run_check(["proj"], config, jobs=1, use_cache=False, search_path=site)
+        assert warm == cold, label
+        assert render(warm, "json") == render(cold, "json"), label
+        codes.add((label, tuple(sorted((f.line, f.code) for f in warm.findings))))
+    if deep:  # each edit changed what deep mode reports: there was something to get wrong
+        assert len({found for _, found in codes}) == len(edits), codes

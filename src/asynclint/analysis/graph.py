@@ -23,14 +23,14 @@ from collections.abc import Iterable, Sequence
 from sys import intern
 
 from asynclint.analysis.given import GivenArgs
-from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState
+from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState, by_slot
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
-from asynclint.analysis.index.values import Rooted
+from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.resolution import Resolution
@@ -39,7 +39,7 @@ from asynclint.analysis.uses import Uses
 from asynclint.analysis.warming import Warming
 from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import Hook, HookClass, Registration, offloaded_hooks
+from asynclint.knowledge.frameworks import REGISTRATIONS, Hook, HookClass, Registration, offloaded_hooks
 from asynclint.knowledge.functions import MEMOIZERS
 
 
@@ -84,7 +84,8 @@ class ProjectGraph(
         self._read_in_process: dict[FunctionId, HookClass] = {}
         self._producers = (catalogue or Catalogue()).producers
         self._memoizers = MEMOIZERS.union(memoizers)
-        self._registrations = tuple(registrations)
+        #: The configured registrations, then the framework's, by slot (see HotSet.registration).
+        self._registrations_by_slot = by_slot((*registrations, *REGISTRATIONS))
         self._hot_patterns = tuple(hot_roots)
         self._cold_patterns = tuple(cold_roots)
         self.modules: dict[str, list[int]] = {}
@@ -194,6 +195,14 @@ class ProjectGraph(
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._row_keys: frozenset[str] | None = None  # see RowKeys.row_keys
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
+        #: Parameter names -> the classes (in ``_attrs``' order) with an attribute set from a parameter
+        #: of that name (Resolution.constructor_stores: a scan of every class per argument typing a
+        #: parameter was a fifth of building a large project's graph).
+        self._keepers: dict[str, list[str]] = {}
+        for owner, attrs in self._attrs.items():
+            params = (Rooted.read(value, Marker.PARAM) for value in attrs.values())
+            for name in {param.path[0] for param in params if param is not None and len(param.path) == 1}:
+                self._keepers.setdefault(name, []).append(owner)
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[list[FunctionId] | None] | None] = [None] * len(summaries)

@@ -4,11 +4,12 @@ roots it finds itself."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple, NewType
 
 from asynclint.analysis.index.records import CallSite
-from asynclint.knowledge.frameworks import FREQUENT, RARE_ROOT_FREQUENCIES, Hook
+from asynclint.knowledge.frameworks import FREQUENT, RARE_ROOT_FREQUENCIES, Hook, HookClass, Registration
 
 #: A function of the project (or of an installed library read in deep mode): (summary position,
 #: function position), as the graph numbers them. Only the graph makes one.
@@ -134,3 +135,43 @@ class Estimate:
         return Estimate(
             self.micros * count, self.copies * count, factors, self.upper, self.scans * count, self.arrays * count
         )
+
+
+@dataclass(frozen=True)
+class SlotRegistrations:
+    """The registrations of one slot, in the order they are asked, and what any of them needs
+    to match (most callables handed anywhere match none: a slot like ``0`` is every positional
+    argument, and asking each registration in turn was a tenth of building a graph)."""
+
+    entries: tuple[Registration, ...]
+    callees: frozenset[str]
+    methods: frozenset[str]
+    owners: tuple[HookClass, ...]  # of the registrations naming an owner and no method
+    any_verifiers_call: bool
+
+    def may_match(self, written: str | None, method: str | None, table: HookClass | None, receiver: str | None) -> bool:
+        """Could one of :attr:`entries` answer for a callable handed to ``receiver`` (``written``
+        without its calls), to its ``method``, whose framework table is ``table``?"""
+        return (
+            written in self.callees
+            or method in self.methods
+            or (table is not None and any(table is owner for owner in self.owners))
+            or (self.any_verifiers_call and (table is not None or (receiver or "").startswith("verifiers.")))
+        )
+
+
+def by_slot(registrations: Iterable[Registration]) -> dict[str, SlotRegistrations]:
+    """``registrations`` grouped by slot, each group in their order."""
+    grouped: dict[str, list[Registration]] = {}
+    for registration in registrations:
+        grouped.setdefault(registration.slot, []).append(registration)
+    return {
+        slot: SlotRegistrations(
+            tuple(entries),
+            frozenset(entry.callee for entry in entries if entry.callee is not None),
+            frozenset(entry.method for entry in entries if entry.method is not None),
+            tuple(entry.owner for entry in entries if entry.owner is not None and entry.method is None),
+            any(entry.any_verifiers_call for entry in entries),
+        )
+        for slot, entries in grouped.items()
+    }

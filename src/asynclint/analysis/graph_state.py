@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from asynclint.analysis.graph_records import Estimate, FunctionId, Given, HotInfo, HotState, TypeName
+    from asynclint.analysis.graph_records import (
+        Estimate,
+        FunctionId,
+        Given,
+        HotInfo,
+        HotState,
+        SlotRegistrations,
+        TypeName,
+    )
     from asynclint.analysis.index.records import (
         CallSite,
         ClassInfo,
@@ -26,7 +34,7 @@ if TYPE_CHECKING:
     )
     from asynclint.analysis.index.values import Rooted
     from asynclint.knowledge.catalogue import Catalogue
-    from asynclint.knowledge.frameworks import Hook, HookClass, Registration
+    from asynclint.knowledge.frameworks import Hook, HookClass
 
 
 class GraphState:
@@ -37,7 +45,7 @@ class GraphState:
     _framework_settings: dict[str, int]
     _producers: frozenset[str]
     _memoizers: frozenset[str]
-    _registrations: tuple[Registration, ...]
+    _registrations_by_slot: dict[str, SlotRegistrations]
     _hot_patterns: tuple[str, ...]
     _cold_patterns: tuple[str, ...]
     modules: dict[str, list[int]]
@@ -94,6 +102,7 @@ class GraphState:
     _defaults: dict[str, dict[str, object]]
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
+    _keepers: dict[str, list[str]]
     _resolved: dict[str, str]
     _calls_by_caller: dict[FunctionId, list[CallSite]]
     _ids: list[tuple[FunctionId, ...]]

@@ -27,7 +27,6 @@ from asynclint.knowledge.frameworks import (
     FREQUENT,
     GROUP_CALLS,
     HANDED_CLASSES,
-    REGISTRATIONS,
     REWARD,
     SYNC_REWARD,
     TOOL,
@@ -120,9 +119,10 @@ class HotSet(GraphState):
         )
         # A method of an instance (``bot.Bot().on_message``) is configured as ``bot.Bot.on_message``.
         written = receiver.replace("()", "") if receiver else None
-        for registration in (*self._registrations, *REGISTRATIONS):
-            if registration.slot != ref.slot:
-                continue
+        slot = self._registrations_by_slot.get(ref.slot)
+        if slot is None or not slot.may_match(written, ref.passed_to_method, table, receiver):
+            return None
+        for registration in slot.entries:
             if registration.callee is not None and registration.callee == written:
                 return registration.hook
             if registration.method is not None and registration.method == ref.passed_to_method:
@@ -185,9 +185,10 @@ class HotSet(GraphState):
             return list(dict.fromkeys(key for item in site.dispatch for key in self.dispatched(item)))
         if index is not None and site.param is None and not (site.self_ref and self.constructor_param(*site.self_ref)):
             target = self.target_at(caller[0], index)
+            keys = self.called_at(caller[0], index)  # remembered: roots ask every call twice
         else:
             target = self.call_target(site, caller)
-        keys = self.functions_for(target)
+            keys = self.functions_for(target)
         if not keys:
             return (
                 self.fetched_from_table(target)

@@ -431,11 +431,8 @@ class Resolution(Exports):
 
     def constructor_stores(self, key: FunctionId, name: str) -> bool:
         """Does ``key``, a class's ``__init__``, keep its parameter ``name`` on ``self`` (``self.f = f``)?"""
-        stored = Rooted(Marker.PARAM, (name,))
         return self.function(key).name == "__init__" and any(
-            any(Rooted.read(value, Marker.PARAM) == stored for value in attrs.values())
-            and self.method_of(owner, "__init__") == key
-            for owner, attrs in self._attrs.items()
+            self.method_of(owner, "__init__") == key for owner in self._keepers.get(name, ())
         )
 
     def received(self, cls: str, path: tuple[str, ...]) -> str | None:

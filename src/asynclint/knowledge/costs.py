@@ -903,7 +903,7 @@ def record_field(path: tuple[str, ...]) -> bool:
     "board")`` for ``info["board"]``, ``("data", "metadata", "grid")``) a field of one record -- a
     task's data, sized by the dataset -- rather than the rollout's history, which grows every turn
     (``state["completion"]``, ``messages[-1]``, ``trajectory``)? A key of a framework mapping
-    (``state["answer"]``) is read for its key, not its mapping's name. ``[]`` is a key not written
+    (``state["board"]``) is read for its key, not its mapping's name. ``[]`` is a key not written
     as a constant. A text (``msg["content"]``, ``info["answer"]``: :data:`SMALL_TOKENS`) is not: small
     to parse, but hundreds of characters to loop over."""
     if len(path) < 2 or path[-1].lower().rsplit("_", 1)[-1] in SMALL_TOKENS:

@@ -185,7 +185,7 @@ class CallFacts:
     #: or stderr (``CHILD_STREAMS``), with no content calls of its own: the opening is metadata.
     streamed: bool = False
     #: Arguments that are a field of a record (``info["board"]``, ``puzzle.true_board``,
-    #: ``state["answer"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
+    #: ``state["board"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
     #: nor a whole value: their slots. A nest over such a parameter is sized by one task's data.
     fields: tuple[str, ...] = ()
 

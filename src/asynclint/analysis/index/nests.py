@@ -246,8 +246,8 @@ class Nests:
             return _weakest([self.items(arg) for arg in node.args]) if node.args else Bound(FIXED)
         if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:  # ``info.get("board")``
             receiver = self.items(func.value)
-            origin = read(receiver.origin, key_of(node.args[0]))
-            return Bound(SIZED, node, origin=origin) if receiver.kind == SIZED else receiver
+            if receiver.kind == SIZED:
+                return Bound(SIZED, node, origin=read(receiver.origin, key_of(node.args[0])))
         if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES:
             receiver = self.items(func.value)
             return Bound(FEW) if receiver.kind == SIZED else receiver

@@ -114,6 +114,7 @@ class Loops:
         self.itemwise: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}
         #: Local lists -> for each ``.append`` to it, the parameters the loop around it goes over.
         self._appended: dict[str, list[frozenset[str]]] = {}
+        self._histories: dict[str, bool] = {}  # see _grown
         self._body = body
 
     @property
@@ -380,7 +381,7 @@ class Loops:
                 return self.over(size.args[0], depth) if len(size.args) == 1 else frozenset()
         return frozenset()
 
-    def history(self, node: ast.expr, depth: int = 0) -> bool:
+    def history(self, node: ast.expr) -> bool:
         """Does a loop over ``node`` go over the rollout's history, which grows every turn: a value
         computed from a parameter or a key the framework fills that way (``completion``,
         ``state["trajectory"]``, ``assistant_texts(completion)``; :func:`grows`)? The rollout's state
@@ -388,16 +389,21 @@ class Loops:
         for part in ast.walk(node):
             if isinstance(part, ast.Constant) and isinstance(part.value, str) and grows(part.value):
                 return True
-            if not isinstance(part, ast.Name) or part.id in FRAMEWORK_MAPPINGS:
-                continue
-            if part.id in self.params and grows(part.id):
+            if isinstance(part, ast.Name) and part.id not in FRAMEWORK_MAPPINGS and self._grown(part.id):
                 return True
-            if part.id not in self.params and depth < _DEPTH:
-                if any(
-                    value is not None and self.history(value, depth + 1) for value in self.assigned.get(part.id, ())
-                ):
-                    return True
         return False
+
+    def _grown(self, name: str) -> bool:
+        """:meth:`history` of what ``name`` holds: a parameter by its name, a local by its bindings
+        (once per name: a function's loops read the same few)."""
+        if name in self.params:
+            return grows(name)
+        known = self._histories.get(name)
+        if known is None:
+            self._histories[name] = False  # while its own bindings are read (``x = x + ...``)
+            known = any(value is not None and self.history(value) for value in self.assigned.get(name, ()))
+            self._histories[name] = known
+        return known
 
     def _note_items(self, call: ast.Call, parent: int) -> None:
         """The arguments of ``call`` holding an item per item of a parameter (:attr:`itemwise`), and

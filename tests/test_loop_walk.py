@@ -60,3 +60,64 @@ def test_the_bindings_of_a_function_defined_in_the_body_are_not_the_outer_functi
         """
     )
     assert [loop.trips for loop in summary.work_loops] == [("3",)]
+
+
+def test_a_nest_records_the_parameters_or_the_fields_of_them_its_counts_come_from():
+    summary = _summary(
+        """
+        def grid(data):
+            cells = data.metadata["grid"]
+            n = len(cells)
+            for i in range(n * n):
+                for j in range(n):
+                    print(i, j)
+
+        def secret(info):
+            body = info.get("secret")[3:]
+            for a in range(len(body)):
+                for b in range(a, len(body)):
+                    print(body[a:b])
+
+        def mixed(board, reply):
+            text = reply.strip()
+            for a in range(len(board)):
+                for b in range(len(text)):
+                    print(a, b)
+
+        import itertools
+
+        def searched(digits):
+            for order in itertools.permutations(digits):
+                print(order)
+        """
+    )
+    assert [nest.sized_by for nest in summary.nests] == [
+        ("data.metadata.grid",),
+        ("info.secret",),
+        ("board", "reply"),
+        (),  # combinatorial: not the data's size, whatever the data
+    ]
+
+
+def test_a_loop_over_what_the_rollouts_history_gives_grows_every_turn():
+    summary = _summary(
+        """
+        def f(completion, state, info):
+            texts = extract(completion)
+            for text in texts:
+                print(text)
+            for step in state.get("trajectory", []):
+                print(step)
+            calls, _ = parse(state)
+            for call in calls:
+                print(call)
+            for check in info["checks"]:
+                print(check)
+        """
+    )
+    assert {loop.header: loop.history for loop in summary.work_loops} == {
+        "for text in texts": True,
+        "for step in state.get('trajectory', [])": True,
+        "for call in calls": False,  # the state read for its keys, not its name
+        "for check in info['checks']": False,
+    }

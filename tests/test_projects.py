@@ -425,6 +425,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/browser_tools.py", "open_url"): ("tool", "tool call"),
     ("values_env/values_env/tools.py", "search_docs"): ("tool call",),
     ("values_env/values_env/tools.py", "search_remote"): ("tool call",),
+    # a nest in another module handed a field of a puzzle built from the row
+    ("values_env/values_env/sorting.py", "stuck"): ("reward function",),
+    ("values_env/values_env/sorting.py", "replayed"): ("reward function",),
     # flat_env: reached through modules imported by their bare names
     ("flat_env/flat_env.py", "run_linter"): ("tool", "tool call"),
     ("flat_env/flat_env.py", "rule_files"): ("tool", "tool call"),

@@ -250,6 +250,17 @@ class GivenArgs(GraphState):
                     found[key] = (*found.get(key, ()), ref)
         return found.get(index << 32 | line, ())
 
+    def handed_fields(self, key: FunctionId, info: HotInfo) -> frozenset[str]:
+        """The parameters of ``key`` that the last call of ``info``'s chain hands a field of a record
+        (``CallSite.fields``: ``pairs(info["board"])``, ``legal_pours(puzzle.true_board)``): one task's
+        data, sized by the dataset. Empty for a root, which the framework hands its values."""
+        if info.parent is None:
+            return frozenset()
+        caller, slots = info.parent.function, self._slots(key)
+        sites = [site for at, site in self.hot_callers(key) if at == caller and site.line == info.call_line]
+        handed = [frozenset(slots[slot] for slot in site.fields if slot in slots) for site in sites]
+        return frozenset.intersection(*handed) if handed else frozenset()
+
     def handed_edges(self, key: FunctionId, info: HotInfo) -> list[tuple[FunctionId, CallSite]]:
         """The calls of ``key``'s parameters that run, on the chain of ``info``, the callables
         that chain handed them (:meth:`_handed`): ``check(text)`` in ``_apply`` runs

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.records import RowShape
+from asynclint.analysis.index.row_records import RowShape
 
 #: How deep the rows are followed through the helpers that build them.
 _MAX_DEPTH = 8

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from asynclint.knowledge.frameworks import FREQUENT
+from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS, FREQUENT
 from asynclint.model import Severity
 
 C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
@@ -371,6 +371,16 @@ COST_CLASSES: dict[str, CostClass] = {
             "steps multiply, milliseconds for a few hundred items each, seconds "
             "for a page",
             what="multiply their steps with the size of the data in pure Python",
+        ),
+        CostClass(
+            "cpu-nested-task",
+            L,
+            frozenset(),
+            "nested pure-Python loops over one task's own data (a board, a grid, a "
+            "key from the row's `info`): the dataset fixes its size, a few dozen "
+            "items, so the steps multiply to well under a ms per call; a loop that "
+            "repeats it over the rollout's turns is graded at that loop",
+            what="multiply their steps with the size of one task's data in pure Python",
         ),
         CostClass(
             "cpu-work-heavy",
@@ -886,6 +896,19 @@ def shown(word: str) -> str:
 def grows(word: str) -> bool:
     word = shown(word)
     return word.lower().rsplit("_", 1)[-1] in GROWING_TOKENS
+
+
+def record_field(path: tuple[str, ...]) -> bool:
+    """Is ``path`` (a value's root, then the keys and attributes read down from it: ``("info",
+    "board")`` for ``info["board"]``, ``("data", "metadata", "grid")``) a field of one record -- a
+    task's data, sized by the dataset -- rather than the rollout's history, which grows every turn
+    (``state["completion"]``, ``messages[-1]``, ``trajectory``)? A key of a framework mapping
+    (``state["board"]``) is read for its key, not its mapping's name. ``[]`` is a key not written
+    as a constant. A text (``msg["content"]``, ``info["answer"]``: :data:`SMALL_TOKENS`) is not: small
+    to parse, but hundreds of characters to loop over."""
+    if len(path) < 2 or path[-1].lower().rsplit("_", 1)[-1] in SMALL_TOKENS:
+        return False
+    return not any(grows(part) for part in path[path[0] in FRAMEWORK_MAPPINGS :])
 
 
 def describe_payload(shape: str, word: str, evidence: str) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
+from asynclint.knowledge.costs import record_field
 from asynclint.model import Finding, Severity
 from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
@@ -36,7 +37,14 @@ class SuperLinearLoop(OwnWorkRule):
     board's pairs) is reported too, at that loop's outermost header: the cost is the nest times
     the loop, and the change is written there. It is graded as the nest, by the caller's own
     chain (the loop's count is not known, so it does not raise the grade), and the nest itself is then
-    graded per call, not raised by that loop: the repetition is the loop's finding. Not reported: a single
+    graded per call, not raised by that loop: the repetition is the loop's finding. A nest whose every
+    count is one task's data -- a field of a record read from a parameter (`data.metadata["grid"]`,
+    `info["board"]`), or a parameter the call on its hottest chain hands such a field
+    (`legal_pours(puzzle.true_board)`, `leaked(info["secret"], text)`) -- is low and not raised: the
+    dataset fixes its size (a board, a grid, a key), well under a ms; a loop repeating it is low too,
+    unless that loop goes over the rollout's history (its replies, turns, trajectory), which grows every
+    turn. Not for the model's reply, a text field or a key that grows (`state["completion"]`,
+    `msg["content"]`): those stay graded as data. Not reported: a single
     loop (linear), loops over a fixed few constants, over a rollout's messages or turns (tens
     of items: unless a loop repeats a nest, as above), over a module's
     constants or the environment's own attributes (`self.tools`), over the parts of an outer
@@ -84,7 +92,7 @@ class SuperLinearLoop(OwnWorkRule):
     code = "ASL115"
     name = "super-linear-loop"
     default_severity = Severity.MEDIUM
-    costs = ("cpu-nested", "cpu-table")
+    costs = ("cpu-nested", "cpu-table", "cpu-nested-task")
     #: The function holding the nest, called from an ``async def``, goes to a process pool.
     recipes = ("process-pool",)
     message = "nested loops {what} on the event loop {where}: {evidence}"
@@ -109,17 +117,23 @@ class SuperLinearLoop(OwnWorkRule):
                 if kept is None or (nest.steps, bool(nest.table)) > (kept.steps, bool(kept.table)):
                     heaviest[nest.function] = nest
             for nest in heaviest.values():
-                found = self._finding(ctx, position, nest)
+                key = FunctionId((position, nest.function))
+                task = _task_sized(ctx, key, nest)
+                found = self._finding(ctx, key, nest, task)
                 if found is None:
                     continue
                 if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
                     yield found
-                yield from self._repeats(ctx, FunctionId((position, nest.function)), nest, found)
+                yield from self._repeats(ctx, key, nest, found, task)
 
-    def _repeats(self, ctx: CheckContext, key: FunctionId, nest: LoopNest, found: Finding) -> Iterator[Finding]:
+    def _repeats(
+        self, ctx: CheckContext, key: FunctionId, nest: LoopNest, found: Finding, task: bool
+    ) -> Iterator[Finding]:
         """The loops of hot callers that repeat the call of ``key`` (holding ``nest``), each at its
         outermost loop's header: the cost is the nest times that loop's count, and the change (one
-        pass instead of one per item, or the whole loop offloaded) is written there."""
+        pass instead of one per item, or the whole loop offloaded) is written there. A nest over one
+        task's data (``task``) adds up only in a loop over the rollout's history (its turns): there it
+        costs as a nest over the data; anywhere else it stays the task's small cost."""
         graph = ctx.graph
         seen: set[tuple[FunctionId, int]] = set()
         for caller, site in graph.hot_callers(key):
@@ -134,7 +148,7 @@ class SuperLinearLoop(OwnWorkRule):
                 caller,
                 loop,
                 (loop.end_line, loop.end_col),
-                "cpu-table" if nest.table else "cpu-nested",
+                "cpu-nested-task" if task and not loop.history else "cpu-table" if nest.table else "cpu-nested",
                 True,
                 f"`{loop.header}` calls `{found.facts.function}` on every iteration, whose nest "
                 f"({' × '.join(nest.levels)}) runs each time",
@@ -142,9 +156,9 @@ class SuperLinearLoop(OwnWorkRule):
             if repeated is not None and ctx.keep(repeated.path, repeated.line, self.code, self.name, repeated.severity):
                 yield repeated
 
-    def _finding(self, ctx: CheckContext, position: int, nest: LoopNest) -> Finding | None:
-        """The finding on ``nest`` before the file's configuration says whether it is shown."""
-        key = FunctionId((position, nest.function))
+    def _finding(self, ctx: CheckContext, key: FunctionId, nest: LoopNest, task: bool) -> Finding | None:
+        """The finding on ``nest`` before the file's configuration says whether it is shown; ``task``:
+        its counts are one task's data (:func:`_task_sized`)."""
         if ctx.graph.hot_info(key) is None:
             return None
         order = (
@@ -153,15 +167,38 @@ class SuperLinearLoop(OwnWorkRule):
             else _ORDERS.get(nest.steps, f"degree {nest.steps}")
         )
         table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
+        data = "one task's data (" + ", ".join(f"`{path}`" for path in nest.sized_by) + ")" if task else "the data"
         return self.own_work_finding(
             ctx,
             key,
             nest,
             (nest.end_line, nest.end_col),
-            "cpu-table" if nest.table else "cpu-nested",
-            not _repeated(ctx, key, nest),
-            f"{' × '.join(nest.levels)}{table}: {order} in the size of the data",
+            "cpu-nested-task" if task else "cpu-table" if nest.table else "cpu-nested",
+            not task and not _repeated(ctx, key, nest),
+            f"{' × '.join(nest.levels)}{table}: {order} in the size of {data}",
         )
+
+
+def _task_sized(ctx: CheckContext, key: FunctionId, nest: LoopNest) -> bool:
+    """Is every count of ``nest`` sized by one task's data: a field of a record read from a parameter
+    in the function (``data.metadata["grid"]``), or a parameter that the call its hottest chain enters
+    by hands such a field (``pairs(info["board"])``, ``legal_pours(puzzle.true_board)``)? The dataset
+    fixes that size (a board, a grid, a key: a few dozen items), not the rollout's growth, nor the
+    model's reply (:func:`asynclint.knowledge.costs.record_field`)."""
+    hot = ctx.graph.hot_at(key, nest)
+    if hot is None or not nest.sized_by:
+        return False
+    handed: frozenset[str] | None = None
+    for dotted in nest.sized_by:
+        path = tuple(dotted.split("."))
+        if len(path) > 1:
+            if not record_field(path):
+                return False
+            continue
+        handed = ctx.graph.handed_fields(key, hot) if handed is None else handed
+        if path[0] not in handed:
+            return False
+    return True
 
 
 def _repeated(ctx: CheckContext, key: FunctionId, nest: LoopNest) -> bool:

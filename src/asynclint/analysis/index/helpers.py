@@ -440,3 +440,11 @@ def none_over_instance(target: ast.expr, value: ast.expr, bindings: dict[str, Va
         and value.value is None
         and isinstance(bindings.get(target.id), Inst)
     )
+
+
+def call_slots(node: ast.Call) -> list[tuple[str, ast.expr]]:
+    """A call's arguments by slot: the position (``"0"``) or the keyword; none after a ``*xs``
+    (unknown positions) and no ``**spread``."""
+    starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
+    slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]
+    return slots + [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]

@@ -22,6 +22,10 @@ class LoopNest:
     levels: tuple[str, ...]
     steps: int  # how many factors of the data multiply: 2 for a pair of loops, 3 for three
     table: str = ""  # the 2-D table the nest fills cell by cell (``dp``), if any
+    #: What sizes every counted loop: parameters, or fields read from them, dotted (``secret``,
+    #: ``data.metadata.grid``; :mod:`asynclint.analysis.index.nest_origins`); empty when one is sized
+    #: by something else, or the nest is combinatorial or a recursion.
+    sized_by: tuple[str, ...] = ()
     #: The flag tests around its outermost loop and whether it sits in a lazy initialisation, as
     #: for a call (``CallSite.guards``, ``CallSite.once``): the chains that reach it are judged by them.
     guards: tuple[str, ...] = ()
@@ -59,3 +63,6 @@ class WorkLoop:
     #: ``zip(states, scores)``, ``range(len(states))``, or a local holding an item per item of one):
     #: a loop over a group reward's lists is the loop over the group's rollouts.
     over: tuple[str, ...] = ()
+    #: It goes over the rollout's history, which grows every turn (``for text in
+    #: assistant_texts(completion)``, ``state["trajectory"]``): what it repeats adds up per turn.
+    history: bool = False

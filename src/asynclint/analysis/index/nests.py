@@ -35,11 +35,13 @@ from dataclasses import dataclass, replace
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, short_source
 from asynclint.analysis.index.loops import LoopNest
+from asynclint.analysis.index.nest_origins import Path, identity, joined, key_of, nest_origins, read
 from asynclint.knowledge.costs import ARRAY_MAKERS, COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
 #: How strongly a bound grows with the data, for joining several (``zip`` takes the weakest).
 _STRENGTH = {FIXED: 0, UNKNOWN: 1, FEW: 2, PART: 3, INDEX: 4, SIZED: 5}
+_COUNTED = frozenset({SIZED, FEW, INDEX})
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class Bound:
     #: Counted by position (``range(len(x))``, ``range(i)``): the shape of an algorithm over a
     #: sequence's characters or tokens, rather than a walk over records.
     positional: bool = False
+    #: The parameters, or fields read from them, that size it (:mod:`.nest_origins`); () untraced.
+    origin: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,7 +153,8 @@ class Nests:
         if bindings is None:
             return None
         if name in self._seen:  # ``text = clean(text)``: the parameter it was
-            return Bound(SIZED, f"the parameter `{name}`", source=name) if name in self.params else Bound(UNKNOWN)
+            param = Bound(SIZED, f"the parameter `{name}`", source=name, origin=((name,),))
+            return param if name in self.params else Bound(UNKNOWN)
         for level in reversed(self.stack):
             first, last = getattr(level.node, "lineno", 0), getattr(level.node, "end_lineno", 0) or 0
             inside = [(value, line) for value, line in bindings if first <= line <= last]
@@ -193,12 +198,18 @@ class Nests:
             if local is not None:
                 return Bound(FEW) if local.kind == SIZED and few_items(node.id) else local
             if node.id in self.params:
-                return Bound(FEW) if few_items(node.id) else Bound(SIZED, f"the parameter `{node.id}`", source=node.id)
+                origin: tuple[Path, ...] = ((node.id,),)
+                return (
+                    Bound(FEW)
+                    if few_items(node.id)
+                    else Bound(SIZED, f"the parameter `{node.id}`", -1, node.id, origin=origin)
+                )
             return Bound(FIXED)  # a module constant, a closure's setting
         if isinstance(node, ast.Attribute):
             base = self.items(node.value) if not _is_self(node.value) else Bound(UNKNOWN)
             if base.kind in (SIZED, FEW):
-                return Bound(FEW) if few_items(node.attr) else Bound(SIZED, node, source=_key(node))
+                field = read(base.origin, node.attr)
+                return Bound(FEW) if few_items(node.attr) else Bound(SIZED, node, source=identity(node), origin=field)
             return base
         if isinstance(node, ast.Subscript):
             if not isinstance(node.slice, ast.Slice) and self._mentions_loop(node.slice):
@@ -208,8 +219,10 @@ class Nests:
             if base.kind in (SIZED, FEW):
                 if isinstance(key, str) and few_items(key):
                     return Bound(FEW)
-                source = base.source if isinstance(node.slice, ast.Slice) else _key(node)
-                return Bound(SIZED, node, source=source)
+                sliced = isinstance(node.slice, ast.Slice)
+                source = base.source if sliced else identity(node)
+                origin = base.origin if sliced else read(base.origin, key_of(node.slice))
+                return Bound(SIZED, node, source=source, origin=origin)
             return base
         if isinstance(node, ast.Call):
             return self._call_items(node)
@@ -231,6 +244,10 @@ class Nests:
             return self.items(node.args[0]) if node.args else Bound(FIXED)
         if isinstance(func, ast.Name) and func.id == "zip":
             return _weakest([self.items(arg) for arg in node.args]) if node.args else Bound(FIXED)
+        if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:  # ``info.get("board")``
+            receiver = self.items(func.value)
+            if receiver.kind == SIZED:
+                return Bound(SIZED, node, origin=read(receiver.origin, key_of(node.args[0])))
         if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES:
             receiver = self.items(func.value)
             return Bound(FEW) if receiver.kind == SIZED else receiver
@@ -247,7 +264,7 @@ class Nests:
         given = [receiver, *(self.items(arg) for arg in node.args), *(self.items(k.value) for k in node.keywords)]
         strongest = _strongest(given)
         if strongest.kind in (SIZED, FEW, INDEX):
-            return Bound(SIZED, node)
+            return Bound(SIZED, node, origin=joined(given, _COUNTED))
         return strongest
 
     def _range(self, node: ast.Call) -> Bound:
@@ -272,7 +289,8 @@ class Nests:
             if enclosing is not None:
                 level = self.stack[enclosing[0]]
                 if enclosing[1] and level.bound.kind in (SIZED, INDEX):
-                    return Bound(INDEX, f"`{node.id}` of the loop around it", enclosing[0], level.bound.source, True)
+                    why = f"`{node.id}` of the loop around it"
+                    return Bound(INDEX, why, enclosing[0], level.bound.source, True, level.bound.origin)
                 return Bound(PART) if not enclosing[1] else Bound(UNKNOWN)
             local = self._local(node.id, self.count, as_count=True)
             if local is not None:
@@ -283,7 +301,7 @@ class Nests:
             if name == "len" and len(node.args) == 1:
                 bound = self.items(node.args[0])
                 if bound.kind == SIZED:
-                    return Bound(SIZED, ("len", node.args[0]), source=bound.source, positional=True)
+                    return replace(bound, why=("len", node.args[0]), positional=True)
                 return bound
             if name == "min" and node.args:
                 return _weakest([self.count(arg) for arg in node.args])
@@ -464,6 +482,7 @@ def loop_nests(walk: Nests, function: int, col: Callable[[int, int], int]) -> li
                 levels=tuple(_describe(level) for level in nest.levels),
                 steps=nest.steps,
                 table=nest.table,
+                sized_by=nest_origins((level.node, level.weight, level.bound.origin) for level in nest.levels),
             )
         )
     return found
@@ -515,20 +534,6 @@ def _render(why: object) -> str:
         if why[0] == "every":
             return f"{why[1]} of `{short_source(why[2])}`"
     return str(why)
-
-
-def _key(node: ast.expr) -> str:
-    """``words``, ``state.lines``, ``state['lines']``: what a loop goes over, as an identity (two
-    loops over the same one); "" for anything computed."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _key(node.value)
-        return f"{base}.{node.attr}" if base else ""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
-        base = _key(node.value)
-        return f"{base}[{node.slice.value!r}]" if base else ""
-    return ""
 
 
 def _strongest(bounds: list[Bound]) -> Bound:

@@ -22,7 +22,8 @@ from asynclint.analysis.index.argfacts import (
     returned_word,
 )
 from asynclint.analysis.index.flags import given_arguments
-from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, may_be_project
+from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
+from asynclint.analysis.index.nest_origins import field_slots
 from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
@@ -166,6 +167,7 @@ class Recording(IndexerState):
             **(self._argument_facts(node) if (api or self_ref) else {}),
             passed_params=self._passed_params(node) if api is None else (),
             small_args=self._small_arguments(node) if api is None else (),
+            fields=self._field_arguments(node) if api is None and target and may_be_project(target) else (),
             # Asked of every ``execute``: the receiver's type may be settled only project-wide.
             statement=self._statement(node, method),
             guards=(*self.frame.guards, *filter(None, [self._row_tests.guards.get(id(node))])),
@@ -305,11 +307,12 @@ class Recording(IndexerState):
             if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
         )
 
+    def _field_arguments(self, node: ast.Call) -> tuple[str, ...]:
+        """CallSite.fields of a call (see :func:`.nest_origins.field_slots`)."""
+        return field_slots(call_slots(node), self._payload_of, self.frame.params, self._argument)
+
     def _slot_payloads(self, node: ast.Call) -> list[tuple[str, tuple[str, str]]]:
-        starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
-        slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]  # after ``*xs``: unknown
-        slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
-        return [(slot, self._payload_of(arg)) for slot, arg in slots]
+        return [(slot, self._payload_of(arg)) for slot, arg in call_slots(node)]
 
     def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]:
         """The payload of ``value`` (``argfacts.payload_of_value``) with what the function's names hold."""

@@ -8,6 +8,7 @@ from typing import ClassVar, Protocol
 
 from asynclint.analysis.index.handed import FunctionRef, Handoff
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
+from asynclint.analysis.index.row_records import RowShape
 from asynclint.analysis.index.values import Rooted
 
 #: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
@@ -183,6 +184,10 @@ class CallFacts:
     #: An opener whose file object the function only hands to a child process as its stdin, stdout
     #: or stderr (``CHILD_STREAMS``), with no content calls of its own: the opening is metadata.
     streamed: bool = False
+    #: Arguments that are a field of a record (``info["board"]``, ``puzzle.true_board``,
+    #: ``state["board"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
+    #: nor a whole value: their slots. A nest over such a parameter is sized by one task's data.
+    fields: tuple[str, ...] = ()
 
 
 _NO_FACTS = CallFacts()
@@ -275,6 +280,7 @@ class CallSite:
         spread: bool = False,
         entered: bool = False,
         instance_once: bool = False,
+        fields: tuple[str, ...] = (),
     ) -> CallSite:
         rare = CallFacts(
             kept,
@@ -301,6 +307,7 @@ class CallSite:
             spread,
             entered=entered,
             instance_once=instance_once,
+            fields=fields,
         )
         return cls(
             caller,
@@ -364,6 +371,10 @@ class CallSite:
     @property
     def instance_once(self) -> bool:
         return (self.rare or _NO_FACTS).instance_once
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return (self.rare or _NO_FACTS).fields
 
     @property
     def first_turn(self) -> bool:
@@ -470,24 +481,6 @@ class Place(Protocol):
 
     @property
     def once(self) -> bool: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RowShape:
-    """Dataset rows as a function returns them or a dataset build is handed them (see
-    :mod:`asynclint.analysis.index.rowkeys`): every row carries ``keys``, every key of the rows
-    ``copies`` names (parameters; with ``items``, lists of rows each row copies one of) and of what
-    the ``calls`` return. A call is (callee, (argument slot, index of the argument's shape in
-    ModuleSummary.row_shapes)...)."""
-
-    function: int  # the function whose ``return`` this is, or in which the dataset is built; -1: an argument
-    items: bool  # a list of rows (else one row)
-    keys: tuple[str, ...] = ()
-    copies: tuple[str, ...] = ()
-    calls: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # return the rows (or the row) themselves
-    item_calls: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # each row is what one returns
-    nested: tuple[tuple[str, int], ...] = ()  # a key -> the shape of the dict under it (``"info": {...}``)
-    dataset: bool = False  # handed to ``Dataset.from_list`` (no keys: a dataset the tool cannot see)
 
 
 @dataclass(frozen=True)

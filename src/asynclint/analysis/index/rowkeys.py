@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from asynclint.analysis.index.bodies import Bodies, FunctionBody
 from asynclint.analysis.index.helpers import may_be_project
-from asynclint.analysis.index.records import RowShape
+from asynclint.analysis.index.row_records import RowShape
 from asynclint.knowledge.frameworks import DATASET_FROM_ROWS, DATASET_KEYWORDS, OPAQUE_DATASETS
 
 Denoted = Callable[[ast.expr], "str | None"]

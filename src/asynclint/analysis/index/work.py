@@ -44,7 +44,9 @@ from asynclint.knowledge.costs import (
     DEEP_COPIERS,
     MAPPING_ENTRIES,
     SAME_ITEMS,
+    grows,
 )
+from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS
 
 #: How deep a name's binding is followed to its value (``n = limit; limit = 24``).
 _DEPTH = 4
@@ -112,6 +114,7 @@ class Loops:
         self.itemwise: dict[tuple[int, int], tuple[tuple[str, str], ...]] = {}
         #: Local lists -> for each ``.append`` to it, the parameters the loop around it goes over.
         self._appended: dict[str, list[frozenset[str]]] = {}
+        self._histories: dict[str, bool] = {}  # see _grown
         self._body = body
 
     @property
@@ -378,6 +381,30 @@ class Loops:
                 return self.over(size.args[0], depth) if len(size.args) == 1 else frozenset()
         return frozenset()
 
+    def history(self, node: ast.expr) -> bool:
+        """Does a loop over ``node`` go over the rollout's history, which grows every turn: a value
+        computed from a parameter or a key the framework fills that way (``completion``,
+        ``state["trajectory"]``, ``assistant_texts(completion)``; :func:`grows`)? The rollout's state
+        itself (``extract(state)``) is read for its keys, not its name."""
+        for part in ast.walk(node):
+            if isinstance(part, ast.Constant) and isinstance(part.value, str) and grows(part.value):
+                return True
+            if isinstance(part, ast.Name) and part.id not in FRAMEWORK_MAPPINGS and self._grown(part.id):
+                return True
+        return False
+
+    def _grown(self, name: str) -> bool:
+        """:meth:`history` of what ``name`` holds: a parameter by its name, a local by its bindings
+        (once per name: a function's loops read the same few)."""
+        if name in self.params:
+            return grows(name)
+        known = self._histories.get(name)
+        if known is None:
+            self._histories[name] = False  # while its own bindings are read (``x = x + ...``)
+            known = any(value is not None and self.history(value) for value in self.assigned.get(name, ()))
+            self._histories[name] = known
+        return known
+
     def _note_items(self, call: ast.Call, parent: int) -> None:
         """The arguments of ``call`` holding an item per item of a parameter (:attr:`itemwise`), and
         an ``.append`` to a local list inside a loop (what the list then holds one of per item)."""
@@ -412,6 +439,7 @@ class Loops:
         bound: str,
         statements: int = 1,
         over: frozenset[str] = frozenset(),
+        history: bool = False,
     ) -> int:
         line, col, end_line, end_col = self._span(node)
         self.loops.append(
@@ -428,6 +456,7 @@ class Loops:
                 bound if trips else "",
                 max(statements, 1),
                 over=tuple(sorted(over)),
+                history=history,
             )
         )
         return self.first + len(self.loops) - 1
@@ -436,8 +465,9 @@ class Loops:
         """A ``for`` loop inside loop ``parent`` (-1: none), once the walk has read its iterable: its number."""
         trips = self.items(node.iter)
         header = f"for {short_source(node.target)} in {short_source(node.iter)}"
-        over = self.over(node.iter)
-        return self._add(node, parent, node.iter, trips, header, short_source(node.iter), _statements(node.body), over)
+        over, history = self.over(node.iter), self.history(node.iter)
+        iterable = short_source(node.iter)
+        return self._add(node, parent, node.iter, trips, header, iterable, _statements(node.body), over, history)
 
     def while_loop(self, node: ast.While, parent: int) -> int:
         """A ``while`` loop inside loop ``parent``: its number."""
@@ -461,6 +491,7 @@ class Loops:
             short_source(generator.iter),
             len(generator.ifs) + last,  # its tests, and the element for the innermost
             self.over(generator.iter),
+            self.history(generator.iter),
         )
 
     def call(self, node: ast.Call, parent: int) -> None:

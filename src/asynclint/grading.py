@@ -13,6 +13,7 @@ from asynclint.knowledge.costs import (
     AUTOCOMMIT_WORDS,
     CODE_GRADES,
     COST_CLASSES,
+    FORMED_SHAPES,
     HANDED_SMALL,
     PAYLOAD_GRADES,
     SCOPED_EVIDENCE,
@@ -204,7 +205,10 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         text = f"{text[:-1]}, {note})" if text.endswith(")") else f"{text} ({note})"
     elif shape in NAMED_SHAPES and passed is None and returned is None and evidence in ("whole", "growing"):
         text += f", {NAMED_SHAPES[shape]}"  # nothing the code shows about the value: the author's word for it
-    return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
+    cls = grades[evidence]
+    if evidence == "small" and shape in FORMED_SHAPES.get(api.cost, ()):
+        cls = grades["constant"]
+    return Cost(cls, text, loop_counted=shape == "each", size=evidence)
 
 
 def grade(

@@ -332,9 +332,20 @@ COST_CLASSES: dict[str, CostClass] = {
             None,
             frozenset(),
             "a constant, a number, a regex match or one short answer, "
-            "compiled or evaluated: 10-50 µs (`eval` of a number 10 µs, of "
-            "a one-line formula 46 µs; `compile` of 10 lines 0.1 ms), less "
-            "than the process-pool hop CPU work needs (175 µs)",
+            "compiled, or a constant or a regex match evaluated: 10-50 µs "
+            "(`eval` of a number 10 µs, of a one-line formula 46 µs; "
+            "`compile` of 10 lines 0.1 ms), less than the process-pool hop "
+            "CPU work needs (175 µs)",
+        ),
+        CostClass(
+            "model-expression",
+            L,
+            frozenset(),
+            "text the model wrote (one short answer), evaluated: usually a "
+            "literal or a formula (10-50 µs), but an expression runs what it "
+            "says, so the rare pathological answer (`9**9**9`) holds the loop "
+            "without bound; `ast.literal_eval` parses a literal and runs nothing",
+            what="evaluates text the model wrote, which runs whatever expression it holds,",
         ),
         CostClass(
             "code-unknown",
@@ -504,14 +515,24 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     },
 }
 
-#: Code graded by what is evaluated (``eval`` and ``compile``: ``code``; ``exec``: ``program``),
-#: with the payload evidence of :func:`payload_evidence` plus ``constant`` (a literal: text the
-#: source wrote) -> cost class. Compiling and evaluating an expression is a parse, as long as its
-#: text: what the payload evidence proves small (a regex match, a number, one short answer, an
-#: f-string of such parts) is cheaper inline than a process hop, text of unknown size is low like
-#: any payload of unknown size, a whole file's contents is CPU work. ``exec`` runs statements: a
-#: program whose loops and calls make its cost, however short it is, so only a constant is cheap.
+#: Code graded by what is evaluated (``compile``: ``code``; ``eval``: ``expression``; ``exec``:
+#: ``program``), with the payload evidence of :func:`payload_evidence` plus ``constant`` (a literal:
+#: text the source wrote) -> cost class. Compiling is a parse, as long as its text: what the payload
+#: evidence proves small (a regex match, a number, one short answer, an f-string of such parts) is
+#: cheaper inline than a process hop, text of unknown size is low like any payload of unknown size, a
+#: whole file's contents is CPU work. ``eval`` parses and runs: one short answer the model wrote
+#: usually holds a literal, but the expression is the model's (``9**9**9``), so it is low ("real but
+#: tiny or rare", the rubric's convention "Code the model wrote"), unless its form is fixed
+#: (:data:`FORMED_SHAPES`). ``exec`` runs statements: a program whose loops and calls make its cost,
+#: however short it is, so only a constant is cheap.
 CODE_GRADES: dict[str, dict[str, str]] = {
+    "expression": {
+        "constant": "code-small",
+        "small": "model-expression",
+        "unknown": "code-unknown",
+        "whole": "cpu-heavy",
+        "growing": "cpu-heavy",
+    },
     "code": {
         "constant": "code-small",
         "small": "code-small",
@@ -527,6 +548,12 @@ CODE_GRADES: dict[str, dict[str, str]] = {
         "growing": "cpu-heavy",
     },
 }
+
+#: Payload shapes whose text the code fixed the form of, by cost: a regex match is what its pattern lets
+#: through (the patterns cut before an ``eval`` in the labelled splits are numbers and ``(weeks, days)``
+#: pairs), so evaluating one runs no expression the model chose. The pattern itself is not read: a
+#: match of any text (``(.*)``) is taken as formed too.
+FORMED_SHAPES: dict[str, frozenset[str]] = {"expression": frozenset({"match"})}
 
 #: Every size a finding's ``Facts.size`` can name (the evidence keys of the two tables above, in
 #: their order; ``""`` for a finding not graded by a payload): what the JSON contract enumerates.

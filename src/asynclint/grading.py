@@ -169,7 +169,9 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     evidence = payload_evidence(shape, origin)
     if api.cost in CODE_GRADES and shape == "literal":
         evidence = "constant"  # code the source wrote: for ``exec``, the one program known to be cheap
-    named_only = passed == "" and evidence == "whole"  # a helper's parameter merely named like it
+    # A helper's parameter merely named like a whole state or like one small item (``value``, ``params``):
+    # its callers say what it holds, and where they do not, its name is not evidence either way.
+    named_only = passed == "" and shape in NAMED_SHAPES and evidence in ("whole", "small")
     if named_only:
         evidence = "unknown"
     if returned is not None and returned != "unknown":

@@ -82,13 +82,14 @@ class ReplySettings:
 
 # -- the scripted model ------------------------------------------------------------------------
 # The fake server's loop is the load generator in its own process, not code under measurement,
-# and its messages are a few kilobytes: it serializes on its loop on purpose, in these two places.
+# and its messages are a few kilobytes: it serializes on its loop on purpose, in these two places
+# (suppressed: what the helpers are handed is sized by their callers, whole requests among them).
 def _dump(value: Any, **options: Any) -> str:
-    return json.dumps(value, **options)
+    return json.dumps(value, **options)  # asynclint: ignore[ASL111]
 
 
 def _load(text: str | bytes) -> Any:
-    return json.loads(text)
+    return json.loads(text)  # asynclint: ignore[ASL111]
 
 
 def _text(content: Any) -> str:

@@ -82,14 +82,13 @@ class ReplySettings:
 
 # -- the scripted model ------------------------------------------------------------------------
 # The fake server's loop is the load generator in its own process, not code under measurement,
-# and its messages are a few kilobytes: it serializes on its loop on purpose, in these two places
-# (suppressed: what the helpers are handed is sized by their callers, whole requests among them).
+# and its messages are a few kilobytes: it serializes on its loop on purpose, in these two places.
 def _dump(value: Any, **options: Any) -> str:
-    return json.dumps(value, **options)  # asynclint: ignore[ASL111]
+    return json.dumps(value, **options)
 
 
 def _load(text: str | bytes) -> Any:
-    return json.loads(text)  # asynclint: ignore[ASL111]
+    return json.loads(text)
 
 
 def _text(content: Any) -> str:

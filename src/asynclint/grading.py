@@ -169,9 +169,12 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     evidence = payload_evidence(shape, origin)
     if api.cost in CODE_GRADES and shape == "literal":
         evidence = "constant"  # code the source wrote: for ``exec``, the one program known to be cheap
-    # A helper's parameter merely named like a whole state or like one small item (``value``, ``params``):
-    # its callers say what it holds, and where they do not, its name is not evidence either way.
-    named_only = passed == "" and shape in NAMED_SHAPES and evidence in ("whole", "small")
+    # A helper's parameter merely named like the whole state is not evidence of it. One named like one
+    # small item (``value``, ``params``, ``tool_call``) still reads as one: tokens15 measured the
+    # alternative (size unknown, low) on every split, and every labelled line it moved was one reply,
+    # one tool call's arguments or a short setting that its callers' dispatch hides (bench/accuracy
+    # README, ``tokens15``).
+    named_only = passed == "" and evidence == "whole"
     if named_only:
         evidence = "unknown"
     if returned is not None and returned != "unknown":

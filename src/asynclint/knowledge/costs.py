@@ -341,11 +341,12 @@ COST_CLASSES: dict[str, CostClass] = {
             "model-expression",
             L,
             frozenset(),
-            "text the model wrote (one short answer), evaluated: usually a "
-            "literal or a formula (10-50 µs), but an expression runs what it "
-            "says, so the rare pathological answer (`9**9**9`) holds the loop "
-            "without bound; `ast.literal_eval` parses a literal and runs nothing",
-            what="evaluates text the model wrote, which runs whatever expression it holds,",
+            "a short text evaluated (one answer, a setting): usually a literal "
+            "or a formula (10-50 µs), but an expression runs what it says, so "
+            "the rare pathological answer a model writes (`9**9**9`) holds the "
+            "loop without bound; `ast.literal_eval` parses a literal and runs "
+            "nothing",
+            what="evaluates a short text, which runs whatever expression it holds (the model's, if it wrote it),",
         ),
         CostClass(
             "code-unknown",

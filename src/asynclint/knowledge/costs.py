@@ -770,6 +770,19 @@ GROWING_TOKENS: frozenset[str] = frozenset(
 #: ``prompt`` is its input messages (a system prompt and a question, fixed for the rollout): a
 #: message or two, not a history that grows (held-out labels: a deep copy or a ``model_dump`` of
 #: one costs microseconds). A path or URL is a string of a few hundred bytes at most.
+#: What they earn (tokens15's ablation, bench/accuracy/README.md ``tokens15``, token_ablation.py): taken
+#: out, a token moves labelled lines mostly the wrong way, because the values it names reach the call
+#: through what provenance does not follow (a dispatch table, a closure, a list built by a
+#: comprehension, a helper's parameter): ``chunk`` main proposer_solver taskset.py:68/:75 (a line of one
+#: reply), ``id`` main automationbench linkedin/jobs.py:71, ``answer`` split 10 scoring.py:255 (the row's
+#: answer record) and split 2 sv_env_code_vulnerability.py:560/:566, ``config`` split 10 taskset.py:680,
+#: ``arguments``/``args`` split 6 lhaw transcript.py:34, pi_agent_env.py:429 and split 7
+#: prior_art_search.py:71 (one tool call's arguments), ``message`` split 3 tau_2_bench.py:235, ``prompt``
+#: split 6 mazebench harness.py:119; a helper's parameter read as unknown instead moved six labelled lines
+#: the wrong way and none the right way. Where a name misleads: ``content`` bound to an HTTP response's
+#: body (split 2 ddbc.py:226, deepdive.py:362, hle.py:129: a search API's reply, labelled low, graded as
+#: one message), ``config`` of a scenario read from a row (split 2 bfcl_v3.py:360): the fix is provenance
+#: for a response's body, not a narrower name.
 SMALL_TOKENS: frozenset[str] = frozenset(
     "content text reply answer arguments args argument line message msg action move guess tool_call prompt "
     "params parameters config settings chunk token key id name label value status error reason "

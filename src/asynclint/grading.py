@@ -13,6 +13,7 @@ from asynclint.knowledge.costs import (
     AUTOCOMMIT_WORDS,
     CODE_GRADES,
     COST_CLASSES,
+    FORMED_SHAPES,
     HANDED_SMALL,
     PAYLOAD_GRADES,
     SCOPED_EVIDENCE,
@@ -168,7 +169,12 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     evidence = payload_evidence(shape, origin)
     if api.cost in CODE_GRADES and shape == "literal":
         evidence = "constant"  # code the source wrote: for ``exec``, the one program known to be cheap
-    named_only = passed == "" and evidence == "whole"  # a helper's parameter merely named like it
+    # A helper's parameter merely named like the whole state is not evidence of it. One named like one
+    # small item (``value``, ``params``, ``tool_call``) still reads as one: tokens15 measured the
+    # alternative (size unknown, low) on every split, and every labelled line it moved was one reply,
+    # one tool call's arguments or a short setting that its callers' dispatch hides (bench/accuracy
+    # README, ``tokens15``).
+    named_only = passed == "" and evidence == "whole"
     if named_only:
         evidence = "unknown"
     if returned is not None and returned != "unknown":
@@ -204,7 +210,10 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         text = f"{text[:-1]}, {note})" if text.endswith(")") else f"{text} ({note})"
     elif shape in NAMED_SHAPES and passed is None and returned is None and evidence in ("whole", "growing"):
         text += f", {NAMED_SHAPES[shape]}"  # nothing the code shows about the value: the author's word for it
-    return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
+    cls = grades[evidence]
+    if evidence == "small" and shape in FORMED_SHAPES.get(api.cost, ()):
+        cls = grades["constant"]
+    return Cost(cls, text, loop_counted=shape == "each", size=evidence)
 
 
 def grade(

@@ -385,9 +385,10 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         ),
         # --- CPU-heavy work -----------------------------------------------------------------
         # No recipe: they run in (or return) what a worker process does not have (NOT_PORTABLE).
-        # Graded by what they are handed (knowledge.costs.CODE_GRADES): a short expression is
-        # cheap, a program is what it runs.
-        *many("cpu", "code", None, "eval compile", "builtins."),
+        # Graded by what they are handed (knowledge.costs.CODE_GRADES): compiling a short text is
+        # cheap, evaluating the model's text runs its expression, a program is what it runs.
+        BlockingApi("builtins.compile", "cpu", "code"),
+        BlockingApi("builtins.eval", "cpu", "expression"),
         BlockingApi("builtins.exec", "cpu", "program"),
         # Regexes are not here: a regex over a whole transcript takes microseconds (re.findall on
         # 10 KB: 7 µs), and the process-pool hop that would fix it costs ~25x that (175 µs).

@@ -332,9 +332,21 @@ COST_CLASSES: dict[str, CostClass] = {
             None,
             frozenset(),
             "a constant, a number, a regex match or one short answer, "
-            "compiled or evaluated: 10-50 µs (`eval` of a number 10 µs, of "
-            "a one-line formula 46 µs; `compile` of 10 lines 0.1 ms), less "
-            "than the process-pool hop CPU work needs (175 µs)",
+            "compiled, or a constant or a regex match evaluated: 10-50 µs "
+            "(`eval` of a number 10 µs, of a one-line formula 46 µs; "
+            "`compile` of 10 lines 0.1 ms), less than the process-pool hop "
+            "CPU work needs (175 µs)",
+        ),
+        CostClass(
+            "model-expression",
+            L,
+            frozenset(),
+            "a short text evaluated (one answer, a setting): usually a literal "
+            "or a formula (10-50 µs), but an expression runs what it says, so "
+            "the rare pathological answer a model writes (`9**9**9`) holds the "
+            "loop without bound; `ast.literal_eval` parses a literal and runs "
+            "nothing",
+            what="evaluates a short text, which runs whatever expression it holds (the model's, if it wrote it),",
         ),
         CostClass(
             "code-unknown",
@@ -514,14 +526,24 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     },
 }
 
-#: Code graded by what is evaluated (``eval`` and ``compile``: ``code``; ``exec``: ``program``),
-#: with the payload evidence of :func:`payload_evidence` plus ``constant`` (a literal: text the
-#: source wrote) -> cost class. Compiling and evaluating an expression is a parse, as long as its
-#: text: what the payload evidence proves small (a regex match, a number, one short answer, an
-#: f-string of such parts) is cheaper inline than a process hop, text of unknown size is low like
-#: any payload of unknown size, a whole file's contents is CPU work. ``exec`` runs statements: a
-#: program whose loops and calls make its cost, however short it is, so only a constant is cheap.
+#: Code graded by what is evaluated (``compile``: ``code``; ``eval``: ``expression``; ``exec``:
+#: ``program``), with the payload evidence of :func:`payload_evidence` plus ``constant`` (a literal:
+#: text the source wrote) -> cost class. Compiling is a parse, as long as its text: what the payload
+#: evidence proves small (a regex match, a number, one short answer, an f-string of such parts) is
+#: cheaper inline than a process hop, text of unknown size is low like any payload of unknown size, a
+#: whole file's contents is CPU work. ``eval`` parses and runs: one short answer the model wrote
+#: usually holds a literal, but the expression is the model's (``9**9**9``), so it is low ("real but
+#: tiny or rare", the rubric's convention "Code the model wrote"), unless its form is fixed
+#: (:data:`FORMED_SHAPES`). ``exec`` runs statements: a program whose loops and calls make its cost,
+#: however short it is, so only a constant is cheap.
 CODE_GRADES: dict[str, dict[str, str]] = {
+    "expression": {
+        "constant": "code-small",
+        "small": "model-expression",
+        "unknown": "code-unknown",
+        "whole": "cpu-heavy",
+        "growing": "cpu-heavy",
+    },
     "code": {
         "constant": "code-small",
         "small": "code-small",
@@ -537,6 +559,12 @@ CODE_GRADES: dict[str, dict[str, str]] = {
         "growing": "cpu-heavy",
     },
 }
+
+#: Payload shapes whose text the code fixed the form of, by cost: a regex match is what its pattern lets
+#: through (the patterns cut before an ``eval`` in the labelled splits are numbers and ``(weeks, days)``
+#: pairs), so evaluating one runs no expression the model chose. The pattern itself is not read: a
+#: match of any text (``(.*)``) is taken as formed too.
+FORMED_SHAPES: dict[str, frozenset[str]] = {"expression": frozenset({"match"})}
 
 #: Every size a finding's ``Facts.size`` can name (the evidence keys of the two tables above, in
 #: their order; ``""`` for a finding not graded by a payload): what the JSON contract enumerates.
@@ -734,7 +762,10 @@ MODEL_BASES: frozenset[str] = frozenset({"pydantic.BaseModel", "pydantic.main.Ba
 
 #: Name tokens of a whole rollout-sized payload: the last token of a name, attribute or
 #: string key decides (``state["trajectory"]`` and ``chat_history`` are whole,
-#: ``state["answer"]`` and ``state_id`` are not).
+#: ``state["answer"]`` and ``state_id`` are not). Emptied with :data:`WHOLE_NAMES` (tokens15's ablation),
+#: 17 labelled lines move the wrong way and 7 the right way: automationbench's ``WorldState`` payloads (main
+#: rubric/__init__.py:78/:139, runner.py:216/:221, scoring.py:33/:48, taskset.py:94/:101) and text_quests'
+#: ``state`` (textquests_core.py:398/:630) are whole by these names.
 WHOLE_TOKENS: frozenset[str] = frozenset(
     "trajectory trajectories completion completions messages history histories "
     "transcript transcripts rollout rollouts results records dataset datasets responses outputs logs "
@@ -752,6 +783,20 @@ GROWING_TOKENS: frozenset[str] = frozenset(
 #: ``prompt`` is its input messages (a system prompt and a question, fixed for the rollout): a
 #: message or two, not a history that grows (held-out labels: a deep copy or a ``model_dump`` of
 #: one costs microseconds). A path or URL is a string of a few hundred bytes at most.
+#: What they earn (tokens15's ablation, bench/accuracy/README.md ``tokens15``, token_ablation.py): emptied,
+#: the table moves 68 labelled lines the wrong way and 8 the right way (``answer`` 19:1, ``arguments`` 9:0,
+#: ``content`` 8:3 on main and splits 2-11), because the values it names reach the call
+#: through what provenance does not follow (a dispatch table, a closure, a list built by a
+#: comprehension, a helper's parameter): ``chunk`` main proposer_solver taskset.py:68/:75 (a line of one
+#: reply), ``id`` main automationbench linkedin/jobs.py:71, ``answer`` split 10 scoring.py:255 (the row's
+#: answer record) and split 2 sv_env_code_vulnerability.py:560/:566, ``config`` split 10 taskset.py:680,
+#: ``arguments``/``args`` split 6 lhaw transcript.py:34, pi_agent_env.py:429 and split 7
+#: prior_art_search.py:71 (one tool call's arguments), ``message`` split 3 tau_2_bench.py:235, ``prompt``
+#: split 6 mazebench harness.py:119; a helper's parameter read as unknown instead moved six labelled lines
+#: the wrong way and none the right way. Where a name misleads: ``content`` bound to an HTTP response's
+#: body (split 2 ddbc.py:226, deepdive.py:362, hle.py:129: a search API's reply, labelled low, graded as
+#: one message), ``config`` of a scenario read from a row (split 2 bfcl_v3.py:360): the fix is provenance
+#: for a response's body, not a narrower name.
 SMALL_TOKENS: frozenset[str] = frozenset(
     "content text reply answer arguments args argument line message msg action move guess tool_call prompt "
     "params parameters config settings chunk token key id name label value status error reason "

@@ -728,6 +728,9 @@ class CheckContext:
     def _passed(self, key: FunctionId, name: str, seen: frozenset[tuple[FunctionId, str]]) -> str:
         graph = self.graph
         callers = self._project_callers(key)
+        # What the hot path hands the parameter is what its hot callers hand: a call at start-up (a
+        # dataset build parsing a column with the same helper) runs before any rollout.
+        callers = [(caller, site) for caller, site in callers if graph.hot_info(caller) is not None] or callers
         # A coroutine the project starts as a task (``gather(*[run(i, x) for ...])``) is a root, but
         # what it is handed is what those calls hand it, not a framework's value of that name.
         spawned = bool(callers) and all(site.consumer for _, site in callers)

@@ -16,7 +16,7 @@ from conftest import EXAMPLES, findings, run, run_process, write
 
 from asynclint import cache as cache_module, runner
 from asynclint.analysis.index.records import ModuleSummary
-from asynclint.analysis.index.values import Marker, Rooted
+from asynclint.analysis.index.values import Marker, Rooted, SelfPath
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode, forget_shared
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
@@ -92,6 +92,28 @@ def test_a_path_from_the_receiver_is_cached_as_one_and_its_marker_checked():
     values[0][1][0] = "<other>"  # a marker this version does not write
     with pytest.raises(Malformed):
         decode(ModuleSummary, encoded)
+
+
+def test_a_receiver_path_left_for_the_graph_is_cached_as_one_and_its_root_checked():
+    # ``state["driver"].get(...)`` and ``self.db.find()`` (a base class elsewhere): receivers only
+    # the project settles, kept as paths whose root says which; the state's is written in full.
+    source = (
+        "import verifiers as vf\n\nclass Env(vf.MultiTurnEnv):\n"
+        "    async def env_response(self, messages, state):\n"
+        '        state["driver"].get("https://example.com")\n        self.db.find()\n'
+    )
+    summary = summarize(SourceFile("env.py", source, module="env", package=""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary), summary
+    state, on_self = (site.self_ref for site in summary.calls[:2])
+    assert state == SelfPath("", ("driver", "get"), Marker.STATE)
+    assert on_self == SelfPath("env.Env", ("db", "find"))
+    text = encode(summary)
+    decoded = decode(ModuleSummary, json.loads(text))
+    assert decoded == summary
+    assert decoded.calls[0].self_ref is not None and decoded.calls[0].self_ref.root is Marker.STATE
+    written = text.replace('"<rollout state>"', '"<other>"')  # a root this version does not write
+    with pytest.raises(Malformed):
+        decode(ModuleSummary, json.loads(written))
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from typing import Protocol
 from asynclint.analysis.graph_records import Estimate, FunctionId, HotInfo, LibraryEntry, TypeName, Use
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary, Place
+from asynclint.analysis.index.values import SelfPath
 from asynclint.knowledge.frameworks import GroupSize, Hook
 from asynclint.model import ChainLink
 
@@ -128,7 +129,7 @@ class CallGraph(Protocol):
 
     def resolve_self(self, cls: TypeName, path: tuple[str, ...]) -> str | None: ...
 
-    def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None: ...
+    def resolve_self_ref(self, self_ref: SelfPath) -> str | None: ...
 
     def handed_type(self, handoff: Handoff) -> TypeName | None: ...
 

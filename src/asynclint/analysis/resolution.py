@@ -12,7 +12,7 @@ from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, SelfPath, split_super
 from asynclint.knowledge.blocking import ITEMS, RETURNS, RUNS_RECEIVER, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import TYPED_DICTS
@@ -266,12 +266,12 @@ class Resolution(Exports):
             found.extend(k for k in self.functions_denoted(denoted, depth + 1) if k not in found)
         return found
 
-    def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None:
+    def resolve_self_ref(self, self_ref: SelfPath) -> str | None:
         """A record's ``self_ref`` (``CallSite``, ``FunctionRef``, ``Handoff``): a path from ``self``
-        in a method of its class (:meth:`resolve_self`), or from the rollout's state when the class
-        is ``Marker.STATE`` (:meth:`resolve_state`)."""
-        owner, path = self_ref
-        return self.resolve_state(path) if owner == Marker.STATE else self.resolve_self(TypeName(owner), path)
+        in a method of its class (:meth:`resolve_self`), or from the rollout's state (:meth:`resolve_state`)."""
+        if self_ref.root == Marker.STATE:
+            return self.resolve_state(self_ref.path)
+        return self.resolve_self(TypeName(self_ref.cls), self_ref.path)
 
     def resolve_self(self, cls: TypeName, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
@@ -379,7 +379,9 @@ class Resolution(Exports):
         """The project functions call ``index`` of summary ``position`` runs (``typed``: its
         parameters typed by the function it is written in, as :meth:`call_target` with a caller)."""
         site = self.summaries[position].calls[index]
-        if typed and (site.param is not None or (site.self_ref and self.constructor_param(*site.self_ref))):
+        if typed and (
+            site.param is not None or (site.self_ref and self.constructor_param(site.self_ref.cls, site.self_ref.path))
+        ):
             return self.functions_for(self.call_target(site, FunctionId((position, site.caller))))
         # Remembered like the target: the passes over every call of the project (roots, warming,
         # the arguments typing parameters, the calls of each function, the rules' callers) each
@@ -404,11 +406,11 @@ class Resolution(Exports):
             if received:
                 return self._walk(received, site.param[1:])
         if site.read:  # ``self.corpus``: a call of the getter, if it is a property
-            target = site.target or (f"{site.self_ref[0]}.{site.self_ref[1][0]}" if site.self_ref else None)
+            target = site.target or (f"{site.self_ref.cls}.{site.self_ref.path[0]}" if site.self_ref else None)
             key = self.function_for(target)
             return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         if site.self_ref is not None:
-            received = self.received(*site.self_ref) if caller is not None else None
+            received = self.received(site.self_ref.cls, site.self_ref.path) if caller is not None else None
             return received or self.resolve_self_ref(site.self_ref)
         return site.target
 
@@ -460,8 +462,7 @@ class Resolution(Exports):
             received = self.param_type(caller, site.param[0]) if caller is not None else None
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
-            cls, path = site.self_ref
-            receiver = self.resolve_self_ref((cls, path[:-1]))
+            receiver = self.resolve_self_ref(site.self_ref.receiver())
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         if not receiver or receiver.removesuffix("()") in self.classes:
@@ -518,8 +519,7 @@ class Resolution(Exports):
             received = self.param_type(caller, site.param[0])
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
-            cls, path = site.self_ref
-            receiver = self.resolve_self_ref((cls, path[:-1])) if len(path) > 1 else None
+            receiver = self.resolve_self_ref(site.self_ref.receiver()) if len(site.self_ref.path) > 1 else None
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         cls = receiver.removesuffix("()") if receiver and receiver.endswith("()") else ""
@@ -564,7 +564,7 @@ class Resolution(Exports):
         if handoff.built is not None:
             return (summary.path, *handoff.built)
         if handoff.self_ref is not None:
-            cls, path = handoff.self_ref
+            cls, path = handoff.self_ref.cls, handoff.self_ref.path
             return self._attribute_built(cls, path[0]) if len(path) == 1 else None
         return self.built.get(self.canonical(handoff.value)) if handoff.named else None
 

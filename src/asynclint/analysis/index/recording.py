@@ -34,6 +34,7 @@ from asynclint.analysis.index.values import (
     Refs,
     Rooted,
     SelfMethod,
+    SelfPath,
     SelfRef,
     Sym,
     Value,
@@ -92,7 +93,7 @@ class Recording(IndexerState):
         elif isinstance(func_value, Inst):
             target, origin, handed = func_value.name, func_value.origin, func_value.handed
         elif isinstance(func_value, SelfRef) and func_value.path:
-            self_ref = (func_value.cls, func_value.path)
+            self_ref = SelfPath.of(func_value)
         # ``CHECKS[name](x)``: each of the table's callables; ``BACKENDS[name]().run(x)``: that
         # method of each of its classes (items named ``pkg.LeanBackend().run``).
         # ``handlers[action](x)`` with ``handlers = {"click": self.click}``: that method of the
@@ -507,7 +508,7 @@ class Recording(IndexerState):
                 return
             target = f"{receiver.name}.{node.attr}"
         elif isinstance(receiver, SelfRef) and receiver.path and Marker.SUPER not in receiver.path:
-            self_ref = (receiver.cls, (*receiver.path, node.attr))
+            self_ref = SelfPath.of(receiver, (*receiver.path, node.attr))
         else:
             param = self._param_path(node)
             if param is None:
@@ -575,7 +576,7 @@ class Recording(IndexerState):
             if isinstance(item, (Sym, Inst)):
                 target, self_ref = item.name, None  # an instance's bound method, or a call's result
             elif isinstance(item, SelfRef) and item.path:
-                target, self_ref = None, (item.cls, item.path)
+                target, self_ref = None, SelfPath.of(item)
             else:
                 continue
             self.refs.append(

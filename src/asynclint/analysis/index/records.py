@@ -8,7 +8,7 @@ from typing import ClassVar, Protocol
 
 from asynclint.analysis.index.handed import FunctionRef, Handoff
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
-from asynclint.analysis.index.values import Rooted
+from asynclint.analysis.index.values import Rooted, SelfPath
 
 #: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
 FIELD_CLASS = "class:"
@@ -202,7 +202,7 @@ class CallSite:
     end_col: int
     awaited: bool = False
     in_loop: bool = False
-    self_ref: tuple[str, tuple[str, ...]] | None = None  # left for project-wide resolution
+    self_ref: SelfPath | None = None  # left for project-wide resolution
     api: str | None = None  # pattern of the matched knowledge entry
     origin: str | None = None  # where the receiver came from
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
@@ -241,7 +241,7 @@ class CallSite:
         *,
         awaited: bool = False,
         in_loop: bool = False,
-        self_ref: tuple[str, tuple[str, ...]] | None = None,
+        self_ref: SelfPath | None = None,
         api: str | None = None,
         origin: str | None = None,
         literals: tuple[str | None, ...] = (),

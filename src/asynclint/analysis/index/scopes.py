@@ -16,7 +16,7 @@ from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.loopwalk import function_loops
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff
 from asynclint.analysis.index.rowtests import RowTests
-from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.analysis.index.work import ModuleLoops
 from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
 from asynclint.knowledge.catalogue import Catalogue
@@ -40,7 +40,7 @@ class CallContext:
 
     target: str | None
     method: str | None
-    self_ref: tuple[str, tuple[str, ...]] | None
+    self_ref: SelfPath | None
     slot: str
     handed: tuple[int, ...] = ()  # hand-overs made by the call or to the object it is made on
     #: The call's keywords that change how the framework runs what it is handed (FunctionRef.settings).

@@ -1,6 +1,6 @@
 """Values the walk tracks for expressions (:class:`Sym`, :class:`Inst`, :class:`SelfRef`,
-:class:`Refs`), the markers written into exported names (:class:`Marker`), and the helpers that
-read dotted names."""
+:class:`Refs`), the markers written into exported names (:class:`Marker`), the paths from them a
+summary keeps (:class:`Rooted`, :class:`SelfPath`), and the helpers that read dotted names."""
 
 from __future__ import annotations
 
@@ -131,6 +131,32 @@ class Rooted:
 
 
 _ROOTS: dict[str, Marker] = {root: root for root in (Marker.SELF, Marker.STATE, Marker.PARAM, Marker.PASSED)}
+
+
+@dataclass(frozen=True, slots=True)
+class SelfPath:
+    """A receiver path a record leaves for the graph (``CallSite.self_ref``, ``FunctionRef``'s and
+    ``Handoff``'s): from ``self`` in a method of ``cls`` (a global class qualname: ``self.db.find``
+    is ``("db", "find")``), or, ``root`` being ``Marker.STATE``, from the rollout's state
+    (``state["driver"].get`` is ``("driver", "get")``, the key then attributes; ``cls`` is "")."""
+
+    #: Decoded as one object per distinct path (``asynclint.cache``): plain values, and a class's
+    #: calls through ``self`` repeat a few paths.
+    SHARED: ClassVar[bool] = True
+
+    cls: str
+    path: tuple[str, ...]
+    root: Marker = Marker.SELF
+
+    @staticmethod
+    def of(ref: SelfRef, path: tuple[str, ...] | None = None) -> SelfPath:
+        """The path of the walk's ``ref`` (or ``path``, another one from the same owner)."""
+        path = ref.path if path is None else path
+        return SelfPath("", path, Marker.STATE) if ref.cls == Marker.STATE else SelfPath(ref.cls, path)
+
+    def receiver(self) -> SelfPath:
+        """The path to the object its last part is read on (a method's or property's receiver)."""
+        return SelfPath(self.cls, self.path[:-1], self.root)
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,6 +116,24 @@ def test_a_receiver_path_left_for_the_graph_is_cached_as_one_and_its_root_checke
         decode(ModuleSummary, json.loads(written))
 
 
+def test_a_path_handed_to_a_call_or_injected_into_a_tool_is_cached_as_one():
+    # ``helper(driver, page=driver)`` hands the caller's parameter on; ``update_tool_args`` injects
+    # what the state holds: paths from a marker in the fields that also hold types, not their text.
+    source = (
+        "import verifiers as vf\nfrom pkg.tools import helper\n\nclass Env(vf.StatefulToolEnv):\n"
+        "    def update_tool_args(self, tool_name, tool_args, messages, state, **kwargs):\n"
+        '        tool_args["env"] = state.get("emulator_env")\n        return tool_args\n\n'
+        "def step(driver):\n    helper(driver, page=driver)\n"
+    )
+    summary = summarize(SourceFile("env.py", source, module="env", package=""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary), summary
+    assert summary.injected == (("env", Rooted(Marker.STATE, ("emulator_env",))),)
+    (call,) = (site for site in summary.calls if site.target == "pkg.tools.helper")
+    assert call.arguments == (Rooted(Marker.PARAM, ("driver",)),)
+    assert call.keyword_arguments == (("page", Rooted(Marker.PARAM, ("driver",))),)
+    assert decode(ModuleSummary, json.loads(encode(summary))) == summary
+
+
 @pytest.mark.parametrize(
     "damage",
     [

@@ -33,12 +33,15 @@ class Resolution(Exports):
 
     # -- what names denote -------------------------------------------------------------------
 
-    def resolve(self, name: str) -> str:
+    def resolve(self, name: str | Rooted) -> str:
         """What a dotted value path denotes, as far as the summaries say: re-exports followed,
         module-level values replaced by their types, ``f()`` by what ``f`` returns, attributes of
         project instances (``pkg.Judge()``) looked up along their class's MRO, property reads by
         what the getter returns. ``pkg.clients.JUDGE.chat.completions.create`` ->
-        ``openai.OpenAI.chat.completions.create``; unknown parts stay as they are written."""
+        ``openai.OpenAI.chat.completions.create``; unknown parts stay as written. A path is read as
+        its text, as a call target the index settled through a method returning a state value is
+        written (``self._driver(state).refresh``: ``<rollout state>.driver.refresh``)."""
+        name = str(name)
         found = self._resolved.get(name)
         if found is None:
             self._resolved[name] = name  # a cycle through values settles on the name itself
@@ -114,7 +117,7 @@ class Resolution(Exports):
             return member
         name = self.canonical(name)
         value = self.values.get(name)
-        return self.resolve(str(value)) if value is not None else name
+        return self.resolve(value) if value is not None else name
 
     def _library_base(self, cls: str) -> str | None:
         """The library base of project class ``cls`` that the knowledge base types its subclasses
@@ -147,7 +150,7 @@ class Resolution(Exports):
                 return None
             if value is not None:
                 on_self = Rooted.read(value, Marker.SELF)  # ``self.pages = self.db.collection()``
-                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(str(value))
+                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(value)
         return self._set_by_subclasses(cls, attr) if instance and not skip else None
 
     def _set_by_subclasses(self, cls: str, attr: str) -> str | None:
@@ -163,7 +166,7 @@ class Resolution(Exports):
             if value == "":
                 return None  # set there to something nothing types
             on_self = Rooted.read(value, Marker.SELF)
-            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(str(value)))
+            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(value))
         return found.pop() if len(found) == 1 else None
 
     def _result(self, callee: str) -> str:
@@ -192,7 +195,7 @@ class Resolution(Exports):
         on_self = Rooted.read(value, Marker.SELF)
         if on_self is not None:
             return self._on_instance(defined[:-2].rpartition(".")[0], on_self)
-        return self.resolve(str(value))
+        return self.resolve(value)
 
     def _settled(self, defined: str) -> str:
         """What a function whose ``return`` statements differ gives: the one type among them,

@@ -12,7 +12,7 @@ from asynclint.analysis.index.nests import calls_itself, starts_nest
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition
-from asynclint.analysis.index.values import Inst, Marker, Refs, SelfPath, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.analysis.index.work import copy_kind
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
@@ -252,7 +252,7 @@ class Expressions(IndexerState):
         """Remember which calls among ``node``'s arguments make the coroutines it consumes,
         also one per item: ``gather(*(fetch(u) for u in urls)); and, for a consumer that names
         the loop to run them on (``run_coroutine_threadsafe(coro, loop)``), that loop."""
-        loop = ""
+        loop: str | Rooted = ""
         if consumer in LOOP_SUBMITTERS:
             position, name = LOOP_SUBMITTERS[consumer]
             given = next((k.value for k in node.keywords if k.arg == name), None)

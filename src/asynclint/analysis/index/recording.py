@@ -72,8 +72,8 @@ _PROTOCOL = (("__enter__", "__exit__"), ("__aenter__", "__aexit__"))
 class _Arguments(TypedDict, total=False):
     """The arguments :meth:`Recording._arguments` gives a call site (see CallSite.arguments)."""
 
-    arguments: tuple[str, ...]
-    keyword_arguments: tuple[tuple[str, str], ...]
+    arguments: tuple[str | Rooted, ...]
+    keyword_arguments: tuple[tuple[str, str | Rooted], ...]
 
 
 class Recording(IndexerState):
@@ -419,12 +419,12 @@ class Recording(IndexerState):
             return {}
         return {"arguments": positional if any(positional) else (), "keyword_arguments": keywords}
 
-    def _argument(self, node: ast.expr) -> str:
+    def _argument(self, node: ast.expr) -> str | Rooted:
         """An argument's value for the project graph: a type, a path from an instance of a class
         (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
         (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
         if isinstance(node, ast.Name) and node.id in self.frame.untyped:
-            return str(Rooted(Marker.PARAM, (node.id,)))
+            return Rooted(Marker.PARAM, (node.id,))
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
         handed = self._handed_table(node)
@@ -438,10 +438,10 @@ class Recording(IndexerState):
         if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name
         if isinstance(value, Sym):
-            return str(Rooted(Marker.NAMED, tuple(value.name.split("."))))
+            return Rooted(Marker.NAMED, tuple(value.name.split(".")))
         if isinstance(value, SelfRef) and Marker.SUPER not in value.path:
             if value.cls == Marker.STATE:
-                return str(Rooted(Marker.STATE, value.path)) if value.path else ""
+                return Rooted(Marker.STATE, value.path) if value.path else ""
             return ".".join((f"{value.cls}()", *value.path))
         return ""
 

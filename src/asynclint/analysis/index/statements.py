@@ -499,7 +499,7 @@ class Statements(IndexerState):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return
         if isinstance(value, SelfRef) and value.cls == Marker.STATE and value.path:
-            stored: str | None = str(Rooted(Marker.STATE, value.path))
+            stored: str | Rooted | None = Rooted(Marker.STATE, value.path)
         else:
             stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither

@@ -60,6 +60,24 @@ def test_equal_rare_facts_decode_to_one_object():
     assert decode(ModuleSummary, json.loads(encode(summary))).calls[0].rare is not first.rare
 
 
+def test_equal_paths_and_the_tuples_holding_them_decode_to_one_object():
+    # ``return self._http`` in two modules, a parameter handed on twice: the pairs and argument
+    # tuples holding Rooted paths are shared as plain ones are (Rooted.SHARED), not one per record.
+    source = (
+        "import httpx\n\nclass Env:\n    def __init__(self):\n        self._http = httpx.Client()\n\n"
+        "    def client(self):\n        return self._http\n\ndef h(a):\n    pass\n\n"
+        "def f(x):\n    h(x)\n    h(x)\n"
+    )
+    summary = summarize(SourceFile("m.py", source, "m", ""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary)
+    one, other = (decode(ModuleSummary, json.loads(encode(summary))) for _ in range(2))
+    assert one.values == other.values == (("Env.client()", Rooted(Marker.SELF, ("_http",))),)
+    assert one.values[0] is other.values[0]
+    first, second = (site for site in one.calls if site.target == "m.h")
+    assert first.arguments == (Rooted(Marker.PARAM, ("x",)),)
+    assert first.arguments is second.arguments
+
+
 def test_a_fact_outside_its_enumerated_values_does_not_decode():
     # Facts.knowledge is a Literal: a cached finding naming a kind this version does not know is
     # damage (a cache written by another version is keyed apart), not a finding to report.

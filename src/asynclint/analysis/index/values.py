@@ -100,6 +100,10 @@ class Rooted:
     ``str()``: the root, then the path, dot-separated (a part holds no dot: :class:`CallPart`
     writes its names' dots as ``/``). Either is read with :meth:`read`, never sliced by hand."""
 
+    #: Decoded as one object per distinct path (``asynclint.cache``), so that the tuples holding
+    #: paths (a summary's values, a call's arguments) are shared as the plain ones are.
+    SHARED: ClassVar[bool] = True
+
     root: Marker
     path: tuple[str, ...]
 

@@ -166,20 +166,22 @@ class SelfPath:
 @dataclass(frozen=True, slots=True)
 class SelfMethod:
     """A method called on ``self`` as the callee of a ``returned`` payload names it
-    (``argfacts.returned_word``): written ``<self>`` + the class + ``:`` + the method, settled by
-    the graph through the class's MRO."""
+    (``argfacts.returned_word``): written ``<self>`` + the method's dotted name (the class, then
+    the method), settled by the graph through the class's MRO. Dotted like every other callee
+    there, so the knowledge base reads the function's own name as a dotted name's last part
+    (``costs.returned_name``) without knowing this record."""
 
     cls: str
     method: str
 
     def __str__(self) -> str:
-        return f"{Marker.SELF}{self.cls}:{self.method}"
+        return f"{Marker.SELF}{self.cls}.{self.method}"
 
     @staticmethod
     def read(callee: str) -> SelfMethod | None:
         if not callee.startswith(Marker.SELF):
             return None
-        cls, _, method = callee.removeprefix(Marker.SELF).rpartition(":")
+        cls, _, method = callee.removeprefix(Marker.SELF).rpartition(".")
         return SelfMethod(cls, method)
 
 

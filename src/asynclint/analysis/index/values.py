@@ -93,12 +93,14 @@ class Rooted:
     """A path from a value that has no dotted name of its own: from the instance a method was
     called on (``Marker.SELF``: ``return self._http`` is ``<self>._http``), from the rollout's
     state (``Marker.STATE``: ``<rollout state>.driver``), from a parameter of the calling function
-    (``Marker.PARAM``: ``<param>.driver``) or from what a framework hands a registered function
-    (``Marker.PASSED``: ``<passed>.judge``). Exported values (a summary's ``values``, ``returns``,
-    ``callables``, a class's ``attrs``) hold it as this record, which the cache writes as one;
-    the fields that hold text (a call's arguments and target, an injected value) hold its
-    ``str()``: the root, then the path, dot-separated (a part holds no dot: :class:`CallPart`
-    writes its names' dots as ``/``). Either is read with :meth:`read`, never sliced by hand."""
+    (``Marker.PARAM``: ``<param>.driver``), from what a framework hands a registered function
+    (``Marker.PASSED``: ``<passed>.judge``) or from a callable handed by name (``Marker.NAMED``).
+    Exported values (a summary's ``values``, ``returns``, ``callables``, a class's ``attrs``), a
+    call's arguments and the loop it names, and what ``update_tool_args`` injects hold it as this
+    record, which the cache writes as one; only the walk's names (an :class:`Inst`'s, and so the
+    target of a call made on one: ``<passed>.judge``) hold its ``str()``: the root, then the path,
+    dot-separated (a part holds no dot: :class:`CallPart` writes its names' dots as ``/``). Either
+    is read with :meth:`read`, never sliced by hand."""
 
     #: Decoded as one object per distinct path (``asynclint.cache``), so that the tuples holding
     #: paths (a summary's values, a call's arguments) are shared as the plain ones are.

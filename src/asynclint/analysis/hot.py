@@ -157,11 +157,7 @@ class HotSet(GraphState):
         made for a lambda), so that its target is the one remembered."""
         if site.dispatch:
             return list(dict.fromkeys(key for item in site.dispatch for key in self.dispatched(item)))
-        if (
-            index is not None
-            and site.param is None
-            and not (site.self_ref and self.constructor_param(site.self_ref.cls, site.self_ref.path))
-        ):
+        if index is not None and site.param is None and not (site.self_ref and self.constructor_param(site.self_ref)):
             target = self.target_at(caller[0], index)
         else:
             target = self.call_target(site, caller)

@@ -382,9 +382,7 @@ class Resolution(Exports):
         """The project functions call ``index`` of summary ``position`` runs (``typed``: its
         parameters typed by the function it is written in, as :meth:`call_target` with a caller)."""
         site = self.summaries[position].calls[index]
-        if typed and (
-            site.param is not None or (site.self_ref and self.constructor_param(site.self_ref.cls, site.self_ref.path))
-        ):
+        if typed and (site.param is not None or (site.self_ref and self.constructor_param(site.self_ref))):
             return self.functions_for(self.call_target(site, FunctionId((position, site.caller))))
         # Remembered like the target: the passes over every call of the project (roots, warming,
         # the arguments typing parameters, the calls of each function, the rules' callers) each
@@ -413,17 +411,18 @@ class Resolution(Exports):
             key = self.function_for(target)
             return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         if site.self_ref is not None:
-            received = self.received(site.self_ref.cls, site.self_ref.path) if caller is not None else None
+            received = self.received(site.self_ref) if caller is not None else None
             return received or self.resolve_self_ref(site.self_ref)
         return site.target
 
-    def constructor_param(self, cls: str, path: tuple[str, ...]) -> tuple[FunctionId, str] | None:
-        """``self.<path>`` on ``cls`` where the first attribute is one ``__init__`` sets from an
+    def constructor_param(self, ref: SelfPath) -> tuple[FunctionId, str] | None:
+        """``self.<path>`` on its class where the first attribute is one ``__init__`` sets from an
         untyped parameter (``self._query_fn = query_fn``): (that ``__init__``, the parameter)."""
-        if not path or path[0] == Marker.SUPER or path[0].endswith(ITEM_SUFFIX):
+        path = ref.path
+        if ref.root != Marker.SELF or not path or path[0] == Marker.SUPER or path[0].endswith(ITEM_SUFFIX):
             return None
         attr = path[0].removesuffix("()")
-        for owner in self.mro(cls):
+        for owner in self.mro(ref.cls):
             info = self.classes[owner][1]
             value = self._attrs[owner].get(attr)
             param = Rooted.read(value, Marker.PARAM) if value is not None else None
@@ -443,14 +442,15 @@ class Resolution(Exports):
             for owner, attrs in self._attrs.items()
         )
 
-    def received(self, cls: str, path: tuple[str, ...]) -> str | None:
+    def received(self, ref: SelfPath) -> str | None:
         """``self.<path>`` through an attribute ``__init__`` sets from a parameter: what the
         project's constructions pass there, when every known one agrees (a bound method
         ``pkg.Runtime.plain_query``, an instance), the rest of the path walked from it."""
-        found = self.constructor_param(cls, path)
+        found = self.constructor_param(ref)
         received = self.param_type(*found) if found is not None else None
         if not received:
             return None
+        path = ref.path
         if path[0].endswith("()"):
             received = self._run_by(received, path[1:]) or self._result(received)
         return self._walk(received, path[1:])

@@ -98,9 +98,11 @@ class Rooted:
     Exported values (a summary's ``values``, ``returns``, ``callables``, a class's ``attrs``), a
     call's arguments and the loop it names, and what ``update_tool_args`` injects hold it as this
     record, which the cache writes as one; only the walk's names (an :class:`Inst`'s, and so the
-    target of a call made on one: ``<passed>.judge``) hold its ``str()``: the root, then the path,
-    dot-separated (a part holds no dot: :class:`CallPart` writes its names' dots as ``/``). Either
-    is read with :meth:`read`, never sliced by hand."""
+    target of a call made on one: ``<passed>.judge``) and the target of a call on what a method
+    returns (``self._driver(state).refresh``: ``<rollout state>.driver.refresh``, settled by the
+    index) hold its ``str()``: the root, then the path, dot-separated (a part holds no dot:
+    :class:`CallPart` writes its names' dots as ``/``). Either is read with :meth:`read`, never
+    sliced by hand."""
 
     #: Decoded as one object per distinct path (``asynclint.cache``), so that the tuples holding
     #: paths (a summary's values, a call's arguments) are shared as the plain ones are.

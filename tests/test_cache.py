@@ -16,7 +16,7 @@ from conftest import EXAMPLES, findings, run, run_process, write
 
 from asynclint import cache as cache_module, runner
 from asynclint.analysis.index.records import ModuleSummary
-from asynclint.analysis.index.values import Marker, Rooted
+from asynclint.analysis.index.values import Marker, Rooted, SelfPath
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode, forget_shared
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
@@ -60,6 +60,24 @@ def test_equal_rare_facts_decode_to_one_object():
     assert decode(ModuleSummary, json.loads(encode(summary))).calls[0].rare is not first.rare
 
 
+def test_equal_paths_and_the_tuples_holding_them_decode_to_one_object():
+    # ``return self._http`` in two modules, a parameter handed on twice: the pairs and argument
+    # tuples holding Rooted paths are shared as plain ones are (Rooted.SHARED), not one per record.
+    source = (
+        "import httpx\n\nclass Env:\n    def __init__(self):\n        self._http = httpx.Client()\n\n"
+        "    def client(self):\n        return self._http\n\ndef h(a):\n    pass\n\n"
+        "def f(x):\n    h(x)\n    h(x)\n"
+    )
+    summary = summarize(SourceFile("m.py", source, "m", ""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary)
+    one, other = (decode(ModuleSummary, json.loads(encode(summary))) for _ in range(2))
+    assert one.values == other.values == (("Env.client()", Rooted(Marker.SELF, ("_http",))),)
+    assert one.values[0] is other.values[0]
+    first, second = (site for site in one.calls if site.target == "m.h")
+    assert first.arguments == (Rooted(Marker.PARAM, ("x",)),)
+    assert first.arguments is second.arguments
+
+
 def test_a_fact_outside_its_enumerated_values_does_not_decode():
     # Facts.knowledge is a Literal: a cached finding naming a kind this version does not know is
     # damage (a cache written by another version is keyed apart), not a finding to report.
@@ -92,6 +110,46 @@ def test_a_path_from_the_receiver_is_cached_as_one_and_its_marker_checked():
     values[0][1][0] = "<other>"  # a marker this version does not write
     with pytest.raises(Malformed):
         decode(ModuleSummary, encoded)
+
+
+def test_a_receiver_path_left_for_the_graph_is_cached_as_one_and_its_root_checked():
+    # ``state["driver"].get(...)`` and ``self.db.find()`` (a base class elsewhere): receivers only
+    # the project settles, kept as paths whose root says which; the state's is written in full.
+    source = (
+        "import verifiers as vf\n\nclass Env(vf.MultiTurnEnv):\n"
+        "    async def env_response(self, messages, state):\n"
+        '        state["driver"].get("https://example.com")\n        self.db.find()\n'
+    )
+    summary = summarize(SourceFile("env.py", source, module="env", package=""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary), summary
+    state, on_self = (site.self_ref for site in summary.calls[:2])
+    assert state == SelfPath("", ("driver", "get"), Marker.STATE)
+    assert on_self == SelfPath("env.Env", ("db", "find"))
+    text = encode(summary)
+    decoded = decode(ModuleSummary, json.loads(text))
+    assert decoded == summary
+    assert decoded.calls[0].self_ref is not None and decoded.calls[0].self_ref.root is Marker.STATE
+    written = text.replace('"<rollout state>"', '"<other>"')  # a root this version does not write
+    with pytest.raises(Malformed):
+        decode(ModuleSummary, json.loads(written))
+
+
+def test_a_path_handed_to_a_call_or_injected_into_a_tool_is_cached_as_one():
+    # ``helper(driver, page=driver)`` hands the caller's parameter on; ``update_tool_args`` injects
+    # what the state holds: paths from a marker in the fields that also hold types, not their text.
+    source = (
+        "import verifiers as vf\nfrom pkg.tools import helper\n\nclass Env(vf.StatefulToolEnv):\n"
+        "    def update_tool_args(self, tool_name, tool_args, messages, state, **kwargs):\n"
+        '        tool_args["env"] = state.get("emulator_env")\n        return tool_args\n\n'
+        "def step(driver):\n    helper(driver, page=driver)\n"
+    )
+    summary = summarize(SourceFile("env.py", source, module="env", package=""), Config(root=FIXTURES).catalogue())
+    assert isinstance(summary, ModuleSummary), summary
+    assert summary.injected == (("env", Rooted(Marker.STATE, ("emulator_env",))),)
+    (call,) = (site for site in summary.calls if site.target == "pkg.tools.helper")
+    assert call.arguments == (Rooted(Marker.PARAM, ("driver",)),)
+    assert call.keyword_arguments == (("page", Rooted(Marker.PARAM, ("driver",))),)
+    assert decode(ModuleSummary, json.loads(encode(summary))) == summary
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,8 @@ def test_script_evidence(script, evidence):
         ("call", "get_game_state", "unknown"),
         # What a project function returns, before the graph settles it: as its name says.
         ("returned", "pkg.env.get_state|0", "whole"),
-        ("returned", "<self>pkg.env.Env:_last_json|", "unknown"),
+        ("returned", "<self>pkg.env.Env._last_json|", "unknown"),
+        ("returned", "<self>pkg.env.Env.get_state|", "whole"),  # a method on self: its dotted name too
     ],
 )
 def test_payload_evidence(shape: str, word: str, evidence: str):

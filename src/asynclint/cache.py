@@ -67,7 +67,8 @@ def _fail(value: object) -> typing.NoReturn:
 #: a few thousand line numbers, hundreds of thousands of times (a fresh tuple or integer each, a
 #: third of its summaries' memory). Tuples are kept per annotation, so that equal values are of
 #: the same types (``(1, True) == (1, 1)`` never meet); likewise records whose class says ``SHARED``
-#: (keyed by the class). Emptied by :func:`forget_shared`.
+#: (keyed by the class; frozen ones only), and tuples holding only such records. Emptied by
+#: :func:`forget_shared`.
 _SHARED_INTS: dict[int, int] = {}
 _SHARED_TUPLES: dict[object, dict[tuple, tuple]] = {}
 
@@ -80,11 +81,22 @@ def forget_shared() -> None:
 
 
 def _shared_tuples(annotation: object) -> dict[tuple, tuple] | None:
-    """The table of shared values of a tuple ``annotation``; ``None`` for one holding records
-    (a record's hash reads all its fields, and two equal call sites are two calls)."""
-    if any(True for _ in _records_in(annotation)):
+    """The table of shared values of a tuple ``annotation``; ``None`` for one holding records that
+    are not shared themselves (a record's hash reads all its fields, and two equal call sites are
+    two calls): a tuple of plain values and ``SHARED`` records (``Rooted`` paths) is plain data."""
+    if not all(getattr(record, "SHARED", False) for record in _records_in(annotation)):
         return None
     return _SHARED_TUPLES.setdefault(annotation, {})
+
+
+def _named_or(annotation: object) -> object | None:
+    """The record class of a ``str | record`` annotation (a name, or a record standing for what no
+    name says: ``str | Rooted``), else ``None``."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 2 and str in args:
+        other = next(a for a in args if a is not str)
+        return other if dataclasses.is_dataclass(other) else None
+    return None
 
 
 # An annotation the type checker reads as a class (``int``, ``tuple[str, ...]``, a record) gets a
@@ -138,10 +150,10 @@ def _decoder(annotation: object, owner: type) -> Decoder:
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         inner = _decoder(next(a for a in args if a is not type(None)), owner)
         return lambda value: None if value is None else inner(value)
-    if origin in (typing.Union, types.UnionType) and len(args) == 2 and str in args:
+    if (named_or := _named_or(annotation)) is not None:
         # A name or a record standing for what no name says (``str | Rooted``): a JSON string is
         # the name, a list the record.
-        record = _decoder(next(a for a in args if a is not str), owner)
+        record = _decoder(named_or, owner)
         return lambda value: intern(value) if type(value) is str else record(value)
     if isinstance(annotation, type) and issubclass(annotation, str) and annotation is not str:
         # A str whose only instances are its class's own members (``Marker.SELF``): the member.
@@ -165,6 +177,18 @@ def _decoder(annotation: object, owner: type) -> Decoder:
                 return shared.setdefault(decoded, decoded)
 
             return strings
+        if (named_or := _named_or(item)) is not None and shared is not None:
+            record = _decoder(named_or, owner)
+
+            def names(value: object) -> object:  # as ``strings``, a record where a list is
+                if type(value) is not list:
+                    _fail(value)
+                if not value:
+                    return ()
+                decoded = tuple([intern(x) if type(x) is str else record(x) for x in value])
+                return shared.setdefault(decoded, decoded)
+
+            return names
         if item in (int, bool) and shared is not None:
 
             def scalars(value: object) -> object:
@@ -209,6 +233,9 @@ def _fixed_decoder(args: tuple[object, ...], owner: type, shared: dict[tuple, tu
             namespace[f"k{i}"] = arg
             lines += [f"    if type(v[{i}]) is not k{i}:", f"        _fail(v[{i}])"]
             items.append(f"v[{i}]")
+        elif (named_or := _named_or(arg)) is not None:  # the name inline, as a ``str`` part
+            namespace[f"d{i}"] = _decoder(named_or, owner)
+            items.append(f"(intern(v[{i}]) if type(v[{i}]) is str else d{i}(v[{i}]))")
         else:
             namespace[f"d{i}"] = _decoder(arg, owner)
             items.append(f"d{i}(v[{i}])")
@@ -310,6 +337,8 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
     else:
         lines.append("    o = cls(*v)")
     if getattr(cls, "SHARED", False):  # one copy of each equal record, as of each equal tuple
+        if not typing.cast(typing.Any, cls).__dataclass_params__.frozen:
+            raise TypeError(f"{cls.__name__}: a shared record must be frozen (one copy stands for each equal)")
         namespace["shared"] = _SHARED_TUPLES.setdefault(cls, {})
         lines.append("    return shared.setdefault(o, o)")
     else:

@@ -10,6 +10,7 @@ from typing import Protocol
 from asynclint.analysis.graph_records import Estimate, FunctionId, HotInfo, LibraryEntry, TypeName, Use
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary, Place
+from asynclint.analysis.index.values import Rooted, SelfPath
 from asynclint.knowledge.frameworks import GroupSize, Hook
 from asynclint.model import ChainLink
 
@@ -22,7 +23,7 @@ class CallGraph(Protocol):
 
     #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when the
     #: project's hooks differ).
-    injected: dict[str, str]
+    injected: dict[str, str | Rooted]
     #: The same names -> every payload ``update_tool_args`` passes there (shape, word).
     injected_payloads: dict[str, set[tuple[str, str]]]
 
@@ -100,7 +101,7 @@ class CallGraph(Protocol):
 
     def as_written(self, name: str) -> str: ...
 
-    def resolve(self, name: str) -> str: ...
+    def resolve(self, name: str | Rooted) -> str: ...
 
     def call_target(self, site: CallSite, caller: FunctionId | None = None) -> str | None: ...
 
@@ -134,7 +135,7 @@ class CallGraph(Protocol):
 
     def resolve_self(self, cls: TypeName, path: tuple[str, ...]) -> str | None: ...
 
-    def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None: ...
+    def resolve_self_ref(self, self_ref: SelfPath) -> str | None: ...
 
     def handed_type(self, handoff: Handoff) -> TypeName | None: ...
 

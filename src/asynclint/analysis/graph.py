@@ -114,7 +114,7 @@ class ProjectGraph(
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
         self.state_types: dict[str, str] = {}
         #: Parameter names -> what ``update_tool_args`` passes registered tools there ("" when they differ).
-        self.injected: dict[str, str] = {}
+        self.injected: dict[str, str | Rooted] = {}
         #: The same names -> every payload ``update_tool_args`` passes there (shape, word).
         self.injected_payloads: dict[str, set[tuple[str, str]]] = {}
         #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.

@@ -65,9 +65,9 @@ class Hierarchy(GraphState):
         method, instance = ref.passed_to_method, None
         if method and ref.passed_to and ref.passed_to.endswith(f".{method}"):
             instance = self.resolve(ref.passed_to.removesuffix(f".{method}"))
-        elif method and ref.passed_to_self is not None and ref.passed_to_self[1][-1:] == (method,):
-            cls, path = ref.passed_to_self
-            instance = f"{cls}()" if len(path) == 1 else self.resolve_self_ref((cls, path[:-1]))
+        elif method and ref.passed_to_self is not None and ref.passed_to_self.path[-1:] == (method,):
+            owner = ref.passed_to_self
+            instance = f"{owner.cls}()" if len(owner.path) == 1 else self.resolve_self_ref(owner.receiver())
         if instance is None or not instance.endswith("()"):
             return None  # not an instance the summaries type (a module's function, a class itself)
         cls = self.canonical(instance.removesuffix("()"))

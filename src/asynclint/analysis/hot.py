@@ -109,9 +109,9 @@ class HotSet(GraphState):
         if (
             receiver is None
             and ref.passed_to_self is not None
-            and (ref.passed_to_self[1] == (Marker.SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT))
+            and (ref.passed_to_self.path == (Marker.SUPER, "__init__") or ref.slot.startswith(ATTRIBUTE_SLOT))
         ):
-            receiver = ref.passed_to_self[0]  # super().__init__(...) or self.tools = [...] in a framework subclass
+            receiver = ref.passed_to_self.cls  # super().__init__(...) or self.tools = [...] in a framework subclass
         table = (
             self.framework_table(receiver)
             if receiver in self.classes
@@ -183,7 +183,7 @@ class HotSet(GraphState):
         made for a lambda), so that its target is the one remembered."""
         if site.dispatch:
             return list(dict.fromkeys(key for item in site.dispatch for key in self.dispatched(item)))
-        if index is not None and site.param is None and not (site.self_ref and self.constructor_param(*site.self_ref)):
+        if index is not None and site.param is None and not (site.self_ref and self.constructor_param(site.self_ref)):
             target = self.target_at(caller[0], index)
             keys = self.called_at(caller[0], index)  # remembered: roots ask every call twice
         else:
@@ -202,7 +202,7 @@ class HotSet(GraphState):
         # ``self`` (``self.store.save()``, settled to ``pkg.Store().save``) is what was built there,
         # unless declared (the index then marks it ``param``). Left to the graph, it stays ``self``.
         through_self = (site.origin == "self" and not (target or "").rpartition(".")[0].endswith("()")) or (
-            site.self_ref is not None and site.self_ref[1][0] != Marker.SUPER
+            site.self_ref is not None and site.self_ref.path[0] != Marker.SUPER
         )
         # An abstract method's body never runs: on any receiver, one of the overrides does.
         abstract = not ABSTRACT_METHODS.isdisjoint(method.decorators)

@@ -12,7 +12,7 @@ from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
-from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, split_super
+from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, SelfPath, split_super
 from asynclint.knowledge.blocking import ITEMS, RETURNS, RUNS_RECEIVER, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import TYPED_DICTS
@@ -33,12 +33,15 @@ class Resolution(Exports):
 
     # -- what names denote -------------------------------------------------------------------
 
-    def resolve(self, name: str) -> str:
+    def resolve(self, name: str | Rooted) -> str:
         """What a dotted value path denotes, as far as the summaries say: re-exports followed,
         module-level values replaced by their types, ``f()`` by what ``f`` returns, attributes of
         project instances (``pkg.Judge()``) looked up along their class's MRO, property reads by
         what the getter returns. ``pkg.clients.JUDGE.chat.completions.create`` ->
-        ``openai.OpenAI.chat.completions.create``; unknown parts stay as they are written."""
+        ``openai.OpenAI.chat.completions.create``; unknown parts stay as written. A path is read as
+        its text, as a call target the index settled through a method returning a state value is
+        written (``self._driver(state).refresh``: ``<rollout state>.driver.refresh``)."""
+        name = str(name)
         found = self._resolved.get(name)
         if found is None:
             self._resolved[name] = name  # a cycle through values settles on the name itself
@@ -114,7 +117,7 @@ class Resolution(Exports):
             return member
         name = self.canonical(name)
         value = self.values.get(name)
-        return self.resolve(str(value)) if value is not None else name
+        return self.resolve(value) if value is not None else name
 
     def _library_base(self, cls: str) -> str | None:
         """The library base of project class ``cls`` that the knowledge base types its subclasses
@@ -147,7 +150,7 @@ class Resolution(Exports):
                 return None
             if value is not None:
                 on_self = Rooted.read(value, Marker.SELF)  # ``self.pages = self.db.collection()``
-                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(str(value))
+                return self._on_instance(owner, on_self) if on_self is not None else self.resolve(value)
         return self._set_by_subclasses(cls, attr) if instance and not skip else None
 
     def _set_by_subclasses(self, cls: str, attr: str) -> str | None:
@@ -163,7 +166,7 @@ class Resolution(Exports):
             if value == "":
                 return None  # set there to something nothing types
             on_self = Rooted.read(value, Marker.SELF)
-            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(str(value)))
+            found.add(self._on_instance(sub, on_self) if on_self is not None else self.resolve(value))
         return found.pop() if len(found) == 1 else None
 
     def _result(self, callee: str) -> str:
@@ -192,7 +195,7 @@ class Resolution(Exports):
         on_self = Rooted.read(value, Marker.SELF)
         if on_self is not None:
             return self._on_instance(defined[:-2].rpartition(".")[0], on_self)
-        return self.resolve(str(value))
+        return self.resolve(value)
 
     def _settled(self, defined: str) -> str:
         """What a function whose ``return`` statements differ gives: the one type among them,
@@ -266,12 +269,12 @@ class Resolution(Exports):
             found.extend(k for k in self.functions_denoted(denoted, depth + 1) if k not in found)
         return found
 
-    def resolve_self_ref(self, self_ref: tuple[str, tuple[str, ...]]) -> str | None:
+    def resolve_self_ref(self, self_ref: SelfPath) -> str | None:
         """A record's ``self_ref`` (``CallSite``, ``FunctionRef``, ``Handoff``): a path from ``self``
-        in a method of its class (:meth:`resolve_self`), or from the rollout's state when the class
-        is ``Marker.STATE`` (:meth:`resolve_state`)."""
-        owner, path = self_ref
-        return self.resolve_state(path) if owner == Marker.STATE else self.resolve_self(TypeName(owner), path)
+        in a method of its class (:meth:`resolve_self`), or from the rollout's state (:meth:`resolve_state`)."""
+        if self_ref.root == Marker.STATE:
+            return self.resolve_state(self_ref.path)
+        return self.resolve_self(TypeName(self_ref.cls), self_ref.path)
 
     def resolve_self(self, cls: TypeName, path: tuple[str, ...]) -> str | None:
         """``self.<path>`` (or ``super().<path>``) on ``cls``, through base classes in other modules."""
@@ -379,7 +382,7 @@ class Resolution(Exports):
         """The project functions call ``index`` of summary ``position`` runs (``typed``: its
         parameters typed by the function it is written in, as :meth:`call_target` with a caller)."""
         site = self.summaries[position].calls[index]
-        if typed and (site.param is not None or (site.self_ref and self.constructor_param(*site.self_ref))):
+        if typed and (site.param is not None or (site.self_ref and self.constructor_param(site.self_ref))):
             return self.functions_for(self.call_target(site, FunctionId((position, site.caller))))
         # Remembered like the target: the passes over every call of the project (roots, warming,
         # the arguments typing parameters, the calls of each function, the rules' callers) each
@@ -404,21 +407,22 @@ class Resolution(Exports):
             if received:
                 return self._walk(received, site.param[1:])
         if site.read:  # ``self.corpus``: a call of the getter, if it is a property
-            target = site.target or (f"{site.self_ref[0]}.{site.self_ref[1][0]}" if site.self_ref else None)
+            target = site.target or (f"{site.self_ref.cls}.{site.self_ref.path[0]}" if site.self_ref else None)
             key = self.function_for(target)
             return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         if site.self_ref is not None:
-            received = self.received(*site.self_ref) if caller is not None else None
+            received = self.received(site.self_ref) if caller is not None else None
             return received or self.resolve_self_ref(site.self_ref)
         return site.target
 
-    def constructor_param(self, cls: str, path: tuple[str, ...]) -> tuple[FunctionId, str] | None:
-        """``self.<path>`` on ``cls`` where the first attribute is one ``__init__`` sets from an
+    def constructor_param(self, ref: SelfPath) -> tuple[FunctionId, str] | None:
+        """``self.<path>`` on its class where the first attribute is one ``__init__`` sets from an
         untyped parameter (``self._query_fn = query_fn``): (that ``__init__``, the parameter)."""
-        if not path or path[0] == Marker.SUPER or path[0].endswith(ITEM_SUFFIX):
+        path = ref.path
+        if ref.root != Marker.SELF or not path or path[0] == Marker.SUPER or path[0].endswith(ITEM_SUFFIX):
             return None
         attr = path[0].removesuffix("()")
-        for owner in self.mro(cls):
+        for owner in self.mro(ref.cls):
             info = self.classes[owner][1]
             value = self._attrs[owner].get(attr)
             param = Rooted.read(value, Marker.PARAM) if value is not None else None
@@ -435,14 +439,15 @@ class Resolution(Exports):
             self.method_of(owner, "__init__") == key for owner in self._keepers.get(name, ())
         )
 
-    def received(self, cls: str, path: tuple[str, ...]) -> str | None:
+    def received(self, ref: SelfPath) -> str | None:
         """``self.<path>`` through an attribute ``__init__`` sets from a parameter: what the
         project's constructions pass there, when every known one agrees (a bound method
         ``pkg.Runtime.plain_query``, an instance), the rest of the path walked from it."""
-        found = self.constructor_param(cls, path)
+        found = self.constructor_param(ref)
         received = self.param_type(*found) if found is not None else None
         if not received:
             return None
+        path = ref.path
         if path[0].endswith("()"):
             received = self._run_by(received, path[1:]) or self._result(received)
         return self._walk(received, path[1:])
@@ -457,8 +462,7 @@ class Resolution(Exports):
             received = self.param_type(caller, site.param[0]) if caller is not None else None
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
-            cls, path = site.self_ref
-            receiver = self.resolve_self_ref((cls, path[:-1]))
+            receiver = self.resolve_self_ref(site.self_ref.receiver())
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         if not receiver or receiver.removesuffix("()") in self.classes:
@@ -515,8 +519,7 @@ class Resolution(Exports):
             received = self.param_type(caller, site.param[0])
             receiver = self._walk(received, site.param[1:-1]) if received else None
         elif site.self_ref is not None:
-            cls, path = site.self_ref
-            receiver = self.resolve_self_ref((cls, path[:-1])) if len(path) > 1 else None
+            receiver = self.resolve_self_ref(site.self_ref.receiver()) if len(site.self_ref.path) > 1 else None
         elif site.target is not None:
             receiver = self.resolve(site.target.rpartition(".")[0])
         cls = receiver.removesuffix("()") if receiver and receiver.endswith("()") else ""
@@ -561,7 +564,7 @@ class Resolution(Exports):
         if handoff.built is not None:
             return (summary.path, *handoff.built)
         if handoff.self_ref is not None:
-            cls, path = handoff.self_ref
+            cls, path = handoff.self_ref.cls, handoff.self_ref.path
             return self._attribute_built(cls, path[0]) if len(path) == 1 else None
         return self.built.get(self.canonical(handoff.value)) if handoff.named else None
 

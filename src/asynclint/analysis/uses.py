@@ -76,7 +76,7 @@ class Uses(GraphState):
                         positions.setdefault(callee, []).append(position)
                     # A receiver a constructor was handed that its callers do not settle is as
                     # unknown as one the index could not type.
-                    held = site.self_ref is None or self.constructor_param(*site.self_ref) is not None
+                    held = site.self_ref is None or self.constructor_param(site.self_ref) is not None
                     if not keys and site.method and site.target is None and held:
                         unsettled.add(site.method)
             self._calls_index = (calls, positions, frozenset(unsettled))

@@ -861,8 +861,8 @@ PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
 #: (``helper(call.arguments)``): read as one small item.
 HANDED_SMALL = "<one small item>"
 #: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
-#: (see :func:`asynclint.analysis.index.argfacts.returned_word`); a callee on ``self`` is a
-#: ``SelfMethod`` (:mod:`asynclint.analysis.index.values`).
+#: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last
+#: name the function's own (a method on ``self`` too: ``<self>pkg.env.Env._last_json``).
 RETURNED_SLOTS = "|"
 #: Defaults that switch a feature off (``log_trajectories="none"``, ``attack=None``,
 #: ``max_context_tokens=-1``): code behind a test of an attribute still holding one runs only where a
@@ -930,7 +930,7 @@ def payload_evidence(shape: str, word: str) -> str:
 
 def returned_name(word: str) -> str:
     """The function's own name in a ``returned`` payload's word (``pkg.mod.Env._last_json|0``)."""
-    return word.partition(RETURNED_SLOTS)[0].rpartition(".")[2].rpartition(":")[2]
+    return word.partition(RETURNED_SLOTS)[0].rpartition(".")[2]
 
 
 def shown(word: str) -> str:

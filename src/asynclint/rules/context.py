@@ -279,7 +279,7 @@ class CheckContext:
                         target = f"{resolved}.__call__" if api is not None else target
                     # A protocol's engine built by ``super().__init__()`` is reported where the
                     # subclass is built (``_driven_entry`` reads a subclass's construction as its own).
-                    if site.self_ref is None or site.self_ref[1] != (Marker.SUPER, "__init__"):
+                    if site.self_ref is None or site.self_ref.path != (Marker.SUPER, "__init__"):
                         api = api or self._driven_entry(position, index, resolved)
             # An awaited call blocks only when its entry says it blocks although awaited, or when it
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
@@ -376,9 +376,9 @@ class CheckContext:
         if (
             receiver is None
             and handoff.passed_to_self is not None
-            and handoff.passed_to_self[1] == (Marker.SUPER, "__init__")
+            and handoff.passed_to_self.path == (Marker.SUPER, "__init__")
         ):
-            receiver = TypeName(handoff.passed_to_self[0])  # ``super().__init__(judge_client=...)`` in a subclass
+            receiver = TypeName(handoff.passed_to_self.cls)  # ``super().__init__(judge_client=...)`` in a subclass
         value = graph.handed_type(handoff) if receiver is not None else None
         return (receiver, value) if receiver is not None and value is not None else None
 
@@ -445,7 +445,7 @@ class CheckContext:
                 # ``self.judge_client.<...>(...)``: an attribute path (left for the graph, or kept
                 # when the module settled it), or -- the attribute kept from the ``__init__``
                 # parameter of the slot's name -- that parameter's (PASSED_NAMES).
-                path = site.self_ref[1] if site.self_ref is not None else site.self_path
+                path = site.self_ref.path if site.self_ref is not None else site.self_path
                 passed = Rooted.read(site.target, Marker.PASSED) if not path and site.target else None
                 if passed is not None and passed.path[0] == handoff.slot:
                     path = passed.path
@@ -517,7 +517,7 @@ class CheckContext:
                     yield CallInHotCode(summary, key, hot, site, handed.api, handed.callee, handed, site.method)
             return
         if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
-            cls, path = site.self_ref
+            cls, path = site.self_ref.cls, site.self_ref.path
             candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
         elif site.target is not None and (passed := Rooted.read(site.target, Marker.PASSED)) is not None:
             path = passed.path  # ``judge(...)`` in a reward
@@ -545,9 +545,9 @@ class CheckContext:
             return None
         graph = self.graph
         if site.self_ref is not None:
-            if len(site.self_ref[1]) != 1 or graph.call_target(site) is not None:
+            if len(site.self_ref.path) != 1 or graph.call_target(site) is not None:
                 return None
-            cls, method = TypeName(site.self_ref[0]), site.self_ref[1][0]
+            cls, method = TypeName(site.self_ref.cls), site.self_ref.path[0]
         elif site.method is not None and site.target is not None and site.target.endswith(f"().{site.method}"):
             built = graph.canonical(site.target.removesuffix(f"().{site.method}"))
             if built is None:
@@ -595,7 +595,7 @@ class CheckContext:
                     continue
                 handed = [h for i in ref.handed if (h := self.handed_over(position, i)) is not None]
                 if ref.passed_to_self is not None:
-                    handed += [h for h in self._all_handed() if self._holds(TypeName(ref.passed_to_self[0]), h)]
+                    handed += [h for h in self._all_handed() if self._holds(TypeName(ref.passed_to_self.cls), h)]
                 if not handed:
                     continue
                 if ref.function is not None:

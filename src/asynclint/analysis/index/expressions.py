@@ -12,7 +12,7 @@ from asynclint.analysis.index.nests import calls_itself, starts_nest
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition
-from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Sym, Value
+from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.analysis.index.work import copy_kind
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
@@ -96,7 +96,7 @@ class Expressions(IndexerState):
         if copied is not None:
             self.work_copies.append((self.frame.func, node.lineno, self._col(node.lineno, node.col_offset), copied))
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
-        self_target = (func_value.cls, func_value.path) if isinstance(func_value, SelfRef) and func_value.path else None
+        self_target = SelfPath.of(func_value) if isinstance(func_value, SelfRef) and func_value.path else None
         offload_functions = self.catalogue.offload
         offload_at = offload_functions.get(target) if target else None
         if offload_at is None and method in OFFLOAD_METHODS and target not in offload_functions:
@@ -284,7 +284,7 @@ class Expressions(IndexerState):
         """Remember which calls among ``node``'s arguments make the coroutines it consumes,
         also one per item: ``gather(*(fetch(u) for u in urls)); and, for a consumer that names
         the loop to run them on (``run_coroutine_threadsafe(coro, loop)``), that loop."""
-        loop = ""
+        loop: str | Rooted = ""
         if consumer in LOOP_SUBMITTERS:
             position, name = LOOP_SUBMITTERS[consumer]
             given = next((k.value for k in node.keywords if k.arg == name), None)
@@ -305,17 +305,17 @@ class Expressions(IndexerState):
         handing X to ``super().__init__``."""
         value = self.infer(keyword.value)
         if isinstance(value, SelfRef) and value.path and Marker.SUPER not in value.path:
-            name, self_ref = "", (value.cls, value.path)
+            name, self_ref = "", SelfPath.of(value)
         elif isinstance(value, (Inst, Sym)):
             name, self_ref = value.name, None
         else:
             return
         if (
             call.self_ref is not None
-            and call.self_ref[1] == (Marker.SUPER, "__init__")
+            and call.self_ref.path == (Marker.SUPER, "__init__")
             and isinstance(value, (Inst, Sym, SelfRef))
         ):
-            self._set_class_attr(call.self_ref[0], HANDOFF_ATTRIBUTES[keyword.arg or ""], value)
+            self._set_class_attr(call.self_ref.cls, HANDOFF_ATTRIBUTES[keyword.arg or ""], value)
         index = len(self.handoffs)
         self._built[id(call_node)] = (*self._built.get(id(call_node), ()), index)
         self._handed_values[index] = value
@@ -337,9 +337,7 @@ class Expressions(IndexerState):
             )
         )
 
-    def _record_program(
-        self, node: ast.Call, target: str, method: str | None, self_target: tuple[str, tuple[str, ...]] | None
-    ) -> None:
+    def _record_program(self, node: ast.Call, target: str, method: str | None, self_target: SelfPath | None) -> None:
         """``ProgramConfig(fn="pkg.module:run", sandbox=True)``: the function the string names,
         looked up like the framework does (a bare name in this module)."""
         keywords = {keyword.arg: keyword.value for keyword in node.keywords if keyword.arg}

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from asynclint.analysis.index.values import SelfPath
+
 
 @dataclass(frozen=True, slots=True)
 class FunctionRef:
@@ -16,10 +18,10 @@ class FunctionRef:
     line: int
     offloaded: bool
     passed_to: str | None  # resolved target of the call it is passed to
-    self_ref: tuple[str, tuple[str, ...]] | None = None
+    self_ref: SelfPath | None = None
     slot: str = ""  # keyword name, or positional index as a string
     passed_to_method: str | None = None  # method name of that call (``add_reward_func``)
-    passed_to_self: tuple[str, tuple[str, ...]] | None = None  # that call's unresolved self target
+    passed_to_self: SelfPath | None = None  # that call's unresolved self target
     function: int | None = None  # a lambda written as the argument: its index in the functions
     #: Registered on an object built with hand-overs, or in the call making them: those hand-overs.
     handed: tuple[int, ...] = ()
@@ -46,8 +48,8 @@ class Handoff:
     named: bool = False  # ``judge_client=JUDGE`` imported: an instance only if JUDGE is a value
     #: ``judge_client=self.client``: always left for the graph, which answers both what it holds
     #: and where it was built (:meth:`~asynclint.analysis.resolution.Resolution.built_at`).
-    self_ref: tuple[str, tuple[str, ...]] | None = None
-    passed_to_self: tuple[str, tuple[str, ...]] | None = None  # ``super().__init__(judge_client=...)``
+    self_ref: SelfPath | None = None
+    passed_to_self: SelfPath | None = None  # ``super().__init__(judge_client=...)``
     #: (line, column) of the call that built the object, when this module shows it: written as the
     #: argument (``judge_client=OpenAI()``) or bound to the name passed (``client = OpenAI()``).
     built: tuple[int, int] | None = None

@@ -79,7 +79,7 @@ def field_slots(
     slots: list[tuple[str, ast.expr]],
     payload_of: Callable[[ast.expr], tuple[str, str]],
     params: Collection[str],
-    argument: Callable[[ast.expr], str],
+    argument: Callable[[ast.expr], str | Rooted],
 ) -> tuple[str, ...]:
     """The slots of a call handed a field of a record (``CallSite.fields``), read in the call
     (``info["board"]``: the argument's payload) or through the name holding it (``board =
@@ -94,7 +94,8 @@ def field_slots(
         elif shape == "name" and word not in params:
             held = argument(value)
             state = Rooted.read(held, Marker.STATE)
-            instance, _, attribute = held.rpartition(").")
+            # ``puzzle.true_board`` with ``puzzle = Puzzle(...)``: an attribute of an instance built here
+            instance, _, attribute = str(held).rpartition(").")
             path = ("state", *state.path) if state else (instance, attribute) if instance else ()
         else:
             continue

@@ -35,6 +35,7 @@ from asynclint.analysis.index.values import (
     Refs,
     Rooted,
     SelfMethod,
+    SelfPath,
     SelfRef,
     Sym,
     Value,
@@ -72,8 +73,8 @@ _PROTOCOL = (("__enter__", "__exit__"), ("__aenter__", "__aexit__"))
 class _Arguments(TypedDict, total=False):
     """The arguments :meth:`Recording._arguments` gives a call site (see CallSite.arguments)."""
 
-    arguments: tuple[str, ...]
-    keyword_arguments: tuple[tuple[str, str], ...]
+    arguments: tuple[str | Rooted, ...]
+    keyword_arguments: tuple[tuple[str, str | Rooted], ...]
 
 
 class Recording(IndexerState):
@@ -93,7 +94,7 @@ class Recording(IndexerState):
         elif isinstance(func_value, Inst):
             target, origin, handed = func_value.name, func_value.origin, func_value.handed
         elif isinstance(func_value, SelfRef) and func_value.path:
-            self_ref = (func_value.cls, func_value.path)
+            self_ref = SelfPath.of(func_value)
         # ``CHECKS[name](x)``: each of the table's callables; ``BACKENDS[name]().run(x)``: that
         # method of each of its classes (items named ``pkg.LeanBackend().run``).
         # ``handlers[action](x)`` with ``handlers = {"click": self.click}``: that method of the
@@ -421,12 +422,12 @@ class Recording(IndexerState):
             return {}
         return {"arguments": positional if any(positional) else (), "keyword_arguments": keywords}
 
-    def _argument(self, node: ast.expr) -> str:
+    def _argument(self, node: ast.expr) -> str | Rooted:
         """An argument's value for the project graph: a type, a path from an instance of a class
         (``pkg.Env().driver``, ``pkg.Env()`` for ``self``), from the rollout's state
         (``<rollout state>.driver``) or from a parameter of the caller (``<param>.driver``)."""
         if isinstance(node, ast.Name) and node.id in self.frame.untyped:
-            return str(Rooted(Marker.PARAM, (node.id,)))
+            return Rooted(Marker.PARAM, (node.id,))
         if isinstance(node, ast.Constant):  # a literal's type, so a helper handed one is not typed by its other calls
             return f"builtins.{type(node.value).__name__}"
         handed = self._handed_table(node)
@@ -440,10 +441,10 @@ class Recording(IndexerState):
         if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name
         if isinstance(value, Sym):
-            return str(Rooted(Marker.NAMED, tuple(value.name.split("."))))
+            return Rooted(Marker.NAMED, tuple(value.name.split(".")))
         if isinstance(value, SelfRef) and Marker.SUPER not in value.path:
             if value.cls == Marker.STATE:
-                return str(Rooted(Marker.STATE, value.path)) if value.path else ""
+                return Rooted(Marker.STATE, value.path) if value.path else ""
             return ".".join((f"{value.cls}()", *value.path))
         return ""
 
@@ -510,7 +511,7 @@ class Recording(IndexerState):
                 return
             target = f"{receiver.name}.{node.attr}"
         elif isinstance(receiver, SelfRef) and receiver.path and Marker.SUPER not in receiver.path:
-            self_ref = (receiver.cls, (*receiver.path, node.attr))
+            self_ref = SelfPath.of(receiver, (*receiver.path, node.attr))
         else:
             param = self._param_path(node)
             if param is None:
@@ -578,7 +579,7 @@ class Recording(IndexerState):
             if isinstance(item, (Sym, Inst)):
                 target, self_ref = item.name, None  # an instance's bound method, or a call's result
             elif isinstance(item, SelfRef) and item.path:
-                target, self_ref = None, (item.cls, item.path)
+                target, self_ref = None, SelfPath.of(item)
             else:
                 continue
             self.refs.append(

@@ -9,7 +9,7 @@ from typing import ClassVar, Protocol
 from asynclint.analysis.index.handed import FunctionRef, Handoff
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.row_records import RowShape
-from asynclint.analysis.index.values import Rooted
+from asynclint.analysis.index.values import Rooted, SelfPath
 
 #: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
 FIELD_CLASS = "class:"
@@ -87,8 +87,8 @@ class CallFacts:
     consumer: str | None = None
     #: For a coroutine handed to a consumer that names the loop to run it on
     #: (``run_coroutine_threadsafe(coro, loop)``): that loop, as ``CallSite.arguments`` records
-    #: a value (a type, ``pkg.Env()._loop``); "" when not known.
-    loop: str = ""
+    #: a value (a type, ``pkg.Env()._loop``, a :class:`Rooted` path); "" when not known.
+    loop: str | Rooted = ""
     #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
     read: bool = False
     #: Not a call: a read of a library object's attribute that the knowledge base lists as a
@@ -119,7 +119,7 @@ class CallFacts:
     #: on it up to the method), for the project graph to type from what a framework passes there.
     param: tuple[str, ...] | None = None
     #: (name, value) per keyword argument, as ``CallSite.arguments`` records them.
-    keyword_arguments: tuple[tuple[str, str], ...] = ()
+    keyword_arguments: tuple[tuple[str, str | Rooted], ...] = ()
     #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
     #: default), as source, each one that must hold for the call to run (``not (...)`` in an
     #: ``else``): the project graph evaluates them with the constants every caller passes (see
@@ -207,7 +207,7 @@ class CallSite:
     end_col: int
     awaited: bool = False
     in_loop: bool = False
-    self_ref: tuple[str, tuple[str, ...]] | None = None  # left for project-wide resolution
+    self_ref: SelfPath | None = None  # left for project-wide resolution
     api: str | None = None  # pattern of the matched knowledge entry
     origin: str | None = None  # where the receiver came from
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
@@ -222,8 +222,9 @@ class CallSite:
     small_args: tuple[str, ...] = ()
     #: What a call of a function the knowledge base does not know is handed, for typing that
     #: function's untyped parameters: per positional argument, and (name, value) per keyword
-    #: argument: a type, a path (see :func:`_argument`), or "" when unknown. Empty when nothing is known.
-    arguments: tuple[str, ...] = ()
+    #: argument: a type, a :class:`Rooted` path (see ``Recording._argument``), or "" when unknown.
+    #: Empty when nothing is known.
+    arguments: tuple[str | Rooted, ...] = ()
     #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
     #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
     given: tuple[tuple[str, str], ...] = ()
@@ -246,14 +247,14 @@ class CallSite:
         *,
         awaited: bool = False,
         in_loop: bool = False,
-        self_ref: tuple[str, tuple[str, ...]] | None = None,
+        self_ref: SelfPath | None = None,
         api: str | None = None,
         origin: str | None = None,
         literals: tuple[str | None, ...] = (),
         payload: tuple[str, str] = ("", ""),
         payload_at: int = 0,
         small_args: tuple[str, ...] = (),
-        arguments: tuple[str, ...] = (),
+        arguments: tuple[str | Rooted, ...] = (),
         given: tuple[tuple[str, str], ...] = (),
         lambdas: tuple[tuple[int, bool], ...] = (),
         kept: bool = False,
@@ -261,7 +262,7 @@ class CallSite:
         payload_param: bool = False,
         passed_params: tuple[tuple[str, str], ...] = (),
         consumer: str | None = None,
-        loop: str = "",
+        loop: str | Rooted = "",
         read: bool = False,
         property_read: bool = False,
         once: bool = False,
@@ -272,7 +273,7 @@ class CallSite:
         keywords: tuple[str, ...] = (),
         argument: str = "",
         param: tuple[str, ...] | None = None,
-        keyword_arguments: tuple[tuple[str, str], ...] = (),
+        keyword_arguments: tuple[tuple[str, str | Rooted], ...] = (),
         guards: tuple[str, ...] = (),
         statement: str | None = None,
         dispatch: tuple[str, ...] = (),
@@ -353,7 +354,7 @@ class CallSite:
         return (self.rare or _NO_FACTS).consumer
 
     @property
-    def loop(self) -> str:
+    def loop(self) -> str | Rooted:
         return (self.rare or _NO_FACTS).loop
 
     @property
@@ -445,7 +446,7 @@ class CallSite:
         return (self.rare or _NO_FACTS).self_path
 
     @property
-    def keyword_arguments(self) -> tuple[tuple[str, str], ...]:
+    def keyword_arguments(self) -> tuple[tuple[str, str | Rooted], ...]:
         return (self.rare or _NO_FACTS).keyword_arguments
 
     @property
@@ -510,8 +511,9 @@ class ModuleSummary:
     #: (``state["driver"] = webdriver.Chrome()``): key -> dotted type.
     state_values: tuple[tuple[str, str], ...] = ()
     #: What this module's ``update_tool_args`` passes registered tools, by parameter name:
-    #: key -> dotted type or path (``<rollout state>.emulator_env`` for a value read from the state).
-    injected: tuple[tuple[str, str], ...] = ()
+    #: key -> dotted type, or a :class:`Rooted` path for a value read from the state
+    #: (``<rollout state>.emulator_env``).
+    injected: tuple[tuple[str, str | Rooted], ...] = ()
     #: The same keys -> what ``update_tool_args`` passes there as a payload (shape, word; see
     #: ``argfacts.payload_of``): a tool's injected parameter is as large as that value
     #: (``json.dumps(state.get("constraints"))`` is what the project stores under that key).

@@ -16,7 +16,7 @@ from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.loopwalk import function_loops
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff
 from asynclint.analysis.index.rowtests import RowTests
-from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.analysis.index.work import ModuleLoops
 from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
 from asynclint.knowledge.catalogue import Catalogue
@@ -40,7 +40,7 @@ class CallContext:
 
     target: str | None
     method: str | None
-    self_ref: tuple[str, tuple[str, ...]] | None
+    self_ref: SelfPath | None
     slot: str
     handed: tuple[int, ...] = ()  # hand-overs made by the call or to the object it is made on
     #: The call's keywords that change how the framework runs what it is handed (FunctionRef.settings).
@@ -183,7 +183,7 @@ class IndexerState:
     _handed_values: dict[int, Value]
     _kept_value: ast.expr | None
     _entered: ast.expr | None
-    _consumed: dict[int, tuple[str, str]]
+    _consumed: dict[int, tuple[str, str | Rooted]]
     loaded: set[str]
     values: list[tuple[str, str | Rooted]]
     class_attrs: dict[str, dict[str, Value]]
@@ -195,7 +195,7 @@ class IndexerState:
     class_built: dict[str, dict[str, tuple[int, int] | None]]
     state_values: dict[str, str]
     declared: list[str]
-    injected: dict[str, str]
+    injected: dict[str, str | Rooted]
     injected_payloads: list[tuple[str, str, str]]
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
@@ -295,7 +295,7 @@ class IndexerState:
         def installed_root(self, node: ast.expr) -> str: ...
         def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None: ...
         def record_property_read(self, node: ast.Attribute) -> None: ...
-        def _argument(self, node: ast.expr) -> str: ...
+        def _argument(self, node: ast.expr) -> str | Rooted: ...
         def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None: ...
         def _bind_payload(
             self, target: ast.expr, value: ast.expr, held: tuple[str, str], line: int, before: Known

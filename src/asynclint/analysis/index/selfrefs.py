@@ -15,6 +15,7 @@ from asynclint.analysis.index.values import (
     Marker,
     Refs,
     Rooted,
+    SelfPath,
     SelfRef,
     Sym,
     extend,
@@ -145,7 +146,7 @@ class SelfReferences(IndexerState):
             else:
                 if self._closed(cls):
                     continue  # every base is known here: an attribute set some other way
-                self_ref = (cls, (attr,))
+                self_ref = SelfPath(cls, (attr,))
             if target is None and self_ref is None:
                 continue
             self.calls.append(
@@ -176,7 +177,7 @@ class SelfReferences(IndexerState):
         for position in self.pending:
             site = self.calls[position]
             assert site.self_ref is not None  # pending: the calls with a SelfRef target
-            cls, path = site.self_ref
+            cls, path = site.self_ref.cls, site.self_ref.path
             table = None if site.property_read else self._self_table(cls, path)
             if table is not None:
                 facts = replace(site.rare or CallFacts(), dispatch=table)  # a rare fact (see CallFacts)
@@ -214,6 +215,6 @@ class SelfReferences(IndexerState):
             )
         for position, ref in enumerate(self.refs):
             if ref.self_ref is not None:
-                target, settled = self.resolve_self(*ref.self_ref)
+                target, settled = self.resolve_self(ref.self_ref.cls, ref.self_ref.path)
                 if settled:
                     self.refs[position] = replace(ref, target=target, self_ref=None)

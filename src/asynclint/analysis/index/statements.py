@@ -38,7 +38,18 @@ from asynclint.analysis.index.helpers import (
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
-from asynclint.analysis.index.values import ITEM_SUFFIX, LOOP_ITEM, Inst, Marker, Refs, Rooted, SelfRef, Sym, Value
+from asynclint.analysis.index.values import (
+    ITEM_SUFFIX,
+    LOOP_ITEM,
+    Inst,
+    Marker,
+    Refs,
+    Rooted,
+    SelfPath,
+    SelfRef,
+    Sym,
+    Value,
+)
 from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_KEEPERS, ITEM_METHODS, ITEMS, MODE_SWITCHES
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
 from asynclint.knowledge.typenames import FIELD_SPECIFIERS
@@ -181,7 +192,7 @@ class Statements(IndexerState):
                     self.frame.unbound.add(target.id)  # still what a caller hands (CheckContext.passed_payload)
                 if isinstance(value, Refs) and (own := self._own_attribute(target)) and own[1] in ATTRIBUTE_SLOTS:
                     # ``self.tools = [self.run, ...]`` in an environment: what the framework runs
-                    registered = CallContext(None, None, (own[0], ()), f"{ATTRIBUTE_SLOT}{own[1]}")
+                    registered = CallContext(None, None, SelfPath(own[0], ()), f"{ATTRIBUTE_SLOT}{own[1]}")
                     self.record_ref(node.value, False, registered)
                 if isinstance(target, ast.Name):
                     if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -488,7 +499,7 @@ class Statements(IndexerState):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             return
         if isinstance(value, SelfRef) and value.cls == Marker.STATE and value.path:
-            stored: str | None = str(Rooted(Marker.STATE, value.path))
+            stored: str | Rooted | None = Rooted(Marker.STATE, value.path)
         else:
             stored = stored_value(value)
         if stored:  # two different values under one key: typed as neither

@@ -1,6 +1,6 @@
 """Values the walk tracks for expressions (:class:`Sym`, :class:`Inst`, :class:`SelfRef`,
-:class:`Refs`), the markers written into exported names (:class:`Marker`), and the helpers that
-read dotted names."""
+:class:`Refs`), the markers written into exported names (:class:`Marker`), the paths from them a
+summary keeps (:class:`Rooted`, :class:`SelfPath`), and the helpers that read dotted names."""
 
 from __future__ import annotations
 
@@ -93,12 +93,20 @@ class Rooted:
     """A path from a value that has no dotted name of its own: from the instance a method was
     called on (``Marker.SELF``: ``return self._http`` is ``<self>._http``), from the rollout's
     state (``Marker.STATE``: ``<rollout state>.driver``), from a parameter of the calling function
-    (``Marker.PARAM``: ``<param>.driver``) or from what a framework hands a registered function
-    (``Marker.PASSED``: ``<passed>.judge``). Exported values (a summary's ``values``, ``returns``,
-    ``callables``, a class's ``attrs``) hold it as this record, which the cache writes as one;
-    the fields that hold text (a call's arguments and target, an injected value) hold its
-    ``str()``: the root, then the path, dot-separated (a part holds no dot: :class:`CallPart`
-    writes its names' dots as ``/``). Either is read with :meth:`read`, never sliced by hand."""
+    (``Marker.PARAM``: ``<param>.driver``), from what a framework hands a registered function
+    (``Marker.PASSED``: ``<passed>.judge``) or from a callable handed by name (``Marker.NAMED``).
+    Exported values (a summary's ``values``, ``returns``, ``callables``, a class's ``attrs``), a
+    call's arguments and the loop it names, and what ``update_tool_args`` injects hold it as this
+    record, which the cache writes as one; only the walk's names (an :class:`Inst`'s, and so the
+    target of a call made on one: ``<passed>.judge``) and the target of a call on what a method
+    returns (``self._driver(state).refresh``: ``<rollout state>.driver.refresh``, settled by the
+    index) hold its ``str()``: the root, then the path, dot-separated (a part holds no dot:
+    :class:`CallPart` writes its names' dots as ``/``). Either is read with :meth:`read`, never
+    sliced by hand."""
+
+    #: Decoded as one object per distinct path (``asynclint.cache``), so that the tuples holding
+    #: paths (a summary's values, a call's arguments) are shared as the plain ones are.
+    SHARED: ClassVar[bool] = True
 
     root: Marker
     path: tuple[str, ...]
@@ -134,22 +142,50 @@ _ROOTS: dict[str, Marker] = {root: root for root in (Marker.SELF, Marker.STATE, 
 
 
 @dataclass(frozen=True, slots=True)
+class SelfPath:
+    """A receiver path a record leaves for the graph (``CallSite.self_ref``, ``FunctionRef``'s and
+    ``Handoff``'s): from ``self`` in a method of ``cls`` (a global class qualname: ``self.db.find``
+    is ``("db", "find")``), or, ``root`` being ``Marker.STATE``, from the rollout's state
+    (``state["driver"].get`` is ``("driver", "get")``, the key then attributes; ``cls`` is "")."""
+
+    #: Decoded as one object per distinct path (``asynclint.cache``): plain values, and a class's
+    #: calls through ``self`` repeat a few paths.
+    SHARED: ClassVar[bool] = True
+
+    cls: str
+    path: tuple[str, ...]
+    root: Marker = Marker.SELF
+
+    @staticmethod
+    def of(ref: SelfRef, path: tuple[str, ...] | None = None) -> SelfPath:
+        """The path of the walk's ``ref`` (or ``path``, another one from the same owner)."""
+        path = ref.path if path is None else path
+        return SelfPath("", path, Marker.STATE) if ref.cls == Marker.STATE else SelfPath(ref.cls, path)
+
+    def receiver(self) -> SelfPath:
+        """The path to the object its last part is read on (a method's or property's receiver)."""
+        return SelfPath(self.cls, self.path[:-1], self.root)
+
+
+@dataclass(frozen=True, slots=True)
 class SelfMethod:
     """A method called on ``self`` as the callee of a ``returned`` payload names it
-    (``argfacts.returned_word``): written ``<self>`` + the class + ``:`` + the method, settled by
-    the graph through the class's MRO."""
+    (``argfacts.returned_word``): written ``<self>`` + the method's dotted name (the class, then
+    the method), settled by the graph through the class's MRO. Dotted like every other callee
+    there, so the knowledge base reads the function's own name as a dotted name's last part
+    (``costs.returned_name``) without knowing this record."""
 
     cls: str
     method: str
 
     def __str__(self) -> str:
-        return f"{Marker.SELF}{self.cls}:{self.method}"
+        return f"{Marker.SELF}{self.cls}.{self.method}"
 
     @staticmethod
     def read(callee: str) -> SelfMethod | None:
         if not callee.startswith(Marker.SELF):
             return None
-        cls, _, method = callee.removeprefix(Marker.SELF).rpartition(":")
+        cls, _, method = callee.removeprefix(Marker.SELF).rpartition(".")
         return SelfMethod(cls, method)
 
 

@@ -96,7 +96,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._entered: ast.expr | None = None  # the context expression of the ``with`` item being visited
         #: id of a call node -> the coroutine consumer it is passed to, and the loop that consumer
         #: names (see CallSite.loop)
-        self._consumed: dict[int, tuple[str, str]] = {}
+        self._consumed: dict[int, tuple[str, str | Rooted]] = {}
         #: Identifiers read as a name or an attribute anywhere in the module (ModuleSummary.loaded).
         self.loaded: set[str] = set()
         self.values: list[tuple[str, str | Rooted]] = []
@@ -116,7 +116,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         #: assigned from more than one place).
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
         self.state_values: dict[str, str] = {}  # see ModuleSummary.state_values
-        self.injected: dict[str, str] = {}  # see ModuleSummary.injected
+        self.injected: dict[str, str | Rooted] = {}  # see ModuleSummary.injected
         self.injected_payloads: list[tuple[str, str, str]] = []  # see ModuleSummary.injected_payloads
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FunctionId, HotInfo, HotState, task_hook
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.analysis.index.values import Marker
@@ -343,8 +344,9 @@ class HotSet(GraphState):
             for site in summary.calls:
                 self._calls_by_caller.setdefault(self._ids[position][site.caller], []).append(site)
                 for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
+                    rest = replace(site.rare or NO_FACTS, lambdas=())
                     self._calls_by_caller.setdefault(self._ids[position][index], []).append(
-                        replace(site, in_loop=in_loop, lambdas=())
+                        replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
                     )
         # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
         # plainly and from inside a loop is graded by the loop, whatever the order of the calls,

@@ -19,6 +19,7 @@ class of the MRO, properties, and the callables that lists and factories hold.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from sys import intern
 
@@ -139,7 +140,7 @@ class ProjectGraph(
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
-        self._direct_callers: dict[FunctionId, list[FunctionId]] | None = None
+        self._direct_callers: dict[FunctionId, tuple[FunctionId, ...]] | None = None
         self.hot: dict[FunctionId, HotInfo] = {}
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
@@ -152,17 +153,17 @@ class ProjectGraph(
         self._overrides: dict[tuple[str, str], list[FunctionId]] = {}
         self._edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
-        self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
         self._calls_index: (
-            tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]] | None
+            tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
         ) = None
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self._hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
-        self._arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
-        self._project_calls: tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]] | None = None
+        self._project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None = None
         self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to

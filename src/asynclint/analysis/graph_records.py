@@ -5,7 +5,7 @@ roots it finds itself."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, NewType
+from typing import NamedTuple, NewType, TypeVar, cast
 
 from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.frameworks import FREQUENT, RARE_ROOT_FREQUENCIES, Hook
@@ -134,3 +134,16 @@ class Estimate:
         return Estimate(
             self.micros * count, self.copies * count, factors, self.upper, self.scans * count, self.arrays * count
         )
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def frozen(table: dict[_K, list[_V]]) -> dict[_K, tuple[_V, ...]]:
+    """``table`` with each list replaced by a tuple of its items, in place, once it is complete: a
+    list keeps a separate, over-allocated array of its items (tens of MB over the tables a large
+    project's graph keeps one list per function in)."""
+    for key, items in table.items():
+        cast(dict[_K, object], table)[key] = tuple(items)
+    return cast(dict[_K, tuple[_V, ...]], table)

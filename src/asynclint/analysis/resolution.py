@@ -9,7 +9,7 @@ from sys import intern
 from typing import cast
 
 from asynclint.analysis.exports import Exports
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName, frozen
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, split_super
@@ -527,16 +527,17 @@ class Resolution(Exports):
             return []
         return [key for method in sorted(methods) if (key := self.method_of(cls, method)) is not None]
 
-    def _argument_sites(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
+    def _argument_sites(self) -> dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]]:
         """Project functions -> the calls handing them a known argument (resolved without typing
         parameters, so this never asks itself)."""
         if self._arguments is None:
-            self._arguments = {}
+            arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
                     if site.arguments or site.keyword_arguments:
                         for callee in self.called_at(position, index):
-                            self._arguments.setdefault(callee, []).append((self._ids[position][site.caller], site))
+                            arguments.setdefault(callee, []).append((self._ids[position][site.caller], site))
+            self._arguments = frozen(arguments)
         return self._arguments
 
     def injected_type(self, name: str) -> str | None:

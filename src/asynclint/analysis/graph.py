@@ -180,6 +180,7 @@ class ProjectGraph(
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[list[FunctionId] | None] | None] = [None] * len(summaries)
+        self._singles: dict[FunctionId, list[FunctionId]] = {}  # see Hierarchy.only
         #: The work estimate (:mod:`asynclint.analysis.work`): module constants' sizes, each
         #: function's loops, and the estimates made so far (filled on demand).
         self._sizes: dict[str, tuple[str, ...]] | None = None

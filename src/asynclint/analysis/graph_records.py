@@ -136,6 +136,10 @@ class Estimate:
         )
 
 
+#: What a call that runs no project function runs (``Resolution.called_at``): one empty list for
+#: all of them, never changed (like the lists of ``defs`` handed out, and ``Hierarchy.only``'s).
+NO_FUNCTIONS: list[FunctionId] = []
+
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 

@@ -9,7 +9,7 @@ from sys import intern
 from typing import cast
 
 from asynclint.analysis.exports import Exports
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName, frozen
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, NO_FUNCTIONS, FunctionId, TypeName, frozen
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, split_super
@@ -22,10 +22,6 @@ _TYPED_ITEMS = frozenset(ITEMS.values())
 
 #: A call site whose target was not asked yet (:meth:`Resolution.target_at`); no name holds a NUL.
 _UNASKED = "\0"
-
-#: What a call that runs no project function runs (:meth:`Resolution.called_at`): one empty list
-#: for all of them, never changed (like the lists of ``defs`` it hands out).
-_NO_FUNCTIONS: list[FunctionId] = []
 
 
 class Resolution(Exports):
@@ -221,7 +217,7 @@ class Resolution(Exports):
         owner, _, method = name.rpartition(".")
         owner = owner.removesuffix("()")
         key = self.method_of(owner, method) if owner in self.classes else None
-        return [key] if key is not None else []
+        return self.only(key)
 
     def _definition(self, name: str) -> FunctionId | None:
         keys = self._definitions(name)
@@ -235,10 +231,10 @@ class Resolution(Exports):
         name = self.resolve(target)
         if name in self.classes:
             key = self.method_of(name, "__init__")
-            return [key] if key is not None else []
+            return self.only(key)
         if name.endswith("()") and name[:-2] in self.classes:
             key = self.method_of(name[:-2], "__call__")
-            return [key] if key is not None else []
+            return self.only(key)
         return self._definitions(name)
 
     def function_for(self, target: str | None) -> FunctionId | None:
@@ -391,7 +387,7 @@ class Resolution(Exports):
             row = self._site_callees[position] = [None] * len(self.summaries[position].calls)
         found = row[index]
         if found is None:
-            found = row[index] = self.functions_for(self.target_at(position, index)) or _NO_FUNCTIONS
+            found = row[index] = self.functions_for(self.target_at(position, index)) or NO_FUNCTIONS
         return found
 
     def call_target(self, site: CallSite, caller: FunctionId | None = None) -> str | None:

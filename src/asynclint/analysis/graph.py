@@ -19,6 +19,7 @@ class of the MRO, properties, and the callables that lists and factories hold.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from sys import intern
 
@@ -171,17 +172,17 @@ class ProjectGraph(
         self._overrides: dict[tuple[str, str], list[FunctionId]] = {}
         self._edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
-        self._callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
         self._calls_index: (
-            tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]] | None
+            tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
         ) = None
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
         self._hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
-        self._arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None = None
+        self._arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
-        self._project_calls: tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]] | None = None
+        self._project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None = None
         self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to
@@ -206,6 +207,7 @@ class ProjectGraph(
         self._resolved: dict[str, str] = {}
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[list[FunctionId] | None] | None] = [None] * len(summaries)
+        self._singles: dict[FunctionId, list[FunctionId]] = {}  # see Hierarchy.only
         #: The work estimate (:mod:`asynclint.analysis.work`): module constants' sizes, each
         #: function's loops, and the estimates made so far (filled on demand).
         self._sizes: dict[str, tuple[str, ...]] | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple, NewType
+from typing import NamedTuple, NewType, TypeVar, cast
 
 from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.frameworks import FREQUENT, RARE_ROOT_FREQUENCIES, Hook, HookClass, Registration
@@ -175,3 +175,20 @@ def by_slot(registrations: Iterable[Registration]) -> dict[str, SlotRegistration
         )
         for slot, entries in grouped.items()
     }
+
+
+#: What a call that runs no project function runs (``Resolution.called_at``): one empty list for
+#: all of them, never changed (like the lists of ``defs`` handed out, and ``Hierarchy.only``'s).
+NO_FUNCTIONS: list[FunctionId] = []
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def frozen(table: dict[_K, list[_V]]) -> dict[_K, tuple[_V, ...]]:
+    """``table`` with each list replaced by a tuple of its items, in place, once it is complete: a
+    list keeps a separate, over-allocated array of its items (tens of MB over the tables a large
+    project's graph keeps one list per function in)."""
+    for key, items in table.items():
+        cast(dict[_K, object], table)[key] = tuple(items)
+    return cast(dict[_K, tuple[_V, ...]], table)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from array import array
     from collections.abc import Sequence
 
     from asynclint.analysis.graph_records import (
@@ -80,15 +81,15 @@ class GraphState:
     _overrides: dict[tuple[str, str], list[FunctionId]]
     _edges: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _by_path: dict[str, list[int]] | None
-    _callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
-    _calls_index: tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]] | None
+    _callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _calls_index: tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
     _external: tuple[Catalogue, frozenset[str]] | None
     _hot_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
     _hot_or_library_callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
-    _arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] | None
+    _arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
     _param_types: dict[tuple[FunctionId, str], str | None]
     _root_keys: frozenset[FunctionId]
-    _project_calls: tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]] | None
+    _project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None
     _fixed: dict[FunctionId, dict[str, object]]
     _tested_params: dict[FunctionId, frozenset[str]]
     _givens: dict[FunctionId, set[Given]]
@@ -104,7 +105,8 @@ class GraphState:
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]
     _resolved: dict[str, str]
-    _calls_by_caller: dict[FunctionId, list[CallSite]]
+    _calls_by_caller: dict[FunctionId, tuple[CallSite, ...]]
+    _singles: dict[FunctionId, list[FunctionId]]
     _ids: list[tuple[FunctionId, ...]]
     _site_targets: list[list[str | None] | None]
     _site_callees: list[list[list[FunctionId] | None] | None]
@@ -139,6 +141,7 @@ class GraphState:
         def mro(self, cls: str) -> list[str]: ...
         def method_of(self, cls: str, name: str) -> FunctionId | None: ...
         def built_base(self, cls: str, skip: int = 0) -> str | None: ...
+        def only(self, key: FunctionId | None) -> list[FunctionId]: ...
         def framework_table(self, cls: str) -> HookClass | None: ...
         def receiver_table(self, ref: FunctionRef) -> HookClass | None: ...
         def overrides(self, cls: str, method: str) -> list[FunctionId]: ...
@@ -154,7 +157,7 @@ class GraphState:
         def registration(self, ref: FunctionRef) -> Hook | None: ...
         def _edges_of(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]: ...
         def _memoizer(self, key: FunctionId) -> str | None: ...
-        def _calls_of_functions(self) -> tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]]: ...
+        def _calls_of_functions(self) -> tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]]: ...
 
         # Instances
         def never_set(self, key: FunctionId, attr: str) -> bool: ...
@@ -198,5 +201,5 @@ class GraphState:
         def unsettled_methods(self) -> frozenset[str]: ...
         def _call_index(
             self,
-        ) -> tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]]: ...
+        ) -> tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]]: ...
         def path(self, key: FunctionId, hot: HotInfo | None = None) -> list[tuple[FunctionId, int]]: ...

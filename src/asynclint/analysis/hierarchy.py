@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import deque
 from typing import cast
 
-from asynclint.analysis.graph_records import FunctionId, TypeName
+from asynclint.analysis.graph_records import NO_FUNCTIONS, FunctionId, TypeName
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.values import linear_chain
@@ -30,6 +30,11 @@ class Hierarchy(GraphState):
             if keys is not None:
                 return keys[0]
         return None
+
+    def only(self, key: FunctionId | None) -> list[FunctionId]:
+        """``[key]`` (``[]`` for ``None``): one list per function, never changed, for the calls of a
+        constructor's ``__init__`` or an inherited method that ``Resolution.called_at`` remembers."""
+        return NO_FUNCTIONS if key is None else self._singles.setdefault(key, [key])
 
     def ancestors(self, cls: str) -> list[TypeName]:
         """``cls`` and every base class, project or external, nearest first."""

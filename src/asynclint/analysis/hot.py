@@ -7,8 +7,18 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import replace
 
-from asynclint.analysis.graph_records import CONFIGURED, COROUTINE, DOMINATING, FunctionId, HotInfo, HotState, task_hook
+from asynclint.analysis.graph_records import (
+    CONFIGURED,
+    COROUTINE,
+    DOMINATING,
+    FunctionId,
+    HotInfo,
+    HotState,
+    frozen,
+    task_hook,
+)
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.values import Marker
@@ -163,7 +173,7 @@ class HotSet(GraphState):
         loop only. Waiting for it (``.result()``) is the caller's blocking call."""
         return bool(site.loop) and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS
 
-    def _calls_of_functions(self) -> tuple[dict[FunctionId, list[CallSite]], set[FunctionId], set[str]]:
+    def _calls_of_functions(self) -> tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]]:
         """Every project call of each project function (:meth:`calls_of`); the functions also
         handed over as values; the method names of calls whose receiver the project does not settle."""
         if self._project_calls is None:
@@ -365,14 +375,16 @@ class HotSet(GraphState):
         return self._names_read is not None and function.name not in self._names_read
 
     def _propagate(self) -> None:
-        self._calls_by_caller: dict[FunctionId, list[CallSite]] = {}
+        calls_by_caller: dict[FunctionId, list[CallSite]] = {}
         for position, summary in enumerate(self.summaries):
             for site in summary.calls:
-                self._calls_by_caller.setdefault(self._ids[position][site.caller], []).append(site)
+                calls_by_caller.setdefault(self._ids[position][site.caller], []).append(site)
                 for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
-                    self._calls_by_caller.setdefault(self._ids[position][index], []).append(
-                        replace(site, in_loop=in_loop, lambdas=())
+                    rest = replace(site.rare or NO_FACTS, lambdas=())
+                    calls_by_caller.setdefault(self._ids[position][index], []).append(
+                        replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
                     )
+        self._calls_by_caller = frozen(calls_by_caller)
         # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
         # plainly and from inside a loop is graded by the loop, whatever the order of the calls,
         # and each state's parent was found before it (the chains cannot cycle). A helper passed

@@ -9,7 +9,7 @@ from sys import intern
 from typing import cast
 
 from asynclint.analysis.exports import Exports
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, TypeName
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, NO_FUNCTIONS, FunctionId, TypeName, frozen
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, SelfPath, split_super
@@ -22,10 +22,6 @@ _TYPED_ITEMS = frozenset(ITEMS.values())
 
 #: A call site whose target was not asked yet (:meth:`Resolution.target_at`); no name holds a NUL.
 _UNASKED = "\0"
-
-#: What a call that runs no project function runs (:meth:`Resolution.called_at`): one empty list
-#: for all of them, never changed (like the lists of ``defs`` it hands out).
-_NO_FUNCTIONS: list[FunctionId] = []
 
 
 class Resolution(Exports):
@@ -224,7 +220,7 @@ class Resolution(Exports):
         owner, _, method = name.rpartition(".")
         owner = owner.removesuffix("()")
         key = self.method_of(owner, method) if owner in self.classes else None
-        return [key] if key is not None else []
+        return self.only(key)
 
     def _definition(self, name: str) -> FunctionId | None:
         keys = self._definitions(name)
@@ -238,10 +234,10 @@ class Resolution(Exports):
         name = self.resolve(target)
         if name in self.classes:
             key = self.method_of(name, "__init__")
-            return [key] if key is not None else []
+            return self.only(key)
         if name.endswith("()") and name[:-2] in self.classes:
             key = self.method_of(name[:-2], "__call__")
-            return [key] if key is not None else []
+            return self.only(key)
         return self._definitions(name)
 
     def function_for(self, target: str | None) -> FunctionId | None:
@@ -394,7 +390,7 @@ class Resolution(Exports):
             row = self._site_callees[position] = [None] * len(self.summaries[position].calls)
         found = row[index]
         if found is None:
-            found = row[index] = self.functions_for(self.target_at(position, index)) or _NO_FUNCTIONS
+            found = row[index] = self.functions_for(self.target_at(position, index)) or NO_FUNCTIONS
         return found
 
     def call_target(self, site: CallSite, caller: FunctionId | None = None) -> str | None:
@@ -527,16 +523,17 @@ class Resolution(Exports):
             return []
         return [key for method in sorted(methods) if (key := self.method_of(cls, method)) is not None]
 
-    def _argument_sites(self) -> dict[FunctionId, list[tuple[FunctionId, CallSite]]]:
+    def _argument_sites(self) -> dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]]:
         """Project functions -> the calls handing them a known argument (resolved without typing
         parameters, so this never asks itself)."""
         if self._arguments is None:
-            self._arguments = {}
+            arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
                     if site.arguments or site.keyword_arguments:
                         for callee in self.called_at(position, index):
-                            self._arguments.setdefault(callee, []).append((self._ids[position][site.caller], site))
+                            arguments.setdefault(callee, []).append((self._ids[position][site.caller], site))
+            self._arguments = frozen(arguments)
         return self._arguments
 
     def injected_type(self, name: str) -> str | None:

@@ -3,11 +3,12 @@ callees, uses, calls into installed libraries, and the chains that prove a funct
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Iterator
 from itertools import pairwise
 
-from asynclint.analysis.graph_records import FunctionId, HotInfo, LibraryEntry, Use
+from asynclint.analysis.graph_records import FunctionId, HotInfo, LibraryEntry, Use, frozen
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
@@ -55,7 +56,9 @@ class Uses(GraphState):
         (``self``/``super()`` calls resolve, or are the library's.)"""
         return self._call_index()[2]
 
-    def _call_index(self) -> tuple[dict[FunctionId, list[CallSite]], dict[FunctionId, list[int]], frozenset[str]]:
+    def _call_index(
+        self,
+    ) -> tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]]:
         """Project functions -> the calls that run them (:meth:`calls_of`), and the positions of
         the summaries those are written in (a list beside it: no pair per call, most of a graph's
         asking is for the sites alone); the method names of :meth:`unsettled_methods`."""
@@ -64,7 +67,7 @@ class Uses(GraphState):
         # handed down): each had a table of its own, resolving every call again.
         if self._calls_index is None:
             calls: dict[FunctionId, list[CallSite]] = {}
-            positions: dict[FunctionId, list[int]] = {}
+            positions: dict[FunctionId, array[int]] = {}  # summaries' positions: 4 bytes each, not an int
             unsettled: set[str] = set()
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
@@ -73,23 +76,24 @@ class Uses(GraphState):
                     keys = self.called_at(position, index, typed=True)
                     for callee in keys:
                         calls.setdefault(callee, []).append(site)
-                        positions.setdefault(callee, []).append(position)
+                        positions.setdefault(callee, array("i")).append(position)
                     # A receiver a constructor was handed that its callers do not settle is as
                     # unknown as one the index could not type.
                     held = site.self_ref is None or self.constructor_param(site.self_ref) is not None
                     if not keys and site.method and site.target is None and held:
                         unsettled.add(site.method)
-            self._calls_index = (calls, positions, frozenset(unsettled))
+            self._calls_index = (frozen(calls), positions, frozenset(unsettled))
         return self._calls_index
 
-    def callers(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
+    def callers(self, key: FunctionId) -> tuple[tuple[FunctionId, CallSite], ...]:
         """The calls that run ``key`` on the loop (as :meth:`_edges_of` sees them), from any caller."""
         if self._callers is None:
-            self._callers = {}
+            callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
             for caller in self._calls_by_caller:
                 for callee, site in self._edges_of(caller):
-                    self._callers.setdefault(callee, []).append((caller, site))
-        return self._callers.get(key, [])
+                    callers.setdefault(callee, []).append((caller, site))
+            self._callers = frozen(callers)
+        return self._callers.get(key, ())
 
     def hot_callers(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]:
         """:meth:`callers` from hot functions only, in the same order. Only the hot functions'

@@ -4,8 +4,9 @@ read by the project graph, the rules and the fixers."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import Protocol
 
+from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts
 from asynclint.analysis.index.handed import FunctionRef, Handoff
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.row_records import RowShape
@@ -64,136 +65,6 @@ class ClassInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class CallFacts:
-    """The facts of a call site that few calls have (one in seven, all of them together): kept
-    apart, so that each of the others carries one empty slot for them instead of eighteen (a
-    large project has hundreds of thousands of call sites). Read through :class:`CallSite`."""
-
-    #: Decoded as one object per distinct value (``asynclint.cache``): plain values nothing tells
-    #: apart by identity, carried by a third of a project's call sites, two in three of them
-    #: equal to another's (a read, a keyword name, a parameter passed on).
-    SHARED: ClassVar[bool] = True
-
-    kept: bool = False  # stored on ``self`` or in a global under a condition: built lazily, once
-    kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
-    #: The payload is (every item of) a parameter of the enclosing function still holding what
-    #: the caller passed: its name says what it is only if the callers' values say so too.
-    payload_param: bool = False
-    #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
-    #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
-    passed_params: tuple[tuple[str, str], ...] = ()
-    #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
-    #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
-    consumer: str | None = None
-    #: For a coroutine handed to a consumer that names the loop to run it on
-    #: (``run_coroutine_threadsafe(coro, loop)``): that loop, as ``CallSite.arguments`` records
-    #: a value (a type, ``pkg.Env()._loop``, a :class:`Rooted` path); "" when not known.
-    loop: str | Rooted = ""
-    #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
-    read: bool = False
-    #: Not a call: a read of a library object's attribute that the knowledge base lists as a
-    #: property whose getter blocks (``driver.title``; its name is ``method``). Typed like a call's
-    #: receiver: ``target`` when known here, else ``self_ref`` or ``param`` (whose last element
-    #: is the attribute), and matched with :meth:`Catalogue.match_read`.
-    property_read: bool = False
-    #: Inside a lazy initialisation (``if self._index is None: ...``): runs on the first call only.
-    once: bool = False
-    #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
-    #: on its first turn, however often the hook around it runs.
-    first_turn: bool = False
-    #: Runs only on the way to raising: inside a ``raise`` statement (``raise diagnose(exc) from
-    #: exc``) or an ``except`` handler whose last statement raises -- once per failing call; or
-    #: after a wait timed out (a handler of timeouts only, ``except subprocess.TimeoutExpired:``).
-    failing: bool = False
-    #: Runs only when an attempt before it raised: in an ``except`` handler, or after a ``try``
-    #: whose body returns (``try: return parse(a) except E: pass`` then ``return parse(b)``).
-    fallback: bool = False
-    #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
-    handed: tuple[int, ...] = ()
-    #: The names of the keyword arguments written (``**spread`` ones are not known); one given a
-    #: literal ``False`` also as ``name=False`` (``BlockingApi.off_with``).
-    keywords: tuple[str, ...] = ()
-    #: The type of the first positional argument, for a method whose entry asks (``blocks_on``).
-    argument: str = ""
-    #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
-    #: on it up to the method), for the project graph to type from what a framework passes there.
-    param: tuple[str, ...] | None = None
-    #: (name, value) per keyword argument, as ``CallSite.arguments`` records them.
-    keyword_arguments: tuple[tuple[str, str | Rooted], ...] = ()
-    #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
-    #: default), as source, each one that must hold for the call to run (``not (...)`` in an
-    #: ``else``): the project graph evaluates them with the constants every caller passes (see
-    #: :func:`asynclint.analysis.index.flags.guard_holds`).
-    guards: tuple[str, ...] = ()
-    #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
-    #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
-    #: see :func:`asynclint.analysis.index.sql.statement_text`.
-    statement: str | None = None
-    #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
-    #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
-    dispatch: tuple[str, ...] = ()
-    #: Behind a test that holds once the rollout has ended (``if state["terminated"]:``, see
-    #: :func:`asynclint.analysis.index.guards.terminal_guard`): once per rollout, on its last turn.
-    last_turn: bool = False
-    #: Unpacks a mapping into keyword arguments (``Model(**data)``): it hands over whatever the
-    #: mapping holds, not values the call names one by one.
-    spread: bool = False
-    #: Arguments that are another argument plus a count (``f(start, start + days)``, also through a
-    #: name bound so): (its slot, the other's slot, the count as WorkLoop.trips factors); the
-    #: callee's ``range(start, end)`` over those parameters runs that many times.
-    spans: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
-    #: The context expression of a ``with`` item (``with tempfile.TemporaryDirectory() as d:``): its
-    #: ``__exit__`` runs when the block ends, so what the object undoes at exit is charged here.
-    entered: bool = False
-    #: The attributes read through ``self`` to the callee (``judge_client``, ``chat``, ...), kept
-    #: when this module settles the call and the first is where a hand-over slot's object is kept:
-    #: which object a framework hook of a library class calls (CheckContext.framework_runs).
-    self_path: tuple[str, ...] = ()
-    #: A read of a pipe that a ``select`` earlier in the function waited for
-    #: (``knowledge.blocking.READY_READS``): it takes what is already there.
-    ready: bool = False
-    #: A directory walk that descends into a tree the code roots in an installed one:
-    #: ``values.INSTALLED_PREFIX`` for site-packages or the interpreter's prefix
-    #: (``knowledge.blocking.INSTALLED_ROOTS``), else the module whose ``__file__``/``__path__`` it
-    #: starts from -- installed unless the project's own.
-    installed: str = ""
-    #: Arguments holding one item per item of a parameter of the caller (the parameter itself, a
-    #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the
-    #: parameter). A group reward's lists followed into the helpers that loop over the group.
-    itemwise: tuple[tuple[str, str], ...] = ()
-    #: Not written as a call: a callable handed to an applier that calls it once per item
-    #: (``map(requests.get, urls)``, see ``asyncio_apis.INLINE_APPLIERS``): the applier's name.
-    applier: str = ""
-    #: The payload is a mapping the function unpacks into this class's construction (``Model(**data)``):
-    #: it holds that class's fields, and the graph sizes it by them (``model_payload``).
-    unpacked: str = ""
-    #: The attribute of ``self`` that the first ``if self.<attr> is None: raise ...`` (or ``if not
-    #: self.<attr>: raise ...``, no ``else``) written before it among its function's own statements
-    #: (not in a block: a handler may catch the raise) tests: it runs only once something set that
-    #: attribute, and the graph drops it where nothing does (ProjectGraph.never_set, from
-    #: ClassInfo.set_later).
-    requires: str = ""
-    #: Every lazy initialisation around it fills an attribute of ``self``: once per instance.
-    instance_once: bool = False
-    #: Reads or writes a file object opened in the same function (``json.load(f)`` in ``with open(p)
-    #: as f:``): the (line, column) of its opener, whose finding carries this call's cost.
-    opened_at: tuple[int, int] | None = None
-    #: An opener's content calls on its file object in the function: (line, column, the callee as
-    #: written: ``f.read``, ``json.load``) each.
-    contents: tuple[tuple[int, int, str], ...] = ()
-    #: An opener whose file object the function only hands to a child process as its stdin, stdout
-    #: or stderr (``CHILD_STREAMS``), with no content calls of its own: the opening is metadata.
-    streamed: bool = False
-    #: Arguments that are a field of a record (``info["board"]``, ``puzzle.true_board``,
-    #: ``state["board"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
-    #: nor a whole value: their slots. A nest over such a parameter is sized by one task's data.
-    fields: tuple[str, ...] = ()
-
-
-_NO_FACTS = CallFacts()
-
-
-@dataclass(frozen=True, slots=True)
 class CallSite:
     """A call (or a read that may run code) written in a function of the module. Make one with
     :meth:`of`, which keeps the rare facts apart (:class:`CallFacts`); read them as attributes."""
@@ -205,10 +76,8 @@ class CallSite:
     col: int  # 1-based, in characters
     end_line: int
     end_col: int
-    awaited: bool = False
     in_loop: bool = False
     self_ref: SelfPath | None = None  # left for project-wide resolution
-    api: str | None = None  # pattern of the matched knowledge entry
     origin: str | None = None  # where the receiver came from
     literals: tuple[str | None, ...] = ()  # per positional argument: see _literal
     #: (shape, word) of the payload a serializer or copier is given:
@@ -228,9 +97,6 @@ class CallSite:
     #: What a call of a project function passes: (slot, ``repr`` of a constant or ``""``), slot
     #: the position or the keyword; ``("*", "")`` for a ``*args``/``**kwargs`` spread.
     given: tuple[tuple[str, str], ...] = ()
-    #: Lambdas the call is written in that may also run on their own (handed to a call, so
-    #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
-    lambdas: tuple[tuple[int, bool], ...] = ()
     #: The rare facts, ``None`` when every one is at its default (see :class:`CallFacts`).
     rare: CallFacts | None = None
 
@@ -308,6 +174,9 @@ class CallSite:
             spread,
             entered=entered,
             instance_once=instance_once,
+            awaited=awaited,
+            api=api,
+            lambdas=lambdas,
             fields=fields,
         )
         return cls(
@@ -318,10 +187,8 @@ class CallSite:
             col,
             end_line,
             end_col,
-            awaited,
             in_loop,
             self_ref,
-            api,
             origin,
             literals,
             payload,
@@ -329,141 +196,152 @@ class CallSite:
             small_args,
             arguments,
             given,
-            lambdas,
-            None if rare == _NO_FACTS else rare,
+            None if rare == NO_FACTS else rare,
         )
 
     @property
+    def awaited(self) -> bool:
+        return (self.rare or NO_FACTS).awaited
+
+    @property
+    def api(self) -> str | None:
+        return (self.rare or NO_FACTS).api
+
+    @property
+    def lambdas(self) -> tuple[tuple[int, bool], ...]:
+        return (self.rare or NO_FACTS).lambdas
+
+    @property
     def kept(self) -> bool:
-        return (self.rare or _NO_FACTS).kept
+        return (self.rare or NO_FACTS).kept
 
     @property
     def kwargs(self) -> tuple[tuple[str, str], ...]:
-        return (self.rare or _NO_FACTS).kwargs
+        return (self.rare or NO_FACTS).kwargs
 
     @property
     def payload_param(self) -> bool:
-        return (self.rare or _NO_FACTS).payload_param
+        return (self.rare or NO_FACTS).payload_param
 
     @property
     def passed_params(self) -> tuple[tuple[str, str], ...]:
-        return (self.rare or _NO_FACTS).passed_params
+        return (self.rare or NO_FACTS).passed_params
 
     @property
     def consumer(self) -> str | None:
-        return (self.rare or _NO_FACTS).consumer
+        return (self.rare or NO_FACTS).consumer
 
     @property
     def loop(self) -> str | Rooted:
-        return (self.rare or _NO_FACTS).loop
+        return (self.rare or NO_FACTS).loop
 
     @property
     def read(self) -> bool:
-        return (self.rare or _NO_FACTS).read
-
-    @property
-    def property_read(self) -> bool:
-        return (self.rare or _NO_FACTS).property_read
-
-    @property
-    def once(self) -> bool:
-        return (self.rare or _NO_FACTS).once
-
-    @property
-    def instance_once(self) -> bool:
-        return (self.rare or _NO_FACTS).instance_once
+        return (self.rare or NO_FACTS).read
 
     @property
     def fields(self) -> tuple[str, ...]:
-        return (self.rare or _NO_FACTS).fields
+        return (self.rare or NO_FACTS).fields
+
+    @property
+    def property_read(self) -> bool:
+        return (self.rare or NO_FACTS).property_read
+
+    @property
+    def once(self) -> bool:
+        return (self.rare or NO_FACTS).once
+
+    @property
+    def instance_once(self) -> bool:
+        return (self.rare or NO_FACTS).instance_once
 
     @property
     def first_turn(self) -> bool:
-        return (self.rare or _NO_FACTS).first_turn
+        return (self.rare or NO_FACTS).first_turn
 
     @property
     def failing(self) -> bool:
-        return (self.rare or _NO_FACTS).failing
+        return (self.rare or NO_FACTS).failing
 
     @property
     def fallback(self) -> bool:
-        return (self.rare or _NO_FACTS).fallback
+        return (self.rare or NO_FACTS).fallback
 
     @property
     def handed(self) -> tuple[int, ...]:
-        return (self.rare or _NO_FACTS).handed
+        return (self.rare or NO_FACTS).handed
 
     @property
     def keywords(self) -> tuple[str, ...]:
-        return (self.rare or _NO_FACTS).keywords
+        return (self.rare or NO_FACTS).keywords
 
     @property
     def spread(self) -> bool:
-        return (self.rare or _NO_FACTS).spread
+        return (self.rare or NO_FACTS).spread
 
     @property
     def spans(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-        return (self.rare or _NO_FACTS).spans
+        return (self.rare or NO_FACTS).spans
 
     @property
     def entered(self) -> bool:
-        return (self.rare or _NO_FACTS).entered
+        return (self.rare or NO_FACTS).entered
 
     @property
     def requires(self) -> str:
-        return (self.rare or _NO_FACTS).requires
+        return (self.rare or NO_FACTS).requires
 
     @property
     def ready(self) -> bool:
-        return (self.rare or _NO_FACTS).ready
+        return (self.rare or NO_FACTS).ready
 
     @property
     def installed(self) -> str:
-        return (self.rare or _NO_FACTS).installed
+        return (self.rare or NO_FACTS).installed
 
     @property
     def itemwise(self) -> tuple[tuple[str, str], ...]:
-        return (self.rare or _NO_FACTS).itemwise
+        return (self.rare or NO_FACTS).itemwise
 
     @property
     def applier(self) -> str:
-        return (self.rare or _NO_FACTS).applier
+        return (self.rare or NO_FACTS).applier
 
     @property
     def unpacked(self) -> str:
-        return (self.rare or _NO_FACTS).unpacked
+        return (self.rare or NO_FACTS).unpacked
 
     @property
     def argument(self) -> str:
-        return (self.rare or _NO_FACTS).argument
+        return (self.rare or NO_FACTS).argument
 
     @property
     def param(self) -> tuple[str, ...] | None:
-        return (self.rare or _NO_FACTS).param
+        return (self.rare or NO_FACTS).param
 
     @property
     def self_path(self) -> tuple[str, ...]:
-        return (self.rare or _NO_FACTS).self_path
+        return (self.rare or NO_FACTS).self_path
 
     @property
     def keyword_arguments(self) -> tuple[tuple[str, str | Rooted], ...]:
-        return (self.rare or _NO_FACTS).keyword_arguments
+        return (self.rare or NO_FACTS).keyword_arguments
 
     @property
     def guards(self) -> tuple[str, ...]:
-        return (self.rare or _NO_FACTS).guards
+        return (self.rare or NO_FACTS).guards
 
     @property
     def statement(self) -> str | None:
-        return (self.rare or _NO_FACTS).statement
+        return (self.rare or NO_FACTS).statement
 
     @property
     def dispatch(self) -> tuple[str, ...]:
-        return (self.rare or _NO_FACTS).dispatch
+        return (self.rare or NO_FACTS).dispatch
 
     @property
     def last_turn(self) -> bool:
-        return (self.rare or _NO_FACTS).last_turn
+        return (self.rare or NO_FACTS).last_turn
 
 
 class Place(Protocol):

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts
 from asynclint.analysis.index.helpers import MAX_SELF_HOPS
-from asynclint.analysis.index.records import CallFacts, CallSite
+from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import (
     ITEM_SUFFIX,
@@ -203,15 +204,16 @@ class SelfReferences(IndexerState):
             if api is not None:
                 api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
             rare = site.rare
+            if (api.pattern if api else None) != site.api:  # a rare fact (see CallFacts)
+                rare = replace(rare or NO_FACTS, api=api.pattern if api else None)
             if path[0] in HANDOFF_ATTRIBUTES.values() and len(path) > 1:
-                rare = replace(rare or CallFacts(), self_path=path)  # a rare fact (see CallFacts)
+                rare = replace(rare or NO_FACTS, self_path=path)
             self.calls[position] = replace(
                 site,
                 target=target,
                 self_ref=None,
-                api=api.pattern if api else None,
                 origin=self._receiver_origin(cls, path),
-                rare=rare,
+                rare=None if rare == NO_FACTS else rare,
             )
         for position, ref in enumerate(self.refs):
             if ref.self_ref is not None:

@@ -1,0 +1,146 @@
+"""The facts of a call site that few calls have (:class:`CallFacts`), kept apart from
+:class:`~asynclint.analysis.index.records.CallSite`'s own slots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from asynclint.analysis.index.values import Rooted
+
+
+@dataclass(frozen=True, slots=True)
+class CallFacts:
+    """The facts of a call site that few calls have (one in three, all of them together): kept
+    apart, so that each of the others carries one empty slot for them instead of thirty-eight (a
+    large project has hundreds of thousands of call sites). Read through ``CallSite``."""
+
+    #: Decoded as one object per distinct value (``asynclint.cache``): plain values nothing tells
+    #: apart by identity, carried by a third of a project's call sites, two in three of them
+    #: equal to another's (a read, a keyword name, a parameter passed on).
+    SHARED: ClassVar[bool] = True
+
+    kept: bool = False  # stored on ``self`` or in a global under a condition: built lazily, once
+    kwargs: tuple[tuple[str, str], ...] = ()  # constant keyword arguments, repr'd
+    #: The payload is (every item of) a parameter of the enclosing function still holding what
+    #: the caller passed: its name says what it is only if the callers' values say so too.
+    payload_param: bool = False
+    #: Arguments that are the caller's own parameters passed on as they are: (slot, parameter),
+    #: slot a position ("0") or a keyword; traces a framework's value into the helpers it reaches.
+    passed_params: tuple[tuple[str, str], ...] = ()
+    #: The coroutine consumer this call is an argument of (``asyncio.gather``, ``.create_task``):
+    #: see :func:`asynclint.knowledge.asyncio_apis.consumer_name`.
+    consumer: str | None = None
+    #: For a coroutine handed to a consumer that names the loop to run it on
+    #: (``run_coroutine_threadsafe(coro, loop)``): that loop, as ``CallSite.arguments`` records
+    #: a value (a type, ``pkg.Env()._loop``, a :class:`Rooted` path); "" when not known.
+    loop: str | Rooted = ""
+    #: Not a call: a read of ``self.<attr>``, which runs a getter when the attribute is a property.
+    read: bool = False
+    #: Not a call: a read of a library object's attribute that the knowledge base lists as a
+    #: property whose getter blocks (``driver.title``; its name is ``method``). Typed like a call's
+    #: receiver: ``target`` when known here, else ``self_ref`` or ``param`` (whose last element
+    #: is the attribute), and matched with :meth:`Catalogue.match_read`.
+    property_read: bool = False
+    #: Inside a lazy initialisation (``if self._index is None: ...``): runs on the first call only.
+    once: bool = False
+    #: Inside ``if not state.get("initialized"): ... state["initialized"] = True``: once per rollout,
+    #: on its first turn, however often the hook around it runs.
+    first_turn: bool = False
+    #: Runs only on the way to raising: inside a ``raise`` statement (``raise diagnose(exc) from
+    #: exc``) or an ``except`` handler whose last statement raises -- once per failing call; or
+    #: after a wait timed out (a handler of timeouts only, ``except subprocess.TimeoutExpired:``).
+    failing: bool = False
+    #: Runs only when an attempt before it raised: in an ``except`` handler, or after a ``try``
+    #: whose body returns (``try: return parse(a) except E: pass`` then ``return parse(b)``).
+    fallback: bool = False
+    #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
+    handed: tuple[int, ...] = ()
+    #: The names of the keyword arguments written (``**spread`` ones are not known); one given a
+    #: literal ``False`` also as ``name=False`` (``BlockingApi.off_with``).
+    keywords: tuple[str, ...] = ()
+    #: The type of the first positional argument, for a method whose entry asks (``blocks_on``).
+    argument: str = ""
+    #: Made on an untyped parameter of the enclosing function: (the parameter, the attributes read
+    #: on it up to the method), for the project graph to type from what a framework passes there.
+    param: tuple[str, ...] | None = None
+    #: (name, value) per keyword argument, as ``CallSite.arguments`` records them.
+    keyword_arguments: tuple[tuple[str, str | Rooted], ...] = ()
+    #: Tests of the enclosing ``if``s that read the function's flags (parameters with a constant
+    #: default), as source, each one that must hold for the call to run (``not (...)`` in an
+    #: ``else``): the project graph evaluates them with the constants every caller passes (see
+    #: :func:`asynclint.analysis.index.flags.guard_holds`).
+    guards: tuple[str, ...] = ()
+    #: The SQL a DB-API ``execute`` runs, or a ``fetch*`` reads the rows of (the one last run in
+    #: the function), or the script an ``execute_script`` runs in a page, when the code says it:
+    #: see :func:`asynclint.analysis.index.sql.statement_text`.
+    statement: str | None = None
+    #: A call of a value that is any one of these named callables (``CHECKS[name](text)``, ``fn =
+    #: BACKENDS.get(kind); fn()``): the graph runs each of them, as a call graph over-approximates.
+    dispatch: tuple[str, ...] = ()
+    #: Behind a test that holds once the rollout has ended (``if state["terminated"]:``, see
+    #: :func:`asynclint.analysis.index.guards.terminal_guard`): once per rollout, on its last turn.
+    last_turn: bool = False
+    #: Unpacks a mapping into keyword arguments (``Model(**data)``): it hands over whatever the
+    #: mapping holds, not values the call names one by one.
+    spread: bool = False
+    #: Arguments that are another argument plus a count (``f(start, start + days)``, also through a
+    #: name bound so): (its slot, the other's slot, the count as WorkLoop.trips factors); the
+    #: callee's ``range(start, end)`` over those parameters runs that many times.
+    spans: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    #: The context expression of a ``with`` item (``with tempfile.TemporaryDirectory() as d:``): its
+    #: ``__exit__`` runs when the block ends, so what the object undoes at exit is charged here.
+    entered: bool = False
+    #: The attributes read through ``self`` to the callee (``judge_client``, ``chat``, ...), kept
+    #: when this module settles the call and the first is where a hand-over slot's object is kept:
+    #: which object a framework hook of a library class calls (CheckContext.framework_runs).
+    self_path: tuple[str, ...] = ()
+    #: A read of a pipe that a ``select`` earlier in the function waited for
+    #: (``knowledge.blocking.READY_READS``): it takes what is already there.
+    ready: bool = False
+    #: A directory walk that descends into a tree the code roots in an installed one:
+    #: ``values.INSTALLED_PREFIX`` for site-packages or the interpreter's prefix
+    #: (``knowledge.blocking.INSTALLED_ROOTS``), else the module whose ``__file__``/``__path__`` it
+    #: starts from -- installed unless the project's own.
+    installed: str = ""
+    #: Arguments holding one item per item of a parameter of the caller (the parameter itself, a
+    #: comprehension over it, a list appended to once per pass of a loop over it): (slot, the
+    #: parameter). A group reward's lists followed into the helpers that loop over the group.
+    itemwise: tuple[tuple[str, str], ...] = ()
+    #: Not written as a call: a callable handed to an applier that calls it once per item
+    #: (``map(requests.get, urls)``, see ``asyncio_apis.INLINE_APPLIERS``): the applier's name.
+    applier: str = ""
+    #: The payload is a mapping the function unpacks into this class's construction (``Model(**data)``):
+    #: it holds that class's fields, and the graph sizes it by them (``model_payload``).
+    unpacked: str = ""
+    #: The attribute of ``self`` that the first ``if self.<attr> is None: raise ...`` (or ``if not
+    #: self.<attr>: raise ...``, no ``else``) written before it among its function's own statements
+    #: (not in a block: a handler may catch the raise) tests: it runs only once something set that
+    #: attribute, and the graph drops it where nothing does (ProjectGraph.never_set, from
+    #: ClassInfo.set_later).
+    requires: str = ""
+    #: Every lazy initialisation around it fills an attribute of ``self``: once per instance.
+    instance_once: bool = False
+    #: Reads or writes a file object opened in the same function (``json.load(f)`` in ``with open(p)
+    #: as f:``): the (line, column) of its opener, whose finding carries this call's cost.
+    opened_at: tuple[int, int] | None = None
+    #: An opener's content calls on its file object in the function: (line, column, the callee as
+    #: written: ``f.read``, ``json.load``) each.
+    contents: tuple[tuple[int, int, str], ...] = ()
+    #: An opener whose file object the function only hands to a child process as its stdin, stdout
+    #: or stderr (``CHILD_STREAMS``), with no content calls of its own: the opening is metadata.
+    streamed: bool = False
+    #: Awaited where it is written (``await client.get(...)``): one call in seventy.
+    awaited: bool = False
+    #: The pattern of the knowledge entry the call matched where it is written: one in fifty.
+    api: str | None = None
+    #: Lambdas the call is written in that may also run on their own (handed to a call, so
+    #: possibly registered with a framework): (function index, inside a loop of the lambda's own?).
+    lambdas: tuple[tuple[int, bool], ...] = ()
+    #: Arguments that are a field of a record (``info["board"]``, ``puzzle.true_board``,
+    #: ``state["board"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
+    #: nor a whole value: their slots. A nest over such a parameter is sized by one task's data.
+    fields: tuple[str, ...] = ()
+
+
+NO_FACTS = CallFacts()

@@ -3,11 +3,11 @@
 The rubric (README.md, "Labels") grades a call by what it costs on the data it gets times how often
 the path runs. Two labels of the same kind of call on a path that runs as often should then carry
 the same grade unless the code says otherwise (a bigger payload, a loop, a dead branch). This
-script puts the labels of ``labels.jsonl`` and ``heldout{,2..10}.jsonl`` into groups keyed by a
+script puts the labels of ``labels.jsonl`` and ``heldout{,2..13}.jsonl`` into groups keyed by a
 normalised callee kind and a frequency word read from the label's ``where``, and prints each
 group's label counts and lines; the groups whose labels disagree are the audit list. A
 disagreement is not an error by itself: the reasons say why two lines differ, and the audit reads
-the code. Split 11, when drawn, is the next after-number and is never read.
+the code. A split drawn as the next after-number is read only once it has been run.
 
     python bench/accuracy/label_consistency.py                 # disagreeing groups, biggest first
     python bench/accuracy/label_consistency.py --all           # every group
@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
-# Tuning splits only (splits 9 and 10 became ones in session 18, split 11 once session 19 had run it);
+# Tuning splits only (splits 9 and 10 became ones in session 18, split 11 once session 19 had run it,
+# splits 12 and 13 once session 20 had);
 # a split drawn as an after-number stays unread until it has been run.
 SPLIT_FILES = (
     "labels",
@@ -43,6 +44,8 @@ SPLIT_FILES = (
     "heldout9",
     "heldout10",
     "heldout11",
+    "heldout12",
+    "heldout13",
 )
 GRADES = ("critical", "high", "medium", "low", "none")
 

@@ -847,6 +847,10 @@ ARGUMENT_SIZED: dict[str, int] = {
     ),
     "sub": 2,
 }
+#: Regex calls whose result is a list of the pieces the pattern cut out of a text (``re.findall``, a
+#: compiled pattern's ``findall``): one item of it (``found[-1]``, ``found[-1][0]``) is a piece whose form
+#: the pattern fixed, as a match's ``group()`` is (split 3 medcalc: ``eval(match[-1][0])`` of digits).
+MATCH_LISTS: frozenset[str] = frozenset({"findall"})
 #: Methods whose result is as large as their receiver (a same-size view or a reshaping of it).
 RECEIVER_SIZED: frozenset[str] = frozenset(
     "model_dump model_dump_json dict to_dict json copy items values strip lstrip rstrip lower upper "

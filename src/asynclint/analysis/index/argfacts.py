@@ -19,6 +19,7 @@ from asynclint.knowledge.costs import (
     FEW,
     GROWN,
     INFO_COLUMN,
+    MATCH_LISTS,
     MEMORY_FILES,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
@@ -196,6 +197,8 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return True  # a row's info, or a field of it: the project's rows size it
     if handed_field(payload, params):
         return True  # a field of a handed mapping, whatever the local it is bound to is called
+    if shape == "call" and word in MATCH_LISTS:
+        return True  # ``found = re.findall(pattern, reply)``: its items are pieces the pattern formed
     if shape == "returned":
         # What a project function returns is settled by the graph, but a name that says what it holds
         # (``state = self.load()``) keeps saying it, as it did before returns were traced.
@@ -467,6 +470,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
             return _field_read(container, key.value, arg.value, known)
         if handed_field(container, _params(known)):
             return container  # ``channels[name]`` of a field of a handed mapping: a part of that field
+        if container[0] == "call" and container[1] in MATCH_LISTS:
+            return ("match", "")  # ``re.findall(r"(\d+)", reply)[-1]``: one piece the pattern cut out
         return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
     if isinstance(arg, ast.Starred):
         return _payload(arg.value, depth + 1, known, returned)

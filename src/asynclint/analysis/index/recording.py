@@ -20,6 +20,7 @@ from asynclint.analysis.index.argfacts import (
     payload_argument,
     payload_of_value,
     returned_word,
+    switch_literals,
 )
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
@@ -113,11 +114,7 @@ class Recording(IndexerState):
             return None
         consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
-        keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + tuple(
-            f"{keyword.arg}=False"
-            for keyword in node.keywords
-            if keyword.arg and isinstance(keyword.value, ast.Constant) and keyword.value.value is False
-        )
+        keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + switch_literals(node)
         argument = ""
         if method in self.catalogue.argument_methods and node.args:
             first = self.infer(node.args[0])

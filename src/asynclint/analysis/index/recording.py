@@ -432,8 +432,12 @@ class Recording(IndexerState):
             return handed
         if type(node) in DISPLAYS:
             return DISPLAYS[type(node)]
-        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
-            return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
+        # What a nested call returns is rarely a helper's receiver: not worth inferring. A path
+        # joined with ``/`` (``self.output / name``) is one.
+        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and not (
+            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+        ):
+            return ""
         value = self.infer(node)
         if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name

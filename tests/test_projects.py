@@ -555,6 +555,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("asyncio_app/app/workers.py", "fetch_size"): ("asyncio task", "gather", "main"),
     ("asyncio_app/app/workers.py", "rotate_logs"): ("asyncio task", "create_task", "main"),
     ("asyncio_app/app/workers.py", "on_tick"): ("event loop callback",),
+    ("asyncio_app/app/sockets.py", "on_connect"): ("asyncio server callback", "every connection"),
+    ("asyncio_app/app/sockets.py", "Echo.__init__"): ("asyncio protocol constructor", "connection is accepted"),
+    ("asyncio_app/app/sockets.py", "Echo.data_received"): ("asyncio protocol callback", "receives data"),
     # v1
     ("v1_env/tasks.py", "RepairTask.setup"): ("setup", "per rollout"),
     # v1_tools: a shared toolset's tools run on the loop of the server every rollout shares

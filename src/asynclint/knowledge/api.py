@@ -49,8 +49,10 @@ class BlockingApi:
     #: words fit (a SQLite commit is an ``sdk`` call whose cost is an fsync of a local file, not a
     #: wait on a remote service); empty: those words.
     what: str = ""
-    #: Keyword arguments that, given a literal ``False``, turn the blocking work off (gym-sokoban's
-    #: ``SokobanEnv(reset=False)`` generates no room): a call written so does not block.
+    #: Arguments that, given a literal, turn the blocking work off, each written ``slot=literal``
+    #: with the slot a keyword or a positional index (gym-sokoban's ``SokobanEnv(reset=False)``
+    #: generates no room: ``reset=False``; ``lock.acquire(False)`` and ``event.wait(timeout=0)``
+    #: return at once: ``0=False``, ``timeout=0``): a call written so does not block.
     off_with: frozenset[str] = frozenset()
     #: Methods of the receiver the call runs in the calling thread (rlm's ``execute_code`` calls
     #: the instance's ``_llm_query`` & co. from the code it executes): a project subclass's
@@ -59,13 +61,14 @@ class BlockingApi:
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
-        first argument of type ``argument`` ("" when not known), blocks. A keyword given a literal
-        ``False`` is in ``keywords`` twice: by its name, and as ``name=False``."""
+        first argument of type ``argument`` ("" when not known), blocks. An argument given a
+        literal ``False`` or ``0`` is also in ``keywords`` as ``slot=False`` / ``slot=0`` (slot: its
+        keyword, or its position)."""
         if awaited and not self.awaited:
             return False
         if self.blocks_on and argument and argument not in self.blocks_on:
             return False
-        if any(f"{name}=False" in keywords for name in self.off_with):
+        if not self.off_with.isdisjoint(keywords):
             return False
         return not self.blocks_with or not self.blocks_with.isdisjoint(keywords)
 
@@ -82,10 +85,11 @@ def many(
     twin: str = "",
     awaited: str = "",
     what: str = "",
+    off_with: frozenset[str] = frozenset(),
 ) -> list[BlockingApi]:
     """One entry per space-separated name, each prefixed with ``prefix``."""
     return [
-        BlockingApi(prefix + n, category, cost, fix, unless, None, source, twin, awaited, what=what)
+        BlockingApi(prefix + n, category, cost, fix, unless, None, source, twin, awaited, what=what, off_with=off_with)
         for n in names.split()
     ]
 

@@ -162,6 +162,23 @@ LOOP_CALLBACK_METHODS: dict[str, int] = {
     "add_signal_handler": 1,
 }
 
+#: Servers that run a callable handed to them on the loop once per connection they accept: the
+#: ``client_connected_cb`` of ``asyncio.start_server``/``start_unix_server`` (called with the
+#: connection's reader and writer; a coroutine function's coroutine becomes a task) and the
+#: ``protocol_factory`` of a loop's ``create_server``/``create_unix_server`` (called for each
+#: connection to build its protocol). Function or loop method -> the callable's slots
+#: (position, keyword). CPython asyncio/streams.py, base_events.py.
+SERVER_CALLBACKS: dict[str, tuple[str, str]] = {
+    "asyncio.start_server": ("0", "client_connected_cb"),
+    "asyncio.start_unix_server": ("0", "client_connected_cb"),
+    "asyncio.streams.start_server": ("0", "client_connected_cb"),
+    "asyncio.streams.start_unix_server": ("0", "client_connected_cb"),
+}
+SERVER_FACTORY_METHODS: dict[str, tuple[str, str]] = {
+    "create_server": ("0", "protocol_factory"),
+    "create_unix_server": ("0", "protocol_factory"),
+}
+
 #: How each event-loop library runs a sync call in a worker thread and sleeps, for the fixers:
 #: code written for trio or anyio must not get ``asyncio.to_thread`` (under trio there is no
 #: asyncio loop: ``RuntimeError: no running event loop``). ``keywords``: whether the runner passes

@@ -84,6 +84,15 @@ _BOTO3_SUBRESOURCES = frozenset({"Bucket", "Object", "Table", "Queue", "Topic", 
 #: ``Connection.autocommit`` attribute, as they would ``sqlite3.connect.autocommit.execute``.
 SQLITE_AUTOCOMMIT = "sqlite3.connect[autocommit]"
 
+#: A wait's arguments that make it return at once (``BlockingApi.off_with``): a ``timeout`` of 0
+#: (``event.wait(0)``, ``future.result(timeout=0)``); also ``blocking``/``block`` False for a
+#: lock's ``acquire`` and a queue's ``get`` (``sema.acquire(blocking=False)``, ``q.get(False)``),
+#: whose ``timeout`` comes second; and the ``timeout`` after a ``wait_for``'s predicate or a
+#: ``wait``'s futures. CPython threading.py, queue.py, concurrent/futures/_base.py.
+_NO_WAIT = frozenset({"timeout=0", "0=0"})
+_TRY_ONCE = frozenset({"blocking=False", "block=False", "0=False", "timeout=0", "1=0"})
+_NO_WAIT_AFTER_ONE = frozenset({"timeout=0", "1=0"})
+
 _CORE_APIS: tuple[BlockingApi, ...] = tuple(
     [
         # --- sleeping ---------------------------------------------------------------------
@@ -327,14 +336,30 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # --- waiting for threads and processes --------------------------------------------------
         # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
         # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.
-        *many("wait", "thread-wait", None, "acquire", "threading.Lock."),
-        *many("wait", "thread-wait", None, "acquire", "threading.RLock."),
-        *many("wait", "thread-wait", None, "acquire", "threading.Semaphore."),
-        *many("wait", "thread-wait", None, "acquire", "threading.BoundedSemaphore."),
-        *many("wait", "thread-wait", None, "wait wait_for", "threading.Condition."),
-        *many("wait", "thread-wait", "to-thread", "wait", "threading.Event."),
+        # A wait told not to block, or to give up after 0 seconds, returns at once (_NO_WAIT).
+        *(
+            api
+            for lock in ("Lock", "RLock", "Semaphore", "BoundedSemaphore")
+            for api in many("wait", "thread-wait", None, "acquire", f"threading.{lock}.", off_with=_TRY_ONCE)
+        ),
+        *many("wait", "thread-wait", None, "wait", "threading.Condition.", off_with=_NO_WAIT),
+        *many("wait", "thread-wait", None, "wait_for", "threading.Condition.", off_with=_NO_WAIT_AFTER_ONE),
+        *many("wait", "thread-wait", "to-thread", "wait", "threading.Event.", off_with=_NO_WAIT),
+        # ``Barrier.wait(0)`` returns at once too, but by breaking the barrier: still a wait here.
         *many("wait", "thread-wait", "to-thread", "wait", "threading.Barrier."),
-        *many("wait", "thread-wait", "to-thread", "join", "threading.Thread."),
+        *many("wait", "thread-wait", "to-thread", "join", "threading.Thread.", off_with=_NO_WAIT),
+        *(
+            api
+            for queue in (
+                "queue.Queue",
+                "queue.LifoQueue",
+                "queue.PriorityQueue",
+                "multiprocessing.Queue",
+                "multiprocessing.JoinableQueue",
+                "queue.SimpleQueue",
+            )
+            for api in many("wait", "thread-wait", "to-thread", "get", f"{queue}.", off_with=_TRY_ONCE)
+        ),
         *(
             api
             for queue in (
@@ -344,14 +369,13 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
                 "multiprocessing.Queue",
                 "multiprocessing.JoinableQueue",
             )
-            for api in many("wait", "thread-wait", "to-thread", "get join", f"{queue}.")
+            for api in many("wait", "thread-wait", "to-thread", "join", f"{queue}.")
         ),
-        *many("wait", "thread-wait", "to-thread", "get", "queue.SimpleQueue."),
-        *many("wait", "thread-wait", "to-thread", "result exception", "concurrent.futures.Future."),
-        BlockingApi("concurrent.futures.wait", "wait", "thread-wait", "to-thread"),
+        *many("wait", "thread-wait", "to-thread", "result exception", "concurrent.futures.Future.", off_with=_NO_WAIT),
+        BlockingApi("concurrent.futures.wait", "wait", "thread-wait", "to-thread", off_with=_NO_WAIT_AFTER_ONE),
         # The call returns at once; iterating over it blocks, so a worker thread cannot help.
         BlockingApi("concurrent.futures.as_completed", "wait", "thread-wait", None),
-        *many("wait", "thread-wait", "to-thread", "join", "multiprocessing.Process."),
+        *many("wait", "thread-wait", "to-thread", "join", "multiprocessing.Process.", off_with=_NO_WAIT),
         *many("wait", "thread-wait", "to-thread", "map starmap apply join", "multiprocessing.Pool."),
         # --- copying ------------------------------------------------------------------------
         BlockingApi("copy.deepcopy", "copy", "payload", "deepcopy-memo"),

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from asynclint.knowledge.asyncio_apis import LOOP_CALLBACK_METHODS
+from asynclint.knowledge.asyncio_apis import LOOP_CALLBACK_METHODS, SERVER_CALLBACKS, SERVER_FACTORY_METHODS
 from asynclint.knowledge.versions import coverage
 
 FREQUENT = frozenset({"turn", "tool", "group"})
@@ -674,6 +674,12 @@ GROUPED_HOOKS: dict[Hook, GroupCall] = {
 #: A group call's hook -> its :class:`GroupCall`.
 GROUP_CALLS: dict[Hook, GroupCall] = {grouped.call: grouped for grouped in GROUPED_HOOKS.values()}
 LOOP_CALLBACK = Hook("event-loop callback", "call", note="run on the loop by asyncio")
+#: What an asyncio server runs on the loop for the connections it accepts (asyncio_apis.SERVER_CALLBACKS).
+SERVER_CALLBACK = Hook("asyncio server callback", "call", note="run on the loop by asyncio for every connection")
+#: A protocol factory handed to a loop's ``create_server``: a class, built for every connection,
+#: whose protocol methods the loop calls (HANDED_CLASSES); a lambda is the callback itself.
+PROTOCOL_FACTORY = Hook("asyncio protocol factory", "call", note="run on the loop by asyncio for every connection")
+_PROTOCOL_EVENT = "run on the loop by asyncio as a connection {}"
 # ``RLMEnv`` hands ``tools=`` to ``StatefulToolEnv`` (TOOL), and keeps ``root_tools=`` (called by the
 # model's REPL code in the sandbox, through the environment's own aiohttp interception server on
 # the rollouts' loop: ``_handle_root_tool_request``) and ``sub_tools=`` (called by sub-LLMs:
@@ -700,6 +706,21 @@ _GYM_FIRST_TURN = "run by verifiers' `GymEnv.env_response` in the first turn of 
 #: A class handed to the framework, which builds and drives its instances: the slot's hook -> the
 #: methods it calls (the constructor as ``__init__``), each the hook it runs as.
 HANDED_CLASSES: dict[Hook, dict[str, Hook]] = {
+    # CPython asyncio/protocols.py: BaseProtocol, Protocol and BufferedProtocol's callbacks.
+    PROTOCOL_FACTORY: {
+        "__init__": Hook("asyncio protocol constructor", "call", note=_PROTOCOL_EVENT.format("is accepted")),
+        **{
+            name: Hook("asyncio protocol callback", "call", note=_PROTOCOL_EVENT.format(event))
+            for name, event in (
+                ("connection_made", "is accepted"),
+                ("data_received", "receives data"),
+                ("get_buffer", "receives data"),
+                ("buffer_updated", "receives data"),
+                ("eof_received", "ends"),
+                ("connection_lost", "closes"),
+            )
+        },
+    },
     GYM_ENV_CLASS: {
         "__init__": Hook("gym environment constructor", "rollout", note=_GYM_FIRST_TURN),
         "reset": Hook("gym environment reset", "rollout", note=_GYM_FIRST_TURN),
@@ -707,7 +728,7 @@ HANDED_CLASSES: dict[Hook, dict[str, Hook]] = {
         "close": Hook(
             "gym environment close", "rollout", note="run by verifiers' `GymEnv.cleanup_env` as every rollout ends"
         ),
-    }
+    },
 }
 GYM_SLOTS: dict[str, Hook] = {
     "env_cls": GYM_ENV_CLASS,
@@ -841,6 +862,12 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(SCORE_OBJECTS, "0", method="add_score_object_provider"),
     Registration(GROUP_SCORE_OBJECTS, "0", method="add_group_score_object_provider"),
     *(Registration(LOOP_CALLBACK, str(slot), method=name) for name, slot in LOOP_CALLBACK_METHODS.items()),
+    *(Registration(SERVER_CALLBACK, slot, callee=name) for name, slots in SERVER_CALLBACKS.items() for slot in slots),
+    *(
+        Registration(PROTOCOL_FACTORY, slot, method=name)
+        for name, slots in SERVER_FACTORY_METHODS.items()
+        for slot in slots
+    ),
     *(Registration(slot.hook, slot.slot, callee=slot.callee) for slot in PROGRAM_SLOTS.values()),
     Registration(TOOL, "tools", owner=RLM_ENV),
     Registration(RLM_REPL_TOOL, "root_tools", owner=RLM_ENV),

@@ -570,3 +570,17 @@ def argument_facts(node: ast.Call, receiver: ast.expr | None, known: Known, retu
         ),
         "payload": payload_of(node, receiver, known, returned),
     }
+
+
+def switch_literals(call: ast.Call) -> tuple[str, ...]:
+    """The call's arguments given a literal ``False`` or ``0``, each as ``slot=False`` / ``slot=0``
+    (slot: the keyword, or the position): what ``BlockingApi.off_with`` matches, a switch that
+    turns the blocking work off (``acquire(blocking=False)``, ``event.wait(0)``)."""
+    slots = [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg]
+    slots += [(str(position), value) for position, value in enumerate(call.args)]
+    return tuple(
+        f"{slot}=False" if value.value is False else f"{slot}=0"
+        for slot, value in slots
+        if isinstance(value, ast.Constant)
+        and (value.value is False or (type(value.value) in (int, float) and value.value == 0))
+    )

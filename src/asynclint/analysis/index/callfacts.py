@@ -56,8 +56,9 @@ class CallFacts:
     fallback: bool = False
     #: Made on an object built by a call that handed it objects: those hand-overs (see Inst.handed).
     handed: tuple[int, ...] = ()
-    #: The names of the keyword arguments written (``**spread`` ones are not known); one given a
-    #: literal ``False`` also as ``name=False`` (``BlockingApi.off_with``).
+    #: The names of the keyword arguments written (``**spread`` ones are not known); an argument
+    #: given a literal ``False`` or ``0`` also as ``slot=False``/``slot=0``, the slot its keyword or
+    #: position (``BlockingApi.off_with``, argfacts.switch_literals).
     keywords: tuple[str, ...] = ()
     #: The type of the first positional argument, for a method whose entry asks (``blocks_on``).
     argument: str = ""

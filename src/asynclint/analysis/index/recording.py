@@ -20,6 +20,7 @@ from asynclint.analysis.index.argfacts import (
     payload_argument,
     payload_of_value,
     returned_word,
+    switch_literals,
 )
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
@@ -113,11 +114,7 @@ class Recording(IndexerState):
             return None
         consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
-        keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + tuple(
-            f"{keyword.arg}=False"
-            for keyword in node.keywords
-            if keyword.arg and isinstance(keyword.value, ast.Constant) and keyword.value.value is False
-        )
+        keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + switch_literals(node)
         argument = ""
         if method in self.catalogue.argument_methods and node.args:
             first = self.infer(node.args[0])
@@ -435,8 +432,12 @@ class Recording(IndexerState):
             return handed
         if type(node) in DISPLAYS:
             return DISPLAYS[type(node)]
-        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)):
-            return ""  # what a nested call returns is rarely a helper's receiver: not worth inferring
+        # What a nested call returns is rarely a helper's receiver: not worth inferring. A path
+        # joined with ``/`` (``self.output / name``) is one.
+        if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and not (
+            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+        ):
+            return ""
         value = self.infer(node)
         if isinstance(value, Inst) and not value.name.startswith((Marker.PASSED, Marker.PARAM)):
             return value.name

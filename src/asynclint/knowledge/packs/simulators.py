@@ -79,7 +79,7 @@ APIS: tuple[BlockingApi, ...] = (
         "to-thread",
         source=_SOKOBAN,
         what=_SOKOBAN_ROOM,
-        off_with=frozenset({"reset"}),
+        off_with=frozenset({"reset=False"}),
     ),
     *many("cpu", "engine-reset", None, "reset", f"{_SOKOBAN_ENV}.", source=_SOKOBAN, what=_SOKOBAN_ROOM),
     *many("cpu", "cpu-heavy", None, "step render", f"{_SOKOBAN_ENV}.", source=_SOKOBAN),

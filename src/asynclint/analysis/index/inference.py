@@ -490,12 +490,15 @@ class Inference(IndexerState):
     def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
         ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; ``declared``: of
-        any subclass of it); else the one
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``, ``-> Path | None``
+        over ``return next(paths, None)``: what a builtin gives says less; ``declared``: of any
+        subclass of it); else the one
         attribute of the receiver every ``return`` gives (``return self._http``). And the
         functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {returned_name(value) if isinstance(value, (Inst, SelfRef)) else None for value in returned}
-        made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
+        made = [  # not handed in, nor a builtin's or ``typing``'s
+            value for value in returned if isinstance(value, Inst) and value.origin != "param" and not vague(value)
+        ]
         built = len(named) == 1 and None not in named and len(made) == len(returned)
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))

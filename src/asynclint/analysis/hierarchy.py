@@ -57,6 +57,15 @@ class Hierarchy(GraphState):
                 return None
         return None
 
+    def own_result(self, name: str) -> bool:
+        """Whether ``name`` (``pkg.rubric_for()``: what a project function gives, its ``return``
+        statements differing) is an instance of one of the project's own classes whichever of them
+        gave it (``return TrolleyRubric()`` here, ``return NavigationRubric()`` there)."""
+        candidates = self.returns.get(name, ())
+        return bool(candidates) and all(
+            self.canonical(self.resolve(value).removesuffix("()")) in self.classes for value in candidates
+        )
+
     def framework_table(self, cls: str) -> HookClass | None:
         """The framework hook table a (project) class inherits, if any."""
         if cls not in self._tables:

@@ -346,7 +346,7 @@ class CheckContext:
                     cls = receiver.removesuffix("()")
                     if cls in self.catalogue.producers or self.catalogue.match(target, site.method):
                         continue  # the knowledge base describes it: its entries grade it
-                    if self.graph.own_result(receiver):
+                    if self.graph.own_classes(receiver):
                         continue  # one of the project's classes, whichever a project function gave
                     driven.setdefault(cls, set()).add(site.method)
                     if site.awaited:

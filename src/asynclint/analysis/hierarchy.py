@@ -57,6 +57,14 @@ class Hierarchy(GraphState):
                 return None
         return None
 
+    def own_classes(self, name: str) -> list[str]:
+        """The project classes ``name`` (``pkg.rubric_for()``: what a project function gives, its
+        ``return``s or its union annotation naming several types) is an instance of, when each
+        type it may be is the project's own (``return TrolleyRubric()`` here, ``return
+        NavigationRubric()`` there); [] when one is not, or it names none."""
+        classes = [self.canonical(self.resolve(value).removesuffix("()")) for value in self.returns.get(name, ())]
+        return classes if all(cls in self.classes for cls in classes) else []
+
     def framework_table(self, cls: str) -> HookClass | None:
         """The framework hook table a (project) class inherits, if any."""
         if cls not in self._tables:

@@ -220,6 +220,8 @@ class Resolution(Exports):
         owner, _, method = name.rpartition(".")
         owner = owner.removesuffix("()")
         key = self.method_of(owner, method) if owner in self.classes else None
+        if key is None and (classes := self.own_classes(f"{owner}()")):  # ``-> A | B``: each one's
+            return [found for cls in classes if (found := self.method_of(cls, method)) is not None]
         return self.only(key)
 
     def _definition(self, name: str) -> FunctionId | None:

@@ -326,7 +326,9 @@ class CheckContext:
         """Classes no entry names and no code the analysis reads defines -> the protocol their
         instances follow, when the project calls every method of it on them somewhere (an
         instance that is both ``reset`` and ``step``ped is a simulator), and never awaits one
-        (an awaited ``step`` is a coroutine's: an async environment, not an engine on the loop)."""
+        (an awaited ``step`` is a coroutine's: an async environment, not an engine on the loop).
+        What a project function gives is no such class when each of its ``return``s builds one of
+        the project's (``-> TrolleyRubric | NavigationRubric``)."""
         if self._kinds is None:
             methods = frozenset().union(*(protocol.methods for protocol in self.catalogue.protocols))
             driven: dict[str, set[str]] = {}
@@ -344,6 +346,8 @@ class CheckContext:
                     cls = receiver.removesuffix("()")
                     if cls in self.catalogue.producers or self.catalogue.match(target, site.method):
                         continue  # the knowledge base describes it: its entries grade it
+                    if self.graph.own_classes(receiver):
+                        continue  # one of the project's classes, whichever a project function gave
                     driven.setdefault(cls, set()).add(site.method)
                     if site.awaited:
                         awaited.add(cls)

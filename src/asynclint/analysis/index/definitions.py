@@ -165,7 +165,7 @@ class Definitions(IndexerState):
         self.visit_body(node.body)
         self._record_loops(node, index, frame)
         self.frames.pop()
-        self._export_returns(f"{qualname}()", frame.returns, declared)
+        self._export_returns(f"{qualname}()", frame.returns, declared, self.union_members(node.returns))
         self._export_elements(f"{qualname}()", frame.elements)
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))

@@ -459,6 +459,21 @@ class Inference(IndexerState):
             return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
         return None
 
+    def union_members(self, node: ast.expr | None) -> list[Value]:
+        """The informative types a union annotation names (``-> TrolleyRubric | RouteRubric``: both),
+        for a function whose ``return``s say nothing of what it gives (``return RUBRICS[kind]()``)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return []
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return [*self.union_members(node.left), *self.union_members(node.right)]
+        if isinstance(node, ast.Subscript) and self.infer(node.value) in (Sym("typing.Union"), Sym("typing.Optional")):
+            return [member for arg in getattr(node.slice, "elts", [node.slice]) for member in self.union_members(arg)]
+        value = self.annotation_type(node)
+        return [] if vague(value) else [value]
+
     @contextmanager
     def narrowed(self, test: ast.expr) -> Iterator[None]:
         """Inside ``if isinstance(tempdir, TemporaryDirectory):`` (or a conjunction holding such a
@@ -487,15 +502,21 @@ class Inference(IndexerState):
 
     # -- what functions return, for other modules (records) ----------------------------------
 
-    def _export_returns(self, key: str, returned: list[Value], declared: Value = None) -> None:
+    def _export_returns(
+        self, key: str, returned: list[Value], declared: Value = None, members: Iterable[Value] = ()
+    ) -> None:
         """What a function returns, for other modules, keyed by its call (``make()``,
         ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``; ``declared``: of
-        any subclass of it); else the one
-        attribute of the receiver every ``return`` gives (``return self._http``). And the
-        functions it may return (``return format_reward``, ``return [a, b]``)."""
+        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``, ``-> Path | None``
+        over ``return next(paths, None)``: what a builtin gives says less; ``declared``: of any
+        subclass of it); else the one
+        attribute of the receiver every ``return`` gives (``return self._http``); else the types
+        it may be: the ``return``s', or the ``members`` of its union annotation when those name
+        fewer. And the functions it may return (``return format_reward``, ``return [a, b]``)."""
         named = {returned_name(value) if isinstance(value, (Inst, SelfRef)) else None for value in returned}
-        made = [value for value in returned if isinstance(value, Inst) and value.origin != "param"]  # not handed in
+        made = [  # not handed in, nor a builtin's or ``typing``'s
+            value for value in returned if isinstance(value, Inst) and value.origin != "param" and not vague(value)
+        ]
         built = len(named) == 1 and None not in named and len(made) == len(returned)
         if not built and isinstance(declared, (Inst, Sym)):
             self.values.append((key, declared.name))
@@ -504,6 +525,8 @@ class Inference(IndexerState):
             self.values.append((key, cast("str | Rooted", named.pop())))  # None is not in it
         else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
             candidates = tuple(dict.fromkeys(name for name in map(returned_name, returned) if name))
+            if len(candidates) < 2:
+                candidates = tuple(dict.fromkeys(name for name in map(returned_name, members) if name))
             if len(candidates) > 1:
                 self.returns.append((key, candidates))
         self._export_callables(key, returned)

@@ -92,6 +92,14 @@ SQLITE_AUTOCOMMIT = "sqlite3.connect[autocommit]"
 _NO_WAIT = frozenset({"timeout=0", "0=0"})
 _TRY_ONCE = frozenset({"blocking=False", "block=False", "0=False", "timeout=0", "1=0"})
 _NO_WAIT_AFTER_ONE = frozenset({"timeout=0", "1=0"})
+#: The queues with ``get`` and ``join`` (``queue.SimpleQueue`` has no ``join``).
+_JOINABLE_QUEUES = (
+    "queue.Queue",
+    "queue.LifoQueue",
+    "queue.PriorityQueue",
+    "multiprocessing.Queue",
+    "multiprocessing.JoinableQueue",
+)
 
 _CORE_APIS: tuple[BlockingApi, ...] = tuple(
     [
@@ -350,27 +358,10 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("wait", "thread-wait", "to-thread", "join", "threading.Thread.", off_with=_NO_WAIT),
         *(
             api
-            for queue in (
-                "queue.Queue",
-                "queue.LifoQueue",
-                "queue.PriorityQueue",
-                "multiprocessing.Queue",
-                "multiprocessing.JoinableQueue",
-                "queue.SimpleQueue",
-            )
+            for queue in (*_JOINABLE_QUEUES, "queue.SimpleQueue")
             for api in many("wait", "thread-wait", "to-thread", "get", f"{queue}.", off_with=_TRY_ONCE)
         ),
-        *(
-            api
-            for queue in (
-                "queue.Queue",
-                "queue.LifoQueue",
-                "queue.PriorityQueue",
-                "multiprocessing.Queue",
-                "multiprocessing.JoinableQueue",
-            )
-            for api in many("wait", "thread-wait", "to-thread", "join", f"{queue}.")
-        ),
+        *(api for queue in _JOINABLE_QUEUES for api in many("wait", "thread-wait", "to-thread", "join", f"{queue}.")),
         *many("wait", "thread-wait", "to-thread", "result exception", "concurrent.futures.Future.", off_with=_NO_WAIT),
         BlockingApi("concurrent.futures.wait", "wait", "thread-wait", "to-thread", off_with=_NO_WAIT_AFTER_ONE),
         # The call returns at once; iterating over it blocks, so a worker thread cannot help.

@@ -402,21 +402,7 @@ class Expressions(IndexerState):
         for item in items:
             named = reference(item)
             if named is not None:
-                self.refs.append(
-                    FunctionRef(
-                        self.frame.func,
-                        named,
-                        item.lineno,
-                        False,
-                        call.target,
-                        None,
-                        call.slot,
-                        call.method,
-                        call.self_ref,
-                        handed=call.handed,
-                        settings=call.settings,
-                    )
-                )
+                self.refs.append(call.hands(self.frame.func, named, None, item.lineno, False))
 
     def _visit_argument(self, arg: ast.expr, offloaded: bool, call: CallContext, awaited: bool) -> None:
         if call.slot in REFERENCE_SLOTS and not offloaded:

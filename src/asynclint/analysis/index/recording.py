@@ -25,7 +25,7 @@ from asynclint.analysis.index.argfacts import (
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
 from asynclint.analysis.index.nest_origins import field_slots
-from asynclint.analysis.index.records import CallFacts, CallSite, FunctionRef
+from asynclint.analysis.index.records import CallFacts, CallSite
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import (
@@ -583,18 +583,4 @@ class Recording(IndexerState):
                 target, self_ref = None, SelfPath.of(item)
             else:
                 continue
-            self.refs.append(
-                FunctionRef(
-                    self.frame.func,
-                    target,
-                    node.lineno,
-                    offloaded,
-                    call.target,
-                    self_ref,
-                    call.slot,
-                    call.method,
-                    call.self_ref,
-                    handed=call.handed,
-                    settings=call.settings,
-                )
-            )
+            self.refs.append(call.hands(self.frame.func, target, self_ref, node.lineno, offloaded))

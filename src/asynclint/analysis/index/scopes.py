@@ -46,6 +46,25 @@ class CallContext:
     #: The call's keywords that change how the framework runs what it is handed (FunctionRef.settings).
     settings: tuple[tuple[str, str], ...] = ()
 
+    def hands(
+        self, caller: int, target: str | None, self_ref: SelfPath | None, line: int, offloaded: bool
+    ) -> FunctionRef:
+        """The callable ``target`` (or the one at ``self_ref``), written in function ``caller`` at
+        ``line``, handed to this call."""
+        return FunctionRef(
+            caller,
+            target,
+            line,
+            offloaded,
+            self.target,
+            self_ref,
+            self.slot,
+            self.method,
+            self.self_ref,
+            handed=self.handed,
+            settings=self.settings,
+        )
+
 
 @dataclass
 class Frame:

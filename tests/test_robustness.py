@@ -5,15 +5,22 @@ from __future__ import annotations
 import asyncio
 import email
 import json
+import os
 import sysconfig
 from pathlib import Path
 
 import pytest
 from conftest import check_text
 
+from asynclint import pool
 from asynclint.config import Config
 from asynclint.engine import SourceFile
+from asynclint.knowledge.catalogue import Catalogue
+from asynclint.model import FileError
 from asynclint.pipeline import check_sources
+from asynclint.pool import PARALLEL_THRESHOLD
+
+_SUMMARIZE_IN_WORKER = pool._summarize_in_worker
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 CORPUS = sorted(
@@ -100,3 +107,29 @@ def test_newer_grammar_still_failing_reports_the_first_error():
     result = check_text("type Mode = int\ndef f(:\n    pass\n")
     [error] = result.errors
     assert "syntax error at line" in error.message and "read as Python" in error.message
+
+
+def _dies_on_boom(source: SourceFile) -> str | FileError:
+    """A worker killed while it indexes one file (the OOM killer, a signal)."""
+    if source.path.endswith("boom.py"):
+        os._exit(1)
+    return _SUMMARIZE_IN_WORKER(source)
+
+
+def test_a_worker_that_dies_leaves_the_same_summaries(monkeypatch: pytest.MonkeyPatch) -> None:
+    sources = [
+        SourceFile(
+            f"pkg/mod_{n:02d}.py",
+            f"import time\n\n\nasync def f_{n}():\n    time.sleep({n})\n",
+            f"pkg.mod_{n:02d}",
+            "pkg",
+        )
+        for n in range(PARALLEL_THRESHOLD)
+    ]
+    sources.insert(
+        PARALLEL_THRESHOLD // 2, SourceFile("pkg/boom.py", "import os\n\nX = os.getcwd()\n", "pkg.boom", "pkg")
+    )
+    catalogue = Catalogue()
+    alone = pool.index(sources, catalogue, jobs=1)
+    monkeypatch.setattr(pool, "_summarize_in_worker", _dies_on_boom)  # forked workers inherit it
+    assert pool.index(sources, catalogue, jobs=2) == alone

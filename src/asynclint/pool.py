@@ -69,15 +69,20 @@ def index(
     sources: Sequence[SourceFile], catalogue: Catalogue, jobs: int, progress: Progress = quiet
 ) -> list[ModuleSummary | FileError]:
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     from asynclint.engine import summarize
 
-    if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
-        summaries = []
-        for source in sources:
+    summaries: list[ModuleSummary | FileError] = []
+
+    def in_process() -> list[ModuleSummary | FileError]:
+        for source in sources[len(summaries) :]:
             summaries.append(summarize(source, catalogue))
             progress("indexing", len(summaries), len(sources))
         return summaries
+
+    if jobs <= 1 or len(sources) < PARALLEL_THRESHOLD:
+        return in_process()
     apis = tuple(catalogue.apis.values())
     initargs = (apis, catalogue.offload)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=initargs)
@@ -92,12 +97,16 @@ def index(
             outcomes = pool.map(_summarize_in_worker, sources, chunksize=chunk)
         finally:
             gc.unfreeze()
-        summaries = []
         with collector_paused():
             for outcome in outcomes:
                 summaries.append(_received(outcome))
                 progress("indexing", len(summaries), len(sources))
         return summaries
+    except BrokenProcessPool:
+        # A worker died (killed by the OOM killer or a signal): the summaries received so far are
+        # whole, and the files after them are indexed here, so the run's result is the same.
+        pool.shutdown(wait=False, cancel_futures=True)
+        return in_process()
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)  # interrupted: the queued work is dropped
         raise

@@ -482,6 +482,13 @@ LOSES_ON_CANCEL: dict[str, str] = {
     },
 }
 
+#: Methods of text whose result is a list of its pieces, whatever the receiver is typed as
+#: (``reply.splitlines()``, ``raw.split(b"\\n")``): a reader handed one reads lines already in memory,
+#: not a path (``numpy.loadtxt(answer.splitlines())``, see the ``tables`` pack).
+TEXT_PIECES: frozenset[str] = frozenset({"splitlines", "split", "rsplit"})
+#: What :data:`TEXT_PIECES` give.
+TEXT_PIECES_TYPE = "builtins.list"
+
 #: Names better written as another type. A key ending in ``()`` is the result of a call
 #: (``Path.resolve()`` is a ``Path``, ``conn.cursor()`` talks to the same database); the callee
 #: itself keeps its own name, so ``client.with_options`` stays a method of the client. A key

@@ -39,7 +39,7 @@ from asynclint.analysis.index.values import (
     extend,
 )
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, THREAD_RESULTS
-from asynclint.knowledge.blocking import ITEMS, RETURNS
+from asynclint.knowledge.blocking import ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 from asynclint.knowledge.typenames import CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
@@ -135,6 +135,12 @@ class Inference(IndexerState):
                 name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
                 parts = (name, self._handed_elsewhere(func, node), self._named_elsewhere(func, node))
                 return Inst(".".join(filter(None, parts)), "expr", self._built.get(id(node), ()))
+            if (
+                (func is None or isinstance(func, Inst))
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in TEXT_PIECES
+            ):
+                return Inst(TEXT_PIECES_TYPE, "expr")  # ``reply.splitlines()``: a list of text, whatever ``reply`` is
             if isinstance(func, Inst):
                 # What a method returns is not its receiver: ``create(...)`` of a client gives a
                 # response. "()" marks that, so ``Type.**`` patterns stop matching past it.

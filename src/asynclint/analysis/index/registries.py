@@ -45,18 +45,35 @@ class Registries(IndexerState):
         return self._made(node, callee) or self.catalogue.result_of(callee)
 
     def _record_registration(self, node: ast.Call, callee: str) -> None:
-        """``gymnasium.register(id="Grid-v0", entry_point=GridEnv)`` (or ``"pkg.envs:GridEnv"``):
-        what is filed under a constant id, for the graph to build where the id is made."""
+        """``gymnasium.register(id="Grid-v0", entry_point=GridEnv)`` (or ``"pkg.envs:GridEnv"``, or
+        ``f"{__name__}.envs:GridEnv"`` as Isaac Lab's tasks write it): what is filed under a constant
+        id, for the graph to build where the id is made."""
         registry = REGISTERS.get(callee)
         registered = self._id_at(node, registry.id_slot) if registry is not None else None
         entry = slot_argument(node, *registry.entry_slot) if registry is not None else None
         if registry is None or registered is None or entry is None:
             return
-        named = reference(entry)
+        named = reference(self._from_here(entry))
         if named is None and isinstance(value := self.infer(entry), Sym):
             named = value.name
         if named is not None:
             self.registered.append((registry.name, registered, named))
+
+    def _from_here(self, node: ast.expr) -> ast.expr:
+        """``f"{__name__}.envs:GridEnv"`` as the string it is in this module; else ``node``."""
+        if not (isinstance(node, ast.JoinedStr) and len(node.values) == 2):
+            return node
+        head, tail = node.values
+        if (
+            isinstance(head, ast.FormattedValue)
+            and isinstance(head.value, ast.Name)
+            and head.value.id == "__name__"
+            and head.conversion == -1
+            and head.format_spec is None
+            and isinstance(tail, ast.Constant)
+        ):
+            return ast.Constant(f"{self.module}{tail.value}")
+        return node
 
     def _id_at(self, node: ast.Call, slot: tuple[str, int]) -> str | None:
         """The constant id passed at ``slot`` (a keyword and a position), if one is."""

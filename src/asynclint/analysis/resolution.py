@@ -77,6 +77,11 @@ class Resolution(Exports):
         (``gymnasium.make.<made:gymnasium|Grid-v0>``): the class or factory the project files under
         that id (``pkg.envs.GridEnv``), called where the part is; ``None`` for an id it does not register."""
         entry = self.registered.get(part)
+        read = values.CallPart.read(part) if entry is None else None
+        if read is not None and len(read.names) == 2 and read.names[1].startswith(values.NAMED_ID):
+            # ``gym.make(GRID_ID)`` with ``GRID_ID`` imported: the constant where it is defined
+            named = f"{values.NAMED_ID}{self.canonical(read.names[1][len(values.NAMED_ID) :])}"
+            entry = self.registered.get(str(values.CallPart("made", (read.names[0], named))))
         return self.resolve(entry) if entry else None
 
     def _run_by(self, callee: str, rest: Sequence[str]) -> str | None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from asynclint.analysis.index.callshapes import reference, slot_argument
 from asynclint.analysis.index.scopes import IndexerState
-from asynclint.analysis.index.values import CallPart, Sym
+from asynclint.analysis.index.values import NAMED_ID, CallPart, Sym
 from asynclint.knowledge.blocking import MAKERS, REGISTERS
 
 #: What an id may hold to be written in a path part (gymnasium's ids: ``[namespace/]name[-vN]``).
@@ -34,7 +34,7 @@ class Registries(IndexerState):
         what the maker returns; ``None`` for any other call."""
         registry = MAKERS.get(callee)
         made = self._id_at(node, registry.made_slot) if registry is not None else None
-        if registry is None or made is None:
+        if registry is None or (made is None and (made := self._id_named(node, registry.made_slot)) is None):
             return None
         made = made.rpartition(":")[2] if registry.module_prefix else made  # ``"pkg.envs:Grid-v0"``
         return f"{callee}.{CallPart('made', (registry.name, made))}()"
@@ -49,15 +49,14 @@ class Registries(IndexerState):
         ``f"{__name__}.envs:GridEnv"`` as Isaac Lab's tasks write it): what is filed under a constant
         id, for the graph to build where the id is made."""
         registry = REGISTERS.get(callee)
-        registered = self._id_at(node, registry.id_slot) if registry is not None else None
         entry = slot_argument(node, *registry.entry_slot) if registry is not None else None
-        if registry is None or registered is None or entry is None:
+        if registry is None or entry is None:
             return
         named = reference(self._from_here(entry))
         if named is None and isinstance(value := self.infer(entry), Sym):
             named = value.name
-        if named is not None:
-            self.registered.append((registry.name, registered, named))
+        ids = (self._id_at(node, registry.id_slot), self._id_named(node, registry.id_slot, here=True))
+        self.registered.extend((registry.name, registered, named) for registered in ids if registered and named)
 
     def _from_here(self, node: ast.expr) -> ast.expr:
         """``f"{__name__}.envs:GridEnv"`` as the string it is in this module; else ``node``."""
@@ -71,9 +70,23 @@ class Registries(IndexerState):
             and head.conversion == -1
             and head.format_spec is None
             and isinstance(tail, ast.Constant)
+            and isinstance(tail.value, str)
         ):
             return ast.Constant(f"{self.module}{tail.value}")
         return node
+
+    def _id_named(self, node: ast.Call, slot: tuple[str, int], here: bool = False) -> str | None:
+        """The id passed at ``slot`` as a project constant's name, ``=pkg.consts.GRID_ID`` (see
+        :data:`NAMED_ID`): one imported from another module, whose value the graph matches with the
+        registrations naming it; ``here``: one of this module's too (what a registration names)."""
+        argument = slot_argument(node, *slot)
+        if here and isinstance(argument, ast.Name) and argument.id in self.frames[0].constants:
+            return f"{NAMED_ID}{self.module}.{argument.id}"
+        value = self.infer(argument) if argument is not None else None
+        root = value.name.partition(".")[0] if isinstance(value, Sym) else ""
+        if root in self._project_roots or (root and root == self.module.partition(".")[0]):
+            return f"{NAMED_ID}{value.name}" if isinstance(value, Sym) else None
+        return None
 
     def _id_at(self, node: ast.Call, slot: tuple[str, int]) -> str | None:
         """The constant id passed at ``slot`` (a keyword and a position), if one is."""

@@ -255,6 +255,11 @@ class CallPart:
 _CALL_PARTS = tuple(f"<{kind}:" for kind in _CALL_KINDS)
 
 
+#: A ``made`` :class:`CallPart`'s id written as the project constant it is read from, for the graph
+#: to match with a registration of the same constant (``<made:gymnasium|=pkg/consts/GRID_ID>``).
+NAMED_ID = "="
+
+
 def handed_at(rest: Sequence[str], position: int) -> str:
     """The callable the next part of a path (``rest[:1]``, a ``handed`` :class:`CallPart`) names
     at ``position``; "" when none."""

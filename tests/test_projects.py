@@ -6,6 +6,7 @@ values defined in other modules, and properties of the project's classes read th
 attribute; ``side_envs``: two environments side by side, each with its own ``utils.py``;
 ``flat_env``: a package whose modules import their siblings by bare names;
 ``registrations_env``: callables registered in every shape (and a class a gym runner drives);
+``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
 ``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
 offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
 receivers declared a base class or read from a TypedDict's field, ``self.tools``, and classes based
@@ -177,6 +178,7 @@ def test_both_projects_are_there() -> None:
         "judges_old",
         "ns_env",
         "registrations_env",
+        "registry_env",
         "rewards_interleaved",
         "rewards_threaded",
         "rlm_env",
@@ -467,6 +469,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "update_tool_args",
         "per tool call",
     ),
+    # registry_env: the project's games built by ``make(id)`` per rollout, or once at load and stepped per turn
+    ("registry_env/registry_env/env.py", "ArcadeEnv.setup_state"): ("setup_state", "per rollout"),
+    ("registry_env/registry_env/env.py", "ArcadeEnv.env_response"): ("env_response", "per turn"),
     # registrations_env: callables registered through lists, loops, lambdas, partials, factories
     ("registrations_env/registrations_env/gym.py", "Maze.__init__"): ("gym environment constructor", "first turn"),
     ("registrations_env/registrations_env/gym.py", "Maze.reset"): ("gym environment reset", "per rollout"),

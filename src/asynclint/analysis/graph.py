@@ -32,7 +32,7 @@ from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
-from asynclint.analysis.index.values import Marker, Rooted
+from asynclint.analysis.index.values import CallPart, Marker, Rooted
 from asynclint.analysis.instances import Instances
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.rows import RowKeys
@@ -110,6 +110,9 @@ class ProjectGraph(
         #: Functions returning what a dotted path they are handed names -> its position (see
         #: ModuleSummary.importers): a call of one with a constant path is what the path names.
         self.importers: dict[str, int] = {}
+        #: A registry's id as a maker's path part names it (``<made:gymnasium|Grid-v0>``) -> what the
+        #: project files under it (ModuleSummary.registered; "" when its registrations differ).
+        self.registered: dict[str, str] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -144,6 +147,9 @@ class ProjectGraph(
             self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
             self.runners.update(summary.runners)
             self.importers.update(summary.importers)
+            for registry, id_, entry in summary.registered:
+                made = str(CallPart("made", (registry, id_)))
+                self.registered[made] = entry if self.registered.get(made, entry) == entry else ""
             self.modules.setdefault(summary.module, []).append(position)
             self.exports.setdefault(summary.module, {}).update(summary.exports)
             if summary.stars:

@@ -60,6 +60,7 @@ class GraphState:
     declared: set[str]
     runners: dict[str, int]
     importers: dict[str, int]
+    registered: dict[str, str]
     _portions: dict[str, str] | None
     stars: dict[str, tuple[str, ...]]
     public: dict[str, tuple[str, ...] | None]

@@ -19,6 +19,9 @@ from asynclint.knowledge.typenames import TYPED_DICTS
 #: What iterating over a library result yields, where :data:`ITEMS` says (no callable).
 _TYPED_ITEMS = frozenset(ITEMS.values())
 
+#: How a ``made`` :class:`values.CallPart` is written.
+_MADE = "<made:"
+
 #: A call site whose target was not asked yet (:meth:`Resolution.target_at`); no name holds a NUL.
 _UNASKED = "\0"
 
@@ -55,7 +58,10 @@ class Resolution(Exports):
         for index, part in enumerate(parts):
             called = part.endswith("()")
             skipped = values.CallPart.written(part)  # read with the call before
-            current = current if skipped else self._attribute(current, part.removesuffix("()"))
+            if skipped and part.startswith(_MADE):
+                current = self._made(part.removesuffix("()")) or current
+            elif not skipped:
+                current = self._attribute(current, part.removesuffix("()"))
             if called:
                 rest = parts[index + 1 :]
                 current = (
@@ -65,6 +71,18 @@ class Resolution(Exports):
                     or self._result(current)
                 )
         return current
+
+    def _made(self, part: str) -> str | None:
+        """What a registry's maker builds from the id a ``made`` :class:`values.CallPart` names
+        (``gymnasium.make.<made:gymnasium|Grid-v0>``): the class or factory the project files under
+        that id (``pkg.envs.GridEnv``), called where the part is; ``None`` for an id it does not register."""
+        entry = self.registered.get(part)
+        read = values.CallPart.read(part) if entry is None else None
+        if read is not None and len(read.names) == 2 and read.names[1].startswith(values.NAMED_ID):
+            # ``gym.make(GRID_ID)`` with ``GRID_ID`` imported: the constant where it is defined
+            named = f"{values.NAMED_ID}{self.canonical(read.names[1][len(values.NAMED_ID) :])}"
+            entry = self.registered.get(str(values.CallPart("made", (read.names[0], named))))
+        return self.resolve(entry) if entry else None
 
     def _run_by(self, callee: str, rest: Sequence[str]) -> str | None:
         """What a call of ``callee`` gives when it returns what calling the callable it is handed

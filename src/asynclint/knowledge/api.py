@@ -157,3 +157,23 @@ class Protocol:
     def entry(self, method: str | None) -> BlockingApi | None:
         """The entry of a call of ``method`` on an instance, or of the construction (``None``)."""
         return self.built if method is None else dict(self.calls).get(method)
+
+
+@dataclass(frozen=True)
+class IdRegistry:
+    """A library's registry of environments by id: a call of one of ``registers`` files a class
+    (or a factory, or a ``"module:attr"`` string naming one) under an id, and a call of one of
+    ``makers`` builds what the id names, at the maker's caller. An id the project registers makes
+    an instance of the project's class: its methods are what the instance's calls run. Each slot
+    is a parameter: (keyword, position)."""
+
+    name: str
+    registers: frozenset[str]
+    makers: frozenset[str]
+    id_slot: tuple[str, int]
+    entry_slot: tuple[str, int]
+    made_slot: tuple[str, int]
+    #: A made id may name the module to import first (``make("pkg.envs:Grid-v0")``): the id is
+    #: what follows the colon.
+    module_prefix: bool
+    source: str

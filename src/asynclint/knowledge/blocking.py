@@ -18,13 +18,14 @@ same database.
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, many
+from asynclint.knowledge.api import BlockingApi, IdRegistry, many
 from asynclint.knowledge.costs import SAME_ITEM_BUILTINS
 from asynclint.knowledge.packs import (
     PACK_APIS,
     PACK_BUILT,
     PACK_ENTER_RETURNS,
     PACK_ITEMS,
+    PACK_REGISTRIES,
     PACK_RETURNS,
     PACK_RUNS,
     PACK_SUBCLASSED,
@@ -670,6 +671,11 @@ BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
 BUILT_FIRST: dict[str, tuple[str, dict[str, str]]] = {
     "sqlite3.connect": ("autocommit", {"True": SQLITE_AUTOCOMMIT, "False": ""}),
 }
+
+#: Libraries' registries of environments by id (:class:`~asynclint.knowledge.api.IdRegistry`): a
+#: registering callable -> its registry, and a maker -> its registry.
+REGISTERS: dict[str, IdRegistry] = {name: r for r in PACK_REGISTRIES.values() for name in r.registers}
+MAKERS: dict[str, IdRegistry] = {name: r for r in PACK_REGISTRIES.values() for name in r.makers}
 
 #: Library base classes whose project subclasses are typed as the base: an attribute the
 #: project's own classes do not define is the library's (``class MyLLM(BaseChatModel)``: its

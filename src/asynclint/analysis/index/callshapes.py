@@ -93,3 +93,22 @@ def regex_scan(node: ast.Call) -> tuple[bool, ast.expr] | None:
     ):
         return UNBOUNDED_REGEX.search(args[0].value) is not None, args[1]
     return None
+
+
+def reference(node: ast.expr) -> str | None:
+    """The dotted name a ``"module:attr"`` string refers to (``"pkg.search:lookup"`` ->
+    ``pkg.search.lookup``), as ``import_config_ref`` reads it; ``None`` for anything else."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    module, colon, attribute = node.value.partition(":")
+    parts = [*module.split("."), *attribute.split(".")]
+    return f"{module}.{attribute}" if colon and all(part.isidentifier() for part in parts) else None
+
+
+def slot_argument(call: ast.Call, keyword: str, position: int) -> ast.expr | None:
+    """The argument ``call`` passes a parameter by ``keyword`` or at ``position``, if it is written
+    (none when a ``*args`` before it leaves the position open)."""
+    passed = next((k.value for k in call.keywords if k.arg == keyword), None)
+    if passed is not None or len(call.args) <= position:
+        return passed
+    return None if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]) else call.args[position]

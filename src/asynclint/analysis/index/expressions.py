@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TypeGuard
 
 from asynclint.analysis.index.argfacts import evidence_of, handed_field, joined
-from asynclint.analysis.index.callshapes import dumped
+from asynclint.analysis.index.callshapes import dumped, reference
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
 from asynclint.analysis.index.nests import calls_itself, starts_nest
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
@@ -563,13 +563,3 @@ class Expressions(IndexerState):
         self.frame.loop_depth -= 1
         self.frame.payloads = saved_items
         self.frame.bindings = saved  # comprehension variables do not leak
-
-
-def reference(node: ast.expr) -> str | None:
-    """The dotted name a ``"module:attr"`` string refers to (``"pkg.search:lookup"`` ->
-    ``pkg.search.lookup``), as ``import_config_ref`` reads it; ``None`` for anything else."""
-    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-        return None
-    module, colon, attribute = node.value.partition(":")
-    parts = [*module.split("."), *attribute.split(".")]
-    return f"{module}.{attribute}" if colon and all(part.isidentifier() for part in parts) else None

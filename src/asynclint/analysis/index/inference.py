@@ -23,7 +23,7 @@ from asynclint.analysis.index.helpers import (
     runs_in_thread,
     vague,
 )
-from asynclint.analysis.index.scopes import IndexerState
+from asynclint.analysis.index.registries import Registries
 from asynclint.analysis.index.values import (
     ELEMENT,
     FIELD_SUFFIX,
@@ -66,7 +66,7 @@ def bound_method(value: SelfRef) -> bool:
     )
 
 
-class Inference(IndexerState):
+class Inference(Registries):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- inference (pure: records nothing) --------------------------------------------------
@@ -132,7 +132,7 @@ class Inference(IndexerState):
                 return SelfRef(self.frame.cls, (Marker.SUPER,))
             if isinstance(func, Sym):
                 # A constructor, a factory, or a method of something imported: see Catalogue.result_of.
-                name = self._built_as(node, func.name) or self.catalogue.result_of(func.name)
+                name = self._built_as(node, func.name) or self._result_of(node, func.name)
                 parts = (name, self._handed_elsewhere(func, node), self._named_elsewhere(func, node))
                 return Inst(".".join(filter(None, parts)), "expr", self._built.get(id(node), ()))
             if (

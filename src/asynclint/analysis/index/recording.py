@@ -14,6 +14,7 @@ from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots,
 from asynclint.analysis.index.nest_origins import field_slots
 from asynclint.analysis.index.payloads_held import PayloadsHeld
 from asynclint.analysis.index.records import CallFacts, CallSite
+from asynclint.analysis.index.registries import Registries
 from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import (
@@ -64,7 +65,7 @@ class _Arguments(TypedDict, total=False):
     keyword_arguments: tuple[tuple[str, str | Rooted], ...]
 
 
-class Recording(PayloadsHeld):
+class Recording(PayloadsHeld, Registries):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- recording --------------------------------------------------------------------------
@@ -78,6 +79,11 @@ class Recording(PayloadsHeld):
         handed: tuple[int, ...] = ()
         if isinstance(func_value, Sym):
             target = func_value.name
+            self._record_registration(node, target)
+            if self._built_as(node, target) is None and (made := self._made(node, target)) is not None:
+                target = made.removesuffix(
+                    "()"
+                )  # ``gymnasium.make("Grid-v0")``: the project's class, if it registers it
         elif isinstance(func_value, Inst):
             target, origin, handed = func_value.name, func_value.origin, func_value.handed
         elif isinstance(func_value, SelfRef) and func_value.path:

@@ -435,6 +435,10 @@ class ModuleSummary:
     #: getattr(importlib.import_module(module_name), name)``, both cut from one parameter by
     #: ``rsplit``): qualified name -> that parameter's position (see ``helpers.path_importers``).
     importers: tuple[tuple[str, int], ...] = ()
+    #: What it files under an id in a library's registry of environments (``gymnasium.register(id=
+    #: "Grid-v0", entry_point="pkg.envs:GridEnv")``): (registry, id, the dotted name of the class or
+    #: factory), for the graph to build where another module makes the id (see ``CallPart``'s ``made``).
+    registered: tuple[tuple[str, str, str], ...] = ()
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()

@@ -209,7 +209,7 @@ ELEMENT = ".<{}>"
 LOOP_ITEM = "<item>"
 
 
-CallKind = Literal["built", "handed", "named"]
+CallKind = Literal["built", "handed", "named", "made"]
 _CALL_KINDS: tuple[CallKind, ...] = get_args(CallKind)
 
 
@@ -226,8 +226,11 @@ class CallPart:
     call of the one handed there. ``named``: the constant dotted paths of the project's modules it is
     handed at each position ("" where none; ``load_class("pkg.envs.TaskEnv")``): where that function
     returns what such a path names (``ModuleSummary.importers``), the call is the class or function
-    named there. Else the graph reads past it. Written ``<kind:names>``, names separated by ``|``,
-    their dots as ``/`` (paths are dotted)."""
+    named there. ``made``: the registry and the id a registry's maker is handed
+    (``gymnasium.make("Grid-v0")`` -> ``gymnasium.make.<made:gymnasium|Grid-v0>``): the class or
+    factory the project registers under that id (``ModuleSummary.registered``). Else the graph
+    reads past it. Written ``<kind:names>``, names separated by ``|``, their dots as ``/`` (paths
+    are dotted)."""
 
     kind: CallKind
     names: tuple[str, ...]
@@ -250,6 +253,11 @@ class CallPart:
 
 
 _CALL_PARTS = tuple(f"<{kind}:" for kind in _CALL_KINDS)
+
+
+#: A ``made`` :class:`CallPart`'s id written as the project constant it is read from, for the graph
+#: to match with a registration of the same constant (``<made:gymnasium|=pkg/consts/GRID_ID>``).
+NAMED_ID = "="
 
 
 def handed_at(rest: Sequence[str], position: int) -> str:

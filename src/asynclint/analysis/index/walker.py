@@ -122,6 +122,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
         self._importers: dict[str, int] = {}  # see helpers.path_importers
+        self.registered: list[tuple[str, str, str]] = []  # see ModuleSummary.registered
         self._disk_caches = DiskCaches()  # see diskcache.disk_caches
         #: ``from __future__ import annotations``: annotations stay strings at run time.
         self._postponed = False
@@ -244,6 +245,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             injected_payloads=tuple(sorted(set(self.injected_payloads))),
             runners=tuple(sorted(self._runners.items())),
             importers=tuple(sorted(self._importers.items())),
+            registered=tuple(self.registered),
             returns=tuple(self.returns),
             declared=tuple(self.declared),
             returned=tuple(self.returned),

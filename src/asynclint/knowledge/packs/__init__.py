@@ -7,10 +7,12 @@ blocks are entries marked ``read``) and, where the types of results matter, any 
 :mod:`asynclint.knowledge.blocking`, into which they are merged), and ``DEFERRED``: calls that
 only build a generator or a stream, merged into :data:`asynclint.knowledge.threads.DEFERRED`;
 ``PROTOCOLS``: kinds of objects recognised by how the project drives them (see
-:class:`~asynclint.knowledge.api.Protocol`); ``SUBCLASSED``: library base classes a project
-subclass of which is still typed as the base; an entry's ``runs``: methods of the receiver it
-calls back, so a project subclass's overrides of them run where it is called. Which families get
-a pack, and in what order they were written, came from ``bench/survey_imports.py`` (see bench/README.md).
+:class:`~asynclint.knowledge.api.Protocol`); ``REGISTRIES``: libraries that build an environment
+by the id it was registered under (see :class:`~asynclint.knowledge.api.IdRegistry`);
+``SUBCLASSED``: library base classes a project subclass of which is still typed as the base; an
+entry's ``runs``: methods of the receiver it calls back, so a project subclass's overrides of them
+run where it is called. Which families get a pack, and in what order they were written, came from
+``bench/survey_imports.py`` (see bench/README.md).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from asynclint.knowledge.api import BlockingApi, Protocol
+from asynclint.knowledge.api import BlockingApi, IdRegistry, Protocol
 
 
 def _discover() -> dict[str, ModuleType]:
@@ -55,5 +57,6 @@ PACK_BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = _merged("BUILT")
 PACK_DEFERRED: dict[str, str] = _merged("DEFERRED")
 PACK_SUBCLASSED: frozenset[str] = frozenset().union(*(getattr(pack, "SUBCLASSED", ()) for pack in PACKS.values()))
 PACK_PROTOCOLS: dict[str, Protocol] = _merged("PROTOCOLS")
+PACK_REGISTRIES: dict[str, IdRegistry] = _merged("REGISTRIES")
 #: Pattern -> the receiver's methods a call of it runs (:attr:`BlockingApi.runs`).
 PACK_RUNS: dict[str, frozenset[str]] = {api.pattern: api.runs for api in PACK_APIS if api.runs}

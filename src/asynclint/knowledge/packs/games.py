@@ -18,7 +18,7 @@ library's own async API is the twin: ``await chess.engine.popen_uci(...)`` gives
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, entry, many
+from asynclint.knowledge.api import BlockingApi, IdRegistry, entry, many
 
 _GYMNASIUM = "source: pkg gymnasium 1.4.0 gymnasium/core.py (Env, Wrapper), envs/registration.py (make)"
 _GYM = "source: pkg gym 0.26.2 gym/core.py (Env, Wrapper), gym/envs/registration.py (make)"
@@ -88,4 +88,32 @@ RETURNS: dict[str, str] = {
     "balrog.environments.make_env()": _BALROG_ENV,
     "jericho.FrotzEnv.copy()": "jericho.FrotzEnv",
     **{f"{_CHESS_ENGINE}.{start}()": _CHESS_ENGINE for start in _CHESS_STARTS.split()},
+}
+
+#: ``gymnasium.register(id="Grid-v0", entry_point="pkg.envs:GridEnv")`` then ``gymnasium.make("Grid-v0")``
+#: per rollout: ``make`` loads the entry point (importing a ``"module:attr"`` string's module),
+#: calls it with the registered and the given keyword arguments and wraps the result in cheap
+#: checkers (PassiveEnvChecker, OrderEnforcing, TimeLimit), whose ``step``/``reset`` call the
+#: environment's own. gym 0.26 has the same two functions and the same ``"module:Env-v0"`` ids.
+REGISTRIES: dict[str, IdRegistry] = {
+    "gymnasium": IdRegistry(
+        "gymnasium",
+        frozenset({"gymnasium.register", "gymnasium.envs.registration.register"}),
+        frozenset({"gymnasium.make", "gymnasium.envs.registration.make"}),
+        ("id", 0),
+        ("entry_point", 1),
+        ("id", 0),
+        module_prefix=True,
+        source="source: pkg gymnasium 1.4.0 gymnasium/envs/registration.py (register, make, _find_spec)",
+    ),
+    "gym": IdRegistry(
+        "gym",
+        frozenset({"gym.register", "gym.envs.register", "gym.envs.registration.register"}),
+        frozenset({"gym.make", "gym.envs.make", "gym.envs.registration.make"}),
+        ("id", 0),
+        ("entry_point", 1),
+        ("id", 0),
+        module_prefix=True,
+        source="source: pkg gym 0.26.2 gym/envs/registration.py (register, make)",
+    ),
 }

@@ -1,5 +1,5 @@
-"""Text games played in process: TextWorld (``textworld.start``, its gym envs) and ALFWorld's
-TextWorld environment.
+"""Text games played in process: TextWorld (``textworld.start``, its gym envs), ALFWorld's
+TextWorld environment and the project's own games registered with TextArena.
 
 ``textworld.start(path, infos, wrappers)`` picks a backend by the file's extension (a ``.z8``:
 ``JerichoEnv``), wraps it (``TWInform7``'s state tracking and game data for a game TextWorld
@@ -21,11 +21,16 @@ batch of more than one game; the wait is then as long as the games' steps). ALFW
 
 None of them has an async API; the engines hold per-game state, so only the start (a function of
 its arguments) has an automatic recipe.
+
+TextArena's ``ta.make(env_id)`` builds the class ``ta.register(id, entry_point)`` filed under the
+id (a ``"module:Class"`` string is imported first) and wraps it in the registered wrappers, whose
+``step`` calls the game's own: a game the project registers runs its own code there
+(``REGISTRIES``; TextArena's bundled games are not entered).
 """
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, many
+from asynclint.knowledge.api import BlockingApi, IdRegistry, many
 
 _START = (
     "source: pkg textworld 1.7.0 textworld/helpers.py (start: _guess_backend, wrappers, env.load), "
@@ -79,4 +84,21 @@ RETURNS: dict[str, str] = {
     # textworld.gym.register_games with ALFWorld's wrappers, then textworld.gym.make).
     "alfworld.agents.environment.AlfredTWEnv.init_env()": _TW_GYM,
     "alfworld.agents.environment.alfred_tw_env.AlfredTWEnv": "alfworld.agents.environment.AlfredTWEnv",
+}
+
+REGISTRIES: dict[str, IdRegistry] = {
+    "textarena": IdRegistry(
+        "textarena",
+        frozenset(
+            f"textarena{module}.{name}"
+            for module in ("", ".envs.registration")
+            for name in ("register", "register_with_versions")
+        ),
+        frozenset({"textarena.make", "textarena.envs.registration.make"}),
+        ("id", 0),
+        ("entry_point", 1),
+        ("env_id", 0),
+        module_prefix=False,
+        source="source: pkg textarena 0.7.4 textarena/envs/registration.py (register, register_with_versions, make)",
+    ),
 }

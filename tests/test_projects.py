@@ -578,6 +578,15 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "shared tool server",
         "per tool call",
     ),
+    # v1_tools: what a shared toolset's ``register`` hands its server as a tool (a per-rollout one's is cold)
+    **{
+        ("v1_tools/v1_tools/toolsets.py", f"CorpusSearch.register.<locals>.{name}"): (
+            "shared toolset",
+            "shared tool server",
+            "per tool call",
+        )
+        for name in ("status", "vacuum", "count")
+    },
     ("v1_tools/v1_tools/tasks.py", "BuildTask.builds"): ("reward", "env loop", "per rollout"),
     # v1_tools: a user simulator's server is a process of its own; the helper it shares is hot from the reward
     ("v1_tools/v1_tools/users.py", "Support.polite"): ("reward", "env loop", "per rollout"),

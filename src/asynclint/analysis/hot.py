@@ -67,9 +67,13 @@ class HotSet(GraphState):
             for ref in summary.refs:
                 if ref.offloaded or ref.away is not None:
                     continue
-                hook = self.registration(ref)
                 served = self._served_by(position, ref.caller)
-                if hook is None or hook in self._offloaded or (served and served_apart(served, self._versions)):
+                if served and served_apart(served, self._versions):
+                    # handed to the server serving its class, in that server's process
+                    hook = self.served_tool(position, ref)
+                else:
+                    hook = self.registration(ref)
+                if hook is None or hook in self._offloaded:
                     continue
                 keys: Sequence[FunctionId]
                 if ref.function is not None:  # a lambda written in the call
@@ -358,6 +362,9 @@ class HotSet(GraphState):
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
+                elif self.served_decorated(function) and (tool := self.served_closure(position, function))[0]:
+                    if tool[1] is not None:  # ``@mcp.tool()`` in a served class's ``register``
+                        roots[key] = tool[1]
                 elif (
                     function.is_async
                     and key not in called

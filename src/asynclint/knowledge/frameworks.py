@@ -333,6 +333,18 @@ STATE_MODELS: dict[str, tuple[str, ...]] = {
 #: Methods that hand a callable to a tool server, which runs it in its own process: a
 #: registration through a receiver of these packages is not a verifiers v0 ``add_tool``.
 TOOL_SERVER_PACKAGES: tuple[str, ...] = ("mcp.", "fastmcp.", "verifiers.v1.")
+#: How code of a class served in a process of its own (``HookClass.own_process``) hands the server
+#: serving it a callable to run as a tool, which it then runs as its class's ``closures`` decorator
+#: says (per tool call on a shared server's loop, cold for a per-rollout one): a method of the server
+#: its ``register(mcp)`` is handed (FastMCP's ``add_tool(fn)``; verifiers 0.4.0 hands mcp 2's
+#: ``MCPServer``, which has the same method), or of the class itself (``self._with_state(fn)``, whose
+#: ``async def wrapper`` calls ``fn`` inline per tool call) -> the slots taking the callable; and the
+#: server's decorators (``@mcp.tool()``). Source: pkg verifiers 0.3.1 v1/mcp/toolset.py:27-35 and
+#: mcp/server.py (``_with_state``, ``_serve``: ``self.register(mcp)`` on a ``FastMCP``), the same in
+#: 0.4.0; mcp 1.30.0 server/fastmcp/server.py:413 ``add_tool``, :462 ``tool``.
+SERVER_TOOL_METHODS: dict[str, tuple[str, ...]] = {"add_tool": ("0", "fn")}
+SERVED_WRAPPERS: dict[str, tuple[str, ...]] = {"_with_state": ("0", "fn")}
+SERVER_TOOL_DECORATORS: frozenset[str] = frozenset({"tool"})
 
 #: Test code runs under a test runner, not on a rollout's loop: pytest's default collection
 #: (``python_files``, ``python_functions``, ``python_classes``) and its fixtures are cold. A

@@ -96,24 +96,26 @@ class DeclaredHooks(GraphState):
             return False, None
         return True, self._class_contexts(cls).get(table.closures) if table.closures else None
 
-    def served_tool(self, position: int, ref: FunctionRef) -> Hook | None:
-        """The hook of what ``ref`` hands over, when code of a class served in a process of its own
-        hands it to the server serving it as a tool (``mcp.add_tool(fn)``, ``self._with_state(fn)``:
-        SERVER_TOOL_METHODS, SERVED_WRAPPERS): the server runs it as :meth:`served_closure` says a
-        coroutine made there runs -- per tool call on a shared server, cold (``None``) on a
-        per-rollout one. ``None`` too for any other hand-over (``sorted(items, key=fn)``)."""
+    def served_tool(self, position: int, ref: FunctionRef) -> tuple[Hook | None, bool]:
+        """(the hook of what ``ref`` hands over, handed to the server's own methods?), when code of a
+        class served in a process of its own hands it to the server serving it as a tool
+        (``mcp.add_tool(fn)``, ``self._with_state(fn)``: SERVER_TOOL_METHODS, SERVED_WRAPPERS): the
+        server runs it as :meth:`served_closure` says a coroutine made there runs -- per tool call on a
+        shared server, cold (``None``) on a per-rollout one. ``None`` too for any other hand-over
+        (``sorted(items, key=fn)``)."""
         if ref.passed_to_self is not None:
             path = ref.passed_to_self.path
             method, slots = path[-1], SERVED_WRAPPERS
             if path[:-1] not in ((), (Marker.SUPER,)):
-                return None
+                return None, False
         elif ref.passed_to is None or self.canonical(ref.passed_to).startswith(TOOL_SERVER_PACKAGES):
             method, slots = ref.passed_to_method or "", SERVER_TOOL_METHODS
         else:
-            return None
+            return None, False
         if ref.slot not in slots.get(method, ()):
-            return None
-        return self._served_context(position, self.summaries[position].functions[ref.caller].enclosing_class)[1]
+            return None, False
+        owner = self.summaries[position].functions[ref.caller].enclosing_class
+        return self._served_context(position, owner)[1], slots is SERVER_TOOL_METHODS
 
     def served_decorated(self, function: Function) -> bool:
         """``function`` is decorated by a tool server's tool decorator (``@mcp.tool()`` on the server a

@@ -40,6 +40,7 @@ from asynclint.knowledge.frameworks import (
     GROUP_CALLS,
     HANDED_CLASSES,
     REWARD,
+    SERVER_DISPATCHED,
     SYNC_REWARD,
     TOOL,
     TOOL_SERVER_PACKAGES,
@@ -70,9 +71,9 @@ class HotSet(GraphState):
                 served = self._served_by(position, ref.caller)
                 if served and served_apart(served, self._versions):
                     # handed to the server serving its class, in that server's process
-                    hook = self.served_tool(position, ref)
+                    hook, dispatched = self.served_tool(position, ref)
                 else:
-                    hook = self.registration(ref)
+                    hook, dispatched = self.registration(ref), False
                 if hook is None or hook in self._offloaded:
                     continue
                 keys: Sequence[FunctionId]
@@ -89,8 +90,11 @@ class HotSet(GraphState):
                         self._read_in_process[key] = served
                     # v0 scores a group by calling sync rewards back to back (but for the
                     # releases scoring each rollout as it finishes)
-                    sync = hook is REWARD and not self.function(key).is_async
-                    own = rescheduled(SYNC_REWARD, self._versions) if sync else hook
+                    sync = not self.function(key).is_async
+                    if hook is REWARD and sync:
+                        own = rescheduled(SYNC_REWARD, self._versions)
+                    else:  # a sync tool the server runs by its own dispatch (SERVER_DISPATCHED)
+                        own = SERVER_DISPATCHED.get(hook, hook) if dispatched and sync else hook
                     if own in self._offloaded:
                         continue
                     if key not in found or own.frequency in FREQUENT:
@@ -363,8 +367,12 @@ class HotSet(GraphState):
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
                 elif self.served_decorated(function) and (tool := self.served_closure(position, function))[0]:
-                    if tool[1] is not None:  # ``@mcp.tool()`` in a served class's ``register``
-                        roots[key] = tool[1]
+                    # ``@mcp.tool()`` in a served class's ``register``: dispatched by the server itself
+                    closure = tool[1]
+                    if closure is not None and not function.is_async:
+                        closure = SERVER_DISPATCHED.get(closure, closure)
+                    if closure is not None and closure not in self._offloaded:
+                        roots[key] = closure
                 elif (
                     function.is_async
                     and key not in called

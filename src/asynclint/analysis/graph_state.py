@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         Given,
         HotInfo,
         HotState,
+        RegisteredElsewhere,
         SlotRegistrations,
         TypeName,
     )
@@ -67,6 +68,7 @@ class GraphState:
     injected: dict[str, str | Rooted]
     injected_payloads: dict[str, set[tuple[str, str]]]
     _tools: frozenset[FunctionId]
+    _elsewhere_registered: list[RegisteredElsewhere]
     states: dict[HotState, HotInfo]
     _contexts: dict[str, dict[str, Hook]]
     _direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None

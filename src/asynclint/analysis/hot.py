@@ -16,6 +16,7 @@ from asynclint.analysis.graph_records import (
     FunctionId,
     HotInfo,
     HotState,
+    RegisteredElsewhere,
     frozen,
     task_hook,
 )
@@ -85,6 +86,8 @@ class HotSet(GraphState):
                         self._handed_class(found, target, HANDED_CLASSES[hook])
                         continue
                     keys = self.functions_denoted(target)
+                    if target and not any(self.summaries[key[0]].library is None for key in keys):
+                        self._register_elsewhere(position, ref, target, hook)
                 for key in keys:
                     if served is not None and in_process_split(served, self._versions)[0]:
                         self._read_in_process[key] = served
@@ -100,6 +103,25 @@ class HotSet(GraphState):
                     if key not in found or own.frequency in FREQUENT:
                         found[key] = own
         return found
+
+    def _register_elsewhere(self, position: int, ref: FunctionRef, target: str, hook: Hook) -> None:
+        """Keep ``target``, a callable no project function is, handed to the framework by ``ref``: an
+        installed library's function runs as ``hook`` all the same (:meth:`registered_elsewhere`)."""
+        name = self.canonical(target)
+        if name.rpartition(".")[0] and not name.endswith("()"):  # a dotted name, not a call's result
+            # v0 scores a group by calling sync rewards back to back: a library's blocking one is sync
+            own = rescheduled(SYNC_REWARD, self._versions) if hook is REWARD else hook
+            if own not in self._offloaded:
+                self._elsewhere_registered.append(
+                    RegisteredElsewhere(
+                        self.summaries[position].path, ref.line, ref.col or 1, ref.end_col or ref.col or 1, name, own
+                    )
+                )
+
+    def registered_elsewhere(self) -> Sequence[RegisteredElsewhere]:
+        """The installed libraries' functions the project hands the framework to run (a tool, a
+        reward), where it hands each over and how the framework runs it: no project line calls them."""
+        return self._elsewhere_registered
 
     def _handed_class(self, found: dict[FunctionId, Hook], target: str | None, methods: dict[str, Hook]) -> None:
         """The project class ``target`` names: each of ``methods`` it defines or inherits is a root."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, NamedTuple, Protocol
 
 from asynclint.analysis.api import CallGraph, FunctionId
-from asynclint.analysis.graph_records import HotInfo, LibraryEntry
+from asynclint.analysis.graph_records import HotInfo, LibraryEntry, RegisteredElsewhere
 from asynclint.analysis.index.records import CallSite, Function, Place
 from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
@@ -260,6 +260,11 @@ class BlockingCallRule(Rule):
             found = self._run_finding(ctx, run)
             if found is not None:
                 yield found
+        # So does a library's function handed to the framework to run (``ToolEnv(tools=[python])``).
+        for registered, api in ctx.registered_apis(self.category):
+            found = self._registered_finding(ctx, registered, api)
+            if found is not None:
+                yield found
 
     def _base_severity(self, ctx: CheckContext, path: str, api: BlockingApi, cost_name: str) -> Severity | None:
         """The grade before frequency: the one the configuration of the file at ``path`` gives
@@ -505,6 +510,38 @@ class BlockingCallRule(Rule):
         # The holder calls the client without awaiting: an async one is no fix, and the method to
         # change is the library's (override it), not a line of the project.
         return self._finding(ctx, summary.path, handoff, graded.severity, facts, api, cost.name, None, chain, None)
+
+    def _registered_finding(
+        self, ctx: CheckContext, registered: RegisteredElsewhere, api: BlockingApi
+    ) -> Finding | None:
+        """The finding at the hand-over of an installed library's function that the framework runs
+        (``ToolEnv(tools=[python])`` with verifiers' own ``python``): it blocks wherever and as often
+        as the framework runs it, and no project line calls it -- the chain is the registration."""
+        hook, name = registered.hook, registered.target
+        cost = cost_of(api, CallEvidence(frequency=hook.frequency))
+        base = self._base_severity(ctx, registered.path, api, cost.name)
+        if base is None:
+            return None
+        graded = grade(base, cost.name, hook.frequency, False, False)
+        registered_here = f"an installed library's function registered here as a {hook.kind}"
+        facts = Facts(
+            callee=name,
+            function=name,
+            root=name,
+            root_kind=hook.kind,
+            root_note=", ".join(filter(None, (registered_here, hook.note))),
+            frequency=graded.frequency,
+            context=hook.context,
+            escalation=graded.escalation,
+            cost=cost.name,
+            evidence=cost.evidence,
+            knowledge=knowledge_of(api),
+            twin=api.twin,
+        )
+        chain = (ChainLink(registered.path, registered.line, name),)
+        return self._finding(
+            ctx, registered.path, registered, graded.severity, facts, api, cost.name, None, chain, None
+        )
 
     def _finding(
         self,

@@ -56,7 +56,8 @@ class Use:
 class RegisteredElsewhere:
     """A callable the project hands the framework to run that is no function of the project: an
     installed library's, named ``target`` (``verifiers.utils.tools.python`` in ``ToolEnv(tools=[python])``),
-    handed over at ``line``:``col``..``end_col`` of the file at ``path``, run as ``hook``."""
+    handed over at ``line``:``col``..``end_col`` of the file at ``path``, run as ``hook``; ``key``: the
+    function, when deep mode read its library (a root then: its blocking code is reported here)."""
 
     path: str
     line: int
@@ -64,6 +65,7 @@ class RegisteredElsewhere:
     end_col: int
     target: str
     hook: Hook
+    key: FunctionId | None = None
 
     @property
     def end_line(self) -> int:

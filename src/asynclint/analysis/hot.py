@@ -87,7 +87,7 @@ class HotSet(GraphState):
                         continue
                     keys = self.functions_denoted(target)
                     if target and not any(self.summaries[key[0]].library is None for key in keys):
-                        self._register_elsewhere(position, ref, target, hook)
+                        self._register_elsewhere(position, ref, target, hook, keys)
                 for key in keys:
                     if served is not None and in_process_split(served, self._versions)[0]:
                         self._read_in_process[key] = served
@@ -104,19 +104,28 @@ class HotSet(GraphState):
                         found[key] = own
         return found
 
-    def _register_elsewhere(self, position: int, ref: FunctionRef, target: str, hook: Hook) -> None:
+    def _register_elsewhere(
+        self, position: int, ref: FunctionRef, target: str, hook: Hook, keys: Sequence[FunctionId]
+    ) -> None:
         """Keep ``target``, a callable no project function is, handed to the framework by ``ref``: an
-        installed library's function runs as ``hook`` all the same (:meth:`registered_elsewhere`)."""
+        installed library's function (``keys``: as deep mode read it) runs as ``hook`` all the same
+        (:meth:`registered_elsewhere`)."""
         name = self.canonical(target)
-        if name.rpartition(".")[0] and not name.endswith("()"):  # a dotted name, not a call's result
-            # v0 scores a group by calling sync rewards back to back: a library's blocking one is sync
-            own = rescheduled(SYNC_REWARD, self._versions) if hook is REWARD else hook
-            if own not in self._offloaded:
-                self._elsewhere_registered.append(
-                    RegisteredElsewhere(
-                        self.summaries[position].path, ref.line, ref.col or 1, ref.end_col or ref.col or 1, name, own
-                    )
-                )
+        if not name.rpartition(".")[0] or name.endswith("()"):
+            return  # not a dotted name: a call's result, a value the graph cannot name
+        key = keys[0] if keys else None
+        # v0 scores a group by calling sync rewards back to back: a library's blocking one is sync.
+        sync = hook is REWARD and (key is None or not self.function(key).is_async)
+        own = rescheduled(SYNC_REWARD, self._versions) if sync else hook
+        if own not in self._offloaded:
+            path, end_col = self.summaries[position].path, ref.end_col or ref.col or 1
+            self._elsewhere_registered.append(
+                RegisteredElsewhere(path, ref.line, ref.col or 1, end_col, name, own, key)
+            )
+
+    def registered_root(self, key: FunctionId) -> RegisteredElsewhere | None:
+        """Where the project hands the framework ``key``, an installed library's function it runs."""
+        return next((each for each in self._elsewhere_registered if each.key == key), None)
 
     def registered_elsewhere(self) -> Sequence[RegisteredElsewhere]:
         """The installed libraries' functions the project hands the framework to run (a tool, a
@@ -369,7 +378,11 @@ class HotSet(GraphState):
         self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
         spawned, called = self._entered(self._elsewhere()[0])
         away = self._sent_away()
-        roots: dict[FunctionId, Hook] = {}
+        # An installed library's function the project registers, as deep mode read it: its code is
+        # hot where the framework runs it, and reported where it is registered.
+        roots: dict[FunctionId, Hook] = {
+            registered.key: registered.hook for registered in self._elsewhere_registered if registered.key is not None
+        }
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue  # library code is hot only where project code calls into it

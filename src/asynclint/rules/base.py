@@ -282,6 +282,15 @@ class BlockingCallRule(Rule):
             if found is not None:
                 yield found
             return
+        for registered in graph.registered_elsewhere():
+            # Run by the framework, which the project hands the library's function: no project call.
+            root = registered.key
+            if root is None or ctx.catalogue.match(registered.target, None) is not None:
+                continue  # not read, or the catalogue's entry for it says it (registered_apis)
+            if root == call.key or graph.reaches(root, call.key):
+                found = self._registered_finding(ctx, registered, call.api, call)
+                if found is not None:
+                    yield found
         for entry in graph.entries(call.key):
             # How the project's call into the library runs (in a group reward's loop over the group...).
             hot = graph.hot_at(entry.caller, entry.site) or graph.hot_of(entry.caller)
@@ -512,21 +521,26 @@ class BlockingCallRule(Rule):
         return self._finding(ctx, summary.path, handoff, graded.severity, facts, api, cost.name, None, chain, None)
 
     def _registered_finding(
-        self, ctx: CheckContext, registered: RegisteredElsewhere, api: BlockingApi
+        self, ctx: CheckContext, registered: RegisteredElsewhere, api: BlockingApi, inside: CallInHotCode | None = None
     ) -> Finding | None:
         """The finding at the hand-over of an installed library's function that the framework runs
         (``ToolEnv(tools=[python])`` with verifiers' own ``python``): it blocks wherever and as often
-        as the framework runs it, and no project line calls it -- the chain is the registration."""
+        as the framework runs it, and no project line calls it -- the chain starts at the registration.
+        By the catalogue's entry for the function, or by the blocking call deep mode read ``inside`` it."""
         hook, name = registered.hook, registered.target
-        cost = cost_of(api, CallEvidence(frequency=hook.frequency))
+        in_loop = inside is not None and (inside.site.in_loop or inside.hot.in_loop)
+        evidence = CallEvidence(frequency=hook.frequency)
+        cost = cost_of(api, replace(evidence, payload=inside.site.payload) if inside is not None else evidence)
+        if inside is not None and cost.name == "payload-unknown":
+            return None  # a library's own bookkeeping, as for a project call into it (_judged)
         base = self._base_severity(ctx, registered.path, api, cost.name)
         if base is None:
             return None
-        graded = grade(base, cost.name, hook.frequency, False, False)
+        graded = grade(base, cost.name, hook.frequency, in_loop, False)
         registered_here = f"an installed library's function registered here as a {hook.kind}"
         facts = Facts(
-            callee=name,
-            function=name,
+            callee=name if inside is None else inside.target.removeprefix("builtins."),
+            function=name if inside is None else ctx.graph.function(inside.key).qualname,
             root=name,
             root_kind=hook.kind,
             root_note=", ".join(filter(None, (registered_here, hook.note))),
@@ -535,10 +549,17 @@ class BlockingCallRule(Rule):
             escalation=graded.escalation,
             cost=cost.name,
             evidence=cost.evidence,
-            knowledge=knowledge_of(api),
-            twin=api.twin,
+            knowledge=knowledge_of(api) if inside is None else "deep",
+            twin=api.twin if inside is None else "",
         )
-        chain = (ChainLink(registered.path, registered.line, name),)
+        chain: tuple[ChainLink, ...] = (ChainLink(registered.path, registered.line, name),)
+        if inside is not None:
+            library = inside.summary.library or ""
+            facts = replace(facts, library=library, entered=name, entered_library=library)
+            if inside.hot.root == registered.key:
+                chain += ctx.graph.chain(inside.key, inside.site, inside.hot)[1:]
+            else:  # the chain the hot set keeps starts elsewhere: the library call itself
+                chain += (ChainLink(inside.summary.path, inside.site.line, facts.function),)
         return self._finding(
             ctx, registered.path, registered, graded.severity, facts, api, cost.name, None, chain, None
         )

@@ -123,10 +123,6 @@ class HotSet(GraphState):
                 RegisteredElsewhere(path, ref.line, ref.col or 1, end_col, name, own, key)
             )
 
-    def registered_root(self, key: FunctionId) -> RegisteredElsewhere | None:
-        """Where the project hands the framework ``key``, an installed library's function it runs."""
-        return next((each for each in self._elsewhere_registered if each.key == key), None)
-
     def registered_elsewhere(self) -> Sequence[RegisteredElsewhere]:
         """The installed libraries' functions the project hands the framework to run (a tool, a
         reward), where it hands each over and how the framework runs it: no project line calls them."""

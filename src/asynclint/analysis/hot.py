@@ -113,6 +113,9 @@ class HotSet(GraphState):
         name = self.canonical(target)
         if not name.rpartition(".")[0] or name.endswith("()"):
             return  # not a dotted name: a call's result, a value the graph cannot name
+        module = self._module_of(name)
+        if module is not None and self.summaries[self.modules[module][0]].library is None:
+            return  # the project's own name, one the graph cannot settle
         key = keys[0] if keys else None
         # v0 scores a group by calling sync rewards back to back: a library's blocking one is sync.
         sync = hook is REWARD and (key is None or not self.function(key).is_async)

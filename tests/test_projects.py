@@ -20,7 +20,8 @@ verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take t
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
 say, whether handed as keywords or in a ``config=`` mapping), ``v1_toolset_pinned`` and
 ``v1_toolset_server``: one ``Toolset`` subclass, run in process by verifiers 0.1.14 and served in a
-process of its own from 0.2.0 (the project's pin tells them apart), ``ns_env``: a PEP 420
+process of its own from 0.2.0 (the project's pin tells them apart), ``v1_shared_server``: a shared
+toolset on verifiers 0.4, whose server runs a sync tool handed to it in a worker thread, ``ns_env``: a PEP 420
 namespace package (no ``__init__.py``) beside its ``pyproject.toml``, whose modules import each
 other by the package's name and relatively, ``warm_env``: memoized case files that ``Taskset.load``
 and ``Env.start`` fill through helpers, with the rollouts' arguments or others, or a generic asyncio
@@ -190,6 +191,7 @@ def test_both_projects_are_there() -> None:
         "v0_env",
         "v1_env",
         "v1_runtime_env",
+        "v1_shared_server",
         "v1_tools",
         "v1_toolset_pinned",
         "v1_toolset_server",
@@ -583,7 +585,21 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "shared tool server",
         "per tool call",
     ),
+    # v1_tools: what a shared toolset's ``register`` hands its server as a tool (a per-rollout one's is cold)
+    **{
+        ("v1_tools/v1_tools/toolsets.py", f"CorpusSearch.register.<locals>.{name}"): (
+            "shared toolset",
+            "shared tool server",
+            "per tool call",
+        )
+        for name in ("status", "vacuum", "count")
+    },
     ("v1_tools/v1_tools/tasks.py", "BuildTask.builds"): ("reward", "env loop", "per rollout"),
+    # v1_shared_server: verifiers 0.4's shared tool server runs a sync tool handed to it in a thread
+    **{
+        ("v1_shared_server/v1_shared_server/repo.py", name): ("shared toolset", "shared tool server", "per tool call")
+        for name in ("Repo.blame", "Repo.register.<locals>.diff", "Repo.register.<locals>.show")
+    },
     # v1_tools: a user simulator's server is a process of its own; the helper it shares is hot from the reward
     ("v1_tools/v1_tools/users.py", "Support.polite"): ("reward", "env loop", "per rollout"),
     # v1_tools: harness programs named by string reference, in process (a sandboxed one is cold)
@@ -1123,6 +1139,42 @@ def test_a_toolset_subclass_runs_in_process_unless_every_release_admitted_serves
         for f in found
     )
     assert all(("also admits releases from 0.2.0 on" in f.message) is admits_both for f in found)
+
+
+V1_SHARED_SERVER = PROJECTS / "v1_shared_server"
+
+
+@pytest.mark.parametrize(
+    ("specifiers", "threaded"),
+    [
+        ("==0.4.0", True),
+        (">=0.4,<0.5", True),
+        ("==0.3.1", False),
+        (">=0.2,<0.4", False),
+        (">=0.3.1", False),
+        (">=0.4", False),
+    ],
+)
+def test_a_shared_server_runs_a_sync_tool_handed_to_it_in_a_thread_from_verifiers_0_4_on(
+    specifiers: str, threaded: bool
+) -> None:
+    """verifiers 0.2.0 to 0.3.x serve a toolset with FastMCP, which calls a sync tool handed to it
+    inline on the server's loop; 0.4.0 with mcp 2's ``MCPServer``, which calls it in a worker thread.
+    A range admitting both (or releases after the 0.4 line, unread) is read as on the loop, and says so;
+    a ``@vf.tool`` and what ``_with_state`` wraps run on the loop in every release."""
+    config = Config(root=V1_SHARED_SERVER, framework_versions=(("verifiers", specifiers),))
+    found = check_sources(load_sources(V1_SHARED_SERVER), config).findings
+    handed = {"Repo.register.<locals>.status", "Repo.register.<locals>.log"}
+    roots = {f.chain[0].function for f in found}
+    assert roots >= {"Repo.blame", "Repo.register.<locals>.diff", "Repo.register.<locals>.show"}
+    assert roots.isdisjoint(handed) is threaded
+    admits_both = specifiers in (">=0.3.1", ">=0.4")
+    on_server = [f for f in found if f.chain[0].function in handed]
+    assert all(("also admits releases from 0.4.0 up to 0.5" in f.message) is admits_both for f in on_server)
+    assert all(
+        (f.facts.admitted, f.facts.assumed_from) == ((f"verifiers{specifiers}", "0.2.0") if admits_both else ("", ""))
+        for f in on_server
+    )
 
 
 def test_the_version_caveat_leaves_the_baseline_fingerprint_as_it_was() -> None:

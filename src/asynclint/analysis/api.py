@@ -7,7 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from asynclint.analysis.graph_records import Estimate, FunctionId, HotInfo, LibraryEntry, TypeName, Use
+from asynclint.analysis.graph_records import (
+    Estimate,
+    FunctionId,
+    HotInfo,
+    LibraryEntry,
+    RegisteredElsewhere,
+    TypeName,
+    Use,
+)
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, Function, FunctionRef, Handoff, ModuleSummary, Place
 from asynclint.analysis.index.values import Rooted, SelfPath
@@ -94,6 +102,8 @@ class CallGraph(Protocol):
     def placement(self, key: FunctionId, hot: HotInfo | None = None) -> str | None: ...
 
     def entries(self, key: FunctionId) -> list[LibraryEntry]: ...
+
+    def registered_elsewhere(self) -> Sequence[RegisteredElsewhere]: ...
 
     def library_chain(self, entry: LibraryEntry, site: CallSite) -> tuple[ChainLink, ...]: ...
 

@@ -24,7 +24,16 @@ from collections.abc import Iterable, Sequence
 from sys import intern
 
 from asynclint.analysis.given import GivenArgs
-from asynclint.analysis.graph_records import OVERLOAD, Estimate, FunctionId, Given, HotInfo, HotState, by_slot
+from asynclint.analysis.graph_records import (
+    OVERLOAD,
+    Estimate,
+    FunctionId,
+    Given,
+    HotInfo,
+    HotState,
+    RegisteredElsewhere,
+    by_slot,
+)
 from asynclint.analysis.groups import Groups
 from asynclint.analysis.handovers import Handovers
 from asynclint.analysis.hierarchy import Hierarchy
@@ -123,6 +132,8 @@ class ProjectGraph(
         self.injected_payloads: dict[str, set[tuple[str, str]]] = {}
         #: Functions registered as tools: the ones ``update_tool_args`` passes arguments to.
         self._tools: frozenset[FunctionId] = frozenset()
+        #: Installed libraries' functions the project registers (a tool, a reward): no project function runs them.
+        self._elsewhere_registered: list[RegisteredElsewhere] = []
         #: One key per function of each summary, by position and index: the tables that name a
         #: function once per call of it (callers, arguments, loops) hold this one, not a pair each
         #: (56 bytes a pair: tens of MB of a large project's graph).

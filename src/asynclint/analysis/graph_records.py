@@ -53,6 +53,26 @@ class Use:
 
 
 @dataclass(frozen=True)
+class RegisteredElsewhere:
+    """A callable the project hands the framework to run that is no function of the project: an
+    installed library's, named ``target`` (``verifiers.utils.tools.python`` in ``ToolEnv(tools=[python])``),
+    handed over at ``line``:``col``..``end_col`` of the file at ``path``, run as ``hook``; ``key``: the
+    function, when deep mode read its library (a root then: its blocking code is reported here)."""
+
+    path: str
+    line: int
+    col: int
+    end_col: int
+    target: str
+    hook: Hook
+    key: FunctionId | None = None
+
+    @property
+    def end_line(self) -> int:
+        return self.line
+
+
+@dataclass(frozen=True)
 class LibraryEntry:
     """A hot project call into an installed library, on the way to a library function."""
 

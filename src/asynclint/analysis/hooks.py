@@ -8,16 +8,22 @@ import fnmatch
 
 from asynclint.analysis.graph_records import COROUTINE
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.records import Function
+from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.frameworks import (
     COLD_FUNCTIONS,
     DECORATORS,
     RECOVERY_HOOKS,
+    SERVED_WRAPPERS,
+    SERVER_TOOL_DECORATORS,
+    SERVER_TOOL_METHODS,
     SHARED_CONTEXTS,
     TEST_CLASSES,
     TEST_DECORATORS,
     TEST_FILES,
     TEST_FUNCTIONS,
+    TOOL_SERVER_PACKAGES,
     Hook,
     public_name,
     served_apart,
@@ -75,14 +81,52 @@ class DeclaredHooks(GraphState):
         the methods :attr:`~asynclint.knowledge.frameworks.HookClass.closures` names -- a toolset's
         tool wrapper is cold for the rollout loop, and runs per tool call on the server that a toolset
         configured as shared gives every rollout of a worker (SHARED_CONTEXTS)."""
-        owner = function.enclosing_class
-        if function.class_qualname is not None or ".<locals>." not in function.qualname or owner is None:
+        if function.class_qualname is not None or ".<locals>." not in function.qualname:
+            return False, None
+        return self._served_context(position, function.enclosing_class)
+
+    def _served_context(self, position: int, owner: str | None) -> tuple[bool, Hook | None]:
+        """(is the class ``owner`` of module ``position`` served in a process of its own, the hook its
+        server runs what its code makes or hands it as a tool as: :meth:`served_closure`)."""
+        if owner is None:
             return False, None
         cls = f"{self.summaries[position].module}.{owner}"
         table = self.framework_table(cls)
         if table is None or not served_apart(table, self._versions):
             return False, None
         return True, self._class_contexts(cls).get(table.closures) if table.closures else None
+
+    def served_tool(self, position: int, ref: FunctionRef) -> tuple[Hook | None, bool]:
+        """(the hook of what ``ref`` hands over, handed to the server's own methods?), when code of a
+        class served in a process of its own hands it to the server serving it as a tool
+        (``mcp.add_tool(fn)``, ``self._with_state(fn)``: SERVER_TOOL_METHODS, SERVED_WRAPPERS): the
+        server runs it as :meth:`served_closure` says a coroutine made there runs -- per tool call on a
+        shared server, cold (``None``) on a per-rollout one. ``None`` too for any other hand-over
+        (``sorted(items, key=fn)``)."""
+        if ref.passed_to_self is not None:
+            path = ref.passed_to_self.path
+            method, slots = path[-1], SERVED_WRAPPERS
+            if path[:-1] not in ((), (Marker.SUPER,)):
+                return None, False
+        elif ref.passed_to is None or self.canonical(ref.passed_to).startswith(TOOL_SERVER_PACKAGES):
+            method, slots = ref.passed_to_method or "", SERVER_TOOL_METHODS
+        else:
+            return None, False
+        if ref.slot not in slots.get(method, ()):
+            return None, False
+        owner = self.summaries[position].functions[ref.caller].enclosing_class
+        return self._served_context(position, owner)[1], slots is SERVER_TOOL_METHODS
+
+    def served_decorated(self, function: Function) -> bool:
+        """``function`` is decorated by a tool server's tool decorator (``@mcp.tool()`` on the server a
+        served class's ``register`` is handed: SERVER_TOOL_DECORATORS)."""
+        for decorator in function.decorators:
+            receiver, _, name = decorator.removesuffix("()").rpartition(".")
+            if name in SERVER_TOOL_DECORATORS and (
+                receiver.isidentifier() or receiver.startswith(TOOL_SERVER_PACKAGES)
+            ):
+                return True
+        return False
 
     def _class_contexts(self, cls: str) -> dict[str, Hook]:
         """Decorator -> hook, from the type arguments of ``cls``'s generic bases and its

@@ -16,6 +16,7 @@ from asynclint.analysis.graph_records import (
     FunctionId,
     HotInfo,
     HotState,
+    RegisteredElsewhere,
     frozen,
     task_hook,
 )
@@ -40,6 +41,7 @@ from asynclint.knowledge.frameworks import (
     GROUP_CALLS,
     HANDED_CLASSES,
     REWARD,
+    SERVER_DISPATCHED,
     SYNC_REWARD,
     TOOL,
     TOOL_SERVER_PACKAGES,
@@ -67,9 +69,13 @@ class HotSet(GraphState):
             for ref in summary.refs:
                 if ref.offloaded or ref.away is not None:
                     continue
-                hook = self.registration(ref)
                 served = self._served_by(position, ref.caller)
-                if hook is None or hook in self._offloaded or (served and served_apart(served, self._versions)):
+                if served and served_apart(served, self._versions):
+                    # handed to the server serving its class, in that server's process
+                    hook, dispatched = self.served_tool(position, ref)
+                else:
+                    hook, dispatched = self.registration(ref), False
+                if hook is None or hook in self._offloaded:
                     continue
                 keys: Sequence[FunctionId]
                 if ref.function is not None:  # a lambda written in the call
@@ -80,18 +86,50 @@ class HotSet(GraphState):
                         self._handed_class(found, target, HANDED_CLASSES[hook])
                         continue
                     keys = self.functions_denoted(target)
+                    if target and not any(self.summaries[key[0]].library is None for key in keys):
+                        self._register_elsewhere(position, ref, target, hook, keys)
                 for key in keys:
                     if served is not None and in_process_split(served, self._versions)[0]:
                         self._read_in_process[key] = served
                     # v0 scores a group by calling sync rewards back to back (but for the
                     # releases scoring each rollout as it finishes)
-                    sync = hook is REWARD and not self.function(key).is_async
-                    own = rescheduled(SYNC_REWARD, self._versions) if sync else hook
+                    sync = not self.function(key).is_async
+                    if hook is REWARD and sync:
+                        own = rescheduled(SYNC_REWARD, self._versions)
+                    else:  # a sync tool the server runs by its own dispatch (SERVER_DISPATCHED)
+                        own = SERVER_DISPATCHED.get(hook, hook) if dispatched and sync else hook
                     if own in self._offloaded:
                         continue
                     if key not in found or own.frequency in FREQUENT:
                         found[key] = own
         return found
+
+    def _register_elsewhere(
+        self, position: int, ref: FunctionRef, target: str, hook: Hook, keys: Sequence[FunctionId]
+    ) -> None:
+        """Keep ``target``, a callable no project function is, handed to the framework by ``ref``: an
+        installed library's function (``keys``: as deep mode read it) runs as ``hook`` all the same
+        (:meth:`registered_elsewhere`)."""
+        name = self.canonical(target)
+        if not name.rpartition(".")[0] or name.endswith("()"):
+            return  # not a dotted name: a call's result, a value the graph cannot name
+        module = self._module_of(name)
+        if module is not None and self.summaries[self.modules[module][0]].library is None:
+            return  # the project's own name, one the graph cannot settle
+        key = keys[0] if keys else None
+        # v0 scores a group by calling sync rewards back to back: a library's blocking one is sync.
+        sync = hook is REWARD and (key is None or not self.function(key).is_async)
+        own = rescheduled(SYNC_REWARD, self._versions) if sync else hook
+        if own not in self._offloaded:
+            path, end_col = self.summaries[position].path, ref.end_col or ref.col or 1
+            self._elsewhere_registered.append(
+                RegisteredElsewhere(path, ref.line, ref.col or 1, end_col, name, own, key)
+            )
+
+    def registered_elsewhere(self) -> Sequence[RegisteredElsewhere]:
+        """The installed libraries' functions the project hands the framework to run (a tool, a
+        reward), where it hands each over and how the framework runs it: no project line calls them."""
+        return self._elsewhere_registered
 
     def _handed_class(self, found: dict[FunctionId, Hook], target: str | None, methods: dict[str, Hook]) -> None:
         """The project class ``target`` names: each of ``methods`` it defines or inherits is a root."""
@@ -339,7 +377,11 @@ class HotSet(GraphState):
         self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
         spawned, called = self._entered(self._elsewhere()[0])
         away = self._sent_away()
-        roots: dict[FunctionId, Hook] = {}
+        # An installed library's function the project registers, as deep mode read it: its code is
+        # hot where the framework runs it, and reported where it is registered.
+        roots: dict[FunctionId, Hook] = {
+            registered.key: registered.hook for registered in self._elsewhere_registered if registered.key is not None
+        }
         for position, summary in enumerate(self.summaries):
             if summary.library is not None:
                 continue  # library code is hot only where project code calls into it
@@ -358,6 +400,13 @@ class HotSet(GraphState):
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED
+                elif self.served_decorated(function) and (tool := self.served_closure(position, function))[0]:
+                    # ``@mcp.tool()`` in a served class's ``register``: dispatched by the server itself
+                    closure = tool[1]
+                    if closure is not None and not function.is_async:
+                        closure = SERVER_DISPATCHED.get(closure, closure)
+                    if closure is not None and closure not in self._offloaded:
+                        roots[key] = closure
                 elif (
                     function.is_async
                     and key not in called

@@ -197,6 +197,10 @@ class Uses(GraphState):
                 if module is not None and self.summaries[self.modules[module][0]].library is None:
                     continue  # the project's own name, just not one the graph can settle
                 found.add(target)
+        # A library's function the project registers (``ToolEnv(tools=[lib.run])``): the framework runs it.
+        for registered in self.registered_elsewhere():
+            if not (catalogue.covers(registered.target) or self.functions_for(registered.target)):
+                found.add(registered.target)
         # A class the project hands a client to (``PairRubric(judge_client=OpenAI())``), wherever:
         # the framework may run a hook of it that calls the client (CheckContext.framework_runs).
         for summary in self.summaries:

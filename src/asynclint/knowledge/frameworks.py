@@ -318,6 +318,20 @@ SHARED_TOOL = Hook(
 SHARED_CONTEXTS: dict[str, dict[str, Hook]] = {
     "verifiers.v1.SharedToolsetConfig": {"verifiers.v1.tool": SHARED_TOOL},
 }
+#: A sync callable a shared toolset hands its server's own tool methods (SERVER_TOOL_METHODS,
+#: SERVER_TOOL_DECORATORS), not wrapped in an async one: FastMCP, which verifiers 0.2.0 to 0.3.x
+#: serve with (mcp<2), calls a sync tool inline on the server's loop (mcp 1.30.0
+#: server/fastmcp/utilities/func_metadata.py:112-115); mcp 2's ``MCPServer``, which 0.4.0 serves with
+#: (it requires mcp==2.0.0), calls it in a worker thread (mcp 2.0.0
+#: server/mcpserver/utilities/func_metadata.py:105-108, ``anyio.to_thread.run_sync``): OFFLOADED_HOOKS.
+SHARED_SERVER_TOOL = Hook(
+    "sync tool a shared toolset hands its server",
+    "tool",
+    context="shared tool server",
+    note="run inline on the tool server that every rollout of a worker shares",
+)
+#: The hook a served class's tool hook becomes for a sync callable handed to the server's own methods.
+SERVER_DISPATCHED: dict[Hook, Hook] = {SHARED_TOOL: SHARED_SERVER_TOOL}
 #: The framework's model of a rollout's state -> the container fields it declares itself. A project
 #: subclasses it to declare what its rollouts keep, and names the subclass in the generic arguments of
 #: the classes that hold one (``vf.Task[Data, R6State, Config]``, ``vf.Toolset[Config, R6State]``:
@@ -333,6 +347,18 @@ STATE_MODELS: dict[str, tuple[str, ...]] = {
 #: Methods that hand a callable to a tool server, which runs it in its own process: a
 #: registration through a receiver of these packages is not a verifiers v0 ``add_tool``.
 TOOL_SERVER_PACKAGES: tuple[str, ...] = ("mcp.", "fastmcp.", "verifiers.v1.")
+#: How code of a class served in a process of its own (``HookClass.own_process``) hands the server
+#: serving it a callable to run as a tool, which it then runs as its class's ``closures`` decorator
+#: says (per tool call on a shared server's loop, cold for a per-rollout one): a method of the server
+#: its ``register(mcp)`` is handed (FastMCP's ``add_tool(fn)``; verifiers 0.4.0 hands mcp 2's
+#: ``MCPServer``, which has the same method), or of the class itself (``self._with_state(fn)``, whose
+#: ``async def wrapper`` calls ``fn`` inline per tool call) -> the slots taking the callable; and the
+#: server's decorators (``@mcp.tool()``). Source: pkg verifiers 0.3.1 v1/mcp/toolset.py:27-35 and
+#: mcp/server.py (``_with_state``, ``_serve``: ``self.register(mcp)`` on a ``FastMCP``), the same in
+#: 0.4.0; mcp 1.30.0 server/fastmcp/server.py:413 ``add_tool``, :462 ``tool``.
+SERVER_TOOL_METHODS: dict[str, tuple[str, ...]] = {"add_tool": ("0", "fn")}
+SERVED_WRAPPERS: dict[str, tuple[str, ...]] = {"_with_state": ("0", "fn")}
+SERVER_TOOL_DECORATORS: frozenset[str] = frozenset({"tool"})
 
 #: Test code runs under a test runner, not on a rollout's loop: pytest's default collection
 #: (``python_files``, ``python_functions``, ``python_classes``) and its fixtures are cold. A
@@ -1046,14 +1072,20 @@ class OffloadedHooks:
     callable registered as one of ``hooks`` in a worker thread, not on the loop: when every
     release the project admits (``Config.framework_versions``: a version or a range) is in that
     range, such a callable is no hot root, and what only it reaches is not reported. Otherwise
-    (also when the version is unknown) the framework is taken to run them on the loop, as today's
-    releases do."""
+    (also when the version is unknown) the framework is taken to run them on the loop, as the
+    releases from ``on_loop`` do (``until`` when the later releases do; ``since`` is then ``"0"``)."""
 
     distribution: str
     since: str
     until: str
     hooks: frozenset[Hook]
     how: str  # what the framework does, in words
+    on_loop: str = ""  # the first release of the ones before ``since`` that run them on the loop
+
+    @property
+    def taken_from(self) -> str:
+        """The first release whose way a range admitting both is read as (``Facts.assumed_from``)."""
+        return self.on_loop or self.until
 
 
 #: verifiers 0.1.1's ``Rubric.score_rollout`` gathers ``asyncio.to_thread(self._call_reward_func,
@@ -1068,6 +1100,14 @@ OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
         "0.1.2",
         frozenset({REWARD, SYNC_REWARD}),
         "`Rubric.score_rollout` runs every reward function in `asyncio.to_thread`",
+    ),
+    OffloadedHooks(
+        "verifiers",
+        "0.4.0",
+        "0.5",
+        frozenset({SHARED_SERVER_TOOL}),
+        "the tool server (mcp 2's `MCPServer`) runs a sync tool in a worker thread",
+        on_loop="0.2.0",
     ),
 )
 
@@ -1158,7 +1198,7 @@ def version_split(hook: Hook, versions: Mapping[str, str]) -> tuple[str, str]:
     (``Facts.admitted``, ``Facts.assumed_from``); two empty strings otherwise."""
     for change in OFFLOADED_HOOKS:
         if hook in change.hooks and _coverage(change, versions) == "some":
-            return f"{change.distribution}{versions[change.distribution]}", change.until
+            return f"{change.distribution}{versions[change.distribution]}", change.taken_from
     for moved in RESCHEDULED_HOOKS:
         if moved.hook is hook and _coverage(moved, versions) == "some":
             return f"{moved.distribution}{versions[moved.distribution]}", moved.until
@@ -1216,9 +1256,16 @@ def version_caveat(admitted: str, assumed_from: str) -> str:
             f"the project's `{admitted}` also admits releases from {moved.since} up to {moved.until},"
             f" where {moved.how}: taken as {moved.taken}, as from {moved.until} on"
         )
-    change = next((c for c in OFFLOADED_HOOKS if c.until == assumed_from and admitted.startswith(c.distribution)), None)
+    change = next(
+        (c for c in OFFLOADED_HOOKS if c.taken_from == assumed_from and admitted.startswith(c.distribution)), None
+    )
     if change is None:
         return f"the project's `{admitted}` also admits releases before {assumed_from}: taken as from {assumed_from} on"
+    if change.on_loop:
+        return (
+            f"the project's `{admitted}` also admits releases from {change.since} up to {change.until},"
+            f" where {change.how}: taken as on the loop, as from {change.on_loop} up to {change.since}"
+        )
     return (
         f"the project's `{admitted}` also admits releases before {change.until},"
         f" where {change.how}: taken as on the loop, as from {change.until} on"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, NamedTuple, Protocol
 
 from asynclint.analysis.api import CallGraph, FunctionId
-from asynclint.analysis.graph_records import HotInfo, LibraryEntry
+from asynclint.analysis.graph_records import HotInfo, LibraryEntry, RegisteredElsewhere
 from asynclint.analysis.index.records import CallSite, Function, Place
 from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
@@ -260,6 +260,11 @@ class BlockingCallRule(Rule):
             found = self._run_finding(ctx, run)
             if found is not None:
                 yield found
+        # So does a library's function handed to the framework to run (``ToolEnv(tools=[python])``).
+        for registered, api in ctx.registered_apis(self.category):
+            found = self._registered_finding(ctx, registered, api)
+            if found is not None:
+                yield found
 
     def _base_severity(self, ctx: CheckContext, path: str, api: BlockingApi, cost_name: str) -> Severity | None:
         """The grade before frequency: the one the configuration of the file at ``path`` gives
@@ -277,6 +282,15 @@ class BlockingCallRule(Rule):
             if found is not None:
                 yield found
             return
+        for registered in graph.registered_elsewhere():
+            # Run by the framework, which the project hands the library's function: no project call.
+            root = registered.key
+            if root is None or ctx.catalogue.match(registered.target, None) is not None:
+                continue  # not read, or the catalogue's entry for it says it (registered_apis)
+            if root == call.key or graph.reaches(root, call.key):
+                found = self._registered_finding(ctx, registered, call.api, call)
+                if found is not None:
+                    yield found
         for entry in graph.entries(call.key):
             # How the project's call into the library runs (in a group reward's loop over the group...).
             hot = graph.hot_at(entry.caller, entry.site) or graph.hot_of(entry.caller)
@@ -505,6 +519,50 @@ class BlockingCallRule(Rule):
         # The holder calls the client without awaiting: an async one is no fix, and the method to
         # change is the library's (override it), not a line of the project.
         return self._finding(ctx, summary.path, handoff, graded.severity, facts, api, cost.name, None, chain, None)
+
+    def _registered_finding(
+        self, ctx: CheckContext, registered: RegisteredElsewhere, api: BlockingApi, inside: CallInHotCode | None = None
+    ) -> Finding | None:
+        """The finding at the hand-over of an installed library's function that the framework runs
+        (``ToolEnv(tools=[python])`` with verifiers' own ``python``): it blocks wherever and as often
+        as the framework runs it, and no project line calls it -- the chain starts at the registration.
+        By the catalogue's entry for the function, or by the blocking call deep mode read ``inside`` it."""
+        hook, name = registered.hook, registered.target
+        in_loop = inside is not None and (inside.site.in_loop or inside.hot.in_loop)
+        evidence = CallEvidence(frequency=hook.frequency)
+        cost = cost_of(api, replace(evidence, payload=inside.site.payload) if inside is not None else evidence)
+        if inside is not None and cost.name == "payload-unknown":
+            return None  # a library's own bookkeeping, as for a project call into it (_judged)
+        base = self._base_severity(ctx, registered.path, api, cost.name)
+        if base is None:
+            return None
+        graded = grade(base, cost.name, hook.frequency, in_loop, False)
+        registered_here = f"an installed library's function registered here as a {hook.kind}"
+        facts = Facts(
+            callee=name if inside is None else inside.target.removeprefix("builtins."),
+            function=name if inside is None else ctx.graph.function(inside.key).qualname,
+            root=name,
+            root_kind=hook.kind,
+            root_note=", ".join(filter(None, (registered_here, hook.note))),
+            frequency=graded.frequency,
+            context=hook.context,
+            escalation=graded.escalation,
+            cost=cost.name,
+            evidence=cost.evidence,
+            knowledge=knowledge_of(api) if inside is None else "deep",
+            twin=api.twin if inside is None else "",
+        )
+        chain: tuple[ChainLink, ...] = (ChainLink(registered.path, registered.line, name),)
+        if inside is not None:
+            library = inside.summary.library or ""
+            facts = replace(facts, library=library, entered=name, entered_library=library)
+            if inside.hot.root == registered.key:
+                chain += ctx.graph.chain(inside.key, inside.site, inside.hot)[1:]
+            else:  # the chain the hot set keeps starts elsewhere: the library call itself
+                chain += (ChainLink(inside.summary.path, inside.site.line, facts.function),)
+        return self._finding(
+            ctx, registered.path, registered, graded.severity, facts, api, cost.name, None, chain, None
+        )
 
     def _finding(
         self,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
-from asynclint.analysis.graph_records import HotInfo
+from asynclint.analysis.graph_records import HotInfo, RegisteredElsewhere
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
 from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, Rooted, SelfMethod
 from asynclint.knowledge.api import Protocol
@@ -188,6 +188,18 @@ class CheckContext:
     def texts(self) -> Mapping[str, str]:
         """The project's sources, by path as shown."""
         return self._texts
+
+    def registered_apis(self, category: str) -> list[tuple[RegisteredElsewhere, BlockingApi]]:
+        """The installed libraries' functions the project hands the framework to run
+        (:meth:`~asynclint.analysis.api.CallGraph.registered_elsewhere`, ``ToolEnv(tools=[python])``)
+        that the knowledge base files under ``category``: the framework calls them, without awaiting."""
+        found = []
+        for registered in self.graph.registered_elsewhere():
+            api = self.catalogue.match(registered.target, None)
+            api = self.catalogue.blocking(api, False, (), "") if api is not None else None
+            if api is not None and api.category == category:
+                found.append((registered, api))
+        return found
 
     def hooks(self) -> Iterator[tuple[ModuleSummary, Function, Hook]]:
         """Every function of the project that is a framework hook, with its hook."""

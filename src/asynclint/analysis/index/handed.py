@@ -31,6 +31,9 @@ class FunctionRef:
     #: The keywords of that call that a registration's settings read (``Toolset(objects=...,
     #: write=True)``): keyword -> the literal's ``repr``, or ``frameworks.UNKNOWN`` for any other value.
     settings: tuple[tuple[str, str], ...] = ()
+    #: The 1-based character columns of the argument (0: not recorded, a lambda or a string reference).
+    col: int = 0
+    end_col: int = 0
 
 
 @dataclass(frozen=True, slots=True)

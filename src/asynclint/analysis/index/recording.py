@@ -469,4 +469,6 @@ class Recording(PayloadsHeld, Registries):
                 target, self_ref = None, SelfPath.of(item)
             else:
                 continue
-            self.refs.append(call.hands(self.frame.func, target, self_ref, node.lineno, offloaded))
+            ref = call.hands(self.frame.func, target, self_ref, node.lineno, offloaded)
+            col, end_col = self._col(node.lineno, node.col_offset), self._col(node.lineno, node.end_col_offset or 0)
+            self.refs.append(replace(ref, col=col, end_col=end_col))

@@ -18,6 +18,7 @@ from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import (
     INSTALLED_PREFIX,
+    ITEM_SUFFIX,
     LOOP_ITEM,
     Inst,
     Marker,
@@ -106,6 +107,17 @@ class Recording(PayloadsHeld):
             first = self.infer(node.args[0])
             argument = first.name if isinstance(first, Inst) else ""
         api = self.catalogue.match(target, method)
+        if api is None and target is None and dispatch:
+            # ``MAP_REPO_TO_PARSER[repo](log)``: an item of a library's table of callables, graded
+            # as the table's entry for its items says (``pkg.TABLE[]``).
+            target, api = next(
+                (
+                    (item, found)
+                    for item in (f"{name}{ITEM_SUFFIX}" for name in dispatch)
+                    if (found := self.catalogue.match(item, None))
+                ),
+                (None, None),
+            )
         built = self._built_as(node, target) if isinstance(func_value, Sym) and target is not None else None
         if built is not None and api is not None:
             # ``gym.make("NetHackChallenge-v0")`` builds what its id names: graded as that

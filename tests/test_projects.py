@@ -4,12 +4,12 @@ Each directory under ``tests/fixtures/projects/`` is a small but realistic ``ver
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules, and properties of the project's classes read through an
 attribute; ``side_envs``: two environments side by side, each with its own ``utils.py``;
-``flat_env``: a package whose modules import their siblings by bare names;
-``registrations_env``: callables registered in every shape (and a class a gym runner drives);
-``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
-offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
-receivers declared a base class or read from a TypedDict's field, ``self.tools``, and classes based
-on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
+``flat_env``: a package whose modules import their siblings by bare names; ``registrations_env``:
+callables registered in every shape (and a class a gym runner drives); ``unnamed_env``: helper
+coroutines the environment names or never names; ``followed_env``: offenders reached through helpers
+whose returns differ, dispatch tables, abstract methods, receivers declared a base class or a
+protocol, or read from a TypedDict's field, ``self.tools``, and classes based on the framework
+module a helper is handed; ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a

@@ -79,6 +79,7 @@ class GraphState:
     _tables: dict[str, HookClass | None]
     _subclasses: dict[str, list[str]] | None
     _overrides: dict[tuple[str, str], list[FunctionId]]
+    _implementers: dict[str, list[str]]
     _edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]]
     _by_path: dict[str, list[int]] | None
     _callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None

@@ -29,6 +29,7 @@ from asynclint.analysis.index.values import (
     Sym,
     Value,
 )
+from asynclint.knowledge.api import BlockingApi
 from asynclint.knowledge.blocking import (
     INSTALLED_ROOTS,
     MODULE_LOCATIONS,
@@ -430,6 +431,31 @@ class Recording(PayloadsHeld):
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
+
+    def record_import(self, node: ast.Import | ast.ImportFrom, module: str, api: BlockingApi) -> None:
+        """An import written in a function, of a package an entry names (``Catalogue.match_import``):
+        a call of that entry, named after the module."""
+        self.calls.append(
+            CallSite.of(
+                caller=self.frame.func,
+                target=module,
+                method=None,
+                line=node.lineno,
+                col=self._col(node.lineno, node.col_offset),
+                end_line=node.end_lineno or node.lineno,
+                end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                in_loop=self.frame.loop_depth > 0,
+                once=self.frame.once > 0,
+                instance_once=self.frame.instance_once_only,
+                cache_miss=self.frame.cache_miss > 0,
+                first_turn=self.frame.first_turn > 0,
+                last_turn=self.frame.last_turn > 0,
+                failing=self.frame.failing > 0,
+                fallback=self.frame.fallback > 0,
+                api=api.pattern,
+                lambdas=self._inside_lambdas(),
+            )
+        )
 
     def _own_class(self, receiver: Inst) -> bool:
         """Is ``receiver`` an instance of a class this module defines above (not what one of its

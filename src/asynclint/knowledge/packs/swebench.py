@@ -14,12 +14,14 @@ hold no result); ``get_eval_report`` calls it. In 4.x ``make_test_spec`` fetches
 ``run_instance`` build images and run the tests in containers, ``docker_build`` builds images and
 containers and ``docker_utils`` copies files into a container, runs commands in it and removes it:
 every one of them is a docker-py call to the daemon that waits for it. ``load_swebench_dataset``
-downloads the dataset with ``datasets.load_dataset``. swebench has no async API.
+downloads the dataset with ``datasets.load_dataset``. swebench has no async API. Importing any
+of swebench 4.x imports the whole harness (``swebench/__init__.py``: docker, datasets, bs4, modal):
+seconds, once per process -- an import written in a hot function costs its first call that.
 """
 
 from __future__ import annotations
 
-from asynclint.knowledge.api import BlockingApi, entry
+from asynclint.knowledge.api import IMPORT, BlockingApi, entry
 
 _SOURCE4 = "source: pkg swebench 4.1.0"
 _BOTH = "source: pkg swebench 4.1.0 and 5.0.2"
@@ -27,6 +29,16 @@ _BOTH = "source: pkg swebench 4.1.0 and 5.0.2"
 _TABLE_LOOKUPS = frozenset({"get", "keys", "values", "items"})
 
 APIS: tuple[BlockingApi, ...] = (
+    entry(
+        f"{IMPORT} swebench",
+        "cpu",
+        "module-import",
+        None,
+        frozenset(),
+        f"{_BOTH} swebench/__init__.py (4.1.0 imports collect, harness.docker_build, docker_utils, grading, "
+        "...; 5.0.2 made them lazy: 'eagerly importing these pulled in bs4, docker, datasets and modal, so "
+        "`import swebench` cost seconds')",
+    ),
     # Every parser function and every item of the parser tables (``MAP_REPO_TO_PARSER[repo]``,
     # ``PARSER_REGISTRY[name]``, the per-language ``MAP_REPO_TO_PARSER_PY[repo]``).
     entry(

@@ -56,9 +56,14 @@ class Definitions(IndexerState):
 
     def _record_slow_import(self, node: ast.Import | ast.ImportFrom, module: str) -> None:
         """An import in a function of a package the knowledge base says is slow to import: the
-        function's first call in the process runs it (a call site of the entry)."""
-        api = self.catalogue.match_import(module) if self.frame.kind == "function" else None
-        if api is not None:
+        function's first call in the process runs it (a call site of the entry), unless the module
+        imports that package at its top level (then the package is loaded with the module)."""
+        api = self.catalogue.match_import(module)
+        if api is None:
+            return
+        if self.frame.kind == "module":
+            self.top_imports.add(api.pattern)
+        elif self.frame.kind == "function" and api.pattern not in self.top_imports:
             self.record_import(node, module, api)
 
     def _absolute(self, name: str) -> str:

@@ -246,6 +246,7 @@ class IndexerState:
     _chains: dict[str, list[str]]
     stars: list[str]
     imported: set[str]
+    top_imports: set[str]  # the slow-import entries (Catalogue.match_import) of the module's own imports
     _reads: dict[tuple, ast.Attribute]
     _lambdas: list[tuple[int, int]]
     _ascii: bool

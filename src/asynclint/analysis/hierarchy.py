@@ -100,15 +100,18 @@ class Hierarchy(GraphState):
             found = self._overrides[key] = [
                 key for sub in self.subclasses(cls) for key in self.defs.get(f"{sub}.{method}", ())
             ]
-            implemented = (self.method_of(implementer, method) for implementer in self.implementers(cls))
-            found.extend(key for key in implemented if key is not None and key not in found)
+            implementers = self.implementers(cls)
+            if len(implementers) <= MAX_IMPLEMENTERS:
+                implemented = (self.method_of(implementer, method) for implementer in implementers)
+                found.extend(key for key in implemented if key is not None and key not in found)
         return found
 
     def implementers(self, cls: str) -> list[str]:
         """The project classes implementing ``cls``, a protocol of the project's, without deriving
         from it: each defines or inherits every method the protocol and its protocol bases declare
         (``class OpenAIDescriptionClient`` for ``class DescriptionClient(Protocol)``). [] for any
-        other class, or when more than :data:`MAX_IMPLEMENTERS` do."""
+        other class. :meth:`overrides` takes them only when there are at most
+        :data:`MAX_IMPLEMENTERS`; the callers' arguments may choose among more (``HotSet._targets``)."""
         found = self._implementers.get(cls)
         if found is None:
             found = self._implementers[cls] = self._structural(cls)
@@ -129,7 +132,7 @@ class Hierarchy(GraphState):
             and cls not in self.ancestors(name)
             and all(self.method_of(name, method) is not None for method in declared)
         ]
-        return found if len(found) <= MAX_IMPLEMENTERS else []
+        return found
 
     def _is_protocol(self, cls: str) -> bool:
         """A project class declared a protocol (``Protocol`` among its own bases)."""

@@ -9,8 +9,8 @@ attribute; ``side_envs``: two environments side by side, each with its own ``uti
 ``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
 ``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
 offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
-receivers declared a base class or read from a TypedDict's field, ``self.tools``, and classes based
-on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
+receivers declared a base class or a protocol, or read from a TypedDict's field, ``self.tools``, and
+classes based on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a

@@ -189,6 +189,7 @@ class ProjectGraph(
         self._tables: dict[str, HookClass | None] = {}
         self._subclasses: dict[str, list[str]] | None = None
         self._overrides: dict[tuple[str, str], list[FunctionId]] = {}
+        self._implementers: dict[str, list[str]] = {}
         self._edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None

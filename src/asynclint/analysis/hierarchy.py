@@ -12,6 +12,11 @@ from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.values import linear_chain
 from asynclint.knowledge.frameworks import HookClass, framework_class
+from asynclint.knowledge.typenames import PROTOCOL_BASES
+
+#: More project classes than this implementing one protocol: a value declared the protocol says
+#: nothing about which one it is (a plugin registry), so none of them is taken for it.
+MAX_IMPLEMENTERS = 3
 
 
 class Hierarchy(GraphState):
@@ -95,7 +100,43 @@ class Hierarchy(GraphState):
             found = self._overrides[key] = [
                 key for sub in self.subclasses(cls) for key in self.defs.get(f"{sub}.{method}", ())
             ]
+            implementers = self.implementers(cls)
+            if len(implementers) <= MAX_IMPLEMENTERS:
+                implemented = (self.method_of(implementer, method) for implementer in implementers)
+                found.extend(key for key in implemented if key is not None and key not in found)
         return found
+
+    def implementers(self, cls: str) -> list[str]:
+        """The project classes implementing ``cls``, a protocol of the project's, without deriving
+        from it: each defines or inherits every method the protocol and its protocol bases declare
+        (``class OpenAIDescriptionClient`` for ``class DescriptionClient(Protocol)``). [] for any
+        other class. :meth:`overrides` takes them only when there are at most
+        :data:`MAX_IMPLEMENTERS`; the callers' arguments may choose among more (``HotSet._targets``)."""
+        found = self._implementers.get(cls)
+        if found is None:
+            found = self._implementers[cls] = self._structural(cls)
+        return found
+
+    def _structural(self, cls: str) -> list[str]:
+        if not self._is_protocol(cls):
+            return []
+        declared = {
+            name for owner in self.mro(cls) if self._is_protocol(owner) for name in self.classes[owner][1].methods
+        }
+        if not declared:
+            return []
+        found = [
+            name
+            for name in sorted(self.classes)
+            if not self._is_protocol(name)
+            and cls not in self.ancestors(name)
+            and all(self.method_of(name, method) is not None for method in declared)
+        ]
+        return found
+
+    def _is_protocol(self, cls: str) -> bool:
+        """A project class declared a protocol (``Protocol`` among its own bases)."""
+        return cls in self.classes and not PROTOCOL_BASES.isdisjoint(self.classes[cls][1].bases)
 
     def subclasses(self, cls: str) -> list[str]:
         """The project's subclasses of ``cls`` at any depth, nearest first."""

@@ -278,7 +278,26 @@ class HotSet(GraphState):
                     return keys  # ``super().method()``: never one of the overrides below
                 receiver = own  # ``self`` is an instance of the caller's class or a subclass of it
         overrides = self.overrides(receiver, method.name)
+        if declared is not None and (passed := self._passed_implementers(caller, declared)):
+            # A receiver declared a protocol, in a function whose callers hand it instances of some of
+            # its implementers (however many there are): those implementers' method, not every one's.
+            structural = {self.method_of(cls, method.name) for cls in self.implementers(declared)}
+            chosen = [key for cls in passed if (key := self.method_of(cls, method.name)) is not None]
+            overrides = [*(key for key in overrides if key not in structural), *chosen]
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
+
+    def _passed_implementers(self, caller: FunctionId, protocol: str) -> list[str]:
+        """The implementers of ``protocol`` (:meth:`implementers`) that the project's calls of
+        ``caller`` hand one of its parameters (every known call agreeing, :meth:`param_type`)."""
+        implementers = self.implementers(protocol)
+        if not implementers:
+            return []
+        passed = {
+            self.canonical(received.removesuffix("()"))
+            for param in self.function(caller).params
+            if (received := self.param_type(caller, param)) and received.endswith("()")
+        }
+        return [cls for cls in implementers if cls in passed]
 
     def _entered(self, unloaded: frozenset[int]) -> tuple[dict[FunctionId, Hook], set[FunctionId]]:
         """From the project's own code: (coroutines started as tasks -> their root hook, every

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 from asynclint.model import Severity
 
+#: The pattern of an entry for importing a package, not calling it: ``"import swebench.harness"``
+#: (a space: never a call's name), matched against imports written in a function.
+IMPORT = "import"
+
 
 @dataclass(frozen=True)
 class BlockingApi:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from asynclint.knowledge.api import Protocol
+from asynclint.knowledge.api import IMPORT, Protocol
 from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS
 from asynclint.knowledge.blocking import BUILTIN_APIS, ENTER_RETURNS, ITEMS, RETURNS, BlockingApi
 from asynclint.knowledge.packs import PACK_PROTOCOLS
@@ -88,6 +88,15 @@ class Catalogue:
         if method:
             return self._duck.get(method)
         return None
+
+    def match_import(self, module: str) -> BlockingApi | None:
+        """The entry of an import of ``module`` written in a function (``import swebench.harness``
+        covers its submodules too): a package whose first import is slow."""
+        parts = module.split(".")
+        return next(
+            (api for end in range(len(parts), 0, -1) if (api := self._exact.get(f"{IMPORT} {'.'.join(parts[:end])}"))),
+            None,
+        )
 
     def match_read(self, attribute: str | None) -> BlockingApi | None:
         """The entry of a property whose getter blocks, for the attribute read ``attribute``

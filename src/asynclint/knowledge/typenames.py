@@ -30,3 +30,6 @@ CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extension
 CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+#: ``class Client(Protocol)``: a structural type. A value declared one is an instance of any class
+#: defining the methods it declares, derived from it or not.
+PROTOCOL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})

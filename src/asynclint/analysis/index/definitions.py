@@ -29,6 +29,7 @@ class Definitions(IndexerState):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 self.imported.add(self._absolute(alias.name))
+                self._record_slow_import(node, self._absolute(alias.name))
                 if alias.asname:
                     bindings[alias.asname] = Sym(self._absolute(alias.name))
                 else:
@@ -42,6 +43,7 @@ class Definitions(IndexerState):
                 parts = parts[: len(parts) - (node.level - 1)]
             base = ".".join([*parts, *([node.module] if node.module else [])])
         self.imported.add(base)
+        self._record_slow_import(node, base)
         for alias in node.names:
             if alias.name != "*":
                 self.imported.add(f"{base}.{alias.name}" if base else alias.name)
@@ -51,6 +53,18 @@ class Definitions(IndexerState):
                 continue
             name = f"{base}.{alias.name}" if base else alias.name
             bindings[alias.asname or alias.name] = Sym(RETURNS.get(name, name))  # StrictRedis is Redis
+
+    def _record_slow_import(self, node: ast.Import | ast.ImportFrom, module: str) -> None:
+        """An import in a function of a package the knowledge base says is slow to import: the
+        function's first call in the process runs it (a call site of the entry), unless the module
+        imports that package at its top level (then the package is loaded with the module)."""
+        api = self.catalogue.match_import(module)
+        if api is None:
+            return
+        if self.frame.kind == "module":
+            self.top_imports.add(api.pattern)
+        elif self.frame.kind == "function" and api.pattern not in self.top_imports:
+            self.record_import(node, module, api)
 
     def _absolute(self, name: str) -> str:
         """An absolute import's module as the project names it (see ``files.module_names``)."""

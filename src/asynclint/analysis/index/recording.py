@@ -19,6 +19,7 @@ from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import (
     INSTALLED_PREFIX,
+    ITEM_SUFFIX,
     LOOP_ITEM,
     Inst,
     Marker,
@@ -29,6 +30,7 @@ from asynclint.analysis.index.values import (
     Sym,
     Value,
 )
+from asynclint.knowledge.api import BlockingApi
 from asynclint.knowledge.blocking import (
     INSTALLED_ROOTS,
     MODULE_LOCATIONS,
@@ -112,6 +114,17 @@ class Recording(PayloadsHeld, Registries):
             first = self.infer(node.args[0])
             argument = first.name if isinstance(first, Inst) else ""
         api = self.catalogue.match(target, method)
+        if api is None and target is None and dispatch:
+            # ``MAP_REPO_TO_PARSER[repo](log)``: an item of a library's table of callables, graded
+            # as the table's entry for its items says (``pkg.TABLE[]``).
+            target, api = next(
+                (
+                    (item, found)
+                    for item in (f"{name}{ITEM_SUFFIX}" for name in dispatch)
+                    if (found := self.catalogue.match(item, None))
+                ),
+                (None, None),
+            )
         built = self._built_as(node, target) if isinstance(func_value, Sym) and target is not None else None
         if built is not None and api is not None:
             # ``gym.make("NetHackChallenge-v0")`` builds what its id names: graded as that
@@ -424,6 +437,31 @@ class Recording(PayloadsHeld, Registries):
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
+
+    def record_import(self, node: ast.Import | ast.ImportFrom, module: str, api: BlockingApi) -> None:
+        """An import written in a function, of a package an entry names (``Catalogue.match_import``):
+        a call of that entry, named after the module."""
+        self.calls.append(
+            CallSite.of(
+                caller=self.frame.func,
+                target=module,
+                method=None,
+                line=node.lineno,
+                col=self._col(node.lineno, node.col_offset),
+                end_line=node.end_lineno or node.lineno,
+                end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
+                in_loop=self.frame.loop_depth > 0,
+                once=self.frame.once > 0,
+                instance_once=self.frame.instance_once_only,
+                cache_miss=self.frame.cache_miss > 0,
+                first_turn=self.frame.first_turn > 0,
+                last_turn=self.frame.last_turn > 0,
+                failing=self.frame.failing > 0,
+                fallback=self.frame.fallback > 0,
+                api=api.pattern,
+                lambdas=self._inside_lambdas(),
+            )
+        )
 
     def _own_class(self, receiver: Inst) -> bool:
         """Is ``receiver`` an instance of a class this module defines above (not what one of its

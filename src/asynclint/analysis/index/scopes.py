@@ -19,6 +19,7 @@ from asynclint.analysis.index.records import CallFacts, CallSite, Function, Func
 from asynclint.analysis.index.rowtests import RowTests
 from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.analysis.index.work import ModuleLoops
+from asynclint.knowledge.api import BlockingApi
 from asynclint.knowledge.blocking import BUILT, BUILT_FIRST
 from asynclint.knowledge.catalogue import Catalogue
 
@@ -245,6 +246,7 @@ class IndexerState:
     _chains: dict[str, list[str]]
     stars: list[str]
     imported: set[str]
+    top_imports: set[str]  # the slow-import entries (Catalogue.match_import) of the module's own imports
     _reads: dict[tuple, ast.Attribute]
     _lambdas: list[tuple[int, int]]
     _ascii: bool
@@ -323,6 +325,7 @@ class IndexerState:
         def installed_root(self, node: ast.expr) -> str: ...
         def record_ref(self, node: ast.expr, offloaded: bool, call: CallContext) -> None: ...
         def record_property_read(self, node: ast.Attribute, named: bool) -> None: ...
+        def record_import(self, node: ast.Import | ast.ImportFrom, module: str, api: BlockingApi) -> None: ...
         def _argument(self, node: ast.expr) -> str | Rooted: ...
         def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None: ...
 

@@ -144,6 +144,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._chains: dict[str, list[str]] = {}
         self.stars: list[str] = []
         self.imported: set[str] = set()
+        self.top_imports: set[str] = set()
         #: Module-level names a function fills under ``global`` -> what each assignment there
         #: builds ("" for anything else): exported as the name's type when they agree.
         self._global_fills: dict[str, set[str]] = {}

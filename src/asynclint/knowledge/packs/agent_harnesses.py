@@ -1,5 +1,5 @@
 """Agent benchmarks driven through their own synchronous harnesses: android_world, tau_bench,
-tau2-bench, mini-swe-agent, SWE-bench, AgentDojo, MCP-Universe.
+tau2-bench, mini-swe-agent, AgentDojo, MCP-Universe (SWE-bench's harness has a pack of its own).
 
 android_world's environment (``AsyncAndroidEnv``: "async" only in that it does not wait for the
 screen to settle) talks to the emulator over gRPC and adb in the calling thread: every ``reset``,
@@ -21,21 +21,16 @@ per load and 0.26 s per hash on a loaded 2-core machine, about 1.5 s per call; t
 10 kB TOML. ``Environment.get_response`` runs one tool over the in-memory database and
 ``set_state`` replays a history's mutating tool calls (and re-validates the whole database when
 handed ``initialization_data``): short CPU steps. mini-swe-agent's environments run
-``docker``/``bash`` with ``subprocess.run`` (the constructor starts the container); SWE-bench's
-``run_evaluation`` builds images and runs the tests in containers, and in 4.x
-``make_test_spec`` fetches the repository's ``environment.yml`` or ``requirements.txt`` from
-raw.githubusercontent.com with ``requests.get`` (cached per repository and environment commit
-for the process; 5.x's ``swebench.harness.utils.make_test_spec`` only reads the instance).
-AgentDojo's ``TaskSuite.load_and_inject_default_environment``
-formats the suite's whole environment YAML (read once, cached) with the injections, parses it
-and validates it into the suite's pydantic environment on every call; an attack built by
-``load_attack`` parses the injection vectors, and its ``attack`` builds such an environment and
-runs the ground-truth pipeline over it (cached per attack object only). Its
-``TransformersBasedPIDetector.detect`` runs a transformers text-classification model on the
-text in process. MCP-Universe's ``Task(path)`` reads and validates the task's JSON file and builds
-an ``MCPManager``, whose constructor reads its server list (``configs/server_list.json``) unless
-handed a dict. None of them has an async API (MCP-Universe's ``evaluate`` and client builds are
-coroutines).
+``docker``/``bash`` with ``subprocess.run`` (the constructor starts the container). AgentDojo's
+``TaskSuite.load_and_inject_default_environment`` formats the suite's whole environment YAML
+(read once, cached) with the injections, parses it and validates it into the suite's pydantic
+environment on every call; an attack built by ``load_attack`` parses the injection vectors, and
+its ``attack`` builds such an environment and runs the ground-truth pipeline over it (cached per
+attack object only). Its ``TransformersBasedPIDetector.detect`` runs a transformers
+text-classification model on the text in process. MCP-Universe's ``Task(path)`` reads and
+validates the task's JSON file and builds an ``MCPManager``, whose constructor reads its server
+list (``configs/server_list.json``) unless handed a dict. None of them has an async API
+(MCP-Universe's ``evaluate`` and client builds are coroutines).
 """
 
 from __future__ import annotations
@@ -45,12 +40,6 @@ from asynclint.knowledge.api import BlockingApi, entry, many
 _ANDROID = "source: google-research/android_world@d9c569f (GitHub; not on PyPI)"
 _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_bench/envs/base.py, envs/user.py"
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
-_SWEBENCH = "source: pkg swebench 5.0.2 swebench/harness/run_evaluation.py (main: docker builds and test runs)"
-_SWEBENCH4 = (
-    "source: pkg swebench 4.1.0 swebench/harness/test_spec/test_spec.py (make_test_spec -> "
-    "make_env_script_list), test_spec/python.py (get_requirements_by_commit, get_environment_yml_by_commit: "
-    "requests.get of raw.githubusercontent.com, functools.cache)"
-)
 _TAU2 = "source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another project)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
@@ -166,10 +155,6 @@ APIS: tuple[BlockingApi, ...] = (
             f"{_MINISWE}{env.partition('.')[0]}.py (__init__ starts the container with subprocess.run)",
         )
         for env in ("docker.DockerEnvironment", "singularity.SingularityEnvironment")
-    ),
-    entry("swebench.harness.run_evaluation.main", "sdk", "network", "to-thread", frozenset(), _SWEBENCH),
-    entry(
-        "swebench.harness.test_spec.test_spec.make_test_spec", "http", "network", "to-thread", frozenset(), _SWEBENCH4
     ),
     *(
         entry(

@@ -13,6 +13,8 @@ A loop's count is known when what it goes over is fixed by the code:
   (the graph looks the name up in that module's :attr:`ModuleSummary.sizes`);
 - such a count shifted by a literal (``steps + 1``; a looked-up count shifted by a step or two is
   taken as it is);
+- ``range(i, N)`` (``range(i + 1, N)``) inside a loop of ``i`` over a range to the same ``N``: the
+  pairs shape, about half of ``N`` on average;
 - ``range(start, end)`` of two parameters the function leaves as passed: their distance, which
   the graph reads from the calls (``CallSite.spans``: every call passes ``end`` as ``start``
   plus a count, ``f(start, start + n)`` or through a name bound so, which this walk records);
@@ -115,6 +117,9 @@ class Loops:
         #: Local lists -> for each ``.append`` to it, the parameters the loop around it goes over.
         self._appended: dict[str, list[frozenset[str]]] = {}
         self._histories: dict[str, bool] = {}  # see _grown
+        #: Loops over a ``range`` -> their variable and the range's stop (see _triangular).
+        self._ranges: dict[int, tuple[str, str]] = {}
+        self._around = -1  # the loop whose iterable :meth:`items` is reading, -1: none
         self._body = body
 
     @property
@@ -262,6 +267,8 @@ class Loops:
             return None
         if func.id == "range" and len(node.args) == 2 and (span := self._distance(*node.args)):
             return span
+        if func.id == "range" and len(node.args) == 2 and (rows := self._triangular(node.args[0], node.args[1], depth)):
+            return rows
         if func.id == "range" and 1 <= len(node.args) <= 2:
             start = int_value(node.args[0]) if len(node.args) == 2 else 0
             stop = self.count(node.args[-1], depth)
@@ -315,6 +322,25 @@ class Loops:
             return literal
         module, _, name = factors[0].rpartition(".")
         return literal_count(self.sizes.get(name)) if module == self.module else None
+
+    def _triangular(self, start: ast.expr, stop: ast.expr, depth: int) -> Factors | None:
+        """``range(i, N)`` (or ``range(i + k, N)``) inside a loop of ``i`` over a range to the same
+        ``N``: the pairs shape, each row one shorter than the last, so on average about half of
+        ``N`` when this module says what it is, and ``N`` itself otherwise (an upper bound: a factor of two is
+        noise in an estimate; unknown it would be counted once)."""
+        shift = 0
+        if isinstance(start, ast.BinOp) and isinstance(start.op, ast.Add):
+            shift, start = int_value(start.right) or 0, start.left
+        if not isinstance(start, ast.Name) or shift < 0:
+            return None
+        around, written = self._around, ast.dump(stop)
+        while around >= 0 and self._ranges.get(around) != (start.id, written):
+            around = self.loops[around - self.first].parent
+        if around < 0:
+            return None
+        stops = self.count(stop, depth)
+        number = self._number(stops)
+        return (str(max((number - shift + 1) // 2, 1)),) if number is not None else stops
 
     def _distance(self, start: ast.expr, stop: ast.expr) -> Factors | None:
         """``range(start, end)`` of two parameters the function leaves as passed: their distance,
@@ -463,11 +489,13 @@ class Loops:
 
     def for_loop(self, node: ast.For | ast.AsyncFor, parent: int) -> int:
         """A ``for`` loop inside loop ``parent`` (-1: none), once the walk has read its iterable: its number."""
+        self._around = parent
         trips = self.items(node.iter)
         header = f"for {short_source(node.target)} in {short_source(node.iter)}"
         over, history = self.over(node.iter), self.history(node.iter)
         iterable = short_source(node.iter)
-        return self._add(node, parent, node.iter, trips, header, iterable, _statements(node.body), over, history)
+        number = self._add(node, parent, node.iter, trips, header, iterable, _statements(node.body), over, history)
+        return self._note_range(number, node.target, node.iter)
 
     def while_loop(self, node: ast.While, parent: int) -> int:
         """A ``while`` loop inside loop ``parent``: its number."""
@@ -479,10 +507,11 @@ class Loops:
         """The generator at ``position`` of a comprehension, inside loop ``parent`` (the one before it,
         or the loop around the comprehension for the first): its number."""
         generator = node.generators[position]
+        self._around = parent
         trips = self.items(generator.iter)
         header = f"for {short_source(generator.target)} in {short_source(generator.iter)}"
         last = position == len(node.generators) - 1
-        return self._add(
+        number = self._add(
             node,
             parent,
             generator.iter if position == 0 else None,
@@ -493,6 +522,20 @@ class Loops:
             self.over(generator.iter),
             self.history(generator.iter),
         )
+        return self._note_range(number, generator.target, generator.iter)
+
+    def _note_range(self, number: int, target: ast.expr, iterable: ast.expr) -> int:
+        """Loop ``number`` of ``target`` over ``iterable``: noted when it is a variable over a
+        ``range`` (:meth:`_triangular` reads it), and returned."""
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(iterable, ast.Call)
+            and isinstance(iterable.func, ast.Name)
+            and iterable.func.id == "range"
+            and 1 <= len(iterable.args) <= 2
+        ):
+            self._ranges[number] = (target.id, ast.dump(iterable.args[-1]))
+        return number
 
     def call(self, node: ast.Call, parent: int) -> None:
         """A call inside loop ``parent``, before the walk reads its arguments."""

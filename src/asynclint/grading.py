@@ -13,6 +13,7 @@ from asynclint.knowledge.costs import (
     AUTOCOMMIT_WORDS,
     CODE_GRADES,
     COST_CLASSES,
+    FILE_CONTENTS_COSTS,
     FORMED_SHAPES,
     HANDED_SMALL,
     PAYLOAD_GRADES,
@@ -222,6 +223,8 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     cls = grades[evidence]
     if evidence == "small" and shape in FORMED_SHAPES.get(api.cost, ()):
         cls = grades["constant"]
+    if shape == "read":
+        cls = FILE_CONTENTS_COSTS.get(cls, cls)
     return Cost(cls, text, loop_counted=shape == "each", size=evidence)
 
 

@@ -422,7 +422,20 @@ COST_CLASSES: dict[str, CostClass] = {
             "payload-whole",
             H,
             REPETITIONS,
-            "a whole state, trajectory, history, dataset or file's contents: milliseconds, growing with the rollout",
+            "a whole state, trajectory, history or dataset: milliseconds, growing with the rollout",
+        ),
+        # A file's contents parsed or dumped costs about what reading the file costs (json of 300 KB:
+        # 14.5 ms to parse, ``bench/bench_codec_costs.py``), and, like the read (``disk-content``), it
+        # does not grow with the rollout: the rubric's bounded local cost, raised only back to back.
+        # Labelled so on main (automationbench search.py:78, a tool's schema files, high), split 6
+        # (advanced_if trajectory_files.py:53, high) and split 2 (sv_env_config_verification.py:217/:224).
+        CostClass(
+            "payload-file",
+            H,
+            _BACK_TO_BACK,
+            "a file's contents: about what reading the file costs, milliseconds for a file of MBs; the file "
+            "does not grow with the rollout",
+            raised_why=_BOUNDED,
         ),
         CostClass(
             "payload-growing",
@@ -536,6 +549,13 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "growing": "payload-whole-fast",
     },
 }
+
+#: The cost class of a payload-graded call handed a file's contents (payload shape ``read``) instead of
+#: the one its grade table names for a whole payload: a parse or dump of a file costs what the read
+#: does, bounded (``payload-file``). A byte codec and a fast serializer already grade a whole payload
+#: below that; PyYAML's pure-Python parser (``payload-slow``) of a file gets the same class: the file is a
+#: document of the project's (a config, a manifest), not a payload that grows with the rollout.
+FILE_CONTENTS_COSTS: dict[str, str] = {"payload-whole": "payload-file"}
 
 #: Code graded by what is evaluated (``compile``: ``code``; ``eval``: ``expression``; ``exec``:
 #: ``program``), with the payload evidence of :func:`payload_evidence` plus ``constant`` (a literal:

@@ -188,9 +188,13 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return True
     # A parse, dump or copy of something the function shows (``results = json.loads(out.stdout)``) is
     # as large as that something: of unknown size, it is not a whole payload because of the name it
-    # is given (the name may still say it is one small item).
-    traced = isinstance(value, ast.Call) and payload != ("call", last_name(value.func)) and shape != ""
-    return traced and payload_evidence("name", name) == "whole"
+    # is given (the name may still say it is one small item). So is one of two values it shows
+    # (``state = fields if known else item``: verifiers 0.3.1 ``message_hash`` names one provider item
+    # ``state``; split 12 carla bridge.py:201 read it as the rollout's state).
+    traced = (isinstance(value, ast.Call) and payload != ("call", last_name(value.func))) or isinstance(
+        value, (ast.IfExp, ast.BoolOp)
+    )
+    return traced and shape != "" and payload_evidence("name", name) == "whole"
 
 
 def built_payload(value: ast.expr, payload: tuple[str, str], params: Iterable[str]) -> tuple[str, str]:

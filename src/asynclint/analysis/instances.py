@@ -176,6 +176,8 @@ class Instances(GraphState):
                 value = ast.literal_eval(default)
                 if switched_off(value):
                     found.setdefault(f"self.{attr}", value)
+        for attr, value in self._kept_off(cls).items():
+            found.setdefault(attr, value)
         return found
 
     def _passes(self, call: tuple[FunctionId, CallSite], slots: tuple[str, str], default: str) -> bool:
@@ -218,14 +220,43 @@ class Instances(GraphState):
         cls = f"{self.summaries[key[0]].module}.{class_qualname}"
         if cls not in self.classes or self.subclasses(cls):
             return False
-        setters = dict(self.classes[cls][1].set_later).get(attr)
-        if setters is None:
+        later = {name: (start, setters) for name, start, setters in self.classes[cls][1].set_later}
+        if attr not in later or later[attr][0] != "None":
             return False
-        calls, escaped, unresolved = self._calls_of_functions()
-        for method in setters:
-            setter = self.method_of(cls, method)
-            if setter is None or calls.get(setter) or setter in self._root_keys or setter in escaped:
-                return False
-            if method in unresolved:
-                return False
-        return True
+        calls = self._calls_of_functions()[0]
+        return all(
+            (setter := self.method_of(cls, method)) is not None
+            and not calls.get(setter)
+            and self._handed_to_none(setter)
+            for method in later[attr][1]
+        )
+
+    def _handed_to_none(self, setter: FunctionId) -> bool:
+        """Nothing but the project's calls runs method ``setter``: not an entry point, not handed over
+        as a value, not a method name called on a receiver the project does not settle."""
+        _, escaped, unresolved = self._calls_of_functions()
+        return setter not in self._root_keys and setter not in escaped and self.function(setter).name not in unresolved
+
+    def _kept_off(self, cls: str) -> dict[str, object]:
+        """``self.<attribute>`` -> the constant ``__init__`` sets it to, for the attributes of ``cls``
+        (its own, with no project subclass to set them anywhere) whose other setters run only where a
+        feature is switched on: the project calls each one, every call sits behind a test that is
+        false while the instances keep their defaults (:meth:`default_off`; ``if self.record:
+        self.recorder.start()``), and nothing else runs it (:meth:`_handed_to_none`). So ``if not
+        self._recording: return`` in ``stop`` keeps its rest off while ``start`` is never called. (A
+        setter the project never calls is one it offers others: ``env.set_verbose()`` in a script.)"""
+        if cls not in self.classes or self.subclasses(cls):
+            return {}
+        found: dict[str, object] = {}
+        for attr, start, methods in self.classes[cls][1].set_later:
+            setters = [self.method_of(cls, method) for method in methods]
+            # (an attribute no method sets is dead code or set from outside the class: not judged)
+            if setters and all(
+                setter is not None
+                and self._handed_to_none(setter)
+                and (calls := self._calls_running(setter))
+                and all(self.default_off(*call) for call in calls)
+                for setter in setters
+            ):
+                found[f"self.{attr}"] = ast.literal_eval(start)
+        return found

@@ -9,6 +9,7 @@ import copy
 
 from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.diskcache import fills_file
+from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.guards import (
     guard_holder,
     guard_target,
@@ -21,6 +22,7 @@ from asynclint.analysis.index.helpers import UNBOUND
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
+from asynclint.knowledge.costs import switched_off
 
 
 class Conditions(IndexerState):
@@ -74,8 +76,10 @@ class Conditions(IndexerState):
             )
             self.attr_sources.setdefault(owner, set()).add(flag)
             if self.frame.kind == "function":
-                cleared = node is target and isinstance(value, ast.Constant) and value.value is None
-                self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, cleared))
+                # a constant that switches something off (``None``, ``False``, 0, ``""``), or "" for anything else
+                text = constant_text(value) if node is target else None
+                off = text if text is not None and switched_off(ast.literal_eval(text)) else ""
+                self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, off))
 
     def _required_attribute(self, stmt: ast.If) -> str:
         """The attribute of ``self`` that ``stmt`` raises unless set: ``if self._pool is None: raise

@@ -72,9 +72,10 @@ class ClassInfo:
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.
     built: tuple[tuple[str, int, int], ...] = ()
-    #: Attributes ``__init__`` sets to ``None`` -> the other methods that set them to something else
-    #: (``self._pool = Pool(n)`` in ``__enter__``): until one of those runs, the attribute is ``None``.
-    set_later: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Attributes ``__init__`` sets to a constant that switches something off (``None``, ``False``,
+    #: 0, ``""``) -> that constant's ``repr`` and the other methods that set them to something else
+    #: (``self._pool = Pool(n)`` in ``__enter__``): until one of those runs, the attribute keeps it.
+    set_later: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,8 +111,9 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         #: (class, attribute) -> what its assignments in the class's methods bind it to: the
         #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
         self.attr_sources: dict[tuple[str, str], set[str]] = {}
-        #: (class, attribute) -> (method, bound to ``None``?) per assignment (see ClassInfo.set_later).
-        self.attr_setters: dict[tuple[str, str], set[tuple[str, bool]]] = {}
+        #: (class, attribute) -> (method, the constant that switches something off it is bound to, or
+        #: "") per assignment (see ClassInfo.set_later).
+        self.attr_setters: dict[tuple[str, str], set[tuple[str, str]]] = {}
         #: Class -> attribute -> (line, column) of the call that built what it holds (``None``:
         #: assigned from more than one place).
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
@@ -219,9 +220,9 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
                     (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None
                 ),
                 set_later=tuple(
-                    (attr, tuple(sorted(method for method, cleared in setters if not cleared)))
+                    (attr, start, tuple(sorted({method for method, value in setters if value != start})))
                     for (owner, attr), setters in sorted(self.attr_setters.items())
-                    if owner == qn and ("__init__", True) in setters and ("__init__", False) not in setters
+                    if owner == qn and (start := _initial_off(setters))
                 ),
             )
             for qn in self.class_lines
@@ -321,3 +322,10 @@ def _newer_grammar(source: str, path: str, error: SyntaxError) -> tuple[ast.Modu
         except SyntaxError:
             pass
     raise IndexError_(f"syntax error at line {error.lineno}: {error.msg} (read as Python {PYTHON_VERSION})") from None
+
+
+def _initial_off(setters: set[tuple[str, str]]) -> str:
+    """The constant ``__init__`` binds an attribute to, when that is its only binding there and one
+    that switches something off (see ClassInfo.set_later); "" otherwise."""
+    start = {value for method, value in setters if method == "__init__"}
+    return next(iter(start)) if len(start) == 1 else ""

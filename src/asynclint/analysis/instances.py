@@ -9,7 +9,7 @@ import re
 
 from asynclint.analysis.graph_records import FunctionId, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import guard_holds
+from asynclint.analysis.index.flags import FIELD, guard_holds
 from asynclint.analysis.index.records import FIELD_CLASS, CallSite
 from asynclint.knowledge.costs import payload_evidence, switched_off
 from asynclint.knowledge.frameworks import STATE_MODELS
@@ -110,14 +110,42 @@ class Instances(GraphState):
         if not site.guards or self.summaries[key[0]].library is not None:
             return ""
         function = self.function(key)
+        cls = f"{self.summaries[key[0]].module}.{function.class_qualname}"
         if function.class_qualname is None:
             env, handed = self._handed_defaults(key, site.guards)
         else:
-            env, handed = self._attribute_defaults(f"{self.summaries[key[0]].module}.{function.class_qualname}"), []
+            env, handed = self._attribute_defaults(cls), []
+        env = {**self.field_switches(), **env}
         off = next((guard for guard in site.guards if not guard_holds((guard,), env)), "") if env else ""
         for param in handed:
             off = re.sub(rf"\b{param}\.", "self.", off)
-        return off
+        # an attribute kept off by a setter behind a switch (:meth:`_kept_off`): the switch is the setting to name
+        kept = self._kept_switches.get(cls, {}) if off and not handed else {}
+        return next((why for attr, why in kept.items() if re.search(rf"{re.escape(attr)}\b", off)), off)
+
+    def field_switches(self) -> dict[str, object]:
+        """``<field>.<name>`` (:data:`~asynclint.analysis.index.flags.FIELD`) -> its default, for the
+        switch fields the project leaves off everywhere: class-level fields annotated ``bool`` with a
+        default that switches a feature off (``record_video: bool = False``,
+        ModuleSummary.switch_fields), every declaration of the name agreeing on it, and nothing in
+        the project writing anything under the name but such constants or values that read it
+        (``cfg.record_video = bool(record_video)`` in ``load_environment``, its parameter off by
+        default; ModuleSummary.field_writes). A test of ``<anything>.<name>`` reads it: the
+        name is the project's switch, turned on only where a user turns it on."""
+        if self._switches is None:
+            declared: dict[str, set[str]] = {}
+            written: set[str] = set()
+            for summary in self.summaries:
+                if summary.library is None:
+                    for name, text in summary.switch_fields:
+                        declared.setdefault(name, set()).add(text)
+                    written.update(name for name, text in summary.field_writes if not text)
+            self._switches = {
+                f"{FIELD}{name}": ast.literal_eval(next(iter(texts)))
+                for name, texts in sorted(declared.items())
+                if len(texts) == 1 and name not in written
+            }
+        return self._switches
 
     def _handed_defaults(self, key: FunctionId, guards: tuple[str, ...]) -> tuple[dict[str, object], list[str]]:
         """``<param>.<attribute>`` -> its default, for the parameters of plain function ``key`` that
@@ -259,4 +287,5 @@ class Instances(GraphState):
                 for setter in setters
             ):
                 found[f"self.{attr}"] = ast.literal_eval(start)
+                self._kept_switches.setdefault(cls, {})[f"self.{attr}"] = self.default_off(*calls[0])
         return found

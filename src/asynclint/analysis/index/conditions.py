@@ -38,7 +38,10 @@ class Conditions(IndexerState):
         ``env_self.trace_dir``), which the graph evaluates with the defaults of the instances the
         callers hand it. ``modes``: an ``if`` with an ``else``, which picks one of two modes: only a
         comparison of an attribute with a string constant (``self.judge == "gpt"``) counts, which the
-        graph settles only when the attribute's default switches a feature off (``judge=None``)."""
+        graph settles only when the attribute's default switches a feature off (``judge=None``).
+        Without ``modes``, a test of a field of any object the function holds and no parameter
+        (``camera.config.record_video``) counts too: the graph reads a switch field by its name
+        (ModuleSummary.switch_fields)."""
         test = _getattr_as_attribute(test)
         parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:
@@ -49,7 +52,11 @@ class Conditions(IndexerState):
                     and self._flag_owner(node.value)
                 ):
                     return ast.unparse(test)
-        return None
+        if modes or any(isinstance(node, ast.Name) and node.id in self.frame.params for node in ast.walk(test)):
+            return None
+        called = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
+        fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in ast.walk(test))
+        return ast.unparse(test) if fields else None
 
     def _flag_owner(self, name: ast.Name) -> bool:
         """``self`` of a method, or a parameter of a plain function still holding what was passed."""
@@ -281,7 +288,7 @@ def _getattr_as_attribute(test: ast.expr) -> ast.expr:
                 and node.func.id == "getattr"
                 and len(node.args) == 3
                 and not node.keywords
-                and isinstance(node.args[0], ast.Name)
+                and isinstance(node.args[0], (ast.Name, ast.Attribute))
                 and isinstance(node.args[1], ast.Constant)
                 and isinstance(node.args[1].value, str)
                 and node.args[1].value.isidentifier()

@@ -60,6 +60,7 @@ from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
+from asynclint.analysis.index.switches import field_writes, switch_fields
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
 
@@ -268,6 +269,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             row_shapes=tuple(rows.shapes),
             settings=tuple(sorted(module_settings(tree).items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
+            switch_fields=switch_fields(tree),
+            field_writes=field_writes(tree),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

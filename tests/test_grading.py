@@ -395,8 +395,8 @@ def test_a_cache_on_disk_says_it_fills_on_a_miss():
         (
             "defaults_later",
             36,
-            "`self.record`",
-        ),  # ``self._recording``, set only by ``start`` behind ``if self.record:``
+            "`RecordingEnv.record`",
+        ),  # ``self._recording``: ``start`` runs behind ``if self.record:``
         ("defaults_fields", 57, "`camera.config.record_video`"),  # ``self._recording``, set behind the field
         ("defaults_fields", 74, "`camera.config.record_video`"),  # a switch field read by its name
     ],

@@ -287,5 +287,11 @@ class Instances(GraphState):
                 for setter in setters
             ):
                 found[f"self.{attr}"] = ast.literal_eval(start)
-                self._kept_switches.setdefault(cls, {})[f"self.{attr}"] = self.default_off(*calls[0])
+                caller, site = calls[0]
+                # said of the caller's instance when that is another class's (``RecordingEnv.record``)
+                owner = self.function(caller).class_qualname
+                why = self.default_off(caller, site)
+                if owner is not None and f"{self.summaries[caller[0]].module}.{owner}" != cls:
+                    why = re.sub(r"\bself\.", f"{owner}.", why)
+                self._kept_switches.setdefault(cls, {})[f"self.{attr}"] = why
         return found

@@ -498,11 +498,11 @@ class ModuleSummary:
     row_shapes: tuple[RowShape, ...] = ()
     #: Class-level fields annotated ``bool`` whose constant default switches a feature off:
     #: (field, ``repr`` of the default); a test of ``<anything>.<field>`` reads them by name
-    #: (:func:`asynclint.analysis.index.switches.switch_fields`).
+    #: (:func:`asynclint.analysis.index.switches.switches`).
     switch_fields: tuple[tuple[str, str], ...] = ()
     #: What the module writes under each name (an attribute, a keyword, a parameter's default, a
     #: dict key): ``repr`` of a constant that switches a feature off, or "" for what may turn one on
-    #: (:func:`asynclint.analysis.index.switches.field_writes`).
+    #: (:func:`asynclint.analysis.index.switches.switches`).
     field_writes: tuple[tuple[str, str], ...] = ()
 
 

@@ -17,32 +17,25 @@ from asynclint.knowledge.costs import switched_off
 _SAME = "<same>"
 
 
-def switch_fields(tree: ast.Module) -> tuple[tuple[str, str], ...]:
-    """(field, ``repr`` of its default) for the class-level fields annotated ``bool`` (or optional
-    ``bool``) whose constant default switches a feature off: the declared switches of the module."""
-    found = {
-        (node.target.id, text)
-        for cls in ast.walk(tree)
-        if isinstance(cls, ast.ClassDef)
-        for node in cls.body
-        if isinstance(node, ast.AnnAssign)
-        and isinstance(node.target, ast.Name)
-        and _boolean(node.annotation)
-        and (text := constant_text(node.value)) is not None
-        and switched_off(ast.literal_eval(text))
-    }
-    return tuple(sorted(found))
+def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """(ModuleSummary.switch_fields, ModuleSummary.field_writes), in one walk of the module.
 
+    The switch fields: (field, ``repr`` of its default) for the class-level fields annotated
+    ``bool`` (or optional ``bool``) whose constant default switches a feature off.
 
-def field_writes(tree: ast.Module) -> tuple[tuple[str, str], ...]:
-    """(name, what is written) for every value the module writes under a name: ``repr`` of a
-    constant that switches a feature off, or "" for anything that may turn it on (another constant,
-    a value the walk cannot read, a binding by a loop or an unpacking). A value that reads the same
-    name (``record_video=bool(record_video)``) is not listed: it is on only where the name is."""
+    The writes: (name, what is written) for every value the module writes under a name: ``repr``
+    of a constant that switches a feature off, or "" for anything that may turn it on (another
+    constant, a value the walk cannot read, a binding by a loop or an unpacking). A value that reads
+    the same name (``record_video=bool(record_video)``) is not listed: it is on only where the name is."""
+    declared: set[tuple[str, str]] = set()
     found: set[tuple[str, str]] = set()
     handled: set[int] = set()
+    stored: list[ast.Name | ast.Attribute] = []
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            if isinstance(node.ctx, ast.Store):
+                stored.append(node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if (name := _written_name(target)) is not None:
@@ -62,15 +55,20 @@ def field_writes(tree: ast.Module) -> tuple[tuple[str, str], ...]:
         elif isinstance(node, ast.arguments):
             positional = [*node.posonlyargs, *node.args]
             defaults: list[ast.expr | None] = [None] * (len(positional) - len(node.defaults)) + list(node.defaults)
-            for arg, default in [
-                *zip(positional, defaults, strict=True),
-                *zip(node.kwonlyargs, node.kw_defaults, strict=True),
-            ]:
-                found.add((arg.arg, _written(default, arg.arg) if default is not None else ""))
-    for node in ast.walk(tree):
-        if id(node) not in handled and isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Store):
-            found.add((node.id if isinstance(node, ast.Name) else node.attr, ""))
-    return tuple(sorted(pair for pair in found if pair[1] != _SAME))
+            pairs = [*zip(positional, defaults, strict=True), *zip(node.kwonlyargs, node.kw_defaults, strict=True)]
+            found.update((arg.arg, _written(default, arg.arg) if default is not None else "") for arg, default in pairs)
+        elif isinstance(node, ast.ClassDef):
+            declared.update(
+                (field.target.id, text)
+                for field in node.body
+                if isinstance(field, ast.AnnAssign)
+                and isinstance(field.target, ast.Name)
+                and _boolean(field.annotation)
+                and (text := constant_text(field.value)) is not None
+                and switched_off(ast.literal_eval(text))
+            )
+    found.update((_written_name(node) or "", "") for node in stored if id(node) not in handled)
+    return tuple(sorted(declared)), tuple(sorted(pair for pair in found if pair[1] != _SAME))
 
 
 def _written_name(target: ast.expr) -> str | None:

@@ -60,7 +60,7 @@ from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
-from asynclint.analysis.index.switches import field_writes, switch_fields
+from asynclint.analysis.index.switches import switches
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
 
@@ -177,6 +177,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
+        switch_fields, field_writes = switches(tree)
         rows = RowShapes(self._denoted, self._bodies)
         indexes = {(function.line, function.name): index for index, function in enumerate(self.functions)}
         rows.read(defined, indexes, self.source, lines)
@@ -269,8 +270,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             row_shapes=tuple(rows.shapes),
             settings=tuple(sorted(module_settings(tree).items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
-            switch_fields=switch_fields(tree),
-            field_writes=field_writes(tree),
+            switch_fields=switch_fields,
+            field_writes=field_writes,
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

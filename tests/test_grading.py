@@ -397,8 +397,8 @@ def test_a_cache_on_disk_says_it_fills_on_a_miss():
             36,
             "`RecordingEnv.record`",
         ),  # ``self._recording``: ``start`` runs behind ``if self.record:``
-        ("defaults_fields", 57, "`camera.config.record_video`"),  # ``self._recording``, set behind the field
-        ("defaults_fields", 74, "`camera.config.record_video`"),  # a switch field read by its name
+        ("defaults_fields", 65, "`camera.config.record_video`"),  # ``self._recording``, set behind the field
+        ("defaults_fields", 82, "`camera.config.record_video`"),  # a switch field read by its name
     ],
 )
 def test_a_feature_off_by_default_names_the_switch_that_turns_it_on(stem: str, line: int, setting: str):

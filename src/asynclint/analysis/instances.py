@@ -130,8 +130,10 @@ class Instances(GraphState):
         ModuleSummary.switch_fields), every declaration of the name agreeing on it, and nothing in
         the project writing anything under the name but such constants or values that read it
         (``cfg.record_video = bool(record_video)`` in ``load_environment``, its parameter off by
-        default; ModuleSummary.field_writes). A test of ``<anything>.<name>`` reads it: the
-        name is the project's switch, turned on only where a user turns it on."""
+        default; ModuleSummary.field_writes), nor builds a class with the field from positional
+        arguments or an unpacked mapping (``CameraConfig(640, True)``, ``CameraConfig(**options)``:
+        what they set is not written under the name). A test of ``<anything>.<name>`` reads it:
+        the name is the project's switch, turned on only where a user turns it on."""
         if self._switches is None:
             declared: dict[str, set[str]] = {}
             written: set[str] = set()
@@ -140,12 +142,27 @@ class Instances(GraphState):
                     for name, text in summary.switch_fields:
                         declared.setdefault(name, set()).add(text)
                     written.update(name for name, text in summary.field_writes if not text)
+            written.update(self._built_unnamed(frozenset(declared)))
             self._switches = {
                 f"{FIELD}{name}": ast.literal_eval(next(iter(texts)))
                 for name, texts in sorted(declared.items())
                 if len(texts) == 1 and name not in written
             }
         return self._switches
+
+    def _built_unnamed(self, names: frozenset[str]) -> set[str]:
+        """The fields among ``names`` of the project classes (and their project ancestors) that a
+        project call builds from positional arguments or an unpacked mapping."""
+        found: set[str] = set()
+        for summary in self.summaries:
+            for site in summary.calls if summary.library is None else ():
+                if site.target is None or not any(slot == "*" or slot.isdigit() for slot, _ in site.given):
+                    continue
+                cls = self.canonical(site.target)
+                for ancestor in self.ancestors(cls) if cls in self.classes else ():
+                    if (name := self.canonical(ancestor)) in self.classes:
+                        found.update(field for field, _ in self.classes[name][1].fields if field in names)
+        return found
 
     def _handed_defaults(self, key: FunctionId, guards: tuple[str, ...]) -> tuple[dict[str, object], list[str]]:
         """``<param>.<attribute>`` -> its default, for the parameters of plain function ``key`` that

@@ -387,3 +387,24 @@ def test_a_cache_on_disk_says_it_fills_on_a_miss():
     # The hit path's read, and a miss whose scratch directory is removed on every call: every call.
     assert not found[20].facts.cache_miss and found[20].facts.first_call == ""
     assert found[54].facts.frequency == "turn" and not found[54].facts.cache_miss
+
+
+@pytest.mark.parametrize(
+    ("stem", "line", "setting"),
+    [
+        (
+            "defaults_later",
+            36,
+            "`RecordingEnv.record`",
+        ),  # ``self._recording``: ``start`` runs behind ``if self.record:``
+        ("defaults_fields", 65, "`camera.config.record_video`"),  # ``self._recording``, set behind the field
+        ("defaults_fields", 82, "`camera.config.record_video`"),  # a switch field read by its name
+    ],
+)
+def test_a_feature_off_by_default_names_the_switch_that_turns_it_on(stem: str, line: int, setting: str):
+    # grading/defaults_*.py grade these low; here the setting the message names: the switch a user
+    # changes, not the attribute a method sets behind it.
+    fixture = Path(__file__).parent / "fixtures" / "grading" / f"{stem}.py"
+    found = {f.line: f for f in check_text(fixture.read_text(encoding="utf-8"), fixture).findings}
+    assert found[line].facts.off_by_default
+    assert f"only when {setting} is changed from its default (off by default)" in found[line].message

@@ -210,6 +210,8 @@ class ProjectGraph(
         self._handed_refs: dict[int, dict[int, tuple[FunctionRef, ...]]] = {}  # see GivenArgs._refs_at
         self._hot_states: dict[FunctionId, list[HotInfo]] = {}  # see GivenArgs.hot_at
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
+        self._switches: dict[str, object] | None = None  # see Instances.field_switches
+        self._kept_switches: dict[str, dict[str, str]] = {}  # see Instances._kept_off
         self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # Instances._calls_running
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False

@@ -105,6 +105,8 @@ class GraphState:
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
     _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
+    _switches: dict[str, object] | None
+    _kept_switches: dict[str, dict[str, str]]
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]

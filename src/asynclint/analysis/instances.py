@@ -9,7 +9,7 @@ import re
 
 from asynclint.analysis.graph_records import FunctionId, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import guard_holds
+from asynclint.analysis.index.flags import FIELD, guard_holds
 from asynclint.analysis.index.records import FIELD_CLASS, CallSite
 from asynclint.knowledge.costs import payload_evidence, switched_off
 from asynclint.knowledge.frameworks import STATE_MODELS
@@ -110,14 +110,59 @@ class Instances(GraphState):
         if not site.guards or self.summaries[key[0]].library is not None:
             return ""
         function = self.function(key)
+        cls = f"{self.summaries[key[0]].module}.{function.class_qualname}"
         if function.class_qualname is None:
             env, handed = self._handed_defaults(key, site.guards)
         else:
-            env, handed = self._attribute_defaults(f"{self.summaries[key[0]].module}.{function.class_qualname}"), []
+            env, handed = self._attribute_defaults(cls), []
+        env = {**self.field_switches(), **env}
         off = next((guard for guard in site.guards if not guard_holds((guard,), env)), "") if env else ""
         for param in handed:
             off = re.sub(rf"\b{param}\.", "self.", off)
-        return off
+        # an attribute kept off by a setter behind a switch (:meth:`_kept_off`): the switch is the setting to name
+        kept = self._kept_switches.get(cls, {}) if off and not handed else {}
+        return next((why for attr, why in kept.items() if re.search(rf"{re.escape(attr)}\b", off)), off)
+
+    def field_switches(self) -> dict[str, object]:
+        """``<field>.<name>`` (:data:`~asynclint.analysis.index.flags.FIELD`) -> its default, for the
+        switch fields the project leaves off everywhere: class-level fields annotated ``bool`` with a
+        default that switches a feature off (``record_video: bool = False``,
+        ModuleSummary.switch_fields), every declaration of the name agreeing on it, and nothing in
+        the project writing anything under the name but such constants or values that read it
+        (``cfg.record_video = bool(record_video)`` in ``load_environment``, its parameter off by
+        default; ModuleSummary.field_writes), nor builds a class with the field from positional
+        arguments or an unpacked mapping (``CameraConfig(640, True)``, ``CameraConfig(**options)``:
+        what they set is not written under the name). A test of ``<anything>.<name>`` reads it:
+        the name is the project's switch, turned on only where a user turns it on."""
+        if self._switches is None:
+            declared: dict[str, set[str]] = {}
+            written: set[str] = set()
+            for summary in self.summaries:
+                if summary.library is None:
+                    for name, text in summary.switch_fields:
+                        declared.setdefault(name, set()).add(text)
+                    written.update(name for name, text in summary.field_writes if not text)
+            written.update(self._built_unnamed(frozenset(declared)))
+            self._switches = {
+                f"{FIELD}{name}": ast.literal_eval(next(iter(texts)))
+                for name, texts in sorted(declared.items())
+                if len(texts) == 1 and name not in written
+            }
+        return self._switches
+
+    def _built_unnamed(self, names: frozenset[str]) -> set[str]:
+        """The fields among ``names`` of the project classes (and their project ancestors) that a
+        project call builds from positional arguments or an unpacked mapping."""
+        found: set[str] = set()
+        for summary in self.summaries:
+            for site in summary.calls if summary.library is None else ():
+                if site.target is None or not any(slot == "*" or slot.isdigit() for slot, _ in site.given):
+                    continue
+                cls = self.canonical(site.target)
+                for ancestor in self.ancestors(cls) if cls in self.classes else ():
+                    if (name := self.canonical(ancestor)) in self.classes:
+                        found.update(field for field, _ in self.classes[name][1].fields if field in names)
+        return found
 
     def _handed_defaults(self, key: FunctionId, guards: tuple[str, ...]) -> tuple[dict[str, object], list[str]]:
         """``<param>.<attribute>`` -> its default, for the parameters of plain function ``key`` that
@@ -176,6 +221,8 @@ class Instances(GraphState):
                 value = ast.literal_eval(default)
                 if switched_off(value):
                     found.setdefault(f"self.{attr}", value)
+        for attr, value in self._kept_off(cls).items():
+            found.setdefault(attr, value)
         return found
 
     def _passes(self, call: tuple[FunctionId, CallSite], slots: tuple[str, str], default: str) -> bool:
@@ -218,14 +265,50 @@ class Instances(GraphState):
         cls = f"{self.summaries[key[0]].module}.{class_qualname}"
         if cls not in self.classes or self.subclasses(cls):
             return False
-        setters = dict(self.classes[cls][1].set_later).get(attr)
-        if setters is None:
+        later = {name: (start, setters) for name, start, setters in self.classes[cls][1].set_later}
+        if attr not in later or later[attr][0] != "None":
             return False
-        calls, escaped, unresolved = self._calls_of_functions()
-        for method in setters:
-            setter = self.method_of(cls, method)
-            if setter is None or calls.get(setter) or setter in self._root_keys or setter in escaped:
-                return False
-            if method in unresolved:
-                return False
-        return True
+        calls = self._calls_of_functions()[0]
+        return all(
+            (setter := self.method_of(cls, method)) is not None
+            and not calls.get(setter)
+            and self._handed_to_none(setter)
+            for method in later[attr][1]
+        )
+
+    def _handed_to_none(self, setter: FunctionId) -> bool:
+        """Nothing but the project's calls runs method ``setter``: not an entry point, not handed over
+        as a value, not a method name called on a receiver the project does not settle."""
+        _, escaped, unresolved = self._calls_of_functions()
+        return setter not in self._root_keys and setter not in escaped and self.function(setter).name not in unresolved
+
+    def _kept_off(self, cls: str) -> dict[str, object]:
+        """``self.<attribute>`` -> the constant ``__init__`` sets it to, for the attributes of ``cls``
+        (its own, with no project subclass to set them anywhere) whose other setters run only where a
+        feature is switched on: the project calls each one, every call sits behind a test that is
+        false while the instances keep their defaults (:meth:`default_off`; ``if self.record:
+        self.recorder.start()``), and nothing else runs it (:meth:`_handed_to_none`). So ``if not
+        self._recording: return`` in ``stop`` keeps its rest off while ``start`` is never called. (A
+        setter the project never calls is one it offers others: ``env.set_verbose()`` in a script.)"""
+        if cls not in self.classes or self.subclasses(cls):
+            return {}
+        found: dict[str, object] = {}
+        for attr, start, methods in self.classes[cls][1].set_later:
+            setters = [self.method_of(cls, method) for method in methods]
+            # (an attribute no method sets is dead code or set from outside the class: not judged)
+            if setters and all(
+                setter is not None
+                and self._handed_to_none(setter)
+                and (calls := self._calls_running(setter))
+                and all(self.default_off(*call) for call in calls)
+                for setter in setters
+            ):
+                found[f"self.{attr}"] = ast.literal_eval(start)
+                caller, site = calls[0]
+                # said of the caller's instance when that is another class's (``RecordingEnv.record``)
+                owner = self.function(caller).class_qualname
+                why = self.default_off(caller, site)
+                if owner is not None and f"{self.summaries[caller[0]].module}.{owner}" != cls:
+                    why = re.sub(r"\bself\.", f"{owner}.", why)
+                self._kept_switches.setdefault(cls, {})[f"self.{attr}"] = why
+        return found

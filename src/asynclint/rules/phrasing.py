@@ -145,7 +145,7 @@ def _how_often(facts: Facts, memoized: tuple[str, str] | None) -> str:
     if facts.fallback:
         return f"{text}; only when an attempt before it failed: not graded up for repetition"
     if facts.off_by_default:
-        settings = ", ".join(dict.fromkeys(f"`{name}`" for name in re.findall(r"\bself\.\w+", facts.off_by_default)))
+        settings = ", ".join(dict.fromkeys(f"`{name}`" for name in _settings(facts.off_by_default)))
         return f"{text}; only when {settings} is changed from its default (off by default): graded low"
     if facts.escalation.startswith("runs "):
         return f"{text}: graded one level up"
@@ -183,3 +183,13 @@ def group_size(size: GroupSize) -> str:
         "default": f"verifiers' default `{GROUP_SIZE_SETTING}`",
     }[size.source]
     return f"a group of {size.count} rollouts ({source})"
+
+
+def _settings(test: str) -> list[str]:
+    """The settings an off-by-default test reads: its dotted names that are not called
+    (``self.log``, ``camera.config.record_video``; not ``path.exists`` in ``path.exists()``)."""
+    return [
+        found.group()
+        for found in re.finditer(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", test)
+        if not test[found.end() :].lstrip().startswith("(")
+    ]

@@ -9,6 +9,7 @@ import copy
 
 from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.diskcache import fills_file
+from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.guards import (
     guard_holder,
     guard_target,
@@ -21,6 +22,7 @@ from asynclint.analysis.index.helpers import UNBOUND
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
+from asynclint.knowledge.costs import switched_off
 
 
 class Conditions(IndexerState):
@@ -36,7 +38,10 @@ class Conditions(IndexerState):
         ``env_self.trace_dir``), which the graph evaluates with the defaults of the instances the
         callers hand it. ``modes``: an ``if`` with an ``else``, which picks one of two modes: only a
         comparison of an attribute with a string constant (``self.judge == "gpt"``) counts, which the
-        graph settles only when the attribute's default switches a feature off (``judge=None``)."""
+        graph settles only when the attribute's default switches a feature off (``judge=None``).
+        Without ``modes``, a test of a field of any object the function holds and no parameter
+        (``camera.config.record_video``) counts too: the graph reads a switch field by its name
+        (ModuleSummary.switch_fields)."""
         test = _getattr_as_attribute(test)
         parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:
@@ -47,7 +52,11 @@ class Conditions(IndexerState):
                     and self._flag_owner(node.value)
                 ):
                     return ast.unparse(test)
-        return None
+        if modes or any(isinstance(node, ast.Name) and node.id in self.frame.params for node in ast.walk(test)):
+            return None
+        called = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
+        fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in ast.walk(test))
+        return ast.unparse(test) if fields else None
 
     def _flag_owner(self, name: ast.Name) -> bool:
         """``self`` of a method, or a parameter of a plain function still holding what was passed."""
@@ -74,8 +83,10 @@ class Conditions(IndexerState):
             )
             self.attr_sources.setdefault(owner, set()).add(flag)
             if self.frame.kind == "function":
-                cleared = node is target and isinstance(value, ast.Constant) and value.value is None
-                self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, cleared))
+                # a constant that switches something off (``None``, ``False``, 0, ``""``), or "" for anything else
+                text = constant_text(value) if node is target else None
+                off = text if text is not None and switched_off(ast.literal_eval(text)) else ""
+                self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, off))
 
     def _required_attribute(self, stmt: ast.If) -> str:
         """The attribute of ``self`` that ``stmt`` raises unless set: ``if self._pool is None: raise
@@ -277,7 +288,7 @@ def _getattr_as_attribute(test: ast.expr) -> ast.expr:
                 and node.func.id == "getattr"
                 and len(node.args) == 3
                 and not node.keywords
-                and isinstance(node.args[0], ast.Name)
+                and isinstance(node.args[0], (ast.Name, ast.Attribute))
                 and isinstance(node.args[1], ast.Constant)
                 and isinstance(node.args[1].value, str)
                 and node.args[1].value.isidentifier()

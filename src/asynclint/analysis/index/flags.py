@@ -84,6 +84,10 @@ ROW_KEYS = "__row_keys__"
 #: (``"info"``). The graph reads it as the keys every row carries there.
 ROW_ARGUMENT = "<row>"
 
+#: How a switch field is bound by its name alone (``<field>.record_video``, ModuleSummary.switch_fields):
+#: what ``<anything>.record_video`` is while the project leaves every such field at its default.
+FIELD = "<field>."
+
 _UNKNOWN = object()
 #: The value of a parameter holding :data:`PASSED_OBJECT`: ``is None`` is false, anything else unknown.
 _OBJECT = object()
@@ -107,8 +111,19 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         found = env.get(node.id, _UNKNOWN)
         # A row's keys (a frozenset) stand for a dict: not ``None``, and read only by ``in``.
         return _OBJECT if found is Ellipsis or isinstance(found, frozenset) else found
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):  # ``self.log``: an attribute's default
-        return env.get(f"{node.value.id}.{node.attr}", _UNKNOWN)
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and f"{node.value.id}.{node.attr}" in env:  # ``self.log``: its default
+            return env[f"{node.value.id}.{node.attr}"]
+        return env.get(FIELD + node.attr, _UNKNOWN)  # ``camera.config.record_video``: a switch field's
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "bool"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        inner = _known(_value(node.args[0], env))
+        return inner if inner is _UNKNOWN else bool(inner)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _value(node.operand, env)
         return _UNKNOWN if inner is _UNKNOWN or inner is _OBJECT else not inner

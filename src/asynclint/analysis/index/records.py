@@ -72,9 +72,10 @@ class ClassInfo:
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.
     built: tuple[tuple[str, int, int], ...] = ()
-    #: Attributes ``__init__`` sets to ``None`` -> the other methods that set them to something else
-    #: (``self._pool = Pool(n)`` in ``__enter__``): until one of those runs, the attribute is ``None``.
-    set_later: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Attributes ``__init__`` sets to a constant that switches something off (``None``, ``False``,
+    #: 0, ``""``) -> that constant's ``repr`` and the other methods that set them to something else
+    #: (``self._pool = Pool(n)`` in ``__enter__``): until one of those runs, the attribute keeps it.
+    set_later: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,6 +500,14 @@ class ModuleSummary:
     copies: tuple[tuple[int, int, int, bool], ...] = ()
     #: The rows its functions return and its dataset builds are handed (see :class:`RowShape`).
     row_shapes: tuple[RowShape, ...] = ()
+    #: Class-level fields annotated ``bool`` whose constant default switches a feature off:
+    #: (field, ``repr`` of the default); a test of ``<anything>.<field>`` reads them by name
+    #: (:func:`asynclint.analysis.index.switches.switches`).
+    switch_fields: tuple[tuple[str, str], ...] = ()
+    #: What the module writes under each name (an attribute, a keyword, a parameter's default, a
+    #: dict key): ``repr`` of a constant that switches a feature off, or "" for what may turn one on
+    #: (:func:`asynclint.analysis.index.switches.switches`).
+    field_writes: tuple[tuple[str, str], ...] = ()
 
 
 class IndexError_(Exception):

@@ -254,7 +254,7 @@ class IndexerState:
     frames: list[Frame]
     _global_fills: dict[str, set[str]]
     attr_sources: dict[tuple[str, str], set[str]]
-    attr_setters: dict[tuple[str, str], set[tuple[str, bool]]]
+    attr_setters: dict[tuple[str, str], set[tuple[str, str]]]
 
     if TYPE_CHECKING:
         # Scopes

@@ -60,6 +60,7 @@ from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
+from asynclint.analysis.index.switches import switches
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
 
@@ -111,8 +112,9 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         #: (class, attribute) -> what its assignments in the class's methods bind it to: the
         #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
         self.attr_sources: dict[tuple[str, str], set[str]] = {}
-        #: (class, attribute) -> (method, bound to ``None``?) per assignment (see ClassInfo.set_later).
-        self.attr_setters: dict[tuple[str, str], set[tuple[str, bool]]] = {}
+        #: (class, attribute) -> (method, the constant that switches something off it is bound to, or
+        #: "") per assignment (see ClassInfo.set_later).
+        self.attr_setters: dict[tuple[str, str], set[tuple[str, str]]] = {}
         #: Class -> attribute -> (line, column) of the call that built what it holds (``None``:
         #: assigned from more than one place).
         self.class_built: dict[str, dict[str, tuple[int, int] | None]] = {}
@@ -177,6 +179,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.work_sizes = module_sizes(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
+        switch_fields, field_writes = switches(tree)
         rows = RowShapes(self._denoted, self._bodies)
         indexes = {(function.line, function.name): index for index, function in enumerate(self.functions)}
         rows.read(defined, indexes, self.source, lines)
@@ -221,9 +224,9 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
                     (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None
                 ),
                 set_later=tuple(
-                    (attr, tuple(sorted(method for method, cleared in setters if not cleared)))
+                    (attr, start, tuple(sorted({method for method, value in setters if value != start})))
                     for (owner, attr), setters in sorted(self.attr_setters.items())
-                    if owner == qn and ("__init__", True) in setters and ("__init__", False) not in setters
+                    if owner == qn and (start := _initial_off(setters))
                 ),
             )
             for qn in self.class_lines
@@ -270,6 +273,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             row_shapes=tuple(rows.shapes),
             settings=tuple(sorted(module_settings(tree).items())),
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
+            switch_fields=switch_fields,
+            field_writes=field_writes,
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:
@@ -324,3 +329,10 @@ def _newer_grammar(source: str, path: str, error: SyntaxError) -> tuple[ast.Modu
         except SyntaxError:
             pass
     raise IndexError_(f"syntax error at line {error.lineno}: {error.msg} (read as Python {PYTHON_VERSION})") from None
+
+
+def _initial_off(setters: set[tuple[str, str]]) -> str:
+    """The constant ``__init__`` binds an attribute to, when that is its only binding there and one
+    that switches something off (see ClassInfo.set_later); "" otherwise."""
+    start = {value for method, value in setters if method == "__init__"}
+    return next(iter(start)) if len(start) == 1 else ""

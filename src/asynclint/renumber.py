@@ -61,7 +61,8 @@ class _Unmoved(Exception):
 
 def renumbered(result: Result, moved: Mapping[str, LineMap]) -> Result | None:
     """``result`` with each line of the files ``moved`` names renumbered, by path as findings show
-    it; ``None`` when a finding holds a line of one that its map does not know."""
+    it; ``None`` when a finding holds a line of one that its map does not know, or a span whose end
+    did not move with its start, or is inside a library and its message would change."""
     try:
         findings = tuple(_Finding(finding, moved).renumbered() for finding in result.findings)
     except _Unmoved:

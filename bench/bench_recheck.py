@@ -14,8 +14,9 @@ in a process of its own (``PYTHONPATH``), with a cache of its own:
   module holding a suppression comment -- asynclint's or a ``# noqa: CODE`` -- when the tree has
   one: what the rules read of it stays as it was too), **lines moved in a body** (a comment line
   inserted at the top of a function's body in another module: every line below it moves, nothing
-  else changes, so deep mode's plan may stand -- :func:`asynclint.cache.moved_digest`) and
-  **warm** (nothing changed);
+  else changes, so the last result stands with its lines renumbered -- :mod:`asynclint.renumber`;
+  before that round, deep mode's plan -- :func:`asynclint.cache.moved_digest`) and **warm**
+  (nothing changed);
 
 each in-process through ``run_check`` with one job (the changed file is indexed in the main
 process: its CPU is the whole recheck's), the CPU seconds of each stage timed around it:

@@ -22,7 +22,10 @@ from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
 from asynclint.files import module_names as files_module_names
 from asynclint.model import Finding
+from asynclint.pipeline import check_project
+from asynclint.renumber import line_map, renumbered
 from asynclint.runner import run_check
+from asynclint.suppressions import fingerprint
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -81,6 +84,53 @@ def test_a_summary_whose_lines_moved_has_the_moved_digest_it_had_and_no_other_do
     for edited in edits:
         assert edited != text
         assert moved_digest(summarize(SourceFile("m.py", edited, "m", ""), catalogue)) != first, edited
+
+
+def _commented_in_a_body(text: str) -> str:
+    """``text`` with a comment line inserted above the first line of a body after its middle."""
+    lines = text.splitlines(keepends=True)
+    for at in range(len(lines) // 2, len(lines)):
+        line, above = lines[at], lines[at - 1].rstrip()
+        if line.startswith("    ") and line.strip() and not above.endswith(("\\", ",", "(", "[", "{")):
+            indent = line[: len(line) - len(line.lstrip())]
+            return "".join([*lines[:at], f"{indent}# moved here\n", *lines[at:]])
+    return text
+
+
+def test_the_last_result_renumbered_where_lines_moved_is_the_check_of_the_moved_text():
+    # Every line a finding holds (or its words name) is listed in model.LINES: every fixture module
+    # checked as one project, then again with lines moved in each -- a comment line on top, a comment
+    # line in a body (where that keeps its summary's moved digest: not inside a string) -- and the
+    # first result renumbered is the second, byte for byte. A field left out of the table fails here.
+    config = Config(root=FIXTURES)
+    catalogue = config.catalogue()
+    sources = _sources(FIXTURES)
+    summaries = [summarize(source, catalogue) for source in sources]
+    assert all(isinstance(summary, ModuleSummary) for summary in summaries)
+    first = check_project(summaries, {s.path: s.text for s in sources}, config, catalogue)  # type: ignore[arg-type]
+    assert len(first.findings) > 1000
+    for edit in (lambda text: "# moved\n\n" + text, _commented_in_a_body):
+        moved, maps = [], {}
+        for source, summary in zip(sources, summaries, strict=True):
+            edited = dataclasses.replace(source, text=edit(source.text))
+            after = summarize(edited, catalogue)
+            assert isinstance(summary, ModuleSummary) and isinstance(after, ModuleSummary)
+            (digest, lines), (moved_digest, moved_lines) = (
+                cache_module.moved_lines(summary),
+                cache_module.moved_lines(after),
+            )
+            where = line_map(lines, moved_lines, fingerprint(source.text), fingerprint(edited.text))
+            if digest != moved_digest or where is None:
+                moved.append((source, summary))  # the edit landed in a string: left as it was
+                continue
+            moved.append((edited, after))
+            maps[source.path] = where
+        assert len(maps) > len(sources) * 0.9
+        second = check_project([s for _, s in moved], {s.path: s.text for s, _ in moved}, config, catalogue)
+        renumbered_first = renumbered(first, maps)
+        assert renumbered_first is not None
+        assert encode(list(renumbered_first.findings)) == encode(list(second.findings))
+        assert renumbered_first == second
 
 
 def test_equal_rare_facts_decode_to_one_object():

@@ -6,6 +6,7 @@ for what changed."""
 from __future__ import annotations
 
 import json
+import shutil
 import tracemalloc
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from conftest import write
 
 from asynclint import deep, runner
-from asynclint.cache import SummaryCache, encode
+from asynclint.cache import CACHE_DIR, SummaryCache, encode
 from asynclint.config import Config
 from asynclint.model import Result
 from asynclint.report import render
@@ -288,7 +289,7 @@ def test_a_damaged_import_record_means_every_file_is_read(tmp_path: Path, monkey
 
 
 #: Where the last result stands for edited files (see ``runner._same_inputs``).
-REUSED = "edits leave every summary as it was: the last result stands"
+REUSED = runner.REUSED
 
 HOT_SET = {
     "proj/app.py": (
@@ -535,10 +536,21 @@ def _counting_follows(monkeypatch) -> list[int]:
     return followed
 
 
-def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_check(tmp_path: Path, monkeypatch):
+def _forget_results(root: Path) -> None:
+    """The last results gone, the summaries and deep mode's plan kept: the next run checks again."""
+    for file in (root / CACHE_DIR).glob("results-*.json"):
+        file.unlink()
+
+
+@pytest.mark.parametrize("answered_by", ["result", "plan"])
+def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_check(
+    tmp_path: Path, monkeypatch, answered_by
+):
     # Deep mode's plan is replayed for summaries that are the plan's but for where their lines
     # are (cache.moved_digest): the follow's graphs are not built, and the check equals a cold
     # one. An edit that changes what hot code calls is followed again, whatever file it is in.
+    # With the last result kept, a move is answered before that, by the last result renumbered
+    # (findings inside the libraries included); without it, the check runs on the replayed plan.
     write(
         tmp_path,
         {
@@ -567,12 +579,17 @@ def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_chec
         ("swapped", app, "import slowlib\nfrom poll import poll\n", "from poll import poll\nimport slowlib\n"),
     ]
     refollowed = {"import of another file", "hot call into another file", "swapped"}
+    stages: list[str] = []
     for label, file, before, after in edits:
         assert before in file.read_text(), label
         file.write_text(file.read_text().replace(before, after, 1))
         followed.clear()
-        warm = run_check(["proj"], config, jobs=1, search_path=site)
+        if answered_by == "plan":
+            _forget_results(tmp_path)
+        stages.clear()
+        warm = run_check(["proj"], config, jobs=1, search_path=site, progress=lambda stage, *_: stages.append(stage))
         assert bool(followed) == (label in refollowed), label
+        assert (runner.MOVED in stages) == (answered_by == "result" and label not in refollowed), label
         cold = run_check(["proj"], config, jobs=1, use_cache=False, search_path=site)
         assert warm == cold, label
         assert render(warm, "json") == render(cold, "json"), label
@@ -601,7 +618,53 @@ def test_a_namespace_packages_modules_are_cached_so_the_plan_is_replayed(tmp_pat
     app = tmp_path / "proj/app.py"
     app.write_text(app.read_text().replace("async def", "# the handler\nasync def"))
     followed.clear()
+    _forget_results(tmp_path)  # else the last result renumbered answers before deep mode is asked
     warm = run_check(["proj"], config, jobs=1, search_path=site)
     assert not followed
     cold = run_check(["proj"], config, jobs=1, use_cache=False, search_path=site)
     assert warm == cold and render(warm, "json") == render(cold, "json")
+
+
+def test_edits_that_only_move_lines_are_answered_by_the_last_result_renumbered(tmp_path: Path, monkeypatch):
+    # An edit that moves lines of a file and changes nothing else there (its summary and its
+    # suppressions are the last ones but for where their lines are) is answered by the last result
+    # with those lines renumbered, wherever findings hold them (chains, related places, hand-overs):
+    # the same report as a check without the cache, byte for byte. An edit the graph or the rules
+    # read otherwise is checked again.
+    project = tmp_path / "judges_env"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "projects" / "judges_env", project)
+    monkeypatch.chdir(project)
+    config = Config(root=project, follow_imports=False)
+    env = project / "judges_env" / "env.py"
+    suppression = "        # asynclint: ignore[ASL103]\n"
+    hidden = '        return float("yes" in await bound_earlier'
+    edits = [
+        # A suppression comment on a line of its own above a finding: a new view of the text.
+        ("suppression", hidden, suppression + hidden, False),
+        ("comment in a body", "        verdict = await", "        # judged once\n        verdict = await", True),
+        (
+            "lines deleted above a function",
+            '"""Judge rubrics handed sync and async clients, used and unused."""\n\n',
+            "",
+            True,
+        ),
+        ("blank line before a suppression", suppression, "\n" + suppression, True),
+        # Near misses: the suppression cut off from its line, then its codes changed; a call added.
+        ("blank line below a suppression", suppression, suppression + "\n", False),
+        ("suppression's codes", "ignore[ASL103]", "ignore[ASL103, ASL101]", False),
+        ("call added", "        verdict = await", "        OpenAI()\n        verdict = await", False),
+    ]
+    last = run_check(["."], config, jobs=1)
+    stages: list[str] = []
+    for label, before, after, moved in edits:
+        assert before in env.read_text(), label
+        env.write_text(env.read_text().replace(before, after, 1))
+        stages.clear()
+        warm = run_check(["."], config, jobs=1, progress=lambda stage, done, total: stages.append(stage))
+        assert (runner.MOVED in stages) == moved, label
+        assert REUSED not in stages, label
+        cold = run_check(["."], config, jobs=1, use_cache=False)
+        assert warm == cold, label
+        assert render(warm, "json") == render(cold, "json"), label
+        assert warm.findings != last.findings, f"{label}: nothing moved to check against"
+        last = warm

@@ -583,6 +583,12 @@ def moved_digest(summary: ModuleSummary) -> str:
     no line, stays 0). Two summaries with one digest are one summary up to an order-preserving
     renumbering of its lines: what reads lines only by equality and order, within one file, reads
     both alike (deep mode's plan: :func:`asynclint.deep.follow_libraries`)."""
+    return moved_lines(summary)[0]
+
+
+def moved_lines(summary: ModuleSummary) -> tuple[str, tuple[int, ...]]:
+    """:func:`moved_digest`, and the lines it ranked, in order: of two summaries with one digest,
+    the n-th line of one is where the n-th of the other moved (:mod:`asynclint.renumber`)."""
     from asynclint.analysis.index.records import HANDED_AT, LINES
 
     lines: list[int] = []  # in the order the encoder meets them
@@ -619,8 +625,9 @@ def moved_digest(summary: ModuleSummary) -> str:
         return held
 
     text = json.dumps(summary, default=plain, separators=(",", ":"), check_circular=False)
-    ranks = {line: rank for rank, line in enumerate(sorted(set(lines) - {0}), 1)}
-    return _digest(f"{text}\0{[ranks.get(line, 0) for line in lines]}")
+    held = sorted(set(lines) - {0})
+    ranks = {line: rank for rank, line in enumerate(held, 1)}
+    return _digest(f"{text}\0{[ranks.get(line, 0) for line in lines]}"), tuple(held)
 
 
 class SummaryCache:
@@ -985,11 +992,16 @@ class ResultCache:
             self._restamp(document, stamps, result)
         return result
 
-    def reuse(self, stamps: dict[str, Stamp], catalogue: str) -> Result | None:
+    def reuse(
+        self, stamps: dict[str, Stamp], catalogue: str, moved: typing.Mapping[str, typing.Mapping[int, int]]
+    ) -> Result | None:
         """The last result again, for files edited since in ways that leave every input of the
-        check as it was (the runner decides: :func:`asynclint.runner.run_check`), now stamped
-        ``stamps``; ``None`` if :meth:`lookup` kept no last result of these files, or that result
-        was made with another catalogue than ``catalogue`` (a fingerprint: deep mode's twins)."""
+        check as it was, or as it was but for where the lines of the files ``moved`` names are
+        (the runner decides: :func:`asynclint.runner.run_check`): those lines renumbered
+        (:func:`asynclint.renumber.renumbered`), now stamped ``stamps``. ``None`` if :meth:`lookup`
+        kept no last result of these files, that result was made with another catalogue than
+        ``catalogue`` (a fingerprint: deep mode's twins), or holds a line of a moved file that its
+        map does not know."""
         previous = self.previous
         if previous is None or previous.document.get("catalogue") != catalogue:
             return None
@@ -998,11 +1010,19 @@ class ResultCache:
             result = _result_of(document)
         except (ValueError, TypeError, KeyError, RecursionError):
             return None
+        if moved:
+            from asynclint.renumber import renumbered
+
+            lines_moved = renumbered(result, moved)
+            if lines_moved is None:
+                return None
+            result = lines_moved
+            document = {**document, "findings": json.loads(encode(list(result.findings)))}
         self._restamp(document, stamps, result)
         return result
 
     def _restamp(self, document: dict, stamps: dict[str, Stamp], result: Result) -> None:
-        """Writes the stored ``document`` back as it was, stamped ``stamps``."""
+        """Writes ``document`` back (the stored one, or it with its findings renumbered), stamped ``stamps``."""
         self._write(
             stamps,
             document["findings"],

@@ -234,3 +234,39 @@ class Result:
     root: str = field(default="", compare=False)
     #: Warnings about the run itself, one line each (a cache directory refused, ...).
     notes: tuple[str, ...] = ()
+
+
+class Lines(enum.Enum):
+    """How a field of a finding's records holds lines of a checked file (:data:`LINES`)."""
+
+    #: A line of the file the record's own ``path`` names.
+    OWN = "own"
+    #: The line a finding's span ends on: a line the summary holds (a loop's last), or its first
+    #: line's plus the span of a call (which a line moved above it leaves as it is).
+    END = "end"
+    #: A place, ``path:line`` or ``path:line:column`` (``Facts.size_at``, ``Facts.handed_at``).
+    PLACE = "place"
+    #: ``callee:line`` each: lines of the file the blocking call is written in (the finding's, or an
+    #: installed library's when ``Facts.library`` says the call is inside one).
+    CALLED = "called"
+    #: Words that name lines: ``at line N`` (of the file the blocking call is written in, as
+    #: ``CALLED``) and places (``path:line:column``).
+    TEXT = "text"
+
+
+#: Where a finding's records hold lines of the checked files -- what an edit that only moves lines
+#: renumbers (:mod:`asynclint.renumber`): record -> field -> how. A field missing here is kept as
+#: it is, so a record that gains a field holding a line (or words naming one) lists it here
+#: (``tests/test_cache.py`` fails otherwise).
+LINES: dict[type, dict[str, Lines]] = {
+    Finding: {"line": Lines.OWN, "end_line": Lines.END, "message": Lines.TEXT},
+    ChainLink: {"line": Lines.OWN},
+    RelatedLocation: {"line": Lines.OWN},
+    Facts: {
+        "evidence": Lines.TEXT,
+        "size_at": Lines.PLACE,
+        "handed_at": Lines.PLACE,
+        "built_at": Lines.PLACE,
+        "folded": Lines.CALLED,
+    },
+}

@@ -22,6 +22,7 @@ from asynclint.cache import (  # noqa: F401
     cache_dir,
     encode,
     forget_shared,
+    moved_lines,
     refusal,
     shown_path,
 )
@@ -219,11 +220,15 @@ def run_check(
         # the rules read of a text, the stamps' fingerprint): every input of the check is the last run's
         # -- the summaries, so the graph, its hot set and deep mode's reading; the texts as the
         # rules see them; the catalogue -- and the core is pure, so its result is the last one.
+        # Files whose lines only moved (the same summary and suppressions but for where their
+        # lines are) are read by the graph and the rules by equality and order of their lines: the
+        # last result stands with those lines renumbered (asynclint.renumber).
         everything = {**{shown[file]: known[shown[file]] for file in unread}, **stamps}
-        if _same_inputs(sources, results.previous.stamps, stamps, cache, catalogue):
-            reused = results.reuse(everything, catalogue.fingerprint)
+        moved = _same_inputs(sources, results.previous.stamps, stamps, cache, catalogue)
+        if moved is not None:
+            reused = results.reuse(everything, catalogue.fingerprint, moved)
             if reused is not None:
-                progress("edits leave every summary as it was: the last result stands", 0, None)
+                progress(MOVED if moved else REUSED, 0, None)
                 unread_sources = (SourceFile(shown[file], "", *_named(names[file])) for file in unread)
                 cache.save(
                     {cache.key(source, everything[source.path].digest) for source in [*unread_sources, *sources]}
@@ -320,34 +325,54 @@ def _named(name: ModuleName) -> tuple[str, str, Sequence[tuple[str, str]]]:
     return name.module, name.package, name.imports
 
 
+#: What a run answered from the last result says, when edits left every input of the check as it
+#: was, and when they only moved lines.
+REUSED = "edits leave every summary as it was: the last result stands"
+MOVED = "edits only moved lines: the last result stands, renumbered"
+
+
 def _same_inputs(
     sources: Sequence[SourceFile],
     previous: Mapping[str, Stamp],
     stamps: Mapping[str, Stamp],
     cache: SummaryCache,
     catalogue: Catalogue,
-) -> bool:
+) -> dict[str, dict[int, int]] | None:
     """Does every file read this run (the edited ones, and any unchanged one read again for its
-    imports) give the check what it gave the last run: the same summary (the one cached for its
-    last content, encoded alike), and a text the rules read as they read the last one (the same
-    suppressions on the same lines: :func:`asynclint.suppressions.fingerprint`)? An edited file's
-    new summary is put in ``cache`` either way (the check's if not)."""
+    imports) give the check what it gave the last run, up to where its lines are: the same summary
+    (the one cached for its last content, encoded alike, or alike but for an order-preserving
+    renumbering of its lines: :func:`asynclint.cache.moved_lines`), and a text the rules read as
+    they read the last one (the same suppressions on the same lines, or on the lines those moved
+    to: :func:`asynclint.suppressions.fingerprint`, :func:`asynclint.renumber.line_map`)? ``None``
+    if not; else the files whose lines moved, each with where they moved. An edited file's new
+    summary is put in ``cache`` either way (the check's if not)."""
+    from asynclint.renumber import line_map
+
+    moved = {}
     for source in sources:
         before, now = previous.get(source.path), stamps.get(source.path)
         if before is None or now is None:
-            return False
+            return None
         if before.digest == now.digest:
             continue  # the same bytes: the same summary
-        if before.suppressions is None or before.suppressions != now.suppressions:
-            return False  # the rules would read its suppressions otherwise than the last run did
+        if before.suppressions is None or now.suppressions is None:
+            return None  # the text the last run checked was not read
         old = cache.get(source, cache.key(source, before.digest))
         if old is None:
-            return False
+            return None
         key = cache.key(source, now.digest)
         new = cache.get(source, key) or index([source], catalogue, 1)[0]
         if isinstance(new, FileError):
-            return False
+            return None
         cache.put(key, new)
-        if encode(new) != encode(old):
-            return False
-    return True
+        if before.suppressions == now.suppressions and encode(new) == encode(old):
+            continue
+        (was, lines_then), (is_now, lines_now) = moved_lines(old), moved_lines(new)
+        if was != is_now:
+            return None
+        where = line_map(lines_then, lines_now, before.suppressions, now.suppressions)
+        if where is None:
+            return None  # the rules would read its suppressions otherwise than the last run did
+        if any(line != to for line, to in where.items()):
+            moved[source.path] = where
+    return moved

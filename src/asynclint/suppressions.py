@@ -58,21 +58,52 @@ def may_suppress(text: str) -> bool:
 
 
 def fingerprint(text: str) -> str:
-    """All that the linter's rules can read of ``text``, as a digest: the lines holding a
-    suppression pattern, with their numbers (what :func:`covering_at` reads of the lines
-    ``str.splitlines`` makes: any other line yields nothing, whether it is the line asked about or
-    the one above), and :func:`comments` (what ASL901 reads). Two texts with the same fingerprint
-    are the same to every rule, whatever else differs between them; ``""`` when
-    :func:`may_suppress` finds nothing (both are empty then, as for an empty text)."""
+    """All that the linter's rules can read of ``text``: the lines holding a suppression pattern
+    (what :func:`covering_at` reads of the lines ``str.splitlines`` makes: any other line yields
+    nothing, whether it is the line asked about or the one above) and :func:`comments` (what ASL901
+    reads). Two texts with the same fingerprint are the same to every rule, whatever else differs
+    between them; ``""`` when :func:`may_suppress` finds nothing (both are empty then, as for an
+    empty text).
+
+    Written as a digest of what those lines hold, then the lines' numbers, each marked ``c`` when
+    the line is a comment of its own (it covers the line below): :func:`marked_lines` reads them
+    back, so that an edit that only moves the lines can be told from one that changes them
+    (:mod:`asynclint.renumber`). A text whose lines ``str.splitlines`` counts otherwise than Python
+    (a form feed, a lone carriage return...) has its numbers in the digest instead: never renumbered."""
     if not may_suppress(text):
         return ""
-    marked = [
-        [number, line]
+    numbers = [
+        number
         for number, line in enumerate(text.splitlines(), 1)
         if _IGNORE.search(line) is not None or _NOQA.search(line) is not None
     ]
-    found = [[c.line, c.column, c.end_column, c.text, c.suppression[0], c.suppression[1]] for c in comments(text)]
-    return hashlib.sha256(json.dumps([marked, found]).encode()).hexdigest()
+    lines = text.splitlines()
+    found = comments(text)
+    rank = {number: index for index, number in enumerate(numbers)}
+    if _ODD_BREAKS.search(text) is not None or any(c.line not in rank for c in found):
+        marked = [[number, lines[number - 1]] for number in numbers]
+        said = [[c.line, c.column, c.end_column, c.text, c.suppression[0], c.suppression[1]] for c in found]
+        return hashlib.sha256(json.dumps([marked, said]).encode()).hexdigest()
+    held = [lines[number - 1] for number in numbers]
+    said = [[rank[c.line], c.column, c.end_column, c.text, c.suppression[0], c.suppression[1]] for c in found]
+    digest = hashlib.sha256(json.dumps([held, said]).encode()).hexdigest()
+    own = (f"{number}c" if lines[number - 1].lstrip().startswith("#") else str(number) for number in numbers)
+    return " ".join((digest, *own))
+
+
+#: Line breaks ``str.splitlines`` makes that Python's tokenizer does not (or not alone): where
+#: they are, the two count lines apart.
+_ODD_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def marked_lines(fingerprinted: str) -> tuple[str, tuple[tuple[int, bool], ...]] | None:
+    """What :func:`fingerprint` wrote: the digest of what the marked lines hold, and each line's
+    number with whether it is a comment of its own; ``None`` for a fingerprint that cannot be
+    renumbered (``""`` is no line at all)."""
+    digest, *numbers = fingerprinted.split(" ")
+    if not numbers:
+        return ("", ()) if not digest else None
+    return digest, tuple((int(number.removesuffix("c")), number.endswith("c")) for number in numbers)
 
 
 @dataclass(frozen=True)

@@ -964,6 +964,15 @@ INFO_COLUMN = "info"
 #: (``results = []`` then ``results.append(c.to_dict())`` in a loop over ``world.campaigns``): its
 #: size is what filled it, unknown, whatever the collection is called (the word is its name).
 GROWN = "grown"
+#: The shape of a piece cut out of a text or a collection by a slice whose bounds keep a constant
+#: count (``p.read_text()[:8000]``, ``messages[-5:]``, ``text[i : i + 200]``): its word is what it
+#: was cut from, then ``[:count]``. Characters of a text or items of a collection, each as large as
+#: one item of it (``messages[-1]`` is one small item): up to :data:`FEW` of them are one small item;
+#: more are bounded but of unknown size -- a file's first 8000 characters dump to json in well
+#: under a millisecond, as a reply or two does -- never the whole, whatever it was cut from. A slice
+#: that keeps all but a few (``[1:]``, ``[:-1]``) or whose bound is computed keeps its source's size.
+CUT = "cut"
+CUT_MARK = "[:"
 #: Marks a payload's word as a key of the rollout's state that the project fills (``state["stage_history"]``
 #: is ``state:stage_history``): sized by what the project stores there (ModuleSummary.state_fields) when
 #: it stores anything traceable, else by the key, as any key is.
@@ -984,6 +993,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "unknown" if word == SOURCE_FILE else "whole"
     if shape == GROWN:
         return "unknown"
+    if shape == CUT:
+        return "small" if cut_count(word) <= FEW else "unknown"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:
@@ -1007,6 +1018,16 @@ def payload_evidence(shape: str, word: str) -> str:
     if last in SMALL_TOKENS or word.lower() in SMALL_TOKENS:
         return "small"
     return "unknown"
+
+
+def cut_count(word: str) -> int:
+    """How many items or characters a :data:`CUT` payload's word says the slice keeps."""
+    return int(word.rpartition(CUT_MARK)[2].removesuffix("]"))
+
+
+def cut_word(source: str, count: int) -> str:
+    """The word of a :data:`CUT` payload: ``source`` (what it was cut from) kept to ``count``."""
+    return f"{source}{CUT_MARK}{count}]"
 
 
 def returned_name(word: str) -> str:
@@ -1059,6 +1080,11 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return "a source file the project ships (size unknown)" if word == SOURCE_FILE else "a file's contents"
     if shape == GROWN:
         return f"`{word}`, filled item by item ({_SIZE_WORDS[evidence]})"
+    if shape == CUT:
+        source, _, count = word.rpartition(CUT_MARK)
+        of = f"`{source}`" if source else "what it was cut from"
+        bound = "one small item" if evidence == "small" else "bounded, size unknown"
+        return f"at most {count.removesuffix(']')} items or characters of {of} ({bound})"
     if shape == "match":
         return "a regex match cut out of a text"
     if shape == "returned":

@@ -13,10 +13,11 @@ from collections.abc import Callable, Collection, Container, Iterable
 
 from asynclint.analysis.index.callshapes import opens_response, opens_stream, regex_scan
 from asynclint.analysis.index.flags import constant_text
-from asynclint.analysis.index.helpers import COMPREHENSIONS, last_name
+from asynclint.analysis.index.helpers import COMPREHENSIONS, last_name, slice_count
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
+    CUT,
     FEW,
     GROWN,
     INFO_COLUMN,
@@ -36,6 +37,7 @@ from asynclint.knowledge.costs import (
     STREAM_PIECE_ATTRIBUTES,
     STREAM_PIECE_METHODS,
     WHOLE_NAMES,
+    cut_word,
     few_items,
     payload_evidence,
 )
@@ -123,6 +125,7 @@ def payload_of(
     in-memory file, ``io.BytesIO(...)``: size unknown, but no I/O to read it), ``name`` / ``attr`` /
     ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
     ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop),
+    ``cut`` (a slice keeping a constant count of ``word``'s items or characters, :data:`CUT`),
     ``returned`` (what a project function returns, ``word`` from :func:`returned_word`: the graph
     settles it from the function's ``return`` statements), ``""`` unknown. A name in ``known``
     (bound earlier in the function) stands for what it was bound to; ``returned`` says which calls
@@ -182,7 +185,7 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return payload_evidence("name", name) == "unknown"
     if (
         evidence_of(payload) != "unknown"
-        or shape in ("memory", GROWN)
+        or shape in ("memory", GROWN, CUT)
         or (shape in ("name", "each") and word in params)
     ):
         return True
@@ -435,11 +438,15 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return joined(_payload(branch, depth + 1, known, returned) for branch in (arg.body, arg.orelse))
     if isinstance(arg, ast.Subscript):
         key = arg.slice
-        if isinstance(key, ast.Slice):
-            return _payload(arg.value, depth + 1, known, returned)  # ``messages[-5:]``: part of the same kind
         container = _payload(arg.value, depth + 1, known, returned)
         if evidence_of(container) == "small":
             return container  # a part of one small item
+        if isinstance(key, ast.Slice):
+            count = slice_count(key)
+            if count is None:
+                return container  # ``messages[1:]``, ``text[:limit]``: part of the same kind
+            cut = container[1] or ("contents" if container[0] == "read" else "")
+            return (CUT, cut_word(cut, count))  # ``read_text()[:8000]``: at most that many
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return _field_read(container, key.value, arg.value, known)
         if handed_field(container, _params(known)):

@@ -6,6 +6,7 @@ runs on a cache miss, once per key per machine (the walk, :mod:`asynclint.analys
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from asynclint.analysis.index.guards import guard_holder, guard_target, presence_stripped
@@ -79,9 +80,37 @@ def cache_miss(caches: DiskCaches, body: list[ast.stmt], position: int) -> bool:
     return _cache_return(caches, body[:position], body[position]) and fills_file(caches, body[position + 1 :])
 
 
-def fills_file(caches: DiskCaches, body: list[ast.stmt]) -> bool:
-    """``body`` (what runs on a miss) writes a file and deletes none on its way out."""
-    return writes_file(body, caches.writers) and not _deletes_file(body, caches.deletes)
+def fills_file(caches: DiskCaches, body: list[ast.stmt], after: list[ast.stmt] | None = None) -> bool:
+    """``body`` (what runs on a miss) writes a file, and neither it nor ``after`` (what runs after it
+    on the way out of the call, :func:`statements_after`) deletes one."""
+    return writes_file(body, caches.writers) and not _deletes_file([*body, *(after or ())], caches.deletes)
+
+
+def statements_after(block: list[ast.stmt], statements: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """What runs after the statement that holds ``block`` (an ``if``'s body) on the way out of
+    ``statements`` (a function's own): the rest of its block, then of each block around it."""
+    return _after(block, statements) or []
+
+
+def _after(block: list[ast.stmt], statements: Sequence[ast.stmt]) -> list[ast.stmt] | None:
+    """:func:`statements_after`, ``None`` when no statement of ``statements`` holds ``block``."""
+    for position, stmt in enumerate(statements):
+        rest = list(statements[position + 1 :])
+        for inner in _blocks(stmt):
+            deeper = [] if inner is block else _after(block, inner)
+            if deeper is not None:
+                return [*deeper, *rest]
+    return None
+
+
+def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks of a compound statement that run in the function's own frame (none of a ``def``)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return []
+    blocks = [
+        getattr(stmt, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(stmt, name, None), list)
+    ]
+    return blocks + [handler.body for handler in getattr(stmt, "handlers", ())]
 
 
 def looks_for_file(test: ast.expr, ready: bool) -> bool:

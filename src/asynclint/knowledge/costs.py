@@ -864,6 +864,11 @@ SETTINGS_OWNERS: frozenset[str] = frozenset({"config", "cfg", "settings", "optio
 GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
+#: Keywords that cap how much a read returns (``runtime.read(path, max_bytes=128_000)``: verifiers 0.3.1
+#: ``v1/runtimes/base.py`` ``Runtime.read``, which raises past the cap; io's ``read(size)``): a read capped
+#: by a constant, or handed one as its first argument (``f.read(4096)``), is at most that many bytes or
+#: characters of the contents (:data:`CUT`), not the whole file.
+READ_LIMITS: frozenset[str] = frozenset({"max_bytes", "size", "n"})
 #: Calls opening an HTTP response: its ``read()`` is one reply's body, sized like any call's result
 #: (by its name), not as a file's contents.
 RESPONSE_OPENERS: frozenset[str] = frozenset({"urlopen"})
@@ -966,13 +971,19 @@ INFO_COLUMN = "info"
 GROWN = "grown"
 #: The shape of a piece cut out of a text or a collection by a slice whose bounds keep a constant
 #: count (``p.read_text()[:8000]``, ``messages[-5:]``, ``text[i : i + 200]``): its word is what it
-#: was cut from, then ``[:count]``. Characters of a text or items of a collection, each as large as
-#: one item of it (``messages[-1]`` is one small item): up to :data:`FEW` of them are one small item;
-#: more are bounded but of unknown size -- a file's first 8000 characters dump to json in well
-#: under a millisecond, as a reply or two does -- never the whole, whatever it was cut from. A slice
-#: that keeps all but a few (``[1:]``, ``[:-1]``) or whose bound is computed keeps its source's size.
+#: was cut from, then ``[:count]`` (``[:count characters]`` for a cut known to be of a text: a file's
+#: contents, a response's body). Items of a collection, each as large as one item of it
+#: (``messages[-1]`` is one small item): up to :data:`FEW` of them are one small item; characters of a
+#: text, up to :data:`SHORT_TEXT`. More are bounded but of unknown size -- a file's first 8000
+#: characters dump to json in well under a millisecond, as a few replies do -- never the whole,
+#: whatever they were cut from. A slice that keeps all but a few (``[1:]``, ``[:-1]``) or whose bound
+#: is computed keeps its source's size.
 CUT = "cut"
 CUT_MARK = "[:"
+CUT_TEXT = " characters"
+#: The most characters a text cut to a constant length holds as one small item: one model reply's
+#: worth (a 330-word reply is 1.7 KB, the size WORK_MICROS's ``regex`` unit is measured on).
+SHORT_TEXT = 2_000
 #: Marks a payload's word as a key of the rollout's state that the project fills (``state["stage_history"]``
 #: is ``state:stage_history``): sized by what the project stores there (ModuleSummary.state_fields) when
 #: it stores anything traceable, else by the key, as any key is.
@@ -994,7 +1005,7 @@ def payload_evidence(shape: str, word: str) -> str:
     if shape == GROWN:
         return "unknown"
     if shape == CUT:
-        return "small" if cut_count(word) <= FEW else "unknown"
+        return "small" if cut_count(word) <= (SHORT_TEXT if word.endswith(f"{CUT_TEXT}]") else FEW) else "unknown"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:
@@ -1022,12 +1033,12 @@ def payload_evidence(shape: str, word: str) -> str:
 
 def cut_count(word: str) -> int:
     """How many items or characters a :data:`CUT` payload's word says the slice keeps."""
-    return int(word.rpartition(CUT_MARK)[2].removesuffix("]"))
+    return int(word.rpartition(CUT_MARK)[2].removesuffix("]").removesuffix(CUT_TEXT))
 
 
-def cut_word(source: str, count: int) -> str:
-    """The word of a :data:`CUT` payload: ``source`` (what it was cut from) kept to ``count``."""
-    return f"{source}{CUT_MARK}{count}]"
+def cut_word(source: str, count: int, text: bool) -> str:
+    """The word of a :data:`CUT` payload: ``source`` (what it was cut from, a text when ``text``) kept to ``count``."""
+    return f"{source}{CUT_MARK}{count}{CUT_TEXT if text else ''}]"
 
 
 def returned_name(word: str) -> str:
@@ -1084,7 +1095,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         source, _, count = word.rpartition(CUT_MARK)
         of = f"`{source}`" if source else "what it was cut from"
         bound = "one small item" if evidence == "small" else "bounded, size unknown"
-        return f"at most {count.removesuffix(']')} items or characters of {of} ({bound})"
+        unit = "characters" if count.endswith(f"{CUT_TEXT}]") else "items or characters"
+        return f"at most {cut_count(word)} {unit} of {of} ({bound})"
     if shape == "match":
         return "a regex match cut out of a text"
     if shape == "returned":

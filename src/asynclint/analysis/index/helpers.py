@@ -213,7 +213,7 @@ def slice_count(key: ast.Slice) -> int | None:
     """How many items a slice keeps at most when its bounds fix it (``[:8000]``, ``[-5:]``, ``[2:10]``,
     ``[i : i + 200]``), whatever it is applied to; ``None`` for one keeping all but a few (``[1:]``,
     ``[:-1]``) or bounded by a computed count (``[:limit]``)."""
-    lower, upper = _constant_int(key.lower), _constant_int(key.upper)
+    lower, upper = constant_int(key.lower), constant_int(key.upper)
     if key.lower is None and upper is not None and upper >= 0:
         return upper
     if upper is None and key.upper is None and lower is not None and lower < 0:
@@ -225,16 +225,16 @@ def slice_count(key: ast.Slice) -> int | None:
         and isinstance(key.upper, ast.BinOp)
         and isinstance(key.upper.op, ast.Add)
         and ast.dump(key.upper.left) == ast.dump(key.lower)
-        and (width := _constant_int(key.upper.right)) is not None
+        and (width := constant_int(key.upper.right)) is not None
     ):
         return max(width, 0)  # ``text[start : start + 200]``
     return None
 
 
-def _constant_int(node: ast.expr | None) -> int | None:
+def constant_int(node: ast.expr | None) -> int | None:
     """The integer ``node`` writes (``8000``, ``-5``), else ``None``."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _constant_int(node.operand)
+        inner = constant_int(node.operand)
         return -inner if inner is not None else None
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
         return node.value

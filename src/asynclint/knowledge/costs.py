@@ -965,6 +965,21 @@ def switched_off(default: object) -> bool:
 #: The dataset column a rollout reads back as ``state["info"]`` (or a hook's ``info``): sized by what
 #: the project puts there (ModuleSummary.row_fields), and so are its fields (``info["lang"]``).
 INFO_COLUMN = "info"
+#: Dataset features that say a column's values are big: ``datasets.Value`` of an Arrow type with 64-bit
+#: offsets (``large_string``, ``large_binary``: what a column needs once its values pass 2 GB in one
+#: chunk) and ``datasets.LargeList`` (datasets 5.2.0, ``datasets/features/features.py``). A dataset build
+#: that casts a column to one (``features["info"] = Value("large_string")``, with its author's comment
+#: "longmemeval_m has ~5M chars per row": split 15 longmemeval_explore.py:418) says its rows hold large
+#: values: a field of that column of unknown size is read back as a whole payload. Names as imported.
+ARROW_VALUES: frozenset[str] = frozenset(
+    {"datasets.Value", "datasets.features.Value", "datasets.features.features.Value"}
+)
+LARGE_DTYPES: frozenset[str] = frozenset({"large_string", "large_binary"})
+LARGE_FEATURES: frozenset[str] = frozenset(
+    {"datasets.LargeList", "datasets.features.LargeList", "datasets.features.features.LargeList"}
+)
+#: The shape of a row field entry (ModuleSummary.row_fields) that records such a cast of its column.
+LARGE_COLUMN = "large-column"
 #: The shape of a collection the function filled item by item from things of unknown size
 #: (``results = []`` then ``results.append(c.to_dict())`` in a loop over ``world.campaigns``): its
 #: size is what filled it, unknown, whatever the collection is called (the word is its name).
@@ -1006,6 +1021,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "unknown"
     if shape == CUT:
         return "small" if cut_count(word) <= (SHORT_TEXT if word.endswith(f"{CUT_TEXT}]") else FEW) else "unknown"
+    if shape == LARGE_COLUMN:
+        return "whole"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:

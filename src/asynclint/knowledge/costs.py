@@ -867,7 +867,9 @@ CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".
 #: Keywords that cap how much a read returns (``runtime.read(path, max_bytes=128_000)``: verifiers 0.3.1
 #: ``v1/runtimes/base.py`` ``Runtime.read``, which raises past the cap; io's ``read(size)``): a read capped
 #: by a constant, or handed one as its first argument (``f.read(4096)``), is at most that many bytes or
-#: characters of the contents (:data:`CUT`), not the whole file.
+#: characters of the contents (:data:`CUT`), not the whole file; capped by a value the code computes (a
+#: setting: ``max_bytes=self.config.max_result_bytes``), of unknown size (split 10 synthetic_workspace_gym
+#: taskset.py:261, a grader's result record).
 READ_LIMITS: frozenset[str] = frozenset({"max_bytes", "size", "n"})
 #: Calls opening an HTTP response: its ``read()`` is one reply's body, sized like any call's result
 #: (by its name), not as a file's contents.

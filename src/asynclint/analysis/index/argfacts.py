@@ -496,11 +496,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             held = known.get(func.value.id, ("", "")) if isinstance(func.value, ast.Name) else ("", "")
             if opens_response(func.value) or held[0] == "call" and held[1] in RESPONSE_OPENERS:
                 return ("call", RESPONSE_BODY)  # ``urlopen(req).read()``, ``with urlopen(req) as resp: resp.read()``
-            if (cap := _read_cap(arg)) is not None:
-                return (
-                    CUT,
-                    cut_word("contents", cap, text=True),
-                )  # ``f.read(4096)``, ``runtime.read(p, max_bytes=128_000)``
+            if (cap := _read_cap(arg)) is not None:  # ``f.read(4096)``, ``runtime.read(p, max_bytes=128_000)``
+                return (CUT, cut_word("contents", cap, text=True))
+            if any(keyword.arg in READ_LIMITS for keyword in arg.keywords):
+                return ("call", func.attr)  # ``read(p, max_bytes=self.config.limit)``: bounded by a setting
             return ("read", SOURCE_FILE if _names_source(func.value) else "")
         if func.attr in RECEIVER_SIZED:
             return _payload(func.value, depth + 1, known, returned)

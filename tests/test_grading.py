@@ -31,7 +31,7 @@ from asynclint.knowledge.costs import (
     script_evidence,
     statement_evidence,
 )
-from asynclint.model import Severity
+from asynclint.model import Finding, Severity
 from asynclint.pipeline import check_sources
 from asynclint.rules import ALL_RULES, phrasing
 
@@ -379,14 +379,22 @@ def test_one_finding_per_file_object_names_what_is_done_through_it():
 def test_a_cache_on_disk_says_it_fills_on_a_miss():
     # grading/disk_cache.py grades the miss path; here the facts and words that say why.
     fixture = Path(__file__).parent / "fixtures" / "grading" / "disk_cache.py"
-    found = {f.line: f for f in check_text(fixture.read_text(encoding="utf-8"), fixture).findings}
-    fetched = found[34]  # ``fetch_page``: a reader returned nothing, the rest writes the entry
+    text = fixture.read_text(encoding="utf-8")
+    found = {f.line: f for f in check_text(text, fixture).findings}
+    lines = text.splitlines()
+
+    def at(written: str) -> Finding:
+        return found[next(number for number, line in enumerate(lines, 1) if written in line)]
+
+    fetched = at('example.com/{key}"')  # ``fetch_page``: a reader returned nothing, the rest writes the entry
     assert (fetched.facts.first_call, fetched.facts.cache_miss) == ("fetch_page", True)
     assert "on a cache miss only" in fetched.message and "fill the cache ahead of time" in fetched.message
-    assert found[45].facts.cache_miss  # the write behind ``if not force:``
+    assert at('CACHE / f"{key}.profile.json"').facts.cache_miss  # the write behind ``if not force:``
     # The hit path's read, and a miss whose scratch directory is removed on every call: every call.
-    assert not found[20].facts.cache_miss and found[20].facts.first_call == ""
-    assert found[54].facts.frequency == "turn" and not found[54].facts.cache_miss
+    hit = at("with path.open() as f")
+    assert not hit.facts.cache_miss and hit.facts.first_call == ""
+    scratch = at("example.com/s/{key}")
+    assert scratch.facts.frequency == "turn" and not scratch.facts.cache_miss
 
 
 @pytest.mark.parametrize(

@@ -634,9 +634,24 @@ FILE_WRITES: frozenset[str] = frozenset(
     ).split()
 )
 
-#: Last names of the calls that delete a file or a tree: a body that deletes what it wrote
-#: before it returns keeps no cache (a scratch directory cleaned up per call).
-FILE_DELETES: frozenset[str] = frozenset({"rmtree", "unlink", "remove", "rmdir", "removedirs"})
+#: The calls that delete a file or a tree, by qualified name: a body that deletes what it wrote
+#: before it returns keeps no cache (a scratch directory cleaned up per call). Matched as the module
+#: spells them after its imports (``os.remove``, ``rmtree`` from ``shutil``), never by the last name
+#: alone: ``pending.remove(key)`` of a list or ``entries.pop(key)`` of a dict deletes no file.
+FILE_DELETES: frozenset[str] = frozenset(
+    {
+        "os.remove",
+        "os.unlink",
+        "os.rmdir",
+        "os.removedirs",
+        "shutil.rmtree",
+        "pathlib.Path.unlink",
+        "pathlib.Path.rmdir",
+    }
+)
+#: Of those, the methods a receiver the syntax does not type deletes by (``work.unlink()`` of a path a
+#: caller hands): ``pathlib.Path``'s, which no builtin collection has a method of that name for.
+FILE_DELETE_METHODS: frozenset[str] = frozenset({"unlink", "rmdir"})
 
 #: What iterating over an instance yields, when that is worth tracking.
 ITEMS: dict[str, str] = {

@@ -884,6 +884,13 @@ SETTINGS_OWNERS: frozenset[str] = frozenset({"config", "cfg", "settings", "optio
 GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
+#: Keywords that cap how much a read returns (``runtime.read(path, max_bytes=128_000)``: verifiers 0.3.1
+#: ``v1/runtimes/base.py`` ``Runtime.read``, which raises past the cap; io's ``read(size)``): a read capped
+#: by a constant, or handed one as its first argument (``f.read(4096)``), is at most that many bytes or
+#: characters of the contents (:data:`CUT`), not the whole file; capped by a value the code computes (a
+#: setting: ``max_bytes=self.config.max_result_bytes``), of unknown size (split 10 synthetic_workspace_gym
+#: taskset.py:261, a grader's result record).
+READ_LIMITS: frozenset[str] = frozenset({"max_bytes", "size", "n"})
 #: Calls opening an HTTP response: its ``read()`` is one reply's body, sized like any call's result
 #: (by its name), not as a file's contents.
 RESPONSE_OPENERS: frozenset[str] = frozenset({"urlopen"})
@@ -980,10 +987,40 @@ def switched_off(default: object) -> bool:
 #: The dataset column a rollout reads back as ``state["info"]`` (or a hook's ``info``): sized by what
 #: the project puts there (ModuleSummary.row_fields), and so are its fields (``info["lang"]``).
 INFO_COLUMN = "info"
+#: Dataset features that say a column's values are big: ``datasets.Value`` of an Arrow type with 64-bit
+#: offsets (``large_string``, ``large_binary``: what a column needs once its values pass 2 GB in one
+#: chunk) and ``datasets.LargeList`` (datasets 5.2.0, ``datasets/features/features.py``). A dataset build
+#: that casts a column to one (``features["info"] = Value("large_string")``, with its author's comment
+#: "longmemeval_m has ~5M chars per row": split 15 longmemeval_explore.py:418) says its rows hold large
+#: values: a field of that column of unknown size is read back as a whole payload. Names as imported.
+ARROW_VALUES: frozenset[str] = frozenset(
+    {"datasets.Value", "datasets.features.Value", "datasets.features.features.Value"}
+)
+LARGE_DTYPES: frozenset[str] = frozenset({"large_string", "large_binary"})
+LARGE_FEATURES: frozenset[str] = frozenset(
+    {"datasets.LargeList", "datasets.features.LargeList", "datasets.features.features.LargeList"}
+)
+#: The shape of a row field entry (ModuleSummary.row_fields) that records such a cast of its column.
+LARGE_COLUMN = "large-column"
 #: The shape of a collection the function filled item by item from things of unknown size
 #: (``results = []`` then ``results.append(c.to_dict())`` in a loop over ``world.campaigns``): its
 #: size is what filled it, unknown, whatever the collection is called (the word is its name).
 GROWN = "grown"
+#: The shape of a piece cut out of a text or a collection by a slice whose bounds keep a constant
+#: count (``p.read_text()[:8000]``, ``messages[-5:]``, ``text[i : i + 200]``): its word is what it
+#: was cut from, then ``[:count]`` (``[:count characters]`` for a cut known to be of a text: a file's
+#: contents, a response's body). Items of a collection, each as large as one item of it
+#: (``messages[-1]`` is one small item): up to :data:`FEW` of them are one small item; characters of a
+#: text, up to :data:`SHORT_TEXT`. More are bounded but of unknown size -- a file's first 8000
+#: characters dump to json in well under a millisecond, as a few replies do -- never the whole,
+#: whatever they were cut from. A slice that keeps all but a few (``[1:]``, ``[:-1]``) or whose bound
+#: is computed keeps its source's size.
+CUT = "cut"
+CUT_MARK = "[:"
+CUT_TEXT = " characters"
+#: The most characters a text cut to a constant length holds as one small item: one model reply's
+#: worth (a 330-word reply is 1.7 KB, the size WORK_MICROS's ``regex`` unit is measured on).
+SHORT_TEXT = 2_000
 #: Marks a payload's word as a key of the rollout's state that the project fills (``state["stage_history"]``
 #: is ``state:stage_history``): sized by what the project stores there (ModuleSummary.state_fields) when
 #: it stores anything traceable, else by the key, as any key is.
@@ -1004,6 +1041,10 @@ def payload_evidence(shape: str, word: str) -> str:
         return "unknown" if word == SOURCE_FILE else "whole"
     if shape == GROWN:
         return "unknown"
+    if shape == CUT:
+        return "small" if cut_count(word) <= (SHORT_TEXT if word.endswith(f"{CUT_TEXT}]") else FEW) else "unknown"
+    if shape == LARGE_COLUMN:
+        return "whole"
     if shape == "display":  # ``{"ok": False, "error": reason}``: as large as the names it holds
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:
@@ -1027,6 +1068,16 @@ def payload_evidence(shape: str, word: str) -> str:
     if last in SMALL_TOKENS or word.lower() in SMALL_TOKENS:
         return "small"
     return "unknown"
+
+
+def cut_count(word: str) -> int:
+    """How many items or characters a :data:`CUT` payload's word says the slice keeps."""
+    return int(word.rpartition(CUT_MARK)[2].removesuffix("]").removesuffix(CUT_TEXT))
+
+
+def cut_word(source: str, count: int, text: bool) -> str:
+    """The word of a :data:`CUT` payload: ``source`` (what it was cut from, a text when ``text``) kept to ``count``."""
+    return f"{source}{CUT_MARK}{count}{CUT_TEXT if text else ''}]"
 
 
 def returned_name(word: str) -> str:
@@ -1079,6 +1130,12 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return "a source file the project ships (size unknown)" if word == SOURCE_FILE else "a file's contents"
     if shape == GROWN:
         return f"`{word}`, filled item by item ({_SIZE_WORDS[evidence]})"
+    if shape == CUT:
+        source, _, count = word.rpartition(CUT_MARK)
+        of = f"`{source}`" if source else "what it was cut from"
+        bound = "one small item" if evidence == "small" else "bounded, size unknown"
+        unit = "characters" if count.endswith(f"{CUT_TEXT}]") else "items or characters"
+        return f"at most {cut_count(word)} {unit} of {of} ({bound})"
     if shape == "match":
         return "a regex match cut out of a text"
     if shape == "returned":

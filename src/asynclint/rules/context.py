@@ -18,6 +18,7 @@ from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     HANDED_SMALL,
     INFO_COLUMN,
+    LARGE_COLUMN,
     MODEL_BASES,
     MODEL_BUILDERS,
     RETURNED_SLOTS,
@@ -892,7 +893,11 @@ class CheckContext:
             self._returns(held, frozenset()) if shape == "returned" else _built_evidence(shape, held)
             for shape, held in self._row_builds(word)
         ]
-        return min(built, key=SIZE_ORDER.index) if built else None
+        size = min(built, key=SIZE_ORDER.index) if built else None
+        column, dot, _ = word.partition(".")
+        if size == "unknown" and dot and any(shape == LARGE_COLUMN for shape, _ in self._row_builds(column)):
+            return "whole"  # a field of a column the build casts to a large type: its author says the values are big
+        return size
 
     def _row_builds(self, word: str) -> list[tuple[str, str]]:
         """What the project's dataset build puts in a row's ``info`` (or its field ``info.<key>``):

@@ -13,10 +13,11 @@ from collections.abc import Callable, Collection, Container, Iterable
 
 from asynclint.analysis.index.callshapes import opens_response, opens_stream, regex_scan
 from asynclint.analysis.index.flags import constant_text
-from asynclint.analysis.index.helpers import COMPREHENSIONS, last_name
+from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     CONTENT_READS,
+    CUT,
     FEW,
     GROWN,
     INFO_COLUMN,
@@ -24,6 +25,7 @@ from asynclint.knowledge.costs import (
     MEMORY_FILES,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
+    READ_LIMITS,
     RECEIVER_SIZED,
     RESPONSE_BODY,
     RESPONSE_BODY_READS,
@@ -36,6 +38,7 @@ from asynclint.knowledge.costs import (
     STREAM_PIECE_ATTRIBUTES,
     STREAM_PIECE_METHODS,
     WHOLE_NAMES,
+    cut_word,
     few_items,
     payload_evidence,
 )
@@ -123,6 +126,7 @@ def payload_of(
     in-memory file, ``io.BytesIO(...)``: size unknown, but no I/O to read it), ``name`` / ``attr`` /
     ``key`` / ``call`` (``word`` is the name, attribute, string key or called function that says what it is),
     ``each`` (a loop variable: every item of ``word`` in turn, as much as the whole over the loop),
+    ``cut`` (a slice keeping a constant count of ``word``'s items or characters, :data:`CUT`),
     ``returned`` (what a project function returns, ``word`` from :func:`returned_word`: the graph
     settles it from the function's ``return`` statements), ``""`` unknown. A name in ``known``
     (bound earlier in the function) stands for what it was bound to; ``returned`` says which calls
@@ -182,7 +186,7 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return payload_evidence("name", name) == "unknown"
     if (
         evidence_of(payload) != "unknown"
-        or shape in ("memory", GROWN)
+        or shape in ("memory", GROWN, CUT)
         or (shape in ("name", "each") and word in params)
     ):
         return True
@@ -439,11 +443,16 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return joined(_payload(branch, depth + 1, known, returned) for branch in (arg.body, arg.orelse))
     if isinstance(arg, ast.Subscript):
         key = arg.slice
-        if isinstance(key, ast.Slice):
-            return _payload(arg.value, depth + 1, known, returned)  # ``messages[-5:]``: part of the same kind
         container = _payload(arg.value, depth + 1, known, returned)
         if evidence_of(container) == "small":
             return container  # a part of one small item
+        if isinstance(key, ast.Slice):
+            count = slice_count(key)
+            if count is None:
+                return container  # ``messages[1:]``, ``text[:limit]``: part of the same kind
+            text = container[0] == "read" or container[1] == RESPONSE_BODY  # a file's contents, a reply's body
+            cut = container[1] or ("contents" if text else "")
+            return (CUT, cut_word(cut, count, text))  # ``read_text()[:8000]``: at most that many
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return _field_read(container, key.value, arg.value, known)
         if handed_field(container, _params(known)):
@@ -451,7 +460,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         if container[0] == "call" and container[1] in MATCH_LISTS:
             return ("match", "")  # ``re.findall(r"(\d+)", reply)[-1]``: one piece the pattern cut out
         return ("item", container[1])  # ``messages[-1]``, ``self.gold[example_id]``: one of them
-    if isinstance(arg, ast.Starred):
+    if isinstance(arg, (ast.Starred, ast.Await)):  # ``await self.collect()``: what the coroutine returns
         return _payload(arg.value, depth + 1, known, returned)
     if isinstance(arg, COMPREHENSIONS):
         source = _payload(arg.generators[0].iter, depth + 1, known, returned)
@@ -491,6 +500,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             held = known.get(func.value.id, ("", "")) if isinstance(func.value, ast.Name) else ("", "")
             if opens_response(func.value) or held[0] == "call" and held[1] in RESPONSE_OPENERS:
                 return ("call", RESPONSE_BODY)  # ``urlopen(req).read()``, ``with urlopen(req) as resp: resp.read()``
+            if (cap := _read_cap(arg)) is not None:  # ``f.read(4096)``, ``runtime.read(p, max_bytes=128_000)``
+                return (CUT, cut_word("contents", cap, text=True))
+            if any(keyword.arg in READ_LIMITS for keyword in arg.keywords):
+                return ("call", func.attr)  # ``read(p, max_bytes=self.config.limit)``: bounded by a setting
             return ("read", SOURCE_FILE if _names_source(func.value) else "")
         if func.attr in RECEIVER_SIZED:
             return _payload(func.value, depth + 1, known, returned)
@@ -528,6 +541,13 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def _read_cap(read: ast.Call) -> int | None:
+    """The most a read returns when a constant caps it (:data:`READ_LIMITS`, or an integer first argument)."""
+    capped = [keyword.value for keyword in read.keywords if keyword.arg in READ_LIMITS] or read.args[:1]
+    cap = constant_int(capped[0]) if capped else None
+    return cap if cap is not None and cap >= 0 else None
 
 
 def _reads_body(node: ast.expr) -> bool:

@@ -8,7 +8,7 @@ import ast
 import copy
 
 from asynclint.analysis.index.annotations import scalar_annotation
-from asynclint.analysis.index.diskcache import fills_file
+from asynclint.analysis.index.diskcache import fills_file, statements_after
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.guards import (
     guard_holder,
@@ -144,8 +144,8 @@ class Conditions(IndexerState):
             holder, key = self.frame.lookups[target.id]
             return self._keyed_fill(holder, key, body)
         guarded = guard_holder(target)
-        if guarded == "<exists>":  # creates the file it looked for (a download, a cache on disk)
-            return fills_file(self._disk_caches, body)
+        if guarded == "<exists>":  # creates the file it looked for (a download, a cache on disk), and keeps it
+            return fills_file(self._disk_caches, body, statements_after(body, self.frame.own))
         if guarded is None:
             return False
         if self._handed_in(guarded):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.annotations import scalar_items
+from asynclint.analysis.index.features import large_columns
 from asynclint.analysis.index.flags import constant_defaults, stored_names
 from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
@@ -13,6 +14,7 @@ from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import Frame, IndexerState
 from asynclint.analysis.index.values import Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS
+from asynclint.knowledge.costs import LARGE_COLUMN
 from asynclint.knowledge.frameworks import PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
@@ -177,6 +179,8 @@ class Definitions(IndexerState):
         declared = self._declared(node.returns)  # names in annotations mean what they mean outside
         self.frames.append(frame)
         self.visit_body(node.body)
+        # a cast of a column to a large type, read where the function's own imports are bound
+        self.row_fields.extend((column, LARGE_COLUMN, "", index) for column in large_columns(node.body, self.infer))
         self._record_loops(node, index, frame)
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared, self.union_members(node.returns))

@@ -6,11 +6,12 @@ runs on a cache miss, once per key per machine (the walk, :mod:`asynclint.analys
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from asynclint.analysis.index.guards import guard_holder, guard_target, presence_stripped
 from asynclint.analysis.index.helpers import last_name
-from asynclint.knowledge.blocking import FILE_DELETES, FILE_WRITES
+from asynclint.knowledge.blocking import FILE_DELETE_METHODS, FILE_DELETES, FILE_WRITES
 
 #: Letters of an ``open`` mode that write.
 WRITE_MODES = frozenset("wax")
@@ -19,10 +20,12 @@ WRITE_MODES = frozenset("wax")
 @dataclass(frozen=True)
 class DiskCaches:
     """A module's cache readers (by the names its top level defines them under) and file writers:
-    its functions, and its classes' methods as ``self.<name>`` (by name, whatever the class)."""
+    its functions, and its classes' methods as ``self.<name>`` (by name, whatever the class); and how
+    it spells the calls that delete a file (:func:`delete_spellings`)."""
 
     readers: frozenset[str] = frozenset()
     writers: frozenset[str] = frozenset()
+    deletes: frozenset[str] = frozenset()
 
 
 def disk_caches(tree: ast.Module) -> DiskCaches:
@@ -44,7 +47,28 @@ def disk_caches(tree: ast.Module) -> DiskCaches:
             if name not in writers and writes_file(node.body, frozenset(writers)):
                 writers.add(name)
                 grown = True
-    return DiskCaches(readers, frozenset(writers))
+    return DiskCaches(readers, frozenset(writers), delete_spellings(tree))
+
+
+def delete_spellings(tree: ast.Module) -> frozenset[str]:
+    """The dotted names this module calls :data:`~asynclint.knowledge.blocking.FILE_DELETES` by, after
+    its imports: ``os.remove`` (``import os``), ``sh.rmtree`` (``import shutil as sh``), ``rmtree``
+    (``from shutil import rmtree``), ``Path.unlink`` (``from pathlib import Path``)."""
+    spelled: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound = [(alias.asname or alias.name, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            bound = [(alias.asname or alias.name, f"{node.module}.{alias.name}") for alias in node.names]
+        else:
+            continue
+        for local, qualified in bound:
+            spelled.update(
+                local + name[len(qualified) :]
+                for name in FILE_DELETES
+                if name == qualified or name.startswith(f"{qualified}.")
+            )
+    return frozenset(spelled)
 
 
 def cache_miss(caches: DiskCaches, body: list[ast.stmt], position: int) -> bool:
@@ -56,9 +80,37 @@ def cache_miss(caches: DiskCaches, body: list[ast.stmt], position: int) -> bool:
     return _cache_return(caches, body[:position], body[position]) and fills_file(caches, body[position + 1 :])
 
 
-def fills_file(caches: DiskCaches, body: list[ast.stmt]) -> bool:
-    """``body`` (what runs on a miss) writes a file and deletes none on its way out."""
-    return writes_file(body, caches.writers) and not _deletes_file(body)
+def fills_file(caches: DiskCaches, body: list[ast.stmt], after: list[ast.stmt] | None = None) -> bool:
+    """``body`` (what runs on a miss) writes a file, and neither it nor ``after`` (what runs after it
+    on the way out of the call, :func:`statements_after`) deletes one."""
+    return writes_file(body, caches.writers) and not _deletes_file([*body, *(after or ())], caches.deletes)
+
+
+def statements_after(block: list[ast.stmt], statements: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """What runs after the statement that holds ``block`` (an ``if``'s body) on the way out of
+    ``statements`` (a function's own): the rest of its block, then of each block around it."""
+    return _after(block, statements) or []
+
+
+def _after(block: list[ast.stmt], statements: Sequence[ast.stmt]) -> list[ast.stmt] | None:
+    """:func:`statements_after`, ``None`` when no statement of ``statements`` holds ``block``."""
+    for position, stmt in enumerate(statements):
+        rest = list(statements[position + 1 :])
+        for inner in _blocks(stmt):
+            deeper = [] if inner is block else _after(block, inner)
+            if deeper is not None:
+                return [*deeper, *rest]
+    return None
+
+
+def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks of a compound statement that run in the function's own frame (none of a ``def``)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return []
+    blocks = [
+        getattr(stmt, name) for name in ("body", "orelse", "finalbody") if isinstance(getattr(stmt, name, None), list)
+    ]
+    return blocks + [handler.body for handler in getattr(stmt, "handlers", ())]
 
 
 def looks_for_file(test: ast.expr, ready: bool) -> bool:
@@ -133,15 +185,30 @@ def _writes(call: ast.Call, writers: frozenset[str]) -> bool:
     return isinstance(func, ast.Name) and name in writers  # ``write_json(...)``
 
 
-def _deletes_file(body: list[ast.stmt]) -> bool:
-    """A delete on the way out of every call; one in an ``except`` handler (removing a half-written
-    temporary file) keeps the cache."""
+def _deletes_file(body: list[ast.stmt], deletes: frozenset[str]) -> bool:
+    """A delete (``deletes``: how the module spells one) on the way out of every call; one in an
+    ``except`` handler (removing a half-written temporary file) keeps the cache."""
     for stmt in body:
         if isinstance(stmt, ast.Try):
-            if _deletes_file(stmt.body) or _deletes_file(stmt.orelse) or _deletes_file(stmt.finalbody):
+            if any(_deletes_file(part, deletes) for part in (stmt.body, stmt.orelse, stmt.finalbody)):
                 return True
             continue
         for node in ast.walk(stmt):
-            if isinstance(node, ast.Call) and last_name(node.func) in FILE_DELETES:
+            if isinstance(node, ast.Call) and _deletes(node.func, deletes):
                 return True
     return False
+
+
+def _deletes(func: ast.expr, deletes: frozenset[str]) -> bool:
+    if isinstance(func, ast.Attribute) and func.attr in FILE_DELETE_METHODS:
+        return True  # ``work.unlink()``: a path's method, whatever the walk knows of the receiver
+    return _dotted(func) in deletes
+
+
+def _dotted(func: ast.expr) -> str:
+    """``os.remove`` for ``os.remove``, ``rmtree`` for ``rmtree``; "" for anything else."""
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and (owner := _dotted(func.value)):
+        return f"{owner}.{func.attr}"
+    return ""

@@ -209,6 +209,38 @@ def _returned_values(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[a
     return found
 
 
+def slice_count(key: ast.Slice) -> int | None:
+    """How many items a slice keeps at most when its bounds fix it (``[:8000]``, ``[-5:]``, ``[2:10]``,
+    ``[i : i + 200]``), whatever it is applied to; ``None`` for one keeping all but a few (``[1:]``,
+    ``[:-1]``) or bounded by a computed count (``[:limit]``)."""
+    lower, upper = constant_int(key.lower), constant_int(key.upper)
+    if key.lower is None and upper is not None and upper >= 0:
+        return upper
+    if upper is None and key.upper is None and lower is not None and lower < 0:
+        return -lower
+    if lower is not None and upper is not None and (lower < 0) == (upper < 0):
+        return max(upper - lower, 0)
+    if (
+        key.lower is not None
+        and isinstance(key.upper, ast.BinOp)
+        and isinstance(key.upper.op, ast.Add)
+        and ast.dump(key.upper.left) == ast.dump(key.lower)
+        and (width := constant_int(key.upper.right)) is not None
+    ):
+        return max(width, 0)  # ``text[start : start + 200]``
+    return None
+
+
+def constant_int(node: ast.expr | None) -> int | None:
+    """The integer ``node`` writes (``8000``, ``-5``), else ``None``."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = constant_int(node.operand)
+        return -inner if inner is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
 def last_name(node: ast.expr) -> str:
     """``f`` of ``f`` and of ``x.f``; ``""`` for any other expression."""
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""

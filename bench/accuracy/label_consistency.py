@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 # Tuning splits only (splits 9 and 10 became ones in session 18, split 11 once session 19 had run it,
-# splits 12 and 13 once session 20 had);
+# splits 12 and 13 once session 20 had, 14 and 15 once session 21 had, 16 and 17 once session 22 had);
 # a split drawn as an after-number stays unread until it has been run.
 SPLIT_FILES = (
     "labels",
@@ -48,6 +48,8 @@ SPLIT_FILES = (
     "heldout13",
     "heldout14",
     "heldout15",
+    "heldout16",
+    "heldout17",
 )
 GRADES = ("critical", "high", "medium", "low", "none")
 

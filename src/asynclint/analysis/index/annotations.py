@@ -42,7 +42,7 @@ def scalar_items(annotation: ast.expr | None) -> bool:
     """``list[str]``, ``Sequence[int] | None``, ``tuple[str, ...]``, ``Optional[set[str]]``: a
     collection whose every item is a scalar (a name, an id, a number), however many there are."""
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        sides = [side for side in (annotation.left, annotation.right) if not _none(side)]
+        sides = [side for side in (annotation.left, annotation.right) if not none_annotation(side)]
         return len(sides) == 1 and scalar_items(sides[0])
     if not isinstance(annotation, ast.Subscript):
         return False
@@ -55,8 +55,20 @@ def scalar_items(annotation: ast.expr | None) -> bool:
     return name in _COLLECTIONS and scalar_annotation(inner)
 
 
-def _none(node: ast.expr) -> bool:
+def none_annotation(node: ast.expr) -> bool:
+    """``None`` as an annotation writes it: the constant or the name."""
     return isinstance(node, ast.Constant) and node.value is None or isinstance(node, ast.Name) and node.id == "None"
+
+
+def unquoted(annotation: ast.expr) -> ast.expr | None:
+    """The annotation a string annotation (``"Path | None"``, a forward reference) writes; any other
+    annotation as it is; ``None`` for a string that is not an expression."""
+    if not (isinstance(annotation, ast.Constant) and isinstance(annotation.value, str)):
+        return annotation
+    try:
+        return ast.parse(annotation.value, mode="eval").body
+    except SyntaxError:
+        return None
 
 
 def tuple_return_annotations(tree: ast.Module, module: str) -> dict[str, list[ast.expr]]:

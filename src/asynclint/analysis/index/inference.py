@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import cast
 
+from asynclint.analysis.index.annotations import unquoted
 from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.helpers import (
     COPYING_BUILTINS,
@@ -438,13 +439,9 @@ class Inference(Registries):
 
     def annotation_type(self, node: ast.expr | None) -> Value:
         """``p: Path``, ``c: OpenAI | None``, ``Optional[Session]`` -> an instance of it."""
+        node = unquoted(node) if node is not None else None
         if node is None:
             return None
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                node = ast.parse(node.value, mode="eval").body
-            except SyntaxError:
-                return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return _one_type([self.annotation_type(node.left), self.annotation_type(node.right)])
         if isinstance(node, ast.Subscript):
@@ -468,11 +465,7 @@ class Inference(Registries):
     def union_members(self, node: ast.expr | None) -> list[Value]:
         """The informative types a union annotation names (``-> TrolleyRubric | RouteRubric``: both),
         for a function whose ``return``s say nothing of what it gives (``return RUBRICS[kind]()``)."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                node = ast.parse(node.value, mode="eval").body
-            except SyntaxError:
-                return []
+        node = unquoted(node) if node is not None else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return [*self.union_members(node.left), *self.union_members(node.right)]
         if isinstance(node, ast.Subscript) and self.infer(node.value) in (Sym("typing.Union"), Sym("typing.Optional")):

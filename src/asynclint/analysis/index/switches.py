@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from asynclint.analysis.index.annotations import none_annotation, unquoted
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import switched_off
@@ -100,18 +101,13 @@ def _written(value: ast.expr, name: str) -> str:
 
 def _boolean(annotation: ast.expr) -> bool:
     """``bool``, ``Optional[bool]``, ``bool | None`` (or the same as a string)."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return False
+    parsed = unquoted(annotation)
+    if parsed is None:
+        return False
+    annotation = parsed
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         sides = (annotation.left, annotation.right)
-        return any(_boolean(side) for side in sides) and all(_boolean(side) or _none(side) for side in sides)
+        return any(_boolean(side) for side in sides) and all(_boolean(side) or none_annotation(side) for side in sides)
     if isinstance(annotation, ast.Subscript) and last_name(annotation.value) == "Optional":
         return _boolean(annotation.slice)
     return last_name(annotation) == "bool"
-
-
-def _none(annotation: ast.expr) -> bool:
-    return isinstance(annotation, ast.Constant) and annotation.value is None

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from asynclint.config import Config, ConfigError, is_file_here
-from asynclint.knowledge.frameworks import FRAMEWORK_PACKAGES
 
 if TYPE_CHECKING:  # imported where patterns are made: a warm run that skips the walk matches none
     import pathspec
@@ -644,6 +643,10 @@ def _siblings_table(
             elif name not in second and sibling != first[name]:
                 second[name] = sibling
         directory = directory.parent
+    # Imported here: the command's start-up (and a warm run, which never builds a table) loads
+    # no knowledge.
+    from asynclint.knowledge.frameworks import FRAMEWORK_PACKAGES
+
     skipped = {*own_tops, *FRAMEWORK_PACKAGES}
     return tuple(
         (name, meant, second.get(name))

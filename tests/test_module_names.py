@@ -234,6 +234,31 @@ def test_a_module_of_a_package_imports_its_siblings_by_their_bare_names(tmp_path
     assert names[tmp_path / "env/__init__.py"].imports == ()
 
 
+def test_a_package_named_after_a_framework_does_not_stand_for_it(tmp_path: Path) -> None:
+    """An adapter package named after the framework it adapts to (``integrations/verifiers/``):
+    its modules' ``import verifiers`` is the framework, while the package's other modules and
+    a package of another name are still what their bare names mean."""
+    paths = layout(
+        tmp_path,
+        {
+            "sere/__init__.py": "",
+            "sere/integrations/__init__.py": "",
+            "sere/integrations/verifiers/__init__.py": "",
+            "sere/integrations/verifiers/vf_sere.py": "",
+            "sere/integrations/verifiers/render.py": "",
+            "sere/integrations/ludic/__init__.py": "",
+            "sere/integrations/ludic/env.py": "",
+        },
+    )
+    names = module_names(paths)
+    assert dict(names[tmp_path / "sere/integrations/verifiers/vf_sere.py"].imports) == {
+        "integrations": "sere.integrations",
+        "ludic": "sere.integrations.ludic",
+        "render": "sere.integrations.verifiers.render",
+    }
+    assert dict(names[tmp_path / "sere/integrations/ludic/env.py"].imports)["ludic"] == "sere.integrations.ludic"
+
+
 def test_a_top_level_module_of_the_own_root_wins_over_a_sibling(tmp_path: Path) -> None:
     """The root above the package is on ``sys.path`` as well, and the project names its modules
     so already; a top-level name of another root does not stand in the sibling's way."""

@@ -4,7 +4,9 @@ Each directory under ``tests/fixtures/projects/`` is a small but realistic ``ver
 environment package (``v0_env``: the classic API; ``v1_env``: ``verifiers.v1``; ``values_env``:
 values defined in other modules, and properties of the project's classes read through an
 attribute; ``side_envs``: two environments side by side, each with its own ``utils.py``;
-``flat_env``: a package whose modules import their siblings by bare names;
+``flat_env``: a package whose modules import their siblings by bare names; ``adapter_env``: an
+adapter package named after its framework (``integrations/verifiers/``), whose ``import verifiers``
+is the framework's while its siblings are still its own by their bare names;
 ``registrations_env``: callables registered in every shape (and a class a gym runner drives);
 ``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
 ``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
@@ -171,6 +173,7 @@ V1 = PROJECTS / "v1_env"
 
 def test_both_projects_are_there() -> None:
     assert [p.name for p in project_dirs()] == [
+        "adapter_env",
         "asyncio_app",
         "callback_env",
         "flat_env",
@@ -441,6 +444,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/sorting.py", "replayed"): ("reward function",),
     ("values_env/values_env/sorting.py", "crossed"): ("reward function", "count_crossings"),
     ("values_env/values_env/sorting.py", "echoed"): ("reward function", "count_pairs"),
+    # adapter_env: hooks of the framework's class, though the adapter's package is named after it
+    ("adapter_env/integrations/verifiers/vf_game.py", "GameEnv.env_response"): ("env_response", "per turn"),
+    ("adapter_env/integrations/verifiers/vf_game.py", "GameEnv.remove_workspace"): ("@vf.cleanup", "per rollout"),
     # flat_env: reached through modules imported by their bare names
     ("flat_env/flat_env.py", "run_linter"): ("tool", "tool call"),
     ("flat_env/flat_env.py", "rule_files"): ("tool", "tool call"),

@@ -585,6 +585,9 @@ def _package_siblings(
       installed or appended environment adds;
     - a directory without ``__init__.py``: a namespace portion loses to a module or regular
       package of the same name anywhere on ``sys.path``, and which are installed is not asked here.
+    - a framework's top-level package (:data:`~asynclint.knowledge.frameworks.FRAMEWORK_PACKAGES`):
+      a project's ``integrations/verifiers/`` package holds its adapter to verifiers, and the
+      adapter's ``import verifiers`` means the framework, never the directory it sits in.
 
     An installed third-party name does not win over a sibling: a module the project ships is the
     evidence at hand, and the installed one may be this very environment. An ``__init__.py`` is
@@ -629,8 +632,8 @@ def _siblings_table(
     """What a bare import means from a file of ``directory`` (under import ``root``), by name: the
     first module of that name in the directory or a package directory above it, and the next one
     of another name above that (what the name means to the file that is the first: a file never
-    imports itself so); a name of the root's own top-level modules or of the standard library is
-    left out."""
+    imports itself so); a name of the root's own top-level modules, of the standard library or of
+    a framework's package is left out."""
     first: dict[str, str] = {}
     second: dict[str, str] = {}
     while directory != root and root in directory.parents:
@@ -640,7 +643,11 @@ def _siblings_table(
             elif name not in second and sibling != first[name]:
                 second[name] = sibling
         directory = directory.parent
-    skipped = set(own_tops)
+    # Imported here: the command's start-up (and a warm run, which never builds a table) loads
+    # no knowledge.
+    from asynclint.knowledge.frameworks import FRAMEWORK_PACKAGES
+
+    skipped = {*own_tops, *FRAMEWORK_PACKAGES}
     return tuple(
         (name, meant, second.get(name))
         for name, meant in sorted(first.items())

@@ -253,6 +253,13 @@ RLM_ENV = HookClass(
 #: longer has: a project pinned to such a release subclasses them all the same.
 RETIRED_CLASSES: tuple[HookClass, ...] = (RLM_ENV,)
 
+#: The frameworks' top-level packages. A project directory of such a name below its import root
+#: (an adapter package ``integrations/verifiers/``) is not what a bare ``import verifiers`` means
+#: from beside it: the file imports the framework it adapts to (files._siblings_table).
+FRAMEWORK_PACKAGES: frozenset[str] = frozenset(
+    hook_class.package.partition(".")[0] for hook_class in (*HOOK_CLASSES, *RETIRED_CLASSES)
+)
+
 #: Where verifiers defines a public name -> where users import it from: ``verifiers.X`` is an
 #: alias of ``verifiers.legacy.X`` (the v0 stack, reached through an import hook and a module
 #: ``__getattr__``), and the decorators are re-exported by the package of each stack. Names are

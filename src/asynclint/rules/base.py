@@ -316,12 +316,15 @@ class BlockingCallRule(Rule):
         memoized = graph.memoized(key)
         chain_hot = hot if entry is None else None
         first_call = graph.first_call_entry(key, site, chain_hot)
-        if first_call is not None and graph.fresh_each_call(key, site, hot):
-            first_call = None  # lazy per instance, on an instance its caller builds: every call
+        fresh = graph.fresh_instance(key, site, hot) if first_call is not None else None
+        if fresh is not None:
+            first_call = None  # lazy per instance, on an instance built per call or per rollout
         if first_call is not None and graph.warmed(key, site, chain_hot):
             return None  # start-up calls it first: the rollouts find it done
         frequency = hot.root_hook.frequency
-        if site.first_turn and frequency in FREQUENT:
+        if fresh == "rollout" and frequency in FREQUENT:
+            frequency = "rollout"  # the instance's guard runs once per rollout, however often it is asked
+        elif site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         elif site.last_turn and frequency in FREQUENT:
             frequency = "last-turn"  # run once the rollout has ended, once per rollout

@@ -349,6 +349,8 @@ class BlockingCallRule(Rule):
         cost_name = cost_class(candidate)
         if site.rare is not None and site.rare.streamed:
             cost_name = "disk-metadata"  # the child reads or writes the file: the parent only opens it
+        if site.stream:
+            cost_name = "stream-read"  # a loop over the stream an offloaded call returned: its body
         if entry is not None and cost_name == "payload-unknown":
             # Inside installed code, a payload nothing sizes is the library's own bookkeeping (a
             # request model, an auth-token dict) far more often than the project's data: of 31 such
@@ -415,9 +417,12 @@ class BlockingCallRule(Rule):
         )
         awaited = root_awaited(hot.root_hook)
         # A coroutine cannot be handed to a worker thread: an awaited call that blocks anyway is
-        # fixed by what its twin says, not by a recipe.
+        # fixed by what its twin says, not by a recipe. Nor can a loop over a stream (the reads
+        # move with the call that made it, into one helper): no recipe either.
         request: FixRequest | None = (
-            None if site.awaited else FixRequest("call", api.fix or "", target, graph.placement(key), awaited)
+            None
+            if site.awaited or site.stream
+            else FixRequest("call", api.fix or "", target, graph.placement(key), awaited)
         )
         if call.handed is not None:
             handed = call.handed

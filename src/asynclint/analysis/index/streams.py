@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
+from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.helpers import SCOPES
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
 from asynclint.knowledge.streams import LAZY_STREAM_METHODS
@@ -24,12 +25,21 @@ def consumed_streams(
     nodes: Sequence[ast.FunctionDef | ast.AsyncFunctionDef],
     defined: Sequence[Function],
     calls: list[CallSite],
+    refs: Sequence[FunctionRef],
     column: Column,
 ) -> None:
     """Append to ``calls`` one call site per loop of an ``async def`` of ``nodes`` over a lazy
-    stream an offloaded call returned (``defined``: the functions' records)."""
+    stream an offloaded call returned (``defined``: the functions' records; ``refs``: the
+    callables handed to calls, ``asyncio.to_thread(c.export)``'s ``c.export``)."""
     indexes = {(function.line, function.name): index for index, function in enumerate(defined)}
     at = {(site.line, site.col): site for site in calls if site.method in LAZY_STREAM_METHODS}
+    for ref in refs:
+        method = (ref.target or "").rpartition(".")[2]
+        if ref.col and method in LAZY_STREAM_METHODS:
+            # Handed by reference: the call the worker makes, as written in a lambda.
+            at[(ref.line, ref.col)] = CallSite.of(
+                ref.caller, ref.target, method, ref.line, ref.col, ref.line, ref.end_col, self_ref=ref.self_ref
+            )
     if not at:
         return
     for node in nodes:

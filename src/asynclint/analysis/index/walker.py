@@ -202,7 +202,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._settle_self_refs()
         self._settle_reads()
         tie_file_objects(defined, self._bodies, self.functions, self.calls, self._col, self.catalogue)
-        consumed_streams(defined, self.functions, self.calls, self._col)
+        consumed_streams(defined, self.functions, self.calls, self.refs, self._col)
         classes = tuple(
             ClassInfo(
                 qualname=qn[len(self.module) + 1 :],

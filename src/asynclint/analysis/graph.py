@@ -179,6 +179,8 @@ class ProjectGraph(
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
         self._direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        # class -> only rollout code builds its instances (Warming._built_per_rollout)
+        self._rollout_built: dict[str, bool] = {}
         self.hot: dict[FunctionId, HotInfo] = {}
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}

@@ -73,6 +73,7 @@ class GraphState:
     states: dict[HotState, HotInfo]
     _contexts: dict[str, dict[str, Hook]]
     _direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _rollout_built: dict[str, bool]
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]

@@ -397,6 +397,8 @@ class Resolution(Exports):
         """The project functions call ``index`` of summary ``position`` runs (``typed``: its
         parameters typed by the function it is written in, as :meth:`call_target` with a caller)."""
         site = self.summaries[position].calls[index]
+        if site.stream:
+            return NO_FUNCTIONS  # a loop over a library's stream: the offloaded call ran the function
         if typed and (site.param is not None or (site.self_ref and self.constructor_param(site.self_ref))):
             return self.functions_for(self.call_target(site, FunctionId((position, site.caller))))
         # Remembered like the target: the passes over every call of the project (roots, warming,

@@ -48,26 +48,64 @@ class Warming(GraphState):
             current, info = caller, self.states[info.parent]
         return False
 
-    def fresh_each_call(self, key: FunctionId, site: CallSite, hot: HotInfo) -> bool:
-        """Every one-time step on ``hot``'s chain to ``site`` (written in ``key``) is a lazy
-        initialisation of an attribute of ``self``, the steps linked by calls within one class, and
-        the caller that enters the class builds the instance it calls (``world = WorldManager(...)``
-        then ``world.configure()`` per rollout, ``configure`` starting ``if self._configured:
-        return``): the guards never find their work done, so it runs on every call."""
+    def fresh_instance(self, key: FunctionId, site: CallSite, hot: HotInfo) -> str | None:
+        """How often the one-time steps on ``hot``'s chain to ``site`` (written in ``key``) run when
+        every one is a lazy initialisation of an attribute of ``self``, the steps linked by calls
+        within one class: ``call`` when the caller that enters the class builds the instance it
+        calls (``world = WorldManager(...)`` then ``world.configure()`` per rollout, ``configure``
+        starting ``if self._configured: return``) -- the guards never find their work done;
+        ``rollout`` when only rollout code builds the class's instances (``setup_state`` building a
+        task's sandbox object, kept in the state) -- each rollout's guard runs once. ``None``: the
+        first call only."""
         cls = self.function(key).class_qualname
         if cls is None or (site.once and not site.instance_once) or not (site.once or hot.once):
-            return False
+            return None
         info, current = hot, key
         while info.once:
             if info.parent is None:
-                return False
+                return None
             caller, line = info.parent.function, info.call_line
             if caller[0] != key[0] or self.function(caller).class_qualname != cls:
-                return False  # a one-time step outside the class: it may outlive the instance
+                return None  # a one-time step outside the class: it may outlive the instance
             if any(call.once and not call.instance_once for call in self._links(current, caller, line)):
-                return False
+                return None
             current, info = caller, self.states[info.parent]
-        return self.built_by_caller(current, info)
+        if self.built_by_caller(current, info):
+            return "call"
+        return "rollout" if self._built_per_rollout(key[0], cls) else None
+
+    def _built_per_rollout(self, position: int, cls: str) -> bool:
+        """Rollout code builds every instance of the class ``cls`` of module ``position`` and of its
+        subclasses, outside any one-time step, and start-up code reaches none of those builders: an
+        instance kept by the environment (built in ``__init__`` or ``load_environment``) may serve
+        every rollout, one a rollout builds serves that rollout only."""
+        name = f"{self.summaries[position].module}.{cls}"
+        if name not in self._rollout_built:
+            wanted = {name, *self.subclasses(name)}
+            builders: list[FunctionId] = []
+            sound = True
+            for at, summary in enumerate(self.summaries):
+                for index, site in enumerate(summary.calls):
+                    if not self._builds_one(at, index, site, wanted):
+                        continue
+                    caller = self._ids[at][site.caller]
+                    info = self.hot.get(caller)
+                    if site.once or info is None or info.once:
+                        sound = False
+                    builders.append(caller)
+            self._rollout_built[name] = sound and bool(builders) and not self._reached_at_start_up(builders)
+        return self._rollout_built[name]
+
+    def _builds_one(self, position: int, index: int, site: CallSite, wanted: set[str]) -> bool:
+        """The call ``index`` of module ``position`` builds an instance of one of the classes
+        ``wanted``: it calls one's ``__init__``, or names one (a dataclass writes no ``__init__``)."""
+        if site.target is not None and self.canonical(site.target) in wanted:
+            return True
+        return any(
+            (called := self.function(callee)).name == "__init__"
+            and f"{self.summaries[callee[0]].module}.{called.class_qualname}" in wanted
+            for callee in self.called_at(position, index)
+        )
 
     def warmed(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
         """Start-up code runs one of the one-time steps on the chain to ``site`` (written in ``key``;

@@ -191,6 +191,16 @@ COST_CLASSES: dict[str, CostClass] = {
             raised_why=_BOUNDED,
         ),
         CostClass(
+            "stream-read",
+            H,
+            _BACK_TO_BACK,
+            "reads the body of a reply a library call returned as a lazy stream (a file's tar from the "
+            "docker daemon) as the loop iterates it: the request's wait was the call's, the body is a "
+            "file's contents, milliseconds each from a local daemon",
+            what="returned a stream that is read",
+            raised_why=_BOUNDED,
+        ),
+        CostClass(
             "lazy-open",
             L,
             frozenset(),

@@ -316,12 +316,15 @@ class BlockingCallRule(Rule):
         memoized = graph.memoized(key)
         chain_hot = hot if entry is None else None
         first_call = graph.first_call_entry(key, site, chain_hot)
-        if first_call is not None and graph.fresh_each_call(key, site, hot):
-            first_call = None  # lazy per instance, on an instance its caller builds: every call
+        fresh = graph.fresh_instance(key, site, hot) if first_call is not None else None
+        if fresh is not None:
+            first_call = None  # lazy per instance, on an instance built per call or per rollout
         if first_call is not None and graph.warmed(key, site, chain_hot):
             return None  # start-up calls it first: the rollouts find it done
         frequency = hot.root_hook.frequency
-        if site.first_turn and frequency in FREQUENT:
+        if fresh == "rollout" and frequency in FREQUENT:
+            frequency = "rollout"  # the instance's guard runs once per rollout, however often it is asked
+        elif site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         elif site.last_turn and frequency in FREQUENT:
             frequency = "last-turn"  # run once the rollout has ended, once per rollout
@@ -346,6 +349,8 @@ class BlockingCallRule(Rule):
         cost_name = cost_class(candidate)
         if site.rare is not None and site.rare.streamed:
             cost_name = "disk-metadata"  # the child reads or writes the file: the parent only opens it
+        if site.stream:
+            cost_name = "stream-read"  # a loop over the stream an offloaded call returned: its body
         if entry is not None and cost_name == "payload-unknown":
             # Inside installed code, a payload nothing sizes is the library's own bookkeeping (a
             # request model, an auth-token dict) far more often than the project's data: of 31 such
@@ -412,9 +417,12 @@ class BlockingCallRule(Rule):
         )
         awaited = root_awaited(hot.root_hook)
         # A coroutine cannot be handed to a worker thread: an awaited call that blocks anyway is
-        # fixed by what its twin says, not by a recipe.
+        # fixed by what its twin says, not by a recipe. Nor can a loop over a stream (the reads
+        # move with the call that made it, into one helper): no recipe either.
         request: FixRequest | None = (
-            None if site.awaited else FixRequest("call", api.fix or "", target, graph.placement(key), awaited)
+            None
+            if site.awaited or site.stream
+            else FixRequest("call", api.fix or "", target, graph.placement(key), awaited)
         )
         if call.handed is not None:
             handed = call.handed

@@ -35,6 +35,7 @@ from asynclint.knowledge.frameworks import (
     framework_class,
     sync_method,
 )
+from asynclint.knowledge.streams import LAZY_STREAMS
 from asynclint.model import ChainLink, Knowledge, Severity
 from asynclint.suppressions import covering_at, mentions, naming
 
@@ -305,6 +306,8 @@ class CheckContext:
                     # subclass is built (``_driven_entry`` reads a subclass's construction as its own).
                     if site.self_ref is None or site.self_ref.path != (Marker.SUPER, "__init__"):
                         api = api or self._driven_entry(position, index, resolved)
+            if site.stream and graph.canonical(target) not in LAZY_STREAMS:
+                continue  # a loop over what some other ``get_archive`` returned: no stream known
             # An awaited call blocks only when its entry says it blocks although awaited, or when it
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:

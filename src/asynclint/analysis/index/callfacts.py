@@ -146,6 +146,10 @@ class CallFacts:
     #: ``state["board"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
     #: nor a whole value: their slots. A nest over such a parameter is sized by one task's data.
     fields: tuple[str, ...] = ()
+    #: Not written as a call: a loop in the function iterating the lazy stream this method returned
+    #: (``for chunk in bits`` after ``bits, _ = await loop.run_in_executor(None, lambda:
+    #: c.get_archive(p))``, see :mod:`asynclint.analysis.index.streams`): the method's name.
+    stream: str = ""
 
 
 NO_FACTS = CallFacts()

@@ -289,6 +289,10 @@ class CallSite:
         return (self.rare or NO_FACTS).cache_miss
 
     @property
+    def stream(self) -> str:
+        return (self.rare or NO_FACTS).stream
+
+    @property
     def first_turn(self) -> bool:
         return (self.rare or NO_FACTS).first_turn
 

@@ -60,6 +60,7 @@ from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
+from asynclint.analysis.index.streams import consumed_streams
 from asynclint.analysis.index.switches import switches
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.catalogue import Catalogue
@@ -201,6 +202,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._settle_self_refs()
         self._settle_reads()
         tie_file_objects(defined, self._bodies, self.functions, self.calls, self._col, self.catalogue)
+        consumed_streams(defined, self.functions, self.calls, self.refs, self._col)
         classes = tuple(
             ClassInfo(
                 qualname=qn[len(self.module) + 1 :],

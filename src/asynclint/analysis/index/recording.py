@@ -60,6 +60,25 @@ def string_constants(nodes: list[ast.expr]) -> list[str]:
 _PROTOCOL = (("__enter__", "__exit__"), ("__aenter__", "__aexit__"))
 
 
+class _Placed(TypedDict):
+    """Where a call site is, and what the walk knows of the code around it (:meth:`Recording._placed`)."""
+
+    caller: int
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    in_loop: bool
+    once: bool
+    instance_once: bool
+    cache_miss: bool
+    first_turn: bool
+    last_turn: bool
+    failing: bool
+    fallback: bool
+    lambdas: tuple[tuple[int, bool], ...]
+
+
 class _Arguments(TypedDict, total=False):
     """The arguments :meth:`Recording._arguments` gives a call site (see CallSite.arguments)."""
 
@@ -138,22 +157,10 @@ class Recording(PayloadsHeld, Registries):
         if api is not None:
             api = self.catalogue.blocking(api, awaited, keywords, argument)
         site = CallSite.of(
-            caller=self.frame.func,
             target=target,
             method=method,
-            line=node.lineno,
-            col=self._col(node.lineno, node.col_offset),
-            end_line=node.end_lineno or node.lineno,
-            end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
             awaited=awaited,
-            in_loop=self.frame.loop_depth > 0,
-            once=self.frame.once > 0,
-            instance_once=self.frame.instance_once_only,
-            cache_miss=self.frame.cache_miss > 0,
-            first_turn=self.frame.first_turn > 0,
-            last_turn=self.frame.last_turn > 0,
-            failing=self.frame.failing > 0,
-            fallback=self.frame.fallback > 0,
+            **self._placed(node),
             kept=node is self._kept_value,
             entered=node is self._entered,
             self_ref=self_ref,
@@ -161,7 +168,6 @@ class Recording(PayloadsHeld, Registries):
             origin=origin,
             consumer=consumer,
             loop=loop,
-            lambdas=self._inside_lambdas(),
             handed=handed,
             keywords=keywords,
             spread=any(keyword.arg is None for keyword in node.keywords),
@@ -411,25 +417,12 @@ class Recording(PayloadsHeld, Registries):
             if param is None:
                 return
         site = CallSite.of(
-            caller=self.frame.func,
             target=target,
             method=node.attr,
-            line=node.lineno,
-            col=self._col(node.lineno, node.col_offset),
-            end_line=node.end_lineno or node.lineno,
-            end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
-            in_loop=self.frame.loop_depth > 0,
-            once=self.frame.once > 0,
-            instance_once=self.frame.instance_once_only,
-            cache_miss=self.frame.cache_miss > 0,
-            first_turn=self.frame.first_turn > 0,
-            last_turn=self.frame.last_turn > 0,
-            failing=self.frame.failing > 0,
-            fallback=self.frame.fallback > 0,
+            **self._placed(node),
             self_ref=self_ref,
             api=api.pattern if api else None,
             origin=origin,
-            lambdas=self._inside_lambdas(),
             handed=handed,
             param=param,
             property_read=True,
@@ -438,28 +431,36 @@ class Recording(PayloadsHeld, Registries):
             self.pending.append(len(self.calls))
         self.calls.append(site)
 
+    def _placed(self, node: ast.expr | ast.stmt) -> _Placed:
+        """The call site's place and the walk's facts about the code around it, as every recorded
+        call (a call, a property read, a function-level import) carries them."""
+        end_line = node.end_lineno or node.lineno
+        return _Placed(
+            caller=self.frame.func,
+            line=node.lineno,
+            col=self._col(node.lineno, node.col_offset),
+            end_line=end_line,
+            end_col=self._col(end_line, node.end_col_offset or 0),
+            in_loop=self.frame.loop_depth > 0,
+            once=self.frame.once > 0,
+            instance_once=self.frame.instance_once_only,
+            cache_miss=self.frame.cache_miss > 0,
+            first_turn=self.frame.first_turn > 0,
+            last_turn=self.frame.last_turn > 0,
+            failing=self.frame.failing > 0,
+            fallback=self.frame.fallback > 0,
+            lambdas=self._inside_lambdas(),
+        )
+
     def record_import(self, node: ast.Import | ast.ImportFrom, module: str, api: BlockingApi) -> None:
         """An import written in a function, of a package an entry names (``Catalogue.match_import``):
         a call of that entry, named after the module."""
         self.calls.append(
             CallSite.of(
-                caller=self.frame.func,
                 target=module,
                 method=None,
-                line=node.lineno,
-                col=self._col(node.lineno, node.col_offset),
-                end_line=node.end_lineno or node.lineno,
-                end_col=self._col(node.end_lineno or node.lineno, node.end_col_offset or 0),
-                in_loop=self.frame.loop_depth > 0,
-                once=self.frame.once > 0,
-                instance_once=self.frame.instance_once_only,
-                cache_miss=self.frame.cache_miss > 0,
-                first_turn=self.frame.first_turn > 0,
-                last_turn=self.frame.last_turn > 0,
-                failing=self.frame.failing > 0,
-                fallback=self.frame.fallback > 0,
+                **self._placed(node),
                 api=api.pattern,
-                lambdas=self._inside_lambdas(),
             )
         )
 

@@ -254,6 +254,28 @@ COST_CLASSES: dict[str, CostClass] = {
             "one finds it in `sys.modules` (microseconds)",
             what="imports a module (loaded once per process)",
         ),
+        # A resource a library keeps per process once built (tiktoken's encodings,
+        # knowledge/packs/tokenizers.py): the first call per name reads, maybe downloads, and parses it.
+        CostClass(
+            "load-once",
+            L,
+            frozenset(),
+            "loads a resource the library keeps for the process: the first call per name reads it from a "
+            "disk cache (downloads it on a fresh machine) and parses it, hundreds of milliseconds; every "
+            "later one returns the kept object (microseconds)",
+            what="loads a resource (kept for the process after the first call)",
+        ),
+        # Experiment trackers (knowledge/packs/trackers.py): wandb hands each record to its own
+        # service process over a local socket and waits for the write.
+        CostClass(
+            "service-record",
+            L,
+            frozenset(),
+            "encodes a record and hands it to a local service process over a socket, waiting for the "
+            "write: sub-millisecond, longer when the service falls behind; media (a table, an image) "
+            "are written to files of the run first",
+            what="hands a record to the tracker's service process",
+        ),
         # Simulators stepped in process (knowledge/packs/simulators.py): a native engine loaded
         # per instance, a world generated per episode, one step of native code per action.
         CostClass(

@@ -210,7 +210,8 @@ COST_CLASSES: dict[str, CostClass] = {
             "archive-memory",
             None,
             frozenset(),
-            "opens an archive on a buffer in memory (`io.BytesIO`): no I/O, a header parsed in microseconds",
+            "an archive on a buffer in memory (`io.BytesIO`): opening it or reading and writing its members "
+            "does no I/O, microseconds for a header or a small member",
         ),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
         CostClass(
@@ -712,6 +713,10 @@ PAGE_SCRIPT_WORDS: frozenset[str] = frozenset(
 #: in memory (``io.BytesIO(data)``, a name bound to one; payload shape ``memory``) or anything
 #: else, a file.
 ARCHIVE_GRADES: dict[str, str] = {"memory": "archive-memory", "file": "archive-open"}
+#: A member read or written through an archive object (``tar.extractfile(m)``, ``zf.writestr(...)``)
+#: graded by what its archive was opened on in the same function (the opener's payload, carried to
+#: it): in memory, no I/O; else, or an archive the function does not open, the file's contents.
+ARCHIVE_MEMBER_GRADES: dict[str, str] = {"memory": "archive-memory", "file": "disk-content"}
 #: Calls building an in-memory file: what an archive opened on one reads is already in memory.
 MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
 
@@ -739,6 +744,7 @@ EVIDENCE_GRADES: dict[str, dict[str, str]] = {
     "statement-autocommit": AUTOCOMMIT_GRADES,
     "script": SCRIPT_GRADES,
     "archive": ARCHIVE_GRADES,
+    "archive-member": ARCHIVE_MEMBER_GRADES,
     "scoped": SCOPED_GRADES,
     "disk-walk": WALK_GRADES,
 }

@@ -176,7 +176,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     shape, word = payload
     origin = passed or word
     evidence = payload_evidence(shape, origin)
-    if api.cost in CODE_GRADES and shape == "literal":
+    if "constant" in grades and shape == "literal":
         evidence = "constant"  # code the source wrote: for ``exec``, the one program known to be cheap
     # A helper's parameter merely named like the whole state is not evidence of it. One named like one
     # small item (``value``, ``params``, ``tool_call``) still reads as one: tokens15 measured the

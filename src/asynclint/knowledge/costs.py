@@ -485,6 +485,13 @@ COST_CLASSES: dict[str, CostClass] = {
         ),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
         CostClass(
+            "tokenize-small",
+            L,
+            frozenset(),
+            "one short text (a reply, a prompt) tokenized: BPE merges at a few MB a second, tenths of a "
+            "millisecond to a millisecond, more than a thread hop",
+        ),
+        CostClass(
             "payload-unknown-slow",
             M,
             REPETITIONS,
@@ -563,6 +570,17 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "payload-small",
         "whole": "payload-whole-codec",
         "growing": "payload-whole-codec",
+    },
+    # A BPE tokenizer (tiktoken's ``Encoding.encode``, knowledge/packs/tokenizers.py): a few MB a
+    # second, tens of times slower per byte than a C parser, so even one reply or prompt takes tenths of
+    # a millisecond to a millisecond (main colf.py:62, labelled low); a literal the source wrote is a
+    # few tokens.
+    "payload-tokenize": {
+        "constant": "payload-small",
+        "small": "tokenize-small",
+        "unknown": "payload-unknown",
+        "whole": "payload-whole",
+        "growing": "payload-growing",
     },
     # orjson and friends: several times faster than json, one grade lower for the same payload.
     "payload-fast": {

@@ -1,12 +1,14 @@
 """Tokenizers run inline to count or cut text: tiktoken's ``Encoding``.
 
 ``Encoding.encode`` (and ``encode_ordinary``, ``encode_to_numpy``) runs the BPE merge of its text in
-Rust (``CoreBPE``): linear in the text, about a million tokens a second, so one reply's worth takes
-microseconds to a millisecond while a whole long-context haystack (~115k tokens) or a growing context
-list re-encoded per turn takes tens to hundreds of milliseconds. It is graded by what it is handed,
-like a parse; the Rust core releases the GIL while it encodes (the batch methods run ``encode`` on a
-``ThreadPoolExecutor``), so a worker thread frees the loop. ``encode_batch`` and
-``encode_ordinary_batch`` encode a list of texts on a pool of threads and wait for them all.
+Rust (``CoreBPE``), linear in the text at a few MB a second on one thread (the throughput chart of
+tiktoken's README, 1 GB of text; not measured here): tens of times slower per byte than a C parser, so
+one reply or prompt takes tenths of a millisecond to a millisecond (low: main colf.py:62's label), while a
+whole long-context haystack (~115k tokens) or a growing context list re-encoded per turn takes tens to
+hundreds of milliseconds. It is graded by what it is handed (a literal: a few tokens). The Rust core
+releases the GIL while it encodes (the batch methods run ``encode`` on a ``ThreadPoolExecutor``), so a
+worker thread frees the loop. ``encode_batch`` and ``encode_ordinary_batch`` encode a list of texts on a
+pool of threads and wait for them all.
 
 ``tiktoken.get_encoding(name)`` and ``encoding_for_model(model)`` keep the ``Encoding`` they build per
 name for the process (``registry.ENCODINGS``); the first call reads the BPE ranks (a few MB) from the
@@ -28,7 +30,7 @@ _ENCODING = "tiktoken.Encoding"
 APIS: tuple[BlockingApi, ...] = (
     *many(
         "cpu",
-        "payload",
+        "payload-tokenize",
         "to-thread",
         "encode encode_ordinary encode_to_numpy",
         f"{_ENCODING}.",
@@ -37,7 +39,7 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     *many(
         "wait",
-        "payload",
+        "payload-tokenize",
         "to-thread",
         "encode_batch encode_ordinary_batch",
         f"{_ENCODING}.",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import (
     ARCHIVE_GRADES,
+    ARCHIVE_MEMBER_GRADES,
     AUTOCOMMIT_GRADES,
     AUTOCOMMIT_WORDS,
     CODE_GRADES,
@@ -132,6 +133,11 @@ def _archive(api: BlockingApi, call: CallEvidence) -> Cost:
     return Cost(grade, COST_CLASSES[grade].reason)
 
 
+def _archive_member(api: BlockingApi, call: CallEvidence) -> Cost:
+    grade = ARCHIVE_MEMBER_GRADES["memory" if call.payload[0] == "memory" else "file"]
+    return Cost(grade, COST_CLASSES[grade].reason)
+
+
 def _walk(api: BlockingApi, call: CallEvidence) -> Cost:
     grade = WALK_GRADES["installed" if call.installed else "other"]
     return Cost(grade, COST_CLASSES[grade].reason)
@@ -149,6 +155,7 @@ SETTLED_BY: dict[str, Callable[[BlockingApi, CallEvidence], Cost]] = {
     "statement-autocommit": _statement,
     "script": _script,
     "archive": _archive,
+    "archive-member": _archive_member,
     "disk-walk": _walk,
     "scoped": _scoped,
 }
@@ -169,7 +176,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     shape, word = payload
     origin = passed or word
     evidence = payload_evidence(shape, origin)
-    if api.cost in CODE_GRADES and shape == "literal":
+    if "constant" in grades and shape == "literal":
         evidence = "constant"  # code the source wrote: for ``exec``, the one program known to be cheap
     # A helper's parameter merely named like the whole state is not evidence of it. One named like one
     # small item (``value``, ``params``, ``tool_call``) still reads as one: tokens15 measured the

@@ -338,20 +338,12 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # (``fileobj=io.BytesIO()``) there is no I/O at all: graded by what it is handed.
         *many("fs", "archive", "to-thread", "tarfile.open zipfile.ZipFile"),
         *many("fs", "disk-content", "to-thread", "shutil.unpack_archive"),
-        *many(
-            "fs",
-            "disk-content",
-            "to-thread",
-            "extractall extract extractfile add addfile getmembers getnames",
-            "tarfile.open.",
-        ),
-        *many(
-            "fs",
-            "disk-content",
-            "to-thread",
-            "extractall extract read write writestr namelist infolist open",
-            "zipfile.ZipFile.",
-        ),
+        # Members extracted to or added from a path touch the disk wherever the archive is; the
+        # others read or write only the archive, graded by where it was opened (``archive-member``).
+        *many("fs", "disk-content", "to-thread", "extractall extract add", "tarfile.open."),
+        *many("fs", "archive-member", "to-thread", "extractfile addfile getmembers getnames", "tarfile.open."),
+        *many("fs", "disk-content", "to-thread", "extractall extract write", "zipfile.ZipFile."),
+        *many("fs", "archive-member", "to-thread", "read writestr namelist infolist open", "zipfile.ZipFile."),
         # --- waiting for threads and processes --------------------------------------------------
         # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
         # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.
@@ -596,6 +588,10 @@ OPENERS: frozenset[str] = frozenset(
         "tempfile.SpooledTemporaryFile shelve.open dbm.open"
     ).split()
 )
+
+#: The openers of an archive whose member calls in the opening function are graded by what it is
+#: opened on (analysis.index.fileobjects: the opener's payload carried to them).
+ARCHIVE_OPENERS: frozenset[str] = frozenset({"tarfile.open", "tarfile.TarFile", "zipfile.ZipFile"})
 
 #: The openers of a file object whose reads and writes in the opening function are its opener's
 #: finding (analysis.index.fileobjects: one finding per file object). An archive's members are

@@ -220,7 +220,8 @@ COST_CLASSES: dict[str, CostClass] = {
             "archive-memory",
             None,
             frozenset(),
-            "opens an archive on a buffer in memory (`io.BytesIO`): no I/O, a header parsed in microseconds",
+            "an archive on a buffer in memory (`io.BytesIO`): opening it or reading and writing its members "
+            "does no I/O, microseconds for a header or a small member",
         ),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
         CostClass(
@@ -263,6 +264,28 @@ COST_CLASSES: dict[str, CostClass] = {
             "imports a module by name: the first call in a process reads and runs it, every later "
             "one finds it in `sys.modules` (microseconds)",
             what="imports a module (loaded once per process)",
+        ),
+        # A resource a library keeps per process once built (tiktoken's encodings,
+        # knowledge/packs/tokenizers.py): the first call per name reads, maybe downloads, and parses it.
+        CostClass(
+            "load-once",
+            L,
+            frozenset(),
+            "loads a resource the library keeps for the process: the first call per name reads it from a "
+            "disk cache (downloads it on a fresh machine) and parses it, hundreds of milliseconds; every "
+            "later one returns the kept object (microseconds)",
+            what="loads a resource (kept for the process after the first call)",
+        ),
+        # Experiment trackers (knowledge/packs/trackers.py): wandb hands each record to its own
+        # service process over a local socket and waits for the write.
+        CostClass(
+            "service-record",
+            L,
+            frozenset(),
+            "encodes a record and hands it to a local service process over a socket, waiting for the "
+            "write: sub-millisecond, longer when the service falls behind; media (a table, an image) "
+            "are written to files of the run first",
+            what="hands a record to the tracker's service process",
         ),
         # Simulators stepped in process (knowledge/packs/simulators.py): a native engine loaded
         # per instance, a world generated per episode, one step of native code per action.
@@ -472,6 +495,13 @@ COST_CLASSES: dict[str, CostClass] = {
         ),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
         CostClass(
+            "tokenize-small",
+            L,
+            frozenset(),
+            "one short text (a reply, a prompt) tokenized: BPE merges at a few MB a second, tenths of a "
+            "millisecond to a millisecond, more than a thread hop",
+        ),
+        CostClass(
             "payload-unknown-slow",
             M,
             REPETITIONS,
@@ -550,6 +580,17 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "payload-small",
         "whole": "payload-whole-codec",
         "growing": "payload-whole-codec",
+    },
+    # A BPE tokenizer (tiktoken's ``Encoding.encode``, knowledge/packs/tokenizers.py): a few MB a
+    # second, tens of times slower per byte than a C parser, so even one reply or prompt takes tenths of
+    # a millisecond to a millisecond (main colf.py:62, labelled low); a literal the source wrote is a
+    # few tokens.
+    "payload-tokenize": {
+        "constant": "payload-small",
+        "small": "tokenize-small",
+        "unknown": "payload-unknown",
+        "whole": "payload-whole",
+        "growing": "payload-growing",
     },
     # orjson and friends: several times faster than json, one grade lower for the same payload.
     "payload-fast": {
@@ -700,6 +741,10 @@ PAGE_SCRIPT_WORDS: frozenset[str] = frozenset(
 #: in memory (``io.BytesIO(data)``, a name bound to one; payload shape ``memory``) or anything
 #: else, a file.
 ARCHIVE_GRADES: dict[str, str] = {"memory": "archive-memory", "file": "archive-open"}
+#: A member read or written through an archive object (``tar.extractfile(m)``, ``zf.writestr(...)``)
+#: graded by what its archive was opened on in the same function (the opener's payload, carried to
+#: it): in memory, no I/O; else, or an archive the function does not open, the file's contents.
+ARCHIVE_MEMBER_GRADES: dict[str, str] = {"memory": "archive-memory", "file": "disk-content"}
 #: Calls building an in-memory file: what an archive opened on one reads is already in memory.
 MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
 
@@ -727,6 +772,7 @@ EVIDENCE_GRADES: dict[str, dict[str, str]] = {
     "statement-autocommit": AUTOCOMMIT_GRADES,
     "script": SCRIPT_GRADES,
     "archive": ARCHIVE_GRADES,
+    "archive-member": ARCHIVE_MEMBER_GRADES,
     "scoped": SCOPED_GRADES,
     "disk-walk": WALK_GRADES,
 }

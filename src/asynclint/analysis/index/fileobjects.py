@@ -5,6 +5,8 @@ The opener's line is where the block's I/O is reported and where the fix moves t
 the loop (as flake8-async's ASYNC230 anchors at ``open()``): its finding is graded by the costliest
 of its own cost and its content calls', which are not reported on their own lines. A file object
 whose opener the function does not show (a parameter, ``self._log``) keeps its calls' findings.
+An archive's member calls (``tar.extractfile(m)``) keep their own lines, graded by what the archive
+was opened on: the opener's payload (a buffer in memory) is carried to them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import replace
 from asynclint.analysis.index.bodies import Bodies, FunctionBody
 from asynclint.analysis.index.helpers import SCOPES, TRY_STATEMENTS
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
-from asynclint.knowledge.blocking import CHILD_STREAMS, FILE_OPENER_METHODS, FILE_OPENERS, OPENERS
+from asynclint.knowledge.blocking import ARCHIVE_OPENERS, CHILD_STREAMS, FILE_OPENER_METHODS, FILE_OPENERS, OPENERS
 from asynclint.knowledge.catalogue import Catalogue
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
@@ -42,10 +44,15 @@ def tie_file_objects(
     for node in nodes:
         caller = indexes.get((node.lineno, node.name))
         sites = by_function.get(caller) if caller is not None else None
-        if not sites or not any(_opens(calls[index]) for index in sites.values()):
+        if not sites or not any(_opens(calls[index]) or _archive(calls[index]) for index in sites.values()):
             continue
         tied = _FileObjects(calls, sites, column, catalogue)
         tied.walk(bodies(node))
+        for opener, members in tied.members.items():
+            site = calls[opener]
+            if site.payload[0] == "memory":  # an archive on a buffer: its members are in memory too
+                for index in members:
+                    calls[index] = replace(calls[index], payload=site.payload, payload_at=site.payload_at)
         for opener in tied.streamed - tied.contents.keys():
             site = calls[opener]
             calls[opener] = replace(site, rare=replace(site.rare or CallFacts(), streamed=True))
@@ -69,6 +76,10 @@ def _opens(site: CallSite) -> bool:
     return site.api in FILE_OPENERS or _may_open(site)
 
 
+def _archive(site: CallSite) -> bool:
+    return site.api in ARCHIVE_OPENERS
+
+
 class _FileObjects(ast.NodeVisitor):
     """One function's walk in source order: which name holds which opener's file object at each
     point (the latest binding wins), and the catalogued calls made on one."""
@@ -81,6 +92,7 @@ class _FileObjects(ast.NodeVisitor):
         self.bound: dict[str, int] = {}  # name -> the opener whose file object it holds
         self.contents: dict[int, list[tuple[int, str]]] = {}  # opener -> (content call, its callee as written)
         self.streamed: set[int] = set()  # openers whose file object a child process is handed
+        self.members: dict[int, list[int]] = {}  # archive opener -> the calls made on its archive object
 
     def _site(self, node: ast.Call) -> int | None:
         return self.sites.get((node.lineno, self.column(node.lineno, node.col_offset)))
@@ -90,7 +102,7 @@ class _FileObjects(ast.NodeVisitor):
         if isinstance(node, ast.Name):
             return self.bound.get(node.id)
         if isinstance(node, ast.Call) and (index := self._site(node)) is not None:
-            return index if _opens(self.calls[index]) else None
+            return index if _opens(self.calls[index]) or _archive(self.calls[index]) else None
         return None
 
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
@@ -156,6 +168,9 @@ class _FileObjects(ast.NodeVisitor):
         if index is None or self.calls[index].api in OPENERS or _may_open(self.calls[index]):
             return  # not a catalogued call, or an opener (``tarfile.open(fileobj=f)`` opens its own)
         receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
+        if receiver and (archive := self._opener(receiver[0])) is not None and _archive(self.calls[archive]):
+            self.members.setdefault(archive, []).append(index)
+            return
         api = self.catalogue.get(self.calls[index].api or "")
         # Handed the file object, a parser or a copier reads or writes it (``json.load(f)``,
         # ``shutil.copyfileobj(f, out)``); anything else only holds it (``subprocess.run(stdin=f)``).

@@ -322,3 +322,32 @@ def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
             if isinstance(part, (ast.Name, ast.Attribute)) and ast.unparse(part) == want:
                 return True
     return False
+
+
+#: What a missing package raises at its import.
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def import_fallback(handler: ast.ExceptHandler, attempt: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of ``handler`` that bind names, less the placeholders it binds for a missing
+    package: after ``try: import wandb`` / ``except ImportError: wandb = None`` the name holds the
+    module wherever the package is installed, and only there do its calls run (split 16's three
+    auto-rl environments log to wandb this way)."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type else []
+    if not any(isinstance(kind, ast.Name) and kind.id in IMPORT_ERRORS for kind in caught):
+        return handler.body
+    imported = {
+        (alias.asname or alias.name).split(".")[0]
+        for stmt in attempt
+        if isinstance(stmt, (ast.Import, ast.ImportFrom))
+        for alias in stmt.names
+    }
+    return [
+        stmt
+        for stmt in handler.body
+        if not (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Constant)
+            and all(isinstance(target, ast.Name) and target.id in imported for target in stmt.targets)
+        )
+    ]

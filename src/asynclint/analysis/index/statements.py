@@ -15,6 +15,7 @@ from asynclint.analysis.index.guards import (
     ends_raising,
     failing_handler,
     first_turn_guard,
+    import_fallback,
     instance_guard,
     looked_up,
     terminal_guard,
@@ -76,8 +77,7 @@ class Statements(IndexerState):
                 self._prebind(stmt.orelse)
             elif isinstance(stmt, ast.Try):
                 self._prebind(stmt.body)
-                for handler in stmt.handlers:
-                    self._prebind(handler.body)
+                self._prebind([kept for handler in stmt.handlers for kept in import_fallback(handler, stmt.body)])
                 self._prebind(stmt.orelse)
                 self._prebind(stmt.finalbody)
 
@@ -461,7 +461,7 @@ class Statements(IndexerState):
             failing = failing_handler(child, getattr(owner, "body", []), self._denoted, self.catalogue)
             self.frame.failing += failing
             self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
-            self.visit_body(child.body)
+            self.visit_body(import_fallback(child, getattr(owner, "body", [])))
             self.frame.fallback -= 1
             self.frame.failing -= failing
         elif isinstance(child, ast.match_case):

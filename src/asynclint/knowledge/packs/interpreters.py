@@ -1,4 +1,5 @@
-"""Code run in process: quickjs's JavaScript contexts, modules executed by importlib, the rlm REPL.
+"""Code run in process: quickjs's JavaScript contexts, RestrictedPython's compiles, modules executed
+by importlib, the rlm REPL.
 
 ``quickjs.Context.eval`` (a C extension) runs the script to completion in the calling thread:
 model-written code costs whatever it loops for (bounded only by ``set_time_limit``). A context
@@ -10,6 +11,11 @@ import in it), like ``exec``: again on every call, since nothing caches a module
 (``spec_from_file_location`` + ``module_from_spec`` never consult ``sys.modules``).
 ``importlib.import_module`` does that only the first time a name is imported in a process; later
 calls return ``sys.modules[name]``.
+RestrictedPython's ``compile_restricted`` (and its ``_exec``, ``_eval``, ``_single`` and ``_function``
+variants) parses the source with ``ast.parse``, walks the whole tree with its pure-Python
+``RestrictingNodeTransformer`` and compiles the result: ``compile``'s parse plus a Python pass over
+every node, graded like ``compile`` by the text it is handed. The code object it returns does not
+pickle, so there is no automatic recipe.
 ``rlm``'s ``LocalREPL.execute_code`` (the ``rlms`` package: recursive language models) runs the
 model's code with ``exec`` in the calling thread, and the helpers that code is given
 (``llm_query``, ``llm_query_batched``, ``rlm_query``) send a synchronous request to the LM
@@ -34,6 +40,10 @@ _RLM_INIT = (
     "load_context -> add_context: open(context_path, 'w').write(context_payload), execute_code of "
     "open(context_path).read())"
 )
+_RESTRICTED = (
+    "source: pkg RestrictedPython 9.0 RestrictedPython/compile.py (_compile_restricted_mode: ast.parse, "
+    "RestrictingNodeTransformer.visit, compile), RestrictedPython/__init__.py (re-exports)"
+)
 _IMPORTLIB = "source: CPython 3.11 Lib/importlib/_bootstrap_external.py (SourceLoader.exec_module: get_code, exec)"
 
 APIS: tuple[BlockingApi, ...] = (
@@ -53,6 +63,19 @@ APIS: tuple[BlockingApi, ...] = (
         runs=frozenset({"_llm_query", "_llm_query_batched", "_rlm_query", "_rlm_query_batched"}),
     ),
     entry("rlm.environments.local_repl.LocalREPL", "fs", "disk-content", "to-thread", frozenset(), _RLM_INIT),
+    *(
+        api
+        for module in ("RestrictedPython.", "RestrictedPython.compile.")
+        for api in many(
+            "cpu",
+            "code",
+            None,
+            "compile_restricted compile_restricted_exec compile_restricted_eval compile_restricted_single "
+            "compile_restricted_function",
+            module,
+            source=_RESTRICTED,
+        )
+    ),
     entry("importlib.abc.Loader.exec_module", "cpu", "module-exec", None, frozenset(), _IMPORTLIB),
     entry(
         "importlib.import_module",

@@ -239,7 +239,9 @@ class Resolution(Exports):
         owner, _, method = name.rpartition(".")
         owner = owner.removesuffix("()")
         key = self.method_of(owner, method) if owner in self.classes else None
-        if key is None and (classes := self.own_classes(f"{owner}()")):  # ``-> A | B``: each one's
+        # ``-> A | B``: each one's; an element of a returned tuple (``load().<0>``) names the instance itself
+        instance = owner if owner.endswith(">") else f"{owner}()"
+        if key is None and (classes := self.own_classes(instance)):
             return [found for cls in classes if (found := self.method_of(cls, method)) is not None]
         return self.only(key)
 

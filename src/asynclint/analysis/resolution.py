@@ -130,6 +130,8 @@ class Resolution(Exports):
             return member
         name = self.canonical(name)
         value = self.values.get(name)
+        if value is None and name in self.returns:  # ``load().<0>``: built in one ``return``, handed on in another
+            return self._settled(name)
         return self.resolve(value) if value is not None else name
 
     def _library_base(self, cls: str) -> str | None:
@@ -207,7 +209,7 @@ class Resolution(Exports):
         state["driver"]``), else a name resolved as usual."""
         on_self = Rooted.read(value, Marker.SELF)
         if on_self is not None:
-            return self._on_instance(defined[:-2].rpartition(".")[0], on_self)
+            return self._on_instance(defined[: defined.rindex("()")].rpartition(".")[0], on_self)
         return self.resolve(value)
 
     def _settled(self, defined: str) -> str:
@@ -237,7 +239,9 @@ class Resolution(Exports):
         owner, _, method = name.rpartition(".")
         owner = owner.removesuffix("()")
         key = self.method_of(owner, method) if owner in self.classes else None
-        if key is None and (classes := self.own_classes(f"{owner}()")):  # ``-> A | B``: each one's
+        # ``-> A | B``: each one's; an element of a returned tuple (``load().<0>``) names the instance itself
+        instance = owner if owner.endswith(">") else f"{owner}()"
+        if key is None and (classes := self.own_classes(instance)):
             return [found for cls in classes if (found := self.method_of(cls, method)) is not None]
         return self.only(key)
 

@@ -71,17 +71,22 @@ def unquoted(annotation: ast.expr) -> ast.expr | None:
         return None
 
 
+def tuple_annotation(annotation: ast.expr | None) -> list[ast.expr]:
+    """``tuple[A, B]`` / ``Tuple[A, B]`` (or the same as a string) -> [A, B]; else []."""
+    annotation = unquoted(annotation) if annotation is not None else None
+    if isinstance(annotation, ast.Subscript) and last_name(annotation.value) in ("tuple", "Tuple"):
+        if isinstance(annotation.slice, ast.Tuple):
+            return list(annotation.slice.elts)
+    return []
+
+
 def tuple_return_annotations(tree: ast.Module, module: str) -> dict[str, list[ast.expr]]:
     """Functions and methods of the module annotated ``-> tuple[A, B]``: qualified name -> [A, B]."""
-    found: dict[str, list[ast.expr]] = {}
-    for qualname, node, _ in module_functions(tree, module):
-        if isinstance(node.returns, ast.Subscript):
-            head = node.returns.value
-            name = last_name(head)
-            elements = node.returns.slice
-            if name in ("tuple", "Tuple") and isinstance(elements, ast.Tuple):
-                found[qualname] = list(elements.elts)
-    return found
+    return {
+        qualname: elements
+        for qualname, node, _ in module_functions(tree, module)
+        if (elements := tuple_annotation(node.returns))
+    }
 
 
 #: ``import a.b`` / ``import a as b`` at the start of a line: the names such a statement binds.

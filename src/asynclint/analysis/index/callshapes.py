@@ -25,12 +25,16 @@ def state_key(node: ast.expr) -> str | None:
     return None
 
 
+#: The mapping methods that give back the value held under the key they are handed: a read of it.
+_KEY_READS = frozenset({"get", "pop", "setdefault"})
+
+
 def state_get(node: ast.Call) -> str | None:
-    """``state.get("driver")`` -> ``"driver"``."""
+    """``state.get("driver")``, ``state.pop("driver", None)``, ``state.setdefault("driver", d)`` -> ``"driver"``."""
     func = node.func
     if (
         isinstance(func, ast.Attribute)
-        and func.attr == "get"
+        and func.attr in _KEY_READS
         and isinstance(func.value, ast.Name)
         and func.value.id in ROLLOUT_STATE_NAMES
         and node.args

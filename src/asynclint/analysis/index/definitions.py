@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.annotations import scalar_items
+from asynclint.analysis.index.annotations import scalar_items, tuple_annotation
 from asynclint.analysis.index.features import large_columns
 from asynclint.analysis.index.flags import constant_defaults, stored_names
 from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import Frame, IndexerState
-from asynclint.analysis.index.values import Inst, Marker, Rooted, SelfRef, Sym, Value
+from asynclint.analysis.index.values import ELEMENT, Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.costs import LARGE_COLUMN
 from asynclint.knowledge.frameworks import PASSED_NAMES
@@ -177,14 +177,15 @@ class Definitions(IndexerState):
             if isinstance(stmt, FUNCTION_DEFS):
                 frame.bindings.setdefault(stmt.name, Sym(f"{self.module}.{qualname}.<locals>.{stmt.name}"))
         declared = self._declared(node.returns)  # names in annotations mean what they mean outside
+        elements = [self._declared(element) for element in tuple_annotation(node.returns)]
         self.frames.append(frame)
         self.visit_body(node.body)
         # a cast of a column to a large type, read where the function's own imports are bound
         self.row_fields.extend((column, LARGE_COLUMN, "", index) for column in large_columns(node.body, self.infer))
         self._record_loops(node, index, frame)
+        self._export_elements(f"{qualname}()", frame.elements, elements)  # the function's names still bound
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared, self.union_members(node.returns))
-        self._export_elements(f"{qualname}()", frame.elements)
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
 
@@ -197,6 +198,24 @@ class Definitions(IndexerState):
             return None
         arguments = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
         return self._declared(arguments[-1])
+
+    def _export_elements(self, key: str, returned: list[tuple[Value, ...] | ast.expr], declared: list[Value]) -> None:
+        """``return model, processor`` in every ``return`` of the function called as ``key``: each
+        element exported as ``key.<i>`` (see ``ELEMENT``), for ``model, processor = load()`` written
+        anywhere in the project. A ``return`` handing on another function's tuple (``return
+        _load_other(path)``) gives that function's elements (``_load_other().<i>``); an element the
+        ``return``s leave open, or a ``return`` read no further, is what ``-> tuple[A, B]`` declares
+        (``declared``, [] without one)."""
+        widths = {len(elements) for elements in returned if isinstance(elements, tuple)}
+        width = len(declared) or next(iter(widths), 0)
+        if not width or widths - {width}:
+            return
+        read = [elements if isinstance(elements, tuple) else self._unpacked(elements, width) for elements in returned]
+        if None in read and not declared:
+            return
+        for position in range(width):
+            column = [values[position] for values in read if values is not None] if None not in read else []
+            self._export_returns(f"{key}{ELEMENT.format(position)}", column, declared[position] if declared else None)
 
     def _declared(self, annotation: ast.expr | None) -> Value:
         """The type an annotation declares, when it says more than a builtin or ``typing`` does

@@ -545,16 +545,6 @@ class Inference(Registries):
         it, nor if it is an instance of a type the knowledge base describes."""
         return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
 
-    def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None:
-        """``return model, processor`` in every ``return`` of the function called as ``key``:
-        each element exported as ``key.<i>`` (see ``ELEMENT``), for ``model, processor = load()``
-        written anywhere in the project."""
-        tuples = [returned for returned in elements if returned is not None]
-        if not tuples or len(tuples) < len(elements) or len({len(returned) for returned in tuples}) > 1:
-            return
-        for position, column in enumerate(zip(*tuples, strict=True)):
-            self._export_returns(f"{key}{ELEMENT.format(position)}", list(column))
-
 
 def _one_type(options: list[Value]) -> Value:
     """The type a union annotation settles: its one informative member (``Path | str`` is a

@@ -81,8 +81,8 @@ class Frame:
     #: over, all of it, as payload evidence (``argfacts.loop_source``; a ``while`` loop's unknown).
     loops: list[tuple[int, dict[int, bool], tuple[str, str]]] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)  # the values it returns
-    #: Per ``return``, the values of a tuple it returns (``return model, processor``), else None.
-    elements: list[tuple[Value, ...] | None] = field(default_factory=list)
+    #: Per ``return``, the values of a tuple it returns (``return model, processor``), else what it returns.
+    elements: list[tuple[Value, ...] | ast.expr] = field(default_factory=list)
     #: The payloads its ``return`` statements give (see ModuleSummary.returned).
     returned: list[tuple[str, str]] = field(default_factory=list)
     globals: set[str] = field(default_factory=set)  # names declared ``global`` here
@@ -281,7 +281,6 @@ class IndexerState:
         def _export_returns(
             self, key: str, returned: list[Value], declared: Value = None, members: Iterable[Value] = ()
         ) -> None: ...
-        def _export_elements(self, key: str, elements: list[tuple[Value, ...] | None]) -> None: ...
         def _export_callables(self, name: str, values: Iterable[Value]) -> None: ...
 
         def _may_be_callable(self, value: Inst) -> bool: ...

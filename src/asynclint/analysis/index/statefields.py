@@ -40,16 +40,8 @@ def read_key(node: ast.expr) -> str | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple"):
         return read_key(node.args[0]) if len(node.args) == 1 else None
     if isinstance(node, ast.Call):
-        return state_get(node) or _set_default(node)
+        return state_get(node)
     return state_key(node)
-
-
-def _set_default(node: ast.Call) -> str | None:
-    """``state.setdefault("k", [])`` -> ``"k"``."""
-    func = node.func
-    if isinstance(func, ast.Attribute) and func.attr == "setdefault":
-        return state_get(ast.Call(ast.Attribute(func.value, "get", ast.Load()), node.args, []))
-    return None
 
 
 def stored_evidence(key: str, value: ast.expr, payload_of: PayloadOf) -> str | None:

@@ -342,7 +342,7 @@ class Statements(IndexerState):
             if isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
                 self.frame.elements.append(tuple(map(self.infer, node.value.elts)))  # ``return a, b``
             else:
-                self.frame.elements.append(None)
+                self.frame.elements.append(node.value)  # ``return load(path)``: see _export_elements
             self._note_returned(node.value)
             if self.frame.kind == "function":
                 display = node.value if isinstance(node.value, ast.Dict) else ast.Dict(keys=[], values=[])

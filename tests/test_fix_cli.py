@@ -338,3 +338,26 @@ def test_dry_run_places_what_it_leaves_in_the_file_as_it_is(tmp_path: Path):
     assert "m.py:5:5: ASL101 would fix:" in result.stdout
     assert "m.py:9:10: ASL107 [high] left: " in result.stdout, result.stdout
     assert (tmp_path / "m.py").read_text() == source
+
+
+@pytest.mark.parametrize("command", [("fix",), ("check", "--fix")])
+def test_a_stop_while_the_report_is_written_still_lists_the_rewritten_files(
+    project: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+):
+    # A stop signal that lands after the writes, while the report is being written (a loaded machine
+    # makes that window long), must not say less than one that lands during the writes.
+    import signal
+
+    from asynclint.interrupts import Interrupted
+    from asynclint.report import fix_report
+
+    def stopped(*args: object, **kwargs: object) -> str:
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(fix_report, "render_fix_report", stopped)
+    monkeypatch.setattr(fix_report, "fixed_summary", stopped)
+    result = run(*command, "--severity", "low", "pkg/hot.py", cwd=project)
+    assert result.returncode == 130, result.stderr
+    assert (project / "pkg/hot.py").read_text() == FIXED_HOT
+    assert "stopped by SIGINT after rewriting 1 of 1 files" in result.stderr
+    assert "  pkg/hot.py" in result.stderr.splitlines()

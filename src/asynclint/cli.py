@@ -9,7 +9,7 @@ import math
 import os
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from asynclint.io import check_output, write_output
 from asynclint.model import Result, Severity
 
 if TYPE_CHECKING:  # imported where used: the warm path loads no project walk
+    from asynclint.fixrun import FixRun
     from asynclint.project import Project
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -422,12 +423,13 @@ def _fix_first(
     run = run_fix(paths, config, unsafe=unsafe, wanted=wanted, cache_directory=cache_directory)
     if run.stopped is not None:
         _stopped(run.stopped, list(run.written), len(run.outcome.changed))
-    for line in fixed_lines(run.outcome, run.write_errors) if show else ():
-        click.echo(line, err=True)
-    for path, message in sorted(run.write_errors.items()):
-        click.echo(f"asynclint: error: {path}: not fixed, {message}", err=True)
-    if run.outcome.applied and not quiet or show:
-        click.echo(f"asynclint: {fixed_summary(run.outcome, run.write_errors)}.", err=True)
+    with _stops_listing_written(run):
+        for line in fixed_lines(run.outcome, run.write_errors) if show else ():
+            click.echo(line, err=True)
+        for path, message in sorted(run.write_errors.items()):
+            click.echo(f"asynclint: error: {path}: not fixed, {message}", err=True)
+        if run.outcome.applied and not quiet or show:
+            click.echo(f"asynclint: {fixed_summary(run.outcome, run.write_errors)}.", err=True)
 
 
 def _stopped(stop: Interrupted, written: list[str], planned: int) -> None:
@@ -444,6 +446,16 @@ def _stopped(stop: Interrupted, written: list[str], planned: int) -> None:
         for shown in written:
             click.echo(f"  {shown}", err=True)
     sys.exit(stop.exit_code)
+
+
+@contextlib.contextmanager
+def _stops_listing_written(run: FixRun) -> Iterator[None]:
+    """A stop signal that lands after the files were written (while the report is printed) still
+    says which files were rewritten, as one during the writing does."""
+    try:
+        yield
+    except Interrupted as stop:
+        _stopped(stop, list(run.written), len(run.outcome.changed))
 
 
 def _scope(paths: tuple[str, ...], whole_project: bool) -> tuple[tuple[str, ...], frozenset[str] | None]:
@@ -606,37 +618,38 @@ def fix(
         _fail(str(exc))
     except Interrupted as stop:
         _stopped(stop, [], 0)
-    for link, target in run.skipped:
-        click.echo(
-            f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
-            f"{', '.join(paths)}: not fixed",
-            err=True,
+    with _stops_listing_written(run):
+        for link, target in run.skipped:
+            click.echo(
+                f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "
+                f"{', '.join(paths)}: not fixed",
+                err=True,
+            )
+        if not run.files and not run.skipped:
+            click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
+        if run.stopped is not None:
+            _stopped(run.stopped, list(run.written), len(run.outcome.changed))
+        outcome, changed = run.outcome, run.outcome.changed
+        if show_diff:
+            click.echo(render_diff(outcome), nl=False)
+            for error in run.errors:
+                click.echo(f"asynclint: error: {error.path}: {error.message}", err=True)
+            sys.exit(EXIT_ERROR if run.errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
+        report = render_fix_report(
+            outcome,
+            run.errors,
+            run.write_errors,
+            dry_run=dry_run,
+            unsafe=unsafe_fixes,
+            quiet=quiet,
+            threshold=config.min_severity,
         )
-    if not run.files and not run.skipped:
-        click.echo("asynclint: warning: no Python files found under " + ", ".join(paths), err=True)
-    if run.stopped is not None:
-        _stopped(run.stopped, list(run.written), len(run.outcome.changed))
-    outcome, changed = run.outcome, run.outcome.changed
-    if show_diff:
-        click.echo(render_diff(outcome), nl=False)
-        for error in run.errors:
-            click.echo(f"asynclint: error: {error.path}: {error.message}", err=True)
-        sys.exit(EXIT_ERROR if run.errors else EXIT_FINDINGS if changed else EXIT_CLEAN)
-    report = render_fix_report(
-        outcome,
-        run.errors,
-        run.write_errors,
-        dry_run=dry_run,
-        unsafe=unsafe_fixes,
-        quiet=quiet,
-        threshold=config.min_severity,
-    )
-    click.echo(report, nl=not report.endswith("\n"))
-    if run.errors or run.write_errors:
-        sys.exit(EXIT_ERROR)
-    if dry_run:
-        sys.exit(EXIT_FINDINGS if changed or outcome.left else EXIT_CLEAN)
-    sys.exit(EXIT_FINDINGS if outcome.left else EXIT_CLEAN)
+        click.echo(report, nl=not report.endswith("\n"))
+        if run.errors or run.write_errors:
+            sys.exit(EXIT_ERROR)
+        if dry_run:
+            sys.exit(EXIT_FINDINGS if changed or outcome.left else EXIT_CLEAN)
+        sys.exit(EXIT_FINDINGS if outcome.left else EXIT_CLEAN)
 
 
 @main.command("clean")

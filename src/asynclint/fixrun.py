@@ -77,21 +77,23 @@ def run_fix(
         outcome = replace(outcome, errors=tuple(e for e in outcome.errors if covers(wanted, e.path)))
     write_errors: dict[str, str] = {}
     written: list[str] = []
-    stopped = None
-    if write:
-        real = {display_path(file, config.root): file for file in files}
-        # A stop signal now is recorded, not raised: the file being written is finished (or, if
-        # its write fails, left as it was) and the run stops before the next one.
-        with Deferred() as signals:
-            for directory in sorted({file.parent for file in files}):
-                remove_stale_temps(directory)  # what a killed run left next to the files it rewrote
-            for shown, text in outcome.changed.items():
-                if signals.stopped:
-                    break
-                try:
-                    replace_source(real[shown], outcome.original[shown], text)
-                    written.append(shown)
-                except WriteError as exc:
-                    write_errors[shown] = str(exc)
-        stopped = signals.stopped
-    return FixRun(outcome, len(files), tuple(read_errors), write_errors, tuple(skipped), tuple(written), stopped)
+    if not write:
+        return FixRun(outcome, len(files), tuple(read_errors), write_errors, tuple(skipped))
+    real = {display_path(file, config.root): file for file in files}
+    # A stop signal now is recorded, not raised: the file being written is finished (or, if its
+    # write fails, left as it was) and the run stops before the next one. The run's record is made
+    # inside too, so a signal after the last write is in it, never raised past the files it lists.
+    with Deferred() as signals:
+        for directory in sorted({file.parent for file in files}):
+            remove_stale_temps(directory)  # what a killed run left next to the files it rewrote
+        for shown, text in outcome.changed.items():
+            if signals.stopped:
+                break
+            try:
+                replace_source(real[shown], outcome.original[shown], text)
+                written.append(shown)
+            except WriteError as exc:
+                write_errors[shown] = str(exc)
+        return FixRun(
+            outcome, len(files), tuple(read_errors), write_errors, tuple(skipped), tuple(written), signals.stopped
+        )

@@ -29,15 +29,31 @@ class Instances(GraphState):
     def _builds(self, function: FunctionId, module: int, cls: str, factories: int) -> bool:
         """``function``, or a function it calls ``factories`` levels down, builds a ``cls`` of ``module``."""
         position, caller = function
-        calls = self.summaries[position].calls
-        for callee in (c for i, site in enumerate(calls) if site.caller == caller for c in self.called_at(position, i)):
-            called = self.function(callee)
-            if called.name == "__init__":
-                if called.class_qualname == cls and callee[0] == module:
-                    return True
-            elif factories and callee != function and self._builds(callee, module, cls, factories - 1):
+        wanted = {f"{self.summaries[module].module}.{cls}"}
+        for index, site in enumerate(self.summaries[position].calls):
+            if site.caller != caller:
+                continue
+            if self.builds_at(position, index, site, wanted):
+                return True
+            if factories and any(
+                callee != function
+                and self.function(callee).name != "__init__"
+                and self._builds(callee, module, cls, factories - 1)
+                for callee in self.called_at(position, index)
+            ):
                 return True
         return False
+
+    def builds_at(self, position: int, index: int, site: CallSite, wanted: set[str]) -> bool:
+        """The call ``index`` of module ``position`` builds an instance of one of the classes
+        ``wanted``: it calls one's ``__init__``, or names one (a dataclass writes no ``__init__``)."""
+        if site.target is not None and self.canonical(site.target) in wanted:
+            return True
+        return any(
+            (called := self.function(callee)).name == "__init__"
+            and f"{self.summaries[callee[0]].module}.{called.class_qualname}" in wanted
+            for callee in self.called_at(position, index)
+        )
 
     def model_payload(self, cls: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
         """How large an instance of the project class ``cls`` is, by its annotated fields and

@@ -86,7 +86,7 @@ class Warming(GraphState):
             sound = True
             for at, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
-                    if not self._builds_one(at, index, site, wanted):
+                    if not self.builds_at(at, index, site, wanted):
                         continue
                     caller = self._ids[at][site.caller]
                     info = self.hot.get(caller)
@@ -95,17 +95,6 @@ class Warming(GraphState):
                     builders.append(caller)
             self._rollout_built[name] = sound and bool(builders) and not self._reached_at_start_up(builders)
         return self._rollout_built[name]
-
-    def _builds_one(self, position: int, index: int, site: CallSite, wanted: set[str]) -> bool:
-        """The call ``index`` of module ``position`` builds an instance of one of the classes
-        ``wanted``: it calls one's ``__init__``, or names one (a dataclass writes no ``__init__``)."""
-        if site.target is not None and self.canonical(site.target) in wanted:
-            return True
-        return any(
-            (called := self.function(callee)).name == "__init__"
-            and f"{self.summaries[callee[0]].module}.{called.class_qualname}" in wanted
-            for callee in self.called_at(position, index)
-        )
 
     def warmed(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
         """Start-up code runs one of the one-time steps on the chain to ``site`` (written in ``key``;

@@ -54,19 +54,23 @@ def blob_id(data: bytes) -> str:
 
 
 def history(git_dir: str) -> tuple[set[str], set[str]]:
-    """Environment names (``environments/<name>/``) and ``.py`` blob ids over all refs."""
+    """Environment names (``environments/<name>/``) and ids of every ``.py`` blob (any directory) over all refs."""
 
     def git(*args: str) -> str:
-        return subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True).stdout
+        # check=True: a git error used to pass silently as a truncated listing
+        return subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, text=True, check=True).stdout
 
+    # The mirrors are partial snapshots: without --missing, rev-list stopped at the first absent
+    # object (and `git log --name-only` at the first absent tree), so everything after it went
+    # unchecked, e.g. upstream's verifiers/v1/runtimes/. rev-list names each object by the first
+    # path it is seen at; an environment directory is a tree object, so its name is listed too.
     names = set()
-    for line in git("log", "--all", "--name-only", "--format=", "--", "environments").splitlines():
-        parts = line.split("/")
-        if len(parts) > 2 and parts[0] == "environments":
-            names.add(parts[1].removesuffix(".py"))
     blobs = set()
-    for line in git("rev-list", "--all", "--objects").splitlines():
+    for line in git("rev-list", "--all", "--objects", "--missing=allow-any").splitlines():
         sha, _, path = line.partition(" ")
+        parts = path.split("/")
+        if len(parts) > 1 and parts[0] == "environments":
+            names.add(parts[1].removesuffix(".py"))
         if path.endswith(".py"):
             blobs.add(sha)
     return names, blobs

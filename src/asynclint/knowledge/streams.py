@@ -18,6 +18,10 @@ requests 2.32.3: ``Session.send`` reads the body (``r.content``) before returnin
 request asked for ``stream=True`` (requests/sessions.py:745); a streamed ``Response`` reads it from
 the socket when iterated (``__iter__``, models.py:750), through ``iter_content`` (:799),
 ``iter_lines`` (:857), ``content`` (:891), ``text`` (:910), ``json`` (:947) or its ``raw`` file.
+httpx 0.28.1: ``Client.send(request, stream=True)`` skips ``response.read()`` (httpx/_client.py:921);
+the body is then read by ``read`` (_models.py:876), ``iter_bytes`` (:884), ``iter_text`` (:907),
+``iter_lines`` (:926) or ``iter_raw`` (:935) -- its ``content``/``text``/``json`` raise
+``ResponseNotRead`` (:636) instead of reading.
 """
 
 from __future__ import annotations
@@ -26,6 +30,12 @@ from dataclasses import dataclass
 
 _DOCKER = "source: pkg docker 7.1.0"
 _REQUESTS = "source: pkg requests 2.32.3"
+_HTTPX = "source: pkg httpx 0.28.1"
+
+#: What reads a streamed reply's body, by library: its methods and attributes (``__iter__``: a
+#: loop over the reply itself).
+_REQUESTS_READS = frozenset("__iter__ iter_content iter_lines content text json raw".split())
+_HTTPX_READS = frozenset("read iter_bytes iter_text iter_lines iter_raw".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,15 +46,15 @@ class LazyStream:
     part: str = ""
     #: A keyword the call must be given ``True`` for its result to be a stream ("" always one).
     keyword: str = ""
-    #: Whether the stream is a reply object whose body its :data:`BODY_READS` read (requests'
-    #: ``Response``), not a generator read by iterating it.
-    reply: bool = False
+    #: The attributes that read the body when the stream is a reply object (requests' or httpx's
+    #: ``Response``); empty for a generator, read by iterating it.
+    reads: frozenset[str] = frozenset()
 
 
 _ALWAYS_TAR = LazyStream("0")
 _ALWAYS = LazyStream()
 _STREAM_KEYWORD = LazyStream(keyword="stream")
-_REPLY = LazyStream(keyword="stream", reply=True)
+_REPLY = LazyStream(keyword="stream", reads=_REQUESTS_READS)
 _REQUESTS_VERBS = "get post put patch delete head options request".split()
 
 #: The qualified name of a call whose result is (or holds) a lazy stream -> :class:`LazyStream`.
@@ -70,14 +80,17 @@ LAZY_STREAMS: dict[str, LazyStream] = {
         for owner in ("requests", "requests.api", "requests.Session", "requests.sessions.Session")
         for verb in _REQUESTS_VERBS
     },
+    **{
+        f"{client}.send": LazyStream(keyword="stream", reads=_HTTPX_READS)
+        for client in ("httpx.Client", "httpx._client.Client")
+    },
 }
 LAZY_STREAMS_SOURCE = (
     f"{_DOCKER} docker/api/container.py, docker/api/image.py, docker/api/client.py, "
-    f"docker/models/containers.py; {_REQUESTS} requests/sessions.py, requests/models.py"
+    f"docker/models/containers.py; {_REQUESTS} requests/sessions.py, requests/models.py; "
+    f"{_HTTPX} httpx/_client.py, httpx/_models.py"
 )
 
-#: What reads a streamed reply's body (requests' ``Response``): its methods and attributes.
-BODY_READS = frozenset("iter_content iter_lines content text json raw".split())
 #: Callables that read a whole stream handed to them (``list(bits)``, ``b"".join(bits)``) or a
 #: piece of it (``next(bits)``): read by name, a builtin or ``bytes.join``/``str.join``.
 STREAM_READERS = frozenset("list tuple next bytes bytearray sorted join".split())

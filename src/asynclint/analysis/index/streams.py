@@ -17,7 +17,7 @@ from dataclasses import replace
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.helpers import SCOPES
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
-from asynclint.knowledge.streams import BODY_READS, LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
+from asynclint.knowledge.streams import LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
 Column = Callable[[int, int], int]
@@ -119,24 +119,30 @@ def _reads(statement: ast.stmt, held: dict[str, Held]) -> Iterator[tuple[str, as
             found.append((getattr(read, "lineno", 0), getattr(read, "col_offset", 0), name, read))
     if isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.iter, ast.Name):
         name = statement.iter.id
-        if name in held and name not in seen:
+        if name in held and _iterated(held[name][1]) and name not in seen:
             found.append((statement.iter.lineno, statement.iter.col_offset, name, statement.iter))
     for _line, _col, name, read in sorted(found, key=lambda item: item[:2]):
         yield name, read
 
 
+def _iterated(stream: LazyStream) -> bool:
+    """Iterating ``stream`` reads it: a generator, or a reply whose ``__iter__`` reads its body."""
+    return not stream.reads or "__iter__" in stream.reads
+
+
 def _read_of(node: ast.AST, held: dict[str, Held]) -> tuple[str | None, ast.AST | None]:
     """The held name ``node`` reads the stream of, and the node that reads it."""
     if isinstance(node, ast.comprehension) and isinstance(node.iter, ast.Name) and node.iter.id in held:
-        return node.iter.id, node.iter
+        if _iterated(held[node.iter.id][1]):
+            return node.iter.id, node.iter
     if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
         func = node.func
         reader = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if reader in STREAM_READERS and node.args[0].id in held:
+        if reader in STREAM_READERS and node.args[0].id in held and _iterated(held[node.args[0].id][1]):
             return node.args[0].id, node
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.attr in BODY_READS:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         kept = held.get(node.value.id)
-        if kept is not None and kept[1].reply:
+        if kept is not None and node.attr in kept[1].reads:
             return node.value.id, node
     return None, None
 

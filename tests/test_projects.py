@@ -601,7 +601,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
             "shared tool server",
             "per tool call",
         )
-        for name in ("status", "vacuum", "count")
+        for name in ("status", "vacuum", "grep", "count", "blame")
     },
     ("v1_tools/v1_tools/tasks.py", "BuildTask.builds"): ("reward", "env loop", "per rollout"),
     # v1_shared_server: verifiers 0.4's shared tool server runs a sync tool handed to it in a thread

@@ -194,9 +194,10 @@ COST_CLASSES: dict[str, CostClass] = {
             "stream-read",
             H,
             _BACK_TO_BACK,
-            "reads the body of a reply a library call returned as a lazy stream (a file's tar from the "
-            "docker daemon) as the loop iterates it: the request's wait was the call's, the body is a "
-            "file's contents, milliseconds each from a local daemon",
+            "reads the body of a reply a library call returned as a lazy stream (a file's tar or a "
+            "command's output from the docker daemon, a download requested with `stream=True`) as the "
+            "loop reads it: the request's wait was the call's, the body is a file's contents or a "
+            "download, milliseconds and more from a local daemon or a remote host",
             what="returned a stream that is read",
             raised_why=_BOUNDED,
         ),

@@ -471,6 +471,10 @@ class BlockingCallRule(Rule):
                 if entry.site.awaited
                 else FixRequest("call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited)
             )
+        opened = site.rare.stream_from if site.rare is not None and entry is None else None
+        if opened is not None:
+            # A stream's read: the call that opened it, off the loop, is the step before it.
+            chain = (*chain[:-1], ChainLink(summary.path, opened[0], chain[-1].function), chain[-1])
         if shown[1].applier and request is not None:
             # ``map(requests.get, urls)``: the name is handed over, no call of it is written.
             request = replace(request, applier=shown[1].applier)

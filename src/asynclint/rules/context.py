@@ -306,8 +306,11 @@ class CheckContext:
                     # subclass is built (``_driven_entry`` reads a subclass's construction as its own).
                     if site.self_ref is None or site.self_ref.path != (Marker.SUPER, "__init__"):
                         api = api or self._driven_entry(position, index, resolved)
-            if site.stream and graph.canonical(target) not in LAZY_STREAMS:
-                continue  # a loop over what some other ``get_archive`` returned: no stream known
+            if site.stream:
+                if graph.canonical(target) not in LAZY_STREAMS:
+                    continue  # a read of what some other ``get_archive`` returned: no stream known
+                # A stream opened by a call the walk already named (``requests.get``): its entry.
+                api = api or self.catalogue.match(target, site.method)
             # An awaited call blocks only when its entry says it blocks although awaited, or when it
             # is a framework method calling a sync client handed to its object (``await rubric.judge()``).
             if api is not None:

@@ -8,12 +8,19 @@ from asynclint.grading import FREQUENCY_WORDS
 from asynclint.knowledge.frameworks import EVAL_TABLE, GROUP_SIZE_SETTING, GroupSize, version_caveat
 from asynclint.model import Facts, RelatedLocation, split_place
 
+#: The message of a read of a lazy stream (:data:`asynclint.knowledge.streams.LAZY_STREAMS`).
+STREAM_READ = "`{callee}` {what} {where}"
+
 
 def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, str] | None, verb: str = "") -> str:
     """The message of a blocking call on a hot path, from its rule's ``template`` (``Rule.message``):
     ``what`` the call does, or the ``verb`` a template completes with its payload."""
     # A payload-graded call names its payload; the file variants (``json.load(f)``) read a file.
     payload = facts.evidence if facts.cost.startswith("payload") else "a file"
+    if facts.cost == "stream-read":
+        # The read of a stream an offloaded call returned, whichever rule files the call: the wait
+        # the rule's words name (the network's, a subprocess's) was the worker's.
+        template = STREAM_READ
     on_loop = " on the event loop"
     if facts.awaited:  # an async API that does sync work before it yields
         awaited = f"`{facts.entered}`" if facts.library else "it"

@@ -146,10 +146,13 @@ class CallFacts:
     #: ``state["board"]``; :func:`asynclint.knowledge.costs.record_field`), not the rollout's history
     #: nor a whole value: their slots. A nest over such a parameter is sized by one task's data.
     fields: tuple[str, ...] = ()
-    #: Not written as a call: a loop in the function iterating the lazy stream this method returned
+    #: Not written as a call: a read in the function of the lazy stream this method returned
     #: (``for chunk in bits`` after ``bits, _ = await loop.run_in_executor(None, lambda:
-    #: c.get_archive(p))``, see :mod:`asynclint.analysis.index.streams`): the method's name.
+    #: c.get_archive(p))``, ``r.iter_content()`` after ``r = await asyncio.to_thread(requests.get,
+    #: url, stream=True)``; see :mod:`asynclint.analysis.index.streams`): the method's name.
     stream: str = ""
+    #: With ``stream``: the (line, column) of the offloaded call that opened the stream.
+    stream_from: tuple[int, int] | None = None
 
 
 NO_FACTS = CallFacts()

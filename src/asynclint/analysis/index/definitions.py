@@ -108,7 +108,10 @@ class Definitions(IndexerState):
         for decorator in node.decorator_list:
             self.visit_expr(decorator)
             value = self.infer(decorator.func if isinstance(decorator, ast.Call) else decorator)
-            decorators.append(value.name if isinstance(value, (Sym, Inst)) else ast.unparse(decorator))
+            # Not resolved (a parameter's ``@mcp.tool(name="x")``): as written, a factory without
+            # its arguments, which say nothing of what the decorator is (``mcp.tool()``).
+            written = f"{ast.unparse(decorator.func)}()" if isinstance(decorator, ast.Call) else ast.unparse(decorator)
+            decorators.append(value.name if isinstance(value, (Sym, Inst)) else written)
         for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
             self.visit_expr(default)
         outer = self.frame

@@ -54,8 +54,18 @@ def runs_in_thread(node: ast.Call) -> bool:
 
 
 def called_in_thread(node: ast.Call) -> ast.Call:
-    """``f(*args, **kwargs)`` for ``asyncio.to_thread(f, *args, **kwargs)`` (for inference only)."""
-    return ast.copy_location(ast.Call(func=node.args[0], args=node.args[1:], keywords=node.keywords), node)
+    """``f(*args, **kwargs)`` for ``asyncio.to_thread(f, *args, **kwargs)``, and ``f(x)`` for
+    ``asyncio.to_thread(lambda: f(x))`` (for inference only)."""
+    handed = node.args[0]
+    if isinstance(handed, ast.Lambda) and isinstance(handed.body, ast.Call) and not _parameters(handed.args):
+        # A lambda of no parameters reads the enclosing scope's names: its call is the enclosing one's.
+        return handed.body
+    return ast.copy_location(ast.Call(func=handed, args=node.args[1:], keywords=node.keywords), node)
+
+
+def _parameters(arguments: ast.arguments) -> bool:
+    """``arguments`` declares a parameter."""
+    return bool(arguments.posonlyargs or arguments.args or arguments.vararg or arguments.kwonlyargs or arguments.kwarg)
 
 
 #: Calls (by their last name) whose result is what the callable handed at a position returns:

@@ -552,6 +552,7 @@ LINES: dict[type, dict[str, LineSlots]] = {
     },
     CallFacts: {
         "opened_at": LineSlots((0,)),
+        "stream_from": LineSlots((0,)),
         "contents": LineSlots((0,), each=True),
         "keyword_arguments": LineSlots((1,), each=True, named=True),
     },

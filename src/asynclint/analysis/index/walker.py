@@ -26,6 +26,7 @@ import ast
 from collections.abc import Sequence
 
 from asynclint.analysis.index.annotations import module_parameters, tuple_return_annotations
+from asynclint.analysis.index.applied import applied_decorators
 from asynclint.analysis.index.bodies import Bodies, functions
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
@@ -203,6 +204,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._settle_reads()
         tie_file_objects(defined, self._bodies, self.functions, self.calls, self._col, self.catalogue)
         consumed_streams(defined, self.functions, self.calls, self.refs, self._col)
+        applied_decorators(tree, self.module, self.functions, self.refs, self._col)
         classes = tuple(
             ClassInfo(
                 qualname=qn[len(self.module) + 1 :],

@@ -42,7 +42,7 @@ class Conditions(IndexerState):
         Without ``modes``, a test of a field of any object the function holds and no parameter
         (``camera.config.record_video``) counts too: the graph reads a switch field by its name
         (ModuleSummary.switch_fields)."""
-        test = _getattr_as_attribute(test)
+        test = self._bound_reads(_getattr_as_attribute(test))
         parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:
             for node in ast.walk(part):
@@ -57,6 +57,39 @@ class Conditions(IndexerState):
         called = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
         fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in ast.walk(test))
         return ast.unparse(test) if fields else None
+
+    def _bound_reads(self, test: ast.expr) -> ast.expr:
+        """``test`` with each local that the function binds once, in a statement of its own body, to
+        a read of an attribute (``limit = self.policy.max_rollouts_per_example``) written as that
+        read: ``if limit <= 0: return`` tests the field as ``if self.policy.max_rollouts_per_example
+        <= 0: return`` would (heldout4's artifact managers prune old rollouts only past a limit
+        that is 0, off, by default)."""
+        names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name) and node.id not in self.frame.params}
+        reads = {
+            stmt.targets[0].id: value
+            for stmt in self.frame.own
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id in names
+            and _attribute_read(value := _getattr_as_attribute(stmt.value))
+        }
+        if reads:
+            bound = [
+                node.id
+                for stmt in self.frame.own
+                for node in ast.walk(stmt)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in reads
+            ]
+            reads = {name: value for name, value in reads.items() if bound.count(name) == 1}
+        if not reads:
+            return test
+
+        class Rewrite(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.expr:
+                return copy.deepcopy(reads[node.id]) if node.id in reads else node
+
+        return Rewrite().visit(copy.deepcopy(test))
 
     def _flag_owner(self, name: ast.Name) -> bool:
         """``self`` of a method, or a parameter of a plain function still holding what was passed."""
@@ -275,6 +308,15 @@ def _mode_comparison(node: ast.AST) -> bool:
             isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, *node.comparators)
         )
     )
+
+
+def _attribute_read(value: ast.expr) -> bool:
+    """``value`` reads an attribute of a name, maybe through others (``self.policy.limit``)."""
+    while isinstance(value, ast.Attribute):
+        value = value.value
+        if isinstance(value, ast.Name):
+            return True
+    return False
 
 
 def _getattr_as_attribute(test: ast.expr) -> ast.expr:

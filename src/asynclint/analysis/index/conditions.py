@@ -109,17 +109,31 @@ class Conditions(IndexerState):
             if owner is None:
                 continue
             in_init = self.frame.kind == "function" and self.functions[self.frame.func].name == "__init__"
-            flag = (
-                value.id
-                if (in_init and node is target and isinstance(value, ast.Name) and value.id in self.frame.flags)
-                else ""
-            )
+            flag = self._flag_source(value) if in_init and node is target else ""
             self.attr_sources.setdefault(owner, set()).add(flag)
             if self.frame.kind == "function":
                 # a constant that switches something off (``None``, ``False``, 0, ``""``), or "" for anything else
                 text = constant_text(value) if node is target else None
                 off = text if text is not None and switched_off(ast.literal_eval(text)) else ""
                 self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, off))
+
+    def _flag_source(self, value: ast.expr | None) -> str:
+        """The ``__init__`` parameter an attribute is bound to as a flag (ClassInfo.flag_attrs): a
+        flag parameter as it is (``self.log = log``), or any parameter behind a test of itself that
+        gives a constant switching something off when it is off (``self.describe_model =
+        str(describe_model).strip() if describe_model else None``: off while the parameter is, a
+        parameter without a default settled by what every construction passes); else ""."""
+        if isinstance(value, ast.Name) and value.id in self.frame.flags:
+            return value.id
+        if (
+            isinstance(value, ast.IfExp)
+            and isinstance(value.test, ast.Name)
+            and value.test.id in self.frame.params
+            and (text := constant_text(value.orelse)) is not None
+            and switched_off(ast.literal_eval(text))
+        ):
+            return value.test.id
+        return ""
 
     def _required_attribute(self, stmt: ast.If) -> str:
         """The attribute of ``self`` that ``stmt`` raises unless set: ``if self._pool is None: raise

@@ -214,6 +214,7 @@ class ProjectGraph(
         self._defaults: dict[str, dict[str, object]] = {}  # see HotSet._attribute_defaults
         self._switches: dict[str, object] | None = None  # see Instances.field_switches
         self._kept_switches: dict[str, dict[str, str]] = {}  # see Instances._kept_off
+        self._built_switches: dict[str, str] = {}  # see Instances._built_off
         self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # Instances._calls_running
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False

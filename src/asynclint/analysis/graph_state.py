@@ -108,6 +108,7 @@ class GraphState:
     _defaults: dict[str, dict[str, object]]
     _switches: dict[str, object] | None
     _kept_switches: dict[str, dict[str, str]]
+    _built_switches: dict[str, str]
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]

@@ -123,10 +123,13 @@ class Instances(GraphState):
         configurations a user chooses at load. In a plain function, a test of an attribute of a
         parameter every caller hands its own ``self`` (``if not env_self.trace_dir: return``) is read
         with the defaults of the callers' instances, and said as ``self.trace_dir``."""
-        if not site.guards or self.summaries[key[0]].library is not None:
+        if self.summaries[key[0]].library is not None:
             return ""
         function = self.function(key)
         cls = f"{self.summaries[key[0]].module}.{function.class_qualname}"
+        built = self._built_off(cls) if function.class_qualname is not None else ""
+        if not site.guards:
+            return built
         if function.class_qualname is None:
             env, handed = self._handed_defaults(key, site.guards)
         else:
@@ -137,7 +140,33 @@ class Instances(GraphState):
             off = re.sub(rf"\b{param}\.", "self.", off)
         # an attribute kept off by a setter behind a switch (:meth:`_kept_off`): the switch is the setting to name
         kept = self._kept_switches.get(cls, {}) if off and not handed else {}
-        return next((why for attr, why in kept.items() if re.search(rf"{re.escape(attr)}\b", off)), off)
+        return next((why for attr, why in kept.items() if re.search(rf"{re.escape(attr)}\b", off)), off) or built
+
+    def _built_off(self, cls: str) -> str:
+        """The test that keeps every project construction of ``cls`` from running while the instances
+        on the way keep their defaults (:meth:`default_off`), said of the class that builds it
+        (``BIRDSQLEnv.describe_model``): with no instance, none of its methods runs (heldout14 bird's
+        ``OpenAIDescriptionClient``, built only once ``describe_model`` is set). "" when a
+        construction may run, when the project builds none (a library or a user may), when the
+        framework or a value handed over may build it, or when a project subclass may be built."""
+        found = self._built_switches.get(cls)
+        if found is not None:
+            return found
+        self._built_switches[cls] = ""  # (a construction in the class's own code: not judged)
+        if cls not in self.classes or self.subclasses(cls):
+            return ""
+        position, info = self.classes[cls]
+        init = self.key_of(self.summaries[position].path, f"{info.qualname}.__init__")
+        calls = self._calls_running(init) if init is not None and self._handed_to_none(init) else []
+        whys = []
+        for caller, site in calls:
+            why = self.default_off(caller, site)
+            owner = self.function(caller).class_qualname
+            if owner is not None and f"{self.summaries[caller[0]].module}.{owner}" != cls:
+                why = re.sub(r"\bself\.", f"{owner}.", why)
+            whys.append(why)
+        found = self._built_switches[cls] = whys[0] if whys and all(whys) else ""
+        return found
 
     def field_switches(self) -> dict[str, object]:
         """``<field>.<name>`` (:data:`~asynclint.analysis.index.flags.FIELD`) -> its default, for the
@@ -230,8 +259,8 @@ class Instances(GraphState):
             defaults = dict(function.defaults)
             constructions = self._calls_running(init)
             for attr, param in info.flag_attrs:
-                default = defaults.get(param)
                 slots = (param, str(function.params.index(param) - 1))
+                default = defaults.get(param) or self._passed_default(constructions, slots)
                 if default is None or any(not self._passes(call, slots, default) for call in constructions):
                     continue
                 value = ast.literal_eval(default)
@@ -240,6 +269,17 @@ class Instances(GraphState):
         for attr, value in self._kept_off(cls).items():
             found.setdefault(attr, value)
         return found
+
+    def _passed_default(self, calls: list[tuple[FunctionId, CallSite]], slots: tuple[str, str]) -> str | None:
+        """For a parameter without a default (at ``slots``): the constant default of the parameter
+        that the first of ``calls`` passes on as it is (``describe_model=describe_model`` in
+        ``load_environment``, whose default is ``None``), for :meth:`_passes` to ask of every call."""
+        if not calls:
+            return None
+        caller, site = calls[0]
+        passed = dict(site.passed_params)
+        own = next((passed[slot] for slot in slots if slot in passed), None)
+        return dict(self.function(caller).defaults).get(own) if own is not None else None
 
     def _passes(self, call: tuple[FunctionId, CallSite], slots: tuple[str, str], default: str) -> bool:
         """Does a construction leave the parameter at ``slots`` at ``default``: not passed, passed

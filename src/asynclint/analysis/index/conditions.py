@@ -42,7 +42,7 @@ class Conditions(IndexerState):
         Without ``modes``, a test of a field of any object the function holds and no parameter
         (``camera.config.record_video``) counts too: the graph reads a switch field by its name
         (ModuleSummary.switch_fields)."""
-        test = _getattr_as_attribute(test)
+        test = self._bound_reads(_getattr_as_attribute(test))
         parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:
             for node in ast.walk(part):
@@ -57,6 +57,39 @@ class Conditions(IndexerState):
         called = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
         fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in ast.walk(test))
         return ast.unparse(test) if fields else None
+
+    def _bound_reads(self, test: ast.expr) -> ast.expr:
+        """``test`` with each local that the function binds once, in a statement of its own body, to
+        a read of an attribute (``limit = self.policy.max_rollouts_per_example``) written as that
+        read: ``if limit <= 0: return`` tests the field as ``if self.policy.max_rollouts_per_example
+        <= 0: return`` would (heldout4's artifact managers prune old rollouts only past a limit
+        that is 0, off, by default)."""
+        names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name) and node.id not in self.frame.params}
+        reads = {
+            stmt.targets[0].id: value
+            for stmt in self.frame.own
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id in names
+            and _attribute_read(value := _getattr_as_attribute(stmt.value))
+        }
+        if reads:
+            bound = [
+                node.id
+                for stmt in self.frame.own
+                for node in ast.walk(stmt)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in reads
+            ]
+            reads = {name: value for name, value in reads.items() if bound.count(name) == 1}
+        if not reads:
+            return test
+
+        class Rewrite(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.expr:
+                return copy.deepcopy(reads[node.id]) if node.id in reads else node
+
+        return Rewrite().visit(copy.deepcopy(test))
 
     def _flag_owner(self, name: ast.Name) -> bool:
         """``self`` of a method, or a parameter of a plain function still holding what was passed."""
@@ -76,17 +109,31 @@ class Conditions(IndexerState):
             if owner is None:
                 continue
             in_init = self.frame.kind == "function" and self.functions[self.frame.func].name == "__init__"
-            flag = (
-                value.id
-                if (in_init and node is target and isinstance(value, ast.Name) and value.id in self.frame.flags)
-                else ""
-            )
+            flag = self._flag_source(value) if in_init and node is target else ""
             self.attr_sources.setdefault(owner, set()).add(flag)
             if self.frame.kind == "function":
                 # a constant that switches something off (``None``, ``False``, 0, ``""``), or "" for anything else
                 text = constant_text(value) if node is target else None
                 off = text if text is not None and switched_off(ast.literal_eval(text)) else ""
                 self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, off))
+
+    def _flag_source(self, value: ast.expr | None) -> str:
+        """The ``__init__`` parameter an attribute is bound to as a flag (ClassInfo.flag_attrs): a
+        flag parameter as it is (``self.log = log``), or any parameter behind a test of itself that
+        gives a constant switching something off when it is off (``self.describe_model =
+        str(describe_model).strip() if describe_model else None``: off while the parameter is, a
+        parameter without a default settled by what every construction passes); else ""."""
+        if isinstance(value, ast.Name) and value.id in self.frame.flags:
+            return value.id
+        if (
+            isinstance(value, ast.IfExp)
+            and isinstance(value.test, ast.Name)
+            and value.test.id in self.frame.params
+            and (text := constant_text(value.orelse)) is not None
+            and switched_off(ast.literal_eval(text))
+        ):
+            return value.test.id
+        return ""
 
     def _required_attribute(self, stmt: ast.If) -> str:
         """The attribute of ``self`` that ``stmt`` raises unless set: ``if self._pool is None: raise
@@ -275,6 +322,15 @@ def _mode_comparison(node: ast.AST) -> bool:
             isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, *node.comparators)
         )
     )
+
+
+def _attribute_read(value: ast.expr) -> bool:
+    """``value`` reads an attribute of a name, maybe through others (``self.policy.limit``)."""
+    while isinstance(value, ast.Attribute):
+        value = value.value
+        if isinstance(value, ast.Name):
+            return True
+    return False
 
 
 def _getattr_as_attribute(test: ast.expr) -> ast.expr:

@@ -5,6 +5,8 @@ holding, and what a ``return`` gives the callers (ModuleSummary.returned)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import cast
 
 from asynclint.analysis.index.argfacts import (
@@ -70,6 +72,22 @@ class PayloadsHeld(IndexerState):
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
             self._hold(target.elts[1].id, item, iterable.lineno)
+
+    @contextmanager
+    def _one_item_each(self, source: tuple[str, str]) -> Iterator[None]:
+        """While a statement after which every path leaves the loop going over ``source`` is walked
+        (it runs once per entry to the loop, see Statements.visit_stmt), the loop's variable holds
+        the one item the loop stopped at, not each item in turn: ``for record in records: if
+        record.id == rid: data = record.model_dump(); ...; return ...`` dumps one record (main
+        automationbench salesforce/base.py:112, labelled low)."""
+        each, one = ("each", source[1]), ("item", source[1])
+        names = [name for name, held in self.frame.payloads.items() if held == each]
+        self.frame.payloads.update(dict.fromkeys(names, one))
+        try:
+            yield
+        finally:
+            payloads = self.frame.payloads
+            payloads.update((name, each) for name in names if payloads.get(name) == one)
 
     def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
         """``name`` holds ``payload`` from the binding at ``line`` on."""

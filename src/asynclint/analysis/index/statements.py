@@ -150,7 +150,8 @@ class Statements(IndexerState):
         # Run at most once per entry to the loop (again only after a failure): not repeated by it.
         depth = self.frame.loop_depth
         self.frame.loop_depth = 0 if leaves else depth - loops[-1][0]
-        self._visit_stmt(node)
+        with self._one_item_each(loops[-1][2]):  # and on one of the loop's items, not each in turn
+            self._visit_stmt(node)
         self.frame.loop_depth = depth
 
     def _visit_stmt(self, node: ast.stmt) -> None:

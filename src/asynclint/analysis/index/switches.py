@@ -1,5 +1,7 @@
 """Switch fields, read by name across the project: a class-level field annotated ``bool`` whose
-default switches a feature off (``record_video: bool = False`` in a dataclass), and every place a
+default switches a feature off (``record_video: bool = False`` in a dataclass), or ``int`` with
+the default 0 (``max_rollouts_per_example: int = 0``: a limit or a count that nothing sets is
+none, so what it enables is off; a counter the project updates is written, so never a switch), and every place a
 module writes a value under a field's name (an attribute assigned, a keyword passed, a parameter's
 default, a dict key, ``setattr``), for the graph to settle whether anything in the project may
 turn the switch on (``ModuleSummary.switch_fields``, ``ModuleSummary.field_writes``)."""
@@ -22,7 +24,8 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[tuple
     """(ModuleSummary.switch_fields, ModuleSummary.field_writes), in one walk of the module.
 
     The switch fields: (field, ``repr`` of its default) for the class-level fields annotated
-    ``bool`` (or optional ``bool``) whose constant default switches a feature off.
+    ``bool`` (or optional ``bool``) whose constant default switches a feature off, and those
+    annotated ``int`` whose default is 0.
 
     The writes: (name, what is written) for every value the module writes under a name: ``repr``
     of a constant that switches a feature off, or "" for anything that may turn it on (another
@@ -64,9 +67,9 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[tuple
                 for field in node.body
                 if isinstance(field, ast.AnnAssign)
                 and isinstance(field.target, ast.Name)
-                and _boolean(field.annotation)
                 and (text := constant_text(field.value)) is not None
                 and switched_off(ast.literal_eval(text))
+                and (_boolean(field.annotation) or text == "0" and last_name(field.annotation) == "int")
             )
     found.update((_written_name(node) or "", "") for node in stored if id(node) not in handled)
     return tuple(sorted(declared)), tuple(sorted(pair for pair in found if pair[1] != _SAME))

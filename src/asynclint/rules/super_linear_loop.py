@@ -102,15 +102,17 @@ class SuperLinearLoop(OwnWorkRule):
     message = "nested loops {what} on the event loop {where}: {evidence}"
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        # A loop both nesting over the data itself and repeating a helper's nest is one finding.
-        kept: dict[tuple[str, int], Finding] = {}
-        for finding in self._findings(ctx):
+        # A loop both nesting over the data itself and repeating a helper's nest is one finding: at
+        # equal grades its own nest's, whose words say what the loop goes over.
+        kept: dict[tuple[str, int], tuple[Finding, bool]] = {}
+        for finding, own in self._findings(ctx):
             place = (finding.path, finding.line)
-            if place not in kept or finding.severity > kept[place].severity:
-                kept[place] = finding
-        yield from kept.values()
+            if place not in kept or (finding.severity, own) > (kept[place][0].severity, kept[place][1]):
+                kept[place] = (finding, own)
+        yield from (finding for finding, _ in kept.values())
 
-    def _findings(self, ctx: CheckContext) -> Iterator[Finding]:
+    def _findings(self, ctx: CheckContext) -> Iterator[tuple[Finding, bool]]:
+        """Each finding, and whether it is on a nest itself (not a loop repeating a helper's)."""
         graph = ctx.graph
         for position, summary in graph.numbered_summaries():
             if summary.library is not None or not summary.nests:
@@ -127,8 +129,8 @@ class SuperLinearLoop(OwnWorkRule):
                 if found is None:
                     continue
                 if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
-                    yield found
-                yield from self._repeats(ctx, key, nest, found, task)
+                    yield found, True
+                yield from ((repeat, False) for repeat in self._repeats(ctx, key, nest, found, task))
 
     def _repeats(
         self, ctx: CheckContext, key: FunctionId, nest: LoopNest, found: Finding, task: bool

@@ -75,10 +75,11 @@ class _Level:
     weight: int  # how many factors of the data it contributes (2 for ``permutations(x)``)
 
 
-def starts_nest(iterable: ast.expr, loop_depth: int) -> bool:
-    """Whether a loop over ``iterable`` at ``loop_depth`` may start or extend a nest worth analysing:
-    the walk asks this so that only the few functions with one pay for :func:`loop_nests`."""
-    if loop_depth > 0:
+def starts_nest(iterable: ast.expr, loop_depth: int, products: dict[str, int]) -> bool:
+    """Whether a loop over ``iterable`` at ``loop_depth`` may start or extend a nest worth analysing
+    (any loop may, in a module building products: ``products``): the walk asks this so that only the
+    few functions with one pay for :func:`loop_nests`."""
+    if loop_depth > 0 or products:
         return True
     func = iterable.func if isinstance(iterable, ast.Call) else None
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""

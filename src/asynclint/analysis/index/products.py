@@ -151,7 +151,10 @@ def product_over(iterable: ast.expr, loop: ast.AST, walk: _Walk, around: list[as
         return None
     first = min(line for _, line in filled)
     anchor = next((node for node in around if node.lineno <= first <= (node.end_lineno or 0)), None)  # type: ignore[attr-defined]
-    return Product(f"{built}, each pool one of `{short_source(heavy)}`", (), anchor)
+    why = f"{built}, each pool one of `{short_source(heavy)}`"
+    if isinstance(anchor, (ast.For, ast.AsyncFor)):
+        why += f", filled anew per item of `for {short_source(anchor.target)} in {short_source(anchor.iter)}`"
+    return Product(why, (), anchor)
 
 
 def _pools_parameter(function: _Function, products: frozenset[str]) -> int | None:

@@ -77,3 +77,27 @@ def test_a_name_defined_twice_counts_only_if_both_build_one() -> None:
             return combos
         """
     assert _builders(source) == {}
+
+
+def test_a_recursion_on_the_rest_of_the_pools_is_a_builder() -> None:
+    found = _builders(
+        """
+        def cart(pools):
+            if not pools:
+                yield ()
+                return
+            for x in pools[0]:
+                for rest in cart(pools[1:]):
+                    yield (x, *rest)
+
+        def combos(kind, pools):
+            if not pools:
+                return [[]]
+            return [[x] + rest for x in pools[0] for rest in combos(kind, pools[1:])]
+
+        def walk(nodes):
+            for child in nodes[0]:
+                walk(nodes[1:])  # a call per tuple, but nothing iterates what it builds
+        """
+    )
+    assert found == {"cart": 0, "combos": 1}

@@ -328,7 +328,7 @@ class Nests:
 
     def push(self, target: ast.expr, iterable: ast.expr, node: ast.AST) -> None:
         resolved = self.resolve(iterable.func) if isinstance(iterable, ast.Call) else None
-        product = product_over(iterable, node, self, [level.node for level in self.stack])
+        product = product_over(iterable, self, [level.node for level in self.stack])
         if product is not None:
             bound, weight = Bound(SIZED, product.why, origin=product.origin), 2
         elif isinstance(iterable, ast.Call) and resolved in COMBINATORIAL:

@@ -57,7 +57,7 @@ def product_builders(tree: ast.Module, source: str) -> dict[str, int]:
     docstring). A name defined twice is one only if every definition is one. The text says first
     whether a module may hold one (a product's call, two ``for ... in`` on a line): most do not,
     and are not walked again."""
-    if "product(*" not in source and not _TWO_FORS.search(source):
+    if "product(*" not in source and "[1:])" not in source and not _TWO_FORS.search(source):
         return {}
     products = {dotted for dotted, kind in COMBINATORIAL_COUNTS.items() if kind == "product"}
     written, functions, shaped = set(products), [], False
@@ -65,6 +65,8 @@ def product_builders(tree: ast.Module, source: str) -> dict[str, int]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append(node)
         elif isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) > 1:
+            shaped = True
+        elif isinstance(node, ast.Slice) and isinstance(node.lower, ast.Constant) and node.lower.value == 1:
             shaped = True
         elif isinstance(node, ast.Return) and _returned_product(node.value, written) is not None:
             shaped = True
@@ -84,12 +86,20 @@ def product_builders(tree: ast.Module, source: str) -> dict[str, int]:
     return {name: position for name, position in found.items() if position is not None}
 
 
-def crossing_loop(function: _Function) -> ast.For | None:
+def crossing_loop(function: _Function) -> ast.For | ast.comprehension | None:
     """The loop of a builder that crosses its accumulator with each pool in turn (``for lst in
-    lists: res = [r + [x] for r in res for x in lst]``), when the function returns the accumulator."""
+    lists: res = [r + [x] for r in res for x in lst]``), when the function returns the accumulator;
+    or that goes over the first pool while the function calls itself on the rest (``for x in
+    pools[0]: for rest in cart(pools[1:]): yield (x, *rest)``, also as one comprehension)."""
     returned = {n.value.id for n in _own(function.body) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
     params = {a.arg for a in (*function.args.posonlyargs, *function.args.args)}
+    iterated = [node.iter for node in _own(function.body) if isinstance(node, (ast.For, ast.comprehension))]
+    rest = {pools for node in iterated if (pools := _on_rest(node, function.name)) in params}
     for node in _own(function.body):
+        if not isinstance(node, (ast.For, ast.comprehension)):
+            continue
+        if _first_of(node.iter) in rest:
+            return node
         if (
             isinstance(node, ast.For)
             and isinstance(node.iter, ast.Name)
@@ -99,6 +109,25 @@ def crossing_loop(function: _Function) -> ast.For | None:
         ):
             return node
     return None
+
+
+def _on_rest(node: ast.AST, name: str) -> str:
+    """The pools ``node`` calls function ``name`` on all but the first of (``cart(pools[1:])``), or ""."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name):
+        return ""
+    for arg in node.args:
+        if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice) and isinstance(arg.value, ast.Name):
+            lower, upper = arg.slice.lower, arg.slice.upper
+            if isinstance(lower, ast.Constant) and lower.value == 1 and upper is None and arg.slice.step is None:
+                return arg.value.id
+    return ""
+
+
+def _first_of(node: ast.expr) -> str:
+    """The name ``node`` takes the first item of (``pools[0]``), or ""."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant):
+        return node.value.id if node.slice.value == 0 else ""
+    return ""
 
 
 class _Walk(Protocol):
@@ -116,16 +145,17 @@ class _Kind(Protocol):
     def kind(self) -> str: ...
 
 
-def product_over(iterable: ast.expr, loop: ast.AST, walk: _Walk, around: list[ast.AST]) -> Product | None:
-    """The product ``loop`` over ``iterable`` goes through, when its pools are sized by the data: a
+def product_over(iterable: ast.expr, walk: _Walk, around: list[ast.AST]) -> Product | None:
+    """The product a loop over ``iterable`` goes through, when its pools are sized by the data: a
     builder's own crossing loop, a call of a builder, or a name bound once to one; ``None`` otherwise.
     ``around``: the loops around it in the function, outermost first."""
     function, builders = walk.node, walk.products
     if not builders:
         return None
-    if function.name in builders and loop is crossing_loop(function):
-        assert isinstance(iterable, ast.Name)
-        return Product(f"{CROSSED} `{iterable.id}`", ((iterable.id,),))
+    crossing = crossing_loop(function) if function.name in builders else None
+    if crossing is not None and iterable is crossing.iter:
+        pools = iterable.id if isinstance(iterable, ast.Name) else _first_of(iterable)
+        return Product(f"{CROSSED} `{pools}`", ((pools,),))
     call = iterable
     if isinstance(iterable, ast.Name):
         bound = walk.assigned.get(iterable.id, [])
@@ -163,8 +193,8 @@ def _pools_parameter(function: _Function, products: frozenset[str]) -> int | Non
         return None
     loop = crossing_loop(function)
     if loop is not None:
-        assert isinstance(loop.iter, ast.Name)
-        return params.index(loop.iter.id)
+        pools = loop.iter.id if isinstance(loop.iter, ast.Name) else _first_of(loop.iter)
+        return params.index(pools)
     for node in _own(function.body):
         pools = _returned_product(node.value, products) if isinstance(node, ast.Return) else None
         if pools is not None and pools in params:

@@ -154,8 +154,8 @@ def product_over(iterable: ast.expr, walk: _Walk, around: list[ast.AST]) -> Prod
         return None
     crossing = crossing_loop(function) if function.name in builders else None
     if crossing is not None and iterable is crossing.iter:
-        pools = iterable.id if isinstance(iterable, ast.Name) else _first_of(iterable)
-        return Product(f"{CROSSED} `{pools}`", ((pools,),))
+        over = iterable.id if isinstance(iterable, ast.Name) else _first_of(iterable)
+        return Product(f"{CROSSED} `{over}`", ((over,),))
     call = iterable
     if isinstance(iterable, ast.Name):
         bound = walk.assigned.get(iterable.id, [])
@@ -193,8 +193,7 @@ def _pools_parameter(function: _Function, products: frozenset[str]) -> int | Non
         return None
     loop = crossing_loop(function)
     if loop is not None:
-        pools = loop.iter.id if isinstance(loop.iter, ast.Name) else _first_of(loop.iter)
-        return params.index(pools)
+        return params.index(loop.iter.id if isinstance(loop.iter, ast.Name) else _first_of(loop.iter))
     for node in _own(function.body):
         pools = _returned_product(node.value, products) if isinstance(node, ast.Return) else None
         if pools is not None and pools in params:

@@ -26,8 +26,9 @@ class SuperLinearLoop(OwnWorkRule):
     a nest is reported when two of its loops (one inside the other) each go over data of the
     rollout (a parameter, a string, `range(len(x))`, a value computed from them), or when a loop
     goes over `itertools.permutations`/`combinations`/`product` of such data, or over the cartesian
-    product a project function builds of pools of such data (`product(*pools)` returned, or a cross
-    join, `res = [r + [x] for r in res for x in pool]` for each pool, itself reported there: the
+    product a project function builds of pools of such data (`product(*pools)` returned, a cross
+    join, `res = [r + [x] for r in res for x in pool]` for each pool, or a recursion on the rest of
+    the pools, `for x in pools[0]: for rest in cart(pools[1:])`, each reported there too: the
     product of the pools' sizes, `objects ** arity` for pools of a world's objects; pools filled per
     item of a loop around the product make it that loop's, reported at its header), or when the function
     calls itself per item of a loop on a value computed from its parameter and that item

@@ -25,7 +25,12 @@ class SuperLinearLoop(OwnWorkRule):
     No knowledge base names such code -- it is the project's own -- so the rule reads the loops:
     a nest is reported when two of its loops (one inside the other) each go over data of the
     rollout (a parameter, a string, `range(len(x))`, a value computed from them), or when a loop
-    goes over `itertools.permutations`/`combinations`/`product` of such data, or when the function
+    goes over `itertools.permutations`/`combinations`/`product` of such data, or over the cartesian
+    product a project function builds of pools of such data (`product(*pools)` returned, a cross
+    join, `res = [r + [x] for r in res for x in pool]` for each pool, or a recursion on the rest of
+    the pools, `for x in pools[0]: for rest in cart(pools[1:])`, each reported there too: the
+    product of the pools' sizes, `objects ** arity` for pools of a world's objects; pools filled per
+    item of a loop around the product make it that loop's, reported at its header), or when the function
     calls itself per item of a loop on a value computed from its parameter and that item
     (`best(play(board, move)) for move in moves(board)`: a search over every sequence of moves,
     exponential in its depth; a recursion on the item itself, `walk(child)`, walks a tree once and
@@ -98,15 +103,17 @@ class SuperLinearLoop(OwnWorkRule):
     message = "nested loops {what} on the event loop {where}: {evidence}"
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        # A loop both nesting over the data itself and repeating a helper's nest is one finding.
-        kept: dict[tuple[str, int], Finding] = {}
-        for finding in self._findings(ctx):
+        # A loop both nesting over the data itself and repeating a helper's nest is one finding: at
+        # equal grades its own nest's, whose words say what the loop goes over.
+        kept: dict[tuple[str, int], tuple[Finding, bool]] = {}
+        for finding, own in self._findings(ctx):
             place = (finding.path, finding.line)
-            if place not in kept or finding.severity > kept[place].severity:
-                kept[place] = finding
-        yield from kept.values()
+            if place not in kept or (finding.severity, own) > (kept[place][0].severity, kept[place][1]):
+                kept[place] = (finding, own)
+        yield from (finding for finding, _ in kept.values())
 
-    def _findings(self, ctx: CheckContext) -> Iterator[Finding]:
+    def _findings(self, ctx: CheckContext) -> Iterator[tuple[Finding, bool]]:
+        """Each finding, and whether it is on a nest itself (not a loop repeating a helper's)."""
         graph = ctx.graph
         for position, summary in graph.numbered_summaries():
             if summary.library is not None or not summary.nests:
@@ -123,8 +130,8 @@ class SuperLinearLoop(OwnWorkRule):
                 if found is None:
                     continue
                 if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
-                    yield found
-                yield from self._repeats(ctx, key, nest, found, task)
+                    yield found, True
+                yield from ((repeat, False) for repeat in self._repeats(ctx, key, nest, found, task))
 
     def _repeats(
         self, ctx: CheckContext, key: FunctionId, nest: LoopNest, found: Finding, task: bool

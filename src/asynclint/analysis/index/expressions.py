@@ -540,7 +540,7 @@ class Expressions(IndexerState):
 
     def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         first, *rest = node.generators
-        self.frame.nested |= bool(rest) or starts_nest(first.iter, self.frame.loop_depth)
+        self.frame.nested |= bool(rest) or starts_nest(first.iter, self.frame.loop_depth, self.products)
         self._note_loop(node)
         self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
         saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)

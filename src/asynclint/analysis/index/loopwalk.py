@@ -103,6 +103,7 @@ def function_loops(
     where: ModuleLoops,
     owner: str,
     nested: bool,
+    products: dict[str, int],
 ) -> tuple[
     list[WorkLoop],
     dict[tuple[int, int], tuple[tuple[str, str, Factors], ...]],
@@ -113,9 +114,10 @@ def function_loops(
     method of class ``owner``, dotted), numbered from ``first`` in the module's list, with their
     trip counts; by position its calls that pass one argument plus a count as another (``f(start,
     start + n)``, ``CallSite.spans``) and those passing an item per item of a parameter
-    (``CallSite.itemwise``); and, when it may hold one (``nested``), its loop nests."""
+    (``CallSite.itemwise``); and, when it may hold one (``nested``), its loop nests, read with the
+    module's product builders (``products``, :func:`.products.product_builders`)."""
     loops = Loops(body, node, function, first, where, owner)
-    nests = Nests(node, where.resolve, bool(owner)) if nested else None
+    nests = Nests(node, where.resolve, bool(owner), products) if nested else None
     walk = _Walk(loops, nests)
     for stmt in node.body:
         walk.visit(stmt, -1, nests is not None)

@@ -17,9 +17,10 @@ Each loop (``for``, a comprehension's generator) gets a *bound* from what it goe
   parameter, the environment's own attributes, ``self.tools``): never counted.
 
 A nest is two counted (``sized`` or ``index``) loops one inside the other, one loop over
-``itertools.permutations``/``combinations``/``product`` of data, or a loop whose items the
-function recurses on, each with a value computed from its parameter (a search,
-:meth:`Nests._recursion`). It is recorded when its counts multiply with the data
+``itertools.permutations``/``combinations``/``product`` of data or over the product a project
+function builds of data-sized pools (:mod:`.products`: reported at the loop filling the pools, if
+any), or a loop whose items the function recurses on, each with a value computed from its parameter
+(a search, :meth:`Nests._recursion`). It is recorded when its counts multiply with the data
 (:func:`_multiplies`) or it fills a 2-D table the function built (``dp[i][j] = ...``), and not
 when it reads the cells of a 2-D input (``grid[i][j]``: the input once) or only builds a
 structure of the product's shape (``for _ in ...``). ``while`` loops are
@@ -36,12 +37,14 @@ from dataclasses import dataclass, replace
 from asynclint.analysis.index.helpers import COMPREHENSIONS, short_source
 from asynclint.analysis.index.loops import LoopNest
 from asynclint.analysis.index.nest_origins import Path, identity, joined, key_of, nest_origins, read
+from asynclint.analysis.index.products import product_over
 from asynclint.knowledge.costs import ARRAY_MAKERS, COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
 #: How strongly a bound grows with the data, for joining several (``zip`` takes the weakest).
 _STRENGTH = {FIXED: 0, UNKNOWN: 1, FEW: 2, PART: 3, INDEX: 4, SIZED: 5}
 _COUNTED = frozenset({SIZED, FEW, INDEX})
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,11 @@ class _Level:
     weight: int  # how many factors of the data it contributes (2 for ``permutations(x)``)
 
 
-def starts_nest(iterable: ast.expr, loop_depth: int) -> bool:
-    """Whether a loop over ``iterable`` at ``loop_depth`` may start or extend a nest worth analysing:
-    the walk asks this so that only the few functions with one pay for :func:`loop_nests`."""
-    if loop_depth > 0:
+def starts_nest(iterable: ast.expr, loop_depth: int, products: dict[str, int]) -> bool:
+    """Whether a loop over ``iterable`` at ``loop_depth`` may start or extend a nest worth analysing
+    (any loop may, in a module building products: ``products``): the walk asks this so that only the
+    few functions with one pay for :func:`loop_nests`."""
+    if loop_depth > 0 or products:
         return True
     func = iterable.func if isinstance(iterable, ast.Call) else None
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -87,9 +91,9 @@ class Nests:
     around each (:attr:`stack`)."""
 
     def __init__(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Callable[[ast.expr], str | None], method: bool
+        self, node: _Function, resolve: Callable[[ast.expr], str | None], method: bool, products: dict[str, int]
     ):
-        self.resolve = resolve
+        self.resolve, self.products = resolve, products  # products: the module's builders (:mod:`.products`)
         self.node, self.method = node, method
         args = node.args
         self.params = frozenset(
@@ -101,6 +105,7 @@ class Nests:
         self.stack: list[_Level] = []
         #: Per outermost counted loop: the heaviest nest under it, and the table it fills.
         self.found: dict[_Level, _Nest] = {}
+        self.anchors: dict[_Level, ast.AST] = {}  # a product's level -> the loop filling its pools
         self._seen: set[str] = set()
 
     # -- what the function binds ------------------------------------------------------------
@@ -323,7 +328,10 @@ class Nests:
 
     def push(self, target: ast.expr, iterable: ast.expr, node: ast.AST) -> None:
         resolved = self.resolve(iterable.func) if isinstance(iterable, ast.Call) else None
-        if isinstance(iterable, ast.Call) and resolved in COMBINATORIAL:
+        product = product_over(iterable, self, [level.node for level in self.stack])
+        if product is not None:
+            bound, weight = Bound(SIZED, product.why, origin=product.origin), 2
+        elif isinstance(iterable, ast.Call) and resolved in COMBINATORIAL:
             bound, weight = self._combinatorial(resolved, iterable)
         else:
             bound, weight = self.items(iterable), 1
@@ -351,6 +359,8 @@ class Nests:
             weight if counted else 0,
         )
         self.stack.append(level)
+        if product is not None and product.anchor is not None:
+            self.anchors[level] = product.anchor
         levels = tuple(lv for lv in self.stack if lv.weight)
         total = sum(lv.weight for lv in levels)
         if counted and total >= 2:
@@ -468,7 +478,7 @@ def loop_nests(walk: Nests, function: int, col: Callable[[int, int], int]) -> li
             # structure of the product's shape built (``[[[] for _ in range(n)] for _ in
             # range(m)]``), its cells filled elsewhere.
             continue
-        where = outer.node
+        where = walk.anchors.get(outer, outer.node)
         header = where.iter if isinstance(where, (ast.For, ast.AsyncFor)) else where
         line = getattr(where, "lineno", 1)
         end_line = getattr(header, "end_lineno", None) or line

@@ -202,6 +202,7 @@ class IndexerState:
     #: (:mod:`asynclint.analysis.index.work`).
     work_loops: list[WorkLoop]
     work_sizes: dict[str, tuple[str, ...]]
+    products: dict[str, int]
     work_copies: list[tuple[int, int, int, bool]]
     _built: dict[int, tuple[int, ...]]
     _handed_values: dict[int, Value]
@@ -377,7 +378,7 @@ class Scopes(IndexerState):
             owner = f"{self.module}.{cls}" if cls else ""
             first = len(self.work_loops)
             loops, spans, itemwise, nests = function_loops(
-                self._bodies(node), node, index, first, where, owner, frame.nested
+                self._bodies(node), node, index, first, where, owner, frame.nested, self.products
             )
             self.nests.extend(_placed(nests, frame.places))
             self.work_loops.extend(_placed(loops, frame.places))

@@ -294,7 +294,7 @@ class Statements(IndexerState):
             ):
                 self.frame.param_items[node.target.id] = node.iter.id  # ``for rule in pipeline: rule(x)``
             self._bind_loop_item(node.target, node.iter)
-            self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth)
+            self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth, self.products)
             self._note_loop(node)
             repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
             self.frame.loop_depth += repeats

@@ -43,6 +43,7 @@ from asynclint.analysis.index.helpers import (
     public_names,
 )
 from asynclint.analysis.index.inference import Inference
+from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
 from asynclint.analysis.index.records import (
     CallSite,
@@ -93,6 +94,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.nests: list[LoopNest] = []
         self.work_loops: list[WorkLoop] = []
         self.work_sizes: dict[str, tuple[str, ...]] = {}
+        self.products: dict[str, int] = {}  # the module's product builders (:mod:`.products`)
         self.work_copies: list[tuple[int, int, int, bool]] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
@@ -179,6 +181,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         )
         self._prebind(tree.body)
         self.work_sizes = module_sizes(tree)
+        self.products = product_builders(tree, self.source)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         switch_fields, field_writes = switches(tree)

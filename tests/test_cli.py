@@ -499,13 +499,14 @@ def on_terminal(*args: str, cwd: Path, columns: int, stream: str = "stdout", sta
 
 @pytest.mark.slow
 def test_a_progress_bar_on_a_terminals_stderr_for_a_long_run_only(tmp_path: Path):
-    # Long enough to take well over a second anywhere: 600 modules of 40 functions, one worker, no cache.
+    # Long enough to take well over a second anywhere (~4 CPU-s here), short enough for the 120 s limit
+    # of each of its three runs on a loaded machine: 300 modules of 40 functions, one worker, no cache.
     body = (
         "import json\nimport time\n\n\n"
         + "".join(f"def helper_{i}(x):\n    return json.dumps(x) + str({i})\n\n\n" for i in range(40))
         + "async def handle(state):\n    time.sleep(1)\n    return helper_1(state)\n"
     )
-    write(tmp_path, {f"pkg/m{n}.py": body for n in range(600)})
+    write(tmp_path, {f"pkg/m{n}.py": body for n in range(300)})
     args = ("check", "--no-cache", "-j", "1", "pkg")
     shown = on_terminal(*args, "--format", "concise", cwd=tmp_path, columns=100, stream="stderr")
     # Which stage is on screen after the first second depends on the machine's speed.

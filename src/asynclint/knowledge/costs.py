@@ -495,6 +495,22 @@ COST_CLASSES: dict[str, CostClass] = {
         ),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
         CostClass(
+            "cpu-text-walk",
+            M,
+            REPETITIONS,
+            "a pure-Python loop over every line or word of a whole text (a test log, a file's contents, a "
+            "rollout-sized dump) with string work on each: about a microsecond a line, milliseconds for the "
+            "tens of thousands of lines of a test run's output",
+            what="walks a whole text piece by piece in pure Python",
+        ),
+        CostClass(
+            "text-walk-unsized",
+            None,
+            frozenset(),
+            "a text of unknown size walked line by line: one reply or one tool result far more often than a "
+            "log, microseconds; not reported",
+        ),
+        CostClass(
             "tokenize-small",
             L,
             frozenset(),
@@ -591,6 +607,15 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "payload-unknown",
         "whole": "payload-whole",
         "growing": "payload-growing",
+    },
+    # A project function's loop over the lines or words of a text parameter (ASL117): one reply's
+    # lines are microseconds, and a text of unknown size is one reply far more often than a log; only a
+    # payload the graph proves whole (a file's contents, a state key the project fills with one) costs.
+    "payload-walk": {
+        "small": "payload-small",
+        "unknown": "text-walk-unsized",
+        "whole": "cpu-text-walk",
+        "growing": "cpu-text-walk",
     },
     # orjson and friends: several times faster than json, one grade lower for the same payload.
     "payload-fast": {

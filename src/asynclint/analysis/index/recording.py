@@ -174,7 +174,8 @@ class Recording(PayloadsHeld, Registries):
             argument=argument,
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),
-            **(self._argument_facts(node) if (api or self_ref) else {}),
+            # a project function's too: what it is handed sizes the text its loops walk (ASL117)
+            **(self._argument_facts(node) if (api or self_ref or may_be_project(target)) else {}),
             passed_params=self._passed_params(node) if api is None else (),
             small_args=self._small_arguments(node) if api is None else (),
             fields=self._field_arguments(node) if api is None and target and may_be_project(target) else (),

@@ -1004,6 +1004,14 @@ HTTP_RESPONSES: frozenset[str] = frozenset(
 RESPONSE_BODY_READS: frozenset[str] = frozenset("content text json read aread".split())
 #: The word of a payload read from an HTTP response's body (its shape is ``call``): size unknown.
 RESPONSE_BODY = "<response-body>"
+#: Shell commands that print a whole file (``cat /testbed/test_output.txt`` run in a sandbox): what the
+#: call gives back holds the file's contents, as a read of it would (ASL117 reads a test log so).
+FILE_PRINTERS: frozenset[str] = frozenset({"cat"})
+#: Shell syntax after which a command prints less than the file, or not to its caller: a pipe
+#: (``| tail -n 20``), a redirection, a second command.
+COMMAND_BOUNDS: frozenset[str] = frozenset({"|", ">", ";", "&&"})
+#: The attributes of a command's result that hold what it printed.
+COMMAND_OUTPUTS: frozenset[str] = frozenset({"stdout", "output"})
 #: A read of a file named by a literal with one of these suffixes (``Path(__file__).with_name("runner.py")
 #: .read_text()``) reads a program the project ships beside its code, a few KB: not a rollout-sized
 #: payload (the word of such a ``read`` payload is :data:`SOURCE_FILE`), though its size is not known.

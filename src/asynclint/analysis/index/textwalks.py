@@ -6,9 +6,9 @@ grades the walk at each hot call by what that call hands the parameter (ASL117,
 
 A loop walks parameter ``p`` when it goes over the pieces of ``p``'s text: ``p.split(...)``,
 ``p.splitlines()``, ``re.findall(pattern, p)`` / ``re.split`` / ``re.finditer``, also of a text
-computed from ``p`` in the same size (``p.strip().lower()``, a part of a split, ``log =
-log.split(marker)[1]``), through ``enumerate``/``reversed``/``sorted`` or an open slice
-(``lines[1:]``), or a local bound to such pieces. A slice with an end (``lines[:20]``,
+computed from ``p`` in the same size (``p.strip().lower()``; not a part of a split, ``log =
+log.split(marker)[1]``, a section whose size the marker decides), through ``enumerate``/``reversed``/
+``sorted`` or an open slice (``lines[1:]``), or a local bound to such pieces. A slice with an end (``lines[:20]``,
 ``lines[-3:]``) is a constant few. Every iteration must do work with the piece: call a method of it
 or a function on it, test membership in it, or loop over it (collecting it as it is,
 ``out.append(line)``, is not work worth a report); a body that awaits hands the loop back.
@@ -111,9 +111,8 @@ class TextWalks:
             return self._text(node.func.value, depth)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and node.args:
             return self._text(node.args[0], depth)
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
-            # a part of a split (``log.split(marker)[1]``): the section after a header, still the log's size
-            return self._pieces(node.value, depth)
+        # A part of a split (``log.split(marker)[1]``) is not: its size is the marker's choice, and the
+        # section after a header is mostly a few lines of a long text (pytest's short test summary).
         return ""
 
 

@@ -26,6 +26,7 @@ RULES: dict[str, str] = {
     "ASL114": "sync-browser-call",
     "ASL115": "super-linear-loop",
     "ASL116": "costly-loop",
+    "ASL117": "whole-text-walk",
     "ASL201": "sync-v1-hook",
     "ASL202": "async-update-tool-args",
     "ASL901": "unused-suppression",

@@ -360,12 +360,13 @@ class Resolution(Exports):
         (its ``run``) as :meth:`dispatched` says. So does a call of what an instance holds or a
         method of one returns, when that is project callables (``ModuleSummary.callables``): an
         item of a table the instance keeps (``Scorer().checks[k](x)``, target ``pkg.Scorer().checks``)
-        or the function a method returns (``Grader().checker()(x)``), where the index could not see
-        the class's attribute or the method's returns."""
+        or the function a method or a function returns (``Grader().checker()(x)``, ``parser_for(repo)(log)``,
+        target ``pkg.parser_for()``), where the index could not see the class's attribute or the method's returns."""
         if not target:
             return []
         table, found, rest = target.partition(".get()")
-        if not found and target.rpartition(".")[0].endswith("()") and self.callables.get(self.resolve(target)):
+        called = target.endswith("()") or target.rpartition(".")[0].endswith("()")
+        if not found and called and self.callables.get(self.resolve(target)):
             return self.dispatched(target)
         if not found or not table or table.endswith("()") or not self.callables.get(self.resolve(table)):
             return []

@@ -496,6 +496,22 @@ COST_CLASSES: dict[str, CostClass] = {
         ),
         CostClass("payload-unknown", L, frozenset(), "a payload of unknown size: cheap unless it is large"),
         CostClass(
+            "cpu-text-walk",
+            M,
+            REPETITIONS,
+            "a pure-Python loop over every line or word of a whole text (a test log, a file's contents, a "
+            "rollout-sized dump) with string work on each: about a microsecond a line, milliseconds for the "
+            "tens of thousands of lines of a test run's output",
+            what="walks a whole text piece by piece in pure Python",
+        ),
+        CostClass(
+            "text-walk-unsized",
+            None,
+            frozenset(),
+            "a text of unknown size walked line by line: one reply or one tool result far more often than a "
+            "log, microseconds; not reported",
+        ),
+        CostClass(
             "tokenize-small",
             L,
             frozenset(),
@@ -592,6 +608,15 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "payload-unknown",
         "whole": "payload-whole",
         "growing": "payload-growing",
+    },
+    # A project function's loop over the lines or words of a text parameter (ASL117): one reply's
+    # lines are microseconds, and a text of unknown size is one reply far more often than a log; only a
+    # payload the graph proves whole (a file's contents, a state key the project fills with one) costs.
+    "payload-walk": {
+        "small": "payload-small",
+        "unknown": "text-walk-unsized",
+        "whole": "cpu-text-walk",
+        "growing": "cpu-text-walk",
     },
     # orjson and friends: several times faster than json, one grade lower for the same payload.
     "payload-fast": {
@@ -980,6 +1005,14 @@ HTTP_RESPONSES: frozenset[str] = frozenset(
 RESPONSE_BODY_READS: frozenset[str] = frozenset("content text json read aread".split())
 #: The word of a payload read from an HTTP response's body (its shape is ``call``): size unknown.
 RESPONSE_BODY = "<response-body>"
+#: Shell commands that print a whole file (``cat /testbed/test_output.txt`` run in a sandbox): what the
+#: call gives back holds the file's contents, as a read of it would (ASL117 reads a test log so).
+FILE_PRINTERS: frozenset[str] = frozenset({"cat"})
+#: Shell syntax after which a command prints less than the file, or not to its caller: a pipe
+#: (``| tail -n 20``), a redirection, a second command.
+COMMAND_BOUNDS: frozenset[str] = frozenset({"|", ">", ";", "&&"})
+#: The attributes of a command's result that hold what it printed.
+COMMAND_OUTPUTS: frozenset[str] = frozenset({"stdout", "output"})
 #: A read of a file named by a literal with one of these suffixes (``Path(__file__).with_name("runner.py")
 #: .read_text()``) reads a program the project ships beside its code, a few KB: not a rollout-sized
 #: payload (the word of such a ``read`` payload is :data:`SOURCE_FILE`), though its size is not known.

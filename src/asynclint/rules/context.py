@@ -883,8 +883,10 @@ class CheckContext:
     def _state_field(self, key: str) -> str | None:
         """How large what the project stores under the rollout state's ``key`` is (ModuleSummary.state_fields),
         joined over every write: small only if every one is, whole if one is. ``None`` when no write
-        proves either (the key's name decides)."""
-        written = self._state_fields[key]
+        proves either (the key's name decides). A value a project function returns (``state["test_output"] =
+        await self.run_tests(state)``) is whole when the graph settles its ``return``s so (a file's contents)."""
+        returned = [self._returns(word, frozenset()) for shape, word in self._stores[key] if shape == "returned"]
+        written = [*self._state_fields[key], *(size for size in returned if size == "whole")]
         if not written or "unknown" in written and "whole" not in written:
             return None
         return "whole" if "whole" in written else "small"

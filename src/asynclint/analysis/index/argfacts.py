@@ -11,11 +11,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
-from asynclint.analysis.index.callshapes import opens_response, opens_stream, regex_scan
+from asynclint.analysis.index.callshapes import opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
+    COMMAND_OUTPUTS,
     CONTENT_READS,
     CUT,
     FEW,
@@ -174,6 +175,8 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return False
     if shape == "key" and word.partition(".")[0] == INFO_COLUMN:
         return True  # a row's info, or a field of it: the project's rows size it
+    if shape == "key" and word.startswith(STATE_KEY):
+        return True  # a key of the rollout's state: what the project stores there sizes it
     if handed_field(payload, params):
         return True  # a field of a handed mapping, whatever the local it is bound to is called
     if shape == "call" and (word in MATCH_LISTS or word == RESPONSE_BODY):
@@ -436,6 +439,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     if isinstance(arg, ast.Attribute):
         if isinstance(arg.value, ast.Name) and evidence_of(known.get(arg.value.id, ("", ""))) == "small":
             return known[arg.value.id]  # a field of one small item
+        if arg.attr in COMMAND_OUTPUTS and (printed := _payload(arg.value, depth + 1, known, returned))[0] == "read":
+            return printed  # ``results.stdout`` of ``cat path``: the file's contents
         return ("attr", attribute_path(arg))
     if isinstance(arg, ast.BoolOp):  # ``tool_call.arguments or "{}"``
         return joined(_payload(value, depth + 1, known, returned) for value in arg.values)
@@ -475,6 +480,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
 def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | None) -> tuple[str, str]:
     func = arg.func
     name = last_name(func)
+    if prints_file(arg):
+        return ("read", "")  # a shell command printing a file: its result holds the contents
     if name in MEMORY_FILES:
         return ("memory", "")  # ``io.BytesIO(data)``: a file whose contents are already in memory
     if (scan := regex_scan(arg)) is not None and (scan[0] or name not in MATCH_LISTS):

@@ -8,7 +8,14 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.helpers import last_name
-from asynclint.knowledge.costs import REGEX_MATCH_LISTS, REGEX_MATCHES, RESPONSE_OPENERS, UNBOUNDED_REGEX
+from asynclint.knowledge.costs import (
+    COMMAND_BOUNDS,
+    FILE_PRINTERS,
+    REGEX_MATCH_LISTS,
+    REGEX_MATCHES,
+    RESPONSE_OPENERS,
+    UNBOUNDED_REGEX,
+)
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
 
 
@@ -54,6 +61,23 @@ def opens_response(node: ast.expr) -> str:
     """``urllib.request.urlopen(req)``: an HTTP response (its ``read()`` is one reply's body) -> the opener, else ""."""
     name = last_name(node.func) if isinstance(node, ast.Call) else ""
     return name if name in RESPONSE_OPENERS else ""
+
+
+def prints_file(node: ast.Call) -> bool:
+    """Does the call run a shell command that prints a whole file (``execute_command(sid, "cat
+    /testbed/test_output.txt")``, ``run(["cat", path])``)? Its result holds the file's contents."""
+    for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
+        if isinstance(arg, (ast.List, ast.Tuple)) and arg.elts:
+            first = arg.elts[0]
+            if isinstance(first, ast.Constant) and first.value in FILE_PRINTERS:
+                return True
+        text = arg.value if isinstance(arg, ast.Constant) else None
+        if isinstance(arg, ast.JoinedStr):  # ``f"cat {path}"``: its literal parts
+            text = "".join(str(part.value) for part in arg.values if isinstance(part, ast.Constant))
+        if isinstance(text, str) and text.split(" ", 1)[0] in FILE_PRINTERS and " " in text.strip():
+            if not any(bound in text for bound in COMMAND_BOUNDS):
+                return True
+    return False
 
 
 def opens_stream(node: ast.expr) -> bool:

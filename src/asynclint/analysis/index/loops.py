@@ -66,3 +66,7 @@ class WorkLoop:
     #: It goes over the rollout's history, which grows every turn (``for text in
     #: assistant_texts(completion)``, ``state["trajectory"]``): what it repeats adds up per turn.
     history: bool = False
+    #: The parameter whose text it walks piece by piece, doing work with each piece (``for line in
+    #: log.splitlines()``; :mod:`asynclint.analysis.index.textwalks`): its count is that text's
+    #: length, which the calls decide. "" for none.
+    pieces: str = ""

@@ -12,12 +12,14 @@ patterns and guards (``seen``), and a ``while`` is no loop to them (its count is
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from asynclint.analysis.index.bodies import FunctionBody
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.nests import Nests, loop_nests
 from asynclint.analysis.index.sizes import Factors
+from asynclint.analysis.index.textwalks import TextWalks
 from asynclint.analysis.index.work import Comprehension, Loops, ModuleLoops
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -27,8 +29,15 @@ _CLAUSES = (ast.ExceptHandler, ast.match_case)
 
 
 class _Walk:
-    def __init__(self, loops: Loops, nests: Nests | None) -> None:
-        self.loops, self.nests = loops, nests
+    def __init__(self, loops: Loops, nests: Nests | None, texts: TextWalks) -> None:
+        self.loops, self.nests, self.texts = loops, nests, texts
+        #: Loop number -> the parameter whose text it walks piece by piece.
+        self.pieces: dict[int, str] = {}
+
+    def _walks(self, number: int, target: ast.expr, iterable: ast.expr, body: list[ast.AST]) -> None:
+        param = self.texts.walked(target, iterable, body)
+        if param:
+            self.pieces[number] = param
 
     def visit(self, node: ast.AST, parent: int, seen: bool) -> None:
         """``node``, run by the iterations of loop ``parent`` (-1: none); ``seen``: the nests read it."""
@@ -38,6 +47,7 @@ class _Walk:
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self.visit(node.iter, parent, seen)
             here = self.loops.for_loop(node, parent)
+            self._walks(here, node.target, node.iter, [*node.body])
             depth = len(nests.stack) if nests is not None else 0
             if nests is not None:
                 nests.push(node.target, node.iter, node)
@@ -74,6 +84,9 @@ class _Walk:
         here = parent
         for position, generator in enumerate(node.generators):
             here = self.loops.generator(node, position, here)
+            if position == 0:
+                elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+                self._walks(here, generator.target, generator.iter, [*generator.ifs, *elements])
             if position:
                 self.visit(generator.iter, here, seen)
             if nests is not None:
@@ -118,8 +131,10 @@ def function_loops(
     module's product builders (``products``, :func:`.products.product_builders`)."""
     loops = Loops(body, node, function, first, where, owner)
     nests = Nests(node, where.resolve, bool(owner), products) if nested else None
-    walk = _Walk(loops, nests)
+    walk = _Walk(loops, nests, TextWalks(node))
     for stmt in node.body:
         walk.visit(stmt, -1, nests is not None)
+    for number, param in walk.pieces.items():
+        loops.loops[number - first] = replace(loops.loops[number - first], pieces=param)
     found = loop_nests(nests, function, where.col) if nests is not None else []
     return loops.loops, loops.spans, loops.itemwise, found

@@ -7,7 +7,7 @@ import ast
 from dataclasses import replace
 from typing import TypedDict
 
-from asynclint.analysis.index.argfacts import argument_facts, payload_argument
+from asynclint.analysis.index.argfacts import argument_facts, payload_argument, payload_of
 from asynclint.analysis.index.callshapes import switch_literals
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
@@ -175,6 +175,8 @@ class Recording(PayloadsHeld, Registries):
             param=self._param_path(node.func) if api is None and self_ref is None else None,
             **(self._arguments(node) if api is None and (self_ref or may_be_project(target)) else {}),
             **(self._argument_facts(node) if (api or self_ref) else {}),
+            # a project function's payload too: what it is handed sizes the text its loops walk (ASL117)
+            **(self._payload_facts(node) if not (api or self_ref) and may_be_project(target) else {}),
             passed_params=self._passed_params(node) if api is None else (),
             small_args=self._small_arguments(node) if api is None else (),
             fields=self._field_arguments(node) if api is None and target and may_be_project(target) else (),
@@ -286,10 +288,20 @@ class Recording(PayloadsHeld, Registries):
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)
         facts = argument_facts(node, receiver, self.frame.payloads, self._returned)
-        shape, word = facts["payload"]
-        facts["payload_param"] = shape in ("name", "each") and word in self.frame.unbound
-        facts["payload_at"] = self._bound_at(payload_argument(node, receiver))
-        return facts
+        return {**facts, **self._payload_facts(node, receiver, facts["payload"])}
+
+    def _payload_facts(
+        self, node: ast.Call, receiver: ast.expr | None = None, payload: tuple[str, str] | None = None
+    ) -> dict:
+        """CallSite.payload, payload_param and payload_at of a call (``payload`` when already read)."""
+        if payload is None:
+            payload = payload_of(node, receiver, self.frame.payloads, self._returned)
+        shape, word = payload
+        return {
+            "payload": payload,
+            "payload_param": shape in ("name", "each") and word in self.frame.unbound,
+            "payload_at": self._bound_at(payload_argument(node, receiver)),
+        }
 
     def _field_arguments(self, node: ast.Call) -> tuple[str, ...]:
         """CallSite.fields of a call (see :func:`.nest_origins.field_slots`)."""

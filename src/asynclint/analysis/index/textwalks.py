@@ -1,0 +1,144 @@
+"""Loops that walk a text parameter piece by piece: ``for line in log.splitlines()`` with string work
+on every line (a log parser, a report scanner). The loop's count is the text's length, which only the
+callers know: a whole test log handed in is thousands of lines, one model reply a few. The graph
+grades the walk at each hot call by what that call hands the parameter (ASL117,
+:mod:`asynclint.rules.whole_text_walk`); this module reads the syntax of one function.
+
+A loop walks parameter ``p`` when it goes over the pieces of ``p``'s text: ``p.split(...)``,
+``p.splitlines()``, ``re.findall(pattern, p)`` / ``re.split`` / ``re.finditer``, also of a text
+computed from ``p`` in the same size (``p.strip().lower()``; not a part of a split, ``log =
+log.split(marker)[1]``, a section whose size the marker decides), through ``enumerate``/``reversed``/
+``sorted`` or an open slice (``lines[1:]``), or a local bound to such pieces. A slice with an end (``lines[:20]``,
+``lines[-3:]``) is a constant few. Every iteration must do work with the piece: call a method of it
+or a function on it, test membership in it, or loop over it (collecting it as it is,
+``out.append(line)``, is not work worth a report); a body that awaits hands the loop back.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+from asynclint.analysis.index.bodies import own_nodes
+
+#: Methods that cut a text into its pieces (lines, words, fields).
+_SPLITTERS = frozenset({"split", "rsplit", "splitlines"})
+#: ``re`` functions that go over a text (the text is their second argument).
+_SCANNERS = frozenset({"findall", "finditer", "split"})
+#: Methods that return a text as long as their receiver, near enough.
+_SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "replace", "decode", "expandtabs"})
+#: Builtins whose result has the items of their argument.
+_SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "iter"})
+#: Calls that only collect a piece as it is.
+_COLLECTING = frozenset({"append", "add", "extend", "insert", "appendleft"})
+#: How deep a local's binding is followed.
+_DEPTH = 4
+
+
+class TextWalks:
+    """Which parameter of one function each of its loops walks piece by piece (:meth:`walked`)."""
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef):
+        args = node.args
+        self.params = frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+        #: Local name -> the values the function binds it to (a name bound otherwise too: never followed).
+        self.bound: dict[str, list[ast.expr]] = {}
+        opaque: set[str] = set()
+        for part in own_nodes(node.body):
+            if isinstance(part, ast.Assign) and len(part.targets) == 1 and isinstance(part.targets[0], ast.Name):
+                self.bound.setdefault(part.targets[0].id, []).append(part.value)
+            elif isinstance(part, (ast.AugAssign, ast.AnnAssign)) and isinstance(part.target, ast.Name):
+                if part.value is None or isinstance(part, ast.AugAssign):
+                    opaque.add(part.target.id)
+                else:
+                    self.bound.setdefault(part.target.id, []).append(part.value)
+            elif isinstance(part, (ast.For, ast.AsyncFor, ast.comprehension, ast.withitem, ast.NamedExpr)):
+                target = part.optional_vars if isinstance(part, ast.withitem) else part.target
+                opaque.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name)) if target else None
+        for name in opaque:
+            self.bound.pop(name, None)
+
+    def walked(self, target: ast.expr, iterable: ast.expr, body: Iterable[ast.AST]) -> str:
+        """The parameter whose text a loop of ``target`` over ``iterable`` walks, doing work with each
+        piece in ``body`` (its statements, or a comprehension's element and tests); "" for none."""
+        param = self._pieces(iterable, _DEPTH)
+        if not param:
+            return ""
+        items = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        nodes = [node for part in body for node in ast.walk(part)]
+        if any(isinstance(node, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for node in nodes):
+            return ""  # it hands the loop back on every iteration
+        return param if any(_works_on(node, items) for node in nodes) else ""
+
+    def _pieces(self, node: ast.expr, depth: int) -> str:
+        """The parameter whose text's pieces ``node`` holds, or ""."""
+        if depth <= 0:
+            return ""
+        if isinstance(node, ast.Name):
+            # ``log = log.split(marker)[1]; log = log.split("\n")``: the text rebound, then cut in pieces
+            values = self.bound.get(node.id, [])
+            found = {self._pieces(value, depth - 1) or self._text(value, depth - 1) for value in values}
+            cut = any(self._pieces(value, depth - 1) for value in values)
+            return found.pop() if cut and len(found) == 1 else ""
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return "" if _cut(node.slice) else self._pieces(node.value, depth)
+        if not isinstance(node, ast.Call):
+            return ""
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in _SAME_ITEMS and node.args:
+            return self._pieces(node.args[0], depth)
+        if not isinstance(func, ast.Attribute):
+            return ""
+        if func.attr in _SPLITTERS:
+            if isinstance(func.value, ast.Name) and func.value.id == "re":
+                return self._text(node.args[1], depth) if len(node.args) > 1 else ""
+            return self._text(func.value, depth)
+        if func.attr in _SCANNERS and isinstance(func.value, ast.Name) and func.value.id == "re":
+            return self._text(node.args[1], depth) if len(node.args) > 1 else ""
+        return ""
+
+    def _text(self, node: ast.expr, depth: int) -> str:
+        """The parameter ``node``'s text is computed from in about the same size, or ""."""
+        if depth <= 0:
+            return ""
+        if isinstance(node, ast.Name):
+            if node.id in self.params:
+                return node.id
+            values = self.bound.get(node.id)
+            found = {self._text(value, depth - 1) for value in values or ()}
+            return found.pop() if len(found) == 1 else ""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_TEXT:
+            return self._text(node.func.value, depth)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and node.args:
+            return self._text(node.args[0], depth)
+        # A part of a split (``log.split(marker)[1]``) is not: its size is the marker's choice, and the
+        # section after a header is mostly a few lines of a long text (pytest's short test summary).
+        return ""
+
+
+def _cut(part: ast.Slice) -> bool:
+    """Does the slice keep a constant few (an end, or a start counted from the end)?"""
+    start = part.lower
+    from_end = isinstance(start, ast.UnaryOp) and isinstance(start.op, ast.USub)
+    return part.upper is not None or from_end
+
+
+def _works_on(node: ast.AST, items: set[str]) -> bool:
+    """Does ``node`` do work with a piece named in ``items``: a call on it (not one collecting it as it
+    is), a membership test in it, a loop over it?"""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _COLLECTING:
+            return False
+        receiver = func.value if isinstance(func, ast.Attribute) else None
+        handed = [receiver, *node.args, *(k.value for k in node.keywords)]
+        return any(part is not None and _names(part) & items for part in handed)
+    if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+        return bool(_names(node.comparators[-1]) & items or _names(node.left) & items)
+    if isinstance(node, (ast.For, ast.comprehension)):
+        return bool(_names(node.iter) & items)
+    return False
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -22,7 +22,7 @@ from asynclint.analysis.index.argfacts import (
 from asynclint.analysis.index.helpers import call_slots, may_be_project
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
-from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY
+from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY
 
 
 class PayloadsHeld(IndexerState):
@@ -54,6 +54,19 @@ class PayloadsHeld(IndexerState):
             if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
         )
 
+    def _large_arguments(self, node: ast.Call) -> tuple[tuple[str, str, str], ...]:
+        """CallFacts.large_args of a call. Not a loop's item (``for message in completion``: one item per
+        call, whole only summed over the loop) nor a file's contents (a document of the project's, graded
+        where it is read: bounded, not a payload that grows with the rollout, FILE_CONTENTS_COSTS)."""
+        params = self.frame.params
+        return tuple(
+            (slot, shape, word)
+            for slot, (shape, word) in self._slot_payloads(node)
+            if not (shape == "name" and word in params)
+            and shape not in ("each", "read")
+            and (shape == "returned" or STATE_KEY in word or evidence_of((shape, word)) == "whole")
+        )
+
     def _slot_payloads(self, node: ast.Call) -> list[tuple[str, tuple[str, str]]]:
         return [(slot, self._payload_of(arg)) for slot, arg in call_slots(node)]
 
@@ -70,6 +83,11 @@ class PayloadsHeld(IndexerState):
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
             self._hold(target.elts[1].id, item, iterable.lineno)
+        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Tuple):
+            # ``for i, (inputs, outputs) in enumerate(zip(...))``: parts of the item, whatever they are called
+            for element in target.elts[1].elts:
+                if isinstance(element, ast.Name):
+                    self._hold(element.id, item, iterable.lineno)
 
     def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
         """``name`` holds ``payload`` from the binding at ``line`` on."""

@@ -736,23 +736,26 @@ class CheckContext:
         shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
         slots = (name, str(function.params.index(name) - shift))
         return [
-            (caller, call, (shape, word))
+            (caller, call, ("name", local) if local else (shape, word))
             for caller, call in callers
-            for slot, shape, word in (call.rare or NO_FACTS).large_args
-            if slot in slots and self._settled(caller, shape, word) == "whole"
+            for slot, shape, word, local in (call.rare or NO_FACTS).large_args
+            if slot in slots and self._settled(caller, shape, word, local) == "whole"
         ]
 
-    def _settled(self, key: FunctionId, shape: str, word: str) -> str:
-        """How large a payload of shape ``shape`` and word ``word`` written in ``key`` is, as a call's
-        own payload is settled there: a project function's result by its returns, a key of the
-        rollout's state by what the project stores there, else (or where those say nothing) by the names."""
+    def _settled(self, key: FunctionId, shape: str, word: str, local: str) -> str:
+        """How large a payload of shape ``shape`` and word ``word`` written in ``key`` (bound to the
+        name ``local``, or "") is, as a call's own payload is settled there: a project function's result
+        by its returns, a key of the rollout's state by what the project stores there, else (or where
+        those say nothing) by the names: the local's, else the payload's own."""
         if shape == "returned":
             settled: str | None = self._returns(word, frozenset(), key)
         elif STATE_KEY in word and shape in ("key", "each", "display"):
             settled = self._state_payload(shape, word)
         else:
             settled = None
-        return settled if settled not in (None, "unknown") else payload_evidence(shape, word)
+        if settled not in (None, "unknown"):
+            return settled
+        return payload_evidence("name", local) if local else payload_evidence(shape, word)
 
     def _handed_field(self, key: FunctionId, payload: tuple[str, str]) -> str | None:
         """:data:`HANDED_SMALL` when the payload is a field of a parameter of ``key``

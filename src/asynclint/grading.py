@@ -101,7 +101,9 @@ class CallEvidence:
     ``__exit__`` runs at the block's end); ``installed``: a directory walk of a tree rooted in an
     installed one (thousands of files); ``unpacked``: (class, evidence, field) when the payload is a
     mapping the function unpacks into that project class (``WorldState(**data)``): it holds the
-    class's fields, so they size it when nothing traced does."""
+    class's fields, so they size it when nothing traced does; ``handed``: (caller, shape, word) when
+    the payload is a helper's parameter and the chain graded runs through a call in ``caller`` that
+    hands it that whole payload (``CheckContext.handed_whole``): it is that payload, whatever its name."""
 
     payload: tuple[str, str] = ("", "")
     frequency: str = ""
@@ -114,6 +116,10 @@ class CallEvidence:
     entered: bool = False
     installed: bool = False
     unpacked: tuple[str, str, str] | None = None
+    handed: tuple[str, str, str] | None = None
+
+
+_GROWING = "(it grows every turn and is processed again inside the turn: quadratic per rollout)"
 
 
 def _statement(api: BlockingApi, call: CallEvidence) -> Cost:
@@ -186,6 +192,8 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     named_only = passed == "" and evidence == "whole"
     if named_only:
         evidence = "unknown"
+    if call.handed is not None:
+        evidence, origin, named_only = "whole", call.handed[2], False
     if returned is not None and returned != "unknown":
         evidence = returned
     # The project's model of the rollout's state, named ``state``, is as large as its fields say: its
@@ -209,10 +217,16 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
     if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
-        text = f"`{shown(word)}` (it grows every turn and is processed again inside the turn: quadratic per rollout)"
+        text = f"`{shown(word)}` {_GROWING}"
     else:
         text = describe_payload(shape, word, evidence)
-    if passed == HANDED_SMALL:
+    if call.handed is not None:
+        caller, handed_shape, handed_word = call.handed
+        handed = describe_payload(handed_shape, handed_word, "whole")
+        if evidence == "growing":
+            handed = f"`{shown(handed_word)}` {_GROWING}"
+        text = f"`{shown(word)}`, which `{caller}` hands {handed}"
+    elif passed == HANDED_SMALL:
         text += ", as every call of the function hands it"
     elif passed and passed != word:
         text += f", the hook's `{passed}` handed on"

@@ -6,13 +6,14 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from itertools import pairwise
 
-from asynclint.analysis.graph_records import FunctionId, HotInfo, LibraryEntry, Use, frozen
+from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import root_awaited
+from asynclint.knowledge.frameworks import FREQUENT, root_awaited
 from asynclint.model import ChainLink
 
 
@@ -267,6 +268,26 @@ class Uses(GraphState):
     def hot_of(self, key: FunctionId) -> HotInfo:
         """How ``key``, known to be hot (a root, or a function on a hot chain), is hot."""
         return self.hot[key]
+
+    def hot_through(self, key: FunctionId, caller: FunctionId, site: CallSite) -> HotInfo | None:
+        """How ``key`` runs when the call ``site`` in hot function ``caller`` reaches it, along
+        ``caller``'s own most frequent chain: a rollout's set-up handing a helper the whole history
+        runs it once per rollout, however often a per-turn hook calls it with something else.
+        ``None`` when ``caller`` is cold."""
+        info = self.hot.get(caller)
+        if info is None:
+            return None
+        state = HotState(caller, info.raised, info.rare, info.given, info.group)
+        if self.states.get(state) is not info:
+            return None  # (every hot function's chain is one of the walk's states)
+        hook = info.root_hook
+        if site.first_turn and hook.frequency in FREQUENT:
+            hook = replace(hook, frequency="first-turn")
+        elif site.last_turn and hook.frequency in FREQUENT:
+            hook = replace(hook, frequency="last-turn")
+        once = info.once or site.once or any(d in self._memoizers for d in self.function(key).decorators)
+        in_loop = info.in_loop or site.in_loop
+        return HotInfo(info.root, hook, state, site.line, in_loop, info.depth + 1, once, info.failing or site.failing)
 
     def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]:
         """The summaries with their positions (the first half of every :data:`FunctionId`)."""

@@ -279,6 +279,18 @@ class BlockingCallRule(Rule):
             found = self._call_finding(
                 ctx, call, call.hot, call.site.in_loop, graph.chain(call.key, call.site, call.hot)
             )
+            # A helper's parameter handed a whole payload by some hot caller: graded on the chain
+            # through that call too, and reported by the costlier of the two (a rollout's set-up
+            # tokenizing the whole history outweighs a per-turn hook handing the helper one reply).
+            for caller, at, (shape, word) in ctx.handed_whole(call.key, call.site):
+                hot = graph.hot_through(call.key, caller, at)
+                if hot is None:
+                    continue
+                payload = (graph.function(caller).qualname, shape, word)
+                chain = graph.chain(call.key, call.site, hot)
+                through = self._call_finding(ctx, call, hot, call.site.in_loop, chain, payload=payload)
+                if through is not None and (found is None or through.severity > found.severity):
+                    found = through
             if found is not None:
                 yield found
             return
@@ -308,6 +320,7 @@ class BlockingCallRule(Rule):
         chain: tuple[ChainLink, ...],
         entry: LibraryEntry | None,
         cost_class: Callable[[Candidate], str | None],
+        payload: tuple[str, str, str] | None = None,
     ) -> _Judged | None:
         """How ``call`` is graded where ``hot`` runs it (``in_loop``: a loop around a call on the way),
         its cost class picked by ``cost_class``; ``None`` when it is not reported after all (start-up
@@ -341,6 +354,7 @@ class BlockingCallRule(Rule):
             entered=site.entered,
             installed=ctx.installed(site),
             unpacked=ctx.unpacked_model(site),
+            handed=payload,
         )
         cost = cost_of(api, evidence)
         candidate = Candidate(
@@ -378,13 +392,16 @@ class BlockingCallRule(Rule):
         in_loop: bool,
         chain: tuple[ChainLink, ...],
         entry: LibraryEntry | None = None,
+        payload: tuple[str, str, str] | None = None,
     ) -> Finding | None:
         """``hot``: how the path to the call runs (for library code, the path to the project's call
-        into the library, ``entry``); ``in_loop``: a loop around a call on the way, beyond ``hot``'s."""
+        into the library, ``entry``); ``in_loop``: a loop around a call on the way, beyond ``hot``'s;
+        ``payload``: what the chain's last call hands the helper's parameter the payload is
+        (CallEvidence.handed)."""
         graph, summary, key, site, api, target = ctx.graph, call.summary, call.key, call.site, call.api, call.target
         if ctx.folded(call):
             return None  # content I/O on a file object opened here: its opener's finding carries it
-        judged = self._judged(ctx, call, hot, in_loop, chain, entry, self.cost)
+        judged = self._judged(ctx, call, hot, in_loop, chain, entry, self.cost, payload)
         if judged is None:
             return None
         cost, cost_name, graded, first_call, memoized, off, shown_path = judged

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo, RegisteredElsewhere
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
 from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, Rooted, SelfMethod
 from asynclint.knowledge.api import Protocol
@@ -719,6 +720,45 @@ class CheckContext:
         if not site.payload_param:
             return self._injected_field(key, site.payload) or self._handed_field(key, site.payload)
         return self._passed(key, site.payload[1], frozenset())
+
+    def handed_whole(self, key: FunctionId, site: CallSite) -> list[tuple[FunctionId, CallSite, tuple[str, str]]]:
+        """The hot project calls of ``key`` that hand the parameter the payload of ``site`` is a whole
+        payload where they are written (``_count_tokens(full_history)`` in a rollout's set-up, for
+        the helper's ``text``): each with the function it is written in and the payload it hands.
+        The parameter is as large as the largest of them on the chains through those calls, whatever
+        its name says (:meth:`passed_payload` reads it by its name when no caller proves more, as
+        tokens15 measured it should). Empty for an entry point's parameter (the framework's value)."""
+        graph = self.graph
+        if not site.payload_param or graph.summary_of(key).library is not None:
+            return []
+        name, function = site.payload[1], graph.function(key)
+        callers = [(caller, call) for caller, call in self._project_callers(key) if graph.hot_info(caller) is not None]
+        if name not in function.params or graph.is_root(key) and not all(call.consumer for _, call in callers):
+            return []
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        slots = (name, str(function.params.index(name) - shift))
+        return [
+            (caller, call, ("name", local) if local else (shape, word))
+            for caller, call in callers
+            for slot, shape, word, local in (call.rare or NO_FACTS).large_args
+            if slot in slots and self._settled(caller, shape, word, local) == "whole"
+        ]
+
+    def _settled(self, key: FunctionId, shape: str, word: str, local: str) -> str:
+        """How large a payload of shape ``shape`` and word ``word`` written in ``key`` (bound to the
+        name ``local``, or "") is, as a call's own payload is settled there: a project function's result
+        by its returns, a key of the rollout's state by what the project stores there, else (or where
+        those say nothing) by the names: the local's, else the payload's own."""
+        if shape == "returned":
+            settled: str | None = self._returns(word, frozenset(), key)
+        elif STATE_KEY in word and shape in ("key", "each", "display"):
+            settled = self._state_payload(shape, word)
+        else:
+            settled = None
+        if settled not in (None, "unknown"):
+            return settled
+        return payload_evidence("name", local) if local else payload_evidence(shape, word)
 
     def _handed_field(self, key: FunctionId, payload: tuple[str, str]) -> str | None:
         """:data:`HANDED_SMALL` when the payload is a field of a parameter of ``key``

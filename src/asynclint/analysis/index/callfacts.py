@@ -153,6 +153,14 @@ class CallFacts:
     stream: str = ""
     #: With ``stream``: the (line, column) of the offloaded call that opened the stream.
     stream_from: tuple[int, int] | None = None
+    #: Arguments of a project call that may be a whole payload where the call is written (not a
+    #: parameter as it is: ``passed_params`` traces those): (slot, shape, word, local) of each payload
+    #: whole by what the function's names hold, or a project function's result or a key of the
+    #: rollout's state, which the graph sizes; ``local``: the name a project function's result was
+    #: bound to, which says its size where the returns do not (``_count_tokens(full_history)``, see
+    #: PayloadsHeld.named_results), else "". A helper's parameter is then as large as the largest of
+    #: them (CheckContext.handed_whole). Read as ``(site.rare or NO_FACTS).large_args``.
+    large_args: tuple[tuple[str, str, str, str], ...] = ()
 
 
 NO_FACTS = CallFacts()

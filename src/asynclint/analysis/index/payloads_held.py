@@ -24,11 +24,17 @@ from asynclint.analysis.index.argfacts import (
 from asynclint.analysis.index.helpers import call_slots, may_be_project
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
-from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY
+from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY
 
 
 class PayloadsHeld(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
+
+    #: (function, local) -> the word of the ``returned`` payload of the project call the local is bound
+    #: to, where its name says more than that payload and so decides its size (``argfacts.bound_payload``:
+    #: ``full_history = format_sessions(...)``): handed to a helper, the graph settles it first
+    #: (CallFacts.large_args), the name only where the returns say nothing.
+    named_results: dict[tuple[int, str], str]
 
     def _bound_at(self, arg: ast.expr | None) -> int:
         """The line of the binding whose value the payload ``arg`` reads (the outermost name in it
@@ -56,6 +62,25 @@ class PayloadsHeld(IndexerState):
             if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
         )
 
+    def _large_arguments(self, node: ast.Call) -> tuple[tuple[str, str, str, str], ...]:
+        """CallFacts.large_args of a call. Not a parameter, nor a name still holding what the callers hand
+        (``completion = first_reply(completion)``: theirs to size), nor a loop's item (``for message in
+        completion``: one item per call, whole only summed over the loop), nor a file's contents (a
+        document of the project's, graded where it is read: bounded, not a payload that grows with the
+        rollout, FILE_CONTENTS_COSTS)."""
+        handed, results = self.frame.params | self.frame.unbound, self.named_results
+        large = []
+        for slot, (shape, word) in self._slot_payloads(node):
+            if shape == "name" and (result := results.get((self.frame.func, word))):
+                large.append((slot, "returned", result, word))  # the returns first, then the name
+            elif (
+                not (shape == "name" and word in handed)
+                and shape not in ("each", "read")
+                and (shape == "returned" or STATE_KEY in word or evidence_of((shape, word)) == "whole")
+            ):
+                large.append((slot, shape, word, ""))
+        return tuple(large)
+
     def _slot_payloads(self, node: ast.Call) -> list[tuple[str, tuple[str, str]]]:
         return [(slot, self._payload_of(arg)) for slot, arg in call_slots(node)]
 
@@ -72,6 +97,11 @@ class PayloadsHeld(IndexerState):
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
             # ``for i, m in enumerate(messages)``: the second name is the item.
             self._hold(target.elts[1].id, item, iterable.lineno)
+        elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Tuple):
+            # ``for i, (inputs, outputs) in enumerate(zip(...))``: parts of the item, whatever they are called
+            for element in target.elts[1].elts:
+                if isinstance(element, ast.Name):
+                    self._hold(element.id, item, iterable.lineno)
 
     @contextmanager
     def _one_item_each(self, source: tuple[str, str]) -> Iterator[None]:
@@ -91,6 +121,7 @@ class PayloadsHeld(IndexerState):
 
     def _hold(self, name: str, payload: tuple[str, str], line: int) -> None:
         """``name`` holds ``payload`` from the binding at ``line`` on."""
+        self.named_results.pop((self.frame.func, name), None)
         self.frame.payloads[name] = payload
         self.frame.bound_at[name] = line
 
@@ -104,6 +135,10 @@ class PayloadsHeld(IndexerState):
             held = built_payload(value, held, self.frame.params)
             if bound_payload(target.id, value, held, self.frame.params):
                 self._hold(target.id, held, line)
+            elif held[0] == "returned":
+                self.named_results[(self.frame.func, target.id)] = held[1]
+            else:
+                self.named_results.pop((self.frame.func, target.id), None)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name, evidence = target.value.id, evidence_of(held)
             if evidence == "small" and name in before and not self.frame.loop_depth:

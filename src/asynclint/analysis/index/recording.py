@@ -196,6 +196,8 @@ class Recording(PayloadsHeld, Registries):
                 site = replace(site, rare=replace(site.rare or CallFacts(), ready=True))
         if self.frame.requires:
             site = replace(site, rare=replace(site.rare or CallFacts(), requires=self.frame.requires))
+        if api is None and (self_ref or may_be_project(target)) and (large := self._large_arguments(node)):
+            site = replace(site, rare=replace(site.rare or CallFacts(), large_args=large))
         if api is not None and self.frame.unpacked and (unpacked := self._unpacked_payload(node)):
             site = replace(site, rare=replace(site.rare or CallFacts(), unpacked=unpacked))
         if isinstance(func_value, Sym) and target is not None:

@@ -144,6 +144,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
         self.state_payloads: list[tuple[str, str, str]] = []  # see ModuleSummary.state_payloads
         self.returned_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.returned_fields
+        self.named_results: dict[tuple[int, str], str] = {}  # see PayloadsHeld.named_results
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str | Rooted] = {}  # "mod.Cls.method()" -> type; known once all is read

@@ -15,8 +15,10 @@ in a process of its own (``PYTHONPATH``), with a cache of its own:
   one: what the rules read of it stays as it was too), **lines moved in a body** (a comment line
   inserted at the top of a function's body in another module: every line below it moves, nothing
   else changes, so the last result stands with its lines renumbered -- :mod:`asynclint.renumber`;
-  before that round, deep mode's plan -- :func:`asynclint.cache.moved_digest`) and **warm**
-  (nothing changed);
+  before that round, deep mode's plan -- :func:`asynclint.cache.moved_digest`), **a call added in a
+  body** (a call of another of its module's top-level functions, inserted at the top of a function's
+  body in a fourth module: the edit issue 11 names, adding a call in one function; today a whole
+  recheck, like the first row) and **warm** (nothing changed);
 
 each in-process through ``run_check`` with one job (the changed file is indexed in the main
 process: its CPU is the whole recheck's), the CPU seconds of each stage timed around it:
@@ -119,6 +121,23 @@ def _first_body(path: Path) -> tuple[int, int] | None:
     return None
 
 
+def _call_edit(path: Path) -> tuple[int, int, str] | None:
+    """(line, indent, callee): the first statement of the first top-level function of ``path``
+    whose body starts on a line of its own, and another top-level function of the module it may
+    call; ``None`` when there is none (or the file does not parse)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    functions = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    body = _first_body(path)
+    caller = next((node for node in functions if node.body[0].lineno > node.lineno), None)
+    callee = next((node.name for node in functions if node is not caller), None)
+    if body is None or callee is None:
+        return None
+    return body[0], body[1], callee
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=2000, help="corpus size in files (default 2000)")
@@ -175,6 +194,16 @@ def main(argv: list[str] | None = None) -> int:
             ),
             None,
         )
+        # And a fourth, with two top-level functions: a call of the second added to the first's body.
+        called = next(
+            (
+                (root / file, edit)
+                for file in files[len(files) // 2 + 1 :] + files
+                if root / file not in (edited, commented, suppressed, moved[0] if moved else None)
+                and (edit := _call_edit(root / file)) is not None
+            ),
+            None,
+        )
         samples: dict[tuple[str, str], list[dict[str, float]]] = {}
 
         def same() -> str:
@@ -209,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
                 (path, (line, indent)) = moved
                 comment = f"{' ' * indent}# edited {time.time_ns()}\n"
                 edit_and_check("lines moved in a body", path, comment, order, repetition, at=line)
+            if called is not None:
+                (path, (line, indent, callee)) = called
+                edit_and_check(
+                    "a call added in a body", path, f"{' ' * indent}{callee}()\n", order, repetition, at=line
+                )
             for name in order:
                 samples.setdefault(("warm", name), []).append(
                     check(versions[name], root, caches[name], reports[name], 1)
@@ -220,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
             "one comment added",
             "comment beside a suppression",
             "lines moved in a body",
+            "a call added in a body",
             "warm",
         ):
             if (run, "after") not in samples:

@@ -151,6 +151,35 @@ def test_an_edited_argument_settles_a_guard_in_a_file_left_alone(tmp_path: Path,
     assert not last.findings
 
 
+@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
+def test_a_call_added_in_cold_code_changes_what_is_hot_in_a_file_left_alone(tmp_path: Path, monkeypatch, deep):
+    # A read of the hot set that no key of hot code covers (bench/README.md, round incr23): a call
+    # from code that never runs on the loop makes an uncalled coroutine called -- no longer a root,
+    # so its blocking call is no finding any more. Only scripts.py is edited; worker.py's finding
+    # goes and comes back.
+    write(
+        tmp_path,
+        {
+            "proj/worker.py": "import time\n\n\nasync def worker():\n    time.sleep(1)\n",
+            "proj/scripts.py": "import worker\n\n\ndef main():\n    pass\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=deep)
+    last = run_check(["proj"], config, jobs=1)
+    assert {(f.path, f.code) for f in last.findings} == {("proj/worker.py", "ASL101")}
+    scripts = tmp_path / "proj/scripts.py"
+    for label, before, after, flagged in [
+        ("called from cold code", "    pass\n", "    worker.worker()\n", False),
+        ("the call removed", "    worker.worker()\n", "    pass\n", True),
+    ]:
+        scripts.write_text(scripts.read_text().replace(before, after))
+        warm = run_check(["proj"], config, jobs=1)
+        cold = run_check(["proj"], config, jobs=1, use_cache=False)
+        assert warm == cold and _shown(warm) == _shown(cold), label
+        assert bool(warm.findings) == flagged, label
+
+
 def test_a_file_without_suppressions_is_not_read_again_for_them(tmp_path: Path, monkeypatch):
     # Shallow: unchanged files are not read to find their summaries; of those, only one that may
     # hold a suppression comment is read for the rules (ASL901 looks through every file).

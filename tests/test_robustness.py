@@ -109,6 +109,42 @@ def test_newer_grammar_still_failing_reports_the_first_error():
     assert "syntax error at line" in error.message and "read as Python" in error.message
 
 
+INFINITE_CONSTANTS = """\
+import time
+
+
+class Recorder:
+    enabled: bool = 1e999
+
+    def __init__(self, limit=1e999, record=-1e999, bound=None):
+        self.limit = limit
+        self.record = record
+        self.scale = 1e999
+        self.bound = bound if bound else 1e999
+
+
+def helper(threshold=1e999):
+    if threshold:
+        time.sleep(1)
+
+
+async def handler():
+    helper(1e999)
+    helper(threshold=-1e999)
+    Recorder()
+"""
+
+
+def test_a_float_too_large_to_write_is_read_as_the_infinity_it_is():
+    """``1e999`` is ``inf``, whose ``repr`` no literal reads back: where a constant is kept as text
+    (a default, a constant passed, an attribute written, a bool field, the constant a parameter's
+    test gives) it is read as the float,
+    not a crash of the whole check (the bench corpus's standard library holds such literals)."""
+    result = check_text(INFINITE_CONSTANTS)
+    assert result.errors == ()
+    assert [(f.line, f.code) for f in result.findings] == [(16, "ASL101")]
+
+
 def _dies_on_boom(source: SourceFile) -> str | FileError:
     """A worker killed while it indexes one file (the OOM killer, a signal)."""
     if source.path.endswith("boom.py"):

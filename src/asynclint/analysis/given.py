@@ -12,7 +12,7 @@ import ast
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, guard_holds
+from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, constant_value, guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.knowledge.costs import FEW
 
@@ -105,7 +105,7 @@ class GivenArgs(GraphState):
     def _given_value(self, text: str) -> object:
         """The value a ``given`` text stands for: a constant, or the rollout's row (or a dict
         column of it) as the keys every row carries there."""
-        value = ast.literal_eval(text)
+        value = constant_value(text)
         if not (isinstance(value, tuple) and len(value) == 2 and value[0] == ROW_ARGUMENT):
             return value
         column = value[1]

@@ -233,6 +233,7 @@ class ProjectGraph(
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)
         self._singles: dict[FunctionId, tuple[FunctionId, ...]] = {}  # see Hierarchy.only
+        self._undefined: dict[str, tuple[FunctionId, ...]] = {}  # see Resolution._definitions
         #: The work estimate (:mod:`asynclint.analysis.work`): module constants' sizes, each
         #: function's loops, and the estimates made so far (filled on demand).
         self._sizes: dict[str, tuple[str, ...]] | None = None

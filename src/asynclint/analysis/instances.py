@@ -4,12 +4,11 @@ models included), and which attributes an instance keeps at a default that switc
 
 from __future__ import annotations
 
-import ast
 import re
 
 from asynclint.analysis.graph_records import FunctionId, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import FIELD, guard_holds
+from asynclint.analysis.index.flags import FIELD, constant_value, guard_holds
 from asynclint.analysis.index.records import FIELD_CLASS, CallSite
 from asynclint.knowledge.costs import payload_evidence, switched_off
 from asynclint.knowledge.frameworks import STATE_MODELS
@@ -189,7 +188,7 @@ class Instances(GraphState):
                     written.update(name for name, text in summary.field_writes if not text)
             written.update(self._built_unnamed(frozenset(declared)))
             self._switches = {
-                f"{FIELD}{name}": ast.literal_eval(next(iter(texts)))
+                f"{FIELD}{name}": constant_value(next(iter(texts)))
                 for name, texts in sorted(declared.items())
                 if len(texts) == 1 and name not in written
             }
@@ -263,7 +262,7 @@ class Instances(GraphState):
                 default = defaults.get(param) or self._passed_default(constructions, slots)
                 if default is None or any(not self._passes(call, slots, default) for call in constructions):
                     continue
-                value = ast.literal_eval(default)
+                value = constant_value(default)
                 if switched_off(value):
                     found.setdefault(f"self.{attr}", value)
         for attr, value in self._kept_off(cls).items():
@@ -359,7 +358,7 @@ class Instances(GraphState):
                 and all(self.default_off(*call) for call in calls)
                 for setter in setters
             ):
-                found[f"self.{attr}"] = ast.literal_eval(start)
+                found[f"self.{attr}"] = constant_value(start)
                 caller, site = calls[0]
                 # said of the caller's instance when that is another class's (``RecordingEnv.record``)
                 owner = self.function(caller).class_qualname

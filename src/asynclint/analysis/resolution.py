@@ -233,7 +233,7 @@ class Resolution(Exports):
 
     def _definitions(self, name: str) -> Sequence[FunctionId]:
         """The project functions ``name`` (resolved) is: every definition of it, or a method inherited."""
-        keys = self.defs.get(name)
+        keys = self.defs.get(name) or self._undefined.get(name)
         if keys is not None:
             return keys
         owner, _, method = name.rpartition(".")
@@ -241,9 +241,15 @@ class Resolution(Exports):
         key = self.method_of(owner, method) if owner in self.classes else None
         # ``-> A | B``: each one's; an element of a returned tuple (``load().<0>``) names the instance itself
         instance = owner if owner.endswith(">") else f"{owner}()"
-        if key is None and (classes := self.own_classes(instance)):
-            return [found for cls in classes if (found := self.method_of(cls, method)) is not None]
-        return self.only(key)
+        if key is None and instance in self.returns:  # read through ``resolve``, whose memo may be a cycle's: not kept
+            if classes := self.own_classes(instance):
+                return [found for cls in classes if (found := self.method_of(cls, method)) is not None]
+            return self.only(key)
+        # Read from the graph's tables only (defs, classes and their bases, re-exports), filled
+        # before anything is asked: remembered. Most names asked are no project function's (a
+        # library's call, asked again by every pass over the project's calls).
+        keys = self._undefined[name] = self.only(key)
+        return keys
 
     def _definition(self, name: str) -> FunctionId | None:
         keys = self._definitions(name)

@@ -9,7 +9,7 @@ import copy
 
 from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.diskcache import fills_file, statements_after
-from asynclint.analysis.index.flags import constant_text
+from asynclint.analysis.index.flags import constant_text, constant_value
 from asynclint.analysis.index.guards import (
     guard_holder,
     guard_target,
@@ -114,7 +114,7 @@ class Conditions(IndexerState):
             if self.frame.kind == "function":
                 # a constant that switches something off (``None``, ``False``, 0, ``""``), or "" for anything else
                 text = constant_text(value) if node is target else None
-                off = text if text is not None and switched_off(ast.literal_eval(text)) else ""
+                off = text if text is not None and switched_off(constant_value(text)) else ""
                 self.attr_setters.setdefault(owner, set()).add((self.functions[self.frame.func].name, off))
 
     def _flag_source(self, value: ast.expr | None) -> str:
@@ -130,7 +130,7 @@ class Conditions(IndexerState):
             and isinstance(value.test, ast.Name)
             and value.test.id in self.frame.params
             and (text := constant_text(value.orelse)) is not None
-            and switched_off(ast.literal_eval(text))
+            and switched_off(constant_value(text))
         ):
             return value.test.id
         return ""

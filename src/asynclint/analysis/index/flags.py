@@ -20,6 +20,15 @@ def constant_text(node: ast.expr | None) -> str | None:
     return None
 
 
+#: ``repr`` of the floats no literal writes (``1e999`` is ``inf``): read back by ``float``.
+_NON_FINITE = frozenset({"inf", "-inf", "nan"})
+
+
+def constant_value(text: str) -> object:
+    """The constant :func:`constant_text` wrote ``text`` for."""
+    return float(text) if text in _NON_FINITE else ast.literal_eval(text)
+
+
 def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:
     """(parameter, ``repr`` of its default) for the parameters whose default is a constant."""
     positional = [*args.posonlyargs, *args.args]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.annotations import none_annotation, unquoted
-from asynclint.analysis.index.flags import constant_text
+from asynclint.analysis.index.flags import constant_text, constant_value
 from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import switched_off
 
@@ -68,7 +68,7 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[tuple
                 if isinstance(field, ast.AnnAssign)
                 and isinstance(field.target, ast.Name)
                 and (text := constant_text(field.value)) is not None
-                and switched_off(ast.literal_eval(text))
+                and switched_off(constant_value(text))
                 and (_boolean(field.annotation) or text == "0" and last_name(field.annotation) == "int")
             )
     found.update((_written_name(node) or "", "") for node in stored if id(node) not in handled)
@@ -88,7 +88,7 @@ def _written(value: ast.expr, name: str) -> str:
     ``getattr(x, "name", False)``, an ``and`` with such a part), else ""."""
     text = constant_text(value)
     if text is not None:
-        return text if switched_off(ast.literal_eval(text)) else ""
+        return text if switched_off(constant_value(text)) else ""
     if isinstance(value, ast.Name) and value.id == name or isinstance(value, ast.Attribute) and value.attr == name:
         return _SAME
     if isinstance(value, ast.Call) and not value.keywords:

@@ -66,7 +66,7 @@ from asynclint.engine import SourceFile
 from asynclint.files import module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.knowledge.versions import admitted
-from asynclint.libraries import Installed, declared, eval_settings, project_versions
+from asynclint.libraries import Installed, declared, declared_packages, eval_settings, project_versions
 from asynclint.model import ChainLink, Finding, RelatedLocation, Result
 from asynclint.pipeline import check_sources
 from asynclint.pool import PARALLEL_THRESHOLD
@@ -116,8 +116,11 @@ def _checked(project: Path) -> Result:
 
 def _check(project: Path, sources: list[SourceFile]) -> Result:
     # The framework's version comes from the project's pins, as the runner reads it (judges_old).
+    pyproject = project / "pyproject.toml"
     config = Config(
-        root=project, framework_versions=project_versions(project / "pyproject.toml", VERSIONED_DISTRIBUTIONS, None)
+        root=project,
+        framework_versions=project_versions(pyproject, VERSIONED_DISTRIBUTIONS, None),
+        declared_packages=declared_packages(pyproject),
     )
     result = check_sources(sources, config)
     assert not result.errors, result.errors
@@ -176,6 +179,7 @@ def test_both_projects_are_there() -> None:
         "adapter_env",
         "asyncio_app",
         "callback_env",
+        "fallback_env",
         "flat_env",
         "followed_env",
         "judges_env",
@@ -415,6 +419,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
     ("rewards_threaded/rewards_threaded/env.py", "CachedRubric.score_rollout"): ("per rollout hook", "score_rollout"),
+    ("fallback_env/fallback_env/env.py", "EditEnv.env_response"): ("per turn hook", "env_response"),
     ("rewards_interleaved/rewards_interleaved/env.py", "table_match"): (
         "sync reward function",
         "each rollout finishes",
@@ -1268,3 +1273,42 @@ def test_eval_settings_are_the_integers_of_the_eval_table(tmp_path: Path) -> Non
 def test_only_an_exact_pin_pins_a_version(requirement: str, version: str | None) -> None:
     admits = admitted(declared([requirement]).get("verifiers", ""))
     assert (admits.pinned if admits is not None else None) == version
+
+
+#: A guarded import's flag and a fallback behind it (fallback_env's shape), checked where the project
+#: declares the package in a requirements file beside its pyproject.toml, as the runner reads it.
+GUARDED = """
+import verifiers as vf
+
+try:
+    import RestrictedPython
+    HAS_RP = True
+except ImportError:
+    HAS_RP = False
+{reset}
+
+class EditEnv(vf.MultiTurnEnv):
+    async def env_response(self, messages, state, **kwargs):
+        if not HAS_RP:
+            exec(messages[-1]["content"], {{}})
+        return [], state
+"""
+
+
+@pytest.mark.parametrize(
+    ("requirements", "reset", "reported"),
+    [
+        pytest.param("RestrictedPython >= 8 ; python_version >= '3.10'\n", "", False, id="declared"),
+        pytest.param("requests\n", "", True, id="not-declared"),
+        # Set again at module level: the flag says something else than "installed".
+        pytest.param("RestrictedPython\n", "HAS_RP = bool(RestrictedPython)", True, id="reassigned"),
+    ],
+)
+def test_a_fallback_for_a_declared_package_never_runs(
+    tmp_path: Path, requirements: str, reset: str, reported: bool
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    (tmp_path / "requirements.txt").write_text(f"# pinned\n-r base.txt\n{requirements}")
+    (tmp_path / "env.py").write_text(GUARDED.format(reset=reset))
+    found = run_check([str(tmp_path)], Config(root=tmp_path, follow_imports=False), use_cache=False).findings
+    assert [(f.code, f.line) for f in found] == ([("ASL112", 14)] if reported else [])

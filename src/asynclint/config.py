@@ -114,6 +114,10 @@ class Config:
     #: (setting, integer) pairs: read by the runner, like the versions; ``rollouts_per_example``
     #: sizes a group.
     framework_settings: tuple[tuple[str, int], ...] = ()
+    #: The distributions the project declares it depends on (``[project] dependencies``, a
+    #: requirements file): read by the runner, like the versions; a guarded import's fallback for a
+    #: missing one never runs (``analysis.index.importflags``).
+    declared_packages: tuple[str, ...] = ()
     #: Deep mode (:mod:`asynclint.deep`): on unless switched off; it reads only what resolves on
     #: the search path, so a project whose imports are not installed is checked as without it.
     follow_imports: bool = True

@@ -50,6 +50,7 @@ def project_graph(
         config.memoizers,
         config.framework_versions,
         config.framework_settings,
+        config.declared_packages,
     )
     if config.follow_imports:
         # Deep mode asks each graph first where hot code calls into installed code: the follower

@@ -275,6 +275,24 @@ def _required(directory: Path) -> dict[str, str]:
     return found
 
 
+def declared_packages(pyproject: Path | None) -> tuple[str, ...]:
+    """The distributions the project declares it depends on, normalised: ``[project]
+    dependencies`` in ``pyproject`` and the requirement files beside it, with or without version
+    specifiers. Where the project is installed, they are."""
+    project = _document(pyproject).get("project")
+    dependencies = project.get("dependencies") if isinstance(project, dict) else None
+    lines: list[str] = (
+        [line for line in dependencies if isinstance(line, str)] if isinstance(dependencies, list) else []
+    )
+    for path in [pyproject.parent / name for name in REQUIREMENT_FILES] if pyproject is not None else []:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        lines += [line.split("#", 1)[0] for line in text.splitlines() if not line.lstrip().startswith("-")]
+    return tuple(sorted({_normalized(match.group(1)) for line in lines if (match := _REQUIREMENT.match(line))}))
+
+
 def project_versions(
     pyproject: Path | None, distributions: Iterable[str], installed: Installed | None
 ) -> tuple[tuple[str, str], ...]:

@@ -30,7 +30,7 @@ from asynclint.config import Config
 from asynclint.deep import discovered_twins, follow_libraries, installed_beside
 from asynclint.files import ModuleName, decode, discover, display_path, module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
-from asynclint.libraries import eval_settings, nearest_pyproject, project_versions
+from asynclint.libraries import declared_packages, eval_settings, nearest_pyproject, project_versions
 from asynclint.model import FileError, Result
 from asynclint.pool import Progress, collector_paused, default_jobs, index, quiet
 
@@ -154,10 +154,10 @@ def run_check(
             if layout is not None:
                 layout.store(files, probed, tops)
         installed = installed_beside(search_path, tops)
-    if not config.framework_versions or not config.framework_settings:
+    if not config.framework_versions or not config.framework_settings or not config.declared_packages:
         # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS,
         # OFFLOADED_HOOKS, RESCHEDULED_HOOKS); how many rollouts a group holds, on its evaluation
-        # defaults.
+        # defaults; whether a guarded import's fallback runs, on what the project depends on.
         # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
         # repository of them), up to the project's root; part of the result cache's key.
         # The paths shared by all the files are those the first and the last in text order share
@@ -170,6 +170,7 @@ def run_check(
             framework_versions=config.framework_versions
             or project_versions(pyproject, VERSIONED_DISTRIBUTIONS, installed),
             framework_settings=config.framework_settings or eval_settings(pyproject),
+            declared_packages=config.declared_packages or declared_packages(pyproject),
         )
     # Deep mode's result also depends on what is installed: its key says so (a package
     # installed, upgraded or removed changes a directory on the search path).

@@ -54,7 +54,10 @@ class GivenArgs(GraphState):
         unless an attribute is set that nothing sets (:meth:`never_set`)."""
         if site.requires and self.never_set(key, site.requires):
             return False  # past ``if self._pool is None: raise``, with nothing setting ``_pool``
-        return not site.guards or guard_holds(site.guards, self._with_rows(self.fixed_params(key), site.guards))
+        if not site.guards:
+            return True
+        env = {**self._installed, **self.fixed_params(key)} if self._installed else self.fixed_params(key)
+        return guard_holds(site.guards, self._with_rows(env, site.guards))
 
     def _with_rows(self, env: dict[str, object], guards: tuple[str, ...]) -> dict[str, object]:
         """``env`` with :data:`ROW_KEYS` bound to the keys every dataset row carries, when one of

@@ -39,6 +39,7 @@ from asynclint.analysis.handovers import Handovers
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
+from asynclint.analysis.index.importflags import installed_name
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
 from asynclint.analysis.index.values import CallPart, Marker, Rooted
@@ -79,10 +80,14 @@ class ProjectGraph(
         memoizers: Iterable[str] = (),
         framework_versions: Iterable[tuple[str, str]] = (),
         framework_settings: Iterable[tuple[str, int]] = (),
+        declared_packages: Iterable[str] = (),
     ):
         self.summaries = summaries
         #: The framework's evaluation defaults the project sets (``Config.framework_settings``).
         self._framework_settings = dict(framework_settings)
+        #: "X is installed" for each distribution the project declares (``Config.declared_packages``),
+        #: as the guards of a guarded import's flag name it (``importflags.installed_name``).
+        self._installed: dict[str, object] = {installed_name(package): True for package in declared_packages}
         #: The project's releases of the frameworks (``Config.framework_versions``): whether a class
         #: is served in a process of its own may depend on them (``HookClass.in_process``).
         self._versions = dict(framework_versions)

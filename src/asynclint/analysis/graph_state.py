@@ -45,6 +45,7 @@ class GraphState:
     _offloaded: frozenset[Hook]
     _read_in_process: dict[FunctionId, HookClass]
     _framework_settings: dict[str, int]
+    _installed: dict[str, object]
     _producers: frozenset[str]
     _memoizers: frozenset[str]
     _registrations_by_slot: dict[str, SlotRegistrations]

@@ -226,6 +226,7 @@ class IndexerState:
     _runners: dict[str, int]
     _importers: dict[str, int]
     _disk_caches: DiskCaches
+    _import_flags: dict[str, str]
     _module_params: dict[str, dict[str, str]]
     _mappings: dict[str, ast.Dict | ast.Call]  # see sizes.module_mappings
     _project_roots: frozenset[str]

@@ -31,6 +31,7 @@ from asynclint.analysis.index.helpers import (
     none_over_instance,
     stored_value,
 )
+from asynclint.analysis.index.importflags import flag_test
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import CallContext, IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
@@ -382,8 +383,8 @@ class Statements(IndexerState):
                 tested = self._attribute_test(node.test, modes=bool(node.orelse))
             if not tested:  # another parameter, tested as itself (its attributes are the lines above's)
                 tested = param_test(node.test, self.frame.testable - attribute_owners(node.test))
-            if not tested:  # a key of a dict parameter (``if workspace_dir:`` bound from ``info.get(...)``)
-                tested = self._row_tests.tests.get(id(node.test))
+            if not tested:  # a dict parameter's key (``if workspace_dir:``), a guarded import's flag (``if HAS_X:``)
+                tested = self._row_tests.tests.get(id(node.test)) or flag_test(node.test, self._import_flags)
             guards = self.frame.guards
             guards += [tested] if tested else []
             before, lines = dict(self.frame.payloads), dict(self.frame.bound_at)

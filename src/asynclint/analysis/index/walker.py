@@ -42,6 +42,7 @@ from asynclint.analysis.index.helpers import (
     path_importers,
     public_names,
 )
+from asynclint.analysis.index.importflags import import_flags
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -130,6 +131,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._importers: dict[str, int] = {}  # see helpers.path_importers
         self.registered: list[tuple[str, str, str]] = []  # see ModuleSummary.registered
         self._disk_caches = DiskCaches()  # see diskcache.disk_caches
+        self._import_flags: dict[str, str] = {}  # see importflags.import_flags
         #: ``from __future__ import annotations``: annotations stay strings at run time.
         self._postponed = False
         self.class_lines: dict[str, int] = {}
@@ -170,6 +172,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._runners = callable_runners(tree, self.module)
         self._importers = path_importers(tree, self.module)
         self._disk_caches = disk_caches(tree)
+        self._import_flags = import_flags(tree)
         self._module_params = module_parameters(tree, self.source)
         self._mappings = module_mappings(tree)
         defined, lines = list(functions(tree.body)), self.source.splitlines()

@@ -1281,34 +1281,41 @@ GUARDED = """
 import verifiers as vf
 
 try:
-    import RestrictedPython
-    HAS_RP = True
+    import {module}
+    HAS_IT = True
 except ImportError:
-    HAS_RP = False
+    HAS_IT = False
 {reset}
 
 class EditEnv(vf.MultiTurnEnv):
     async def env_response(self, messages, state, **kwargs):
-        if not HAS_RP:
+        if not HAS_IT:
             exec(messages[-1]["content"], {{}})
         return [], state
 """
 
 
 @pytest.mark.parametrize(
-    ("requirements", "reset", "reported"),
+    ("requirements", "module", "reset", "reported"),
     [
-        pytest.param("RestrictedPython >= 8 ; python_version >= '3.10'\n", "", False, id="declared"),
-        pytest.param("requests\n", "", True, id="not-declared"),
+        pytest.param(
+            "RestrictedPython >= 8 ; python_version >= '3.10'\n", "RestrictedPython", "", False, id="declared"
+        ),
+        pytest.param("requests\n", "RestrictedPython", "", True, id="not-declared"),
         # Set again at module level: the flag says something else than "installed".
-        pytest.param("RestrictedPython\n", "HAS_RP = bool(RestrictedPython)", True, id="reassigned"),
+        pytest.param(
+            "RestrictedPython\n", "RestrictedPython", "HAS_IT = bool(RestrictedPython)", True, id="reassigned"
+        ),
+        # A distribution whose module has another name (knowledge.distributions): ``import PIL`` is pillow's.
+        pytest.param("Pillow>=10\n", "PIL", "", False, id="another-name"),
+        pytest.param("pyyaml\n", "PIL", "", True, id="another-distribution"),
     ],
 )
 def test_a_fallback_for_a_declared_package_never_runs(
-    tmp_path: Path, requirements: str, reset: str, reported: bool
+    tmp_path: Path, requirements: str, module: str, reset: str, reported: bool
 ) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
     (tmp_path / "requirements.txt").write_text(f"# pinned\n-r base.txt\n{requirements}")
-    (tmp_path / "env.py").write_text(GUARDED.format(reset=reset))
+    (tmp_path / "env.py").write_text(GUARDED.format(module=module, reset=reset))
     found = run_check([str(tmp_path)], Config(root=tmp_path, follow_imports=False), use_cache=False).findings
     assert [(f.code, f.line) for f in found] == ([("ASL112", 14)] if reported else [])

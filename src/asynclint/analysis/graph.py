@@ -50,6 +50,7 @@ from asynclint.analysis.uses import Uses
 from asynclint.analysis.warming import Warming
 from asynclint.analysis.work import Work
 from asynclint.knowledge.catalogue import Catalogue
+from asynclint.knowledge.distributions import modules_of
 from asynclint.knowledge.frameworks import REGISTRATIONS, Hook, HookClass, Registration, offloaded_hooks
 from asynclint.knowledge.functions import MEMOIZERS
 
@@ -87,7 +88,9 @@ class ProjectGraph(
         self._framework_settings = dict(framework_settings)
         #: "X is installed" for each distribution the project declares (``Config.declared_packages``),
         #: as the guards of a guarded import's flag name it (``importflags.installed_name``).
-        self._installed: dict[str, object] = {installed_name(package): True for package in declared_packages}
+        self._installed: dict[str, object] = {
+            installed_name(module): True for package in declared_packages for module in modules_of(package)
+        }
         #: The project's releases of the frameworks (``Config.framework_versions``): whether a class
         #: is served in a process of its own may depend on them (``HookClass.in_process``).
         self._versions = dict(framework_versions)

@@ -45,9 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     snapshots: list[tracemalloc.Snapshot] = []
     last_step = engine._one_per_call
 
-    def snapshot_then(findings):  # called once the rules have all run, the graph still alive
+    def snapshot_then(*args):  # called once the rules have all run, the graph still alive
         snapshots.append(tracemalloc.take_snapshot())
-        return last_step(findings)
+        return last_step(*args)
 
     engine._one_per_call = snapshot_then
     config = Config(root=root, follow_imports=not args.no_follow_imports)

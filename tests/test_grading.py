@@ -11,8 +11,9 @@ import pytest
 from conftest import check_text
 
 from asynclint import baseline
+from asynclint.analysis.index.records import ModuleSummary
 from asynclint.config import Config
-from asynclint.engine import SourceFile
+from asynclint.engine import SourceFile, summarize
 from asynclint.grading import FREQUENCY_WORDS, SETTLED_BY, grade
 from asynclint.knowledge.blocking import BUILTIN_APIS
 from asynclint.knowledge.costs import (
@@ -417,3 +418,21 @@ def test_a_feature_off_by_default_names_the_switch_that_turns_it_on(stem: str, l
     found = {f.line: f for f in check_text(fixture.read_text(encoding="utf-8"), fixture).findings}
     assert found[line].facts.off_by_default
     assert f"only when {setting} is changed from its default (off by default)" in found[line].message
+
+
+def test_a_summary_keeps_only_the_writes_that_may_turn_a_switch_on():
+    # The graph asks of a switch field's name only whether the project writes it a value that may
+    # turn it on: a constant that keeps it off, or a value that reads the same name, is not kept.
+    source = (
+        "from dataclasses import dataclass\n\n"
+        "@dataclass\nclass Config:\n    record_video: bool = False\n\n"
+        "def load(record_video=False, fps=30, verbose=None, trace=None):\n"
+        "    cfg = Config(record_video=bool(record_video))\n"
+        "    cfg.debug = False\n"
+        "    setattr(cfg, 'trace', trace)\n"
+        "    return {'fps': fps, 'mode': 'fast', 'off': 0}\n"
+    )
+    summary = summarize(SourceFile("env.py", source, "env", ""), Config(root=Path(".")).catalogue())
+    assert isinstance(summary, ModuleSummary)
+    assert summary.switch_fields == (("record_video", "False"),)
+    assert summary.field_writes == ("cfg", "fps", "mode")

@@ -102,6 +102,28 @@ def test_python_3_12_type_parameters_are_read_in_place():
     assert len(expected) == 2 and found == expected
 
 
+INFINITE_LITERALS = """\
+_POS_INF = 1e10000
+_NEG_INF = -1e10000
+
+
+class Settings:
+    ceiling: float = 1e10000
+
+    def __init__(self, limit=1e10000):
+        self.limit = -1e10000
+        self.configure(limit=1e10000, floor=-1e10000, table={"limit": 1e10000})
+"""
+
+
+def test_float_literals_too_large_to_be_finite_are_analysed():
+    """``1e10000`` is ``inf``, a constant no text can give back to ``ast.literal_eval``
+    (protobuf's encoder and the standard library's test_fractions write one): the file is
+    analysed like any other, in every place a constant is read (assigned, passed, a default)."""
+    result = check_text(INFINITE_LITERALS)
+    assert result.errors == ()
+
+
 def test_newer_grammar_still_failing_reports_the_first_error():
     """The rewrite covers PEP 695 only: any other syntax error is the parser's, as written."""
     result = check_text("type Mode = int\ndef f(:\n    pass\n")

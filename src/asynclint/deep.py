@@ -143,7 +143,8 @@ class _Follower:
                 # Not the user's code: a library we cannot read is skipped, not reported.
                 self.unreadable.add(found.module)
                 return None
-            summary = replace(summary, library=found.label)
+            # the switch fields are the project's (the graph reads no library's): not kept
+            summary = replace(summary, library=found.label, switch_fields=(), field_writes=())
             if self.cache:
                 self.cache.put(found, summary)
         self.library[found.module] = summary

@@ -185,7 +185,7 @@ class Instances(GraphState):
                 if summary.library is None:
                     for name, text in summary.switch_fields:
                         declared.setdefault(name, set()).add(text)
-                    written.update(name for name, text in summary.field_writes if not text)
+                    written.update(summary.field_writes)
             written.update(self._built_unnamed(frozenset(declared)))
             self._switches = {
                 f"{FIELD}{name}": constant_value(next(iter(texts)))

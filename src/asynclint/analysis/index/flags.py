@@ -5,19 +5,26 @@ pass (a feature switched off by every caller does not run)."""
 from __future__ import annotations
 
 import ast
+import math
 
 #: Constants a parameter test can be evaluated with.
 _CONSTANT_TYPES = (bool, int, float, str, type(None))
 
 
 def constant_text(node: ast.expr | None) -> str | None:
-    """``repr`` of a constant a flag test can read (``None``, a bool, a number, a string)."""
+    """``repr`` of a constant a flag test can read (``None``, a bool, a number, a string): a text
+    ``ast.literal_eval`` reads back, as every reader does. A float literal too large to be finite
+    (``_POS_INF = 1e10000`` in protobuf's encoder) is ``inf``, which it cannot read: None."""
     if isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
-        return repr(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-        value = node.operand.value
-        return repr(-value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    return None
+        value = node.value
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        number = node.operand.value
+        if not isinstance(number, (int, float)) or isinstance(number, bool):
+            return None
+        value = -number
+    else:
+        return None
+    return None if isinstance(value, float) and not math.isfinite(value) else repr(value)
 
 
 #: ``repr`` of the floats no literal writes (``1e999`` is ``inf``): read back by ``float``.

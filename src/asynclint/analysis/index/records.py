@@ -508,10 +508,10 @@ class ModuleSummary:
     #: (field, ``repr`` of the default); a test of ``<anything>.<field>`` reads them by name
     #: (:func:`asynclint.analysis.index.switches.switches`).
     switch_fields: tuple[tuple[str, str], ...] = ()
-    #: What the module writes under each name (an attribute, a keyword, a parameter's default, a
-    #: dict key): ``repr`` of a constant that switches a feature off, or "" for what may turn one on
-    #: (:func:`asynclint.analysis.index.switches.switches`).
-    field_writes: tuple[tuple[str, str], ...] = ()
+    #: The names the module writes a value under (an attribute, a keyword, a parameter's default, a
+    #: dict key) that may turn a switch field on: not a constant that switches a feature off, nor a
+    #: value that reads the same name (:func:`asynclint.analysis.index.switches.switches`).
+    field_writes: tuple[str, ...] = ()
 
 
 class IndexError_(Exception):

@@ -1,10 +1,10 @@
 """Switch fields, read by name across the project: a class-level field annotated ``bool`` whose
 default switches a feature off (``record_video: bool = False`` in a dataclass), or ``int`` with
 the default 0 (``max_rollouts_per_example: int = 0``: a limit or a count that nothing sets is
-none, so what it enables is off; a counter the project updates is written, so never a switch), and every place a
-module writes a value under a field's name (an attribute assigned, a keyword passed, a parameter's
-default, a dict key, ``setattr``), for the graph to settle whether anything in the project may
-turn the switch on (``ModuleSummary.switch_fields``, ``ModuleSummary.field_writes``)."""
+none, so what it enables is off; a counter the project updates is written, so never a switch), and
+the names a module writes a value under that may turn one on (an attribute assigned, a keyword
+passed, a parameter's default, a dict key, ``setattr``), for the graph to settle whether anything in
+the project may turn the switch on (``ModuleSummary.switch_fields``, ``ModuleSummary.field_writes``)."""
 
 from __future__ import annotations
 
@@ -20,17 +20,18 @@ from asynclint.knowledge.costs import switched_off
 _SAME = "<same>"
 
 
-def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     """(ModuleSummary.switch_fields, ModuleSummary.field_writes), in one walk of the module.
 
     The switch fields: (field, ``repr`` of its default) for the class-level fields annotated
     ``bool`` (or optional ``bool``) whose constant default switches a feature off, and those
     annotated ``int`` whose default is 0.
 
-    The writes: (name, what is written) for every value the module writes under a name: ``repr``
-    of a constant that switches a feature off, or "" for anything that may turn it on (another
-    constant, a value the walk cannot read, a binding by a loop or an unpacking). A value that reads
-    the same name (``record_video=bool(record_video)``) is not listed: it is on only where the name is."""
+    The writes: the names the module writes a value under that may turn a switch on (a constant
+    that does not switch a feature off, a value the walk cannot read, a binding by a loop or an
+    unpacking), sorted. A constant that switches a feature off (``record_video=False``) leaves its
+    switch as it was, and a value that reads the same name (``record_video=bool(record_video)``) is
+    on only where the name is: neither is listed, so a summary holds only what the graph reads."""
     declared: set[tuple[str, str]] = set()
     found: set[tuple[str, str]] = set()
     handled: set[int] = set()
@@ -72,7 +73,7 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[tuple
                 and (_boolean(field.annotation) or text == "0" and last_name(field.annotation) == "int")
             )
     found.update((_written_name(node) or "", "") for node in stored if id(node) not in handled)
-    return tuple(sorted(declared)), tuple(sorted(pair for pair in found if pair[1] != _SAME))
+    return tuple(sorted(declared)), tuple(sorted({name for name, text in found if not text}))
 
 
 def _written_name(target: ast.expr) -> str | None:

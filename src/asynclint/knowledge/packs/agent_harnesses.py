@@ -42,6 +42,8 @@ _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_benc
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _TAU2 = "source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another project)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
+#: What ``evaluate_simulation`` costs when its evaluation type asks an LLM judge (see ``heavier``).
+_TAU2_NL_EVALUATION = "tau2.evaluator.evaluator.evaluate_simulation[nl_assertions]"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
 #: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
 TAU_RESPOND = "tau_bench.types.Action[respond]"
@@ -196,6 +198,22 @@ APIS: tuple[BlockingApi, ...] = (
         f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "
         "evaluator_env.py (EnvironmentEvaluator.calculate_reward: environment_constructor() twice, set_state, "
         "make_tool_call per gold action, get_db_hash)",
+        heavier_with=frozenset(
+            f"{slot}={member}"
+            for slot in ("evaluation_type", "2")
+            for member in ("NL_ASSERTIONS", "ALL_WITH_NL_ASSERTIONS")
+        ),
+        heavier=_TAU2_NL_EVALUATION,
+    ),
+    entry(
+        _TAU2_NL_EVALUATION,
+        "llm",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_TAU2} src/tau2/evaluator/evaluator.py (NL_ASSERTIONS and ALL_WITH_NL_ASSERTIONS run "
+        "NLAssertionsEvaluator.calculate_reward), evaluator_nl_assertions.py (evaluate_nl_assertions: "
+        "utils/llm_utils.py generate, a litellm.completion)",
     ),
     *many(
         "cpu",
@@ -206,6 +224,17 @@ APIS: tuple[BlockingApi, ...] = (
         source=f"{_TAU2} src/tau2/environment/environment.py (get_response: make_tool_call over the in-memory "
         "db, to_json_str; set_state: replays the history's mutating tool calls, update_db re-validates "
         "the db when handed initialization_data)",
+    ),
+    # Not a cached list: each call converts every tool method again.
+    *many(
+        "cpu",
+        "cpu-heavy",
+        "to-thread",
+        "get_tools get_user_tools",
+        "tau2.environment.environment.Environment.",
+        source=f"{_TAU2} src/tau2/environment/environment.py (get_tools: self.tools.get_tools()), toolkit.py "
+        "(ToolKitBase.get_tools: as_tool per tool method), tool.py (as_tool: docstring_parser.parse of the "
+        "docstring, pydantic create_model for the parameters and the return)",
     ),
     entry(
         "agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment",

@@ -68,6 +68,10 @@ class BlockingApi:
     #: a call written so is graded by the entry ``heavier`` names.
     heavier_with: frozenset[str] = frozenset()
     heavier: str = ""
+    #: Attributes of library modules the call looks up and calls as it runs (tau2's telecom
+    #: ``get_environment`` calls its module's ``load_file``), dotted: a project function assigned
+    #: to one (``_telecom_env.load_file = _load_file_utf8``) runs where the call is made.
+    calls_attributes: frozenset[str] = frozenset()
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
@@ -120,6 +124,7 @@ def entry(
     runs: frozenset[str] = frozenset(),
     heavier_with: frozenset[str] = frozenset(),
     heavier: str = "",
+    calls_attributes: frozenset[str] = frozenset(),
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
     return BlockingApi(
@@ -138,6 +143,7 @@ def entry(
         runs=runs,
         heavier_with=heavier_with,
         heavier=heavier,
+        calls_attributes=calls_attributes,
     )
 
 

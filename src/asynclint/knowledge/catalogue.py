@@ -69,6 +69,7 @@ class Catalogue:
                         api.otherwise,
                         sorted(api.heavier_with),
                         api.heavier,
+                        sorted(api.calls_attributes),
                     )
                 ).encode()
             )

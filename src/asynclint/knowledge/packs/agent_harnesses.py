@@ -42,6 +42,9 @@ _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_benc
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _TAU2 = "source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another project)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
+#: The module attributes each tau2 domain's ``get_environment`` calls (``from tau2.utils import
+#: load_file`` binds telecom's own name: a project replacing it patches that module).
+_TAU2_POLICY_READERS = {"telecom": frozenset({"tau2.domains.telecom.environment.load_file"})}
 #: What ``evaluate_simulation`` costs when its evaluation type asks an LLM judge (see ``heavier``).
 _TAU2_NL_EVALUATION = "tau2.evaluator.evaluator.evaluate_simulation[nl_assertions]"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
@@ -184,8 +187,19 @@ APIS: tuple[BlockingApi, ...] = (
             frozenset(),
             f"{_TAU2} src/tau2/domains/{domain}/environment.py (get_environment: <Domain>DB.load(<DOMAIN>_DB_PATH) "
             "when db is None, open/load_file of the policy)",
+            calls_attributes=_TAU2_POLICY_READERS.get(domain, frozenset()),
         )
         for domain in ("airline", "retail", "telecom")
+    ),
+    # Re-exported as tau2.utils.load_file (utils/__init__.py).
+    *many(
+        "fs",
+        "disk-content",
+        "to-thread",
+        "utils.load_file utils.io_utils.load_file",
+        "tau2.",
+        source=f"{_TAU2} src/tau2/utils/io_utils.py (load_file: open, then json/yaml/toml load or read of the "
+        "whole file)",
     ),
     # Loads and validates the domain's whole database three times, replays the trajectory and the
     # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s).
@@ -204,6 +218,8 @@ APIS: tuple[BlockingApi, ...] = (
             for member in ("NL_ASSERTIONS", "ALL_WITH_NL_ASSERTIONS")
         ),
         heavier=_TAU2_NL_EVALUATION,
+        # registry.get_env_constructor(domain) builds telecom's environments through get_environment.
+        calls_attributes=_TAU2_POLICY_READERS["telecom"],
     ),
     entry(
         _TAU2_NL_EVALUATION,

@@ -130,6 +130,9 @@ class ProjectGraph(
         #: A registry's id as a maker's path part names it (``<made:gymnasium|Grid-v0>``) -> what the
         #: project files under it (ModuleSummary.registered; "" when its registrations differ).
         self.registered: dict[str, str] = {}
+        #: Library module attributes -> the project functions assigned to them (ModuleSummary.patched):
+        #: a library call that calls the attribute runs them (Handovers.called_back).
+        self.patched: dict[str, tuple[str, ...]] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -166,6 +169,8 @@ class ProjectGraph(
             self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
             self.runners.update(summary.runners)
             self.importers.update(summary.importers)
+            for attribute, value in summary.patched if summary.library is None else ():
+                self.patched[attribute] = (*self.patched.get(attribute, ()), value)
             for registry, id_, entry in summary.registered:
                 made = str(CallPart("made", (registry, id_)))
                 self.registered[made] = entry if self.registered.get(made, entry) == entry else ""

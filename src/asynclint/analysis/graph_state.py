@@ -63,6 +63,7 @@ class GraphState:
     runners: dict[str, int]
     importers: dict[str, int]
     registered: dict[str, str]
+    patched: dict[str, tuple[str, ...]]
     _portions: dict[str, str] | None
     stars: dict[str, tuple[str, ...]]
     public: dict[str, tuple[str, ...] | None]

@@ -1,6 +1,7 @@
 """What the project hands over and to whom: the type of an object handed to a library
 (``judge_client=JUDGE``) and the call that built it, and the project's overrides a library call
-runs on a receiver it is handed (``RUNS_RECEIVER``)."""
+runs on a receiver it is handed (``RUNS_RECEIVER``), and the project's functions it calls through a
+module attribute the project assigned them to (``CALLS_ATTRIBUTES``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import cast
 from asynclint.analysis.graph_records import FunctionId, TypeName
 from asynclint.analysis.index.records import CallSite, Handoff, ModuleSummary
 from asynclint.analysis.resolution import Resolution
-from asynclint.knowledge.blocking import RUNS_RECEIVER
+from asynclint.knowledge.blocking import CALLS_ATTRIBUTES, RUNS_RECEIVER
 
 
 class Handovers(Resolution):
@@ -17,10 +18,18 @@ class Handovers(Resolution):
 
     def called_back(self, caller: FunctionId, site: CallSite, target: str | None) -> list[FunctionId]:
         """The project's overrides a library call runs on its receiver (``repl.execute_code(code)``
-        on a subclass of rlm's ``LocalREPL`` runs the subclass's ``_llm_query``: ``RUNS_RECEIVER``)."""
+        on a subclass of rlm's ``LocalREPL`` runs the subclass's ``_llm_query``: ``RUNS_RECEIVER``),
+        and the project's functions assigned to the library module attributes it calls
+        (``CALLS_ATTRIBUTES``: tau2's telecom ``get_environment`` calls ``load_file``)."""
+        patched = [
+            key
+            for attribute in sorted(CALLS_ATTRIBUTES.get(target or "", ()))
+            for value in self.patched.get(attribute, ())
+            for key in self.functions_for(value)
+        ]
         methods = RUNS_RECEIVER.get(target or "")
         if not methods:
-            return []
+            return patched
         receiver: str | None = None
         if site.param is not None:
             received = self.param_type(caller, site.param[0])
@@ -31,8 +40,8 @@ class Handovers(Resolution):
             receiver = self.resolve(site.target.rpartition(".")[0])
         cls = receiver.removesuffix("()") if receiver and receiver.endswith("()") else ""
         if cls not in self.classes:
-            return []
-        return [key for method in sorted(methods) if (key := self.method_of(cls, method)) is not None]
+            return patched
+        return patched + [key for method in sorted(methods) if (key := self.method_of(cls, method)) is not None]
 
     def handed_type(self, handoff: Handoff) -> TypeName | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when

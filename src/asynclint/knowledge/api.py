@@ -62,6 +62,16 @@ class BlockingApi:
     #: the instance's ``_llm_query`` & co. from the code it executes): a project subclass's
     #: overrides of them run where the call is made. Empty: it calls none that matter.
     runs: frozenset[str] = frozenset()
+    #: Arguments that, given one of these named constants, make the call cost more, each written
+    #: ``slot=NAME`` (slot: its keyword or positional index; ``NAME``: the member or constant's own
+    #: name, tau2's ``evaluation_type=EvaluationType.NL_ASSERTIONS`` is ``evaluation_type=NL_ASSERTIONS``):
+    #: a call written so is graded by the entry ``heavier`` names.
+    heavier_with: frozenset[str] = frozenset()
+    heavier: str = ""
+    #: Attributes of library modules the call looks up and calls as it runs (tau2's telecom
+    #: ``get_environment`` calls its module's ``load_file``), dotted: a project function assigned
+    #: to one (``_telecom_env.load_file = _load_file_utf8``) runs where the call is made.
+    calls_attributes: frozenset[str] = frozenset()
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
@@ -112,6 +122,9 @@ def entry(
     blocks_on: frozenset[str] = frozenset(),
     otherwise: str = "",
     runs: frozenset[str] = frozenset(),
+    heavier_with: frozenset[str] = frozenset(),
+    heavier: str = "",
+    calls_attributes: frozenset[str] = frozenset(),
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
     return BlockingApi(
@@ -128,6 +141,9 @@ def entry(
         blocks_on,
         otherwise=otherwise,
         runs=runs,
+        heavier_with=heavier_with,
+        heavier=heavier,
+        calls_attributes=calls_attributes,
     )
 
 

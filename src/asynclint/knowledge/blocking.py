@@ -23,6 +23,7 @@ from asynclint.knowledge.costs import SAME_ITEM_BUILTINS
 from asynclint.knowledge.packs import (
     PACK_APIS,
     PACK_BUILT,
+    PACK_CALLS_ATTRIBUTES,
     PACK_ENTER_RETURNS,
     PACK_ITEMS,
     PACK_REGISTRIES,
@@ -702,6 +703,10 @@ SUBCLASSED: frozenset[str] = PACK_SUBCLASSED
 #: Library method -> the methods of its receiver it runs (``BlockingApi.runs``): called on an
 #: instance of a project subclass, the subclass's overrides of them run there too.
 RUNS_RECEIVER: dict[str, frozenset[str]] = PACK_RUNS
+
+#: Library function -> the library module attributes it calls (``BlockingApi.calls_attributes``):
+#: a project function assigned to one of them runs where the library function is called.
+CALLS_ATTRIBUTES: dict[str, frozenset[str]] = PACK_CALLS_ATTRIBUTES
 
 #: ``with X() as v``: types whose ``__enter__`` returns something other than the instance.
 ENTER_RETURNS: dict[str, str | None] = {

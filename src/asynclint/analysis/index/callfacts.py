@@ -59,7 +59,8 @@ class CallFacts:
     handed: tuple[int, ...] = ()
     #: The names of the keyword arguments written (``**spread`` ones are not known); an argument
     #: given a literal ``False`` or ``0`` also as ``slot=False``/``slot=0``, the slot its keyword or
-    #: position (``BlockingApi.off_with``, callshapes.switch_literals).
+    #: position (``BlockingApi.off_with``, callshapes.switch_literals); an argument given a named
+    #: constant also as ``slot=NAME`` (``BlockingApi.heavier_with``, callshapes.constant_arguments).
     keywords: tuple[str, ...] = ()
     #: The type of the first positional argument, for a method whose entry asks (``blocks_on``).
     argument: str = ""

@@ -6,6 +6,7 @@ given (:mod:`asynclint.analysis.index.argfacts` reads payloads with them)."""
 from __future__ import annotations
 
 import ast
+import re
 
 from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import (
@@ -103,6 +104,23 @@ def switch_literals(call: ast.Call) -> tuple[str, ...]:
         if isinstance(value, ast.Constant)
         and (value.value is False or (type(value.value) in (int, float) and value.value == 0))
     )
+
+
+#: How a constant or an enum member is named (PEP 8): what an argument that selects a mode is written as.
+CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def constant_arguments(call: ast.Call) -> tuple[str, ...]:
+    """The call's arguments given a named constant (``EvaluationType.NL_ASSERTIONS``, ``MODE``: an
+    upper-case name, the last of a dotted one), each as ``slot=NAME`` (slot: the keyword, or the
+    position): what ``BlockingApi.heavier_with`` matches."""
+    slots = [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg]
+    slots += [(str(position), value) for position, value in enumerate(call.args)]
+    names = (
+        (slot, value.attr if isinstance(value, ast.Attribute) else value.id if isinstance(value, ast.Name) else "")
+        for slot, value in slots
+    )
+    return tuple(f"{slot}={name}" for slot, name in names if CONSTANT_NAME.fullmatch(name))
 
 
 def regex_scan(node: ast.Call) -> tuple[bool, ast.expr] | None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import argument_facts, payload_argument, payload_of
-from asynclint.analysis.index.callshapes import switch_literals
+from asynclint.analysis.index.callshapes import constant_arguments, switch_literals
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
 from asynclint.analysis.index.nest_origins import field_slots
@@ -128,6 +128,8 @@ class Recording(PayloadsHeld, Registries):
         consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + switch_literals(node)
+        if (method or (target or "").rpartition(".")[2]) in self.catalogue.constant_names:
+            keywords += constant_arguments(node)
         argument = ""
         if method in self.catalogue.argument_methods and node.args:
             first = self.infer(node.args[0])

@@ -444,6 +444,9 @@ class ModuleSummary:
     #: "Grid-v0", entry_point="pkg.envs:GridEnv")``): (registry, id, the dotted name of the class or
     #: factory), for the graph to build where another module makes the id (see ``CallPart``'s ``made``).
     registered: tuple[tuple[str, str, str], ...] = ()
+    #: Functions it assigns to another module's attribute (``_telecom_env.load_file = _load_utf8``):
+    #: (the attribute, dotted; the function's dotted name), see :mod:`asynclint.analysis.index.patches`.
+    patched: tuple[tuple[str, str], ...] = ()
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()

@@ -44,6 +44,7 @@ from asynclint.analysis.index.helpers import (
 )
 from asynclint.analysis.index.importflags import import_flags
 from asynclint.analysis.index.inference import Inference
+from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
 from asynclint.analysis.index.records import (
@@ -261,6 +262,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             runners=tuple(sorted(self._runners.items())),
             importers=tuple(sorted(self._importers.items())),
             registered=tuple(self.registered),
+            patched=module_patches(tree, self._denoted),
             returns=tuple(self.returns),
             declared=tuple(self.declared),
             returned=tuple(self.returned),

@@ -60,3 +60,7 @@ PACK_PROTOCOLS: dict[str, Protocol] = _merged("PROTOCOLS")
 PACK_REGISTRIES: dict[str, IdRegistry] = _merged("REGISTRIES")
 #: Pattern -> the receiver's methods a call of it runs (:attr:`BlockingApi.runs`).
 PACK_RUNS: dict[str, frozenset[str]] = {api.pattern: api.runs for api in PACK_APIS if api.runs}
+#: Pattern -> the library module attributes a call of it calls (:attr:`BlockingApi.calls_attributes`).
+PACK_CALLS_ATTRIBUTES: dict[str, frozenset[str]] = {
+    api.pattern: api.calls_attributes for api in PACK_APIS if api.calls_attributes
+}

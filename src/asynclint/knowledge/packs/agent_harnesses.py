@@ -42,6 +42,11 @@ _TAU = "source: sierra-research/tau-bench@59a200c (GitHub; not on PyPI) tau_benc
 _MINISWE = "source: pkg mini-swe-agent 2.4.6 minisweagent/environments/"
 _TAU2 = "source: sierra-research/tau2-bench@58e5e1a and @337326e (GitHub; the PyPI name `tau2` is another project)"
 _AGENTDOJO = "source: pkg agentdojo 0.1.35"
+#: The module attributes each tau2 domain's ``get_environment`` calls (``from tau2.utils import
+#: load_file`` binds telecom's own name: a project replacing it patches that module).
+_TAU2_POLICY_READERS = {"telecom": frozenset({"tau2.domains.telecom.environment.load_file"})}
+#: What ``evaluate_simulation`` costs when its evaluation type asks an LLM judge (see ``heavier``).
+_TAU2_NL_EVALUATION = "tau2.evaluator.evaluator.evaluate_simulation[nl_assertions]"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
 #: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
 TAU_RESPOND = "tau_bench.types.Action[respond]"
@@ -182,8 +187,19 @@ APIS: tuple[BlockingApi, ...] = (
             frozenset(),
             f"{_TAU2} src/tau2/domains/{domain}/environment.py (get_environment: <Domain>DB.load(<DOMAIN>_DB_PATH) "
             "when db is None, open/load_file of the policy)",
+            calls_attributes=_TAU2_POLICY_READERS.get(domain, frozenset()),
         )
         for domain in ("airline", "retail", "telecom")
+    ),
+    # Re-exported as tau2.utils.load_file (utils/__init__.py).
+    *many(
+        "fs",
+        "disk-content",
+        "to-thread",
+        "utils.load_file utils.io_utils.load_file",
+        "tau2.",
+        source=f"{_TAU2} src/tau2/utils/io_utils.py (load_file: open, then json/yaml/toml load or read of the "
+        "whole file)",
     ),
     # Loads and validates the domain's whole database three times, replays the trajectory and the
     # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s).
@@ -196,6 +212,24 @@ APIS: tuple[BlockingApi, ...] = (
         f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "
         "evaluator_env.py (EnvironmentEvaluator.calculate_reward: environment_constructor() twice, set_state, "
         "make_tool_call per gold action, get_db_hash)",
+        heavier_with=frozenset(
+            f"{slot}={member}"
+            for slot in ("evaluation_type", "2")
+            for member in ("NL_ASSERTIONS", "ALL_WITH_NL_ASSERTIONS")
+        ),
+        heavier=_TAU2_NL_EVALUATION,
+        # registry.get_env_constructor(domain) builds telecom's environments through get_environment.
+        calls_attributes=_TAU2_POLICY_READERS["telecom"],
+    ),
+    entry(
+        _TAU2_NL_EVALUATION,
+        "llm",
+        "network",
+        "to-thread",
+        frozenset(),
+        f"{_TAU2} src/tau2/evaluator/evaluator.py (NL_ASSERTIONS and ALL_WITH_NL_ASSERTIONS run "
+        "NLAssertionsEvaluator.calculate_reward), evaluator_nl_assertions.py (evaluate_nl_assertions: "
+        "utils/llm_utils.py generate, a litellm.completion)",
     ),
     *many(
         "cpu",
@@ -206,6 +240,17 @@ APIS: tuple[BlockingApi, ...] = (
         source=f"{_TAU2} src/tau2/environment/environment.py (get_response: make_tool_call over the in-memory "
         "db, to_json_str; set_state: replays the history's mutating tool calls, update_db re-validates "
         "the db when handed initialization_data)",
+    ),
+    # Not a cached list: each call converts every tool method again.
+    *many(
+        "cpu",
+        "cpu-heavy",
+        "to-thread",
+        "get_tools get_user_tools",
+        "tau2.environment.environment.Environment.",
+        source=f"{_TAU2} src/tau2/environment/environment.py (get_tools: self.tools.get_tools()), toolkit.py "
+        "(ToolKitBase.get_tools: as_tool per tool method), tool.py (as_tool: docstring_parser.parse of the "
+        "docstring, pydantic create_model for the parameters and the return)",
     ),
     entry(
         "agentdojo.task_suite.task_suite.TaskSuite.load_and_inject_default_environment",

@@ -1037,6 +1037,13 @@ ARGUMENT_SIZED: dict[str, int] = {
     ),
     "sub": 2,
 }
+#: What serializes or copies one item it is handed, for a loop that does it to every item of a whole
+#: collection (ASL119, :mod:`asynclint.analysis.index.itemdumps`): methods of the item (pydantic's dumps,
+#: a dataclass-like ``to_dict``), and module functions (``module.function``, as written).
+ITEM_DUMP_METHODS: frozenset[str] = frozenset("model_dump model_dump_json to_dict to_json".split())
+ITEM_DUMP_FUNCTIONS: frozenset[str] = frozenset(
+    "json.dumps orjson.dumps ujson.dumps pickle.dumps copy.deepcopy yaml.dump yaml.safe_dump".split()
+)
 #: Regex calls whose result is a list of the pieces the pattern cut out of a text (``re.findall``, a
 #: compiled pattern's ``findall``): one item of it (``found[-1]``, ``found[-1][0]``) is a piece whose form
 #: the pattern fixed, as a match's ``group()`` is (split 3 medcalc: ``eval(match[-1][0])`` of digits).

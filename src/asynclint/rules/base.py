@@ -232,6 +232,24 @@ class OwnWorkRule(Rule):
         )
 
 
+def slot_of(graph: CallGraph, key: FunctionId, param: str) -> int | None:
+    """The position a call passes ``param`` of ``key`` at (a method's receiver not counted): for the
+    rules grading a helper's own loop by what each hot call hands one of its parameters (ASL117, ASL119)."""
+    function = graph.function(key)
+    if param not in function.params:
+        return None
+    shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+    return function.params.index(param) - shift
+
+
+def hands(site: CallSite, slot: int, param: str) -> bool:
+    """Is the payload recorded for ``site`` (its first argument) the one it passes ``param`` (at ``slot``)?"""
+    if not site.given:
+        return False
+    first = site.given[0][0]
+    return first == param or (first == "0" and slot == 0)
+
+
 class BlockingCallRule(Rule):
     """A call the knowledge base files under :attr:`category` that runs on the loop: written in a
     hot function (project code, or an installed library's code the project calls into), or made

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from asynclint.analysis.api import CallGraph, FunctionId
+from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite
 from asynclint.grading import CallEvidence, cost_of
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES, LARGE_COLUMN
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import OwnWorkRule
+from asynclint.rules.base import OwnWorkRule, hands, slot_of
 from asynclint.rules.context import CheckContext
 
 #: What a walk of a text parameter is graded as: by the payload each call hands it, like a parser's
@@ -100,11 +100,11 @@ class WholeTextWalk(OwnWorkRule):
                     walks.setdefault((loop.function, loop.pieces), loop)
             for (index, param), loop in walks.items():
                 key = FunctionId((position, index))
-                slot = _slot(graph, key, param)
+                slot = slot_of(graph, key, param)
                 if slot is None:
                     continue
                 for caller, site in graph.hot_callers(key):
-                    if caller == key or not _hands(site, slot, param):
+                    if caller == key or not hands(site, slot, param):
                         continue
                     found = self._finding(ctx, key, loop, caller, site)
                     if found is None:
@@ -153,20 +153,3 @@ def _proven(site: CallSite, evidence: CallEvidence) -> bool:
     what the text was made of: a file's contents, or a value the graph settles as whole (what a
     project function returns, a state key the project fills with one)."""
     return site.payload[0] in _MADE_WHOLE or evidence.returned == "whole"
-
-
-def _slot(graph: CallGraph, key: FunctionId, param: str) -> int | None:
-    """The position a call passes ``param`` of ``key`` at (a method's receiver not counted)."""
-    function = graph.function(key)
-    if param not in function.params:
-        return None
-    shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-    return function.params.index(param) - shift
-
-
-def _hands(site: CallSite, slot: int, param: str) -> bool:
-    """Is the payload recorded for ``site`` (its first argument) the one it passes ``param`` (at ``slot``)?"""
-    if not site.given:
-        return False
-    first = site.given[0][0]
-    return first == param or (first == "0" and slot == 0)

@@ -70,3 +70,7 @@ class WorkLoop:
     #: log.splitlines()``; :mod:`asynclint.analysis.index.textwalks`): its count is that text's
     #: length, which the calls decide. "" for none.
     pieces: str = ""
+    #: The parameter whose items it serializes or copies one by one, made into a value of their own
+    #: first (``for step in trajectory: step["completion"].model_dump()``;
+    #: :mod:`asynclint.analysis.index.itemdumps`): together the whole collection. "" for none.
+    dumps: str = ""

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from asynclint.analysis.index.bodies import FunctionBody
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES
+from asynclint.analysis.index.itemdumps import ItemDumps
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.nests import Nests, loop_nests
 from asynclint.analysis.index.sizes import Factors
@@ -29,15 +30,20 @@ _CLAUSES = (ast.ExceptHandler, ast.match_case)
 
 
 class _Walk:
-    def __init__(self, loops: Loops, nests: Nests | None, texts: TextWalks) -> None:
-        self.loops, self.nests, self.texts = loops, nests, texts
+    def __init__(self, loops: Loops, nests: Nests | None, texts: TextWalks, dumps: ItemDumps) -> None:
+        self.loops, self.nests, self.texts, self.dumps = loops, nests, texts, dumps
         #: Loop number -> the parameter whose text it walks piece by piece.
         self.pieces: dict[int, str] = {}
+        #: Loop number -> the parameter whose items it serializes or copies one by one.
+        self.dumped: dict[int, str] = {}
 
     def _walks(self, number: int, target: ast.expr, iterable: ast.expr, body: list[ast.AST]) -> None:
         param = self.texts.walked(target, iterable, body)
         if param:
             self.pieces[number] = param
+        param = self.dumps.dumped(target, iterable, body)
+        if param:
+            self.dumped[number] = param
 
     def visit(self, node: ast.AST, parent: int, seen: bool) -> None:
         """``node``, run by the iterations of loop ``parent`` (-1: none); ``seen``: the nests read it."""
@@ -131,10 +137,12 @@ def function_loops(
     module's product builders (``products``, :func:`.products.product_builders`)."""
     loops = Loops(body, node, function, first, where, owner)
     nests = Nests(node, where.resolve, bool(owner), products) if nested else None
-    walk = _Walk(loops, nests, TextWalks(node))
+    walk = _Walk(loops, nests, TextWalks(node), ItemDumps(node))
     for stmt in node.body:
         walk.visit(stmt, -1, nests is not None)
     for number, param in walk.pieces.items():
         loops.loops[number - first] = replace(loops.loops[number - first], pieces=param)
+    for number, param in walk.dumped.items():
+        loops.loops[number - first] = replace(loops.loops[number - first], dumps=param)
     found = loop_nests(nests, function, where.col) if nests is not None else []
     return loops.loops, loops.spans, loops.itemwise, found

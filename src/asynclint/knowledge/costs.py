@@ -421,11 +421,13 @@ COST_CLASSES: dict[str, CostClass] = {
         CostClass(
             "cpu-reparse",
             L,
-            REPETITIONS,
+            frozenset({"turn", "tool"}),
             "parses or walks a syntax tree per item of the rollout's data (every code cell of a trace): "
             "each parse of one short cell is tens of microseconds, but the loop repeats it for every "
             "cell, a few hundred µs to a ms per call",
             what="parses or walks a syntax tree for every item it goes over, in pure Python,",
+            raised_why="per turn or tool call only: the loop then goes over a trace that grows every turn; back to "
+            "back for a group it stays a few ms",
         ),
         CostClass(
             "cpu-nested-task",

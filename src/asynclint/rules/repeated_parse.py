@@ -25,8 +25,10 @@ class RepeatedParse(OwnWorkRule):
     loop. The rule reports a loop (a `for`, a comprehension's `for`) of a hot function whose
     count the code does not fix (it goes over data: a parameter, a value computed from the trace)
     when each iteration calls `ast.parse` or `ast.walk`, or a project function whose own body does;
-    at the loop's header (a comprehension's first line), graded low and raised by repetition (per
-    turn, per tool call, back to back for a group). Only the outermost such loop is reported. Not
+    at the loop's header (a comprehension's first line), graded low and raised per turn or per tool
+    call (the trace it goes over then grows every turn; back to back for a group it stays a few
+    ms). Only the outermost such loop is reported, also across calls: a loop in a helper that a
+    reported loop of its caller repeats is that finding's cost (the hottest chain decides). Not
     reported: one parse or walk outside a loop (one reply, one cell), a loop whose count the code
     fixes (a literal list of three snippets), a loop over one tree's nodes (`for node in
     ast.walk(tree)`: the walk is one pass), a loop whose body awaits (it hands the loop back on
@@ -75,16 +77,18 @@ class RepeatedParse(OwnWorkRule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         graph = ctx.graph
+        # Each module's parsing calls, per function, as the loops and the chains above them ask for them.
+        cache: Cache = {}
         for position, summary in graph.numbered_summaries():
             if summary.library is not None or not summary.work_loops:
                 continue
-            parses = _parsing_sites(graph, position, summary)
+            parses = _parses(graph, position, cache)
             for loop in summary.work_loops:
                 key = FunctionId((position, loop.function))
-                found = _parse_in(loop, parses.get(loop.function, ()))
+                found = _parse_in(loop, parses.get(loop.function, ()), summary.work_loops)
                 if found is None or loop.trips or _outer_parses(summary, loop, parses):
                     continue
-                if graph.hot_info(key) is None or graph.awaits_in(key, loop):
+                if graph.hot_info(key) is None or graph.awaits_in(key, loop) or _repeated(graph, key, loop, cache):
                     continue
                 finding = self.own_work_finding(
                     ctx,
@@ -99,6 +103,39 @@ class RepeatedParse(OwnWorkRule):
                     continue
                 if ctx.keep(finding.path, finding.line, self.code, self.name, finding.severity):
                     yield finding
+
+
+Cache = dict[int, dict[int, list[tuple[CallSite, str]]]]
+
+
+def _parses(graph: CallGraph, position: int, cache: Cache) -> dict[int, list[tuple[CallSite, str]]]:
+    """The parsing calls of module ``position``'s functions (:func:`_parsing_sites`), computed once."""
+    found = cache.get(position)
+    if found is None:
+        found = cache[position] = _parsing_sites(graph, position, graph.summary_of(FunctionId((position, 0))))
+    return found
+
+
+def _repeated(graph: CallGraph, key: FunctionId, loop: WorkLoop, cache: Cache) -> bool:
+    """Does a call on the hottest chain into ``key`` (above ``loop``) run on every iteration of a loop
+    of its caller that is reported itself? Then that loop's finding holds this one's cost."""
+    hot = graph.hot_at(key, loop)
+    child, seen = key, {key}
+    while hot is not None and hot.parent is not None:
+        caller = hot.parent.function
+        if caller in seen:
+            return False
+        seen.add(caller)
+        parses = _parses(graph, caller[0], cache).get(caller[1], [])
+        sites = [site for callee, site in graph.callees(caller) if callee == child and site.line == hot.call_line]
+        loops = graph.summary_of(caller).work_loops
+        for around in loops:
+            if around.function != caller[1] or around.trips or not any(_inside(around, s, loops) for s in sites):
+                continue
+            if _parse_in(around, parses, loops) is not None:
+                return True
+        child, hot = caller, graph.hot_info(caller)
+    return False
 
 
 def _parsing_sites(graph: CallGraph, position: int, summary: ModuleSummary) -> dict[int, list[tuple[CallSite, str]]]:
@@ -122,18 +159,24 @@ def _parsing_sites(graph: CallGraph, position: int, summary: ModuleSummary) -> d
     return found
 
 
-def _inside(loop: WorkLoop, site: CallSite) -> bool:
-    """``site`` runs on every iteration of ``loop``: within it, and not in what it goes over."""
+def _inside(loop: WorkLoop, site: CallSite, loops: tuple[WorkLoop, ...]) -> bool:
+    """``site`` runs on every iteration of ``loop``: within it, and not in what it or a loop around it
+    goes over (a comprehension's inner ``for`` spans the whole comprehension, the first's iterable too)."""
     at = (site.line, site.col)
     if not (loop.line, loop.col) <= at < (loop.end_line, loop.end_col):
         return False
-    start, end = (loop.outside[0], loop.outside[1]), (loop.outside[2], loop.outside[3])
-    return not start <= at < end
+    current = loop
+    while True:
+        if (current.outside[0], current.outside[1]) <= at < (current.outside[2], current.outside[3]):
+            return False
+        if current.parent < 0:
+            return True
+        current = loops[current.parent]
 
 
-def _parse_in(loop: WorkLoop, sites: list[tuple[CallSite, str]] | tuple[()]) -> str | None:
+def _parse_in(loop: WorkLoop, sites: list[tuple[CallSite, str]] | tuple[()], loops: tuple[WorkLoop, ...]) -> str | None:
     """The words for the first parsing call each iteration of ``loop`` makes, or ``None``."""
-    return next((words for site, words in sites if _inside(loop, site)), None)
+    return next((words for site, words in sites if _inside(loop, site, loops)), None)
 
 
 def _outer_parses(summary: ModuleSummary, loop: WorkLoop, parses: dict[int, list[tuple[CallSite, str]]]) -> bool:
@@ -141,7 +184,7 @@ def _outer_parses(summary: ModuleSummary, loop: WorkLoop, parses: dict[int, list
     parent = loop.parent
     while parent >= 0:
         outer = summary.work_loops[parent]
-        if _parse_in(outer, parses.get(outer.function, ())) is not None and not outer.trips:
+        if _parse_in(outer, parses.get(outer.function, ()), summary.work_loops) is not None and not outer.trips:
             return True
         parent = outer.parent
     return False

@@ -28,6 +28,7 @@ def test_selectors_expand_as_before():
         "ASL115",
         "ASL116",
         "ASL117",
+        "ASL118",
         "ASL119",
     }
     assert rule_code("asl101") == "ASL101" and rule_code("blocking-sleep") == "ASL101"

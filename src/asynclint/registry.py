@@ -27,6 +27,7 @@ RULES: dict[str, str] = {
     "ASL115": "super-linear-loop",
     "ASL116": "costly-loop",
     "ASL117": "whole-text-walk",
+    "ASL118": "repeated-parse",
     "ASL119": "whole-collection-dump",
     "ASL201": "sync-v1-hook",
     "ASL202": "async-update-tool-args",

@@ -419,6 +419,17 @@ COST_CLASSES: dict[str, CostClass] = {
             what="multiply their steps with the size of the data in pure Python",
         ),
         CostClass(
+            "cpu-reparse",
+            L,
+            frozenset({"turn", "tool"}),
+            "parses or walks a syntax tree per item of the rollout's data (every code cell of a trace): "
+            "each parse of one short cell is tens of microseconds, but the loop repeats it for every "
+            "cell, a few hundred µs to a ms per call",
+            what="parses or walks a syntax tree for every item it goes over, in pure Python,",
+            raised_why="per turn or tool call only: the loop then goes over a trace that grows every turn; back to "
+            "back for a group it stays a few ms",
+        ),
+        CostClass(
             "cpu-nested-task",
             L,
             frozenset(),
@@ -668,6 +679,10 @@ CODE_GRADES: dict[str, dict[str, str]] = {
     },
 }
 
+#: Calls that parse a text into a syntax tree or walk one, node by node (ASL118): one call on one short
+#: text (a code cell, a reply) is tens of microseconds and not reported; a loop over the rollout's
+#: data repeating it per item is.
+TREE_PASSES: frozenset[str] = frozenset({"ast.parse", "ast.walk"})
 #: Payload shapes whose text the code fixed the form of, by cost: a regex match is what its pattern lets
 #: through (the patterns cut before an ``eval`` in the labelled splits are numbers and ``(weeks, days)``
 #: pairs), so evaluating one runs no expression the model chose. A match of a pattern that lets any text

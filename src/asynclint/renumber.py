@@ -134,16 +134,17 @@ class _Finding:
         return lines[line]
 
     def _end(self, end: int) -> int:
-        """The span's last line: where its first line moved, plus the span -- the same as where it
-        moved itself, when the summary holds it (a loop's or a hand-over's last line)."""
+        """The span's last line: where it moved, when the summary holds it (a loop's or a
+        hand-over's last line: a comment line added inside a loop's body moves its end alone);
+        else where its first line moved, plus the span (a call's, which its summary holds as a
+        span: one that changed changed the summary)."""
         finding = self.finding
         lines = self.moved.get(finding.path)
         if lines is None:
             return end
-        moved = self._line(finding.path, finding.line) + end - finding.line
-        if lines.get(end, moved) != moved:
-            raise _Unmoved  # the span itself changed, or a call's last line moved apart from it
-        return moved
+        if end in lines:
+            return lines[end]
+        return self._line(finding.path, finding.line) + end - finding.line
 
     def _place(self, place: str) -> str:
         path, line, column = split_place(place)

@@ -11,7 +11,8 @@ from typing import ClassVar, NamedTuple, Protocol
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import HotInfo, LibraryEntry, RegisteredElsewhere
-from asynclint.analysis.index.records import CallSite, Function, Place
+from asynclint.analysis.index.loops import WorkLoop
+from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
@@ -248,6 +249,63 @@ def hands(site: CallSite, slot: int, param: str) -> bool:
         return False
     first = site.given[0][0]
     return first == param or (first == "0" and slot == 0)
+
+
+class HandedLoopRule(OwnWorkRule):
+    """A rule about a project function's loop over one of its parameters, whose cost is what the
+    function's hot callers hand that parameter (ASL117's text walk, ASL119's item-by-item dump): each
+    hot call handing it is graded by its payload's evidence, one finding per place, the costliest."""
+
+    def handed_loops(self, summary: ModuleSummary) -> Iterator[tuple[WorkLoop, str]]:
+        """The loops of ``summary`` this rule grades, each with the parameter it goes over."""
+        raise NotImplementedError
+
+    def handed_finding(
+        self,
+        ctx: CheckContext,
+        key: FunctionId,
+        loop: WorkLoop,
+        caller: FunctionId,
+        site: CallSite,
+        evidence: CallEvidence,
+    ) -> Finding | None:
+        """The finding on ``loop`` (in ``key``) when ``site`` (in ``caller``, hot) hands its parameter
+        what ``evidence`` says, or ``None`` when that is not proven large enough."""
+        raise NotImplementedError
+
+    def check(self, ctx: CheckContext) -> Iterator[Finding]:
+        graph = ctx.graph
+        kept: dict[tuple[str, int], Finding] = {}
+        for position, summary in graph.numbered_summaries():
+            if summary.library is not None:
+                continue
+            for loop, param in self.handed_loops(summary):
+                key = FunctionId((position, loop.function))
+                slot = slot_of(graph, key, param)
+                if slot is None:
+                    continue
+                for caller, site in graph.hot_callers(key):
+                    if caller == key or not hands(site, slot, param):
+                        continue
+                    hot = graph.hot_at(caller, site)
+                    if hot is None:
+                        continue
+                    evidence = CallEvidence(
+                        payload=site.payload,
+                        frequency=hot.root_hook.frequency,
+                        passed=ctx.passed_payload(caller, site),
+                        bound_at=site.payload_at,
+                        returned=ctx.returned_payload(caller, site),
+                    )
+                    found = self.handed_finding(ctx, key, loop, caller, site, evidence)
+                    if found is None:
+                        continue
+                    place = (found.path, found.line)
+                    if place not in kept or found.severity > kept[place].severity:
+                        kept[place] = found
+        for found in kept.values():
+            if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
+                yield found
 
 
 class BlockingCallRule(Rule):

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.loops import WorkLoop
-from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.records import CallSite, ModuleSummary
 from asynclint.grading import CallEvidence, cost_of
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import OwnWorkRule, hands, slot_of
+from asynclint.rules.base import HandedLoopRule
 from asynclint.rules.context import CheckContext
 
 #: What dumping every item of a collection is graded as: a dump of the whole collection, by the payload
@@ -21,7 +21,7 @@ _DUMP = BlockingApi("", "cpu", "payload")
 _WHOLE = frozenset({"whole", "growing"})
 
 
-class WholeCollectionDump(OwnWorkRule):
+class WholeCollectionDump(HandedLoopRule):
     """A project function serializes or copies every item of a whole collection (a trajectory) one by one, on the loop.
 
     **Why is this bad?**
@@ -86,47 +86,21 @@ class WholeCollectionDump(OwnWorkRule):
     recipes = ("to-thread",)
     message = "a loop serializes or copies a whole collection item by item, on the event loop {where}: {evidence}"
 
-    def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        graph = ctx.graph
-        kept: dict[tuple[str, int], Finding] = {}
-        for position, summary in graph.numbered_summaries():
-            if summary.library is not None:
-                continue
-            for loop in summary.work_loops:
-                if not loop.dumps or (loop.parent >= 0 and summary.work_loops[loop.parent].dumps == loop.dumps):
-                    continue
-                key = FunctionId((position, loop.function))
-                slot = slot_of(graph, key, loop.dumps)
-                if slot is None:
-                    continue
-                for caller, site in graph.hot_callers(key):
-                    if caller == key or not hands(site, slot, loop.dumps):
-                        continue
-                    found = self._finding(ctx, key, loop, caller, site)
-                    if found is None:
-                        continue
-                    place = (found.path, found.line)
-                    if place not in kept or found.severity > kept[place].severity:
-                        kept[place] = found
-        for found in kept.values():
-            if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
-                yield found
+    def handed_loops(self, summary: ModuleSummary) -> Iterator[tuple[WorkLoop, str]]:
+        for loop in summary.work_loops:
+            # An inner loop over the same collection is the outer one's dump.
+            if loop.dumps and (loop.parent < 0 or summary.work_loops[loop.parent].dumps != loop.dumps):
+                yield loop, loop.dumps
 
-    def _finding(
-        self, ctx: CheckContext, key: FunctionId, loop: WorkLoop, caller: FunctionId, site: CallSite
+    def handed_finding(
+        self,
+        ctx: CheckContext,
+        key: FunctionId,
+        loop: WorkLoop,
+        caller: FunctionId,
+        site: CallSite,
+        evidence: CallEvidence,
     ) -> Finding | None:
-        """The finding on ``loop`` (in ``key``) when ``site`` (in ``caller``) hands it a whole collection,
-        or ``None`` when what it hands is not proven whole."""
-        hot = ctx.graph.hot_at(caller, site)
-        if hot is None:
-            return None
-        evidence = CallEvidence(
-            payload=site.payload,
-            frequency=hot.root_hook.frequency,
-            passed=ctx.passed_payload(caller, site),
-            bound_at=site.payload_at,
-            returned=ctx.returned_payload(caller, site),
-        )
         cost = cost_of(_DUMP, evidence)
         if cost.size not in _WHOLE:
             return None

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.loops import WorkLoop
-from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.records import CallSite, ModuleSummary
 from asynclint.grading import CallEvidence, cost_of
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES, LARGE_COLUMN
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import OwnWorkRule, hands, slot_of
+from asynclint.rules.base import HandedLoopRule
 from asynclint.rules.context import CheckContext
 
 #: What a walk of a text parameter is graded as: by the payload each call hands it, like a parser's
@@ -22,7 +22,7 @@ _WALK = BlockingApi("", "cpu", "payload-walk")
 _MADE_WHOLE = frozenset({"read", LARGE_COLUMN})
 
 
-class WholeTextWalk(OwnWorkRule):
+class WholeTextWalk(HandedLoopRule):
     """A project function walks a whole text (a test log, a file's contents) line by line in pure Python, on the loop.
 
     **Why is this bad?**
@@ -88,49 +88,23 @@ class WholeTextWalk(OwnWorkRule):
     recipes = ("process-pool",)
     message = "a call that {what}, on the event loop {where}: {evidence}"
 
-    def check(self, ctx: CheckContext) -> Iterator[Finding]:
-        graph = ctx.graph
-        kept: dict[tuple[str, int], Finding] = {}
-        for position, summary in graph.numbered_summaries():
-            if summary.library is not None:
-                continue
-            walks: dict[tuple[int, str], WorkLoop] = {}
-            for loop in summary.work_loops:
-                if loop.pieces:
-                    walks.setdefault((loop.function, loop.pieces), loop)
-            for (index, param), loop in walks.items():
-                key = FunctionId((position, index))
-                slot = slot_of(graph, key, param)
-                if slot is None:
-                    continue
-                for caller, site in graph.hot_callers(key):
-                    if caller == key or not hands(site, slot, param):
-                        continue
-                    found = self._finding(ctx, key, loop, caller, site)
-                    if found is None:
-                        continue
-                    place = (found.path, found.line)
-                    if place not in kept or found.severity > kept[place].severity:
-                        kept[place] = found
-        for found in kept.values():
-            if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
-                yield found
+    def handed_loops(self, summary: ModuleSummary) -> Iterator[tuple[WorkLoop, str]]:
+        walks: dict[tuple[int, str], WorkLoop] = {}
+        for loop in summary.work_loops:
+            if loop.pieces:
+                walks.setdefault((loop.function, loop.pieces), loop)  # a function's first walk of each text
+        for (_, param), loop in walks.items():
+            yield loop, param
 
-    def _finding(
-        self, ctx: CheckContext, key: FunctionId, loop: WorkLoop, caller: FunctionId, site: CallSite
+    def handed_finding(
+        self,
+        ctx: CheckContext,
+        key: FunctionId,
+        loop: WorkLoop,
+        caller: FunctionId,
+        site: CallSite,
+        evidence: CallEvidence,
     ) -> Finding | None:
-        """The finding at ``site`` (in ``caller``) handing ``key`` the text ``loop`` walks, or ``None`` when
-        what it hands is not proven whole."""
-        hot = ctx.graph.hot_at(caller, site)
-        if hot is None:
-            return None
-        evidence = CallEvidence(
-            payload=site.payload,
-            frequency=hot.root_hook.frequency,
-            passed=ctx.passed_payload(caller, site),
-            bound_at=site.payload_at,
-            returned=ctx.returned_payload(caller, site),
-        )
         cost = cost_of(_WALK, evidence)
         if COST_CLASSES[cost.name].severity is None or not _proven(site, evidence):
             return None

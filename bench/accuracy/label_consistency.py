@@ -50,6 +50,8 @@ SPLIT_FILES = (
     "heldout15",
     "heldout16",
     "heldout17",
+    "heldout18",
+    "heldout19",
 )
 GRADES = ("critical", "high", "medium", "low", "none")
 

@@ -361,3 +361,47 @@ def test_a_stop_while_the_report_is_written_still_lists_the_rewritten_files(
     assert (project / "pkg/hot.py").read_text() == FIXED_HOT
     assert "stopped by SIGINT after rewriting 1 of 1 files" in result.stderr
     assert "  pkg/hot.py" in result.stderr.splitlines()
+
+
+@pytest.mark.parametrize("command", [("fix",), ("check", "--fix")])
+def test_a_stop_as_the_fix_run_returns_still_lists_the_rewritten_files(
+    project: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
+):
+    # The writing's deferred signals end with the run: one that lands as it returns, before the
+    # command's next line (the storm test in test_signals caught a bare "stopped by SIGINT" there),
+    # lists the files as one during the writes does.
+    import signal
+
+    from asynclint import fixrun
+    from asynclint.interrupts import Interrupted
+
+    written = fixrun.run_fix
+
+    def stopped_on_return(*args: object, **kwargs: object) -> fixrun.FixRun:
+        written(*args, **kwargs)  # type: ignore[arg-type]
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(fixrun, "run_fix", stopped_on_return)
+    result = run(*command, "--severity", "low", "pkg/hot.py", cwd=project)
+    assert result.returncode == 130, result.stderr
+    assert (project / "pkg/hot.py").read_text() == FIXED_HOT
+    assert "stopped by SIGINT after rewriting 1 of 1 files" in result.stderr
+    assert "  pkg/hot.py" in result.stderr.splitlines()
+
+
+def test_a_stop_before_the_fix_run_writes_says_nothing_changed(project: Path, monkeypatch: pytest.MonkeyPatch):
+    import signal
+
+    from asynclint import fixrun
+    from asynclint.interrupts import Interrupted
+
+    def stopped_before(*args: object, **kwargs: object) -> fixrun.FixRun:
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(fixrun, "run_fix", stopped_before)
+    before = (project / "pkg/hot.py").read_text()
+    for command in (("fix",), ("check", "--fix")):
+        result = run(*command, "--severity", "low", "pkg/hot.py", cwd=project)
+        assert result.returncode == 130, result.stderr
+        assert "stopped by SIGINT: no file was changed" in result.stderr
+        assert (project / "pkg/hot.py").read_text() == before

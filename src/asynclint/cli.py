@@ -24,7 +24,7 @@ from asynclint.io import check_output, write_output
 from asynclint.model import Result, Severity
 
 if TYPE_CHECKING:  # imported where used: the warm path loads no project walk
-    from asynclint.fixrun import FixRun
+    from asynclint.fixrun import Writes
     from asynclint.project import Project
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -417,13 +417,14 @@ def _fix_first(
 ) -> None:
     """``check --fix``: fix and write, saying on stderr what was fixed (the report that follows
     shows what is left, and its exit status is the run's)."""
-    from asynclint.fixrun import run_fix
+    from asynclint.fixrun import Writes, run_fix
     from asynclint.report.fix_report import fixed_lines, fixed_summary
 
-    run = run_fix(paths, config, unsafe=unsafe, wanted=wanted, cache_directory=cache_directory)
-    if run.stopped is not None:
-        _stopped(run.stopped, list(run.written), len(run.outcome.changed))
-    with _stops_listing_written(run):
+    writes = Writes()
+    with _stops_listing_written(writes):
+        run = run_fix(paths, config, unsafe=unsafe, wanted=wanted, cache_directory=cache_directory, writes=writes)
+        if run.stopped is not None:
+            _stopped(run.stopped, list(run.written), len(run.outcome.changed))
         for line in fixed_lines(run.outcome, run.write_errors) if show else ():
             click.echo(line, err=True)
         for path, message in sorted(run.write_errors.items()):
@@ -449,13 +450,14 @@ def _stopped(stop: Interrupted, written: list[str], planned: int) -> None:
 
 
 @contextlib.contextmanager
-def _stops_listing_written(run: FixRun) -> Iterator[None]:
-    """A stop signal that lands after the files were written (while the report is printed) still
-    says which files were rewritten, as one during the writing does."""
+def _stops_listing_written(writes: Writes) -> Iterator[None]:
+    """A stop signal raised anywhere in the block -- before the writing (nothing changed), after it
+    (on the way out of the run, while the report is printed) -- says which files were rewritten,
+    as one during the writing does: ``writes`` holds them from the first write on."""
     try:
         yield
     except Interrupted as stop:
-        _stopped(stop, list(run.written), len(run.outcome.changed))
+        _stopped(stop, list(writes.written), writes.planned)
 
 
 def _scope(paths: tuple[str, ...], whole_project: bool) -> tuple[tuple[str, ...], frozenset[str] | None]:
@@ -592,33 +594,33 @@ def fix(
     the command line / configuration is wrong; 130 interrupted (Ctrl-C; 143 SIGTERM, 129 SIGHUP):
     the file being written is finished, and the files rewritten so far are listed.
     """
-    from asynclint.fixrun import run_fix
+    from asynclint.fixrun import Writes, run_fix
     from asynclint.report.fix_report import render_diff, render_fix_report
 
     paths = paths or (".",)
-    try:
-        paths, wanted = _scope(paths, whole_project)
-        config = _load_config(paths, config_file).with_flags(
-            select=_split(select) or None,
-            ignore=_split(ignore),
-            exclude=_split(exclude),
-            min_severity=severity,
-        )
-        if follow_imports is not None:
-            config = config.with_flags(follow_imports=follow_imports)
-        run = run_fix(
-            paths,
-            config,
-            unsafe=unsafe_fixes,
-            wanted=wanted,
-            write=not (show_diff or dry_run),
-            cache_directory=Path(cache_dir).resolve() if cache_dir else None,
-        )
-    except (ConfigError, PathError) as exc:
-        _fail(str(exc))
-    except Interrupted as stop:
-        _stopped(stop, [], 0)
-    with _stops_listing_written(run):
+    writes = Writes()
+    with _stops_listing_written(writes):
+        try:
+            paths, wanted = _scope(paths, whole_project)
+            config = _load_config(paths, config_file).with_flags(
+                select=_split(select) or None,
+                ignore=_split(ignore),
+                exclude=_split(exclude),
+                min_severity=severity,
+            )
+            if follow_imports is not None:
+                config = config.with_flags(follow_imports=follow_imports)
+            run = run_fix(
+                paths,
+                config,
+                unsafe=unsafe_fixes,
+                wanted=wanted,
+                write=not (show_diff or dry_run),
+                cache_directory=Path(cache_dir).resolve() if cache_dir else None,
+                writes=writes,
+            )
+        except (ConfigError, PathError) as exc:
+            _fail(str(exc))
         for link, target in run.skipped:
             click.echo(
                 f"asynclint: note: {os.path.relpath(link)} is a symbolic link to {target}, outside "

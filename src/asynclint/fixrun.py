@@ -26,6 +26,16 @@ if TYPE_CHECKING:
     from asynclint.analysis.index.records import ModuleSummary
 
 
+@dataclass
+class Writes:
+    """What a fix run has rewritten so far, kept by its caller from before the run: a stop signal
+    that lands anywhere after the writing began (past the last write, before the caller's next
+    line) is reported with the files it lists, which each write adds to while signals wait."""
+
+    written: list[str] = field(default_factory=list)
+    planned: int = 0  # the files the run set out to rewrite
+
+
 @dataclass(frozen=True)
 class FixRun:
     outcome: FixOutcome
@@ -53,13 +63,15 @@ def run_fix(
     wanted: frozenset[str] | None = None,
     write: bool = True,
     cache_directory: Path | None = None,
+    writes: Writes | None = None,
 ) -> FixRun:
     """Fix the findings at or above ``config.min_severity`` under ``paths`` (only those touching
     the ``wanted`` files, when given) and, with ``write``, replace the changed files atomically.
     A file reached through a symbolic link is fixed at its real path, once, when that lies under
     ``paths``. Raises ``PathError`` for a missing path, and :class:`Interrupted` when a stop
     signal comes before anything is written; one that comes while writing lets the file being
-    written finish and stops before the next (``FixRun.stopped``)."""
+    written finish and stops before the next (``FixRun.stopped``). ``writes``, the caller's record
+    of what was rewritten, is filled as the files are."""
     with raise_on_stop():  # nothing is written yet: a stop signal ends the run at once
         files, skipped = real_files(discover(paths, config), paths)
         sources, read_errors = read_sources(files, config.root)
@@ -76,13 +88,15 @@ def run_fix(
         read_errors = [e for e in read_errors if covers(wanted, e.path)]
         outcome = replace(outcome, errors=tuple(e for e in outcome.errors if covers(wanted, e.path)))
     write_errors: dict[str, str] = {}
-    written: list[str] = []
     if not write:
         return FixRun(outcome, len(files), tuple(read_errors), write_errors, tuple(skipped))
     real = {display_path(file, config.root): file for file in files}
+    writes = writes if writes is not None else Writes()
+    writes.planned = len(outcome.changed)
+    written = writes.written
     # A stop signal now is recorded, not raised: the file being written is finished (or, if its
-    # write fails, left as it was) and the run stops before the next one. The run's record is made
-    # inside too, so a signal after the last write is in it, never raised past the files it lists.
+    # write fails, left as it was) and the run stops before the next one. One raised after the
+    # last write finds every rewritten file in ``writes``.
     with Deferred() as signals:
         for directory in sorted({file.parent for file in files}):
             remove_stale_temps(directory)  # what a killed run left next to the files it rewrote

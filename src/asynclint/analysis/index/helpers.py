@@ -46,6 +46,15 @@ GROWING = frozenset({"append", "extend", "insert"})
 COPYING_BUILTINS = frozenset({Sym("builtins.list"), Sym("builtins.tuple")})
 #: Methods that change a mapping or list in place: what it was bound to no longer says its size.
 MUTATORS = frozenset({*GROWING, "update", "setdefault", "__setitem__", "__ior__"})
+#: Builtins whose result has the items of their argument (a loop over ``sorted(x)`` goes over ``x``'s).
+SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "iter"})
+#: What in a loop's body hands the event loop back on every iteration.
+AWAITING = (ast.Await, ast.AsyncFor, ast.AsyncWith)
+
+
+def names_in(node: ast.AST) -> set[str]:
+    """The names ``node`` reads or binds, anywhere in it."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def runs_in_thread(node: ast.Call) -> bool:

@@ -17,40 +17,37 @@ body that awaits hands the loop back on every iteration.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 
+from asynclint.analysis.index.helpers import SAME_ITEMS, names_in
 from asynclint.knowledge.costs import ITEM_DUMP_FUNCTIONS, ITEM_DUMP_METHODS
-
-#: Builtins whose result has the items of their argument.
-_SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "iter"})
 
 
 class ItemDumps:
-    """Which parameter of one function each of its loops dumps item by item (:meth:`dumped`)."""
+    """Which parameter of one function each of its loops dumps item by item (:meth:`dumped`, then
+    :meth:`dumps_items`)."""
 
     def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef):
         args = node.args
         self.params = frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
 
-    def dumped(self, target: ast.expr, iterable: ast.expr, body: Iterable[ast.AST]) -> str:
-        """The parameter whose items a loop of ``target`` over ``iterable`` serializes or copies one by
-        one in ``body`` (its statements, or a comprehension's element and tests); "" for none."""
+    def dumped(self, iterable: ast.expr) -> str:
+        """The parameter whose items a loop over ``iterable`` goes over, or ""."""
         over = _over(iterable)
-        if not (isinstance(over, ast.Name) and over.id in self.params):
-            return ""
-        nodes = [node for part in body for node in ast.walk(part)]
-        if any(isinstance(node, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for node in nodes):
-            return ""  # it hands the loop back on every iteration
-        items = _names(target)
+        return over.id if isinstance(over, ast.Name) and over.id in self.params else ""
+
+    def dumps_items(self, target: ast.expr, nodes: list[ast.AST]) -> bool:
+        """Does a loop of ``target`` serialize or copy a value made from each item in its body
+        (``nodes``: every node of its statements, or of a comprehension's element and tests)?"""
+        items = names_in(target)
         made, rebound = _made_from(items, nodes)
         for node in nodes:
             operand = _dumped(node) if isinstance(node, ast.Call) else None
-            if operand is None or not _names(operand) & made:
+            if operand is None or not names_in(operand) & made:
                 continue
             if isinstance(operand, ast.Name) and operand.id in items and not rebound:
                 continue  # the item itself: ASL111's "every item of `p` in turn"
-            return over.id
-        return ""
+            return True
+        return False
 
 
 def _over(iterable: ast.expr) -> ast.expr:
@@ -60,7 +57,7 @@ def _over(iterable: ast.expr) -> ast.expr:
         if all(isinstance(value, (ast.List, ast.Tuple, ast.Dict, ast.Constant)) for value in rest):
             return _over(iterable.values[0])
     if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.args:
-        if iterable.func.id in _SAME_ITEMS:
+        if iterable.func.id in SAME_ITEMS:
             return _over(iterable.args[0])
     return iterable
 
@@ -75,11 +72,11 @@ def _made_from(items: set[str], nodes: list[ast.AST]) -> tuple[set[str], bool]:
         for node in nodes:
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if not _names(node.value) & made:
+                if not names_in(node.value) & made:
                     continue
                 bound = {t.id for t in targets if isinstance(t, ast.Name)}
-            elif isinstance(node, (ast.For, ast.comprehension)) and _names(node.iter) & made:
-                bound = _names(node.target)
+            elif isinstance(node, (ast.For, ast.comprehension)) and names_in(node.iter) & made:
+                bound = names_in(node.target)
             else:
                 continue
             rebound = rebound or bool(bound & items)
@@ -99,7 +96,3 @@ def _dumped(call: ast.Call) -> ast.expr | None:
     if isinstance(func.value, ast.Name) and f"{func.value.id}.{func.attr}" in ITEM_DUMP_FUNCTIONS and call.args:
         return call.args[0]
     return None
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

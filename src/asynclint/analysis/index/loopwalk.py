@@ -15,7 +15,7 @@ import ast
 from dataclasses import replace
 
 from asynclint.analysis.index.bodies import FunctionBody
-from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES
+from asynclint.analysis.index.helpers import AWAITING, COMPREHENSIONS, SCOPES
 from asynclint.analysis.index.itemdumps import ItemDumps
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.nests import Nests, loop_nests
@@ -38,12 +38,16 @@ class _Walk:
         self.dumped: dict[int, str] = {}
 
     def _walks(self, number: int, target: ast.expr, iterable: ast.expr, body: list[ast.AST]) -> None:
-        param = self.texts.walked(target, iterable, body)
-        if param:
-            self.pieces[number] = param
-        param = self.dumps.dumped(target, iterable, body)
-        if param:
-            self.dumped[number] = param
+        text, items = self.texts.walked(iterable), self.dumps.dumped(iterable)
+        if not (text or items):
+            return
+        nodes = [node for part in body for node in ast.walk(part)]
+        if any(isinstance(node, AWAITING) for node in nodes):
+            return  # it hands the event loop back on every iteration: neither reader holds it
+        if text and self.texts.works_on_pieces(target, nodes):
+            self.pieces[number] = text
+        if items and self.dumps.dumps_items(target, nodes):
+            self.dumped[number] = items
 
     def visit(self, node: ast.AST, parent: int, seen: bool) -> None:
         """``node``, run by the iterations of loop ``parent`` (-1: none); ``seen``: the nests read it."""

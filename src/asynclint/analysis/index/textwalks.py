@@ -17,9 +17,9 @@ or a function on it, test membership in it, or loop over it (collecting it as it
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
 
 from asynclint.analysis.index.bodies import own_nodes
+from asynclint.analysis.index.helpers import SAME_ITEMS, names_in
 
 #: Methods that cut a text into its pieces (lines, words, fields).
 _SPLITTERS = frozenset({"split", "rsplit", "splitlines"})
@@ -27,8 +27,6 @@ _SPLITTERS = frozenset({"split", "rsplit", "splitlines"})
 _SCANNERS = frozenset({"findall", "finditer", "split"})
 #: Methods that return a text as long as their receiver, near enough.
 _SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "replace", "decode", "expandtabs"})
-#: Builtins whose result has the items of their argument.
-_SAME_ITEMS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple", "iter"})
 #: Calls that only collect a piece as it is.
 _COLLECTING = frozenset({"append", "add", "extend", "insert", "appendleft"})
 #: How deep a local's binding is followed.
@@ -36,7 +34,8 @@ _DEPTH = 4
 
 
 class TextWalks:
-    """Which parameter of one function each of its loops walks piece by piece (:meth:`walked`)."""
+    """Which parameter of one function each of its loops walks piece by piece (:meth:`walked`, then
+    :meth:`works_on_pieces`)."""
 
     def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef):
         args = node.args
@@ -58,17 +57,15 @@ class TextWalks:
         for name in opaque:
             self.bound.pop(name, None)
 
-    def walked(self, target: ast.expr, iterable: ast.expr, body: Iterable[ast.AST]) -> str:
-        """The parameter whose text a loop of ``target`` over ``iterable`` walks, doing work with each
-        piece in ``body`` (its statements, or a comprehension's element and tests); "" for none."""
-        param = self._pieces(iterable, _DEPTH)
-        if not param:
-            return ""
-        items = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-        nodes = [node for part in body for node in ast.walk(part)]
-        if any(isinstance(node, (ast.Await, ast.AsyncFor, ast.AsyncWith)) for node in nodes):
-            return ""  # it hands the loop back on every iteration
-        return param if any(_works_on(node, items) for node in nodes) else ""
+    def walked(self, iterable: ast.expr) -> str:
+        """The parameter whose text's pieces a loop over ``iterable`` goes over, or ""."""
+        return self._pieces(iterable, _DEPTH)
+
+    def works_on_pieces(self, target: ast.expr, nodes: list[ast.AST]) -> bool:
+        """Does a loop of ``target`` do work with each piece in its body (``nodes``: every node of its
+        statements, or of a comprehension's element and tests)?"""
+        items = names_in(target)
+        return any(_works_on(node, items) for node in nodes)
 
     def _pieces(self, node: ast.expr, depth: int) -> str:
         """The parameter whose text's pieces ``node`` holds, or ""."""
@@ -85,7 +82,7 @@ class TextWalks:
         if not isinstance(node, ast.Call):
             return ""
         func = node.func
-        if isinstance(func, ast.Name) and func.id in _SAME_ITEMS and node.args:
+        if isinstance(func, ast.Name) and func.id in SAME_ITEMS and node.args:
             return self._pieces(node.args[0], depth)
         if not isinstance(func, ast.Attribute):
             return ""
@@ -132,13 +129,9 @@ def _works_on(node: ast.AST, items: set[str]) -> bool:
             return False
         receiver = func.value if isinstance(func, ast.Attribute) else None
         handed = [receiver, *node.args, *(k.value for k in node.keywords)]
-        return any(part is not None and _names(part) & items for part in handed)
+        return any(part is not None and names_in(part) & items for part in handed)
     if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
-        return bool(_names(node.comparators[-1]) & items or _names(node.left) & items)
+        return bool(names_in(node.comparators[-1]) & items or names_in(node.left) & items)
     if isinstance(node, (ast.For, ast.comprehension)):
-        return bool(_names(node.iter) & items)
+        return bool(names_in(node.iter) & items)
     return False
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -27,13 +27,10 @@ def constant_text(node: ast.expr | None) -> str | None:
     return None if isinstance(value, float) and not math.isfinite(value) else repr(value)
 
 
-#: ``repr`` of the floats no literal writes (``1e999`` is ``inf``): read back by ``float``.
-_NON_FINITE = frozenset({"inf", "-inf", "nan"})
-
-
 def constant_value(text: str) -> object:
-    """The constant :func:`constant_text` wrote ``text`` for."""
-    return float(text) if text in _NON_FINITE else ast.literal_eval(text)
+    """The constant :func:`constant_text` wrote ``text`` for (never a non-finite float: it writes
+    no text for one)."""
+    return ast.literal_eval(text)
 
 
 def constant_defaults(args: ast.arguments) -> tuple[tuple[str, str], ...]:

@@ -340,6 +340,14 @@ def test_dry_run_places_what_it_leaves_in_the_file_as_it_is(tmp_path: Path):
     assert (tmp_path / "m.py").read_text() == source
 
 
+def _stopped_after_rewriting_hot(result: subprocess.CompletedProcess, project: Path) -> None:
+    """A run stopped by SIGINT once pkg/hot.py was rewritten: exit 130, the file fixed and listed."""
+    assert result.returncode == 130, result.stderr
+    assert (project / "pkg/hot.py").read_text() == FIXED_HOT
+    assert "stopped by SIGINT after rewriting 1 of 1 files" in result.stderr
+    assert "  pkg/hot.py" in result.stderr.splitlines()
+
+
 @pytest.mark.parametrize("command", [("fix",), ("check", "--fix")])
 def test_a_stop_while_the_report_is_written_still_lists_the_rewritten_files(
     project: Path, monkeypatch: pytest.MonkeyPatch, command: tuple[str, ...]
@@ -357,10 +365,7 @@ def test_a_stop_while_the_report_is_written_still_lists_the_rewritten_files(
     monkeypatch.setattr(fix_report, "render_fix_report", stopped)
     monkeypatch.setattr(fix_report, "fixed_summary", stopped)
     result = run(*command, "--severity", "low", "pkg/hot.py", cwd=project)
-    assert result.returncode == 130, result.stderr
-    assert (project / "pkg/hot.py").read_text() == FIXED_HOT
-    assert "stopped by SIGINT after rewriting 1 of 1 files" in result.stderr
-    assert "  pkg/hot.py" in result.stderr.splitlines()
+    _stopped_after_rewriting_hot(result, project)
 
 
 @pytest.mark.parametrize("command", [("fix",), ("check", "--fix")])
@@ -383,10 +388,7 @@ def test_a_stop_as_the_fix_run_returns_still_lists_the_rewritten_files(
 
     monkeypatch.setattr(fixrun, "run_fix", stopped_on_return)
     result = run(*command, "--severity", "low", "pkg/hot.py", cwd=project)
-    assert result.returncode == 130, result.stderr
-    assert (project / "pkg/hot.py").read_text() == FIXED_HOT
-    assert "stopped by SIGINT after rewriting 1 of 1 files" in result.stderr
-    assert "  pkg/hot.py" in result.stderr.splitlines()
+    _stopped_after_rewriting_hot(result, project)
 
 
 def test_a_stop_before_the_fix_run_writes_says_nothing_changed(project: Path, monkeypatch: pytest.MonkeyPatch):

@@ -57,9 +57,12 @@ def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert run("check", "--severity", "low", "examples", cwd=project).returncode == 0
 
+    logs: list[str] = []
+
     def profile_after() -> dict:
         result = run_process("profile", "examples/wiki_qa", *ARGS, "-o", "after.json", cwd=project)
         assert result.returncode == 0, result.stderr[-2000:]
+        logs.append(result.stderr)  # where the rubric logs a reward that raised (scored 0.0)
         return json.loads((project / "after.json").read_text())
 
     # Measured again (once) if the host kept the loop thread from its CPU for most of the blocked time.
@@ -71,7 +74,9 @@ def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before
     compared = run("profile", "--compare", "before.json", "after.json", "--format", "json", cwd=project)
     assert compared.returncode == 0, compared.stdout
     comparison = json.loads(compared.stdout)
-    assert comparison["outputs_identical"] is True
+    # Seen once in a whole-suite run, not understood yet: 3 of 12 rollouts scored citation_check 0.0
+    # after the fix, with identical trajectories. The rubric logs the reason of a reward that raised.
+    assert comparison["outputs_identical"] is True, (comparison, logs[-1][-3000:])
     # Measured in one test, moments apart. The fix takes the judge's round trips and the checker's
     # subprocess off the loop: waits that are the code's under any load. Compared, the time each run
     # charged to code: the host's share (the loop thread waiting for a CPU) and the collector's

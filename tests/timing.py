@@ -152,16 +152,19 @@ MIN_SHARE = 0.6
 
 
 def given_a_cpu(
-    run: Callable[[], T], premise: Callable[[T], bool] = lambda result: True, attempts: int = ATTEMPTS
+    run: Callable[[], T],
+    premise: Callable[[T], bool] = lambda result: True,
+    attempts: int = ATTEMPTS,
+    min_share: float = MIN_SHARE,
 ) -> T:
-    """The result of a CPU-bound ``run()`` that got at least ``MIN_SHARE`` of a CPU (and meets
+    """The result of a CPU-bound ``run()`` that got at least ``min_share`` of a CPU (and meets
     ``premise``), measured up to ``attempts`` times. When the host never allows it, the test is
     skipped, saying so: each span of such a run is mostly a wait for a CPU, which the report
     rightly charges to the host, and nothing is left to judge the code by."""
     measured = measure(
-        lambda: with_cpu_share(run), lambda result: result[1] >= MIN_SHARE and premise(result[0]), attempts
+        lambda: with_cpu_share(run), lambda result: result[1] >= min_share and premise(result[0]), attempts
     )
-    if measured[1] < MIN_SHARE or not premise(measured[0]):
+    if measured[1] < min_share or not premise(measured[0]):
         pytest.skip(
             f"the host gave the process {measured[1]:.0%} of a CPU in the last of {attempts} runs: "
             "too little to judge CPU-bound code by"

@@ -155,7 +155,7 @@ class FixProject:
         project's own code (a loop nest, ``facts.knowledge == "code"``) has no call of its own: the
         call of the sync function it is in, in the nearest ``async def`` on the chain."""
         if finding.facts.knowledge == "code":
-            helper = self._helper_site(finding)
+            helper = self._own_call_site(finding) or self._helper_site(finding)
             if helper is None:
                 return Decline(
                     f"no `async def` on the chain calls `{finding.facts.function}`: move the work into a top-level "
@@ -181,6 +181,20 @@ class FixProject:
         # No placement: also an async def calling the sync function through a parameter.
         helper = self._helper_site(finding) if placement in ("helper", None) else None
         return helper or self._root_site(finding, file, call, function)
+
+    def _own_call_site(self, finding: Finding) -> Site | None:
+        """A project function's own work reported at a call that hands it the payload (ASL117's
+        walk, ASL119's dump), when that call is written in ``async def``: the call itself leaves
+        the loop. ``None`` for work reported at a loop (ASL115, ASL116), or a call in a sync
+        function (its callers' calls are the sites then)."""
+        if finding.path not in self.texts:
+            return None
+        file = self.file(finding.path)
+        call = file.call_at(finding.line, finding.column, finding.end_line, finding.end_column)
+        function = _evaluated_in(file, call) if call is not None else None
+        if call is None or not isinstance(function, cst.FunctionDef) or not is_async(function):
+            return None
+        return Site(file, call, function, "direct")
 
     def _helper_site(self, finding: Finding) -> Site | Decline | None:
         """The call, in the nearest ``async def`` on the finding's chain, of the sync function that

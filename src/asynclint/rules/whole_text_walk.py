@@ -76,8 +76,8 @@ class WholeTextWalk(HandedLoopRule):
     **Fix**
     Let a compiled regex scan the whole text in one call, parse only the part needed (the summary
     after its header), or run the parse in a process pool (a worker thread frees the loop but not
-    the GIL). `asynclint fix --unsafe-fixes` does the last as for ASL115 where an `async def` on
-    the chain calls a sync top-level function on the way.
+    the GIL). `asynclint fix --unsafe-fixes` does the last where an `async def` makes the call, or,
+    as for ASL115, calls a sync top-level function on the way to it.
     """
 
     code = "ASL117"

@@ -39,7 +39,7 @@ from asynclint.analysis.handovers import Handovers
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
-from asynclint.analysis.index.importflags import installed_name
+from asynclint.analysis.index.importflags import flagged_name, installed_name
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
 from asynclint.analysis.index.values import CallPart, Marker, Rooted
@@ -171,6 +171,9 @@ class ProjectGraph(
             self.importers.update(summary.importers)
             for attribute, value in summary.patched if summary.library is None else ():
                 self.patched[attribute] = (*self.patched.get(attribute, ()), value)
+            for flag, top in summary.flags:  # a flag another module imports: as its own test of it
+                if installed_name(top) in self._installed:
+                    self._installed[flagged_name(f"{summary.module}.{flag}")] = True
             for registry, id_, entry in summary.registered:
                 made = str(CallPart("made", (registry, id_)))
                 self.registered[made] = entry if self.registered.get(made, entry) == entry else ""

@@ -133,6 +133,8 @@ class ProjectGraph(
         #: Library module attributes -> the project functions assigned to them (ModuleSummary.patched):
         #: a library call that calls the attribute runs them (Handovers.called_back).
         self.patched: dict[str, tuple[str, ...]] = {}
+        #: Those attributes as the library module's own calls name them (Handovers.patched_global).
+        self._patched_globals: dict[str, dict[str, tuple[str, ...]]] | None = None
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).

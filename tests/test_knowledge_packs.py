@@ -204,3 +204,43 @@ def test_a_pipe_with_a_model_imported_from_another_module_calls_the_model():
     )
     assert not result.errors
     assert [(f.line, f.facts.callee) for f in result.findings] == [(13, "langchain_core.runnables.Runnable.invoke")]
+
+
+def test_a_chain_through_a_library_call_back_names_the_library_function():
+    # The patched function runs where evaluate_simulation looks telecom's load_file up: the link of
+    # that call says so; the call that runs the next function itself says nothing.
+    text = textwrap.dedent("""\
+        import tau2.domains.telecom.environment as telecom_environment
+        from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
+
+
+        def _load_utf8(path, **kwargs):
+            with open(path, encoding="utf-8") as handle:
+                return handle.read()
+
+
+        telecom_environment.load_file = _load_utf8
+
+
+        def score(state):
+            return evaluate_simulation(state["simulation"], state["task"], EvaluationType.ENV, False, "telecom")
+
+
+        async def post_rollout(self, state):
+            return score(state)
+    """)
+    from asynclint.report._common import chain_steps
+    from asynclint.report.json_report import chain_to_list
+
+    result = check_text(text)
+    (finding,) = [f for f in result.findings if f.line == 6]
+    assert [(link.line, link.through) for link in finding.chain] == [
+        (17, ""),
+        (18, ""),
+        (14, "tau2.evaluator.evaluator.evaluate_simulation"),
+        (6, ""),
+    ]
+    texts = [step.text for step in chain_steps(finding.chain)]
+    assert texts[2] == "calls `tau2.evaluator.evaluator.evaluate_simulation`, which calls back `_load_utf8`"
+    assert texts[1] == "calls `score`"
+    assert chain_to_list(finding.chain)[2]["through"] == "tau2.evaluator.evaluator.evaluate_simulation"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from asynclint.baseline import fingerprint
 from asynclint.model import ChainLink, Facts, FileError, Finding, FixInfo, RelatedLocation, Result, RuleMeta, Severity
 from asynclint.report import FORMATS, render
 from asynclint.report.concise import render_concise
@@ -151,7 +153,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 9
+    assert document["version"] == 10
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -163,9 +165,9 @@ def test_json_round_trips_every_value():
         "severity": "critical",
         "message": HTTP_MESSAGE,
         "chain": [
-            {"path": "src/app/env.py", "line": 10, "function": "Env.setup_state"},
-            {"path": "src/app/env.py", "line": 12, "function": "Env.setup_state"},
-            {"path": "src/app/net.py", "line": 40, "function": "fetch_token"},
+            {"path": "src/app/env.py", "line": 10, "function": "Env.setup_state", "through": ""},
+            {"path": "src/app/env.py", "line": 12, "function": "Env.setup_state", "through": ""},
+            {"path": "src/app/net.py", "line": 40, "function": "fetch_token", "through": ""},
         ],
         "fix": {"safe": True, "title": "Use `asyncio.to_thread`"},
         "facts": {
@@ -242,8 +244,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 9,'
-    assert render_json(Result()) == '{\n  "version": 9,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 10,'
+    assert render_json(Result()) == '{\n  "version": 10,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------
@@ -310,9 +312,9 @@ def test_sarif_results(sarif_log):
     assert first["properties"] == {
         "severity": "critical",
         "chain": [
-            {"path": "src/app/env.py", "line": 10, "function": "Env.setup_state"},
-            {"path": "src/app/env.py", "line": 12, "function": "Env.setup_state"},
-            {"path": "src/app/net.py", "line": 40, "function": "fetch_token"},
+            {"path": "src/app/env.py", "line": 10, "function": "Env.setup_state", "through": ""},
+            {"path": "src/app/env.py", "line": 12, "function": "Env.setup_state", "through": ""},
+            {"path": "src/app/net.py", "line": 40, "function": "fetch_token", "through": ""},
         ],
         "facts": json.loads(render_json(RESULT))["findings"][0]["facts"],
     }
@@ -607,3 +609,23 @@ def test_render_dispatches_every_format():
     assert render(RESULT, "rich", color=False, width=80) == rich_text
     with pytest.raises(ValueError, match="unknown output format 'xml'"):
         render(RESULT, "xml")
+
+
+def test_a_link_through_a_library_call_back_is_named_in_every_format():
+    through = "tau2.evaluator.evaluator.evaluate_simulation"
+    chain = (
+        ChainLink("env.py", 17, "post_rollout"),
+        ChainLink("env.py", 18, "post_rollout", through),
+        ChainLink("env.py", 6, "_load_utf8"),
+    )
+    finding = make_finding("env.py", (6, 16, 6, 40), "ASY110", "blocking-file-io", Severity.HIGH, "`open()`", chain)
+    result = Result((finding,), (), 1, RULES)
+    said = f"calls `{through}`, which calls back `_load_utf8`"
+    assert said in render_rich(result, color=False, width=200)
+    sarif_steps = json.loads(render_sarif(result))["runs"][0]["results"][0]["codeFlows"][0]["threadFlows"][0]
+    assert [step["location"]["message"]["text"] for step in sarif_steps["locations"]][1] == said
+    assert [link["through"] for link in json.loads(render_json(result))["findings"][0]["chain"]] == ["", through, ""]
+    assert render_github(result).rstrip().endswith(f"[via post_rollout → [{through}] → _load_utf8]")
+    # A baseline taken before chains named the library still knows the finding.
+    plain = dataclasses.replace(finding, chain=tuple(dataclasses.replace(link, through="") for link in chain))
+    assert fingerprint(finding) == fingerprint(plain)

@@ -36,12 +36,16 @@ class ChainLink:
     """One step of the proof that a call runs on the loop.
 
     The first link is the hot entry point (its ``def`` line); every following link is a call
-    site inside ``function``; the last link is the offending call itself.
+    site inside ``function``; the last link is the offending call itself. ``through``: the
+    installed library function a middle link's call runs, which calls the next link's function
+    back (tau2's ``evaluate_simulation`` calling the ``load_file`` the project patched), or ``""``
+    when the call runs the next function itself. Never part of a baseline fingerprint.
     """
 
     path: str
     line: int
     function: str
+    through: str = ""
 
 
 def split_place(at: str) -> tuple[str, int, int | None]:

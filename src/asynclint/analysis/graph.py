@@ -39,7 +39,7 @@ from asynclint.analysis.handovers import Handovers
 from asynclint.analysis.hierarchy import Hierarchy
 from asynclint.analysis.hooks import DeclaredHooks
 from asynclint.analysis.hot import HotSet
-from asynclint.analysis.index.importflags import installed_name
+from asynclint.analysis.index.importflags import flagged_name, installed_name
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
 from asynclint.analysis.index.values import CallPart, Marker, Rooted
@@ -133,6 +133,8 @@ class ProjectGraph(
         #: Library module attributes -> the project functions assigned to them (ModuleSummary.patched):
         #: a library call that calls the attribute runs them (Handovers.called_back).
         self.patched: dict[str, tuple[str, ...]] = {}
+        #: Those attributes as the library module's own calls name them (Handovers.patched_global).
+        self._patched_globals: dict[str, dict[str, tuple[str, ...]]] | None = None
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -171,6 +173,9 @@ class ProjectGraph(
             self.importers.update(summary.importers)
             for attribute, value in summary.patched if summary.library is None else ():
                 self.patched[attribute] = (*self.patched.get(attribute, ()), value)
+            for flag, top in summary.flags:  # a flag another module imports: as its own test of it
+                if installed_name(top) in self._installed:
+                    self._installed[flagged_name(f"{summary.module}.{flag}")] = True
             for registry, id_, entry in summary.registered:
                 made = str(CallPart("made", (registry, id_)))
                 self.registered[made] = entry if self.registered.get(made, entry) == entry else ""

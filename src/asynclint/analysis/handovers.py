@@ -1,7 +1,8 @@
 """What the project hands over and to whom: the type of an object handed to a library
 (``judge_client=JUDGE``) and the call that built it, and the project's overrides a library call
 runs on a receiver it is handed (``RUNS_RECEIVER``), and the project's functions it calls through a
-module attribute the project assigned them to (``CALLS_ATTRIBUTES``)."""
+module attribute the project assigned them to (``CALLS_ATTRIBUTES``, or in deep mode the library
+module's own call of that name)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,24 @@ class Handovers(Resolution):
         if cls not in self.classes:
             return patched
         return patched + [key for method in sorted(methods) if (key := self.method_of(cls, method)) is not None]
+
+    def patched_global(self, caller: FunctionId, target: str | None) -> list[FunctionId]:
+        """Deep mode: the project's functions an installed library function's call runs instead of
+        ``target`` because the project assigned them to the name the library's module calls it by
+        (tau2's telecom ``get_environment`` calls its module's ``load_file``, bound by ``from
+        tau2.utils import load_file``; the project set ``telecom_env.load_file = _load_utf8``): the
+        look-up of a module global finds the project's function. Empty elsewhere."""
+        summary = self.summaries[caller[0]]
+        if not self.patched or target is None or summary.library is None:
+            return []
+        if self._patched_globals is None:
+            self._patched_globals = {}
+            for attribute, values in self.patched.items():
+                module, _, name = attribute.rpartition(".")
+                bound = self.exports.get(module, {}).get(name, attribute)  # imported there, or defined there
+                self._patched_globals.setdefault(module, {})[self.canonical(bound)] = values
+        values = self._patched_globals.get(summary.module, {}).get(self.canonical(target), ())
+        return [key for value in values for key in self.functions_for(value)]
 
     def handed_type(self, handoff: Handoff) -> TypeName | None:
         """The type of the object handed over: ``judge_client=JUDGE`` is an instance only when

@@ -245,6 +245,8 @@ class HotSet(GraphState):
         else:
             target = self.call_target(site, caller)
             keys = self.functions_for(target)
+        if self.patched and (patched := self.patched_global(caller, target)):
+            return patched  # a library's module global the project replaced
         if not keys:
             return (
                 self.fetched_from_table(target)

@@ -356,7 +356,22 @@ class Uses(GraphState):
         steps = self.path(key, hot)
         root = steps[0][0]
         links = [ChainLink(self.summaries[root[0]].path, self.function(root).line, self.function(root).qualname)]
-        for caller, line in steps[:-1]:  # each function's call into the next one
-            links.append(ChainLink(self.summaries[caller[0]].path, line, self.function(caller).qualname))
+        for (caller, line), (callee, _) in pairwise(steps):  # each function's call into the next one
+            path, qualname = self.summaries[caller[0]].path, self.function(caller).qualname
+            links.append(ChainLink(path, line, qualname, self.called_back_through(caller, line, callee)))
         links.append(ChainLink(self.summaries[key[0]].path, site.line, self.function(key).qualname))
         return tuple(links)
+
+    def called_back_through(self, caller: FunctionId, line: int, callee: FunctionId) -> str:
+        """The installed library function ``caller``'s call on ``line`` runs, which calls ``callee``
+        back (:meth:`called_back`), or ``""`` when a call there runs ``callee`` itself."""
+        through = ""
+        for target, site in self._edges_of(caller):
+            if target != callee or site.line != line:
+                continue
+            written = self.call_target(site, caller)
+            if written and self.functions_for(written):
+                return ""  # (a call on the line names ``callee``: the plainer story)
+            if written and callee in self.called_back(caller, site, written):
+                through = through or written
+        return through

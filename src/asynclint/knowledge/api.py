@@ -64,8 +64,10 @@ class BlockingApi:
     runs: frozenset[str] = frozenset()
     #: Arguments that, given one of these named constants, make the call cost more, each written
     #: ``slot=NAME`` (slot: its keyword or positional index; ``NAME``: the member or constant's own
-    #: name, tau2's ``evaluation_type=EvaluationType.NL_ASSERTIONS`` is ``evaluation_type=NL_ASSERTIONS``):
-    #: a call written so is graded by the entry ``heavier`` names.
+    #: name, tau2's ``evaluation_type=EvaluationType.NL_ASSERTIONS`` is ``evaluation_type=NL_ASSERTIONS``;
+    #: a string, as a ``str`` Enum's value is written out, is its ``repr``: ``evaluation_type='nl_assertions'``;
+    #: a name the module binds to either counts as what it is bound to): a call written so is graded
+    #: by the entry ``heavier`` names.
     heavier_with: frozenset[str] = frozenset()
     heavier: str = ""
     #: Attributes of library modules the call looks up and calls as it runs (tau2's telecom

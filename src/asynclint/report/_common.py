@@ -51,7 +51,8 @@ def chain_steps(chain: tuple[ChainLink, ...]) -> list[ChainStep]:
     """Describe each link of a proof chain (see ``ChainLink``) as a step a reader can follow.
 
     The first link is the entry point's ``def``; a middle link is a call site inside its
-    function, whose callee is the next link's function; the last link is the offending call.
+    function, whose callee is the next link's function (or, for a link ``through`` a library
+    function, whose callee calls the next link's function back); the last link is the offending call.
     """
     steps: list[ChainStep] = []
     depth = 0
@@ -62,6 +63,8 @@ def chain_steps(chain: tuple[ChainLink, ...]) -> list[ChainStep]:
             text = f"enter `{link.function}`"
         elif position == len(chain) - 1:
             text = f"blocking call in `{link.function}`"
+        elif link.through:
+            text = f"calls `{link.through}`, which calls back `{chain[position + 1].function}`"
         else:
             text = f"calls `{chain[position + 1].function}`"
         steps.append(ChainStep(link, text, depth))

@@ -23,7 +23,8 @@ def escape_property(text: str) -> str:
 
 
 def chain_summary(finding: Finding) -> str:
-    """Function names along the chain, e.g. ``Env.setup_state → helper``.
+    """Function names along the chain, e.g. ``Env.setup_state → helper``; a library function
+    that calls the next one back stands between them in brackets (``run → [lib.evaluate] → hook``).
 
     Consecutive links in the same function (the entry's ``def`` line and its call site)
     collapse into one name.
@@ -32,6 +33,8 @@ def chain_summary(finding: Finding) -> str:
     for link in finding.chain:
         if not names or names[-1] != link.function:
             names.append(link.function)
+        if link.through:
+            names.append(f"[{link.through}]")
     return " → ".join(names)
 
 

@@ -14,7 +14,8 @@ from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation,
 # path:line:column. 6: the facts "fallback" and "off_by_default". 7: the facts "run_by_framework" and "folded".
 # 8: the facts "admitted" and "assumed_from" (the framework-version caveat, once words in "root_note").
 # 9: the fact "cache_miss" (a first call that is a cache on disk's miss path).
-JSON_FORMAT_VERSION = 9
+# 10: every chain link has "through" (the library function that calls the next link's function back).
+JSON_FORMAT_VERSION = 10
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:
@@ -42,7 +43,9 @@ def facts_to_dict(facts: Facts) -> dict[str, Any]:
 
 
 def chain_to_list(chain: tuple[ChainLink, ...]) -> list[dict[str, Any]]:
-    return [{"path": link.path, "line": link.line, "function": link.function} for link in chain]
+    return [
+        {"path": link.path, "line": link.line, "function": link.function, "through": link.through} for link in chain
+    ]
 
 
 def related_to_list(related: tuple[RelatedLocation, ...]) -> list[dict[str, Any]]:

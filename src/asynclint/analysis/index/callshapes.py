@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import (
@@ -108,19 +109,34 @@ def switch_literals(call: ast.Call) -> tuple[str, ...]:
 
 #: How a constant or an enum member is named (PEP 8): what an argument that selects a mode is written as.
 CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+#: The longest string read as a mode's value (``"all_with_nl_assertions"``): longer text is data.
+MODE_TEXT = 40
 
 
-def constant_arguments(call: ast.Call) -> tuple[str, ...]:
+def constant_arguments(call: ast.Call, read: Callable[[ast.expr], str | None]) -> tuple[str, ...]:
     """The call's arguments given a named constant (``EvaluationType.NL_ASSERTIONS``, ``MODE``: an
-    upper-case name, the last of a dotted one), each as ``slot=NAME`` (slot: the keyword, or the
-    position): what ``BlockingApi.heavier_with`` matches."""
+    upper-case name, the last of a dotted one) or a short string (a ``str`` Enum's value written
+    out: ``"nl_assertions"``), each as ``slot=NAME`` or ``slot='text'`` (slot: the keyword, or the
+    position): what ``BlockingApi.heavier_with`` matches. ``read``: the dotted name or the string
+    an argument stands for where the module shows it (``MODE = EvaluationType.NL_ASSERTIONS`` at
+    its top: its dotted name; ``MODE = "nl_assertions"``: the string's ``repr``), else ``None``,
+    and its spelling counts."""
     slots = [(keyword.arg, keyword.value) for keyword in call.keywords if keyword.arg]
     slots += [(str(position), value) for position, value in enumerate(call.args)]
-    names = (
-        (slot, value.attr if isinstance(value, ast.Attribute) else value.id if isinstance(value, ast.Name) else "")
-        for slot, value in slots
-    )
-    return tuple(f"{slot}={name}" for slot, name in names if CONSTANT_NAME.fullmatch(name))
+    return tuple(f"{slot}={token}" for slot, value in slots if (token := _mode_token(value, read)) is not None)
+
+
+def _mode_token(value: ast.expr, read: Callable[[ast.expr], str | None]) -> str | None:
+    if isinstance(value, ast.Constant):
+        text = value.value if isinstance(value.value, str) and len(value.value) <= MODE_TEXT else None
+        return repr(text) if text is not None else None
+    if not isinstance(value, ast.Name | ast.Attribute):
+        return None
+    meant = read(value)
+    if meant is not None and meant.startswith("'"):  # a name bound to a string
+        return meant if len(meant) <= MODE_TEXT + 2 else None
+    name = (meant or (value.attr if isinstance(value, ast.Attribute) else value.id)).rpartition(".")[2]
+    return name if CONSTANT_NAME.fullmatch(name) else None
 
 
 def regex_scan(node: ast.Call) -> tuple[bool, ast.expr] | None:

@@ -317,6 +317,15 @@ class Inference(Registries):
                 return ast.Constant(bound)
         return node
 
+    def mode_meant(self, node: ast.expr) -> str | None:
+        """What a mode argument stands for (``callshapes.constant_arguments``): the string a name is
+        bound to, as its ``repr``; the dotted name of the member or constant it denotes."""
+        bound = self._constant(node)
+        if isinstance(bound, ast.Constant) and bound is not node:
+            return repr(bound.value)
+        value = self.infer(node)
+        return value.name if isinstance(value, Sym) else None
+
     def _typed_dict_field(self, node: ast.Subscript) -> Inst | None:
         """``tau2["environment"]`` where ``tau2`` is declared a project class (``tau2 =
         cast(Tau2State, state["tau2"])``, ``state: Tau2State``): the field, read as an attribute

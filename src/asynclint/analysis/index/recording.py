@@ -129,7 +129,7 @@ class Recording(PayloadsHeld, Registries):
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + switch_literals(node)
         if (method or (target or "").rpartition(".")[2]) in self.catalogue.constant_names:
-            keywords += constant_arguments(node)
+            keywords += constant_arguments(node, self.mode_meant)
         argument = ""
         if method in self.catalogue.argument_methods and node.args:
             first = self.infer(node.args[0])

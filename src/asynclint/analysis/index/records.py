@@ -447,6 +447,8 @@ class ModuleSummary:
     #: Functions it assigns to another module's attribute (``_telecom_env.load_file = _load_utf8``):
     #: (the attribute, dotted; the function's dotted name), see :mod:`asynclint.analysis.index.patches`.
     patched: tuple[tuple[str, str], ...] = ()
+    #: Its guarded imports' flags -> the top-level module each says is installed (importflags.import_flags).
+    flags: tuple[tuple[str, str], ...] = ()
     #: Module-level values of known type (``JUDGE = OpenAI()``) -> (line, column) of the call that
     #: built them, for a hand-over of the value in another module.
     built: tuple[tuple[str, int, int], ...] = ()

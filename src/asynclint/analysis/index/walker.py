@@ -42,7 +42,7 @@ from asynclint.analysis.index.helpers import (
     path_importers,
     public_names,
 )
-from asynclint.analysis.index.importflags import import_flags
+from asynclint.analysis.index.importflags import flag_guards, import_flags
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
@@ -132,7 +132,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._importers: dict[str, int] = {}  # see helpers.path_importers
         self.registered: list[tuple[str, str, str]] = []  # see ModuleSummary.registered
         self._disk_caches = DiskCaches()  # see diskcache.disk_caches
-        self._import_flags: dict[str, str] = {}  # see importflags.import_flags
+        self._import_flags: dict[str, str] = {}  # see importflags.flag_guards
         #: ``from __future__ import annotations``: annotations stay strings at run time.
         self._postponed = False
         self.class_lines: dict[str, int] = {}
@@ -173,7 +173,8 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
         self._runners = callable_runners(tree, self.module)
         self._importers = path_importers(tree, self.module)
         self._disk_caches = disk_caches(tree)
-        self._import_flags = import_flags(tree)
+        own_flags = import_flags(tree)
+        self._import_flags = flag_guards(tree, self.package, own_flags)
         self._module_params = module_parameters(tree, self.source)
         self._mappings = module_mappings(tree)
         defined, lines = list(functions(tree.body)), self.source.splitlines()
@@ -263,6 +264,7 @@ class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Infer
             importers=tuple(sorted(self._importers.items())),
             registered=tuple(self.registered),
             patched=module_patches(tree, self._denoted),
+            flags=tuple(sorted(own_flags.items())),
             returns=tuple(self.returns),
             declared=tuple(self.declared),
             returned=tuple(self.returned),

@@ -212,10 +212,11 @@ APIS: tuple[BlockingApi, ...] = (
         f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "
         "evaluator_env.py (EnvironmentEvaluator.calculate_reward: environment_constructor() twice, set_state, "
         "make_tool_call per gold action, get_db_hash)",
+        # EvaluationType is a ``str`` Enum (evaluator.py:12-18): a member or its value written out.
         heavier_with=frozenset(
             f"{slot}={member}"
             for slot in ("evaluation_type", "2")
-            for member in ("NL_ASSERTIONS", "ALL_WITH_NL_ASSERTIONS")
+            for member in ("NL_ASSERTIONS", "ALL_WITH_NL_ASSERTIONS", "'nl_assertions'", "'all_with_nl_assertions'")
         ),
         heavier=_TAU2_NL_EVALUATION,
         # registry.get_env_constructor(domain) builds telecom's environments through get_environment.

@@ -3,7 +3,8 @@ pipe a line at a time, each read waiting until the child writes one. The loop ca
 ``__iter__``/``__next__`` where it is written, so the walk records that call as if written there
 (``proc.stdout.__iter__()``), for the knowledge base's ``<type>.__iter__`` entries to judge; so do
 the builtins that consume what they are handed (``list(proc.stdout)``, ``next(proc.stdout)``), and
-``iter(proc.stdout.readline, b"")``, whose every step calls the method it is handed."""
+``iter(proc.stdout.readline, b"")``, whose every step calls the method it is handed: the object's
+lines, read one by one, as a loop over it reads them."""
 
 from __future__ import annotations
 
@@ -38,8 +39,8 @@ class Iteration(Expressions):
         if name in STREAM_READERS and len(node.args) == 1:  # ``list(proc.stdout)``, ``b"".join(proc.stdout)``
             self._record_iteration(node.args[0])
         elif name == CALLING_ITER and len(node.args) == 2 and isinstance(called := node.args[0], ast.Attribute):
-            if self._listed(called.value):  # ``iter(proc.stdout.readline, b"")``
-                self._record_on(called.value, called.attr, called)
+            if self._listed(called.value):  # ``iter(proc.stdout.readline, b"")``: its lines, as a loop over it
+                self._record_on(called.value, ITERATE, called)
 
     def _visit_argument(self, arg: ast.expr, offloaded: bool, call: CallContext, awaited: bool) -> None:
         super()._visit_argument(arg, offloaded, call, awaited)

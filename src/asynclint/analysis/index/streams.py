@@ -13,10 +13,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import TypeGuard
 
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.helpers import SCOPES
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
+from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
 from asynclint.knowledge.streams import LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
@@ -24,6 +26,8 @@ Column = Callable[[int, int], int]
 #: A stream a name holds: the offloaded call's site, and what the stream is.
 Held = tuple[CallSite, LazyStream]
 _BODIES = ("body", "orelse", "finalbody", "handlers")
+#: The last names of the calls that hand a callable to a worker.
+OFFLOAD_NAMES = frozenset({*OFFLOAD_METHODS, *(name.rpartition(".")[2] for name in OFFLOAD_FUNCTIONS)})
 
 
 def consumed_streams(
@@ -112,7 +116,11 @@ def _reads(statement: ast.stmt, held: dict[str, Held]) -> Iterator[tuple[str, as
         return
     seen: set[str] = set()
     found: list[tuple[int, int, str, ast.AST]] = []
-    for node in _own_expressions(statement):
+    nodes = list(_own_expressions(statement))
+    handed = {id(argument) for node in nodes if _offloads(node) for argument in node.args}
+    for node in nodes:
+        if id(node) in handed:
+            continue  # ``await asyncio.to_thread(out.read)``: the worker reads
         name, read = _read_of(node, held)
         if name is not None and read is not None and name not in seen:
             seen.add(name)
@@ -123,6 +131,16 @@ def _reads(statement: ast.stmt, held: dict[str, Held]) -> Iterator[tuple[str, as
             found.append((statement.iter.lineno, statement.iter.col_offset, name, statement.iter))
     for _line, _col, name, read in sorted(found, key=lambda item: item[:2]):
         yield name, read
+
+
+def _offloads(node: ast.AST) -> TypeGuard[ast.Call]:
+    """``node`` hands a callable to a worker (``asyncio.to_thread(f)``, ``loop.run_in_executor(None, f)``),
+    by the name it is called by."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in OFFLOAD_NAMES
 
 
 def _iterated(stream: LazyStream) -> bool:

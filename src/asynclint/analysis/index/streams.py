@@ -1,7 +1,8 @@
 """Lazy streams read on the event loop: a library call whose result is a stream read as it is
 consumed (:data:`asynclint.knowledge.streams.LAZY_STREAMS`), made off the loop
 (``bits, _ = await loop.run_in_executor(None, lambda: c.get_archive(path))``,
-``r = await asyncio.to_thread(requests.get, url, stream=True)``), then read in the ``async def``
+``r = await asyncio.to_thread(requests.get, url, stream=True)``, or handed to the executor as
+``functools.partial(requests.get, url, stream=True)``), then read in the ``async def``
 itself (``for chunk in bits:``, ``r.iter_content()``, ``r.content``, ``b"".join(bits)``). The
 offloaded call sent the request; the read takes the reply's body from the socket on the loop.
 The first read of each stream gets a call site of its own: the offloaded call's, written at the
@@ -18,7 +19,7 @@ from typing import TypeGuard
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.helpers import SCOPES
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
-from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
+from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
 from asynclint.knowledge.streams import LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
@@ -28,6 +29,7 @@ Held = tuple[CallSite, LazyStream]
 _BODIES = ("body", "orelse", "finalbody", "handlers")
 #: The last names of the calls that hand a callable to a worker.
 OFFLOAD_NAMES = frozenset({*OFFLOAD_METHODS, *(name.rpartition(".")[2] for name in OFFLOAD_FUNCTIONS)})
+WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in CALLABLE_WRAPPERS)
 
 
 def consumed_streams(
@@ -143,6 +145,15 @@ def _offloads(node: ast.AST) -> TypeGuard[ast.Call]:
     return name in OFFLOAD_NAMES
 
 
+def _wraps(node: ast.expr) -> TypeGuard[ast.Call]:
+    """``node`` wraps a callable with arguments (``functools.partial(f, ...)``), by the name it is called by."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in WRAPPER_NAMES
+
+
 def _iterated(stream: LazyStream) -> bool:
     """Iterating ``stream`` reads it: a generator, or a reply whose ``__iter__`` reads its body."""
     return not stream.reads or "__iter__" in stream.reads
@@ -175,6 +186,11 @@ def _stream_names(
         return
     for argument in value.value.args:
         inner = argument.body if isinstance(argument, ast.Lambda) else argument
+        # The keyword is the call's when written in a lambda, the worker's call's when handed by
+        # reference, the wrapper's for ``functools.partial(requests.get, url, stream=True)``.
+        keywords = inner.keywords if isinstance(inner, ast.Call) else value.value.keywords
+        if _wraps(inner) and inner.args:
+            inner = inner.args[0]
         func = inner.func if isinstance(inner, ast.Call) else inner
         if not isinstance(func, ast.Attribute) or func.attr not in LAZY_STREAM_METHODS:
             continue
@@ -182,9 +198,7 @@ def _stream_names(
         if site is None:
             continue
         stream = LAZY_STREAM_METHODS[func.attr]
-        # The keyword is the call's when written in a lambda, the worker's call's when handed by reference.
-        given = inner.keywords if isinstance(inner, ast.Call) else value.value.keywords
-        if stream.keyword and not any(_true(keyword, stream.keyword) for keyword in given):
+        if stream.keyword and not any(_true(keyword, stream.keyword) for keyword in keywords):
             continue
         if stream.part == "" and isinstance(target, ast.Name):
             yield target.id, (site, stream)

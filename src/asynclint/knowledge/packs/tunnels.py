@@ -8,7 +8,8 @@ with a synchronous ``httpx.delete`` (up to 5 s): verifiers 0.3.1 and 0.4.0 call 
 thread (``await asyncio.to_thread(client.sync_stop)``, v1/interception/tunnel/prime.py), a runtime
 that calls it inline waits on both on the loop. The async ``stop`` (and ``async with``'s exit)
 still ends frpc with the same synchronous ``terminate`` + ``wait``, and ``start`` starts frpc with
-``subprocess.Popen`` and writes its config file on the loop, awaited or not.
+``subprocess.Popen`` and writes its config file on the loop, awaited or not; ``async with`` a tunnel
+runs both.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ APIS: tuple[BlockingApi, ...] = (
     ),
     *(
         entry(
-            f"{module}Tunnel.stop",
+            f"{module}Tunnel.{method}",
             "subprocess",
             "child-process",
             None,
@@ -36,10 +37,11 @@ APIS: tuple[BlockingApi, ...] = (
             awaited="ends frpc with a synchronous `terminate` and `wait` (up to 5 s, then a kill) on the loop",
         )
         for module in _MODULES
+        for method in ("stop", "__aexit__")  # ``async with Tunnel(...)`` stops it on exit (tunnel.py:524)
     ),
     *(
         entry(
-            f"{module}Tunnel.start",
+            f"{module}Tunnel.{method}",
             "subprocess",
             "process-start",
             None,
@@ -48,6 +50,7 @@ APIS: tuple[BlockingApi, ...] = (
             awaited="writes frpc's config file and starts frpc with `subprocess.Popen` on the loop",
         )
         for module in _MODULES
+        for method in ("start", "__aenter__")  # ``async with Tunnel(...)`` starts it (tunnel.py:519)
     ),
     *(
         entry(name, "fs", "disk-content", "to-thread", frozenset(), _CONFIG)

@@ -231,11 +231,16 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("subprocess", "child-process", "async-subprocess", "communicate wait", "subprocess.Popen."),
         # Reading a child's pipe waits until the child writes (a line, or everything up to its
         # exit): a request/reply over a long-lived child's stdin/stdout waits on the child's work.
+        # ``for line in proc.stdout`` (``__iter__``) is a ``readline`` per item: no recipe, a loop
+        # is not a call to hand to a thread (asyncio's child and ``await proc.stdout.readline()``).
         *(
             api
             for pipe in ("stdout", "stderr")
-            for api in many(
-                "subprocess", "child-process", "to-thread", "read readline readlines", f"subprocess.Popen.{pipe}."
+            for api in (
+                *many(
+                    "subprocess", "child-process", "to-thread", "read readline readlines", f"subprocess.Popen.{pipe}."
+                ),
+                *many("subprocess", "child-process", None, "__iter__", f"subprocess.Popen.{pipe}."),
             )
         ),
         # Waiting for a descriptor to be ready (a child's pipe, a socket), up to the timeout given.

@@ -40,6 +40,9 @@ class Catalogue:
         self._prefix_roots = frozenset(p.split(".", 1)[0] for p in self._prefix)
         #: The attribute names of those properties: what the index looks at when it sees a read.
         self.read_names = frozenset(pattern.rpartition(".")[2] for pattern in self._reads)
+        #: The last names of the objects whose iteration blocks (``subprocess.Popen.stdout.__iter__``):
+        #: the index records a loop's ``__iter__`` call only over an object so named.
+        self.iterated_names = frozenset(p.split(".")[-2] for p in self._exact if p.endswith(".__iter__"))
         self.producers = _producers(self.apis)
         #: Method names whose entries care what their first argument is (``blocks_on``): the
         #: index types that argument only for calls of these.

@@ -22,6 +22,10 @@ httpx 0.28.1: ``Client.send(request, stream=True)`` skips ``response.read()`` (h
 the body is then read by ``read`` (_models.py:876), ``iter_bytes`` (:884), ``iter_text`` (:907),
 ``iter_lines`` (:926) or ``iter_raw`` (:935) -- its ``content``/``text``/``json`` raise
 ``ResponseNotRead`` (:636) instead of reading.
+paramiko 5.1.0: ``SSHClient.exec_command`` starts the command and returns ``(stdin, stdout,
+stderr)``, files on the channel (paramiko/client.py:555-558); its ``stdout``'s ``read``,
+``readline``, ``readlines`` and iteration (``BufferedFile``, paramiko/file.py:69-320) wait for the
+remote command's output, ``read()`` until it closes the channel.
 """
 
 from __future__ import annotations
@@ -31,11 +35,13 @@ from dataclasses import dataclass
 _DOCKER = "source: pkg docker 7.1.0"
 _REQUESTS = "source: pkg requests 2.32.3"
 _HTTPX = "source: pkg httpx 0.28.1"
+_PARAMIKO = "source: pkg paramiko 5.1.0"
 
 #: What reads a streamed reply's body, by library: its methods and attributes (``__iter__``: a
 #: loop over the reply itself).
 _REQUESTS_READS = frozenset("__iter__ iter_content iter_lines content text json raw".split())
 _HTTPX_READS = frozenset("read iter_bytes iter_text iter_lines iter_raw".split())
+_PARAMIKO_READS = frozenset("__iter__ read readline readlines".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +90,16 @@ LAZY_STREAMS: dict[str, LazyStream] = {
         f"{client}.send": LazyStream(keyword="stream", reads=_HTTPX_READS)
         for client in ("httpx.Client", "httpx._client.Client")
     },
+    # The command's stdout, item 1 of what it returns.
+    **{
+        f"{client}.exec_command": LazyStream("1", reads=_PARAMIKO_READS)
+        for client in ("paramiko.SSHClient", "paramiko.client.SSHClient")
+    },
 }
 LAZY_STREAMS_SOURCE = (
     f"{_DOCKER} docker/api/container.py, docker/api/image.py, docker/api/client.py, "
     f"docker/models/containers.py; {_REQUESTS} requests/sessions.py, requests/models.py; "
-    f"{_HTTPX} httpx/_client.py, httpx/_models.py"
+    f"{_HTTPX} httpx/_client.py, httpx/_models.py; {_PARAMIKO} paramiko/client.py, paramiko/file.py"
 )
 
 #: Callables that read a whole stream handed to them (``list(bits)``, ``b"".join(bits)``) or a

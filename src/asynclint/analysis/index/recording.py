@@ -219,15 +219,17 @@ class Recording(PayloadsHeld, Registries):
         closes (both recorded at the call); ``awaited`` (``async with``, ``enter_async_context``):
         ``__aenter__``/``__aexit__``, awaited. So what a project class does on entering or leaving
         (starts a pool, opens a connection) runs on that path. Nothing is recorded for a standard
-        library or catalogued type (its knowledge entries charge the construction), the rollout's
+        library or catalogued type (its knowledge entries charge the construction) unless an entry
+        names the protocol method itself (``prime_tunnel.Tunnel.__aexit__``), the rollout's
         state or ``self`` itself, a module or a table of callables. An object of unknown type is
         entered too (the method called on a receiver the project does not settle): the graph then
         holds that any project class's method of that name may run (ProjectGraph.never_set)."""
         method = _PROTOCOL[awaited][exiting]
         attribute = ast.copy_location(ast.Attribute(value=entered, attr=method, ctx=ast.Load()), entered)
         value = self.infer(attribute)
+        api = self.catalogue.match(value.name, method) if isinstance(value, Inst) else None
         if isinstance(value, Inst) and (
-            value.name.partition(".")[0] in STDLIB_ROOTS or self.catalogue.match(value.name, method) is not None
+            value.name.partition(".")[0] in STDLIB_ROOTS or (api is not None and api.pattern != value.name)
         ):
             return
         if isinstance(value, SelfRef) and (value.cls == Marker.STATE or not value.path):

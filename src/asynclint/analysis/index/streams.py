@@ -1,7 +1,8 @@
 """Lazy streams read on the event loop: a library call whose result is a stream read as it is
 consumed (:data:`asynclint.knowledge.streams.LAZY_STREAMS`), made off the loop
 (``bits, _ = await loop.run_in_executor(None, lambda: c.get_archive(path))``,
-``r = await asyncio.to_thread(requests.get, url, stream=True)``), then read in the ``async def``
+``r = await asyncio.to_thread(requests.get, url, stream=True)``, or handed to the executor as
+``functools.partial(requests.get, url, stream=True)``), then read in the ``async def``
 itself (``for chunk in bits:``, ``r.iter_content()``, ``r.content``, ``b"".join(bits)``). The
 offloaded call sent the request; the read takes the reply's body from the socket on the loop.
 The first read of each stream gets a call site of its own: the offloaded call's, written at the
@@ -13,10 +14,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from typing import TypeGuard
 
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.helpers import SCOPES
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
+from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
 from asynclint.knowledge.streams import LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
@@ -24,6 +27,9 @@ Column = Callable[[int, int], int]
 #: A stream a name holds: the offloaded call's site, and what the stream is.
 Held = tuple[CallSite, LazyStream]
 _BODIES = ("body", "orelse", "finalbody", "handlers")
+#: The last names of the calls that hand a callable to a worker.
+OFFLOAD_NAMES = frozenset({*OFFLOAD_METHODS, *(name.rpartition(".")[2] for name in OFFLOAD_FUNCTIONS)})
+WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in CALLABLE_WRAPPERS)
 
 
 def consumed_streams(
@@ -112,7 +118,11 @@ def _reads(statement: ast.stmt, held: dict[str, Held]) -> Iterator[tuple[str, as
         return
     seen: set[str] = set()
     found: list[tuple[int, int, str, ast.AST]] = []
-    for node in _own_expressions(statement):
+    nodes = list(_own_expressions(statement))
+    handed = {id(argument) for node in nodes if _offloads(node) for argument in node.args}
+    for node in nodes:
+        if id(node) in handed:
+            continue  # ``await asyncio.to_thread(out.read)``: the worker reads
         name, read = _read_of(node, held)
         if name is not None and read is not None and name not in seen:
             seen.add(name)
@@ -123,6 +133,25 @@ def _reads(statement: ast.stmt, held: dict[str, Held]) -> Iterator[tuple[str, as
             found.append((statement.iter.lineno, statement.iter.col_offset, name, statement.iter))
     for _line, _col, name, read in sorted(found, key=lambda item: item[:2]):
         yield name, read
+
+
+def _offloads(node: ast.AST) -> TypeGuard[ast.Call]:
+    """``node`` hands a callable to a worker (``asyncio.to_thread(f)``, ``loop.run_in_executor(None, f)``),
+    by the name it is called by."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in OFFLOAD_NAMES
+
+
+def _wraps(node: ast.expr) -> TypeGuard[ast.Call]:
+    """``node`` wraps a callable with arguments (``functools.partial(f, ...)``), by the name it is called by."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in WRAPPER_NAMES
 
 
 def _iterated(stream: LazyStream) -> bool:
@@ -157,6 +186,11 @@ def _stream_names(
         return
     for argument in value.value.args:
         inner = argument.body if isinstance(argument, ast.Lambda) else argument
+        # The keyword is the call's when written in a lambda, the worker's call's when handed by
+        # reference, the wrapper's for ``functools.partial(requests.get, url, stream=True)``.
+        keywords = inner.keywords if isinstance(inner, ast.Call) else value.value.keywords
+        if _wraps(inner) and inner.args:
+            inner = inner.args[0]
         func = inner.func if isinstance(inner, ast.Call) else inner
         if not isinstance(func, ast.Attribute) or func.attr not in LAZY_STREAM_METHODS:
             continue
@@ -164,9 +198,7 @@ def _stream_names(
         if site is None:
             continue
         stream = LAZY_STREAM_METHODS[func.attr]
-        # The keyword is the call's when written in a lambda, the worker's call's when handed by reference.
-        given = inner.keywords if isinstance(inner, ast.Call) else value.value.keywords
-        if stream.keyword and not any(_true(keyword, stream.keyword) for keyword in given):
+        if stream.keyword and not any(_true(keyword, stream.keyword) for keyword in keywords):
             continue
         if stream.part == "" and isinstance(target, ast.Name):
             yield target.id, (site, stream)

@@ -44,6 +44,7 @@ from asynclint.analysis.index.helpers import (
 )
 from asynclint.analysis.index.importflags import flag_guards, import_flags
 from asynclint.analysis.index.inference import Inference
+from asynclint.analysis.index.iteration import Iteration
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -70,7 +71,9 @@ from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Va
 from asynclint.knowledge.catalogue import Catalogue
 
 
-class Indexer(Statements, Definitions, Conditions, Expressions, Recording, Inference, Scopes, SelfReferences):
+class Indexer(
+    Iteration, Statements, Definitions, Conditions, Expressions, Recording, Inference, Scopes, SelfReferences
+):
     """One walk over one file's tree; its parts live in the modules of this package."""
 
     def __init__(

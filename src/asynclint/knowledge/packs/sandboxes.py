@@ -7,7 +7,8 @@ that waits on a gRPC round trip, and has an ``.aio`` variant to await instead
 build lazy handles. e2b and Prime ship a sync class beside an async twin (``Sandbox`` /
 ``AsyncSandbox``, ``SandboxClient`` / ``AsyncSandboxClient``); the sync one waits on HTTP. So does
 Daytona's (``Daytona`` / ``AsyncDaytona``, whose sandboxes are ``Sandbox`` / ``AsyncSandbox``); building
-a ``Daytona`` builds its API and HTTP clients.
+a ``Daytona`` builds its API and HTTP clients. e2b's ``Template`` classmethods (``build``,
+``exists``, ...) are the sync twins of ``AsyncTemplate``'s.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ _MODAL_LAZY = frozenset({"from_name", "from_id", "with_options", "with_concurren
 _BUFFERED = frozenset({"write", "write_eof"})
 
 _E2B = "source: pkg e2b 2.63.0 e2b/__init__.py, e2b/sandbox_sync/main.py"
+_E2B_TEMPLATE = "source: pkg e2b 2.63.0 e2b/template_sync/main.py (Template classmethods call the API client)"
 _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox.py, core/client.py"
 _DAYTONA = (
     "source: pkg daytona 0.226.1 daytona/__init__.py, daytona/_sync/daytona.py (Daytona: create, get, list, "
@@ -82,6 +84,22 @@ APIS: tuple[BlockingApi, ...] = (
                 "e2b_code_interpreter.AsyncSandbox",
                 "https://e2b.dev/docs/code-interpreting/analyze-data-with-ai (Sandbox / AsyncSandbox)",
             ),
+        )
+    ),
+    # A template's builder methods (``Template().from_image(...)``) only record steps; its
+    # classmethods ask e2b's API, ``build`` waiting for the whole image build (verifiers 0.4.0's
+    # E2BRuntime awaits ``AsyncTemplate.exists``/``build`` per rollout, v1/runtimes/e2b.py).
+    *(
+        api
+        for cls in ("e2b.Template.", "e2b.template_sync.main.Template.")
+        for api in many(
+            "sdk",
+            "network",
+            "to-thread",
+            "build build_in_background get_build_status exists alias_exists assign_tags remove_tags get_tags",
+            cls,
+            source=_E2B_TEMPLATE,
+            twin="`e2b.AsyncTemplate` and await the call",
         )
     ),
     # --- Prime sandboxes ----------------------------------------------------------------------

@@ -12,6 +12,12 @@ maintained") are sync: ``ask`` fetches a page with ``requests`` and asks a model
 ``OpenAI`` client, ``search_ddg`` and ``search`` query DuckDuckGo and Brave, ``python`` runs
 the code in a ``python -c`` child process and waits up to ten seconds.
 
+v1's utilities (0.3.1 and 0.4.0, ``verifiers.v1.utils``; ``image_data_url`` and the judges are in
+the ``graders`` pack): ``ensure_prime_auth`` reads the Prime config through ``load_prime_config``
+when ``$PRIME_API_KEY`` is unset; 0.4.0's ``trace_store.write_episode`` and ``read_episodes``
+serialize and append an episode, or read and validate a run's whole ``traces.jsonl`` (its
+``append_episode`` is the async twin of the first).
+
 Up to 0.1.14 these live at ``verifiers.utils...``; from 0.2.0 the v0 stack is
 ``verifiers.legacy`` and the old paths are aliases of it, so both spellings are entered.
 """
@@ -31,6 +37,12 @@ _CLIENTS = (
 _PRIME = (
     f"{_PKG} 0.1.10-0.2.1 utils/client_utils.py, 0.3.1 legacy/utils/client_utils.py and v1/utils/prime.py "
     "(load_prime_config: exists + read_text + json.loads of ~/.prime/config.json)"
+)
+_V1 = f"{_PKG} 0.3.1 and 0.4.0 v1/utils/"
+_V1_UTILS = "verifiers.v1.utils."
+_TRACES = (
+    f"{_PKG} 0.4.0 v1/utils/trace_store.py "
+    "(write_episode: dump_json + append; read_episodes: read + validate every line)"
 )
 _TOOLS = (
     f"{_PKG} 0.1.2-0.1.8 utils/tools.py "
@@ -63,6 +75,24 @@ APIS: tuple[BlockingApi, ...] = (
         for prefix in (*(f"{v0}utils.client_utils." for v0 in _V0), "verifiers.v1.utils.prime.")
         for api in many("fs", "disk-content", "to-thread", "load_prime_config", prefix, source=_PRIME)
     ),
+    *many(
+        "fs",
+        "disk-content",
+        "to-thread",
+        "ensure_prime_auth",
+        f"{_V1_UTILS}prime.",
+        source=f"{_V1}prime.py (ensure_prime_auth -> load_prime_config)",
+    ),
+    *many(
+        "fs",
+        "disk-content",
+        "to-thread",
+        "write_episode",
+        f"{_V1_UTILS}trace_store.",
+        source=_TRACES,
+        twin="`await verifiers.v1.utils.trace_store.append_episode(results_dir, episode, lock)`",
+    ),
+    *many("fs", "disk-content", "to-thread", "read_episodes", f"{_V1_UTILS}trace_store.", source=_TRACES),
     *many("http", "network", "to-thread", "ask search search_ddg", "verifiers.utils.tools.", source=_TOOLS),
     *many("subprocess", "child-process", "async-subprocess", "python", "verifiers.utils.tools.", source=_TOOLS),
 )

@@ -423,7 +423,10 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # 10 KB: 7 µs), and the process-pool hop that would fix it costs ~25x that (175 µs).
         # "pure-process-pool": functions whose only effect is a result that pickles back equal,
         # so running them in another process changes nothing but where the CPU time is spent.
-        BlockingApi("sympy.**", "cpu", "cpu-heavy", "process-pool"),
+        # A symbol is built through a cache ("symbols are always cached"), a Dummy is one new atom, and
+        # ``symbols("x y")`` splits its names into those (source: pkg sympy 1.14.0 sympy/core/symbol.py:
+        # Symbol.__new__ -> __xnew_cached_, Dummy.__new__, symbols): microseconds, not CPU-heavy work.
+        BlockingApi("sympy.**", "cpu", "cpu-heavy", "process-pool", unless=frozenset({"Symbol", "Dummy", "symbols"})),
         *many("cpu", "cpu-heavy", "pure-process-pool", "sympify simplify parse_expr solve integrate latex", "sympy."),
         *many("cpu", "cpu-heavy", "pure-process-pool", "parse_latex", "sympy.parsing.latex."),
         *many("cpu", "cpu-heavy", "pure-process-pool", "parse_expr", "sympy.parsing.sympy_parser."),

@@ -935,6 +935,13 @@ WHOLE_NAMES: frozenset[str] = frozenset({"state", "states", "rollout_state"})
 GROWING_TOKENS: frozenset[str] = frozenset(
     "state trajectory completion messages history transcript conversation turns steps".split()
 )
+#: Of those, the collections of a rollout's turns (steps, messages): an item of one is one turn's
+#: record, and a key of that item (``step["completion"]`` in ``for step in trajectory``) one turn's
+#: field, not the rollout's whole completion because of the key. Dumping it for every item is the
+#: loop's cost, reported at the loop (ASL119, ``whole-collection-dump``), not at the dump as a whole
+#: payload repeated. The rollout's ``states`` of a group are no such collection: a key of one is that
+#: rollout's whole completion.
+TURN_COLLECTIONS: frozenset[str] = GROWING_TOKENS - {"state"}
 #: Name tokens of one small item: one reply, one message, one tool call's arguments. A rollout's
 #: ``prompt`` is its input messages (a system prompt and a question, fixed for the rollout): a
 #: message or two, not a history that grows (held-out labels: a deep copy or a ``model_dump`` of

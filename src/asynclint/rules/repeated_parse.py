@@ -31,7 +31,9 @@ class RepeatedParse(OwnWorkRule):
     reported loop of its caller repeats is that finding's cost (the hottest chain decides). Not
     reported: one parse or walk outside a loop (one reply, one cell), a loop whose count the code
     fixes (a literal list of three snippets), a loop over one tree's nodes (`for node in
-    ast.walk(tree)`: the walk is one pass), a loop whose body awaits (it hands the loop back on
+    ast.walk(tree)`: the walk is one pass), a loop over the pieces of one text (`for block in
+    re.findall(fence, reply)`, a reply's lines: together the parses read that text once, as one
+    parse does), a loop whose body awaits (it hands the loop back on
     every iteration), start-up code.
 
     **Example**
@@ -86,7 +88,7 @@ class RepeatedParse(OwnWorkRule):
             for loop in summary.work_loops:
                 key = FunctionId((position, loop.function))
                 found = _parse_in(loop, parses.get(loop.function, ()), summary.work_loops)
-                if found is None or loop.trips or _outer_parses(summary, loop, parses):
+                if found is None or loop.trips or loop.cut or _outer_parses(summary, loop, parses):
                     continue
                 if graph.hot_info(key) is None or graph.awaits_in(key, loop) or _repeated(graph, key, loop, cache):
                     continue

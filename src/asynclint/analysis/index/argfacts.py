@@ -38,10 +38,12 @@ from asynclint.knowledge.costs import (
     STATE_KEY,
     STREAM_PIECE_ATTRIBUTES,
     STREAM_PIECE_METHODS,
+    TURN_COLLECTIONS,
     WHOLE_NAMES,
     cut_word,
     few_items,
     payload_evidence,
+    shown,
 )
 from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS, FRAMEWORK_STATE_KEYS, ROLLOUT_STATE_NAMES
 
@@ -317,6 +319,8 @@ def _field_read(container: tuple[str, str], key: str, owner: ast.expr, known: Kn
     a field of a row's info, that field (``info.lang``), which the project's rows size."""
     if container[0] in ("key", "name") and container[1] == INFO_COLUMN:
         return ("key", f"{INFO_COLUMN}.{key}")
+    if container[0] == "each" and shown(container[1]).rpartition(".")[2].lower() in TURN_COLLECTIONS:
+        return ("item", container[1])  # ``step["completion"]`` for each step of the trajectory: one turn's
     rollout_state = container[0] == "name" and container[1] in ROLLOUT_STATE_NAMES
     if rollout_state and key not in FRAMEWORK_STATE_KEYS:
         return ("key", f"{STATE_KEY}{key}")  # sized by what the project stores there (ModuleSummary.state_fields)

@@ -70,6 +70,10 @@ class WorkLoop:
     #: log.splitlines()``; :mod:`asynclint.analysis.index.textwalks`): its count is that text's
     #: length, which the calls decide. "" for none.
     pieces: str = ""
+    #: It goes over the pieces of one text, whatever holds the text (``for block in re.findall(fence,
+    #: reply)``, a local or a parameter; :meth:`.textwalks.TextWalks.cuts`): what each iteration does to
+    #: its piece, the loop does once to that text.
+    cut: bool = False
     #: The parameter whose items it serializes or copies one by one, made into a value of their own
     #: first (``for step in trajectory: step["completion"].model_dump()``;
     #: :mod:`asynclint.analysis.index.itemdumps`): together the whole collection. "" for none.

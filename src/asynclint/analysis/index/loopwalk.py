@@ -36,8 +36,12 @@ class _Walk:
         self.pieces: dict[int, str] = {}
         #: Loop number -> the parameter whose items it serializes or copies one by one.
         self.dumped: dict[int, str] = {}
+        #: The loops that go over the pieces of one text.
+        self.cut: set[int] = set()
 
     def _walks(self, number: int, target: ast.expr, iterable: ast.expr, body: list[ast.AST]) -> None:
+        if self.texts.cuts(iterable):
+            self.cut.add(number)
         text, items = self.texts.walked(iterable), self.dumps.dumped(iterable)
         if not (text or items):
             return
@@ -148,5 +152,7 @@ def function_loops(
         loops.loops[number - first] = replace(loops.loops[number - first], pieces=param)
     for number, param in walk.dumped.items():
         loops.loops[number - first] = replace(loops.loops[number - first], dumps=param)
+    for number in walk.cut:
+        loops.loops[number - first] = replace(loops.loops[number - first], cut=True)
     found = loop_nests(nests, function, where.col) if nests is not None else []
     return loops.loops, loops.spans, loops.itemwise, found

@@ -25,6 +25,9 @@ from asynclint.analysis.index.helpers import SAME_ITEMS, names_in
 _SPLITTERS = frozenset({"split", "rsplit", "splitlines"})
 #: ``re`` functions that go over a text (the text is their second argument).
 _SCANNERS = frozenset({"findall", "finditer", "split"})
+#: Calls whose result is the pieces of one text: a text's own splitters, ``re``'s scanners or a compiled
+#: pattern's (``FENCE.finditer(reply)``).
+_CUTTERS = _SPLITTERS | _SCANNERS
 #: Methods that return a text as long as their receiver, near enough.
 _SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "replace", "decode", "expandtabs"})
 #: Calls that only collect a piece as it is.
@@ -66,6 +69,30 @@ class TextWalks:
         statements, or of a comprehension's element and tests)?"""
         items = names_in(target)
         return any(_works_on(node, items) for node in nodes)
+
+    def cuts(self, iterable: ast.expr) -> bool:
+        """Does a loop over ``iterable`` go over the pieces of one text, whatever holds the text (a
+        parameter, a local, an attribute: ``re.findall(fence, trace.last_reply)``, a compiled
+        pattern's ``FENCE.finditer(reply)``, ``text.split("\\n\\n")``), directly or through a local
+        bound only to such pieces? Together the pieces are that one text."""
+        return self._cuts(iterable, _DEPTH)
+
+    def _cuts(self, node: ast.expr, depth: int) -> bool:
+        if depth <= 0:
+            return False
+        if isinstance(node, ast.Name):
+            values = self.bound.get(node.id, [])
+            return bool(values) and all(self._cuts(value, depth - 1) for value in values)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return self._cuts(node.value, depth)  # some of the pieces are still pieces of the text
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        if isinstance(func, ast.Name):
+            return func.id in SAME_ITEMS and bool(node.args) and self._cuts(node.args[0], depth)
+        # A text's ``split``/``splitlines``, ``re``'s scanners, or a compiled pattern's (its text the
+        # first argument): each is one text cut in pieces.
+        return isinstance(func, ast.Attribute) and func.attr in _CUTTERS
 
     def _pieces(self, node: ast.expr, depth: int) -> str:
         """The parameter whose text's pieces ``node`` holds, or ""."""

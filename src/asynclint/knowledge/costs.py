@@ -530,6 +530,14 @@ COST_CLASSES: dict[str, CostClass] = {
             "millisecond to a millisecond, more than a thread hop",
         ),
         CostClass(
+            "tokenize-unknown",
+            L,
+            REPETITIONS,
+            "a text of unknown size tokenized: BPE merges at a few MB a second, tens of times slower per byte "
+            "than a parser in C, so the few KB a project builds (a serialized list, a document) take milliseconds",
+            what="tokenizes a text of unknown size",
+        ),
+        CostClass(
             "payload-unknown-slow",
             M,
             REPETITIONS,
@@ -612,11 +620,13 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     # A BPE tokenizer (tiktoken's ``Encoding.encode``, knowledge/packs/tokenizers.py): a few MB a
     # second, tens of times slower per byte than a C parser, so even one reply or prompt takes tenths of
     # a millisecond to a millisecond (main colf.py:62, labelled low); a literal the source wrote is a
-    # few tokens.
+    # few tokens. A text of unknown size is milliseconds for the few KB a project builds, and adds up
+    # per turn (split 17 longmemeval_context.py:54 and locomo_context.py:43, split 19
+    # tau2_bench_context_separated.py:117/:120: a serialized list the model edits every turn, medium).
     "payload-tokenize": {
         "constant": "payload-small",
         "small": "tokenize-small",
-        "unknown": "payload-unknown",
+        "unknown": "tokenize-unknown",
         "whole": "payload-whole",
         "growing": "payload-growing",
     },
@@ -1076,6 +1086,11 @@ PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
 #: What a helper's parameter holds when every project call hands it a value proven small there
 #: (``helper(call.arguments)``): read as one small item.
 HANDED_SMALL = "<one small item>"
+#: What a helper's parameter holds when every project call hands it a value the project builds --
+#: what one of its functions returns, a key of the rollout's state -- that nothing there proves small
+#: (``tokens(serialize(state["notes"]))``): of unknown size, whatever the parameter is called. The
+#: callers show the value; the name (``text``) is only the helper author's word for it.
+HANDED_UNSIZED = "<a value its callers build>"
 #: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last
 #: name the function's own (a method on ``self`` too: ``<self>pkg.env.Env._last_json``).
@@ -1147,6 +1162,8 @@ def payload_evidence(shape: str, word: str) -> str:
     word = shown(word)
     if shape in ("literal", "item", "match") or word == HANDED_SMALL:
         return "small"
+    if word == HANDED_UNSIZED:
+        return "unknown"
     if shape == "each" and word in COUNTING_ITERABLES:
         return "small"
     if shape == "read":

@@ -18,6 +18,7 @@ from asynclint.knowledge.blocking import BUILTIN_APIS, FILE_OPENERS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     HANDED_SMALL,
+    HANDED_UNSIZED,
     INFO_COLUMN,
     LARGE_COLUMN,
     MODEL_BASES,
@@ -847,7 +848,10 @@ class CheckContext:
             passed = next((handed[slot] for slot in slots if slot in handed), None)
             if caller == key and passed == name:
                 continue  # a recursion handing the parameter (or a part of it) back: what the others hand
-            origin = self._passed(caller, passed, seen | {(key, name)}) if passed is not None else ""
+            if passed is None:
+                origin = self._built(caller, site, slots)
+            else:
+                origin = self._passed(caller, passed, seen | {(key, name)})
             if not origin:
                 return ""
             origins.add(origin)
@@ -855,6 +859,16 @@ class CheckContext:
             return ""  # only called by itself
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
+
+    def _built(self, caller: FunctionId, site: CallSite, slots: tuple[str, str]) -> str:
+        """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` a
+        value the project builds (what a project function returns, a key of the rollout's state) that
+        nothing settles as small or whole there; "" otherwise (the parameter's name decides, and a whole
+        one is :meth:`handed_whole`'s chain)."""
+        for slot, shape, word, local in (site.rare or NO_FACTS).large_args:
+            if slot in slots and shape in _BUILT_SHAPES and self._settled(caller, shape, word, local) == "unknown":
+                return HANDED_UNSIZED
+        return ""
 
     def _injected_size(self, name: str) -> str | None:
         """How large what ``update_tool_args`` passes tools as ``name`` is, joined over every place
@@ -1023,6 +1037,9 @@ def knowledge_of(api: BlockingApi) -> Knowledge:
         return "discovered"  # a sync/async twin found in installed source (asynclint.twin_discovery)
     return "configuration" if api.severity is not None or api.pattern not in BUILTIN_PATTERNS else "catalogue"
 
+
+#: Payloads a caller hands that the project builds: a project function's result, a key of the state.
+_BUILT_SHAPES = frozenset({"returned", "key"})
 
 #: Payload shapes sized by a name alone (a local, a key, an attribute, a loop's item).
 _NAMED_SHAPES = frozenset({"name", "key", "attr", "each"})

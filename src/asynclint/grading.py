@@ -230,7 +230,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     elif passed == HANDED_SMALL:
         text += ", as every call of the function hands it"
     elif passed == HANDED_UNSIZED:
-        text = f"`{shown(word)}` (size unknown: every call of the function hands it a value the project builds)"
+        text = f"`{shown(word)}` (size unknown: every call of the function hands it what a project function returns)"
     elif passed and passed != word:
         text += f", the hook's `{passed}` handed on"
     elif named_only:

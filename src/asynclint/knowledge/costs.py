@@ -1086,10 +1086,10 @@ PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
 #: What a helper's parameter holds when every project call hands it a value proven small there
 #: (``helper(call.arguments)``): read as one small item.
 HANDED_SMALL = "<one small item>"
-#: What a helper's parameter holds when every project call hands it a value the project builds --
-#: what one of its functions returns, a key of the rollout's state -- that nothing there proves small
-#: (``tokens(serialize(state["notes"]))``): of unknown size, whatever the parameter is called. The
-#: callers show the value; the name (``text``) is only the helper author's word for it.
+#: What a helper's parameter holds when every project call hands it what a project function returns
+#: and nothing there proves it small (``tokens(serialize(state["notes"]))``): of unknown size, whatever
+#: the parameter is called. The callers show the value; the name (``text``) is only the helper
+#: author's word for it.
 HANDED_UNSIZED = "<a value its callers build>"
 #: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last

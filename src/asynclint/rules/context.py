@@ -861,12 +861,13 @@ class CheckContext:
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
 
     def _built(self, caller: FunctionId, site: CallSite, slots: tuple[str, str]) -> str:
-        """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` a
-        value the project builds (what a project function returns, a key of the rollout's state) that
-        nothing settles as small or whole there; "" otherwise (the parameter's name decides, and a whole
-        one is :meth:`handed_whole`'s chain)."""
+        """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` what a
+        project function returns (``tokens(serialize(notes))``) and its returns settle it neither small nor
+        whole; "" otherwise: the parameter's name decides (a whole one is :meth:`handed_whole`'s chain). A
+        key of the rollout's state handed as it is stays read by the name (the framework's keys are what
+        they are called: ``named_params.py``, tokens15)."""
         for slot, shape, word, local in (site.rare or NO_FACTS).large_args:
-            if slot in slots and shape in _BUILT_SHAPES and self._settled(caller, shape, word, local) == "unknown":
+            if slot in slots and shape == "returned" and self._settled(caller, shape, word, local) == "unknown":
                 return HANDED_UNSIZED
         return ""
 
@@ -1037,9 +1038,6 @@ def knowledge_of(api: BlockingApi) -> Knowledge:
         return "discovered"  # a sync/async twin found in installed source (asynclint.twin_discovery)
     return "configuration" if api.severity is not None or api.pattern not in BUILTIN_PATTERNS else "catalogue"
 
-
-#: Payloads a caller hands that the project builds: a project function's result, a key of the state.
-_BUILT_SHAPES = frozenset({"returned", "key"})
 
 #: Payload shapes sized by a name alone (a local, a key, an attribute, a loop's item).
 _NAMED_SHAPES = frozenset({"name", "key", "attr", "each"})

@@ -987,7 +987,9 @@ STREAM_PIECE_ATTRIBUTES: frozenset[str] = frozenset({"chunks"})
 #: Objects whose fields are settings a user wrote (a few names, a short JSON string): a field read
 #: through one (``self.config.disabled_tools``) is one small item, whatever the field is called.
 SETTINGS_OWNERS: frozenset[str] = frozenset({"config", "cfg", "settings", "options"})
-#: A getter's result is what its name says after this prefix (``env.get_state()`` is a state).
+#: A project getter's result is what its name says after this prefix (``self.get_state()`` is a
+#: state). Not a library's (a ``call`` payload): jericho's ``FrotzEnv.get_state()`` is the Z-machine's
+#: RAM as a few numpy arrays, not a rollout's state (main textquests_core.py:401, labelled low).
 GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
@@ -1179,9 +1181,10 @@ def payload_evidence(shape: str, word: str) -> str:
     if shape == "call" and word in SCALAR_CALLS:
         return "small"  # ``calls_made = sum(...)``: a number, whatever it counted
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
-        return payload_evidence("call", returned_name(word))
-    if shape == "call" and word.lower().startswith(GETTER_PREFIX):
-        return payload_evidence("name", word[len(GETTER_PREFIX) :])  # ``get_state()`` returns the state
+        name = returned_name(word)
+        if name.lower().startswith(GETTER_PREFIX):
+            return payload_evidence("name", name[len(GETTER_PREFIX) :])  # ``self.get_state()`` returns the state
+        return payload_evidence("call", name)
     if "." in word and shape in ("attr", "each", "name", "key") and SETTINGS_OWNERS & set(word.split(".")[:-1]):
         return "small"  # ``self.config.upstream_json``, ``cfg.disabled_tools``: a setting a user wrote
     if "." in word and shape in ("attr", "each", "name", "key"):

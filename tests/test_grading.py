@@ -141,10 +141,10 @@ def test_script_evidence(script, evidence):
         ("display", "reason state", "whole"),
         ("read", "", "whole"),
         ("each", "messages", "whole"),
-        ("call", "get_state", "whole"),  # a getter returns what it names
+        ("call", "get_state", "unknown"),  # a library's getter: its own state (jericho's RAM), not the rollout's
         ("call", "get_answer", "small"),
         ("call", "get_game_state", "unknown"),
-        # What a project function returns, before the graph settles it: as its name says.
+        # What a project function returns, before the graph settles it: as its name says (a getter: what it names).
         ("returned", "pkg.env.get_state|0", "whole"),
         ("returned", "<self>pkg.env.Env._last_json|", "unknown"),
         ("returned", "<self>pkg.env.Env.get_state|", "whole"),  # a method on self: its dotted name too

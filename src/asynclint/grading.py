@@ -17,6 +17,7 @@ from asynclint.knowledge.costs import (
     FILE_CONTENTS_COSTS,
     FORMED_SHAPES,
     HANDED_SMALL,
+    HANDED_UNSIZED,
     PAYLOAD_GRADES,
     SCOPED_EVIDENCE,
     SCOPED_GRADES,
@@ -228,6 +229,8 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         text = f"`{shown(word)}`, which `{caller}` hands {handed}"
     elif passed == HANDED_SMALL:
         text += ", as every call of the function hands it"
+    elif passed == HANDED_UNSIZED:
+        text = f"`{shown(word)}` (size unknown: every call of the function hands it what a project function returns)"
     elif passed and passed != word:
         text += f", the hook's `{passed}` handed on"
     elif named_only:

@@ -530,6 +530,14 @@ COST_CLASSES: dict[str, CostClass] = {
             "millisecond to a millisecond, more than a thread hop",
         ),
         CostClass(
+            "tokenize-unknown",
+            L,
+            REPETITIONS,
+            "a text of unknown size tokenized: BPE merges at a few MB a second, tens of times slower per byte "
+            "than a parser in C, so the few KB a project builds (a serialized list, a document) take milliseconds",
+            what="tokenizes a text of unknown size",
+        ),
+        CostClass(
             "payload-unknown-slow",
             M,
             REPETITIONS,
@@ -612,11 +620,13 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     # A BPE tokenizer (tiktoken's ``Encoding.encode``, knowledge/packs/tokenizers.py): a few MB a
     # second, tens of times slower per byte than a C parser, so even one reply or prompt takes tenths of
     # a millisecond to a millisecond (main colf.py:62, labelled low); a literal the source wrote is a
-    # few tokens.
+    # few tokens. A text of unknown size is milliseconds for the few KB a project builds, and adds up
+    # per turn (split 17 longmemeval_context.py:54 and locomo_context.py:43, split 19
+    # tau2_bench_context_separated.py:117/:120: a serialized list the model edits every turn, medium).
     "payload-tokenize": {
         "constant": "payload-small",
         "small": "tokenize-small",
-        "unknown": "payload-unknown",
+        "unknown": "tokenize-unknown",
         "whole": "payload-whole",
         "growing": "payload-growing",
     },
@@ -984,7 +994,9 @@ STREAM_PIECE_ATTRIBUTES: frozenset[str] = frozenset({"chunks"})
 #: Objects whose fields are settings a user wrote (a few names, a short JSON string): a field read
 #: through one (``self.config.disabled_tools``) is one small item, whatever the field is called.
 SETTINGS_OWNERS: frozenset[str] = frozenset({"config", "cfg", "settings", "options"})
-#: A getter's result is what its name says after this prefix (``env.get_state()`` is a state).
+#: A project getter's result is what its name says after this prefix (``self.get_state()`` is a
+#: state). Not a library's (a ``call`` payload): jericho's ``FrotzEnv.get_state()`` is the Z-machine's
+#: RAM as a few numpy arrays, not a rollout's state (main textquests_core.py:401, labelled low).
 GETTER_PREFIX = "get_"
 #: Methods whose result is the contents of a file or a stream: as large as the file.
 CONTENT_READS: frozenset[str] = frozenset("read read_text read_bytes readlines".split())
@@ -1083,6 +1095,11 @@ PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
 #: What a helper's parameter holds when every project call hands it a value proven small there
 #: (``helper(call.arguments)``): read as one small item.
 HANDED_SMALL = "<one small item>"
+#: What a helper's parameter holds when every project call hands it what a project function returns
+#: and nothing there proves it small (``tokens(serialize(state["notes"]))``): of unknown size, whatever
+#: the parameter is called. The callers show the value; the name (``text``) is only the helper
+#: author's word for it.
+HANDED_UNSIZED = "<a value its callers build>"
 #: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last
 #: name the function's own (a method on ``self`` too: ``<self>pkg.env.Env._last_json``).
@@ -1154,6 +1171,8 @@ def payload_evidence(shape: str, word: str) -> str:
     word = shown(word)
     if shape in ("literal", "item", "match") or word == HANDED_SMALL:
         return "small"
+    if word == HANDED_UNSIZED:
+        return "unknown"
     if shape == "each" and word in COUNTING_ITERABLES:
         return "small"
     if shape == "read":
@@ -1169,9 +1188,10 @@ def payload_evidence(shape: str, word: str) -> str:
     if shape == "call" and word in SCALAR_CALLS:
         return "small"  # ``calls_made = sum(...)``: a number, whatever it counted
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
-        return payload_evidence("call", returned_name(word))
-    if shape == "call" and word.lower().startswith(GETTER_PREFIX):
-        return payload_evidence("name", word[len(GETTER_PREFIX) :])  # ``get_state()`` returns the state
+        name = returned_name(word)
+        if name.lower().startswith(GETTER_PREFIX):
+            return payload_evidence("name", name[len(GETTER_PREFIX) :])  # ``self.get_state()`` returns the state
+        return payload_evidence("call", name)
     if "." in word and shape in ("attr", "each", "name", "key") and SETTINGS_OWNERS & set(word.split(".")[:-1]):
         return "small"  # ``self.config.upstream_json``, ``cfg.disabled_tools``: a setting a user wrote
     if "." in word and shape in ("attr", "each", "name", "key"):

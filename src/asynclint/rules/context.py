@@ -18,6 +18,7 @@ from asynclint.knowledge.blocking import BUILTIN_APIS, FILE_OPENERS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     HANDED_SMALL,
+    HANDED_UNSIZED,
     INFO_COLUMN,
     LARGE_COLUMN,
     MODEL_BASES,
@@ -727,11 +728,14 @@ class CheckContext:
         the helper's ``text``): each with the function it is written in and the payload it hands.
         The parameter is as large as the largest of them on the chains through those calls, whatever
         its name says (:meth:`passed_payload` reads it by its name when no caller proves more, as
-        tokens15 measured it should). Empty for an entry point's parameter (the framework's value)."""
+        tokens15 measured it should). Empty for an entry point's parameter (the framework's value). A
+        payload that is one slot of the parameter (``snapshot[1]``, CallFacts.item_of) is that slot of the
+        tuple a project function returns where the caller hands its result."""
         graph = self.graph
-        if not site.payload_param or graph.summary_of(key).library is not None:
+        item = (site.rare or NO_FACTS).item_of
+        if not (site.payload_param or item) or graph.summary_of(key).library is not None:
             return []
-        name, function = site.payload[1], graph.function(key)
+        name, function = item[0] if item else site.payload[1], graph.function(key)
         callers = [(caller, call) for caller, call in self._project_callers(key) if graph.hot_info(caller) is not None]
         if name not in function.params or graph.is_root(key) and not all(call.consumer for _, call in callers):
             return []
@@ -742,8 +746,16 @@ class CheckContext:
             (caller, call, ("name", local) if local else (shape, word))
             for caller, call in callers
             for slot, shape, word, local in (call.rare or NO_FACTS).large_args
-            if slot in slots and self._settled(caller, shape, word, local) == "whole"
+            if slot in slots and self._handed_size(caller, (shape, word, local), item) == "whole"
         ]
+
+    def _handed_size(self, caller: FunctionId, handed: tuple[str, str, str], item: tuple[str, ...]) -> str | None:
+        """How large what ``caller`` hands is (``handed``: shape, word, local), or, for a payload that is
+        the slot ``item[1]`` of the parameter, that slot of the tuple a project function returns there."""
+        shape, word, local = handed
+        if not item:
+            return self._settled(caller, shape, word, local)
+        return self._returned_field(word, f"[{item[1]}]") if shape == "returned" else None
 
     def _settled(self, key: FunctionId, shape: str, word: str, local: str) -> str:
         """How large a payload of shape ``shape`` and word ``word`` written in ``key`` (bound to the
@@ -798,7 +810,10 @@ class CheckContext:
     def _returned_field(self, word: str, field: str) -> str | None:
         """How large ``field`` of the dict display the function in a ``returned`` payload's ``word``
         returns is: the largest over every such ``return``; ``None`` when one returns no such field."""
-        keys = self.graph.functions_denoted(word.partition(RETURNED_SLOTS)[0])
+        callee = word.partition(RETURNED_SLOTS)[0]
+        if (on_self := SelfMethod.read(callee)) is not None:
+            callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
+        keys = self.graph.functions_denoted(callee) if callee else []
         sizes: set[str] = set()
         for function in keys:
             returns: dict[int, dict[str, tuple[str, str]]] = {}  # line of each ``return`` -> its display's fields
@@ -847,7 +862,10 @@ class CheckContext:
             passed = next((handed[slot] for slot in slots if slot in handed), None)
             if caller == key and passed == name:
                 continue  # a recursion handing the parameter (or a part of it) back: what the others hand
-            origin = self._passed(caller, passed, seen | {(key, name)}) if passed is not None else ""
+            if passed is None:
+                origin = self._built(caller, site, slots)
+            else:
+                origin = self._passed(caller, passed, seen | {(key, name)})
             if not origin:
                 return ""
             origins.add(origin)
@@ -855,6 +873,17 @@ class CheckContext:
             return ""  # only called by itself
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
+
+    def _built(self, caller: FunctionId, site: CallSite, slots: tuple[str, str]) -> str:
+        """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` what a
+        project function returns (``tokens(serialize(notes))``) and its returns settle it neither small nor
+        whole; "" otherwise: the parameter's name decides (a whole one is :meth:`handed_whole`'s chain). A
+        key of the rollout's state handed as it is stays read by the name (the framework's keys are what
+        they are called: ``named_params.py``, tokens15)."""
+        for slot, shape, word, local in (site.rare or NO_FACTS).large_args:
+            if slot in slots and shape == "returned" and self._settled(caller, shape, word, local) == "unknown":
+                return HANDED_UNSIZED
+        return ""
 
     def _injected_size(self, name: str) -> str | None:
         """How large what ``update_tool_args`` passes tools as ``name`` is, joined over every place

@@ -162,6 +162,10 @@ class CallFacts:
     #: PayloadsHeld.named_results), else "". A helper's parameter is then as large as the largest of
     #: them (CheckContext.handed_whole). Read as ``(site.rare or NO_FACTS).large_args``.
     large_args: tuple[tuple[str, str, str, str], ...] = ()
+    #: The payload is one slot of a parameter, written with a constant index (``state[1]``): the
+    #: parameter and the index. A caller handing the parameter what a project function returns as a
+    #: tuple sizes that slot by the element the ``return`` puts there (CheckContext.handed_whole).
+    item_of: tuple[str, ...] = ()
 
 
 NO_FACTS = CallFacts()

@@ -173,6 +173,14 @@ class PayloadsHeld(IndexerState):
         returned = ("param", word) if shape == "name" and word in self.frame.params else (shape, word)
         if returned not in self.frame.returned:
             self.frame.returned.append(returned)
+        starred = isinstance(value, ast.Tuple) and any(isinstance(element, ast.Starred) for element in value.elts)
+        if isinstance(value, ast.Tuple) and not starred and self.frame.kind == "function":
+            # ``return (copy.deepcopy(self.env.get_state()), copy.deepcopy(self.state))``: each slot for a
+            # caller's ``state[1]`` (ModuleSummary.returned_fields, keyed ``[0]``, ``[1]``)
+            self.returned_fields.extend(
+                (self.frame.func, value.lineno, f"[{index}]", *self._payload_of(element))
+                for index, element in enumerate(value.elts)
+            )
 
     def _returned_payload(self, value: ast.expr) -> tuple[str, str]:
         """The payload a ``return`` gives. A display is judged by everything in it, not read as a

@@ -200,6 +200,8 @@ class Recording(PayloadsHeld, Registries):
             site = replace(site, rare=replace(site.rare or CallFacts(), requires=self.frame.requires))
         if api is None and (self_ref or may_be_project(target)) and (large := self._large_arguments(node)):
             site = replace(site, rare=replace(site.rare or CallFacts(), large_args=large))
+        if api is not None and (item := self._item_of(payload_argument(node, self._data_receiver(node)))):
+            site = replace(site, rare=replace(site.rare or CallFacts(), item_of=item))
         if api is not None and self.frame.unpacked and (unpacked := self._unpacked_payload(node)):
             site = replace(site, rare=replace(site.rare or CallFacts(), unpacked=unpacked))
         if isinstance(func_value, Sym) and target is not None:
@@ -308,6 +310,18 @@ class Recording(PayloadsHeld, Registries):
             "payload_param": shape in ("name", "each") and word in self.frame.unbound,
             "payload_at": self._bound_at(payload_argument(node, receiver)),
         }
+
+    def _item_of(self, argument: ast.expr | None) -> tuple[str, ...]:
+        """CallFacts.item_of: ``state[1]`` of a parameter still holding what the callers hand."""
+        if (
+            isinstance(argument, ast.Subscript)
+            and isinstance(argument.value, ast.Name)
+            and argument.value.id in self.frame.unbound
+            and isinstance(argument.slice, ast.Constant)
+            and type(argument.slice.value) is int
+        ):
+            return (argument.value.id, str(argument.slice.value))
+        return ()
 
     def _field_arguments(self, node: ast.Call) -> tuple[str, ...]:
         """CallSite.fields of a call (see :func:`.nest_origins.field_slots`)."""

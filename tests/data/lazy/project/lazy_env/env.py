@@ -17,4 +17,5 @@ async def setup_state(state: dict) -> dict:
     lazylib.pause(1)  # expect: ASL101 critical
     state["at"] = lazylib.now()
     state["reply"] = starlib.complete(state["prompt"])  # expect: ASL101 critical
+    starlib.wipe(state["workdir"])  # expect: ASL109 high
     return state

@@ -640,3 +640,58 @@ def test_a_catalogued_call_is_not_reported_again_from_inside_the_library(
     result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(site)])
     assert not result.errors, result.errors
     assert [(f.line, f.code, f.facts.knowledge) for f in result.findings] == [(5, "ASL105", "catalogue")]
+
+
+LAZY = Path(__file__).parent / "data" / "lazy"
+
+
+def test_lazy_exports_and_star_imports_are_followed_reading_only_what_can_give_the_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``tests/data/lazy/site`` holds packages exporting their API the ways real ones do: a
+    module ``__getattr__`` over a name -> (module, attribute) table (selenium 4.x's
+    ``selenium.webdriver``), a name -> module table (LangChain) and a module -> names table
+    bound by ``lazy_loader.attach``; and star imports from several modules (litellm's
+    ``__init__``). Deep mode follows each to the code that blocks; a table no ``__getattr__``
+    reads exports nothing. The catalogue's selenium entries still answer for the driver once
+    deep mode has read the package defining it lazily (they name ``selenium.webdriver.Chrome``,
+    not the module the class is defined in). Of the star-imported modules, only those spelling
+    the name, or star-importing one that does, are read."""
+    from asynclint import deep
+
+    read: list[str] = []
+    load = deep._Follower.load
+
+    def recording(self: deep._Follower, found: deep.LibraryFile) -> object:
+        read.append(found.module)
+        return load(self, found)
+
+    monkeypatch.setattr(deep._Follower, "load", recording)
+    project = LAZY / "project"
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(LAZY / "site")])
+    assert not result.errors, result.errors
+    env = project / "lazy_env" / "env.py"
+    assert {(f.line, f.code, f.severity.label) for f in result.findings} == expectations(env.read_text())
+    knowledge = {f.line: (f.facts.knowledge, f.facts.callee.partition(".")[0]) for f in result.findings}
+    assert knowledge[11] == knowledge[13] == ("catalogue", "selenium")
+    assert "selenium.webdriver.chrome.webdriver" in read
+    assert {"starlib.chat", "starlib.more", "starlib.more.tools"} <= set(read)
+    assert not {"starlib.images", "starlib.files", "starlib.other", "starlib.other.misc"} & set(read)
+
+
+def test_a_lazy_table_is_an_export_only_when_the_modules_getattr_reads_it() -> None:
+    import ast
+
+    from asynclint.analysis.index.lazy_exports import lazy_exports
+
+    source = (LAZY / "site" / "lazylib" / "__init__.py").read_text()
+    exports = dict(lazy_exports(ast.parse(source), "lazylib", "lazylib"))
+    assert exports == {
+        "Fetcher": "lazylib.parts.fetching.Fetcher",
+        "load_rows": "lazylib.parts.rows.load_rows",
+        "pause": "lazylib.parts.clocks.pause",
+        "now": "lazylib.parts.clocks.now",
+    }
+    without_getattr = source.replace("def __getattr__(name):", "def attribute(name):").replace("__getattr__, ", "")
+    assert dict(lazy_exports(ast.parse(without_getattr), "lazylib", "lazylib")) == {}

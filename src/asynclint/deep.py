@@ -5,6 +5,7 @@ and the sync/async twins discovered in the installed packages the project import
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -40,6 +41,9 @@ def project_graph(summaries: Sequence[ModuleSummary], config: Config, catalogue:
 
     return build(summaries, config, catalogue)
 
+
+#: ``from X import *`` written in a module's text (``X`` absolute or relative).
+_STAR_IMPORT = re.compile(rb"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\*", re.MULTILINE)
 
 #: How many re-exports, star imports and base classes a name is followed through.
 _MAX_RESOLVE_HOPS = 4096
@@ -111,12 +115,42 @@ class _Follower:
             elif exported is None and not self._defines(summary, head):
                 # ``from ._impl import *``: the name may come from any of them.
                 pending.extend(
-                    (f"{source}.{head}.{rest}" if rest else f"{source}.{head}", hops + 1) for source in summary.stars
+                    (f"{source}.{head}.{rest}" if rest else f"{source}.{head}", hops + 1)
+                    for source in summary.stars
+                    if self._may_give(source, head)
                 )
             else:
                 for info in summary.classes:
                     if info.qualname == head:  # inherited methods and __init__ live in the bases
                         pending.extend((base, hops + 1) for base in info.bases)
+
+    def _may_give(self, module: str, name: str) -> bool:
+        """Whether star-imported ``module`` can be where ``name`` comes from: its text spells the
+        name, or one of the modules it star-imports (and so on) can. The others are not read:
+        litellm's ``__init__`` star-imports 22 modules (20 k lines), ``acompletion`` is spelled in
+        3; transformers' ``models`` package star-imports every model's package, which star-imports
+        that model's modules. A work list, as :meth:`resolve` is."""
+        pending, seen = [module], set()
+        while pending:
+            module = pending.pop()
+            if module in seen:
+                continue
+            seen.add(module)
+            found = None if module in self.library else self.installed.find(module)
+            if found is None:
+                return True  # read already, or not a source file: resolve answers
+            try:
+                text = found.path.read_bytes()
+            except OSError:
+                return True
+            if name.encode() in text:
+                return True
+            for star in _STAR_IMPORT.finditer(text):
+                written = star.group(1).decode()
+                dots = len(written) - len(written.lstrip("."))
+                base = found.package.rsplit(".", dots - 1)[0] if dots > 1 else found.package
+                pending.append((f"{base}.{written[dots:]}" if written[dots:] else base) if dots else written)
+        return False
 
     @staticmethod
     def _defines(summary: ModuleSummary, name: str) -> bool:

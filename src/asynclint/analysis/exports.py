@@ -5,6 +5,7 @@ found is :mod:`asynclint.analysis.resolution`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import PurePath
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS
@@ -20,6 +21,35 @@ class Exports(GraphState):
         found = self._canonical.get(name)
         if found is None:
             found = self._canonical[name] = self._follow_exports(name)
+        return found
+
+    def exported_as(self, name: str) -> tuple[str, ...]:
+        """The public spellings of canonical ``name``: ``selenium.webdriver.chrome.webdriver.
+        WebDriver.get`` is also ``selenium.webdriver.Chrome.get`` where ``selenium.webdriver``
+        exports the class under that name. The knowledge base names library APIs as users write
+        them; deep mode, reading a package's exports, resolves them to where they are defined."""
+        if self._exporters is None:
+            exporters: dict[str, list[str]] = {}
+            for module, table in self.exports.items():
+                for exported, target in table.items():
+                    if f"{module}.{exported}" != target:
+                        exporters.setdefault(self.canonical(target), []).append(f"{module}.{exported}")
+            self._exporters = {target: tuple(sorted(names)) for target, names in exporters.items()}
+        head, rest = name, ""
+        while head:
+            names = self._exporters.get(head.removesuffix("()"))  # the class, or an instance of it
+            if names:
+                called = "()" if head.endswith("()") else ""
+                return tuple(f"{public}{called}{rest}" for public in names)
+            head, _, last = head.rpartition(".")
+            rest = f".{last}{rest}"
+        return ()
+
+    def known(self, table: Mapping[str, str], name: str) -> str | None:
+        """``table``'s value for ``name`` or, failing that, for its first public spelling that has one."""
+        found = table.get(name)
+        if found is None:
+            found = next(filter(None, map(table.get, self.exported_as(name))), None)
         return found
 
     def _follow_exports(self, name: str) -> str:

@@ -80,6 +80,7 @@ class GraphState:
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]
+    _exporters: dict[str, tuple[str, ...]] | None
     _package_names: frozenset[str] | None
     _ancestors: dict[str, list[str]]
     _mro: dict[str, list[str]]

@@ -117,7 +117,7 @@ class Resolution(Exports):
             return member if member is not None else owner
         name = f"{owner}.{attr}" if owner else attr
         if owner.partition(".")[0] not in self._roots_of_modules:
-            return RETURNS.get(name, name) if owner else name  # not the project's: as written
+            return (self.known(RETURNS, name) or name) if owner else name  # not the project's: as written
         instance = owner.endswith("()")
         cls = owner[:-2] if instance else owner
         if name in self.defs:
@@ -186,7 +186,7 @@ class Resolution(Exports):
 
     def _result(self, callee: str) -> str:
         """What calling ``callee`` (resolved) gives."""
-        returned = RETURNS.get(f"{callee}()")
+        returned = self.known(RETURNS, f"{callee}()")
         if returned is not None:
             return returned
         if callee in self._producers:

@@ -285,6 +285,8 @@ class CheckContext:
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
                 read = graph.call_target(site, FunctionId((position, site.caller)))
                 api = self.catalogue.match_read(read)
+                if api is None and read:  # the class read where deep mode found it defined
+                    api = next(filter(None, map(self.catalogue.match_read, graph.exported_as(read))), None)
                 target = read or ""
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
@@ -299,6 +301,17 @@ class CheckContext:
                         api, target = self.catalogue.match(base, None), base
                 else:
                     api, target = self.catalogue.match(resolved, site.method), resolved
+                    # Deep mode read the package exporting the class: the knowledge base names it so.
+                    public = (
+                        None
+                        if api
+                        else next(
+                            (name for name in graph.exported_as(resolved) if self.catalogue.match(name, site.method)),
+                            None,
+                        )
+                    )
+                    if public is not None:
+                        api, target = self.catalogue.match(public, site.method), public
                     if api is None and site.method is None and site.origin is not None:
                         # Calling an instance typed only project-wide (``model, _ = load()``, then
                         # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.

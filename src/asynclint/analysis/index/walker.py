@@ -45,6 +45,7 @@ from asynclint.analysis.index.helpers import (
 from asynclint.analysis.index.importflags import flag_guards, import_flags
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.iteration import Iteration
+from asynclint.analysis.index.lazy_exports import lazy_exports
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -198,6 +199,8 @@ class Indexer(
         indexes = {(function.line, function.name): index for index, function in enumerate(self.functions)}
         rows.read(defined, indexes, self.source, lines)
         exports = tuple((name, value.name) for name, value in module_frame.bindings.items() if isinstance(value, Sym))
+        bound = set(module_frame.bindings)
+        exports += tuple(export for export in lazy_exports(tree, self.module, self.package) if export[0] not in bound)
         for name, value in module_frame.bindings.items():
             if isinstance(value, Inst) and value == filled.get(name):
                 fills = self._global_fills.get(name, set())

@@ -1,0 +1,5 @@
+from selenium.webdriver.remote.webdriver import WebDriver as RemoteWebDriver
+
+
+class WebDriver(RemoteWebDriver):
+    pass

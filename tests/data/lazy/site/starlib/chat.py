@@ -1,0 +1,6 @@
+import time
+
+
+def complete(prompt):
+    time.sleep(1)
+    return prompt

@@ -1,0 +1,5 @@
+import shutil
+
+
+def wipe(path):
+    shutil.rmtree(path)

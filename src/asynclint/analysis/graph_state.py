@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from array import array
     from collections.abc import Sequence
 
+    from asynclint.analysis.cycles import CycleMemo
     from asynclint.analysis.graph_records import (
         Estimate,
         FunctionId,
@@ -114,7 +115,7 @@ class GraphState:
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]
-    _resolved: dict[str, str]
+    _resolved: CycleMemo
     _calls_by_caller: dict[FunctionId, tuple[CallSite, ...]]
     _singles: dict[FunctionId, tuple[FunctionId, ...]]
     _ids: list[tuple[FunctionId, ...]]

@@ -23,6 +23,7 @@ from array import array
 from collections.abc import Iterable, Sequence
 from sys import intern
 
+from asynclint.analysis.background import Background
 from asynclint.analysis.cycles import CycleMemo
 from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import (
@@ -61,6 +62,7 @@ class ProjectGraph(
     Hierarchy,
     DeclaredHooks,
     HotSet,
+    Background,
     Warming,
     GivenArgs,
     Groups,

@@ -305,6 +305,7 @@ class HotSet(GraphState):
         of ``unloaded`` (one the environment never imports) runs on another process's loop: not
         a root (started by code on the rollouts' loop, it is reached through that code)."""
         spawned: dict[FunctionId, Hook] = {}
+        spawners: dict[FunctionId, FunctionId] = {}  # the function that started each task first
         called: set[FunctionId] = set()
         own_loop: set[FunctionId] = set()  # coroutines handed to a loop of the project's own
         for position, summary in enumerate(self.summaries):
@@ -334,6 +335,7 @@ class HotSet(GraphState):
                     called.add(callee)
                     if spawn and callee not in spawned and self.function(callee).is_async:
                         spawned[callee] = task_hook(site.consumer or "", summary.functions[site.caller].qualname)
+                        spawners[callee] = caller
             for ref in summary.refs:
                 spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
                 if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
@@ -346,9 +348,10 @@ class HotSet(GraphState):
                     if spawner and not offline and callee not in spawned and self.function(callee).is_async:
                         consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
                         spawned[callee] = task_hook(consumer, summary.functions[ref.caller].qualname)
-        if own_loop:
+                        spawners[callee] = self._ids[position][ref.caller]
+        if own_loop and spawned:
             # A task started by code that runs only on the project's own loop is a task of that loop.
-            background = self._only_reached_from(own_loop)
+            background = self._only_reached_from(own_loop, spawners)
             spawned = {key: hook for key, hook in spawned.items() if key not in background}
         return spawned, called
 

@@ -66,6 +66,10 @@ class CycleMemo:
         """Each question of ``cycle`` asked alone, on a stack of its own, with none of the cycle's
         answers kept until all are made."""
         outer = self._depth, self._low, self._settling
+        # A member of a cycle being settled around this one (met through a question whose reads
+        # changed with the answers so far) is left to that settling: kept now, it would be read
+        # by the members asked after it there.
+        cycle = [name for name in cycle if name not in outer[2]]
         self._settling = frozenset(cycle) | outer[2]
         settled: dict[str, str] = {}
         try:
@@ -73,6 +77,5 @@ class CycleMemo:
                 self._depth, self._low = {}, []
                 settled[name] = self.ask(name)
         finally:
-            self._depth, self._low, _ = outer
-            self._settling = outer[2]
+            self._depth, self._low, self._settling = outer
         self.answers.update(settled)

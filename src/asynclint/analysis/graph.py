@@ -23,6 +23,8 @@ from array import array
 from collections.abc import Iterable, Sequence
 from sys import intern
 
+from asynclint.analysis.background import Background
+from asynclint.analysis.cycles import CycleMemo
 from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import (
     OVERLOAD,
@@ -60,6 +62,7 @@ class ProjectGraph(
     Hierarchy,
     DeclaredHooks,
     HotSet,
+    Background,
     Warming,
     GivenArgs,
     Groups,
@@ -248,7 +251,7 @@ class ProjectGraph(
             params = (Rooted.read(value, Marker.PARAM) for value in attrs.values())
             for name in {param.path[0] for param in params if param is not None and len(param.path) == 1}:
                 self._keepers.setdefault(name, []).append(owner)
-        self._resolved: dict[str, str] = {}
+        self._resolved = CycleMemo(self._denote)
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)
         self._singles: dict[FunctionId, tuple[FunctionId, ...]] = {}  # see Hierarchy.only

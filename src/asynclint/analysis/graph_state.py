@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from array import array
     from collections.abc import Sequence
 
+    from asynclint.analysis.cycles import CycleMemo
     from asynclint.analysis.graph_records import (
         Estimate,
         FunctionId,
@@ -116,7 +117,7 @@ class GraphState:
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]
-    _resolved: dict[str, str]
+    _resolved: CycleMemo
     _calls_by_caller: dict[FunctionId, tuple[CallSite, ...]]
     _singles: dict[FunctionId, tuple[FunctionId, ...]]
     _ids: list[tuple[FunctionId, ...]]
@@ -179,6 +180,13 @@ class GraphState:
         def _edges_of(self, key: FunctionId) -> Sequence[tuple[FunctionId, CallSite]]: ...
         def _memoizer(self, key: FunctionId) -> str | None: ...
         def _calls_of_functions(self) -> tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]]: ...
+        def on_own_loop(self, site: CallSite) -> bool: ...
+        def _targets(self, caller: FunctionId, site: CallSite, index: int | None = None) -> Sequence[FunctionId]: ...
+
+        # Background
+        def _only_reached_from(
+            self, seeds: set[FunctionId], asked: dict[FunctionId, FunctionId]
+        ) -> set[FunctionId]: ...
 
         # Instances
         def never_set(self, key: FunctionId, attr: str) -> bool: ...

@@ -307,6 +307,7 @@ class HotSet(GraphState):
         of ``unloaded`` (one the environment never imports) runs on another process's loop: not
         a root (started by code on the rollouts' loop, it is reached through that code)."""
         spawned: dict[FunctionId, Hook] = {}
+        spawners: dict[FunctionId, FunctionId] = {}  # the function that started each task first
         called: set[FunctionId] = set()
         own_loop: set[FunctionId] = set()  # coroutines handed to a loop of the project's own
         for position, summary in enumerate(self.summaries):
@@ -336,6 +337,7 @@ class HotSet(GraphState):
                     called.add(callee)
                     if spawn and callee not in spawned and self.function(callee).is_async:
                         spawned[callee] = task_hook(site.consumer or "", summary.functions[site.caller].qualname)
+                        spawners[callee] = caller
             for ref in summary.refs:
                 spawner = ref.passed_to in TASK_SPAWNERS or ref.passed_to_method in TASK_SPAWNER_METHODS
                 if ref.offloaded or not (spawner or ref.passed_to in LOOP_RUNNERS):
@@ -348,38 +350,12 @@ class HotSet(GraphState):
                     if spawner and not offline and callee not in spawned and self.function(callee).is_async:
                         consumer = ref.passed_to if ref.passed_to in TASK_SPAWNERS else f".{ref.passed_to_method}"
                         spawned[callee] = task_hook(consumer, summary.functions[ref.caller].qualname)
-        if own_loop:
+                        spawners[callee] = self._ids[position][ref.caller]
+        if own_loop and spawned:
             # A task started by code that runs only on the project's own loop is a task of that loop.
-            background = self._only_reached_from(own_loop)
+            background = self._only_reached_from(own_loop, spawners)
             spawned = {key: hook for key, hook in spawned.items() if key not in background}
         return spawned, called
-
-    def _only_reached_from(self, seeds: set[FunctionId]) -> set[FunctionId]:
-        """``seeds`` and the project functions that nothing but them (and functions so found) calls,
-        awaits, starts or takes as a value: what runs only where the seeds run."""
-        callers: dict[FunctionId, set[FunctionId]] = {}
-        for position, summary in enumerate(self.summaries):
-            if summary.library is not None:
-                continue
-            for index, site in enumerate(summary.calls):
-                caller = FunctionId((position, site.caller))
-                if self.on_own_loop(site):
-                    continue  # the seeds themselves
-                for callee in self._targets(caller, site, index):
-                    callers.setdefault(callee, set()).add(caller)
-            for ref in summary.refs:
-                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
-                for callee in self.functions_for(target):
-                    callers.setdefault(callee, set()).add(self._ids[position][ref.caller])
-        found = set(seeds)
-        changed = True
-        while changed:
-            changed = False
-            for callee, by in callers.items():
-                if callee not in found and by <= found:
-                    found.add(callee)
-                    changed = True
-        return found
 
     def _sent_away(self) -> set[FunctionId]:
         """Functions the project ships to run elsewhere (a program run in a sandbox): cold here,

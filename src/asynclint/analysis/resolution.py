@@ -5,7 +5,6 @@ parameters typed by their callers (where a name is defined, through re-exports a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from sys import intern
 
 from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, NO_FUNCTIONS, FunctionId, TypeName, frozen
@@ -38,21 +37,21 @@ class Resolution(Exports):
         what the getter returns. ``pkg.clients.JUDGE.chat.completions.create`` ->
         ``openai.OpenAI.chat.completions.create``; unknown parts stay as written. A path is read as
         its text, as a call target the index settled through a method returning a state value is
-        written (``self._driver(state).refresh``: ``<rollout state>.driver.refresh``)."""
+        written (``self._driver(state).refresh``: ``<rollout state>.driver.refresh``). A name whose
+        value leads back to itself has the answer it has when asked first, whatever was asked
+        before it (:class:`asynclint.analysis.cycles.CycleMemo`)."""
         name = str(name)
-        found = self._resolved.get(name)
-        if found is None:
-            self._resolved[name] = name  # a cycle through values settles on the name itself
-            state = Rooted.read(name, Marker.STATE)
-            if state is not None:  # a helper's ``return state["driver"]``, called on
-                found = self.resolve_state(state.path) or name
-            else:
-                found = self._walk("", name.split("."))
-            # One copy of each answer: many names denote one thing, each answer was a string
-            # built of its own (13 MB of a 7,552-file project's graph), and most equal a
-            # summary's (interned when decoded).
-            self._resolved[name] = found = intern(found)
-        return found
+        found = self._resolved.answers.get(name)
+        return found if found is not None else self._resolved.ask(name)
+
+    def _denote(self, name: str) -> str:
+        """:meth:`resolve`'s answer, asked once per name (:class:`CycleMemo` keeps it: each answer
+        one string, interned there -- many names denote one thing, and most answers equal a
+        summary's, interned when decoded)."""
+        state = Rooted.read(name, Marker.STATE)
+        if state is not None:  # a helper's ``return state["driver"]``, called on
+            return self.resolve_state(state.path) or name
+        return self._walk("", name.split("."))
 
     def _walk(self, current: str, parts: Sequence[str]) -> str:
         for index, part in enumerate(parts):

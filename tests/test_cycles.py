@@ -1,0 +1,74 @@
+"""Values that name each other across modules: what each name denotes does not depend on the order
+the names are asked in (issue 11: answers kept across an edit must not depend on who asked first)."""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+from pathlib import Path
+
+from asynclint.analysis.cycles import CycleMemo
+from asynclint.config import Config
+from asynclint.engine import SourceFile, project_graph, summarize
+from asynclint.model import FileError
+
+#: Attributes of an instance that name each other (``self.a = self.b``, ``self.b = self.a``), one
+#: of them read through a value of another module, beside a value that does not touch them.
+MODULES = {
+    "pkg.env": """
+        class Env:
+            def __init__(self):
+                self.a = self.b
+                self.b = self.a
+        """,
+    "pkg.clients": """
+        import openai
+        from pkg.env import Env
+        HELD = Env().b
+        OUTSIDE = openai.OpenAI().chat
+        """,
+}
+
+ASKED = ("pkg.env.Env().a", "pkg.env.Env().b", "pkg.clients.HELD", "pkg.clients.OUTSIDE")
+
+
+def _graph(tmp_path: Path):
+    config = Config(root=tmp_path)
+    summaries = []
+    for module, text in MODULES.items():
+        path = tmp_path / f"{module.replace('.', '/')}.py"
+        source = SourceFile(str(path), textwrap.dedent(text), module=module, package="pkg")
+        summary = summarize(source, config.catalogue())
+        assert not isinstance(summary, FileError), summary
+        summaries.append(summary)
+    return project_graph(summaries, config)
+
+
+def test_names_in_a_cycle_of_values_have_the_same_answers_in_every_order_they_are_asked(tmp_path: Path):
+    answers = set()
+    for order in itertools.permutations(ASKED):
+        graph = _graph(tmp_path)
+        asked = {name: graph.resolve(name) for name in order}
+        answers.add(tuple(sorted(asked.items())))
+    assert len(answers) == 1, answers
+    (only,) = answers
+    # Each settles on itself: asked first, it reads the other with itself unsettled.
+    assert dict(only) == {
+        "pkg.env.Env().a": "pkg.env.Env().a",
+        "pkg.env.Env().b": "pkg.env.Env().b",
+        "pkg.clients.HELD": "pkg.env.Env().b",
+        "pkg.clients.OUTSIDE": "openai.OpenAI.chat",
+    }
+
+
+def test_each_question_of_a_cycle_keeps_the_answer_it_has_when_asked_first():
+    # ``x`` reads ``y`` and ``y`` reads ``x``: asked first, each reads the other with itself unsettled.
+    values = {"x": "y", "y": "x", "z": "x"}
+
+    def compute(name: str) -> str:
+        return f"{name}<{memo.ask(values[name])}>"
+
+    for order in itertools.permutations("xyz"):
+        memo = CycleMemo(compute)
+        asked = {name: memo.ask(name) for name in order}
+        assert asked == {"x": "x<y<x>>", "y": "y<x<y>>", "z": "z<x<y<x>>>"}, order

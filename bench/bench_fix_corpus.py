@@ -85,10 +85,21 @@ class EnvResult:
 Key = tuple[str, str, str, str]
 
 
-def keys(findings) -> Counter:
+def site_key(finding) -> Key:
+    """The orchestrator's ``finding_key`` without its fall-back to the fix request's target for a
+    call finding with no callee (ASL115/ASL116 report the project's own loops): a fix that moves
+    the root makes such a finding gain or lose a request, and it is the same finding."""
     from asynclint.fixers.orchestrator import finding_key
 
-    return Counter(finding_key(f) for f in findings)
+    path, code, function, callee = finding_key(finding)
+    request = finding.fix_request
+    if not finding.facts.callee and request is not None and request.kind == "call":
+        callee = ""
+    return (path, code, function, callee)
+
+
+def keys(findings) -> Counter:
+    return Counter(site_key(f) for f in findings)
 
 
 def label_of(labels: dict, repo: str, rel: str, line: int) -> str:
@@ -167,7 +178,7 @@ def fix_environment(split: str, repo: str, root: Path, env_dir: Path, labels: di
     return result
 
 
-def run_split(split: str, show: bool) -> list[EnvResult]:
+def run_split(split: str, show: bool, skip: tuple[str, ...] = ()) -> list[EnvResult]:
     sample, labels_file, corpus = bench_accuracy.SPLITS[split]
     sources = bench_accuracy.load_corpus(sample)
     labels = bench_accuracy.load_labels(labels_file)
@@ -175,6 +186,9 @@ def run_split(split: str, show: bool) -> list[EnvResult]:
     out = []
     with tempfile.TemporaryDirectory(prefix="fixcorpus-") as scratch:
         for repo, root, env_dir in envs:
+            if any(part in env_dir.as_posix() for part in skip):
+                print(f"  skipped: {repo} {env_dir.relative_to(root)}", flush=True)
+                continue
             result = fix_environment(split, repo, root, env_dir, labels, Path(scratch))
             out.append(result)
             if show and (result.findings or result.defects):
@@ -212,13 +226,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", action="append", choices=tuning, help="a split to run (repeatable; default: all)")
     ap.add_argument("--show-left", action="store_true", help="list the offender lines left, with their reasons")
     ap.add_argument("--progress", action="store_true", help="a line per environment with findings")
+    ap.add_argument(
+        "--skip", action="append", default=[], metavar="TEXT", help="leave out environments whose path contains TEXT"
+    )
     ap.add_argument("--json", metavar="FILE", help="save every number and defect as JSON")
     args = ap.parse_args(argv)
     chosen = args.split or tuning
     results: dict[str, list[EnvResult]] = {}
     start = time.perf_counter()
     for split in chosen:
-        results[split] = run_split(split, args.progress)
+        results[split] = run_split(split, args.progress, tuple(args.skip))
         if args.json:  # kept after each split: a long run interrupted still leaves its numbers
             write_json(Path(args.json), results)
     every = [r for rs in results.values() for r in rs]

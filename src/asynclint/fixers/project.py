@@ -334,7 +334,12 @@ class FixProject:
         """The chain's root made ``async def``, with its call of the next function on the chain
         (or, when the finding's call is written in the root, that call) as the call graph says."""
         root_link = finding.chain[0]
-        fix = finding.fix
+        fix, request = finding.fix, finding.fix_request
+        if fix is None and request is not None and request.root_awaited:
+            # The root could become `async def`; what is missing is a recipe for the call itself.
+            return Decline(
+                f"the knowledge base names no fix recipe for `{request.target}` called from a framework hook"
+            )
         if fix is None or not fix.root_awaited:
             return Decline(f"no `async def` on the chain, and the framework does not await `{root_link.function}`")
         graph, key = self.graph, self._written_in(finding)

@@ -54,6 +54,7 @@ _MASKS = (
     (re.compile(r"`[^`]*`"), "`x`"),
     (re.compile(r"'[^']*'"), "'x'"),
     (re.compile(r"\b\d+\b"), "N"),
+    (re.compile(r"\([\w./-]+\.py\)"), "(f.py)"),
 )
 
 

@@ -580,6 +580,24 @@ def test_a_sync_callable_the_framework_does_not_await_is_left_with_the_reason():
     assert "does not await `Env.update_tool_args`" in reasons[7]
 
 
+def test_a_call_with_no_recipe_under_an_awaited_root_is_left_for_want_of_a_recipe():
+    # The framework awaits a reward that is a coroutine: the root could become `async def`, so
+    # the reason is the missing recipe for the call (was "the framework does not await it").
+    reasons = _left("""
+        import verifiers as vf
+        from langdetect import detect
+
+        def same_language(completion, answer, **kwargs) -> float:
+            return float(detect(completion) == detect(answer))
+
+        def load_environment():
+            return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[same_language]))
+    """)
+    assert reasons[6] == (
+        "no automatic fix: the knowledge base names no fix recipe for `langdetect.detect` called from a framework hook"
+    )
+
+
 def test_a_sync_callable_is_made_async_only_when_the_framework_alone_uses_it():
     env = textwrap.dedent("""\
         import functools

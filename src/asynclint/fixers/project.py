@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 import libcst as cst
+import libcst.matchers as m
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.index.records import CallSite
@@ -348,7 +349,12 @@ class FixProject:
         """The chain's root made ``async def``, with its call of the next function on the chain
         (or, when the finding's call is written in the root, that call) as the call graph says."""
         root_link = finding.chain[0]
-        fix = finding.fix
+        fix, request = finding.fix, finding.fix_request
+        if fix is None and request is not None and request.root_awaited:
+            # The root could become `async def`; what is missing is a recipe for the call itself.
+            return Decline(
+                f"the knowledge base names no fix recipe for `{request.target}` called from a framework hook"
+            )
         if fix is None or not fix.root_awaited:
             return Decline(f"no `async def` on the chain, and the framework does not await `{root_link.function}`")
         graph, key = self.graph, self._written_in(finding)
@@ -370,7 +376,7 @@ class FixProject:
         if calls:
             _, sites, callee = calls[0]
             helper = graph.function(callee).qualname
-            found = _calls_at(root_file, sites, helper)
+            found = _calls_at(root_file, sites, helper) or _aliased_calls(root_file, root_def, sites, graph, root)
         elif len(finding.chain) > 2:  # the root's own call into an installed library (deep mode)
             helper = finding.chain[2].function
             found = _calls_at(root_file, (), helper, call)
@@ -419,6 +425,53 @@ def _calls_at(
     short = callee.rpartition(".")[2]
     nodes = [*located, *(file.call_at(site.line, site.col, site.end_line, site.end_col) for site in sites)]
     return [node for node in nodes if isinstance(node, cst.Call) and last_name(node.func) == short]
+
+
+def _aliased_calls(
+    file: ParsedFile, function: cst.FunctionDef, sites: tuple[CallSite, ...], graph: CallGraph, caller: FunctionId
+) -> list[cst.Call]:
+    """The graph's one call site when its call names a local the function assigns once
+    (``run = strict if mode == "strict" else loose`` then ``run(x)``) and every project function
+    the graph says runs there is a plain ``def``: offloading the local's call offloads whichever
+    it holds. Anything else (a parameter, a name bound twice, an ``async def`` among them) is
+    left to decline."""
+    if len(sites) != 1:
+        return []
+    site = sites[0]
+    node = file.call_at(site.line, site.col, site.end_line, site.end_col)
+    if node is None or not isinstance(node.func, cst.Name):
+        return []
+    name = node.func.value
+    bindings = [
+        target
+        for statement in m.findall(
+            function.body, m.Assign() | m.AnnAssign() | m.AugAssign() | m.NamedExpr() | m.For() | m.AsName()
+        )
+        for target in _bound_names(statement)
+        if target == name
+    ]
+    parameters = {param.name.value for param in m.findall(function.params, m.Param()) if isinstance(param, cst.Param)}
+    if (
+        name in parameters
+        or len(bindings) != 1
+        or not m.findall(function.body, m.Assign(targets=[m.AssignTarget(target=m.Name(name))]))
+    ):
+        return []
+    ran = [key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col)]
+    if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
+        return []
+    return [node]
+
+
+def _bound_names(statement: cst.CSTNode) -> list[str]:
+    targets: list[cst.CSTNode] = []
+    if isinstance(statement, cst.Assign):
+        targets = [t.target for t in statement.targets]
+    elif isinstance(statement, cst.AnnAssign | cst.AugAssign | cst.NamedExpr | cst.For):
+        targets = [statement.target]
+    elif isinstance(statement, cst.AsName):
+        targets = [statement.name]
+    return [n.value for target in targets for n in m.findall(target, m.Name()) if isinstance(n, cst.Name)]
 
 
 class Fixer(Protocol):

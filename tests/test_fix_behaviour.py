@@ -185,6 +185,10 @@ def test_sync_callables(files: Path, fake_verifiers):
         ("cached_reward", ("same",)),
         ("cached_reward", ("same",)),  # from the cache
         ("batch_scores", (["a", "b"],)),
+        ("reward_through_a_local", ("42", {"strict": True, "path": b})),
+        ("reward_through_a_local", ("41", {"strict": False, "path": b})),
+        ("reward_through_a_rebound_local", ("42", {"loose": True, "path": b})),
+        ("reward_through_a_rebound_local", ("42", {"loose": False, "path": b})),
     ]:
         assert outcome_of(getattr(before, name), *args) == outcome_of(getattr(after, name), *args), name
     environment = after.load_environment()
@@ -194,6 +198,8 @@ def test_sync_callables(files: Path, fake_verifiers):
         "reward_also_called_directly",
         "cached_reward",
         "reward_also_mapped",
+        "reward_through_a_local",
+        "reward_through_a_rebound_local",
     ]
 
 

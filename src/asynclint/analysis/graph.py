@@ -191,7 +191,7 @@ class ProjectGraph(
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
-        self._direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._direct_callers: dict[FunctionId, array[int]] | None = None
         # class -> only rollout code builds its instances (Warming._built_per_rollout)
         self._rollout_built: dict[str, bool] = {}
         self.hot: dict[FunctionId, HotInfo] = {}

@@ -74,7 +74,7 @@ class GraphState:
     _elsewhere_registered: list[RegisteredElsewhere]
     states: dict[HotState, HotInfo]
     _contexts: dict[str, dict[str, Hook]]
-    _direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _direct_callers: dict[FunctionId, array[int]] | None
     _rollout_built: dict[str, bool]
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]

@@ -214,7 +214,7 @@ class ProjectGraph(
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
         self._hot_or_library_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
-        self._arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._arguments: dict[FunctionId, array[int]] | None = None
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
         self._project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None = None

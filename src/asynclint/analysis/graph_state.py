@@ -93,7 +93,7 @@ class GraphState:
     _external: tuple[Catalogue, frozenset[str]] | None
     _hot_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
     _hot_or_library_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
-    _arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _arguments: dict[FunctionId, array[int]] | None
     _param_types: dict[tuple[FunctionId, str], str | None]
     _root_keys: frozenset[FunctionId]
     _project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None

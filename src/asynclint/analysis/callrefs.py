@@ -11,11 +11,13 @@ lambda is also run by the lambda (``CallSite.lambdas``), a caller ``site.caller`
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import TypeVar
 
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.records import CallSite
 
 # 22 + 21 + 21 bits of an unsigned 64-bit item: 4 M calls a summary, 2 M summaries, 2 M functions
@@ -57,6 +59,13 @@ def frozen_refs(table: dict[_K, array[int]]) -> dict[_K, array[int]]:
     return table
 
 
+def run_by_lambda(site: CallSite, in_loop: bool) -> CallSite:
+    """``site`` as a lambda it is written in runs it when the lambda runs on its own
+    (``CallSite.lambdas``): inside the lambda's loop or not, and in no lambda itself."""
+    rest = replace(site.rare or NO_FACTS, lambdas=())
+    return replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
+
+
 class CallRefs(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
@@ -65,3 +74,43 @@ class CallRefs(GraphState):
         for ref in refs:
             position = ref >> _INDEX_BITS & _POSITION_MASK
             yield self._ids[position][ref >> _CALLER_SHIFT], self.summaries[position].calls[ref & _INDEX_MASK]
+
+    def run_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
+        """:meth:`call_pairs`, with a call a lambda runs as the lambda runs it (:func:`run_by_lambda`,
+        as ``_calls_by_caller`` lists it for the lambda)."""
+        for ref in refs:
+            position, index = ref >> _INDEX_BITS & _POSITION_MASK, ref & _INDEX_MASK
+            caller, site = ref >> _CALLER_SHIFT, self.summaries[position].calls[index]
+            if caller != site.caller:
+                site = run_by_lambda(site, dict(site.lambdas)[caller])
+            yield self._ids[position][caller], site
+
+    def _callers_by_edges(self, keep: Callable[[FunctionId], bool]) -> dict[FunctionId, array[int]]:
+        """Project functions -> the calls that run them on the loop (``_edges_of``) from the callers
+        ``keep`` accepts, in the order of ``_calls_by_caller`` (read back with :meth:`run_pairs`)."""
+        callers: dict[FunctionId, array[int]] = {}
+        position, indexes = -1, {}  # a call of the summary being read (by identity) -> its index
+        for caller in self._calls_by_caller:  # each summary's functions one after the other
+            if not keep(caller):
+                continue
+            if caller[0] != position:
+                position = caller[0]
+                indexes = {id(site): index for index, site in enumerate(self.summaries[position].calls)}
+            for callee, site in self._edges_of(caller):
+                index = indexes.get(id(site))
+                if index is None:  # a lambda's own run of a call written in it: the call it copies
+                    index = self._copied(position, site, caller[1])
+                add_ref(callers, callee, call_ref(position, index, caller[1]))
+        return frozen_refs(callers)
+
+    def _copied(self, position: int, run: CallSite, lambda_: int) -> int:
+        """The index of the call ``run`` is the lambda ``lambda_``'s run of (:func:`run_by_lambda`):
+        the call of the summary at ``position`` written where it is, in that lambda."""
+        return next(
+            index
+            for index, site in enumerate(self.summaries[position].calls)
+            if site.line == run.line
+            and site.span == run.span
+            and site.caller == run.caller
+            and any(inner == lambda_ for inner, _ in site.lambdas)
+        )

@@ -207,13 +207,13 @@ class ProjectGraph(
         self._implementers: dict[str, list[str]] = {}
         self._edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
-        self._callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._callers: dict[FunctionId, array[int]] | None = None
         self._calls_index: (
             tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
         ) = None
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
-        self._hot_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
-        self._hot_or_library_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._hot_callers: dict[FunctionId, array[int]] | None = None
+        self._hot_or_library_callers: dict[FunctionId, array[int]] | None = None
         self._arguments: dict[FunctionId, array[int]] | None = None
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()

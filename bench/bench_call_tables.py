@@ -8,9 +8,11 @@ hot callers and hot-or-library callers; a table the check never asked for is not
 functions and calls each holds, its bytes as `array('Q')` of call refs (`analysis/callrefs.py`:
 the dict, the arrays) and the bytes the same table took as a tuple of (caller, site) pairs per
 function (a 56-byte pair per call and its 8-byte slot; the caller's key and the site are shared
-with the summaries either way). Sizes are `sys.getsizeof`'s, so the numbers are the same from run
-to run whatever the machine's load -- `bench_memory.py`'s resident sizes move by 10-20 MB between
-runs of one version on a loaded machine, more than one table's cut.
+with the summaries either way); and the tables that still keep a pair per call (the edges each
+function runs on the loop, the calls running a constructor's instance), as they are. Sizes are
+`sys.getsizeof`'s, so the numbers are the same from run to run whatever the machine's load --
+`bench_memory.py`'s resident sizes move by 10-20 MB between runs of one version on a loaded
+machine, more than one table's cut.
 
 Usage::
 
@@ -26,6 +28,8 @@ import tempfile
 from pathlib import Path
 
 TABLES = ("_direct_callers", "_arguments", "_callers", "_hot_callers", "_hot_or_library_callers")
+#: Tables that still keep a (callee or caller, site) pair per call: sized as they are.
+PAIR_TABLES = ("_edges", "_running_calls")
 PAIR_BYTES = sys.getsizeof((0, 1))
 
 
@@ -46,6 +50,17 @@ def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
     return rows
 
 
+def pair_sizes(graph: object) -> list[tuple[str, int, int, int]]:
+    """Per table still of pairs: (name, functions, calls, bytes)."""
+    rows = []
+    for name in PAIR_TABLES:
+        table = getattr(graph, name)
+        calls = sum(len(pairs) for pairs in table.values())
+        held = sys.getsizeof(table) + sum(sys.getsizeof(pairs) + PAIR_BYTES * len(pairs) for pairs in table.values())
+        rows.append((name, len(table), calls, held))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("root", type=Path, help="the tree to check (as one project)")
@@ -57,14 +72,16 @@ def main(argv: list[str] | None = None) -> int:
     from asynclint.config import Config
     from asynclint.runner import run_check
 
-    measured: list[tuple[int, int, list[tuple[str, tuple[int, int, int, int] | None]]]] = []
+    measured: list[
+        tuple[int, int, list[tuple[str, tuple[int, int, int, int] | None]], list[tuple[str, int, int, int]]]
+    ] = []
     last_step = engine._one_per_call
 
     def measure_then(*step_args):  # called once the rules have all run, the graphs still alive
         if not measured:
             for graph in (item for item in gc.get_objects() if isinstance(item, ProjectGraph)):
                 calls = sum(len(summary.calls) for summary in graph.summaries)
-                measured.append((len(graph.summaries), calls, sizes(graph)))
+                measured.append((len(graph.summaries), calls, sizes(graph), pair_sizes(graph)))
         return last_step(*step_args)
 
     engine._one_per_call = measure_then
@@ -73,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if not measured:
         sys.exit("bench_call_tables: no graph was alive when the rules had run")
     print(f"{root}: {result.files_checked} files")
-    for summaries, calls, rows in measured:
+    for summaries, calls, rows, pair_rows in measured:
         print(f"graph: {summaries:,} summaries, {calls:,} calls")
         total_refs = total_pairs = 0
         for name, row in rows:
@@ -90,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  total: refs {total_refs / 2**20:.2f} MB, as pairs {total_pairs / 2**20:.2f} MB "
             f"({total_refs / total_pairs:.2f}x)"
         )
+        for name, functions, held, size in pair_rows:
+            print(f"  still pairs: {name:14} {functions:>8,} functions {held:>9,} calls: {size / 2**20:6.2f} MB")
     return 0
 
 

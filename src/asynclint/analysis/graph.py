@@ -199,7 +199,7 @@ class ProjectGraph(
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
-        self._direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._direct_callers: dict[FunctionId, array[int]] | None = None
         # class -> only rollout code builds its instances (Warming._built_per_rollout)
         self._rollout_built: dict[str, bool] = {}
         self.hot: dict[FunctionId, HotInfo] = {}
@@ -216,14 +216,14 @@ class ProjectGraph(
         self._implementers: dict[str, list[str]] = {}
         self._edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
-        self._callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._callers: dict[FunctionId, array[int]] | None = None
         self._calls_index: (
             tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
         ) = None
         self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
-        self._hot_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
-        self._hot_or_library_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
-        self._arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None = None
+        self._hot_callers: dict[FunctionId, array[int]] | None = None
+        self._hot_or_library_callers: dict[FunctionId, array[int]] | None = None
+        self._arguments: dict[FunctionId, array[int]] | None = None
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
         self._project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None = None

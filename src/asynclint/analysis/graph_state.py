@@ -76,7 +76,7 @@ class GraphState:
     _elsewhere_registered: list[RegisteredElsewhere]
     states: dict[HotState, HotInfo]
     _contexts: dict[str, dict[str, Hook]]
-    _direct_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _direct_callers: dict[FunctionId, array[int]] | None
     _rollout_built: dict[str, bool]
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]
@@ -91,12 +91,12 @@ class GraphState:
     _implementers: dict[str, list[str]]
     _edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]]
     _by_path: dict[str, list[int]] | None
-    _callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _callers: dict[FunctionId, array[int]] | None
     _calls_index: tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
     _external: tuple[Catalogue, frozenset[str]] | None
-    _hot_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
-    _hot_or_library_callers: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
-    _arguments: dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]] | None
+    _hot_callers: dict[FunctionId, array[int]] | None
+    _hot_or_library_callers: dict[FunctionId, array[int]] | None
+    _arguments: dict[FunctionId, array[int]] | None
     _param_types: dict[tuple[FunctionId, str], str | None]
     _root_keys: frozenset[FunctionId]
     _project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None

@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 
+from asynclint.analysis.callrefs import run_by_lambda
 from asynclint.analysis.graph_records import (
     CONFIGURED,
     COROUTINE,
@@ -21,7 +22,6 @@ from asynclint.analysis.graph_records import (
     task_hook,
 )
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.flags import guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.values import Marker
@@ -439,10 +439,7 @@ class HotSet(GraphState):
             for site in summary.calls:
                 calls_by_caller.setdefault(self._ids[position][site.caller], []).append(site)
                 for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
-                    rest = replace(site.rare or NO_FACTS, lambdas=())
-                    calls_by_caller.setdefault(self._ids[position][index], []).append(
-                        replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
-                    )
+                    calls_by_caller.setdefault(self._ids[position][index], []).append(run_by_lambda(site, in_loop))
         self._calls_by_caller = frozen(calls_by_caller)
         # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
         # plainly and from inside a loop is graded by the loop, whatever the order of the calls,

@@ -4,10 +4,12 @@ parameters typed by their callers (where a name is defined, through re-exports a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 
+from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
 from asynclint.analysis.exports import Exports
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, NO_FUNCTIONS, FunctionId, TypeName, frozen
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, NO_FUNCTIONS, FunctionId, TypeName
 from asynclint.analysis.index import values
 from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM, Marker, Rooted, SelfPath, split_super
@@ -25,7 +27,7 @@ _MADE = "<made:"
 _UNASKED = "\0"
 
 
-class Resolution(Exports):
+class Resolution(Exports, CallRefs):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- what names denote -------------------------------------------------------------------
@@ -524,7 +526,7 @@ class Resolution(Exports):
         shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
         position = function.params.index(name) - shift
         types: set[str] = set()
-        for caller, site in self._argument_sites().get(key, ()):
+        for caller, site in self._argument_sites(key):
             keywords = dict(site.keyword_arguments)
             value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
             param, state = Rooted.read(value, Marker.PARAM), Rooted.read(value, Marker.STATE)
@@ -540,18 +542,18 @@ class Resolution(Exports):
                 types.add(typed)
         return types.pop() if len(types) == 1 else None
 
-    def _argument_sites(self) -> dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]]:
-        """Project functions -> the calls handing them a known argument (resolved without typing
-        parameters, so this never asks itself)."""
+    def _argument_sites(self, key: FunctionId) -> Iterator[tuple[FunctionId, CallSite]]:
+        """The calls handing ``key`` a known argument, with the function each is written in
+        (resolved without typing parameters, so this never asks itself)."""
         if self._arguments is None:
-            arguments: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
+            arguments: dict[FunctionId, array[int]] = {}
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
                     if site.arguments or site.keyword_arguments:
                         for callee in self.called_at(position, index):
-                            arguments.setdefault(callee, []).append((self._ids[position][site.caller], site))
-            self._arguments = frozen(arguments)
-        return self._arguments
+                            add_ref(arguments, callee, call_ref(position, index, site.caller))
+            self._arguments = frozen_refs(arguments)
+        return self.call_pairs(self._arguments.get(key, NO_CALLS))
 
     def injected_type(self, name: str) -> str | None:
         """What ``update_tool_args`` passes a tool's parameter ``name``: a type, or what the

@@ -9,15 +9,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
+from asynclint.analysis.callrefs import NO_CALLS, CallRefs
 from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen
-from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import FREQUENT, root_awaited
 from asynclint.model import ChainLink
 
 
-class Uses(GraphState):
+class Uses(CallRefs):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     # -- who uses a function (asked by the fixers) -----------------------------------------------
@@ -89,12 +89,8 @@ class Uses(GraphState):
     def callers(self, key: FunctionId) -> tuple[tuple[FunctionId, CallSite], ...]:
         """The calls that run ``key`` on the loop (as :meth:`_edges_of` sees them), from any caller."""
         if self._callers is None:
-            callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
-            for caller in self._calls_by_caller:
-                for callee, site in self._edges_of(caller):
-                    callers.setdefault(callee, []).append((caller, site))
-            self._callers = frozen(callers)
-        return self._callers.get(key, ())
+            self._callers = self._callers_by_edges(lambda caller: True)
+        return tuple(self.run_pairs(self._callers.get(key, NO_CALLS)))
 
     def hot_callers(self, key: FunctionId) -> tuple[tuple[FunctionId, CallSite], ...]:
         """:meth:`callers` from hot functions only, in the same order. Only the hot functions'
@@ -102,29 +98,19 @@ class Uses(GraphState):
         whole table of :meth:`callers` resolves every call of every function (a tenth of a
         large project's check, for a rule that asks about a few functions' hot callers)."""
         if self._hot_callers is None:
-            callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
-            for caller in self._calls_by_caller:
-                if caller not in self.hot:
-                    continue
-                for callee, site in self._edges_of(caller):
-                    callers.setdefault(callee, []).append((caller, site))
-            self._hot_callers = frozen(callers)
-        return self._hot_callers.get(key, ())
+            self._hot_callers = self._callers_by_edges(lambda caller: caller in self.hot)
+        return tuple(self.run_pairs(self._hot_callers.get(key, NO_CALLS)))
 
-    def _callers_from_hot_or_library(self, key: FunctionId) -> tuple[tuple[FunctionId, CallSite], ...]:
+    def _callers_from_hot_or_library(self, key: FunctionId) -> Iterator[tuple[FunctionId, CallSite]]:
         """:meth:`callers` from library functions and hot project functions only, in the same
         order: all that :meth:`entries` follows. The others' calls are never resolved for it
         (most of a large project's functions are cold: resolving every call of each was most of
         deep mode's rule time)."""
         if self._hot_or_library_callers is None:
-            callers: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
-            for caller in self._calls_by_caller:
-                if caller not in self.hot and not self.is_library(caller):
-                    continue
-                for callee, site in self._edges_of(caller):
-                    callers.setdefault(callee, []).append((caller, site))
-            self._hot_or_library_callers = frozen(callers)
-        return self._hot_or_library_callers.get(key, ())
+            self._hot_or_library_callers = self._callers_by_edges(
+                lambda caller: caller in self.hot or self.is_library(caller)
+            )
+        return self.run_pairs(self._hot_or_library_callers.get(key, NO_CALLS))
 
     def callees(self, key: FunctionId) -> Sequence[tuple[FunctionId, CallSite]]:
         """The project functions ``key`` runs on the loop, with the calls that run them."""

@@ -4,17 +4,18 @@ rollouts find it done."""
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 
+from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
 from asynclint.analysis.given import known_constant
-from asynclint.analysis.graph_records import FunctionId, HotInfo, frozen
-from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.graph_records import FunctionId, HotInfo
 from asynclint.analysis.index.records import CallSite, Place
 from asynclint.knowledge.asyncio_apis import runs_loop
 from asynclint.knowledge.frameworks import START_UP
 
 
-class Warming(GraphState):
+class Warming(CallRefs):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     def first_call_entry(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> FunctionId | None:
@@ -131,7 +132,7 @@ class Warming(GraphState):
         methods (a v1 ``Taskset.load``), when no rollout runs them. A memoized ``entry`` keeps a
         result per argument set: each of its hot calls must pass what some start-up call passes
         (the same constants, or nothing), or a rollout fills a result of its own."""
-        calls = self._warming_calls().get(entry, ())
+        calls = list(self._warming_calls(entry))
         # The argument sets the rollouts' calls pass (none found by name: reached through dispatch).
         wanted = {site.given for caller, site in calls if caller in self.hot} if self._memoizer(entry) else set()
         if any(not all(known_constant(text) for _, text in given) for given in wanted):
@@ -149,7 +150,7 @@ class Warming(GraphState):
             caller = queue.pop()
             if caller not in self.hot and self._starts_up(caller):
                 return True
-            for outer, _ in self._warming_calls().get(caller, ()):
+            for outer, _ in self._warming_calls(caller):
                 # Through hot functions too: start-up calling a helper the rollouts also call
                 # still runs it first.
                 if outer not in seen:
@@ -171,17 +172,17 @@ class Warming(GraphState):
     def _links(self, callee: FunctionId, caller: FunctionId, line: int) -> Iterator[CallSite]:
         """The calls of ``callee`` written in ``caller`` at ``line``: the link of a hot chain
         (``HotInfo.call_line``), found by name as :meth:`_warming_calls` finds them."""
-        return (call for at, call in self._warming_calls().get(callee, ()) if at == caller and call.line == line)
+        return (call for at, call in self._warming_calls(callee) if at == caller and call.line == line)
 
-    def _warming_calls(self) -> dict[FunctionId, tuple[tuple[FunctionId, CallSite], ...]]:
-        """Function -> (the function each call of it is written in, the call): by name only, without
+    def _warming_calls(self, key: FunctionId) -> Iterator[tuple[FunctionId, CallSite]]:
+        """(the function each call of ``key`` is written in, the call): by name only, without
         the overrides a call through ``self`` may reach."""
         if self._direct_callers is None:
             # Warming is done by naming the function, and this costs one pass over the calls
             # (``callers`` would resolve virtual dispatch for every call of the project). Each call
             # once, for the function it is written in and each lambda it is also run by (as
             # ``_calls_by_caller`` lists it); which callers come first does not change the answer.
-            direct: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}
+            direct: dict[FunctionId, array[int]] = {}
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
                     if runs_loop(site.consumer):
@@ -189,9 +190,9 @@ class Warming(GraphState):
                     callees = self.called_at(position, index)
                     if not callees:
                         continue
-                    ids = self._ids[position]
-                    for caller in (ids[site.caller], *(ids[lambda_] for lambda_, _ in site.lambdas)):
+                    for caller in (site.caller, *(lambda_ for lambda_, _ in site.lambdas)):
+                        ref = call_ref(position, index, caller)
                         for callee in callees:
-                            direct.setdefault(callee, []).append((caller, site))
-            self._direct_callers = frozen(direct)
-        return self._direct_callers
+                            add_ref(direct, callee, ref)
+            self._direct_callers = frozen_refs(direct)
+        return self.call_pairs(self._direct_callers.get(key, NO_CALLS))

@@ -1,0 +1,116 @@
+#!/usr/bin/env python
+"""What the graph's tables of calls hold when the rules have run: as call refs, and as the pairs they were.
+
+Checks a tree in-process, cold (an empty cache of its own, default workers, deep mode as
+configured), and when the rules have all run finds each project graph still alive and sizes its
+tables of the calls that run a function (the direct callers, the arguments' table, the callers,
+hot callers and hot-or-library callers; a table the check never asked for is not built): how many
+functions and calls each holds, its bytes as `array('Q')` of call refs (`analysis/callrefs.py`:
+the dict, the arrays) and the bytes the same table took as a tuple of (caller, site) pairs per
+function (a 56-byte pair per call and its 8-byte slot; the caller's key and the site are shared
+with the summaries either way); and the tables that still keep a pair per call (the edges each
+function runs on the loop, the calls running a constructor's instance), as they are. Sizes are
+`sys.getsizeof`'s, so the numbers are the same from run to run whatever the machine's load --
+`bench_memory.py`'s resident sizes move by 10-20 MB between runs of one version on a loaded
+machine, more than one table's cut.
+
+Usage::
+
+    python bench/bench_call_tables.py /work/corpus
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+import tempfile
+from pathlib import Path
+
+TABLES = ("_direct_callers", "_arguments", "_callers", "_hot_callers", "_hot_or_library_callers")
+#: Tables that still keep a (callee or caller, site) pair per call: sized as they are.
+PAIR_TABLES = ("_edges", "_running_calls")
+PAIR_BYTES = sys.getsizeof((0, 1))
+
+
+def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
+    """Per table: (functions, calls, bytes as refs, bytes as pairs), or None when not built."""
+    rows: list[tuple[str, tuple[int, int, int, int] | None]] = []
+    for name in TABLES:
+        table = getattr(graph, name)
+        if table is None:
+            rows.append((name, None))
+            continue
+        calls = sum(len(refs) for refs in table.values())
+        as_refs = sys.getsizeof(table) + sum(sys.getsizeof(refs) for refs in table.values())
+        as_pairs = sys.getsizeof(table) + sum(
+            sys.getsizeof(tuple(refs)) + PAIR_BYTES * len(refs) for refs in table.values()
+        )
+        rows.append((name, (len(table), calls, as_refs, as_pairs)))
+    return rows
+
+
+def pair_sizes(graph: object) -> list[tuple[str, int, int, int]]:
+    """Per table still of pairs: (name, functions, calls, bytes)."""
+    rows = []
+    for name in PAIR_TABLES:
+        table = getattr(graph, name)
+        calls = sum(len(pairs) for pairs in table.values())
+        held = sys.getsizeof(table) + sum(sys.getsizeof(pairs) + PAIR_BYTES * len(pairs) for pairs in table.values())
+        rows.append((name, len(table), calls, held))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", type=Path, help="the tree to check (as one project)")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
+
+    import asynclint.engine as engine
+    from asynclint.analysis.graph import ProjectGraph
+    from asynclint.config import Config
+    from asynclint.runner import run_check
+
+    measured: list[
+        tuple[int, int, list[tuple[str, tuple[int, int, int, int] | None]], list[tuple[str, int, int, int]]]
+    ] = []
+    last_step = engine._one_per_call
+
+    def measure_then(*step_args):  # called once the rules have all run, the graphs still alive
+        if not measured:
+            for graph in (item for item in gc.get_objects() if isinstance(item, ProjectGraph)):
+                calls = sum(len(summary.calls) for summary in graph.summaries)
+                measured.append((len(graph.summaries), calls, sizes(graph), pair_sizes(graph)))
+        return last_step(*step_args)
+
+    engine._one_per_call = measure_then
+    with tempfile.TemporaryDirectory(prefix="asynclint-call-tables-") as cache:
+        result = run_check([str(root)], Config(root=root), cache_directory=Path(cache))
+    if not measured:
+        sys.exit("bench_call_tables: no graph was alive when the rules had run")
+    print(f"{root}: {result.files_checked} files")
+    for summaries, calls, rows, pair_rows in measured:
+        print(f"graph: {summaries:,} summaries, {calls:,} calls")
+        total_refs = total_pairs = 0
+        for name, row in rows:
+            if row is None:
+                print(f"  {name:26} not built")
+                continue
+            functions, held, as_refs, as_pairs = row
+            total_refs, total_pairs = total_refs + as_refs, total_pairs + as_pairs
+            print(
+                f"  {name:26} {functions:>8,} functions {held:>9,} calls: "
+                f"refs {as_refs / 2**20:6.2f} MB, as pairs {as_pairs / 2**20:6.2f} MB"
+            )
+        print(
+            f"  total: refs {total_refs / 2**20:.2f} MB, as pairs {total_pairs / 2**20:.2f} MB "
+            f"({total_refs / total_pairs:.2f}x)"
+        )
+        for name, functions, held, size in pair_rows:
+            print(f"  still pairs: {name:14} {functions:>8,} functions {held:>9,} calls: {size / 2**20:6.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""A call as the graph's tables keep it: one int naming where it is written, not a (caller, site) pair.
+
+A table of the calls that run a function kept a pair per call (56 bytes, and its slot in the
+table's tuple): tens of MB of a large project's graph. It keeps ``array('Q')`` of refs instead
+(8 bytes a call): the summary's position, the call's index in its ``calls`` and the function it
+is run by, as one int. The call site is the summary's own record, looked up when a pass reads the
+table (:meth:`CallRefs.call_pairs`); the caller is named apart from the site because a call in a
+lambda is also run by the lambda (``CallSite.lambdas``), a caller ``site.caller`` does not name.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import TypeVar
+
+from asynclint.analysis.graph_records import FunctionId
+from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.callfacts import NO_FACTS
+from asynclint.analysis.index.records import CallSite
+
+# 22 + 21 + 21 bits of an unsigned 64-bit item: 4 M calls a summary, 2 M summaries, 2 M functions
+# a summary (the largest file of a 7,552-file corpus has tens of thousands of calls).
+_INDEX_BITS = 22
+_POSITION_BITS = 21
+_INDEX_MASK = (1 << _INDEX_BITS) - 1
+_POSITION_MASK = (1 << _POSITION_BITS) - 1
+_CALLER_SHIFT = _INDEX_BITS + _POSITION_BITS
+_LIMIT = 1 << (64 - _CALLER_SHIFT)
+
+#: The calls a table keeps for a function it has no entry for.
+NO_CALLS: tuple[int, ...] = ()
+
+_K = TypeVar("_K")
+
+
+def call_ref(position: int, index: int, caller: int) -> int:
+    """The ref of call ``index`` of the summary at ``position``, run by its function ``caller``."""
+    if index >> _INDEX_BITS or position >> _POSITION_BITS or caller >= _LIMIT:
+        raise OverflowError(f"call {index} of summary {position} (function {caller}) does not fit a call ref")
+    return caller << _CALLER_SHIFT | position << _INDEX_BITS | index
+
+
+def add_ref(table: dict[_K, array[int]], key: _K, ref: int) -> None:
+    """``ref`` appended to ``key``'s calls in a table being built (no int object kept per call)."""
+    calls = table.get(key)
+    if calls is None:
+        table[key] = array("Q", (ref,))
+    else:
+        calls.append(ref)
+
+
+def frozen_refs(table: dict[_K, array[int]]) -> dict[_K, array[int]]:
+    """``table`` with each array of refs copied to one of its exact size, in place, once it is
+    complete: an array appended to keeps room for a sixteenth more and up to 7 items."""
+    for key, refs in table.items():
+        table[key] = array("Q", refs)
+    return table
+
+
+def run_by_lambda(site: CallSite, in_loop: bool) -> CallSite:
+    """``site`` as a lambda it is written in runs it when the lambda runs on its own
+    (``CallSite.lambdas``): inside the lambda's loop or not, and in no lambda itself."""
+    rest = replace(site.rare or NO_FACTS, lambdas=())
+    return replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
+
+
+class CallRefs(GraphState):
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def call_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
+        """(the function each call runs in, the call) for ``refs``, in their order."""
+        for ref in refs:
+            position = ref >> _INDEX_BITS & _POSITION_MASK
+            yield self._ids[position][ref >> _CALLER_SHIFT], self.summaries[position].calls[ref & _INDEX_MASK]
+
+    def run_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
+        """:meth:`call_pairs`, with a call a lambda runs as the lambda runs it (:func:`run_by_lambda`,
+        as ``_calls_by_caller`` lists it for the lambda)."""
+        for ref in refs:
+            position, index = ref >> _INDEX_BITS & _POSITION_MASK, ref & _INDEX_MASK
+            caller, site = ref >> _CALLER_SHIFT, self.summaries[position].calls[index]
+            if caller != site.caller:
+                site = run_by_lambda(site, dict(site.lambdas)[caller])
+            yield self._ids[position][caller], site
+
+    def _callers_by_edges(self, keep: Callable[[FunctionId], bool]) -> dict[FunctionId, array[int]]:
+        """Project functions -> the calls that run them on the loop (``_edges_of``) from the callers
+        ``keep`` accepts, in the order of ``_calls_by_caller`` (read back with :meth:`run_pairs`)."""
+        callers: dict[FunctionId, array[int]] = {}
+        position, indexes = -1, {}  # a call of the summary being read (by identity) -> its index
+        for caller in self._calls_by_caller:  # each summary's functions one after the other
+            if not keep(caller):
+                continue
+            if caller[0] != position:
+                position = caller[0]
+                indexes = {id(site): index for index, site in enumerate(self.summaries[position].calls)}
+            for callee, site in self._edges_of(caller):
+                index = indexes.get(id(site))
+                if index is None:  # a lambda's own run of a call written in it: the call it copies
+                    index = self._copied(position, site, caller[1])
+                add_ref(callers, callee, call_ref(position, index, caller[1]))
+        return frozen_refs(callers)
+
+    def _copied(self, position: int, run: CallSite, lambda_: int) -> int:
+        """The index of the call ``run`` is the lambda ``lambda_``'s run of (:func:`run_by_lambda`):
+        the call of the summary at ``position`` written where it is, in that lambda."""
+        return next(
+            index
+            for index, site in enumerate(self.summaries[position].calls)
+            if site.line == run.line
+            and site.span == run.span
+            and site.caller == run.caller
+            and any(inner == lambda_ for inner, _ in site.lambdas)
+        )

@@ -224,6 +224,24 @@ APIS: tuple[BlockingApi, ...] = (
             source=_TAU2_TASKS,
         )
     ),
+    # Each domain's own task loader (what the registry hands load_tasks): the tasks file and its
+    # split file read, every task validated; telecom's reads through its module's load_file.
+    *(
+        entry(
+            f"tau2.domains.{domain}.environment.{name}",
+            "fs",
+            "disk-content",
+            "to-thread",
+            frozenset(),
+            f"{_TAU2} src/tau2/domains/{domain}/environment.py ({name}: the task set read by load_file, or "
+            "banking_knowledge's open + json.load of every tasks/task_*.json; Task.model_validate per task; the "
+            "split file)",
+            calls_attributes=_TAU2_POLICY_READERS.get(domain, frozenset()),
+        )
+        for domain in ("airline", "retail", "telecom", "banking_knowledge", "mock")
+        for name in ("get_tasks", "load_tasks")
+        if name == "get_tasks" or domain == "telecom"
+    ),
     # Loads and validates the domain's whole database three times, replays the trajectory and the
     # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s), the
     # same for any trajectory, so not graded by what it is handed.

@@ -299,6 +299,18 @@ COST_CLASSES: dict[str, CostClass] = {
             "hundreds of milliseconds",
             what="starts an emulator or game engine",
         ),
+        # tau2's evaluate_simulation (knowledge/packs/agent_harnesses.py): retail's 2.8 MB
+        # db.json loaded in 0.34 s and hashed in 0.26 s, twice a call, ~1.5 s in all on the
+        # loaded 2-core machine. Labelled critical on every split that has it (2, 3, 19, 20).
+        CostClass(
+            "environment-rebuild",
+            C,
+            REPETITIONS,
+            "rebuilds a benchmark's domain environments from their data files (each database loaded "
+            "and validated), replays a trajectory into them and hashes them: hundreds of milliseconds "
+            "to seconds per call",
+            what="rebuilds a benchmark's domain environments from disk and replays the trajectory into them",
+        ),
         CostClass(
             "engine-build",
             H,

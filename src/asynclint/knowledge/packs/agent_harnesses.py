@@ -18,7 +18,10 @@ domain environment three times (once for the tool types, then the predicted and 
 database file, replays the trajectory's tool calls into one and the gold actions into the other,
 and hashes both databases (``json.dumps`` + sha256): retail's 2.8 MB ``db.json`` measured 0.34 s
 per load and 0.26 s per hash on a loaded 2-core machine, about 1.5 s per call; telecom's is a
-10 kB TOML. ``Environment.get_response`` runs one tool over the in-memory database and
+10 kB TOML. ``load_tasks`` (and ``get_tasks``, which calls it) asks the registry for the task
+set's loader, which reads the whole set again every call: a domain's tasks JSON and its split
+file, each task validated into a ``Task`` (banking_knowledge opens every ``task_*.json``).
+``Environment.get_response`` runs one tool over the in-memory database and
 ``set_state`` replays a history's mutating tool calls (and re-validates the whole database when
 handed ``initialization_data``): short CPU steps. mini-swe-agent's environments run
 ``docker``/``bash`` with ``subprocess.run`` (the constructor starts the container). AgentDojo's
@@ -48,6 +51,12 @@ _TAU2_POLICY_READERS = {"telecom": frozenset({"tau2.domains.telecom.environment.
 #: What ``evaluate_simulation`` costs when its evaluation type asks an LLM judge (see ``heavier``).
 _TAU2_NL_EVALUATION = "tau2.evaluator.evaluator.evaluate_simulation[nl_assertions]"
 _MCPUNIVERSE = "source: pkg mcpuniverse 1.1.3"
+_TAU2_TASKS = (
+    f"{_TAU2} src/tau2/runner/helpers.py (load_tasks: registry.get_tasks_loader(name)(task_split_name); "
+    "get_tasks calls it), run.py and runner/__init__.py re-export both; domains/*/environment.py "
+    "(get_tasks: load_file of the tasks JSON and its split file, Task.model_validate per task; "
+    "banking_knowledge: open + json.load + model_validate of every tasks/task_*.json)"
+)
 #: What ``Action(name=RESPOND_ACTION_NAME, ...)`` builds (see BUILT).
 TAU_RESPOND = "tau_bench.types.Action[respond]"
 #: What ``Env.step`` of any other action does: the tool runs over the domain's in-memory data.
@@ -201,12 +210,45 @@ APIS: tuple[BlockingApi, ...] = (
         source=f"{_TAU2} src/tau2/utils/io_utils.py (load_file: open, then json/yaml/toml load or read of the "
         "whole file)",
     ),
+    # The registry's task loader for a task set: every call reads and validates the whole set again.
+    # Defined in runner/helpers.py, re-exported by runner/__init__.py and run.py.
+    *(
+        api
+        for module in ("run", "runner", "runner.helpers")
+        for api in many(
+            "fs",
+            "disk-content",
+            "to-thread",
+            "load_tasks get_tasks",
+            f"tau2.{module}.",
+            source=_TAU2_TASKS,
+        )
+    ),
+    # Each domain's own task loader (what the registry hands load_tasks): the tasks file and its
+    # split file read, every task validated; telecom's reads through its module's load_file.
+    *(
+        entry(
+            f"tau2.domains.{domain}.environment.{name}",
+            "fs",
+            "disk-content",
+            "to-thread",
+            frozenset(),
+            f"{_TAU2} src/tau2/domains/{domain}/environment.py ({name}: the task set read by load_file, or "
+            "banking_knowledge's open + json.load of every tasks/task_*.json; Task.model_validate per task; the "
+            "split file)",
+            calls_attributes=_TAU2_POLICY_READERS.get(domain, frozenset()),
+        )
+        for domain in ("airline", "retail", "telecom", "banking_knowledge", "mock")
+        for name in ("get_tasks", "load_tasks")
+        if name == "get_tasks" or domain == "telecom"
+    ),
     # Loads and validates the domain's whole database three times, replays the trajectory and the
-    # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s).
+    # gold actions, hashes both databases: as large as the domain's data (retail: ~1.5 s), the
+    # same for any trajectory, so not graded by what it is handed.
     entry(
         "tau2.evaluator.evaluator.evaluate_simulation",
-        "serialization",
-        "payload-whole",
+        "fs",
+        "environment-rebuild",
         "to-thread",
         frozenset(),
         f"{_TAU2} src/tau2/evaluator/evaluator.py (registry.get_env_constructor(domain)(...) for the tool types), "

@@ -63,6 +63,17 @@ APIS: tuple[BlockingApi, ...] = (
         )
         for name in ("get_logs_eval", "get_eval_report")
     ),
+    # Reads no file: the status map is already parsed. One dict lookup per test the instance
+    # names (FAIL_TO_PASS and PASS_TO_PASS: tens to thousands), short CPU, not worth a hop.
+    entry(
+        "swebench.harness.grading.get_eval_tests_report",
+        "cpu",
+        "cpu-light",
+        None,
+        frozenset(),
+        f"{_BOTH} swebench/harness/grading.py (get_eval_tests_report: test_passed/test_failed per test of "
+        "gold_results[FAIL_TO_PASS] and [PASS_TO_PASS], and of the x-to-fail lists when asked)",
+    ),
     entry(
         "swebench.harness.test_spec.test_spec.make_test_spec",
         "http",

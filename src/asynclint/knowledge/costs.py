@@ -710,6 +710,12 @@ REGEX_MATCH_LISTS: frozenset[str] = frozenset({"findall", "finditer"})
 #: ``[^<]*``, ``.{2,}``). A pattern without one (``\d+``, ``[A-E]``, ``(\w+)``, a fixed-width token) cuts
 #: out a piece of the form it fixes, a number, a letter, a word: one small item, whatever the text.
 UNBOUNDED_REGEX = re.compile(r"(?:(?<!\\)\.|\\[SWD]|\[\^(?:\\.|[^\]])*\])(?:[*+]|\{\d*,\})")
+#: A lazy unbounded piece closed by a literal (``(.*?)</tool>``, a fence's backticks) and the literal that
+#: opens it (``<tool>(``, a fence's ``json`` tag, ``python\s*(``): each match is one block between the two, which in a
+#: join of the rollout's messages lies inside one message (split 21 vf_llm_tool_exec ``json.loads`` of each
+#: ``re.findall(r"<tool>(.*?)</tool>", " ".join(<contents>))``): one message's worth, not the whole text.
+LAZY_CLOSED = re.compile(UNBOUNDED_REGEX.pattern + r"\?\)*(?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9])")
+LITERAL_OPENED = re.compile(r"(?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9]|\\[sn][*+]?)(?:\((?:\?:|\?P<\w+>)?)*$")
 
 #: Every size a finding's ``Facts.size`` can name (the evidence keys of the two tables above, in
 #: their order; ``""`` for a finding not graded by a payload): what the JSON contract enumerates.

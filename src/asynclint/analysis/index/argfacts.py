@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
-from asynclint.analysis.index.callshapes import opens_response, opens_stream, prints_file, regex_scan
+from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count
 from asynclint.knowledge.costs import (
@@ -493,6 +493,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         # its size is known (one reply: small, not formed), else a match as the code cut it (bench/accuracy
         # README ``bodies15``: a text of unknown size is a reply more often than not, and validated after)
         text = _payload(scan[1], depth + 1, known, returned) if scan[0] else ("match", "")
+        if evidence_of(text) == "whole" and few_items(text[1]) and delimited_blocks(arg):
+            return ("item", text[1])  # ``<tool>(.*?)</tool>`` of a join of the messages: inside one of them
         return ("match", "") if evidence_of(text) == "unknown" else text
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
         return _payload(arg.args[0], depth + 1, known, returned)

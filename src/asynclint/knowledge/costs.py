@@ -1309,6 +1309,10 @@ FEW_ITEM_TOKENS: frozenset[str] = frozenset(
     "messages completion completions prompt prompts history histories conversation conversations turns steps "
     "trajectory trajectories tool_calls choices".split()
 )
+#: Name tokens of one dataset row's reference answers: the answers it accepts or ranks are a few (split
+#: 20 longbenchpro ``combinations(norm_answers, 2)`` of one row's ranked answers), not data. One answer
+#: (``answer``) is a text: its characters are as many as it is long.
+ANSWER_TOKENS: frozenset[str] = frozenset({"answers"})
 #: Builtins whose items are the items of their (first) argument: a loop over
 #: ``sorted(root.rglob("*.py"))`` goes through paths (``blocking.ITEM_KEEPERS``).
 SAME_ITEM_BUILTINS = frozenset({"reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
@@ -1346,11 +1350,14 @@ SHORT_ITEM_TOKENS: frozenset[str] = frozenset("word token char letter digit symb
 
 
 def few_items(word: str) -> bool:
-    """A rollout's messages or turns (``completion``, ``state["messages"]``), or one short string
-    (``word1``), by the name that holds them: a loop over it runs a few times."""
+    """A rollout's messages or turns (``completion``, ``state["messages"]``), one row's reference
+    answers (``answers``), or one short string (``word1``), by the name that holds them: a loop over
+    it runs a few times."""
     name = shown(word)
     return (
-        name.lower().rstrip("0123456789") in FEW_ITEM_TOKENS or _last_token(name) in FEW_ITEM_TOKENS or short_item(name)
+        name.lower().rstrip("0123456789") in FEW_ITEM_TOKENS
+        or _last_token(name) in FEW_ITEM_TOKENS | ANSWER_TOKENS
+        or short_item(name)
     )
 
 

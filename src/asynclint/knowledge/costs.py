@@ -722,6 +722,12 @@ REGEX_MATCH_LISTS: frozenset[str] = frozenset({"findall", "finditer"})
 #: ``[^<]*``, ``.{2,}``). A pattern without one (``\d+``, ``[A-E]``, ``(\w+)``, a fixed-width token) cuts
 #: out a piece of the form it fixes, a number, a letter, a word: one small item, whatever the text.
 UNBOUNDED_REGEX = re.compile(r"(?:(?<!\\)\.|\\[SWD]|\[\^(?:\\.|[^\]])*\])(?:[*+]|\{\d*,\})")
+#: A lazy unbounded piece closed by a literal (``(.*?)</tool>``, a fence's backticks) and the literal that
+#: opens it (``<tool>(``, a fence's ``json`` tag, ``python\s*(``): each match is one block between the two, which in a
+#: join of the rollout's messages lies inside one message (split 21 vf_llm_tool_exec ``json.loads`` of each
+#: ``re.findall(r"<tool>(.*?)</tool>", " ".join(<contents>))``): one message's worth, not the whole text.
+LAZY_CLOSED = re.compile(UNBOUNDED_REGEX.pattern + r"\?\)*(?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9])")
+LITERAL_OPENED = re.compile(r"(?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9]|\\[sn][*+]?)(?:\((?:\?:|\?P<\w+>)?)*$")
 
 #: Every size a finding's ``Facts.size`` can name (the evidence keys of the two tables above, in
 #: their order; ``""`` for a finding not graded by a payload): what the JSON contract enumerates.
@@ -1315,6 +1321,10 @@ FEW_ITEM_TOKENS: frozenset[str] = frozenset(
     "messages completion completions prompt prompts history histories conversation conversations turns steps "
     "trajectory trajectories tool_calls choices".split()
 )
+#: Name tokens of one dataset row's reference answers: the answers it accepts or ranks are a few (split
+#: 20 longbenchpro ``combinations(norm_answers, 2)`` of one row's ranked answers), not data. One answer
+#: (``answer``) is a text: its characters are as many as it is long.
+ANSWER_TOKENS: frozenset[str] = frozenset({"answers"})
 #: Builtins whose items are the items of their (first) argument: a loop over
 #: ``sorted(root.rglob("*.py"))`` goes through paths (``blocking.ITEM_KEEPERS``).
 SAME_ITEM_BUILTINS = frozenset({"reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"})
@@ -1352,11 +1362,14 @@ SHORT_ITEM_TOKENS: frozenset[str] = frozenset("word token char letter digit symb
 
 
 def few_items(word: str) -> bool:
-    """A rollout's messages or turns (``completion``, ``state["messages"]``), or one short string
-    (``word1``), by the name that holds them: a loop over it runs a few times."""
+    """A rollout's messages or turns (``completion``, ``state["messages"]``), one row's reference
+    answers (``answers``), or one short string (``word1``), by the name that holds them: a loop over
+    it runs a few times."""
     name = shown(word)
     return (
-        name.lower().rstrip("0123456789") in FEW_ITEM_TOKENS or _last_token(name) in FEW_ITEM_TOKENS or short_item(name)
+        name.lower().rstrip("0123456789") in FEW_ITEM_TOKENS
+        or _last_token(name) in FEW_ITEM_TOKENS | ANSWER_TOKENS
+        or short_item(name)
     )
 
 

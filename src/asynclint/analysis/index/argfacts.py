@@ -11,9 +11,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
-from asynclint.analysis.index.callshapes import opens_response, opens_stream, prints_file, regex_scan
+from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count
+from asynclint.analysis.index.narrowed import text_branch
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     COMMAND_OUTPUTS,
@@ -449,7 +450,13 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     if isinstance(arg, ast.BoolOp):  # ``tool_call.arguments or "{}"``
         return joined(_payload(value, depth + 1, known, returned) for value in arg.values)
     if isinstance(arg, ast.IfExp):
-        return joined(_payload(branch, depth + 1, known, returned) for branch in (arg.body, arg.orelse))
+        narrowed = text_branch(arg)  # ``completion[-1]["content"] if isinstance(completion, list) else completion``
+        return joined(
+            ("item", branch.id)
+            if branch is narrowed and few_items(branch.id)
+            else _payload(branch, depth + 1, known, returned)
+            for branch in (arg.body, arg.orelse)
+        )
     if isinstance(arg, ast.Subscript):
         key = arg.slice
         container = _payload(arg.value, depth + 1, known, returned)
@@ -493,6 +500,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         # its size is known (one reply: small, not formed), else a match as the code cut it (bench/accuracy
         # README ``bodies15``: a text of unknown size is a reply more often than not, and validated after)
         text = _payload(scan[1], depth + 1, known, returned) if scan[0] else ("match", "")
+        if evidence_of(text) == "whole" and few_items(text[1]) and delimited_blocks(arg):
+            return ("item", text[1])  # ``<tool>(.*?)</tool>`` of a join of the messages: inside one of them
         return ("match", "") if evidence_of(text) == "unknown" else text
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
         return _payload(arg.args[0], depth + 1, known, returned)

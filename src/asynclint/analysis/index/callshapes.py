@@ -13,6 +13,8 @@ from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import (
     COMMAND_BOUNDS,
     FILE_PRINTERS,
+    LAZY_CLOSED,
+    LITERAL_OPENED,
     REGEX_MATCH_LISTS,
     REGEX_MATCHES,
     RESPONSE_OPENERS,
@@ -155,6 +157,21 @@ def regex_scan(node: ast.Call) -> tuple[bool, ast.expr] | None:
     ):
         return UNBOUNDED_REGEX.search(args[0].value) is not None, args[1]
     return None
+
+
+def delimited_blocks(node: ast.Call) -> bool:
+    """Every piece of the pattern written in a :func:`regex_scan` call that lets any text through is
+    lazy and closed by a literal, and a literal opens the first (``<tool>(.*?)</tool>``,
+    :data:`~asynclint.knowledge.costs.LAZY_CLOSED`): each match is one block between two delimiters."""
+    pattern = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) else None
+    if not isinstance(pattern, str):
+        return False
+    pieces = list(UNBOUNDED_REGEX.finditer(pattern))
+    return (
+        bool(pieces)
+        and LITERAL_OPENED.search(pattern[: pieces[0].start()]) is not None
+        and all(LAZY_CLOSED.match(pattern, piece.start()) for piece in pieces)
+    )
 
 
 def reference(node: ast.expr) -> str | None:

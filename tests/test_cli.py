@@ -637,9 +637,9 @@ def test_rules_and_rule(tmp_path: Path):
 def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
     shutil.copytree(EXAMPLES, tmp_path / "examples")
     recorded = run("check", "--baseline", "known.json", "--write-baseline", "examples", cwd=tmp_path)
-    assert recorded.returncode == 0 and "recorded 16 findings" in recorded.stderr
+    assert recorded.returncode == 0 and "recorded 18 findings" in recorded.stderr
     document = json.loads((tmp_path / "known.json").read_text())
-    assert len(document["findings"]) == 16
+    assert len(document["findings"]) == 18
 
     assert run("check", "--baseline", "known.json", "examples", cwd=tmp_path).returncode == 0
     env = tmp_path / "examples" / "wiki_qa" / "env.py"
@@ -655,7 +655,7 @@ def test_baseline_hides_known_findings_and_fails_on_new_ones(tmp_path: Path):
     shifted = run("check", "--baseline", "known.json", "--format", "json", "examples", cwd=tmp_path)
     assert shifted.returncode == 1
     assert [(f["path"], f["code"]) for f in findings(shifted)] == [("examples/wiki_qa/env.py", "ASL101")]
-    assert "16 known findings hidden" in shifted.stderr
+    assert "18 known findings hidden" in shifted.stderr
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ same database.
 from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, IdRegistry, many
-from asynclint.knowledge.costs import SAME_ITEM_BUILTINS
+from asynclint.knowledge.costs import JSON_REPLIES, SAME_ITEM_BUILTINS
 from asynclint.knowledge.packs import (
     PACK_APIS,
     PACK_BUILT,
@@ -78,6 +78,8 @@ RECIPES: dict[str, str] = {
 
 
 _HTTP_VERBS = "get post put patch delete head options request send stream"
+#: What to do with a large reply body's parse (``response.json()``): the bytes are already read.
+_PARSE_OFF_LOOP = "`await asyncio.to_thread(response.json)` for a large body"
 _NOT_A_REQUEST = frozenset(
     "with_options with_raw_response with_streaming_response copy close mount headers cookies "
     "auth params cursor __enter__ __exit__ pipeline".split()
@@ -382,6 +384,11 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("*.model_copy", "copy", "payload", "to-thread"),
         # --- serialization --------------------------------------------------------------------
         *many("serialization", "payload", "to-thread", "dumps loads", "json."),
+        # (its own twin: the client's async twin, which the request's entry names, does not parse the body)
+        *(
+            BlockingApi(reply, "serialization", "payload", "to-thread", twin=_PARSE_OFF_LOOP)
+            for reply in sorted(JSON_REPLIES)
+        ),
         *many("serialization", "disk-content", "to-thread", "dump load", "json."),
         *many("serialization", "payload", "to-thread", "dumps loads", "pickle."),
         *many("serialization", "disk-content", "to-thread", "dump load", "pickle."),

@@ -1050,6 +1050,16 @@ HTTP_RESPONSES: frozenset[str] = frozenset(
     | {"aiohttp.request", "requests.Response", "requests.models.Response", "httpx.Response"}
     | {"aiohttp.ClientResponse", "aiohttp.client_reqrep.ClientResponse"}
 )
+#: The replies whose ``json()`` parses the body the request already read (requests, httpx: sync, a
+#: plain call on the loop even after an awaited request), as call targets: a JSON parse of what the
+#: server sent. aiohttp's is awaited (it reads the body first): not one of them.
+#: A client entered by ``async with httpx.AsyncClient() as client`` is named as built (``httpx.AsyncClient()``).
+JSON_REPLIES: frozenset[str] = frozenset(
+    f"{spelled}().json"
+    for reply in HTTP_RESPONSES
+    if not reply.startswith("aiohttp")
+    for spelled in {reply, reply.replace("Client.", "Client().").replace("Session.", "Session().")}
+)
 #: A response's reads of its body, whole (requests ``Response.content``/``text``/``json()``, httpx's and
 #: its ``read()``/``aread()``, aiohttp ``ClientResponse.read()``/``text()``/``json()``, awaited): as
 #: large as the server sent (a search API's reply, a page, a file), so of unknown size, whatever the

@@ -416,6 +416,9 @@ TERMINAL_STATE_KEYS: frozenset[str] = frozenset(
     {"terminated", "truncated", "done", "is_completed", "completed", "is_truncated", "game_over"}
 )
 TERMINAL_METHODS: frozenset[str] = frozenset({"is_completed", "is_done"})
+#: Decorators (by public name) that make a function a stop condition: like a terminal method, a
+#: branch of it that answers ``True`` ends the rollout, so what runs there runs once per rollout.
+STOP_DECORATORS: frozenset[str] = frozenset({"verifiers.stop", "verifiers.v1.stop"})
 
 #: Keys of a dict a tool or hook returns to report a failure as its result (``return {"error":
 #: str(e)}``, the shape verifiers' tools and MCP servers hand back): an ``except`` handler that

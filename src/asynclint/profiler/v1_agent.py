@@ -89,7 +89,8 @@ class InProcessAgent(vf.Harness[InProcessAgentConfig]):
             if response.status_code != 200:
                 # A stop condition or a limit refuses the turn; the framework records why.
                 return vf.ProgramResult(exit_code=1, stdout="", stderr=response.text[-2000:])
-            message = response.json()["choices"][0]["message"]
+            # one chat completion's reply: a parse of microseconds
+            message = response.json()["choices"][0]["message"]  # asynclint: ignore[inline-serialization]
             messages.append({k: v for k, v in message.items() if v is not None})
             calls = message.get("tool_calls") or []
             if not calls:

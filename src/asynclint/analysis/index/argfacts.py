@@ -135,6 +135,8 @@ def payload_of(
     settles it from the function's ``return`` statements), ``""`` unknown. A name in ``known``
     (bound earlier in the function) stands for what it was bound to; ``returned`` says which calls
     are of project functions. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
+    if returned is not None and last_name(node.func) == "json" and returned(node) == RESPONSE_BODY:
+        return ("call", RESPONSE_BODY)  # ``response.json()`` parses the body the request read: as large as sent
     arg = payload_argument(node, receiver)
     return _payload(arg, 0, known or _NOTHING, returned) if arg is not None else ("literal", "")
 

@@ -11,6 +11,7 @@ from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.diskcache import fills_file, statements_after
 from asynclint.analysis.index.flags import constant_text, constant_value
 from asynclint.analysis.index.guards import (
+    ending_branch,
     guard_holder,
     guard_target,
     instance_guard,
@@ -57,6 +58,13 @@ class Conditions(IndexerState):
         called = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
         fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in ast.walk(test))
         return ast.unparse(test) if fields else None
+
+    def _ending_branch(self, body: list[ast.stmt]) -> bool:
+        """Is ``body`` a branch of the function's stop check that ends the rollout (:func:`ending_branch`)?"""
+        if self.frame.kind != "function":
+            return False
+        function = self.functions[self.frame.func]
+        return ending_branch(function.name, function.decorators, body)
 
     def _bound_reads(self, test: ast.expr) -> ast.expr:
         """``test`` with each local that the function binds once, in a statement of its own body, to
@@ -119,11 +127,13 @@ class Conditions(IndexerState):
 
     def _flag_source(self, value: ast.expr | None) -> str:
         """The ``__init__`` parameter an attribute is bound to as a flag (ClassInfo.flag_attrs): a
-        flag parameter as it is (``self.log = log``), or any parameter behind a test of itself that
-        gives a constant switching something off when it is off (``self.describe_model =
-        str(describe_model).strip() if describe_model else None``: off while the parameter is, a
-        parameter without a default settled by what every construction passes); else ""."""
-        if isinstance(value, ast.Name) and value.id in self.frame.flags:
+        parameter never bound again as it is (``self.log = log``; ``self.save_dir = save_dir`` of a
+        parameter without a default, which every construction settles by passing on its own
+        parameter's default, ``save_dir=save_dir`` in ``load_environment`` with ``None``), or any
+        parameter behind a test of itself that gives a constant switching something off when it is
+        off (``self.describe_model = str(describe_model).strip() if describe_model else None``: off
+        while the parameter is); else ""."""
+        if isinstance(value, ast.Name) and value.id in self.frame.testable:
             return value.id
         if (
             isinstance(value, ast.IfExp)

@@ -23,8 +23,10 @@ from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
     FAILURE_RESULT_KEYS,
     ROLLOUT_STATE_NAMES,
+    STOP_DECORATORS,
     TERMINAL_METHODS,
     TERMINAL_STATE_KEYS,
+    public_name,
 )
 
 #: What :func:`guard_target` answers for a test of whether a file exists.
@@ -287,6 +289,15 @@ def terminal_guard(test: ast.expr) -> bool:
         return key in TERMINAL_STATE_KEYS
     func = test.func
     return isinstance(func, ast.Attribute) and func.attr in TERMINAL_METHODS and isinstance(func.value, ast.Name)
+
+
+def ending_branch(function: str, decorators: tuple[str, ...], body: list[ast.stmt]) -> bool:
+    """A branch of a stop check (verifiers' ``is_completed``, a ``@vf.stop`` condition) that ends
+    in ``return True``: the rollout ends with that answer, so the branch runs on its last turn, once
+    per rollout, however often the check is asked (``self.save_rollout(state); return True``)."""
+    stop = function in TERMINAL_METHODS or any(public_name(name) in STOP_DECORATORS for name in decorators)
+    last = body[-1] if body else None
+    return stop and isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and last.value.value is True
 
 
 def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:

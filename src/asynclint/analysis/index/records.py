@@ -66,8 +66,9 @@ class ClassInfo:
     #: say how much a dump or a copy of an instance costs.
     fields: tuple[tuple[str, str], ...] = ()
     #: Attributes every method leaves alone but ``__init__``, which sets them from one of its
-    #: parameters with a constant default, never bound again (``self.log = log``): (attribute,
-    #: parameter). A test of one is settled by that default unless a project call passes another.
+    #: parameters never bound again (``self.log = log``): (attribute, parameter). A test of one is
+    #: settled by the parameter's constant default unless a project call passes another; one
+    #: without a default, by the default of the parameter every construction passes on.
     flag_attrs: tuple[tuple[str, str], ...] = ()
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.

@@ -367,7 +367,7 @@ class Statements(IndexerState):
             self.frame.conditional += 1
             lazy = self._lazy_guard(node.test, node.body)
             first_turn = not lazy and first_turn_guard(node.test, node.body)
-            last_turn = terminal_guard(node.test)
+            last_turn = terminal_guard(node.test) or self._ending_branch(node.body)
             per_instance = lazy and instance_guard(node.test, self.shared_attrs.get(self.frame.cls or "", ()))
             missed = lazy and looks_for_file(node.test, ready=False)
             self.frame.once += lazy

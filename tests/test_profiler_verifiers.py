@@ -49,7 +49,7 @@ def test_the_example_runs_offline_and_its_offenders_are_attributed(before: dict)
     assert judge and judge["finding"]["code"] == "ASL103" and judge["finding"]["severity"] == "critical"
     checker = _site(before, "examples/wiki_qa/rewards.py", 47)  # subprocess.run in a reward
     assert checker and checker["finding"]["code"] == "ASL106"
-    assert before["static"]["findings"] == 16
+    assert before["static"]["findings"] == 18
 
 
 def test_fix_then_compare_lower_lag_with_identical_outputs(project: Path, before: dict):

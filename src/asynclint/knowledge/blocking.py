@@ -433,7 +433,19 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # A symbol is built through a cache ("symbols are always cached"), a Dummy is one new atom, and
         # ``symbols("x y")`` splits its names into those (source: pkg sympy 1.14.0 sympy/core/symbol.py:
         # Symbol.__new__ -> __xnew_cached_, Dummy.__new__, symbols): microseconds, not CPU-heavy work.
-        BlockingApi("sympy.**", "cpu", "cpu-heavy", "process-pool", unless=frozenset({"Symbol", "Dummy", "symbols"})),
+        # Building a number is as cheap: ``Float(x, 30)``, ``Integer(1)``, ``Rational(1, 3)``, ``sqrt(2)`` take
+        # 0.3-5 us (sympy 1.14.0 on this machine, once). Evaluating one (``N(e, 30)`` of a parsed closed form,
+        # 12-75 us), comparing numbers (``Abs``, ``Max``, ``Min``: 40-180 us) or applying ``exp``/``log``
+        # (60-90 us) is a short step; the parse that built the expression (``parse_expr``: 200 us) and
+        # ``simplify`` (9 ms) are the heavy part.
+        BlockingApi(
+            "sympy.**",
+            "cpu",
+            "cpu-heavy",
+            "process-pool",
+            unless=frozenset({"Symbol", "Dummy", "symbols", "Float", "Integer", "Rational", "sqrt"}),
+        ),
+        *many("cpu", "cpu-light", None, "N Abs Max Min exp log", "sympy."),
         *many("cpu", "cpu-heavy", "pure-process-pool", "sympify simplify parse_expr solve integrate latex", "sympy."),
         *many("cpu", "cpu-heavy", "pure-process-pool", "parse_latex", "sympy.parsing.latex."),
         *many("cpu", "cpu-heavy", "pure-process-pool", "parse_expr", "sympy.parsing.sympy_parser."),

@@ -145,17 +145,13 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
             # ``is_completed(state)``: either is the whole, growing rollout), one tool call's name,
             # arguments and id (``ToolEnv.call_tool(tool_name, tool_args, tool_call_id)``; the XML tool
             # envs' ``call_tool(tool_json)``: one tool call parsed from the last reply). Source: pkg
-            # verifiers 0.3.1 legacy/envs/multiturn_env.py:60, environment.py:660, tool_env.py:134,
-            # stateful_tool_env.py:122.
+            # verifiers 0.3.1 legacy/envs/multiturn_env.py:60, environment.py:660, tool_env.py:134.
             "env_response": Hook("per-turn hook", "turn", handed=(("0", "messages"), ("1", "state"))),
             "is_completed": Hook("per-turn hook", "turn", handed=(("*", "state"),)),
             "call_tool": Hook("per-tool-call hook", "tool", handed=(("*", "tool_call"),)),
-            "update_tool_args": Hook(
-                "per-tool-call hook",
-                "tool",
-                must_be="sync",
-                handed=(("0", "tool_call"), ("1", "tool_call"), ("2", "messages"), ("3", "state")),
-            ),
+            # No table for ``update_tool_args``: its positions moved between releases (0.1.x forks'
+            # ``(tool_args, messages, state)``, 0.3.1's ``(tool_name, tool_args, messages, state)``).
+            "update_tool_args": Hook("per-tool-call hook", "tool", must_be="sync"),
         },
     ),
     HookClass(

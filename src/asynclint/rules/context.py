@@ -898,12 +898,18 @@ class CheckContext:
 
     def _framework_handed(self, key: FunctionId, name: str) -> str | None:
         """The framework's word for what it hands the parameter ``name`` of the root ``key`` (a hook
-        whose table says: ``call_tool``'s parameters are one tool call), ``None`` when it does not say."""
+        whose table says: ``call_tool``'s parameters are one tool call), ``None`` when it does not say
+        or says what the name already does."""
         hot, function = self.graph.hot_info(key), self.graph.function(key)
         if hot is None or hot.root != key or name not in function.params:
             return None
         shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        return handed_by_framework(hot.root_hook, function.params.index(name) - shift)
+        word = handed_by_framework(hot.root_hook, function.params.index(name) - shift)
+        # A name that already says as much is the author's word for the same value (``is_completed``'s
+        # ``messages`` of 0.1.x, where the table's ``*`` says ``state``): the message keeps it.
+        if word is None or payload_evidence("name", name) == payload_evidence("name", word):
+            return None
+        return word
 
     def _built(self, caller: FunctionId, site: CallSite, slots: tuple[str, str]) -> str:
         """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` what a

@@ -436,3 +436,20 @@ def test_a_summary_keeps_only_the_writes_that_may_turn_a_switch_on():
     assert isinstance(summary, ModuleSummary)
     assert summary.switch_fields == (("record_video", "False"),)
     assert summary.field_writes == ("cfg", "fps", "mode")
+
+
+def test_a_hook_parameter_is_what_the_framework_hands_it_whatever_its_name():
+    """``env_response``'s second parameter is the rollout's state however the override names it, and
+    the message says the framework's name for it; ``call_tool``'s are one tool call (not reported)."""
+    text = (
+        "import json\nimport verifiers as vf\n\n"
+        "class Env(vf.MultiTurnEnv):\n"
+        "    async def env_response(self, msgs, st, **kwargs):\n"
+        "        json.dumps(st)\n"
+        "        return [], st\n\n"
+        "    async def call_tool(self, tool_json, max_chars=1024):\n"
+        "        return str(json.loads(tool_json))[:max_chars]\n"
+    )
+    [finding] = [f for f in check_text(text).findings if f.code == "ASL111"]
+    assert finding.line == 6 and finding.severity == Severity.HIGH
+    assert "what the framework hands the hook as its `state`" in finding.message

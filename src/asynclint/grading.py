@@ -16,6 +16,7 @@ from asynclint.knowledge.costs import (
     COST_CLASSES,
     FILE_CONTENTS_COSTS,
     FORMED_SHAPES,
+    FRAMEWORK_HANDED,
     HANDED_SMALL,
     HANDED_UNSIZED,
     PAYLOAD_GRADES,
@@ -181,6 +182,9 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     if grades is None:
         return Cost(api.cost, COST_CLASSES[api.cost].reason)
     shape, word = payload
+    framework = passed is not None and passed.startswith(FRAMEWORK_HANDED)
+    if passed is not None and framework:
+        passed = passed.removeprefix(FRAMEWORK_HANDED)
     origin = passed or word
     evidence = payload_evidence(shape, origin)
     if "constant" in grades and shape == "literal":
@@ -231,6 +235,8 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         text += ", as every call of the function hands it"
     elif passed == HANDED_UNSIZED:
         text = f"`{shown(word)}` (size unknown: every call of the function hands it what a project function returns)"
+    elif framework:
+        text += f", what the framework hands the hook as its `{passed}`"
     elif passed and passed != word:
         text += f", the hook's `{passed}` handed on"
     elif named_only:

@@ -1128,6 +1128,9 @@ HANDED_SMALL = "<one small item>"
 #: the parameter is called. The callers show the value; the name (``text``) is only the helper
 #: author's word for it.
 HANDED_UNSIZED = "<a value its callers build>"
+#: Marks what a hook's parameter holds by the framework's own call (``FRAMEWORK_HANDED + "tool_call"``
+#: for ``call_tool``'s ``tool_json``): the word after it is the framework's name for the value.
+FRAMEWORK_HANDED = "<framework>"
 #: Separates a ``returned`` payload's callee from the argument slots proven small where it is called
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last
 #: name the function's own (a method on ``self`` too: ``<self>pkg.env.Env._last_json``).

@@ -35,6 +35,17 @@ class Hook:
     note: str = ""  # said after the root's name: "(run back to back for a whole group)"
     #: Where it runs (``Facts.context``): the rollouts' own loop, or a server's loop they share.
     context: str = "env loop"
+    #: What the framework hands the hook's parameters, where its own calls say: (slot, word) pairs, the
+    #: slot a parameter's position after ``self`` (``"0"``) or ``"*"`` for every parameter, the word the
+    #: framework's name for the value, sized as that name is (:func:`handed_by_framework`).
+    handed: tuple[tuple[str, str], ...] = ()
+
+
+def handed_by_framework(hook: Hook, position: int) -> str | None:
+    """The framework's word for what it hands ``hook``'s parameter at ``position`` (after ``self``),
+    ``None`` when the table does not say (the parameter's own name is then the evidence)."""
+    slots = dict(hook.handed)
+    return slots.get(str(position), slots.get("*"))
 
 
 @dataclass(frozen=True)
@@ -124,12 +135,22 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
             ),
             **_hooks(
                 "turn",
-                "env_response get_prompt_messages add_trajectory_step add_model_response "
-                "get_model_response is_completed increment_state_usage_from_response obs_to_text "
+                "get_prompt_messages add_trajectory_step add_model_response "
+                "get_model_response increment_state_usage_from_response obs_to_text "
                 "wrap_response normalize_response normalize_intercepted_messages "
                 "normalize_intercepted_tools check_agent_completed poll_job_completion",
             ),
-            **_hooks("tool", "call_tool"),
+            # What the framework hands the hooks below: the rollout's messages so far and its state
+            # (``env_response(messages, state)``; ``is_completed(messages, state)`` up to 0.1.x, then
+            # ``is_completed(state)``: either is the whole, growing rollout), one tool call's name,
+            # arguments and id (``ToolEnv.call_tool(tool_name, tool_args, tool_call_id)``; the XML tool
+            # envs' ``call_tool(tool_json)``: one tool call parsed from the last reply). Source: pkg
+            # verifiers 0.3.1 legacy/envs/multiturn_env.py:60, environment.py:660, tool_env.py:134.
+            "env_response": Hook("per-turn hook", "turn", handed=(("0", "messages"), ("1", "state"))),
+            "is_completed": Hook("per-turn hook", "turn", handed=(("*", "state"),)),
+            "call_tool": Hook("per-tool-call hook", "tool", handed=(("*", "tool_call"),)),
+            # No table for ``update_tool_args``: its positions moved between releases (0.1.x forks'
+            # ``(tool_args, messages, state)``, 0.3.1's ``(tool_name, tool_args, messages, state)``).
             "update_tool_args": Hook("per-tool-call hook", "tool", must_be="sync"),
         },
     ),

@@ -17,6 +17,7 @@ from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import BUILTIN_APIS, FILE_OPENERS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
+    FRAMEWORK_HANDED,
     HANDED_SMALL,
     HANDED_UNSIZED,
     INFO_COLUMN,
@@ -35,6 +36,7 @@ from asynclint.knowledge.frameworks import (
     SyncMethod,
     client_holder,
     framework_class,
+    handed_by_framework,
     sync_method,
 )
 from asynclint.knowledge.streams import LAZY_STREAMS
@@ -733,7 +735,11 @@ class CheckContext:
             return None
         if not site.payload_param:
             return self._injected_field(key, site.payload) or self._handed_field(key, site.payload)
-        return self._passed(key, site.payload[1], frozenset())
+        name = site.payload[1]
+        passed = self._passed(key, name, frozenset())
+        if passed != name and passed == self._framework_handed(key, name):
+            return FRAMEWORK_HANDED + passed  # the hook's own parameter, sized by the framework's call
+        return passed
 
     def handed_whole(self, key: FunctionId, site: CallSite) -> list[tuple[FunctionId, CallSite, tuple[str, str]]]:
         """The hot project calls of ``key`` that hand the parameter the payload of ``site`` is a whole
@@ -852,6 +858,9 @@ class CheckContext:
         # what it is handed is what those calls hand it, not a framework's value of that name.
         spawned = bool(callers) and all(site.consumer for _, site in callers)
         if graph.is_root(key) and not spawned:
+            framework_word = self._framework_handed(key, name)
+            if framework_word is not None:
+                return framework_word  # what the framework's own call hands that parameter
             if graph.is_tool(key) and name not in graph.injected and payload_evidence("name", name) != "whole":
                 # What the model wrote for one tool call (``update_tool_args`` may inject others).
                 return HANDED_SMALL
@@ -886,6 +895,21 @@ class CheckContext:
             return ""  # only called by itself
         # The largest of what the callers hand: whole if one is, small only if every one is.
         return min(origins, key=lambda origin: (SIZE_ORDER.index(payload_evidence("name", origin)), origin))
+
+    def _framework_handed(self, key: FunctionId, name: str) -> str | None:
+        """The framework's word for what it hands the parameter ``name`` of the root ``key`` (a hook
+        whose table says: ``call_tool``'s parameters are one tool call), ``None`` when it does not say
+        or says what the name already does."""
+        hot, function = self.graph.hot_info(key), self.graph.function(key)
+        if hot is None or hot.root != key or name not in function.params:
+            return None
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        word = handed_by_framework(hot.root_hook, function.params.index(name) - shift)
+        # A name that already says as much is the author's word for the same value (``is_completed``'s
+        # ``messages`` of 0.1.x, where the table's ``*`` says ``state``): the message keeps it.
+        if word is None or payload_evidence("name", name) == payload_evidence("name", word):
+            return None
+        return word
 
     def _built(self, caller: FunctionId, site: CallSite, slots: tuple[str, str]) -> str:
         """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` what a

@@ -304,16 +304,10 @@ class CheckContext:
                 else:
                     api, target = self.catalogue.match(resolved, site.method), resolved
                     # Deep mode read the package exporting the class: the knowledge base names it so.
-                    public = (
-                        None
-                        if api
-                        else next(
-                            (name for name in graph.exported_as(resolved) if self.catalogue.match(name, site.method)),
-                            None,
-                        )
-                    )
-                    if public is not None:
-                        api, target = self.catalogue.match(public, site.method), public
+                    for public in graph.exported_as(resolved) if api is None else ():
+                        if (api := self.catalogue.match(public, site.method)) is not None:
+                            target = public
+                            break
                     if api is None and site.method is None and site.origin is not None:
                         # Calling an instance typed only project-wide (``model, _ = load()``, then
                         # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.

@@ -82,7 +82,7 @@ def _parameters(arguments: ast.arguments) -> bool:
 #: ``loop.run_in_executor(pool, f)``.
 _RUN_BY_NAME = {name.rpartition(".")[2]: OFFLOAD_FUNCTIONS[name] for name in THREAD_RESULTS} | RESULT_METHODS
 #: Wrappers (by their last name) whose first argument is the callable that runs: ``partial(f, x)``.
-_WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in CALLABLE_WRAPPERS)
+WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in CALLABLE_WRAPPERS)
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -278,7 +278,7 @@ def _called_name(value: ast.expr) -> str | None:
     if len(value.args) <= position:
         return None
     handed = value.args[position]
-    if isinstance(handed, ast.Call) and handed.args and last_name(handed.func) in _WRAPPER_NAMES:
+    if isinstance(handed, ast.Call) and handed.args and last_name(handed.func) in WRAPPER_NAMES:
         handed = handed.args[0]
     return handed.id if isinstance(handed, ast.Name) else None
 

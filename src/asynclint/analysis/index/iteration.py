@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.expressions import Expressions
+from asynclint.analysis.index.helpers import last_name
 from asynclint.analysis.index.scopes import CallContext, Comprehension
 from asynclint.analysis.index.values import Inst
 from asynclint.knowledge.streams import STREAM_READERS
@@ -34,8 +35,7 @@ class Iteration(Expressions):
 
     def visit_call(self, node: ast.Call, awaited: bool) -> None:
         super().visit_call(node, awaited)
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        name = last_name(node.func)
         if name in STREAM_READERS and len(node.args) == 1:  # ``list(proc.stdout)``, ``b"".join(proc.stdout)``
             self._record_iteration(node.args[0])
         elif name == CALLING_ITER and len(node.args) == 2 and isinstance(called := node.args[0], ast.Attribute):

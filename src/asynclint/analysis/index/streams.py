@@ -17,9 +17,9 @@ from dataclasses import replace
 from typing import TypeGuard
 
 from asynclint.analysis.index.handed import FunctionRef
-from asynclint.analysis.index.helpers import SCOPES
+from asynclint.analysis.index.helpers import SCOPES, WRAPPER_NAMES, last_name
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
-from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
+from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
 from asynclint.knowledge.streams import LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
@@ -29,7 +29,6 @@ Held = tuple[CallSite, LazyStream]
 _BODIES = ("body", "orelse", "finalbody", "handlers")
 #: The last names of the calls that hand a callable to a worker.
 OFFLOAD_NAMES = frozenset({*OFFLOAD_METHODS, *(name.rpartition(".")[2] for name in OFFLOAD_FUNCTIONS)})
-WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in CALLABLE_WRAPPERS)
 
 
 def consumed_streams(
@@ -138,20 +137,12 @@ def _reads(statement: ast.stmt, held: dict[str, Held]) -> Iterator[tuple[str, as
 def _offloads(node: ast.AST) -> TypeGuard[ast.Call]:
     """``node`` hands a callable to a worker (``asyncio.to_thread(f)``, ``loop.run_in_executor(None, f)``),
     by the name it is called by."""
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-    return name in OFFLOAD_NAMES
+    return isinstance(node, ast.Call) and last_name(node.func) in OFFLOAD_NAMES
 
 
 def _wraps(node: ast.expr) -> TypeGuard[ast.Call]:
     """``node`` wraps a callable with arguments (``functools.partial(f, ...)``), by the name it is called by."""
-    if not isinstance(node, ast.Call):
-        return False
-    func = node.func
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-    return name in WRAPPER_NAMES
+    return isinstance(node, ast.Call) and last_name(node.func) in WRAPPER_NAMES
 
 
 def _iterated(stream: LazyStream) -> bool:
@@ -165,9 +156,7 @@ def _read_of(node: ast.AST, held: dict[str, Held]) -> tuple[str | None, ast.AST 
         if _iterated(held[node.iter.id][1]):
             return node.iter.id, node.iter
     if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
-        func = node.func
-        reader = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        if reader in STREAM_READERS and node.args[0].id in held and _iterated(held[node.args[0].id][1]):
+        if last_name(node.func) in STREAM_READERS and node.args[0].id in held and _iterated(held[node.args[0].id][1]):
             return node.args[0].id, node
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         kept = held.get(node.value.id)

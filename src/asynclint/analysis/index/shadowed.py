@@ -1,4 +1,5 @@
-"""A module's statements without the ``def``\\ s that a later binding of their name shadows unread.
+"""A module's and its classes' statements without the ``def``\\ s that a later binding of their name
+shadows unread.
 
 A module defined twice over (a file pasted after its own first version: split 21's
 ``vf_llm_tool_exec``) binds each name to its last definition before any other module imports
@@ -8,7 +9,9 @@ under ``if``/``try`` may not run), the ``def`` is not decorated (a decorator may
 ``@app.route``), and nothing reads the name from the ``def`` to the later binding (an alias, a
 list of tools, a call at import, the later binding's own value: ``f = cached(f)``). A function
 defined on the way that reads it reads it only when called: a read of that function's name
-counts.
+counts. A class body is read the same way: a method defined twice in one ``class`` statement is
+the later one once the class exists (the earlier one's name is bound again before anything can
+call it through the class), unless the body reads the name in between (``m = staticmethod(m)``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,17 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.helpers import FUNCTION_DEFS
+
+
+def prune_shadowed(tree: ast.Module) -> None:
+    """Drop the shadowed ``def``\\ s of the module's body and of every class defined at its top or
+    inside such a class (the statements that run when the module is imported)."""
+    tree.body = live_statements(tree.body)
+    classes = [stmt for stmt in tree.body if isinstance(stmt, ast.ClassDef)]
+    while classes:
+        cls = classes.pop()
+        cls.body = live_statements(cls.body)
+        classes.extend(stmt for stmt in cls.body if isinstance(stmt, ast.ClassDef))
 
 
 def live_statements(body: list[ast.stmt]) -> list[ast.stmt]:

@@ -64,7 +64,7 @@ from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
-from asynclint.analysis.index.shadowed import live_statements
+from asynclint.analysis.index.shadowed import prune_shadowed
 from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes
 from asynclint.analysis.index.statements import Statements
 from asynclint.analysis.index.streams import consumed_streams
@@ -172,7 +172,7 @@ class Indexer(
         self.frames: list[Frame] = []
 
     def run(self, tree: ast.Module) -> ModuleSummary:
-        tree.body = live_statements(tree.body)  # a first copy of a function defined again is never run
+        prune_shadowed(tree)  # a first copy of a function or method defined again is never run
         module_frame = Frame("module", 0, "")
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)

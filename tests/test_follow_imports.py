@@ -243,6 +243,77 @@ def test_star_imports_chained_past_the_recursion_limit_are_followed_without_a_cr
         assert [(f.line, f.code) for f in result.findings] == expected
 
 
+#: A browser driver the way Selenium's is built: ``driver.get`` goes through the driver's
+#: ``execute``, the command executor it holds and its request helper, into a second package's
+#: connection pool, whose helpers open the socket. Four calls inside drivelib, three inside netlib.
+LAYERED_SITE = {
+    "drivelib/__init__.py": "from drivelib.driver import Driver\n",
+    "drivelib/driver.py": (
+        "from drivelib.connection import Connection\n\n\n"
+        "class Driver:\n"
+        "    def __init__(self, url):\n        self.executor = Connection(url)\n\n"
+        "    def get(self, url):\n        self.execute('get', url)\n\n"
+        "    def execute(self, command, payload):\n        return self.executor.execute(command, payload)\n"
+    ),
+    "drivelib/connection.py": (
+        "import netlib\n\n\n"
+        "class Connection:\n"
+        "    def __init__(self, url):\n        self.url = url\n        self.pool = netlib.Pool()\n\n"
+        "    def execute(self, command, payload):\n        return self._request(command, payload)\n\n"
+        "    def _request(self, command, payload):\n        return self.pool.request(self.url, command + payload)\n"
+    ),
+    "netlib/__init__.py": "from netlib.pool import Pool\n",
+    "netlib/pool.py": (
+        "import socket\n\n\n"
+        "class Pool:\n"
+        "    def request(self, url, body):\n        return self.urlopen(url, body)\n\n"
+        "    def urlopen(self, url, body):\n        return self._send(url, body.encode())\n\n"
+        "    def _send(self, url, data):\n        socket.create_connection((url, 80)).sendall(data)\n"
+    ),
+}
+
+
+def test_depth_counts_the_libraries_a_chain_steps_into_not_the_calls_inside_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression (issue 10: Selenium's ``driver.get`` was found at no ``--follow-depth``): the
+    socket is seven calls past the project's, but only two libraries in, so the default depth
+    reads it; depth 1 stops at the first library's door to the second."""
+    site = tmp_path / "site"
+    for name, text in LAYERED_SITE.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text)
+    for dist in ("drivelib", "netlib"):
+        (site / f"{dist}-1.0.dist-info").mkdir()
+        (site / f"{dist}-1.0.dist-info" / "top_level.txt").write_text(f"{dist}\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "app.py").write_text(
+        "from drivelib import Driver\n\n\nasync def browse(url):\n    Driver(url).get(url)\n"
+    )
+    monkeypatch.chdir(project)
+
+    def check(depth: int) -> Result:
+        config = dataclasses.replace(Config(root=project), follow_imports=True, follow_depth=depth)
+        result = run_check(["."], config, use_cache=False, search_path=[str(site)])
+        assert not result.errors, result.errors
+        return result
+
+    (finding,) = check(2).findings
+    assert (finding.line, finding.code, finding.severity.label) == (5, "ASL102", "critical")
+    assert finding.message.startswith("inside `drivelib.Driver.get` (drivelib 1.0, through netlib 1.0):")
+    assert [link.function for link in finding.chain[2:]] == [
+        "Driver.get",
+        "Driver.execute",
+        "Connection.execute",
+        "Connection._request",
+        "Pool.request",
+        "Pool.urlopen",
+        "Pool._send",
+    ]
+    assert check(1).findings == ()
+
+
 def test_deep_mode_is_on_by_default_where_the_imports_resolve(tree: Path) -> None:
     """Without a word about deep mode, the installed packages the project calls into are read;
     where they do not resolve (not installed in this interpreter), the check is the plain one."""
@@ -360,7 +431,9 @@ def test_a_warm_run_replays_the_modules_read_until_something_is_installed(
     for name in ("otherlib", "otherlib-0.3.dist-info"):
         (aside / name).rename(tree / "site" / name)
     assert found(deep_check(tree, cache=True)) == expected(tree)
-    assert len(graphs) == 2  # looked for again, a level at a time
+    # Looked for again, a level at a time: the project, with slowlib, with otherlib too (which
+    # reads nothing new: its graph is the check's).
+    assert len(graphs) == 3
 
 
 def test_the_check_asks_the_graph_the_follow_built_last_when_that_level_read_nothing(
@@ -379,7 +452,7 @@ def test_the_check_asks_the_graph_the_follow_built_last_when_that_level_read_not
     # The project; with slowlib; with otherlib too, which reads nothing new: the check's.
     assert len(built) == 3 and built[0] < built[1] < built[2], built
     built.clear()
-    # Two levels, the second reading otherlib: the check builds its own graph.
+    # Depth 2 reads as much (otherlib is the second library in) and stops the same way.
     assert found(deep_check(tree, depth=2)) == expected(tree)
     assert len(built) == 3 and built[1] < built[2], built
 

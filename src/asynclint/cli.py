@@ -169,7 +169,8 @@ def main() -> None:
     type=click.IntRange(1, MAX_FOLLOW_DEPTH),
     default=None,
     metavar="N",
-    help="How many calls deep to follow into installed packages (default: 2).",
+    help="How many installed packages deep to follow calls (a package's calls into itself are followed "
+    "to the end; default: 2).",
 )
 @click.option(
     "--baseline",

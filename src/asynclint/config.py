@@ -45,7 +45,7 @@ _KEYS = {
     "memoizing-decorators": "decorators whose function runs once per argument set, like functools.cache",
     "follow-imports": "also analyse the installed third-party code that hot code calls into, where it resolves on "
     "the interpreter's path (default true)",
-    "follow-depth": f"how many calls deep to follow into installed packages (1-{MAX_FOLLOW_DEPTH}, default 2)",
+    "follow-depth": f"how many installed packages deep to follow calls (1-{MAX_FOLLOW_DEPTH}, default 2)",
 }
 _API_KEYS = {"name", "category", "cost", "severity", "fix"}
 _REGISTRATION_KEYS = {"call", "arg", "keyword", "kind", "frequency"}

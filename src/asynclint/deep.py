@@ -47,6 +47,9 @@ _STAR_IMPORT = re.compile(rb"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\*", re.
 
 #: How many re-exports, star imports and base classes a name is followed through.
 _MAX_RESOLVE_HOPS = 4096
+#: How many call levels are read at most, whatever the depth: a level builds a graph of the whole
+#: project and every module read so far, and a library's calls into itself cost no depth.
+_MAX_LEVELS = 32
 
 
 class _Follower:
@@ -58,6 +61,10 @@ class _Follower:
         self.unreadable: set[str] = set()
         self.resolved: set[str] = set()
         self.graph: ProjectGraph | None = None
+        #: Each library read (its label), how many libraries in from the project its nearest
+        #: call is (``None``: the project itself); ``distance``: that of the call being resolved.
+        self.entered: dict[str | None, int] = {None: 0}
+        self.distance = 0
 
     def replay(self, modules: Sequence[str]) -> list[ModuleSummary] | None:
         """The summaries of ``modules`` (what a run with the same inputs read), all from the cache
@@ -73,21 +80,38 @@ class _Follower:
         return summaries
 
     def follow(self, project: Sequence[ModuleSummary], config: Config) -> list[ModuleSummary]:
-        """The installed modules read for ``project``; :attr:`graph` is the last level's graph when
-        that level read nothing new (its summaries are the project's and those modules)."""
+        """The installed modules read for ``project``, a call level at a time; :attr:`graph` is the
+        last level's graph when that level read nothing new (its summaries are the project's and
+        those modules). ``config.follow_depth`` bounds how many libraries in from the project a
+        call is (the project calls slowlib, which calls otherlib: two), not how many calls: a
+        library's calls into its own modules cost no depth. Selenium's ``driver.get`` reaches its
+        HTTP request through four of its own calls, then urllib3's through six of urllib3's."""
         looked: set[str] = set()
-        for _ in range(config.follow_depth):
-            targets = self._external_calls(project, config) - looked
-            looked |= targets
+        for _ in range(_MAX_LEVELS):
+            calls = self._external_calls(project, config)
             before = len(self.library)
-            for target in sorted(targets):
-                self.resolve(target)
+            for target in sorted(calls.keys() - looked):
+                distance = self._distance(target, calls[target])
+                if distance <= config.follow_depth:
+                    looked.add(target)
+                    self.distance = distance
+                    self.resolve(target)
             if len(self.library) == before:
                 break
             self.graph = None  # dropped before the next level's is built, not kept alive beside it
         return [self.library[module] for module in sorted(self.library)]
 
-    def _external_calls(self, project: Sequence[ModuleSummary], config: Config) -> frozenset[str]:
+    def _distance(self, target: str, callers: frozenset[str | None]) -> int:
+        """How many libraries in from the project ``target`` is, called from code in ``callers``
+        (their libraries' labels; ``None``: the project): one more than a caller in another
+        library, as many as a caller in its own. A call not installed anywhere costs nothing."""
+        found = self.installed.locate(target)
+        if found is None:
+            return 0
+        far = _MAX_LEVELS  # a caller in a library read only to resolve a name is as far as can be
+        return min(self.entered.get(c, far) + (c != found.label) for c in callers)
+
+    def _external_calls(self, project: Sequence[ModuleSummary], config: Config) -> Mapping[str, frozenset[str | None]]:
         """What the project and the modules read so far call in installed code. The graph asked is
         the one `check` builds (summaries in path order, so lookups never depend on discovery
         order), kept in :attr:`graph`."""
@@ -182,6 +206,7 @@ class _Follower:
             if self.cache:
                 self.cache.put(found, summary)
         self.library[found.module] = summary
+        self.entered[found.label] = min(self.entered.get(found.label, self.distance), self.distance)
         return summary
 
 

@@ -20,7 +20,7 @@ class of the MRO, properties, and the callables that lists and factories hold.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from sys import intern
 
 from asynclint.analysis.background import Background
@@ -220,7 +220,7 @@ class ProjectGraph(
         self._calls_index: (
             tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
         ) = None
-        self._external: tuple[Catalogue, frozenset[str]] | None = None  # see Uses.external_calls
+        self._external: tuple[Catalogue, Mapping[str, frozenset[str | None]]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, array[int]] | None = None
         self._hot_or_library_callers: dict[FunctionId, array[int]] | None = None
         self._arguments: dict[FunctionId, array[int]] | None = None

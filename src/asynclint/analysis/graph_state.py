@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from asynclint.analysis.cycles import CycleMemo
     from asynclint.analysis.graph_records import (
@@ -93,7 +93,7 @@ class GraphState:
     _by_path: dict[str, list[int]] | None
     _callers: dict[FunctionId, array[int]] | None
     _calls_index: tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
-    _external: tuple[Catalogue, frozenset[str]] | None
+    _external: tuple[Catalogue, Mapping[str, frozenset[str | None]]] | None
     _hot_callers: dict[FunctionId, array[int]] | None
     _hot_or_library_callers: dict[FunctionId, array[int]] | None
     _arguments: dict[FunctionId, array[int]] | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
@@ -160,15 +160,18 @@ class Uses(CallRefs):
         function = self.summaries[position].functions[index]
         return function.qualname if function.kind == "function" else None
 
-    def external_calls(self, catalogue: Catalogue) -> frozenset[str]:
+    def external_calls(self, catalogue: Catalogue) -> Mapping[str, frozenset[str | None]]:
         """Dotted names that hot code calls but the graph cannot resolve and the knowledge base
-        does not know: where deep mode looks next (``slowlib.Client``, ``slowlib.fetch_all``).
-        Remembered for the ``catalogue`` last asked about (deep mode asks every graph once as it
-        is built, and its follower again: see :func:`asynclint.engine.project_graph`)."""
+        does not know: where deep mode looks next (``slowlib.Client``, ``slowlib.fetch_all``),
+        each with the libraries its callers are in (``None``: the project), so that deep mode
+        counts how many libraries in from the project a call is. Remembered for the
+        ``catalogue`` last asked about (deep mode asks every graph once as it is built, and its
+        follower again: see :func:`asynclint.engine.project_graph`)."""
         if self._external is not None and self._external[0] is catalogue:
             return self._external[1]
-        found = set()
+        found: dict[str, set[str | None]] = {}
         for key in self.hot:
+            caller = self.summaries[key[0]].library
             for site in self._calls_by_caller.get(key, ()):
                 if site.api is not None or site.property_read:  # deep mode follows calls, not reads
                     continue
@@ -183,11 +186,11 @@ class Uses(CallRefs):
                 module = self._module_of(target)
                 if module is not None and self.summaries[self.modules[module][0]].library is None:
                     continue  # the project's own name, just not one the graph can settle
-                found.add(target)
+                found.setdefault(target, set()).add(caller)
         # A library's function the project registers (``ToolEnv(tools=[lib.run])``): the framework runs it.
         for registered in self.registered_elsewhere():
             if not (catalogue.covers(registered.target) or self.functions_for(registered.target)):
-                found.add(registered.target)
+                found.setdefault(registered.target, set()).add(None)
         # A class the project hands a client to (``PairRubric(judge_client=OpenAI())``), wherever:
         # the framework may run a hook of it that calls the client (CheckContext.framework_runs).
         for summary in self.summaries:
@@ -198,8 +201,8 @@ class Uses(CallRefs):
                 module = self._module_of(target)
                 # Not read yet, or a library's re-export (resolved by the follower).
                 if module is None or self.summaries[self.modules[module][0]].library is not None:
-                    found.add(target)
-        self._external = (catalogue, frozenset(found))
+                    found.setdefault(target, set()).add(None)
+        self._external = (catalogue, {target: frozenset(callers) for target, callers in found.items()})
         return self._external[1]
 
     def _module_of(self, name: str) -> str | None:

@@ -17,6 +17,7 @@ call it through the class), unless the body reads the name in between (``m = sta
 from __future__ import annotations
 
 import ast
+from collections import Counter
 
 from asynclint.analysis.index.helpers import FUNCTION_DEFS
 
@@ -34,11 +35,17 @@ def prune_shadowed(tree: ast.Module) -> None:
 
 def live_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """``body`` without the undecorated top-level ``def``\\ s whose name is bound again below
-    before anything reads it."""
+    before anything reads it. Only a name the body binds twice is looked for below its ``def``: a
+    walk of the rest per ``def`` made this quadratic (litellm's ``utils.py``, 12 k lines and 400
+    functions, took minutes)."""
+    bindings = Counter(name for stmt in body for name in _binds(stmt))
     dead = {
         position
         for position, stmt in enumerate(body)
-        if isinstance(stmt, FUNCTION_DEFS) and not stmt.decorator_list and _shadowed(stmt.name, body[position + 1 :])
+        if isinstance(stmt, FUNCTION_DEFS)
+        and not stmt.decorator_list
+        and bindings[stmt.name] > 1
+        and _shadowed(stmt.name, body[position + 1 :])
     }
     return [stmt for position, stmt in enumerate(body) if position not in dead] if dead else body
 
@@ -64,6 +71,11 @@ def _shadowed(name: str, rest: list[ast.stmt]) -> bool:
 
 def _defaults(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
     return [*stmt.args.defaults, *(default for default in stmt.args.kw_defaults if default is not None)]
+
+
+def _binds(stmt: ast.stmt) -> set[str]:
+    """The names ``stmt`` binds outright at the module's top, a ``def`` its own."""
+    return {stmt.name} if isinstance(stmt, FUNCTION_DEFS) else _bound(stmt)
 
 
 def _bound(stmt: ast.stmt) -> set[str]:

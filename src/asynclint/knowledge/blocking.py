@@ -51,6 +51,11 @@ _SYMPY_PRODUCERS = (
     "sympy.parsing.latex.parse_latex",
     "latex2sympy2.latex2sympy",
 )
+#: ``str`` methods returning a ``str`` (the builtin's documentation, "Return a copy of the string ...").
+_TEXT_TRANSFORMS = (
+    "strip lstrip rstrip lower upper casefold title capitalize swapcase replace removeprefix removesuffix "
+    "format join center ljust rjust zfill expandtabs translate"
+)
 #: ``sympy.N`` handed a text: the parse, then the evaluation.
 _SYMPY_N_TEXT = "sympy.N[text]"
 _SYMPY_EXPR_METHODS = (
@@ -636,6 +641,8 @@ RETURNS: dict[str, str] = {
     "asyncio.run_coroutine_threadsafe()": "concurrent.futures.Future",
     "multiprocessing.pool.Pool": "multiprocessing.Pool",
     "asyncio.get_event_loop()": "asyncio.AbstractEventLoop",
+    # A text's own transforms give a text (``sp.N(answer.strip())`` is handed a str, see ``heavier_on``).
+    **{f"builtins.str.{method}()": "builtins.str" for method in _TEXT_TRANSFORMS.split()},
     # What sympy's parsers and algorithms give is an expression, whose methods are graded by its entries
     # (``parse_expr(text).simplify()`` simplifies, ``sympify(text).evalf()`` evaluates).
     **{f"{function}()": SYMPY_EXPR for function in _SYMPY_PRODUCERS},

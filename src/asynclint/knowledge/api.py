@@ -70,6 +70,10 @@ class BlockingApi:
     #: by the entry ``heavier`` names.
     heavier_with: frozenset[str] = frozenset()
     heavier: str = ""
+    #: Types of the first positional argument with which the call is graded by the entry ``heavier``
+    #: names (sympy's ``N("1/3 + x")`` parses its text before it evaluates; ``N(expr)`` only
+    #: evaluates): a call handed an argument of unknown type keeps this entry's grade.
+    heavier_on: frozenset[str] = frozenset()
     #: Attributes of library modules the call looks up and calls as it runs (tau2's telecom
     #: ``get_environment`` calls its module's ``load_file``), dotted: a project function assigned
     #: to one (``_telecom_env.load_file = _load_file_utf8``) runs where the call is made.
@@ -126,6 +130,7 @@ def entry(
     runs: frozenset[str] = frozenset(),
     heavier_with: frozenset[str] = frozenset(),
     heavier: str = "",
+    heavier_on: frozenset[str] = frozenset(),
     calls_attributes: frozenset[str] = frozenset(),
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
@@ -145,6 +150,7 @@ def entry(
         runs=runs,
         heavier_with=heavier_with,
         heavier=heavier,
+        heavier_on=heavier_on,
         calls_attributes=calls_attributes,
     )
 

@@ -46,7 +46,9 @@ class Catalogue:
         self.producers = _producers(self.apis)
         #: Method names whose entries care what their first argument is (``blocks_on``): the
         #: index types that argument only for calls of these.
-        self.argument_methods = frozenset(p.rpartition(".")[2] for p, api in self.apis.items() if api.blocks_on)
+        self.argument_methods = frozenset(
+            p.rpartition(".")[2] for p, api in self.apis.items() if api.blocks_on or api.heavier_on
+        )
         #: Names (the last of the dotted pattern) whose entries cost more given some constants
         #: (``heavier_with``): the index records the constants handed only to calls of these.
         self.constant_names = frozenset(p.rpartition(".")[2] for p, api in self.apis.items() if api.heavier_with)
@@ -72,6 +74,7 @@ class Catalogue:
                         api.otherwise,
                         sorted(api.heavier_with),
                         api.heavier,
+                        sorted(api.heavier_on),
                         sorted(api.calls_attributes),
                     )
                 ).encode()
@@ -136,9 +139,9 @@ class Catalogue:
     def blocking(self, api: BlockingApi, awaited: bool, keywords: tuple[str, ...], argument: str) -> BlockingApi | None:
         """The entry a call of ``api`` so written blocks by: ``api`` itself, or, handed a first
         argument of a type its ``blocks_on`` does not name, the entry its ``otherwise`` names;
-        handed a constant its ``heavier_with`` names, the entry its ``heavier`` names; ``None`` when
-        it does not block."""
-        if api.heavier and not api.heavier_with.isdisjoint(keywords):
+        handed a constant its ``heavier_with`` names or a first argument of a type its ``heavier_on``
+        names, the entry its ``heavier`` names; ``None`` when it does not block."""
+        if api.heavier and (not api.heavier_with.isdisjoint(keywords) or argument in api.heavier_on):
             api = self.apis.get(api.heavier, api)
         if api.blocks(awaited, keywords, argument):
             return api

@@ -39,7 +39,7 @@ from asynclint.analysis.index.values import (
     Value,
     extend,
 )
-from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, THREAD_RESULTS
+from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, RESULT_METHODS, THREAD_RESULTS
 from asynclint.knowledge.blocking import ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
@@ -113,6 +113,11 @@ class Inference(Registries):
                 # ``await asyncio.to_thread(f, *args)`` is what ``f(*args)`` returns: an object
                 # made in a worker thread (as a fix writes it) is still of its type on the loop.
                 return self.infer(called_in_thread(node))
+            if (position := self._executor_position(node)) is not None:
+                # ``await loop.run_in_executor(POOL, f, *args)`` is what ``f(*args)`` returns: a result pickled
+                # back from a worker process is equal to it, of its type.
+                run = ast.Call(func=node.args[position], args=node.args[position + 1 :], keywords=[])
+                return self.infer(ast.copy_location(run, node))
             found = self._infer_dynamic(node, func) if func in DYNAMIC_LOOKUPS else self._imported_here(node, func)
             if found is not None:
                 return found
@@ -438,6 +443,16 @@ class Inference(Registries):
             value = self.infer(argument)
             names.append(value.name if isinstance(value, Sym) and may_be_project(value.name) else "")
         return str(CallPart("handed", tuple(names))) if any(names) else ""
+
+    @staticmethod
+    def _executor_position(node: ast.Call) -> int | None:
+        """Where a method running a callable it is handed (``loop.run_in_executor(pool, f, *args)``)
+        takes it, when the call names it (not ``*args``)."""
+        if not isinstance(node.func, ast.Attribute) or node.func.attr not in RESULT_METHODS:
+            return None
+        position = RESULT_METHODS[node.func.attr]
+        written = position < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args[: position + 1])
+        return position if written and not node.keywords else None
 
     def _runner_position(self, func: Value) -> int | None:
         """Where a function of this module that returns what its callable parameter returns

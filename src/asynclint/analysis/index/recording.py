@@ -128,12 +128,12 @@ class Recording(PayloadsHeld, Registries):
         consumer, loop = self._consumed.pop(id(node), (None, ""))
         awaited = awaited or consumer is not None  # a coroutine handed over, not a blocking call
         keywords = tuple(keyword.arg for keyword in node.keywords if keyword.arg) + switch_literals(node)
-        if (method or (target or "").rpartition(".")[2]) in self.catalogue.constant_names:
+        last = method or (target or "").rpartition(".")[2]
+        if last in self.catalogue.constant_names:
             keywords += constant_arguments(node, self.mode_meant)
         argument = ""
-        if method in self.catalogue.argument_methods and node.args:
-            first = self.infer(node.args[0])
-            argument = first.name if isinstance(first, Inst) else ""
+        if last in self.catalogue.argument_methods and node.args:
+            argument = self._first_type(node.args[0])
         api = self.catalogue.match(target, method)
         if api is None and target is None and dispatch:
             # ``MAP_REPO_TO_PARSER[repo](log)``: an item of a library's table of callables, graded
@@ -340,6 +340,16 @@ class Recording(PayloadsHeld, Registries):
         if not keywords and not any(positional):
             return {}
         return {"arguments": positional if any(positional) else (), "keyword_arguments": keywords}
+
+    def _first_type(self, node: ast.expr) -> str:
+        """The type of a call's first argument for an entry that cares (``blocks_on``, ``heavier_on``):
+        a literal's or a display's, else what the walk infers; "" when not known."""
+        if isinstance(node, ast.Constant):
+            return f"builtins.{type(node.value).__name__}"
+        if type(node) in DISPLAYS:
+            return DISPLAYS[type(node)]
+        value = self.infer(node)
+        return value.name if isinstance(value, Inst) else ""
 
     def _argument(self, node: ast.expr) -> str | Rooted:
         """An argument's value for the project graph: a type, a path from an instance of a class

@@ -20,11 +20,19 @@ from asynclint.analysis.index.helpers import FUNCTION_DEFS
 
 def live_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """``body`` without the undecorated top-level ``def``\\ s whose name is bound again below
-    before anything reads it."""
+    before anything reads it. Only a name bound again is looked for reads: walking the rest of the
+    module for every ``def`` made a module of many functions quadratic (reasoning_gym's)."""
+    last: dict[str, int] = {}  # name -> the last top-level statement binding it outright
+    for position, stmt in enumerate(body):
+        for name in {stmt.name} if isinstance(stmt, FUNCTION_DEFS) else _bound(stmt):
+            last[name] = position
     dead = {
         position
         for position, stmt in enumerate(body)
-        if isinstance(stmt, FUNCTION_DEFS) and not stmt.decorator_list and _shadowed(stmt.name, body[position + 1 :])
+        if isinstance(stmt, FUNCTION_DEFS)
+        and not stmt.decorator_list
+        and last[stmt.name] > position
+        and _shadowed(stmt.name, body[position + 1 :])
     }
     return [stmt for position, stmt in enumerate(body) if position not in dead] if dead else body
 

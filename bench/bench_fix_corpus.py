@@ -10,8 +10,8 @@ as the command runs it). Then, per environment:
   reason with its names masked (`x`, 'x', numbers), so one reason over many calls counts once;
 - parse: every rewritten file must ``ast.parse``;
 - re-lint: ``check`` of the fixed copy at severity low; a fixed finding must be gone, and no
-  finding may appear that was not there before (by call site: file, rule, function, callee,
-  counted -- lines move under fixes), whatever its severity;
+  finding may appear that was not there before (by the orchestrator's ``finding_key``:
+  file, rule, function, callee, counted -- lines move under fixes), whatever its severity;
 - idempotent: a second ``fix`` of the fixed copy must change nothing;
 - labels: a fixed finding's line against the split's labels -- an offender (low or worse), a
   line labelled ``none`` (a change the maintainer did not need), or unlabelled.
@@ -83,24 +83,10 @@ class EnvResult:
     left_lines: list[str] = field(default_factory=list)  # offender lines left, with their reason
 
 
-Key = tuple[str, str, str, str]
-
-
-def site_key(finding) -> Key:
-    """The orchestrator's ``finding_key`` without its fall-back to the fix request's target for a
-    call finding with no callee (ASL115/ASL116 report the project's own loops): a fix that moves
-    the root makes such a finding gain or lose a request, and it is the same finding."""
+def keys(findings) -> Counter:
     from asynclint.fixers.orchestrator import finding_key
 
-    path, code, function, callee = finding_key(finding)
-    request = finding.fix_request
-    if not finding.facts.callee and request is not None and request.kind == "call":
-        callee = ""
-    return (path, code, function, callee)
-
-
-def keys(findings) -> Counter:
-    return Counter(site_key(f) for f in findings)
+    return Counter(finding_key(f) for f in findings)
 
 
 def label_of(labels: dict, repo: str, rel: str, line: int) -> str:

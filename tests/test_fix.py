@@ -960,6 +960,44 @@ def test_a_finding_is_identified_by_its_call_site_and_callee_not_its_message_or_
     assert finding_key(rerouted) == finding_key(finding)
 
 
+def test_a_finding_on_own_work_keeps_its_key_when_a_fix_makes_its_root_async():
+    # The reward's `json.loads` goes to a thread, which makes `correct_answer` an `async def`; the
+    # nest in the method it calls now has an `async def` to be offloaded from (a fix request it
+    # lacked) and is the same finding, left: not one the fix introduced, nor a reason to refuse it.
+    from asynclint.report.fix_report import render_fix_report
+
+    source = textwrap.dedent("""\
+        import json
+
+        import verifiers as vf
+
+
+        class Checker:
+            def verify(self, grid, answer) -> bool:
+                words = answer.split()
+                pairs = sum(1 for a in words for b in words if a == b)
+                return pairs == len(grid)
+
+
+        def correct_answer(completion, info, **kwargs) -> float:
+            grid = json.loads(info["game_data_str"])
+            return float(Checker().verify(grid, completion[-1]["content"]))
+
+
+        def load_environment(**kwargs) -> vf.Environment:
+            return vf.SingleTurnEnv(dataset=None, rubric=vf.Rubric(funcs=[correct_answer]))
+    """)
+    outcome = fix_text(Path("snippet.py"), source)
+    assert [(applied.finding.line, applied.finding.code) for applied in outcome.applied] == [(14, "ASL111")]
+    assert "async def correct_answer" in outcome.texts["snippet.py"]
+    [left] = outcome.left
+    [checked] = [finding for finding in outcome.checked if finding.code == "ASL115"]
+    assert checked.fix_request is None and left.finding.fix_request is not None  # gained on the way
+    assert not outcome.introduced and outcome.as_checked([left.finding]) == [checked]
+    report = render_fix_report(outcome, [], {})
+    assert "snippet.py:9:" in report and " new" not in report
+
+
 TWO_OFFENDERS = """\
 import time
 

@@ -149,6 +149,15 @@ def test_with_block_shapes(files: Path):
     assert (files / "out1.json").read_text() == (files / "out2.json").read_text()
 
 
+def test_loop_probes():
+    # In the worker thread the probe finds no loop and `asyncio.run` computes the same result; a
+    # helper calling `asyncio.run` unconditionally raised RuntimeError on the loop (leaving its
+    # coroutine unawaited, so not run here), and works in the thread.
+    before, after = before_and_after(RECIPES / "loop_probes.py", "loop_probes")
+    assert outcome_of(before.either_way, "source") == outcome_of(after.either_way, "source") == ("value", 6)
+    assert outcome_of(after.off_any_loop, "source") == ("value", 6)
+
+
 @pytest.fixture
 def fake_verifiers(monkeypatch):
     """Enough of ``verifiers`` for fixture modules that register callables: what is compared is
@@ -177,6 +186,7 @@ def test_sync_callables(files: Path, fake_verifiers):
         ("async_caller", (b,)),
         ("reads_two", (b, b)),
         ("reads_one_more", (b,)),
+        ("builds_one", (b,)),
         ("reward_from_file", (None, "42", {"path": b})),
         ("reward_from_file", (None, "41", {"path": b})),
         ("reward_that_sleeps", (None,)),

@@ -44,14 +44,15 @@ def finding_key(finding: Finding) -> Key:
     """What stays the same for a finding while fixes move lines around it or change the route by
     which its call is reached: its call site (the file and the function the call is written in)
     and its callee -- facts of the call, never the message (which names the route) nor whether a
-    fix is planned (a rerouted finding may lose or gain one). Two findings can share a key (two
-    sleeps in one function): compare counts."""
+    fix is planned (a rerouted finding may lose or gain one). A finding on the project's own
+    work (ASL115-ASL119) has no callee, and its fix request's target is no stand-in: it names the
+    function or the call to offload only while an ``async def`` calls it, so it appears when a fix
+    makes the root ``async def``. Two findings can share a key (two sleeps in one function, two
+    nests): compare counts."""
     function = finding.facts.function or next(
         (link.function for link in reversed(finding.chain) if link.path == finding.path), ""
     )
-    request = finding.fix_request
-    callee = finding.facts.callee or (request.target if request is not None else "")
-    return (finding.path, finding.code, function, callee)
+    return (finding.path, finding.code, function, finding.facts.callee)
 
 
 @dataclass(frozen=True)

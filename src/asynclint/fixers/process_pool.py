@@ -10,8 +10,9 @@ only effect is its result and whose inputs and result pickle to equal values (``
 ``math_verify.verify``): safe, unless an argument may not pickle (a ``lambda``, a namespace
 ``dict``), which makes that one rewrite unsafe.
 Both decline unless ``f`` is a picklable reference to a top-level function (a module-level ``def``
-in this file or a function reached through an import), and for the callees the knowledge base
-says a worker process cannot run (:data:`~asynclint.knowledge.blocking.NOT_PORTABLE`).
+in this file or a function reached through an import, or a local bound once to one of them or to a
+conditional choice between them), and for the callees the knowledge base says a worker process
+cannot run (:data:`~asynclint.knowledge.blocking.NOT_PORTABLE`).
 
 The pool is made with the ``spawn`` start method: the default on Linux before Python 3.14 is
 ``fork``, and forking a process that already runs threads (``asyncio.to_thread`` workers, client
@@ -28,6 +29,7 @@ from __future__ import annotations
 import builtins
 
 import libcst as cst
+from libcst.metadata import Assignment
 
 from asynclint.fixers.base import ON_THE_CHAIN, Decline, Fix, FixerSpec, ModuleStatement
 from asynclint.fixers.cst.bindings import binding
@@ -81,11 +83,12 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         return call
     callee = dotted(call.func)
     qualified = _top_level(file, callee, call) if callee else None
-    if qualified is None:
+    held = [qualified] if qualified is not None else _held_top_level(file, call.func)
+    if not held:
         shown = file.code(call.func)
         return Decline(f"`{shown}` is not a picklable top-level function (a method, a local or an expression)")
-    if qualified in NOT_PORTABLE:
-        return Decline(f"`{callee}` {NOT_PORTABLE[qualified]}")
+    if barred := next((name for name in held if name in NOT_PORTABLE), None):
+        return Decline(f"`{callee if qualified else barred}` {NOT_PORTABLE[barred]}")
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
     if refused := asyncio_only(file, "process-pool"):
@@ -153,7 +156,7 @@ def _may_not_pickle(call: cst.Call) -> str | None:
     return None
 
 
-def _top_level(file: ParsedFile, callee: str, call: cst.Call) -> str | None:
+def _top_level(file: ParsedFile, callee: str, call: cst.CSTNode) -> str | None:
     """The qualified name ``callee`` refers to where ``call`` is, when that is a module-level
     function: something imported (at module level or in the function), a ``def`` of this file,
     or a builtin."""
@@ -169,6 +172,35 @@ def _top_level(file: ParsedFile, callee: str, call: cst.Call) -> str | None:
     if head in file.module_level_names():
         return None  # a module-level value, not a def: cannot tell what it is
     return f"builtins.{head}" if hasattr(builtins, head) and callable(getattr(builtins, head)) else None
+
+
+def _held_top_level(file: ParsedFile, func: cst.BaseExpression) -> list[str]:
+    """For a local bound once, by an assignment of a top-level function or a conditional choice
+    between them (``run = strict if mode == "strict" else loose``): the qualified names of the
+    functions it may hold, each read as :func:`_top_level` reads it where the value is evaluated.
+    Whichever it holds pickles by reference. Empty for anything else (a parameter, a name bound
+    twice, a method, a call's result)."""
+    scope = file.scope(func) if isinstance(func, cst.Name) else None
+    assignments = list(scope[func.value]) if scope is not None and isinstance(func, cst.Name) else []
+    if len(assignments) != 1 or not isinstance(assignments[0], Assignment):
+        return []
+    target = file.parent(assignments[0].node)
+    assign = file.parent(target)
+    if not isinstance(target, cst.AssignTarget) or not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return []
+    held = [_top_level(file, choice.value, choice) for choice in _choices(assign.value)]
+    return [name for name in held if name is not None] if held and None not in held else []
+
+
+def _choices(value: cst.BaseExpression) -> list[cst.Name]:
+    """The names ``value`` evaluates to: itself, or each branch of a conditional expression ([] when
+    a branch is anything but a name)."""
+    if isinstance(value, cst.Name):
+        return [value]
+    if isinstance(value, cst.IfExp):
+        body, orelse = _choices(value.body), _choices(value.orelse)
+        return [*body, *orelse] if body and orelse else []
+    return []
 
 
 def _existing_pool(file: ParsedFile) -> str | None:

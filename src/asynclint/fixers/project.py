@@ -420,11 +420,12 @@ def _calls_at(
     file: ParsedFile, sites: tuple[CallSite, ...], callee: str, *located: cst.Call | cst.Attribute
 ) -> list[cst.Call]:
     """The calls at the graph's ``sites`` (or the ``located`` ones) that name ``callee``'s last
-    part: a call the graph says runs it through something else (``map(f, xs)``) is not one to
-    offload."""
-    short = callee.rpartition(".")[2]
+    part, or for a constructor (``Env.__init__``) its class (``Env(...)``): a call the graph says
+    runs it through something else (``map(f, xs)``) is not one to offload."""
+    owner, _, short = callee.rpartition(".")
+    names = {short, owner.rpartition(".")[2]} if short == "__init__" and owner else {short}
     nodes = [*located, *(file.call_at(site.line, site.col, site.end_line, site.end_col) for site in sites)]
-    return [node for node in nodes if isinstance(node, cst.Call) and last_name(node.func) == short]
+    return [node for node in nodes if isinstance(node, cst.Call) and last_name(node.func) in names]
 
 
 def _aliased_calls(

@@ -125,6 +125,11 @@ LOOP_ATTRIBUTES: frozenset[str] = frozenset({"loop", "_loop", "event_loop", "_ev
 LOOP_RUNNERS: frozenset[str] = frozenset({"asyncio.run", "anyio.run", "trio.run"})
 LOOP_RUNNER_METHODS: frozenset[str] = frozenset({"run_until_complete"})
 
+#: Calls that raise ``RuntimeError`` on a thread where no loop runs: written inside a ``try`` that
+#: catches it, their value discarded, they only ask whether the code runs on a loop (sync code
+#: that runs a coroutine either way, ``asyncio.run`` in the handler); a worker thread answers no.
+LOOP_PROBES: frozenset[str] = frozenset({"asyncio.get_running_loop"})
+
 
 def consumer_name(target: str | None, method: str | None) -> str | None:
     """How a call site records the coroutine consumer it is an argument of: the qualified name

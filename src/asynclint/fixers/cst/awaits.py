@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from asynclint.fixers.cst.bindings import binding
+from asynclint.fixers.cst.bindings import resolved_name
 from asynclint.fixers.cst.names import names_read
-from asynclint.fixers.cst.parsed import ParsedFile, dotted
+from asynclint.fixers.cst.parsed import ParsedFile
 from asynclint.knowledge.asyncio_apis import ACQUIRES
 
 
@@ -48,17 +48,8 @@ def _acquired_by(file: ParsedFile, value: cst.BaseExpression) -> str:
     return _acquires(file, handed)
 
 
-def _resolved_name(file: ParsedFile, func: cst.BaseExpression) -> str:
-    name = dotted(func)
-    if name is None:
-        return ""
-    head, _, rest = name.partition(".")
-    target = binding(file, head, func).target
-    return ".".join(filter(None, (target, rest))) if target is not None else ""
-
-
 def _acquires(file: ParsedFile, call: cst.Call) -> str:
-    name = _resolved_name(file, call.func)
+    name = resolved_name(file, call.func)
     if name not in ACQUIRES:
         return ""
     condition = ACQUIRES[name]

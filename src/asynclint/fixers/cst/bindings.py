@@ -14,8 +14,14 @@ from libcst.metadata import (
     ImportAssignment,
 )
 
-from asynclint.fixers.cst.parsed import ParsedFile, alias_name
-from asynclint.knowledge.asyncio_apis import EVENT_LOOP_LIBRARIES, LOOP_ATTRIBUTES, LOOP_NAMES
+from asynclint.fixers.cst.parsed import ParsedFile, alias_name, dotted
+from asynclint.knowledge.asyncio_apis import (
+    EVENT_LOOP_LIBRARIES,
+    LOOP_ATTRIBUTES,
+    LOOP_NAMES,
+    LOOP_PROBES,
+    LOOP_RUNNERS,
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,18 @@ def binding(file: ParsedFile, name: str, at: cst.CSTNode) -> Binding:
     if len(targets) != 1:
         return Binding(name, None, local, free=False, what="imported from different places")
     return Binding(name, targets.pop(), local, unconditional, free=False)
+
+
+def resolved_name(file: ParsedFile, node: cst.BaseExpression) -> str:
+    """The qualified name a name or attribute chain written at ``node`` means through the imports
+    binding its first name (``aio.run`` after ``import asyncio as aio`` -> ``asyncio.run``); ""
+    when something else binds it or it is no such chain."""
+    name = dotted(node)
+    if name is None:
+        return ""
+    head, _, rest = name.partition(".")
+    target = binding(file, head, node).target
+    return ".".join(filter(None, (target, rest))) if target is not None else ""
 
 
 def _import_target(file: ParsedFile, statement: cst.CSTNode, name: str) -> str:
@@ -110,22 +128,31 @@ def event_loop_use(file: ParsedFile, node: cst.CSTNode) -> str:
     ("" when nothing does): the first name bound to asyncio, anyio or trio (under any alias, or a
     name imported from them) or to a value obtained from them (``loop = aio.get_running_loop()``),
     else a name or attribute spelled as the loop where nothing in the file says what it is (a
-    parameter ``loop``, ``self._loop``)."""
+    parameter ``loop``, ``self._loop``). Two uses tie nothing: a loop runner (``asyncio.run``
+    starts a loop of its own, which a worker thread can, and the loop's thread cannot) and a
+    probe for a running loop whose ``RuntimeError`` is caught (a worker thread answers "none",
+    and the code takes the way it takes off any loop)."""
     found: list[str] = []
 
     class Uses(cst.CSTVisitor):
         def on_visit(self, node: cst.CSTNode) -> bool:
             return not found and super().on_visit(node)
 
+        def visit_Call(self, node: cst.Call) -> bool:
+            return not _probe(file, node)
+
         def visit_Name(self, node: cst.Name) -> None:
             if file.context(node) is ExpressionContext.LOAD and (use := _loop_name(file, node)):
-                found.append(use)
+                if not _runner(file, node):  # `from asyncio import run`
+                    found.append(use)
 
         def visit_Arg(self, node: cst.Arg) -> bool:
             node.value.visit(self)  # a keyword's name is not a variable
             return False
 
         def visit_Attribute(self, node: cst.Attribute) -> bool:
+            if _runner(file, node):
+                return False
             node.value.visit(self)  # nor is an attribute's
             if not found and node.attr.value in LOOP_ATTRIBUTES:
                 found.append(f"`{file.code(node)}`")
@@ -138,6 +165,46 @@ def event_loop_use(file: ParsedFile, node: cst.CSTNode) -> str:
 
     node.visit(Uses())
     return found[0] if found else ""
+
+
+_RUNNER_NAMES = frozenset(runner.rpartition(".")[2] for runner in LOOP_RUNNERS)
+
+
+def _runner(file: ParsedFile, node: cst.Name | cst.Attribute) -> bool:
+    """Does ``node`` name a loop runner (``asyncio.run``, ``from asyncio import run``)?"""
+    last = node.value if isinstance(node, cst.Name) else node.attr.value
+    return last in _RUNNER_NAMES and resolved_name(file, node) in LOOP_RUNNERS
+
+
+def _probe(file: ParsedFile, call: cst.Call) -> bool:
+    """Is ``call`` a probe for a running loop (``LOOP_PROBES``) whose value is discarded (a
+    statement of its own, or bound to ``_``), in the body of a ``try`` of the same function with
+    a handler that catches ``RuntimeError``?"""
+    if resolved_name(file, call.func) not in LOOP_PROBES:
+        return False
+    statement = file.parent(call)
+    discarded = isinstance(statement, cst.Expr) or (
+        isinstance(statement, cst.Assign)
+        and all(isinstance(t.target, cst.Name) and t.target.value == "_" for t in statement.targets)
+    )
+    if not discarded:
+        return False
+    inner: cst.CSTNode = call
+    for ancestor in file.ancestors(call):
+        if isinstance(ancestor, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            return False
+        if isinstance(ancestor, cst.Try) and inner is ancestor.body:
+            return any(_catches_runtime_error(file, handler) for handler in ancestor.handlers)
+        inner = ancestor
+    return False
+
+
+def _catches_runtime_error(file: ParsedFile, handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = {file.code(kind.value if isinstance(kind, cst.Element) else kind) for kind in kinds}
+    return bool(names & {"RuntimeError", "Exception", "BaseException"})
 
 
 def loop_bound_attributes(file: ParsedFile, cls: cst.ClassDef) -> dict[str, str]:
@@ -254,7 +321,8 @@ def _assigned_value(file: ParsedFile, target: cst.CSTNode) -> cst.BaseExpression
 
 
 def _names_read_in(file: ParsedFile, expression: cst.BaseExpression) -> list[cst.Name]:
-    """The variables ``expression`` reads (not attribute or keyword names), outside ``await``."""
+    """The variables ``expression`` reads (not attribute or keyword names), outside ``await``; a
+    loop runner is not one (``asyncio.run(...)`` returns what the coroutine did, on a loop of its own)."""
     found: list[cst.Name] = []
 
     class Reads(cst.CSTVisitor):
@@ -262,11 +330,12 @@ def _names_read_in(file: ParsedFile, expression: cst.BaseExpression) -> list[cst
             return False
 
         def visit_Name(self, node: cst.Name) -> None:
-            if file.context(node) is ExpressionContext.LOAD:
+            if file.context(node) is ExpressionContext.LOAD and not _runner(file, node):
                 found.append(node)
 
         def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
+            if not _runner(file, node):
+                node.value.visit(self)
             return False
 
         def visit_Arg(self, node: cst.Arg) -> bool:

@@ -33,7 +33,9 @@ class LoopAwaitsBlocking(OwnWorkRule):
     call the awaited coroutine runs (found by the other rules, at its one-call grade) raised one
     level for the repetition, and names the coroutine and that call; the call itself keeps its
     one-call grade, unless it repeats on its own. Not reported: a loop the code bounds to a few
-    items (a literal list of three candidates), a coroutine whose blocking work runs in a worker
+    items (a literal list of three candidates), a hook the framework itself runs once per item
+    (`call_tool` for each tool call of a reply: its calls are graded per tool call already), a
+    coroutine whose blocking work runs in a worker
     (`asyncio.to_thread`, `run_in_executor`: it yields), one that only awaits (its waits hand the
     loop back), a loop over a group reward's rollouts (graded as the group's), start-up code.
 
@@ -164,6 +166,9 @@ def _repeating_loop(graph: CallGraph, key: FunctionId, callee: FunctionId, site:
         return -1
     if graph.is_library(callee) or not graph.function(callee).is_async:
         return -1
+    hook, _ = graph.hook_of(callee[0], graph.function(callee))
+    if hook is not None:
+        return -1  # a hook the framework runs per item (``call_tool``, per tool call): graded so already
     number = graph.loop_around(key, site)
     if number < 0:
         return -1

@@ -619,7 +619,7 @@ def test_python_dash_m_entry_point(project: Path):
 def test_rules_and_rule(tmp_path: Path):
     listing = run_process("rules", "--format", "json", cwd=tmp_path)  # the installed commands
     rules = json.loads(listing.stdout)
-    assert [r["code"] for r in rules] == [f"ASL1{n:02}" for n in range(1, 20)] + ["ASL201", "ASL202", "ASL901"]
+    assert [r["code"] for r in rules] == [f"ASL1{n:02}" for n in range(1, 21)] + ["ASL201", "ASL202", "ASL901"]
     assert {r["severity"] for r in rules} == {"critical", "high", "medium", "low"}
     table = run("rules", cwd=tmp_path)
     assert "blocking-sleep" in table.stdout and "critical" in table.stdout

@@ -78,7 +78,7 @@ def check(
     findings: list[Finding] = []
     inside_libraries: list[Finding] = []
     # Each file's configuration picks its own rules (CheckContext.keep).
-    for rule in sorted(rules_anywhere(config), key=lambda rule: rule.runs_last):
+    for rule in sorted(rules_anywhere(config), key=lambda rule: (rule.runs_last, rule.reads_findings)):
         for finding in rule().check(context):
             (inside_libraries if finding.facts.library else findings).append(finding)
     findings.extend(_one_per_call(inside_libraries, findings))

@@ -29,6 +29,7 @@ RULES: dict[str, str] = {
     "ASL117": "whole-text-walk",
     "ASL118": "repeated-parse",
     "ASL119": "whole-collection-dump",
+    "ASL120": "loop-awaits-blocking",
     "ASL201": "sync-v1-hook",
     "ASL202": "async-update-tool-args",
     "ASL901": "unused-suppression",

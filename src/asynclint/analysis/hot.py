@@ -8,6 +8,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 
+from asynclint.analysis.awaited_loops import raises_callee
 from asynclint.analysis.callrefs import run_by_lambda
 from asynclint.analysis.graph_records import (
     CONFIGURED,
@@ -467,7 +468,8 @@ class HotSet(GraphState):
                 if env is not None and site.guards and not guard_holds(site.guards, env):
                     continue
                 once = info.once or site.once or self._memoizer(callee) is not None
-                hook, in_loop, group = info.root_hook, site.in_loop, self.group_passed(info, site, callee)
+                in_loop = raises_callee(site, self.function(callee).is_async)
+                hook, group = info.root_hook, self.group_passed(info, site, callee)
                 looped, other = self.group_loop(state.function, site, info)
                 if looped is not None:  # one call per rollout of the group
                     # A coroutine per rollout runs as its own task (gathered) or is awaited in turn.

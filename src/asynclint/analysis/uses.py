@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
+from asynclint.analysis.awaited_loops import raises_callee
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs
 from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
@@ -275,7 +276,7 @@ class Uses(CallRefs):
         elif site.last_turn and hook.frequency in FREQUENT:
             hook = replace(hook, frequency="last-turn")
         once = info.once or site.once or any(d in self._memoizers for d in self.function(key).decorators)
-        in_loop = info.in_loop or site.in_loop
+        in_loop = info.in_loop or raises_callee(site, self.function(key).is_async)
         return HotInfo(info.root, hook, state, site.line, in_loop, info.depth + 1, once, info.failing or site.failing)
 
     def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]:

@@ -304,7 +304,8 @@ class _Server:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections.add(writer)
         try:
-            while await self._one(reader, writer):
+            # One request per iteration: the few-KB dumps of _dump, on purpose (above).
+            while await self._one(reader, writer):  # asynclint: ignore[ASL120]
                 pass
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass

@@ -157,6 +157,8 @@ class Rule:
     verb: ClassVar[str] = ""
     #: Runs after every other rule: it judges what their findings' suppressions hid.
     runs_last: ClassVar[bool] = False
+    #: Runs after the rules that report calls and code, reading their findings (``CheckContext.reported``).
+    reads_findings: ClassVar[bool] = False
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         raise NotImplementedError
@@ -184,12 +186,17 @@ class OwnWorkRule(Rule):
         cost_name: str,
         looped: bool,
         evidence: str,
+        *,
+        base: Severity | None = None,
+        repeats: bool = False,
     ) -> Finding | None:
         """The finding on the code starting at ``at`` (a loop or a nest of hot function ``key``: the
         chain's last link) and ending at ``end``, judged by the chains that take it (the flag tests
         around it), before the file's configuration says whether it is shown; ``None`` when no chain
         takes it or start-up runs the function first (the rollouts find it done). ``looped``: a
-        loop around the call of ``key`` on the chain raises the grade."""
+        loop around the call of ``key`` on the chain raises the grade. ``base``: the grade of one
+        iteration's cost where the cost class's own is not it (ASL120: the awaited coroutine's worst
+        blocking call); ``repeats``: the code at ``at`` is itself a loop repeating that cost."""
         graph = ctx.graph
         hot = graph.hot_at(key, at)
         if hot is None:
@@ -198,9 +205,9 @@ class OwnWorkRule(Rule):
         first_call = graph.first_call_entry(key, at, hot)
         if first_call is not None and graph.warmed(key, at, hot):
             return None
-        base = ctx.overridden(path, self.code) or COST_CLASSES[cost_name].severity
+        base = ctx.overridden(path, self.code) or base or COST_CLASSES[cost_name].severity
         assert base is not None  # the rules' own cost classes are all reported
-        in_loop = looped and hot.in_loop and first_call is None
+        in_loop = (repeats or (looped and hot.in_loop)) and first_call is None
         graded = grade(base, cost_name, hot.root_hook.frequency, in_loop, first_call is not None)
         chain = graph.chain(key, at, hot)
         facts = replace(
@@ -312,7 +319,7 @@ class HandedLoopRule(OwnWorkRule):
                     if place not in kept or found.severity > kept[place].severity:
                         kept[place] = found
         for found in kept.values():
-            if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
+            if ctx.judged(found, self.code, self.name):
                 yield found
 
 
@@ -692,9 +699,7 @@ class BlockingCallRule(Rule):
     ) -> Finding | None:
         """The finding at ``at`` in ``path``, its message rendered from ``facts``; ``None`` where a
         suppression or the selection drops it."""
-        if not ctx.keep(path, at.line, self.code, self.name, severity):
-            return None
-        return Finding(
+        finding = Finding(
             path=path,
             line=at.line,
             column=at.col,
@@ -709,6 +714,7 @@ class BlockingCallRule(Rule):
             fix_request=request,
             related=phrasing.related(facts),
         )
+        return finding if ctx.judged(finding, self.code, self.name) else None
 
 
 class DefinitionRule(Rule):

@@ -40,7 +40,7 @@ from asynclint.knowledge.frameworks import (
     sync_method,
 )
 from asynclint.knowledge.streams import LAZY_STREAMS
-from asynclint.model import ChainLink, Knowledge, Severity
+from asynclint.model import ChainLink, Finding, Knowledge, Severity
 from asynclint.suppressions import covering_at, mentions, naming
 
 if TYPE_CHECKING:  # the configuration names rules, which import this module
@@ -160,6 +160,9 @@ class CheckContext:
         #: (path, line of the comment, kind, the code or name as written; None for a bare ignore):
         #: the suppressions that hid a finding so far (rules that judge them run last).
         self.used_suppressions: set[tuple[str, int, str, str | None]] = set()
+        #: The findings of the rules run so far, shown or not (:meth:`judged`): a rule that
+        #: ``reads_findings`` runs after the others and weighs what they found (ASL120).
+        self.reported: list[Finding] = []
 
     def overridden(self, path: str, code: str) -> Severity | None:
         """The severity the configuration of the file at ``path`` gives rule ``code``, if any."""
@@ -183,6 +186,12 @@ class CheckContext:
                 for part in naming(suppression, code, name) or (None,):
                     self.used_suppressions.add((path, at, suppression[0], part))
         return not hidden and severity >= self.config.min_severity
+
+    def judged(self, finding: Finding, code: str, name: str) -> bool:
+        """:meth:`keep` for ``finding``, which is recorded in :attr:`reported` whatever the answer: a
+        suppression or the threshold hides a finding, not the cost a loop around it repeats."""
+        self.reported.append(finding)
+        return self.keep(finding.path, finding.line, code, name, finding.severity)
 
     def enabled(self, path: str) -> frozenset[str]:
         """The codes of the rules the configuration of the file at ``path`` reports."""

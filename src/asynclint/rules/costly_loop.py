@@ -157,7 +157,7 @@ class CostlyLoop(OwnWorkRule):
             if _folded(graph, key, covered):
                 continue
             for finding in findings:
-                if ctx.keep(finding.path, finding.line, self.code, self.name, finding.severity):
+                if ctx.judged(finding, self.code, self.name):
                     yield finding
 
     def _finding(self, ctx: CheckContext, key: FunctionId, loop: WorkLoop, estimate: Estimate) -> Finding | None:

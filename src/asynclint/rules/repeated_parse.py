@@ -103,7 +103,7 @@ class RepeatedParse(OwnWorkRule):
                 )
                 if finding is None:
                     continue
-                if ctx.keep(finding.path, finding.line, self.code, self.name, finding.severity):
+                if ctx.judged(finding, self.code, self.name):
                     yield finding
 
 

@@ -129,7 +129,7 @@ class SuperLinearLoop(OwnWorkRule):
                 found = self._finding(ctx, key, nest, task)
                 if found is None:
                     continue
-                if ctx.keep(found.path, found.line, self.code, self.name, found.severity):
+                if ctx.judged(found, self.code, self.name):
                     yield found, True
                 yield from ((repeat, False) for repeat in self._repeats(ctx, key, nest, found, task))
 
@@ -160,7 +160,7 @@ class SuperLinearLoop(OwnWorkRule):
                 f"`{loop.header}` calls `{found.facts.function}` on every iteration, whose nest "
                 f"({' × '.join(nest.levels)}) runs each time",
             )
-            if repeated is not None and ctx.keep(repeated.path, repeated.line, self.code, self.name, repeated.severity):
+            if repeated is not None and ctx.judged(repeated, self.code, self.name):
                 yield repeated
 
     def _finding(self, ctx: CheckContext, key: FunctionId, nest: LoopNest, task: bool) -> Finding | None:

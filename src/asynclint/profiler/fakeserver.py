@@ -304,8 +304,7 @@ class _Server:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections.add(writer)
         try:
-            # One request per iteration: the few-KB dumps of _dump, on purpose (above).
-            while await self._one(reader, writer):  # asynclint: ignore[ASL120]
+            while await self._one(reader, writer):
                 pass
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass

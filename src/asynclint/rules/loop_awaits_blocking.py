@@ -37,7 +37,9 @@ class LoopAwaitsBlocking(OwnWorkRule):
     (`call_tool` for each tool call of a reply: its calls are graded per tool call already), a
     coroutine whose blocking work runs in a worker
     (`asyncio.to_thread`, `run_in_executor`: it yields), one that only awaits (its waits hand the
-    loop back), a loop over a group reward's rollouts (graded as the group's), start-up code.
+    loop back), a loop over a group reward's rollouts (graded as the group's), a `while` loop (it
+    goes over no collection: a server's next request, a rollout's own next turn, each iteration an
+    event graded at that event's frequency), the pieces of one reply, start-up code.
 
     **Example**
     ```python
@@ -172,7 +174,13 @@ def _repeating_loop(graph: CallGraph, key: FunctionId, callee: FunctionId, site:
     number = graph.loop_around(key, site)
     if number < 0:
         return -1
-    trips = graph.trips(key, graph.summary_of(key).work_loops[number])
+    loop = graph.summary_of(key).work_loops[number]
+    if loop.header.startswith("while") or loop.cut:
+        # A ``while`` goes over no collection: it waits on a condition (a server's next request, a
+        # rollout's own next turn), each iteration an event graded at that event's frequency. The
+        # pieces of one text are one reply's few.
+        return -1
+    trips = graph.trips(key, loop)
     return -1 if trips is not None and trips <= FEW else number
 
 

@@ -60,6 +60,7 @@ from asynclint.analysis.index.records import (
     ModuleSummary,
     WorkLoop,
 )
+from asynclint.analysis.index.registered_lists import RegisteredLists
 from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
@@ -74,7 +75,16 @@ from asynclint.knowledge.catalogue import Catalogue
 
 
 class Indexer(
-    Iteration, Statements, Definitions, Conditions, Expressions, Recording, Inference, Scopes, SelfReferences
+    Iteration,
+    Statements,
+    Definitions,
+    Conditions,
+    Expressions,
+    RegisteredLists,
+    Recording,
+    Inference,
+    Scopes,
+    SelfReferences,
 ):
     """One walk over one file's tree; its parts live in the modules of this package."""
 

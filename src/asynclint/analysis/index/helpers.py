@@ -344,6 +344,12 @@ def untyped(value: Value) -> bool:
     )
 
 
+def same_type(one: Value, other: Value) -> bool:
+    """Two instances of one type, however each was made (a parameter annotated ``OpenAI | None``
+    and ``OpenAI()``)."""
+    return isinstance(one, Inst) and isinstance(other, Inst) and one.name == other.name
+
+
 def typed_instance(value: Value) -> bool:
     """An instance whose type is known (``OpenAI()``), not a parameter's placeholder."""
     return isinstance(value, Inst) and not untyped(value)

@@ -22,6 +22,7 @@ from asynclint.analysis.index.helpers import (
     may_be_project,
     returned_name,
     runs_in_thread,
+    same_type,
     typed_instance,
     untyped,
     vague,
@@ -239,7 +240,12 @@ class Inference(Registries):
             # dispatch table's item is any one of them. A default beside a value of unknown type
             # (``client if client is not None else OpenAI()``) is what it may hold, as for ``or``.
             body, orelse = self.infer(node.body), self.infer(node.orelse)
-            if body == orelse or is_none(node.orelse) or (typed_instance(body) and untyped(orelse)):
+            if (
+                body == orelse
+                or is_none(node.orelse)
+                or same_type(body, orelse)
+                or (typed_instance(body) and untyped(orelse))
+            ):
                 return body
             if is_none(node.body) or (typed_instance(orelse) and untyped(body)):
                 return orelse

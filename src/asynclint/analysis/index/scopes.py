@@ -213,6 +213,7 @@ class IndexerState:
     values: list[tuple[str, str | Rooted]]
     class_attrs: dict[str, dict[str, Value]]
     declared_attrs: dict[tuple[str, str], Value]
+    attr_assigned: dict[tuple[str, str], list[Value]]
     class_methods: dict[str, list[str]]
     class_bases: dict[str, tuple[str, ...]]
     class_type_args: dict[str, tuple[str, ...]]
@@ -549,6 +550,7 @@ class Scopes(IndexerState):
 
     def _set_class_attr(self, cls: str, attr: str, value: Value) -> None:
         attrs = self.class_attrs.setdefault(cls, {})
+        self.attr_assigned.setdefault((cls, attr), []).append(value)
         if value is None:
             attrs.setdefault(attr, None)
             return

@@ -920,6 +920,14 @@ PROGRAM_CALLEES: frozenset[str] = frozenset(callee for callee, _ in PROGRAM_SLOT
 PROGRAM_KEYWORDS: frozenset[str] = frozenset(slot for _, slot in PROGRAM_SLOTS)
 
 _RUBRICS, _ENVS = HOOK_CLASSES[1], HOOK_CLASSES[0]
+
+#: The list a rubric keeps its rewards in, which ``add_reward_func`` appends to and scoring calls
+#: each item of (source: pkg verifiers 0.1.3 rubrics/rubric.py:42 ``self.reward_funcs``, :66;
+#: 0.3.1 legacy/rubrics/rubric.py:48 ``self.funcs``, :71): a callable stored into it
+#: (``rubric.reward_funcs[0] = f``, ``rubric.funcs.append(f)``, ``self.reward_funcs = [...]``) is a
+#: reward as one handed to ``add_reward_func`` is. Read as a call of a method of that name handed
+#: the callable (the index's ``RegisteredLists``).
+REWARD_LISTS: tuple[str, ...] = ("reward_funcs", "funcs")
 _V1_TABLES = {name: table for table in HOOK_CLASSES if table.package == "verifiers.v1" for name in table.names}
 
 REGISTRATIONS: tuple[Registration, ...] = (
@@ -935,6 +943,7 @@ REGISTRATIONS: tuple[Registration, ...] = (
     Registration(REWARD, "0", owner=_RUBRICS),
     Registration(REWARD, "0", method="add_reward_func"),
     Registration(REWARD, "0", method="add_metric"),
+    *(Registration(REWARD, "0", owner=_RUBRICS, method=name) for name in REWARD_LISTS),
     Registration(TOOL, "tools", owner=_ENVS),
     # verifiers 0.3 ToolEnv keeps its tools in ``self.tools`` (envs/tool_env.py: ``__init__`` builds
     # tool_map and tool_defs from it, ``add_tool`` appends): a subclass assigning the list there

@@ -91,6 +91,7 @@ class Expressions(IndexerState):
         self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver)
         func_value = self.infer(node.func)
         target = self.record_call(node, awaited, func_value)
+        self.register_appended(node)
         frame = self.frame
         if frame.loop_depth and frame.kind == "function":
             # A recursion per item of a loop may be a search (nests.Nests._recursion).

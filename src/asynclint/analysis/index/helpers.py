@@ -335,6 +335,26 @@ def vague(value: Value) -> bool:
     return value is None or (isinstance(value, Inst) and value.name.partition(".")[0] in VAGUE_ANNOTATIONS)
 
 
+def untyped(value: Value) -> bool:
+    """Nothing known of the value's type: none, ``Any``-like, or a parameter's (or what a
+    framework hands) that no annotation typed (``<passed>.judge_client``)."""
+    return vague(value) or (
+        isinstance(value, Inst)
+        and any(Rooted.read(value.name, root) is not None for root in (Marker.PARAM, Marker.PASSED))
+    )
+
+
+def same_type(one: Value, other: Value) -> bool:
+    """Two instances of one type, however each was made (a parameter annotated ``OpenAI | None``
+    and ``OpenAI()``)."""
+    return isinstance(one, Inst) and isinstance(other, Inst) and one.name == other.name
+
+
+def typed_instance(value: Value) -> bool:
+    """An instance whose type is known (``OpenAI()``), not a parameter's placeholder."""
+    return isinstance(value, Inst) and not untyped(value)
+
+
 def is_call_result(node: ast.expr | None) -> bool:
     """A call, awaited or not: its value is what the callee builds or returns."""
     return isinstance(node.value if isinstance(node, ast.Await) else node, ast.Call)

@@ -22,6 +22,9 @@ from asynclint.analysis.index.helpers import (
     may_be_project,
     returned_name,
     runs_in_thread,
+    same_type,
+    typed_instance,
+    untyped,
     vague,
 )
 from asynclint.analysis.index.registries import Registries
@@ -239,11 +242,17 @@ class Inference(Registries):
             # Known only when both branches agree (``None`` on one side says nothing new); for
             # lists of callables, the union: ``[a, b] if flag else []`` may hold a and b; so for
             # two named callables (``fn = strict if mode == "strict" else loose; fn(x)``), as a
-            # dispatch table's item is any one of them.
+            # dispatch table's item is any one of them. A default beside a value of unknown type
+            # (``client if client is not None else OpenAI()``) is what it may hold, as for ``or``.
             body, orelse = self.infer(node.body), self.infer(node.orelse)
-            if body == orelse or is_none(node.orelse):
+            if (
+                body == orelse
+                or is_none(node.orelse)
+                or same_type(body, orelse)
+                or (typed_instance(body) and untyped(orelse))
+            ):
                 return body
-            if is_none(node.body):
+            if is_none(node.body) or (typed_instance(orelse) and untyped(body)):
                 return orelse
             either = isinstance(body, Refs) or isinstance(orelse, Refs)
             named = all(

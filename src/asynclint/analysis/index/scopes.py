@@ -213,6 +213,7 @@ class IndexerState:
     values: list[tuple[str, str | Rooted]]
     class_attrs: dict[str, dict[str, Value]]
     declared_attrs: dict[tuple[str, str], Value]
+    attr_assigned: dict[tuple[str, str], list[Value]]
     class_methods: dict[str, list[str]]
     class_bases: dict[str, tuple[str, ...]]
     class_type_args: dict[str, tuple[str, ...]]
@@ -331,6 +332,10 @@ class IndexerState:
         def record_import(self, node: ast.Import | ast.ImportFrom, module: str, api: BlockingApi) -> None: ...
         def _argument(self, node: ast.expr) -> str | Rooted: ...
         def _note_read(self, node: ast.Attribute, owner: ast.Name) -> None: ...
+
+        # RegisteredLists
+        def register_stored(self, target: ast.expr, stored: ast.expr, value: Value) -> None: ...
+        def register_appended(self, node: ast.Call) -> None: ...
 
         # PayloadsHeld
         def _bind_loop_item(self, target: ast.expr, iterable: ast.expr) -> None: ...
@@ -545,6 +550,7 @@ class Scopes(IndexerState):
 
     def _set_class_attr(self, cls: str, attr: str, value: Value) -> None:
         attrs = self.class_attrs.setdefault(cls, {})
+        self.attr_assigned.setdefault((cls, attr), []).append(value)
         if value is None:
             attrs.setdefault(attr, None)
             return

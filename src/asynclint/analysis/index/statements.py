@@ -33,7 +33,7 @@ from asynclint.analysis.index.helpers import (
 )
 from asynclint.analysis.index.importflags import flag_test
 from asynclint.analysis.index.nests import starts_nest
-from asynclint.analysis.index.scopes import CallContext, IndexerState
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
 from asynclint.analysis.index.values import (
     ITEM_SUFFIX,
@@ -42,13 +42,12 @@ from asynclint.analysis.index.values import (
     Marker,
     Refs,
     Rooted,
-    SelfPath,
     SelfRef,
     Sym,
     Value,
 )
 from asynclint.knowledge.blocking import ENTER_RETURNS, EXIT_STACKS, ITEM_KEEPERS, ITEM_METHODS, ITEMS, MODE_SWITCHES
-from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS, ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS
+from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS
 from asynclint.knowledge.typenames import FIELD_SPECIFIERS
 
 #: ``try`` statements (``except*`` included).
@@ -188,10 +187,7 @@ class Statements(IndexerState):
                 self._bind_payload(target, node.value, held, node.lineno, before)
                 if passed_on and isinstance(target, ast.Name):
                     self.frame.unbound.add(target.id)  # still what a caller hands (CheckContext.passed_payload)
-                if isinstance(value, Refs) and (own := self._own_attribute(target)) and own[1] in ATTRIBUTE_SLOTS:
-                    # ``self.tools = [self.run, ...]`` in an environment: what the framework runs
-                    registered = CallContext(None, None, SelfPath(own[0], ()), f"{ATTRIBUTE_SLOT}{own[1]}")
-                    self.record_ref(node.value, False, registered)
+                self.register_stored(target, node.value, value)
                 if isinstance(target, ast.Name):
                     if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
                         self.frame.constants[target.id] = node.value.value

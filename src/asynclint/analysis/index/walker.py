@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from asynclint.analysis.index.annotations import module_parameters, tuple_return_annotations
 from asynclint.analysis.index.applied import applied_decorators
+from asynclint.analysis.index.attr_evidence import settle_conflicts
 from asynclint.analysis.index.bodies import Bodies, functions
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
@@ -60,6 +61,7 @@ from asynclint.analysis.index.records import (
     ModuleSummary,
     WorkLoop,
 )
+from asynclint.analysis.index.registered_lists import RegisteredLists
 from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
@@ -74,7 +76,16 @@ from asynclint.knowledge.catalogue import Catalogue
 
 
 class Indexer(
-    Iteration, Statements, Definitions, Conditions, Expressions, Recording, Inference, Scopes, SelfReferences
+    Iteration,
+    Statements,
+    Definitions,
+    Conditions,
+    Expressions,
+    RegisteredLists,
+    Recording,
+    Inference,
+    Scopes,
+    SelfReferences,
 ):
     """One walk over one file's tree; its parts live in the modules of this package."""
 
@@ -116,6 +127,8 @@ class Indexer(
         self.class_attrs: dict[str, dict[str, Value]] = {}
         #: (class, attribute) -> the type an annotated assignment of ``self.<attribute>`` declares.
         self.declared_attrs: dict[tuple[str, str], Value] = {}
+        #: (class, attribute) -> every value assigned to it, in order (``settle_conflicts``).
+        self.attr_assigned: dict[tuple[str, str], list[Value]] = {}
         self.class_methods: dict[str, list[str]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_type_args: dict[str, tuple[str, ...]] = {}
@@ -212,6 +225,7 @@ class Indexer(
                 self.values.append((name, value.name))
             elif isinstance(value, Refs):
                 self._export_callables(name, (value,))
+        settle_conflicts(self.class_attrs, self.attr_assigned)
         for cls, attrs in self.class_attrs.items():
             for attr, value in attrs.items():
                 if isinstance(value, Refs):  # ``self.checks = {"len": check_len}``, for ``Scorer().checks[k](x)``

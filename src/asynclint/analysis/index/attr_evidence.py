@@ -1,0 +1,35 @@
+"""The type of an attribute whose assignments disagree only in what they do not know: set from a
+parameter of unknown type (``self.tokenizer = tokenizer``), from another object's attribute the
+walk cannot type (``self.tokenizer = self.server.tokenizer``) or to ``None``, and elsewhere from a
+known constructor or factory (``self.tokenizer = AutoTokenizer.from_pretrained(name)`` in a lazy
+helper): the known type is what calls through it reach when they reach a type at all. Two known
+types, or a known one beside a callable, a class or a call's result of its own, still conflict."""
+
+from __future__ import annotations
+
+from asynclint.analysis.index.helpers import CONFLICT, typed_instance
+from asynclint.analysis.index.values import Inst, Marker, SelfRef, Value
+
+
+def settle_conflicts(class_attrs: dict[str, dict[str, Value]], assigned: dict[tuple[str, str], list[Value]]) -> None:
+    """Give each conflicting attribute of ``class_attrs`` the one type its ``assigned`` values
+    know, when every other one says nothing of its type."""
+    for (cls, attr), values in assigned.items():
+        attrs = class_attrs.get(cls)
+        if attrs is None or attrs.get(attr) != CONFLICT:
+            continue
+        known = {value.name: value for value in values if isinstance(value, Inst) and typed_instance(value)}
+        if len(known) == 1 and all(value is None or isinstance(value, Inst) or _unknown(value) for value in values):
+            attrs[attr] = next(iter(known.values()))
+
+
+def _unknown(value: Value) -> bool:
+    """An attribute read on another object the instance holds (not a call's result, not the
+    rollout's state, which the project types)."""
+    return (
+        isinstance(value, SelfRef)
+        and value.cls != Marker.STATE
+        and bool(value.path)
+        and Marker.SUPER not in value.path
+        and not any(part.endswith("()") for part in value.path)
+    )

@@ -1,0 +1,57 @@
+"""Keys of the rollout's state a function's code looks for before building what goes there
+(``context = state.get("ctx")`` / ``if isinstance(context, Ctx): return context``, then the build),
+and the keys a function stores: the graph drops such a build where a hook run earlier in the same
+rollout stores the key (``ProjectGraph.filled_earlier``)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+from asynclint.analysis.index.callshapes import state_get, state_key
+from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
+
+
+def ready_state_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
+    """The key of the rollout's state a ready-return's test finds filled (its ``return`` gives
+    what is there): ``isinstance(v, T)``, ``v is not None``, ``v`` or ``"k" in state``, where ``v``
+    is ``state.get("k")``, ``state["k"]`` or a local bound to ``state.get("k")`` (``lookups``)."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0], test.comparators[0]
+        if isinstance(op, ast.In) and isinstance(right, ast.Name) and right.id in ROLLOUT_STATE_NAMES:
+            return test.left.value if isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) else None
+        if isinstance(op, ast.IsNot) and isinstance(right, ast.Constant) and right.value is None:
+            return _held_key(test.left, lookups)
+        return None
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" and test.args:
+        return _held_key(test.args[0], lookups)
+    return _held_key(test, lookups)
+
+
+def _held_key(value: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
+    """The state key ``value`` holds the value of, as it is read there."""
+    if isinstance(value, ast.Name) and value.id in lookups:
+        holder, key = lookups[value.id]
+        if not (isinstance(holder, ast.Name) and holder.id in ROLLOUT_STATE_NAMES):
+            return None
+        return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get":
+        return state_get(value)
+    return state_key(value) if isinstance(value, ast.Subscript) else None
+
+
+def stored_state_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The keys of the rollout's state ``function``'s own statements set (``state["k"] = ...``),
+    not those of the functions it defines."""
+    keys: set[str] = set()
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        keys.update(key for target in targets if (key := state_key(target)) is not None)
+        pending.extend(ast.iter_child_nodes(node))
+    return frozenset(keys)

@@ -14,8 +14,8 @@ from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
 
 def ready_state_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
     """The key of the rollout's state a ready-return's test finds filled (its ``return`` gives
-    what is there): ``isinstance(v, T)``, ``v is not None``, ``v`` or ``"k" in state``, where ``v``
-    is ``state.get("k")``, ``state["k"]`` or a local bound to ``state.get("k")`` (``lookups``)."""
+    what is there): ``isinstance(v, T)``, ``v is not None`` or ``"k" in state``, where ``v`` is
+    ``state.get("k")``, ``state["k"]`` or a local bound to ``state.get("k")`` (``lookups``)."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         op, right = test.ops[0], test.comparators[0]
         if isinstance(op, ast.In) and isinstance(right, ast.Name) and right.id in ROLLOUT_STATE_NAMES:
@@ -25,7 +25,7 @@ def ready_state_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.ex
         return None
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" and test.args:
         return _held_key(test.args[0], lookups)
-    return _held_key(test, lookups)
+    return None  # a truth test (``if state.get("done"): return``) waits for a flag the rollout sets later
 
 
 def _held_key(value: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
@@ -41,17 +41,26 @@ def _held_key(value: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]])
 
 
 def stored_state_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
-    """The keys of the rollout's state ``function``'s own statements set (``state["k"] = ...``),
-    not those of the functions it defines."""
+    """The keys of the rollout's state ``function``'s own statements set to a value built or read
+    (``state["k"] = build()``), not to a constant or an empty container a later step fills (a
+    ready test, ``is not None``, would not find it built), nor those of the functions it defines."""
     keys: set[str] = set()
     pending: list[ast.AST] = list(function.body)
     while pending:
         node = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        targets = (
-            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-        )
-        keys.update(key for target in targets if (key := state_key(target)) is not None)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and not _placeholder(node.value):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            keys.update(key for target in targets if (key := state_key(target)) is not None)
         pending.extend(ast.iter_child_nodes(node))
     return frozenset(keys)
+
+
+def _placeholder(value: ast.expr | None) -> bool:
+    """A constant (``None``, ``False``, ``0``, ``""``) or an empty display: a start, not the value."""
+    if value is None or isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    return isinstance(value, (ast.List, ast.Tuple, ast.Set)) and not value.elts

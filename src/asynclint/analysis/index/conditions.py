@@ -215,7 +215,7 @@ class Conditions(IndexerState):
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
             return False
-        return self._ready_once(stmt.test, rest) or ready_state_key(stmt.test, self.frame.lookups) is not None
+        return self._ready_once(stmt.test, rest) or ready_state_key(stmt, self.frame.lookups) is not None
 
     def _ready_once(self, test: ast.expr, rest: list[ast.stmt]) -> bool:
         """Does a ready-return's ``test`` find done what ``rest`` does once for all calls?"""
@@ -231,13 +231,14 @@ class Conditions(IndexerState):
             return stores(rest, guarded)
         return self._fixed_key(test) and self._persistent(guarded) and stores(rest, guarded)
 
-    def _visit_ready(self, test: ast.expr, rest: list[ast.stmt], cache_miss: bool = False) -> None:
+    def _visit_ready(self, stmt: ast.If, rest: list[ast.stmt], cache_miss: bool = False) -> None:
         """The rest of a body after a ready-return (``if self._index is not None: return
         self._index``): it builds what the test looks at once -- once per instance when that is an
         attribute of ``self``, as a lazy initialisation's block (``guards.instance_guard``).
         ``cache_miss``: the test looked for an entry of a cache on disk (``diskcache.cache_miss``).
         A test of a key of the rollout's state instead, ``rest`` runs while the state lacks it."""
-        key = None if cache_miss or self._ready_once(test, rest) else ready_state_key(test, self.frame.lookups)
+        test = stmt.test
+        key = None if cache_miss or self._ready_once(test, rest) else ready_state_key(stmt, self.frame.lookups)
         if key is not None:
             self.frame.state_ready.append(key)
             self.visit_body(rest)

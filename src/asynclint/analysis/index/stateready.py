@@ -12,10 +12,19 @@ from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
 
 
-def ready_state_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
-    """The key of the rollout's state a ready-return's test finds filled (its ``return`` gives
-    what is there): ``isinstance(v, T)``, ``v is not None`` or ``"k" in state``, where ``v`` is
-    ``state.get("k")``, ``state["k"]`` or a local bound to ``state.get("k")`` (``lookups``)."""
+def ready_state_key(stmt: ast.If, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
+    """The key of the rollout's state a ready-return finds filled and returns: its test is
+    ``isinstance(v, T)``, ``v is not None`` or ``"k" in state``, where ``v`` is ``state.get("k")``,
+    ``state["k"]`` or a local bound to ``state.get("k")`` (``lookups``), and it returns that value
+    (``if isinstance(state.get("error"), InfraError): return 0`` answers a failure instead)."""
+    key = _tested_key(stmt.test, lookups)
+    last = stmt.body[-1]
+    returned = last.value if isinstance(last, ast.Return) and last.value is not None else None
+    return key if returned is not None and _held_key(returned, lookups) == key else None
+
+
+def _tested_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> str | None:
+    """The key of the rollout's state whose value a ready test finds built."""
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         op, right = test.ops[0], test.comparators[0]
         if isinstance(op, ast.In) and isinstance(right, ast.Name) and right.id in ROLLOUT_STATE_NAMES:
@@ -41,19 +50,15 @@ def _held_key(value: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]])
 
 
 def stored_state_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
-    """The keys of the rollout's state ``function``'s own statements set to a value built or read
-    (``state["k"] = build()``), not to a constant or an empty container a later step fills (a
-    ready test, ``is not None``, would not find it built), nor those of the functions it defines."""
+    """The keys of the rollout's state that statements of ``function``'s own body (not in a branch,
+    a loop or a handler: on every run that gets there) set to a value built or read (``state["k"] =
+    build()``), not to a constant or an empty container a later step fills (a ready test, ``is not
+    None``, would not find it built)."""
     keys: set[str] = set()
-    pending: list[ast.AST] = list(function.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
+    for node in function.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and not _placeholder(node.value):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             keys.update(key for target in targets if (key := state_key(target)) is not None)
-        pending.extend(ast.iter_child_nodes(node))
     return frozenset(keys)
 
 

@@ -15,6 +15,7 @@ from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, constant_value, guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.knowledge.costs import FEW
+from asynclint.knowledge.frameworks import SCORING_HOOKS
 
 #: At most this many distinct ``given`` tuples per function: a function called with many
 #: different constants falls back to one state judged by the constants every caller passes.
@@ -304,8 +305,15 @@ class GivenArgs(GraphState):
             self.grouped(key, site, info)
             for info in candidates
             if not site.guards or guard_holds(site.guards, self._with_rows(self.state_env(key, info), site.guards))
+            if not self.filled_before(site, info)
         ]
         return min(taking, key=lambda info: (info.rare, not info.raised), default=None)
+
+    def filled_before(self, site: Place, info: HotInfo) -> bool:
+        """Does ``site`` never run on ``info``'s chain: it comes after a test finding a key of the
+        rollout's state filled (``CallSite.state_ready``) that a hook run before the rollout is scored
+        stores, and the chain is the scoring's (``knowledge.frameworks.FILLED_BEFORE_SCORING``)?"""
+        return isinstance(site, CallSite) and site.state_ready in self._filled_keys and info.root_hook in SCORING_HOOKS
 
 
 def _hands_to(ref: FunctionRef, site: CallSite) -> bool:

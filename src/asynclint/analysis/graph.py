@@ -226,6 +226,7 @@ class ProjectGraph(
         self._arguments: dict[FunctionId, array[int]] | None = None
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
+        self._filled_keys: frozenset[str] = frozenset()
         self._project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None = None
         self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested

@@ -37,6 +37,7 @@ from asynclint.knowledge.asyncio_apis import (
 )
 from asynclint.knowledge.frameworks import (
     ATTRIBUTE_SLOT,
+    FILLED_BEFORE_SCORING,
     FREQUENCY_RANK,
     FREQUENT,
     GROUP_CALLS,
@@ -452,6 +453,7 @@ class HotSet(GraphState):
         queue: deque[HotState] = deque()
         roots = self._roots()
         self._root_keys = frozenset(roots)
+        self._filled_keys = filled = self._filled_before_scoring(roots)
         for key, registered in sorted(roots.items()):
             hook, group = self.group_root(key, registered)
             root = HotInfo(key, hook, None, 0, False, 0, group=group)
@@ -467,6 +469,8 @@ class HotSet(GraphState):
             for callee, site in [*self._edges_of(state.function), *self.handed_edges(state.function, info)]:
                 if env is not None and site.guards and not guard_holds(site.guards, env):
                     continue
+                if self.filled_before(site, info):
+                    continue  # rebuilds what a hook run before the scoring stored in the state
                 once = info.once or site.once or self._memoizer(callee) is not None
                 in_loop = raises_callee(site, self.function(callee).is_async)
                 hook, group = info.root_hook, self.group_passed(info, site, callee)
@@ -515,9 +519,24 @@ class HotSet(GraphState):
         # A function some chain passes constants or a group's lists: each of its sites picks among
         # its states (hot_at).
         passed = {state.function for state in self.states if state.given or state.group}
+        # and one whose calls only some of its chains run: those finding a state key filled skip them
+        passed |= {caller for caller, sites in calls_by_caller.items() if any(s.state_ready in filled for s in sites)}
         for state, info in self.states.items():
             if state.function in passed:
                 self._hot_states.setdefault(state.function, []).append(info)
+
+    def _filled_before_scoring(self, roots: dict[FunctionId, Hook]) -> frozenset[str]:
+        """Keys of the rollout's state that a root run before the rollout is scored stores itself
+        (``FILLED_BEFORE_SCORING``): a scoring chain's call after a test finding one filled never
+        runs (``CallSite.state_ready``)."""
+        keys = set()
+        for position, summary in enumerate(self.summaries):
+            for index, key in summary.state_stores:
+                function = self._ids[position][index]
+                facts = self.function(function)
+                if function in roots and not FILLED_BEFORE_SCORING.isdisjoint({facts.name, *facts.decorators}):
+                    keys.add(key)
+        return frozenset(keys)
 
     def _costlier(self, reached: HotInfo, current: HotInfo, state: HotState) -> bool:
         """A chain reaching ``state`` again, ``reached``, names how it runs instead of the one found

@@ -571,6 +571,7 @@ RETURNS: dict[str, str] = {
     },
     **{f"pathlib.{name}": "pathlib.Path" for name in ("PosixPath", "WindowsPath")},
     "io.open()": "builtins.open",
+    "pathlib.Path.open()": "builtins.open",
     "codecs.open()": "builtins.open",
     "requests.session()": "requests.Session",
     "redis.StrictRedis": "redis.Redis",

@@ -530,6 +530,16 @@ GROUP_EACH = Hook(
     "rollout",
     note="run by the framework once for a whole group: its loop over the rollouts yields between them",
 )
+#: Hooks that run in every rollout before its rewards and metrics, by method name or decorator: a key
+#: of the rollout's state one of them stores itself is there when the rubric scores the rollout, so a
+#: rebuild that a scoring function guards by that key never runs (pkg verifiers 0.1.14
+#: envs/multiturn_env.py: ``setup_state`` before the first turn; ``_finalize_rollout`` runs the
+#: ``@vf.cleanup`` handlers, then the rubric's ``score_rollout``/``score_group``).
+FILLED_BEFORE_SCORING: frozenset[str] = frozenset({"setup_state", "verifiers.cleanup"})
+#: The roots the hooks of :data:`FILLED_BEFORE_SCORING` run before: the rubric's functions, however run.
+SCORING_HOOKS: frozenset[Hook] = frozenset(
+    {REWARD, SYNC_REWARD, INTERLEAVED_SYNC_REWARD, GROUP_REWARD, GROUP_ROLLOUTS, GROUP_EACH}
+)
 
 
 @dataclass(frozen=True)

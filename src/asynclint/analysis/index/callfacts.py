@@ -122,6 +122,10 @@ class CallFacts:
     #: attribute, and the graph drops it where nothing does (ProjectGraph.never_set, from
     #: ClassInfo.set_later).
     requires: str = ""
+    #: After a ready-return finding a key of the rollout's state filled (``if isinstance(state.get("ctx"),
+    #: Ctx): return state["ctx"]``, :mod:`asynclint.analysis.index.stateready`): that key. It runs only
+    #: while the state lacks the key: never, on a chain where a hook run earlier stores it.
+    state_ready: str = ""
     #: Every lazy initialisation around it fills an attribute of ``self``: once per instance.
     instance_once: bool = False
     #: The lazy initialisation around it is a cache on disk's miss path (analysis.index.diskcache):

@@ -22,6 +22,7 @@ from asynclint.analysis.index.guards import (
 from asynclint.analysis.index.helpers import UNBOUND
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
+from asynclint.analysis.index.stateready import ready_state_key
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
 from asynclint.knowledge.costs import switched_off
 
@@ -214,7 +215,11 @@ class Conditions(IndexerState):
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
             return False
-        test = presence_stripped(stmt.test)
+        return self._ready_once(stmt.test, rest) or ready_state_key(stmt, self.frame.lookups) is not None
+
+    def _ready_once(self, test: ast.expr, rest: list[ast.stmt]) -> bool:
+        """Does a ready-return's ``test`` find done what ``rest`` does once for all calls?"""
+        test = presence_stripped(test)
         guarded = guard_holder(guard_target(test, ready=True))
         if guarded == "<exists>":  # ``if path.exists(): return path`` -- the rest makes the file, once
             return fills_file(self._disk_caches, rest)
@@ -226,11 +231,19 @@ class Conditions(IndexerState):
             return stores(rest, guarded)
         return self._fixed_key(test) and self._persistent(guarded) and stores(rest, guarded)
 
-    def _visit_ready(self, test: ast.expr, rest: list[ast.stmt], cache_miss: bool = False) -> None:
+    def _visit_ready(self, stmt: ast.If, rest: list[ast.stmt], cache_miss: bool = False) -> None:
         """The rest of a body after a ready-return (``if self._index is not None: return
         self._index``): it builds what the test looks at once -- once per instance when that is an
         attribute of ``self``, as a lazy initialisation's block (``guards.instance_guard``).
-        ``cache_miss``: the test looked for an entry of a cache on disk (``diskcache.cache_miss``)."""
+        ``cache_miss``: the test looked for an entry of a cache on disk (``diskcache.cache_miss``).
+        A test of a key of the rollout's state instead, ``rest`` runs while the state lacks it."""
+        test = stmt.test
+        key = None if cache_miss or self._ready_once(test, rest) else ready_state_key(stmt, self.frame.lookups)
+        if key is not None:
+            self.frame.state_ready.append(key)
+            self.visit_body(rest)
+            self.frame.state_ready.pop()
+            return
         shared = self.shared_attrs.get(self.frame.cls or "", ())
         per_instance = instance_guard(presence_stripped(test), shared, ready=True)
         self.frame.once += 1

@@ -12,6 +12,7 @@ from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.scopes import Frame, IndexerState
+from asynclint.analysis.index.stateready import stored_state_keys
 from asynclint.analysis.index.values import ELEMENT, Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.costs import LARGE_COLUMN
@@ -134,6 +135,7 @@ class Definitions(IndexerState):
                 returns_list=self._returns_list(node.returns),
             )
         )
+        self.state_stores.extend((index, key) for key in sorted(stored_state_keys(node)))
         if cls is not None:
             self.class_methods[cls].append(node.name)
             outer.bindings.pop(node.name, None)

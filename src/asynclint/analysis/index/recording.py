@@ -73,6 +73,7 @@ class _Placed(TypedDict):
     instance_once: bool
     cache_miss: bool
     first_turn: bool
+    state_ready: str
     last_turn: bool
     failing: bool
     fallback: bool
@@ -488,6 +489,7 @@ class Recording(PayloadsHeld, Registries):
             instance_once=self.frame.instance_once_only,
             cache_miss=self.frame.cache_miss > 0,
             first_turn=self.frame.first_turn > 0,
+            state_ready=self.frame.state_ready[-1] if self.frame.state_ready else "",
             last_turn=self.frame.last_turn > 0,
             failing=self.frame.failing > 0,
             fallback=self.frame.fallback > 0,

@@ -166,6 +166,7 @@ class CallSite:
         instance_once: bool = False,
         cache_miss: bool = False,
         fields: tuple[str, ...] = (),
+        state_ready: str = "",
     ) -> CallSite:
         rare = CallFacts(
             kept,
@@ -193,6 +194,7 @@ class CallSite:
             entered=entered,
             instance_once=instance_once,
             cache_miss=cache_miss,
+            state_ready=state_ready,
             awaited=awaited,
             api=api,
             lambdas=lambdas,
@@ -296,6 +298,10 @@ class CallSite:
     @property
     def first_turn(self) -> bool:
         return (self.rare or NO_FACTS).first_turn
+
+    @property
+    def state_ready(self) -> str:
+        return (self.rare or NO_FACTS).state_ready
 
     @property
     def failing(self) -> bool:
@@ -489,6 +495,8 @@ class ModuleSummary:
     #: ``state.setdefault(k, []).append(x)``) by what each call adds (see
     #: :mod:`asynclint.analysis.index.statefields`). A payload read back from the key is sized by them.
     state_fields: tuple[tuple[str, str], ...] = ()
+    #: Keys of the rollout's state each function sets itself: (index into ``functions``, key).
+    state_stores: tuple[tuple[int, str], ...] = ()
     #: What the project stores under a key of the rollout's state set outright, as a payload (key,
     #: shape, word; ``state["scenario"] = info.get("scenario")`` is the row's field ``info.scenario``):
     #: a field of what a tool is injected from that key is a field of that value.

@@ -119,6 +119,7 @@ class Frame:
     #: Names bound to a lookup in a dict (``result = self._cache.get(key)``): a later ``if result
     #: is None:`` tests whether that dict holds the key (see Conditions._lazy_guard).
     lookups: dict[str, tuple[ast.expr, ast.expr]] = field(default_factory=dict)
+    state_ready: list[str] = field(default_factory=list)  # see CallFacts.state_ready
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
@@ -241,6 +242,7 @@ class IndexerState:
     _row_tests: RowTests
     _bodies: Bodies
     state_fields: list[tuple[str, str]]
+    state_stores: list[tuple[int, str]]
     state_payloads: list[tuple[str, str, str]]
     returned_fields: list[tuple[int, int, str, str, str]]
     class_properties: dict[str, set[str]]
@@ -296,7 +298,7 @@ class IndexerState:
         def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool: ...
         def _ending_branch(self, body: list[ast.stmt]) -> bool: ...
         def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool: ...
-        def _visit_ready(self, test: ast.expr, rest: list[ast.stmt], cache_miss: bool = False) -> None: ...
+        def _visit_ready(self, stmt: ast.If, rest: list[ast.stmt], cache_miss: bool = False) -> None: ...
         def _required_attribute(self, stmt: ast.If) -> str: ...
 
         # Statements

@@ -90,7 +90,7 @@ class Statements(IndexerState):
                 and isinstance(stmt, ast.If)
                 and ((missed := cache_miss(self._disk_caches, body, position)) or self._ready_return(stmt, rest))
             ):
-                self._visit_ready(stmt.test, rest, missed or looks_for_file(stmt.test, ready=True))
+                self._visit_ready(stmt, rest, missed or looks_for_file(stmt.test, ready=True))
                 return
             if (
                 rest

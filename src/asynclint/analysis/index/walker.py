@@ -163,6 +163,7 @@ class Indexer(
         self._row_tests = RowTests()  # tests of the rollout's row's keys (rowtests.row_tests)
         self._bodies = Bodies()  # each function's statements and nodes, read once for every pass
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
+        self.state_stores: list[tuple[int, str]] = []  # see ModuleSummary.state_stores
         self.state_payloads: list[tuple[str, str, str]] = []  # see ModuleSummary.state_payloads
         self.returned_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.returned_fields
         self.named_results: dict[tuple[int, str], str] = {}  # see PayloadsHeld.named_results
@@ -303,6 +304,7 @@ class Indexer(
             nests=tuple(self.nests),
             row_fields=tuple(self.row_fields),
             state_fields=tuple(sorted(set(self.state_fields))),
+            state_stores=tuple(self.state_stores),
             state_payloads=tuple(sorted(set(self.state_payloads))),
             returned_fields=tuple(sorted(set(self.returned_fields))),
             work_loops=tuple(self.work_loops),

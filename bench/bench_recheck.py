@@ -18,7 +18,10 @@ in a process of its own (``PYTHONPATH``), with a cache of its own:
   before that round, deep mode's plan -- :func:`asynclint.cache.moved_digest`), **a call added in a
   body** (a call of another of its module's top-level functions, inserted at the top of a function's
   body in a fourth module: the edit issue 11 names, adding a call in one function; today a whole
-  recheck, like the first row) and **warm** (nothing changed);
+  recheck, like the first row), **warm** (nothing changed) and **a call removed, a watch's round**
+  (in one process, as ``check --watch`` runs its rounds: a check, the same call added once more and a
+  check, then that call taken out again and the round timed, handed what the last round kept,
+  :class:`asynclint.cache.Decoded`, by a version that keeps anything);
 
 each in-process through ``run_check`` with one job (the changed file is indexed in the main
 process: its CPU is the whole recheck's), the CPU seconds of each stage timed around it:
@@ -75,11 +78,35 @@ timed(cache.SummaryCache, "get", "decoding summaries")
 timed(runner, "follow_libraries", "deep mode's follow")
 timed(graph_module.ProjectGraph, "__init__", "graphs built")
 timed(pipeline, "check_project", "the check")
+# A watch's rounds (argv[5]: a file, a line, a text to insert there): in this process, a check of the
+# tree, then the text inserted and a check (a round after an edit: what a version keeps of a round,
+# cache.Decoded, is filled), then the text taken out again and the round timed, handed what the
+# last one kept by a version that keeps anything. The file is as it was after.
+watched = json.loads(sys.argv[5]) if len(sys.argv) > 5 else None
+kept = {"decoded": cache.Decoded()} if watched and hasattr(cache, "Decoded") else {}
+
+
+def check_once(jobs):
+    project = load_project([str(root)], cwd=root, use_cache=True, cache_directory=cache_dir)
+    return runner.run_check(
+        [str(root)], project.config, files=project.files, jobs=jobs, cache_directory=cache_dir, **kept
+    )
+
+
+if watched:
+    check_once(1)
+    edited = Path(watched["path"])
+    text = edited.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = watched["at"]
+    edited.write_text("".join([*lines[: at - 1], watched["text"], *lines[at - 1 :]]), encoding="utf-8")
+    time.sleep(2.5)  # past the stamps' "too recent to trust" window
+    check_once(1)
+    edited.write_text(text, encoding="utf-8")
+    time.sleep(2.5)
+    stages.clear()
 start = time.process_time()
-project = load_project([str(root)], cwd=root, use_cache=True, cache_directory=cache_dir)
-result = runner.run_check(
-    [str(root)], project.config, files=project.files, jobs=int(sys.argv[4]) or None, cache_directory=cache_dir
-)
+result = check_once(int(sys.argv[4]) or None)
 stages["total"] = time.process_time() - start
 report.write_text(render(result, "concise"), encoding="utf-8")
 print(json.dumps(stages))
@@ -92,10 +119,13 @@ SUPPRESSION = re.compile(r"#\s*asynclint\s*:\s*ignore\b|#\s*noqa\s*:\s*[A-Za-z]+
 STAGES = ("decoding summaries", "deep mode's follow", "graphs built", "the check", "total")
 
 
-def check(src: Path, root: Path, cache_dir: Path, report: Path, jobs: int) -> dict[str, float]:
+def check(
+    src: Path, root: Path, cache_dir: Path, report: Path, jobs: int, watched: dict[str, object] | None = None
+) -> dict[str, float]:
     environment = {**os.environ, "PYTHONPATH": str(src.resolve())}
+    more = [json.dumps(watched)] if watched is not None else []
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(root), str(cache_dir), str(report), str(jobs)],
+        [sys.executable, "-c", CHILD, str(root), str(cache_dir), str(report), str(jobs), *more],
         env=environment,
         capture_output=True,
         text=True,
@@ -248,6 +278,16 @@ def main(argv: list[str] | None = None) -> int:
                     check(versions[name], root, caches[name], reports[name], 1)
                 )
             print(f"repetition {repetition + 1}: warm, reports {same()}", flush=True)
+            if called is not None:
+                # A watch's rounds, each version in a process of its own: the call added (as above,
+                # once more), then taken out again -- that round timed.
+                (path, (line, indent, callee)) = called
+                watched = {"path": str(path), "at": line, "text": f"{' ' * indent}{callee}()\n"}
+                for name in order:
+                    samples.setdefault(("a call removed, a watch's round", name), []).append(
+                        check(versions[name], root, caches[name], reports[name], 1, watched)
+                    )
+                print(f"repetition {repetition + 1}: a call removed, a watch's round, reports {same()}", flush=True)
         print("\nCPU seconds, medians (before -> after, ratio of medians):")
         for run in (
             "one file changed",
@@ -256,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
             "lines moved in a body",
             "a call added in a body",
             "warm",
+            "a call removed, a watch's round",
         ):
             if (run, "after") not in samples:
                 continue

@@ -14,7 +14,8 @@ import pytest
 from conftest import write
 
 from asynclint import deep, runner
-from asynclint.cache import CACHE_DIR, SummaryCache, encode
+from asynclint.analysis.index.records import ModuleSummary
+from asynclint.cache import CACHE_DIR, Decoded, SummaryCache, decode, encode
 from asynclint.config import Config
 from asynclint.model import Result
 from asynclint.report import render
@@ -697,3 +698,57 @@ def test_edits_that_only_move_lines_are_answered_by_the_last_result_renumbered(t
         assert render(warm, "json") == render(cold, "json"), label
         assert warm.findings != last.findings, f"{label}: nothing moved to check against"
         last = warm
+
+
+@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
+def test_a_watchs_runs_take_what_an_edit_left_alone_as_it_is_and_equal_runs_without_the_cache(
+    tmp_path: Path, monkeypatch, deep
+):
+    # ``check --watch`` hands each round the summaries the last one read or made: after each edit
+    # (a call added, made blocking, removed; an import; a function added; a class renamed; a new
+    # root; a hot function turned cold), no project summary is decoded from the cache file again,
+    # and the report is the one a run without the cache gives, byte for byte.
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path, follow_imports=deep)
+    kept = Decoded()
+    run_check(["proj"], config, jobs=1, decoded=kept)
+    read_again: list[str] = []
+
+    def counted(cls, value):
+        decoded = decode(cls, value)
+        if isinstance(decoded, ModuleSummary) and decoded.library is None:
+            read_again.append(decoded.path)
+        return decoded
+
+    monkeypatch.setattr("asynclint.cache.decode", counted)
+    for label, path, edit in [
+        *EDITS,
+        ("a file added", "proj/extra.py", lambda text: "import time\n\n\nasync def tick():\n    time.sleep(1)\n"),
+    ]:
+        file = tmp_path / path
+        file.write_text(edit(file.read_text() if file.exists() else ""))
+        read_again.clear()
+        warm = run_check(["proj"], config, jobs=1, decoded=kept)
+        assert read_again == [], label
+        cold = run_check(["proj"], config, jobs=1, use_cache=False)
+        assert render(warm, "json") == render(cold, "json"), label
+        assert warm == cold, label
+    (tmp_path / "proj/extra.py").unlink()
+    warm = run_check(["proj"], config, jobs=1, decoded=kept)
+    assert read_again == []
+    assert render(warm, "json") == render(run_check(["proj"], config, jobs=1, use_cache=False), "json")
+
+
+def test_a_watch_keeps_only_the_last_runs_summaries(tmp_path: Path, monkeypatch):
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    config = Config(root=tmp_path)
+    kept = Decoded()
+    run_check(["proj"], config, jobs=1, decoded=kept)
+    (file,) = kept._files.values()
+    assert {summary.path for summary in file.values()} == set(PROJECT)
+    (tmp_path / "proj/util.py").unlink()
+    run_check(["proj"], config, jobs=1, decoded=kept)
+    (file,) = kept._files.values()
+    assert {summary.path for summary in file.values()} == set(PROJECT) - {"proj/util.py"}

@@ -238,6 +238,7 @@ def check(
     or the command line / configuration is wrong; 130 interrupted (Ctrl-C, also ending --watch;
     143 SIGTERM, 129 SIGHUP).
     """
+    from asynclint.cache import Decoded
     from asynclint.progress import ProgressBar
     from asynclint.report import render
     from asynclint.runner import run_check
@@ -252,6 +253,8 @@ def check(
         _fail(f"{flag} needs --fix (to see the fixes without writing them: asynclint fix --dry-run)")
     if watch and write_baseline:
         _fail("--watch and --write-baseline do not go together: record the baseline once")
+    # A watch's rounds take the summaries of the files an edit left alone from the last round.
+    decoded = Decoded() if watch else None
 
     def once() -> int:
         """One check: the exit status it calls for."""
@@ -306,6 +309,7 @@ def check(
                     progress=bar,
                     cache_directory=Path(cache_dir).resolve() if cache_dir else None,
                     files=files,
+                    decoded=decoded,
                 )
         except (ConfigError, PathError) as exc:
             _fail(str(exc))

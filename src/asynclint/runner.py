@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from asynclint.cache import (  # noqa: F401
     CACHE_DIR,
     LIBRARIES,
+    Decoded,
     LayoutCache,
     ResultCache,
     Stamp,
@@ -124,10 +125,13 @@ def run_check(
     cache_directory: Path | None = None,
     progress: Progress = quiet,
     files: Sequence[Path] | None = None,
+    decoded: Decoded | None = None,
 ) -> Result:
     """Discover, read, index (cached, parallel) and check. Raises ``PathError`` for missing paths.
     ``files``: what ``discover(paths, config)`` finds, when the caller found it already (a
-    project's walk: :func:`asynclint.project.load_project`).
+    project's walk: :func:`asynclint.project.load_project`). ``decoded``: the summaries the
+    caller's last run read from the cache or made (``check --watch``), taken as they are where
+    their keys are this run's; this run's are kept there for the next.
 
     With ``config.follow_imports``, installed modules are looked for on ``search_path``
     (default: this interpreter's ``sys.path``). The cache lives in ``cache_directory`` (default:
@@ -215,7 +219,7 @@ def run_check(
             sources, config, use_cache, search_path, directory, installed, imports, unread_digests, stamps
         )
         catalogue = with_discovered(catalogue, twins)
-    cache = SummaryCache(directory, catalogue.fingerprint) if use_cache else None
+    cache = SummaryCache(directory, catalogue.fingerprint, decoded) if use_cache else None
     if results is not None and results.previous is not None and cache is not None and not errors:
         # Edited files whose summaries are what they were, and whose suppressions are too (what
         # the rules read of a text, the stamps' fingerprint): every input of the check is the last run's

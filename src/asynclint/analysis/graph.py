@@ -202,6 +202,7 @@ class ProjectGraph(
         self._direct_callers: dict[FunctionId, array[int]] | None = None
         # class -> only rollout code builds its instances (Warming._built_per_rollout)
         self._rollout_built: dict[str, bool] = {}
+        self._builders: dict[str, list[tuple[int, int]]] | None = None  # see Warming._building
         self.hot: dict[FunctionId, HotInfo] = {}
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}

@@ -78,6 +78,7 @@ class GraphState:
     _contexts: dict[str, dict[str, Hook]]
     _direct_callers: dict[FunctionId, array[int]] | None
     _rollout_built: dict[str, bool]
+    _builders: dict[str, list[tuple[int, int]]] | None
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]

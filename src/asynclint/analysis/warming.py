@@ -82,20 +82,39 @@ class Warming(CallRefs):
         every rollout, one a rollout builds serves that rollout only."""
         name = f"{self.summaries[position].module}.{cls}"
         if name not in self._rollout_built:
-            wanted = {name, *self.subclasses(name)}
+            building = self._building()
             builders: list[FunctionId] = []
             sound = True
-            for at, summary in enumerate(self.summaries):
-                for index, site in enumerate(summary.calls):
-                    if not self.builds_at(at, index, site, wanted):
-                        continue
-                    caller = self._ids[at][site.caller]
-                    info = self.hot.get(caller)
-                    if site.once or info is None or info.once:
-                        sound = False
-                    builders.append(caller)
+            for at, index in sorted(
+                {call for built in (name, *self.subclasses(name)) for call in building.get(built, ())}
+            ):
+                site = self.summaries[at].calls[index]
+                caller = self._ids[at][site.caller]
+                info = self.hot.get(caller)
+                if site.once or info is None or info.once:
+                    sound = False
+                builders.append(caller)
             self._rollout_built[name] = sound and bool(builders) and not self._reached_at_start_up(builders)
         return self._rollout_built[name]
+
+    def _building(self) -> dict[str, list[tuple[int, int]]]:
+        """Each project class -> the calls that build an instance of it (:meth:`builds_at`), as
+        (module position, call index): every call of every module gone through once for all the
+        classes asked about (a pass per class asked: 8% of the check of 2,014 files)."""
+        if self._builders is None:
+            self._builders = {}
+            for at, summary in enumerate(self.summaries):
+                for index, site in enumerate(summary.calls):
+                    built = {
+                        f"{self.summaries[callee[0]].module}.{called.class_qualname}"
+                        for callee in self.called_at(at, index)
+                        if (called := self.function(callee)).name == "__init__"
+                    }
+                    if site.target is not None:
+                        built.add(self.canonical(site.target))
+                    for cls in built & self.classes.keys():
+                        self._builders.setdefault(cls, []).append((at, index))
+        return self._builders
 
     def warmed(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
         """Start-up code runs one of the one-time steps on the chain to ``site`` (written in ``key``;

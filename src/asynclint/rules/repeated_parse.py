@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.index.loops import WorkLoop
@@ -79,18 +80,21 @@ class RepeatedParse(OwnWorkRule):
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         graph = ctx.graph
-        # Each module's parsing calls, per function, as the loops and the chains above them ask for them.
-        cache: Cache = {}
+        # The parsing calls of the functions the loops and the chains above them ask about, each
+        # function's found once (only hot functions' loops ask: most loops of a large project are
+        # cold, and finding a function's parsing calls resolves all its calls).
+        cache = Cache()
         for position, summary in graph.numbered_summaries():
-            if summary.library is not None or not summary.work_loops:
+            if summary.library is not None:
                 continue
-            parses = _parses(graph, position, cache)
             for loop in summary.work_loops:
                 key = FunctionId((position, loop.function))
-                found = _parse_in(loop, parses.get(loop.function, ()), summary.work_loops)
-                if found is None or loop.trips or loop.cut or _outer_parses(summary, loop, parses):
+                if loop.trips or loop.cut or graph.hot_info(key) is None:
                     continue
-                if graph.hot_info(key) is None or graph.awaits_in(key, loop) or _repeated(graph, key, loop, cache):
+                found = _parse_in(loop, _parses(graph, key, cache), summary.work_loops)
+                if found is None or _outer_parses(graph, position, summary, loop, cache):
+                    continue
+                if graph.awaits_in(key, loop) or _repeated(graph, key, loop, cache):
                     continue
                 finding = self.own_work_finding(
                     ctx,
@@ -107,15 +111,33 @@ class RepeatedParse(OwnWorkRule):
                     yield finding
 
 
-Cache = dict[int, dict[int, list[tuple[CallSite, str]]]]
+@dataclass
+class Cache:
+    """What the rule found so far: each function's parsing calls (:func:`_parsing_sites`), and each
+    module's tree passes (``ast.parse``, ``ast.walk``) by the function calling them."""
+
+    parses: dict[FunctionId, list[tuple[CallSite, str]]] = field(default_factory=dict)
+    passes: dict[int, dict[int, list[tuple[CallSite, str]]]] = field(default_factory=dict)
 
 
-def _parses(graph: CallGraph, position: int, cache: Cache) -> dict[int, list[tuple[CallSite, str]]]:
-    """The parsing calls of module ``position``'s functions (:func:`_parsing_sites`), computed once."""
-    found = cache.get(position)
+def _parses(graph: CallGraph, key: FunctionId, cache: Cache) -> list[tuple[CallSite, str]]:
+    """The parsing calls of function ``key`` (:func:`_parsing_sites`), found once."""
+    found = cache.parses.get(key)
     if found is None:
-        found = cache[position] = _parsing_sites(graph, position, graph.summary_of(FunctionId((position, 0))))
+        found = cache.parses[key] = _parsing_sites(graph, key, cache)
     return found
+
+
+def _passes(graph: CallGraph, key: FunctionId, cache: Cache) -> list[tuple[CallSite, str]]:
+    """The calls of tree passes function ``key`` makes itself, each with the pass it calls: its
+    module's calls gone through once for all its functions."""
+    by_function = cache.passes.get(key[0])
+    if by_function is None:
+        by_function = cache.passes[key[0]] = {}
+        for site in graph.summary_of(key).calls:
+            if site.target is not None and site.target in TREE_PASSES:
+                by_function.setdefault(site.caller, []).append((site, site.target))
+    return by_function.get(key[1], [])
 
 
 def _repeated(graph: CallGraph, key: FunctionId, loop: WorkLoop, cache: Cache) -> bool:
@@ -128,7 +150,7 @@ def _repeated(graph: CallGraph, key: FunctionId, loop: WorkLoop, cache: Cache) -
         if caller in seen:
             return False
         seen.add(caller)
-        parses = _parses(graph, caller[0], cache).get(caller[1], [])
+        parses = _parses(graph, caller, cache)
         sites = [site for callee, site in graph.callees(caller) if callee == child and site.line == hot.call_line]
         loops = graph.summary_of(caller).work_loops
         for around in loops:
@@ -140,24 +162,17 @@ def _repeated(graph: CallGraph, key: FunctionId, loop: WorkLoop, cache: Cache) -
     return False
 
 
-def _parsing_sites(graph: CallGraph, position: int, summary: ModuleSummary) -> dict[int, list[tuple[CallSite, str]]]:
-    """Per function of ``summary``: its calls that parse or walk a tree, directly (``ast.parse``) or
-    through a project function whose own body does (one level: ``_calls(event)``), with words."""
-    found: dict[int, list[tuple[CallSite, str]]] = {}
-    for site in summary.calls:
-        if site.target in TREE_PASSES:
-            found.setdefault(site.caller, []).append((site, f"`{site.target}`"))
-    for index in range(len(summary.functions)):
-        for callee, site in graph.callees(FunctionId((position, index))):
-            if site.caller != index or graph.is_library(callee):
-                continue
-            own = graph.summary_of(callee)
-            passes = sorted({s.target for s in own.calls if s.caller == callee[1] and s.target in TREE_PASSES})
-            if passes:
-                name = graph.function(callee).qualname
-                found.setdefault(index, []).append(
-                    (site, f"`{name}`, which calls {' and '.join(f'`{p}`' for p in passes)}")
-                )
+def _parsing_sites(graph: CallGraph, key: FunctionId, cache: Cache) -> list[tuple[CallSite, str]]:
+    """The calls of function ``key`` that parse or walk a tree, directly (``ast.parse``) or through
+    a project function whose own body does (one level: ``_calls(event)``), with words."""
+    found = [(site, f"`{target}`") for site, target in _passes(graph, key, cache)]
+    for callee, site in graph.callees(key):
+        if site.caller != key[1] or graph.is_library(callee):
+            continue
+        passes = sorted({target for _, target in _passes(graph, callee, cache)})
+        if passes:
+            name = graph.function(callee).qualname
+            found.append((site, f"`{name}`, which calls {' and '.join(f'`{p}`' for p in passes)}"))
     return found
 
 
@@ -176,17 +191,21 @@ def _inside(loop: WorkLoop, site: CallSite, loops: tuple[WorkLoop, ...]) -> bool
         current = loops[current.parent]
 
 
-def _parse_in(loop: WorkLoop, sites: list[tuple[CallSite, str]] | tuple[()], loops: tuple[WorkLoop, ...]) -> str | None:
+def _parse_in(loop: WorkLoop, sites: list[tuple[CallSite, str]], loops: tuple[WorkLoop, ...]) -> str | None:
     """The words for the first parsing call each iteration of ``loop`` makes, or ``None``."""
     return next((words for site, words in sites if _inside(loop, site, loops)), None)
 
 
-def _outer_parses(summary: ModuleSummary, loop: WorkLoop, parses: dict[int, list[tuple[CallSite, str]]]) -> bool:
+def _outer_parses(graph: CallGraph, position: int, summary: ModuleSummary, loop: WorkLoop, cache: Cache) -> bool:
     """A loop around ``loop`` repeats a parse on every iteration itself: that one is reported."""
     parent = loop.parent
     while parent >= 0:
         outer = summary.work_loops[parent]
-        if _parse_in(outer, parses.get(outer.function, ()), summary.work_loops) is not None and not outer.trips:
+        if (
+            not outer.trips
+            and _parse_in(outer, _parses(graph, FunctionId((position, outer.function)), cache), summary.work_loops)
+            is not None
+        ):
             return True
         parent = outer.parent
     return False

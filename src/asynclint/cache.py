@@ -319,12 +319,13 @@ def _record_decoder(cls: type) -> Callable[[object], typing.Any]:
                 decoded = f"() if v[{i}] == [] else {decoded}"
             lines.append(f"{indent}{f'if v[{i}] is not None: ' if optional else ''}v[{i}] = {decoded}")
     if (
-        "__slots__" in cls.__dict__
+        all(type(cls.__dict__.get(field.name)) is types.MemberDescriptorType for field in fields)
         and not hasattr(cls, "__post_init__")
         and all(field.default_factory is dataclasses.MISSING for field in fields)
     ):
         # A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` by name
-        # (a sixth of decoding a large project's call sites): set the slots directly, the
+        # (a sixth of decoding a large project's call sites): set the slots directly (each field a
+        # slot of its own: not ``CallFacts``, whose fields are read from two), the
         # trailing fields not written to their defaults (plain values: no factory's to share).
         namespace["new"], namespace["tail"] = object.__new__, _defaults(cls)[1]
         if required < len(fields):

@@ -1,19 +1,29 @@
 """The facts of a call site that few calls have (:class:`CallFacts`), kept apart from
-:class:`~asynclint.analysis.index.records.CallSite`'s own slots."""
+:class:`~asynclint.analysis.index.records.CallSite`'s own slots, and only those that are set."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
 
 from asynclint.analysis.index.values import Rooted
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, init=False, eq=False)
 class CallFacts:
     """The facts of a call site that few calls have (one in three, all of them together): kept
-    apart, so that each of the others carries one empty slot for them instead of thirty-eight (a
-    large project has hundreds of thousands of call sites). Read through ``CallSite``."""
+    apart, so that each of the others carries one empty slot for them instead of forty-four (a
+    large project has hundreds of thousands of call sites). Read through ``CallSite``.
+
+    A record of the facts set, not of every field: which fields differ from their defaults (a
+    bit each, in field order) and their values (the value itself when it is one, most records'
+    case; a tuple in field order when more). A record of every field was 384 bytes, as large
+    as its call site, though most set one or two; this is 48 and, for more, a tuple. Each field
+    reads as a property (installed below) and everything else about it is a frozen
+    dataclass's: ``fields``, ``replace``, the cache's encoding and a construction by position
+    or keyword, equality and hash by value."""
+
+    __slots__ = ("_mask", "_values")
 
     #: Decoded as one object per distinct value (``asynclint.cache``): plain values nothing tells
     #: apart by identity, carried by a third of a project's call sites, two in three of them
@@ -171,5 +181,76 @@ class CallFacts:
     #: tuple sizes that slot by the element the ``return`` puts there (CheckContext.handed_whole).
     item_of: tuple[str, ...] = ()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(_FIELDS):
+            raise TypeError(f"CallFacts takes at most {len(_FIELDS)} positional arguments ({len(args)} given)")
+        given: list[tuple[int, object]] = []
+        for (bit, default), value in zip(_DEFAULTS, args, strict=False):  # the rest at their defaults
+            if value != default:
+                given.append((bit, value))
+        for name, value in kwargs.items():
+            field = _BY_NAME.get(name)
+            if field is None or field[2] < len(args):
+                raise TypeError(f"CallFacts got an unexpected or repeated keyword argument {name!r}")
+            if value != field[1]:
+                given.append((field[0], value))
+        if len(given) > 1:
+            given.sort(key=_bit)
+        mask = 0
+        for bit, _ in given:
+            mask |= bit
+        # The masks of a project's facts are a few hundred distinct ints: one object each.
+        mask = _MASKS.setdefault(mask, mask)
+        object.__setattr__(self, "_mask", mask)
+        object.__setattr__(self, "_values", given[0][1] if len(given) == 1 else tuple(value for _, value in given))
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not CallFacts:
+            return NotImplemented
+        return self._mask == other._mask and self._values == other._values  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self._mask, self._values))  # type: ignore[attr-defined]
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_restored, (self._mask, self._values))  # type: ignore[attr-defined]
+
+
+def _bit(given: tuple[int, object]) -> int:
+    return given[0]
+
+
+def _restored(mask: int, values: object) -> CallFacts:
+    facts = object.__new__(CallFacts)
+    object.__setattr__(facts, "_mask", mask)
+    object.__setattr__(facts, "_values", values)
+    return facts
+
+
+def _reader(bit: int, default: object) -> property:
+    below = bit - 1
+
+    def read(self: CallFacts) -> object:
+        mask = self._mask  # type: ignore[attr-defined]
+        if not mask & bit:
+            return default
+        if not mask & (mask - 1):  # the one fact set: the value itself
+            return self._values  # type: ignore[attr-defined]
+        return self._values[(mask & below).bit_count()]  # type: ignore[attr-defined]
+
+    return property(read)
+
+
+_FIELDS = fields(CallFacts)
+_MASKS: dict[int, int] = {}
+#: (bit, default) per field, in field order, and by name (bit, default, position).
+_DEFAULTS: list[tuple[int, object]] = []
+_BY_NAME: dict[str, tuple[int, object, int]] = {}
+for _position, _field in enumerate(_FIELDS):
+    if _field.default is MISSING:
+        raise TypeError(f"CallFacts.{_field.name}: every rare fact has a default")
+    _DEFAULTS.append((1 << _position, _field.default))
+    _BY_NAME[_field.name] = (1 << _position, _field.default, _position)
+    setattr(CallFacts, _field.name, _reader(1 << _position, _field.default))
 
 NO_FACTS = CallFacts()

@@ -34,6 +34,12 @@ def test_a_suppressed_or_hidden_call_still_makes_the_loop_around_its_coroutine_r
     suppressed = text.replace(PARSE, PARSE.partition("#")[0] + "# asynclint: ignore[ASL112]")
     found = _found(suppressed, config)
     assert (parse, "ASL112", Severity.MEDIUM) not in found and (loop, "ASL120", Severity.HIGH) in found
-    # Below the threshold: the same.
-    found = _found(text, replace(config, min_severity=Severity.HIGH))
-    assert not any(line == parse for line, _, _ in found) and (loop, "ASL120", Severity.HIGH) in found
+    # Below the threshold, or its rule switched off by the configuration: the same.
+    for hidden in (
+        replace(config, min_severity=Severity.HIGH),
+        replace(config, ignore=("ASL112",)),
+        replace(config, select=("ASL120",)),
+    ):
+        found = _found(text, hidden)
+        assert not any(line == parse for line, _, _ in found) and (loop, "ASL120", Severity.HIGH) in found
+    assert {code for _, code, _ in _found(text, replace(config, select=("ASL120",)))} == {"ASL120"}

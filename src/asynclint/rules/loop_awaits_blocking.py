@@ -44,8 +44,9 @@ class LoopAwaitsBlocking(OwnWorkRule):
     goes over no collection: a server's next request, a rollout's own next turn, each iteration an
     event graded at that event's frequency), the pieces of one reply, start-up code.
 
-    A suppression comment or the severity threshold hides a finding, as `# noqa` does in ruff: it
-    does not change what the analysis sees. The coroutine's call still costs what it costs, so a
+    A suppression comment, the severity threshold or a rule switched off in the configuration
+    (`ignore`, `select`) hides a finding, as `# noqa` and `--ignore` do in ruff: it does not change
+    what the analysis sees. The coroutine's call still costs what it costs, so a
     loop around it is reported even when that call's own finding is suppressed (`# asynclint:
     ignore[ASL112]` says one call is acceptable, not that a loop may repeat it for every item);
     suppress ASL120 at the loop's header when the repetition is acceptable too.

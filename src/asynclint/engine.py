@@ -15,7 +15,7 @@ from asynclint.analysis.index.walker import index_source
 from asynclint.config import Config
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.model import FileError, Finding, Result
-from asynclint.rules import phrasing, rules_anywhere
+from asynclint.rules import ALL_RULES, phrasing, rules_anywhere
 from asynclint.rules.context import CheckContext
 
 
@@ -77,10 +77,16 @@ def check(
     context = CheckContext(graph, texts, config, catalogue)
     findings: list[Finding] = []
     inside_libraries: list[Finding] = []
-    # Each file's configuration picks its own rules (CheckContext.keep).
-    for rule in sorted(rules_anywhere(config), key=lambda rule: (rule.runs_last, rule.reads_findings)):
+    # Each file's configuration picks its own rules (CheckContext.keep). A rule that reads the
+    # others' findings (ASL120) sees them whether they are reported or not: the configuration
+    # switching a rule off hides its findings, as a suppression does, so it runs for the reader
+    # and what it yields is dropped.
+    reported = rules_anywhere(config)
+    run = ALL_RULES if any(rule.reads_findings for rule in reported) else reported
+    for rule in sorted(run, key=lambda rule: (rule.runs_last, rule.reads_findings)):
         for finding in rule().check(context):
-            (inside_libraries if finding.facts.library else findings).append(finding)
+            if rule in reported:
+                (inside_libraries if finding.facts.library else findings).append(finding)
     findings.extend(_one_per_call(inside_libraries, findings))
     findings.sort(key=Finding.sort_key)
     return Result(

@@ -25,6 +25,11 @@ FREQUENT = frozenset({"turn", "tool", "group"})
 #: frequency ranks higher names how it runs: a group's rollouts back to back cost the group's size
 #: times what one turn's call costs (ASL116 counts it so), and both are raised a level. Unlisted: 0.
 FREQUENCY_RANK: dict[str, int] = {"turn": 1, "tool": 1, "group": 2}
+#: Per root frequency, the name tokens (a name's, an attribute's or a string key's last) of the items
+#: of the one reply such a root answers, which it goes through one by one: a per-turn hook's loop over
+#: the reply's ``tool_calls`` runs once per tool call, the frequency its turn already raised the calls
+#: inside to (ASL120 does not raise the loop on top; one nested in another loop goes over more).
+ONE_REPLY_ITEMS: dict[str, frozenset[str]] = {"turn": frozenset({"tool_calls"})}
 
 
 @dataclass(frozen=True)

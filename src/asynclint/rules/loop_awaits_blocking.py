@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from asynclint.analysis.api import CallGraph, FunctionId
+from asynclint.analysis.awaited_loops import over_one_reply
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.costs import COST_CLASSES, FEW
@@ -35,11 +36,20 @@ class LoopAwaitsBlocking(OwnWorkRule):
     one-call grade, unless it repeats on its own. Not reported: a loop the code bounds to a few
     items (a literal list of three candidates), a hook the framework itself runs once per item
     (`call_tool` for each tool call of a reply: its calls are graded per tool call already), a
-    coroutine whose blocking work runs in a worker
+    per-turn hook's loop over its reply's tool calls (`for call in messages[-1]["tool_calls"]`: each
+    iteration is one tool call, and the turn's frequency already raised the coroutine's calls; one
+    nested in a loop over every message is reported), a coroutine whose blocking work runs in a worker
     (`asyncio.to_thread`, `run_in_executor`: it yields), one that only awaits (its waits hand the
     loop back), a loop over a group reward's rollouts (graded as the group's), a `while` loop (it
     goes over no collection: a server's next request, a rollout's own next turn, each iteration an
     event graded at that event's frequency), the pieces of one reply, start-up code.
+
+    A suppression comment, the severity threshold or a rule switched off in the configuration
+    (`ignore`, `select`) hides a finding, as `# noqa` and `--ignore` do in ruff: it does not change
+    what the analysis sees. The coroutine's call still costs what it costs, so a
+    loop around it is reported even when that call's own finding is suppressed (`# asynclint:
+    ignore[ASL112]` says one call is acceptable, not that a loop may repeat it for every item);
+    suppress ASL120 at the loop's header when the repetition is acceptable too.
 
     **Example**
     ```python
@@ -101,7 +111,7 @@ class LoopAwaitsBlocking(OwnWorkRule):
                     continue
                 worst: dict[int, tuple[Finding, FunctionId, CallSite]] = {}
                 for callee, site in graph.callees(key):
-                    number = _repeating_loop(graph, key, callee, site)
+                    number = _repeating_loop(graph, key, callee, site, hot.root_hook.frequency)
                     if number < 0 or set(summary.work_loops[number].over) & set(hot.group):
                         continue
                     found = _worst(graph, callee, blocking)
@@ -161,9 +171,10 @@ def _blocking_by_function(reported: list[Finding]) -> dict[tuple[str, str], list
     return found
 
 
-def _repeating_loop(graph: CallGraph, key: FunctionId, callee: FunctionId, site: CallSite) -> int:
-    """The loop of ``key`` that awaits (or gathers) the project coroutine ``callee`` once per item of
-    data the code does not bound to a few: its index into the summary's ``work_loops``, else -1."""
+def _repeating_loop(graph: CallGraph, key: FunctionId, callee: FunctionId, site: CallSite, frequency: str) -> int:
+    """The loop of ``key`` (run at its root's ``frequency``) that awaits (or gathers) the project
+    coroutine ``callee`` once per item of data the code does not bound to a few, on top of that
+    frequency: its index into the summary's ``work_loops``, else -1."""
     if not site.in_loop or not (site.awaited or site.consumer is not None):
         return -1
     if graph.is_library(callee) or not graph.function(callee).is_async:
@@ -180,6 +191,8 @@ def _repeating_loop(graph: CallGraph, key: FunctionId, callee: FunctionId, site:
         # rollout's own next turn), each iteration an event graded at that event's frequency. The
         # pieces of one text are one reply's few.
         return -1
+    if over_one_reply(loop, frequency):
+        return -1  # a per-turn hook's loop over its reply's tool calls: per tool call, raised per turn already
     trips = graph.trips(key, loop)
     return -1 if trips is not None and trips <= FEW else number
 

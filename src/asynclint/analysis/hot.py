@@ -560,8 +560,14 @@ class HotSet(GraphState):
         return key in self._tools
 
     def _memoizer(self, key: FunctionId) -> str | None:
-        """The memoizing decorator of ``key`` (``functools.lru_cache``), if any."""
-        return next((d for d in self.function(key).decorators if d in self._memoizers), None)
+        """The memoizing decorator of ``key`` (``functools.lru_cache``), if any. A def nested in a
+        function is decorated anew by each call of that function: its cache lives for that call
+        only (a DP's ``@lru_cache def best(...)`` inside the method that runs it), so its body runs
+        per call times the distinct arguments, never once per process."""
+        function = self.function(key)
+        if function.nested:
+            return None
+        return next((d for d in function.decorators if d in self._memoizers), None)
 
 
 def _order(rare: bool, raised: bool, info: HotInfo) -> tuple[bool, bool, int]:

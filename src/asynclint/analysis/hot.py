@@ -39,6 +39,7 @@ from asynclint.knowledge.frameworks import (
     ATTRIBUTE_SLOT,
     FILLED_BEFORE_SCORING,
     FREQUENCY_RANK,
+    SEARCH_RANK,
     FREQUENT,
     GROUP_CALLS,
     HANDED_CLASSES,
@@ -483,6 +484,8 @@ class HotSet(GraphState):
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 elif site.last_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="last-turn")  # run once the rollout has ended
+                if in_loop and FREQUENCY_RANK.get(hook.frequency, 0) < SEARCH_RANK and self._searches(state.function):
+                    hook = replace(hook, frequency="search")  # per state and branch of a search
                 reached = HotInfo(
                     info.root,
                     hook,
@@ -558,6 +561,13 @@ class HotSet(GraphState):
     def is_tool(self, key: FunctionId) -> bool:
         """``key`` is a tool the framework calls with the arguments of one model tool call."""
         return key in self._tools
+
+    def _searches(self, key: FunctionId) -> bool:
+        """``key`` is a memoized search: it calls itself inside a loop and keeps each state's answer
+        (a DP over job orders), so what that loop calls runs per state and branch, back to back."""
+        if not any(d in self._memoizers for d in self.function(key).decorators):
+            return False
+        return any(site.in_loop and key in self._targets(key, site) for site in self._calls_by_caller.get(key, ()))
 
     def _memoizer(self, key: FunctionId) -> str | None:
         """The memoizing decorator of ``key`` (``functools.lru_cache``), if any. A def nested in a

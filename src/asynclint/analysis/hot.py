@@ -42,6 +42,7 @@ from asynclint.knowledge.frameworks import (
     FREQUENT,
     GROUP_CALLS,
     HANDED_CLASSES,
+    RARE_ROOT_FREQUENCIES,
     REWARD,
     SEARCH_RANK,
     SERVER_DISPATCHED,
@@ -484,7 +485,7 @@ class HotSet(GraphState):
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 elif site.last_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="last-turn")  # run once the rollout has ended
-                if in_loop and FREQUENCY_RANK.get(hook.frequency, 0) < SEARCH_RANK and self._searches(state.function):
+                if in_loop and self._searches(state.function) and _below_search(hook.frequency):
                     hook = replace(hook, frequency="search")  # per state and branch of a search
                 reached = HotInfo(
                     info.root,
@@ -578,6 +579,12 @@ class HotSet(GraphState):
         if function.nested:
             return None
         return next((d for d in function.decorators if d in self._memoizers), None)
+
+
+def _below_search(frequency: str) -> bool:
+    """A memoized search's loop runs more often than a root of ``frequency`` does; a root run once
+    per process or per failure stays rare, whatever it searches."""
+    return frequency not in RARE_ROOT_FREQUENCIES and FREQUENCY_RANK.get(frequency, 0) < SEARCH_RANK
 
 
 def _order(rare: bool, raised: bool, info: HotInfo) -> tuple[bool, bool, int]:

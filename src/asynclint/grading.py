@@ -47,6 +47,7 @@ FREQUENCY_WORDS: dict[str, str] = {
     "tool": "per tool call",
     "group": "per group, back to back",
     "group-call": "once per group",
+    "search": "per state and branch of a memoized search, back to back",
     "call": "per call",
     "first-call": "first call only",
     "first-turn": "on a rollout's first turn only",

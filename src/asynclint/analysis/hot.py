@@ -42,7 +42,9 @@ from asynclint.knowledge.frameworks import (
     FREQUENT,
     GROUP_CALLS,
     HANDED_CLASSES,
+    RARE_ROOT_FREQUENCIES,
     REWARD,
+    SEARCH_RANK,
     SERVER_DISPATCHED,
     SYNC_REWARD,
     TOOL,
@@ -483,6 +485,8 @@ class HotSet(GraphState):
                     hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
                 elif site.last_turn and hook.frequency in FREQUENT:
                     hook = replace(hook, frequency="last-turn")  # run once the rollout has ended
+                if in_loop and self._searches(state.function) and _below_search(hook.frequency):
+                    hook = replace(hook, frequency="search")  # per state and branch of a search
                 reached = HotInfo(
                     info.root,
                     hook,
@@ -559,9 +563,28 @@ class HotSet(GraphState):
         """``key`` is a tool the framework calls with the arguments of one model tool call."""
         return key in self._tools
 
+    def _searches(self, key: FunctionId) -> bool:
+        """``key`` is a memoized search: it calls itself inside a loop and keeps each state's answer
+        (a DP over job orders), so what that loop calls runs per state and branch, back to back."""
+        if not any(d in self._memoizers for d in self.function(key).decorators):
+            return False
+        return any(site.in_loop and key in self._targets(key, site) for site in self._calls_by_caller.get(key, ()))
+
     def _memoizer(self, key: FunctionId) -> str | None:
-        """The memoizing decorator of ``key`` (``functools.lru_cache``), if any."""
-        return next((d for d in self.function(key).decorators if d in self._memoizers), None)
+        """The memoizing decorator of ``key`` (``functools.lru_cache``), if any. A def nested in a
+        function is decorated anew by each call of that function: its cache lives for that call
+        only (a DP's ``@lru_cache def best(...)`` inside the method that runs it), so its body runs
+        per call times the distinct arguments, never once per process."""
+        function = self.function(key)
+        if function.nested:
+            return None
+        return next((d for d in function.decorators if d in self._memoizers), None)
+
+
+def _below_search(frequency: str) -> bool:
+    """A memoized search's loop runs more often than a root of ``frequency`` does; a root run once
+    per process or per failure stays rare, whatever it searches."""
+    return frequency not in RARE_ROOT_FREQUENCIES and FREQUENCY_RANK.get(frequency, 0) < SEARCH_RANK
 
 
 def _order(rare: bool, raised: bool, info: HotInfo) -> tuple[bool, bool, int]:

@@ -275,7 +275,7 @@ class Uses(CallRefs):
             hook = replace(hook, frequency="first-turn")
         elif site.last_turn and hook.frequency in FREQUENT:
             hook = replace(hook, frequency="last-turn")
-        once = info.once or site.once or any(d in self._memoizers for d in self.function(key).decorators)
+        once = info.once or site.once or self._memoizer(key) is not None
         in_loop = info.in_loop or raises_callee(site, self.function(key).is_async)
         return HotInfo(info.root, hook, state, site.line, in_loop, info.depth + 1, once, info.failing or site.failing)
 

@@ -21,7 +21,7 @@ C, H, M, L = Severity.CRITICAL, Severity.HIGH, Severity.MEDIUM, Severity.LOW
 
 
 #: What raises a grade: running inside a loop, and the frequencies of a root that repeat.
-REPETITIONS: frozenset[str] = FREQUENT | {"loop"}
+REPETITIONS: frozenset[str] = FREQUENT | {"loop", "search"}
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class CostClass:
 #: back in one step of the loop: a sync reward for every rollout of a group. Once per turn or per
 #: tool call it is a stall of milliseconds between two model calls of seconds, as it is once per
 #: rollout; a loop inside one step writes the few files that step has.
-_BACK_TO_BACK = frozenset({"group"})
+_BACK_TO_BACK = frozenset({"group", "search"})
 _BOUNDED = "back to back for a group only: a few ms each, the stall does not grow per turn or tool call"
 #: A byte codec over one file's contents (``payload-whole-codec``) adds up where calls repeat back to back.
 _CODEC_REPEATS = frozenset({"group", "loop"})

@@ -24,7 +24,10 @@ FREQUENT = frozenset({"turn", "tool", "group"})
 #: Of two chains reaching one place equally often (both raised, neither rare), the one whose
 #: frequency ranks higher names how it runs: a group's rollouts back to back cost the group's size
 #: times what one turn's call costs (ASL116 counts it so), and both are raised a level. Unlisted: 0.
-FREQUENCY_RANK: dict[str, int] = {"turn": 1, "tool": 1, "group": 2}
+#: A memoized search's loop (``search``) runs its calls per state and branch, back to back: thousands
+#: of times in one step, above a group's size.
+FREQUENCY_RANK: dict[str, int] = {"turn": 1, "tool": 1, "group": 2, "search": 3}
+SEARCH_RANK = FREQUENCY_RANK["search"]
 #: Per root frequency, the name tokens (a name's, an attribute's or a string key's last) of the items
 #: of the one reply such a root answers, which it goes through one by one: a per-turn hook's loop over
 #: the reply's ``tool_calls`` runs once per tool call, the frequency its turn already raised the calls

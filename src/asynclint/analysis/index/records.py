@@ -47,6 +47,11 @@ class Function:
             return self.class_qualname
         return self.qualname.partition(".<locals>.")[0].rpartition(".")[0] or None
 
+    @property
+    def nested(self) -> bool:
+        """Defined inside a function's body: a new function object per call of that function."""
+        return ".<locals>." in self.qualname
+
 
 @dataclass(frozen=True, slots=True)
 class ClassInfo:

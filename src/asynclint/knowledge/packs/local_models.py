@@ -146,10 +146,10 @@ APIS: tuple[BlockingApi, ...] = (
         "cpu",
         "payload-tokenize",
         "to-thread",
-        "__call__ encode",
+        "__call__ encode decode batch_decode",
         f"{TOKENIZER}.",
         source=f"{_TRANSFORMERS} transformers/tokenization_utils_base.py (__call__, encode: the backend "
-        "tokenizer's BPE merges)",
+        "tokenizer's BPE merges; decode, batch_decode: the backend's detokenization of every id)",
     ),
     # --- sentence-transformers ----------------------------------------------------------------
     *(

@@ -1183,6 +1183,17 @@ GROWN = "grown"
 #: whatever they were cut from. A slice that keeps all but a few (``[1:]``, ``[:-1]``) or whose bound
 #: is computed keeps its source's size.
 CUT = "cut"
+#: The shape of the new part of a text or collection past what an earlier value of it held
+#: (``input_text[len(existing_text):]``: atropos managed_server.py:278 encodes only that suffix of the
+#: chat-templated prompt; ``actions[len(self.applied_actions):]``): one turn's addition -- a reply, a
+#: tool's result --, never the whole it was cut from, but of unknown size (a tool's result can be long).
+#: What the slice starts after says so by a :data:`PRIOR_TOKENS` word; past anything else (``s[len(prefix):]``,
+#: ``messages[len(prompt):]``: the completion past the fixed prompt) the rest keeps its source's size.
+#: Its word is what it was cut from.
+SUFFIX = "suffix"
+#: Name tokens of an earlier value of what grows (the text already encoded, the actions already
+#: applied): a slice starting past its length keeps what came since (:data:`SUFFIX`).
+PRIOR_TOKENS: frozenset[str] = frozenset("existing prev previous seen old applied sent done processed consumed".split())
 CUT_MARK = "[:"
 CUT_TEXT = " characters"
 #: The most characters a text cut to a constant length holds as one small item: one model reply's
@@ -1208,7 +1219,7 @@ def payload_evidence(shape: str, word: str) -> str:
         return "small"
     if shape == "read":
         return "unknown" if word == SOURCE_FILE else "whole"
-    if shape == GROWN:
+    if shape in (GROWN, SUFFIX):
         return "unknown"
     if shape == CUT:
         return "small" if cut_count(word) <= (SHORT_TEXT if word.endswith(f"{CUT_TEXT}]") else FEW) else "unknown"
@@ -1238,6 +1249,11 @@ def payload_evidence(shape: str, word: str) -> str:
     if last in SMALL_TOKENS or word.lower() in SMALL_TOKENS:
         return "small"
     return "unknown"
+
+
+def prior(name: str) -> bool:
+    """Does ``name`` (``existing_text``, ``prev_len``, ``n_seen``) say it holds an earlier value of what grows?"""
+    return any(token in PRIOR_TOKENS for token in name.lower().split("_"))
 
 
 def cut_count(word: str) -> int:
@@ -1308,6 +1324,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return f"at most {cut_count(word)} {unit} of {of} ({bound})"
     if shape == "match":
         return "a regex match cut out of a text"
+    if shape == SUFFIX:
+        return f"the new part of `{word}` past an earlier value of it (one turn's, size unknown)"
     if shape == "returned":
         return f"what `{returned_name(word)}` returns ({_SIZE_WORDS[evidence]})"
     if word == RESPONSE_BODY:

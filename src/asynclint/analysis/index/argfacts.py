@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Container, Iterable
 
 from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
-from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count
+from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
 from asynclint.analysis.index.narrowed import text_branch
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
@@ -39,11 +39,13 @@ from asynclint.knowledge.costs import (
     STATE_KEY,
     STREAM_PIECE_ATTRIBUTES,
     STREAM_PIECE_METHODS,
+    SUFFIX,
     TURN_COLLECTIONS,
     WHOLE_NAMES,
     cut_word,
     few_items,
     payload_evidence,
+    prior,
     shown,
 )
 from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS, FRAMEWORK_STATE_KEYS, ROLLOUT_STATE_NAMES
@@ -194,7 +196,7 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return payload_evidence("name", name) == "unknown"
     if (
         evidence_of(payload) != "unknown"
-        or shape in ("memory", GROWN, CUT)
+        or shape in ("memory", GROWN, CUT, SUFFIX)
         or (shape in ("name", "each") and word in params)
     ):
         return True
@@ -462,6 +464,12 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     if isinstance(arg, ast.Subscript):
         key = arg.slice
         container = _payload(arg.value, depth + 1, known, returned)
+        if (
+            isinstance(key, ast.Slice)
+            and prior(suffix_past(key) or "")
+            and (evidence_of(container) != "small" or _handed(container, known))
+        ):
+            return (SUFFIX, container[1])  # ``text[len(seen):]``: what a turn added to a value that grows
         if evidence_of(container) == "small":
             return container  # a part of one small item
         if isinstance(key, ast.Slice):

@@ -250,6 +250,17 @@ def slice_count(key: ast.Slice) -> int | None:
     return None
 
 
+def suffix_past(key: ast.Slice) -> str | None:
+    """The name of what a slice keeping everything from a computed start starts after: ``prev`` of
+    ``text[len(prev):]``, ``seen_len`` of ``ids[seen_len:]``, else ``None``."""
+    lower = key.lower
+    if key.upper is not None or key.step is not None:
+        return None
+    if isinstance(lower, ast.Call) and last_name(lower.func) == "len" and len(lower.args) == 1 and not lower.keywords:
+        lower = lower.args[0]
+    return last_name(lower) or None if isinstance(lower, (ast.Name, ast.Attribute, ast.Call)) else None
+
+
 def constant_int(node: ast.expr | None) -> int | None:
     """The integer ``node`` writes (``8000``, ``-5``), else ``None``."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import ast
 
+from asynclint.analysis.index.helpers import KEY_READS
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.frameworks import ONE_REPLY_ITEMS
-
-#: Reads of a mapping by a string key: ``message.get("tool_calls", [])`` names what ``["tool_calls"]`` does.
-_KEY_READS = frozenset({"get", "pop"})
 
 
 def raises_callee(site: CallSite, callee_is_async: bool) -> bool:
@@ -52,7 +50,7 @@ def _last_word(node: ast.expr) -> str:
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr in _KEY_READS
+        and node.func.attr in KEY_READS
         and node.args
         and isinstance(node.args[0], ast.Constant)
         and isinstance(node.args[0].value, str)

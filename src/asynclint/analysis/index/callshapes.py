@@ -9,7 +9,7 @@ import ast
 import re
 from collections.abc import Callable
 
-from asynclint.analysis.index.helpers import last_name
+from asynclint.analysis.index.helpers import KEY_READS, last_name
 from asynclint.knowledge.costs import (
     COMMAND_BOUNDS,
     FILE_PRINTERS,
@@ -36,16 +36,12 @@ def state_key(node: ast.expr) -> str | None:
     return None
 
 
-#: The mapping methods that give back the value held under the key they are handed: a read of it.
-_KEY_READS = frozenset({"get", "pop", "setdefault"})
-
-
 def state_get(node: ast.Call) -> str | None:
     """``state.get("driver")``, ``state.pop("driver", None)``, ``state.setdefault("driver", d)`` -> ``"driver"``."""
     func = node.func
     if (
         isinstance(func, ast.Attribute)
-        and func.attr in _KEY_READS
+        and func.attr in KEY_READS
         and isinstance(func.value, ast.Name)
         and func.value.id in ROLLOUT_STATE_NAMES
         and node.args

@@ -27,6 +27,9 @@ DISPLAYS: dict[type, str] = {
     ast.JoinedStr: "builtins.str",
 }
 FUNCTION_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Reads of a mapping by a string key: ``d.get("k")``, ``d.pop("k", None)``, ``d.setdefault("k", v)`` name
+#: what ``d["k"]`` does.
+KEY_READS = frozenset({"get", "pop", "setdefault"})
 #: Nodes with a scope of their own: a walk of one function's loops or bindings stops at them.
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)

@@ -26,7 +26,7 @@ from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import ready_state_key
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
-from asynclint.knowledge.asyncio_apis import MISSING_KEY_ERRORS
+from asynclint.knowledge.asyncio_apis import MISSING_KEY_ERRORS, MODULE_LOADERS
 from asynclint.knowledge.costs import switched_off
 from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, KEY_DUMP_FUNCTIONS, KEY_DUMP_METHODS
 
@@ -349,23 +349,38 @@ class Conditions(IndexerState):
         (a client, a tokenizer). One is built per configuration and every rollout with that
         configuration reuses it, so the fill runs once per key, whatever the key is made of. A
         value computed from the key (a page fetched, a file read, a parsed text) fills once per
-        distinct input instead: per call, as far as anyone can tell."""
+        distinct input instead: per call, as far as anyone can tell. A module imported by name
+        (``module = import_module(f"pkg.backends.{name}")``; ``_BACKENDS[name] = module.Backend``,
+        anyio's ``get_async_backend``) is loaded once per module: a registry of what is installed."""
         want = ast.unparse(guarded)
         assigns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Assign)]
         built = {
             target.id
             for node in assigns
-            if self._builds_object(node.value)
+            if self._builds_object(node.value) or self._loads_module(node.value)
             for target in node.targets
             if isinstance(target, ast.Name)
         }
         return any(
             isinstance(target, ast.Subscript)
             and ast.unparse(target.value) == want
-            and (self._builds_object(node.value) or (isinstance(node.value, ast.Name) and node.value.id in built))
+            and (
+                self._builds_object(node.value)
+                or self._loads_module(node.value)
+                or (isinstance(node.value, ast.Name) and node.value.id in built)
+                or (
+                    isinstance(node.value, ast.Attribute)
+                    and isinstance(node.value.value, ast.Name)
+                    and node.value.value.id in built
+                )
+            )
             for node in assigns
             for target in node.targets
         )
+
+    def _loads_module(self, value: ast.expr) -> bool:
+        """``importlib.import_module(...)``: a module, loaded once per process whatever names it."""
+        return isinstance(value, ast.Call) and self._denoted(value.func) in MODULE_LOADERS
 
     def _builds_object(self, value: ast.expr) -> bool:
         """A call that builds an object of a known class (``openai.OpenAI(...)``)."""

@@ -34,9 +34,10 @@ TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 #: defining the methods it declares, derived from it or not.
 PROTOCOL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 #: The last part of a class name that says its instances hold a configuration (``BaseClientConfig``,
-#: ``SamplingParams``): a memo keyed by a dump of one (``key = config.model_dump_json()``) fills
-#: once per configuration, which a process has a few of, not once per rollout's data.
-CONFIGURATION_SUFFIXES = ("Config", "Configuration", "Settings", "Options", "Params")
+#: ``ServerSettings``): a memo keyed by a dump of one (``key = config.model_dump_json()``) fills
+#: once per configuration, which a process has a few of, not once per rollout's data. (Not
+#: ``Params``/``Options``: a tool's ``SearchParams`` or a request's ``RequestOptions`` is per call.)
+CONFIGURATION_SUFFIXES = ("Config", "Configuration", "Settings")
 #: Methods that dump the object they are called on (pydantic v2 and v1: a text, or a dict to dump
 #: further), and functions that turn their first argument into a key (``json.dumps(c.model_dump())``).
 KEY_DUMP_METHODS = frozenset({"model_dump_json", "model_dump", "json", "dict"})

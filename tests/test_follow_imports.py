@@ -768,3 +768,57 @@ def test_a_lazy_table_is_an_export_only_when_the_modules_getattr_reads_it() -> N
     }
     without_getattr = source.replace("def __getattr__(name):", "def attribute(name):").replace("__getattr__, ", "")
     assert dict(lazy_exports(ast.parse(without_getattr), "lazylib", "lazylib")) == {}
+
+
+PLUGIN_SITE = {
+    "pydantic/__init__.py": "from pydantic.main import BaseModel\nfrom pydantic.type_adapter import TypeAdapter\n",
+    "pydantic/main.py": "class BaseModel:\n    pass\n",
+    "pydantic/type_adapter.py": (
+        "from pydantic.plugin._loader import get_plugins\n\n\n"
+        "class TypeAdapter:\n"
+        "    def __init__(self, tp):\n        self.plugins = list(get_plugins())\n"
+    ),
+    "pydantic/plugin/__init__.py": "",
+    "pydantic/plugin/_loader.py": (
+        "from importlib.metadata import entry_points\n\n"
+        "_plugins = None\n\n\n"
+        "def get_plugins():\n"
+        "    global _plugins\n"
+        "    if _plugins is None:\n"
+        "        _plugins = {point.value: point.load() for point in entry_points(group='pydantic')}\n"
+        "    return _plugins.values()\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("model", "found"),
+    [
+        ("class Settings(pydantic.BaseModel):\n    depth: int = 0\n", ()),
+        ("def settings():\n    class Settings(pydantic.BaseModel):\n        depth: int = 0\n", ((5, "ASL109", "low"),)),
+        ("", ((5, "ASL109", "low"),)),
+    ],
+)
+def test_a_fill_that_defining_a_model_class_runs_is_warmed_by_a_model_defined_at_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: str, found: tuple[tuple[int, str, str], ...]
+) -> None:
+    """pydantic's ``get_plugins`` fills a module global once per process, and building any
+    ``BaseModel`` subclass calls it (knowledge: ``RUN_BY_CLASS_DEFINITIONS``): a model defined at a
+    module's top has run it at import, so a ``TypeAdapter`` built per call finds it done. Near
+    misses: a model class defined in a function is built when that runs; without one, the
+    adapter's first call fills it (low: first call only)."""
+    site = tmp_path / "site"
+    for name, text in PLUGIN_SITE.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text)
+    (site / "pydantic-2.0.dist-info").mkdir()
+    (site / "pydantic-2.0.dist-info" / "top_level.txt").write_text("pydantic\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    handler = "async def handle(value):\n    return pydantic.TypeAdapter(int)\n"
+    (project / "app.py").write_text(f"import pydantic\n\n\n{handler}\n\n{model}")
+    monkeypatch.chdir(project)
+    config = dataclasses.replace(Config(root=project), follow_imports=True)
+    result = run_check(["."], config, use_cache=False, search_path=[str(site)])
+    assert not result.errors, result.errors
+    assert tuple((finding.line, finding.code, finding.severity.label) for finding in result.findings) == found

@@ -12,7 +12,7 @@ from asynclint.analysis.given import known_constant
 from asynclint.analysis.graph_records import FunctionId, HotInfo
 from asynclint.analysis.index.records import CallSite, Place
 from asynclint.knowledge.asyncio_apis import runs_loop
-from asynclint.knowledge.frameworks import START_UP
+from asynclint.knowledge.frameworks import RUN_BY_CLASS_DEFINITIONS, START_UP
 
 
 class Warming(CallRefs):
@@ -151,6 +151,8 @@ class Warming(CallRefs):
         methods (a v1 ``Taskset.load``), when no rollout runs them. A memoized ``entry`` keeps a
         result per argument set: each of its hot calls must pass what some start-up call passes
         (the same constants, or nothing), or a rollout fills a result of its own."""
+        if self._run_by_class_definitions(entry):
+            return True
         calls = list(self._warming_calls(entry))
         # The argument sets the rollouts' calls pass (none found by name: reached through dispatch).
         wanted = {site.given for caller, site in calls if caller in self.hot} if self._memoizer(entry) else set()
@@ -161,6 +163,17 @@ class Warming(CallRefs):
         return all(
             self._reached_at_start_up([caller for caller, site in calls if site.given == given]) for given in wanted
         )
+
+    def _run_by_class_definitions(self, entry: FunctionId) -> bool:
+        """``entry`` is a library function that defining a subclass of a base runs
+        (:data:`~asynclint.knowledge.frameworks.RUN_BY_CLASS_DEFINITIONS`: pydantic's ``get_plugins``
+        for every ``BaseModel``), and a class defined at a module's top derives from that base:
+        importing its module ran ``entry``."""
+        function = self.function(entry)
+        base = RUN_BY_CLASS_DEFINITIONS.get(f"{self.summaries[entry[0]].module}.{function.qualname}")
+        if base is None:
+            return False
+        return any("<locals>" not in sub for sub in {*self.subclasses(base), *self.subclasses(self.canonical(base))})
 
     def _reached_at_start_up(self, callers: list[FunctionId]) -> bool:
         """Start-up runs one of ``callers``, or a function calling one, at any depth."""

@@ -254,6 +254,13 @@ TIMEOUT_ERRORS: frozenset[str] = frozenset(
 #: ``ValueError`` handler of a parse recovers, and may run on every call).
 WAIT_FAILURES: frozenset[str] = frozenset({"builtins.ValueError"})
 
+#: Exceptions a missing key raises: a handler catching only these after ``return cache[key]`` is
+#: a memo's miss (``except KeyError: cache[key] = build()``), the first call for that key.
+MISSING_KEY_ERRORS: frozenset[str] = frozenset({"builtins.KeyError", "builtins.LookupError"})
+#: Calls that load a module by its name: Python keeps each in ``sys.modules``, so a cache of what
+#: they load (or of a class taken from it) fills once per module, however its key is made.
+MODULE_LOADERS: frozenset[str] = frozenset({"importlib.import_module", "builtins.__import__"})
+
 #: Exceptions that say something outside the program failed, or anything at all failed (a bare
 #: ``except:``, ``Exception``): a handler catching only these (``except Exception:`` around a
 #: simulator's spawn, ``except (OSError, RuntimeError):`` around a server call) runs after the

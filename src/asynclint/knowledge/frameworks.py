@@ -505,6 +505,14 @@ COLD_FUNCTIONS: frozenset[str] = frozenset({"load_environment"})
 #: Functions that run before any rollout (besides module level): a cache or lazy index they
 #: fill first is ready when the rollouts start. v1 tasksets load their tasks in ``load_tasks``.
 START_UP: frozenset[str] = COLD_FUNCTIONS | frozenset({"__init__", "__post_init__", "load_tasks"})
+#: Library functions that defining a subclass of a base runs (the base's metaclass calls them), by
+#: qualified name -> the base: a subclass defined at a module's top is built at import, so what the
+#: function fills once per process is ready before any rollout. pydantic's ``get_plugins`` fills its
+#: module global ``_plugins`` (plugin discovery: ``importlib.metadata.entry_points``) for every
+#: ``BaseModel`` subclass built (source: pkg pydantic 2.14.4 main.py ``ModelMetaclass.__new__`` ->
+#: _internal/_model_construction.py ``complete_model_class`` -> plugin/_schema_validator.py
+#: ``create_schema_validator`` -> plugin/_loader.py ``get_plugins``).
+RUN_BY_CLASS_DEFINITIONS: dict[str, str] = {"pydantic.plugin._loader.get_plugins": "pydantic.BaseModel"}
 
 REWARD = Hook("reward function", "rollout", note="run by the framework for every rollout")
 #: A reward with one of these parameters is a group reward: called once with the lists of a whole

@@ -33,3 +33,14 @@ TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 #: ``class Client(Protocol)``: a structural type. A value declared one is an instance of any class
 #: defining the methods it declares, derived from it or not.
 PROTOCOL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
+#: The last part of a class name that says its instances hold a configuration (``BaseClientConfig``,
+#: ``ServerSettings``): a memo keyed by a dump of one (``key = config.model_dump_json()``) fills
+#: once per configuration, which a process has a few of, not once per rollout's data. (Not
+#: ``Params``/``Options``: a tool's ``SearchParams`` or a request's ``RequestOptions`` is per call.)
+CONFIGURATION_SUFFIXES = ("Config", "Configuration", "Settings")
+#: Methods that dump the object they are called on (pydantic v2 and v1: a text, or a dict to dump
+#: further), and functions that turn their first argument into a key (``json.dumps(c.model_dump())``).
+KEY_DUMP_METHODS = frozenset({"model_dump_json", "model_dump", "json", "dict"})
+KEY_DUMP_FUNCTIONS = frozenset(
+    {"json.dumps", "dataclasses.asdict", "builtins.repr", "builtins.str", "builtins.hash", "builtins.id"}
+)

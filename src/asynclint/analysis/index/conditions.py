@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.diskcache import fills_file, statements_after
@@ -24,7 +26,9 @@ from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import ready_state_key
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
+from asynclint.knowledge.asyncio_apis import MISSING_KEY_ERRORS, MODULE_LOADERS
 from asynclint.knowledge.costs import switched_off
+from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, KEY_DUMP_FUNCTIONS, KEY_DUMP_METHODS
 
 
 class Conditions(IndexerState):
@@ -212,6 +216,24 @@ class Conditions(IndexerState):
             return False
         return self._persistent(guarded) and stores(body, guarded)
 
+    @contextmanager
+    def memo_miss(self, handler: ast.ExceptHandler, attempt: list[ast.stmt]) -> Iterator[None]:
+        """Walk ``handler`` as the miss of a memo when it is one: ``try: return cache[key]`` /
+        ``except KeyError: value = build(); cache[key] = value`` (anyio's ``get_async_backend``) is
+        the ``if key not in cache:`` of :meth:`_lazy_guard` written the other way round, and is
+        read as that test would be: once when the key is fixed or the cache keeps objects built per
+        configuration, per distinct input otherwise."""
+        test = _missed_entry(handler, attempt, self._denoted)
+        once = test is not None and self._lazy_guard(test, handler.body)
+        per_instance = (
+            once and test is not None and instance_guard(test, self.shared_attrs.get(self.frame.cls or "", ()))
+        )
+        self.frame.once += once
+        self.frame.instance_once += per_instance
+        yield
+        self.frame.once -= once
+        self.frame.instance_once -= per_instance
+
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
             return False
@@ -260,17 +282,18 @@ class Conditions(IndexerState):
         that ``body`` stores into."""
         if self._handed_in(holder):
             return stores(body, holder)
-        once = self._fixed_name_key(key) or self._builds_per_key(holder, body)
+        once = self._fixed_name_key(key) or self._configuration_key(key) or self._builds_per_key(holder, body)
         return once and self._persistent(holder) and stores(body, holder)
 
     def _fixed_key(self, test: ast.expr) -> bool:
         """A cache looked up by a key made of the call's own arguments or locals (``if query in
         _cache``) fills once per distinct input -- per rollout, as far as anyone can tell. A
-        constant key, or one made of module-level names and ``self``, fills once."""
+        constant key, or one made of module-level names and ``self``, fills once; so does a dump of a
+        configuration (:meth:`_configuration_key`), once per configuration."""
         inner = test.operand if isinstance(test, ast.UnaryOp) else test
         if not (isinstance(inner, ast.Compare) and isinstance(inner.ops[0], (ast.In, ast.NotIn))):
             return True
-        return self._fixed_name_key(inner.left)
+        return self._fixed_name_key(inner.left) or self._configuration_key(inner.left)
 
     def _fixed_name_key(self, key: ast.expr) -> bool:
         """``key`` reads no argument or local of the call (``self`` and its attributes aside)."""
@@ -280,6 +303,34 @@ class Conditions(IndexerState):
             and not isinstance(self.frame.bindings[name.id], SelfRef)
             for name in ast.walk(key)
         )
+
+    def _configuration_key(self, key: ast.expr) -> bool:
+        """``key`` is a dump of an object whose class holds a configuration (``key =
+        config.model_dump_json()`` with ``config: BaseClientConfig``, bound once in the function's
+        own body, or written in place; ``json.dumps``/``repr``/``hash`` of one): verifiers'
+        ``InterceptionServer._client`` keeps one client per endpoint configuration. A process runs
+        with a few configurations, whatever the rollouts' data: the fill runs once per
+        configuration, as a setting's key does. (A dump of the rollout's data -- a message, a tool
+        call's arguments -- is no configuration's and still fills per distinct input.)"""
+        if isinstance(key, ast.Name):
+            bound = [
+                stmt.value
+                for stmt in self.frame.own
+                if isinstance(stmt, ast.Assign)
+                and any(isinstance(target, ast.Name) and target.id == key.id for target in stmt.targets)
+            ]
+            if len(bound) != 1:
+                return False
+            key = bound[0]
+        while isinstance(key, ast.Call):
+            if isinstance(key.func, ast.Attribute) and key.func.attr in KEY_DUMP_METHODS:
+                key = key.func.value
+            elif key.args and self._denoted(key.func) in KEY_DUMP_FUNCTIONS:
+                key = key.args[0]
+            else:
+                return False
+        dumped = self.infer(key) if isinstance(key, (ast.Name, ast.Attribute)) else None
+        return isinstance(dumped, Inst) and dumped.name.removesuffix("()").endswith(CONFIGURATION_SUFFIXES)
 
     def _handed_in(self, holder: ast.expr) -> bool:
         """An optional dict the caller hands in and keeps (``cache: dict | None = None``, never
@@ -298,23 +349,38 @@ class Conditions(IndexerState):
         (a client, a tokenizer). One is built per configuration and every rollout with that
         configuration reuses it, so the fill runs once per key, whatever the key is made of. A
         value computed from the key (a page fetched, a file read, a parsed text) fills once per
-        distinct input instead: per call, as far as anyone can tell."""
+        distinct input instead: per call, as far as anyone can tell. A module imported by name
+        (``module = import_module(f"pkg.backends.{name}")``; ``_BACKENDS[name] = module.Backend``,
+        anyio's ``get_async_backend``) is loaded once per module: a registry of what is installed."""
         want = ast.unparse(guarded)
         assigns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Assign)]
         built = {
             target.id
             for node in assigns
-            if self._builds_object(node.value)
+            if self._builds_object(node.value) or self._loads_module(node.value)
             for target in node.targets
             if isinstance(target, ast.Name)
         }
         return any(
             isinstance(target, ast.Subscript)
             and ast.unparse(target.value) == want
-            and (self._builds_object(node.value) or (isinstance(node.value, ast.Name) and node.value.id in built))
+            and (
+                self._builds_object(node.value)
+                or self._loads_module(node.value)
+                or (isinstance(node.value, ast.Name) and node.value.id in built)
+                or (
+                    isinstance(node.value, ast.Attribute)
+                    and isinstance(node.value.value, ast.Name)
+                    and node.value.value.id in built
+                )
+            )
             for node in assigns
             for target in node.targets
         )
+
+    def _loads_module(self, value: ast.expr) -> bool:
+        """``importlib.import_module(...)``: a module, loaded once per process whatever names it."""
+        return isinstance(value, ast.Call) and self._denoted(value.func) in MODULE_LOADERS
 
     def _builds_object(self, value: ast.expr) -> bool:
         """A call that builds an object of a known class (``openai.OpenAI(...)``)."""
@@ -333,6 +399,21 @@ class Conditions(IndexerState):
             return False
         local = self.frame.bindings.get(guarded.id, UNBOUND) if guarded.id not in self.frame.globals else UNBOUND
         return local is UNBOUND or isinstance(local, SelfRef)
+
+
+def _missed_entry(
+    handler: ast.ExceptHandler, attempt: list[ast.stmt], denoted: Callable[[ast.expr], str | None]
+) -> ast.expr | None:
+    """``key not in cache`` for a ``handler`` catching only ``KeyError`` (or ``LookupError``) after an
+    ``attempt`` that only reads ``cache[key]`` (``return cache[key]``, ``value = cache[key]``): the
+    handler runs when the entry is missing."""
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type else []
+    if not caught or any(denoted(kind) not in MISSING_KEY_ERRORS for kind in caught) or len(attempt) != 1:
+        return None
+    read = attempt[0].value if isinstance(attempt[0], (ast.Return, ast.Assign)) else None
+    if not (isinstance(read, ast.Subscript) and isinstance(read.value, (ast.Name, ast.Attribute))):
+        return None
+    return ast.Compare(left=read.slice, ops=[ast.NotIn()], comparators=[read.value])
 
 
 def _mode_comparison(node: ast.AST) -> bool:

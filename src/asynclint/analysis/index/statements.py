@@ -459,7 +459,8 @@ class Statements(IndexerState):
             failing = failing_handler(child, getattr(owner, "body", []), self._denoted, self.catalogue)
             self.frame.failing += failing
             self.frame.fallback += 1  # runs when the attempt in the ``try`` raised
-            self.visit_body(import_fallback(child, getattr(owner, "body", [])))
+            with self.memo_miss(child, getattr(owner, "body", [])):  # ``except KeyError:`` filling ``cache[key]``
+                self.visit_body(import_fallback(child, getattr(owner, "body", [])))
             self.frame.fallback -= 1
             self.frame.failing -= failing
         elif isinstance(child, ast.match_case):

@@ -1,6 +1,6 @@
 """What a call's arguments and the code around it say, read from the syntax alone: the payload a
-serializer or copier is handed (its shape and the name that says what it is), literals, loops
-over a fixed few constants, keys of the rollout's state (annotations are
+serializer or copier is handed (its shape and the name that says what it is), keys of the
+rollout's state (literals and loops over a fixed few constants are :mod:`.literals`) (annotations are
 :mod:`asynclint.analysis.index.annotations`, the tests around a statement
 :mod:`asynclint.analysis.index.guards`).
 :mod:`asynclint.analysis.index.recording` records these per call site; the cost model
@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Container, Iterable
 from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
+from asynclint.analysis.index.literals import entries, fixed_iterable, literal
 from asynclint.analysis.index.narrowed import text_branch
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
@@ -49,51 +50,6 @@ from asynclint.knowledge.costs import (
     shown,
 )
 from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS, FRAMEWORK_STATE_KEYS, ROLLOUT_STATE_NAMES
-
-
-def literal(arg: ast.expr) -> str | None:
-    """``repr`` of a constant argument, ``"<small literal>"`` for a short literal container.
-
-    A container is literal only when everything in it is: ``[state]`` or ``{"t": trajectory}``
-    is as big as what it holds.
-    """
-    if isinstance(arg, ast.Constant):
-        return repr(arg.value)
-    if isinstance(arg, ast.JoinedStr):
-        return "<small literal>"
-    if isinstance(arg, (ast.Dict, ast.List, ast.Tuple, ast.Set)):
-        children = arg.values if isinstance(arg, ast.Dict) else arg.elts
-        if len(children) <= FEW and all(literal(c) is not None for c in children):
-            return "<small literal>"
-    return None
-
-
-def entries(display: ast.Dict | ast.List | ast.Tuple | ast.Set) -> int:
-    """How many fields a display writes out: a dict's entries (a key and its value are one field:
-    ``{"id": x, "status": s}`` is two), a sequence's elements. Up to :data:`FEW` fields of small
-    parts is a small record, json of it cheaper than a thread hop."""
-    return len(display.keys) if isinstance(display, ast.Dict) else len(display.elts)
-
-
-def fixed_iterable(iterable: ast.expr) -> bool:
-    """A short display of constants, a string constant, or ``range`` of a small constant (also
-    through ``enumerate``/``zip``/``sorted``/``reversed``): a fixed few iterations."""
-    if isinstance(iterable, ast.Constant):
-        return isinstance(iterable.value, str) and len(iterable.value) <= FEW
-    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
-        return len(iterable.elts) <= FEW and all(literal(e) is not None for e in iterable.elts)
-    if isinstance(iterable, ast.Dict):
-        entries = (*iterable.keys, *iterable.values)
-        return len(iterable.keys) <= FEW and all(literal(v) is not None for v in entries if v)
-    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name):
-        if iterable.func.id == "range":
-            return bool(iterable.args) and all(
-                isinstance(a, ast.Constant) and isinstance(a.value, int) and abs(a.value) <= FEW for a in iterable.args
-            )
-        if iterable.func.id in ("enumerate", "zip", "sorted", "reversed", "list", "tuple"):
-            return bool(iterable.args) and all(fixed_iterable(a) for a in iterable.args)
-    return False
-
 
 #: Calls whose result is their argument in another shape (or numbered): look through them for the payload.
 _PASS_THROUGH = frozenset({"str", "list", "dict", "tuple", "repr", "bytes", "enumerate"})

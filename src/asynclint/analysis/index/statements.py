@@ -6,7 +6,7 @@ import ast
 from dataclasses import replace
 from typing import cast
 
-from asynclint.analysis.index.argfacts import evidence_of, fixed_iterable, loop_source
+from asynclint.analysis.index.argfacts import evidence_of, loop_source
 from asynclint.analysis.index.branches import leaves, merged_branches
 from asynclint.analysis.index.callshapes import opens_response, opens_stream, state_key
 from asynclint.analysis.index.diskcache import cache_miss, looks_for_file
@@ -32,6 +32,7 @@ from asynclint.analysis.index.helpers import (
     stored_value,
 )
 from asynclint.analysis.index.importflags import flag_test
+from asynclint.analysis.index.literals import fixed_iterable
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence

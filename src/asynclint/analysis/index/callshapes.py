@@ -1,7 +1,7 @@
 """What a call's own syntax says before any payload is read: the key of the rollout's state it reads
 (``state["driver"]``, ``state.get("driver")``), the file or HTTP response it opens, whether it encodes
-its argument as JSON, the text a regex written in it lets through, and the literal switches it is
-given (:mod:`asynclint.analysis.index.argfacts` reads payloads with them)."""
+its argument as JSON or copies it, the text a regex written in it lets through, and the literal
+switches it is given (:mod:`asynclint.analysis.index.argfacts` reads payloads with them)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from collections.abc import Callable
 from asynclint.analysis.index.helpers import KEY_READS, last_name
 from asynclint.knowledge.costs import (
     COMMAND_BOUNDS,
+    COPIERS,
+    COPY_METHODS,
+    DEEP_COPIERS,
     FILE_PRINTERS,
     LAZY_CLOSED,
     LITERAL_OPENED,
@@ -187,3 +190,17 @@ def slot_argument(call: ast.Call, keyword: str, position: int) -> ast.expr | Non
     if passed is not None or len(call.args) <= position:
         return passed
     return None if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]) else call.args[position]
+
+
+def copy_kind(call: ast.Call, target: str | None) -> bool | None:
+    """Whether ``call`` (of ``target``, resolved) copies a container it is handed: ``True`` deeply,
+    ``False`` shallowly, ``None``: no copy. ``dict(x)``, ``list(x)``, ``set(x)``, ``copy.copy(x)``,
+    ``x.copy()`` (a project ``copy()`` answers for itself in the graph); ``copy.deepcopy(x)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in COPY_METHODS and not call.args and not call.keywords:
+        return False
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], (ast.Constant, ast.Starred)):
+        return None
+    if target in DEEP_COPIERS:
+        return True
+    return False if target in COPIERS else None

@@ -7,14 +7,13 @@ from dataclasses import replace
 from typing import TypeGuard
 
 from asynclint.analysis.index.argfacts import evidence_of, handed_field, joined
-from asynclint.analysis.index.callshapes import dumped, reference
+from asynclint.analysis.index.callshapes import copy_kind, dumped, reference
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
 from asynclint.analysis.index.nests import calls_itself, starts_nest
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition
 from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfPath, SelfRef, Sym, Value
-from asynclint.analysis.index.work import copy_kind
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
     INLINE_APPLIERS,

@@ -41,9 +41,6 @@ from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.sizes import Factors, int_value, literal_count
 from asynclint.knowledge.costs import (
     COMBINATORIAL_COUNTS,
-    COPIERS,
-    COPY_METHODS,
-    DEEP_COPIERS,
     MAPPING_ENTRIES,
     SAME_ITEMS,
     grows,
@@ -583,17 +580,3 @@ def _statements(body: list[ast.stmt]) -> int:
         if not isinstance(node, (*SCOPES, ast.For, ast.AsyncFor, ast.While)):
             stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
     return count
-
-
-def copy_kind(call: ast.Call, target: str | None) -> bool | None:
-    """Whether ``call`` (of ``target``, resolved) copies a container it is handed: ``True`` deeply,
-    ``False`` shallowly, ``None``: no copy. ``dict(x)``, ``list(x)``, ``set(x)``, ``copy.copy(x)``,
-    ``x.copy()`` (a project ``copy()`` answers for itself in the graph); ``copy.deepcopy(x)``."""
-    func = call.func
-    if isinstance(func, ast.Attribute) and func.attr in COPY_METHODS and not call.args and not call.keywords:
-        return False
-    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], (ast.Constant, ast.Starred)):
-        return None
-    if target in DEEP_COPIERS:
-        return True
-    return False if target in COPIERS else None

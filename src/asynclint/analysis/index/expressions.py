@@ -9,7 +9,8 @@ from typing import TypeGuard
 from asynclint.analysis.index.argfacts import evidence_of, handed_field, joined
 from asynclint.analysis.index.callshapes import copy_kind, dumped, reference
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
-from asynclint.analysis.index.nests import calls_itself, starts_nest
+from asynclint.analysis.index.nests import starts_nest
+from asynclint.analysis.index.nestshapes import calls_itself
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
 from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition

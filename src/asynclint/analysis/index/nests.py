@@ -31,14 +31,15 @@ the syntax does not settle.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, short_source
 from asynclint.analysis.index.loops import LoopNest
 from asynclint.analysis.index.nest_origins import Path, identity, joined, key_of, nest_origins, read
+from asynclint.analysis.index.nestshapes import calls_itself, is_self, is_table, names_in, offsets
 from asynclint.analysis.index.products import product_over
-from asynclint.knowledge.costs import ARRAY_MAKERS, COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
+from asynclint.knowledge.costs import COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
 #: How strongly a bound grows with the data, for joining several (``zip`` takes the weakest).
@@ -127,7 +128,7 @@ class Nests:
     def _bind(self, target: ast.expr, value: ast.expr | None, line: int) -> None:
         if isinstance(target, ast.Name):
             self.assigned.setdefault(target.id, []).append((value, line))
-            if value is not None and _is_table(value):
+            if value is not None and is_table(value):
                 self.tables.add(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             values = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
@@ -211,7 +212,7 @@ class Nests:
                 )
             return Bound(FIXED)  # a module constant, a closure's setting
         if isinstance(node, ast.Attribute):
-            base = self.items(node.value) if not _is_self(node.value) else Bound(UNKNOWN)
+            base = self.items(node.value) if not is_self(node.value) else Bound(UNKNOWN)
             if base.kind in (SIZED, FEW):
                 field = read(base.origin, node.attr)
                 return Bound(FEW) if few_items(node.attr) else Bound(SIZED, node, source=identity(node), origin=field)
@@ -259,7 +260,7 @@ class Nests:
         if isinstance(func, ast.Attribute):
             # A method of the environment's own objects (``self.store.get(key)``) looks up what it
             # holds: its size is not the argument's.
-            receiver = self.items(func.value) if not _is_self(func.value) else Bound(UNKNOWN)
+            receiver = self.items(func.value) if not is_self(func.value) else Bound(UNKNOWN)
             if func.attr == "copy" or receiver.kind in (PART, UNKNOWN):
                 return receiver
         else:
@@ -279,7 +280,7 @@ class Nests:
         if len(args) == 1:
             return self.count(args[0])
         start, stop = args[0], args[1]
-        if _offsets(start) & _offsets(stop):
+        if offsets(start) & offsets(stop):
             return Bound(FIXED)  # ``range(max(0, i - 2), min(n, i + 3))``: a window around an index
         if isinstance(stop, ast.BinOp) and isinstance(stop.op, ast.Add) and ast.dump(stop.left) == ast.dump(start):
             return self.count(stop.right)  # ``range(i, i + 3)``: a window of the right operand's size
@@ -340,13 +341,13 @@ class Nests:
         names = [target]
         if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name):
             if iterable.func.id == "range":
-                index.update(_names(target))
+                index.update(names_in(target))
                 names = []
             elif iterable.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
-                index.update(_names(target.elts[0]))
+                index.update(names_in(target.elts[0]))
                 names = target.elts[1:]
         for name_target in names:
-            items.update(_names(name_target))
+            items.update(names_in(name_target))
         # (``index`` bounds come only from a counted loop: see :meth:`count`.)
         counted = bound.kind in (SIZED, INDEX)
         level = _Level(
@@ -511,19 +512,6 @@ def _multiplies(levels: tuple[_Level, ...]) -> bool:
     return len(set(sources)) < len(sources) or all(level.bound.positional for level in levels)
 
 
-def calls_itself(call: ast.Call, name: str, method: bool) -> bool:
-    """``f(...)`` in ``def f``, ``self.f(...)`` in a method ``f``: the function recurses."""
-    func = call.func
-    if method:
-        return (
-            isinstance(func, ast.Attribute)
-            and func.attr == name
-            and isinstance(func.value, ast.Name)
-            and func.value.id in ("self", "cls")
-        )
-    return isinstance(func, ast.Name) and func.id == name
-
-
 def _describe(level: _Level) -> str:
     if isinstance(level.node, ast.Call):  # a recursion (see Nests._recursion)
         return f"`{short_source(level.node)}` ({level.bound.why})"
@@ -552,48 +540,3 @@ def _strongest(bounds: list[Bound]) -> Bound:
 
 def _weakest(bounds: list[Bound]) -> Bound:
     return min(bounds, key=lambda b: _STRENGTH[b.kind]) if bounds else Bound(FIXED)
-
-
-def _offsets(node: ast.expr) -> set[str]:
-    """The names ``node`` is a constant offset of: ``i`` for ``i``, ``i + 3``, ``max(0, i - 2)``."""
-    if isinstance(node, ast.Name):
-        return {node.id}
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
-        if isinstance(node.right, ast.Constant):
-            return _offsets(node.left)
-        if isinstance(node.left, ast.Constant):
-            return _offsets(node.right)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
-        return set().union(*(_offsets(arg) for arg in node.args)) if node.args else set()
-    return set()
-
-
-def _is_self(node: ast.expr) -> bool:
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        node = node.value
-    return isinstance(node, ast.Name) and node.id in ("self", "cls")
-
-
-def _names(target: ast.expr) -> Iterator[str]:
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            yield node.id
-
-
-def _is_table(value: ast.expr) -> bool:
-    """A list of lists (``[[0] * (n + 1) for _ in range(m + 1)]``) or a 2-D array."""
-    if isinstance(value, ast.ListComp):
-        elt = value.elt
-        return isinstance(elt, (ast.List, ast.ListComp)) or (
-            isinstance(elt, ast.BinOp)
-            and isinstance(elt.op, ast.Mult)
-            and isinstance(elt.left, ast.List)
-            or isinstance(elt, ast.BinOp)
-            and isinstance(elt.right, ast.List)
-        )
-    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult):
-        return isinstance(value.left, ast.List) and any(isinstance(e, (ast.List, ast.BinOp)) for e in value.left.elts)
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ARRAY_MAKERS:
-        shape = value.args[0] if value.args else None
-        return isinstance(shape, (ast.Tuple, ast.List)) and len(shape.elts) == 2
-    return False

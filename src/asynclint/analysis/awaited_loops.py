@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.helpers import KEY_READS
+from asynclint.analysis.index.callshapes import key_read
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.frameworks import ONE_REPLY_ITEMS
@@ -47,13 +47,6 @@ def _last_word(node: ast.expr) -> str:
         return node.attr
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         return node.slice.value
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in KEY_READS
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ):
-        return node.args[0].value
+    if isinstance(node, ast.Call):
+        return key_read(node) or ""
     return ""

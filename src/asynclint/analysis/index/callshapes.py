@@ -39,19 +39,25 @@ def state_key(node: ast.expr) -> str | None:
     return None
 
 
-def state_get(node: ast.Call) -> str | None:
-    """``state.get("driver")``, ``state.pop("driver", None)``, ``state.setdefault("driver", d)`` -> ``"driver"``."""
+def key_read(node: ast.Call) -> str | None:
+    """``x.get("k")``, ``x.pop("k", None)``, ``x.setdefault("k", d)`` -> ``"k"``: the key a mapping read names."""
     func = node.func
     if (
         isinstance(func, ast.Attribute)
         and func.attr in KEY_READS
-        and isinstance(func.value, ast.Name)
-        and func.value.id in ROLLOUT_STATE_NAMES
         and node.args
         and isinstance(node.args[0], ast.Constant)
         and isinstance(node.args[0].value, str)
     ):
         return node.args[0].value
+    return None
+
+
+def state_get(node: ast.Call) -> str | None:
+    """``state.get("driver")``, ``state.pop("driver", None)``, ``state.setdefault("driver", d)`` -> ``"driver"``."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ROLLOUT_STATE_NAMES:
+        return key_read(node)
     return None
 
 

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import gc
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -43,52 +41,40 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = args.root.resolve()
 
-    import asynclint.engine as engine
-    from asynclint.analysis.graph import ProjectGraph
+    from bench_call_tables import graphs_after_rules
+
     from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts
-    from asynclint.config import Config
-    from asynclint.runner import run_check
 
     names = [field.name for field in dataclasses.fields(CallFacts)]
     every_field = _HEADER + 8 * len(names)
-    measured: list[str] = []
-    last_step = engine._one_per_call
 
-    def measure_then(*step_args):  # called once the rules have all run, the graphs still alive
-        if measured:
-            return last_step(*step_args)
-        for graph in (item for item in gc.get_objects() if isinstance(item, ProjectGraph)):
-            sites = site_bytes = 0
-            facts: dict[int, CallFacts] = {}
-            for summary in graph.summaries:
-                for site in summary.calls:
-                    sites += 1
-                    site_bytes += sys.getsizeof(site)
-                    if site.rare is not None:
-                        facts[id(site.rare)] = site.rare
-            set_counts: Counter[int] = Counter()
-            fields_set: Counter[str] = Counter()
-            for record in facts.values():
-                set_here = [name for name in names if getattr(record, name) != getattr(NO_FACTS, name)]
-                set_counts[len(set_here)] += 1
-                fields_set.update(set_here)
-            held = sum(facts_bytes(record) for record in facts.values())
-            measured.append(
-                f"graph: {len(graph.summaries):,} summaries, {sites:,} call sites: {site_bytes / 2**20:.2f} MB\n"
-                f"  rare facts: {len(facts):,} distinct records: {held / 2**20:.2f} MB as held, "
-                f"{len(facts) * every_field / 2**20:.2f} MB as a slot per field ({len(names)} fields, "
-                f"{every_field} bytes a record)\n"
-                f"  facts set per record: {', '.join(f'{n}: {c:,}' for n, c in sorted(set_counts.items()))}\n"
-                f"  set most: {', '.join(f'{name} {count:,}' for name, count in fields_set.most_common(8))}"
-            )
-        return last_step(*step_args)
+    def measure(graph) -> str:
+        sites = site_bytes = 0
+        facts: dict[int, CallFacts] = {}
+        for summary in graph.summaries:
+            for site in summary.calls:
+                sites += 1
+                site_bytes += sys.getsizeof(site)
+                if site.rare is not None:
+                    facts[id(site.rare)] = site.rare
+        set_counts: Counter[int] = Counter()
+        fields_set: Counter[str] = Counter()
+        for record in facts.values():
+            set_here = [name for name in names if getattr(record, name) != getattr(NO_FACTS, name)]
+            set_counts[len(set_here)] += 1
+            fields_set.update(set_here)
+        held = sum(facts_bytes(record) for record in facts.values())
+        return (
+            f"graph: {len(graph.summaries):,} summaries, {sites:,} call sites: {site_bytes / 2**20:.2f} MB\n"
+            f"  rare facts: {len(facts):,} distinct records: {held / 2**20:.2f} MB as held, "
+            f"{len(facts) * every_field / 2**20:.2f} MB as a slot per field ({len(names)} fields, "
+            f"{every_field} bytes a record)\n"
+            f"  facts set per record: {', '.join(f'{n}: {c:,}' for n, c in sorted(set_counts.items()))}\n"
+            f"  set most: {', '.join(f'{name} {count:,}' for name, count in fields_set.most_common(8))}"
+        )
 
-    engine._one_per_call = measure_then
-    with tempfile.TemporaryDirectory(prefix="asynclint-call-records-") as cache:
-        result = run_check([str(root)], Config(root=root), cache_directory=Path(cache))
-    if not measured:
-        sys.exit("bench_call_records: no graph was alive when the rules had run")
-    print(f"{root}: {result.files_checked} files")
+    files, measured = graphs_after_rules(root, "bench_call_records", measure)
+    print(f"{root}: {files} files")
     print("\n".join(measured))
     return 0
 

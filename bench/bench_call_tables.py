@@ -25,12 +25,15 @@ import argparse
 import gc
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 TABLES = ("_direct_callers", "_arguments", "_callers", "_hot_callers", "_hot_or_library_callers")
 #: Tables that still keep a (callee or caller, site) pair per call: sized as they are.
 PAIR_TABLES = ("_edges", "_running_calls")
 PAIR_BYTES = sys.getsizeof((0, 1))
+T = TypeVar("T")
 
 
 def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
@@ -61,35 +64,52 @@ def pair_sizes(graph: object) -> list[tuple[str, int, int, int]]:
     return rows
 
 
+def graphs_after_rules(root: Path, bench: str, measure: Callable[[Any], T]) -> tuple[int, list[T]]:
+    """Check ``root`` in-process and cold (an empty cache of its own), and once the rules have all
+    run, with every project graph still alive, ``measure`` each: the files checked and what each
+    graph measured. Exits with a message naming ``bench`` when no graph was alive then."""
+    import asynclint.engine as engine
+    from asynclint.analysis.graph import ProjectGraph
+    from asynclint.config import Config
+    from asynclint.runner import run_check
+
+    measured: list[T] = []
+    last_step = engine._one_per_call
+
+    def measure_then(*step_args):  # called once the rules have all run, the graphs still alive
+        if not measured:
+            gc.unfreeze()  # the runner freezes what it holds before forking workers: get_objects skips it
+            measured.extend(measure(item) for item in gc.get_objects() if isinstance(item, ProjectGraph))
+        return last_step(*step_args)
+
+    engine._one_per_call = measure_then
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"asynclint-{bench}-") as cache:
+            result = run_check([str(root)], Config(root=root), cache_directory=Path(cache))
+    finally:
+        engine._one_per_call = last_step
+    if not measured:
+        sys.exit(f"{bench}: no graph was alive when the rules had run")
+    return result.files_checked, measured
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("root", type=Path, help="the tree to check (as one project)")
     args = parser.parse_args(argv)
     root = args.root.resolve()
 
-    import asynclint.engine as engine
-    from asynclint.analysis.graph import ProjectGraph
-    from asynclint.config import Config
-    from asynclint.runner import run_check
-
-    measured: list[
-        tuple[int, int, list[tuple[str, tuple[int, int, int, int] | None]], list[tuple[str, int, int, int]]]
-    ] = []
-    last_step = engine._one_per_call
-
-    def measure_then(*step_args):  # called once the rules have all run, the graphs still alive
-        if not measured:
-            for graph in (item for item in gc.get_objects() if isinstance(item, ProjectGraph)):
-                calls = sum(len(summary.calls) for summary in graph.summaries)
-                measured.append((len(graph.summaries), calls, sizes(graph), pair_sizes(graph)))
-        return last_step(*step_args)
-
-    engine._one_per_call = measure_then
-    with tempfile.TemporaryDirectory(prefix="asynclint-call-tables-") as cache:
-        result = run_check([str(root)], Config(root=root), cache_directory=Path(cache))
-    if not measured:
-        sys.exit("bench_call_tables: no graph was alive when the rules had run")
-    print(f"{root}: {result.files_checked} files")
+    files, measured = graphs_after_rules(
+        root,
+        "bench_call_tables",
+        lambda graph: (
+            len(graph.summaries),
+            sum(len(summary.calls) for summary in graph.summaries),
+            sizes(graph),
+            pair_sizes(graph),
+        ),
+    )
+    print(f"{root}: {files} files")
     for summaries, calls, rows, pair_rows in measured:
         print(f"graph: {summaries:,} summaries, {calls:,} calls")
         total_refs = total_pairs = 0

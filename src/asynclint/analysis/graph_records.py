@@ -5,7 +5,7 @@ roots it finds itself."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, NewType, TypeVar, cast
 
 from asynclint.analysis.index.records import CallSite
@@ -133,6 +133,16 @@ def task_hook(consumer: str, caller: str) -> Hook:
     """A coroutine started as a task of its own runs on the loop next to every other task."""
     started = consumer.removeprefix(".")
     return Hook("asyncio task", "rollout", note=f"started with `{started}(...)` in `{caller}`")
+
+
+def turn_of(hook: Hook, site: CallSite) -> Hook:
+    """How often ``site`` runs on a chain whose root runs at ``hook``: a call the code makes only on
+    a rollout's first turn (set-up) or once it has ended runs once per rollout, not every turn."""
+    if site.first_turn and hook.frequency in FREQUENT:
+        return replace(hook, frequency="first-turn")
+    if site.last_turn and hook.frequency in FREQUENT:
+        return replace(hook, frequency="last-turn")
+    return hook
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from asynclint.analysis.graph_records import (
     RegisteredElsewhere,
     frozen,
     task_hook,
+    turn_of,
 )
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import guard_holds
@@ -481,10 +482,7 @@ class HotSet(GraphState):
                     # A coroutine per rollout runs as its own task (gathered) or is awaited in turn.
                     hook = GROUP_CALLS[info.root_hook].each if self.function(callee).is_async else looped
                     in_loop, group = other, ()
-                if site.first_turn and hook.frequency in FREQUENT:
-                    hook = replace(hook, frequency="first-turn")  # set up on a rollout's first turn
-                elif site.last_turn and hook.frequency in FREQUENT:
-                    hook = replace(hook, frequency="last-turn")  # run once the rollout has ended
+                hook = turn_of(hook, site)
                 if in_loop and self._searches(state.function) and _below_search(hook.frequency):
                     hook = replace(hook, frequency="search")  # per state and branch of a search
                 reached = HotInfo(

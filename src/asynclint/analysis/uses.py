@@ -6,15 +6,14 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import replace
 from itertools import pairwise
 
 from asynclint.analysis.awaited_loops import raises_callee
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs
-from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen
+from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen, turn_of
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import FREQUENT, root_awaited
+from asynclint.knowledge.frameworks import root_awaited
 from asynclint.model import ChainLink
 
 
@@ -270,11 +269,7 @@ class Uses(CallRefs):
         state = HotState(caller, info.raised, info.rare, info.given, info.group)
         if self.states.get(state) is not info:
             return None  # (every hot function's chain is one of the walk's states)
-        hook = info.root_hook
-        if site.first_turn and hook.frequency in FREQUENT:
-            hook = replace(hook, frequency="first-turn")
-        elif site.last_turn and hook.frequency in FREQUENT:
-            hook = replace(hook, frequency="last-turn")
+        hook = turn_of(info.root_hook, site)
         once = info.once or site.once or self._memoizer(key) is not None
         in_loop = info.in_loop or raises_callee(site, self.function(key).is_async)
         return HotInfo(info.root, hook, state, site.line, in_loop, info.depth + 1, once, info.failing or site.failing)

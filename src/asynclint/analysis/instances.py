@@ -48,11 +48,15 @@ class Instances(GraphState):
         ``wanted``: it calls one's ``__init__``, or names one (a dataclass writes no ``__init__``)."""
         if site.target is not None and self.canonical(site.target) in wanted:
             return True
-        return any(
-            (called := self.function(callee)).name == "__init__"
-            and f"{self.summaries[callee[0]].module}.{called.class_qualname}" in wanted
+        return not self.inits_at(position, index).isdisjoint(wanted)
+
+    def inits_at(self, position: int, index: int) -> set[str]:
+        """The classes whose ``__init__`` the call ``index`` of module ``position`` runs."""
+        return {
+            f"{self.summaries[callee[0]].module}.{called.class_qualname}"
             for callee in self.called_at(position, index)
-        )
+            if (called := self.function(callee)).name == "__init__"
+        }
 
     def model_payload(self, cls: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
         """How large an instance of the project class ``cls`` is, by its annotated fields and

@@ -105,11 +105,7 @@ class Warming(CallRefs):
             self._builders = {}
             for at, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
-                    built = {
-                        f"{self.summaries[callee[0]].module}.{called.class_qualname}"
-                        for callee in self.called_at(at, index)
-                        if (called := self.function(callee)).name == "__init__"
-                    }
+                    built = self.inits_at(at, index)
                     if site.target is not None:
                         built.add(self.canonical(site.target))
                     for cls in built & self.classes.keys():

@@ -1,0 +1,103 @@
+"""Parameters typed by their callers: what the project's calls of a function hand a parameter its
+signature leaves open, what ``update_tool_args`` injects into a tool's, and which constructor
+parameter an attribute on ``self`` was set from (part of :class:`asynclint.analysis.graph.ProjectGraph`,
+beside :mod:`asynclint.analysis.resolution`, which asks it)."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+
+from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId
+from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.values import ITEM_SUFFIX, Marker, Rooted, SelfPath
+
+
+class Parameters(CallRefs):
+    """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def constructor_param(self, ref: SelfPath) -> tuple[FunctionId, str] | None:
+        """``self.<path>`` on its class where the first attribute is one ``__init__`` sets from an
+        untyped parameter (``self._query_fn = query_fn``): (that ``__init__``, the parameter)."""
+        path = ref.path
+        if ref.root != Marker.SELF or not path or path[0] == Marker.SUPER or path[0].endswith(ITEM_SUFFIX):
+            return None
+        attr = path[0].removesuffix("()")
+        for owner in self.mro(ref.cls):
+            info = self.classes[owner][1]
+            value = self._attrs[owner].get(attr)
+            param = Rooted.read(value, Marker.PARAM) if value is not None else None
+            if attr in info.methods or (value is not None and param is None):
+                return None
+            if param is not None:
+                key = self.method_of(owner, "__init__")
+                return (key, param.path[0]) if key is not None else None
+        return None
+
+    def constructor_stores(self, key: FunctionId, name: str) -> bool:
+        """Does ``key``, a class's ``__init__``, keep its parameter ``name`` on ``self`` (``self.f = f``)?"""
+        return self.function(key).name == "__init__" and any(
+            self.method_of(owner, "__init__") == key for owner in self._keepers.get(name, ())
+        )
+
+    def param_type(self, key: FunctionId, name: str, depth: int = 0) -> str | None:
+        """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
+        what ``update_tool_args`` passes it when ``key`` is a tool, else what the project's calls
+        of ``key`` hand it, when every one that is known agrees (``mark_page(driver)`` with
+        ``driver: webdriver.Chrome``; a caller's own parameter handed on is typed the same way)."""
+        memo = (key, name)
+        if memo in self._param_types:
+            return self._param_types[memo]
+        self._param_types[memo] = None  # a cycle of calls handing a parameter round says nothing
+        found = self.injected_type(name) if key in self._tools else None
+        if found is None and depth <= MAX_ALIAS_HOPS:
+            found = self._argument_type(key, name, depth)
+        self._param_types[memo] = found
+        return found
+
+    def _argument_type(self, key: FunctionId, name: str, depth: int) -> str | None:
+        function = self.function(key)
+        if name not in function.params:
+            return None
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        position = function.params.index(name) - shift
+        types: set[str] = set()
+        for caller, site in self._argument_sites(key):
+            keywords = dict(site.keyword_arguments)
+            value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
+            param, state = Rooted.read(value, Marker.PARAM), Rooted.read(value, Marker.STATE)
+            if param is not None:
+                typed = self.param_type(caller, param.path[0], depth + 1)
+            elif state is not None:
+                typed = self.resolve_state(state.path)
+            elif (named := Rooted.read(value, Marker.NAMED)) is not None:
+                typed = self.resolve(".".join(named.path)) if self.constructor_stores(key, name) else None
+            else:
+                typed = self.resolve(value) if value else None
+            if typed:
+                types.add(typed)
+        return types.pop() if len(types) == 1 else None
+
+    def _argument_sites(self, key: FunctionId) -> Iterator[tuple[FunctionId, CallSite]]:
+        """The calls handing ``key`` a known argument, with the function each is written in
+        (resolved without typing parameters, so this never asks itself)."""
+        if self._arguments is None:
+            arguments: dict[FunctionId, array[int]] = {}
+            for position, summary in enumerate(self.summaries):
+                for index, site in enumerate(summary.calls):
+                    if site.arguments or site.keyword_arguments:
+                        for callee in self.called_at(position, index):
+                            add_ref(arguments, callee, call_ref(position, index, site.caller))
+            self._arguments = frozen_refs(arguments)
+        return self.call_pairs(self._arguments.get(key, NO_CALLS))
+
+    def injected_type(self, name: str) -> str | None:
+        """What ``update_tool_args`` passes a tool's parameter ``name``: a type, or what the
+        rollout's state holds under a key (``updated["env"] = state.get("emulator_env")``)."""
+        stored = self.injected.get(name)
+        if not stored:
+            return None
+        state = Rooted.read(stored, Marker.STATE)
+        return self.resolve_state(state.path) if state is not None else self.resolve(stored)

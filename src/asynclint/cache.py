@@ -34,7 +34,8 @@ from asynclint import __version__
 from asynclint.io import TEMP_SUFFIX, CacheDir, UnsafeCache
 
 if typing.TYPE_CHECKING:
-    from asynclint.analysis.index.records import LineSlots, ModuleSummary
+    from asynclint.analysis.index.record_lines import LineSlots
+    from asynclint.analysis.index.records import ModuleSummary
     from asynclint.config import Config
     from asynclint.engine import SourceFile
     from asynclint.files import Observed
@@ -580,7 +581,7 @@ _LINE_FIELDS: dict[type, tuple[tuple[str, ...], tuple[tuple[int, LineSlots], ...
 def moved_digest(summary: ModuleSummary) -> str:
     """A digest of ``summary`` that lines inserted or deleted in its file leave as it is, where
     they change nothing else: its encoding with every line of the file it holds
-    (:data:`~asynclint.analysis.index.records.LINES`) replaced by that line's rank among them (0,
+    (:data:`~asynclint.analysis.index.record_lines.LINES`) replaced by that line's rank among them (0,
     no line, stays 0). Two summaries with one digest are one summary up to an order-preserving
     renumbering of its lines: what reads lines only by equality and order, within one file, reads
     both alike (deep mode's plan: :func:`asynclint.deep.follow_libraries`)."""
@@ -590,7 +591,7 @@ def moved_digest(summary: ModuleSummary) -> str:
 def moved_lines(summary: ModuleSummary) -> tuple[str, tuple[int, ...]]:
     """:func:`moved_digest`, and the lines it ranked, in order: of two summaries with one digest,
     the n-th line of one is where the n-th of the other moved (:mod:`asynclint.renumber`)."""
-    from asynclint.analysis.index.records import HANDED_AT, LINES
+    from asynclint.analysis.index.record_lines import HANDED_AT, LINES
 
     lines: list[int] = []  # in the order the encoder meets them
 

@@ -3,7 +3,6 @@ read by the project graph, the rules and the fixers."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -535,54 +534,3 @@ class ModuleSummary:
 
 class IndexError_(Exception):
     """The file could not be parsed; the message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class LineSlots:
-    """Where a field holds lines of the file (:data:`LINES`): the value itself, or the ``slots``
-    of the value (a tuple, or ``None``) or of each of its items (``each``); ``named``: those are
-    names that may be written after a line (:data:`HANDED_AT`), not lines."""
-
-    slots: tuple[int, ...] = ()
-    each: bool = False
-    named: bool = False
-
-
-#: A field whose value is a line of the file (0: none).
-LINE = LineSlots()
-
-#: The name of a list of functions handed to a call, after the line and column it is written at
-#: (``<handed@12:8>``, a ``callables`` key; ``pkg.mod.<handed@12:8>``, an argument): group 1 is
-#: the line. Dotted names and these alone (``recording.Recording._handed_table``).
-HANDED_AT = re.compile(r"(?:[\w.]+\.)?<handed@(\d+):\d+>")
-
-#: Where a summary's records hold lines of their file -- what a line inserted or deleted above them
-#: moves, and nothing else does (``asynclint.cache.moved_digest``): record -> field -> its lines.
-#: Columns are not here (a line inserted above leaves them); a field missing here is compared as
-#: it is, so an edit that moves it is never taken for a move. A record that gains a field holding
-#: a line lists it here.
-LINES: dict[type, dict[str, LineSlots]] = {
-    Function: {"line": LINE},
-    ClassInfo: {"line": LINE, "built": LineSlots((1,), each=True)},
-    CallSite: {  # span holds end_line - line: a line inserted above leaves it
-        "line": LINE,
-        "payload_at": LINE,
-        "arguments": LineSlots(each=True, named=True),
-    },
-    CallFacts: {
-        "opened_at": LineSlots((0,)),
-        "stream_from": LineSlots((0,)),
-        "contents": LineSlots((0,), each=True),
-        "keyword_arguments": LineSlots((1,), each=True, named=True),
-    },
-    FunctionRef: {"line": LINE},
-    Handoff: {"line": LINE, "end_line": LINE, "built": LineSlots((0,))},
-    LoopNest: {"line": LINE, "end_line": LINE},
-    WorkLoop: {"line": LINE, "end_line": LINE, "outside": LineSlots((0, 2))},
-    ModuleSummary: {
-        "built": LineSlots((1,), each=True),
-        "copies": LineSlots((1,), each=True),
-        "returned_fields": LineSlots((1,), each=True),
-        "callables": LineSlots((0,), each=True, named=True),
-    },
-}

@@ -1,26 +1,22 @@
 """Inference of values (pure: records nothing): what an expression, an annotation or an
-unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables; and the
-export of what functions return, for other modules (records it)."""
+unpacking denotes -- a named thing, an instance of a type, ``self.<attr>``, callables (the export
+of what functions return, for other modules, records it: :mod:`asynclint.analysis.index.return_exports`)."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import cast
 
 from asynclint.analysis.index.annotations import unquoted
 from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.helpers import (
     COPYING_BUILTINS,
-    STDLIB_ROOTS,
     callables_of,
     called_in_thread,
-    exported_name,
     is_none,
     may_be_project,
-    returned_name,
     runs_in_thread,
     same_type,
     typed_instance,
@@ -36,7 +32,6 @@ from asynclint.analysis.index.values import (
     Inst,
     Marker,
     Refs,
-    Rooted,
     SelfRef,
     Sym,
     Value,
@@ -531,52 +526,6 @@ class Inference(Registries):
         for name, value in before.items():
             if bindings.get(name) is found[name]:  # not bound again in the branch
                 bindings[name] = value
-
-    # -- what functions return, for other modules (records) ----------------------------------
-
-    def _export_returns(
-        self, key: str, returned: list[Value], declared: Value = None, members: Iterable[Value] = ()
-    ) -> None:
-        """What a function returns, for other modules, keyed by its call (``make()``,
-        ``Env.client()``): the one object every ``return`` builds; else the type its signature
-        declares (``-> EmulatorInstance`` over ``return await self.queue.get()``, ``-> Path | None``
-        over ``return next(paths, None)``: what a builtin gives says less; ``declared``: of any
-        subclass of it); else the one
-        attribute of the receiver every ``return`` gives (``return self._http``); else the types
-        it may be: the ``return``s', or the ``members`` of its union annotation when those name
-        fewer. And the functions it may return (``return format_reward``, ``return [a, b]``)."""
-        named = {returned_name(value) if isinstance(value, (Inst, SelfRef)) else None for value in returned}
-        made = [  # not handed in, nor a builtin's or ``typing``'s
-            value for value in returned if isinstance(value, Inst) and value.origin != "param" and not vague(value)
-        ]
-        built = len(named) == 1 and None not in named and len(made) == len(returned)
-        if not built and isinstance(declared, (Inst, Sym)):
-            self.values.append((key, declared.name))
-            self.declared.append(key)
-        elif len(named) == 1 and None not in named:
-            self.values.append((key, cast("str | Rooted", named.pop())))  # None is not in it
-        else:  # ``return driver.execute_script(...)`` here, ``return driver.find_element(...)`` there
-            candidates = tuple(dict.fromkeys(name for name in map(returned_name, returned) if name))
-            if len(candidates) < 2:
-                candidates = tuple(dict.fromkeys(name for name in map(returned_name, members) if name))
-            if len(candidates) > 1:
-                self.returns.append((key, candidates))
-        self._export_callables(key, returned)
-
-    def _export_callables(self, name: str, values: Iterable[Value]) -> None:
-        refs = callables_of(v for v in values if isinstance(v, (Sym, Refs)))
-        items = tuple(
-            exported
-            for item in (refs.items if refs else ())
-            if (not isinstance(item, Inst) or self._may_be_callable(item)) and (exported := exported_name(item))
-        )
-        if items:
-            self.callables.append((name, items))
-
-    def _may_be_callable(self, value: Inst) -> bool:
-        """Could this object be (or hold) a project function? Not if the standard library made
-        it, nor if it is an instance of a type the knowledge base describes."""
-        return value.name.partition(".")[0] not in STDLIB_ROOTS and value.name not in self.catalogue.producers
 
 
 def _one_type(options: list[Value]) -> Value:

@@ -62,6 +62,7 @@ from asynclint.analysis.index.records import (
     WorkLoop,
 )
 from asynclint.analysis.index.registered_lists import RegisteredLists
+from asynclint.analysis.index.return_exports import ReturnExports
 from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
 from asynclint.analysis.index.scopes import Frame, Scopes
@@ -84,6 +85,7 @@ class Indexer(
     RegisteredLists,
     Recording,
     Inference,
+    ReturnExports,
     Scopes,
     SelfReferences,
 ):

@@ -25,6 +25,7 @@ from asynclint.knowledge.packs import (
     PACK_BUILT,
     PACK_CALLS_ATTRIBUTES,
     PACK_ENTER_RETURNS,
+    PACK_FEW_RESULTS,
     PACK_ITEMS,
     PACK_REGISTRIES,
     PACK_RETURNS,
@@ -733,6 +734,10 @@ ITEMS: dict[str, str] = {
     "builtins.open": "builtins.str",
     **PACK_ITEMS,
 }
+#: Calls (written with ``()``, as in :data:`RETURNS`) whose result holds at most this many items whatever
+#: the data it comes from (one answer's components): a loop over one runs a fixed few times, so it does
+#: not raise the grade of what it repeats (``analysis.index.literals.few_iterations``).
+FEW_RESULTS: dict[str, int] = {**PACK_FEW_RESULTS}
 #: The methods whose results :data:`ITEMS` types the items of (``iterdir()``), by name.
 ITEM_METHODS = frozenset(name.rpartition(".")[2] for name in ITEMS if name.endswith("()"))
 #: :data:`~asynclint.knowledge.costs.SAME_ITEM_BUILTINS` as resolved names, so a loop over

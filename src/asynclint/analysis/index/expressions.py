@@ -9,6 +9,7 @@ from typing import TypeGuard
 from asynclint.analysis.index.argfacts import evidence_of, handed_field, joined
 from asynclint.analysis.index.callshapes import copy_kind, dumped, reference
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
+from asynclint.analysis.index.literals import few_iterations
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.nestshapes import calls_itself
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
@@ -545,7 +546,9 @@ class Expressions(IndexerState):
         self._note_loop(node)
         self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
         saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)
-        self.frame.loop_depth += 1
+        # a comprehension over a fixed few items is not a loop that adds up, as a ``for`` over them
+        repeats = int(not all(few_iterations(generator.iter, self._counted) for generator in node.generators))
+        self.frame.loop_depth += repeats
         self.bind(first.target, self._item_type(first.iter))
         self._bind_loop_item(first.target, first.iter)
         for condition in first.ifs:
@@ -561,6 +564,6 @@ class Expressions(IndexerState):
             self.visit_expr(node.value)
         else:
             self.visit_expr(node.elt)
-        self.frame.loop_depth -= 1
+        self.frame.loop_depth -= repeats
         self.frame.payloads = saved_items
         self.frame.bindings = saved  # comprehension variables do not leak

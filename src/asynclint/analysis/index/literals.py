@@ -1,12 +1,13 @@
 """Literal arguments and displays, and loops over a fixed few constants, read from the syntax alone:
-what the payload reading (:mod:`.argfacts`) and the statements' walk (:mod:`.statements`) take as
-small and fixed."""
+what the payload reading (:mod:`.argfacts`) takes as small and fixed, and the loops the statements'
+walk (:mod:`.statements`, :mod:`.expressions`) does not count as repeating."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
-from asynclint.knowledge.costs import FEW
+from asynclint.knowledge.costs import FEW, MAPPING_ENTRIES, SAME_ITEMS
 
 
 def literal(arg: ast.expr) -> str | None:
@@ -51,3 +52,42 @@ def fixed_iterable(iterable: ast.expr) -> bool:
         if iterable.func.id in ("enumerate", "zip", "sorted", "reversed", "list", "tuple"):
             return bool(iterable.args) and all(fixed_iterable(a) for a in iterable.args)
     return False
+
+
+def few_iterations(iterable: ast.expr, counted: Callable[[ast.expr], int | None]) -> bool:
+    """A loop over ``iterable`` runs a fixed few times (at most :data:`FEW`), whatever its items hold,
+    so what it repeats does not add up: a display written out (``for side in (expected, predicted)``
+    is two iterations), a short constant string, ``range`` of small bounds, a mapping display's
+    ``items()``, any of them through ``enumerate``/``sorted``/``list``/..., and ``zip`` when one of
+    its arguments is (it stops at the shortest). ``counted``: how many items a name or a call stands
+    for where the syntax cannot say (a module constant's display or integer, a library result the
+    knowledge bounds), ``None`` when unknown."""
+    if fixed_iterable(iterable) or _at_most_few(counted(iterable)):
+        return True
+    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+        return len(iterable.elts) <= FEW and not any(isinstance(e, ast.Starred) for e in iterable.elts)
+    if isinstance(iterable, ast.Dict):
+        return len(iterable.keys) <= FEW and None not in iterable.keys
+    if not isinstance(iterable, ast.Call) or iterable.keywords:
+        return False
+    func, args = iterable.func, iterable.args
+    if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES and not args:
+        return isinstance(func.value, ast.Dict) and few_iterations(func.value, counted)
+    if not isinstance(func, ast.Name) or not args:
+        return False
+    if func.id == "range":
+        return all(_bound(arg, counted) for arg in args)
+    if func.id == "zip":
+        return any(few_iterations(arg, counted) for arg in args)
+    return func.id in SAME_ITEMS and few_iterations(args[0], counted)
+
+
+def _bound(arg: ast.expr, counted: Callable[[ast.expr], int | None]) -> bool:
+    """A bound of ``range`` that keeps it few: a small integer written out or standing for one."""
+    if isinstance(arg, ast.Constant) and type(arg.value) is int:
+        return abs(arg.value) <= FEW
+    return _at_most_few(counted(arg))
+
+
+def _at_most_few(count: int | None) -> bool:
+    return count is not None and 0 <= count <= FEW

@@ -30,8 +30,9 @@ from asynclint.analysis.index.helpers import (
     stored_value,
 )
 from asynclint.analysis.index.importflags import flag_test
-from asynclint.analysis.index.literals import fixed_iterable
+from asynclint.analysis.index.literals import few_iterations
 from asynclint.analysis.index.nests import starts_nest
+from asynclint.analysis.index.sizes import literal_count
 from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
 from asynclint.analysis.index.targets import Targets
 from asynclint.analysis.index.values import (
@@ -40,7 +41,7 @@ from asynclint.analysis.index.values import (
     SelfRef,
     Sym,
 )
-from asynclint.knowledge.blocking import EXIT_STACKS
+from asynclint.knowledge.blocking import EXIT_STACKS, FEW_RESULTS
 from asynclint.knowledge.typenames import FIELD_SPECIFIERS
 
 
@@ -131,6 +132,17 @@ class Statements(Targets):
             return None
         package, _, name = key.value.rpartition(".")
         return name if package == self.module and name.isidentifier() else None
+
+    def _counted(self, node: ast.expr) -> int | None:
+        """How many items (or, an integer, how much) ``node`` stands for where its syntax does not
+        say: a module constant's display or integer (not shadowed by a local), a library call's
+        result the knowledge bounds (:data:`~asynclint.knowledge.blocking.FEW_RESULTS`)."""
+        if isinstance(node, ast.Name):
+            holder = next((frame for frame in reversed(self.frames) if node.id in frame.bindings), None)
+            if holder is None or holder.kind == "module":
+                return literal_count(self.work_sizes.get(node.id))
+        value = self.infer(node)
+        return FEW_RESULTS.get(value.name) if isinstance(value, Inst) else None
 
     def visit_stmt(self, node: ast.stmt) -> None:
         loops = self.frame.loops
@@ -284,7 +296,7 @@ class Statements(Targets):
             self._bind_loop_item(node.target, node.iter)
             self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth, self.products)
             self._note_loop(node)
-            repeats = int(not fixed_iterable(node.iter))  # three literal items are not a loop that adds up
+            repeats = int(not few_iterations(node.iter, self._counted))  # three items are not a loop that adds up
             self.frame.loop_depth += repeats
             self.frame.unbound -= stored_names(node.body)  # bound later in the body: the next pass reads that
             source = loop_source(node.iter, self.frame.payloads, self._returned)

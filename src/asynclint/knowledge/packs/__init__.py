@@ -9,10 +9,11 @@ only build a generator or a stream, merged into :data:`asynclint.knowledge.threa
 ``PROTOCOLS``: kinds of objects recognised by how the project drives them (see
 :class:`~asynclint.knowledge.api.Protocol`); ``REGISTRIES``: libraries that build an environment
 by the id it was registered under (see :class:`~asynclint.knowledge.api.IdRegistry`);
-``SUBCLASSED``: library base classes a project subclass of which is still typed as the base; an
-entry's ``runs``: methods of the receiver it calls back, so a project subclass's overrides of them
-run where it is called. Which families get a pack, and in what order they were written, came from
-``bench/survey_imports.py`` (see bench/README.md).
+``FEW_RESULTS``: calls whose result holds a few items whatever the data, by their most (a loop
+over one is not a loop that adds up); ``SUBCLASSED``: library base classes a project subclass of
+which is still typed as the base; an entry's ``runs``: methods of the receiver it calls back, so a
+project subclass's overrides of them run where it is called. Which families get a pack, and in
+what order they were written, came from ``bench/survey_imports.py`` (see bench/README.md).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ PACK_ITEMS: dict[str, str] = _merged("ITEMS")
 PACK_ENTER_RETURNS: dict[str, str] = _merged("ENTER_RETURNS")
 PACK_BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = _merged("BUILT")
 PACK_DEFERRED: dict[str, str] = _merged("DEFERRED")
+PACK_FEW_RESULTS: dict[str, int] = _merged("FEW_RESULTS")
 PACK_SUBCLASSED: frozenset[str] = frozenset().union(*(getattr(pack, "SUBCLASSED", ()) for pack in PACKS.values()))
 PACK_PROTOCOLS: dict[str, Protocol] = _merged("PROTOCOLS")
 PACK_REGISTRIES: dict[str, IdRegistry] = _merged("REGISTRIES")

@@ -57,8 +57,8 @@ def fixed_iterable(iterable: ast.expr) -> bool:
 def few_iterations(iterable: ast.expr, counted: Callable[[ast.expr], int | None]) -> bool:
     """A loop over ``iterable`` runs a fixed few times (at most :data:`FEW`), whatever its items hold,
     so what it repeats does not add up: a display written out (``for side in (expected, predicted)``
-    is two iterations), a short constant string, ``range`` of small bounds, a mapping display's
-    ``items()``, any of them through ``enumerate``/``sorted``/``list``/..., and ``zip`` when one of
+    is two iterations), a short constant string, ``range`` of small bounds, the ``items()`` of a
+    mapping of a few, any of them through ``enumerate``/``sorted``/``list``/..., and ``zip`` when one of
     its arguments is (it stops at the shortest). ``counted``: how many items a name or a call stands
     for where the syntax cannot say (a module constant's display or integer, a library result the
     knowledge bounds), ``None`` when unknown."""
@@ -72,7 +72,7 @@ def few_iterations(iterable: ast.expr, counted: Callable[[ast.expr], int | None]
         return False
     func, args = iterable.func, iterable.args
     if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES and not args:
-        return isinstance(func.value, ast.Dict) and few_iterations(func.value, counted)
+        return few_iterations(func.value, counted)  # the entries of a mapping of a few
     if not isinstance(func, ast.Name) or not args:
         return False
     if func.id == "range":

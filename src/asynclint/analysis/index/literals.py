@@ -68,8 +68,8 @@ def few_iterations(iterable: ast.expr, counted: Callable[[ast.expr], int | None]
         return len(iterable.elts) <= FEW and not any(isinstance(e, ast.Starred) for e in iterable.elts)
     if isinstance(iterable, ast.Dict):
         return len(iterable.keys) <= FEW and None not in iterable.keys
-    if not isinstance(iterable, ast.Call) or iterable.keywords:
-        return False
+    if not isinstance(iterable, ast.Call):
+        return False  # keywords change no count but ``range``'s, which takes none
     func, args = iterable.func, iterable.args
     if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES and not args:
         return few_iterations(func.value, counted)  # the entries of a mapping of a few

@@ -1,11 +1,13 @@
 """What runs only where other functions run: the project functions reached from nothing but a
-set of functions (the coroutines the project hands a loop of its own), part of the hot set's roots."""
+set of functions (the coroutines the project hands a loop of its own), part of the hot set's roots;
+and the loops recorded by code that runs only there, which are that loop too."""
 
 from __future__ import annotations
 
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import FunctionRef
+from asynclint.knowledge.asyncio_apis import LOOP_GETTERS, LOOP_SUBMITTERS, OWN_LOOPS
 
 
 class Background(GraphState):
@@ -81,4 +83,46 @@ class Background(GraphState):
                 if callee not in found:
                     found.add(callee)
                     todo.append(callee)
+        return found
+
+    def recorded_own_loop(self, loop: str) -> bool:
+        """Is ``loop`` (``pkg.Conn().loop``: what a call hands a coroutine to, an attribute bound to
+        ``asyncio.get_running_loop()``) a loop of the project's own? So when every method of its class
+        that asks for the running loop runs only where coroutines handed to a loop the project made
+        run (``connect`` awaited from ``_connect_servers``, itself handed to ``self._bg_loop =
+        asyncio.new_event_loop()``): the loop it recorded is that one, not the rollouts'."""
+        owner, dot, _ = loop.rpartition("().")
+        cls = self.canonical(owner) if dot else ""
+        if cls not in self.classes:
+            return False
+        found = self._recorded_loops.get(cls)
+        if found is None:
+            self._recorded_loops[cls] = False  # asked again while settling it: not known to be one
+            askers = self._loop_askers(cls)
+            seeds = self._own_loop_coroutines() if askers else set()
+            found = bool(seeds) and askers <= self._only_reached_from(seeds, {key: key for key in askers})
+            self._recorded_loops[cls] = found
+        return found
+
+    def _loop_askers(self, cls: str) -> set[FunctionId]:
+        """The methods of class ``cls`` that ask for the running loop."""
+        position = self.classes[cls][0]
+        summary = self.summaries[position]
+        local = cls.removeprefix(f"{summary.module}.")
+        return {
+            FunctionId((position, site.caller))
+            for site in summary.calls
+            if site.target in LOOP_GETTERS and summary.functions[site.caller].class_qualname == local
+        }
+
+    def _own_loop_coroutines(self) -> set[FunctionId]:
+        """The project's coroutines handed to a loop it made itself (``asyncio.new_event_loop()``)."""
+        found: set[FunctionId] = set()
+        for position, summary in enumerate(self.summaries):
+            if summary.library is not None:
+                continue
+            for index, site in enumerate(summary.calls):
+                if site.loop and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS:
+                    caller = FunctionId((position, site.caller))
+                    found.update(callee for callee in self._targets(caller, site, index) if callee != caller)
         return found

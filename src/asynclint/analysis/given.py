@@ -9,13 +9,23 @@ chain what that chain's caller handed ``check``."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
-from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, constant_value, guard_holds
+from asynclint.analysis.index.flags import (
+    PASSED_OBJECT,
+    ROW_ARGUMENT,
+    ROW_KEYS,
+    InstanceOf,
+    constant_value,
+    guard_holds,
+)
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
+from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import SCORING_HOOKS
+from asynclint.knowledge.typenames import VAGUE_ANNOTATIONS
 
 #: At most this many distinct ``given`` tuples per function: a function called with many
 #: different constants falls back to one state judged by the constants every caller passes.
@@ -23,6 +33,10 @@ MAX_GIVEN = 4
 #: At most this many distinct ``given`` tuples per function when they hand it callables: a helper
 #: handed a different callable by each of a few callers runs each on its caller's chain.
 MAX_HANDED = FEW
+
+#: How a ``given`` text naming the class of the object a chain hands a parameter starts
+#: (``"<instance of>openai.AsyncOpenAI"``): its ``isinstance`` tests are settled by the classes.
+INSTANCE_OF = "<instance of>"
 
 #: Suffix of a ``HotInfo.given`` key naming what calling a parameter runs on the chain:
 #: ``("check()", "pkg.mod.slow_check")`` -- the callable the chain's call handed ``check``.
@@ -103,8 +117,72 @@ class GivenArgs(GraphState):
         fixed = self.fixed_params(key)
         if not info.given:
             return fixed
-        passed = {name: self._given_value(text) for name, text in info.given if not name.endswith(CALLED)}
+        passed = {
+            name: self._instance(key, text) if text.startswith(INSTANCE_OF) else self._given_value(text)
+            for name, text in info.given
+            if not name.endswith(CALLED)
+        }
         return {**fixed, **passed}
+
+    def _instance(self, key: FunctionId, text: str) -> InstanceOf:
+        """The object an :data:`INSTANCE_OF` text names, its tests read in ``key``'s module."""
+        return InstanceOf(partial(self.is_instance, text.removeprefix(INSTANCE_OF), self.summaries[key[0]].module))
+
+    def is_instance(self, cls: str, module: str, tested: str) -> bool | None:
+        """Is an object of class ``cls`` an instance of ``tested`` (a test's class text, ``ClientConfig``
+        or ``(A, B)``, written in ``module``)? True when one of them is among ``cls``'s ancestors; False
+        when every one is a class the summaries define and none is, and no ancestor of ``cls`` the
+        summaries cannot read comes from their packages (one that could derive from them); else None."""
+        try:
+            node = ast.parse(tested, mode="eval").body
+        except SyntaxError:
+            return None
+        parts = node.elts if isinstance(node, ast.Tuple) else [node]
+        if not all(isinstance(part, (ast.Name, ast.Attribute)) for part in parts):
+            return None
+        classes = {self.canonical(self.resolve(f"{module}.{ast.unparse(part)}")) for part in parts}
+        ancestors = [self.canonical(name) for name in self.ancestors(cls)]
+        if classes.intersection(ancestors):
+            return True
+        if not classes.issubset(self.classes):
+            return None
+        packages = {name.partition(".")[0] for name in classes}
+        unread = [name for name in ancestors if name not in self.classes and name not in ("object", "builtins.object")]
+        return None if any(name.partition(".")[0] in packages for name in unread) else False
+
+    def _passed_class(self, caller: FunctionId, site: CallSite, slot: str) -> str:
+        """An :data:`INSTANCE_OF` text for the object ``site`` (in ``caller``) passes in ``slot`` (a
+        position or a keyword), when it is one of a class the summaries define or of a library's class
+        (``AsyncOpenAI(...)``, a local bound to one, a parameter every caller hands one); else ""."""
+        if slot.isdigit():
+            value = site.arguments[int(slot)] if int(slot) < len(site.arguments) else ""
+        else:
+            value = dict(site.keyword_arguments).get(slot, "")
+        if not value:
+            return ""
+        param = Rooted.read(value, Marker.PARAM)
+        if param is not None:
+            typed = self.param_type(caller, param.path[0]) if len(param.path) == 1 else None
+        else:
+            typed = self.resolve(value)
+        typed = typed.removesuffix("()") if typed else None  # an instance built by its class
+        return f"{INSTANCE_OF}{typed}" if typed and self._a_class(typed) else ""
+
+    def _a_class(self, name: str) -> bool:
+        """``name`` is a class: one the summaries define, or a library's (a module the summaries do
+        not hold, a capitalised last name: ``openai.AsyncOpenAI``); not a builtin's or ``typing``'s
+        (``Any``, ``Mapping``: they say nothing of what the object is)."""
+        canonical = self.canonical(name)
+        if canonical in self.classes:
+            return True
+        module, _, last = canonical.rpartition(".")
+        return (
+            bool(module)
+            and last[:1].isupper()
+            and last.isidentifier()
+            and module not in self.modules
+            and module.partition(".")[0] not in VAGUE_ANNOTATIONS
+        )
 
     def _given_value(self, text: str) -> object:
         """The value a ``given`` text stands for: a constant, or the rollout's row (or a dict
@@ -187,9 +265,10 @@ class GivenArgs(GraphState):
                 text = dict(info.given).get(forwarded[slot], "")
                 fixed = self.fixed_params(caller)
                 text = text or (repr(fixed[forwarded[slot]]) if forwarded[slot] in fixed else "")
+                text = text or self._passed_class(caller, site, slot)
             else:
-                text = PASSED_OBJECT
-            if text == PASSED_OBJECT or _switch(text):
+                text = self._passed_class(caller, site, slot) or PASSED_OBJECT
+            if text == PASSED_OBJECT or _switch(text) or text.startswith(INSTANCE_OF):
                 values.append((name, text))
         return values
 

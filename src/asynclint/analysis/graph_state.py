@@ -111,6 +111,7 @@ class GraphState:
     _names_read: frozenset[str] | None
     _names_asked: bool
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
+    _recorded_loops: dict[str, bool]  # class -> the loop its methods record is the project's own
     _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
     _switches: dict[str, object] | None
@@ -189,6 +190,7 @@ class GraphState:
         def _only_reached_from(
             self, seeds: set[FunctionId], asked: dict[FunctionId, FunctionId]
         ) -> set[FunctionId]: ...
+        def recorded_own_loop(self, loop: str) -> bool: ...
 
         # Instances
         def never_set(self, key: FunctionId, attr: str) -> bool: ...

@@ -31,6 +31,7 @@ from asynclint.knowledge.asyncio_apis import (
     LOOP_RUNNERS,
     LOOP_SUBMITTERS,
     OWN_LOOPS,
+    RECORDED_LOOPS,
     TASK_SPAWNER_METHODS,
     TASK_SPAWNERS,
     runs_loop,
@@ -82,8 +83,12 @@ class HotSet(Registrations):
         """``site`` makes a coroutine handed to an event loop the project made itself
         (``run_coroutine_threadsafe(coro, self._bg_loop)`` with ``self._bg_loop =
         asyncio.new_event_loop()``): it runs on that loop, in that loop's thread, and blocks that
-        loop only. Waiting for it (``.result()``) is the caller's blocking call."""
-        return bool(site.loop) and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS
+        loop only, as does one handed to a loop that code running only there recorded
+        (:meth:`recorded_own_loop`). Waiting for it (``.result()``) is the caller's blocking call."""
+        if not site.loop or site.consumer not in LOOP_SUBMITTERS:
+            return False
+        loop = self.resolve(site.loop)
+        return loop in OWN_LOOPS or (loop in RECORDED_LOOPS and self.recorded_own_loop(str(site.loop)))
 
     def _calls_of_functions(self) -> tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]]:
         """Every project call of each project function (:meth:`calls_of`); the functions also

@@ -109,6 +109,12 @@ OWN_LOOPS: frozenset[str] = frozenset({"asyncio.new_event_loop()", "uvloop.new_e
 #: Calls that give the running event loop: a ``loop = ...`` bound by one is the loop the
 #: ``process-pool`` recipe hands work to (``loop.run_in_executor``) without binding another.
 LOOP_GETTERS: frozenset[str] = frozenset({"asyncio.get_running_loop", "asyncio.get_event_loop"})
+#: What an attribute holding a loop one of :data:`LOOP_GETTERS` gave reads as: the getter's result,
+#: or the loop type its annotation declares (``self.loop: asyncio.AbstractEventLoop | None = None``
+#: in ``__init__``, ``self.loop = asyncio.get_running_loop()`` in ``connect``).
+RECORDED_LOOPS: frozenset[str] = frozenset(
+    {*(f"{getter}()" for getter in LOOP_GETTERS), "asyncio.AbstractEventLoop", "asyncio.events.AbstractEventLoop"}
+)
 
 #: Libraries whose objects belong to the running event loop (its loop, tasks, queues, locks): used
 #: from a worker thread they raise or misbehave, so code using them stays on the loop.

@@ -51,6 +51,9 @@ _SYMPY_PRODUCERS = (
     "sympy.parsing.sympy_parser.parse_expr",
     "sympy.parsing.latex.parse_latex",
     "latex2sympy2.latex2sympy",
+    # The same simplifiers as ``from sympy.simplify import *`` names them (source: pkg sympy 1.14.0
+    # sympy/simplify/__init__.py, its ``__all__``).
+    *(f"sympy.simplify.{name}" for name in "simplify nsimplify trigsimp".split()),
 )
 #: ``str`` methods returning a ``str`` (the builtin's documentation, "Return a copy of the string ...").
 _TEXT_TRANSFORMS = (

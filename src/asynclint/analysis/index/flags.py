@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 #: Constants a parameter test can be evaluated with.
 _CONSTANT_TYPES = (bool, int, float, str, type(None))
@@ -101,6 +103,16 @@ ROW_ARGUMENT = "<row>"
 #: what ``<anything>.record_video`` is while the project leaves every such field at its default.
 FIELD = "<field>."
 
+
+@dataclass(frozen=True)
+class InstanceOf:
+    """What a call chain hands a parameter when it is an object of a known class (``client=AsyncOpenAI(...)``):
+    not ``None``, and an ``isinstance`` test of it is answered by ``test`` from the class text the
+    test names (``ClientConfig``, ``(A, B)``): True, False, or None when the classes do not say."""
+
+    test: Callable[[str], bool | None]
+
+
 _UNKNOWN = object()
 #: The value of a parameter holding :data:`PASSED_OBJECT`: ``is None`` is false, anything else unknown.
 _OBJECT = object()
@@ -124,6 +136,10 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         found = env.get(node.id, _UNKNOWN)
         # A row's keys (a frozenset) stand for a dict: not ``None``, and read only by ``in``.
         return _OBJECT if found is Ellipsis or isinstance(found, frozenset) else found
+    if isinstance(node, ast.Call) and _is_instance_test(node):
+        held = _value(node.args[0], env)
+        answer = held.test(ast.unparse(node.args[1])) if isinstance(held, InstanceOf) else None
+        return _UNKNOWN if answer is None else answer
     if isinstance(node, ast.Attribute):
         if isinstance(node.value, ast.Name) and f"{node.value.id}.{node.attr}" in env:  # ``self.log``: its default
             return env[f"{node.value.id}.{node.attr}"]
@@ -138,8 +154,8 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         inner = _known(_value(node.args[0], env))
         return inner if inner is _UNKNOWN else bool(inner)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = _value(node.operand, env)
-        return _UNKNOWN if inner is _UNKNOWN or inner is _OBJECT else not inner
+        inner = _known(_value(node.operand, env))
+        return _UNKNOWN if inner is _UNKNOWN else not inner
     if isinstance(node, ast.BoolOp):
         # ``a and b`` is false as soon as one part is false, whatever the others are.
         decisive = not isinstance(node.op, ast.And)
@@ -152,7 +168,10 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
         keys = env.get(held.id) if isinstance(held, ast.Name) else None
         return True if isinstance(keys, frozenset) and key in keys else _UNKNOWN
     if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
-        left, right = _value(node.left, env), _value(node.comparators[0], env)
+        left, right = (
+            _OBJECT if isinstance(side, InstanceOf) else side
+            for side in (_value(node.left, env), _value(node.comparators[0], env))
+        )
         if _OBJECT in (left, right):
             # An object passed is not ``None``; what else it equals is not known.
             op = type(node.ops[0])
@@ -167,9 +186,16 @@ def _value(node: ast.expr, env: dict[str, object]) -> object:
     return _UNKNOWN
 
 
+def _is_instance_test(node: ast.Call) -> bool:
+    """``isinstance(name, classes)``."""
+    return (
+        isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2 and not node.keywords
+    )
+
+
 def _known(value: object) -> object:
     """``value``, or ``_UNKNOWN`` for an object passed: its truth is not known."""
-    return _UNKNOWN if value is _OBJECT else value
+    return _UNKNOWN if value is _OBJECT or isinstance(value, InstanceOf) else value
 
 
 def guard_holds(guards: tuple[str, ...], env: dict[str, object]) -> bool:

@@ -339,7 +339,11 @@ class Statements(Targets):
                 self.visit_import(node)
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
-            self.frame.returns.append(self.infer(node.value))
+            returned = self.infer(node.value)
+            if returned is not None or not self.frame.fallback:
+                # ``except TimeoutError: return expr`` hands back what it was given when the attempt
+                # failed: the attempt's ``return simplify(expr)`` says what the function gives.
+                self.frame.returns.append(returned)
             if isinstance(node.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in node.value.elts):
                 self.frame.elements.append(tuple(map(self.infer, node.value.elts)))  # ``return a, b``
             else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
+from asynclint.analysis.index.built_models import BUILT, fields_of
 from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
@@ -63,7 +64,8 @@ Known = dict[str, tuple[str, str]]
 _NOTHING: Known = {}
 #: The indexer's answer, from the types it infers, to "is this call one of a project function, and what is
 #: it handed?" (the ``word`` of a ``returned`` payload, :func:`returned_word`) and "is this read (a call,
-#: an attribute, awaited or not) of an HTTP response's body?" (:data:`RESPONSE_BODY`), or ``None``.
+#: an attribute, awaited or not) of an HTTP response's body?" (:data:`RESPONSE_BODY`), "does it build an instance
+#: of a class?" (:data:`~asynclint.analysis.index.built_models.BUILT`), or ``None``.
 Returned = Callable[[ast.expr], "str | None"]
 
 
@@ -136,6 +138,8 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         and payload_evidence("name", name) == "whole"
     ):
         return False
+    if isinstance(value, ast.Call) and shape in ("display", "literal") and payload_evidence("name", name) == "whole":
+        return False  # ``state = State(id=rollout_id)``: an object built small and filled later, as its name says
     if shape == "key" and word.partition(".")[0] == INFO_COLUMN:
         return True  # a row's info, or a field of it: the project's rows size it
     if shape == "key" and word.startswith(STATE_KEY):
@@ -520,6 +524,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             bound = isinstance(match, ast.Name) and known.get(match.id, ("name", match.id)) != ("name", match.id)
             return _payload(match, depth + 1, known, returned) if scanned or bound else ("match", "")
     word = returned(arg) if returned is not None else None
+    if word == BUILT:  # ``Item(id=call_id, output=text)``: as large as what it is handed
+        return _payload(fields_of(arg), depth + 1, known, returned)
     if word is not None:
         return ("returned", word)  # ``self._last_json(text)``: what that function returns
     if isinstance(func, ast.Attribute):

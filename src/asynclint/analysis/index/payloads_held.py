@@ -21,6 +21,7 @@ from asynclint.analysis.index.argfacts import (
     payload_of_value,
     returned_word,
 )
+from asynclint.analysis.index.built_models import BUILT, builds_class
 from asynclint.analysis.index.helpers import call_slots, may_be_project
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
@@ -196,7 +197,8 @@ class PayloadsHeld(IndexerState):
     def _returned(self, node: ast.expr) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a
         plain function, or a method on ``self``), :data:`RESPONSE_BODY` for a read of an HTTP
-        response's body (``argfacts.Returned``), else ``None``."""
+        response's body, :data:`BUILT` for a call building an instance of a class no catalogue entry
+        names (``argfacts.Returned``), else ``None``."""
         read = node.value if isinstance(node, ast.Await) else node
         if isinstance(read, ast.Attribute) or isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute):
             owner = read.value if isinstance(read, ast.Attribute) else cast(ast.Attribute, read.func).value
@@ -205,6 +207,8 @@ class PayloadsHeld(IndexerState):
         if not isinstance(node, ast.Call):
             return None
         func = self.infer(node.func)
+        if builds_class(func) and not (isinstance(func, Sym) and self.catalogue.match(func.name, None)):
+            return BUILT
         if isinstance(func, Sym) and may_be_project(func.name) and self.catalogue.match(func.name, None) is None:
             callee = func.name
         elif (

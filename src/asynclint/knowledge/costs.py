@@ -1270,6 +1270,13 @@ def payload_evidence(shape: str, word: str) -> str:
     return "unknown"
 
 
+def sized_by_name(key: str) -> bool:
+    """Is ``key`` (a field, key or attribute) a prompt's token ids or a reasoning trace, sized by its name even
+    as a field of one small item (one turn's ``prompt_ids`` hold the whole prompt; one message's
+    ``reasoning_content`` is ten times its reply)?"""
+    return key.lower() in TOKEN_LISTS | REASONING_TRACES
+
+
 def prior(name: str) -> bool:
     """Does ``name`` (``existing_text``, ``prev_len``, ``n_seen``) say it holds an earlier value of what grows?"""
     return any(token in PRIOR_TOKENS for token in name.lower().split("_"))

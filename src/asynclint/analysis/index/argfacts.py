@@ -49,6 +49,7 @@ from asynclint.knowledge.costs import (
     payload_evidence,
     prior,
     shown,
+    sized_by_name,
 )
 from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS, FRAMEWORK_STATE_KEYS, ROLLOUT_STATE_NAMES
 
@@ -406,8 +407,10 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     if isinstance(arg, ast.Name):
         return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):
-        if isinstance(arg.value, ast.Name) and evidence_of(known.get(arg.value.id, ("", ""))) == "small":
-            return known[arg.value.id]  # a field of one small item
+        owner = arg.value
+        if isinstance(owner, ast.Name) and evidence_of(known.get(owner.id, ("", ""))) == "small":
+            if not sized_by_name(arg.attr):
+                return known[owner.id]  # a field of one small item
         if arg.attr in COMMAND_OUTPUTS and (printed := _payload(arg.value, depth + 1, known, returned))[0] == "read":
             return printed  # ``results.stdout`` of ``cat path``: the file's contents
         return ("attr", attribute_path(arg))
@@ -430,7 +433,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
             and (evidence_of(container) != "small" or _handed(container, known))
         ):
             return (SUFFIX, container[1])  # ``text[len(seen):]``: what a turn added to a value that grows
-        if evidence_of(container) == "small":
+        if evidence_of(container) == "small" and not sized_by_name(_text(key)):
             return container  # a part of one small item
         if isinstance(key, ast.Slice):
             count = slice_count(key)
@@ -507,7 +510,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             return _payload(arg.args[0], depth + 1, known, returned)  # ``self.parser.parse(text)``: cut out of the text
         if func.attr in _KEY_READS and arg.args:
             receiver = _payload(func.value, depth + 1, known, returned)
-            if evidence_of(receiver) == "small":
+            if evidence_of(receiver) == "small" and not sized_by_name(_text(arg.args[0])):
                 return receiver  # a value of one small mapping
             key = arg.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
@@ -533,6 +536,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def _text(node: ast.expr) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
 def _read_cap(read: ast.Call) -> int | None:

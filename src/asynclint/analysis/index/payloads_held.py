@@ -25,7 +25,7 @@ from asynclint.analysis.index.built_models import BUILT, builds_class
 from asynclint.analysis.index.helpers import call_slots, may_be_project
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
-from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY
+from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, sized_by_name
 
 
 class PayloadsHeld(IndexerState):
@@ -77,7 +77,12 @@ class PayloadsHeld(IndexerState):
             elif (
                 not (shape == "name" and word in handed)
                 and shape not in ("each", "read")
-                and (shape == "returned" or STATE_KEY in word or evidence_of((shape, word)) == "whole")
+                and (
+                    shape == "returned"
+                    or STATE_KEY in word
+                    or evidence_of((shape, word)) == "whole"
+                    or sized_by_name(word.rpartition(".")[2])  # a reasoning trace: not as small as a helper's ``text``
+                )
             ):
                 large.append((slot, shape, word, ""))
         return tuple(large)

@@ -941,6 +941,9 @@ MODEL_BUILDERS: frozenset[str] = frozenset(
     "model_validate model_validate_json model_validate_strings model_construct model_copy "
     "parse_obj parse_raw parse_file construct copy".split()
 )
+#: pydantic's methods that serialize the instance they are called on (v2's, then v1's): a model built in the
+#: same expression is as large as what its constructor is handed (analysis/index/built_models.py).
+MODEL_DUMPS: frozenset[str] = frozenset({"model_dump", "model_dump_json", "dict", "json"})
 #: The base class whose constructor validates every field it is given, as ``model_validate`` does.
 MODEL_BASES: frozenset[str] = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
 
@@ -957,12 +960,14 @@ WHOLE_TOKENS: frozenset[str] = frozenset(
 )
 #: Whole as the entire name (or a path's last name, ``step.tokens.prompt_ids``): a prompt's token ids as the
 #: inference server returns them with each turn (verifiers' ``tokens["prompt_ids"]``, vLLM's
-#: ``prompt_token_ids``, transformers' ``input_ids``) are the whole prompt at that turn -- the system
+#: ``prompt_token_ids``) are the whole prompt at that turn -- the system
 #: prompt and every message before it, thousands to tens of thousands of ints -- so one per turn over a
 #: trajectory is quadratic in the turns; ``ids`` alone (one reply's ids) is no such list (split 22 NeMo
 #: Gym app.py:103/:115, labelled high: the prompt ids of every turn dumped into pydantic items). They grow every
 #: turn (:func:`grows`): re-processed inside a per-turn hook, quadratic per rollout as a history is.
-TOKEN_LISTS: frozenset[str] = frozenset({"prompt_ids", "prompt_token_ids", "input_ids"})
+#: Not ``input_ids``, transformers' name for the same thing: as a tool's argument it is what the model wrote
+#: (main arc_agi_tool.py:540, ``print_fn_outputs(func_code, input_ids)``: "0,1", labelled none).
+TOKEN_LISTS: frozenset[str] = frozenset({"prompt_ids", "prompt_token_ids"})
 #: Of unknown size as the entire name (or a path's last name), not one small reply because of its last
 #: token (``reasoning_content`` ends in ``content``): a reasoning model's trace is thousands of tokens a
 #: turn, ten times the reply it precedes -- a millisecond or more to tokenize (split 23 vmvm_tb env.py:68),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
-from asynclint.analysis.index.built_models import BUILT, fields_of
+from asynclint.analysis.index.built_models import BUILT, built, fields_of
 from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
@@ -27,6 +27,7 @@ from asynclint.knowledge.costs import (
     INFO_COLUMN,
     MATCH_LISTS,
     MEMORY_FILES,
+    MODEL_DUMPS,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     READ_LIMITS,
@@ -98,6 +99,8 @@ def payload_of(
     are of project functions. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
     if returned is not None and last_name(node.func) == "json" and returned(node) == RESPONSE_BODY:
         return ("call", RESPONSE_BODY)  # ``response.json()`` parses the body the request read: as large as sent
+    if isinstance(receiver, ast.Call) and last_name(node.func) in MODEL_DUMPS and built(receiver, returned):
+        receiver = fields_of(receiver)  # ``Item(id=call_id, output=text).model_dump()``: as large as it is handed
     arg = payload_argument(node, receiver)
     return _payload(arg, 0, known or _NOTHING, returned) if arg is not None else ("literal", "")
 
@@ -139,8 +142,6 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         and payload_evidence("name", name) == "whole"
     ):
         return False
-    if isinstance(value, ast.Call) and shape in ("display", "literal") and payload_evidence("name", name) == "whole":
-        return False  # ``state = State(id=rollout_id)``: an object built small and filled later, as its name says
     if shape == "key" and word.partition(".")[0] == INFO_COLUMN:
         return True  # a row's info, or a field of it: the project's rows size it
     if shape == "key" and word.startswith(STATE_KEY):
@@ -527,8 +528,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             bound = isinstance(match, ast.Name) and known.get(match.id, ("name", match.id)) != ("name", match.id)
             return _payload(match, depth + 1, known, returned) if scanned or bound else ("match", "")
     word = returned(arg) if returned is not None else None
-    if word == BUILT:  # ``Item(id=call_id, output=text)``: as large as what it is handed
-        return _payload(fields_of(arg), depth + 1, known, returned)
+    word = word.removeprefix(BUILT) or None if word is not None else None
     if word is not None:
         return ("returned", word)  # ``self._last_json(text)``: what that function returns
     if isinstance(func, ast.Attribute):

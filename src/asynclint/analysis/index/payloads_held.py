@@ -202,8 +202,8 @@ class PayloadsHeld(IndexerState):
     def _returned(self, node: ast.expr) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a
         plain function, or a method on ``self``), :data:`RESPONSE_BODY` for a read of an HTTP
-        response's body, :data:`BUILT` for a call building an instance of a class no catalogue entry
-        names (``argfacts.Returned``), else ``None``."""
+        response's body (``argfacts.Returned``), else ``None``; prefixed :data:`BUILT` for a call building an
+        instance of a class no catalogue entry names."""
         read = node.value if isinstance(node, ast.Await) else node
         if isinstance(read, ast.Attribute) or isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute):
             owner = read.value if isinstance(read, ast.Attribute) else cast(ast.Attribute, read.func).value
@@ -212,8 +212,11 @@ class PayloadsHeld(IndexerState):
         if not isinstance(node, ast.Call):
             return None
         func = self.infer(node.func)
-        if builds_class(func) and not (isinstance(func, Sym) and self.catalogue.match(func.name, None)):
-            return BUILT
+        built = (
+            BUILT
+            if builds_class(func) and not (isinstance(func, Sym) and self.catalogue.match(func.name, None))
+            else ""
+        )
         if isinstance(func, Sym) and may_be_project(func.name) and self.catalogue.match(func.name, None) is None:
             callee = func.name
         elif (
@@ -224,9 +227,9 @@ class PayloadsHeld(IndexerState):
         ):
             callee = str(SelfMethod(func.cls, func.path[0]))
         else:
-            return None
+            return built or None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
-        return returned_word(callee, small, self._passed_params(node))
+        return built + returned_word(callee, small, self._passed_params(node))
 
     def _a_response(self, node: ast.expr) -> bool:
         """Does ``node`` hold an HTTP response (:data:`HTTP_RESPONSES`), as far as the walk can type it?"""

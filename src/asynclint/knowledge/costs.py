@@ -941,6 +941,9 @@ MODEL_BUILDERS: frozenset[str] = frozenset(
     "model_validate model_validate_json model_validate_strings model_construct model_copy "
     "parse_obj parse_raw parse_file construct copy".split()
 )
+#: pydantic's methods that serialize the instance they are called on (v2's, then v1's): a model built in the
+#: same expression is as large as what its constructor is handed (analysis/index/built_models.py).
+MODEL_DUMPS: frozenset[str] = frozenset({"model_dump", "model_dump_json", "dict", "json"})
 #: The base class whose constructor validates every field it is given, as ``model_validate`` does.
 MODEL_BASES: frozenset[str] = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
 
@@ -955,6 +958,22 @@ WHOLE_TOKENS: frozenset[str] = frozenset(
     "transcript transcripts rollout rollouts results records dataset datasets responses outputs logs "
     "documents corpus conversation conversations turns steps contents".split()
 )
+#: Whole as the entire name (or a path's last name, ``step.tokens.prompt_ids``): a prompt's token ids as the
+#: inference server returns them with each turn (verifiers' ``tokens["prompt_ids"]``, vLLM's
+#: ``prompt_token_ids``) are the whole prompt at that turn -- the system
+#: prompt and every message before it, thousands to tens of thousands of ints -- so one per turn over a
+#: trajectory is quadratic in the turns; ``ids`` alone (one reply's ids) is no such list (split 22 NeMo
+#: Gym app.py:103/:115, labelled high: the prompt ids of every turn dumped into pydantic items). They grow every
+#: turn (:func:`grows`): re-processed inside a per-turn hook, quadratic per rollout as a history is.
+#: Not ``input_ids``, transformers' name for the same thing: as a tool's argument it is what the model wrote
+#: (main arc_agi_tool.py:540, ``print_fn_outputs(func_code, input_ids)``: "0,1", labelled none).
+TOKEN_LISTS: frozenset[str] = frozenset({"prompt_ids", "prompt_token_ids"})
+#: Of unknown size as the entire name (or a path's last name), not one small reply because of its last
+#: token (``reasoning_content`` ends in ``content``): a reasoning model's trace is thousands of tokens a
+#: turn, ten times the reply it precedes -- a millisecond or more to tokenize (split 23 vmvm_tb env.py:68),
+#: yet still one turn's text, tens of microseconds to parse or dump in C, so not a whole payload; a judge's
+#: ``reasoning`` field is a few sentences.
+REASONING_TRACES: frozenset[str] = frozenset({"reasoning_content", "reasoning", "thinking"})
 #: Whole only as the entire name: the rollout's ``state``; a ``game_state`` or ``board_state`` is
 #: a small structure of the environment's own.
 WHOLE_NAMES: frozenset[str] = frozenset({"state", "states", "rollout_state"})
@@ -1234,6 +1253,11 @@ def payload_evidence(shape: str, word: str) -> str:
         if name.lower().startswith(GETTER_PREFIX):
             return payload_evidence("name", name[len(GETTER_PREFIX) :])  # ``self.get_state()`` returns the state
         return payload_evidence("call", name)
+    named = word.rpartition(".")[2].lower()
+    if named in TOKEN_LISTS:
+        return "whole"
+    if named in REASONING_TRACES:
+        return "unknown"
     if "." in word and shape in ("attr", "each", "name", "key") and SETTINGS_OWNERS & set(word.split(".")[:-1]):
         return "small"  # ``self.config.upstream_json``, ``cfg.disabled_tools``: a setting a user wrote
     if "." in word and shape in ("attr", "each", "name", "key"):
@@ -1249,6 +1273,13 @@ def payload_evidence(shape: str, word: str) -> str:
     if last in SMALL_TOKENS or word.lower() in SMALL_TOKENS:
         return "small"
     return "unknown"
+
+
+def sized_by_name(key: str) -> bool:
+    """Is ``key`` (a field, key or attribute) a prompt's token ids or a reasoning trace, sized by its name even
+    as a field of one small item (one turn's ``prompt_ids`` hold the whole prompt; one message's
+    ``reasoning_content`` is ten times its reply)?"""
+    return key.lower() in TOKEN_LISTS | REASONING_TRACES
 
 
 def prior(name: str) -> bool:
@@ -1283,7 +1314,7 @@ def named_state(word: str) -> bool:
 
 def grows(word: str) -> bool:
     word = shown(word)
-    return word.lower().rsplit("_", 1)[-1] in GROWING_TOKENS
+    return word.lower().rsplit("_", 1)[-1] in GROWING_TOKENS or word.rpartition(".")[2].lower() in TOKEN_LISTS
 
 
 def record_field(path: tuple[str, ...]) -> bool:

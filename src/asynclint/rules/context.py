@@ -29,6 +29,7 @@ from asynclint.knowledge.costs import (
     STATE_KEY,
     named_state,
     payload_evidence,
+    sized_by_name,
 )
 from asynclint.knowledge.frameworks import (
     HandedClient,
@@ -923,6 +924,8 @@ class CheckContext:
         for slot, shape, word, local in (site.rare or NO_FACTS).large_args:
             if slot in slots and shape == "returned" and self._settled(caller, shape, word, local) == "unknown":
                 return HANDED_UNSIZED
+            if slot in slots and sized_by_name(word.rpartition(".")[2]) and payload_evidence(shape, word) == "unknown":
+                return HANDED_UNSIZED  # ``_count_tokens(content + reasoning)``: a reasoning trace, not a short ``text``
         return ""
 
     def _injected_size(self, name: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
+from asynclint.analysis.index.built_models import BUILT, built, fields_of
 from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
@@ -26,6 +27,7 @@ from asynclint.knowledge.costs import (
     INFO_COLUMN,
     MATCH_LISTS,
     MEMORY_FILES,
+    MODEL_DUMPS,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     READ_LIMITS,
@@ -48,6 +50,7 @@ from asynclint.knowledge.costs import (
     payload_evidence,
     prior,
     shown,
+    sized_by_name,
 )
 from asynclint.knowledge.frameworks import FRAMEWORK_MAPPINGS, FRAMEWORK_STATE_KEYS, ROLLOUT_STATE_NAMES
 
@@ -63,7 +66,8 @@ Known = dict[str, tuple[str, str]]
 _NOTHING: Known = {}
 #: The indexer's answer, from the types it infers, to "is this call one of a project function, and what is
 #: it handed?" (the ``word`` of a ``returned`` payload, :func:`returned_word`) and "is this read (a call,
-#: an attribute, awaited or not) of an HTTP response's body?" (:data:`RESPONSE_BODY`), or ``None``.
+#: an attribute, awaited or not) of an HTTP response's body?" (:data:`RESPONSE_BODY`), "does it build an instance
+#: of a class?" (:data:`~asynclint.analysis.index.built_models.BUILT`), or ``None``.
 Returned = Callable[[ast.expr], "str | None"]
 
 
@@ -95,6 +99,8 @@ def payload_of(
     are of project functions. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
     if returned is not None and last_name(node.func) == "json" and returned(node) == RESPONSE_BODY:
         return ("call", RESPONSE_BODY)  # ``response.json()`` parses the body the request read: as large as sent
+    if isinstance(receiver, ast.Call) and last_name(node.func) in MODEL_DUMPS and built(receiver, returned):
+        receiver = fields_of(receiver)  # ``Item(id=call_id, output=text).model_dump()``: as large as it is handed
     arg = payload_argument(node, receiver)
     return _payload(arg, 0, known or _NOTHING, returned) if arg is not None else ("literal", "")
 
@@ -402,8 +408,10 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     if isinstance(arg, ast.Name):
         return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):
-        if isinstance(arg.value, ast.Name) and evidence_of(known.get(arg.value.id, ("", ""))) == "small":
-            return known[arg.value.id]  # a field of one small item
+        owner = arg.value
+        if isinstance(owner, ast.Name) and evidence_of(known.get(owner.id, ("", ""))) == "small":
+            if not sized_by_name(arg.attr):
+                return known[owner.id]  # a field of one small item
         if arg.attr in COMMAND_OUTPUTS and (printed := _payload(arg.value, depth + 1, known, returned))[0] == "read":
             return printed  # ``results.stdout`` of ``cat path``: the file's contents
         return ("attr", attribute_path(arg))
@@ -426,7 +434,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
             and (evidence_of(container) != "small" or _handed(container, known))
         ):
             return (SUFFIX, container[1])  # ``text[len(seen):]``: what a turn added to a value that grows
-        if evidence_of(container) == "small":
+        if evidence_of(container) == "small" and not sized_by_name(_text(key)):
             return container  # a part of one small item
         if isinstance(key, ast.Slice):
             count = slice_count(key)
@@ -503,7 +511,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             return _payload(arg.args[0], depth + 1, known, returned)  # ``self.parser.parse(text)``: cut out of the text
         if func.attr in _KEY_READS and arg.args:
             receiver = _payload(func.value, depth + 1, known, returned)
-            if evidence_of(receiver) == "small":
+            if evidence_of(receiver) == "small" and not sized_by_name(_text(arg.args[0])):
                 return receiver  # a value of one small mapping
             key = arg.args[0]
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
@@ -520,6 +528,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             bound = isinstance(match, ast.Name) and known.get(match.id, ("name", match.id)) != ("name", match.id)
             return _payload(match, depth + 1, known, returned) if scanned or bound else ("match", "")
     word = returned(arg) if returned is not None else None
+    word = word.removeprefix(BUILT) or None if word is not None else None
     if word is not None:
         return ("returned", word)  # ``self._last_json(text)``: what that function returns
     if isinstance(func, ast.Attribute):
@@ -527,6 +536,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
+
+
+def _text(node: ast.expr) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
 def _read_cap(read: ast.Call) -> int | None:

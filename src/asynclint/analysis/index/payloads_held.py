@@ -21,10 +21,11 @@ from asynclint.analysis.index.argfacts import (
     payload_of_value,
     returned_word,
 )
+from asynclint.analysis.index.built_models import BUILT, builds_class
 from asynclint.analysis.index.helpers import call_slots, may_be_project
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
-from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY
+from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, sized_by_name
 
 
 class PayloadsHeld(IndexerState):
@@ -76,7 +77,12 @@ class PayloadsHeld(IndexerState):
             elif (
                 not (shape == "name" and word in handed)
                 and shape not in ("each", "read")
-                and (shape == "returned" or STATE_KEY in word or evidence_of((shape, word)) == "whole")
+                and (
+                    shape == "returned"
+                    or STATE_KEY in word
+                    or evidence_of((shape, word)) == "whole"
+                    or sized_by_name(word.rpartition(".")[2])  # a reasoning trace: not as small as a helper's ``text``
+                )
             ):
                 large.append((slot, shape, word, ""))
         return tuple(large)
@@ -196,7 +202,8 @@ class PayloadsHeld(IndexerState):
     def _returned(self, node: ast.expr) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a
         plain function, or a method on ``self``), :data:`RESPONSE_BODY` for a read of an HTTP
-        response's body (``argfacts.Returned``), else ``None``."""
+        response's body (``argfacts.Returned``), else ``None``; prefixed :data:`BUILT` for a call building an
+        instance of a class no catalogue entry names."""
         read = node.value if isinstance(node, ast.Await) else node
         if isinstance(read, ast.Attribute) or isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute):
             owner = read.value if isinstance(read, ast.Attribute) else cast(ast.Attribute, read.func).value
@@ -205,6 +212,11 @@ class PayloadsHeld(IndexerState):
         if not isinstance(node, ast.Call):
             return None
         func = self.infer(node.func)
+        built = (
+            BUILT
+            if builds_class(func) and not (isinstance(func, Sym) and self.catalogue.match(func.name, None))
+            else ""
+        )
         if isinstance(func, Sym) and may_be_project(func.name) and self.catalogue.match(func.name, None) is None:
             callee = func.name
         elif (
@@ -215,9 +227,9 @@ class PayloadsHeld(IndexerState):
         ):
             callee = str(SelfMethod(func.cls, func.path[0]))
         else:
-            return None
+            return built or None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
-        return returned_word(callee, small, self._passed_params(node))
+        return built + returned_word(callee, small, self._passed_params(node))
 
     def _a_response(self, node: ast.expr) -> bool:
         """Does ``node`` hold an HTTP response (:data:`HTTP_RESPONSES`), as far as the walk can type it?"""

@@ -177,6 +177,8 @@ class Levels:
         self.first = None
         self.answers: dict[int, tuple[object, object, list[frozenset[str] | None]]] = {}
         self.seeding = False
+        #: Seed the memos of what names denote and of re-exports too (``--names``).
+        self.names = False
         self.rows: list[tuple[int, int, int, int, float, float, bool]] = []
         self.blockers: collections.Counter[str] = collections.Counter()
 
@@ -224,6 +226,18 @@ class Levels:
                 if found:
                     found = tuple(g._ids[positions[id(self.first.summaries[k[0]])]][k[1]] for k in found)
                 callee_row[index] = found
+        if self.names:
+            # What names denote and where re-exports lead, for those read from none of the libraries.
+            libraries = {s.module.partition(".")[0] for s in g.summaries if s.library is not None} | {WIDE}
+            for memo, first in (
+                (g._resolved.answers, self.first._resolved.answers),
+                (g._canonical, self.first._canonical),
+            ):
+                memo.update(
+                    (name, found)
+                    for name, found in dict.items(first)
+                    if first.reads.get(name, frozenset()).isdisjoint(libraries)
+                )
 
     def project_graph(self, summaries, config, catalogue, original):  # type: ignore[no-untyped-def]
         if self.first is None:
@@ -272,10 +286,12 @@ def main() -> None:
     parser.add_argument(
         "--cache", type=Path, required=True, help="a summary cache directory (its result caches are removed)"
     )
+    parser.add_argument("--names", action="store_true", help="seed what names denote (resolve's memo) too")
     args = parser.parse_args()
     for stale in args.cache.glob("results-*"):
         stale.unlink()
     levels = Levels()
+    levels.names = args.names
     propagate, build = graph_module.ProjectGraph._propagate, deep.project_graph
     graph_module.ProjectGraph._propagate = lambda g: levels.propagate(g, propagate)  # type: ignore[method-assign]
     deep.project_graph = lambda s, c, k: levels.project_graph(s, c, k, build)  # type: ignore[assignment]

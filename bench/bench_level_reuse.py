@@ -177,13 +177,15 @@ class Levels:
         self.first = None
         self.answers: dict[int, tuple[object, object, list[frozenset[str] | None]]] = {}
         self.seeding = False
+        self.plain_first = False
+        self.first_same: bool | None = None
         #: Seed the memos of what names denote and of re-exports too (``--names``).
         self.names = False
         self.rows: list[tuple[int, int, int, int, float, float, bool]] = []
         self.blockers: collections.Counter[str] = collections.Counter()
 
     def propagate(self, g, original) -> None:  # type: ignore[no-untyped-def]
-        if self.first is None:
+        if self.first is None and not self.plain_first:
             sites = instrument(g)
             original(g)
             self.first = g
@@ -241,7 +243,17 @@ class Levels:
 
     def project_graph(self, summaries, config, catalogue, original):  # type: ignore[no-untyped-def]
         if self.first is None:
-            return original(summaries, config, catalogue)
+            # The wrapped graph must answer as a plain one does: its hot set and external calls compared.
+            self.plain_first = True
+            try:
+                plain = original(summaries, config, catalogue)
+            finally:
+                self.plain_first = False
+            wrapped = original(summaries, config, catalogue)
+            self.first_same = plain.hot == wrapped.hot and plain.external_calls(catalogue) == wrapped.external_calls(
+                catalogue
+            )
+            return wrapped
         start = time.process_time()
         plain = original(summaries, config, catalogue)
         middle = time.process_time()
@@ -303,6 +315,7 @@ def main() -> None:
     asked = sum(1 for _, _, reads in levels.answers.values() for read in reads if read is not None)
     clean = sum(1 for _, _, reads in levels.answers.values() for read in reads if read == frozenset())
     print(f"first level graph: {asked} project call sites resolved, {clean} read nothing outside the project")
+    print(f"first level graph wrapped: the same hot set and external calls as a plain one: {levels.first_same}")
     print(
         "level | summaries | reusable | differ from level 1 | reusable but differ"
         " | plain CPU-s | seeded CPU-s | ratio | same hot set and external calls"

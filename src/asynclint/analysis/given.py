@@ -12,6 +12,7 @@ import ast
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.flags import PASSED_OBJECT, ROW_ARGUMENT, ROW_KEYS, constant_value, guard_holds
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.knowledge.costs import FEW
@@ -174,6 +175,7 @@ class GivenArgs(GraphState):
         passed_in = dict(site.given)
         function = self.function(callee)
         defaults, forwarded = dict(function.defaults), dict(site.passed_params)
+        nullable = (site.rare or NO_FACTS).nullable
         values = []
         for position, name in enumerate(self._own_params(callee)):
             if name not in tested:
@@ -187,6 +189,8 @@ class GivenArgs(GraphState):
                 text = dict(info.given).get(forwarded[slot], "")
                 fixed = self.fixed_params(caller)
                 text = text or (repr(fixed[forwarded[slot]]) if forwarded[slot] in fixed else "")
+            elif slot in nullable:
+                continue  # a name bound to ``None`` on some path: whether it is, the call does not settle
             else:
                 text = PASSED_OBJECT
             if text == PASSED_OBJECT or _switch(text):

@@ -453,3 +453,46 @@ def test_a_hook_parameter_is_what_the_framework_hands_it_whatever_its_name():
     [finding] = [f for f in check_text(text).findings if f.code == "ASL111"]
     assert finding.line == 6 and finding.severity == Severity.HIGH
     assert "what the framework hands the hook as its `state`" in finding.message
+
+
+SEARCH_HANDED = """
+import functools
+import json
+
+import verifiers as vf
+
+
+def _measure(items) -> int:
+    return len(json.dumps(items))
+
+
+def _plan(stops: tuple[str, ...], state: vf.State) -> int:
+    @functools.lru_cache(maxsize=None)
+    def best(remaining: tuple[str, ...]) -> int:
+        value = 0
+        for stop in remaining:
+            value = max(value, _measure(state["trajectory"]) + best(tuple(s for s in remaining if s != stop)))
+        return value
+
+    return best(stops)
+
+
+class PlanEnv(vf.MultiTurnEnv):
+    async def env_response(self, messages: vf.Messages, state: vf.State):
+        return [], state
+
+    @vf.cleanup
+    async def plan(self, state: vf.State) -> None:
+        state["plan"] = _plan(tuple(m["content"] for m in state["completion"]), state)
+        state["size"] = _measure(state["completion"])
+"""
+
+
+def test_a_helper_graded_through_the_caller_handing_it_a_whole_payload_keeps_a_searchs_frequency():
+    """The chain through one caller (``Uses.hot_through``: ``best`` hands ``_measure`` the whole
+    trajectory) runs the call as the hot walk does: per state and branch of the memoized search
+    whose loop makes it, not per rollout as the cleanup handler above it."""
+    result = check_text(SEARCH_HANDED)
+    [measure] = [f for f in result.findings if f.facts.function == "_measure"]
+    assert "`_plan.<locals>.best` hands `trajectory`" in measure.message
+    assert measure.facts.frequency == "search" and measure.severity == Severity.CRITICAL

@@ -43,3 +43,18 @@ def test_a_suppressed_or_hidden_call_still_makes_the_loop_around_its_coroutine_r
         found = _found(text, hidden)
         assert not any(line == parse for line, _, _ in found) and (loop, "ASL120", Severity.HIGH) in found
     assert {code for _, code, _ in _found(text, replace(config, select=("ASL120",)))} == {"ASL120"}
+
+
+def test_the_loop_names_the_one_call_grade_and_what_raised_the_call_above_it():
+    text = FIXTURE.read_text(encoding="utf-8")
+    source = SourceFile(FIXTURE.name, text, module="loop_awaits_blocking", package="")
+    found = check_sources([source], Config(root=FIXTURE.parent)).findings
+    client = _line(text, "httpx.Client()  # expect: ASL105 critical")
+    loop = next(f for f in found if f.code == "ASL120" and "fetch_each" in f.message)
+    inner = next(f for f in found if f.line == client)
+    # The client's own grade is raised by its hook's turns; one call of it is a grade lower.
+    assert inner.severity == Severity.CRITICAL and inner.facts.escalation
+    assert f"(loop_awaits_blocking.py:{client}, high for one call, critical: {inner.facts.escalation})" in loop.message
+    # A call graded without a raise is named by its grade alone.
+    parse = next(f for f in found if f.code == "ASL120" and f.line == _line(text, LOOP))
+    assert "medium for one call)" in parse.message

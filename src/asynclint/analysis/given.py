@@ -13,6 +13,7 @@ from functools import partial
 
 from asynclint.analysis.graph_records import FunctionId, Given, HotInfo
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.flags import (
     PASSED_OBJECT,
     ROW_ARGUMENT,
@@ -252,6 +253,7 @@ class GivenArgs(GraphState):
         passed_in = dict(site.given)
         function = self.function(callee)
         defaults, forwarded = dict(function.defaults), dict(site.passed_params)
+        nullable = (site.rare or NO_FACTS).nullable
         values = []
         for position, name in enumerate(self._own_params(callee)):
             if name not in tested:
@@ -266,6 +268,8 @@ class GivenArgs(GraphState):
                 fixed = self.fixed_params(caller)
                 text = text or (repr(fixed[forwarded[slot]]) if forwarded[slot] in fixed else "")
                 text = text or self._passed_class(caller, site, slot)
+            elif slot in nullable:
+                continue  # a name bound to ``None`` on some path: whether it is, the call does not settle
             else:
                 text = self._passed_class(caller, site, slot) or PASSED_OBJECT
             if text == PASSED_OBJECT or _switch(text) or text.startswith(INSTANCE_OF):

@@ -348,9 +348,7 @@ class HotSet(Registrations):
                     # A coroutine per rollout runs as its own task (gathered) or is awaited in turn.
                     hook = GROUP_CALLS[info.root_hook].each if self.function(callee).is_async else looped
                     in_loop, group = other, ()
-                hook = turn_of(hook, site)
-                if in_loop and self._searches(state.function) and _below_search(hook.frequency):
-                    hook = replace(hook, frequency="search")  # per state and branch of a search
+                hook = self.site_hook(state.function, hook, site, in_loop)
                 reached = HotInfo(
                     info.root,
                     hook,
@@ -426,6 +424,16 @@ class HotSet(Registrations):
     def is_tool(self, key: FunctionId) -> bool:
         """``key`` is a tool the framework calls with the arguments of one model tool call."""
         return key in self._tools
+
+    def site_hook(self, caller: FunctionId, hook: Hook, site: CallSite, in_loop: bool) -> Hook:
+        """How often ``site`` in ``caller`` runs on a chain whose root runs at ``hook``: on a first or
+        last turn only once per rollout (:func:`turn_of`); ``in_loop`` of a memoized search, per state
+        and branch of that search. The walk asks, and so does the chain through one caller
+        (``Uses.hot_through``: a helper graded by what that caller hands it, ``CheckContext.handed_whole``)."""
+        hook = turn_of(hook, site)
+        if in_loop and self._searches(caller) and _below_search(hook.frequency):
+            return replace(hook, frequency="search")
+        return hook
 
     def _searches(self, key: FunctionId) -> bool:
         """``key`` is a memoized search: it calls itself inside a loop and keeps each state's answer

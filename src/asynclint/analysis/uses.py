@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from asynclint.analysis.awaited_loops import raises_callee
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs
-from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen, turn_of
+from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import root_awaited
@@ -269,9 +269,10 @@ class Uses(CallRefs):
         state = HotState(caller, info.raised, info.rare, info.given, info.group)
         if self.states.get(state) is not info:
             return None  # (every hot function's chain is one of the walk's states)
-        hook = turn_of(info.root_hook, site)
+        looped = raises_callee(site, self.function(key).is_async)
+        hook = self.site_hook(caller, info.root_hook, site, looped)
         once = info.once or site.once or self._memoizer(key) is not None
-        in_loop = info.in_loop or raises_callee(site, self.function(key).is_async)
+        in_loop = info.in_loop or looped
         return HotInfo(info.root, hook, state, site.line, in_loop, info.depth + 1, once, info.failing or site.failing)
 
     def numbered_summaries(self) -> Iterator[tuple[int, ModuleSummary]]:

@@ -131,7 +131,7 @@ class LoopAwaitsBlocking(OwnWorkRule):
         awaits = "gathers one per item of" if site.consumer is not None else "awaits"
         evidence = (
             f"`{loop.header}` {awaits} `{coroutine}`, which runs `{worst.facts.callee}` on the loop "
-            f"({worst.path}:{worst.line}, {_one_call(worst).label} for one call)"
+            f"({worst.path}:{worst.line}, {_one_call_words(worst)})"
         )
         finding = self.own_work_finding(
             ctx,
@@ -213,10 +213,20 @@ def _worst(graph: CallGraph, start: FunctionId, blocking: dict[tuple[str, str], 
 
 
 def _one_call(finding: Finding) -> Severity:
-    """The grade of one run of the finding's call: its grade without a raise for repetition."""
-    if finding.facts.escalation and finding.severity < Severity.CRITICAL:
+    """The grade of one run of the finding's call: its grade without a raise for repetition (a
+    raise is one level, and only a grade below critical is raised: ``grading.grade``)."""
+    if finding.facts.escalation:
         return Severity(max(finding.severity - 1, Severity.LOW))
     return finding.severity
+
+
+def _one_call_words(finding: Finding) -> str:
+    """The finding's one-call grade in words, and what raised its own grade above it, if anything:
+    ``high for one call, critical: runs per turn``."""
+    one = _one_call(finding)
+    if one == finding.severity:
+        return f"{one.label} for one call"
+    return f"{one.label} for one call, {finding.severity.label}: {finding.facts.escalation}"
 
 
 def _rank(finding: Finding) -> tuple[int, bool, str, int]:

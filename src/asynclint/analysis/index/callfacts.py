@@ -180,6 +180,10 @@ class CallFacts:
     #: parameter and the index. A caller handing the parameter what a project function returns as a
     #: tuple sizes that slot by the element the ``return`` puts there (CheckContext.handed_whole).
     item_of: tuple[str, ...] = ()
+    #: Slots of arguments that are a local name the function also binds to ``None``
+    #: (``extending_node = None`` in one branch, a lookup's result in the other): what the call
+    #: passes there may be ``None``, so a test of it in the callee is not settled by the call.
+    nullable: tuple[str, ...] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(_FIELDS):

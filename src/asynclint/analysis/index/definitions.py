@@ -7,7 +7,7 @@ import ast
 
 from asynclint.analysis.index.annotations import scalar_items, tuple_annotation
 from asynclint.analysis.index.features import large_columns
-from asynclint.analysis.index.flags import constant_defaults, stored_names
+from asynclint.analysis.index.flags import constant_defaults, none_bound, stored_names
 from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
@@ -159,6 +159,7 @@ class Definitions(IndexerState):
         static = "builtins.staticmethod" in decorators
         receiver = {params[0].arg} if params and cls is not None and not static else set()
         frame.testable = flags | (frame.params - receiver)
+        frame.nullable = none_bound(node.body)
         handed_modules = self._module_params.get(node.name, {}) if outer.kind == "module" else {}
         for position, arg in enumerate([*params, *node.args.kwonlyargs]):
             if position == 0 and cls is not None and not static:

@@ -69,6 +69,21 @@ def stored_names(body: list[ast.stmt]) -> frozenset[str]:
     )
 
 
+def none_bound(body: list[ast.stmt]) -> frozenset[str]:
+    """The names ``body`` binds to ``None`` somewhere (``node = None``, ``x = y if c else None``): an
+    argument that is one of them may be ``None`` where it is passed, whatever its other bindings."""
+    found: set[str] = set()
+    for node in (node for stmt in body for node in ast.walk(stmt)):
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        value = getattr(node, "value", None) if targets else None
+        values = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+        if any(isinstance(each, ast.Constant) and each.value is None for each in values):
+            found.update(target.id for target in targets if isinstance(target, ast.Name))
+    return frozenset(found)
+
+
 def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
     """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
     :func:`guard_holds` to evaluate with what the callers pass."""

@@ -203,6 +203,8 @@ class Recording(PayloadsHeld, Registries):
             site = replace(site, rare=replace(site.rare or CallFacts(), large_args=large))
         if api is not None and (item := self._item_of(payload_argument(node, self._data_receiver(node)))):
             site = replace(site, rare=replace(site.rare or CallFacts(), item_of=item))
+        if api is None and self.frame.nullable and (nullable := self._nullable(node)):
+            site = replace(site, rare=replace(site.rare or CallFacts(), nullable=nullable))
         if api is not None and self.frame.unpacked and (unpacked := self._unpacked_payload(node)):
             site = replace(site, rare=replace(site.rare or CallFacts(), unpacked=unpacked))
         if isinstance(func_value, Sym) and target is not None:
@@ -293,6 +295,13 @@ class Recording(PayloadsHeld, Registries):
         given = given_arguments(node)
         handed = dict(self._row_tests.arguments.get(id(node), ()))
         return tuple((slot, handed.get(slot, text)) for slot, text in given) if handed else given
+
+    def _nullable(self, node: ast.Call) -> tuple[str, ...]:
+        """CallFacts.nullable: the slots (a position, or a keyword) of the call's arguments that are
+        names the function binds to ``None`` somewhere."""
+        slots = [(str(position), arg) for position, arg in enumerate(node.args)]
+        slots += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
+        return tuple(slot for slot, arg in slots if isinstance(arg, ast.Name) and arg.id in self.frame.nullable)
 
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)

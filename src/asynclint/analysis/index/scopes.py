@@ -145,6 +145,8 @@ class Frame:
     #: the flags, and every other parameter never bound again but ``self``/``cls`` -- one call
     #: chain may pass a constant (``use_clip=False``) where another passes another.
     testable: frozenset[str] = frozenset()
+    #: Names the function binds to ``None`` somewhere (flags.none_bound): see CallFacts.nullable.
+    nullable: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
     #: Loop variables over one of those parameters (``for rule in pipeline``) -> the parameter: a

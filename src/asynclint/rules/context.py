@@ -97,6 +97,8 @@ class CallInHotCode:
     user: str = ""
     #: The framework method called is a sync one at the project's version of the framework.
     sync: SyncMethod | None = None
+    #: ``target`` is a method its class inherits: the base class defining it, as exported.
+    defined: str = ""
 
 
 K = TypeVar("K")
@@ -291,6 +293,7 @@ class CheckContext:
             if not graph.runs(key, site):
                 continue  # behind a flag every caller leaves off
             api: BlockingApi | None
+            defined = ""  # the base class defining an inherited method called (``_inherited``)
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
@@ -302,7 +305,8 @@ class CheckContext:
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
-                resolved = graph.call_target(site, FunctionId((position, site.caller)))
+                caller = FunctionId((position, site.caller))
+                resolved = graph.call_target(site, caller)
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
@@ -311,12 +315,11 @@ class CheckContext:
                     if base is not None:  # a project class with no ``__init__`` of its own: its base's runs
                         api, target = self.catalogue.match(base, None), base
                 else:
-                    api, target = self.catalogue.match(resolved, site.method), resolved
-                    # Deep mode read the package exporting the class: the knowledge base names it so.
-                    for public in graph.exported_as(resolved) if api is None else ():
-                        if (api := self.catalogue.match(public, site.method)) is not None:
-                            target = public
-                            break
+                    held = graph.held_class(site, caller, resolved)
+                    if held is not None:  # an inherited method: named on the class held, known by either
+                        api, target, defined = self._inherited(held, resolved, site.method or "")
+                    else:
+                        api, target = self._public_entry(resolved, site.method)
                     if api is None and site.method is None and site.origin is not None:
                         # Calling an instance typed only project-wide (``model, _ = load()``, then
                         # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.
@@ -338,7 +341,35 @@ class CheckContext:
                 if handed is None:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
-                    yield CallInHotCode(summary, key, hot, site, api, target, handed)
+                    yield CallInHotCode(summary, key, hot, site, api, target, handed, defined=defined)
+
+    def _public_entry(self, name: str, method: str | None) -> tuple[BlockingApi | None, str]:
+        """The entry of ``name`` (resolved) and the name it matched: ``name`` itself, or the first
+        public spelling that has one (deep mode read the package exporting the class, and the
+        knowledge base names it as exported)."""
+        api = self.catalogue.match(name, method)
+        for public in self.graph.exported_as(name) if api is None else ():
+            if (api := self.catalogue.match(public, method)) is not None:
+                return api, public
+        return api, name
+
+    def _inherited(self, held: str, resolved: str, method: str) -> tuple[BlockingApi | None, str, str]:
+        """The entry of method ``resolved``, which class ``held`` inherits from a base: the held
+        class's own entry where the knowledge base has one, else the defining class's. Named on
+        the class the project holds (``selenium.webdriver.Chrome.get``), with the defining class as
+        its package exports it (``selenium.webdriver.Remote``); no entry: as resolved."""
+        api, _ = self._public_entry(f"{held}.{method}", method)
+        if api is None:
+            api, _ = self._public_entry(resolved, method)
+        if api is None:
+            return None, resolved, ""
+        return api, f"{self._exported(held)}.{method}", self._exported(resolved[: -len(method) - 1])
+
+    def _exported(self, cls: str) -> str:
+        """Library class ``cls`` as its own package exports it (``selenium.webdriver.Remote``),
+        not as a project module imports it."""
+        package = cls.partition(".")[0]
+        return next((name for name in self.graph.exported_as(cls) if name.partition(".")[0] == package), cls)
 
     def _model_built(self, target: str | None) -> BlockingApi | None:
         """``model_validate``'s entry when ``target``, built from a mapping (``Model(**data)``), is

@@ -231,11 +231,33 @@ class CheckContext:
     def calls(self, category: str) -> list[CallInHotCode]:
         """The blocking calls of ``category`` in hot functions, project and library code."""
         if self._calls is None:
+            found = [
+                call
+                for position, summary in self.graph.numbered_summaries()
+                for call in self._calls_in(position, summary)
+            ]
+            blocking = {call.key for call in found}
             self._calls = {}
-            for position, summary in self.graph.numbered_summaries():
-                for call in self._calls_in(position, summary):
+            for call in found:
+                if self._every_member_blocks(call, blocking):
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
+
+    def _every_member_blocks(self, call: CallInHotCode, blocking: set[FunctionId]) -> bool:
+        """A method called on an instance of one of several classes, graded by the member the
+        knowledge base names (``Recording._union_entry``), blocks whichever runs when each other
+        member does too: a project class's method that makes a blocking call itself, or a project
+        subclass of the named member's class that inherits the method. True for every other call."""
+        dispatch, named = call.site.rare.dispatch if call.site.rare is not None else (), call.site.target
+        if named is None or named not in dispatch:
+            return True
+        for member in dispatch:
+            if member == named or self.catalogue.match(member, None) is not None:
+                continue  # the named members all block (the index gave the call an entry only then)
+            keys = self.graph.functions_for(member)
+            if not (blocking.issuperset(keys) if keys else self._inherits(member, named)):
+                return False
+        return True
 
     def contents(self, opener: CallInHotCode) -> list[tuple[CallInHotCode, str]]:
         """The blocking calls that read or write the file object ``opener`` opens, in its function
@@ -342,6 +364,14 @@ class CheckContext:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
                     yield CallInHotCode(summary, key, hot, site, api, target, handed, defined=defined)
+
+    def _inherits(self, member: str, named: str) -> bool:
+        """``pkg.Pooled().get`` runs ``named`` (``requests.Session.get``) when ``pkg.Pooled`` is a
+        project subclass of ``requests.Session`` that does not define ``get`` itself."""
+        built, _, path = member.partition("().")
+        cls = named.removesuffix(f".{path}") if path else named
+        ancestors = self.graph.ancestors(TypeName(built))
+        return cls != named and (cls in ancestors or self.graph.canonical(cls) in ancestors)
 
     def _public_entry(self, name: str, method: str | None) -> tuple[BlockingApi | None, str]:
         """The entry of ``name`` (resolved) and the name it matched: ``name`` itself, or the first

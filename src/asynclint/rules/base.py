@@ -511,7 +511,7 @@ class BlockingCallRule(Rule):
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),
             cache_miss=graph.fills_on_miss(key, site, hot if entry is None else None, first_call),
-            callee=target.removeprefix("builtins."),
+            callee=(call.shown or target).removeprefix("builtins."),
             read=site.property_read,
             inherited_from=call.defined,
             fallback=site.fallback and first_call is None,

@@ -97,7 +97,9 @@ class CallInHotCode:
     user: str = ""
     #: The framework method called is a sync one at the project's version of the framework.
     sync: SyncMethod | None = None
-    #: ``target`` is a method its class inherits: the base class defining it, as exported.
+    #: ``target`` is a method the receiver's class inherits: the callee named on that class (what the
+    #: finding says), and the base class defining it, as exported.
+    shown: str = ""
     defined: str = ""
 
 
@@ -315,7 +317,7 @@ class CheckContext:
             if not graph.runs(key, site):
                 continue  # behind a flag every caller leaves off
             api: BlockingApi | None
-            defined = ""  # the base class defining an inherited method called (``_inherited``)
+            shown = defined = ""  # an inherited method called: as held, and its defining base (``_inherited``)
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
@@ -339,7 +341,7 @@ class CheckContext:
                 else:
                     held = graph.held_class(site, caller, resolved)
                     if held is not None:  # an inherited method: named on the class held, known by either
-                        api, target, defined = self._inherited(held, resolved, site.method or "")
+                        api, target, shown, defined = self._inherited(held, resolved, site.method or "")
                     else:
                         api, target = self._public_entry(resolved, site.method)
                     if api is None and site.method is None and site.origin is not None:
@@ -363,7 +365,7 @@ class CheckContext:
                 if handed is None:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
-                    yield CallInHotCode(summary, key, hot, site, api, target, handed, defined=defined)
+                    yield CallInHotCode(summary, key, hot, site, api, target, handed, shown=shown, defined=defined)
 
     def _inherits(self, member: str, named: str) -> bool:
         """``pkg.Pooled().get`` runs ``named`` (``requests.Session.get``) when ``pkg.Pooled`` is a
@@ -383,17 +385,18 @@ class CheckContext:
                 return api, public
         return api, name
 
-    def _inherited(self, held: str, resolved: str, method: str) -> tuple[BlockingApi | None, str, str]:
-        """The entry of method ``resolved``, which class ``held`` inherits from a base: the held
-        class's own entry where the knowledge base has one, else the defining class's. Named on
-        the class the project holds (``selenium.webdriver.Chrome.get``), with the defining class as
-        its package exports it (``selenium.webdriver.Remote``); no entry: as resolved."""
-        api, _ = self._public_entry(f"{held}.{method}", method)
+    def _inherited(self, held: str, resolved: str, method: str) -> tuple[BlockingApi | None, str, str, str]:
+        """The entry of method ``resolved``, which class ``held`` inherits from a base, and the name
+        it matched (what a fix rewrites, as before): the held class's own entry where the knowledge
+        base has one (by its name only: a project class's method is no duck-typed entry), else the
+        defining class's. Then the callee as the project holds it (``selenium.webdriver.Chrome.get``)
+        and the defining class as its package exports it (``selenium.webdriver.Remote``)."""
+        api, target = self._public_entry(f"{held}.{method}", None)
         if api is None:
-            api, _ = self._public_entry(resolved, method)
+            api, target = self._public_entry(resolved, method)
         if api is None:
-            return None, resolved, ""
-        return api, f"{self._exported(held)}.{method}", self._exported(resolved[: -len(method) - 1])
+            return None, resolved, "", ""
+        return api, target, f"{self._exported(held)}.{method}", self._exported(resolved[: -len(method) - 1])
 
     def _exported(self, cls: str) -> str:
         """Library class ``cls`` as its own package exports it (``selenium.webdriver.Remote``),

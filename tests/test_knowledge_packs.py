@@ -244,3 +244,10 @@ def test_a_chain_through_a_library_call_back_names_the_library_function():
     assert texts[2] == "calls `tau2.evaluator.evaluator.evaluate_simulation`, which calls back `_load_utf8`"
     assert texts[1] == "calls `score`"
     assert chain_to_list(finding.chain)[2]["through"] == "tau2.evaluator.evaluator.evaluate_simulation"
+    # The facts and the message name it too, at the step it belongs to.
+    assert finding.facts.via == ("score",)
+    assert finding.facts.through == ("", "tau2.evaluator.evaluator.evaluate_simulation")
+    assert (
+        "called from async def `post_rollout` via `score` through `tau2.evaluator.evaluator.evaluate_simulation` ("
+        in (finding.message)
+    )

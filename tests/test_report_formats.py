@@ -153,7 +153,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 10
+    assert document["version"] == 11
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -173,6 +173,7 @@ def test_json_round_trips_every_value():
         "facts": {
             "callee": "requests.get",
             "read": False,
+            "inherited_from": "",
             "function": "fetch_token",
             "root": "Env.setup_state",
             "root_kind": "per-rollout hook",
@@ -189,6 +190,7 @@ def test_json_round_trips_every_value():
             "fallback": False,
             "off_by_default": "",
             "via": ["Env.setup_state"],
+            "through": [],
             "first_call": "",
             "cache_miss": False,
             "library": "",
@@ -244,8 +246,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 10,'
-    assert render_json(Result()) == '{\n  "version": 10,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 11,'
+    assert render_json(Result()) == '{\n  "version": 11,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------

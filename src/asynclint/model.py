@@ -119,6 +119,9 @@ class Facts:
     callee: str = ""  # the blocking call, as resolved (``json.dumps``); empty for a definition
     #: ``callee`` is a property read, not called (``selenium.webdriver.Chrome.title``): its getter blocks.
     read: bool = False
+    #: ``callee`` is a method the class the project holds inherits (``selenium.webdriver.Chrome.get``):
+    #: the base class defining it (``selenium.webdriver.Remote``); empty when the class defines it.
+    inherited_from: str = ""
     function: str = ""  # the function the call is written in
     root: str = ""  # the entry point the framework (or asyncio) runs
     root_kind: str = ""  # how it is run: "per-turn hook", "sync reward function"
@@ -146,6 +149,10 @@ class Facts:
     #: instances on the way keep their defaults: a feature off by default, graded low.
     off_by_default: str = ""
     via: tuple[str, ...] = ()  # the functions between the root and ``function``
+    #: The installed library function each step of the way from ``root`` to ``function`` runs, which
+    #: calls the step's next function back (``ChainLink.through``): one per step (``len(via) + 1``),
+    #: ``""`` for a direct call; ``()`` when no step goes through a library.
+    through: tuple[str, ...] = ()
     first_call: str = ""  # the memoized or lazily initialising function that runs it once
     #: With ``first_call``: its one-time step is a cache on disk's miss path (a reader found no file
     #: for the key): it runs once per key per machine, until the cache is filled.

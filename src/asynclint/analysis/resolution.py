@@ -463,14 +463,7 @@ class Resolution(Exports, Parameters):
         getter of the project's when the receiver is a project class that defines the attribute as
         a property (``self.world_manager.blueprint_library``); ``None`` when the receiver is not
         known, or is a project class without such a property."""
-        receiver: str | None = None
-        if site.param is not None:
-            received = self.param_type(caller, site.param[0]) if caller is not None else None
-            receiver = self._walk(received, site.param[1:-1]) if received else None
-        elif site.self_ref is not None:
-            receiver = self.resolve_self_ref(site.self_ref.receiver())
-        elif site.target is not None:
-            receiver = self.resolve(site.target.rpartition(".")[0])
+        receiver = self._receiver(site, caller)
         if not receiver:
             return None
         if receiver.removesuffix("()") in self.classes:
@@ -478,6 +471,31 @@ class Resolution(Exports, Parameters):
             key = self.function_for(target)
             return target if key is not None and not PROPERTIES.isdisjoint(self.function(key).decorators) else None
         return f"{receiver}.{site.method}"
+
+    def _receiver(self, site: CallSite, caller: FunctionId | None) -> str | None:
+        """What a method call's or property read's receiver is (``state["driver"]`` in
+        ``state["driver"].get(url)``), resolved; ``None`` when nothing types it."""
+        if site.param is not None:
+            received = self.param_type(caller, site.param[0]) if caller is not None else None
+            return self._walk(received, site.param[1:-1]) if received else None
+        if site.self_ref is not None:
+            return self.resolve_self_ref(site.self_ref.receiver())
+        return self.resolve(site.target.rpartition(".")[0]) if site.target is not None else None
+
+    def held_class(self, site: CallSite, caller: FunctionId | None, resolved: str) -> str | None:
+        """The class of the instance a method call is made on, when ``resolved`` (the method the
+        MRO found) is defined by another class, one of its bases: ``state["driver"].get(url)`` on a
+        ``Chrome`` runs the ``get`` its base ``Remote`` defines. ``None`` when the two agree or the
+        receiver is not an instance of a class read."""
+        if not site.method or not resolved.endswith(f".{site.method}"):
+            return None
+        receiver = self._receiver(site, caller)
+        if not receiver:
+            return None
+        # An instance of a library class the knowledge base builds is named after its producer, no ``()``.
+        held = self.canonical(receiver.removesuffix("()"))
+        owner = resolved[: -len(site.method) - 1]
+        return held if held != owner and held in self.classes and owner in self.ancestors(held) else None
 
     def as_written(self, name: str) -> str:
         """``name`` as a reader writes it: ``slowlib.Client().query`` (a method of an instance of

@@ -15,7 +15,8 @@ from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation,
 # 8: the facts "admitted" and "assumed_from" (the framework-version caveat, once words in "root_note").
 # 9: the fact "cache_miss" (a first call that is a cache on disk's miss path).
 # 10: every chain link has "through" (the library function that calls the next link's function back).
-JSON_FORMAT_VERSION = 10
+# 11: the facts "inherited_from" (the base defining an inherited method) and "through" (per step of the way).
+JSON_FORMAT_VERSION = 11
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

@@ -112,6 +112,7 @@ def where_facts(
         context=hot.root_hook.context,
         escalation=graded.escalation,
         via=tuple(link.function for link in chain[2:-1]),  # [0]: the root's def, [1]: its call
+        through=through if any(through := tuple(link.through for link in chain[1:-1])) else (),
         first_call=graph.function(first_call).qualname if first_call is not None else "",
     )
 
@@ -510,8 +511,9 @@ class BlockingCallRule(Rule):
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),
             cache_miss=graph.fills_on_miss(key, site, hot if entry is None else None, first_call),
-            callee=target.removeprefix("builtins."),
+            callee=(call.shown or target).removeprefix("builtins."),
             read=site.property_read,
+            inherited_from=call.defined,
             fallback=site.fallback and first_call is None,
             off_by_default=off if first_call is None else "",
             cost=cost_name,

@@ -98,6 +98,10 @@ class CallInHotCode:
     user: str = ""
     #: The framework method called is a sync one at the project's version of the framework.
     sync: SyncMethod | None = None
+    #: ``target`` is a method the receiver's class inherits: the callee named on that class (what the
+    #: finding says), and the base class defining it, as exported.
+    shown: str = ""
+    defined: str = ""
 
 
 K = TypeVar("K")
@@ -230,11 +234,33 @@ class CheckContext:
     def calls(self, category: str) -> list[CallInHotCode]:
         """The blocking calls of ``category`` in hot functions, project and library code."""
         if self._calls is None:
+            found = [
+                call
+                for position, summary in self.graph.numbered_summaries()
+                for call in self._calls_in(position, summary)
+            ]
+            blocking = {call.key for call in found}
             self._calls = {}
-            for position, summary in self.graph.numbered_summaries():
-                for call in self._calls_in(position, summary):
+            for call in found:
+                if self._every_member_blocks(call, blocking):
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
+
+    def _every_member_blocks(self, call: CallInHotCode, blocking: set[FunctionId]) -> bool:
+        """A method called on an instance of one of several classes, graded by the member the
+        knowledge base names (``Recording._union_entry``), blocks whichever runs when each other
+        member does too: a project class's method that makes a blocking call itself, or a project
+        subclass of the named member's class that inherits the method. True for every other call."""
+        dispatch, named = call.site.rare.dispatch if call.site.rare is not None else (), call.site.target
+        if named is None or named not in dispatch:
+            return True
+        for member in dispatch:
+            if member == named or self.catalogue.match(member, None) is not None:
+                continue  # the named members all block (the index gave the call an entry only then)
+            keys = self.graph.functions_for(member)
+            if not (blocking.issuperset(keys) if keys else self._inherits(member, named)):
+                return False
+        return True
 
     def contents(self, opener: CallInHotCode) -> list[tuple[CallInHotCode, str]]:
         """The blocking calls that read or write the file object ``opener`` opens, in its function
@@ -292,6 +318,7 @@ class CheckContext:
             if not graph.runs(key, site):
                 continue  # behind a flag every caller leaves off
             api: BlockingApi | None
+            shown = defined = ""  # an inherited method called: as held, and its defining base (``_inherited``)
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
@@ -303,7 +330,8 @@ class CheckContext:
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
-                resolved = graph.call_target(site, FunctionId((position, site.caller)))
+                caller = FunctionId((position, site.caller))
+                resolved = graph.call_target(site, caller)
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
@@ -312,12 +340,11 @@ class CheckContext:
                     if base is not None:  # a project class with no ``__init__`` of its own: its base's runs
                         api, target = self.catalogue.match(base, None), base
                 else:
-                    api, target = self.catalogue.match(resolved, site.method), resolved
-                    # Deep mode read the package exporting the class: the knowledge base names it so.
-                    for public in graph.exported_as(resolved) if api is None else ():
-                        if (api := self.catalogue.match(public, site.method)) is not None:
-                            target = public
-                            break
+                    held = graph.held_class(site, caller, resolved)
+                    if held is not None:  # an inherited method: named on the class held, known by either
+                        api, target, shown, defined = self._inherited(held, resolved, site.method or "")
+                    else:
+                        api, target = self._public_entry(resolved, site.method)
                     if api is None and site.method is None and site.origin is not None:
                         # Calling an instance typed only project-wide (``model, _ = load()``, then
                         # ``model(x)``) runs its ``__call__``, as the walk reads a call of one it typed.
@@ -339,7 +366,44 @@ class CheckContext:
                 if handed is None:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
-                    yield CallInHotCode(summary, key, hot, site, api, target, handed)
+                    yield CallInHotCode(summary, key, hot, site, api, target, handed, shown=shown, defined=defined)
+
+    def _inherits(self, member: str, named: str) -> bool:
+        """``pkg.Pooled().get`` runs ``named`` (``requests.Session.get``) when ``pkg.Pooled`` is a
+        project subclass of ``requests.Session`` that does not define ``get`` itself."""
+        built, _, path = member.partition("().")
+        cls = named.removesuffix(f".{path}") if path else named
+        ancestors = self.graph.ancestors(TypeName(built))
+        return cls != named and (cls in ancestors or self.graph.canonical(cls) in ancestors)
+
+    def _public_entry(self, name: str, method: str | None) -> tuple[BlockingApi | None, str]:
+        """The entry of ``name`` (resolved) and the name it matched: ``name`` itself, or the first
+        public spelling that has one (deep mode read the package exporting the class, and the
+        knowledge base names it as exported)."""
+        api = self.catalogue.match(name, method)
+        for public in self.graph.exported_as(name) if api is None else ():
+            if (api := self.catalogue.match(public, method)) is not None:
+                return api, public
+        return api, name
+
+    def _inherited(self, held: str, resolved: str, method: str) -> tuple[BlockingApi | None, str, str, str]:
+        """The entry of method ``resolved``, which class ``held`` inherits from a base, and the name
+        it matched (what a fix rewrites, as before): the held class's own entry where the knowledge
+        base has one (by its name only: a project class's method is no duck-typed entry), else the
+        defining class's. Then the callee as the project holds it (``selenium.webdriver.Chrome.get``)
+        and the defining class as its package exports it (``selenium.webdriver.Remote``)."""
+        api, target = self._public_entry(f"{held}.{method}", None)
+        if api is None:
+            api, target = self._public_entry(resolved, method)
+        if api is None:
+            return None, resolved, "", ""
+        return api, target, f"{self._exported(held)}.{method}", self._exported(resolved[: -len(method) - 1])
+
+    def _exported(self, cls: str) -> str:
+        """Library class ``cls`` as its own package exports it (``selenium.webdriver.Remote``),
+        not as a project module imports it."""
+        package = cls.partition(".")[0]
+        return next((name for name in self.graph.exported_as(cls) if name.partition(".")[0] == package), cls)
 
     def _model_built(self, target: str | None) -> BlockingApi | None:
         """``model_validate``'s entry when ``target``, built from a mapping (``Model(**data)``), is

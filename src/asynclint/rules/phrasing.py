@@ -33,6 +33,9 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
         where=where(facts, memoized),
         payload=payload,
     )
+    if facts.inherited_from:  # every call template opens with the callee quoted
+        named = f"`{facts.callee}`"
+        text = text.replace(named, f"{named} (inherited from `{facts.inherited_from}`)", 1)
     if facts.folded:
         text += folded(facts.folded)
     if facts.read:
@@ -119,16 +122,24 @@ def _location(at: str, message: str) -> RelatedLocation:
 def where(facts: Facts, memoized: tuple[str, str] | None) -> str:
     """In which function, reached from which entry point, where that runs and how often."""
     entry = f"{facts.root_kind} `{facts.root}`"
-    if facts.function == facts.root and not facts.via:
+    if facts.function == facts.root and not facts.via and not facts.through:
         text = f"in {entry}"
     else:
-        text = f"in `{facts.function}`, called from {entry}"
+        steps = facts.through or ("",) * (len(facts.via) + 1)
+        text = f"in `{facts.function}`, called from {entry}{_through(steps[0])}"
         if facts.via:
-            text += " via " + " → ".join(f"`{name}`" for name in facts.via)
+            text += " via " + " → ".join(
+                f"`{name}`{_through(step)}" for name, step in zip(facts.via, steps[1:], strict=True)
+            )
     notes = (facts.root_note, version_caveat(facts.admitted, facts.assumed_from) if facts.admitted else "")
     if any(notes):
         text += ", " + "; ".join(filter(None, notes))
     return f"{text} ({_how_often(facts, memoized)})"
+
+
+def _through(library_function: str) -> str:
+    """Said after a step of the way whose call runs ``library_function``, which calls the next one back."""
+    return f" through `{library_function}`" if library_function else ""
 
 
 def _how_often(facts: Facts, memoized: tuple[str, str] | None) -> str:

@@ -249,6 +249,10 @@ class Inference(Registries):
                 return body
             if is_none(node.body) or (typed_instance(orelse) and untyped(body)):
                 return orelse
+            if typed_instance(body) and typed_instance(orelse):
+                # ``requests.Session() if pooled else httpx.Client()``: an instance of either, as a
+                # dispatch table's item is (a method called on it: Recording.record_call).
+                return callables_of((body, orelse))
             either = isinstance(body, Refs) or isinstance(orelse, Refs)
             named = all(
                 isinstance(side, Sym) or (isinstance(side, SelfRef) and bound_method(side)) for side in (body, orelse)

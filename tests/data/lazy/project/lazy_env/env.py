@@ -3,6 +3,7 @@
 import lazylib
 import starlib
 from selenium import webdriver
+from seleniumwire import webdriver as wire
 
 
 async def setup_state(state: dict) -> dict:
@@ -19,3 +20,11 @@ async def setup_state(state: dict) -> dict:
     state["reply"] = starlib.complete(state["prompt"])  # expect: ASL101 critical
     starlib.wipe(state["workdir"])  # expect: ASL109 high
     return state
+
+
+async def env_response(messages: list, state: dict) -> list:
+    state["wire"] = wire.Chrome()  # expect: ASL114 critical
+    state["wire"].get(state["url"])  # expect: ASL114 critical
+    recorder = wire.Recorder()  # expect: ASL114 critical
+    recorder.get(state["url"])  # overridden in the subclass: nothing blocks inside
+    return messages

@@ -243,7 +243,7 @@ def _loop(file: ParsedFile, site: Site, asyncio: str) -> tuple[str, cst.BaseStat
     rebinds_other = any(not _is_get_loop(file, node.value) for node in bindings)
     if site.placement == "root" or rebinds_other or file.statement_of(site.call) is None:
         return get_loop, None
-    if "loop" in names_bound_in(file, site.function) and not bindings:
+    if isinstance(site.function, cst.FunctionDef) and "loop" in names_bound_in(file, site.function) and not bindings:
         return get_loop, None  # a parameter or loop variable named `loop`
     return "loop", cst.parse_statement(f"loop = {get_loop}\n")
 

@@ -66,7 +66,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if not sites[0].offending:
         return _offload_helper_calls(finding, project, sites)
     if len(sites) > 1:
-        return Decline(f"`{sites[0].function.name.value}` also runs on the loop by other routes")
+        return Decline(f"`{sites[0].name}` also runs on the loop by other routes")
     site = sites[0]
     if target.startswith(THREAD_BOUND):  # (a helper connecting and querying in one thread was offloaded above)
         return Decline(f"`{target}` connections work only on the thread that opened them")
@@ -149,7 +149,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     for site in sites:
         if site.file.in_generator_expression(site.call, site.function):
             return Decline(
-                f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
+                f"`{site.helper}` is also called inside a generator expression in `{site.name}`"
                 " (an `await` there would make it async): the call stays on the loop by that route"
             )
     if uses_loop := _loop_use(sites, project):
@@ -178,7 +178,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
-        if site.placement == "root":
+        if site.placement == "root" and isinstance(site.function, cst.FunctionDef):
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
             hoist = statements[id(site.file.statement_of(site.call))] == 1
@@ -192,12 +192,14 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         updated = replaced.with_changes(asynchronous=cst.Asynchronous())
         edits.append(_at(Edit(function, updated), group, sites[0], offloaded))
     helpers = sorted({_helper(site) for site in sites})
-    callers = list(dict.fromkeys(site.function.name.value for site in sites))
-    made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
+    callers = list(dict.fromkeys(site.name for site in sites))
+    made_async = sorted({site.name for site in sites if site.placement == "root" and not site.returns})
     what = f"{len(sites)} calls" if len(sites) > 1 else "the call"
     title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
     if made_async:
         title += f" (made {_names(made_async)} `async def`)"
+    if any(site.returns for site in sites):
+        title += ", returned by the `lambda` for the framework to await"
     if consumed_whole:
         title += ", consuming its lazy result there"
     note, safe = "", True

@@ -150,6 +150,14 @@ class ParsedFile:
                 parts.insert(0, ancestor.name.value)
         return ".".join(parts)
 
+    def lambda_at(self, line: int, column: int) -> cst.Lambda | None:
+        """The ``lambda`` whose keyword is at 1-based ``line`` and ``column`` (as the index records it)."""
+        for node in self.nodes_of(cst.Lambda):
+            where = self.positions[node].start
+            if (where.line, where.column + 1 + len(node.lpar)) == (line, column):
+                return node
+        return None
+
     def function(self, qualname: str) -> cst.FunctionDef | None:
         if self._functions is None:
             self._functions = {}

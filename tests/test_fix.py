@@ -1449,3 +1449,12 @@ def test_a_callable_an_async_helper_calls_through_its_parameter_is_not_offloaded
     reasons = _left(source)
     assert set(reasons) == {5}, reasons
     assert "`_slow` is handed to `_apply`, which calls it as its parameter `check`" in reasons[5]
+
+
+def test_a_process_pool_fix_is_declined_up_front_when_another_route_runs_the_helper_on_the_loop():
+    # vision_sr1.py:59: the pool took one reward's call, the other reward still ran the helper on
+    # the loop, and verification refused the fix ("still reported after the edit").
+    reasons = _left((RECIPES / "process_pool_routes.py").read_text(encoding="utf-8"))
+    assert reasons[10] == (
+        "`_graded` runs on the loop by 2 routes (`first_pass`, `second_pass`); the process pool takes one call off it"
+    )

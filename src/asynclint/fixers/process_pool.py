@@ -77,6 +77,25 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
+    if site.placement != "direct":
+        # One call goes to the pool: a finding reached on the loop by another route too (a helper
+        # called by two rewards) would still be reported after the edit.
+        routes = project.sites(finding)
+        if isinstance(routes, Decline):
+            return routes
+        if len(routes) > 1:
+            callers = ", ".join(
+                dict.fromkeys(
+                    f"`{route.file.qualname(route.function)}`"
+                    if isinstance(route.function, cst.FunctionDef)
+                    else "a `lambda`"
+                    for route in routes
+                )
+            )
+            return Decline(
+                f"`{site.helper or finding.facts.function}` runs on the loop by {len(routes)} routes ({callers});"
+                " the process pool takes one call off it"
+            )
     file = site.file
     call = call_of(site)
     if isinstance(call, Decline):

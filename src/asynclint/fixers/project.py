@@ -223,7 +223,7 @@ class FixProject:
                 continue  # a file not being fixed
             if graph.function(caller).is_async:
                 file = self.file(path)
-                function = file.function(qualname)
+                function = file.function(qualname, graph.function(caller).line)
                 if function is None:
                     return Decline(f"cannot find `{qualname}` in {path}")
                 helper = graph.function(callee).qualname
@@ -257,8 +257,8 @@ class FixProject:
     def _written_in(self, finding: Finding) -> FunctionId | None:
         """The project function the finding's call is written in, in the graph (a finding inside
         an installed library is shown, and fixed, where the project calls into it)."""
-        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
-        return self.graph.key_of(finding.path, written_in) if self.graph is not None and written_in else None
+        link = next((link for link in reversed(finding.chain) if link.path == finding.path), None)
+        return self.graph.key_of(finding.path, link.function, link.line) if self.graph is not None and link else None
 
     def direct_site(self, finding: Finding, why: str = "the call is not written in `async def`") -> Site | Decline:
         """The finding's own call, for a recipe that rewrites it only where it is written in
@@ -315,7 +315,11 @@ class FixProject:
         if path not in self.texts:
             return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
         file = self.file(path)
-        function = self._root_node(graph, caller) if placement == "root" else file.function(qualname)
+        function = (
+            self._root_node(graph, caller)
+            if placement == "root"
+            else file.function(qualname, graph.function(caller).line)
+        )
         if isinstance(function, Decline):
             return function
         call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)
@@ -368,7 +372,7 @@ class FixProject:
         function, path = graph.function(root), graph.path_of(root)
         file = self.file(path)
         if function.name != "<lambda>":
-            found = file.function(function.qualname)
+            found = file.function(function.qualname, function.line)
             return found if found is not None else Decline(f"cannot find `{function.qualname}`")
         hook = graph.hot_of(root).root_hook
         if hook not in RESULT_AWAITED:

@@ -157,27 +157,44 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     # The runner as each call site's file and scope bind it (`import asyncio as aio`, a module
     # running under trio): see `thread_runner`. Each edit carries the import its own file lacks.
     offloaded: dict[int, tuple[cst.Await, tuple[Import, ...]]] = {}
-    moved: list[Site] = []
-    consumed_whole = False
+    consumed_sites: list[tuple[Site, cst.Call, bool]] = []
     for site in sites:
         consumed = _consumed_with(project, finding, site)
         if isinstance(consumed, Decline):
             return consumed
-        site, call, whole = consumed
+        consumed_sites.append(consumed)
+    # A call handed another one's value (`self.run(self.parse(x), y)`, both on the way): the inner
+    # call is offloaded first and its `await` goes into the outer call's arguments, so both leave
+    # the loop in the order they ran, in the outer call's edit (an edit of the inner call alone
+    # would be lost inside it, and the inner route left on the loop).
+    order = {id(each[0]): at for at, each in enumerate(consumed_sites)}
+    consumed_sites.sort(key=lambda each: -len(list(each[0].file.ancestors(each[0].call))))
+    moved: list[Site] = []
+    folded: set[int] = set()
+    consumed_whole = False
+    for site, call, whole in consumed_sites:
         consumed_whole = consumed_whole or whole
         runner = thread_runner(site.file, (site.call,))
         if isinstance(runner, Decline):
             return runner
+        inner = [other for other in moved if other.file is site.file and _inside(site.file, other.call, site.call)]
+        folded.update(id(other.call) for other in inner)
+        if inner and not whole:  # (offloaded whole, in a lambda, the inner call goes to the thread with it)
+            composed = call.visit(_Replacing({id(other.call): offloaded[id(other.call)][0] for other in inner}))
+            assert isinstance(composed, cst.Call)  # only its arguments are replaced
+            call = composed
         made = (runner.lambda_(call.with_changes(lpar=[], rpar=[])), runner.imports) if whole else runner.offload(call)
         if isinstance(made, Decline):
             return made
         offloaded[id(site.call)] = (awaited(site.file, site.call, made[0]), made[1])
         moved.append(site)
-    sites = tuple(moved)
+    sites = tuple(sorted(moved, key=lambda site: order[id(site)]))  # as the routes were found
     statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
+        if id(site.call) in folded:
+            continue
         if site.placement == "root" and isinstance(site.function, cst.FunctionDef):
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
@@ -395,6 +412,10 @@ def _at(edit: Edit, sites: list[Site], first: Site, offloaded: dict[int, tuple[c
     imports = tuple(dict.fromkeys(needed for site in sites for needed in offloaded[id(site.call)][1]))
     path = sites[0].file.path
     return replace(edit, imports=imports, path=None if path == first.file.path else path)
+
+
+def _inside(file: ParsedFile, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(ancestor is outer for ancestor in file.ancestors(node))
 
 
 class _Replacing(cst.CSTTransformer):

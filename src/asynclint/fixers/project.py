@@ -170,6 +170,14 @@ class FixProject:
         call of the sync function it is in, in the nearest ``async def`` on the chain."""
         if finding.facts.knowledge == "code":
             helper = self._own_call_site(finding) or self._helper_site(finding)
+            if helper is None and self.placement(finding) == "root":
+                if finding.fix_request is None:  # the root's own work: no call of it (rules/base.py)
+                    return Decline(
+                        f"the work is written in `{finding.facts.function}`, which the framework calls: move it "
+                        "into a top-level function, called from there, and fix again"
+                    )
+                # a sync root the framework awaits, made `async def`, with its call on the chain
+                return self._root_site(finding, None)
             if helper is None:
                 return Decline(
                     f"no `async def` on the chain calls `{finding.facts.function}`: move the work into a top-level "
@@ -194,7 +202,7 @@ class FixProject:
             return Site(file, call, function, "direct")
         # No placement: also an async def calling the sync function through a parameter.
         helper = self._helper_site(finding) if placement in ("helper", None) else None
-        return helper or self._root_site(finding, file, call, function)
+        return helper or self._root_site(finding, (file, call, function))
 
     def _own_call_site(self, finding: Finding) -> Site | None:
         """A project function's own work reported at a call that hands it the payload (ASL117's
@@ -384,10 +392,12 @@ class FixProject:
         return node if node is not None else Decline(f"cannot find the `lambda` at {path}:{function.line}")
 
     def _root_site(
-        self, finding: Finding, file: ParsedFile, call: cst.Call | cst.Attribute, function: FunctionNode
+        self, finding: Finding, located: tuple[ParsedFile, cst.Call | cst.Attribute, FunctionNode] | None
     ) -> Site | Decline:
         """The chain's root made ``async def``, with its call of the next function on the chain
-        (or, when the finding's call is written in the root, that call) as the call graph says."""
+        (or, when the finding's call is written in the root, that call: ``located``, the file,
+        call and function it is written in; ``None`` for work of the project's own code, which
+        the root's call moves)."""
         root_link = finding.chain[0]
         fix, request = finding.fix, finding.fix_request
         if fix is None and request is not None and request.root_awaited:
@@ -418,10 +428,13 @@ class FixProject:
             found = _calls_at(root_file, sites, helper)
             if not found and isinstance(root_def, cst.FunctionDef):
                 found = _aliased_calls(root_file, root_def, sites, graph, root)
+        elif located is None:
+            return Decline(f"the work is written in `{qualname}` itself: no call of it can move")
         elif len(finding.chain) > 2:  # the root's own call into an installed library (deep mode)
             helper = finding.chain[2].function
-            found = _calls_at(root_file, (), helper, call)
+            found = _calls_at(root_file, (), helper, located[1])
         else:
+            file, call, _ = located
             return _returned(root_def, call) or Site(file, call, root_def, "root")
         if len(found) != 1:
             name = root_def.name.value if isinstance(root_def, cst.FunctionDef) else "lambda"

@@ -83,7 +83,8 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         routes = project.sites(finding)
         if isinstance(routes, Decline):
             return routes
-        if len(routes) > 1:
+        calls = {id(route.call) for route in routes}  # one call may run two helpers (`f = a if c else b`)
+        if len(calls) > 1:
             callers = ", ".join(
                 dict.fromkeys(
                     f"`{route.file.qualname(route.function)}`"
@@ -93,7 +94,7 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
                 )
             )
             return Decline(
-                f"`{site.helper or finding.facts.function}` runs on the loop by {len(routes)} routes ({callers});"
+                f"`{site.helper or finding.facts.function}` runs on the loop by {len(calls)} routes ({callers});"
                 " the process pool takes one call off it"
             )
     file = site.file

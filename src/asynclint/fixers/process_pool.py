@@ -77,6 +77,18 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     site = project.site(finding)
     if isinstance(site, Decline):
         return site
+    file = site.file
+    call = call_of(site)
+    if isinstance(call, Decline):
+        return call
+    callee = dotted(call.func)
+    qualified = _top_level(file, callee, call) if callee else None
+    held = [qualified] if qualified is not None else _held_top_level(file, call.func)
+    if not held:
+        shown = file.code(call.func)
+        return Decline(f"`{shown}` is not a picklable top-level function (a method, a local or an expression)")
+    if barred := next((name for name in held if name in NOT_PORTABLE), None):
+        return Decline(f"`{callee if qualified else barred}` {NOT_PORTABLE[barred]}")
     if site.placement != "direct":
         # One call goes to the pool: a finding reached on the loop by another route too (a helper
         # called by two rewards) would still be reported after the edit.
@@ -97,18 +109,6 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
                 f"`{site.helper or finding.facts.function}` runs on the loop by {len(calls)} routes ({callers});"
                 " the process pool takes one call off it"
             )
-    file = site.file
-    call = call_of(site)
-    if isinstance(call, Decline):
-        return call
-    callee = dotted(call.func)
-    qualified = _top_level(file, callee, call) if callee else None
-    held = [qualified] if qualified is not None else _held_top_level(file, call.func)
-    if not held:
-        shown = file.code(call.func)
-        return Decline(f"`{shown}` is not a picklable top-level function (a method, a local or an expression)")
-    if barred := next((name for name in held if name in NOT_PORTABLE), None):
-        return Decline(f"`{callee if qualified else barred}` {NOT_PORTABLE[barred]}")
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
     if refused := asyncio_only(file, "process-pool"):

@@ -964,8 +964,9 @@ def test_a_finding_is_identified_by_its_call_site_and_callee_not_its_message_or_
 
 def test_a_finding_on_own_work_keeps_its_key_when_a_fix_makes_its_root_async():
     # The reward's `json.loads` goes to a thread, which makes `correct_answer` an `async def`; the
-    # nest in the method it calls now has an `async def` to be offloaded from (a fix request it
-    # lacked) and is the same finding, left: not one the fix introduced, nor a reason to refuse it.
+    # nest in the method it calls now has an `async def` to be offloaded from (its fix request's
+    # placement changes from the root to a helper) and is the same finding, left: not one the fix
+    # introduced, nor a reason to refuse it.
     from asynclint.report.fix_report import render_fix_report
 
     source = textwrap.dedent("""\
@@ -994,7 +995,8 @@ def test_a_finding_on_own_work_keeps_its_key_when_a_fix_makes_its_root_async():
     assert "async def correct_answer" in outcome.texts["snippet.py"]
     [left] = outcome.left
     [checked] = [finding for finding in outcome.checked if finding.code == "ASL115"]
-    assert checked.fix_request is None and left.finding.fix_request is not None  # gained on the way
+    assert checked.fix_request is not None and left.finding.fix_request is not None
+    assert (checked.fix_request.placement, left.finding.fix_request.placement) == ("root", "helper")  # on the way
     assert not outcome.introduced and outcome.as_checked([left.finding]) == [checked]
     report = render_fix_report(outcome, [], {})
     assert "snippet.py:9:" in report and " new" not in report
@@ -1449,3 +1451,12 @@ def test_a_callable_an_async_helper_calls_through_its_parameter_is_not_offloaded
     reasons = _left(source)
     assert set(reasons) == {5}, reasons
     assert "`_slow` is handed to `_apply`, which calls it as its parameter `check`" in reasons[5]
+
+
+def test_a_process_pool_fix_is_declined_up_front_when_another_route_runs_the_helper_on_the_loop():
+    # vision_sr1.py:59: the pool took one reward's call, the other reward still ran the helper on
+    # the loop, and verification refused the fix ("still reported after the edit").
+    reasons = _left((RECIPES / "process_pool_routes.py").read_text(encoding="utf-8"))
+    assert reasons[10] == (
+        "`_graded` runs on the loop by 2 routes (`first_pass`, `second_pass`); the process pool takes one call off it"
+    )

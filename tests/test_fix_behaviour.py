@@ -213,6 +213,18 @@ def test_sync_callables(files: Path, fake_verifiers):
     ]
 
 
+def test_lambda_roots(files: Path, fake_verifiers):
+    # The fixed lambda returns the worker thread's awaitable; awaited as the framework awaits a
+    # reward (`call`: verifiers' maybe_await), it scores what the original lambda returned.
+    before, after = before_and_after(RECIPES / "lambda_roots.py", "lambda_roots")
+    b = str(files / "b.json")
+    old, new = before.load_environment(b).rubric.funcs, after.load_environment(b).rubric.funcs
+    assert inspect.isawaitable(awaitable := new[0]("42", None)) and not inspect.isawaitable(old[0]("42", None))
+    asyncio.run(awaitable)  # (the awaitable made above, awaited so none is left pending)
+    for at, args in [(0, ("42", None)), (0, ("41", None)), (1, (None, "42")), (1, (None, "41"))]:
+        assert outcome_of(old[at], *args) == outcome_of(new[at], *args), (at, args)
+
+
 def test_deepcopy_memo_copies_the_same_values_and_shares_the_fixed_fields():
     before, after = before_and_after(RECIPES / "deepcopy_memo.py", "deepcopy_memo")
     corpus = {"a": "one two", "b": "two three"}

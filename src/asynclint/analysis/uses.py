@@ -22,13 +22,20 @@ class Uses(CallRefs):
 
     # -- who uses a function (asked by the fixers) -----------------------------------------------
 
-    def key_of(self, path: str, qualname: str) -> FunctionId | None:
-        """The function ``qualname`` defined in the file ``path``."""
-        for position in self._positions_by_path().get(path, ()):
-            for index, function in enumerate(self.summaries[position].functions):
-                if function.kind == "function" and function.qualname == qualname:
-                    return FunctionId((position, index))
-        return None
+    def key_of(self, path: str, qualname: str, line: int | None = None) -> FunctionId | None:
+        """The function ``qualname`` defined in the file ``path``; of a name defined twice (``def
+        search`` in each branch of an ``if``), the last one defined at or above ``line`` (a line
+        of its body) when it is given, else the first."""
+        found = [
+            FunctionId((position, index))
+            for position in self._positions_by_path().get(path, ())
+            for index, function in enumerate(self.summaries[position].functions)
+            if function.kind == "function" and function.qualname == qualname
+        ]
+        if line is not None and len(found) > 1:
+            above = [key for key in found if self.function(key).line <= line]
+            found = sorted(above, key=lambda key: self.function(key).line)[-1:] or found
+        return found[0] if found else None
 
     def _positions_by_path(self) -> dict[str, list[int]]:
         if self._by_path is None:

@@ -83,6 +83,7 @@ def switch_client(
     site = project.direct_site(finding)
     if isinstance(site, Decline):
         return site
+    assert isinstance(site.function, cst.FunctionDef)  # a direct site is in `async def`
     file = site.file
     call = call_of(site)
     if isinstance(call, Decline):
@@ -187,6 +188,7 @@ def _requests_function(finding: Finding, project: FixProject, target: str) -> Fi
     site = project.direct_site(finding)
     if isinstance(site, Decline):
         return site
+    assert isinstance(site.function, cst.FunctionDef)  # a direct site is in `async def`
     file = site.file
     call = call_of(site)
     if isinstance(call, Decline):

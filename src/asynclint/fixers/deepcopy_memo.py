@@ -72,6 +72,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     site = project.direct_site(finding, not_applicable)
     if isinstance(site, Decline):
         return site
+    assert isinstance(site.function, cst.FunctionDef)  # a direct site is in `async def`
     file = site.file
     call = call_of(site)
     if isinstance(call, Decline):

@@ -89,6 +89,26 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         return Decline(f"`{shown}` is not a picklable top-level function (a method, a local or an expression)")
     if barred := next((name for name in held if name in NOT_PORTABLE), None):
         return Decline(f"`{callee if qualified else barred}` {NOT_PORTABLE[barred]}")
+    if site.placement != "direct":
+        # One call goes to the pool: a finding reached on the loop by another route too (a helper
+        # called by two rewards) would still be reported after the edit.
+        routes = project.sites(finding)
+        if isinstance(routes, Decline):
+            return routes
+        calls = {id(route.call) for route in routes}  # one call may run two helpers (`f = a if c else b`)
+        if len(calls) > 1:
+            callers = ", ".join(
+                dict.fromkeys(
+                    f"`{route.file.qualname(route.function)}`"
+                    if isinstance(route.function, cst.FunctionDef)
+                    else "a `lambda`"
+                    for route in routes
+                )
+            )
+            return Decline(
+                f"`{site.helper or finding.facts.function}` runs on the loop by {len(calls)} routes ({callers});"
+                " the process pool takes one call off it"
+            )
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
     if refused := asyncio_only(file, "process-pool"):
@@ -243,7 +263,7 @@ def _loop(file: ParsedFile, site: Site, asyncio: str) -> tuple[str, cst.BaseStat
     rebinds_other = any(not _is_get_loop(file, node.value) for node in bindings)
     if site.placement == "root" or rebinds_other or file.statement_of(site.call) is None:
         return get_loop, None
-    if "loop" in names_bound_in(file, site.function) and not bindings:
+    if isinstance(site.function, cst.FunctionDef) and "loop" in names_bound_in(file, site.function) and not bindings:
         return get_loop, None  # a parameter or loop variable named `loop`
     return "loop", cst.parse_statement(f"loop = {get_loop}\n")
 

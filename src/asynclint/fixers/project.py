@@ -15,7 +15,7 @@ from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
-from asynclint.knowledge.frameworks import TRANSPARENT_DECORATORS, root_awaited
+from asynclint.knowledge.frameworks import RESULT_AWAITED, TRANSPARENT_DECORATORS, root_awaited
 from asynclint.knowledge.twins import TwinCall
 from asynclint.model import Finding, FixRequest
 
@@ -26,12 +26,13 @@ class Site:
 
     ``placement``: ``direct`` (the offending call, in ``async def``), ``helper`` (the call of the
     sync function that leads to it, in the nearest ``async def`` on the chain) or ``root`` (no
-    ``async def`` on the chain; the root, a callable the framework awaits, becomes one).
+    ``async def`` on the chain; the root, a callable the framework awaits, becomes one; a root
+    that is a ``lambda`` whose value the framework awaits returns the awaitable instead).
     """
 
     file: ParsedFile
     call: cst.Call | cst.Attribute  # an attribute for a property read (``driver.title``)
-    function: cst.FunctionDef
+    function: FunctionNode  # a ``lambda`` only as a ``root``
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
     callee: FunctionId | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
@@ -44,10 +45,22 @@ class Site:
     def did(self, done: str, how: str = "") -> str:
         """A fix's title at this site: ``done`` and ``how`` (``ran `f` in a worker thread``, `` with
         `asyncio.to_thread` ``); at a ``root`` site, first that the root was made ``async def``,
-        and ``how`` left out."""
+        and ``how`` left out; at a ``lambda`` root, that it returns the awaitable."""
         if self.placement == "root":
-            return f"made `{self.function.name.value}` `async def` and {done}"
+            if self.returns:
+                return f"{done}{how}, returned by the `lambda` for the framework to await"
+            return f"made `{self.name}` `async def` and {done}"
         return done + how
+
+    @property
+    def returns(self) -> bool:
+        """A ``lambda`` root: it returns the offloaded call's awaitable (it cannot await)."""
+        return isinstance(self.function, cst.Lambda)
+
+    @property
+    def name(self) -> str:
+        """The function's name as a message shows it (a ``lambda`` has none)."""
+        return self.function.name.value if isinstance(self.function, cst.FunctionDef) else "lambda"
 
 
 def call_of(site: Site) -> cst.Call | Decline:
@@ -157,6 +170,14 @@ class FixProject:
         call of the sync function it is in, in the nearest ``async def`` on the chain."""
         if finding.facts.knowledge == "code":
             helper = self._own_call_site(finding) or self._helper_site(finding)
+            if helper is None and self.placement(finding) == "root":
+                if finding.fix_request is None:  # the root's own work: no call of it (rules/base.py)
+                    return Decline(
+                        f"the work is written in `{finding.facts.function}`, which the framework calls: move it "
+                        "into a top-level function, called from there, and fix again"
+                    )
+                # a sync root the framework awaits, made `async def`, with its call on the chain
+                return self._root_site(finding, None)
             if helper is None:
                 return Decline(
                     f"no `async def` on the chain calls `{finding.facts.function}`: move the work into a top-level "
@@ -172,16 +193,16 @@ class FixProject:
             return Decline(f"the call runs in the body of class `{function.name.value}`, where `await` cannot go")
         if function is None:
             return Decline("the call is not inside a function")
-        if isinstance(function, cst.Lambda):
-            return Decline("the call is inside a `lambda`, which cannot await")
         placement = self.placement(finding)
-        if placement == "direct":
+        if isinstance(function, cst.Lambda) and placement != "root":
+            return Decline("the call is inside a `lambda`, which cannot await")
+        if placement == "direct" and isinstance(function, cst.FunctionDef):
             if not is_async(function):
                 return Decline(f"`{function.name.value}` is not `async def` (the file changed since it was checked?)")
             return Site(file, call, function, "direct")
         # No placement: also an async def calling the sync function through a parameter.
         helper = self._helper_site(finding) if placement in ("helper", None) else None
-        return helper or self._root_site(finding, file, call, function)
+        return helper or self._root_site(finding, (file, call, function))
 
     def _own_call_site(self, finding: Finding) -> Site | None:
         """A project function's own work reported at a call that hands it the payload (ASL117's
@@ -210,7 +231,7 @@ class FixProject:
                 continue  # a file not being fixed
             if graph.function(caller).is_async:
                 file = self.file(path)
-                function = file.function(qualname)
+                function = file.function(qualname, graph.function(caller).line)
                 if function is None:
                     return Decline(f"cannot find `{qualname}` in {path}")
                 helper = graph.function(callee).qualname
@@ -244,8 +265,8 @@ class FixProject:
     def _written_in(self, finding: Finding) -> FunctionId | None:
         """The project function the finding's call is written in, in the graph (a finding inside
         an installed library is shown, and fixed, where the project calls into it)."""
-        written_in = next((link.function for link in reversed(finding.chain) if link.path == finding.path), None)
-        return self.graph.key_of(finding.path, written_in) if self.graph is not None and written_in else None
+        link = next((link for link in reversed(finding.chain) if link.path == finding.path), None)
+        return self.graph.key_of(finding.path, link.function, link.line) if self.graph is not None and link else None
 
     def direct_site(self, finding: Finding, why: str = "the call is not written in `async def`") -> Site | Decline:
         """The finding's own call, for a recipe that rewrites it only where it is written in
@@ -302,7 +323,13 @@ class FixProject:
         if path not in self.texts:
             return Decline(f"`{helper}` is also called on the loop by `{qualname}` in {path}, a file not being fixed")
         file = self.file(path)
-        function = file.function(qualname)
+        function = (
+            self._root_node(graph, caller)
+            if placement == "root"
+            else file.function(qualname, graph.function(caller).line)
+        )
+        if isinstance(function, Decline):
+            return function
         call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)
         if function is None or call is None:
             return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
@@ -321,10 +348,10 @@ class FixProject:
             if isinstance(located, Decline):
                 return located
             file, call = located
-            function = file.function(qualname)
-            if function is None:
-                return Decline(f"cannot find `{qualname}`")
-            checked = self._redefinable_root(path, qualname, function)
+            function = self._root_node(graph, root)
+            if isinstance(function, Decline):
+                return function
+            checked = self._redefinable_root(path, qualname, function) or _returned(function, call)
             return checked or [Site(file, call, function, "root")]
         sites = []
         for callee, call_site in graph.callees(root):
@@ -335,19 +362,42 @@ class FixProject:
                 sites.append(site)
         if not sites:
             return Decline(f"cannot find the call that leads from `{qualname}` to the blocking call")
-        return self._redefinable_root(path, qualname, sites[0].function) or sites
+        function = sites[0].function
+        returned = _returned(function, *(site.call for site in sites))
+        return self._redefinable_root(path, qualname, function) or returned or sites
 
-    def _redefinable_root(self, path: str, qualname: str, function: cst.FunctionDef) -> Decline | None:
-        refused = self.redefinable(path, qualname, "a coroutine")
-        if refused is None and is_generator(function):
+    def _redefinable_root(self, path: str, qualname: str, function: FunctionNode) -> Decline | None:
+        """Why the root cannot become ``async def`` (a ``lambda``: return an awaitable), if it cannot."""
+        becomes = "an awaitable" if isinstance(function, cst.Lambda) else "a coroutine"
+        refused = self.redefinable(path, qualname, becomes)
+        if refused is None and isinstance(function, cst.FunctionDef) and is_generator(function):
             refused = Decline(f"`{function.name.value}` is a generator")
         return refused
 
+    def _root_node(self, graph: CallGraph, root: FunctionId) -> FunctionNode | Decline:
+        """The root's ``def``, or the ``lambda`` it is when its framework awaits what it returns
+        (RESULT_AWAITED: the lambda returns the awaitable; it cannot be made ``async``)."""
+        function, path = graph.function(root), graph.path_of(root)
+        file = self.file(path)
+        if function.name != "<lambda>":
+            found = file.function(function.qualname, function.line)
+            return found if found is not None else Decline(f"cannot find `{function.qualname}`")
+        hook = graph.hot_of(root).root_hook
+        if hook not in RESULT_AWAITED:
+            return Decline(
+                f"the root is a `lambda` (a {hook.kind}), and the framework does not await what it returns: "
+                "it cannot become `async def`"
+            )
+        node = file.lambda_at(function.line, function.col)
+        return node if node is not None else Decline(f"cannot find the `lambda` at {path}:{function.line}")
+
     def _root_site(
-        self, finding: Finding, file: ParsedFile, call: cst.Call | cst.Attribute, function: cst.FunctionDef
+        self, finding: Finding, located: tuple[ParsedFile, cst.Call | cst.Attribute, FunctionNode] | None
     ) -> Site | Decline:
         """The chain's root made ``async def``, with its call of the next function on the chain
-        (or, when the finding's call is written in the root, that call) as the call graph says."""
+        (or, when the finding's call is written in the root, that call: ``located``, the file,
+        call and function it is written in; ``None`` for work of the project's own code, which
+        the root's call moves)."""
         root_link = finding.chain[0]
         fix, request = finding.fix, finding.fix_request
         if fix is None and request is not None and request.root_awaited:
@@ -363,28 +413,44 @@ class FixProject:
         calls = graph.chain_calls(key)
         root = calls[0][0] if calls else key
         path, qualname = graph.path_of(root), graph.function(root).qualname
-        root_file = self.file(path) if path in self.texts else None
-        root_def = root_file.function(qualname) if root_file else None
-        if root_file is None or root_def is None:
+        if path not in self.texts:
             return Decline(f"cannot find `{qualname}`")
-        name = root_def.name.value
-        refused = self.redefinable(path, qualname, "a coroutine")
+        root_file = self.file(path)
+        root_def = self._root_node(graph, root)
+        if isinstance(root_def, Decline):
+            return root_def
+        refused = self._redefinable_root(path, qualname, root_def)
         if refused is not None:
             return refused
-        if is_generator(root_def):
-            return Decline(f"`{name}` is a generator")
         if calls:
             _, sites, callee = calls[0]
             helper = graph.function(callee).qualname
-            found = _calls_at(root_file, sites, helper) or _aliased_calls(root_file, root_def, sites, graph, root)
+            found = _calls_at(root_file, sites, helper)
+            if not found and isinstance(root_def, cst.FunctionDef):
+                found = _aliased_calls(root_file, root_def, sites, graph, root)
+        elif located is None:
+            return Decline(f"the work is written in `{qualname}` itself: no call of it can move")
         elif len(finding.chain) > 2:  # the root's own call into an installed library (deep mode)
             helper = finding.chain[2].function
-            found = _calls_at(root_file, (), helper, call)
+            found = _calls_at(root_file, (), helper, located[1])
         else:
-            return Site(file, call, function, "root")
+            file, call, _ = located
+            return _returned(root_def, call) or Site(file, call, root_def, "root")
         if len(found) != 1:
+            name = root_def.name.value if isinstance(root_def, cst.FunctionDef) else "lambda"
             return Decline(f"ambiguous: cannot single out the call of `{helper}` in `{name}`")
-        return Site(root_file, found[0], root_def, "root", helper=helper)
+        return _returned(root_def, found[0]) or Site(root_file, found[0], root_def, "root", helper=helper)
+
+
+def _returned(function: FunctionNode, *calls: cst.CSTNode) -> Decline | None:
+    """Why a ``lambda`` root cannot return the awaitable of its ``calls`` instead of their value
+    (``None`` when it can, or for a ``def``): only a single call that is the lambda's whole body is
+    replaced by its awaitable; a call whose value the lambda uses (``float(f(x))``) would need an
+    ``await`` it cannot hold."""
+    if isinstance(function, cst.FunctionDef) or (len(calls) == 1 and calls[0] is function.body):
+        return None
+    what = "its calls' values" if len(calls) > 1 else "the call's value"
+    return Decline(f"the `lambda` root does more with {what} than return it, and a `lambda` cannot await")
 
 
 def _evaluated_in(file: ParsedFile, node: cst.CSTNode) -> FunctionNode | cst.ClassDef | None:

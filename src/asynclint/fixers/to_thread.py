@@ -66,7 +66,7 @@ def fix(finding: Finding, project: FixProject) -> Fix | Decline:
     if not sites[0].offending:
         return _offload_helper_calls(finding, project, sites)
     if len(sites) > 1:
-        return Decline(f"`{sites[0].function.name.value}` also runs on the loop by other routes")
+        return Decline(f"`{sites[0].name}` also runs on the loop by other routes")
     site = sites[0]
     if target.startswith(THREAD_BOUND):  # (a helper connecting and querying in one thread was offloaded above)
         return Decline(f"`{target}` connections work only on the thread that opened them")
@@ -149,7 +149,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     for site in sites:
         if site.file.in_generator_expression(site.call, site.function):
             return Decline(
-                f"`{site.helper}` is also called inside a generator expression in `{site.function.name.value}`"
+                f"`{site.helper}` is also called inside a generator expression in `{site.name}`"
                 " (an `await` there would make it async): the call stays on the loop by that route"
             )
     if uses_loop := _loop_use(sites, project):
@@ -157,28 +157,45 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     # The runner as each call site's file and scope bind it (`import asyncio as aio`, a module
     # running under trio): see `thread_runner`. Each edit carries the import its own file lacks.
     offloaded: dict[int, tuple[cst.Await, tuple[Import, ...]]] = {}
-    moved: list[Site] = []
-    consumed_whole = False
+    consumed_sites: list[tuple[Site, cst.Call, bool]] = []
     for site in sites:
         consumed = _consumed_with(project, finding, site)
         if isinstance(consumed, Decline):
             return consumed
-        site, call, whole = consumed
+        consumed_sites.append(consumed)
+    # A call handed another one's value (`self.run(self.parse(x), y)`, both on the way): the inner
+    # call is offloaded first and its `await` goes into the outer call's arguments, so both leave
+    # the loop in the order they ran, in the outer call's edit (an edit of the inner call alone
+    # would be lost inside it, and the inner route left on the loop).
+    order = {id(each[0]): at for at, each in enumerate(consumed_sites)}
+    consumed_sites.sort(key=lambda each: -len(list(each[0].file.ancestors(each[0].call))))
+    moved: list[Site] = []
+    folded: set[int] = set()
+    consumed_whole = False
+    for site, call, whole in consumed_sites:
         consumed_whole = consumed_whole or whole
         runner = thread_runner(site.file, (site.call,))
         if isinstance(runner, Decline):
             return runner
+        inner = [other for other in moved if other.file is site.file and _inside(site.file, other.call, site.call)]
+        folded.update(id(other.call) for other in inner)
+        if inner and not whole:  # (offloaded whole, in a lambda, the inner call goes to the thread with it)
+            composed = call.visit(_Replacing({id(other.call): offloaded[id(other.call)][0] for other in inner}))
+            assert isinstance(composed, cst.Call)  # only its arguments are replaced
+            call = composed
         made = (runner.lambda_(call.with_changes(lpar=[], rpar=[])), runner.imports) if whole else runner.offload(call)
         if isinstance(made, Decline):
             return made
         offloaded[id(site.call)] = (awaited(site.file, site.call, made[0]), made[1])
         moved.append(site)
-    sites = tuple(moved)
+    sites = tuple(sorted(moved, key=lambda site: order[id(site)]))  # as the routes were found
     statements = Counter(id(site.file.statement_of(site.call)) for site in sites)
     edits: list[Edit] = []
     roots: dict[int, list[Site]] = {}
     for site in sites:
-        if site.placement == "root":
+        if id(site.call) in folded:
+            continue
+        if site.placement == "root" and isinstance(site.function, cst.FunctionDef):
             roots.setdefault(id(site.function), []).append(site)
         else:  # two calls in one statement are each replaced in place, never hoisted out of it
             hoist = statements[id(site.file.statement_of(site.call))] == 1
@@ -192,12 +209,14 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         updated = replaced.with_changes(asynchronous=cst.Asynchronous())
         edits.append(_at(Edit(function, updated), group, sites[0], offloaded))
     helpers = sorted({_helper(site) for site in sites})
-    callers = list(dict.fromkeys(site.function.name.value for site in sites))
-    made_async = sorted({site.function.name.value for site in sites if site.placement == "root"})
+    callers = list(dict.fromkeys(site.name for site in sites))
+    made_async = sorted({site.name for site in sites if site.placement == "root" and not site.returns})
     what = f"{len(sites)} calls" if len(sites) > 1 else "the call"
     title = f"ran {what} of the sync helper {_names(helpers)} in {_names(callers)} in a worker thread"
     if made_async:
         title += f" (made {_names(made_async)} `async def`)"
+    if any(site.returns for site in sites):
+        title += ", returned by the `lambda` for the framework to await"
     if consumed_whole:
         title += ", consuming its lazy result there"
     note, safe = "", True
@@ -393,6 +412,10 @@ def _at(edit: Edit, sites: list[Site], first: Site, offloaded: dict[int, tuple[c
     imports = tuple(dict.fromkeys(needed for site in sites for needed in offloaded[id(site.call)][1]))
     path = sites[0].file.path
     return replace(edit, imports=imports, path=None if path == first.file.path else path)
+
+
+def _inside(file: ParsedFile, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(ancestor is outer for ancestor in file.ancestors(node))
 
 
 class _Replacing(cst.CSTTransformer):

@@ -870,6 +870,18 @@ AWAITED_ROOTS: frozenset[Hook] = frozenset(
 )
 
 
+#: Roots whose framework awaits whatever the callable returns when it is awaitable, not only a
+#: coroutine function's coroutine: verifiers calls rewards and tools through ``maybe_await``
+#: (``result = func(...)``; ``if inspect.isawaitable(result): return await result``; source: pkg
+#: verifiers 0.1.3 utils/async_utils.py, rubrics/rubric.py:104, envs/tool_env.py:41; 0.1.12
+#: envs/tool_env.py:137; 0.3.1 legacy/utils/async_utils.py:36, legacy/rubrics/rubric.py:203/248,
+#: legacy/envs/tool_env.py:139). So a ``lambda`` registered as one may return an awaitable
+#: (``lambda c, a: asyncio.to_thread(score, c, a)``), which cannot become ``async def``.
+#: (0.1.2's ``Rubric.call_reward_func`` awaits nothing a reward returns, nor a coroutine function's
+#: coroutine: a project admitting 0.1.2 is not told apart here, as for a root made ``async def``.)
+RESULT_AWAITED: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD, INTERLEAVED_SYNC_REWARD, GROUP_REWARD, TOOL})
+
+
 def root_awaited(hook: Hook) -> bool:
     return hook in AWAITED_ROOTS or hook.must_be == "async"
 

@@ -218,13 +218,16 @@ class OwnWorkRule(Rule):
             knowledge="code",
         )
         # The work is the function's own code: what can move is the call of the function (or of a
-        # sync function on the way to it) from the nearest `async def` (fixers/project.py); for
-        # work reported at the call handing it its payload (ASL117, ASL119), that call itself when
-        # an `async def` makes it.
+        # sync function on the way to it) from the nearest `async def` (fixers/project.py), or
+        # from a sync root the framework awaits, made `async def` (not the root's own work: no
+        # call of it is written); for work reported at the call handing it its payload (ASL117,
+        # ASL119), that call itself when an `async def` makes it.
         placement = graph.placement(key, hot)
         request = (
             FixRequest("call", "process-pool", facts.function, placement)
             if placement == "helper"
+            else FixRequest("call", "process-pool", facts.function, placement, root_awaited=True)
+            if placement == "root" and hot.parent is not None
             else FixRequest("call", "process-pool", at.target or "", placement)
             if placement == "direct" and isinstance(at, CallSite)
             else None

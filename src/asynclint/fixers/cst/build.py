@@ -128,6 +128,11 @@ def site_edit(
     cannot change what runs first (see :func:`_hoistable`), and unless ``hoist`` is false (the
     statement has another call to replace)."""
 
+    if isinstance(site.function, cst.Lambda):
+        # The lambda's whole body (FixProject checked): it returns the awaitable, which its
+        # framework awaits (RESULT_AWAITED); a lambda cannot hold `await`.
+        returned = replacement.expression if isinstance(replacement, cst.Await) else replacement
+        return Edit(site.call, returned.with_changes(lpar=site.call.lpar, rpar=site.call.rpar))
     if site.placement == "root":
         updated = site.function.deep_replace(site.call, replacement)
         return Edit(site.function, updated.with_changes(asynchronous=cst.Asynchronous()))

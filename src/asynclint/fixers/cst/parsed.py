@@ -39,7 +39,7 @@ class ParsedFile:
         self._contexts: Mapping[cst.CSTNode, ExpressionContext] | None = None
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._calls: dict[tuple[int, int, int, int], cst.Call] | None = None
-        self._functions: dict[str, cst.FunctionDef] | None = None
+        self._functions: dict[str, list[cst.FunctionDef]] | None = None
         self._names: set[str] | None = None
         self._of_types: dict[tuple[type, ...], list[cst.CSTNode]] = {}
         self._library: str | Decline | None = None
@@ -150,13 +150,25 @@ class ParsedFile:
                 parts.insert(0, ancestor.name.value)
         return ".".join(parts)
 
-    def function(self, qualname: str) -> cst.FunctionDef | None:
+    def lambda_at(self, line: int, column: int) -> cst.Lambda | None:
+        """The ``lambda`` whose keyword is at 1-based ``line`` and ``column`` (as the index records it)."""
+        for node in self.nodes_of(cst.Lambda):
+            where = self.positions[node].start
+            if (where.line, where.column + 1 + len(node.lpar)) == (line, column):
+                return node
+        return None
+
+    def function(self, qualname: str, line: int | None = None) -> cst.FunctionDef | None:
+        """The ``def`` of ``qualname``; of a name defined twice (``def search`` in each branch of
+        an ``if``), the one whose ``def`` is on ``line`` when it is given, else the first."""
         if self._functions is None:
             self._functions = {}
             for node in self.positions:
                 if isinstance(node, cst.FunctionDef):
-                    self._functions.setdefault(self.qualname(node), node)
-        return self._functions.get(qualname)
+                    self._functions.setdefault(self.qualname(node), []).append(node)
+        found = self._functions.get(qualname, [])
+        on_line = [node for node in found if self.positions[node.name].start.line == line]
+        return next(iter(on_line or found), None)
 
     def context(self, node: cst.CSTNode) -> ExpressionContext | None:
         if self._contexts is None:

@@ -33,6 +33,7 @@ from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
 from asynclint.analysis.index.expressions import Expressions
+from asynclint.analysis.index.factories import module_factories
 from asynclint.analysis.index.fileobjects import tie_file_objects
 from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import (
@@ -316,6 +317,7 @@ class Indexer(
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
             switch_fields=switch_fields,
             field_writes=field_writes,
+            factories=module_factories(tree, self._denoted),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

@@ -206,7 +206,7 @@ class Inference(Registries):
             # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
             # module stands for them, as its name). A lambda among them is a callable too, though
             # not one the table is read for (``{"ok": _check, "any": lambda r, k: True}``).
-            values = [self._table_value(value) for value in node.values]
+            values = [self.table_value(value) for value in node.values]
             return (
                 callables_of(values)
                 if all(
@@ -354,7 +354,7 @@ class Inference(Registries):
             return None  # ``state: vf.State``: the rollout's state, typed by what hooks store in it
         return Inst(f"{base.name}.{key.value}{FIELD_SUFFIX}", base.origin)
 
-    def _table_value(self, value: ast.expr) -> Value:
+    def table_value(self, value: ast.expr) -> Value:
         """What a table's value runs when called: a lambda whose body calls a named callable
         (``"beta": lambda: Beta(mode="y")``) stands for it, as calling the lambda runs it."""
         if isinstance(value, ast.Lambda) and isinstance(value.body, ast.Call):

@@ -464,6 +464,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # abstract methods, and tools registered by assigning ``self.tools``
     ("followed_env/followed_env/runners.py", "RunnerEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/listed.py", "ListedEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/sourced.py", "SourcedEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/applied.py", "AppliedEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/handed.py", "HandedEnv.env_response"): ("env_response", "per turn"),
     ("followed_env/followed_env/elsewhere.py", "ElsewhereEnv.env_response"): ("env_response", "per turn"),

@@ -138,6 +138,9 @@ class ProjectGraph(
         self.patched: dict[str, tuple[str, ...]] = {}
         #: Those attributes as the library module's own calls name them (Handovers.patched_global).
         self._patched_globals: dict[str, dict[str, tuple[str, ...]]] | None = None
+        #: Literal keys of the project's dict displays -> the classes and functions filed under them
+        #: (ModuleSummary.factories): what a call of an item fetched by that key runs (Marker.KEYED).
+        self.keyed: dict[str, tuple[str, ...]] = {}
         self.stars: dict[str, tuple[str, ...]] = {}
         self.public: dict[str, tuple[str, ...] | None] = {}
         #: Keys of the rollout's state -> the type every hook stores under it ("" when they differ).
@@ -174,6 +177,9 @@ class ProjectGraph(
             self.declared.update(f"{summary.module}.{name}" for name in summary.declared)
             self.runners.update(summary.runners)
             self.importers.update(summary.importers)
+            for key, value in summary.factories if summary.library is None else ():
+                if key and value not in self.keyed.get(key, ()):
+                    self.keyed[key] = (*self.keyed.get(key, ()), value)
             for attribute, value in summary.patched if summary.library is None else ():
                 self.patched[attribute] = (*self.patched.get(attribute, ()), value)
             for flag, top in summary.flags:  # a flag another module imports: as its own test of it
@@ -215,6 +221,7 @@ class ProjectGraph(
         self._subclasses: dict[str, list[str]] | None = None
         self._overrides: dict[tuple[str, str], list[FunctionId]] = {}
         self._implementers: dict[str, list[str]] = {}
+        self._built_classes: frozenset[str] | None = None  # see Hierarchy.built_classes
         self._edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]] = {}
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FunctionId, array[int]] | None = None

@@ -90,6 +90,8 @@ class GraphState:
     _subclasses: dict[str, list[str]] | None
     _overrides: dict[tuple[str, str], list[FunctionId]]
     _implementers: dict[str, list[str]]
+    _built_classes: frozenset[str] | None
+    keyed: dict[str, tuple[str, ...]]
     _edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]]
     _by_path: dict[str, list[int]] | None
     _callers: dict[FunctionId, array[int]] | None
@@ -166,6 +168,7 @@ class GraphState:
         def overrides(self, cls: str, method: str) -> list[FunctionId]: ...
         def subclasses(self, cls: str) -> list[str]: ...
         def implementers(self, cls: str) -> list[str]: ...
+        def built_classes(self) -> frozenset[str]: ...
         def param_type(self, key: FunctionId, name: str, depth: int = 0) -> str | None: ...
 
         # DeclaredHooks

@@ -14,7 +14,8 @@ from asynclint.analysis.index.values import linear_chain
 from asynclint.knowledge.frameworks import HookClass, framework_class
 from asynclint.knowledge.typenames import PROTOCOL_BASES
 
-#: More project classes than this implementing one protocol: a value declared the protocol says
+#: More project classes than this implementing one protocol, among those the project builds when
+#: it builds some of them (:meth:`Hierarchy.built_classes`): a value declared the protocol says
 #: nothing about which one it is (a plugin registry), so none of them is taken for it.
 MAX_IMPLEMENTERS = 3
 
@@ -101,6 +102,10 @@ class Hierarchy(GraphState):
                 key for sub in self.subclasses(cls) for key in self.defs.get(f"{sub}.{method}", ())
             ]
             implementers = self.implementers(cls)
+            if len(implementers) > MAX_IMPLEMENTERS:
+                # Nine sources implement ``Source``, the environment builds three: a value declared
+                # a ``Source`` is one of those three (what is never built never runs).
+                implementers = [name for name in implementers if name in self.built_classes()]
             if len(implementers) <= MAX_IMPLEMENTERS:
                 implemented = (self.method_of(implementer, method) for implementer in implementers)
                 found.extend(key for key in implemented if key is not None and key not in found)
@@ -116,6 +121,28 @@ class Hierarchy(GraphState):
         if found is None:
             found = self._implementers[cls] = self._structural(cls)
         return found
+
+    def built_classes(self) -> frozenset[str]:
+        """The project classes the project's own code (tests aside) builds: calls it writes of them
+        (in a lambda too: ``lambda: WikipediaSource(mode="search")``), items of a dispatch table's
+        call, and classes it hands on as values to be built later (a table's values, a list's
+        items, an argument: ``{"factory": PageviewsSource}``, ``ModuleSummary.factories``)."""
+        if self._built_classes is None:
+            short = {name.rpartition(".")[2] for name in self.classes}
+            found: set[str] = set()
+            for position, summary in enumerate(self.summaries):
+                if summary.library is not None or self._in_test_file(position):
+                    continue
+                named = (
+                    *(site.target for site in summary.calls if site.target),
+                    *(item for site in summary.calls for item in site.dispatch),
+                    *(name for _, name in summary.factories),
+                )
+                for name in named:
+                    if name.rpartition(".")[2] in short and (cls := self.canonical(self.resolve(name))) in self.classes:
+                        found.add(cls)
+            self._built_classes = frozenset(found)
+        return self._built_classes
 
     def _structural(self, cls: str) -> list[str]:
         if not self._is_protocol(cls):

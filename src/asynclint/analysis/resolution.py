@@ -350,7 +350,11 @@ class Resolution(Exports, Parameters):
         """The project functions an item of a dispatch table's call runs (``CallSite.dispatch``):
         the callable it names, or, for a method of an instance a table built
         (``pkg.registry.CHECKERS().check``, ``CHECKERS`` defined in another module), that method
-        of each class the table holds."""
+        of each class the table holds; for ``<keyed>factory`` (``spec["factory"]()``, :data:`Marker.KEYED`),
+        each class or function the project's dict displays file under that key."""
+        if item.startswith(Marker.KEYED):
+            filed = self.keyed.get(item[len(Marker.KEYED) :], ())
+            return list(dict.fromkeys(key for name in filed for key in self.functions_denoted(name)))
         keys = self.functions_denoted(item)
         table, built, path = item.partition("().")
         if keys or not built:

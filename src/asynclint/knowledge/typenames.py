@@ -44,3 +44,15 @@ KEY_DUMP_METHODS = frozenset({"model_dump_json", "model_dump", "json", "dict"})
 KEY_DUMP_FUNCTIONS = frozenset(
     {"json.dumps", "dataclasses.asdict", "builtins.repr", "builtins.str", "builtins.hash", "builtins.id"}
 )
+#: Calls whose class arguments are types tested or declared, never classes the call may build
+#: (``isinstance(src, (FredSource, NoaaSource))``, ``cast(Source, value)``).
+TYPE_TESTS = frozenset(
+    {
+        "builtins.isinstance",
+        "builtins.issubclass",
+        "typing.TypeVar",
+        "typing_extensions.TypeVar",
+        "typing.NewType",
+        *CASTS,
+    }
+)

@@ -69,6 +69,7 @@ class Expressions(IndexerState):
             return
         elif isinstance(node, ast.Dict):
             self._note_row_fields(node)
+            self.note_table(node)
             for part in (*(key for key in node.keys if key is not None), *node.values):
                 self.visit_expr(part)
         elif isinstance(node, ast.Attribute):
@@ -81,6 +82,8 @@ class Expressions(IndexerState):
                     self.record_property_read(node, named=named)
             self.visit_expr(node.value, receiver=True)
         else:
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+                self.note_items(node)
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
                     self.visit_expr(child)
@@ -92,6 +95,7 @@ class Expressions(IndexerState):
         self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver)
         func_value = self.infer(node.func)
         target = self.record_call(node, awaited, func_value)
+        self.note_arguments(node, target)
         self.register_appended(node)
         frame = self.frame
         if frame.loop_depth and frame.kind == "function":

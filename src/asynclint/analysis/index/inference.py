@@ -206,7 +206,7 @@ class Inference(Registries):
             # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
             # module stands for them, as its name). A lambda among them is a callable too, though
             # not one the table is read for (``{"ok": _check, "any": lambda r, k: True}``).
-            values = [self.infer(value) for value in node.values]
+            values = [self.table_value(value) for value in node.values]
             return (
                 callables_of(values)
                 if all(
@@ -357,6 +357,19 @@ class Inference(Registries):
         if state_key(node) is not None and not cls.startswith(f"{self.module}."):
             return None  # ``state: vf.State``: the rollout's state, typed by what hooks store in it
         return Inst(f"{base.name}.{key.value}{FIELD_SUFFIX}", base.origin)
+
+    def table_value(self, value: ast.expr) -> Value:
+        """What a table's value runs when called: a lambda whose body calls a named callable
+        (``"beta": lambda: Beta(mode="y")``) stands for it, as calling the lambda runs it."""
+        if isinstance(value, ast.Lambda) and isinstance(value.body, ast.Call):
+            root = value.body.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            params = {arg.arg for arg in (*value.args.posonlyargs, *value.args.args, *value.args.kwonlyargs)}
+            called = self.infer(value.body.func) if isinstance(root, ast.Name) and root.id not in params else None
+            if isinstance(called, Sym):
+                return called
+        return self.infer(value)
 
     def _infer_pipe(self, node: ast.BinOp) -> Value:
         """``a | b`` is ``a.__or__(b)``, or ``b.__ror__(a)`` when ``a`` has no ``__or__`` for it:

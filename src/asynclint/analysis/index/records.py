@@ -530,6 +530,9 @@ class ModuleSummary:
     #: dict key) that may turn a switch field on: not a constant that switches a feature off, nor a
     #: value that reads the same name (:func:`asynclint.analysis.index.switches.switches`).
     field_writes: tuple[str, ...] = ()
+    #: Classes and functions handed on as values, not called where they are named: (the literal key
+    #: a dict display files one under, or ""; its dotted name), see :mod:`.factories`.
+    factories: tuple[tuple[str, str], ...] = ()
 
 
 class IndexError_(Exception):

@@ -78,6 +78,10 @@ class Marker(str):
     #: ``Finisher(save)``. Only a parameter a constructor stores is typed by it (a helper's
     #: parameter keeps the handed reading: offloading its call would change every caller's).
     NAMED: ClassVar[Marker]
+    #: A dispatch item standing for whatever the project's dict displays file under a literal key
+    #: (``<keyed>factory`` for ``spec["factory"]()``, the mapping unknown where it is called): the
+    #: graph runs each class or function filed so (``ModuleSummary.factories``).
+    KEYED: ClassVar[Marker]
 
 
 Marker.SUPER = Marker("super()")
@@ -86,6 +90,7 @@ Marker.STATE = Marker("<rollout state>")
 Marker.PARAM = Marker("<param>")
 Marker.PASSED = Marker("<passed>")
 Marker.NAMED = Marker("<named>")
+Marker.KEYED = Marker("<keyed>")
 
 
 @dataclass(frozen=True, slots=True)

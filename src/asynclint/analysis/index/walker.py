@@ -33,6 +33,7 @@ from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
 from asynclint.analysis.index.expressions import Expressions
+from asynclint.analysis.index.factories import HandedValues
 from asynclint.analysis.index.fileobjects import tie_file_objects
 from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import (
@@ -82,6 +83,7 @@ class Indexer(
     Definitions,
     Conditions,
     Expressions,
+    HandedValues,
     RegisteredLists,
     Recording,
     Inference,
@@ -162,6 +164,7 @@ class Indexer(
         self.declared: list[str] = []  # see ModuleSummary.declared
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.row_fields: list[tuple[str, str, str, int]] = []  # see ModuleSummary.row_fields
+        self.factories: set[tuple[str, str]] = set()  # see ModuleSummary.factories
         self._row_tests = RowTests()  # tests of the rollout's row's keys (rowtests.row_tests)
         self._bodies = Bodies()  # each function's statements and nodes, read once for every pass
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
@@ -316,6 +319,7 @@ class Indexer(
             sizes=resolved_sizes(self.work_sizes, self.module, self._denoted),
             switch_fields=switch_fields,
             field_writes=field_writes,
+            factories=tuple(sorted(self.factories)),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

@@ -53,6 +53,18 @@ def key_read(node: ast.Call) -> str | None:
     return None
 
 
+def constant_key(node: ast.expr) -> str | None:
+    """The constant string key of ``x["k"]`` or ``x.get("k"[, default])``: the key a mapping's item is
+    read by (a row's field, a called table value ``spec["factory"]()``)."""
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args:
+        key = node.args[0]
+    else:
+        return None
+    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+
+
 def state_get(node: ast.Call) -> str | None:
     """``state.get("driver")``, ``state.pop("driver", None)``, ``state.setdefault("driver", d)`` -> ``"driver"``."""
     func = node.func

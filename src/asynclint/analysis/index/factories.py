@@ -45,15 +45,3 @@ class HandedValues(IndexerState):
         named = self.table_value(value)
         if isinstance(named, Sym) and may_be_project(named.name):
             self.factories.add((key, named.name))
-
-
-def fetched_key(func: ast.expr) -> str | None:
-    """The literal key a called value is fetched by from a mapping (``spec["factory"]()``,
-    ``spec.get("factory")()``), when the call is of such an item."""
-    if isinstance(func, ast.Subscript):
-        key = func.slice
-    elif isinstance(func, ast.Call) and isinstance(func.func, ast.Attribute) and func.func.attr == "get" and func.args:
-        key = func.args[0]
-    else:
-        return None
-    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None

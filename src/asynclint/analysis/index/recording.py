@@ -8,8 +8,7 @@ from dataclasses import replace
 from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import argument_facts, payload_argument, payload_of
-from asynclint.analysis.index.callshapes import constant_arguments, switch_literals
-from asynclint.analysis.index.factories import fetched_key
+from asynclint.analysis.index.callshapes import constant_arguments, constant_key, switch_literals
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
 from asynclint.analysis.index.nest_origins import field_slots
@@ -125,7 +124,7 @@ class Recording(PayloadsHeld, Registries):
             if isinstance(func_value, Refs)
             else ()
         )
-        if target is None and self_ref is None and not dispatch and (key := fetched_key(node.func)):
+        if target is None and self_ref is None and not dispatch and (key := constant_key(node.func)):
             dispatch = (f"{Marker.KEYED}{key}",)  # ``spec["factory"]()``: what the project files under the key
         if target is None and self_ref is None and method is None and not dispatch and not self._param_path(node.func):
             return None

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from asynclint.analysis.index.bodies import Bodies
+from asynclint.analysis.index.callshapes import constant_key
 from asynclint.analysis.index.flags import ROW_ARGUMENT, ROW_KEYS
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES, ROW_STATE_KEYS
 
@@ -89,7 +90,7 @@ class _FunctionRows:
             return self.column(value.values[0])
         if isinstance(value, ast.Name):
             return self.rows.get(value.id)
-        key = _constant_key(value)
+        key = constant_key(value)
         owner = _keyed_owner(value)
         if key is not None and owner is not None:
             if isinstance(owner, ast.Name) and owner.id in ROLLOUT_STATE_NAMES:
@@ -110,7 +111,7 @@ class _FunctionRows:
         """``row.get("k")`` of a row (or a column of it): the key's path (``"info.k"``)."""
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get"):
             return None
-        key = _constant_key(value)
+        key = constant_key(value)
         column = self.column(value.func.value)
         if key is None or column is None or len(value.args) != 1:
             return None
@@ -165,7 +166,7 @@ class _FunctionRows:
                 and value.func.attr == "get"
                 and isinstance(value.func.value, ast.Name)
                 and value.func.value.id in holders
-                and (key := _constant_key(value)) is not None
+                and (key := constant_key(value)) is not None
             ):
                 keyed[name] = (holders[value.func.value.id], key)
         return keyed
@@ -205,7 +206,7 @@ def _as_key_test(test: ast.expr, keyed: dict[str, tuple[str, str | None]]) -> st
                 and isinstance(func.value, ast.Name)
                 and (held := keyed.get(func.value.id)) is not None
                 and held[1] is None
-                and (key := _constant_key(node)) is not None
+                and (key := constant_key(node)) is not None
             ):
                 rewritten = True
                 return ast.Compare(ast.Constant(key), [ast.In()], [ast.Name(held[0], ast.Load())])
@@ -213,17 +214,6 @@ def _as_key_test(test: ast.expr, keyed: dict[str, tuple[str, str | None]]) -> st
 
     result = Rewrite().visit(copy.deepcopy(test))
     return ast.unparse(result) if rewritten else None
-
-
-def _constant_key(node: ast.expr) -> str | None:
-    """The constant string key of ``x["k"]`` or ``x.get("k"[, default])``."""
-    if isinstance(node, ast.Subscript):
-        key = node.slice
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args:
-        key = node.args[0]
-    else:
-        return None
-    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
 
 
 def _keyed_owner(node: ast.expr) -> ast.expr | None:

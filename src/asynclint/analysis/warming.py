@@ -13,7 +13,7 @@ from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, HotInfo
 from asynclint.analysis.index.records import CallSite, Place
 from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.knowledge.asyncio_apis import runs_loop
-from asynclint.knowledge.frameworks import FEW_VALUED_STATE_KEYS, RUN_BY_CLASS_DEFINITIONS, START_UP
+from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS, RUN_BY_CLASS_DEFINITIONS, START_UP
 
 
 class Warming(CallRefs):
@@ -64,16 +64,16 @@ class Warming(CallRefs):
 
     def _rollout_given(self, key: FunctionId, params: tuple[str, ...], depth: int = 0) -> bool:
         """Some hot call of ``key`` hands one of ``params`` a value of the rollout's: read from its
-        state (``Marker.STATE``, a key other than ``FEW_VALUED_STATE_KEYS``), handed by the framework
-        to a registered function (``Marker.PASSED``), or the caller's own parameter receiving one; or
-        ``key`` is a root, which the framework calls with a rollout's data (a tool's arguments, a
-        reward's completion)."""
+        state or handed by the framework to a registered function by that name (``Marker.STATE``,
+        ``Marker.PASSED``; a key of ``ROLLOUT_VALUED_KEYS``), or the caller's own parameter receiving
+        one; or ``key`` is a root the framework calls with such a value (a tool: the model's
+        arguments; a hook's parameter of one of those names)."""
         function = self.function(key)
         wanted = [name for name in params if name in function.params and name not in ("self", "cls")]
         if not wanted:
             return False
-        if key in self._root_keys:
-            return True
+        if key in self._root_keys:  # a tool's arguments are the model's; a hook's, the rollout's by name
+            return key in self._tools or any(name in ROLLOUT_VALUED_KEYS for name in wanted)
         # Called through an instance or as a class: the first parameter is the receiver.
         shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
         for caller, call in self._warming_calls(key):
@@ -83,10 +83,8 @@ class Warming(CallRefs):
             for name in wanted:
                 position = function.params.index(name) - shift
                 value = keywords.get(name) or (call.arguments[position] if 0 <= position < len(call.arguments) else "")
-                state = Rooted.read(value, Marker.STATE)
-                if state is not None and state.path[:1] and state.path[0] not in FEW_VALUED_STATE_KEYS:
-                    return True
-                if Rooted.read(value, Marker.PASSED) is not None:
+                rollout = Rooted.read(value, Marker.STATE) or Rooted.read(value, Marker.PASSED)
+                if rollout is not None and rollout.path[:1] != () and rollout.path[0] in ROLLOUT_VALUED_KEYS:
                     return True
                 passed = Rooted.read(value, Marker.PARAM)
                 if (

@@ -1,5 +1,5 @@
 """What the key of a keyed cache reads (``if sid not in _SANDBOXES:``, ``hit = _CACHE.get(key)``): a
-value of the rollout's state, so the cache misses once per rollout, or the function's parameters,
+value of the rollout's own in its state, so the cache misses once per rollout, or the function's parameters,
 which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.values import Marker, SelfRef, Value
-from asynclint.knowledge.frameworks import FEW_VALUED_STATE_KEYS, ROLLOUT_STATE_NAMES
+from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS
 
 #: How many bindings of a local the key is followed through (``key = f"{url}:{n}"``; ``sid = key``).
 MAX_KEY_HOPS = 3
@@ -44,9 +44,9 @@ def key_reads(
     key: ast.expr, own: Sequence[ast.stmt], bindings: Mapping[str, Value], params: frozenset[str]
 ) -> KeyReads:
     """What ``key`` reads, following a local bound once among the function's own statements
-    (``own``) to its value: a key of the rollout's state (``state["info"]["sandbox_id"]``,
-    ``state.get("url")``, a local the walk typed as one) other than one of the few a run takes
-    (``FEW_VALUED_STATE_KEYS``), or the parameters in ``params``."""
+    (``own``) to its value: a key of the rollout's state that holds the rollout's own value
+    (``ROLLOUT_VALUED_KEYS``: ``state["info"]["sandbox_id"]``, ``state.get("answer")``, a local the
+    walk typed as one), or the parameters in ``params``."""
     rollout, read, seen = False, set(), set()
     pending: list[tuple[ast.AST, int]] = [(key, 0)]
     while pending:
@@ -59,18 +59,15 @@ def key_reads(
             else None
         )
         if read_key is not None:
-            rollout |= read_key not in FEW_VALUED_STATE_KEYS
+            rollout |= read_key in ROLLOUT_VALUED_KEYS
             continue  # the key read, not the state as a whole
         if isinstance(node, ast.Name) and node.id not in seen:
             seen.add(node.id)
             bound = bindings.get(node.id)
             if isinstance(bound, SelfRef):
-                rollout |= bound.cls == Marker.STATE and bool(bound.path) and bound.path[0] not in FEW_VALUED_STATE_KEYS
+                rollout |= bound.cls == Marker.STATE and bound.path[:1] != () and bound.path[0] in ROLLOUT_VALUED_KEYS
             elif node.id in params:
-                if node.id in ROLLOUT_STATE_NAMES:
-                    rollout = True
-                else:
-                    read.add(node.id)
+                read.add(node.id)
             elif hops < MAX_KEY_HOPS:
                 pending.extend((value, hops + 1) for value in _bound_once(node.id, own))
             continue

@@ -38,7 +38,10 @@ GRADING = (
     " only (a memoized function, a lazy initialisation behind `if self._x is None:`) is low: it"
     " stalls the rollouts in flight once; when start-up (module level, `load_environment`,"
     " `__init__`, a v1 `Taskset.load` or `Env.start`, through helpers at any depth) calls it first,"
-    " a memoized function with the arguments the rollouts pass, it is not reported at all. Every"
+    " a memoized function with the arguments the rollouts pass, it is not reported at all. A cache"
+    ' keyed by a value of the rollout\'s own (its row in the state, `state["info"]["id"]`, read there or'
+    " handed in by a hot caller) hits only within that rollout: what it guards runs once per rollout."
+    " Every"
     " finding names where it runs"
     " (`env loop`, `shared tool server`) and how often. `[tool.asynclint] severity` overrides a"
     " rule's grade."

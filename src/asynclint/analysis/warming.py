@@ -9,10 +9,11 @@ from collections.abc import Iterator
 
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
 from asynclint.analysis.given import known_constant
-from asynclint.analysis.graph_records import FunctionId, HotInfo
+from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, HotInfo
 from asynclint.analysis.index.records import CallSite, Place
+from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.knowledge.asyncio_apis import runs_loop
-from asynclint.knowledge.frameworks import RUN_BY_CLASS_DEFINITIONS, START_UP
+from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS, RUN_BY_CLASS_DEFINITIONS, START_UP
 
 
 class Warming(CallRefs):
@@ -32,6 +33,67 @@ class Warming(CallRefs):
                 break
             current, info = info.parent.function, self.states[info.parent]
         return entry if entry is not None else key if site.once else None
+
+    def keyed_per_rollout(self, key: FunctionId, site: CallSite, hot: HotInfo | None = None) -> bool:
+        """Every one-time step on the chain to ``site`` (written in ``key``; ``hot``'s chain, by
+        default ``key``'s most frequent) is a cache keyed by a value of the rollout's: a lazy fill
+        keyed by parameters (``CallSite.memo_key``) or a memoized function, whose function some hot
+        call hands the rollout's state or what the framework hands a rollout (:meth:`_rollout_given`).
+        Such a cache hits only within a rollout (``_sandbox_dir(state["info"]["sandbox_id"])``): what
+        it guards runs once per rollout, not on the first call only."""
+        info, current = hot or self.hot[key], key
+        if site.once and not self._rollout_given(key, site.memo_key):
+            return False
+        keyed = site.once
+        while info.once:
+            memoized = self._memoizer(current) is not None
+            if memoized and not self._rollout_given(current, self.function(current).params):
+                return False
+            if info.parent is None:
+                break
+            caller, line = info.parent.function, info.call_line
+            parent = self.states[info.parent]
+            guarded = [call for call in self._links(current, caller, line) if call.once]
+            if any(not self._rollout_given(caller, call.memo_key) for call in guarded):
+                return False
+            if not (memoized or guarded or parent.once):
+                return False  # a one-time step this walk cannot name
+            keyed = keyed or memoized or bool(guarded)
+            current, info = caller, parent
+        return keyed
+
+    def _rollout_given(self, key: FunctionId, params: tuple[str, ...], depth: int = 0) -> bool:
+        """Some hot call of ``key`` hands one of ``params`` a value of the rollout's: read from its
+        state or handed by the framework to a registered function by that name (``Marker.STATE``,
+        ``Marker.PASSED``; a key of ``ROLLOUT_VALUED_KEYS``), or the caller's own parameter receiving
+        one; or ``key`` is a root the framework calls with such a value (a tool: the model's
+        arguments; a hook's parameter of one of those names)."""
+        function = self.function(key)
+        wanted = [name for name in params if name in function.params and name not in ("self", "cls")]
+        if not wanted:
+            return False
+        if key in self._root_keys:  # a tool's arguments are the model's; a hook's, the rollout's by name
+            return key in self._tools or any(name in ROLLOUT_VALUED_KEYS for name in wanted)
+        # Called through an instance or as a class: the first parameter is the receiver.
+        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
+        for caller, call in self._warming_calls(key):
+            if caller not in self.hot:
+                continue
+            keywords = dict(call.keyword_arguments)
+            for name in wanted:
+                position = function.params.index(name) - shift
+                value = keywords.get(name) or (call.arguments[position] if 0 <= position < len(call.arguments) else "")
+                rollout = Rooted.read(value, Marker.STATE) or Rooted.read(value, Marker.PASSED)
+                if rollout is not None and rollout.path[:1] != () and rollout.path[0] in ROLLOUT_VALUED_KEYS:
+                    return True
+                passed = Rooted.read(value, Marker.PARAM)
+                if (
+                    passed is not None
+                    and depth < MAX_ALIAS_HOPS
+                    and self._rollout_given(caller, passed.path[:1], depth + 1)
+                ):
+                    return True
+        return False
 
     def fills_on_miss(self, key: FunctionId, site: CallSite, hot: HotInfo | None, entry: FunctionId | None) -> bool:
         """The one-time step at ``entry`` (``first_call_entry``'s answer for ``site``, written in

@@ -431,6 +431,16 @@ FRAMEWORK_STATE_KEYS: frozenset[str] = frozenset(
     "trajectory trajectory_id tool_defs oai_tools is_completed is_truncated stop_condition final_env_response "
     "error messages sampling_args model client".split()
 )
+#: Keys of the rollout's state (and names of what verifiers hands a reward) whose values are the
+#: rollout's own: its row (``prompt``, ``answer``, ``info`` and the fields under it, the example's
+#: id) and what the rollout made. A cache keyed by one hits only within the rollout, so what it
+#: guards runs once per rollout. Not here: ``task`` (the environment's id or a dataset's task
+#: column, 0.1.10 ``envs/environment.py``:334-338, 749-750: a few values a run), the model, the
+#: client, the sampling arguments, and the keys a project stores itself (a split's name, a setting
+#: copied in): those may take a few values a run, and a cache keyed by one stays first-call only.
+ROLLOUT_VALUED_KEYS: frozenset[str] = frozenset(
+    "prompt completion answer info example_id id trajectory trajectory_id messages responses".split()
+)
 #: Mappings whose keys are the framework's own values under their names: the rollout's state, and
 #: the keyword arguments verifiers hands a reward (``kwargs["completion"]`` is the completion). A key
 #: read out of any other mapping (``_scenario["gmail_messages"]`` of a tool's injected argument, a

@@ -425,6 +425,8 @@ class BlockingCallRule(Rule):
         chain_hot = hot if entry is None else None
         first_call = graph.first_call_entry(key, site, chain_hot)
         fresh = graph.fresh_instance(key, site, hot) if first_call is not None else None
+        if fresh is None and first_call is not None and graph.keyed_per_rollout(key, site, chain_hot):
+            fresh = "rollout"  # a cache keyed by the rollout's value: it misses once per rollout
         if fresh is not None:
             first_call = None  # lazy per instance, on an instance built per call or per rollout
         if first_call is not None and graph.warmed(key, site, chain_hot):

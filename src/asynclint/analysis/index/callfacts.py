@@ -138,6 +138,10 @@ class CallFacts:
     state_ready: str = ""
     #: Every lazy initialisation around it fills an attribute of ``self``: once per instance.
     instance_once: bool = False
+    #: Every lazy fill around it is a cache keyed by these parameters of its function (``if sid not in
+    #: _SANDBOXES:`` in ``_sandbox_dir(sid)``): the graph reads what the callers hand them, and a
+    #: value of the rollout's makes the fill run per rollout (``Warming.keyed_per_rollout``).
+    memo_key: tuple[str, ...] = ()
     #: The lazy initialisation around it is a cache on disk's miss path (analysis.index.diskcache):
     #: it runs when a reader finds no file for the key, once per key per machine.
     cache_miss: bool = False

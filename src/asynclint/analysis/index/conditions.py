@@ -22,6 +22,7 @@ from asynclint.analysis.index.guards import (
     waits_until,
 )
 from asynclint.analysis.index.helpers import UNBOUND
+from asynclint.analysis.index.memokeys import KeyReads, guarded_key, key_reads
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import ready_state_key
@@ -224,15 +225,29 @@ class Conditions(IndexerState):
         read as that test would be: once when the key is fixed or the cache keeps objects built per
         configuration, per distinct input otherwise."""
         test = _missed_entry(handler, attempt, self._denoted)
-        once = test is not None and self._lazy_guard(test, handler.body)
+        once, memo = self.lazy_fill(test, handler.body) if test is not None else (False, None)
         per_instance = (
             once and test is not None and instance_guard(test, self.shared_attrs.get(self.frame.cls or "", ()))
         )
         self.frame.once += once
         self.frame.instance_once += per_instance
+        self.frame.memo_keys += [memo.params if memo else ()] if once else []
         yield
         self.frame.once -= once
         self.frame.instance_once -= per_instance
+        del self.frame.memo_keys[len(self.frame.memo_keys) - once :]
+
+    def lazy_fill(self, test: ast.expr, body: list[ast.stmt]) -> tuple[bool, KeyReads | None]:
+        """Is ``body`` under ``test`` a lazy fill (:meth:`_lazy_guard`), and what its key reads, for a
+        keyed one. A key read from the rollout's state (``sid = state["info"]["sandbox_id"]``) misses
+        once per rollout: no first-call-only fill, whatever the cache holds."""
+        if not self._lazy_guard(test, body):
+            return False, None
+        key = guarded_key(test, self.frame.lookups)
+        if key is None or self._configuration_key(key) or self._loads_modules(body):
+            return True, None  # a module per key: the installed ones bound the keys, whoever picks them
+        memo = key_reads(key, self.frame.own, self.frame.bindings, self.frame.params)
+        return not memo.rollout, memo
 
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
@@ -377,6 +392,10 @@ class Conditions(IndexerState):
             for node in assigns
             for target in node.targets
         )
+
+    def _loads_modules(self, body: list[ast.stmt]) -> bool:
+        """``body`` binds a name to a module it loads by name (``importlib.import_module(...)``)."""
+        return any(isinstance(n, ast.Assign) and self._loads_module(n.value) for stmt in body for n in ast.walk(stmt))
 
     def _loads_module(self, value: ast.expr) -> bool:
         """``importlib.import_module(...)``: a module, loaded once per process whatever names it."""

@@ -71,6 +71,7 @@ class _Placed(TypedDict):
     in_loop: bool
     once: bool
     instance_once: bool
+    memo_key: tuple[str, ...]
     cache_miss: bool
     first_turn: bool
     state_ready: str
@@ -513,6 +514,7 @@ class Recording(PayloadsHeld, Registries):
             in_loop=self.frame.loop_depth > 0,
             once=self.frame.once > 0,
             instance_once=self.frame.instance_once_only,
+            memo_key=self.frame.memo_key,
             cache_miss=self.frame.cache_miss > 0,
             first_turn=self.frame.first_turn > 0,
             state_ready=self.frame.state_ready[-1] if self.frame.state_ready else "",

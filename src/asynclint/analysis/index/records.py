@@ -168,6 +168,7 @@ class CallSite:
         spread: bool = False,
         entered: bool = False,
         instance_once: bool = False,
+        memo_key: tuple[str, ...] = (),
         cache_miss: bool = False,
         fields: tuple[str, ...] = (),
         state_ready: str = "",
@@ -197,6 +198,7 @@ class CallSite:
             spread,
             entered=entered,
             instance_once=instance_once,
+            memo_key=memo_key,
             cache_miss=cache_miss,
             state_ready=state_ready,
             awaited=awaited,
@@ -290,6 +292,10 @@ class CallSite:
     @property
     def instance_once(self) -> bool:
         return (self.rare or NO_FACTS).instance_once
+
+    @property
+    def memo_key(self) -> tuple[str, ...]:
+        return (self.rare or NO_FACTS).memo_key
 
     @property
     def cache_miss(self) -> bool:

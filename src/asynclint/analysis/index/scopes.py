@@ -15,6 +15,7 @@ from asynclint.analysis.index.diskcache import DiskCaches
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.loopwalk import function_loops
+from asynclint.analysis.index.memokeys import KeyReads
 from asynclint.analysis.index.records import CallFacts, CallSite, Function, FunctionRef, Handoff
 from asynclint.analysis.index.rowtests import RowTests
 from asynclint.analysis.index.values import ITEM_SUFFIX, CallPart, Inst, Marker, Rooted, SelfPath, SelfRef, Sym, Value
@@ -89,6 +90,7 @@ class Frame:
     conditional: int = 0  # depth of ``if`` statements around the current statement
     once: int = 0  # depth of lazy initialisations around it (see _lazy_guard)
     instance_once: int = 0  # of those, the ones of an attribute of ``self`` (see guards.instance_guard)
+    memo_keys: list[tuple[str, ...]] = field(default_factory=list)  # per lazy ``if``: its key's parameters
     cache_miss: int = 0  # of those, the miss paths of caches on disk (see diskcache.cache_miss)
     first_turn: int = 0  # depth of per-rollout initialisations around it (see _first_turn_guard)
     last_turn: int = 0  # depth of tests that the rollout has ended around it (see terminal_guard)
@@ -179,6 +181,14 @@ class Frame:
         """Inside lazy initialisations that all test an attribute of ``self``
         (``CallSite.instance_once``)."""
         return self.once > 0 and self.instance_once == self.once
+
+    @property
+    def memo_key(self) -> tuple[str, ...]:
+        """The parameters the keys of the lazy fills around it read, when every one around it is a
+        cache keyed by parameters (``CallSite.memo_key``)."""
+        if not (self.once and len(self.memo_keys) == self.once and all(self.memo_keys)):
+            return ()
+        return tuple(sorted({param for key in self.memo_keys for param in key}))
 
 
 class IndexerState:
@@ -303,7 +313,7 @@ class IndexerState:
         def _attribute_test(self, test: ast.expr, modes: bool = False) -> str | None: ...
         def _note_attribute_source(self, target: ast.expr, value: ast.expr | None) -> None: ...
         def _field_kind(self, annotation: ast.expr) -> str: ...
-        def _lazy_guard(self, test: ast.expr, body: list[ast.stmt]) -> bool: ...
+        def lazy_fill(self, test: ast.expr, body: list[ast.stmt]) -> tuple[bool, KeyReads | None]: ...
         def _ending_branch(self, body: list[ast.stmt]) -> bool: ...
         def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool: ...
         def memo_miss(self, handler: ast.ExceptHandler, attempt: list[ast.stmt]) -> AbstractContextManager[None]: ...

@@ -368,13 +368,14 @@ class Statements(Targets):
         elif isinstance(node, ast.If):
             self.visit_expr(node.test)
             self.frame.conditional += 1
-            lazy = self._lazy_guard(node.test, node.body)
+            lazy, memo = self.lazy_fill(node.test, node.body)
             first_turn = not lazy and first_turn_guard(node.test, node.body)
             last_turn = terminal_guard(node.test) or self._ending_branch(node.body)
             per_instance = lazy and instance_guard(node.test, self.shared_attrs.get(self.frame.cls or "", ()))
             missed = lazy and looks_for_file(node.test, ready=False)
             self.frame.once += lazy
             self.frame.instance_once += per_instance
+            self.frame.memo_keys += [memo.params if memo else ()] if lazy else []
             self.frame.cache_miss += missed
             self.frame.first_turn += first_turn
             self.frame.last_turn += last_turn
@@ -411,6 +412,7 @@ class Statements(Targets):
             self.frame.payloads, self.frame.bound_at = dict(before), dict(lines)
             self.frame.once -= lazy
             self.frame.instance_once -= per_instance
+            del self.frame.memo_keys[len(self.frame.memo_keys) - lazy :]
             self.frame.cache_miss -= missed
             self.frame.first_turn -= first_turn
             self.frame.last_turn -= last_turn

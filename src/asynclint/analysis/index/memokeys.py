@@ -1,0 +1,85 @@
+"""What the key of a keyed cache reads (``if sid not in _SANDBOXES:``, ``hit = _CACHE.get(key)``): a
+value of the rollout's own in its state, so the cache misses once per rollout, or the function's parameters,
+which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from asynclint.analysis.index.callshapes import state_get, state_key
+from asynclint.analysis.index.values import Marker, SelfRef, Value
+from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS
+
+#: How many bindings of a local the key is followed through (``key = f"{url}:{n}"``; ``sid = key``).
+MAX_KEY_HOPS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class KeyReads:
+    """What a cache key is made of: the rollout's state (``rollout``), and the parameters of the
+    function it reads (``self`` and what it holds aside)."""
+
+    rollout: bool
+    params: tuple[str, ...]
+
+
+def guarded_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> ast.expr | None:
+    """The key a lazy fill's test looks up: ``key`` of ``key not in cache`` (also one operand of an
+    ``and``), or of ``cache.get(key)`` when the test is of a name bound to that lookup."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return next((key for part in test.values if (key := guarded_key(part, lookups)) is not None), None)
+    inner = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
+        if isinstance(inner.ops[0], (ast.In, ast.NotIn)):
+            return inner.left
+        inner = inner.left  # ``hit is None``
+    if isinstance(inner, ast.Name) and inner.id in lookups:
+        return lookups[inner.id][1]
+    return None
+
+
+def key_reads(
+    key: ast.expr, own: Sequence[ast.stmt], bindings: Mapping[str, Value], params: frozenset[str]
+) -> KeyReads:
+    """What ``key`` reads, following a local bound once among the function's own statements
+    (``own``) to its value: a key of the rollout's state that holds the rollout's own value
+    (``ROLLOUT_VALUED_KEYS``: ``state["info"]["sandbox_id"]``, ``state.get("answer")``, a local the
+    walk typed as one), or the parameters in ``params``."""
+    rollout, read, seen = False, set(), set()
+    pending: list[tuple[ast.AST, int]] = [(key, 0)]
+    while pending:
+        node, hops = pending.pop()
+        read_key = (
+            state_key(node)
+            if isinstance(node, ast.Subscript)
+            else state_get(node)
+            if isinstance(node, ast.Call)
+            else None
+        )
+        if read_key is not None:
+            rollout |= read_key in ROLLOUT_VALUED_KEYS
+            continue  # the key read, not the state as a whole
+        if isinstance(node, ast.Name) and node.id not in seen:
+            seen.add(node.id)
+            bound = bindings.get(node.id)
+            if isinstance(bound, SelfRef):
+                rollout |= bound.cls == Marker.STATE and bound.path[:1] != () and bound.path[0] in ROLLOUT_VALUED_KEYS
+            elif node.id in params:
+                read.add(node.id)
+            elif hops < MAX_KEY_HOPS:
+                pending.extend((value, hops + 1) for value in _bound_once(node.id, own))
+            continue
+        pending.extend((child, hops) for child in ast.iter_child_nodes(node))
+    return KeyReads(rollout, tuple(sorted(read)))
+
+
+def _bound_once(name: str, own: Sequence[ast.stmt]) -> list[ast.expr]:
+    """The value ``name`` is bound to among ``own``, when it is bound there exactly once."""
+    values = [
+        stmt.value
+        for stmt in own
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+    ]
+    return values if len(values) == 1 else []

@@ -8,10 +8,11 @@ import ast
 from asynclint.analysis.index.annotations import scalar_items, tuple_annotation
 from asynclint.analysis.index.features import large_columns
 from asynclint.analysis.index.flags import constant_defaults, none_bound, stored_names
+from asynclint.analysis.index.frames import Frame
 from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
-from asynclint.analysis.index.scopes import Frame, IndexerState
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import stored_state_keys
 from asynclint.analysis.index.values import ELEMENT, Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS

@@ -8,12 +8,13 @@ from typing import TypeGuard
 
 from asynclint.analysis.index.argfacts import evidence_of, handed_field, joined
 from asynclint.analysis.index.callshapes import copy_kind, dumped, reference
+from asynclint.analysis.index.frames import CallContext, Frame
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
 from asynclint.analysis.index.literals import few_iterations
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.nestshapes import calls_itself
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
-from asynclint.analysis.index.scopes import CallContext, Frame, IndexerState
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition
 from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import (

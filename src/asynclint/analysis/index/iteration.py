@@ -11,8 +11,9 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.expressions import Expressions
+from asynclint.analysis.index.frames import CallContext
 from asynclint.analysis.index.helpers import last_name
-from asynclint.analysis.index.scopes import CallContext, Comprehension
+from asynclint.analysis.index.scopes import Comprehension
 from asynclint.analysis.index.values import Inst
 from asynclint.knowledge.streams import STREAM_READERS
 

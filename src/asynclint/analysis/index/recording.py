@@ -10,12 +10,12 @@ from typing import TypedDict
 from asynclint.analysis.index.argfacts import argument_facts, payload_argument, payload_of
 from asynclint.analysis.index.callshapes import constant_arguments, constant_key, switch_literals
 from asynclint.analysis.index.flags import given_arguments
+from asynclint.analysis.index.frames import CallContext
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
 from asynclint.analysis.index.nest_origins import field_slots
 from asynclint.analysis.index.payloads_held import PayloadsHeld
 from asynclint.analysis.index.records import CallFacts, CallSite
 from asynclint.analysis.index.registries import Registries
-from asynclint.analysis.index.scopes import CallContext
 from asynclint.analysis.index.sql import ROW_READS, SCRIPT_RUNS, STATEMENT_RUNS, statement_text
 from asynclint.analysis.index.values import (
     INSTALLED_PREFIX,

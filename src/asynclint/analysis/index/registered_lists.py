@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from asynclint.analysis.index.scopes import CallContext, IndexerState
+from asynclint.analysis.index.frames import CallContext
+from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Refs, SelfPath, SelfRef, Sym, Value
 from asynclint.knowledge.frameworks import ATTRIBUTE_SLOT, ATTRIBUTE_SLOTS, REWARD_LISTS
 

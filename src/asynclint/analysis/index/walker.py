@@ -35,6 +35,7 @@ from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
 from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.factories import HandedValues
 from asynclint.analysis.index.fileobjects import tie_file_objects
+from asynclint.analysis.index.frames import Frame
 from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import (
     PYTHON_VERSION,
@@ -66,7 +67,7 @@ from asynclint.analysis.index.registered_lists import RegisteredLists
 from asynclint.analysis.index.return_exports import ReturnExports
 from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
-from asynclint.analysis.index.scopes import Frame, Scopes
+from asynclint.analysis.index.scopes import Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.shadowed import prune_shadowed
 from asynclint.analysis.index.sizes import module_mappings, module_settings, module_sizes, resolved_sizes

@@ -220,6 +220,7 @@ class IndexerState:
     class_methods: dict[str, list[str]]
     class_bases: dict[str, tuple[str, ...]]
     class_type_args: dict[str, tuple[str, ...]]
+    class_field_flags: dict[str, tuple[tuple[str, str, int], ...]]  # per dataclass: datafields.field_flags
     class_fields: dict[str, list[tuple[str, str]]]
     class_built: dict[str, dict[str, tuple[int, int] | None]]
     state_values: dict[str, str]

@@ -134,6 +134,7 @@ class Indexer(
         self.class_methods: dict[str, list[str]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_type_args: dict[str, tuple[str, ...]] = {}
+        self.class_field_flags: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
         #: (class, attribute) -> what its assignments in the class's methods bind it to: the
         #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
@@ -257,6 +258,11 @@ class Indexer(
                     (attr, next(iter(sources)))
                     for (owner, attr), sources in sorted(self.attr_sources.items())
                     if owner == qn and len(sources) == 1 and "" not in sources
+                ),
+                field_flags=tuple(
+                    flag
+                    for flag in self.class_field_flags.get(qn, ())
+                    if (qn, flag[0]) not in self.attr_sources  # (a method sets it: no switch)
                 ),
                 built=tuple(
                     (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None

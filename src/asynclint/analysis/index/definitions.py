@@ -160,6 +160,9 @@ class Definitions(IndexerState):
         frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         # A parameter holds what it is handed (argfacts: a key read out of one is a field of it).
         frame.payloads = {name: ("name", name) for name in frame.params}
+        # a module's small constant, where the function binds no name of its own over it
+        local = stored_names(node.body) | frame.params
+        frame.payloads.update((name, ("literal", "")) for name in self._literals - local)
         frame.scalar_items = frozenset(
             arg.arg for arg in [*params, *node.args.kwonlyargs] if scalar_items(arg.annotation)
         )

@@ -234,6 +234,7 @@ class IndexerState:
     _import_flags: dict[str, str]
     _module_params: dict[str, dict[str, str]]
     _mappings: dict[str, ast.Dict | ast.Call]  # see sizes.module_mappings
+    _literals: frozenset[str]  # see literals.module_literals
     _project_roots: frozenset[str]
     _postponed: bool
     class_lines: dict[str, int]

@@ -47,6 +47,7 @@ from asynclint.analysis.index.importflags import flag_guards, import_flags
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.iteration import Iteration
 from asynclint.analysis.index.lazy_exports import lazy_exports
+from asynclint.analysis.index.literals import module_literals
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -200,6 +201,7 @@ class Indexer(
         self._import_flags = flag_guards(tree, self.package, own_flags)
         self._module_params = module_parameters(tree, self.source)
         self._mappings = module_mappings(tree)
+        self._literals = module_literals(tree)
         defined, lines = list(functions(tree.body)), self.source.splitlines()
         self._row_tests = row_tests(tree, lines, self._bodies)
         self._postponed = any(

@@ -256,6 +256,8 @@ class Instances(GraphState):
                 continue
             position, info = self.classes[name]
             init = self.key_of(self.summaries[position].path, f"{info.qualname}.__init__")
+            if init is None:
+                found.update((key, value) for key, value in self._field_defaults(name).items() if key not in found)
             if init is None or not info.flag_attrs:
                 continue
             function = self.function(init)
@@ -272,6 +274,44 @@ class Instances(GraphState):
         for attr, value in self._kept_off(cls).items():
             found.setdefault(attr, value)
         return found
+
+    def _field_defaults(self, cls: str) -> dict[str, object]:
+        """``self.<field>`` -> its default, for the switch fields of dataclass ``cls``
+        (ClassInfo.field_flags) that every project construction leaves at that default: the
+        ``__init__`` the decorator writes takes them as parameters. A field of a project base
+        shifts the positions: then only a keyword counts, and a construction passing any argument
+        by position may set it."""
+        info = self.classes[cls][1]
+        if not info.field_flags:
+            return {}
+        inherited = any(
+            self.canonical(base) in self.classes and self.classes[self.canonical(base)][1].fields
+            for base in self.ancestors(cls)[1:]
+        )
+        constructions = self._constructions(cls)
+        found: dict[str, object] = {}
+        for field, default, position in info.field_flags:
+            slots = (field, str(position) if position >= 0 and not inherited else field)
+            if all(self._passes(call, slots, default) for call in constructions) and not (
+                slots[1] == field and any(slot.isdigit() for _, site in constructions for slot, _ in site.given)
+            ):
+                found[f"self.{field}"] = constant_value(default)
+        return found
+
+    def _constructions(self, cls: str) -> list[tuple[FunctionId, CallSite]]:
+        """Every project call that names the class ``cls`` (one writing no ``__init__``: no call
+        runs one), with the function it is written in."""
+        name = cls.rpartition(".")[2]
+        return [
+            (self._ids[position][site.caller], site)
+            for position, summary in enumerate(self.summaries)
+            if summary.library is None
+            for site in summary.calls
+            if site.target is not None
+            and not site.read
+            and site.target.rpartition(".")[2] == name  # (most calls name another class: no need to resolve)
+            and self.canonical(site.target) == cls
+        ]
 
     def _passed_default(self, calls: list[tuple[FunctionId, CallSite]], slots: tuple[str, str]) -> str | None:
         """For a parameter without a default (at ``slots``): the constant default of the parameter

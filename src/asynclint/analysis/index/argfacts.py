@@ -462,6 +462,21 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     return ("", "")
 
 
+def _first_item(arg: ast.Call) -> ast.expr | None:
+    """What ``next(...)`` takes one item of: the iterable of a generator expression yielding its own
+    loop variable (``next(w for w in flows if w["type"] == t)``), or ``x`` of ``next(iter(x))``."""
+    if not (isinstance(arg.func, ast.Name) and arg.func.id == "next" and arg.args):
+        return None
+    inner = arg.args[0]
+    if isinstance(inner, ast.GeneratorExp) and len(inner.generators) == 1:
+        loop = inner.generators[0]
+        same = isinstance(inner.elt, ast.Name) and isinstance(loop.target, ast.Name) and inner.elt.id == loop.target.id
+        return loop.iter if same else None
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "iter" and inner.args:
+        return inner.args[0]
+    return None
+
+
 def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | None) -> tuple[str, str]:
     func = arg.func
     name = last_name(func)
@@ -479,6 +494,10 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         return ("match", "") if evidence_of(text) == "unknown" else text
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
         return _payload(arg.args[0], depth + 1, known, returned)
+    if (picked := _first_item(arg)) is not None:
+        # ``next(w for w in state["workflow_states"] if ...)``: one item of what it goes over
+        over = _payload(picked, depth + 1, known, returned)
+        return ("item", over[1]) if over[0] != "literal" else over
     if len(arg.args) > ARGUMENT_SIZED.get(name, len(arg.args)):
         sized = arg.args[ARGUMENT_SIZED[name]]
         return _payload(sized, depth + 1, known, returned)  # ``json.loads(reply)``: a reply's worth

@@ -74,10 +74,11 @@ class Conditions(IndexerState):
 
     def _bound_reads(self, test: ast.expr) -> ast.expr:
         """``test`` with each local that the function binds once, in a statement of its own body, to
-        a read of an attribute (``limit = self.policy.max_rollouts_per_example``) written as that
-        read: ``if limit <= 0: return`` tests the field as ``if self.policy.max_rollouts_per_example
+        a read of an attribute (``limit = self.policy.max_rollouts_per_example``) or a test of one
+        (``cacheable = self.cache is not None and name != "run_python"``) written as that read:
+        ``if limit <= 0: return`` tests the field as ``if self.policy.max_rollouts_per_example
         <= 0: return`` would (heldout4's artifact managers prune old rollouts only past a limit
-        that is 0, off, by default)."""
+        that is 0, off, by default; heldout25's toolkit caches only when given a cache)."""
         names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name) and node.id not in self.frame.params}
         reads = {
             stmt.targets[0].id: value
@@ -86,7 +87,7 @@ class Conditions(IndexerState):
             and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], ast.Name)
             and stmt.targets[0].id in names
-            and _attribute_read(value := _getattr_as_attribute(stmt.value))
+            and _attribute_test_value(value := _getattr_as_attribute(stmt.value))
         }
         if reads:
             bound = [
@@ -444,6 +445,18 @@ def _mode_comparison(node: ast.AST) -> bool:
         and any(
             isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, *node.comparators)
         )
+    )
+
+
+def _attribute_test_value(value: ast.expr) -> bool:
+    """``value`` reads an attribute (:func:`_attribute_read`), or tests one with comparisons,
+    ``and``/``or``/``not`` and nothing that runs code (``self.cache is not None and name != "x"``)."""
+    if _attribute_read(value):
+        return True
+    return (
+        isinstance(value, (ast.Compare, ast.BoolOp, ast.UnaryOp))
+        and not any(isinstance(node, (ast.Call, ast.NamedExpr, ast.Await)) for node in ast.walk(value))
+        and any(isinstance(node, ast.expr) and _attribute_read(node) for node in ast.walk(value))
     )
 
 

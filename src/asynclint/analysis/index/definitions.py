@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from asynclint.analysis.index.annotations import scalar_items, tuple_annotation
+from asynclint.analysis.index.datafields import DATACLASS_DECORATORS, field_flags
 from asynclint.analysis.index.features import large_columns
 from asynclint.analysis.index.flags import constant_defaults, none_bound, stored_names
 from asynclint.analysis.index.frames import Frame
@@ -76,8 +77,11 @@ class Definitions(IndexerState):
         return self.imports[top] + dot + rest if top in self.imports else name
 
     def visit_class(self, node: ast.ClassDef) -> None:
+        dataclass = False
         for decorator in node.decorator_list:
             self.visit_expr(decorator)
+            value = self.infer(decorator.func if isinstance(decorator, ast.Call) else decorator)
+            dataclass = dataclass or isinstance(value, Sym) and value.name in DATACLASS_DECORATORS
         for base in node.bases:
             self.visit_expr(base)
         qualname = f"{self.frame.qualprefix}{node.name}"
@@ -97,6 +101,9 @@ class Definitions(IndexerState):
         self.class_lines[global_qn] = node.lineno
         self.shared_attrs[global_qn] = shared_containers(node)
         self.class_methods.setdefault(global_qn, [])
+        written_init = any(isinstance(stmt, FUNCTION_DEFS) and stmt.name == "__init__" for stmt in node.body)
+        if dataclass and not written_init:
+            self.class_field_flags[global_qn] = field_flags(node)
         self.frame.bindings[node.name] = Sym(global_qn)
         self.frames.append(Frame("class", self.frame.func, f"{qualname}.", cls=global_qn))
         self.visit_body(node.body)
@@ -154,6 +161,9 @@ class Definitions(IndexerState):
         frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         # A parameter holds what it is handed (argfacts: a key read out of one is a field of it).
         frame.payloads = {name: ("name", name) for name in frame.params}
+        # a module's small constant, where the function binds no name of its own over it
+        local = stored_names(node.body) | frame.params
+        frame.payloads.update((name, ("literal", "")) for name in self._literals - local)
         frame.scalar_items = frozenset(
             arg.arg for arg in [*params, *node.args.kwonlyargs] if scalar_items(arg.annotation)
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from asynclint.analysis.index.helpers import SCOPES
 from asynclint.knowledge.costs import FEW, MAPPING_ENTRIES, SAME_ITEMS
 
 
@@ -91,3 +92,37 @@ def _bound(arg: ast.expr, counted: Callable[[ast.expr], int | None]) -> bool:
 
 def _at_most_few(count: int | None) -> bool:
     return count is not None and 0 <= count <= FEW
+
+
+def module_literals(tree: ast.Module) -> frozenset[str]:
+    """Names the module's top level binds once, to a short display of constants (:func:`literal`:
+    ``VIEWER = {"id": "user-001", "name": "Agent Bot", ...}``), that nothing in the module binds
+    again (no other store at its top level, no ``global``), writes into (``VIEWER["x"] = ...``, ``VIEWER[k] += ...``)
+    or calls a method of (``VIEWER.update(...)``, ``.append``): a copy or a dump of one in any
+    function of the module is of that small constant, whatever its name says."""
+    bound: dict[str, int] = {}
+    found: set[str] = set()
+    for stmt in tree.body:
+        targets, value = (
+            (stmt.targets, stmt.value)
+            if isinstance(stmt, ast.Assign)
+            else ([stmt.target], stmt.value)
+            if isinstance(stmt, ast.AnnAssign)
+            else ([], None)
+        )
+        if value is not None and literal(value) == "<small literal>":
+            found.update(target.id for target in targets if isinstance(target, ast.Name))
+    if not found:
+        return frozenset()
+    changed: set[str] = set()
+    top = [node for stmt in tree.body if not isinstance(stmt, SCOPES) for node in ast.walk(stmt)]
+    for node in top:  # (a function's store of the name binds a local of its own)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound[node.id] = bound.get(node.id, 0) + 1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            changed.update(node.names)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name):
+            if isinstance(node.ctx, (ast.Store, ast.Del)) or isinstance(node, ast.Attribute):
+                changed.add(node.value.id)  # written into, or a method of it called or handed on
+    return frozenset(name for name in found if bound.get(name) == 1 and name not in changed)

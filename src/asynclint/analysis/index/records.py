@@ -74,6 +74,10 @@ class ClassInfo:
     #: settled by the parameter's constant default unless a project call passes another; one
     #: without a default, by the default of the parameter every construction passes on.
     flag_attrs: tuple[tuple[str, str], ...] = ()
+    #: A dataclass writing no ``__init__``: its fields whose constant default switches a feature off
+    #: and that no method sets, as flag parameters of the ``__init__`` the decorator writes: (field,
+    #: ``repr`` of the default, position among those parameters or -1 when not known).
+    field_flags: tuple[tuple[str, str, int], ...] = ()
     #: Attributes set in its methods from one constructor or factory call (``self.client =
     #: OpenAI()``) -> (line, column) of that call, for a hand-over of ``self.client``.
     built: tuple[tuple[str, int, int], ...] = ()

@@ -78,6 +78,7 @@ class IndexerState:
     class_methods: dict[str, list[str]]
     class_bases: dict[str, tuple[str, ...]]
     class_type_args: dict[str, tuple[str, ...]]
+    class_field_flags: dict[str, tuple[tuple[str, str, int], ...]]  # per dataclass: datafields.field_flags
     class_fields: dict[str, list[tuple[str, str]]]
     class_built: dict[str, dict[str, tuple[int, int] | None]]
     state_values: dict[str, str]
@@ -91,6 +92,7 @@ class IndexerState:
     _import_flags: dict[str, str]
     _module_params: dict[str, dict[str, str]]
     _mappings: dict[str, ast.Dict | ast.Call]  # see sizes.module_mappings
+    _literals: frozenset[str]  # see literals.module_literals
     _project_roots: frozenset[str]
     _postponed: bool
     class_lines: dict[str, int]

@@ -121,6 +121,9 @@ class Targets(IndexerState):
             return Inst(ITEMS[value.name], "local")
         if isinstance(value, Inst) and value.name.rpartition(".")[2] in ITEM_METHODS and "()." in value.name:
             return Inst(f"{value.name}.{LOOP_ITEM}", "local")  # a method of a call's result: typed project-wide
+        if isinstance(value, SelfRef) and value.path and value.path[-1] in ITEM_METHODS:
+            # ``self._resolve(p).rglob("*")``: what a method's result yields, typed project-wide as above
+            return SelfRef(value.cls, (*value.path, LOOP_ITEM))
         if isinstance(value, Refs):
             if len(value.items) == 1 and isinstance(value.items[0], Inst):
                 return value.items[0]  # ``[pool.submit(f, x) for x in xs]``: each is a Future

@@ -49,6 +49,7 @@ from asynclint.analysis.index.importflags import flag_guards, import_flags
 from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.iteration import Iteration
 from asynclint.analysis.index.lazy_exports import lazy_exports
+from asynclint.analysis.index.literals import module_literals
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -137,6 +138,7 @@ class Indexer(
         self.class_methods: dict[str, list[str]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.class_type_args: dict[str, tuple[str, ...]] = {}
+        self.class_field_flags: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
         #: (class, attribute) -> what its assignments in the class's methods bind it to: the
         #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
@@ -203,6 +205,7 @@ class Indexer(
         self._import_flags = flag_guards(tree, self.package, own_flags)
         self._module_params = module_parameters(tree, self.source)
         self._mappings = module_mappings(tree)
+        self._literals = module_literals(tree)
         defined, lines = list(functions(tree.body)), self.source.splitlines()
         self._row_tests = row_tests(tree, lines, self._bodies)
         self._postponed = any(
@@ -261,6 +264,11 @@ class Indexer(
                     (attr, next(iter(sources)))
                     for (owner, attr), sources in sorted(self.attr_sources.items())
                     if owner == qn and len(sources) == 1 and "" not in sources
+                ),
+                field_flags=tuple(
+                    flag
+                    for flag in self.class_field_flags.get(qn, ())
+                    if (qn, flag[0]) not in self.attr_sources  # (a method sets it: no switch)
                 ),
                 built=tuple(
                     (attr, *site) for attr, site in sorted(self.class_built.get(qn, {}).items()) if site is not None

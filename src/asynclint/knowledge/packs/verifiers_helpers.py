@@ -20,6 +20,11 @@ serialize and append an episode, or read and validate a run's whole ``traces.jso
 
 Up to 0.1.14 these live at ``verifiers.utils...``; from 0.2.0 the v0 stack is
 ``verifiers.legacy`` and the old paths are aliases of it, so both spellings are entered.
+
+``convert_func_to_tool_def`` (``convert_func_to_oai_tool`` up to 0.1.8) builds a tool's schema from
+its signature and docstring (0.1.9 on: the agents SDK's ``function_schema``, a pydantic model and
+its JSON schema): tens to hundreds of microseconds a tool, meant for ``ToolEnv.__init__``; a
+rollout's hook that rebuilds the tool list (split 25 ledger-repair, per turn) pays it every time.
 """
 
 from __future__ import annotations
@@ -43,6 +48,11 @@ _V1_UTILS = "verifiers.v1.utils."
 _TRACES = (
     f"{_PKG} 0.4.0 v1/utils/trace_store.py "
     "(write_episode: dump_json + append; read_episodes: read + validate every line)"
+)
+_SCHEMAS = (
+    f"{_PKG} 0.1.2-0.1.8 utils/tool_utils.py (convert_func_to_oai_tool: inspect.signature + docstring parsing), "
+    "0.1.9-0.2.0 utils/tool_utils.py and envs/tool_env.py's import, 0.3.1 legacy/utils/tool_utils.py "
+    "(convert_func_to_tool_def: agents.function_schema, a pydantic model built from the signature and its JSON schema)"
 )
 _TOOLS = (
     f"{_PKG} 0.1.2-0.1.8 utils/tools.py "
@@ -93,6 +103,14 @@ APIS: tuple[BlockingApi, ...] = (
         twin="`await verifiers.v1.utils.trace_store.append_episode(results_dir, episode, lock)`",
     ),
     *many("fs", "disk-content", "to-thread", "read_episodes", f"{_V1_UTILS}trace_store.", source=_TRACES),
+    *(
+        api
+        for v0 in _V0
+        for prefix in (f"{v0}utils.tool_utils.", f"{v0}envs.tool_env.")
+        for api in many(
+            "cpu", "cpu-light", None, "convert_func_to_tool_def convert_func_to_oai_tool", prefix, source=_SCHEMAS
+        )
+    ),
     *many("http", "network", "to-thread", "ask search search_ddg", "verifiers.utils.tools.", source=_TOOLS),
     *many("subprocess", "child-process", "async-subprocess", "python", "verifiers.utils.tools.", source=_TOOLS),
 )

@@ -236,6 +236,10 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
         text = f"`{shown(word)}` {_GROWING}"
+    elif evidence == "whole" and frequency == "turn" and call.returned_tokens:
+        # a prompt's ids through what a helper returns (``**_tok_kwargs(tokens)``) grow as ``prompt_ids`` do
+        evidence = "growing"
+        text = f"{describe_payload(shape, word, 'whole')} {_GROWING}"
     elif turns:
         evidence = "growing"
         text = f"{describe_payload(shape, word, 'whole')} {_TURNS}"

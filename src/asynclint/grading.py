@@ -36,8 +36,9 @@ from asynclint.knowledge.costs import (
     script_evidence,
     shown,
     statement_evidence,
+    token_list,
 )
-from asynclint.knowledge.frameworks import ONCE_FREQUENCY, RARE_ROOT_FREQUENCIES, RECOVERY_FREQUENCY
+from asynclint.knowledge.frameworks import FREQUENT, ONCE_FREQUENCY, RARE_ROOT_FREQUENCIES, RECOVERY_FREQUENCY
 from asynclint.model import Severity
 
 #: How often a root runs, in the words a finding uses (``Facts.frequency`` keeps the key).
@@ -71,6 +72,8 @@ class Cost:
     evidence: str
     #: The payload is a loop variable, so the cost already counts the whole loop.
     loop_counted: bool = False
+    #: The payload is one turn's share of the rollout in a loop over the turns: the cost counts the loops on the way.
+    turns_counted: bool = False
     #: For a payload- or code-graded call, what the evidence says of the payload's size (``constant``, ``small``,
     #: ``unknown``, ``whole``, ``growing``); "" for every other call.
     size: str = ""
@@ -106,7 +109,9 @@ class CallEvidence:
     mapping the function unpacks into that project class (``WorldState(**data)``): it holds the
     class's fields, so they size it when nothing traced does; ``handed``: (caller, shape, word) when
     the payload is a helper's parameter and the chain graded runs through a call in ``caller`` that
-    hands it that whole payload (``CheckContext.handed_whole``): it is that payload, whatever its name."""
+    hands it that whole payload (``CheckContext.handed_whole``): it is that payload, whatever its name;
+    ``looped``: the call runs inside a loop on the way from its root; ``returned_tokens``: what a project
+    function returns, the payload holds a prompt's token ids (``CheckContext.returns_token_list``)."""
 
     payload: tuple[str, str] = ("", "")
     frequency: str = ""
@@ -120,9 +125,14 @@ class CallEvidence:
     installed: bool = False
     unpacked: tuple[str, str, str] | None = None
     handed: tuple[str, str, str] | None = None
+    looped: bool = False
+    returned_tokens: bool = False
 
 
 _GROWING = "(it grows every turn and is processed again inside the turn: quadratic per rollout)"
+#: A prompt's token ids handled in a loop once per rollout: the loop goes over the turns, each turn's ids hold
+#: the whole prompt at that turn, and together they are the trajectory's tokens (session 26, turns22).
+_TURNS = "(one turn's prompt token ids, inside a loop over the turns: every turn's prompt, quadratic per rollout)"
 
 
 def _statement(api: BlockingApi, call: CallEvidence) -> Cost:
@@ -221,9 +231,18 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         fields = "scalar fields only" if evidence == "small" else f"holding `{field}`"
         text = f"a mapping of a `{short}`'s fields ({fields}: the function unpacks it into one)"
         return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
+    turns = call.returned_tokens or any(map(token_list, origin.split()))
+    turns = turns and evidence == "whole" and call.looped and frequency not in FREQUENT
     if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
         text = f"`{shown(word)}` {_GROWING}"
+    elif evidence == "whole" and frequency == "turn" and call.returned_tokens:
+        # a prompt's ids through what a helper returns (``**_tok_kwargs(tokens)``) grow as ``prompt_ids`` do
+        evidence = "growing"
+        text = f"{describe_payload(shape, word, 'whole')} {_GROWING}"
+    elif turns:
+        evidence = "growing"
+        text = f"{describe_payload(shape, word, 'whole')} {_TURNS}"
     else:
         text = describe_payload(shape, word, evidence)
     if call.handed is not None:
@@ -256,7 +275,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         cls = grades["constant"]
     if shape == "read":
         cls = FILE_CONTENTS_COSTS.get(cls, cls)
-    return Cost(cls, text, loop_counted=shape == "each", size=evidence)
+    return Cost(cls, text, loop_counted=shape == "each", turns_counted=turns, size=evidence)
 
 
 def grade(

@@ -1312,6 +1312,12 @@ def named_state(word: str) -> bool:
     return shown(word).rpartition(".")[2].lower() in WHOLE_NAMES
 
 
+def token_list(word: str) -> bool:
+    """Is ``word`` (``tokens.prompt_ids``, ``step["prompt_token_ids"]``) a prompt's token ids: one turn's
+    field, the whole prompt at that turn, so that a loop that handles it goes over the turns?"""
+    return shown(word).rpartition(".")[2].lower() in TOKEN_LISTS
+
+
 def grows(word: str) -> bool:
     word = shown(word)
     return word.lower().rsplit("_", 1)[-1] in GROWING_TOKENS or word.rpartition(".")[2].lower() in TOKEN_LISTS

@@ -452,6 +452,8 @@ class BlockingCallRule(Rule):
             installed=ctx.installed(site),
             unpacked=ctx.unpacked_model(site),
             handed=payload,
+            looped=in_loop or hot.in_loop,
+            returned_tokens=ctx.returns_token_list(key, site),
         )
         cost = cost_of(api, evidence)
         candidate = Candidate(
@@ -476,6 +478,7 @@ class BlockingCallRule(Rule):
             return None  # cheaper inline than any way of moving it off the loop
         # Memoized or lazily built code runs on a first call, however often its callers run.
         in_loop = (in_loop and not cost.loop_counted) or (hot.in_loop and first_call is None)
+        in_loop = in_loop and not cost.turns_counted
         failing = hot.failing or site.failing or (entry is not None and entry.site.failing)
         off = ctx.default_off(key, site, chain) if entry is None else ""
         graded = grade(base, cost_name, frequency, in_loop, first_call is not None, failing, site.fallback, bool(off))

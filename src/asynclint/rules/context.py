@@ -30,6 +30,7 @@ from asynclint.knowledge.costs import (
     named_state,
     payload_evidence,
     sized_by_name,
+    token_list,
 )
 from asynclint.knowledge.frameworks import (
     HandedClient,
@@ -1042,6 +1043,24 @@ class CheckContext:
             sizes = [self._returns(part, frozenset(), key) for part in word.split() if RETURNED_SLOTS in part]
             return "whole" if "whole" in sizes else None
         return self._returns(word, frozenset(), key) if shape == "returned" else None
+
+    def returns_token_list(self, key: FunctionId, site: CallSite) -> bool:
+        """Does the payload of ``site`` (written in ``key``) hold what a project function returns, and
+        does one of that function's ``return`` statements hold a prompt's token list (``prompt_ids``:
+        ``**_tok_kwargs(tokens)``)? A token list is one turn's field: the whole prompt at that turn."""
+        shape, word = site.payload
+        if shape not in ("returned", "display"):
+            return False
+        returned = self._project_returns()
+        for part in word.split():
+            callee = part.partition(RETURNED_SLOTS)[0] if RETURNED_SLOTS in part else ""
+            if (on_self := SelfMethod.read(callee)) is not None:
+                callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
+            for function in self.graph.functions_denoted(callee) if callee else []:
+                held = (name for _, words in returned.get(function, ()) for name in words.split())
+                if any(token_list(name) for name in held):
+                    return True
+        return False
 
     def _state_payload(self, shape: str, word: str) -> str | None:
         """How large a payload holding keys of the rollout's state is, from what the project stores

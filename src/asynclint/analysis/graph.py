@@ -244,6 +244,9 @@ class ProjectGraph(
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._recorded_loops: dict[str, bool] = {}  # see Background.recorded_own_loop
+        self._callers_of_all: (
+            tuple[dict[FunctionId, array[int]], dict[FunctionId, set[FunctionId]], list[int]] | None
+        ) = None  # see Background._project_callers
         self._row_keys: frozenset[str] | None = None  # see RowKeys.row_keys
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         #: Parameter names -> the classes (in ``_attrs``' order) with an attribute set from a parameter

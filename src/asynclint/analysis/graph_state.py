@@ -112,6 +112,7 @@ class GraphState:
     _names_asked: bool
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
     _recorded_loops: dict[str, bool]  # class -> the loop its methods record is the project's own
+    _callers_of_all: tuple[dict[FunctionId, array[int]], dict[FunctionId, set[FunctionId]], list[int]] | None
     _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
     _switches: dict[str, object] | None

@@ -83,6 +83,7 @@ class GraphState:
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]
     _exporters: dict[str, tuple[str, ...]] | None
+    _exported: dict[str, tuple[str, ...]]
     _package_names: frozenset[str] | None
     _ancestors: dict[str, list[str]]
     _mro: dict[str, list[str]]

@@ -245,6 +245,7 @@ class ProjectGraph(
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._recorded_loops: dict[str, bool] = {}  # see Background.recorded_own_loop
+        self._target_fallbacks: dict[str | None, tuple[FunctionId, ...]] = {}  # see HotSet._fetched_or_looped
         self._callers_of_all: (
             tuple[dict[FunctionId, array[int]], dict[FunctionId, set[FunctionId]], list[int]] | None
         ) = None  # see Background._project_callers

@@ -4,13 +4,15 @@ and the loops recorded by code that runs only there, which are that loop too."""
 
 from __future__ import annotations
 
+from array import array
+
+from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs, ref_index
 from asynclint.analysis.graph_records import FunctionId
-from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import FunctionRef
 from asynclint.knowledge.asyncio_apis import LOOP_GETTERS, LOOP_SUBMITTERS, OWN_LOOPS
 
 
-class Background(GraphState):
+class Background(CallRefs):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     def _only_reached_from(self, seeds: set[FunctionId], asked: dict[FunctionId, FunctionId]) -> set[FunctionId]:
@@ -20,26 +22,22 @@ class Background(GraphState):
         reached = self._reached_from(seeds)
         if not any(key in seeds or (key in reached and by in reached) for key, by in asked.items()):
             # Only what the seeds reach can run only where they run, and only if all its callers
-            # do (the one known is enough to tell): the scan below resolves every call of the
-            # project once more (a quarter of a large project's graph).
+            # do (the one known is enough to tell): the scan of every project call
+            # (:meth:`_project_callers`) is a quarter of a large project's graph.
             return set()
         # Who calls what the seeds reach (nothing else can run only where they run), from anywhere.
-        callers: dict[FunctionId, set[FunctionId]] = {key: set() for key in reached}
-        for position, summary in enumerate(self.summaries):
-            if summary.library is not None:
-                continue
-            for index, site in enumerate(summary.calls):
-                caller = FunctionId((position, site.caller))
-                if self.on_own_loop(site):
-                    continue  # the seeds themselves
-                for callee in self._targets(caller, site, index):
-                    if callee in callers:
-                        callers[callee].add(caller)
-            for ref in summary.refs:
-                target = ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
-                for callee in self.functions_for(target):
-                    if callee in callers:
-                        callers[callee].add(self._ids[position][ref.caller])
+        calls, values, handing = self._project_callers()
+        callers: dict[FunctionId, set[FunctionId]] = {
+            key: {caller for caller, _ in self.call_pairs(calls.get(key, NO_CALLS))} | values.get(key, set())
+            for key in reached
+        }
+        for ref in handing:
+            caller, site = next(self.call_pairs((ref,)))
+            if self.on_own_loop(site):
+                continue  # the seeds themselves
+            for callee in self._targets(caller, site, ref_index(ref)):
+                if callee in callers:
+                    callers[callee].add(caller)
         found = set(seeds)
         changed = True
         while changed:
@@ -49,6 +47,35 @@ class Background(GraphState):
                     found.add(callee)
                     changed = True
         return found.intersection(asked)
+
+    def _project_callers(self) -> tuple[dict[FunctionId, array[int]], dict[FunctionId, set[FunctionId]], list[int]]:
+        """Every project call by the project function it runs (:meth:`call_pairs` refs), but those
+        that hand a coroutine to a loop (``run_coroutine_threadsafe(coro, loop)``); the project
+        functions taking each as a value; those calls handing one to a loop, resolved when asked:
+        whether the loop is the project's own may be settling (:meth:`recorded_own_loop`) when
+        this is made. One scan per graph: the hot set's roots ask :meth:`_only_reached_from`
+        twice, and each resolved every project call again (half a graph of a project handing
+        coroutines to a loop of its own)."""
+        if self._callers_of_all is None:
+            calls: dict[FunctionId, array[int]] = {}
+            values: dict[FunctionId, set[FunctionId]] = {}
+            handing: list[int] = []
+            for position, summary in enumerate(self.summaries):
+                if summary.library is not None:
+                    continue
+                for index, site in enumerate(summary.calls):
+                    ref = call_ref(position, index, site.caller)
+                    if site.loop and site.consumer in LOOP_SUBMITTERS:
+                        handing.append(ref)
+                        continue
+                    for callee in self._targets(FunctionId((position, site.caller)), site, index):
+                        add_ref(calls, callee, ref)
+                for value in summary.refs:
+                    target = value.target if value.self_ref is None else self.resolve_self_ref(value.self_ref)
+                    for callee in self.functions_for(target):
+                        values.setdefault(callee, set()).add(self._ids[position][value.caller])
+            self._callers_of_all = (frozen_refs(calls), values, handing)
+        return self._callers_of_all
 
     def _reached_from(self, seeds: set[FunctionId]) -> set[FunctionId]:
         """``seeds`` and what they call, await, start or take as a value, and so on: the calls and

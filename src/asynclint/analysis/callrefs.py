@@ -42,6 +42,11 @@ def call_ref(position: int, index: int, caller: int) -> int:
     return caller << _CALLER_SHIFT | position << _INDEX_BITS | index
 
 
+def ref_index(ref: int) -> int:
+    """The index of the call ``ref`` names in its summary's ``calls``."""
+    return ref & _INDEX_MASK
+
+
 def add_ref(table: dict[_K, array[int]], key: _K, ref: int) -> None:
     """``ref`` appended to ``key``'s calls in a table being built (no int object kept per call)."""
     calls = table.get(key)

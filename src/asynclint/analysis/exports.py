@@ -28,6 +28,14 @@ class Exports(GraphState):
         WebDriver.get`` is also ``selenium.webdriver.Chrome.get`` where ``selenium.webdriver``
         exports the class under that name. The knowledge base names library APIs as users write
         them; deep mode, reading a package's exports, resolves them to where they are defined."""
+        # Remembered per name: resolution asks it of every library attribute it walks (``known``),
+        # each walking the name's heads (tens of thousands of asks a graph, a few thousand names).
+        found = self._exported.get(name)
+        if found is None:
+            found = self._exported[name] = self._public_spellings(name)
+        return found
+
+    def _public_spellings(self, name: str) -> tuple[str, ...]:
         if self._exporters is None:
             exporters: dict[str, list[str]] = {}
             for module, table in self.exports.items():

@@ -213,6 +213,7 @@ class ProjectGraph(
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._exporters: dict[str, tuple[str, ...]] | None = None  # see Exports.exported_as
+        self._exported: dict[str, tuple[str, ...]] = {}  # see Exports.exported_as
         self._package_names: frozenset[str] | None = None
         self._portions: dict[str, str] | None = None  # see Resolution._portion
         self._ancestors: dict[str, list[str]] = {}
@@ -251,6 +252,10 @@ class ProjectGraph(
         self._names_asked = False
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._recorded_loops: dict[str, bool] = {}  # see Background.recorded_own_loop
+        self._target_fallbacks: dict[str | None, tuple[FunctionId, ...]] = {}  # see HotSet._fetched_or_looped
+        self._callers_of_all: (
+            tuple[dict[FunctionId, array[int]], dict[FunctionId, set[FunctionId]], list[int]] | None
+        ) = None  # see Background._project_callers
         self._row_keys: frozenset[str] | None = None  # see RowKeys.row_keys
         self._attrs = {name: dict(info.attrs) for name, (_, info) in self.classes.items()}
         #: Parameter names -> the classes (in ``_attrs``' order) with an attribute set from a parameter

@@ -83,6 +83,8 @@ class GraphState:
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]
     _exporters: dict[str, tuple[str, ...]] | None
+    _exported: dict[str, tuple[str, ...]]
+    _target_fallbacks: dict[str | None, tuple[FunctionId, ...]]
     _package_names: frozenset[str] | None
     _ancestors: dict[str, list[str]]
     _mro: dict[str, list[str]]
@@ -114,6 +116,7 @@ class GraphState:
     _names_asked: bool
     _elsewhere_found: tuple[frozenset[int], frozenset[int]] | None
     _recorded_loops: dict[str, bool]  # class -> the loop its methods record is the project's own
+    _callers_of_all: tuple[dict[FunctionId, array[int]], dict[FunctionId, set[FunctionId]], list[int]] | None
     _row_keys: frozenset[str] | None
     _defaults: dict[str, dict[str, object]]
     _switches: dict[str, object] | None

@@ -119,11 +119,7 @@ class HotSet(Registrations):
         if self.patched and (patched := self.patched_global(caller, target)):
             return patched  # a library's module global the project replaced
         if not keys:
-            return (
-                self.fetched_from_table(target)
-                or self.loop_items_called(target)
-                or self.called_back(caller, site, target)
-            )
+            return self._fetched_or_looped(target) or self.called_back(caller, site, target)
         method = self.function(keys[0])
         if method.class_qualname is None:
             return keys
@@ -158,6 +154,18 @@ class HotSet(Registrations):
             chosen = [key for cls in passed if (key := self.method_of(cls, method.name)) is not None]
             overrides = [*(key for key in overrides if key not in structural), *chosen]
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
+
+    def _fetched_or_looped(self, target: str | None) -> Sequence[FunctionId]:
+        """:meth:`fetched_from_table`, else :meth:`loop_items_called`, of a call's ``target``,
+        remembered per target: both depend on it alone, and every call naming no project function
+        asks them each time its callees are asked (a few thousand targets for every graph's tens
+        of thousands of such calls)."""
+        found = self._target_fallbacks.get(target)
+        if found is None:
+            found = self._target_fallbacks[target] = tuple(
+                self.fetched_from_table(target) or self.loop_items_called(target)
+            )
+        return found
 
     def _passed_implementers(self, caller: FunctionId, protocol: str) -> list[str]:
         """The implementers of ``protocol`` (:meth:`implementers`) that the project's calls of

@@ -6,6 +6,9 @@ table's tuple): tens of MB of a large project's graph. It keeps ``array('Q')`` o
 is run by, as one int. The call site is the summary's own record, looked up when a pass reads the
 table (:meth:`CallRefs.call_pairs`); the caller is named apart from the site because a call in a
 lambda is also run by the lambda (``CallSite.lambdas``), a caller ``site.caller`` does not name.
+The tables of a function's own calls (``_calls_by_caller``, the calls of each function by callee
+``_call_index``, each edge's call ``_edge_calls``) keep refs too, not the summaries' records: a
+table holding a record per call would keep every record alive, however the summaries hold them.
 """
 
 from __future__ import annotations
@@ -69,6 +72,26 @@ def run_by_lambda(site: CallSite, in_loop: bool) -> CallSite:
 class CallRefs(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
+    def call_site(self, ref: int) -> CallSite:
+        """The call ``ref`` names, as the summary holds it."""
+        return self.summaries[ref >> _INDEX_BITS & _POSITION_MASK].calls[ref & _INDEX_MASK]
+
+    def call_sites(self, refs: Iterable[int]) -> Iterator[CallSite]:
+        """The calls ``refs`` name, in their order."""
+        for ref in refs:
+            yield self.summaries[ref >> _INDEX_BITS & _POSITION_MASK].calls[ref & _INDEX_MASK]
+
+    def run_site(self, ref: int) -> CallSite:
+        """The call ``ref`` names as its function runs it: a call a lambda runs, as the lambda
+        runs it (:func:`run_by_lambda`; the ref's function is the lambda, not ``site.caller``)."""
+        site, caller = self.call_site(ref), ref >> _CALLER_SHIFT
+        return site if caller == site.caller else run_by_lambda(site, dict(site.lambdas)[caller])
+
+    def calls_run_by(self, key: FunctionId) -> Iterator[CallSite]:
+        """Every call ``key`` runs (:meth:`run_site`), in the order of its summary: its own, and
+        for a lambda the calls written in it (``_calls_by_caller``)."""
+        return map(self.run_site, self._calls_by_caller.get(key, NO_CALLS))
+
     def call_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
         """(the function each call runs in, the call) for ``refs``, in their order."""
         for ref in refs:
@@ -76,41 +99,19 @@ class CallRefs(GraphState):
             yield self._ids[position][ref >> _CALLER_SHIFT], self.summaries[position].calls[ref & _INDEX_MASK]
 
     def run_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
-        """:meth:`call_pairs`, with a call a lambda runs as the lambda runs it (:func:`run_by_lambda`,
-        as ``_calls_by_caller`` lists it for the lambda)."""
+        """:meth:`call_pairs`, with a call a lambda runs as the lambda runs it (:meth:`run_site`)."""
         for ref in refs:
-            position, index = ref >> _INDEX_BITS & _POSITION_MASK, ref & _INDEX_MASK
-            caller, site = ref >> _CALLER_SHIFT, self.summaries[position].calls[index]
-            if caller != site.caller:
-                site = run_by_lambda(site, dict(site.lambdas)[caller])
-            yield self._ids[position][caller], site
+            yield self._ids[ref >> _INDEX_BITS & _POSITION_MASK][ref >> _CALLER_SHIFT], self.run_site(ref)
 
     def _callers_by_edges(self, keep: Callable[[FunctionId], bool]) -> dict[FunctionId, array[int]]:
         """Project functions -> the calls that run them on the loop (``_edges_of``) from the callers
         ``keep`` accepts, in the order of ``_calls_by_caller`` (read back with :meth:`run_pairs`)."""
         callers: dict[FunctionId, array[int]] = {}
-        position, indexes = -1, {}  # a call of the summary being read (by identity) -> its index
         for caller in self._calls_by_caller:  # each summary's functions one after the other
-            if not keep(caller):
-                continue
-            if caller[0] != position:
-                position = caller[0]
-                indexes = {id(site): index for index, site in enumerate(self.summaries[position].calls)}
-            for callee, site in self._edges_of(caller):
-                index = indexes.get(id(site))
-                if index is None:  # a lambda's own run of a call written in it: the call it copies
-                    index = self._copied(position, site, caller[1])
-                add_ref(callers, callee, call_ref(position, index, caller[1]))
+            if keep(caller):
+                # Each edge's call, the ref ``_edges_of`` kept beside it.
+                for (callee, _), ref in zip(
+                    self._edges_of(caller), self._edge_calls.get(caller, NO_CALLS), strict=True
+                ):
+                    add_ref(callers, callee, ref)
         return frozen_refs(callers)
-
-    def _copied(self, position: int, run: CallSite, lambda_: int) -> int:
-        """The index of the call ``run`` is the lambda ``lambda_``'s run of (:func:`run_by_lambda`):
-        the call of the summary at ``position`` written where it is, in that lambda."""
-        return next(
-            index
-            for index, site in enumerate(self.summaries[position].calls)
-            if site.line == run.line
-            and site.span == run.span
-            and site.caller == run.caller
-            and any(inner == lambda_ for inner, _ in site.lambdas)
-        )

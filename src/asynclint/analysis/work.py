@@ -93,12 +93,12 @@ class Work(GraphState):
         passing ``end`` as ``start`` plus a count: ``CallSite.spans``), the largest; ``None`` when
         one call does not say, or someone else may call it (a root, a function handed over)."""
         calls, escaped, unresolved = self._calls_of_functions()
-        sites = calls.get(key)
-        if not sites or key in self._root_keys or key in escaped or self.function(key).name in unresolved:
+        refs = calls.get(key)
+        if not refs or key in self._root_keys or key in escaped or self.function(key).name in unresolved:
             return None
         slots = self._slots(key)
         found = 0
-        for site in sites:
+        for site in self.call_sites(refs):
             counts = [
                 self._product(factors, depth + 1)
                 for at, base, factors in site.spans
@@ -179,7 +179,7 @@ class Work(GraphState):
             site.awaited
             and site.caller == key[1]
             and (loop.line, loop.col) <= (site.line, site.col) < (loop.end_line, loop.end_col)
-            for site in self._calls_by_caller.get(key, ())
+            for site in self.calls_run_by(key)
         )
 
     def work(self, key: FunctionId) -> Estimate:
@@ -217,7 +217,7 @@ class Work(GraphState):
         for callee, site in self._edges_of(key):
             callees.setdefault(id(site), []).append(callee)
         copies = self._copies_of(key)
-        for site in self._calls_by_caller.get(key, ()):
+        for site in self.calls_run_by(key):
             if site.caller != key[1]:
                 continue  # run by a lambda written in the call: the lambda's own work
             at = (site.line, site.col)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from math import prod
 
+from asynclint.analysis.callrefs import NO_CALLS
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.loops import WorkLoop
@@ -212,12 +213,13 @@ class Work(GraphState):
         the loop counts as a call -- its rule reports it there, raised by the loop around it."""
         own = self.loops_of(key)
         parts: dict[int, list[Estimate]] = {}
-        # By the site itself: ``f(x).g()`` makes two calls that start at the same position.
+        # By the call's ref: ``f(x).g()`` makes two calls that start at the same position.
         callees: dict[int, list[FunctionId]] = {}
-        for callee, site in self._edges_of(key):
-            callees.setdefault(id(site), []).append(callee)
+        for (callee, _), ref in zip(self._edges_of(key), self._edge_calls.get(key, NO_CALLS), strict=True):
+            callees.setdefault(ref, []).append(callee)
         copies = self._copies_of(key)
-        for site in self.calls_run_by(key):
+        for ref in self._calls_by_caller.get(key, NO_CALLS):
+            site = self.call_site(ref)
             if site.caller != key[1]:
                 continue  # run by a lambda written in the call: the lambda's own work
             at = (site.line, site.col)
@@ -225,9 +227,9 @@ class Work(GraphState):
             if reported and site.api is not None:
                 parts.setdefault(_innermost(own, at), []).append(_CALL)
                 continue
-            if site.property_read and site.api is None and id(site) not in callees:
+            if site.property_read and site.api is None and ref not in callees:
                 continue  # an attribute read that runs no getter the project or the knowledge base has
-            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(id(site)), copy, site))
+            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(ref), copy, site))
         for at, deep in copies.items():  # copies by builtins the index keeps no call site for (``list(x)``)
             parts.setdefault(_innermost(own, at), []).append(_DEEP_COPY if deep else _COPY)
         loops: dict[int, Estimate] = {}

@@ -49,6 +49,9 @@ def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
         table = getattr(graph, name)
         if table is not None and name == "_calls_index":
             table = table[0]
+        if name == "_calls_by_caller":
+            rows.append((name, run_calls_sizes(table)))
+            continue
         if table is None:
             rows.append((name, None))
             continue
@@ -66,6 +69,21 @@ def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
             )
         rows.append((name, (len(table), calls, as_refs, as_pairs)))
     return rows
+
+
+def run_calls_sizes(table: list[Any]) -> tuple[int, int, int, int]:
+    """``_calls_by_caller`` (a summary's calls by function, ``callrefs.RunCalls``): (functions,
+    calls, bytes as held, bytes as the dict of a tuple of sites per function it was)."""
+    held = [item for item in table if item is not None]
+    counts = [
+        end - start for item in held for start, end in zip(item.starts, item.starts[1:], strict=False) if end > start
+    ]
+    as_held = sys.getsizeof(table) + sum(
+        sys.getsizeof(item) + sum(sys.getsizeof(column) for column in (item.calls, item.starts, item.callers))
+        for item in held
+    )
+    as_tuples = sys.getsizeof(dict.fromkeys(range(len(counts)))) + sum(sys.getsizeof((None,) * n) for n in counts)
+    return len(counts), sum(counts), as_held, as_tuples
 
 
 def pair_sizes(graph: object) -> list[tuple[str, int, int, int]]:

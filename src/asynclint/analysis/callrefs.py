@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TypeVar
 
-from asynclint.analysis.graph_records import FunctionId
+from asynclint.analysis.graph_records import FunctionId, RunCalls
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.callfacts import NO_FACTS
-from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.records import CallSite, ModuleSummary
 
 # 22 + 21 + 21 bits of an unsigned 64-bit item: 4 M calls a summary, 2 M summaries, 2 M functions
 # a summary (the largest file of a 7,552-file corpus has tens of thousands of calls).
@@ -69,6 +69,23 @@ def run_by_lambda(site: CallSite, in_loop: bool) -> CallSite:
     return replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
 
 
+def run_calls(position: int, summary: ModuleSummary) -> RunCalls | None:
+    """The calls of the summary at ``position`` by the function that runs them; None without calls."""
+    by_function: dict[int, list[int]] = {}
+    for index, site in enumerate(summary.calls):
+        by_function.setdefault(site.caller, []).append(index)
+        for lambda_, _ in site.lambdas:  # also run by a lambda when it runs on its own (run_site)
+            by_function.setdefault(lambda_, []).append(index)
+    if not by_function:
+        return None
+    call_ref(position, len(summary.calls) - 1, len(summary.functions) - 1)  # the refs made of it fit
+    calls, starts = array("I"), array("I", (0,))
+    for function in range(len(summary.functions)):
+        calls.extend(by_function.get(function, ()))
+        starts.append(len(calls))
+    return RunCalls(calls, starts, array("I", by_function))
+
+
 class CallRefs(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
@@ -90,7 +107,24 @@ class CallRefs(GraphState):
     def calls_run_by(self, key: FunctionId) -> Iterator[CallSite]:
         """Every call ``key`` runs (:meth:`run_site`), in the order of its summary: its own, and
         for a lambda the calls written in it (``_calls_by_caller``)."""
-        return map(self.run_site, self._calls_by_caller.get(key, NO_CALLS))
+        return map(self.run_site, self.run_refs(key))
+
+    def run_refs(self, key: FunctionId) -> Iterator[int]:
+        """The refs of the calls ``key`` runs, in :meth:`calls_run_by`'s order."""
+        position, function = key
+        held = self._calls_by_caller[position]
+        if held is not None:
+            head = function << _CALLER_SHIFT | position << _INDEX_BITS
+            for index in held.calls[held.starts[function] : held.starts[function + 1]]:
+                yield head | index
+
+    def run_callers(self) -> Iterator[FunctionId]:
+        """Every function running a call, each summary's in the order their first call is written."""
+        for position, held in enumerate(self._calls_by_caller):
+            if held is not None:
+                ids = self._ids[position]
+                for function in held.callers:
+                    yield ids[function]
 
     def call_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
         """(the function each call runs in, the call) for ``refs``, in their order."""
@@ -105,9 +139,9 @@ class CallRefs(GraphState):
 
     def _callers_by_edges(self, keep: Callable[[FunctionId], bool]) -> dict[FunctionId, array[int]]:
         """Project functions -> the calls that run them on the loop (``_edges_of``) from the callers
-        ``keep`` accepts, in the order of ``_calls_by_caller`` (read back with :meth:`run_pairs`)."""
+        ``keep`` accepts, in the order of :meth:`run_callers` (read back with :meth:`run_pairs`)."""
         callers: dict[FunctionId, array[int]] = {}
-        for caller in self._calls_by_caller:  # each summary's functions one after the other
+        for caller in self.run_callers():  # each summary's functions one after the other
             if keep(caller):
                 # Each edge's call, the ref ``_edges_of`` kept beside it.
                 for (callee, _), ref in zip(

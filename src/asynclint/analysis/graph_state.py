@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         HotInfo,
         HotState,
         RegisteredElsewhere,
+        RunCalls,
         SlotRegistrations,
         TypeName,
     )
@@ -122,7 +123,7 @@ class GraphState:
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]
     _resolved: CycleMemo
-    _calls_by_caller: dict[FunctionId, array[int]]
+    _calls_by_caller: list[RunCalls | None]  # by summary position (CallRefs.run_refs)
     _singles: dict[FunctionId, tuple[FunctionId, ...]]
     _ids: list[tuple[FunctionId, ...]]
     _site_targets: list[list[str | None] | None]
@@ -247,3 +248,5 @@ class GraphState:
         def call_sites(self, refs: Iterable[int]) -> Iterator[CallSite]: ...
         def run_site(self, ref: int) -> CallSite: ...
         def calls_run_by(self, key: FunctionId) -> Iterator[CallSite]: ...
+        def run_refs(self, key: FunctionId) -> Iterator[int]: ...
+        def run_callers(self) -> Iterator[FunctionId]: ...

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from asynclint.analysis.awaited_loops import raises_callee
-from asynclint.analysis.callrefs import NO_CALLS, add_ref, call_ref, frozen_refs
+from asynclint.analysis.callrefs import run_calls
 from asynclint.analysis.graph_records import (
     CONFIGURED,
     COROUTINE,
@@ -72,7 +72,7 @@ class HotSet(Registrations):
         found: list[tuple[FunctionId, CallSite]] = []
         refs = self._edge_calls[key] = array("Q")
         self._edges[key] = found
-        for ref in self._calls_by_caller.get(key, NO_CALLS):
+        for ref in self.run_refs(key):
             site = self.run_site(ref)
             if runs_loop(site.consumer) or self.on_own_loop(site) or not self.runs(key, site):
                 continue
@@ -313,14 +313,7 @@ class HotSet(Registrations):
         return self._names_read is not None and function.name not in self._names_read
 
     def _propagate(self) -> None:
-        calls_by_caller: dict[FunctionId, array[int]] = {}
-        for position, summary in enumerate(self.summaries):
-            ids = self._ids[position]
-            for index, site in enumerate(summary.calls):
-                add_ref(calls_by_caller, ids[site.caller], call_ref(position, index, site.caller))
-                for lambda_, _ in site.lambdas:  # also run by a lambda when it runs on its own (run_site)
-                    add_ref(calls_by_caller, ids[lambda_], call_ref(position, index, lambda_))
-        self._calls_by_caller = frozen_refs(calls_by_caller)
+        self._calls_by_caller = [run_calls(position, summary) for position, summary in enumerate(self.summaries)]
         # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
         # plainly and from inside a loop is graded by the loop, whatever the order of the calls,
         # and each state's parent was found before it (the chains cannot cycle). A helper passed
@@ -397,8 +390,8 @@ class HotSet(Registrations):
         # and one whose calls only some of its chains run: those finding a state key filled skip them
         passed |= {
             caller
-            for caller, refs in self._calls_by_caller.items()
-            if any(site.state_ready in filled for site in self.call_sites(refs))
+            for caller in self.run_callers()
+            if any(site.state_ready in filled for site in self.calls_run_by(caller))
         }
         for state, info in self.states.items():
             if state.function in passed:

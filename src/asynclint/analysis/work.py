@@ -218,7 +218,7 @@ class Work(GraphState):
         for (callee, _), ref in zip(self._edges_of(key), self._edge_calls.get(key, NO_CALLS), strict=True):
             callees.setdefault(ref, []).append(callee)
         copies = self._copies_of(key)
-        for ref in self._calls_by_caller.get(key, NO_CALLS):
+        for ref in self.run_refs(key):
             site = self.call_site(ref)
             if site.caller != key[1]:
                 continue  # run by a lambda written in the call: the lambda's own work

@@ -8,7 +8,8 @@ hot callers and hot-or-library callers; a table the check never asked for is not
 functions and calls each holds, its bytes as `array('Q')` of call refs (`analysis/callrefs.py`:
 the dict, the arrays) and the bytes the same table took as a tuple of (caller, site) pairs per
 function (a 56-byte pair per call and its 8-byte slot; the caller's key and the site are shared
-with the summaries either way); and the tables that still keep a pair per call (the edges each
+with the summaries either way; for the tables that held a tuple of sites per function, that tuple:
+``SITE_TABLES``); and the tables that still keep a pair per call (the edges each
 function runs on the loop, the calls running a constructor's instance), as they are. Sizes are
 `sys.getsizeof`'s, so the numbers are the same from run to run whatever the machine's load --
 `bench_memory.py`'s resident sizes move by 10-20 MB between runs of one version on a loaded
@@ -25,11 +26,16 @@ import argparse
 import gc
 import sys
 import tempfile
+from array import array
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 TABLES = ("_direct_callers", "_arguments", "_callers", "_hot_callers", "_hot_or_library_callers")
+#: Tables that held a tuple of sites per function (no pair: the caller is the key or the site's own),
+#: and the edges' refs beside their pairs: their "as pairs" column is that tuple (``_edge_calls``: 0,
+#: it did not exist; ``_calls_index`` also kept an array('i') of positions beside each tuple).
+SITE_TABLES = ("_calls_by_caller", "_calls_index", "_edge_calls")
 #: Tables that still keep a (callee or caller, site) pair per call: sized as they are.
 PAIR_TABLES = ("_edges", "_running_calls")
 PAIR_BYTES = sys.getsizeof((0, 1))
@@ -39,18 +45,45 @@ T = TypeVar("T")
 def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
     """Per table: (functions, calls, bytes as refs, bytes as pairs), or None when not built."""
     rows: list[tuple[str, tuple[int, int, int, int] | None]] = []
-    for name in TABLES:
+    for name in (*TABLES, *SITE_TABLES):
         table = getattr(graph, name)
+        if table is not None and name == "_calls_index":
+            table = table[0]
+        if name == "_calls_by_caller":
+            rows.append((name, run_calls_sizes(table)))
+            continue
         if table is None:
             rows.append((name, None))
             continue
         calls = sum(len(refs) for refs in table.values())
         as_refs = sys.getsizeof(table) + sum(sys.getsizeof(refs) for refs in table.values())
-        as_pairs = sys.getsizeof(table) + sum(
-            sys.getsizeof(tuple(refs)) + PAIR_BYTES * len(refs) for refs in table.values()
-        )
+        if name == "_edge_calls":
+            as_pairs = 0
+        elif name in SITE_TABLES:
+            as_pairs = sys.getsizeof(table) + sum(sys.getsizeof(tuple(refs)) for refs in table.values())
+            if name == "_calls_index":
+                as_pairs += sum(sys.getsizeof(array("i", refs[:0])) + 4 * len(refs) for refs in table.values())
+        else:
+            as_pairs = sys.getsizeof(table) + sum(
+                sys.getsizeof(tuple(refs)) + PAIR_BYTES * len(refs) for refs in table.values()
+            )
         rows.append((name, (len(table), calls, as_refs, as_pairs)))
     return rows
+
+
+def run_calls_sizes(table: list[Any]) -> tuple[int, int, int, int]:
+    """``_calls_by_caller`` (a summary's calls by function, ``callrefs.RunCalls``): (functions,
+    calls, bytes as held, bytes as the dict of a tuple of sites per function it was)."""
+    held = [item for item in table if item is not None]
+    counts = [
+        end - start for item in held for start, end in zip(item.starts, item.starts[1:], strict=False) if end > start
+    ]
+    as_held = sys.getsizeof(table) + sum(
+        sys.getsizeof(item) + sum(sys.getsizeof(column) for column in (item.calls, item.starts, item.callers))
+        for item in held
+    )
+    as_tuples = sys.getsizeof(dict.fromkeys(range(len(counts)))) + sum(sys.getsizeof((None,) * n) for n in counts)
+    return len(counts), sum(counts), as_held, as_tuples
 
 
 def pair_sizes(graph: object) -> list[tuple[str, int, int, int]]:

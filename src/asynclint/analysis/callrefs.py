@@ -6,6 +6,9 @@ table's tuple): tens of MB of a large project's graph. It keeps ``array('Q')`` o
 is run by, as one int. The call site is the summary's own record, looked up when a pass reads the
 table (:meth:`CallRefs.call_pairs`); the caller is named apart from the site because a call in a
 lambda is also run by the lambda (``CallSite.lambdas``), a caller ``site.caller`` does not name.
+The tables of a function's own calls (``_calls_by_caller``, the calls of each function by callee
+``_call_index``, each edge's call ``_edge_calls``) keep refs too, not the summaries' records: a
+table holding a record per call would keep every record alive, however the summaries hold them.
 """
 
 from __future__ import annotations
@@ -15,10 +18,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import TypeVar
 
-from asynclint.analysis.graph_records import FunctionId
+from asynclint.analysis.graph_records import FunctionId, RunCalls
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.callfacts import NO_FACTS
-from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.records import CallSite, ModuleSummary
 
 # 22 + 21 + 21 bits of an unsigned 64-bit item: 4 M calls a summary, 2 M summaries, 2 M functions
 # a summary (the largest file of a 7,552-file corpus has tens of thousands of calls).
@@ -71,8 +74,62 @@ def run_by_lambda(site: CallSite, in_loop: bool) -> CallSite:
     return replace(site, in_loop=in_loop, rare=None if rest == NO_FACTS else rest)
 
 
+def run_calls(position: int, summary: ModuleSummary) -> RunCalls | None:
+    """The calls of the summary at ``position`` by the function that runs them; None without calls."""
+    by_function: dict[int, list[int]] = {}
+    for index, site in enumerate(summary.calls):
+        by_function.setdefault(site.caller, []).append(index)
+        for lambda_, _ in site.lambdas:  # also run by a lambda when it runs on its own (run_site)
+            by_function.setdefault(lambda_, []).append(index)
+    if not by_function:
+        return None
+    call_ref(position, len(summary.calls) - 1, len(summary.functions) - 1)  # the refs made of it fit
+    calls, starts = array("I"), array("I", (0,))
+    for function in range(len(summary.functions)):
+        calls.extend(by_function.get(function, ()))
+        starts.append(len(calls))
+    return RunCalls(calls, starts, array("I", by_function))
+
+
 class CallRefs(GraphState):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
+
+    def call_site(self, ref: int) -> CallSite:
+        """The call ``ref`` names, as the summary holds it."""
+        return self.summaries[ref >> _INDEX_BITS & _POSITION_MASK].calls[ref & _INDEX_MASK]
+
+    def call_sites(self, refs: Iterable[int]) -> Iterator[CallSite]:
+        """The calls ``refs`` name, in their order."""
+        for ref in refs:
+            yield self.summaries[ref >> _INDEX_BITS & _POSITION_MASK].calls[ref & _INDEX_MASK]
+
+    def run_site(self, ref: int) -> CallSite:
+        """The call ``ref`` names as its function runs it: a call a lambda runs, as the lambda
+        runs it (:func:`run_by_lambda`; the ref's function is the lambda, not ``site.caller``)."""
+        site, caller = self.call_site(ref), ref >> _CALLER_SHIFT
+        return site if caller == site.caller else run_by_lambda(site, dict(site.lambdas)[caller])
+
+    def calls_run_by(self, key: FunctionId) -> Iterator[CallSite]:
+        """Every call ``key`` runs (:meth:`run_site`), in the order of its summary: its own, and
+        for a lambda the calls written in it (``_calls_by_caller``)."""
+        return map(self.run_site, self.run_refs(key))
+
+    def run_refs(self, key: FunctionId) -> Iterator[int]:
+        """The refs of the calls ``key`` runs, in :meth:`calls_run_by`'s order."""
+        position, function = key
+        held = self._calls_by_caller[position]
+        if held is not None:
+            head = function << _CALLER_SHIFT | position << _INDEX_BITS
+            for index in held.calls[held.starts[function] : held.starts[function + 1]]:
+                yield head | index
+
+    def run_callers(self) -> Iterator[FunctionId]:
+        """Every function running a call, each summary's in the order their first call is written."""
+        for position, held in enumerate(self._calls_by_caller):
+            if held is not None:
+                ids = self._ids[position]
+                for function in held.callers:
+                    yield ids[function]
 
     def call_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
         """(the function each call runs in, the call) for ``refs``, in their order."""
@@ -81,41 +138,19 @@ class CallRefs(GraphState):
             yield self._ids[position][ref >> _CALLER_SHIFT], self.summaries[position].calls[ref & _INDEX_MASK]
 
     def run_pairs(self, refs: Iterable[int]) -> Iterator[tuple[FunctionId, CallSite]]:
-        """:meth:`call_pairs`, with a call a lambda runs as the lambda runs it (:func:`run_by_lambda`,
-        as ``_calls_by_caller`` lists it for the lambda)."""
+        """:meth:`call_pairs`, with a call a lambda runs as the lambda runs it (:meth:`run_site`)."""
         for ref in refs:
-            position, index = ref >> _INDEX_BITS & _POSITION_MASK, ref & _INDEX_MASK
-            caller, site = ref >> _CALLER_SHIFT, self.summaries[position].calls[index]
-            if caller != site.caller:
-                site = run_by_lambda(site, dict(site.lambdas)[caller])
-            yield self._ids[position][caller], site
+            yield self._ids[ref >> _INDEX_BITS & _POSITION_MASK][ref >> _CALLER_SHIFT], self.run_site(ref)
 
     def _callers_by_edges(self, keep: Callable[[FunctionId], bool]) -> dict[FunctionId, array[int]]:
         """Project functions -> the calls that run them on the loop (``_edges_of``) from the callers
-        ``keep`` accepts, in the order of ``_calls_by_caller`` (read back with :meth:`run_pairs`)."""
+        ``keep`` accepts, in the order of :meth:`run_callers` (read back with :meth:`run_pairs`)."""
         callers: dict[FunctionId, array[int]] = {}
-        position, indexes = -1, {}  # a call of the summary being read (by identity) -> its index
-        for caller in self._calls_by_caller:  # each summary's functions one after the other
-            if not keep(caller):
-                continue
-            if caller[0] != position:
-                position = caller[0]
-                indexes = {id(site): index for index, site in enumerate(self.summaries[position].calls)}
-            for callee, site in self._edges_of(caller):
-                index = indexes.get(id(site))
-                if index is None:  # a lambda's own run of a call written in it: the call it copies
-                    index = self._copied(position, site, caller[1])
-                add_ref(callers, callee, call_ref(position, index, caller[1]))
+        for caller in self.run_callers():  # each summary's functions one after the other
+            if keep(caller):
+                # Each edge's call, the ref ``_edges_of`` kept beside it.
+                for (callee, _), ref in zip(
+                    self._edges_of(caller), self._edge_calls.get(caller, NO_CALLS), strict=True
+                ):
+                    add_ref(callers, callee, ref)
         return frozen_refs(callers)
-
-    def _copied(self, position: int, run: CallSite, lambda_: int) -> int:
-        """The index of the call ``run`` is the lambda ``lambda_``'s run of (:func:`run_by_lambda`):
-        the call of the summary at ``position`` written where it is, in that lambda."""
-        return next(
-            index
-            for index, site in enumerate(self.summaries[position].calls)
-            if site.line == run.line
-            and site.span == run.span
-            and site.caller == run.caller
-            and any(inner == lambda_ for inner, _ in site.lambdas)
-        )

@@ -93,10 +93,10 @@ class GivenArgs(GraphState):
         found = self._fixed[key] = {}
         calls, escaped, unresolved = self._calls_of_functions()
         function = self.function(key)
-        sites = calls.get(key)
-        if not sites or key in self._root_keys or key in escaped or function.name in unresolved:
+        refs = calls.get(key)
+        if not refs or key in self._root_keys or key in escaped or function.name in unresolved:
             return found
-        defaults = dict(function.defaults)
+        defaults, sites = dict(function.defaults), tuple(self.call_sites(refs))
         for position, name in enumerate(self._own_params(key)):
             values = set()
             for site in sites:
@@ -208,7 +208,7 @@ class GivenArgs(GraphState):
         self._tested_params[key] = frozenset()  # recursion ends at a function being asked about
         params = set(self._own_params(key))
         names: set[str] = set()
-        for site in self._calls_by_caller.get(key, ()):
+        for site in self.calls_run_by(key):
             for guard in site.guards:
                 names.update(node.id for node in ast.walk(ast.parse(guard, mode="eval")) if isinstance(node, ast.Name))
         for callee, site in self._edges_of(key) if params else ():
@@ -310,11 +310,7 @@ class GivenArgs(GraphState):
             return found
         self._called_names[key] = frozenset()  # recursion ends at a function being asked about
         params = set(self._own_params(key))
-        names = {
-            site.param[0]
-            for site in self._calls_by_caller.get(key, ())
-            if site.param is not None and len(site.param) == 1
-        }
+        names = {site.param[0] for site in self.calls_run_by(key) if site.param is not None and len(site.param) == 1}
         for callee, site in self._edges_of(key) if params else ():
             if site.passed_params and (wanted := self._called_params(callee)):
                 slots = self._slots(callee)
@@ -367,7 +363,7 @@ class GivenArgs(GraphState):
         if not handed:
             return []
         found = []
-        for site in self._calls_by_caller.get(key, ()):
+        for site in self.calls_run_by(key):
             if site.param is None or len(site.param) != 1 or site.param[0] not in handed or not self.runs(key, site):
                 continue
             for callee in self.functions_denoted(handed[site.param[0]]):

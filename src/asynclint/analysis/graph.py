@@ -224,11 +224,10 @@ class ProjectGraph(
         self._implementers: dict[str, list[str]] = {}
         self._built_classes: frozenset[str] | None = None  # see Hierarchy.built_classes
         self._edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]] = {}
+        self._edge_calls: dict[FunctionId, array[int]] = {}  # see HotSet._edges_of
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FunctionId, array[int]] | None = None
-        self._calls_index: (
-            tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
-        ) = None
+        self._calls_index: tuple[dict[FunctionId, array[int]], frozenset[str]] | None = None
         self._external: tuple[Catalogue, Mapping[str, frozenset[str | None]]] | None = None  # see Uses.external_calls
         self._hot_callers: dict[FunctionId, array[int]] | None = None
         self._hot_or_library_callers: dict[FunctionId, array[int]] | None = None
@@ -236,7 +235,7 @@ class ProjectGraph(
         self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
         self._filled_keys: frozenset[str] = frozenset()
-        self._project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None = None
+        self._project_calls: tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]] | None = None
         self._fixed: dict[FunctionId, dict[str, object]] = {}
         self._tested_params: dict[FunctionId, frozenset[str]] = {}  # see GivenArgs._tested
         self._givens: dict[FunctionId, set[Given]] = {}  # see GivenArgs.given_to

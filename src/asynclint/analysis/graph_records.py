@@ -4,6 +4,7 @@ roots it finds itself."""
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple, NewType, TypeVar, cast
@@ -223,3 +224,16 @@ def frozen(table: dict[_K, list[_V]]) -> dict[_K, tuple[_V, ...]]:
     for key, items in table.items():
         cast(dict[_K, object], table)[key] = tuple(items)
     return cast(dict[_K, tuple[_V, ...]], table)
+
+
+@dataclass(frozen=True, slots=True)
+class RunCalls:
+    """A summary's calls by the function that runs them (``_calls_by_caller``): the indexes into
+    ``ModuleSummary.calls`` of those function ``f`` runs are ``calls[starts[f]:starts[f + 1]]``,
+    in the summary's order (its own, and for a lambda those written in it); ``callers`` are the
+    functions running any, in the order their first call is written. Three arrays a summary
+    (4 bytes a call), not an array of refs per function (a 64-byte head each)."""
+
+    calls: array[int]
+    starts: array[int]
+    callers: array[int]

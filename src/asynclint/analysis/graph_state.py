@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from asynclint.analysis.cycles import CycleMemo
     from asynclint.analysis.graph_records import (
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         HotInfo,
         HotState,
         RegisteredElsewhere,
+        RunCalls,
         SlotRegistrations,
         TypeName,
     )
@@ -95,9 +96,10 @@ class GraphState:
     _built_classes: frozenset[str] | None
     keyed: dict[str, tuple[str, ...]]
     _edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]]
+    _edge_calls: dict[FunctionId, array[int]]
     _by_path: dict[str, list[int]] | None
     _callers: dict[FunctionId, array[int]] | None
-    _calls_index: tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]] | None
+    _calls_index: tuple[dict[FunctionId, array[int]], frozenset[str]] | None
     _external: tuple[Catalogue, Mapping[str, frozenset[str | None]]] | None
     _hot_callers: dict[FunctionId, array[int]] | None
     _hot_or_library_callers: dict[FunctionId, array[int]] | None
@@ -105,7 +107,7 @@ class GraphState:
     _param_types: dict[tuple[FunctionId, str], str | None]
     _root_keys: frozenset[FunctionId]
     _filled_keys: frozenset[str]  # keys of the rollout's state stored before scoring (Hot._filled_before_scoring)
-    _project_calls: tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]] | None
+    _project_calls: tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]] | None
     _fixed: dict[FunctionId, dict[str, object]]
     _tested_params: dict[FunctionId, frozenset[str]]
     _givens: dict[FunctionId, set[Given]]
@@ -126,7 +128,7 @@ class GraphState:
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]
     _resolved: CycleMemo
-    _calls_by_caller: dict[FunctionId, tuple[CallSite, ...]]
+    _calls_by_caller: list[RunCalls | None]  # by summary position (CallRefs.run_refs)
     _singles: dict[FunctionId, tuple[FunctionId, ...]]
     _ids: list[tuple[FunctionId, ...]]
     _site_targets: list[list[str | None] | None]
@@ -189,7 +191,7 @@ class GraphState:
         def _edges_of(self, key: FunctionId) -> Sequence[tuple[FunctionId, CallSite]]: ...
         def _memoizer(self, key: FunctionId) -> str | None: ...
         def site_hook(self, caller: FunctionId, hook: Hook, site: CallSite, in_loop: bool) -> Hook: ...
-        def _calls_of_functions(self) -> tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]]: ...
+        def _calls_of_functions(self) -> tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]]: ...
         def on_own_loop(self, site: CallSite) -> bool: ...
         def _targets(self, caller: FunctionId, site: CallSite, index: int | None = None) -> Sequence[FunctionId]: ...
 
@@ -244,7 +246,13 @@ class GraphState:
         def calls_of(self, key: FunctionId) -> list[tuple[FunctionId, CallSite]]: ...
         def hot_callers(self, key: FunctionId) -> tuple[tuple[FunctionId, CallSite], ...]: ...
         def unsettled_methods(self) -> frozenset[str]: ...
-        def _call_index(
-            self,
-        ) -> tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]]: ...
+        def _call_index(self) -> tuple[dict[FunctionId, array[int]], frozenset[str]]: ...
         def path(self, key: FunctionId, hot: HotInfo | None = None) -> list[tuple[FunctionId, int]]: ...
+
+        # CallRefs
+        def call_site(self, ref: int) -> CallSite: ...
+        def call_sites(self, refs: Iterable[int]) -> Iterator[CallSite]: ...
+        def run_site(self, ref: int) -> CallSite: ...
+        def calls_run_by(self, key: FunctionId) -> Iterator[CallSite]: ...
+        def run_refs(self, key: FunctionId) -> Iterator[int]: ...
+        def run_callers(self) -> Iterator[FunctionId]: ...

@@ -5,12 +5,13 @@ rollout."""
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 
 from asynclint.analysis.awaited_loops import raises_callee
-from asynclint.analysis.callrefs import run_by_lambda
+from asynclint.analysis.callrefs import run_calls
 from asynclint.analysis.graph_records import (
     CONFIGURED,
     COROUTINE,
@@ -19,7 +20,6 @@ from asynclint.analysis.graph_records import (
     FunctionId,
     HotInfo,
     HotState,
-    frozen,
     task_hook,
     turn_of,
 )
@@ -68,15 +68,23 @@ class HotSet(Registrations):
         # The list is in the table while it fills: a call followed from here back to ``key`` reads
         # what is found so far. Once full it is a tuple (none shared for no edges): a list keeps
         # a separate, over-allocated array, one per function asked.
+        # Beside the edges, each one's call ref (``_edge_calls``, read by ``_callers_by_edges``).
         found: list[tuple[FunctionId, CallSite]] = []
+        refs = self._edge_calls[key] = array("Q")
         self._edges[key] = found
-        for site in self._calls_by_caller.get(key, ()):
+        for ref in self.run_refs(key):
+            site = self.run_site(ref)
             if runs_loop(site.consumer) or self.on_own_loop(site) or not self.runs(key, site):
                 continue
             for callee in self._targets(key, site):
                 if callee != key and (self.function(callee).is_async or not site.awaited):
                     found.append((callee, site))
+                    refs.append(ref)
         edges = self._edges[key] = tuple(found) if found else NO_EDGES
+        if found:
+            self._edge_calls[key] = array("Q", refs)
+        else:
+            del self._edge_calls[key]
         return edges
 
     def on_own_loop(self, site: CallSite) -> bool:
@@ -90,8 +98,8 @@ class HotSet(Registrations):
         loop = self.resolve(site.loop)
         return loop in OWN_LOOPS or (loop in RECORDED_LOOPS and self.recorded_own_loop(str(site.loop)))
 
-    def _calls_of_functions(self) -> tuple[dict[FunctionId, tuple[CallSite, ...]], set[FunctionId], set[str]]:
-        """Every project call of each project function (:meth:`calls_of`); the functions also
+    def _calls_of_functions(self) -> tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]]:
+        """Every project call of each project function (:meth:`calls_of`, as call refs); the functions also
         handed over as values; the method names of calls whose receiver the project does not settle."""
         if self._project_calls is None:
             calls = self._call_index()[0]
@@ -313,13 +321,7 @@ class HotSet(Registrations):
         return self._names_read is not None and function.name not in self._names_read
 
     def _propagate(self) -> None:
-        calls_by_caller: dict[FunctionId, list[CallSite]] = {}
-        for position, summary in enumerate(self.summaries):
-            for site in summary.calls:
-                calls_by_caller.setdefault(self._ids[position][site.caller], []).append(site)
-                for index, in_loop in site.lambdas:  # also run by a lambda when it runs on its own
-                    calls_by_caller.setdefault(self._ids[position][index], []).append(run_by_lambda(site, in_loop))
-        self._calls_by_caller = frozen(calls_by_caller)
+        self._calls_by_caller = [run_calls(position, summary) for position, summary in enumerate(self.summaries)]
         # Breadth-first over (function, raised?, rare?, given, group) states, so a helper reached both
         # plainly and from inside a loop is graded by the loop, whatever the order of the calls,
         # and each state's parent was found before it (the chains cannot cycle). A helper passed
@@ -394,7 +396,11 @@ class HotSet(Registrations):
         # its states (hot_at).
         passed = {state.function for state in self.states if state.given or state.group}
         # and one whose calls only some of its chains run: those finding a state key filled skip them
-        passed |= {caller for caller, sites in calls_by_caller.items() if any(s.state_ready in filled for s in sites)}
+        passed |= {
+            caller
+            for caller in self.run_callers()
+            if any(site.state_ready in filled for site in self.calls_run_by(caller))
+        }
         for state, info in self.states.items():
             if state.function in passed:
                 self._hot_states.setdefault(state.function, []).append(info)
@@ -448,7 +454,7 @@ class HotSet(Registrations):
         (a DP over job orders), so what that loop calls runs per state and branch, back to back."""
         if not any(d in self._memoizers for d in self.function(key).decorators):
             return False
-        return any(site.in_loop and key in self._targets(key, site) for site in self._calls_by_caller.get(key, ()))
+        return any(site.in_loop and key in self._targets(key, site) for site in self.calls_run_by(key))
 
     def _memoizer(self, key: FunctionId) -> str | None:
         """The memoizing decorator of ``key`` (``functools.lru_cache``), if any. A def nested in a

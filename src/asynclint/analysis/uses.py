@@ -9,8 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import pairwise
 
 from asynclint.analysis.awaited_loops import raises_callee
-from asynclint.analysis.callrefs import NO_CALLS, CallRefs
-from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use, frozen
+from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
+from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import root_awaited
@@ -50,32 +50,22 @@ class Uses(CallRefs):
         is written in, in the order of the summaries and their calls; a call of a parameter typed
         by that function (:meth:`called_at`, ``typed``). A call that runs ``key`` twice (a name
         defined twice over) is listed twice. Reads are no calls."""
-        calls, positions, _ = self._call_index()
-        sites = calls.get(key, ())
-        return (
-            [(self._ids[position][site.caller], site) for position, site in zip(positions[key], sites, strict=True)]
-            if sites
-            else []
-        )
+        return list(self.call_pairs(self._call_index()[0].get(key, NO_CALLS)))
 
     def unsettled_methods(self) -> frozenset[str]:
         """The method names of the calls (in any summary) that run no project function and whose
         receiver the project does not settle: any method of that name may be what runs.
         (``self``/``super()`` calls resolve, or are the library's.)"""
-        return self._call_index()[2]
+        return self._call_index()[1]
 
-    def _call_index(
-        self,
-    ) -> tuple[dict[FunctionId, tuple[CallSite, ...]], dict[FunctionId, array[int]], frozenset[str]]:
-        """Project functions -> the calls that run them (:meth:`calls_of`), and the positions of
-        the summaries those are written in (a list beside it: no pair per call, most of a graph's
-        asking is for the sites alone); the method names of :meth:`unsettled_methods`."""
+    def _call_index(self) -> tuple[dict[FunctionId, array[int]], frozenset[str]]:
+        """Project functions -> the calls that run them (:meth:`calls_of`), as call refs; the method
+        names of :meth:`unsettled_methods`."""
         # One pass over every call of the project for the passes that ask who calls a function
         # (the constants every call passes, the defaults the constructions leave, the payloads
         # handed down): each had a table of its own, resolving every call again.
         if self._calls_index is None:
-            calls: dict[FunctionId, list[CallSite]] = {}
-            positions: dict[FunctionId, array[int]] = {}  # summaries' positions: 4 bytes each, not an int
+            calls: dict[FunctionId, array[int]] = {}
             unsettled: set[str] = set()
             for position, summary in enumerate(self.summaries):
                 for index, site in enumerate(summary.calls):
@@ -83,14 +73,13 @@ class Uses(CallRefs):
                         continue
                     keys = self.called_at(position, index, typed=True)
                     for callee in keys:
-                        calls.setdefault(callee, []).append(site)
-                        positions.setdefault(callee, array("i")).append(position)
+                        add_ref(calls, callee, call_ref(position, index, site.caller))
                     # A receiver a constructor was handed that its callers do not settle is as
                     # unknown as one the index could not type.
                     held = site.self_ref is None or self.constructor_param(site.self_ref) is not None
                     if not keys and site.method and site.target is None and held:
                         unsettled.add(site.method)
-            self._calls_index = (frozen(calls), positions, frozenset(unsettled))
+            self._calls_index = (frozen_refs(calls), frozenset(unsettled))
         return self._calls_index
 
     def callers(self, key: FunctionId) -> tuple[tuple[FunctionId, CallSite], ...]:
@@ -179,7 +168,7 @@ class Uses(CallRefs):
         found: dict[str, set[str | None]] = {}
         for key in self.hot:
             caller = self.summaries[key[0]].library
-            for site in self._calls_by_caller.get(key, ()):
+            for site in self.calls_run_by(key):
                 if site.api is not None or site.property_read:  # deep mode follows calls, not reads
                     continue
                 target = self.call_target(site)
@@ -320,7 +309,7 @@ class Uses(CallRefs):
                 if target == callee and site.line == line
             } or {  # a call of a parameter the chain handed ``callee`` (GivenArgs.handed_edges)
                 (site.line, site.col): site
-                for site in self._calls_by_caller.get(caller, ())
+                for site in self.calls_run_by(caller)
                 if site.line == line and site.param is not None and len(site.param) == 1
             }
             found.append((caller, tuple(sites[place] for place in sorted(sites)), callee))

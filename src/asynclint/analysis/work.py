@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from math import prod
 
+from asynclint.analysis.callrefs import NO_CALLS
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.loops import WorkLoop
@@ -93,12 +94,12 @@ class Work(GraphState):
         passing ``end`` as ``start`` plus a count: ``CallSite.spans``), the largest; ``None`` when
         one call does not say, or someone else may call it (a root, a function handed over)."""
         calls, escaped, unresolved = self._calls_of_functions()
-        sites = calls.get(key)
-        if not sites or key in self._root_keys or key in escaped or self.function(key).name in unresolved:
+        refs = calls.get(key)
+        if not refs or key in self._root_keys or key in escaped or self.function(key).name in unresolved:
             return None
         slots = self._slots(key)
         found = 0
-        for site in sites:
+        for site in self.call_sites(refs):
             counts = [
                 self._product(factors, depth + 1)
                 for at, base, factors in site.spans
@@ -179,7 +180,7 @@ class Work(GraphState):
             site.awaited
             and site.caller == key[1]
             and (loop.line, loop.col) <= (site.line, site.col) < (loop.end_line, loop.end_col)
-            for site in self._calls_by_caller.get(key, ())
+            for site in self.calls_run_by(key)
         )
 
     def work(self, key: FunctionId) -> Estimate:
@@ -212,12 +213,13 @@ class Work(GraphState):
         the loop counts as a call -- its rule reports it there, raised by the loop around it."""
         own = self.loops_of(key)
         parts: dict[int, list[Estimate]] = {}
-        # By the site itself: ``f(x).g()`` makes two calls that start at the same position.
+        # By the call's ref: ``f(x).g()`` makes two calls that start at the same position.
         callees: dict[int, list[FunctionId]] = {}
-        for callee, site in self._edges_of(key):
-            callees.setdefault(id(site), []).append(callee)
+        for (callee, _), ref in zip(self._edges_of(key), self._edge_calls.get(key, NO_CALLS), strict=True):
+            callees.setdefault(ref, []).append(callee)
         copies = self._copies_of(key)
-        for site in self._calls_by_caller.get(key, ()):
+        for ref in self.run_refs(key):
+            site = self.call_site(ref)
             if site.caller != key[1]:
                 continue  # run by a lambda written in the call: the lambda's own work
             at = (site.line, site.col)
@@ -225,9 +227,9 @@ class Work(GraphState):
             if reported and site.api is not None:
                 parts.setdefault(_innermost(own, at), []).append(_CALL)
                 continue
-            if site.property_read and site.api is None and id(site) not in callees:
+            if site.property_read and site.api is None and ref not in callees:
                 continue  # an attribute read that runs no getter the project or the knowledge base has
-            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(id(site)), copy, site))
+            parts.setdefault(_innermost(own, at), []).append(self._call_work(callees.get(ref), copy, site))
         for at, deep in copies.items():  # copies by builtins the index keeps no call site for (``list(x)``)
             parts.setdefault(_innermost(own, at), []).append(_DEEP_COPY if deep else _COPY)
         loops: dict[int, Estimate] = {}

@@ -9,7 +9,7 @@ from array import array
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs, ref_index
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.index.records import FunctionRef
-from asynclint.knowledge.asyncio_apis import LOOP_GETTERS, LOOP_SUBMITTERS, OWN_LOOPS
+from asynclint.knowledge.asyncio_apis import LOOP_GETTERS, LOOP_SUBMITTERS
 
 
 class Background(CallRefs):
@@ -149,7 +149,7 @@ class Background(CallRefs):
             if summary.library is not None:
                 continue
             for index, site in enumerate(summary.calls):
-                if site.loop and site.consumer in LOOP_SUBMITTERS and self.resolve(site.loop) in OWN_LOOPS:
+                if self.on_own_loop(site, recorded=False):
                     caller = FunctionId((position, site.caller))
                     found.update(callee for callee in self._targets(caller, site, index) if callee != caller)
         return found

@@ -87,16 +87,17 @@ class HotSet(Registrations):
             del self._edge_calls[key]
         return edges
 
-    def on_own_loop(self, site: CallSite) -> bool:
+    def on_own_loop(self, site: CallSite, recorded: bool = True) -> bool:
         """``site`` makes a coroutine handed to an event loop the project made itself
         (``run_coroutine_threadsafe(coro, self._bg_loop)`` with ``self._bg_loop =
         asyncio.new_event_loop()``): it runs on that loop, in that loop's thread, and blocks that
         loop only, as does one handed to a loop that code running only there recorded
-        (:meth:`recorded_own_loop`). Waiting for it (``.result()``) is the caller's blocking call."""
+        (:meth:`recorded_own_loop`; not with ``recorded=False``, which that settling asks).
+        Waiting for it (``.result()``) is the caller's blocking call."""
         if not site.loop or site.consumer not in LOOP_SUBMITTERS:
             return False
         loop = self.resolve(site.loop)
-        return loop in OWN_LOOPS or (loop in RECORDED_LOOPS and self.recorded_own_loop(str(site.loop)))
+        return loop in OWN_LOOPS or (recorded and loop in RECORDED_LOOPS and self.recorded_own_loop(str(site.loop)))
 
     def _calls_of_functions(self) -> tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]]:
         """Every project call of each project function (:meth:`calls_of`, as call refs); the functions also

@@ -109,8 +109,7 @@ class GivenArgs(GraphState):
     def _own_params(self, key: FunctionId) -> tuple[str, ...]:
         """The parameters of ``key`` a call's arguments fill (a method's without its receiver)."""
         function = self.function(key)
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        return function.params[shift:]
+        return function.params[function.receiver_shift :]
 
     def state_env(self, key: FunctionId, info: HotInfo) -> dict[str, object]:
         """What ``key``'s parameters hold on the chain of ``info``: the constants every caller

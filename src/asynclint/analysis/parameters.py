@@ -60,9 +60,7 @@ class Parameters(CallRefs):
         function = self.function(key)
         if name not in function.params:
             return None
-        # Called through an instance or as a class: the first parameter is the receiver.
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        position = function.params.index(name) - shift
+        position = function.argument_position(name)
         types: set[str] = set()
         for caller, site in self._argument_sites(key):
             keywords = dict(site.keyword_arguments)

@@ -74,14 +74,12 @@ class Warming(CallRefs):
             return False
         if key in self._root_keys:  # a tool's arguments are the model's; a hook's, the rollout's by name
             return key in self._tools or any(name in ROLLOUT_VALUED_KEYS for name in wanted)
-        # Called through an instance or as a class: the first parameter is the receiver.
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
         for caller, call in self._warming_calls(key):
             if caller not in self.hot:
                 continue
             keywords = dict(call.keyword_arguments)
             for name in wanted:
-                position = function.params.index(name) - shift
+                position = function.argument_position(name)
                 value = keywords.get(name) or (call.arguments[position] if 0 <= position < len(call.arguments) else "")
                 rollout = Rooted.read(value, Marker.STATE) or Rooted.read(value, Marker.PASSED)
                 if rollout is not None and rollout.path[:1] != () and rollout.path[0] in ROLLOUT_VALUED_KEYS:

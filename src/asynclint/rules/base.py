@@ -258,8 +258,7 @@ def slot_of(graph: CallGraph, key: FunctionId, param: str) -> int | None:
     function = graph.function(key)
     if param not in function.params:
         return None
-    shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-    return function.params.index(param) - shift
+    return function.argument_position(param)
 
 
 def hands(site: CallSite, slot: int, param: str) -> bool:

@@ -827,9 +827,7 @@ class CheckContext:
         callers = [(caller, call) for caller, call in self._project_callers(key) if graph.hot_info(caller) is not None]
         if name not in function.params or graph.is_root(key) and not all(call.consumer for _, call in callers):
             return []
-        # Called through an instance or as a class: the first parameter is the receiver.
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        slots = (name, str(function.params.index(name) - shift))
+        slots = (name, str(function.argument_position(name)))
         return [
             (caller, call, ("name", local) if local else (shape, word))
             for caller, call in callers
@@ -941,9 +939,7 @@ class CheckContext:
         function = graph.function(key)
         if name not in function.params:
             return ""
-        # Called through an instance or as a class: the first parameter is the receiver.
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        slots = (name, str(function.params.index(name) - shift))
+        slots = (name, str(function.argument_position(name)))
         origins: set[str] = set()
         for caller, site in callers:
             if any(slot in site.small_args for slot in slots):
@@ -972,8 +968,7 @@ class CheckContext:
         hot, function = self.graph.hot_info(key), self.graph.function(key)
         if hot is None or hot.root != key or name not in function.params:
             return None
-        shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
-        word = handed_by_framework(hot.root_hook, function.params.index(name) - shift)
+        word = handed_by_framework(hot.root_hook, function.argument_position(name))
         # A name that already says as much is the author's word for the same value (``is_completed``'s
         # ``messages`` of 0.1.x, where the table's ``*`` says ``state``): the message keeps it.
         if word is None or payload_evidence("name", name) == payload_evidence("name", word):
@@ -1131,11 +1126,9 @@ class CheckContext:
         evidence: set[str] = set()
         for key in keys:
             function = graph.function(key)
-            # Called through an instance or as a class: the first parameter is the receiver.
-            shift = function.class_qualname is not None and "builtins.staticmethod" not in function.decorators
             for shape, name in returned[key]:
                 if shape == "param":
-                    position = str(function.params.index(name) - shift) if name in function.params else ""
+                    position = str(function.argument_position(name)) if name in function.params else ""
                     param = handed.get(name) or handed.get(position)
                     origin = self._passed(caller, param, frozenset()) if caller is not None and param else ""
                     # only proven small counts: a hook's ``completion`` returned by a helper may be one reply

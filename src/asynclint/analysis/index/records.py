@@ -51,6 +51,17 @@ class Function:
         """Defined inside a function's body: a new function object per call of that function."""
         return ".<locals>." in self.qualname
 
+    @property
+    def receiver_shift(self) -> int:
+        """1 for a method called through an instance or as a class (the first parameter, ``self`` or
+        ``cls``, is the receiver, not an argument written at the call); 0 for a function or a
+        static method."""
+        return int(self.class_qualname is not None and "builtins.staticmethod" not in self.decorators)
+
+    def argument_position(self, name: str) -> int:
+        """Where a call's positional arguments pass parameter ``name`` (one of :attr:`params`)."""
+        return self.params.index(name) - self.receiver_shift
+
 
 @dataclass(frozen=True, slots=True)
 class ClassInfo:

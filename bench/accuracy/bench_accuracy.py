@@ -128,7 +128,7 @@ def environment_dirs(corpus: Path, sources: list[dict], sample: str = "corpus.to
         if not root.is_dir():
             raise BenchError(f"corpus is missing {root} for {repo} (see bench/accuracy/{sample})")
         for env in src["environments"]:
-            env_dir = root / src["subdirectory"] / env
+            env_dir = root / src.get("subdirectory", "") / env
             if not env_dir.is_dir():
                 raise BenchError(f"corpus is missing environment {env_dir}")
             out.append((repo, root, env_dir))

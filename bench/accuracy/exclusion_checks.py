@@ -41,7 +41,7 @@ def sample_envs(split: str, toml: Path | None = None, corpus: Path | None = None
         root = corpus / src["repo"].replace("/", "+")
         for env in src["environments"]:
             name = src["repo"].split("/")[1] if env == "." else Path(env).name
-            out.append((name, root / src["subdirectory"] / env))
+            out.append((name, root / src.get("subdirectory", "") / env))
     return out
 
 

@@ -14,7 +14,9 @@ or ``git ls-tree -r <commit> a b + ...``), else ``<subdirectory>/<environment>``
 sampled environment. Sources copied with the file look-up tools (``materialise`` mentions
 ``read_file``) have no snapshot: they are listed as not laid out, with every file their entry names
 and the commit to read it at (``read_file(repo, path, commit)``, written out verbatim under the
-source's directory). Stdlib + git only; exits 1 when any source could not be laid out.
+source's directory). An unnamed source (a hit whose repository the index does not name: ``repo =
+"unnamed/<environment>"``) lists its files in ``library`` as ``path = "<read_file id>:<sha256>"``; it is
+listed as not laid out with each file's id. Stdlib + git only; exits 1 when any source could not be laid out.
 """
 
 from __future__ import annotations
@@ -136,6 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     failed = []
     for source in load_corpus(sample):
         repo = source["repo"]
+        if "library" in source:
+            # an unnamed source: no repository to read at a commit, only the index's file ids
+            print(f"{repo}: repository not named, copied with read_file(id) into {out / corpus_dir_name(repo)}:")
+            for path, entry in source["library"].items():
+                file_id, _, sha256 = entry.partition(":")
+                print(f"    {path} = read_file(id={file_id}), sha256 {sha256}")
+            failed.append(repo)
+            continue
         if "read_file" in source.get("materialise", ""):
             print(f"{repo}: no snapshot, copied with read_file(repo, path, commit) into {out / corpus_dir_name(repo)}:")
             for path, commit in read_file_names(source):

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from conftest import write
 
-from asynclint import deep, runner
+from asynclint import runner
 from asynclint.analysis.index.records import ModuleSummary
 from asynclint.cache import CACHE_DIR, Decoded, SummaryCache, decode, encode
 from asynclint.config import Config
+from asynclint.deep import _Follower
 from asynclint.model import Result
 from asynclint.report import render
 from asynclint.runner import run_check
@@ -96,15 +97,25 @@ EDITS = [
 ]
 
 
+def _project(root: Path, monkeypatch, files: dict[str, str], *, deep: bool) -> Config:
+    """``files`` written under ``root``, the working directory moved there, and its configuration."""
+    write(root, files)
+    monkeypatch.chdir(root)
+    return Config(root=root, follow_imports=deep)
+
+
+@pytest.fixture(params=[False, True], ids=["shallow", "deep"])
+def deep(request) -> bool:
+    """Each test taking it runs twice: without following imports, then in deep mode."""
+    return request.param
+
+
 def _shown(result: Result) -> str:
     return render(result, "concise")
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_warm_runs_after_each_edit_equal_runs_without_the_cache(tmp_path: Path, monkeypatch, deep):
-    write(tmp_path, PROJECT)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
+    config = _project(tmp_path, monkeypatch, PROJECT, deep=deep)
     last = run_check(["proj"], config, jobs=1)
     assert last == run_check(["proj"], config, jobs=1, use_cache=False)
     assert ("proj/models.py", 3, "ASL107") in {(f.path, f.line, f.code) for f in last.findings}
@@ -121,13 +132,13 @@ def test_warm_runs_after_each_edit_equal_runs_without_the_cache(tmp_path: Path, 
         last = warm
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_an_edited_argument_settles_a_guard_in_a_file_left_alone(tmp_path: Path, monkeypatch, deep):
     # What every call of ``fetch`` passes ``dry_run`` is read from the graph's index of every
     # project call (built again each run, never kept): the unchanged helpers.py's blocking call
     # runs only once the one caller passes False.
-    write(
+    config = _project(
         tmp_path,
+        monkeypatch,
         {
             "proj/app.py": (
                 "from helpers import fetch\n\n\nasync def handle(request):\n    return fetch(request, dry_run=True)\n"
@@ -137,9 +148,8 @@ def test_an_edited_argument_settles_a_guard_in_a_file_left_alone(tmp_path: Path,
                 "    if not dry_run:\n        time.sleep(1)\n    return request\n"
             ),
         },
+        deep=deep,
     )
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
     last = run_check(["proj"], config, jobs=1)
     assert not last.findings
     app = tmp_path / "proj/app.py"
@@ -152,21 +162,20 @@ def test_an_edited_argument_settles_a_guard_in_a_file_left_alone(tmp_path: Path,
     assert not last.findings
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_a_call_added_in_cold_code_changes_what_is_hot_in_a_file_left_alone(tmp_path: Path, monkeypatch, deep):
     # A read of the hot set that no key of hot code covers (bench/README.md, round incr23): a call
     # from code that never runs on the loop makes an uncalled coroutine called -- no longer a root,
     # so its blocking call is no finding any more. Only scripts.py is edited; worker.py's finding
     # goes and comes back.
-    write(
+    config = _project(
         tmp_path,
+        monkeypatch,
         {
             "proj/worker.py": "import time\n\n\nasync def worker():\n    time.sleep(1)\n",
             "proj/scripts.py": "import worker\n\n\ndef main():\n    pass\n",
         },
+        deep=deep,
     )
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
     last = run_check(["proj"], config, jobs=1)
     assert {(f.path, f.code) for f in last.findings} == {("proj/worker.py", "ASL101")}
     scripts = tmp_path / "proj/scripts.py"
@@ -184,9 +193,7 @@ def test_a_call_added_in_cold_code_changes_what_is_hot_in_a_file_left_alone(tmp_
 def test_a_file_without_suppressions_is_not_read_again_for_them(tmp_path: Path, monkeypatch):
     # Shallow: unchanged files are not read to find their summaries; of those, only one that may
     # hold a suppression comment is read for the rules (ASL901 looks through every file).
-    write(tmp_path, PROJECT)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=False)
+    config = _project(tmp_path, monkeypatch, PROJECT, deep=False)
     run_check(["proj"], config, jobs=1)
     app = tmp_path / "proj" / "app.py"
     app.write_text(app.read_text().replace("    wait()\n", ""))
@@ -217,9 +224,7 @@ def test_the_summary_cache_reads_each_line_when_asked_and_keeps_none(tmp_path: P
         f"    helper_{n}()\n" + "    print(len(str(n)))\n" * 100
         for n in range(30)
     }
-    write(tmp_path, files)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=False)
+    config = _project(tmp_path, monkeypatch, files, deep=False)
     run_check(["proj"], config, jobs=1)
     (file,) = (tmp_path / runner.CACHE_DIR).glob("summaries-*.jsonl")
     written = file.read_bytes()
@@ -272,9 +277,7 @@ def test_a_deep_recheck_reads_only_the_changed_files(tmp_path: Path, monkeypatch
         "proj/other.py": "import kvstore\n\nSTORE = kvstore.Store()\n",
         "proj/more.py": "def plain():\n    return 1\n",
     }
-    write(tmp_path, files)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=True)
+    config = _project(tmp_path, monkeypatch, files, deep=True)
     run_check(["proj"], config, jobs=1, search_path=[site])
     read: list[str] = []
     real = runner.read_sources
@@ -302,9 +305,7 @@ def test_a_deep_recheck_reads_only_the_changed_files(tmp_path: Path, monkeypatch
 
 
 def test_a_damaged_import_record_means_every_file_is_read(tmp_path: Path, monkeypatch):
-    write(tmp_path, PROJECT)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=True)
+    config = _project(tmp_path, monkeypatch, PROJECT, deep=True)
     run_check(["proj"], config, jobs=1)
     (record,) = (tmp_path / runner.CACHE_DIR / runner.LIBRARIES).glob("imports-*.json")
     record.write_text('{"not": "a list", "x": [1]')
@@ -356,11 +357,8 @@ def _check_watching(config: Config, stages: list[str]) -> Result:
     return run_check(["proj"], config, jobs=1, progress=lambda stage, done, total: stages.append(stage))
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_an_edit_that_changes_an_edge_of_the_hot_set_is_checked_again(tmp_path: Path, monkeypatch, deep):
-    write(tmp_path, HOT_SET)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
+    config = _project(tmp_path, monkeypatch, HOT_SET, deep=deep)
     last = run_check(["proj"], config, jobs=1)
     app = tmp_path / "proj/app.py"
     edits = [
@@ -386,11 +384,8 @@ def test_an_edit_that_changes_an_edge_of_the_hot_set_is_checked_again(tmp_path: 
         last = warm
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_an_edit_the_summaries_do_not_record_reuses_the_last_result(tmp_path: Path, monkeypatch, deep):
-    write(tmp_path, HOT_SET)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
+    config = _project(tmp_path, monkeypatch, HOT_SET, deep=deep)
     app, helpers = tmp_path / "proj/app.py", tmp_path / "proj/helpers.py"
     app.write_text(app.read_text().replace("    await fetch(request)\n", "    compute(request)\n"))
     first = run_check(["proj"], config, jobs=1)
@@ -449,13 +444,10 @@ SUPPRESSED = {
 }
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_suppression_edits_that_keep_the_summary_reuse_only_what_the_rules_read_alike(
     tmp_path: Path, monkeypatch, deep
 ):
-    write(tmp_path, SUPPRESSED)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
+    config = _project(tmp_path, monkeypatch, SUPPRESSED, deep=deep)
     app = tmp_path / "proj/app.py"
     run_check(["proj"], config, jobs=1)
     edits = [
@@ -522,7 +514,6 @@ INSTALLED = {
 }
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_edits_that_change_what_hot_code_calls_outside_the_project_or_not_equal_a_cold_check(
     tmp_path: Path, monkeypatch, deep
 ):
@@ -532,9 +523,7 @@ def test_edits_that_change_what_hot_code_calls_outside_the_project_or_not_equal_
     # level now reads otherlib -- ``reply.json()`` is ``otherlib.Response.json`` only once slowlib's
     # summary is read, so only the second level's graph sees it. A plan keyed by the first level's
     # external calls would replay slowlib alone and miss line 13's finding.
-    write(tmp_path, INSTALLED)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
+    config = _project(tmp_path, monkeypatch, INSTALLED, deep=deep)
     site = [str(tmp_path / "site")]
     run_check(["proj"], config, jobs=1, search_path=site)
     app = tmp_path / "proj/app.py"
@@ -561,8 +550,8 @@ def test_edits_that_change_what_hot_code_calls_outside_the_project_or_not_equal_
 def _counting_follows(monkeypatch) -> list[int]:
     """A list that gains an item each time deep mode follows the imports (builds its graphs)."""
     followed: list[int] = []
-    follow = deep._Follower.follow
-    monkeypatch.setattr(deep._Follower, "follow", lambda self, *args: followed.append(1) or follow(self, *args))
+    follow = _Follower.follow
+    monkeypatch.setattr(_Follower, "follow", lambda self, *args: followed.append(1) or follow(self, *args))
     return followed
 
 
@@ -581,15 +570,15 @@ def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_chec
     # one. An edit that changes what hot code calls is followed again, whatever file it is in.
     # With the last result kept, a move is answered before that, by the last result renumbered
     # (findings inside the libraries included); without it, the check runs on the replayed plan.
-    write(
+    config = _project(
         tmp_path,
+        monkeypatch,
         {
             **INSTALLED,
             "proj/poll.py": "import slowlib\n\n\ndef poll(url):\n    return slowlib.fetch(url).json()\n",
         },
+        deep=True,
     )
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=True)
     site = [str(tmp_path / "site")]
     followed = _counting_follows(monkeypatch)
     last = run_check(["proj"], config, jobs=1, search_path=site)
@@ -632,15 +621,15 @@ def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_chec
 def test_a_namespace_packages_modules_are_cached_so_the_plan_is_replayed(tmp_path: Path, monkeypatch):
     # No distribution names a module of a namespace package (``nslib.part``: no ``__init__.py``, no
     # dist-info of its own): its summary is cached under the top-level name, so the plan can stand.
-    write(
+    config = _project(
         tmp_path,
+        monkeypatch,
         {
             "site/nslib/part.py": "import time\n\n\ndef slow():\n    time.sleep(1)\n",
             "proj/app.py": "from nslib.part import slow\n\n\nasync def handle():\n    slow()\n",
         },
+        deep=True,
     )
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=True)
     site = [str(tmp_path / "site")]
     followed = _counting_follows(monkeypatch)
     first = run_check(["proj"], config, jobs=1, search_path=site)
@@ -700,7 +689,6 @@ def test_edits_that_only_move_lines_are_answered_by_the_last_result_renumbered(t
         last = warm
 
 
-@pytest.mark.parametrize("deep", [False, True], ids=["shallow", "deep"])
 def test_a_watchs_runs_take_what_an_edit_left_alone_as_it_is_and_equal_runs_without_the_cache(
     tmp_path: Path, monkeypatch, deep
 ):
@@ -708,9 +696,7 @@ def test_a_watchs_runs_take_what_an_edit_left_alone_as_it_is_and_equal_runs_with
     # (a call added, made blocking, removed; an import; a function added; a class renamed; a new
     # root; a hot function turned cold), no project summary is decoded from the cache file again,
     # and the report is the one a run without the cache gives, byte for byte.
-    write(tmp_path, PROJECT)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path, follow_imports=deep)
+    config = _project(tmp_path, monkeypatch, PROJECT, deep=deep)
     kept = Decoded()
     run_check(["proj"], config, jobs=1, decoded=kept)
     read_again: list[str] = []
@@ -741,9 +727,7 @@ def test_a_watchs_runs_take_what_an_edit_left_alone_as_it_is_and_equal_runs_with
 
 
 def test_a_watch_keeps_only_the_last_runs_summaries(tmp_path: Path, monkeypatch):
-    write(tmp_path, PROJECT)
-    monkeypatch.chdir(tmp_path)
-    config = Config(root=tmp_path)
+    config = _project(tmp_path, monkeypatch, PROJECT, deep=True)
     kept = Decoded()
     run_check(["proj"], config, jobs=1, decoded=kept)
     (file,) = kept._files.values()

@@ -60,11 +60,9 @@ class Parameters(CallRefs):
         function = self.function(key)
         if name not in function.params:
             return None
-        position = function.argument_position(name)
         types: set[str] = set()
         for caller, site in self._argument_sites(key):
-            keywords = dict(site.keyword_arguments)
-            value = keywords.get(name) or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
+            value = function.argument(site, name)
             param, state = Rooted.read(value, Marker.PARAM), Rooted.read(value, Marker.STATE)
             if param is not None:
                 typed = self.param_type(caller, param.path[0], depth + 1)

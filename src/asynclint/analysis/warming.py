@@ -77,10 +77,8 @@ class Warming(CallRefs):
         for caller, call in self._warming_calls(key):
             if caller not in self.hot:
                 continue
-            keywords = dict(call.keyword_arguments)
             for name in wanted:
-                position = function.argument_position(name)
-                value = keywords.get(name) or (call.arguments[position] if 0 <= position < len(call.arguments) else "")
+                value = function.argument(call, name)
                 rollout = Rooted.read(value, Marker.STATE) or Rooted.read(value, Marker.PASSED)
                 if rollout is not None and rollout.path[:1] != () and rollout.path[0] in ROLLOUT_VALUED_KEYS:
                     return True

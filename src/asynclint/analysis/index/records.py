@@ -62,6 +62,13 @@ class Function:
         """Where a call's positional arguments pass parameter ``name`` (one of :attr:`params`)."""
         return self.params.index(name) - self.receiver_shift
 
+    def argument(self, site: CallSite, name: str) -> str | Rooted:
+        """What ``site``, a call of this function, passes parameter ``name``: its keyword argument,
+        else its positional one ("" where neither is known)."""
+        position = self.argument_position(name)
+        keyword = dict(site.keyword_arguments).get(name)
+        return keyword or (site.arguments[position] if 0 <= position < len(site.arguments) else "")
+
 
 @dataclass(frozen=True, slots=True)
 class ClassInfo:

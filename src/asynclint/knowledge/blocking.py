@@ -249,9 +249,8 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         BlockingApi("google.cloud.storage.Bucket.**", "sdk", "network", "to-thread", _NOT_A_REQUEST | {"blob"}),
         BlockingApi("google.cloud.storage.Blob.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         # --- building clients per call ------------------------------------------------------
-        *many(
-            "client", "client-build", "hoist-client", "httpx.Client httpx.AsyncClient requests.Session requests.session"
-        ),
+        *many("client", "client-build", "hoist-client", "httpx.Client httpx.AsyncClient"),
+        *many("client", "session-build", "hoist-client", "requests.Session requests.session"),
         *many("client", "client-build", "hoist-client", "OpenAI AsyncOpenAI AzureOpenAI AsyncAzureOpenAI", "openai."),
         *many("client", "client-build", "hoist-client", "Anthropic AsyncAnthropic", "anthropic."),
         *many("client", "client-build", "hoist-client", "client resource", "boto3."),

@@ -14,6 +14,9 @@ class ClientPerCall(BlockingCallRule):
     bundle and builds a TLS context synchronously: tens of milliseconds of loop time (about
     60 ms measured) per construction, even for the *async* clients. Built per rollout or per
     turn, it also throws away the connection pool, so every request pays a new handshake.
+    `requests.Session` is cheap to build, but its pool starts empty: the first request to each
+    host builds the TLS context and loads the CA bundle, so a session built per call pays that
+    at every call's first request, where a session kept for the run pays it once per host.
 
     **Example**
     ```python
@@ -54,7 +57,7 @@ class ClientPerCall(BlockingCallRule):
     name = "client-per-call"
     category = "client"
     default_severity = Severity.HIGH
-    message = "`{callee}` builds a client (TLS context, connection pool){on_loop} {where}; build it once and reuse it"
+    message = "`{callee}` {what} {where}; build it once and reuse it"
 
     def cost(self, candidate: Candidate) -> str | None:
         if candidate.site.kept or candidate.memoized:

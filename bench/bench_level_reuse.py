@@ -195,6 +195,8 @@ class Levels:
         self.rows: list[tuple[int, int, int, int, float, float, bool]] = []
         #: Per later level: parameter types asked in both graphs, reusable, differ, reusable but differ.
         self.typed_rows: list[tuple[int, int, int, int]] = []
+        #: Per later level: reusable parameter types whose function is handed arguments by other calls.
+        self.handing_moved: list[int] = []
         self.blockers: collections.Counter[str] = collections.Counter()
 
     def propagate(self, g, original) -> None:  # type: ignore[no-untyped-def]
@@ -256,23 +258,33 @@ class Levels:
                     if first.reads.get(name, frozenset()).isdisjoint(libraries)
                 )
 
-    def typed_answers(self, g, reusable_only: bool) -> dict[object, object]:  # type: ignore[no-untyped-def]
-        """The first graph's parameter types, keyed by ``g``'s function ids (project functions keep
-        their summary and index in every level); only those whose reads name none of ``g``'s
-        libraries when ``reusable_only``."""
+    def typed_questions(self, g, reusable_only: bool) -> dict[object, object]:  # type: ignore[no-untyped-def]
+        """The first graph's parameter questions -> the same questions in ``g``'s function ids (project
+        functions keep their summary and index in every level); only those whose reads name none of
+        ``g``'s libraries when ``reusable_only``."""
         assert self.first is not None
         libraries = {s.module.partition(".")[0] for s in g.summaries if s.library is not None} | {WIDE}
         positions = {id(s): p for p, s in enumerate(g.summaries)}
         first = self.first._param_types.answers
         found = {}
-        for (key, name), answer in dict.items(first):
+        for key, name in dict.keys(first):
             if reusable_only and not first.reads.get((key, name), frozenset()).isdisjoint(libraries):
                 continue
-            found[(g._ids[positions[id(self.first.summaries[key[0]])]][key[1]], name)] = answer
+            found[(key, name)] = (g._ids[positions[id(self.first.summaries[key[0]])]][key[1]], name)
         return found
 
+    def typed_answers(self, g, reusable_only: bool) -> dict[object, object]:  # type: ignore[no-untyped-def]
+        """The first graph's parameter types, keyed by ``g``'s function ids (:meth:`typed_questions`)."""
+        assert self.first is not None
+        first = self.first._param_types.answers
+        return {
+            ours: dict.__getitem__(first, theirs) for theirs, ours in self.typed_questions(g, reusable_only).items()
+        }
+
     def compare_typed(self, g) -> None:  # type: ignore[no-untyped-def]
-        """How many of the first graph's parameter types ``g`` asked too, were reusable, and differ."""
+        """How many of the first graph's parameter types ``g`` asked too, were reusable, and differ;
+        and how many reusable ones have their function handed arguments by other calls in ``g``."""
+        assert self.first is not None
         every = self.typed_answers(g, reusable_only=False)
         reusable = self.typed_answers(g, reusable_only=True)
         answers = g._param_types.answers
@@ -280,6 +292,16 @@ class Levels:
         differ = [question for question in both if answers[question] != every[question]]
         self.typed_rows.append(
             (len(both), sum(q in reusable for q in both), len(differ), sum(q in reusable for q in differ))
+        )
+        # A reused type also needs the same calls handing the parameter: a site kept from reuse may
+        # resolve to the function in a later level (the index of those calls is built once, its reads
+        # charged to the first question asking it only).
+        self.handing_moved.append(
+            sum(
+                _handing(self.first, theirs[0]) != _handing(g, ours[0])
+                for theirs, ours in self.typed_questions(g, reusable_only=True).items()
+                if ours in answers
+            )
         )
 
     def project_graph(self, summaries, config, catalogue, original):  # type: ignore[no-untyped-def]
@@ -328,6 +350,11 @@ class Levels:
         self.rows.append((len(summaries), len(reusable), differ, reused_differ, middle - start, end - middle, same))
         self.compare_typed(plain)
         return plain
+
+
+def _handing(g, key) -> frozenset[tuple[int, int, int]]:  # type: ignore[no-untyped-def]
+    """The calls handing function ``key`` an argument: (its caller's summary, the caller's index, the site)."""
+    return frozenset((id(g.summaries[caller[0]]), caller[1], id(site)) for caller, site in g._argument_sites(key))
 
 
 def _named(g, keys):  # type: ignore[no-untyped-def]
@@ -379,9 +406,14 @@ def main() -> None:
     print(
         f"first level graph: {len(first_typed)} parameter types asked, {clean_typed} read nothing outside the project"
     )
-    print("level | parameter types asked in both | reusable | differ from level 1 | reusable but differ")
-    for level, (both, reusable, differ, bad) in enumerate(levels.typed_rows, 2):
-        print(f"{level} | {both} | {reusable} | {differ} | {bad}")
+    print(
+        "level | parameter types asked in both | reusable | differ from level 1 | reusable but differ"
+        " | reusable, handed arguments by other calls"
+    )
+    for level, ((both, reusable, differ, bad), moved) in enumerate(
+        zip(levels.typed_rows, levels.handing_moved, strict=True), 2
+    ):
+        print(f"{level} | {both} | {reusable} | {differ} | {bad} | {moved}")
     print(
         "the last level's sites kept from reuse, by the library top-level names they read:",
         levels.blockers.most_common(12),

@@ -19,13 +19,19 @@ deep check of ``--corpus`` (deep mode's plan never replayed, no result cache):
    the plain one's, and each seeded site's answer in the plain graph must equal the first
    graph's (``reusable but differ``: 0, or the recording misses a read).
 
+``--typed`` (round ``incr27``): the parameters typed by their callers (``Parameters.param_type``,
+settled order-independently since ``incr27``) are recorded the same way, per (function, parameter),
+and seeded into the later graphs when their reads name none of that level's libraries; their
+answers in each plain later graph are compared with the first graph's as the sites' are.
+
 It prints, per level graph: the sites reusable, those that differ, the CPU seconds of the plain
-and seeded builds and their ratio. The wrapped first graph is slower than a plain one (its time is
+and seeded builds and their ratio (and, per level, the parameter types asked in both graphs,
+reusable, differing, and reusable but differing). The wrapped first graph is slower than a plain one (its time is
 not compared). Nothing here is asynclint's code path: it monkeypatches the graph from outside.
 
 Usage::
 
-    python bench/bench_level_reuse.py --corpus /work/corpus --cache /tmp/level_reuse_cache
+    python bench/bench_level_reuse.py --corpus /work/corpus --cache /tmp/level_reuse_cache [--names] [--typed]
 """
 
 from __future__ import annotations
@@ -145,6 +151,9 @@ def instrument(g) -> dict[tuple[int, int], frozenset[str]]:  # type: ignore[no-u
     memo._compute = recorded(memo._compute, memo.answers.reads)
     g._canonical = CarriedMemo()
     g._follow_exports = recorded(g._follow_exports, g._canonical.reads)
+    typed = g._param_types  # parameters typed by their callers: answers carrying what they read
+    typed.answers = CarriedMemo()
+    typed._compute = recorded(typed._compute, typed.answers.reads)
     g._undefined = NoMemo()  # remembered inline: recomputed each time instead
     g.ancestors = lambda cls: linear_chain(cls, g._bases, {})  # its memo is filled for the bases too
     g.mro = lambda cls: [name for name in g.ancestors(cls) if name in g.classes]
@@ -181,7 +190,13 @@ class Levels:
         self.first_same: bool | None = None
         #: Seed the memos of what names denote and of re-exports too (``--names``).
         self.names = False
+        #: Seed the parameters typed by their callers too (``--typed``).
+        self.typed = False
         self.rows: list[tuple[int, int, int, int, float, float, bool]] = []
+        #: Per later level: parameter types asked in both graphs, reusable, differ, reusable but differ.
+        self.typed_rows: list[tuple[int, int, int, int]] = []
+        #: Per later level: reusable parameter types whose function is handed arguments by other calls.
+        self.handing_moved: list[int] = []
         self.blockers: collections.Counter[str] = collections.Counter()
 
     def propagate(self, g, original) -> None:  # type: ignore[no-untyped-def]
@@ -228,6 +243,8 @@ class Levels:
                 if found:
                     found = tuple(g._ids[positions[id(self.first.summaries[k[0]])]][k[1]] for k in found)
                 callee_row[index] = found
+        if self.typed:
+            g._param_types.answers.update(self.typed_answers(g, reusable_only=True))
         if self.names:
             # What names denote and where re-exports lead, for those read from none of the libraries.
             libraries = {s.module.partition(".")[0] for s in g.summaries if s.library is not None} | {WIDE}
@@ -240,6 +257,52 @@ class Levels:
                     for name, found in dict.items(first)
                     if first.reads.get(name, frozenset()).isdisjoint(libraries)
                 )
+
+    def typed_questions(self, g, reusable_only: bool) -> dict[object, object]:  # type: ignore[no-untyped-def]
+        """The first graph's parameter questions -> the same questions in ``g``'s function ids (project
+        functions keep their summary and index in every level); only those whose reads name none of
+        ``g``'s libraries when ``reusable_only``."""
+        assert self.first is not None
+        libraries = {s.module.partition(".")[0] for s in g.summaries if s.library is not None} | {WIDE}
+        positions = {id(s): p for p, s in enumerate(g.summaries)}
+        first = self.first._param_types.answers
+        found = {}
+        for key, name in dict.keys(first):
+            if reusable_only and not first.reads.get((key, name), frozenset()).isdisjoint(libraries):
+                continue
+            found[(key, name)] = (g._ids[positions[id(self.first.summaries[key[0]])]][key[1]], name)
+        return found
+
+    def typed_answers(self, g, reusable_only: bool) -> dict[object, object]:  # type: ignore[no-untyped-def]
+        """The first graph's parameter types, keyed by ``g``'s function ids (:meth:`typed_questions`)."""
+        assert self.first is not None
+        first = self.first._param_types.answers
+        return {
+            ours: dict.__getitem__(first, theirs) for theirs, ours in self.typed_questions(g, reusable_only).items()
+        }
+
+    def compare_typed(self, g) -> None:  # type: ignore[no-untyped-def]
+        """How many of the first graph's parameter types ``g`` asked too, were reusable, and differ;
+        and how many reusable ones have their function handed arguments by other calls in ``g``."""
+        assert self.first is not None
+        every = self.typed_answers(g, reusable_only=False)
+        reusable = self.typed_answers(g, reusable_only=True)
+        answers = g._param_types.answers
+        both = [question for question in every if question in answers]
+        differ = [question for question in both if answers[question] != every[question]]
+        self.typed_rows.append(
+            (len(both), sum(q in reusable for q in both), len(differ), sum(q in reusable for q in differ))
+        )
+        # A reused type also needs the same calls handing the parameter: a site kept from reuse may
+        # resolve to the function in a later level (the index of those calls is built once, its reads
+        # charged to the first question asking it only).
+        self.handing_moved.append(
+            sum(
+                _handing(self.first, theirs[0]) != _handing(g, ours[0])
+                for theirs, ours in self.typed_questions(g, reusable_only=True).items()
+                if ours in answers
+            )
+        )
 
     def project_graph(self, summaries, config, catalogue, original):  # type: ignore[no-untyped-def]
         if self.first is None:
@@ -285,7 +348,13 @@ class Levels:
                     differ += 1
                     reused_differ += (key, index) in reusable
         self.rows.append((len(summaries), len(reusable), differ, reused_differ, middle - start, end - middle, same))
+        self.compare_typed(plain)
         return plain
+
+
+def _handing(g, key) -> frozenset[tuple[int, int, int]]:  # type: ignore[no-untyped-def]
+    """The calls handing function ``key`` an argument: (its caller's summary, the caller's index, the site)."""
+    return frozenset((id(g.summaries[caller[0]]), caller[1], id(site)) for caller, site in g._argument_sites(key))
 
 
 def _named(g, keys):  # type: ignore[no-untyped-def]
@@ -299,11 +368,12 @@ def main() -> None:
         "--cache", type=Path, required=True, help="a summary cache directory (its result caches are removed)"
     )
     parser.add_argument("--names", action="store_true", help="seed what names denote (resolve's memo) too")
+    parser.add_argument("--typed", action="store_true", help="seed the parameters typed by their callers too")
     args = parser.parse_args()
     for stale in args.cache.glob("results-*"):
         stale.unlink()
     levels = Levels()
-    levels.names = args.names
+    levels.names, levels.typed = args.names, args.typed
     propagate, build = graph_module.ProjectGraph._propagate, deep.project_graph
     graph_module.ProjectGraph._propagate = lambda g: levels.propagate(g, propagate)  # type: ignore[method-assign]
     deep.project_graph = lambda s, c, k: levels.project_graph(s, c, k, build)  # type: ignore[assignment]
@@ -331,6 +401,19 @@ def main() -> None:
     total_seeded = sum(row[5] for row in levels.rows)
     if total_plain:
         print(f"later level graphs: {total_plain:.2f} -> {total_seeded:.2f} CPU-s ({total_seeded / total_plain:.2f}x)")
+    first_typed = levels.first._param_types.answers if levels.first is not None else {}
+    clean_typed = sum(1 for question in first_typed if not first_typed.reads.get(question))
+    print(
+        f"first level graph: {len(first_typed)} parameter types asked, {clean_typed} read nothing outside the project"
+    )
+    print(
+        "level | parameter types asked in both | reusable | differ from level 1 | reusable but differ"
+        " | reusable, handed arguments by other calls"
+    )
+    for level, ((both, reusable, differ, bad), moved) in enumerate(
+        zip(levels.typed_rows, levels.handing_moved, strict=True), 2
+    ):
+        print(f"{level} | {both} | {reusable} | {differ} | {bad} | {moved}")
     print(
         "the last level's sites kept from reuse, by the library top-level names they read:",
         levels.blockers.most_common(12),

@@ -32,10 +32,10 @@ MODULES = {
 ASKED = ("pkg.env.Env().a", "pkg.env.Env().b", "pkg.clients.HELD", "pkg.clients.OUTSIDE")
 
 
-def _graph(tmp_path: Path):
+def _graph(tmp_path: Path, modules: dict[str, str] = MODULES):
     config = Config(root=tmp_path)
     summaries = []
-    for module, text in MODULES.items():
+    for module, text in modules.items():
         path = tmp_path / f"{module.replace('.', '/')}.py"
         source = SourceFile(str(path), textwrap.dedent(text), module=module, package="pkg")
         summary = summarize(source, config.catalogue())
@@ -69,6 +69,52 @@ def test_each_question_of_a_cycle_keeps_the_answer_it_has_when_asked_first():
         return f"{name}<{memo.ask(values[name])}>"
 
     for order in itertools.permutations("xyz"):
-        memo = CycleMemo(compute)
+        memo: CycleMemo[str, str] = CycleMemo(compute, str)
         asked = {name: memo.ask(name) for name in order}
         assert asked == {"x": "x<y<x>>", "y": "y<x<y>>", "z": "z<x<y<x>>>"}, order
+
+
+#: Two functions handing a parameter round (``step`` -> ``hop`` -> ``step``), typed from outside
+#: the cycle by the one caller that makes the driver.
+HANDED_ROUND = {
+    "pkg.browse": """
+        from selenium import webdriver
+
+        def step(driver, n):
+            if n:
+                hop(driver, n - 1)
+            driver.refresh()
+
+        def hop(driver, n):
+            step(driver, n)
+
+        def other(driver):
+            hop(driver, 0)
+
+        async def rollout():
+            driver = webdriver.Chrome()
+            step(driver, 3)
+        """,
+}
+
+
+def test_parameters_handed_round_a_cycle_of_calls_have_the_same_types_in_every_order_they_are_asked(
+    tmp_path: Path,
+):
+    asked = (("step", "driver"), ("hop", "driver"), ("other", "driver"))
+    answers = set()
+    for order in itertools.permutations(asked):
+        graph = _graph(tmp_path, HANDED_ROUND)
+        typed = {
+            f"{function}({param})": graph.param_type(graph.function_for(f"pkg.browse.{function}"), param)
+            for function, param in order
+        }
+        answers.add(tuple(sorted(typed.items())))
+    assert len(answers) == 1, answers
+    (only,) = answers
+    # ``hop``'s only caller hands it ``step``'s parameter; ``other`` has no caller at all.
+    assert dict(only) == {
+        "step(driver)": "selenium.webdriver.Chrome",
+        "hop(driver)": "selenium.webdriver.Chrome",
+        "other(driver)": None,
+    }

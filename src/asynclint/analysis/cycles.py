@@ -1,15 +1,22 @@
 """A memo of a question that may come back to itself (what a dotted name denotes, through values
-naming each other), whose answers do not depend on the order the questions are asked in."""
+naming each other; what type a parameter receives, through calls handing it round), whose answers
+do not depend on the order the questions are asked in."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from sys import intern
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+Question = TypeVar("Question", bound=Hashable)
+Answer = TypeVar("Answer")
+
+_UNSET = object()
 
 
-class CycleMemo:
+class CycleMemo(Generic[Question, Answer]):
     """The answers of ``compute(name)``, which may ask for other names and, through a cycle, for one
-    still being answered. That one is answered with its own name (a cycle says nothing more).
+    still being answered. That one is answered ``cycle(name)`` (a cycle says nothing more: a name
+    denotes itself, a parameter handed round is untyped).
 
     Kept as they are, such answers would depend on the order of asking: with ``a`` asked first, ``b``
     (asked inside ``a``) would keep an answer made with ``a`` unsettled, and with ``b`` first, the other
@@ -20,30 +27,31 @@ class CycleMemo:
     first question, with none of the others kept, and each keeps that answer. A name is then given
     the same answer whatever was asked before it."""
 
-    __slots__ = ("answers", "_compute", "_depth", "_low", "_provisional", "_settling")
+    __slots__ = ("answers", "_compute", "_cycle", "_depth", "_low", "_provisional", "_settling")
 
-    def __init__(self, compute: Callable[[str], str]) -> None:
-        self.answers: dict[str, str] = {}
+    def __init__(self, compute: Callable[[Question], Answer], cycle: Callable[[Question], Answer]) -> None:
+        self.answers: dict[Question, Answer] = {}
         self._compute = compute
-        self._depth: dict[str, int] = {}  # the questions being answered -> their place on the stack
+        self._cycle = cycle
+        self._depth: dict[Question, int] = {}  # the questions being answered -> their place on the stack
         self._low: list[int] = []  # per question being answered: the lowest place its answer read
-        self._provisional: list[str] = []  # answered only for the question below them in a cycle
-        self._settling: frozenset[str] = frozenset()  # the cycle being settled: none of it kept yet
+        self._provisional: list[Question] = []  # answered only for the question below them in a cycle
+        self._settling: frozenset[Question] = frozenset()  # the cycle being settled: none of it kept yet
 
-    def ask(self, name: str) -> str:
-        found = self.answers.get(name)
-        if found is not None:
-            return found
+    def ask(self, name: Question) -> Answer:
+        kept = self.answers.get(name, _UNSET)
+        if kept is not _UNSET:
+            return kept  # type: ignore[return-value]  # not the sentinel, so an answer
         depth = self._depth.get(name)
         if depth is not None:  # a cycle: every answer above ``depth`` stands only for this question
             if depth < self._low[-1]:
                 self._low[-1] = depth
-            return name
+            return self._cycle(name)
         depth = self._depth[name] = len(self._low)
         self._low.append(depth)
         mark = len(self._provisional)
         try:
-            found = intern(self._compute(name))
+            found = self._compute(name)
         finally:
             del self._depth[name]
             low = self._low.pop()
@@ -62,7 +70,7 @@ class CycleMemo:
             self.answers[name] = found
         return found
 
-    def _settle(self, cycle: list[str]) -> None:
+    def _settle(self, cycle: list[Question]) -> None:
         """Each question of ``cycle`` asked alone, on a stack of its own, with none of the cycle's
         answers kept until all are made."""
         outer = self._depth, self._low, self._settling
@@ -71,7 +79,7 @@ class CycleMemo:
         # by the members asked after it there.
         cycle = [name for name in cycle if name not in outer[2]]
         self._settling = frozenset(cycle) | outer[2]
-        settled: dict[str, str] = {}
+        settled: dict[Question, Answer] = {}
         try:
             for name in cycle:
                 self._depth, self._low = {}, []

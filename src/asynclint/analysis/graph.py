@@ -46,6 +46,7 @@ from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ClassInfo, FunctionRef, ModuleSummary
 from asynclint.analysis.index.values import CallPart, Marker, Rooted
 from asynclint.analysis.instances import Instances
+from asynclint.analysis.parameters import untyped
 from asynclint.analysis.programs import Programs
 from asynclint.analysis.rows import RowKeys
 from asynclint.analysis.uses import Uses
@@ -232,7 +233,6 @@ class ProjectGraph(
         self._hot_callers: dict[FunctionId, array[int]] | None = None
         self._hot_or_library_callers: dict[FunctionId, array[int]] | None = None
         self._arguments: dict[FunctionId, array[int]] | None = None
-        self._param_types: dict[tuple[FunctionId, str], str | None] = {}
         self._root_keys: frozenset[FunctionId] = frozenset()
         self._filled_keys: frozenset[str] = frozenset()
         self._project_calls: tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]] | None = None
@@ -265,7 +265,8 @@ class ProjectGraph(
             params = (Rooted.read(value, Marker.PARAM) for value in attrs.values())
             for name in {param.path[0] for param in params if param is not None and len(param.path) == 1}:
                 self._keepers.setdefault(name, []).append(owner)
-        self._resolved = CycleMemo(self._denote)
+        self._resolved: CycleMemo[str, str] = CycleMemo(self._denote, str)  # in a cycle, a name denotes itself
+        self._param_types: CycleMemo[tuple[FunctionId, str], str | None] = CycleMemo(self._typed_param, untyped)
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)
         self._singles: dict[FunctionId, tuple[FunctionId, ...]] = {}  # see Hierarchy.only

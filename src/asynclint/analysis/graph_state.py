@@ -104,7 +104,7 @@ class GraphState:
     _hot_callers: dict[FunctionId, array[int]] | None
     _hot_or_library_callers: dict[FunctionId, array[int]] | None
     _arguments: dict[FunctionId, array[int]] | None
-    _param_types: dict[tuple[FunctionId, str], str | None]
+    _param_types: CycleMemo[tuple[FunctionId, str], str | None]
     _root_keys: frozenset[FunctionId]
     _filled_keys: frozenset[str]  # keys of the rollout's state stored before scoring (Hot._filled_before_scoring)
     _project_calls: tuple[dict[FunctionId, array[int]], set[FunctionId], set[str]] | None
@@ -127,7 +127,7 @@ class GraphState:
     _running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]]
     _attrs: dict[str, dict[str, str | Rooted]]
     _keepers: dict[str, list[str]]
-    _resolved: CycleMemo
+    _resolved: CycleMemo[str, str]
     _calls_by_caller: list[RunCalls | None]  # by summary position (CallRefs.run_refs)
     _singles: dict[FunctionId, tuple[FunctionId, ...]]
     _ids: list[tuple[FunctionId, ...]]
@@ -174,7 +174,7 @@ class GraphState:
         def subclasses(self, cls: str) -> list[str]: ...
         def implementers(self, cls: str) -> list[str]: ...
         def built_classes(self) -> frozenset[str]: ...
-        def param_type(self, key: FunctionId, name: str, depth: int = 0) -> str | None: ...
+        def param_type(self, key: FunctionId, name: str) -> str | None: ...
 
         # DeclaredHooks
         def hook_of(self, position: int, function: Function) -> tuple[Hook | None, bool]: ...

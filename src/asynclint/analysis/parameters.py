@@ -9,9 +9,14 @@ from array import array
 from collections.abc import Iterator
 
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
-from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId
+from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.values import ITEM_SUFFIX, Marker, Rooted, SelfPath
+
+
+def untyped(_question: tuple[FunctionId, str]) -> None:
+    """:meth:`Parameters.param_type`'s answer for a parameter a cycle of calls hands round."""
+    return None
 
 
 class Parameters(CallRefs):
@@ -41,22 +46,23 @@ class Parameters(CallRefs):
             self.method_of(owner, "__init__") == key for owner in self._keepers.get(name, ())
         )
 
-    def param_type(self, key: FunctionId, name: str, depth: int = 0) -> str | None:
+    def param_type(self, key: FunctionId, name: str) -> str | None:
         """The type of parameter ``name`` of function ``key`` (one its signature leaves open):
         what ``update_tool_args`` passes it when ``key`` is a tool, else what the project's calls
         of ``key`` hand it, when every one that is known agrees (``mark_page(driver)`` with
-        ``driver: webdriver.Chrome``; a caller's own parameter handed on is typed the same way)."""
-        memo = (key, name)
-        if memo in self._param_types:
-            return self._param_types[memo]
-        self._param_types[memo] = None  # a cycle of calls handing a parameter round says nothing
-        found = self.injected_type(name) if key in self._tools else None
-        if found is None and depth <= MAX_ALIAS_HOPS:
-            found = self._argument_type(key, name, depth)
-        self._param_types[memo] = found
-        return found
+        ``driver: webdriver.Chrome``; a caller's own parameter handed on is typed the same way). A
+        cycle of calls handing a parameter round says nothing; each parameter of such a cycle has
+        the answer it has when asked first, whatever was asked before it, so that the answer is
+        the same in every order the functions are reached in
+        (:class:`asynclint.analysis.cycles.CycleMemo`)."""
+        return self._param_types.ask((key, name))
 
-    def _argument_type(self, key: FunctionId, name: str, depth: int) -> str | None:
+    def _typed_param(self, question: tuple[FunctionId, str]) -> str | None:
+        key, name = question
+        found = self.injected_type(name) if key in self._tools else None
+        return found if found is not None else self._argument_type(key, name)
+
+    def _argument_type(self, key: FunctionId, name: str) -> str | None:
         function = self.function(key)
         if name not in function.params:
             return None
@@ -65,7 +71,7 @@ class Parameters(CallRefs):
             value = function.argument(site, name)
             param, state = Rooted.read(value, Marker.PARAM), Rooted.read(value, Marker.STATE)
             if param is not None:
-                typed = self.param_type(caller, param.path[0], depth + 1)
+                typed = self.param_type(caller, param.path[0])
             elif state is not None:
                 typed = self.resolve_state(state.path)
             elif (named := Rooted.read(value, Marker.NAMED)) is not None:

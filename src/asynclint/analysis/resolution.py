@@ -6,6 +6,7 @@ parameters typed by their callers: :mod:`asynclint.analysis.parameters`; the cla
 from __future__ import annotations
 
 from collections.abc import Sequence
+from sys import intern
 
 from asynclint.analysis.exports import Exports
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, NO_FUNCTIONS, FunctionId, TypeName
@@ -48,12 +49,12 @@ class Resolution(Exports, Parameters):
 
     def _denote(self, name: str) -> str:
         """:meth:`resolve`'s answer, asked once per name (:class:`CycleMemo` keeps it: each answer
-        one string, interned there -- many names denote one thing, and most answers equal a
-        summary's, interned when decoded)."""
+        one string, interned -- many names denote one thing, and most answers equal a summary's,
+        interned when decoded)."""
         state = Rooted.read(name, Marker.STATE)
         if state is not None:  # a helper's ``return state["driver"]``, called on
-            return self.resolve_state(state.path) or name
-        return self._walk("", name.split("."))
+            return intern(self.resolve_state(state.path) or name)
+        return intern(self._walk("", name.split(".")))
 
     def _walk(self, current: str, parts: Sequence[str]) -> str:
         for index, part in enumerate(parts):

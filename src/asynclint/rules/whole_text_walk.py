@@ -104,20 +104,18 @@ class WholeTextWalk(HandedLoopRule):
         caller: FunctionId,
         site: CallSite,
         evidence: CallEvidence,
+        through: FunctionId,
     ) -> Finding | None:
         cost = cost_of(_WALK, evidence)
         if COST_CLASSES[cost.name].severity is None or not _proven(site, evidence):
             return None
-        walker = ctx.graph.function(key).qualname
-        return self.own_work_finding(
-            ctx,
-            caller,
-            site,
-            (site.end_line, site.end_col),
-            cost.name,
-            True,
-            f"`{walker}` goes `{loop.header}` over {cost.evidence}",
-        )
+        graph = ctx.graph
+        walker = graph.function(key).qualname
+        goes = f"goes `{loop.header}` over {cost.evidence}"
+        walk = f"`{walker}` {goes}"
+        if through != key:
+            walk = f"`{graph.function(through).qualname}` passes it on to `{walker}`, which {goes}"
+        return self.own_work_finding(ctx, caller, site, (site.end_line, site.end_col), cost.name, True, walk)
 
 
 def _proven(site: CallSite, evidence: CallEvidence) -> bool:

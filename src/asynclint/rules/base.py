@@ -269,10 +269,43 @@ def hands(site: CallSite, slot: int, param: str) -> bool:
     return first == param or (first == "0" and slot == 0)
 
 
+#: How many project functions passing a parameter on as it is (``top_chunks(text)`` handing ``text`` to
+#: ``chunk_text``) a loop's parameter is followed up through, as a text walk follows a local's bindings.
+PASSED_ON_DEPTH = 4
+
+
+def passed_on(graph: CallGraph, key: FunctionId, param: str) -> Iterator[tuple[FunctionId, str]]:
+    """``(key, param)``, then each hot project function that passes one of its own parameters on as it is
+    to a function yielded before, in that function's slot (``top_chunks(text)`` -> ``chunk_text(text)``),
+    with that parameter: what a hot call hands it is what the loop of ``key`` goes over. Up to
+    :data:`PASSED_ON_DEPTH` calls up; a recursion or a cycle handing it round adds nothing."""
+    seen = {(key, param)}
+    level = [(key, param)]
+    yield key, param
+    for _ in range(PASSED_ON_DEPTH):
+        following = []
+        for holder, held in level:
+            slot = slot_of(graph, holder, held)
+            if slot is None:
+                continue
+            slots = (str(slot), held)
+            for caller, site in graph.hot_callers(holder):
+                passed = dict(site.passed_params)
+                own = next((passed[s] for s in slots if s in passed), None)
+                if own is None or (caller, own) in seen or own not in graph.function(caller).params:
+                    continue
+                seen.add((caller, own))
+                following.append((caller, own))
+                yield caller, own
+        level = following
+
+
 class HandedLoopRule(OwnWorkRule):
     """A rule about a project function's loop over one of its parameters, whose cost is what the
     function's hot callers hand that parameter (ASL117's text walk, ASL119's item-by-item dump): each
-    hot call handing it is graded by its payload's evidence, one finding per place, the costliest."""
+    hot call handing it is graded by its payload's evidence, one finding per place, the costliest. A
+    project function passing one of its parameters on to it as it is hands the loop what its own hot
+    callers hand that parameter (:func:`passed_on`)."""
 
     def handed_loops(self, summary: ModuleSummary) -> Iterator[tuple[WorkLoop, str]]:
         """The loops of ``summary`` this rule grades, each with the parameter it goes over."""
@@ -286,9 +319,11 @@ class HandedLoopRule(OwnWorkRule):
         caller: FunctionId,
         site: CallSite,
         evidence: CallEvidence,
+        through: FunctionId,
     ) -> Finding | None:
-        """The finding on ``loop`` (in ``key``) when ``site`` (in ``caller``, hot) hands its parameter
-        what ``evidence`` says, or ``None`` when that is not proven large enough."""
+        """The finding on ``loop`` (in ``key``) when ``site`` (in ``caller``, hot) hands the parameter
+        what ``evidence`` says, or ``None`` when that is not proven large enough: ``site`` calls
+        ``through``, ``key`` itself or a function passing the parameter on to it."""
         raise NotImplementedError
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
@@ -299,31 +334,46 @@ class HandedLoopRule(OwnWorkRule):
                 continue
             for loop, param in self.handed_loops(summary):
                 key = FunctionId((position, loop.function))
-                slot = slot_of(graph, key, param)
-                if slot is None:
-                    continue
-                for caller, site in graph.hot_callers(key):
-                    if caller == key or not hands(site, slot, param):
-                        continue
-                    hot = graph.hot_at(caller, site)
-                    if hot is None:
-                        continue
-                    evidence = CallEvidence(
-                        payload=site.payload,
-                        frequency=hot.root_hook.frequency,
-                        passed=ctx.passed_payload(caller, site),
-                        bound_at=site.payload_at,
-                        returned=ctx.returned_payload(caller, site),
-                    )
-                    found = self.handed_finding(ctx, key, loop, caller, site, evidence)
-                    if found is None:
-                        continue
-                    place = (found.path, found.line)
-                    if place not in kept or found.severity > kept[place].severity:
-                        kept[place] = found
+                for through, held in passed_on(graph, key, param):
+                    self._graded_calls(ctx, key, loop, through, held, kept)
         for found in kept.values():
             if ctx.judged(found, self.code, self.name):
                 yield found
+
+    def _graded_calls(
+        self,
+        ctx: CheckContext,
+        key: FunctionId,
+        loop: WorkLoop,
+        through: FunctionId,
+        param: str,
+        kept: dict[tuple[str, int], Finding],
+    ) -> None:
+        """Grade ``loop`` (in ``key``) at each hot call of ``through`` handing its parameter ``param``,
+        into ``kept`` (the costliest finding per place)."""
+        graph = ctx.graph
+        slot = slot_of(graph, through, param)
+        if slot is None:
+            return
+        for caller, site in graph.hot_callers(through):
+            if caller == through or not hands(site, slot, param):
+                continue
+            hot = graph.hot_at(caller, site)
+            if hot is None:
+                continue
+            evidence = CallEvidence(
+                payload=site.payload,
+                frequency=hot.root_hook.frequency,
+                passed=ctx.passed_payload(caller, site),
+                bound_at=site.payload_at,
+                returned=ctx.returned_payload(caller, site),
+            )
+            found = self.handed_finding(ctx, key, loop, caller, site, evidence, through)
+            if found is None:
+                continue
+            place = (found.path, found.line)
+            if place not in kept or found.severity > kept[place].severity:
+                kept[place] = found
 
 
 class BlockingCallRule(Rule):

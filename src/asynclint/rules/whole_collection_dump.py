@@ -100,11 +100,14 @@ class WholeCollectionDump(HandedLoopRule):
         caller: FunctionId,
         site: CallSite,
         evidence: CallEvidence,
+        through: FunctionId,
     ) -> Finding | None:
         cost = cost_of(_DUMP, evidence)
         if cost.size not in _WHOLE:
             return None
-        caller_name = ctx.graph.function(caller).qualname
+        hands = f"`{ctx.graph.function(caller).qualname}` hands"
+        if through != key:
+            hands = f"{hands} `{ctx.graph.function(through).qualname}`, which passes it on,"
         found = self.own_work_finding(
             ctx,
             key,
@@ -112,7 +115,7 @@ class WholeCollectionDump(HandedLoopRule):
             (loop.end_line, loop.end_col),
             cost.name,
             False,
-            f"`{loop.header}` dumps every item of `{loop.dumps}`, which `{caller_name}` hands {cost.evidence}",
+            f"`{loop.header}` dumps every item of `{loop.dumps}`, which {hands} {cost.evidence}",
         )
         if found is None or found.fix_request is None:
             return found

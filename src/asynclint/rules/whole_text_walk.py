@@ -33,7 +33,9 @@ class WholeTextWalk(HandedLoopRule):
     loops for one that goes over the pieces of a text parameter (`p.splitlines()`, `p.split(...)`,
     `re.findall(pattern, p)`, also of a text computed from `p` in the same size, or a part of a split
     such as the section after a header) doing work with every piece (a method of it, a function on it,
-    a membership test, a loop over it), and reports each hot call of the function that hands that
+    a membership test, a loop over it; or a sort, `min`, `max` or `heapq.nlargest` of the pieces whose
+    key does such work: `sorted(chunks, key=lambda c: score(c, query))`), and reports each hot call of
+    the function -- or of a project function passing the text on to it as it is -- that hands that
     parameter a payload the code proves whole: a file's contents, a state key the project fills with
     one, what a project function returns when its `return`s are (the payload evidence of ASL111; a name
     alone is not enough here: `completion` written as a text is one reply). It is
@@ -104,20 +106,18 @@ class WholeTextWalk(HandedLoopRule):
         caller: FunctionId,
         site: CallSite,
         evidence: CallEvidence,
+        through: FunctionId,
     ) -> Finding | None:
         cost = cost_of(_WALK, evidence)
         if COST_CLASSES[cost.name].severity is None or not _proven(site, evidence):
             return None
-        walker = ctx.graph.function(key).qualname
-        return self.own_work_finding(
-            ctx,
-            caller,
-            site,
-            (site.end_line, site.end_col),
-            cost.name,
-            True,
-            f"`{walker}` goes `{loop.header}` over {cost.evidence}",
-        )
+        graph = ctx.graph
+        walker = graph.function(key).qualname
+        goes = f"goes `{loop.header}` over {cost.evidence}"
+        walk = f"`{walker}` {goes}"
+        if through != key:
+            walk = f"`{graph.function(through).qualname}` passes it on to `{walker}`, which {goes}"
+        return self.own_work_finding(ctx, caller, site, (site.end_line, site.end_col), cost.name, True, walk)
 
 
 def _proven(site: CallSite, evidence: CallEvidence) -> bool:

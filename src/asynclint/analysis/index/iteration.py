@@ -26,8 +26,10 @@ CALLING_ITER = "iter"
 class Iteration(Expressions):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
-    def _note_loop(self, node: ast.For | ast.AsyncFor | ast.While | Comprehension) -> None:
+    def _note_loop(self, node: ast.For | ast.AsyncFor | ast.While | Comprehension | ast.Call) -> None:
         super()._note_loop(node)
+        if isinstance(node, ast.Call):
+            return  # a key run per item: no iteration of the project's to record
         if isinstance(node, ast.For):
             self._record_iteration(node.iter)
         elif not isinstance(node, ast.While | ast.AsyncFor) and not node.generators[0].is_async:
@@ -36,6 +38,8 @@ class Iteration(Expressions):
 
     def visit_call(self, node: ast.Call, awaited: bool) -> None:
         super().visit_call(node, awaited)
+        if any(keyword.arg == "key" for keyword in node.keywords):
+            self._note_loop(node)  # ``sorted(pieces, key=...)`` runs its key per item (loopwalk reads it)
         name = last_name(node.func)
         if name in STREAM_READERS and len(node.args) == 1:  # ``list(proc.stdout)``, ``b"".join(proc.stdout)``
             self._record_iteration(node.args[0])

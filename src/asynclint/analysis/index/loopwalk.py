@@ -88,6 +88,10 @@ class _Walk:
                 nests.expression(node)
             if isinstance(node, ast.Call):
                 self.loops.call(node, parent)
+                keyed = self.texts.keyed(node)
+                if keyed is not None:
+                    # the key runs once per piece: a walk of the text, whose items are read before it
+                    self.pieces[self.loops.keyed(node, parent, keyed[0])] = keyed[1]
             for child in ast.iter_child_nodes(node):
                 self.visit(child, parent, seen and _read_by_nests(node, child))
 

@@ -22,7 +22,7 @@ from asynclint.analysis.index.argfacts import (
     returned_word,
 )
 from asynclint.analysis.index.built_models import BUILT, builds_class
-from asynclint.analysis.index.helpers import call_slots, may_be_project
+from asynclint.analysis.index.helpers import call_slots, may_be_project, slice_count
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
 from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, sized_by_name
@@ -48,10 +48,15 @@ class PayloadsHeld(IndexerState):
 
     def _passed_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
         """CallSite.passed_params of a call: a parameter, or a name or expression holding it as it
-        is or in the same size (``text = completion.strip(); helper(text)``)."""
+        is or in the same size (``text = completion.strip(); helper(text)``). Not a constant few of it
+        (``helper(text[:200])``): a text named small is read as its part, but the part is no longer what
+        the callers hand."""
         params = self.frame.params
         return tuple(
-            (slot, word) for slot, (shape, word) in self._slot_payloads(node) if shape == "name" and word in params
+            (slot, word)
+            for slot, arg in call_slots(node)
+            for shape, word in [self._payload_of(arg)]
+            if shape == "name" and word in params and not _cut_to_few(arg)
         )
 
     def _small_arguments(self, node: ast.Call) -> tuple[str, ...]:
@@ -238,3 +243,8 @@ class PayloadsHeld(IndexerState):
             client = self.class_attrs.get(value.cls, {}).get(value.path[0])
             value = Inst(f"{client.name}.{value.path[1]}", "self") if isinstance(client, Inst) else None
         return isinstance(value, Inst) and value.name.replace("()", "") in HTTP_RESPONSES
+
+
+def _cut_to_few(arg: ast.expr) -> bool:
+    """Is ``arg`` a slice keeping a constant few items of what it is applied to (``text[:200]``)?"""
+    return isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice) and slice_count(arg.slice) is not None

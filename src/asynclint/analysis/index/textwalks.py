@@ -12,6 +12,12 @@ log.split(marker)[1]``, a section whose size the marker decides), through ``enum
 ``lines[-3:]``) is a constant few. Every iteration must do work with the piece: call a method of it
 or a function on it, test membership in it, or loop over it (collecting it as it is,
 ``out.append(line)``, is not work worth a report); a body that awaits hands the loop back.
+
+Ordering or picking the pieces by a key (``sorted(chunks, key=lambda c: score(c, query))``, ``min``,
+``max``, ``list.sort``, ``heapq.nlargest``/``nsmallest``) runs the key once per piece: a walk too
+(:meth:`TextWalks.keyed`) when the key does work with its piece -- a function named as the key, or a
+lambda calling something on it; not ``len``, an attribute or ``itemgetter``/``attrgetter`` (constant
+work in C per piece).
 """
 
 from __future__ import annotations
@@ -34,6 +40,12 @@ _SAME_TEXT = frozenset({"strip", "lstrip", "rstrip", "lower", "upper", "casefold
 _COLLECTING = frozenset({"append", "add", "extend", "insert", "appendleft"})
 #: How deep a local's binding is followed.
 _DEPTH = 4
+#: Builtins ordering or picking among their first argument's items by a ``key=``.
+_KEYED = frozenset({"sorted", "min", "max"})
+#: ``heapq``'s, whose items are the second argument.
+_HEAP_KEYED = frozenset({"nlargest", "nsmallest"})
+#: Keys doing a constant step per item in C, whatever the item: no work worth a report.
+_CHEAP_KEYS = frozenset({"len", "abs", "id", "hash", "int", "float", "bool", "ord", "itemgetter", "attrgetter"})
 
 
 class TextWalks:
@@ -69,6 +81,25 @@ class TextWalks:
         statements, or of a comprehension's element and tests)?"""
         items = names_in(target)
         return any(_works_on(node, items) for node in nodes)
+
+    def keyed(self, node: ast.Call) -> tuple[ast.expr, str] | None:
+        """When ``node`` orders or picks the pieces of a text parameter by a key doing work with each
+        piece (``sorted(text.split("\\n\\n"), key=lambda p: score(p, query))``): the pieces and the
+        parameter; else ``None``."""
+        key = next((k.value for k in node.keywords if k.arg == "key"), None)
+        func = node.func
+        if key is None or not _works_per_item(key):
+            return None
+        if isinstance(func, ast.Name) and func.id in _KEYED and len(node.args) == 1:
+            items: ast.expr | None = node.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr in _HEAP_KEYED and len(node.args) == 2:
+            items = node.args[1]
+        elif isinstance(func, ast.Attribute) and func.attr == "sort" and not node.args:
+            items = func.value
+        else:
+            items = None
+        text = self.walked(items) if items is not None else ""
+        return (items, text) if items is not None and text else None
 
     def cuts(self, iterable: ast.expr) -> bool:
         """Does a loop over ``iterable`` go over the pieces of one text, whatever holds the text (a
@@ -145,6 +176,22 @@ def _cut(part: ast.Slice) -> bool:
     start = part.lower
     from_end = isinstance(start, ast.UnaryOp) and isinstance(start.op, ast.USub)
     return part.upper is not None or from_end
+
+
+def _works_per_item(key: ast.expr) -> bool:
+    """Does a ``key=`` do work with each item: a function or method named (not a cheap builtin), or a
+    lambda calling something on its item (``lambda c: score(c, q)``; not ``lambda c: c.score`` or
+    ``lambda c: len(c)``)?"""
+    if isinstance(key, (ast.Name, ast.Attribute)):
+        return (key.id if isinstance(key, ast.Name) else key.attr) not in _CHEAP_KEYS
+    if not isinstance(key, ast.Lambda) or len(key.args.args) != 1:
+        return False
+    item = {key.args.args[0].arg}
+    return any(
+        _works_on(node, item)
+        for node in ast.walk(key.body)
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CHEAP_KEYS)
+    )
 
 
 def _works_on(node: ast.AST, items: set[str]) -> bool:

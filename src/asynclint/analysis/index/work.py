@@ -521,6 +521,12 @@ class Loops:
         )
         return self._note_range(number, generator.target, generator.iter)
 
+    def keyed(self, node: ast.Call, parent: int, items: ast.expr) -> int:
+        """A call ordering or picking ``items`` by a key run once per item (``sorted(pieces, key=...)``),
+        inside loop ``parent``: its number. Its count is not bounded here: counted once."""
+        header = f"{short_source(node.func)}({short_source(items)}, key=...)"
+        return self._add(node, parent, items, None, header, short_source(items))
+
     def _note_range(self, number: int, target: ast.expr, iterable: ast.expr) -> int:
         """Loop ``number`` of ``target`` over ``iterable``: noted when it is a variable over a
         ``range`` (:meth:`_triangular` reads it), and returned."""

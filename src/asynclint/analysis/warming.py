@@ -34,11 +34,12 @@ class Warming(CallRefs):
             current, info = info.parent.function, self.states[info.parent]
         return entry if entry is not None else key if site.once else None
 
-    def keyed_per_rollout(self, key: FunctionId, site: CallSite, hot: HotInfo | None = None) -> bool:
-        """Every one-time step on the chain to ``site`` (written in ``key``; ``hot``'s chain, by
-        default ``key``'s most frequent) is a cache keyed by a value of the rollout's: a lazy fill
-        keyed by parameters (``CallSite.memo_key``) or a memoized function, whose function some hot
-        call hands the rollout's state or what the framework hands a rollout (:meth:`_rollout_given`).
+    def keyed_per_rollout(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
+        """Every one-time step on the chain to ``site`` (a call, a loop or a nest written in ``key``;
+        ``hot``'s chain, by default ``key``'s most frequent) is a cache keyed by a value of the
+        rollout's: a lazy fill keyed by parameters (``memo_key``) or a memoized function, whose
+        function some hot call hands the rollout's state or what the framework hands a rollout
+        (:meth:`_rollout_given`).
         Such a cache hits only within a rollout (``_sandbox_dir(state["info"]["sandbox_id"])``): what
         it guards runs once per rollout, not on the first call only."""
         info, current = hot or self.hot[key], key

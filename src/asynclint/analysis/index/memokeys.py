@@ -1,6 +1,7 @@
 """What the key of a keyed cache reads (``if sid not in _SANDBOXES:``, ``hit = _CACHE.get(key)``): a
 value of the rollout's own in its state, so the cache misses once per rollout, or the function's parameters,
-which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``)."""
+which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``) -- through a
+closure's call to the parameters of the function that made it (``outer_params``)."""
 
 from __future__ import annotations
 

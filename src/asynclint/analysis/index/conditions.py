@@ -280,7 +280,9 @@ class Conditions(IndexerState):
             return False
         if self._handed_in(guarded):
             return stores(rest, guarded)
-        return self._fixed_key(test) and self._persistent(guarded) and stores(rest, guarded)
+        if not (self._fixed_key(test) or self._builds_per_key(guarded, rest)):
+            return False  # (a client per endpoint is once per key, as under ``if url not in _CLIENTS:``)
+        return self._persistent(guarded) and stores(rest, guarded)
 
     def _visit_ready(self, stmt: ast.If, rest: list[ast.stmt], cache_miss: bool = False) -> None:
         """The rest of a body after a ready-return (``if self._index is not None: return

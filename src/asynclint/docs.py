@@ -40,7 +40,8 @@ GRADING = (
     " `__init__`, a v1 `Taskset.load` or `Env.start`, through helpers at any depth) calls it first,"
     " a memoized function with the arguments the rollouts pass, it is not reported at all. A cache"
     ' keyed by a value of the rollout\'s own (its row in the state, `state["info"]["id"]`, read there or'
-    " handed in by a hot caller) hits only within that rollout: what it guards runs once per rollout."
+    " handed in by a hot caller, or closed over by a tool a factory makes per rollout) hits only within"
+    " that rollout: what it guards runs once per rollout."
     " Every"
     " finding names where it runs"
     " (`env loop`, `shared tool server`) and how often. `[tool.asynclint] severity` overrides a"

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
 from asynclint.analysis.given import known_constant
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS, FunctionId, HotInfo
+from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.records import CallSite, Place
 from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.knowledge.asyncio_apis import runs_loop
@@ -34,11 +35,12 @@ class Warming(CallRefs):
             current, info = info.parent.function, self.states[info.parent]
         return entry if entry is not None else key if site.once else None
 
-    def keyed_per_rollout(self, key: FunctionId, site: CallSite, hot: HotInfo | None = None) -> bool:
-        """Every one-time step on the chain to ``site`` (written in ``key``; ``hot``'s chain, by
-        default ``key``'s most frequent) is a cache keyed by a value of the rollout's: a lazy fill
-        keyed by parameters (``CallSite.memo_key``) or a memoized function, whose function some hot
-        call hands the rollout's state or what the framework hands a rollout (:meth:`_rollout_given`).
+    def keyed_per_rollout(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
+        """Every one-time step on the chain to ``site`` (a call, a loop or a nest written in ``key``;
+        ``hot``'s chain, by default ``key``'s most frequent) is a cache keyed by a value of the
+        rollout's: a lazy fill keyed by parameters (``memo_key``) or a memoized function, whose
+        function some hot call hands the rollout's state or what the framework hands a rollout
+        (:meth:`_rollout_given`).
         Such a cache hits only within a rollout (``_sandbox_dir(state["info"]["sandbox_id"])``): what
         it guards runs once per rollout, not on the first call only."""
         info, current = hot or self.hot[key], key
@@ -66,8 +68,9 @@ class Warming(CallRefs):
         """Some hot call of ``key`` hands one of ``params`` a value of the rollout's: read from its
         state or handed by the framework to a registered function by that name (``Marker.STATE``,
         ``Marker.PASSED``; a key of ``ROLLOUT_VALUED_KEYS``), or the caller's own parameter receiving
-        one; or ``key`` is a root the framework calls with such a value (a tool: the model's
-        arguments; a hook's parameter of one of those names)."""
+        one, or a parameter of a function enclosing the caller that receives one
+        (:meth:`_closure_given`); or ``key`` is a root the framework calls with such a value (a tool:
+        the model's arguments; a hook's parameter of one of those names)."""
         function = self.function(key)
         wanted = [name for name in params if name in function.params and name not in ("self", "cls")]
         if not wanted:
@@ -89,7 +92,22 @@ class Warming(CallRefs):
                     and self._rollout_given(caller, passed.path[:1], depth + 1)
                 ):
                     return True
+                if depth < MAX_ALIAS_HOPS and self._closure_given(
+                    caller, call, name if name in keywords else str(position), depth
+                ):
+                    return True
         return False
+
+    def _closure_given(self, caller: FunctionId, call: CallSite, slot: str, depth: int) -> bool:
+        """``call``'s argument at ``slot`` is a parameter of a function enclosing ``caller``
+        (``CallFacts.outer_params``: ``sid`` of ``_make_tools(sid)`` in a tool it defines), and some
+        hot call of that function hands it a value of the rollout's (:meth:`_rollout_given`)."""
+        outer = dict((call.rare or NO_FACTS).outer_params).get(slot)
+        if outer is None:
+            return False
+        function = self.function(caller)
+        host = self.key_of(self.summaries[caller[0]].path, function.qualname.rpartition(".<locals>.")[0])
+        return host is not None and self._rollout_given(host, (outer,), depth + 1)
 
     def fills_on_miss(self, key: FunctionId, site: CallSite, hot: HotInfo | None, entry: FunctionId | None) -> bool:
         """The one-time step at ``entry`` (``first_call_entry``'s answer for ``site``, written in

@@ -204,12 +204,18 @@ class OwnWorkRule(Rule):
             return None
         path = graph.path_of(key)
         first_call = graph.first_call_entry(key, at, hot)
+        per_rollout = first_call is not None and graph.keyed_per_rollout(key, at, hot)
+        if per_rollout:
+            first_call = None  # behind a cache keyed by the rollout's value: it misses once per rollout
         if first_call is not None and graph.warmed(key, at, hot):
             return None
         base = ctx.overridden(path, self.code) or base or COST_CLASSES[cost_name].severity
         assert base is not None  # the rules' own cost classes are all reported
         in_loop = (repeats or (looped and hot.in_loop)) and first_call is None
-        graded = grade(base, cost_name, hot.root_hook.frequency, in_loop, first_call is not None)
+        frequency = hot.root_hook.frequency
+        if per_rollout and frequency in FREQUENT:
+            frequency = "rollout"  # the cache hits within the rollout, however often it is asked
+        graded = grade(base, cost_name, frequency, in_loop, first_call is not None)
         chain = graph.chain(key, at, hot)
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),

@@ -188,6 +188,11 @@ class CallFacts:
     #: (``extending_node = None`` in one branch, a lookup's result in the other): what the call
     #: passes there may be ``None``, so a test of it in the callee is not settled by the call.
     nullable: tuple[str, ...] = ()
+    #: Arguments of a call written in a closure that are a parameter of an enclosing function, never
+    #: bound again (``_sandbox_dir(sid)`` in a tool that ``_make_tools(sid)`` defines): (slot, that
+    #: parameter) each. The graph reads what the enclosing function's callers hand it
+    #: (``Warming.keyed_per_rollout``).
+    outer_params: tuple[tuple[str, str], ...] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(_FIELDS):

@@ -244,8 +244,21 @@ class Conditions(IndexerState):
         once per rollout: no first-call-only fill, whatever the cache holds."""
         if not self._lazy_guard(test, body):
             return False, None
+        return self._keyed_once(test, body)
+
+    def _ready_fill(self, test: ast.expr, rest: list[ast.stmt]) -> tuple[bool, KeyReads | None]:
+        """:meth:`lazy_fill` for a ready-return (``if key in cache: return cache[key]``, then the
+        fill): is ``rest`` done once for all calls (:meth:`_ready_once`), and what its key reads."""
+        if not self._ready_once(test, rest):
+            return False, None
+        return self._keyed_once(presence_stripped(test), rest)
+
+    def _keyed_once(self, test: ast.expr, fill: list[ast.stmt]) -> tuple[bool, KeyReads | None]:
+        """A one-time fill under ``test``, judged by its key: none, a configuration's dump or a module
+        loaded by name -> once, no key recorded; a key read from the rollout's own value -> not once
+        at all (it misses once per rollout); otherwise once, with the parameters the key reads."""
         key = guarded_key(test, self.frame.lookups)
-        if key is None or self._configuration_key(key) or self._loads_modules(body):
+        if key is None or self._configuration_key(key) or self._loads_modules(fill):
             return True, None  # a module per key: the installed ones bound the keys, whoever picks them
         memo = key_reads(key, self.frame.own, self.frame.bindings, self.frame.params)
         return not memo.rollout, memo
@@ -267,29 +280,40 @@ class Conditions(IndexerState):
             return False
         if self._handed_in(guarded):
             return stores(rest, guarded)
-        return self._fixed_key(test) and self._persistent(guarded) and stores(rest, guarded)
+        if not (self._fixed_key(test) or self._builds_per_key(guarded, rest)):
+            return False  # (a client per endpoint is once per key, as under ``if url not in _CLIENTS:``)
+        return self._persistent(guarded) and stores(rest, guarded)
 
     def _visit_ready(self, stmt: ast.If, rest: list[ast.stmt], cache_miss: bool = False) -> None:
         """The rest of a body after a ready-return (``if self._index is not None: return
         self._index``): it builds what the test looks at once -- once per instance when that is an
         attribute of ``self``, as a lazy initialisation's block (``guards.instance_guard``).
         ``cache_miss``: the test looked for an entry of a cache on disk (``diskcache.cache_miss``).
-        A test of a key of the rollout's state instead, ``rest`` runs while the state lacks it."""
+        A test of a key of the rollout's state instead, ``rest`` runs while the state lacks it; a
+        cache keyed by the rollout's own value (``if row in _DIRS: return _DIRS[row]`` with ``row =
+        state["info"]["row_id"]``), once per rollout; one keyed by parameters records them
+        (``CallSite.memo_key``), as a lazy fill's block does."""
         test = stmt.test
-        key = None if cache_miss or self._ready_once(test, rest) else ready_state_key(stmt, self.frame.lookups)
+        once, memo = (True, None) if cache_miss else self._ready_fill(test, rest)
+        key = None if once or memo is not None else ready_state_key(stmt, self.frame.lookups)
         if key is not None:
             self.frame.state_ready.append(key)
             self.visit_body(rest)
             self.frame.state_ready.pop()
             return
+        if not once:  # a cache keyed by the rollout's own value: the rest runs once per rollout
+            self.visit_body(rest)
+            return
         shared = self.shared_attrs.get(self.frame.cls or "", ())
         per_instance = instance_guard(presence_stripped(test), shared, ready=True)
         self.frame.once += 1
         self.frame.instance_once += per_instance
+        self.frame.memo_keys.append(memo.params if memo else ())
         self.frame.cache_miss += cache_miss
         self.visit_body(rest)
         self.frame.once -= 1
         self.frame.instance_once -= per_instance
+        self.frame.memo_keys.pop()
         self.frame.cache_miss -= cache_miss
 
     def _keyed_fill(self, holder: ast.expr, key: ast.expr, body: list[ast.stmt]) -> bool:

@@ -9,6 +9,10 @@ from dataclasses import dataclass, field
 from asynclint.analysis.index.records import FunctionRef
 from asynclint.analysis.index.values import SelfPath, Value
 
+#: Where a loop sits (:attr:`Frame.places`): the flag tests around it, whether in a lazy
+#: initialisation, and the parameters the keys of the caches around it read.
+Placing = tuple[tuple[str, ...], bool, tuple[str, ...]]
+
 
 @dataclass(frozen=True)
 class CallContext:
@@ -145,9 +149,10 @@ class Frame:
     #: It has a loop of its own (``for``, ``while``, a comprehension): its trip counts are read
     #: (:func:`asynclint.analysis.index.loopwalk.function_loops`).
     looped: bool = False
-    #: Its loops' positions (line, 1-based character column) -> the flag tests around each and
-    #: whether it sits in a lazy initialisation (``WorkLoop.guards``/``once``, ``LoopNest``'s too).
-    places: dict[tuple[int, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
+    #: Its loops' positions (line, 1-based character column) -> the flag tests around each, whether it
+    #: sits in a lazy initialisation and what its caches' keys read (``WorkLoop.guards``/``once``/
+    #: ``memo_key``, ``LoopNest``'s too).
+    places: dict[tuple[int, int], Placing] = field(default_factory=dict)
 
     @property
     def instance_once_only(self) -> bool:

@@ -30,6 +30,9 @@ class LoopNest:
     #: for a call (``CallSite.guards``, ``CallSite.once``): the chains that reach it are judged by them.
     guards: tuple[str, ...] = ()
     once: bool = False
+    #: The parameters the keys of the caches around it read, when every one-time step around it is a
+    #: cache keyed by them (``CallSite.memo_key``): the graph asks whether the rollout hands them.
+    memo_key: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +59,11 @@ class WorkLoop:
     #: Statements each iteration runs itself (those of loops inside it aside), at least 1: the
     #: steps an iteration costs besides its calls.
     statements: int = 1
-    #: The flag tests around it and whether it sits in a lazy initialisation (see LoopNest).
+    #: The flag tests around it, whether it sits in a lazy initialisation and the parameters its
+    #: caches' keys read (see LoopNest).
     guards: tuple[str, ...] = ()
     once: bool = False
+    memo_key: tuple[str, ...] = ()
     #: The function's parameters whose items it goes through, one per iteration (``for s in states``,
     #: ``zip(states, scores)``, ``range(len(states))``, or a local holding an item per item of one):
     #: a loop over a group reward's lists is the loop over the group's rollouts.

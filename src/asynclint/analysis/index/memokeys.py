@@ -1,6 +1,7 @@
 """What the key of a keyed cache reads (``if sid not in _SANDBOXES:``, ``hit = _CACHE.get(key)``): a
 value of the rollout's own in its state, so the cache misses once per rollout, or the function's parameters,
-which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``)."""
+which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``) -- through a
+closure's call to the parameters of the function that made it (``outer_params``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from asynclint.analysis.index.callshapes import state_get, state_key
+from asynclint.analysis.index.frames import Frame
 from asynclint.analysis.index.values import Marker, SelfRef, Value
 from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS
 
@@ -83,3 +85,23 @@ def _bound_once(name: str, own: Sequence[ast.stmt]) -> list[ast.expr]:
         if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
     ]
     return values if len(values) == 1 else []
+
+
+def outer_params(slots: Sequence[tuple[str, ast.expr]], frames: Sequence[Frame]) -> tuple[tuple[str, str], ...]:
+    """``CallFacts.outer_params`` of a call with arguments ``slots`` written in the innermost of
+    ``frames``: the arguments that are a name the closure does not bind, whose nearest binding is a
+    parameter an enclosing function never binds again (``sid`` of ``_make_tools(sid)``)."""
+    found = []
+    for slot, arg in slots:
+        if not isinstance(arg, ast.Name) or _binds(frames[-1], arg.id):
+            continue
+        outer = next(
+            (frame for frame in reversed(frames[1:-1]) if frame.kind != "class" and _binds(frame, arg.id)), None
+        )
+        if outer is not None and outer.kind == "function" and arg.id in outer.params:
+            found.append((slot, arg.id))
+    return tuple(found)
+
+
+def _binds(frame: Frame, name: str) -> bool:
+    return name in frame.bindings or name in frame.params or name in frame.untyped

@@ -12,6 +12,7 @@ from asynclint.analysis.index.callshapes import constant_arguments, constant_key
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.frames import CallContext
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
+from asynclint.analysis.index.memokeys import outer_params
 from asynclint.analysis.index.nest_origins import field_slots
 from asynclint.analysis.index.payloads_held import PayloadsHeld
 from asynclint.analysis.index.records import CallFacts, CallSite
@@ -210,6 +211,8 @@ class Recording(PayloadsHeld, Registries):
             site = replace(site, rare=replace(site.rare or CallFacts(), item_of=item))
         if api is None and self.frame.nullable and (nullable := self._nullable(node)):
             site = replace(site, rare=replace(site.rare or CallFacts(), nullable=nullable))
+        if api is None and len(self.frames) > 2 and (outer := outer_params(call_slots(node), self.frames)):
+            site = replace(site, rare=replace(site.rare or CallFacts(), outer_params=outer))
         if api is not None and self.frame.unpacked and (unpacked := self._unpacked_payload(node)):
             site = replace(site, rare=replace(site.rare or CallFacts(), unpacked=unpacked))
         if isinstance(func_value, Sym) and target is not None:

@@ -437,6 +437,9 @@ class Place(Protocol):
     @property
     def once(self) -> bool: ...
 
+    @property
+    def memo_key(self) -> tuple[str, ...]: ...
+
 
 @dataclass(frozen=True)
 class ModuleSummary:

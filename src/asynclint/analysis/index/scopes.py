@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.bodies import Bodies
 from asynclint.analysis.index.diskcache import DiskCaches
-from asynclint.analysis.index.frames import CallContext, Frame
+from asynclint.analysis.index.frames import CallContext, Frame, Placing
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.loopwalk import function_loops
@@ -30,12 +30,12 @@ Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
 _Placed = TypeVar("_Placed", LoopNest, WorkLoop)
 
 
-def _placed(records: list[_Placed], places: dict[tuple[int, int], tuple[tuple[str, ...], bool]]) -> list[_Placed]:
+def _placed(records: list[_Placed], places: dict[tuple[int, int], Placing]) -> list[_Placed]:
     """``records`` with the tests around each one's loop (see :attr:`Frame.places`)."""
     found = []
     for record in records:
-        guards, once = places.get((record.line, record.col), ((), False))
-        found.append(replace(record, guards=guards, once=once) if guards or once else record)
+        guards, once, memo_key = places.get((record.line, record.col), ((), False, ()))
+        found.append(replace(record, guards=guards, once=once, memo_key=memo_key) if guards or once else record)
     return found
 
 
@@ -248,7 +248,7 @@ class Scopes(IndexerState):
         frame = self.frame
         frame.looped = True
         at = (node.lineno, self._col(node.lineno, node.col_offset))
-        frame.places[at] = (tuple(frame.guards), frame.once > 0)
+        frame.places[at] = (tuple(frame.guards), frame.once > 0, frame.memo_key)
 
     def _record_loops(self, node: ast.FunctionDef | ast.AsyncFunctionDef, index: int, frame: Frame) -> None:
         """The loop nests and the bounded loops of function ``node`` (index ``index``), walked."""

@@ -93,7 +93,7 @@ class Warming(CallRefs):
                 ):
                     return True
                 if depth < MAX_ALIAS_HOPS and self._closure_given(
-                    caller, call, name if name in keywords else str(position), depth
+                    caller, call, function.argument_slot(call, name), depth
                 ):
                     return True
         return False

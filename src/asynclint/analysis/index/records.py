@@ -62,6 +62,11 @@ class Function:
         """Where a call's positional arguments pass parameter ``name`` (one of :attr:`params`)."""
         return self.params.index(name) - self.receiver_shift
 
+    def argument_slot(self, site: CallSite, name: str) -> str:
+        """The slot ``site``, a call of this function, passes parameter ``name`` in: the keyword
+        where it is written so, else its position."""
+        return name if name in dict(site.keyword_arguments) else str(self.argument_position(name))
+
     def argument(self, site: CallSite, name: str) -> str | Rooted:
         """What ``site``, a call of this function, passes parameter ``name``: its keyword argument,
         else its positional one ("" where neither is known)."""

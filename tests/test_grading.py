@@ -59,8 +59,9 @@ def test_every_catalogue_entry_names_a_known_cost():
     assert not unknown, unknown
     assert set(CATEGORY_COSTS.values()) <= known
     for grades in PAYLOAD_GRADES.values():
-        # ``constant``: a table may grade a literal the source wrote below one small item (a tokenizer's)
-        assert set(grades) - {"constant"} == {"small", "unknown", "whole", "growing"}
+        # ``constant``: a table may grade a literal the source wrote below one small item (a tokenizer's);
+        # ``long``: a text holding a reasoning trace above one of unknown size (a tokenizer's, too)
+        assert set(grades) - {"constant", "long"} == {"small", "unknown", "whole", "growing"}
         assert set(grades.values()) <= set(COST_CLASSES)
     assert set(EVIDENCE_GRADES["statement"].values()) <= set(COST_CLASSES)
 

@@ -17,6 +17,7 @@ from asynclint.knowledge.costs import (
     FILE_CONTENTS_COSTS,
     FORMED_SHAPES,
     FRAMEWORK_HANDED,
+    HANDED_LONG,
     HANDED_SMALL,
     HANDED_UNSIZED,
     PAYLOAD_GRADES,
@@ -31,6 +32,7 @@ from asynclint.knowledge.costs import (
     describe_script,
     describe_statement,
     grows,
+    long_text,
     named_state,
     payload_evidence,
     script_evidence,
@@ -225,6 +227,11 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
             else f"a `{short}` (size unknown: its fields are containers such as `{field}`)"
         )
         return Cost(grades[evidence], text, size=evidence)
+    # A text holding a reasoning trace is one turn's, of unknown size to a parser in C, but long to a
+    # tokenizer: the only tables that name the size ``long``.
+    long = "long" in grades and evidence == "unknown" and any(map(long_text, origin.split()))
+    if long:
+        evidence = "long"
     if unpacked is not None and unpacked[1] != "unknown" and evidence == "unknown":
         cls, evidence, field = unpacked
         short = cls.rpartition(".")[2]
@@ -255,6 +262,9 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         text += ", as every call of the function hands it"
     elif passed == HANDED_UNSIZED:
         text = f"`{shown(word)}` (size unknown: every call of the function hands it what a project function returns)"
+    elif passed == HANDED_LONG:
+        size = "a long text" if long else "size unknown"
+        text = f"`{shown(word)}` ({size}: a caller hands it a model's reply with its reasoning trace)"
     elif framework:
         text += f", what the framework hands the hook as its `{passed}`"
     elif passed and passed != word:

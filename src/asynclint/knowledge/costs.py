@@ -559,6 +559,20 @@ COST_CLASSES: dict[str, CostClass] = {
             "one short text (a reply, a prompt) tokenized: BPE merges at a few MB a second, tenths of a "
             "millisecond to a millisecond, more than a thread hop",
         ),
+        # What tokenizing a long text costs, once: a whole prompt or conversation (split 22 atropos
+        # managed_server.py:291, split 17 locomo_context.py:40: labelled medium once per rollout) or a model's
+        # reply with its reasoning trace (split 23 vmvm_tb env.py:68, per turn: labelled high). Unlike a
+        # serializer's whole payload (``payload-whole``, high: objects built per item, growing with the
+        # rollout), a tokenizer makes one pass over a text of the prompt's length, whatever the rollout holds.
+        CostClass(
+            "tokenize-long",
+            M,
+            REPETITIONS,
+            "a long text tokenized (a whole prompt or conversation, a model's reply with its reasoning trace): "
+            "thousands to tens of thousands of tokens, BPE merges at a few MB a second, milliseconds to tens of "
+            "milliseconds",
+            what="tokenizes a long text",
+        ),
         CostClass(
             "tokenize-unknown",
             L,
@@ -653,11 +667,15 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
     # few tokens. A text of unknown size is milliseconds for the few KB a project builds, and adds up
     # per turn (split 17 longmemeval_context.py:54 and locomo_context.py:43, split 19
     # tau2_bench_context_separated.py:117/:120: a serialized list the model edits every turn, medium).
+    # A long text -- a whole prompt or conversation, or a text holding a model's reasoning trace
+    # (:func:`long_text`) -- is milliseconds: medium once, high where it repeats (``tokenize-long``); only a
+    # history re-tokenized inside the turn it grows in is quadratic (``payload-growing``).
     "payload-tokenize": {
         "constant": "payload-small",
         "small": "tokenize-small",
         "unknown": "tokenize-unknown",
-        "whole": "payload-whole",
+        "long": "tokenize-long",
+        "whole": "tokenize-long",
         "growing": "payload-growing",
     },
     # A project function's loop over the lines or words of a text parameter (ASL117): one reply's
@@ -990,7 +1008,8 @@ TOKEN_LISTS: frozenset[str] = frozenset({"prompt_ids", "prompt_token_ids"})
 #: token (``reasoning_content`` ends in ``content``): a reasoning model's trace is thousands of tokens a
 #: turn, ten times the reply it precedes -- a millisecond or more to tokenize (split 23 vmvm_tb env.py:68),
 #: yet still one turn's text, tens of microseconds to parse or dump in C, so not a whole payload; a judge's
-#: ``reasoning`` field is a few sentences.
+#: ``reasoning`` field is a few sentences. A grade table that names the size ``long`` (a tokenizer's) reads
+#: a text holding one as long (:func:`long_text`); every other reads it as of unknown size.
 REASONING_TRACES: frozenset[str] = frozenset({"reasoning_content", "reasoning", "thinking"})
 #: Whole only as the entire name: the rollout's ``state``; a ``game_state`` or ``board_state`` is
 #: a small structure of the environment's own.
@@ -1165,6 +1184,9 @@ HANDED_SMALL = "<one small item>"
 #: the parameter is called. The callers show the value; the name (``text``) is only the helper
 #: author's word for it.
 HANDED_UNSIZED = "<a value its callers build>"
+#: What a helper's parameter holds when a project call hands it a text holding a reasoning trace
+#: (``_count_tokens(content + reasoning)``): of unknown size, and long for a tokenizer (:func:`long_text`).
+HANDED_LONG = "<a text holding a reasoning trace>"
 #: Marks what a hook's parameter holds by the framework's own call (``FRAMEWORK_HANDED + "tool_call"``
 #: for ``call_tool``'s ``tool_json``): the word after it is the framework's name for the value.
 FRAMEWORK_HANDED = "<framework>"
@@ -1250,7 +1272,7 @@ def payload_evidence(shape: str, word: str) -> str:
     word = shown(word)
     if shape in ("literal", "item", "match") or word == HANDED_SMALL:
         return "small"
-    if word == HANDED_UNSIZED:
+    if word in (HANDED_UNSIZED, HANDED_LONG):
         return "unknown"
     if shape == "each" and word in COUNTING_ITERABLES:
         return "small"
@@ -1298,6 +1320,12 @@ def sized_by_name(key: str) -> bool:
     as a field of one small item (one turn's ``prompt_ids`` hold the whole prompt; one message's
     ``reasoning_content`` is ten times its reply)?"""
     return key.lower() in TOKEN_LISTS | REASONING_TRACES
+
+
+def long_text(word: str) -> bool:
+    """Does ``word`` name a text holding a model's reasoning trace (``reasoning_content``, what a helper's
+    callers hand it: :data:`HANDED_LONG`)? Long, for a grade table naming the size ``long``."""
+    return word == HANDED_LONG or shown(word).rpartition(".")[2].lower() in REASONING_TRACES
 
 
 def prior(name: str) -> bool:
@@ -1390,7 +1418,12 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
     return f"`{word}` ({_SIZE_WORDS[evidence]})"
 
 
-_SIZE_WORDS = {"whole": "a whole rollout-sized payload", "small": "one small item", "unknown": "size unknown"}
+_SIZE_WORDS = {
+    "whole": "a whole rollout-sized payload",
+    "long": "a long text: a model's reasoning trace",
+    "small": "one small item",
+    "unknown": "size unknown",
+}
 
 
 # -- loop nests in project code (rule ASL115) -------------------------------------------------

@@ -18,6 +18,7 @@ from asynclint.knowledge.blocking import BUILTIN_APIS, FILE_OPENERS, BlockingApi
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import (
     FRAMEWORK_HANDED,
+    HANDED_LONG,
     HANDED_SMALL,
     HANDED_UNSIZED,
     INFO_COLUMN,
@@ -978,14 +979,14 @@ class CheckContext:
     def _built(self, caller: FunctionId, site: CallSite, slots: tuple[str, str]) -> str:
         """:data:`HANDED_UNSIZED` when the call ``site`` in ``caller`` hands the parameter in ``slots`` what a
         project function returns (``tokens(serialize(notes))``) and its returns settle it neither small nor
-        whole; "" otherwise: the parameter's name decides (a whole one is :meth:`handed_whole`'s chain). A
-        key of the rollout's state handed as it is stays read by the name (the framework's keys are what
-        they are called: ``named_params.py``, tokens15)."""
+        whole, :data:`HANDED_LONG` when it hands a text holding a reasoning trace; "" otherwise: the parameter's
+        name decides (a whole one is :meth:`handed_whole`'s chain). A key of the rollout's state handed as it is
+        stays read by the name (the framework's keys are what they are called: ``named_params.py``, tokens15)."""
         for slot, shape, word, local in (site.rare or NO_FACTS).large_args:
             if slot in slots and shape == "returned" and self._settled(caller, shape, word, local) == "unknown":
                 return HANDED_UNSIZED
             if slot in slots and sized_by_name(word.rpartition(".")[2]) and payload_evidence(shape, word) == "unknown":
-                return HANDED_UNSIZED  # ``_count_tokens(content + reasoning)``: a reasoning trace, not a short ``text``
+                return HANDED_LONG  # ``_count_tokens(content + reasoning)``: a reasoning trace, not a short ``text``
         return ""
 
     def _injected_size(self, name: str) -> str | None:

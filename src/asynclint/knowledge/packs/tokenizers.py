@@ -5,7 +5,9 @@ Rust (``CoreBPE``), linear in the text at a few MB a second on one thread (the t
 tiktoken's README, 1 GB of text; not measured here): tens of times slower per byte than a C parser, so
 one reply or prompt takes tenths of a millisecond to a millisecond (low: main colf.py:62's label), while a
 whole long-context haystack (~115k tokens) or a growing context list re-encoded per turn takes tens to
-hundreds of milliseconds. It is graded by what it is handed (a literal: a few tokens). The Rust core
+hundreds of milliseconds. It is graded by what it is handed (``costs.PAYLOAD_GRADES["payload-tokenize"]``): a
+literal is a few tokens, one reply low, a long text -- a whole prompt or conversation, a reply with its
+reasoning trace -- medium (``tokenize-long``) and high where it repeats. The Rust core
 releases the GIL while it encodes (the batch methods run ``encode`` on a ``ThreadPoolExecutor``), so a
 worker thread frees the loop. ``encode_batch`` and ``encode_ordinary_batch`` encode a list of texts on a
 pool of threads and wait for them all.

@@ -103,6 +103,9 @@ class CallInHotCode:
     #: finding says), and the base class defining it, as exported.
     shown: str = ""
     defined: str = ""
+    #: The receiver is an instance of one of several classes: the method called on each
+    #: (``requests.Session.get``, ``pkg.Pages().get``), ``target`` among them; () for one class.
+    members: tuple[str, ...] = ()
 
 
 K = TypeVar("K")
@@ -243,25 +246,20 @@ class CheckContext:
             blocking = {call.key for call in found}
             self._calls = {}
             for call in found:
-                if self._every_member_blocks(call, blocking):
+                if all(self._member_blocks(call, member, blocking) for member in call.members):
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
 
-    def _every_member_blocks(self, call: CallInHotCode, blocking: set[FunctionId]) -> bool:
+    def _member_blocks(self, call: CallInHotCode, member: str, blocking: set[FunctionId]) -> bool:
         """A method called on an instance of one of several classes, graded by the member the
-        knowledge base names (``Recording._union_entry``), blocks whichever runs when each other
-        member does too: a project class's method that makes a blocking call itself, or a project
-        subclass of the named member's class that inherits the method. True for every other call."""
-        dispatch, named = call.site.rare.dispatch if call.site.rare is not None else (), call.site.target
-        if named is None or named not in dispatch:
+        knowledge base names (``Catalogue.union_entry``), blocks whichever runs when each other
+        member does too: one the knowledge base names (it gave the call an entry only then), a
+        project class's method that makes a blocking call itself, or a project subclass of the
+        named member's class that inherits the method."""
+        if member == call.target or self.catalogue.match(member, None) is not None:
             return True
-        for member in dispatch:
-            if member == named or self.catalogue.match(member, None) is not None:
-                continue  # the named members all block (the index gave the call an entry only then)
-            keys = self.graph.functions_for(member)
-            if not (blocking.issuperset(keys) if keys else self._inherits(member, named)):
-                return False
-        return True
+        keys = self.graph.functions_for(member)
+        return blocking.issuperset(keys) if keys else self._inherits(member, call.target)
 
     def contents(self, opener: CallInHotCode) -> list[tuple[CallInHotCode, str]]:
         """The blocking calls that read or write the file object ``opener`` opens, in its function
@@ -367,7 +365,11 @@ class CheckContext:
                 if handed is None:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
-                    yield CallInHotCode(summary, key, hot, site, api, target, handed, shown=shown, defined=defined)
+                    dispatch = site.rare.dispatch if site.rare is not None else ()
+                    members = dispatch if site.target is not None and site.target in dispatch else ()
+                    yield CallInHotCode(
+                        summary, key, hot, site, api, target, handed, shown=shown, defined=defined, members=members
+                    )
 
     def _inherits(self, member: str, named: str) -> bool:
         """``pkg.Pooled().get`` runs ``named`` (``requests.Session.get``) when ``pkg.Pooled`` is a

@@ -318,6 +318,9 @@ class CheckContext:
                 continue  # behind a flag every caller leaves off
             api: BlockingApi | None
             shown = defined = ""  # an inherited method called: as held, and its defining base (``_inherited``)
+            # ``self.client.get`` on either of two clients a base class of another module keeps: the
+            # method on each (the index wrote a union it settled itself as the site's dispatch).
+            union = graph.held_members(site.self_ref) if site.api is None and site.self_ref is not None else ()
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
@@ -326,6 +329,9 @@ class CheckContext:
                 if api is None and read:  # the class read where deep mode found it defined
                     api = next(filter(None, map(self.catalogue.match_read, graph.exported_as(read))), None)
                 target = read or ""
+            elif union:
+                found_target, api = self.catalogue.union_entry(union, site.awaited, site.keywords, site.argument)
+                target = found_target or ""
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
@@ -366,7 +372,7 @@ class CheckContext:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
                     dispatch = site.rare.dispatch if site.rare is not None else ()
-                    members = dispatch if site.target is not None and site.target in dispatch else ()
+                    members = union or (dispatch if site.target is not None and site.target in dispatch else ())
                     yield CallInHotCode(
                         summary, key, hot, site, api, target, handed, shown=shown, defined=defined, members=members
                     )

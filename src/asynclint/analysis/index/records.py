@@ -96,6 +96,9 @@ class ClassInfo:
     #: 0, ``""``) -> that constant's ``repr`` and the other methods that set them to something else
     #: (``self._pool = Pool(n)`` in ``__enter__``): until one of those runs, the attribute keeps it.
     set_later: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    #: Attributes holding an instance of one of several classes (``self.client = requests.Session()
+    #: if pooled else httpx.Client()``, or an ``if``'s branches): (attribute, the classes' instances).
+    unions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

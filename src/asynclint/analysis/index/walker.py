@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from asynclint.analysis.index.annotations import module_parameters, tuple_return_annotations
 from asynclint.analysis.index.applied import applied_decorators
-from asynclint.analysis.index.attr_evidence import settle_conflicts
+from asynclint.analysis.index.attr_evidence import attribute_members, settle_conflicts
 from asynclint.analysis.index.bodies import Bodies, functions
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
@@ -277,6 +277,11 @@ class Indexer(
                     (attr, start, tuple(sorted({method for method, value in setters if value != start})))
                     for (owner, attr), setters in sorted(self.attr_setters.items())
                     if owner == qn and (start := _initial_off(setters))
+                ),
+                unions=tuple(
+                    (attr, members)
+                    for attr, value in self.class_attrs.get(qn, {}).items()
+                    if (members := attribute_members(value, self.attr_assigned.get((qn, attr), [])))
                 ),
             )
             for qn in self.class_lines

@@ -509,6 +509,9 @@ def test_a_call_on_either_of_two_clients_names_them_in_facts_and_message() -> No
         "`requests.Session.get` (whichever of `requests.Session` / `httpx.Client` runs) waits on the network"
     )
     assert found[44].facts.members == ("either_instance.CachedPages", "requests.Session")
+    # A parameter annotated either of two, which no project call types; one that a call types is not.
+    assert found[73].facts.members == ("requests.Session", "httpx.Client")
+    assert found[82].facts.members == ()
     single = check_text(
         "import requests\nimport verifiers as vf\n\n\nclass E(vf.MultiTurnEnv):\n"
         "    async def env_response(self, messages, state):\n"

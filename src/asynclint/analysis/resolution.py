@@ -327,6 +327,8 @@ class Resolution(Exports, Parameters):
             self_ref.root == Marker.STATE
             or len(path) != 2
             or path[0] == Marker.SUPER
+            or path[0].endswith(("()", ITEM_SUFFIX))  # a method's result, an item kept per key: as the
+            or path[1].endswith("()")  # index's own settling of a union leaves them
             or self_ref.cls not in self.classes
         ):
             return ()

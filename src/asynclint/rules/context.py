@@ -320,7 +320,7 @@ class CheckContext:
             shown = defined = ""  # an inherited method called: as held, and its defining base (``_inherited``)
             # ``self.client.get`` on either of two clients a base class of another module keeps: the
             # method on each (the index wrote a union it settled itself as the site's dispatch).
-            union = graph.held_members(site.self_ref) if site.api is None and site.self_ref is not None else ()
+            union = graph.held_union(site, FunctionId((position, site.caller)))
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project

@@ -36,6 +36,9 @@ class Function:
     #: the definition: not quoted, not under ``from __future__ import annotations`` (verifiers'
     #: ``Rubric._is_group_func`` reads the evaluated annotation).
     returns_list: bool = False
+    #: Parameters annotated with a union of several classes (``judge: LocalJudge | OpenAI``), which
+    #: the walk leaves untyped for the callers to settle: (name, the classes' instances).
+    param_unions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def enclosing_class(self) -> str | None:

@@ -189,10 +189,14 @@ class Definitions(IndexerState):
         for star in (node.args.vararg, node.args.kwarg):
             if star is not None:
                 frame.bindings[star.arg] = None
-        unions = tuple(
-            (arg.arg, names)
-            for arg in [*params, *node.args.kwonlyargs]
-            if arg.arg in frame.untyped and len(names := self._annotated_members(arg.annotation)) > 1
+        unions = (
+            ()
+            if self.library
+            else tuple(
+                (arg.arg, names)
+                for arg in [*params, *node.args.kwonlyargs]
+                if arg.arg in frame.untyped and len(names := self._annotated_members(arg.annotation)) > 1
+            )
         )
         if unions:
             self.functions[index] = replace(self.functions[index], param_unions=unions)

@@ -196,7 +196,7 @@ class SelfReferences(IndexerState):
                 facts = replace(site.rare or CallFacts(), dispatch=table)  # a rare fact (see CallFacts)
                 self.calls[position] = replace(site, self_ref=None, rare=facts)
                 continue
-            members = () if site.property_read else self._union_members(cls, path)
+            members = () if site.property_read or self.library else self._union_members(cls, path)
             if members:  # ``self.client.get(url)`` on either of two clients: read as a local union is
                 dispatch = tuple(f"{member}.{path[1]}" for member in members)
                 target, api = self.catalogue.union_entry(dispatch, site.awaited, site.keywords, site.argument)

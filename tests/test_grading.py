@@ -497,3 +497,25 @@ def test_a_helper_graded_through_the_caller_handing_it_a_whole_payload_keeps_a_s
     [measure] = [f for f in result.findings if f.facts.function == "_measure"]
     assert "`_plan.<locals>.best` hands `trajectory`" in measure.message
     assert measure.facts.frequency == "search" and measure.severity == Severity.CRITICAL
+
+
+def test_a_call_on_either_of_two_clients_names_them_in_facts_and_message() -> None:
+    """The receiver kept on ``self`` holds either client (fixture ``grading/either_instance.py``):
+    the finding says it blocks whichever runs; a call on one client says nothing of members."""
+    text = (Path(__file__).parent / "fixtures" / "grading" / "either_instance.py").read_text()
+    found = {f.line: f for f in check_text(text, "either_instance.py").findings if f.code == "ASL102"}
+    pooled = found[64]
+    assert pooled.facts.members == ("requests.Session", "httpx.Client")
+    assert pooled.message.startswith(
+        "`requests.Session.get` (whichever of `requests.Session` / `httpx.Client` runs) waits on the network"
+    )
+    assert found[44].facts.members == ("either_instance.CachedPages", "requests.Session")
+    # A parameter annotated either of two, which no project call types; one that a call types is not.
+    assert found[73].facts.members == ("requests.Session", "httpx.Client")
+    assert found[82].facts.members == ()
+    single = check_text(
+        "import requests\nimport verifiers as vf\n\n\nclass E(vf.MultiTurnEnv):\n"
+        "    async def env_response(self, messages, state):\n"
+        "        return requests.Session().get(state['url'])\n"
+    ).findings
+    assert single and all(f.facts.members == () and "whichever" not in f.message for f in single)

@@ -153,7 +153,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 11
+    assert document["version"] == 12
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -174,6 +174,7 @@ def test_json_round_trips_every_value():
             "callee": "requests.get",
             "read": False,
             "inherited_from": "",
+            "members": [],
             "function": "fetch_token",
             "root": "Env.setup_state",
             "root_kind": "per-rollout hook",
@@ -246,8 +247,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 11,'
-    assert render_json(Result()) == '{\n  "version": 11,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 12,'
+    assert render_json(Result()) == '{\n  "version": 12,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------
@@ -631,3 +632,20 @@ def test_a_link_through_a_library_call_back_is_named_in_every_format():
     # A baseline taken before chains named the library still knows the finding.
     plain = dataclasses.replace(finding, chain=tuple(dataclasses.replace(link, through="") for link in chain))
     assert fingerprint(finding) == fingerprint(plain)
+
+
+def test_a_union_receivers_members_are_a_fact_in_json_and_sarif_and_in_its_fingerprint():
+    chain = (ChainLink("env.py", 16, "Env.env_response"), ChainLink("env.py", 18, "Env.env_response"))
+    facts = Facts(callee="requests.Session.get", function="Env.env_response")
+    plain = make_finding(
+        "env.py", (18, 16, 18, 40), "ASL102", "sync-http-call", Severity.CRITICAL, "m", chain, facts=facts
+    )
+    members = ("requests.Session", "httpx.Client")
+    union = dataclasses.replace(plain, facts=dataclasses.replace(facts, members=members))
+    result = Result((union,), (), 1, RULES)
+    assert json.loads(render_json(result))["findings"][0]["facts"]["members"] == list(members)
+    sarif_facts = json.loads(render_sarif(result))["runs"][0]["results"][0]["properties"]["facts"]
+    assert sarif_facts["members"] == list(members)
+    # A finding on one class keeps the print baselines took before the fact existed (0.x, JSON v11).
+    assert fingerprint(plain) == "c6373b0541fbd905125d"
+    assert fingerprint(union) != fingerprint(plain)

@@ -34,6 +34,8 @@ class BaselineError(Exception):
 def fingerprint(finding: Finding) -> str:
     facts = finding.facts
     parts = [finding.path, finding.code, facts.callee, facts.entered, *(link.function for link in finding.chain)]
+    if facts.members:  # a call on one of several classes is known by them too; others keep their prints
+        parts.extend(facts.members)
     if facts.suppression:  # a suppression comment (ASL901) is known by what it says; others keep their prints
         parts.append(facts.suppression)
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]

@@ -196,7 +196,9 @@ class _Follower:
 
             try:
                 text = decode(found.path.read_bytes())
-                summary = index_source(text, found.path.as_posix(), found.module, found.package, self.catalogue)
+                summary = index_source(
+                    text, found.path.as_posix(), found.module, found.package, self.catalogue, library=True
+                )
             except (OSError, UnicodeDecodeError, SyntaxError, IndexError_):
                 # Not the user's code: a library we cannot read is skipped, not reported.
                 self.unreadable.add(found.module)

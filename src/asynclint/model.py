@@ -122,6 +122,10 @@ class Facts:
     #: ``callee`` is a method the class the project holds inherits (``selenium.webdriver.Chrome.get``):
     #: the base class defining it (``selenium.webdriver.Remote``); empty when the class defines it.
     inherited_from: str = ""
+    #: The receiver holds an instance of one of several classes (``requests.Session() if pooled
+    #: else httpx.Client()``), each of whose methods blocks: those classes, ``callee`` named on the
+    #: first the knowledge base names; () for a receiver of one class.
+    members: tuple[str, ...] = ()
     function: str = ""  # the function the call is written in
     root: str = ""  # the entry point the framework (or asyncio) runs
     root_kind: str = ""  # how it is run: "per-turn hook", "sync reward function"

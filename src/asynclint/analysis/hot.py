@@ -117,8 +117,9 @@ class HotSet(Registrations):
         ``self``, the overrides of that method in the project's subclasses of the caller's class.
         ``index``: the site's in its caller's summary, when it is that summary's own (not a copy
         made for a lambda), so that its target is the one remembered."""
-        if site.dispatch:
-            return list(dict.fromkeys(key for item in site.dispatch for key in self.dispatched(item)))
+        dispatch = site.dispatch or self.held_union(site, caller)
+        if dispatch:  # a table's items, or the method on each class a union on ``self`` or a parameter may hold
+            return list(dict.fromkeys(key for item in dispatch for key in self.dispatched(item)))
         if index is not None and site.param is None and not (site.self_ref and self.constructor_param(site.self_ref)):
             target = self.target_at(caller[0], index)
             keys = self.called_at(caller[0], index)  # remembered: roots ask every call twice

@@ -62,6 +62,26 @@ class Parameters(CallRefs):
         found = self.injected_type(name) if key in self._tools else None
         return found if found is not None else self._argument_type(key, name)
 
+    def held_union(self, site: CallSite, caller: FunctionId) -> tuple[str, ...]:
+        """A method called on a receiver of one of several classes the project leaves open: kept on
+        ``self`` (:meth:`held_members`) or a parameter annotated so (:meth:`param_members`)."""
+        if site.api is not None:
+            return ()
+        if site.self_ref is not None:
+            return self.held_members(site.self_ref)
+        return self.param_members(caller, site.param) if site.param is not None else ()
+
+    def param_members(self, key: FunctionId, path: tuple[str, ...]) -> tuple[str, ...]:
+        """``judge.score`` on parameter ``judge: LocalJudge | OpenAI`` of ``key`` that no project call
+        types (:meth:`param_type`): the method on each class the annotation names, as a union's
+        dispatch (``openai.OpenAI.score``, ``pkg.LocalJudge().score``); () for anything else."""
+        if len(path) != 2 or path[1].endswith("()"):
+            return ()
+        members = dict(self.function(key).param_unions).get(path[0], ())
+        if not members or self.param_type(key, path[0]):
+            return ()
+        return tuple(f"{member}.{path[1]}" for member in members)
+
     def _argument_type(self, key: FunctionId, name: str) -> str | None:
         function = self.function(key)
         if name not in function.params:

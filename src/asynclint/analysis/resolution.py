@@ -318,6 +318,29 @@ class Resolution(Exports, Parameters):
             current = self._run_by(current, path[1:]) or self._result(current)
         return self._walk(current, path[1:])
 
+    def held_members(self, self_ref: SelfPath) -> tuple[str, ...]:
+        """``self.client.get`` where the nearest class of the MRO setting ``client`` sets it to an
+        instance of one of several classes (``ClassInfo.unions``, a base in another module): the
+        method on each (``requests.Session.get``, ``pkg.Pages().get``), as the index writes the
+        dispatch of a union it settles itself; () for any other call."""
+        path = self_ref.path
+        if (
+            self_ref.root == Marker.STATE
+            or len(path) != 2
+            or path[0] == Marker.SUPER
+            or path[0].endswith(("()", ITEM_SUFFIX))  # a method's result, an item kept per key: as the
+            or path[1].endswith("()")  # index's own settling of a union leaves them
+            or self_ref.cls not in self.classes
+        ):
+            return ()
+        for owner in self.mro(self_ref.cls):
+            info = self.classes[owner][1]
+            if path[0] in info.methods:
+                return ()
+            if path[0] in self._attrs[owner]:
+                return tuple(f"{member}.{path[1]}" for member in dict(info.unions).get(path[0], ()))
+        return ()
+
     def resolve_state(self, path: tuple[str, ...]) -> str | None:
         """``state["driver"].get`` (``path``: the key, then attributes): typed from what the
         project stores under that key."""

@@ -148,6 +148,19 @@ class Catalogue:
         other = self.apis.get(api.otherwise) if api.otherwise and argument else None
         return other if other is not None and other.blocks(awaited, keywords, argument) else None
 
+    def union_entry(
+        self, members: Iterable[str], awaited: bool, keywords: tuple[str, ...], argument: str
+    ) -> tuple[str | None, BlockingApi | None]:
+        """A method called on an instance of one of several classes (``client = requests.Session()
+        if pooled else httpx.Client()``, then ``client.get(url)``; ``members``: the method on each,
+        ``requests.Session.get``): the first member this names, with its entry, when every member it
+        names blocks (an async twin's does not); (None, None) otherwise. The members it does not name
+        (a project class's) are the rules' to judge (``CheckContext.calls``)."""
+        known = [(member, api) for member in members if (api := self.match(member, None)) is not None]
+        if not known or not all(self.blocking(api, awaited, keywords, argument) for _, api in known):
+            return None, None
+        return known[0]
+
     def get(self, pattern: str) -> BlockingApi:
         return self.apis[pattern]
 

@@ -16,7 +16,8 @@ from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation,
 # 9: the fact "cache_miss" (a first call that is a cache on disk's miss path).
 # 10: every chain link has "through" (the library function that calls the next link's function back).
 # 11: the facts "inherited_from" (the base defining an inherited method) and "through" (per step of the way).
-JSON_FORMAT_VERSION = 11
+# 12: the fact "members" (the classes a receiver of one of several holds an instance of).
+JSON_FORMAT_VERSION = 12
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

@@ -577,6 +577,7 @@ class BlockingCallRule(Rule):
             callee=(call.shown or target).removeprefix("builtins."),
             read=site.property_read,
             inherited_from=call.defined,
+            members=tuple(graph.as_written(member).rpartition(".")[0] for member in call.members),
             fallback=site.fallback and first_call is None,
             off_by_default=off if first_call is None else "",
             cost=cost_name,

@@ -104,6 +104,9 @@ class CallInHotCode:
     #: finding says), and the base class defining it, as exported.
     shown: str = ""
     defined: str = ""
+    #: The receiver is an instance of one of several classes: the method called on each
+    #: (``requests.Session.get``, ``pkg.Pages().get``), ``target`` among them; () for one class.
+    members: tuple[str, ...] = ()
 
 
 K = TypeVar("K")
@@ -244,25 +247,20 @@ class CheckContext:
             blocking = {call.key for call in found}
             self._calls = {}
             for call in found:
-                if self._every_member_blocks(call, blocking):
+                if all(self._member_blocks(call, member, blocking) for member in call.members):
                     self._calls.setdefault(call.api.category, []).append(call)
         return self._calls.get(category, [])
 
-    def _every_member_blocks(self, call: CallInHotCode, blocking: set[FunctionId]) -> bool:
+    def _member_blocks(self, call: CallInHotCode, member: str, blocking: set[FunctionId]) -> bool:
         """A method called on an instance of one of several classes, graded by the member the
-        knowledge base names (``Recording._union_entry``), blocks whichever runs when each other
-        member does too: a project class's method that makes a blocking call itself, or a project
-        subclass of the named member's class that inherits the method. True for every other call."""
-        dispatch, named = call.site.rare.dispatch if call.site.rare is not None else (), call.site.target
-        if named is None or named not in dispatch:
+        knowledge base names (``Catalogue.union_entry``), blocks whichever runs when each other
+        member does too: one the knowledge base names (it gave the call an entry only then), a
+        project class's method that makes a blocking call itself, or a project subclass of the
+        named member's class that inherits the method."""
+        if member == call.target or self.catalogue.match(member, None) is not None:
             return True
-        for member in dispatch:
-            if member == named or self.catalogue.match(member, None) is not None:
-                continue  # the named members all block (the index gave the call an entry only then)
-            keys = self.graph.functions_for(member)
-            if not (blocking.issuperset(keys) if keys else self._inherits(member, named)):
-                return False
-        return True
+        keys = self.graph.functions_for(member)
+        return blocking.issuperset(keys) if keys else self._inherits(member, call.target)
 
     def contents(self, opener: CallInHotCode) -> list[tuple[CallInHotCode, str]]:
         """The blocking calls that read or write the file object ``opener`` opens, in its function
@@ -321,6 +319,9 @@ class CheckContext:
                 continue  # behind a flag every caller leaves off
             api: BlockingApi | None
             shown = defined = ""  # an inherited method called: as held, and its defining base (``_inherited``)
+            # ``self.client.get`` on either of two clients a base class of another module keeps: the
+            # method on each (the index wrote a union it settled itself as the site's dispatch).
+            union = graph.held_union(site, FunctionId((position, site.caller)))
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
@@ -329,6 +330,9 @@ class CheckContext:
                 if api is None and read:  # the class read where deep mode found it defined
                     api = next(filter(None, map(self.catalogue.match_read, graph.exported_as(read))), None)
                 target = read or ""
+            elif union:
+                found_target, api = self.catalogue.union_entry(union, site.awaited, site.keywords, site.argument)
+                target = found_target or ""
             else:
                 # Resolved only now: self attributes set in other modules' classes, and values
                 # (module-level clients, factory results) defined in other modules.
@@ -368,7 +372,11 @@ class CheckContext:
                 if handed is None:
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
-                    yield CallInHotCode(summary, key, hot, site, api, target, handed, shown=shown, defined=defined)
+                    dispatch = site.rare.dispatch if site.rare is not None else ()
+                    members = union or (dispatch if site.target is not None and site.target in dispatch else ())
+                    yield CallInHotCode(
+                        summary, key, hot, site, api, target, handed, shown=shown, defined=defined, members=members
+                    )
 
     def _inherits(self, member: str, named: str) -> bool:
         """``pkg.Pooled().get`` runs ``named`` (``requests.Session.get``) when ``pkg.Pooled`` is a

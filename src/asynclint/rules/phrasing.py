@@ -36,6 +36,10 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
     if facts.inherited_from:  # every call template opens with the callee quoted
         named = f"`{facts.callee}`"
         text = text.replace(named, f"{named} (inherited from `{facts.inherited_from}`)", 1)
+    if facts.members:  # a receiver of one of several classes: the call blocks whichever is held
+        named = f"`{facts.callee}`"
+        either = " / ".join(f"`{member}`" for member in facts.members)
+        text = text.replace(named, f"{named} (whichever of {either} runs)", 1)
     if facts.folded:
         text += folded(facts.folded)
     if facts.read:

@@ -8,7 +8,7 @@ types, or a known one beside a callable, a class or a call's result of its own, 
 from __future__ import annotations
 
 from asynclint.analysis.index.helpers import CONFLICT, typed_instance
-from asynclint.analysis.index.values import Inst, Marker, SelfRef, Value
+from asynclint.analysis.index.values import Inst, Marker, Refs, SelfRef, Value
 
 
 def settle_conflicts(class_attrs: dict[str, dict[str, Value]], assigned: dict[tuple[str, str], list[Value]]) -> None:
@@ -33,3 +33,21 @@ def _unknown(value: Value) -> bool:
         and Marker.SUPER not in value.path
         and not any(part.endswith("()") for part in value.path)
     )
+
+
+def attribute_members(stored: Value | None, assigned: list[Value]) -> tuple[str, ...]:
+    """The classes ``self.<attr>`` holds an instance of when it holds one of several: set to either
+    of two typed instances in one expression (``self.client = requests.Session() if pooled else
+    httpx.Client()``: ``stored`` is a ``Refs`` of both), or by assignments whose types conflict
+    (``if pooled: self.client = requests.Session()``, ``else: self.client = httpx.Client()``; a
+    ``None`` beside them is no member); () for anything else, an untyped member included."""
+    if isinstance(stored, Refs):
+        items: tuple[Value | None, ...] = stored.items
+    elif stored == CONFLICT:
+        items = tuple(value for value in assigned if value is not None)
+    else:
+        return ()
+    if not items or not all(isinstance(item, Inst) and typed_instance(item) for item in items):
+        return ()
+    names = tuple(dict.fromkeys(item.name for item in items if isinstance(item, Inst)))
+    return names if len(names) > 1 else ()

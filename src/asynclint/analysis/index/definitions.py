@@ -4,6 +4,7 @@ walked in), and what annotations declare."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from asynclint.analysis.index.annotations import scalar_items, tuple_annotation
 from asynclint.analysis.index.datafields import DATACLASS_DECORATORS, field_flags
@@ -188,6 +189,17 @@ class Definitions(IndexerState):
         for star in (node.args.vararg, node.args.kwarg):
             if star is not None:
                 frame.bindings[star.arg] = None
+        unions = (
+            ()
+            if self.library
+            else tuple(
+                (arg.arg, names)
+                for arg in [*params, *node.args.kwonlyargs]
+                if arg.arg in frame.untyped and len(names := self._annotated_members(arg.annotation)) > 1
+            )
+        )
+        if unions:
+            self.functions[index] = replace(self.functions[index], param_unions=unions)
         # Nested functions first, so a closure sees a sibling defined below it (``def ready():
         # init()`` before ``def init(): ...``): it runs after both are defined.
         for stmt in node.body:
@@ -205,6 +217,13 @@ class Definitions(IndexerState):
         self._export_returns(f"{qualname}()", frame.returns, declared, self.union_members(node.returns))
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
+
+    def _annotated_members(self, annotation: ast.expr | None) -> tuple[str, ...]:
+        """The classes a union annotation names, each an instance (``LocalJudge | OpenAI``)."""
+        members = self.union_members(annotation) if annotation is not None else []
+        if not all(isinstance(member, Inst) for member in members):
+            return ()
+        return tuple(dict.fromkeys(member.name for member in members if isinstance(member, Inst)))
 
     def _item_annotation(self, annotation: ast.expr) -> Value:
         """``dict[str, X]``, ``list[X]``, ``Mapping[str, X]`` -> an instance of ``X``, the items' type."""

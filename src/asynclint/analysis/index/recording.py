@@ -152,7 +152,7 @@ class Recording(PayloadsHeld, Registries):
                 (None, None),
             )
         if api is None and target is None and method is not None and len(dispatch) > 1:
-            target, api = self._union_entry(dispatch, awaited, keywords, argument)
+            target, api = self.catalogue.union_entry(dispatch, awaited, keywords, argument)
         built = self._built_as(node, target) if isinstance(func_value, Sym) and target is not None else None
         if built is not None and api is not None:
             # ``gym.make("NetHackChallenge-v0")`` builds what its id names: graded as that
@@ -490,19 +490,6 @@ class Recording(PayloadsHeld, Registries):
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
-
-    def _union_entry(
-        self, members: tuple[str, ...], awaited: bool, keywords: tuple[str, ...], argument: str
-    ) -> tuple[str | None, BlockingApi | None]:
-        """A method called on an instance of one of several classes (``client = requests.Session()
-        if pooled else httpx.Client()``, then ``client.get(url)``): the first member the knowledge
-        base names, with its entry, when every member it names blocks (an async twin's does not);
-        the members it does not name (a project class's) stay in ``dispatch``, and the rules keep
-        the call only when each of those blocks too (``CheckContext.calls``)."""
-        known = [(member, api) for member in members if (api := self.catalogue.match(member, None)) is not None]
-        if not known or not all(self.catalogue.blocking(api, awaited, keywords, argument) for _, api in known):
-            return None, None
-        return known[0]
 
     def _placed(self, node: ast.expr | ast.stmt) -> _Placed:
         """The call site's place and the walk's facts about the code around it, as every recorded

@@ -36,6 +36,9 @@ class Function:
     #: the definition: not quoted, not under ``from __future__ import annotations`` (verifiers'
     #: ``Rubric._is_group_func`` reads the evaluated annotation).
     returns_list: bool = False
+    #: Parameters annotated with a union of several classes (``judge: LocalJudge | OpenAI``), which
+    #: the walk leaves untyped for the callers to settle: (name, the classes' instances).
+    param_unions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def enclosing_class(self) -> str | None:
@@ -108,6 +111,9 @@ class ClassInfo:
     #: 0, ``""``) -> that constant's ``repr`` and the other methods that set them to something else
     #: (``self._pool = Pool(n)`` in ``__enter__``): until one of those runs, the attribute keeps it.
     set_later: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    #: Attributes holding an instance of one of several classes (``self.client = requests.Session()
+    #: if pooled else httpx.Client()``, or an ``if``'s branches): (attribute, the classes' instances).
+    unions: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

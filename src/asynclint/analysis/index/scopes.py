@@ -53,6 +53,7 @@ class IndexerState:
     module: str
     package: str
     catalogue: Catalogue
+    library: bool
     imports: dict[str, str]
     functions: list[Function]
     calls: list[CallSite]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from asynclint.analysis.index.attr_evidence import attribute_members
 from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts
 from asynclint.analysis.index.helpers import MAX_SELF_HOPS
 from asynclint.analysis.index.records import CallSite
@@ -82,6 +83,17 @@ class SelfReferences(IndexerState):
             if attr in attrs:
                 return attrs[attr]
         return None
+
+    def _union_members(self, cls: str, path: tuple[str, ...]) -> tuple[str, ...]:
+        """``self.client.get`` where the nearest class of this module's chain setting ``client``
+        sets it to an instance of one of several classes (:func:`attribute_members`): those classes."""
+        if len(path) != 2 or path[0] == Marker.SUPER or path[0].endswith(("()", ITEM_SUFFIX)) or path[1].endswith("()"):
+            return ()
+        for owner in self._class_chain(cls):
+            attrs = self.class_attrs.get(owner, {})
+            if path[0] in attrs:
+                return attribute_members(attrs[path[0]], self.attr_assigned.get((owner, path[0]), []))
+        return ()
 
     def _self_table(self, cls: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
         """``self.handlers[k](x)``, ``self.handlers.get(k)(x)`` or ``self.handler(x)`` where the
@@ -183,6 +195,14 @@ class SelfReferences(IndexerState):
             if table is not None:
                 facts = replace(site.rare or CallFacts(), dispatch=table)  # a rare fact (see CallFacts)
                 self.calls[position] = replace(site, self_ref=None, rare=facts)
+                continue
+            members = () if site.property_read or self.library else self._union_members(cls, path)
+            if members:  # ``self.client.get(url)`` on either of two clients: read as a local union is
+                dispatch = tuple(f"{member}.{path[1]}" for member in members)
+                target, api = self.catalogue.union_entry(dispatch, site.awaited, site.keywords, site.argument)
+                api = api and self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
+                facts = replace(site.rare or CallFacts(), dispatch=dispatch, api=api.pattern if api else None)
+                self.calls[position] = replace(site, target=target, self_ref=None, rare=facts)
                 continue
             if site.property_read:  # the receiver resolved; the property named as written, not as read
                 receiver, settled = self.resolve_self(cls, path[:-1])

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from asynclint.analysis.index.annotations import module_parameters, tuple_return_annotations
 from asynclint.analysis.index.applied import applied_decorators
-from asynclint.analysis.index.attr_evidence import settle_conflicts
+from asynclint.analysis.index.attr_evidence import attribute_members, settle_conflicts
 from asynclint.analysis.index.bodies import Bodies, functions
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
@@ -103,8 +103,13 @@ class Indexer(
         package: str,
         catalogue: Catalogue,
         imports: Sequence[tuple[str, str]] = (),
+        library: bool = False,
     ):
         self.source = source
+        # An installed package read by deep mode: what its attributes and parameters may hold of
+        # several classes is not read as a union (an alternative its configuration picks, httpx's
+        # transport pool a proxy only when one is set, would be followed as if it ran).
+        self.library = library
         self.path = path
         self.module = module
         self.package = package
@@ -278,6 +283,12 @@ class Indexer(
                     for (owner, attr), setters in sorted(self.attr_setters.items())
                     if owner == qn and (start := _initial_off(setters))
                 ),
+                unions=tuple(
+                    (attr, members)
+                    for attr, value in self.class_attrs.get(qn, {}).items()
+                    if not self.library
+                    and (members := attribute_members(value, self.attr_assigned.get((qn, attr), [])))
+                ),
             )
             for qn in self.class_lines
         )
@@ -338,10 +349,17 @@ class Indexer(
 
 
 def index_source(
-    source: str, path: str, module: str, package: str, catalogue: Catalogue, imports: Sequence[tuple[str, str]] = ()
+    source: str,
+    path: str,
+    module: str,
+    package: str,
+    catalogue: Catalogue,
+    imports: Sequence[tuple[str, str]] = (),
+    library: bool = False,
 ) -> ModuleSummary:
     """Summarise one file. Raises :class:`IndexError_` with a one-line message on bad input.
-    ``imports`` maps top-level names to the project modules they mean from this file."""
+    ``imports`` maps top-level names to the project modules they mean from this file; ``library``:
+    the file is an installed package's, read by deep mode."""
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
@@ -356,7 +374,7 @@ def index_source(
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
         raise IndexError_("expression nesting too deep to parse") from None
     try:
-        return Indexer(source, path, module, package, catalogue, imports).run(tree)
+        return Indexer(source, path, module, package, catalogue, imports, library).run(tree)
     except RecursionError:
         raise IndexError_("expression nesting too deep to analyse") from None
 

@@ -1086,6 +1086,14 @@ JSON_REPLIES: frozenset[str] = frozenset(
 RESPONSE_BODY_READS: frozenset[str] = frozenset("content text json read aread".split())
 #: The word of a payload read from an HTTP response's body (its shape is ``call``): size unknown.
 RESPONSE_BODY = "<response-body>"
+#: The word of a reply whose request asked for one small page of results (a count limit bound to a few,
+#: or fields that carry no body: :mod:`asynclint.knowledge.replies`): one small item.
+RESPONSE_PAGE = "<response-page>"
+#: The word of a reply whose request asked for a document's body (``rvprop=...content``, a raw file
+#: endpoint: :mod:`asynclint.knowledge.replies`): as large as the document.
+RESPONSE_DOCUMENT = "<response-document>"
+#: Every word of a payload read from an HTTP response's body, sized by its request or not.
+RESPONSE_BODIES: frozenset[str] = frozenset({RESPONSE_BODY, RESPONSE_PAGE, RESPONSE_DOCUMENT})
 #: Shell commands that print a whole file (``cat /testbed/test_output.txt`` run in a sandbox): what the
 #: call gives back holds the file's contents, as a read of it would (ASL117 reads a test log so).
 FILE_PRINTERS: frozenset[str] = frozenset({"cat"})
@@ -1248,6 +1256,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:
         return "small"  # ``calls_made = sum(...)``: a number, whatever it counted
+    if shape == "call" and word in (RESPONSE_PAGE, RESPONSE_DOCUMENT):
+        return "small" if word == RESPONSE_PAGE else "whole"  # what the request asked for
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
         name = returned_name(word)
         if name.lower().startswith(GETTER_PREFIX):
@@ -1367,6 +1377,10 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return f"what `{returned_name(word)}` returns ({_SIZE_WORDS[evidence]})"
     if word == RESPONSE_BODY:
         return "an HTTP response's body (size unknown)"
+    if word == RESPONSE_PAGE:
+        return "an HTTP response's body holding one page of results, as its request asks (one small item)"
+    if word == RESPONSE_DOCUMENT:
+        return "an HTTP response's body holding a document's content, as its request asks"
     if not word:
         return "a payload of unknown size"
     return f"`{word}` ({_SIZE_WORDS[evidence]})"

@@ -23,6 +23,7 @@ from asynclint.analysis.index.argfacts import (
 )
 from asynclint.analysis.index.built_models import BUILT, builds_class
 from asynclint.analysis.index.helpers import call_slots, may_be_project
+from asynclint.analysis.index.replies import reply_size
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
 from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, sized_by_name
@@ -201,14 +202,14 @@ class PayloadsHeld(IndexerState):
 
     def _returned(self, node: ast.expr) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a
-        plain function, or a method on ``self``), :data:`RESPONSE_BODY` for a read of an HTTP
+        plain function, or a method on ``self``), one of :data:`RESPONSE_BODIES` for a read of an HTTP
         response's body (``argfacts.Returned``), else ``None``; prefixed :data:`BUILT` for a call building an
         instance of a class no catalogue entry names."""
         read = node.value if isinstance(node, ast.Await) else node
         if isinstance(read, ast.Attribute) or isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute):
             owner = read.value if isinstance(read, ast.Attribute) else cast(ast.Attribute, read.func).value
             if self._a_response(owner):
-                return RESPONSE_BODY
+                return self._reply_size(owner)
         if not isinstance(node, ast.Call):
             return None
         func = self.infer(node.func)
@@ -230,6 +231,16 @@ class PayloadsHeld(IndexerState):
             return built or None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
         return built + returned_word(callee, small, self._passed_params(node))
+
+    def _reply_size(self, response: ast.expr) -> str:
+        """The word of a read of ``response``'s body: what the request that gave it asked for
+        (``replies.reply_size``), :data:`RESPONSE_BODY` when the walk cannot see the request."""
+        request = self.frame.requests.get(response.id) if isinstance(response, ast.Name) else response
+        if isinstance(request, ast.Await):
+            request = request.value
+        if not isinstance(request, ast.Call):
+            return RESPONSE_BODY
+        return reply_size(request, self.frame.displays, self.attr_counts.get(self.frame.cls or "", {}))
 
     def _a_response(self, node: ast.expr) -> bool:
         """Does ``node`` hold an HTTP response (:data:`HTTP_RESPONSES`), as far as the walk can type it?"""

@@ -97,6 +97,7 @@ class IndexerState:
     _postponed: bool
     class_lines: dict[str, int]
     shared_attrs: dict[str, frozenset[str]]  # per class: guards.shared_containers
+    attr_counts: dict[str, dict[str, int]]  # per class: replies.instance_counts
     callables: list[tuple[str, tuple[str | Rooted, ...]]]
     returns: list[tuple[str, tuple[str | Rooted, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
@@ -390,6 +391,7 @@ class Scopes(IndexerState):
             self.frame.payloads.pop(target.id, None)
             self.frame.fields.pop(target.id, None)
             self.frame.displays.pop(target.id, None)
+            self.frame.requests.pop(target.id, None)
             self.frame.unpacked.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)

@@ -162,6 +162,7 @@ class Indexer(
         self._postponed = False
         self.class_lines: dict[str, int] = {}
         self.shared_attrs: dict[str, frozenset[str]] = {}
+        self.attr_counts: dict[str, dict[str, int]] = {}
         self.callables: list[tuple[str, tuple[str | Rooted, ...]]] = []
         self.returns: list[tuple[str, tuple[str | Rooted, ...]]] = []  # see ModuleSummary.returns
         self.declared: list[str] = []  # see ModuleSummary.declared

@@ -1162,6 +1162,11 @@ FRAMEWORK_HANDED = "<framework>"
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last
 #: name the function's own (a method on ``self`` too: ``<self>pkg.env.Env._last_json``).
 RETURNED_SLOTS = "|"
+#: Written after the callee of a ``returned`` payload's word when the payload is one item a loop takes
+#: from the call's result (``for name, args in tool_calls(c)``), then the element of that item it is
+#: (``[1]``) or nothing: a generator's item is what it yields (ModuleSummary.yielded_fields), a
+#: function's that returns is one item of what it returns, as the word without the mark says.
+YIELDED = "<item>"
 #: Defaults that switch a feature off (``log_trajectories="none"``, ``attack=None``,
 #: ``max_context_tokens=-1``): code behind a test of an attribute still holding one runs only where a
 #: user turns the feature on (a default picking one of several backends, ``"bm25"``, is no such value).
@@ -1309,7 +1314,20 @@ def cut_word(source: str, count: int, text: bool) -> str:
 
 def returned_name(word: str) -> str:
     """The function's own name in a ``returned`` payload's word (``pkg.mod.Env._last_json|0``)."""
-    return word.partition(RETURNED_SLOTS)[0].rpartition(".")[2]
+    return returned_callee(word)[0].rpartition(".")[2]
+
+
+def returned_callee(word: str) -> tuple[str, str | None]:
+    """The callee in a ``returned`` payload's word, and the element of one item taken from its result
+    the word stands for (:data:`YIELDED`: ``""`` for the item, ``[1]``), ``None`` for the whole result."""
+    callee, marked, field = word.partition(RETURNED_SLOTS)[0].partition(YIELDED)
+    return callee, field if marked else None
+
+
+def item_word(word: str, field: str) -> str:
+    """The word of ``field`` (``""``: all) of one item a loop takes from the result in ``returned`` word ``word``."""
+    callee, slots, rest = word.partition(RETURNED_SLOTS)
+    return f"{returned_callee(callee)[0]}{YIELDED}{field}{slots}{rest}"
 
 
 def shown(word: str) -> str:
@@ -1373,6 +1391,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return "a regex match cut out of a text"
     if shape == SUFFIX:
         return f"the new part of `{word}` past an earlier value of it (one turn's, size unknown)"
+    if shape == "returned" and returned_callee(word)[1] is not None:
+        return f"one item of what `{returned_name(word)}` gives ({_SIZE_WORDS[evidence]})"
     if shape == "returned":
         return f"what `{returned_name(word)}` returns ({_SIZE_WORDS[evidence]})"
     if word == RESPONSE_BODY:

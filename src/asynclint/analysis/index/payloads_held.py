@@ -26,7 +26,7 @@ from asynclint.analysis.index.helpers import call_slots, may_be_project
 from asynclint.analysis.index.replies import reply_size
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
-from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, sized_by_name
+from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, item_word, sized_by_name
 
 
 class PayloadsHeld(IndexerState):
@@ -99,6 +99,14 @@ class PayloadsHeld(IndexerState):
         # a parameter's annotation says what its items are while no statement here binds it again
         scalars = self.frame.scalar_items & self.frame.params
         item = loop_item(iterable, self.frame.payloads, self._returned, scalars)
+        counted = (
+            isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate"
+        )
+        if item[0] == "returned":  # one item of what a project function gives: a generator's is one it yields
+            # ``for name, args in tool_calls(c)``: the second element of the item (for a function that
+            # returns, what the word without the mark says, as before: the first is left to its name)
+            pair = isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name)
+            item = ("returned", item_word(item[1], "[1]" if pair and not counted else ""))
         if isinstance(target, ast.Name):
             self._hold(target.id, item, iterable.lineno)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
@@ -186,6 +194,18 @@ class PayloadsHeld(IndexerState):
             # caller's ``state[1]`` (ModuleSummary.returned_fields, keyed ``[0]``, ``[1]``)
             self.returned_fields.extend(
                 (self.frame.func, value.lineno, f"[{index}]", *self._payload_of(element))
+                for index, element in enumerate(value.elts)
+            )
+
+    def _note_yielded(self, value: ast.expr, line: int) -> None:
+        """Record the payload a ``yield`` statement gives, and each element of a tuple it yields
+        (ModuleSummary.yielded_fields): a loop over the generator's call holds one such item at a time."""
+        if self.frame.kind != "function":
+            return
+        self.yielded_fields.append((self.frame.func, line, "", *self._payload_of(value)))
+        if isinstance(value, ast.Tuple) and not any(isinstance(element, ast.Starred) for element in value.elts):
+            self.yielded_fields.extend(
+                (self.frame.func, line, f"[{index}]", *self._payload_of(element))
                 for index, element in enumerate(value.elts)
             )
 

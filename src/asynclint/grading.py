@@ -21,6 +21,7 @@ from asynclint.knowledge.costs import (
     HANDED_SMALL,
     HANDED_UNSIZED,
     PAYLOAD_GRADES,
+    RESPONSE_DOCUMENT,
     SCOPED_EVIDENCE,
     SCOPED_GRADES,
     SCRIPT_GRADES,
@@ -283,7 +284,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     cls = grades[evidence]
     if evidence == "small" and shape in FORMED_SHAPES.get(api.cost, ()):
         cls = grades["constant"]
-    if shape == "read":
+    if shape == "read" or word == RESPONSE_DOCUMENT:  # a file's contents, a document a web API hands back
         cls = FILE_CONTENTS_COSTS.get(cls, cls)
     return Cost(cls, text, loop_counted=shape == "each", turns_counted=turns, size=evidence)
 

@@ -1123,6 +1123,14 @@ JSON_REPLIES: frozenset[str] = frozenset(
 RESPONSE_BODY_READS: frozenset[str] = frozenset("content text json read aread".split())
 #: The word of a payload read from an HTTP response's body (its shape is ``call``): size unknown.
 RESPONSE_BODY = "<response-body>"
+#: The word of a reply whose request asked for one small page of results (a count limit bound to a few,
+#: or fields that carry no body: :mod:`asynclint.knowledge.replies`): one small item.
+RESPONSE_PAGE = "<response-page>"
+#: The word of a reply whose request asked for a document's body (``rvprop=...content``, a raw file
+#: endpoint: :mod:`asynclint.knowledge.replies`): as large as the document.
+RESPONSE_DOCUMENT = "<response-document>"
+#: Every word of a payload read from an HTTP response's body, sized by its request or not.
+RESPONSE_BODIES: frozenset[str] = frozenset({RESPONSE_BODY, RESPONSE_PAGE, RESPONSE_DOCUMENT})
 #: Shell commands that print a whole file (``cat /testbed/test_output.txt`` run in a sandbox): what the
 #: call gives back holds the file's contents, as a read of it would (ASL117 reads a test log so).
 FILE_PRINTERS: frozenset[str] = frozenset({"cat"})
@@ -1194,6 +1202,11 @@ FRAMEWORK_HANDED = "<framework>"
 #: (see :func:`asynclint.analysis.index.argfacts.returned_word`). The callee is dotted, its last
 #: name the function's own (a method on ``self`` too: ``<self>pkg.env.Env._last_json``).
 RETURNED_SLOTS = "|"
+#: Written after the callee of a ``returned`` payload's word when the payload is one item a loop takes
+#: from the call's result (``for name, args in tool_calls(c)``), then the element of that item it is
+#: (``[1]``) or nothing: a generator's item is what it yields (ModuleSummary.yielded_fields), a
+#: function's that returns is one item of what it returns, as the word without the mark says.
+YIELDED = "<item>"
 #: Defaults that switch a feature off (``log_trajectories="none"``, ``attack=None``,
 #: ``max_context_tokens=-1``): code behind a test of an attribute still holding one runs only where a
 #: user turns the feature on (a default picking one of several backends, ``"bm25"``, is no such value).
@@ -1288,6 +1301,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:
         return "small"  # ``calls_made = sum(...)``: a number, whatever it counted
+    if shape == "call" and word in (RESPONSE_PAGE, RESPONSE_DOCUMENT):
+        return "small" if word == RESPONSE_PAGE else "whole"  # what the request asked for
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
         name = returned_name(word)
         if name.lower().startswith(GETTER_PREFIX):
@@ -1345,7 +1360,20 @@ def cut_word(source: str, count: int, text: bool) -> str:
 
 def returned_name(word: str) -> str:
     """The function's own name in a ``returned`` payload's word (``pkg.mod.Env._last_json|0``)."""
-    return word.partition(RETURNED_SLOTS)[0].rpartition(".")[2]
+    return returned_callee(word)[0].rpartition(".")[2]
+
+
+def returned_callee(word: str) -> tuple[str, str | None]:
+    """The callee in a ``returned`` payload's word, and the element of one item taken from its result
+    the word stands for (:data:`YIELDED`: ``""`` for the item, ``[1]``), ``None`` for the whole result."""
+    callee, marked, field = word.partition(RETURNED_SLOTS)[0].partition(YIELDED)
+    return callee, field if marked else None
+
+
+def item_word(word: str, field: str) -> str:
+    """The word of ``field`` (``""``: all) of one item a loop takes from the result in ``returned`` word ``word``."""
+    callee, slots, rest = word.partition(RETURNED_SLOTS)
+    return f"{returned_callee(callee)[0]}{YIELDED}{field}{slots}{rest}"
 
 
 def shown(word: str) -> str:
@@ -1409,10 +1437,16 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return "a regex match cut out of a text"
     if shape == SUFFIX:
         return f"the new part of `{word}` past an earlier value of it (one turn's, size unknown)"
+    if shape == "returned" and returned_callee(word)[1] is not None:
+        return f"one item of what `{returned_name(word)}` gives ({_SIZE_WORDS[evidence]})"
     if shape == "returned":
         return f"what `{returned_name(word)}` returns ({_SIZE_WORDS[evidence]})"
     if word == RESPONSE_BODY:
         return "an HTTP response's body (size unknown)"
+    if word == RESPONSE_PAGE:
+        return "an HTTP response's body holding one page of results, as its request asks (one small item)"
+    if word == RESPONSE_DOCUMENT:
+        return "an HTTP response's body holding a document's content, as its request asks"
     if not word:
         return "a payload of unknown size"
     return f"`{word}` ({_SIZE_WORDS[evidence]})"

@@ -30,6 +30,7 @@ from asynclint.knowledge.costs import (
     STATE_KEY,
     named_state,
     payload_evidence,
+    returned_callee,
     sized_by_name,
     token_list,
 )
@@ -163,6 +164,15 @@ class CheckContext:
             lambda position, summary: (
                 (FunctionId((position, index)), (line, name, (shape, held)))
                 for index, line, name, shape, held in summary.returned_fields
+            ),
+        )
+        #: A generator -> (line of a ``yield``, "" or the element ``[i]`` of the tuple it yields, its
+        #: payload) for each (see _yielded).
+        self._yields = ProjectIndex(
+            graph,
+            lambda position, summary: (
+                (FunctionId((position, index)), (line, name, (shape, held)))
+                for index, line, name, shape, held in summary.yielded_fields
             ),
         )
         self._kinds: dict[str, Protocol] | None = None
@@ -905,7 +915,7 @@ class CheckContext:
     def _returned_field(self, word: str, field: str) -> str | None:
         """How large ``field`` of the dict display the function in a ``returned`` payload's ``word``
         returns is: the largest over every such ``return``; ``None`` when one returns no such field."""
-        callee = word.partition(RETURNED_SLOTS)[0]
+        callee = returned_callee(word)[0]
         if (on_self := SelfMethod.read(callee)) is not None:
             callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
         keys = self.graph.functions_denoted(callee) if callee else []
@@ -1057,7 +1067,7 @@ class CheckContext:
             return False
         returned = self._project_returns()
         for part in word.split():
-            callee = part.partition(RETURNED_SLOTS)[0] if RETURNED_SLOTS in part else ""
+            callee = returned_callee(part)[0] if RETURNED_SLOTS in part else ""
             if (on_self := SelfMethod.read(callee)) is not None:
                 callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
             for function in self.graph.functions_denoted(callee) if callee else []:
@@ -1121,8 +1131,10 @@ class CheckContext:
     def _returns(self, word: str, seen: frozenset[FunctionId], caller: FunctionId | None = None) -> str:
         """How large what the call in ``word`` (written in ``caller``, when known) returns is."""
         graph = self.graph
-        callee, _, slots = word.partition(RETURNED_SLOTS)
-        slots, _, passed = slots.partition(RETURNED_SLOTS)
+        callee, field = returned_callee(word)
+        if field is not None and (yielded := self._yielded(callee, field, seen)) is not None:
+            return yielded
+        slots, _, passed = word.partition(RETURNED_SLOTS)[2].partition(RETURNED_SLOTS)
         small = frozenset(slots.split(",")) - {""}
         # the caller's own parameters handed on: as small as what the caller's callers hand, if they prove it
         handed = dict(item.split("=", 1) for item in passed.split(",") if item) if caller is not None else {}
@@ -1148,6 +1160,25 @@ class CheckContext:
                 else:
                     evidence.add(payload_evidence(shape, name))
         return min(evidence, key=SIZE_ORDER.index)
+
+    def _yielded(self, callee: str, field: str, seen: frozenset[FunctionId]) -> str | None:
+        """How large ``field`` ("": all) of one item the generator ``callee`` yields is, joined over every
+        ``yield`` (unknown where one yields no such element); ``None`` when ``callee`` yields nothing
+        (a function that returns: one item of what it returns is read from its returns)."""
+        if (on_self := SelfMethod.read(callee)) is not None:
+            callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
+        keys = self.graph.functions_denoted(callee) if callee else []
+        if len(seen) > 8 or any(key in seen for key in keys):
+            return "unknown"  # a recursion
+        sizes: set[str] = set()
+        for key in keys:
+            yields: dict[int, dict[str, tuple[str, str]]] = {}  # line of each ``yield`` -> its item and elements
+            for line, name, payload in self._yields[key]:
+                yields.setdefault(line, {})[name] = payload
+            for held in yields.values():
+                shape, value = held.get(field, ("", ""))
+                sizes.add(self._returns(value, seen | {key}) if shape == "returned" else payload_evidence(shape, value))
+        return min(sizes, key=SIZE_ORDER.index) if sizes else None
 
     def _project_returns(self) -> dict[FunctionId, tuple[tuple[str, str], ...]]:
         """Project functions -> the payloads their ``return`` statements give."""

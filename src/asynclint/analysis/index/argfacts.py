@@ -32,6 +32,7 @@ from asynclint.knowledge.costs import (
     PARSER_RECEIVER,
     READ_LIMITS,
     RECEIVER_SIZED,
+    RESPONSE_BODIES,
     RESPONSE_BODY,
     RESPONSE_BODY_READS,
     RESPONSE_OPENERS,
@@ -97,8 +98,8 @@ def payload_of(
     settles it from the function's ``return`` statements), ``""`` unknown. A name in ``known``
     (bound earlier in the function) stands for what it was bound to; ``returned`` says which calls
     are of project functions. :func:`asynclint.knowledge.costs.payload_evidence` reads them."""
-    if returned is not None and last_name(node.func) == "json" and returned(node) == RESPONSE_BODY:
-        return ("call", RESPONSE_BODY)  # ``response.json()`` parses the body the request read: as large as sent
+    if returned is not None and last_name(node.func) == "json" and (body := returned(node)) in RESPONSE_BODIES:
+        return ("call", body)  # ``response.json()`` parses the body the request read: as large as sent
     if isinstance(receiver, ast.Call) and last_name(node.func) in MODEL_DUMPS and built(receiver, returned):
         receiver = fields_of(receiver)  # ``Item(id=call_id, output=text).model_dump()``: as large as it is handed
     arg = payload_argument(node, receiver)
@@ -148,7 +149,7 @@ def bound_payload(name: str, value: ast.expr, payload: tuple[str, str], params: 
         return True  # a key of the rollout's state: what the project stores there sizes it
     if handed_field(payload, params):
         return True  # a field of a handed mapping, whatever the local it is bound to is called
-    if shape == "call" and (word in MATCH_LISTS or word == RESPONSE_BODY):
+    if shape == "call" and (word in MATCH_LISTS or word in RESPONSE_BODIES):
         return True  # ``re.findall(pattern, reply)``'s items are pieces the pattern formed; a response's body
     if isinstance(value, ast.Call) and regex_scan(value) is not None:
         return True  # ``m = re.search(r"(.*)", text)``: what its pattern lets through, as its text says
@@ -376,8 +377,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return ("", "")
     if isinstance(arg, ast.Constant) or literal(arg) is not None and not _formats(arg):
         return ("literal", "")
-    if returned is not None and _reads_body(arg) and returned(arg) == RESPONSE_BODY:
-        return ("call", RESPONSE_BODY)  # ``await response.text()``: as large as the server sent
+    if returned is not None and _reads_body(arg) and (body := returned(arg)) in RESPONSE_BODIES:
+        return ("call", body)  # ``await response.text()``: as large as the server sent (or its request asks)
     if isinstance(arg, ast.JoinedStr):  # ``f"({weeks}, {days})"``: as large as what it formats
         parts = [
             _payload(part.value, depth + 1, known, returned)
@@ -440,7 +441,7 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
             count = slice_count(key)
             if count is None:
                 return container  # ``messages[1:]``, ``text[:limit]``: part of the same kind
-            text = container[0] == "read" or container[1] == RESPONSE_BODY  # a file's contents, a reply's body
+            text = container[0] == "read" or container[1] in RESPONSE_BODIES  # a file's contents, a reply's body
             cut = container[1] or ("contents" if text else "")
             return (CUT, cut_word(cut, count, text))  # ``read_text()[:8000]``: at most that many
         if isinstance(key, ast.Constant) and isinstance(key.value, str):

@@ -14,6 +14,7 @@ from asynclint.analysis.index.frames import Frame
 from asynclint.analysis.index.guards import shared_containers
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, vague
 from asynclint.analysis.index.records import Function
+from asynclint.analysis.index.replies import instance_counts
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import stored_state_keys
 from asynclint.analysis.index.values import ELEMENT, Inst, Marker, Rooted, SelfRef, Sym, Value
@@ -101,6 +102,7 @@ class Definitions(IndexerState):
         self.class_type_args[global_qn] = tuple(type_args)
         self.class_lines[global_qn] = node.lineno
         self.shared_attrs[global_qn] = shared_containers(node)
+        self.attr_counts[global_qn] = instance_counts(node)
         self.class_methods.setdefault(global_qn, [])
         written_init = any(isinstance(stmt, FUNCTION_DEFS) and stmt.name == "__init__" for stmt in node.body)
         if dataclass and not written_init:

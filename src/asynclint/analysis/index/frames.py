@@ -90,6 +90,9 @@ class Frame:
     fields: dict[str, dict[str, Value]] = field(default_factory=dict)
     #: Those locals -> the display itself (a row's ``"info": info`` puts its fields in the row).
     displays: dict[str, ast.Dict] = field(default_factory=dict)
+    #: Locals bound to a call's result (``resp = session.get(url, params=params)``) -> the call: a reply's
+    #: body is sized by what its request asked for (``replies.reply_size``), until the name is bound again.
+    requests: dict[str, ast.Call] = field(default_factory=dict)
     #: Locals unpacked into a class's construction (``world = WorldState(**data)``) -> that class:
     #: the mapping holds its fields (CallFacts.unpacked), until the name is bound again.
     unpacked: dict[str, str] = field(default_factory=dict)

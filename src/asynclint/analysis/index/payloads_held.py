@@ -23,9 +23,10 @@ from asynclint.analysis.index.argfacts import (
 )
 from asynclint.analysis.index.built_models import BUILT, builds_class
 from asynclint.analysis.index.helpers import call_slots, may_be_project, slice_count
+from asynclint.analysis.index.replies import reply_size
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
-from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, sized_by_name
+from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, item_word, sized_by_name
 
 
 class PayloadsHeld(IndexerState):
@@ -103,6 +104,14 @@ class PayloadsHeld(IndexerState):
         # a parameter's annotation says what its items are while no statement here binds it again
         scalars = self.frame.scalar_items & self.frame.params
         item = loop_item(iterable, self.frame.payloads, self._returned, scalars)
+        counted = (
+            isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "enumerate"
+        )
+        if item[0] == "returned":  # one item of what a project function gives: a generator's is one it yields
+            # ``for name, args in tool_calls(c)``: the second element of the item (for a function that
+            # returns, what the word without the mark says, as before: the first is left to its name)
+            pair = isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name)
+            item = ("returned", item_word(item[1], "[1]" if pair and not counted else ""))
         if isinstance(target, ast.Name):
             self._hold(target.id, item, iterable.lineno)
         elif isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[1], ast.Name):
@@ -193,6 +202,18 @@ class PayloadsHeld(IndexerState):
                 for index, element in enumerate(value.elts)
             )
 
+    def _note_yielded(self, value: ast.expr, line: int) -> None:
+        """Record the payload a ``yield`` statement gives, and each element of a tuple it yields
+        (ModuleSummary.yielded_fields): a loop over the generator's call holds one such item at a time."""
+        if self.frame.kind != "function":
+            return
+        self.yielded_fields.append((self.frame.func, line, "", *self._payload_of(value)))
+        if isinstance(value, ast.Tuple) and not any(isinstance(element, ast.Starred) for element in value.elts):
+            self.yielded_fields.extend(
+                (self.frame.func, line, f"[{index}]", *self._payload_of(element))
+                for index, element in enumerate(value.elts)
+            )
+
     def _returned_payload(self, value: ast.expr) -> tuple[str, str]:
         """The payload a ``return`` gives. A display is judged by everything in it, not read as a
         few small fields as a call's own argument is (``return (copy.deepcopy(self.env_state),
@@ -206,14 +227,14 @@ class PayloadsHeld(IndexerState):
 
     def _returned(self, node: ast.expr) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a
-        plain function, or a method on ``self``), :data:`RESPONSE_BODY` for a read of an HTTP
+        plain function, or a method on ``self``), one of :data:`RESPONSE_BODIES` for a read of an HTTP
         response's body (``argfacts.Returned``), else ``None``; prefixed :data:`BUILT` for a call building an
         instance of a class no catalogue entry names."""
         read = node.value if isinstance(node, ast.Await) else node
         if isinstance(read, ast.Attribute) or isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute):
             owner = read.value if isinstance(read, ast.Attribute) else cast(ast.Attribute, read.func).value
             if self._a_response(owner):
-                return RESPONSE_BODY
+                return self._reply_size(owner)
         if not isinstance(node, ast.Call):
             return None
         func = self.infer(node.func)
@@ -235,6 +256,16 @@ class PayloadsHeld(IndexerState):
             return built or None
         small = [slot for slot, payload in self._slot_payloads(node) if evidence_of(payload) == "small"]
         return built + returned_word(callee, small, self._passed_params(node))
+
+    def _reply_size(self, response: ast.expr) -> str:
+        """The word of a read of ``response``'s body: what the request that gave it asked for
+        (``replies.reply_size``), :data:`RESPONSE_BODY` when the walk cannot see the request."""
+        request = self.frame.requests.get(response.id) if isinstance(response, ast.Name) else response
+        if isinstance(request, ast.Await):
+            request = request.value
+        if not isinstance(request, ast.Call):
+            return RESPONSE_BODY
+        return reply_size(request, self.frame.displays, self.attr_counts.get(self.frame.cls or "", {}))
 
     def _a_response(self, node: ast.expr) -> bool:
         """Does ``node`` hold an HTTP response (:data:`HTTP_RESPONSES`), as far as the walk can type it?"""

@@ -58,6 +58,7 @@ LINES: dict[type, dict[str, LineSlots]] = {
         "built": LineSlots((1,), each=True),
         "copies": LineSlots((1,), each=True),
         "returned_fields": LineSlots((1,), each=True),
+        "yielded_fields": LineSlots((1,), each=True),
         "callables": LineSlots((0,), each=True, named=True),
     },
 }

@@ -551,6 +551,10 @@ class ModuleSummary:
     #: shape, word), and one row with an empty key per ``return``:
     #: ``return {"gmail_messages": gmail_messages, ...}`` sizes a caller's read of that field.
     returned_fields: tuple[tuple[int, int, str, str, str], ...] = ()
+    #: What generators yield, apart from what functions return (function index, line of the ``yield``,
+    #: "" for the item or ``[0]``, ``[1]``... for an element of a tuple yielded, shape, word): a loop over
+    #: a project generator's call holds one yielded item at a time (``for name, args in tool_calls(c)``).
+    yielded_fields: tuple[tuple[int, int, str, str, str], ...] = ()
     #: Every loop of its functions, with its trip count where the code bounds it (see :class:`WorkLoop`).
     work_loops: tuple[WorkLoop, ...] = ()
     #: Module-level constants that bound a loop: name -> factors, as ``WorkLoop.trips`` (a tuple

@@ -98,6 +98,7 @@ class IndexerState:
     _postponed: bool
     class_lines: dict[str, int]
     shared_attrs: dict[str, frozenset[str]]  # per class: guards.shared_containers
+    attr_counts: dict[str, dict[str, int]]  # per class: replies.instance_counts
     callables: list[tuple[str, tuple[str | Rooted, ...]]]
     returns: list[tuple[str, tuple[str | Rooted, ...]]]
     returned: list[tuple[int, tuple[tuple[str, str], ...]]]
@@ -109,6 +110,7 @@ class IndexerState:
     state_stores: list[tuple[int, str]]
     state_payloads: list[tuple[str, str, str]]
     returned_fields: list[tuple[int, int, str, str, str]]
+    yielded_fields: list[tuple[int, int, str, str, str]]
     class_properties: dict[str, set[str]]
     pending: list[int]
     _method_returns: dict[str, str | Rooted]
@@ -217,6 +219,7 @@ class IndexerState:
         ) -> None: ...
         def _hold(self, name: str, payload: tuple[str, str], line: int) -> None: ...
         def _note_returned(self, value: ast.expr) -> None: ...
+        def _note_yielded(self, value: ast.expr, line: int) -> None: ...
         def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]: ...
         def _returned(self, node: ast.expr) -> str | None: ...
         def _still_passed(self, target: ast.expr, value: ast.expr, held: tuple[str, str]) -> bool: ...
@@ -392,6 +395,7 @@ class Scopes(IndexerState):
             self.frame.payloads.pop(target.id, None)
             self.frame.fields.pop(target.id, None)
             self.frame.displays.pop(target.id, None)
+            self.frame.requests.pop(target.id, None)
             self.frame.unpacked.pop(target.id, None)
             self.frame.built.pop(target.id, None)
             self.frame.untyped.discard(target.id)

@@ -147,6 +147,8 @@ class Statements(Targets):
     def visit_stmt(self, node: ast.stmt) -> None:
         loops = self.frame.loops
         leaves = loops[-1][1].get(id(node)) if loops else None
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Yield) and node.value.value is not None:
+            self._note_yielded(node.value.value, node.lineno)
         if leaves is None:
             self._visit_stmt(node)
             return

@@ -83,7 +83,8 @@ class Targets(IndexerState):
         return isinstance(target, ast.Name) and self.frame.kind == "function" and target.id in self.frame.globals
 
     def _note_fields(self, target: ast.expr, value: ast.expr | None) -> None:
-        """What each string key of a dict display bound to a local holds (Frame.fields)."""
+        """What each string key of a dict display bound to a local holds (Frame.fields), and the call a
+        local's value comes from (Frame.requests)."""
         if isinstance(target, ast.Name) and isinstance(value, ast.Dict):
             self.frame.fields[target.id] = {
                 key.value: self.infer(held)
@@ -91,6 +92,9 @@ class Targets(IndexerState):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str)
             }
             self.frame.displays[target.id] = value
+        request = value.value if isinstance(value, ast.Await) else value
+        if isinstance(target, ast.Name) and isinstance(request, ast.Call):
+            self.frame.requests[target.id] = request  # ``resp = session.get(url, params=params)``
 
     def visit_target(self, target: ast.expr, value: ast.expr | None = None) -> None:
         """Calls inside assignment targets (``x[f()] = ...``) still run. A key stored into a

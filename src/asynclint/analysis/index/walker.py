@@ -167,6 +167,7 @@ class Indexer(
         self._postponed = False
         self.class_lines: dict[str, int] = {}
         self.shared_attrs: dict[str, frozenset[str]] = {}
+        self.attr_counts: dict[str, dict[str, int]] = {}
         self.callables: list[tuple[str, tuple[str | Rooted, ...]]] = []
         self.returns: list[tuple[str, tuple[str | Rooted, ...]]] = []  # see ModuleSummary.returns
         self.declared: list[str] = []  # see ModuleSummary.declared
@@ -179,6 +180,7 @@ class Indexer(
         self.state_stores: list[tuple[int, str]] = []  # see ModuleSummary.state_stores
         self.state_payloads: list[tuple[str, str, str]] = []  # see ModuleSummary.state_payloads
         self.returned_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.returned_fields
+        self.yielded_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.yielded_fields
         self.named_results: dict[tuple[int, str], str] = {}  # see PayloadsHeld.named_results
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
@@ -332,6 +334,7 @@ class Indexer(
             state_stores=tuple(self.state_stores),
             state_payloads=tuple(sorted(set(self.state_payloads))),
             returned_fields=tuple(sorted(set(self.returned_fields))),
+            yielded_fields=tuple(sorted(set(self.yielded_fields))),
             work_loops=tuple(self.work_loops),
             copies=tuple(self.work_copies),
             row_shapes=tuple(rows.shapes),

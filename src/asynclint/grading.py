@@ -131,9 +131,10 @@ class CallEvidence:
 
 
 _GROWING = "(it grows every turn and is processed again inside the turn: quadratic per rollout)"
-#: A prompt's token ids handled in a loop once per rollout: the loop goes over the turns, each turn's ids hold
-#: the whole prompt at that turn, and together they are the trajectory's tokens (session 26, turns22).
-_TURNS = "(one turn's prompt token ids, inside a loop over the turns: every turn's prompt, quadratic per rollout)"
+#: A prompt's token ids (or a trajectory step's prompt) handled in a loop once per rollout: the loop goes over the
+#: turns, each turn's field holds the whole prompt at that turn, and together they are the trajectory's tokens
+#: (session 26, turns22).
+_TURNS = "(one turn's whole prompt, inside a loop over the turns: every turn's prompt, quadratic per rollout)"
 
 
 def _statement(api: BlockingApi, call: CallEvidence) -> Cost:

@@ -1193,5 +1193,8 @@ def _built_evidence(shape: str, held: str) -> str:
 
 def _grows_whole(shape: str, name: str) -> bool:
     """Is ``name``, held by a returned payload of ``shape``, a whole payload that grows every turn (the
-    history, the trajectory, the state: :func:`asynclint.knowledge.costs.grows`)?"""
-    return grows(name) and payload_evidence("name" if shape == "display" else shape, name) == "whole"
+    history, the trajectory: :func:`asynclint.knowledge.costs.grows`)? Not a ``state``: one a helper returns
+    is an object's own as often as the rollout's (main text_quests textquests_core.py:630, ``get_state()``
+    returning a game's deep-copied state, the same size every turn: labelled critical, a whole payload per turn)."""
+    whole = payload_evidence("name" if shape == "display" else shape, name) == "whole"
+    return whole and grows(name) and not named_state(name)

@@ -113,8 +113,9 @@ class CallEvidence:
     class's fields, so they size it when nothing traced does; ``handed``: (caller, shape, word) when
     the payload is a helper's parameter and the chain graded runs through a call in ``caller`` that
     hands it that whole payload (``CheckContext.handed_whole``): it is that payload, whatever its name;
-    ``looped``: the call runs inside a loop on the way from its root; ``returned_tokens``: what a project
-    function returns, the payload holds a prompt's token ids (``CheckContext.returns_token_list``)."""
+    ``looped``: the call runs inside a loop on the way from its root; ``returned_growth``: what a project
+    function returns, the payload holds a prompt's token ids (``tokens``) or a whole payload that grows every
+    turn (``growing``), or neither ("": ``CheckContext.returned_growth``)."""
 
     payload: tuple[str, str] = ("", "")
     frequency: str = ""
@@ -129,13 +130,14 @@ class CallEvidence:
     unpacked: tuple[str, str, str] | None = None
     handed: tuple[str, str, str] | None = None
     looped: bool = False
-    returned_tokens: bool = False
+    returned_growth: str = ""
 
 
 _GROWING = "(it grows every turn and is processed again inside the turn: quadratic per rollout)"
-#: A prompt's token ids handled in a loop once per rollout: the loop goes over the turns, each turn's ids hold
-#: the whole prompt at that turn, and together they are the trajectory's tokens (session 26, turns22).
-_TURNS = "(one turn's prompt token ids, inside a loop over the turns: every turn's prompt, quadratic per rollout)"
+#: A prompt's token ids (or a trajectory step's prompt) handled in a loop once per rollout: the loop goes over the
+#: turns, each turn's field holds the whole prompt at that turn, and together they are the trajectory's tokens
+#: (session 26, turns22).
+_TURNS = "(one turn's whole prompt, inside a loop over the turns: every turn's prompt, quadratic per rollout)"
 
 
 def _statement(api: BlockingApi, call: CallEvidence) -> Cost:
@@ -239,13 +241,14 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         fields = "scalar fields only" if evidence == "small" else f"holding `{field}`"
         text = f"a mapping of a `{short}`'s fields ({fields}: the function unpacks it into one)"
         return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
-    turns = call.returned_tokens or any(map(token_list, origin.split()))
+    turns = call.returned_growth == "tokens" or any(map(token_list, origin.split()))
     turns = turns and evidence == "whole" and call.looped and frequency not in FREQUENT
     if evidence == "whole" and frequency == "turn" and shape != "read" and any(map(grows, origin.split())):
         evidence = "growing"
         text = f"`{shown(word)}` {_GROWING}"
-    elif evidence == "whole" and frequency == "turn" and call.returned_tokens:
-        # a prompt's ids through what a helper returns (``**_tok_kwargs(tokens)``) grow as ``prompt_ids`` do
+    elif evidence == "whole" and frequency == "turn" and call.returned_growth:
+        # a prompt's ids through what a helper returns (``**_tok_kwargs(tokens)``) grow as ``prompt_ids`` do, and
+        # a history a helper returns (``return state["messages"]``) as the history read directly does
         evidence = "growing"
         text = f"{describe_payload(shape, word, 'whole')} {_GROWING}"
     elif turns:

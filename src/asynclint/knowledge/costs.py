@@ -1004,6 +1004,12 @@ WHOLE_TOKENS: frozenset[str] = frozenset(
 #: Not ``input_ids``, transformers' name for the same thing: as a tool's argument it is what the model wrote
 #: (main arc_agi_tool.py:540, ``print_fn_outputs(func_code, input_ids)``: "0,1", labelled none).
 TOKEN_LISTS: frozenset[str] = frozenset({"prompt_ids", "prompt_token_ids"})
+#: The fields of one item of a collection (by the collection's last name) that hold the whole prompt at that
+#: turn as messages: verifiers' ``TrajectoryStep["prompt"]`` is every message sent for the step (the system
+#: prompt, the question, every turn before it) -- the message form of its ``tokens["prompt_ids"]`` -- while its
+#: ``completion`` is that turn's reply (one turn's, :data:`TURN_COLLECTIONS`). Only off a trajectory's step: a
+#: rollout's own ``prompt`` is its input messages (:data:`SMALL_TOKENS`).
+STEP_PROMPTS: dict[str, frozenset[str]] = {"trajectory": frozenset({"prompt"})}
 #: Of unknown size as the entire name (or a path's last name), not one small reply because of its last
 #: token (``reasoning_content`` ends in ``content``): a reasoning model's trace is thousands of tokens a
 #: turn, ten times the reply it precedes -- a millisecond or more to tokenize (split 23 vmvm_tb env.py:68),
@@ -1309,7 +1315,7 @@ def payload_evidence(shape: str, word: str) -> str:
             return payload_evidence("name", name[len(GETTER_PREFIX) :])  # ``self.get_state()`` returns the state
         return payload_evidence("call", name)
     named = word.rpartition(".")[2].lower()
-    if named in TOKEN_LISTS:
+    if named in TOKEN_LISTS or step_prompt(word):
         return "whole"
     if named in REASONING_TRACES:
         return "unknown"
@@ -1387,14 +1393,21 @@ def named_state(word: str) -> bool:
 
 
 def token_list(word: str) -> bool:
-    """Is ``word`` (``tokens.prompt_ids``, ``step["prompt_token_ids"]``) a prompt's token ids: one turn's
-    field, the whole prompt at that turn, so that a loop that handles it goes over the turns?"""
-    return shown(word).rpartition(".")[2].lower() in TOKEN_LISTS
+    """Is ``word`` (``tokens.prompt_ids``, ``step["prompt_token_ids"]``, a trajectory step's ``prompt``) a turn's
+    whole prompt, as token ids or messages: one turn's field, the whole prompt at that turn, so that a loop that
+    handles it goes over the turns?"""
+    return shown(word).rpartition(".")[2].lower() in TOKEN_LISTS or step_prompt(word)
+
+
+def step_prompt(word: str) -> bool:
+    """Is ``word`` (``trajectory.prompt``: a field read off an item of a collection) a field of :data:`STEP_PROMPTS`?"""
+    owner, _, field = shown(word).lower().rpartition(".")
+    return field in STEP_PROMPTS.get(owner.rpartition(".")[2], ())
 
 
 def grows(word: str) -> bool:
     word = shown(word)
-    return word.lower().rsplit("_", 1)[-1] in GROWING_TOKENS or word.rpartition(".")[2].lower() in TOKEN_LISTS
+    return word.lower().rsplit("_", 1)[-1] in GROWING_TOKENS or token_list(word)
 
 
 def record_field(path: tuple[str, ...]) -> bool:

@@ -508,7 +508,7 @@ class BlockingCallRule(Rule):
             unpacked=ctx.unpacked_model(site),
             handed=payload,
             looped=in_loop or hot.in_loop,
-            returned_tokens=ctx.returns_token_list(key, site),
+            returned_growth=ctx.returned_growth(key, site),
         )
         cost = cost_of(api, evidence)
         candidate = Candidate(

@@ -28,6 +28,7 @@ from asynclint.knowledge.costs import (
     RETURNED_SLOTS,
     SIZE_ORDER,
     STATE_KEY,
+    grows,
     named_state,
     payload_evidence,
     returned_callee,
@@ -1058,23 +1059,28 @@ class CheckContext:
             return "whole" if "whole" in sizes else None
         return self._returns(word, frozenset(), key) if shape == "returned" else None
 
-    def returns_token_list(self, key: FunctionId, site: CallSite) -> bool:
-        """Does the payload of ``site`` (written in ``key``) hold what a project function returns, and
-        does one of that function's ``return`` statements hold a prompt's token list (``prompt_ids``:
-        ``**_tok_kwargs(tokens)``)? A token list is one turn's field: the whole prompt at that turn."""
+    def returned_growth(self, key: FunctionId, site: CallSite) -> str:
+        """What the payload of ``site`` (written in ``key``) says of its growth when it holds what a project
+        function returns: ``tokens`` when one of that function's ``return`` statements holds a prompt's token
+        list (``prompt_ids``: ``**_tok_kwargs(tokens)``; one turn's field, the whole prompt at that turn),
+        ``growing`` when one returns a whole payload that grows every turn (``return state["messages"]``: the
+        history, as read directly), "" otherwise."""
         shape, word = site.payload
         if shape not in ("returned", "display"):
-            return False
+            return ""
         returned = self._project_returns()
+        growth = ""
         for part in word.split():
             callee = returned_callee(part)[0] if RETURNED_SLOTS in part else ""
             if (on_self := SelfMethod.read(callee)) is not None:
                 callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
             for function in self.graph.functions_denoted(callee) if callee else []:
-                held = (name for _, words in returned.get(function, ()) for name in words.split())
-                if any(token_list(name) for name in held):
-                    return True
-        return False
+                for held, words in returned.get(function, ()):
+                    if any(token_list(name) for name in words.split()):
+                        return "tokens"
+                    if held not in ("returned", "param") and any(_grows_whole(held, name) for name in words.split()):
+                        growth = "growing"
+        return growth
 
     def _state_payload(self, shape: str, word: str) -> str | None:
         """How large a payload holding keys of the rollout's state is, from what the project stores
@@ -1223,3 +1229,12 @@ def _built_evidence(shape: str, held: str) -> str:
     it proves nothing (unknown) until the structure does (a file read whole, a display of small parts)."""
     evidence = payload_evidence(shape, held)
     return "unknown" if evidence == "whole" and shape in _NAMED_SHAPES else evidence
+
+
+def _grows_whole(shape: str, name: str) -> bool:
+    """Is ``name``, held by a returned payload of ``shape``, a whole payload that grows every turn (the
+    history, the trajectory: :func:`asynclint.knowledge.costs.grows`)? Not a ``state``: one a helper returns
+    is an object's own as often as the rollout's (main text_quests textquests_core.py:630, ``get_state()``
+    returning a game's deep-copied state, the same size every turn: labelled critical, a whole payload per turn)."""
+    whole = payload_evidence("name" if shape == "display" else shape, name) == "whole"
+    return whole and grows(name) and not named_state(name)

@@ -41,6 +41,7 @@ from asynclint.knowledge.costs import (
     SOURCE_FILE,
     SOURCE_SUFFIXES,
     STATE_KEY,
+    STEP_PROMPTS,
     STREAM_PIECE_ATTRIBUTES,
     STREAM_PIECE_METHODS,
     SUFFIX,
@@ -288,6 +289,10 @@ def _field_read(container: tuple[str, str], key: str, owner: ast.expr, known: Kn
     if container[0] in ("key", "name") and container[1] == INFO_COLUMN:
         return ("key", f"{INFO_COLUMN}.{key}")
     if container[0] == "each" and shown(container[1]).rpartition(".")[2].lower() in TURN_COLLECTIONS:
+        if sized_by_name(key):
+            return ("key", key)  # ``step["prompt_ids"]``: the whole prompt at that turn, as off any one step
+        if key.lower() in STEP_PROMPTS.get(shown(container[1]).rpartition(".")[2].lower(), ()):
+            return ("key", f"{container[1]}.{key}")  # a trajectory step's ``prompt``: every message sent that turn
         return ("item", container[1])  # ``step["completion"]`` for each step of the trajectory: one turn's
     rollout_state = container[0] == "name" and container[1] in ROLLOUT_STATE_NAMES
     if rollout_state and key not in FRAMEWORK_STATE_KEYS:

@@ -64,14 +64,17 @@ def _hermetic(args: tuple[str, ...], hermetic: bool) -> tuple[str, ...]:
     return args
 
 
-def run(*args: str, cwd: Path, env: dict | None = None, hermetic: bool = True) -> subprocess.CompletedProcess:
+def run(
+    *args: str, cwd: Path, env: dict | None = None, hermetic: bool = True, timeout: float = TIMEOUT_S
+) -> subprocess.CompletedProcess:
     """``asynclint ARGS`` run in this process through click's ``CliRunner``, as the installed
     command would run in ``cwd`` with ``env`` added to the environment and stdout and stderr
     pipes: exit status, stdout and stderr separately, in a ``CompletedProcess`` (the same bytes:
     test_cli checks). A small ``check`` takes ~50 ms so, against ~1.4 s to start the command.
     An exception escaping the command fails the test with its traceback. What a fresh process
     would not carry over from an earlier command is reset (see :func:`_as_a_fresh_process`). See
-    :func:`_hermetic` for the follow flag it adds.
+    :func:`_hermetic` for the follow flag it adds; ``timeout`` replaces :data:`TIMEOUT_S` for a
+    command whose work, not a hang, can take that long on a loaded machine.
 
     What needs a process of its own goes through :func:`run_process`: a signal, ``profile`` running
     a target, the installed console script itself (its smoke tests)."""
@@ -82,7 +85,7 @@ def run(*args: str, cwd: Path, env: dict | None = None, hermetic: bool = True) -
     args = _hermetic(args, hermetic)
     # COLUMNS: pytest-xdist's workers set it (80); a command run by a user into a pipe has none.
     environment = {"NO_COLOR": "1", "FORCE_COLOR": None, "COLUMNS": None, **(env or {})}
-    with _as_a_fresh_process(cwd, environment.get("PYTHONPATH")), contextlib.chdir(cwd), _deadline(TIMEOUT_S, args):
+    with _as_a_fresh_process(cwd, environment.get("PYTHONPATH")), contextlib.chdir(cwd), _deadline(timeout, args):
         outcome = CliRunner().invoke(main, args, prog_name="asynclint", env=environment, catch_exceptions=False)
     result = subprocess.CompletedProcess([ASYNCLINT, *args], outcome.exit_code, outcome.stdout, outcome.stderr)
     assert "Traceback" not in result.stderr, result.stderr

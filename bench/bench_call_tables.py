@@ -9,8 +9,8 @@ functions and calls each holds, its bytes as `array('Q')` of call refs (`analysi
 the dict, the arrays) and the bytes the same table took as a tuple of (caller, site) pairs per
 function (a 56-byte pair per call and its 8-byte slot; the caller's key and the site are shared
 with the summaries either way; for the tables that held a tuple of sites per function, that tuple:
-``SITE_TABLES``); and the tables that still keep a pair per call (the edges each
-function runs on the loop, the calls running a constructor's instance), as they are. Sizes are
+``SITE_TABLES``); the edges each function runs on the loop, as held and as the pairs they were; and
+the table that still keeps a pair per call (the calls running a constructor's instance), as it is. Sizes are
 `sys.getsizeof`'s, so the numbers are the same from run to run whatever the machine's load --
 `bench_memory.py`'s resident sizes move by 10-20 MB between runs of one version on a loaded
 machine, more than one table's cut.
@@ -32,12 +32,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 TABLES = ("_direct_callers", "_arguments", "_callers", "_hot_callers", "_hot_or_library_callers")
-#: Tables that held a tuple of sites per function (no pair: the caller is the key or the site's own),
-#: and the edges' refs beside their pairs: their "as pairs" column is that tuple (``_edge_calls``: 0,
-#: it did not exist; ``_calls_index`` also kept an array('i') of positions beside each tuple).
-SITE_TABLES = ("_calls_by_caller", "_calls_index", "_edge_calls")
+#: Tables that held a tuple of sites per function (no pair: the caller is the key or the site's own):
+#: their "as pairs" column is that tuple (``_calls_index`` also kept an array('i') of positions
+#: beside each tuple).
+SITE_TABLES = ("_calls_by_caller", "_calls_index")
+#: The edges each function runs on the loop: a callee code and a call ref an edge in one array
+#: (``HotSet._edge_items``); "as pairs" is the tuple of (callee, site) pairs per function they were
+#: and the array of each edge's ref kept beside it (``_edge_calls``, session 26's).
+EDGE_TABLE = "_edges"
 #: Tables that still keep a (callee or caller, site) pair per call: sized as they are.
-PAIR_TABLES = ("_edges", "_running_calls")
+PAIR_TABLES = ("_running_calls",)
 PAIR_BYTES = sys.getsizeof((0, 1))
 T = TypeVar("T")
 
@@ -57,9 +61,7 @@ def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
             continue
         calls = sum(len(refs) for refs in table.values())
         as_refs = sys.getsizeof(table) + sum(sys.getsizeof(refs) for refs in table.values())
-        if name == "_edge_calls":
-            as_pairs = 0
-        elif name in SITE_TABLES:
+        if name in SITE_TABLES:
             as_pairs = sys.getsizeof(table) + sum(sys.getsizeof(tuple(refs)) for refs in table.values())
             if name == "_calls_index":
                 as_pairs += sum(sys.getsizeof(array("i", refs[:0])) + 4 * len(refs) for refs in table.values())
@@ -68,7 +70,21 @@ def sizes(graph: object) -> list[tuple[str, tuple[int, int, int, int] | None]]:
                 sys.getsizeof(tuple(refs)) + PAIR_BYTES * len(refs) for refs in table.values()
             )
         rows.append((name, (len(table), calls, as_refs, as_pairs)))
+    rows.append((EDGE_TABLE, edge_sizes(getattr(graph, EDGE_TABLE))))
     return rows
+
+
+def edge_sizes(table: dict[Any, Any]) -> tuple[int, int, int, int]:
+    """``_edges``: (functions, edges, bytes as held, bytes as pairs beside ``_edge_calls`` they were);
+    a function with none holds the shared empty tuple then and now."""
+    counts = [len(items) // 2 for items in table.values()]
+    held = sys.getsizeof(table) + sum(sys.getsizeof(items) for items in table.values() if items)
+    as_pairs = sys.getsizeof(table) + sum(sys.getsizeof((None,) * n) + PAIR_BYTES * n for n in counts if n)
+    with_edges = [n for n in counts if n]
+    as_pairs += sys.getsizeof(dict.fromkeys(range(len(with_edges)))) + sum(
+        sys.getsizeof(array("Q", range(n))) for n in with_edges
+    )
+    return len(counts), sum(counts), held, as_pairs
 
 
 def run_calls_sizes(table: list[Any]) -> tuple[int, int, int, int]:

@@ -7,8 +7,9 @@ is run by, as one int. The call site is the summary's own record, looked up when
 table (:meth:`CallRefs.call_pairs`); the caller is named apart from the site because a call in a
 lambda is also run by the lambda (``CallSite.lambdas``), a caller ``site.caller`` does not name.
 The tables of a function's own calls (``_calls_by_caller``, the calls of each function by callee
-``_call_index``, each edge's call ``_edge_calls``) keep refs too, not the summaries' records: a
-table holding a record per call would keep every record alive, however the summaries hold them.
+``_call_index``, the edges a function runs on the loop ``_edges``, each a callee code and a ref)
+keep refs too, not the summaries' records: a table holding a record per call would keep every
+record alive, however the summaries hold them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ _INDEX_MASK = (1 << _INDEX_BITS) - 1
 _POSITION_MASK = (1 << _POSITION_BITS) - 1
 _CALLER_SHIFT = _INDEX_BITS + _POSITION_BITS
 _LIMIT = 1 << (64 - _CALLER_SHIFT)
+# A callee beside its call's ref (``callee_code``): its summary's position, then its index there.
+_CALLEE_BITS = 32
+_CALLEE_MASK = (1 << _CALLEE_BITS) - 1
 
 #: The calls a table keeps for a function it has no entry for.
 NO_CALLS: tuple[int, ...] = ()
@@ -43,6 +47,12 @@ def call_ref(position: int, index: int, caller: int) -> int:
     if index >> _INDEX_BITS or position >> _POSITION_BITS or caller >= _LIMIT:
         raise OverflowError(f"call {index} of summary {position} (function {caller}) does not fit a call ref")
     return caller << _CALLER_SHIFT | position << _INDEX_BITS | index
+
+
+def callee_code(callee: FunctionId) -> int:
+    """``callee`` as an edge's item keeps it (``HotSet._edge_items``; read back by :meth:`CallRefs.edge_calls`)."""
+    position, index = callee
+    return position << _CALLEE_BITS | index
 
 
 def ref_index(ref: int) -> int:
@@ -142,15 +152,19 @@ class CallRefs(GraphState):
         for ref in refs:
             yield self._ids[ref >> _INDEX_BITS & _POSITION_MASK][ref >> _CALLER_SHIFT], self.run_site(ref)
 
+    def edge_calls(self, key: FunctionId) -> Iterator[tuple[FunctionId, int]]:
+        """(callee, call ref) of each edge ``key`` runs on the loop (``HotSet._edges_of``), in its order."""
+        items, ids = self._edge_items(key), self._ids
+        for at in range(0, len(items), 2):
+            code = items[at]
+            yield ids[code >> _CALLEE_BITS][code & _CALLEE_MASK], items[at + 1]
+
     def _callers_by_edges(self, keep: Callable[[FunctionId], bool]) -> dict[FunctionId, array[int]]:
         """Project functions -> the calls that run them on the loop (``_edges_of``) from the callers
         ``keep`` accepts, in the order of :meth:`run_callers` (read back with :meth:`run_pairs`)."""
         callers: dict[FunctionId, array[int]] = {}
         for caller in self.run_callers():  # each summary's functions one after the other
             if keep(caller):
-                # Each edge's call, the ref ``_edges_of`` kept beside it.
-                for (callee, _), ref in zip(
-                    self._edges_of(caller), self._edge_calls.get(caller, NO_CALLS), strict=True
-                ):
+                for callee, ref in self.edge_calls(caller):
                     add_ref(callers, callee, ref)
         return frozen_refs(callers)

@@ -224,8 +224,7 @@ class ProjectGraph(
         self._overrides: dict[tuple[str, str], list[FunctionId]] = {}
         self._implementers: dict[str, list[str]] = {}
         self._built_classes: frozenset[str] | None = None  # see Hierarchy.built_classes
-        self._edges: dict[FunctionId, Sequence[tuple[FunctionId, CallSite]]] = {}
-        self._edge_calls: dict[FunctionId, array[int]] = {}  # see HotSet._edges_of
+        self._edges: dict[FunctionId, array[int] | tuple[()]] = {}  # see HotSet._edge_items
         self._by_path: dict[str, list[int]] | None = None
         self._callers: dict[FunctionId, array[int]] | None = None
         self._calls_index: tuple[dict[FunctionId, array[int]], frozenset[str]] | None = None

@@ -210,8 +210,8 @@ def by_slot(registrations: Iterable[Registration]) -> dict[str, SlotRegistration
 
 #: What a call that runs no project function runs (``Resolution.called_at``).
 NO_FUNCTIONS: tuple[FunctionId, ...] = ()
-#: What a function that runs no project function on the loop runs (``HotSet._edges_of``).
-NO_EDGES: tuple[tuple[FunctionId, CallSite], ...] = ()
+#: What a function that runs no project function on the loop runs (``HotSet._edge_items``).
+NO_EDGES: tuple[()] = ()
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

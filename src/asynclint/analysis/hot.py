@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from asynclint.analysis.awaited_loops import raises_callee
-from asynclint.analysis.callrefs import run_calls
+from asynclint.analysis.callrefs import callee_code, run_calls
 from asynclint.analysis.graph_records import (
     CONFIGURED,
     COROUTINE,
@@ -62,29 +62,26 @@ class HotSet(Registrations):
         makes and keeps (``tasks.append(self.launch(i))``, gathered later): they run when it
         awaits them -- not coroutines it hands to a new event loop, or to a loop of the
         project's own running in another thread."""
+        return tuple((callee, self.run_site(ref)) for callee, ref in self.edge_calls(key))
+
+    def _edge_items(self, key: FunctionId) -> array[int] | tuple[()]:
+        """:meth:`_edges_of`'s edges as :meth:`edge_calls` reads them: each one's callee
+        (:func:`callee_code`) then its call ref, in one array -- 16 bytes an edge, where a
+        (callee, site) pair was 64 and, for a call a lambda runs, a copy of the site kept."""
         known = self._edges.get(key)
         if known is not None:
             return known
-        # The list is in the table while it fills: a call followed from here back to ``key`` reads
-        # what is found so far. Once full it is a tuple (none shared for no edges): a list keeps
-        # a separate, over-allocated array, one per function asked.
-        # Beside the edges, each one's call ref (``_edge_calls``, read by ``_callers_by_edges``).
-        found: list[tuple[FunctionId, CallSite]] = []
-        refs = self._edge_calls[key] = array("Q")
-        self._edges[key] = found
+        # The array is in the table while it fills: a call followed from here back to ``key`` reads
+        # what is found so far. Once full it is copied to its exact size (none shared for no edges).
+        found = self._edges[key] = array("Q")
         for ref in self.run_refs(key):
             site = self.run_site(ref)
             if runs_loop(site.consumer) or self.on_own_loop(site) or not self.runs(key, site):
                 continue
             for callee in self._targets(key, site):
                 if callee != key and (self.function(callee).is_async or not site.awaited):
-                    found.append((callee, site))
-                    refs.append(ref)
-        edges = self._edges[key] = tuple(found) if found else NO_EDGES
-        if found:
-            self._edge_calls[key] = array("Q", refs)
-        else:
-            del self._edge_calls[key]
+                    found.extend((callee_code(callee), ref))
+        edges = self._edges[key] = array("Q", found) if found else NO_EDGES
         return edges
 
     def on_own_loop(self, site: CallSite, recorded: bool = True) -> bool:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import replace
 from math import prod
 
-from asynclint.analysis.callrefs import NO_CALLS
 from asynclint.analysis.graph_records import Estimate, FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.loops import WorkLoop
@@ -215,7 +214,7 @@ class Work(GraphState):
         parts: dict[int, list[Estimate]] = {}
         # By the call's ref: ``f(x).g()`` makes two calls that start at the same position.
         callees: dict[int, list[FunctionId]] = {}
-        for (callee, _), ref in zip(self._edges_of(key), self._edge_calls.get(key, NO_CALLS), strict=True):
+        for callee, ref in self.edge_calls(key):
             callees.setdefault(ref, []).append(callee)
         copies = self._copies_of(key)
         for ref in self.run_refs(key):

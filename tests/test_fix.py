@@ -1108,6 +1108,41 @@ def test_fixture_projects_fix_to_a_verified_fixed_point(name: str):
     assert all(remaining[key] <= before[key] - count for key, count in fixed.items())
 
 
+def _run_fix_in_memory(project: Path):
+    """``asynclint fix --unsafe-fixes`` of a fixture project, as the command runs it (the project's
+    pins read from its pyproject.toml), nothing written."""
+    from asynclint.fixrun import run_fix
+
+    config = Config(root=project, min_severity=Severity.LOW, follow_imports=False)
+    return run_fix([str(project)], config, unsafe=True, write=False).outcome
+
+
+def test_a_reward_is_made_async_only_when_every_release_the_project_admits_awaits_it():
+    # verifiers 0.1.2's Rubric calls a reward and sums what it returns: a reward made `async def`
+    # (or a lambda returning an awaitable) would hand it a coroutine. 0.1.3 and later await it.
+    declined = _run_fix_in_memory(PROJECTS / "rewards_unawaited")
+    assert not declined.applied and len(declined.left) == 4
+    for left in declined.left:
+        assert left.reason.endswith(
+            "the project runs verifiers 0.1.2, where `Rubric` uses what a reward function returns without awaiting it"
+        ), left.reason
+    roots = {left.reason.split("`")[3] for left in declined.left}  # no `async def` on the chain, and `root`
+    assert roots == {"load_environment.<locals>.<lambda>", "remote_match"}
+    fixed = _run_fix_in_memory(PROJECTS / "rewards_awaited")
+    assert len(fixed.applied) == 4 and not fixed.left
+    (text,) = fixed.changed.values()
+    assert "async def remote_match(completion, answer, **kwargs) -> float:" in text
+    assert "lambda completion, answer: asyncio.to_thread(fetch_score, answer)" in text
+    compile(text, "env.py", "exec")
+    # check advertises no fix where fix declines one, and the same fix where it makes it
+    unawaited = _project_sources(PROJECTS / "rewards_unawaited")
+    versions = (("verifiers", "0.1.2"),)
+    checked = check_sources(unawaited, Config(root=PROJECTS / "rewards_unawaited", framework_versions=versions))
+    assert [f.fix for f in checked.findings] == [None] * 4
+    unpinned = check_sources(unawaited, Config(root=PROJECTS / "rewards_unawaited"))
+    assert all(f.fix is not None and f.fix.root_awaited for f in unpinned.findings)
+
+
 def test_a_helper_in_another_module_is_offloaded_where_the_async_caller_calls_it():
     sources = _project_sources(PROJECTS / "v0_env")
     outcome = fix_sources(sources, Config(root=PROJECTS / "v0_env"), unsafe=False)

@@ -1488,10 +1488,22 @@ def test_a_callable_an_async_helper_calls_through_its_parameter_is_not_offloaded
     assert "`_slow` is handed to `_apply`, which calls it as its parameter `check`" in reasons[5]
 
 
-def test_a_process_pool_fix_is_declined_up_front_when_another_route_runs_the_helper_on_the_loop():
+def test_the_process_pool_takes_every_route_of_a_helper_off_the_loop_or_none():
     # vision_sr1.py:59: the pool took one reward's call, the other reward still ran the helper on
-    # the loop, and verification refused the fix ("still reported after the edit").
-    reasons = _left((RECIPES / "process_pool_routes.py").read_text(encoding="utf-8"))
-    assert reasons[10] == (
-        "`_graded` runs on the loop by 2 routes (`first_pass`, `second_pass`); the process pool takes one call off it"
+    # the loop, and verification refused the fix ("still reported after the edit"); declined up
+    # front in session 26, now every route's call goes to the pool, in one fix.
+    path = RECIPES / "process_pool_routes.py"
+    outcome = fix_text(path, path.read_text(encoding="utf-8"))
+    fixed = outcome.texts[str(path)]
+    assert fixed.count("ProcessPoolExecutor(") == 1  # one pool for every route
+    assert fixed.count("run_in_executor(") == 4 and fixed.count("loop = asyncio.get_running_loop()") == 1
+    (graded,) = [applied for applied in outcome.applied if "`_graded`" in applied.title]
+    assert graded.title.startswith("ran 3 calls of `_graded` in `judged`, `first_pass`, `second_pass`")
+    assert "(made `first_pass`, `second_pass` `async def`)" in graded.title
+    # a route that cannot take an `await` leaves the helper, with the reason
+    reasons = _reasons_by_line(outcome)
+    assert list(reasons) == [36]
+    assert reasons[36] == (
+        "`_scored` is also called inside a generator expression in `every_turn` (an `await` there would make it"
+        " async): the call stays on the loop by that route"
     )

@@ -1108,6 +1108,41 @@ def test_fixture_projects_fix_to_a_verified_fixed_point(name: str):
     assert all(remaining[key] <= before[key] - count for key, count in fixed.items())
 
 
+def _run_fix_in_memory(project: Path):
+    """``asynclint fix --unsafe-fixes`` of a fixture project, as the command runs it (the project's
+    pins read from its pyproject.toml), nothing written."""
+    from asynclint.fixrun import run_fix
+
+    config = Config(root=project, min_severity=Severity.LOW, follow_imports=False)
+    return run_fix([str(project)], config, unsafe=True, write=False).outcome
+
+
+def test_a_reward_is_made_async_only_when_every_release_the_project_admits_awaits_it():
+    # verifiers 0.1.2's Rubric calls a reward and sums what it returns: a reward made `async def`
+    # (or a lambda returning an awaitable) would hand it a coroutine. 0.1.3 and later await it.
+    declined = _run_fix_in_memory(PROJECTS / "rewards_unawaited")
+    assert not declined.applied and len(declined.left) == 4
+    for left in declined.left:
+        assert left.reason.endswith(
+            "the project runs verifiers 0.1.2, where `Rubric` uses what a reward function returns without awaiting it"
+        ), left.reason
+    roots = {left.reason.split("`")[3] for left in declined.left}  # no `async def` on the chain, and `root`
+    assert roots == {"load_environment.<locals>.<lambda>", "remote_match"}
+    fixed = _run_fix_in_memory(PROJECTS / "rewards_awaited")
+    assert len(fixed.applied) == 4 and not fixed.left
+    (text,) = fixed.changed.values()
+    assert "async def remote_match(completion, answer, **kwargs) -> float:" in text
+    assert "lambda completion, answer: asyncio.to_thread(fetch_score, answer)" in text
+    compile(text, "env.py", "exec")
+    # check advertises no fix where fix declines one, and the same fix where it makes it
+    unawaited = _project_sources(PROJECTS / "rewards_unawaited")
+    versions = (("verifiers", "0.1.2"),)
+    checked = check_sources(unawaited, Config(root=PROJECTS / "rewards_unawaited", framework_versions=versions))
+    assert [f.fix for f in checked.findings] == [None] * 4
+    unpinned = check_sources(unawaited, Config(root=PROJECTS / "rewards_unawaited"))
+    assert all(f.fix is not None and f.fix.root_awaited for f in unpinned.findings)
+
+
 def test_a_helper_in_another_module_is_offloaded_where_the_async_caller_calls_it():
     sources = _project_sources(PROJECTS / "v0_env")
     outcome = fix_sources(sources, Config(root=PROJECTS / "v0_env"), unsafe=False)
@@ -1453,10 +1488,22 @@ def test_a_callable_an_async_helper_calls_through_its_parameter_is_not_offloaded
     assert "`_slow` is handed to `_apply`, which calls it as its parameter `check`" in reasons[5]
 
 
-def test_a_process_pool_fix_is_declined_up_front_when_another_route_runs_the_helper_on_the_loop():
+def test_the_process_pool_takes_every_route_of_a_helper_off_the_loop_or_none():
     # vision_sr1.py:59: the pool took one reward's call, the other reward still ran the helper on
-    # the loop, and verification refused the fix ("still reported after the edit").
-    reasons = _left((RECIPES / "process_pool_routes.py").read_text(encoding="utf-8"))
-    assert reasons[10] == (
-        "`_graded` runs on the loop by 2 routes (`first_pass`, `second_pass`); the process pool takes one call off it"
+    # the loop, and verification refused the fix ("still reported after the edit"); declined up
+    # front in session 26, now every route's call goes to the pool, in one fix.
+    path = RECIPES / "process_pool_routes.py"
+    outcome = fix_text(path, path.read_text(encoding="utf-8"))
+    fixed = outcome.texts[str(path)]
+    assert fixed.count("ProcessPoolExecutor(") == 1  # one pool for every route
+    assert fixed.count("run_in_executor(") == 4 and fixed.count("loop = asyncio.get_running_loop()") == 1
+    (graded,) = [applied for applied in outcome.applied if "`_graded`" in applied.title]
+    assert graded.title.startswith("ran 3 calls of `_graded` in `judged`, `first_pass`, `second_pass`")
+    assert "(made `first_pass`, `second_pass` `async def`)" in graded.title
+    # a route that cannot take an `await` leaves the helper, with the reason
+    reasons = _reasons_by_line(outcome)
+    assert list(reasons) == [36]
+    assert reasons[36] == (
+        "`_scored` is also called inside a generator expression in `every_turn` (an `await` there would make it"
+        " async): the call stays on the loop by that route"
     )

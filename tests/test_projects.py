@@ -187,8 +187,10 @@ def test_both_projects_are_there() -> None:
         "ns_env",
         "registrations_env",
         "registry_env",
+        "rewards_awaited",
         "rewards_interleaved",
         "rewards_threaded",
+        "rewards_unawaited",
         "rlm_env",
         "script_env",
         "search_env",
@@ -419,6 +421,16 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("values_env/values_env/judges.py", "KeptJudge.graded"): ("reward function", "judge_client"),
     ("values_env/values_env/judges.py", "judge_rubrics.<locals>.judged"): ("reward function", "judge_client"),
     ("rewards_threaded/rewards_threaded/env.py", "CachedRubric.score_rollout"): ("per rollout hook", "score_rollout"),
+    ("rewards_awaited/rewards_awaited/env.py", "remote_match"): ("sync reward function",),
+    ("rewards_awaited/rewards_awaited/env.py", "load_environment.<locals>.<lambda>"): (
+        "sync reward function",
+        "fetch_score",
+    ),
+    ("rewards_unawaited/rewards_unawaited/env.py", "remote_match"): ("sync reward function",),
+    ("rewards_unawaited/rewards_unawaited/env.py", "load_environment.<locals>.<lambda>"): (
+        "sync reward function",
+        "fetch_score",
+    ),
     ("fallback_env/fallback_env/env.py", "EditEnv.env_response"): ("per turn hook", "env_response"),
     ("rewards_interleaved/rewards_interleaved/env.py", "table_match"): (
         "sync reward function",

@@ -31,3 +31,23 @@ def test_compatible_release_and_wildcards_bound_the_range() -> None:
     assert admitted("~=1.4") == admitted(">=1.4,<2")
     narrowed = admitted(">=0.1,==0.1.2")
     assert narrowed is not None and narrowed.exact
+
+
+@pytest.mark.parametrize(
+    ("versions", "reason"),
+    [
+        ({"verifiers": "0.1.2"}, "the project runs verifiers 0.1.2, where `Rubric` uses"),
+        ({"verifiers": ">=0.1.0"}, "the project's `verifiers>=0.1.0` admits releases before 0.1.3, where `Rubric`"),
+        ({"verifiers": "~=0.1.2"}, "the project's `verifiers~=0.1.2` admits releases before 0.1.3"),
+        ({"verifiers": "0.1.3"}, ""),
+        ({"verifiers": ">=0.1.3"}, ""),
+        ({}, ""),  # unknown: today's releases, which await it
+    ],
+)
+def test_a_reward_made_async_needs_every_admitted_release_to_await_it(versions: dict[str, str], reason: str) -> None:
+    from asynclint.knowledge.frameworks import GROUP_REWARD, REWARD, TOOL, result_unawaited
+
+    said = result_unawaited(REWARD, versions)
+    assert said.startswith(reason) and bool(said) == bool(reason)
+    assert bool(result_unawaited(TOOL, versions)) == bool(reason)  # ToolEnv.call_tool, the same releases
+    assert result_unawaited(GROUP_REWARD, versions) == ""  # not in the table (not read for 0.1.2)

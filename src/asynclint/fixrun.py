@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from asynclint.config import Config
-from asynclint.deep import discovered_twins, follow_libraries
+from asynclint.deep import discovered_twins, follow_libraries, installed_beside
 from asynclint.files import discover, display_path, real_files
 from asynclint.fixers.orchestrator import FixOutcome, fix_sources
 from asynclint.interrupts import Deferred, Interrupted, raise_on_stop
@@ -18,7 +18,7 @@ from asynclint.io import remove_stale_temps
 from asynclint.model import FileError
 from asynclint.pool import index
 from asynclint.project import covers, touches
-from asynclint.runner import read_sources
+from asynclint.runner import pinned, read_sources
 from asynclint.twin_discovery import with_discovered
 from asynclint.writer import WriteError, replace_source
 
@@ -75,6 +75,10 @@ def run_fix(
     with raise_on_stop():  # nothing is written yet: a stop signal ends the run at once
         files, skipped = real_files(discover(paths, config), paths)
         sources, read_errors = read_sources(files, config.root)
+        # The project's pins, as check reads them: which hooks run on the loop, and whether a
+        # root made `async def` is awaited by every release it admits (UNAWAITED_RESULTS).
+        tops = {source.module.partition(".")[0] for source in sources}
+        config = pinned(config, files, installed_beside(None, tops) if config.follow_imports else None)
         libraries: list[ModuleSummary] = []
         twins = []
         if config.follow_imports:  # what check reads from installed packages: twins, then library code

@@ -98,7 +98,11 @@ class FixRequest:
     recipe: str = ""  # the knowledge entry's recipe
     target: str = ""  # the callee, or the type of the object handed over
     placement: str | None = None  # direct | helper | root | None: see CheckContext.placement
-    root_awaited: bool = False  # the root is a callable the framework awaits when it is a coroutine
+    #: The root is a callable the framework awaits when it is a coroutine, in every release the
+    #: project admits (it may become ``async def``); ``unawaited`` says why not when only its
+    #: release forbids it (knowledge.frameworks.UNAWAITED_RESULTS).
+    root_awaited: bool = False
+    unawaited: str = ""
     #: The callee is handed to this applier (``map(requests.get, urls)``, ``CallSite.applier``):
     #: no call of it is written, so only a helper's call on the chain can be offloaded.
     applier: str = ""

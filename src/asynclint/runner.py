@@ -31,7 +31,7 @@ from asynclint.config import Config
 from asynclint.deep import discovered_twins, follow_libraries, installed_beside
 from asynclint.files import ModuleName, decode, discover, display_path, module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
-from asynclint.libraries import declared_packages, eval_settings, nearest_pyproject, project_versions
+from asynclint.libraries import Installed, declared_packages, eval_settings, nearest_pyproject, project_versions
 from asynclint.model import FileError, Result
 from asynclint.pool import Progress, collector_paused, default_jobs, index, quiet
 
@@ -158,24 +158,7 @@ def run_check(
             if layout is not None:
                 layout.store(files, probed, tops)
         installed = installed_beside(search_path, tops)
-    if not config.framework_versions or not config.framework_settings or not config.declared_packages:
-        # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS,
-        # OFFLOADED_HOOKS, RESCHEDULED_HOOKS); how many rollouts a group holds, on its evaluation
-        # defaults; whether a guarded import's fallback runs, on what the project depends on.
-        # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
-        # repository of them), up to the project's root; part of the result cache's key.
-        # The paths shared by all the files are those the first and the last in text order share
-        # (every path between two that begin with "d/" begins with it): two paths split, not all.
-        as_text = [str(file) for file in files]
-        checked = Path(os.path.commonpath([min(as_text), max(as_text)])) if files else config.root
-        pyproject = nearest_pyproject(checked if checked.is_dir() else checked.parent, config.root)
-        config = replace(
-            config,
-            framework_versions=config.framework_versions
-            or project_versions(pyproject, VERSIONED_DISTRIBUTIONS, installed),
-            framework_settings=config.framework_settings or eval_settings(pyproject),
-            declared_packages=config.declared_packages or declared_packages(pyproject),
-        )
+    config = pinned(config, files, installed)
     # Deep mode's result also depends on what is installed: its key says so (a package
     # installed, upgraded or removed changes a directory on the search path).
     results = ResultCache(directory, config, paths, installed.fingerprint() if installed else "") if use_cache else None
@@ -381,3 +364,26 @@ def _same_inputs(
         if any(line != to for line, to in where.items()):
             moved[source.path] = where
     return moved
+
+
+def pinned(config: Config, files: Sequence[Path], installed: Installed | None) -> Config:
+    """``config`` with what the project pins filled in where it says nothing: the frameworks'
+    releases, the evaluation settings and the declared packages (``check`` and ``fix`` alike)."""
+    if config.framework_versions and config.framework_settings and config.declared_packages:
+        return config
+    # What the framework's methods do depends on its release (knowledge.frameworks.SYNC_METHODS,
+    # OFFLOADED_HOOKS, RESCHEDULED_HOOKS, UNAWAITED_RESULTS); how many rollouts a group holds, on its
+    # evaluation defaults; whether a guarded import's fallback runs, on what the project depends on.
+    # Pinned by the pyproject.toml nearest above what is checked (an environment's own, in a
+    # repository of them), up to the project's root; part of the result cache's key.
+    # The paths shared by all the files are those the first and the last in text order share
+    # (every path between two that begin with "d/" begins with it): two paths split, not all.
+    as_text = [str(file) for file in files]
+    checked = Path(os.path.commonpath([min(as_text), max(as_text)])) if files else config.root
+    pyproject = nearest_pyproject(checked if checked.is_dir() else checked.parent, config.root)
+    return replace(
+        config,
+        framework_versions=config.framework_versions or project_versions(pyproject, VERSIONED_DISTRIBUTIONS, installed),
+        framework_settings=config.framework_settings or eval_settings(pyproject),
+        declared_packages=config.declared_packages or declared_packages(pyproject),
+    )

@@ -13,7 +13,7 @@ from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, f
 from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, LibraryEntry, Use
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
-from asynclint.knowledge.frameworks import root_awaited
+from asynclint.knowledge.frameworks import result_unawaited, root_awaited
 from asynclint.model import ChainLink
 
 
@@ -332,6 +332,12 @@ class Uses(CallRefs):
             written = any(target == callee and site.line == line for target, site in self._edges_of(caller))
             return "helper" if written else None
         return "root" if root_awaited((hot or self.hot_of(key)).root_hook) else None
+
+    def root_unawaited(self, key: FunctionId) -> str:
+        """Why the sync root ``key`` may not become ``async def`` although its kind of hook is
+        awaited today: a release the project admits uses what it returns as it is
+        (knowledge.frameworks.UNAWAITED_RESULTS), in words; "" when every one awaits it."""
+        return result_unawaited(self.hot_of(key).root_hook, self._versions)
 
     def chain(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> tuple[ChainLink, ...]:
         """Entry point's ``def`` line, each call on the way down (``hot``'s chain), then the offending call."""

@@ -168,6 +168,8 @@ def plan_of(request: FixRequest | None, code: str) -> FixInfo | None:
         return handoff_plan(request.target)
     if request.applier and request.placement != "helper":
         return None  # no call of it is written to offload: see FixProject.locate
+    if request.unawaited and request.placement == "root":
+        return None  # a release the project admits would not await the root made async: FixProject._root_site
     return plan(request.recipe or None, request.target, request.placement, request.root_awaited)
 
 

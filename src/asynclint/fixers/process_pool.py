@@ -12,7 +12,9 @@ only effect is its result and whose inputs and result pickle to equal values (``
 Both decline unless ``f`` is a picklable reference to a top-level function (a module-level ``def``
 in this file or a function reached through an import, or a local bound once to one of them or to a
 conditional choice between them), and for the callees the knowledge base says a worker process
-cannot run (:data:`~asynclint.knowledge.blocking.NOT_PORTABLE`).
+cannot run (:data:`~asynclint.knowledge.blocking.NOT_PORTABLE`). A helper reached on the loop by
+several routes goes to the pool from every one, in one fix (as to-thread offloads them all), or not
+at all.
 
 The pool is made with the ``spawn`` start method: the default on Linux before Python 3.14 is
 ``fork``, and forking a process that already runs threads (``asyncio.to_thread`` workers, client
@@ -31,9 +33,9 @@ import builtins
 import libcst as cst
 from libcst.metadata import Assignment
 
-from asynclint.fixers.base import ON_THE_CHAIN, Decline, Fix, FixerSpec, ModuleStatement
+from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import, ModuleStatement
 from asynclint.fixers.cst.bindings import binding
-from asynclint.fixers.cst.build import awaited, offload_call, site_edit
+from asynclint.fixers.cst.build import Replacing, awaited, offload_call, site_edit
 from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
 from asynclint.fixers.cst.references import asyncio_only, reference
@@ -90,25 +92,14 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     if barred := next((name for name in held if name in NOT_PORTABLE), None):
         return Decline(f"`{callee if qualified else barred}` {NOT_PORTABLE[barred]}")
     if site.placement != "direct":
-        # One call goes to the pool: a finding reached on the loop by another route too (a helper
-        # called by two rewards) would still be reported after the edit.
+        # A helper reached on the loop by other routes too (called by two rewards): every call of
+        # it on the loop goes to the pool, or the finding stays (as to-thread does).
         routes = project.sites(finding)
         if isinstance(routes, Decline):
             return routes
-        calls = {id(route.call) for route in routes}  # one call may run two helpers (`f = a if c else b`)
-        if len(calls) > 1:
-            callers = ", ".join(
-                dict.fromkeys(
-                    f"`{route.file.qualname(route.function)}`"
-                    if isinstance(route.function, cst.FunctionDef)
-                    else "a `lambda`"
-                    for route in routes
-                )
-            )
-            return Decline(
-                f"`{site.helper or finding.facts.function}` runs on the loop by {len(calls)} routes ({callers});"
-                " the process pool takes one call off it"
-            )
+        distinct = list({id(route.call): route for route in routes}.values())  # one call, two helpers
+        if len(distinct) > 1:
+            return _offload_routes(finding, site, distinct, pure)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
     if refused := asyncio_only(file, "process-pool"):
@@ -116,37 +107,16 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
     asyncio = reference(file, "asyncio", at=(call,))
     if isinstance(asyncio, Decline):
         return asyncio
-    imports = list(asyncio.imports)
-    existing = _existing_pool(file)
-    pool = existing or file.fresh_name(POOL)
-    statements: tuple[ModuleStatement, ...] = ()
-    if existing is None:
-        executor = reference(file, "concurrent.futures", "ProcessPoolExecutor")
-        if isinstance(executor, Decline):
-            return executor
-        multiprocessing = reference(file, "multiprocessing")
-        if isinstance(multiprocessing, Decline):
-            return multiprocessing
-        imports += executor.imports + multiprocessing.imports
-        statements = (
-            ModuleStatement(
-                pool,
-                f'{pool} = {executor.code}(mp_context={multiprocessing.code}.get_context("spawn"))',
-                "CPU-heavy calls run in worker processes; `spawn`, since forking a threaded process can deadlock.",
-            ),
-        )
-    if any(arg.keyword is not None or arg.star == "**" for arg in call.args):
-        functools = reference(file, "functools", at=(call,))
-        if isinstance(functools, Decline):
-            return functools
-        imports += functools.imports
-        partial = offload_call(call, f"{functools.code}.partial", (call.func,))
-        offloaded = offload_call(call.with_changes(args=[]), "loop.run_in_executor", (cst.Name(pool), partial))
-    else:
-        offloaded = offload_call(call, "loop.run_in_executor", (cst.Name(pool), call.func))
+    made = _pool(file)
+    if isinstance(made, Decline):
+        return made
+    pool, statements, imports = made
     loop_name, setup = _loop(file, site, asyncio.code)
-    if loop_name != "loop":
-        offloaded = offloaded.with_changes(func=cst.parse_expression(f"{loop_name}.run_in_executor"))
+    pooled = _pooled(file, call, pool, loop_name)
+    if isinstance(pooled, Decline):
+        return pooled
+    offloaded, partial_imports = pooled
+    imports = [*asyncio.imports, *imports, *partial_imports]
     edit = site_edit(site, awaited(file, call, offloaded), prelude=(setup,) if setup is not None else ())
     if pure and site.placement != "helper":
         doubt = _may_not_pickle(call)
@@ -164,6 +134,127 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
         note=doubt or "",
         reserve=(site.function,) if setup is not None else (),  # one new `loop = ...` per function and round
     )
+
+
+def _offload_routes(finding: Finding, site: Site, routes: list[Site], pure: bool) -> Fix | Decline:
+    """Every call running the helper on the loop, each route's, to the one pool of the file: in
+    an ``async def``, with a ``loop = asyncio.get_running_loop()`` of its own (one per function);
+    a sync root made ``async def`` with all its calls at once; a ``lambda`` root returning the
+    pool's future."""
+    file, helper = site.file, site.helper or finding.facts.function
+    if elsewhere := next((route for route in routes if route.file is not file), None):
+        return Decline(
+            f"`{helper}` runs on the loop by {len(routes)} routes, one in {elsewhere.file.path}:"
+            " the process pool takes the calls off it in one file"
+        )
+    calls: list[cst.Call] = []
+    for route in routes:
+        call = call_of(route)
+        if isinstance(call, Decline):
+            return call
+        callee = dotted(call.func)
+        if (_top_level(file, callee, call) if callee else None) is None and not _held_top_level(file, call.func):
+            return Decline(f"`{file.code(call.func)}` in `{route.name}` is not a picklable top-level function")
+        if file.in_generator_expression(call, route.function):
+            return Decline(
+                f"`{helper}` is also called inside a generator expression in `{route.name}` (an `await` there"
+                " would make it async): the call stays on the loop by that route"
+            )
+        calls.append(call)
+    if any(_inside(file, inner, outer) for inner in calls for outer in calls if inner is not outer):
+        return Decline(f"one call of `{helper}` is handed another's value")
+    if refused := asyncio_only(file, "process-pool"):
+        return refused
+    asyncio = reference(file, "asyncio", at=tuple(calls))
+    if isinstance(asyncio, Decline):
+        return asyncio
+    made = _pool(file)
+    if isinstance(made, Decline):
+        return made
+    pool, statements, imports = made
+    imports = [*asyncio.imports, *imports]
+    by_function: dict[int, list[tuple[Site, cst.Call]]] = {}
+    for route, call in zip(routes, calls, strict=True):
+        by_function.setdefault(id(route.function), []).append((route, call))
+    edits: list[Edit] = []
+    reserve: list[cst.CSTNode] = []
+    for group in by_function.values():
+        first, inline = group[0][0], f"{asyncio.code}.get_running_loop()"
+        loop_name, setup = _loop(file, first, asyncio.code) if len(group) == 1 else (inline, None)
+        replaced: dict[int, cst.BaseExpression] = {}
+        for _, call in group:
+            pooled = _pooled(file, call, pool, loop_name)
+            if isinstance(pooled, Decline):
+                return pooled
+            imports += pooled[1]
+            replaced[id(call)] = awaited(file, call, pooled[0])
+        if first.placement == "root" and isinstance(first.function, cst.FunctionDef):
+            updated = first.function.visit(Replacing(replaced))
+            assert isinstance(updated, cst.FunctionDef)  # only calls inside it are replaced
+            edits.append(Edit(first.function, updated.with_changes(asynchronous=cst.Asynchronous())))
+            continue
+        prelude = (setup,) if setup is not None else ()
+        edits += [site_edit(route, replaced[id(call)], prelude, hoist=len(group) == 1) for route, call in group]
+        reserve += [first.function] if setup is not None else []
+    names = ", ".join(dict.fromkeys(f"`{route.name}`" for route in routes))
+    made_async = sorted({r.name for r in routes if r.placement == "root" and not r.returns})
+    title = f"ran {len(routes)} calls of `{helper}` in {names} in the module-level process pool `{pool}`"
+    if made_async:
+        title += f" (made {', '.join(f'`{name}`' for name in made_async)} `async def`)"
+    return Fix(
+        path=file.path,
+        edits=tuple(edits),
+        recipe="pure-process-pool" if pure else "process-pool",
+        safe=False,  # the project's own helper: its effects are unknown
+        title=title,
+        imports=tuple(imports),
+        statements=statements,
+        claims=(finding,),
+        note="its arguments and result are pickled to and from a worker process",
+        reserve=tuple(reserve),
+    )
+
+
+def _inside(file: ParsedFile, inner: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(ancestor is outer for ancestor in file.ancestors(inner))
+
+
+def _pool(file: ParsedFile) -> tuple[str, tuple[ModuleStatement, ...], list[Import]] | Decline:
+    """The file's module-level process pool: its name, and the statement and imports making it
+    when it has none yet."""
+    existing = _existing_pool(file)
+    if existing is not None:
+        return existing, (), []
+    pool = file.fresh_name(POOL)
+    executor = reference(file, "concurrent.futures", "ProcessPoolExecutor")
+    if isinstance(executor, Decline):
+        return executor
+    multiprocessing = reference(file, "multiprocessing")
+    if isinstance(multiprocessing, Decline):
+        return multiprocessing
+    statement = ModuleStatement(
+        pool,
+        f'{pool} = {executor.code}(mp_context={multiprocessing.code}.get_context("spawn"))',
+        "CPU-heavy calls run in worker processes; `spawn`, since forking a threaded process can deadlock.",
+    )
+    return pool, (statement,), [*executor.imports, *multiprocessing.imports]
+
+
+def _pooled(file: ParsedFile, call: cst.Call, pool: str, loop: str) -> tuple[cst.Call, list[Import]] | Decline:
+    """``call`` as ``loop.run_in_executor(pool, f, *args)`` (keyword arguments through
+    ``functools.partial``), and the imports that needs."""
+    if any(arg.keyword is not None or arg.star == "**" for arg in call.args):
+        functools = reference(file, "functools", at=(call,))
+        if isinstance(functools, Decline):
+            return functools
+        partial = offload_call(call, f"{functools.code}.partial", (call.func,))
+        offloaded = offload_call(call.with_changes(args=[]), "loop.run_in_executor", (cst.Name(pool), partial))
+        imports = list(functools.imports)
+    else:
+        offloaded, imports = offload_call(call, "loop.run_in_executor", (cst.Name(pool), call.func)), []
+    if loop != "loop":
+        offloaded = offloaded.with_changes(func=cst.parse_expression(f"{loop}.run_in_executor"))
+    return offloaded, imports
 
 
 def _may_not_pickle(call: cst.Call) -> str | None:

@@ -343,6 +343,8 @@ class FixProject:
         qualname, path = graph.function(root).qualname, graph.path_of(root)
         if not root_awaited(graph.hot_of(root).root_hook):
             return Decline(f"no `async def` on the way from `{qualname}`, and the framework does not await it")
+        if unawaited := graph.root_unawaited(root):
+            return Decline(f"no `async def` on the way from `{qualname}`, which cannot become one: {unawaited}")
         if root == start:
             located = self.locate(finding)
             if isinstance(located, Decline):
@@ -400,6 +402,10 @@ class FixProject:
         the root's call moves)."""
         root_link = finding.chain[0]
         fix, request = finding.fix, finding.fix_request
+        if request is not None and request.unawaited:
+            return Decline(
+                f"no `async def` on the chain, and `{root_link.function}` cannot become one: {request.unawaited}"
+            )
         if fix is None and request is not None and request.root_awaited:
             # The root could become `async def`; what is missing is a recipe for the call itself.
             return Decline(

@@ -22,16 +22,15 @@ work (``deepcopy``, ``json.dumps`` of a big payload) it helps little (see the fi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 import libcst as cst
 from libcst.metadata import BuiltinAssignment, GlobalScope
 
 from asynclint.fixers.base import ON_THE_CHAIN, Decline, Edit, Fix, FixerSpec, Import, builds_a_stream
 from asynclint.fixers.cst.bindings import binding, event_loop_use
-from asynclint.fixers.cst.build import awaited, awaited_fix, opens_for_writing, runs_nothing, site_edit
+from asynclint.fixers.cst.build import Replacing, awaited, awaited_fix, opens_for_writing, runs_nothing, site_edit
 from asynclint.fixers.cst.parsed import ParsedFile, dotted, is_generator, last_name
 from asynclint.fixers.cst.references import Runner, thread_runner
 from asynclint.fixers.project import FixProject, Site, call_of, findings_within
@@ -180,7 +179,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
         inner = [other for other in moved if other.file is site.file and _inside(site.file, other.call, site.call)]
         folded.update(id(other.call) for other in inner)
         if inner and not whole:  # (offloaded whole, in a lambda, the inner call goes to the thread with it)
-            composed = call.visit(_Replacing({id(other.call): offloaded[id(other.call)][0] for other in inner}))
+            composed = call.visit(Replacing({id(other.call): offloaded[id(other.call)][0] for other in inner}))
             assert isinstance(composed, cst.Call)  # only its arguments are replaced
             call = composed
         made = (runner.lambda_(call.with_changes(lpar=[], rpar=[])), runner.imports) if whole else runner.offload(call)
@@ -204,7 +203,7 @@ def _offload_helper_calls(finding: Finding, project: FixProject, sites: tuple[Si
     for group in roots.values():
         function = group[0].function
         replacements = {id(site.call): offloaded[id(site.call)][0] for site in group}
-        replaced = function.visit(_Replacing(replacements))
+        replaced = function.visit(Replacing(replacements))
         assert isinstance(replaced, cst.FunctionDef)  # only expressions inside it are replaced
         updated = replaced.with_changes(asynchronous=cst.Asynchronous())
         edits.append(_at(Edit(function, updated), group, sites[0], offloaded))
@@ -416,18 +415,6 @@ def _at(edit: Edit, sites: list[Site], first: Site, offloaded: dict[int, tuple[c
 
 def _inside(file: ParsedFile, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
     return any(ancestor is outer for ancestor in file.ancestors(node))
-
-
-class _Replacing(cst.CSTTransformer):
-    """Several nodes of one tree replaced at once (``deep_replace`` finds only the first)."""
-
-    def __init__(self, replacements: Mapping[int, cst.CSTNode]):
-        self.replacements = replacements
-
-    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
-    # back) cannot say.
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        return self.replacements.get(id(original_node), updated_node)
 
 
 def _helper(site: Site) -> str:

@@ -887,8 +887,7 @@ AWAITED_ROOTS: frozenset[Hook] = frozenset(
 #: envs/tool_env.py:137; 0.3.1 legacy/utils/async_utils.py:36, legacy/rubrics/rubric.py:203/248,
 #: legacy/envs/tool_env.py:139). So a ``lambda`` registered as one may return an awaitable
 #: (``lambda c, a: asyncio.to_thread(score, c, a)``), which cannot become ``async def``.
-#: (0.1.2's ``Rubric.call_reward_func`` awaits nothing a reward returns, nor a coroutine function's
-#: coroutine: a project admitting 0.1.2 is not told apart here, as for a root made ``async def``.)
+#: (Releases before 0.1.3 await nothing a reward or tool returns: UNAWAITED_RESULTS.)
 RESULT_AWAITED: frozenset[Hook] = frozenset({REWARD, SYNC_REWARD, INTERLEAVED_SYNC_REWARD, GROUP_REWARD, TOOL})
 
 
@@ -1201,6 +1200,42 @@ OFFLOADED_HOOKS: tuple[OffloadedHooks, ...] = (
 
 
 @dataclass(frozen=True)
+class UnawaitedResults:
+    """The releases from ``since`` up to (not including) ``until`` of ``distribution`` call the
+    callables registered as one of ``hooks`` and use what they return as it is, awaiting nothing: a
+    sync root made ``async def`` (or a ``lambda`` returning an awaitable) would hand them an
+    un-awaited coroutine there. A fix making such a root ``async`` holds only when no release the
+    project admits is in that range (:func:`result_unawaited`); when the version is unknown, the
+    framework is taken to be today's, which awaits it (a project that does not pin the framework
+    runs whatever release is installed, most likely a recent one)."""
+
+    distribution: str
+    since: str
+    until: str
+    hooks: frozenset[Hook]
+    how: str  # what the framework does with the result, in words
+
+
+#: verifiers 0.1.1 and 0.1.2 call a reward (``ans = func(**allowed)``, pkg verifiers 0.1.1
+#: rubrics/rubric.py:87/94 inside ``asyncio.to_thread``, 0.1.2 rubrics/rubric.py:99/106 inline in the
+#: async ``call_reward_func``) and a tool (``tool_func(**tool_args)``, 0.1.1 envs/tool_env.py:141;
+#: ``str(tool_func(...))``, 0.1.2 envs/tool_env.py:38) without awaiting the result; 0.1.3 calls both
+#: through ``maybe_await`` (rubrics/rubric.py:104/111, envs/tool_env.py:41).
+UNAWAITED_RESULTS: tuple[UnawaitedResults, ...] = (
+    UnawaitedResults(
+        "verifiers",
+        "0",
+        "0.1.3",
+        frozenset({REWARD, SYNC_REWARD}),
+        "`Rubric` uses what a reward function returns without awaiting it",
+    ),
+    UnawaitedResults(
+        "verifiers", "0", "0.1.3", frozenset({TOOL}), "`ToolEnv.call_tool` uses what a tool returns without awaiting it"
+    ),
+)
+
+
+@dataclass(frozen=True)
 class RescheduledHook:
     """The releases from ``since`` up to (not including) ``until`` of ``distribution`` run the
     callables registered as ``hook`` as ``becomes`` says, less often: when every release the
@@ -1236,12 +1271,14 @@ RESCHEDULED_HOOKS: tuple[RescheduledHook, ...] = (
 
 #: The distributions whose version changes what asynclint knows (what the runner looks up).
 VERSIONED_DISTRIBUTIONS: frozenset[str] = frozenset(
-    change.distribution for changes in (SYNC_METHODS, OFFLOADED_HOOKS, RESCHEDULED_HOOKS) for change in changes
+    change.distribution
+    for changes in (SYNC_METHODS, OFFLOADED_HOOKS, RESCHEDULED_HOOKS, UNAWAITED_RESULTS)
+    for change in changes
 ) | frozenset(table.package.partition(".")[0] for table in HOOK_CLASSES if table.in_process is not None)
 
 
 def _coverage(
-    change: SyncMethod | OffloadedHooks | RescheduledHook, versions: Mapping[str, str]
+    change: SyncMethod | OffloadedHooks | RescheduledHook | UnawaitedResults, versions: Mapping[str, str]
 ) -> Literal["all", "some", "none"]:
     """Do all, some or none of the releases the project admits of ``change.distribution`` (from
     ``versions``, distribution -> an exact version or the specifiers it requires) fall in the
@@ -1277,6 +1314,20 @@ def rescheduled(hook: Hook, versions: Mapping[str, str]) -> Hook:
         (c.becomes for c in RESCHEDULED_HOOKS if c.hook is hook and _coverage(c, versions) == "all"),
         hook,
     )
+
+
+def result_unawaited(hook: Hook, versions: Mapping[str, str]) -> str:
+    """Why a root registered as ``hook`` cannot become ``async def`` at the project's ``versions``:
+    a release they admit uses what it returns without awaiting it (UNAWAITED_RESULTS), in words
+    naming the requirement and the releases; "" when every release they admit awaits it, or the
+    version is unknown (taken as today's release)."""
+    change = next((c for c in UNAWAITED_RESULTS if hook in c.hooks and _coverage(c, versions) != "none"), None)
+    if change is None:
+        return ""
+    version = versions[change.distribution]
+    if version[:1].isdigit():  # the project's exact release (pinned, locked or installed)
+        return f"the project runs {change.distribution} {version}, where {change.how}"
+    return f"the project's `{change.distribution}{version}` admits releases before {change.until}, where {change.how}"
 
 
 def version_split(hook: Hook, versions: Mapping[str, str]) -> tuple[str, str]:

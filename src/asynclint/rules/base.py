@@ -16,7 +16,14 @@ from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, 
 from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
-from asynclint.knowledge.frameworks import FREQUENT, GROUPED_HOOKS, Hook, root_awaited, version_split
+from asynclint.knowledge.frameworks import (
+    FREQUENT,
+    GROUPED_HOOKS,
+    Hook,
+    result_unawaited,
+    root_awaited,
+    version_split,
+)
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CallInHotCode, CheckContext, HandedOver, RunByFramework, knowledge_of
@@ -229,10 +236,11 @@ class OwnWorkRule(Rule):
         # call of it is written); for work reported at the call handing it its payload (ASL117,
         # ASL119), that call itself when an `async def` makes it.
         placement = graph.placement(key, hot)
+        unawaited = result_unawaited(hot.root_hook, dict(ctx.config.framework_versions))
         request = (
             FixRequest("call", "process-pool", facts.function, placement)
             if placement == "helper"
-            else FixRequest("call", "process-pool", facts.function, placement, root_awaited=True)
+            else FixRequest("call", "process-pool", facts.function, placement, not unawaited, unawaited)
             if placement == "root" and hot.parent is not None
             else FixRequest("call", "process-pool", at.target or "", placement)
             if placement == "direct" and isinstance(at, CallSite)
@@ -589,14 +597,17 @@ class BlockingCallRule(Rule):
             awaited=api.awaited if site.awaited else "",
             folded=folded,
         )
-        awaited = root_awaited(hot.root_hook)
+        # Awaited by the hook's kind in today's releases; an older release the project admits may
+        # not await it (a root made `async def` would then never run there).
+        unawaited = result_unawaited(hot.root_hook, dict(ctx.config.framework_versions))
+        awaited = root_awaited(hot.root_hook) and not unawaited
         # A coroutine cannot be handed to a worker thread: an awaited call that blocks anyway is
         # fixed by what its twin says, not by a recipe. Nor can a loop over a stream (the reads
         # move with the call that made it, into one helper): no recipe either.
         request: FixRequest | None = (
             None
             if site.awaited or site.stream
-            else FixRequest("call", api.fix or "", target, graph.placement(key), awaited)
+            else FixRequest("call", api.fix or "", target, graph.placement(key), awaited, unawaited)
         )
         if call.handed is not None:
             handed = call.handed
@@ -643,7 +654,7 @@ class BlockingCallRule(Rule):
             request = (
                 None
                 if entry.site.awaited
-                else FixRequest("call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited)
+                else FixRequest("call", LIBRARY_CALL_RECIPE, entered, graph.placement(entry.caller), awaited, unawaited)
             )
         opened = site.rare.stream_from if site.rare is not None and entry is None else None
         if opened is not None:

@@ -4,6 +4,9 @@ long line's value stored first) and the fix made of it, a call handed to a runne
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import libcst as cst
 
 from asynclint.fixers.base import Edit, Fix, Import
@@ -323,3 +326,15 @@ def _open_mode(file: ParsedFile, call: cst.Call) -> str | None:
 def _literal_mode(value: cst.BaseExpression) -> str | None:
     mode = value.evaluated_value if isinstance(value, cst.SimpleString) else None
     return mode if isinstance(mode, str) and mode and set(mode) <= _MODE_CHARACTERS else None
+
+
+class Replacing(cst.CSTTransformer):
+    """Several nodes of one tree replaced at once (``deep_replace`` finds only the first)."""
+
+    def __init__(self, replacements: Mapping[int, cst.CSTNode]):
+        self.replacements = replacements
+
+    # Any: a replacement may be another kind of node, which libcst's signature (the same kind
+    # back) cannot say.
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
+        return self.replacements.get(id(original_node), updated_node)

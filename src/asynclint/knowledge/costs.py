@@ -243,6 +243,26 @@ COST_CLASSES: dict[str, CostClass] = {
             "does no I/O, microseconds for a header or a small member",
         ),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
+        # knowledge/packs/json_schemas.py and sql_parsers.py: measured on this project's 2-core machine.
+        CostClass(
+            "schema-validate",
+            M,
+            _BACK_TO_BACK,
+            "validates an instance against a JSON schema in pure Python (jsonschema): `validate` checks the "
+            "schema against its metaschema first, 3.3 ms for a four-property schema; a validator built once "
+            "walks the schema for every part of the instance, unbounded in schema x instance size",
+            raised_why="back to back for a group only: milliseconds each, a stall between model calls elsewhere",
+            what="validates an instance against a JSON schema",
+        ),
+        CostClass(
+            "sql-parse",
+            L,
+            _BACK_TO_BACK,
+            "parses SQL in pure Python (sqlglot's tokenizer and parser): 0.75-1.2 ms for a 150-character "
+            "`SELECT`, 2.5 ms to transpile it, growing with the statement's length",
+            raised_why=_BOUNDED,
+            what="parses SQL",
+        ),
         CostClass(
             "cpu-light",
             L,

@@ -92,7 +92,11 @@ def test_every_catalogue_entry_names_a_known_cost():
         ("DELETE FROM t", "query"),
         ("CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, created TEXT DEFAULT CURRENT_TIMESTAMP)", "schema"),
         ("create unique index if not exists t_id on t (id); CREATE TABLE IF NOT EXISTS u (a)", "schema"),
-        ("CREATE TABLE t (id TEXT)", "query"),  # fails or creates: not a check
+        ("CREATE TABLE t (id TEXT)", "ddl"),  # fails or creates: not a check, a table from its columns
+        ("CREATE TEMP TABLE t (id TEXT); CREATE TABLE u (a)", "ddl"),
+        ("CREATE TABLE t AS SELECT * FROM u", "query"),  # runs its query
+        ("CREATE TABLE t (id TEXT) AS SELECT 1", "query"),
+        ("CREATE INDEX t_id ON t (id)", "query"),  # reads every row of the table
         ("CREATE TABLE IF NOT EXISTS t (a); DROP TABLE u", "query"),
         (None, "built"),
     ],

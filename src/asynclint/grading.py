@@ -20,6 +20,8 @@ from asynclint.knowledge.costs import (
     HANDED_LONG,
     HANDED_SMALL,
     HANDED_UNSIZED,
+    MEMORY_GRADES,
+    MEMORY_WORDS,
     PAYLOAD_GRADES,
     RESPONSE_DOCUMENT,
     SCOPED_EVIDENCE,
@@ -140,10 +142,17 @@ _GROWING = "(it grows every turn and is processed again inside the turn: quadrat
 _TURNS = "(one turn's whole prompt, inside a loop over the turns: every turn's prompt, quadratic per rollout)"
 
 
+#: A statement's grades and words by its entry's cost: on disk, in autocommit mode, in memory.
+_STATEMENT_TABLES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "statement": (STATEMENT_GRADES, STATEMENT_WORDS),
+    "statement-autocommit": (AUTOCOMMIT_GRADES, AUTOCOMMIT_WORDS),
+    "statement-memory": (MEMORY_GRADES, MEMORY_WORDS),
+}
+
+
 def _statement(api: BlockingApi, call: CallEvidence) -> Cost:
     evidence = statement_evidence(call.statement, call.method)
-    autocommit = api.cost == "statement-autocommit"
-    grades, words = (AUTOCOMMIT_GRADES, AUTOCOMMIT_WORDS) if autocommit else (STATEMENT_GRADES, STATEMENT_WORDS)
+    grades, words = _STATEMENT_TABLES[api.cost]
     return Cost(grades[evidence], describe_statement(evidence, call.statement, words))
 
 
@@ -177,6 +186,7 @@ def _scoped(api: BlockingApi, call: CallEvidence) -> Cost:
 SETTLED_BY: dict[str, Callable[[BlockingApi, CallEvidence], Cost]] = {
     "statement": _statement,
     "statement-autocommit": _statement,
+    "statement-memory": _statement,
     "script": _script,
     "archive": _archive,
     "archive-member": _archive_member,

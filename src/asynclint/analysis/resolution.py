@@ -212,6 +212,11 @@ class Resolution(Exports, Parameters):
         on_self = Rooted.read(value, Marker.SELF)
         if on_self is not None:
             return self._on_instance(defined[: defined.rindex("()")].rpartition(".")[0], on_self)
+        if value in self._producers:
+            # A type the knowledge base names (``jsonschema.Draft6Validator``): kept as named, not
+            # followed into the installed package, where it may be a factory's result
+            # (``Draft6Validator = create(...)``) that nothing types.
+            return value
         return self.resolve(value)
 
     def _settled(self, defined: str) -> str:

@@ -98,6 +98,9 @@ _SQLITE_COPY = "copies a whole local database"
 #: CPython Modules/_sqlite/connection.c, cursor.c.
 _SQLITE_STATEMENTS = "execute executemany executescript fetchone fetchmany fetchall"
 _SQLITE_COPIES = "backup serialize"
+#: An in-memory database's connection: no file is opened, no transaction is synced.
+_SQLITE_MEMORY_OPEN = "opens an in-memory database"
+_SQLITE_MEMORY_END = "ends an in-memory database's transaction"
 
 #: Fix recipes a knowledge entry may name; the fixers implement them.
 RECIPES: dict[str, str] = {
@@ -130,6 +133,9 @@ _BOTO3_SUBRESOURCES = frozenset({"Bucket", "Object", "Table", "Queue", "Topic", 
 #: ``sqlite3.connect[autocommit].execute``, which no one reads as Python 3.12's
 #: ``Connection.autocommit`` attribute, as they would ``sqlite3.connect.autocommit.execute``.
 SQLITE_AUTOCOMMIT = "sqlite3.connect[autocommit]"
+#: What ``sqlite3.connect(":memory:")`` opens: a database in the process's memory, no file (its
+#: statements are graded by knowledge.costs.MEMORY_GRADES).
+SQLITE_MEMORY = "sqlite3.connect[memory]"
 
 #: A wait's arguments that make it return at once (``BlockingApi.off_with``): a ``timeout`` of 0
 #: (``event.wait(0)``, ``future.result(timeout=0)``); also ``blocking``/``block`` False for a
@@ -240,6 +246,14 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         ),
         *many("sdk", "statement-autocommit", "to-thread", _SQLITE_STATEMENTS, f"{SQLITE_AUTOCOMMIT}."),
         *many("sdk", "disk-content", "to-thread", _SQLITE_COPIES, f"{SQLITE_AUTOCOMMIT}.", what=_SQLITE_COPY),
+        # An in-memory database (see BUILT): opening it, a commit, a schema change or a pragma touch
+        # no disk; a statement still costs what it scans (knowledge.costs.MEMORY_GRADES).
+        BlockingApi(SQLITE_MEMORY, "sdk", "memory-db", "to-thread", what=_SQLITE_MEMORY_OPEN),
+        *many(
+            "sdk", "memory-db", "to-thread", "commit rollback interrupt", f"{SQLITE_MEMORY}.", what=_SQLITE_MEMORY_END
+        ),
+        *many("sdk", "statement-memory", "to-thread", _SQLITE_STATEMENTS, f"{SQLITE_MEMORY}."),
+        *many("sdk", "disk-content", "to-thread", _SQLITE_COPIES, f"{SQLITE_MEMORY}.", what=_SQLITE_COPY),
         BlockingApi("elasticsearch.Elasticsearch.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("qdrant_client.QdrantClient.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
         BlockingApi("pinecone.Pinecone.**", "sdk", "network", "to-thread", _NOT_A_REQUEST),
@@ -591,6 +605,7 @@ RETURNS: dict[str, str] = {
         for connect in (
             "sqlite3.connect",
             SQLITE_AUTOCOMMIT,
+            SQLITE_MEMORY,
             "psycopg.connect",
             "psycopg2.connect",
             "pymysql.connect",
@@ -601,7 +616,7 @@ RETURNS: dict[str, str] = {
     # ``fetchall`` reads that statement's rows (``cursor = conn.execute(sql)``).
     **{
         f"{connect}.{method}()": connect
-        for connect in ("sqlite3.connect", SQLITE_AUTOCOMMIT)
+        for connect in ("sqlite3.connect", SQLITE_AUTOCOMMIT, SQLITE_MEMORY)
         for method in ("execute", "executemany", "executescript")
     },
     "pinecone.Pinecone.Index()": "pinecone.Pinecone.Index",
@@ -761,14 +776,18 @@ BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
     "sqlite3.connect": ("isolation_level", 3, {"None": SQLITE_AUTOCOMMIT}),
     **PACK_BUILT,
 }
-#: Keyword arguments that, when written, decide what a :data:`BUILT` callable builds before its own
-#: argument does: callable -> (keyword, {the value as written -> the type, "" for the callable's
-#: usual type}); any other value leaves it to BUILT's argument. Python 3.12's
-#: ``sqlite3.connect(autocommit=True)`` is autocommit mode and ``autocommit=False`` never is,
-#: whatever ``isolation_level`` says; the default (``sqlite3.LEGACY_TRANSACTION_CONTROL``) leaves it
-#: to ``isolation_level``.
-BUILT_FIRST: dict[str, tuple[str, dict[str, str]]] = {
-    "sqlite3.connect": ("autocommit", {"True": SQLITE_AUTOCOMMIT, "False": ""}),
+#: Arguments that, when written, decide what a :data:`BUILT` callable builds before its own
+#: argument does, in order: callable -> ((keyword, its position or ``None``, {the value as written
+#: -> the type, "" for the callable's usual type}), ...); any other value leaves it to the next,
+#: then to BUILT's argument. ``sqlite3.connect(":memory:")`` opens a database in memory, whatever
+#: mode its transactions take (nothing is synced); Python 3.12's ``autocommit=True`` is autocommit
+#: mode and ``autocommit=False`` never is, whatever ``isolation_level`` says; the default
+#: (``sqlite3.LEGACY_TRANSACTION_CONTROL``) leaves it to ``isolation_level``.
+BUILT_FIRST: dict[str, tuple[tuple[str, int | None, dict[str, str]], ...]] = {
+    "sqlite3.connect": (
+        ("database", 0, {"':memory:'": SQLITE_MEMORY}),
+        ("autocommit", None, {"True": SQLITE_AUTOCOMMIT, "False": ""}),
+    ),
 }
 
 #: Libraries' registries of environments by id (:class:`~asynclint.knowledge.api.IdRegistry`): a

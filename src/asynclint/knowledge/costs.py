@@ -150,6 +150,34 @@ COST_CLASSES: dict[str, CostClass] = {
             "and is graded as content I/O",
             what="writes one row of a local database into its open transaction",
         ),
+        # An in-memory database (``sqlite3.connect(":memory:")``, knowledge/blocking.py's SQLITE_MEMORY):
+        # nothing is read from or synced to disk. Measured on this project's 2-core machine: opening one
+        # 27 µs, a pragma 1.5 µs, a commit 0.03 µs, one row inserted 6 µs, a ``CREATE TABLE`` 30-110 µs.
+        CostClass(
+            "memory-db",
+            None,
+            frozenset(),
+            "opens, commits or sets a pragma of an in-memory database: no disk, microseconds (27 µs to open one), "
+            "less than a thread hop",
+            what="works on an in-memory database",
+        ),
+        CostClass(
+            "memory-schema",
+            L,
+            frozenset(),
+            "changes the schema of an in-memory database (`CREATE TABLE`): no disk, 30-110 µs measured, about a "
+            "thread hop",
+            what="changes an in-memory database's schema",
+        ),
+        CostClass(
+            "memory-row-write",
+            L,
+            frozenset({"group", "loop"}),
+            "one row written by key into an in-memory database: 6 µs measured, no disk; a row per item of a "
+            "loop adds up (a thousand rows: milliseconds)",
+            raised_why="inside a loop or back to back for a group: microseconds each, adding up only with the rows",
+            what="writes one row of an in-memory database",
+        ),
         CostClass(
             "client-build",
             H,
@@ -243,6 +271,34 @@ COST_CLASSES: dict[str, CostClass] = {
             "does no I/O, microseconds for a header or a small member",
         ),
         CostClass("cpu-heavy", M, REPETITIONS, "CPU work holding the GIL: milliseconds to seconds"),
+        # knowledge/packs/json_schemas.py and sql_parsers.py: measured on this project's 2-core machine.
+        CostClass(
+            "schema-validate",
+            M,
+            _BACK_TO_BACK,
+            "checks a JSON schema against its metaschema, then validates an instance against it, in pure Python "
+            "(jsonschema's `validate`, `check_schema`): 3.3 ms for a four-property schema, every call",
+            raised_why="back to back for a group only: milliseconds each, a stall between model calls elsewhere",
+            what="checks a JSON schema and validates an instance against it",
+        ),
+        CostClass(
+            "schema-walk",
+            L,
+            frozenset(),
+            "validates an instance with a validator already built (jsonschema's `iter_errors`, `is_valid`, "
+            "`validate`): a walk of the schema for every part of the instance, 45 µs for a four-property schema "
+            "and a small object, milliseconds for a large schema's `$ref`s; the schema's size is not known here",
+            what="validates an instance against a JSON schema",
+        ),
+        CostClass(
+            "sql-parse",
+            L,
+            _BACK_TO_BACK,
+            "parses SQL in pure Python (sqlglot's tokenizer and parser): 0.75-1.2 ms for a 150-character "
+            "`SELECT`, 2.5 ms to transpile it, growing with the statement's length",
+            raised_why=_BOUNDED,
+            what="parses SQL",
+        ),
         CostClass(
             "cpu-light",
             L,
@@ -781,6 +837,7 @@ STATEMENT_GRADES: dict[str, str] = {
     "lookup": "local-lookup",
     "pragma": "local-lookup",
     "schema": "local-schema",
+    "ddl": "local-store",
     "row-write": "local-row-write",
     "query": "local-store",
     "built": "local-store",
@@ -789,7 +846,15 @@ STATEMENT_GRADES: dict[str, str] = {
 #: row written, each is committed and synced to disk at once (16 ms measured by
 #: ``bench/bench_fs_costs.py``).
 AUTOCOMMIT_GRADES: dict[str, str] = {**STATEMENT_GRADES, "row-write": "disk-content"}
-#: A statement's first keyword that decides its evidence alone.
+#: The same on an in-memory database (``sqlite3.connect(":memory:")``): a commit, a pragma or a schema
+#: change touches no disk; a statement reads or writes rows as it would on disk, minus the I/O, so a
+#: query and a statement built at run time still cost what they scan.
+MEMORY_GRADES: dict[str, str] = {
+    **STATEMENT_GRADES,
+    **dict.fromkeys(("trivial", "commit", "rollback", "pragma"), "memory-db"),
+    **dict.fromkeys(("schema", "ddl"), "memory-schema"),
+    "row-write": "memory-row-write",
+}  #: A statement's first keyword that decides its evidence alone.
 STATEMENT_LEADS: dict[str, str] = {
     "BEGIN": "trivial",
     "SAVEPOINT": "trivial",
@@ -815,6 +880,9 @@ SCAN_WORDS: frozenset[str] = frozenset("JOIN MATCH LIKE GLOB REGEXP ORDER GROUP 
 SCHEMA_CHECK = re.compile(
     r"CREATE\s+(?:UNIQUE\s+|VIRTUAL\s+|TEMP\s+|TEMPORARY\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\s+IF\s+NOT\s+EXISTS\b"
 )
+#: A statement that creates a table from the column list its text opens (``ddl``): no row is read or
+#: written, only the schema changes (``CREATE TABLE t AS SELECT ...`` runs its query: not one of these).
+TABLE_CREATE = re.compile(r"CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TABLE\b[^(]*\(")
 #: One row written by key (``row-write``): an ``INSERT``/``REPLACE`` of one ``VALUES`` tuple, or an
 #: ``UPDATE``/``DELETE`` whose ``WHERE`` tests a column for equality. Python's sqlite3 opens a
 #: transaction before such a statement (unless the connection is in autocommit mode), so the row
@@ -875,6 +943,7 @@ EVIDENCE_GRADES: dict[str, dict[str, str]] = {
     **CODE_GRADES,
     "statement": STATEMENT_GRADES,
     "statement-autocommit": AUTOCOMMIT_GRADES,
+    "statement-memory": MEMORY_GRADES,
     "script": SCRIPT_GRADES,
     "archive": ARCHIVE_GRADES,
     "archive-member": ARCHIVE_MEMBER_GRADES,
@@ -902,6 +971,8 @@ def statement_evidence(sql: str | None, method: str | None = "execute") -> str:
         return "trivial" if pragma.group(2) else "pragma"
     if all(SCHEMA_CHECK.match(part.strip()) for part in statements):
         return "schema"
+    if all(TABLE_CREATE.match(part.strip()) for part in statements) and not {"AS", "SELECT"} & set(upper):
+        return "ddl"
     if method != "executemany" and len(statements) == 1 and _one_row_written(upper, text):
         return "row-write"
     tables = re.search(r"\bFROM\b(.*?)\bWHERE\b", text, flags=re.S)
@@ -944,6 +1015,7 @@ STATEMENT_WORDS: dict[str, str] = {
     "pragma": "reads a setting or the schema: bounded",
     "trivial": "returns at once",
     "schema": "changes nothing once the object exists",
+    "ddl": "creates a table",
     "row-write": "one row by key, written to disk by the commit",
     **dict.fromkeys(("commit", "rollback", "query"), "runs on the local database"),
 }
@@ -951,6 +1023,13 @@ STATEMENT_WORDS: dict[str, str] = {
 AUTOCOMMIT_WORDS: dict[str, str] = {
     **STATEMENT_WORDS,
     "row-write": "one row by key, committed and synced at once (autocommit mode)",
+}
+#: The same on an in-memory database (:data:`MEMORY_GRADES`).
+MEMORY_WORDS: dict[str, str] = {
+    **STATEMENT_WORDS,
+    "commit": "an in-memory database: nothing to sync",
+    "row-write": "one row by key, in memory",
+    "ddl": "creates a table in memory",
 }
 
 

@@ -341,17 +341,12 @@ class Scopes(IndexerState):
         built = BUILT.get(constructor)
         if built is None:
             return None
-        if constructor in BUILT_FIRST:  # a keyword that decides before BUILT's argument, when written
-            deciding, decided = BUILT_FIRST[constructor]
-            given = next((k.value for k in node.keywords if k.arg == deciding), None)
+        for deciding, at, decided in BUILT_FIRST.get(constructor, ()):  # arguments that decide first, when written
+            given = _argument(node, deciding, at)
             if isinstance(given, ast.Constant) and repr(given.value) in decided:
                 return decided[repr(given.value)] or None
         keyword, position, types = built
-        value = next((k.value for k in node.keywords if k.arg == keyword), None)
-        if value is None and position is not None and len(node.args) > position:
-            value = node.args[position]
-            if any(isinstance(arg, ast.Starred) for arg in node.args[: position + 1]):
-                return None  # ``make(*args)``: which argument lands there is not written
+        value = _argument(node, keyword, position)
         if value is None:
             # Not passed: the key "" names what the default builds (``**options`` may pass it).
             unwritten = any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args)
@@ -445,6 +440,16 @@ class Scopes(IndexerState):
                 attrs[attr] = value
             elif not (_names(declared) == _names(value) and _refines(previous, declared)):
                 attrs[attr] = declared or CONFLICT
+
+
+def _argument(node: ast.Call, keyword: str, position: int | None) -> ast.expr | None:
+    """The argument ``node`` passes by ``keyword`` or at ``position``; ``None`` when it passes none, or
+    when a ``*args`` before the position hides which argument lands there."""
+    value = next((k.value for k in node.keywords if k.arg == keyword), None)
+    if value is None and position is not None and len(node.args) > position:
+        if not any(isinstance(arg, ast.Starred) for arg in node.args[: position + 1]):
+            value = node.args[position]
+    return value
 
 
 def _names(value: Value) -> str | None:

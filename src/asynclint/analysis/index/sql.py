@@ -10,9 +10,12 @@ import re
 #: DB-API (PEP 249) methods that run a statement, and those that read the rows of the one last run.
 STATEMENT_RUNS = frozenset({"execute", "executemany", "executescript"})
 ROW_READS = frozenset({"fetchone", "fetchall", "fetchmany"})
-#: The head of an f-string that runs a pragma named in its text, up to its argument or value
-#: (``f"PRAGMA table_info({table})"``): which pragma it runs does not depend on what is put in.
-FIXED_PRAGMA = re.compile(r"\s*PRAGMA\s+(?:\w+\s*\.\s*)?\w+\s*[(=]", re.IGNORECASE)
+#: The head of an f-string or a concatenation whose kind of statement its text fixes, whatever is put
+#: in: a pragma named in its text, up to its argument or value (``f"PRAGMA table_info({table})"``),
+#: or a table created from a column list (``'CREATE TABLE "' + kind + '" (' + columns + ")"``).
+FIXED_HEAD = re.compile(
+    r"\s*(?:PRAGMA\s+(?:\w+\s*\.\s*)?\w+\s*[(=]|CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TABLE\b)", re.IGNORECASE
+)
 #: Methods that run a script given as their first argument (Selenium's ``execute_script``),
 #: graded by its text like a statement (``knowledge.costs.SCRIPT_GRADES``).
 SCRIPT_RUNS = frozenset({"execute_script"})
@@ -20,14 +23,24 @@ SCRIPT_RUNS = frozenset({"execute_script"})
 
 def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
     """The SQL an ``execute`` runs (or the script an ``execute_script`` runs), when the code says
-    it: a string constant, or a name bound to one in the function, or an f-string running a pragma
-    its text names (its values read as ``?``); ``None`` when it is built or passed in at run time."""
+    it: a string constant, or a name bound to one in the function, or an f-string or a concatenation
+    whose head fixes its kind (:data:`FIXED_HEAD`; what is put in read as ``?``); ``None`` when it is
+    built or passed in at run time."""
     arg = node.args[0] if node.args else None
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
         return arg.value
-    if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(head := arg.values[0], ast.Constant):
-        if FIXED_PRAGMA.match(str(head.value)):
-            return "".join(str(part.value) if isinstance(part, ast.Constant) else "?" for part in arg.values)
+    parts = _parts(arg) if arg is not None else []
+    if parts and isinstance(head := parts[0], ast.Constant) and FIXED_HEAD.match(str(head.value)):
+        return "".join(str(part.value) if isinstance(part, ast.Constant) else "?" for part in parts)
     if isinstance(arg, ast.Name):
         return constants.get(arg.id)
     return None
+
+
+def _parts(node: ast.expr) -> list[ast.expr]:
+    """The pieces of an f-string or of a ``+`` concatenation, in order; ``[]`` for anything else."""
+    if isinstance(node, ast.JoinedStr):
+        return list(node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return (_parts(node.left) or [node.left]) + (_parts(node.right) or [node.right])
+    return []

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal, get_args
 
-from asynclint.knowledge.blocking import BUILT, RETURNS
+from asynclint.knowledge.blocking import BUILT, BUILT_FIRST, RETURNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +291,9 @@ def built_after(callee: str, rest: Sequence[str]) -> str | None:
     ``built`` :class:`CallPart`) names one that :data:`BUILT` gives ``callee``."""
     part = CallPart.read(rest[0]) if rest else None
     named = part.names[0] if part is not None and part.kind == "built" else ""
-    return named if named and named in BUILT.get(callee, ("", None, {}))[2].values() else None
+    built = {*BUILT.get(callee, ("", None, {}))[2].values()}
+    built.update(type_ for *_, decided in BUILT_FIRST.get(callee, ()) for type_ in decided.values())
+    return named if named and named in built else None
 
 
 def split_super(path: tuple[str, ...]) -> tuple[int, tuple[str, ...]]:

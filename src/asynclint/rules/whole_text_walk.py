@@ -111,6 +111,8 @@ class WholeTextWalk(HandedLoopRule):
         cost = cost_of(_WALK, evidence)
         if COST_CLASSES[cost.name].severity is None or not _proven(site, evidence):
             return None
+        if ctx.folded_site(ctx.graph.path_of(caller), caller, site):
+            return None  # the text read through a file object opened here: its opener's finding carries it
         graph = ctx.graph
         walker = graph.function(key).qualname
         goes = f"goes `{loop.header}` over {cost.evidence}"

@@ -7,6 +7,10 @@ of its own cost and its content calls', which are not reported on their own line
 whose opener the function does not show (a parameter, ``self._log``) keeps its calls' findings.
 An archive's member calls (``tar.extractfile(m)``) keep their own lines, graded by what the archive
 was opened on: the opener's payload (a buffer in memory) is carried to them.
+
+The parse of the text read through such a file object is the same cost, the read and the parse
+(``json.loads(f.read())``, ``text = f.read()`` then a project parser handed ``text``): it is tied to
+the opener too, while the name still holds the text as read (``text = text[:100]`` unties it).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ def tie_file_objects(
     indexes = {(function.line, function.name): index for index, function in enumerate(defined)}
     by_function: dict[int, dict[tuple[int, int], int]] = {}
     for index, site in enumerate(calls):
-        if site.api is not None or _may_open(site):
+        if site.api is not None or _may_open(site) or _handed_contents(site):
             by_function.setdefault(site.caller, {})[(site.line, site.col)] = index
     for node in nodes:
         caller = indexes.get((node.lineno, node.name))
@@ -72,6 +76,12 @@ def _may_open(site: CallSite) -> bool:
     return site.api is None and site.method in FILE_OPENER_METHODS
 
 
+def _handed_contents(site: CallSite) -> bool:
+    """A project call handed a file's whole contents (``parse_log(f.read())``): a parser of the
+    project's own, tied to the opener when the text is read through a file object opened here."""
+    return site.api is None and site.payload[0] == "read"
+
+
 def _opens(site: CallSite) -> bool:
     return site.api in FILE_OPENERS or _may_open(site)
 
@@ -90,6 +100,7 @@ class _FileObjects(ast.NodeVisitor):
         self.sites = sites  # (line, column) -> index into ``calls``, for the function's known calls
         self.column = column
         self.bound: dict[str, int] = {}  # name -> the opener whose file object it holds
+        self.texts: dict[str, int] = {}  # name -> the opener whose file object's ``read()`` it holds, as read
         self.contents: dict[int, list[tuple[int, str]]] = {}  # opener -> (content call, its callee as written)
         self.streamed: set[int] = set()  # openers whose file object a child process is handed
         self.members: dict[int, list[int]] = {}  # archive opener -> the calls made on its archive object
@@ -105,13 +116,25 @@ class _FileObjects(ast.NodeVisitor):
             return index if _opens(self.calls[index]) or _archive(self.calls[index]) else None
         return None
 
+    def _text(self, node: ast.expr) -> int | None:
+        """The opener whose file object's whole text ``node`` is: ``f.read()``, or a name bound to it."""
+        if isinstance(node, ast.Name):
+            return self.texts.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "read":
+            return None if node.args or node.keywords else self._opener(node.func.value)
+        return None
+
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         opener = self._opener(value) if isinstance(value, ast.Call) else None
+        text = self._text(value) if isinstance(value, ast.Call) else None
         for name in ast.walk(target):
             if isinstance(name, ast.Name):
                 self.bound.pop(name.id, None)
+                self.texts.pop(name.id, None)
         if isinstance(target, ast.Name) and opener is not None:
             self.bound[target.id] = opener
+        if isinstance(target, ast.Name) and text is not None:
+            self.texts[target.id] = text
 
     def walk(self, body: FunctionBody) -> None:
         """The function's own statements in source order, each without the blocks it holds (their
@@ -162,6 +185,14 @@ class _FileObjects(ast.NodeVisitor):
             self.visit(node.value)
             self._bind(node.target, node.value)
 
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        self._bind(node.target, None)  # ``text += more``: no longer the text as read
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self._bind(node.target, node.value)
+
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
         index = self._site(node)
@@ -171,6 +202,11 @@ class _FileObjects(ast.NodeVisitor):
         if receiver and (archive := self._opener(receiver[0])) is not None and _archive(self.calls[archive]):
             self.members.setdefault(archive, []).append(index)
             return
+        if (parser := self._parser(node, index)) is not None:
+            self.contents.setdefault(parser, []).append((index, ast.unparse(node.func)))
+            return
+        if self.calls[index].api is None:
+            return  # a project call handed another text
         api = self.catalogue.get(self.calls[index].api or "")
         # Handed the file object, a parser or a copier reads or writes it (``json.load(f)``,
         # ``shutil.copyfileobj(f, out)``); anything else only holds it (``subprocess.run(stdin=f)``).
@@ -185,3 +221,17 @@ class _FileObjects(ast.NodeVisitor):
             if opener is not None:
                 self.contents.setdefault(opener, []).append((index, ast.unparse(node.func)))
                 return
+
+    def _parser(self, node: ast.Call, index: int) -> int | None:
+        """The opener whose file object's text ``node`` parses: a catalogued parser's or a project
+        call's argument (``json.loads(f.read())``, ``parse_log(text)`` of ``text = f.read()``)."""
+        site = self.calls[index]
+        project = _handed_contents(site)
+        if not project and (site.api is None or self.catalogue.get(site.api).category != "serialization"):
+            return None
+        for held in (*node.args, *(keyword.value for keyword in node.keywords)):
+            if (opener := self._text(held)) is not None:
+                # The opener's grade carries a project parser's walk (ASL117: medium, below the
+                # read's own) raised as the opener is; not one repeated in a loop the opener is not in.
+                return opener if not (project and site.in_loop) or self.calls[opener].in_loop else None
+        return None

@@ -121,7 +121,8 @@ class _FileObjects(ast.NodeVisitor):
         if isinstance(node, ast.Name):
             return self.texts.get(node.id)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "read":
-            return None if node.args or node.keywords else self._opener(node.func.value)
+            opener = None if node.args or node.keywords else self._opener(node.func.value)
+            return opener if opener is not None and _opens(self.calls[opener]) else None  # (not an archive's)
         return None
 
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:

@@ -43,8 +43,11 @@ def tie_file_objects(
     indexes = {(function.line, function.name): index for index, function in enumerate(defined)}
     by_function: dict[int, dict[tuple[int, int], int]] = {}
     for index, site in enumerate(calls):
-        if site.api is not None or _may_open(site) or _handed_contents(site):
+        if site.api is not None or _may_open(site):
             by_function.setdefault(site.caller, {})[(site.line, site.col)] = index
+    for index, site in enumerate(calls):
+        if _handed_contents(site):  # (never in a catalogued call's place: a ``with``'s ``__exit__`` has its opener's)
+            by_function.setdefault(site.caller, {}).setdefault((site.line, site.col), index)
     for node in nodes:
         caller = indexes.get((node.lineno, node.name))
         sites = by_function.get(caller) if caller is not None else None

@@ -9,8 +9,9 @@ An archive's member calls (``tar.extractfile(m)``) keep their own lines, graded 
 was opened on: the opener's payload (a buffer in memory) is carried to them.
 
 The parse of the text read through such a file object is the same cost, the read and the parse
-(``json.loads(f.read())``, ``text = f.read()`` then a project parser handed ``text``): it is tied to
-the opener too, while the name still holds the text as read (``text = text[:100]`` unties it).
+(``json.loads(f.read())``, ``text = f.read()`` then a project parser handed ``text``, ``json.loads(line)``
+in ``for line in f:``): it is tied to the opener too, while the name still holds the text as read
+(``text = text[:100]`` unties it).
 """
 
 from __future__ import annotations
@@ -103,7 +104,9 @@ class _FileObjects(ast.NodeVisitor):
         self.sites = sites  # (line, column) -> index into ``calls``, for the function's known calls
         self.column = column
         self.bound: dict[str, int] = {}  # name -> the opener whose file object it holds
-        self.texts: dict[str, int] = {}  # name -> the opener whose file object's ``read()`` it holds, as read
+        self.texts: dict[
+            str, int
+        ] = {}  # name -> the opener whose file object's text (or a line of it) it holds, as read
         self.contents: dict[int, list[tuple[int, str]]] = {}  # opener -> (content call, its callee as written)
         self.streamed: set[int] = set()  # openers whose file object a child process is handed
         self.members: dict[int, list[int]] = {}  # archive opener -> the calls made on its archive object
@@ -169,6 +172,9 @@ class _FileObjects(ast.NodeVisitor):
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.visit(stmt.iter)
             self._bind(stmt.target, None)
+            opener = self._opener(stmt.iter)
+            if isinstance(stmt.target, ast.Name) and opener is not None and _opens(self.calls[opener]):
+                self.texts[stmt.target.id] = opener  # ``for line in f:``: each line as read
         elif isinstance(stmt, (ast.If, ast.While)):
             self.visit(stmt.test)
         elif isinstance(stmt, ast.Match):

@@ -171,16 +171,34 @@ class _FileObjects(ast.NodeVisitor):
                     self._bind(item.optional_vars, item.context_expr)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.visit(stmt.iter)
-            self._bind(stmt.target, None)
-            opener = self._opener(stmt.iter)
-            if isinstance(stmt.target, ast.Name) and opener is not None and _opens(self.calls[opener]):
-                self.texts[stmt.target.id] = opener  # ``for line in f:``: each line as read
+            self._iterate(stmt.target, stmt.iter)
         elif isinstance(stmt, (ast.If, ast.While)):
             self.visit(stmt.test)
         elif isinstance(stmt, ast.Match):
             self.visit(stmt.subject)
         else:
             self.visit(stmt)
+
+    def _iterate(self, target: ast.expr, over: ast.expr) -> None:
+        """``target`` takes each item of ``over``: a line as read when ``over`` is a file object (``for line in f``)."""
+        self._bind(target, None)
+        opener = self._opener(over)
+        if isinstance(target, ast.Name) and opener is not None and _opens(self.calls[opener]):
+            self.texts[target.id] = opener
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        """Its loops' names hold their items inside it only (``[json.loads(line) for line in f]``)."""
+        bound, texts = dict(self.bound), dict(self.texts)
+        for generator in node.generators:
+            self.visit(generator.iter)
+            self._iterate(generator.target, generator.iter)
+            for test in generator.ifs:
+                self.visit(test)
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            self.visit(part)
+        self.bound, self.texts = bound, texts
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         return None  # another function: its calls are its own

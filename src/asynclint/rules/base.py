@@ -578,7 +578,11 @@ class BlockingCallRule(Rule):
                 if (found := self._judged(ctx, content, hot, content.site.in_loop, chain, entry, _catalogue_cost))
             ]
             graded = max((graded, *(found.graded for _, found in contents)), key=lambda each: each.severity)
-            folded = tuple(said for said, _ in contents)
+            # A project parser handed the text read (ASL117's walk, medium before the same raises)
+            # costs no more than the read; the index ties none repeated in a loop the opener is not in.
+            parsed = [f"{written}:{each.line}" for each, written in ctx.handed_texts(call)]
+            said = [*(said for said, _ in contents), *parsed]
+            folded = tuple(sorted(said, key=lambda each: int(each.rpartition(":")[2])))
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),
             cache_miss=graph.fills_on_miss(key, site, hot if entry is None else None, first_call),

@@ -17,8 +17,10 @@ class BlockingOpen(BlockingCallRule):
     milliseconds on a network filesystem or a busy disk, which is what training clusters
     have. File objects kept on `self` (a log opened in `__init__`, written per turn) are
     flagged where they are used. One finding per file object: the reads, writes and parses
-    (`json.load(f)`, `f.write(...)`) made through a file the same function opens are named in
-    the finding on its `open()`, graded by the costliest of them, not on their own lines.
+    (`json.load(f)`, `f.write(...)`) made through a file the same function opens, and the parse of
+    the text read through it (`json.loads(f.read())`, a project parser handed `text = f.read()`
+    while `text` is unchanged), are named in the finding on its `open()`, graded by the costliest
+    of them, not on their own lines.
 
     **Example**
     ```python

@@ -280,16 +280,36 @@ class CheckContext:
         found = ((self._at(opener, line, col), written) for line, col, written in places)
         return [(call, written) for call, written in found if call is not None]
 
+    def handed_texts(self, opener: CallInHotCode) -> list[tuple[CallSite, str]]:
+        """The project calls ``opener``'s function hands the text read through its file object
+        (``parse_log(f.read())``: ``CallFacts.contents`` no blocking call is written at), each with
+        its callee as written."""
+        places = {(line, col): written for line, col, written in opener.site.rare.contents} if opener.site.rare else {}
+        return [
+            (site, places[(site.line, site.col)])
+            for site in opener.summary.calls
+            if site.caller == opener.site.caller and site.api is None and (site.line, site.col) in places
+        ]
+
     def folded(self, content: CallInHotCode) -> bool:
         """Is ``content`` I/O on a file object its function opens (``CallFacts.opened_at``), whose
         opener's finding carries it? An ``open`` tied before the graph typed its receiver
         (``cache_path(key).open()``) carries it only once it resolves to a file opener."""
-        at = content.site.rare.opened_at if content.site.rare is not None else None
-        opener = self._at(content, *at) if at is not None else None
+        return self.folded_site(content.summary.path, content.key, content.site)
+
+    def folded_site(self, path: str, key: FunctionId, site: CallSite) -> bool:
+        """:meth:`folded` for any call ``site`` of function ``key`` in module ``path`` (a project
+        parser handed the text read through the file object)."""
+        at = site.rare.opened_at if site.rare is not None else None
+        opener = self._place(path, key, *at) if at is not None else None
         return opener is not None and opener.api.pattern in FILE_OPENERS
 
     def _at(self, beside: CallInHotCode, line: int, col: int) -> CallInHotCode | None:
         """The blocking call, hot, at ``line``:``col`` of ``beside``'s function."""
+        return self._place(beside.summary.path, beside.key, line, col)
+
+    def _place(self, path: str, key: FunctionId, line: int, col: int) -> CallInHotCode | None:
+        """The blocking call, hot, at ``line``:``col`` of function ``key`` in module ``path``."""
         if self._by_place is None:
             self.calls("")
             assert self._calls is not None
@@ -298,7 +318,7 @@ class CheckContext:
                 for found in self._calls.values()
                 for call in found
             }
-        return self._by_place.get((beside.summary.path, beside.key, line, col))
+        return self._by_place.get((path, key, line, col))
 
     def _hot_site(self, position: int, site: CallSite) -> tuple[FunctionId, HotInfo, CallSite] | None:
         """Where ``site`` runs hot: its function, or a lambda around it registered on its own."""

@@ -79,7 +79,7 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
 
 #: What a content call does with the file object its finding's opener opened, by the callee's last name.
 _CONTENT_VERBS = (
-    (("load", "safe_load", "full_load", "reader", "DictReader", "parse"), "parses it with"),
+    (("load", "loads", "safe_load", "full_load", "reader", "DictReader", "parse"), "parses it with"),
     (("dump", "safe_dump", "writer", "DictWriter"), "serializes into it with"),
     (("write", "writelines", "writestr", "truncate", "flush"), "writes it with"),
     (("read", "readline", "readlines", "read_text", "read_bytes"), "reads it with"),

@@ -43,10 +43,15 @@ class WholeTextWalk(HandedLoopRule):
     back for a group). Not reported: a call handing one reply, one message or a tool call's
     arguments, or a text of unknown size (one reply far more often than a log: microseconds); a loop
     that only collects the pieces as they are, a slice keeping a constant few (`lines[-3:]`), a body
-    that awaits (it hands the loop back on every iteration).
+    that awaits (it hands the loop back on every iteration). Nor, on its own line, a text as read
+    through a file object the function opens (`text = f.read()` in `with open(p) as f:`): the finding
+    on that `open()` (ASL107) names the walk, one finding per file object.
 
     **Example**
     ```python
+    from pathlib import Path
+
+
     def failed_tests(log: str) -> list[str]:
         failed = []
         for line in log.splitlines():
@@ -56,8 +61,7 @@ class WholeTextWalk(HandedLoopRule):
 
 
     async def passed(state, **kwargs) -> float:
-        with open(state["log_path"]) as f:
-            text = f.read()
+        text = Path(state["log_path"]).read_text()
         return float(not failed_tests(text))
     ```
 
@@ -111,6 +115,8 @@ class WholeTextWalk(HandedLoopRule):
         cost = cost_of(_WALK, evidence)
         if COST_CLASSES[cost.name].severity is None or not _proven(site, evidence):
             return None
+        if ctx.folded_site(ctx.graph.path_of(caller), caller, site):
+            return None  # the text read through a file object opened here: its opener's finding carries it
         graph = ctx.graph
         walker = graph.function(key).qualname
         goes = f"goes `{loop.header}` over {cost.evidence}"

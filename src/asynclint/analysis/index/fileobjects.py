@@ -7,6 +7,11 @@ of its own cost and its content calls', which are not reported on their own line
 whose opener the function does not show (a parameter, ``self._log``) keeps its calls' findings.
 An archive's member calls (``tar.extractfile(m)``) keep their own lines, graded by what the archive
 was opened on: the opener's payload (a buffer in memory) is carried to them.
+
+The parse of the text read through such a file object is the same cost, the read and the parse
+(``json.loads(f.read())``, ``text = f.read()`` then a project parser handed ``text``, ``json.loads(line)``
+in ``for line in f:``): it is tied to the opener too, while the name still holds the text as read
+(``text = text[:100]`` unties it).
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ def tie_file_objects(
     for index, site in enumerate(calls):
         if site.api is not None or _may_open(site):
             by_function.setdefault(site.caller, {})[(site.line, site.col)] = index
+    for index, site in enumerate(calls):
+        if _handed_contents(site):  # (never in a catalogued call's place: a ``with``'s ``__exit__`` has its opener's)
+            by_function.setdefault(site.caller, {}).setdefault((site.line, site.col), index)
     for node in nodes:
         caller = indexes.get((node.lineno, node.name))
         sites = by_function.get(caller) if caller is not None else None
@@ -72,6 +80,12 @@ def _may_open(site: CallSite) -> bool:
     return site.api is None and site.method in FILE_OPENER_METHODS
 
 
+def _handed_contents(site: CallSite) -> bool:
+    """A project call handed a file's whole contents (``parse_log(f.read())``): a parser of the
+    project's own, tied to the opener when the text is read through a file object opened here."""
+    return site.api is None and site.payload[0] == "read"
+
+
 def _opens(site: CallSite) -> bool:
     return site.api in FILE_OPENERS or _may_open(site)
 
@@ -90,6 +104,9 @@ class _FileObjects(ast.NodeVisitor):
         self.sites = sites  # (line, column) -> index into ``calls``, for the function's known calls
         self.column = column
         self.bound: dict[str, int] = {}  # name -> the opener whose file object it holds
+        self.texts: dict[
+            str, int
+        ] = {}  # name -> the opener whose file object's text (or a line of it) it holds, as read
         self.contents: dict[int, list[tuple[int, str]]] = {}  # opener -> (content call, its callee as written)
         self.streamed: set[int] = set()  # openers whose file object a child process is handed
         self.members: dict[int, list[int]] = {}  # archive opener -> the calls made on its archive object
@@ -105,13 +122,26 @@ class _FileObjects(ast.NodeVisitor):
             return index if _opens(self.calls[index]) or _archive(self.calls[index]) else None
         return None
 
+    def _text(self, node: ast.expr) -> int | None:
+        """The opener whose file object's whole text ``node`` is: ``f.read()``, or a name bound to it."""
+        if isinstance(node, ast.Name):
+            return self.texts.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "read":
+            opener = None if node.args or node.keywords else self._opener(node.func.value)
+            return opener if opener is not None and _opens(self.calls[opener]) else None  # (not an archive's)
+        return None
+
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         opener = self._opener(value) if isinstance(value, ast.Call) else None
+        text = self._text(value) if isinstance(value, ast.Call) else None
         for name in ast.walk(target):
             if isinstance(name, ast.Name):
                 self.bound.pop(name.id, None)
+                self.texts.pop(name.id, None)
         if isinstance(target, ast.Name) and opener is not None:
             self.bound[target.id] = opener
+        if isinstance(target, ast.Name) and text is not None:
+            self.texts[target.id] = text
 
     def walk(self, body: FunctionBody) -> None:
         """The function's own statements in source order, each without the blocks it holds (their
@@ -141,13 +171,34 @@ class _FileObjects(ast.NodeVisitor):
                     self._bind(item.optional_vars, item.context_expr)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.visit(stmt.iter)
-            self._bind(stmt.target, None)
+            self._iterate(stmt.target, stmt.iter)
         elif isinstance(stmt, (ast.If, ast.While)):
             self.visit(stmt.test)
         elif isinstance(stmt, ast.Match):
             self.visit(stmt.subject)
         else:
             self.visit(stmt)
+
+    def _iterate(self, target: ast.expr, over: ast.expr) -> None:
+        """``target`` takes each item of ``over``: a line as read when ``over`` is a file object (``for line in f``)."""
+        self._bind(target, None)
+        opener = self._opener(over)
+        if isinstance(target, ast.Name) and opener is not None and _opens(self.calls[opener]):
+            self.texts[target.id] = opener
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        """Its loops' names hold their items inside it only (``[json.loads(line) for line in f]``)."""
+        bound, texts = dict(self.bound), dict(self.texts)
+        for generator in node.generators:
+            self.visit(generator.iter)
+            self._iterate(generator.target, generator.iter)
+            for test in generator.ifs:
+                self.visit(test)
+        for part in (node.key, node.value) if isinstance(node, ast.DictComp) else (node.elt,):
+            self.visit(part)
+        self.bound, self.texts = bound, texts
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         return None  # another function: its calls are its own
@@ -162,6 +213,14 @@ class _FileObjects(ast.NodeVisitor):
             self.visit(node.value)
             self._bind(node.target, node.value)
 
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        self._bind(node.target, None)  # ``text += more``: no longer the text as read
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self._bind(node.target, node.value)
+
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
         index = self._site(node)
@@ -171,6 +230,11 @@ class _FileObjects(ast.NodeVisitor):
         if receiver and (archive := self._opener(receiver[0])) is not None and _archive(self.calls[archive]):
             self.members.setdefault(archive, []).append(index)
             return
+        if (parser := self._parser(node, index)) is not None:
+            self.contents.setdefault(parser, []).append((index, ast.unparse(node.func)))
+            return
+        if self.calls[index].api is None:
+            return  # a project call handed another text
         api = self.catalogue.get(self.calls[index].api or "")
         # Handed the file object, a parser or a copier reads or writes it (``json.load(f)``,
         # ``shutil.copyfileobj(f, out)``); anything else only holds it (``subprocess.run(stdin=f)``).
@@ -185,3 +249,17 @@ class _FileObjects(ast.NodeVisitor):
             if opener is not None:
                 self.contents.setdefault(opener, []).append((index, ast.unparse(node.func)))
                 return
+
+    def _parser(self, node: ast.Call, index: int) -> int | None:
+        """The opener whose file object's text ``node`` parses: a catalogued parser's or a project
+        call's argument (``json.loads(f.read())``, ``parse_log(text)`` of ``text = f.read()``)."""
+        site = self.calls[index]
+        project = _handed_contents(site)
+        if not project and (site.api is None or self.catalogue.get(site.api).category != "serialization"):
+            return None
+        for held in (*node.args, *(keyword.value for keyword in node.keywords)):
+            if (opener := self._text(held)) is not None:
+                # The opener's grade carries a project parser's walk (ASL117: medium, below the
+                # read's own) raised as the opener is; not one repeated in a loop the opener is not in.
+                return opener if not (project and site.in_loop) or self.calls[opener].in_loop else None
+        return None

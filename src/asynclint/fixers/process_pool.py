@@ -38,7 +38,7 @@ from asynclint.fixers.cst.bindings import binding
 from asynclint.fixers.cst.build import Replacing, awaited, offload_call, site_edit
 from asynclint.fixers.cst.names import names_bound_in
 from asynclint.fixers.cst.parsed import ParsedFile, dotted
-from asynclint.fixers.cst.references import asyncio_only, reference
+from asynclint.fixers.cst.references import Reference, asyncio_only, reference
 from asynclint.fixers.project import FixProject, Site, call_of
 from asynclint.knowledge.asyncio_apis import LOOP_GETTERS
 from asynclint.knowledge.blocking import NAMESPACE_KEYWORDS, NOT_PORTABLE
@@ -102,15 +102,10 @@ def _offload(finding: Finding, project: FixProject, pure: bool) -> Fix | Decline
             return _offload_routes(finding, site, distinct, pure)
     if file.in_generator_expression(call, site.function):
         return Decline("the call is inside a generator expression")
-    if refused := asyncio_only(file, "process-pool"):
-        return refused
-    asyncio = reference(file, "asyncio", at=(call,))
-    if isinstance(asyncio, Decline):
-        return asyncio
-    made = _pool(file)
+    made = _asyncio_and_pool(file, (call,))
     if isinstance(made, Decline):
         return made
-    pool, statements, imports = made
+    asyncio, (pool, statements, imports) = made
     loop_name, setup = _loop(file, site, asyncio.code)
     pooled = _pooled(file, call, pool, loop_name)
     if isinstance(pooled, Decline):
@@ -163,15 +158,10 @@ def _offload_routes(finding: Finding, site: Site, routes: list[Site], pure: bool
         calls.append(call)
     if any(_inside(file, inner, outer) for inner in calls for outer in calls if inner is not outer):
         return Decline(f"one call of `{helper}` is handed another's value")
-    if refused := asyncio_only(file, "process-pool"):
-        return refused
-    asyncio = reference(file, "asyncio", at=tuple(calls))
-    if isinstance(asyncio, Decline):
-        return asyncio
-    made = _pool(file)
+    made = _asyncio_and_pool(file, tuple(calls))
     if isinstance(made, Decline):
         return made
-    pool, statements, imports = made
+    asyncio, (pool, statements, imports) = made
     imports = [*asyncio.imports, *imports]
     by_function: dict[int, list[tuple[Site, cst.Call]]] = {}
     for route, call in zip(routes, calls, strict=True):
@@ -217,6 +207,20 @@ def _offload_routes(finding: Finding, site: Site, routes: list[Site], pure: bool
 
 def _inside(file: ParsedFile, inner: cst.CSTNode, outer: cst.CSTNode) -> bool:
     return any(ancestor is outer for ancestor in file.ancestors(inner))
+
+
+def _asyncio_and_pool(
+    file: ParsedFile, at: tuple[cst.CSTNode, ...]
+) -> tuple[Reference, tuple[str, tuple[ModuleStatement, ...], list[Import]]] | Decline:
+    """What every offload to the pool writes: ``asyncio`` as it is named at the calls ``at``, and
+    the file's pool (:func:`_pool`); the decline where the file cannot have them."""
+    if refused := asyncio_only(file, "process-pool"):
+        return refused
+    asyncio = reference(file, "asyncio", at=at)
+    if isinstance(asyncio, Decline):
+        return asyncio
+    made = _pool(file)
+    return made if isinstance(made, Decline) else (asyncio, made)
 
 
 def _pool(file: ParsedFile) -> tuple[str, tuple[ModuleStatement, ...], list[Import]] | Decline:

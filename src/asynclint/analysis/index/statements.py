@@ -258,6 +258,8 @@ class Statements(Targets):
                 self._note_built(node.target, node.value, value)
                 if node.value is not None:
                     self._bind_payload(node.target, node.value, held, node.lineno, before)
+                if isinstance(node.target, ast.Name):  # ``CURRENT: ContextVar["Session"] = ContextVar("s")``
+                    self.note_generic(self.frame, node.target.id, node.annotation)
             per_item = self._item_annotation(node.annotation)
             if per_item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
                 owner = self._own_attribute(node.target) or (

@@ -36,6 +36,7 @@ from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.factories import HandedValues
 from asynclint.analysis.index.fileobjects import tie_file_objects
 from asynclint.analysis.index.frames import Frame
+from asynclint.analysis.index.generics import GenericAccessors
 from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import (
     PYTHON_VERSION,
@@ -89,6 +90,7 @@ class Indexer(
     RegisteredLists,
     Recording,
     Inference,
+    GenericAccessors,
     ReturnExports,
     Scopes,
     SelfReferences,

@@ -150,6 +150,7 @@ class Indexer(
         #: (class, attribute) -> what its assignments in the class's methods bind it to: the
         #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
         self.attr_sources: dict[tuple[str, str], set[str]] = {}
+        self.attr_generics: dict[str, dict[str, frozenset[str]]] = {}
         #: (class, attribute) -> (method, the constant that switches something off it is bound to, or
         #: "") per assignment (see ClassInfo.set_later).
         self.attr_setters: dict[tuple[str, str], set[tuple[str, str]]] = {}

@@ -60,7 +60,7 @@ class GenericAccessors(IndexerState):
                 isinstance(base, SelfRef)
                 and not base.path
                 and base.cls != Marker.STATE
-                and accessor in self.attr_generics.get(base.cls, {}).get(receiver.attr, ())
+                and accessor in self._attr_accessors(base.cls, receiver.attr)
             ):
                 return SelfRef(base.cls, (f"{receiver.attr}{ITEM_SUFFIX}",))  # typed by the class's item
             return None
@@ -76,6 +76,20 @@ class GenericAccessors(IndexerState):
                 # Read from the container, as a call's result is: an instance, not a parameter.
                 return Inst(item.name, "expr") if accessor in methods and isinstance(item, Inst) else None
         return None
+
+    def _attr_accessors(self, cls: str, attr: str) -> frozenset[str]:
+        """The accessors of attribute ``attr`` as ``cls`` or the nearest of its bases in this module
+        annotating it declares them (a pool's ``self._ready`` annotated in its base's ``__init__``)."""
+        seen, pending = set(), [cls]
+        while pending:
+            owner = pending.pop(0)
+            if owner in seen:
+                continue
+            seen.add(owner)
+            if attr in (declared := self.attr_generics.get(owner, {})):
+                return declared[attr]
+            pending.extend(self.class_bases.get(owner, ()))
+        return frozenset()
 
     def note_generic_attr(self, owner: tuple[str, str], annotation: ast.expr) -> Value:
         """Attribute ``owner`` (class, name) is annotated ``annotation``: its accessors, kept for

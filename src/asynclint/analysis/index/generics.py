@@ -55,6 +55,8 @@ class GenericAccessors(IndexerState):
         """What ``accessor`` of ``receiver`` gives when the receiver is annotated as a generic
         container whose accessor that is (``CURRENT.get(None)``: the ``Session``); None otherwise."""
         if isinstance(receiver, ast.Attribute):
+            if not self.attr_generics or not isinstance(receiver.value, ast.Name):
+                return None  # (``self.<attr>`` only: the receiver is not inferred twice for every other call)
             base = self.infer(receiver.value)
             if (
                 isinstance(base, SelfRef)

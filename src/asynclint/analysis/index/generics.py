@@ -45,7 +45,8 @@ class GenericAccessors(IndexerState):
         arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if outer.name in WRAPPING_ANNOTATIONS:
             kept = [argument for argument in arguments if not none_annotation(argument)]
-            return self.held_item(kept[0]) if len(kept) == 1 or outer.name != "typing.Union" else None
+            # ``Optional[None]``, ``Union[None, None]``: nothing held; ``Union[A, B]``: either.
+            return self.held_item(kept[0]) if kept and (len(kept) == 1 or outer.name != "typing.Union") else None
         accessors = ACCESSORS.get(outer.name)
         if accessors is None or accessors.item >= len(arguments):
             return None

@@ -182,6 +182,7 @@ class Definitions(IndexerState):
                 frame.bindings[arg.arg] = Inst(str(Rooted(Marker.PASSED, (arg.arg,))), "param")
             else:
                 frame.bindings[arg.arg] = self.annotation_type(arg.annotation)
+                self.note_generic(frame, arg.arg, arg.annotation)  # ``jobs: asyncio.Queue[Job]``
                 if vague(frame.bindings[arg.arg]) and (module := handed_modules.get(arg.arg)):
                     frame.bindings[arg.arg] = Sym(self._absolute(module))  # every call hands it this module
                 elif vague(frame.bindings[arg.arg]):

@@ -98,6 +98,9 @@ class Frame:
     unpacked: dict[str, str] = field(default_factory=dict)
     #: Names bound to a string constant (an SQL statement written once, run later by name).
     constants: dict[str, str] = field(default_factory=dict)
+    #: Names annotated as a generic container (``knowledge/generics.py``) -> the calls giving an
+    #: item and the item's type (see generics.GenericAccessors).
+    generics: dict[str, tuple[frozenset[str], Value]] = field(default_factory=dict)
     #: Names bound to a lookup in a dict (``result = self._cache.get(key)``): a later ``if result
     #: is None:`` tests whether that dict holds the key (see Conditions._lazy_guard).
     lookups: dict[str, tuple[ast.expr, ast.expr]] = field(default_factory=dict)

@@ -100,6 +100,11 @@ class Inference(Registries):
                 table = self.infer(node.func.value)
                 if isinstance(table, Refs):
                     return table  # ``BACKENDS.get(name)``: any one of the table's callables
+            accessed = (
+                (node.func.value, node.func.attr) if isinstance(node.func, ast.Attribute) else (node.func, "__call__")
+            )
+            if (item := self.generic_item(*accessed)) is not None:
+                return item  # ``CURRENT.get(None)`` of a ``ContextVar[Session]``: a ``Session``
             func = self.infer(node.func)
             if isinstance(func, Sym) and func.name in CASTS and node.args:
                 return self.annotation_type(node.args[0])  # declared, as an annotation declares it
@@ -173,6 +178,11 @@ class Inference(Registries):
             base = self.infer(node.value)
             if isinstance(base, Refs):
                 return base  # ``CHECKS[name]``: any one of the table's callables
+            if (
+                not isinstance(node.slice, ast.Slice)
+                and (item := self.generic_item(node.value, "__getitem__")) is not None
+            ):
+                return item  # ``envs[key]`` of a ``dict[str, Env]``: an ``Env``
             if isinstance(base, Inst) and base.name in ITEMS and not isinstance(node.slice, ast.Slice):
                 return Inst(ITEMS[base.name], "expr")  # ``pages[0]``: one item, as iterating gives
             if isinstance(base, Sym) and may_be_project(base.name):

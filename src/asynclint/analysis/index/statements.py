@@ -28,6 +28,7 @@ from asynclint.analysis.index.helpers import (
     loop_exits,
     none_over_instance,
     stored_value,
+    vague,
 )
 from asynclint.analysis.index.importflags import flag_test
 from asynclint.analysis.index.literals import few_iterations
@@ -258,14 +259,19 @@ class Statements(Targets):
                 self._note_built(node.target, node.value, value)
                 if node.value is not None:
                     self._bind_payload(node.target, node.value, held, node.lineno, before)
-            per_item = self._item_annotation(node.annotation)
-            if per_item is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
-                owner = self._own_attribute(node.target) or (
-                    (self.frame.cls, node.target.id)
-                    if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name)
-                    else None
-                )
-                if owner is not None:
+                if isinstance(node.target, ast.Name):  # ``CURRENT: ContextVar["Session"] = ContextVar("s")``
+                    self.note_generic(self.frame, node.target.id, node.annotation)
+            owner = self._own_attribute(node.target) or (
+                (self.frame.cls, node.target.id)
+                if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name)
+                else None
+            )
+            if owner is not None:  # ``self.envs: dict[str, DockerEnvironment] = {}``
+                per_item = self._item_annotation(node.annotation)
+                item_type = self.note_generic_attr(owner, node.annotation)  # ``self._ready: asyncio.Queue[Sandbox]``
+                if per_item is None and not vague(item_type):
+                    per_item = item_type
+                if per_item is not None:
                     self._set_class_attr(owner[0], f"{owner[1]}{ITEM_SUFFIX}", per_item)
             if self.frame.kind == "class" and self.frame.cls and isinstance(node.target, ast.Name):
                 field = (node.target.id, self._field_kind(node.annotation))

@@ -36,6 +36,7 @@ from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.factories import HandedValues
 from asynclint.analysis.index.fileobjects import tie_file_objects
 from asynclint.analysis.index.frames import Frame
+from asynclint.analysis.index.generics import GenericAccessors
 from asynclint.analysis.index.grammar import without_type_params
 from asynclint.analysis.index.helpers import (
     PYTHON_VERSION,
@@ -89,6 +90,7 @@ class Indexer(
     RegisteredLists,
     Recording,
     Inference,
+    GenericAccessors,
     ReturnExports,
     Scopes,
     SelfReferences,
@@ -148,6 +150,7 @@ class Indexer(
         #: (class, attribute) -> what its assignments in the class's methods bind it to: the
         #: ``__init__`` flag parameter, or "" for anything else (see ClassInfo.flag_attrs).
         self.attr_sources: dict[tuple[str, str], set[str]] = {}
+        self.attr_generics: dict[str, dict[str, frozenset[str]]] = {}
         #: (class, attribute) -> (method, the constant that switches something off it is bound to, or
         #: "") per assignment (see ClassInfo.set_later).
         self.attr_setters: dict[tuple[str, str], set[tuple[str, str]]] = {}

@@ -78,14 +78,17 @@ def run_fix(
         # The project's pins, as check reads them: which hooks run on the loop, and whether a
         # root made `async def` is awaited by every release it admits (UNAWAITED_RESULTS).
         tops = {source.module.partition(".")[0] for source in sources}
-        config = pinned(config, files, installed_beside(None, tops) if config.follow_imports else None)
+        installed = installed_beside(None, tops) if config.follow_imports else None
+        config = pinned(config, files, installed)
         libraries: list[ModuleSummary] = []
         twins = []
         if config.follow_imports:  # what check reads from installed packages: twins, then library code
             twins = discovered_twins(sources, config, cache_directory=cache_directory)
             catalogue = with_discovered(config.catalogue(), twins)
             summaries = [s for s in index(sources, catalogue, 1) if not isinstance(s, FileError)]
-            libraries, _ = follow_libraries(summaries, config, catalogue=catalogue, cache_directory=cache_directory)
+            libraries, _ = follow_libraries(
+                summaries, config, catalogue=catalogue, cache_directory=cache_directory, installed=installed
+            )
         only = None if wanted is None else (lambda finding: touches(finding, wanted))
         outcome = fix_sources(sources, config, unsafe=unsafe, libraries=libraries, twins=twins, only=only)
     if wanted is not None:  # a file elsewhere that cannot be read is not this change's problem

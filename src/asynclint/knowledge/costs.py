@@ -854,7 +854,8 @@ MEMORY_GRADES: dict[str, str] = {
     **dict.fromkeys(("trivial", "commit", "rollback", "pragma"), "memory-db"),
     **dict.fromkeys(("schema", "ddl"), "memory-schema"),
     "row-write": "memory-row-write",
-}  #: A statement's first keyword that decides its evidence alone.
+}
+#: A statement's first keyword that decides its evidence alone.
 STATEMENT_LEADS: dict[str, str] = {
     "BEGIN": "trivial",
     "SAVEPOINT": "trivial",

@@ -104,9 +104,8 @@ class _FileObjects(ast.NodeVisitor):
         self.sites = sites  # (line, column) -> index into ``calls``, for the function's known calls
         self.column = column
         self.bound: dict[str, int] = {}  # name -> the opener whose file object it holds
-        self.texts: dict[
-            str, int
-        ] = {}  # name -> the opener whose file object's text (or a line of it) it holds, as read
+        # name -> the opener whose file object's text (or a line of it) it holds, as read
+        self.texts: dict[str, int] = {}
         self.contents: dict[int, list[tuple[int, str]]] = {}  # opener -> (content call, its callee as written)
         self.streamed: set[int] = set()  # openers whose file object a child process is handed
         self.members: dict[int, list[int]] = {}  # archive opener -> the calls made on its archive object

@@ -936,10 +936,7 @@ class CheckContext:
     def _returned_field(self, word: str, field: str) -> str | None:
         """How large ``field`` of the dict display the function in a ``returned`` payload's ``word``
         returns is: the largest over every such ``return``; ``None`` when one returns no such field."""
-        callee = returned_callee(word)[0]
-        if (on_self := SelfMethod.read(callee)) is not None:
-            callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
-        keys = self.graph.functions_denoted(callee) if callee else []
+        keys = self._functions_called(returned_callee(word)[0])
         sizes: set[str] = set()
         for function in keys:
             returns: dict[int, dict[str, tuple[str, str]]] = {}  # line of each ``return`` -> its display's fields
@@ -1092,9 +1089,7 @@ class CheckContext:
         growth = ""
         for part in word.split():
             callee = returned_callee(part)[0] if RETURNED_SLOTS in part else ""
-            if (on_self := SelfMethod.read(callee)) is not None:
-                callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
-            for function in self.graph.functions_denoted(callee) if callee else []:
+            for function in self._functions_called(callee):
                 for held, words in returned.get(function, ()):
                     if any(token_list(name) for name in words.split()):
                         return "tokens"
@@ -1164,9 +1159,7 @@ class CheckContext:
         small = frozenset(slots.split(",")) - {""}
         # the caller's own parameters handed on: as small as what the caller's callers hand, if they prove it
         handed = dict(item.split("=", 1) for item in passed.split(",") if item) if caller is not None else {}
-        if (on_self := SelfMethod.read(callee)) is not None:
-            callee = graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
-        keys = graph.functions_denoted(callee) if callee else []
+        keys = self._functions_called(callee)
         returned = self._project_returns()
         if not keys or len(seen) > 8 or any(key in seen or key not in returned for key in keys):
             return "unknown"  # a library's function, one that returns nothing, or a recursion
@@ -1191,9 +1184,7 @@ class CheckContext:
         """How large ``field`` ("": all) of one item the generator ``callee`` yields is, joined over every
         ``yield`` (unknown where one yields no such element); ``None`` when ``callee`` yields nothing
         (a function that returns: one item of what it returns is read from its returns)."""
-        if (on_self := SelfMethod.read(callee)) is not None:
-            callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
-        keys = self.graph.functions_denoted(callee) if callee else []
+        keys = self._functions_called(callee)
         if len(seen) > 8 or any(key in seen for key in keys):
             return "unknown"  # a recursion
         sizes: set[str] = set()
@@ -1205,6 +1196,13 @@ class CheckContext:
                 shape, value = held.get(field, ("", ""))
                 sizes.add(self._returns(value, seen | {key}) if shape == "returned" else payload_evidence(shape, value))
         return min(sizes, key=SIZE_ORDER.index) if sizes else None
+
+    def _functions_called(self, callee: str) -> Sequence[FunctionId]:
+        """The project functions the callee of a ``returned`` payload names: a dotted name, or a
+        method called on ``self`` (``SelfMethod``) resolved on its class; [] for "" or a library's."""
+        if (on_self := SelfMethod.read(callee)) is not None:
+            callee = self.graph.resolve_self(TypeName(on_self.cls), (on_self.method,)) or ""
+        return self.graph.functions_denoted(callee) if callee else ()
 
     def _project_returns(self) -> dict[FunctionId, tuple[tuple[str, str], ...]]:
         """Project functions -> the payloads their ``return`` statements give."""

@@ -10,6 +10,7 @@ from typing import Generic, TypeVar
 
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.index.callfacts import NO_FACTS
+from asynclint.analysis.index.payloads_held import NAMED_SHAPES
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.analysis.index.values import Marker, Rooted, SelfMethod
 from asynclint.knowledge.blocking import BlockingApi
@@ -551,17 +552,13 @@ def _part_at(site: CallSite, slots: tuple[str, ...]) -> str:
     return next((parts[slot] for slot in slots if slot in parts), "")
 
 
-#: Payload shapes sized by a name alone (a local, a key, an attribute, a loop's item).
-_NAMED_SHAPES = frozenset({"name", "key", "attr", "each"})
-
-
 def _built_evidence(shape: str, held: str) -> str:
     """The evidence of what a dataset build puts in a row's field. A builder handles one record of
     the source data at a time, so a name that says a rollout-sized payload there (a record's
     ``question_turns``, its ``messages``) names the record's own fixed part, not a history that grows:
     it proves nothing (unknown) until the structure does (a file read whole, a display of small parts)."""
     evidence = payload_evidence(shape, held)
-    return "unknown" if evidence == "whole" and shape in _NAMED_SHAPES else evidence
+    return "unknown" if evidence == "whole" and shape in NAMED_SHAPES else evidence
 
 
 def _grows_whole(shape: str, name: str) -> bool:

@@ -184,6 +184,14 @@ class CallFacts:
     #: parameter and the index. A caller handing the parameter what a project function returns as a
     #: tuple sizes that slot by the element the ``return`` puts there (CheckContext.handed_whole).
     item_of: tuple[str, ...] = ()
+    #: Arguments of a project call that are a part of a parameter of the function the call is written in
+    #: (a field, an item, a slice, a loop's item of it: ``deep_merge(result[key], value)`` for each
+    #: ``value`` of ``override``): (slot, that parameter) each. What the callee is handed there is no
+    #: larger than what the caller's callers hand the parameter (CheckContext._passed).
+    part_params: tuple[tuple[str, str], ...] = ()
+    #: Slots of ``small_args`` small by a name alone (``self.config``, ``value``): the author's word for one
+    #: small item. A parameter the callee walks whole by recursion is not one (CheckContext._passed).
+    named_small: tuple[str, ...] = ()
     #: Slots of arguments that are a local name the function also binds to ``None``
     #: (``extending_node = None`` in one branch, a lookup's result in the other): what the call
     #: passes there may be ``None``, so a test of it in the callee is not settled by the call.

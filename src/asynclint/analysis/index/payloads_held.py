@@ -28,6 +28,13 @@ from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
 from asynclint.knowledge.costs import FEW, HTTP_RESPONSES, RESPONSE_BODY, STATE_KEY, item_word, sized_by_name
 
+#: Payload shapes of a local holding a parameter or a part of it (in the same size, a loop's item, a field, an item).
+PART_SHAPES = frozenset({"name", "each", "key", "item"})
+#: Methods reading a part of a mapping: its value at a key, its items, its values.
+PART_READS = frozenset({"get", "items", "values"})
+#: Payload shapes sized by a name alone (a local, a key, an attribute, a loop's item).
+NAMED_SHAPES = frozenset({"name", "key", "attr", "each"})
+
 
 class PayloadsHeld(IndexerState):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
@@ -67,6 +74,46 @@ class PayloadsHeld(IndexerState):
             slot
             for slot, payload in self._slot_payloads(node)
             if not (payload[0] == "name" and payload[1] in params) and evidence_of(payload) == "small"
+        )
+
+    def _part_params(self, node: ast.Call) -> tuple[tuple[str, str], ...]:
+        """CallFacts.part_params of a call: (slot, parameter) of each argument that is a part of a parameter
+        still holding what the callers hand -- a field, an item, a slice, a value read with ``.get``, or a
+        local bound to a loop's item over one of those (``for key, value in override.items()``,
+        ``entry.get("resource")`` for each entry of ``transaction["entry"]``) -- not the parameter as it is
+        (``passed_params``). A part is no larger than what the callers hand the parameter."""
+        return tuple(
+            (slot, param) for slot, arg in call_slots(node) if (param := self._part_of(arg, 0)) and arg is not None
+        )
+
+    def _part_of(self, arg: ast.expr, depth: int) -> str:
+        """The parameter ``arg`` is a part of (see :meth:`_part_params`), or ""."""
+        unbound, payloads = self.frame.unbound, self.frame.payloads
+        if isinstance(arg, ast.Name):
+            if arg.id in unbound:
+                return arg.id if depth else ""  # the parameter as it is: ``passed_params``
+            shape, word = payloads.get(arg.id, ("", ""))
+            root = word.partition(".")[0]
+            # a local holding the parameter as it is (``query = json.loads(query_json)``) is a part only read into
+            held = shape in PART_SHAPES and (depth or shape != "name") and root in unbound
+            held = held and payloads.get(root) == ("name", root)
+            return root if held and not word.startswith(STATE_KEY) else ""
+        if isinstance(arg, (ast.Subscript, ast.Attribute)):
+            return self._part_of(arg.value, depth + 1)
+        if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr in PART_READS:
+            return self._part_of(arg.func.value, depth + 1)
+        return ""
+
+    def _named_small(self, node: ast.Call) -> tuple[str, ...]:
+        """CallFacts.named_small of a call: the slots of ``small_args`` whose payload is small by a name
+        alone (``self.config``, ``value``): the author's word for one small item, not a structure shown."""
+        params = self.frame.params
+        return tuple(
+            slot
+            for slot, (shape, word) in self._slot_payloads(node)
+            if shape in NAMED_SHAPES
+            and not (shape == "name" and word in params)
+            and evidence_of((shape, word)) == "small"
         )
 
     def _large_arguments(self, node: ast.Call) -> tuple[tuple[str, str, str, str], ...]:

@@ -211,6 +211,10 @@ class Recording(PayloadsHeld, Registries):
             site = site.with_facts(large_args=large)
         if api is not None and (item := self._item_of(payload_argument(node, self._data_receiver(node)))):
             site = site.with_facts(item_of=item)
+        if api is None and (self_ref or may_be_project(target)) and (parts := self._part_params(node)):
+            site = site.with_facts(part_params=parts)
+        if api is None and site.small_args and (named := self._named_small(node)):
+            site = site.with_facts(named_small=named)
         if api is None and self.frame.nullable and (nullable := self._nullable(node)):
             site = site.with_facts(nullable=nullable)
         if api is None and len(self.frames) > 2 and (outer := outer_params(call_slots(node), self.frames)):

@@ -702,6 +702,14 @@ FILE_OPENERS: frozenset[str] = OPENERS - {
 #: project function's ``Path``) may open a file object: tied to its contents as a file opener's,
 #: which they are once the graph resolves the receiver (rules.context.CheckContext.opener).
 FILE_OPENER_METHODS: frozenset[str] = frozenset({"open"})
+#: What such an ``open`` is when nothing types its receiver (a library the environment does not
+#: install: ``weights.resolve(...).open("rb")``) but a catalogued reader or writer is handed its object
+#: (``hashlib.file_digest(handle)``, ``json.load(f)``): a file object, opened as a path opens one.
+OPENED_BY_USE = "pathlib.Path.open"
+#: A file object's methods that fill its buffer, and those that write the buffer out: a write the
+#: next statement flushes is that flush's I/O, reported once at the flush (analysis.index.fileobjects).
+BUFFERED_WRITES: frozenset[str] = frozenset({"write", "writelines"})
+BUFFER_FLUSHES: frozenset[str] = frozenset({"flush"})
 
 #: The keywords a call of the ``subprocess`` category hands a file object to the child by
 #: (``subprocess.run(cmd, stdin=open(p))``): the child reads or writes it, the parent only opens it.

@@ -13,7 +13,14 @@ from asynclint.analysis.graph_records import HotInfo, RegisteredElsewhere
 from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
 from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, Rooted
 from asynclint.knowledge.api import Protocol
-from asynclint.knowledge.blocking import BUILTIN_APIS, FILE_OPENERS, BlockingApi
+from asynclint.knowledge.blocking import (
+    BUFFER_FLUSHES,
+    BUILTIN_APIS,
+    FILE_OPENER_METHODS,
+    FILE_OPENERS,
+    OPENED_BY_USE,
+    BlockingApi,
+)
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import MODEL_BASES
 from asynclint.knowledge.frameworks import (
@@ -215,7 +222,10 @@ class CheckContext(PayloadProvenance):
         return [
             (site, places[(site.line, site.col)])
             for site in opener.summary.calls
-            if site.caller == opener.site.caller and site.api is None and (site.line, site.col) in places
+            if site.caller == opener.site.caller
+            and site.api is None
+            and site.payload[0] == "read"  # (not a call on a content call's result at its place: ``.hexdigest()``)
+            and (site.line, site.col) in places
         ]
 
     def folded(self, content: CallInHotCode) -> bool:
@@ -229,7 +239,7 @@ class CheckContext(PayloadProvenance):
         parser handed the text read through the file object)."""
         at = site.rare.opened_at if site.rare is not None else None
         opener = self._place(path, key, *at) if at is not None else None
-        return opener is not None and opener.api.pattern in FILE_OPENERS
+        return opener is not None and (opener.api.pattern in FILE_OPENERS or opener.site.method in BUFFER_FLUSHES)
 
     def _at(self, beside: CallInHotCode, line: int, col: int) -> CallInHotCode | None:
         """The blocking call, hot, at ``line``:``col`` of ``beside``'s function."""
@@ -299,6 +309,7 @@ class CheckContext(PayloadProvenance):
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
+                    api = api or self._opened_by_use(summary, site)
                     api = api or (self._model_built(site.target) if site.spread else None)
                     base = graph.built_base(target) if api is None and site.method is None else None
                     if base is not None:  # a project class with no ``__init__`` of its own: its base's runs
@@ -335,6 +346,20 @@ class CheckContext(PayloadProvenance):
                     yield CallInHotCode(
                         summary, key, hot, site, api, target, handed, shown=shown, defined=defined, members=members
                     )
+
+    def _opened_by_use(self, summary: ModuleSummary, site: CallSite) -> BlockingApi | None:
+        """A file opener's entry for an ``open`` whose receiver nothing types (a library the project does
+        not install) when a catalogued reader or writer is handed its object (``hashlib.file_digest(f)``):
+        its object is a file's (:data:`~asynclint.knowledge.blocking.OPENED_BY_USE`)."""
+        if site.method not in FILE_OPENER_METHODS or site.rare is None or not site.rare.contents:
+            return None
+        places = {(line, col) for line, col, _ in site.rare.contents}
+        if not any(
+            each.caller == site.caller and each.api is not None and (each.line, each.col) in places
+            for each in summary.calls
+        ):
+            return None
+        return self.catalogue.get(OPENED_BY_USE)
 
     def _inherits(self, member: str, named: str) -> bool:
         """``pkg.Pooled().get`` runs ``named`` (``requests.Session.get``) when ``pkg.Pooled`` is a

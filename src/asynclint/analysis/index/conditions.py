@@ -27,6 +27,7 @@ from asynclint.analysis.index.memokeys import KeyReads, guarded_key, key_reads
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import ready_state_key
+from asynclint.analysis.index.switchedlocals import switched_tests
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
 from asynclint.knowledge.asyncio_apis import MISSING_KEY_ERRORS, MODULE_LOADERS
 from asynclint.knowledge.costs import switched_off
@@ -36,7 +37,7 @@ from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, KEY_DUMP_FUNCT
 class Conditions(IndexerState):
     """Part of :class:`asynclint.analysis.index.walker.Indexer`, which holds the state."""
 
-    def _attribute_test(self, test: ast.expr, modes: bool = False) -> str | None:
+    def _attribute_test(self, test: ast.expr, modes: bool = False, depth: int = 0) -> str | None:
         """The source of an ``if`` test that reads an attribute of ``self`` (``self.log ==
         "none"``), for the graph to evaluate with the attribute's default (ClassInfo.flag_attrs):
         asked of an ``if`` without ``else`` (a feature added when the test holds) or one whose
@@ -49,8 +50,8 @@ class Conditions(IndexerState):
         graph settles only when the attribute's default switches a feature off (``judge=None``).
         Without ``modes``, a test of a field of any object the function holds and no parameter
         (``camera.config.record_video``) counts too: the graph reads a switch field by its name
-        (ModuleSummary.switch_fields)."""
-        test = self._bound_reads(_getattr_as_attribute(test))
+        (ModuleSummary.switch_fields). ``depth``: how many switched locals led here (:func:`switched_tests`)."""
+        test = self._bound_reads(_getattr_as_attribute(test), depth)
         parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:
             for node in ast.walk(part):
@@ -73,13 +74,16 @@ class Conditions(IndexerState):
         function = self.functions[self.frame.func]
         return ending_branch(function.name, function.decorators, body)
 
-    def _bound_reads(self, test: ast.expr) -> ast.expr:
+    def _bound_reads(self, test: ast.expr, depth: int = 0) -> ast.expr:
         """``test`` with each local that the function binds once, in a statement of its own body, to
         a read of an attribute (``limit = self.policy.max_rollouts_per_example``) or a test of one
         (``cacheable = self.cache is not None and name != "run_python"``) written as that read:
         ``if limit <= 0: return`` tests the field as ``if self.policy.max_rollouts_per_example
         <= 0: return`` would (heldout4's artifact managers prune old rollouts only past a limit
-        that is 0, off, by default; heldout25's toolkit caches only when given a cache)."""
+        that is 0, off, by default; heldout25's toolkit caches only when given a cache). A local that
+        holds something only where a switch is on is read as that switch's test (:func:`switched_tests`)."""
+        own, nullable = self.frame.own, self.frame.nullable - self.frame.params  # (a parameter holds what is passed)
+        test = switched_tests(test, own, nullable, lambda tested: self._attribute_test(tested, depth=depth + 1), depth)
         names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name) and node.id not in self.frame.params}
         reads = {
             stmt.targets[0].id: value

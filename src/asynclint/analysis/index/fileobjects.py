@@ -12,6 +12,9 @@ The parse of the text read through such a file object is the same cost, the read
 (``json.loads(f.read())``, ``text = f.read()`` then a project parser handed ``text``, ``json.loads(line)``
 in ``for line in f:``): it is tied to the opener too, while the name still holds the text as read
 (``text = text[:100]`` unties it).
+
+A write on a file object opened elsewhere that the next statement flushes (``self._file.write(line)``
+then ``self._file.flush()``) only fills the object's buffer: it is tied to the flush the same way.
 """
 
 from __future__ import annotations
@@ -23,7 +26,15 @@ from dataclasses import replace
 from asynclint.analysis.index.bodies import Bodies, FunctionBody
 from asynclint.analysis.index.helpers import SCOPES, TRY_STATEMENTS
 from asynclint.analysis.index.records import CallSite, Function
-from asynclint.knowledge.blocking import ARCHIVE_OPENERS, CHILD_STREAMS, FILE_OPENER_METHODS, FILE_OPENERS, OPENERS
+from asynclint.knowledge.blocking import (
+    ARCHIVE_OPENERS,
+    BUFFER_FLUSHES,
+    BUFFERED_WRITES,
+    CHILD_STREAMS,
+    FILE_OPENER_METHODS,
+    FILE_OPENERS,
+    OPENERS,
+)
 from asynclint.knowledge.catalogue import Catalogue
 
 #: ``ast`` column (bytes) -> the 1-based character column call sites record, on a line.
@@ -72,6 +83,46 @@ def tie_file_objects(
                 calls[index] = content.with_facts(opened_at=at)
             written = tuple((calls[index].line, calls[index].col, callee) for index, callee in contents)
             calls[opener] = site.with_facts(contents=written)
+
+
+def tie_buffered_writes(
+    nodes: Sequence[ast.FunctionDef | ast.AsyncFunctionDef],
+    bodies: Bodies,
+    defined: Sequence[Function],
+    calls: list[CallSite],
+    column: Column,
+) -> None:
+    """Tie each ``write`` on a file object that the next statement flushes (``self._file.write(line)``
+    then ``self._file.flush()``, the object opened elsewhere) to that flush, as a content call to its
+    opener (in place): the write fills the object's buffer, the flush is the syscall that writes it out."""
+    indexes = {(function.line, function.name): index for index, function in enumerate(defined)}
+    for node in nodes:
+        caller = indexes.get((node.lineno, node.name))
+        sites = {(site.line, site.col): index for index, site in enumerate(calls) if site.caller == caller}
+        for block in bodies(node).blocks if caller is not None else ():
+            for first, second in zip(block, block[1:], strict=False):
+                written, flushed = _method_call(first, BUFFERED_WRITES), _method_call(second, BUFFER_FLUSHES)
+                if written is None or flushed is None or ast.dump(written[1]) != ast.dump(flushed[1]):
+                    continue
+                write = sites.get((written[0].lineno, column(written[0].lineno, written[0].col_offset)))
+                flush = sites.get((flushed[0].lineno, column(flushed[0].lineno, flushed[0].col_offset)))
+                if write is None or flush is None or calls[write].api is None or calls[flush].api is None:
+                    continue
+                write_facts, flush_site = calls[write].rare, calls[flush]
+                if write_facts is not None and write_facts.opened_at is not None:
+                    continue  # (opened here: its opener carries it)
+                calls[write] = calls[write].with_facts(opened_at=(flush_site.line, flush_site.col))
+                tied = (calls[write].line, calls[write].col, ast.unparse(written[0].func))
+                held = flush_site.rare.contents if flush_site.rare is not None else ()
+                calls[flush] = flush_site.with_facts(contents=(*held, tied))
+
+
+def _method_call(stmt: ast.stmt, methods: frozenset[str]) -> tuple[ast.Call, ast.expr] | None:
+    """The call of one of ``methods`` that the expression statement ``stmt`` is, with its receiver."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in methods:
+        return call, call.func.value
+    return None
 
 
 def _may_open(site: CallSite) -> bool:
@@ -179,8 +230,18 @@ class _FileObjects(ast.NodeVisitor):
             self.visit(stmt)
 
     def _iterate(self, target: ast.expr, over: ast.expr) -> None:
-        """``target`` takes each item of ``over``: a line as read when ``over`` is a file object (``for line in f``)."""
+        """``target`` takes each item of ``over``: a line as read when ``over`` is a file object (``for line in f``),
+        or the second of a pair when ``over`` numbers one (``for index, line in enumerate(f)``)."""
         self._bind(target, None)
+        if (
+            isinstance(over, ast.Call)
+            and isinstance(over.func, ast.Name)
+            and over.func.id == "enumerate"
+            and over.args
+            and isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+        ):
+            target, over = target.elts[1], over.args[0]
         opener = self._opener(over)
         if isinstance(target, ast.Name) and opener is not None and _opens(self.calls[opener]):
             self.texts[target.id] = opener

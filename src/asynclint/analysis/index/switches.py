@@ -1,7 +1,10 @@
 """Switch fields, read by name across the project: a class-level field annotated ``bool`` whose
 default switches a feature off (``record_video: bool = False`` in a dataclass), or ``int`` with
 the default 0 (``max_rollouts_per_example: int = 0``: a limit or a count that nothing sets is
-none, so what it enables is off; a counter the project updates is written, so never a switch), and
+none, so what it enables is off; a counter the project updates is written, so never a switch), or
+an optional field of a configuration class left at ``None`` (``log_dir: str | None = None`` on an
+``EnvConfig``: what a user sets in a config turns a feature on; a data model's optional field is
+filled by its data, so only a class named as a configuration counts), and
 the names a module writes a value under that may turn one on (an attribute assigned, a keyword
 passed, a parameter's default, a dict key, ``setattr``), for the graph to settle whether anything in
 the project may turn the switch on (``ModuleSummary.switch_fields``, ``ModuleSummary.field_writes``)."""
@@ -14,6 +17,7 @@ from asynclint.analysis.index.annotations import none_annotation, unquoted
 from asynclint.analysis.index.flags import constant_text, constant_value
 from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import switched_off
+from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES
 
 #: What :func:`_written` says of a value that reads the field under its own name (``bool(record_video)``,
 #: ``cfg.record_video``, ``getattr(cfg, "record_video", False)``): it is on only where the field is.
@@ -24,8 +28,9 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
     """(ModuleSummary.switch_fields, ModuleSummary.field_writes), in one walk of the module.
 
     The switch fields: (field, ``repr`` of its default) for the class-level fields annotated
-    ``bool`` (or optional ``bool``) whose constant default switches a feature off, and those
-    annotated ``int`` whose default is 0.
+    ``bool`` (or optional ``bool``) whose constant default switches a feature off, those
+    annotated ``int`` whose default is 0, and the optional fields of a configuration class
+    (:func:`_configuration`) whose default is ``None``.
 
     The writes: the names the module writes a value under that may turn a switch on (a constant
     that does not switch a feature off, a value the walk cannot read, a binding by a loop or an
@@ -70,7 +75,11 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
                 and isinstance(field.target, ast.Name)
                 and (text := constant_text(field.value)) is not None
                 and switched_off(constant_value(text))
-                and (_boolean(field.annotation) or text == "0" and last_name(field.annotation) == "int")
+                and (
+                    _boolean(field.annotation)
+                    or (text == "0" and last_name(field.annotation) == "int")
+                    or (text == "None" and _optional(field.annotation) and _configuration(node))
+                )
             )
     found.update((_written_name(node) or "", "") for node in stored if id(node) not in handled)
     return tuple(sorted(declared)), tuple(sorted({name for name, text in found if not text}))
@@ -115,3 +124,16 @@ def _boolean(annotation: ast.expr) -> bool:
     if isinstance(annotation, ast.Subscript) and last_name(annotation.value) == "Optional":
         return _boolean(annotation.slice)
     return last_name(annotation) == "bool"
+
+
+def _optional(annotation: ast.expr) -> bool:
+    """``X | None``, ``Optional[X]`` (or the same as a string)."""
+    parsed = unquoted(annotation)
+    if isinstance(parsed, ast.BinOp) and isinstance(parsed.op, ast.BitOr):
+        return none_annotation(parsed.left) or none_annotation(parsed.right)
+    return isinstance(parsed, ast.Subscript) and last_name(parsed.value) == "Optional"
+
+
+def _configuration(node: ast.ClassDef) -> bool:
+    """A configuration class by its name or a base's (``RiichiHanchanEnvConfig(vf.EnvConfig)``)."""
+    return any(name.endswith(CONFIGURATION_SUFFIXES) for name in (node.name, *map(last_name, node.bases)) if name)

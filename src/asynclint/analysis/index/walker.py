@@ -34,7 +34,7 @@ from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
 from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.factories import HandedValues
-from asynclint.analysis.index.fileobjects import tie_file_objects
+from asynclint.analysis.index.fileobjects import tie_buffered_writes, tie_file_objects
 from asynclint.analysis.index.frames import Frame
 from asynclint.analysis.index.generics import GenericAccessors
 from asynclint.analysis.index.grammar import without_type_params
@@ -254,6 +254,7 @@ class Indexer(
         self._settle_self_refs()
         self._settle_reads()
         tie_file_objects(defined, self._bodies, self.functions, self.calls, self._col, self.catalogue)
+        tie_buffered_writes(defined, self._bodies, self.functions, self.calls, self._col)
         consumed_streams(defined, self.functions, self.calls, self.refs, self._col)
         applied_decorators(tree, self.module, self.functions, self.refs, self._col)
         classes = tuple(

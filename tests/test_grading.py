@@ -32,7 +32,7 @@ from asynclint.knowledge.costs import (
     script_evidence,
     statement_evidence,
 )
-from asynclint.model import Finding, Severity
+from asynclint.model import Finding, MemberTwin, Severity
 from asynclint.pipeline import check_sources
 from asynclint.rules import ALL_RULES, phrasing
 
@@ -521,6 +521,11 @@ def test_a_call_on_either_of_two_clients_names_them_in_facts_and_message() -> No
     assert found[50].facts.twin == pooled.facts.twin  # RetryingSession inherits requests.Session.get
     search = found[105]
     assert search.facts.members == ("exa_py.Exa", "tavily.TavilyClient")
+    assert search.facts.twin == "" and search.facts.member_twins == (
+        MemberTwin("`exa_py.AsyncExa` and await the call", ("exa_py.Exa",)),
+        MemberTwin("`tavily.AsyncTavilyClient` and await the call", ("tavily.TavilyClient",)),
+    )
+    assert pooled.facts.member_twins == found[48].facts.member_twins == ()
     assert search.message.endswith(
         "; use `exa_py.AsyncExa` and await the call (for `exa_py.Exa`) / "
         "`tavily.AsyncTavilyClient` and await the call (for `tavily.TavilyClient`)"

@@ -726,6 +726,13 @@ class Environment:
     def load_notes(self, path):
         return Path(path).read_text()
 
+    async def generate(self, inputs, client, model):
+        resumed = json.loads(Path("results.json").read_text())
+        return [*resumed, *[await self.rollout(client, model, prompt) for prompt in inputs]]
+
+    def generate_sync(self, inputs, client, model):
+        return json.loads(Path("results.json").read_text())
+
 
 class MultiTurnEnv(Environment):
     async def rollout(self, client, model, prompt, task="default"):
@@ -754,6 +761,10 @@ class GroupEnv(vf.MultiTurnEnv):
     async def rollout(self, client, model, prompt, task="default"):
         env = self.env_map[task]
         env.load_notes("notes.txt")  # expect: ASL108 high
+        if task == "nested":  # the framework's machinery running the task env's hooks: its own business
+            return (await env.generate([prompt], client, model))[-1]
+        if task == "blocking":  # a sync framework method is followed
+            return env.generate_sync([prompt], client, model)[-1]  # expect: ASL108 high
         return await env.rollout(client, model, prompt, task)
 
 
@@ -768,15 +779,18 @@ def test_a_hook_delegated_to_a_framework_typed_receiver_runs_the_frameworks_loop
     """``await env.rollout(...)`` on an environment typed ``vf.MultiTurnEnv`` runs verifiers' own
     rollout loop, or a project override of it: deep mode reads the installed ``MultiTurnEnv.rollout``
     and finds the framework's reply parsing there, which every environment pays and no project can
-    change -- not reported at the delegation (split 22's ``mt_env_group.py:137``, labelled none). A
-    helper of the framework's that is not one of its hooks (``load_notes``) is still followed, and
-    the project's own override of a hook (``TaskEnv.env_response``) still runs as a root."""
+    change -- not reported at the delegation (split 22's ``mt_env_group.py:137``, labelled none). Nor
+    is the framework's machinery running the hooks in the installed release (``generate``, 0.3.1:
+    ``HookClass.machinery``). A helper of the framework's that is not one of its hooks
+    (``load_notes``) or a sync one (``generate_sync``) is still followed, and the project's own
+    override of a hook (``TaskEnv.env_response``) still runs as a root."""
     site, project = tmp_path / "site", tmp_path / "project"
     (site / "verifiers").mkdir(parents=True)
     (site / "verifiers" / "__init__.py").write_text(LOOPING_VERIFIERS, encoding="utf-8")
     (site / "verifiers-0.3.1.dist-info").mkdir()
     metadata = "Metadata-Version: 2.1\nName: verifiers\nVersion: 0.3.1\n"
     (site / "verifiers-0.3.1.dist-info" / "METADATA").write_text(metadata)
+    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
     (project / "group_env").mkdir(parents=True)
     (project / "group_env" / "__init__.py").write_text("", encoding="utf-8")
     (project / "group_env" / "env.py").write_text(GROUP_ENV, encoding="utf-8")

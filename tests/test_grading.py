@@ -32,7 +32,7 @@ from asynclint.knowledge.costs import (
     script_evidence,
     statement_evidence,
 )
-from asynclint.model import Finding, Severity
+from asynclint.model import Finding, MemberTwin, Severity
 from asynclint.pipeline import check_sources
 from asynclint.rules import ALL_RULES, phrasing
 
@@ -521,6 +521,11 @@ def test_a_call_on_either_of_two_clients_names_them_in_facts_and_message() -> No
     assert found[50].facts.twin == pooled.facts.twin  # RetryingSession inherits requests.Session.get
     search = found[105]
     assert search.facts.members == ("exa_py.Exa", "tavily.TavilyClient")
+    assert search.facts.twin == "" and search.facts.member_twins == (
+        MemberTwin("`exa_py.AsyncExa` and await the call", ("exa_py.Exa",)),
+        MemberTwin("`tavily.AsyncTavilyClient` and await the call", ("tavily.TavilyClient",)),
+    )
+    assert pooled.facts.member_twins == found[48].facts.member_twins == ()
     assert search.message.endswith(
         "; use `exa_py.AsyncExa` and await the call (for `exa_py.Exa`) / "
         "`tavily.AsyncTavilyClient` and await the call (for `tavily.TavilyClient`)"
@@ -534,3 +539,17 @@ def test_a_call_on_either_of_two_clients_names_them_in_facts_and_message() -> No
         "        return requests.Session().get(state['url'])\n"
     ).findings
     assert single and all(f.facts.members == () and "whichever" not in f.message for f in single)
+
+
+def test_a_table_of_a_librarys_callables_is_called_through_the_callable_itself() -> None:
+    """``SEARCHES[kind](EXA, q)`` of ``{"search": Exa.search}`` runs ``exa_py.Exa.search``: named
+    so, not as an item of it (``exa_py.Exa.search[]``, which the ``exa_py.Exa.**`` family matched),
+    and no receiver's union (fixture ``grading/table_callables.py``); a library's own table is
+    still called through its items."""
+    text = (Path(__file__).parent / "fixtures" / "grading" / "table_callables.py").read_text()
+    found = {f.line: f.facts for f in check_text(text, "table_callables.py").findings}
+    assert {line: (facts.callee, facts.members) for line, facts in found.items()} == {
+        25: ("requests.get", ()),
+        26: ("exa_py.Exa.search", ()),
+        29: ("swebench.harness.log_parsers.MAP_REPO_TO_PARSER[]", ()),
+    }

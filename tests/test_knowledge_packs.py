@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -87,6 +89,20 @@ def test_core_entries_take_their_twin_from_the_table():
     assert by_pattern["time.sleep"].twin == ""  # the recipe already says it
     assert by_pattern["openai.OpenAI"].twin == ""  # building a client: hoisting is the fix
     assert all(twin.source.startswith(("source: ", "https://")) for twin in TWINS.values())
+
+
+def test_one_call_names_one_async_api_in_one_wording():
+    """Entries of the same call on different classes or modules (``requests.Session.get``,
+    ``httpx.Client.get``; ``requests.get``, ``httpx.get``) whose twins name the same async API word
+    it the same: a receiver holding either client names the twin once, as the members' twins are
+    grouped by their words (``rules/member_twins.py``). Class-wide (``.**``) entries name no call."""
+    named = re.compile(r"`[^`]+`")  # the async API a twin's words quote first
+    wordings: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for api in Catalogue().apis.values():
+        if api.twin and not api.pattern.endswith(".**") and (quoted := named.search(api.twin)):
+            wordings[(api.pattern.rpartition(".")[2], quoted.group(0))].add(api.twin)
+    assert {call: words for call, words in wordings.items() if len(words) > 1} == {}
+    assert Catalogue().apis["requests.Session.get"].twin == Catalogue().apis["httpx.Client.get"].twin
 
 
 def test_an_entry_keeps_its_own_twin():

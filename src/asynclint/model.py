@@ -116,6 +116,14 @@ KNOWLEDGE_KINDS: tuple[Knowledge, ...] = get_args(Knowledge)
 
 
 @dataclass(frozen=True)
+class MemberTwin:
+    """The async twin the knowledge names for some of a receiver's classes (``Facts.members``)."""
+
+    twin: str  # as ``Facts.twin`` words it: "`tavily.AsyncTavilyClient` and await the call"
+    members: tuple[str, ...]  # the classes it replaces: ("tavily.TavilyClient",)
+
+
+@dataclass(frozen=True)
 class Facts:
     """What a finding rests on, as data: messages, JSON, SARIF and baseline fingerprints are
     all derived from these (see ``docs/json-format.md`` for each field)."""
@@ -173,7 +181,11 @@ class Facts:
     #: (``json.load:9``): one finding per file object, graded by the costliest of them.
     folded: tuple[str, ...] = ()
     knowledge: Knowledge = "catalogue"  # what says it blocks (KNOWLEDGE_KINDS)
-    twin: str = ""  # the async alternative the knowledge names: "`exa_py.AsyncExa` and await the call"
+    #: The async alternative the knowledge names: "`exa_py.AsyncExa` and await the call"; with
+    #: ``members``, the one every member's names, else empty.
+    twin: str = ""
+    #: With ``members`` whose twins differ, each twin and the members it replaces; () otherwise.
+    member_twins: tuple[MemberTwin, ...] = ()
     #: A client handed to a framework object and called through it: the object's class and slot
     #: (``JudgeRubric.judge_client``), the object's method the project calls that calls the client
     #: (``judge``; empty when the project calls the client itself), where it was handed over.

@@ -79,11 +79,12 @@ class Hierarchy(GraphState):
 
     def frameworks_own(self, key: FunctionId) -> bool:
         """``key`` is a framework's own definition of a hook its hook table lists (verifiers'
-        ``MultiTurnEnv.rollout`` or ``setup_state``, read by deep mode): what it runs is the
-        machinery the framework runs for every environment, which the project can neither see nor
-        change; what the project adds there, its overrides of the hooks, the hot set reaches as
-        roots. A library subclassing a framework class (an environment package installed) is not
-        the framework."""
+        ``MultiTurnEnv.rollout`` or ``setup_state``, read by deep mode), or of a coroutine method
+        the table calls its machinery in the installed release (``Environment.generate``,
+        :attr:`HookClass.machinery`): what it runs is what the framework runs for every
+        environment, which the project can neither see nor change; what the project adds there,
+        its overrides of the hooks, the hot set reaches as roots. A library subclassing a framework
+        class (an environment package installed) is not the framework."""
         found = self._frameworks_own.get(key)
         if found is None:
             summary, function = self.summaries[key[0]], self.function(key)
@@ -92,8 +93,12 @@ class Hierarchy(GraphState):
                 table = self.framework_table(f"{summary.module}.{function.class_qualname}")
             found = self._frameworks_own[key] = (
                 table is not None
-                and function.name in table.methods
+                and summary.library is not None
                 and summary.module.partition(".")[0] == table.package.partition(".")[0]
+                and (
+                    function.name in table.methods
+                    or (function.is_async and table.runs_safely(function.name, summary.library))
+                )
             )
         return found
 

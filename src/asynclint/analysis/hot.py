@@ -46,6 +46,7 @@ from asynclint.knowledge.frameworks import (
     SERVER_DISPATCHED,
     TOOL,
     Hook,
+    framework_class,
 )
 from asynclint.knowledge.functions import ABSTRACT_METHODS
 
@@ -140,7 +141,11 @@ class HotSet(Registrations):
         if self.patched and (patched := self.patched_global(caller, target)):
             return patched  # a library's module global the project replaced
         if not keys:
-            return self._fetched_or_looped(target) or self.called_back(caller, site, target)
+            return (
+                self._framework_overrides(site, target)
+                or self._fetched_or_looped(target)
+                or self.called_back(caller, site, target)
+            )
         method = self.function(keys[0])
         if method.class_qualname is None:
             return keys
@@ -175,6 +180,15 @@ class HotSet(Registrations):
             chosen = [key for cls in passed if (key := self.method_of(cls, method.name)) is not None]
             overrides = [*(key for key in overrides if key not in structural), *chosen]
         return [*keys, *(key for key in overrides if key not in keys)] if overrides else keys
+
+    def _framework_overrides(self, site: CallSite, target: str | None) -> Sequence[FunctionId]:
+        """A method called on a receiver declared a framework class the graph does not hold
+        (``env: vf.MultiTurnEnv``, deep mode off): what the project's subclasses of that class
+        define of it, as when deep mode reads the class (the declared-receiver dispatch below)."""
+        cls = self._declared_type(site, target)
+        if cls is None or cls in self.classes or framework_class(cls) is None:
+            return ()
+        return self.overrides(self.canonical(cls), str(site.method))
 
     def _fetched_or_looped(self, target: str | None) -> Sequence[FunctionId]:
         """:meth:`fetched_from_table`, else :meth:`loop_items_called`, of a call's ``target``,

@@ -376,17 +376,21 @@ class Resolution(Exports, Parameters):
         return self._walk(self.resolve(stored) or stored, path[1:]) if stored else None
 
     def _declared_class(self, site: CallSite, target: str | None) -> str | None:
-        """The project class a method call's receiver is declared to be an instance of (an
-        annotation or ``cast``, which the index marks with the ``param`` origin; or the result of a
-        function whose signature declares it, ``make().run()`` under ``def make() -> Base``), else None."""
+        """The project class a method call's receiver is declared to be an instance of, else None."""
+        cls = self._declared_type(site, target)
+        return cls if cls in self.classes else None
+
+    def _declared_type(self, site: CallSite, target: str | None) -> str | None:
+        """The class, the project's or not, a method call's receiver is declared to be an instance
+        of (an annotation or ``cast``, which the index marks with the ``param`` origin; or the result
+        of a function whose signature declares it, ``make().run()`` under ``def make() -> Base``)."""
         if not target or not site.method or not target.endswith(f".{site.method}"):
             return None
         written = target[: -len(site.method) - 1]
         if site.origin != "param" and not self._declared_result(written):
             return None
         receiver = self.resolve(written)
-        cls = receiver.removesuffix("()")
-        return cls if receiver.endswith("()") and cls in self.classes else None
+        return receiver.removesuffix("()") if receiver.endswith("()") else None
 
     def _declared_result(self, written: str) -> bool:
         """``written`` is a call (``pkg.make()``) of a project function whose type is what its

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from asynclint.knowledge.asyncio_apis import LOOP_CALLBACK_METHODS, SERVER_CALLBACKS, SERVER_FACTORY_METHODS
-from asynclint.knowledge.versions import coverage
+from asynclint.knowledge.versions import coverage, release
 
 FREQUENT = frozenset({"turn", "tool", "group"})
 #: Of two chains reaching one place equally often (both raised, neither rare), the one whose
@@ -89,6 +89,18 @@ class HookClass:
     #: The decorator whose hook a coroutine made inside one of its methods gets when no project code
     #: runs it (``None``: cold): its server runs it as it runs a method so decorated.
     closures: str | None = None
+    #: The framework's own coroutine methods that are no hooks but its machinery: what they run of
+    #: the project's is its overrides of the hooks (roots: reached anyway), the rest is the
+    #: framework's own work, off the loop from a release on (method -> that release). Deep mode
+    #: does not follow the framework's definition of one from that release on (:meth:`runs_safely`);
+    #: an earlier release's, a sync one, and any framework method not listed it follows.
+    machinery: Mapping[str, str] = field(default_factory=dict)
+
+    def runs_safely(self, method: str, library: str) -> bool:
+        """``method`` is machinery of this family in the installed ``library`` (``verifiers 0.3.1``)."""
+        since = self.machinery.get(method)
+        installed, first = release(library.rpartition(" ")[2]), release(since or "")
+        return installed is not None and first is not None and installed >= first
 
 
 def _hooks(frequency: str, names: str, what: str = "hook", must_be: str | None = None) -> dict[str, Hook]:
@@ -161,6 +173,14 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
             # ``(tool_args, messages, state)``, 0.3.1's ``(tool_name, tool_args, messages, state)``).
             "update_tool_args": Hook("per-tool-call hook", "tool", must_be="sync"),
         },
+        # ``a_generate`` (0.1.3: ``run_rollouts`` gathers ``rollout``, then ``rubric.score_rollouts``)
+        # and ``generate`` (0.1.14, 0.3.1 legacy/envs/environment.py:823: ``run_group`` /
+        # ``run_rollout`` tasks, every save ``asyncio.to_thread``-ed; a resume's load and a hub push
+        # only when asked) run the hooks and nothing else of the project's. Not before 0.1.14:
+        # 0.1.8's ``generate`` writes the results on the loop (``save_rollout_results``), 0.1.3's is
+        # sync. Not ``evaluate``: it builds the eval inputs on the loop first (``get_eval_dataset``,
+        # a lazily built dataset's source, shuffled and repeated whole), nor the ``*_sync`` methods.
+        machinery={"a_generate": "0.1.3", "run_rollouts": "0.1.3", "generate": "0.1.14"},
     ),
     HookClass(
         "verifiers",
@@ -170,6 +190,8 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
             **dict.fromkeys(("score_group", "group_score_objects"), PER_GROUP_HOOK),
             **_hooks("call", "score_objects task_for_state task_score_fields", "rubric method"),
         },
+        # 0.1.3 rubrics/rubric.py:175: gathers ``score_rollout`` for each rollout.
+        machinery={"score_rollouts": "0.1.3"},
     ),
     HookClass("verifiers", _V0_PARSERS, _hooks("call", "parse parse_answer get_assistant_messages", "parser method")),
     HookClass(
@@ -210,6 +232,9 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         _hooks("rollout", "setup run finalize", must_be="async"),
         cold=frozenset({"__init__", "start", "stop"}),
         start_up=frozenset({"start"}),
+        # ``run_episode`` awaits ``setup``, ``run`` and ``finalize``; ``run_slot`` retries it
+        # (pkg verifiers 0.3.1 and 0.4.0 v1/env.py).
+        machinery={"run_episode": "0.3.1", "run_slot": "0.3.1"},
     ),
     # ``load`` makes the tasks the run plans before its first rollout (``run_eval``: ``tasks =
     # list(selected)``, pkg verifiers a60a606ec v1/cli/eval/runner.py). A served run loads them in

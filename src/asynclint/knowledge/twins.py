@@ -36,16 +36,15 @@ _LITELLM = "source: pkg litellm 1.110.2 litellm/main.py"
 #: The litellm calls that have an `a<name>` twin.
 _LITELLM_CALLS = "completion embedding text_completion image_generation transcription speech responses rerank"
 
+#: One wording for one async API: a call on a receiver holding either of two sync clients names
+#: the twin once when their entries word it the same (``rules/member_twins.py``).
+_HTTPX = Twin("one shared `httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/")
+
 TWINS: dict[str, Twin] = {
     # --- HTTP --------------------------------------------------------------------------------
-    "requests": Twin("one shared `httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/"),
-    "httpx.Client": Twin("`httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/"),
-    **{
-        f"httpx.{verb}": Twin(
-            "one shared `httpx.AsyncClient` and await its methods", "https://www.python-httpx.org/async/"
-        )
-        for verb in "get post put patch delete head options request send stream".split()
-    },
+    "requests": _HTTPX,
+    "httpx.Client": _HTTPX,
+    **{f"httpx.{verb}": _HTTPX for verb in "get post put patch delete head options request send stream".split()},
     # --- model APIs ----------------------------------------------------------------------------
     "openai.OpenAI": Twin("`openai.AsyncOpenAI` (one shared client) and await the call", _OPENAI),
     "openai.AzureOpenAI": Twin("`openai.AsyncAzureOpenAI` and await the call", _OPENAI),

@@ -17,7 +17,8 @@ from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation,
 # 10: every chain link has "through" (the library function that calls the next link's function back).
 # 11: the facts "inherited_from" (the base defining an inherited method) and "through" (per step of the way).
 # 12: the fact "members" (the classes a receiver of one of several holds an instance of).
-JSON_FORMAT_VERSION = 12
+# 13: the fact "member_twins" (each members' twin, when theirs differ: "twin" no longer joins them).
+JSON_FORMAT_VERSION = 13
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

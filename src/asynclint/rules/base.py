@@ -5,7 +5,6 @@ to the framework, and how a framework hook is defined."""
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar, NamedTuple, Protocol
@@ -28,6 +27,7 @@ from asynclint.knowledge.frameworks import (
 from asynclint.model import ChainLink, Facts, Finding, FixRequest, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CallInHotCode, CheckContext, HandedOver, RunByFramework, knowledge_of
+from asynclint.rules.member_twins import members_twin
 
 
 def _what(api: BlockingApi, cost: str) -> str:
@@ -47,33 +47,6 @@ def _handed_facts(facts: Facts, graph: CallGraph, handed: HandedOver, through: s
         handed_at=f"{handed.summary.path}:{handed.handoff.line}:{handed.handoff.col}",
         built_at=":".join(map(str, built)) if built is not None else "",
     )
-
-
-#: The first name a twin's words quote: the async API they name.
-_NAMED = re.compile(r"`[^`]+`")
-
-
-def _members_twin(ctx: CheckContext, graph: CallGraph, call: CallInHotCode, twin: str) -> str:
-    """The async twin a call on a receiver of one of several classes names: the twin of the entry
-    it is graded by when every member's names the same async API (``httpx.AsyncClient`` for both
-    ``requests.Session`` and ``httpx.Client``); when they differ, each with the classes it replaces
-    (`` `tavily.AsyncTavilyClient` and await the call (for `tavily.TavilyClient`) / ... ``), and none
-    when some member has none (a project class's own method: offloading the call is the fix; a
-    project subclass inheriting the method has its twin)."""
-    if not call.members:
-        return twin
-    by_api: dict[str, tuple[str, list[str]]] = {}
-    for member in call.members:
-        entry = ctx.catalogue.match(member, None)
-        said = entry.twin if entry is not None else ("" if graph.functions_for(member) else twin)
-        cls = graph.as_written(member).rpartition(".")[0]
-        named = _NAMED.search(said)
-        by_api.setdefault(named.group(0) if named else said, (said, []))[1].append(f"`{cls}`")
-    if "" in by_api:
-        return ""
-    if len(by_api) == 1:
-        return twin
-    return " / ".join(f"{said} (for {' / '.join(classes)})" for said, classes in by_api.values())
 
 
 class Span(Protocol):
@@ -611,6 +584,7 @@ class BlockingCallRule(Rule):
             parsed = [f"{written}:{each.line}" for each, written in ctx.handed_texts(call)]
             said = [*(said for said, _ in contents), *parsed]
             folded = tuple(sorted(said, key=lambda each: int(each.rpartition(":")[2])))
+        twin, member_twins = members_twin(ctx, graph, call, api.twin)
         facts = replace(
             where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),
             cache_miss=graph.fills_on_miss(key, site, hot if entry is None else None, first_call),
@@ -625,7 +599,8 @@ class BlockingCallRule(Rule):
             size=cost.size if cost_name == cost.name else "",
             size_at=f"{summary.path}:{site.payload_at}" if site.payload_at and cost.size else "",
             knowledge=knowledge_of(api),
-            twin=_members_twin(ctx, graph, call, api.twin),
+            twin=twin,
+            member_twins=member_twins,
             awaited=api.awaited if site.awaited else "",
             folded=folded,
         )
@@ -655,6 +630,7 @@ class BlockingCallRule(Rule):
                 facts,
                 handed_through="",
                 twin="",
+                member_twins=(),
                 sync_method=f"{sync.owner}.{sync.method}",
                 sync_in=f"{sync.distribution} {version}",
                 async_from=sync.until,
@@ -677,6 +653,7 @@ class BlockingCallRule(Rule):
                 entered=entered,
                 knowledge="deep",
                 twin="",
+                member_twins=(),
                 entered_library=graph.summary_of(entry.callee).library or "",
                 awaited=DEEP_AWAITED if entry.site.awaited else "",
             )

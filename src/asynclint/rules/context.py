@@ -342,7 +342,9 @@ class CheckContext(PayloadProvenance):
                     api = self.catalogue.blocking(api, site.awaited, site.keywords, site.argument)
                 if api is not None:
                     dispatch = site.rare.dispatch if site.rare is not None else ()
-                    members = union or (dispatch if site.target is not None and site.target in dispatch else ())
+                    # A method of each class a union holds (``Catalogue.union_entry``); a table's callables
+                    # the index took one of (``TOOLS[name](q)``) are no receiver's classes.
+                    members = union or (dispatch if site.method and site.target in dispatch else ())
                     yield CallInHotCode(
                         summary, key, hot, site, api, target, handed, shown=shown, defined=defined, members=members
                     )

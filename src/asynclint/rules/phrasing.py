@@ -50,6 +50,10 @@ def call_message(template: str, facts: Facts, what: str, memoized: tuple[str, st
     elif facts.twin and not facts.handed_through:
         # (Inside a library, the twin of what it calls is not the project's fix.)
         text += f"; use {facts.twin}"
+    elif facts.member_twins and not facts.handed_through:
+        text += "; use " + " / ".join(
+            f"{each.twin} (for {' / '.join(f'`{cls}`' for cls in each.members)})" for each in facts.member_twins
+        )
     if facts.sync_method:
         distribution = facts.sync_in.partition(" ")[0]
         handed = ""

@@ -186,7 +186,7 @@ class Inference(Registries):
             if isinstance(base, Inst) and base.name in ITEMS and not isinstance(node.slice, ast.Slice):
                 return Inst(ITEMS[base.name], "expr")  # ``pages[0]``: one item, as iterating gives
             if isinstance(base, Sym) and may_be_project(base.name):
-                return Refs((base,))  # a table imported from another module: any one of its items
+                return Refs((base,), tables=True)  # a table imported from another module: any one of its items
             if (
                 isinstance(base, SelfRef)
                 and base.cls != Marker.STATE

@@ -146,11 +146,14 @@ class Recording(PayloadsHeld, Registries):
             target, api = self.catalogue.union_entry(dispatch, awaited, keywords, argument)
         if api is None and target is None and dispatch:
             # ``MAP_REPO_TO_PARSER[repo](log)``: an item of a library's table of callables, graded
-            # as the table's entry for its items says (``pkg.TABLE[]``).
+            # as the table's entry for its items says (``pkg.TABLE[]``); ``TOOLS[name](q)`` of the
+            # project's ``{"search": Exa.search}``: the library's callable itself, never an item of
+            # it (``exa_py.Exa.**`` would take ``exa_py.Exa.search[]``).
+            tables = isinstance(func_value, Refs) and func_value.tables
             target, api = next(
                 (
                     (item, found)
-                    for item in (f"{name}{ITEM_SUFFIX}" for name in dispatch)
+                    for item in (f"{name}{ITEM_SUFFIX}" if tables else name for name in dispatch)
                     if (found := self.catalogue.match(item, None))
                 ),
                 (None, None),

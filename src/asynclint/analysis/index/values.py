@@ -45,6 +45,9 @@ class Refs:
     several: a list defined in another module, or what a call returns (``get_rewards()``)."""
 
     items: tuple[Sym | SelfRef | Inst, ...]
+    #: The items name tables, not callables: ``TABLE[key]`` of a table imported from another
+    #: module, whose items the index cannot see (``pkg.TABLE``, called as ``pkg.TABLE[]``).
+    tables: bool = False
 
 
 Value = Sym | Inst | SelfRef | Refs | None

@@ -20,6 +20,7 @@ from asynclint.knowledge.costs import (
     HANDED_LONG,
     HANDED_SMALL,
     HANDED_UNSIZED,
+    IMAGE_GRADES,
     MEMORY_GRADES,
     MEMORY_WORDS,
     PAYLOAD_GRADES,
@@ -171,6 +172,11 @@ def _archive_member(api: BlockingApi, call: CallEvidence) -> Cost:
     return Cost(grade, COST_CLASSES[grade].reason)
 
 
+def _image(api: BlockingApi, call: CallEvidence) -> Cost:
+    grade = IMAGE_GRADES["small" if call.payload[0] == "literal" else "other"]
+    return Cost(grade, COST_CLASSES[grade].reason)
+
+
 def _walk(api: BlockingApi, call: CallEvidence) -> Cost:
     grade = WALK_GRADES["installed" if call.installed else "other"]
     return Cost(grade, COST_CLASSES[grade].reason)
@@ -190,6 +196,7 @@ SETTLED_BY: dict[str, Callable[[BlockingApi, CallEvidence], Cost]] = {
     "script": _script,
     "archive": _archive,
     "archive-member": _archive_member,
+    "image": _image,
     "disk-walk": _walk,
     "scoped": _scoped,
 }

@@ -41,6 +41,7 @@ from asynclint.knowledge.frameworks import (
     FILLED_BEFORE_SCORING,
     FREQUENCY_RANK,
     GROUP_CALLS,
+    LIBRARY_DRIVERS,
     RARE_ROOT_FREQUENCIES,
     SEARCH_RANK,
     SERVER_DISPATCHED,
@@ -321,7 +322,7 @@ class HotSet(Registrations):
                 elif (
                     function.is_async
                     and key not in called
-                    and not (self.runs_elsewhere(key) or self._unreferenced(key))
+                    and not (self.runs_elsewhere(key) or self._unreferenced(key) or self._drives_library(key))
                 ):
                     # Nothing in the project runs it: someone else does -- a tool server its class is.
                     served, closure = self.served_closure(position, function)
@@ -330,6 +331,15 @@ class HotSet(Registrations):
                     elif closure is not None:
                         roots[key] = closure
         return roots
+
+    def _drives_library(self, key: FunctionId) -> bool:
+        """``key`` overrides a library's driver (:data:`~asynclint.knowledge.frameworks.LIBRARY_DRIVERS`):
+        the library never calls it, so uncalled by the project it does not run."""
+        function = self.function(key)
+        if function.class_qualname is None or not LIBRARY_DRIVERS:
+            return False
+        cls = f"{self.summaries[key[0]].module}.{function.class_qualname}"
+        return any(f"{base}.{function.name}" in LIBRARY_DRIVERS for base in self.ancestors(cls)[1:])
 
     def _unreferenced(self, key: FunctionId) -> bool:
         """``key`` is a plain module-level function of an environment (a project defining the

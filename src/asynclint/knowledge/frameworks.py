@@ -537,6 +537,15 @@ OPAQUE_DATASETS: frozenset[str] = frozenset(
 
 #: Functions that never run per rollout, whatever else they look like.
 COLD_FUNCTIONS: frozenset[str] = frozenset({"load_environment"})
+#: Library methods that are drivers: the library's top-level entry point, which a user's script calls and
+#: the library itself never does (by qualified name -> the source that shows it). An override of one that
+#: no project code calls runs nowhere on the rollout loop, however it is defined; one the project calls is
+#: hot where it is called. mcpuniverse's ``BenchmarkRunner.run`` runs every task of a benchmark config and
+#: is called only by the project's scripts (source: SalesforceAIResearch/MCP-Universe
+#: mcpuniverse/benchmark/runner.py at 0df6c427: nothing in the class or the package calls ``run``).
+LIBRARY_DRIVERS: dict[str, str] = {
+    "mcpuniverse.benchmark.runner.BenchmarkRunner.run": "source: SalesforceAIResearch/MCP-Universe 0df6c427",
+}
 #: Functions that run before any rollout (besides module level): a cache or lazy index they
 #: fill first is ready when the rollouts start. v1 tasksets load their tasks in ``load_tasks``.
 START_UP: frozenset[str] = COLD_FUNCTIONS | frozenset({"__init__", "__post_init__", "load_tasks"})

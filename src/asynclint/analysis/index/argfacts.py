@@ -12,7 +12,14 @@ import ast
 from collections.abc import Callable, Collection, Container, Iterable
 
 from asynclint.analysis.index.built_models import BUILT, built, fields_of
-from asynclint.analysis.index.callshapes import delimited_blocks, opens_response, opens_stream, prints_file, regex_scan
+from asynclint.analysis.index.callshapes import (
+    delimited_blocks,
+    opens_response,
+    opens_stream,
+    prints_file,
+    regex_scan,
+    small_image,
+)
 from asynclint.analysis.index.flags import constant_text
 from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
 from asynclint.analysis.index.literals import entries, fixed_iterable, literal
@@ -490,6 +497,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         return ("read", "")  # a shell command printing a file: its result holds the contents
     if name in MEMORY_FILES:
         return ("memory", "")  # ``io.BytesIO(data)``: a file whose contents are already in memory
+    if small_image(arg):
+        return ("literal", "")  # ``Image.new("RGB", (100, 100), c)``: a small image at a size the source wrote
     if (scan := regex_scan(arg)) is not None and (scan[0] or name not in MATCH_LISTS):
         # ``re.search(r"(\d+)", text)`` is one number; ``re.search(r"(.*)", text)`` as large as the text when
         # its size is known (one reply: small, not formed), else a match as the code cut it (bench/accuracy

@@ -16,11 +16,13 @@ from asynclint.knowledge.costs import (
     COPY_METHODS,
     DEEP_COPIERS,
     FILE_PRINTERS,
+    IMAGE_BUILDERS,
     LAZY_CLOSED,
     LITERAL_OPENED,
     REGEX_MATCH_LISTS,
     REGEX_MATCHES,
     RESPONSE_OPENERS,
+    SMALL_IMAGE_PIXELS,
     UNBOUNDED_REGEX,
 )
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
@@ -222,3 +224,13 @@ def copy_kind(call: ast.Call, target: str | None) -> bool | None:
     if target in DEEP_COPIERS:
         return True
     return False if target in COPIERS else None
+
+
+def small_image(node: ast.Call) -> bool:
+    """``Image.new("RGB", (100, 100), color)``: an image built at a size the source writes out, of at
+    most :data:`~asynclint.knowledge.costs.SMALL_IMAGE_PIXELS` pixels (``IMAGE_BUILDERS``)."""
+    position = IMAGE_BUILDERS.get(last_name(node.func))
+    if position is None or len(node.args) <= position or not isinstance(size := node.args[position], ast.Tuple):
+        return False
+    sides = [side.value for side in size.elts if isinstance(side, ast.Constant) and type(side.value) is int]
+    return len(sides) == len(size.elts) == 2 and 0 < sides[0] * sides[1] <= SMALL_IMAGE_PIXELS

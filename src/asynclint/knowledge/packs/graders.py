@@ -4,7 +4,9 @@
 parses them with sympy and simplifies their difference (milliseconds to seconds; the module's
 own comment: "sympy might hang"). verifiers v1's ``verify_boxed_math_answer`` parses and
 verifies with math-verify, and ``image_data_url`` encodes a whole image as PNG: both are CPU
-work whose only effect is the result, so a process pool moves them without changing anything.
+work whose only effect is the result, so a process pool moves them without changing anything. An
+image the source builds at a small literal size (``Image.new("RGB", (100, 100), color)``) encodes in
+about a millisecond, low however often it runs (``costs.IMAGE_GRADES``).
 ``Judge.complete`` (and ``evaluate``, which calls it) is a coroutine, but it builds a new
 ``AsyncOpenAI`` client with its own ``httpx.AsyncClient`` on every call before it sends
 anything: the TLS context and pool are built synchronously, on the loop, although it is
@@ -45,10 +47,11 @@ APIS: tuple[BlockingApi, ...] = (
         )
         for name in ("verify_boxed_math_answer", "utils.score.verify_boxed_math_answer")
     ),
+    # graded by the image it is handed: one the source builds at a small literal size is about a millisecond
     entry(
         "verifiers.v1.utils.image.image_data_url",
         "cpu",
-        "cpu-heavy",
+        "image",
         "pure-process-pool",
         frozenset(),
         f"{_VF} verifiers/v1/utils/image.py (image.save(PNG) + base64)",

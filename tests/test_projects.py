@@ -9,7 +9,8 @@ adapter package named after its framework (``integrations/verifiers/``), whose `
 is the framework's while its siblings are still its own by their bare names;
 ``registrations_env``: callables registered in every shape (and a class a gym runner drives);
 ``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
-``unnamed_env``: helper coroutines the environment names or never names; ``followed_env``:
+``unnamed_env``: helper coroutines (and methods of classes no library base reaches) the environment
+names or never names; ``followed_env``:
 offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
 receivers declared a base class or a protocol, or read from a TypedDict's field, ``self.tools``, and
 classes based on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
@@ -588,6 +589,10 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("unnamed_env/unnamed_env/sandbox.py", "stop_sandbox"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "probe_sandbox"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "Sandbox.reset"): ("async def",),
+    # a method of a class no library reaches is a root where the environment calls it, or by syntax
+    ("unnamed_env/unnamed_env/env.py", "SandboxEnv.setup_state"): ("setup_state", "per rollout"),
+    ("unnamed_env/unnamed_env/sandbox.py", "LocalSandbox.__aenter__"): ("async def",),
+    ("unnamed_env/unnamed_env/sandbox.py", "Restorable.restore"): ("async def",),
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
     ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),

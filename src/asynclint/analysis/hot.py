@@ -343,19 +343,36 @@ class HotSet(Registrations):
 
     def _unreferenced(self, key: FunctionId) -> bool:
         """``key`` is a plain module-level function of an environment (a project defining the
-        entry point the framework loads it through, ``load_environment``) whose name no project
-        module reads or imports. What runs an environment's code is the framework -- through
-        the hooks it knows and the values handed to it, both named in the project -- and the
-        environment's own code: a function nobody names is a helper the environment does not
-        use. A decorated function is registered by its decorator, and a method may be an
-        override the framework calls through its base class: those stay roots, as does every
-        uncalled coroutine of a project that is not an environment (a library, one file)."""
+        entry point the framework loads it through, ``load_environment``), or a method of one of
+        its classes that derive from no library class, whose name no project module reads or
+        imports. What runs an environment's code is the framework -- through the hooks it knows
+        and the values handed to it, both named in the project -- and the environment's own code:
+        a function nobody names is a helper the environment does not use (prime-perf's
+        ``PerfSandbox.check_prerequisites``, run only by its tests). A decorated function is
+        registered by its decorator, a dunder method is run by syntax, and a method of a class
+        with a library base other than :data:`~asynclint.knowledge.programs.INERT_BASES` (or with
+        a subclass that has one) may be an override the framework calls through that base: those
+        stay roots, as does every uncalled coroutine of a project that is not an environment (a
+        library, one file)."""
         function = self.function(key)
-        if function.class_qualname is not None or "." in function.qualname or function.decorators:
+        if function.decorators or not (
+            function.qualname == function.name or self._own_method(key, function.class_qualname, function.name)
+        ):
             return False
         if not self._names_asked:
             self._names_read, self._names_asked = self._environment_names(), True
         return self._names_read is not None and function.name not in self._names_read
+
+    def _own_method(self, key: FunctionId, class_qualname: str | None, name: str) -> bool:
+        """``name`` is a method written in a class of the project's (``class_qualname``) that no
+        library's code can reach through a base: neither the class nor any subclass of it derives
+        from a class outside the project, and ``name`` is not a dunder."""
+        if class_qualname is None or self.function(key).qualname != f"{class_qualname}.{name}":
+            return False
+        if name.startswith("__") and name.endswith("__"):
+            return False
+        cls = f"{self.summaries[key[0]].module}.{class_qualname}"
+        return all(self.unreachable_by_libraries(owner) for owner in (cls, *self.subclasses(cls)))
 
     def _propagate(self) -> None:
         self._calls_by_caller = [run_calls(position, summary) for position, summary in enumerate(self.summaries)]

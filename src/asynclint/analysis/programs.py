@@ -83,7 +83,11 @@ class Programs(GraphState):
         owner = self.function(key).class_qualname
         if owner is None:
             return True
-        cls = f"{self.summaries[position].module}.{owner}"
+        return self.unreachable_by_libraries(f"{self.summaries[position].module}.{owner}")
+
+    def unreachable_by_libraries(self, cls: str) -> bool:
+        """No library's code calls a method of ``cls`` through a base: it derives from project
+        classes and :data:`~asynclint.knowledge.programs.INERT_BASES` only."""
         return all(name in self.classes or name in INERT_BASES for name in map(self.canonical, self.ancestors(cls)[1:]))
 
     def _environment_names(self) -> frozenset[str] | None:

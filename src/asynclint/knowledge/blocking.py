@@ -185,16 +185,16 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
             "http",
             "network",
             "to-thread",
-            "connect connect_ex accept recv recv_into recvfrom send sendall sendto makefile",
+            "connect connect_ex accept recv recv_into recvfrom makefile",
             "socket.socket.",
         ),
-        *many(
-            "http",
-            "network",
-            "to-thread",
-            "connect connect_ex accept recv recv_into send sendall",
-            "socket.create_connection.",
-        ),
+        *many("http", "payload-send", "to-thread", "send sendall sendto", "socket.socket."),
+        *many("http", "network", "to-thread", "connect connect_ex accept recv recv_into", "socket.create_connection."),
+        *many("http", "payload-send", "to-thread", "send sendall", "socket.create_connection."),
+        # A socket's file object (``sock.makefile("rwb", buffering=0)``; docker-py's attached socket):
+        # its reads and writes are the socket's.
+        *many("http", "network", "to-thread", "read readinto readall", "socket.SocketIO."),
+        *many("http", "payload-send", "to-thread", "write", "socket.SocketIO."),
         # --- sync LLM / model SDK clients ---------------------------------------------------
         BlockingApi("openai.OpenAI.**", "llm", "network", "async-client", _NOT_A_REQUEST),
         BlockingApi("openai.AzureOpenAI.**", "llm", "network", "async-client", _NOT_A_REQUEST),
@@ -580,6 +580,7 @@ TEXT_PIECES_TYPE = "builtins.list"
 #: (``Path.parent`` is a ``Path``).
 RETURNS: dict[str, str] = {
     "pathlib.Path.parent": "pathlib.Path",
+    "socket.SocketIO._sock": "socket.socket",  # CPython socket.py: the socket a SocketIO reads and writes
     **{
         f"pathlib.Path.{name}()": "pathlib.Path"
         for name in (

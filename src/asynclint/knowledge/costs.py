@@ -185,6 +185,18 @@ COST_CLASSES: dict[str, CostClass] = {
             "builds a TLS context and a connection pool: about 60 ms",
             what="builds a client (TLS context, connection pool)",
         ),
+        # docker-py's client asks the daemon its API version when built (docker/api/client.py
+        # ``_retrieve_server_version``) and ``attach_socket`` sends one upgrade request: one reply
+        # from a daemon on this machine, over its Unix socket, whatever the containers do.
+        CostClass(
+            "daemon-call",
+            H,
+            _BACK_TO_BACK,
+            "one request to a daemon on this machine over its socket, answered without waiting on any "
+            "work: a few milliseconds",
+            what="makes one round trip to a local daemon",
+            raised_why=_BOUNDED,
+        ),
         # requests builds nothing costly at construction (0.012 ms measured, session 26): its adapter
         # makes the TLS context and loads the CA bundle for each new connection, so a session built
         # per call pays that at its first request to a host, where a shared one pays it once.
@@ -760,6 +772,16 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "text-walk-unsized",
         "whole": "cpu-text-walk",
         "growing": "cpu-text-walk",
+    },
+    # A socket's send (``send``, ``sendall``, a ``SocketIO``'s ``write``) returns once its bytes are in
+    # the kernel's send buffer (hundreds of KB): a command or a message never waits (split 28 shellm.py
+    # :54, :87, :140, labelled none); a whole file's contents or a growing history may fill the buffer
+    # and wait for the peer to read it.
+    "payload-send": {
+        "small": "payload-small",
+        "unknown": "payload-small",
+        "whole": "network",
+        "growing": "network",
     },
     # orjson and friends: several times faster than json, one grade lower for the same payload.
     "payload-fast": {

@@ -42,8 +42,10 @@ from asynclint.analysis.index.values import (
     Inst,
     SelfRef,
     Sym,
+    Value,
 )
 from asynclint.knowledge.blocking import EXIT_STACKS, FEW_RESULTS
+from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES
 from asynclint.knowledge.typenames import FIELD_SPECIFIERS
 
 
@@ -161,6 +163,15 @@ class Statements(Targets):
             self._visit_stmt(node)
         self.frame.loop_depth = depth
 
+    def _store_state_value(self, key: str, value: Value) -> None:
+        """``value`` is stored under the rollout state's ``key`` (ModuleSummary.state_values)."""
+        exported = stored_value(value)
+        if exported:
+            # Two different types stored under one key: typed as neither.
+            known = self.state_values.setdefault(key, exported)
+            if known != exported:
+                self.state_values[key] = ""
+
     def _visit_stmt(self, node: ast.stmt) -> None:
         if isinstance(node, FUNCTION_DEFS):
             self.visit_function(node)
@@ -227,12 +238,17 @@ class Statements(Targets):
                     self.state_fields.append((stored_key, evidence))
                 if stored_key is not None:
                     self.state_payloads.append((stored_key, *self._payload_of(node.value)))
-                exported = stored_value(value) if key is not None else None
-                if exported and key is not None:
-                    # Two different types stored under one key: typed as neither.
-                    known = self.state_values.setdefault(key, exported)
-                    if known != exported:
-                        self.state_values[key] = ""
+                if key is not None:
+                    self._store_state_value(key, value)
+                elif (
+                    isinstance(target, ast.Name)
+                    and target.id in ROLLOUT_STATE_NAMES
+                    and isinstance(node.value, ast.Dict)
+                ):
+                    # ``state = {"answer": answer, "sandbox": sandbox}``: a rollout that builds its own state
+                    for stored_at, stored in zip(node.value.keys, node.value.values, strict=True):
+                        if isinstance(stored_at, ast.Constant) and isinstance(stored_at.value, str):
+                            self._store_state_value(stored_at.value, self.infer(stored))
         elif isinstance(node, ast.AnnAssign):
             before = dict(self.frame.payloads)
             held = self._payload_of(node.value, before) if node.value is not None else ("", "")

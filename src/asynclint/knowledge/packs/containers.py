@@ -3,7 +3,9 @@
 docker-py talks to the daemon over a socket with ``requests``: every collection and model method
 is a round trip, ``containers.run`` waits for the container to start (and, unless detached, to
 exit), ``exec_run`` waits for the command. ``docker.from_env()`` and ``DockerClient()`` ask the
-daemon for its API version when none is given (docker/api/client.py ``_retrieve_server_version``).
+daemon for its API version when none is given (docker/api/client.py ``_retrieve_server_version``), and
+``attach_socket`` upgrades one request: a round trip each, answered without waiting on a container.
+The attached socket is a plain ``socket.SocketIO`` whose reads wait for the container's output.
 paramiko waits on the SSH server in the calling thread. Neither has an async API; ``aiodocker``
 and ``asyncssh`` are separate libraries. Two model properties are round trips too (``READS``
 below: their getter asks the daemon); the others (``status``, ``name``, ``labels``, ``tags``)
@@ -59,11 +61,21 @@ _MODELS = ("containers.Container", "images.Image", "networks.Network", "volumes.
 APIS: tuple[BlockingApi, ...] = (
     *many(
         "sdk",
-        "network",
+        "daemon-call",
         "to-thread",
         " ".join(_CLIENTS),
         source=f"{_DOCKER} docker/client.py, docker/api/client.py (version=None -> _retrieve_server_version)",
         twin=DOCKER_TWIN,
+    ),
+    entry(
+        "docker.models.containers.Container.attach_socket",
+        "sdk",
+        "daemon-call",
+        "to-thread",
+        frozenset(),
+        f"{_DOCKER} docker/api/container.py attach_socket (one POST .../attach with Upgrade: tcp), "
+        "api/client.py _get_raw_response_socket",
+        DOCKER_TWIN,
     ),
     *(
         entry(
@@ -174,6 +186,9 @@ RETURNS: dict[str, str] = {
         for method in ("get", "pull")
     },
     "docker.models.containers.Container.image": "docker.models.images.Image",
+    # The upgraded connection's raw socket: over the Unix socket or plain TCP, the ``SocketIO`` under
+    # the response (api/client.py ``_get_raw_response_socket``); its ``_sock`` is the socket itself.
+    "docker.models.containers.Container.attach_socket()": "socket.SocketIO",
     "paramiko.client.SSHClient": "paramiko.SSHClient",
     "paramiko.SSHClient.open_sftp()": "paramiko.SFTPClient",
     "paramiko.sftp_client.SFTPClient": "paramiko.SFTPClient",

@@ -8,9 +8,11 @@ import textwrap
 from pathlib import Path
 
 from asynclint.analysis.cycles import CycleMemo
+from asynclint.analysis.graph_records import FunctionId
 from asynclint.config import Config
-from asynclint.engine import SourceFile, project_graph, summarize
+from asynclint.engine import SourceFile, check, project_graph, summarize
 from asynclint.model import FileError
+from asynclint.runner import read_sources
 
 #: Attributes of an instance that name each other (``self.a = self.b``, ``self.b = self.a``), one
 #: of them read through a value of another module, beside a value that does not touch them.
@@ -118,3 +120,29 @@ def test_parameters_handed_round_a_cycle_of_calls_have_the_same_types_in_every_o
         "hop(driver)": "selenium.webdriver.Chrome",
         "other(driver)": None,
     }
+
+
+def test_what_each_call_runs_is_remembered_as_it_is_answered_when_asked_last():
+    # ``HotSet._targets`` keeps what a summary's own call runs, by its place, from the first pass
+    # that asks (the roots' scan): each kept answer must be what the call runs when asked after the
+    # whole check -- every pass and rule run, every parameter type and value settled -- or a pass
+    # asking later would read an answer made from a state that moved on.
+    fixtures = Path(__file__).parent / "fixtures"
+    config = Config(root=fixtures)
+    catalogue = config.catalogue()
+    files = sorted(p for p in fixtures.rglob("*.py") if "__pycache__" not in p.parts)
+    sources, errors = read_sources(files, fixtures)
+    assert not errors
+    summaries = [summary for source in sources if not isinstance(summary := summarize(source, catalogue), FileError)]
+    graph = project_graph(summaries, config, catalogue)
+    check(summaries, {source.path: source.text for source in sources}, config, catalogue, graph=graph)
+    kept = 0
+    for position, row in enumerate(graph._site_runs):
+        for index, found in enumerate(row or ()):
+            if found is None:
+                continue
+            site = graph.summaries[position].calls[index]
+            caller = FunctionId((position, site.caller))
+            assert tuple(found) == tuple(graph._unframed(graph._runs(caller, site, index))), (position, index)
+            kept += 1
+    assert kept > 1000  # every project call is asked by the roots' scan or the entered pass

@@ -269,6 +269,7 @@ class ProjectGraph(
         self._param_types: CycleMemo[tuple[FunctionId, str], str | None] = CycleMemo(self._typed_param, untyped)
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)
+        self._site_runs: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)  # HotSet._targets
         self._singles: dict[FunctionId, tuple[FunctionId, ...]] = {}  # see Hierarchy.only
         self._undefined: dict[str, tuple[FunctionId, ...]] = {}  # see Resolution._definitions
         #: The work estimate (:mod:`asynclint.analysis.work`): module constants' sizes, each

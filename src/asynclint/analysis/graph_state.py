@@ -133,6 +133,7 @@ class GraphState:
     _ids: list[tuple[FunctionId, ...]]
     _site_targets: list[list[str | None] | None]
     _site_callees: list[list[Sequence[FunctionId] | None] | None]
+    _site_runs: list[list[Sequence[FunctionId] | None] | None]
     _undefined: dict[str, tuple[FunctionId, ...]]
     _sizes: dict[str, tuple[str, ...]] | None
     _settings: dict[str, int] | None

@@ -5,6 +5,7 @@ pytest's tests and fixtures, which no rollout runs."""
 from __future__ import annotations
 
 import fnmatch
+import functools
 
 from asynclint.analysis.graph_records import COROUTINE
 from asynclint.analysis.graph_state import GraphState
@@ -141,8 +142,7 @@ class DeclaredHooks(GraphState):
         return found
 
     def _in_test_file(self, position: int) -> bool:
-        filename = self.summaries[position].path.rpartition("/")[2]
-        return any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES)
+        return _test_file(self.summaries[position].path.rpartition("/")[2])
 
     def _is_test(self, position: int, function: Function) -> bool:
         """A test function or fixture, collected and run by pytest."""
@@ -160,3 +160,12 @@ class DeclaredHooks(GraphState):
         by a tool server in a process of its own), whatever it is handed to? verifiers 0.1.14's
         ``vf.Toolset(tools=[...])`` has no such decorator; the releases that have it serve it."""
         return any(DECORATORS.get(public_name(decorator), COROUTINE) is None for decorator in function.decorators)
+
+
+@functools.lru_cache(maxsize=4096)
+def _test_file(filename: str) -> bool:
+    """Is ``filename`` a test module's name? It reads nothing else (the patterns are constants), so
+    the answer is kept across the graphs of deep mode's levels and a watch's rounds: the entered
+    pass asks it per module and per callee of a test module's calls, tens of thousands of times a
+    graph."""
+    return any(fnmatch.fnmatchcase(filename, pattern) for pattern in TEST_FILES)

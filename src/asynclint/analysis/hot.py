@@ -17,6 +17,7 @@ from asynclint.analysis.graph_records import (
     COROUTINE,
     DOMINATING,
     NO_EDGES,
+    NO_FUNCTIONS,
     FunctionId,
     HotInfo,
     HotState,
@@ -124,7 +125,23 @@ class HotSet(Registrations):
         of one of its hooks is not among them (:meth:`frameworks_own`): an environment delegating
         ``rollout`` to another one runs verifiers' rollout loop, the framework's business, while the
         overrides it may run instead, the project's, are kept."""
-        keys = self._runs(caller, site, index)
+        if index is None:
+            return self._unframed(self._runs(caller, site, index))
+        # A summary's own call (its caller is the function it is written in) runs the same functions
+        # whichever pass asks: remembered by its place, as ``called_at`` is. The roots' scan
+        # (``_project_callers``) asks every project call, then the edges, the reached functions and
+        # the tasks ask the hot and reached ones again. Never asked inside a :class:`CycleMemo`
+        # question (only the hot set's passes ask), so the parameter types it reads are settled.
+        row = self._site_runs[caller[0]]
+        if row is None:
+            row = self._site_runs[caller[0]] = [None] * len(self.summaries[caller[0]].calls)
+        found = row[index]
+        if found is None:
+            found = row[index] = tuple(self._unframed(self._runs(caller, site, index))) or NO_FUNCTIONS
+        return found
+
+    def _unframed(self, keys: Sequence[FunctionId]) -> Sequence[FunctionId]:
+        """``keys`` without a framework's own definition of one of its hooks (see :meth:`_targets`)."""
         if any(map(self.frameworks_own, keys)):
             return [key for key in keys if not self.frameworks_own(key)]
         return keys

@@ -1,4 +1,4 @@
-"""Answer graders run inline: mathruler, verifiers' own helpers, BFCL's checkers.
+"""Answer graders run inline: mathruler, verifiers' own helpers, BFCL's checkers, KernelGuard.
 
 ``mathruler.grader.grade_answer`` normalizes both answers and, unless they match as strings,
 parses them with sympy and simplifies their difference (milliseconds to seconds; the module's
@@ -20,6 +20,12 @@ does that for every step of every turn of the model's answer and again for the g
 then compares the results and the instances' states: milliseconds. ``ast_checker`` compares one
 decoded call with the expected ones, type by type: a short step. Their state lives in the
 module's globals, so a worker thread, not a process pool, keeps what they see.
+
+``kernelguard.analyze_code`` screens a submitted GPU kernel for reward hacks in pure Python: it
+parses the source with ``ast`` and indexes it (``build_submission_facts``), then runs each of its
+~60 detectors (regexes and AST walks) over it, classifies the matches and hashes the code:
+87 ms at best for a 2 KB ``load_inline`` submission on a loaded 2-core machine. Its tables are
+module globals the caller may set first (``SCORE_CONFIG``), so a worker thread keeps what it sees.
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ _VF = "source: pkg verifiers 0.3.1"
 _BFCL = "source: pkg bfcl-eval 2026.3.23 bfcl_eval/eval_checker/"
 _BFCL_EXECUTE = (
     "multi_turn_eval/multi_turn_utils.py (execute_multi_turn_func_call: importlib, _load_scenario, eval per call)"
+)
+_KERNELGUARD = (
+    "source: pkg kernelguard 0.3.2 kernelguard.py (analyze_code, line 9305: build_submission_facts, every "
+    "CODE_DETECTORS entry, classify, code_hash); measured here: 87 ms min, 114 ms median, 2 KB submission"
 )
 JUDGE_TWIN = "one `openai.AsyncOpenAI` built at start-up and `await client.chat.completions.create(...)`"
 
@@ -106,6 +116,7 @@ APIS: tuple[BlockingApi, ...] = (
         frozenset(),
         f"{_BFCL}ast_eval/ast_checker.py (one call's parameters type-checked against the expected values)",
     ),
+    entry("kernelguard.analyze_code", "cpu", "cpu-heavy", "to-thread", frozenset(), _KERNELGUARD),
 )
 
 #: A project's judge (``class ThemeJudge(vf.Judge[float])``, a prompt and a ``parse`` of its own)

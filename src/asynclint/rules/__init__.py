@@ -1,4 +1,5 @@
-"""The rule registry: every ``Rule`` subclass defined in a module of this package."""
+"""The rule registry: every ``Rule`` subclass defined in a module of this package with a code of its own (the
+shared shapes -- ``BlockingCallRule``, ``OwnWorkRule``, ``DefinitionRule`` -- have none)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import importlib
 import pkgutil
 from typing import TYPE_CHECKING
 
-from asynclint.rules.base import Candidate, DefinitionRule, Rule
+from asynclint.rules.base import Candidate, Rule
+from asynclint.rules.hook_definitions import DefinitionRule
 
 if TYPE_CHECKING:
     from asynclint.config import Config
@@ -15,11 +17,14 @@ if TYPE_CHECKING:
 def _discover() -> tuple[type[Rule], ...]:
     found: dict[str, type[Rule]] = {}
     for info in pkgutil.iter_modules(__path__):
-        if info.name == "base":
-            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Rule) and value.__module__ == module.__name__:
+            if (
+                isinstance(value, type)
+                and issubclass(value, Rule)
+                and value.__module__ == module.__name__
+                and "code" in vars(value)
+            ):
                 if value.code in found:
                     raise RuntimeError(f"duplicate rule code {value.code}")
                 found[value.code] = value

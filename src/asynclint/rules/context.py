@@ -4,14 +4,13 @@ suppressions). Computed once per project and shared by every rule."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from asynclint.analysis.api import CallGraph, FunctionId, TypeName
 from asynclint.analysis.graph_records import HotInfo, RegisteredElsewhere
-from asynclint.analysis.index.records import CallSite, Function, Handoff, ModuleSummary
-from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker, Rooted
+from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
+from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import (
     BUFFER_FLUSHES,
@@ -24,15 +23,12 @@ from asynclint.knowledge.blocking import (
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.costs import MODEL_BASES
 from asynclint.knowledge.frameworks import (
-    HandedClient,
     Hook,
-    SyncMethod,
-    client_holder,
-    framework_class,
-    sync_method,
 )
 from asynclint.knowledge.streams import LAZY_STREAMS
 from asynclint.model import ChainLink, Finding, Knowledge, Severity
+from asynclint.rules.handoffs import FrameworkHandoffs
+from asynclint.rules.hotcalls import CallInHotCode, HandedOver, RunByFramework
 from asynclint.rules.provenance import MODEL_METHOD_PREFIX, PayloadProvenance
 from asynclint.suppressions import covering_at, mentions, naming
 
@@ -42,62 +38,7 @@ if TYPE_CHECKING:  # the configuration names rules, which import this module
 BUILTIN_PATTERNS = frozenset(api.pattern for api in BUILTIN_APIS)
 
 
-@dataclass(frozen=True)
-class HandedOver:
-    """An object handed to the framework, which calls a blocking method on it when the project
-    calls one of the holder's ``users`` (or the method through the attribute it keeps it as)."""
-
-    summary: ModuleSummary
-    handoff: Handoff
-    api: BlockingApi
-    value: str  # the object's type
-    callee: str  # what the framework calls on it
-    owner: str  # the framework class it is handed to
-    holder: HandedClient
-    receiver: TypeName  # the class it is handed to, as the project names it (a subclass of ``owner``)
-
-
-@dataclass(frozen=True)
-class RunByFramework:
-    """A client handed to a class whose method the framework runs by itself (a hook the class
-    overrides) calls the client there: the hand-over blocks the loop wherever the framework runs
-    ``method``, with no project call on the way -- the project's one line is the hand-over."""
-
-    handed: HandedOver  # its ``api`` and ``callee``: what the method calls on the client
-    method: str  # the holder's method the framework runs (``score_rollouts``)
-    hook: Hook  # how the framework runs it
-    in_loop: bool  # the method calls it inside a loop
-    #: Where the method makes the call, when deep mode reads the library's code (else the
-    #: knowledge base's holder table says it): the method and its call site.
-    read: tuple[FunctionId, CallSite] | None = None
-
-
-@dataclass(frozen=True)
-class CallInHotCode:
-    """A call the knowledge base says blocks, written in a function that runs on the loop."""
-
-    summary: ModuleSummary
-    key: FunctionId  # the function it is written in
-    hot: HotInfo  # why that function runs on the loop
-    site: CallSite
-    api: BlockingApi
-    target: str  # resolved dotted name of the callee
-    #: The call reaches a client handed to a framework object: ``user`` names the holder's method
-    #: called (``judge``), empty when the client's own method is called through the holder.
-    handed: HandedOver | None = None
-    user: str = ""
-    #: The framework method called is a sync one at the project's version of the framework.
-    sync: SyncMethod | None = None
-    #: ``target`` is a method the receiver's class inherits: the callee named on that class (what the
-    #: finding says), and the base class defining it, as exported.
-    shown: str = ""
-    defined: str = ""
-    #: The receiver is an instance of one of several classes: the method called on each
-    #: (``requests.Session.get``, ``pkg.Pages().get``), ``target`` among them; () for one class.
-    members: tuple[str, ...] = ()
-
-
-class CheckContext(PayloadProvenance):
+class CheckContext(FrameworkHandoffs, PayloadProvenance):
     def __init__(self, graph: CallGraph, texts: Mapping[str, str], config: Config, catalogue: Catalogue):
         super().__init__(graph)
         self.config, self.catalogue = config, catalogue
@@ -468,260 +409,6 @@ class CheckContext(PayloadProvenance):
                 if protocol.methods <= used and cls not in awaited
             }
         return self._kinds
-
-    # -- clients handed to the framework ---------------------------------------------------------
-
-    def handed_over(self, position: int, index: int) -> HandedOver | None:
-        """Hand-over ``index`` of summary ``position``, when what is handed is a client whose
-        method the framework calls blocks."""
-        if self._handed is None:
-            self._handed = {}
-            for at, summary in self.graph.numbered_summaries():
-                for number, handoff in enumerate(summary.handoffs if summary.library is None else ()):
-                    handed = self._handed_client(summary, handoff)
-                    if handed is not None:
-                        self._handed[(at, number)] = handed
-        return self._handed.get((position, index))
-
-    def _handed_parts(self, handoff: Handoff) -> tuple[TypeName, TypeName] | None:
-        """(the class handed to, the type of what it is handed) of ``handoff``, when both are known."""
-        graph = self.graph
-        receiver = TypeName(graph.canonical(handoff.passed_to.removesuffix("()"))) if handoff.passed_to else None
-        if (
-            receiver is None
-            and handoff.passed_to_self is not None
-            and handoff.passed_to_self.path == (Marker.SUPER, "__init__")
-        ):
-            receiver = TypeName(handoff.passed_to_self.cls)  # ``super().__init__(judge_client=...)`` in a subclass
-        value = graph.handed_type(handoff) if receiver is not None else None
-        return (receiver, value) if receiver is not None and value is not None else None
-
-    def _handed_client(self, summary: ModuleSummary, handoff: Handoff) -> HandedOver | None:
-        parts = self._handed_parts(handoff)
-        if parts is None:
-            return None
-        receiver, value = parts
-        for ancestor in self.graph.ancestors(receiver):
-            holder = client_holder(ancestor, handoff.slot)
-            if holder is not None:
-                callee = f"{value}.{holder.method}"
-                api = self.catalogue.match(callee, holder.method.rpartition(".")[2])
-                if api is None:
-                    return None
-                return HandedOver(summary, handoff, api, value, callee, ancestor.rpartition(".")[2], holder, receiver)
-        return None
-
-    # -- methods the framework runs itself on an object handed a client ---------------------------
-
-    def framework_runs(self, category: str) -> list[RunByFramework]:
-        """Blocking calls of ``category`` that methods the framework runs by itself make on a
-        client the project handed their object: from the holder tables (``HandedClient.runs``),
-        or, where deep mode reads the class handed to, from its code -- a framework hook it
-        overrides calling ``self.<slot>.<method>(...)`` without awaiting. A method the project
-        overrides is the project's code, checked like any other."""
-        if self._runs is None:
-            self._runs = {}
-            for at, summary in self.graph.numbered_summaries():
-                for number, handoff in enumerate(summary.handoffs if summary.library is None else ()):
-                    handed = self.handed_over(at, number)
-                    runs = self._table_runs(handed) if handed is not None else self._read_runs(summary, handoff)
-                    for run in runs:
-                        self._runs.setdefault(run.handed.api.category, []).append(run)
-        return self._runs.get(category, [])
-
-    def _method_of(self, cls: TypeName, method: str) -> FunctionId | None:
-        """The function ``cls.method`` denotes, when the project or a library deep mode reads defines it."""
-        target = self.graph.resolve_self(cls, (method,))
-        return self.graph.function_for(target) if target else None
-
-    def _table_runs(self, handed: HandedOver) -> Iterator[RunByFramework]:
-        for method, hook in handed.holder.runs:
-            key = self._method_of(handed.receiver, method)
-            if key is None or self.graph.is_library(key):  # not the project's own override
-                yield RunByFramework(handed, method, hook, handed.holder.runs_in_loop)
-
-    def _read_runs(self, summary: ModuleSummary, handoff: Handoff) -> Iterator[RunByFramework]:
-        graph = self.graph
-        parts = self._handed_parts(handoff)
-        if parts is None:
-            return
-        receiver, value = parts
-        # The framework's hook table of the nearest framework class the receiver derives from.
-        table = next((t for a in graph.ancestors(receiver) if (t := framework_class(a)) is not None), None)
-        for method, hook in table.methods.items() if table is not None else ():
-            key = self._method_of(receiver, method)
-            if key is None or not graph.is_library(key):
-                continue  # unread, or the project's own override (checked as the project's code)
-            reported: set[str] = set()  # one finding per rule and method: a call in a loop first
-            for site in sorted(graph.summary_of(key).calls, key=lambda site: not site.in_loop):
-                if site.caller != key[1] or site.awaited:
-                    continue
-                # ``self.judge_client.<...>(...)``: an attribute path (left for the graph, or kept
-                # when the module settled it), or -- the attribute kept from the ``__init__``
-                # parameter of the slot's name -- that parameter's (PASSED_NAMES).
-                path = site.self_ref.path if site.self_ref is not None else site.self_path
-                passed = Rooted.read(site.target, Marker.PASSED) if not path and site.target else None
-                if passed is not None and passed.path[0] == handoff.slot:
-                    path = passed.path
-                if len(path) < 2 or path[0] != handoff.slot:
-                    continue
-                callee = graph.resolve(".".join((value, *path[1:])))
-                api = self.catalogue.match(callee, path[-1])
-                if api is None or api.category in reported:
-                    continue
-                reported.add(api.category)
-                holder = HandedClient(
-                    owner=graph.function(key).class_qualname or "",
-                    slot=handoff.slot,
-                    attribute=handoff.slot,
-                    method=".".join(path[1:]),
-                    users=frozenset(),
-                    passed=frozenset(),
-                )
-                owner = receiver.rpartition(".")[2]
-                handed = HandedOver(summary, handoff, api, value, callee, owner, holder, receiver)
-                yield RunByFramework(handed, method, hook, site.in_loop, (key, site))
-
-    def _runs_project_code(self, site: CallSite) -> bool:
-        """Whether ``self.<method>(...)`` calls a method the project defines. The framework's own
-        (``JudgeRubric.judge``, unknown in plain mode, read from the installed library in deep
-        mode) calls the client handed over."""
-        target = self.graph.call_target(site)
-        key = self.graph.function_for(target) if target else None
-        return key is not None and not self.graph.is_library(key)
-
-    def client_uses(self, category: str) -> list[CallInHotCode]:
-        """Hot project calls that make the framework call a blocking client handed to it, the
-        client's own call through the holder excepted (that one is a call like any other, see
-        :meth:`calls`): ``rubric.judge(...)`` on the object built with the client, ``self.judge(...)``
-        or ``self.judge_client.<...>`` in a subclass of the class handed it, and ``judge(...)`` or
-        ``judge_client.<...>`` in a reward function registered on the holder, which gets them by
-        parameter name."""
-        if self._uses is None:
-            self._uses = {}
-            registered = self._registered_on()
-            for position, summary in self.graph.numbered_summaries():
-                if summary.library is not None:
-                    continue
-                for site in summary.calls:
-                    found = None if site.read or site.property_read else self._hot_site(position, site)
-                    if found is None:
-                        continue
-                    # One finding per call, for the first hand-over it may reach (in project order).
-                    use = self._sync_use(position, summary, *found) or next(
-                        self._uses_of(position, summary, *found, registered), None
-                    )
-                    if use is not None:
-                        self._uses.setdefault(use.api.category, []).append(use)
-        return self._uses.get(category, [])
-
-    def _uses_of(
-        self,
-        position: int,
-        summary: ModuleSummary,
-        key: FunctionId,
-        hot: HotInfo,
-        site: CallSite,
-        registered: dict[FunctionId, list[HandedOver]],
-    ) -> Iterator[CallInHotCode]:
-        if site.handed and site.method is not None:  # ``rubric.judge(...)``
-            for index in site.handed:
-                handed = self.handed_over(position, index)
-                if handed is not None and site.method in handed.holder.users:
-                    yield CallInHotCode(summary, key, hot, site, handed.api, handed.callee, handed, site.method)
-            return
-        if site.self_ref is not None and not self._runs_project_code(site):  # ``self.judge(...)``
-            cls, path = site.self_ref.cls, site.self_ref.path
-            candidates = [h for h in self._all_handed() if self._holds(TypeName(cls), h)]
-        elif site.target is not None and (passed := Rooted.read(site.target, Marker.PASSED)) is not None:
-            path = passed.path  # ``judge(...)`` in a reward
-            candidates = registered.get(key, [])
-        else:
-            return
-        for handed in candidates:
-            if path == (path[0],) and path[0] in handed.holder.users:
-                yield CallInHotCode(summary, key, hot, site, handed.api, handed.callee, handed, path[0])
-            elif path[0] == handed.holder.attribute and len(path) > 1 and not site.awaited:
-                callee = self.graph.resolve(".".join((handed.value, *path[1:])))
-                api = self.catalogue.match(callee, path[-1])
-                if api is not None:
-                    yield CallInHotCode(summary, key, hot, site, api, callee, handed)
-
-    def _sync_use(
-        self, position: int, summary: ModuleSummary, key: FunctionId, hot: HotInfo, site: CallSite
-    ) -> CallInHotCode | None:
-        """``rubric.judge(...)`` or ``self.judge(...)`` (not overridden by the project) where the
-        project's version of the framework defines the method sync (verifiers 0.1.2's
-        ``JudgeRubric.judge``): the call blocks whatever client was handed over, and also when
-        none was -- unless the one handed is not a blocking one."""
-        versions = dict(self.config.framework_versions)
-        if not versions:
-            return None
-        graph = self.graph
-        if site.self_ref is not None:
-            if len(site.self_ref.path) != 1 or graph.call_target(site) is not None:
-                return None
-            cls, method = TypeName(site.self_ref.cls), site.self_ref.path[0]
-        elif site.method is not None and site.target is not None and site.target.endswith(f"().{site.method}"):
-            built = graph.canonical(site.target.removesuffix(f"().{site.method}"))
-            if built is None:
-                return None
-            cls, method = TypeName(built), site.method
-        else:
-            return None
-        handed = [h for i in site.handed if (h := self.handed_over(position, i)) is not None]
-        if site.handed and not handed:
-            return None  # handed an async client (0.1.2 would not await its calls: broken, not blocking)
-        if site.self_ref is not None:
-            handed = [h for h in self._all_handed() if self._holds(cls, h)]
-        for ancestor in graph.ancestors(cls):
-            change = sync_method(ancestor.rpartition(".")[2], method, versions)
-            if change is None or framework_class(ancestor) is None:
-                continue
-            api = self.catalogue.match(change.calls, change.calls.rpartition(".")[2])
-            if api is None:
-                return None
-            callee = handed[0].callee if handed else change.calls
-            return CallInHotCode(summary, key, hot, site, api, callee, handed[0] if handed else None, method, change)
-        return None
-
-    def _all_handed(self) -> list[HandedOver]:
-        self.handed_over(0, 0)
-        return list(self._handed.values()) if self._handed else []
-
-    def _holds(self, cls: TypeName, handed: HandedOver) -> bool:
-        """May ``self`` in a method of ``cls`` hold what ``handed`` hands over? When the object built
-        is an instance of ``cls`` (or of a subclass), or -- handed to ``super().__init__`` in a
-        class -- when ``cls`` is that class, one of its bases or one of its subclasses."""
-        if cls in self.graph.ancestors(handed.receiver):
-            return True
-        return handed.handoff.passed_to is None and handed.receiver in self.graph.ancestors(cls)
-
-    def _registered_on(self) -> dict[FunctionId, list[HandedOver]]:
-        """Functions registered on an object holding a handed client (``rubric.add_reward_func(f)``,
-        ``JudgeRubric(funcs=[f], judge_client=...)``, ``self.add_reward_func(self.f)`` in a
-        subclass of the class handed it) -> those hand-overs."""
-        graph = self.graph
-        found: dict[FunctionId, list[HandedOver]] = {}
-        for position, summary in graph.numbered_summaries():
-            for ref in summary.refs if summary.library is None else ():
-                if ref.offloaded or graph.registration(ref) is None:
-                    continue
-                handed = [h for i in ref.handed if (h := self.handed_over(position, i)) is not None]
-                if ref.passed_to_self is not None:
-                    handed += [h for h in self._all_handed() if self._holds(TypeName(ref.passed_to_self.cls), h)]
-                if not handed:
-                    continue
-                keys: Sequence[FunctionId]
-                if ref.function is not None:
-                    keys = [FunctionId((position, ref.function))]
-                else:
-                    owner = ref.self_ref
-                    denoted = ref.target if owner is None else graph.resolve_self_ref(owner)
-                    keys = graph.functions_denoted(denoted)
-                for function in keys:
-                    found.setdefault(function, []).extend(h for h in handed if h not in found.get(function, []))
-        return found
 
     # -- answers rules share -----------------------------------------------------------------------
 

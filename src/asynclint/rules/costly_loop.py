@@ -10,8 +10,8 @@ from asynclint.analysis.index.loops import WorkLoop
 from asynclint.knowledge.costs import ARRAY_LIBRARIES, work_cost
 from asynclint.model import Finding, Severity
 from asynclint.rules import phrasing
-from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
+from asynclint.rules.ownwork import OwnWorkRule
 
 
 class CostlyLoop(OwnWorkRule):

@@ -12,8 +12,8 @@ from asynclint.analysis.index.records import CallSite
 from asynclint.knowledge.costs import COST_CLASSES, FEW
 from asynclint.knowledge.frameworks import RARE_ROOT_FREQUENCIES
 from asynclint.model import Finding, RelatedLocation, Severity
-from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
+from asynclint.rules.ownwork import OwnWorkRule
 
 #: Frequencies at which a blocking call is not every iteration's cost: a first call's, a failing one's.
 _RARE = RARE_ROOT_FREQUENCIES | {"first-call", "failure"}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from asynclint.analysis.api import CallGraph
 from asynclint.model import MemberTwin
-from asynclint.rules.context import CallInHotCode, CheckContext
+from asynclint.rules.context import CheckContext
+from asynclint.rules.hotcalls import CallInHotCode
 
 
 def members_twin(

@@ -10,8 +10,8 @@ from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.records import CallSite, ModuleSummary
 from asynclint.knowledge.costs import TREE_PASSES
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
+from asynclint.rules.ownwork import OwnWorkRule
 
 
 class RepeatedParse(OwnWorkRule):

@@ -8,8 +8,8 @@ from asynclint.analysis.api import FunctionId
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.knowledge.costs import record_field
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import OwnWorkRule
 from asynclint.rules.context import CheckContext
+from asynclint.rules.ownwork import OwnWorkRule
 
 #: How the steps of a nest grow with the size of the data, by how many of its factors multiply.
 _ORDERS = {2: "quadratic", 3: "cubic"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from asynclint.model import Severity
-from asynclint.rules.base import DefinitionRule
+from asynclint.rules.hook_definitions import DefinitionRule
 
 
 class SyncV1Hook(DefinitionRule):

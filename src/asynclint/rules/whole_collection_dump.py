@@ -11,8 +11,8 @@ from asynclint.analysis.index.records import CallSite, ModuleSummary
 from asynclint.grading import CallEvidence, cost_of
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import HandedLoopRule
 from asynclint.rules.context import CheckContext
+from asynclint.rules.ownwork import HandedLoopRule
 
 #: What dumping every item of a collection is graded as: a dump of the whole collection, by the payload
 #: each call hands the function (``costs.PAYLOAD_GRADES["payload"]``, as ``json.dumps`` is).

@@ -11,8 +11,8 @@ from asynclint.grading import CallEvidence, cost_of
 from asynclint.knowledge.blocking import BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES, LARGE_COLUMN
 from asynclint.model import Finding, Severity
-from asynclint.rules.base import HandedLoopRule
 from asynclint.rules.context import CheckContext
+from asynclint.rules.ownwork import HandedLoopRule
 
 #: What a walk of a text parameter is graded as: by the payload each call hands it, like a parser's
 #: argument (``costs.PAYLOAD_GRADES["payload-walk"]``).

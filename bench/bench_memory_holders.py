@@ -16,11 +16,19 @@ Usage::
 
     python bench/bench_memory_holders.py /work/corpus                # the top 15 of each
     python bench/bench_memory_holders.py DIR --top 30 --no-follow-imports
+    python bench/bench_memory_holders.py DIR --jobs 0 --types    # and the objects by type
+
+``--types`` adds, at the same snapshot, the objects the collector tracks grouped by type (count and
+``sys.getsizeof``, the object alone, not what it refers to): the by-line table names the generated
+record decoders only as ``<string>:N``, one line per record class whatever the class, so this says
+which records they are (call sites, handed callables, ...). Strings and integers are not tracked:
+the by-line table's ``json/decoder.py`` line holds them.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import tempfile
 import tracemalloc
@@ -35,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--jobs", type=int, default=1, help="indexing workers (default 1; 0: the default; workers are not traced)"
     )
+    parser.add_argument("--types", action="store_true", help="also the tracked objects by type at the snapshot")
     args = parser.parse_args(argv)
     root = args.root.resolve()
 
@@ -43,18 +52,24 @@ def main(argv: list[str] | None = None) -> int:
     from asynclint.runner import run_check
 
     snapshots: list[tracemalloc.Snapshot] = []
+    by_type: list[tuple[str, int, int]] = []
+    peaks: list[int] = []
     last_step = engine._one_per_call
 
-    def snapshot_then(*args):  # called once the rules have all run, the graph still alive
+    def snapshot_then(*step):  # called once the rules have all run, the graph still alive
         snapshots.append(tracemalloc.take_snapshot())
-        return last_step(*args)
+        if args.types:  # not the census's own list in the traced peak
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            by_type[:] = _by_type()
+            tracemalloc.reset_peak()
+        return last_step(*step)
 
     engine._one_per_call = snapshot_then
     config = Config(root=root, follow_imports=not args.no_follow_imports)
     tracemalloc.start(1)
     with tempfile.TemporaryDirectory(prefix="asynclint-holders-") as cache:
         result = run_check([str(root)], config, jobs=args.jobs or None, cache_directory=Path(cache))
-    _, peak = tracemalloc.get_traced_memory()
+    peak = max([tracemalloc.get_traced_memory()[1], *peaks])
     tracemalloc.stop()
     if not snapshots:
         sys.exit("bench_memory_holders: the check took no snapshot")
@@ -74,7 +89,26 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  {stat.size / 2**20:8.1f} MB {stat.size / total:6.1%}  {stat.count:>10,} blocks  {name}:{frame.lineno}"
         )
+    if by_type:
+        # No share of the traced total: these include what was made before tracing began (modules).
+        print("\nby type (objects the collector tracks, each alone):")
+        for name, count, size in by_type[: args.top]:
+            print(f"  {size / 2**20:8.1f} MB  {count:>10,} objects  {size / count:6.0f} B  {name}")
     return 0
+
+
+def _by_type() -> list[tuple[str, int, int]]:
+    """(type, count, bytes) of every object the collector tracks, largest first. The summaries are
+    frozen (``gc.freeze``: not in ``gc.get_objects``) while the check runs: unfrozen to be counted,
+    which only lets the next collections walk them."""
+    gc.unfreeze()
+    counts: dict[type, list[int]] = {}
+    for item in gc.get_objects():
+        entry = counts.setdefault(type(item), [0, 0])
+        entry[0] += 1
+        entry[1] += sys.getsizeof(item)
+    rows = [(f"{kind.__module__}.{kind.__qualname__}", count, size) for kind, (count, size) in counts.items()]
+    return sorted(rows, key=lambda row: -row[2])
 
 
 if __name__ == "__main__":

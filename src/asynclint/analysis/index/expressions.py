@@ -365,7 +365,7 @@ class Expressions(IndexerState):
             away = keywords.get(slot.away)
             moved = away is not None and not (isinstance(away, ast.Constant) and away.value in (None, False))
             self.refs.append(
-                FunctionRef(
+                FunctionRef.of(
                     self.frame.func,
                     name,
                     value.lineno,
@@ -511,7 +511,7 @@ class Expressions(IndexerState):
             own = len(self.functions)
             self.functions.append(Function(qualname, "<lambda>", node.lineno, False, "function", col=col))
             self.refs.append(
-                FunctionRef(
+                FunctionRef.of(
                     outer.func,
                     None,
                     node.lineno,

@@ -31,7 +31,7 @@ class CallContext:
     ) -> FunctionRef:
         """The callable ``target`` (or the one at ``self_ref``), written in function ``caller`` at
         ``line``, handed to this call."""
-        return FunctionRef(
+        return FunctionRef.of(
             caller,
             target,
             line,

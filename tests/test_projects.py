@@ -593,6 +593,7 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("unnamed_env/unnamed_env/env.py", "SandboxEnv.setup_state"): ("setup_state", "per rollout"),
     ("unnamed_env/unnamed_env/sandbox.py", "LocalSandbox.__aenter__"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "Restorable.restore"): ("async def",),
+    ("unnamed_env/unnamed_env/sandbox.py", "hosted_sandbox.<locals>.HostedSandbox.warm"): ("async def",),
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
     ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),

@@ -87,8 +87,11 @@ class Programs(GraphState):
 
     def unreachable_by_libraries(self, cls: str) -> bool:
         """No library's code calls a method of ``cls`` through a base: it derives from project
-        classes and :data:`~asynclint.knowledge.programs.INERT_BASES` only."""
-        return all(name in self.classes or name in INERT_BASES for name in map(self.canonical, self.ancestors(cls)[1:]))
+        classes and :data:`~asynclint.knowledge.programs.INERT_BASES` only, each base named."""
+        return all(
+            name in INERT_BASES or name in self.classes and not self.classes[name][1].unnamed_bases
+            for name in map(self.canonical, self.ancestors(cls))
+        )
 
     def _environment_names(self) -> frozenset[str] | None:
         """The names an environment's modules read or import (see :meth:`HotSet._unreferenced`);

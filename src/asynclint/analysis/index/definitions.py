@@ -98,6 +98,8 @@ class Definitions(IndexerState):
             value = self.infer(base)
             if isinstance(value, Sym):
                 bases.append(value.name)
+            else:
+                self.unnamed_bases.add(global_qn)
         self.class_bases[global_qn] = tuple(bases)
         self.class_type_args[global_qn] = tuple(type_args)
         self.class_lines[global_qn] = node.lineno

@@ -96,6 +96,9 @@ class ClassInfo:
     properties: tuple[str, ...] = ()  # methods read as attributes (``@property``, ``@cached_property``)
     #: Resolved names of the type arguments of its generic bases: ``Toolset[SharedToolsetConfig]``.
     type_args: tuple[str, ...] = ()
+    #: A base the index could not name (``sdk.Container`` with ``sdk`` bound by a call): it may be a
+    #: library's class, whose code may call any method of this one.
+    unnamed_bases: bool = False
     #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar``,
     #: ``container``, or :data:`FIELD_CLASS` + the class a field is annotated with alone), which
     #: say how much a dump or a copy of an instance costs.

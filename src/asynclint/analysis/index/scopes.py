@@ -78,6 +78,7 @@ class IndexerState:
     attr_assigned: dict[tuple[str, str], list[Value]]
     class_methods: dict[str, list[str]]
     class_bases: dict[str, tuple[str, ...]]
+    unnamed_bases: set[str]  # classes with a base the index could not name
     class_type_args: dict[str, tuple[str, ...]]
     class_field_flags: dict[str, tuple[tuple[str, str, int], ...]]  # per dataclass: datafields.field_flags
     class_fields: dict[str, list[tuple[str, str]]]

@@ -144,6 +144,7 @@ class Indexer(
         self.attr_assigned: dict[tuple[str, str], list[Value]] = {}
         self.class_methods: dict[str, list[str]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}
+        self.unnamed_bases: set[str] = set()
         self.class_type_args: dict[str, tuple[str, ...]] = {}
         self.class_field_flags: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self.class_fields: dict[str, list[tuple[str, str]]] = {}
@@ -262,6 +263,7 @@ class Indexer(
                 qualname=qn[len(self.module) + 1 :],
                 line=self.class_lines[qn],
                 bases=self.class_bases.get(qn, ()),
+                unnamed_bases=qn in self.unnamed_bases,
                 methods=tuple(self.class_methods.get(qn, ())),
                 attrs=tuple(
                     (attr, exported)

@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 # splits 12 and 13 once session 20 had, 14 and 15 once session 21 had, 16 and 17 once session 22 had,
 # 18 and 19 once session 23 had, 20 and 21 once session 24 had, 22 and 23 once session 25 had (added in
 # session 26: session 25 left them out), 24 and 25 once session 26 had, 26 and 27 once session 27 had,
-# 28 and 29 once session 28 had);
+# 28 and 29 once session 28 had, 30 and 31 once session 29 had);
 # a split drawn as an after-number stays unread until it has been run.
 SPLIT_FILES = (
     "labels",
@@ -65,6 +65,8 @@ SPLIT_FILES = (
     "heldout27",
     "heldout28",
     "heldout29",
+    "heldout30",
+    "heldout31",
 )
 GRADES = ("critical", "high", "medium", "low", "none")
 

@@ -180,6 +180,7 @@ def test_both_projects_are_there() -> None:
         "adapter_env",
         "asyncio_app",
         "callback_env",
+        "dispatch_env",
         "fallback_env",
         "flat_env",
         "followed_env",
@@ -594,6 +595,9 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("unnamed_env/unnamed_env/sandbox.py", "LocalSandbox.__aenter__"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "Restorable.restore"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "hosted_sandbox.<locals>.HostedSandbox.warm"): ("async def",),
+    ("unnamed_env/unnamed_env/sandbox.py", "Steps.step_boot"): ("async def",),
+    # dispatch_env: a method run by a name looked up at run time (getattr)
+    ("dispatch_env/dispatch_env/env.py", "Tools.search"): ("async def",),
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
     ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),

@@ -51,6 +51,7 @@ from asynclint.knowledge.frameworks import (
     framework_class,
 )
 from asynclint.knowledge.functions import ABSTRACT_METHODS
+from asynclint.knowledge.programs import ANY_NAME
 
 
 class HotSet(Registrations):
@@ -372,13 +373,11 @@ class HotSet(Registrations):
         stay roots, as does every uncalled coroutine of a project that is not an environment (a
         library, one file)."""
         function = self.function(key)
-        if function.decorators or not (
-            function.qualname == function.name or self._own_method(key, function.class_qualname, function.name)
-        ):
-            return False
         if not self._names_asked:
             self._names_read, self._names_asked = self._environment_names(), True
-        return self._names_read is not None and function.name not in self._names_read
+        if self._names_read is None or function.decorators or function.name in self._names_read:
+            return False
+        return function.qualname == function.name or self._own_method(key, function.class_qualname, function.name)
 
     def _own_method(self, key: FunctionId, class_qualname: str | None, name: str) -> bool:
         """``name`` is a method written in a class of the project's (``class_qualname``) that no
@@ -389,6 +388,9 @@ class HotSet(Registrations):
         if name.startswith("__") and name.endswith("__"):
             return False
         cls = f"{self.summaries[key[0]].module}.{class_qualname}"
+        related = {*self.ancestors(cls), *self.subclasses(cls)}
+        if any(f"{ANY_NAME}{owner}" in (self._names_read or ()) for owner in related):
+            return False  # ``getattr(self, name)`` in one of them may run it
         return all(self.unreachable_by_libraries(owner) for owner in (cls, *self.subclasses(cls)))
 
     def _propagate(self) -> None:

@@ -18,6 +18,14 @@ APP_SERVERS: frozenset[str] = frozenset(
     {"uvicorn.run", "uvicorn.main.run", "uvicorn.Server.run", "aiohttp.web.run_app"}
 )
 
+#: Calls that look an attribute up by a name given as a string, and the position of that name:
+#: ``getattr(tools, name)`` may reach any method, a constant name (``getattr(self, "search")``) one.
+NAME_LOOKUPS: dict[str, int] = {"getattr": 1, "attrgetter": 0, "methodcaller": 0}
+#: What ``ModuleSummary.loaded`` holds for a lookup whose name the code does not write out: any name
+#: (``getattr(tools, name)``), or -- followed by the class -- any name of the class whose method looks
+#: itself up (``getattr(self, field)``: ``*pkg.mod.Config``).
+ANY_NAME = "*"
+
 #: Base classes whose own code never calls a method a subclass defines: markers of abstract
 #: bases and protocols, typing's generics, enums and plain data models. A method of a class
 #: deriving only from these (and from project classes) is called by project code or not at all;

@@ -43,6 +43,7 @@ from asynclint.knowledge.frameworks import (
     UNKNOWN,
     public_name,
 )
+from asynclint.knowledge.programs import ANY_NAME, NAME_LOOKUPS
 
 
 class Expressions(IndexerState):
@@ -91,7 +92,23 @@ class Expressions(IndexerState):
                 elif isinstance(child, ast.comprehension):  # pragma: no cover - handled above
                     self.visit_expr(child.iter)
 
+    def _note_name_lookup(self, node: ast.Call) -> None:
+        """``getattr(obj, name)`` reads an attribute as surely as ``obj.name``: the name it is given,
+        or -- not written out -- any name (what runs a method nobody else names, HotSet._unreferenced)."""
+        called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        at = NAME_LOOKUPS.get(called) if isinstance(called, str) else None
+        if at is None or len(node.args) <= at:
+            return
+        name = node.args[at]
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            self.loaded.add(name.value)
+        elif at and isinstance(node.args[0], ast.Name) and node.args[0].id == "self" and self.frame.cls:
+            self.loaded.add(f"{ANY_NAME}{self.frame.cls}")
+        else:
+            self.loaded.add(ANY_NAME)
+
     def visit_call(self, node: ast.Call, awaited: bool) -> None:
+        self._note_name_lookup(node)
         on_receiver = isinstance(node.func, ast.Attribute)
         self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver)
         func_value = self.infer(node.func)

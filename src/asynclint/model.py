@@ -97,7 +97,7 @@ class FixRequest:
     kind: str  # "call", "handoff" (an object handed to the framework), "definition" (how a hook is written)
     recipe: str = ""  # the knowledge entry's recipe
     target: str = ""  # the callee, or the type of the object handed over
-    placement: str | None = None  # direct | helper | root | None: see CheckContext.placement
+    placement: str | None = None  # direct | helper | root | None: see CallGraph.placement
     #: The root is a callable the framework awaits when it is a coroutine, in every release the
     #: project admits (it may become ``async def``); ``unawaited`` says why not when only its
     #: release forbids it (knowledge.frameworks.UNAWAITED_RESULTS).

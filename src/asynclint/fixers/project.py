@@ -171,7 +171,7 @@ class FixProject:
         if finding.facts.knowledge == "code":
             helper = self._own_call_site(finding) or self._helper_site(finding)
             if helper is None and self.placement(finding) == "root":
-                if finding.fix_request is None:  # the root's own work: no call of it (rules/base.py)
+                if finding.fix_request is None:  # the root's own work: no call of it (rules/ownwork.py)
                     return Decline(
                         f"the work is written in `{finding.facts.function}`, which the framework calls: move it "
                         "into a top-level function, called from there, and fix again"

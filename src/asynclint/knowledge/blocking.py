@@ -701,7 +701,7 @@ FILE_OPENERS: frozenset[str] = OPENERS - {
 
 #: Methods by which an object the index types only project-wide (``cache_path(key).open()``, a
 #: project function's ``Path``) may open a file object: tied to its contents as a file opener's,
-#: which they are once the graph resolves the receiver (rules.context.CheckContext.opener).
+#: which they are once the graph resolves the receiver (rules.context.CheckContext._opened_by_use).
 FILE_OPENER_METHODS: frozenset[str] = frozenset({"open"})
 #: What such an ``open`` is when nothing types its receiver (a library the environment does not
 #: install: ``weights.resolve(...).open("rb")``) but a catalogued reader or writer is handed its object

@@ -96,10 +96,16 @@ def tie_buffered_writes(
     then ``self._file.flush()``, the object opened elsewhere) to that flush, as a content call to its
     opener (in place): the write fills the object's buffer, the flush is the syscall that writes it out."""
     indexes = {(function.line, function.name): index for index, function in enumerate(defined)}
+    # The calls grouped by function once, not a pass over the module's calls per function.
+    by_function: dict[int, dict[tuple[int, int], int]] = {}
+    for index, site in enumerate(calls):
+        by_function.setdefault(site.caller, {})[(site.line, site.col)] = index
     for node in nodes:
         caller = indexes.get((node.lineno, node.name))
-        sites = {(site.line, site.col): index for index, site in enumerate(calls) if site.caller == caller}
-        for block in bodies(node).blocks if caller is not None else ():
+        if caller is None:
+            continue
+        sites = by_function.get(caller, {})
+        for block in bodies(node).blocks:
             for first, second in zip(block, block[1:], strict=False):
                 written, flushed = _method_call(first, BUFFERED_WRITES), _method_call(second, BUFFER_FLUSHES)
                 if written is None or flushed is None or ast.dump(written[1]) != ast.dump(flushed[1]):

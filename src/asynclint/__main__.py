@@ -11,7 +11,7 @@ import sys
 if sys.path and sys.path[0] in ("", os.getcwd()):
     del sys.path[0]
 
-from asynclint.cli import main  # noqa: E402 (after the path is made safe)
+from asynclint.cli import run  # noqa: E402 (after the path is made safe)
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -19,7 +19,7 @@ import click
 from asynclint import __version__
 from asynclint.config import MAX_FOLLOW_DEPTH, Config, ConfigError
 from asynclint.files import PathError
-from asynclint.interrupts import Interrupted, raise_on_stop
+from asynclint.interrupts import Interrupted, ignore_late_stops, raise_on_stop
 from asynclint.io import check_output, write_output
 from asynclint.model import Result, Severity
 
@@ -114,6 +114,15 @@ def _cache_dir_option(help: str) -> Callable[[Callable[..., None]], Callable[...
 @click.version_option(__version__, prog_name="asynclint")
 def main() -> None:
     """Find, fix and measure event-loop blocking in asyncio code."""
+
+
+def run() -> None:
+    """The ``asynclint`` command (and ``python -m asynclint``): :func:`main`, then no stop signal
+    while the process exits. Not ``main`` itself, which tests invoke in their own process."""
+    try:
+        main()
+    finally:
+        ignore_late_stops()
 
 
 @main.command()

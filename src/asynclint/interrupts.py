@@ -41,7 +41,7 @@ class Interrupted(BaseException):
         return 128 + self.signum
 
 
-def _handling(handler: Callable[[int, FrameType | None], None]) -> dict:
+def _handling(handler: Callable[[int, FrameType | None], None] | signal.Handlers) -> dict:
     if threading.current_thread() is not threading.main_thread():
         return {}  # signal handlers can only be set from the main thread
     return {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
@@ -84,3 +84,10 @@ class Deferred:
 
     def __exit__(self, *exc: object) -> None:
         _restore(self._previous)
+
+
+def ignore_late_stops() -> None:
+    """From here on a stop signal does nothing: the command has finished and its exit status is
+    decided, and a Ctrl-C landing while the interpreter shuts down (joining a pool's threads) would
+    only print a KeyboardInterrupt traceback over a finished run."""
+    _handling(signal.SIG_IGN)

@@ -8,7 +8,7 @@ from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
 from asynclint.knowledge.asyncio_apis import LOOP_RUNNERS, runs_loop
 from asynclint.knowledge.frameworks import COLD_FUNCTIONS
-from asynclint.knowledge.programs import ANY_NAME, APP_SERVERS, INERT_BASES
+from asynclint.knowledge.programs import APP_SERVERS, INERT_BASES
 
 
 class Programs(GraphState):
@@ -95,16 +95,13 @@ class Programs(GraphState):
 
     def _environment_names(self) -> frozenset[str] | None:
         """The names an environment's modules read or import (see :meth:`HotSet._unreferenced`);
-        ``None`` when the project is not an environment, or looks a name up that it does not write
-        out (``getattr(tools, name)``: any method may run)."""
+        ``None`` when the project is not an environment."""
         project = [summary for summary in self.summaries if summary.library is None]
         if not any(
             entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
             for summary in project
             for entry in summary.functions
         ):
-            return None
-        if any(ANY_NAME in summary.loaded for summary in project):
             return None
         return frozenset(
             name

@@ -978,10 +978,10 @@ MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
 #: (payload shape ``literal``: ``Image.new("RGB", (100, 100), color)``, a name bound to one) or any other,
 #: of a size the code does not show (a screenshot, a decoded upload: CPU work).
 IMAGE_GRADES: dict[str, str] = {"small": "image-small", "other": "cpu-heavy"}
-#: Calls building a blank image at the size one of their arguments gives (the called name -> the position
-#: of the ``(width, height)`` pair): Pillow's ``Image.new(mode, size, color)`` (source: pkg pillow 13.0.0
-#: PIL/Image.py ``new``).
-IMAGE_BUILDERS: dict[str, int] = {"new": 1}
+#: Calls building a blank image at the size one of their arguments gives (the called name as written, its
+#: last two parts -> the position of the ``(width, height)`` pair): Pillow's ``Image.new(mode, size, color)``
+#: (source: pkg pillow 13.0.0 PIL/Image.py ``new``); any other ``new`` builds something else.
+IMAGE_BUILDERS: dict[str, int] = {"Image.new": 1}
 #: The most pixels of an image built at a literal size that is cheap to encode: a PNG encode of a 100x100
 #: image (``verifiers.v1.utils.image.image_data_url``: ``save(PNG)`` + base64) took 0.74 ms filled with one
 #: colour and 5.6 ms of random noise, 64x64 0.6 and 1.7 ms, 256x256 4.1 and 29 ms (measured, session 29,

@@ -229,7 +229,9 @@ def copy_kind(call: ast.Call, target: str | None) -> bool | None:
 def small_image(node: ast.Call) -> bool:
     """``Image.new("RGB", (100, 100), color)``: an image built at a size the source writes out, of at
     most :data:`~asynclint.knowledge.costs.SMALL_IMAGE_PIXELS` pixels (``IMAGE_BUILDERS``)."""
-    position = IMAGE_BUILDERS.get(last_name(node.func))
+    func = node.func
+    written = f"{last_name(func.value)}.{func.attr}" if isinstance(func, ast.Attribute) else ""
+    position = IMAGE_BUILDERS.get(written)
     if position is None or len(node.args) <= position or not isinstance(size := node.args[position], ast.Tuple):
         return False
     sides = [side.value for side in size.elts if isinstance(side, ast.Constant) and type(side.value) is int]

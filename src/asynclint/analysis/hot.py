@@ -388,11 +388,10 @@ class HotSet(Registrations):
         if name.startswith("__") and name.endswith("__"):
             return False
         cls = f"{self.summaries[key[0]].module}.{class_qualname}"
-        names = self._names_read or frozenset()
-        related = {*self.ancestors(cls), *self.subclasses(cls)}
-        if ANY_NAME in names or any(f"{ANY_NAME}{owner}" in names for owner in related):
+        names, subclasses = self._names_read or frozenset(), self.subclasses(cls)
+        if ANY_NAME in names or any(f"{ANY_NAME}{owner}" in names for owner in {*self.ancestors(cls), *subclasses}):
             return False  # ``getattr(tools, name)``, or ``getattr(self, name)`` in one of them, may run it
-        return all(self.unreachable_by_libraries(owner) for owner in (cls, *self.subclasses(cls)))
+        return all(self.unreachable_by_libraries(owner) for owner in (cls, *subclasses))
 
     def _propagate(self) -> None:
         self._calls_by_caller = [run_calls(position, summary) for position, summary in enumerate(self.summaries)]

@@ -10,6 +10,11 @@ import pytest
 pytest_plugins = ["pytester"]
 
 
+# Every inner run is a fresh interpreter: in-process, the inner tests share this worker's heap,
+# and a collection of it (600 ms seen on CI) lands inside whichever budget is open -- a real
+# stall, truly reported, but not the inner test's.
+
+
 @pytest.fixture(autouse=True)
 def _quiet_pytest_asyncio(pytester: pytest.Pytester) -> None:
     # pytest-asyncio (a dev dependency) warns in every run that does not choose this.
@@ -48,7 +53,7 @@ def line_of(path, marker: str) -> int:
 
 def test_marker_fails_over_budget_and_names_the_line(pytester: pytest.Pytester):
     path = pytester.makepyfile(test_loop=textwrap.dedent(TESTS))
-    result = pytester.runpytest("-rA")
+    result = pytester.runpytest_subprocess("-rA")
     outcomes = result.parseoutcomes()
     assert (outcomes.get("failed"), outcomes.get("passed")) == (1, 1), result.stdout.str()
     text = result.stdout.str()
@@ -74,13 +79,18 @@ def test_fixture_works_inside_any_running_loop(pytester: pytest.Pytester):
 
         def test_fixture_clean(loop_budget):
             async def main():
-                with loop_budget(200) as report:
+                with loop_budget(200) as clean:
                     await asyncio.sleep(0.01)
-                return report
-            assert asyncio.run(main()).max_stall_ms < 200
+                with loop_budget(500) as held:
+                    time.sleep(0.1)
+                    await asyncio.sleep(0)
+                return clean, held
+            clean, held = asyncio.run(main())
+            # The fixture yields its own block's report; an ordering, as a busy host stretches both.
+            assert clean.max_stall_ms < held.max_stall_ms
     """)
     )
-    result = pytester.runpytest()
+    result = pytester.runpytest_subprocess()
     result.assert_outcomes(failed=1, passed=1)
     line = line_of(path, "# fixture stall")
     assert f"test_fixture.py:{line} in test_inside_asyncio_run.<locals>.main" in result.stdout.str()
@@ -100,7 +110,7 @@ def test_bad_marker_arguments_are_usage_errors(pytester: pytest.Pytester):
             pass
     """)
     )
-    result = pytester.runpytest()
+    result = pytester.runpytest_subprocess()
     text = result.stdout.str()
     assert "the budget must be a positive number of milliseconds, got 'fast'" in text
     assert "loop_budget applies to `async def` tests" in text
@@ -181,7 +191,7 @@ def test_the_marker_works_under_every_runner(pytester: pytest.Pytester, runner: 
         imports=imports, fixtures=fixtures, mark=mark, fixture_arg=fixture_arg
     )
     path = pytester.makepyfile(test_runner=source)
-    result = pytester.runpytest(*options)
+    result = pytester.runpytest_subprocess(*options)
     result.assert_outcomes(failed=1, passed=1)
     text = result.stdout.str()
     assert "(budget 30 ms)" in text and f"test_runner.py:{line_of(path, '# held here')} in slow_helper" in text
@@ -204,7 +214,7 @@ def test_the_fixture_works_under_pytest_asyncio(pytester: pytest.Pytester):
                 time.sleep(0.08)
     """)
     )
-    result = pytester.runpytest("-o", "asyncio_mode=strict")
+    result = pytester.runpytest_subprocess("-o", "asyncio_mode=strict")
     result.assert_outcomes(failed=1)
     assert "(budget 30 ms)" in result.stdout.str()
 
@@ -252,7 +262,7 @@ def test_nested_budgets_share_the_running_monitor(pytester: pytest.Pytester):
             assert 38 <= outer.max_stall_ms and 18 <= inner.max_stall_ms < outer.max_stall_ms
     """)
     )
-    result = pytester.runpytest("-p", "no:asyncio", "-p", "no:anyio")
+    result = pytester.runpytest_subprocess("-p", "no:asyncio", "-p", "no:anyio")
     result.assert_outcomes(failed=2, passed=1)
     text = result.stdout.str()
     assert "(budget 30 ms)" in text and "inner stall" not in text  # the message names lines, not comments

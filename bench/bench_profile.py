@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from asynclint.profiler.attribution import THREAD, USER, analyze, classify
-from asynclint.profiler.monitor import LoopMonitor, Recording
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.records import Recording
 from asynclint.profiler.session import measure
 from asynclint.profiler.target_base import LoadPlan
 from asynclint.profiler.targets import resolve

@@ -27,7 +27,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from asynclint.profiler.attribution import GC, HOST, classify, root_prefixes, stall_owners
-from asynclint.profiler.monitor import LoopMonitor, Recording
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.records import Recording
 from asynclint.profiler.session import measure, run_on
 from asynclint.profiler.target_base import LoadPlan
 from asynclint.profiler.targets import CallableTarget

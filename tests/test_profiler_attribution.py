@@ -17,7 +17,8 @@ from timing import code_ms, held_a_cpu, measure, profile_settings, timed_calls
 
 from asynclint.profiler.attribution import USER, SiteStats
 from asynclint.profiler.live import watch
-from asynclint.profiler.monitor import LoopMonitor, MonitorError
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.records import MonitorError
 from asynclint.profiler.report import Settings
 from asynclint.profiler.session import profile
 

@@ -13,8 +13,8 @@ import pytest
 from timing import given_a_cpu, held_ms, measure, profile_settings, timed_calls
 
 from asynclint.profiler.attribution import OTHER_THREAD, THREAD, UNSEEN, USER
-from asynclint.profiler.monitor import signal_available
 from asynclint.profiler.session import profile
+from asynclint.profiler.timers import signal_available
 
 CONTENTION = Path(__file__).parent / "data" / "profiler" / "contention.py"
 

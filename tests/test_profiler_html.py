@@ -15,7 +15,7 @@ from conftest import profile_json, run
 from asynclint.profiler.attribution import analyze
 from asynclint.profiler.compare import compare
 from asynclint.profiler.html import TOP_SITES, lag_chart, render_compare_html, render_html
-from asynclint.profiler.monitor import LagTimeline, Recording, Sample, Stall
+from asynclint.profiler.records import LagTimeline, Recording, Sample, Stall
 from asynclint.profiler.report import OutputsDigest, ProfileReport, Settings, StaticSummary, to_dict
 from asynclint.profiler.session import html_call_tree
 

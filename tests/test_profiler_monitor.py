@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from asynclint.profiler.monitor import LoopMonitor, signal_available
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.timers import signal_available
 
 needs_signal = pytest.mark.skipif(not signal_available(), reason="the signal sampler")
 

@@ -275,8 +275,8 @@ def test_a_budget_judges_the_time_code_held_the_loop_not_the_wait_for_a_cpu():
     from types import SimpleNamespace
 
     from asynclint.profiler.attribution import analyze
-    from asynclint.profiler.monitor import Clocks, Recording, Sample, Stall
     from asynclint.profiler.pytest_plugin import verdict
+    from asynclint.profiler.records import Clocks, Recording, Sample, Stall
 
     namespace: dict = {}
     exec(compile("def work():\n    pass\n", "/srv/project/app.py", "exec"), namespace)

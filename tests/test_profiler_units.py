@@ -34,7 +34,7 @@ from asynclint.profiler.compare import (
     render_comparison,
     site_change_verdict,
 )
-from asynclint.profiler.monitor import (
+from asynclint.profiler.records import (
     BLOCKED,
     GIL_WAIT,
     HOST_WAIT,

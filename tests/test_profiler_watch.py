@@ -13,7 +13,8 @@ import pytest
 from asynclint.profiler import live
 from asynclint.profiler.attribution import analyze, percentile
 from asynclint.profiler.live import MonitorError, watch
-from asynclint.profiler.monitor import LoopMonitor, Recording, Sample, Stall
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.records import Recording, Sample, Stall
 from asynclint.profiler.streaming import PERCENTILE_ERROR, LagDigest, Tally
 
 

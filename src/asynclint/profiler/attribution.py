@@ -16,7 +16,7 @@ from pathlib import Path
 from types import CodeType
 
 from asynclint.model import Finding
-from asynclint.profiler.monitor import GIL_WAIT, HOST_WAIT, Recording, Sample, StackEntry, Stall, interval_verdict
+from asynclint.profiler.records import GIL_WAIT, HOST_WAIT, Recording, Sample, StackEntry, Stall, interval_verdict
 
 #: What held the loop, for each site and for the cause totals.
 USER, LIBRARY, PROFILER, RUNTIME, GC, UNSEEN = "user", "library", "profiler", "runtime", "gc", "unattributed"

@@ -12,7 +12,7 @@ from typing import Any
 
 from asynclint.profiler.compare import CompareError, compare, comparison_to_dict, load_report, render_comparison
 from asynclint.profiler.fakeserver import FakeServerError
-from asynclint.profiler.monitor import MonitorError
+from asynclint.profiler.records import MonitorError
 from asynclint.profiler.report import Settings, render_json, render_rich, to_dict
 from asynclint.profiler.session import Interrupted, ProfileRun, html_call_tree, profile
 from asynclint.profiler.target_base import TargetError

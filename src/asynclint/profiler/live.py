@@ -29,7 +29,8 @@ from dataclasses import replace
 
 from asynclint.model import Finding
 from asynclint.profiler.attribution import Analysis, SiteStats, analyze
-from asynclint.profiler.monitor import LoopMonitor, MonitorError, Recording, Stall
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.records import MonitorError, Recording, Stall
 from asynclint.profiler.streaming import Tally
 from asynclint.suppressions import suppressed_lines
 

@@ -30,7 +30,8 @@ from asynclint.profiler.attribution import (
     stall_owners,
 )
 from asynclint.profiler.fakeserver import FakeServer, ReplySettings
-from asynclint.profiler.monitor import LoopMonitor, Recording
+from asynclint.profiler.monitor import LoopMonitor
+from asynclint.profiler.records import Recording
 from asynclint.profiler.report import OutputsDigest, ProfileReport, RunFacts, Settings, StaticSummary
 from asynclint.profiler.target_base import INTERRUPTED, TIMED_OUT, LoadPlan, RunOutcome, Stop, Target, canonical
 from asynclint.profiler.targets import default_rollouts, resolve
@@ -86,8 +87,8 @@ async def measure(
             return
         interrupted = True
         # A plain handler, not loop.add_signal_handler: that one learns of the signal only from a
-        # byte in the loop's wakeup descriptor, which a full descriptor loses (see monitor's
-        # _WakeupRelay), and it runs only once the loop gets back from a stall. This one runs on
+        # byte in the loop's wakeup descriptor, which a full descriptor loses (see timers'
+        # WakeupRelay), and it runs only once the loop gets back from a stall. This one runs on
         # the main thread at the next bytecode, wherever the loop is, and wakes the loop itself
         # (call_soon_threadsafe writes the loop's own self-pipe, as asyncio.Runner's handler does).
         # The second Ctrl-C gets the default action: the process dies of SIGINT at once, even in

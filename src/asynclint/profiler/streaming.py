@@ -25,7 +25,7 @@ from asynclint.profiler.attribution import (
     StallView,
     histogram_labels,
 )
-from asynclint.profiler.monitor import Stall
+from asynclint.profiler.records import Stall
 
 #: Percentile buckets grow by this ratio: a percentile is the geometric middle of its bucket, so
 #: it is within ``PERCENTILE_ERROR`` (relative) of the nearest-rank value it stands for.

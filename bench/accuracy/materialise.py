@@ -16,15 +16,20 @@ sampled environment. Sources copied with the file look-up tools (``materialise``
 and the commit to read it at (``read_file(repo, path, commit)``, written out verbatim under the
 source's directory). An unnamed source (a hit whose repository the index does not name: ``repo =
 "unnamed/<environment>"``) lists its files in ``library`` as ``path = "<read_file id>:<sha256>"``; it is
-listed as not laid out with each file's id. Stdlib + git only; exits 1 when any source could not be laid out.
+listed as not laid out with each file's id. A wheel from PyPI (``pypi = "NAME==VER"``, ``wheel_sha256``,
+``wheel_files``: the wheel's members that are laid out) is downloaded with ``pip download --no-deps`` into
+``--wheels`` (kept, so a second run reads no network), checked against its sha256 and unpacked member by
+member. Stdlib, git and pip only; exits 1 when any source could not be laid out.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -136,11 +141,67 @@ def lay_out(git: Path, commit: str, paths: list[str], into: Path) -> tuple[int, 
     return written, missing
 
 
+class WheelError(Exception):
+    """A pinned wheel could not be had, or is not the one pinned."""
+
+
+def fetch_wheel(requirement: str, sha256: str, wheels: Path) -> Path:
+    """The wheel ``requirement`` pins, from ``wheels`` or else downloaded there, checked by sha256."""
+    name, _, version = requirement.partition("==")
+    stem = f"{re.sub(r'[-_.]+', '_', name).lower()}-{version}-"
+
+    def found() -> Path | None:
+        return next((path for path in sorted(wheels.glob("*.whl")) if path.name.lower().startswith(stem)), None)
+
+    wheel = found()
+    if wheel is None:
+        wheels.mkdir(parents=True, exist_ok=True)
+        download = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "-d",
+                str(wheels),
+                requirement,
+            ],
+            capture_output=True,
+            text=True,
+        )
+        wheel = found()
+        if download.returncode or wheel is None:
+            lines = (download.stderr or download.stdout).strip().splitlines() or ["no wheel"]
+            raise WheelError(f"pip download {requirement}: {lines[-1]}")
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    if digest != sha256:
+        raise WheelError(f"{wheel.name}: sha256 {digest}, pinned {sha256}")
+    return wheel
+
+
+def lay_out_wheel(wheel: Path, members: list[str], into: Path) -> int:
+    """Write each of ``members`` of ``wheel`` under ``into``, verbatim; returns how many."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        absent = [member for member in members if member not in names]
+        if absent:
+            raise WheelError(f"{wheel.name} has no {absent[0]}")
+        for member in members:
+            target = into / member
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(archive.read(member))
+    return len(members)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", default="main", choices=sorted(SPLITS))
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     ap.add_argument("--out", type=Path, help="corpus root (default: the split's, /work/corpus or /work/corpus-NAME)")
+    ap.add_argument("--wheels", type=Path, default=Path("/work/.wheels"), help="where pinned wheels are kept")
     args = ap.parse_args(argv)
     sample, _labels, default_out = SPLITS[args.split]
     out = args.out or Path(default_out)
@@ -154,6 +215,16 @@ def main(argv: list[str] | None = None) -> int:
                 file_id, _, sha256 = entry.partition(":")
                 print(f"    {path} = read_file(id={file_id}), sha256 {sha256}")
             failed.append(repo)
+            continue
+        if "pypi" in source:
+            try:
+                wheel = fetch_wheel(source["pypi"], source["wheel_sha256"], args.wheels)
+                written = lay_out_wheel(wheel, source["wheel_files"], out / corpus_dir_name(repo))
+            except (WheelError, KeyError, zipfile.BadZipFile) as err:
+                print(f"{repo}: {err if not isinstance(err, KeyError) else f'no {err} in its entry'}")
+                failed.append(repo)
+                continue
+            print(f"{repo}: {written} files from {wheel.name}")
             continue
         if "read_file" in source.get("materialise", ""):
             print(f"{repo}: no snapshot, copied with read_file(repo, path, commit) into {out / corpus_dir_name(repo)}:")

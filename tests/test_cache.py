@@ -21,8 +21,8 @@ from asynclint.analysis.index.values import Marker, Rooted, SelfPath
 from asynclint.cache import CACHE_DIR, Malformed, decode, encode, forget_shared, moved_digest
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
-from asynclint.files import module_names as files_module_names
 from asynclint.model import Finding
+from asynclint.module_names import module_names as files_module_names
 from asynclint.pipeline import check_project
 from asynclint.renumber import line_map, renumbered
 from asynclint.runner import run_check

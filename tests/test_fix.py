@@ -1102,7 +1102,7 @@ def test_the_report_adds_up_in_the_original_line_numbers(tmp_path: Path):
 
 
 def _project_sources(root: Path) -> list[SourceFile]:
-    from asynclint.files import module_names
+    from asynclint.module_names import module_names
 
     paths = sorted(root.rglob("*.py"))
     names = module_names(paths, project_root=root)  # as the CLI names them, with what bare names mean

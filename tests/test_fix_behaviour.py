@@ -359,7 +359,7 @@ def test_a_hoisted_client_is_built_on_first_use_not_at_import(tmp_path: Path, mo
 
 def _fixed_example(tmp_path: Path, unsafe: bool) -> tuple[Path, Path]:
     """Copies of examples/wiki_qa before and after ``fix --severity low``, as two packages."""
-    from asynclint.files import module_names
+    from asynclint.module_names import module_names
 
     original, fixed = tmp_path / "wiki_qa_before", tmp_path / "wiki_qa_after"
     shutil.copytree(EXAMPLE, original)

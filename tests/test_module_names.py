@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from asynclint.config import Config
-from asynclint.files import Imports, ModuleName, module_names
+from asynclint.module_names import Imports, ModuleName, module_names
 from asynclint.runner import run_check
 
 

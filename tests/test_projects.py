@@ -64,11 +64,11 @@ from conftest import expectations, run as run_cli
 from asynclint import baseline
 from asynclint.config import Config
 from asynclint.engine import SourceFile
-from asynclint.files import module_names
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.knowledge.versions import admitted
 from asynclint.libraries import Installed, declared, declared_packages, eval_settings, project_versions
 from asynclint.model import ChainLink, Finding, RelatedLocation, Result
+from asynclint.module_names import module_names
 from asynclint.pipeline import check_sources
 from asynclint.pool import PARALLEL_THRESHOLD
 from asynclint.report.json_report import render_json

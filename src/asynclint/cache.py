@@ -1076,7 +1076,7 @@ class ResultCache:
         install, a patched file: the version does not change) make the result stale too;
         ``catalogue``: the fingerprint of the catalogue the check used (see :meth:`reuse`);
         ``layout``: the files the module names depend on, whether each was there
-        (:func:`asynclint.files.module_names`' ``probed``): a ``pyproject.toml`` that appears renames
+        (:func:`asynclint.module_names.module_names`' ``probed``): a ``pyproject.toml`` that appears renames
         the modules of a namespace package without any checked file changing."""
         findings = json.loads(encode(list(result.findings)))
         errors = json.loads(encode(list(result.errors)))
@@ -1158,7 +1158,7 @@ def _unchanged(libraries: object) -> bool:
 
 
 def _layout(probed: dict[Path, bool], root: Path) -> list[list]:
-    """The files the module names were asked of (:func:`asynclint.files.module_names`' ``probed``),
+    """The files the module names were asked of (:func:`asynclint.module_names.module_names`' ``probed``),
     relative to ``root``, each with whether it was there: as :func:`_same_layout` reads them."""
     return sorted([canonical(file, root), there] for file, there in probed.items())
 
@@ -1188,7 +1188,7 @@ class LayoutCache:
     """The top-level module names of the last file list of the same paths (what deep mode's key
     depends on: which imports are the project's own), with what they were derived from: the
     files, and which of the files the names depend on are there (each directory's ``__init__.py``,
-    the project files that make an import base: :func:`asynclint.files.module_names`). A warm run
+    the project files that make an import base: :func:`asynclint.module_names.module_names`). A warm run
     with the same files asks the disk that of each again instead of naming every module (most of its time on a
     large tree, spent in paths' arithmetic); the full names are made only when something is
     checked again."""

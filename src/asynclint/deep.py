@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from asynclint.cache import LIBRARIES, LibraryCache, cache_dir, moved_digest
 from asynclint.config import Config
-from asynclint.files import ROOT_MARK, decode
+from asynclint.files import decode
 from asynclint.libraries import Installed, LibraryFile
 from asynclint.model import Severity
+from asynclint.module_names import ROOT_MARK
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
     from asynclint.analysis.graph import ProjectGraph

@@ -25,7 +25,7 @@ class SourceFile:
     text: str
     module: str  # dotted module name, from the package layout
     package: str  # the package relative imports resolve against
-    imports: Sequence[tuple[str, str]] = ()  # see asynclint.files.ModuleName
+    imports: Sequence[tuple[str, str]] = ()  # see asynclint.module_names.ModuleName
 
 
 def summarize(source: SourceFile, catalogue: Catalogue) -> ModuleSummary | FileError:

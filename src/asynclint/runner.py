@@ -29,10 +29,11 @@ from asynclint.cache import (  # noqa: F401
 )
 from asynclint.config import Config
 from asynclint.deep import discovered_twins, follow_libraries, installed_beside
-from asynclint.files import ModuleName, decode, discover, display_path, module_names
+from asynclint.files import decode, discover, display_path
 from asynclint.knowledge.frameworks import VERSIONED_DISTRIBUTIONS
 from asynclint.libraries import Installed, declared_packages, eval_settings, nearest_pyproject, project_versions
 from asynclint.model import FileError, Result
+from asynclint.module_names import ModuleName, module_names
 from asynclint.pool import Progress, collector_paused, default_jobs, index, quiet
 
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them

@@ -129,7 +129,7 @@ class Exports(GraphState):
         portions: dict[str, str] = {}
         for summary in self.summaries:
             # Top-level: no dot before the mark of a root shared by several (``utils@env_a``,
-            # asynclint.files.ROOT_MARK).
+            # asynclint.module_names.ROOT_MARK).
             if summary.library is not None or "." in summary.module.partition("@")[0]:
                 continue
             path = PurePath(summary.path)

@@ -74,7 +74,7 @@ class Definitions(IndexerState):
             self.record_import(node, module, api)
 
     def _absolute(self, name: str) -> str:
-        """An absolute import's module as the project names it (see ``files.module_names``)."""
+        """An absolute import's module as the project names it (see ``module_names.module_names``)."""
         top, dot, rest = name.partition(".")
         return self.imports[top] + dot + rest if top in self.imports else name
 

@@ -23,7 +23,8 @@ Usage::
     python bench/accuracy/bench_accuracy.py --split heldout       # a held-out split alone (heldout, heldout2)
 
 The corpus layout is ``DIR/<owner>+<name>/<subdirectory>/<environment>/...`` (see corpus.toml
-for how to materialise it).
+for how to materialise it). An environment with a ``first_party`` entry in its source is checked
+together with those repository paths, from the repository root (README.md, "Materialising").
 """
 
 from __future__ import annotations
@@ -136,6 +137,23 @@ def environment_dirs(corpus: Path, sources: list[dict], sample: str = "corpus.to
     return out
 
 
+def first_party_paths(corpus: Path, sources: list[dict]) -> dict[Path, list[Path]]:
+    """Per environment dir, the repository's own modules laid out beside it (a source's ``first_party``
+    table: environment -> paths from the repository root) that are checked with it, as a run at the
+    repository root would: there they are the project's and their calls are followed. An environment
+    of an unnamed source (``.``) holds its first-party files already."""
+    out: dict[Path, list[Path]] = {}
+    for src in sources:
+        root = corpus / corpus_dir_name(src["repo"])
+        for env, paths in src.get("first_party", {}).items():
+            env_dir = root / src.get("subdirectory", "") / env
+            missing = [path for path in paths if not (root / path).exists()]
+            if missing:
+                raise BenchError(f"corpus is missing first-party {root / missing[0]} of {env_dir}")
+            out[env_dir] = [root / path for path in paths]
+    return out
+
+
 def installed_packages() -> dict[str, str]:
     """Every distribution this interpreter has, by name: what deep mode follows, so what its numbers
     rest on (a library's call followed or not, a finding inside it or not)."""
@@ -143,7 +161,10 @@ def installed_packages() -> dict[str, str]:
     return dict(sorted(found.items(), key=lambda item: item[0].lower()))
 
 
-def run_asynclint(envs: list[tuple[str, Path, Path]], follow: bool) -> tuple[list[Reported], int, str]:
+def run_asynclint(
+    envs: list[tuple[str, Path, Path]], follow: bool, first_party: dict[Path, list[Path]] | None = None
+) -> tuple[list[Reported], int, str]:
+    """Check each environment (with its first-party modules, from the repository root, when it has some)."""
     try:
         from dataclasses import replace
 
@@ -155,13 +176,14 @@ def run_asynclint(envs: list[tuple[str, Path, Path]], follow: bool) -> tuple[lis
     findings: dict[tuple[str, str, int], Reported] = {}
     files = 0
     for repo, root, env_dir in envs:
-        config = replace(Config(root=env_dir), follow_imports=follow)
-        result = run_check([str(env_dir)], config, jobs=1, use_cache=False)
+        own = (first_party or {}).get(env_dir, [])
+        config = replace(Config(root=root if own else env_dir), follow_imports=follow)
+        result = run_check([str(path) for path in (env_dir, *own)], config, jobs=1, use_cache=False)
         files += result.files_checked
         for f in result.findings:
             p = Path(f.path)
             if not p.is_absolute():
-                p = env_dir / p
+                p = config.root / p
             rel = p.resolve().relative_to(root.resolve()).as_posix()
             grade = f.severity.name.lower()
             key = (repo, rel, f.line)
@@ -338,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         labels = load_labels(Path(args.labels))
         envs = environment_dirs(Path(args.corpus), sources, Path(args.sample).name)
         start = time.perf_counter()
-        reported, files, version = run_asynclint(envs, args.follow_imports)
+        own = first_party_paths(Path(args.corpus), sources)
+        reported, files, version = run_asynclint(envs, args.follow_imports, own)
         elapsed = time.perf_counter() - start
     except BenchError as exc:
         print(f"bench_accuracy: error: {exc}", file=sys.stderr)

@@ -73,9 +73,7 @@ def test_a_directory_without_init_beside_a_top_level_module_is_its_namespace_pac
         },
     )
     names = module_names(paths)
-    assert names[tmp_path / "env/utils/browser.py"] == ModuleName(
-        "utils.browser", "utils", (("browser", "utils.browser"), ("tree", "utils.tree"))
-    )
+    assert names[tmp_path / "env/utils/browser.py"] == ModuleName("utils.browser", "utils", (("tree", "utils.tree"),))
     assert names[tmp_path / "env/env.py"] == ModuleName("env", "")
     assert names[tmp_path / "env/utils/deeper/more.py"].module == "more"
     assert names[tmp_path / "tools/run.py"].module == "run"
@@ -318,3 +316,43 @@ def test_files_of_a_package_directory_share_one_table_and_a_file_never_means_its
     assert isinstance(first.imports, Imports) and first.imports.table is second.imports.table
     assert first.imports == tuple(first.imports) and len(first.imports) == 6
     assert repr(first.imports) == repr(tuple(first.imports))  # a summary's key reads it
+
+
+def test_directories_holding_no_module_below_a_script_are_a_namespace_path(tmp_path: Path) -> None:
+    """``ragent/data/sources/bm25s.py`` below ``ragent_env.py`` (no ``__init__.py``, no project
+    file) is ``ragent.data.sources.bm25s``, as the script imports it, and its ``import bm25s`` means
+    the library, never itself. Through a directory holding modules of its own the chain stops."""
+    paths = layout(
+        tmp_path,
+        {
+            "env/ragent_env.py": "",
+            "env/ragent/data/sources/bm25s.py": "",
+            "env/ragent/data/sources/other.py": "",
+            "env/tools/run.py": "",
+            "env/tools/deep/x.py": "",
+        },
+    )
+    names = module_names(paths)
+    assert names[tmp_path / "env/ragent/data/sources/bm25s.py"] == ModuleName(
+        "ragent.data.sources.bm25s", "ragent.data.sources", (("other", "ragent.data.sources.other"),)
+    )
+    assert names[tmp_path / "env/tools/run.py"].module == "tools.run"
+    assert names[tmp_path / "env/tools/deep/x.py"].module == "x"
+
+
+def test_a_tool_of_a_class_in_a_namespace_path_below_the_script_is_hot(tmp_path: Path) -> None:
+    layout(
+        tmp_path,
+        {
+            "env/env.py": (
+                "import verifiers as vf\nfrom pkg.data.search import Index\n\n\n"
+                "def load_environment():\n    index = Index()\n    return vf.ToolEnv(tools=[index.lookup])\n"
+            ),
+            "env/pkg/data/search.py": (
+                "import time\n\n\nclass Index:\n    def lookup(self, q: str) -> str:\n"
+                '        """Look up."""\n        time.sleep(1)\n        return q\n'
+            ),
+        },
+    )
+    result = run_check([str(tmp_path / "env")], project_only(tmp_path / "env"), use_cache=False)
+    assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("search.py", "ASL101")]

@@ -149,8 +149,8 @@ def module_names(
     packages = _packages(exists, project_root)
     layouts = {path: _layout(path, packages) for path in paths}
     beside = _beside_modules(layouts)
-    for path, directory in beside.items():
-        layouts[path] = (f"{directory.name}.{path.stem}", directory.name, directory.parent)
+    for path, (_, package, root) in beside.items():
+        layouts[path] = (f"{package}.{path.stem}", package, root)
     roots_of: dict[str, set[Path]] = {}
     for module, _, root in layouts.values():
         roots_of.setdefault(module.partition(".")[0], set()).add(root)
@@ -172,13 +172,17 @@ def module_names(
                 for name, roots in sorted(shared.items())
             )
         names[path] = ModuleName(module, package, meaning[root])
-    # Run as a script, a file of such a directory imports its siblings by their bare names.
-    for path, directory in beside.items():
-        own = {name.partition(".")[0] for name, _, root in layouts.values() if root == directory.parent}
+    # Run as a script, a file of such a directory imports its siblings by their bare names; never
+    # itself: ``import bm25s`` in ``sources/bm25s.py`` means the library it wraps.
+    for path, (directory, _, base) in beside.items():
+        own = {name.partition(".")[0] for name, _, root in layouts.values() if root == base}
         siblings = tuple(
             (other.stem, names[other].module)
             for other in sorted(beside)
-            if other.parent == directory and other.stem not in own and other.stem not in dict(names[path].imports)
+            if other.parent == directory
+            and other != path
+            and other.stem not in own
+            and other.stem not in dict(names[path].imports)
         )
         names[path] = replace(names[path], imports=(*names[path].imports, *siblings))
     in_packages = {path: layout for path, layout in layouts.items() if layout[1] and path not in beside}
@@ -323,20 +327,28 @@ class Imports(Sequence[tuple[str, str]]):
         return repr(self._tuple())
 
 
-def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, Path]:
-    """Files of a directory without ``__init__.py`` that sits beside a top-level module of the
-    project (``web_voyager/utils/browser.py`` next to ``web_voyager/web_voyager.py``) -> that
-    directory: a namespace package of the module's root, imported as ``utils.browser``. One
-    level only; a directory inside such a directory keeps its files' own names."""
+def _beside_modules(layouts: dict[Path, tuple[str, str, Path]]) -> dict[Path, tuple[Path, str, Path]]:
+    """Files of a directory without ``__init__.py`` below a directory holding a top-level module of
+    the project -> (their directory, its package name, that import root): a namespace package of
+    the module's root. ``web_voyager/utils/browser.py`` next to ``web_voyager/web_voyager.py`` is
+    imported as ``utils.browser``; through directories that hold no module of their own (PEP 420
+    portions, nothing but a path), ``ragent/data/sources/bm25s.py`` below ``ragent_env.py`` as
+    ``ragent.data.sources.bm25s``, as the script's ``sys.path[0]`` finds it. A directory inside
+    such a directory keeps its files' own names (it holds modules: a script directory of its own)."""
     holding = {path.parent for path, (_, package, _) in layouts.items() if not package and path.stem != "__init__"}
-    candidates = {directory for directory in holding if directory.parent in holding and directory.name.isidentifier()}
+    chains: dict[Path, tuple[str, Path]] = {}
+    for directory in holding:
+        parts = [directory.name]
+        above = directory.parent
+        while above not in holding and above.name.isidentifier() and above.parent != above:
+            parts.insert(0, above.name)
+            above = above.parent
+        if above in holding and all(part.isidentifier() for part in parts):
+            chains[directory] = (".".join(parts), above)
     return {
-        path: path.parent
+        path: (path.parent, *chains[path.parent])
         for path, (_, package, _) in layouts.items()
-        if not package
-        and path.stem != "__init__"
-        and path.parent in candidates
-        and path.parent.parent not in candidates
+        if not package and path.stem != "__init__" and path.parent in chains and chains[path.parent][1] not in chains
     }
 
 

@@ -18,6 +18,7 @@ from asynclint.analysis.index.guards import (
     guard_holder,
     guard_target,
     instance_guard,
+    looked_up,
     presence_stripped,
     stores,
     waits_until,
@@ -219,6 +220,9 @@ class Conditions(IndexerState):
         if isinstance(target, ast.Name) and target.id in self.frame.lookups:
             holder, key = self.frame.lookups[target.id]
             return self._keyed_fill(holder, key, body)
+        lookup = looked_up(target) if isinstance(target, ast.Call) else None
+        if lookup is not None:  # ``if cls._cache.get(key) is None:``, the lookup written in the test
+            return self._keyed_fill(*lookup, body)
         guarded = guard_holder(target)
         if guarded == "<exists>":  # creates the file it looked for (a download, a cache on disk), and keeps it
             return fills_file(self._disk_caches, body, statements_after(body, self.frame.own))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.frames import Frame
+from asynclint.analysis.index.guards import looked_up
 from asynclint.analysis.index.values import Marker, SelfRef, Value
 from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS
 
@@ -39,7 +40,8 @@ def guarded_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]
         inner = inner.left  # ``hit is None``
     if isinstance(inner, ast.Name) and inner.id in lookups:
         return lookups[inner.id][1]
-    return None
+    lookup = looked_up(inner)  # ``cache.get(key) is None``, written in place
+    return lookup[1] if lookup is not None else None
 
 
 def key_reads(

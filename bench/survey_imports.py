@@ -1,8 +1,10 @@
 #!/usr/bin/env python
 """Which third-party libraries do verifiers environments call on their hot paths?
 
-For every environment directory under ``<corpus>/<owner+name>/environments/`` (each one a
-project of its own, as ``asynclint check <env>`` sees it), this script
+For every environment of each corpus given (each one a project of its own, as ``asynclint check
+<env>`` sees it: a directory under ``<corpus>/<owner+name>/environments/``, or, for a repository
+laid out otherwise -- one environment at its root, or a package of its own -- the repository),
+this script
 
 * parses every module with ``ast`` and counts the third-party top-level modules it imports
   (anywhere in the environment: module level or inside functions);
@@ -21,6 +23,7 @@ Usage::
 
     python bench/survey_imports.py                     # /work/corpus, top 25
     python bench/survey_imports.py --corpus DIR --top 40 --callees 6
+    python bench/survey_imports.py --corpus /work/corpus --corpus /work/corpus-heldout2   # several, summed
     python bench/survey_imports.py --markdown          # the table for bench/README.md
 
 Reads source only; imports nothing it surveys.
@@ -69,10 +72,17 @@ def imported_tops(text: str) -> set[str]:
 
 
 def environments(corpus: Path) -> list[tuple[str, Path]]:
+    """(label, directory) of every environment in ``corpus`` (``<owner+name>/...`` per repository):
+    the directories under a repository's ``environments/``, else the repository itself (held-out
+    splits 25-28 hold single-environment repositories and packages laid out as their authors chose)."""
     found = []
-    for repo in sorted(p for p in corpus.iterdir() if (p / "environments").is_dir()):
-        for env in sorted(p for p in (repo / "environments").iterdir() if p.is_dir()):
-            found.append((f"{repo.name}/{env.name}", env))
+    for repo in sorted(p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if (repo / "environments").is_dir():
+            found += [
+                (f"{repo.name}/{env.name}", env) for env in sorted((repo / "environments").iterdir()) if env.is_dir()
+            ]
+        else:
+            found.append((repo.name, repo))
     return found
 
 
@@ -117,14 +127,22 @@ def survey_env(label: str, env: Path, libraries: dict[str, Library]) -> tuple[in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=Path("/work/corpus"))
+    parser.add_argument(
+        "--corpus", type=Path, action="append", help="a corpus root; repeat for several (default: /work/corpus)"
+    )
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--callees", type=int, default=4, help="most frequent sync hot callees shown per library")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
 
     libraries: dict[str, Library] = defaultdict(Library)
-    envs = environments(args.corpus)
+    corpora = args.corpus or [Path("/work/corpus")]
+    # Labelled by corpus when there are several: the same repository may be in two of them.
+    envs = [
+        (f"{corpus.name}/{label}" if len(corpora) > 1 else label, env)
+        for corpus in corpora
+        for label, env in environments(corpus)
+    ]
     files = hot = 0
     for label, env in envs:
         counted = survey_env(label, env, libraries)

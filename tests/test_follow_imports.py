@@ -715,6 +715,52 @@ def test_a_catalogued_call_is_not_reported_again_from_inside_the_library(
     assert [(f.line, f.code, f.facts.knowledge) for f in result.findings] == [(5, "ASL105", "catalogue")]
 
 
+def test_a_library_method_the_catalogue_names_is_answered_by_its_entry_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deep mode reads pandas for the frame's construction; its writers are the dataframes pack's
+    entries, which answer for them whatever module defines them: ``to_csv()`` with no path returns
+    text (no finding, not the ``urlopen`` of the path's URL branch), ``to_parquet(path)`` is the
+    pack's finding once (session 29: both it and deep mode's critical). A method no entry names is
+    still read."""
+    site = tmp_path / "site"
+    (site / "pandas-3.1.1.dist-info").mkdir(parents=True)
+    (site / "pandas-3.1.1.dist-info" / "top_level.txt").write_text("pandas\n")
+    (site / "pandas" / "core").mkdir(parents=True)
+    (site / "pandas" / "__init__.py").write_text("from pandas.core.frame import DataFrame\n")
+    (site / "pandas" / "core" / "__init__.py").write_text("")
+    (site / "pandas" / "core" / "frame.py").write_text(
+        "import urllib.request\n\n\ndef get_handle(path):\n"
+        "    if path is None:\n        return None\n"
+        "    return urllib.request.urlopen(path)\n\n\n"
+        "class DataFrame:\n"
+        "    def __init__(self, data):\n        self.data = data\n\n"
+        "    def to_csv(self, path_or_buf=None, *, index=True):\n        return get_handle(path_or_buf)\n\n"
+        "    def to_parquet(self, path):\n        return get_handle(path)\n\n"
+        "    def refresh(self, url):\n        return get_handle(url)\n"
+    )
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "env.py").write_text(
+        "import pandas as pd\n"
+        "\n\n"
+        "async def tabled(rows) -> str:\n"
+        "    frame = pd.DataFrame(rows)\n"
+        "    frame.to_parquet('/tmp/rows.parquet')  # expect: ASL109 high\n"
+        "    frame.to_csv('/tmp/rows.csv')  # expect: ASL109 high\n"
+        "    frame.refresh('https://example.com/rows')  # expect: ASL102 critical\n"
+        "    return frame.to_csv(index=False)\n"
+    )
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(site)])
+    assert not result.errors, result.errors
+    assert [(f.line, f.code, f.facts.knowledge) for f in result.findings] == [
+        (6, "ASL109", "catalogue"),
+        (7, "ASL109", "catalogue"),
+        (8, "ASL102", "deep"),
+    ]
+
+
 #: An installed verifiers whose own rollout loop blocks (as 0.3.1's parses each reply with pydantic
 #: on the loop), and a helper of its environments that reads a file.
 LOOPING_VERIFIERS = """

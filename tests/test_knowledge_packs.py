@@ -172,6 +172,32 @@ def test_an_entry_that_blocks_only_on_some_arguments_blocks_when_the_argument_is
     assert not step.blocks(False, (), "tau_bench.types.Action()") and not step.blocks(True, (), respond)
 
 
+def test_an_entry_that_blocks_only_given_a_path_blocks_by_keyword_or_position():
+    """``frame.to_csv()`` returns text; ``to_csv(path)`` and ``to_csv(path_or_buf=path)`` write a file,
+    ``to_csv(io.StringIO())`` writes to memory."""
+    catalogue = Catalogue()
+    to_csv = catalogue.get("pandas.DataFrame.to_csv")
+    assert "to_csv" in catalogue.position_names
+    assert not to_csv.blocks(False, ("index",)) and not to_csv.blocks(False, ("index", "0"), "io.StringIO")
+    assert to_csv.blocks(False, ("0",), "builtins.str") and to_csv.blocks(False, ("path_or_buf",))
+
+
+def test_a_path_built_by_os_path_is_a_text_to_the_readers_of_a_path():
+    assert RETURNS["os.path.join()"] == RETURNS["os.getcwd()"] == "builtins.str"
+    loadtxt = Catalogue().get("numpy.loadtxt")
+    assert loadtxt.blocks(False, (), RETURNS["os.path.join()"])
+
+
+def test_a_log_line_is_known_and_never_graded():
+    """loguru's and structlog's calls are named (the survey counts them, deep mode does not read the
+    sinks), with a cost class that grades no finding, as the standard library's logging gets none."""
+    catalogue = Catalogue()
+    for target in ("loguru.logger.info", "structlog.get_logger.info", "structlog.stdlib.get_logger.warning"):
+        api = catalogue.match(target, None)
+        assert api is not None and COST_CLASSES[api.cost].severity is None, target
+    assert catalogue.result_of("loguru.logger.bind") == "loguru.logger"
+
+
 def test_property_entries_are_exact_and_match_only_reads():
     catalogue = Catalogue()
     properties = [api for api in PACK_APIS if api.read]

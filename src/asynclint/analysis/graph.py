@@ -104,7 +104,11 @@ class ProjectGraph(
         #: Registered callables that run on the loop by the in-process reading of their class's
         #: releases -> that class's table (:meth:`HotSet.in_process_reading`).
         self._read_in_process: dict[FunctionId, HookClass] = {}
-        self._producers = (catalogue or Catalogue()).producers
+        known = catalogue or Catalogue()
+        self._producers = known.producers
+        #: The knowledge base's entry of a name (:meth:`Catalogue.match`): a library function one
+        #: names is graded by it, never read into (:meth:`HotSet._runs`).
+        self._entry_of = known.match
         self._memoizers = MEMOIZERS.union(memoizers)
         #: The configured registrations, then the framework's, by slot (see HotSet.registration).
         self._registrations_by_slot = by_slot((*registrations, *REGISTRATIONS))

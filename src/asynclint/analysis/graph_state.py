@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from array import array
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
     from asynclint.analysis.cycles import CycleMemo
     from asynclint.analysis.graph_records import (
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         WorkLoop,
     )
     from asynclint.analysis.index.values import Rooted, SelfPath
+    from asynclint.knowledge.api import BlockingApi
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.knowledge.frameworks import Hook, HookClass
 
@@ -49,6 +50,7 @@ class GraphState:
     _framework_settings: dict[str, int]
     _installed: dict[str, object]
     _producers: frozenset[str]
+    _entry_of: Callable[[str | None, str | None], BlockingApi | None]
     _memoizers: frozenset[str]
     _registrations_by_slot: dict[str, SlotRegistrations]
     _hot_patterns: tuple[str, ...]

@@ -159,6 +159,19 @@ class HotSet(Registrations):
             keys = self.functions_for(target)
         if self.patched and (patched := self.patched_global(caller, target)):
             return patched  # a library's module global the project replaced
+        if (
+            keys
+            and not self.is_library(caller)
+            and self._entry_of(target, None) is not None
+            and all(map(self.is_library, keys))
+        ):
+            # The project's call of a library API an entry names (``frame.to_parquet(path)``) is
+            # answered by the entry, blocking or not (``to_csv()`` with no path returns text): deep
+            # mode, having read the library for another call, does not read it again, into branches
+            # the call never takes (pandas' ``get_handle`` fetching a URL). A library's own calls are
+            # still followed: what a sync client's construction does inside an async SDK's method
+            # is what deep mode reports there.
+            return NO_FUNCTIONS
         if not keys:
             return (
                 self._framework_overrides(site, target)

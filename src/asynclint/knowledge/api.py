@@ -34,8 +34,10 @@ class BlockingApi:
     #: before it yields, phrased to follow "it" (``"embeds `query_texts` with ..."``). Empty for
     #: every other entry: an awaited call of them is a coroutine, not a blocking call.
     awaited: str = ""
-    #: Keyword arguments of which at least one must be written for the call to block (an
-    #: awaited chroma query embeds only the texts it is given); empty: it always blocks.
+    #: Arguments of which at least one must be written for the call to block, each a keyword or a
+    #: position (``0``: the first positional argument; an awaited chroma query embeds only the texts
+    #: it is given, pandas' ``to_csv`` writes a file only given a path, ``path_or_buf`` or ``0``);
+    #: empty: it always blocks.
     blocks_with: frozenset[str] = frozenset()
     #: Types of the first positional argument with which a call blocks (tau_bench's ``Env.step``
     #: asks the simulated user only for a ``respond`` action; see :data:`BUILT`): a call whose
@@ -83,7 +85,8 @@ class BlockingApi:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
         first argument of type ``argument`` ("" when not known), blocks. An argument given a
         literal ``False`` or ``0`` is also in ``keywords`` as ``slot=False`` / ``slot=0`` (slot: its
-        keyword, or its position)."""
+        keyword, or its position); a positional argument is in it as its position (``0``) for an
+        entry whose ``blocks_with`` names one."""
         if awaited and not self.awaited:
             return False
         if self.blocks_on and argument and argument not in self.blocks_on:

@@ -60,6 +60,9 @@ _TEXT_TRANSFORMS = (
     "strip lstrip rstrip lower upper casefold title capitalize swapcase replace removeprefix removesuffix "
     "format join center ljust rjust zfill expandtabs translate"
 )
+#: ``os.path`` functions returning a path as a ``str`` (the module's documentation), and ``os.getcwd``.
+_PATH_TEXTS = "path.join path.abspath path.realpath path.normpath path.relpath path.expanduser path.expandvars "
+_PATH_TEXTS += "path.dirname path.basename getcwd"
 #: ``sympy.N`` handed a text: the parse, then the evaluation.
 _SYMPY_N_TEXT = "sympy.N[text]"
 _SYMPY_EXPR_METHODS = (
@@ -663,6 +666,9 @@ RETURNS: dict[str, str] = {
     "asyncio.get_event_loop()": "asyncio.AbstractEventLoop",
     # A text's own transforms give a text (``sp.N(answer.strip())`` is handed a str, see ``heavier_on``).
     **{f"builtins.str.{method}()": "builtins.str" for method in _TEXT_TRANSFORMS.split()},
+    # A path built by ``os.path`` is a text, which every reader of a path takes as one
+    # (``np.loadtxt(os.path.join(here, "data.txt"))`` opens the file: see ``blocks_on``).
+    **{f"os.{name}()": "builtins.str" for name in _PATH_TEXTS.split()},
     # What sympy's parsers and algorithms give is an expression, whose methods are graded by its entries
     # (``parse_expr(text).simplify()`` simplifies, ``sympify(text).evalf()`` evaluates).
     **{f"{function}()": SYMPY_EXPR for function in _SYMPY_PRODUCERS},

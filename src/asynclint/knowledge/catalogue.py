@@ -52,6 +52,11 @@ class Catalogue:
         #: Names (the last of the dotted pattern) whose entries cost more given some constants
         #: (``heavier_with``): the index records the constants handed only to calls of these.
         self.constant_names = frozenset(p.rpartition(".")[2] for p, api in self.apis.items() if api.heavier_with)
+        #: Names whose entries block only given an argument at some position (``blocks_with`` naming
+        #: one: ``to_csv(path)``): the index records the positions written only for calls of these.
+        self.position_names = frozenset(
+            p.rpartition(".")[2] for p, api in self.apis.items() if any(map(str.isdigit, api.blocks_with))
+        )
 
         digest = hashlib.sha256()
         for pattern in sorted(self.apis):

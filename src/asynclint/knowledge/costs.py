@@ -687,6 +687,15 @@ COST_CLASSES: dict[str, CostClass] = {
             "returns at once: microseconds (``time.sleep(0)`` only yields the GIL, ``BEGIN`` only marks a transaction)",
             what="returns at once",
         ),
+        CostClass(
+            "log-line",
+            None,
+            frozenset(),
+            "writes one log line to its sink, a stream or a file (buffered, no fsync), or drops it below the "
+            "level: a line written measured 0.2-0.4x a worker-thread hop, loguru's and structlog's ~1.5x the "
+            "standard library's `logging`, which is not reported either (`bench/bench_log_sinks.py`)",
+            what="writes a log line",
+        ),
         CostClass("configured", None, REPETITIONS, "graded by the project's configuration"),
     )
 }

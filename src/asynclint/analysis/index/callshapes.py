@@ -128,6 +128,13 @@ def switch_literals(call: ast.Call) -> tuple[str, ...]:
     )
 
 
+def given_positions(call: ast.Call) -> tuple[str, ...]:
+    """The positions the call's positional arguments fill (``0``, ``1``, ...), up to a ``*args``
+    (whose length is not known): what a position in ``BlockingApi.blocks_with`` matches."""
+    given = next((position for position, arg in enumerate(call.args) if isinstance(arg, ast.Starred)), len(call.args))
+    return tuple(map(str, range(given)))
+
+
 #: How a constant or an enum member is named (PEP 8): what an argument that selects a mode is written as.
 CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 #: The longest string read as a mode's value (``"all_with_nl_assertions"``): longer text is data.

@@ -215,13 +215,20 @@ class Inference(Registries):
             # Bound methods too (``{"click": self.click, ...}``), not what calling one returns.
             # ``{**BBH, "maze": MazeVerifier}``: a table spliced in brings its items (one of another
             # module stands for them, as its name). A lambda among them is a callable too, though
-            # not one the table is read for (``{"ok": _check, "any": lambda r, k: True}``).
+            # not one the table is read for (``{"ok": _check, "any": lambda r, k: True}``). A library
+            # API bound to an instance (``{"get": session.get}`` of ``session = requests.Session()``)
+            # is one: the catalogue names it a method (a field of an instance is data).
             values = [self.table_value(value) for value in node.values]
             return (
                 callables_of(values)
                 if all(
                     isinstance(value, Sym)
                     or (isinstance(value, SelfRef) and bound_method(value))
+                    or (
+                        isinstance(value, Inst)
+                        and isinstance(written, ast.Attribute)
+                        and self.catalogue.match(value.name, None) is not None
+                    )
                     or (key is None and isinstance(value, Refs))
                     or (value is None and isinstance(written, ast.Lambda))
                     for key, value, written in zip(node.keys, values, node.values, strict=True)

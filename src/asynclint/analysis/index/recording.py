@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TypedDict
 
 from asynclint.analysis.index.argfacts import argument_facts, payload_argument, payload_of
-from asynclint.analysis.index.callshapes import constant_arguments, constant_key, switch_literals
+from asynclint.analysis.index.callshapes import constant_arguments, constant_key, given_positions, switch_literals
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.frames import CallContext
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
@@ -136,6 +136,8 @@ class Recording(PayloadsHeld, Registries):
         last = method or (target or "").rpartition(".")[2]
         if last in self.catalogue.constant_names:
             keywords += constant_arguments(node, self.mode_meant)
+        if last in self.catalogue.position_names:
+            keywords += given_positions(node)
         argument = ""
         if last in self.catalogue.argument_methods and node.args:
             argument = self._first_type(node.args[0])

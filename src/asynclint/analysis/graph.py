@@ -218,7 +218,6 @@ class ProjectGraph(
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._exporters: dict[str, tuple[str, ...]] | None = None  # see Exports.exported_as
-        self._exported: dict[str, tuple[str, ...]] = {}  # see Exports.exported_as
         self._package_names: frozenset[str] | None = None
         self._portions: dict[str, str] | None = None  # see Resolution._portion
         self._ancestors: dict[str, list[str]] = {}

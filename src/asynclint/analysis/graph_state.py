@@ -86,7 +86,6 @@ class GraphState:
     _roots_of_modules: frozenset[str]
     _canonical: dict[str, str]
     _exporters: dict[str, tuple[str, ...]] | None
-    _exported: dict[str, tuple[str, ...]]
     _target_fallbacks: dict[str | None, tuple[FunctionId, ...]]
     _package_names: frozenset[str] | None
     _ancestors: dict[str, list[str]]

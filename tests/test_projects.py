@@ -10,7 +10,8 @@ is the framework's while its siblings are still its own by their bare names;
 ``registrations_env``: callables registered in every shape (and a class a gym runner drives);
 ``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
 ``unnamed_env``: helper coroutines (and methods of classes no library base reaches) the environment
-names or never names; ``followed_env``:
+names or never names, objects it hands to libraries (which call their methods by name) or to its own
+code, and a method only its tests name; ``followed_env``:
 offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
 receivers declared a base class or a protocol, or read from a TypedDict's field, ``self.tools``, and
 classes based on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
@@ -596,6 +597,12 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("unnamed_env/unnamed_env/sandbox.py", "Restorable.restore"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "hosted_sandbox.<locals>.HostedSandbox.warm"): ("async def",),
     ("unnamed_env/unnamed_env/sandbox.py", "Steps.step_boot"): ("async def",),
+    # methods of objects handed to a library, which calls them by name
+    ("unnamed_env/unnamed_env/handlers.py", "MessageHandler.on_message"): ("async def",),
+    ("unnamed_env/unnamed_env/handlers.py", "Service.handle"): ("async def",),
+    ("unnamed_env/unnamed_env/handlers.py", "Listener.on_event"): ("async def",),
+    ("unnamed_env/unnamed_env/handlers.py", "Ticker.on_tick"): ("async def",),
+    ("unnamed_env/unnamed_env/handlers.py", "BaseHook.before"): ("async def",),
     # dispatch_env: a method run by a name looked up at run time (getattr)
     ("dispatch_env/dispatch_env/env.py", "Tools.search"): ("async def",),
     # a module the environment imports keeps its roots although it also runs a loop of its own

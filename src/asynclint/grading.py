@@ -28,6 +28,7 @@ from asynclint.knowledge.costs import (
     SCOPED_EVIDENCE,
     SCOPED_GRADES,
     SCRIPT_GRADES,
+    SMALL_IMAGE,
     STATE_KEY,
     STATEMENT_GRADES,
     STATEMENT_WORDS,
@@ -173,7 +174,7 @@ def _archive_member(api: BlockingApi, call: CallEvidence) -> Cost:
 
 
 def _image(api: BlockingApi, call: CallEvidence) -> Cost:
-    grade = IMAGE_GRADES["small" if call.payload[0] == "literal" else "other"]
+    grade = IMAGE_GRADES["small" if call.payload == SMALL_IMAGE else "other"]
     return Cost(grade, COST_CLASSES[grade].reason)
 
 

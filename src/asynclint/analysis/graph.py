@@ -252,6 +252,7 @@ class ProjectGraph(
         self._running_calls: dict[FunctionId, list[tuple[FunctionId, CallSite]]] = {}  # Instances._calls_running
         self._names_read: frozenset[str] | None = None  # see HotSet._unreferenced
         self._names_asked = False
+        self._handed_out: frozenset[str] | None = None  # see Programs.handed_to_libraries
         self._elsewhere_found: tuple[frozenset[int], frozenset[int]] | None = None  # see Programs._elsewhere
         self._recorded_loops: dict[str, bool] = {}  # see Background.recorded_own_loop
         self._target_fallbacks: dict[str | None, tuple[FunctionId, ...]] = {}  # see HotSet._fetched_or_looped

@@ -375,9 +375,10 @@ class HotSet(Registrations):
     def _unreferenced(self, key: FunctionId) -> bool:
         """``key`` is a plain module-level function of an environment (a project defining the
         entry point the framework loads it through, ``load_environment``), or a method of one of
-        its classes that derive from no library class, whose name no project module reads or
-        imports. What runs an environment's code is the framework -- through the hooks it knows
-        and the values handed to it, both named in the project -- and the environment's own code:
+        its classes that derive from no library class and whose instances it hands to no library,
+        whose name no project module (tests aside) reads or imports. What runs an environment's
+        code is the framework -- through the hooks it knows and the values handed to it, both
+        named in the project -- and the environment's own code:
         a function nobody names is a helper the environment does not use (prime-perf's
         ``PerfSandbox.check_prerequisites``, run only by its tests). A decorated function is
         registered by its decorator, a dunder method is run by syntax, and a method of a class
@@ -394,16 +395,21 @@ class HotSet(Registrations):
 
     def _own_method(self, key: FunctionId, class_qualname: str | None, name: str) -> bool:
         """``name`` is a method written in a class of the project's (``class_qualname``) that no
-        library's code can reach through a base: neither the class nor any subclass of it derives
-        from a class outside the project, and ``name`` is not a dunder."""
+        library's code can reach: neither the class nor any subclass of it derives from a class
+        outside the project, no instance of one is handed to a library
+        (:meth:`~asynclint.analysis.programs.Programs.handed_to_libraries`), and ``name`` is not a
+        dunder."""
         if class_qualname is None or self.function(key).qualname != f"{class_qualname}.{name}":
             return False
         if name.startswith("__") and name.endswith("__"):
             return False
         cls = f"{self.summaries[key[0]].module}.{class_qualname}"
         names, subclasses = self._names_read or frozenset(), self.subclasses(cls)
-        if ANY_NAME in names or any(f"{ANY_NAME}{owner}" in names for owner in {*self.ancestors(cls), *subclasses}):
+        family = {*self.ancestors(cls), *subclasses}
+        if ANY_NAME in names or any(f"{ANY_NAME}{owner}" in names for owner in family):
             return False  # ``getattr(tools, name)``, or ``getattr(self, name)`` in one of them, may run it
+        if not self.handed_to_libraries().isdisjoint(map(self.canonical, family)):
+            return False  # a library holds an instance of one of them: it may call any method by its name
         return all(self.unreachable_by_libraries(owner) for owner in (cls, *subclasses))
 
     def _propagate(self) -> None:

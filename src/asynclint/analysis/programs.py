@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.graph_state import GraphState
+from asynclint.analysis.index.helpers import may_be_project
 from asynclint.knowledge.asyncio_apis import LOOP_RUNNERS, runs_loop
 from asynclint.knowledge.frameworks import COLD_FUNCTIONS
 from asynclint.knowledge.programs import APP_SERVERS, INERT_BASES
@@ -95,8 +96,13 @@ class Programs(GraphState):
 
     def _environment_names(self) -> frozenset[str] | None:
         """The names an environment's modules read or import (see :meth:`HotSet._unreferenced`);
-        ``None`` when the project is not an environment."""
-        project = [summary for summary in self.summaries if summary.library is None]
+        ``None`` when the project is not an environment. A test module's reads are not among them:
+        a method only a test names (``env.helper()`` in ``test_env.py``) is not one the rollouts run."""
+        project = [
+            summary
+            for position, summary in enumerate(self.summaries)
+            if summary.library is None and not self._in_test_file(position)
+        ]
         if not any(
             entry.name in COLD_FUNCTIONS and entry.kind == "function" and "." not in entry.qualname
             for summary in project
@@ -116,3 +122,44 @@ class Programs(GraphState):
                 ),
             )
         )
+
+    def handed_to_libraries(self) -> frozenset[str]:
+        """The project's classes an object handed to a library is an instance of: handed to a
+        call outside the project (``bus.add_handler(Handler())``, ``server.register(self)``; not the
+        standard library's, whose calls read what they are handed through its dunder methods) or
+        stored into a library object's attribute (``bus.listener = Listener()``), or handed as a
+        class or a function that returns one (``app.add_handler(Handler)``, ``lib.run(factory=
+        make_handler)``). The library may call any method of theirs by its name. A call of a
+        project function (it runs what the project wrote) is no such call, nor a construction of
+        (or a store into) a project class no library base reaches, nor anything a test module does."""
+        if self._handed_out is None:
+            found: set[str] = set()
+            for position, summary in enumerate(self.summaries):
+                if summary.library is not None or self._in_test_file(position):
+                    continue
+                for index, site in enumerate(summary.calls):
+                    if site.handed_out and not self.called_at(position, index):
+                        target = self.target_at(position, index)
+                        if target is not None and may_be_project(target) and not self._project_holder(target):
+                            found.update(filter(None, map(self._class_handed, site.handed_out)))
+                for held, stored in summary.stored_out:
+                    receiver = self.resolve(held)
+                    if may_be_project(receiver) and not self._project_holder(receiver):
+                        found.update(filter(None, [self._class_handed(stored)]))
+            self._handed_out = frozenset(found)
+        return self._handed_out
+
+    def _project_holder(self, name: str) -> bool:
+        """``name`` (a call's target, a receiver's type) is a project class no library base reaches,
+        or an instance of one (``pkg.Config()``)."""
+        cls = self.canonical(name.removesuffix("()"))
+        return cls in self.classes and self.unreachable_by_libraries(cls)
+
+    def _class_handed(self, value: str) -> str | None:
+        """The project class ``value`` (``CallFacts.handed_out``) is an instance of, is, or a
+        function it names returns an instance of; ``None`` for anything else."""
+        # ``pkg.Handler()``: an instance, as the walk writes a call of what it cannot yet tell a class
+        names = [value, self.resolve(value)]
+        if self.functions_for(value):
+            names.append(self.resolve(f"{value}()"))
+        return next((cls for name in names if (cls := self.canonical(name.removesuffix("()"))) in self.classes), None)

@@ -717,6 +717,10 @@ OPENED_BY_USE = "pathlib.Path.open"
 #: next statement flushes is that flush's I/O, reported once at the flush (analysis.index.fileobjects).
 BUFFERED_WRITES: frozenset[str] = frozenset({"write", "writelines"})
 BUFFER_FLUSHES: frozenset[str] = frozenset({"flush"})
+#: Builtins that hand out each item of the iterable they wrap inside a tuple, as written (the walk
+#: of file objects reads names, not types): name -> (the tuple's length, the item's place in it).
+#: ``for index, line in enumerate(f)`` reads the lines of ``f`` as ``for line in f`` does.
+ITEM_WRAPPERS: dict[str, tuple[int, int]] = {"enumerate": (2, 1)}
 
 #: The keywords a call of the ``subprocess`` category hands a file object to the child by
 #: (``subprocess.run(cmd, stdin=open(p))``): the child reads or writes it, the parent only opens it.

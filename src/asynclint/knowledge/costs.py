@@ -987,6 +987,9 @@ MEMORY_FILES: frozenset[str] = frozenset({"BytesIO", "StringIO"})
 #: (payload shape ``literal``: ``Image.new("RGB", (100, 100), color)``, a name bound to one) or any other,
 #: of a size the code does not show (a screenshot, a decoded upload: CPU work).
 IMAGE_GRADES: dict[str, str] = {"small": "image-small", "other": "cpu-heavy"}
+#: The payload of an image so built (``IMAGE_BUILDERS``), a literal of its own: any other literal (a path,
+#: a string) is no image the source built, and says nothing of one's size.
+SMALL_IMAGE: tuple[str, str] = ("literal", "<small image>")
 #: Calls building a blank image at the size one of their arguments gives (the called name as written, its
 #: last two parts -> the position of the ``(width, height)`` pair): Pillow's ``Image.new(mode, size, color)``
 #: (source: pkg pillow 13.0.0 PIL/Image.py ``new``); any other ``new`` builds something else.

@@ -45,6 +45,7 @@ from asynclint.knowledge.costs import (
     RESPONSE_OPENERS,
     RETURNED_SLOTS,
     SETTINGS_OWNERS,
+    SMALL_IMAGE,
     SOURCE_FILE,
     SOURCE_SUFFIXES,
     STATE_KEY,
@@ -352,8 +353,7 @@ def _formats(arg: ast.expr) -> bool:
 
 
 def _small_field_of_each(comprehension: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> bool:
-    """Does ``comprehension`` pick one field of each item whose name says it is small (``r.exit_status``,
-    ``m["role"]``)?"""
+    """Does ``comprehension`` pick a field of each item whose name says it is small (``m["role"]``)?"""
     if isinstance(comprehension, ast.DictComp) or len(comprehension.generators) != 1:
         return False
     target, element = comprehension.generators[0].target, comprehension.elt
@@ -498,7 +498,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if name in MEMORY_FILES:
         return ("memory", "")  # ``io.BytesIO(data)``: a file whose contents are already in memory
     if small_image(arg):
-        return ("literal", "")  # ``Image.new("RGB", (100, 100), c)``: a small image at a size the source wrote
+        return SMALL_IMAGE  # ``Image.new("RGB", (100, 100), c)``: a small image at a size the source wrote
     if (scan := regex_scan(arg)) is not None and (scan[0] or name not in MATCH_LISTS):
         # ``re.search(r"(\d+)", text)`` is one number; ``re.search(r"(.*)", text)`` as large as the text when
         # its size is known (one reply: small, not formed), else a match as the code cut it (bench/accuracy

@@ -207,6 +207,9 @@ class CallFacts:
     #: (``text = reply.content`` before ``json.loads(text)``); 0 when the call's own text says:
     #: set on one call in ten.
     payload_at: int = 0
+    #: What the call's arguments hand it (see ``HandedValues.note_arguments``): where the call is a
+    #: library's, it may call any method of these by its name (``bus.add_handler(Handler())``).
+    handed_out: tuple[str, ...] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if len(args) > len(_FIELDS):

@@ -112,8 +112,9 @@ class Expressions(IndexerState):
         on_receiver = isinstance(node.func, ast.Attribute)
         self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver)
         func_value = self.infer(node.func)
+        recorded = len(self.calls)
         target = self.record_call(node, awaited, func_value)
-        self.note_arguments(node, target)
+        self.note_arguments(node, target, len(self.calls) > recorded)
         self.register_appended(node)
         frame = self.frame
         if frame.loop_depth and frame.kind == "function":

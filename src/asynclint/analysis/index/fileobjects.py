@@ -33,6 +33,7 @@ from asynclint.knowledge.blocking import (
     CHILD_STREAMS,
     FILE_OPENER_METHODS,
     FILE_OPENERS,
+    ITEM_WRAPPERS,
     OPENERS,
 )
 from asynclint.knowledge.catalogue import Catalogue
@@ -237,17 +238,12 @@ class _FileObjects(ast.NodeVisitor):
 
     def _iterate(self, target: ast.expr, over: ast.expr) -> None:
         """``target`` takes each item of ``over``: a line as read when ``over`` is a file object (``for line in f``),
-        or the second of a pair when ``over`` numbers one (``for index, line in enumerate(f)``)."""
+        or its place in the tuple when ``over`` wraps one (``for index, line in enumerate(f)``, ITEM_WRAPPERS)."""
         self._bind(target, None)
-        if (
-            isinstance(over, ast.Call)
-            and isinstance(over.func, ast.Name)
-            and over.func.id == "enumerate"
-            and over.args
-            and isinstance(target, ast.Tuple)
-            and len(target.elts) == 2
-        ):
-            target, over = target.elts[1], over.args[0]
+        if isinstance(over, ast.Call) and isinstance(over.func, ast.Name) and isinstance(target, ast.Tuple):
+            arity, place = ITEM_WRAPPERS.get(over.func.id, (0, 0))
+            if over.args and len(target.elts) == arity:
+                target, over = target.elts[place], over.args[0]
         opener = self._opener(over)
         if isinstance(target, ast.Name) and opener is not None and _opens(self.calls[opener]):
             self.texts[target.id] = opener

@@ -82,9 +82,7 @@ class PayloadsHeld(IndexerState):
         local bound to a loop's item over one of those (``for key, value in override.items()``,
         ``entry.get("resource")`` for each entry of ``transaction["entry"]``) -- not the parameter as it is
         (``passed_params``). A part is no larger than what the callers hand the parameter."""
-        return tuple(
-            (slot, param) for slot, arg in call_slots(node) if (param := self._part_of(arg, 0)) and arg is not None
-        )
+        return tuple((slot, param) for slot, arg in call_slots(node) if (param := self._part_of(arg, 0)))
 
     def _part_of(self, arg: ast.expr, depth: int) -> str:
         """The parameter ``arg`` is a part of (see :meth:`_part_params`), or ""."""

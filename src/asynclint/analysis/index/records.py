@@ -294,6 +294,8 @@ class CallSite:
         @property
         def payload_at(self) -> int: ...
         @property
+        def handed_out(self) -> tuple[str, ...]: ...
+        @property
         def awaited(self) -> bool: ...
         @property
         def api(self) -> str | None: ...
@@ -527,6 +529,10 @@ class ModuleSummary:
     #: Classes and functions handed on as values, not called where they are named: (the literal key
     #: a dict display files one under, or ""; its dotted name), see :mod:`.factories`.
     factories: tuple[tuple[str, str], ...] = ()
+    #: Objects stored into an attribute of another object than ``self`` (``bus.listener =
+    #: Listener()``): (the receiver's type or ``pkg.Env().server`` path, the object as
+    #: ``CallFacts.handed_out`` records one). A library's object may call any method of theirs.
+    stored_out: tuple[tuple[str, str], ...] = ()
 
 
 class IndexError_(Exception):

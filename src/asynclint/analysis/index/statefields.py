@@ -13,9 +13,10 @@ what it is set to; an empty container or ``None`` is a start, no evidence."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from asynclint.analysis.index.argfacts import evidence_of
+from asynclint.analysis.index.bodies import own_nodes
 from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.helpers import GROWING
 from asynclint.knowledge.costs import FEW, short_item
@@ -134,3 +135,14 @@ def _empty(value: ast.expr) -> bool:
     if isinstance(value, ast.Dict):
         return not value.keys
     return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and not value.args and not value.keywords
+
+
+def hands_back(body: Sequence[ast.stmt], name: str) -> bool:
+    """A ``return`` of ``body`` (outside the scopes nested in it) gives the local ``name`` back, as it
+    is or in a tuple (``return completion, state``)."""
+    for node in own_nodes(list(body)):
+        if isinstance(node, ast.Return) and node.value is not None:
+            returned = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+            if any(isinstance(value, ast.Name) and value.id == name for value in returned):
+                return True
+    return False

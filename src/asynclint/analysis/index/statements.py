@@ -35,7 +35,7 @@ from asynclint.analysis.index.importflags import flag_test
 from asynclint.analysis.index.literals import few_iterations
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.sizes import literal_count
-from asynclint.analysis.index.statefields import items_added, project_key, stored_evidence
+from asynclint.analysis.index.statefields import hands_back, items_added, project_key, stored_evidence
 from asynclint.analysis.index.targets import Targets
 from asynclint.analysis.index.values import (
     ITEM_SUFFIX,
@@ -163,6 +163,13 @@ class Statements(Targets):
             self._visit_stmt(node)
         self.frame.loop_depth = depth
 
+    def _rollout_state(self, name: str) -> bool:
+        """The local ``name`` (``state``) is the rollout's state where the function stands: a hook's
+        parameter it binds again, or what a method hands back (``return completion, state``: a
+        rollout of its own) -- not a helper's dict that happens to share the name."""
+        frame = self.frame
+        return name in frame.params or (frame.cls is not None and hands_back(frame.own, name))
+
     def _store_state_value(self, key: str, value: Value) -> None:
         """``value`` is stored under the rollout state's ``key`` (ModuleSummary.state_values)."""
         exported = stored_value(value)
@@ -191,6 +198,7 @@ class Statements(Targets):
                 elements = self._unpacked(node.value, len(target.elts) if isinstance(target, ast.Tuple) else 0)
                 self.visit_target(target, node.value)
                 self._note_attribute_source(target, node.value)
+                self.note_store(target, node.value)
                 self._switch_mode(target, node.value)
                 if self.frame.waiting[0] == id(node.value):  # ``ready, _, _ = select.select([pipe], ...)``
                     first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
@@ -244,6 +252,7 @@ class Statements(Targets):
                     isinstance(target, ast.Name)
                     and target.id in ROLLOUT_STATE_NAMES
                     and isinstance(node.value, ast.Dict)
+                    and self._rollout_state(target.id)
                 ):
                     # ``state = {"answer": answer, "sandbox": sandbox}``: a rollout that builds its own state
                     for stored_at, stored in zip(node.value.keys, node.value.values, strict=True):

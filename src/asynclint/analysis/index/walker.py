@@ -178,6 +178,7 @@ class Indexer(
         self.returned: list[tuple[int, tuple[tuple[str, str], ...]]] = []  # see ModuleSummary.returned
         self.row_fields: list[tuple[str, str, str, int]] = []  # see ModuleSummary.row_fields
         self.factories: set[tuple[str, str]] = set()  # see ModuleSummary.factories
+        self.stored_out: set[tuple[str, str]] = set()  # see ModuleSummary.stored_out
         self._row_tests = RowTests()  # tests of the rollout's row's keys (rowtests.row_tests)
         self._bodies = Bodies()  # each function's statements and nodes, read once for every pass
         self.state_fields: list[tuple[str, str]] = []  # see ModuleSummary.state_fields
@@ -352,6 +353,7 @@ class Indexer(
             switch_fields=switch_fields,
             field_writes=field_writes,
             factories=tuple(sorted(self.factories)),
+            stored_out=tuple(sorted(self.stored_out)),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

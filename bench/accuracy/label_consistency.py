@@ -67,6 +67,8 @@ SPLIT_FILES = (
     "heldout29",
     "heldout30",
     "heldout31",
+    "heldout32",
+    "heldout33",
 )
 GRADES = ("critical", "high", "medium", "low", "none")
 

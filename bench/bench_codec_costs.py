@@ -24,19 +24,10 @@ import json
 import os
 import statistics
 import time
-from collections.abc import Callable
+
+from costbench import timed  # bench/, the script's own directory, is sys.path[0]
 
 SIZES = (30_000, 300_000, 3_000_000)
-
-
-def timed(call: Callable[[], object], repeat: int) -> float:
-    """Median milliseconds of one call, over ``repeat`` calls."""
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append((time.perf_counter() - start) * 1000)
-    return statistics.median(runs)
 
 
 def document(size: int) -> str:

@@ -21,21 +21,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-
-def timed(call, repeat: int) -> float:
-    """Median milliseconds of one call, over ``repeat`` calls."""
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append((time.perf_counter() - start) * 1000)
-    return statistics.median(runs)
+from costbench import timed  # bench/, the script's own directory, is sys.path[0]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,17 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
 
-
-def timed(call, repeat: int) -> float:
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append((time.perf_counter() - start) * 1000)
-    return statistics.median(runs)
+from costbench import timed  # bench/, the script's own directory, is sys.path[0]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,24 +19,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
+
+from costbench import timed  # bench/, the script's own directory, is sys.path[0]
 
 
 def sentences(count: int, rng: random.Random) -> list[str]:
     words = [f"w{n}{'abcdefgh'[n % 8] * (n % 7)}" for n in range(3000)]
     return [" ".join(rng.choice(words) for _ in range(25)) + "." for _ in range(count)]
-
-
-def timed(call, repeat: int) -> float:
-    """Median milliseconds of one call, over ``repeat`` calls."""
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append((time.perf_counter() - start) * 1000)
-    return statistics.median(runs)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,15 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-
-def timed(call, repeat: int) -> float:
-    """Median milliseconds of one call, over ``repeat`` calls."""
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append((time.perf_counter() - start) * 1000)
-    return statistics.median(runs)
+from costbench import timed  # bench/, the script's own directory, is sys.path[0]
 
 
 def generate(directory: Path) -> Path:

@@ -711,6 +711,9 @@ OPENED_BY_USE = "pathlib.Path.open"
 #: next statement flushes is that flush's I/O, reported once at the flush (analysis.index.fileobjects).
 BUFFERED_WRITES: frozenset[str] = frozenset({"write", "writelines"})
 BUFFER_FLUSHES: frozenset[str] = frozenset({"flush"})
+#: A file object's method giving its descriptor: a call handed it (``os.fsync(f.fileno())``) works on that
+#: file, one of the object's content calls (split 30 datalox verifiers_env.py:84, folded into its opener).
+FILE_DESCRIPTORS: frozenset[str] = frozenset({"fileno"})
 
 #: The keywords a call of the ``subprocess`` category hands a file object to the child by
 #: (``subprocess.run(cmd, stdin=open(p))``): the child reads or writes it, the parent only opens it.

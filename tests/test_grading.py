@@ -425,6 +425,15 @@ def test_a_feature_off_by_default_names_the_switch_that_turns_it_on(stem: str, l
     assert f"only when {setting} is changed from its default (off by default)" in found[line].message
 
 
+def test_a_setting_off_until_set_is_said_to_be_set():
+    # ``if self._evidence_dir is not None:`` (grading/defaults_passed.py): a setting that is ``None`` until a
+    # user sets it is "set", not "changed from its default".
+    fixture = Path(__file__).parent / "fixtures" / "grading" / "defaults_passed.py"
+    found = {f.line: f for f in check_text(fixture.read_text(encoding="utf-8"), fixture).findings}
+    assert found[73].facts.off_by_default == "self._evidence_dir is not None"
+    assert "only when `self._evidence_dir` is set (`None` by default): graded low" in found[73].message
+
+
 def test_a_summary_keeps_only_the_writes_that_may_turn_a_switch_on():
     # The graph asks of a switch field's name only whether the project writes it a value that may
     # turn it on: a constant that keeps it off, or a value that reads the same name, is not kept.

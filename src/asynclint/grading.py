@@ -25,6 +25,7 @@ from asynclint.knowledge.costs import (
     MEMORY_WORDS,
     PAYLOAD_GRADES,
     RESPONSE_DOCUMENT,
+    RETURNS_UNSIZED,
     SCOPED_EVIDENCE,
     SCOPED_GRADES,
     SCRIPT_GRADES,
@@ -233,7 +234,9 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         evidence = "unknown"
     if call.handed is not None:
         evidence, origin, named_only = "whole", call.handed[2], False
-    if returned is not None and returned != "unknown":
+    if returned == RETURNS_UNSIZED:
+        evidence = "unknown"  # the function's returns say nothing of the size: not its name either
+    elif returned is not None and returned != "unknown":
         evidence = returned
     # The project's model of the rollout's state, named ``state``, is as large as its fields say: its
     # name is no evidence of the whole rollout when its class is known.

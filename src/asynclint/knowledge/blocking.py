@@ -722,6 +722,10 @@ BUFFER_FLUSHES: frozenset[str] = frozenset({"flush"})
 #: ``for index, line in enumerate(f)`` reads the lines of ``f`` as ``for line in f`` does.
 ITEM_WRAPPERS: dict[str, tuple[int, int]] = {"enumerate": (2, 1)}
 
+#: A file object's method giving its descriptor: a call handed it (``os.fsync(f.fileno())``) works on that
+#: file, one of the object's content calls (split 30 datalox verifiers_env.py:84, folded into its opener).
+FILE_DESCRIPTORS: frozenset[str] = frozenset({"fileno"})
+
 #: The keywords a call of the ``subprocess`` category hands a file object to the child by
 #: (``subprocess.run(cmd, stdin=open(p))``): the child reads or writes it, the parent only opens it.
 CHILD_STREAMS: frozenset[str] = frozenset({"stdin", "stdout", "stderr"})

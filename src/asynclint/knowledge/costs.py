@@ -1209,11 +1209,13 @@ TURN_COLLECTIONS: frozenset[str] = GROWING_TOKENS - {"state"}
 #: the wrong way and none the right way. Where a name misleads: ``content`` bound to an HTTP response's
 #: body (split 2 ddbc.py:226, deepdive.py:362, hle.py:129: a search API's reply, labelled low, graded as
 #: one message), ``config`` of a scenario read from a row (split 2 bfcl_v3.py:360): the fix is provenance
-#: for a response's body, not a narrower name.
+#: for a response's body, not a narrower name. ``query`` and ``headers``: one request's query parameters or
+#: search text and one request's or response's headers, a few short strings (split 30 datalox episode.py:290,
+#: :295, ``deepcopy(request.query)``, ``deepcopy(response.headers)``, labelled none).
 SMALL_TOKENS: frozenset[str] = frozenset(
     "content text reply answer arguments args argument line message msg action move guess tool_call prompt "
     "params parameters config settings chunk token key id name label value status error reason "
-    "url uri path dir filename".split()
+    "url uri path dir filename query headers".split()
 )
 #: Builtins whose result is one number (``len(messages)``, ``sum(...)``, ``int(text)``): a payload
 #: bound to one is small, however large what it was computed from.
@@ -1350,6 +1352,10 @@ RECEIVER_SIZED: frozenset[str] = frozenset(
 #: Keyed by how the receiver's name ends (``parser``, ``self.parser``, ``self._answer_parser``).
 PARSER_RECEIVER = "parser"
 PARSER_ARGUMENT_SIZED: frozenset[str] = frozenset({"parse"})
+#: The payload shape of an attribute of ``self`` that its class annotates as a scalar (``state: str`` on a
+#: pydantic ticket): one small value, whatever its name (``self.state`` is no rollout state; main
+#: automationbench schema/intercom.py ``to_display_dict``). The word is the attribute's name.
+SCALAR_FIELD = "scalar-field"
 #: What a helper's parameter holds when every project call hands it a value proven small there
 #: (``helper(call.arguments)``): read as one small item.
 HANDED_SMALL = "<one small item>"
@@ -1361,6 +1367,11 @@ HANDED_UNSIZED = "<a value its callers build>"
 #: What a helper's parameter holds when a project call hands it a text holding a reasoning trace
 #: (``_count_tokens(content + reasoning)``): of unknown size, and long for a tokenizer (:func:`long_text`).
 HANDED_LONG = "<a text holding a reasoning trace>"
+#: What a project function returns when the graph reads every one of its ``return`` statements and they
+#: prove no size (``return {"order_id": order_id, "refunds": rows}`` of rows it builds): of unknown size,
+#: whatever the function is called -- its name (``refund_history``) is the author's word for the call, not
+#: for what it hands back (split 30 desk env.py:91, a tool's result of a few records, was critical by it).
+RETURNS_UNSIZED = "<traced returns of no proven size>"
 #: Marks what a hook's parameter holds by the framework's own call (``FRAMEWORK_HANDED + "tool_call"``
 #: for ``call_tool``'s ``tool_json``): the word after it is the framework's name for the value.
 FRAMEWORK_HANDED = "<framework>"
@@ -1449,7 +1460,7 @@ def payload_evidence(shape: str, word: str) -> str:
     """``small``, ``whole`` or ``unknown`` for a payload argument of ``shape`` whose name,
     attribute or string key is ``word`` (see :func:`asynclint.analysis.index.argfacts.payload_of`)."""
     word = shown(word)
-    if shape in ("literal", "item", "match") or word == HANDED_SMALL:
+    if shape in ("literal", "item", "match", SCALAR_FIELD) or word == HANDED_SMALL:
         return "small"
     if word in (HANDED_UNSIZED, HANDED_LONG):
         return "unknown"
@@ -1590,6 +1601,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return "a short literal"
     if shape == "item":
         return f"one item of `{word}`" if word else "one item"
+    if shape == SCALAR_FIELD:
+        return f"`{word}` (a scalar field of its class: one small item)"
     if shape == "display":  # what a function returns, by the function's name: ``recorded()``
         held = " ".join(f"{returned_name(part)}()" if RETURNED_SLOTS in part else part for part in word.split())
         return "a short display" if evidence == "small" else f"a display holding `{held}`"

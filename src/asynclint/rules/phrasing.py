@@ -171,7 +171,12 @@ def _how_often(facts: Facts, memoized: tuple[str, str] | None) -> str:
     if facts.fallback:
         return f"{text}; only when an attempt before it failed: not graded up for repetition"
     if facts.off_by_default:
-        settings = ", ".join(dict.fromkeys(f"`{name}`" for name in _settings(facts.off_by_default)))
+        named = list(dict.fromkeys(_settings(facts.off_by_default)))
+        settings = ", ".join(f"`{name}`" for name in named)
+        if named and all(_none_tested(name, facts.off_by_default) for name in named):
+            return (
+                f"{text}; only when {settings} {'is' if len(named) == 1 else 'are'} set (`None` by default): graded low"
+            )
         return f"{text}; only when {settings} is changed from its default (off by default): graded low"
     if facts.escalation.startswith("runs "):
         return f"{text}: graded one level up"
@@ -209,6 +214,12 @@ def group_size(size: GroupSize) -> str:
         "default": f"verifiers' default `{GROUP_SIZE_SETTING}`",
     }[size.source]
     return f"a group of {size.count} rollouts ({source})"
+
+
+def _none_tested(setting: str, test: str) -> bool:
+    """Does ``test`` compare ``setting`` with ``None`` (``self._evidence_dir is not None``)? Then it is a
+    setting that is off until set, not one changed from another value."""
+    return re.search(rf"(?<![\w.]){re.escape(setting)} is (not )?None\b", test) is not None
 
 
 def _settings(test: str) -> list[str]:

@@ -23,6 +23,7 @@ from asynclint.knowledge.costs import (
     LARGE_COLUMN,
     MODEL_BUILDERS,
     RETURNED_SLOTS,
+    RETURNS_UNSIZED,
     SIZE_ORDER,
     STATE_KEY,
     grows,
@@ -383,7 +384,15 @@ class PayloadProvenance:
             # cannot size leaves the display as its names say (an id or a name a helper makes is a short string)
             sizes = [self._returns(part, frozenset(), key) for part in word.split() if RETURNED_SLOTS in part]
             return "whole" if "whole" in sizes else None
-        return self._returns(word, frozenset(), key) if shape == "returned" else None
+        if shape != "returned":
+            return None
+        size = self._returns(word, frozenset(), key)
+        return RETURNS_UNSIZED if size == "unknown" and self._traced(word) else size
+
+    def _traced(self, word: str) -> bool:
+        """Does the graph read every ``return`` of the project functions the call in ``word`` may run?"""
+        keys, returned = self._functions_called(returned_callee(word)[0]), self._project_returns()
+        return bool(keys) and all(key in returned for key in keys)
 
     def returned_growth(self, key: FunctionId, site: CallSite) -> str:
         """What the payload of ``site`` (written in ``key``) says of its growth when it holds what a project

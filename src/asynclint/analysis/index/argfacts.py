@@ -21,7 +21,14 @@ from asynclint.analysis.index.callshapes import (
     small_image,
 )
 from asynclint.analysis.index.flags import constant_text
-from asynclint.analysis.index.helpers import COMPREHENSIONS, constant_int, last_name, slice_count, suffix_past
+from asynclint.analysis.index.helpers import (
+    COMPREHENSIONS,
+    constant_int,
+    first_item,
+    last_name,
+    slice_count,
+    suffix_past,
+)
 from asynclint.analysis.index.literals import entries, fixed_iterable, literal
 from asynclint.analysis.index.narrowed import text_branch
 from asynclint.knowledge.costs import (
@@ -422,6 +429,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         return known.get(arg.id, ("name", arg.id))
     if isinstance(arg, ast.Attribute):
         owner = arg.value
+        if isinstance(owner, ast.Name) and f"{owner.id}.{arg.attr}" in known:  # ``self.state``, ``state: str``
+            return known[f"{owner.id}.{arg.attr}"]  # a scalar field of its class (PayloadsHeld._known)
         if isinstance(owner, ast.Name) and evidence_of(known.get(owner.id, ("", ""))) == "small":
             if not sized_by_name(arg.attr):
                 return known[owner.id]  # a field of one small item
@@ -475,19 +484,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
     return ("", "")
 
 
-def _first_item(arg: ast.Call) -> ast.expr | None:
-    """What ``next(...)`` takes one item of: the iterable of a generator expression yielding its own
-    loop variable (``next(w for w in flows if w["type"] == t)``), or ``x`` of ``next(iter(x))``."""
-    if not (isinstance(arg.func, ast.Name) and arg.func.id == "next" and arg.args):
-        return None
-    inner = arg.args[0]
-    if isinstance(inner, ast.GeneratorExp) and len(inner.generators) == 1:
-        loop = inner.generators[0]
-        same = isinstance(inner.elt, ast.Name) and isinstance(loop.target, ast.Name) and inner.elt.id == loop.target.id
-        return loop.iter if same else None
-    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "iter" and inner.args:
-        return inner.args[0]
-    return None
+def _text(node: ast.expr) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
 def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | None) -> tuple[str, str]:
@@ -509,7 +507,7 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         return ("match", "") if evidence_of(text) == "unknown" else text
     if arg.args and isinstance(func, ast.Name) and func.id in _PASS_THROUGH:
         return _payload(arg.args[0], depth + 1, known, returned)
-    if (picked := _first_item(arg)) is not None:
+    if (picked := first_item(arg)) is not None:
         # ``next(w for w in state["workflow_states"] if ...)``: one item of what it goes over
         over = _payload(picked, depth + 1, known, returned)
         return ("item", over[1]) if over[0] != "literal" else over
@@ -570,10 +568,6 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
     if isinstance(func, ast.Name):
         return ("call", func.id)
     return ("", "")
-
-
-def _text(node: ast.expr) -> str:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
 
 
 def _read_cap(read: ast.Call) -> int | None:

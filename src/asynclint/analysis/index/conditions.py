@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from asynclint.analysis.index.annotations import scalar_annotation
 from asynclint.analysis.index.diskcache import fills_file, statements_after
-from asynclint.analysis.index.flags import constant_text, constant_value
+from asynclint.analysis.index.flags import branch_flags, constant_text, constant_value
 from asynclint.analysis.index.guards import (
     ending_branch,
     file_guard,
@@ -145,9 +145,11 @@ class Conditions(IndexerState):
         parameter's default, ``save_dir=save_dir`` in ``load_environment`` with ``None``), or any
         parameter behind a test of itself that gives a constant switching something off when it is
         off (``self.describe_model = str(describe_model).strip() if describe_model else None``: off
-        while the parameter is); else ""."""
+        while the parameter is; the same written as an ``if`` statement, :func:`branch_flags`); else ""."""
         if isinstance(value, ast.Name) and value.id in self.frame.testable:
             return value.id
+        if value is not None and (param := branch_flags(self.frame.own, self.frame.testable).get(id(value))):
+            return param  # ``if p is None: self.x = None`` / ``else: self.x = f(p)``: the statement's form
         if (
             isinstance(value, ast.IfExp)
             and isinstance(value.test, ast.Name)

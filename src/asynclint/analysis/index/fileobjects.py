@@ -31,6 +31,7 @@ from asynclint.knowledge.blocking import (
     BUFFER_FLUSHES,
     BUFFERED_WRITES,
     CHILD_STREAMS,
+    FILE_DESCRIPTORS,
     FILE_OPENER_METHODS,
     FILE_OPENERS,
     ITEM_WRAPPERS,
@@ -172,9 +173,17 @@ class _FileObjects(ast.NodeVisitor):
         return self.sites.get((node.lineno, self.column(node.lineno, node.col_offset)))
 
     def _opener(self, node: ast.expr) -> int | None:
-        """The opener whose file object ``node`` is: a name bound to one, or the opening call itself."""
+        """The opener whose file object ``node`` is: a name bound to one, or the opening call itself (or
+        its descriptor, ``f.fileno()``)."""
         if isinstance(node, ast.Name):
             return self.bound.get(node.id)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in FILE_DESCRIPTORS
+            and not node.args
+        ):
+            return self._opener(node.func.value)  # ``f.fileno()``: the same file, by its descriptor
         if isinstance(node, ast.Call) and (index := self._site(node)) is not None:
             return index if _opens(self.calls[index]) or _archive(self.calls[index]) else None
         return None

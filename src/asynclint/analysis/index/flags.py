@@ -85,6 +85,64 @@ def none_bound(body: list[ast.stmt]) -> frozenset[str]:
     return frozenset(found)
 
 
+def branch_flags(own: tuple[ast.stmt, ...], params: frozenset[str]) -> dict[int, str]:
+    """The values an ``if`` on one of ``params`` binds attributes of ``self`` to, by ``id``, each with that
+    parameter: ``if evidence_dir is None: self._dir = None`` / ``else: self._dir = Path(evidence_dir)``
+    is ``self._dir = Path(evidence_dir) if evidence_dir is not None else None`` written as a statement
+    (split 30 datalox verifiers_env.py:270): the attribute is off while the parameter is. Only where the
+    branch run while the parameter is off binds the attribute to a constant that switches a feature off
+    (``None``, ``False``, 0, ``""``) and the other binds it too, both at the top of their branch."""
+    found: dict[int, str] = {}
+    for stmt in own:
+        if not isinstance(stmt, ast.If) or not stmt.orelse:
+            continue
+        tested = _tested_param(stmt.test, params)
+        if tested is None:
+            continue
+        param, off_first = tested
+        off, on = (stmt.body, stmt.orelse) if off_first else (stmt.orelse, stmt.body)
+        off_values, on_values = _self_bindings(off), _self_bindings(on)
+        for attr, value in off_values.items():
+            text = constant_text(value)
+            if attr in on_values and text is not None and not constant_value(text):
+                found[id(value)] = found[id(on_values[attr])] = param
+    return found
+
+
+def _tested_param(test: ast.expr, params: frozenset[str]) -> tuple[str, bool] | None:
+    """(parameter, whether the ``if``'s body is the branch run while it is off) for a test of one
+    parameter alone: ``p is None``, ``not p`` (the body), ``p is not None``, ``p`` (the ``else``)."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    operand = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+    if isinstance(operand, ast.Name) and operand.id in params:
+        return operand.id, negated
+    if (
+        not negated
+        and isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(test.left, ast.Name)
+        and test.left.id in params
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id, isinstance(test.ops[0], ast.Is)
+    return None
+
+
+def _self_bindings(body: list[ast.stmt]) -> dict[str, ast.expr]:
+    """``self.<attribute>`` -> the value a statement of ``body``'s own binds it to (one target)."""
+    return {
+        stmt.targets[0].attr: stmt.value
+        for stmt in body
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Attribute)
+        and isinstance(stmt.targets[0].value, ast.Name)
+        and stmt.targets[0].value.id == "self"
+    }
+
+
 def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
     """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
     :func:`guard_holds` to evaluate with what the callers pass."""

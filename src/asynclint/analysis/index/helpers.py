@@ -533,3 +533,18 @@ def call_slots(node: ast.Call) -> list[tuple[str, ast.expr]]:
     starred = next((i for i, arg in enumerate(node.args) if isinstance(arg, ast.Starred)), len(node.args))
     slots = [(str(position), arg) for position, arg in enumerate(node.args[:starred])]
     return slots + [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg is not None]
+
+
+def first_item(arg: ast.Call) -> ast.expr | None:
+    """What ``next(...)`` takes one item of: the iterable of a generator expression yielding its own
+    loop variable (``next(w for w in flows if w["type"] == t)``), or ``x`` of ``next(iter(x))``."""
+    if not (isinstance(arg.func, ast.Name) and arg.func.id == "next" and arg.args):
+        return None
+    inner = arg.args[0]
+    if isinstance(inner, ast.GeneratorExp) and len(inner.generators) == 1:
+        loop = inner.generators[0]
+        same = isinstance(inner.elt, ast.Name) and isinstance(loop.target, ast.Name) and inner.elt.id == loop.target.id
+        return loop.iter if same else None
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id == "iter" and inner.args:
+        return inner.args[0]
+    return None

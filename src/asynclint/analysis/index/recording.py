@@ -324,7 +324,12 @@ class Recording(PayloadsHeld, Registries):
 
     def _argument_facts(self, node: ast.Call) -> dict:
         receiver = self._data_receiver(node)
-        facts = argument_facts(node, receiver, self.frame.payloads, self._returned)
+        argument = payload_argument(node, receiver)
+        self.direct_payload = id(argument) if argument is not None else 0
+        try:
+            facts = argument_facts(node, receiver, self._known(), self._returned)
+        finally:
+            self.direct_payload = 0
         return {**facts, **self._payload_facts(node, receiver, facts["payload"])}
 
     def _payload_facts(

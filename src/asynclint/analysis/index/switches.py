@@ -17,7 +17,10 @@ from asynclint.analysis.index.annotations import none_annotation, unquoted
 from asynclint.analysis.index.flags import constant_text, constant_value
 from asynclint.analysis.index.helpers import last_name
 from asynclint.knowledge.costs import switched_off
-from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES
+from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, FIELD_SPECIFIERS
+
+#: The names a field specifier is called by (``Field``, ``field``, ``attr.ib``), as written.
+SPECIFIER_NAMES = frozenset(name.rpartition(".")[2] for name in FIELD_SPECIFIERS)
 
 #: What :func:`_written` says of a value that reads the field under its own name (``bool(record_video)``,
 #: ``cfg.record_video``, ``getattr(cfg, "record_video", False)``): it is on only where the field is.
@@ -50,7 +53,8 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
             for target in targets:
                 if (name := _written_name(target)) is not None:
                     handled.add(id(target))
-                    found.add((name, _written(node.value, name) if node.value is not None else ""))
+                    value = _specified_default(node.value) if node.value is not None else None
+                    found.add((name, _written(value, name) if value is not None else ""))
         elif isinstance(node, ast.Call):
             found.update((k.arg, _written(k.value, k.arg)) for k in node.keywords if k.arg is not None)
             field = node.args[1] if len(node.args) == 3 and last_name(node.func) == "setattr" else None
@@ -73,7 +77,7 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
                 for field in node.body
                 if isinstance(field, ast.AnnAssign)
                 and isinstance(field.target, ast.Name)
-                and (text := constant_text(field.value)) is not None
+                and (text := constant_text(_specified_default(field.value))) is not None
                 and switched_off(constant_value(text))
                 and (
                     _boolean(field.annotation)
@@ -83,6 +87,15 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
             )
     found.update((_written_name(node) or "", "") for node in stored if id(node) not in handled)
     return tuple(sorted(declared)), tuple(sorted({name for name, text in found if not text}))
+
+
+def _specified_default(value: ast.expr | None) -> ast.expr | None:
+    """The default a field specifier gives (``Field(default=None)``, ``Field(None)``, ``field(default=False)``),
+    else ``value`` itself: a class-level field's value as its class reads it."""
+    if not isinstance(value, ast.Call) or last_name(value.func) not in SPECIFIER_NAMES:
+        return value
+    given = [keyword.value for keyword in value.keywords if keyword.arg == "default"] or value.args[:1]
+    return given[0] if given else None
 
 
 def _written_name(target: ast.expr) -> str | None:

@@ -187,6 +187,7 @@ class Indexer(
         self.returned_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.returned_fields
         self.yielded_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.yielded_fields
         self.named_results: dict[tuple[int, str], str] = {}  # see PayloadsHeld.named_results
+        self.direct_payload = 0  # see PayloadsHeld.direct_payload
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str | Rooted] = {}  # "mod.Cls.method()" -> type; known once all is read

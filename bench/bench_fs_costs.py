@@ -41,7 +41,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import glob
 import os
@@ -53,6 +52,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from costbench import hop  # bench/, the script's own directory, is sys.path[0]
 
 
 def make_tree(root: Path, dirs: int, files_per_dir: int, size: int = 512) -> None:
@@ -71,19 +72,6 @@ def timed(fn: Callable[[], object], setup: Callable[[], object] | None = None) -
     start = time.perf_counter()
     fn()
     return (time.perf_counter() - start) * 1e6
-
-
-def hop() -> float:
-    """Microseconds of one ``asyncio.to_thread`` round trip of a no-op, on a running loop."""
-
-    async def once() -> float:
-        await asyncio.to_thread(int)  # warm the executor
-        start = time.perf_counter()
-        for _ in range(50):
-            await asyncio.to_thread(int)
-        return (time.perf_counter() - start) * 1e6 / 50
-
-    return asyncio.run(once())
 
 
 def main() -> None:

@@ -30,7 +30,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib.util
 import logging
 import statistics
@@ -40,6 +39,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from costbench import hop  # bench/, the script's own directory, is sys.path[0]
+
 
 def per_line(log: Callable[..., Any], lines: int) -> float:
     """Microseconds per call of ``log`` over ``lines`` calls."""
@@ -47,19 +48,6 @@ def per_line(log: Callable[..., Any], lines: int) -> float:
     for turn in range(lines):
         log("tool call %s finished", turn)
     return (time.perf_counter() - start) * 1e6 / lines
-
-
-def hop() -> float:
-    """Microseconds of one ``asyncio.to_thread`` round trip of a no-op, on a running loop."""
-
-    async def once() -> float:
-        await asyncio.to_thread(int)  # warm the executor
-        start = time.perf_counter()
-        for _ in range(50):
-            await asyncio.to_thread(int)
-        return (time.perf_counter() - start) * 1e6 / 50
-
-    return asyncio.run(once())
 
 
 def stdlib_loggers(scratch: Path) -> dict[str, Callable[..., Any]]:

@@ -23,7 +23,7 @@ from asynclint.analysis.index.guards import (
     stores,
     waits_until,
 )
-from asynclint.analysis.index.helpers import UNBOUND
+from asynclint.analysis.index.helpers import UNBOUND, none_test
 from asynclint.analysis.index.memokeys import KeyReads, guarded_key, key_reads
 from asynclint.analysis.index.records import FIELD_CLASS
 from asynclint.analysis.index.scopes import IndexerState
@@ -166,16 +166,11 @@ class Conditions(IndexerState):
         if stmt.orelse or not isinstance(stmt.body[-1], ast.Raise):
             return ""
         test = stmt.test
+        compared = none_test(test)
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             tested = test.operand
-        elif (
-            isinstance(test, ast.Compare)
-            and isinstance(test.ops[0], ast.Is)
-            and len(test.ops) == 1
-            and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None
-        ):
-            tested = test.left
+        elif compared is not None and compared[1]:
+            tested = compared[0]
         else:
             return ""
         owner = self._own_attribute(tested)

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from asynclint.analysis.index.helpers import none_test
+
 #: Constants a parameter test can be evaluated with.
 _CONSTANT_TYPES = (bool, int, float, str, type(None))
 
@@ -116,17 +118,9 @@ def _tested_param(test: ast.expr, params: frozenset[str]) -> tuple[str, bool] | 
     operand = test.operand if isinstance(test, ast.UnaryOp) and negated else test
     if isinstance(operand, ast.Name) and operand.id in params:
         return operand.id, negated
-    if (
-        not negated
-        and isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
-        and isinstance(test.left, ast.Name)
-        and test.left.id in params
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        return test.left.id, isinstance(test.ops[0], ast.Is)
+    compared = None if negated else none_test(test)
+    if compared is not None and isinstance(compared[0], ast.Name) and compared[0].id in params:
+        return compared[0].id, compared[1]
     return None
 
 

@@ -307,6 +307,18 @@ def is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def none_test(node: ast.expr) -> tuple[ast.expr, bool] | None:
+    """``x is None`` -> (``x``, True), ``x is not None`` -> (``x``, False); anything else -> None."""
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+        and is_none(node.comparators[0])
+    ):
+        return node.left, isinstance(node.ops[0], ast.Is)
+    return None
+
+
 def callables_of(values: Iterable[Value]) -> Refs | None:
     """The callables among ``values``, lists spliced in (``[*REWARDS, extra]``)."""
     items: list[Sym | SelfRef | Inst] = []

@@ -9,6 +9,8 @@ import ast
 import copy
 from collections.abc import Callable
 
+from asynclint.analysis.index.helpers import none_test
+
 #: How deep one switched local may lead to another (``journal`` under ``episode_dir`` under the field).
 _DEPTH = 4
 
@@ -39,17 +41,10 @@ def switched_tests(
             return ast.UnaryOp(ast.Not(), truth(node.operand))
         if isinstance(node, ast.BoolOp):
             return ast.BoolOp(node.op, [truth(value) for value in node.values])
-        if (
-            isinstance(node, ast.Compare)
-            and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.Is, ast.IsNot))
-            and isinstance(node.left, ast.Name)
-            and node.left.id in parsed
-            and isinstance(node.comparators[0], ast.Constant)
-            and node.comparators[0].value is None
-        ):
-            held = copy.deepcopy(parsed[node.left.id])
-            return held if isinstance(node.ops[0], ast.IsNot) else ast.UnaryOp(ast.Not(), held)
+        compared = none_test(node)
+        if compared is not None and isinstance(compared[0], ast.Name) and compared[0].id in parsed:
+            held = copy.deepcopy(parsed[compared[0].id])
+            return ast.UnaryOp(ast.Not(), held) if compared[1] else held
         return node
 
     return truth(test)

@@ -16,13 +16,13 @@ from asynclint.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
     FORMATS,
-    SEVERITIES,
     cache_dir_option,
     config_options,
     fail,
     load_config,
     load_project,
     scope,
+    selection_options,
     split_values,
     stopped,
     stops_cleanly,
@@ -41,20 +41,11 @@ if TYPE_CHECKING:  # imported where used: the warm path loads no project walk
 
 
 @click.command("check")
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--severity",
-    type=click.Choice(SEVERITIES),
-    default=None,
-    help="Minimum severity to report (default: low, i.e. everything).",
+@selection_options(
+    severity="Minimum severity to report (default: low, i.e. everything).",
+    select="Rules to enable: codes, code prefixes or names, comma-separated (replaces the config).",
+    ignore="Rules to disable, comma-separated.",
 )
-@click.option(
-    "--select",
-    multiple=True,
-    metavar="RULES",
-    help="Rules to enable: codes, code prefixes or names, comma-separated (replaces the config).",
-)
-@click.option("--ignore", multiple=True, metavar="RULES", help="Rules to disable, comma-separated.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="rich", show_default=True, help="Output format.")
 @click.option(
     "-o",

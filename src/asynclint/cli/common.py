@@ -88,6 +88,19 @@ def config_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
+def selection_options(severity: str, select: str, ignore: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``paths``, ``--severity``, ``--select`` and ``--ignore``, as check and fix both take them,
+    each said the way the command uses it (report or fix)."""
+
+    def apply(command: Callable[..., None]) -> Callable[..., None]:
+        command = click.option("--ignore", multiple=True, metavar="RULES", help=ignore)(command)
+        command = click.option("--select", multiple=True, metavar="RULES", help=select)(command)
+        command = click.option("--severity", type=click.Choice(SEVERITIES), default=None, help=severity)(command)
+        return click.argument("paths", nargs=-1, type=click.Path())(command)
+
+    return apply
+
+
 def cache_dir_option(help: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """``--cache-dir`` (also ``ASYNCLINT_CACHE_DIR``), said the way each command uses the cache."""
     return click.option(

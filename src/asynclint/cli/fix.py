@@ -13,12 +13,12 @@ from asynclint.cli.common import (
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
-    SEVERITIES,
     cache_dir_option,
     config_options,
     fail,
     load_config,
     scope,
+    selection_options,
     split_values,
     stopped,
     stops_listing_written,
@@ -31,21 +31,12 @@ if TYPE_CHECKING:  # imported where used: the warm path loads no project walk
 
 
 @click.command("fix")
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option(
-    "--severity",
-    type=click.Choice(SEVERITIES),
-    default=None,
-    help="Fix findings at or above this severity (default: low, as check: everything check "
+@selection_options(
+    severity="Fix findings at or above this severity (default: low, as check: everything check "
     "reports; the closing line counts what a higher one leaves out).",
+    select="Rules to fix: codes, code prefixes or names, comma-separated (replaces the config).",
+    ignore="Rules not to fix, comma-separated.",
 )
-@click.option(
-    "--select",
-    multiple=True,
-    metavar="RULES",
-    help="Rules to fix: codes, code prefixes or names, comma-separated (replaces the config).",
-)
-@click.option("--ignore", multiple=True, metavar="RULES", help="Rules not to fix, comma-separated.")
 @click.option(
     "--diff",
     "show_diff",

@@ -11,7 +11,7 @@ from collections.abc import Callable, Container
 from typing import Literal
 
 from asynclint.analysis.index.callshapes import state_get, state_key
-from asynclint.analysis.index.helpers import GROWING
+from asynclint.analysis.index.helpers import GROWING, none_test
 from asynclint.knowledge.asyncio_apis import (
     FAILURE_ERRORS,
     PARSING_BUILTINS,
@@ -186,15 +186,14 @@ def presence_stripped(test: ast.expr) -> ast.expr:
     if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and len(test.values) == 2):
         return test
     present, member = test.values
+    tested = none_test(present)
     if not (
-        isinstance(present, ast.Compare)
-        and isinstance(present.ops[0], ast.IsNot)
-        and isinstance(present.comparators[0], ast.Constant)
-        and present.comparators[0].value is None
+        tested is not None
+        and not tested[1]
         and isinstance(member, ast.Compare)
         and len(member.ops) == 1
         and isinstance(member.ops[0], ast.In)
-        and ast.unparse(member.comparators[0]) == ast.unparse(present.left)
+        and ast.unparse(member.comparators[0]) == ast.unparse(tested[0])
     ):
         return test
     return member

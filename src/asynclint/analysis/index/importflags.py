@@ -11,6 +11,7 @@ import re
 from collections import Counter
 
 from asynclint.analysis.index.guards import IMPORT_ERRORS
+from asynclint.analysis.index.helpers import none_test
 
 #: How the guard text (``CallSite.guards``) names "package X is installed": the flag's test with the
 #: flag replaced by this prefix and X's top-level module name, normalised (:func:`installed_name`).
@@ -93,10 +94,11 @@ def flag_guards(tree: ast.Module, package: str, own: dict[str, str]) -> dict[str
 
 def _found_spec(value: ast.expr) -> str | None:
     """``importlib.util.find_spec("x") is not None`` (or ``bool(find_spec("x"))``) -> ``x``."""
-    if isinstance(value, ast.Compare) and len(value.ops) == 1 and isinstance(value.ops[0], ast.IsNot):
-        if not (isinstance(value.comparators[0], ast.Constant) and value.comparators[0].value is None):
+    tested = none_test(value)
+    if tested is not None:
+        if tested[1]:
             return None
-        value = value.left
+        value = tested[0]
     elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "bool" and value.args:
         value = value.args[0]
     else:

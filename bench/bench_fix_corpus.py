@@ -47,8 +47,7 @@ sys.path.insert(0, str(HERE / "accuracy"))
 
 import bench_accuracy  # noqa: E402  (the splits, their samples and labels: one loader for both benches)
 
-#: Held-out splits drawn as this session's after-number: never fixed, never read, never tuned on.
-AFTER_NUMBER = frozenset({"heldout32", "heldout33"})
+AFTER_NUMBER = bench_accuracy.AFTER_NUMBER
 
 _MASKS = (
     (re.compile(r"`[^`]*`"), "`x`"),

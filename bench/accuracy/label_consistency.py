@@ -3,7 +3,7 @@
 The rubric (README.md, "Labels") grades a call by what it costs on the data it gets times how often
 the path runs. Two labels of the same kind of call on a path that runs as often should then carry
 the same grade unless the code says otherwise (a bigger payload, a loop, a dead branch). This
-script puts the labels of ``labels.jsonl`` and ``heldout{,2..13}.jsonl`` into groups keyed by a
+script puts the labels of ``labels.jsonl`` and every tuning split's ``heldoutN.jsonl`` into groups keyed by a
 normalised callee kind and a frequency word read from the label's ``where``, and prints each
 group's label counts and lines; the groups whose labels disagree are the audit list. A
 disagreement is not an error by itself: the reasons say why two lines differ, and the audit reads
@@ -28,48 +28,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
-# Tuning splits only (splits 9 and 10 became ones in session 18, split 11 once session 19 had run it,
-# splits 12 and 13 once session 20 had, 14 and 15 once session 21 had, 16 and 17 once session 22 had,
-# 18 and 19 once session 23 had, 20 and 21 once session 24 had, 22 and 23 once session 25 had (added in
-# session 26: session 25 left them out), 24 and 25 once session 26 had, 26 and 27 once session 27 had,
-# 28 and 29 once session 28 had, 30 and 31 once session 29 had);
-# a split drawn as an after-number stays unread until it has been run.
-SPLIT_FILES = (
-    "labels",
-    "heldout",
-    "heldout2",
-    "heldout3",
-    "heldout4",
-    "heldout5",
-    "heldout6",
-    "heldout7",
-    "heldout8",
-    "heldout9",
-    "heldout10",
-    "heldout11",
-    "heldout12",
-    "heldout13",
-    "heldout14",
-    "heldout15",
-    "heldout16",
-    "heldout17",
-    "heldout18",
-    "heldout19",
-    "heldout20",
-    "heldout21",
-    "heldout22",
-    "heldout23",
-    "heldout24",
-    "heldout25",
-    "heldout26",
-    "heldout27",
-    "heldout28",
-    "heldout29",
-    "heldout30",
-    "heldout31",
-    "heldout32",
-    "heldout33",
-)
+sys.path.insert(0, str(HERE))
+
+from bench_accuracy import AFTER_NUMBER, SPLITS  # noqa: E402  (one list of the splits for every bench)
+
+# Tuning splits only: a split drawn as an after-number stays unread until the session that drew it
+# has run it (then it leaves AFTER_NUMBER and joins these).
+SPLIT_FILES = tuple(labels.stem for _, labels, _ in (SPLITS[name] for name in SPLITS if name not in AFTER_NUMBER))
+
 GRADES = ("critical", "high", "medium", "low", "none")
 
 # Callee kinds, first match wins: more specific patterns come before the ones they overlap

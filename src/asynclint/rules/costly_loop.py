@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import Estimate
 from asynclint.analysis.index.loops import WorkLoop
-from asynclint.knowledge.costs import ARRAY_LIBRARIES, work_cost
+from asynclint.knowledge.costs import ARRAY_LIBRARIES, CEILING_WORK_COST, WORK_GRADES, work_cost
 from asynclint.model import Finding, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CheckContext
@@ -173,6 +173,9 @@ class CostlyLoop(OwnWorkRule):
         if cost_name is None:
             return None
         evidence = describe(loop, estimate)
+        if loop.ceiling and _above(cost_name, CEILING_WORK_COST):
+            cost_name = CEILING_WORK_COST  # a run that decides its outcome leaves well before the count
+            evidence += " (the full count is a ceiling: the loop breaks when its outcome is decided)"
         if group is not None and size > 1:
             evidence += f"; ~{estimate.micros * size / 1000:.1f} ms for {phrasing.group_size(group)}, back to back"
         # Not raised by a loop around the call: a loop the code bounds counts this work in its own
@@ -186,6 +189,12 @@ class CostlyLoop(OwnWorkRule):
             False,
             evidence,
         )
+
+
+def _above(cost: str, ceiling: str) -> bool:
+    """``cost`` is a heavier work class than ``ceiling`` (:data:`WORK_GRADES`, heaviest first)."""
+    order = [name for _, name in WORK_GRADES]
+    return order.index(cost) < order.index(ceiling)
 
 
 def _folded(graph: CallGraph, key: FunctionId, covered: dict[FunctionId, set[int]]) -> bool:

@@ -27,10 +27,10 @@ say, whether handed as keywords or in a ``config=`` mapping), ``v1_toolset_pinne
 process of its own from 0.2.0 (the project's pin tells them apart), ``v1_shared_server``: a shared
 toolset on verifiers 0.4, whose server runs a sync tool handed to it in a worker thread, ``ns_env``: a PEP 420
 namespace package (no ``__init__.py``) beside its ``pyproject.toml``, whose modules import each
-other by the package's name and relatively, ``warm_env``: memoized case files that ``Taskset.load``
-and ``Env.start`` fill through helpers, with the rollouts' arguments or others, or a generic asyncio
-service (``asyncio_app``). As in the single-file fixtures, a line that must be flagged ends with
-``# expect: CODE severity`` and every
+other by the package's name and relatively, ``warm_env``: memoized case files that ``Env.start``
+fills through helpers, with the rollouts' arguments or others (``Taskset.load`` fills none: a served
+worker never runs it), or a generic asyncio service (``asyncio_app``). As in the single-file
+fixtures, a line that must be flagged ends with ``# expect: CODE severity`` and every
 other line is clean on purpose. Here the whole package is checked as one project, with module
 names from the package layout, so the expectations also pin down:
 

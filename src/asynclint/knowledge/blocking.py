@@ -402,7 +402,8 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *many("fs", "disk-content", "to-thread", "extractall extract add", "tarfile.open."),
         *many("fs", "archive-member", "to-thread", "extractfile addfile getmembers getnames", "tarfile.open."),
         *many("fs", "disk-content", "to-thread", "extractall extract write", "zipfile.ZipFile."),
-        *many("fs", "archive-member", "to-thread", "read writestr namelist infolist open", "zipfile.ZipFile."),
+        # A zip's ``namelist``/``infolist`` list the central directory its constructor read: memory only.
+        *many("fs", "archive-member", "to-thread", "read writestr open", "zipfile.ZipFile."),
         # --- waiting for threads and processes --------------------------------------------------
         # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
         # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.

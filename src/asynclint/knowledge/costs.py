@@ -1785,6 +1785,15 @@ WORK_GRADES: tuple[tuple[float, str], ...] = (
 )
 
 
+#: The most a loop whose count is a ceiling the body leaves early (``WorkLoop.ceiling``: a clock run
+#: to a time limit by a fixed step, which breaks when the outcome is decided) is graded: the estimate
+#: at the full count says what a run that decides nothing costs. Measured by
+#: ``bench/bench_integrator_loop.py`` on split 32's marble_v1 (240 Hz up to 26 s: 6,240 steps, 41 ms
+#: by the estimate): the levels' own runs end at 4.4-6.5 s of simulated time (a fifth of the count),
+#: 4-25 ms a call on the loaded 2-core machine, median 13 ms -- medium's band, not high's.
+CEILING_WORK_COST = "cpu-work"
+
+
 def work_cost(micros: float) -> str | None:
     """The cost class of a loop estimated at ``micros`` per call (:data:`WORK_GRADES`), ``None`` below
     the least."""

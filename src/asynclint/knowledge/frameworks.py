@@ -237,14 +237,15 @@ HOOK_CLASSES: tuple[HookClass, ...] = (
         machinery={"run_episode": "0.3.1", "run_slot": "0.3.1"},
     ),
     # ``load`` makes the tasks the run plans before its first rollout (``run_eval``: ``tasks =
-    # list(selected)``, pkg verifiers a60a606ec v1/cli/eval/runner.py). A served run loads them in
-    # the eval process and each worker loads its own env: taken as the in-process run.
+    # list(selected)``, pkg verifiers a60a606ec v1/cli/eval/runner.py), so it is cold. It is no
+    # start-up that warms the rollouts' caches: a served env worker never ``load()``s, it rebuilds
+    # each task from its wire data (``_build_task``, pkg verifiers 0.3.1
+    # v1/serve/server.py), so a memoized loader ``load`` also calls runs on a worker's first scoring.
     HookClass(
         "verifiers.v1",
         frozenset("Taskset HarborTaskset LeanTaskset NeMoGymTaskset OpenEnvTaskset TextArenaTaskset".split()),
         {},
         cold=frozenset({"__init__", "load", "validate"}),
-        start_up=frozenset({"load"}),
     ),
     HookClass(
         "verifiers.v1",

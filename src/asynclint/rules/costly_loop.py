@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import Estimate
 from asynclint.analysis.index.loops import WorkLoop
-from asynclint.knowledge.costs import ARRAY_LIBRARIES, work_cost
+from asynclint.knowledge.costs import ARRAY_LIBRARIES, CEILING_WORK_COST, WORK_GRADES, work_cost
 from asynclint.model import Finding, Severity
 from asynclint.rules import phrasing
 from asynclint.rules.context import CheckContext
@@ -30,8 +30,10 @@ class CostlyLoop(OwnWorkRule):
     comprehension over others), `range(start, end)` of two parameters that every call passes as a
     start and the start plus such a count (`end = start + self.window_days`), the combinations,
     permutations or product of such items (`combinations(CARDS, 6)`: n choose k), a `while` loop
-    counting up to such a bound, a conditional of two counts (`range(1 if cw else 4)`, taken at
-    the larger and said as "up to"); nested loops multiply -- times the work of each iteration:
+    counting up to such a bound, a `while` loop advancing a clock by a step the module fixes up to a
+    limit it fixes (`time += STEP` to `TIME_LIMIT`: the limit over the step, at most), a conditional
+    of two counts (`range(1 if cw else 4)`, taken at the larger and said as "up to"); nested loops
+    multiply -- times the work of each iteration:
     copies of containers (`dict(state)`, a `.copy()`, `copy.copy`; `copy.deepcopy` weighs more),
     regex passes over a text (`re.search(p, text)`, a compiled pattern's `finditer`: each weighs a
     pass over one model reply, so a table of ~50 patterns run over the reply is a few hundred µs),
@@ -40,7 +42,9 @@ class CostlyLoop(OwnWorkRule):
     across functions and modules). A loop whose count the code does not bound is counted once, so the
     estimate is a lower bound. The outermost bounded loop of a hot function is reported when its
     estimate reaches 0.1 ms per call: low below 1 ms, medium below 25 ms, high above (the unit
-    costs and cut-offs are measured by `bench/bench_loop_work.py`), raised by repetition like other
+    costs and cut-offs are measured by `bench/bench_loop_work.py`; a clock loop whose body breaks
+    when its outcome is decided is graded at most medium, its full count a ceiling that real runs
+    leave at a fifth: `bench/bench_integrator_loop.py`), raised by repetition like other
     CPU work (per turn, per tool call) but not by a loop around the call: a loop the code bounds
     counts the work in its own estimate, and an unknown count is not guessed large. Work run back
     to back for every rollout of a group -- by a sync reward, or in a group reward's (or a rubric's
@@ -173,6 +177,9 @@ class CostlyLoop(OwnWorkRule):
         if cost_name is None:
             return None
         evidence = describe(loop, estimate)
+        if loop.ceiling and _above(cost_name, CEILING_WORK_COST):
+            cost_name = CEILING_WORK_COST  # a run that decides its outcome leaves well before the count
+            evidence += " (the full count is a ceiling: the loop breaks when its outcome is decided)"
         if group is not None and size > 1:
             evidence += f"; ~{estimate.micros * size / 1000:.1f} ms for {phrasing.group_size(group)}, back to back"
         # Not raised by a loop around the call: a loop the code bounds counts this work in its own
@@ -186,6 +193,12 @@ class CostlyLoop(OwnWorkRule):
             False,
             evidence,
         )
+
+
+def _above(cost: str, ceiling: str) -> bool:
+    """``cost`` is a heavier work class than ``ceiling`` (:data:`WORK_GRADES`, heaviest first)."""
+    order = [name for _, name in WORK_GRADES]
+    return order.index(cost) < order.index(ceiling)
 
 
 def _folded(graph: CallGraph, key: FunctionId, covered: dict[FunctionId, set[int]]) -> bool:

@@ -83,3 +83,6 @@ class WorkLoop:
     #: first (``for step in trajectory: step["completion"].model_dump()``;
     #: :mod:`asynclint.analysis.index.itemdumps`): together the whole collection. "" for none.
     dumps: str = ""
+    #: Its count is a ceiling the body leaves early: a clock run to a time limit by a fixed step whose
+    #: body ``break``s or returns when the outcome is decided (``while time < TIME_LIMIT``).
+    ceiling: bool = False

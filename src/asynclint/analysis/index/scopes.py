@@ -64,6 +64,7 @@ class IndexerState:
     #: (:mod:`asynclint.analysis.index.work`).
     work_loops: list[WorkLoop]
     work_sizes: dict[str, tuple[str, ...]]
+    work_numbers: dict[str, float]
     products: dict[str, int]
     work_copies: list[tuple[int, int, int, bool]]
     _built: dict[int, tuple[int, ...]]
@@ -266,7 +267,7 @@ class Scopes(IndexerState):
     def _record_loops(self, node: ast.FunctionDef | ast.AsyncFunctionDef, index: int, frame: Frame) -> None:
         """The loop nests and the bounded loops of function ``node`` (index ``index``), walked."""
         if frame.looped:  # (a function with a nest has a loop)
-            where = ModuleLoops(self.module, self.work_sizes, self._denoted, self._col)
+            where = ModuleLoops(self.module, self.work_sizes, self._denoted, self._col, self.work_numbers)
             cls = self.functions[index].class_qualname
             owner = f"{self.module}.{cls}" if cls else ""
             first = len(self.work_loops)

@@ -16,6 +16,12 @@ from asynclint.knowledge.costs import SAME_ITEMS
 Factors = tuple[str, ...]
 
 
+#: A factor that is an upper bound: the larger of a conditional's counts (``range(1 if cw else 4)``:
+#: ``<=4``), a fixed-step clock's limit over its step (:mod:`.clocks`). The estimate takes it and its
+#: message says "up to".
+UP_TO = "<="
+
+
 def int_value(node: ast.expr) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value

@@ -29,6 +29,7 @@ from asynclint.analysis.index.annotations import module_parameters, tuple_return
 from asynclint.analysis.index.applied import applied_decorators
 from asynclint.analysis.index.attr_evidence import attribute_members, settle_conflicts
 from asynclint.analysis.index.bodies import Bodies, functions
+from asynclint.analysis.index.clocks import module_numbers
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
@@ -125,6 +126,7 @@ class Indexer(
         self.nests: list[LoopNest] = []
         self.work_loops: list[WorkLoop] = []
         self.work_sizes: dict[str, tuple[str, ...]] = {}
+        self.work_numbers: dict[str, float] = {}
         self.products: dict[str, int] = {}  # the module's product builders (:mod:`.products`)
         self.work_copies: list[tuple[int, int, int, bool]] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
@@ -229,6 +231,7 @@ class Indexer(
         )
         self._prebind(tree.body)
         self.work_sizes = module_sizes(tree)
+        self.work_numbers = module_numbers(tree)
         self.products = product_builders(tree, self.source)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)

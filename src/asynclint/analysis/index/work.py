@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from math import comb, perm
 
 from asynclint.analysis.index.bodies import FunctionBody, own_nodes
+from asynclint.analysis.index.clocks import clock_trips, leaves_early
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
 from asynclint.analysis.index.loops import WorkLoop
-from asynclint.analysis.index.sizes import Factors, int_value, literal_count
+from asynclint.analysis.index.sizes import UP_TO, Factors, int_value, literal_count
 from asynclint.knowledge.costs import (
     COMBINATORIAL_COUNTS,
     MAPPING_ENTRIES,
@@ -61,9 +62,6 @@ OWNER = "@"
 #: A factor that is the distance between two parameters (``range(start, end)``: ``^start:end``):
 #: the graph reads it from what every call passes them (``CallSite.spans``), or leaves it unknown.
 SPAN = "^"
-#: A factor that is the larger of a conditional's counts (``range(1 if cw else 4)``: ``<=4``): the
-#: estimate takes it and its message says "up to".
-UP_TO = "<="
 Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
 
 
@@ -71,12 +69,14 @@ Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
 class ModuleLoops:
     """What the loops of one module's functions are read against: the module's name, its constants
     (:func:`module_sizes`), what an expression denotes there, and how ``ast`` byte offsets become
-    the 1-based character columns reports use."""
+    the 1-based character columns reports use, and the numbers its constants hold
+    (:func:`module_numbers`: a clock's step and limit)."""
 
     module: str
     sizes: dict[str, Factors]
     resolve: Callable[[ast.expr], str | None]
     col: Callable[[int, int], int]
+    numbers: dict[str, float]
 
 
 class Loops:
@@ -92,7 +92,7 @@ class Loops:
         owner: str,
     ):
         self.function, self.first, self.module, self.owner = function, first, where.module, owner
-        self.sizes, self.resolve, self.col = where.sizes, where.resolve, where.col
+        self.sizes, self.resolve, self.col, self.numbers = where.sizes, where.resolve, where.col, where.numbers
         args = node.args
         positional = [*args.posonlyargs, *args.args]
         self.params = {a.arg for a in (*positional, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
@@ -463,6 +463,7 @@ class Loops:
         statements: int = 1,
         over: frozenset[str] = frozenset(),
         history: bool = False,
+        ceiling: bool = False,
     ) -> int:
         line, col, end_line, end_col = self._span(node)
         self.loops.append(
@@ -480,6 +481,7 @@ class Loops:
                 max(statements, 1),
                 over=tuple(sorted(over)),
                 history=history,
+                ceiling=ceiling,
             )
         )
         return self.first + len(self.loops) - 1
@@ -496,9 +498,10 @@ class Loops:
 
     def while_loop(self, node: ast.While, parent: int) -> int:
         """A ``while`` loop inside loop ``parent``: its number."""
-        trips, bound = self._while_bound(node)
+        trips, bound, clock = self._while_bound(node)
         header = f"while {short_source(node.test)}"
-        return self._add(node, parent, None, trips, header, bound, _statements(node.body) + 1)
+        ceiling = clock and leaves_early(node.body)
+        return self._add(node, parent, None, trips, header, bound, _statements(node.body) + 1, ceiling=ceiling)
 
     def generator(self, node: Comprehension, position: int, parent: int) -> int:
         """The generator at ``position`` of a comprehension, inside loop ``parent`` (the one before it,
@@ -545,13 +548,17 @@ class Loops:
         self._note_spans(node)
         self._note_items(node, parent)
 
-    def _while_bound(self, node: ast.While) -> tuple[Factors | None, str]:
-        """``while i < bound`` (inside an ``and``) where the body advances ``i``: the bound's count."""
-        advanced = {
-            stmt.target.id
-            for stmt in own_nodes(node.body)
-            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name)
-        }
+    def _while_bound(self, node: ast.While) -> tuple[Factors | None, str, bool]:
+        """``while i < bound`` (inside an ``and``) where the body advances ``i``: the bound's count,
+        or, where the body advances a clock by a step the module fixes up to a limit it fixes
+        (``time += STEP`` to ``TIME_LIMIT``, 26.0 by 1/240: a fixed-step integrator), the limit over
+        the step (the clock's start is not read: an upper bound, said as "up to"), and whether it
+        is such a clock."""
+        steps: dict[str, list[ast.expr]] = {}
+        for stmt in own_nodes(node.body):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name):
+                steps.setdefault(stmt.target.id, []).append(stmt.value)
+        advanced = set(steps)
         tests = (
             node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
         )
@@ -560,10 +567,13 @@ class Loops:
                 continue
             if test.left.id in advanced and isinstance(test.ops[0], (ast.Lt, ast.LtE)):
                 bound = test.comparators[0]
+                clock = clock_trips(steps[test.left.id], bound, self.numbers)
+                if clock is not None:
+                    return clock, self._bound_word(bound), True
                 trips = self.count(bound)
                 if trips is not None:
-                    return trips, self._bound_word(bound)
-        return None, ""
+                    return trips, self._bound_word(bound), False
+        return None, "", False
 
     def _bound_word(self, bound: ast.expr) -> str:
         """The setting a bound reads, where a local name stands for it (``max_ticks``)."""

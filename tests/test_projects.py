@@ -11,7 +11,9 @@ is the framework's while its siblings are still its own by their bare names;
 ``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
 ``unnamed_env``: helper coroutines (and methods of classes no library base reaches) the environment
 names or never names, objects it hands to libraries (which call their methods by name) or to its own
-code, and a method only its tests name; ``followed_env``:
+code, and a method only its tests name; ``named_tools_env``: tools forwarding to an API object's methods by
+the tool's name (``getattr(api, name)(**kwargs)``), the object built by callables a registry dataclass holds;
+``followed_env``:
 offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
 receivers declared a base class or a protocol, or read from a TypedDict's field, ``self.tools``, and
 classes based on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
@@ -187,6 +189,7 @@ def test_both_projects_are_there() -> None:
         "followed_env",
         "judges_env",
         "judges_old",
+        "named_tools_env",
         "ns_env",
         "registrations_env",
         "registry_env",
@@ -603,8 +606,15 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("unnamed_env/unnamed_env/handlers.py", "Listener.on_event"): ("async def",),
     ("unnamed_env/unnamed_env/handlers.py", "Ticker.on_tick"): ("async def",),
     ("unnamed_env/unnamed_env/handlers.py", "BaseHook.before"): ("async def",),
-    # dispatch_env: a method run by a name looked up at run time (getattr)
-    ("dispatch_env/dispatch_env/env.py", "Tools.search"): ("async def",),
+    # dispatch_env: a method run by a name looked up at run time (getattr), from the hook that looks it up
+    ("dispatch_env/dispatch_env/env.py", "DispatchEnv.env_response"): (
+        "env_response",
+        "per turn",
+        "dispatched by name",
+    ),
+    # named_tools_env: an API object's methods run by the tool's name; the registry's callables per rollout
+    ("named_tools_env/named_tools_env/env.py", "_tool.<locals>.run_tool"): ("tool", "per tool call"),
+    ("named_tools_env/named_tools_env/env.py", "NamedToolsEnv.setup_state"): ("setup_state", "per rollout"),
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),
     ("script_env/script_env/lazy.py", "Judge.warm"): ("async def",),

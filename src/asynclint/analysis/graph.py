@@ -25,6 +25,7 @@ from sys import intern
 
 from asynclint.analysis.background import Background
 from asynclint.analysis.cycles import CycleMemo
+from asynclint.analysis.fills import Fills
 from asynclint.analysis.given import GivenArgs
 from asynclint.analysis.graph_records import (
     OVERLOAD,
@@ -60,6 +61,7 @@ from asynclint.knowledge.functions import MEMOIZERS
 
 class ProjectGraph(
     Handovers,
+    Fills,
     Hierarchy,
     DeclaredHooks,
     HotSet,
@@ -215,6 +217,8 @@ class ProjectGraph(
         self._rollout_built: dict[str, bool] = {}
         self._builders: dict[str, list[tuple[int, int]]] | None = None  # see Warming._building
         self.hot: dict[FunctionId, HotInfo] = {}
+        self._filled = None
+        self._field_tables = set()
         self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._exporters: dict[str, tuple[str, ...]] | None = None  # see Exports.exported_as

@@ -136,6 +136,23 @@ class Hierarchy(GraphState):
                 found.extend(key for key in implemented if key is not None and key not in found)
         return found
 
+    def named_methods(self, receiver: str) -> tuple[FunctionId, ...]:
+        """What ``getattr(obj, name)(...)`` may run, ``receiver`` being what ``obj`` resolves to: each
+        public method (no ``_`` prefix, no property) of its class's MRO and of the project's subclasses
+        of it, when it is an instance of a project class; () when nothing types it (no guess)."""
+        cls = receiver.removesuffix("()")
+        if not receiver.endswith("()") or cls not in self.classes:
+            return NO_FUNCTIONS
+        found: dict[FunctionId, None] = {}
+        for owner in (*self.mro(cls), *self.subclasses(cls)):
+            info = self.classes[owner][1]
+            for name in info.methods:
+                if name.startswith("_") or name in info.properties:
+                    continue
+                key = self.method_of(cls, name) if owner in self.mro(cls) else None  # an override's: cls's own
+                found.update(dict.fromkeys((key,) if key is not None else self.defs.get(f"{owner}.{name}", ())))
+        return tuple(found)
+
     def implementers(self, cls: str) -> list[str]:
         """The project classes implementing ``cls``, a protocol of the project's, without deriving
         from it: each defines or inherits every method the protocol and its protocol bases declare

@@ -16,7 +16,8 @@ from asynclint.analysis.index.values import FIELD_SUFFIX, ITEM_SUFFIX, LOOP_ITEM
 from asynclint.analysis.parameters import Parameters
 from asynclint.knowledge.blocking import ITEMS, RETURNS, SUBCLASSED
 from asynclint.knowledge.functions import PROPERTIES
-from asynclint.knowledge.typenames import TYPED_DICTS
+from asynclint.knowledge.programs import ANY_NAME
+from asynclint.knowledge.typenames import OPEN_FIELD_TYPES, TYPED_DICTS
 
 #: What iterating over a library result yields, where :data:`ITEMS` says (no callable).
 _TYPED_ITEMS = frozenset(ITEMS.values())
@@ -165,6 +166,8 @@ class Resolution(Exports, Parameters):
                 # Set here to something nothing types (a nearer class decides), or to what the
                 # constructor's callers pass: settled with a caller (:meth:`received`), never here.
                 return None
+            if value in OPEN_FIELD_TYPES and (filled := self.filled(owner, attr)) is not None:
+                return filled  # ``make_api: Callable``: what the constructions pass
             if value is not None:
                 on_self = Rooted.read(value, Marker.SELF)  # ``self.pages = self.db.collection()``
                 return self._on_instance(owner, on_self) if on_self is not None else self.resolve(value)
@@ -197,7 +200,7 @@ class Resolution(Exports, Parameters):
             return f"{callee}()"  # an instance of a project class
         key = self._definition(callee)
         if key is None:
-            return f"{callee}()"
+            return self.filled_result(callee) or f"{callee}()"
         # Named after the definition, so an unknown result still finds what it holds (callables).
         defined = f"{self.summaries[key[0]].module}.{self.function(key).qualname}()"
         value = self.values.get(defined)
@@ -267,6 +270,8 @@ class Resolution(Exports, Parameters):
         it), a class's ``__init__`` (inherited ones included), or an instance's ``__call__``."""
         if not target:
             return []
+        if target.endswith(f".{ANY_NAME}"):  # ``getattr(api, name)(...)``: any public method of api's class
+            return self.named_methods(self.resolve(target.removesuffix(f".{ANY_NAME}")))
         name = self.resolve(target)
         if name in self.classes:
             key = self.method_of(name, "__init__")

@@ -14,6 +14,7 @@ from asynclint.analysis.graph_records import FunctionId, HotInfo, HotState, Libr
 from asynclint.analysis.index.records import CallSite, Function, ModuleSummary, Place
 from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import result_unawaited, root_awaited
+from asynclint.knowledge.programs import ANY_NAME, BY_NAME
 from asynclint.model import ChainLink
 
 
@@ -359,7 +360,8 @@ class Uses(CallRefs):
                 continue
             written = self.call_target(site, caller)
             if written and self.functions_for(written):
-                return ""  # (a call on the line names ``callee``: the plainer story)
+                # (a call on the line names ``callee``: the plainer story; or it looks it up by name)
+                return BY_NAME if site.method == ANY_NAME else ""
             if written and callee in self.called_back(caller, site, written):
                 through = through or written
         return through

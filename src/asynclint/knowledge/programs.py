@@ -25,6 +25,10 @@ NAME_LOOKUPS: dict[str, int] = {"getattr": 1, "attrgetter": 0, "methodcaller": 0
 #: (``getattr(tools, name)``), or -- followed by the class -- any name of the class whose method looks
 #: itself up (``getattr(self, field)``: ``*pkg.mod.Config``).
 ANY_NAME = "*"
+#: A step of a chain through such a lookup's call (``getattr(api, name)(**kwargs)``, the method written
+#: :data:`ANY_NAME`): said where a library function calling the next step back would be named
+#: (``ChainLink.through``), as the call is dispatched by name, not written out.
+BY_NAME = "getattr(<name>)"
 
 #: Base classes whose own code never calls a method a subclass defines: markers of abstract
 #: bases and protocols, typing's generics, enums and plain data models. A method of a class

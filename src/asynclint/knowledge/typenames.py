@@ -24,6 +24,19 @@ CONTAINER_ANNOTATIONS = frozenset(
         "typing.OrderedDict",
     }
 )
+#: Declared types of a field that say nothing of its value (as the graph writes an instance of them):
+#: ``make_api: Callable``, ``api: Any``. Such a field holds what the class's constructions pass there
+#: (``Domain(make_api=make_api)``): :class:`asynclint.analysis.fills.Fills`.
+OPEN_FIELD_TYPES = frozenset(
+    {
+        "typing.Any()",
+        "typing_extensions.Any()",
+        "builtins.object()",
+        "collections.abc.Callable()",
+        "typing.Callable()",
+        "typing_extensions.Callable()",
+    }
+)
 #: ``type[T]``: the annotated value is a class, not an instance.
 CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
 #: ``cast(T, value)``: the value is declared a ``T``.

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from asynclint.knowledge.programs import BY_NAME
 from asynclint.model import ChainLink, Finding, Severity
 
 
@@ -63,6 +64,8 @@ def chain_steps(chain: tuple[ChainLink, ...]) -> list[ChainStep]:
             text = f"enter `{link.function}`"
         elif position == len(chain) - 1:
             text = f"blocking call in `{link.function}`"
+        elif link.through == BY_NAME:
+            text = f"calls `{chain[position + 1].function}`, dispatched by name"
         elif link.through:
             text = f"calls `{link.through}`, which calls back `{chain[position + 1].function}`"
         else:

@@ -6,6 +6,7 @@ import re
 
 from asynclint.grading import FREQUENCY_WORDS
 from asynclint.knowledge.frameworks import EVAL_TABLE, GROUP_SIZE_SETTING, GroupSize, version_caveat
+from asynclint.knowledge.programs import BY_NAME
 from asynclint.model import Facts, RelatedLocation, split_place
 
 #: The message of a read of a lazy stream (:data:`asynclint.knowledge.streams.LAZY_STREAMS`).
@@ -147,6 +148,8 @@ def where(facts: Facts, memoized: tuple[str, str] | None) -> str:
 
 def _through(library_function: str) -> str:
     """Said after a step of the way whose call runs ``library_function``, which calls the next one back."""
+    if library_function == BY_NAME:
+        return " (dispatched by name)"
     return f" through `{library_function}`" if library_function else ""
 
 

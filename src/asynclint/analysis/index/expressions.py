@@ -11,10 +11,10 @@ from asynclint.analysis.index.callshapes import copy_kind, dumped, reference
 from asynclint.analysis.index.frames import CallContext, Frame
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
 from asynclint.analysis.index.literals import few_iterations
+from asynclint.analysis.index.named_calls import NamedCalls
 from asynclint.analysis.index.nests import starts_nest
 from asynclint.analysis.index.nestshapes import calls_itself
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef, Handoff
-from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.statefields import ADDING, state_addition
 from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfPath, SelfRef, Sym, Value
 from asynclint.knowledge.asyncio_apis import (
@@ -46,7 +46,7 @@ from asynclint.knowledge.frameworks import (
 from asynclint.knowledge.programs import ANY_NAME, NAME_LOOKUPS
 
 
-class Expressions(IndexerState):
+class Expressions(NamedCalls):
     """Part of the walk (:class:`asynclint.analysis.index.walker.Indexer`, which holds the state)."""
 
     # -- expressions ------------------------------------------------------------------------
@@ -109,8 +109,15 @@ class Expressions(IndexerState):
 
     def visit_call(self, node: ast.Call, awaited: bool) -> None:
         self._note_name_lookup(node)
+        named = self._by_any_name(node)
+        if named is not None:
+            self.visit_expr(node.func)  # the lookup itself, its receiver and name read
+            node = named
         on_receiver = isinstance(node.func, ast.Attribute)
-        self.visit_expr(node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver)
+        if named is None:
+            self.visit_expr(
+                node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver
+            )
         func_value = self.infer(node.func)
         recorded = len(self.calls)
         target = self.record_call(node, awaited, func_value)

@@ -42,6 +42,7 @@ from asynclint.knowledge.blocking import (
     RECURSIVE_PATTERN,
     TREE_WALKS,
 )
+from asynclint.knowledge.programs import ANY_NAME
 
 #: The last names of INSTALLED_ROOTS: only an attribute so named is looked up.
 _INSTALLED_NAMES = frozenset(name.rpartition(".")[2] for name in INSTALLED_ROOTS)
@@ -141,8 +142,10 @@ class Recording(PayloadsHeld, Registries):
         argument = ""
         if last in self.catalogue.argument_methods and node.args:
             argument = self._first_type(node.args[0])
-        api = self.catalogue.match(target, method)
-        if api is None and target is None and method is not None and len(dispatch) > 1:
+        # ``getattr(x, name)(...)`` (method ANY_NAME): the project's methods only, never a library
+        # entry guessed for a name nobody wrote.
+        api = self.catalogue.match(target, method) if method != ANY_NAME else None
+        if api is None and target is None and method not in (None, ANY_NAME) and len(dispatch) > 1:
             # ``client.search(q)`` on ``Exa() if fast else TavilyClient()``: the method of each class
             # (before the items below: ``exa_py.Exa.**`` would take ``exa_py.Exa.search[]`` for one).
             target, api = self.catalogue.union_entry(dispatch, awaited, keywords, argument)

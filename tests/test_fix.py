@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -1114,7 +1115,7 @@ def _project_sources(root: Path) -> list[SourceFile]:
     ]
 
 
-@pytest.mark.parametrize("name", ["registrations_env", "v0_env", "v1_env", "values_env"])
+@pytest.mark.parametrize("name", ["named_tools_env", "registrations_env", "v0_env", "v1_env", "values_env"])
 def test_fixture_projects_fix_to_a_verified_fixed_point(name: str):
     sources = _project_sources(PROJECTS / name)
     config = Config(root=PROJECTS / name)
@@ -1175,6 +1176,32 @@ def test_a_helper_in_another_module_is_offloaded_where_the_async_caller_calls_it
     assert any("sync helper" in applied.title for applied in elsewhere), "expected a helper offloaded at its caller"
     for applied in elsewhere:  # the async caller's call of the helper, or a sync root made async
         assert "sync helper" in applied.title or "`async def`" in applied.title
+
+
+def test_a_call_dispatched_by_name_is_offloaded_whole_unless_it_can_pick_an_async_method(tmp_path: Path):
+    """``getattr(api, name)(**kwargs)`` runs whichever public method the model's tool name picks:
+    offloading that call offloads each of them, and is declined once one is an ``async def`` (its
+    coroutine would come back from the thread unawaited)."""
+    project = tmp_path / "named_tools_env"
+    shutil.copytree(PROJECTS / "named_tools_env", project)
+    outcome = fix_sources(_project_sources(project), Config(root=project), unsafe=False)
+    dispatched = [a for a in outcome.applied if "`getattr(api, name)`" in a.title]
+    assert {a.finding.line for a in dispatched} == {12, 25, 26}  # _rows (list_accounts), post_entry
+    env = next(text for path, text in outcome.changed.items() if path.endswith("env.py"))
+    assert "await asyncio.to_thread(getattr(api, name), **kwargs)" in env
+
+    ledger = project / "named_tools_env" / "ledger.py"
+    ledger.write_text(
+        ledger.read_text(encoding="utf-8").replace(
+            "    def list_accounts(self) -> list:",
+            "    async def audit(self) -> None:\n        pass\n\n    def list_accounts(self) -> list:",
+        ),
+        encoding="utf-8",
+    )
+    outcome = fix_sources(_project_sources(project), Config(root=project), unsafe=False)
+    assert not any("getattr" in a.title for a in outcome.applied)
+    reasons = {left.finding.line: left.reason for left in outcome.left if left.finding.path.endswith("ledger.py")}
+    assert "calls by name" in reasons[29] and "unawaited" in reasons[29]  # post_entry's commit, 3 lines down
 
 
 def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():

@@ -16,6 +16,7 @@ from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
 from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
 from asynclint.knowledge.frameworks import RESULT_AWAITED, TRANSPARENT_DECORATORS, root_awaited
+from asynclint.knowledge.programs import ANY_NAME
 from asynclint.knowledge.twins import TwinCall
 from asynclint.model import Finding, FixRequest
 
@@ -36,6 +37,9 @@ class Site:
     placement: str
     helper: str | None = None  # the sync function whose call is offloaded
     callee: FunctionId | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
+    # Every project function the offloaded call may run, when the name does not fix it: each public
+    # method ``getattr(api, name)(...)`` can pick (what runs in the thread is any of them).
+    dispatched: tuple[FunctionId, ...] = ()
 
     @property
     def offending(self) -> bool:
@@ -236,6 +240,8 @@ class FixProject:
                     return Decline(f"cannot find `{qualname}` in {path}")
                 helper = graph.function(callee).qualname
                 found = _calls_at(file, sites, helper)
+                if not found and len(sites) == 1 and sites[0].method == ANY_NAME:
+                    return self._call_site(graph, caller, sites[0], "helper", callee)
                 applier = next((site.applier for site in sites if site.applier), "")
                 if not found and applier:
                     return Decline(_applied_reason(helper, applier) + f" in `{qualname}`")
@@ -333,6 +339,15 @@ class FixProject:
         call = file.call_at(call_site.line, call_site.col, call_site.end_line, call_site.end_col)
         if function is None or call is None:
             return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
+        if call_site.method == ANY_NAME:  # ``getattr(api, name)(...)``: the thread runs whichever it picks
+            dispatched = _dispatched(file, (call_site,), graph, caller)
+            if dispatched is None:
+                return Decline(
+                    f"`{helper}` is one of the methods `{qualname}` calls by name at {path}:{call_site.line}, and "
+                    "an `async def` (or an installed function) is among the others: offloading that call would "
+                    "leave its coroutine unawaited"
+                )
+            return Site(file, call, function, placement, file.code(dispatched[0].func), callee, dispatched[1])
         return Site(file, call, function, placement, helper=helper, callee=callee)
 
     def _root_sites(
@@ -434,6 +449,10 @@ class FixProject:
             found = _calls_at(root_file, sites, helper)
             if not found and isinstance(root_def, cst.FunctionDef):
                 found = _aliased_calls(root_file, root_def, sites, graph, root)
+            if not found and (dispatched := _dispatched(root_file, sites, graph, root)) is not None:
+                picked, ran = dispatched
+                helper = root_file.code(picked.func)
+                return _returned(root_def, picked) or Site(root_file, picked, root_def, "root", helper, callee, ran)
         elif located is None:
             return Decline(f"the work is written in `{qualname}` itself: no call of it can move")
         elif len(finding.chain) > 2:  # the root's own call into an installed library (deep mode)
@@ -534,6 +553,26 @@ def _aliased_calls(
     if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
         return []
     return [node]
+
+
+def _dispatched(
+    file: ParsedFile, sites: tuple[CallSite, ...], graph: CallGraph, caller: FunctionId
+) -> tuple[cst.Call, tuple[FunctionId, ...]] | None:
+    """The graph's one call site when it calls a method looked up by a name the code does not write
+    out (``getattr(api, name)(**kwargs)``), with every project function the graph says runs there,
+    when each is a plain ``def``: offloading that call offloads whichever method the name picks. An
+    ``async def`` among them (its coroutine would come back from the thread unawaited) is left to
+    decline."""
+    if len(sites) != 1 or sites[0].method != ANY_NAME:
+        return None
+    site = sites[0]
+    node = file.call_at(site.line, site.col, site.end_line, site.end_col)
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and last_name(node.func.func) == "getattr"):
+        return None
+    ran = tuple(key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col))
+    if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
+        return None
+    return node, ran
 
 
 def _bound_names(statement: cst.CSTNode) -> list[str]:

@@ -478,7 +478,7 @@ def _run_in_thread(sites: tuple[Site, ...], project: FixProject) -> Iterator[tup
     graph = project.graph
     if graph is None:
         return  # no graph, no callee found in it to follow
-    queue = [site.callee for site in sites if site.callee is not None]
+    queue = list(dict.fromkeys(key for site in sites for key in (site.callee, *site.dispatched) if key is not None))
     seen = set(queue)
     while queue:
         key = queue.pop(0)

@@ -190,7 +190,9 @@ def _result_name(call: cst.Call | cst.Attribute) -> str:
     """``data`` for ``json.loads(...)``, ``title`` for a property read (``driver.title``)."""
     if isinstance(call, cst.Attribute):
         return call.attr.value
-    name = last_name(call.func) or "result"
+    name = last_name(call.func)
+    if name is None:  # a call of a call (``getattr(api, name)(...)``): nothing to name it after
+        return "result"
     return _RESULT_NAMES.get(name, f"{name.strip('_')}_result")
 
 

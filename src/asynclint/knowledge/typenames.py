@@ -12,6 +12,10 @@ FIELD_SPECIFIERS = frozenset(
 WRAPPING_ANNOTATIONS = frozenset(f"typing.{name}" for name in ("Optional", "Union", "Annotated", "ClassVar", "Final"))
 #: Roots of annotations too general to type a receiver: ``dict``, ``Any``, ``Iterator[T]``, ``Self``.
 VAGUE_ANNOTATIONS = frozenset({"builtins", "typing", "typing_extensions", "collections", "types", "abc"})
+#: Annotations that say nothing of a value's type (an instance of them, as the indexer names it): a
+#: name or attribute so annotated holds whatever the project stores in it (``persona: Any = None``,
+#: then ``env.persona = Persona(...)``). ``dict`` or ``str`` say something: they are not here.
+SAYS_NOTHING = frozenset({"typing.Any()", "typing_extensions.Any()", "builtins.object()"})
 #: Containers whose last type argument is the type of the items ``x[key]`` reads.
 CONTAINER_ANNOTATIONS = frozenset(
     {

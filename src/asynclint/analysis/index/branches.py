@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from asynclint.analysis.index.argfacts import Known, evidence_of, joined
+from asynclint.analysis.index.helpers import typed_instance
+from asynclint.analysis.index.values import Inst, Value
 from asynclint.knowledge.costs import payload_evidence
+from asynclint.knowledge.typenames import SAYS_NOTHING
 
 
 def leaves(body: list[ast.stmt]) -> bool:
@@ -49,3 +52,26 @@ def _small_or_handed(options: list[tuple[str, str]], params: Iterable[str]) -> t
     if len(handed) != 1 or payload_evidence("name", handed[0][1]) == "whole":
         return None
     return handed[0] if all(evidence_of(option) == "small" for option in options if option != handed[0]) else None
+
+
+def typed_over_nothing(
+    before: Mapping[str, Value], body: Mapping[str, Value], orelse: Mapping[str, Value]
+) -> dict[str, Value]:
+    """The names both branches of an ``if`` bind, one to a typed instance and the other to what
+    says nothing of its type (``active = scenario.persona`` / ``active = persona``, a parameter
+    annotated ``Any``): the typed one, which is what calls through the name reach when they reach
+    a type at all. (After the ``if`` the walk holds the ``else``'s binding.)"""
+    kept: dict[str, Value] = {}
+    for name, value in body.items():
+        if name not in orelse or value == before.get(name) or orelse[name] == before.get(name):
+            continue
+        other = orelse[name]
+        if typed_instance(value) and _says_nothing(other):
+            kept[name] = value
+        elif typed_instance(other) and _says_nothing(value):
+            kept[name] = other
+    return kept
+
+
+def _says_nothing(value: Value) -> bool:
+    return value is None or (isinstance(value, Inst) and value.name in SAYS_NOTHING)

@@ -10,6 +10,7 @@ from typing import cast
 from asynclint.analysis.index.helpers import STDLIB_ROOTS, callables_of, exported_name, returned_name, vague
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
+from asynclint.knowledge.typenames import SAYS_NOTHING
 
 
 class ReturnExports(IndexerState):
@@ -31,7 +32,8 @@ class ReturnExports(IndexerState):
             value for value in returned if isinstance(value, Inst) and value.origin != "param" and not vague(value)
         ]
         built = len(named) == 1 and None not in named and len(made) == len(returned)
-        if not built and isinstance(declared, (Inst, Sym)):
+        if not built and isinstance(declared, (Inst, Sym)) and declared.name not in SAYS_NOTHING:
+            # (``-> Any`` says nothing: what the ``return``s give does)
             self.values.append((key, declared.name))
             self.declared.append(key)
         elif len(named) == 1 and None not in named:

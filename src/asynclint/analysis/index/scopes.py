@@ -77,6 +77,7 @@ class IndexerState:
     class_attrs: dict[str, dict[str, Value]]
     declared_attrs: dict[tuple[str, str], Value]
     attr_assigned: dict[tuple[str, str], list[Value]]
+    outside_stores: list[tuple[str, str, Value]]
     class_methods: dict[str, list[str]]
     class_bases: dict[str, tuple[str, ...]]
     unnamed_bases: set[str]  # classes with a base the index could not name
@@ -419,6 +420,10 @@ class Scopes(IndexerState):
             owner = self.lookup(target.value.id)
             if isinstance(owner, SelfRef) and not owner.path:
                 self._set_class_attr(owner.cls, target.attr, value)
+            elif isinstance(owner, Inst) and owner.origin != "param":
+                # ``env = Env(...)`` then ``env.persona = persona``: settled once the module's
+                # classes (and the factories returning them) are known, :func:`.attr_evidence.stored_outside`.
+                self.outside_stores.append((owner.name, target.attr, value))
         elif isinstance(target, ast.Subscript) and (attr := self._own_attribute(target.value)) is not None:
             # ``self.envs[run_id] = DockerEnvironment(...)``: what ``self.envs[key]`` holds.
             self._set_class_attr(attr[0], f"{attr[1]}{ITEM_SUFFIX}", value)

@@ -6,7 +6,7 @@ import ast
 from typing import cast
 
 from asynclint.analysis.index.argfacts import evidence_of, loop_source
-from asynclint.analysis.index.branches import leaves, merged_branches
+from asynclint.analysis.index.branches import leaves, merged_branches, typed_over_nothing
 from asynclint.analysis.index.callshapes import opens_response, opens_stream, state_key
 from asynclint.analysis.index.diskcache import cache_miss, looks_for_file
 from asynclint.analysis.index.flags import attribute_owners, param_test, stored_names
@@ -440,8 +440,10 @@ class Statements(Targets):
             )
             if nonempty:
                 self.frame.known_nonempty.add(nonempty)
+            bound = dict(self.frame.bindings)
             with self.narrowed(node.test):
                 self.visit_branch(node.body)
+            bound_body = dict(self.frame.bindings)
             if nonempty:
                 self.frame.known_nonempty.discard(nonempty)
             test = node.test
@@ -459,6 +461,8 @@ class Statements(Targets):
             if tested:
                 guards[-1] = f"not ({tested})"
             self.visit_branch(node.orelse)
+            if not leaves(node.body) and not leaves(node.orelse):
+                self.frame.bindings.update(typed_over_nothing(bound, bound_body, self.frame.bindings))
             # After a branch that always leaves (return, raise, continue, break), only the other goes on.
             if leaves(node.body) != leaves(node.orelse):
                 if not leaves(node.body):

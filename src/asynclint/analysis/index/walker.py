@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from asynclint.analysis.index.annotations import module_parameters, tuple_return_annotations
 from asynclint.analysis.index.applied import applied_decorators
-from asynclint.analysis.index.attr_evidence import attribute_members, settle_conflicts
+from asynclint.analysis.index.attr_evidence import attribute_members, settle_conflicts, stored_outside
 from asynclint.analysis.index.bodies import Bodies, functions
 from asynclint.analysis.index.clocks import module_numbers
 from asynclint.analysis.index.conditions import Conditions
@@ -144,6 +144,7 @@ class Indexer(
         self.declared_attrs: dict[tuple[str, str], Value] = {}
         #: (class, attribute) -> every value assigned to it, in order (``settle_conflicts``).
         self.attr_assigned: dict[tuple[str, str], list[Value]] = {}
+        self.outside_stores: list[tuple[str, str, Value]] = []
         self.class_methods: dict[str, list[str]] = {}
         self.class_bases: dict[str, tuple[str, ...]] = {}
         self.unnamed_bases: set[str] = set()
@@ -251,6 +252,8 @@ class Indexer(
                 self.values.append((name, value.name))
             elif isinstance(value, Refs):
                 self._export_callables(name, (value,))
+        for cls, attr, value in stored_outside(self.outside_stores, self.class_lines, self.callables, self.module):
+            self._set_class_attr(cls, attr, value)
         settle_conflicts(self.class_attrs, self.attr_assigned)
         for cls, attrs in self.class_attrs.items():
             for attr, value in attrs.items():

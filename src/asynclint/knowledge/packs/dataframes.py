@@ -14,7 +14,11 @@ for a small sheet), ``read_json``, ``read_pickle``, ``read_xml``, ``read_stata``
 ``to_string``, ``to_html`` and ``to_latex`` write a file only when handed a path, by keyword or as
 their first argument; called without one (the usual way to put a table in a prompt) they return
 text, and handed a buffer in memory (``io.StringIO``) they write there. Graded here, deep mode does
-not follow them into ``get_handle``, whose ``urlopen`` branch only a URL takes.
+not follow them into ``get_handle``, whose ``urlopen`` branch only a URL takes. A ``Series`` has
+the same writers (``NDFrame``'s: ``to_csv``, ``to_json``, ``to_excel``, ``to_pickle``, ``to_hdf``,
+``to_latex``; its own ``to_string`` and ``to_markdown``) but no ``to_parquet``, ``to_feather``,
+``to_xml`` or ``to_html``; without entries deep mode followed ``Series.to_csv()`` into
+``get_handle``'s URL branch and graded a text-returning call critical.
 """
 
 from __future__ import annotations
@@ -36,11 +40,13 @@ _PATHS = frozenset({"builtins.str", "pathlib.Path", "pathlib.PurePath"})
 #: What the text readers do when handed text or a buffer already in memory.
 _TEXT = "pandas.read_csv[in memory]"
 _FRAME = "pandas.DataFrame"
+_SERIES = "pandas.Series"
 _TEXT_READERS = ("read_csv", "read_table", "read_fwf", "read_json")
 _FILE_READERS = (
     "read_parquet read_feather read_orc read_excel read_pickle read_xml read_stata read_sas read_spss read_hdf"
 )
 _WRITERS = "to_parquet to_excel to_feather to_pickle to_hdf to_stata to_orc"
+_SERIES_WRITERS = "to_excel to_pickle to_hdf"
 #: The writers that return text unless handed a path -> the keyword of that path.
 _TEXT_WRITERS = {
     **dict.fromkeys(("to_csv", "to_json"), "path_or_buf"),
@@ -56,9 +62,10 @@ APIS: tuple[BlockingApi, ...] = (
     entry(_TEXT, "serialization", "payload", "to-thread", source=_PANDAS),
     *many("fs", "disk-content", "to-thread", _FILE_READERS, "pandas.", source=_PANDAS),
     *many("fs", "disk-content", "to-thread", _WRITERS, f"{_FRAME}.", source=_PANDAS),
+    *many("fs", "disk-content", "to-thread", _SERIES_WRITERS, f"{_SERIES}.", source=_PANDAS),
     *(
         entry(
-            f"{_FRAME}.{name}",
+            f"{owner}.{name}",
             "fs",
             "disk-content",
             "to-thread",
@@ -66,7 +73,9 @@ APIS: tuple[BlockingApi, ...] = (
             blocks_with=frozenset({path, "0"}),
             blocks_on=_PATHS,
         )
+        for owner in (_FRAME, _SERIES)
         for name, path in _TEXT_WRITERS.items()
+        if owner == _FRAME or name not in ("to_xml", "to_html")
     ),
 )
 

@@ -275,6 +275,7 @@ class ProjectGraph(
                 self._keepers.setdefault(name, []).append(owner)
         self._resolved: CycleMemo[str, str] = CycleMemo(self._denote, str)  # in a cycle, a name denotes itself
         self._param_types: CycleMemo[tuple[FunctionId, str], str | None] = CycleMemo(self._typed_param, untyped)
+        self._makers_handed: dict[FunctionId, list[FunctionRef]] | None = None
         self._site_targets: list[list[str | None] | None] = [None] * len(summaries)
         self._site_callees: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)
         self._site_runs: list[list[Sequence[FunctionId] | None] | None] = [None] * len(summaries)  # HotSet._targets

@@ -157,6 +157,8 @@ class HotSet(Registrations):
         else:
             target = self.call_target(site, caller)
             keys = self.functions_for(target)
+            if not keys and site.param is not None:
+                keys = self.closed_callables(caller, site, target)
         if self.patched and (patched := self.patched_global(caller, target)):
             return patched  # a library's module global the project replaced
         if (

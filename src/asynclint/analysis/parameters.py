@@ -6,11 +6,11 @@ beside :mod:`asynclint.analysis.resolution`, which asks it)."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, frozen_refs
 from asynclint.analysis.graph_records import FunctionId
-from asynclint.analysis.index.records import CallSite
+from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.values import ITEM_SUFFIX, Marker, Rooted, SelfPath
 
 
@@ -85,7 +85,9 @@ class Parameters(CallRefs):
     def _argument_type(self, key: FunctionId, name: str) -> str | None:
         function = self.function(key)
         if name not in function.params:
-            return None
+            # a name a closure reads from the function it is defined in (``CallSite.param``)
+            host = self._closure_host(key, name)
+            return self.param_type(host, name) if host is not None else None
         types: set[str] = set()
         for caller, site in self._argument_sites(key):
             value = function.argument(site, name)
@@ -101,6 +103,42 @@ class Parameters(CallRefs):
             if typed:
                 types.add(typed)
         return types.pop() if len(types) == 1 else None
+
+    def closed_callables(self, key: FunctionId, site: CallSite, target: str | None) -> Sequence[FunctionId]:
+        """``fn(...)`` in closure ``key`` where ``fn`` is a parameter of the function that made it
+        (``CallSite.param``; the ``wrapper`` that ``_wrap(fn)`` returns): the project callables
+        that function's callers hand ``fn`` -- a function, a table's item, a factory's result
+        (``_wrap(make_judge(c))``) -- every one, since each call of the maker makes a closure."""
+        if site.param is None or len(site.param) != 1 or site.param[0] in self.function(key).params:
+            return ()
+        name = site.param[0]
+        host = self._closure_host(key, name)
+        if host is None:
+            return ()
+        if self._makers_handed is None:
+            handed: dict[FunctionId, list[FunctionRef]] = {}
+            for summary in self.summaries:
+                for ref in summary.refs:
+                    if ref.passed_to is not None and ref.target is not None and ref.self_ref is None:
+                        for callee in self.functions_for(ref.passed_to):
+                            handed.setdefault(callee, []).append(ref)
+            self._makers_handed = handed
+        slots = self.function(host).slots(name)
+        found = list(self.functions_denoted(target))
+        for ref in self._makers_handed.get(host, ()):
+            if ref.slot in slots:
+                found.extend(self.functions_denoted(ref.target))
+        return tuple(dict.fromkeys(callee for callee in found if callee != key))
+
+    def _closure_host(self, key: FunctionId, name: str) -> FunctionId | None:
+        """The nearest function enclosing ``key`` that has a parameter ``name``."""
+        qualname, path = self.function(key).qualname, self.summaries[key[0]].path
+        while ".<locals>." in qualname:
+            qualname = qualname.rpartition(".<locals>.")[0]
+            host = self.key_of(path, qualname)
+            if host is not None and name in self.function(host).params:
+                return host
+        return None
 
     def _argument_sites(self, key: FunctionId) -> Iterator[tuple[FunctionId, CallSite]]:
         """The calls handing ``key`` a known argument, with the function each is written in

@@ -486,7 +486,9 @@ class Resolution(Exports, Parameters):
         if site.stream:
             return NO_FUNCTIONS  # a loop over a library's stream: the offloaded call ran the function
         if typed and (site.param is not None or (site.self_ref and self.constructor_param(site.self_ref))):
-            return self.functions_for(self.call_target(site, FunctionId((position, site.caller))))
+            caller = FunctionId((position, site.caller))
+            target = self.call_target(site, caller)
+            return self.functions_for(target) or self.closed_callables(caller, site, target)
         if row is None:
             row = self._site_callees[position] = [None] * len(self.summaries[position].calls)
         found = row[index]

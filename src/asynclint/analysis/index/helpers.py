@@ -397,6 +397,10 @@ def stored_value(value: Value) -> str | None:
     return None
 
 
+#: The name a ``return lambda ...`` is bound under in its factory's frame: no Python name can be it.
+RETURNED_LAMBDA = "<lambda>"
+
+
 def lambda_name(node: ast.Assign) -> str | None:
     """``name = lambda ...: ...``: the name, else ``None``."""
     if isinstance(node.value, ast.Lambda) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):

@@ -105,5 +105,15 @@ def outer_params(slots: Sequence[tuple[str, ast.expr]], frames: Sequence[Frame])
     return tuple(found)
 
 
+def closed_param(name: str, frames: Sequence[Frame]) -> bool:
+    """``name``, read in the innermost of ``frames``, is a parameter of an enclosing function that no
+    annotation types and that function never binds again: the closure reads what the enclosing
+    function's callers hand it (``fn`` in the ``wrapper`` that ``_wrap(fn)`` returns)."""
+    if len(frames) < 3 or _binds(frames[-1], name):
+        return False
+    outer = next((frame for frame in reversed(frames[1:-1]) if frame.kind != "class" and _binds(frame, name)), None)
+    return outer is not None and outer.kind == "function" and name in outer.params and name in outer.untyped
+
+
 def _binds(frame: Frame, name: str) -> bool:
     return name in frame.bindings or name in frame.params or name in frame.untyped

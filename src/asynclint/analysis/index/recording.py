@@ -12,7 +12,7 @@ from asynclint.analysis.index.callshapes import constant_arguments, constant_key
 from asynclint.analysis.index.flags import given_arguments
 from asynclint.analysis.index.frames import CallContext
 from asynclint.analysis.index.helpers import DISPLAYS, STDLIB_ROOTS, call_slots, may_be_project
-from asynclint.analysis.index.memokeys import outer_params
+from asynclint.analysis.index.memokeys import closed_param, outer_params
 from asynclint.analysis.index.nest_origins import field_slots
 from asynclint.analysis.index.payloads_held import PayloadsHeld
 from asynclint.analysis.index.records import CallSite
@@ -435,19 +435,15 @@ class Recording(PayloadsHeld, Registries):
     def _param_path(self, func: ast.expr) -> tuple[str, ...] | None:
         """``env.execute_action`` on a parameter ``env`` of no informative type -> ("env",
         "execute_action"); ``None`` when the receiver is anything else."""
-        if not self.frame.untyped:
-            return None
         if isinstance(func, ast.Name) and func.id in self.frame.param_items:
             return (self.frame.param_items[func.id], LOOP_ITEM)  # an item of what the callers hand
-        if isinstance(func, ast.Name):  # ``callback(state)``: what the callers hand it, when they agree
-            return (func.id,) if func.id in self.frame.untyped else None
-        if not isinstance(func, ast.Attribute):
-            return None
         attrs: list[str] = []
         while isinstance(func, ast.Attribute):
             attrs.append(func.attr)
             func = func.value
-        if not isinstance(func, ast.Name) or func.id not in self.frame.untyped:
+        # ``callback(state)``: what the callers hand it, when they agree; a closure's callers are
+        # the enclosing function's (``fn`` of the wrapper ``_wrap(fn)`` returns)
+        if not isinstance(func, ast.Name) or not (func.id in self.frame.untyped or closed_param(func.id, self.frames)):
             return None
         return (func.id, *reversed(attrs))
 

@@ -22,6 +22,7 @@ from asynclint.analysis.index.guards import (
 )
 from asynclint.analysis.index.helpers import (
     FUNCTION_DEFS,
+    RETURNED_LAMBDA,
     TRY_STATEMENTS,
     counts_attempts,
     is_call_result,
@@ -376,6 +377,11 @@ class Statements(Targets):
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             if self.frame.kind != "module":
                 self.visit_import(node)
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Lambda) and self.frame.kind == "function":
+            # ``return lambda completion: ...``: a function of its own, as ``f = lambda ...`` then
+            # ``return f`` makes one, which runs where the factory's result is called or registered
+            self.visit_lambda(node.value, name=RETURNED_LAMBDA)
+            self.frame.returns.append(self.frame.bindings[RETURNED_LAMBDA])
         elif isinstance(node, ast.Return) and node.value is not None:
             self.visit_expr(node.value)
             returned = self.infer(node.value)

@@ -15,7 +15,8 @@ from conftest import write
 
 from asynclint import runner
 from asynclint.analysis.index.records import ModuleSummary
-from asynclint.cache import CACHE_DIR, Decoded, SummaryCache, decode, encode
+from asynclint.cache import CACHE_DIR, decode, encode
+from asynclint.cache_summaries import Decoded, SummaryCache
 from asynclint.config import Config
 from asynclint.deep import _Follower
 from asynclint.model import Result
@@ -566,7 +567,7 @@ def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_chec
     tmp_path: Path, monkeypatch, answered_by
 ):
     # Deep mode's plan is replayed for summaries that are the plan's but for where their lines
-    # are (cache.moved_digest): the follow's graphs are not built, and the check equals a cold
+    # are (cache_summaries.moved_digest): the follow's graphs are not built, and the check equals a cold
     # one. An edit that changes what hot code calls is followed again, whatever file it is in.
     # With the last result kept, a move is answered before that, by the last result renumbered
     # (findings inside the libraries included); without it, the check runs on the replayed plan.
@@ -707,7 +708,7 @@ def test_a_watchs_runs_take_what_an_edit_left_alone_as_it_is_and_equal_runs_with
             read_again.append(decoded.path)
         return decoded
 
-    monkeypatch.setattr("asynclint.cache.decode", counted)
+    monkeypatch.setattr("asynclint.cache_summaries.decode", counted)
     for label, path, edit in [
         *EDITS,
         ("a file added", "proj/extra.py", lambda text: "import time\n\n\nasync def tick():\n    time.sleep(1)\n"),

@@ -15,18 +15,13 @@ from typing import TYPE_CHECKING
 from asynclint.cache import (  # noqa: F401
     CACHE_DIR,
     LIBRARIES,
-    Decoded,
-    LayoutCache,
-    ResultCache,
-    Stamp,
-    SummaryCache,
     cache_dir,
     encode,
     forget_shared,
-    moved_lines,
     refusal,
-    shown_path,
 )
+from asynclint.cache_results import LayoutCache, ResultCache, Stamp, shown_path
+from asynclint.cache_summaries import Decoded, SummaryCache, moved_lines
 from asynclint.config import Config
 from asynclint.deep import discovered_twins, follow_libraries, installed_beside
 from asynclint.files import decode, discover, display_path
@@ -330,7 +325,7 @@ def _same_inputs(
     """Does every file read this run (the edited ones, and any unchanged one read again for its
     imports) give the check what it gave the last run, up to where its lines are: the same summary
     (the one cached for its last content, encoded alike, or alike but for an order-preserving
-    renumbering of its lines: :func:`asynclint.cache.moved_lines`), and a text the rules read as
+    renumbering of its lines: :func:`asynclint.cache_summaries.moved_lines`), and a text the rules read as
     they read the last one (the same suppressions on the same lines, or on the lines those moved
     to: :func:`asynclint.suppressions.fingerprint`, :func:`asynclint.renumber.line_map`)? ``None``
     if not; else the files whose lines moved, each with where they moved. An edited file's new

@@ -11,7 +11,7 @@ import json
 import os
 import time
 import typing
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 if typing.TYPE_CHECKING:
@@ -212,6 +212,18 @@ class ResultCache:
         self._restamp(document, stamps, result)
         return result
 
+    def switches(self) -> frozenset[str] | None:
+        """The project's switch fields' names as the last result's check found them
+        (``ModuleSummary.switch_fields``), when :meth:`lookup` kept that result and it says;
+        ``None`` if not. Of the names a file writes (``ModuleSummary.field_writes``) the check
+        reads only these: see :func:`asynclint.runner.as_read`."""
+        if self.previous is None or "switches" not in self.previous.document:
+            return None
+        try:
+            return frozenset(_decoder(tuple[str, ...], ResultCache)(self.previous.document["switches"]))
+        except (ValueError, TypeError):
+            return None
+
     def _restamp(self, document: dict, stamps: dict[str, Stamp], result: Result) -> None:
         """Writes ``document`` back (the stored one, or it with its findings renumbered), stamped ``stamps``."""
         self._write(
@@ -223,6 +235,7 @@ class ResultCache:
             document.get("libraries", []),
             document.get("catalogue", ""),
             document.get("layout", []),
+            document.get("switches"),
         )
 
     def store(
@@ -232,13 +245,16 @@ class ResultCache:
         libraries: Sequence[Path] = (),
         catalogue: str = "",
         layout: dict[Path, bool] | None = None,
+        switches: Collection[str] | None = None,
     ) -> None:
         """``libraries``: the installed files deep mode read, whose edits in place (an editable
         install, a patched file: the version does not change) make the result stale too;
         ``catalogue``: the fingerprint of the catalogue the check used (see :meth:`reuse`);
         ``layout``: the files the module names depend on, whether each was there
         (:func:`asynclint.module_names.module_names`' ``probed``): a ``pyproject.toml`` that appears renames
-        the modules of a namespace package without any checked file changing."""
+        the modules of a namespace package without any checked file changing; ``switches``: the
+        project's switch fields' names, what the check read of the names its files write
+        (:meth:`switches`)."""
         findings = json.loads(encode(list(result.findings)))
         errors = json.loads(encode(list(result.errors)))
         rules = json.loads(encode(list(result.rules)))
@@ -249,7 +265,8 @@ class ResultCache:
             except OSError:
                 return  # gone already: nothing to compare with next time
             read.append([str(file), status.st_size, status.st_mtime_ns])
-        self._write(stamps, findings, errors, rules, result, read, catalogue, _layout(layout or {}, self.root))
+        layout_now = _layout(layout or {}, self.root)
+        self._write(stamps, findings, errors, rules, result, read, catalogue, layout_now, switches)
 
     def _write(
         self,
@@ -261,6 +278,7 @@ class ResultCache:
         libraries: list,
         catalogue: str,
         layout: list,
+        switches: Collection[str] | None,
     ) -> None:
         document = {
             "schema": SCHEMA,
@@ -274,6 +292,8 @@ class ResultCache:
             "files_checked": result.files_checked,
             "paths": list(result.paths),
         }
+        if switches is not None:
+            document["switches"] = sorted(switches)
         _write_keeping_newest(self.file, document, "results-*.json", self.KEEP)
 
 

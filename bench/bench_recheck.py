@@ -18,7 +18,9 @@ in a process of its own (``PYTHONPATH``), with a cache of its own:
   before that round, deep mode's plan -- :func:`asynclint.cache.moved_digest`), **a call added in a
   body** (a call of another of its module's top-level functions, inserted at the top of a function's
   body in a fourth module: the edit issue 11 names, adding a call in one function; today a whole
-  recheck, like the first row), **warm** (nothing changed) and **a call removed, a watch's round**
+  recheck, like the first row), **a local added in a body** (``_edited_<n> = 1`` at the top of a
+  function's body in a fifth module: a name written that is no switch field's, lines moved --
+  :func:`asynclint.runner.as_read`), **warm** (nothing changed) and **a call removed, a watch's round**
   (in one process, as ``check --watch`` runs its rounds: a check, the same call added once more and a
   check, then that call taken out again and the round timed, handed what the last round kept,
   :class:`asynclint.cache.Decoded`, by a version that keeps anything);
@@ -27,7 +29,11 @@ each in-process through ``run_check`` with one job (the changed file is indexed 
 process: its CPU is the whole recheck's), the CPU seconds of each stage timed around it:
 decoding the summaries from the cache, deep mode's follow (its graphs included), the graphs
 built (whoever built them), the check (its graph when it builds one, and the rules), and the
-total. The reports of both versions are compared after every run (``--format concise``).
+total. The reports of both versions are compared after every run (``--format concise``). Last, a
+check of each version without the cache (one job): each row's total is printed as a fraction of it,
+both measured in the same run. ``--equivalence``: after each edit, this checkout checks the tree
+without the cache too, and its JSON report must equal each version's recheck's, byte for byte (exit 1
+if not).
 
 Usage::
 
@@ -74,7 +80,11 @@ def timed(owner, name, stage):
             stages[stage] = stages.get(stage, 0.0) + time.process_time() - start
     setattr(owner, name, run)
 
-timed(cache.SummaryCache, "get", "decoding summaries")
+try:  # where a version keeps the summary cache (cache.py was split along its sections)
+    import asynclint.cache_summaries as summaries
+except ImportError:
+    summaries = cache
+timed(summaries.SummaryCache, "get", "decoding summaries")
 timed(runner, "follow_libraries", "deep mode's follow")
 timed(graph_module.ProjectGraph, "__init__", "graphs built")
 timed(pipeline, "check_project", "the check")
@@ -83,13 +93,17 @@ timed(pipeline, "check_project", "the check")
 # cache.Decoded, is filled), then the text taken out again and the round timed, handed what the
 # last one kept by a version that keeps anything. The file is as it was after.
 watched = json.loads(sys.argv[5]) if len(sys.argv) > 5 else None
-kept = {"decoded": cache.Decoded()} if watched and hasattr(cache, "Decoded") else {}
+# argv[5] "cold": a check of the tree without the cache (what a recheck's report must equal).
+cold = watched == "cold"
+watched = None if cold else watched
+kept = {"decoded": summaries.Decoded()} if watched and hasattr(summaries, "Decoded") else {}
 
 
 def check_once(jobs):
-    project = load_project([str(root)], cwd=root, use_cache=True, cache_directory=cache_dir)
+    project = load_project([str(root)], cwd=root, use_cache=not cold, cache_directory=cache_dir)
     return runner.run_check(
-        [str(root)], project.config, files=project.files, jobs=jobs, cache_directory=cache_dir, **kept
+        [str(root)], project.config, files=project.files, jobs=jobs, cache_directory=cache_dir,
+        use_cache=not cold, **kept
     )
 
 
@@ -109,6 +123,7 @@ start = time.process_time()
 result = check_once(int(sys.argv[4]) or None)
 stages["total"] = time.process_time() - start
 report.write_text(render(result, "concise"), encoding="utf-8")
+report.with_suffix(".json").write_text(render(result, "json"), encoding="utf-8")
 print(json.dumps(stages))
 """
 
@@ -120,7 +135,7 @@ STAGES = ("decoding summaries", "deep mode's follow", "graphs built", "the check
 
 
 def check(
-    src: Path, root: Path, cache_dir: Path, report: Path, jobs: int, watched: dict[str, object] | None = None
+    src: Path, root: Path, cache_dir: Path, report: Path, jobs: int, watched: dict[str, object] | str | None = None
 ) -> dict[str, float]:
     environment = {**os.environ, "PYTHONPATH": str(src.resolve())}
     more = [json.dumps(watched)] if watched is not None else []
@@ -174,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
     parser.add_argument("--corpus", type=Path, help="a directory to copy and check instead (its .py files)")
     parser.add_argument("--compare-with", metavar="SRC", type=Path, required=True, help="the other version's src")
+    parser.add_argument(
+        "--equivalence",
+        action="store_true",
+        help="after each edit, check the tree without the cache too (this checkout): its JSON report "
+        "must equal each recheck's, byte for byte (a cold check per row: slow)",
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_cache import build
@@ -234,7 +255,32 @@ def main(argv: list[str] | None = None) -> int:
             ),
             None,
         )
+        # And a fifth: a local of a new name assigned at the top of a function's body (the common
+        # edit a line added in a body is: its summary differs by the name written and lines moved).
+        assigned = next(
+            (
+                (root / file, body)
+                for file in files[len(files) // 2 + 1 :] + files
+                if root / file not in (edited, commented, suppressed, moved[0] if moved else None)
+                and root / file != (called[0] if called else None)
+                and (body := _first_body(root / file)) is not None
+            ),
+            None,
+        )
         samples: dict[tuple[str, str], list[dict[str, float]]] = {}
+        unequal: list[str] = []
+
+        def equivalent(row: str) -> None:
+            """This checkout's check of the tree without the cache: its JSON report is each
+            version's recheck's, byte for byte (``--equivalence``)."""
+            if not args.equivalence:
+                return
+            cold_report = scratch / "cold.txt"
+            check(versions["after"], root, scratch / "cache-cold", cold_report, 1, "cold")
+            cold_json = cold_report.with_suffix(".json").read_bytes()
+            differ = [name for name in versions if reports[name].with_suffix(".json").read_bytes() != cold_json]
+            unequal.extend(f"{row} ({name})" for name in differ)
+            print(f"  {row}: recheck JSON == cold JSON: {'NOT for ' + ', '.join(differ) if differ else 'yes'}")
 
         def same() -> str:
             return "identical" if reports["after"].read_bytes() == reports["before"].read_bytes() else "DIFFER"
@@ -253,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             for name in order:
                 samples.setdefault((row, name), []).append(check(versions[name], root, caches[name], reports[name], 1))
             print(f"repetition {repetition + 1}: {row}, reports {same()}", flush=True)
+            equivalent(row)
 
         for repetition in range(args.repeat):
             order = list(versions) if repetition % 2 == 0 else list(reversed(versions))
@@ -273,6 +320,10 @@ def main(argv: list[str] | None = None) -> int:
                 edit_and_check(
                     "a call added in a body", path, f"{' ' * indent}{callee}()\n", order, repetition, at=line
                 )
+            if assigned is not None:
+                (path, (line, indent)) = assigned
+                local = f"{' ' * indent}_edited_{time.time_ns()} = 1\n"
+                edit_and_check("a local added in a body", path, local, order, repetition, at=line)
             for name in order:
                 samples.setdefault(("warm", name), []).append(
                     check(versions[name], root, caches[name], reports[name], 1)
@@ -288,6 +339,11 @@ def main(argv: list[str] | None = None) -> int:
                         check(versions[name], root, caches[name], reports[name], 1, watched)
                     )
                 print(f"repetition {repetition + 1}: a call removed, a watch's round, reports {same()}", flush=True)
+        # A check without the cache, one job, each version: what each row's recheck is a fraction of.
+        for name in order:
+            samples.setdefault(("cold, no cache", name), []).append(
+                check(versions[name], root, scratch / f"cache-cold-{name}", scratch / f"cold-{name}.txt", 1, "cold")
+            )
         print("\nCPU seconds, medians (before -> after, ratio of medians):")
         for run in (
             "one file changed",
@@ -295,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
             "comment beside a suppression",
             "lines moved in a body",
             "a call added in a body",
+            "a local added in a body",
             "warm",
             "a call removed, a watch's round",
         ):
@@ -306,9 +363,19 @@ def main(argv: list[str] | None = None) -> int:
                 after = statistics.median(s.get(stage, 0.0) for s in samples[(run, "after")])
                 ratio = f"{after / before:.2f}x" if before else "-"
                 print(f"  {stage:22} {before:7.2f} -> {after:7.2f}  {ratio}")
+        print("\nEach recheck over a check without the cache (total CPU, medians; measured in this run):")
+        cold = {name: statistics.median(s["total"] for s in samples[("cold, no cache", name)]) for name in versions}
+        print(f"  {'cold, no cache':34} before {cold['before']:7.2f} s   after {cold['after']:7.2f} s")
+        for run in sorted({row for row, _ in samples} - {"cold, no cache"}):
+            shares = {
+                name: statistics.median(s["total"] for s in samples[(run, name)]) / cold[name] for name in versions
+            }
+            print(f"  {run:34} before {shares['before']:7.3f}     after {shares['after']:7.3f}")
+        if args.equivalence:
+            print(f"\nrecheck JSON == cold JSON: {'every row' if not unequal else 'NOT for ' + ', '.join(unequal)}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return 0
+    return 1 if unequal else 0
 
 
 if __name__ == "__main__":

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, findings, run, run_process, write
 
-from asynclint import cache as cache_module, runner
+from asynclint import cache as cache_module, cache_summaries, runner
 from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts
 from asynclint.analysis.index.records import CallSite, ModuleSummary
 from asynclint.analysis.index.values import Marker, Rooted, SelfPath
-from asynclint.cache import CACHE_DIR, Malformed, decode, encode, forget_shared, moved_digest
+from asynclint.cache import CACHE_DIR, Malformed, decode, encode, forget_shared
+from asynclint.cache_summaries import moved_digest
 from asynclint.config import DEFAULT_EXCLUDES, Config
 from asynclint.engine import SourceFile, summarize
 from asynclint.model import Finding
@@ -117,8 +118,8 @@ def test_the_last_result_renumbered_where_lines_moved_is_the_check_of_the_moved_
             after = summarize(edited, catalogue)
             assert isinstance(summary, ModuleSummary) and isinstance(after, ModuleSummary)
             (digest, lines), (moved_digest, moved_lines) = (
-                cache_module.moved_lines(summary),
-                cache_module.moved_lines(after),
+                cache_summaries.moved_lines(summary),
+                cache_summaries.moved_lines(after),
             )
             where = line_map(lines, moved_lines, fingerprint(source.text), fingerprint(edited.text))
             if digest != moved_digest or where is None:
@@ -698,7 +699,7 @@ def test_a_project_file_appearing_makes_the_last_result_stale(tmp_path: Path):
 
 
 def test_a_damaged_layout_record_is_a_miss(tmp_path: Path):
-    from asynclint.cache import LayoutCache
+    from asynclint.cache_results import LayoutCache
 
     write(tmp_path, {"a.py": "x = 1\n"})
     files = [tmp_path / "a.py"]

@@ -5,6 +5,7 @@ for what changed."""
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import tracemalloc
@@ -15,7 +16,8 @@ from conftest import write
 
 from asynclint import runner
 from asynclint.analysis.index.records import ModuleSummary
-from asynclint.cache import CACHE_DIR, Decoded, SummaryCache, decode, encode
+from asynclint.cache import CACHE_DIR, decode, encode
+from asynclint.cache_summaries import Decoded, SummaryCache
 from asynclint.config import Config
 from asynclint.deep import _Follower
 from asynclint.model import Result
@@ -566,7 +568,7 @@ def test_edits_that_only_move_lines_replay_deep_modes_plan_and_equal_a_cold_chec
     tmp_path: Path, monkeypatch, answered_by
 ):
     # Deep mode's plan is replayed for summaries that are the plan's but for where their lines
-    # are (cache.moved_digest): the follow's graphs are not built, and the check equals a cold
+    # are (cache_summaries.moved_digest): the follow's graphs are not built, and the check equals a cold
     # one. An edit that changes what hot code calls is followed again, whatever file it is in.
     # With the last result kept, a move is answered before that, by the last result renumbered
     # (findings inside the libraries included); without it, the check runs on the replayed plan.
@@ -707,7 +709,7 @@ def test_a_watchs_runs_take_what_an_edit_left_alone_as_it_is_and_equal_runs_with
             read_again.append(decoded.path)
         return decoded
 
-    monkeypatch.setattr("asynclint.cache.decode", counted)
+    monkeypatch.setattr("asynclint.cache_summaries.decode", counted)
     for label, path, edit in [
         *EDITS,
         ("a file added", "proj/extra.py", lambda text: "import time\n\n\nasync def tick():\n    time.sleep(1)\n"),
@@ -736,3 +738,98 @@ def test_a_watch_keeps_only_the_last_runs_summaries(tmp_path: Path, monkeypatch)
     run_check(["proj"], config, jobs=1, decoded=kept)
     (file,) = kept._files.values()
     assert {summary.path for summary in file.values()} == set(PROJECT) - {"proj/util.py"}
+
+
+#: A switch field (``record_video``) guarding a blocking call: graded low while nothing in the
+#: project writes the name, high once something does (``Instances.field_switches``).
+SWITCHED = {
+    "proj/env.py": (
+        "import time\n"
+        "from dataclasses import dataclass\n\n"
+        "import verifiers as vf\n\n\n"
+        "@dataclass\n"
+        "class Settings:\n"
+        "    record_video: bool = False\n\n\n"
+        "class Env(vf.MultiTurnEnv):\n"
+        "    def __init__(self, settings: Settings, **kwargs):\n"
+        "        super().__init__(**kwargs)\n"
+        "        self.settings = settings\n\n"
+        "    async def env_response(self, messages, state, **kwargs):\n"
+        "        if self.settings.record_video:\n"
+        "            time.sleep(1)\n"
+        "        return [], state\n\n\n"
+        "def load_environment(**kwargs):\n"
+        "    return Env(Settings(), **kwargs)\n"
+    ),
+    "proj/helpers.py": "def describe(rows):\n    count = len(rows)\n    return count\n",
+}
+
+
+def test_a_name_written_that_is_no_switch_fields_reuses_the_last_result(tmp_path: Path, monkeypatch, deep):
+    # Of the names a file writes (ModuleSummary.field_writes) the check reads only whether a switch
+    # field's is among them: a new local of another name leaves every answer as it was, and the last
+    # result stands (runner.as_read). Writing a switch field's name, or no longer writing it, or a
+    # name that becomes a switch field's, is checked again -- and each equals a check without the cache.
+    config = _project(tmp_path, monkeypatch, SWITCHED, deep=deep)
+    env, helpers = tmp_path / "proj/env.py", tmp_path / "proj/helpers.py"
+    last = run_check(["proj"], config, jobs=1)
+    assert [(f.path, f.line, f.severity.name) for f in last.findings if f.code == "ASL101"] == [
+        ("proj/env.py", 19, "LOW")
+    ], _shown(last)
+    edits = [
+        # (label, file, before, after, the last result stands, the findings change)
+        ("a new local", helpers, "    return count\n", "    marker = count\n    return count\n", True, False),
+        ("a new keyword", helpers, "len(rows)", "len(rows, verbose=True)", False, False),
+        ("another new local", helpers, "    return count\n", "    total = count\n    return count\n", True, False),
+        # Near misses: the switch field's name written (the finding is graded high), then no more.
+        ("a switch written", helpers, "    total = count\n", "    record_video = count\n", False, True),
+        ("a switch no longer written", helpers, "    record_video = count\n", "    total = count\n", False, True),
+        # A name already written becomes a switch field's: the names the next run compares by are
+        # this run's (``marker`` is written, so its new guard's call is graded high, not low).
+        (
+            "a switch declared",
+            env,
+            "    record_video: bool = False\n",
+            "    record_video: bool = False\n    marker: bool = False\n",
+            False,
+            True,  # its lines below moved
+        ),
+        (
+            "its guard",
+            env,
+            "        return [], state\n",
+            "        if self.settings.marker:\n            time.sleep(2)\n        return [], state\n",
+            False,
+            True,
+        ),
+        ("the switch's name no longer written", helpers, "    marker = count\n", "    kept = count\n", False, True),
+    ]
+    for label, file, before, after, stands, changes in edits:
+        assert before in file.read_text(), label
+        file.write_text(file.read_text().replace(before, after, 1))
+        stages: list[str] = []
+        warm = _check_watching(config, stages)
+        assert (REUSED in stages or runner.MOVED in stages) == stands, label
+        cold = run_check(["proj"], config, jobs=1, use_cache=False)
+        assert warm == cold, label
+        assert render(warm, "json") == render(cold, "json"), label
+        assert (warm.findings != last.findings) == changes, label
+        last = warm
+
+
+def test_the_names_a_file_writes_are_read_only_for_the_switch_fields():
+    # runner.as_read compares summaries without the written names that are no switch field's: sound
+    # while the one reader of ModuleSummary.field_writes is Instances.field_switches, which asks only
+    # whether a switch field's name is among them. A new reader must be weighed there first.
+    source = Path(runner.__file__).parent
+    readers = {}
+    for path in sorted(source.rglob("*.py")):
+        if path.relative_to(source).parts[:2] == ("analysis", "index"):  # where it is made
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "field_writes"]
+        if found:
+            readers[path.relative_to(source).as_posix()] = len(found)
+    assert readers == {"analysis/instances.py": 1, "runner.py": 2}
+    text = (source / "analysis" / "instances.py").read_text(encoding="utf-8")
+    assert "if len(texts) == 1 and name not in written" in text

@@ -1,4 +1,4 @@
-"""The walk of a project is skipped while nothing it depends on changed (cache.WalkCache): every
+"""The walk of a project is skipped while nothing it depends on changed (cache_results.WalkCache): every
 change that could make it find other files, or other configurations, is seen on the next run."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import findings, run, write
 
-from asynclint import cache, files
+from asynclint import cache, cache_results, files
 from asynclint.project import Project, load_project
 
 TREE = {
@@ -36,7 +36,7 @@ TREE = {
 def walks(monkeypatch) -> list[Path]:
     """The directories each walk lists. Nothing is too recent to trust here (the tests wait for
     the clock to move past what they recorded instead: see :func:`_later`)."""
-    monkeypatch.setattr(cache, "_RACY_NS", 0)
+    monkeypatch.setattr(cache_results, "_RACY_NS", 0)
     listed: list[Path] = []
     real = files._walk_dir
 
@@ -149,7 +149,7 @@ def test_a_recent_change_is_not_trusted(tmp_path: Path, monkeypatch):
 
 
 def test_a_new_file_is_checked_on_the_next_warm_run(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(cache, "_RACY_NS", 0)
+    monkeypatch.setattr(cache_results, "_RACY_NS", 0)
     root = write(tmp_path / "proj", {"m.py": "x = 1\n"})
     assert run("check", "--format", "json", ".", cwd=root).returncode == 0
     _later()

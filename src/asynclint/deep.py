@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from asynclint.cache import LIBRARIES, LibraryCache, cache_dir, moved_digest
+from asynclint.cache import LIBRARIES, cache_dir
+from asynclint.cache_summaries import LibraryCache, moved_digest
 from asynclint.config import Config
 from asynclint.files import decode
 from asynclint.libraries import Installed, LibraryFile
@@ -22,7 +23,7 @@ from asynclint.module_names import ROOT_MARK
 if TYPE_CHECKING:  # imported where used: a run answered from the result cache needs none of them
     from asynclint.analysis.graph import ProjectGraph
     from asynclint.analysis.index.records import ModuleSummary
-    from asynclint.cache import Stamp
+    from asynclint.cache_results import Stamp
     from asynclint.engine import SourceFile
     from asynclint.knowledge.catalogue import Catalogue
     from asynclint.twin_discovery import DiscoveredTwin, ImportRecord
@@ -215,7 +216,7 @@ class _Follower:
 
 class _PlannedFiles:
     """The project's summaries beside those deep mode's plan was made from (path -> the summary
-    cache's key, :func:`asynclint.cache.moved_digest`): the digests of those whose key is not
+    cache's key, :func:`asynclint.cache_summaries.moved_digest`): the digests of those whose key is not
     the plan's are made once, when first asked."""
 
     def __init__(
@@ -268,7 +269,7 @@ def follow_libraries(
     summaries are the last one's, with the same configuration and installed packages, reads the
     same modules, so the cache replays that run's list instead of finding it again call level by
     call level (a whole-project graph per level). A summary counts as the last one's when its key
-    is, or when it differs from it only by where its lines are (:func:`asynclint.cache.moved_digest`:
+    is, or when it differs from it only by where its lines are (:func:`asynclint.cache_summaries.moved_digest`:
     lines inserted or deleted above code, a comment line added in a body): the graph reads a line
     only by equality and order, with the lines of its own file, so what it finds hot, and so
     calls into installed code, is the same."""

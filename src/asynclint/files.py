@@ -119,7 +119,7 @@ class Observed:
     each with its :func:`file_stamp` (``None``: none there); and the ``.py`` entries that are
     symbolic links, with whether each led to a file (a link's target can come and go without its
     directory changing). While all of it is the same, the walk would find the same files
-    (:class:`asynclint.cache.WalkCache`)."""
+    (:class:`asynclint.cache_results.WalkCache`)."""
 
     def __init__(self) -> None:
         self.directories: dict[str, int] = {}

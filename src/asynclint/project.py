@@ -115,7 +115,7 @@ def load_project(
     """:func:`configure`, with the files its walk of the project found (see :class:`Project`).
     With ``use_cache``, a walk of the root alone is recorded in the cache (``cache_directory``,
     default: the project's), and skipped while what it depends on is unchanged
-    (:class:`asynclint.cache.WalkCache`)."""
+    (:class:`asynclint.cache_results.WalkCache`)."""
     cwd = cwd or Path.cwd()
     root = project_root([Path(p) for p in paths], cwd)
     if explicit is not None:
@@ -127,7 +127,8 @@ def load_project(
     others = [p for p in paths if Path(p).resolve() != root or not whole]
     walks = None
     if use_cache and whole and not others:
-        from asynclint.cache import WalkCache, cache_dir
+        from asynclint.cache import cache_dir
+        from asynclint.cache_results import WalkCache
 
         walks = WalkCache(cache_directory or cache_dir(root), root, paths)
         recorded = walks.lookup()

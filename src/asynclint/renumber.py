@@ -2,7 +2,7 @@
 edited file renumbered to where it moved.
 
 An edited file whose summary is the last one up to an order-preserving renumbering of its lines
-(:func:`asynclint.cache.moved_lines`: one digest) is read by the graph and the rules only by
+(:func:`asynclint.cache_summaries.moved_lines`: one digest) is read by the graph and the rules only by
 equality and order of its lines, within the file; if its suppressions are what they were on the
 lines they cover (:func:`line_map`), the check's result is the last one with those lines
 renumbered (:func:`renumbered`), wherever a finding holds one (:data:`asynclint.model.LINES`).
@@ -29,7 +29,7 @@ def line_map(
     before: tuple[int, ...], after: tuple[int, ...], suppressions_before: str | None, suppressions_after: str | None
 ) -> dict[int, int] | None:
     """Where the lines of a file moved: ``before``/``after``, the lines its summary held then and
-    now (:func:`asynclint.cache.moved_lines` of two summaries with one digest), paired in order,
+    now (:func:`asynclint.cache_summaries.moved_lines` of two summaries with one digest), paired in order,
     with the lines holding its suppressions (:func:`asynclint.suppressions.fingerprint`, then and
     now), paired in order. ``None`` when the rules could read the text otherwise: its suppressions
     changed, or a line moved apart from the comment line of its own above it, or onto one (a

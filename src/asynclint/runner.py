@@ -15,18 +15,13 @@ from typing import TYPE_CHECKING
 from asynclint.cache import (  # noqa: F401
     CACHE_DIR,
     LIBRARIES,
-    Decoded,
-    LayoutCache,
-    ResultCache,
-    Stamp,
-    SummaryCache,
     cache_dir,
     encode,
     forget_shared,
-    moved_lines,
     refusal,
-    shown_path,
 )
+from asynclint.cache_results import LayoutCache, ResultCache, Stamp, shown_path
+from asynclint.cache_summaries import Decoded, SummaryCache, moved_lines
 from asynclint.config import Config
 from asynclint.deep import discovered_twins, follow_libraries, installed_beside
 from asynclint.files import decode, discover, display_path
@@ -213,7 +208,7 @@ def run_check(
         # lines are) are read by the graph and the rules by equality and order of their lines: the
         # last result stands with those lines renumbered (asynclint.renumber).
         everything = {**{shown[file]: known[shown[file]] for file in unread}, **stamps}
-        moved = _same_inputs(sources, results.previous.stamps, stamps, cache, catalogue)
+        moved = _same_inputs(sources, results.previous.stamps, stamps, cache, catalogue, results.switches())
         if moved is not None:
             reused = results.reuse(everything, catalogue.fingerprint, moved)
             if reused is not None:
@@ -305,7 +300,8 @@ def run_check(
     finally:
         gc.unfreeze()
     if results is not None and len(stamps) == found_files:  # a file that could not be read: ask again
-        results.store(result, stamps, library_files, catalogue.fingerprint, probed)
+        switches = {name for summary in summaries if summary.library is None for name, _ in summary.switch_fields}
+        results.store(result, stamps, library_files, catalogue.fingerprint, probed, switches)
     return replace(result, root=config.root.as_posix(), notes=tuple(notes))
 
 
@@ -326,15 +322,17 @@ def _same_inputs(
     stamps: Mapping[str, Stamp],
     cache: SummaryCache,
     catalogue: Catalogue,
+    switches: frozenset[str] | None = None,
 ) -> dict[str, dict[int, int]] | None:
     """Does every file read this run (the edited ones, and any unchanged one read again for its
     imports) give the check what it gave the last run, up to where its lines are: the same summary
     (the one cached for its last content, encoded alike, or alike but for an order-preserving
-    renumbering of its lines: :func:`asynclint.cache.moved_lines`), and a text the rules read as
-    they read the last one (the same suppressions on the same lines, or on the lines those moved
-    to: :func:`asynclint.suppressions.fingerprint`, :func:`asynclint.renumber.line_map`)? ``None``
-    if not; else the files whose lines moved, each with where they moved. An edited file's new
-    summary is put in ``cache`` either way (the check's if not)."""
+    renumbering of its lines: :func:`asynclint.cache_summaries.moved_lines`), and a text the rules
+    read as they read the last one (the same suppressions on the same lines, or on the lines those
+    moved to: :func:`asynclint.suppressions.fingerprint`, :func:`asynclint.renumber.line_map`)?
+    Summaries are compared as the check reads them (:func:`as_read`; ``switches``: the last run's
+    switch fields' names). ``None`` if not; else the files whose lines moved, each with where they
+    moved. An edited file's new summary is put in ``cache`` either way (the check's if not)."""
     from asynclint.renumber import line_map
 
     moved = {}
@@ -354,6 +352,7 @@ def _same_inputs(
         if isinstance(new, FileError):
             return None
         cache.put(key, new)
+        old, new = as_read(old, switches), as_read(new, switches)
         if before.suppressions == now.suppressions and encode(new) == encode(old):
             continue
         (was, lines_then), (is_now, lines_now) = moved_lines(old), moved_lines(new)
@@ -365,6 +364,21 @@ def _same_inputs(
         if any(line != to for line, to in where.items()):
             moved[source.path] = where
     return moved
+
+
+def as_read(summary: ModuleSummary, switches: frozenset[str] | None) -> ModuleSummary:
+    """``summary`` as the check reads it, given the names of the project's switch fields
+    (``ModuleSummary.switch_fields``, every project file's; ``None``: not known): of the names its
+    file writes (``ModuleSummary.field_writes``: a local, an attribute, a keyword), those only. Their
+    one reader (``Instances.field_switches``) asks only whether a switch field's name is written
+    anywhere in the project, so a written name that is no switch field's -- most edits' new local
+    (``marker = 1`` in a body) -- changes no answer while the switch fields stay as they were (the
+    rest of the summary, ``switch_fields`` included, is compared as it is). A test holds the readers
+    to that one (test_incremental)."""
+    if switches is None:
+        return summary
+    read = tuple(name for name in summary.field_writes if name in switches)
+    return summary if len(read) == len(summary.field_writes) else replace(summary, field_writes=read)
 
 
 def pinned(config: Config, files: Sequence[Path], installed: Installed | None) -> Config:

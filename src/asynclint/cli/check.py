@@ -153,7 +153,7 @@ def check(
     or the command line / configuration is wrong; 130 interrupted (Ctrl-C, also ending --watch;
     143 SIGTERM, 129 SIGHUP).
     """
-    from asynclint.cache import Decoded
+    from asynclint.cache_summaries import Decoded
     from asynclint.progress import ProgressBar
     from asynclint.report import render
     from asynclint.runner import run_check

@@ -1,5 +1,5 @@
 """Where a :class:`~asynclint.analysis.index.records.ModuleSummary`'s records hold lines of their
-file: what a line inserted or deleted above them moves (``asynclint.cache.moved_digest``)."""
+file: what a line inserted or deleted above them moves (``asynclint.cache_summaries.moved_digest``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ LINE = LineSlots()
 HANDED_AT = re.compile(r"(?:[\w.]+\.)?<handed@(\d+):\d+>")
 
 #: Where a summary's records hold lines of their file -- what a line inserted or deleted above them
-#: moves, and nothing else does (``asynclint.cache.moved_digest``): record -> field -> its lines.
+#: moves, and nothing else does (``asynclint.cache_summaries.moved_digest``): record -> field -> its lines.
 #: Columns are not here (a line inserted above leaves them); a field missing here is compared as
 #: it is, so an edit that moves it is never taken for a move. A record that gains a field holding
 #: a line lists it here.

@@ -8,7 +8,7 @@ import ast
 from math import ceil
 
 from asynclint.analysis.index.helpers import SCOPES
-from asynclint.analysis.index.sizes import UP_TO, Factors, int_value
+from asynclint.analysis.index.sizes import UP_TO, Factors, int_value, module_bindings
 
 
 def module_numbers(tree: ast.Module) -> dict[str, float]:
@@ -17,13 +17,7 @@ def module_numbers(tree: ast.Module) -> dict[str, float]:
     clock by a fixed step up to a limit reads its count from."""
     found: dict[str, float] = {}
     bound: set[str] = set()
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            target, value = stmt.targets[0].id, stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            target, value = stmt.target.id, stmt.value
-        else:
-            continue
+    for target, value in module_bindings(tree):
         number = numeric_value(value, found)
         if number is None or target in bound:
             found.pop(target, None)  # bound twice: not a constant

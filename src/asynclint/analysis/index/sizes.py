@@ -6,7 +6,7 @@ a literal integer (settings: a config dict's keys, class fields), the raw materi
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS
 from asynclint.knowledge.costs import SAME_ITEMS
@@ -103,16 +103,20 @@ def _size(node: ast.expr) -> Factors | None:
     return None
 
 
+def module_bindings(tree: ast.Module) -> Iterator[tuple[str, ast.expr]]:
+    """Each module-level ``NAME = value`` (or ``NAME: T = value``), in order: where a module's
+    constants are read from (a name bound twice is no constant: the callers drop it)."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            yield stmt.targets[0].id, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            yield stmt.target.id, stmt.value
+
+
 def module_sizes(tree: ast.Module) -> dict[str, Factors]:
     """Module-level constants that bound a loop -> their factors (other constants' names raw)."""
     found: dict[str, Factors] = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            target, value = stmt.targets[0].id, stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-            target, value = stmt.target.id, stmt.value
-        else:
-            continue
+    for target, value in module_bindings(tree):
         factors = _size(value)
         if factors is None or target in found:
             found.pop(target, None)  # bound twice: not a constant

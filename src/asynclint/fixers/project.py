@@ -341,11 +341,10 @@ class FixProject:
             return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
         if call_site.method == ANY_NAME:  # ``getattr(api, name)(...)``: the thread runs whichever it picks
             dispatched = _dispatched(file, (call_site,), graph, caller)
-            if dispatched is None:
+            if isinstance(dispatched, str):
                 return Decline(
-                    f"`{helper}` is one of the methods `{qualname}` calls by name at {path}:{call_site.line}, and "
-                    "an `async def` (or an installed function) is among the others: offloading that call would "
-                    "leave its coroutine unawaited"
+                    f"`{helper}` is one of the methods `{qualname}` calls by name at {path}:{call_site.line}: "
+                    + dispatched
                 )
             return Site(file, call, function, placement, file.code(dispatched[0].func), callee, dispatched[1])
         return Site(file, call, function, placement, helper=helper, callee=callee)
@@ -449,7 +448,7 @@ class FixProject:
             found = _calls_at(root_file, sites, helper)
             if not found and isinstance(root_def, cst.FunctionDef):
                 found = _aliased_calls(root_file, root_def, sites, graph, root)
-            if not found and (dispatched := _dispatched(root_file, sites, graph, root)) is not None:
+            if not found and not isinstance(dispatched := _dispatched(root_file, sites, graph, root), str):
                 picked, ran = dispatched
                 helper = root_file.code(picked.func)
                 return _returned(root_def, picked) or Site(root_file, picked, root_def, "root", helper, callee, ran)
@@ -557,21 +556,23 @@ def _aliased_calls(
 
 def _dispatched(
     file: ParsedFile, sites: tuple[CallSite, ...], graph: CallGraph, caller: FunctionId
-) -> tuple[cst.Call, tuple[FunctionId, ...]] | None:
+) -> tuple[cst.Call, tuple[FunctionId, ...]] | str:
     """The graph's one call site when it calls a method looked up by a name the code does not write
     out (``getattr(api, name)(**kwargs)``), with every project function the graph says runs there,
-    when each is a plain ``def``: offloading that call offloads whichever method the name picks. An
-    ``async def`` among them (its coroutine would come back from the thread unawaited) is left to
-    decline."""
+    when each is a plain ``def``: offloading that call offloads whichever method the name picks.
+    Otherwise why not: an ``async def`` among them (its coroutine would come back from the thread
+    unawaited), an installed function, or no such call where the graph says."""
     if len(sites) != 1 or sites[0].method != ANY_NAME:
-        return None
+        return "not one call by name"
     site = sites[0]
     node = file.call_at(site.line, site.col, site.end_line, site.end_col)
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and last_name(node.func.func) == "getattr"):
-        return None
+        return "no `getattr(...)(...)` call there (the file changed since it was checked?)"
     ran = tuple(key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col))
-    if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
-        return None
+    if any(graph.function(key).is_async for key in ran):
+        return "an `async def` is among the others, whose coroutine would come back from a thread unawaited"
+    if not ran or any(graph.is_library(key) for key in ran):
+        return "it can also pick an installed function, which the fix cannot follow"
     return node, ran
 
 

@@ -21,27 +21,23 @@ from __future__ import annotations
 
 import argparse
 import io
-import sys
 import tempfile
 from pathlib import Path
 
-from costbench import timed  # bench/, the script's own directory, is sys.path[0]
+from costbench import add_target_option, import_measured, timed  # bench/, the script's own directory, is sys.path[0]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--path", help="a directory to import polars from (a pip --target)")
+    add_target_option(parser, "polars")
     parser.add_argument("--rows", type=int, default=2000, help="rows of the table read and written (default 2000)")
     parser.add_argument("--repeat", type=int, default=20, help="timed calls per measurement (default 20)")
     args = parser.parse_args(argv)
-    if args.path:
-        sys.path.insert(0, args.path)
-    try:
-        import polars as pl
-        from polars.testing import assert_frame_equal
-    except ImportError:
-        print("polars is not importable: pip install polars, or pass --path", file=sys.stderr)
+    imported = import_measured(args.path, "polars", "polars", "polars.testing")
+    if imported is None:
         return 2
+    pl, testing = imported
+    assert_frame_equal = testing.assert_frame_equal
     n = args.rows
     frame = pl.DataFrame(
         {

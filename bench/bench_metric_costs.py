@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 
-from costbench import timed  # bench/, the script's own directory, is sys.path[0]
+from costbench import add_target_option, import_measured, timed  # bench/, the script's own directory, is sys.path[0]
 
 
 def sentences(count: int, rng: random.Random) -> list[str]:
@@ -32,16 +31,13 @@ def sentences(count: int, rng: random.Random) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--path", help="a directory to import sacrebleu from (a pip --target)")
+    add_target_option(parser, "sacrebleu")
     parser.add_argument("--repeat", type=int, default=20, help="timed calls per measurement (default 20)")
     args = parser.parse_args(argv)
-    if args.path:
-        sys.path.insert(0, args.path)
-    try:
-        import sacrebleu
-    except ImportError:
-        print("sacrebleu is not importable: pip install sacrebleu, or pass --path", file=sys.stderr)
+    imported = import_measured(args.path, "sacrebleu")
+    if imported is None:
         return 2
+    (sacrebleu,) = imported
     rng = random.Random(0)
     hyps, refs = sentences(1000, rng), sentences(1000, rng)
     start = time.perf_counter()

@@ -34,7 +34,7 @@ from bench_accuracy import AFTER_NUMBER, SPLITS  # noqa: E402  (one list of the 
 
 # Tuning splits only: a split drawn as an after-number stays unread until the session that drew it
 # has run it (then it leaves AFTER_NUMBER and joins these).
-SPLIT_FILES = tuple(labels.stem for _, labels, _ in (SPLITS[name] for name in SPLITS if name not in AFTER_NUMBER))
+SPLIT_FILES = tuple(labels.stem for name, (_, labels, _) in SPLITS.items() if name not in AFTER_NUMBER)
 
 GRADES = ("critical", "high", "medium", "low", "none")
 

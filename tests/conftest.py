@@ -54,6 +54,22 @@ ASYNCLINT = _executable()
 TIMEOUT_S = 120
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _temp_dir_of_this_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The commands' child processes (a profiled target) make their temporary files under a
+    directory of this pytest worker's own. The bundled example deletes and rebuilds its index in
+    ``<tmp>/wiki_qa`` on every load: two xdist workers profiling it at once deleted it under each
+    other's citation checker, which then scored 0.0 on identical trajectories (and the
+    before/after comparison of test_profiler_verifiers saw outputs differ)."""
+    previous = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("tmp", numbered=False))
+    yield
+    if previous is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = previous
+
+
 def _hermetic(args: tuple[str, ...], hermetic: bool) -> tuple[str, ...]:
     """``check`` and ``fix`` follow whatever imports resolve on the interpreter's path by default
     (deep mode), and what happens to be installed where the tests run is no fixture: unless a test

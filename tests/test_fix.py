@@ -1204,6 +1204,34 @@ def test_a_call_dispatched_by_name_is_offloaded_whole_unless_it_can_pick_an_asyn
     assert "calls by name" in reasons[29] and "unawaited" in reasons[29]  # post_entry's commit, 3 lines down
 
 
+def test_a_call_of_what_a_registry_field_holds_is_offloaded_whole_unless_it_holds_an_async_def(tmp_path: Path):
+    """``LEDGER.prepare(path)`` runs ``seed``, which the registry was built with
+    (``Domain(prepare=seed, ...)``): no call names ``seed``, so the field's call is offloaded, and
+    declined once the field can also hold an ``async def``."""
+    project = tmp_path / "named_tools_env"
+    shutil.copytree(PROJECTS / "named_tools_env", project)
+    outcome = fix_sources(_project_sources(project), Config(root=project), unsafe=False)
+    held = [a for a in outcome.applied if "`LEDGER.prepare`" in a.title]
+    assert {a.finding.line for a in held} == {37, 38}  # seed's connect and executescript
+    env = next(text for path, text in outcome.changed.items() if path.endswith("env.py"))
+    assert "path = await asyncio.to_thread(\n            LEDGER.prepare, Path(" in env
+
+    env_path = project / "named_tools_env" / "env.py"
+    env_path.write_text(
+        env_path.read_text(encoding="utf-8")
+        .replace("LEDGER = Domain(", "async def seed_later(path):\n    return path\n\n\nLEDGER = Domain(")
+        .replace(
+            "report=export_report)",
+            'report=export_report)\nSPARE = Domain(name="spare", prepare=seed_later, make_api=make_api)',
+        ),
+        encoding="utf-8",
+    )
+    outcome = fix_sources(_project_sources(project), Config(root=project), unsafe=False)
+    assert not any("`LEDGER.prepare`" in a.title for a in outcome.applied)
+    reasons = [left.reason for left in outcome.left if left.finding.line in (37, 38)]
+    assert reasons and all("no call of `seed`" in reason for reason in reasons), reasons
+
+
 def test_a_sync_client_handed_to_the_judge_rubric_becomes_the_async_one():
     """Reported where a reward calls the judge; fixed where the client is handed over."""
     source = textwrap.dedent("""\

@@ -9,12 +9,12 @@ from types import MappingProxyType
 from typing import Protocol
 
 import libcst as cst
-import libcst.matchers as m
 
 from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.index.records import CallSite
 from asynclint.fixers.base import Decline, Fix
-from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator, last_name
+from asynclint.fixers.callsites import aliased_calls, called_by_name, calls_at, held_call
+from asynclint.fixers.cst.parsed import FunctionNode, ParsedFile, is_async, is_generator
 from asynclint.knowledge.frameworks import RESULT_AWAITED, TRANSPARENT_DECORATORS, root_awaited
 from asynclint.knowledge.programs import ANY_NAME
 from asynclint.knowledge.twins import TwinCall
@@ -38,7 +38,8 @@ class Site:
     helper: str | None = None  # the sync function whose call is offloaded
     callee: FunctionId | None = None  # that function in the project graph, when :meth:`FixProject.sites` found it
     # Every project function the offloaded call may run, when the name does not fix it: each public
-    # method ``getattr(api, name)(...)`` can pick (what runs in the thread is any of them).
+    # method ``getattr(api, name)(...)`` can pick, each function a registry's field holds
+    # (``LEDGER.prepare(...)``): what runs in the thread is any of them.
     dispatched: tuple[FunctionId, ...] = ()
 
     @property
@@ -239,9 +240,11 @@ class FixProject:
                 if function is None:
                     return Decline(f"cannot find `{qualname}` in {path}")
                 helper = graph.function(callee).qualname
-                found = _calls_at(file, sites, helper)
+                found = calls_at(file, sites, helper)
                 if not found and len(sites) == 1 and sites[0].method == ANY_NAME:
                     return self._call_site(graph, caller, sites[0], "helper", callee)
+                if not found and (held := held_call(file, sites, graph, caller)) is not None:
+                    return Site(file, held[0], function, "helper", file.code(held[0].func), callee, held[1])
                 applier = next((site.applier for site in sites if site.applier), "")
                 if not found and applier:
                     return Decline(_applied_reason(helper, applier) + f" in `{qualname}`")
@@ -340,13 +343,15 @@ class FixProject:
         if function is None or call is None:
             return Decline(f"cannot find the call of `{helper}` in `{qualname}` at {path}:{call_site.line}")
         if call_site.method == ANY_NAME:  # ``getattr(api, name)(...)``: the thread runs whichever it picks
-            dispatched = _dispatched(file, (call_site,), graph, caller)
+            dispatched = called_by_name(file, (call_site,), graph, caller)
             if isinstance(dispatched, str):
                 return Decline(
                     f"`{helper}` is one of the methods `{qualname}` calls by name at {path}:{call_site.line}: "
                     + dispatched
                 )
             return Site(file, call, function, placement, file.code(dispatched[0].func), callee, dispatched[1])
+        if not calls_at(file, (call_site,), helper) and (held := held_call(file, (call_site,), graph, caller)):
+            return Site(file, held[0], function, placement, file.code(held[0].func), callee, held[1])
         return Site(file, call, function, placement, helper=helper, callee=callee)
 
     def _root_sites(
@@ -445,18 +450,25 @@ class FixProject:
         if calls:
             _, sites, callee = calls[0]
             helper = graph.function(callee).qualname
-            found = _calls_at(root_file, sites, helper)
+            found = calls_at(root_file, sites, helper)
             if not found and isinstance(root_def, cst.FunctionDef):
-                found = _aliased_calls(root_file, root_def, sites, graph, root)
-            if not found and not isinstance(dispatched := _dispatched(root_file, sites, graph, root), str):
-                picked, ran = dispatched
+                found = aliased_calls(root_file, root_def, sites, graph, root)
+            held = None if found else held_call(root_file, sites, graph, root)
+            if (
+                not found
+                and held is None
+                and not isinstance(by_name := called_by_name(root_file, sites, graph, root), str)
+            ):
+                held = by_name
+            if held is not None:  # the field's call, or the call by name: whichever function it runs
+                picked, ran = held
                 helper = root_file.code(picked.func)
                 return _returned(root_def, picked) or Site(root_file, picked, root_def, "root", helper, callee, ran)
         elif located is None:
             return Decline(f"the work is written in `{qualname}` itself: no call of it can move")
         elif len(finding.chain) > 2:  # the root's own call into an installed library (deep mode)
             helper = finding.chain[2].function
-            found = _calls_at(root_file, (), helper, located[1])
+            found = calls_at(root_file, (), helper, located[1])
         else:
             file, call, _ = located
             return _returned(root_def, call) or Site(file, call, root_def, "root")
@@ -504,87 +516,6 @@ def _applied_reason(callee: str, applier: str) -> str:
         f"`{callee}` is handed to `{applier}`, which calls it once per item: no call of it is written "
         f"to offload; offload the whole `{applier}(...)` call"
     )
-
-
-def _calls_at(
-    file: ParsedFile, sites: tuple[CallSite, ...], callee: str, *located: cst.Call | cst.Attribute
-) -> list[cst.Call]:
-    """The calls at the graph's ``sites`` (or the ``located`` ones) that name ``callee``'s last
-    part, or for a constructor (``Env.__init__``) its class (``Env(...)``): a call the graph says
-    runs it through something else (``map(f, xs)``) is not one to offload."""
-    owner, _, short = callee.rpartition(".")
-    names = {short, owner.rpartition(".")[2]} if short == "__init__" and owner else {short}
-    nodes = [*located, *(file.call_at(site.line, site.col, site.end_line, site.end_col) for site in sites)]
-    return [node for node in nodes if isinstance(node, cst.Call) and last_name(node.func) in names]
-
-
-def _aliased_calls(
-    file: ParsedFile, function: cst.FunctionDef, sites: tuple[CallSite, ...], graph: CallGraph, caller: FunctionId
-) -> list[cst.Call]:
-    """The graph's one call site when its call names a local the function assigns once
-    (``run = strict if mode == "strict" else loose`` then ``run(x)``) and every project function
-    the graph says runs there is a plain ``def``: offloading the local's call offloads whichever
-    it holds. Anything else (a parameter, a name bound twice, an ``async def`` among them) is
-    left to decline."""
-    if len(sites) != 1:
-        return []
-    site = sites[0]
-    node = file.call_at(site.line, site.col, site.end_line, site.end_col)
-    if node is None or not isinstance(node.func, cst.Name):
-        return []
-    name = node.func.value
-    bindings = [
-        target
-        for statement in m.findall(
-            function.body, m.Assign() | m.AnnAssign() | m.AugAssign() | m.NamedExpr() | m.For() | m.AsName()
-        )
-        for target in _bound_names(statement)
-        if target == name
-    ]
-    parameters = {param.name.value for param in m.findall(function.params, m.Param()) if isinstance(param, cst.Param)}
-    if (
-        name in parameters
-        or len(bindings) != 1
-        or not m.findall(function.body, m.Assign(targets=[m.AssignTarget(target=m.Name(name))]))
-    ):
-        return []
-    ran = [key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col)]
-    if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
-        return []
-    return [node]
-
-
-def _dispatched(
-    file: ParsedFile, sites: tuple[CallSite, ...], graph: CallGraph, caller: FunctionId
-) -> tuple[cst.Call, tuple[FunctionId, ...]] | str:
-    """The graph's one call site when it calls a method looked up by a name the code does not write
-    out (``getattr(api, name)(**kwargs)``), with every project function the graph says runs there,
-    when each is a plain ``def``: offloading that call offloads whichever method the name picks.
-    Otherwise why not: an ``async def`` among them (its coroutine would come back from the thread
-    unawaited), an installed function, or no such call where the graph says."""
-    if len(sites) != 1 or sites[0].method != ANY_NAME:
-        return "not one call by name"
-    site = sites[0]
-    node = file.call_at(site.line, site.col, site.end_line, site.end_col)
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and last_name(node.func.func) == "getattr"):
-        return "no `getattr(...)(...)` call there (the file changed since it was checked?)"
-    ran = tuple(key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col))
-    if any(graph.function(key).is_async for key in ran):
-        return "an `async def` is among the others, whose coroutine would come back from a thread unawaited"
-    if not ran or any(graph.is_library(key) for key in ran):
-        return "it can also pick an installed function, which the fix cannot follow"
-    return node, ran
-
-
-def _bound_names(statement: cst.CSTNode) -> list[str]:
-    targets: list[cst.CSTNode] = []
-    if isinstance(statement, cst.Assign):
-        targets = [t.target for t in statement.targets]
-    elif isinstance(statement, cst.AnnAssign | cst.AugAssign | cst.NamedExpr | cst.For):
-        targets = [statement.target]
-    elif isinstance(statement, cst.AsName):
-        targets = [statement.name]
-    return [n.value for target in targets for n in m.findall(target, m.Name()) if isinstance(n, cst.Name)]
 
 
 class Fixer(Protocol):

@@ -102,11 +102,17 @@ class PayloadProvenance:
         """(class, evidence, field) for a pydantic method (``*.model_dump``) of a project class."""
         if not api.pattern.startswith(MODEL_METHOD_PREFIX):
             return None
-        owner = target.rpartition(".")[0].removesuffix("()")
+        written = target.rpartition(".")[0]
+        owner = written.removesuffix("()")
         built_from, _, builder = owner.rpartition(".")
         if builder in MODEL_BUILDERS:  # ``Model.model_validate(d).model_dump()``: a ``Model``
             owner = built_from.removesuffix("()")
         size = self.graph.model_payload(TypeName(owner)) if owner else None
+        if size is None and builder not in MODEL_BUILDERS and written.endswith("()"):
+            # a model a project function returns (``evaluate(...).model_dump()``, ``-> EvalResult``)
+            built = self.graph.resolve(written).removesuffix("()")
+            size = self.graph.model_payload(TypeName(built)) if built != owner else None
+            owner = built if size is not None else owner
         if size is None and target:  # the model's own construction (:meth:`_model_built`)
             owner, size = target, self.graph.model_payload(TypeName(target))
         return (owner, *size) if size is not None else None

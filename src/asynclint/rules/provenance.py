@@ -385,6 +385,8 @@ class PayloadProvenance:
             return self._row_field(word) if shape == "key" or site.payload_param else None
         if STATE_KEY in word and shape in ("key", "each", "display"):
             return self._state_payload(shape, word)
+        if shape == "display" and (info := self._row_display(word)) is not None:
+            return info
         if shape == "display" and RETURNED_SLOTS in word:
             # ``{"turns": recorded(state)}``: whole when what a function it holds returns is; a return the graph
             # cannot size leaves the display as its names say (an id or a name a helper makes is a short string)
@@ -394,6 +396,17 @@ class PayloadProvenance:
             return None
         size = self._returns(word, frozenset(), key)
         return RETURNS_UNSIZED if size == "unknown" and self._traced(word) else size
+
+    def _row_display(self, word: str) -> str | None:
+        """How large a display holding fields of a row's ``info`` (``{"entities": info["entities"]}``) is: whole
+        if one is, of unknown size (:data:`RETURNS_UNSIZED`) if the dataset build fills one with what it does
+        not size (:meth:`_row_field`); ``None`` when the build sizes none or all are small (the names decide)."""
+        sizes = [self._row_field(part) for part in word.split() if part.startswith(f"{INFO_COLUMN}.")]
+        if "whole" in sizes:
+            return "whole"
+        if "unknown" in sizes and payload_evidence("display", word) != "whole":
+            return RETURNS_UNSIZED
+        return None
 
     def _traced(self, word: str) -> bool:
         """Does the graph read every ``return`` of the project functions the call in ``word`` may run?"""

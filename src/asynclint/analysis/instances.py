@@ -9,9 +9,10 @@ import re
 from asynclint.analysis.graph_records import FunctionId, HotInfo
 from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.flags import FIELD, constant_value, guard_holds
-from asynclint.analysis.index.records import FIELD_CLASS, CallSite
+from asynclint.analysis.index.records import FIELD_CLASS, FIELD_SCALARS, CallSite
 from asynclint.knowledge.costs import payload_evidence, switched_off
 from asynclint.knowledge.frameworks import STATE_MODELS
+from asynclint.knowledge.typenames import ENUM_BASES
 
 
 class Instances(GraphState):
@@ -60,10 +61,10 @@ class Instances(GraphState):
 
     def model_payload(self, cls: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
         """How large an instance of the project class ``cls`` is, by its annotated fields and
-        its project ancestors': (``small`` -- scalar fields only, ``whole`` -- a container field
-        named like a history, or ``unknown``; the field that says so, ``gmail.messages`` through
-        a field holding another project class, sized by that class's fields in turn). ``None``:
-        not a project class with fields."""
+        its project ancestors': (``small`` -- scalar fields, enumerations and containers of scalars
+        only, ``whole`` -- a container field named like a history, or ``unknown``; the field that
+        says so, ``gmail.messages`` through a field holding another project class, sized by that
+        class's fields in turn). ``None``: not a project class with fields."""
         fields = [
             field
             for ancestor in self.ancestors(cls)
@@ -80,11 +81,19 @@ class Instances(GraphState):
             return None
         containers: list[str] = []
         for name, kind in fields:
+            if kind == FIELD_SCALARS:
+                # a few numbers or names (``timing: dict[str, float]``) unless the name says they are a
+                # history (``messages: list[str]``)
+                if payload_evidence("name", name) == "whole":
+                    containers.append(name)
+                continue
             if not kind.startswith(FIELD_CLASS):
                 if kind == "container":
                     containers.append(name)
                 continue
             nested_cls = self.canonical(kind.removeprefix(FIELD_CLASS))
+            if any(self.canonical(base) in ENUM_BASES for base in self.ancestors(nested_cls)):
+                continue  # one member of an enumeration: a scalar
             nested = self.model_payload(nested_cls, seen | {cls}) if nested_cls not in seen | {cls} else None
             if nested is None:
                 containers.append(name)  # a library's class, or a cycle: nothing says

@@ -47,6 +47,8 @@ CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extension
 CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.
 TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+#: Bases making a class an enumeration: a field annotated with one holds one member, a scalar.
+ENUM_BASES = frozenset(f"enum.{name}" for name in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"))
 #: ``class Client(Protocol)``: a structural type. A value declared one is an instance of any class
 #: defining the methods it declares, derived from it or not.
 PROTOCOL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})

@@ -102,11 +102,17 @@ class PayloadProvenance:
         """(class, evidence, field) for a pydantic method (``*.model_dump``) of a project class."""
         if not api.pattern.startswith(MODEL_METHOD_PREFIX):
             return None
-        owner = target.rpartition(".")[0].removesuffix("()")
+        written = target.rpartition(".")[0]
+        owner = written.removesuffix("()")
         built_from, _, builder = owner.rpartition(".")
         if builder in MODEL_BUILDERS:  # ``Model.model_validate(d).model_dump()``: a ``Model``
             owner = built_from.removesuffix("()")
         size = self.graph.model_payload(TypeName(owner)) if owner else None
+        if size is None and builder not in MODEL_BUILDERS and written.endswith("()"):
+            # a model a project function returns (``evaluate(...).model_dump()``, ``-> EvalResult``)
+            built = self.graph.resolve(written).removesuffix("()")
+            size = self.graph.model_payload(TypeName(built)) if built != owner else None
+            owner = built if size is not None else owner
         if size is None and target:  # the model's own construction (:meth:`_model_built`)
             owner, size = target, self.graph.model_payload(TypeName(target))
         return (owner, *size) if size is not None else None
@@ -379,6 +385,8 @@ class PayloadProvenance:
             return self._row_field(word) if shape == "key" or site.payload_param else None
         if STATE_KEY in word and shape in ("key", "each", "display"):
             return self._state_payload(shape, word)
+        if shape == "display" and (info := self._row_display(word)) is not None:
+            return info
         if shape == "display" and RETURNED_SLOTS in word:
             # ``{"turns": recorded(state)}``: whole when what a function it holds returns is; a return the graph
             # cannot size leaves the display as its names say (an id or a name a helper makes is a short string)
@@ -388,6 +396,17 @@ class PayloadProvenance:
             return None
         size = self._returns(word, frozenset(), key)
         return RETURNS_UNSIZED if size == "unknown" and self._traced(word) else size
+
+    def _row_display(self, word: str) -> str | None:
+        """How large a display holding fields of a row's ``info`` (``{"entities": info["entities"]}``) is: whole
+        if one is, of unknown size (:data:`RETURNS_UNSIZED`) if the dataset build fills one with what it does
+        not size (:meth:`_row_field`); ``None`` when the build sizes none or all are small (the names decide)."""
+        sizes = [self._row_field(part) for part in word.split() if part.startswith(f"{INFO_COLUMN}.")]
+        if "whole" in sizes:
+            return "whole"
+        if "unknown" in sizes and payload_evidence("display", word) != "whole":
+            return RETURNS_UNSIZED
+        return None
 
     def _traced(self, word: str) -> bool:
         """Does the graph read every ``return`` of the project functions the call in ``word`` may run?"""

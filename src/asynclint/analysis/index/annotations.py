@@ -1,5 +1,6 @@
 """What annotations say of a value's size, read from the syntax alone: scalar fields (``int``,
-``str | None``), collections of scalars (``list[str]``), and tuple return annotations."""
+``str | None``), collections and mappings of scalars (``list[str]``, ``dict[str, float]``), and tuple
+return annotations."""
 
 from __future__ import annotations
 
@@ -53,6 +54,30 @@ def scalar_items(annotation: ast.expr | None) -> bool:
         elements = [e for e in inner.elts if not (isinstance(e, ast.Constant) and e.value is Ellipsis)]
         return bool(elements) and all(scalar_annotation(e) for e in elements)
     return name in _COLLECTIONS and scalar_annotation(inner)
+
+
+#: Annotations of a mapping whose keys and values are of its two type arguments (``dict[str, float]``).
+_MAPPINGS = frozenset("dict Dict Mapping MutableMapping DefaultDict defaultdict OrderedDict".split())
+
+
+def scalar_container(annotation: ast.expr) -> bool:
+    """A container of scalars as a model's field declares one: ``list[float]``, ``dict[str, float]``,
+    ``tuple[str, float, float, float]``, a collection of such fixed tuples (``list[tuple[str, float]]``),
+    or any of those ``| None``. Its dump is one small value per item; how many items there are the
+    field's name says (``messages: list[str]`` grows with the rollout: the graph asks the name)."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [side for side in (annotation.left, annotation.right) if not none_annotation(side)]
+        return len(sides) == 1 and scalar_container(sides[0])
+    if scalar_items(annotation):
+        return True
+    if not isinstance(annotation, ast.Subscript):
+        return False
+    name, inner = last_name(annotation.value), annotation.slice
+    if name == "Optional":
+        return scalar_container(inner)
+    if name in _MAPPINGS and isinstance(inner, ast.Tuple) and len(inner.elts) == 2:
+        return all(scalar_annotation(part) for part in inner.elts)
+    return name in _COLLECTIONS and bool(tuple_annotation(inner)) and scalar_items(inner)
 
 
 def none_annotation(node: ast.expr) -> bool:

@@ -9,7 +9,7 @@ import copy
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from asynclint.analysis.index.annotations import scalar_annotation
+from asynclint.analysis.index.annotations import scalar_annotation, scalar_container
 from asynclint.analysis.index.diskcache import fills_file, statements_after
 from asynclint.analysis.index.flags import branch_flags, constant_text, constant_value
 from asynclint.analysis.index.guards import (
@@ -25,7 +25,7 @@ from asynclint.analysis.index.guards import (
 )
 from asynclint.analysis.index.helpers import UNBOUND, none_test
 from asynclint.analysis.index.memokeys import KeyReads, guarded_key, key_reads
-from asynclint.analysis.index.records import FIELD_CLASS
+from asynclint.analysis.index.records import FIELD_CLASS, FIELD_SCALARS
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import ready_state_key
 from asynclint.analysis.index.switchedlocals import switched_tests
@@ -179,10 +179,12 @@ class Conditions(IndexerState):
     def _field_kind(self, annotation: ast.expr) -> str:
         """ClassSummary.fields' kind of a field annotated ``annotation``: ``scalar``, a class
         named alone (``meta: WorldMeta``, ``Optional[Meta]``; the graph sizes it by that class's
-        own fields, when the project defines it) as :data:`FIELD_CLASS` + its name, else
-        ``container``."""
+        own fields, when the project defines it) as :data:`FIELD_CLASS` + its name, a container of
+        scalars (``dict[str, float]``) as :data:`FIELD_SCALARS`, else ``container``."""
         if scalar_annotation(annotation):
             return "scalar"
+        if scalar_container(annotation):
+            return FIELD_SCALARS
         named = annotation
         if isinstance(named, ast.BinOp) and isinstance(named.op, ast.BitOr):  # ``Meta | None``
             if scalar_annotation(named.right):

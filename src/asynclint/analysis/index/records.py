@@ -14,6 +14,8 @@ from asynclint.analysis.index.values import Rooted, SelfPath
 
 #: The kind of a field annotated with a class alone (``meta: WorldMeta``): this prefix + the class.
 FIELD_CLASS = "class:"
+#: The kind of a field annotated with a container of scalars (``timing: dict[str, float]``).
+FIELD_SCALARS = "scalars"
 #: Bits of :attr:`CallSite.span` per column (a 4 GB line is no source file).
 _COLUMN_BITS = 32
 _COLUMN = (1 << _COLUMN_BITS) - 1
@@ -100,8 +102,8 @@ class ClassInfo:
     #: library's class, whose code may call any method of this one.
     unnamed_bases: bool = False
     #: Annotated class-level fields (a dataclass's, a pydantic model's): (name, ``scalar``,
-    #: ``container``, or :data:`FIELD_CLASS` + the class a field is annotated with alone), which
-    #: say how much a dump or a copy of an instance costs.
+    #: :data:`FIELD_SCALARS`, ``container``, or :data:`FIELD_CLASS` + the class a field is annotated
+    #: with alone), which say how much a dump or a copy of an instance costs.
     fields: tuple[tuple[str, str], ...] = ()
     #: Attributes every method leaves alone but ``__init__``, which sets them from one of its
     #: parameters never bound again (``self.log = log``): (attribute, parameter). A test of one is

@@ -25,6 +25,14 @@ Up to 0.1.14 these live at ``verifiers.utils...``; from 0.2.0 the v0 stack is
 its signature and docstring (0.1.9 on: the agents SDK's ``function_schema``, a pydantic model and
 its JSON schema): tens to hundreds of microseconds a tool, meant for ``ToolEnv.__init__``; a
 rollout's hook that rebuilds the tool list (split 25 ledger-repair, per turn) pays it every time.
+
+The browser integration's modes (``envs/integrations/browser_env/modes/``: ``CUAMode``, and the later
+``LocalCUAMode`` and its subclass ``FullBrowseMode``, which no installed release may have) keep the
+last ``keep_recent_screenshots`` screenshots of a prompt: ``filter_screenshots_in_messages(messages)``
+``copy.deepcopy``s the whole message list as soon as more screenshots than that are in it -- every
+turn once a few browser actions have run, each returning one. An environment calls it on its mode
+(``self._browse_mode = FullBrowseMode(...)`` in ``__init__``) from ``get_prompt_messages``: a copy of
+the growing history per turn, graded by the messages it is handed as the copy itself is.
 """
 
 from __future__ import annotations
@@ -60,6 +68,14 @@ _TOOLS = (
 )
 #: The v0 stack's modules at both the paths users import and, from 0.2.0, where they live.
 _V0 = ("verifiers.", "verifiers.legacy.")
+_MODES = (
+    f"{_PKG} 0.3.1 legacy/envs/integrations/browser_env/modes/cua_mode.py; PrimeIntellect-ai/verifiers "
+    "b20f45ea envs/integrations/browser_env/modes/local_cua_mode.py and full_browse_mode.py "
+    "(filter_screenshots_in_messages: copy.deepcopy(messages) past keep_recent_screenshots; "
+    "FullBrowseMode(LocalCUAMode) inherits it)"
+)
+#: Each mode class that has (or inherits) the screenshot filter, by its module.
+_MODE_CLASSES = (("cua_mode", "CUAMode"), ("local_cua_mode", "LocalCUAMode"), ("full_browse_mode", "FullBrowseMode"))
 
 APIS: tuple[BlockingApi, ...] = (
     *(
@@ -109,6 +125,19 @@ APIS: tuple[BlockingApi, ...] = (
         for prefix in (f"{v0}utils.tool_utils.", f"{v0}envs.tool_env.")
         for api in many(
             "cpu", "cpu-light", None, "convert_func_to_tool_def convert_func_to_oai_tool", prefix, source=_SCHEMAS
+        )
+    ),
+    *(
+        api
+        for v0 in _V0
+        for module, cls in _MODE_CLASSES
+        for api in many(
+            "copy",
+            "payload",
+            "deepcopy-memo",
+            "filter_screenshots_in_messages",
+            f"{v0}envs.integrations.browser_env.modes.{module}.{cls}.",
+            source=_MODES,
         )
     ),
     *many("http", "network", "to-thread", "ask search search_ddg", "verifiers.utils.tools.", source=_TOOLS),

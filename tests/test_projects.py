@@ -6,7 +6,11 @@ values defined in other modules, and properties of the project's classes read th
 attribute; ``side_envs``: two environments side by side, each with its own ``utils.py``;
 ``flat_env``: a package whose modules import their siblings by bare names; ``adapter_env``: an
 adapter package named after its framework (``integrations/verifiers/``), whose ``import verifiers``
-is the framework's while its siblings are still its own by their bare names;
+is the framework's while its siblings are still its own by their bare names; ``exported_rewards``: a
+library whose integration modules export reward factories no project code calls (documented in a
+docstring's example, or in a module importing the framework), the returned rewards run per rollout;
+near misses: a factory not documented in a module without the framework, one returning a non-reward,
+a private one, and one the project calls for offline grading;
 ``registrations_env``: callables registered in every shape (and a class a gym runner drives);
 ``registry_env``: games registered with gymnasium and TextArena by id and made by the id elsewhere;
 ``unnamed_env``: helper coroutines (and methods of classes no library base reaches) the environment
@@ -184,6 +188,7 @@ def test_both_projects_are_there() -> None:
         "asyncio_app",
         "callback_env",
         "dispatch_env",
+        "exported_rewards",
         "fallback_env",
         "flat_env",
         "followed_env",
@@ -475,6 +480,17 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     # adapter_env: hooks of the framework's class, though the adapter's package is named after it
     ("adapter_env/integrations/verifiers/vf_game.py", "GameEnv.env_response"): ("env_response", "per turn"),
     ("adapter_env/integrations/verifiers/vf_game.py", "GameEnv.remove_workspace"): ("@vf.cleanup", "per rollout"),
+    # exported_rewards: the rewards a library's integration factories return, called by no project code
+    ("exported_rewards/rewardkit/integrations/verifiers.py", "task_reward_fn.<locals>.reward"): (
+        "reward function",
+        "exported factory",
+        "task_reward_fn",
+    ),
+    ("exported_rewards/rewardkit/integrations/judging.py", "make_command_judge.<locals>.judge"): (
+        "reward function",
+        "exported factory",
+        "make_command_judge",
+    ),
     # flat_env: reached through modules imported by their bare names
     ("flat_env/flat_env.py", "run_linter"): ("tool", "tool call"),
     ("flat_env/flat_env.py", "rule_files"): ("tool", "tool call"),

@@ -106,6 +106,9 @@ class ProjectGraph(
         #: Registered callables that run on the loop by the in-process reading of their class's
         #: releases -> that class's table (:meth:`HotSet.in_process_reading`).
         self._read_in_process: dict[FunctionId, HookClass] = {}
+        #: Rewards returned by an exported factory no project code calls -> that factory's name
+        #: (:meth:`Adapters.exported_by`).
+        self._exported_by: dict[FunctionId, str] = {}
         known = catalogue or Catalogue()
         self._producers = known.producers
         #: The knowledge base's entry of a name (:meth:`Catalogue.match`): a library function one

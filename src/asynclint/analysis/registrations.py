@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from asynclint.analysis.adapters import Adapters
 from asynclint.analysis.graph_records import FunctionId, RegisteredElsewhere
-from asynclint.analysis.graph_state import GraphState
 from asynclint.analysis.index.records import FunctionRef
 from asynclint.analysis.index.values import Marker
 from asynclint.knowledge.frameworks import (
@@ -28,7 +28,7 @@ from asynclint.knowledge.frameworks import (
 )
 
 
-class Registrations(GraphState):
+class Registrations(Adapters):
     """Part of :class:`asynclint.analysis.graph.ProjectGraph`, which holds the state."""
 
     def _registered(self) -> dict[FunctionId, Hook]:
@@ -73,6 +73,7 @@ class Registrations(GraphState):
                         continue
                     if key not in found or own.frequency in FREQUENT:
                         found[key] = own
+        self._exported_rewards(found)
         return found
 
     def _register_elsewhere(

@@ -43,6 +43,9 @@ OPEN_FIELD_TYPES = frozenset(
 )
 #: ``type[T]``: the annotated value is a class, not an instance.
 CLASS_ANNOTATIONS = frozenset({"builtins.type", "typing.Type", "typing_extensions.Type"})
+#: ``env_factory: Callable[[], Environment]``: what calling a maker taking nothing returns is its last
+#: type argument, an instance of that class, as calling a ``type[Environment]`` builds one.
+CALLABLE_ANNOTATIONS = frozenset({"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable"})
 #: ``cast(T, value)``: the value is declared a ``T``.
 CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Bases making a class a ``TypedDict``, whose items are typed by its annotated fields.

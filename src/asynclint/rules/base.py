@@ -13,6 +13,7 @@ from asynclint.analysis.api import CallGraph, FunctionId
 from asynclint.analysis.graph_records import HotInfo, LibraryEntry, RegisteredElsewhere
 from asynclint.analysis.index.records import CallSite, Function
 from asynclint.grading import CallEvidence, Cost, Grade, cost_of, grade
+from asynclint.knowledge.adapters import exported_note
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import (
@@ -112,7 +113,7 @@ def where_facts(
         function=graph.function(key).qualname,
         root=graph.function(hot.root).qualname,
         root_kind=hot.root_hook.kind,
-        root_note=hot.root_hook.note,
+        root_note=", ".join(filter(None, (hot.root_hook.note, exported_note(graph.exported_by(hot.root))))),
         admitted=admitted,
         assumed_from=assumed_from,
         frequency=graded.frequency,

@@ -41,7 +41,7 @@ from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, RESULT_METHODS, 
 from asynclint.knowledge.blocking import ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
-from asynclint.knowledge.typenames import CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
+from asynclint.knowledge.typenames import CALLABLE_ANNOTATIONS, CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
 
 #: Calls naming a module or an attribute by a string: resolved when the string is written out.
 DYNAMIC_LOOKUPS = frozenset({Sym("importlib.import_module"), Sym("builtins.getattr")})
@@ -512,6 +512,16 @@ class Inference(Registries):
                 # ``task_class: type[TaskEval]`` is the class itself: calling it builds an instance.
                 cls = self.annotation_type(node.slice)
                 return Sym(cls.name.removesuffix("()")) if isinstance(cls, Inst) else None
+            if isinstance(outer, Sym) and outer.name in CALLABLE_ANNOTATIONS:
+                # ``Callable[[], Environment]``, a maker taking nothing: calling it gives an instance of
+                # that class. Not one taking arguments (``Callable[[list[Job]], Decimal]``): that is a
+                # computation whose callers' handed function says what runs, not a constructor.
+                parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
+                maker = len(parts) == 2 and isinstance(parts[0], ast.List) and not parts[0].elts
+                returned = self.annotation_type(parts[1]) if maker else None
+                if isinstance(returned, Inst) and returned.name.endswith("()") and not vague(returned):
+                    return Sym(returned.name.removesuffix("()"))
+                return self.annotation_type(node.value)
             if isinstance(outer, Sym) and outer.name in WRAPPING_ANNOTATIONS:
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 if outer.name != "typing.Union":

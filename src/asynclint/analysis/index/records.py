@@ -535,6 +535,9 @@ class ModuleSummary:
     #: Listener()``): (the receiver's type or ``pkg.Env().server`` path, the object as
     #: ``CallFacts.handed_out`` records one). A library's object may call any method of theirs.
     stored_out: tuple[tuple[str, str], ...] = ()
+    #: Its top-level functions whose result its docstrings' examples register as a reward with the
+    #: framework (``vf.Rubric(funcs=[env_reward_fn(make_env)])``): see :mod:`.docexamples`.
+    documented: tuple[str, ...] = ()
 
 
 class IndexError_(Exception):

@@ -33,6 +33,7 @@ from asynclint.analysis.index.clocks import module_numbers
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
+from asynclint.analysis.index.docexamples import documented_rewards
 from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.factories import HandedValues
 from asynclint.analysis.index.fileobjects import tie_buffered_writes, tie_file_objects
@@ -361,6 +362,7 @@ class Indexer(
             field_writes=field_writes,
             factories=tuple(sorted(self.factories)),
             stored_out=tuple(sorted(self.stored_out)),
+            documented=documented_rewards(tree) if not self.library else (),
         )
 
     def _denoted(self, expr: ast.expr) -> str | None:

@@ -140,6 +140,12 @@ SQLITE_AUTOCOMMIT = "sqlite3.connect[autocommit]"
 #: statements are graded by knowledge.costs.MEMORY_GRADES).
 SQLITE_MEMORY = "sqlite3.connect[memory]"
 
+#: The cost of an archive object's calls that read or write only the archive (``zf.writestr``,
+#: ``zf.read``, ``tar.extractfile``): on an archive opened on a file in the same function they are
+#: its file's I/O, folded into the opener's finding as a file object's reads and writes are
+#: (analysis.index.fileobjects); on a buffer in memory they are memory work.
+ARCHIVE_MEMBER_COST = "archive-member"
+
 #: A wait's arguments that make it return at once (``BlockingApi.off_with``): a ``timeout`` of 0
 #: (``event.wait(0)``, ``future.result(timeout=0)``); also ``blocking``/``block`` False for a
 #: lock's ``acquire`` and a queue's ``get`` (``sema.acquire(blocking=False)``, ``q.get(False)``),
@@ -400,10 +406,10 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # Members extracted to or added from a path touch the disk wherever the archive is; the
         # others read or write only the archive, graded by where it was opened (``archive-member``).
         *many("fs", "disk-content", "to-thread", "extractall extract add", "tarfile.open."),
-        *many("fs", "archive-member", "to-thread", "extractfile addfile getmembers getnames", "tarfile.open."),
+        *many("fs", ARCHIVE_MEMBER_COST, "to-thread", "extractfile addfile getmembers getnames", "tarfile.open."),
         *many("fs", "disk-content", "to-thread", "extractall extract write", "zipfile.ZipFile."),
         # A zip's ``namelist``/``infolist`` list the central directory its constructor read: memory only.
-        *many("fs", "archive-member", "to-thread", "read writestr open", "zipfile.ZipFile."),
+        *many("fs", ARCHIVE_MEMBER_COST, "to-thread", "read writestr open", "zipfile.ZipFile."),
         # --- waiting for threads and processes --------------------------------------------------
         # Locks have no recipe: acquiring one in a worker thread and releasing it on the loop
         # changes who owns it. The asyncio counterparts (asyncio.Lock, asyncio.Event) are the fix.
@@ -635,13 +641,7 @@ RETURNS: dict[str, str] = {
     **{f"google.cloud.storage.Client.{method}()": "google.cloud.storage.Bucket" for method in ("bucket", "get_bucket")},
     **{f"google.cloud.storage.Bucket.{method}()": "google.cloud.storage.Blob" for method in ("blob", "get_blob")},
     # Annotated parameters name the class; the catalogue names the factory that made it.
-    **{
-        name: "builtins.open"
-        for name in (
-            "typing.IO typing.TextIO typing.BinaryIO io.TextIOWrapper io.BufferedReader "
-            "io.BufferedWriter io.BufferedRandom io.FileIO"
-        ).split()
-    },
+    **{name: "builtins.open" for name in "typing.IO typing.TextIO typing.BinaryIO io.FileIO".split()},
     **{f"sqlite3.{cls}": "sqlite3.connect" for cls in ("Connection", "Cursor")},
     **{f"psycopg.{cls}": "psycopg.connect" for cls in ("Connection", "Cursor")},
     **{f"psycopg2.extensions.{cls}": "psycopg2.connect" for cls in ("connection", "cursor")},
@@ -696,8 +696,9 @@ OPENERS: frozenset[str] = frozenset(
 ARCHIVE_OPENERS: frozenset[str] = frozenset({"tarfile.open", "tarfile.TarFile", "zipfile.ZipFile"})
 
 #: The openers of a file object whose reads and writes in the opening function are its opener's
-#: finding (analysis.index.fileobjects: one finding per file object). An archive's members are
-#: read and written by calls of their own cost (``extractall``), reported on their own lines.
+#: finding (analysis.index.fileobjects: one finding per file object). An archive's members
+#: extracted to or added from a path (``extractall``, ``add``) touch other files: reported on their
+#: own lines.
 FILE_OPENERS: frozenset[str] = OPENERS - {
     "tarfile.open",
     "tarfile.TarFile",
@@ -785,6 +786,14 @@ ITEM_METHODS = frozenset(name.rpartition(".")[2] for name in ITEMS if name.endsw
 #: ``sorted(root.rglob("*.py"))`` yields what :data:`ITEMS` says ``rglob`` yields (a ``Path``).
 ITEM_KEEPERS: frozenset[str] = frozenset(f"builtins.{name}" for name in SAME_ITEM_BUILTINS)
 
+#: Classes of a file object that an annotation names (``fp: io.TextIOWrapper``: the object ``open``
+#: gives) but whose constructor only wraps a stream it is handed: ``io.TextIOWrapper(raw)`` opens
+#: nothing, its reads are the wrapped stream's (a zip member's, a child's pipe). Only annotations
+#: take the alias (analysis.index.inference ``annotation_type``); a call keeps the class's name.
+WRAPPED_STREAMS: dict[str, str] = {
+    name: "builtins.open" for name in "io.TextIOWrapper io.BufferedReader io.BufferedWriter io.BufferedRandom".split()
+}
+
 #: Constructors and factories whose instance is typed by one argument's value: callable -> (the
 #: parameter's keyword, its position or ``None`` when only a keyword passes it, {the value as
 #: written -> the type of what is built}). A value is a qualified name
@@ -845,6 +854,16 @@ ENTER_RETURNS: dict[str, str | None] = {
 EXIT_STACKS: frozenset[str] = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
 #: Their methods that enter the object handed to them -> whether that is awaited (``__aenter__``).
 ENTERING_METHODS: dict[str, bool] = {"enter_context": False, "enter_async_context": True}
+
+#: Statements that change what the connection running them is: its type -> (the statement's first
+#: keywords, the type it then is). An in-memory SQLite connection that runs ``ATTACH DATABASE 'x.db'
+#: AS x`` (or ``ATTACH ? AS x`` with a path) reads and writes that file through every later
+#: statement and commit (https://www.sqlite.org/lang_attach.html): a file-backed connection, as
+#: ``sqlite3.connect("x.db")`` opens one (analysis.index.recording: the name or the ``self``
+#: attribute holding it, from the ATTACH on; what a factory returns after it).
+REBUILT_BY_STATEMENT: dict[str, tuple[frozenset[str], str]] = {
+    SQLITE_MEMORY: (frozenset({"ATTACH"}), "sqlite3.connect"),
+}
 
 #: Attributes whose assignment switches the mode of an object already built: type -> {(attribute,
 #: the value as written) -> the type it is from then on}. ``conn.isolation_level = None`` (or

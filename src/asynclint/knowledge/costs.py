@@ -895,6 +895,8 @@ STATEMENT_GRADES: dict[str, str] = {
     "trivial": "trivial",
     "commit": "disk-content",  # an fsync, as ``connection.commit()``
     "rollback": "disk-metadata",  # as ``connection.rollback()``
+    # ``ATTACH DATABASE 'x.db' AS x`` opens a database file and reads its header, as a connect does.
+    "attach": "disk-metadata",
     "lookup": "local-lookup",
     "pragma": "local-lookup",
     "schema": "local-schema",
@@ -923,6 +925,7 @@ STATEMENT_LEADS: dict[str, str] = {
     "COMMIT": "commit",
     "END": "commit",
     "ROLLBACK": "rollback",
+    "ATTACH": "attach",
 }
 #: ``PRAGMA``s that scan, check or rewrite the database file (``query``): every other fixed pragma
 #: either sets a connection setting in memory (``PRAGMA query_only = ON``: ``trivial``) or reads
@@ -1098,6 +1101,7 @@ STATEMENT_WORDS: dict[str, str] = {
     "schema": "changes nothing once the object exists",
     "ddl": "creates a table",
     "row-write": "one row by key, written to disk by the commit",
+    "attach": "opens a database file, as a connect does",
     **dict.fromkeys(("commit", "rollback", "query"), "runs on the local database"),
 }
 #: The same on a connection in autocommit mode (:data:`AUTOCOMMIT_GRADES`).

@@ -13,6 +13,7 @@ from asynclint.analysis.index.records import CallSite, Function, ModuleSummary
 from asynclint.analysis.index.values import INSTALLED_PREFIX, Marker
 from asynclint.knowledge.api import Protocol
 from asynclint.knowledge.blocking import (
+    ARCHIVE_OPENERS,
     BUFFER_FLUSHES,
     BUILTIN_APIS,
     FILE_OPENER_METHODS,
@@ -180,7 +181,11 @@ class CheckContext(FrameworkHandoffs, PayloadProvenance):
         parser handed the text read through the file object)."""
         at = site.rare.opened_at if site.rare is not None else None
         opener = self._place(path, key, *at) if at is not None else None
-        return opener is not None and (opener.api.pattern in FILE_OPENERS or opener.site.method in BUFFER_FLUSHES)
+        return opener is not None and (
+            opener.api.pattern in FILE_OPENERS
+            or opener.api.pattern in ARCHIVE_OPENERS  # (only its members that touch its file alone are tied)
+            or opener.site.method in BUFFER_FLUSHES
+        )
 
     def _at(self, beside: CallInHotCode, line: int, col: int) -> CallInHotCode | None:
         """The blocking call, hot, at ``line``:``col`` of ``beside``'s function."""

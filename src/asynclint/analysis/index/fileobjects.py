@@ -27,6 +27,7 @@ from asynclint.analysis.index.bodies import Bodies, FunctionBody
 from asynclint.analysis.index.helpers import SCOPES, TRY_STATEMENTS
 from asynclint.analysis.index.records import CallSite, Function
 from asynclint.knowledge.blocking import (
+    ARCHIVE_MEMBER_COST,
     ARCHIVE_OPENERS,
     BUFFER_FLUSHES,
     BUFFERED_WRITES,
@@ -72,8 +73,15 @@ def tie_file_objects(
         for opener, members in tied.members.items():
             site = calls[opener]
             if site.payload[0] == "memory":  # an archive on a buffer: its members are in memory too
-                for index in members:
+                for index, _ in members:
                     calls[index] = replace(calls[index], payload=site.payload).with_facts(payload_at=site.payload_at)
+                continue
+            # On a file, the members read or written through the archive alone are its file's I/O:
+            # one finding per file object, at the opener (members extracted to or added from a path
+            # touch other files and keep their own lines).
+            own = [(index, written) for index, written in members if _archive_member(calls[index], catalogue)]
+            if own:
+                tied.contents.setdefault(opener, []).extend(own)
         for opener in tied.streamed - tied.contents.keys():
             site = calls[opener]
             calls[opener] = site.with_facts(streamed=True)
@@ -153,6 +161,12 @@ def _archive(site: CallSite) -> bool:
     return site.api in ARCHIVE_OPENERS
 
 
+def _archive_member(site: CallSite, catalogue: Catalogue) -> bool:
+    """A call that reads or writes only its archive (``zf.writestr(...)``, ``tar.extractfile(m)``:
+    ``knowledge.blocking.ARCHIVE_MEMBER_COST``), not another file."""
+    return site.api is not None and catalogue.get(site.api).cost == ARCHIVE_MEMBER_COST
+
+
 class _FileObjects(ast.NodeVisitor):
     """One function's walk in source order: which name holds which opener's file object at each
     point (the latest binding wins), and the catalogued calls made on one."""
@@ -167,7 +181,8 @@ class _FileObjects(ast.NodeVisitor):
         self.texts: dict[str, int] = {}
         self.contents: dict[int, list[tuple[int, str]]] = {}  # opener -> (content call, its callee as written)
         self.streamed: set[int] = set()  # openers whose file object a child process is handed
-        self.members: dict[int, list[int]] = {}  # archive opener -> the calls made on its archive object
+        # archive opener -> the calls made on its archive object, each with its callee as written
+        self.members: dict[int, list[tuple[int, str]]] = {}
 
     def _site(self, node: ast.Call) -> int | None:
         return self.sites.get((node.lineno, self.column(node.lineno, node.col_offset)))
@@ -299,7 +314,7 @@ class _FileObjects(ast.NodeVisitor):
             return  # not a catalogued call, or an opener (``tarfile.open(fileobj=f)`` opens its own)
         receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
         if receiver and (archive := self._opener(receiver[0])) is not None and _archive(self.calls[archive]):
-            self.members.setdefault(archive, []).append(index)
+            self.members.setdefault(archive, []).append((index, ast.unparse(node.func)))
             return
         if (parser := self._parser(node, index)) is not None:
             self.contents.setdefault(parser, []).append((index, ast.unparse(node.func)))

@@ -38,7 +38,7 @@ from asynclint.analysis.index.values import (
     extend,
 )
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, RESULT_METHODS, THREAD_RESULTS
-from asynclint.knowledge.blocking import ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE
+from asynclint.knowledge.blocking import ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE, WRAPPED_STREAMS
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 from asynclint.knowledge.typenames import CALLABLE_ANNOTATIONS, CASTS, CLASS_ANNOTATIONS, WRAPPING_ANNOTATIONS
@@ -530,8 +530,10 @@ class Inference(Registries):
             return self.annotation_type(node.value)  # a generic: ``IO[str]`` is an ``IO``
         value = self.infer(node)
         if isinstance(value, Sym):
-            # An instance of the class: named as calling it would name it.
-            return Inst(value.name if value.name in self.catalogue.producers else f"{value.name}()", "param")
+            # An instance of the class: named as calling it would name it (a stream wrapper's, as
+            # the ``open`` that gives one would).
+            name = WRAPPED_STREAMS.get(value.name, value.name)
+            return Inst(name if name in self.catalogue.producers else f"{name}()", "param")
         return None
 
     def union_members(self, node: ast.expr | None) -> list[Value]:

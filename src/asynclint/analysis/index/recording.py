@@ -237,6 +237,8 @@ class Recording(PayloadsHeld, Registries):
         if self_ref is not None:
             self.pending.append(len(self.calls))
         self.calls.append(site)
+        if method in STATEMENT_RUNS:
+            self._rebuild_receiver(node)
         return target
 
     def record_protocol(self, entered: ast.expr, awaited: bool, exiting: bool) -> None:

@@ -44,3 +44,18 @@ def _parts(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return (_parts(node.left) or [node.left]) + (_parts(node.right) or [node.right])
     return []
+
+
+def leading_keyword(node: ast.Call, constants: dict[str, str]) -> str | None:
+    """The first word of the statement an ``execute`` runs, upper case, when the code writes it: a
+    string constant, a name bound to one, or the literal head of an f-string or a concatenation
+    (``f"ATTACH DATABASE '{path}' AS x"``); ``None`` for a statement passed in."""
+    arg = node.args[0] if node.args else None
+    if isinstance(arg, ast.Name):
+        text = constants.get(arg.id)
+    else:
+        parts = (_parts(arg) or [arg]) if arg is not None else []
+        head = parts[0] if parts else None
+        text = head.value if isinstance(head, ast.Constant) and isinstance(head.value, str) else None
+    word = re.match(r"\s*(\w+)", text) if text is not None else None
+    return word.group(1).upper() if word is not None else None

@@ -1,6 +1,6 @@
-"""The walk's assignment targets and loop items: what a store binds, keeps, injects or switches, and
-the type each item of an iterable takes (the part of :class:`asynclint.analysis.index.statements.Statements`
-that reads the left-hand side)."""
+"""The walk's assignment targets and loop items: what a store binds, keeps, injects or switches (and
+what a statement run on a connection switches it to), and the type each item of an iterable takes
+(the part of :class:`asynclint.analysis.index.statements.Statements` that reads the left-hand side)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,16 @@ from dataclasses import replace
 
 from asynclint.analysis.index.helpers import callables_of, stored_value
 from asynclint.analysis.index.scopes import IndexerState
+from asynclint.analysis.index.sql import leading_keyword
 from asynclint.analysis.index.values import LOOP_ITEM, Inst, Marker, Refs, Rooted, SelfRef, Sym, Value
-from asynclint.knowledge.blocking import ENTER_RETURNS, ITEM_KEEPERS, ITEM_METHODS, ITEMS, MODE_SWITCHES
+from asynclint.knowledge.blocking import (
+    ENTER_RETURNS,
+    ITEM_KEEPERS,
+    ITEM_METHODS,
+    ITEMS,
+    MODE_SWITCHES,
+    REBUILT_BY_STATEMENT,
+)
 from asynclint.knowledge.frameworks import ARGUMENT_INJECTORS
 
 
@@ -74,6 +82,24 @@ class Targets(IndexerState):
             self.class_attrs[own[0]][own[1]] = replace(owner, name=switched)
         elif switched is not None:
             self.bind(target.value, replace(owner, name=switched))
+
+    def _rebuild_receiver(self, node: ast.Call) -> None:
+        """``con.execute("ATTACH DATABASE 'x.db' AS x")`` on an in-memory connection: the name or the
+        ``self`` attribute holding it is a file-backed connection from here on, and so is what a
+        factory returns after it (``knowledge.blocking.REBUILT_BY_STATEMENT``)."""
+        if not isinstance(node.func, ast.Attribute):
+            return
+        receiver = node.func.value
+        own = self._own_attribute(receiver)
+        held = self.class_attrs.get(own[0], {}).get(own[1]) if own else self.infer(receiver)
+        if not isinstance(held, Inst) or (rebuilt := REBUILT_BY_STATEMENT.get(held.name)) is None:
+            return
+        if leading_keyword(node, {**self.frames[0].constants, **self.frame.constants}) not in rebuilt[0]:
+            return
+        if own is not None:
+            self.class_attrs[own[0]][own[1]] = replace(held, name=rebuilt[1])
+        elif isinstance(receiver, ast.Name):
+            self.bind(receiver, replace(held, name=rebuilt[1]))
 
     def _keeps(self, target: ast.expr) -> bool:
         """Does assigning to ``target`` keep the value beyond this call?"""

@@ -80,6 +80,10 @@ class BlockingApi:
     #: ``get_environment`` calls its module's ``load_file``), dotted: a project function assigned
     #: to one (``_telecom_env.load_file = _load_file_utf8``) runs where the call is made.
     calls_attributes: frozenset[str] = frozenset()
+    #: The call blocks only given a first argument known to be of a type ``blocks_on`` names (a
+    #: catch-all by method name, ``*.to_csv``, writes a file only when it is handed a path; a receiver
+    #: of unknown type handed an argument of unknown type may be anything's method).
+    typed_only: bool = False
 
     def blocks(self, awaited: bool, keywords: tuple[str, ...], argument: str = "") -> bool:
         """Whether a call of this entry, awaited or not, written with ``keywords`` and handed a
@@ -89,7 +93,7 @@ class BlockingApi:
         entry whose ``blocks_with`` names one."""
         if awaited and not self.awaited:
             return False
-        if self.blocks_on and argument and argument not in self.blocks_on:
+        if self.blocks_on and (argument or self.typed_only) and argument not in self.blocks_on:
             return False
         if not self.off_with.isdisjoint(keywords):
             return False
@@ -135,6 +139,7 @@ def entry(
     heavier: str = "",
     heavier_on: frozenset[str] = frozenset(),
     calls_attributes: frozenset[str] = frozenset(),
+    typed_only: bool = False,
 ) -> BlockingApi:
     """A curated entry: graded by its cost class, never by a fixed severity."""
     return BlockingApi(
@@ -155,6 +160,7 @@ def entry(
         heavier=heavier,
         heavier_on=heavier_on,
         calls_attributes=calls_attributes,
+        typed_only=typed_only,
     )
 
 

@@ -81,6 +81,7 @@ class Catalogue:
                         api.heavier,
                         sorted(api.heavier_on),
                         sorted(api.calls_attributes),
+                        api.typed_only,
                     )
                 ).encode()
             )

@@ -429,6 +429,34 @@ COST_CLASSES: dict[str, CostClass] = {
             what="steps a simulator",
             raised_why="in a loop of steps only: one step per turn or tool call stays sub-millisecond",
         ),
+        CostClass(
+            "matrix-exponential",
+            M,
+            REPETITIONS,
+            "dense linear algebra on a matrix whose side is a power of two of an input (an eigendecomposition "
+            "or a matrix exponential: cubic in the side, 8x per doubling): milliseconds at 256 x 256, seconds "
+            "at 4,096 x 4,096",
+            what="runs dense linear algebra on a matrix of exponential size",
+        ),
+        # Quantum circuits simulated in process (knowledge/packs/quantum_circuits.py): cudaq lowers a
+        # kernel to MLIR, JIT-compiles it with LLVM and runs a statevector simulator on it.
+        CostClass(
+            "circuit-simulate",
+            M,
+            REPETITIONS,
+            "JIT-compiles a quantum kernel (MLIR lowering, LLVM) and simulates it (a statevector of 2^n "
+            "amplitudes, or shots sampled from it): tens of milliseconds for a few qubits, growing "
+            "exponentially with them",
+            what="JIT-compiles a quantum kernel and simulates it",
+        ),
+        CostClass(
+            "circuit-optimize",
+            H,
+            REPETITIONS,
+            "runs a variational optimization of a quantum kernel: an optimizer's tens to hundreds of "
+            "steps, each a JIT-compiled simulation (tens of milliseconds): seconds",
+            what="runs a variational optimization, one kernel simulation per optimizer step",
+        ),
         # Text games played in process (knowledge/packs/text_games.py), measured by
         # ``bench/bench_text_game_costs.py`` on a TextWorld cooking game, 2-core machine.
         CostClass(
@@ -735,6 +763,14 @@ PAYLOAD_GRADES: dict[str, dict[str, str]] = {
         "unknown": "payload-unknown-slow",
         "whole": "payload-whole",
         "growing": "payload-growing",
+    },
+    # Dense linear algebra (knowledge/packs/dense_matrices.py): an eigendecomposition or an exponential
+    # of a matrix is cubic in its side, so one whose side is a power of two of an input is CPU-heavy.
+    "payload-matrix": {
+        "small": "payload-small",
+        "unknown": "payload-unknown",
+        "whole": "matrix-exponential",
+        "growing": "matrix-exponential",
     },
     # base64 and its kin: a linear pass in C over bytes that builds no objects, several times
     # cheaper than a parse of the same bytes (``bench/bench_codec_costs.py``): a whole file's
@@ -1463,6 +1499,8 @@ SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 def payload_evidence(shape: str, word: str) -> str:
     """``small``, ``whole`` or ``unknown`` for a payload argument of ``shape`` whose name,
     attribute or string key is ``word`` (see :func:`asynclint.analysis.index.argfacts.payload_of`)."""
+    if shape == EXPONENTIAL:
+        return "whole"
     word = shown(word)
     if shape in ("literal", "item", "match", SCALAR_FIELD) or word == HANDED_SMALL:
         return "small"
@@ -1600,6 +1638,8 @@ def record_field(path: tuple[str, ...]) -> bool:
 
 def describe_payload(shape: str, word: str, evidence: str) -> str:
     """The evidence in words, for messages: "`state` (a whole rollout-sized payload)"."""
+    if shape == EXPONENTIAL:
+        return f"an array whose side is `{word}` (a power of two of an input: exponential in it)"
     word = shown(word)
     if shape == "literal":
         return "a short literal"
@@ -1679,6 +1719,19 @@ SAME_ITEMS = SAME_ITEM_BUILTINS | {"enumerate", "dict"}
 MAPPING_ENTRIES = frozenset({"items", "keys", "values"})
 #: A 2-D table: a list of lists, or an array (``numpy.zeros((m, n))``) filled cell by cell.
 ARRAY_MAKERS = frozenset({"zeros", "ones", "full", "empty"})
+#: Functions that build an array of the shape (or the side) they are handed first.
+SHAPED_ARRAYS = ARRAY_MAKERS | {"eye", "identity"}
+#: The payload shape of an array whose side is a power of two of an input (``numpy.zeros((dim, dim))``
+#: with ``dim = 1 << n_qubits``, ``numpy.eye(2 ** n)``): a quantum register's statevector or operator,
+#: 4,096 x 4,096 complex numbers (256 MB) at 12 qubits. Whole, as a dataset is: it grows
+#: exponentially with the input, not with the rollout. ``word``: the power written.
+EXPONENTIAL = "exponential"
+#: The most entries of an array built at a size the source writes out (``numpy.eye(3)``) that is one
+#: small item: a 64 x 64 matrix, whose eigendecomposition takes well under a millisecond.
+SMALL_ARRAY = 64 * 64
+#: The word of a count bound to a power of two (``dim = 1 << n_qubits``): a number (a ``literal``),
+#: which an array built at that side makes :data:`EXPONENTIAL`.
+POWER_MARK = "<power> "
 #: ``itertools`` functions whose items multiply: iterating one over data that is not a fixed few
 #: constants is super-linear by itself (-> what it goes through, in words).
 COMBINATORIAL: dict[str, str] = {

@@ -238,6 +238,8 @@ class CheckContext(FrameworkHandoffs, PayloadProvenance):
             union = graph.held_union(site, FunctionId((position, site.caller)))
             if site.api is not None:
                 api, target = self.catalogue.get(site.api), site.target or site.method or ""
+                if api.typed_only and self._project_method(position, site):
+                    api = None  # a catch-all by method name (``*.to_csv``) is no project method's entry
             elif site.property_read:  # ``state["driver"].title``: its receiver typed by the project
                 read = graph.call_target(site, FunctionId((position, site.caller)))
                 api = self.catalogue.match_read(read)
@@ -294,6 +296,12 @@ class CheckContext(FrameworkHandoffs, PayloadProvenance):
                     yield CallInHotCode(
                         summary, key, hot, site, api, target, handed, shown=shown, defined=defined, members=members
                     )
+
+    def _project_method(self, position: int, site: CallSite) -> bool:
+        """Does the graph resolve ``site`` to a function of the project?"""
+        resolved = self.graph.call_target(site, FunctionId((position, site.caller)))
+        resolved = resolved and self.graph.resolve(resolved)
+        return resolved is not None and resolved != site.target
 
     def _opened_by_use(self, summary: ModuleSummary, site: CallSite) -> BlockingApi | None:
         """A file opener's entry for an ``open`` whose receiver nothing types (a library the project does

@@ -13,9 +13,11 @@ from collections.abc import Callable, Collection, Container, Iterable
 
 from asynclint.analysis.index.built_models import BUILT, built, fields_of
 from asynclint.analysis.index.callshapes import (
+    array_payload,
     delimited_blocks,
     opens_response,
     opens_stream,
+    power_count,
     prints_file,
     regex_scan,
     small_image,
@@ -407,6 +409,8 @@ def _payload(arg: ast.expr, depth: int, known: Known, returned: Returned | None 
         if _names_a_place(arg) and all(evidence_of(part) != "whole" for part in parts):
             return ("literal", "")  # ``f"{run_dir}/inputs/target.fasta"``: a path or URL put together from its parts
         return joined(parts)
+    if (power := power_count(arg)) is not None:  # ``dim = 1 << n_qubits``: a number, an array's side
+        return power
     if isinstance(arg, ast.BinOp) and isinstance(arg.op, (ast.Add, ast.Mod)):  # ``head + text``, ``"%s" % text``
         return joined((_payload(arg.left, depth + 1, known, returned), _payload(arg.right, depth + 1, known, returned)))
     if (
@@ -497,6 +501,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
         return ("memory", "")  # ``io.BytesIO(data)``: a file whose contents are already in memory
     if small_image(arg):
         return SMALL_IMAGE  # ``Image.new("RGB", (100, 100), c)``: a small image at a size the source wrote
+    if (array := array_payload(arg, known)) is not None:
+        return array  # ``numpy.zeros((dim, dim))`` with ``dim = 1 << n``
     if (scan := regex_scan(arg)) is not None and (scan[0] or name not in MATCH_LISTS):
         # ``re.search(r"(\d+)", text)`` is one number; ``re.search(r"(.*)", text)`` as large as the text when
         # its size is known (one reply: small, not formed), else a match as the code cut it (bench/accuracy

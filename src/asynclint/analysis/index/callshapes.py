@@ -6,8 +6,9 @@ switches it is given (:mod:`asynclint.analysis.index.argfacts` reads payloads wi
 from __future__ import annotations
 
 import ast
+import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from asynclint.analysis.index.helpers import KEY_READS, last_name
 from asynclint.knowledge.costs import (
@@ -15,13 +16,17 @@ from asynclint.knowledge.costs import (
     COPIERS,
     COPY_METHODS,
     DEEP_COPIERS,
+    EXPONENTIAL,
     FILE_PRINTERS,
     IMAGE_BUILDERS,
     LAZY_CLOSED,
     LITERAL_OPENED,
+    POWER_MARK,
     REGEX_MATCH_LISTS,
     REGEX_MATCHES,
     RESPONSE_OPENERS,
+    SHAPED_ARRAYS,
+    SMALL_ARRAY,
     SMALL_IMAGE_PIXELS,
     UNBOUNDED_REGEX,
 )
@@ -243,3 +248,39 @@ def small_image(node: ast.Call) -> bool:
         return False
     sides = [side.value for side in size.elts if isinstance(side, ast.Constant) and type(side.value) is int]
     return len(sides) == len(size.elts) == 2 and 0 < sides[0] * sides[1] <= SMALL_IMAGE_PIXELS
+
+
+def power_of_two(node: ast.expr) -> bool:
+    """``1 << n`` or ``2 ** n`` of a value the source does not write out."""
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.left, ast.Constant)
+        and not isinstance(node.right, ast.Constant)
+        and (type(node.op), node.left.value) in {(ast.LShift, 1), (ast.Pow, 2)}
+    )
+
+
+def power_count(node: ast.expr) -> tuple[str, str] | None:
+    """The payload of ``1 << n``: a number (``literal``), marked as a power of two (:data:`POWER_MARK`)."""
+    return ("literal", f"{POWER_MARK}{ast.unparse(node)}") if power_of_two(node) else None
+
+
+def array_payload(node: ast.Call, known: Mapping[str, tuple[str, str]]) -> tuple[str, str] | None:
+    """The payload of ``numpy.zeros((dim, dim))`` (``SHAPED_ARRAYS``): :data:`EXPONENTIAL` with a side that
+    is a power of two of an input, written there or bound to a name ``known`` holds (:data:`POWER_MARK`);
+    a literal at a size the source writes out of at most :data:`SMALL_ARRAY` entries (``numpy.eye(3)``)."""
+    if last_name(node.func) not in SHAPED_ARRAYS or not node.args:
+        return None
+    shape = node.args[0]
+    sides = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape]
+    for side in sides:
+        if power_of_two(side):
+            return (EXPONENTIAL, ast.unparse(side))
+        bound = known.get(side.id, ("", "")) if isinstance(side, ast.Name) else ("", "")
+        if bound[1].startswith(POWER_MARK):
+            return (EXPONENTIAL, bound[1].removeprefix(POWER_MARK))
+    written = [side.value for side in sides if isinstance(side, ast.Constant) and type(side.value) is int]
+    if not written or len(written) != len(sides):
+        return None
+    square = last_name(node.func) in ("eye", "identity")  # ``eye(3)``: 3 x 3
+    return ("literal", "") if math.prod(written) * (written[0] if square else 1) <= SMALL_ARRAY else None

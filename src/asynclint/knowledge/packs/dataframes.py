@@ -19,6 +19,14 @@ the same writers (``NDFrame``'s: ``to_csv``, ``to_json``, ``to_excel``, ``to_pic
 ``to_latex``; its own ``to_string`` and ``to_markdown``) but no ``to_parquet``, ``to_feather``,
 ``to_xml`` or ``to_html``; without entries deep mode followed ``Series.to_csv()`` into
 ``get_handle``'s URL branch and graded a text-returning call critical.
+
+A frame's methods that give a new frame (``query``, ``sort_values``, ``merge``, ``groupby(...).agg``,
+...) give a ``DataFrame``, so a writer at the end of a chain is a frame's writer. Any other pandas
+object reaching ``NDFrame``'s writers (a ``groupby(...).apply`` result, a frame a project helper
+returns) is of a type the analysis does not know: a catch-all by method name (``*.to_csv``) grades
+its writer when the first argument is known to be a path (a ``str``, a ``Path``), and leaves it
+quiet otherwise (a buffer, no argument: text; an argument of unknown type: anything's method).
+``to_dict``, ``to_numpy`` and ``to_records`` build objects in memory: no entry.
 """
 
 from __future__ import annotations
@@ -47,12 +55,19 @@ _FILE_READERS = (
 )
 _WRITERS = "to_parquet to_excel to_feather to_pickle to_hdf to_stata to_orc"
 _SERIES_WRITERS = "to_excel to_pickle to_hdf"
+#: A frame's methods that give a new DataFrame (pandas/core/frame.py, generic.py).
+_CHAINED = (
+    "query sort_values sort_index merge join drop drop_duplicates dropna fillna rename reset_index set_index "
+    "assign astype head tail filter copy pivot pivot_table melt explode round"
+)
 #: The writers that return text unless handed a path -> the keyword of that path.
 _TEXT_WRITERS = {
     **dict.fromkeys(("to_csv", "to_json"), "path_or_buf"),
     "to_xml": "path_or_buffer",
     **dict.fromkeys(("to_markdown", "to_string", "to_html", "to_latex"), "buf"),
 }
+#: The keyword of the path each writer takes, where it is not ``path``.
+_PATH_KEYWORDS = {**_TEXT_WRITERS, "to_excel": "excel_writer", "to_hdf": "path_or_buf"}
 
 APIS: tuple[BlockingApi, ...] = (
     *(
@@ -77,10 +92,29 @@ APIS: tuple[BlockingApi, ...] = (
         for name, path in _TEXT_WRITERS.items()
         if owner == _FRAME or name not in ("to_xml", "to_html")
     ),
+    # The catch-all: a writer of a receiver of unknown type, handed what is known to be a path.
+    *(
+        entry(
+            f"*.{name}",
+            "fs",
+            "disk-content",
+            "to-thread",
+            source=_PANDAS,
+            blocks_with=frozenset({_PATH_KEYWORDS.get(name, "path"), "0"}),
+            blocks_on=_PATHS,
+            typed_only=True,
+        )
+        for name in (*_WRITERS.split(), *_TEXT_WRITERS)
+    ),
 )
 
 #: The readers that always give one frame (``read_excel`` of several sheets gives a dict, ``read_json``
 #: a Series when asked, ``read_pickle`` whatever was pickled).
 RETURNS: dict[str, str] = {
-    f"pandas.{name}()": _FRAME for name in ("read_csv", "read_table", "read_fwf", "read_parquet", "read_feather")
+    **{f"pandas.{name}()": _FRAME for name in ("read_csv", "read_table", "read_fwf", "read_parquet", "read_feather")},
+    # A chain keeps its kind: ``df.query(...).to_csv(path)`` writes a frame.
+    **{f"{_FRAME}.{name}()": _FRAME for name in _CHAINED.split()},
+    f"{_FRAME}.groupby()": "pandas.core.groupby.DataFrameGroupBy",
+    "pandas.core.groupby.DataFrameGroupBy.agg()": _FRAME,
+    "pandas.core.groupby.DataFrameGroupBy.aggregate()": _FRAME,
 }

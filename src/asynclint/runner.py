@@ -295,6 +295,9 @@ def run_check(
         # before the check, when deep mode's last graph is the check's).
         forget_shared()
         progress("analysing the project", 0, None)
+        # The graphs deep mode built and dropped (a level's, or the last when the check cannot reuse
+        # it) may be cycles the collector has not reached yet: frozen, they stayed through the check.
+        gc.collect()
         gc.freeze()  # and what deep mode added
         result = check_project(summaries, texts, config, catalogue, errors, graph)
     finally:

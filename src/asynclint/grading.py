@@ -244,7 +244,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
         cls, evidence, field = model
         short = cls.rpartition(".")[2]
         text = (
-            f"a `{short}` (scalar fields only)"
+            f"a `{short}` (its fields hold scalars only)"
             if evidence == "small"
             else f"a `{short}` holding `{field}`"
             if evidence == "whole"
@@ -259,7 +259,7 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     if unpacked is not None and unpacked[1] != "unknown" and evidence == "unknown":
         cls, evidence, field = unpacked
         short = cls.rpartition(".")[2]
-        fields = "scalar fields only" if evidence == "small" else f"holding `{field}`"
+        fields = "scalars only" if evidence == "small" else f"holding `{field}`"
         text = f"a mapping of a `{short}`'s fields ({fields}: the function unpacks it into one)"
         return Cost(grades[evidence], text, loop_counted=shape == "each", size=evidence)
     turns = call.returned_growth == "tokens" or any(map(token_list, origin.split()))

@@ -14,6 +14,19 @@ from asynclint.fixers.cst.parsed import ParsedFile, last_name
 from asynclint.knowledge.programs import ANY_NAME
 
 
+def runs_at(graph: CallGraph, caller: FunctionId, site: CallSite) -> tuple[FunctionId, ...]:
+    """Every function the graph says ``caller``'s call ``site`` runs."""
+    return tuple(key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col))
+
+
+def plain_defs_run(graph: CallGraph, caller: FunctionId, site: CallSite) -> tuple[FunctionId, ...]:
+    """:func:`runs_at`, when each is a project ``def`` (no ``async def``, whose coroutine would come
+    back from a worker thread unawaited; no installed function, which the fix cannot follow); ()
+    otherwise."""
+    ran = runs_at(graph, caller, site)
+    return () if any(graph.function(key).is_async or graph.is_library(key) for key in ran) else ran
+
+
 def calls_at(
     file: ParsedFile, sites: tuple[CallSite, ...], callee: str, *located: cst.Call | cst.Attribute
 ) -> list[cst.Call]:
@@ -56,10 +69,7 @@ def aliased_calls(
         or not m.findall(function.body, m.Assign(targets=[m.AssignTarget(target=m.Name(name))]))
     ):
         return []
-    ran = [key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col)]
-    if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
-        return []
-    return [node]
+    return [node] if plain_defs_run(graph, caller, site) else []
 
 
 def held_call(
@@ -75,10 +85,8 @@ def held_call(
     node = file.call_at(site.line, site.col, site.end_line, site.end_col)
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
         return None
-    ran = tuple(key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col))
-    if not ran or any(graph.function(key).is_async or graph.is_library(key) for key in ran):
-        return None
-    return node, ran
+    ran = plain_defs_run(graph, caller, site)
+    return (node, ran) if ran else None
 
 
 def called_by_name(
@@ -95,7 +103,7 @@ def called_by_name(
     node = file.call_at(site.line, site.col, site.end_line, site.end_col)
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and last_name(node.func.func) == "getattr"):
         return "no `getattr(...)(...)` call there (the file changed since it was checked?)"
-    ran = tuple(key for key, at in graph.callees(caller) if (at.line, at.col) == (site.line, site.col))
+    ran = runs_at(graph, caller, site)
     if any(graph.function(key).is_async for key in ran):
         return "an `async def` is among the others, whose coroutine would come back from a thread unawaited"
     if not ran or any(graph.is_library(key) for key in ran):

@@ -298,10 +298,9 @@ class CheckContext(FrameworkHandoffs, PayloadProvenance):
                     )
 
     def _project_method(self, position: int, site: CallSite) -> bool:
-        """Does the graph resolve ``site`` to a function of the project?"""
+        """Does the graph resolve ``site`` to a function the project defines (not an installed one)?"""
         resolved = self.graph.call_target(site, FunctionId((position, site.caller)))
-        resolved = resolved and self.graph.resolve(resolved)
-        return resolved is not None and resolved != site.target
+        return any(not self.graph.is_library(key) for key in self.graph.functions_for(resolved))
 
     def _opened_by_use(self, summary: ModuleSummary, site: CallSite) -> BlockingApi | None:
         """A file opener's entry for an ``open`` whose receiver nothing types (a library the project does

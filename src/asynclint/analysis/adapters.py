@@ -28,22 +28,28 @@ class Adapters(GraphState):
             and not function.name.startswith("_")
             and (function.name in summary.documented or not summary.documented)
         ]
-        if not candidates:
-            return
-        used = self._used_names()
+        used: set[str] | None = None  # resolving every name the project calls is the cost: only when needed
         for position, name in candidates:
             factory = f"{self.summaries[position].module}.{name}"
+            rewards = [
+                key for key in self.functions_denoted(f"{factory}()") if key not in found and self._reward_shaped(key)
+            ]
+            if not rewards:
+                continue
+            used = self._used_names() if used is None else used
             if factory in used:
                 continue  # the project calls it: its own calls say where the result goes
-            for key in self.functions_denoted(f"{factory}()"):
+            for key in rewards:
                 function = self.function(key)
-                named = [param for param in function.params if param not in ("self", "cls")]
-                if key in found or not named or not REWARD_ARGUMENTS.issuperset(named):
-                    continue
                 hook = rescheduled(SYNC_REWARD, self._versions) if not function.is_async else REWARD
                 if hook not in self._offloaded:
                     found[key] = hook
                     self._exported_by[key] = name
+
+    def _reward_shaped(self, key: FunctionId) -> bool:
+        """Every parameter ``key`` names (``self``/``cls`` aside, at least one) is one a reward is handed."""
+        named = [param for param in self.function(key).params if param not in ("self", "cls")]
+        return bool(named) and REWARD_ARGUMENTS.issuperset(named)
 
     def exported_by(self, root: FunctionId) -> str:
         """The exported factory that returns ``root``, when that is what makes it an entry; ""."""

@@ -4,11 +4,13 @@ an object passed settles."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 
 from conftest import graph_of
 
-from asynclint.analysis.given import MAX_GIVEN
-from asynclint.analysis.index.flags import PASSED_OBJECT, guard_holds
+from asynclint.analysis.given import MAX_GIVEN, builtin_instance
+from asynclint.analysis.index.flags import PASSED_OBJECT, InstanceOf, guard_holds
+from asynclint.knowledge.adapters import PARSED_REWARD_ARGUMENTS
 
 MODES = ("a", "b", "c", "d", "e", "f", "g", "h")
 CALLS = "".join(f"        render('x', mode={mode!r}, count={n})\n" for n, mode in enumerate(MODES))
@@ -55,3 +57,15 @@ def test_an_object_passed_is_not_none_and_nothing_else_is_known():
     assert guard_holds(("shared == 'x'",), env)
     assert guard_holds(("shared and flag",), {**env, "flag": True})
     assert not guard_holds(("shared and flag",), {**env, "flag": False})
+
+
+def test_a_parsed_reward_argument_answers_its_isinstance_tests():
+    """verifiers hands a reward its row's ``info`` as a dict: a test of a text is false, of a mapping true,
+    of a class the builtins do not name unknown (the branch may run)."""
+    info = {"info": InstanceOf(partial(builtin_instance, PARSED_REWARD_ARGUMENTS["info"]))}
+    assert not guard_holds(("isinstance(info, str)",), info)
+    assert not guard_holds(("isinstance(info, (str, bytes))",), info)
+    assert guard_holds(("not (isinstance(info, str))",), info)
+    assert not guard_holds(("not (isinstance(info, Mapping))",), info)
+    assert not guard_holds(("not (isinstance(info, (list, dict)))",), info)
+    assert guard_holds(("isinstance(info, TaskInfo)",), info)

@@ -25,6 +25,7 @@ from asynclint.analysis.index.flags import (
 )
 from asynclint.analysis.index.records import CallSite, FunctionRef, Place
 from asynclint.analysis.index.values import Marker, Rooted
+from asynclint.knowledge.adapters import BUILTIN_KINDS, PARSED_REWARD_ARGUMENTS, REWARD_ARGUMENTS
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import SCORING_HOOKS
 from asynclint.knowledge.typenames import VAGUE_ANNOTATIONS
@@ -55,6 +56,24 @@ def _switch(text: str) -> bool:
 _ROW_PREFIX = f"({ROW_ARGUMENT!r},"
 
 
+def builtin_instance(kind: str, tested: str) -> bool | None:
+    """Is a value of builtin type ``kind`` (``dict``) an instance of ``tested`` (a test's class text,
+    ``str`` or ``(str, bytes)``)? True when one of them names it (:data:`BUILTIN_KINDS`), False when
+    every one is another builtin type, else None."""
+    try:
+        node = ast.parse(tested, mode="eval").body
+    except SyntaxError:
+        return None
+    names = [ast.unparse(part) for part in (node.elts if isinstance(node, ast.Tuple) else [node])]
+    if any(name in BUILTIN_KINDS.get(kind, {kind}) for name in names):
+        return True
+    return False if all(name in _BUILTIN_TYPES for name in names) else None
+
+
+#: Builtin types a value of another builtin type is never an instance of.
+_BUILTIN_TYPES = frozenset("str bytes bytearray int float bool list tuple set frozenset dict".split())
+
+
 def known_constant(text: str) -> bool:
     """``text`` (a ``CallSite.given`` value) is a constant the call writes: not another value
     (``""``), not the rollout's row."""
@@ -74,7 +93,24 @@ class GivenArgs(GraphState):
         if not site.guards:
             return True
         env = {**self._installed, **self.fixed_params(key)} if self._installed else self.fixed_params(key)
+        if key in self._root_keys:
+            env = {**env, **self.parsed_arguments(key)}
         return guard_holds(site.guards, self._with_rows(env, site.guards))
+
+    def parsed_arguments(self, key: FunctionId) -> dict[str, object]:
+        """The parameters of root ``key`` that the framework hands a reward already parsed, when every
+        parameter it names is one a reward is handed (``async def _score(info, state, **_kw)``): an
+        ``isinstance`` test of one is answered by the builtin type it always is
+        (:data:`~asynclint.knowledge.adapters.PARSED_REWARD_ARGUMENTS`). A tool's parameter of the
+        same name is the model's, and never a reward's alone."""
+        named = [param for param in self.function(key).params if param not in ("self", "cls")]
+        if not (named and REWARD_ARGUMENTS.issuperset(named)):
+            return {}
+        return {
+            param: InstanceOf(partial(builtin_instance, PARSED_REWARD_ARGUMENTS[param]))
+            for param in named
+            if param in PARSED_REWARD_ARGUMENTS
+        }
 
     def _with_rows(self, env: dict[str, object], guards: tuple[str, ...]) -> dict[str, object]:
         """``env`` with :data:`ROW_KEYS` bound to the keys every dataset row carries, when one of

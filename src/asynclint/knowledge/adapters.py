@@ -25,6 +25,17 @@ REWARD_ARGUMENTS: frozenset[str] = (
     frozenset("prompt completion answer state info task parser example_id".split()) | GROUP_REWARD_PARAMETERS
 )
 
+#: What verifiers hands a reward already parsed, by keyword -> the builtin type it always is: the
+#: row's ``info``, a JSON string in the dataset, is parsed into a dict once per rollout before any
+#: reward runs (``init_state``, pkg verifiers 0.3.1 legacy/envs/environment.py:555), so a reward's
+#: ``json.loads(info) if isinstance(info, str) else info`` never parses (split 36 oolong env.py:78).
+PARSED_REWARD_ARGUMENTS: dict[str, str] = {"info": "dict"}
+#: The names a test of a builtin type may give one (``isinstance(info, Mapping)``): the type's own,
+#: and those of the abstract classes it derives from.
+BUILTIN_KINDS: dict[str, frozenset[str]] = {
+    "dict": frozenset({"dict", "Mapping", "MutableMapping", "abc.Mapping", "abc.MutableMapping", "typing.Mapping"}),
+}
+
 #: Calls that register rewards, as a docstring's example writes them after its own imports: the
 #: framework's rubric classes by their public name, with the argument slots holding the rewards
 #: (a keyword, or a position), and the methods that add one (their first argument).

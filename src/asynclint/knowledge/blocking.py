@@ -139,6 +139,10 @@ SQLITE_AUTOCOMMIT = "sqlite3.connect[autocommit]"
 #: What ``sqlite3.connect(":memory:")`` opens: a database in the process's memory, no file (its
 #: statements are graded by knowledge.costs.MEMORY_GRADES).
 SQLITE_MEMORY = "sqlite3.connect[memory]"
+#: What opens an empty store in the process's memory: a script passed in and run on one by the
+#: function that opened it creates and fills its tables from nothing, so it costs what its own text
+#: holds (knowledge.costs.FILLED_SCRIPT), not what a query would scan.
+EMPTY_STORES: frozenset[str] = frozenset({SQLITE_MEMORY})
 
 #: The cost of an archive object's calls that read or write only the archive (``zf.writestr``,
 #: ``zf.read``, ``tar.extractfile``): on an archive opened on a file in the same function they are

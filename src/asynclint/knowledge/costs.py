@@ -178,6 +178,18 @@ COST_CLASSES: dict[str, CostClass] = {
             raised_why="inside a loop or back to back for a group: microseconds each, adding up only with the rows",
             what="writes one row of an in-memory database",
         ),
+        # A script passed in run on an empty in-memory database (FILLED_SCRIPT): a few ``CREATE TABLE``
+        # (30-110 µs each) and the rows it inserts (6 µs each), whatever its text: no disk, nothing to scan.
+        CostClass(
+            "memory-fill",
+            L,
+            frozenset({"group", "loop"}),
+            "creates and fills the tables of an empty in-memory database from a script: no disk, nothing to "
+            "scan, CPU that grows with the script (~0.1 ms to a few ms for a task's schema and seed rows)",
+            raised_why="back to back for a group or in a loop: a few ms at most each, the stall does not grow per "
+            "turn or tool call",
+            what="creates and fills an in-memory database from a script",
+        ),
         CostClass(
             "client-build",
             H,
@@ -940,6 +952,7 @@ STATEMENT_GRADES: dict[str, str] = {
     "row-write": "local-row-write",
     "query": "local-store",
     "built": "local-store",
+    "filled": "local-store",  # (a script that fills a new in-memory database: MEMORY_GRADES)
 }
 #: The same on a connection in autocommit mode (``isolation_level=None``): no transaction holds a
 #: row written, each is committed and synced to disk at once (16 ms measured by
@@ -953,6 +966,7 @@ MEMORY_GRADES: dict[str, str] = {
     **dict.fromkeys(("trivial", "commit", "rollback", "pragma"), "memory-db"),
     **dict.fromkeys(("schema", "ddl"), "memory-schema"),
     "row-write": "memory-row-write",
+    "filled": "memory-fill",
 }
 #: A statement's first keyword that decides its evidence alone.
 STATEMENT_LEADS: dict[str, str] = {
@@ -1072,11 +1086,20 @@ EVIDENCE_GRADES: dict[str, dict[str, str]] = {
 }
 
 
+#: The statement text of a script passed in (``conn.executescript(self.seed_sql)``) and run on an in-memory
+#: database the same function opened just before (knowledge.blocking.EMPTY_STORES): whatever it holds, it
+#: runs on empty tables, so it costs what its own text creates and inserts, not what a query scans
+#: (split 33 crucible sql.py:51-52, a task's DDL and seed rows into a fresh database per rollout).
+FILLED_SCRIPT = "<a script filling a new in-memory database>"
+
+
 def statement_evidence(sql: str | None, method: str | None = "execute") -> str:
     """A key of :data:`STATEMENT_GRADES` for the SQL text ``sql`` (``None``: built at run time) run
     by the DB-API ``method`` (``executemany`` runs it once per item of its sequence)."""
     if sql is None:
         return "built"
+    if sql == FILLED_SCRIPT:
+        return "filled"
     text = re.sub(r"--[^\n]*|/\*.*?\*/|'[^']*'", " ", sql, flags=re.S).upper()  # comments, string literals
     upper = re.findall(r"\w+|=", text)
     if not upper:
@@ -1167,6 +1190,8 @@ def describe_statement(evidence: str, sql: str | None, words: dict[str, str]) ->
     autocommit mode, :data:`AUTOCOMMIT_WORDS`)."""
     if sql is None:
         return "a statement built at run time: unbounded"
+    if sql == FILLED_SCRIPT:
+        return "a script passed in, run on an in-memory database the function opened: it fills empty tables"
     first = " ".join(sql.split())[:40]
     return f"`{first}`: {words[evidence]}"
 

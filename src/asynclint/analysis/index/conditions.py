@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from asynclint.analysis.index.annotations import scalar_annotation, scalar_container
 from asynclint.analysis.index.diskcache import fills_file, statements_after
-from asynclint.analysis.index.flags import branch_flags, constant_text, constant_value
+from asynclint.analysis.index.flags import attribute_owners, branch_flags, constant_text, constant_value, param_test
 from asynclint.analysis.index.guards import (
     ending_branch,
     file_guard,
@@ -37,6 +37,19 @@ from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, KEY_DUMP_FUNCT
 
 class Conditions(IndexerState):
     """Part of :class:`asynclint.analysis.index.walker.Indexer`, which holds the state."""
+
+    def _visit_branches(self, node: ast.IfExp) -> None:
+        """``json.loads(info) if isinstance(info, str) else info``: a test of a parameter guards each
+        branch as an ``if`` does (CallSite.guards), for the graph to judge with what a chain hands it."""
+        self.visit_expr(node.test)
+        tested = param_test(node.test, self.frame.flags) or param_test(
+            node.test, self.frame.testable - attribute_owners(node.test)
+        )
+        for branch, guard in ((node.body, tested), (node.orelse, f"not ({tested})" if tested else None)):
+            self.frame.guards += [guard] if guard else []
+            self.visit_expr(branch)
+            if guard:
+                self.frame.guards.pop()
 
     def _attribute_test(self, test: ast.expr, modes: bool = False, depth: int = 0) -> str | None:
         """The source of an ``if`` test that reads an attribute of ``self`` (``self.log ==

@@ -69,6 +69,8 @@ class Expressions(NamedCalls):
                 self.loaded.add(node.id)
         elif isinstance(node, ast.Constant):
             return
+        elif isinstance(node, ast.IfExp):
+            self._visit_branches(node)
         elif isinstance(node, ast.Dict):
             self._note_row_fields(node)
             self.note_table(node)
@@ -115,9 +117,8 @@ class Expressions(NamedCalls):
             node = named
         on_receiver = isinstance(node.func, ast.Attribute)
         if named is None:
-            self.visit_expr(
-                node.func.value if isinstance(node.func, ast.Attribute) else node.func, receiver=on_receiver
-            )
+            func = node.func
+            self.visit_expr(func.value if isinstance(func, ast.Attribute) else func, receiver=on_receiver)
         func_value = self.infer(node.func)
         recorded = len(self.calls)
         target = self.record_call(node, awaited, func_value)

@@ -111,6 +111,9 @@ class Frame:
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None
+    #: Receivers as written (``self._conn``) this function bound to a new empty store
+    #: (``knowledge.blocking.EMPTY_STORES``): a script run on one fills it from nothing.
+    new_stores: set[str] = field(default_factory=set)
     #: The objects a ``select`` here waited for, as written (``self.process.stdout``) -> the name
     #: its result's first list is bound to (``ready, _, _ = select.select(...)``; "" when none):
     #: past a test that this list is not empty, a line read from one is already in the pipe

@@ -42,6 +42,7 @@ from asynclint.knowledge.blocking import (
     RECURSIVE_PATTERN,
     TREE_WALKS,
 )
+from asynclint.knowledge.costs import FILLED_SCRIPT
 from asynclint.knowledge.programs import ANY_NAME
 
 #: The last names of INSTALLED_ROOTS: only an attribute so named is looked up.
@@ -560,7 +561,8 @@ class Recording(PayloadsHeld, Registries):
         if method in STATEMENT_RUNS:
             # A name bound here, else a module-level constant (``EMAIL_SQL = "SELECT ..."``).
             constants = {**self.frames[0].constants, **self.frame.constants}
-            self.frame.statement = statement_text(node, constants)
+            text = statement_text(node, constants)
+            self.frame.statement = FILLED_SCRIPT if text is None and self.fills_new_store(node) else text
             return self.frame.statement
         if method in SCRIPT_RUNS:  # a script's text; no row read follows it
             return statement_text(node, {**self.frames[0].constants, **self.frame.constants})

@@ -26,14 +26,39 @@ def statement_text(node: ast.Call, constants: dict[str, str]) -> str | None:
     it: a string constant, or a name bound to one in the function, or an f-string or a concatenation
     whose head fixes its kind (:data:`FIXED_HEAD`; what is put in read as ``?``); ``None`` when it is
     built or passed in at run time."""
+    found = literal_head(node, constants)
+    if found is None:
+        return None
+    text, whole = found
+    if whole:
+        return text
+    if not FIXED_HEAD.match(text):
+        return None
+    return "".join(str(part.value) if isinstance(part, ast.Constant) else "?" for part in _parts(node.args[0]))
+
+
+def leading_keyword(node: ast.Call, constants: dict[str, str]) -> str | None:
+    """The first word of the statement an ``execute`` runs, upper case, when the code writes it
+    (:func:`literal_head`: ``f"ATTACH DATABASE '{path}' AS x"`` starts with ``ATTACH``); ``None`` for
+    a statement passed in."""
+    found = literal_head(node, constants)
+    word = re.match(r"\s*(\w+)", found[0]) if found is not None else None
+    return word.group(1).upper() if word is not None else None
+
+
+def literal_head(node: ast.Call, constants: dict[str, str]) -> tuple[str, bool] | None:
+    """The literal text the statement a call runs (its first argument) starts with, and whether that
+    text is all of it: a string constant or a name bound to one (all of it), the literal head of an
+    f-string or a ``+`` concatenation (not); ``None`` for a statement built or passed in otherwise."""
     arg = node.args[0] if node.args else None
     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-        return arg.value
-    parts = _parts(arg) if arg is not None else []
-    if parts and isinstance(head := parts[0], ast.Constant) and FIXED_HEAD.match(str(head.value)):
-        return "".join(str(part.value) if isinstance(part, ast.Constant) else "?" for part in parts)
+        return arg.value, True
     if isinstance(arg, ast.Name):
-        return constants.get(arg.id)
+        text = constants.get(arg.id)
+        return None if text is None else (text, True)
+    parts = _parts(arg) if arg is not None else []
+    if parts and isinstance(head := parts[0], ast.Constant) and isinstance(head.value, str):
+        return head.value, False
     return None
 
 
@@ -44,18 +69,3 @@ def _parts(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return (_parts(node.left) or [node.left]) + (_parts(node.right) or [node.right])
     return []
-
-
-def leading_keyword(node: ast.Call, constants: dict[str, str]) -> str | None:
-    """The first word of the statement an ``execute`` runs, upper case, when the code writes it: a
-    string constant, a name bound to one, or the literal head of an f-string or a concatenation
-    (``f"ATTACH DATABASE '{path}' AS x"``); ``None`` for a statement passed in."""
-    arg = node.args[0] if node.args else None
-    if isinstance(arg, ast.Name):
-        text = constants.get(arg.id)
-    else:
-        parts = (_parts(arg) or [arg]) if arg is not None else []
-        head = parts[0] if parts else None
-        text = head.value if isinstance(head, ast.Constant) and isinstance(head.value, str) else None
-    word = re.match(r"\s*(\w+)", text) if text is not None else None
-    return word.group(1).upper() if word is not None else None

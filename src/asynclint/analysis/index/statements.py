@@ -201,6 +201,7 @@ class Statements(Targets):
                 self._note_attribute_source(target, node.value)
                 self.note_store(target, node.value)
                 self._switch_mode(target, node.value)
+                self._note_new_store(target, value)
                 if self.frame.waiting[0] == id(node.value):  # ``ready, _, _ = select.select([pipe], ...)``
                     first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else None
                     result = first.id if isinstance(first, ast.Name) else ""

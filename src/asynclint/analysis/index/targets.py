@@ -12,6 +12,7 @@ from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.sql import leading_keyword
 from asynclint.analysis.index.values import LOOP_ITEM, Inst, Marker, Refs, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import (
+    EMPTY_STORES,
     ENTER_RETURNS,
     ITEM_KEEPERS,
     ITEM_METHODS,
@@ -82,6 +83,26 @@ class Targets(IndexerState):
             self.class_attrs[own[0]][own[1]] = replace(owner, name=switched)
         elif switched is not None:
             self.bind(target.value, replace(owner, name=switched))
+
+    def _note_new_store(self, target: ast.expr, value: Value) -> None:
+        """``self._conn = sqlite3.connect(":memory:")``: from here on in this function ``self._conn``
+        holds a store that is empty until the function fills it (Frame.new_stores); any other value
+        bound to it ends that."""
+        if not isinstance(target, (ast.Name, ast.Attribute)):
+            return
+        if isinstance(value, Inst) and value.name in EMPTY_STORES:
+            self.frame.new_stores.add(ast.unparse(target))
+        else:
+            self.frame.new_stores.discard(ast.unparse(target))
+
+    def fills_new_store(self, node: ast.Call) -> bool:
+        """Is ``node`` an ``executescript`` on a store this function opened (``_note_new_store``)?"""
+        func = node.func
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr == "executescript"
+            and ast.unparse(func.value) in self.frame.new_stores
+        )
 
     def _rebuild_receiver(self, node: ast.Call) -> None:
         """``con.execute("ATTACH DATABASE 'x.db' AS x")`` on an in-memory connection: the name or the

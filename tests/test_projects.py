@@ -20,7 +20,10 @@ the tool's name (``getattr(api, name)(**kwargs)``), the object built by callable
 ``followed_env``:
 offenders reached through helpers whose returns differ, dispatch tables, abstract methods,
 receivers declared a base class or a protocol, or read from a TypedDict's field, ``self.tools``, and
-classes based on the framework module a helper is handed; ``script_env``: offline scripts beside an environment;
+classes based on the framework module a helper is handed, a model kept on ``self`` handed to a module helper,
+rewards an exporter wraps (verifiers imported by a helper, an annotated list, a counted loop), and a factory
+handed to a ``Callable[[], Task]`` parameter (one of the same shape nobody hands stays cold);
+``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
@@ -522,6 +525,13 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
         "update_tool_args",
         "per tool call",
     ),
+    # a model kept on self handed to a helper; wrappers an exporter registers; a handed factory
+    ("followed_env/followed_env/held_models.py", "GuessEnv.env_response"): ("env_response", "per turn"),
+    ("followed_env/followed_env/lazy_export.py", "_wrap.<locals>.sync_wrapper"): ("reward function", "group"),
+    ("followed_env/followed_env/lazy_export.py", "exact_words"): ("reward function", "group"),
+    ("followed_env/followed_env/lazy_export.py", "_wrap_lines.<locals>.lines_wrapper"): ("reward function", "group"),
+    ("followed_env/followed_env/lazy_export.py", "_wrap_chars.<locals>.chars_wrapper"): ("reward function", "group"),
+    ("followed_env/followed_env/makers.py", "task_reward"): ("reward function", "group"),
     # registry_env: the project's games built by ``make(id)`` per rollout, or once at load and stepped per turn
     ("registry_env/registry_env/env.py", "ArcadeEnv.setup_state"): ("setup_state", "per rollout"),
     ("registry_env/registry_env/env.py", "ArcadeEnv.env_response"): ("env_response", "per turn"),

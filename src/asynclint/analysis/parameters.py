@@ -99,10 +99,20 @@ class Parameters(CallRefs):
             elif (named := Rooted.read(value, Marker.NAMED)) is not None:
                 typed = self.resolve(".".join(named.path)) if self.constructor_stores(key, name) else None
             else:
-                typed = self.resolve(value) if value else None
+                typed = (self._held_argument(value) or self.resolve(value)) if value else None
             if typed:
                 types.add(typed)
         return types.pop() if len(types) == 1 else None
+
+    def _held_argument(self, value: str | Rooted) -> str | None:
+        """``get_similarity(self.model, ...)``: an argument read from an attribute of a project
+        instance that ``__init__`` sets from a parameter (written ``pkg.Env().model``) is what the
+        project's constructions pass that parameter (:meth:`received`), as a call made on
+        ``self.model`` in the method would be; ``None`` for any other argument."""
+        owner, instance, rest = str(value).partition("().")
+        if not instance or not rest or owner not in self.classes:
+            return None
+        return self.received(SelfPath(owner, tuple(rest.split("."))))
 
     def closed_callables(self, key: FunctionId, site: CallSite, target: str | None) -> Sequence[FunctionId]:
         """``fn(...)`` in closure ``key`` where ``fn`` is a parameter of the function that made it

@@ -127,8 +127,17 @@ class Registrations(Adapters):
         a method of one; two empty strings otherwise."""
         return in_process_split(self._read_in_process.get(root) or self._served_by(*root), self._versions)
 
+    def _registering(self, passed_to: str) -> str:
+        """The callable a ref is handed to, canonically named; one read on what a call of the
+        project's returns (``vf = _import_verifiers(); vf.Rubric(funcs=...)``) as that call resolves."""
+        receiver = self.canonical(passed_to)
+        if "()." not in receiver:
+            return receiver
+        resolved = self.resolve(receiver)
+        return resolved if "()" not in resolved else receiver
+
     def registration(self, ref: FunctionRef) -> Hook | None:
-        receiver = self.canonical(ref.passed_to) if ref.passed_to else None
+        receiver = self._registering(ref.passed_to) if ref.passed_to else None
         if (
             receiver is None
             and ref.passed_to_self is not None

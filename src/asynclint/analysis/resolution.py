@@ -205,8 +205,18 @@ class Resolution(Exports, Parameters):
         defined = f"{self.summaries[key[0]].module}.{self.function(key).qualname}()"
         value = self.values.get(defined)
         if value is None:
-            return self._settled(defined)
+            return self._library_name(defined) or self._settled(defined)
         return self._returned(defined, value)
+
+    def _library_name(self, defined: str) -> str | None:
+        """What a call of a function returning one name of a library gives: that name (``def
+        _import_verifiers(): import verifiers as vf; return vf``, a lazy import, gives the module, so
+        ``_import_verifiers().Rubric`` is ``verifiers.Rubric``); ``None`` for anything else."""
+        items = self.callables.get(defined, ())
+        if len(items) != 1 or not isinstance(items[0], str) or defined in self.returns:
+            return None
+        name = items[0]
+        return name if name.partition(".")[0] not in self._roots_of_modules and "()" not in name else None
 
     def _returned(self, defined: str, value: str | Rooted) -> str:
         """The type of ``value`` returned by the call ``defined`` (``pkg.Env.make()``): an attribute

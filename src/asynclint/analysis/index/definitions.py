@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from asynclint.analysis.index.annotations import scalar_items, tuple_annotation
+from asynclint.analysis.index.annotations import scalar_items, tuple_annotation, unquoted
 from asynclint.analysis.index.datafields import DATACLASS_DECORATORS, field_flags
 from asynclint.analysis.index.features import large_columns
 from asynclint.analysis.index.flags import constant_defaults, none_bound, stored_names
@@ -22,7 +22,7 @@ from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.costs import LARGE_COLUMN
 from asynclint.knowledge.frameworks import PASSED_NAMES
 from asynclint.knowledge.functions import PROPERTIES
-from asynclint.knowledge.typenames import CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
+from asynclint.knowledge.typenames import CALLABLE_ANNOTATIONS, CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 
 #: The annotations whose ``typing.get_origin`` is ``list`` (a bare ``list`` is one too).
 LIST_TYPES = frozenset({"builtins.list", "typing.List"})
@@ -189,6 +189,8 @@ class Definitions(IndexerState):
                     frame.bindings[arg.arg] = Sym(self._absolute(module))  # every call hands it this module
                 elif vague(frame.bindings[arg.arg]):
                     frame.untyped.add(arg.arg)
+                elif isinstance(frame.bindings[arg.arg], Sym) and self._callable_annotation(arg.annotation):
+                    frame.makers.add(arg.arg)
                 if (declared := self._declared(arg.annotation)) is not None:
                     frame.declared[arg.arg] = declared
         for star in (node.args.vararg, node.args.kwarg):
@@ -222,6 +224,14 @@ class Definitions(IndexerState):
         self._export_returns(f"{qualname}()", frame.returns, declared, self.union_members(node.returns))
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
+
+    def _callable_annotation(self, annotation: ast.expr | None) -> bool:
+        """``Callable[[], Task]`` (``typing``'s or ``collections.abc``'s), quoted or not."""
+        node = unquoted(annotation) if annotation is not None else None
+        if not isinstance(node, ast.Subscript):
+            return False
+        outer = self.infer(node.value)
+        return isinstance(outer, Sym) and outer.name in CALLABLE_ANNOTATIONS
 
     def _annotated_members(self, annotation: ast.expr | None) -> tuple[str, ...]:
         """The classes a union annotation names, each an instance (``LocalJudge | OpenAI``)."""

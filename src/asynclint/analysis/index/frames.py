@@ -140,6 +140,9 @@ class Frame:
     nullable: frozenset[str] = frozenset()
     #: Parameters of nothing more informative than ``Any`` that still hold what the caller passed.
     untyped: set[str] = field(default_factory=set)
+    #: Parameters annotated as a maker (``factory: Callable[[], Task]``): a call of one runs what the
+    #: callers hand (``CallSite.param``), building the annotated class only when they hand nothing known.
+    makers: set[str] = field(default_factory=set)
     #: Loop variables over one of those parameters (``for rule in pipeline``) -> the parameter: a
     #: call of one runs an item of what the callers hand (``CallSite.param`` ``(pipeline, <item>)``).
     param_items: dict[str, str] = field(default_factory=dict)

@@ -446,7 +446,10 @@ class Recording(PayloadsHeld, Registries):
             func = func.value
         # ``callback(state)``: what the callers hand it, when they agree; a closure's callers are
         # the enclosing function's (``fn`` of the wrapper ``_wrap(fn)`` returns)
-        if not isinstance(func, ast.Name) or not (func.id in self.frame.untyped or closed_param(func.id, self.frames)):
+        if not isinstance(func, ast.Name):
+            return None
+        maker = not attrs and func.id in self.frame.makers and func.id in self.frame.params  # ``factory()``
+        if not (maker or func.id in self.frame.untyped or closed_param(func.id, self.frames)):
             return None
         return (func.id, *reversed(attrs))
 

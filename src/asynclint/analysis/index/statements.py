@@ -266,7 +266,9 @@ class Statements(Targets):
             if node.value is not None:
                 self.visit_expr(node.value)
             value = self.infer(node.value) if node.value is not None else None
-            if value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in FIELD_SPECIFIERS):
+            if isinstance(node.value, (ast.List, ast.Tuple)) and not node.value.elts:
+                pass  # ``funcs: list[Any] = []``: what the appends add, as for ``funcs = []``
+            elif value is None or (isinstance(value, Inst) and value.name.removesuffix("()") in FIELD_SPECIFIERS):
                 value = self.annotation_type(node.annotation)
             elif isinstance(value, SelfRef):
                 # ``env: AsyncEnv = state.get("env")``: the annotation says what a value read from
@@ -328,12 +330,11 @@ class Statements(Targets):
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             self.visit_expr(node.iter)
             self.bind(node.target, self._item_type(node.iter))
-            if (
-                isinstance(node.target, ast.Name)
-                and isinstance(node.iter, ast.Name)
-                and node.iter.id in self.frame.untyped
-            ):
-                self.frame.param_items[node.target.id] = node.iter.id  # ``for rule in pipeline: rule(x)``
+            each, over = self._counted_item(node.target, node.iter)
+            if each is not node.target:  # ``for i, fn in enumerate(fns)``: ``fn`` is an item of ``fns``
+                self.bind(each, self._item_type(over))
+            if isinstance(each, ast.Name) and isinstance(over, ast.Name) and over.id in self.frame.untyped:
+                self.frame.param_items[each.id] = over.id  # ``for rule in pipeline: rule(x)``
             self._bind_loop_item(node.target, node.iter)
             self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth, self.products)
             self._note_loop(node)

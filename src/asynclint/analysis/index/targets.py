@@ -162,6 +162,20 @@ class Targets(IndexerState):
         elif isinstance(target, ast.Attribute):
             self.visit_expr(target.value)  # assigned, not read
 
+    def _counted_item(self, target: ast.expr, iterable: ast.expr) -> tuple[ast.expr, ast.expr]:
+        """The loop variable holding an item and what it goes over: ``fn`` and ``fns`` for ``for i,
+        fn in enumerate(fns)``; the target and the iterable themselves for any other loop."""
+        if (
+            isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+            and isinstance(iterable, ast.Call)
+            and len(iterable.args) == 1
+            and not iterable.keywords
+            and self.infer(iterable.func) == Sym("builtins.enumerate")
+        ):
+            return target.elts[1], iterable.args[0]
+        return target, iterable
+
     def _item_type(self, iterable: ast.expr) -> Value:
         if isinstance(iterable, ast.Call) and iterable.args:
             func = self.infer(iterable.func)

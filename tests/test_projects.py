@@ -27,7 +27,12 @@ handed to a ``Callable[[], Task]`` parameter (one of the same shape nobody hands
 ``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
-subclass's overrides from the code it executes; ``search_env``:
+subclass's overrides from the code it executes; ``desktop_env``: tools handed to ``vf.ToolEnv`` by a
+loader not named ``load_environment``, reaching an e2b desktop controller through a lazily built
+module-level toolkit and a ``core.control`` import through the directory put on ``sys.path``, one
+action through a dispatch table of the sandbox's bound methods (near
+misses: a method the sandbox class lacks, a URL built locally, a project ``email/utils.py`` that
+``email.utils`` never means); ``search_env``:
 metrics searching over moves with the project's own simulator, split across modules; ``v1_runtime_env``:
 verifiers 0.1.14's v1 API, whose ``Toolset``, ``Taskset`` and ``Harness`` take the tools and handlers
 their ``Runtime`` runs in process, a toolset's object factories as often as its ``scope=``/``write=``
@@ -190,6 +195,7 @@ def test_both_projects_are_there() -> None:
         "adapter_env",
         "asyncio_app",
         "callback_env",
+        "desktop_env",
         "dispatch_env",
         "exported_rewards",
         "fallback_env",
@@ -640,6 +646,11 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ),
     # named_tools_env: an API object's methods run by the tool's name; the registry's callables per rollout
     ("named_tools_env/named_tools_env/env.py", "_tool.<locals>.run_tool"): ("tool", "per tool call"),
+    # desktop_env: vf.ToolEnv's tools, handed over by ``create_env``
+    **{
+        ("desktop_env/native/env.py", tool): ("tool", "every tool call")
+        for tool in ("screenshot", "click", "press", "wait")
+    },
     ("named_tools_env/named_tools_env/env.py", "NamedToolsEnv.setup_state"): ("setup_state", "per rollout"),
     # a module the environment imports keeps its roots although it also runs a loop of its own
     ("script_env/script_env/shared.py", "refresh"): ("asyncio task", "create_task", "main"),

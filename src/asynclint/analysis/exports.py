@@ -1,15 +1,18 @@
 """Where a dotted name is defined: re-exports followed through ``__init__`` modules, star
-imports (``__all__`` or public names), public alias modules and namespace portions below a
-package's directory. Part of :class:`asynclint.analysis.graph.ProjectGraph`; what names denote once
-found is :mod:`asynclint.analysis.resolution`."""
+imports (``__all__`` or public names), public alias modules, namespace portions below a
+package's directory and top-level modules spelled through the namespace directories above them.
+Part of :class:`asynclint.analysis.graph.ProjectGraph`; what names denote once found is
+:mod:`asynclint.analysis.resolution`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterator, Mapping
 from pathlib import PurePath
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS
 from asynclint.analysis.graph_state import GraphState
+from asynclint.knowledge.frameworks import FRAMEWORK_PACKAGES
 
 
 class Exports(GraphState):
@@ -109,9 +112,8 @@ class Exports(GraphState):
         verifier.py`` lies below package ``pkg``'s directory with no ``__init__.py`` between: read
         as the top-level ``verifier`` (its directory is an import root of its own, the scripts there
         importing each other by bare names), it is also the namespace portion a relative import in
-        ``pkg`` reaches (``from .tasks.maze.scripts.verifier import X``)."""
-        if self._portions is None:
-            self._portions = self._namespace_portions()
+        ``pkg`` reaches (``from .tasks.maze.scripts.verifier import X``). Outside any package,
+        ``core.desktop.X`` -> ``desktop.X`` (:func:`_spellings`)."""
         head = name
         while head:
             found = self._portions.get(head)
@@ -122,13 +124,16 @@ class Exports(GraphState):
 
     def _namespace_portions(self) -> dict[str, str]:
         """Each top-level module of the project below a package's directory -> the dotted name the
-        package reaches it by (see :meth:`_portion`)."""
+        package reaches it by, and each one outside any package -> the names the namespace
+        directories above it spell it by (see :meth:`_portion`; a name two modules are spelled by
+        means neither)."""
         packages = {
             PurePath(summary.path).parent: summary.module
             for summary in self.summaries
             if summary.library is None and PurePath(summary.path).name == "__init__.py"
         }
         portions: dict[str, str] = {}
+        spelled: dict[str, str | None] = {}
         for summary in self.summaries:
             # Top-level: no dot before the mark of a root shared by several (``utils@env_a``,
             # asynclint.module_names.ROOT_MARK).
@@ -139,6 +144,12 @@ class Exports(GraphState):
             package = next((parent for parent in path.parents if parent in packages), None)
             if package is not None:
                 portions.setdefault(".".join((packages[package], *path.relative_to(package).parts)), summary.module)
+                continue
+            for name in _spellings(path):
+                spelled[name] = summary.module if spelled.get(name, summary.module) == summary.module else None
+        for name, module in spelled.items():
+            if module is not None:
+                portions.setdefault(name, module)
         return portions
 
     def _packages(self) -> frozenset[str]:
@@ -166,3 +177,20 @@ class Exports(GraphState):
             if further is not None:
                 return further
         return None
+
+
+def _spellings(path: PurePath) -> Iterator[str]:
+    """The dotted names a top-level module at ``path`` (no suffix) is imported by from the
+    directories above its own, each a namespace package (PEP 420): ``core/desktop`` is
+    ``core.desktop`` to the script that puts ``core``'s parent on ``sys.path`` (``sys.path.insert(0,
+    str(Path(__file__).parents[1]))``) or runs from there. Up to the first directory no import can
+    spell (``00-envs``), and never under a standard-library or framework name: those are found
+    before any directory a script adds."""
+    parts = [path.name]
+    for directory in path.parents:
+        if not directory.name.isidentifier():
+            return
+        parts.insert(0, directory.name)
+        if directory.name in sys.stdlib_module_names or directory.name in FRAMEWORK_PACKAGES:
+            return
+        yield ".".join(parts)

@@ -222,11 +222,14 @@ class ProjectGraph(
         self.hot: dict[FunctionId, HotInfo] = {}
         self._filled = None
         self._field_tables = set()
-        self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
         self._canonical: dict[str, str] = {}
         self._exporters: dict[str, tuple[str, ...]] | None = None  # see Exports.exported_as
         self._package_names: frozenset[str] | None = None
-        self._portions: dict[str, str] | None = None  # see Resolution._portion
+        self._portions = self._namespace_portions()  # see Exports._portion
+        self._roots_of_modules = frozenset(module.partition(".")[0] for module in self.modules)
+        #: The first parts of the names :meth:`Exports._portion` knows that name no module: a name
+        #: starting so may still be a library's (a ``datasets/`` of scripts beside ``datasets``).
+        self._portion_tops = frozenset(name.partition(".")[0] for name in self._portions) - self._roots_of_modules
         self._ancestors: dict[str, list[str]] = {}
         self._mro: dict[str, list[str]] = {}
         self._tables: dict[str, HookClass | None] = {}

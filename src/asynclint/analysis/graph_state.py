@@ -70,7 +70,7 @@ class GraphState:
     registered: dict[str, str]
     patched: dict[str, tuple[str, ...]]
     _patched_globals: dict[str, dict[str, tuple[str, ...]]] | None
-    _portions: dict[str, str] | None
+    _portions: dict[str, str]
     stars: dict[str, tuple[str, ...]]
     public: dict[str, tuple[str, ...] | None]
     state_types: dict[str, str]
@@ -85,6 +85,7 @@ class GraphState:
     _builders: dict[str, list[tuple[int, int]]] | None
     hot: dict[FunctionId, HotInfo]
     _roots_of_modules: frozenset[str]
+    _portion_tops: frozenset[str]
     _canonical: dict[str, str]
     _exporters: dict[str, tuple[str, ...]] | None
     _target_fallbacks: dict[str | None, tuple[FunctionId, ...]]

@@ -119,7 +119,13 @@ class Resolution(Exports, Parameters):
             member = self._member(cls, attr.removesuffix(FIELD_SUFFIX), 0, True) if typed_dict else None
             return member if member is not None else owner
         name = f"{owner}.{attr}" if owner else attr
-        if owner.partition(".")[0] not in self._roots_of_modules:
+        top = owner.partition(".")[0]
+        if top not in self._roots_of_modules:
+            # ``core.desktop.Controller``: a top-level module spelled through the namespace
+            # directories above it (``Exports._portion``); any other name is a library's.
+            portion = self._portion(name) if top in self._portion_tops else None
+            if portion is not None:
+                return self.resolve(portion)
             return (self.known(RETURNS, name) or name) if owner else name  # not the project's: as written
         instance = owner.endswith("()")
         cls = owner[:-2] if instance else owner

@@ -257,6 +257,8 @@ class CheckContext(FrameworkHandoffs, PayloadProvenance):
                 resolved = resolved and graph.resolve(resolved)
                 if resolved is None or resolved == site.target:
                     api, target = self._driven_entry(position, index, site.target), site.target or ""
+                    if api is None and site.target is None and site.method is None and site.dispatch:
+                        api, target = self._dispatched_entry(site.dispatch)
                     api = api or self._opened_by_use(summary, site)
                     api = api or (self._model_built(site.target) if site.spread else None)
                     base = graph.built_base(target) if api is None and site.method is None else None
@@ -323,6 +325,21 @@ class CheckContext(FrameworkHandoffs, PayloadProvenance):
         cls = named.removesuffix(f".{path}") if path else named
         ancestors = self.graph.ancestors(TypeName(built))
         return cls != named and (cls in ancestors or self.graph.canonical(cls) in ancestors)
+
+    def _dispatched_entry(self, items: tuple[str, ...]) -> tuple[BlockingApi | None, str]:
+        """The entry of the first item of a dispatch table that the graph settles to a catalogued
+        library callable, and its name: ``{"left": self._sandbox.left_click, ...}[button](x, y)``
+        on a sandbox an annotation types runs ``e2b_desktop.Sandbox.left_click`` (the walk, which
+        cannot type ``self._sandbox``, matched only the items it could name); never a project
+        function's, which the graph follows instead."""
+        graph = self.graph
+        for item in items:
+            resolved = graph.resolve(item)
+            if resolved != item and all(graph.is_library(key) for key in graph.functions_for(resolved)):
+                api, name = self._public_entry(resolved, None)
+                if api is not None:
+                    return api, name
+        return None, ""
 
     def _public_entry(self, name: str, method: str | None) -> tuple[BlockingApi | None, str]:
         """The entry of ``name`` (resolved) and the name it matched: ``name`` itself, or the first

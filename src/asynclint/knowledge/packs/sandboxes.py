@@ -5,8 +5,10 @@ that waits on a gRPC round trip, and has an ``.aio`` variant to await instead
 (``await sb.exec.aio(...)``). A call through ``.aio`` is never reported (see
 :data:`asynclint.knowledge.twins.ASYNC_ATTRIBUTES`). ``from_name`` and ``with_options`` only
 build lazy handles. e2b and Prime ship a sync class beside an async twin (``Sandbox`` /
-``AsyncSandbox``, ``SandboxClient`` / ``AsyncSandboxClient``); the sync one waits on HTTP. So does
-Daytona's (``Daytona`` / ``AsyncDaytona``, whose sandboxes are ``Sandbox`` / ``AsyncSandbox``); building
+``AsyncSandbox``, ``SandboxClient`` / ``AsyncSandboxClient``); the sync one waits on HTTP, and so
+does e2b-desktop's ``Sandbox``, a subclass of e2b's sync one whose desktop actions (``screenshot``,
+``left_click``, ``write``, ...) each run a command in the sandbox. Daytona's sync classes wait on
+HTTP too (``Daytona`` / ``AsyncDaytona``, whose sandboxes are ``Sandbox`` / ``AsyncSandbox``); building
 a ``Daytona`` builds its API and HTTP clients. e2b's ``Template`` classmethods (``build``,
 ``exists``, ...) are the sync twins of ``AsyncTemplate``'s.
 """
@@ -25,6 +27,21 @@ _BUFFERED = frozenset({"write", "write_eof"})
 
 _E2B = "source: pkg e2b 2.63.0 e2b/__init__.py, e2b/sandbox_sync/main.py"
 _E2B_TEMPLATE = "source: pkg e2b 2.63.0 e2b/template_sync/main.py (Template classmethods call the API client)"
+_E2B_DESKTOP = (
+    "source: pkg e2b-desktop 2.7.2 e2b_desktop/main.py (class Sandbox(e2b.Sandbox): create boots the VM, then "
+    "Xvfb and xfce4 over commands.run; screenshot, left_click, write, press, scroll, move_mouse, wait, ... each "
+    "self.commands.run(...) -- screenshot also files.read/remove; _VNCServer.start/stop run commands), "
+    "pkg e2b 2.63.0 e2b/sandbox_sync/main.py (the base's commands, files, pty, git, kill, set_timeout, ...)"
+)
+#: e2b-desktop 2.7.2 ``Sandbox``'s own actions and its VNC stream's start/stop, then what it inherits
+#: from e2b 2.63.0's sync ``Sandbox`` (e2b/sandbox_sync/main.py) that calls the API or the sandbox.
+_DESKTOP_ACTIONS = (
+    "create connect screenshot left_click double_click right_click middle_click scroll move_mouse mouse_press "
+    "mouse_release get_cursor_position get_screen_size write press drag wait open get_current_window_id "
+    "get_application_windows get_window_title launch stream.start stream.stop "
+    "commands.** files.** pty.** git.** is_running fork kill set_timeout update_network get_info get_metrics "
+    "pause beta_pause create_snapshot list_snapshots"
+)
 _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox.py, core/client.py"
 _DAYTONA = (
     "source: pkg daytona 0.226.1 daytona/__init__.py, daytona/_sync/daytona.py (Daytona: create, get, list, "
@@ -85,6 +102,18 @@ APIS: tuple[BlockingApi, ...] = (
                 "https://e2b.dev/docs/code-interpreting/analyze-data-with-ai (Sandbox / AsyncSandbox)",
             ),
         )
+    ),
+    # e2b-desktop's ``Sandbox`` subclasses e2b's sync one and adds the desktop actions, each a
+    # command run in the sandbox over HTTP (xdotool, scrot); it ships no async desktop class.
+    # Named one by one, with the base's calls it inherits: a name the class lacks (``key_press``,
+    # in no release from 1.7.0 to 2.7.2) raises AttributeError and sends nothing.
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        _DESKTOP_ACTIONS,
+        "e2b_desktop.Sandbox.",
+        source=_E2B_DESKTOP,
     ),
     # A template's builder methods (``Template().from_image(...)``) only record steps; its
     # classmethods ask e2b's API, ``build`` waiting for the whole image build (verifiers 0.4.0's
@@ -190,6 +219,8 @@ RETURNS: dict[str, str] = {
     **{f"e2b.Sandbox.{method}()": "e2b.Sandbox" for method in ("create", "connect", "fork")},
     **{f"e2b_code_interpreter.Sandbox.{method}()": "e2b_code_interpreter.Sandbox" for method in ("create", "connect")},
     "e2b.sandbox_sync.main.Sandbox": "e2b.Sandbox",
+    **{f"e2b_desktop.Sandbox.{method}()": "e2b_desktop.Sandbox" for method in ("create", "connect")},
+    "e2b_desktop.main.Sandbox": "e2b_desktop.Sandbox",
     # Prime: the same classes under their defining modules.
     "prime_sandboxes.sandbox.SandboxClient": "prime_sandboxes.SandboxClient",
     "prime_sandboxes.core.APIClient": "prime_sandboxes.APIClient",

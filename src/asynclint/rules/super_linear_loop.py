@@ -52,7 +52,10 @@ class SuperLinearLoop(OwnWorkRule):
     `msg["content"]`): those stay graded as data. Not reported: a single
     loop (linear), loops over a fixed few constants, over a rollout's messages or turns (tens
     of items: unless a loop repeats a nest, as above), over a module's
-    constants or the environment's own attributes (`self.tools`), over the parts of an outer
+    constants or the environment's own attributes (`self.tools`: unless the class's constructor
+    filled it per item of what it was handed, `self._tokenized = [tokenize(d) for d in docs]`,
+    an index of a whole corpus, which times any loop over the data -- a query's terms -- is
+    reported), over the parts of an outer
     loop's item (`for line in lines: for word in line.split()` is the words once), over a
     mapping's entries (a record's fields), over the rows and columns of a grid read cell by cell
     (`grid[i][j]`: the grid once), a window around an index (`range(i, i + 3)`), and `while`

@@ -135,6 +135,7 @@ def function_loops(
     owner: str,
     nested: bool,
     products: dict[str, int],
+    collections: frozenset[str] = frozenset(),
 ) -> tuple[
     list[WorkLoop],
     dict[tuple[int, int], tuple[tuple[str, str, Factors], ...]],
@@ -146,9 +147,10 @@ def function_loops(
     trip counts; by position its calls that pass one argument plus a count as another (``f(start,
     start + n)``, ``CallSite.spans``) and those passing an item per item of a parameter
     (``CallSite.itemwise``); and, when it may hold one (``nested``), its loop nests, read with the
-    module's product builders (``products``, :func:`.products.product_builders`)."""
+    module's product builders (``products``, :func:`.products.product_builders`) and the attributes
+    its class's constructor fills per item (``collections``, :func:`.nestshapes.built_collections`)."""
     loops = Loops(body, node, function, first, where, owner)
-    nests = Nests(node, where.resolve, bool(owner), products) if nested else None
+    nests = Nests(node, where.resolve, bool(owner), products, collections) if nested else None
     walk = _Walk(loops, nests, TextWalks(node), ItemDumps(node))
     for stmt in node.body:
         walk.visit(stmt, -1, nests is not None)

@@ -12,7 +12,8 @@ Each loop (``for``, a comprehension's generator) gets a *bound* from what it goe
   ``range(len(word))``): the items of items, linear in total;
 - ``index``: ``range(i)`` of a counted enclosing loop's index: a triangle, that loop squared;
 - ``sized``: anything else the data sizes: ``range(len(x))``, ``range(n)`` with ``n = len(x)``, a
-  parameter, a string, a value computed from them;
+  parameter, a string, a value computed from them, an attribute the class's constructor filled per item of
+  what it was handed (``self._tokenized = [tokenize(d) for d in docs]``: a corpus's index);
 - ``unknown``: what the syntax cannot size (``range(self.max_turns)``, ``range(k)`` of an integer
   parameter, the environment's own attributes, ``self.tools``): never counted.
 
@@ -63,6 +64,9 @@ class Bound:
     positional: bool = False
     #: The parameters, or fields read from them, that size it (:mod:`.nest_origins`); () untraced.
     origin: tuple[Path, ...] = ()
+    #: An index the object's constructor built over everything it was handed (a corpus, every
+    #: tool): long in practice, so any other counted loop around or inside it multiplies.
+    whole: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,9 +96,15 @@ class Nests:
     around each (:attr:`stack`)."""
 
     def __init__(
-        self, node: _Function, resolve: Callable[[ast.expr], str | None], method: bool, products: dict[str, int]
+        self,
+        node: _Function,
+        resolve: Callable[[ast.expr], str | None],
+        method: bool,
+        products: dict[str, int],
+        collections: frozenset[str] = frozenset(),
     ):
         self.resolve, self.products = resolve, products  # products: the module's builders (:mod:`.products`)
+        self.collections = collections  # the attributes the class's constructor filled per item
         self.node, self.method = node, method
         args = node.args
         self.params = frozenset(
@@ -212,6 +222,11 @@ class Nests:
                 )
             return Bound(FIXED)  # a module constant, a closure's setting
         if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.collections:
+                # An index the constructor built over what it was handed (a corpus, every tool):
+                # as large as that, whole on every call.
+                why = f"`self.{node.attr}`, one item per item the constructor was handed"
+                return Bound(SIZED, why, source=identity(node), whole=True)
             base = self.items(node.value) if not is_self(node.value) else Bound(UNKNOWN)
             if base.kind in (SIZED, FEW):
                 field = read(base.origin, node.attr)
@@ -505,8 +520,10 @@ def _multiplies(levels: tuple[_Level, ...]) -> bool:
     all count positions (a triangle of one sequence's positions, ``range(len(a))`` inside ``range(len(b))``: the
     shape of an algorithm over sequences' characters). Two walks over different collections of
     records (the rows of a store and the filters of one query) are each short in practice, and
-    the syntax cannot tell which one is long: not counted."""
-    if any(level.weight >= 2 for level in levels):
+    the syntax cannot tell which one is long: not counted -- unless one is an index the object's
+    constructor built over all it was handed (``Bound.whole``: a corpus's documents scored per
+    query term), long whatever the other is."""
+    if any(level.weight >= 2 or level.bound.whole for level in levels):
         return True
     sources = [level.bound.source for level in levels if level.bound.source]
     return len(set(sources)) < len(sources) or all(level.bound.positional for level in levels)

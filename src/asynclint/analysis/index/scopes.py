@@ -66,6 +66,7 @@ class IndexerState:
     work_sizes: dict[str, tuple[str, ...]]
     work_numbers: dict[str, float]
     products: dict[str, int]
+    collections: dict[str, frozenset[str]]
     work_copies: list[tuple[int, int, int, bool]]
     _built: dict[int, tuple[int, ...]]
     _handed_values: dict[int, Value]
@@ -277,7 +278,15 @@ class Scopes(IndexerState):
             owner = f"{self.module}.{cls}" if cls else ""
             first = len(self.work_loops)
             loops, spans, itemwise, nests = function_loops(
-                self._bodies(node), node, index, first, where, owner, frame.nested, self.products
+                self._bodies(node),
+                node,
+                index,
+                first,
+                where,
+                owner,
+                frame.nested,
+                self.products,
+                self.collections.get(cls or "", frozenset()),
             )
             self.nests.extend(_placed(nests, frame.places))
             self.work_loops.extend(_placed(loops, frame.places))

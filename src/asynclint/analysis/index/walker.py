@@ -53,6 +53,7 @@ from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.iteration import Iteration
 from asynclint.analysis.index.lazy_exports import lazy_exports
 from asynclint.analysis.index.literals import module_literals
+from asynclint.analysis.index.nestshapes import built_collections
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -129,6 +130,7 @@ class Indexer(
         self.work_sizes: dict[str, tuple[str, ...]] = {}
         self.work_numbers: dict[str, float] = {}
         self.products: dict[str, int] = {}  # the module's product builders (:mod:`.products`)
+        self.collections: dict[str, frozenset[str]] = {}  # class -> attributes its constructor fills per item
         self.work_copies: list[tuple[int, int, int, bool]] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
@@ -235,6 +237,7 @@ class Indexer(
         self.work_sizes = module_sizes(tree)
         self.work_numbers = module_numbers(tree)
         self.products = product_builders(tree, self.source)
+        self.collections = built_collections(tree)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         switch_fields, field_writes = switches(tree)

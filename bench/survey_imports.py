@@ -25,6 +25,7 @@ Usage::
     python bench/survey_imports.py --corpus DIR --top 40 --callees 6
     python bench/survey_imports.py --corpus /work/corpus --corpus /work/corpus-heldout2   # several, summed
     python bench/survey_imports.py --markdown          # the table for bench/README.md
+    python bench/survey_imports.py --unknown --callees 12   # ranked by the sites no entry matches
 
 Reads source only; imports nothing it surveys.
 """
@@ -55,6 +56,7 @@ class Library:
     awaited_sites: int = 0
     known_sites: int = 0  # sync hot sites the knowledge base matches
     callees: Counter = field(default_factory=Counter)  # sync hot callee -> sites
+    unknown: Counter = field(default_factory=Counter)  # sync hot callee the knowledge base misses -> sites
 
 
 def imported_tops(text: str) -> set[str]:
@@ -122,6 +124,8 @@ def survey_env(label: str, env: Path, libraries: dict[str, Library]) -> tuple[in
             library.callees[target] += 1
             if site.api is not None or catalogue.match(target, site.method) is not None:
                 library.known_sites += 1
+            else:
+                library.unknown[target] += 1
     return len(files), hot_functions
 
 
@@ -133,6 +137,11 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--callees", type=int, default=4, help="most frequent sync hot callees shown per library")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--unknown",
+        action="store_true",
+        help="rank by sync hot sites the knowledge base misses, and show those callees (where packs are missing)",
+    )
     args = parser.parse_args()
 
     libraries: dict[str, Library] = defaultdict(Library)
@@ -153,6 +162,8 @@ def main() -> None:
     ranked = sorted(
         libraries.items(), key=lambda kv: (-len(kv[1].hot_envs), -kv[1].sync_sites, -len(kv[1].envs), kv[0])
     )
+    if args.unknown:
+        ranked.sort(key=lambda kv: -(kv[1].sync_sites - kv[1].known_sites))
     header = (
         "library",
         "envs importing",
@@ -166,7 +177,8 @@ def main() -> None:
         print("|" + "---|" * (len(header) + 1))
     for name, lib in ranked[: args.top]:
         shown = f"{name} (framework)" if name == "verifiers" else name
-        top = ", ".join(f"`{c}` {n}" for c, n in lib.callees.most_common(args.callees))
+        shown_callees = lib.unknown if args.unknown else lib.callees
+        top = ", ".join(f"`{c}` {n}" for c, n in shown_callees.most_common(args.callees))
         row = (shown, len(lib.envs), len(lib.hot_envs), lib.sync_sites, lib.awaited_sites, lib.known_sites)
         if args.markdown:
             print("| " + " | ".join(map(str, row)) + f" | {top} |")

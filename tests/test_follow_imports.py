@@ -964,3 +964,51 @@ def test_a_fill_that_defining_a_model_class_runs_is_warmed_by_a_model_defined_at
     result = run_check(["."], config, use_cache=False, search_path=[str(site)])
     assert not result.errors, result.errors
     assert tuple((finding.line, finding.code, finding.severity.label) for finding in result.findings) == found
+
+
+def test_a_method_no_entry_names_of_a_class_whose_constructor_has_one_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interpreters pack names rlm's ``LocalREPL`` (building one sets up a REPL) and its
+    ``execute_code``. Another method of the class (``save_history``, writing a file) is not covered
+    by the constructor's entry: deep mode reads it (session 33; before, any name under an exact
+    entry was trusted, so it was never read). The method the pack names keeps its entry's finding;
+    a method that does nothing blocking (``get_history_count``) stays quiet."""
+    site = tmp_path / "site"
+    (site / "rlm-0.1.0.dist-info").mkdir(parents=True)
+    (site / "rlm-0.1.0.dist-info" / "top_level.txt").write_text("rlm\n")
+    (site / "rlm" / "environments").mkdir(parents=True)
+    (site / "rlm" / "__init__.py").write_text("")
+    (site / "rlm" / "environments" / "__init__.py").write_text("")
+    (site / "rlm" / "environments" / "local_repl.py").write_text(
+        "class LocalREPL:\n"
+        "    def __init__(self):\n        self.history = []\n\n"
+        "    def execute_code(self, code):\n        exec(code, {})\n\n"
+        "    def get_history_count(self):\n        return len(self.history)\n\n"
+        "    def save_history(self, path):\n"
+        "        with open(path, 'w') as handle:\n            handle.write(repr(self.history))\n"
+    )
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "env.py").write_text(
+        "from rlm.environments.local_repl import LocalREPL\n"
+        "import verifiers as vf\n"
+        "\n"
+        "REPL = LocalREPL()\n"
+        "\n\n"
+        "async def ran(completion, state, **kwargs) -> float:\n"
+        "    REPL.execute_code(state['code'])\n"
+        "    REPL.get_history_count()\n"
+        "    REPL.save_history('/tmp/history.txt')\n"
+        "    return 1.0\n"
+        "\n\n"
+        "def load_environment(**kwargs):\n"
+        "    return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[ran]), **kwargs)\n"
+    )
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(site)])
+    assert not result.errors, result.errors
+    assert [(f.line, f.code, f.facts.knowledge) for f in result.findings] == [
+        (8, "ASL103", "catalogue"),
+        (10, "ASL107", "deep"),
+    ]

@@ -133,14 +133,26 @@ class Catalogue:
             return returned
         return callee if callee in self.producers else f"{callee}()"
 
-    def covers(self, target: str) -> bool:
-        """``target`` is a known API or reached through one (``requests.get.json`` is a method
-        of what ``requests.get`` returns): deep mode trusts the table and does not read it."""
-        parts = target.split(".")
+    def describes(self, name: str) -> bool:
+        """``name`` is a known API or reached through one (``requests.get.json`` is a method of
+        what ``requests.get`` returns): an object whose type the knowledge base describes."""
+        parts = name.split(".")
         return any(
             ".".join(parts[:end]) in self._exact or ".".join(parts[:end]) in self._prefix
             for end in range(len(parts), 0, -1)
         )
+
+    def covers(self, target: str) -> bool:
+        """Deep mode trusts the table for a call of ``target`` and does not read it: an entry names
+        it, or a ``Type.**`` entry names every method of its class. A constructor's entry
+        (``webdriver.Chrome``) covers only the methods the table names beside it: another method
+        of that class (``Chrome.print_page``) may block too, so deep mode reads it."""
+        if target in self._exact or target in self._prefix:
+            return True
+        if target.partition(".")[0] not in self._prefix_roots:
+            return False
+        parts = target.split(".")
+        return any(".".join(parts[:end]) in self._prefix for end in range(len(parts) - 1, 0, -1))
 
     def blocking(self, api: BlockingApi, awaited: bool, keywords: tuple[str, ...], argument: str) -> BlockingApi | None:
         """The entry a call of ``api`` so written blocks by: ``api`` itself, or, handed a first

@@ -555,7 +555,7 @@ class Recording(PayloadsHeld, Registries):
     def _graph_may_type(self, name: str) -> bool:
         """``name`` may turn out, project-wide, to be an object of another type (``make()``, an
         imported ``DRIVER``): not the standard library's, nor one the knowledge base describes."""
-        return may_be_project(name) and not self.catalogue.covers(name)
+        return may_be_project(name) and not self.catalogue.describes(name)
 
     def _inside_lambdas(self) -> tuple[tuple[int, bool], ...]:
         return tuple((index, self.frame.loop_depth > depth) for index, depth in self._lambdas) if self._lambdas else ()

@@ -355,7 +355,7 @@ class Scopes(IndexerState):
         knowledge base knows to define it (``from time import *``), else this module's global,
         which the project graph looks up in the star-imported project modules."""
         for module in reversed(self.stars):
-            if self.catalogue.covers(f"{module}.{name}"):
+            if self.catalogue.describes(f"{module}.{name}"):
                 return Sym(f"{module}.{name}")
         return Sym(f"{self.module}.{name}")
 

@@ -121,8 +121,7 @@ class Resolution(Exports, Parameters):
         name = f"{owner}.{attr}" if owner else attr
         top = owner.partition(".")[0]
         if top not in self._roots_of_modules:
-            # ``core.desktop.Controller``: a top-level module spelled through the namespace
-            # directories above it (``Exports._portion``); any other name is a library's.
+            # ``core.desktop.Controller``: a top-level module spelled through its parent directories.
             portion = self._portion(name) if top in self._portion_tops else None
             if portion is not None:
                 return self.resolve(portion)
@@ -215,8 +214,7 @@ class Resolution(Exports, Parameters):
         return self._returned(defined, value)
 
     def _library_name(self, defined: str) -> str | None:
-        """What a call of a function returning one name of a library gives: that name (``def
-        _import_verifiers(): import verifiers as vf; return vf``, a lazy import, gives the module, so
+        """What a call of a function returning one name of a library gives: that name (a lazy import,
         ``_import_verifiers().Rubric`` is ``verifiers.Rubric``); ``None`` for anything else."""
         items = self.callables.get(defined, ())
         if len(items) != 1 or not isinstance(items[0], str) or defined in self.returns:

@@ -674,6 +674,9 @@ def test_a_project_file_appearing_renames_the_modules_of_its_namespace_packages(
 def test_a_project_file_appearing_makes_the_last_result_stale(tmp_path: Path):
     # No checked file changes, but the names do: pkg.b's blocking helper is reached only once
     # env/pyproject.toml makes pkg/ a namespace package (deep mode off: no layout record asked).
+    # Before, ``pkg.b`` spells two top-level modules ``b`` (env/pkg/b.py and tools/pkg/b.py: the
+    # directories above a module outside any package spell it too), so it names neither; after,
+    # pkg.b is the package's module, never read as tools' b by that spelling.
     write(
         tmp_path,
         {
@@ -683,6 +686,7 @@ def test_a_project_file_appearing_makes_the_last_result_stale(tmp_path: Path):
                 "def load_environment():\n    return vf.SingleTurnEnv(rubric=vf.Rubric(funcs=[reward]))\n"
             ),
             "env/pkg/b.py": "from pathlib import Path\n\n\ndef is_file(p):\n    return Path(p).read_text() != ''\n",
+            "tools/pkg/b.py": "def is_file(p):\n    return bool(p)\n",
         },
     )
     config = dataclasses.replace(Config(root=tmp_path), follow_imports=False)

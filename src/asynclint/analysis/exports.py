@@ -67,7 +67,7 @@ class Exports(GraphState):
 
     def _follow_exports(self, name: str) -> str:
         for _ in range(MAX_ALIAS_HOPS):
-            if self._defined(name):
+            if self._defined(name) or name in self.modules:  # a module of its own: no portion's spelling
                 return name
             head, _, tail = name.rpartition(".")
             module, rest = head, [tail]

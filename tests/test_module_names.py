@@ -356,3 +356,27 @@ def test_a_tool_of_a_class_in_a_namespace_path_below_the_script_is_hot(tmp_path:
     )
     result = run_check([str(tmp_path / "env")], project_only(tmp_path / "env"), use_cache=False)
     assert [(f.path.rpartition("/")[2], f.code) for f in result.findings] == [("search.py", "ASL101")]
+
+
+def test_a_package_exporting_a_function_named_as_its_submodule_means_the_function(tmp_path: Path) -> None:
+    # ``from .bash import bash`` in the package rebinds ``pkg.tools.bash`` to the function: the
+    # submodule's own name never wins over the export (nor does a stray top-level ``bash``'s
+    # spelling of it: scripts/tools/bash.py spells ``tools.bash`` too).
+    layout(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/tools/__init__.py": "from .bash import bash\n",
+            "pkg/tools/bash.py": (
+                "import subprocess\n\n\ndef bash(command: str) -> str:\n"
+                "    return subprocess.run(command, shell=True).stdout\n"
+            ),
+            "scripts/tools/bash.py": "def bash(command: str) -> str:\n    return command\n",
+            "env.py": (
+                "import verifiers as vf\nimport pkg.tools as tools\n\n\n"
+                "def load_environment():\n    return vf.ToolEnv(tools=[tools.bash])\n"
+            ),
+        },
+    )
+    result = run_check([str(tmp_path)], project_only(tmp_path), use_cache=False)
+    assert [(f.path, f.code) for f in result.findings] == [("pkg/tools/bash.py", "ASL106")]

@@ -67,7 +67,7 @@ class Exports(GraphState):
 
     def _follow_exports(self, name: str) -> str:
         for _ in range(MAX_ALIAS_HOPS):
-            if self._defined(name) or name in self.modules:  # a module of its own: no portion's spelling
+            if self._defined(name):
                 return name
             head, _, tail = name.rpartition(".")
             module, rest = head, [tail]
@@ -80,7 +80,8 @@ class Exports(GraphState):
             if exported is None and len(rest) > 1 and module in self.stars:
                 exported = self._star_submodule(module, rest[0])
             if exported is None:  # nothing the module names: perhaps a namespace portion below it
-                portion = self._portion(name)
+                # (a module of its own is itself, never a stray top-level module's spelling of it)
+                portion = self._portion(name) if name not in self.modules else None
                 if portion is None:
                     return name
                 name = portion

@@ -92,7 +92,7 @@ class Targets(IndexerState):
             return
         if isinstance(value, Inst) and value.name in EMPTY_STORES:
             self.frame.new_stores.add(ast.unparse(target))
-        else:
+        elif self.frame.new_stores:  # unparse only where there is a store to end: this runs per assignment
             self.frame.new_stores.discard(ast.unparse(target))
 
     def fills_new_store(self, node: ast.Call) -> bool:

@@ -308,6 +308,10 @@ RLM_ENV = HookClass(
 #: longer has: a project pinned to such a release subclasses them all the same.
 RETIRED_CLASSES: tuple[HookClass, ...] = (RLM_ENV,)
 
+#: Words in a base class's name that mark a framework role (an environment, a rubric, a tool, a task, a
+#: parser): what such a class's constructor is handed is its few tools or reward functions, never a
+#: corpus it indexes item by item (index.nestshapes.built_collections).
+FRAMEWORK_ROLE_WORDS: tuple[str, ...] = ("Env", "Rubric", "Tool", "Task", "Parser")
 #: The frameworks' top-level packages. A project directory of such a name below its import root
 #: (an adapter package ``integrations/verifiers/``) is not what a bare ``import verifiers`` means
 #: from beside it: the file imports the framework it adapts to (files._siblings_table).

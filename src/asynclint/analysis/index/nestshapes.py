@@ -9,6 +9,7 @@ import ast
 from collections.abc import Iterator
 
 from asynclint.knowledge.costs import ARRAY_MAKERS
+from asynclint.knowledge.frameworks import FRAMEWORK_ROLE_WORDS
 
 
 def calls_itself(call: ast.Call, name: str, method: bool) -> bool:
@@ -69,8 +70,6 @@ def is_table(value: ast.expr) -> bool:
     return False
 
 
-#: Words in a base class naming a framework role whose constructor takes a few tools or functions.
-_FRAMEWORK_ROLES = ("Env", "Rubric", "Tool", "Task", "Parser")
 #: Constructors copying a comprehension's items: ``list(x for x in docs)`` is the comprehension.
 _COPIES = ("list", "dict", "set")
 
@@ -90,7 +89,7 @@ def built_collections(tree: ast.Module) -> dict[str, frozenset[str]]:
             if isinstance(node, ast.ClassDef):
                 qualname = f"{prefix}{node.name}"
                 init = next((s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
-                framework = any(role in ast.unparse(base) for base in node.bases for role in _FRAMEWORK_ROLES)
+                framework = any(role in ast.unparse(base) for base in node.bases for role in FRAMEWORK_ROLE_WORDS)
                 attrs = _filled_per_item(init) if init is not None and not framework else frozenset()
                 if attrs:
                     found[qualname] = attrs

@@ -1,16 +1,20 @@
 """Exclusion checks for a new held-out split, before it is labelled (README.md, "Held-out split 6").
 
 A held-out environment must be new to the benchmark: its name is in no other split and not in
-PrimeIntellect-ai/verifiers' history (its examples are copied everywhere); none of its ``.py`` files
-is byte-identical to a ``.py`` blob of that history, of CodeAgentCN/prime-environments' history or of
-another split; and no module of 40+ lines is 50% or more similar (difflib, by line) to a file of
-another split. "Another split" is every other ``corpus*.toml`` beside this script (main, heldout,
-heldout2 ... heldout9 as of session 17), read from its corpus directory by this script only: an
-after-number split (9 in session 17) is compared without anyone else reading it.
+PrimeIntellect-ai/verifiers' history (its examples are copied everywhere) nor in willccbb/verifiers'
+(the same repository under its old name, whose branches hold environments the other mirror lacks:
+livecodebench_port, ...); none of its ``.py`` files is byte-identical to a ``.py`` blob of those
+histories, of CodeAgentCN/prime-environments' history or of another split; and no module of 40+
+lines is 50% or more similar (difflib, by line) to a file of another split. "Another split" is
+every other ``corpus*.toml`` beside this script (main, heldout, heldout2 ...), read from its corpus
+directory by this script only: an after-number split is compared without anyone else reading it.
+The three histories gave the same findings on every split 1-38 (session 34): the third is for new
+splits.
 
     python bench/accuracy/exclusion_checks.py --split heldout9 \\
         --history /work/.mirror/PrimeIntellect-ai+verifiers/repo \\
-        --history /work/.mirror/CodeAgentCN+prime-environments/repo
+        --history /work/.mirror/CodeAgentCN+prime-environments/repo \\
+        --history /work/.mirror/willccbb+verifiers/repo
 
 Prints one line per finding and a summary; exit code 1 when anything is found. Stdlib + git only.
 """

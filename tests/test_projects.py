@@ -24,7 +24,9 @@ classes based on the framework module a helper is handed, a model kept on ``self
 rewards an exporter wraps (verifiers imported by a helper, an annotated list, a counted loop), and a factory
 handed to a ``Callable[[], Task]`` parameter (one of the same shape nobody hands stays cold);
 ``script_env``: offline scripts beside an environment;
-``service_env``: a render service and a trainer the environment never imports; ``rlm_env``:
+``service_env``: a render service and a trainer the environment never imports; ``shadowed_env``: a
+module beside the package of the same name that loads it by its path and re-exports its names (each
+file's own names are its definitions); ``rlm_env``:
 verifiers 0.1.x's ``RLMEnv`` with tools in its three slots and a tool mixin typed by its subclasses;
 ``callback_env``: bound methods and plain functions a constructor stores and calls back, and a library REPL running a
 subclass's overrides from the code it executes; ``desktop_env``: tools handed to ``vf.ToolEnv`` by a
@@ -215,6 +217,7 @@ def test_both_projects_are_there() -> None:
         "script_env",
         "search_env",
         "service_env",
+        "shadowed_env",
         "side_envs",
         "unnamed_env",
         "v0_env",
@@ -661,6 +664,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("service_env/service_env/services/client.py", "RenderClient.warm"): ("async def",),
     ("service_env/service_env/env.py", "ServiceEnv.setup_state"): ("setup_state", "per rollout"),
     ("service_env/service_env/env.py", "ServiceEnv.env_response"): ("env_response", "per turn"),
+    # shadowed_env: the module the package of the same name loads by its path
+    ("shadowed_env/shadowed_env.py", "GameEnv.env_response"): ("env_response", "per turn"),
     ("asyncio_app/app/web.py", "health"): ("async def",),
     ("asyncio_app/app/web.py", "list_items"): ("async def",),
     ("asyncio_app/app/web.py", "version"): ("async def",),

@@ -199,7 +199,7 @@ class ProjectGraph(
                 made = str(CallPart("made", (registry, id_)))
                 self.registered[made] = entry if self.registered.get(made, entry) == entry else ""
             self.modules.setdefault(summary.module, []).append(position)
-            self.exports.setdefault(summary.module, {}).update(summary.exports)
+            self._merge_exports(summary)
             if summary.stars:
                 self.stars[summary.module] = (*self.stars.get(summary.module, ()), *summary.stars)
             if summary.public is not None:
@@ -213,6 +213,9 @@ class ProjectGraph(
                     self.defs[name] = (*self.defs.get(name, ()), function_id)
             for info in summary.classes:
                 self.classes.setdefault(f"{summary.module}.{info.qualname}", (position, info))
+        for positions in self.modules.values():
+            if len(positions) > 1:
+                self._keep_definitions(positions)
         self.states: dict[HotState, HotInfo] = {}
         self._contexts: dict[str, dict[str, Hook]] = {}
         self._direct_callers: dict[FunctionId, array[int]] | None = None
@@ -296,3 +299,34 @@ class ProjectGraph(
         self._copies: dict[FunctionId, dict[tuple[int, int], bool]] | None = None
         self._work_depth = 0
         self._propagate()
+
+    def _merge_exports(self, summary: ModuleSummary) -> None:
+        """File ``summary``'s module-level names into its module's table. Two files given one
+        module name (``env.py`` beside a package ``env/`` whose ``__init__`` loads it by path and
+        re-exports ``Env = _impl.Env``) each mean their own definitions by their names: a name one
+        file defines is never overwritten by a name another only imports or assigns, whichever
+        file comes first -- the module's own code reads it, and ``self`` in its methods is typed by it."""
+        known = self.exports.get(summary.module)
+        if known is None:
+            self.exports[summary.module] = dict(summary.exports)
+            return
+        prefix = f"{summary.module}."
+        for name, target in dict(summary.exports).items():
+            if known.get(name) != prefix + name or target == prefix + name:
+                known[name] = target
+
+    def _keep_definitions(self, positions: Sequence[int]) -> None:
+        """The module-level values of files sharing one module name, as :meth:`_merge_exports`
+        keeps their exports: a class or function one file defines stays what its name denotes
+        where another file only assigns that name (``ArcAgi3Env = _impl.ArcAgi3Env``)."""
+        for position in positions:
+            summary = self.summaries[position]
+            own = dict(summary.values)
+            defined = {info.qualname for info in summary.classes if "." not in info.qualname}
+            defined.update(f.qualname for f in summary.functions if f.kind == "function" and "." not in f.qualname)
+            for name in defined:
+                key = f"{summary.module}.{name}"
+                if name in own:
+                    self.values[key] = own[name]
+                else:
+                    self.values.pop(key, None)

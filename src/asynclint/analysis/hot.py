@@ -29,6 +29,7 @@ from asynclint.analysis.index.records import CallSite
 from asynclint.analysis.index.values import Marker
 from asynclint.analysis.registrations import Registrations
 from asynclint.knowledge.asyncio_apis import (
+    EXIT_HOOKS,
     LOOP_RUNNERS,
     LOOP_SUBMITTERS,
     OWN_LOOPS,
@@ -317,11 +318,26 @@ class HotSet(Registrations):
             for key in self.functions_denoted(ref.target)
         }
 
+    def _at_exit(self) -> set[FunctionId]:
+        """Functions the project registers to run as the interpreter exits (:data:`EXIT_HOOKS`):
+        no framework hook, whatever their name; cold unless something on the loop calls them too."""
+        return {
+            key
+            for summary in self.summaries
+            if summary.library is None
+            for ref in summary.refs
+            if ref.passed_to in EXIT_HOOKS and ref.slot == str(EXIT_HOOKS[ref.passed_to])
+            for key in self.functions_denoted(
+                ref.target if ref.self_ref is None else self.resolve_self_ref(ref.self_ref)
+            )
+        }
+
     def _roots(self) -> dict[FunctionId, Hook]:
         registered = self._registered()
         self._tools = frozenset(key for key, hook in registered.items() if hook is TOOL)
         spawned, called = self._entered(self._elsewhere()[0])
         away = self._sent_away()
+        exiting = self._at_exit()
         # An installed library's function the project registers, as deep mode read it: its code is
         # hot where the framework runs it, and reported where it is registered.
         roots: dict[FunctionId, Hook] = {
@@ -336,12 +352,19 @@ class HotSet(Registrations):
                 key = FunctionId((position, index))
                 name = f"{summary.module}.{function.qualname}"
                 hook, cold = self.hook_of(position, function)
+                if key in exiting:
+                    hook = None  # run at exit, as the project says: not by its hook's name
                 if not self._cold_by_decorator(function):
                     hook = registered.get(key, hook)
                 hook = hook or spawned.get(key)
                 if hook is not None:
                     roots[key] = hook
-                elif cold or key in away or (self._cold_patterns and self._matches(self._cold_patterns, name)):
+                elif (
+                    cold
+                    or key in away
+                    or key in exiting
+                    or (self._cold_patterns and self._matches(self._cold_patterns, name))
+                ):
                     continue
                 elif self._hot_patterns and self._matches(self._hot_patterns, name):
                     roots[key] = CONFIGURED

@@ -15,6 +15,14 @@ OFFLOAD_FUNCTIONS: dict[str, int] = {
     "multiprocessing.Process": -1,
 }
 
+#: Calls registering a callable to run as the interpreter exits, after the loop has stopped:
+#: qualified name -> index of the positional argument holding the callable. What only they run
+#: is cold, even where its name is a framework hook's (dojo's ``atexit.register(self.cleanup)``:
+#: the project says when it runs). Not ``weakref.finalize``: its callback runs when the object is
+#: collected, on whichever thread drops the last reference -- the loop's, for a rollout's object;
+#: nor ``signal.signal``: a handler runs in the main thread between bytecodes, on the loop.
+EXIT_HOOKS: dict[str, int] = {"atexit.register": 0}
+
 #: Offloading methods recognised by name whatever the receiver (an executor or a loop).
 OFFLOAD_METHODS: dict[str, int] = {
     "run_in_executor": 1,

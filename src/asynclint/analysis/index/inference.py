@@ -455,10 +455,18 @@ class Inference(Registries):
             return None
         elements = self._tuple_returns.get(name)
         if elements is not None:
-            return [self.annotation_type(element) for element in elements]
-        if not may_be_project(name) or name in self.catalogue.producers:
+            found = [self.annotation_type(element) for element in elements]
+        elif not may_be_project(name) or name in self.catalogue.producers:
             return None
-        return [Inst(f"{name}(){ELEMENT.format(position)}", "local") for position in range(count)]
+        else:
+            found = [Inst(f"{name}(){ELEMENT.format(position)}", "local") for position in range(count)]
+        runner, element = self._element_runners.get(name, (len(value.args), len(found)))
+        if runner < len(value.args) and element < len(found) and not isinstance(value.args[runner], ast.Starred):
+            # ``image, error = await self._try_or_abort(id, self.engine.get_image, path)`` (``-> tuple[Any, bool]``)
+            found[element] = self.infer(
+                ast.copy_location(ast.Call(func=value.args[runner], args=[], keywords=[]), value)
+            )
+        return found
 
     def _handed_elsewhere(self, func: Sym, node: ast.Call) -> str:
         """:meth:`_handed_callables` for a call of a function of another project module; ""

@@ -92,6 +92,7 @@ class IndexerState:
     injected_payloads: list[tuple[str, str, str]]
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
+    _element_runners: dict[str, tuple[int, int]]
     _importers: dict[str, int]
     _disk_caches: DiskCaches
     _import_flags: dict[str, str]

@@ -72,6 +72,7 @@ from asynclint.analysis.index.registered_lists import RegisteredLists
 from asynclint.analysis.index.return_exports import ReturnExports
 from asynclint.analysis.index.rowkeys import RowShapes
 from asynclint.analysis.index.rowtests import RowTests, row_tests
+from asynclint.analysis.index.runner_tuples import element_runners
 from asynclint.analysis.index.scopes import Scopes
 from asynclint.analysis.index.selfrefs import SelfReferences
 from asynclint.analysis.index.shadowed import prune_shadowed
@@ -169,6 +170,7 @@ class Indexer(
         self.injected_payloads: list[tuple[str, str, str]] = []  # see ModuleSummary.injected_payloads
         self._tuple_returns: dict[str, list[ast.expr]] = {}  # see annotations.tuple_return_annotations
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
+        self._element_runners: dict[str, tuple[int, int]] = {}  # see runner_tuples.element_runners
         self._importers: dict[str, int] = {}  # see helpers.path_importers
         self.registered: list[tuple[str, str, str]] = []  # see ModuleSummary.registered
         self._disk_caches = DiskCaches()  # see diskcache.disk_caches
@@ -218,6 +220,7 @@ class Indexer(
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._runners = callable_runners(tree, self.module)
+        self._element_runners = element_runners(tree, self.module)
         self._importers = path_importers(tree, self.module)
         self._disk_caches = disk_caches(tree)
         own_flags = import_flags(tree)

@@ -40,3 +40,9 @@ LINE_PARSES: frozenset[str] = frozenset({"json.loads", "orjson.loads", "ujson.lo
 #: Methods of a collection that look one entry up (or count it), rather than return the collection
 #: transformed (``ds.filter(...)``, ``df.iterrows()``, ``index.items()``).
 ENTRY_LOOKUPS: frozenset[str] = frozenset({"get", "pop", "count", "index", "setdefault", "__getitem__"})
+#: Loads of a search index that hold the corpus they index, by qualified name -> (the attribute
+#: holding it, the keyword that must be true for the load to read it; "" when it always does). A
+#: loop over that attribute walks every document of the corpus. bm25s' ``BM25.load(dir,
+#: load_corpus=True)`` reads the saved corpus into ``.corpus`` (source: xhluca/bm25s
+#: bm25s/__init__.py, ``BM25.load``).
+INDEX_LOADS: dict[str, tuple[str, str]] = {"bm25s.BM25.load": ("corpus", "load_corpus")}

@@ -56,9 +56,11 @@ class SuperLinearLoop(OwnWorkRule):
     read bound to a dataset load (`load_dataset`, `pd.read_*`, `[json.loads(l) for l in f]`) or
     filled per item of one -- is as long as the corpus: a loop over it times any loop over the
     data (a query's terms; one posting list of an inverted index is a part of the corpus) is
-    reported as "the corpus times the query", and even a single loop over it is reported (medium,
-    raised by repetition like the nests): the whole corpus walked per call, where a lookup by key
-    was meant. Not reported: any other single
+    reported as "the corpus times the query"; and where it was built from a load (not from a
+    parameter, which may be a few things), even a single loop over it is reported (medium, raised by
+    repetition like the nests): the whole corpus walked per call, where a lookup by key was meant;
+    so is a loop over the corpus a loaded search index holds (`bm25s.BM25.load(dir,
+    load_corpus=True)`'s `.corpus`). Not reported: any other single
     loop (linear), loops over a fixed few constants, over a rollout's messages or turns (tens
     of items: unless a loop repeats a nest, as above), over a module's
     constants or the environment's own attributes (`self.tools`, a parsed settings file: unless a

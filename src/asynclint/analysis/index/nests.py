@@ -25,8 +25,8 @@ function builds of data-sized pools (:mod:`.products`: reported at the loop fill
 any), or a loop whose items the function recurses on, each with a value computed from its parameter
 (a search, :meth:`Nests._recursion`). It is recorded when its counts multiply with the data
 (:func:`_multiplies`) or it fills a 2-D table the function built (``dp[i][j] = ...``); a single loop
-over a collection built over a whole source is recorded too (one step: the whole corpus walked per
-call), and not
+over a collection built from a load (a dataset, a file, an index; not a constructor's parameter,
+which may be a few things) is recorded too (one step: the whole corpus walked per call), and not
 when it reads the cells of a 2-D input (``grid[i][j]``: the input once) or only builds a
 structure of the product's shape (``for _ in ...``). ``while`` loops are
 not counted: a scanner's inner ``while`` usually advances the outer one's index (linear), which
@@ -39,7 +39,7 @@ import ast
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from asynclint.analysis.index.corpora import Built
+from asynclint.analysis.index.corpora import SEARCH_INDEX, Built, index_of
 from asynclint.analysis.index.helpers import COMPREHENSIONS, short_source
 from asynclint.analysis.index.loops import LoopNest
 from asynclint.analysis.index.nest_origins import Path, identity, joined, key_of, nest_origins, read
@@ -74,6 +74,8 @@ class Bound:
     whole: bool = False
     #: Each entry of it is a collection filled per item too (an inverted index's posting lists).
     entries: bool = False
+    #: ``whole``, from a load (not a constructor's parameter): one loop over it is reported alone.
+    loaded: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,14 +239,19 @@ class Nests:
                     if few_items(node.id)
                     else Bound(SIZED, f"the parameter `{node.id}`", -1, node.id, origin=origin)
                 )
-            if node.id in self.closed_over:  # a corpus the module or the enclosing function loaded
-                return _whole(node, self.closed_over[node.id])
+            if node.id in self.closed_over and self.closed_over[node.id].kind != SEARCH_INDEX:
+                return _whole(node, self.closed_over[node.id])  # a corpus the module or the enclosing function loaded
             return Bound(FIXED)  # a module constant, a closure's setting
         if isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.collections:
+            own = isinstance(node.value, ast.Name) and node.value.id == "self"
+            held = self.collections.get(node.attr) if own else None
+            if held is not None and held.kind != SEARCH_INDEX:
                 # An index the constructor built over what it was handed or loaded (a corpus, every
                 # tool): as large as that, whole on every call.
-                return _whole(node, self.collections[node.attr])
+                return _whole(node, held)
+            index = index_of(node.value, self.assigned, self.closed_over, self.collections)
+            if index is not None and node.attr == index.holds:  # the corpus a loaded search index holds
+                return _whole(node, index)
             base = self.items(node.value) if not is_self(node.value) else Bound(UNKNOWN)
             if base.kind in (SIZED, FEW):
                 field = read(base.origin, node.attr)
@@ -403,7 +410,7 @@ class Nests:
             self.anchors[level] = product.anchor
         levels = tuple(lv for lv in self.stack if lv.weight)
         total = sum(lv.weight for lv in levels)
-        if counted and (total >= 2 or bound.whole):
+        if counted and (total >= 2 or bound.loaded):
             current = self.found.get(levels[0])
             multiplies = _multiplies(levels)
             if current is None or (multiplies, total) > (current.multiplies, current.steps):
@@ -557,7 +564,7 @@ def _multiplies(levels: tuple[_Level, ...]) -> bool:
 def _whole(node: ast.expr, built: Built) -> Bound:
     """The bound of a loop over ``node``, a collection built over a whole source."""
     why = f"`{short_source(node)}`, built from {built.origin}"
-    return Bound(SIZED, why, source=identity(node), whole=True, entries=built.entries)
+    return Bound(SIZED, why, source=identity(node), whole=True, entries=built.entries, loaded=built.loaded)
 
 
 def _describe(level: _Level) -> str:

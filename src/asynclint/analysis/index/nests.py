@@ -300,7 +300,7 @@ class Nests:
                 return Bound(SIZED, node, origin=read(receiver.origin, key_of(node.args[0])))
         if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES:
             receiver = self.items(func.value)
-            if receiver.whole:  # an index's entries: as many as the corpus it was built over
+            if receiver.loaded:  # a loaded corpus's entries: as many as its documents
                 return replace(receiver, entries=False)
             return Bound(FEW) if receiver.kind == SIZED else receiver
         if isinstance(func, ast.Attribute):

@@ -563,7 +563,7 @@ COST_CLASSES: dict[str, CostClass] = {
             "fills an m x n table cell by cell in pure Python (edit distance, "
             "longest common subsequence): about 0.3 µs a cell, ~100 ms for two "
             "texts of 600 characters, growing with the product of their lengths",
-            what="fill a table cell by cell in pure Python",
+            what="nested loops fill a table cell by cell in pure Python",
         ),
         CostClass(
             "cpu-nested",
@@ -572,7 +572,16 @@ COST_CLASSES: dict[str, CostClass] = {
             "nested pure-Python loops whose counts each grow with the data: the "
             "steps multiply, milliseconds for a few hundred items each, seconds "
             "for a page",
-            what="multiply their steps with the size of the data in pure Python",
+            what="nested loops multiply their steps with the size of the data in pure Python",
+        ),
+        CostClass(
+            "cpu-corpus",
+            M,
+            REPETITIONS,
+            "walks every item of a corpus the module loaded or indexed (a dataset's documents, "
+            "thousands or more) in pure Python on every call: a fraction of a µs to a few µs an "
+            "item, milliseconds per call for tens of thousands",
+            what="a loop walks a whole corpus item by item in pure Python",
         ),
         CostClass(
             "cpu-reparse",
@@ -593,7 +602,7 @@ COST_CLASSES: dict[str, CostClass] = {
             "key from the row's `info`): the dataset fixes its size, a few dozen "
             "items, so the steps multiply to well under a ms per call; a loop that "
             "repeats it over the rollout's turns is graded at that loop",
-            what="multiply their steps with the size of one task's data in pure Python",
+            what="nested loops multiply their steps with the size of one task's data in pure Python",
         ),
         CostClass(
             "cpu-work-heavy",

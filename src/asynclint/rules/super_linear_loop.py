@@ -49,13 +49,22 @@ class SuperLinearLoop(OwnWorkRule):
     dataset fixes its size (a board, a grid, a key), well under a ms; a loop repeating it is low too,
     unless that loop goes over the rollout's history (its replies, turns, trajectory), which grows every
     turn. Not for the model's reply, a text field or a key that grows (`state["completion"]`,
-    `msg["content"]`): those stay graded as data. Not reported: a single
+    `msg["content"]`): those stay graded as data. A corpus the code built over a whole source --
+    an attribute the class's constructor filled per item of what it was handed or of a dataset it
+    loaded (`self._tokenized = [tokenize(d) for d in docs]`, `for row in load_dataset(...):
+    self.texts[row["id"]] = row["text"]`), a module's name or a `load_environment` local its tools
+    read bound to a dataset load (`load_dataset`, `pd.read_*`, `[json.loads(l) for l in f]`) or
+    filled per item of one -- is as long as the corpus: a loop over it times any loop over the
+    data (a query's terms; one posting list of an inverted index is a part of the corpus) is
+    reported as "the corpus times the query"; and where it was built from a load (not from a
+    parameter, which may be a few things), even a single loop over it is reported (medium, raised by
+    repetition like the nests): the whole corpus walked per call, where a lookup by key was meant;
+    so is a loop over the corpus a loaded search index holds (`bm25s.BM25.load(dir,
+    load_corpus=True)`'s `.corpus`). Not reported: any other single
     loop (linear), loops over a fixed few constants, over a rollout's messages or turns (tens
     of items: unless a loop repeats a nest, as above), over a module's
-    constants or the environment's own attributes (`self.tools`: unless the class's constructor
-    filled it per item of what it was handed, `self._tokenized = [tokenize(d) for d in docs]`,
-    an index of a whole corpus, which times any loop over the data -- a query's terms -- is
-    reported), over the parts of an outer
+    constants or the environment's own attributes (`self.tools`, a parsed settings file: unless a
+    corpus as above), over the parts of an outer
     loop's item (`for line in lines: for word in line.split()` is the words once), over a
     mapping's entries (a record's fields), over the rows and columns of a grid read cell by cell
     (`grid[i][j]`: the grid once), a window around an index (`range(i, i + 3)`), and `while`
@@ -100,10 +109,10 @@ class SuperLinearLoop(OwnWorkRule):
     code = "ASL115"
     name = "super-linear-loop"
     default_severity = Severity.MEDIUM
-    costs = ("cpu-nested", "cpu-table", "cpu-nested-task")
+    costs = ("cpu-nested", "cpu-table", "cpu-nested-task", "cpu-corpus")
     #: The function holding the nest, called from an ``async def``, goes to a process pool.
     recipes = ("process-pool",)
-    message = "nested loops {what} on the event loop {where}: {evidence}"
+    message = "{what} on the event loop {where}: {evidence}"
 
     def check(self, ctx: CheckContext) -> Iterator[Finding]:
         # A loop both nesting over the data itself and repeating a helper's nest is one finding: at
@@ -158,10 +167,10 @@ class SuperLinearLoop(OwnWorkRule):
                 caller,
                 loop,
                 (loop.end_line, loop.end_col),
-                "cpu-nested-task" if task and not loop.history else "cpu-table" if nest.table else "cpu-nested",
+                "cpu-nested-task" if task and not loop.history else _cost(nest),
                 True,
-                f"`{loop.header}` calls `{found.facts.function}` on every iteration, whose nest "
-                f"({' × '.join(nest.levels)}) runs each time",
+                f"`{loop.header}` calls `{found.facts.function}` on every iteration, whose "
+                f"{'walk' if nest.steps == 1 else 'nest'} ({' × '.join(nest.levels)}) runs each time",
             )
             if repeated is not None and ctx.judged(repeated, self.code, self.name):
                 yield repeated
@@ -178,15 +187,24 @@ class SuperLinearLoop(OwnWorkRule):
         )
         table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
         data = "one task's data (" + ", ".join(f"`{path}`" for path in nest.sized_by) + ")" if task else "the data"
+        size = f"{order} in the size of {data}"
+        if nest.whole and not task:
+            # A corpus built over a whole source: its size is the corpus's, whatever the query's.
+            size = "the whole corpus, on every call" if nest.steps == 1 else "the corpus times the query"
         return self.own_work_finding(
             ctx,
             key,
             nest,
             (nest.end_line, nest.end_col),
-            "cpu-nested-task" if task else "cpu-table" if nest.table else "cpu-nested",
+            "cpu-nested-task" if task else _cost(nest),
             not task and not _repeated(ctx, key, nest),
-            f"{' × '.join(nest.levels)}{table}: {order} in the size of {data}",
+            f"{' × '.join(nest.levels)}{table}: {size}",
         )
+
+
+def _cost(nest: LoopNest) -> str:
+    """The cost class of ``nest`` over the data (not one task's)."""
+    return "cpu-table" if nest.table else "cpu-corpus" if nest.steps == 1 else "cpu-nested"
 
 
 def _task_sized(ctx: CheckContext, key: FunctionId, nest: LoopNest) -> bool:

@@ -573,7 +573,7 @@ class Expressions(NamedCalls):
 
     def visit_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         first, *rest = node.generators
-        self.frame.nested |= bool(rest) or starts_nest(first.iter, self.frame.loop_depth, self.products)
+        self.frame.nested |= bool(rest) or starts_nest(first.iter, self.frame.loop_depth, self.products, self.walked)
         self._note_loop(node)
         self.visit_expr(first.iter)  # evaluated once, in the enclosing scope
         saved, saved_items = dict(self.frame.bindings), dict(self.frame.payloads)

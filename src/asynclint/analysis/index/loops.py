@@ -10,8 +10,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class LoopNest:
     """Loops nested in one function whose iteration counts each grow with the data it handles
-    (:mod:`asynclint.analysis.index.nests`): super-linear pure-Python work. One per outermost
-    such loop, its heaviest nest."""
+    (:mod:`asynclint.analysis.index.nests`): super-linear pure-Python work; or one loop over a
+    whole corpus the module built. One per outermost such loop, its heaviest nest."""
 
     function: int  # index into ModuleSummary.functions
     line: int  # the outermost counted loop: its ``for`` (or comprehension) up to its iterable's end
@@ -20,8 +20,11 @@ class LoopNest:
     end_col: int
     #: Each counted loop, outermost first, in words: "`for i in range(1, m + 1)` (`m = len(response)`)".
     levels: tuple[str, ...]
-    steps: int  # how many factors of the data multiply: 2 for a pair of loops, 3 for three
+    steps: int  # how many factors of the data multiply: 2 for a pair of loops, 3 for three; 1 for a whole walk
     table: str = ""  # the 2-D table the nest fills cell by cell (``dp``), if any
+    #: A level goes over a collection built over a whole source (a corpus: :mod:`.corpora`); with
+    #: one step, the loop walks that corpus once per call.
+    whole: bool = False
     #: What sizes every counted loop: parameters, or fields read from them, dotted (``secret``,
     #: ``data.metadata.grid``; :mod:`asynclint.analysis.index.nest_origins`); empty when one is sized
     #: by something else, or the nest is combinatorial or a recursion.

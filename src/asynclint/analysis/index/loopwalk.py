@@ -12,9 +12,11 @@ patterns and guards (``seen``), and a ``while`` is no loop to them (its count is
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import replace
 
 from asynclint.analysis.index.bodies import FunctionBody
+from asynclint.analysis.index.corpora import Built
 from asynclint.analysis.index.helpers import AWAITING, COMPREHENSIONS, SCOPES
 from asynclint.analysis.index.itemdumps import ItemDumps
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
@@ -135,7 +137,8 @@ def function_loops(
     owner: str,
     nested: bool,
     products: dict[str, int],
-    collections: frozenset[str] = frozenset(),
+    collections: Mapping[str, Built] | None = None,
+    closed_over: Mapping[str, Built] | None = None,
 ) -> tuple[
     list[WorkLoop],
     dict[tuple[int, int], tuple[tuple[str, str, Factors], ...]],
@@ -147,10 +150,11 @@ def function_loops(
     trip counts; by position its calls that pass one argument plus a count as another (``f(start,
     start + n)``, ``CallSite.spans``) and those passing an item per item of a parameter
     (``CallSite.itemwise``); and, when it may hold one (``nested``), its loop nests, read with the
-    module's product builders (``products``, :func:`.products.product_builders`) and the attributes
-    its class's constructor fills per item (``collections``, :func:`.nestshapes.built_collections`)."""
+    module's product builders (``products``, :func:`.products.product_builders`), the attributes
+    its class's constructor fills over a whole source (``collections``) and the names it reads from
+    its module or enclosing functions that hold one (``closed_over``; :mod:`.corpora`)."""
     loops = Loops(body, node, function, first, where, owner)
-    nests = Nests(node, where.resolve, bool(owner), products, collections) if nested else None
+    nests = Nests(node, where.resolve, bool(owner), products, collections or {}, closed_over or {}) if nested else None
     walk = _Walk(loops, nests, TextWalks(node), ItemDumps(node))
     for stmt in node.body:
         walk.visit(stmt, -1, nests is not None)

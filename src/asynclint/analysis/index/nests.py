@@ -12,8 +12,10 @@ Each loop (``for``, a comprehension's generator) gets a *bound* from what it goe
   ``range(len(word))``): the items of items, linear in total;
 - ``index``: ``range(i)`` of a counted enclosing loop's index: a triangle, that loop squared;
 - ``sized``: anything else the data sizes: ``range(len(x))``, ``range(n)`` with ``n = len(x)``, a
-  parameter, a string, a value computed from them, an attribute the class's constructor filled per item of
-  what it was handed (``self._tokenized = [tokenize(d) for d in docs]``: a corpus's index);
+  parameter, a string, a value computed from them, a collection built over a whole source
+  (:mod:`.corpora`: an attribute the class's constructor filled per item of what it was handed or
+  of a dataset it loaded, ``self._tokenized = [tokenize(d) for d in docs]``; a module's or an
+  enclosing function's name bound to a dataset load; a posting list of such an index);
 - ``unknown``: what the syntax cannot size (``range(self.max_turns)``, ``range(k)`` of an integer
   parameter, the environment's own attributes, ``self.tools``): never counted.
 
@@ -22,7 +24,9 @@ A nest is two counted (``sized`` or ``index``) loops one inside the other, one l
 function builds of data-sized pools (:mod:`.products`: reported at the loop filling the pools, if
 any), or a loop whose items the function recurses on, each with a value computed from its parameter
 (a search, :meth:`Nests._recursion`). It is recorded when its counts multiply with the data
-(:func:`_multiplies`) or it fills a 2-D table the function built (``dp[i][j] = ...``), and not
+(:func:`_multiplies`) or it fills a 2-D table the function built (``dp[i][j] = ...``); a single loop
+over a collection built from a load (a dataset, a file, an index; not a constructor's parameter,
+which may be a few things) is recorded too (one step: the whole corpus walked per call), and not
 when it reads the cells of a 2-D input (``grid[i][j]``: the input once) or only builds a
 structure of the product's shape (``for _ in ...``). ``while`` loops are
 not counted: a scanner's inner ``while`` usually advances the outer one's index (linear), which
@@ -32,9 +36,10 @@ the syntax does not settle.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from asynclint.analysis.index.corpora import SEARCH_INDEX, Built, index_of
 from asynclint.analysis.index.helpers import COMPREHENSIONS, short_source
 from asynclint.analysis.index.loops import LoopNest
 from asynclint.analysis.index.nest_origins import Path, identity, joined, key_of, nest_origins, read
@@ -64,9 +69,13 @@ class Bound:
     positional: bool = False
     #: The parameters, or fields read from them, that size it (:mod:`.nest_origins`); () untraced.
     origin: tuple[Path, ...] = ()
-    #: An index the object's constructor built over everything it was handed (a corpus, every
-    #: tool): long in practice, so any other counted loop around or inside it multiplies.
+    #: A collection built over a whole source (a corpus, every tool: :mod:`.corpora`): long in
+    #: practice, so any other counted loop around or inside it multiplies.
     whole: bool = False
+    #: Each entry of it is a collection filled per item too (an inverted index's posting lists).
+    entries: bool = False
+    #: ``whole``, from a load (not a constructor's parameter): one loop over it is reported alone.
+    loaded: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,11 +89,18 @@ class _Level:
     weight: int  # how many factors of the data it contributes (2 for ``permutations(x)``)
 
 
-def starts_nest(iterable: ast.expr, loop_depth: int, products: dict[str, int]) -> bool:
+def starts_nest(iterable: ast.expr, loop_depth: int, products: dict[str, int], walked: frozenset[str]) -> bool:
     """Whether a loop over ``iterable`` at ``loop_depth`` may start or extend a nest worth analysing
-    (any loop may, in a module building products: ``products``): the walk asks this so that only the
-    few functions with one pay for :func:`loop_nests`."""
+    (any loop may, in a module building products: ``products``; one naming a collection built over a
+    whole source may walk it: ``walked``): the walk asks this so that only the few functions with
+    one pay for :func:`loop_nests`."""
     if loop_depth > 0 or products:
+        return True
+    if walked and any(
+        (node.id if isinstance(node, ast.Name) else node.attr) in walked
+        for node in ast.walk(iterable)
+        if isinstance(node, (ast.Name, ast.Attribute))
+    ):
         return True
     func = iterable.func if isinstance(iterable, ast.Call) else None
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
@@ -101,10 +117,13 @@ class Nests:
         resolve: Callable[[ast.expr], str | None],
         method: bool,
         products: dict[str, int],
-        collections: frozenset[str] = frozenset(),
+        collections: Mapping[str, Built],
+        closed_over: Mapping[str, Built],
     ):
         self.resolve, self.products = resolve, products  # products: the module's builders (:mod:`.products`)
-        self.collections = collections  # the attributes the class's constructor filled per item
+        #: The attributes the class's constructor built over a whole source, and the names read from
+        #: the module or an enclosing function that hold one (:mod:`.corpora`).
+        self.collections, self.closed_over = collections, closed_over
         self.node, self.method = node, method
         args = node.args
         self.params = frozenset(
@@ -220,13 +239,19 @@ class Nests:
                     if few_items(node.id)
                     else Bound(SIZED, f"the parameter `{node.id}`", -1, node.id, origin=origin)
                 )
+            if node.id in self.closed_over and self.closed_over[node.id].kind != SEARCH_INDEX:
+                return _whole(node, self.closed_over[node.id])  # a corpus the module or the enclosing function loaded
             return Bound(FIXED)  # a module constant, a closure's setting
         if isinstance(node, ast.Attribute):
-            if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.collections:
-                # An index the constructor built over what it was handed (a corpus, every tool):
-                # as large as that, whole on every call.
-                why = f"`self.{node.attr}`, one item per item the constructor was handed"
-                return Bound(SIZED, why, source=identity(node), whole=True)
+            own = isinstance(node.value, ast.Name) and node.value.id == "self"
+            held = self.collections.get(node.attr) if own else None
+            if held is not None and held.kind != SEARCH_INDEX:
+                # An index the constructor built over what it was handed or loaded (a corpus, every
+                # tool): as large as that, whole on every call.
+                return _whole(node, held)
+            index = index_of(node.value, self.assigned, self.closed_over, self.collections)
+            if index is not None and node.attr == index.holds:  # the corpus a loaded search index holds
+                return _whole(node, index)
             base = self.items(node.value) if not is_self(node.value) else Bound(UNKNOWN)
             if base.kind in (SIZED, FEW):
                 field = read(base.origin, node.attr)
@@ -237,6 +262,8 @@ class Nests:
                 return Bound(PART)  # one item of a sequence, picked by an enclosing loop (``lines[i]``)
             key = node.slice.value if isinstance(node.slice, ast.Constant) else None
             base = self.items(node.value)
+            if base.entries:  # one posting list of an inverted index over the corpus
+                return replace(base, why=node, source="", entries=False)
             if base.kind in (SIZED, FEW):
                 if isinstance(key, str) and few_items(key):
                     return Bound(FEW)
@@ -267,10 +294,14 @@ class Nests:
             return _weakest([self.items(arg) for arg in node.args]) if node.args else Bound(FIXED)
         if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:  # ``info.get("board")``
             receiver = self.items(func.value)
+            if receiver.entries:  # one posting list of an inverted index over the corpus
+                return replace(receiver, why=node, source="", entries=False)
             if receiver.kind == SIZED:
                 return Bound(SIZED, node, origin=read(receiver.origin, key_of(node.args[0])))
         if isinstance(func, ast.Attribute) and func.attr in MAPPING_ENTRIES:
             receiver = self.items(func.value)
+            if receiver.loaded:  # a loaded corpus's entries: as many as its documents
+                return replace(receiver, entries=False)
             return Bound(FEW) if receiver.kind == SIZED else receiver
         if isinstance(func, ast.Attribute):
             # A method of the environment's own objects (``self.store.get(key)``) looks up what it
@@ -379,7 +410,7 @@ class Nests:
             self.anchors[level] = product.anchor
         levels = tuple(lv for lv in self.stack if lv.weight)
         total = sum(lv.weight for lv in levels)
-        if counted and total >= 2:
+        if counted and (total >= 2 or bound.loaded):
             current = self.found.get(levels[0])
             multiplies = _multiplies(levels)
             if current is None or (multiplies, total) > (current.multiplies, current.steps):
@@ -508,6 +539,7 @@ def loop_nests(walk: Nests, function: int, col: Callable[[int, int], int]) -> li
                 levels=tuple(_describe(level) for level in nest.levels),
                 steps=nest.steps,
                 table=nest.table,
+                whole=any(level.bound.whole for level in nest.levels),
                 sized_by=nest_origins((level.node, level.weight, level.bound.origin) for level in nest.levels),
             )
         )
@@ -527,6 +559,12 @@ def _multiplies(levels: tuple[_Level, ...]) -> bool:
         return True
     sources = [level.bound.source for level in levels if level.bound.source]
     return len(set(sources)) < len(sources) or all(level.bound.positional for level in levels)
+
+
+def _whole(node: ast.expr, built: Built) -> Bound:
+    """The bound of a loop over ``node``, a collection built over a whole source."""
+    why = f"`{short_source(node)}`, built from {built.origin}"
+    return Bound(SIZED, why, source=identity(node), whole=True, entries=built.entries, loaded=built.loaded)
 
 
 def _describe(level: _Level) -> str:

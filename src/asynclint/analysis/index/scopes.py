@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.bodies import Bodies
+from asynclint.analysis.index.corpora import MODULE, Built
 from asynclint.analysis.index.diskcache import DiskCaches
 from asynclint.analysis.index.frames import CallContext, Frame, Placing
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
@@ -66,7 +67,8 @@ class IndexerState:
     work_sizes: dict[str, tuple[str, ...]]
     work_numbers: dict[str, float]
     products: dict[str, int]
-    collections: dict[str, frozenset[str]]
+    collections: dict[str, dict[str, Built]]
+    walked: frozenset[str]
     work_copies: list[tuple[int, int, int, bool]]
     _built: dict[int, tuple[int, ...]]
     _handed_values: dict[int, Value]
@@ -287,7 +289,8 @@ class Scopes(IndexerState):
                 owner,
                 frame.nested,
                 self.products,
-                self.collections.get(cls or "", frozenset()),
+                self.collections.get(cls or "", {}),
+                _closed_over(self.collections, self.functions[index].qualname),
             )
             self.nests.extend(_placed(nests, frame.places))
             self.work_loops.extend(_placed(loops, frame.places))
@@ -470,6 +473,17 @@ class Scopes(IndexerState):
                 attrs[attr] = value
             elif not (_names(declared) == _names(value) and _refines(previous, declared)):
                 attrs[attr] = declared or CONFLICT
+
+
+def _closed_over(collections: dict[str, dict[str, Built]], qualname: str) -> dict[str, Built]:
+    """The names a function reads from outside that hold a whole source (:mod:`.corpora`): the
+    module's, and those of the functions it is defined in (a tool a ``load_environment`` defines
+    over the corpus it loaded), the nearest binding first."""
+    names = dict(collections.get(MODULE, {}))
+    parts = qualname.split(".<locals>.")
+    for depth in range(1, len(parts)):
+        names.update(collections.get(".<locals>.".join(parts[:depth]), {}))
+    return names
 
 
 def _argument(node: ast.Call, keyword: str, position: int | None) -> ast.expr | None:

@@ -336,7 +336,7 @@ class Statements(Targets):
             if isinstance(each, ast.Name) and isinstance(over, ast.Name) and over.id in self.frame.untyped:
                 self.frame.param_items[each.id] = over.id  # ``for rule in pipeline: rule(x)``
             self._bind_loop_item(node.target, node.iter)
-            self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth, self.products)
+            self.frame.nested |= starts_nest(node.iter, self.frame.loop_depth, self.products, self.walked)
             self._note_loop(node)
             repeats = int(not few_iterations(node.iter, self._counted))  # three items are not a loop that adds up
             self.frame.loop_depth += repeats

@@ -31,6 +31,7 @@ from asynclint.analysis.index.attr_evidence import attribute_members, settle_con
 from asynclint.analysis.index.bodies import Bodies, functions
 from asynclint.analysis.index.clocks import module_numbers
 from asynclint.analysis.index.conditions import Conditions
+from asynclint.analysis.index.corpora import Built, built_collections, walked_names
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
 from asynclint.analysis.index.docexamples import documented_rewards
@@ -53,7 +54,6 @@ from asynclint.analysis.index.inference import Inference
 from asynclint.analysis.index.iteration import Iteration
 from asynclint.analysis.index.lazy_exports import lazy_exports
 from asynclint.analysis.index.literals import module_literals
-from asynclint.analysis.index.nestshapes import built_collections
 from asynclint.analysis.index.patches import module_patches
 from asynclint.analysis.index.products import product_builders
 from asynclint.analysis.index.recording import Recording
@@ -131,7 +131,9 @@ class Indexer(
         self.work_sizes: dict[str, tuple[str, ...]] = {}
         self.work_numbers: dict[str, float] = {}
         self.products: dict[str, int] = {}  # the module's product builders (:mod:`.products`)
-        self.collections: dict[str, frozenset[str]] = {}  # class -> attributes its constructor fills per item
+        #: Class, function or module -> what it builds over a whole source (:mod:`.corpora`).
+        self.collections: dict[str, dict[str, Built]] = {}
+        self.walked: frozenset[str] = frozenset()  # every name of those
         self.work_copies: list[tuple[int, int, int, bool]] = []
         self._built: dict[int, tuple[int, ...]] = {}  # id of a call node -> the hand-overs it makes
         self._handed_values: dict[int, Value] = {}  # hand-over index -> what was handed
@@ -240,7 +242,8 @@ class Indexer(
         self.work_sizes = module_sizes(tree)
         self.work_numbers = module_numbers(tree)
         self.products = product_builders(tree, self.source)
-        self.collections = built_collections(tree)
+        self.collections = built_collections(tree, self._denoted)
+        self.walked = walked_names(self.collections)
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         switch_fields, field_writes = switches(tree)

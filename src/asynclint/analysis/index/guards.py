@@ -357,6 +357,20 @@ def ending_branch(function: str, decorators: tuple[str, ...], body: list[ast.stm
     return stop and isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and last.value.value is True
 
 
+def ends_rollout(body: list[ast.stmt]) -> bool:
+    """A branch that sets a key saying the rollout has ended (``state["task_done"] = True``, one of
+    its own statements, not a nested one): the stop check after the turn ends the rollout, so the
+    branch runs on its last turn, once per rollout, however often the hook around it runs
+    (``if name == "claim_done": state["task_done"] = True; await self._evaluate(url)``)."""
+    return any(
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is True
+        and any(state_key(target) in TERMINAL_STATE_KEYS for target in stmt.targets)
+        for stmt in body
+    )
+
+
 def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:
     """After ``if test: return``, does ``rest`` wait in a loop until ``test`` holds and return
     then (``if is_port_open(h, p): return`` / start the server / ``while ...: if

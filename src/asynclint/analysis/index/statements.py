@@ -12,6 +12,7 @@ from asynclint.analysis.index.diskcache import cache_miss, looks_for_file
 from asynclint.analysis.index.flags import attribute_owners, param_test, stored_names
 from asynclint.analysis.index.guards import (
     ends_raising,
+    ends_rollout,
     failing_handler,
     file_guard,
     first_turn_guard,
@@ -418,7 +419,7 @@ class Statements(Targets):
             lazy_test = self.file_tested(node.test)
             lazy, memo = self.lazy_fill(lazy_test, node.body)
             first_turn = not lazy and first_turn_guard(node.test, node.body)
-            last_turn = terminal_guard(node.test) or self._ending_branch(node.body)
+            last_turn = terminal_guard(node.test) or self._ending_branch(node.body) or ends_rollout(node.body)
             per_instance = lazy and instance_guard(node.test, self.shared_attrs.get(self.frame.cls or "", ()))
             missed = lazy and looks_for_file(lazy_test, ready=False)
             self.frame.once += lazy

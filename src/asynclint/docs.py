@@ -39,9 +39,11 @@ GRADING = (
     " stalls the rollouts in flight once; when start-up (module level, `load_environment`,"
     " `__init__`, a v1 `Taskset.load` or `Env.start`, through helpers at any depth) calls it first,"
     " a memoized function with the arguments the rollouts pass, it is not reported at all. A cache"
-    ' keyed by a value of the rollout\'s own (its row in the state, `state["info"]["id"]`, read there or'
-    " handed in by a hot caller, or closed over by a tool a factory makes per rollout) hits only within"
-    " that rollout: what it guards runs once per rollout."
+    ' keyed by the example\'s row (`state["info"]["task_id"]`, the answer, a v1 handler\'s `task`, read'
+    " there, handed in by a hot caller, derived by a project function, or closed over by a tool a factory"
+    " makes per rollout) misses on the first rollout of every example: once per group, graded as the"
+    " same call per rollout, not raised for the group (frequency `example`); one keyed by what the"
+    " rollout made or its id runs once per rollout, one keyed by a uuid minted for the call on every call."
     " Every"
     " finding names where it runs"
     " (`env loop`, `shared tool server`) and how often. `[tool.asynclint] severity` overrides a"

@@ -46,7 +46,13 @@ from asynclint.knowledge.costs import (
     statement_evidence,
     token_list,
 )
-from asynclint.knowledge.frameworks import FREQUENT, ONCE_FREQUENCY, RARE_ROOT_FREQUENCIES, RECOVERY_FREQUENCY
+from asynclint.knowledge.frameworks import (
+    EXAMPLE_FREQUENCY,
+    FREQUENT,
+    ONCE_FREQUENCY,
+    RARE_ROOT_FREQUENCIES,
+    RECOVERY_FREQUENCY,
+)
 from asynclint.model import Severity
 
 #: How often a root runs, in the words a finding uses (``Facts.frequency`` keeps the key).
@@ -60,6 +66,7 @@ FREQUENCY_WORDS: dict[str, str] = {
     "call": "per call",
     "first-call": "first call only",
     "first-turn": "on a rollout's first turn only",
+    EXAMPLE_FREQUENCY: "once per example (the first rollout of each group)",
     "last-turn": "on a rollout's last turn only",
     "failure": "only on the way to raising an error or after an attempt failed: once per failure",
     RECOVERY_FREQUENCY: "once per failure",

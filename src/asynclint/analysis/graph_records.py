@@ -10,7 +10,14 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, NewType, TypeVar, cast
 
 from asynclint.analysis.index.records import CallSite
-from asynclint.knowledge.frameworks import FREQUENT, RARE_ROOT_FREQUENCIES, Hook, HookClass, Registration
+from asynclint.knowledge.frameworks import (
+    FREQUENT,
+    RARE_ROOT_FREQUENCIES,
+    Hook,
+    HookClass,
+    Registration,
+    cached_frequency,
+)
 
 #: A function of the project (or of an installed library read in deep mode): (summary position,
 #: function position), as the graph numbers them. Only the graph makes one.
@@ -138,7 +145,10 @@ def task_hook(consumer: str, caller: str) -> Hook:
 
 def turn_of(hook: Hook, site: CallSite) -> Hook:
     """How often ``site`` runs on a chain whose root runs at ``hook``: a call the code makes only on
-    a rollout's first turn (set-up) or once it has ended runs once per rollout, not every turn."""
+    a rollout's first turn (set-up) or once it has ended runs once per rollout, not every turn; one inside
+    a cache keyed by the rollout's state (``CallSite.keyed``) once per example or rollout."""
+    if cached_frequency(hook.frequency, site.keyed) != hook.frequency:
+        return replace(hook, frequency=cached_frequency(hook.frequency, site.keyed))
     if site.first_turn and hook.frequency in FREQUENT:
         return replace(hook, frequency="first-turn")
     if site.last_turn and hook.frequency in FREQUENT:

@@ -14,7 +14,14 @@ from asynclint.analysis.index.callfacts import NO_FACTS
 from asynclint.analysis.index.records import CallSite, Place
 from asynclint.analysis.index.values import Marker, Rooted
 from asynclint.knowledge.asyncio_apis import runs_loop
-from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS, RUN_BY_CLASS_DEFINITIONS, START_UP
+from asynclint.knowledge.frameworks import (
+    EXAMPLE_FREQUENCY,
+    ROLLOUT_FREQUENCY,
+    RUN_BY_CLASS_DEFINITIONS,
+    START_UP,
+    keyed_frequency,
+    widest_frequency,
+)
 
 
 class Warming(CallRefs):
@@ -35,79 +42,118 @@ class Warming(CallRefs):
             current, info = info.parent.function, self.states[info.parent]
         return entry if entry is not None else key if site.once else None
 
-    def keyed_per_rollout(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> bool:
-        """Every one-time step on the chain to ``site`` (a call, a loop or a nest written in ``key``;
-        ``hot``'s chain, by default ``key``'s most frequent) is a cache keyed by a value of the
-        rollout's: a lazy fill keyed by parameters (``memo_key``) or a memoized function, whose
-        function some hot call hands the rollout's state or what the framework hands a rollout
-        (:meth:`_rollout_given`).
-        Such a cache hits only within a rollout (``_sandbox_dir(state["info"]["sandbox_id"])``): what
-        it guards runs once per rollout, not on the first call only."""
+    def keyed_frequency(self, key: FunctionId, site: Place, hot: HotInfo | None = None) -> str:
+        """How often what the one-time steps on the chain to ``site`` guard runs (a call, a loop or a
+        nest written in ``key``; ``hot``'s chain, by default ``key``'s most frequent) when every one is
+        a cache keyed by a value of the rollout's: a lazy fill keyed by parameters (``memo_key``) or a
+        memoized function, whose function some hot call hands a value of the rollout's
+        (:meth:`_rollout_given`). ``example`` (``EXAMPLE_FREQUENCY``) when one is keyed by the example's
+        row (``_load_problem(task)`` testing ``task.task_id``): it misses on the first rollout of each
+        example, once per group; ``rollout`` when every one is keyed by what the rollout made or its
+        id (``_sandbox_dir(state["trajectory_id"])``): it never hits across rollouts. "": the first
+        call only (a key of the process's, or one this walk cannot trace)."""
         info, current = hot or self.hot[key], key
-        if site.once and not self._rollout_given(key, site.memo_key):
-            return False
+        kinds: list[str] = []
+        if site.once:
+            kinds.append(self._rollout_given(key, site.memo_key))
         keyed = site.once
-        while info.once:
+        while info.once and all(kinds):
             memoized = self._memoizer(current) is not None
-            if memoized and not self._rollout_given(current, self.function(current).params):
-                return False
+            if memoized:
+                kinds.append(self._rollout_given(current, self.function(current).params))
             if info.parent is None:
                 break
             caller, line = info.parent.function, info.call_line
             parent = self.states[info.parent]
             guarded = [call for call in self._links(current, caller, line) if call.once]
-            if any(not self._rollout_given(caller, call.memo_key) for call in guarded):
-                return False
+            kinds += [self._rollout_given(caller, call.memo_key) for call in guarded]
             if not (memoized or guarded or parent.once):
-                return False  # a one-time step this walk cannot name
+                return ""  # a one-time step this walk cannot name
             keyed = keyed or memoized or bool(guarded)
             current, info = caller, parent
-        return keyed
+        if not keyed or not all(kinds):
+            return ""
+        # The cache nearest the root bounds the rest: one keyed by the example hits for the group.
+        return EXAMPLE_FREQUENCY if EXAMPLE_FREQUENCY in kinds else ROLLOUT_FREQUENCY
 
-    def _rollout_given(self, key: FunctionId, params: tuple[str, ...], depth: int = 0) -> bool:
-        """Some hot call of ``key`` hands one of ``params`` a value of the rollout's: read from its
-        state or handed by the framework to a registered function by that name (``Marker.STATE``,
-        ``Marker.PASSED``; a key of ``ROLLOUT_VALUED_KEYS``), or the caller's own parameter receiving
-        one, or a parameter of a function enclosing the caller that receives one
-        (:meth:`_closure_given`); or ``key`` is a root the framework calls with such a value (a tool:
-        the model's arguments; a hook's parameter of one of those names)."""
+    def _rollout_given(self, key: FunctionId, params: tuple[str, ...], depth: int = 0) -> str:
+        """How often the values some hot call of ``key`` hands ``params`` change: ``rollout`` when one
+        is the rollout's own, ``example`` when one is the example's and none the rollout's own, ""
+        when none is the rollout's (:func:`~asynclint.knowledge.frameworks.keyed_frequency`). A value of
+        the rollout's is read from its state or handed by the framework to a registered function by
+        that name (``Marker.STATE``, ``Marker.PASSED``; a key of ``ROLLOUT_VALUED_KEYS``), or is the
+        caller's own parameter receiving one, or a parameter of a function enclosing the caller that
+        receives one (:meth:`_closure_given`), or what a project function returns handed one
+        (:meth:`_derived_given`: ``spec = parse_task(task)``); or ``key`` is a root the framework
+        calls with such a value (a tool: the model's arguments, per rollout; a hook's parameter of
+        one of those names, or the row a v1 handler is handed as ``task``)."""
         function = self.function(key)
         wanted = [name for name in params if name in function.params and name not in ("self", "cls")]
         if not wanted:
-            return False
+            return ""
         if key in self._root_keys:  # a tool's arguments are the model's; a hook's, the rollout's by name
-            return key in self._tools or any(name in ROLLOUT_VALUED_KEYS for name in wanted)
+            if key in self._tools:
+                return ROLLOUT_FREQUENCY
+            row = self.hot[key].root_hook.row_params if key in self.hot else frozenset()
+            named = {EXAMPLE_FREQUENCY if name in row else keyed_frequency(name) for name in wanted}
+            return widest_frequency(named)
+        found: set[str] = set()
         for caller, call in self._warming_calls(key):
             if caller not in self.hot:
                 continue
             for name in wanted:
-                value = function.argument(call, name)
-                rollout = Rooted.read(value, Marker.STATE) or Rooted.read(value, Marker.PASSED)
-                if rollout is not None and rollout.path[:1] != () and rollout.path[0] in ROLLOUT_VALUED_KEYS:
-                    return True
-                passed = Rooted.read(value, Marker.PARAM)
-                if (
-                    passed is not None
-                    and depth < MAX_ALIAS_HOPS
-                    and self._rollout_given(caller, passed.path[:1], depth + 1)
-                ):
-                    return True
-                if depth < MAX_ALIAS_HOPS and self._closure_given(
-                    caller, call, function.argument_slot(call, name), depth
-                ):
-                    return True
-        return False
+                found.add(self._value_given(caller, call, function.argument(call, name), depth))
+                if depth < MAX_ALIAS_HOPS:
+                    slot = function.argument_slot(call, name)
+                    found.add(self._closure_given(caller, call, slot, depth))
+                    # the caller's parameter handed on as it is or a part of it (``task.task_id``,
+                    # ``row["id"]``; typed or not): the payloads' provenance (CallFacts.passed_params)
+                    facts = call.rare or NO_FACTS
+                    held = dict(facts.passed_params).get(slot) or dict(facts.part_params).get(slot)
+                    if held is not None:
+                        found.add(self._rollout_given(caller, (held,), depth + 1))
+        return widest_frequency(found)
 
-    def _closure_given(self, caller: FunctionId, call: CallSite, slot: str, depth: int) -> bool:
+    def _value_given(self, caller: FunctionId, call: CallSite, value: str | Rooted, depth: int) -> str:
+        """How often ``value``, an argument ``call`` (written in hot ``caller``) passes, changes with the
+        rollout (:meth:`_rollout_given`)."""
+        rollout = Rooted.read(value, Marker.STATE) or Rooted.read(value, Marker.PASSED)
+        if rollout is not None and rollout.path[:1] != ():
+            return keyed_frequency(rollout.path[0])
+        if depth >= MAX_ALIAS_HOPS:
+            return ""
+        passed = Rooted.read(value, Marker.PARAM)
+        if passed is not None:
+            return self._rollout_given(caller, passed.path[:1], depth + 1)
+        return self._derived_given(caller, value, depth)
+
+    def _derived_given(self, caller: FunctionId, value: str | Rooted, depth: int) -> str:
+        """``value`` is what a project function returns (``spec = parse_task(task)``, handed on as
+        ``parse_task()``), bound in ``caller``: how often what ``caller``'s calls of that function hand it
+        changes with the rollout -- a value derived from the example's row is the example's."""
+        if not isinstance(value, str) or not value.endswith("()") or value.count("()") != 1:
+            return ""
+        target, position = value[:-2], caller[0]
+        found: set[str] = set()
+        for index, site in enumerate(self.summaries[position].calls):
+            if site.target != target or self._ids[position][site.caller] != caller:
+                continue
+            if not any(self.summaries[callee[0]].library is None for callee in self.called_at(position, index)):
+                continue  # a library's function: what it returns is not followed
+            found.update(self._value_given(caller, site, argument, depth + 1) for argument in site.arguments)
+            found.update(self._value_given(caller, site, argument, depth + 1) for _, argument in site.keyword_arguments)
+        return widest_frequency(found)
+
+    def _closure_given(self, caller: FunctionId, call: CallSite, slot: str, depth: int) -> str:
         """``call``'s argument at ``slot`` is a parameter of a function enclosing ``caller``
         (``CallFacts.outer_params``: ``sid`` of ``_make_tools(sid)`` in a tool it defines), and some
         hot call of that function hands it a value of the rollout's (:meth:`_rollout_given`)."""
         outer = dict((call.rare or NO_FACTS).outer_params).get(slot)
         if outer is None:
-            return False
+            return ""
         function = self.function(caller)
         host = self.key_of(self.summaries[caller[0]].path, function.qualname.rpartition(".<locals>.")[0])
-        return host is not None and self._rollout_given(host, (outer,), depth + 1)
+        return self._rollout_given(host, (outer,), depth + 1) if host is not None else ""
 
     def fills_on_miss(self, key: FunctionId, site: CallSite, hot: HotInfo | None, entry: FunctionId | None) -> bool:
         """The one-time step at ``entry`` (``first_call_entry``'s answer for ``site``, written in

@@ -13,7 +13,7 @@ of what they block on by one level.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -47,6 +47,9 @@ class Hook:
     #: slot a parameter's position after ``self`` (``"0"``) or ``"*"`` for every parameter, the word the
     #: framework's name for the value, sized as that name is (:func:`handed_by_framework`).
     handed: tuple[tuple[str, str], ...] = ()
+    #: Parameters the framework hands the example's row under a name of its own (a verifiers v1
+    #: handler's ``task``): a cache keyed by one misses once per example (:data:`EXAMPLE_FREQUENCY`).
+    row_params: frozenset[str] = frozenset()
 
 
 def handed_by_framework(hook: Hook, position: int) -> str | None:
@@ -462,15 +465,56 @@ FRAMEWORK_STATE_KEYS: frozenset[str] = frozenset(
     "error messages sampling_args model client".split()
 )
 #: Keys of the rollout's state (and names of what verifiers hands a reward) whose values are the
-#: rollout's own: its row (``prompt``, ``answer``, ``info`` and the fields under it, the example's
-#: id) and what the rollout made. A cache keyed by one hits only within the rollout, so what it
-#: guards runs once per rollout. Not here: ``task`` (the environment's id or a dataset's task
-#: column, 0.1.10 ``envs/environment.py``:334-338, 749-750: a few values a run), the model, the
-#: client, the sampling arguments, and the keys a project stores itself (a split's name, a setting
-#: copied in): those may take a few values a run, and a cache keyed by one stays first-call only.
-ROLLOUT_VALUED_KEYS: frozenset[str] = frozenset(
-    "prompt completion answer info example_id id trajectory trajectory_id messages responses".split()
+#: example's: its row (``prompt``, ``answer``, ``info`` and the fields under it, the example's id),
+#: the same for every rollout of its group. A cache keyed by one misses on the first rollout of each
+#: example: once per group, every group, with new examples every training step -- graded like the
+#: same call per rollout, and said so (frequency ``example``). Not here: ``task`` (the environment's id
+#: or a dataset's task column, 0.1.10 ``envs/environment.py``:334-338, 749-750: a few values a run; a
+#: v1 hook's ``task`` is the row: :data:`V1_ROW_PARAMETERS`), the model, the client, the sampling
+#: arguments, and the keys a project stores itself (a split's name, a setting copied in): those may
+#: take a few values a run, and a cache keyed by one stays first-call only.
+EXAMPLE_VALUED_KEYS: frozenset[str] = frozenset("prompt answer info example_id".split())
+#: Keys of the rollout's state whose values are the rollout's own, never another rollout's: what it
+#: made (its completion, messages, trajectory) and its id. A cache keyed by one never hits across
+#: rollouts: what it guards runs once per rollout.
+ROLLOUT_OWN_KEYS: frozenset[str] = frozenset("completion id trajectory trajectory_id messages responses".split())
+ROLLOUT_VALUED_KEYS: frozenset[str] = EXAMPLE_VALUED_KEYS | ROLLOUT_OWN_KEYS
+#: How often a cache keyed by a value of the rollout's misses (``Facts.frequency``): once per example
+#: (keyed by the example's row) or once per rollout (keyed by what the rollout made or its id).
+EXAMPLE_FREQUENCY = "example"
+ROLLOUT_FREQUENCY = "rollout"
+
+
+#: Functions (by their last name) that mint a value no other call gets: a cache keyed by one never
+#: hits, and what it guards runs on every call (``rid = uuid.uuid4().hex`` then ``if rid not in
+#: _DIRS:``): the standard library's ``uuid.uuid1``/``uuid4``, ``secrets.token_*``, ``os.urandom``.
+MINTING_FUNCTIONS: frozenset[str] = frozenset(
+    {"uuid1", "uuid4", "token_hex", "token_urlsafe", "token_bytes", "urandom"}
 )
+
+
+def widest_frequency(kinds: Iterable[str]) -> str:
+    """The most frequent of what several values of a key say (:func:`keyed_frequency`): one value the
+    rollout's own makes the key the rollout's own; else one of the example's makes it the example's."""
+    found = set(kinds)
+    return ROLLOUT_FREQUENCY if ROLLOUT_FREQUENCY in found else EXAMPLE_FREQUENCY if EXAMPLE_FREQUENCY in found else ""
+
+
+def cached_frequency(frequency: str, kind: str) -> str:
+    """How often code behind a cache keyed by a value of the rollout's runs (``kind``: how often the key
+    misses, :func:`keyed_frequency`; also an instance's guard on an instance built per rollout), on a
+    chain whose root runs at ``frequency``: once per example or per rollout, however often it is asked."""
+    if kind == EXAMPLE_FREQUENCY and (frequency in FREQUENT or frequency == ROLLOUT_FREQUENCY):
+        return EXAMPLE_FREQUENCY
+    return ROLLOUT_FREQUENCY if kind == ROLLOUT_FREQUENCY and frequency in FREQUENT else frequency
+
+
+def keyed_frequency(key: str) -> str:
+    """How often a cache keyed by the rollout state's ``key`` misses: :data:`EXAMPLE_FREQUENCY`,
+    :data:`ROLLOUT_FREQUENCY`, or "" (not a value of the rollout's)."""
+    return EXAMPLE_FREQUENCY if key in EXAMPLE_VALUED_KEYS else ROLLOUT_FREQUENCY if key in ROLLOUT_OWN_KEYS else ""
+
+
 #: Mappings whose keys are the framework's own values under their names: the rollout's state, and
 #: the keyword arguments verifiers hands a reward (``kwargs["completion"]`` is the completion). A key
 #: read out of any other mapping (``_scenario["gmail_messages"]`` of a tool's injected argument, a
@@ -699,27 +743,45 @@ V1_LOCAL_TOOL = Hook(
     "tool",
     note="run inline on the loop by verifiers v1's `Runtime.call_tool` on every tool call",
 )
+#: What a verifiers v1 handler (stop, setup, update, reward, metric, cleanup) is handed as ``task``: the
+#: task of the rollout, one row of the taskset, the same for every rollout of its group (source: pkg
+#: verifiers 0.3.1 verifiers/v1/task.py:137, ``Task.data``; the handlers take it by name).
+V1_ROW_PARAMETERS: frozenset[str] = frozenset({"task"})
 V1_STOP = Hook(
     "v1 stop condition",
     "turn",
     note="run by verifiers v1's `Runtime.is_completed` before every turn and after every tool call",
+    row_params=V1_ROW_PARAMETERS,
 )
 V1_SETUP = Hook(
-    "v1 setup handler", "rollout", note="run by verifiers v1's `Runtime.setup_rollout` as every rollout starts"
+    "v1 setup handler",
+    "rollout",
+    note="run by verifiers v1's `Runtime.setup_rollout` as every rollout starts",
+    row_params=V1_ROW_PARAMETERS,
 )
 V1_UPDATE = Hook(
     "v1 update handler",
     "rollout",
     note="run by verifiers v1's `Runtime.update_rollout` once every rollout's program ends",
+    row_params=V1_ROW_PARAMETERS,
 )
 V1_REWARD = Hook(
-    "v1 reward function", "rollout", note="run by verifiers v1's `Runtime.score_rollout` as every rollout ends"
+    "v1 reward function",
+    "rollout",
+    note="run by verifiers v1's `Runtime.score_rollout` as every rollout ends",
+    row_params=V1_ROW_PARAMETERS,
 )
 V1_METRIC = Hook(
-    "v1 metric function", "rollout", note="run by verifiers v1's `Runtime.score_rollout` as every rollout ends"
+    "v1 metric function",
+    "rollout",
+    note="run by verifiers v1's `Runtime.score_rollout` as every rollout ends",
+    row_params=V1_ROW_PARAMETERS,
 )
 V1_CLEANUP = Hook(
-    "v1 cleanup handler", "rollout", note="run by verifiers v1's `Runtime.cleanup_rollout` as every rollout ends"
+    "v1 cleanup handler",
+    "rollout",
+    note="run by verifiers v1's `Runtime.cleanup_rollout` as every rollout ends",
+    row_params=V1_ROW_PARAMETERS,
 )
 #: An advantage (always), or a reward, metric, update or cleanup handler taking these parameters,
 #: runs once per group, handed the group's tasks and states (scoring_utils.py ``validate_signal``:

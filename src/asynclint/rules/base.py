@@ -17,8 +17,10 @@ from asynclint.knowledge.adapters import exported_note
 from asynclint.knowledge.blocking import CATEGORIES, BlockingApi
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import (
+    EXAMPLE_FREQUENCY,
     FREQUENT,
     GROUPED_HOOKS,
+    cached_frequency,
     result_unawaited,
     root_awaited,
     version_split,
@@ -135,6 +137,7 @@ class _Judged(NamedTuple):
     memoized: tuple[str, str] | None
     off: str  # the test that keeps the call off by default, or ""
     shown_path: str
+    cached_by: FunctionId | None = None  # the function keeping the cache keyed by the rollout's value
 
 
 def _catalogue_cost(candidate: Candidate) -> str | None:
@@ -279,16 +282,18 @@ class BlockingCallRule(Rule):
         chain_hot = hot if entry is None else None
         first_call = graph.first_call_entry(key, site, chain_hot)
         fresh = graph.fresh_instance(key, site, hot) if first_call is not None else None
-        if fresh is None and first_call is not None and graph.keyed_per_rollout(key, site, chain_hot):
-            fresh = "rollout"  # a cache keyed by the rollout's value: it misses once per rollout
+        # a cache keyed by the rollout's value: it misses once per example or once per rollout
+        keyed = graph.keyed_frequency(key, site, chain_hot) if fresh is None and first_call is not None else ""
+        fresh, cached_by = (keyed, first_call) if keyed else (fresh, None)
         if fresh is not None:
             first_call = None  # lazy per instance, on an instance built per call or per rollout
         if first_call is not None and graph.warmed(key, site, chain_hot):
             return None  # start-up calls it first: the rollouts find it done
-        frequency = hot.root_hook.frequency
-        if fresh == "rollout" and frequency in FREQUENT:
-            frequency = "rollout"  # the instance's guard runs once per rollout, however often it is asked
-        elif site.first_turn and frequency in FREQUENT:
+        if fresh is None and site.keyed:
+            fresh, cached_by = site.keyed, key  # in a cache the function keys by the rollout's state
+        # once per example or rollout behind a keyed cache or an instance's guard, however often it is asked
+        frequency = cached_frequency(hot.root_hook.frequency, fresh or "")
+        if site.first_turn and frequency in FREQUENT:
             frequency = "first-turn"  # set up on a rollout's first turn, once per rollout
         elif site.last_turn and frequency in FREQUENT:
             frequency = "last-turn"  # run once the rollout has ended, once per rollout
@@ -336,7 +341,7 @@ class BlockingCallRule(Rule):
         failing = hot.failing or site.failing or (entry is not None and entry.site.failing)
         off = ctx.default_off(key, site, chain) if entry is None else ""
         graded = grade(base, cost_name, frequency, in_loop, first_call is not None, failing, site.fallback, bool(off))
-        return _Judged(cost, cost_name, graded, first_call, memoized, off, shown_path)
+        return _Judged(cost, cost_name, graded, first_call, memoized, off, shown_path, cached_by)
 
     def _call_finding(
         self,
@@ -358,7 +363,9 @@ class BlockingCallRule(Rule):
         judged = self._judged(ctx, call, hot, in_loop, chain, entry, self.cost, payload)
         if judged is None:
             return None
-        cost, cost_name, graded, first_call, memoized, off, shown_path = judged
+        cost, cost_name, graded, first_call, memoized, off, shown_path, cached_by = judged
+        # With a cache keyed by the example's row, the fact names the function holding it.
+        named = cached_by if graded.frequency == EXAMPLE_FREQUENCY else first_call
         folded: tuple[str, ...] = ()
         if site.rare is not None and site.rare.contents:
             # One finding per file object: graded by the costliest of the opening and what the
@@ -376,7 +383,7 @@ class BlockingCallRule(Rule):
             folded = tuple(sorted(said, key=lambda each: int(each.rpartition(":")[2])))
         twin, member_twins = members_twin(ctx, graph, call, api.twin)
         facts = replace(
-            where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),
+            where_facts(graph, key, hot, graded, chain, named, dict(ctx.config.framework_versions)),
             cache_miss=graph.fills_on_miss(key, site, hot if entry is None else None, first_call),
             callee=(call.shown or target).removeprefix("builtins."),
             read=site.property_read,

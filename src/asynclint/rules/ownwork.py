@@ -13,7 +13,8 @@ from asynclint.analysis.index.records import CallSite, ModuleSummary, Place
 from asynclint.grading import CallEvidence, grade
 from asynclint.knowledge.costs import COST_CLASSES
 from asynclint.knowledge.frameworks import (
-    FREQUENT,
+    EXAMPLE_FREQUENCY,
+    cached_frequency,
     result_unawaited,
 )
 from asynclint.model import Finding, FixRequest, Severity
@@ -53,21 +54,21 @@ class OwnWorkRule(Rule):
             return None
         path = graph.path_of(key)
         first_call = graph.first_call_entry(key, at, hot)
-        per_rollout = first_call is not None and graph.keyed_per_rollout(key, at, hot)
-        if per_rollout:
-            first_call = None  # behind a cache keyed by the rollout's value: it misses once per rollout
+        keyed = graph.keyed_frequency(key, at, hot) if first_call is not None else ""
+        cached_by = first_call if keyed else None
+        if keyed:
+            first_call = None  # behind a cache keyed by the rollout's value: it misses once per example or rollout
         if first_call is not None and graph.warmed(key, at, hot):
             return None
         base = ctx.overridden(path, self.code) or base or COST_CLASSES[cost_name].severity
         assert base is not None  # the rules' own cost classes are all reported
         in_loop = (repeats or (looped and hot.in_loop)) and first_call is None
-        frequency = hot.root_hook.frequency
-        if per_rollout and frequency in FREQUENT:
-            frequency = "rollout"  # the cache hits within the rollout, however often it is asked
+        frequency = cached_frequency(hot.root_hook.frequency, keyed)  # the cache hits within the example or rollout
         graded = grade(base, cost_name, frequency, in_loop, first_call is not None)
         chain = graph.chain(key, at, hot)
+        named = cached_by if graded.frequency == EXAMPLE_FREQUENCY else first_call
         facts = replace(
-            where_facts(graph, key, hot, graded, chain, first_call, dict(ctx.config.framework_versions)),
+            where_facts(graph, key, hot, graded, chain, named, dict(ctx.config.framework_versions)),
             cost=cost_name,
             evidence=evidence,
             knowledge="code",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from asynclint.grading import FREQUENCY_WORDS
-from asynclint.knowledge.frameworks import EVAL_TABLE, GROUP_SIZE_SETTING, GroupSize, version_caveat
+from asynclint.knowledge.frameworks import EVAL_TABLE, EXAMPLE_FREQUENCY, GROUP_SIZE_SETTING, GroupSize, version_caveat
 from asynclint.knowledge.programs import BY_NAME
 from asynclint.model import Facts, RelatedLocation, split_place
 
@@ -170,6 +170,8 @@ def _how_often(facts: Facts, memoized: tuple[str, str] | None) -> str:
             f"{facts.context}, on the first call only: {why}; it stalls every rollout in flight once "
             f"-- call `{facts.first_call}` at start-up (`load_environment`, `__init__`) to take it off the loop"
         )
+    if facts.frequency == EXAMPLE_FREQUENCY and facts.first_call:
+        return f"{facts.context}, once per example (the first rollout of each group; cached by `{facts.first_call}`)"
     text = f"{facts.context}, {FREQUENCY_WORDS.get(facts.frequency, facts.frequency)}"
     if facts.fallback:
         return f"{text}; only when an attempt before it failed: not graded up for repetition"

@@ -136,11 +136,16 @@ class CallFacts:
     #: Ctx): return state["ctx"]``, :mod:`asynclint.analysis.index.stateready`): that key. It runs only
     #: while the state lacks the key: never, on a chain where a hook run earlier stores it.
     state_ready: str = ""
+    #: Inside a cache keyed by a value read from the rollout's state (``tid = state["info"]["task_id"]``
+    #: then ``if tid not in _SANDBOXES:``), how often it misses: ``example`` (keyed by the example's row:
+    #: on the first rollout of each group) or ``rollout`` (keyed by what the rollout made) -- however
+    #: often the hook around it runs (:func:`~asynclint.knowledge.frameworks.keyed_frequency`).
+    keyed: str = ""
     #: Every lazy initialisation around it fills an attribute of ``self``: once per instance.
     instance_once: bool = False
     #: Every lazy fill around it is a cache keyed by these parameters of its function (``if sid not in
     #: _SANDBOXES:`` in ``_sandbox_dir(sid)``): the graph reads what the callers hand them, and a
-    #: value of the rollout's makes the fill run per rollout (``Warming.keyed_per_rollout``).
+    #: value of the rollout's makes the fill run per rollout (``Warming.keyed_frequency``).
     memo_key: tuple[str, ...] = ()
     #: The lazy initialisation around it is a cache on disk's miss path (analysis.index.diskcache):
     #: it runs when a reader finds no file for the key, once per key per machine.
@@ -199,7 +204,7 @@ class CallFacts:
     #: Arguments of a call written in a closure that are a parameter of an enclosing function, never
     #: bound again (``_sandbox_dir(sid)`` in a tool that ``_make_tools(sid)`` defines): (slot, that
     #: parameter) each. The graph reads what the enclosing function's callers hand it
-    #: (``Warming.keyed_per_rollout``).
+    #: (``Warming.keyed_frequency``).
     outer_params: tuple[tuple[str, str], ...] = ()
     #: Inside a loop of its function: one call in twelve.
     in_loop: bool = False

@@ -258,6 +258,8 @@ class Conditions(IndexerState):
         per_instance = (
             once and test is not None and instance_guard(test, self.shared_attrs.get(self.frame.cls or "", ()))
         )
+        keyed = memo.rollout if memo is not None and not once else ""
+        self.frame.keyed += [keyed] if keyed else []
         self.frame.once += once
         self.frame.instance_once += per_instance
         self.frame.memo_keys += [memo.params if memo else ()] if once else []
@@ -265,6 +267,7 @@ class Conditions(IndexerState):
         self.frame.once -= once
         self.frame.instance_once -= per_instance
         del self.frame.memo_keys[len(self.frame.memo_keys) - once :]
+        del self.frame.keyed[len(self.frame.keyed) - bool(keyed) :]
 
     def lazy_fill(self, test: ast.expr, body: list[ast.stmt]) -> tuple[bool, KeyReads | None]:
         """Is ``body`` under ``test`` a lazy fill (:meth:`_lazy_guard`), and what its key reads, for a
@@ -284,12 +287,13 @@ class Conditions(IndexerState):
     def _keyed_once(self, test: ast.expr, fill: list[ast.stmt]) -> tuple[bool, KeyReads | None]:
         """A one-time fill under ``test``, judged by its key: none, a configuration's dump or a module
         loaded by name -> once, no key recorded; a key read from the rollout's own value -> not once
-        at all (it misses once per rollout); otherwise once, with the parameters the key reads."""
+        at all (it misses once per rollout), and so is one minted for the call (a uuid: it never hits);
+        otherwise once, with the parameters the key reads."""
         key = guarded_key(test, self.frame.lookups)
         if key is None or self._configuration_key(key) or self._loads_modules(fill):
             return True, None  # a module per key: the installed ones bound the keys, whoever picks them
         memo = key_reads(key, self.frame.own, self.frame.bindings, self.frame.params)
-        return not memo.rollout, memo
+        return not (memo.rollout or memo.minted), memo
 
     def _ready_return(self, stmt: ast.If, rest: list[ast.stmt]) -> bool:
         if self.frame.kind != "function" or stmt.orelse or not isinstance(stmt.body[-1], ast.Return):
@@ -329,8 +333,11 @@ class Conditions(IndexerState):
             self.visit_body(rest)
             self.frame.state_ready.pop()
             return
-        if not once:  # a cache keyed by the rollout's own value: the rest runs once per rollout
+        if not once:  # a cache keyed by the rollout's own value: the rest runs once per example or rollout
+            keyed = memo.rollout if memo is not None else ""
+            self.frame.keyed += [keyed] if keyed else []
             self.visit_body(rest)
+            del self.frame.keyed[len(self.frame.keyed) - bool(keyed) :]
             return
         shared = self.shared_attrs.get(self.frame.cls or "", ())
         per_instance = instance_guard(presence_stripped(test), shared, ready=True)

@@ -108,6 +108,7 @@ class Frame:
     #: ...``) -> its ``not out.exists()``: a later ``if needs_regen:`` is that test (see guards.file_guard).
     file_tests: dict[str, ast.expr] = field(default_factory=dict)
     state_ready: list[str] = field(default_factory=list)  # see CallFacts.state_ready
+    keyed: list[str] = field(default_factory=list)  # see CallFacts.keyed: per cache keyed by the rollout's state
     #: The statement the last ``execute`` here ran (``None``: built at run time): the rows a
     #: ``fetchall`` reads are that statement's, evaluated while they are fetched.
     statement: str | None = None

@@ -1,6 +1,6 @@
 """What the key of a keyed cache reads (``if sid not in _SANDBOXES:``, ``hit = _CACHE.get(key)``): a
 value of the rollout's own in its state, so the cache misses once per rollout, or the function's parameters,
-which the graph follows to what its callers hand them (``Warming.keyed_per_rollout``) -- through a
+which the graph follows to what its callers hand them (``Warming.keyed_frequency``) -- through a
 closure's call to the parameters of the function that made it (``outer_params``)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.frames import Frame
 from asynclint.analysis.index.guards import looked_up
 from asynclint.analysis.index.values import Marker, SelfRef, Value
-from asynclint.knowledge.frameworks import ROLLOUT_VALUED_KEYS
+from asynclint.knowledge.frameworks import MINTING_FUNCTIONS, keyed_frequency, widest_frequency
 
 #: How many bindings of a local the key is followed through (``key = f"{url}:{n}"``; ``sid = key``).
 MAX_KEY_HOPS = 3
@@ -21,11 +21,14 @@ MAX_KEY_HOPS = 3
 
 @dataclass(frozen=True, slots=True)
 class KeyReads:
-    """What a cache key is made of: the rollout's state (``rollout``), and the parameters of the
-    function it reads (``self`` and what it holds aside)."""
+    """What a cache key is made of: a value of the rollout's state (``rollout``: how often it changes,
+    ``example`` or ``rollout``, "" when the key reads none), a value minted for the call (``minted``: a
+    uuid, a random token -- the cache never hits), and the parameters of the function it reads
+    (``self`` and what it holds aside)."""
 
-    rollout: bool
+    rollout: str
     params: tuple[str, ...]
+    minted: bool = False
 
 
 def guarded_key(test: ast.expr, lookups: Mapping[str, tuple[ast.expr, ast.expr]]) -> ast.expr | None:
@@ -49,12 +52,16 @@ def key_reads(
 ) -> KeyReads:
     """What ``key`` reads, following a local bound once among the function's own statements
     (``own``) to its value: a key of the rollout's state that holds the rollout's own value
-    (``ROLLOUT_VALUED_KEYS``: ``state["info"]["sandbox_id"]``, ``state.get("answer")``, a local the
-    walk typed as one), or the parameters in ``params``."""
-    rollout, read, seen = False, set(), set()
+    (``ROLLOUT_VALUED_KEYS``, by how often it changes: ``state["info"]["sandbox_id"]``,
+    ``state.get("answer")``, a local the walk typed as one), a call minting a fresh value (a uuid),
+    or the parameters in ``params``."""
+    kinds, minted, read, seen = set(), False, set(), set()
     pending: list[tuple[ast.AST, int]] = [(key, 0)]
     while pending:
         node, hops = pending.pop()
+        if isinstance(node, ast.Call) and _called_name(node.func) in MINTING_FUNCTIONS:
+            minted = True
+            continue
         read_key = (
             state_key(node)
             if isinstance(node, ast.Subscript)
@@ -63,20 +70,26 @@ def key_reads(
             else None
         )
         if read_key is not None:
-            rollout |= read_key in ROLLOUT_VALUED_KEYS
+            kinds.add(keyed_frequency(read_key))
             continue  # the key read, not the state as a whole
         if isinstance(node, ast.Name) and node.id not in seen:
             seen.add(node.id)
             bound = bindings.get(node.id)
             if isinstance(bound, SelfRef):
-                rollout |= bound.cls == Marker.STATE and bound.path[:1] != () and bound.path[0] in ROLLOUT_VALUED_KEYS
+                if bound.cls == Marker.STATE and bound.path[:1] != ():
+                    kinds.add(keyed_frequency(bound.path[0]))
             elif node.id in params:
                 read.add(node.id)
             elif hops < MAX_KEY_HOPS:
                 pending.extend((value, hops + 1) for value in _bound_once(node.id, own))
             continue
         pending.extend((child, hops) for child in ast.iter_child_nodes(node))
-    return KeyReads(rollout, tuple(sorted(read)))
+    return KeyReads(widest_frequency(kinds), tuple(sorted(read)), minted)
+
+
+def _called_name(func: ast.expr) -> str:
+    """The last name of what a call calls: ``uuid4`` of ``uuid.uuid4()`` and of ``uuid4()``."""
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _bound_once(name: str, own: Sequence[ast.stmt]) -> list[ast.expr]:

@@ -78,6 +78,7 @@ class _Placed(TypedDict):
     cache_miss: bool
     first_turn: bool
     state_ready: str
+    keyed: str
     last_turn: bool
     failing: bool
     fallback: bool
@@ -529,6 +530,8 @@ class Recording(PayloadsHeld, Registries):
             cache_miss=self.frame.cache_miss > 0,
             first_turn=self.frame.first_turn > 0,
             state_ready=self.frame.state_ready[-1] if self.frame.state_ready else "",
+            # the outermost cache keyed by the rollout's state bounds what it guards (one per example)
+            keyed=self.frame.keyed[0] if self.frame.keyed else "",
             last_turn=self.frame.last_turn > 0,
             failing=self.frame.failing > 0,
             fallback=self.frame.fallback > 0,

@@ -215,6 +215,7 @@ class CallSite:
         cache_miss: bool = False,
         fields: tuple[str, ...] = (),
         state_ready: str = "",
+        keyed: str = "",
     ) -> CallSite:
         rare = CallFacts(
             kept,
@@ -244,6 +245,7 @@ class CallSite:
             memo_key=memo_key,
             cache_miss=cache_miss,
             state_ready=state_ready,
+            keyed=keyed,
             awaited=awaited,
             api=api,
             lambdas=lambdas,
@@ -335,6 +337,8 @@ class CallSite:
         def first_turn(self) -> bool: ...
         @property
         def state_ready(self) -> str: ...
+        @property
+        def keyed(self) -> str: ...
         @property
         def failing(self) -> bool: ...
         @property

@@ -422,6 +422,9 @@ class Statements(Targets):
             last_turn = terminal_guard(node.test) or self._ending_branch(node.body) or ends_rollout(node.body)
             per_instance = lazy and instance_guard(node.test, self.shared_attrs.get(self.frame.cls or "", ()))
             missed = lazy and looks_for_file(lazy_test, ready=False)
+            # a cache keyed by the rollout's state: not one-time, but once per example or rollout
+            keyed = memo.rollout if memo is not None and not lazy else ""
+            self.frame.keyed += [keyed] if keyed else []
             self.frame.once += lazy
             self.frame.instance_once += per_instance
             self.frame.memo_keys += [memo.params if memo else ()] if lazy else []
@@ -464,6 +467,7 @@ class Statements(Targets):
             self.frame.once -= lazy
             self.frame.instance_once -= per_instance
             del self.frame.memo_keys[len(self.frame.memo_keys) - lazy :]
+            del self.frame.keyed[len(self.frame.keyed) - bool(keyed) :]
             self.frame.cache_miss -= missed
             self.frame.first_turn -= first_turn
             self.frame.last_turn -= last_turn

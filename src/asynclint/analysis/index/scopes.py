@@ -93,6 +93,8 @@ class IndexerState:
     _tuple_returns: dict[str, list[ast.expr]]
     _runners: dict[str, int]
     _importers: dict[str, int]
+    _aliases: frozenset[str]
+    alias_uses: list[tuple[str, str]]
     _disk_caches: DiskCaches
     _import_flags: dict[str, str]
     _module_params: dict[str, dict[str, str]]

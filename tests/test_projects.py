@@ -22,7 +22,9 @@ offenders reached through helpers whose returns differ, dispatch tables, abstrac
 receivers declared a base class or a protocol, or read from a TypedDict's field, ``self.tools``, and
 classes based on the framework module a helper is handed, a model kept on ``self`` handed to a module helper,
 rewards an exporter wraps (verifiers imported by a helper, an annotated list, a counted loop), and a factory
-handed to a ``Callable[[], Task]`` parameter (one of the same shape nobody hands stays cold);
+handed to a ``Callable[[], Task]`` parameter (one of the same shape nobody hands stays cold), a judge kept
+on a rubric nobody builds (a ``Callable`` alias its maker is declared to return) copied with the rubric's
+list, and a client a provider builds unless one was passed (``client: Any``);
 ``script_env``: offline scripts beside an environment;
 ``service_env``: a render service and a trainer the environment never imports; ``shadowed_env``: a
 module beside the package of the same name that loads it by its path and re-exports its names (each
@@ -540,6 +542,8 @@ ROOT_KINDS: dict[tuple[str, str], Words] = {
     ("followed_env/followed_env/lazy_export.py", "exact_words"): ("reward function", "group"),
     ("followed_env/followed_env/lazy_export.py", "_wrap_lines.<locals>.lines_wrapper"): ("reward function", "group"),
     ("followed_env/followed_env/lazy_export.py", "_wrap_chars.<locals>.chars_wrapper"): ("reward function", "group"),
+    ("followed_env/followed_env/judged.py", "_wrap.<locals>.wrapper"): ("reward function", "group"),
+    ("followed_env/followed_env/judged.py", "_wrap_check.<locals>.check_wrapper"): ("reward function", "group"),
     ("followed_env/followed_env/makers.py", "task_reward"): ("reward function", "group"),
     # registry_env: the project's games built by ``make(id)`` per rollout, or once at load and stepped per turn
     ("registry_env/registry_env/env.py", "ArcadeEnv.setup_state"): ("setup_state", "per rollout"),

@@ -298,6 +298,7 @@ class ProjectGraph(
         self._work: dict[FunctionId, Estimate] = {}
         self._copies: dict[FunctionId, dict[tuple[int, int], bool]] | None = None
         self._work_depth = 0
+        self._alias_params = self._callable_aliases(summaries)
         self._propagate()
 
     def _merge_exports(self, summary: ModuleSummary) -> None:
@@ -330,3 +331,21 @@ class ProjectGraph(
                     self.values[key] = own[name]
                 else:
                     self.values.pop(key, None)
+
+    def _callable_aliases(self, summaries: Sequence[ModuleSummary]) -> dict[str, str]:
+        """``RewardFn = Callable[...]``: calling the alias (``RewardFn()``, a value of its type) runs
+        what the functions declared to return it return (a ``callables`` table); -> constructor
+        parameters declared to hold one (``pkg.Rubric.__init__(judge)``) -> the alias."""
+        aliases = {f"{summary.module}.{name}" for summary in summaries for name in summary.callable_aliases}
+        params: dict[str, str] = {}
+        for summary in summaries:
+            for use, named in summary.alias_uses:
+                alias = self.canonical(named)
+                if alias not in aliases:
+                    continue
+                if use.endswith("()"):
+                    table = f"{alias}()"
+                    self.callables[table] = (*self.callables.get(table, ()), f"{summary.module}.{use}")
+                else:
+                    params[f"{summary.module}.{use}"] = alias
+        return params

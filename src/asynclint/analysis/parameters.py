@@ -12,6 +12,7 @@ from asynclint.analysis.callrefs import NO_CALLS, CallRefs, add_ref, call_ref, f
 from asynclint.analysis.graph_records import FunctionId
 from asynclint.analysis.index.records import CallSite, FunctionRef
 from asynclint.analysis.index.values import ITEM_SUFFIX, Marker, Rooted, SelfPath
+from asynclint.knowledge.typenames import SAYS_NOTHING
 
 
 def untyped(_question: tuple[FunctionId, str]) -> None:
@@ -113,6 +114,41 @@ class Parameters(CallRefs):
         if not instance or not rest or owner not in self.classes:
             return None
         return self.received(SelfPath(owner, tuple(rest.split("."))))
+
+    def received(self, ref: SelfPath) -> str | None:
+        """``self.<path>`` through an attribute ``__init__`` sets from a parameter: what the
+        project's constructions pass there, when every known one agrees (a bound method
+        ``pkg.Runtime.plain_query``, an instance), the rest of the path walked from it."""
+        found = self.constructor_param(ref)
+        received = self.param_type(*found) if found is not None else None
+        if not received and found is not None and ref.cls not in self.built_classes():
+            # a class the project never builds: its parameter's annotation, a callable alias
+            # (``judge: Optional[RewardFn]``), is what a user building one passes
+            key, param = found
+            alias = self._alias_params.get(f"{self.summaries[key[0]].module}.{self.function(key).qualname}({param})")
+            received = f"{alias}()" if alias else None
+        if not received:
+            return None
+        path = ref.path
+        if path[0].endswith("()"):
+            received = self._run_by(received, path[1:]) or self._result(received)
+        return self._walk(received, path[1:])
+
+    def kept_param(self, name: str) -> str | None:
+        """``pkg.Rubric().judge`` as resolution left it (set from a parameter): :meth:`received`."""
+        owner, dot, attr = name.rpartition(".")
+        if not dot or not owner.endswith("()") or owner[:-2] not in self.classes or attr.endswith("()"):
+            return None
+        return self.received(SelfPath(owner[:-2], (attr,)))
+
+    def untyped_member(self, name: str) -> bool:
+        """``pkg.Provider()._client``: an attribute read off an instance of a project class that
+        resolution left as written (set from a parameter nothing types, or never set), and no
+        construction of the class passes a type for."""
+        owner, dot, attr = name.rpartition(".")
+        if not dot or not owner.endswith("()") or owner[:-2] not in self.classes or name in self.defs:
+            return False
+        return not attr.endswith("()") and self.kept_param(name) in (None, *SAYS_NOTHING)  # (``client: Any``)
 
     def closed_callables(self, key: FunctionId, site: CallSite, target: str | None) -> Sequence[FunctionId]:
         """``fn(...)`` in closure ``key`` where ``fn`` is a parameter of the function that made it

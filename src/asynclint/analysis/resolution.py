@@ -237,17 +237,17 @@ class Resolution(Exports, Parameters):
         return self.resolve(value)
 
     def _settled(self, defined: str) -> str:
-        """What a function whose ``return`` statements differ gives: the one type among them,
-        leaving out results the knowledge base describes no type for of methods of types it does
-        describe (``return driver.execute_script(...)``, which may be anything, beside ``return
-        driver.find_element(...)`` is a WebElement, as a type checker reads ``Any | WebElement``).
-        Two types, known or not (``httpx.Client()`` or ``httpx.AsyncClient()``), settle nothing."""
+        """What a function whose ``return`` statements differ gives: the one type among them, leaving
+        out results the knowledge base describes no type for of methods of types it does describe
+        (``driver.execute_script(...)`` beside a WebElement), and attributes nothing types (``return
+        self._client`` kept from ``client: Any``: no evidence against ``anthropic.Anthropic()``, what
+        a caller passing no client gets). Two types (``httpx.Client()``, ``AsyncClient()``) settle nothing."""
         types: set[str] = set()
         for value in self.returns.get(defined, ()):
             returned = self._returned(defined, value)
-            if returned.endswith("()") and returned[:-2].rpartition(".")[0] in self._producers:
-                continue  # ``Chrome.execute_script()``: of no type the knowledge base names
-            types.add(returned)
+            producer = returned.endswith("()") and returned[:-2].rpartition(".")[0] in self._producers
+            if not producer and not self.untyped_member(returned):  # (``Chrome.execute_script()``)
+                types.add(returned)
         return types.pop() if len(types) == 1 else defined
 
     def _on_instance(self, cls: str, on_self: Rooted) -> str:
@@ -309,6 +309,8 @@ class Resolution(Exports, Parameters):
             return keys
         name = self.resolve(target)
         items = self.callables.get(name, ())
+        if not items and self.kept_param(name):  # ``Rubric().judge``: what the constructions pass
+            return self.functions_denoted(self.kept_param(name), depth + 1)
         receiver = name[:-2].rpartition(".")[0] if name.endswith("()") else ""
         found: list[FunctionId] = []
         for item in items:
@@ -527,19 +529,6 @@ class Resolution(Exports, Parameters):
             received = self.received(site.self_ref) if caller is not None else None
             return received or self.resolve_self_ref(site.self_ref)
         return site.target
-
-    def received(self, ref: SelfPath) -> str | None:
-        """``self.<path>`` through an attribute ``__init__`` sets from a parameter: what the
-        project's constructions pass there, when every known one agrees (a bound method
-        ``pkg.Runtime.plain_query``, an instance), the rest of the path walked from it."""
-        found = self.constructor_param(ref)
-        received = self.param_type(*found) if found is not None else None
-        if not received:
-            return None
-        path = ref.path
-        if path[0].endswith("()"):
-            received = self._run_by(received, path[1:]) or self._result(received)
-        return self._walk(received, path[1:])
 
     def _property_read(self, site: CallSite, caller: FunctionId | None) -> str | None:
         """The attribute a property read reads (``selenium.webdriver.Chrome.title``): its receiver

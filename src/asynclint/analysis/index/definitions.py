@@ -7,6 +7,7 @@ import ast
 from dataclasses import replace
 
 from asynclint.analysis.index.annotations import scalar_items, tuple_annotation, unquoted
+from asynclint.analysis.index.callable_aliases import named_alias
 from asynclint.analysis.index.datafields import DATACLASS_DECORATORS, field_flags
 from asynclint.analysis.index.features import large_columns
 from asynclint.analysis.index.flags import constant_defaults, none_bound, stored_names
@@ -193,6 +194,8 @@ class Definitions(IndexerState):
                     frame.makers.add(arg.arg)
                 if (declared := self._declared(arg.annotation)) is not None:
                     frame.declared[arg.arg] = declared
+                if node.name == "__init__" and arg.arg in frame.untyped and (alias := self._alias(arg.annotation)):
+                    self.alias_uses.append((f"{qualname}({arg.arg})", alias))  # ``judge: Optional[RewardFn]``
         for star in (node.args.vararg, node.args.kwarg):
             if star is not None:
                 frame.bindings[star.arg] = None
@@ -222,8 +225,22 @@ class Definitions(IndexerState):
         self._export_elements(f"{qualname}()", frame.elements, elements)  # the function's names still bound
         self.frames.pop()
         self._export_returns(f"{qualname}()", frame.returns, declared, self.union_members(node.returns))
+        if alias := self._alias(node.returns):
+            self.alias_uses.append((f"{qualname}()", alias))  # ``def make_judge(...) -> RewardFn``
         if frame.returned:
             self.returned.append((index, tuple(frame.returned)))
+
+    def _alias(self, annotation: ast.expr | None) -> str | None:
+        """The global name of the one name ``annotation`` declares (``Optional[RewardFn]``), when it
+        may be a callable alias: one of this module's, or one imported from its own package."""
+        name = named_alias(annotation)
+        if name is None:
+            return None
+        if name.id in self._aliases:
+            return f"{self.module}.{name.id}"
+        value = self.lookup(name.id)
+        own = isinstance(value, Sym) and value.name.partition(".")[0] == self.module.partition(".")[0]
+        return value.name if own and isinstance(value, Sym) else None
 
     def _callable_annotation(self, annotation: ast.expr | None) -> bool:
         """``Callable[[], Task]`` (``typing``'s or ``collections.abc``'s), quoted or not."""

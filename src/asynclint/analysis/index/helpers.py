@@ -361,6 +361,23 @@ def vague(value: Value) -> bool:
     return value is None or (isinstance(value, Inst) and value.name.partition(".")[0] in VAGUE_ANNOTATIONS)
 
 
+def held_items(value: Value) -> Refs | None:
+    """What a copy of ``value`` holds (``list(scenario.rubric.funcs)``, ``[*self.funcs]``): the items
+    of an attribute of a project object, which the graph reads where it is set; ``None`` for any
+    other value (a builtin's, a library's, a name's)."""
+    if isinstance(value, SelfRef) and value.cls != Marker.STATE and value.path and Marker.SUPER not in value.path:
+        return Refs((value,))
+    if (
+        isinstance(value, Inst)
+        and "()." in value.name
+        and value.name.partition(".")[0] not in STDLIB_ROOTS
+        and not untyped(value)
+        and not value.name.endswith("()")
+    ):
+        return Refs((value,))
+    return None
+
+
 def untyped(value: Value) -> bool:
     """Nothing known of the value's type: none, ``Any``-like, or a parameter's (or what a
     framework hands) that no annotation typed (``<passed>.judge_client``)."""

@@ -15,6 +15,7 @@ from asynclint.analysis.index.helpers import (
     COPYING_BUILTINS,
     callables_of,
     called_in_thread,
+    held_items,
     is_none,
     may_be_project,
     runs_in_thread,
@@ -135,6 +136,8 @@ class Inference(Registries):
                 items = self.infer(node.args[0])
                 if isinstance(items, Refs):
                     return items
+                if (copied := held_items(items)) is not None:
+                    return copied  # ``list(scenario.rubric.funcs)``: the attribute's items, which the graph reads
             if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
                 # ``super().method()``: looked up from the first base on (and ``super().__init__
                 # (tools=[...])`` shows the framework base what is passed).

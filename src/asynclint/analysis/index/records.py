@@ -453,6 +453,12 @@ class ModuleSummary:
     #: "Grid-v0", entry_point="pkg.envs:GridEnv")``): (registry, id, the dotted name of the class or
     #: factory), for the graph to build where another module makes the id (see ``CallPart``'s ``made``).
     registered: tuple[tuple[str, str, str], ...] = ()
+    #: The names it binds to a ``Callable[...]`` type (``RewardFn = Callable[..., float]``).
+    callable_aliases: tuple[str, ...] = ()
+    #: Where its signatures name such a name (its own or imported; see ``callable_aliases``):
+    #: ``make_judge()`` (declared to return one) or ``Rubric.__init__(judge)`` (a parameter
+    #: declared to hold one, that nothing else types) -> the name's global qualified name.
+    alias_uses: tuple[tuple[str, str], ...] = ()
     #: Functions it assigns to another module's attribute (``_telecom_env.load_file = _load_utf8``):
     #: (the attribute, dotted; the function's dotted name), see :mod:`asynclint.analysis.index.patches`.
     patched: tuple[tuple[str, str], ...] = ()

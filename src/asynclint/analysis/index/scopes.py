@@ -96,6 +96,8 @@ class IndexerState:
     _runners: dict[str, int]
     _element_runners: dict[str, tuple[int, int]]
     _importers: dict[str, int]
+    _aliases: frozenset[str]
+    alias_uses: list[tuple[str, str]]
     _disk_caches: DiskCaches
     _import_flags: dict[str, str]
     _module_params: dict[str, dict[str, str]]

@@ -29,6 +29,7 @@ from asynclint.analysis.index.annotations import module_parameters, tuple_return
 from asynclint.analysis.index.applied import applied_decorators
 from asynclint.analysis.index.attr_evidence import attribute_members, settle_conflicts, stored_outside
 from asynclint.analysis.index.bodies import Bodies, functions
+from asynclint.analysis.index.callable_aliases import callable_aliases
 from asynclint.analysis.index.clocks import module_numbers
 from asynclint.analysis.index.conditions import Conditions
 from asynclint.analysis.index.corpora import Built, built_collections, walked_names
@@ -174,6 +175,8 @@ class Indexer(
         self._runners: dict[str, int] = {}  # see helpers.callable_runners
         self._element_runners: dict[str, tuple[int, int]] = {}  # see runner_tuples.element_runners
         self._importers: dict[str, int] = {}  # see helpers.path_importers
+        self._aliases: frozenset[str] = frozenset()  # see callable_aliases.callable_aliases
+        self.alias_uses: list[tuple[str, str]] = []  # see ModuleSummary.alias_uses
         self.registered: list[tuple[str, str, str]] = []  # see ModuleSummary.registered
         self._disk_caches = DiskCaches()  # see diskcache.disk_caches
         self._import_flags: dict[str, str] = {}  # see importflags.flag_guards
@@ -224,6 +227,7 @@ class Indexer(
         self._runners = callable_runners(tree, self.module)
         self._element_runners = element_runners(tree, self.module)
         self._importers = path_importers(tree, self.module)
+        self._aliases = callable_aliases(tree)
         self._disk_caches = disk_caches(tree)
         own_flags = import_flags(tree)
         self._import_flags = flag_guards(tree, self.package, own_flags)
@@ -340,6 +344,8 @@ class Indexer(
             runners=tuple(sorted(self._runners.items())),
             importers=tuple(sorted(self._importers.items())),
             registered=tuple(self.registered),
+            callable_aliases=tuple(sorted(self._aliases)),
+            alias_uses=tuple(self.alias_uses),
             patched=module_patches(tree, self._denoted),
             flags=tuple(sorted(own_flags.items())),
             returns=tuple(self.returns),

@@ -966,6 +966,27 @@ def test_a_fill_that_defining_a_model_class_runs_is_warmed_by_a_model_defined_at
     assert tuple((finding.line, finding.code, finding.severity.label) for finding in result.findings) == found
 
 
+RENAMED = Path(__file__).parent / "data" / "renamed"
+
+
+def test_a_method_no_entry_names_of_a_class_a_pack_renames_is_read_where_the_class_is_defined(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The games pack calls jericho's class ``jericho.FrotzEnv`` (RETURNS renames
+    ``jericho.jericho.FrotzEnv``, where it is defined, to it), so the index writes the package's
+    ``from .jericho import FrotzEnv`` as the package's own name. Deep mode follows the renamed
+    name back to the defining module (session 34; before, ``save_transcript``, which writes a
+    file and no entry names, was never read). ``load`` keeps its entry's finding and
+    ``get_score`` stays quiet."""
+    project = RENAMED / "project"
+    monkeypatch.chdir(project)
+    result = run_check(["."], Config(root=project), use_cache=False, search_path=[str(RENAMED / "site")])
+    assert not result.errors, result.errors
+    env = project / "renamed_env" / "env.py"
+    assert {(f.line, f.code, f.severity.label) for f in result.findings} == expectations(env.read_text())
+    assert [(f.line, f.facts.knowledge) for f in result.findings] == [(9, "catalogue"), (11, "deep")]
+
+
 def test_a_method_no_entry_names_of_a_class_whose_constructor_has_one_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

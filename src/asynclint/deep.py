@@ -136,7 +136,13 @@ class _Follower:
                 continue
             head, _, rest = name[len(found.module) + 1 :].partition(".")
             exported = dict(summary.exports).get(head)
-            if exported is not None and exported != f"{found.module}.{head}":
+            if exported == f"{found.module}.{head}" and not self._defines(summary, head):
+                # A class the knowledge base calls by its public name (``jericho.FrotzEnv`` for
+                # ``jericho.jericho.FrotzEnv``): the index wrote the re-export so, not where it is defined.
+                from asynclint.analysis.exports import renamed_to
+
+                pending.extend((f"{alias}.{rest}" if rest else alias, hops + 1) for alias in renamed_to(exported))
+            elif exported is not None and exported != f"{found.module}.{head}":
                 pending.append((f"{exported}.{rest}" if rest else exported, hops + 1))
             elif exported is None and not self._defines(summary, head):
                 # ``from ._impl import *``: the name may come from any of them.

@@ -6,12 +6,14 @@ Part of :class:`asynclint.analysis.graph.ProjectGraph`; what names denote once f
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import PurePath
 
 from asynclint.analysis.graph_records import MAX_ALIAS_HOPS
 from asynclint.analysis.graph_state import GraphState
+from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.frameworks import FRAMEWORK_PACKAGES
 
 
@@ -86,8 +88,10 @@ class Exports(GraphState):
                     return name
                 name = portion
                 continue
-            if exported == name:
-                return name
+            if exported == f"{module}.{rest[0]}":  # a re-export written as its own name (renamed_to)
+                exported = next((alias for alias in renamed_to(exported) if self._defined(alias)), None)
+                if exported is None:
+                    return name
             name = ".".join([exported, *rest[1:]])
         return name
 
@@ -195,3 +199,12 @@ def _spellings(path: PurePath) -> Iterator[str]:
         if directory.name in sys.stdlib_module_names or directory.name in FRAMEWORK_PACKAGES:
             return
         yield ".".join(parts)
+
+
+@functools.cache
+def renamed_to(public: str) -> tuple[str, ...]:
+    """The names :data:`~asynclint.knowledge.blocking.RETURNS` renames to ``public``: where a library
+    defines a class the knowledge base calls by its re-export (``jericho.jericho.FrotzEnv`` for
+    ``jericho.FrotzEnv``). The index writes such a re-export under the public name, so a package's
+    ``from .jericho import FrotzEnv`` reads as the package's own name, not as the way to the class."""
+    return tuple(name for name, renamed in RETURNS.items() if renamed == public and not name.endswith(")"))

@@ -19,7 +19,7 @@ same database.
 from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, IdRegistry, entry, many
-from asynclint.knowledge.costs import JSON_REPLIES, SAME_ITEM_BUILTINS
+from asynclint.knowledge.costs import AWAITED_JSON_REPLIES, JSON_REPLIES, SAME_ITEM_BUILTINS
 from asynclint.knowledge.packs import (
     PACK_APIS,
     PACK_BUILT,
@@ -121,6 +121,8 @@ RECIPES: dict[str, str] = {
 _HTTP_VERBS = "get post put patch delete head options request send stream"
 #: What to do with a large reply body's parse (``response.json()``): the bytes are already read.
 _PARSE_OFF_LOOP = "`await asyncio.to_thread(response.json)` for a large body"
+_AIOHTTP_PARSE_OFF_LOOP = "`body = await ....read()`, then `await asyncio.to_thread(json.loads, body)` for a large body"
+_AIOHTTP_PARSE = "reads the body without blocking, then parses it with `json.loads` on the loop"
 _NOT_A_REQUEST = frozenset(
     "with_options with_raw_response with_streaming_response copy close mount headers cookies "
     "auth params cursor __enter__ __exit__ pipeline".split()
@@ -450,6 +452,12 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         *(
             BlockingApi(reply, "serialization", "payload", "to-thread", twin=_PARSE_OFF_LOOP)
             for reply in sorted(JSON_REPLIES)
+        ),
+        # aiohttp's ``await response.json()``: the read is awaited, the parse is not. No automatic fix:
+        # ``to_thread`` of the coroutine method would not run it; read the body, then parse it off the loop.
+        *(
+            BlockingApi(reply, "serialization", "payload", None, twin=_AIOHTTP_PARSE_OFF_LOOP, awaited=_AIOHTTP_PARSE)
+            for reply in sorted(AWAITED_JSON_REPLIES)
         ),
         *many("serialization", "disk-content", "to-thread", "dump load", "json."),
         *many("serialization", "payload", "to-thread", "dumps loads", "pickle."),

@@ -1358,6 +1358,19 @@ JSON_REPLIES: frozenset[str] = frozenset(
     if not reply.startswith("aiohttp")
     for spelled in {reply, reply.replace("Client.", "Client().").replace("Session.", "Session().")}
 )
+#: aiohttp's ``json()`` of a resource a GET fetched, or of the body a server handler was sent (as call
+#: targets): awaited, it reads the body without blocking, then decodes it and runs ``json.loads`` on the
+#: loop (aiohttp 3.14.5 ``client_reqrep.py`` ``ClientResponse.json``: ``loads(stripped.decode(encoding))``;
+#: ``web_request.py`` ``BaseRequest.json``: ``loads(await self.text())``). The reply to a request that
+#: sends something (``post``, ``put``, ...) is one reply, an acknowledgement or a completion: left out, as
+#: ``aiohttp.request(method, ...)`` and a bare ``ClientResponse`` are, whose method the name does not say
+#: (split 38 dojo: seven POST acknowledgements labelled none beside one GET status labelled low). Its
+#: ``text()`` is the decode alone: a linear pass (utf-8 unless the reply names a charset:
+#: ``_resolve_charset``'s default), left out like a codec's.
+AWAITED_JSON_REPLIES: frozenset[str] = frozenset(
+    {f"aiohttp.ClientSession{built}.get().json" for built in ("", "()")}
+    | {f"aiohttp.{module}.{cls}.json" for module in ("web", "web_request") for cls in ("Request", "BaseRequest")}
+)
 #: A response's reads of its body, whole (requests ``Response.content``/``text``/``json()``, httpx's and
 #: its ``read()``/``aread()``, aiohttp ``ClientResponse.read()``/``text()``/``json()``, awaited): as
 #: large as the server sent (a search API's reply, a page, a file), so of unknown size, whatever the

@@ -370,6 +370,9 @@ class Statements(Targets):
                     if isinstance(item.optional_vars, ast.Name) and isinstance(entered, Inst):
                         if entered.name.removesuffix("()") in EXIT_STACKS:  # ``with ExitStack() as stack``
                             self.frame.stacks.add(item.optional_vars.id)
+                    if isinstance(item.optional_vars, ast.Name) and isinstance(item.context_expr, ast.Call):
+                        # ``async with session.get(url, params=...) as resp``: the request its body answers
+                        self.frame.requests[item.optional_vars.id] = item.context_expr
                 if isinstance(item.optional_vars, ast.Name) and opens_stream(item.context_expr):
                     self._hold(item.optional_vars.id, ("read", ""), node.lineno)  # ``with open(p) as f``
                 elif isinstance(item.optional_vars, ast.Name) and (opener := opens_response(item.context_expr)):

@@ -25,7 +25,29 @@ _MODAL_LAZY = frozenset({"from_name", "from_id", "with_options", "with_concurren
 #: Writing to a sandbox's stdin buffers locally; ``drain()`` sends.
 _BUFFERED = frozenset({"write", "write_eof"})
 
-_E2B = "source: pkg e2b 2.63.0 e2b/__init__.py, e2b/sandbox_sync/main.py"
+_E2B = (
+    "source: pkg e2b 2.63.0 e2b/__init__.py, e2b/sandbox_sync/main.py (Sandbox), sandbox_sync/sandbox_api.py "
+    "(list), sandbox/main.py (get_host, download_url, upload_url, get_mcp_url: local); pkg e2b 1.0.0 and 1.11.1 "
+    "e2b/sandbox_sync/main.py (Sandbox(...) creates the sandbox; connect, is_running, kill, set_timeout, "
+    "get_info and get_metrics from 1.x: a subset of 2.63.0's)"
+)
+#: e2b's sync ``Sandbox`` calls that ask the API or the sandbox (e2b 2.63.0, which names every one
+#: e2b 1.0.0 and 1.11.1 have): its classmethods, methods and the ``files``/``commands``/``pty``/``git``
+#: objects; ``__exit__`` kills the sandbox.
+_E2B_CALLS = (
+    "create connect fork list is_running kill set_timeout update_network get_info get_metrics pause beta_pause "
+    "create_snapshot list_snapshots delete_snapshot get_mcp_token __exit__ commands.** files.** pty.** git.**"
+)
+_INTERPRETER = (
+    "source: pkg e2b-code-interpreter 2.11.5 e2b_code_interpreter/code_interpreter_sync.py (class Sandbox(e2b "
+    "Sandbox): run_code, create_code_context, remove_code_context, list_code_contexts, restart_code_context "
+    "over httpx to the Jupyter server); pkg e2b-code-interpreter 1.0.0 (run_code, create_code_context); "
+    + _E2B.removeprefix("source: ")
+)
+#: e2b-code-interpreter's ``Sandbox``: its code calls, then what it inherits from e2b's.
+_INTERPRETER_CALLS = (
+    "run_code create_code_context remove_code_context list_code_contexts restart_code_context " + _E2B_CALLS
+)
 _E2B_TEMPLATE = "source: pkg e2b 2.63.0 e2b/template_sync/main.py (Template classmethods call the API client)"
 _E2B_DESKTOP = (
     "source: pkg e2b-desktop 2.7.2 e2b_desktop/main.py (class Sandbox(e2b.Sandbox): create boots the VM, then "
@@ -91,15 +113,21 @@ APIS: tuple[BlockingApi, ...] = (
         )
     ),
     # --- e2b ----------------------------------------------------------------------------------
+    # The sync sandbox's calls one by one: the constructor (1.x creates the sandbox; 2.x deprecates it),
+    # the API and sandbox calls and the sub-objects whose every method is a request. A name the class
+    # lacks (``run_code`` on e2b's own ``Sandbox``) raises AttributeError and sends nothing, and the
+    # local helpers (``get_host``, ``download_url``, ``upload_url``, ``get_mcp_url``) build a URL.
     *(
-        entry(f"{sandbox}.**", "sdk", "network", "to-thread", frozenset(), source, f"`{twin}` and await the call")
-        for sandbox, twin, source in (
-            ("e2b.Sandbox", "e2b.AsyncSandbox", _E2B),
-            ("e2b.sandbox_sync.main.Sandbox", "e2b.AsyncSandbox", _E2B),
-            (
-                "e2b_code_interpreter.Sandbox",
-                "e2b_code_interpreter.AsyncSandbox",
-                "https://e2b.dev/docs/code-interpreting/analyze-data-with-ai (Sandbox / AsyncSandbox)",
+        api
+        for sandbox, twin, names, source in (
+            ("e2b.Sandbox", "e2b.AsyncSandbox", _E2B_CALLS, _E2B),
+            ("e2b.sandbox_sync.main.Sandbox", "e2b.AsyncSandbox", _E2B_CALLS, _E2B),
+            ("e2b_code_interpreter.Sandbox", "e2b_code_interpreter.AsyncSandbox", _INTERPRETER_CALLS, _INTERPRETER),
+        )
+        for api in (
+            entry(sandbox, "sdk", "network", "to-thread", frozenset(), source, f"`{twin}` and await the call"),
+            *many(
+                "sdk", "network", "to-thread", names, f"{sandbox}.", source=source, twin=f"`{twin}` and await the call"
             ),
         )
     ),

@@ -388,7 +388,7 @@ def test_json_output_follows_the_contract(tmp_path: Path):
     report = json.loads(result.stdout)
     schema = json.loads((DATA / "asynclint-report.schema.json").read_text())
     jsonschema.validate(report, schema)
-    assert report["version"] == 13
+    assert report["version"] == 14
     by_line = {(f["path"], f["line"]): f for f in report["findings"]}
     helper = by_line[("examples/wiki_qa/store.py", 48)]
     assert helper["code"] == "ASL107" and helper["rule"] == "blocking-open"

@@ -153,7 +153,7 @@ def test_json_round_trips_every_value():
     text = render_json(RESULT)
     document = json.loads(text)
     assert list(document) == ["version", "findings", "errors"]
-    assert document["version"] == 13
+    assert document["version"] == 14
     assert document["findings"][0] == {
         "path": "src/app/env.py",
         "line": 14,
@@ -248,8 +248,8 @@ def test_json_round_trips_every_value():
 def test_json_layout():
     text = render_json(RESULT)
     assert text.endswith("}\n")
-    assert text.splitlines()[1] == '  "version": 13,'
-    assert render_json(Result()) == '{\n  "version": 13,\n  "findings": [],\n  "errors": []\n}\n'
+    assert text.splitlines()[1] == '  "version": 14,'
+    assert render_json(Result()) == '{\n  "version": 14,\n  "findings": [],\n  "errors": []\n}\n'
 
 
 # --- sarif --------------------------------------------------------------------------------

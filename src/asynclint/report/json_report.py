@@ -18,7 +18,7 @@ from asynclint.model import ChainLink, Facts, Finding, FixInfo, RelatedLocation,
 # 11: the facts "inherited_from" (the base defining an inherited method) and "through" (per step of the way).
 # 12: the fact "members" (the classes a receiver of one of several holds an instance of).
 # 13: the fact "member_twins" (each members' twin, when theirs differ: "twin" no longer joins them).
-JSON_FORMAT_VERSION = 13
+JSON_FORMAT_VERSION = 14
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:

@@ -192,6 +192,25 @@ def test_the_filesystem_root_is_never_walked_as_a_project(tmp_path, monkeypatch)
     assert walked == [[named]] and loaded.config.root == Path(tmp_path.anchor)
 
 
+def test_an_unmarked_directory_a_run_starts_in_is_not_walked_as_a_project(tmp_path: Path):
+    """Run from a home directory (no git, no configuration) on one project below it: the paths are
+    shown from there, but only what the run names is read -- a broken ``pyproject.toml`` of an
+    unrelated directory beside it is never opened. Named itself, the directory is read whole."""
+    write(
+        tmp_path,
+        {
+            "proj/env.py": "import time\n\nasync def f():\n    time.sleep(1)\n",
+            "elsewhere/pyproject.toml": "tool = 3\n",
+            "elsewhere/other.py": "X = 1\n",
+        },
+    )
+    named = [str(tmp_path / "proj")]
+    result = run_check(named, configure(named, cwd=tmp_path), jobs=1, use_cache=False)
+    assert [(f.path, f.line) for f in result.findings] == [("proj/env.py", 4)]
+    with pytest.raises(ConfigError, match="elsewhere/pyproject.toml"):
+        configure([str(tmp_path)], cwd=tmp_path)
+
+
 def test_a_directory_that_cannot_be_read_holds_no_configuration(tmp_path, monkeypatch):
     from asynclint import files
     from asynclint.config import config_in

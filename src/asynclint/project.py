@@ -17,7 +17,8 @@ describes code (a blocking API blocks whoever calls it), not the file that calls
 then reported by the configuration of the file it is shown in. The configurations are those of
 the whole project (every directory below its root that is not excluded), merged in path order:
 a file's findings depend neither on the order of the paths on the command line nor on which
-other paths a run names.
+other paths a run names. A root that is only the current directory (no git work tree, no
+configuration, not named) is not a project: the run reads the paths it names.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ def project_root(paths: Sequence[Path], cwd: Path) -> Path:
     if configured:
         return configured[-1]
     return cwd.resolve() if cwd.resolve() in (common, *common.parents) else common
+
+
+def is_marked(directory: Path) -> bool:
+    """``directory`` is a project's root of its own: a git work tree or a configuration file."""
+    return (directory / ".git").exists() or config_in(directory) is not None
 
 
 class _Nearest:
@@ -121,9 +127,12 @@ def load_project(
     if explicit is not None:
         only = load(explicit, root)
         return Project(replace(only, root=root, scopes=(Scope(Path(root.anchor), only),)), None)
-    # The filesystem's root is never a project to read whole: it is only what unrelated paths
-    # share (``/tmp/a.py`` and ``/work/b.py``, or files named from ``/`` in a container).
-    whole = root != Path(root.anchor)
+    # A root is read whole when it is a project (a git work tree, a configuration file) or a path the
+    # run names. Else it is only where the paths are shown from: the filesystem's root (``/tmp/a.py``
+    # and ``/work/b.py``), or the home directory a run started in -- walking that would read every
+    # directory below it and fail on an unrelated ``pyproject.toml``, which ruff never reads either.
+    named = any(Path(p).resolve() == root for p in paths)
+    whole = root != Path(root.anchor) and (named or is_marked(root))
     others = [p for p in paths if Path(p).resolve() != root or not whole]
     walks = None
     if use_cache and whole and not others:

@@ -8,6 +8,7 @@ import ast
 import re
 
 from asynclint.analysis.index.helpers import last_name, module_functions
+from asynclint.analysis.index.walks import walk
 
 #: Annotations of fields whose values are a few bytes each.
 _SCALARS = frozenset({"int", "float", "str", "bool", "bytes", "complex", "None", "Literal", "Optional", "ClassVar"})
@@ -135,7 +136,7 @@ def module_parameters(tree: ast.Module, source: str) -> dict[str, dict[str, str]
         return {}
     imports: dict[str, set[str]] = {}
     calls: list[tuple[str, ast.Call]] = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 imports.setdefault(alias.asname or alias.name.partition(".")[0], set()).add(

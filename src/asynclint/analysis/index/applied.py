@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.records import Function
+from asynclint.analysis.index.walks import walk
 
 #: ``ast`` column (bytes) -> the 1-based character column refs record, on a line.
 Column = Callable[[int, int], int]
@@ -27,7 +28,7 @@ def applied_decorators(
     if not handed:
         return
     indexes = {f"{module}.{function.qualname}": index for index, function in enumerate(functions)}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Expr) or not isinstance(node.value, ast.Call):
             continue
         call = node.value

@@ -1,8 +1,7 @@
 """What a call's arguments and the code around it say, read from the syntax alone: the payload a
 serializer or copier is handed (its shape and the name that says what it is), keys of the
-rollout's state (literals and loops over a fixed few constants are :mod:`.literals`) (annotations are
-:mod:`asynclint.analysis.index.annotations`, the tests around a statement
-:mod:`asynclint.analysis.index.guards`).
+rollout's state (literals and loops over a fixed few constants are :mod:`.literals`; annotations are
+:mod:`.annotations`, the tests around a statement :mod:`.guards`).
 :mod:`asynclint.analysis.index.recording` records these per call site; the cost model
 (:mod:`asynclint.knowledge.costs`) and the graph read them."""
 
@@ -33,6 +32,7 @@ from asynclint.analysis.index.helpers import (
 )
 from asynclint.analysis.index.literals import entries, fixed_iterable, literal
 from asynclint.analysis.index.narrowed import text_branch
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import (
     ARGUMENT_SIZED,
     COMMAND_OUTPUTS,
@@ -358,7 +358,7 @@ def _display_word(payload: tuple[str, str]) -> str:
 
 def _formats(arg: ast.expr) -> bool:
     """Does ``arg`` format a value into a string (an f-string with a ``{...}``, here or in a display)?"""
-    return any(isinstance(node, ast.FormattedValue) for node in ast.walk(arg))
+    return any(isinstance(node, ast.FormattedValue) for node in walk(arg))
 
 
 def _small_field_of_each(comprehension: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> bool:
@@ -384,7 +384,7 @@ def _names_source(node: ast.expr) -> bool:
     """Does ``node`` (what a read is called on) name a source file by a literal (``....joinpath("runner.py")``)?"""
     return any(
         isinstance(part, ast.Constant) and isinstance(part.value, str) and part.value.endswith(SOURCE_SUFFIXES)
-        for part in ast.walk(node)
+        for part in walk(node)
     )
 
 

@@ -30,6 +30,7 @@ from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import ready_state_key
 from asynclint.analysis.index.switchedlocals import switched_tests
 from asynclint.analysis.index.values import Inst, Marker, SelfRef
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.asyncio_apis import MISSING_KEY_ERRORS, MODULE_LOADERS
 from asynclint.knowledge.costs import switched_off
 from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, KEY_DUMP_FUNCTIONS, KEY_DUMP_METHODS
@@ -66,19 +67,19 @@ class Conditions(IndexerState):
         (``camera.config.record_video``) counts too: the graph reads a switch field by its name
         (ModuleSummary.switch_fields). ``depth``: how many switched locals led here (:func:`switched_tests`)."""
         test = self._bound_reads(_getattr_as_attribute(test), depth)
-        parts = [node for node in ast.walk(test) if _mode_comparison(node)] if modes else [test]
+        parts = [node for node in walk(test) if _mode_comparison(node)] if modes else [test]
         for part in parts:
-            for node in ast.walk(part):
+            for node in walk(part):
                 if (
                     isinstance(node, ast.Attribute)
                     and isinstance(node.value, ast.Name)
                     and self._flag_owner(node.value)
                 ):
                     return ast.unparse(test)
-        if modes or any(isinstance(node, ast.Name) and node.id in self.frame.params for node in ast.walk(test)):
+        if modes or any(isinstance(node, ast.Name) and node.id in self.frame.params for node in walk(test)):
             return None
-        called = {id(node.func) for node in ast.walk(test) if isinstance(node, ast.Call)}
-        fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in ast.walk(test))
+        called = {id(node.func) for node in walk(test) if isinstance(node, ast.Call)}
+        fields = any(isinstance(node, ast.Attribute) and id(node) not in called for node in walk(test))
         return ast.unparse(test) if fields else None
 
     def _ending_branch(self, body: list[ast.stmt]) -> bool:
@@ -98,7 +99,7 @@ class Conditions(IndexerState):
         holds something only where a switch is on is read as that switch's test (:func:`switched_tests`)."""
         own, nullable = self.frame.own, self.frame.nullable - self.frame.params  # (a parameter holds what is passed)
         test = switched_tests(test, own, nullable, lambda tested: self._attribute_test(tested, depth=depth + 1), depth)
-        names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name) and node.id not in self.frame.params}
+        names = {node.id for node in walk(test) if isinstance(node, ast.Name) and node.id not in self.frame.params}
         reads = {
             stmt.targets[0].id: value
             for stmt in self.frame.own
@@ -112,7 +113,7 @@ class Conditions(IndexerState):
             bound = [
                 node.id
                 for stmt in self.frame.own
-                for node in ast.walk(stmt)
+                for node in walk(stmt)
                 if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)) and node.id in reads
             ]
             reads = {name: value for name, value in reads.items() if bound.count(name) == 1}
@@ -136,7 +137,7 @@ class Conditions(IndexerState):
     def _note_attribute_source(self, target: ast.expr, value: ast.expr | None) -> None:
         """Note what ``target`` binds attributes of ``self`` to (see ClassInfo.flag_attrs): a flag
         parameter of ``__init__`` (``self.log = log``), or anything else ("")."""
-        for node in ast.walk(target):
+        for node in walk(target):
             if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Store):
                 continue
             owner = self._own_attribute(node)
@@ -376,7 +377,7 @@ class Conditions(IndexerState):
             isinstance(name, ast.Name)
             and name.id in self.frame.bindings
             and not isinstance(self.frame.bindings[name.id], SelfRef)
-            for name in ast.walk(key)
+            for name in walk(key)
         )
 
     def _configuration_key(self, key: ast.expr) -> bool:
@@ -428,7 +429,7 @@ class Conditions(IndexerState):
         (``module = import_module(f"pkg.backends.{name}")``; ``_BACKENDS[name] = module.Backend``,
         anyio's ``get_async_backend``) is loaded once per module: a registry of what is installed."""
         want = ast.unparse(guarded)
-        assigns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Assign)]
+        assigns = [n for stmt in body for n in walk(stmt) if isinstance(n, ast.Assign)]
         built = {
             target.id
             for node in assigns
@@ -455,7 +456,7 @@ class Conditions(IndexerState):
 
     def _loads_modules(self, body: list[ast.stmt]) -> bool:
         """``body`` binds a name to a module it loads by name (``importlib.import_module(...)``)."""
-        return any(isinstance(n, ast.Assign) and self._loads_module(n.value) for stmt in body for n in ast.walk(stmt))
+        return any(isinstance(n, ast.Assign) and self._loads_module(n.value) for stmt in body for n in walk(stmt))
 
     def _loads_module(self, value: ast.expr) -> bool:
         """``importlib.import_module(...)``: a module, loaded once per process whatever names it."""
@@ -514,8 +515,8 @@ def _attribute_test_value(value: ast.expr) -> bool:
         return True
     return (
         isinstance(value, (ast.Compare, ast.BoolOp, ast.UnaryOp))
-        and not any(isinstance(node, (ast.Call, ast.NamedExpr, ast.Await)) for node in ast.walk(value))
-        and any(isinstance(node, ast.expr) and _attribute_read(node) for node in ast.walk(value))
+        and not any(isinstance(node, (ast.Call, ast.NamedExpr, ast.Await)) for node in walk(value))
+        and any(isinstance(node, ast.expr) and _attribute_read(node) for node in walk(value))
     )
 
 
@@ -549,7 +550,7 @@ def _getattr_as_attribute(test: ast.expr) -> ast.expr:
             self.generic_visit(node)
             return node
 
-    if not any(isinstance(node, ast.Call) for node in ast.walk(test)):
+    if not any(isinstance(node, ast.Call) for node in walk(test)):
         return test
     rewritten: ast.expr = Rewrite().visit(copy.deepcopy(test))
     return rewritten

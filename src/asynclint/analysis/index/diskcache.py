@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from asynclint.analysis.index.guards import guard_holder, guard_target, presence_stripped
 from asynclint.analysis.index.helpers import last_name
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.blocking import FILE_DELETE_METHODS, FILE_DELETES, FILE_WRITES
 
 #: Letters of an ``open`` mode that write.
@@ -55,7 +56,7 @@ def delete_spellings(tree: ast.Module) -> frozenset[str]:
     its imports: ``os.remove`` (``import os``), ``sh.rmtree`` (``import shutil as sh``), ``rmtree``
     (``from shutil import rmtree``), ``Path.unlink`` (``from pathlib import Path``)."""
     spelled: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Import):
             bound = [(alias.asname or alias.name, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -120,7 +121,7 @@ def looks_for_file(test: ast.expr, ready: bool) -> bool:
 
 
 def writes_file(body: list[ast.stmt], writers: frozenset[str]) -> bool:
-    return any(_writes(node, writers) for stmt in body for node in ast.walk(stmt) if isinstance(node, ast.Call))
+    return any(_writes(node, writers) for stmt in body for node in walk(stmt) if isinstance(node, ast.Call))
 
 
 def _cache_return(caches: DiskCaches, before: list[ast.stmt], stmt: ast.stmt) -> bool:
@@ -152,10 +153,10 @@ def _binds_read(stmt: ast.stmt, name: str, readers: frozenset[str]) -> bool:
 def _reads_cache(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Returns ``None`` when a file is missing (``if not path.exists(): return None``) and a value
     otherwise, or returns what the file holds when it exists and ``None`` otherwise."""
-    returns = [node for node in ast.walk(function) if isinstance(node, ast.Return)]
+    returns = [node for node in walk(function) if isinstance(node, ast.Return)]
     if not any(_none(node) for node in returns) or all(_none(node) for node in returns):
         return False
-    for node in ast.walk(function):
+    for node in walk(function):
         if not (isinstance(node, ast.If) and isinstance(node.body[-1], ast.Return)):
             continue
         if guard_target(node.test, ready=False) == "<exists>" and _none(node.body[-1]):
@@ -193,7 +194,7 @@ def _deletes_file(body: list[ast.stmt], deletes: frozenset[str]) -> bool:
             if any(_deletes_file(part, deletes) for part in (stmt.body, stmt.orelse, stmt.finalbody)):
                 return True
             continue
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Call) and _deletes(node.func, deletes):
                 return True
     return False

@@ -11,6 +11,7 @@ import inspect
 import textwrap
 from collections.abc import Iterator
 
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.adapters import REWARD_ADDERS, REWARD_REGISTRARS
 
 
@@ -56,18 +57,18 @@ def _parsed(lines: list[str]) -> ast.Module | None:
 def _registered_calls(example: ast.Module) -> Iterator[str]:
     """Names of functions called inside a reward registration of ``example``."""
     aliases: dict[str, str] = {}
-    for node in ast.walk(example):
+    for node in walk(example):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 top = alias.name.partition(".")[0]
                 aliases[alias.asname or top] = alias.name if alias.asname else top
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             aliases.update({(a.asname or a.name): f"{node.module}.{a.name}" for a in node.names})
-    for node in ast.walk(example):
+    for node in walk(example):
         if not isinstance(node, ast.Call):
             continue
         for value in _reward_slots(node, aliases):
-            for inner in ast.walk(value):
+            for inner in walk(value):
                 if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
                     yield inner.func.id
 

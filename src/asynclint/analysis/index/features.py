@@ -10,6 +10,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from asynclint.analysis.index.values import Sym, Value
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import ARROW_VALUES, LARGE_DTYPES, LARGE_FEATURES
 
 
@@ -17,7 +18,7 @@ def large_columns(body: Iterable[ast.stmt], infer: Callable[[ast.expr], Value]) 
     """The columns ``body`` casts to a large type; ``infer`` names what a call calls."""
     found: set[str] = set()
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, ast.Assign):
                 found.update(
                     key

@@ -26,6 +26,7 @@ from dataclasses import replace
 from asynclint.analysis.index.bodies import Bodies, FunctionBody
 from asynclint.analysis.index.helpers import SCOPES, TRY_STATEMENTS
 from asynclint.analysis.index.records import CallSite, Function
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.blocking import (
     ARCHIVE_MEMBER_COST,
     ARCHIVE_OPENERS,
@@ -215,7 +216,7 @@ class _FileObjects(ast.NodeVisitor):
     def _bind(self, target: ast.expr, value: ast.expr | None) -> None:
         opener = self._opener(value) if isinstance(value, ast.Call) else None
         text = self._text(value) if isinstance(value, ast.Call) else None
-        for name in ast.walk(target):
+        for name in walk(target):
             if isinstance(name, ast.Name):
                 self.bound.pop(name.id, None)
                 self.texts.pop(name.id, None)

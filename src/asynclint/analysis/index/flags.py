@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from asynclint.analysis.index.helpers import none_test
+from asynclint.analysis.index.walks import walk
 
 #: Constants a parameter test can be evaluated with.
 _CONSTANT_TYPES = (bool, int, float, str, type(None))
@@ -67,7 +68,7 @@ def stored_names(body: list[ast.stmt]) -> frozenset[str]:
     return frozenset(
         node.id
         for stmt in body
-        for node in ast.walk(stmt)
+        for node in walk(stmt)
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del))
     )
 
@@ -76,7 +77,7 @@ def none_bound(body: list[ast.stmt]) -> frozenset[str]:
     """The names ``body`` binds to ``None`` somewhere (``node = None``, ``x = y if c else None``): an
     argument that is one of them may be ``None`` where it is passed, whatever its other bindings."""
     found: set[str] = set()
-    for node in (node for stmt in body for node in ast.walk(stmt)):
+    for node in (node for stmt in body for node in walk(stmt)):
         targets = (
             node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         )
@@ -140,7 +141,7 @@ def _self_bindings(body: list[ast.stmt]) -> dict[str, ast.expr]:
 def param_test(test: ast.expr, params: frozenset[str]) -> str | None:
     """The source of an ``if`` test that reads one of ``params`` (the function's flags), for
     :func:`guard_holds` to evaluate with what the callers pass."""
-    if params and any(isinstance(node, ast.Name) and node.id in params for node in ast.walk(test)):
+    if params and any(isinstance(node, ast.Name) and node.id in params for node in walk(test)):
         return ast.unparse(test)
     return None
 
@@ -154,7 +155,7 @@ PASSED_OBJECT = "..."
 def attribute_owners(test: ast.expr) -> frozenset[str]:
     """The names ``test`` reads attributes of (``env_self`` in ``env_self.trace_dir``)."""
     return frozenset(
-        node.value.id for node in ast.walk(test) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        node.value.id for node in walk(test) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
     )
 
 
@@ -276,7 +277,7 @@ def parsed_guard(guard: str) -> ast.expr:
 @lru_cache(maxsize=16384)
 def guard_names(guard: str) -> frozenset[str]:
     """The names a guard's text reads."""
-    return frozenset(node.id for node in ast.walk(parsed_guard(guard)) if isinstance(node, ast.Name))
+    return frozenset(node.id for node in walk(parsed_guard(guard)) if isinstance(node, ast.Name))
 
 
 def guard_holds(guards: tuple[str, ...], env: dict[str, object]) -> bool:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from asynclint.analysis.index.callshapes import state_get, state_key
 from asynclint.analysis.index.helpers import GROWING, none_test
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.asyncio_apis import (
     FAILURE_ERRORS,
     PARSING_BUILTINS,
@@ -152,7 +153,7 @@ def shared_containers(node: ast.ClassDef) -> frozenset[str]:
         value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
         if isinstance(target, ast.Name) and isinstance(value, (ast.Dict, ast.List, ast.Set)):
             shared.add(target.id)
-    for child in ast.walk(node):
+    for child in walk(node):
         targets = (
             child.targets
             if isinstance(child, ast.Assign)
@@ -226,7 +227,7 @@ def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
         key = left.value if isinstance(left, ast.Constant) and isinstance(left.value, str) else None
     return key is not None and any(
         state_key(target) == key
-        for node in (n for stmt in body for n in ast.walk(stmt))
+        for node in (n for stmt in body for n in walk(stmt))
         if isinstance(node, ast.Assign)
         for target in node.targets
     )
@@ -239,7 +240,7 @@ def ends_raising(body: list[ast.stmt]) -> bool:
     return (
         bool(body)
         and isinstance(body[-1], ast.Raise)
-        and not any(isinstance(node, exits) for stmt in body for node in ast.walk(stmt))
+        and not any(isinstance(node, exits) for stmt in body for node in walk(stmt))
     )
 
 
@@ -265,7 +266,7 @@ def failing_handler(
     if isinstance(last, ast.Raise) or (kinds & TIMEOUT_ERRORS and kinds <= TIMEOUT_ERRORS | WAIT_FAILURES):
         return True
     if isinstance(last, ast.Return) and last.value is not None:
-        for node in ast.walk(last.value):
+        for node in walk(last.value):
             if handler.name and isinstance(node, ast.Name) and node.id == handler.name:
                 return True
             if isinstance(node, ast.Dict) and any(
@@ -295,20 +296,20 @@ def normal_branch(
     raw = [...]; raw.append(scan(path))``, a retry with fewer parameters, ``return compute()``
     after ``return fetch()``): a second way to the same result, taken on every call where the
     first is missing (a tool not installed, a parameter a model refuses) -- a mode, not a failure."""
-    for node in (n for stmt in attempt for n in ast.walk(stmt)):
+    for node in (n for stmt in attempt for n in walk(stmt)):
         if isinstance(node, ast.Raise):
             return True
         if isinstance(node, ast.Call) and (target := denoted(node.func)):
             api = known.match(target, None)
             if target in PARSING_BUILTINS or (api is not None and api.category in PARSING_CATEGORIES):
                 return True
-    given = {name for node in (n for stmt in attempt for n in ast.walk(stmt)) for name in _gives(node)}
-    for node in (n for stmt in handler.body for n in ast.walk(stmt)):
+    given = {name for node in (n for stmt in attempt for n in walk(stmt)) for name in _gives(node)}
+    for node in (n for stmt in handler.body for n in walk(stmt)):
         func = node.func if isinstance(node, ast.Call) else None
         if isinstance(func, ast.Attribute) and func.attr in GROWING and ast.unparse(func.value) in given:
             return True  # ``raw.append(scan(path))``: fills the attempt's result
         value = getattr(node, "value", None) if _gives(node) & given else None
-        if isinstance(value, ast.expr) and any(isinstance(part, ast.Call) for part in ast.walk(value)):
+        if isinstance(value, ast.expr) and any(isinstance(part, ast.Call) for part in walk(value)):
             return True
     return False
 
@@ -382,8 +383,8 @@ def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:
     want = ast.unparse(test)
     return any(
         isinstance(node, ast.If) and isinstance(node.body[-1], ast.Return) and ast.unparse(node.test) == want
-        for loop in (n for stmt in rest for n in ast.walk(stmt) if isinstance(n, (ast.While, ast.For)))
-        for node in ast.walk(loop)
+        for loop in (n for stmt in rest for n in walk(stmt) if isinstance(n, (ast.While, ast.For)))
+        for node in walk(loop)
     )
 
 
@@ -391,14 +392,14 @@ def stores(body: list[ast.stmt], guarded: ast.expr) -> bool:
     """Does ``body`` assign ``guarded`` (or one of its items)? Compared as source text, which
     ignores load/store contexts."""
     want = ast.unparse(guarded)
-    for node in (n for stmt in body for n in ast.walk(stmt)):
+    for node in (n for stmt in body for n in walk(stmt)):
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
             targets = [node.target]
         else:
             continue
-        for part in (p for target in targets for p in ast.walk(target)):
+        for part in (p for target in targets for p in walk(target)):
             if isinstance(part, ast.Subscript):
                 part = part.value  # ``cache[key] = ...`` fills ``cache``
             if isinstance(part, (ast.Name, ast.Attribute)) and ast.unparse(part) == want:

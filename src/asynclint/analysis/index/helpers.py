@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfRef, Sym, Value
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, OFFLOAD_FUNCTIONS, RESULT_METHODS, THREAD_RESULTS
 from asynclint.knowledge.typenames import VAGUE_ANNOTATIONS
 
@@ -57,7 +58,7 @@ AWAITING = (ast.Await, ast.AsyncFor, ast.AsyncWith)
 
 def names_in(node: ast.AST) -> set[str]:
     """The names ``node`` reads or binds, anywhere in it."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def runs_in_thread(node: ast.Call) -> bool:
@@ -525,7 +526,7 @@ def counts_attempts(loop: ast.For | ast.AsyncFor) -> bool:
         and not any(
             isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
             for arg in iterable.args
-            for node in ast.walk(arg)
+            for node in walk(arg)
         )
     )
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from asynclint.analysis.index.walks import walk
+
 
 def lazy_exports(tree: ast.Module, module: str, package: str) -> Iterator[tuple[str, str]]:
     """(name, dotted target) for each name a table read by the module's ``__getattr__`` maps.
@@ -19,7 +21,7 @@ def lazy_exports(tree: ast.Module, module: str, package: str) -> Iterator[tuple[
     readers = _getattr_readers(tree.body)
     if not readers:
         return
-    read = {node.id for reader in readers for node in ast.walk(reader) if isinstance(node, ast.Name)}
+    read = {node.id for reader in readers for node in walk(reader) if isinstance(node, ast.Name)}
     top = module.partition(".")[0]
     for name, table in _tables(tree.body):
         if name in read:
@@ -36,7 +38,7 @@ def _getattr_readers(body: list[ast.stmt]) -> list[ast.AST]:
         elif isinstance(node, ast.Assign) and any(
             isinstance(bound, ast.Name) and bound.id == "__getattr__"
             for target in node.targets
-            for bound in ast.walk(target)
+            for bound in walk(target)
         ):
             readers.append(node.value)
     return readers

@@ -8,6 +8,7 @@ import ast
 from collections.abc import Callable
 
 from asynclint.analysis.index.helpers import SCOPES
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import FEW, MAPPING_ENTRIES, SAME_ITEMS
 
 
@@ -115,11 +116,11 @@ def module_literals(tree: ast.Module) -> frozenset[str]:
     if not found:
         return frozenset()
     changed: set[str] = set()
-    top = [node for stmt in tree.body if not isinstance(stmt, SCOPES) for node in ast.walk(stmt)]
+    top = [node for stmt in tree.body if not isinstance(stmt, SCOPES) for node in walk(stmt)]
     for node in top:  # (a function's store of the name binds a local of its own)
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             bound[node.id] = bound.get(node.id, 0) + 1
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Global):
             changed.update(node.names)
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.value, ast.Name):

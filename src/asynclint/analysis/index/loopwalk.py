@@ -23,6 +23,7 @@ from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.nests import Nests, loop_nests
 from asynclint.analysis.index.sizes import Factors
 from asynclint.analysis.index.textwalks import TextWalks
+from asynclint.analysis.index.walks import walk
 from asynclint.analysis.index.work import Comprehension, Loops, ModuleLoops
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -47,7 +48,7 @@ class _Walk:
         text, items = self.texts.walked(iterable), self.dumps.dumped(iterable)
         if not (text or items):
             return
-        nodes = [node for part in body for node in ast.walk(part)]
+        nodes = [node for part in body for node in walk(part)]
         if any(isinstance(node, AWAITING) for node in nodes):
             return  # it hands the event loop back on every iteration: neither reader holds it
         if text and self.texts.works_on_pieces(target, nodes):

@@ -45,6 +45,7 @@ from asynclint.analysis.index.loops import LoopNest
 from asynclint.analysis.index.nest_origins import Path, identity, joined, key_of, nest_origins, read
 from asynclint.analysis.index.nestshapes import calls_itself, is_self, is_table, names_in, offsets
 from asynclint.analysis.index.products import product_over
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import COMBINATORIAL, MAPPING_ENTRIES, SAME_ITEMS, few_items
 
 FIXED, FEW, PART, UNKNOWN, INDEX, SIZED = "fixed", "few", "part", "unknown", "index", "sized"
@@ -98,7 +99,7 @@ def starts_nest(iterable: ast.expr, loop_depth: int, products: dict[str, int], w
         return True
     if walked and any(
         (node.id if isinstance(node, ast.Name) else node.attr) in walked
-        for node in ast.walk(iterable)
+        for node in walk(iterable)
         if isinstance(node, (ast.Name, ast.Attribute))
     ):
         return True
@@ -369,7 +370,7 @@ class Nests:
         return Bound(UNKNOWN)
 
     def _mentions_loop(self, node: ast.expr) -> bool:
-        return any(isinstance(n, ast.Name) and self._level_of(n.id) is not None for n in ast.walk(node))
+        return any(isinstance(n, ast.Name) and self._level_of(n.id) is not None for n in walk(node))
 
     # -- the walk --------------------------------------------------------------------------------
 
@@ -459,7 +460,7 @@ class Nests:
         for arg in (*call.args, *(k.value for k in call.keywords)):
             if not isinstance(arg, (ast.Call, ast.BinOp)):
                 continue
-            names = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+            names = {n.id for n in walk(arg) if isinstance(n, ast.Name)}
             levels = [found[0] for name in names if (found := self._level_of(name)) is not None]
             if not levels or not names & self.params:
                 continue
@@ -490,7 +491,7 @@ class Nests:
         assert isinstance(inner, ast.Subscript)
         if not isinstance(inner.value, ast.Name) or inner.value.id in self.tables:
             return
-        used = {n.id for part in (inner.slice, node.slice) for n in ast.walk(part) if isinstance(n, ast.Name)}
+        used = {n.id for part in (inner.slice, node.slice) for n in walk(part) if isinstance(n, ast.Name)}
         for nest in self.found.values():
             indexes = [level.index for level in nest.levels if level.index]
             if (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import ARRAY_MAKERS
 
 
@@ -44,7 +45,7 @@ def is_self(node: ast.expr) -> bool:
 
 
 def names_in(target: ast.expr) -> Iterator[str]:
-    for node in ast.walk(target):
+    for node in walk(target):
         if isinstance(node, ast.Name):
             yield node.id
 

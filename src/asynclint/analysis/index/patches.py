@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Mapping
 
+from asynclint.analysis.index.walks import walk
+
 
 def module_patches(tree: ast.Module, denoted: Callable[[ast.expr], str | None]) -> tuple[tuple[str, str], ...]:
     """(the attribute assigned, dotted, the dotted name of the value) for every assignment of a
@@ -66,7 +68,7 @@ def _dotted(expr: ast.expr, imported: Mapping[str, str], denoted: Callable[[ast.
 def _imports(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     """The names a function's absolute imports bind -> the modules or objects they bind them to."""
     bound: dict[str, str] = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:

@@ -26,6 +26,7 @@ from asynclint.analysis.index.helpers import call_slots, may_be_project, slice_c
 from asynclint.analysis.index.replies import reply_size
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.values import Inst, Marker, SelfMethod, SelfRef, Sym
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import (
     FEW,
     HTTP_RESPONSES,
@@ -60,7 +61,7 @@ class PayloadsHeld(IndexerState):
     def _bound_at(self, arg: ast.expr | None) -> int:
         """The line of the binding whose value the payload ``arg`` reads (the outermost name in it
         that the function bound to a value saying its size), or 0 when the call's own text says."""
-        names = (n.id for n in ast.walk(arg) if isinstance(n, ast.Name)) if arg is not None else ()
+        names = (n.id for n in walk(arg) if isinstance(n, ast.Name)) if arg is not None else ()
         payloads, params = self.frame.payloads, self.frame.params
         # a parameter as it is (how every one starts, see definitions) is bound by no statement here
         held = next((n for n in names if n in payloads and not (n in params and payloads[n] == ("name", n))), None)
@@ -231,7 +232,7 @@ class PayloadsHeld(IndexerState):
             # (``acc["log"] = acc["log"] + m["content"]``: one entry that accumulates)
             once = not self.frame.loop_depth or (
                 isinstance(target.slice, ast.Constant)
-                and not any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(value))
+                and not any(isinstance(node, ast.Name) and node.id == name for node in walk(value))
             )
             if evidence == "small" and name in before and once:
                 self.frame.payloads[name] = before[name]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import COMBINATORIAL_COUNTS
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -61,7 +62,7 @@ def product_builders(tree: ast.Module, source: str) -> dict[str, int]:
         return {}
     products = {dotted for dotted, kind in COMBINATORIAL_COUNTS.items() if kind == "product"}
     written, functions, shaped = set(products), [], False
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append(node)
         elif isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) > 1:
@@ -231,7 +232,7 @@ def _members(value: ast.expr | None, pools: str, function: _Function) -> Iterato
         found += value.elts
     elif isinstance(value, (ast.ListComp, ast.GeneratorExp)):
         found.append(value.elt)
-    for node in ast.walk(function):
+    for node in walk(function):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

@@ -1,5 +1,4 @@
-"""Recording what the summary keeps: call sites with their targets and argument facts,
-property reads, references to functions handed over."""
+"""Recording what the summary keeps: call sites with their targets and facts, property reads, functions handed over."""
 
 from __future__ import annotations
 
@@ -31,6 +30,7 @@ from asynclint.analysis.index.values import (
     Sym,
     Value,
 )
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.api import BlockingApi
 from asynclint.knowledge.blocking import (
     INSTALLED_ROOTS,
@@ -54,7 +54,7 @@ def string_constants(nodes: list[ast.expr]) -> list[str]:
     return [
         part.value
         for node in nodes
-        for part in ast.walk(node)
+        for part in walk(node)
         if isinstance(part, ast.Constant) and isinstance(part.value, str)
     ]
 
@@ -299,7 +299,7 @@ class Recording(PayloadsHeld, Registries):
         .parent``, ``sysconfig.get_paths()["purelib"]``) or through a name bound to one? ->
         :data:`INSTALLED_PREFIX`, the module it is located by (the graph knows whether the
         project's), or ""."""
-        for part in ast.walk(node):
+        for part in walk(node):
             if isinstance(part, ast.Name):
                 found = self.frame.installed.get(part.id) or self.frames[0].installed.get(part.id)
                 if found:

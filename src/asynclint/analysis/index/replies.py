@@ -9,6 +9,7 @@ import ast
 import re
 from collections.abc import Iterator, Mapping
 
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import RESPONSE_BODY, RESPONSE_DOCUMENT, RESPONSE_PAGE
 from asynclint.knowledge.replies import (
     BODY_ENDPOINTS,
@@ -118,7 +119,7 @@ def instance_counts(node: ast.ClassDef) -> dict[str, int]:
             *zip(stmt.args.kwonlyargs, stmt.args.kw_defaults, strict=True),
         ]
         defaults = {arg.arg: _integer(default) if default is not None else None for arg, default in pairs}
-        for assign in ast.walk(stmt):
+        for assign in walk(stmt):
             if isinstance(assign, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = assign.targets if isinstance(assign, ast.Assign) else [assign.target]
                 for target in targets:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from asynclint.analysis.index.bodies import Bodies, FunctionBody
 from asynclint.analysis.index.helpers import may_be_project
 from asynclint.analysis.index.row_records import RowShape
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.frameworks import DATASET_FROM_ROWS, DATASET_KEYWORDS, OPAQUE_DATASETS
 
 Denoted = Callable[[ast.expr], "str | None"]
@@ -78,7 +79,7 @@ class _Body:
         for stmt in body.statements if datasets else ():
             for part in ast.iter_child_nodes(stmt):
                 if isinstance(part, ast.expr):
-                    body.datasets.extend(n for n in ast.walk(part) if isinstance(n, ast.Call) and _may_build(n))
+                    body.datasets.extend(n for n in walk(part) if isinstance(n, ast.Call) and _may_build(n))
         return body
 
 

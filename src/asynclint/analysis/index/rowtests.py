@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from asynclint.analysis.index.bodies import Bodies
 from asynclint.analysis.index.callshapes import constant_key
 from asynclint.analysis.index.flags import ROW_ARGUMENT, ROW_KEYS
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.frameworks import ROLLOUT_STATE_NAMES, ROW_STATE_KEYS
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -183,7 +184,7 @@ def _as_key_test(test: ast.expr, keyed: dict[str, tuple[str, str | None]]) -> st
             and isinstance(node.value, ast.Name)
             and node.value.id in keyed
         )
-        for node in ast.walk(test)
+        for node in walk(test)
     ):
         return None
     rewritten = False
@@ -227,7 +228,7 @@ def _keyed_owner(node: ast.expr) -> ast.expr | None:
 
 def _guard(found: RowTests, parts: list[ast.expr] | list[ast.stmt], guard: str) -> None:
     for part in parts:
-        for node in ast.walk(part):
+        for node in walk(part):
             if isinstance(node, ast.Call):
                 found.guards.setdefault(id(node), guard)
 
@@ -238,7 +239,7 @@ def _reads_row(node: _Function) -> bool:
     params = {arg.arg for arg in node.args.args}
     if not params & ROLLOUT_STATE_NAMES:
         return False
-    nodes = [n for stmt in node.body for n in ast.walk(stmt)]
+    nodes = [n for stmt in node.body for n in walk(stmt)]
     return any(
         isinstance(n, ast.Constant) and isinstance(n.value, str) and ROW_STATE_KEYS.get(n.value) == "" for n in nodes
     ) and any(
@@ -295,4 +296,4 @@ def _expression_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
     """Every node of ``stmt``'s own expressions (not of the statements inside it)."""
     for child in ast.iter_child_nodes(stmt):
         if isinstance(child, ast.expr):
-            yield from ast.walk(child)
+            yield from walk(child)

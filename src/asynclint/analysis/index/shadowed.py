@@ -20,6 +20,7 @@ import ast
 from collections import Counter
 
 from asynclint.analysis.index.helpers import FUNCTION_DEFS
+from asynclint.analysis.index.walks import walk
 
 
 def prune_shadowed(tree: ast.Module) -> None:
@@ -97,5 +98,5 @@ def _reads(names: set[str], node: ast.AST) -> bool:
     run by what follows it: counted as a read)."""
     return any(
         isinstance(inner, ast.Name) and inner.id in names and not isinstance(inner.ctx, ast.Store)
-        for inner in ast.walk(node)
+        for inner in walk(node)
     )

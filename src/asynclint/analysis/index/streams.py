@@ -19,6 +19,7 @@ from typing import TypeGuard
 from asynclint.analysis.index.handed import FunctionRef
 from asynclint.analysis.index.helpers import SCOPES, WRAPPER_NAMES, last_name
 from asynclint.analysis.index.records import CallFacts, CallSite, Function
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.asyncio_apis import OFFLOAD_FUNCTIONS, OFFLOAD_METHODS
 from asynclint.knowledge.streams import LAZY_STREAM_METHODS, STREAM_READERS, LazyStream
 
@@ -64,7 +65,7 @@ def consumed_streams(
             if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                 for target in targets:
-                    for bound in ast.walk(target):
+                    for bound in walk(target):
                         if isinstance(bound, ast.Name):
                             held.pop(bound.id, None)  # bound again: no longer the stream
                 if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and statement.value:

@@ -10,6 +10,7 @@ import copy
 from collections.abc import Callable
 
 from asynclint.analysis.index.helpers import none_test
+from asynclint.analysis.index.walks import walk
 
 #: How deep one switched local may lead to another (``journal`` under ``episode_dir`` under the field).
 _DEPTH = 4
@@ -28,7 +29,7 @@ def switched_tests(
     ``if``s (no ``else``) whose test ``guard_of`` reads as a switch (its text, or ``None``), the same
     text for each. Anything else reads the local as it is. ``nullable``: the names the function
     binds to ``None`` somewhere (Frame.nullable), the only ones that may be switched."""
-    names = {node.id for node in ast.walk(test) if isinstance(node, ast.Name) and node.id in nullable}
+    names = {node.id for node in walk(test) if isinstance(node, ast.Name) and node.id in nullable}
     switches = {name: guard for name in sorted(names) if (guard := _switch_of(name, own, guard_of, depth))}
     if not switches:
         return test
@@ -57,7 +58,7 @@ def _switch_of(name: str, own: tuple[ast.stmt, ...], guard_of: Callable[[ast.exp
     unset = 0
     guards: set[str] = set()
     for stmt in own:
-        stored = [node for node in ast.walk(stmt) if _stores(node, name)]
+        stored = [node for node in walk(stmt) if _stores(node, name)]
         if not stored:
             continue
         if _binds_none(stmt, name):

@@ -16,6 +16,7 @@ import ast
 from asynclint.analysis.index.annotations import none_annotation, unquoted
 from asynclint.analysis.index.flags import constant_text, constant_value
 from asynclint.analysis.index.helpers import last_name
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import switched_off
 from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, FIELD_SPECIFIERS
 
@@ -44,7 +45,7 @@ def switches(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], tuple[str, 
     found: set[tuple[str, str]] = set()
     handled: set[int] = set()
     stored: list[ast.Name | ast.Attribute] = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.Name, ast.Attribute)):
             if isinstance(node.ctx, ast.Store):
                 stored.append(node)

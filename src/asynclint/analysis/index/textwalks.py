@@ -26,6 +26,7 @@ import ast
 
 from asynclint.analysis.index.bodies import own_nodes
 from asynclint.analysis.index.helpers import SAME_ITEMS, names_in
+from asynclint.analysis.index.walks import walk
 
 #: Methods that cut a text into its pieces (lines, words, fields).
 _SPLITTERS = frozenset({"split", "rsplit", "splitlines"})
@@ -68,7 +69,7 @@ class TextWalks:
                     self.bound.setdefault(part.target.id, []).append(part.value)
             elif isinstance(part, (ast.For, ast.AsyncFor, ast.comprehension, ast.withitem, ast.NamedExpr)):
                 target = part.optional_vars if isinstance(part, ast.withitem) else part.target
-                opaque.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name)) if target else None
+                opaque.update(n.id for n in walk(target) if isinstance(n, ast.Name)) if target else None
         for name in opaque:
             self.bound.pop(name, None)
 
@@ -189,7 +190,7 @@ def _works_per_item(key: ast.expr) -> bool:
     item = {key.args.args[0].arg}
     return any(
         _works_on(node, item)
-        for node in ast.walk(key.body)
+        for node in walk(key.body)
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CHEAP_KEYS)
     )
 

@@ -82,6 +82,7 @@ from asynclint.analysis.index.statements import Statements
 from asynclint.analysis.index.streams import consumed_streams
 from asynclint.analysis.index.switches import switches
 from asynclint.analysis.index.values import Inst, Refs, Rooted, SelfRef, Sym, Value
+from asynclint.analysis.index.walks import remembered_walks
 from asynclint.knowledge.catalogue import Catalogue
 
 
@@ -220,7 +221,6 @@ class Indexer(
         self.frames: list[Frame] = []
 
     def run(self, tree: ast.Module) -> ModuleSummary:
-        prune_shadowed(tree)  # a first copy of a function or method defined again is never run
         module_frame = Frame("module", 0, "")
         self.frames.append(module_frame)
         self._tuple_returns = tuple_return_annotations(tree, self.module)
@@ -411,8 +411,10 @@ def index_source(
         raise IndexError_(f"cannot parse: {exc}") from None
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
         raise IndexError_("expression nesting too deep to parse") from None
+    prune_shadowed(tree)  # a first copy of a function or method defined again is never run
     try:
-        return Indexer(source, path, module, package, catalogue, imports, library).run(tree)
+        with remembered_walks(tree):  # the tree stays as it is from here on
+            return Indexer(source, path, module, package, catalogue, imports, library).run(tree)
     except RecursionError:
         raise IndexError_("expression nesting too deep to analyse") from None
 

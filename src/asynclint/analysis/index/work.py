@@ -40,6 +40,7 @@ from asynclint.analysis.index.clocks import clock_trips, leaves_early
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
 from asynclint.analysis.index.loops import WorkLoop
 from asynclint.analysis.index.sizes import UP_TO, Factors, int_value, literal_count
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import (
     COMBINATORIAL_COUNTS,
     MAPPING_ENTRIES,
@@ -137,7 +138,7 @@ class Loops:
                     targets = [child.target] if not isinstance(child, (ast.With, ast.AsyncWith)) else []
                     targets += [i.optional_vars for i in getattr(child, "items", ()) if i.optional_vars is not None]
                     for target in targets:
-                        for name in ast.walk(target):
+                        for name in walk(target):
                             if isinstance(name, ast.Name):
                                 self._assigned.setdefault(name.id, []).append(None)
         return self._assigned
@@ -409,7 +410,7 @@ class Loops:
         computed from a parameter or a key the framework fills that way (``completion``,
         ``state["trajectory"]``, ``assistant_texts(completion)``; :func:`grows`)? The rollout's state
         itself (``extract(state)``) is read for its keys, not its name."""
-        for part in ast.walk(node):
+        for part in walk(node):
             if isinstance(part, ast.Constant) and isinstance(part.value, str) and grows(part.value):
                 return True
             if isinstance(part, ast.Name) and part.id not in FRAMEWORK_MAPPINGS and self._grown(part.id):

@@ -584,6 +584,25 @@ COST_CLASSES: dict[str, CostClass] = {
             what="a loop walks a whole corpus item by item in pure Python",
         ),
         CostClass(
+            "cpu-exponential",
+            M,
+            REPETITIONS,
+            "builds or walks a collection exponential in a count the row or the state gives (every "
+            "assignment of n bits, `product(pool, repeat=n)`, `range(2 ** n)`) in pure Python: ~0.1-0.3 µs "
+            "an item, ~1.5 ms for 2^13 items and ~20 ms for 2^16 (`bench/bench_exponential_walk.py`); a row "
+            "with a larger n doubles it per unit",
+            what="a loop goes over a collection exponential in a count the data gives, in pure Python,",
+        ),
+        CostClass(
+            "cpu-exponential-calls",
+            H,
+            REPETITIONS,
+            "walks a collection exponential in a count the row or the state gives, calling the project's "
+            "own code or numpy for every item (a consistency test per hypothesis): ~6-11 µs an item, "
+            "~13 ms for 2^11 items and ~0.7 s for 2^16 (`bench/bench_exponential_walk.py`)",
+            what="a loop calls the project's code for every item of a collection exponential in a count the data gives",
+        ),
+        CostClass(
             "cpu-reparse",
             L,
             frozenset({"turn", "tool"}),
@@ -1790,6 +1809,12 @@ COMBINATORIAL: dict[str, str] = {
 #: How many items each of COMBINATORIAL yields, for ``n`` counted items and a length ``k``:
 #: ``product`` multiplies its arguments' counts (``repeat=k`` raises it to a power), ``choose`` is
 #: n choose k, ``multichoose`` (n+k-1) choose k, ``arrange`` n!/(n-k)! (``k`` defaults to ``n``).
+#: The generators whose items are exponential in a count the data gives (:mod:`asynclint.analysis.index.exponents`):
+#: ``repeat``: ``product(pool, repeat=n)``, len(pool)^n tuples; ``orderings``: ``permutations(items)``, n! of them.
+EXPONENTIAL_GENERATORS: dict[str, str] = {
+    "itertools.product": "repeat",
+    "itertools.permutations": "orderings",
+}
 COMBINATORIAL_COUNTS: dict[str, str] = {
     "itertools.permutations": "arrange",
     "itertools.combinations": "choose",

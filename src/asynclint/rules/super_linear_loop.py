@@ -60,7 +60,17 @@ class SuperLinearLoop(OwnWorkRule):
     parameter, which may be a few things), even a single loop over it is reported (medium, raised by
     repetition like the nests): the whole corpus walked per call, where a lookup by key was meant;
     so is a loop over the corpus a loaded search index holds (`bm25s.BM25.load(dir,
-    load_corpus=True)`'s `.corpus`). Not reported: any other single
+    load_corpus=True)`'s `.corpus`). A collection exponential in a count the row or the state gives --
+    every tuple of `product(pool, repeat=n)`, the masks of `range(2 ** n)` (`1 << n`), every ordering
+    of a pool the data sizes, `n` read from the row, the state, a parameter or a length -- holds 2^n
+    items: a loop over the generator itself is reported (medium: ~0.2 µs an item, 20 ms for 2^16),
+    and so is a loop over a collection built of one and kept in the state or on the object
+    (`state["hypotheses"] = [b for b in product((0, 1), repeat=n)]` in `setup_state`, filtered again
+    every turn in `env_response`), in whichever function walks it; a walk whose every item calls
+    the project's code or numpy (a consistency test per hypothesis, ~10 µs an item) is high; both
+    are raised by repetition (per turn: critical). Not for a count that is a literal, a module
+    constant or a setting of the object (`range(2 ** 4)`, `product(LETTERS, repeat=2)`,
+    `self.depth`: a size the code fixes, ASL116's to estimate). Not reported: any other single
     loop (linear), loops over a fixed few constants, over a rollout's messages or turns (tens
     of items: unless a loop repeats a nest, as above), over a module's
     constants or the environment's own attributes (`self.tools`, a parsed settings file: unless a
@@ -109,7 +119,7 @@ class SuperLinearLoop(OwnWorkRule):
     code = "ASL115"
     name = "super-linear-loop"
     default_severity = Severity.MEDIUM
-    costs = ("cpu-nested", "cpu-table", "cpu-nested-task", "cpu-corpus")
+    costs = ("cpu-nested", "cpu-table", "cpu-nested-task", "cpu-corpus", "cpu-exponential", "cpu-exponential-calls")
     #: The function holding the nest, called from an ``async def``, goes to a process pool.
     recipes = ("process-pool",)
     message = "{what} on the event loop {where}: {evidence}"
@@ -188,7 +198,11 @@ class SuperLinearLoop(OwnWorkRule):
         table = f", filling the table `{nest.table}` cell by cell" if nest.table else ""
         data = "one task's data (" + ", ".join(f"`{path}`" for path in nest.sized_by) + ")" if task else "the data"
         size = f"{order} in the size of {data}"
-        if nest.whole and not task:
+        if nest.exponential:
+            size = "exponential in a count the row or the state gives" + (
+                ", calling code for every item" if nest.exponential == "calls" else ""
+            )
+        elif nest.whole and not task:
             # A corpus built over a whole source: its size is the corpus's, whatever the query's.
             size = "the whole corpus, on every call" if nest.steps == 1 else "the corpus times the query"
         return self.own_work_finding(
@@ -196,7 +210,7 @@ class SuperLinearLoop(OwnWorkRule):
             key,
             nest,
             (nest.end_line, nest.end_col),
-            "cpu-nested-task" if task else _cost(nest),
+            "cpu-nested-task" if task and not nest.exponential else _cost(nest),
             not task and not _repeated(ctx, key, nest),
             f"{' × '.join(nest.levels)}{table}: {size}",
         )
@@ -204,6 +218,8 @@ class SuperLinearLoop(OwnWorkRule):
 
 def _cost(nest: LoopNest) -> str:
     """The cost class of ``nest`` over the data (not one task's)."""
+    if nest.exponential:  # 2^n items from a count the data gives: each call of code per item weighs
+        return "cpu-exponential-calls" if nest.exponential == "calls" else "cpu-exponential"
     return "cpu-table" if nest.table else "cpu-corpus" if nest.steps == 1 else "cpu-nested"
 
 

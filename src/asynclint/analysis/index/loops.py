@@ -36,6 +36,9 @@ class LoopNest:
     #: The parameters the keys of the caches around it read, when every one-time step around it is a
     #: cache keyed by them (``CallSite.memo_key``): the graph asks whether the rollout hands them.
     memo_key: tuple[str, ...] = ()
+    #: A level goes over a collection exponential in a count the data gives (:mod:`.exponents`):
+    #: "calls" when each of its items calls the project's code or numpy, "items" otherwise.
+    exponential: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from asynclint.analysis.index.bodies import FunctionBody
 from asynclint.analysis.index.corpora import Built
+from asynclint.analysis.index.exponents import SizedNests, mark_exponential
 from asynclint.analysis.index.helpers import AWAITING, COMPREHENSIONS, SCOPES
 from asynclint.analysis.index.itemdumps import ItemDumps
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
@@ -155,7 +156,9 @@ def function_loops(
     its class's constructor fills over a whole source (``collections``) and the names it reads from
     its module or enclosing functions that hold one (``closed_over``; :mod:`.corpora`)."""
     loops = Loops(body, node, function, first, where, owner)
-    nests = Nests(node, where.resolve, bool(owner), products, collections or {}, closed_over or {}) if nested else None
+    nests = (
+        SizedNests(node, where.resolve, bool(owner), products, collections or {}, closed_over or {}) if nested else None
+    )
     walk = _Walk(loops, nests, TextWalks(node), ItemDumps(node))
     for stmt in node.body:
         walk.visit(stmt, -1, nests is not None)
@@ -165,5 +168,5 @@ def function_loops(
         loops.loops[number - first] = replace(loops.loops[number - first], dumps=param)
     for number in walk.cut:
         loops.loops[number - first] = replace(loops.loops[number - first], cut=True)
-    found = loop_nests(nests, function, where.col) if nests is not None else []
+    found = mark_exponential(nests, loop_nests(nests, function, where.col)) if nests is not None else []
     return loops.loops, loops.spans, loops.itemwise, found

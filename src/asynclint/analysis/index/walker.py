@@ -36,6 +36,7 @@ from asynclint.analysis.index.corpora import Built, built_collections, walked_na
 from asynclint.analysis.index.definitions import Definitions
 from asynclint.analysis.index.diskcache import DiskCaches, disk_caches
 from asynclint.analysis.index.docexamples import documented_rewards
+from asynclint.analysis.index.exponents import exponential_collections, merged
 from asynclint.analysis.index.expressions import Expressions
 from asynclint.analysis.index.factories import HandedValues
 from asynclint.analysis.index.fileobjects import tie_buffered_writes, tie_file_objects
@@ -247,7 +248,9 @@ class Indexer(
         self.work_numbers = module_numbers(tree)
         self.products = product_builders(tree, self.source)
         self.collections = built_collections(tree, self._denoted)
-        self.walked = walked_names(self.collections)
+        exponential, words = exponential_collections(tree, self._denoted)
+        merged(self.collections, exponential)
+        self.walked = walked_names(self.collections) | words
         filled = self._bind_filled_globals(tree.body)
         self.visit_body(tree.body)
         switch_fields, field_writes = switches(tree)

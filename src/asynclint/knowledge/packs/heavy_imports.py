@@ -18,7 +18,7 @@ from __future__ import annotations
 from asynclint.knowledge.api import IMPORT, BlockingApi, entry
 
 _MEASURED = (
-    "measured here: a fresh python 3.11 process per import, pyarrow 26.0.1 (pyarrow.parquet 200-410 ms), "
+    "source: measured here, a fresh python 3.11 process per import, pyarrow 26.0.1 (pyarrow.parquet 200-410 ms), "
     "huggingface_hub 2.4.0 (huggingface_hub/__init__.py: lazy submodules; `from huggingface_hub import "
     "hf_hub_download` loads file_download: 245-265 ms), pandas 3.1.1 (0.9 s), datasets 5.2.0 (2.0 s)"
 )

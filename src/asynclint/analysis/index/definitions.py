@@ -65,9 +65,11 @@ class Definitions(IndexerState):
     def _record_slow_import(self, node: ast.Import | ast.ImportFrom, module: str) -> None:
         """An import in a function of a package the knowledge base says is slow to import: the
         function's first call in the process runs it (a call site of the entry), unless the module
-        imports that package at its top level (then the package is loaded with the module)."""
+        imports that package at its top level (then the package is loaded with the module). Only the
+        project's own: an installed library's lazy imports (pandas' of its submodules, of pyarrow for
+        its string dtype) load what the project's use of it has mostly loaded already."""
         api = self.catalogue.match_import(module)
-        if api is None:
+        if api is None or self.library:
             return
         if self.frame.kind == "module":
             self.top_imports.add(api.pattern)

@@ -19,7 +19,7 @@ same database.
 from __future__ import annotations
 
 from asynclint.knowledge.api import BlockingApi, IdRegistry, entry, many
-from asynclint.knowledge.costs import AWAITED_JSON_REPLIES, JSON_REPLIES, SAME_ITEM_BUILTINS
+from asynclint.knowledge.costs import AWAITED_JSON_REPLIES, JSON_REPLIES, REQUEST_METHODS, SAME_ITEM_BUILTINS
 from asynclint.knowledge.packs import (
     PACK_APIS,
     PACK_BUILT,
@@ -819,6 +819,7 @@ WRAPPED_STREAMS: dict[str, str] = {
 BUILT: dict[str, tuple[str, int | None, dict[str, str]]] = {
     # ``isolation_level=None``: no transaction is opened before a write, every statement commits.
     "sqlite3.connect": ("isolation_level", 3, {"None": SQLITE_AUTOCOMMIT}),
+    **REQUEST_METHODS,
     **PACK_BUILT,
 }
 #: Arguments that, when written, decide what a :data:`BUILT` callable builds before its own

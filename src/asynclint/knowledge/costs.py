@@ -1350,20 +1350,18 @@ RESPONSE_OPENERS: frozenset[str] = frozenset({"urlopen"})
 #: parameter ``httpx.Response``): requests 2.34.2 (``requests/api.py``, ``requests/sessions.py``), httpx
 #: 0.28.1 (``httpx/_api.py``, ``httpx/_client.py``) and aiohttp 3.14.5 (``aiohttp/client.py``
 #: ``ClientSession``'s verbs and ``aiohttp.request``).
+HTTP_CLIENTS: tuple[str, ...] = (
+    "requests",
+    "requests.Session",
+    "requests.session",
+    "httpx",
+    "httpx.Client",
+    "httpx.AsyncClient",
+    "aiohttp.ClientSession",
+)
+HTTP_VERBS: tuple[str, ...] = tuple("get post put patch delete head options".split())
 HTTP_RESPONSES: frozenset[str] = frozenset(
-    {
-        f"{owner}.{verb}"
-        for owner in (
-            "requests",
-            "requests.Session",
-            "requests.session",
-            "httpx",
-            "httpx.Client",
-            "httpx.AsyncClient",
-            "aiohttp.ClientSession",
-        )
-        for verb in "get post put patch delete head options request send".split()
-    }
+    {f"{owner}.{verb}" for owner in HTTP_CLIENTS for verb in (*HTTP_VERBS, "request", "send")}
     | {"aiohttp.request", "requests.Response", "requests.models.Response", "httpx.Response"}
     | {"aiohttp.ClientResponse", "aiohttp.client_reqrep.ClientResponse"}
 )
@@ -1390,6 +1388,23 @@ AWAITED_JSON_REPLIES: frozenset[str] = frozenset(
     {f"aiohttp.ClientSession{built}.get().json" for built in ("", "()")}
     | {f"aiohttp.{module}.{cls}.json" for module in ("web", "web_request") for cls in ("Request", "BaseRequest")}
 )
+#: ``request(method, url)``, with the method written (or a parameter's literal default): the verb's own
+#: call, so what is known of a GET's reply (:data:`AWAITED_JSON_REPLIES`, its sizing) applies to it.
+#: As :data:`asynclint.knowledge.blocking.BUILT` entries: the callable -> (the method's keyword, its
+#: position, {the method as written -> what the call returns, named as the verb's}). Every client
+#: upper-cases the method (requests 2.32 ``Request.prepare_method``, httpx 0.28 ``Request.__init__``,
+#: aiohttp 3.14.5 ``ClientSession._request``); aiohttp's module ``request()`` opens a ``ClientSession``
+#: and runs ``session._request(method, url, ...)``, as ``session.get`` does (``client.py``).
+REQUEST_METHODS: dict[str, tuple[str, int | None, dict[str, str]]] = {
+    f"{spelled}.request": (
+        "method",
+        0,
+        {repr(written): f"{made or spelled}.{verb}()" for verb in HTTP_VERBS for written in (verb, verb.upper())},
+    )
+    for owner, made in (*((client, "") for client in HTTP_CLIENTS), ("aiohttp", "aiohttp.ClientSession()"))
+    # a client class is named as itself (a parameter annotated with it) or as built (``Client()``)
+    for spelled in {owner, f"{owner}()" if owner.rpartition(".")[2][:1].isupper() else owner}
+}
 #: A response's reads of its body, whole (requests ``Response.content``/``text``/``json()``, httpx's and
 #: its ``read()``/``aread()``, aiohttp ``ClientResponse.read()``/``text()``/``json()``, awaited): as
 #: large as the server sent (a search API's reply, a page, a file), so of unknown size, whatever the

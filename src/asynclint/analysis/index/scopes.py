@@ -14,6 +14,7 @@ from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.bodies import Bodies
 from asynclint.analysis.index.corpora import MODULE, Built
 from asynclint.analysis.index.diskcache import DiskCaches
+from asynclint.analysis.index.flags import stored_names
 from asynclint.analysis.index.frames import CallContext, Frame, Placing
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
@@ -381,6 +382,8 @@ class Scopes(IndexerState):
             # Not passed: the key "" names what the default builds (``**options`` may pass it).
             unwritten = any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args)
             return None if unwritten else types.get("")
+        if isinstance(value, ast.Name):
+            value = self._literal_default(value.id) or value  # ``def poll(self, method="GET")``, never rebound
         if isinstance(value, ast.Constant):
             written = repr(value.value)
             exact = types.get(written)
@@ -390,6 +393,14 @@ class Scopes(IndexerState):
         inferred = self.infer(value) if value is not None else None
         # A qualified name as written, or the type of the object handed in (``OpenAIEmbeddingFunction(...)``).
         return types.get(inferred.name) if isinstance(inferred, (Sym, Inst)) else None
+
+    def _literal_default(self, name: str) -> ast.Constant | None:
+        """The literal default of the current function's parameter ``name``, when its body never binds it."""
+        if self.frame.kind != "function" or name in stored_names(list(self.frame.own)):
+            return None
+        text = dict(self.functions[self.frame.func].defaults).get(name)
+        default = ast.parse(text, mode="eval").body if text is not None else None
+        return default if isinstance(default, ast.Constant) else None
 
     def _built_by_name(self, node: ast.Call, method: str) -> tuple[str, ...]:
         """The path part (a ``built`` :class:`CallPart`) naming what every :data:`BUILT` callable called

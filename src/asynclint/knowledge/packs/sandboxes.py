@@ -52,17 +52,21 @@ _E2B_TEMPLATE = "source: pkg e2b 2.63.0 e2b/template_sync/main.py (Template clas
 _E2B_DESKTOP = (
     "source: pkg e2b-desktop 2.7.2 e2b_desktop/main.py (class Sandbox(e2b.Sandbox): create boots the VM, then "
     "Xvfb and xfce4 over commands.run; screenshot, left_click, write, press, scroll, move_mouse, wait, ... each "
-    "self.commands.run(...) -- screenshot also files.read/remove; _VNCServer.start/stop run commands), "
-    "pkg e2b 2.63.0 e2b/sandbox_sync/main.py (the base's commands, files, pty, git, kill, set_timeout, ...)"
+    "self.commands.run(...) -- screenshot also files.read/remove; _VNCServer.start/stop run commands; it requires "
+    "e2b>=2.44.0,<3), pkg e2b 2.44.0 and 2.63.0 e2b/sandbox_sync/main.py (the base's commands, files, pty, git, "
+    "kill, set_timeout, update_network, delete_snapshot, ...; get_mcp_token reads /etc/mcp-gateway/.token with "
+    "files.read the first time; list and list_snapshots only build a paginator, whose next_items asks the API: "
+    "sandbox_sync/paginator.py)"
 )
 #: e2b-desktop 2.7.2 ``Sandbox``'s own actions and its VNC stream's start/stop, then what it inherits
-#: from e2b 2.63.0's sync ``Sandbox`` (e2b/sandbox_sync/main.py) that calls the API or the sandbox.
+#: from e2b's sync ``Sandbox`` that calls the API or the sandbox, from e2b 2.44.0 (its floor) on: there
+#: ``list`` and ``list_snapshots`` build a paginator locally (1.x's ``list`` asked the API; e2b's own
+#: ``Sandbox`` keeps it for them).
 _DESKTOP_ACTIONS = (
     "create connect screenshot left_click double_click right_click middle_click scroll move_mouse mouse_press "
     "mouse_release get_cursor_position get_screen_size write press drag wait open get_current_window_id "
     "get_application_windows get_window_title launch stream.start stream.stop "
-    "commands.** files.** pty.** git.** is_running fork kill set_timeout update_network get_info get_metrics "
-    "pause beta_pause create_snapshot list_snapshots"
+    + " ".join(name for name in _E2B_CALLS.split() if name not in {"create", "connect", "list", "list_snapshots"})
 )
 _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox.py, core/client.py"
 _DAYTONA = (

@@ -13,7 +13,8 @@ extension, then read and decode (or encode and write) the whole file. ``get_writ
 writer (the ffmpeg plugin's ``_open`` stores the file name); its ``append_data`` encodes a frame
 (the ffmpeg plugin starts ``ffmpeg`` on the first frame and pipes every frame to it, waiting while
 the pipe is full), and its ``close`` closes ffmpeg's input and waits until ffmpeg has encoded the
-frames it holds and written the file: often the costliest call of a recording.
+frames it holds and written the file: often the costliest call of a recording. A writer entered by
+``with`` is closed so at the block's end (``__exit__``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ _WRITER = (
     "frame); pkg imageio-ffmpeg 0.8.1 imageio_ffmpeg/_io.py (write_frames: Popen, p.stdin.write per frame)"
 )
 _CLOSE = (
-    "source: pkg imageio 2.38.1 imageio/core/format.py (Format.Writer.close -> _close), imageio/plugins/ffmpeg.py "
+    "source: pkg imageio 2.38.1 imageio/core/format.py (Format.Writer.close -> _close; __exit__ calls close "
+    "unless the block raised), imageio/plugins/ffmpeg.py "
     "(Writer._close: self._write_gen.close()); pkg imageio-ffmpeg 0.8.1 imageio_ffmpeg/_io.py (write_frames' "
     "finally: p.stdin.close(), then polls p until ffmpeg exits, ffmpeg_timeout 0 = wait for ever)"
 )
@@ -80,7 +82,7 @@ APIS: tuple[BlockingApi, ...] = (
                 "subprocess",
                 "child-process",
                 "to-thread",
-                "close",
+                "close __exit__",
                 f"{module}.get_writer.",
                 source=_CLOSE,
                 what=_FINISH,

@@ -88,6 +88,22 @@ COROUTINE_CONSUMERS: frozenset[str] = frozenset(
     }
 )
 COROUTINE_CONSUMER_METHODS: frozenset[str] = frozenset({"create_task", "start_soon", "run_until_complete"})
+#: Consumers that take their one awaitable first (``create_task(coro, name=...)``, ``wait_for(aw,
+#: timeout)``): a call among their other arguments runs where it is written, before the hand-over
+#: (``engine.create_task(state["id"], json.loads(doc))``, a project's method of that name). Methods
+#: by name, with the dot (``consumer_name``).
+FIRST_ARGUMENT_CONSUMERS: frozenset[str] = frozenset(
+    {
+        ".create_task",
+        ".run_until_complete",
+        "asyncio.create_task",
+        "asyncio.ensure_future",
+        "asyncio.wait_for",
+        "asyncio.shield",
+        "asyncio.run",
+        "asyncio.run_coroutine_threadsafe",
+    }
+)
 
 #: Consumers that run the coroutine as a task of its own, concurrently with everything else on
 #: the loop: whatever it blocks on stalls every other task, however cold the code that started

@@ -8,6 +8,7 @@ from typing import TypeGuard
 
 from asynclint.analysis.index.argfacts import evidence_of, handed_field, joined
 from asynclint.analysis.index.callshapes import copy_kind, dumped, reference
+from asynclint.analysis.index.consumed import consumed_arguments, consumed_calls
 from asynclint.analysis.index.frames import CallContext, Frame
 from asynclint.analysis.index.helpers import COPYING_BUILTINS, GROWING, MUTATORS, callables_of, may_be_project
 from asynclint.analysis.index.literals import few_iterations
@@ -139,7 +140,7 @@ class Expressions(NamedCalls):
         if offload_at is None and method in OFFLOAD_METHODS and target not in offload_functions:
             offload_at = OFFLOAD_METHODS[method]
         consumer = consumer_name(target, method)
-        consumes = consumer is not None
+        consumes = {id(arg) for arg in consumed_arguments(node, consumer)}
         if consumer is not None:
             self._mark_consumed(node, consumer)
         # Hand-overs first: a reward registered in the same call (``funcs=[...]``) is tied to them.
@@ -166,7 +167,7 @@ class Expressions(NamedCalls):
             context = CallContext(target, method, self_target, str(position), handed, settings)
             if on_stack and position == 0:
                 self._entered = inner  # ``stack.enter_context(X())``: undone where the stack's block ends
-            self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=consumes)
+            self._visit_argument(inner, offloaded=position == offload_at, call=context, awaited=id(arg) in consumes)
             if on_stack and position == 0:
                 self._entered = None
             if method in ENTERING_METHODS and position == 0:  # on any stack, a ``with`` item or not
@@ -177,7 +178,9 @@ class Expressions(NamedCalls):
                 continue  # its entries are read below, like keywords
             offloaded = keyword.arg in OFFLOAD_KEYWORDS and offload_at is not None
             context = CallContext(target, method, self_target, keyword.arg or "**", handed, settings)
-            self._visit_argument(keyword.value, offloaded=offloaded, call=context, awaited=consumes)
+            self._visit_argument(
+                keyword.value, offloaded=offloaded, call=context, awaited=id(keyword.value) in consumes
+            )
         for name, value in config:
             context = CallContext(target, method, self_target, name, handed, settings)
             if name in CONFIG_REFERENCE_SLOTS and not (in_call and name in REFERENCE_SLOTS):
@@ -188,7 +191,7 @@ class Expressions(NamedCalls):
             elif name in SETTING_KEYWORDS:
                 self.visit_expr(value)
             else:
-                self._visit_argument(value, offloaded=False, call=context, awaited=consumes)
+                self._visit_argument(value, offloaded=False, call=context, awaited=id(value) in consumes)
         if in_call:
             mapping = next(keyword.value for keyword in node.keywords if keyword.arg == CONFIG_KEYWORD)
             assert isinstance(mapping, ast.Dict)
@@ -332,12 +335,8 @@ class Expressions(NamedCalls):
             if given is None and position < len(node.args):
                 given = node.args[position]
             loop = self._argument(given) if given is not None else ""
-        for arg in (*node.args, *(keyword.value for keyword in node.keywords)):
-            inner = arg.value if isinstance(arg, ast.Starred) else arg
-            if isinstance(inner, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-                inner = inner.elt
-            if isinstance(inner, ast.Call):
-                self._consumed[id(inner)] = (consumer, loop)
+        for inner in consumed_calls(node, consumer):
+            self._consumed[id(inner)] = (consumer, loop)
 
     def _record_handoff(self, call_node: ast.Call, keyword: ast.keyword, call: CallContext) -> None:
         """``JudgeRubric(judge_client=X)``: X built here, a value imported from elsewhere

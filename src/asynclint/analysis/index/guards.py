@@ -7,7 +7,7 @@ frequencies from them."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 from typing import Literal
 
 from asynclint.analysis.index.callshapes import state_get, state_key
@@ -209,15 +209,23 @@ def guard_holder(guarded: ast.expr | Exists | None) -> ast.expr | Exists | None:
     return guarded
 
 
-def first_turn_guard(test: ast.expr, body: list[ast.stmt]) -> bool:
+def first_turn_guard(
+    test: ast.expr, body: list[ast.stmt], lookups: Mapping[str, tuple[ast.expr, ast.expr]] | None = None
+) -> bool:
     """``if not state.get("ready"):`` / ``if "game" not in state:`` / ``if state["env"] is None:``
     around code that sets that key of the rollout's state: it runs on a rollout's first turn. One
-    operand of an ``and`` is enough (``if "game" not in state and messages:``)."""
+    operand of an ``and`` is enough (``if "game" not in state and messages:``). So does a local
+    bound to ``state.get("k")`` (``lookups``: ``b = state.get("backend")`` then ``if b is None:``,
+    a lazy build the rollout's state caches: built on the first turn, read on every other)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return any(first_turn_guard(part, body) for part in test.values)
+        return any(first_turn_guard(part, body, lookups) for part in test.values)
     guarded = guard_target(test, ready=False)
     key = None
-    if isinstance(guarded, ast.Call):
+    if isinstance(guarded, ast.Name) and lookups and guarded.id in lookups:
+        holder, read = lookups[guarded.id]
+        rollout = isinstance(holder, ast.Name) and holder.id in ROLLOUT_STATE_NAMES
+        key = read.value if rollout and isinstance(read, ast.Constant) and isinstance(read.value, str) else None
+    elif isinstance(guarded, ast.Call):
         key = state_get(guarded)
     elif isinstance(guarded, ast.Subscript):
         key = state_key(guarded)

@@ -293,6 +293,10 @@ class CallSite:
         """Where the receiver came from: ``Inst.origin``'s word (local, param, module, self, expr)."""
         return _ORIGINS[self.span & (1 << _ORIGIN_BITS) - 1]
 
+    def span_with(self, origin: str | None) -> int:
+        """:attr:`span` with the receiver's origin ``origin`` (for ``replace``: no field holds it alone)."""
+        return self.span >> _ORIGIN_BITS << _ORIGIN_BITS | _ORIGIN_CODES[origin]
+
     def with_facts(self, **changes: Any) -> CallSite:
         """This call with the rare facts ``changes`` names set (``in_loop=False``)."""
         facts = replace(self.rare or NO_FACTS, **changes)

@@ -232,7 +232,7 @@ class SelfReferences(IndexerState):
                 site,
                 target=target,
                 self_ref=None,
-                origin=self._receiver_origin(cls, path),
+                span=site.span_with(self._receiver_origin(cls, path)),
                 rare=None if rare == NO_FACTS else rare,
             )
         for position, ref in enumerate(self.refs):

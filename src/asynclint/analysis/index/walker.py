@@ -414,8 +414,8 @@ def index_source(
         raise IndexError_(f"cannot parse: {exc}") from None
     except (MemoryError, RecursionError):  # the parser's own stack overflows on absurd nesting
         raise IndexError_("expression nesting too deep to parse") from None
-    prune_shadowed(tree)  # a first copy of a function or method defined again is never run
     try:
+        prune_shadowed(tree)  # a first copy of a function or method defined again is never run
         with remembered_walks(tree):  # the tree stays as it is from here on
             return Indexer(source, path, module, package, catalogue, imports, library).run(tree)
     except RecursionError:

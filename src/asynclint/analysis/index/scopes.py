@@ -14,7 +14,6 @@ from asynclint.analysis.index.argfacts import Known
 from asynclint.analysis.index.bodies import Bodies
 from asynclint.analysis.index.corpora import MODULE, Built
 from asynclint.analysis.index.diskcache import DiskCaches
-from asynclint.analysis.index.flags import stored_names
 from asynclint.analysis.index.frames import CallContext, Frame, Placing
 from asynclint.analysis.index.helpers import BUILTIN_NAMES, CONFLICT, FUNCTION_DEFS, NEWLINE
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
@@ -395,8 +394,9 @@ class Scopes(IndexerState):
         return types.get(inferred.name) if isinstance(inferred, (Sym, Inst)) else None
 
     def _literal_default(self, name: str) -> ast.Constant | None:
-        """The literal default of the current function's parameter ``name``, when its body never binds it."""
-        if self.frame.kind != "function" or name in stored_names(list(self.frame.own)):
+        """The literal default of the current function's parameter ``name``, when its body never binds it
+        (a flag of the frame: :meth:`Definitions.visit_function` read the body once for all of them)."""
+        if self.frame.kind != "function" or name not in self.frame.flags:
             return None
         text = dict(self.functions[self.frame.func].defaults).get(name)
         default = ast.parse(text, mode="eval").body if text is not None else None

@@ -681,6 +681,50 @@ def test_a_subclassed_library_base_written_through_its_package_is_still_the_base
     )
 
 
+SHARED_TOOLSET_ENV = """import subprocess
+
+import verifiers.v1 as vf
+
+
+class Repo(vf.Toolset[vf.SharedToolsetConfig]):
+    @vf.tool
+    def blame(self, path: str) -> str:
+        vf.log_call(path)
+        return subprocess.run(["git", "blame", path], capture_output=True, text=True).stdout  # expect: ASL106 critical
+"""
+
+
+def test_a_shared_toolset_stays_shared_once_deep_mode_reads_where_its_configuration_is_defined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``vf.Toolset[vf.SharedToolsetConfig]`` serves every rollout of a worker from one server, whose loop
+    runs a sync ``@vf.tool`` inline. The tool's call into ``verifiers.v1`` makes deep mode read the
+    package, whose re-exports resolve the configuration to where it is defined
+    (``verifiers.v1.mcp.SharedToolsetConfig``): the same finding as without deep mode (session 37: the
+    corpus's wiki_search tools were hot at deep mode's first level and cold from its second on)."""
+    site = tmp_path / "site"
+    (site / "verifiers-0.3.1.dist-info").mkdir(parents=True)
+    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
+    (site / "verifiers" / "v1").mkdir(parents=True)
+    (site / "verifiers" / "__init__.py").write_text("")
+    (site / "verifiers" / "v1" / "__init__.py").write_text(
+        "from verifiers.v1.mcp import SharedToolsetConfig, Toolset, tool\nfrom verifiers.v1.log import log_call\n"
+    )
+    (site / "verifiers" / "v1" / "mcp.py").write_text(
+        "class SharedToolsetConfig:\n    pass\n\n\nclass Toolset:\n    pass\n\n\ndef tool(f):\n    return f\n"
+    )
+    (site / "verifiers" / "v1" / "log.py").write_text("def log_call(name):\n    return name\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "env.py").write_text(SHARED_TOOLSET_ENV)
+    monkeypatch.chdir(project)
+    for follow in (True, False):
+        config = dataclasses.replace(Config(root=project), follow_imports=follow)
+        result = run_check(["."], config, use_cache=False, search_path=[str(site)])
+        assert not result.errors, result.errors
+        assert {(f.line, f.code, f.severity.label) for f in result.findings} == expectations(SHARED_TOOLSET_ENV), follow
+
+
 def test_a_catalogued_call_is_not_reported_again_from_inside_the_library(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

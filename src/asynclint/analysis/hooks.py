@@ -131,14 +131,19 @@ class DeclaredHooks(GraphState):
 
     def _class_contexts(self, cls: str) -> dict[str, Hook]:
         """Decorator -> hook, from the type arguments of ``cls``'s generic bases and its
-        ancestors' (:data:`~asynclint.knowledge.frameworks.SHARED_CONTEXTS`)."""
+        ancestors' (:data:`~asynclint.knowledge.frameworks.SHARED_CONTEXTS`). The table names a
+        configuration by its public spelling (``verifiers.v1.SharedToolsetConfig``); deep mode,
+        once it reads the package's re-exports, resolves the argument to where the class is defined
+        (``verifiers.v1.mcp.SharedToolsetConfig``), so that definition's public spellings are asked too."""
         found = self._contexts.get(cls)
         if found is None:
             found = self._contexts[cls] = {}
             for ancestor in self.ancestors(cls):
                 name = self.canonical(ancestor)
                 for argument in self.classes[name][1].type_args if name in self.classes else ():
-                    found.update(SHARED_CONTEXTS.get(public_name(self.canonical(argument)), {}))
+                    defined = self.canonical(argument)
+                    spellings = (defined, *self.exported_as(defined))
+                    found.update(next(filter(None, (SHARED_CONTEXTS.get(public_name(s)) for s in spellings)), {}))
         return found
 
     def _in_test_file(self, position: int) -> bool:

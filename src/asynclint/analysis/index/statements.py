@@ -423,7 +423,9 @@ class Statements(Targets):
             lazy_test = self.file_tested(node.test)
             lazy, memo = self.lazy_fill(lazy_test, node.body)
             first_turn = not lazy and first_turn_guard(node.test, node.body, self.frame.lookups)
-            last_turn = terminal_guard(node.test) or self._ending_branch(node.body) or ends_rollout(node.body)
+            ending = self._terminal_keys()
+            last_turn = terminal_guard(node.test, ending) or self._ending_branch(node.body)
+            last_turn = last_turn or ends_rollout(node.body, ending)
             per_instance = lazy and instance_guard(node.test, self.shared_attrs.get(self.frame.cls or "", ()))
             missed = lazy and looks_for_file(lazy_test, ready=False)
             # a cache keyed by the rollout's state: not one-time, but once per example or rollout

@@ -11,9 +11,9 @@ from collections.abc import Callable, Collection, Container, Mapping
 from typing import Literal
 
 from asynclint.analysis.index.callshapes import state_get, state_key
-from asynclint.analysis.index.helpers import GROWING, none_test
+from asynclint.analysis.index.helpers import GROWING, SCOPES, none_test
 from asynclint.analysis.index.stopkeys import answers_true, stop_check
-from asynclint.analysis.index.walks import walk
+from asynclint.analysis.index.walks import scope_nodes, walk
 from asynclint.knowledge.asyncio_apis import (
     FAILURE_ERRORS,
     PARSING_BUILTINS,
@@ -408,14 +408,19 @@ def ends_rollout(body: list[ast.stmt], keys: Container[str] = TERMINAL_STATE_KEY
     its own statements, not a nested one; ``keys`` as :func:`terminal_guard`'s): the stop check
     after the turn ends the rollout, so the branch runs on its last turn, once per rollout, however
     often the hook around it runs (``if name == "claim_done": state["task_done"] = True; await
-    self._evaluate(url)``)."""
-    return any(
-        isinstance(stmt, ast.Assign)
-        and isinstance(stmt.value, ast.Constant)
-        and stmt.value.value is True
-        and any(state_key(target) in keys for target in stmt.targets)
-        for stmt in body
-    )
+    self._evaluate(url)``). Not when a statement before the store may return: the branch runs
+    on turns that leave there too (``if dropped: if reconnected: return ...; state["done"] = True``)."""
+    for stmt in body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Constant)
+            and stmt.value.value is True
+            and any(state_key(target) in keys for target in stmt.targets)
+        ):
+            return True
+        if any(isinstance(node, ast.Return) for node in scope_nodes([stmt], SCOPES)):
+            return False
+    return False
 
 
 def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:

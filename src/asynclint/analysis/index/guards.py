@@ -404,23 +404,30 @@ def ending_branch(function: str, decorators: tuple[str, ...], body: list[ast.stm
 
 
 def ends_rollout(body: list[ast.stmt], keys: Container[str] = TERMINAL_STATE_KEYS) -> bool:
-    """A branch that sets a key saying the rollout has ended (``state["task_done"] = True``, one of
-    its own statements, not a nested one; ``keys`` as :func:`terminal_guard`'s): the stop check
-    after the turn ends the rollout, so the branch runs on its last turn, once per rollout, however
-    often the hook around it runs (``if name == "claim_done": state["task_done"] = True; await
-    self._evaluate(url)``). Not when a statement before the store may return: the branch runs
-    on turns that leave there too (``if dropped: if reconnected: return ...; state["done"] = True``)."""
+    """A branch that sets a key saying the rollout has ended (:func:`ending_store`, one of its own
+    statements, not a nested one; ``keys`` as :func:`terminal_guard`'s): the stop check after the
+    turn ends the rollout, so the branch runs on its last turn, once per rollout, however often the
+    hook around it runs (``if name == "claim_done": state["task_done"] = True; await
+    self._evaluate(url)``). Not when a statement before the store may return: the branch runs on
+    the turns that leave there too (``if dropped: if reconnected: return ...; state["done"] =
+    True``); what follows the store still runs once (the walk's ``visit_body``)."""
     for stmt in body:
-        if (
-            isinstance(stmt, ast.Assign)
-            and isinstance(stmt.value, ast.Constant)
-            and stmt.value.value is True
-            and any(state_key(target) in keys for target in stmt.targets)
-        ):
+        if ending_store(stmt, keys):
             return True
         if any(isinstance(node, ast.Return) for node in scope_nodes([stmt], SCOPES)):
             return False
     return False
+
+
+def ending_store(stmt: ast.stmt, keys: Container[str] = TERMINAL_STATE_KEYS) -> bool:
+    """``state["task_done"] = True``: a store of ``True`` under a key of ``keys`` (the keys that say
+    the rollout has ended, as :func:`terminal_guard`'s)."""
+    return (
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Constant)
+        and stmt.value.value is True
+        and any(state_key(target) in keys for target in stmt.targets)
+    )
 
 
 def waits_until(test: ast.expr, rest: list[ast.stmt]) -> bool:

@@ -11,6 +11,7 @@ from asynclint.analysis.index.callshapes import opens_response, opens_stream, st
 from asynclint.analysis.index.diskcache import cache_miss, looks_for_file
 from asynclint.analysis.index.flags import attribute_owners, param_test, stored_names
 from asynclint.analysis.index.guards import (
+    ending_store,
     ends_raising,
     ends_rollout,
     failing_handler,
@@ -100,6 +101,12 @@ class Statements(Targets):
                 self.frame.guards.append(f"not ({tested})")
                 self.visit_body(rest)
                 self.frame.guards.pop()
+                return
+            if rest and ending_store(stmt, self._terminal_keys()):
+                # ``state["done"] = True``: the rest runs once the rollout has ended, on its last turn
+                self.frame.last_turn += 1
+                self.visit_body(rest)
+                self.frame.last_turn -= 1
                 return
             if rest and isinstance(stmt, TRY_STATEMENTS) and stmt.handlers and isinstance(stmt.body[-1], ast.Return):
                 # ``try: return parse(text)`` / ``except ValueError: ...``: the rest is a fallback.

@@ -94,9 +94,10 @@ class Conditions(IndexerState):
         """The keys of the rollout's state that say it has ended, in the code being walked: the
         framework's, and those the stop checks of the class it is in answer from (in a method or a
         function nested in one)."""
+        if not self.ending_keys:
+            return TERMINAL_STATE_KEYS
         cls = next((frame.cls for frame in reversed(self.frames) if frame.cls), None)
-        own = self.stop_keys.get(cls, {}) if cls else {}
-        return TERMINAL_STATE_KEYS.union(*own.values()) if own else TERMINAL_STATE_KEYS
+        return self.ending_keys.get(cls, TERMINAL_STATE_KEYS) if cls else TERMINAL_STATE_KEYS
 
     def _bound_reads(self, test: ast.expr, depth: int = 0) -> ast.expr:
         """``test`` with each local that the function binds once, in a statement of its own body, to

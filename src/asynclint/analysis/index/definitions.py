@@ -22,7 +22,7 @@ from asynclint.analysis.index.stopkeys import class_stop_keys
 from asynclint.analysis.index.values import ELEMENT, Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.costs import LARGE_COLUMN
-from asynclint.knowledge.frameworks import PASSED_NAMES
+from asynclint.knowledge.frameworks import PASSED_NAMES, TERMINAL_STATE_KEYS
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import CALLABLE_ANNOTATIONS, CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 
@@ -110,7 +110,9 @@ class Definitions(IndexerState):
         self.shared_attrs[global_qn] = shared_containers(node)
         # before its methods are walked: a test of one of these keys anywhere in them ends the rollout
         inherited = (self.stop_keys[base] for base in bases if base in self.stop_keys)
-        self.stop_keys[global_qn] = class_stop_keys(node, self._decorator_name, inherited)
+        self.stop_keys[global_qn] = checks = class_stop_keys(node, self._decorator_name, inherited)
+        if any(checks.values()):
+            self.ending_keys[global_qn] = TERMINAL_STATE_KEYS.union(*checks.values())
         self.attr_counts[global_qn] = instance_counts(node)
         self.class_methods.setdefault(global_qn, [])
         written_init = any(isinstance(stmt, FUNCTION_DEFS) and stmt.name == "__init__" for stmt in node.body)

@@ -109,6 +109,7 @@ class IndexerState:
     class_lines: dict[str, int]
     shared_attrs: dict[str, frozenset[str]]  # per class: guards.shared_containers
     stop_keys: dict[str, dict[str, frozenset[str]]]  # per class: stopkeys.class_stop_keys
+    ending_keys: dict[str, frozenset[str]]  # per class whose checks answer from some: those and the framework's
     attr_counts: dict[str, dict[str, int]]  # per class: replies.instance_counts
     callables: list[tuple[str, tuple[str | Rooted, ...]]]
     returns: list[tuple[str, tuple[str | Rooted, ...]]]

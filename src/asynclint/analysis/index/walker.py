@@ -188,6 +188,8 @@ class Indexer(
         self.shared_attrs: dict[str, frozenset[str]] = {}
         #: Per class: the keys of the rollout's state each of its stop checks answers from (stopkeys.class_stop_keys).
         self.stop_keys: dict[str, dict[str, frozenset[str]]] = {}
+        #: The classes whose stop checks answer from some: the framework's terminal keys and theirs.
+        self.ending_keys: dict[str, frozenset[str]] = {}
         self.attr_counts: dict[str, dict[str, int]] = {}
         self.callables: list[tuple[str, tuple[str | Rooted, ...]]] = []
         self.returns: list[tuple[str, tuple[str | Rooted, ...]]] = []  # see ModuleSummary.returns

@@ -525,12 +525,11 @@ FRAMEWORK_MAPPINGS: frozenset[str] = ROLLOUT_STATE_NAMES | {"kwargs"}
 #: ``state.get("is_completed")``), and the framework's methods that answer the same
 #: (``await self.is_completed(state)``): code run only when one holds runs on a rollout's last
 #: turn, once per rollout, however often the hook around it runs. A branch that sets one to ``True``
-#: ends the rollout (its stop check reads the key), so it too runs once per rollout. The last three
-#: are the keys environments' own ``is_completed`` return (``return state.get("task_done", False)``:
-#: tool_decathlon, prime_td_env, auto_rl, mini_swe_agent_plus, lean_code, self_compaction).
+#: ends the rollout (its stop check reads the key), so it too runs once per rollout. The keys an
+#: environment's own stop checks answer from (``return state.get("task_done", False)``) are read
+#: from its code, per class (:mod:`asynclint.analysis.index.stopkeys`), not listed here.
 TERMINAL_STATE_KEYS: frozenset[str] = frozenset(
     {"terminated", "truncated", "done", "is_completed", "completed", "is_truncated", "game_over"}
-    | {"task_done", "episode_done", "agent_signaled_done"}
 )
 TERMINAL_METHODS: frozenset[str] = frozenset({"is_completed", "is_done"})
 #: Decorators (by public name) that make a function a stop condition: like a terminal method, a

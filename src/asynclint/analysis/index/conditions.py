@@ -33,6 +33,7 @@ from asynclint.analysis.index.values import Inst, Marker, SelfRef
 from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.asyncio_apis import MISSING_KEY_ERRORS, MODULE_LOADERS
 from asynclint.knowledge.costs import switched_off
+from asynclint.knowledge.frameworks import TERMINAL_STATE_KEYS
 from asynclint.knowledge.typenames import CONFIGURATION_SUFFIXES, KEY_DUMP_FUNCTIONS, KEY_DUMP_METHODS
 
 
@@ -88,6 +89,15 @@ class Conditions(IndexerState):
             return False
         function = self.functions[self.frame.func]
         return ending_branch(function.name, function.decorators, body)
+
+    def _terminal_keys(self) -> frozenset[str]:
+        """The keys of the rollout's state that say it has ended, in the code being walked: the
+        framework's, and those the stop checks of the class it is in answer from (in a method or a
+        function nested in one)."""
+        if not self.ending_keys:
+            return TERMINAL_STATE_KEYS
+        cls = next((frame.cls for frame in reversed(self.frames) if frame.cls), None)
+        return self.ending_keys.get(cls, TERMINAL_STATE_KEYS) if cls else TERMINAL_STATE_KEYS
 
     def _bound_reads(self, test: ast.expr, depth: int = 0) -> ast.expr:
         """``test`` with each local that the function binds once, in a statement of its own body, to

@@ -18,10 +18,11 @@ from asynclint.analysis.index.records import Function
 from asynclint.analysis.index.replies import instance_counts
 from asynclint.analysis.index.scopes import IndexerState
 from asynclint.analysis.index.stateready import stored_state_keys
+from asynclint.analysis.index.stopkeys import class_stop_keys
 from asynclint.analysis.index.values import ELEMENT, Inst, Marker, Rooted, SelfRef, Sym, Value
 from asynclint.knowledge.blocking import RETURNS
 from asynclint.knowledge.costs import LARGE_COLUMN
-from asynclint.knowledge.frameworks import PASSED_NAMES
+from asynclint.knowledge.frameworks import PASSED_NAMES, TERMINAL_STATE_KEYS
 from asynclint.knowledge.functions import PROPERTIES
 from asynclint.knowledge.typenames import CALLABLE_ANNOTATIONS, CONTAINER_ANNOTATIONS, VAGUE_ANNOTATIONS
 
@@ -107,6 +108,11 @@ class Definitions(IndexerState):
         self.class_type_args[global_qn] = tuple(type_args)
         self.class_lines[global_qn] = node.lineno
         self.shared_attrs[global_qn] = shared_containers(node)
+        # before its methods are walked: a test of one of these keys anywhere in them ends the rollout
+        inherited = (self.stop_keys[base] for base in bases if base in self.stop_keys)
+        self.stop_keys[global_qn] = checks = class_stop_keys(node, self._decorator_name, inherited)
+        if any(checks.values()):
+            self.ending_keys[global_qn] = TERMINAL_STATE_KEYS.union(*checks.values())
         self.attr_counts[global_qn] = instance_counts(node)
         self.class_methods.setdefault(global_qn, [])
         written_init = any(isinstance(stmt, FUNCTION_DEFS) and stmt.name == "__init__" for stmt in node.body)
@@ -120,15 +126,19 @@ class Definitions(IndexerState):
                 self._set_class_attr(global_qn, name, value)
         self.frames.pop()
 
+    def _decorator_name(self, decorator: ast.expr) -> str:
+        """What a decorator is, resolved (``@vf.stop(priority=1)`` -> ``verifiers.stop``)."""
+        value = self.infer(decorator.func if isinstance(decorator, ast.Call) else decorator)
+        # Not resolved (a parameter's ``@mcp.tool(name="x")``): as written, a factory without
+        # its arguments, which say nothing of what the decorator is (``mcp.tool()``).
+        written = f"{ast.unparse(decorator.func)}()" if isinstance(decorator, ast.Call) else ast.unparse(decorator)
+        return value.name if isinstance(value, (Sym, Inst)) else written
+
     def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         decorators = []
         for decorator in node.decorator_list:
             self.visit_expr(decorator)
-            value = self.infer(decorator.func if isinstance(decorator, ast.Call) else decorator)
-            # Not resolved (a parameter's ``@mcp.tool(name="x")``): as written, a factory without
-            # its arguments, which say nothing of what the decorator is (``mcp.tool()``).
-            written = f"{ast.unparse(decorator.func)}()" if isinstance(decorator, ast.Call) else ast.unparse(decorator)
-            decorators.append(value.name if isinstance(value, (Sym, Inst)) else written)
+            decorators.append(self._decorator_name(decorator))
         for default in (*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)):
             self.visit_expr(default)
         outer = self.frame

@@ -11,8 +11,9 @@ from collections.abc import Callable, Collection, Container, Mapping
 from typing import Literal
 
 from asynclint.analysis.index.callshapes import state_get, state_key
-from asynclint.analysis.index.helpers import GROWING, none_test
-from asynclint.analysis.index.walks import walk
+from asynclint.analysis.index.helpers import GROWING, SCOPES, none_test
+from asynclint.analysis.index.stopkeys import answers_true, stop_check
+from asynclint.analysis.index.walks import scope_nodes, walk
 from asynclint.knowledge.asyncio_apis import (
     FAILURE_ERRORS,
     PARSING_BUILTINS,
@@ -27,10 +28,8 @@ from asynclint.knowledge.catalogue import Catalogue
 from asynclint.knowledge.frameworks import (
     FAILURE_RESULT_KEYS,
     ROLLOUT_STATE_NAMES,
-    STOP_DECORATORS,
     TERMINAL_METHODS,
     TERMINAL_STATE_KEYS,
-    public_name,
 )
 
 #: What :func:`guard_target` answers for a test of whether a file exists.
@@ -372,12 +371,14 @@ def _gives(node: ast.AST) -> set[str]:
     return set()
 
 
-def terminal_guard(test: ast.expr) -> bool:
+def terminal_guard(test: ast.expr, keys: Container[str] = TERMINAL_STATE_KEYS) -> bool:
     """``if state["terminated"]:`` / ``if state.get("done") and ...:`` / ``if await
     self.is_completed(state):``: a test that holds once the rollout has ended (one part of an
-    ``and`` is enough; a negation or an ``or`` holds on other turns too)."""
+    ``and`` is enough; a negation or an ``or`` holds on other turns too). ``keys``: the state's keys
+    that say so where the test is (the framework's, and those its class's stop checks answer from,
+    :mod:`asynclint.analysis.index.stopkeys`)."""
     if isinstance(test, ast.BoolOp):
-        return isinstance(test.op, ast.And) and any(map(terminal_guard, test.values))
+        return isinstance(test.op, ast.And) and any(terminal_guard(value, keys) for value in test.values)
     if isinstance(test, ast.Await):
         test = test.value
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)):
@@ -386,11 +387,11 @@ def terminal_guard(test: ast.expr) -> bool:
             return False
         test = test.left  # ``state["done"] is True``
     if isinstance(test, ast.Subscript):
-        return state_key(test) in TERMINAL_STATE_KEYS
+        return state_key(test) in keys
     if not isinstance(test, ast.Call):
         return False
     if (key := state_get(test)) is not None:
-        return key in TERMINAL_STATE_KEYS
+        return key in keys
     func = test.func
     return isinstance(func, ast.Attribute) and func.attr in TERMINAL_METHODS and isinstance(func.value, ast.Name)
 
@@ -399,22 +400,33 @@ def ending_branch(function: str, decorators: tuple[str, ...], body: list[ast.stm
     """A branch of a stop check (verifiers' ``is_completed``, a ``@vf.stop`` condition) that ends
     in ``return True``: the rollout ends with that answer, so the branch runs on its last turn, once
     per rollout, however often the check is asked (``self.save_rollout(state); return True``)."""
-    stop = function in TERMINAL_METHODS or any(public_name(name) in STOP_DECORATORS for name in decorators)
-    last = body[-1] if body else None
-    return stop and isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and last.value.value is True
+    return stop_check(function, decorators) and answers_true(body)
 
 
-def ends_rollout(body: list[ast.stmt]) -> bool:
-    """A branch that sets a key saying the rollout has ended (``state["task_done"] = True``, one of
-    its own statements, not a nested one): the stop check after the turn ends the rollout, so the
-    branch runs on its last turn, once per rollout, however often the hook around it runs
-    (``if name == "claim_done": state["task_done"] = True; await self._evaluate(url)``)."""
-    return any(
+def ends_rollout(body: list[ast.stmt], keys: Container[str] = TERMINAL_STATE_KEYS) -> bool:
+    """A branch that sets a key saying the rollout has ended (:func:`ending_store`, one of its own
+    statements, not a nested one; ``keys`` as :func:`terminal_guard`'s): the stop check after the
+    turn ends the rollout, so the branch runs on its last turn, once per rollout, however often the
+    hook around it runs (``if name == "claim_done": state["task_done"] = True; await
+    self._evaluate(url)``). Not when a statement before the store may return: the branch runs on
+    the turns that leave there too (``if dropped: if reconnected: return ...; state["done"] =
+    True``); what follows the store still runs once (the walk's ``visit_body``)."""
+    for stmt in body:
+        if ending_store(stmt, keys):
+            return True
+        if any(isinstance(node, ast.Return) for node in scope_nodes([stmt], SCOPES)):
+            return False
+    return False
+
+
+def ending_store(stmt: ast.stmt, keys: Container[str] = TERMINAL_STATE_KEYS) -> bool:
+    """``state["task_done"] = True``: a store of ``True`` under a key of ``keys`` (the keys that say
+    the rollout has ended, as :func:`terminal_guard`'s)."""
+    return (
         isinstance(stmt, ast.Assign)
         and isinstance(stmt.value, ast.Constant)
         and stmt.value.value is True
-        and any(state_key(target) in TERMINAL_STATE_KEYS for target in stmt.targets)
-        for stmt in body
+        and any(state_key(target) in keys for target in stmt.targets)
     )
 
 

@@ -11,6 +11,7 @@ from asynclint.analysis.index.callshapes import opens_response, opens_stream, st
 from asynclint.analysis.index.diskcache import cache_miss, looks_for_file
 from asynclint.analysis.index.flags import attribute_owners, param_test, stored_names
 from asynclint.analysis.index.guards import (
+    ending_store,
     ends_raising,
     ends_rollout,
     failing_handler,
@@ -100,6 +101,12 @@ class Statements(Targets):
                 self.frame.guards.append(f"not ({tested})")
                 self.visit_body(rest)
                 self.frame.guards.pop()
+                return
+            if rest and ending_store(stmt, self._terminal_keys()):
+                # ``state["done"] = True``: the rest runs once the rollout has ended, on its last turn
+                self.frame.last_turn += 1
+                self.visit_body(rest)
+                self.frame.last_turn -= 1
                 return
             if rest and isinstance(stmt, TRY_STATEMENTS) and stmt.handlers and isinstance(stmt.body[-1], ast.Return):
                 # ``try: return parse(text)`` / ``except ValueError: ...``: the rest is a fallback.
@@ -423,7 +430,9 @@ class Statements(Targets):
             lazy_test = self.file_tested(node.test)
             lazy, memo = self.lazy_fill(lazy_test, node.body)
             first_turn = not lazy and first_turn_guard(node.test, node.body, self.frame.lookups)
-            last_turn = terminal_guard(node.test) or self._ending_branch(node.body) or ends_rollout(node.body)
+            ending = self._terminal_keys()
+            last_turn = terminal_guard(node.test, ending) or self._ending_branch(node.body)
+            last_turn = last_turn or ends_rollout(node.body, ending)
             per_instance = lazy and instance_guard(node.test, self.shared_attrs.get(self.frame.cls or "", ()))
             missed = lazy and looks_for_file(lazy_test, ready=False)
             # a cache keyed by the rollout's state: not one-time, but once per example or rollout

@@ -186,6 +186,10 @@ class Indexer(
         self._postponed = False
         self.class_lines: dict[str, int] = {}
         self.shared_attrs: dict[str, frozenset[str]] = {}
+        #: Per class: the keys of the rollout's state each of its stop checks answers from (stopkeys.class_stop_keys).
+        self.stop_keys: dict[str, dict[str, frozenset[str]]] = {}
+        #: The classes whose stop checks answer from some: the framework's terminal keys and theirs.
+        self.ending_keys: dict[str, frozenset[str]] = {}
         self.attr_counts: dict[str, dict[str, int]] = {}
         self.callables: list[tuple[str, tuple[str | Rooted, ...]]] = []
         self.returns: list[tuple[str, tuple[str | Rooted, ...]]] = []  # see ModuleSummary.returns

@@ -70,6 +70,22 @@ def _temp_dir_of_this_worker(tmp_path_factory: pytest.TempPathFactory) -> Iterat
         os.environ["TMPDIR"] = previous
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _ctrl_c_reaches_the_commands() -> Iterator[None]:
+    """The commands' child processes get Ctrl-C as from a terminal, however the suite was started.
+    A suite run in the background (``pytest ... &`` in a script) starts with SIGINT ignored, its
+    workers and their children inherit that, and Python installs its own SIGINT handler only where
+    the signal had its default action: a SIGINT sent to a command then did nothing, and the
+    Ctrl-C tests waited out their targets (30 s) and failed. A handler set here is reset to the
+    default action in every child at ``exec``, so each command starts as a foreground one."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _hermetic(args: tuple[str, ...], hermetic: bool) -> tuple[str, ...]:
     """``check`` and ``fix`` follow whatever imports resolve on the interpreter's path by default
     (deep mode), and what happens to be installed where the tests run is no fixture: unless a test

@@ -1,4 +1,4 @@
-"""Dataset, model and corpus downloads: ``datasets``, ``huggingface_hub``, ``nltk.download``.
+"""Dataset, model and corpus downloads: ``datasets``, ``huggingface_hub``, ``nltk.download``, ``spacy.cli.download``.
 
 ``datasets.load_dataset`` asks the Hub for the dataset's revision and files on every call unless
 ``HF_HUB_OFFLINE=1`` (datasets/load.py: ``api.dataset_info(...)``), then downloads what is

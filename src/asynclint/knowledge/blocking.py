@@ -431,6 +431,27 @@ _CORE_APIS: tuple[BlockingApi, ...] = tuple(
         # ``Barrier.wait(0)`` returns at once too, but by breaking the barrier: still a wait here.
         *many("wait", "thread-wait", "to-thread", "wait", "threading.Barrier."),
         *many("wait", "thread-wait", "to-thread", "join", "threading.Thread.", off_with=_NO_WAIT),
+        # Starting a thread or building a loop per rollout: a fraction of a millisecond each
+        # (``bench/bench_thread_start.py``), no cheaper in a worker thread, so no recipe: keep one
+        # for the process. ``Thread(...)`` itself only builds the object.
+        entry(
+            "threading.Thread.start",
+            "wait",
+            "thread-start",
+            source="https://docs.python.org/3/library/threading.html#threading.Thread.start "
+            "(CPython 3.11 Lib/threading.py: _start_new_thread, then self._started.wait())",
+        ),
+        *(
+            entry(
+                loop,
+                "wait",
+                "loop-build",
+                source="CPython 3.11 Lib/asyncio/events.py new_event_loop -> unix_events._UnixSelectorEventLoop: "
+                "selector_events.BaseSelectorEventLoop.__init__ (selectors.DefaultSelector(), _make_self_pipe: "
+                "socket.socketpair())",
+            )
+            for loop in ("asyncio.new_event_loop", "asyncio.SelectorEventLoop")
+        ),
         *(
             api
             for queue in (*_JOINABLE_QUEUES, "queue.SimpleQueue")

@@ -81,6 +81,29 @@ COST_CLASSES: dict[str, CostClass] = {
             "forks and execs a child process: about a millisecond",
             what="starts a child process (a fork and an exec)",
         ),
+        # Measured by ``bench/bench_thread_start.py`` on the loaded 2-core machine: ``Thread.start()``
+        # 0.3 ms (1.5 ms in a busy round; it waits for the new thread to signal it runs), a new
+        # selector loop 0.09 ms (0.07 ms more to close it), a ``to_thread`` hop 0.16 ms. Moving either
+        # to a worker thread saves nothing: the fix is one thread or loop kept for the process.
+        CostClass(
+            "thread-start",
+            L,
+            frozenset({"loop"}),
+            "starts an OS thread and waits until it runs: about 0.3 ms (1.5 ms on a busy machine), "
+            "not worth a thread hop, but a thread per rollout or per call is work a long-lived one "
+            "does once",
+            what="starts an OS thread (and waits until it runs)",
+            raised_why="in a loop of starts only: one start per rollout or turn is a fraction of a millisecond",
+        ),
+        CostClass(
+            "loop-build",
+            L,
+            frozenset(),
+            "builds an event loop: an epoll instance and a self-pipe socket pair, about 0.1 ms (as "
+            "much again to close it), no cheaper in a worker thread; a loop per rollout is work one "
+            "loop kept for the process does once",
+            what="builds a new event loop (an epoll instance, a self-pipe socket pair)",
+        ),
         CostClass(
             "disk-content",
             H,

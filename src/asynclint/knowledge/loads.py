@@ -40,9 +40,32 @@ LINE_PARSES: frozenset[str] = frozenset({"json.loads", "orjson.loads", "ujson.lo
 #: Methods of a collection that look one entry up (or count it), rather than return the collection
 #: transformed (``ds.filter(...)``, ``df.iterrows()``, ``index.items()``).
 ENTRY_LOOKUPS: frozenset[str] = frozenset({"get", "pop", "count", "index", "setdefault", "__getitem__"})
-#: Loads of a search index that hold the corpus they index, by qualified name -> (the attribute
-#: holding it, the keyword that must be true for the load to read it; "" when it always does). A
-#: loop over that attribute walks every document of the corpus. bm25s' ``BM25.load(dir,
-#: load_corpus=True)`` reads the saved corpus into ``.corpus`` (source: xhluca/bm25s
-#: bm25s/__init__.py, ``BM25.load``).
-INDEX_LOADS: dict[str, tuple[str, str]] = {"bm25s.BM25.load": ("corpus", "load_corpus")}
+#: Loads and builds of a search index that hold one entry per document of the corpus they index, by
+#: qualified name -> (the attribute holding them, the keyword that must be true for the load to read
+#: them; "" when it always does). A loop over that attribute walks every document of the corpus.
+#:
+#: - bm25s' ``BM25.load(dir, load_corpus=True)`` reads the saved corpus into ``.corpus`` (source:
+#:   xhluca/bm25s bm25s/__init__.py, ``BM25.load``).
+#: - rank_bm25's ``BM25Okapi(corpus)`` (and ``BM25L``, ``BM25Plus``) keeps a frequency table per
+#:   document in ``.doc_freqs`` (source: pkg rank_bm25 0.2.2 rank_bm25.py, ``BM25._initialize``).
+#: - LangChain's FAISS store (``FAISS.load_local``, ``from_documents``, ``from_texts``) maps every
+#:   vector's position to its document's id in ``.index_to_docstore_id`` (source: pkg
+#:   langchain-community 0.4.2 langchain_community/vectorstores/faiss.py: ``load_local`` unpickles
+#:   it beside ``faiss.read_index``; ``__from`` fills it per text).
+#:
+#: Not here: a ``faiss.read_index`` index holds vectors in C++ (no Python collection to walk), and a
+#: Chroma store (``langchain_chroma.Chroma(...)``) holds a client of its database, not its documents.
+INDEX_LOADS: dict[str, tuple[str, str]] = {
+    "bm25s.BM25.load": ("corpus", "load_corpus"),
+    **{f"rank_bm25.{cls}": ("doc_freqs", "") for cls in ("BM25Okapi", "BM25L", "BM25Plus")},
+    **{
+        f"{store}.{load}": ("index_to_docstore_id", "")
+        for store in (
+            "langchain_community.vectorstores.FAISS",
+            "langchain_community.vectorstores.faiss.FAISS",
+            # What the knowledge pack names the class as (knowledge/packs/langchain.py: the interface).
+            "langchain_core.vectorstores.VectorStore",
+        )
+        for load in ("load_local", "from_documents", "from_texts")
+    },
+}

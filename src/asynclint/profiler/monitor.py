@@ -206,7 +206,7 @@ class LoopMonitor:
         self._thread = threading.Thread(
             target=self._watchdog, args=(self._loop_ident,), name="asynclint-watchdog", daemon=True
         )
-        self._thread.start()
+        self._thread.start()  # asynclint: ignore[blocking-wait] (once per monitor: start, or the one switch)
 
     def _stop_signal(self) -> None:
         ours = signal.getsignal(self._signum) is self._handler

@@ -45,7 +45,10 @@ class BlockingWait(BlockingCallRule):
     moves the wait to a worker thread (`await asyncio.to_thread(event.wait)`, safe; for
     `queue.get` unsafe: when the rollout is cancelled the thread still takes the item, and it
     is lost); it leaves locks alone (acquiring one in a worker thread changes which thread owns
-    it) and `as_completed` (iterating over it blocks, not the call).
+    it) and `as_completed` (iterating over it blocks, not the call). Starting a thread
+    (`Thread.start()` waits until the new thread runs) or building an event loop
+    (`asyncio.new_event_loop()`) per rollout is a fraction of a millisecond, low, and no cheaper
+    in a worker thread: keep one thread or loop for the process (no automatic fix).
     """
 
     code = "ASL113"

@@ -1,4 +1,4 @@
-"""Dataset, model and corpus downloads: ``datasets``, ``huggingface_hub``, ``nltk.download``.
+"""Dataset, model and corpus downloads: ``datasets``, ``huggingface_hub``, ``nltk.download``, ``spacy.cli.download``.
 
 ``datasets.load_dataset`` asks the Hub for the dataset's revision and files on every call unless
 ``HF_HUB_OFFLINE=1`` (datasets/load.py: ``api.dataset_info(...)``), then downloads what is
@@ -58,6 +58,19 @@ APIS: tuple[BlockingApi, ...] = (
     entry("huggingface_hub.HfFileSystem.**", "http", "network", "to-thread", frozenset(), _HUB),
     entry("nltk.download", "http", "network", "to-thread", frozenset(), _NLTK),
     entry("nltk.downloader.download", "http", "network", "to-thread", frozenset(), _NLTK),
+    # spaCy's pipeline download asks GitHub for the compatibility table, then runs pip in a child
+    # process to install the pipeline package: seconds to minutes, every call (no cache).
+    *(
+        entry(
+            name,
+            "http",
+            "network",
+            "to-thread",
+            source="source: pkg spacy 3.8.7 spacy/cli/download.py (download: get_compatibility -> requests.get, "
+            "then download_model -> run_command([python, -m, pip, install, URL]))",
+        )
+        for name in ("spacy.cli.download", "spacy.cli.download.download")
+    ),
 )
 
 RETURNS: dict[str, str] = {

@@ -127,7 +127,7 @@ _CLASSES: dict[str, str] = {
     "langchain_anthropic.ChatAnthropic": CHAT,
     "langchain_anthropic.AnthropicLLM": LLM,
     **{f"langchain_community.chat_models.{cls}": CHAT for cls in ("ChatOpenAI", "ChatAnthropic")},
-    **{f"langchain_community.vectorstores.{cls}": STORE for cls in ("FAISS", "Chroma", "InMemoryVectorStore")},
+    **{f"langchain_community.vectorstores.{cls}": STORE for cls in ("FAISS", "InMemoryVectorStore")},
     "langchain_core.vectorstores.InMemoryVectorStore": STORE,
     **{
         f"{chains}.{cls}": CHAIN
@@ -135,8 +135,12 @@ _CLASSES: dict[str, str] = {
         for cls in ("LLMChain", "RetrievalQA", "ConversationalRetrievalChain")
     },
 }
+#: Chroma's store is named as itself, not aliased to the interface: its constructor opens a client
+#: (``_LOADS``); what it and its builders make is a store.
+_CHROMA_STORES = ("langchain_chroma.Chroma", "langchain_community.vectorstores.Chroma")
 #: Factories and builders: what calling them gives.
 _FACTORIES: dict[str, str] = {
+    **{f"{chroma}{made}()": STORE for chroma in _CHROMA_STORES for made in ("", ".from_texts", ".from_documents")},
     "langchain.chat_models.init_chat_model()": CHAT,
     "langchain.embeddings.init_embeddings()": EMBEDDINGS,
     **{f"{CHAT}.{m}()": CHAT for m in ("bind_tools", "with_structured_output", "bind", "with_retry", "with_config")},
@@ -172,7 +176,7 @@ _DEFINED = {
     },
 }
 
-APIS: tuple[BlockingApi, ...] = tuple(
+_INTERFACE_CALLS: tuple[BlockingApi, ...] = tuple(
     # ``stream`` is a generator function: the work happens as it is iterated, so handing the
     # call to a thread would move nothing off the loop.
     entry(
@@ -187,6 +191,40 @@ APIS: tuple[BlockingApi, ...] = tuple(
     for interface, (category, cost, methods) in _INTERFACES.items()
     for method, source in methods.items()
 )
+
+_COMMUNITY = "source: pkg langchain-community 0.4.2"
+_CHROMA = (
+    "source: pkg langchain-chroma 1.1.0 langchain_chroma/vectorstores.py (Chroma.__init__: chromadb.PersistentClient "
+    "for persist_directory=, HttpClient for host=, CloudClient, else chromadb.Client; then get_or_create_collection)"
+)
+#: Vector-store loads and builds that are no interface method (no ``a``-prefixed twin): reading a
+#: saved FAISS store, and a Chroma store's constructor, which opens its client and collection.
+_LOADS: tuple[BlockingApi, ...] = (
+    entry(
+        f"{STORE}.load_local",
+        "fs",
+        "disk-content",
+        "to-thread",
+        source=f"{_COMMUNITY} langchain_community/vectorstores/faiss.py (FAISS.load_local: faiss.read_index, then "
+        "pickle.load of the docstore and index_to_docstore_id: as large as the corpus)",
+    ),
+    *(entry(store, "sdk", "local-store", "to-thread", source=_CHROMA) for store in _CHROMA_STORES),
+    # Its builders embed the texts (the interface's ``from_texts``/``from_documents``), then open it.
+    *(
+        entry(
+            f"{store}.{built}",
+            "sdk",
+            "network",
+            "to-thread",
+            source=f"{_CHROMA}; {_CORE} langchain_core/vectorstores/base.py ({built} / a{built})",
+            twin=_twin_phrase(built),
+        )
+        for store in _CHROMA_STORES
+        for built in ("from_texts", "from_documents")
+    ),
+)
+
+APIS: tuple[BlockingApi, ...] = (*_INTERFACE_CALLS, *_LOADS)
 
 RETURNS: dict[str, str] = {**_CLASSES, **_FACTORIES, **_DEFINED, **_PIPES}
 

@@ -1,5 +1,5 @@
 """Local ML models loaded or run in process: transformers, sentence-transformers, BERTScore,
-BLEURT, spaCy, and the metrics rewards compute with them (ROUGE, HF ``evaluate``).
+BLEURT, spaCy, ONNX Runtime, fastembed, and the metrics rewards compute with them (ROUGE, HF ``evaluate``).
 
 Loading a model (``AutoModel*.from_pretrained``, ``AutoTokenizer.from_pretrained``,
 ``transformers.pipeline(...)``, ``SentenceTransformer(...)``, ``BleurtScorer(checkpoint)``,
@@ -49,6 +49,18 @@ _ROUGE = "source: pkg rouge 1.0.1 rouge/rouge.py, rouge_score.py (pure Python n-
 _ROUGE_SCORE = "source: pkg rouge-score 0.1.2 rouge_score/rouge_scorer.py (pure Python n-grams, _lcs_table)"
 _EVALUATE = "source: pkg evaluate 0.4.6"
 _SPACY = "source: pkg spacy 3.8.18"
+_ONNXRUNTIME = (
+    "source: pkg onnxruntime 1.20.1 onnxruntime/capi/onnxruntime_inference_collection.py (InferenceSession.__init__ "
+    "-> _create_inference_session: reads the model file and optimizes its graph; Session.run: one forward pass, "
+    "the GIL released while the C++ kernels run)"
+)
+_FASTEMBED = (
+    "source: pkg fastembed 0.9.1 fastembed/text/onnx_embedding.py (OnnxTextEmbedding.__init__: download_model from "
+    "the Hub unless cached, then load_onnx_model unless lazy_load; embed/query_embed/passage_embed yield from "
+    "_embed_documents), text/text_embedding.py (TextEmbedding: the same, generators)"
+)
+#: fastembed's embedding generators: the model runs as they are iterated.
+_FASTEMBED_EMBEDS = ("embed", "query_embed", "passage_embed")
 #: What a finding of a load says to use instead (follows "use"): none of these has an async API.
 LOAD_ONCE = "one model loaded at start-up (module level, `load_environment`, `__init__`) and reused"
 BERT_SCORE_ONCE = (
@@ -226,6 +238,17 @@ APIS: tuple[BlockingApi, ...] = (
         source=f"{_EVALUATE} evaluate/module.py (add_batch -> _init_writer: ArrowWriter to a cache file under a "
         "FileLock; compute -> _finalize reads it back, then _compute)",
     ),
+    # --- ONNX Runtime and fastembed -----------------------------------------------------------
+    # A session reads the model and optimizes its graph when built; fastembed's model builds one
+    # (after a Hub download the first time) unless ``lazy_load=True``, which moves that to the
+    # first embed.
+    _load("onnxruntime.InferenceSession", _ONNXRUNTIME),
+    _run("onnxruntime.InferenceSession.run", _ONNXRUNTIME),
+    _load("fastembed.TextEmbedding", _FASTEMBED),
+    *(
+        entry(f"fastembed.TextEmbedding.{embed}", "cpu", "model-inference", None, frozenset(), _FASTEMBED)
+        for embed in _FASTEMBED_EMBEDS
+    ),
     # --- spaCy --------------------------------------------------------------------------------
     *(
         _load(
@@ -266,10 +289,15 @@ APIS: tuple[BlockingApi, ...] = (
     ),
 )
 
-#: ``nlp.pipe(texts)`` does nothing until it is iterated.
+#: ``nlp.pipe(texts)`` and fastembed's ``embed(texts)`` do nothing until they are iterated.
 DEFERRED: dict[str, str] = {
     f"{SPACY_LANGUAGE}.pipe": f"a generator that runs the pipeline on each text as it is iterated ({_SPACY} "
     "spacy/language.py: Language.pipe yields)",
+    **{
+        f"fastembed.TextEmbedding.{embed}": "a generator that runs the model on each batch as it is iterated "
+        "(fastembed 0.9.1 text/text_embedding.py: yield from)"
+        for embed in _FASTEMBED_EMBEDS
+    },
 }
 
 RETURNS: dict[str, str] = {
@@ -300,4 +328,6 @@ RETURNS: dict[str, str] = {
     "spacy.util.load_model()": SPACY_LANGUAGE,
     "spacy.blank()": SPACY_LANGUAGE,
     "spacy.Language": SPACY_LANGUAGE,
+    "fastembed.text.text_embedding.TextEmbedding": "fastembed.TextEmbedding",
+    "onnxruntime.capi.onnxruntime_inference_collection.InferenceSession": "onnxruntime.InferenceSession",
 }

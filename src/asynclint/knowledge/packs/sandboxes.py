@@ -10,7 +10,10 @@ does e2b-desktop's ``Sandbox``, a subclass of e2b's sync one whose desktop actio
 ``left_click``, ``write``, ...) each run a command in the sandbox. Daytona's sync classes wait on
 HTTP too (``Daytona`` / ``AsyncDaytona``, whose sandboxes are ``Sandbox`` / ``AsyncSandbox``); building
 a ``Daytona`` builds its API and HTTP clients. e2b's ``Template`` classmethods (``build``,
-``exists``, ...) are the sync twins of ``AsyncTemplate``'s.
+``exists``, ...) are the sync twins of ``AsyncTemplate``'s. From e2b 2.0.0 on, the sync
+``Sandbox.list()`` and ``list_snapshots()`` (2.20.0 on) only build a paginator: its ``next_items()``
+sends the request. e2b 1.x's ``Sandbox.list()`` sent it itself and is not matched (a 2.x call written
+the same way would be a false report); its callers iterate a list, never call ``next_items``.
 """
 
 from __future__ import annotations
@@ -33,11 +36,21 @@ _E2B = (
 )
 #: e2b's sync ``Sandbox`` calls that ask the API or the sandbox (e2b 2.63.0, which names every one
 #: e2b 1.0.0 and 1.11.1 have): its classmethods, methods and the ``files``/``commands``/``pty``/``git``
-#: objects; ``__exit__`` kills the sandbox.
+#: objects; ``__exit__`` kills the sandbox. Not ``list`` and ``list_snapshots``: from e2b 2.0.0 on
+#: they build a paginator locally and its ``next_items`` asks the API (:data:`_E2B_PAGINATORS`).
 _E2B_CALLS = (
-    "create connect fork list is_running kill set_timeout update_network get_info get_metrics pause beta_pause "
-    "create_snapshot list_snapshots delete_snapshot get_mcp_token __exit__ commands.** files.** pty.** git.**"
+    "create connect fork is_running kill set_timeout update_network get_info get_metrics pause beta_pause "
+    "create_snapshot delete_snapshot get_mcp_token __exit__ commands.** files.** pty.** git.**"
 )
+_E2B_PAGES = (
+    "source: pkg e2b 2.0.0, 2.10.0, 2.20.0, 2.44.0 and 2.63.0 e2b/sandbox_sync/sandbox_api.py (Sandbox.list returns "
+    "SandboxPaginator(...), no request), sandbox_sync/main.py (list_snapshots, from 2.20.0 -- not in 2.10.0 -- "
+    "returns SnapshotPaginator(...)), sandbox_sync/paginator.py (next_items: one GET per page over the sync API "
+    "client); pkg e2b 1.0.0, 1.5.0 and 1.11.1 e2b/sandbox_sync/sandbox_api.py (Sandbox.list sent the GET itself and "
+    "returned a list: this pack follows the 2.x releases, the current ones since August 2025)"
+)
+#: e2b 2.x's sync paginators, by the sandbox call that builds one (the same name at every import path).
+_E2B_PAGINATORS = {"list": "SandboxPaginator", "list_snapshots": "SnapshotPaginator"}
 _INTERPRETER = (
     "source: pkg e2b-code-interpreter 2.11.5 e2b_code_interpreter/code_interpreter_sync.py (class Sandbox(e2b "
     "Sandbox): run_code, create_code_context, remove_code_context, list_code_contexts, restart_code_context "
@@ -59,14 +72,12 @@ _E2B_DESKTOP = (
     "sandbox_sync/paginator.py)"
 )
 #: e2b-desktop 2.7.2 ``Sandbox``'s own actions and its VNC stream's start/stop, then what it inherits
-#: from e2b's sync ``Sandbox`` that calls the API or the sandbox, from e2b 2.44.0 (its floor) on: there
-#: ``list`` and ``list_snapshots`` build a paginator locally (1.x's ``list`` asked the API; e2b's own
-#: ``Sandbox`` keeps it for them).
+#: from e2b's sync ``Sandbox`` that calls the API or the sandbox, from e2b 2.44.0 (its floor) on.
 _DESKTOP_ACTIONS = (
     "create connect screenshot left_click double_click right_click middle_click scroll move_mouse mouse_press "
     "mouse_release get_cursor_position get_screen_size write press drag wait open get_current_window_id "
     "get_application_windows get_window_title launch stream.start stream.stop "
-    + " ".join(name for name in _E2B_CALLS.split() if name not in {"create", "connect", "list", "list_snapshots"})
+    + " ".join(name for name in _E2B_CALLS.split() if name not in {"create", "connect"})
 )
 _PRIME = "source: pkg prime-sandboxes 0.5.1 prime_sandboxes/__init__.py, sandbox.py, core/client.py"
 _DAYTONA = (
@@ -134,6 +145,15 @@ APIS: tuple[BlockingApi, ...] = (
                 "sdk", "network", "to-thread", names, f"{sandbox}.", source=source, twin=f"`{twin}` and await the call"
             ),
         )
+    ),
+    # A page of sandboxes or snapshots: the paginator ``Sandbox.list()``/``list_snapshots()`` built.
+    *many(
+        "sdk",
+        "network",
+        "to-thread",
+        "e2b.SandboxPaginator.next_items e2b.SnapshotPaginator.next_items",
+        source=_E2B_PAGES,
+        twin="`e2b.AsyncSandbox.list(...)` and `await paginator.next_items()`",
     ),
     # e2b-desktop's ``Sandbox`` subclasses e2b's sync one and adds the desktop actions, each a
     # command run in the sandbox over HTTP (xdotool, scrot); it ships no async desktop class.
@@ -247,7 +267,13 @@ RETURNS: dict[str, str] = {
     "modal.functions.Function": "modal.Function",
     "modal.functions.FunctionCall": "modal.FunctionCall",
     "modal.Cls()": "modal.cls.Obj",
-    # e2b: classmethods returning the sandbox.
+    # e2b: classmethods returning the sandbox, and the 2.x paginators (built locally).
+    **{
+        f"{sandbox}.{method}()": f"e2b.{paginator}"
+        for sandbox in ("e2b.Sandbox", "e2b_code_interpreter.Sandbox", "e2b_desktop.Sandbox")
+        for method, paginator in _E2B_PAGINATORS.items()
+    },
+    **{f"e2b.sandbox_sync.paginator.{paginator}": f"e2b.{paginator}" for paginator in _E2B_PAGINATORS.values()},
     **{f"e2b.Sandbox.{method}()": "e2b.Sandbox" for method in ("create", "connect", "fork")},
     **{f"e2b_code_interpreter.Sandbox.{method}()": "e2b_code_interpreter.Sandbox" for method in ("create", "connect")},
     "e2b.sandbox_sync.main.Sandbox": "e2b.Sandbox",

@@ -198,6 +198,19 @@ APIS: tuple[BlockingApi, ...] = (
         entry(f"{collection}.**", "sdk", "local-store", "to-thread", source=_CHROMA_EF_SOURCE)
         for collection in (CHROMA_LOCAL_EMBEDDING, CHROMA_REMOTE_EMBEDDING)
     ),
+    # Building the OpenAI embedding function builds its sync ``openai.OpenAI`` client (the other
+    # remote functions build their providers' SDK clients; not read here).
+    *(
+        entry(
+            f"{_EF}{path}",
+            "client",
+            "client-build",
+            "hoist-client",
+            source=f"{_CHROMA} chromadb/utils/embedding_functions/openai_embedding_function.py "
+            "(OpenAIEmbeddingFunction.__init__: self.client = openai.OpenAI(**client_params))",
+        )
+        for path in ("OpenAIEmbeddingFunction", "openai_embedding_function.OpenAIEmbeddingFunction")
+    ),
     # A collection whose client is not known (an annotated parameter): graded as the cheaper store.
     entry(
         "chromadb.Collection.**",

@@ -15,6 +15,7 @@ from asynclint.knowledge.costs import (
     CODE_GRADES,
     COST_CLASSES,
     FILE_CONTENTS_COSTS,
+    FILE_PIECES,
     FORMED_SHAPES,
     FRAMEWORK_HANDED,
     HANDED_LONG,
@@ -315,7 +316,8 @@ def cost_of(api: BlockingApi, call: CallEvidence) -> Cost:
     cls = grades[evidence]
     if evidence == "small" and shape in FORMED_SHAPES.get(api.cost, ()):
         cls = grades["constant"]
-    if shape == "read" or word == RESPONSE_DOCUMENT:  # a file's contents, a document a web API hands back
+    # a file's contents (or each piece of them, over a loop), a document a web API hands back
+    if shape == "read" or word in (RESPONSE_DOCUMENT, FILE_PIECES):
         cls = FILE_CONTENTS_COSTS.get(cls, cls)
     return Cost(cls, text, loop_counted=shape == "each", turns_counted=turns, size=evidence)
 

@@ -1596,6 +1596,10 @@ SHORT_TEXT = 2_000
 #: is ``state:stage_history``): sized by what the project stores there (ModuleSummary.state_fields) when
 #: it stores anything traceable, else by the key, as any key is.
 STATE_KEY = "state:"
+#: The word of a loop variable over the pieces of a file's contents (``for line in
+#: path.read_text().splitlines()``): each piece in turn is all of the contents over the loop, so a
+#: parse or dump of each costs what one of the whole file does (``payload-file``), counted once.
+FILE_PIECES = "<a file's contents>"
 #: Payload evidence from the largest to the smallest.
 SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 
@@ -1603,7 +1607,7 @@ SIZE_ORDER: tuple[str, ...] = ("whole", "unknown", "small")
 def payload_evidence(shape: str, word: str) -> str:
     """``small``, ``whole`` or ``unknown`` for a payload argument of ``shape`` whose name,
     attribute or string key is ``word`` (see :func:`asynclint.analysis.index.argfacts.payload_of`)."""
-    if shape == EXPONENTIAL:
+    if shape == EXPONENTIAL or word == FILE_PIECES:
         return "whole"
     word = shown(word)
     if shape in ("literal", "item", "match", SCALAR_FIELD) or word == HANDED_SMALL:
@@ -1754,6 +1758,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
     if shape == "display":  # what a function returns, by the function's name: ``recorded()``
         held = " ".join(f"{returned_name(part)}()" if RETURNED_SLOTS in part else part for part in word.split())
         return "a short display" if evidence == "small" else f"a display holding `{held}`"
+    if shape == "each" and word == FILE_PIECES:
+        return "every piece of a file's contents in turn (all of it, over the loop)"
     if shape == "each" and evidence != "unknown":
         kind = "all of it, over the loop" if evidence == "whole" else "one small item at a time"
         return f"every item of `{word}` in turn ({kind})"

@@ -55,6 +55,7 @@ from asynclint.knowledge.costs import (
     CONTENT_READS,
     CUT,
     FEW,
+    FILE_PIECES,
     GROWN,
     INFO_COLUMN,
     MATCH_LISTS,
@@ -254,6 +255,8 @@ def loop_item(
     shape, word = loop_source(iterable, known, returned)
     if shape in ("literal", "", "returned") or evidence_of((shape, word)) == "small":
         return (shape, word)  # an item of one small thing is smaller still
+    if shape == "read" and not word:
+        return ("each", FILE_PIECES)  # ``for line in path.read_text().splitlines()``: the file, over the loop
     return ("each", word)
 
 

@@ -34,7 +34,7 @@ from asynclint.analysis.index.values import (
     extend,
 )
 from asynclint.knowledge.asyncio_apis import CALLABLE_WRAPPERS, RESULT_METHODS, THREAD_RESULTS
-from asynclint.knowledge.blocking import ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE
+from asynclint.knowledge.blocking import ITEM_KEEPERS, ITEMS, RETURNS, TEXT_PIECES, TEXT_PIECES_TYPE
 from asynclint.knowledge.costs import FEW
 from asynclint.knowledge.frameworks import HANDOFF_ATTRIBUTES
 from asynclint.knowledge.typenames import CASTS
@@ -133,6 +133,12 @@ class Inference(AnnotationTypes):
                     return items
                 if (copied := held_items(items)) is not None:
                     return copied  # ``list(scenario.rubric.funcs)``: the attribute's items, which the graph reads
+            if isinstance(func, Sym) and func.name in ITEM_KEEPERS and len(node.args) == 1:
+                item = self._item_type(node.args[0])
+                if isinstance(item, (Inst, SelfRef)):
+                    # ``paths = sorted(root.rglob("*.jsonl"))``: a list of what rglob yields, as a
+                    # comprehension's list is of its element, for a later loop over the name
+                    return Refs((item,))
             if func == Sym("builtins.super") and self.frame.cls is not None and self.frame.kind == "function":
                 # ``super().method()``: looked up from the first base on (and ``super().__init__
                 # (tools=[...])`` shows the framework base what is passed).

@@ -1,5 +1,5 @@
 """Local ML models loaded or run in process: transformers, sentence-transformers, BERTScore,
-BLEURT, spaCy, ONNX Runtime, fastembed, and the metrics rewards compute with them (ROUGE, HF ``evaluate``).
+BLEURT, spaCy, ONNX Runtime, fastembed, PyTorch checkpoints, and the metrics rewards compute with them (ROUGE, HF ``evaluate``).
 
 Loading a model (``AutoModel*.from_pretrained``, ``AutoTokenizer.from_pretrained``,
 ``transformers.pipeline(...)``, ``SentenceTransformer(...)``, ``BleurtScorer(checkpoint)``,
@@ -31,6 +31,12 @@ with the small pipelines; ``nlp.pipe(texts)`` does the same for each text as it 
 ``spacy.blank(lang)`` loads no weights but builds a whole pipeline object (the language's config
 validated, a Vocab, a Tokenizer with its regexes and every tokenizer exception added): CPU to
 do once at start-up, not per rollout.
+
+A PyTorch checkpoint (``torch.load``) is read whole: the zip archive is opened and every tensor's
+storage is read from it into CPU memory while the pickle is undone (unless ``mmap=True``), so a
+checkpoint of MBs to GBs costs what a model load does, whatever the code then builds from it;
+``torch.save`` writes every storage of what it is handed into the archive. Both belong at
+start-up (a checkpoint loaded once and its networks kept), or in a worker thread.
 """
 
 from __future__ import annotations
@@ -61,6 +67,11 @@ _FASTEMBED = (
 )
 #: fastembed's embedding generators: the model runs as they are iterated.
 _FASTEMBED_EMBEDS = ("embed", "query_embed", "passage_embed")
+_TORCH = (
+    "source: github pytorch/pytorch v2.8.0 torch/serialization.py (load: _open_file_like, _open_zipfile_reader, "
+    "then _load unpickles and reads every storage from the archive into CPU memory unless mmap=True; save: "
+    "_open_zipfile_writer, _save writes every storage)"
+)
 #: What a finding of a load says to use instead (follows "use"): none of these has an async API.
 LOAD_ONCE = "one model loaded at start-up (module level, `load_environment`, `__init__`) and reused"
 BERT_SCORE_ONCE = (
@@ -162,6 +173,12 @@ APIS: tuple[BlockingApi, ...] = (
         f"{TOKENIZER}.",
         source=f"{_TRANSFORMERS} transformers/tokenization_utils_base.py (__call__, encode: the backend "
         "tokenizer's BPE merges; decode, batch_decode: the backend's detokenization of every id)",
+    ),
+    # --- PyTorch checkpoints ------------------------------------------------------------------
+    *(_load(name, _TORCH) for name in ("torch.load", "torch.serialization.load")),
+    *(
+        entry(name, "fs", "disk-content", "to-thread", frozenset(), _TORCH)
+        for name in ("torch.save", "torch.serialization.save")
     ),
     # --- sentence-transformers ----------------------------------------------------------------
     *(

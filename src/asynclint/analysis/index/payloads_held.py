@@ -359,6 +359,9 @@ class PayloadsHeld(IndexerState):
     def _a_model_reply(self, call: ast.Call) -> bool:
         """Does ``call`` return one completion object of a model API (:data:`MODEL_REPLIES`), as the walk types it?"""
         value = self.infer(call)
+        if isinstance(value, SelfRef) and len(value.path) > 1:  # ``self.judge_client.chat.completions.create()``
+            client = self.class_attrs.get(value.cls, {}).get(value.path[0])
+            value = Inst(".".join((client.name, *value.path[1:])), "self") if isinstance(client, Inst) else None
         return isinstance(value, Inst) and value.name.replace("()", "") in MODEL_REPLIES
 
     def _a_response(self, node: ast.expr) -> bool:

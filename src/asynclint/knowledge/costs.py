@@ -1388,6 +1388,37 @@ HTTP_RESPONSES: frozenset[str] = frozenset(
     | {"aiohttp.request", "requests.Response", "requests.models.Response", "httpx.Response"}
     | {"aiohttp.ClientResponse", "aiohttp.client_reqrep.ClientResponse"}
 )
+#: The calls of a model API's SDK that return ONE completion object (a chat completion, a response, a
+#: message), as call targets without ``()``: openai 1.x ``chat.completions.create``/``parse`` (also under
+#: ``beta``), ``completions.create``, ``responses.create``/``parse``; anthropic ``messages.create`` (also
+#: under ``beta``); litellm's module ``completion``/``acompletion``. Its ``model_dump()`` or
+#: ``model_dump_json()`` is one reply's worth, as ``json.loads`` of its message is: pydantic-core dumps a
+#: completion of a few KB in microseconds, below a thread hop's ~40 µs (the rubric's "``model_dump`` of a
+#: small model"; split 3 ``regular_monitor.py:92``, ``monitor.py:120``, labelled none). Left out: what
+#: returns a vector per input (``embeddings.create``) or a page of stored objects (``list``), and a
+#: streamed call's iterator, which dumps nothing whole.
+MODEL_REPLY_CLIENTS: tuple[str, ...] = (
+    *(f"openai.{client}" for client in ("OpenAI", "AsyncOpenAI", "AzureOpenAI", "AsyncAzureOpenAI")),
+    *(f"anthropic.{client}" for client in ("Anthropic", "AsyncAnthropic", "AnthropicBedrock", "AsyncAnthropicBedrock")),
+    *(f"anthropic.{client}" for client in ("AnthropicVertex", "AsyncAnthropicVertex")),
+)
+MODEL_REPLY_METHODS: tuple[str, ...] = (
+    "chat.completions.create",
+    "chat.completions.parse",
+    "beta.chat.completions.parse",
+    "completions.create",
+    "responses.create",
+    "responses.parse",
+    "messages.create",
+    "beta.messages.create",
+)
+MODEL_REPLIES: frozenset[str] = frozenset(
+    {f"{client}.{method}" for client in MODEL_REPLY_CLIENTS for method in MODEL_REPLY_METHODS}
+    | {"litellm.completion", "litellm.acompletion"}
+)
+#: The word of a payload that is one completion object a model API returned (its shape is ``call``):
+#: one small item (:data:`MODEL_REPLIES`).
+MODEL_REPLY = "<model-reply>"
 #: The replies whose ``json()`` parses the body the request already read (requests, httpx: sync, a
 #: plain call on the loop even after an awaited request), as call targets: a JSON parse of what the
 #: server sent. aiohttp's is awaited (it reads the body first): not one of them.
@@ -1628,6 +1659,8 @@ def payload_evidence(shape: str, word: str) -> str:
         return "whole" if any(payload_evidence("name", name) == "whole" for name in word.split()) else "small"
     if shape == "call" and word in SCALAR_CALLS:
         return "small"  # ``calls_made = sum(...)``: a number, whatever it counted
+    if shape == "call" and word == MODEL_REPLY:
+        return "small"  # one completion object: one reply's worth
     if shape == "call" and word in (RESPONSE_PAGE, RESPONSE_DOCUMENT):
         return "small" if word == RESPONSE_PAGE else "whole"  # what the request asked for
     if shape == "returned":  # what a project function returns, as its name says until the graph settles it
@@ -1781,6 +1814,8 @@ def describe_payload(shape: str, word: str, evidence: str) -> str:
         return f"one item of what `{returned_name(word)}` gives ({_SIZE_WORDS[evidence]})"
     if shape == "returned":
         return f"what `{returned_name(word)}` returns ({_SIZE_WORDS[evidence]})"
+    if word == MODEL_REPLY:
+        return "one completion object a model API returned (one small item)"
     if word == RESPONSE_BODY:
         return "an HTTP response's body (size unknown)"
     if word == RESPONSE_PAGE:

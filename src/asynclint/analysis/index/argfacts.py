@@ -61,6 +61,7 @@ from asynclint.knowledge.costs import (
     MATCH_LISTS,
     MEMORY_FILES,
     MODEL_DUMPS,
+    MODEL_REPLY,
     PARSER_ARGUMENT_SIZED,
     PARSER_RECEIVER,
     READ_LIMITS,
@@ -93,7 +94,8 @@ _MATCH_PARTS = frozenset({"group", "groups", "groupdict"})
 _NOTHING: Known = {}
 #: The indexer's answer, from the types it infers, to "is this call one of a project function, and what is
 #: it handed?" (the ``word`` of a ``returned`` payload, :func:`returned_word`) and "is this read (a call,
-#: an attribute, awaited or not) of an HTTP response's body?" (:data:`RESPONSE_BODY`), "does it build an instance
+#: an attribute, awaited or not) of an HTTP response's body?" (:data:`RESPONSE_BODY`), "is it a model API's completion
+#: call?" (:data:`~asynclint.knowledge.costs.MODEL_REPLY`), "does it build an instance
 #: of a class?" (:data:`~asynclint.analysis.index.built_models.BUILT`), or ``None``.
 Returned = Callable[[ast.expr], "str | None"]
 
@@ -439,6 +441,8 @@ def _call_payload(arg: ast.Call, depth: int, known: Known, returned: Returned | 
             bound = isinstance(match, ast.Name) and known.get(match.id, ("name", match.id)) != ("name", match.id)
             return _payload(match, depth + 1, known, returned) if scanned or bound else ("match", "")
     word = returned(arg) if returned is not None else None
+    if word == MODEL_REPLY:
+        return ("call", word)  # ``await client.chat.completions.create(...)``: one completion object
     word = word.removeprefix(BUILT) or None if word is not None else None
     if word is not None:
         return ("returned", word)  # ``self._last_json(text)``: what that function returns

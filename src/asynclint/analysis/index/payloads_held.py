@@ -30,6 +30,8 @@ from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.costs import (
     FEW,
     HTTP_RESPONSES,
+    MODEL_REPLIES,
+    MODEL_REPLY,
     RESPONSE_BODY,
     SCALAR_FIELD,
     STATE_KEY,
@@ -300,8 +302,9 @@ class PayloadsHeld(IndexerState):
     def _returned(self, node: ast.expr) -> str | None:
         """The word of a ``returned`` payload for a call of a function the project may define (a
         plain function, or a method on ``self``), one of :data:`RESPONSE_BODIES` for a read of an HTTP
-        response's body (``argfacts.Returned``), else ``None``; prefixed :data:`BUILT` for a call building an
-        instance of a class no catalogue entry names."""
+        response's body (``argfacts.Returned``), :data:`MODEL_REPLY` for a model API's completion call,
+        else ``None``; prefixed :data:`BUILT` for a call building an instance of a class no catalogue
+        entry names."""
         read = node.value if isinstance(node, ast.Await) else node
         if isinstance(read, ast.Attribute) or isinstance(read, ast.Call) and isinstance(read.func, ast.Attribute):
             owner = read.value if isinstance(read, ast.Attribute) else cast(ast.Attribute, read.func).value
@@ -309,6 +312,8 @@ class PayloadsHeld(IndexerState):
                 return self._reply_size(owner)
         if not isinstance(node, ast.Call):
             return None
+        if self._a_model_reply(node):
+            return MODEL_REPLY  # ``await client.chat.completions.create(...)``: one completion object
         func = self.infer(node.func)
         built = (
             BUILT
@@ -350,6 +355,14 @@ class PayloadsHeld(IndexerState):
         if not isinstance(request, ast.Call):
             return RESPONSE_BODY
         return reply_size(request, self.frame.displays, self.attr_counts.get(self.frame.cls or "", {}))
+
+    def _a_model_reply(self, call: ast.Call) -> bool:
+        """Does ``call`` return one completion object of a model API (:data:`MODEL_REPLIES`), as the walk types it?"""
+        value = self.infer(call)
+        if isinstance(value, SelfRef) and len(value.path) > 1:  # ``self.judge_client.chat.completions.create()``
+            client = self.class_attrs.get(value.cls, {}).get(value.path[0])
+            value = Inst(".".join((client.name, *value.path[1:])), "self") if isinstance(client, Inst) else None
+        return isinstance(value, Inst) and value.name.replace("()", "") in MODEL_REPLIES
 
     def _a_response(self, node: ast.expr) -> bool:
         """Does ``node`` hold an HTTP response (:data:`HTTP_RESPONSES`), as far as the walk can type it?"""

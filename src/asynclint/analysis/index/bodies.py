@@ -9,6 +9,7 @@ import ast
 from collections.abc import Iterator
 
 from asynclint.analysis.index.helpers import FUNCTION_DEFS, SCOPES, TRY_STATEMENTS
+from asynclint.analysis.index.walks import stack_nodes
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 #: Statements that hold blocks of statements.
@@ -50,7 +51,7 @@ class FunctionBody:
     def nodes(self) -> list[ast.AST]:
         """Every node of its statements (expressions too), nested scopes left out."""
         if self._nodes is None:
-            self._nodes = list(own_nodes(self.blocks[0]))
+            self._nodes = own_nodes(self.blocks[0])
         return self._nodes
 
 
@@ -98,10 +99,7 @@ def _inner_blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return found
 
 
-def own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of ``body`` outside the functions, lambdas and classes defined in it."""
-    stack: list[ast.AST] = [stmt for stmt in body if not isinstance(stmt, SCOPES)]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, SCOPES))
+def own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
+    """Every node of ``body`` outside the functions, lambdas and classes defined in it, in the order
+    of a stack walk (:func:`.walks.stack_nodes`: the readers' lists of bindings keep that order)."""
+    return stack_nodes(body, SCOPES)

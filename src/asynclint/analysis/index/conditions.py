@@ -545,22 +545,28 @@ def _getattr_as_attribute(test: ast.expr) -> ast.expr:
 
     class Rewrite(ast.NodeTransformer):
         def visit_Call(self, node: ast.Call) -> ast.expr:
-            if (
-                isinstance(node.func, ast.Name)
-                and node.func.id == "getattr"
-                and len(node.args) == 3
-                and not node.keywords
-                and isinstance(node.args[0], (ast.Name, ast.Attribute))
-                and isinstance(node.args[1], ast.Constant)
-                and isinstance(node.args[1].value, str)
-                and node.args[1].value.isidentifier()
-                and isinstance(node.args[2], ast.Constant)
-            ):
-                return ast.Attribute(node.args[0], node.args[1].value, ast.Load())
+            name = node.args[1].value if _constant_getattr(node) else None  # type: ignore[attr-defined]
+            if isinstance(name, str):
+                return ast.Attribute(node.args[0], name, ast.Load())
             self.generic_visit(node)
             return node
 
-    if not any(isinstance(node, ast.Call) for node in walk(test)):
-        return test
+    if not any(isinstance(node, ast.Call) and _constant_getattr(node) for node in walk(test)):
+        return test  # nothing to rewrite: no copy
     rewritten: ast.expr = Rewrite().visit(copy.deepcopy(test))
     return rewritten
+
+
+def _constant_getattr(node: ast.Call) -> bool:
+    """``getattr(obj, "name", <constant>)``, ``obj`` a name or an attribute."""
+    return (
+        isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) == 3
+        and not node.keywords
+        and isinstance(node.args[0], (ast.Name, ast.Attribute))
+        and isinstance(node.args[1], ast.Constant)
+        and isinstance(node.args[1].value, str)
+        and node.args[1].value.isidentifier()
+        and isinstance(node.args[2], ast.Constant)
+    )

@@ -171,16 +171,17 @@ class Definitions(IndexerState):
             outer.bindings[node.name] = Sym(global_qn)
         # Flags are parameters with a constant default, never bound again in the body (a loop
         # may bind one after the test): their tests are the ones the callers settle.
-        flags = frozenset(name for name, _ in self.functions[index].defaults) - stored_names(node.body)
+        stored = stored_names(node.body)
+        flags = frozenset(name for name, _ in self.functions[index].defaults) - stored
         frame = Frame("function", index, f"{qualname}.<locals>.", cls=cls, flags=flags, own=tuple(node.body))
         self._row_tests.read(node)  # before its calls are recorded: they carry its tests of row keys
         params = [*node.args.posonlyargs, *node.args.args]
-        frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored_names(node.body)
+        frame.params = frozenset(arg.arg for arg in [*params, *node.args.kwonlyargs]) - stored
         frame.unbound = {arg.arg for arg in [*params, *node.args.kwonlyargs]}
         # A parameter holds what it is handed (argfacts: a key read out of one is a field of it).
         frame.payloads = {name: ("name", name) for name in frame.params}
         # a module's small constant, where the function binds no name of its own over it
-        local = stored_names(node.body) | frame.params
+        local = stored | frame.params
         frame.payloads.update((name, ("literal", "")) for name in self._literals - local)
         frame.scalar_items = frozenset(
             arg.arg for arg in [*params, *node.args.kwonlyargs] if scalar_items(arg.annotation)

@@ -235,7 +235,7 @@ def _calls_per_item(loop: ast.AST, iterable: ast.expr, resolve: Callable[[ast.ex
     else:
         return False
     for part in parts:
-        for node in ast.walk(part):
+        for node in walk(part):
             if not isinstance(node, ast.Call) or node is iterable:
                 continue
             if isinstance(node.func, ast.Name) and node.func.id not in _BUILTINS:

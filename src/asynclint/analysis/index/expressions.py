@@ -25,6 +25,7 @@ from asynclint.analysis.index.nestshapes import calls_itself
 from asynclint.analysis.index.records import CallFacts, Function, FunctionRef
 from asynclint.analysis.index.statefields import ADDING, state_addition
 from asynclint.analysis.index.values import Inst, Marker, Refs, Rooted, SelfPath, SelfRef, Sym, Value
+from asynclint.analysis.index.walks import walk
 from asynclint.knowledge.asyncio_apis import (
     CALLABLE_WRAPPERS,
     INLINE_APPLIERS,
@@ -48,6 +49,9 @@ from asynclint.knowledge.frameworks import (
     public_name,
 )
 from asynclint.knowledge.programs import ANY_NAME, NAME_LOOKUPS
+
+#: The last names of the loop submitters, as a call may write them.
+_SUBMITTER_NAMES = frozenset(submitter.rpartition(".")[2] for submitter in LOOP_SUBMITTERS)
 
 
 class Expressions(HandoffRecords):
@@ -361,11 +365,13 @@ class Expressions(HandoffRecords):
 
     def _submissions(self, body: tuple[ast.stmt, ...]) -> dict[str, ast.Call]:
         """Each name ``body`` hands a loop submitter as the coroutine it consumes, with that call."""
-        names = {submitter.rpartition(".")[2] for submitter in LOOP_SUBMITTERS}
         found: dict[str, ast.Call] = {}
+        calls = (node for stmt in body for node in walk(stmt) if isinstance(node, ast.Call))
+        if not any(last_name(call.func) in _SUBMITTER_NAMES for call in calls):
+            return found  # (most functions: the walk below keeps ``ast.walk``'s order, the first call wins)
         for stmt in body:
             for node in ast.walk(stmt):
-                if not isinstance(node, ast.Call) or last_name(node.func) not in names:
+                if not isinstance(node, ast.Call) or last_name(node.func) not in _SUBMITTER_NAMES:
                     continue
                 consumer = self._submitter(node)
                 for arg in consumed_arguments(node, consumer) if consumer is not None else ():

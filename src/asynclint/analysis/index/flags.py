@@ -33,9 +33,10 @@ def constant_text(node: ast.expr | None) -> str | None:
     return None if isinstance(value, float) and not math.isfinite(value) else repr(value)
 
 
+@lru_cache(maxsize=4096)  # read again for the same few texts (``False``, ``None``, ``0``) by every pass
 def constant_value(text: str) -> object:
     """The constant :func:`constant_text` wrote ``text`` for (never a non-finite float: it writes
-    no text for one)."""
+    no text for one; a scalar: the one object may be handed out again)."""
     return ast.literal_eval(text)
 
 

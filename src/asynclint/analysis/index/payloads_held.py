@@ -53,6 +53,9 @@ class PayloadsHeld(IndexerState):
     #: ``id`` of the expression a recorded call is handed as its payload (``json.dumps(x)``'s ``x``) while its
     #: facts are read, else 0: a method of a project instance is followed there only (:meth:`_returned`).
     direct_payload: int
+    #: While one call is recorded (``Recording.record_call``), the payloads of its arguments read so far
+    #: by ``id`` (each fact of the call reads them again; nothing binds a name meanwhile), else ``None``.
+    payloads_read: dict[int, tuple[ast.expr, tuple[str, str]]] | None
 
     #: (function, local) -> the word of the ``returned`` payload of the project call the local is bound
     #: to, where its name says more than that payload and so decides its size (``argfacts.bound_payload``:
@@ -158,7 +161,14 @@ class PayloadsHeld(IndexerState):
 
     def _payload_of(self, value: ast.expr, known: Known | None = None) -> tuple[str, str]:
         """The payload of ``value`` (``argfacts.payload_of_value``) with what the function's names hold."""
-        return payload_of_value(value, self._known() if known is None else known, self._returned)
+        read = self.payloads_read if known is None and not self.direct_payload else None
+        if read is None:
+            return payload_of_value(value, self._known() if known is None else known, self._returned)
+        found = read.get(id(value))
+        if found is None:
+            # the node is kept with its payload: no other expression takes its ``id`` while the memo lives
+            found = read[id(value)] = (value, payload_of_value(value, self._known(), self._returned))
+        return found[1]
 
     def _known(self) -> Known:
         """What the function's names hold, and the scalar fields of its class read on ``self``

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from asynclint.analysis.index.helpers import COMPREHENSIONS, SCOPES, short_source
-from asynclint.analysis.index.walks import walk
+from asynclint.analysis.index.walks import stack_nodes, walk
 from asynclint.knowledge.costs import COMBINATORIAL_COUNTS
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -92,11 +92,12 @@ def crossing_loop(function: _Function) -> ast.For | ast.comprehension | None:
     lists: res = [r + [x] for r in res for x in lst]``), when the function returns the accumulator;
     or that goes over the first pool while the function calls itself on the rest (``for x in
     pools[0]: for rest in cart(pools[1:]): yield (x, *rest)``, also as one comprehension)."""
-    returned = {n.value.id for n in _own(function.body) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+    own = _own(function.body)
+    returned = {n.value.id for n in own if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
     params = {a.arg for a in (*function.args.posonlyargs, *function.args.args)}
-    iterated = [node.iter for node in _own(function.body) if isinstance(node, (ast.For, ast.comprehension))]
+    iterated = [node.iter for node in own if isinstance(node, (ast.For, ast.comprehension))]
     rest = {pools for node in iterated if (pools := _on_rest(node, function.name)) in params}
-    for node in _own(function.body):
+    for node in own:
         if not isinstance(node, (ast.For, ast.comprehension)):
             continue
         if _first_of(node.iter) in rest:
@@ -245,13 +246,10 @@ def _members(value: ast.expr | None, pools: str, function: _Function) -> Iterato
     yield from found
 
 
-def _own(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """The nodes of ``body`` outside nested functions and classes."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, SCOPES))
+def _own(body: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes of ``body`` outside nested functions and classes (a stack walk's order: the first
+    loop found is the one read)."""
+    return stack_nodes(body, SCOPES, enter=True)
 
 
 def _written(func: ast.expr) -> str:

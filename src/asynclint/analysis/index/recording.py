@@ -75,6 +75,13 @@ class Recording(PropertyReads):
 
     def record_call(self, node: ast.Call, awaited: bool, func_value: Value) -> str | None:
         """Record the call whose callee ``node.func`` infers to ``func_value``; -> its target."""
+        self.payloads_read = {}  # its facts read its arguments' payloads again and again: each once
+        try:
+            return self._record_call(node, awaited, func_value)
+        finally:
+            self.payloads_read = None
+
+    def _record_call(self, node: ast.Call, awaited: bool, func_value: Value) -> str | None:
         method = node.func.attr if isinstance(node.func, ast.Attribute) else None
         target: str | None = None
         origin: str | None = None
@@ -183,30 +190,33 @@ class Recording(PropertyReads):
             given=self._given(node) if api is None else (),
             dispatch=dispatch,
         )
+        facts: dict[str, object] = {}  # the rare facts, set at once (each ``with_facts`` copies the site)
         if api is not None and api.cost == "disk-walk" and (installed := self._walks_installed_tree(node, api.pattern)):
-            site = site.with_facts(installed=installed)
+            facts["installed"] = installed
         if target in READY_WAITS and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
             self.frame.waiting = (id(node), tuple(ast.unparse(waited) for waited in node.args[0].elts))
         elif method in READY_READS and isinstance(node.func, ast.Attribute) and self.frame.selected:
             result = self.frame.selected.get(ast.unparse(node.func.value))
             if result and result in self.frame.known_nonempty:  # past ``if not ready: raise``, or inside ``if ready:``
-                site = site.with_facts(ready=True)
+                facts["ready"] = True
         if self.frame.requires:
-            site = site.with_facts(requires=self.frame.requires)
+            facts["requires"] = self.frame.requires
         if api is None and (self_ref or may_be_project(target)) and (large := self._large_arguments(node)):
-            site = site.with_facts(large_args=large)
+            facts["large_args"] = large
         if api is not None and (item := self._item_of(payload_argument(node, self._data_receiver(node)))):
-            site = site.with_facts(item_of=item)
+            facts["item_of"] = item
         if api is None and (self_ref or may_be_project(target)) and (parts := self._part_params(node)):
-            site = site.with_facts(part_params=parts)
+            facts["part_params"] = parts
         if api is None and site.small_args and (named := self._named_small(node)):
-            site = site.with_facts(named_small=named)
+            facts["named_small"] = named
         if api is None and self.frame.nullable and (nullable := self._nullable(node)):
-            site = site.with_facts(nullable=nullable)
+            facts["nullable"] = nullable
         if api is None and len(self.frames) > 2 and (outer := outer_params(call_slots(node), self.frames)):
-            site = site.with_facts(outer_params=outer)
+            facts["outer_params"] = outer
         if api is not None and self.frame.unpacked and (unpacked := self._unpacked_payload(node)):
-            site = site.with_facts(unpacked=unpacked)
+            facts["unpacked"] = unpacked
+        if facts:
+            site = site.with_facts(**facts)
         if isinstance(func_value, Sym) and target is not None:
             # ``WorldState(**data)``: ``data`` holds the fields of what it builds (the graph says whether a class's)
             for keyword in node.keywords:

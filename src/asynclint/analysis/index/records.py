@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts, rare_fact
+from asynclint.analysis.index.callfacts import NO_FACTS, CallFacts, changed, rare_fact
 from asynclint.analysis.index.handed import FunctionRef, Handoff
 from asynclint.analysis.index.loops import LoopNest, WorkLoop
 from asynclint.analysis.index.row_records import RowShape
@@ -299,8 +299,7 @@ class CallSite:
 
     def with_facts(self, **changes: Any) -> CallSite:
         """This call with the rare facts ``changes`` names set (``in_loop=False``)."""
-        facts = replace(self.rare or NO_FACTS, **changes)
-        return replace(self, rare=None if facts == NO_FACTS else facts)
+        return replace(self, rare=changed(self.rare, changes))
 
     # The rare facts, read as attributes: each a reader that looks in ``rare`` itself
     # (:func:`~asynclint.analysis.index.callfacts.rare_fact`, installed below), one call where

@@ -129,6 +129,8 @@ class IndexerState:
     _method_returns: dict[str, str | Rooted]
     _chains: dict[str, list[str]]
     stars: list[str]
+    #: (how many stars, name) -> what :meth:`Scopes._starred` named it.
+    star_names: dict[tuple[int, str], str]
     imported: set[str]
     top_imports: set[str]  # the slow-import entries (Catalogue.match_import) of the module's own imports
     _reads: dict[tuple, ast.Attribute]
@@ -365,10 +367,14 @@ class Scopes(IndexerState):
         """A name bound nowhere in a module with ``from m import *``: a star-imported module the
         knowledge base knows to define it (``from time import *``), else this module's global,
         which the project graph looks up in the star-imported project modules."""
-        for module in reversed(self.stars):
-            if self.catalogue.describes(f"{module}.{name}"):
-                return Sym(f"{module}.{name}")
-        return Sym(f"{self.module}.{name}")
+        key = (len(self.stars), name)  # the stars only grow: their count says which were read
+        found = self.star_names.get(key)
+        if found is None:
+            found = self.star_names[key] = next(
+                (f"{module}.{name}" for module in reversed(self.stars) if self.catalogue.describes(f"{module}.{name}")),
+                f"{self.module}.{name}",
+            )
+        return Sym(found)
 
     def _built_as(self, node: ast.Call, constructor: str) -> str | None:
         """The type :data:`BUILT` gives what ``node`` (a call of ``constructor``) builds, by the

@@ -207,11 +207,13 @@ class Indexer(
         self.yielded_fields: list[tuple[int, int, str, str, str]] = []  # see ModuleSummary.yielded_fields
         self.named_results: dict[tuple[int, str], str] = {}  # see PayloadsHeld.named_results
         self.direct_payload = 0  # see PayloadsHeld.direct_payload
+        self.payloads_read: dict[int, tuple[ast.expr, tuple[str, str]]] | None = None  # see PayloadsHeld
         self.class_properties: dict[str, set[str]] = {}
         self.pending: list[int] = []  # indexes of calls with a SelfRef target
         self._method_returns: dict[str, str | Rooted] = {}  # "mod.Cls.method()" -> type; known once all is read
         self._chains: dict[str, list[str]] = {}
         self.stars: list[str] = []
+        self.star_names: dict[tuple[int, str], str] = {}  # see Scopes._starred
         self.imported: set[str] = set()
         self.top_imports: set[str] = set()
         #: Module-level names a function fills under ``global`` -> what each assignment there
@@ -231,7 +233,8 @@ class Indexer(
         self._tuple_returns = tuple_return_annotations(tree, self.module)
         self._runners = callable_runners(tree, self.module)
         self._element_runners = element_runners(tree, self.module)
-        self._importers = path_importers(tree, self.module)
+        # (a module that never writes ``import_module`` has none: most, and the search walks every function)
+        self._importers = path_importers(tree, self.module) if "import_module" in self.source else {}
         self._aliases = callable_aliases(tree)
         self._disk_caches = disk_caches(tree)
         own_flags = import_flags(tree)

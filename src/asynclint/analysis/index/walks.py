@@ -58,6 +58,42 @@ def _scope_nodes_walked(stmt: ast.stmt, scopes: tuple[type[ast.AST], ...]) -> It
             stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
+def stack_nodes(body: list[ast.stmt], scopes: tuple[type[ast.AST], ...], enter: bool = False) -> list[ast.AST]:
+    """The nodes of ``body`` outside the ``scopes`` it defines (those nodes left out too), in the order
+    of a stack walk: the last statement first, each node before its children, the last child first.
+    ``enter``: a scope that is a statement of ``body`` itself is walked too (not those inside it)."""
+    spans = _spans
+    if spans is None or any(id(stmt) not in spans for stmt in body):
+        return _stack_nodes_walked(body, scopes, enter)
+    nodes = _nodes
+    found: list[ast.AST] = []
+    stack = [spans[id(stmt)] for stmt in body if enter or not isinstance(stmt, scopes)]
+    while stack:
+        index, end = stack.pop()
+        found.append(nodes[index])
+        index += 1
+        while index < end:  # the children, each one slice of the preorder
+            child = nodes[index]
+            start, stop = spans[id(child)]
+            # by its length: the parser shares one ``Load()`` (an operator, a context) among its parents,
+            # whose slice is where it was met last
+            after = index + stop - start
+            if not isinstance(child, scopes):
+                stack.append((index, after))
+            index = after
+    return found
+
+
+def _stack_nodes_walked(body: list[ast.stmt], scopes: tuple[type[ast.AST], ...], enter: bool) -> list[ast.AST]:
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = [stmt for stmt in body if enter or not isinstance(stmt, scopes)]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, scopes))
+    return found
+
+
 @contextmanager
 def remembered_walks(tree: ast.AST) -> Iterator[None]:
     """Walk ``tree`` once; :func:`walk` reads its nodes from that walk until the block ends."""
@@ -65,21 +101,23 @@ def remembered_walks(tree: ast.AST) -> Iterator[None]:
     outer = _nodes, _spans
     nodes: list[ast.AST] = []
     spans: dict[int, tuple[int, int]] = {}
-    starts: list[int] = []
-    pending: list[ast.AST | None] = [tree]  # None closes the node whose start is on top of ``starts``
-    closing: list[ast.AST] = []
+    # a node to enter, or the start of the node to close (an int: its subtree ends where the list is)
+    pending: list[ast.AST | int] = [tree]
+    node_type = ast.AST
     while pending:
         node = pending.pop()
-        if node is None:
-            done = closing.pop()
-            spans[id(done)] = (starts.pop(), len(nodes))
+        if type(node) is int:
+            spans[id(nodes[node])] = (node, len(nodes))
             continue
-        starts.append(len(nodes))
-        closing.append(node)
-        nodes.append(node)
-        pending.append(None)
-        children = list(ast.iter_child_nodes(node))
-        pending.extend(reversed(children))
+        pending.append(len(nodes))
+        nodes.append(node)  # type: ignore[arg-type]
+        # its children, last first (``ast.iter_child_nodes`` without its two generators)
+        for name in reversed(node._fields):  # type: ignore[union-attr]
+            value = getattr(node, name, None)
+            if isinstance(value, node_type):
+                pending.append(value)
+            elif isinstance(value, list):
+                pending.extend([item for item in reversed(value) if isinstance(item, node_type)])
     _nodes, _spans = nodes, spans
     try:
         yield

@@ -635,6 +635,18 @@ def test_deep_mode_reads_which_hook_of_a_library_class_calls_the_client_handed_t
             assert not finding.facts.escalation.startswith("inside")
 
 
+def _installed(site: Path, distribution: str, files: dict[str, str]) -> Path:
+    """``site``, a search path on which ``distribution`` (``name-version``) is installed: its
+    ``dist-info`` naming the top-level package ``name``, and ``files`` (by path under ``site``)."""
+    info = site / f"{distribution}.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "top_level.txt").write_text(distribution.rsplit("-", 1)[0] + "\n")
+    for relative, text in files.items():
+        (site / relative).parent.mkdir(parents=True, exist_ok=True)
+        (site / relative).write_text(text)
+    return site
+
+
 def test_a_subclassed_library_base_written_through_its_package_is_still_the_base(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -644,19 +656,19 @@ def test_a_subclassed_library_base_written_through_its_package_is_still_the_base
     calls into it), a module it did not read: the call is still the
     knowledge base's ``verifiers.v1.Judge.evaluate`` (session 19: split 9's curator and split 10's
     drug-perturbation judges were missed in deep mode only)."""
-    site = tmp_path / "site"
-    (site / "verifiers-0.3.1.dist-info").mkdir(parents=True)
-    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
-    (site / "verifiers" / "v1").mkdir(parents=True)
-    (site / "verifiers" / "__init__.py").write_text("")
-    (site / "verifiers" / "v1" / "__init__.py").write_text(
-        "from verifiers.v1.judge import Judge\nfrom verifiers.v1.task import Task, UserMessage, reward\n"
-    )
-    (site / "verifiers" / "v1" / "judge.py").write_text(
-        "class Judge:\n    async def evaluate(self, **fields):\n        pass\n"
-    )
-    (site / "verifiers" / "v1" / "task.py").write_text(
-        "class Task:\n    pass\n\n\nclass UserMessage:\n    pass\n\n\ndef reward(f):\n    return f\n"
+    site = _installed(
+        tmp_path / "site",
+        "verifiers-0.3.1",
+        {
+            "verifiers/__init__.py": "",
+            "verifiers/v1/__init__.py": (
+                "from verifiers.v1.judge import Judge\nfrom verifiers.v1.task import Task, UserMessage, reward\n"
+            ),
+            "verifiers/v1/judge.py": "class Judge:\n    async def evaluate(self, **fields):\n        pass\n",
+            "verifiers/v1/task.py": (
+                "class Task:\n    pass\n\n\nclass UserMessage:\n    pass\n\n\ndef reward(f):\n    return f\n"
+            ),
+        },
     )
     project = tmp_path / "project"
     project.mkdir()
@@ -702,18 +714,21 @@ def test_a_shared_toolset_stays_shared_once_deep_mode_reads_where_its_configurat
     package, whose re-exports resolve the configuration to where it is defined
     (``verifiers.v1.mcp.SharedToolsetConfig``): the same finding as without deep mode (session 37: the
     corpus's wiki_search tools were hot at deep mode's first level and cold from its second on)."""
-    site = tmp_path / "site"
-    (site / "verifiers-0.3.1.dist-info").mkdir(parents=True)
-    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
-    (site / "verifiers" / "v1").mkdir(parents=True)
-    (site / "verifiers" / "__init__.py").write_text("")
-    (site / "verifiers" / "v1" / "__init__.py").write_text(
-        "from verifiers.v1.mcp import SharedToolsetConfig, Toolset, tool\nfrom verifiers.v1.log import log_call\n"
+    site = _installed(
+        tmp_path / "site",
+        "verifiers-0.3.1",
+        {
+            "verifiers/__init__.py": "",
+            "verifiers/v1/__init__.py": (
+                "from verifiers.v1.mcp import SharedToolsetConfig, Toolset, tool\n"
+                "from verifiers.v1.log import log_call\n"
+            ),
+            "verifiers/v1/mcp.py": (
+                "class SharedToolsetConfig:\n    pass\n\n\nclass Toolset:\n    pass\n\n\ndef tool(f):\n    return f\n"
+            ),
+            "verifiers/v1/log.py": "def log_call(name):\n    return name\n",
+        },
     )
-    (site / "verifiers" / "v1" / "mcp.py").write_text(
-        "class SharedToolsetConfig:\n    pass\n\n\nclass Toolset:\n    pass\n\n\ndef tool(f):\n    return f\n"
-    )
-    (site / "verifiers" / "v1" / "log.py").write_text("def log_call(name):\n    return name\n")
     project = tmp_path / "project"
     project.mkdir()
     (project / "env.py").write_text(SHARED_TOOLSET_ENV)
@@ -732,17 +747,19 @@ def test_a_catalogued_call_is_not_reported_again_from_inside_the_library(
     deep mode also reads the library because the project builds a ``Judge``, and finds the
     ``httpx.AsyncClient`` inside ``complete``. One call, one finding: the catalogue's, which is
     trusted first (session 19: main's interception taskset.py:31 was reported twice)."""
-    site = tmp_path / "site"
-    (site / "verifiers-0.3.1.dist-info").mkdir(parents=True)
-    (site / "verifiers-0.3.1.dist-info" / "top_level.txt").write_text("verifiers\n")
-    (site / "verifiers" / "v1").mkdir(parents=True)
-    (site / "verifiers" / "__init__.py").write_text("")
-    (site / "verifiers" / "v1" / "__init__.py").write_text("from verifiers.v1.judge import Judge\n")
-    (site / "verifiers" / "v1" / "judge.py").write_text(
-        "import httpx\n\n\nclass Judge:\n"
-        "    async def complete(self, messages):\n"
-        "        async with httpx.AsyncClient() as client:\n"
-        "            return await client.post('/v1/chat/completions', json=messages)\n"
+    site = _installed(
+        tmp_path / "site",
+        "verifiers-0.3.1",
+        {
+            "verifiers/__init__.py": "",
+            "verifiers/v1/__init__.py": "from verifiers.v1.judge import Judge\n",
+            "verifiers/v1/judge.py": (
+                "import httpx\n\n\nclass Judge:\n"
+                "    async def complete(self, messages):\n"
+                "        async with httpx.AsyncClient() as client:\n"
+                "            return await client.post('/v1/chat/completions', json=messages)\n"
+            ),
+        },
     )
     project = tmp_path / "project"
     project.mkdir()
@@ -767,21 +784,23 @@ def test_a_library_method_the_catalogue_names_is_answered_by_its_entry_not_read_
     text (no finding, not the ``urlopen`` of the path's URL branch), ``to_parquet(path)`` is the
     pack's finding once (session 29: both it and deep mode's critical). A method no entry names is
     still read."""
-    site = tmp_path / "site"
-    (site / "pandas-3.1.1.dist-info").mkdir(parents=True)
-    (site / "pandas-3.1.1.dist-info" / "top_level.txt").write_text("pandas\n")
-    (site / "pandas" / "core").mkdir(parents=True)
-    (site / "pandas" / "__init__.py").write_text("from pandas.core.frame import DataFrame\n")
-    (site / "pandas" / "core" / "__init__.py").write_text("")
-    (site / "pandas" / "core" / "frame.py").write_text(
-        "import urllib.request\n\n\ndef get_handle(path):\n"
-        "    if path is None:\n        return None\n"
-        "    return urllib.request.urlopen(path)\n\n\n"
-        "class DataFrame:\n"
-        "    def __init__(self, data):\n        self.data = data\n\n"
-        "    def to_csv(self, path_or_buf=None, *, index=True):\n        return get_handle(path_or_buf)\n\n"
-        "    def to_parquet(self, path):\n        return get_handle(path)\n\n"
-        "    def refresh(self, url):\n        return get_handle(url)\n"
+    site = _installed(
+        tmp_path / "site",
+        "pandas-3.1.1",
+        {
+            "pandas/__init__.py": "from pandas.core.frame import DataFrame\n",
+            "pandas/core/__init__.py": "",
+            "pandas/core/frame.py": (
+                "import urllib.request\n\n\ndef get_handle(path):\n"
+                "    if path is None:\n        return None\n"
+                "    return urllib.request.urlopen(path)\n\n\n"
+                "class DataFrame:\n"
+                "    def __init__(self, data):\n        self.data = data\n\n"
+                "    def to_csv(self, path_or_buf=None, *, index=True):\n        return get_handle(path_or_buf)\n\n"
+                "    def to_parquet(self, path):\n        return get_handle(path)\n\n"
+                "    def refresh(self, url):\n        return get_handle(url)\n"
+            ),
+        },
     )
     project = tmp_path / "project"
     project.mkdir()
@@ -1039,19 +1058,21 @@ def test_a_method_no_entry_names_of_a_class_whose_constructor_has_one_is_read(
     by the constructor's entry: deep mode reads it (session 33; before, any name under an exact
     entry was trusted, so it was never read). The method the pack names keeps its entry's finding;
     a method that does nothing blocking (``get_history_count``) stays quiet."""
-    site = tmp_path / "site"
-    (site / "rlm-0.1.0.dist-info").mkdir(parents=True)
-    (site / "rlm-0.1.0.dist-info" / "top_level.txt").write_text("rlm\n")
-    (site / "rlm" / "environments").mkdir(parents=True)
-    (site / "rlm" / "__init__.py").write_text("")
-    (site / "rlm" / "environments" / "__init__.py").write_text("")
-    (site / "rlm" / "environments" / "local_repl.py").write_text(
-        "class LocalREPL:\n"
-        "    def __init__(self):\n        self.history = []\n\n"
-        "    def execute_code(self, code):\n        exec(code, {})\n\n"
-        "    def get_history_count(self):\n        return len(self.history)\n\n"
-        "    def save_history(self, path):\n"
-        "        with open(path, 'w') as handle:\n            handle.write(repr(self.history))\n"
+    site = _installed(
+        tmp_path / "site",
+        "rlm-0.1.0",
+        {
+            "rlm/__init__.py": "",
+            "rlm/environments/__init__.py": "",
+            "rlm/environments/local_repl.py": (
+                "class LocalREPL:\n"
+                "    def __init__(self):\n        self.history = []\n\n"
+                "    def execute_code(self, code):\n        exec(code, {})\n\n"
+                "    def get_history_count(self):\n        return len(self.history)\n\n"
+                "    def save_history(self, path):\n"
+                "        with open(path, 'w') as handle:\n            handle.write(repr(self.history))\n"
+            ),
+        },
     )
     project = tmp_path / "project"
     project.mkdir()

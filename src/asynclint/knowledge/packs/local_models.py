@@ -1,5 +1,6 @@
 """Local ML models loaded or run in process: transformers, sentence-transformers, BERTScore,
-BLEURT, spaCy, ONNX Runtime, fastembed, PyTorch checkpoints, and the metrics rewards compute with them (ROUGE, HF ``evaluate``).
+BLEURT, spaCy, ONNX Runtime, fastembed, PyTorch checkpoints, and the metrics rewards compute with
+them (ROUGE, HF ``evaluate``).
 
 Loading a model (``AutoModel*.from_pretrained``, ``AutoTokenizer.from_pretrained``,
 ``transformers.pipeline(...)``, ``SentenceTransformer(...)``, ``BleurtScorer(checkpoint)``,

@@ -231,13 +231,9 @@ class CallFacts:
                 given.append((field[0], value))
         if len(given) > 1:
             given.sort(key=_bit)
-        mask = 0
-        for bit, _ in given:
-            mask |= bit
-        # The masks of a project's facts are a few hundred distinct ints: one object each.
-        mask = _MASKS.setdefault(mask, mask)
+        mask, values = _packed(given)
         object.__setattr__(self, "_mask", mask)
-        object.__setattr__(self, "_values", given[0][1] if len(given) == 1 else tuple(value for _, value in given))
+        object.__setattr__(self, "_values", values)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not CallFacts:
@@ -271,13 +267,17 @@ def changed(facts: CallFacts | None, changes: dict[str, Any]) -> CallFacts | Non
             given[field[0]] = value
         else:
             given.pop(field[0], None)
-    if not given:
-        return None
-    bits = sorted(given)
+    return _restored(*_packed(sorted(given.items()))) if given else None
+
+
+def _packed(given: list[tuple[int, object]]) -> tuple[int, object]:
+    """The mask and values of the facts ``given`` as (bit, value), sorted by bit: the one value
+    itself where one fact is set, else their tuple in bit order."""
     mask = 0
-    for bit in bits:
+    for bit, _ in given:
         mask |= bit
-    return _restored(_MASKS.setdefault(mask, mask), given[bits[0]] if len(bits) == 1 else tuple(given[b] for b in bits))
+    # The masks of a project's facts are a few hundred distinct ints: one object each.
+    return _MASKS.setdefault(mask, mask), given[0][1] if len(given) == 1 else tuple(value for _, value in given)
 
 
 def _restored(mask: int, values: object) -> CallFacts:
